@@ -1,0 +1,137 @@
+/* Helpers every verb shares: messages, option errors, number parsing, exit. */
+#include "cmd/cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncclcheck.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("ncclcheck: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("ncclcheck: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("ncclcheck: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: see 'ncclcheck %s --help'\n", verb);
+	return EXIT_USAGE;
+}
+
+int cli_bad_option(const char *verb, int c, char **argv, const struct option *longopts)
+{
+	const char *arg = argv[optind - 1];
+	size_t n = 0, i;
+	const char **names;
+	const char *best;
+	char want[128];
+
+	if (c == ':')
+		return cli_usage_error(verb, "option '%s' needs a value", arg);
+	if (optopt && (!arg || arg[0] != '-' || arg[1] != '-'))
+		return cli_usage_error(verb, "unknown option '-%c'", optopt);
+
+	/* "--flag=value": suggest on the flag alone */
+	snprintf(want, sizeof(want), "%s", arg ? arg + 2 : "");
+	want[strcspn(want, "=")] = '\0';
+	while (longopts[n].name)
+		n++;
+	names = xcalloc(n + 1, sizeof(*names));
+	for (i = 0; i < n; i++)
+		names[i] = longopts[i].name;
+	best = suggest_closest(want, names, n);
+	if (best) {
+		fflush(stdout);
+		fprintf(stderr, "ncclcheck: error: unknown option '--%s' for '%s'; did you mean '--%s'?\n",
+			want, verb, best);
+		fprintf(stderr, "usage: see 'ncclcheck %s --help'\n", verb);
+		free(names);
+		return EXIT_USAGE;
+	}
+	free(names);
+	return cli_usage_error(verb, "unknown option '--%s' for '%s'", want, verb);
+}
+
+int cli_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_duration_ms(const char *s, long *ms)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		v *= 1000;
+	else if (!strcmp(end, "m"))
+		v *= 60000;
+	else if (strcmp(end, "ms"))
+		return -1;
+	if (v > 24.0 * 3600 * 1000)
+		return -1;
+	*ms = (long)v;
+	return 0;
+}
+
+void cli_render_opts(struct render_opts *ro, int verbose, int no_color)
+{
+	ro->verbose = verbose;
+	ro->color = !no_color && render_want_color(stdout);
+}
+
+int cli_finish(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "ncclcheck: error: cannot write to standard output: %s\n",
+			strerror(errno));
+		return EXIT_CANNOT_RUN;
+	}
+	return code;
+}

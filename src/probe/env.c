@@ -1,0 +1,49 @@
+/* Environment facts: the variables that steer NCCL, torch, Lightning and the launchers. */
+#include "probe/probe.h"
+
+#include <string.h>
+
+#include "util/json.h"
+
+extern char **environ;
+
+/* Prefixes and names whose values matter to a multi-node NCCL job. */
+static const char *const prefixes[] = {
+	"NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "TORCHELASTIC_", "SLURM_", "OMPI_", "PMI_",
+	"PMIX_", "PL_", "LIGHTNING_", "CUDA_", "NVIDIA_",
+};
+static const char *const names[] = {
+	"MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
+	"NODE_RANK", "GROUP_RANK", "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "VIRTUAL_ENV",
+	"CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH", "KUBERNETES_SERVICE_HOST",
+	"TORCH_CUDA_ARCH_LIST", "OMP_NUM_THREADS", "GLOO_SOCKET_IFNAME", "TP_SOCKET_IFNAME",
+	"UCX_NET_DEVICES", "FI_PROVIDER", "FI_EFA_USE_DEVICE_RDMA", "PS1", "TERM", "SSH_TTY",
+};
+
+static int wanted(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
+			return 1;
+	return 0;
+}
+
+void probe_env(const struct probe_opts *o, json_t *facts)
+{
+	json_t *env = jobj_child(facts, "env");
+
+	(void)o;
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char key[256];
+
+		if (!eq || (size_t)(eq - *e) >= sizeof(key) || !wanted(*e, (size_t)(eq - *e)))
+			continue;
+		memcpy(key, *e, (size_t)(eq - *e));
+		key[eq - *e] = '\0';
+		jset_str(env, key, eq + 1);
+	}
+}

@@ -1,0 +1,43 @@
+/*
+ * Probes read the machine and write facts: one JSON document per node (see docs/facts.md). Every
+ * probe is bounded in time and never fails the run: what it cannot read becomes
+ * {"unknown": "because ..."} (jset_unknown) with the reason.
+ */
+#ifndef NCCLCHECK_PROBE_H
+#define NCCLCHECK_PROBE_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* Facts schema version: bump when a key changes meaning or disappears. */
+#define FACTS_SCHEMA_VERSION 1
+
+struct probe_opts {
+	/* File-system roots, "/" in production; tests point them at fixture trees. */
+	const char *root_sys;
+	const char *root_proc;
+	const char *root_etc;
+	/* Extra interpreters to inspect (--python), beyond python3 on PATH, /usr/bin/python3, venv/conda. */
+	const char *const *pythons;
+	size_t npythons;
+	int skip_python;
+	long python_timeout_ms;
+};
+
+/* Defaults: roots from NCCLCHECK_SYS_ROOT / NCCLCHECK_PROC_ROOT / NCCLCHECK_ETC_ROOT or "/". */
+void probe_opts_init(struct probe_opts *o);
+
+/* Path of `rel` under the sys, proc or etc root (caller frees). */
+char *probe_sys_path(const struct probe_opts *o, const char *rel);
+char *probe_proc_path(const struct probe_opts *o, const char *rel);
+char *probe_etc_path(const struct probe_opts *o, const char *rel);
+
+/* Runs every probe; returns the facts document (new reference). Never NULL. */
+json_t *probe_node(const struct probe_opts *o);
+
+/* Each probe fills its own top-level members of `facts`. */
+void probe_host(const struct probe_opts *o, json_t *facts);
+void probe_env(const struct probe_opts *o, json_t *facts);
+
+#endif

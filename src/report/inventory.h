@@ -1,0 +1,25 @@
+/* The human-readable inventory that `node` prints above its findings, rendered from facts. */
+#ifndef NCCLCHECK_INVENTORY_H
+#define NCCLCHECK_INVENTORY_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "report/render.h"
+
+void render_inventory_text(FILE *out, const json_t *facts, const struct render_opts *o);
+
+/*
+ * Section renderers, one per area of facts, each in the file of its area. Each prints a heading
+ * and aligned "key  value" lines, and prints "unknown (reason)" for unknown facts.
+ */
+void inv_host(FILE *out, const json_t *facts, const struct render_opts *o);
+
+/* Shared line helpers for section renderers. */
+void inv_heading(FILE *out, const struct render_opts *o, const char *title);
+void inv_line(FILE *out, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A string fact at `path` (under `facts`), or "unknown (reason)", or "-" when absent. */
+void inv_fact(FILE *out, const char *key, const json_t *facts, const char *path);
+
+#endif

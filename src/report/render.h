@@ -1,0 +1,46 @@
+/* Renderers: findings (and the facts behind them) as human text or as JSON. */
+#ifndef NCCLCHECK_RENDER_H
+#define NCCLCHECK_RENDER_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "report/finding.h"
+
+/* JSON output's schema version: bump when a key changes meaning or disappears. */
+#define REPORT_SCHEMA_VERSION 1
+
+struct render_opts {
+	int color;		/* ANSI colours: only on a TTY and never with NO_COLOR */
+	int verbose;		/* show evidence and "ok" findings in full */
+};
+
+/* Colour is on when `stream` is a terminal, NO_COLOR is unset or empty and TERM is not "dumb". */
+int render_want_color(FILE *stream);
+
+/* ANSI escapes, or "" when colour is off. */
+const char *render_sgr(const struct render_opts *o, enum severity sev);
+const char *render_bold(const struct render_opts *o);
+const char *render_reset(const struct render_opts *o);
+
+/*
+ * Human text: errors first, the fix right under the title, then why and the evidence; "ok"
+ * findings as one line each; a closing count line.
+ */
+void render_findings_text(FILE *out, const struct findings *fs, const struct render_opts *o);
+/* "2 errors, 1 warning, 3 notes, 12 checks passed" */
+void render_summary_line(FILE *out, const struct findings *fs, const struct render_opts *o);
+
+/*
+ * The JSON document every verb prints with --json:
+ *   { schema_version, tool: {name, version}, verb, <payload members>, findings: [...],
+ *     summary: {error, warn, info, ok}, exit_code }
+ * `payload` is an object whose members are copied in (e.g. "facts"); may be NULL. Returns a new
+ * reference.
+ */
+json_t *render_json_doc(const char *verb, json_t *payload, const struct findings *fs, int exit_code);
+/* Dumps `doc` indented, with a newline; returns -1 on a write error. */
+int render_json_print(FILE *out, const json_t *doc);
+
+#endif

@@ -1,0 +1,19 @@
+/* Sanity of the facts document itself: a saved document from another tool version, or one cut short. */
+#include "rules/rules.h"
+
+#include "probe/probe.h"
+#include "util/json.h"
+
+void rule_facts_health(const json_t *facts, struct findings *out)
+{
+	long long v = jpath_int(facts, "schema_version", -1);
+	struct finding *f;
+
+	if (v != FACTS_SCHEMA_VERSION) {
+		f = finding_add(out, SEV_WARN, "facts.schema",
+				"facts document has schema_version %lld; this ncclcheck reads %d", v,
+				FACTS_SCHEMA_VERSION);
+		finding_why(f, "verdicts on facts of another schema may be wrong or missing");
+		finding_fix(f, "ncclcheck node --json > facts.json   # re-collect with this version");
+	}
+}

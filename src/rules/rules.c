@@ -1,0 +1,13 @@
+/* The rule table: every single-node rule, in the order its findings read best. */
+#include "rules/rules.h"
+
+const struct rule rules_node[] = {
+	{ "facts", rule_facts_health },
+};
+const unsigned rules_node_count = sizeof(rules_node) / sizeof(rules_node[0]);
+
+void rules_run_node(const json_t *facts, struct findings *out)
+{
+	for (unsigned i = 0; i < rules_node_count; i++)
+		rules_node[i].fn(facts, out);
+}

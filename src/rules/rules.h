@@ -1,0 +1,30 @@
+/*
+ * Rules: pure functions from facts to findings. No I/O, no clock, no environment: everything a
+ * rule knows comes from the facts document, so a saved document (--facts FILE) or a fixture gives
+ * the same verdicts anywhere.
+ */
+#ifndef NCCLCHECK_RULES_H
+#define NCCLCHECK_RULES_H
+
+#include <jansson.h>
+
+#include "report/finding.h"
+
+typedef void (*rule_fn)(const json_t *facts, struct findings *out);
+
+struct rule {
+	const char *name;
+	rule_fn fn;
+};
+
+/* Runs every single-node rule on one node's facts. */
+void rules_run_node(const json_t *facts, struct findings *out);
+
+/* The node rule table, for --help listings and tests. */
+extern const struct rule rules_node[];
+extern const unsigned rules_node_count;
+
+/* One file per topic. */
+void rule_facts_health(const json_t *facts, struct findings *out);
+
+#endif

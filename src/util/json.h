@@ -1,0 +1,40 @@
+/* Small conveniences over jansson for reading facts documents without NULL checks everywhere. */
+#ifndef NCCLCHECK_JSON_H
+#define NCCLCHECK_JSON_H
+
+#include <jansson.h>
+
+/*
+ * Looks up a dotted path ("driver.version", "gpus.0.name": numeric parts index arrays).
+ * Returns a borrowed reference or NULL.
+ */
+json_t *jpath(const json_t *root, const char *path);
+/* String at `path`, or NULL when absent or not a string. */
+const char *jpath_str(const json_t *root, const char *path);
+/* Integer at `path` (a JSON real is truncated); `def` when absent. */
+long long jpath_int(const json_t *root, const char *path, long long def);
+/* Truthy boolean at `path`; `def` when absent. */
+int jpath_bool(const json_t *root, const char *path, int def);
+
+/* Set helpers that accept NULL strings (stored as JSON null) and steal nothing. */
+void jset_str(json_t *obj, const char *key, const char *val);
+void jset_int(json_t *obj, const char *key, long long val);
+void jset_bool(json_t *obj, const char *key, int val);
+void jset_real(json_t *obj, const char *key, double val);
+/* printf into a string member. */
+void jset_fmt(json_t *obj, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Marks a fact as not readable: sets `key` to {"unknown": reason}. Every probe uses this shape,
+ * so renderers and rules can tell "absent" from "could not be read".
+ */
+void jset_unknown(json_t *obj, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The reason when `v` is an unknown marker, else NULL. */
+const char *junknown(const json_t *v);
+
+/* Creates (or returns) the object member `key` of `obj`. Borrowed reference. */
+json_t *jobj_child(json_t *obj, const char *key);
+/* Creates (or returns) the array member `key` of `obj`. Borrowed reference. */
+json_t *jarr_child(json_t *obj, const char *key);
+
+#endif

@@ -1,0 +1,142 @@
+/* util/: strbuf, err, suggest, version, json paths, file helpers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmocka_helpers.h"
+#include "util/err.h"
+#include "util/file.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/version.h"
+
+static void strbuf_grows_and_formats(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p;
+	size_t len;
+
+	(void)state;
+	assert_string_equal(sb.buf, "");
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%d,", i);
+	assert_true(sb.len > 3000);
+	assert_int_equal(strlen(sb.buf), sb.len);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "  padded \n");
+	strbuf_trim(&sb);
+	assert_string_equal(sb.buf, "padded");
+	p = strbuf_detach(&sb, &len);
+	assert_int_equal(len, 6);
+	assert_string_equal(sb.buf, "");
+	free(p);
+	strbuf_release(&sb);
+}
+
+static void err_prefix_and_sys(void **state)
+{
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(err_set(&e, ERR_PARSE, "bad value '%s'", "x"), -1);
+	err_prefix(&e, "reading '%s'", "f.json");
+	assert_string_equal(e.msg, "reading 'f.json': bad value 'x'");
+	assert_int_equal(e.code, ERR_PARSE);
+	assert_int_equal(err_sys(NULL, "ignored"), -1);
+}
+
+static void suggest_finds_typos(void **state)
+{
+	const char *const verbs[] = { "node", "cluster", "bench", "explain", "config", "run", "lab" };
+	const char *const vars[] = { "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_IB_DISABLE" };
+
+	(void)state;
+	assert_string_equal(suggest_closest("nod", verbs, 7), "node");
+	assert_string_equal(suggest_closest("clsuter", verbs, 7), "cluster");
+	assert_string_equal(suggest_closest("expain", verbs, 7), "explain");
+	assert_null(suggest_closest("zzzzzz", verbs, 7));
+	assert_string_equal(suggest_closest("NCCL_SOCKET_IFNAM", vars, 3), "NCCL_SOCKET_IFNAME");
+	assert_string_equal(suggest_closest("NCCL_SOCKET_NAME", vars, 3), "NCCL_SOCKET_IFNAME");
+	assert_int_equal(suggest_distance("ab", "ba"), 1);
+}
+
+static void version_parses_and_compares(void **state)
+{
+	struct version v;
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(version_parse("2.6.0+cu126", &v), 0);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.part[1], 6);
+	assert_int_equal(version_parse("abc", &v), -1);
+	assert_true(version_cmp_str("2.28.9", "2.28.3") > 0);
+	assert_true(version_cmp_str("12.4", "12.4.0") == 0);
+	assert_true(version_cmp_str("580.82.07", "450.80.02") > 0);
+	assert_true(version_cmp_str("1.13.1", "2.0") < 0);
+	assert_true(version_cmp_str("garbage", "1.0") < 0);
+	version_nccl_code_str(22809, buf, sizeof(buf));
+	assert_string_equal(buf, "2.28.9");
+	version_nccl_code_str(2708, buf, sizeof(buf));
+	assert_string_equal(buf, "2.7.8");
+	version_cuda_code_str(12040, buf, sizeof(buf));
+	assert_string_equal(buf, "12.4");
+}
+
+static void json_paths(void **state)
+{
+	json_t *j = json_lit("{\"a\":{\"b\":[{\"c\":\"x\"},{\"n\":5}]},\"u\":{\"unknown\":\"no driver\"}}");
+
+	(void)state;
+	assert_string_equal(jpath_str(j, "a.b.0.c"), "x");
+	assert_int_equal(jpath_int(j, "a.b.1.n", -1), 5);
+	assert_int_equal(jpath_int(j, "a.b.2.n", -1), -1);
+	assert_null(jpath(j, "a.b.x"));
+	assert_string_equal(junknown(jpath(j, "u")), "no driver");
+	assert_null(junknown(jpath(j, "a")));
+	jset_str(j, "bad", "caf\xff");
+	assert_non_null(jpath_str(j, "bad"));
+	json_decref(j);
+}
+
+static void file_reads_are_bounded(void **state)
+{
+	char path[] = "/tmp/ncclcheck-test-XXXXXX";
+	int fd = mkstemp(path);
+	struct strbuf sb = STRBUF_INIT;
+	long v;
+	char *joined;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "1500\nrest\n", 10), 10);
+	close(fd);
+	assert_int_equal(file_read_long(path, &v), 0);
+	assert_int_equal(v, 1500);
+	assert_int_equal(file_read(path, &sb, 4, NULL), 0);
+	assert_string_equal(sb.buf, "1500");
+	unlink(path);
+	assert_int_equal(file_read_long(path, &v), -1);
+	strbuf_release(&sb);
+	joined = path_join("/tmp/root/", "/sys/class/net");
+	assert_string_equal(joined, "/tmp/root/sys/class/net");
+	free(joined);
+	joined = path_join("/", "etc/os-release");
+	assert_string_equal(joined, "/etc/os-release");
+	free(joined);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strbuf_grows_and_formats),
+		cmocka_unit_test(err_prefix_and_sys),
+		cmocka_unit_test(suggest_finds_typos),
+		cmocka_unit_test(version_parses_and_compares),
+		cmocka_unit_test(json_paths),
+		cmocka_unit_test(file_reads_are_bounded),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
