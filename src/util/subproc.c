@@ -163,7 +163,7 @@ int subproc_finish(struct subproc *sp, long timeout_ms, size_t out_cap, struct s
 int subproc_run(char *const argv[], char *const env_set[], long timeout_ms, size_t out_cap,
 		struct subproc_result *r, struct err *e)
 {
-	struct subproc sp;
+	struct subproc sp = { .pid = -1, .ofd = -1, .efd = -1, .start_ms = 0 };
 
 	if (subproc_start(&sp, argv, env_set, e) < 0)
 		return -1;
