@@ -18,6 +18,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 echo "== clang build (warnings are errors)"
 quiet cmake --preset clang
 quiet cmake --build --preset clang -j "$jobs"
+echo "== gcc release build (warnings are errors; -O2 finds what -O0 does not)"
+quiet cmake --preset release
+quiet cmake --build --preset release -j "$jobs"
 echo "== libFuzzer harnesses"
 quiet cmake --preset fuzz
 quiet cmake --build --preset fuzz -j "$jobs"
