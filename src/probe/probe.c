@@ -16,6 +16,8 @@ static const struct probe_entry {
 } probes[] = {
 	{ "host", probe_host },
 	{ "env", probe_env },
+	{ "nccl_libs", probe_nccl_libs },
+	{ "resources", probe_resources },
 };
 
 static const char *root_from_env(const char *var)
@@ -62,11 +64,16 @@ json_t *probe_node(const struct probe_opts *o)
 	time_iso8601(when, sizeof(when));
 	jset_str(facts, "collected_at", when);
 
+	struct python_run *py = probe_python_start(o);	/* overlaps with every other probe */
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 		int64_t t = time_now_ms();
 		probes[i].fn(o, facts);
 		jset_int(timings, probes[i].name, time_now_ms() - t);
 	}
+	jset_int(timings, "python", probe_python_finish(py, o, facts));
+	int64_t tsite = time_now_ms();
+	probe_nccl_libs_site(o, facts);
+	jset_int(timings, "nccl_libs_site", time_now_ms() - tsite);
 	jset_int(timings, "total", time_now_ms() - t0);
 	json_object_set_new(facts, "timings_ms", timings);
 	return facts;

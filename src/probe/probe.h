@@ -39,5 +39,13 @@ json_t *probe_node(const struct probe_opts *o);
 /* Each probe fills its own top-level members of `facts`. */
 void probe_host(const struct probe_opts *o, json_t *facts);
 void probe_env(const struct probe_opts *o, json_t *facts);
+void probe_nccl_libs(const struct probe_opts *o, json_t *facts);
+void probe_resources(const struct probe_opts *o, json_t *facts);
+/* After the Python probe: NCCL copies in each interpreter's site-packages and the one torch maps. */
+void probe_nccl_libs_site(const struct probe_opts *o, json_t *facts);
+/* Python children start before the other probes and are collected after them (NULL: skipped). */
+struct python_run *probe_python_start(const struct probe_opts *o);
+/* Writes facts.python[]; returns the wall time the Python probe took, in ms. */
+long probe_python_finish(struct python_run *run, const struct probe_opts *o, json_t *facts);
 
 #endif

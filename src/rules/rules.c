@@ -3,6 +3,9 @@
 
 const struct rule rules_node[] = {
 	{ "facts", rule_facts_health },
+	{ "compat_stack", rule_compat_stack },
+	{ "launcher_env", rule_launcher_env },
+	{ "resources", rule_resources },
 };
 const unsigned rules_node_count = sizeof(rules_node) / sizeof(rules_node[0]);
 

@@ -1,0 +1,496 @@
+/*
+ * Verdicts on the software stack above the driver: NCCL's version (the seed's floor, and what the
+ * installed torch was built with), torch against Lightning and Python, and several NCCL copies
+ * on one machine, where torch and nccl-tests (or a C++ program) load different ones and the
+ * user benchmarks a library their training never uses. Pure: reads facts only.
+ */
+#include "rules/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/stack.h"
+#include "rules/stack_tables.h"
+#include "util/json.h"
+#include "util/version.h"
+#include "util/xalloc.h"
+
+static const char *nz(const char *s)
+{
+	return s ? s : "?";
+}
+
+/* The directory part of `path` (caller frees). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+static int array_has(const json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), s))
+			return 1;
+	return 0;
+}
+
+/* The nccl.libs[] entry for a file, matched by realpath or by any of its paths. */
+static const json_t *find_lib(const json_t *facts, const char *path)
+{
+	size_t i;
+	json_t *lib;
+
+	if (!path)
+		return NULL;
+	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
+		const char *rp = jpath_str(lib, "realpath"), *p = jpath_str(lib, "path");
+		if ((rp && !strcmp(rp, path)) || (p && !strcmp(p, path)) ||
+		    array_has(json_object_get(lib, "paths"), path))
+			return lib;
+	}
+	return NULL;
+}
+
+static const json_t *default_lib(const json_t *facts)
+{
+	size_t i;
+	json_t *lib;
+
+	json_array_foreach(jpath(facts, "nccl.libs"), i, lib)
+		if (jpath_bool(lib, "default", 0))
+			return lib;
+	return NULL;
+}
+
+/* "nvidia-nccl-cu13" for a torch built with CUDA 13.x; NULL when unknown. */
+static const char *nccl_wheel(const char *cuda, char *buf, size_t len)
+{
+	struct version v;
+
+	if (!cuda || version_parse(cuda, &v) < 0)
+		return NULL;
+	snprintf(buf, len, "nvidia-nccl-cu%ld", v.part[0]);
+	return buf;
+}
+
+static const char *found_by_str(const json_t *lib, char *buf, size_t len)
+{
+	size_t i, o = 0;
+	json_t *v;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(lib, "found_by"), i, v) {
+		if (!json_is_string(v) || o + 4 >= len)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", json_string_value(v));
+		if (o >= len)
+			o = len - 1;
+	}
+	return buf;
+}
+
+/* ---- NCCL's own version ------------------------------------------------------------------ */
+
+static void nccl_floor(const json_t *facts, struct findings *out)
+{
+	const char *path = NULL, *why = NULL;
+	const char *v = stack_effective_nccl(facts, &path, &why);
+	struct finding *f;
+
+	if (!v)
+		return;
+	if (version_cmp_str(v, STACK_NCCL_MIN) >= 0) {
+		f = finding_add(out, SEV_OK, "nccl.version", "NCCL %s is at least %s", v,
+				STACK_NCCL_MIN);
+		finding_evidence(f, "nccl: %s, %s%s%s", v, nz(why), path ? ", " : "", path ? path : "");
+		return;
+	}
+	f = finding_add(out, SEV_ERROR, "nccl.too_old",
+			"NCCL %s is older than %s, the minimum for multi-node training", v,
+			STACK_NCCL_MIN);
+	finding_evidence(f, "nccl: %s, %s%s%s", v, nz(why), path ? " at " : "", path ? path : "");
+	finding_why(f, "The setup guide this tool follows requires NCCL %s or newer; torch itself "
+		    "refuses to build against anything older than 2.7, point-to-point send/recv "
+		    "arrived in 2.7.3, and error reporting that lets torch abort a hung job (not "
+		    "hang forever) needs a recent NCCL.", STACK_NCCL_MIN);
+	if (stack_torch_python(facts) && jpath_str(stack_torch_python(facts), "torch.nccl_version")) {
+		const json_t *py = stack_torch_python(facts);
+		finding_fix(f, "%s -m pip install --upgrade torch", nz(jpath_str(py, "path")));
+	} else {
+		finding_fix(f, "apt-get install --only-upgrade libnccl2 libnccl-dev");
+		finding_fix(f, "# or, in a conda environment: conda install -c conda-forge nccl");
+	}
+}
+
+/* The NCCL a torch process runs against, compared with the one its release was built with. */
+static void torch_pin(const json_t *py, const json_t *facts, struct findings *out)
+{
+	const char *torch = jpath_str(py, "torch.version"), *cuda = jpath_str(py, "torch.cuda");
+	const char *nccl = jpath_str(py, "torch.nccl_version"), *mapped;
+	const char *pypath = nz(jpath_str(py, "path"));
+	const struct torch_nccl_pin *pin;
+	struct finding *f;
+	char wheel[32];
+	int cmp;
+
+	if (!torch || !nccl || !(pin = stack_find_nccl_pin(torch, cuda)))
+		return;
+	mapped = jpath_str(py, "torch.nccl_mapped");
+	cmp = version_cmp_str(nccl, pin->nccl);
+	if (cmp == 0) {
+		f = finding_add(out, SEV_OK, "compat.torch_nccl", "torch %s runs the NCCL %s it was "
+				"built with", torch, nccl);
+		finding_evidence(f, "python: %s; torch.cuda.nccl.version(): %s; maps %s", pypath, nccl,
+				 nz(mapped));
+		return;
+	}
+	if (cmp > 0) {
+		f = finding_add(out, SEV_INFO, "compat.torch_nccl.newer",
+				"torch %s runs NCCL %s, newer than the %s its wheels ship", torch, nccl,
+				pin->nccl);
+		finding_evidence(f, "python: %s; maps %s", pypath, nz(mapped));
+		finding_why(f, "A newer NCCL is usually fine (NCCL keeps its ABI within 2.x); it means "
+			    "someone upgraded the nvidia-nccl wheel or put another libnccl first in "
+			    "the search path. Use the same NCCL on every node.");
+		return;
+	}
+	f = finding_add(out, pin->verified ? SEV_WARN : SEV_INFO, "compat.torch_nccl.older",
+			"torch %s runs NCCL %s, older than the %s its wheels ship", torch, nccl,
+			pin->nccl);
+	finding_evidence(f, "python: %s; torch.cuda.nccl.version(): %s", pypath, nccl);
+	finding_evidence(f, "torch.nccl_mapped: %s%s", nz(mapped),
+			 jpath_bool(py, "torch.nccl_static", 0) ? " (NCCL linked statically)" : "");
+	finding_evidence(f, "torch %s (CUDA %s) wheels pin NCCL %s%s", torch, nz(cuda), pin->nccl,
+			 pin->verified ? "" : " (inferred, not from a primary record)");
+	finding_why(f, "PyTorch tests each release against one NCCL. An older one usually means "
+		    "that LD_LIBRARY_PATH or LD_PRELOAD puts a system libnccl ahead of the wheel's, "
+		    "or a stale nvidia-nccl wheel; it lacks the fixes the release relies on (torch "
+		    "2.7 moved to 2.26.2 to avoid a hang in ncclCommAbort).");
+	if (mapped) {
+		const json_t *lib = find_lib(facts, mapped);
+		const json_t *fb = lib ? json_object_get(lib, "found_by") : NULL;
+		char *dir = dir_of(mapped);
+		if (array_has(fb, "LD_PRELOAD"))
+			finding_fix(f, "unset LD_PRELOAD   # it preloads %s", mapped);
+		else if (array_has(fb, "LD_LIBRARY_PATH"))
+			finding_fix(f, "export LD_LIBRARY_PATH=$(echo \"$LD_LIBRARY_PATH\" | tr ':' "
+				    "'\\n' | grep -vx '%s' | paste -sd:)", dir);
+		free(dir);
+	}
+	if (nccl_wheel(cuda, wheel, sizeof(wheel)))
+		finding_fix(f, "%s -m pip install '%s==%s'", pypath, wheel, pin->nccl);
+	else
+		finding_fix(f, "%s -m pip install --force-reinstall 'torch==%s'", pypath, torch);
+}
+
+/* ---- torch, Lightning, Python -------------------------------------------------------------- */
+
+/* The newest Lightning line that still supports `torch` (table order is newest first). */
+static const struct lightning_compat *lightning_for_torch(const char *torch)
+{
+	for (size_t i = 0; i < stack_lightning_count; i++)
+		if (version_cmp_str(torch, stack_lightning[i].torch_min) >= 0)
+			return &stack_lightning[i];
+	return NULL;
+}
+
+static void lightning_one(const json_t *py, const char *pkg, struct findings *out)
+{
+	char key[64], mm[32];
+	const char *lv, *torch = jpath_str(py, "torch.version"), *pyv = jpath_str(py, "version");
+	const char *pypath = nz(jpath_str(py, "path"));
+	const char *dist = !strcmp(pkg, "lightning") ? "lightning" : "pytorch-lightning";
+	const struct lightning_compat *row;
+	struct finding *f;
+
+	snprintf(key, sizeof(key), "%s.version", pkg);
+	lv = jpath_str(py, key);
+	if (!lv || !(row = stack_find_lightning(lv)))
+		return;
+	if (torch && version_cmp_str(torch, row->torch_min) < 0) {
+		const struct lightning_compat *alt = lightning_for_torch(torch);
+		f = finding_add(out, SEV_ERROR, "compat.lightning_torch",
+				"%s %s needs torch %s or newer; torch %s is installed", dist, lv,
+				row->torch_min, torch);
+		finding_evidence(f, "python: %s; %s %s; torch %s", pypath, dist, lv, torch);
+		finding_why(f, "Lightning's lower bound on torch is a hard requirement (its upper "
+			    "bounds are only what CI tested). The seed's pairs are torch 1.12 with "
+			    "Lightning 1.8 and torch 2.0 with Lightning 2.0.");
+		finding_fix(f, "%s -m pip install 'torch>=%s'", pypath, row->torch_min);
+		if (alt)
+			finding_fix(f, "# or keep torch %s: %s -m pip install '%s==%s.*'", torch, pypath,
+				    dist, alt->lightning);
+	} else if (torch && stack_major_minor(torch, mm, sizeof(mm)) == 0 &&
+		   version_cmp_str(mm, row->torch_tested) > 0) {
+		f = finding_add(out, SEV_INFO, "compat.lightning_torch.untested",
+				"torch %s is newer than the %s that %s %s was tested with", torch,
+				row->torch_tested, dist, lv);
+		finding_evidence(f, "python: %s; %s %s; torch %s", pypath, dist, lv, torch);
+		finding_why(f, "Lightning's upper bounds are informational: pip does not enforce them "
+			    "and newer torch usually works. If training fails inside Lightning, try "
+			    "the newest Lightning first.");
+		finding_fix(f, "%s -m pip install --upgrade '%s'", pypath, dist);
+	} else if (torch) {
+		f = finding_add(out, SEV_OK, "compat.lightning_torch", "%s %s supports torch %s",
+				dist, lv, torch);
+		finding_evidence(f, "python: %s", pypath);
+	}
+	if (pyv && version_cmp_str(pyv, row->python_min) < 0) {
+		f = finding_add(out, SEV_ERROR, "compat.lightning_python",
+				"%s %s needs Python %s or newer; %s is Python %s", dist, lv,
+				row->python_min, pypath, pyv);
+		finding_evidence(f, "python: %s %s; %s %s", pypath, pyv, dist, lv);
+		finding_why(f, "The package declares python_requires >= %s; it was installed by "
+			    "bypassing that check and fails on import or at run time.",
+			    row->python_min);
+		finding_fix(f, "# use a Python %s or newer environment, e.g.: python%s -m venv ~/venv "
+			    "&& ~/venv/bin/pip install torch %s", row->python_min, row->python_min, dist);
+	}
+}
+
+static void lightning_pair(const json_t *py, struct findings *out)
+{
+	const char *a = jpath_str(py, "lightning.version"), *b = jpath_str(py, "pytorch_lightning.version");
+	struct finding *f;
+
+	lightning_one(py, "lightning", out);
+	lightning_one(py, "pytorch_lightning", out);
+	if (a && b && version_cmp_str(a, b) != 0) {
+		f = finding_add(out, SEV_WARN, "compat.lightning.two_packages",
+				"lightning %s and pytorch-lightning %s are both installed", a, b);
+		finding_evidence(f, "python: %s", nz(jpath_str(py, "path")));
+		finding_why(f, "`import lightning.pytorch` and `import pytorch_lightning` are separate "
+			    "copies of the framework; mixing them (a callback from one, a Trainer from "
+			    "the other) fails with confusing type errors, and only one is what your "
+			    "script imports.");
+		finding_fix(f, "%s -m pip install --upgrade 'lightning==%s' 'pytorch-lightning==%s'",
+			    nz(jpath_str(py, "path")), version_cmp_str(a, b) > 0 ? a : b,
+			    version_cmp_str(a, b) > 0 ? a : b);
+	}
+}
+
+static void python_torch(const json_t *py, struct findings *out)
+{
+	const char *torch = jpath_str(py, "torch.version"), *pyv = jpath_str(py, "version");
+	const struct torch_python *row;
+	struct finding *f;
+	char mm[32];
+
+	if (!torch || !pyv || !(row = stack_find_torch_python(torch)) ||
+	    stack_major_minor(pyv, mm, sizeof(mm)) < 0)
+		return;
+	if (version_cmp_str(mm, row->python_min) >= 0 && version_cmp_str(mm, row->python_max) <= 0)
+		return;
+	f = finding_add(out, SEV_WARN, "compat.python_torch",
+			"torch %s is not released for Python %s (its wheels cover %s to %s)", torch,
+			pyv, row->python_min, row->python_max);
+	finding_evidence(f, "python: %s %s; torch %s at %s", nz(jpath_str(py, "path")), pyv, torch,
+			 nz(jpath_str(py, "torch.path")));
+	finding_why(f, "This torch came from a distribution package or a source build, not a "
+		    "PyTorch wheel: nodes that install the wheel get a different torch, CUDA and "
+		    "NCCL than this one. Use one environment on every node.");
+	finding_fix(f, "# install an official wheel into a Python %s..%s environment, e.g.: "
+		    "python%s -m venv ~/venv && ~/venv/bin/pip install 'torch==%s.*'", row->python_min,
+		    row->python_max, row->python_max, row->torch);
+}
+
+/* ---- several NCCL copies ------------------------------------------------------------------- */
+
+static void unreadable_copies(const json_t *facts, struct findings *out)
+{
+	size_t i;
+	json_t *lib;
+
+	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
+		const char *why = junknown(json_object_get(lib, "version"));
+		const char *path = nz(jpath_str(lib, "path"));
+		struct finding *f;
+		char fb[256];
+
+		if (!why)
+			continue;
+		f = finding_add(out, jpath_bool(lib, "default", 0) ? SEV_ERROR : SEV_WARN,
+				"nccl.lib.unreadable", "%s could not be loaded: %s", path, why);
+		finding_evidence(f, "nccl.libs: %s (found by %s)%s", path,
+				 found_by_str(lib, fb, sizeof(fb)),
+				 jpath_bool(lib, "default", 0) ? ", the copy programs load by default" : "");
+		finding_why(f, "A program that loads this file fails the same way (or crashes in "
+			    "NCCL's initialisation). A libnccl.so.2 that is not NCCL, or lacks its "
+			    "dependencies, is usually a leftover from another install.");
+		finding_fix(f, "ldd %s | grep 'not found'", path);
+		finding_fix(f, "# if it is a leftover: mv %s %s.disabled && ldconfig", path, path);
+	}
+}
+
+static void copies(const json_t *facts, struct findings *out)
+{
+	const json_t *py = stack_torch_python(facts), *def = default_lib(facts), *tlib = NULL;
+	const char *tv = py ? jpath_str(py, "torch.nccl_version") : NULL;
+	const char *tmapped = py ? jpath_str(py, "torch.nccl_mapped") : NULL;
+	int tstatic = py ? jpath_bool(py, "torch.nccl_static", 0) : 0;
+	const char *dv = def ? jpath_str(def, "version") : NULL;
+	const char *dpath = def ? jpath_str(def, "path") : NULL;
+	size_t i, nver = 0, nlibs = 0;
+	const char *first = NULL;
+	json_t *lib;
+	struct finding *f;
+	char fb[256];
+
+	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
+		const char *v = jpath_str(lib, "version");
+		nlibs++;
+		if (!v)
+			continue;
+		if (!first)
+			first = v, nver = 1;
+		else if (version_cmp_str(first, v) != 0)
+			nver = 2;
+	}
+	if (tmapped && !tstatic)
+		tlib = find_lib(facts, tmapped);
+
+	if (tv && def && dv && version_cmp_str(tv, dv) != 0) {
+		char *dir = tstatic ? NULL : dir_of(tmapped ? tmapped : "");
+		f = finding_add(out, SEV_WARN, "nccl.copies.differ",
+				"torch uses NCCL %s but nccl-tests and C/C++ programs load NCCL %s (%s)",
+				tv, dv, nz(dpath));
+		finding_evidence(f, "torch (%s): NCCL %s, maps %s%s", nz(jpath_str(py, "path")), tv,
+				 nz(tmapped), tstatic ? " (linked statically)" : "");
+		finding_evidence(f, "default for a plain program: %s (NCCL %s, chosen by %s; found by "
+				 "%s)", nz(dpath), dv, nz(jpath_str(def, "default_how")),
+				 found_by_str(def, fb, sizeof(fb)));
+		finding_why(f, "The dynamic loader picks a plain program's libnccl.so.2 from "
+			    "LD_PRELOAD, LD_LIBRARY_PATH, the ld.so cache and the system directories, "
+			    "in that order; torch wheels load their own copy. So nccl-tests (the seed's "
+			    "check) measures NCCL %s while training runs %s, and a pass there proves "
+			    "little about torch.", dv, tv);
+		if (dir && tmapped && tmapped[0] == '/') {
+			finding_fix(f, "export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH   # before running "
+				    "nccl-tests, so it tests torch's NCCL", dir);
+			finding_fix(f, "# or per run: LD_PRELOAD=%s ./build/all_reduce_perf -b 8 -e 256M "
+				    "-f 2 -g 1", tmapped);
+		} else {
+			finding_fix(f, "# torch links NCCL %s statically: build nccl-tests against the "
+				    "same version (make NCCL_HOME=<nccl %s install>)", tv, tv);
+		}
+		if (dpath && array_has(json_object_get(def, "found_by"), "LD_LIBRARY_PATH")) {
+			char *ddir = dir_of(dpath);
+			finding_fix(f, "# or drop the stale copy's directory: export LD_LIBRARY_PATH=$(echo "
+				    "\"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -vx '%s' | paste -sd:)",
+				    ddir);
+			free(ddir);
+		} else if (dpath) {
+			finding_fix(f, "# or replace the stale copy: dpkg -S %s   # then upgrade that "
+				    "package to NCCL %s", dpath, tv);
+		}
+		free(dir);
+		return;
+	}
+	if (tv && !def && tmapped && !tstatic && tmapped[0] == '/') {
+		char *dir = dir_of(tmapped);
+		f = finding_add(out, SEV_INFO, "nccl.default.none",
+				"torch brings NCCL %s, but programs outside torch find no libnccl.so.2", tv);
+		finding_evidence(f, "torch (%s) maps %s", nz(jpath_str(py, "path")), tmapped);
+		finding_evidence(f, "nccl.default: %s", nz(jpath_str(facts, "nccl.default.why")));
+		finding_why(f, "nccl-tests and other NCCL programs will not start (\"libnccl.so.2: "
+			    "cannot open shared object file\") unless they are pointed at torch's copy.");
+		finding_fix(f, "export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH", dir);
+		free(dir);
+		return;
+	}
+	if (nver > 1) {
+		f = finding_add(out, SEV_INFO, "nccl.copies.several",
+				"%zu NCCL copies with different versions; programs load %s by default",
+				nlibs, dpath ? dpath : "none of them");
+		json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
+			const char *v = jpath_str(lib, "version");
+			finding_evidence(f, "%s: %s (found by %s)%s%s", nz(jpath_str(lib, "path")),
+					 v ? v : "version unknown", found_by_str(lib, fb, sizeof(fb)),
+					 jpath_bool(lib, "default", 0) ? ", default" : "",
+					 tlib == lib ? ", mapped by torch" : "");
+		}
+		finding_why(f, "Which copy a job gets depends on how it is started; use one NCCL "
+			    "everywhere so what you test is what you train with.");
+		if (dpath)
+			finding_fix(f, "# check what a given program loads: ldd $(which all_reduce_perf) "
+				    "| grep nccl");
+		return;
+	}
+	if (first) {
+		f = finding_add(out, SEV_OK, "nccl.copies", "one NCCL version (%s) in %zu cop%s", first,
+				nlibs, nlibs == 1 ? "y" : "ies");
+		if (dpath)
+			finding_evidence(f, "default: %s", dpath);
+	}
+}
+
+/* ---- net plugin and config files ------------------------------------------------------------ */
+
+static void plugin_and_conf(const json_t *facts, struct findings *out)
+{
+	const char *state = jpath_str(facts, "nccl.net_plugin.state");
+	const char *env = jpath_str(facts, "nccl.net_plugin.env");
+	size_t i;
+	json_t *c;
+	struct finding *f;
+
+	if (state && !strcmp(state, "missing")) {
+		f = finding_add(out, SEV_WARN, "nccl.net_plugin.missing",
+				"NCCL_NET_PLUGIN=%s names a plugin that is not found", nz(env));
+		finding_evidence(f, "nccl.net_plugin: tries %s and libnccl-net-%s.so; neither is in "
+				 "LD_LIBRARY_PATH, the ld.so cache or the system directories",
+				 nz(env), nz(env));
+		finding_why(f, "NCCL then falls back to its internal IB/socket transports (older NCCL "
+			    "fails instead); on AWS EFA or other plugin-based fabrics the fallback is "
+			    "plain TCP and many times slower.");
+		finding_fix(f, "export LD_LIBRARY_PATH=<dir of libnccl-net-%s.so>:$LD_LIBRARY_PATH",
+			    nz(env));
+		finding_fix(f, "# or, to use NCCL's own transports: export NCCL_NET_PLUGIN=none");
+	} else if (state && !strcmp(state, "loads")) {
+		f = finding_add(out, SEV_INFO, "nccl.net_plugin", "NCCL will load the net plugin %s",
+				nz(jpath_str(facts, "nccl.net_plugin.path")));
+		finding_evidence(f, "nccl.net_plugin: %s (NCCL_NET_PLUGIN=%s)",
+				 nz(jpath_str(facts, "nccl.net_plugin.path")), env ? env : "unset");
+		finding_why(f, "A net plugin replaces NCCL's IB and socket transports; its version must "
+			    "match the fabric and the NCCL in use. Set NCCL_NET_PLUGIN=none to rule "
+			    "it out when debugging.");
+	}
+	json_array_foreach(jpath(facts, "nccl.conf"), i, c) {
+		if (jpath_bool(c, "exists", 1))
+			continue;
+		f = finding_add(out, SEV_WARN, "nccl.conf.missing",
+				"%s=%s names a file that cannot be read", nz(jpath_str(c, "source")),
+				nz(jpath_str(c, "path")));
+		finding_evidence(f, "nccl.conf: %s: %s", nz(jpath_str(c, "path")),
+				 nz(junknown(json_object_get(c, "vars"))));
+		finding_why(f, "NCCL silently skips a missing config file, so the settings you meant "
+			    "to apply are not applied; with NCCL_CONF_FILE set, NCCL 2.23+ also stops "
+			    "reading ~/.nccl.conf.");
+		finding_fix(f, "unset NCCL_CONF_FILE   # or point it at the file you meant");
+	}
+}
+
+void rule_compat_stack(const json_t *facts, struct findings *out)
+{
+	size_t i;
+	json_t *py;
+
+	nccl_floor(facts, out);
+	json_array_foreach(json_object_get(facts, "python"), i, py) {
+		if (!json_is_object(py))
+			continue;
+		torch_pin(py, facts, out);
+		lightning_pair(py, out);
+		python_torch(py, out);
+	}
+	unreadable_copies(facts, out);
+	copies(facts, out);
+	plugin_and_conf(facts, out);
+}

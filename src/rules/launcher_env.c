@@ -1,0 +1,197 @@
+/*
+ * The launcher-facing environment: torch's distributed variables that were renamed (advice
+ * written before torch 2.2, like the second seed's NCCL_BLOCKING_WAIT=1, still uses the old
+ * names), and rank variables left exported in an interactive shell, which make Lightning believe
+ * that a launcher already started every rank, so one process waits forever for the others.
+ * Pure: reads facts only.
+ */
+#include "rules/rules.h"
+
+#include <string.h>
+
+#include "rules/stack.h"
+#include "rules/stack_tables.h"
+#include "util/json.h"
+#include "util/version.h"
+
+static const char *env_get(const json_t *facts, const char *name)
+{
+	return json_string_value(json_object_get(jpath(facts, "env"), name));
+}
+
+static const char *nz(const char *s)
+{
+	return s ? s : "?";
+}
+
+/* ---- renamed torch variables ------------------------------------------------------------- */
+
+static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, const char *torch,
+			const char *pypath, struct findings *out)
+{
+	const char *ov = env_get(facts, r->old_name), *nv = env_get(facts, r->new_name);
+	int renamed = torch ? version_cmp_str(torch, r->renamed_in) >= 0 : -1;
+	struct finding *f;
+
+	if (ov && nv && strcmp(ov, nv) && renamed != 0) {
+		f = finding_add(out, SEV_WARN, "torch.env.both_names",
+				"%s=%s and %s=%s are both set; torch uses %s=%s", r->old_name, ov,
+				r->new_name, nv, r->new_name, nv);
+		finding_evidence(f, "env: %s=%s, %s=%s", r->old_name, ov, r->new_name, nv);
+		if (torch)
+			finding_evidence(f, "torch %s (%s)", torch, nz(pypath));
+		finding_why(f, "torch %s+ reads the new name first and falls back to the old one, "
+			    "so the old value is ignored whenever they differ. %s: %s.", r->renamed_in,
+			    r->new_name, r->meaning);
+		finding_fix(f, "unset %s", r->old_name);
+		return;
+	}
+	if (ov && renamed != 0) {
+		int blocking = !strcmp(r->old_name, "NCCL_BLOCKING_WAIT");
+		if (torch)
+			f = finding_add(out, SEV_WARN, "torch.env.renamed",
+					"%s=%s is the pre-%s name of %s; torch %s still reads it but "
+					"warns", r->old_name, ov, r->renamed_in, r->new_name, torch);
+		else
+			f = finding_add(out, SEV_INFO, "torch.env.renamed",
+					"%s=%s is the pre-%s name of %s (torch version unknown)",
+					r->old_name, ov, r->renamed_in, r->new_name);
+		finding_evidence(f, "env: %s=%s", r->old_name, ov);
+		if (torch)
+			finding_evidence(f, "torch %s (%s); renamed in torch %s", torch, nz(pypath),
+					 r->renamed_in);
+		if (blocking)
+			finding_why(f, "Advice written before torch %s (the second seed recommends "
+				    "NCCL_BLOCKING_WAIT=1 against random disconnects) uses the old name. "
+				    "Blocking wait makes every collective block the calling thread and "
+				    "turns the watchdog off; torch's default (%s=3 for the async variable) "
+				    "already turns a hung collective into an error after the process-group "
+				    "timeout, so it rarely helps against disconnects.", r->renamed_in,
+				    "TORCH_NCCL_ASYNC_ERROR_HANDLING");
+		else
+			finding_why(f, "torch %s renamed it (pytorch#114077); the old name still works "
+				    "but logs a deprecation warning on every rank. %s: %s.", r->renamed_in,
+				    r->new_name, r->meaning);
+		finding_fix(f, "unset %s", r->old_name);
+		if (blocking)
+			finding_fix(f, "# only if you really want blocking collectives: export %s=%s",
+				    r->new_name, ov);
+		else
+			finding_fix(f, "export %s=%s", r->new_name, ov);
+		return;
+	}
+	if (nv && renamed == 0) {
+		f = finding_add(out, SEV_WARN, "torch.env.new_name_ignored",
+				"%s=%s is ignored by torch %s, which only reads %s", r->new_name, nv,
+				torch, r->old_name);
+		finding_evidence(f, "env: %s=%s; torch %s (%s)", r->new_name, nv, torch, nz(pypath));
+		finding_why(f, "The TORCH_ prefix arrived in torch %s; older releases read only the "
+			    "old name. %s: %s.", r->renamed_in, r->old_name, r->meaning);
+		finding_fix(f, "export %s=%s", r->old_name, nv);
+	}
+}
+
+/* ---- rank variables without a launcher --------------------------------------------------- */
+
+/* Variables a launcher sets for every process it starts; their presence means one is running. */
+static const char *const launcher_markers[] = {
+	"TORCHELASTIC_RUN_ID", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+	"JSM_NAMESPACE_RANK",
+};
+
+static const char *const rank_vars[] = {
+	"LOCAL_RANK", "NODE_RANK", "GROUP_RANK", "RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE",
+};
+
+/* The Lightning version of the first interpreter that has one, or NULL. */
+static const char *lightning_version(const json_t *facts)
+{
+	size_t i;
+	json_t *py;
+
+	json_array_foreach(json_object_get(facts, "python"), i, py) {
+		const char *v = jpath_str(py, "lightning.version");
+		if (!v)
+			v = jpath_str(py, "pytorch_lightning.version");
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
+static void stray_ranks(const json_t *facts, struct findings *out)
+{
+	const json_t *inter = jpath(facts, "host.interactive");
+	const char *lv = lightning_version(facts), *kind = jpath_str(facts, "host.container.kind");
+	char names[256] = "", unset[256] = "unset";
+	size_t o = 0, u = strlen(unset);
+	int local = 0, n = 0, kubeflow;
+	struct finding *f;
+
+	for (size_t i = 0; i < sizeof(launcher_markers) / sizeof(launcher_markers[0]); i++)
+		if (env_get(facts, launcher_markers[i]))
+			return; /* started by a launcher: these variables are its contract */
+	if (json_is_false(inter))
+		return; /* a batch job or a script: whoever set them meant them */
+	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
+		const char *v = env_get(facts, rank_vars[i]);
+		if (!v)
+			continue;
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s=%s", n ? " " : "",
+				      rank_vars[i], v);
+		if (o >= sizeof(names))
+			o = sizeof(names) - 1;
+		u += (size_t)snprintf(unset + u, sizeof(unset) - u, " %s", rank_vars[i]);
+		if (u >= sizeof(unset))
+			u = sizeof(unset) - 1;
+		local |= !strcmp(rank_vars[i], "LOCAL_RANK");
+		n++;
+	}
+	if (!n)
+		return;
+	/* Lightning < 2.0.7 auto-detected Kubeflow from these on any Kubernetes pod */
+	kubeflow = kind && !strcmp(kind, "kubernetes") && env_get(facts, "RANK") &&
+		   env_get(facts, "WORLD_SIZE") && env_get(facts, "MASTER_ADDR") &&
+		   env_get(facts, "MASTER_PORT") && lv && version_cmp_str(lv, "2.0.7") < 0;
+	f = finding_add(out, local || kubeflow ? SEV_ERROR : SEV_WARN, "launch.env.stale_ranks",
+			"%s exported in %s shell with no launcher running", names,
+			json_is_true(inter) ? "this interactive" : "this");
+	finding_evidence(f, "env: %s", names);
+	finding_evidence(f, "no launcher variable (TORCHELASTIC_RUN_ID, SLURM_PROCID, "
+			 "OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, JSM_NAMESPACE_RANK) is set%s",
+			 json_is_true(inter) ? "; stdin is a terminal" : "");
+	if (lv)
+		finding_evidence(f, "lightning %s", lv);
+	if (local)
+		finding_why(f, "With LOCAL_RANK set, Lightning concludes that an external launcher "
+			    "started every process, so it starts only this one; init_process_group "
+			    "then waits for ranks that never come (\"Initializing distributed: "
+			    "GLOBAL_RANK: 0, MEMBER: 1/N\" and nothing more) until the 30-minute "
+			    "timeout.");
+	else if (kubeflow)
+		finding_why(f, "On Kubernetes with RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set, "
+			    "Lightning %s (before 2.0.7) selects its Kubeflow environment, which assumes "
+			    "one process per pod started externally: only one process runs and the job "
+			    "waits for the rest.", lv);
+	else
+		finding_why(f, "Exported once, these apply to every later run from this shell. A stale "
+			    "NODE_RANK=1 on the master node leaves no process with global rank 0, so "
+			    "every rank waits for a TCPStore that never starts; RANK is what Lightning's "
+			    "rank_zero_only reads first, and torch's env:// init takes WORLD_SIZE and "
+			    "RANK from here. For a manual multi-node Lightning launch, set them on the "
+			    "command line of that one run instead.");
+	finding_fix(f, "%s   # and remove the export from ~/.bashrc", unset);
+	finding_fix(f, "# per run instead: MASTER_ADDR=<master ip> MASTER_PORT=29500 NODE_RANK=<n> "
+		    "python train.py   # or use torchrun, which sets them for each process");
+}
+
+void rule_launcher_env(const json_t *facts, struct findings *out)
+{
+	const json_t *py = stack_torch_python(facts);
+	const char *torch = py ? jpath_str(py, "torch.version") : NULL;
+	const char *pypath = py ? jpath_str(py, "path") : NULL;
+
+	for (size_t i = 0; i < stack_torch_renamed_count; i++)
+		renamed_one(facts, &stack_torch_renamed[i], torch, pypath, out);
+	stray_ranks(facts, out);
+}
