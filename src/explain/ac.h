@@ -1,0 +1,29 @@
+/*
+ * Aho-Corasick matcher over literal anchors, compiled to a full DFA so that a line is scanned once
+ * whatever the number of signatures: the hot loop is one table load per byte. Adding an anchor
+ * costs memory (256 entries per state), never time per line.
+ */
+#ifndef NCCLCHECK_EXPLAIN_AC_H
+#define NCCLCHECK_EXPLAIN_AC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ac;
+
+struct ac *ac_new(void);
+void ac_free(struct ac *a);
+/* Registers `pat` (non-empty) for `consumer`; one pattern may have many consumers. Before build. */
+void ac_add(struct ac *a, const char *pat, uint16_t consumer);
+void ac_build(struct ac *a);
+
+/*
+ * Scans `s` and calls `hit(ctx, consumer, end)` for every consumer whose pattern occurs, with the
+ * offset just past the first occurrence; each consumer at most once per call.
+ */
+typedef void (*ac_hit_fn)(void *ctx, uint16_t consumer, size_t end);
+void ac_scan(struct ac *a, const char *s, size_t len, ac_hit_fn hit, void *ctx);
+
+size_t ac_states(const struct ac *a);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * The signature table: every known log line that means something, in one place. A signature is
+ * found by literal anchors (scanned all at once by ac.c), optionally confirmed by a second literal
+ * on the same line, and carries its cause, the concrete fix, what to rerun with when the log is
+ * not enough, and the ncclcheck command that tests the suspicion. Adding one is adding a row here
+ * and a section to tests/fixtures/logs/signatures.log (the unit test fails otherwise).
+ */
+#ifndef NCCLCHECK_EXPLAIN_SIGS_H
+#define NCCLCHECK_EXPLAIN_SIGS_H
+
+#include <stddef.h>
+
+#include "report/finding.h"
+
+enum explain_conf {
+	CONF_LOW = 0,
+	CONF_MEDIUM,
+	CONF_HIGH,
+};
+
+enum {
+	SIG_SYMPTOM = 1 << 0,	/* a generic consequence (ncclSystemError, ChildFailedError): ranked
+				 * below causes */
+	SIG_BENIGN = 1 << 1,	/* scary-looking but harmless: said so, never an error */
+	SIG_NCCL = 1 << 2,	/* an NCCL failure: NCCL_DEBUG=INFO lines would explain it */
+	SIG_NET = 1 << 3,	/* a network failure: the interface reasoning applies */
+	SIG_WARN_ONLY = 1 << 4,	/* only on an "NCCL WARN" line (the same text at INFO is normal) */
+};
+
+#define SIG_MAX_ANCHORS 4
+#define SIG_UNTIL "\x01"
+
+/* The ncclcheck command that tests an interface/route suspicion on one node. */
+#define EXPLAIN_CHECK_NODE "ncclcheck node   (on every node: predicts NCCL's interface and checks the route to MASTER_ADDR)"
+
+/* The generic fix for a wrong interface; the reasoner replaces it with the exact name when the log shows it. */
+#define EXPLAIN_FIX_IFNAME "export NCCL_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   # the interface that reaches MASTER_ADDR, on every node"
+
+struct explain_sig {
+	const char *id;
+	enum severity sev;
+	enum explain_conf conf;
+	unsigned flags;
+	const char *anchors[SIG_MAX_ANCHORS];	/* any one of them triggers */
+	const char *also;	/* must also be on the line, or NULL */
+	const char *unless;	/* must not be on the line, or NULL */
+	const char *cap_after;	/* the value for "{}" in the title: the text after this literal */
+	const char *cap_stop;	/* ... up to one of these characters (end of line when NULL), or
+				 * up to the literal after SIG_UNTIL */
+	const char *title;	/* one line; "{}" is replaced by the captured value */
+	const char *cause;
+	const char *fix;	/* lines separated by '\n' */
+	const char *rerun;	/* environment to rerun with when the log is not enough, or NULL */
+	const char *check;	/* an ncclcheck command that tests the suspicion, or NULL */
+};
+
+extern const struct explain_sig explain_sigs[];
+extern const size_t explain_nsigs;
+
+/* The row with `id`, or NULL. */
+const struct explain_sig *explain_sig_find(const char *id);
+const char *explain_conf_name(enum explain_conf c);
+
+#endif
