@@ -16,6 +16,10 @@ static const struct probe_entry {
 } probes[] = {
 	{ "host", probe_host },
 	{ "env", probe_env },
+	{ "nic", probe_nic },
+	{ "sysctl", probe_sysctl },
+	{ "rdma", probe_rdma },
+	{ "firewall", probe_firewall },
 	{ "nccl_libs", probe_nccl_libs },
 	{ "resources", probe_resources },
 };

@@ -23,6 +23,8 @@ struct probe_opts {
 	size_t npythons;
 	int skip_python;
 	long python_timeout_ms;
+	/* --master-addr: the address rank 0's TCPStore listens on (else $MASTER_ADDR) */
+	const char *master_addr;
 };
 
 /* Defaults: roots from NCCLCHECK_SYS_ROOT / NCCLCHECK_PROC_ROOT / NCCLCHECK_ETC_ROOT or "/". */
@@ -39,6 +41,11 @@ json_t *probe_node(const struct probe_opts *o);
 /* Each probe fills its own top-level members of `facts`. */
 void probe_host(const struct probe_opts *o, json_t *facts);
 void probe_env(const struct probe_opts *o, json_t *facts);
+/* net.*, hostname_resolution; sysctl, limits.nofile; rdma; firewall (probe/nic.c ... firewall.c) */
+void probe_nic(const struct probe_opts *o, json_t *facts);
+void probe_sysctl(const struct probe_opts *o, json_t *facts);
+void probe_rdma(const struct probe_opts *o, json_t *facts);
+void probe_firewall(const struct probe_opts *o, json_t *facts);
 void probe_nccl_libs(const struct probe_opts *o, json_t *facts);
 void probe_resources(const struct probe_opts *o, json_t *facts);
 /* After the Python probe: NCCL copies in each interpreter's site-packages and the one torch maps. */

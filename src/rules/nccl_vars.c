@@ -380,21 +380,44 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-static int conf_rank(const json_t *conf, const char *conf_file_env, int conf_file_supported)
+/*
+ * probe/nccl_libs.c lists the files with "source" naming which rule found them; older facts may
+ * only have a path.
+ */
+static int conf_rank(const json_t *conf, const json_t *confs, const char *conf_file_env,
+		     const char *version)
 {
-	const char *path = jpath_str(conf, "path");
-	const char *kind = jpath_str(conf, "kind");
+	const char *path = jpath_str(conf, "path"), *src = jpath_str(conf, "source");
+	int v223 = !version || version_cmp_str(version, "2.23") >= 0;
+	int v230 = !version || version_cmp_str(version, "2.30") >= 0;
+	int have_cf = conf_file_env && *conf_file_env;
+	const json_t *other;
+	size_t i;
 
 	if (!path)
 		return CONF_SKIPPED;
-	/* NCCL_CONF_FILE (2.23+) replaces ~/.nccl.conf; /etc/nccl.conf is read either way */
-	if (conf_file_env && *conf_file_env && !strcmp(path, conf_file_env))
-		return conf_file_supported ? CONF_USER : CONF_SKIPPED;
-	if ((kind && !strcmp(kind, "system")) || ends_with(path, "etc/nccl.conf"))
+	if (!src) {
+		if (have_cf && !strcmp(path, conf_file_env))
+			src = "NCCL_CONF_FILE";
+		else if (ends_with(path, "/.nccl.conf"))
+			src = "~/.nccl.conf";
+		else
+			src = "/etc/nccl.conf";
+	}
+	if (!strcmp(src, "NCCL_CONF_FILE"))
+		return v223 ? CONF_USER : CONF_SKIPPED;
+	if (!strcmp(src, "/etc/nccl.conf"))
 		return CONF_SYSTEM;
-	if ((kind && !strcmp(kind, "home")) || ends_with(path, "/.nccl.conf"))
-		return conf_file_supported && conf_file_env && *conf_file_env ? CONF_SKIPPED : CONF_HOME;
-	return conf_file_supported ? CONF_USER : CONF_SKIPPED;
+	/* the home file: replaced by NCCL_CONF_FILE from 2.23; found through $HOME from 2.30 */
+	if (v223 && have_cf)
+		return CONF_SKIPPED;
+	if (!strcmp(src, "$HOME/.nccl.conf"))
+		return v230 ? CONF_HOME : CONF_SKIPPED;
+	if (v230)
+		json_array_foreach(confs, i, other)
+			if (jpath_str(other, "source") && !strcmp(jpath_str(other, "source"), "$HOME/.nccl.conf"))
+				return CONF_SKIPPED;
+	return CONF_HOME;
 }
 
 static void settings_add(struct nccl_settings *s, const char *name, const char *value,
@@ -415,7 +438,6 @@ void nccl_settings_collect(const json_t *facts, const char *version, struct nccl
 {
 	const json_t *env = jpath(facts, "env"), *confs = jpath(facts, "nccl.conf"), *conf, *v;
 	const char *conf_file_env = jpath_str(env, "NCCL_CONF_FILE");
-	int conf_file_supported = !version || version_cmp_str(version, "2.23") >= 0;
 	const char *key;
 	size_t i;
 
@@ -431,7 +453,7 @@ void nccl_settings_collect(const json_t *facts, const char *version, struct nccl
 			const json_t *vars = json_object_get(conf, "vars");
 			const char *path = jpath_str(conf, "path");
 
-			if (conf_rank(conf, conf_file_env, conf_file_supported) != rank ||
+			if (conf_rank(conf, confs, conf_file_env, version) != rank ||
 			    !json_is_object(vars))
 				continue;
 			json_object_foreach((json_t *)vars, key, v)
@@ -440,11 +462,9 @@ void nccl_settings_collect(const json_t *facts, const char *version, struct nccl
 		}
 	}
 	json_array_foreach(confs, i, conf)
-		if (conf_rank(conf, conf_file_env, conf_file_supported) == CONF_SKIPPED &&
-		    json_is_object(json_object_get(conf, "vars")))
-			out->conf_note = conf_file_supported
-				? "~/.nccl.conf is not read because NCCL_CONF_FILE is set"
-				: "NCCL_CONF_FILE is read only from NCCL 2.23 on";
+		if (conf_rank(conf, confs, conf_file_env, version) == CONF_SKIPPED &&
+		    json_is_object(json_object_get(conf, "vars")) && !out->skipped_conf)
+			out->skipped_conf = jpath_str(conf, "path");
 }
 
 void nccl_settings_release(struct nccl_settings *s)

@@ -83,7 +83,7 @@ struct nccl_setting {
 struct nccl_settings {
 	struct nccl_setting *v;
 	size_t n, alloc;
-	const char *conf_note;	/* why a config file was skipped, if one was (borrowed, static) */
+	const char *skipped_conf;	/* the path of a config file this NCCL does not read, if any */
 };
 
 /*
