@@ -20,6 +20,10 @@ static const struct probe_entry {
 	{ "sysctl", probe_sysctl },
 	{ "rdma", probe_rdma },
 	{ "firewall", probe_firewall },
+	{ "nvml", probe_nvml },		/* driver, gpus, topology.gpu_gpu */
+	{ "cuda", probe_cuda },
+	{ "cudnn", probe_cudnn },
+	{ "topo", probe_topo },		/* after nvml: needs the GPUs' bus ids */
 	{ "nccl_libs", probe_nccl_libs },
 	{ "resources", probe_resources },
 };

@@ -46,6 +46,10 @@ void probe_nic(const struct probe_opts *o, json_t *facts);
 void probe_sysctl(const struct probe_opts *o, json_t *facts);
 void probe_rdma(const struct probe_opts *o, json_t *facts);
 void probe_firewall(const struct probe_opts *o, json_t *facts);
+void probe_nvml(const struct probe_opts *o, json_t *facts);
+void probe_cuda(const struct probe_opts *o, json_t *facts);
+void probe_cudnn(const struct probe_opts *o, json_t *facts);
+void probe_topo(const struct probe_opts *o, json_t *facts);
 void probe_nccl_libs(const struct probe_opts *o, json_t *facts);
 void probe_resources(const struct probe_opts *o, json_t *facts);
 /* After the Python probe: NCCL copies in each interpreter's site-packages and the one torch maps. */
