@@ -15,6 +15,7 @@ static const struct cmd_entry {
 	const char *summary;
 } commands[] = {
 	{ "node", cmd_node, "check this machine's stack and predict what NCCL will do here" },
+	{ "explain", cmd_explain, "read NCCL / torch / Lightning logs and say what failed and how to fix it" },
 };
 
 static void usage(FILE *out)
