@@ -17,7 +17,7 @@
 
 static const char node_usage[] =
 "usage: ncclcheck node [--json] [--facts FILE] [--python PATH]... [--no-python]\n"
-"                      [--python-timeout SECONDS] [--verbose] [--no-color]\n"
+"                      [--python-timeout SECONDS] [--master-addr ADDR] [--verbose] [--no-color]\n"
 "\n"
 "Inventories this machine's GPU / CUDA / NCCL / PyTorch / Lightning stack and its network,\n"
 "predicts what NCCL will do here (which interface it bootstraps on, which library torch\n"
@@ -30,12 +30,15 @@ static const char node_usage[] =
 "                         /usr/bin/python3 and the active venv/conda are inspected anyway\n"
 "  --no-python            skip the Python probe (importing torch takes seconds)\n"
 "  --python-timeout SEC   give up on an interpreter after SEC seconds (default 20)\n"
+"  --master-addr ADDR     rank 0's address (default $MASTER_ADDR): the kernel's route to it\n"
+"                         must leave through the interface NCCL bootstraps on\n"
 "  -v, --verbose          show every piece of evidence and every passed check in full\n"
 "      --no-color         no colours (also: NO_COLOR=1; colours are only used on a terminal)\n"
 "\n"
 "Exit codes: 0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n"
 "For tests, NCCLCHECK_SYS_ROOT, NCCLCHECK_PROC_ROOT and NCCLCHECK_ETC_ROOT point the probes\n"
-"at fixture trees that stand for /sys, /proc and /etc.\n";
+"at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
+"NCCL's interface choice for that version instead of the one torch loads.\n";
 
 /* Facts documents are small; anything bigger is not one. */
 #define FACTS_FILE_MAX (64L << 20)
@@ -83,6 +86,7 @@ int cmd_node(int argc, char **argv)
 		{ "facts", required_argument, NULL, 'f' },
 		{ "python", required_argument, NULL, 'p' },
 		{ "no-python", no_argument, NULL, 'P' },
+		{ "master-addr", required_argument, NULL, 'm' },
 		{ "python-timeout", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-color", no_argument, NULL, 'C' },
@@ -109,6 +113,7 @@ int cmd_node(int argc, char **argv)
 			pythons[npy++] = optarg;
 			break;
 		case 'P': po.skip_python = 1; break;
+		case 'm': po.master_addr = optarg; break;
 		case 't':
 			if (cli_parse_duration_ms(optarg, &po.python_timeout_ms) < 0 || !po.python_timeout_ms) {
 				free(pythons);
