@@ -1,0 +1,280 @@
+/*
+ * lab status and node names: which labs exist (from state directories and namespace names),
+ * whether each is whole, what faults it carries, and which namespace "n1" means.
+ */
+#include "lab/lab.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab/plan.h"
+#include "lab/sys.h"
+#include "util/file.h"
+#include "util/json.h"
+#include "util/xalloc.h"
+
+/* The prefix a namespace name belongs to, or 0 when it is no lab's. */
+static int prefix_of(const char *name, char *prefix, size_t len)
+{
+	const char *dash = strrchr(name, '-');
+	size_t n;
+
+	if (!dash)
+		return 0;
+	n = (size_t)(dash - name);
+	if (n >= len)
+		return 0;
+	memcpy(prefix, name, n);
+	prefix[n] = '\0';
+	return lab_prefix_check(prefix, NULL) == 0 && lab_ns_matches(prefix, name, NULL);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int has(const struct lab_names *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+json_t *lab_discover(void)
+{
+	struct lab_names nss = { 0 }, dirs = { 0 }, found = { 0 };
+	char prefix[LAB_PREFIX_MAX + 1];
+	json_t *out = json_array();
+
+	if (lab_netns_list(&nss, NULL) == 0)
+		for (size_t i = 0; i < nss.n; i++)
+			if (prefix_of(nss.v[i], prefix, sizeof(prefix)) && !has(&found, prefix))
+				lab_names_add(&found, prefix);
+	if (lab_state_list(&dirs) == 0)
+		for (size_t i = 0; i < dirs.n; i++)
+			if (lab_prefix_check(dirs.v[i], NULL) == 0 && !has(&found, dirs.v[i]))
+				lab_names_add(&found, dirs.v[i]);
+	if (found.n)
+		qsort(found.v, found.n, sizeof(*found.v), cmp_str);
+	for (size_t i = 0; i < found.n; i++)
+		json_array_append_new(out, json_string(found.v[i]));
+	lab_names_free(&nss);
+	lab_names_free(&dirs);
+	lab_names_free(&found);
+	return out;
+}
+
+static int pid_alive(long long pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+/* One lab: its state document (or a stub) with "state", "problem" and what is missing. */
+static json_t *one_lab(const char *prefix, const struct lab_names *nss)
+{
+	struct err e = ERR_INIT;
+	json_t *lab = lab_state_load(prefix, &e), *missing, *found, *v;
+	size_t i;
+
+	if (!lab) {
+		lab = json_object();
+		jset_str(lab, "prefix", prefix);
+		if (e.code == ERR_NOTFOUND) {
+			jset_str(lab, "state", "incomplete");
+			jset_str(lab, "problem", "namespaces without a state file: 'lab up' was "
+				 "killed before it wrote one");
+		} else {
+			jset_str(lab, "state", "damaged");
+			jset_str(lab, "problem", e.msg);
+		}
+	}
+	found = jarr_child(lab, "namespaces_found");
+	for (i = 0; i < nss->n; i++)
+		if (lab_ns_matches(prefix, nss->v[i], NULL))
+			json_array_append_new(found, json_string(nss->v[i]));
+	missing = jarr_child(lab, "namespaces_missing");
+	json_array_foreach(json_object_get(lab, "namespaces"), i, v)
+		if (!has(nss, json_string_value(v)))
+			json_array_append(missing, v);
+
+	if (!jpath_str(lab, "state")) {
+		const char *st = jpath_str(lab, "status");
+
+		if (st && !strcmp(st, "building") && pid_alive(jpath_int(lab, "pid", 0))) {
+			jset_str(lab, "state", "building");
+		} else if (st && !strcmp(st, "building")) {
+			jset_str(lab, "state", "incomplete");
+			jset_fmt(lab, "problem", "'lab up' (pid %lld) stopped before it finished",
+				 jpath_int(lab, "pid", 0));
+		} else if (json_array_size(missing)) {
+			jset_str(lab, "state", "damaged");
+			jset_fmt(lab, "problem", "%zu of its namespaces are gone",
+				 json_array_size(missing));
+		} else {
+			jset_str(lab, "state", "up");
+		}
+	}
+	return lab;
+}
+
+json_t *lab_status(const char *prefix)
+{
+	struct lab_names nss = { 0 };
+	json_t *doc = json_object(), *labs = jarr_child(doc, "labs"), *prefixes;
+	size_t i;
+	json_t *v;
+
+	lab_netns_list(&nss, NULL);
+	prefixes = lab_discover();
+	json_array_foreach(prefixes, i, v)
+		if (!prefix || !strcmp(prefix, json_string_value(v)))
+			json_array_append_new(labs, one_lab(json_string_value(v), &nss));
+	json_decref(prefixes);
+	lab_names_free(&nss);
+	return doc;
+}
+
+/* How a user names node `node` of lab `prefix` on the command line. */
+static void node_arg(char *buf, size_t len, const char *prefix, const char *node)
+{
+	if (!strcmp(prefix, LAB_PREFIX_DEFAULT))
+		snprintf(buf, len, "%s", node);
+	else
+		snprintf(buf, len, "%s-%s", prefix, node);
+}
+
+static void print_lab(FILE *out, const json_t *lab)
+{
+	const char *prefix = jpath_str(lab, "prefix"), *state = jpath_str(lab, "state");
+	const char *scen = jpath_str(lab, "scenario");
+	const struct lab_scenario *sc = scen ? lab_scenario_find(scen) : NULL;
+	json_t *nodes = json_object_get(lab, "nodes"), *faults = json_object_get(lab, "faults"), *v;
+	size_t i, nn = json_array_size(nodes);
+	char arg[64];
+
+	fprintf(out, "lab '%s': %s", prefix, state);
+	if (scen)
+		fprintf(out, ", %zu node%s, scenario '%s'", nn, nn == 1 ? "" : "s", scen);
+	fputc('\n', out);
+	if (jpath_str(lab, "problem"))
+		fprintf(out, "  problem: %s\n  fix: ncclcheck lab down%s%s\n", jpath_str(lab, "problem"),
+			strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
+			strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
+	if (sc)
+		fprintf(out, "  %s\n", sc->summary);
+	if (nn) {
+		fprintf(out, "\n  %-5s %-14s %-18s %-18s %-5s %s\n", "node", "hostname",
+			"eth0 (public)", "eth1 (private)", "mtu", "docker0");
+		json_array_foreach(nodes, i, v)
+			fprintf(out, "  %-5s %-14s %-18s %-18s %-5lld %s\n", jpath_str(v, "name"),
+				jpath_str(v, "hostname") ? jpath_str(v, "hostname") : "?",
+				jpath_str(v, "eth0") ? jpath_str(v, "eth0") : "?",
+				jpath_str(v, "eth1") ? jpath_str(v, "eth1") : "?",
+				jpath_int(v, "eth1_mtu", 0),
+				jpath_str(v, "docker0") ? jpath_str(v, "docker0") : "-");
+		fprintf(out, "\n  launch environment ('lab exec' exports it): MASTER_ADDR=%s "
+			"MASTER_PORT=%lld NNODES=%zu WORLD_SIZE=%zu NODE_RANK=<the node's index>\n",
+			jpath_str(lab, "master_addr") ? jpath_str(lab, "master_addr") : "?",
+			jpath_int(lab, "master_port", 0), nn, nn);
+	}
+	if (json_array_size(faults)) {
+		fputs("  faults in place:\n", out);
+		json_array_foreach(faults, i, v)
+			fprintf(out, "    %-12s %s\n", jpath_str(v, "netns"), jpath_str(v, "what"));
+	} else if (scen) {
+		fputs("  faults in place: none\n", out);
+	}
+	if (sc && nn && !strcmp(state, "up")) {
+		node_arg(arg, sizeof(arg), prefix, nn > 1 ? "n1" : "n0");
+		fprintf(out, "  see it: %s\n", sc->show);
+		fprintf(out, "  try:    ncclcheck lab exec %s -- ncclcheck node\n", arg);
+		fprintf(out, "  remove: ncclcheck lab down%s%s\n",
+			strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
+			strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
+	}
+}
+
+void lab_status_print(FILE *out, const json_t *status)
+{
+	json_t *labs = json_object_get(status, "labs"), *v;
+	size_t i;
+
+	if (!json_array_size(labs)) {
+		fputs("no lab is up; start one with: sudo ncclcheck lab up --nodes 2 "
+		      "--scenario cloud-public-blocked\n", out);
+		return;
+	}
+	json_array_foreach(labs, i, v) {
+		if (i)
+			fputc('\n', out);
+		print_lab(out, v);
+	}
+}
+
+static int is_role(const char *node)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "a-%s", node);
+	return strlen(node) < 16 && lab_ns_matches("a", buf, NULL);
+}
+
+static int netns_exists(const char *name)
+{
+	char *path = xasprintf("%s/%s", LAB_NETNS_DIR, name);
+	int ok = file_exists(path);
+
+	free(path);
+	return ok;
+}
+
+int lab_resolve_node(const char *prefix, const char *node, char *netns, size_t len, struct err *e)
+{
+	char p[LAB_PREFIX_MAX + 1];
+
+	if (!prefix && prefix_of(node, p, sizeof(p)) && netns_exists(node)) {
+		snprintf(netns, len, "%s", node);
+		return 0;
+	}
+	if (!is_role(node)) {
+		if (prefix && lab_ns_matches(prefix, node, NULL) && netns_exists(node)) {
+			snprintf(netns, len, "%s", node);
+			return 0;
+		}
+		return err_set(e, ERR_USAGE,
+			       "'%s' is not a lab node: name it 'n0', 'n1', ... or in full "
+			       "('%s-n1')", node, prefix ? prefix : LAB_PREFIX_DEFAULT);
+	}
+	if (!prefix) {
+		json_t *labs = lab_discover();
+		size_t n = json_array_size(labs);
+
+		if (n == 0) {
+			json_decref(labs);
+			return err_set(e, ERR_NOTFOUND, "no lab is up; start one with 'ncclcheck lab up'");
+		}
+		if (lab_exists(LAB_PREFIX_DEFAULT)) {
+			snprintf(p, sizeof(p), "%s", LAB_PREFIX_DEFAULT);
+		} else if (n == 1) {
+			snprintf(p, sizeof(p), "%s", json_string_value(json_array_get(labs, 0)));
+		} else {
+			json_decref(labs);
+			return err_set(e, ERR_USAGE,
+				       "several labs are up; pick one with --prefix or name the node "
+				       "in full ('<prefix>-%s')", node);
+		}
+		json_decref(labs);
+		prefix = p;
+	}
+	snprintf(netns, len, "%s-%s", prefix, node);
+	if (!netns_exists(netns))
+		return err_set(e, ERR_NOTFOUND, "lab '%s' has no node '%s' (see 'ncclcheck lab status')",
+			       prefix, node);
+	return 0;
+}

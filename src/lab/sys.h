@@ -1,0 +1,56 @@
+/* Lab internals shared by up, down, status and exec: namespaces on disk, running in them, state. */
+#ifndef NCCLCHECK_LAB_SYS_H
+#define NCCLCHECK_LAB_SYS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "util/err.h"
+#include "util/strbuf.h"
+#include "util/subproc.h"
+
+struct lab_names {
+	char **v;
+	size_t n, alloc;
+};
+
+void lab_names_add(struct lab_names *l, const char *s);
+void lab_names_free(struct lab_names *l);
+
+/* Names in /run/netns (what `ip netns list` shows); empty when the directory does not exist. */
+int lab_netns_list(struct lab_names *out, struct err *e);
+/* Directories in LAB_STATE_ROOT (one per lab prefix). */
+int lab_state_list(struct lab_names *out);
+/* Directories in /etc/netns. */
+int lab_etc_list(struct lab_names *out);
+/* Links of the namespace this process is in (/sys/class/net). */
+int lab_links_list(struct lab_names *out, struct err *e);
+
+/*
+ * Runs argv[0] (an absolute path) inside namespace `netns` (setns in a forked child, no mount
+ * games): for tools that need the namespace's netfilter tables, like iptables.
+ */
+int lab_run_in_netns(const char *netns, char *const argv[], long timeout_ms,
+		     struct subproc_result *r, struct err *e);
+
+/* Writes "key=value" lines (relative to /proc/sys) inside each namespace, in one child. */
+struct lab_sysctl_job {
+	const char *netns;
+	const char *lines;
+};
+int lab_sysctls_apply(const struct lab_sysctl_job *jobs, size_t n, struct err *e);
+
+/* The state directory of a prefix: LAB_STATE_ROOT/<prefix>. Caller frees. */
+char *lab_state_dir(const char *prefix);
+/* Reads and validates <state dir>/state.json; NULL with `e` set (ERR_NOTFOUND when absent). */
+json_t *lab_state_load(const char *prefix, struct err *e);
+/* Writes it atomically (temporary file, rename). */
+int lab_state_save(const char *prefix, const json_t *state, struct err *e);
+/* Writes a small file, creating or truncating it. */
+int lab_write_file(const char *path, const char *text, int mode, struct err *e);
+
+/* First line of a child's stderr (or stdout), trimmed, for error messages. */
+void lab_first_line(const struct subproc_result *r, char *buf, size_t len);
+
+#endif
