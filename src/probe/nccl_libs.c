@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -645,10 +646,16 @@ static void scan_conda(json_t *nccl, const char *home)
 
 static int version_child(void *arg, int fd)
 {
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	const char *path = arg;
 	int (*get)(int *) = NULL;
 	int code = 0, rc;
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	void *h;
+
+	/* a crash must show as the signal, whatever handlers the parent installed */
+	for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
+		signal(fatal[i], SIG_DFL);
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h) {
 		const char *why = dlerror();

@@ -148,6 +148,8 @@ static void excerpt(const char *s, size_t len, char *out, size_t outlen)
 		unsigned char c = (unsigned char)s[i];
 		out[o++] = c == '\n' || c == '\t' ? ' ' : (c < 0x20 || c > 0x7e) ? '?' : (char)c;
 	}
+	while (o && out[o - 1] == ' ')
+		o--;
 	if (i < len && o + 4 <= outlen) {
 		memcpy(out + o, "...", 3);
 		o += 3;

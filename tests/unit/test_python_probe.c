@@ -1,0 +1,216 @@
+/*
+ * probe/python: what an interpreter prints becomes facts only through the marker line, with
+ * every field type-checked; anything else becomes "unknown, because the probe printed ...".
+ * The last case runs the embedded script under a real interpreter when one is installed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmocka_helpers.h"
+#include "probe/python.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/subproc.h"
+
+static json_t *parse_ok(const char *out)
+{
+	json_t *entry = json_object();
+	struct err e = ERR_INIT;
+
+	if (python_parse_output(out, strlen(out), entry, &e) < 0)
+		fail_msg("parse failed: %s", e.msg);
+	return entry;
+}
+
+static void parse_fail(const char *out, size_t len, const char *want)
+{
+	json_t *entry = json_object();
+	struct err e = ERR_INIT;
+
+	assert_int_equal(python_parse_output(out, len, entry, &e), -1);
+	if (!strstr(e.msg, want))
+		fail_msg("message '%s' lacks '%s'", e.msg, want);
+	json_decref(entry);
+}
+
+/* What torch 2.11 from the cu130 wheel prints on the GPU machine (shape, not a recording). */
+static void gpu_wheel(void **state)
+{
+	json_t *e = parse_ok(
+		"some warning on stdout\n"
+		PYPROBE_MARKER "{\"python\": {\"version\": \"3.12.3\", \"executable\": "
+		"\"/usr/bin/python3\", \"prefix\": \"/usr\", \"implementation\": \"cpython\"}, "
+		"\"site_packages\": [\"/usr/local/lib/python3.12/dist-packages\", 7, \"relative\"], "
+		"\"lightning\": {\"version\": \"2.6.6\", \"source\": \"metadata\"}, "
+		"\"pytorch_lightning\": {\"installed\": false}, "
+		"\"torch\": {\"import_ms\": 1800, \"version\": \"2.11.0+cu130\", \"cuda\": \"13.0\", "
+		"\"cudnn\": 91701, \"cuda_available\": true, \"device_count\": 2, "
+		"\"nccl\": [2, 28, 9], \"mapped\": [\"/usr/local/lib/python3.12/dist-packages/nvidia/"
+		"nccl/lib/libnccl.so.2\"], \"torch_cuda_lib\": \"/x/libtorch_cuda.so\"}}\n");
+
+	(void)state;
+	assert_string_equal(jpath_str(e, "version"), "3.12.3");
+	assert_int_equal(json_array_size(json_object_get(e, "site_packages")), 1);
+	assert_string_equal(jpath_str(e, "torch.version"), "2.11.0+cu130");
+	assert_string_equal(jpath_str(e, "torch.cuda"), "13.0");
+	assert_string_equal(jpath_str(e, "torch.cudnn"), "9.17.1");
+	assert_string_equal(jpath_str(e, "torch.nccl_version"), "2.28.9");
+	assert_int_equal(jpath_int(e, "torch.nccl_version_code", 0), 22809);
+	assert_string_equal(jpath_str(e, "torch.nccl_mapped"),
+			    "/usr/local/lib/python3.12/dist-packages/nvidia/nccl/lib/libnccl.so.2");
+	assert_false(jpath_bool(e, "torch.nccl_static", 1));
+	assert_true(jpath_bool(e, "torch.cuda_available", 0));
+	assert_int_equal(jpath_int(e, "torch.device_count", -1), 2);
+	assert_string_equal(jpath_str(e, "lightning.version"), "2.6.6");
+	assert_false(jpath_bool(e, "pytorch_lightning.installed", 1));
+	json_decref(e);
+}
+
+/* torch < 1.10 returned the packed int; a static build maps no libnccl. */
+static void old_int_and_static(void **state)
+{
+	json_t *e = parse_ok(
+		PYPROBE_MARKER "{\"python\": {\"version\": \"3.8.10\"}, \"site_packages\": [], "
+		"\"lightning\": {\"installed\": false}, \"pytorch_lightning\": {\"version\": \"1.5.10\"}, "
+		"\"torch\": {\"version\": \"1.9.1+cu111\", \"cuda\": \"11.1\", \"cudnn\": 8005, "
+		"\"nccl\": 2708, \"mapped\": [], \"torch_cuda_lib\": \"/site/torch/lib/libtorch_cuda.so\"}}");
+
+	(void)state;
+	assert_string_equal(jpath_str(e, "torch.nccl_version"), "2.7.8");
+	assert_string_equal(jpath_str(e, "torch.cudnn"), "8.0.5");
+	assert_true(jpath_bool(e, "torch.nccl_static", 0));
+	assert_string_equal(jpath_str(e, "torch.nccl_mapped"), "/site/torch/lib/libtorch_cuda.so");
+	assert_string_equal(jpath_str(e, "pytorch_lightning.version"), "1.5.10");
+	json_decref(e);
+}
+
+/* Debian's python3-torch: a CPU build without NCCL; nothing is unknown, it is just absent. */
+static void cpu_build(void **state)
+{
+	json_t *e = parse_ok(
+		PYPROBE_MARKER "{\"python\": {\"version\": \"3.11.2\"}, \"site_packages\": [], "
+		"\"lightning\": {\"installed\": false}, \"pytorch_lightning\": {\"installed\": false}, "
+		"\"torch\": {\"version\": \"1.13.0a0\", \"cuda\": null, \"cudnn\": null, "
+		"\"cuda_available\": false, \"device_count\": 0, \"nccl_error\": \"AttributeError: "
+		"module 'torch._C' has no attribute '_nccl_version'\", \"mapped\": [], "
+		"\"torch_cuda_lib\": null}}");
+
+	(void)state;
+	assert_true(json_is_null(jpath(e, "torch.cuda")));
+	assert_null(jpath(e, "torch.nccl_version"));
+	assert_null(jpath(e, "torch.nccl_mapped"));
+	assert_non_null(jpath_str(e, "torch.nccl_error"));
+	json_decref(e);
+}
+
+static void import_failures(void **state)
+{
+	json_t *e = parse_ok(
+		PYPROBE_MARKER "{\"python\": {\"version\": \"3.10.12\"}, \"site_packages\": [], "
+		"\"lightning\": {\"error\": \"ImportError: cannot import name 'x'\"}, "
+		"\"pytorch_lightning\": {}, "
+		"\"torch\": {\"error\": \"OSError: libcudnn.so.9: cannot open shared object file\"}}");
+
+	(void)state;
+	assert_non_null(strstr(junknown(jpath(e, "torch")), "import torch failed: OSError"));
+	assert_non_null(strstr(junknown(jpath(e, "lightning")), "ImportError"));
+	assert_non_null(junknown(jpath(e, "pytorch_lightning")));
+	json_decref(e);
+
+	/* the script itself died after the interpreter facts */
+	e = parse_ok(PYPROBE_MARKER "{\"python\": {\"version\": \"3.9.0\"}, \"error\": "
+		     "\"KeyboardInterrupt: \"}");
+	assert_string_equal(jpath_str(e, "version"), "3.9.0");
+	assert_non_null(strstr(junknown(jpath(e, "torch")), "KeyboardInterrupt"));
+	json_decref(e);
+}
+
+/* Hostile or broken answers: wrong types never become facts. */
+static void wrong_types(void **state)
+{
+	json_t *e = parse_ok(
+		PYPROBE_MARKER "{\"python\": {\"version\": \"3.11.0\", \"executable\": 5}, "
+		"\"site_packages\": \"notalist\", \"lightning\": [], \"pytorch_lightning\": null, "
+		"\"torch\": {\"version\": \"2.5.1\", \"cuda\": 12, \"cudnn\": \"9\", "
+		"\"cuda_available\": \"yes\", \"device_count\": -3, \"nccl\": [2, \"21\", 5], "
+		"\"mapped\": [\"relative/libnccl.so.2\", 3]}}");
+
+	(void)state;
+	assert_null(jpath(e, "executable"));
+	assert_int_equal(json_array_size(json_object_get(e, "site_packages")), 0);
+	assert_non_null(junknown(jpath(e, "lightning")));
+	assert_true(json_is_null(jpath(e, "torch.cuda")));
+	assert_null(jpath(e, "torch.device_count"));
+	assert_null(jpath(e, "torch.cuda_available"));
+	assert_non_null(junknown(jpath(e, "torch.nccl_version")));
+	assert_null(jpath(e, "torch.nccl_mapped"));
+	json_decref(e);
+}
+
+static void garbage(void **state)
+{
+	static const char bin[] = "\x01\x02\xff garbage\n\tmore";
+
+	(void)state;
+	parse_fail("", 0, "printed nothing");
+	parse_fail("   \n", 4, "printed nothing");
+	parse_fail("pyenv: python3: command not found\n", 34,
+		   "printed 'pyenv: python3: command not found'");
+	parse_fail(bin, sizeof(bin) - 1, "printed '??? garbage  more'");
+	/* the marker inside a line is not an answer */
+	parse_fail("x" PYPROBE_MARKER "{}", strlen("x" PYPROBE_MARKER "{}"), "printed 'x@@");
+	parse_fail(PYPROBE_MARKER "{\"python\": ", strlen(PYPROBE_MARKER "{\"python\": "),
+		   "not a JSON object");
+	parse_fail(PYPROBE_MARKER "[1,2]", strlen(PYPROBE_MARKER "[1,2]"), "not a JSON object");
+	parse_fail(PYPROBE_MARKER "{}", strlen(PYPROBE_MARKER "{}"), "no Python version");
+}
+
+/* A killed child may leave a half line; an earlier complete answer still counts. */
+static void last_marker_wins(void **state)
+{
+	json_t *e = parse_ok(PYPROBE_MARKER "{\"python\": {\"version\": \"3.1.0\"}}\n"
+			     PYPROBE_MARKER "{\"python\": {\"version\": \"3.2.0\"}}\n");
+
+	(void)state;
+	assert_string_equal(jpath_str(e, "version"), "3.2.0");
+	json_decref(e);
+}
+
+/* The embedded script under a real interpreter answers with a parseable line. */
+static void real_interpreter(void **state)
+{
+	const char *py = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : NULL;
+	char *argv[] = { (char *)py, "-c", (char *)python_probe_script, NULL };
+	struct subproc_result r;
+	json_t *e = json_object();
+	struct err err = ERR_INIT;
+
+	(void)state;
+	if (!py)
+		skip();
+	subproc_result_init(&r);
+	assert_int_equal(subproc_run(argv, NULL, 60000, 1 << 20, &r, NULL), 0);
+	if (python_parse_output(r.out.buf, r.out.len, e, &err) < 0)
+		fail_msg("%s; stderr: %s", err.msg, r.errout.buf);
+	assert_non_null(jpath_str(e, "version"));
+	assert_true(json_is_object(jpath(e, "torch")));
+	subproc_result_release(&r);
+	json_decref(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(gpu_wheel),
+		cmocka_unit_test(old_int_and_static),
+		cmocka_unit_test(cpu_build),
+		cmocka_unit_test(import_failures),
+		cmocka_unit_test(wrong_types),
+		cmocka_unit_test(garbage),
+		cmocka_unit_test(last_marker_wins),
+		cmocka_unit_test(real_interpreter),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
