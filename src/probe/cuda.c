@@ -312,8 +312,15 @@ static json_t *add_toolkit(json_t *tks, const char *dir, const char *how)
 		return NULL;
 	json_array_foreach(tks, i, t) {
 		if (!strcmp(json_string_value(json_object_get(t, "path")), real)) {
-			if (strcmp(dir, real))
-				json_array_append_new(jarr_child(t, "aliases"), json_string(dir));
+			json_t *al = jarr_child(t, "aliases"), *a;
+			size_t k;
+			int dup = !strcmp(dir, real);
+			json_array_foreach(al, k, a)
+				dup |= !strcmp(json_string_value(a), dir);
+			if (!dup)
+				json_array_append_new(al, json_string(dir));
+			if (!json_array_size(al))
+				json_object_del(t, "aliases");
 			return t;
 		}
 	}

@@ -800,7 +800,7 @@ static void decide_driver(json_t *facts, json_t *driver, const json_t *kmod, con
 	long long code = jpath_int(nv, "error_code", 0);
 	int nvml_ok = nst && !strcmp(nst, "ok");
 
-	if (nvml_ok || kver || (nst && !strcmp(nst, "init_failed") && code != NVML_ERROR_DRIVER_NOT_LOADED)) {
+	if (nvml_ok || jpath_bool(kmod, "loaded", 0) || (nst && !strcmp(nst, "init_failed") && code != NVML_ERROR_DRIVER_NOT_LOADED)) {
 		jset_bool(driver, "present", 1);
 	} else if (fate && (!nst || !strcmp(nst, "failed"))) {
 		jset_unknown(driver, "present", "the NVML probe %s before it answered", fate);

@@ -449,6 +449,27 @@ void rule_compat_driver(const json_t *facts, struct findings *out)
 
 /* ---- cuDNN vs CUDA ---- */
 
+/* torch.version.cuda of the interpreter whose site-packages contain `path`, or NULL. */
+static const char *python_cuda(const json_t *facts, const char *path, const char **where)
+{
+	size_t i, j;
+	json_t *py, *sp;
+
+	if (!path)
+		return NULL;
+	json_array_foreach(json_object_get(facts, "python"), i, py) {
+		json_array_foreach(json_object_get(py, "site_packages"), j, sp) {
+			const char *d = json_string_value(sp);
+			size_t n = d ? strlen(d) : 0;
+			if (n && !strncmp(path, d, n) && path[n] == '/' && jpath_str(py, "torch.cuda")) {
+				*where = jstr(py, "path");
+				return jpath_str(py, "torch.cuda");
+			}
+		}
+	}
+	return NULL;
+}
+
 /* The CUDA a cuDNN copy is used with: its own toolkit's, else the default toolkit's. */
 static const char *cudnn_cuda(const json_t *facts, const json_t *c, const char **where)
 {
@@ -457,11 +478,11 @@ static const char *cudnn_cuda(const json_t *facts, const json_t *c, const char *
 	size_t i;
 	json_t *h;
 
-	/* pip and conda copies belong to their Python packages, which pin their own CUDA */
+	/* pip and conda copies belong to the interpreter whose site-packages hold them: its torch's CUDA */
 	json_array_foreach(json_object_get(c, "found_by"), i, h) {
 		const char *s = json_string_value(h);
 		if (s && (!strcmp(s, "site-packages") || !strcmp(s, "venv") || !strcmp(s, "conda")))
-			return NULL;
+			return python_cuda(facts, jstr(c, "path"), where);
 	}
 	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t) {
 		const char *p = jstr(t, "path"), *v = jstr(t, "version");
@@ -510,7 +531,7 @@ void rule_compat_cudnn(const json_t *facts, struct findings *out)
 			struct version v;
 			version_parse(cuda, &v);
 			f = finding_add(out, SEV_ERROR, "compat.cudnn.cuda",
-					"cuDNN %s at %s does not support CUDA %s (toolkit %s)", cv,
+					"cuDNN %s at %s does not support CUDA %s (of %s)", cv,
 					jstr(c, "path"), cuda, where ? where : "?");
 			finding_why(f, "%s; code built against it fails with CUDNN_STATUS_NOT_SUPPORTED or "
 				    "missing symbols", note);
@@ -524,6 +545,6 @@ void rule_compat_cudnn(const json_t *facts, struct findings *out)
 				    "# a quick check that cuDNN loads");
 		}
 		finding_evidence(f, "cudnn[%zu] = %s at %s (%s)", i, cv, jstr(c, "path"), jstr(c, "source"));
-		finding_evidence(f, "CUDA %s from toolkit %s", cuda, where ? where : "?");
+		finding_evidence(f, "CUDA %s from %s", cuda, where ? where : "?");
 	}
 }
