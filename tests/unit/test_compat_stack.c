@@ -1,0 +1,417 @@
+/*
+ * rules/compat_stack: NCCL's floor and torch's pin, torch against Lightning and Python, several
+ * NCCL copies, net plugin and config files, on facts fixtures (a hand-made one shaped like the
+ * 2xH200 GPU machine, the CI machine's shape, and the GPU machine's recording when present).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmocka_helpers.h"
+#include "report/finding.h"
+#include "rules/rules.h"
+#include "rules/stack_tables.h"
+#include "util/json.h"
+
+static struct findings *run(const json_t *facts)
+{
+	struct findings *fs = findings_new();
+
+	rule_compat_stack(facts, fs);
+	return fs;
+}
+
+static const struct finding *must(const struct findings *fs, const char *id, enum severity sev)
+{
+	const struct finding *f = findings_find(fs, id);
+
+	if (!f)
+		fail_msg("no finding '%s'", id);
+	if (f->sev != sev)
+		fail_msg("finding '%s' is %s, expected %s", id, severity_name(f->sev),
+			 severity_name(sev));
+	return f;
+}
+
+static void must_fix(const struct finding *f, const char *needle)
+{
+	for (size_t i = 0; i < f->nfix; i++)
+		if (strstr(f->fix[i], needle))
+			return;
+	fail_msg("finding '%s' has no fix containing '%s'", f->id, needle);
+}
+
+static void must_title(const struct finding *f, const char *needle)
+{
+	if (!strstr(f->title, needle))
+		fail_msg("title '%s' lacks '%s'", f->title, needle);
+}
+
+static json_t *h200(void)
+{
+	return load_fixture_json("facts/stack-h200x2-handmade.json");
+}
+
+static json_t *ci(void)
+{
+	return load_fixture_json("facts/stack-ci-debian.json");
+}
+
+static json_t *py0(json_t *facts)
+{
+	return json_array_get(json_object_get(facts, "python"), 0);
+}
+
+#define WHEEL_DIR "/usr/local/lib/python3.12/dist-packages/nvidia/nccl/lib"
+
+/* The GPU machine's shape: torch's wheel NCCL 2.28.9 beside the system's 2.28.3. */
+static void gpu_machine_two_copies(void **state)
+{
+	json_t *facts = h200();
+	struct findings *fs = run(facts);
+	const struct finding *f = must(fs, "nccl.copies.differ", SEV_WARN);
+
+	(void)state;
+	must_title(f, "torch uses NCCL 2.28.9");
+	must_title(f, "load NCCL 2.28.3 (/usr/lib/x86_64-linux-gnu/libnccl.so.2)");
+	must_fix(f, "export LD_LIBRARY_PATH=" WHEEL_DIR ":$LD_LIBRARY_PATH");
+	must_fix(f, "LD_PRELOAD=" WHEEL_DIR "/libnccl.so.2 ./build/all_reduce_perf");
+	must_fix(f, "dpkg -S /usr/lib/x86_64-linux-gnu/libnccl.so.2");
+	must(fs, "compat.torch_nccl", SEV_OK);
+	must(fs, "nccl.version", SEV_OK);
+	f = must(fs, "compat.lightning_torch.untested", SEV_INFO);
+	must_title(f, "torch 2.11.0+cu130 is newer than the 2.10");
+	assert_null(findings_find(fs, "compat.python_torch"));
+	assert_null(findings_find(fs, "compat.lightning.two_packages"));
+	assert_int_equal(findings_count(fs, SEV_ERROR), 0);
+	findings_free(fs);
+	json_decref(facts);
+}
+
+/* The facts recorded on the real GPU machine (added by the lead), when present. */
+static void gpu_machine_recorded(void **state)
+{
+	char path[4096];
+	json_t *doc, *facts, *py, *lib;
+	struct findings *fs;
+	const char *tv = NULL, *dv = NULL;
+	size_t i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/facts/gpu-h200x2.json", FIXTURES_DIR);
+	if (access(path, R_OK) != 0)
+		skip();
+	doc = load_fixture_json("facts/gpu-h200x2.json");
+	facts = json_object_get(doc, "facts") ? json_object_get(doc, "facts") : doc;
+	fs = run(facts);
+	json_array_foreach(json_object_get(facts, "python"), i, py)
+		if (!tv)
+			tv = jpath_str(py, "torch.nccl_version");
+	json_array_foreach(jpath(facts, "nccl.libs"), i, lib)
+		if (jpath_bool(lib, "default", 0))
+			dv = jpath_str(lib, "version");
+	if (tv) {
+		assert_true(!strncmp(tv, "2.28.", 5));
+		if (dv && strcmp(tv, dv))
+			must(fs, "nccl.copies.differ", SEV_WARN);
+	}
+	findings_free(fs);
+	json_decref(doc);
+}
+
+/* The CI machine: Debian's CPU torch 1.13 on Python 3.11 and CUDA 13's NCCL 2.28.9. */
+static void ci_machine(void **state)
+{
+	json_t *facts = ci();
+	struct findings *fs = run(facts);
+	const struct finding *f;
+
+	(void)state;
+	f = must(fs, "compat.python_torch", SEV_WARN);
+	must_title(f, "torch 1.13.0a0 is not released for Python 3.11.2");
+	f = must(fs, "nccl.version", SEV_OK);
+	must_title(f, "NCCL 2.28.9");
+	must(fs, "nccl.copies", SEV_OK);
+	assert_null(findings_find(fs, "compat.torch_nccl"));
+	assert_null(findings_find(fs, "compat.torch_nccl.older"));
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void nccl_too_old(void **state)
+{
+	json_t *facts = ci(), *lib = json_array_get(jpath(facts, "nccl.libs"), 0);
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_str(lib, "version", "2.4.8");
+	fs = run(facts);
+	f = must(fs, "nccl.too_old", SEV_ERROR);
+	must_title(f, "NCCL 2.4.8 is older than 2.7.8");
+	must_fix(f, "apt-get install --only-upgrade libnccl2");
+	findings_free(fs);
+	json_decref(facts);
+
+	/* torch's own NCCL too old: the fix upgrades torch in that interpreter */
+	facts = h200();
+	jset_str(json_object_get(py0(facts), "torch"), "nccl_version", "2.7.3");
+	fs = run(facts);
+	f = must(fs, "nccl.too_old", SEV_ERROR);
+	must_fix(f, "/usr/bin/python3 -m pip install --upgrade torch");
+	findings_free(fs);
+	json_decref(facts);
+}
+
+/* torch runs an older NCCL than its wheel ships because LD_LIBRARY_PATH puts one first. */
+static void torch_pin_older(void **state)
+{
+	json_t *facts = h200(), *t = json_object_get(py0(facts), "torch");
+	json_t *lib = json_object(), *fb = json_array();
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_str(t, "nccl_version", "2.26.2");
+	jset_str(t, "nccl_mapped", "/opt/nccl/lib/libnccl.so.2");
+	jset_str(lib, "path", "/opt/nccl/lib/libnccl.so.2");
+	jset_str(lib, "realpath", "/opt/nccl/lib/libnccl.so.2.26.2");
+	jset_str(lib, "version", "2.26.2");
+	json_array_append_new(fb, json_string("LD_LIBRARY_PATH"));
+	json_object_set_new(lib, "found_by", fb);
+	json_array_append_new(jpath(facts, "nccl.libs"), lib);
+	fs = run(facts);
+	f = must(fs, "compat.torch_nccl.older", SEV_WARN);
+	must_title(f, "torch 2.11.0+cu130 runs NCCL 2.26.2, older than the 2.28.9 its wheels ship");
+	must_fix(f, "grep -vx '/opt/nccl/lib'");
+	must_fix(f, "/usr/bin/python3 -m pip install 'nvidia-nccl-cu13==2.28.9'");
+	findings_free(fs);
+
+	jset_str(t, "nccl_version", "2.29.7");
+	fs = run(facts);
+	must(fs, "compat.torch_nccl.newer", SEV_INFO);
+	findings_free(fs);
+	json_decref(facts);
+}
+
+/* A pin the research marks unverified only informs. */
+static void torch_pin_unverified(void **state)
+{
+	json_t *facts = ci(), *t = json_object_get(json_array_get(json_object_get(facts, "python"), 1),
+						    "torch");
+	struct findings *fs;
+
+	(void)state;
+	jset_str(t, "cuda", "11.7");
+	jset_str(t, "nccl_version", "2.10.3");
+	fs = run(facts);
+	must(fs, "compat.torch_nccl.older", SEV_INFO);
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void lightning_vs_torch(void **state)
+{
+	json_t *facts = ci(), *py = json_array_get(json_object_get(facts, "python"), 1);
+	json_t *l = json_object();
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_bool(l, "installed", 1);
+	jset_str(l, "version", "2.6.6");
+	json_object_set_new(py, "lightning", l);
+	fs = run(facts);
+	f = must(fs, "compat.lightning_torch", SEV_ERROR);
+	must_title(f, "lightning 2.6.6 needs torch 2.1 or newer; torch 1.13.0a0 is installed");
+	must_fix(f, "/usr/bin/python3 -m pip install 'torch>=2.1'");
+	must_fix(f, "'lightning==2.2.*'"); /* the newest line that still takes torch 1.13 */
+	assert_null(findings_find(fs, "compat.lightning_python"));
+	findings_free(fs);
+
+	/* Lightning 2.6.1+ need Python 3.10 */
+	jset_str(py, "version", "3.9.18");
+	fs = run(facts);
+	f = must(fs, "compat.lightning_python", SEV_ERROR);
+	must_title(f, "needs Python 3.10 or newer");
+	findings_free(fs);
+
+	/* ... but 2.6.0 still took 3.9 */
+	jset_str(json_object_get(py, "lightning"), "version", "2.6.0");
+	fs = run(facts);
+	assert_null(findings_find(fs, "compat.lightning_python"));
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void lightning_ok_and_two_packages(void **state)
+{
+	json_t *facts = h200(), *py = py0(facts);
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_str(json_object_get(py, "torch"), "version", "2.8.0+cu128");
+	jset_str(json_object_get(py, "torch"), "cuda", "12.8");
+	jset_str(json_object_get(py, "pytorch_lightning"), "version", "2.5.1");
+	fs = run(facts);
+	must(fs, "compat.lightning_torch", SEV_OK);
+	f = must(fs, "compat.lightning.two_packages", SEV_WARN);
+	must_title(f, "lightning 2.6.6 and pytorch-lightning 2.5.1");
+	must_fix(f, "'lightning==2.6.6' 'pytorch-lightning==2.6.6'");
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void several_copies_without_torch(void **state)
+{
+	json_t *facts = h200();
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_unknown(facts, "python", "not probed (--no-python)");
+	fs = run(facts);
+	f = must(fs, "nccl.copies.several", SEV_INFO);
+	must_title(f, "2 NCCL copies with different versions; programs load "
+		      "/usr/lib/x86_64-linux-gnu/libnccl.so.2 by default");
+	assert_true(f->nevidence == 2);
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void no_default_copy(void **state)
+{
+	json_t *facts = h200();
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	json_array_remove(jpath(facts, "nccl.libs"), 0);
+	fs = run(facts);
+	f = must(fs, "nccl.default.none", SEV_INFO);
+	must_fix(f, "export LD_LIBRARY_PATH=" WHEEL_DIR ":$LD_LIBRARY_PATH");
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void static_torch_differs(void **state)
+{
+	json_t *facts = h200(), *t = json_object_get(py0(facts), "torch");
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_str(t, "nccl_version", "2.21.5");
+	jset_str(t, "nccl_mapped", "/usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so");
+	jset_bool(t, "nccl_static", 1);
+	fs = run(facts);
+	f = must(fs, "nccl.copies.differ", SEV_WARN);
+	must_fix(f, "links NCCL 2.21.5 statically");
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void unreadable_copy(void **state)
+{
+	json_t *facts = h200(), *lib = json_array_get(jpath(facts, "nccl.libs"), 0);
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_unknown(lib, "version", "loading it crashed the probe child (signal 11: Segmentation fault)");
+	fs = run(facts);
+	f = must(fs, "nccl.lib.unreadable", SEV_ERROR); /* it is what programs load by default */
+	must_title(f, "signal 11");
+	must_fix(f, "ldd /usr/lib/x86_64-linux-gnu/libnccl.so.2");
+	findings_free(fs);
+	json_decref(facts);
+}
+
+static void plugin_and_conf(void **state)
+{
+	json_t *facts = h200(), *np = jpath(facts, "nccl.net_plugin"), *conf = json_object();
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_str(np, "env", "ofi");
+	jset_str(np, "state", "missing");
+	jset_str(conf, "path", "/home/u/nccl.conf");
+	jset_str(conf, "source", "NCCL_CONF_FILE");
+	jset_bool(conf, "exists", 0);
+	jset_unknown(conf, "vars", "cannot open '/home/u/nccl.conf': No such file or directory");
+	json_array_append_new(jpath(facts, "nccl.conf"), conf);
+	fs = run(facts);
+	f = must(fs, "nccl.net_plugin.missing", SEV_WARN);
+	must_title(f, "NCCL_NET_PLUGIN=ofi");
+	must_fix(f, "export NCCL_NET_PLUGIN=none");
+	f = must(fs, "nccl.conf.missing", SEV_WARN);
+	must_title(f, "NCCL_CONF_FILE=/home/u/nccl.conf");
+	findings_free(fs);
+
+	jset_str(np, "state", "loads");
+	jset_str(np, "path", "/opt/aws-ofi-nccl/lib/libnccl-net-ofi.so");
+	fs = run(facts);
+	must(fs, "nccl.net_plugin", SEV_INFO);
+	findings_free(fs);
+	json_decref(facts);
+}
+
+/* The tables answer the lookups the rules rely on. */
+static void tables(void **state)
+{
+	(void)state;
+	assert_string_equal(stack_find_nccl_pin("2.11.0+cu130", "13.0")->nccl, "2.28.9");
+	assert_string_equal(stack_find_nccl_pin("2.10.0+cu128", "12.8")->nccl, "2.27.5");
+	assert_string_equal(stack_find_nccl_pin("2.10.0+cu130", "13.0")->nccl, "2.28.9");
+	assert_string_equal(stack_find_nccl_pin("2.0.1", "11.7")->nccl, "2.14.3");
+	assert_null(stack_find_nccl_pin("2.10.0", NULL)); /* CUDA variant decides */
+	assert_null(stack_find_nccl_pin("3.0.0", "13.0"));
+	assert_string_equal(stack_find_lightning("2.6.0")->python_min, "3.9");
+	assert_string_equal(stack_find_lightning("2.6.6")->python_min, "3.10");
+	assert_string_equal(stack_find_lightning("1.8.6")->torch_min, "1.10");
+	assert_null(stack_find_lightning("0.9.0"));
+	assert_string_equal(stack_find_torch_python("2.11.0")->python_max, "3.14");
+	assert_string_equal(stack_find_renamed("NCCL_BLOCKING_WAIT")->new_name,
+			    "TORCH_NCCL_BLOCKING_WAIT");
+	assert_string_equal(stack_find_renamed("TORCH_NCCL_ASYNC_ERROR_HANDLING")->old_name,
+			    "NCCL_ASYNC_ERROR_HANDLING");
+	assert_null(stack_find_renamed("NCCL_DEBUG"));
+}
+
+/* Facts of the wrong shape (a peer's or a hand-edited file) give no findings and no crash. */
+static void wrong_shapes(void **state)
+{
+	json_t *facts = json_lit("{\"nccl\": {\"libs\": {\"a\": 1}, \"conf\": 3, \"net_plugin\": []},"
+				 " \"python\": [1, \"x\", {\"torch\": 5, \"lightning\": {\"version\": 7}}]}");
+	struct findings *fs = run(facts);
+
+	(void)state;
+	assert_int_equal(findings_count(fs, SEV_ERROR) + findings_count(fs, SEV_WARN), 0);
+	findings_free(fs);
+	json_decref(facts);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(gpu_machine_two_copies),
+		cmocka_unit_test(gpu_machine_recorded),
+		cmocka_unit_test(ci_machine),
+		cmocka_unit_test(nccl_too_old),
+		cmocka_unit_test(torch_pin_older),
+		cmocka_unit_test(torch_pin_unverified),
+		cmocka_unit_test(lightning_vs_torch),
+		cmocka_unit_test(lightning_ok_and_two_packages),
+		cmocka_unit_test(several_copies_without_torch),
+		cmocka_unit_test(no_default_copy),
+		cmocka_unit_test(static_torch_differs),
+		cmocka_unit_test(unreadable_copy),
+		cmocka_unit_test(plugin_and_conf),
+		cmocka_unit_test(tables),
+		cmocka_unit_test(wrong_shapes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
