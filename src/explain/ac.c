@@ -20,9 +20,7 @@ struct ac {
 	size_t nstates, astates;
 	struct ac_cons *cv;
 	size_t ncv, acv;
-	uint32_t *seen;		/* per consumer: scan generation of its last report */
-	size_t nseen;
-	uint32_t gen;
+	size_t nseen;		/* consumer ids are below this */
 	int built;
 };
 
@@ -61,7 +59,6 @@ void ac_free(struct ac *a)
 	free(a->dict);
 	free(a->cons);
 	free(a->cv);
-	free(a->seen);
 	free(a);
 }
 
@@ -89,12 +86,8 @@ void ac_add(struct ac *a, const char *pat, uint16_t consumer)
 	a->cv[a->ncv].consumer = consumer;
 	a->cv[a->ncv].next = a->cons[s];
 	a->cons[s] = (int32_t)a->ncv++;
-	if ((size_t)consumer + 1 > a->nseen) {
-		size_t n = (size_t)consumer + 1;
-		a->seen = xrealloc(a->seen, n * sizeof(*a->seen));
-		memset(a->seen + a->nseen, 0, (n - a->nseen) * sizeof(*a->seen));
-		a->nseen = n;
-	}
+	if ((size_t)consumer + 1 > a->nseen)
+		a->nseen = (size_t)consumer + 1;
 }
 
 void ac_build(struct ac *a)
@@ -136,19 +129,26 @@ void ac_build(struct ac *a)
 	a->built = 1;
 }
 
-static void report(struct ac *a, int32_t s, size_t end, ac_hit_fn hit, void *ctx)
+size_t ac_consumers(const struct ac *a)
+{
+	return a->nseen;
+}
+
+static void report(const struct ac *a, struct ac_seen *sn, int32_t s, size_t end, ac_hit_fn hit,
+		   void *ctx)
 {
 	for (; s >= 0; s = a->dict[s])
 		for (int32_t i = a->cons[s]; i >= 0; i = a->cv[i].next) {
 			uint16_t c = a->cv[i].consumer;
-			if (a->seen[c] != a->gen) {
-				a->seen[c] = a->gen;
+			if (sn->seen[c] != sn->gen) {
+				sn->seen[c] = sn->gen;
 				hit(ctx, c, end);
 			}
 		}
 }
 
-void ac_scan(struct ac *a, const char *str, size_t len, ac_hit_fn hit, void *ctx)
+void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len, ac_hit_fn hit,
+	     void *ctx)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	const uint32_t *next = a->next;
@@ -156,13 +156,13 @@ void ac_scan(struct ac *a, const char *str, size_t len, ac_hit_fn hit, void *ctx
 
 	if (!a->built)
 		return;
-	if (++a->gen == 0) {	/* wrapped: forget every stamp */
-		memset(a->seen, 0, a->nseen * sizeof(*a->seen));
-		a->gen = 1;
+	if (++sn->gen == 0) {	/* wrapped: forget every stamp */
+		memset(sn->seen, 0, a->nseen * sizeof(*sn->seen));
+		sn->gen = 1;
 	}
 	for (size_t i = 0; i < len; i++) {
 		st = next[(size_t)(st & ~AC_OUT) * 256 + s[i]];
 		if (st & AC_OUT)
-			report(a, (int32_t)(st & ~AC_OUT), i + 1, hit, ctx);
+			report(a, sn, (int32_t)(st & ~AC_OUT), i + 1, hit, ctx);
 	}
 }

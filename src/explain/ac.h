@@ -18,11 +18,22 @@ void ac_add(struct ac *a, const char *pat, uint16_t consumer);
 void ac_build(struct ac *a);
 
 /*
+ * Per-caller scan state, so that one built automaton (immutable) serves any number of threads:
+ * `seen` has ac_consumers() slots.
+ */
+struct ac_seen {
+	uint32_t *seen;
+	uint32_t gen;
+};
+size_t ac_consumers(const struct ac *a);
+
+/*
  * Scans `s` and calls `hit(ctx, consumer, end)` for every consumer whose pattern occurs, with the
  * offset just past the first occurrence; each consumer at most once per call.
  */
 typedef void (*ac_hit_fn)(void *ctx, uint16_t consumer, size_t end);
-void ac_scan(struct ac *a, const char *s, size_t len, ac_hit_fn hit, void *ctx);
+void ac_scan(const struct ac *a, struct ac_seen *st, const char *s, size_t len, ac_hit_fn hit,
+	     void *ctx);
 
 size_t ac_states(const struct ac *a);
 

@@ -2,6 +2,7 @@
 #include "explain/explain.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,17 +386,33 @@ static void set_rank(struct xstream *s, int rank, int prio, int nranks)
 
 /* ---- setup -------------------------------------------------------------------------------- */
 
+/*
+ * The automaton depends only on the tables above, so it is built once per process and then only
+ * read (each explain has its own scan state): building it is most of the start-up cost.
+ */
+static pthread_once_t ac_once = PTHREAD_ONCE_INIT;
+static struct ac *ac_shared;
+
+static void ac_build_shared(void)
+{
+	struct ac *a = ac_new();
+
+	for (size_t i = 0; i < explain_nsigs; i++)
+		for (int k = 0; k < SIG_MAX_ANCHORS && explain_sigs[i].anchors[k]; k++)
+			ac_add(a, explain_sigs[i].anchors[k], (uint16_t)i);
+	for (int e = 0; e < E_COUNT; e++)
+		ac_add(a, extractor_anchor[e], (uint16_t)(explain_nsigs + (size_t)e));
+	ac_build(a);
+	ac_shared = a;
+}
+
 struct explain *explain_new(const struct explain_opts *o)
 {
 	struct explain *x = xcalloc(1, sizeof(*x));
 
-	x->ac = ac_new();
-	for (size_t i = 0; i < explain_nsigs; i++)
-		for (int a = 0; a < SIG_MAX_ANCHORS && explain_sigs[i].anchors[a]; a++)
-			ac_add(x->ac, explain_sigs[i].anchors[a], (uint16_t)i);
-	for (int e = 0; e < E_COUNT; e++)
-		ac_add(x->ac, extractor_anchor[e], (uint16_t)(explain_nsigs + (size_t)e));
-	ac_build(x->ac);
+	pthread_once(&ac_once, ac_build_shared);
+	x->ac = ac_shared;
+	x->seen.seen = xcalloc(ac_consumers(x->ac) + 1, sizeof(*x->seen.seen));
 	x->hits = xcalloc(explain_nsigs, sizeof(*x->hits));
 	x->hcap = 2 * X_MAX_STREAMS;
 	x->hash = xcalloc(x->hcap, sizeof(*x->hash));
@@ -413,7 +430,7 @@ void explain_free(struct explain *x)
 {
 	if (!x)
 		return;
-	ac_free(x->ac);
+	free(x->seen.seen);
 	for (uint32_t i = 0; i < x->nin; i++)
 		free(x->in[i].name);
 	free(x->in);
@@ -804,18 +821,25 @@ static void extract(struct lctx *c, int e, size_t at)
 		char *slash;
 		while (q < end && (*q == ' ' || *q == '\t'))
 			q++;
-		/* "ip -o addr": "2: eth1    inet 10.0.0.2/24 ... scope global eth1" */
+		/* "ip -o addr": "2: eth1    inet 10.0.0.2/24 ... scope global eth1" (the "2: " may
+		 * already be gone, taken for an srun label) */
 		if (q < end && is_digit(*q) && p - q < 40) {
 			while (q < end && is_digit(*q))
 				q++;
-			if (q + 2 < end && q[0] == ':' && q[1] == ' ') {
+			if (q + 2 < end && q[0] == ':' && q[1] == ' ')
 				q += 2;
-				while (q < end && *q == ' ')
-					q++;
-				take(q, end, " :@", x->in[x->cur].cur_if, sizeof(x->in[x->cur].cur_if));
-			}
-		} else if (q != p - 5) {
-			break;	/* "inet" inside a sentence */
+			while (q < end && *q == ' ')
+				q++;
+		}
+		if (q != p - 5) {
+			char name[32];
+			const char *t = q + take(q, end, " \t", name, sizeof(name));
+			while (t < end && (*t == ' ' || *t == '\t'))
+				t++;
+			if (t != p - 5 || !name[0])
+				break;	/* "inet" inside a sentence */
+			name[strcspn(name, ":@")] = '\0';
+			memcpy(x->in[x->cur].cur_if, name, sizeof(name));
 		}
 		take(p, end, " \t", addr, sizeof(addr));
 		if ((slash = strchr(addr, '/'))) {
@@ -974,7 +998,7 @@ void explain_line(struct explain *x, const struct lr_line *l)
 		}
 	}
 
-	ac_scan(x->ac, li.body, li.blen, on_hit, &c);
+	ac_scan(x->ac, &x->seen, li.body, li.blen, on_hit, &c);
 	for (int i = 0; i < c.nhits; i++) {
 		if (c.hits[i] < explain_nsigs)
 			record_sig(&c, c.hits[i], c.ends[i]);

@@ -110,7 +110,8 @@ struct xenv {
 };
 
 struct explain {
-	struct ac *ac;
+	const struct ac *ac;	/* shared, built once per process */
+	struct ac_seen seen;
 	struct xinput *in;
 	uint32_t nin, ain, cur;
 	struct xstream *st;

@@ -456,7 +456,7 @@ static void resolve(struct rs *r)
 	free(file_rank);
 
 	r->st2p = xmalloc((x->nst ? x->nst : 1) * sizeof(*r->st2p));
-	r->p = xcalloc(MAX_PARTS, sizeof(*r->p));
+	r->p = xcalloc(x->nst ? x->nst : 1, sizeof(*r->p));
 	for (uint32_t i = 0; i < x->nst; i++) {
 		struct xstream *s = &x->st[i];
 		size_t k;
@@ -488,7 +488,7 @@ static void resolve(struct rs *r)
 	{
 		size_t *perm = xmalloc((r->np ? r->np : 1) * sizeof(*perm));
 		size_t *inv = xmalloc((r->np ? r->np : 1) * sizeof(*inv));
-		struct part *sorted = xcalloc(MAX_PARTS, sizeof(*sorted));
+		struct part *sorted = xcalloc(r->np ? r->np : 1, sizeof(*sorted));
 		for (size_t i = 0; i < r->np; i++)
 			perm[i] = i;
 		sort_parts = r->p;

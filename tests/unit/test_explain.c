@@ -1,0 +1,519 @@
+/*
+ * explain: the line reader, prefix stripping, the Aho-Corasick matcher, one test per signature
+ * (table-driven from tests/fixtures/logs/signatures.log, and every row of the table must have a
+ * section there), and the cross-rank scenarios under tests/fixtures/logs/scenarios/.
+ */
+#include "cmocka_helpers.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/ac.h"
+#include "explain/explain.h"
+#include "explain/lreader.h"
+#include "explain/sigs.h"
+#include "report/finding.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		fail_msg("cannot open %s", path);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	*len = sb.len;
+	return strbuf_detach(&sb, NULL);
+}
+
+struct run {
+	struct findings *fs;
+	json_t *payload;
+};
+
+static struct run explain_text(const char *text, size_t len, const char *master)
+{
+	struct explain_opts o = { master };
+	struct explain *x = explain_new(&o);
+	struct lreader *r = lreader_mem(text, len, EXPLAIN_MAX_LINE);
+	struct err e = ERR_INIT;
+	struct run out;
+
+	assert_int_equal(explain_feed(x, "test.log", r, &e), 0);
+	lreader_free(r);
+	out.fs = findings_new();
+	out.payload = explain_finish(x, out.fs);
+	explain_free(x);
+	return out;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every regular file of a scenario directory, in name order, as one explain run. */
+static struct run explain_dir(const char *rel, const char *master)
+{
+	char dir[4096], **names = NULL;
+	size_t n = 0, alloc = 0;
+	struct explain_opts o = { master };
+	struct explain *x = explain_new(&o);
+	DIR *d;
+	struct dirent *de;
+	struct run out;
+
+	snprintf(dir, sizeof(dir), "%s/logs/scenarios/%s", FIXTURES_DIR, rel);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			ALLOC_GROW(names, n + 1, alloc);
+			names[n++] = xasprintf("%s/%s", dir, de->d_name);
+		}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		char *text = slurp(names[i], &len);
+		struct lreader *r = lreader_mem(text, len, EXPLAIN_MAX_LINE);
+		struct err e = ERR_INIT;
+		assert_int_equal(explain_feed(x, strrchr(names[i], '/') + 1, r, &e), 0);
+		lreader_free(r);
+		free(text);
+		free(names[i]);
+	}
+	free(names);
+	out.fs = findings_new();
+	out.payload = explain_finish(x, out.fs);
+	explain_free(x);
+	return out;
+}
+
+static void run_free(struct run *r)
+{
+	findings_free(r->fs);
+	json_decref(r->payload);
+}
+
+static const struct finding *expect(const struct run *r, const char *id)
+{
+	const struct finding *f = findings_find(r->fs, id);
+
+	if (!f) {
+		for (size_t i = 0; i < r->fs->n; i++)
+			print_message("  have: %s (%s)\n", r->fs->v[i]->id, r->fs->v[i]->title);
+		fail_msg("no finding '%s'", id);
+	}
+	return f;
+}
+
+static int fix_has(const struct finding *f, const char *s)
+{
+	for (size_t i = 0; i < f->nfix; i++)
+		if (strstr(f->fix[i], s))
+			return 1;
+	return 0;
+}
+
+/* ---- line reader ---------------------------------------------------------------------------- */
+
+static void test_lreader_lines(void **state)
+{
+	static const char in[] = "a\r\nbb\n\nccc";
+	struct lreader *r = lreader_mem(in, sizeof(in) - 1, 16);
+	struct lr_line l;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, 1);
+	assert_int_equal(l.lineno, 1);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, 2);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, 0);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_memory_equal(l.s, "ccc", 3);
+	assert_int_equal(l.lineno, 4);
+	assert_int_equal(lreader_next(r, &l, &e), 0);
+	assert_int_equal(lreader_bytes(r), sizeof(in) - 1);
+	lreader_free(r);
+}
+
+/* An over-long line through a pipe keeps its head and counts the rest, in bounded memory. */
+static void test_lreader_long_line_fd(void **state)
+{
+	FILE *tmp = tmpfile();
+	struct lreader *r;
+	struct lr_line l;
+	struct err e = ERR_INIT;
+	size_t big = 3u << 20;	/* 3 MiB: longer than the reader's 1 MiB buffer */
+
+	(void)state;
+	assert_non_null(tmp);
+	for (size_t i = 0; i < big; i++)
+		fputc(i == 0 ? 'H' : 'x', tmp);
+	fputs("\nnext\nlast-no-newline", tmp);
+	fflush(tmp);
+	rewind(tmp);
+	r = lreader_fd(fileno(tmp), 100);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, 100);
+	assert_int_equal(l.s[0], 'H');
+	assert_int_equal(l.dropped, big - 100);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, 4);
+	assert_memory_equal(l.s, "next", 4);
+	assert_int_equal(l.lineno, 2);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, 15);
+	assert_int_equal(lreader_next(r, &l, &e), 0);
+	lreader_free(r);
+	fclose(tmp);
+}
+
+/* ---- prefixes ------------------------------------------------------------------------------- */
+
+static void test_strip_prefixes(void **state)
+{
+	char scratch[EXPLAIN_MAX_LINE];
+	struct explain_line_info li;
+	static const char torch[] = "[rank3]:node1:4712:4790 [2] NCCL INFO Bootstrap: Using eth1:10.0.0.2<0>";
+	static const char srun[] = " 12: [default1]:hello";
+	static const char warn[] = "[2025-03-01 10:00:01] node1:4712:4712 [0] misc/socket.cc:484 NCCL WARN boom";
+	static const char ansi[] = "\033[1;31m[rank0]:\033[0m RuntimeError: x";
+
+	(void)state;
+	explain_strip(torch, sizeof(torch) - 1, scratch, &li);
+	assert_int_equal(li.prefix_rank, 3);
+	assert_int_equal(li.nccl, 1);
+	assert_int_equal(li.pid, 4712);
+	assert_int_equal(li.hlen, 5);
+	assert_memory_equal(li.body, "Bootstrap: Using", 16);
+
+	explain_strip(srun, sizeof(srun) - 1, scratch, &li);
+	assert_int_equal(li.prefix_rank, 12);
+	assert_int_equal(li.local_rank, 1);
+	assert_int_equal(li.blen, 5);
+
+	explain_strip(warn, sizeof(warn) - 1, scratch, &li);
+	assert_int_equal(li.nccl, 2);
+	assert_int_equal(li.blen, 4);
+
+	explain_strip(ansi, sizeof(ansi) - 1, scratch, &li);
+	assert_int_equal(li.prefix_rank, 0);
+	assert_memory_equal(li.body, "RuntimeError: x", 15);
+}
+
+/* ---- matcher -------------------------------------------------------------------------------- */
+
+struct acr {
+	int seen[4];
+	size_t end[4];
+};
+
+static void ac_cb(void *ctx, uint16_t c, size_t end)
+{
+	struct acr *a = ctx;
+	a->seen[c]++;
+	a->end[c] = end;
+}
+
+static void test_ac(void **state)
+{
+	struct ac *a = ac_new();
+	struct acr r = { { 0 }, { 0 } };
+	struct ac_seen sn = { NULL, 0 };
+	static const char s[] = "xx ushers she said his hers";
+
+	(void)state;
+	ac_add(a, "he", 0);
+	ac_add(a, "she", 1);
+	ac_add(a, "hers", 2);
+	ac_add(a, "nothere", 3);
+	ac_build(a);
+	sn.seen = xcalloc(ac_consumers(a), sizeof(*sn.seen));
+	ac_scan(a, &sn, s, sizeof(s) - 1, ac_cb, &r);
+	assert_int_equal(r.seen[0], 1);	/* each consumer once per scan */
+	assert_int_equal(r.seen[1], 1);
+	assert_int_equal(r.seen[2], 1);
+	assert_int_equal(r.seen[3], 0);
+	assert_int_equal(r.end[1], 7);	/* "she" first ends in "ushers" */
+	ac_scan(a, &sn, "he", 2, ac_cb, &r);	/* a new scan reports again */
+	assert_int_equal(r.seen[0], 2);
+	free(sn.seen);
+	ac_free(a);
+}
+
+/* ---- one test per signature ----------------------------------------------------------------- */
+
+static void test_every_signature(void **state)
+{
+	char path[4096], *text, *p;
+	size_t len, tested = 0;
+	char *done = xcalloc(explain_nsigs, 1);
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/logs/signatures.log", FIXTURES_DIR);
+	text = slurp(path, &len);
+	p = strstr(text, "\n### ");
+	while (p) {
+		char id[128];
+		char *body, *next;
+		const struct explain_sig *g;
+		struct run r;
+		const struct finding *f;
+
+		p += 5;
+		sscanf(p, "%127s", id);
+		body = strchr(p, '\n');
+		assert_non_null(body);
+		body++;
+		next = strstr(body, "\n### ");
+		g = explain_sig_find(id);
+		if (!g)
+			fail_msg("signatures.log has a section for unknown signature '%s'", id);
+		r = explain_text(body, next ? (size_t)(next - body + 1) : strlen(body), NULL);
+		f = expect(&r, id);
+		assert_int_equal(f->sev, g->sev);
+		assert_true(f->nfix > 0);
+		assert_non_null(f->why);
+		assert_true(f->nevidence > 0);
+		assert_non_null(strstr(f->evidence[0], "test.log:"));
+		if (g->flags & SIG_BENIGN)
+			assert_true(f->sev <= SEV_INFO);
+		done[g - explain_sigs] = 1;
+		tested++;
+		run_free(&r);
+		p = next;
+	}
+	for (size_t i = 0; i < explain_nsigs; i++)
+		if (!done[i])
+			fail_msg("signature '%s' has no section in signatures.log", explain_sigs[i].id);
+	assert_true(explain_nsigs >= 40);
+	assert_int_equal(tested, explain_nsigs);
+	free(done);
+	free(text);
+}
+
+/* Every signature row is complete: an id, an anchor, a title, a cause and a fix. */
+static void test_table_complete(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < explain_nsigs; i++) {
+		const struct explain_sig *g = &explain_sigs[i];
+		assert_non_null(g->id);
+		assert_non_null(g->anchors[0]);
+		assert_true(g->title && *g->title && g->cause && *g->cause && g->fix && *g->fix);
+		for (size_t j = i + 1; j < explain_nsigs; j++)
+			if (!strcmp(g->id, explain_sigs[j].id))
+				fail_msg("duplicate signature id '%s'", g->id);
+	}
+}
+
+/* ---- cross-rank scenarios ------------------------------------------------------------------- */
+
+static void test_wrong_interface(void **state)
+{
+	struct run r = explain_dir("wrong_iface", NULL);
+	const struct finding *f = expect(&r, "explain.net.wrong_interface");
+
+	(void)state;
+	assert_int_equal(f->sev, SEV_ERROR);
+	assert_true(fix_has(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	assert_non_null(strstr(f->title, "eth0"));
+	assert_non_null(strstr(f->title, "10.0.0.1"));
+	/* the wrong interface is ranked first */
+	assert_string_equal(r.fs->v[0]->id, "explain.net.wrong_interface");
+	assert_string_equal(jpath_str(r.payload, "ranks.0.bootstrap.class"), "public");
+	assert_string_equal(jpath_str(r.payload, "ranks.1.bootstrap.addr"), "203.0.113.2");
+	assert_string_equal(jpath_str(r.payload, "master_addr.value"), "10.0.0.1");
+	assert_string_equal(jpath_str(r.payload, "diagnoses.0.confidence"), "high");
+	run_free(&r);
+}
+
+/* Without MASTER_ADDR in the log, --master-addr lets explain name the interface. */
+static void test_wrong_interface_master_flag(void **state)
+{
+	static const char log[] =
+		"node1:5322:5322 [0] NCCL INFO Bootstrap: Using eth0:203.0.113.2<0>\n"
+		"node1:5322:5391 [0] NCCL INFO NET/Socket : Using [0]eth0:203.0.113.2<0> [1]ens5:172.31.4.9<0>\n"
+		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x2 - Init START\n";
+	struct run r = explain_text(log, sizeof(log) - 1, "172.31.4.1");
+	const struct finding *f = expect(&r, "explain.net.wrong_interface");
+
+	(void)state;
+	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME=ens5"));
+	run_free(&r);
+	r = explain_text(log, sizeof(log) - 1, NULL);
+	f = expect(&r, "explain.net.wrong_interface");
+	assert_true(fix_has(f, "ip -o route get"));
+	assert_non_null(strstr(f->why, "--master-addr"));
+	run_free(&r);
+}
+
+static void test_healthy(void **state)
+{
+	struct run r = explain_dir("healthy", NULL);
+	const struct finding *f = expect(&r, "explain.init.ok");
+
+	(void)state;
+	assert_int_equal(findings_count(r.fs, SEV_ERROR), 0);
+	assert_int_equal(findings_count(r.fs, SEV_WARN), 0);
+	assert_non_null(strstr(f->title, "2 ranks"));
+	expect(&r, "nccl.plugin.absent");	/* said, and said to be benign */
+	assert_int_equal(expect(&r, "nccl.plugin.absent")->sev, SEV_INFO);
+	assert_int_equal(jpath_int(r.payload, "ranks.1.rank", -1), 1);
+	assert_string_equal(jpath_str(r.payload, "ranks.0.transports.0"), "NET/Socket");
+	assert_int_equal(jpath_int(r.payload, "ranks.0.nnodes", -1), 2);
+	assert_non_null(jpath_str(r.payload, "ranks.0.lightning.registered"));
+	assert_true(json_is_real(jpath(r.payload, "ranks.1.init.total_s")));
+	run_free(&r);
+}
+
+static void test_version_mismatch(void **state)
+{
+	struct run r = explain_dir("version_mismatch", NULL);
+	const struct finding *f = expect(&r, "explain.nccl.version_mismatch");
+
+	(void)state;
+	assert_non_null(strstr(f->title, "2.27.3"));
+	assert_true(fix_has(f, "pip install nvidia-nccl-cu13==2.28.9"));
+	expect(&r, "nccl.bootstrap.truncated");
+	assert_string_equal(jpath_str(r.payload, "ranks.1.nccl_version"), "2.27.3+cuda12.9");
+	run_free(&r);
+}
+
+static void test_missing_rank(void **state)
+{
+	struct run r = explain_dir("missing_rank", NULL);
+	const struct finding *f = expect(&r, "explain.ranks.missing");
+
+	(void)state;
+	assert_non_null(strstr(f->title, "rank 2 of 4"));
+	expect(&r, "explain.init.stuck");
+	run_free(&r);
+}
+
+static void test_lightning(void **state)
+{
+	struct run r = explain_dir("lightning_hang", NULL);
+
+	(void)state;
+	expect(&r, "explain.lightning.rendezvous_hang");
+	assert_null(findings_find(r.fs, "explain.lightning.duplicate_rank"));
+	run_free(&r);
+	r = explain_dir("lightning_dup", NULL);
+	assert_true(fix_has(expect(&r, "explain.lightning.duplicate_rank"), "NODE_RANK"));
+	run_free(&r);
+}
+
+static void test_watchdog_desync(void **state)
+{
+	struct run r = explain_dir("watchdog_desync", NULL);
+	const struct finding *f = expect(&r, "explain.watchdog.desync");
+
+	(void)state;
+	assert_string_equal(f->node, "rank 2");
+	assert_int_equal(jpath_int(r.payload, "ranks.2.watchdog.seq", -1), 41);
+	assert_string_equal(jpath_str(r.payload, "ranks.0.watchdog.op"), "ALLREDUCE");
+	assert_int_equal(jpath_int(r.payload, "ranks.0.watchdog.timeout_ms", -1), 600000);
+	run_free(&r);
+}
+
+/* Tracebacks: the final exception of each rank; the last line each rank printed. */
+static void test_traceback(void **state)
+{
+	static const char log[] =
+		"0: \033[32mepoch 0\033[0m\n"
+		"1: Traceback (most recent call last):\n"
+		"0: step 1\n"
+		"1:   File \"train.py\", line 10, in <module>\n"
+		"1:     dist.all_reduce(t)\n"
+		"1:     ^^^^^^^^^^^^^^^^^^\n"
+		"1: torch.distributed.DistBackendError: NCCL error in: x.cpp:1, remote process exited or there was a network error, NCCL version 2.21.5\n"
+		"1: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n"
+		"0: step 2\n";
+	struct run r = explain_text(log, sizeof(log) - 1, NULL);
+
+	(void)state;
+	assert_string_equal(jpath_str(r.payload, "ranks.1.exception.text"),
+			    "torch.distributed.DistBackendError: NCCL error in: x.cpp:1, remote process exited or there was a network error, NCCL version 2.21.5");
+	assert_string_equal(jpath_str(r.payload, "ranks.1.exception.where"), "test.log:7");
+	assert_string_equal(jpath_str(r.payload, "ranks.0.last_line.text"), "step 2");
+	assert_string_equal(jpath_str(r.payload, "ranks.0.last_line.where"), "test.log:9");
+	expect(&r, "nccl.error.remote");
+	run_free(&r);
+}
+
+/* NCCL_SOCKET_IFNAME naming a missing interface: the value, and the interface that would work. */
+static void test_ifname_nomatch(void **state)
+{
+	static const char log[] =
+		"+ export MASTER_ADDR=10.0.0.1\n"
+		"2: eth1    inet 10.0.0.2/24 brd 10.0.0.255 scope global eth1\\       valid_lft forever\n"
+		"node1:5322:5322 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth9\n"
+		"node1:5322:5322 [0] misc/socket.cc:484 NCCL WARN Bootstrap : no socket interface found\n";
+	struct run r = explain_text(log, sizeof(log) - 1, NULL);
+	const struct finding *f = expect(&r, "explain.net.ifname_nomatch");
+
+	(void)state;
+	assert_non_null(strstr(f->title, "eth9"));
+	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME=eth1"));
+	run_free(&r);
+}
+
+/* Garbage, NULs and nothing recognisable: no crash, and an honest "unrecognised". */
+static void test_garbage(void **state)
+{
+	char buf[4096];
+	struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)((i * 131 + 7) & 0xff);
+	buf[100] = '\0';
+	r = explain_text(buf, sizeof(buf), NULL);
+	expect(&r, "explain.log.unrecognised");
+	assert_int_equal(findings_count(r.fs, SEV_ERROR), 0);
+	run_free(&r);
+	r = explain_text("", 0, NULL);
+	expect(&r, "explain.log.unrecognised");
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lreader_lines),
+		cmocka_unit_test(test_lreader_long_line_fd),
+		cmocka_unit_test(test_strip_prefixes),
+		cmocka_unit_test(test_ac),
+		cmocka_unit_test(test_table_complete),
+		cmocka_unit_test(test_every_signature),
+		cmocka_unit_test(test_wrong_interface),
+		cmocka_unit_test(test_wrong_interface_master_flag),
+		cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_version_mismatch),
+		cmocka_unit_test(test_missing_rank),
+		cmocka_unit_test(test_lightning),
+		cmocka_unit_test(test_watchdog_desync),
+		cmocka_unit_test(test_traceback),
+		cmocka_unit_test(test_ifname_nomatch),
+		cmocka_unit_test(test_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
