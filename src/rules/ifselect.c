@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "rules/nccl_vars.h"
-#include "rules/stack.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -254,13 +253,13 @@ const char *ifs_rule_describe(enum ifs_rule r)
 {
 	switch (r) {
 	case IFS_RULE_USER: return "NCCL_SOCKET_IFNAME";
-	case IFS_RULE_IB: return "NCCL's first automatic pass (names starting with 'ib': IPoIB wins)";
+	case IFS_RULE_IB: return "NCCL's first automatic pass, names starting with 'ib' (IPoIB wins)";
 	case IFS_RULE_COMMID: return "the subnet of NCCL_COMM_ID";
-	case IFS_RULE_AUTO: return "NCCL's automatic pass (every interface but docker*, lo*, virbr*)";
-	case IFS_RULE_DOCKER: return "NCCL's fallback to docker* (nothing else was usable)";
-	case IFS_RULE_LO: return "NCCL's fallback to lo* (nothing else was usable)";
-	case IFS_RULE_VIRBR: return "NCCL's last fallback to virbr* (nothing else was usable)";
-	case IFS_RULE_BOOT_COMMID: return "NCCL_COMM_ID (bootstrap takes the interface in its subnet)";
+	case IFS_RULE_AUTO: return "NCCL's automatic pass, every interface but docker*, lo* (and virbr* from 2.28)";
+	case IFS_RULE_DOCKER: return "NCCL's fallback to docker*, as nothing else was usable";
+	case IFS_RULE_LO: return "NCCL's fallback to lo*, as nothing else was usable";
+	case IFS_RULE_VIRBR: return "NCCL's last fallback to virbr*, as nothing else was usable";
+	case IFS_RULE_BOOT_COMMID: return "NCCL_COMM_ID, whose subnet alone decides bootstrap";
 	case IFS_RULE_NONE: break;
 	}
 	return "nothing";
@@ -379,18 +378,8 @@ int ifs_from_facts(const json_t *facts, struct ifs_facts *out)
 	if (!json_is_array(list))
 		return -1;
 
-	/* which NCCL: NCCLCHECK_ASSUME_NCCL (recorded by the probe), else what the job loads */
-	v = jpath_str(facts, "net.assume_nccl");
-	why = "NCCLCHECK_ASSUME_NCCL";
-	if (!v || version_parse(v, &out->in.nccl) < 0) {
-		v = stack_effective_nccl(facts, NULL, &why);
-		if (!v || version_parse(v, &out->in.nccl) < 0) {
-			v = IFS_DEFAULT_NCCL;
-			why = "no NCCL found on this node; assuming the one PyTorch 2.10/2.11 wheels ship";
-			out->version_assumed = 1;
-			version_parse(v, &out->in.nccl);
-		}
-	}
+	v = nccl_model_version(facts, &why, &out->version_assumed);
+	version_parse(v, &out->in.nccl);
 	out->version = xstrdup(v);
 	out->version_why = why;
 

@@ -164,7 +164,5 @@ struct ifs_facts {
 int ifs_from_facts(const json_t *facts, struct ifs_facts *out);
 void ifs_facts_release(struct ifs_facts *f);
 
-/* The NCCL version modelled when the facts name none. */
-#define IFS_DEFAULT_NCCL "2.28.9"
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/stack.h"
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"
@@ -288,13 +289,6 @@ const struct nccl_var nccl_vars[] = {
 	VN("NCCL_CHECKS_DISABLE", NV_INT, NULL, NULL, 0, -1, NULL, "2.2.12", "deprecated in NCCL 2.2.12"),
 	VN("NCCL_IB_CUDA_SUPPORT", NV_INT, NULL, NULL, 0, -1, NULL, "2.4.0", "removed in NCCL 2.4.0; NCCL_NET_GDR_LEVEL replaces it"),
 	VN("NCCL_IB_GDR_LEVEL", NV_LEVEL, NULL, NULL, 0, -1, NULL, "2.4.0", "renamed NCCL_NET_GDR_LEVEL in NCCL 2.4.0"),
-	/* PyTorch's own variables from before torch 2.2 renamed them TORCH_NCCL_* (rules/launcher_env.c) */
-	OWNED("NCCL_BLOCKING_WAIT", NV_OWN_TORCH, "PyTorch's old name for TORCH_NCCL_BLOCKING_WAIT"),
-	OWNED("NCCL_ASYNC_ERROR_HANDLING", NV_OWN_TORCH, "PyTorch's old name for TORCH_NCCL_ASYNC_ERROR_HANDLING"),
-	OWNED("NCCL_DESYNC_DEBUG", NV_OWN_TORCH, "PyTorch's old name for TORCH_NCCL_DESYNC_DEBUG"),
-	OWNED("NCCL_ENABLE_TIMING", NV_OWN_TORCH, "PyTorch's old name for TORCH_NCCL_ENABLE_TIMING"),
-	OWNED("NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK", NV_OWN_TORCH,
-	      "PyTorch's old name for TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK"),
 	/* set by NVIDIA containers and build systems, read by nobody at run time */
 	OWNED("NCCL_VERSION", NV_OWN_BUILD, "set by NVIDIA container images to describe their NCCL"),
 	OWNED("NCCL_HOME", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
@@ -420,8 +414,26 @@ static int conf_rank(const json_t *conf, const json_t *confs, const char *conf_f
 	return CONF_HOME;
 }
 
+const char *nccl_model_version(const json_t *facts, const char **why, int *assumed)
+{
+	struct version v;
+	const char *s = jpath_str(facts, "net.assume_nccl");
+
+	*assumed = 0;
+	if (s && version_parse(s, &v) == 0) {
+		*why = "NCCLCHECK_ASSUME_NCCL";
+		return s;
+	}
+	s = stack_effective_nccl(facts, NULL, why);
+	if (s && version_parse(s, &v) == 0)
+		return s;
+	*assumed = 1;
+	*why = "no NCCL found on this node; assuming the one PyTorch 2.10/2.11 wheels ship";
+	return NCCL_MODEL_DEFAULT;
+}
+
 static void settings_add(struct nccl_settings *s, const char *name, const char *value,
-			 const char *source, int from_file)
+			 const char *source, int from_file, int line)
 {
 	int effective = !nccl_settings_get(s, name);
 
@@ -430,6 +442,7 @@ static void settings_add(struct nccl_settings *s, const char *name, const char *
 	s->v[s->n].value = value;
 	s->v[s->n].source = source;
 	s->v[s->n].from_file = from_file;
+	s->v[s->n].line = line;
 	s->v[s->n].effective = effective;
 	s->n++;
 }
@@ -445,7 +458,7 @@ void nccl_settings_collect(const json_t *facts, const char *version, struct nccl
 	if (json_is_object(env))
 		json_object_foreach((json_t *)env, key, v)
 			if (!strncmp(key, "NCCL_", 5) && json_is_string(v))
-				settings_add(out, key, json_string_value(v), "environment", 0);
+				settings_add(out, key, json_string_value(v), "environment", 0, 0);
 	if (!json_is_array(confs))
 		return;
 	for (int rank = CONF_USER; rank <= CONF_SYSTEM; rank++) {
@@ -458,7 +471,8 @@ void nccl_settings_collect(const json_t *facts, const char *version, struct nccl
 				continue;
 			json_object_foreach((json_t *)vars, key, v)
 				if (json_is_string(v))
-					settings_add(out, key, json_string_value(v), path, 1);
+					settings_add(out, key, json_string_value(v), path, 1,
+						     (int)jpath_int(json_object_get(conf, "lines"), key, 0));
 		}
 	}
 	json_array_foreach(confs, i, conf)

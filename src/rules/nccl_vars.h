@@ -29,7 +29,6 @@ enum nv_type {
 
 enum nv_owner {
 	NV_OWN_NCCL = 0,
-	NV_OWN_TORCH,	/* an old PyTorch name with an NCCL_ prefix (NCCL_BLOCKING_WAIT): torch reads it */
 	NV_OWN_BUILD,	/* build or container metadata (NCCL_VERSION, NCCL_HOME): nobody reads it at run time */
 };
 
@@ -48,7 +47,10 @@ struct nccl_var {
 extern const struct nccl_var nccl_vars[];
 extern const size_t nccl_vars_count;
 
-/* The table row for `name`, or NULL. */
+/*
+ * The table row for `name`, or NULL. PyTorch's own NCCL_-prefixed names (NCCL_BLOCKING_WAIT...)
+ * are not here: rules/stack_tables.c lists them (stack_find_renamed) and launcher_env.c reports them.
+ */
 const struct nccl_var *nccl_var_find(const char *name);
 /*
  * The product that owns NCCL_* names starting with a plugin's prefix (NCCL_OFI_ -> "aws-ofi-nccl"),
@@ -71,12 +73,23 @@ enum nv_parse {
 };
 long long nccl_parse_int(const char *s, enum nv_parse *how);
 
+/* The NCCL release modelled when the facts name none: what PyTorch 2.10/2.11 wheels ship. */
+#define NCCL_MODEL_DEFAULT "2.28.9"
+
+/*
+ * The NCCL version whose behaviour the rules reproduce: NCCLCHECK_ASSUME_NCCL (the probe records
+ * it as net.assume_nccl), else the one the job loads (stack_effective_nccl), else
+ * NCCL_MODEL_DEFAULT with *assumed = 1. *why says which, in words for a finding.
+ */
+const char *nccl_model_version(const json_t *facts, const char **why, int *assumed);
+
 /* One NCCL_* setting NCCL would see, and where it came from. */
 struct nccl_setting {
 	const char *name;	/* borrowed from the facts */
 	const char *value;
 	const char *source;	/* "environment" or a config file's path */
 	int from_file;
+	int line;		/* line in that file, 0 when unknown */
 	int effective;		/* 0: a higher-precedence source sets the same name */
 };
 

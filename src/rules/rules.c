@@ -8,6 +8,8 @@ const struct rule rules_node[] = {
 	{ "compat_stack", rule_compat_stack },
 	{ "launcher_env", rule_launcher_env },
 	{ "resources", rule_resources },
+	{ "nccl_env", rule_nccl_env },
+	{ "net", rule_net },
 };
 const unsigned rules_node_count = sizeof(rules_node) / sizeof(rules_node[0]);
 

@@ -31,5 +31,7 @@ void rule_compat_cudnn(const json_t *facts, struct findings *out);
 void rule_compat_stack(const json_t *facts, struct findings *out);
 void rule_launcher_env(const json_t *facts, struct findings *out);
 void rule_resources(const json_t *facts, struct findings *out);
+void rule_nccl_env(const json_t *facts, struct findings *out);	/* envlint.c: NCCL_* lint */
+void rule_net(const json_t *facts, struct findings *out);	/* net.c: interface prediction, ports, firewall */
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rules/ifselect.h"
+#include "rules/nccl_vars.h"
 
 /*
  * "name addr/prefix [down] [idx=N]; ..." in getifaddrs order. IPv6 link-local entries get
@@ -385,7 +386,7 @@ static void test_from_facts(void **state)
 	facts = json_lit("{\"net\":{\"ifaddrs\":[]}}");
 	assert_int_equal(ifs_from_facts(facts, &f), 0);
 	assert_true(f.version_assumed);
-	assert_string_equal(f.version, IFS_DEFAULT_NCCL);
+	assert_string_equal(f.version, NCCL_MODEL_DEFAULT);
 	ifs_facts_release(&f);
 	json_decref(facts);
 
