@@ -21,12 +21,13 @@ static void public_drop(struct lab_plan *p)
 			     LAB_PUB_NET);
 }
 
+/* SYNs only: a rule on every RST would swallow the peer's resets, turning refusals into hangs */
 static void public_reject(struct lab_plan *p)
 {
 	for (int i = 0; i < p->nnodes; i++)
 		lab_plan_ipt(p, node_ns(p, i),
-			     "-A INPUT -i eth0 -p tcp -s %s.0/24 -j REJECT --reject-with tcp-reset",
-			     LAB_PUB_NET);
+			     "-A INPUT -i eth0 -p tcp --syn -s %s.0/24 -j REJECT --reject-with "
+			     "tcp-reset", LAB_PUB_NET);
 }
 
 /*

@@ -158,6 +158,8 @@ static void print_lab(FILE *out, const json_t *lab)
 	size_t i, nn = json_array_size(nodes);
 	char arg[64];
 
+	if (!state)
+		state = "unknown";
 	fprintf(out, "lab '%s': %s", prefix, state);
 	if (scen)
 		fprintf(out, ", %zu node%s, scenario '%s'", nn, nn == 1 ? "" : "s", scen);
@@ -238,7 +240,10 @@ int lab_resolve_node(const char *prefix, const char *node, char *netns, size_t l
 {
 	char p[LAB_PREFIX_MAX + 1];
 
-	if (!prefix && prefix_of(node, p, sizeof(p)) && netns_exists(node)) {
+	if (!prefix && prefix_of(node, p, sizeof(p))) {
+		if (!netns_exists(node))
+			return err_set(e, ERR_NOTFOUND, "lab '%s' has no node '%s' (see 'ncclcheck "
+				       "lab status')", p, node);
 		snprintf(netns, len, "%s", node);
 		return 0;
 	}
