@@ -176,7 +176,8 @@ static void report_prediction(struct net *n)
 			    r->running_filter ? "interfaces that are not RUNNING are skipped (2.28+)"
 					      : "interfaces that are down but have an address still count (before 2.28)",
 			    r->virbr_last ? ", virbr* is tried last" : "");
-	} else if (r->boot_status == IFS_NONE && !r->commid_set) {
+	} else if (r->boot_status == IFS_NONE && !r->commid_set && !(r->ifname_set && !r->ifname_ignored)) {
+		/* (a NCCL_SOCKET_IFNAME that matches nothing is reported by report_ifname) */
 		f = finding_add(n->out, SEV_ERROR, "net.nccl.no_interface",
 				"NCCL %s will find no interface to bootstrap on: '%s'", n->in.version,
 				nz(r->boot_warn));
@@ -266,7 +267,12 @@ static void report_ifname(struct net *n)
 		/* say why the names that do match were not taken */
 		for (size_t i = 0; i < n->in.in.naddrs; i++) {
 			const struct ifs_addr *a = &n->in.in.addrs[i];
-			if (!ifs_spec_selects(&r->spec, a->name) || strstr(notes.buf, a->name))
+			int seen = 0;
+
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(n->in.in.addrs[j].name, a->name))
+					seen = 1;
+			if (seen || !ifs_spec_selects(&r->spec, a->name))
 				continue;
 			if (r->running_filter && !a->running)
 				strbuf_addf(&notes, "%s%s is not running (NCCL %s skips it)", notes.len ? "; " : "",
