@@ -215,6 +215,18 @@ static size_t srun_prefix(const char *p, size_t len, int *rank)
 		v = v * 10 + (p[i++] - '0');
 	if (i + 1 >= len || p[i] != ':' || p[i + 1] != ' ')
 		return 0;
+	/* "2: eth1    inet 10.0.0.2/24 ..." and "2: eth1: <BROADCAST" are `ip` output, not labels */
+	{
+		size_t j = i + 2, t0 = j;
+		while (j < len && j - t0 < 32 && (isalnum((unsigned char)p[j]) || strchr("._@-", p[j])))
+			j++;
+		if (j > t0 && j + 2 < len && p[j] == ':' && p[j + 1] == ' ' && p[j + 2] == '<')
+			return 0;
+		while (j < len && j > t0 && p[j] == ' ')
+			j++;
+		if (j > t0 && j + 5 <= len && !memcmp(p + j, "inet", 4) && (p[j + 4] == ' ' || p[j + 4] == '6'))
+			return 0;
+	}
 	*rank = (int)v;
 	return i + 2;
 }
