@@ -24,10 +24,11 @@
 
 /* ---- shared ---- */
 
-static json_t *new_rule(const char *family, const char *table, const char *chain)
+static json_t *new_rule(const char *source, const char *family, const char *table, const char *chain)
 {
 	json_t *r = json_object();
 
+	jset_str(r, "source", source);
 	jset_str(r, "family", family);
 	jset_str(r, "table", table);
 	jset_str(r, "chain", chain);
@@ -80,11 +81,12 @@ bad:
 	jset_bool(rule, "conditional", 1);
 }
 
-static void add_chain(json_t *fw, const char *family, const char *table, const char *name,
-		      const char *hook, const char *policy)
+static void add_chain(json_t *fw, const char *source, const char *family, const char *table,
+		      const char *name, const char *hook, const char *policy)
 {
 	json_t *c = json_object();
 
+	jset_str(c, "source", source);
 	jset_str(c, "family", family);
 	jset_str(c, "table", table);
 	jset_str(c, "name", name);
@@ -250,7 +252,7 @@ int fw_parse_iptables_save(const char *text, size_t len, const char *family, jso
 			char name[64] = "", policy[32] = "";
 			if (sscanf(line + 1, "%63s %31s", name, policy) >= 1) {
 				int builtin = strcmp(policy, "-") && policy[0];
-				add_chain(fw, family, table, name, !strcmp(name, "INPUT") ? "input" : NULL,
+				add_chain(fw, "iptables", family, table, name, !strcmp(name, "INPUT") ? "input" : NULL,
 					  builtin ? policy : NULL);
 			}
 			continue;
@@ -265,7 +267,7 @@ int fw_parse_iptables_save(const char *text, size_t len, const char *family, jso
 			if (nw < 2)
 				continue;
 			snprintf(chain, sizeof(chain), "%s", w[1]);
-			r = new_rule(family, table, chain);
+			r = new_rule("iptables", family, table, chain);
 			parse_rule_words(r, w + 2, nw - 2);
 			jset_str(r, "text", line);
 			json_array_append_new(rules, r);
@@ -404,7 +406,7 @@ static void nft_rule(json_t *fw, const json_t *rule)
 
 	if (!family || !table || !chain || !json_is_array(expr))
 		return;
-	r = new_rule(family, table, chain);
+	r = new_rule("nft", family, table, chain);
 	strbuf_addf(&text, "nft: %s %s %s (handle %lld):", family, table, chain, jpath_int(rule, "handle", -1));
 	json_array_foreach(expr, i, e) {
 		const char *key;
@@ -480,7 +482,7 @@ int fw_parse_nft_json(const char *text, size_t len, int skip_xt_tables, json_t *
 			/* only filter-type chains decide; a nat or route chain on the input hook does not drop */
 			if (hook && jpath_str(c, "type") && strcmp(jpath_str(c, "type"), "filter"))
 				continue;
-			add_chain(fw, fam, table, jpath_str(c, "name"), hook,
+			add_chain(fw, "nft", fam, table, jpath_str(c, "name"), hook,
 				  hook ? (policy[0] ? policy : "ACCEPT") : NULL);
 		} else if (r && json_array_size(json_object_get(fw, "rules")) < FW_MAX_RULES) {
 			nft_rule(fw, r);

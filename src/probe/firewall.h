@@ -2,6 +2,7 @@
  * Parsers for the local packet filter's rules, kept apart from the probe that runs the tools so
  * that tests and fuzzers feed them any bytes. Both append the same normalised shape to a facts
  * object `fw`:
+ * Every chain and rule also says which tool listed it ("source": "iptables" or "nft").
  *   chains[] {family, table, name, hook ("input" for the chain that sees incoming packets),
  *             policy (ACCEPT/DROP; null for a user chain)}
  *   rules[]  {family, table, chain, action (ACCEPT/DROP/REJECT/JUMP/GOTO/RETURN/OTHER), target,

@@ -14,7 +14,7 @@
 enum act { A_ACCEPT, A_DROP, A_REJECT, A_RETURN, A_JUMP, A_GOTO, A_OTHER };
 
 struct crule {
-	const char *family, *table, *chain, *target, *proto, *iface, *src, *text;
+	const char *family, *table, *chain, *target, *proto, *iface, *src, *text, *source;
 	enum act act;
 	long cid;		/* index of its chain in fw_model.c */
 	long tid;		/* JUMP/GOTO target's chain, -1 when unknown */
@@ -24,7 +24,7 @@ struct crule {
 };
 
 struct cchain {
-	const char *family, *table, *name, *policy;
+	const char *family, *table, *name, *policy, *source;
 	int base;
 	size_t *rules;		/* indices into fw_model.r, in order */
 	size_t n, alloc;
@@ -95,6 +95,7 @@ struct fw_model *fw_model_new(const json_t *fw)
 			continue;
 		id = chain_id(m, fam, table, name, 1);
 		m->c[id].policy = str(e, "policy");
+		m->c[id].source = str(e, "source");
 		m->c[id].base = str(e, "hook") && !strcmp(str(e, "hook"), "input");
 	}
 	json_array_foreach(rules, i, e) {
@@ -111,6 +112,7 @@ struct fw_model *fw_model_new(const json_t *fw)
 		r->iface = str(e, "iface");
 		r->src = str(e, "src");
 		r->text = str(e, "text");
+		r->source = str(e, "source");
 		r->iface_neg = jpath_bool(e, "iface_neg", 0);
 		r->src_neg = jpath_bool(e, "src_neg", 0);
 		r->dports_neg = jpath_bool(e, "dports_neg", 0);
@@ -267,6 +269,7 @@ static int eval_chain(const struct fw_model *m, long cid, const struct fw_packet
 			res->chain = r->chain;
 			res->table = r->table;
 			res->family = r->family;
+			res->source = r->source;
 			return r->act == A_ACCEPT ? FW_ACCEPT : r->act == A_DROP ? FW_DROP : FW_REJECT;
 		case A_RETURN:
 			return CONTINUE;
@@ -310,6 +313,7 @@ void fw_eval(const struct fw_model *m, const struct fw_packet *p, struct fw_resu
 			one.chain = c->name;
 			one.table = c->table;
 			one.family = c->family;
+			one.source = c->source;
 		}
 		if (v != FW_ACCEPT) {
 			int unc = r->uncertain;

@@ -32,6 +32,7 @@ struct fw_result {
 	const char *chain;	/* the chain whose rule or policy decided */
 	const char *table;
 	const char *family;	/* "ip", "ip6", "inet" */
+	const char *source;	/* "iptables" or "nft": which tool's command fixes it */
 	int uncertain;		/* a rule the model could not evaluate was skipped on the way */
 };
 

@@ -661,11 +661,10 @@ static void report_firewall(struct net *n)
 				    ? "Dropped SYNs make each connect time out after about two minutes, retried up "
 				      "to 35 times: init appears to hang."
 				    : "Rejected connects fail at once with 'Connection refused' after NCCL's retries.");
-			if (spans[i].r.family && !strcmp(spans[i].r.family, "inet") &&
-			    spans[i].r.rule && !strncmp(spans[i].r.rule, "nft:", 4))
-				finding_fix(f, "nft insert rule inet %s %s iifname \"%s\" ip saddr %s tcp dport %ld-%ld accept",
-					    nz(spans[i].r.table), nz(spans[i].r.chain), ifnames[k], subnet, spans[i].lo,
-					    spans[i].hi);
+			if (spans[i].r.source && !strcmp(spans[i].r.source, "nft"))
+				finding_fix(f, "nft insert rule %s %s %s iifname \"%s\" %s saddr %s tcp dport %ld-%ld accept",
+					    nz(spans[i].r.family), nz(spans[i].r.table), nz(spans[i].r.chain), ifnames[k],
+					    family == 6 ? "ip6" : "ip", subnet, spans[i].lo, spans[i].hi);
 			else
 				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j ACCEPT", ifnames[k],
 					    subnet, spans[i].lo, spans[i].hi);
