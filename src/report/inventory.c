@@ -9,6 +9,7 @@ static void (*const sections[])(FILE *, const json_t *, const struct render_opts
 	inv_host,
 	inv_gpu,
 	inv_stack,
+	inv_net,
 };
 
 void render_inventory_text(FILE *out, const json_t *facts, const struct render_opts *o)

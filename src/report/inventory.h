@@ -17,6 +17,7 @@ void render_inventory_text(FILE *out, const json_t *facts, const struct render_o
 void inv_host(FILE *out, const json_t *facts, const struct render_opts *o);
 void inv_gpu(FILE *out, const json_t *facts, const struct render_opts *o);
 void inv_stack(FILE *out, const json_t *facts, const struct render_opts *o);
+void inv_net(FILE *out, const json_t *facts, const struct render_opts *o);
 
 /* Shared line helpers for section renderers. */
 void inv_heading(FILE *out, const struct render_opts *o, const char *title);
