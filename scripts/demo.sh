@@ -1,8 +1,93 @@
-#!/bin/sh
-# README's main job: builds ncclcheck and runs it on this machine.
-set -eu
+#!/bin/bash
+# README's main job: builds ncclcheck, then shows it on a simulated two-node cloud cluster whose
+# public NIC drops TCP (the second seed article's AutoDL case): the fault seen with plain tools,
+# ncclcheck's diagnosis on every node, the fix applied, and the lab removed again (also on
+# failure or Ctrl-C). Needs root: the lab is built from network namespaces.
+# NCCLCHECK=/path/to/ncclcheck skips the build and uses that binary.
+set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/deps.sh
-cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-./build/release/ncclcheck node "$@" || true
+
+if [ "$(id -u)" != 0 ]; then
+	echo "demo: the lab builds network namespaces and needs root; run: sudo $0" >&2
+	exit 3
+fi
+
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then B=$'\033[1m' D=$'\033[2m' R=$'\033[0m'; else B='' D='' R=''; fi
+step() { printf '\n%s== %s%s\n' "$B" "$*" "$R"; }
+say() { printf '%s%s%s\n' "$D" "$*" "$R" | fold -s -w 100; }
+run() { printf '%s$ %s%s\n' "$B" "$*" "$R"; "$@"; }
+
+step "1/6 build ncclcheck (release)"
+if [ -n "${NCCLCHECK:-}" ]; then
+	say "using NCCLCHECK=$NCCLCHECK instead of building"
+else
+	./scripts/deps.sh >/dev/null
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+	NCCLCHECK=$PWD/build/release/ncclcheck
+fi
+"$NCCLCHECK" --version
+
+PREFIX=ncldemo
+cleanup() {
+	"$NCCLCHECK" lab down --prefix "$PREFIX" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+lx() { local node=$1; shift; "$NCCLCHECK" lab exec "$PREFIX-$node" -- "$@"; }
+
+step "2/6 a simulated two-node cloud cluster"
+say "Each node is a network namespace laid out like an AutoDL-style VM: eth0 on a public \
+segment, eth1 on a private one, MASTER_ADDR on node 0's private address. The platform drops \
+TCP between the public addresses but lets ping through (second seed, §1 and §5.1)."
+run "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix "$PREFIX" --force
+
+step "3/6 the fault, seen with the tools the articles use by hand"
+say "A listener on n0's MASTER_PORT (29500); from n1: ping, then nc -zv to n0's public and \
+private address (second seed, §2.1 and §2.4)."
+lx n0 nc -lk 29500 >/dev/null 2>&1 &
+disown
+sleep 0.3
+printf '%s$ ping -c 1 -W 2 203.0.113.10     (n0 eth0, from n1)%s\n' "$B" "$R"
+lx n1 ping -c 1 -W 2 203.0.113.10 | grep -E 'bytes from|packet loss' || true
+printf '%s$ nc -zv -w 3 203.0.113.10 29500  (n0 eth0, from n1)%s\n' "$B" "$R"
+lx n1 nc -zv -w 3 203.0.113.10 29500 2>&1 || true
+printf '%s$ nc -zv -w 3 10.10.0.10 29500    (n0 eth1, from n1)%s\n' "$B" "$R"
+lx n1 nc -zv -w 3 10.10.0.10 29500 2>&1 || true
+say "ping answers and the private address connects, but TCP to the public address hangs. \
+Left alone, NCCL picks eth0 (the first interface that is not docker or lo): training hangs \
+after the data loads and dies with ncclInternalError."
+
+# The checks run on every node; add more verbs here as they land, e.g. "cluster".
+CHECKS=("node --no-python")
+
+step "4/6 ncclcheck on every node"
+say "What an engineer runs first: the node's stack, and what NCCL will do there."
+for node in n0 n1; do
+	for check in "${CHECKS[@]}"; do
+		# shellcheck disable=SC2086
+		printf '\n%s[%s]$ ncclcheck %s%s\n' "$B" "$node" "$check" "$R"
+		lx "$node" "$NCCLCHECK" $check && rc=0 || rc=$?
+		printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+	done
+done
+
+step "5/6 the fix ncclcheck gave, applied"
+say "Export the line from the fix (the Gloo twin too) and re-run the same checks; only the \
+findings are shown this time."
+export NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1
+printf '%s$ export NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1%s\n' "$B" "$R"
+for node in n0 n1; do
+	for check in "${CHECKS[@]}"; do
+		printf '\n%s[%s]$ ncclcheck %s%s\n' "$B" "$node" "$check" "$R"
+		# shellcheck disable=SC2086
+		out=$(lx "$node" "$NCCLCHECK" $check) && rc=0 || rc=$?
+		printf '%s\n' "$out" | grep -E '^(ERROR|warn|info) |^[0-9]+ error|^no error|checks passed' || printf '%s\n' "$out"
+		printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+	done
+done
+say "NCCL now bootstraps on eth1, the interface nc showed working, and the error is gone."
+
+step "6/6 remove the lab"
+run "$NCCLCHECK" lab down --prefix "$PREFIX"
+trap - EXIT

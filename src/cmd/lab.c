@@ -45,7 +45,9 @@ static const char lab_usage_head[] =
 "on the \"private\" bridge, both bridges in the hidden namespace P-hub; eth0 comes first, as\n"
 "on the VMs. Hostnames P-n<i> resolve to eth1 addresses (/etc/netns/P-n<i>/hosts).\n"
 "MASTER_ADDR is n0's eth1 address, MASTER_PORT 29500. Every node's ip_local_port_range is\n"
-"32768-60999. Firewall rules use iptables-legacy when it is installed, else iptables.\n"
+"32768-60999. Firewall rules go in with the machine's iptables (its default backend;\n"
+"iptables-legacy when there is no iptables), in each node's own tables: 'iptables -S' on a\n"
+"node shows them, the host's firewall is never touched.\n"
 "\n"
 "Scenarios:\n";
 

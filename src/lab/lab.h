@@ -67,7 +67,7 @@ int lab_check_privileges(int *not_root, struct err *e);
 struct lab_tools {
 	char ip[512];
 	char tc[512];
-	char iptables[512];	/* iptables-legacy when present, else iptables */
+	char iptables[512];	/* iptables (the machine's backend), else iptables-legacy */
 };
 int lab_tools_find(unsigned needs, struct lab_tools *t, struct err *e);
 

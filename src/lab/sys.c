@@ -133,12 +133,14 @@ int lab_tools_find(unsigned needs, struct lab_tools *t, struct err *e)
 		return err_set(e, ERR_NOTFOUND,
 			       "'tc' (iproute2) is not on PATH; install it: apt-get install iproute2");
 	/*
-	 * iptables-legacy first: its tables belong to each namespace alone and do not mix with
-	 * the host's nftables ruleset (or firewalld/ufw reloading it); the nft backend works too.
+	 * The machine's own iptables first, whichever backend it uses (nft on Debian 12): the
+	 * lab's rules then show in `iptables -S` / `iptables-save` inside a node exactly like a
+	 * host firewall would, for the user and for the firewall probe. Both backends keep their
+	 * tables per network namespace, so the host's ruleset is never touched.
 	 */
 	if ((needs & LAB_NEEDS_IPTABLES) &&
-	    which("iptables-legacy", t->iptables, sizeof(t->iptables)) < 0 &&
-	    which("iptables", t->iptables, sizeof(t->iptables)) < 0)
+	    which("iptables", t->iptables, sizeof(t->iptables)) < 0 &&
+	    which("iptables-legacy", t->iptables, sizeof(t->iptables)) < 0)
 		return err_set(e, ERR_NOTFOUND,
 			       "'iptables' is not on PATH; install it: apt-get install iptables");
 	return 0;

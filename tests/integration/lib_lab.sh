@@ -6,9 +6,9 @@ need_root
 for t in ip tc; do
 	command -v "$t" >/dev/null || { echo "SKIP: '$t' missing (scripts/deps.sh installs it)"; exit 77; }
 done
-command -v iptables-legacy >/dev/null || command -v iptables >/dev/null ||
+command -v iptables >/dev/null || command -v iptables-legacy >/dev/null ||
 	{ echo "SKIP: iptables missing (scripts/deps.sh installs it)"; exit 77; }
-IPTABLES=$(command -v iptables-legacy || command -v iptables)
+IPTABLES=$(command -v iptables || command -v iptables-legacy) # what the lab uses
 PY=$(command -v /usr/bin/python3 || command -v python3) || { echo "SKIP: no python3"; exit 77; }
 LABNET=$SRCDIR/tests/integration/labnet.py
 LAB_TMP=$(mktemp -d)
