@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,9 +406,10 @@ struct py_cand {
 	char *path;
 	char *key;		/* identity: realpath, plus the venv it belongs to */
 	json_t *why;		/* array of reasons it is inspected */
-	int started;
+	int started, done;
 	char *start_err;
 	struct subproc sp;
+	json_t *entry;		/* the python[] element being filled */
 };
 
 struct python_run {
@@ -557,12 +559,14 @@ static void set_all_unknown(json_t *entry, const char *fmt, const char *arg)
 		jset_unknown(entry, parts[i], fmt, arg);
 }
 
-static void finish_one(struct python_run *run, struct py_cand *c, json_t *entry)
+static void finish_one(struct python_run *run, struct py_cand *c)
 {
 	struct subproc_result r;
 	struct err e = ERR_INIT;
 	char buf[ERR_MSG_LEN + 64];
+	json_t *entry = c->entry;
 
+	c->done = 1;
 	if (!c->started) {
 		set_all_unknown(entry, "%s", c->start_err);
 		return;
@@ -591,6 +595,54 @@ static void finish_one(struct python_run *run, struct py_cand *c, json_t *entry)
 	subproc_result_release(&r);
 }
 
+/*
+ * Collects the children in the order they finish, not the order they started: a child that
+ * answered at once must not be judged by the deadline of a slow one collected before it.
+ * A child whose stdout is closed (it exited) is ready; one past its deadline is killed.
+ */
+static void collect_all(struct python_run *run)
+{
+	struct pollfd *pf = xcalloc(run->n ? run->n : 1, sizeof(*pf));
+	size_t *idx = xcalloc(run->n ? run->n : 1, sizeof(*idx));
+
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->v[i].started)
+			finish_one(run, &run->v[i]);
+	for (;;) {
+		int64_t now = time_now_ms(), next = -1;
+		nfds_t k = 0;
+
+		for (size_t i = 0; i < run->n; i++) {
+			struct py_cand *c = &run->v[i];
+			int64_t deadline = c->sp.start_ms + run->timeout_ms;
+			if (c->done)
+				continue;
+			if (deadline <= now) {
+				finish_one(run, c); /* kills it and says so */
+				continue;
+			}
+			/* events 0: poll still reports POLLHUP once every writer is gone */
+			pf[k] = (struct pollfd){ .fd = c->sp.ofd, .events = 0 };
+			idx[k++] = i;
+			if (next < 0 || deadline < next)
+				next = deadline;
+		}
+		if (!k)
+			break;
+		if (poll(pf, k, (int)(next - now)) < 0 && errno != EINTR)
+			break;
+		for (nfds_t j = 0; j < k; j++)
+			if (pf[j].revents)
+				finish_one(run, &run->v[idx[j]]);
+	}
+	/* only reached early when poll itself failed: collect the rest by their deadlines */
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->v[i].done)
+			finish_one(run, &run->v[i]);
+	free(pf);
+	free(idx);
+}
+
 /* Two routes to one environment (a pyenv shim and the binary it runs): keep the first. */
 static int same_env(const json_t *a, const json_t *b)
 {
@@ -613,16 +665,19 @@ long probe_python_finish(struct python_run *run, const struct probe_opts *o, jso
 		jset_unknown(facts, "python", "not probed (--no-python)");
 		return 0;
 	}
+	for (size_t i = 0; i < run->n; i++) {
+		run->v[i].entry = json_object();
+		jset_str(run->v[i].entry, "path", run->v[i].path);
+		json_object_set(run->v[i].entry, "why", run->v[i].why);
+	}
+	collect_all(run);
 	arr = json_array();
 	for (size_t i = 0; i < run->n; i++) {
 		struct py_cand *c = &run->v[i];
-		json_t *entry = json_object(), *prev;
+		json_t *entry = c->entry, *prev;
 		size_t j;
 		int merged = 0;
 
-		jset_str(entry, "path", c->path);
-		json_object_set(entry, "why", c->why);
-		finish_one(run, c, entry);
 		json_array_foreach(arr, j, prev)
 			if (same_env(prev, entry)) {
 				json_t *w;
