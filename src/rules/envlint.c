@@ -391,10 +391,12 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 	f = add(l, SEV_WARN, algo ? "nccl.env.algo_forced" : "nccl.env.proto_forced", st,
 		"%s=%s forces NCCL's %s for every collective and message size", st->name, st->value,
 		algo ? "algorithm" : "protocol");
-	finding_why(f, "Both seed articles recommend setting %s, but NCCL's documentation describes it as a "
-		    "debugging knob: NCCL's tuner picks per collective and per message size, and a forced "
-		    "choice is often slower (Tree for large all-reduces, Simple for small messages) or unusable "
-		    "for some collectives. Leave it unset unless a measurement shows it helps.", st->name);
+	finding_why(f, "%s, but NCCL's documentation describes it as a debugging knob: NCCL's tuner picks "
+		    "per collective and per message size, and one forced choice is wrong for some of them (a "
+		    "forced protocol like Simple is slow for small messages, a forced algorithm can disable NVLS "
+		    "or tree on large jobs). Leave it unset unless a measurement shows it helps.",
+		    algo ? "Both seed articles recommend setting NCCL_ALGO (Tree, Ring)"
+			 : "The second seed recommends NCCL_PROTO=Simple");
 	fix_unset(f, st);
 }
 
@@ -550,16 +552,25 @@ static void lint_net(struct lint *l, const struct nccl_setting *st)
 	}
 	if (sock)
 		return;
+	/* nccl.plugins[] knows file names (libnccl-net-ofi.so), not the names plugins register */
 	json_array_foreach(jpath(l->facts, "nccl.plugins"), i, pl) {
 		const char *name = jpath_str(pl, "name");
-		if (name && !strcasecmp(name, st->value))
+		if (name && strcasestr(name, st->value))
 			return;
+	}
+	if (json_array_size(jpath(l->facts, "nccl.plugins"))) {
+		f = add(l, SEV_INFO, "nccl.env.net_plugin", st,
+			"NCCL_NET=%s must equal the name a net plugin registers; ncclcheck cannot verify it", st->value);
+		finding_why(f, "NCCL compares NCCL_NET (ignoring case) with each network's name; with no match init "
+			    "fails with '%s'. NCCL_DEBUG=INFO prints 'Using network <name>'.",
+			    fails_27 ? "Failed to initialize any NET plugin" : "Error: network ... not found.");
+		return;
 	}
 	f = add(l, SEV_ERROR, "nccl.env.net_unknown", st,
 		"NCCL_NET=%s names no network this node has: NCCL fails at init", st->value);
 	finding_why(f, "NCCL_NET must be IB, Socket or the name of a loaded net plugin (compared ignoring "
-		    "case); no match stops init with '%s'.", fails_27 ? "Failed to initialize any NET plugin"
-		    : "Error: network ... not found.");
+		    "case), and no net plugin was found here; no match stops init with '%s'.",
+		    fails_27 ? "Failed to initialize any NET plugin" : "Error: network ... not found.");
 	fix_unset(f, st);
 }
 

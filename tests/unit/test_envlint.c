@@ -1,0 +1,404 @@
+/*
+ * NCCL_* lint (rules/envlint.c): each case is a facts document and the finding NCCL's own parsing
+ * implies, with its severity and fix. Also the variable table and the config-file precedence.
+ */
+#include "cmocka_helpers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report/finding.h"
+#include "rules/nccl_vars.h"
+#include "rules/rules.h"
+
+/* Runs the lint on facts built from `env` and `extra` (more top-level members, may be ""). */
+static struct findings *lint(const char *version, const char *env, const char *extra)
+{
+	char buf[8192];
+	json_t *facts;
+	struct findings *fs = findings_new();
+
+	snprintf(buf, sizeof(buf),
+		 "{\"schema_version\":1,\"env\":{%s},"
+		 "\"net\":{\"assume_nccl\":\"%s\",\"ifaddrs\":[{\"ifname\":\"lo\",\"family\":4,\"addr\":\"127.0.0.1\","
+		 "\"prefixlen\":8,\"flags\":{\"running\":true}},{\"ifname\":\"eth0\",\"family\":4,\"addr\":\"10.0.0.2\","
+		 "\"prefixlen\":24,\"flags\":{\"running\":true}}]}%s%s}",
+		 env, version, *extra ? "," : "", extra);
+	facts = json_lit(buf);
+	rule_nccl_env(facts, fs);
+	/* findings borrow nothing from the facts: free them now to prove it */
+	json_decref(facts);
+	return fs;
+}
+
+static const struct finding *expect(const struct findings *fs, const char *id, enum severity sev)
+{
+	const struct finding *f = findings_find(fs, id);
+
+	if (!f) {
+		for (size_t i = 0; i < fs->n; i++)
+			print_message("  have: %s %s\n", fs->v[i]->id, fs->v[i]->title);
+		fail_msg("no finding %s", id);
+	}
+	if (f->sev != sev)
+		fail_msg("%s: severity %s, expected %s (%s)", id, severity_name(f->sev), severity_name(sev), f->title);
+	return f;
+}
+
+static void expect_none(const struct findings *fs, const char *id)
+{
+	const struct finding *f = findings_find(fs, id);
+	if (f)
+		fail_msg("unexpected %s: %s", id, f->title);
+}
+
+static int has_fix(const struct finding *f, const char *fix)
+{
+	for (size_t i = 0; i < f->nfix; i++)
+		if (!strcmp(f->fix[i], fix))
+			return 1;
+	return 0;
+}
+
+static int title_has(const struct finding *f, const char *s)
+{
+	return strstr(f->title, s) != NULL;
+}
+
+static void test_unknown_names(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = lint("2.28.9", "\"NCCL_SOCKET_IFNAM\":\"eth1\"", "");
+	f = expect(fs, "nccl.env.unknown", SEV_WARN);
+	assert_true(title_has(f, "did you mean NCCL_SOCKET_IFNAME"));
+	assert_true(has_fix(f, "unset NCCL_SOCKET_IFNAM"));
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_SOCKET_NAME\":\"eth1\"", "");
+	f = expect(fs, "nccl.env.unknown", SEV_WARN);
+	assert_true(title_has(f, "did you mean NCCL_SOCKET_IFNAME"));
+	findings_free(fs);
+
+	/* PyTorch's, plugins' and containers' own NCCL_ names are not NCCL's business */
+	fs = lint("2.28.9", "\"NCCL_BLOCKING_WAIT\":\"1\",\"NCCL_ASYNC_ERROR_HANDLING\":\"1\",\"NCCL_OFI_USE_GDRCOPY\":\"1\","
+		  "\"NCCL_VERSION\":\"2.28.9\",\"NCCL_GPUDIRECTTCPX_CTRL_DEV\":\"eth0\"", "");
+	expect_none(fs, "nccl.env.unknown");
+	findings_free(fs);
+}
+
+static void test_integers(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = lint("2.28.9", "\"NCCL_IB_DISABLE\":\"true\"", "");
+	f = expect(fs, "nccl.env.int", SEV_WARN);
+	assert_true(title_has(f, "NCCL_IB_DISABLE='true' is read as 0: InfiniBand stays enabled"));
+	assert_true(has_fix(f, "export NCCL_IB_DISABLE=1"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_BUFFSIZE\":\"4M\"", "");
+	f = expect(fs, "nccl.env.int", SEV_WARN);
+	assert_true(title_has(f, "read as 4"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_IB_TIMEOUT\":\"010\"", "");
+	f = expect(fs, "nccl.env.int", SEV_WARN);
+	assert_true(title_has(f, "octal"));
+	assert_true(title_has(f, "reads 8"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_IB_RETRY_CNT\":\"9\"", "");
+	expect(fs, "nccl.env.range", SEV_WARN);
+	findings_free(fs);
+
+	/* the documented sentinel defaults are allowed */
+	fs = lint("2.28.9", "\"NCCL_SOCKET_NTHREADS\":\"-2\",\"NCCL_IB_SL\":\"-1\"", "");
+	expect_none(fs, "nccl.env.range");
+	expect(fs, "nccl.env.ok", SEV_OK);
+	findings_free(fs);
+}
+
+static void test_tuning(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* both seeds: NCCL_ALGO=Tree / Ring, NCCL_PROTO=Simple */
+	fs = lint("2.28.9", "\"NCCL_ALGO\":\"Tree\",\"NCCL_PROTO\":\"simple\"", "");
+	f = expect(fs, "nccl.env.algo_forced", SEV_WARN);
+	assert_true(strstr(f->why, "debugging"));
+	assert_true(has_fix(f, "unset NCCL_ALGO"));
+	expect(fs, "nccl.env.proto_forced", SEV_WARN);
+	findings_free(fs);
+
+	/* unknown token: fatal from 2.24, silently ignored before */
+	fs = lint("2.28.9", "\"NCCL_ALGO\":\"Ring, Tree\"", "");
+	f = expect(fs, "nccl.env.tuning_syntax", SEV_ERROR);
+	assert_true(title_has(f, "' Tree'"));
+	findings_free(fs);
+	fs = lint("2.21.5", "\"NCCL_ALGO\":\"Ring, Tree\"", "");
+	expect(fs, "nccl.env.tuning_syntax", SEV_WARN);
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_ALGO\":\"allreduce:tree;ring\"", "");
+	expect(fs, "nccl.env.tuning_syntax", SEV_ERROR);
+	findings_free(fs);
+	fs = lint("2.28.9", "\"NCCL_PROTO\":\"LL,Simple;allreduce:^LL\"", "");
+	expect_none(fs, "nccl.env.tuning_syntax");
+	expect(fs, "nccl.env.proto_forced", SEV_WARN);
+	findings_free(fs);
+}
+
+static void test_sockets(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = lint("2.28.9", "\"NCCL_NSOCKS_PERTHREAD\":\"32\",\"NCCL_SOCKET_NTHREADS\":\"4\"", "");
+	f = expect(fs, "nccl.env.sockets", SEV_WARN);
+	assert_true(title_has(f, "32 x 4 = 128"));
+	assert_true(has_fix(f, "export NCCL_NSOCKS_PERTHREAD=16"));
+	findings_free(fs);
+
+	/* the first seed: NSOCKS alone on an ordinary NIC does nothing */
+	fs = lint("2.28.9", "\"NCCL_NSOCKS_PERTHREAD\":\"4\"",
+		  "\"net2\":0");
+	f = expect(fs, "nccl.env.sockets", SEV_WARN);
+	assert_true(title_has(f, "has no effect"));
+	findings_free(fs);
+
+	/* the second seed's 4 x 2 is fine */
+	fs = lint("2.28.9", "\"NCCL_NSOCKS_PERTHREAD\":\"4\",\"NCCL_SOCKET_NTHREADS\":\"2\"", "");
+	expect_none(fs, "nccl.env.sockets");
+	findings_free(fs);
+}
+
+static void test_sockets_aws(void **state)
+{
+	struct findings *fs = findings_new();
+	json_t *facts;
+
+	(void)state;
+	/* on an AWS ENA NIC NCCL's automatic thread count is 2: NSOCKS alone does take effect */
+	facts = json_lit("{\"env\":{\"NCCL_NSOCKS_PERTHREAD\":\"4\"},\"net\":{\"assume_nccl\":\"2.28.9\","
+			 "\"ifaddrs\":[{\"ifname\":\"ens5\",\"family\":4,\"addr\":\"10.0.0.2\",\"prefixlen\":24}],"
+			 "\"interfaces\":[{\"name\":\"ens5\",\"vendor\":\"0x1d0f\"}]}}");
+	rule_nccl_env(facts, fs);
+	expect_none(fs, "nccl.env.sockets");
+	json_decref(facts);
+	findings_free(fs);
+}
+
+static void test_hardware(void **state)
+{
+	static const char rdma[] = "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,"
+				   "\"state\":\"ACTIVE\",\"link_layer\":\"InfiniBand\"}]}],\"verbs\":{\"loaded\":true}}";
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = lint("2.28.9", "\"NCCL_IB_DISABLE\":\"1\"", rdma);
+	f = expect(fs, "nccl.env.ib_disabled", SEV_WARN);
+	assert_true(title_has(f, "mlx5_0:1/InfiniBand"));
+	findings_free(fs);
+
+	/* the second seed on a machine without IB: nothing to say */
+	fs = lint("2.28.9", "\"NCCL_IB_DISABLE\":\"1\"", "\"rdma\":{\"devices\":[]}");
+	expect_none(fs, "nccl.env.ib_disabled");
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_NET\":\"IB\"", "\"rdma\":{\"devices\":[]}");
+	f = expect(fs, "nccl.env.net_ib", SEV_ERROR);
+	assert_true(has_fix(f, "unset NCCL_NET"));
+	findings_free(fs);
+	fs = lint("2.28.9", "\"NCCL_NET\":\"IB\"", rdma);
+	expect_none(fs, "nccl.env.net_ib");
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_NET\":\"Libfabric\"", "\"nccl\":{\"plugins\":[]}");
+	expect(fs, "nccl.env.net_unknown", SEV_ERROR);
+	findings_free(fs);
+	fs = lint("2.28.9", "\"NCCL_NET\":\"ofi\"", "\"nccl\":{\"plugins\":[{\"name\":\"libnccl-net-ofi.so\"}]}");
+	expect_none(fs, "nccl.env.net_unknown");
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_IB_HCA\":\"=mlx5_9\"", rdma);
+	expect(fs, "nccl.env.ib_hca_nomatch", SEV_WARN);
+	findings_free(fs);
+	fs = lint("2.28.9", "\"NCCL_IB_HCA\":\"mlx5\"", rdma);
+	expect_none(fs, "nccl.env.ib_hca_nomatch");
+	findings_free(fs);
+}
+
+static void test_values(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = lint("2.28.9", "\"NCCL_DEBUG\":\"INFO\"", "");
+	f = expect(fs, "nccl.env.debug", SEV_INFO);
+	assert_true(has_fix(f, "export NCCL_DEBUG=WARN"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_DEBUG\":\"verbose\"", "");
+	f = expect(fs, "nccl.env.value", SEV_WARN);
+	assert_true(title_has(f, "prints nothing"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_SOCKET_FAMILY\":\"af_inet\"", "");
+	f = expect(fs, "nccl.env.value", SEV_WARN);
+	assert_true(strstr(f->why, "case matters"));
+	assert_true(has_fix(f, "export NCCL_SOCKET_FAMILY=AF_INET"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_LAUNCH_MODE\":\"PARALLEL\"", "");
+	expect(fs, "nccl.env.launch_mode", SEV_INFO);
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_BUFFSIZE\":\"4194304\"", "");
+	expect(fs, "nccl.env.buffsize", SEV_INFO);
+	findings_free(fs);
+	fs = lint("2.28.9", "\"NCCL_BUFFSIZE\":\"3000000\"", "");
+	expect(fs, "nccl.env.buffsize", SEV_WARN);
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_P2P_LEVEL\":\"nvl\"", "");
+	f = expect(fs, "nccl.env.value", SEV_WARN);
+	assert_true(has_fix(f, "export NCCL_P2P_LEVEL=NVL"));
+	findings_free(fs);
+	fs = lint("2.28.9", "\"NCCL_NET_GDR_LEVEL\":\"5\",\"NCCL_P2P_LEVEL\":\"C2C\"", "");
+	expect_none(fs, "nccl.env.value");
+	findings_free(fs);
+	fs = lint("2.26.6", "\"NCCL_P2P_LEVEL\":\"C2C\"", "");
+	expect(fs, "nccl.env.value", SEV_WARN);
+	findings_free(fs);
+}
+
+static void test_versions(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = lint("2.21.5", "\"NCCL_CONF_FILE\":\"/opt/nccl.conf\"", "");
+	f = expect(fs, "nccl.env.too_new", SEV_WARN);
+	assert_true(title_has(f, "read from NCCL 2.23.4 on; this job loads 2.21.5"));
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_WORK_FIFO_DEPTH\":\"65536\"", "");
+	expect(fs, "nccl.env.removed", SEV_WARN);
+	findings_free(fs);
+
+	fs = lint("2.28.9", "\"NCCL_LL_THRESHOLD\":\"0\"", "");
+	expect(fs, "nccl.env.removed", SEV_WARN);
+	findings_free(fs);
+}
+
+static void test_conf_files(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+	struct nccl_settings s;
+	json_t *facts;
+
+	(void)state;
+	/* the file's value is linted and attributed to its line; a key with a space is lost */
+	fs = lint("2.28.9", "",
+		  "\"nccl\":{\"conf\":[{\"path\":\"/etc/nccl.conf\",\"source\":\"/etc/nccl.conf\","
+		  "\"vars\":{\"NCCL_IB_DISABLE\":\"yes\",\"NCCL_DEBUG \":\" INFO\"},\"lines\":{\"NCCL_IB_DISABLE\":3}}]}");
+	f = expect(fs, "nccl.env.int", SEV_WARN);
+	assert_string_equal(f->evidence[0], "NCCL_IB_DISABLE=yes (from /etc/nccl.conf line 3)");
+	assert_true(has_fix(f, "sed -i 's|^NCCL_IB_DISABLE=.*|NCCL_IB_DISABLE=1|' /etc/nccl.conf"));
+	expect(fs, "nccl.env.conf_key", SEV_WARN);
+	findings_free(fs);
+
+	/* environment over the file */
+	fs = lint("2.28.9", "\"NCCL_DEBUG\":\"WARN\"",
+		  "\"nccl\":{\"conf\":[{\"path\":\"/etc/nccl.conf\",\"source\":\"/etc/nccl.conf\","
+		  "\"vars\":{\"NCCL_DEBUG\":\"INFO\"}}]}");
+	f = expect(fs, "nccl.env.shadowed", SEV_INFO);
+	assert_true(title_has(f, "NCCL_DEBUG=INFO in /etc/nccl.conf is overridden by NCCL_DEBUG=WARN from environment"));
+	expect_none(fs, "nccl.env.debug");
+	findings_free(fs);
+
+	/* NCCL_CONF_FILE replaces ~/.nccl.conf from 2.23 on, and is ignored before */
+	facts = json_lit("{\"env\":{\"NCCL_CONF_FILE\":\"/opt/my.conf\"},\"nccl\":{\"conf\":["
+			 "{\"path\":\"/opt/my.conf\",\"source\":\"NCCL_CONF_FILE\",\"vars\":{\"NCCL_ALGO\":\"Ring\"}},"
+			 "{\"path\":\"/root/.nccl.conf\",\"source\":\"~/.nccl.conf\",\"vars\":{\"NCCL_ALGO\":\"Tree\","
+			 "\"NCCL_PROTO\":\"LL\"}},"
+			 "{\"path\":\"/etc/nccl.conf\",\"source\":\"/etc/nccl.conf\",\"vars\":{\"NCCL_ALGO\":\"NVLS\","
+			 "\"NCCL_DEBUG\":\"WARN\"}}]}}");
+	nccl_settings_collect(facts, "2.28.9", &s);
+	assert_string_equal(nccl_settings_get(&s, "NCCL_ALGO")->value, "Ring");
+	assert_null(nccl_settings_get(&s, "NCCL_PROTO"));
+	assert_string_equal(nccl_settings_get(&s, "NCCL_DEBUG")->value, "WARN");
+	assert_string_equal(s.skipped_conf, "/root/.nccl.conf");
+	nccl_settings_release(&s);
+	nccl_settings_collect(facts, "2.21.5", &s);
+	assert_string_equal(nccl_settings_get(&s, "NCCL_ALGO")->value, "Tree");
+	assert_string_equal(nccl_settings_get(&s, "NCCL_PROTO")->source, "/root/.nccl.conf");
+	assert_string_equal(s.skipped_conf, "/opt/my.conf");
+	nccl_settings_release(&s);
+	json_decref(facts);
+}
+
+static void test_table(void **state)
+{
+	const struct nccl_var *v;
+	enum nv_parse how;
+
+	(void)state;
+	/* every name is unique and looks like an NCCL variable */
+	for (size_t i = 0; i < nccl_vars_count; i++) {
+		assert_int_equal(strncmp(nccl_vars[i].name, "NCCL_", 5), 0);
+		for (size_t j = i + 1; j < nccl_vars_count; j++)
+			if (!strcmp(nccl_vars[i].name, nccl_vars[j].name))
+				fail_msg("duplicate %s", nccl_vars[i].name);
+	}
+	assert_true(nccl_vars_count > 250);
+	v = nccl_var_find("NCCL_SOCKET_IFNAME");
+	assert_non_null(v);
+	assert_int_equal(v->type, NV_IFLIST);
+	v = nccl_var_find("NCCL_IB_TIMEOUT");
+	assert_string_equal(v->def, "20");
+	assert_string_equal(nccl_var_find("NCCL_CONF_FILE")->since, "2.23.4");
+	assert_string_equal(nccl_var_find("NCCL_SOCKET_RETRY_CNT")->since, "2.24.3");
+	assert_null(nccl_var_find("NCCL_BLOCKING_WAIT"));
+
+	assert_int_equal(nccl_parse_int("true", &how), 0);
+	assert_int_equal(how, NV_PARSE_JUNK);
+	assert_int_equal(nccl_parse_int("0x10", &how), 16);
+	assert_int_equal(how, NV_PARSE_HEX);
+	assert_int_equal(nccl_parse_int("-2", &how), -2);
+	assert_int_equal(how, NV_PARSE_OK);
+	assert_int_equal(nccl_parse_int("99999999999999999999", &how), 0);
+	assert_int_equal(how, NV_PARSE_RANGE);
+	nccl_parse_int("", &how);
+	assert_int_equal(how, NV_PARSE_EMPTY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unknown_names),
+		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_tuning),
+		cmocka_unit_test(test_sockets),
+		cmocka_unit_test(test_sockets_aws),
+		cmocka_unit_test(test_hardware),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_versions),
+		cmocka_unit_test(test_conf_files),
+		cmocka_unit_test(test_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
