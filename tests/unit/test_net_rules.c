@@ -1,0 +1,394 @@
+/*
+ * Network rules (rules/net.c) on hand-made facts: the MASTER_ADDR route against the predicted
+ * bootstrap interface and the exact NCCL_SOCKET_IFNAME fix, NCCL_SOCKET_IFNAME pitfalls,
+ * NCCL_COMM_ID, port range and seed advice, the firewall model, limits, host name and RDMA.
+ */
+#include "cmocka_helpers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report/finding.h"
+#include "rules/rules.h"
+
+#define LO "{\"ifname\":\"lo\",\"family\":4,\"addr\":\"127.0.0.1\",\"prefixlen\":8,\"class\":\"loopback\",\"flags\":{\"running\":true}}"
+#define ETH0 "{\"ifname\":\"eth0\",\"family\":4,\"addr\":\"203.0.113.10\",\"prefixlen\":24,\"class\":\"documentation\",\"flags\":{\"running\":true}}"
+#define ETH1 "{\"ifname\":\"eth1\",\"family\":4,\"addr\":\"10.0.0.2\",\"prefixlen\":24,\"class\":\"private\",\"flags\":{\"running\":true}}"
+#define ETH1_DOWN "{\"ifname\":\"eth1\",\"family\":4,\"addr\":\"10.0.0.2\",\"prefixlen\":24,\"class\":\"private\",\"flags\":{\"running\":false}}"
+#define ETH10 "{\"ifname\":\"eth10\",\"family\":4,\"addr\":\"192.168.10.2\",\"prefixlen\":24,\"class\":\"private\",\"flags\":{\"running\":true}}"
+#define MASTER_ETH1 "\"master\":{\"set\":true,\"addr\":\"10.0.0.1\",\"resolved\":\"10.0.0.1\",\"port\":29500,\"local\":false,\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}"
+
+/* facts: env members, net.ifaddrs entries, more net members, more top-level members */
+static struct findings *run(const char *env, const char *ifaddrs, const char *net, const char *extra)
+{
+	char buf[16384];
+	json_t *facts;
+	struct findings *fs = findings_new();
+
+	snprintf(buf, sizeof(buf),
+		 "{\"schema_version\":1,\"env\":{%s},\"net\":{\"assume_nccl\":\"2.28.9\",\"ifaddrs\":[%s]%s%s}%s%s}",
+		 env, ifaddrs, *net ? "," : "", net, *extra ? "," : "", extra);
+	facts = json_lit(buf);
+	rule_net(facts, fs);
+	json_decref(facts);
+	return fs;
+}
+
+static const struct finding *expect(const struct findings *fs, const char *id, enum severity sev)
+{
+	const struct finding *f = findings_find(fs, id);
+
+	if (!f) {
+		for (size_t i = 0; i < fs->n; i++)
+			print_message("  have: %s %s\n", fs->v[i]->id, fs->v[i]->title);
+		fail_msg("no finding %s", id);
+	}
+	if (f->sev != sev)
+		fail_msg("%s: severity %s, expected %s (%s)", id, severity_name(f->sev), severity_name(sev), f->title);
+	return f;
+}
+
+static void expect_none(const struct findings *fs, const char *id)
+{
+	const struct finding *f = findings_find(fs, id);
+	if (f)
+		fail_msg("unexpected %s: %s", id, f->title);
+}
+
+static int has_fix(const struct finding *f, const char *fix)
+{
+	for (size_t i = 0; i < f->nfix; i++)
+		if (!strcmp(f->fix[i], fix))
+			return 1;
+	return 0;
+}
+
+static int has_evidence(const struct finding *f, const char *part)
+{
+	for (size_t i = 0; i < f->nevidence; i++)
+		if (strstr(f->evidence[i], part))
+			return 1;
+	return 0;
+}
+
+static void test_master_mismatch(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* the second seed's AutoDL failure, on one node */
+	fs = run("", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
+	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	assert_string_equal(f->title, "NCCL will bootstrap on eth0 203.0.113.10, but MASTER_ADDR 10.0.0.1 is reached through eth1");
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	assert_true(has_evidence(f, "documentation range, treated as public"));
+	assert_true(has_evidence(f, "NCCL 2.28.9 modelled (NCCLCHECK_ASSUME_NCCL)"));
+	f = expect(fs, "net.nccl.bootstrap", SEV_INFO);
+	assert_true(strstr(f->title, "eth0 203.0.113.10") != NULL);
+	findings_free(fs);
+
+	/* eth10 comes first and also matches 'eth1': only the exact form works */
+	fs = run("", LO "," ETH10 "," ETH1, MASTER_ETH1, "");
+	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
+	findings_free(fs);
+
+	/* the interface to the master is down: NCCL 2.28 skips it, so bring it up first */
+	fs = run("", LO "," ETH0 "," ETH1_DOWN, MASTER_ETH1, "");
+	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	assert_true(has_fix(f, "ip link set eth1 up   # NCCL 2.28.9 skips interfaces that are not running, then:"));
+	findings_free(fs);
+
+	/* NCCL_COMM_ID decides bootstrap whatever NCCL_SOCKET_IFNAME says */
+	fs = run("\"NCCL_COMM_ID\":\"203.0.113.1:5000\",\"NCCL_SOCKET_IFNAME\":\"eth1\"", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
+	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	assert_true(has_fix(f, "unset NCCL_COMM_ID   # it decides NCCL's bootstrap interface"));
+	expect(fs, "nccl.env.comm_id", SEV_WARN);
+	findings_free(fs);
+}
+
+static void test_master_match(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"^eth0,lo\"", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
+	expect(fs, "net.bootstrap.master_match", SEV_OK);
+	expect_none(fs, "net.bootstrap.master_mismatch");
+	expect_none(fs, "net.socket.extra_interfaces");
+	findings_free(fs);
+
+	/* bootstrap right, but NET/Socket also spreads over eth0 */
+	fs = run("", LO "," ETH1 "," ETH0, MASTER_ETH1, "");
+	expect(fs, "net.bootstrap.master_match", SEV_OK);
+	f = expect(fs, "net.socket.extra_interfaces", SEV_WARN);
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"localhost\",\"resolved\":\"127.0.0.1\","
+		 "\"source_addr\":\"127.0.0.1\",\"source_ifname\":\"lo\",\"local\":true}", "");
+	expect(fs, "net.master.loopback", SEV_INFO);
+	expect_none(fs, "net.bootstrap.master_mismatch");
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"node0\",\"resolved\":{\"unknown\":\"cannot resolve 'node0'\"}}", "");
+	expect(fs, "net.master.unresolved", SEV_ERROR);
+	findings_free(fs);
+
+	/* no MASTER_ADDR: a public bootstrap address next to a private one is suspicious */
+	fs = run("", LO "," ETH0 "," ETH1, "\"master\":{\"set\":false}", "");
+	f = expect(fs, "net.bootstrap.public", SEV_WARN);
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	assert_true(has_evidence(f, "documentation range"));
+	findings_free(fs);
+}
+
+static void test_ifname(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth9\"", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
+	f = expect(fs, "net.ifname.nomatch", SEV_ERROR);
+	assert_string_equal(f->title, "NCCL_SOCKET_IFNAME=eth9 matches no interface; this node has lo, eth0, eth1");
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1   # the interface that reaches MASTER_ADDR 10.0.0.1"));
+	expect_none(fs, "net.nccl.no_interface");
+	findings_free(fs);
+
+	/* matching, but not running: said so */
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth1\"", LO "," ETH0 "," ETH1_DOWN, "", "");
+	f = expect(fs, "net.ifname.nomatch", SEV_ERROR);
+	assert_true(has_evidence(f, "eth1 is not running (NCCL 2.28.9 skips it)"));
+	findings_free(fs);
+
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"e\"", LO "," ETH0, "", "");
+	expect(fs, "net.ifname.ignored", SEV_WARN);
+	findings_free(fs);
+
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth0, eth1\"", LO "," ETH0 "," ETH1, "", "");
+	f = expect(fs, "net.ifname.space", SEV_WARN);
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth0,eth1"));
+	findings_free(fs);
+
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth1:29500\"", LO "," ETH1, "", "");
+	expect(fs, "net.ifname.port", SEV_INFO);
+	findings_free(fs);
+
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x10,x11,x12,x13,x14,x15,eth1\"", LO "," ETH1, "", "");
+	expect(fs, "net.ifname.too_many", SEV_WARN);
+	expect(fs, "net.ifname.nomatch", SEV_ERROR);
+	findings_free(fs);
+
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"^docker0\"", LO "," ETH1, MASTER_ETH1, "");
+	f = expect(fs, "net.ifname.lo_eligible", SEV_ERROR);
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=^docker0,lo"));
+	findings_free(fs);
+
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth1\"", LO "," ETH1 "," ETH10, "", "");
+	f = expect(fs, "net.ifname.prefix", SEV_WARN);
+	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
+	findings_free(fs);
+}
+
+static void test_prediction_edges(void **state)
+{
+	struct findings *fs;
+
+	(void)state;
+	fs = run("", "{\"ifname\":\"lo\",\"family\":4,\"addr\":\"127.0.0.1\",\"prefixlen\":8,\"flags\":{\"running\":false}}", "", "");
+	expect(fs, "net.nccl.no_interface", SEV_ERROR);
+	findings_free(fs);
+
+	fs = run("", LO ",{\"ifname\":\"eth0\",\"family\":6,\"addr\":\"fe80::2\",\"prefixlen\":64,\"scope_id\":2,"
+		 "\"flags\":{\"running\":true}}", "", "");
+	expect(fs, "net.bootstrap.link_local", SEV_WARN);
+	findings_free(fs);
+
+	fs = run("", LO ",{\"ifname\":\"docker0\",\"family\":4,\"addr\":\"172.17.0.1\",\"prefixlen\":16,\"flags\":{\"running\":true}}",
+		 "", "");
+	expect(fs, "net.bootstrap.docker", SEV_WARN);
+	findings_free(fs);
+
+	fs = run("\"NCCL_COMM_ID\":\"[fe80::1\"", LO "," ETH1, "", "");
+	expect(fs, "nccl.env.comm_id", SEV_ERROR);
+	findings_free(fs);
+
+	fs = run("\"NCCL_COMM_ID\":\"192.168.77.1:5000\"", LO "," ETH1, "", "");
+	expect(fs, "nccl.env.comm_id", SEV_ERROR);
+	findings_free(fs);
+}
+
+static void test_ports(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = run("", LO "," ETH1, MASTER_ETH1, "\"sysctl\":{\"ip_local_port_range\":[32768,60999]}");
+	f = expect(fs, "net.ports.range", SEV_INFO);
+	assert_string_equal(f->title, "NCCL listens on TCP ports 32768-60999 here (net.ipv4.ip_local_port_range): "
+				      "the other nodes must reach them on eth1");
+	assert_true(strstr(f->why, "49152-65535, which misses part of this node's range"));
+	assert_true(strstr(f->why, "32768-60999, which covers this range (it is the Linux default)"));
+	assert_true(has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 -m multiport --dports 29500,32768:60999 -j ACCEPT"));
+	expect_none(fs, "net.ports.master_in_range");
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.0.0.1\",\"resolved\":\"10.0.0.1\",\"port\":40000,"
+		 "\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}",
+		 "\"sysctl\":{\"ip_local_port_range\":[1024,65535]}");
+	f = expect(fs, "net.ports.range", SEV_INFO);
+	assert_true(strstr(f->why, "the second says 32768-60999, which misses part"));
+	f = expect(fs, "net.ports.master_in_range", SEV_WARN);
+	assert_true(has_fix(f, "sysctl -w net.ipv4.ip_local_reserved_ports=40000"));
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.0.0.1\",\"resolved\":\"10.0.0.1\",\"port\":40000,"
+		 "\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}",
+		 "\"sysctl\":{\"ip_local_port_range\":[1024,65535],\"ip_local_reserved_ports\":\"40000\"}");
+	expect_none(fs, "net.ports.master_in_range");
+	findings_free(fs);
+}
+
+#define RANGE "\"sysctl\":{\"ip_local_port_range\":[32768,60999]}"
+
+static void test_firewall(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\","
+		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"ACCEPT\",\"source\":\"iptables\"}],\"rules\":["
+		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"DROP\",\"proto\":\"tcp\","
+		 "\"iface\":\"eth1\",\"dports\":[[32768,60999]],\"states\":[],\"source\":\"iptables\","
+		 "\"text\":\"-A INPUT -i eth1 -p tcp --dport 32768:60999 -j DROP\"}]}");
+	f = expect(fs, "net.firewall.blocks", SEV_ERROR);
+	assert_string_equal(f->title, "the local firewall drops incoming TCP 32768-60999 on eth1: NCCL's listeners are there");
+	assert_true(has_evidence(f, "rule: -A INPUT -i eth1 -p tcp --dport 32768:60999 -j DROP"));
+	assert_true(has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 --dport 32768:60999 -j ACCEPT"));
+	findings_free(fs);
+
+	/* a rule on another interface does not matter */
+	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\","
+		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":["
+		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"DROP\",\"iface\":\"eth0\"}]}");
+	expect(fs, "net.firewall.open", SEV_OK);
+	findings_free(fs);
+
+	/* nftables policy drop, an accept only for ssh, and a rule the model cannot read: a warning */
+	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"chains\":[{\"family\":\"inet\",\"table\":\"fw\","
+		 "\"name\":\"input\",\"hook\":\"input\",\"policy\":\"DROP\",\"source\":\"nft\"}],\"rules\":["
+		 "{\"family\":\"inet\",\"table\":\"fw\",\"chain\":\"input\",\"action\":\"ACCEPT\",\"proto\":\"tcp\","
+		 "\"dports\":[[22,22]],\"source\":\"nft\"},"
+		 "{\"family\":\"inet\",\"table\":\"fw\",\"chain\":\"input\",\"action\":\"ACCEPT\",\"conditional\":true,\"source\":\"nft\"}]}");
+	f = expect(fs, "net.firewall.blocks", SEV_WARN);
+	assert_true(has_evidence(f, "policy DROP of chain input (inet fw)"));
+	assert_true(has_fix(f, "nft insert rule inet fw input iifname \"eth1\" ip saddr 10.0.0.0/24 tcp dport 32768-60999 accept"));
+	findings_free(fs);
+
+	/* accepted from the master's subnet: the peers are there */
+	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\","
+		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"DROP\"}],\"rules\":["
+		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"ACCEPT\",\"src\":\"10.0.0.0/24\"}]}");
+	expect(fs, "net.firewall.open", SEV_OK);
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"unknown\":\"'iptables-save' failed: Permission denied\"}");
+	expect(fs, "net.firewall.unreadable", SEV_INFO);
+	findings_free(fs);
+
+	/* MASTER_ADDR is this node: its store port must be open too */
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.0.0.2\",\"resolved\":\"10.0.0.2\",\"port\":29500,"
+		 "\"local\":true,\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}",
+		 RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\",\"name\":\"INPUT\","
+		 "\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":[{\"family\":\"ip\",\"table\":\"filter\","
+		 "\"chain\":\"INPUT\",\"action\":\"REJECT\",\"proto\":\"tcp\",\"dports\":[[29500,29500]]}]}");
+	f = expect(fs, "net.firewall.master_port", SEV_ERROR);
+	assert_true(has_fix(f, "iptables -I INPUT -i eth1 -p tcp --dport 29500 -j ACCEPT"));
+	findings_free(fs);
+}
+
+static void test_host(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = run("", LO "," ETH1, MASTER_ETH1, "\"limits\":{\"nofile\":{\"soft\":1024,\"hard\":524288}},"
+		 "\"hostname_resolution\":{\"name\":\"gpu1\",\"addrs\":[\"127.0.1.1\"],\"loopback\":true}");
+	f = expect(fs, "net.limits.nofile", SEV_WARN);
+	assert_true(has_fix(f, "ulimit -n 65536   # in the launching shell; persist with 'nofile 65536' in /etc/security/limits.conf"));
+	f = expect(fs, "net.hostname.loopback", SEV_WARN);
+	assert_true(has_fix(f, "echo '10.0.0.2 gpu1' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, MASTER_ETH1, "\"limits\":{\"nofile\":{\"soft\":65536,\"hard\":65536}},"
+		 "\"hostname_resolution\":{\"name\":\"gpu1\",\"addrs\":[\"10.0.0.2\"],\"loopback\":false}");
+	expect_none(fs, "net.limits.nofile");
+	expect_none(fs, "net.hostname.loopback");
+	findings_free(fs);
+}
+
+static void test_rdma(void **state)
+{
+	struct findings *fs;
+
+	(void)state;
+	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"ACTIVE\","
+		 "\"link_layer\":\"Ethernet\"}]}],\"verbs\":{\"loaded\":false,\"error\":\"libibverbs.so.1: cannot open\"},"
+		 "\"peermem\":{\"loaded\":false}}");
+	expect(fs, "net.rdma.verbs", SEV_WARN);
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"ACTIVE\"}]}],"
+		 "\"verbs\":{\"loaded\":true,\"devices\":[\"mlx5_0\"]},\"peermem\":{\"loaded\":false}}");
+	expect(fs, "net.rdma.peermem", SEV_INFO);
+	findings_free(fs);
+
+	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"DOWN\"}]}]}");
+	expect(fs, "net.rdma.down", SEV_INFO);
+	findings_free(fs);
+}
+
+/* Facts without a net section, or with garbage in it, give no network verdict and no crash. */
+static void test_robust(void **state)
+{
+	static const char *const docs[] = {
+		"{}", "{\"net\":{\"ifaddrs\":{\"unknown\":\"x\"}}}", "{\"net\":{\"ifaddrs\":[1,\"a\",{}]}}",
+		"{\"net\":{\"ifaddrs\":[],\"master\":{\"set\":true}},\"firewall\":{\"rules\":[{}],\"chains\":[{}]}}",
+		"{\"net\":{\"ifaddrs\":[{\"ifname\":\"eth0\",\"addr\":\"10.0.0.1\",\"prefixlen\":99}]},"
+		"\"sysctl\":{\"ip_local_port_range\":[\"a\",2]},\"firewall\":{\"chains\":[{\"family\":\"ip\","
+		"\"table\":\"t\",\"name\":\"c\",\"hook\":\"input\"}],\"rules\":[{\"family\":\"ip\",\"table\":\"t\","
+		"\"chain\":\"c\",\"action\":\"JUMP\",\"target\":\"c\"}]}}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		json_t *facts = json_lit(docs[i]);
+		struct findings *fs = findings_new();
+		rule_net(facts, fs);
+		rule_nccl_env(facts, fs);
+		findings_free(fs);
+		json_decref(facts);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_master_mismatch),
+		cmocka_unit_test(test_master_match),
+		cmocka_unit_test(test_ifname),
+		cmocka_unit_test(test_prediction_edges),
+		cmocka_unit_test(test_ports),
+		cmocka_unit_test(test_firewall),
+		cmocka_unit_test(test_host),
+		cmocka_unit_test(test_rdma),
+		cmocka_unit_test(test_robust),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
