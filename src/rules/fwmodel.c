@@ -292,6 +292,8 @@ static int eval_chain(const struct fw_model *m, long cid, const struct fw_packet
 
 void fw_eval(const struct fw_model *m, const struct fw_packet *p, struct fw_result *r)
 {
+	int uncertain = 0;
+
 	memset(r, 0, sizeof(*r));
 	r->verdict = FW_ACCEPT;
 	if (!m)
@@ -306,7 +308,7 @@ void fw_eval(const struct fw_model *m, const struct fw_packet *p, struct fw_resu
 			continue;
 		memset(&one, 0, sizeof(one));
 		v = eval_chain(m, (long)i, p, &one, 0);
-		r->uncertain |= one.uncertain;
+		uncertain |= one.uncertain;
 		if (v == CONTINUE) {
 			v = c->policy && !strcmp(c->policy, "DROP") ? FW_DROP : FW_ACCEPT;
 			one.rule = NULL;
@@ -315,20 +317,20 @@ void fw_eval(const struct fw_model *m, const struct fw_packet *p, struct fw_resu
 			one.family = c->family;
 			one.source = c->source;
 		}
-		if (v != FW_ACCEPT) {
-			int unc = r->uncertain;
-			*r = one;
-			r->verdict = (enum fw_verdict)v;
-			r->uncertain = unc;
+		*r = one;
+		r->verdict = (enum fw_verdict)v;
+		r->uncertain = uncertain;
+		if (v != FW_ACCEPT)
 			return;
-		}
 	}
 }
 
+/* Accepted ports merge whatever rule accepted them; blocked ones stay apart by rule. */
 static int same_outcome(const struct fw_result *a, const struct fw_result *b)
 {
-	return a->verdict == b->verdict && a->rule == b->rule && a->chain == b->chain &&
-	       a->uncertain == b->uncertain;
+	if (a->verdict != b->verdict || a->uncertain != b->uncertain)
+		return 0;
+	return a->verdict == FW_ACCEPT || (a->rule == b->rule && a->chain == b->chain);
 }
 
 static int cmp_long(const void *a, const void *b)

@@ -596,7 +596,7 @@ static void report_firewall(struct net *n)
 {
 	const json_t *fw = jpath(n->facts, "firewall");
 	struct fw_model *m;
-	struct fw_span spans[16];
+	struct fw_span spans[64];
 	const json_t *range = jpath(n->facts, "sysctl.ip_local_port_range");
 	const char *peer = NULL;
 	long lo = 32768, hi = 60999, mport = (long)jpath_int(n->master, "port", 29500);
@@ -630,7 +630,7 @@ static void report_firewall(struct net *n)
 	for (int k = 0; k < nif; k++) {
 		const struct ifs_addr *a = first_addr(n, ifnames[k], 0);
 		int family = a ? a->family : 4;
-		size_t ns = fw_scan(m, family, ifnames[k], peer, lo, hi, spans, 16);
+		size_t ns = fw_scan(m, family, ifnames[k], peer, lo, hi, spans, 64);
 		struct fw_result mr;
 		struct fw_packet mp = { family, ifnames[k], peer, mport };
 
