@@ -14,6 +14,16 @@
 
 #define ENV_LINE_MAX 4096
 
+/* The buffer is not a C string: copy bytes, never scan for a NUL (strndup may). */
+static char *dup_bytes(const char *p, size_t n)
+{
+	char *s = xmalloc(n + 1);
+
+	memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
 static int valid_env_name(const char *s, size_t n)
 {
 	if (!n || !(isupper((unsigned char)s[0]) || s[0] == '_'))
@@ -49,8 +59,8 @@ int lab_env_parse(const char *buf, size_t len, int (*fn)(void *arg, const char *
 		eq = memchr(line, '=', n);
 		if (!eq || !valid_env_name(line, (size_t)(eq - line)))
 			return err_set(e, ERR_PARSE, "line %d is not NAME=value", lineno);
-		name = xstrndup(line, (size_t)(eq - line));
-		value = xstrndup(eq + 1, n - (size_t)(eq - line) - 1);
+		name = dup_bytes(line, (size_t)(eq - line));
+		value = dup_bytes(eq + 1, n - (size_t)(eq - line) - 1);
 		rc = fn(arg, name, value);
 		free(name);
 		free(value);
