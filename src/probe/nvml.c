@@ -934,6 +934,8 @@ void probe_nvml(const struct probe_opts *o, json_t *facts)
 		snprintf(fate, sizeof(fate), "hung and was stopped after %ld ms", r.elapsed_ms);
 	else if (!r.exited)
 		snprintf(fate, sizeof(fate), "crashed (signal %d)", r.status);
+	else if (r.status != 0) /* a sanitizer or the library itself bailed out */
+		snprintf(fate, sizeof(fate), "exited with status %d", r.status);
 	nvml_answer_merge(facts, r.out.buf, r.out.len, kmod, fate[0] ? fate : NULL);
 	if (fate[0])
 		jset_str(json_object_get(facts, "driver"), "probe_error", fate);
