@@ -158,7 +158,7 @@ static int numa_of(hwloc_topology_t t, hwloc_obj_t o)
 	return hwloc_bitmap_first(anc->nodeset);
 }
 
-static void cpu_facts(hwloc_topology_t t, json_t *topo)
+static void cpu_facts(hwloc_topology_t t, json_t *topo, int xml_loaded)
 {
 	json_t *c = json_object();
 
@@ -166,6 +166,13 @@ static void cpu_facts(hwloc_topology_t t, json_t *topo)
 	jset_int(c, "cores", hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE));
 	jset_int(c, "packages", hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE));
 	jset_int(c, "numa_nodes", hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE));
+	/* taskset / sched_setaffinity narrow the process further than the cgroup does */
+	if (xml_loaded == 0) {
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		if (set && hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == 0)
+			jset_int(c, "bound_pus", hwloc_bitmap_weight(set));
+		hwloc_bitmap_free(set);
+	}
 	json_object_set_new(topo, "cpus", c);
 }
 
@@ -285,7 +292,7 @@ void probe_topo(const struct probe_opts *o, json_t *facts)
 		jset_fmt(topo, "source", "hwloc (XML '%s')", xml);
 	else
 		jset_str(topo, "source", "hwloc");
-	cpu_facts(t, topo);
+	cpu_facts(t, topo, xml && *xml);
 	nics = nic_facts(t, &nic_pcis, &nnic);
 	json_object_set_new(topo, "nics", nics);
 	if (json_is_array(json_object_get(facts, "gpus")))

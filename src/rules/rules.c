@@ -5,6 +5,7 @@ const struct rule rules_node[] = {
 	{ "facts", rule_facts_health },
 	{ "compat_driver", rule_compat_driver },
 	{ "compat_cudnn", rule_compat_cudnn },
+	{ "gpu_topology", rule_gpu_topology },
 	{ "compat_stack", rule_compat_stack },
 	{ "launcher_env", rule_launcher_env },
 	{ "resources", rule_resources },

@@ -28,6 +28,7 @@ extern const unsigned rules_node_count;
 void rule_facts_health(const json_t *facts, struct findings *out);
 void rule_compat_driver(const json_t *facts, struct findings *out);
 void rule_compat_cudnn(const json_t *facts, struct findings *out);
+void rule_gpu_topology(const json_t *facts, struct findings *out);
 void rule_compat_stack(const json_t *facts, struct findings *out);
 void rule_launcher_env(const json_t *facts, struct findings *out);
 void rule_resources(const json_t *facts, struct findings *out);

@@ -456,6 +456,36 @@ static void test_cudnn_rule(void **state)
 	findings_free(fs);
 }
 
+static void test_cpus_restricted(void **state)
+{
+	struct findings *fs = findings_new();
+	json_t *d = json_lit("{\"host\":{\"cpus\":192,\"numa_nodes\":2},\"gpus\":[{},{},{},{},{},{},{},{}],"
+			     "\"topology\":{\"cpus\":{\"pus\":64,\"numa_nodes\":1}}}");
+	const struct finding *f;
+
+	(void)state;
+	rule_gpu_topology(d, fs);
+	f = need(fs, "host.cpus.restricted", "64 of the 192 online CPUs and not every NUMA node");
+	assert_int_equal(f->sev, SEV_INFO);
+	assert_true(has_fix(f, "export OMP_NUM_THREADS=8"));
+	findings_free(fs);
+
+	/* the affinity mask narrows further than the cgroup */
+	fs = findings_new();
+	json_object_set_new(json_object_get(jpath(d, "topology"), "cpus"), "bound_pus", json_integer(4));
+	rule_gpu_topology(d, fs);
+	assert_true(has_fix(need(fs, "host.cpus.restricted", "4 of the 192"), "OMP_NUM_THREADS=1 "));
+	findings_free(fs);
+
+	/* everything usable: nothing to say */
+	fs = findings_new();
+	json_object_set_new(jpath(d, "topology"), "cpus", json_lit("{\"pus\":192,\"numa_nodes\":2,\"bound_pus\":192}"));
+	rule_gpu_topology(d, fs);
+	assert_int_equal(fs->n, 0);
+	findings_free(fs);
+	json_decref(d);
+}
+
 static void test_junk(void **state)
 {
 	static const char *const docs[] = {
@@ -472,7 +502,11 @@ static void test_junk(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
-		struct findings *fs = run(json_lit(docs[i]));
+		struct findings *fs = findings_new();
+		json_t *d = json_lit(docs[i]);
+		rule_gpu_topology(d, fs);
+		findings_free(fs);
+		fs = run(d);
 		findings_free(fs);
 	}
 }
@@ -495,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_torch),
 		cmocka_unit_test(test_toolkits),
 		cmocka_unit_test(test_cudnn_rule),
+		cmocka_unit_test(test_cpus_restricted),
 		cmocka_unit_test(test_junk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
