@@ -26,7 +26,7 @@ state_status() {
 # retries until the signal landed while it was still building. Sets $up_rc.
 start_and_kill() {
 	local sig=$1
-	for attempt in 1 2 3 4 5 6 7 8; do
+	for _ in 1 2 3 4 5 6 7 8; do
 		"$NCCLCHECK" lab up --nodes 64 --scenario firewall-port-range --prefix nct4h \
 			>"$LAB_TMP/up.out" 2>&1 &
 		local pid=$!
@@ -51,7 +51,7 @@ if start_and_kill KILL; then
 	out=$("$NCCLCHECK" lab status --prefix nct4h)
 	expect_match "$out" "lab 'nct4h': incomplete" "status: incomplete"
 	expect_match "$out" "fix: ncclcheck lab down --prefix nct4h" "status says how to clean up"
-	err=$("$NCCLCHECK" lab up --prefix nct4h 2>&1); expect_rc 3 $? "up refuses the leftover"
+	"$NCCLCHECK" lab up --prefix nct4h >/dev/null 2>&1; expect_rc 3 $? "up refuses the leftover"
 	# look-alikes, and a link with the lab's own name leaked into the root namespace
 	ip netns add nct4h-other && ip netns add nct4hx-n0 && ip link add nct4h-keep type bridge &&
 		ip link add nct4h-n0e0 type bridge || fail "cannot create decoys"

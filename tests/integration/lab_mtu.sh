@@ -20,8 +20,8 @@ expect_match "$out" "^stalled " "1 MB over eth1 stalls"
 out=$(probe n1 send 203.0.113.10 29500 1000000 10)
 expect_match "$out" "^ok 1000000 " "1 MB over eth0 (MTU 1500 end to end) arrives"
 if command -v ping >/dev/null; then
-	lx n1 ping -c 1 -W 2 -M do -s 1000 10.10.0.10 >/dev/null; expect_rc 0 $? "ping -M do -s 1000 passes"
-	lx n1 ping -c 1 -W 2 -M do -s 8000 10.10.0.10 >/dev/null; rc=$?
+	lx n1 ping -c 1 -W 2 -M "do" -s 1000 10.10.0.10 >/dev/null; expect_rc 0 $? "ping -M do -s 1000 passes"
+	lx n1 ping -c 1 -W 2 -M "do" -s 8000 10.10.0.10 >/dev/null; rc=$?
 	[ $rc -ne 0 ] && pass "ping -M do -s 8000 gets no answer (exit $rc)" || fail "8000-byte ping answered"
 fi
 out=$(lx rtr "$IPTABLES" -L OUTPUT -v -n -x | awk '/DROP/ {print $1}')

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the lab tests (sourced after lib.sh). Every test uses its own prefix
 # (nct4a, nct4b, ...) so tests can run side by side, and removes its lab on any exit.
 . "$SRCDIR/tests/integration/lib.sh"
@@ -9,6 +10,7 @@ done
 command -v iptables >/dev/null || command -v iptables-legacy >/dev/null ||
 	{ echo "SKIP: iptables missing (scripts/deps.sh installs it)"; exit 77; }
 IPTABLES=$(command -v iptables || command -v iptables-legacy) # what the lab uses
+export IPTABLES
 PY=$(command -v /usr/bin/python3 || command -v python3) || { echo "SKIP: no python3"; exit 77; }
 LABNET=$SRCDIR/tests/integration/labnet.py
 LAB_TMP=$(mktemp -d)
