@@ -120,8 +120,8 @@ static void nccl_floor(const json_t *facts, struct findings *out)
 		    "refuses to build against anything older than 2.7, point-to-point send/recv "
 		    "arrived in 2.7.3, and error reporting that lets torch abort a hung job (not "
 		    "hang forever) needs a recent NCCL.", STACK_NCCL_MIN);
-	if (stack_torch_python(facts) && jpath_str(stack_torch_python(facts), "torch.nccl_version")) {
-		const json_t *py = stack_torch_python(facts);
+	if (stack_nccl_python(facts)) {
+		const json_t *py = stack_nccl_python(facts);
 		finding_fix(f, "%s -m pip install --upgrade torch", nz(jpath_str(py, "path")));
 	} else {
 		finding_fix(f, "apt-get install --only-upgrade libnccl2 libnccl-dev");
@@ -331,7 +331,7 @@ static void unreadable_copies(const json_t *facts, struct findings *out)
 
 static void copies(const json_t *facts, struct findings *out)
 {
-	const json_t *py = stack_torch_python(facts), *def = default_lib(facts), *tlib = NULL;
+	const json_t *py = stack_nccl_python(facts), *def = default_lib(facts), *tlib = NULL;
 	const char *tv = py ? jpath_str(py, "torch.nccl_version") : NULL;
 	const char *tmapped = py ? jpath_str(py, "torch.nccl_mapped") : NULL;
 	int tstatic = py ? jpath_bool(py, "torch.nccl_static", 0) : 0;

@@ -16,5 +16,7 @@ const char *stack_effective_nccl(const json_t *facts, const char **path, const c
 
 /* The first python[] entry with a readable torch, or NULL. */
 const json_t *stack_torch_python(const json_t *facts);
+/* The first python[] entry whose torch reports an NCCL version (a CUDA build), or NULL. */
+const json_t *stack_nccl_python(const json_t *facts);
 
 #endif

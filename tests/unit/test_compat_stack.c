@@ -380,6 +380,26 @@ static void tables(void **state)
 	assert_null(stack_find_renamed("NCCL_DEBUG"));
 }
 
+/* A CPU-only torch first on PATH must not hide the CUDA torch that trains. */
+static void cpu_torch_first(void **state)
+{
+	json_t *facts = h200(), *cpu = json_lit(
+		"{\"path\": \"/root/.pyenv/shims/python3\", \"version\": \"3.11.7\", \"torch\": "
+		"{\"installed\": true, \"version\": \"2.11.0+cpu\", \"cuda\": null}}");
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	json_array_insert_new(json_object_get(facts, "python"), 0, cpu);
+	fs = run(facts);
+	f = must(fs, "nccl.copies.differ", SEV_WARN);
+	must_title(f, "torch uses NCCL 2.28.9");
+	f = must(fs, "nccl.version", SEV_OK);
+	assert_non_null(strstr(f->evidence[0], "torch.cuda.nccl.version()"));
+	findings_free(fs);
+	json_decref(facts);
+}
+
 /* Facts of the wrong shape (a peer's or a hand-edited file) give no findings and no crash. */
 static void wrong_shapes(void **state)
 {
@@ -410,6 +430,7 @@ int main(void)
 		cmocka_unit_test(unreadable_copy),
 		cmocka_unit_test(plugin_and_conf),
 		cmocka_unit_test(tables),
+		cmocka_unit_test(cpu_torch_first),
 		cmocka_unit_test(wrong_shapes),
 	};
 
