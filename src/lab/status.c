@@ -113,9 +113,14 @@ static json_t *one_lab(const char *prefix, const struct lab_names *nss)
 			jset_fmt(lab, "problem", "'lab up' (pid %lld) stopped before it finished",
 				 jpath_int(lab, "pid", 0));
 		} else if (json_array_size(missing)) {
+			struct strbuf sb = STRBUF_INIT;
+
+			json_array_foreach(missing, i, v)
+				strbuf_addf(&sb, "%s%s", i ? ", " : "", json_string_value(v));
 			jset_str(lab, "state", "damaged");
-			jset_fmt(lab, "problem", "%zu of its namespaces are gone",
-				 json_array_size(missing));
+			jset_fmt(lab, "problem", "namespace%s gone: %s",
+				 json_array_size(missing) == 1 ? "" : "s", sb.buf);
+			strbuf_release(&sb);
 		} else {
 			jset_str(lab, "state", "up");
 		}

@@ -292,7 +292,8 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 
 	if (!p)
 		return -1;
-	if ((p->flags & LAB_NEEDS_TC && !t->tc[0]) || (p->flags & LAB_NEEDS_IPTABLES && !t->iptables[0])) {
+	if (((p->flags & LAB_NEEDS_TC) && !t->tc[0]) ||
+	    ((p->flags & LAB_NEEDS_IPTABLES) && !t->iptables[0])) {
 		err_set(e, ERR_INTERNAL, "scenario '%s' needs tools that were not looked up",
 			o->sc->name);
 		goto out;

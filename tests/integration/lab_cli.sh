@@ -66,6 +66,13 @@ if [ "$(id -u)" = 0 ]; then
 	[ -e /run/netns/nct4z-hub ] && pass "it was built" || fail "not built"
 	out=$(PATH=$empty "$NCCLCHECK" lab down --prefix nct4z 2>&1); expect_rc 0 $? "down"
 	[ ! -e /run/netns/nct4z-hub ] && pass "and removed" || fail "not removed"
+	# a step that fails half-way: the error names the command, and nothing is left behind
+	printf '#!/bin/sh\necho "iptables: simulated failure" >&2\nexit 4\n' > "$empty/iptables"
+	chmod +x "$empty/iptables"
+	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix nct4z --scenario cloud-public-blocked 2>&1); expect_rc 3 $? "a failing iptables"
+	expect_match "$err" "iptables -A INPUT .* in 'nct4z-n0' failed: iptables: simulated failure" "the error names the step"
+	left=$(ip netns list | grep -c "^nct4z-"); [ -e /run/ncclcheck/lab/nct4z ] && left=$((left + 1))
+	[ "$left" = 0 ] && pass "the failed up removed what it had built" || fail "$left things left after a failed up"
 	out=$("$NCCLCHECK" lab down --prefix nct4z); expect_rc 0 $? "down of nothing"
 	expect_match "$out" "nothing to remove" "down of nothing says so"
 fi

@@ -70,8 +70,13 @@ lx n1 true && pass "the old lab is still there" || fail "the old lab was damaged
 out=$("$NCCLCHECK" lab up --nodes 3 --prefix nct4a --force 2>&1); expect_rc 0 $? "up --force"
 out=$(lx n2 hostname); expect_match "$out" "nct4a-n2" "rebuilt with 3 nodes"
 
+# a namespace removed by hand: status says the lab is damaged and how to clean up
+ip netns del nct4a-n2
+out=$("$NCCLCHECK" lab status --prefix nct4a)
+expect_match "$out" "lab 'nct4a': damaged" "status after a node vanished"
+expect_match "$out" "problem: namespace gone: nct4a-n2" "status says what is missing"
 out=$("$NCCLCHECK" lab down --prefix nct4a); expect_rc 0 $? "down"
-expect_match "$out" "removed: 4 namespaces" "down counts what it removed"
+expect_match "$out" "removed: 3 namespaces" "down counts what it removed"
 lab_gone nct4a
 out=$("$NCCLCHECK" lab down --prefix nct4a); expect_rc 0 $? "down again"
 expect_match "$out" "nothing to remove" "down is idempotent"
