@@ -1,6 +1,6 @@
 /*
  * cuDNN facts: every copy a build or a program could pick up, from headers (cudnn_version.h, or
- * cudnn.h before cuDNN 8) and from libraries (the ldconfig cache, system and toolkit lib
+ * cudnn.h before cuDNN 8) and from libraries (/etc/ld.so.cache, system and toolkit lib
  * directories, conda and pip's nvidia/cudnn/lib). A library's version comes from its file name
  * when that carries one, else from cudnnGetVersion() in an isolated child: pip wheels only ship
  * "libcudnn.so.9".
@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "probe/gpu.h"
+#include "probe/nccl_libs.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -24,7 +24,7 @@
 #include "util/xalloc.h"
 
 #define CUDNN_CHILD_TIMEOUT_MS 5000
-#define LDCONFIG_TIMEOUT_MS 3000
+#define LDCACHE_MAX (64 << 20)
 
 /* ---- parsers (pure) ---- */
 
@@ -214,34 +214,21 @@ static void glob_libs(json_t *libs, const json_t *facts, const char *dirpat, con
 	free(pat);
 }
 
-/* `ldconfig -p` lines: "\tlibcudnn.so.9 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcudnn.so.9" */
-static void ldconfig_libs(json_t *libs, const json_t *facts)
+/* The copies the dynamic loader's cache knows, parsed like the NCCL probe does (nccl_libs.h). */
+static void ldcache_libs(const struct probe_opts *o, json_t *libs, const json_t *facts)
 {
-	static const char *const cmds[] = { "/sbin/ldconfig", "/usr/sbin/ldconfig", "ldconfig" };
-	struct subproc_result r;
-	const char *p;
+	char *path = probe_etc_path(o, "ld.so.cache");
+	struct strbuf sb = STRBUF_INIT;
+	struct ldcache c = { NULL, 0, 0 };
 
-	subproc_result_init(&r);
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
-		char *argv[] = { (char *)cmds[i], "-p", NULL };
-		if (strchr(cmds[i], '/') && access(cmds[i], X_OK))
-			continue;
-		if (subproc_run(argv, NULL, LDCONFIG_TIMEOUT_MS, 4 << 20, &r, NULL) == 0 && r.exited &&
-		    r.status == 0)
-			break;
-		strbuf_reset(&r.out);
+	if (file_read(path, &sb, LDCACHE_MAX, NULL) == 0 && ldcache_parse(sb.buf, sb.len, &c, NULL) == 0) {
+		for (size_t i = 0; i < c.n; i++)
+			if (!strncmp(c.v[i].key, "libcudnn.so.", 12) && ldcache_native(c.v[i].flags))
+				add_lib(libs, facts, c.v[i].path, "ldconfig");
 	}
-	for (p = r.out.buf; (p = strstr(p, "libcudnn.so.")) != NULL;) {
-		const char *arrow = strstr(p, " => "), *eol = strchr(p, '\n');
-		if (arrow && (!eol || arrow < eol)) {
-			size_t n = eol ? (size_t)(eol - arrow - 4) : strlen(arrow + 4);
-			char *path = xstrndup(arrow + 4, n);
-			add_lib(libs, facts, path, "ldconfig");
-			free(path);
-		}
-		p = eol ? eol : p + strlen(p);
-	}
-	subproc_result_release(&r);
+	ldcache_release(&c);
+	strbuf_release(&sb);
+	free(path);
 }
 
 static void python_libs(json_t *libs, const json_t *facts)
@@ -359,7 +346,6 @@ void probe_cudnn(const struct probe_opts *o, json_t *facts)
 	json_t *arr = json_array(), *libs = json_array(), *t;
 	size_t i;
 
-	(void)o;
 	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t) {
 		const char *tp = json_string_value(json_object_get(t, "path"));
 		char *d;
@@ -377,7 +363,7 @@ void probe_cudnn(const struct probe_opts *o, json_t *facts)
 	}
 	for (i = 0; i < ARRAY_SIZE(inc_dirs); i++)
 		add_header(arr, facts, inc_dirs[i]);
-	ldconfig_libs(libs, facts);
+	ldcache_libs(o, libs, facts);
 	for (i = 0; i < ARRAY_SIZE(lib_dirs); i++)
 		glob_libs(libs, facts, lib_dirs[i], "system");
 	python_libs(libs, facts);
