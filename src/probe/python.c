@@ -410,6 +410,9 @@ struct py_cand {
 	char *start_err;
 	struct subproc sp;
 	json_t *entry;		/* the python[] element being filled */
+	/* output drained while waiting, so a chatty child never blocks on a full pipe */
+	struct strbuf out, err;
+	int out_eof, err_eof;
 };
 
 struct python_run {
@@ -464,6 +467,8 @@ static void add_cand(struct python_run *run, const char *path, const char *why)
 		}
 	ALLOC_GROW(run->v, run->n + 1, run->alloc);
 	memset(&run->v[run->n], 0, sizeof(run->v[run->n]));
+	strbuf_init(&run->v[run->n].out, 0);
+	strbuf_init(&run->v[run->n].err, 0);
 	run->v[run->n].path = xstrdup(path);
 	run->v[run->n].key = key;
 	run->v[run->n].why = json_array();
@@ -559,6 +564,16 @@ static void set_all_unknown(json_t *entry, const char *fmt, const char *arg)
 		jset_unknown(entry, parts[i], fmt, arg);
 }
 
+#define PY_OUT_CAP (256 * 1024)
+
+/* Replaces `dst` with the contents of `src`, leaving `src` empty. */
+static void strbuf_swap_into(struct strbuf *dst, struct strbuf *src)
+{
+	strbuf_reset(dst);
+	strbuf_add(dst, src->buf, src->len);
+	strbuf_release(src);
+}
+
 static void finish_one(struct python_run *run, struct py_cand *c)
 {
 	struct subproc_result r;
@@ -572,7 +587,12 @@ static void finish_one(struct python_run *run, struct py_cand *c)
 		return;
 	}
 	subproc_result_init(&r);
-	subproc_finish(&c->sp, run->timeout_ms, 256 * 1024, &r);
+	subproc_finish(&c->sp, run->timeout_ms, PY_OUT_CAP, &r);
+	/* what was drained while waiting comes first; subproc_finish read the rest */
+	strbuf_add(&c->out, r.out.buf, r.out.len);
+	strbuf_add(&c->err, r.errout.buf, r.errout.len);
+	strbuf_swap_into(&r.out, &c->out);
+	strbuf_swap_into(&r.errout, &c->err);
 	jset_int(entry, "elapsed_ms", r.elapsed_ms);
 	if (r.timed_out) {
 		snprintf(buf, sizeof(buf), "'%s' did not answer within %ld s (importing torch can "
@@ -595,15 +615,31 @@ static void finish_one(struct python_run *run, struct py_cand *c)
 	subproc_result_release(&r);
 }
 
+/* Reads what is waiting on one of a child's pipes; notes EOF. Keeps at most PY_OUT_CAP bytes. */
+static void drain_some(int fd, struct strbuf *sb, int *eof)
+{
+	char buf[16384];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n > 0) {
+		size_t room = sb->len < PY_OUT_CAP ? PY_OUT_CAP - sb->len : 0;
+		strbuf_add(sb, buf, (size_t)n < room ? (size_t)n : room);
+	} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+		*eof = 1;
+	}
+}
+
 /*
  * Collects the children in the order they finish, not the order they started: a child that
- * answered at once must not be judged by the deadline of a slow one collected before it.
- * A child whose stdout is closed (it exited) is ready; one past its deadline is killed.
+ * answered at once must not be judged by the deadline of a slow one collected before it. Output
+ * is drained as it comes (a child that fills a pipe would otherwise stall until its deadline);
+ * a child whose pipes are both at EOF has exited and is reaped; one past its deadline is killed.
  */
 static void collect_all(struct python_run *run)
 {
-	struct pollfd *pf = xcalloc(run->n ? run->n : 1, sizeof(*pf));
-	size_t *idx = xcalloc(run->n ? run->n : 1, sizeof(*idx));
+	size_t cap = 2 * (run->n ? run->n : 1);
+	struct pollfd *pf = xcalloc(cap, sizeof(*pf));
+	size_t *idx = xcalloc(cap, sizeof(*idx));
 
 	for (size_t i = 0; i < run->n; i++)
 		if (!run->v[i].started)
@@ -617,13 +653,18 @@ static void collect_all(struct python_run *run)
 			int64_t deadline = c->sp.start_ms + run->timeout_ms;
 			if (c->done)
 				continue;
-			if (deadline <= now) {
-				finish_one(run, c); /* kills it and says so */
+			if (deadline <= now || (c->out_eof && c->err_eof)) {
+				finish_one(run, c); /* reaps it, or kills it and says so */
 				continue;
 			}
-			/* events 0: poll still reports POLLHUP once every writer is gone */
-			pf[k] = (struct pollfd){ .fd = c->sp.ofd, .events = 0 };
-			idx[k++] = i;
+			if (!c->out_eof) {
+				pf[k] = (struct pollfd){ .fd = c->sp.ofd, .events = POLLIN };
+				idx[k++] = 2 * i;
+			}
+			if (!c->err_eof) {
+				pf[k] = (struct pollfd){ .fd = c->sp.efd, .events = POLLIN };
+				idx[k++] = 2 * i + 1;
+			}
 			if (next < 0 || deadline < next)
 				next = deadline;
 		}
@@ -631,9 +672,15 @@ static void collect_all(struct python_run *run)
 			break;
 		if (poll(pf, k, (int)(next - now)) < 0 && errno != EINTR)
 			break;
-		for (nfds_t j = 0; j < k; j++)
-			if (pf[j].revents)
-				finish_one(run, &run->v[idx[j]]);
+		for (nfds_t j = 0; j < k; j++) {
+			struct py_cand *c = &run->v[idx[j] / 2];
+			if (!pf[j].revents)
+				continue;
+			if (idx[j] % 2)
+				drain_some(c->sp.efd, &c->err, &c->err_eof);
+			else
+				drain_some(c->sp.ofd, &c->out, &c->out_eof);
+		}
 	}
 	/* only reached early when poll itself failed: collect the rest by their deadlines */
 	for (size_t i = 0; i < run->n; i++)
@@ -701,6 +748,8 @@ long probe_python_finish(struct python_run *run, const struct probe_opts *o, jso
 		free(run->v[i].path);
 		free(run->v[i].key);
 		free(run->v[i].start_err);
+		strbuf_release(&run->v[i].out);
+		strbuf_release(&run->v[i].err);
 		json_decref(run->v[i].why);
 	}
 	free(run->v);
