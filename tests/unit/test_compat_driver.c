@@ -185,6 +185,40 @@ static void test_h200(void **state)
 	findings_free(fs);
 }
 
+/*
+ * The facts recorded on the GPU machine by tests/gpu/record_facts.sh, once committed as
+ * tests/fixtures/facts/gpu-h200x2.json: the same verdicts as the hand-made fixture.
+ */
+static void test_recorded_h200(void **state)
+{
+	char path[4096];
+	struct findings *fs;
+	json_t *doc, *facts;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/facts/gpu-h200x2.json", FIXTURES_DIR);
+	f = fopen(path, "r");
+	if (!f) {
+		skip();
+		return;
+	}
+	fclose(f);
+	doc = load_fixture_json("facts/gpu-h200x2.json");
+	facts = json_object_get(doc, "facts") ? json_object_get(doc, "facts") : doc;
+	assert_true(jpath_bool(facts, "driver.present", 0));
+	assert_int_equal(json_array_size(json_object_get(facts, "gpus")), 2);
+	fs = run(json_incref(facts));
+	json_decref(doc);
+	for (size_t i = 0; i < fs->n; i++) {
+		assert_int_not_equal(fs->v[i]->sev, SEV_ERROR);
+		if (!strcmp(fs->v[i]->id, "compat.driver.torch"))
+			assert_int_equal(fs->v[i]->sev, SEV_OK);
+	}
+	assert_int_equal(count_id(fs, "gpu.driver.absent") + count_id(fs, "gpu.nvml.failed"), 0);
+	findings_free(fs);
+}
+
 /* CI: no driver, a CPU torch, inside docker. */
 static void test_absent_ci(void **state)
 {
@@ -518,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_supports),
 		cmocka_unit_test(test_cudnn_table),
 		cmocka_unit_test(test_h200),
+		cmocka_unit_test(test_recorded_h200),
 		cmocka_unit_test(test_absent_ci),
 		cmocka_unit_test(test_absent_cuda_torch),
 		cmocka_unit_test(test_unknown),
