@@ -56,7 +56,9 @@ fi
 
 if [ "$(id -u)" = 0 ]; then
 	# tools missing: nothing is built, and the message names the package
-	empty=$(mktemp -d); trap 'rm -rf "$empty"' EXIT
+	empty=$(mktemp -d)
+	trap '"$NCCLCHECK" lab down --prefix nct4z >/dev/null 2>&1; rm -rf "$empty"' EXIT
+	trap 'exit 130' INT TERM
 	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix nct4z 2>&1); expect_rc 3 $? "lab up without iproute2"
 	expect_match "$err" "apt-get install iproute2" "it names the package"
 	ln -s "$(command -v ip)" "$empty/ip"; ln -s "$(command -v tc)" "$empty/tc"
