@@ -8,12 +8,13 @@
 # Writes $OUT/facts-h200.json (the fixture), $OUT/node-h200.txt (the human report),
 # $OUT/nvidia-smi-*.txt (the references), $OUT/compare.txt (one PASS/FAIL line per check) and
 # $OUT/timings.txt. Exit 0 only when every check passed. Changes nothing on the machine: builds
-# into $OUT/build (warnings not fatal: another gcc) or uses the carried release binary; never
-# touches GPU settings.
+# into $BUILD (default /tmp/ncclcheck-gpu-build, outside $OUT so objects do not travel back;
+# warnings not fatal: another gcc) or uses the carried release binary; never touches GPU settings.
 set -u
 . "$(dirname "$0")/env.sh"
 cd "$REPO" || exit 3
 log() { echo "== $*" | tee -a "$OUT/record.log"; }
+BUILD=${BUILD:-/tmp/ncclcheck-gpu-build}
 
 # 1. ncclcheck: build here when the build dependencies are present (system or carried .debs),
 #    else use the carried release binary ($NCCLCHECK from env.sh).
@@ -28,10 +29,10 @@ if command -v cmake >/dev/null && command -v pkg-config >/dev/null; then
 		# .pc files from carried .debs say prefix=/usr: let pkg-config point into $GPU_TOOLS
 		[ -n "$pc" ] && ! pkg-config --exists jansson 2>/dev/null && sysroot=$GPU_TOOLS
 		log "building with cmake (pkg-config sysroot '${sysroot:-/}')"
-		if PKG_CONFIG_PATH="$pc" PKG_CONFIG_SYSROOT_DIR="$sysroot" cmake -S . -B "$OUT/build" \
+		if PKG_CONFIG_PATH="$pc" PKG_CONFIG_SYSROOT_DIR="$sysroot" cmake -S . -B "$BUILD" \
 			-DCMAKE_BUILD_TYPE=Release -DNCCLCHECK_TESTS=OFF -DNCCLCHECK_WERROR=OFF >>"$OUT/record.log" 2>&1 &&
-			cmake --build "$OUT/build" -j"$(nproc)" >>"$OUT/record.log" 2>&1; then
-			bin=$OUT/build/ncclcheck
+			cmake --build "$BUILD" -j"$(nproc)" >>"$OUT/record.log" 2>&1; then
+			bin=$BUILD/ncclcheck
 		else
 			log "build failed (see record.log); falling back to the carried binary"
 		fi
