@@ -6,7 +6,8 @@
 
 #include "util/xalloc.h"
 
-#define AC_OUT 0x80000000u	/* transition bit: the target state ends at least one pattern */
+#define AC_OUT 0x8000u		/* transition bit: the target state ends at least one pattern */
+#define AC_MAX_STATES 0x8000u	/* 15 bits: the table stays half the size, twice as cache-friendly */
 
 struct ac_cons {
 	uint16_t consumer;
@@ -14,13 +15,17 @@ struct ac_cons {
 };
 
 struct ac {
-	uint32_t *next;		/* states x 256 transitions; AC_OUT marks states with output */
+	uint16_t *next;		/* states x 256 transitions; AC_OUT marks states with output */
 	int32_t *fail, *dict;	/* failure link; nearest suffix state that ends a pattern */
 	int32_t *cons;		/* first consumer index per state, -1 none */
 	size_t nstates, astates;
 	struct ac_cons *cv;
 	size_t ncv, acv;
 	size_t nseen;		/* consumer ids are below this */
+	uint8_t start2[65536 / 8];	/* first two bytes of every pattern: at the root, positions whose
+					 * pair is not here cannot start a match and are skipped with
+					 * independent loads instead of the DFA's dependent chain */
+	int short_pat;			/* a one-byte pattern exists: no skipping */
 	int built;
 };
 
@@ -71,13 +76,19 @@ void ac_add(struct ac *a, const char *pat, uint16_t consumer)
 {
 	int32_t s = 0;
 
-	if (a->built || !pat || !*pat)
+	if (a->built || !pat || !*pat || a->nstates + strlen(pat) >= AC_MAX_STATES)
 		return;
+	if (!pat[1]) {
+		a->short_pat = 1;
+	} else {
+		unsigned k = (unsigned)(unsigned char)pat[0] << 8 | (unsigned char)pat[1];
+		a->start2[k >> 3] |= (uint8_t)(1u << (k & 7));
+	}
 	for (const unsigned char *p = (const unsigned char *)pat; *p; p++) {
 		uint32_t t = a->next[(size_t)s * 256 + *p];
 		if (!t) {
 			int32_t n = new_state(a);
-			a->next[(size_t)s * 256 + *p] = (uint32_t)n;
+			a->next[(size_t)s * 256 + *p] = (uint16_t)n;
 			t = (uint32_t)n;
 		}
 		s = (int32_t)t;
@@ -109,8 +120,8 @@ void ac_build(struct ac *a)
 
 		a->dict[s] = a->cons[f] >= 0 ? f : a->dict[f];
 		for (int c = 0; c < 256; c++) {
-			uint32_t *t = &a->next[(size_t)s * 256 + c];
-			uint32_t ft = a->next[(size_t)f * 256 + c] & ~AC_OUT;
+			uint16_t *t = &a->next[(size_t)s * 256 + c];
+			uint16_t ft = a->next[(size_t)f * 256 + c];
 			if (*t) {
 				a->fail[*t] = (int32_t)ft;
 				queue[qt++] = (int32_t)*t;
@@ -122,9 +133,9 @@ void ac_build(struct ac *a)
 	free(queue);
 	/* mark transitions into states with output, so the scan loop tests one bit */
 	for (size_t i = 0; i < a->nstates * 256; i++) {
-		uint32_t t = a->next[i] & ~AC_OUT;
+		uint16_t t = a->next[i];
 		if (a->cons[t] >= 0 || a->dict[t] >= 0)
-			a->next[i] = t | AC_OUT;
+			a->next[i] = (uint16_t)(t | AC_OUT);
 	}
 	a->built = 1;
 }
@@ -151,7 +162,7 @@ void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len
 	     void *ctx)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	const uint32_t *next = a->next;
+	const uint16_t *next = a->next;
 	uint32_t st = 0;
 
 	if (!a->built)
@@ -161,6 +172,16 @@ void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len
 		sn->gen = 1;
 	}
 	for (size_t i = 0; i < len; i++) {
+		if (!st && !a->short_pat) {
+			while (i + 1 < len) {
+				unsigned k = (unsigned)s[i] << 8 | s[i + 1];
+				if (a->start2[k >> 3] & (1u << (k & 7)))
+					break;
+				i++;
+			}
+			if (i + 1 >= len)
+				break;	/* one byte left at the root: no pattern is that short */
+		}
 		st = next[(size_t)(st & ~AC_OUT) * 256 + s[i]];
 		if (st & AC_OUT)
 			report(a, sn, (int32_t)(st & ~AC_OUT), i + 1, hit, ctx);

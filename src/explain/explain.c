@@ -264,7 +264,19 @@ static size_t nccl_prefix(const char *p, size_t len, struct explain_line_info *l
 		return 0;
 	/* " [dev]" for INFO/WARN/TRACE; "NCCL CALL" lines have none */
 	end = p + (len - i < 300 ? len : i + 300);
-	lvl = find(p + i, end, "NCCL ");
+	lvl = NULL;
+	{	/* fast path: "tid [dev] NCCL INFO" */
+		size_t j = i + 1;
+		if (j < len && p[j] == '[') {
+			j++;
+			while (j < len && is_digit(p[j]))
+				j++;
+			if (j + 7 < len && p[j] == ']' && p[j + 1] == ' ' && !memcmp(p + j + 2, "NCCL ", 5))
+				lvl = p + j + 2;
+		}
+	}
+	if (!lvl)
+		lvl = find(p + i, end, "NCCL ");
 	if (!lvl)
 		return 0;
 	li->host = p + h0;
@@ -322,18 +334,12 @@ void explain_strip(const char *s, size_t len, char *scratch, struct explain_line
 
 /* ---- streams ------------------------------------------------------------------------------ */
 
-static uint64_t stream_hash(uint32_t file, char kind, int key, const char *host, size_t hlen, long pid)
+static uint32_t host_hash(const char *host, size_t hlen)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint32_t h = 2166136261u;
 
-#define MIX(v) do { h ^= (uint64_t)(v); h *= 1099511628211ull; } while (0)
-	MIX(file);
-	MIX((unsigned char)kind);
-	MIX((uint32_t)key);
-	MIX((uint64_t)pid);
 	for (size_t i = 0; i < hlen; i++)
-		MIX((unsigned char)host[i]);
-#undef MIX
+		h = (h ^ (unsigned char)host[i]) * 16777619u;
 	return h;
 }
 
@@ -345,6 +351,8 @@ static void stream_init(struct xstream *s, uint32_t file, char kind, int key, co
 	s->kind = kind;
 	s->key = key;
 	s->pid = pid;
+	s->hlen = (uint16_t)hlen;
+	s->hhash = host_hash(host, hlen);
 	if (hlen >= sizeof(s->host))
 		hlen = sizeof(s->host) - 1;
 	memcpy(s->host, host ? host : "", hlen);
@@ -357,31 +365,62 @@ static void stream_init(struct xstream *s, uint32_t file, char kind, int key, co
 	s->nranks = s->nnodes = s->local_ranks = s->start_nranks = -1;
 }
 
+static int stream_is(const struct xstream *s, uint32_t file, char kind, int key, long pid,
+		     size_t hlen, uint32_t hh)
+{
+	return s->file == file && s->kind == kind && s->key == key && s->pid == pid &&
+	       s->hlen == hlen && s->hhash == hh;
+}
+
+/*
+ * The stream of a line. Hot path: the previous line's stream, then a small direct-mapped cache,
+ * then the hash table; all compare the key fields at the head of the stream (one cache line).
+ */
 static uint32_t stream_get(struct explain *x, char kind, int key, const char *host, size_t hlen,
 			   long pid)
 {
-	uint64_t h = stream_hash(x->cur, kind, key, host, hlen, pid);
-	uint32_t i = (uint32_t)h & (x->hcap - 1);
-	size_t hl = hlen >= 64 ? 63 : hlen;
+	uint32_t hh = host_hash(host, hlen), ci, i, v;
+	uint64_t h;
 
-	for (;;) {
-		uint32_t v = x->hash[i];
+	if (hlen > 0xffff)
+		hlen = 0xffff;
+	if (x->last_stream && stream_is(&x->st[x->last_stream - 1], x->cur, kind, key, pid, hlen, hh))
+		return x->last_stream - 1;
+	ci = (hh ^ (uint32_t)key * 2654435761u ^ (uint32_t)pid * 40503u ^ (uint32_t)kind) & 63;
+	v = x->scache[ci];
+	if (v && stream_is(&x->st[v - 1], x->cur, kind, key, pid, hlen, hh)) {
+		x->last_stream = v;
+		return v - 1;
+	}
+	h = ((uint64_t)x->cur << 40) ^ ((uint64_t)(unsigned char)kind << 32) ^ (uint32_t)key;
+	h ^= (uint64_t)pid * 0x9e3779b97f4a7c15ull ^ (uint64_t)hh << 16;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	for (i = (uint32_t)h & (x->hcap - 1);; i = (i + 1) & (x->hcap - 1)) {
+		v = x->hash[i];
 		if (!v)
 			break;
-		struct xstream *s = &x->st[v - 1];
-		if (s->file == x->cur && s->kind == kind && s->key == key && s->pid == pid &&
-		    strlen(s->host) == hl && !memcmp(s->host, host ? host : "", hl))
+		if (x->htag[i] == (uint32_t)(h >> 32) &&
+		    stream_is(&x->st[v - 1], x->cur, kind, key, pid, hlen, hh)) {
+			x->last_stream = x->scache[ci] = v;
 			return v - 1;
-		i = (i + 1) & (x->hcap - 1);
+		}
 	}
 	if (x->nst >= X_MAX_STREAMS) {
 		/* bounded: everything beyond the cap lands in the last stream */
 		x->stream_overflow++;
 		return X_MAX_STREAMS - 1;
 	}
-	ALLOC_GROW(x->st, x->nst + 1, x->ast);
+	if (x->nst + 1 > x->ast) {
+		ALLOC_GROW(x->st, x->nst + 1, x->ast);
+		x->last_text = xrealloc(x->last_text, x->ast * sizeof(*x->last_text));
+	}
 	stream_init(&x->st[x->nst], x->cur, kind, key, host, hlen, pid);
+	x->last_text[x->nst][0] = '\0';
 	x->hash[i] = x->nst + 1;
+	x->htag[i] = (uint32_t)(h >> 32);
+	x->last_stream = x->scache[ci] = x->nst + 1;
 	return x->nst++;
 }
 
@@ -428,6 +467,7 @@ struct explain *explain_new(const struct explain_opts *o)
 	x->hits = xcalloc(explain_nsigs, sizeof(*x->hits));
 	x->hcap = 2 * X_MAX_STREAMS;
 	x->hash = xcalloc(x->hcap, sizeof(*x->hash));
+	x->htag = xcalloc(x->hcap, sizeof(*x->htag));
 	x->master_prio = -1;
 	x->pl_world = -1;
 	if (o && o->master_addr && *o->master_addr) {
@@ -448,6 +488,8 @@ void explain_free(struct explain *x)
 	free(x->in);
 	free(x->st);
 	free(x->hash);
+	free(x->htag);
+	free(x->last_text);
 	free(x->hits);
 	free(x);
 }
@@ -660,22 +702,25 @@ static void extract(struct lctx *c, int e, size_t at)
 		break;
 	case E_VIA: {
 		const char *t = p;
-		if (!c->li->nccl || !find(b, end, "Channel"))
+		size_t left = (size_t)(end - t);
+#define AT(lit) (left >= sizeof(lit) - 1 && !memcmp(t, lit, sizeof(lit) - 1))
+		if (!c->li->nccl || c->li->blen < 8 || memcmp(b, "Channel ", 8))
 			break;
-		if (find(t, end, "NET/Socket") == t)
+		if (AT("NET/Socket"))
 			s->transports |= TR_NET_SOCKET;
-		else if (find(t, end, "NET/IB") == t)
+		else if (AT("NET/IB"))
 			s->transports |= TR_NET_IB;
-		else if (find(t, end, "NET/") == t)
+		else if (AT("NET/"))
 			s->transports |= TR_NET_OTHER;
-		else if (find(t, end, "P2P/") == t)
+		else if (AT("P2P/"))
 			s->transports |= TR_P2P;
-		else if (find(t, end, "SHM/") == t)
+		else if (AT("SHM/"))
 			s->transports |= TR_SHM;
-		else if (find(t, end, "COLLNET") == t)
+		else if (AT("COLLNET"))
 			s->transports |= TR_COLLNET;
 		else
 			break;
+#undef AT
 		if (!s->nvia++) {
 			excerpt(b, c->li->blen, s->via_example, sizeof(s->via_example));
 			s->via_loc = c->loc;
@@ -1018,10 +1063,12 @@ void explain_line(struct explain *x, const struct lr_line *l)
 			extract(&c, (int)(c.hits[i] - explain_nsigs), c.ends[i]);
 	}
 
-	if (li.blen) {
-		excerpt(li.body, li.blen, c.s->last, sizeof(c.s->last));
-		if (c.s->last[0])
-			c.s->last_loc = c.loc;
+	/* the hot path: a raw copy; the reasoner cleans the few that are shown */
+	if (li.blen && (li.body[0] != ' ' || li.blen > 1)) {
+		size_t n = li.blen < sizeof(c.s->last) - 1 ? li.blen : sizeof(c.s->last) - 1;
+		memcpy(x->last_text[c.si], li.body, n);
+		x->last_text[c.si][n] = '\0';
+		c.s->last_loc = c.loc;
 	}
 }
 

@@ -28,14 +28,20 @@ struct sock_if {
 
 /* What one process (or one prefixed rank of one file) printed. */
 struct xstream {
+	/* hot: touched by every line (kept together in the first cache lines) */
 	uint32_t file;
 	char kind;		/* 'R' [rankN]: / srun label, 'L' [defaultN]:, 'P' NCCL host:pid, 'F' the file */
+	char in_tb;
+	uint16_t hlen;		/* the key's host: its length and hash (compared instead of the bytes) */
+	uint32_t hhash;
 	int key;
-	char host[64];
 	long pid;
 	int rank, rank_prio;	/* resolved rank; how sure (-1 unresolved, 0 file name … 3 prefix) */
 	int rank_nranks;
-	uint64_t lines;
+	uint64_t lines, nccl_lines;
+	struct loc last_loc;
+	char host[64];
+	/* cold: set by the lines that matter */
 	char nccl_version[40];
 	struct loc ver_loc;
 	char boot_if[32], boot_addr[64];
@@ -61,12 +67,9 @@ struct xstream {
 	char wd_op[32];
 	struct loc wd_loc;
 	uint32_t wd_count;
-	int in_tb;
 	char exception[X_TEXT];
 	struct loc exc_loc;
-	char last[X_TEXT];
-	struct loc last_loc;
-	uint64_t nccl_lines;
+	char last[X_TEXT];	/* filled from explain.last_text when the scan ends */
 };
 
 enum {
@@ -117,6 +120,11 @@ struct explain {
 	struct xstream *st;
 	uint32_t nst, ast;
 	uint32_t *hash;		/* open addressing: stream index + 1, 0 empty */
+	uint32_t *htag;
+	uint32_t last_stream;	/* index + 1 of the stream of the previous line */
+	uint32_t scache[64];	/* direct-mapped: recent streams by a cheap key hash, index + 1 */
+	char (*last_text)[X_TEXT];	/* per stream: its latest line, apart from the streams so that
+					 * the per-line copy does not drag the big structs through the cache */		/* the key's hash, compared before touching the stream */
 	uint32_t hcap;
 	uint64_t stream_overflow;
 	struct sig_hit *hits;	/* one per signature */

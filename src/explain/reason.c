@@ -424,10 +424,29 @@ static int cmp_part(const void *a, const void *b)
 	return (ka > kb) - (ka < kb);
 }
 
+/* Printable, trimmed text from a raw line copy. */
+static void clean_text(char *s)
+{
+	char *w = s, *p = s;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (; *p; p++)
+		*w++ = ((unsigned char)*p < 0x20 || *p == 0x7f) ? ' ' : *p;
+	while (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+}
+
 static void resolve(struct rs *r)
 {
 	struct explain *x = r->x;
 	int *file_rank = xmalloc((x->nin ? x->nin : 1) * sizeof(*file_rank));
+
+	for (uint32_t i = 0; i < x->nst; i++) {
+		memcpy(x->st[i].last, x->last_text[i], sizeof(x->st[i].last));
+		clean_text(x->st[i].last);
+	}
 
 	/* a file whose resolved streams all name one rank lends it to its unresolved streams */
 	for (uint32_t f = 0; f < x->nin; f++)
