@@ -340,9 +340,12 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 	static const char *const algos = "Tree|Ring|CollNetDirect|CollNetChain|NVLS|NVLSTree|PAT";
 	static const char *const protos = "LL|LL128|Simple";
 	static const char *const funcs = "Broadcast|Reduce|AllGather|ReduceScatter|AllReduce";
+	static const char *const algos_text = "Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT";
+	static const char *const protos_text = "LL, LL128, Simple";
+	static const char *const funcs_text = "Broadcast, Reduce, AllGather, ReduceScatter, AllReduce";
 	const char *elems = algo ? algos : protos;
 	int grammar = version_ge(l, "2.24");
-	char *copy = xstrdup(st->value), *save = NULL, *part, bad[128] = "", why_bad[160] = "";
+	char *copy = xstrdup(st->value), *save = NULL, *part, bad[128] = "", why_bad[256] = "";
 	int first = 1;
 	struct finding *f;
 
@@ -353,7 +356,7 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 			*colon = '\0';
 			if (!in_list(part, funcs, 1)) {
 				snprintf(bad, sizeof(bad), "%s", part);
-				snprintf(why_bad, sizeof(why_bad), "'%s' is not a collective (%s)", part, funcs);
+				snprintf(why_bad, sizeof(why_bad), "'%s' is not a collective (%s)", part, funcs_text);
 				break;
 			}
 			list = colon + 1;
@@ -368,15 +371,18 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 			if (!in_list(tok, elems, 1) && !(algo && !grammar && !strcasecmp(tok, "CollNet"))) {
 				snprintf(bad, sizeof(bad), "%s", tok);
 				snprintf(why_bad, sizeof(why_bad), "'%s' is not one of %s (spaces are not trimmed)",
-					 tok, elems);
+					 tok, algo ? algos_text : protos_text);
 				break;
 			}
 	}
 	free(copy);
 	if (bad[0]) {
-		f = add(l, grammar ? SEV_ERROR : SEV_WARN, "nccl.env.tuning_syntax", st,
-			grammar ? "%s='%s' makes NCCL %s fail at init: %s" : "%s='%s': %s%s is silently ignored",
-			st->name, st->value, grammar ? "" : why_bad, grammar ? why_bad : "");
+		if (grammar)
+			f = add(l, SEV_ERROR, "nccl.env.tuning_syntax", st, "%s='%s' makes NCCL fail at init: %s",
+				st->name, st->value, why_bad);
+		else
+			f = add(l, SEV_WARN, "nccl.env.tuning_syntax", st, "%s='%s': %s, and NCCL %s silently skips it",
+				st->name, st->value, why_bad, l->version);
 		if (grammar)
 			finding_why(f, "From 2.24 NCCL parses %s strictly and returns ncclInvalidUsage "
 				    "(\"Unrecognized element token\" / \"All entries except the first must have a "

@@ -9,6 +9,8 @@
 #include "util/xalloc.h"
 
 #define FW_MAX_DEPTH 16
+#define FW_MAX_STEPS 20000	/* rule visits per packet: real rule sets are far below, crafted ones are cut */
+#define FW_MAX_SEGMENTS 2048	/* distinct port boundaries evaluated per scan, for the same reason */
 #define FW_MAX_RANGES 64
 
 enum act { A_ACCEPT, A_DROP, A_REJECT, A_RETURN, A_JUMP, A_GOTO, A_OTHER };
@@ -241,8 +243,13 @@ static int rule_match(const struct crule *r, const struct fw_packet *p)
 
 enum { CONTINUE = -1 };
 
+struct walk {
+	long stack[FW_MAX_DEPTH + 1];	/* chains being evaluated: the kernel refuses loops, we skip them */
+	long steps;
+};
+
 static int eval_chain(const struct fw_model *m, long cid, const struct fw_packet *p, struct fw_result *res,
-		      int depth)
+		      int depth, struct walk *w)
 {
 	const struct cchain *c = &m->c[cid];
 
@@ -250,10 +257,20 @@ static int eval_chain(const struct fw_model *m, long cid, const struct fw_packet
 		res->uncertain = 1;
 		return CONTINUE;
 	}
+	for (int i = 0; i < depth; i++)
+		if (w->stack[i] == cid) {
+			res->uncertain = 1;
+			return CONTINUE;
+		}
+	w->stack[depth] = cid;
 	for (size_t k = 0; k < c->n; k++) {
 		const struct crule *r = &m->r[c->rules[k]];
 		int hit, v;
 
+		if (++w->steps > FW_MAX_STEPS) {
+			res->uncertain = 1;
+			return CONTINUE;
+		}
 		hit = rule_match(r, p);
 		if (hit < 0) {
 			res->uncertain = 1;
@@ -279,7 +296,7 @@ static int eval_chain(const struct fw_model *m, long cid, const struct fw_packet
 				res->uncertain = 1;
 				continue;
 			}
-			v = eval_chain(m, r->tid, p, res, depth + 1);
+			v = eval_chain(m, r->tid, p, res, depth + 1, w);
 			if (v != CONTINUE || r->act == A_GOTO)
 				return v;
 			break;
@@ -302,12 +319,14 @@ void fw_eval(const struct fw_model *m, const struct fw_packet *p, struct fw_resu
 	for (size_t i = 0; i < m->nc; i++) {
 		const struct cchain *c = &m->c[i];
 		struct fw_result one;
+		struct walk w;
 		int v;
 
 		if (!c->base || !family_applies(c->family, p->family))
 			continue;
 		memset(&one, 0, sizeof(one));
-		v = eval_chain(m, (long)i, p, &one, 0);
+		memset(&w, 0, sizeof(w));
+		v = eval_chain(m, (long)i, p, &one, 0, &w);
 		uncertain |= one.uncertain;
 		if (v == CONTINUE) {
 			v = c->policy && !strcmp(c->policy, "DROP") ? FW_DROP : FW_ACCEPT;
@@ -362,12 +381,24 @@ size_t fw_scan(const struct fw_model *m, int family, const char *iface, const ch
 				}
 		}
 	qsort(cuts, ncut, sizeof(*cuts), cmp_long);
-	for (size_t i = 0; i + 1 < ncut; i++) {
+	for (size_t i = 0, seg = 0; i + 1 < ncut; i++) {
 		struct fw_result r;
 
 		if (cuts[i] == cuts[i + 1])
 			continue;
 		p.port = cuts[i];
+		if (++seg > FW_MAX_SEGMENTS) {
+			/* the rest in one span, judged at its first port and marked uncertain */
+			fw_eval(m, &p, &r);
+			r.uncertain = 1;
+			if (n == max)
+				break;
+			spans[n].lo = cuts[i];
+			spans[n].hi = hi;
+			spans[n].r = r;
+			n++;
+			break;
+		}
 		fw_eval(m, &p, &r);
 		if (n && same_outcome(&spans[n - 1].r, &r)) {
 			spans[n - 1].hi = cuts[i + 1] - 1;
