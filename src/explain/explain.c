@@ -36,6 +36,8 @@ enum {
 	E_ENV_IFNAME,
 	E_FLAGS,
 	E_IPLINK,
+	E_IPLINK2,
+	E_IPLINK3,
 	E_INET,
 	E_COUNT
 };
@@ -47,11 +49,11 @@ static const char *const extractor_anchor[E_COUNT] = {
 	[E_SOCK] = "NET/Socket : Using",
 	[E_IB] = "NET/IB : Using",
 	[E_NETWORK] = "Using network ",
-	[E_VIA] = " via ",
+	[E_VIA] = "] via ",
 	[E_START] = "Init START",
 	[E_COMPLETE] = "Init COMPLETE",
 	[E_TIMINGS] = "Init timings",
-	[E_NRANKS] = " nRanks ",
+	[E_NRANKS] = "nRanks ",
 	[E_PL_INIT] = "Initializing distributed: GLOBAL_RANK:",
 	[E_PL_REG] = "All distributed processes registered",
 	[E_WD] = "Watchdog caught collective operation timeout",
@@ -61,11 +63,13 @@ static const char *const extractor_anchor[E_COUNT] = {
 	[E_MADDR_ARG2] = "master-addr",
 	[E_RDZV] = "rdzv_endpoint",
 	[E_C10D_TARGET] = "trying to connect to (",
-	[E_ENV] = " set by environment to ",
+	[E_ENV] = "by environment to ",
 	[E_ENV_IFNAME] = "NCCL_SOCKET_IFNAME set to ",
-	[E_FLAGS] = ": flags=",
-	[E_IPLINK] = ": <",
-	[E_INET] = "inet ",
+	[E_FLAGS] = "flags=",
+	[E_IPLINK] = "<BROADCAST",
+	[E_IPLINK2] = "<LOOPBACK",
+	[E_IPLINK3] = "<NO-CARRIER",
+	[E_INET] = NULL,	/* found by inet_at(): "in" is too common a pair for the prefilter */
 };
 
 /* ---- small bounded string helpers ---------------------------------------------------------- */
@@ -356,6 +360,7 @@ static void stream_init(struct xstream *s, uint32_t file, char kind, int key, co
 	if (hlen >= sizeof(s->host))
 		hlen = sizeof(s->host) - 1;
 	memcpy(s->host, host ? host : "", hlen);
+	s->npid = -1;
 	s->rank = -1;
 	s->rank_prio = -1;
 	s->rank_nranks = -1;
@@ -438,7 +443,7 @@ static void set_rank(struct xstream *s, int rank, int prio, int nranks)
 /* ---- setup -------------------------------------------------------------------------------- */
 
 /*
- * The automaton depends only on the tables above, so it is built once per process and then only
+ * The matcher depends only on the tables above, so it is built once per process and then only
  * read (each explain has its own scan state): building it is most of the start-up cost.
  */
 static pthread_once_t ac_once = PTHREAD_ONCE_INIT;
@@ -819,13 +824,17 @@ static void extract(struct lctx *c, int e, size_t at)
 		break;
 	case E_ENV:
 	case E_ENV_IFNAME: {
-		/* the variable name is the word before the anchor */
-		const char *a = b + at - strlen(extractor_anchor[e]), *n0 = a;
+		/* the variable name is the word before " set by environment to " */
+		const char *a = b + at - strlen(extractor_anchor[e]), *n0;
 		struct xenv *ev = NULL;
 		char name[48];
 		if (e == E_ENV_IFNAME) {
 			snprintf(name, sizeof(name), "NCCL_SOCKET_IFNAME");
 		} else {
+			if (a - b < 5 || memcmp(a - 5, " set ", 5))
+				break;
+			a -= 5;
+			n0 = a;
 			while (n0 > b && (isalnum((unsigned char)n0[-1]) || n0[-1] == '_'))
 				n0--;
 			if (a - n0 < 3 || (size_t)(a - n0) >= sizeof(name))
@@ -856,7 +865,9 @@ static void extract(struct lctx *c, int e, size_t at)
 		take(q, end, ": ", x->in[x->cur].cur_if, sizeof(x->in[x->cur].cur_if));
 		break;
 	}
-	case E_IPLINK: {	/* ip addr: "2: eth1: <BROADCAST,...>" */
+	case E_IPLINK:
+	case E_IPLINK2:
+	case E_IPLINK3: {	/* ip addr: "2: eth1: <BROADCAST,...>" */
 		const char *q = b;
 		while (q < end && *q == ' ')
 			q++;
@@ -976,6 +987,38 @@ static void record_sig(struct lctx *c, size_t si, size_t at)
 	}
 }
 
+/*
+ * `ifconfig` / `ip addr` address lines: "    inet 10.0.0.1 ...", "2: eth1    inet 10.0.0.2/24 ..."
+ * (the "2: " maybe taken as an srun label already). Returns the offset just after "inet ", or 0.
+ */
+static size_t inet_at(const char *b, size_t len)
+{
+	size_t i = 0, t;
+
+	while (i < len && i < 48 && (b[i] == ' ' || b[i] == '\t'))
+		i++;
+	if (i + 5 <= len && !memcmp(b + i, "inet ", 5))
+		return i + 5;
+	if (i || len > 400)
+		return 0;
+	while (i < len && i < 8 && is_digit(b[i]))
+		i++;
+	if (i && i + 1 < len && b[i] == ':' && b[i + 1] == ' ')
+		i += 2;
+	else if (i)
+		return 0;
+	while (i < len && b[i] == ' ')
+		i++;
+	t = i;
+	while (i < len && i - t < 32 && (isalnum((unsigned char)b[i]) || strchr("._@-", b[i])))
+		i++;
+	if (i == t || i >= len || b[i] != ' ')
+		return 0;
+	while (i < len && b[i] == ' ')
+		i++;
+	return i + 5 <= len && !memcmp(b + i, "inet ", 5) ? i + 5 : 0;
+}
+
 /* A Python exception line: "Name: message", "pkg.mod.Name: message" or a bare "Name". */
 static int exception_line(const char *b, size_t len)
 {
@@ -1033,11 +1076,11 @@ void explain_line(struct explain *x, const struct lr_line *l)
 		c.s->nccl_lines++;
 		if (li.nccl == 1)
 			x->nccl_info_lines++;
-		if (!c.s->host[0] && li.hlen) {
-			size_t n = li.hlen < sizeof(c.s->host) ? li.hlen : sizeof(c.s->host) - 1;
-			memcpy(c.s->host, li.host, n);
-			c.s->host[n] = '\0';
-			c.s->pid = li.pid;
+		if (!c.s->nhost[0] && li.hlen) {
+			size_t n = li.hlen < sizeof(c.s->nhost) ? li.hlen : sizeof(c.s->nhost) - 1;
+			memcpy(c.s->nhost, li.host, n);
+			c.s->nhost[n] = '\0';
+			c.s->npid = li.pid;
 		}
 	}
 	if (li.prefix_rank >= 0)
@@ -1056,6 +1099,11 @@ void explain_line(struct explain *x, const struct lr_line *l)
 	}
 
 	ac_scan(x->ac, &x->seen, li.body, li.blen, on_hit, &c);
+	if (!li.nccl && li.blen > 5) {
+		size_t at = inet_at(li.body, li.blen);
+		if (at)
+			on_hit(&c, (uint16_t)(explain_nsigs + E_INET), at);
+	}
 	for (int i = 0; i < c.nhits; i++) {
 		if (c.hits[i] < explain_nsigs)
 			record_sig(&c, c.hits[i], c.ends[i]);

@@ -2,7 +2,7 @@
  * ncclcheck explain: turns NCCL / torch / Lightning / launcher logs into ranked diagnoses.
  *
  *   lines (lreader) -> prefixes stripped (torchrun [rank3]:, srun -l "3: ", ANSI, NCCL's
- *   host:pid:tid [dev] NCCL INFO) -> one Aho-Corasick scan per line over every anchor ->
+ *   host:pid:tid [dev] NCCL INFO) -> one multi-literal scan per line over every anchor ->
  *   per-stream extraction (version, interfaces, transports, init, Lightning, watchdog, traceback)
  *   and signature hits -> at the end, streams resolved to ranks and the cross-rank reasoner.
  *

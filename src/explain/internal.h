@@ -42,6 +42,8 @@ struct xstream {
 	struct loc last_loc;
 	char host[64];
 	/* cold: set by the lines that matter */
+	char nhost[64];		/* the host and pid of NCCL's prefix, for display (never the key) */
+	long npid;
 	char nccl_version[40];
 	struct loc ver_loc;
 	char boot_if[32], boot_addr[64];

@@ -346,9 +346,9 @@ static void merge(struct xstream *d, const struct xstream *s)
 {
 #define TAKE_STR(f) do { if (!d->f[0] && s->f[0]) memcpy(d->f, s->f, sizeof(d->f)); } while (0)
 #define TAKE_INT(f) do { if (d->f < 0 && s->f >= 0) d->f = s->f; } while (0)
-	if (!d->host[0] && s->host[0]) {
-		memcpy(d->host, s->host, sizeof(d->host));
-		d->pid = s->pid;
+	if (!d->nhost[0] && s->nhost[0]) {
+		memcpy(d->nhost, s->nhost, sizeof(d->nhost));
+		d->npid = s->npid;
 	}
 	d->lines += s->lines;
 	d->nccl_lines += s->nccl_lines;
@@ -1132,8 +1132,8 @@ static json_t *part_json(const struct explain *x, const struct part *p)
 
 	json_object_set_new(o, "rank", p->rank >= 0 ? json_integer(p->rank) : json_null());
 	jset_str(o, "label", p->label);
-	json_object_set_new(o, "host", jstr_or_null(m->host));
-	json_object_set_new(o, "pid", m->pid >= 0 ? json_integer(m->pid) : json_null());
+	json_object_set_new(o, "host", jstr_or_null(m->nhost));
+	json_object_set_new(o, "pid", m->npid >= 0 ? json_integer(m->npid) : json_null());
 	jset_int(o, "lines", (long long)m->lines);
 	json_object_set_new(o, "nccl_version", jstr_or_null(m->nccl_version));
 	if (m->boot_loc.line) {

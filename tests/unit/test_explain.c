@@ -1,5 +1,5 @@
 /*
- * explain: the line reader, prefix stripping, the Aho-Corasick matcher, one test per signature
+ * explain: the line reader, prefix stripping, the anchor matcher, one test per signature
  * (table-driven from tests/fixtures/logs/signatures.log, and every row of the table must have a
  * section there), and the cross-rank scenarios under tests/fixtures/logs/scenarios/.
  */
