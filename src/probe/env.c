@@ -10,14 +10,15 @@ extern char **environ;
 /* Prefixes and names whose values matter to a multi-node NCCL job. */
 static const char *const prefixes[] = {
 	"NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "TORCHELASTIC_", "SLURM_", "OMPI_", "PMI_",
-	"PMIX_", "PL_", "LIGHTNING_", "CUDA_", "NVIDIA_",
+	"PMIX_", "PL_", "LIGHTNING_", "CUDA_", "NVIDIA_", "TORCH_", "GLOO_", "FI_", "UCX_",
 };
 static const char *const names[] = {
 	"MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
 	"NODE_RANK", "GROUP_RANK", "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "VIRTUAL_ENV",
 	"CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH", "KUBERNETES_SERVICE_HOST",
-	"TORCH_CUDA_ARCH_LIST", "OMP_NUM_THREADS", "GLOO_SOCKET_IFNAME", "TP_SOCKET_IFNAME",
-	"UCX_NET_DEVICES", "FI_PROVIDER", "FI_EFA_USE_DEVICE_RDMA", "PS1", "TERM", "SSH_TTY",
+	"OMP_NUM_THREADS",
+	"TERM", "SSH_TTY", "ENABLE_NCCL_HEALTH_CHECK", "TP_SOCKET_IFNAME",
+	"HOSTNAME", "KUBERNETES_PORT",
 };
 
 static int wanted(const char *name, size_t len)

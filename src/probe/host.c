@@ -157,6 +157,11 @@ void probe_host(const struct probe_opts *o, json_t *facts)
 		jset_str(host, "kernel", u.release);
 		jset_str(host, "arch", u.machine);
 	}
+	/*
+	 * A terminal on stdin means a person's shell: rank variables exported there leak into every
+	 * program started from it (Lightning then believes a launcher started the ranks).
+	 */
+	jset_bool(host, "interactive", isatty(STDIN_FILENO));
 	probe_os(o, host);
 	probe_container(o, host);
 	probe_cpus(o, host);
