@@ -892,6 +892,7 @@ static void missing_ranks(struct rs *r)
 static void init_progress(struct rs *r, int net_diag)
 {
 	size_t *stuck = xmalloc((r->np ? r->np : 1) * sizeof(*stuck)), ns = 0, started = 0, done = 0;
+	struct strbuf failed_sb = STRBUF_INIT;
 	struct diag *d;
 
 	for (size_t i = 0; i < r->np; i++) {
@@ -936,8 +937,21 @@ static void init_progress(struct rs *r, int net_diag)
 		free(stuck);
 		return;
 	}
+	/* ranks that failed with their own error: the stuck ones are most likely waiting for them */
+	{
+		int *failed = xmalloc(r->np * sizeof(*failed));
+		size_t nf = 0;
+		for (size_t i = 0; i < r->np; i++)
+			if (r->p[i].err_sig && !r->p[i].net_sig && r->p[i].rank >= 0)
+				failed[nf++] = r->p[i].rank;
+		if (nf) {
+			strbuf_reset(&failed_sb);
+			rank_list(failed, nf, &failed_sb);
+		}
+		free(failed);
+	}
 	d = diag_new(r, done ? "explain.init.partial" : "explain.init.stuck", SEV_ERROR,
-		     net_diag ? CONF_LOW : CONF_MEDIUM, net_diag ? -300 : 50);
+		     net_diag || failed_sb.len ? CONF_LOW : CONF_MEDIUM, net_diag || failed_sb.len ? -300 : 50);
 	diag_parts(r, d, stuck, ns);
 	if (done)
 		diag_title(d, "NCCL init completed on %zu rank%s but %zu stopped after Init START", done,
@@ -945,15 +959,18 @@ static void init_progress(struct rs *r, int net_diag)
 	else
 		diag_title(d, "NCCL init never completed: %zu rank%s stopped after Init START", ns,
 			   ns == 1 ? "" : "s");
-	if (net_diag)
+	if (failed_sb.len)
+		diag_fix(d, "fix the error of %s first (above): the others wait for it in NCCL's bootstrap",
+			 failed_sb.buf);
+	else if (net_diag)
 		diag_fix(d, "fix the network diagnosis above first; this hang is its consequence");
 	fix_ifname(r, d);
 	diag_fix(d, "to test it: %s", CHECK_NODE_CMD);
 	diag_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP");
 	diag_why(d, "%s confidence: NCCL's bootstrap blocks without a timeout until every rank connects; "
 		 "ranks that print Init START and nothing after it are waiting for peers they cannot "
-		 "reach (wrong interface, firewall on ephemeral ports) or for a rank that never started",
-		 net_diag ? "Low" : "Medium");
+		 "reach (wrong interface, firewall on ephemeral ports), for a rank that failed or for "
+		 "one that never started", net_diag || failed_sb.len ? "Low" : "Medium");
 	for (size_t i = 0; i < ns && i < 4; i++) {
 		const struct part *p = &r->p[stuck[i]];
 		char what[256];
@@ -963,6 +980,7 @@ static void init_progress(struct rs *r, int net_diag)
 		diag_at(r, d, p->m.last_loc, what, p->m.last);
 	}
 	free(stuck);
+	strbuf_release(&failed_sb);
 }
 
 static void lightning(struct rs *r, int have_errors)
