@@ -475,6 +475,35 @@ static void test_ifname_nomatch(void **state)
 	run_free(&r);
 }
 
+/* Init completed on one rank only; MASTER_ADDR from torchrun's arguments; ifconfig output. */
+static void test_partial_init_ifconfig(void **state)
+{
+	static const char log[] =
+		"+ torchrun --nnodes=2 --nproc-per-node=1 --node-rank=0 --master_addr=192.168.10.1 --master_port=29500 train.py\n"
+		"docker0: flags=4099<UP,BROADCAST,MULTICAST>  mtu 1500\n"
+		"        inet 172.17.0.1  netmask 255.255.0.0  broadcast 172.17.255.255\n"
+		"enp3s0: flags=4163<UP,BROADCAST,RUNNING,MULTICAST>  mtu 1500\n"
+		"        inet 192.168.10.2  netmask 255.255.255.0  broadcast 192.168.10.255\n"
+		"[rank0]:n0:11:11 [0] NCCL INFO Bootstrap : Using enp3s0:192.168.10.1<0>\n"
+		"[rank0]:n0:11:11 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init START\n"
+		"[rank1]:n1:12:12 [0] NCCL INFO Bootstrap : Using docker0:172.17.0.1<0>\n"
+		"[rank1]:n1:12:12 [0] NCCL INFO comm 0x2 rank 1 nranks 2 cudaDev 0 busId 1000 - Init START\n"
+		"[rank0]:n0:11:11 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n";
+	struct run r = explain_text(log, sizeof(log) - 1, NULL);
+	const struct finding *f;
+
+	(void)state;
+	assert_string_equal(jpath_str(r.payload, "master_addr.value"), "192.168.10.1");
+	f = expect(&r, "explain.net.wrong_interface");
+	assert_string_equal(f->node, "rank 1");
+	assert_non_null(strstr(f->title, "docker0"));
+	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME=enp3s0"));
+	f = expect(&r, "explain.init.partial");
+	assert_string_equal(f->node, "rank 1");
+	assert_int_equal(jpath_int(r.payload, "interfaces.1.prefix", -1), 24);
+	run_free(&r);
+}
+
 /* Garbage, NULs and nothing recognisable: no crash, and an honest "unrecognised". */
 static void test_garbage(void **state)
 {
@@ -512,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_watchdog_desync),
 		cmocka_unit_test(test_traceback),
 		cmocka_unit_test(test_ifname_nomatch),
+		cmocka_unit_test(test_partial_init_ifconfig),
 		cmocka_unit_test(test_garbage),
 	};
 
