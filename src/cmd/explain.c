@@ -90,7 +90,8 @@ static int feed_dir(struct explain *x, const char *path, int depth)
 		names[n++] = xasprintf("%s/%s", path, de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), natcmp);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), natcmp);
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		if (!rc && stat(names[i], &st) == 0 && (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && depth < 1)))

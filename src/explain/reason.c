@@ -1270,7 +1270,8 @@ json_t *explain_reason(struct explain *x, struct findings *fs)
 	missing_ranks(&r);
 	log_hints(&r);
 
-	qsort(r.d, r.nd, sizeof(*r.d), cmp_diag);
+	if (r.nd > 1)
+		qsort(r.d, r.nd, sizeof(*r.d), cmp_diag);
 	arr = json_array();
 	for (size_t i = 0; i < r.nd; i++) {
 		struct diag *d = &r.d[i];
