@@ -34,13 +34,14 @@ for l in lo eth0 eth1; do ip -n "$NS" link set "$l" up; done
 for l in lo p0 p1; do ip -n "$PEER" link set "$l" up; done
 ip -n "$NS" route add default via 203.0.113.1
 
-# waits until the links are RUNNING (veth carrier comes up asynchronously): NCCL 2.28 skips others
+# waits until the links are RUNNING: IFF_RUNNING follows the operational state, which the kernel
+# updates up to a second after the carrier, and NCCL 2.28 skips interfaces that are not RUNNING
 wait_running() {
 	local i l ok
 	for i in $(seq 50); do
 		ok=1
 		for l in "$@"; do
-			ip -n "$NS" link show "$l" | grep -q 'LOWER_UP' || ok=0
+			ip -n "$NS" link show "$l" | grep -q 'state UP' || ok=0
 		done
 		[ $ok = 1 ] && return 0
 		sleep 0.1
