@@ -639,7 +639,8 @@ static void wrong_interface(struct rs *r)
 		if (!p->m.boot_loc.line)
 			continue;
 		c = classify(p->m.boot_if, p->m.boot_addr);
-		stuck = p->m.init_start.line && !p->m.init_complete.line;
+		/* a rank that failed with an error of its own (NCCL_NET=IB, a CUDA error) is not stuck */
+		stuck = p->m.init_start.line && !p->m.init_complete.line && (!p->err_sig || p->net_sig);
 		if (!stuck && !p->net_sig)
 			continue;
 		if (c == A_LOOPBACK && p->m.nnodes == 1)
