@@ -27,6 +27,8 @@
 set -u
 IP=${IP:-ip}
 IPTABLES=${IPTABLES:-iptables}
+command -v "$IP" >/dev/null 2>&1 || IP=ip
+command -v "$IPTABLES" >/dev/null 2>&1 || IPTABLES=iptables
 PY=${PYTHON:-python3}
 NCCLCHECK=${NCCLCHECK:-ncclcheck}
 OUT=${OUT:-/tmp/gpu-out}
@@ -49,6 +51,7 @@ trap 'exit 130' INT TERM
 cleanup
 
 [ "$(id -u)" = 0 ] || { echo "ifselect_vs_nccl: needs root (network namespaces)"; exit 2; }
+command -v "$NCCLCHECK" >/dev/null 2>&1 || { echo "ifselect_vs_nccl: no ncclcheck at '$NCCLCHECK' (set NCCLCHECK)"; exit 2; }
 VER=$("$PY" -c 'import torch; print(".".join(map(str, torch.cuda.nccl.version())))' 2>"$D/torch.err") ||
 	{ echo "ifselect_vs_nccl: cannot read torch's NCCL version: $(tail -1 "$D/torch.err")"; exit 2; }
 echo "torch loads NCCL $VER" | tee "$D/version.txt"
@@ -70,8 +73,8 @@ for ns in $A $B; do
 	tag=${ns#nct3-g}
 	"$IP" -n $ns link add eth0 type veth peer name ${tag}0 netns $BR
 	"$IP" -n $ns link add eth1 type veth peer name ${tag}1 netns $BR
-	"$IP" -n $BR link set ${tag}0 master br0 up
-	"$IP" -n $BR link set ${tag}1 master br1 up
+	"$IP" -n $BR link set dev ${tag}0 master br0 up
+	"$IP" -n $BR link set dev ${tag}1 master br1 up
 	"$IP" -n $ns addr add 203.0.113.$n/24 dev eth0
 	"$IP" -n $ns addr add 10.0.0.$((n - 9))/24 dev eth1
 	"$IP" -n $ns addr add fd00:1::$((n - 9))/64 dev eth1 nodad
@@ -80,12 +83,12 @@ for ns in $A $B; do
 	n=$((n + 1))
 done
 set +e
-wait_running() { # wait until eth0/eth1 of both nodes have carrier (NCCL 2.28 skips the others)
+wait_running() { # until the links are operational: IFF_RUNNING follows operstate, NCCL 2.28 needs it
 	local i ns l ok
 	for i in $(seq 50); do
 		ok=1
 		for ns in $A $B; do for l in "$@"; do
-			"$IP" -n $ns link show $l | grep -q LOWER_UP || ok=0
+			"$IP" -n $ns link show $l | grep -q 'state UP' || ok=0
 		done; done
 		[ $ok = 1 ] && return 0
 		sleep 0.2
@@ -147,12 +150,15 @@ setup unset
 setup ifname-eth1 NCCL_SOCKET_IFNAME=eth1
 setup ifname-not-eth0-lo 'NCCL_SOCKET_IFNAME=^eth0,lo'
 setup ifname-prefix-eth NCCL_SOCKET_IFNAME=eth
-# a Docker-like bridge address on both nodes, then an exclusion list that forgets lo
+# a Docker-like bridge address on both nodes (a veth: only the name matters to NCCL, and the
+# dummy module may not be loadable), then an exclusion list that forgets lo
 for ns in $A $B; do
-	"$IP" -n $ns link add docker0 type dummy
+	"$IP" -n $ns link add docker0 type veth peer name dk-${ns#nct3-g} netns $BR
+	"$IP" -n $BR link set dev dk-${ns#nct3-g} up
 	"$IP" -n $ns addr add 172.17.0.1/16 dev docker0
 	"$IP" -n $ns link set docker0 up
 done
+wait_running eth0 eth1 docker0
 setup ifname-not-docker0 'NCCL_SOCKET_IFNAME=^docker0'
 for ns in $A $B; do "$IP" -n $ns link del docker0; done
 # eth0 administratively down but still addressed
