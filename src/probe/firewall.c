@@ -243,7 +243,7 @@ int fw_parse_iptables_save(const char *text, size_t len, const char *family, jso
 		if (p < end)
 			p++;
 		if (line[0] == '*') {
-			snprintf(table, sizeof(table), "%s", line + 1);
+			snprintf(table, sizeof(table), "%.63s", line + 1);
 			continue;
 		}
 		if (strcmp(table, "filter"))
@@ -501,7 +501,7 @@ static int run_tool(char *const argv[], struct subproc_result *r, char *why, siz
 	struct err e = ERR_INIT;
 
 	if (subproc_run(argv, NULL, FW_TIMEOUT_MS, FW_OUT_CAP, r, &e) < 0) {
-		snprintf(why, len, "cannot run '%s': %s", argv[0], e.msg);
+		snprintf(why, len, "cannot run '%s': %.200s", argv[0], e.msg);
 		return -1;
 	}
 	if (r->timed_out) {

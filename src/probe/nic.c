@@ -301,7 +301,7 @@ static int link_base(const char *path, char *buf, size_t len)
 		return -1;
 	target[n] = '\0';
 	slash = strrchr(target, '/');
-	snprintf(buf, len, "%s", slash ? slash + 1 : target);
+	snprintf(buf, len, "%.*s", (int)len - 1, slash ? slash + 1 : target);
 	return 0;
 }
 
@@ -550,7 +550,7 @@ static int lookup(const char *host, json_t *addrs, char *why, size_t len)
 
 	subproc_result_init(&r);
 	if (subproc_fork(lookup_child, &l, LOOKUP_TIMEOUT_MS, 64 << 10, &r, &e) < 0) {
-		snprintf(why, len, "cannot start the lookup: %s", e.msg);
+		snprintf(why, len, "cannot start the lookup: %.200s", e.msg);
 		goto out;
 	}
 	if (r.timed_out) {
