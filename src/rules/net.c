@@ -697,6 +697,39 @@ static void report_firewall(struct net *n)
 
 /* ---- limits, host name, RDMA ---- */
 
+/* NCCL_SOCKET_SNDBUF / _RCVBUF ask setsockopt() for more than the kernel's ceiling: silently capped. */
+static void report_bufs(struct net *n)
+{
+	static const struct {
+		const char *var, *sysctl, *key;
+	} b[] = { { "NCCL_SOCKET_SNDBUF", "net.core.wmem_max", "sysctl.wmem_max" },
+		  { "NCCL_SOCKET_RCVBUF", "net.core.rmem_max", "sysctl.rmem_max" } };
+	struct nccl_settings s;
+	struct finding *f;
+
+	nccl_settings_collect(n->facts, n->in.version, &s);
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		const struct nccl_setting *st = nccl_settings_get(&s, b[i].var);
+		long long max = jpath_int(n->facts, b[i].key, -1), want;
+		enum nv_parse how;
+
+		if (!st || max <= 0)
+			continue;
+		want = nccl_parse_int(st->value, &how);
+		if (how == NV_PARSE_EMPTY || want <= max)
+			continue;
+		f = finding_add(n->out, SEV_WARN, "net.sysctl.sockbuf",
+				"%s=%lld is above %s (%lld): the kernel caps the socket buffer there", b[i].var, want,
+				b[i].sysctl, max);
+		finding_evidence(f, "%s=%s (from %s)", st->name, st->value, st->source);
+		finding_evidence(f, "%s = %lld", b[i].key, max);
+		finding_why(f, "setsockopt(SO_SNDBUF/SO_RCVBUF) silently clamps to the net.core maximum, so the "
+			    "larger buffer you asked for is not in force on this node.");
+		finding_fix(f, "sysctl -w %s=%lld", b[i].sysctl, want);
+	}
+	nccl_settings_release(&s);
+}
+
 static void report_limits(struct net *n)
 {
 	long long soft = jpath_int(n->facts, "limits.nofile.soft", -2), hard = jpath_int(n->facts, "limits.nofile.hard", -2);
@@ -829,6 +862,7 @@ void rule_net(const json_t *facts, struct findings *out)
 	report_ports(&n);
 	report_firewall(&n);
 	report_limits(&n);
+	report_bufs(&n);
 	report_hostname(&n);
 	report_rdma(&n);
 	ifs_facts_release(&n.in);

@@ -326,6 +326,13 @@ static void test_host(void **state)
 	assert_true(has_fix(f, "echo '10.0.0.2 gpu1' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
 	findings_free(fs);
 
+	fs = run("\"NCCL_SOCKET_SNDBUF\":\"16777216\",\"NCCL_SOCKET_RCVBUF\":\"1048576\"", LO "," ETH1, MASTER_ETH1,
+		 "\"sysctl\":{\"wmem_max\":4194304,\"rmem_max\":4194304}");
+	f = expect(fs, "net.sysctl.sockbuf", SEV_WARN);
+	assert_true(has_fix(f, "sysctl -w net.core.wmem_max=16777216"));
+	assert_int_equal(findings_count(fs, SEV_WARN), 1);
+	findings_free(fs);
+
 	fs = run("", LO "," ETH1, MASTER_ETH1, "\"limits\":{\"nofile\":{\"soft\":65536,\"hard\":65536}},"
 		 "\"hostname_resolution\":{\"name\":\"gpu1\",\"addrs\":[\"10.0.0.2\"],\"loopback\":false}");
 	expect_none(fs, "net.limits.nofile");
