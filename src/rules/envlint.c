@@ -792,7 +792,7 @@ void rule_nccl_env(const json_t *facts, struct findings *out)
 		finding_evidence(f, "NCCL %s (%s)", l.version, l.version_why);
 	}
 	if (effective && !l.problems)
-		finding_add(out, SEV_OK, "nccl.env.ok", "%zu NCCL_* setting%s checked: NCCL reads %s as meant",
-			    effective, effective == 1 ? "" : "s", effective == 1 ? "it" : "them");
+		finding_add(out, SEV_OK, "nccl.env.ok", "%zu NCCL_* setting%s: variable%s NCCL reads, with values it "
+			    "parses as written", effective, effective == 1 ? "" : "s", effective == 1 ? "" : "s");
 	nccl_settings_release(&l.s);
 }

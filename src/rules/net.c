@@ -553,7 +553,14 @@ static void report_ports(struct net *n)
 	const struct ifs_addr *b = n->r.boot;
 	struct finding *f;
 	char subnet[80] = "<peer subnet>";
-	const char *ifname = b ? b->name : "<interface>";
+	const char *ifname;
+
+	/* without a bootstrap interface, the one the nodes talk over: MASTER_ADDR's, else the default route's */
+	if (!b && n->master_if && !n->master_loopback)
+		b = first_addr(n, n->master_if, 0);
+	if (!b && jpath_str(n->facts, "net.default_route.ifname"))
+		b = first_addr(n, jpath_str(n->facts, "net.default_route.ifname"), 0);
+	ifname = b ? b->name : "<interface>";
 
 	if (!json_is_array(range) || json_array_size(range) != 2)
 		return;
