@@ -599,13 +599,55 @@ static void report_ports(struct net *n)
 	}
 }
 
+/*
+ * A stand-in for "another node" on the network of `a`: MASTER_ADDR when it is in that subnet, else
+ * the subnet's first host other than this one. Peers reach an interface from its own network, so
+ * that is the source a firewall rule sees.
+ */
+static void peer_on(const struct net *n, const struct ifs_addr *a, char *buf, size_t len)
+{
+	const char *m = jpath_str(n->master, "resolved");
+	unsigned char b[16], net[16];
+	int bytes = a->family == 4 ? 4 : 16, plen = a->prefixlen;
+
+	buf[0] = '\0';
+	if (m && inet_pton(a->family == 4 ? AF_INET : AF_INET6, m, b) == 1 && plen >= 0 && plen <= bytes * 8) {
+		int same = 1;
+		for (int i = 0; i < bytes; i++) {
+			int bits = plen - i * 8;
+			unsigned char mask = bits >= 8 ? 0xff : bits <= 0 ? 0 : (unsigned char)(0xff << (8 - bits));
+			if ((b[i] & mask) != (a->addr[i] & mask))
+				same = 0;
+		}
+		if (same) {
+			snprintf(buf, len, "%s", m);
+			return;
+		}
+	}
+	if (plen < 0 || plen > bytes * 8)
+		return;
+	memcpy(net, a->addr, 16);
+	for (int i = 0; i < bytes; i++) {
+		int bits = plen - i * 8;
+		net[i] &= bits >= 8 ? 0xff : bits <= 0 ? 0 : (unsigned char)(0xff << (8 - bits));
+	}
+	if (plen >= bytes * 8 - 1) {
+		memcpy(net, a->addr, 16);
+		net[bytes - 1] ^= plen == bytes * 8 ? 0 : 1;
+	} else {
+		net[bytes - 1] |= 1;
+		if (!memcmp(net, a->addr, (size_t)bytes))
+			net[bytes - 1] = (unsigned char)((net[bytes - 1] & ~3u) | 2);
+	}
+	inet_ntop(a->family == 4 ? AF_INET : AF_INET6, net, buf, (socklen_t)len);
+}
+
 static void report_firewall(struct net *n)
 {
 	const json_t *fw = jpath(n->facts, "firewall");
 	struct fw_model *m;
 	struct fw_span spans[64];
 	const json_t *range = jpath(n->facts, "sysctl.ip_local_port_range");
-	const char *peer = NULL;
 	long lo = 32768, hi = 60999, mport = (long)jpath_int(n->master, "port", 29500);
 	const char *ifnames[IFS_MAX_IFS + 1];
 	int nif = 0, any = 0, uncertain = 0;
@@ -631,15 +673,21 @@ static void report_firewall(struct net *n)
 	for (int i = 0; i < n->r.sockets.n && nif < IFS_MAX_IFS; i++)
 		if (!n->r.boot || strcmp(n->r.sockets.v[i]->name, n->r.boot->name))
 			ifnames[nif++] = n->r.sockets.v[i]->name;
-	/* the peers are on MASTER_ADDR's side; without it, rules that filter by source stay uncertain */
-	if (jpath_bool(n->master, "set", 0) && !n->master_loopback)
-		peer = jpath_str(n->master, "resolved");
 	for (int k = 0; k < nif; k++) {
 		const struct ifs_addr *a = first_addr(n, ifnames[k], 0);
 		int family = a ? a->family : 4;
-		size_t ns = fw_scan(m, family, ifnames[k], peer, lo, hi, spans, 64);
+		char peer[INET6_ADDRSTRLEN] = "";
+		size_t ns;
 		struct fw_result mr;
-		struct fw_packet mp = { family, ifnames[k], peer, mport };
+		struct fw_packet mp;
+
+		if (a)
+			peer_on(n, a, peer, sizeof(peer));
+		ns = fw_scan(m, family, ifnames[k], peer[0] ? peer : NULL, lo, hi, spans, 64);
+		mp.family = family;
+		mp.iface = ifnames[k];
+		mp.src = peer[0] ? peer : NULL;
+		mp.port = mport;
 
 		for (size_t i = 0; i < ns; i++) {
 			char subnet[80] = "<peer subnet>";
@@ -661,6 +709,8 @@ static void report_firewall(struct net *n)
 						 spans[i].r.verdict == FW_DROP ? "DROP" : "REJECT", nz(spans[i].r.chain),
 						 nz(spans[i].r.family), nz(spans[i].r.table));
 			finding_evidence(f, "sysctl.ip_local_port_range = %ld %ld", lo, hi);
+			if (peer[0])
+				finding_evidence(f, "evaluated for a peer at %s on %s's network", peer, ifnames[k]);
 			if (spans[i].r.uncertain)
 				finding_evidence(f, "some rules use matches ncclcheck does not model; verify by hand");
 			finding_why(f, "Other ranks connect to this node's ephemeral ports (bootstrap ring, proxy, "
