@@ -297,6 +297,16 @@ static void test_firewall(void **state)
 	expect(fs, "net.firewall.open", SEV_OK);
 	findings_free(fs);
 
+	/* the lab's cloud-public-blocked: public peers dropped on eth0; MASTER_ADDR is elsewhere (eth1) */
+	fs = run("", LO "," ETH0 "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\","
+		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":[{\"family\":\"ip\",\"table\":\"filter\","
+		 "\"chain\":\"INPUT\",\"action\":\"DROP\",\"proto\":\"tcp\",\"iface\":\"eth0\",\"src\":\"203.0.113.0/24\","
+		 "\"text\":\"-A INPUT -s 203.0.113.0/24 -i eth0 -p tcp -j DROP\"}]}");
+	f = expect(fs, "net.firewall.blocks", SEV_ERROR);
+	assert_true(strstr(f->title, "on eth0") != NULL);
+	assert_true(has_evidence(f, "evaluated for a peer at 203.0.113.1 on eth0's network"));
+	findings_free(fs);
+
 	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"unknown\":\"'iptables-save' failed: Permission denied\"}");
 	expect(fs, "net.firewall.unreadable", SEV_INFO);
 	findings_free(fs);
