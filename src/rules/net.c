@@ -555,8 +555,9 @@ static void report_ports(struct net *n)
 	char subnet[80] = "<peer subnet>";
 	const char *ifname;
 
-	/* without a bootstrap interface, the one the nodes talk over: MASTER_ADDR's, else the default route's */
-	if (!b && n->master_if && !n->master_loopback)
+	/* the network the nodes talk over: MASTER_ADDR's (where NCCL belongs, fixed or not), else NCCL's,
+	 * else the default route's */
+	if (n->master_if && !n->master_loopback && first_addr(n, n->master_if, 0))
 		b = first_addr(n, n->master_if, 0);
 	if (!b && jpath_str(n->facts, "net.default_route.ifname"))
 		b = first_addr(n, jpath_str(n->facts, "net.default_route.ifname"), 0);
