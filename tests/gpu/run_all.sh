@@ -1,0 +1,34 @@
+#!/bin/bash
+# Runs every GPU-machine check in one lease, side by side where they do not share anything (each
+# script builds its own namespaces with its own prefix), and packs the results into one archive
+# because a device call brings back at most 8 files.
+#   bash tests/gpu/run_all.sh [LIMIT_SECONDS]     -> $OUT/gpu-results.tgz and $OUT/summary.txt
+. "$(dirname "$0")/env.sh"
+LIMIT=${1:-500}
+FINAL=$OUT
+G=/tmp/gpu-all
+rm -rf "$G"; mkdir -p "$G"
+run() { # name script
+	mkdir -p "$G/$1"
+	OUT=$G/$1 timeout -k 10 "$LIMIT" bash "tests/gpu/$2" > "$G/$1/stdout.txt" 2>&1
+	echo "exit $?" >> "$G/$1/stdout.txt"
+}
+( run facts record_facts.sh; run stack stack_check.sh ) &
+run ifselect ifselect_vs_nccl.sh &
+run logs record_logs.sh &
+run lab lab_nccl.sh &
+wait
+{
+	for n in facts stack ifselect logs lab; do
+		echo "===== $n: $(tail -1 "$G/$n/stdout.txt")"
+		case $n in
+		facts) grep -E 'FAIL|RESULT' "$G/facts/compare.txt" 2>/dev/null | tail -15 ;;
+		stack) grep -E 'FAIL|ALL' "$G/stack/stack_compare.txt" 2>/dev/null | tail -15 ;;
+		ifselect) cat "$G/ifselect/ifselect_table.txt" 2>/dev/null ;;
+		logs) grep -E '^==' "$G/logs/stdout.txt" ;;
+		lab) cat "$G/lab/lab_nccl/summary.txt" 2>/dev/null ;;
+		esac
+	done
+} > "$FINAL/summary.txt" 2>&1
+tar czf "$FINAL/gpu-results.tgz" -C "$G" .
+cat "$FINAL/summary.txt"
