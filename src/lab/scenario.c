@@ -155,8 +155,9 @@ static const struct lab_scenario scenarios[] = {
 		"eth1 runs MTU 9000 through a 1500-byte router hop that drops ICMP "
 		"'fragmentation needed'",
 		"jumbo frames on the nodes while a hop in between carries 1500 and path-MTU "
-		"discovery is blocked: connections and small messages pass, NCCL init succeeds, "
-		"then the first large all-reduce stalls",
+		"discovery is blocked: connections and small messages pass (the TCPStore "
+		"rendezvous works), then NCCL init stalls at its first bootstrap exchange that "
+		"needs full-size segments (seen with NCCL 2.28.9 on 2xH200)",
 		"seed 2 §5.3 (Alibaba Cloud: raise the MTU)",
 		"from n1, 1 KB over TCP to n0's eth1 address arrives and 1 MB stalls; "
 		"ping -M do -s 8000 fails where -s 1000 passes",

@@ -96,7 +96,12 @@ wait_running() { # until the links are operational: IFF_RUNNING follows operstat
 	done
 }
 wait_running eth0 eth1
-"$IP" netns exec $A ping -c1 -W2 10.0.0.2 > "$D/ping.txt" 2>&1 || { echo "ifselect_vs_nccl: the namespaces cannot reach each other"; cat "$D/ping.txt"; exit 2; }
+# The GPU machine has no ping: a TCP connect from A to a listener in B proves the path.
+"$IP" netns exec $B "$PY" -c 'import socket; s=socket.socket(); s.bind(("10.0.0.2", 7)); s.listen(); s.settimeout(10); s.accept()' &
+sleep 0.5
+"$IP" netns exec $A "$PY" -c 'import socket; socket.create_connection(("10.0.0.2", 7), 5)' > "$D/reach.txt" 2>&1 ||
+	{ echo "ifselect_vs_nccl: the namespaces cannot reach each other"; cat "$D/reach.txt"; exit 2; }
+wait
 
 cat > "$D/job.py" <<'EOF'
 import datetime, os, time

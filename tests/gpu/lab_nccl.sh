@@ -6,7 +6,9 @@
 #   healthy               NCCL left alone           -> small and 256 MB all_reduce ok (over eth0)
 #   cloud-public-blocked  NCCL left alone           -> no all_reduce finishes (bootstrap on eth0)
 #   cloud-public-blocked  NCCL_SOCKET_IFNAME=eth1   -> ok (the fix ncclcheck prints)
-#   mtu-blackhole         NCCL_SOCKET_IFNAME=eth1   -> init and a 4-element all_reduce ok, 256 MB stalls
+#   mtu-blackhole         NCCL_SOCKET_IFNAME=eth1   -> the TCPStore and NCCL's first bootstrap messages
+#                         pass, then init stalls: NCCL's bootstrap all-gathers (topology, peer info)
+#                         need full-size segments (seen on 2×H200 with NCCL 2.28.9, 2026-11-29)
 #
 # Also records what `ncclcheck node` predicts on a node next to what NCCL then logs.
 # Output: $OUT/lab_nccl/summary.txt (one line per case, then PASS/FAIL) and every log.
@@ -70,7 +72,7 @@ echo "node exit $?" >> "$D/predict.node-n1-fixed.txt"
 run_case healthy healthy "" ok
 run_case blocked cloud-public-blocked "" nosmall
 run_case blocked-fixed cloud-public-blocked eth1 ok
-run_case mtu mtu-blackhole eth1 nolarge
+run_case mtu mtu-blackhole eth1 nosmall
 
 {
 	printf '%b' "$results"

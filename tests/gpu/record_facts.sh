@@ -127,7 +127,8 @@ if isinstance(gpus, list):
             check(g.get("nvlinks_up") == up, f"gpu {i} NVLinks up equals nvidia-smi nvlink -s", f'{g.get("nvlinks_up")} vs {up}')
 
 # nvidia-smi topo -m: the GPU rows, the GPUx/NICy columns and the NIC legend
-topo = open(f"{out}/nvidia-smi-topo.txt").read().splitlines()
+# nvidia-smi underlines the header with ANSI escapes even when writing to a file
+topo = [re.sub(r"\x1b\[[0-9;]*m", "", l) for l in open(f"{out}/nvidia-smi-topo.txt").read().splitlines()]
 head = next((l.split() for l in topo if l.lstrip().startswith("GPU0")), None)
 legend = dict(re.findall(r"^\s*(NIC\d+):\s*(\S+)", "\n".join(topo), re.M))
 t = f.get("topology", {})
