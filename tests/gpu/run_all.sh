@@ -2,9 +2,13 @@
 # Runs every GPU-machine check in one lease, side by side where they do not share anything (each
 # script builds its own namespaces with its own prefix), and packs the results into one archive
 # because a device call brings back at most 8 files.
-#   bash tests/gpu/run_all.sh [LIMIT_SECONDS]     -> $OUT/gpu-results.tgz and $OUT/summary.txt
+#   bash tests/gpu/run_all.sh [LIMIT_SECONDS [CHECK...]]  -> $OUT/gpu-results.tgz, $OUT/summary.txt
+# CHECK is any of facts stack ifselect logs lab (default: all).
 . "$(dirname "$0")/env.sh"
 LIMIT=${1:-500}
+shift
+CHECKS=" ${*:-facts stack ifselect logs lab} "
+want() { [[ $CHECKS == *" $1 "* ]]; }
 FINAL=$OUT
 G=/tmp/gpu-all
 rm -rf "$G"; mkdir -p "$G"
@@ -13,13 +17,13 @@ run() { # name script
 	OUT=$G/$1 timeout -k 10 "$LIMIT" bash "tests/gpu/$2" > "$G/$1/stdout.txt" 2>&1
 	echo "exit $?" >> "$G/$1/stdout.txt"
 }
-( run facts record_facts.sh; run stack stack_check.sh ) &
-run ifselect ifselect_vs_nccl.sh &
-run logs record_logs.sh &
-run lab lab_nccl.sh &
+( want facts && run facts record_facts.sh; want stack && run stack stack_check.sh ) &
+want ifselect && run ifselect ifselect_vs_nccl.sh &
+want logs && run logs record_logs.sh &
+want lab && run lab lab_nccl.sh &
 wait
 {
-	for n in facts stack ifselect logs lab; do
+	for n in $CHECKS; do
 		echo "===== $n: $(tail -1 "$G/$n/stdout.txt")"
 		case $n in
 		facts) grep -E 'FAIL|RESULT' "$G/facts/compare.txt" 2>/dev/null | tail -15 ;;
