@@ -46,9 +46,13 @@ char *xstrdup(const char *s)
 
 char *xstrndup(const char *s, size_t n)
 {
-	char *p = strndup(s, n);
-	if (!p)
-		oom(n);
+	/* never reads past s + n: callers pass slices of buffers that are not C strings */
+	const char *nul = memchr(s, '\0', n);
+	size_t len = nul ? (size_t)(nul - s) : n;
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
 	return p;
 }
 

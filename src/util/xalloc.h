@@ -8,6 +8,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* At most n bytes of s, stopping at a NUL; s need not be NUL-terminated within n. */
 char *xstrndup(const char *s, size_t n);
 /* printf into a new string; the caller frees it. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
