@@ -9,7 +9,11 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
 #include <jansson.h>
+
+#include "report/finding.h"
 
 /* Loads tests/fixtures/<rel> as JSON; fails the test when it cannot. */
 static inline json_t *load_fixture_json(const char *rel)
@@ -34,6 +38,58 @@ static inline json_t *json_lit(const char *text)
 	if (!j)
 		fail_msg("bad JSON literal: %s: %s", jerr.text, text);
 	return j;
+}
+
+/* The finding `id` with severity `sev`; fails the test (listing what there is) otherwise. */
+static inline const struct finding *expect_finding(const struct findings *fs, const char *id,
+						   enum severity sev)
+{
+	const struct finding *f = findings_find(fs, id);
+
+	if (!f) {
+		for (size_t i = 0; i < fs->n; i++)
+			print_message("  have: %s %s\n", fs->v[i]->id, fs->v[i]->title);
+		fail_msg("no finding '%s'", id);
+	}
+	if (f->sev != sev)
+		fail_msg("finding '%s' is %s, expected %s (%s)", id, severity_name(f->sev),
+			 severity_name(sev), f->title);
+	return f;
+}
+
+static inline void expect_no_finding(const struct findings *fs, const char *id)
+{
+	const struct finding *f = findings_find(fs, id);
+
+	if (f)
+		fail_msg("unexpected finding '%s': %s", id, f->title);
+}
+
+/* 1 when one of the fix lines is exactly `fix`. */
+static inline int finding_has_fix(const struct finding *f, const char *fix)
+{
+	for (size_t i = 0; i < f->nfix; i++)
+		if (!strcmp(f->fix[i], fix))
+			return 1;
+	return 0;
+}
+
+/* 1 when one of the fix lines contains `needle`. */
+static inline int finding_fix_contains(const struct finding *f, const char *needle)
+{
+	for (size_t i = 0; i < f->nfix; i++)
+		if (strstr(f->fix[i], needle))
+			return 1;
+	return 0;
+}
+
+/* 1 when one of the evidence lines contains `needle`. */
+static inline int finding_evidence_contains(const struct finding *f, const char *needle)
+{
+	for (size_t i = 0; i < f->nevidence; i++)
+		if (strstr(f->evidence[i], needle))
+			return 1;
+	return 0;
 }
 
 #endif

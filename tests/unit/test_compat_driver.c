@@ -40,13 +40,6 @@ static int count_id(const struct findings *fs, const char *id)
 	return n;
 }
 
-static int has_fix(const struct finding *f, const char *needle)
-{
-	for (size_t i = 0; i < f->nfix; i++)
-		if (strstr(f->fix[i], needle))
-			return 1;
-	return 0;
-}
 
 /* A present-driver document with the given driver version, CUDA max and torch CUDA build. */
 static json_t *doc(const char *driver, const char *cuda_max, const char *torch, const char *torch_cuda)
@@ -227,7 +220,7 @@ static void test_absent_ci(void **state)
 
 	(void)state;
 	assert_int_equal(f->sev, SEV_INFO);
-	assert_true(has_fix(f, "docker run --gpus all"));
+	assert_true(finding_fix_contains(f, "docker run --gpus all"));
 	assert_int_equal(findings_count(fs, SEV_ERROR), 0);
 	/* no verdicts against a driver that is not there */
 	assert_int_equal(count_id(fs, "compat.driver.toolkit") + count_id(fs, "compat.driver.torch"), 0);
@@ -248,18 +241,18 @@ static void test_absent_cuda_torch(void **state)
 	fs = run(json_incref(d));
 	f = need(fs, "gpu.driver.absent", "built for CUDA 13.0");
 	assert_int_equal(f->sev, SEV_WARN);
-	assert_true(has_fix(f, "sudo apt-get install -y nvidia-driver-580-server"));
-	assert_true(has_fix(f, ">= 580.65.06"));
+	assert_true(finding_fix_contains(f, "sudo apt-get install -y nvidia-driver-580-server"));
+	assert_true(finding_fix_contains(f, ">= 580.65.06"));
 	findings_free(fs);
 
 	json_object_set_new(d, "host", json_lit("{\"container\":{\"kind\":\"docker\"}}"));
 	fs = run(json_incref(d));
-	assert_true(has_fix(need(fs, "gpu.driver.absent", NULL), "--gpus all"));
+	assert_true(finding_fix_contains(need(fs, "gpu.driver.absent", NULL), "--gpus all"));
 	findings_free(fs);
 
 	json_object_set_new(d, "host", json_lit("{\"container\":{\"kind\":\"kubernetes\"}}"));
 	fs = run(json_incref(d));
-	assert_true(has_fix(need(fs, "gpu.driver.absent", NULL), "nvidia.com/gpu"));
+	assert_true(finding_fix_contains(need(fs, "gpu.driver.absent", NULL), "nvidia.com/gpu"));
 	findings_free(fs);
 	json_decref(d);
 }
@@ -289,7 +282,7 @@ static void test_mismatch(void **state)
 	fs = run(json_incref(d));
 	f = need(fs, "gpu.driver.mismatch", "mismatch");
 	assert_int_equal(f->sev, SEV_ERROR);
-	assert_true(has_fix(f, "sudo reboot"));
+	assert_true(finding_fix_contains(f, "sudo reboot"));
 	/* no other driver verdicts on a driver that cannot answer */
 	assert_int_equal(count_id(fs, "compat.driver.torch") + count_id(fs, "gpu.nvml.failed"), 0);
 	findings_free(fs);
@@ -315,12 +308,12 @@ static void test_nvml_and_gpus(void **state)
 	(void)state;
 	json_object_set_new(json_object_get(d, "driver"), "nvml", json_lit("{\"status\":\"init_failed\",\"error_code\":4,\"error\":\"Insufficient Permissions\"}"));
 	fs = run(json_incref(d));
-	assert_true(has_fix(need(fs, "gpu.nvml.failed", "Insufficient Permissions"), "usermod -aG video"));
+	assert_true(finding_fix_contains(need(fs, "gpu.nvml.failed", "Insufficient Permissions"), "usermod -aG video"));
 	findings_free(fs);
 
 	json_object_set_new(json_object_get(d, "driver"), "nvml", json_lit("{\"status\":\"failed\",\"error\":\"the NVML probe crashed\"}"));
 	fs = run(json_incref(d));
-	assert_true(has_fix(need(fs, "gpu.nvml.failed", "crashed"), "nvidia-smi"));
+	assert_true(finding_fix_contains(need(fs, "gpu.nvml.failed", "crashed"), "nvidia-smi"));
 	findings_free(fs);
 
 	json_object_set_new(json_object_get(d, "driver"), "nvml", json_lit("{\"status\":\"ok\"}"));
@@ -352,7 +345,7 @@ static void test_cuinit(void **state)
 		fs = run(d);
 		f = need(fs, "gpu.cuda.init", cases[i].init);
 		assert_int_equal(f->sev, SEV_ERROR);
-		assert_true(has_fix(f, cases[i].fix));
+		assert_true(finding_fix_contains(f, cases[i].fix));
 		findings_free(fs);
 	}
 }
@@ -389,7 +382,7 @@ static void test_seed_minimum(void **state)
 
 	(void)state;
 	assert_int_equal(f->sev, SEV_ERROR);
-	assert_true(has_fix(f, "nvidia-driver-580-server"));
+	assert_true(finding_fix_contains(f, "nvidia-driver-580-server"));
 	assert_true(f->nevidence >= 1);
 	findings_free(fs);
 	fs = run(doc("450.80.02", NULL, NULL, NULL));
@@ -407,22 +400,22 @@ static void test_torch(void **state)
 	fs = run(doc("535.104.05", "12.2", "2.11.0+cu128", "12.8"));
 	f = need(fs, "compat.driver.torch", "minor-version");
 	assert_int_equal(f->sev, SEV_WARN);
-	assert_true(has_fix(f, "/venv/bin/python -m pip install --force-reinstall 'torch==2.7.*' --index-url https://download.pytorch.org/whl/cu118"));
-	assert_true(has_fix(f, "nvidia-driver-580-server"));
+	assert_true(finding_fix_contains(f, "/venv/bin/python -m pip install --force-reinstall 'torch==2.7.*' --index-url https://download.pytorch.org/whl/cu118"));
+	assert_true(finding_fix_contains(f, "nvidia-driver-580-server"));
 	findings_free(fs);
 
 	/* the same release has a wheel the driver runs */
 	fs = run(doc("560.35.03", "12.6", "2.11.0+cu130", "13.0"));
 	f = need(fs, "compat.driver.torch", "too old");
 	assert_int_equal(f->sev, SEV_ERROR);
-	assert_true(has_fix(f, "'torch==2.11.*' --index-url https://download.pytorch.org/whl/cu126   # the same torch release"));
+	assert_true(finding_fix_contains(f, "'torch==2.11.*' --index-url https://download.pytorch.org/whl/cu126   # the same torch release"));
 	findings_free(fs);
 
 	/* far too old: only an old torch fits, and the driver upgrade */
 	fs = run(load_fixture_json("facts/gpu-v100-driver470.json"));
 	f = need(fs, "compat.driver.torch", "470.82.01 is too old for torch 2.11.0+cu130 (CUDA 13.0 needs driver >= 580.65.06)");
-	assert_true(has_fix(f, "'torch==1.12.*' --index-url https://download.pytorch.org/whl/cu113   # an older torch"));
-	assert_true(has_fix(f, "nvidia-driver-580-server"));
+	assert_true(finding_fix_contains(f, "'torch==1.12.*' --index-url https://download.pytorch.org/whl/cu113   # an older torch"));
+	assert_true(finding_fix_contains(f, "nvidia-driver-580-server"));
 	findings_free(fs);
 
 	/* only the CUDA version is known (libcuda answered, NVML did not) */
@@ -435,7 +428,7 @@ static void test_torch(void **state)
 	fs = run(doc(NULL, "12.2", "2.11.0+cu130", "13.0"));
 	f = need(fs, "compat.driver.torch", NULL);
 	assert_int_equal(f->sev, SEV_ERROR);
-	assert_true(has_fix(f, "'torch==2.7.*' --index-url https://download.pytorch.org/whl/cu118"));
+	assert_true(finding_fix_contains(f, "'torch==2.7.*' --index-url https://download.pytorch.org/whl/cu118"));
 	findings_free(fs);
 	/* nothing known about the driver's version */
 	fs = run(doc(NULL, NULL, "2.11.0+cu130", "13.0"));
@@ -455,7 +448,7 @@ static void test_toolkits(void **state)
 	(void)state;
 	f = need(fs, "compat.driver.toolkit", "CUDA 12.4.1 at /usr/local/cuda-12.4 (needs >= 525.60.13)");
 	assert_int_equal(f->sev, SEV_ERROR); /* the default toolkit */
-	assert_true(has_fix(f, "sudo apt-get install -y cuda-toolkit-11-4"));
+	assert_true(finding_fix_contains(f, "sudo apt-get install -y cuda-toolkit-11-4"));
 	assert_int_equal(need(fs, "compat.driver.toolkit", "CUDA 11.8 at /usr/local/cuda-11.8")->sev, SEV_WARN);
 	assert_int_equal(need(fs, "compat.driver.toolkit", "CUDA 11.4.4")->sev, SEV_OK);
 	findings_free(fs);
@@ -484,7 +477,7 @@ static void test_cudnn_rule(void **state)
 	assert_int_equal(need(fs, "compat.cudnn.cuda", "9.1.0 supports CUDA 12.4.1")->sev, SEV_OK);
 	f = need(fs, "compat.cudnn.cuda", "9.17.1 at /usr/local/cuda-11.4/include/cudnn_version.h does not support CUDA 11.4.4");
 	assert_int_equal(f->sev, SEV_ERROR);
-	assert_true(has_fix(f, "cudnn9-cuda-11"));
+	assert_true(finding_fix_contains(f, "cudnn9-cuda-11"));
 	/* the venv's cuDNN pairs with that venv's torch */
 	assert_int_equal(need(fs, "compat.cudnn.cuda", "9.17.1 supports CUDA 13.0")->sev, SEV_OK);
 	findings_free(fs);
@@ -501,14 +494,14 @@ static void test_cpus_restricted(void **state)
 	rule_gpu_topology(d, fs);
 	f = need(fs, "host.cpus.restricted", "64 of the 192 online CPUs and not every NUMA node");
 	assert_int_equal(f->sev, SEV_INFO);
-	assert_true(has_fix(f, "export OMP_NUM_THREADS=8"));
+	assert_true(finding_fix_contains(f, "export OMP_NUM_THREADS=8"));
 	findings_free(fs);
 
 	/* the affinity mask narrows further than the cgroup */
 	fs = findings_new();
 	json_object_set_new(json_object_get(jpath(d, "topology"), "cpus"), "bound_pus", json_integer(4));
 	rule_gpu_topology(d, fs);
-	assert_true(has_fix(need(fs, "host.cpus.restricted", "4 of the 192"), "OMP_NUM_THREADS=1 "));
+	assert_true(finding_fix_contains(need(fs, "host.cpus.restricted", "4 of the 192"), "OMP_NUM_THREADS=1 "));
 	findings_free(fs);
 
 	/* everything usable: nothing to say */

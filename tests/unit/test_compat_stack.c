@@ -21,25 +21,7 @@ static struct findings *run(const json_t *facts)
 	return fs;
 }
 
-static const struct finding *must(const struct findings *fs, const char *id, enum severity sev)
-{
-	const struct finding *f = findings_find(fs, id);
 
-	if (!f)
-		fail_msg("no finding '%s'", id);
-	if (f->sev != sev)
-		fail_msg("finding '%s' is %s, expected %s", id, severity_name(f->sev),
-			 severity_name(sev));
-	return f;
-}
-
-static void must_fix(const struct finding *f, const char *needle)
-{
-	for (size_t i = 0; i < f->nfix; i++)
-		if (strstr(f->fix[i], needle))
-			return;
-	fail_msg("finding '%s' has no fix containing '%s'", f->id, needle);
-}
 
 static void must_title(const struct finding *f, const char *needle)
 {
@@ -69,17 +51,17 @@ static void gpu_machine_two_copies(void **state)
 {
 	json_t *facts = h200();
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "nccl.copies.differ", SEV_WARN);
+	const struct finding *f = expect_finding(fs, "nccl.copies.differ", SEV_WARN);
 
 	(void)state;
 	must_title(f, "torch uses NCCL 2.28.9");
 	must_title(f, "load NCCL 2.28.3 (/usr/lib/x86_64-linux-gnu/libnccl.so.2)");
-	must_fix(f, "export LD_LIBRARY_PATH=" WHEEL_DIR ":$LD_LIBRARY_PATH");
-	must_fix(f, "LD_PRELOAD=" WHEEL_DIR "/libnccl.so.2 ./build/all_reduce_perf");
-	must_fix(f, "dpkg -S /usr/lib/x86_64-linux-gnu/libnccl.so.2");
-	must(fs, "compat.torch_nccl", SEV_OK);
-	must(fs, "nccl.version", SEV_OK);
-	f = must(fs, "compat.lightning_torch.untested", SEV_INFO);
+	assert_true(finding_fix_contains(f, "export LD_LIBRARY_PATH=" WHEEL_DIR ":$LD_LIBRARY_PATH"));
+	assert_true(finding_fix_contains(f, "LD_PRELOAD=" WHEEL_DIR "/libnccl.so.2 ./build/all_reduce_perf"));
+	assert_true(finding_fix_contains(f, "dpkg -S /usr/lib/x86_64-linux-gnu/libnccl.so.2"));
+	expect_finding(fs, "compat.torch_nccl", SEV_OK);
+	expect_finding(fs, "nccl.version", SEV_OK);
+	f = expect_finding(fs, "compat.lightning_torch.untested", SEV_INFO);
 	must_title(f, "torch 2.11.0+cu130 is newer than the 2.10");
 	assert_null(findings_find(fs, "compat.python_torch"));
 	assert_null(findings_find(fs, "compat.lightning.two_packages"));
@@ -113,7 +95,7 @@ static void gpu_machine_recorded(void **state)
 	if (tv) {
 		assert_true(!strncmp(tv, "2.28.", 5));
 		if (dv && strcmp(tv, dv))
-			must(fs, "nccl.copies.differ", SEV_WARN);
+			expect_finding(fs, "nccl.copies.differ", SEV_WARN);
 	}
 	findings_free(fs);
 	json_decref(doc);
@@ -127,11 +109,11 @@ static void ci_machine(void **state)
 	const struct finding *f;
 
 	(void)state;
-	f = must(fs, "compat.python_torch", SEV_WARN);
+	f = expect_finding(fs, "compat.python_torch", SEV_WARN);
 	must_title(f, "torch 1.13.0a0 is not released for Python 3.11.2");
-	f = must(fs, "nccl.version", SEV_OK);
+	f = expect_finding(fs, "nccl.version", SEV_OK);
 	must_title(f, "NCCL 2.28.9");
-	must(fs, "nccl.copies", SEV_OK);
+	expect_finding(fs, "nccl.copies", SEV_OK);
 	assert_null(findings_find(fs, "compat.torch_nccl"));
 	assert_null(findings_find(fs, "compat.torch_nccl.older"));
 	findings_free(fs);
@@ -147,9 +129,9 @@ static void nccl_too_old(void **state)
 	(void)state;
 	jset_str(lib, "version", "2.4.8");
 	fs = run(facts);
-	f = must(fs, "nccl.too_old", SEV_ERROR);
+	f = expect_finding(fs, "nccl.too_old", SEV_ERROR);
 	must_title(f, "NCCL 2.4.8 is older than 2.7.8");
-	must_fix(f, "apt-get install --only-upgrade libnccl2");
+	assert_true(finding_fix_contains(f, "apt-get install --only-upgrade libnccl2"));
 	findings_free(fs);
 	json_decref(facts);
 
@@ -157,8 +139,8 @@ static void nccl_too_old(void **state)
 	facts = h200();
 	jset_str(json_object_get(py0(facts), "torch"), "nccl_version", "2.7.3");
 	fs = run(facts);
-	f = must(fs, "nccl.too_old", SEV_ERROR);
-	must_fix(f, "/usr/bin/python3 -m pip install --upgrade torch");
+	f = expect_finding(fs, "nccl.too_old", SEV_ERROR);
+	assert_true(finding_fix_contains(f, "/usr/bin/python3 -m pip install --upgrade torch"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -181,15 +163,15 @@ static void torch_pin_older(void **state)
 	json_object_set_new(lib, "found_by", fb);
 	json_array_append_new(jpath(facts, "nccl.libs"), lib);
 	fs = run(facts);
-	f = must(fs, "compat.torch_nccl.older", SEV_WARN);
+	f = expect_finding(fs, "compat.torch_nccl.older", SEV_WARN);
 	must_title(f, "torch 2.11.0+cu130 runs NCCL 2.26.2, older than the 2.28.9 its wheels ship");
-	must_fix(f, "grep -vx '/opt/nccl/lib'");
-	must_fix(f, "/usr/bin/python3 -m pip install 'nvidia-nccl-cu13==2.28.9'");
+	assert_true(finding_fix_contains(f, "grep -vx '/opt/nccl/lib'"));
+	assert_true(finding_fix_contains(f, "/usr/bin/python3 -m pip install 'nvidia-nccl-cu13==2.28.9'"));
 	findings_free(fs);
 
 	jset_str(t, "nccl_version", "2.29.7");
 	fs = run(facts);
-	must(fs, "compat.torch_nccl.newer", SEV_INFO);
+	expect_finding(fs, "compat.torch_nccl.newer", SEV_INFO);
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -205,7 +187,7 @@ static void torch_pin_unverified(void **state)
 	jset_str(t, "cuda", "11.7");
 	jset_str(t, "nccl_version", "2.10.3");
 	fs = run(facts);
-	must(fs, "compat.torch_nccl.older", SEV_INFO);
+	expect_finding(fs, "compat.torch_nccl.older", SEV_INFO);
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -222,17 +204,17 @@ static void lightning_vs_torch(void **state)
 	jset_str(l, "version", "2.6.6");
 	json_object_set_new(py, "lightning", l);
 	fs = run(facts);
-	f = must(fs, "compat.lightning_torch", SEV_ERROR);
+	f = expect_finding(fs, "compat.lightning_torch", SEV_ERROR);
 	must_title(f, "lightning 2.6.6 needs torch 2.1 or newer; torch 1.13.0a0 is installed");
-	must_fix(f, "/usr/bin/python3 -m pip install 'torch>=2.1'");
-	must_fix(f, "'lightning==2.2.*'"); /* the newest line that still takes torch 1.13 */
+	assert_true(finding_fix_contains(f, "/usr/bin/python3 -m pip install 'torch>=2.1'"));
+	assert_true(finding_fix_contains(f, "'lightning==2.2.*'")); /* the newest line that still takes torch 1.13 */
 	assert_null(findings_find(fs, "compat.lightning_python"));
 	findings_free(fs);
 
 	/* Lightning 2.6.1+ need Python 3.10 */
 	jset_str(py, "version", "3.9.18");
 	fs = run(facts);
-	f = must(fs, "compat.lightning_python", SEV_ERROR);
+	f = expect_finding(fs, "compat.lightning_python", SEV_ERROR);
 	must_title(f, "needs Python 3.10 or newer");
 	findings_free(fs);
 
@@ -255,10 +237,10 @@ static void lightning_ok_and_two_packages(void **state)
 	jset_str(json_object_get(py, "torch"), "cuda", "12.8");
 	jset_str(json_object_get(py, "pytorch_lightning"), "version", "2.5.1");
 	fs = run(facts);
-	must(fs, "compat.lightning_torch", SEV_OK);
-	f = must(fs, "compat.lightning.two_packages", SEV_WARN);
+	expect_finding(fs, "compat.lightning_torch", SEV_OK);
+	f = expect_finding(fs, "compat.lightning.two_packages", SEV_WARN);
 	must_title(f, "lightning 2.6.6 and pytorch-lightning 2.5.1");
-	must_fix(f, "'lightning==2.6.6' 'pytorch-lightning==2.6.6'");
+	assert_true(finding_fix_contains(f, "'lightning==2.6.6' 'pytorch-lightning==2.6.6'"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -272,7 +254,7 @@ static void several_copies_without_torch(void **state)
 	(void)state;
 	jset_unknown(facts, "python", "not probed (--no-python)");
 	fs = run(facts);
-	f = must(fs, "nccl.copies.several", SEV_INFO);
+	f = expect_finding(fs, "nccl.copies.several", SEV_INFO);
 	must_title(f, "2 NCCL copies with different versions; programs load "
 		      "/usr/lib/x86_64-linux-gnu/libnccl.so.2 by default");
 	assert_true(f->nevidence == 2);
@@ -289,8 +271,8 @@ static void no_default_copy(void **state)
 	(void)state;
 	json_array_remove(jpath(facts, "nccl.libs"), 0);
 	fs = run(facts);
-	f = must(fs, "nccl.default.none", SEV_INFO);
-	must_fix(f, "export LD_LIBRARY_PATH=" WHEEL_DIR ":$LD_LIBRARY_PATH");
+	f = expect_finding(fs, "nccl.default.none", SEV_INFO);
+	assert_true(finding_fix_contains(f, "export LD_LIBRARY_PATH=" WHEEL_DIR ":$LD_LIBRARY_PATH"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -306,8 +288,8 @@ static void static_torch_differs(void **state)
 	jset_str(t, "nccl_mapped", "/usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so");
 	jset_bool(t, "nccl_static", 1);
 	fs = run(facts);
-	f = must(fs, "nccl.copies.differ", SEV_WARN);
-	must_fix(f, "links NCCL 2.21.5 statically");
+	f = expect_finding(fs, "nccl.copies.differ", SEV_WARN);
+	assert_true(finding_fix_contains(f, "links NCCL 2.21.5 statically"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -321,9 +303,9 @@ static void unreadable_copy(void **state)
 	(void)state;
 	jset_unknown(lib, "version", "loading it crashed the probe child (signal 11: Segmentation fault)");
 	fs = run(facts);
-	f = must(fs, "nccl.lib.unreadable", SEV_ERROR); /* it is what programs load by default */
+	f = expect_finding(fs, "nccl.lib.unreadable", SEV_ERROR); /* it is what programs load by default */
 	must_title(f, "signal 11");
-	must_fix(f, "ldd /usr/lib/x86_64-linux-gnu/libnccl.so.2");
+	assert_true(finding_fix_contains(f, "ldd /usr/lib/x86_64-linux-gnu/libnccl.so.2"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -343,17 +325,17 @@ static void plugin_and_conf(void **state)
 	jset_unknown(conf, "vars", "cannot open '/home/u/nccl.conf': No such file or directory");
 	json_array_append_new(jpath(facts, "nccl.conf"), conf);
 	fs = run(facts);
-	f = must(fs, "nccl.net_plugin.missing", SEV_WARN);
+	f = expect_finding(fs, "nccl.net_plugin.missing", SEV_WARN);
 	must_title(f, "NCCL_NET_PLUGIN=ofi");
-	must_fix(f, "export NCCL_NET_PLUGIN=none");
-	f = must(fs, "nccl.conf.missing", SEV_WARN);
+	assert_true(finding_fix_contains(f, "export NCCL_NET_PLUGIN=none"));
+	f = expect_finding(fs, "nccl.conf.missing", SEV_WARN);
 	must_title(f, "NCCL_CONF_FILE=/home/u/nccl.conf");
 	findings_free(fs);
 
 	jset_str(np, "state", "loads");
 	jset_str(np, "path", "/opt/aws-ofi-nccl/lib/libnccl-net-ofi.so");
 	fs = run(facts);
-	must(fs, "nccl.net_plugin", SEV_INFO);
+	expect_finding(fs, "nccl.net_plugin", SEV_INFO);
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -392,9 +374,9 @@ static void cpu_torch_first(void **state)
 	(void)state;
 	json_array_insert_new(json_object_get(facts, "python"), 0, cpu);
 	fs = run(facts);
-	f = must(fs, "nccl.copies.differ", SEV_WARN);
+	f = expect_finding(fs, "nccl.copies.differ", SEV_WARN);
 	must_title(f, "torch uses NCCL 2.28.9");
-	f = must(fs, "nccl.version", SEV_OK);
+	f = expect_finding(fs, "nccl.version", SEV_OK);
 	assert_non_null(strstr(f->evidence[0], "torch.cuda.nccl.version()"));
 	findings_free(fs);
 	json_decref(facts);

@@ -31,34 +31,8 @@ static struct findings *lint(const char *version, const char *env, const char *e
 	return fs;
 }
 
-static const struct finding *expect(const struct findings *fs, const char *id, enum severity sev)
-{
-	const struct finding *f = findings_find(fs, id);
 
-	if (!f) {
-		for (size_t i = 0; i < fs->n; i++)
-			print_message("  have: %s %s\n", fs->v[i]->id, fs->v[i]->title);
-		fail_msg("no finding %s", id);
-	}
-	if (f->sev != sev)
-		fail_msg("%s: severity %s, expected %s (%s)", id, severity_name(f->sev), severity_name(sev), f->title);
-	return f;
-}
 
-static void expect_none(const struct findings *fs, const char *id)
-{
-	const struct finding *f = findings_find(fs, id);
-	if (f)
-		fail_msg("unexpected %s: %s", id, f->title);
-}
-
-static int has_fix(const struct finding *f, const char *fix)
-{
-	for (size_t i = 0; i < f->nfix; i++)
-		if (!strcmp(f->fix[i], fix))
-			return 1;
-	return 0;
-}
 
 static int title_has(const struct finding *f, const char *s)
 {
@@ -72,21 +46,21 @@ static void test_unknown_names(void **state)
 
 	(void)state;
 	fs = lint("2.28.9", "\"NCCL_SOCKET_IFNAM\":\"eth1\"", "");
-	f = expect(fs, "nccl.env.unknown", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.unknown", SEV_WARN);
 	assert_true(title_has(f, "did you mean NCCL_SOCKET_IFNAME"));
-	assert_true(has_fix(f, "unset NCCL_SOCKET_IFNAM"));
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	assert_true(finding_has_fix(f, "unset NCCL_SOCKET_IFNAM"));
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_SOCKET_NAME\":\"eth1\"", "");
-	f = expect(fs, "nccl.env.unknown", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.unknown", SEV_WARN);
 	assert_true(title_has(f, "did you mean NCCL_SOCKET_IFNAME"));
 	findings_free(fs);
 
 	/* PyTorch's, plugins' and containers' own NCCL_ names are not NCCL's business */
 	fs = lint("2.28.9", "\"NCCL_BLOCKING_WAIT\":\"1\",\"NCCL_ASYNC_ERROR_HANDLING\":\"1\",\"NCCL_OFI_USE_GDRCOPY\":\"1\","
 		  "\"NCCL_VERSION\":\"2.28.9\",\"NCCL_GPUDIRECTTCPX_CTRL_DEV\":\"eth0\"", "");
-	expect_none(fs, "nccl.env.unknown");
+	expect_no_finding(fs, "nccl.env.unknown");
 	findings_free(fs);
 }
 
@@ -97,30 +71,30 @@ static void test_integers(void **state)
 
 	(void)state;
 	fs = lint("2.28.9", "\"NCCL_IB_DISABLE\":\"true\"", "");
-	f = expect(fs, "nccl.env.int", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.int", SEV_WARN);
 	assert_true(title_has(f, "NCCL_IB_DISABLE='true' is read as 0: InfiniBand stays enabled"));
-	assert_true(has_fix(f, "export NCCL_IB_DISABLE=1"));
+	assert_true(finding_has_fix(f, "export NCCL_IB_DISABLE=1"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_BUFFSIZE\":\"4M\"", "");
-	f = expect(fs, "nccl.env.int", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.int", SEV_WARN);
 	assert_true(title_has(f, "read as 4"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_IB_TIMEOUT\":\"010\"", "");
-	f = expect(fs, "nccl.env.int", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.int", SEV_WARN);
 	assert_true(title_has(f, "octal"));
 	assert_true(title_has(f, "reads 8"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_IB_RETRY_CNT\":\"9\"", "");
-	expect(fs, "nccl.env.range", SEV_WARN);
+	expect_finding(fs, "nccl.env.range", SEV_WARN);
 	findings_free(fs);
 
 	/* the documented sentinel defaults are allowed */
 	fs = lint("2.28.9", "\"NCCL_SOCKET_NTHREADS\":\"-2\",\"NCCL_IB_SL\":\"-1\"", "");
-	expect_none(fs, "nccl.env.range");
-	expect(fs, "nccl.env.ok", SEV_OK);
+	expect_no_finding(fs, "nccl.env.range");
+	expect_finding(fs, "nccl.env.ok", SEV_OK);
 	findings_free(fs);
 }
 
@@ -132,27 +106,27 @@ static void test_tuning(void **state)
 	(void)state;
 	/* both seeds: NCCL_ALGO=Tree / Ring, NCCL_PROTO=Simple */
 	fs = lint("2.28.9", "\"NCCL_ALGO\":\"Tree\",\"NCCL_PROTO\":\"simple\"", "");
-	f = expect(fs, "nccl.env.algo_forced", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.algo_forced", SEV_WARN);
 	assert_true(strstr(f->why, "debugging"));
-	assert_true(has_fix(f, "unset NCCL_ALGO"));
-	expect(fs, "nccl.env.proto_forced", SEV_WARN);
+	assert_true(finding_has_fix(f, "unset NCCL_ALGO"));
+	expect_finding(fs, "nccl.env.proto_forced", SEV_WARN);
 	findings_free(fs);
 
 	/* unknown token: fatal from 2.24, silently ignored before */
 	fs = lint("2.28.9", "\"NCCL_ALGO\":\"Ring, Tree\"", "");
-	f = expect(fs, "nccl.env.tuning_syntax", SEV_ERROR);
+	f = expect_finding(fs, "nccl.env.tuning_syntax", SEV_ERROR);
 	assert_true(title_has(f, "' Tree'"));
 	findings_free(fs);
 	fs = lint("2.21.5", "\"NCCL_ALGO\":\"Ring, Tree\"", "");
-	expect(fs, "nccl.env.tuning_syntax", SEV_WARN);
+	expect_finding(fs, "nccl.env.tuning_syntax", SEV_WARN);
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_ALGO\":\"allreduce:tree;ring\"", "");
-	expect(fs, "nccl.env.tuning_syntax", SEV_ERROR);
+	expect_finding(fs, "nccl.env.tuning_syntax", SEV_ERROR);
 	findings_free(fs);
 	fs = lint("2.28.9", "\"NCCL_PROTO\":\"LL,Simple;allreduce:^LL\"", "");
-	expect_none(fs, "nccl.env.tuning_syntax");
-	expect(fs, "nccl.env.proto_forced", SEV_WARN);
+	expect_no_finding(fs, "nccl.env.tuning_syntax");
+	expect_finding(fs, "nccl.env.proto_forced", SEV_WARN);
 	findings_free(fs);
 }
 
@@ -163,21 +137,21 @@ static void test_sockets(void **state)
 
 	(void)state;
 	fs = lint("2.28.9", "\"NCCL_NSOCKS_PERTHREAD\":\"32\",\"NCCL_SOCKET_NTHREADS\":\"4\"", "");
-	f = expect(fs, "nccl.env.sockets", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.sockets", SEV_WARN);
 	assert_true(title_has(f, "32 x 4 = 128"));
-	assert_true(has_fix(f, "export NCCL_NSOCKS_PERTHREAD=16"));
+	assert_true(finding_has_fix(f, "export NCCL_NSOCKS_PERTHREAD=16"));
 	findings_free(fs);
 
 	/* the first seed: NSOCKS alone on an ordinary NIC does nothing */
 	fs = lint("2.28.9", "\"NCCL_NSOCKS_PERTHREAD\":\"4\"",
 		  "\"net2\":0");
-	f = expect(fs, "nccl.env.sockets", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.sockets", SEV_WARN);
 	assert_true(title_has(f, "has no effect"));
 	findings_free(fs);
 
 	/* the second seed's 4 x 2 is fine */
 	fs = lint("2.28.9", "\"NCCL_NSOCKS_PERTHREAD\":\"4\",\"NCCL_SOCKET_NTHREADS\":\"2\"", "");
-	expect_none(fs, "nccl.env.sockets");
+	expect_no_finding(fs, "nccl.env.sockets");
 	findings_free(fs);
 }
 
@@ -192,7 +166,7 @@ static void test_sockets_aws(void **state)
 			 "\"ifaddrs\":[{\"ifname\":\"ens5\",\"family\":4,\"addr\":\"10.0.0.2\",\"prefixlen\":24}],"
 			 "\"interfaces\":[{\"name\":\"ens5\",\"vendor\":\"0x1d0f\"}]}}");
 	rule_nccl_env(facts, fs);
-	expect_none(fs, "nccl.env.sockets");
+	expect_no_finding(fs, "nccl.env.sockets");
 	json_decref(facts);
 	findings_free(fs);
 }
@@ -206,35 +180,35 @@ static void test_hardware(void **state)
 
 	(void)state;
 	fs = lint("2.28.9", "\"NCCL_IB_DISABLE\":\"1\"", rdma);
-	f = expect(fs, "nccl.env.ib_disabled", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.ib_disabled", SEV_WARN);
 	assert_true(title_has(f, "mlx5_0:1/InfiniBand"));
 	findings_free(fs);
 
 	/* the second seed on a machine without IB: nothing to say */
 	fs = lint("2.28.9", "\"NCCL_IB_DISABLE\":\"1\"", "\"rdma\":{\"devices\":[]}");
-	expect_none(fs, "nccl.env.ib_disabled");
+	expect_no_finding(fs, "nccl.env.ib_disabled");
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_NET\":\"IB\"", "\"rdma\":{\"devices\":[]}");
-	f = expect(fs, "nccl.env.net_ib", SEV_ERROR);
-	assert_true(has_fix(f, "unset NCCL_NET"));
+	f = expect_finding(fs, "nccl.env.net_ib", SEV_ERROR);
+	assert_true(finding_has_fix(f, "unset NCCL_NET"));
 	findings_free(fs);
 	fs = lint("2.28.9", "\"NCCL_NET\":\"IB\"", rdma);
-	expect_none(fs, "nccl.env.net_ib");
+	expect_no_finding(fs, "nccl.env.net_ib");
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_NET\":\"Libfabric\"", "\"nccl\":{\"plugins\":[]}");
-	expect(fs, "nccl.env.net_unknown", SEV_ERROR);
+	expect_finding(fs, "nccl.env.net_unknown", SEV_ERROR);
 	findings_free(fs);
 	fs = lint("2.28.9", "\"NCCL_NET\":\"ofi\"", "\"nccl\":{\"plugins\":[{\"name\":\"libnccl-net-ofi.so\"}]}");
-	expect_none(fs, "nccl.env.net_unknown");
+	expect_no_finding(fs, "nccl.env.net_unknown");
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_IB_HCA\":\"=mlx5_9\"", rdma);
-	expect(fs, "nccl.env.ib_hca_nomatch", SEV_WARN);
+	expect_finding(fs, "nccl.env.ib_hca_nomatch", SEV_WARN);
 	findings_free(fs);
 	fs = lint("2.28.9", "\"NCCL_IB_HCA\":\"mlx5\"", rdma);
-	expect_none(fs, "nccl.env.ib_hca_nomatch");
+	expect_no_finding(fs, "nccl.env.ib_hca_nomatch");
 	findings_free(fs);
 }
 
@@ -245,41 +219,41 @@ static void test_values(void **state)
 
 	(void)state;
 	fs = lint("2.28.9", "\"NCCL_DEBUG\":\"INFO\"", "");
-	f = expect(fs, "nccl.env.debug", SEV_INFO);
-	assert_true(has_fix(f, "export NCCL_DEBUG=WARN"));
+	f = expect_finding(fs, "nccl.env.debug", SEV_INFO);
+	assert_true(finding_has_fix(f, "export NCCL_DEBUG=WARN"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_DEBUG\":\"verbose\"", "");
-	f = expect(fs, "nccl.env.value", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.value", SEV_WARN);
 	assert_true(title_has(f, "prints nothing"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_SOCKET_FAMILY\":\"af_inet\"", "");
-	f = expect(fs, "nccl.env.value", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.value", SEV_WARN);
 	assert_true(strstr(f->why, "case matters"));
-	assert_true(has_fix(f, "export NCCL_SOCKET_FAMILY=AF_INET"));
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_FAMILY=AF_INET"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_LAUNCH_MODE\":\"PARALLEL\"", "");
-	expect(fs, "nccl.env.launch_mode", SEV_INFO);
+	expect_finding(fs, "nccl.env.launch_mode", SEV_INFO);
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_BUFFSIZE\":\"4194304\"", "");
-	expect(fs, "nccl.env.buffsize", SEV_INFO);
+	expect_finding(fs, "nccl.env.buffsize", SEV_INFO);
 	findings_free(fs);
 	fs = lint("2.28.9", "\"NCCL_BUFFSIZE\":\"3000000\"", "");
-	expect(fs, "nccl.env.buffsize", SEV_WARN);
+	expect_finding(fs, "nccl.env.buffsize", SEV_WARN);
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_P2P_LEVEL\":\"nvl\"", "");
-	f = expect(fs, "nccl.env.value", SEV_WARN);
-	assert_true(has_fix(f, "export NCCL_P2P_LEVEL=NVL"));
+	f = expect_finding(fs, "nccl.env.value", SEV_WARN);
+	assert_true(finding_has_fix(f, "export NCCL_P2P_LEVEL=NVL"));
 	findings_free(fs);
 	fs = lint("2.28.9", "\"NCCL_NET_GDR_LEVEL\":\"5\",\"NCCL_P2P_LEVEL\":\"C2C\"", "");
-	expect_none(fs, "nccl.env.value");
+	expect_no_finding(fs, "nccl.env.value");
 	findings_free(fs);
 	fs = lint("2.26.6", "\"NCCL_P2P_LEVEL\":\"C2C\"", "");
-	expect(fs, "nccl.env.value", SEV_WARN);
+	expect_finding(fs, "nccl.env.value", SEV_WARN);
 	findings_free(fs);
 }
 
@@ -290,16 +264,16 @@ static void test_versions(void **state)
 
 	(void)state;
 	fs = lint("2.21.5", "\"NCCL_CONF_FILE\":\"/opt/nccl.conf\"", "");
-	f = expect(fs, "nccl.env.too_new", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.too_new", SEV_WARN);
 	assert_true(title_has(f, "read from NCCL 2.23.4 on; this job loads 2.21.5"));
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_WORK_FIFO_DEPTH\":\"65536\"", "");
-	expect(fs, "nccl.env.removed", SEV_WARN);
+	expect_finding(fs, "nccl.env.removed", SEV_WARN);
 	findings_free(fs);
 
 	fs = lint("2.28.9", "\"NCCL_LL_THRESHOLD\":\"0\"", "");
-	expect(fs, "nccl.env.removed", SEV_WARN);
+	expect_finding(fs, "nccl.env.removed", SEV_WARN);
 	findings_free(fs);
 }
 
@@ -315,19 +289,19 @@ static void test_conf_files(void **state)
 	fs = lint("2.28.9", "",
 		  "\"nccl\":{\"conf\":[{\"path\":\"/etc/nccl.conf\",\"source\":\"/etc/nccl.conf\","
 		  "\"vars\":{\"NCCL_IB_DISABLE\":\"yes\",\"NCCL_DEBUG \":\" INFO\"},\"lines\":{\"NCCL_IB_DISABLE\":3}}]}");
-	f = expect(fs, "nccl.env.int", SEV_WARN);
+	f = expect_finding(fs, "nccl.env.int", SEV_WARN);
 	assert_string_equal(f->evidence[0], "NCCL_IB_DISABLE=yes (from /etc/nccl.conf line 3)");
-	assert_true(has_fix(f, "sed -i 's|^NCCL_IB_DISABLE=.*|NCCL_IB_DISABLE=1|' /etc/nccl.conf"));
-	expect(fs, "nccl.env.conf_key", SEV_WARN);
+	assert_true(finding_has_fix(f, "sed -i 's|^NCCL_IB_DISABLE=.*|NCCL_IB_DISABLE=1|' /etc/nccl.conf"));
+	expect_finding(fs, "nccl.env.conf_key", SEV_WARN);
 	findings_free(fs);
 
 	/* environment over the file */
 	fs = lint("2.28.9", "\"NCCL_DEBUG\":\"WARN\"",
 		  "\"nccl\":{\"conf\":[{\"path\":\"/etc/nccl.conf\",\"source\":\"/etc/nccl.conf\","
 		  "\"vars\":{\"NCCL_DEBUG\":\"INFO\"}}]}");
-	f = expect(fs, "nccl.env.shadowed", SEV_INFO);
+	f = expect_finding(fs, "nccl.env.shadowed", SEV_INFO);
 	assert_true(title_has(f, "NCCL_DEBUG=INFO in /etc/nccl.conf is overridden by NCCL_DEBUG=WARN from environment"));
-	expect_none(fs, "nccl.env.debug");
+	expect_no_finding(fs, "nccl.env.debug");
 	findings_free(fs);
 
 	/* NCCL_CONF_FILE replaces ~/.nccl.conf from 2.23 on, and is ignored before */

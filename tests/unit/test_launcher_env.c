@@ -17,25 +17,7 @@ static struct findings *run(const json_t *facts)
 	return fs;
 }
 
-static const struct finding *must(const struct findings *fs, const char *id, enum severity sev)
-{
-	const struct finding *f = findings_find(fs, id);
 
-	if (!f)
-		fail_msg("no finding '%s'", id);
-	if (f->sev != sev)
-		fail_msg("finding '%s' is %s, expected %s", id, severity_name(f->sev),
-			 severity_name(sev));
-	return f;
-}
-
-static int has_fix(const struct finding *f, const char *needle)
-{
-	for (size_t i = 0; i < f->nfix; i++)
-		if (strstr(f->fix[i], needle))
-			return 1;
-	return 0;
-}
 
 /* Facts with one interpreter running `torch` (NULL: no torch) and the given env object. */
 static json_t *facts_with(const char *torch, const char *env_json, const char *interactive)
@@ -58,14 +40,14 @@ static void seed_blocking_wait(void **state)
 {
 	json_t *facts = facts_with("2.11.0+cu130", "{\"NCCL_BLOCKING_WAIT\": \"1\"}", "true");
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "torch.env.renamed", SEV_WARN);
+	const struct finding *f = expect_finding(fs, "torch.env.renamed", SEV_WARN);
 
 	(void)state;
 	assert_non_null(strstr(f->title, "NCCL_BLOCKING_WAIT=1 is the pre-2.2 name of "
 					 "TORCH_NCCL_BLOCKING_WAIT; torch 2.11.0+cu130"));
 	assert_non_null(strstr(f->why, "second seed"));
-	assert_true(has_fix(f, "unset NCCL_BLOCKING_WAIT"));
-	assert_true(has_fix(f, "export TORCH_NCCL_BLOCKING_WAIT=1"));
+	assert_true(finding_fix_contains(f, "unset NCCL_BLOCKING_WAIT"));
+	assert_true(finding_fix_contains(f, "export TORCH_NCCL_BLOCKING_WAIT=1"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -74,10 +56,10 @@ static void renamed_async(void **state)
 {
 	json_t *facts = facts_with("2.4.1", "{\"NCCL_ASYNC_ERROR_HANDLING\": \"1\"}", "true");
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "torch.env.renamed", SEV_WARN);
+	const struct finding *f = expect_finding(fs, "torch.env.renamed", SEV_WARN);
 
 	(void)state;
-	assert_true(has_fix(f, "export TORCH_NCCL_ASYNC_ERROR_HANDLING=1"));
+	assert_true(finding_fix_contains(f, "export TORCH_NCCL_ASYNC_ERROR_HANDLING=1"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -88,11 +70,11 @@ static void both_names(void **state)
 	json_t *facts = facts_with("2.6.0", "{\"NCCL_DESYNC_DEBUG\": \"1\", "
 				   "\"TORCH_NCCL_DESYNC_DEBUG\": \"0\"}", "true");
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "torch.env.both_names", SEV_WARN);
+	const struct finding *f = expect_finding(fs, "torch.env.both_names", SEV_WARN);
 
 	(void)state;
 	assert_non_null(strstr(f->title, "torch uses TORCH_NCCL_DESYNC_DEBUG=0"));
-	assert_true(has_fix(f, "unset NCCL_DESYNC_DEBUG"));
+	assert_true(finding_fix_contains(f, "unset NCCL_DESYNC_DEBUG"));
 	assert_null(findings_find(fs, "torch.env.renamed"));
 	findings_free(fs);
 	json_decref(facts);
@@ -112,8 +94,8 @@ static void old_torch(void **state)
 
 	facts = facts_with("1.13.1", "{\"TORCH_NCCL_BLOCKING_WAIT\": \"1\"}", "true");
 	fs = run(facts);
-	f = must(fs, "torch.env.new_name_ignored", SEV_WARN);
-	assert_true(has_fix(f, "export NCCL_BLOCKING_WAIT=1"));
+	f = expect_finding(fs, "torch.env.new_name_ignored", SEV_WARN);
+	assert_true(finding_fix_contains(f, "export NCCL_BLOCKING_WAIT=1"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -122,7 +104,7 @@ static void unknown_torch(void **state)
 {
 	json_t *facts = facts_with(NULL, "{\"NCCL_ENABLE_TIMING\": \"1\"}", "true");
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "torch.env.renamed", SEV_INFO);
+	const struct finding *f = expect_finding(fs, "torch.env.renamed", SEV_INFO);
 
 	(void)state;
 	assert_non_null(strstr(f->title, "torch version unknown"));
@@ -135,12 +117,12 @@ static void stray_local_rank(void **state)
 {
 	json_t *facts = facts_with("2.11.0", "{\"LOCAL_RANK\": \"0\", \"WORLD_SIZE\": \"8\"}", "true");
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "launch.env.stale_ranks", SEV_ERROR);
+	const struct finding *f = expect_finding(fs, "launch.env.stale_ranks", SEV_ERROR);
 
 	(void)state;
 	assert_non_null(strstr(f->title, "LOCAL_RANK=0 WORLD_SIZE=8 exported in this interactive shell"));
 	assert_non_null(strstr(f->why, "MEMBER: 1/N"));
-	assert_true(has_fix(f, "unset LOCAL_RANK WORLD_SIZE"));
+	assert_true(finding_fix_contains(f, "unset LOCAL_RANK WORLD_SIZE"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -149,11 +131,11 @@ static void stray_node_rank(void **state)
 {
 	json_t *facts = facts_with("2.11.0", "{\"NODE_RANK\": \"1\"}", "true");
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "launch.env.stale_ranks", SEV_WARN);
+	const struct finding *f = expect_finding(fs, "launch.env.stale_ranks", SEV_WARN);
 
 	(void)state;
 	assert_non_null(strstr(f->why, "NODE_RANK=1 on the master node"));
-	assert_true(has_fix(f, "unset NODE_RANK"));
+	assert_true(finding_fix_contains(f, "unset NODE_RANK"));
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -193,7 +175,7 @@ static void kubeflow_detection(void **state)
 		" \"python\": [{\"torch\": {\"version\": \"1.13.1\"},"
 		" \"pytorch_lightning\": {\"version\": \"1.9.5\"}}]}");
 	struct findings *fs = run(facts);
-	const struct finding *f = must(fs, "launch.env.stale_ranks", SEV_ERROR);
+	const struct finding *f = expect_finding(fs, "launch.env.stale_ranks", SEV_ERROR);
 
 	(void)state;
 	assert_non_null(strstr(f->why, "Kubeflow"));

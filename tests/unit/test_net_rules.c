@@ -34,42 +34,9 @@ static struct findings *run(const char *env, const char *ifaddrs, const char *ne
 	return fs;
 }
 
-static const struct finding *expect(const struct findings *fs, const char *id, enum severity sev)
-{
-	const struct finding *f = findings_find(fs, id);
 
-	if (!f) {
-		for (size_t i = 0; i < fs->n; i++)
-			print_message("  have: %s %s\n", fs->v[i]->id, fs->v[i]->title);
-		fail_msg("no finding %s", id);
-	}
-	if (f->sev != sev)
-		fail_msg("%s: severity %s, expected %s (%s)", id, severity_name(f->sev), severity_name(sev), f->title);
-	return f;
-}
 
-static void expect_none(const struct findings *fs, const char *id)
-{
-	const struct finding *f = findings_find(fs, id);
-	if (f)
-		fail_msg("unexpected %s: %s", id, f->title);
-}
 
-static int has_fix(const struct finding *f, const char *fix)
-{
-	for (size_t i = 0; i < f->nfix; i++)
-		if (!strcmp(f->fix[i], fix))
-			return 1;
-	return 0;
-}
-
-static int has_evidence(const struct finding *f, const char *part)
-{
-	for (size_t i = 0; i < f->nevidence; i++)
-		if (strstr(f->evidence[i], part))
-			return 1;
-	return 0;
-}
 
 static void test_master_mismatch(void **state)
 {
@@ -79,32 +46,32 @@ static void test_master_mismatch(void **state)
 	(void)state;
 	/* the second seed's AutoDL failure, on one node */
 	fs = run("", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
-	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	f = expect_finding(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
 	assert_string_equal(f->title, "NCCL will bootstrap on eth0 203.0.113.10, but MASTER_ADDR 10.0.0.1 is reached through eth1");
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
-	assert_true(has_evidence(f, "documentation range, treated as public"));
-	assert_true(has_evidence(f, "NCCL 2.28.9 modelled (NCCLCHECK_ASSUME_NCCL)"));
-	f = expect(fs, "net.nccl.bootstrap", SEV_INFO);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	assert_true(finding_evidence_contains(f, "documentation range, treated as public"));
+	assert_true(finding_evidence_contains(f, "NCCL 2.28.9 modelled (NCCLCHECK_ASSUME_NCCL)"));
+	f = expect_finding(fs, "net.nccl.bootstrap", SEV_INFO);
 	assert_true(strstr(f->title, "eth0 203.0.113.10") != NULL);
 	findings_free(fs);
 
 	/* eth10 comes first and also matches 'eth1': only the exact form works */
 	fs = run("", LO "," ETH10 "," ETH1, MASTER_ETH1, "");
-	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
+	f = expect_finding(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
 	findings_free(fs);
 
 	/* the interface to the master is down: NCCL 2.28 skips it, so bring it up first */
 	fs = run("", LO "," ETH0 "," ETH1_DOWN, MASTER_ETH1, "");
-	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
-	assert_true(has_fix(f, "ip link set eth1 up   # NCCL 2.28.9 skips interfaces that are not running, then:"));
+	f = expect_finding(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	assert_true(finding_has_fix(f, "ip link set eth1 up   # NCCL 2.28.9 skips interfaces that are not running, then:"));
 	findings_free(fs);
 
 	/* NCCL_COMM_ID decides bootstrap whatever NCCL_SOCKET_IFNAME says */
 	fs = run("\"NCCL_COMM_ID\":\"203.0.113.1:5000\",\"NCCL_SOCKET_IFNAME\":\"eth1\"", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
-	f = expect(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
-	assert_true(has_fix(f, "unset NCCL_COMM_ID   # it decides NCCL's bootstrap interface"));
-	expect(fs, "nccl.env.comm_id", SEV_WARN);
+	f = expect_finding(fs, "net.bootstrap.master_mismatch", SEV_ERROR);
+	assert_true(finding_has_fix(f, "unset NCCL_COMM_ID   # it decides NCCL's bootstrap interface"));
+	expect_finding(fs, "nccl.env.comm_id", SEV_WARN);
 	findings_free(fs);
 }
 
@@ -115,33 +82,33 @@ static void test_master_match(void **state)
 
 	(void)state;
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"^eth0,lo\"", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
-	expect(fs, "net.bootstrap.master_match", SEV_OK);
-	expect_none(fs, "net.bootstrap.master_mismatch");
-	expect_none(fs, "net.socket.extra_interfaces");
+	expect_finding(fs, "net.bootstrap.master_match", SEV_OK);
+	expect_no_finding(fs, "net.bootstrap.master_mismatch");
+	expect_no_finding(fs, "net.socket.extra_interfaces");
 	findings_free(fs);
 
 	/* bootstrap right, but NET/Socket also spreads over eth0 */
 	fs = run("", LO "," ETH1 "," ETH0, MASTER_ETH1, "");
-	expect(fs, "net.bootstrap.master_match", SEV_OK);
-	f = expect(fs, "net.socket.extra_interfaces", SEV_WARN);
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	expect_finding(fs, "net.bootstrap.master_match", SEV_OK);
+	f = expect_finding(fs, "net.socket.extra_interfaces", SEV_WARN);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"localhost\",\"resolved\":\"127.0.0.1\","
 		 "\"source_addr\":\"127.0.0.1\",\"source_ifname\":\"lo\",\"local\":true}", "");
-	expect(fs, "net.master.loopback", SEV_INFO);
-	expect_none(fs, "net.bootstrap.master_mismatch");
+	expect_finding(fs, "net.master.loopback", SEV_INFO);
+	expect_no_finding(fs, "net.bootstrap.master_mismatch");
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"node0\",\"resolved\":{\"unknown\":\"cannot resolve 'node0'\"}}", "");
-	expect(fs, "net.master.unresolved", SEV_ERROR);
+	expect_finding(fs, "net.master.unresolved", SEV_ERROR);
 	findings_free(fs);
 
 	/* no MASTER_ADDR: a public bootstrap address next to a private one is suspicious */
 	fs = run("", LO "," ETH0 "," ETH1, "\"master\":{\"set\":false}", "");
-	f = expect(fs, "net.bootstrap.public", SEV_WARN);
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
-	assert_true(has_evidence(f, "documentation range"));
+	f = expect_finding(fs, "net.bootstrap.public", SEV_WARN);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	assert_true(finding_evidence_contains(f, "documentation range"));
 	findings_free(fs);
 }
 
@@ -152,44 +119,44 @@ static void test_ifname(void **state)
 
 	(void)state;
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth9\"", LO "," ETH0 "," ETH1, MASTER_ETH1, "");
-	f = expect(fs, "net.ifname.nomatch", SEV_ERROR);
+	f = expect_finding(fs, "net.ifname.nomatch", SEV_ERROR);
 	assert_string_equal(f->title, "NCCL_SOCKET_IFNAME=eth9 matches no interface; this node has lo, eth0, eth1");
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth1   # the interface that reaches MASTER_ADDR 10.0.0.1"));
-	expect_none(fs, "net.nccl.no_interface");
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth1   # the interface that reaches MASTER_ADDR 10.0.0.1"));
+	expect_no_finding(fs, "net.nccl.no_interface");
 	findings_free(fs);
 
 	/* matching, but not running: said so */
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth1\"", LO "," ETH0 "," ETH1_DOWN, "", "");
-	f = expect(fs, "net.ifname.nomatch", SEV_ERROR);
-	assert_true(has_evidence(f, "eth1 is not running (NCCL 2.28.9 skips it)"));
+	f = expect_finding(fs, "net.ifname.nomatch", SEV_ERROR);
+	assert_true(finding_evidence_contains(f, "eth1 is not running (NCCL 2.28.9 skips it)"));
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"e\"", LO "," ETH0, "", "");
-	expect(fs, "net.ifname.ignored", SEV_WARN);
+	expect_finding(fs, "net.ifname.ignored", SEV_WARN);
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth0, eth1\"", LO "," ETH0 "," ETH1, "", "");
-	f = expect(fs, "net.ifname.space", SEV_WARN);
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=eth0,eth1"));
+	f = expect_finding(fs, "net.ifname.space", SEV_WARN);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth0,eth1"));
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth1:29500\"", LO "," ETH1, "", "");
-	expect(fs, "net.ifname.port", SEV_INFO);
+	expect_finding(fs, "net.ifname.port", SEV_INFO);
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x10,x11,x12,x13,x14,x15,eth1\"", LO "," ETH1, "", "");
-	expect(fs, "net.ifname.too_many", SEV_WARN);
-	expect(fs, "net.ifname.nomatch", SEV_ERROR);
+	expect_finding(fs, "net.ifname.too_many", SEV_WARN);
+	expect_finding(fs, "net.ifname.nomatch", SEV_ERROR);
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"^docker0\"", LO "," ETH1, MASTER_ETH1, "");
-	f = expect(fs, "net.ifname.lo_eligible", SEV_ERROR);
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME=^docker0,lo"));
+	f = expect_finding(fs, "net.ifname.lo_eligible", SEV_ERROR);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=^docker0,lo"));
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth1\"", LO "," ETH1 "," ETH10, "", "");
-	f = expect(fs, "net.ifname.prefix", SEV_WARN);
-	assert_true(has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
+	f = expect_finding(fs, "net.ifname.prefix", SEV_WARN);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
 	findings_free(fs);
 }
 
@@ -199,25 +166,25 @@ static void test_prediction_edges(void **state)
 
 	(void)state;
 	fs = run("", "{\"ifname\":\"lo\",\"family\":4,\"addr\":\"127.0.0.1\",\"prefixlen\":8,\"flags\":{\"running\":false}}", "", "");
-	expect(fs, "net.nccl.no_interface", SEV_ERROR);
+	expect_finding(fs, "net.nccl.no_interface", SEV_ERROR);
 	findings_free(fs);
 
 	fs = run("", LO ",{\"ifname\":\"eth0\",\"family\":6,\"addr\":\"fe80::2\",\"prefixlen\":64,\"scope_id\":2,"
 		 "\"flags\":{\"running\":true}}", "", "");
-	expect(fs, "net.bootstrap.link_local", SEV_WARN);
+	expect_finding(fs, "net.bootstrap.link_local", SEV_WARN);
 	findings_free(fs);
 
 	fs = run("", LO ",{\"ifname\":\"docker0\",\"family\":4,\"addr\":\"172.17.0.1\",\"prefixlen\":16,\"flags\":{\"running\":true}}",
 		 "", "");
-	expect(fs, "net.bootstrap.docker", SEV_WARN);
+	expect_finding(fs, "net.bootstrap.docker", SEV_WARN);
 	findings_free(fs);
 
 	fs = run("\"NCCL_COMM_ID\":\"[fe80::1\"", LO "," ETH1, "", "");
-	expect(fs, "nccl.env.comm_id", SEV_ERROR);
+	expect_finding(fs, "nccl.env.comm_id", SEV_ERROR);
 	findings_free(fs);
 
 	fs = run("\"NCCL_COMM_ID\":\"192.168.77.1:5000\"", LO "," ETH1, "", "");
-	expect(fs, "nccl.env.comm_id", SEV_ERROR);
+	expect_finding(fs, "nccl.env.comm_id", SEV_ERROR);
 	findings_free(fs);
 }
 
@@ -228,28 +195,28 @@ static void test_ports(void **state)
 
 	(void)state;
 	fs = run("", LO "," ETH1, MASTER_ETH1, "\"sysctl\":{\"ip_local_port_range\":[32768,60999]}");
-	f = expect(fs, "net.ports.range", SEV_INFO);
+	f = expect_finding(fs, "net.ports.range", SEV_INFO);
 	assert_string_equal(f->title, "NCCL listens on TCP ports 32768-60999 here (net.ipv4.ip_local_port_range): "
 				      "the other nodes must reach them on eth1");
 	assert_true(strstr(f->why, "49152-65535, which misses part of this node's range"));
 	assert_true(strstr(f->why, "32768-60999, which covers this range (it is the Linux default)"));
-	assert_true(has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 -m multiport --dports 29500,32768:60999 -j ACCEPT"));
-	expect_none(fs, "net.ports.master_in_range");
+	assert_true(finding_has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 -m multiport --dports 29500,32768:60999 -j ACCEPT"));
+	expect_no_finding(fs, "net.ports.master_in_range");
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.0.0.1\",\"resolved\":\"10.0.0.1\",\"port\":40000,"
 		 "\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}",
 		 "\"sysctl\":{\"ip_local_port_range\":[1024,65535]}");
-	f = expect(fs, "net.ports.range", SEV_INFO);
+	f = expect_finding(fs, "net.ports.range", SEV_INFO);
 	assert_true(strstr(f->why, "the second says 32768-60999, which misses part"));
-	f = expect(fs, "net.ports.master_in_range", SEV_WARN);
-	assert_true(has_fix(f, "sysctl -w net.ipv4.ip_local_reserved_ports=40000"));
+	f = expect_finding(fs, "net.ports.master_in_range", SEV_WARN);
+	assert_true(finding_has_fix(f, "sysctl -w net.ipv4.ip_local_reserved_ports=40000"));
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.0.0.1\",\"resolved\":\"10.0.0.1\",\"port\":40000,"
 		 "\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}",
 		 "\"sysctl\":{\"ip_local_port_range\":[1024,65535],\"ip_local_reserved_ports\":\"40000\"}");
-	expect_none(fs, "net.ports.master_in_range");
+	expect_no_finding(fs, "net.ports.master_in_range");
 	findings_free(fs);
 }
 
@@ -266,17 +233,17 @@ static void test_firewall(void **state)
 		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"DROP\",\"proto\":\"tcp\","
 		 "\"iface\":\"eth1\",\"dports\":[[32768,60999]],\"states\":[],\"source\":\"iptables\","
 		 "\"text\":\"-A INPUT -i eth1 -p tcp --dport 32768:60999 -j DROP\"}]}");
-	f = expect(fs, "net.firewall.blocks", SEV_ERROR);
+	f = expect_finding(fs, "net.firewall.blocks", SEV_ERROR);
 	assert_string_equal(f->title, "the local firewall drops incoming TCP 32768-60999 on eth1: NCCL's listeners are there");
-	assert_true(has_evidence(f, "rule: -A INPUT -i eth1 -p tcp --dport 32768:60999 -j DROP"));
-	assert_true(has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 --dport 32768:60999 -j ACCEPT"));
+	assert_true(finding_evidence_contains(f, "rule: -A INPUT -i eth1 -p tcp --dport 32768:60999 -j DROP"));
+	assert_true(finding_has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 --dport 32768:60999 -j ACCEPT"));
 	findings_free(fs);
 
 	/* a rule on another interface does not matter */
 	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\","
 		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":["
 		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"DROP\",\"iface\":\"eth0\"}]}");
-	expect(fs, "net.firewall.open", SEV_OK);
+	expect_finding(fs, "net.firewall.open", SEV_OK);
 	findings_free(fs);
 
 	/* nftables policy drop, an accept only for ssh, and a rule the model cannot read: a warning */
@@ -285,16 +252,16 @@ static void test_firewall(void **state)
 		 "{\"family\":\"inet\",\"table\":\"fw\",\"chain\":\"input\",\"action\":\"ACCEPT\",\"proto\":\"tcp\","
 		 "\"dports\":[[22,22]],\"source\":\"nft\"},"
 		 "{\"family\":\"inet\",\"table\":\"fw\",\"chain\":\"input\",\"action\":\"ACCEPT\",\"conditional\":true,\"source\":\"nft\"}]}");
-	f = expect(fs, "net.firewall.blocks", SEV_WARN);
-	assert_true(has_evidence(f, "policy DROP of chain input (inet fw)"));
-	assert_true(has_fix(f, "nft insert rule inet fw input iifname \"eth1\" ip saddr 10.0.0.0/24 tcp dport 32768-60999 accept"));
+	f = expect_finding(fs, "net.firewall.blocks", SEV_WARN);
+	assert_true(finding_evidence_contains(f, "policy DROP of chain input (inet fw)"));
+	assert_true(finding_has_fix(f, "nft insert rule inet fw input iifname \"eth1\" ip saddr 10.0.0.0/24 tcp dport 32768-60999 accept"));
 	findings_free(fs);
 
 	/* accepted from the master's subnet: the peers are there */
 	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\","
 		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"DROP\"}],\"rules\":["
 		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"ACCEPT\",\"src\":\"10.0.0.0/24\"}]}");
-	expect(fs, "net.firewall.open", SEV_OK);
+	expect_finding(fs, "net.firewall.open", SEV_OK);
 	findings_free(fs);
 
 	/* the lab's cloud-public-blocked: public peers dropped on eth0; MASTER_ADDR is elsewhere (eth1) */
@@ -302,13 +269,13 @@ static void test_firewall(void **state)
 		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":[{\"family\":\"ip\",\"table\":\"filter\","
 		 "\"chain\":\"INPUT\",\"action\":\"DROP\",\"proto\":\"tcp\",\"iface\":\"eth0\",\"src\":\"203.0.113.0/24\","
 		 "\"text\":\"-A INPUT -s 203.0.113.0/24 -i eth0 -p tcp -j DROP\"}]}");
-	f = expect(fs, "net.firewall.blocks", SEV_ERROR);
+	f = expect_finding(fs, "net.firewall.blocks", SEV_ERROR);
 	assert_true(strstr(f->title, "on eth0") != NULL);
-	assert_true(has_evidence(f, "evaluated for a peer at 203.0.113.1 on eth0's network"));
+	assert_true(finding_evidence_contains(f, "evaluated for a peer at 203.0.113.1 on eth0's network"));
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"unknown\":\"'iptables-save' failed: Permission denied\"}");
-	expect(fs, "net.firewall.unreadable", SEV_INFO);
+	expect_finding(fs, "net.firewall.unreadable", SEV_INFO);
 	findings_free(fs);
 
 	/* MASTER_ADDR is this node: its store port must be open too */
@@ -317,8 +284,8 @@ static void test_firewall(void **state)
 		 RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\",\"name\":\"INPUT\","
 		 "\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":[{\"family\":\"ip\",\"table\":\"filter\","
 		 "\"chain\":\"INPUT\",\"action\":\"REJECT\",\"proto\":\"tcp\",\"dports\":[[29500,29500]]}]}");
-	f = expect(fs, "net.firewall.master_port", SEV_ERROR);
-	assert_true(has_fix(f, "iptables -I INPUT -i eth1 -p tcp --dport 29500 -j ACCEPT"));
+	f = expect_finding(fs, "net.firewall.master_port", SEV_ERROR);
+	assert_true(finding_has_fix(f, "iptables -I INPUT -i eth1 -p tcp --dport 29500 -j ACCEPT"));
 	findings_free(fs);
 }
 
@@ -330,23 +297,23 @@ static void test_host(void **state)
 	(void)state;
 	fs = run("", LO "," ETH1, MASTER_ETH1, "\"limits\":{\"nofile\":{\"soft\":1024,\"hard\":524288}},"
 		 "\"hostname_resolution\":{\"name\":\"gpu1\",\"addrs\":[\"127.0.1.1\"],\"loopback\":true}");
-	f = expect(fs, "net.limits.nofile", SEV_WARN);
-	assert_true(has_fix(f, "ulimit -n 65536   # in the launching shell; persist with 'nofile 65536' in /etc/security/limits.conf"));
-	f = expect(fs, "net.hostname.loopback", SEV_WARN);
-	assert_true(has_fix(f, "echo '10.0.0.2 gpu1' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
+	f = expect_finding(fs, "net.limits.nofile", SEV_WARN);
+	assert_true(finding_has_fix(f, "ulimit -n 65536   # in the launching shell; persist with 'nofile 65536' in /etc/security/limits.conf"));
+	f = expect_finding(fs, "net.hostname.loopback", SEV_WARN);
+	assert_true(finding_has_fix(f, "echo '10.0.0.2 gpu1' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_SNDBUF\":\"16777216\",\"NCCL_SOCKET_RCVBUF\":\"1048576\"", LO "," ETH1, MASTER_ETH1,
 		 "\"sysctl\":{\"wmem_max\":4194304,\"rmem_max\":4194304}");
-	f = expect(fs, "net.sysctl.sockbuf", SEV_WARN);
-	assert_true(has_fix(f, "sysctl -w net.core.wmem_max=16777216"));
+	f = expect_finding(fs, "net.sysctl.sockbuf", SEV_WARN);
+	assert_true(finding_has_fix(f, "sysctl -w net.core.wmem_max=16777216"));
 	assert_int_equal(findings_count(fs, SEV_WARN), 1);
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, MASTER_ETH1, "\"limits\":{\"nofile\":{\"soft\":65536,\"hard\":65536}},"
 		 "\"hostname_resolution\":{\"name\":\"gpu1\",\"addrs\":[\"10.0.0.2\"],\"loopback\":false}");
-	expect_none(fs, "net.limits.nofile");
-	expect_none(fs, "net.hostname.loopback");
+	expect_no_finding(fs, "net.limits.nofile");
+	expect_no_finding(fs, "net.hostname.loopback");
 	findings_free(fs);
 }
 
@@ -358,16 +325,16 @@ static void test_rdma(void **state)
 	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"ACTIVE\","
 		 "\"link_layer\":\"Ethernet\"}]}],\"verbs\":{\"loaded\":false,\"error\":\"libibverbs.so.1: cannot open\"},"
 		 "\"peermem\":{\"loaded\":false}}");
-	expect(fs, "net.rdma.verbs", SEV_WARN);
+	expect_finding(fs, "net.rdma.verbs", SEV_WARN);
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"ACTIVE\"}]}],"
 		 "\"verbs\":{\"loaded\":true,\"devices\":[\"mlx5_0\"]},\"peermem\":{\"loaded\":false}}");
-	expect(fs, "net.rdma.peermem", SEV_INFO);
+	expect_finding(fs, "net.rdma.peermem", SEV_INFO);
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"DOWN\"}]}]}");
-	expect(fs, "net.rdma.down", SEV_INFO);
+	expect_finding(fs, "net.rdma.down", SEV_INFO);
 	findings_free(fs);
 }
 

@@ -22,25 +22,7 @@ static struct findings *run_lit(const char *text, json_t **keep)
 	return fs;
 }
 
-static const struct finding *must(const struct findings *fs, const char *id, enum severity sev)
-{
-	const struct finding *f = findings_find(fs, id);
 
-	if (!f)
-		fail_msg("no finding '%s'", id);
-	if (f->sev != sev)
-		fail_msg("finding '%s' is %s, expected %s", id, severity_name(f->sev),
-			 severity_name(sev));
-	return f;
-}
-
-static int has_fix(const struct finding *f, const char *needle)
-{
-	for (size_t i = 0; i < f->nfix; i++)
-		if (strstr(f->fix[i], needle))
-			return 1;
-	return 0;
-}
 
 #define SHM(size, avail, writable) \
 	"\"shm\": {\"path\": \"/dev/shm\", \"exists\": true, \"size_bytes\": " #size \
@@ -51,12 +33,12 @@ static void docker_default(void **state)
 {
 	struct findings *fs = run_lit("{\"host\": {\"container\": {\"kind\": \"docker\"}}, "
 				      "\"gpus\": [{}, {}], " SHM(67108864, 67108864, true) "}", NULL);
-	const struct finding *f = must(fs, "shm.small", SEV_WARN);
+	const struct finding *f = expect_finding(fs, "shm.small", SEV_WARN);
 
 	(void)state;
 	assert_non_null(strstr(f->title, "/dev/shm is only 64 MiB"));
-	assert_true(has_fix(f, "docker run --shm-size="));
-	assert_true(has_fix(f, "--ipc=host"));
+	assert_true(finding_fix_contains(f, "docker run --shm-size="));
+	assert_true(finding_fix_contains(f, "--ipc=host"));
 	findings_free(fs);
 }
 
@@ -64,11 +46,11 @@ static void kubernetes_fix(void **state)
 {
 	struct findings *fs = run_lit("{\"host\": {\"container\": {\"kind\": \"kubernetes\"}}, "
 				      SHM(67108864, 67108864, true) "}", NULL);
-	const struct finding *f = must(fs, "shm.small", SEV_WARN);
+	const struct finding *f = expect_finding(fs, "shm.small", SEV_WARN);
 
 	(void)state;
-	assert_true(has_fix(f, "emptyDir: {medium: Memory"));
-	assert_true(has_fix(f, "mountPath: /dev/shm"));
+	assert_true(finding_fix_contains(f, "emptyDir: {medium: Memory"));
+	assert_true(finding_fix_contains(f, "mountPath: /dev/shm"));
 	findings_free(fs);
 }
 
@@ -78,7 +60,7 @@ static void one_gpu(void **state)
 	struct findings *fs = run_lit("{\"gpus\": [{}], " SHM(67108864, 67108864, true) "}", NULL);
 
 	(void)state;
-	must(fs, "shm.small", SEV_INFO);
+	expect_finding(fs, "shm.small", SEV_INFO);
 	findings_free(fs);
 }
 
@@ -89,24 +71,24 @@ static void not_writable_and_missing(void **state)
 		"\"exists\": true, \"size_bytes\": 8589934592, \"read_only\": true, \"writable\": false, "
 		"\"error\": \"cannot create and write a file in '/dev/shm': Read-only file system\"}}",
 		NULL);
-	const struct finding *f = must(fs, "shm.not_writable", SEV_ERROR);
+	const struct finding *f = expect_finding(fs, "shm.not_writable", SEV_ERROR);
 
 	(void)state;
-	assert_true(has_fix(f, "docker run --shm-size="));
+	assert_true(finding_fix_contains(f, "docker run --shm-size="));
 	assert_non_null(strstr(f->evidence[0], "Read-only file system"));
 	findings_free(fs);
 
 	fs = run_lit("{\"shm\": {\"path\": \"/dev/shm\", \"exists\": false, \"writable\": false, "
 		     "\"error\": \"No such file or directory\"}}", NULL);
-	f = must(fs, "shm.missing", SEV_ERROR);
-	assert_true(has_fix(f, "mount -o remount,size="));
+	f = expect_finding(fs, "shm.missing", SEV_ERROR);
+	assert_true(finding_fix_contains(f, "mount -o remount,size="));
 	findings_free(fs);
 
 	/* writable by nobody but a tmpfs: the permissions, not the mount */
 	fs = run_lit("{\"shm\": {\"path\": \"/dev/shm\", \"exists\": true, \"size_bytes\": 8589934592, "
 		     "\"read_only\": false, \"writable\": false, \"error\": \"Permission denied\"}}", NULL);
-	f = must(fs, "shm.not_writable", SEV_ERROR);
-	assert_true(has_fix(f, "chmod 1777 /dev/shm"));
+	f = expect_finding(fs, "shm.not_writable", SEV_ERROR);
+	assert_true(finding_fix_contains(f, "chmod 1777 /dev/shm"));
 	findings_free(fs);
 }
 
@@ -115,10 +97,10 @@ static void full_and_fine(void **state)
 	struct findings *fs = run_lit("{" SHM(17179869184, 10485760, true) "}", NULL);
 
 	(void)state;
-	must(fs, "shm.full", SEV_WARN);
+	expect_finding(fs, "shm.full", SEV_WARN);
 	findings_free(fs);
 	fs = run_lit("{" SHM(17179869184, 17179869184, true) "}", NULL);
-	must(fs, "shm", SEV_OK);
+	expect_finding(fs, "shm", SEV_OK);
 	findings_free(fs);
 	/* no shm facts (an older document): nothing to say */
 	fs = run_lit("{\"shm\": {\"unknown\": \"not probed\"}}", NULL);
@@ -133,27 +115,27 @@ static void memlock_with_rdma(void **state)
 	struct findings *fs = run_lit("{\"host\": {\"container\": {\"kind\": \"docker\"}}, " RDMA ", "
 				      "\"limits\": {\"memlock\": {\"soft\": 65536, \"hard\": 65536}}}",
 				      NULL);
-	const struct finding *f = must(fs, "memlock.limited", SEV_ERROR);
+	const struct finding *f = expect_finding(fs, "memlock.limited", SEV_ERROR);
 
 	(void)state;
 	assert_non_null(strstr(f->title, "limited to 64 KiB while RDMA devices exist (mlx5_0, mlx5_1)"));
-	assert_true(has_fix(f, "ulimit -l unlimited"));
-	assert_true(has_fix(f, "docker run --ulimit memlock=-1"));
-	assert_true(has_fix(f, "/etc/security/limits.conf"));
+	assert_true(finding_fix_contains(f, "ulimit -l unlimited"));
+	assert_true(finding_fix_contains(f, "docker run --ulimit memlock=-1"));
+	assert_true(finding_fix_contains(f, "/etc/security/limits.conf"));
 	findings_free(fs);
 
 	/* a large but finite limit: still below what NCCL asks for */
 	fs = run_lit("{" RDMA ", \"limits\": {\"memlock\": {\"soft\": 4294967296, \"hard\": -1}}}", NULL);
-	must(fs, "memlock.limited", SEV_WARN);
+	expect_finding(fs, "memlock.limited", SEV_WARN);
 	findings_free(fs);
 
 	fs = run_lit("{" RDMA ", \"limits\": {\"memlock\": {\"soft\": -1, \"hard\": -1}}}", NULL);
-	must(fs, "memlock", SEV_OK);
+	expect_finding(fs, "memlock", SEV_OK);
 	findings_free(fs);
 
 	fs = run_lit("{" RDMA ", \"env\": {\"NCCL_IB_DISABLE\": \"1\"}, "
 		     "\"limits\": {\"memlock\": {\"soft\": 65536, \"hard\": 65536}}}", NULL);
-	must(fs, "memlock.limited", SEV_INFO);
+	expect_finding(fs, "memlock.limited", SEV_INFO);
 	findings_free(fs);
 }
 
@@ -180,7 +162,7 @@ static void gpu_machine(void **state)
 
 	(void)state;
 	rule_resources(facts, fs);
-	must(fs, "shm", SEV_OK);
+	expect_finding(fs, "shm", SEV_OK);
 	assert_int_equal(findings_count(fs, SEV_ERROR) + findings_count(fs, SEV_WARN), 0);
 	findings_free(fs);
 	json_decref(facts);
