@@ -26,6 +26,7 @@ static const struct probe_entry {
 	{ "topo", probe_topo },		/* after nvml: needs the GPUs' bus ids */
 	{ "nccl_libs", probe_nccl_libs },
 	{ "resources", probe_resources },
+	{ "cloud", probe_cloud },	/* last: reads net, rdma and nccl.conf facts */
 };
 
 static const char *root_from_env(const char *var)

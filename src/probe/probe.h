@@ -52,6 +52,8 @@ void probe_cudnn(const struct probe_opts *o, json_t *facts);
 void probe_topo(const struct probe_opts *o, json_t *facts);
 void probe_nccl_libs(const struct probe_opts *o, json_t *facts);
 void probe_resources(const struct probe_opts *o, json_t *facts);
+/* cloud provider from DMI and device hints, offline (probe/cloud.c) */
+void probe_cloud(const struct probe_opts *o, json_t *facts);
 /* After the Python probe: NCCL copies in each interpreter's site-packages and the one torch maps. */
 void probe_nccl_libs_site(const struct probe_opts *o, json_t *facts);
 /* Python children start before the other probes and are collected after them (NULL: skipped). */

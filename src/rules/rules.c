@@ -4,6 +4,7 @@
 const struct rule rules_node[] = {
 	{ "facts", rule_facts_health },
 	{ "compat_driver", rule_compat_driver },
+	{ "compat_toolkit", rule_compat_toolkit },
 	{ "compat_cudnn", rule_compat_cudnn },
 	{ "gpu_topology", rule_gpu_topology },
 	{ "compat_stack", rule_compat_stack },
@@ -11,6 +12,8 @@ const struct rule rules_node[] = {
 	{ "resources", rule_resources },
 	{ "nccl_env", rule_nccl_env },
 	{ "net", rule_net },
+	{ "mtu", rule_mtu },
+	{ "cloud", rule_cloud },
 };
 const unsigned rules_node_count = sizeof(rules_node) / sizeof(rules_node[0]);
 

@@ -34,5 +34,8 @@ void rule_launcher_env(const json_t *facts, struct findings *out);
 void rule_resources(const json_t *facts, struct findings *out);
 void rule_nccl_env(const json_t *facts, struct findings *out);	/* envlint.c: NCCL_* lint */
 void rule_net(const json_t *facts, struct findings *out);	/* net.c: interface prediction, ports, firewall */
+void rule_compat_toolkit(const json_t *facts, struct findings *out);	/* CUDA toolkit vs torch's CUDA */
+void rule_mtu(const json_t *facts, struct findings *out);	/* mtu.c: MTU on NCCL's interfaces */
+void rule_cloud(const json_t *facts, struct findings *out);	/* cloud.c: per-cloud and container tips */
 
 #endif

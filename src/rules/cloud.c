@@ -1,0 +1,703 @@
+/*
+ * Cloud-specific tips, only where this node's facts make them relevant (facts.cloud from
+ * probe/cloud.c, research/launch-and-cloud.md §2): AWS EFA without its NCCL plugin, the security
+ * group and placement group; Alibaba's MTU, source/destination check and eRDMA; AutoDL's private
+ * NIC and its torch 1.11 image; GCP's MTU, gVNIC and GPUDirect-TCPX(O); Azure's HPC nccl.conf;
+ * OCI's RoCE settings; Docker bridges and Kubernetes pod networks (docker0 itself is net.c's:
+ * net.bootstrap.docker, net.ifname.docker_eligible).
+ * Where the second seed's cloud advice is outdated or wrong, the finding says so. /dev/shm in
+ * containers is rules/resources.c's. Pure.
+ */
+#include "rules/rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/compat_tables.h"
+#include "rules/ifselect.h"
+#include "rules/nccl_vars.h"
+#include "rules/stack.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/version.h"
+
+struct cloud {
+	const json_t *facts;
+	struct findings *out;
+	const char *provider;	/* "aws", ..., or NULL when unknown */
+	const char *evidence;	/* why we think so */
+	const char *kind;	/* host.container.kind */
+	const char *nccl;	/* the NCCL the job runs with, or NULL */
+	struct nccl_settings s;
+	struct ifs_facts in;
+	struct ifs_result r;
+	int have_ifs;
+	long port_lo, port_hi, master_port;
+};
+
+static const char *nz(const char *s)
+{
+	return s ? s : "?";
+}
+
+static int is(const struct cloud *c, const char *p)
+{
+	return c->provider && !strcmp(c->provider, p);
+}
+
+static void ev_cloud(const struct cloud *c, struct finding *f)
+{
+	if (c->provider)
+		finding_evidence(f, "cloud.provider = %s: %s", c->provider, nz(c->evidence));
+}
+
+static const char *setting(const struct cloud *c, const char *name)
+{
+	const struct nccl_setting *st = nccl_settings_get(&c->s, name);
+	return st ? st->value : NULL;
+}
+
+static const char *env(const struct cloud *c, const char *name)
+{
+	return jpath_str(json_object_get(c->facts, "env"), name);
+}
+
+/* "eth0 1500, eth1 9001": the MTU of every interface that is up, loopback aside. */
+static void mtus(const struct cloud *c, struct strbuf *sb)
+{
+	const json_t *it;
+	size_t i;
+
+	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
+		const char *k = jpath_str(it, "kind");
+		if (!jpath_bool(it, "up", 0) || (k && !strcmp(k, "loopback")))
+			continue;
+		strbuf_addf(sb, "%s%s %lld", sb->len ? ", " : "", nz(jpath_str(it, "name")), jpath_int(it, "mtu", -1));
+	}
+}
+
+static const json_t *iface(const struct cloud *c, const char *name)
+{
+	const json_t *it;
+	size_t i;
+
+	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it)
+		if (name && jpath_str(it, "name") && !strcmp(jpath_str(it, "name"), name))
+			return it;
+	return NULL;
+}
+
+/* The interface the nodes talk over: MASTER_ADDR's route, else NCCL's bootstrap, else the default route. */
+static const char *cluster_if(const struct cloud *c)
+{
+	const char *m = jpath_str(c->facts, "net.master.source_ifname");
+
+	if (m && strncmp(m, "lo", 2))
+		return m;
+	if (c->have_ifs && c->r.boot_status == IFS_OK)
+		return c->r.boot->name;
+	return jpath_str(c->facts, "net.default_route.ifname");
+}
+
+static const char *peer(const struct cloud *c)
+{
+	const json_t *m = jpath(c->facts, "net.master");
+
+	if (jpath_str(m, "resolved") && !jpath_bool(m, "local", 0) && jpath_str(m, "source_ifname") &&
+	    strncmp(jpath_str(m, "source_ifname"), "lo", 2))
+		return jpath_str(m, "resolved");
+	return "<peer's private IP>";
+}
+
+/* RDMA devices with an ACTIVE port of `link_layer` ("InfiniBand", "Ethernet"; NULL: any). */
+static int active_rdma(const struct cloud *c, const char *link_layer, struct strbuf *names)
+{
+	const json_t *d, *p;
+	size_t i, j;
+	int n = 0;
+
+	json_array_foreach(jpath(c->facts, "rdma.devices"), i, d) {
+		int hit = 0;
+		json_array_foreach(json_object_get(d, "ports"), j, p) {
+			const char *st = jpath_str(p, "state"), *ll = jpath_str(p, "link_layer");
+			if (st && !strcmp(st, "ACTIVE") && (!link_layer || (ll && !strcmp(ll, link_layer))))
+				hit = 1;
+		}
+		if (hit) {
+			n++;
+			if (names)
+				strbuf_addf(names, "%s%s", names->len ? "," : "", nz(jpath_str(d, "name")));
+		}
+	}
+	return n;
+}
+
+static int gpu_named(const struct cloud *c, const char *needle)
+{
+	const json_t *g;
+	size_t i;
+
+	json_array_foreach(json_object_get(c->facts, "gpus"), i, g)
+		if (jpath_str(g, "name") && strstr(jpath_str(g, "name"), needle))
+			return 1;
+	return 0;
+}
+
+static void list_array(const json_t *arr, struct strbuf *sb)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v))
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", json_string_value(v));
+}
+
+/* ---- AWS ---- */
+
+/* A net plugin file of aws-ofi-nccl: libnccl-net-ofi.so, or libnccl-net.so installed beside it. */
+static const json_t *ofi_plugin(const struct cloud *c)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(jpath(c->facts, "nccl.plugins"), i, p) {
+		const char *n = jpath_str(p, "name");
+		if (n && (strstr(n, "ofi") || strstr(n, "aws")))
+			return p;
+	}
+	return NULL;
+}
+
+static void aws_efa(struct cloud *c, const json_t *efa)
+{
+	const char *state = jpath_str(c->facts, "nccl.net_plugin.state");
+	const char *ppath = jpath_str(c->facts, "nccl.net_plugin.path");
+	struct strbuf names = STRBUF_INIT;
+	const json_t *have;
+	struct finding *f;
+
+	list_array(efa, &names);
+	if (state && !strcmp(state, "loads")) {
+		f = finding_add(c->out, SEV_OK, "cloud.aws.efa_plugin", "NCCL will load the net plugin %s for EFA (%s)",
+				nz(ppath), names.buf);
+		finding_evidence(f, "nccl.net_plugin: state loads, path %s", nz(ppath));
+		goto stale;
+	}
+	if (state && !strcmp(state, "disabled")) {
+		f = finding_add(c->out, SEV_WARN, "cloud.aws.efa_plugin",
+				"NCCL_NET_PLUGIN=none: NCCL will not use the EFA device(s) %s", names.buf);
+		finding_why(f, "NCCL has no EFA transport of its own; only the aws-ofi-nccl plugin drives EFA. With "
+			    "plugins disabled NCCL uses TCP sockets over the ENA interface, many times slower.");
+		finding_fix(f, "unset NCCL_NET_PLUGIN");
+		finding_evidence(f, "nccl.net_plugin: state disabled (NCCL_NET_PLUGIN=%s)",
+				 nz(jpath_str(c->facts, "nccl.net_plugin.env")));
+		goto stale;
+	}
+	have = ofi_plugin(c);
+	f = finding_add(c->out, SEV_WARN, "cloud.aws.efa_plugin",
+			"EFA device(s) %s but no aws-ofi-nccl plugin loads: NCCL will use TCP sockets over ENA",
+			names.buf);
+	finding_evidence(f, "cloud.efa: %s", names.buf);
+	finding_evidence(f, "nccl.net_plugin: state %s, tries %s", nz(state),
+			 nz(jpath_str(c->facts, "nccl.net_plugin.tries")));
+	finding_why(f, "NCCL drives EFA only through the aws-ofi-nccl net plugin (libnccl-net-ofi.so, also "
+		    "installed as libnccl-net.so); without it NCCL falls back to NET/Socket silently. Old recipes, "
+		    "and the brief this tool follows, also export FI_PROVIDER=efa and FI_EFA_USE_DEVICE_RDMA=1 for "
+		    "p4d/p5: aws-ofi-nccl's own table limits FI_PROVIDER=efa to aws-ofi-nccl <= 1.5.0 and says not "
+		    "to set FI_EFA_USE_DEVICE_RDMA with libfabric >= 1.18 and aws-ofi-nccl >= 1.7.");
+	if (have) {
+		const char *p = nz(jpath_str(have, "path")), *n = nz(jpath_str(have, "name"));
+		const char *slash = strrchr(p, '/');
+		int ofi_name = !strncmp(n, "libnccl-net-ofi.so", 18);
+
+		finding_evidence(f, "nccl.plugins: %s (not on the loader's path)", p);
+		finding_fix(f, "export LD_LIBRARY_PATH=%.*s:$LD_LIBRARY_PATH%s", slash ? (int)(slash - p) : (int)strlen(p),
+			    p, ofi_name ? " NCCL_NET_PLUGIN=ofi" : "");
+	} else {
+		finding_fix(f, "curl -O https://efa-installer.amazonaws.com/aws-efa-installer-latest.tar.gz && tar xf "
+			    "aws-efa-installer-latest.tar.gz && cd aws-efa-installer && sudo ./efa_installer.sh -y");
+		finding_fix(f, "export LD_LIBRARY_PATH=/opt/amazon/ofi-nccl/lib:/opt/amazon/efa/lib:$LD_LIBRARY_PATH   "
+			    "# where recent EFA installers put aws-ofi-nccl (unverified here); or use an AWS Deep "
+			    "Learning AMI or container, which ship it");
+	}
+	finding_fix(f, "# only with aws-ofi-nccl <= 1.5.0 / libfabric < 1.18 (p4d, p5): export FI_PROVIDER=efa "
+		    "FI_EFA_USE_DEVICE_RDMA=1");
+stale:
+	{
+		static const char *const old[] = { "FI_PROVIDER", "FI_EFA_USE_DEVICE_RDMA", "FI_EFA_FORK_SAFE" };
+		struct strbuf set = STRBUF_INIT;
+
+		for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+			if (env(c, old[i]))
+				strbuf_addf(&set, "%s%s=%s", set.len ? " " : "", old[i], env(c, old[i]));
+		if (set.len) {
+			f = finding_add(c->out, SEV_INFO, "cloud.aws.efa_env", "%s: settings from old EFA recipes",
+					set.buf);
+			finding_why(f, "aws-ofi-nccl's environment table: FI_PROVIDER=efa only for aws-ofi-nccl <= "
+				    "1.5.0, FI_EFA_USE_DEVICE_RDMA=1 not with libfabric >= 1.18 and aws-ofi-nccl >= "
+				    "1.7, FI_EFA_FORK_SAFE 'not needed anymore'. Current plugins choose these "
+				    "themselves; stale values hide what the plugin would do.");
+			for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+				if (env(c, old[i]))
+					finding_fix(f, "unset %s   # unless your aws-ofi-nccl is older than the versions above",
+						    old[i]);
+			finding_evidence(f, "env: %s", set.buf);
+		}
+		strbuf_release(&set);
+	}
+	/* EFA instances belong in one cluster placement group; offline we cannot see which group */
+	f = finding_add(c->out, SEV_INFO, "cloud.aws.placement",
+			"AWS EFA: launch all nodes in one cluster placement group");
+	finding_why(f, "AWS's EFA guides say to launch every instance that uses EFA in a cluster placement "
+		    "group (the second seed says the same). ncclcheck does not query the instance metadata "
+		    "service, so it cannot see the group; check it.");
+	finding_fix(f, "aws ec2 describe-instances --instance-ids <id> --query "
+		    "'Reservations[].Instances[].Placement.GroupName'");
+	finding_fix(f, "aws ec2 create-placement-group --group-name nccl-cluster --strategy cluster   "
+		    "# then launch with --placement GroupName=nccl-cluster");
+	finding_evidence(f, "cloud.efa: %s", names.buf);
+	strbuf_release(&names);
+}
+
+static void aws(struct cloud *c)
+{
+	const json_t *efa = jpath(c->facts, "cloud.efa");
+	const char *itype = jpath_str(c->facts, "cloud.instance_type");
+	int n_efa = (int)json_array_size(efa);
+	struct finding *f;
+
+	if (!is(c, "aws") && !n_efa)
+		return;
+	if (n_efa)
+		aws_efa(c, efa);
+	else if (itype && (!strncmp(itype, "p4d", 3) || !strncmp(itype, "p5", 2) || !strncmp(itype, "p6", 2))) {
+		f = finding_add(c->out, SEV_WARN, "cloud.aws.no_efa",
+				"%s instance without an EFA device: NCCL will use TCP sockets over ENA", itype);
+		finding_why(f, "%s instances reach their inter-node bandwidth only through EFA, which must be "
+			    "requested at launch (network interfaces of type efa); none is visible under "
+			    "/sys/class/infiniband here.", itype);
+		finding_fix(f, "aws ec2 describe-instances --instance-ids <id> --query "
+			    "'Reservations[].Instances[].NetworkInterfaces[].InterfaceType'   # 'efa' expected");
+		finding_evidence(f, "cloud.instance_type = %s (DMI product_name)", itype);
+		ev_cloud(c, f);
+	}
+	if (!is(c, "aws"))
+		return;
+	f = finding_add(c->out, SEV_INFO, "cloud.aws.security_group",
+			"AWS: the nodes' security group must admit itself: TCP %ld-%ld and %ld%s", c->port_lo,
+			c->port_hi, c->master_port, n_efa ? ", and all traffic for EFA" : "");
+	finding_why(f, "NCCL has no port setting: its listeners take ports from net.ipv4.ip_local_port_range "
+		    "(%ld-%ld here%s) and torch's TCPStore listens on MASTER_PORT %ld. The second seed's "
+		    "'32768-60999' is Linux's default range, right only where the range was not changed. EFA's "
+		    "traffic is not TCP at all: AWS requires a rule allowing all traffic to and from the security "
+		    "group itself, inbound and outbound.", c->port_lo, c->port_hi,
+		    c->port_lo == 32768 && c->port_hi == 60999 ? ", the default" : ", not the default: open this range",
+		    c->master_port);
+	finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id <sg-id> --protocol -1 --source-group <sg-id>");
+	finding_fix(f, "aws ec2 authorize-security-group-egress --group-id <sg-id> --ip-permissions "
+		    "'IpProtocol=-1,UserIdGroupPairs=[{GroupId=<sg-id>}]'");
+	finding_evidence(f, "sysctl.ip_local_port_range = %ld %ld", c->port_lo, c->port_hi);
+	ev_cloud(c, f);
+}
+
+/* ---- Alibaba Cloud ---- */
+
+static void alibaba(struct cloud *c)
+{
+	const json_t *erdma = jpath(c->facts, "cloud.erdma");
+	const char *ifn = cluster_if(c);
+	struct strbuf all = STRBUF_INIT;
+	struct finding *f;
+
+	if (!is(c, "alibaba") && !json_array_size(erdma))
+		return;
+	mtus(c, &all);
+	if (is(c, "alibaba")) {
+		f = finding_add(c->out, SEV_INFO, "cloud.alibaba.mtu",
+				"Alibaba Cloud: MTU %s; the second seed's 'set MTU to 8000' helps only when every hop "
+				"carries it", all.len ? all.buf : "unknown");
+		finding_why(f, "Alibaba Cloud documents 1500 for every instance and jumbo frames of 8500 bytes (not "
+			    "8000) on the instance families that support them; a path's MTU is the smallest of its "
+			    "hops and larger packets are fragmented or dropped. A larger MTU does not fix NCCL errors; "
+			    "set on one node only, it makes NCCL hang once messages grow.");
+		finding_fix(f, "ping -M do -s 8472 -c 3 %s   # 8500-byte packets pass to every other node?", peer(c));
+		if (ifn)
+			finding_fix(f, "ip link set dev %s mtu 8500   # on every node, only when that ping passes", ifn);
+		finding_evidence(f, "net.interfaces[].mtu: %s", all.len ? all.buf : "-");
+		ev_cloud(c, f);
+
+		f = finding_add(c->out, SEV_INFO, "cloud.alibaba.src_dst_check",
+				"Alibaba Cloud: the second seed's 'turn off the source/destination check' is not "
+				"needed for NCCL between instances%s",
+				c->kind && !strcmp(c->kind, "kubernetes") ? ", unless the CNI routes pod IPs" : "");
+		finding_why(f, "The check drops packets whose source or destination is not the instance's own "
+			    "address. It matters only when an instance forwards traffic for other addresses: a "
+			    "NAT, VPN or router instance, or a container network that routes pod or container IPs "
+			    "across the VPC without encapsulation. NCCL between instances uses their own private "
+			    "addresses.");
+		finding_fix(f, "ip route get %s   # 'dev %s src <own IP>' without 'via': direct, the check does "
+			    "not apply", peer(c), ifn ? ifn : "<if>");
+		ev_cloud(c, f);
+	}
+	if (json_array_size(erdma)) {
+		struct strbuf names = STRBUF_INIT;
+		const char *hca = setting(c, "NCCL_IB_HCA"), *gid = setting(c, "NCCL_IB_GID_INDEX");
+
+		list_array(erdma, &names);
+		if (c->nccl && version_cmp_str(c->nccl, "2.19") < 0) {
+			f = finding_add(c->out, SEV_WARN, "cloud.alibaba.erdma",
+					"eRDMA device(s) %s need NCCL 2.19 or newer; this job runs NCCL %s", names.buf,
+					c->nccl);
+			finding_why(f, "Alibaba's eRDMA guide requires NCCL >= 2.19; older NCCL cannot use the "
+				    "devices and falls back to TCP sockets.");
+			finding_fix(f, "python3 -m pip install --upgrade 'torch>=2.2'   # torch 2.2+ wheels carry "
+				    "NCCL 2.19.3 or newer");
+		} else if (!hca || !strstr(hca, "erdma") || !gid) {
+			f = finding_add(c->out, SEV_INFO, "cloud.alibaba.erdma",
+					"eRDMA device(s) %s: Alibaba's settings for NCCL are not all set", names.buf);
+			finding_why(f, "Alibaba's PAI guide for eRDMA sets NCCL_IB_HCA=erdma, NCCL_IB_GID_INDEX=1, "
+				    "NCCL_IB_QPS_PER_CONNECTION=8 and NCCL_NET_PLUGIN=none (NCCL_IB_TC, _SL and "
+				    "_TIMEOUT do not apply); vendor values, not NCCL defaults.");
+			finding_fix(f, "export NCCL_IB_HCA=erdma NCCL_IB_GID_INDEX=1 NCCL_IB_QPS_PER_CONNECTION=8 "
+				    "NCCL_NET_PLUGIN=none");
+		} else {
+			f = finding_add(c->out, SEV_OK, "cloud.alibaba.erdma", "eRDMA device(s) %s with NCCL_IB_HCA=%s",
+					names.buf, hca);
+		}
+		if (c->kind && !strcmp(c->kind, "kubernetes"))
+			finding_fix(f, "# in Kubernetes: hostNetwork: true in the pod spec, so NCCL reaches the eRDMA "
+				    "device (Alibaba's ACK guide)");
+		finding_evidence(f, "cloud.erdma: %s", names.buf);
+		if (c->nccl)
+			finding_evidence(f, "NCCL %s", c->nccl);
+		strbuf_release(&names);
+	}
+	strbuf_release(&all);
+}
+
+/* ---- AutoDL ---- */
+
+static void autodl(struct cloud *c)
+{
+	const json_t *it, *a, *py;
+	size_t i, j;
+	struct strbuf all = STRBUF_INIT;
+	const char *priv = NULL;
+	int npriv = 0;
+	struct finding *f;
+
+	if (!is(c, "autodl"))
+		return;
+	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
+		const char *k = jpath_str(it, "kind"), *n = jpath_str(it, "name");
+		if (!n || (k && (!strcmp(k, "loopback") || !strcmp(k, "docker"))) || !strncmp(n, "docker", 6))
+			continue;
+		json_array_foreach(json_object_get(it, "addrs"), j, a) {
+			const char *cls = jpath_str(a, "class");
+			if (jpath_int(a, "family", 0) != 4)
+				continue;
+			strbuf_addf(&all, "%s%s %s (%s)", all.len ? ", " : "", n, nz(jpath_str(a, "addr")), nz(cls));
+			if (cls && !strcmp(cls, "private") && (!priv || strcmp(priv, n))) {
+				priv = n;
+				npriv++;
+			}
+		}
+	}
+	f = finding_add(c->out, SEV_INFO, "cloud.autodl.private_nic",
+			"AutoDL: the second seed says the private NIC is usually eth1; here: %s",
+			all.len ? all.buf : "no IPv4 interface");
+	finding_why(f, "Unverified: no AutoDL documentation of its network layout was found, and this node was "
+		    "recognised by its host name only. Do not assume eth1: NCCL must use the interface that "
+		    "reaches rank 0's address (with MASTER_ADDR set, net.bootstrap.* checks exactly that). The "
+		    "seed also says to open the NCCL port range in AutoDL's console (not verified either): NCCL "
+		    "listens on TCP %ld-%ld here, torch's TCPStore on %ld.", c->port_lo, c->port_hi, c->master_port);
+	if (npriv == 1)
+		finding_fix(f, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # the one private IPv4 "
+			    "interface here", priv, priv);
+	finding_fix(f, "ncclcheck node --master-addr <rank 0's private IP>   # checks the route NCCL needs");
+	finding_evidence(f, "net.interfaces: %s", all.len ? all.buf : "-");
+	ev_cloud(c, f);
+	strbuf_release(&all);
+
+	json_array_foreach(json_object_get(c->facts, "python"), i, py) {
+		const char *tv = jpath_str(py, "torch.version"), *nv = jpath_str(py, "torch.nccl_version");
+		const char *full = compat_driver_full("12.6", NULL), *floor = compat_driver_floor("12.6");
+
+		if (!tv || strncmp(tv, "1.11", 4) || (tv[4] && tv[4] != '.' && tv[4] != '+'))
+			continue;
+		f = finding_add(c->out, SEV_INFO, "cloud.autodl.torch111",
+				"torch %s (the second seed's recommended AutoDL image) runs NCCL %s: not an optimised "
+				"NCCL, an old one", tv, nv ? nv : "2.10.3");
+		finding_why(f, "The second seed says AutoDL's torch 1.11.0 image has an optimised NCCL. torch 1.11 "
+			    "links NCCL statically, %s; current torch wheels carry NCCL 2.28.9 (torch 2.11) with "
+			    "years of fixes (interface selection, hangs in ncclCommAbort, error reporting). Nothing in "
+			    "that NCCL is specific to AutoDL's network.",
+			    nv ? "and reports this version itself" : "reportedly 2.10.3 (the brief's figure; not verified "
+								     "from a primary source)");
+		finding_fix(f, "%s -m pip install 'torch==2.11.*' lightning --index-url "
+			    "https://download.pytorch.org/whl/cu126 --extra-index-url https://pypi.org/simple   "
+			    "# CUDA 12.6 build: driver >= %s, or >= %s with minor-version compatibility",
+			    nz(jpath_str(py, "path")), nz(full), nz(floor));
+		finding_evidence(f, "python[%zu].torch = %s (%s)", i, tv, nz(jpath_str(py, "path")));
+	}
+}
+
+/* ---- GCP ---- */
+
+static void gcp(struct cloud *c)
+{
+	const char *ifn = cluster_if(c), *dr = jpath_str(c->facts, "net.default_route.ifname");
+	const json_t *it, *nic = iface(c, ifn), *drit = iface(c, dr);
+	long nmtu = (long)jpath_int(nic, "mtu", -1), dmtu = (long)jpath_int(drit, "mtu", -1);
+	struct strbuf all = STRBUF_INIT, big = STRBUF_INIT, virtio = STRBUF_INIT;
+	int gve = 0;
+	size_t i;
+	struct finding *f;
+
+	if (!is(c, "gcp"))
+		return;
+	mtus(c, &all);
+	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
+		const char *n = jpath_str(it, "name"), *drv = jpath_str(it, "driver"), *k = jpath_str(it, "kind");
+		long m = (long)jpath_int(it, "mtu", -1);
+
+		if (drv && !strcmp(drv, "gve"))
+			gve = 1;
+		if (drv && !strcmp(drv, "virtio_net"))
+			strbuf_addf(&virtio, "%s%s", virtio.len ? ", " : "", nz(n));
+		if (jpath_bool(it, "up", 0) && dmtu > 0 && m > dmtu && !(k && !strcmp(k, "loopback")))
+			strbuf_addf(&big, "%s%s %ld", big.len ? ", " : "", nz(n), m);
+	}
+	/* container bridges at 1500 over a 1460 VPC, or a hand-set jumbo MTU on NCCL's interface */
+	if (big.len || nmtu > 1460) {
+		f = finding_add(c->out, SEV_INFO, "cloud.gcp.mtu", "GCP: MTU %s; every VM takes its VPC network's MTU",
+				all.buf);
+		finding_why(f, "A GCP VPC network has one MTU for all its VMs (1460 by default according to "
+			    "third-party configs, up to 8896; not checked against Google's documentation). %s",
+			    big.len ? "Interfaces above the primary NIC's MTU (container bridges often use 1500) send "
+				      "packets the VPC drops."
+				    : "An MTU above the VPC's black-holes large packets: NCCL hangs once messages grow.");
+		if (big.len)
+			finding_evidence(f, "above %s's %ld: %s", nz(dr), dmtu, big.buf);
+		finding_fix(f, "gcloud compute networks describe <network> --format='value(mtu)'   # every node's "
+			    "interfaces must not exceed it");
+		finding_fix(f, "ping -M do -s %ld -c 3 %s", (nmtu > 0 ? nmtu : 1460) - 28, peer(c));
+		ev_cloud(c, f);
+	}
+	if (virtio.len && !gve) {
+		f = finding_add(c->out, SEV_INFO, "cloud.gcp.gvnic", "GCP: %s use%s virtio-net, not gVNIC", virtio.buf,
+				strchr(virtio.buf, ',') ? "" : "s");
+		finding_why(f, "gVNIC (driver gve) is Google's high-bandwidth virtual NIC; GKE GPU node pools enable "
+			    "it with --enable-gvnic, and Google's newer GPU machine types are documented with gVNIC "
+			    "(which types require it was not verified here).");
+		finding_fix(f, "gcloud compute instances create <name> ... --network-interface=nic-type=GVNIC   "
+			    "# with an image whose kernel has the gve driver");
+		ev_cloud(c, f);
+	}
+	if ((gpu_named(c, "H100") || gpu_named(c, "H200")) && !active_rdma(c, NULL, NULL)) {
+		const char *state = jpath_str(c->facts, "nccl.net_plugin.state");
+		int tcpx = 0;
+		const json_t *v;
+		const char *k;
+
+		json_object_foreach((json_t *)json_object_get(c->facts, "env"), k, v)
+			if (!strncmp(k, "NCCL_FASTRAK_", 13) || !strncmp(k, "NCCL_GPUDIRECTTCPX_", 19))
+				tcpx = 1;
+		if (!(state && !strcmp(state, "loads")) && !tcpx) {
+			f = finding_add(c->out, SEV_WARN, "cloud.gcp.tcpx",
+					"GCP H100/H200 VM without GPUDirect-TCPX/TCPXO: NCCL will use plain TCP sockets");
+			finding_why(f, "A3 VMs move GPU traffic over their extra NICs only through Google's "
+				    "GPUDirect-TCPX (A3 High) or TCPXO (A3 Mega) NCCL plugin; without it NCCL falls "
+				    "back to TCP (about 4 GB/s against about 340 GB/s with TCPXO, per NVIDIA's GKE "
+				    "guide). A3 Ultra and A4 use RDMA NICs instead, and none is active here.");
+			finding_fix(f, "source /var/lib/tcpxo/lib64/nccl-env-profile.sh   # A3 Mega (TCPXO), as "
+				    "Google's cluster-toolkit scripts do");
+			finding_fix(f, "export LD_LIBRARY_PATH=/usr/local/tcpx/lib64:$LD_LIBRARY_PATH   # A3 High "
+				    "(TCPX), plus the NCCL_GPUDIRECTTCPX_* settings of Google's guide");
+			finding_evidence(f, "nccl.net_plugin.state = %s", nz(state));
+			ev_cloud(c, f);
+		}
+	}
+	strbuf_release(&all);
+	strbuf_release(&big);
+	strbuf_release(&virtio);
+}
+
+/* ---- Azure ---- */
+
+static void azure(struct cloud *c)
+{
+	struct strbuf ib = STRBUF_INIT;
+	const struct nccl_setting *topo;
+	const char *nd = gpu_named(c, "A100") ? "ndv4" : (gpu_named(c, "H100") || gpu_named(c, "H200")) ? "ndv5" : NULL;
+	struct finding *f;
+
+	if (!is(c, "azure") || !active_rdma(c, "InfiniBand", &ib))
+		goto out;
+	topo = nccl_settings_get(&c->s, "NCCL_TOPO_FILE");
+	if (topo) {
+		f = finding_add(c->out, SEV_OK, "cloud.azure.nccl_conf", "Azure InfiniBand with NCCL_TOPO_FILE=%s (from %s)",
+				topo->value, topo->source);
+		goto ev;
+	}
+	f = finding_add(c->out, SEV_INFO, "cloud.azure.nccl_conf",
+			"Azure InfiniBand (%s) without the HPC image's NCCL settings: no NCCL_TOPO_FILE", ib.buf);
+	finding_why(f, "Azure's HPC images write /etc/nccl.conf with NCCL_TOPO_FILE=/opt/microsoft/<sku>/topo.xml, "
+		    "NCCL_IB_PCI_RELAXED_ORDERING=1 and NCCL_IGNORE_CPU_AFFINITY=1. In a VM the PCI topology NCCL "
+		    "detects is virtual; without the file NCCL may pair GPUs with distant NICs and run slower (a "
+		    "third-party report).%s",
+		    c->kind && strcmp(c->kind, "none") ? " In a container, /etc/nccl.conf is the image's, not the "
+							"host's: mount the host's file and /opt/microsoft." : "");
+	finding_fix(f, "ls /opt/microsoft/*/topo.xml   # the file for this VM size");
+	finding_fix(f, "printf 'NCCL_TOPO_FILE=/opt/microsoft/%s/topo.xml\\nNCCL_IB_PCI_RELAXED_ORDERING=1\\n"
+		    "NCCL_IGNORE_CPU_AFFINITY=1\\n' | sudo tee -a /etc/nccl.conf", nd ? nd : "<sku>");
+ev:
+	finding_evidence(f, "active InfiniBand RDMA devices: %s", ib.buf);
+	ev_cloud(c, f);
+out:
+	strbuf_release(&ib);
+}
+
+/* ---- OCI ---- */
+
+static void oci(struct cloud *c)
+{
+	const char *dr = jpath_str(c->facts, "net.default_route.ifname");
+	struct strbuf roce = STRBUF_INIT, hca = STRBUF_INIT;
+	const json_t *d, *p, *nd;
+	size_t i, j;
+	struct finding *f;
+
+	if (!is(c, "oci") || !active_rdma(c, "Ethernet", &roce) || setting(c, "NCCL_IB_HCA"))
+		goto out;
+	/* the GPU fabric's devices: active RoCE devices other than the one behind the default route */
+	json_array_foreach(jpath(c->facts, "rdma.devices"), i, d) {
+		int front = 0, act = 0;
+		json_array_foreach(json_object_get(d, "netdevs"), j, nd)
+			front |= dr && json_is_string(nd) && !strcmp(json_string_value(nd), dr);
+		json_array_foreach(json_object_get(d, "ports"), j, p)
+			act |= jpath_str(p, "state") && !strcmp(jpath_str(p, "state"), "ACTIVE");
+		if (act && !front)
+			strbuf_addf(&hca, "%s%s", hca.len ? "," : "", nz(jpath_str(d, "name")));
+	}
+	f = finding_add(c->out, SEV_INFO, "cloud.oci.roce", "OCI RoCE (%s) without NCCL_IB_HCA: Oracle's sample settings",
+			roce.buf);
+	finding_why(f, "Oracle's H100 sample job names the GPU fabric's devices in NCCL_IB_HCA (leaving out the "
+		    "front-end NIC) and sets NCCL_IB_TC=41, NCCL_IB_SL=0, NCCL_IB_TIMEOUT=22 and "
+		    "NCCL_IB_QPS_PER_CONNECTION=16; NCCL_IB_GID_INDEX=3 is needed only before NCCL 2.21, which picks "
+		    "the GID itself. Vendor sample values, not NCCL defaults.");
+	if (hca.len)
+		finding_fix(f, "export NCCL_IB_HCA==%s NCCL_IB_TC=41 NCCL_IB_SL=0 NCCL_IB_TIMEOUT=22 "
+			    "NCCL_IB_QPS_PER_CONNECTION=16", hca.buf);
+	if (c->nccl && version_cmp_str(c->nccl, "2.21") < 0)
+		finding_fix(f, "export NCCL_IB_GID_INDEX=3   # NCCL %s is older than 2.21", c->nccl);
+	finding_evidence(f, "active RoCE devices: %s; front-end interface %s", roce.buf, nz(dr));
+	ev_cloud(c, f);
+out:
+	strbuf_release(&roce);
+	strbuf_release(&hca);
+}
+
+/* ---- containers ---- */
+
+/* Every non-loopback interface with an address is a veth: a bridged container or a pod network. */
+static int veth_only(const struct cloud *c, const char **first)
+{
+	const json_t *it;
+	size_t i;
+	int veth = 0;
+
+	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
+		const char *k = jpath_str(it, "kind");
+		if (!json_array_size(json_object_get(it, "addrs")) || (k && !strcmp(k, "loopback")))
+			continue;
+		if (!k || strcmp(k, "veth"))
+			return 0;
+		if (!veth++)
+			*first = jpath_str(it, "name");
+	}
+	return veth > 0;
+}
+
+static void containers(struct cloud *c)
+{
+	const char *first = NULL;
+	const json_t *a;
+	struct finding *f;
+	int loop = 0;
+
+	if (!c->kind)
+		return;
+	{
+		const char *r = jpath_str(c->facts, "net.master.resolved");
+		loop = r && (!strncmp(r, "127.", 4) || !strcmp(r, "::1"));
+	}
+	if ((!strcmp(c->kind, "docker") || !strcmp(c->kind, "podman")) && veth_only(c, &first) && !loop) {
+		a = json_array_get(json_object_get(iface(c, first), "addrs"), 0);
+		f = finding_add(c->out, SEV_WARN, "cloud.container.bridge",
+				"a %s container on a bridge network: other nodes cannot reach NCCL here at %s %s",
+				c->kind, nz(first), nz(jpath_str(a, "addr")));
+		finding_why(f, "Inside a bridged container NCCL only sees the container's own interface and "
+			    "advertises its address, which other hosts cannot route to; its listeners take random "
+			    "ports from the container's ip_local_port_range, which -p cannot publish. Fine for one "
+			    "node; multi-node NCCL needs the host's network.");
+		finding_fix(f, "%s run --network host ...   # the container uses the host's interfaces", c->kind);
+		finding_evidence(f, "host.container.kind = %s (%s)", c->kind,
+				 nz(jpath_str(c->facts, "host.container.evidence")));
+		finding_evidence(f, "every interface with an address is a veth: %s", nz(first));
+	}
+	if (!strcmp(c->kind, "kubernetes") && veth_only(c, &first)) {
+		struct strbuf rd = STRBUF_INIT;
+		int nr = active_rdma(c, NULL, &rd);
+
+		f = finding_add(c->out, SEV_INFO, "cloud.k8s.pod_network",
+				"a Kubernetes pod on the pod network (%s is a veth): NCCL runs over the CNI", nz(first));
+		finding_why(f, "Pod addresses are routable between nodes, so NCCL's sockets work, but through the "
+			    "CNI's overlay or NAT: lower bandwidth and often a smaller MTU. RDMA devices (EFA, "
+			    "InfiniBand, eRDMA) are usable only with hostNetwork or an RDMA device plugin with "
+			    "Multus/SR-IOV.%s", nr ? " RDMA ports are active in this pod, so a device plugin is in use." : "");
+		finding_fix(f, "hostNetwork: true   # in the pod spec, with dnsPolicy: ClusterFirstWithHostNet");
+		finding_evidence(f, "host.container.kind = kubernetes (%s)",
+				 nz(jpath_str(c->facts, "host.container.evidence")));
+		strbuf_release(&rd);
+	}
+}
+
+void rule_cloud(const json_t *facts, struct findings *out)
+{
+	struct cloud c;
+	const json_t *range = jpath(facts, "sysctl.ip_local_port_range");
+
+	memset(&c, 0, sizeof(c));
+	c.facts = facts;
+	c.out = out;
+	c.provider = jpath_str(facts, "cloud.provider");
+	if (c.provider && !strcmp(c.provider, "unknown"))
+		c.provider = NULL;
+	c.evidence = jpath_str(facts, "cloud.evidence");
+	c.kind = jpath_str(facts, "host.container.kind");
+	c.nccl = stack_effective_nccl(facts, NULL, NULL);
+	c.port_lo = 32768;
+	c.port_hi = 60999;
+	if (json_is_array(range) && json_array_size(range) == 2) {
+		c.port_lo = (long)json_integer_value(json_array_get(range, 0));
+		c.port_hi = (long)json_integer_value(json_array_get(range, 1));
+	}
+	c.master_port = (long)jpath_int(facts, "net.master.port", 29500);
+	nccl_settings_collect(facts, c.nccl, &c.s);
+	if (ifs_from_facts(facts, &c.in) == 0) {
+		ifs_predict(&c.in.in, &c.r);
+		c.have_ifs = 1;
+	}
+	aws(&c);
+	alibaba(&c);
+	autodl(&c);
+	gcp(&c);
+	azure(&c);
+	oci(&c);
+	containers(&c);
+	ifs_facts_release(&c.in);
+	nccl_settings_release(&c.s);
+}
