@@ -7,6 +7,7 @@
 
 static void (*const sections[])(FILE *, const json_t *, const struct render_opts *) = {
 	inv_host,
+	inv_cloud,
 	inv_gpu,
 	inv_stack,
 	inv_net,

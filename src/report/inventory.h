@@ -15,6 +15,7 @@ void render_inventory_text(FILE *out, const json_t *facts, const struct render_o
  * and aligned "key  value" lines, and prints "unknown (reason)" for unknown facts.
  */
 void inv_host(FILE *out, const json_t *facts, const struct render_opts *o);
+void inv_cloud(FILE *out, const json_t *facts, const struct render_opts *o);
 void inv_gpu(FILE *out, const json_t *facts, const struct render_opts *o);
 void inv_stack(FILE *out, const json_t *facts, const struct render_opts *o);
 void inv_net(FILE *out, const json_t *facts, const struct render_opts *o);

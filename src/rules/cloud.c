@@ -202,9 +202,9 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 	finding_evidence(f, "cloud.efa: %s", names.buf);
 	finding_evidence(f, "nccl.net_plugin: state %s, tries %s", nz(state),
 			 nz(jpath_str(c->facts, "nccl.net_plugin.tries")));
-	finding_why(f, "NCCL drives EFA only through the aws-ofi-nccl net plugin (libnccl-net-ofi.so, also "
-		    "installed as libnccl-net.so); without it NCCL falls back to NET/Socket silently. Old recipes, "
-		    "and the brief this tool follows, also export FI_PROVIDER=efa and FI_EFA_USE_DEVICE_RDMA=1 for "
+	finding_why(f, "NCCL drives EFA only through the aws-ofi-nccl net plugin (libnccl-net-ofi.so, optionally "
+		    "also installed as libnccl-net.so); without it NCCL falls back to NET/Socket silently. Old "
+		    "recipes also export FI_PROVIDER=efa and FI_EFA_USE_DEVICE_RDMA=1 for "
 		    "p4d/p5: aws-ofi-nccl's own table limits FI_PROVIDER=efa to aws-ofi-nccl <= 1.5.0 and says not "
 		    "to set FI_EFA_USE_DEVICE_RDMA with libfabric >= 1.18 and aws-ofi-nccl >= 1.7.");
 	if (have) {
@@ -424,18 +424,24 @@ static void autodl(struct cloud *c)
 	json_array_foreach(json_object_get(c->facts, "python"), i, py) {
 		const char *tv = jpath_str(py, "torch.version"), *nv = jpath_str(py, "torch.nccl_version");
 		const char *full = compat_driver_full("12.6", NULL), *floor = compat_driver_floor("12.6");
+		int st;
 
 		if (!tv || strncmp(tv, "1.11", 4) || (tv[4] && tv[4] != '.' && tv[4] != '+'))
 			continue;
+		st = jpath_bool(py, "torch.nccl_static", -1);
 		f = finding_add(c->out, SEV_INFO, "cloud.autodl.torch111",
-				"torch %s (the second seed's recommended AutoDL image) runs NCCL %s: not an optimised "
-				"NCCL, an old one", tv, nv ? nv : "2.10.3");
-		finding_why(f, "The second seed says AutoDL's torch 1.11.0 image has an optimised NCCL. torch 1.11 "
-			    "links NCCL statically, %s; current torch wheels carry NCCL 2.28.9 (torch 2.11) with "
-			    "years of fixes (interface selection, hangs in ncclCommAbort, error reporting). Nothing in "
-			    "that NCCL is specific to AutoDL's network.",
-			    nv ? "and reports this version itself" : "reportedly 2.10.3 (the brief's figure; not verified "
-								     "from a primary source)");
+				"torch %s (the second seed's recommended AutoDL image) runs NCCL %s%s: not an optimised "
+				"NCCL, an old one", tv, nv ? nv : "2.10.3", nv ? "" : " (reportedly)");
+		if (nv)
+			finding_evidence(f, "python[%zu].torch.nccl_version = %s%s", i, nv,
+					 st == 1 ? ", linked statically" : "");
+		finding_why(f, "The second seed recommends AutoDL's torch 1.11.0 image for its 'optimised NCCL'. %s "
+			    "Current torch wheels carry NCCL 2.28.9 (torch 2.11), with years of fixes (interface "
+			    "selection, hangs in ncclCommAbort, error reporting).",
+			    st == 1 ? "This torch links NCCL into itself, so no other NCCL in the image is used."
+			    : nv ? "This torch reports that NCCL itself."
+				 : "torch 1.11's wheels link NCCL statically, reportedly 2.10.3 (not verified from a "
+				   "primary source), so no other NCCL in the image would be used.");
 		finding_fix(f, "%s -m pip install 'torch==2.11.*' lightning --index-url "
 			    "https://download.pytorch.org/whl/cu126 --extra-index-url https://pypi.org/simple   "
 			    "# CUDA 12.6 build: driver >= %s, or >= %s with minor-version compatibility",

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "probe/probe.h"
+#include "report/inventory.h"
 #include "report/finding.h"
 #include "rules/rules.h"
 #include "util/json.h"
@@ -220,6 +221,52 @@ static void probe_garbage(void **state)
 	rmdir(dir);
 }
 
+/* ---- inventory ---- */
+
+static char *render_cloud(const json_t *facts, int verbose)
+{
+	struct render_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(&o, 0, sizeof(o));
+	o.verbose = verbose;
+	assert_non_null(f);
+	inv_cloud(f, facts, &o);
+	fclose(f);
+	return buf;
+}
+
+static void inventory(void **state)
+{
+	json_t *f = probe_tree("cloud-aws-nitro", NULL);
+	char *t = render_cloud(f, 0);
+
+	(void)state;
+	assert_non_null(strstr(t, "Cloud\n"));
+	assert_non_null(strstr(t, "provider           Amazon Web Services EC2, by dmi: DMI sys_vendor 'Amazon EC2' (a Nitro instance)\n"));
+	assert_non_null(strstr(t, "instance type      p5.48xlarge\n"));
+	assert_non_null(strstr(t, "EFA                rdmap16s27\n"));
+	assert_null(strstr(t, "hints"));
+	free(t);
+	json_decref(f);
+
+	f = probe_tree("cloud-none", json_lit("{\"net\": {\"interfaces\": [{\"name\": \"eth0\", \"driver\": \"hv_netvsc\"}]}}"));
+	t = render_cloud(f, 0);
+	assert_non_null(strstr(t, "provider           unknown (no DMI strings to read"));
+	assert_non_null(strstr(t, "hints              eth0 uses the hv_netvsc driver"));
+	free(t);
+	json_decref(f);
+
+	/* a document from before the cloud probe: no section */
+	f = json_lit("{\"host\": {}}");
+	t = render_cloud(f, 0);
+	assert_string_equal(t, "");
+	free(t);
+	json_decref(f);
+}
+
 /* ---- rules ---- */
 
 static struct findings *rules(const char *text)
@@ -363,7 +410,7 @@ static void autodl_tips(void **state)
 	assert_non_null(strstr(f->why, "Unverified"));
 	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth0 GLOO_SOCKET_IFNAME=eth0   # the one private IPv4 interface here"));
 	f = expect_finding(fs, "cloud.autodl.torch111", SEV_INFO);
-	assert_string_equal(f->title, "torch 1.11.0+cu113 (the second seed's recommended AutoDL image) runs NCCL 2.10.3: not an optimised NCCL, an old one");
+	assert_string_equal(f->title, "torch 1.11.0+cu113 (the second seed's recommended AutoDL image) runs NCCL 2.10.3 (reportedly): not an optimised NCCL, an old one");
 	assert_non_null(strstr(f->why, "not verified"));
 	assert_true(finding_fix_contains(f, "driver >= 560.28.03, or >= 525.60.13"));
 	/* one finding: the torch 2.11 interpreter is not the image the seed meant */
@@ -500,6 +547,7 @@ int main(void)
 		cmocka_unit_test(probe_container_and_unknown),
 		cmocka_unit_test(probe_hints_from_facts),
 		cmocka_unit_test(probe_garbage),
+		cmocka_unit_test(inventory),
 		cmocka_unit_test(aws_efa_plugin),
 		cmocka_unit_test(aws_without_efa),
 		cmocka_unit_test(alibaba_tips),
