@@ -185,7 +185,7 @@ static int driver_of(const char *devdir, char *buf, size_t len)
 		return -1;
 	target[n] = '\0';
 	slash = strrchr(target, '/');
-	snprintf(buf, len, "%s", slash ? slash + 1 : target);
+	snprintf(buf, len, "%.63s", slash ? slash + 1 : target);
 	return 0;
 }
 
