@@ -180,9 +180,16 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 
 	list_array(efa, &names);
 	if (state && !strcmp(state, "loads")) {
-		f = finding_add(c->out, SEV_OK, "cloud.aws.efa_plugin", "NCCL will load the net plugin %s for EFA (%s)",
-				nz(ppath), names.buf);
+		/* libnccl-net.so may be any plugin; aws-ofi-nccl's own files name it */
+		int ofi = ppath && (strstr(ppath, "ofi") || strstr(ppath, "aws"));
+
+		f = finding_add(c->out, ofi ? SEV_OK : SEV_INFO, "cloud.aws.efa_plugin",
+				"NCCL will load the net plugin %s for EFA (%s)%s", nz(ppath), names.buf,
+				ofi ? "" : ": make sure it is aws-ofi-nccl");
 		finding_evidence(f, "nccl.net_plugin: state loads, path %s", nz(ppath));
+		if (!ofi)
+			finding_fix(f, "strings %s | grep -i -m1 ofi   # aws-ofi-nccl names itself; no output: another plugin",
+				    nz(ppath));
 		goto stale;
 	}
 	if (state && !strcmp(state, "disabled")) {

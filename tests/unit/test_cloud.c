@@ -326,6 +326,12 @@ static void aws_efa_plugin(void **state)
 	assert_string_equal(f->title, "FI_PROVIDER=efa FI_EFA_USE_DEVICE_RDMA=1: settings from old EFA recipes");
 	findings_free(fs);
 
+	/* some other libnccl-net.so: say what to check */
+	fs = rules("{" AWS_EFA ", \"nccl\": {\"net_plugin\": {\"state\": \"loads\", \"path\": \"/usr/lib/libnccl-net.so\"}}}");
+	f = expect_finding(fs, "cloud.aws.efa_plugin", SEV_INFO);
+	assert_true(finding_fix_contains(f, "strings /usr/lib/libnccl-net.so | grep -i -m1 ofi"));
+	findings_free(fs);
+
 	fs = rules("{" AWS_EFA ", \"nccl\": {\"net_plugin\": {\"state\": \"disabled\", \"env\": \"none\"}}}");
 	f = expect_finding(fs, "cloud.aws.efa_plugin", SEV_WARN);
 	assert_true(finding_has_fix(f, "unset NCCL_NET_PLUGIN"));
