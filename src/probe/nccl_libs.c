@@ -499,22 +499,12 @@ static int is_soname_path(const char *path)
 	return !strcmp(b ? b + 1 : path, "libnccl.so.2");
 }
 
-static int json_array_has_str(const json_t *arr, const char *s)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(arr, i, v)
-		if (json_is_string(v) && !strcmp(json_string_value(v), s))
-			return 1;
-	return 0;
-}
 
 static void array_add_unique(json_t *obj, const char *key, const char *s)
 {
 	json_t *arr = jarr_child(obj, key);
 
-	if (!json_array_has_str(arr, s))
+	if (!jarr_has_str(arr, s))
 		json_array_append_new(arr, json_string(s));
 }
 

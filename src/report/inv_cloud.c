@@ -7,15 +7,6 @@
 #include "util/json.h"
 #include "util/strbuf.h"
 
-static void list(const json_t *arr, struct strbuf *sb)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(arr, i, v)
-		if (json_is_string(v))
-			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", json_string_value(v));
-}
 
 void inv_cloud(FILE *out, const json_t *facts, const struct render_opts *o)
 {
@@ -37,11 +28,11 @@ void inv_cloud(FILE *out, const json_t *facts, const struct render_opts *o)
 			 jpath_str(c, "evidence") ? jpath_str(c, "evidence") : "?");
 	if (jpath_str(c, "instance_type"))
 		inv_line(out, "instance type", "%s", jpath_str(c, "instance_type"));
-	list(json_object_get(c, "efa"), &sb);
+	jarr_join(json_object_get(c, "efa"), &sb);
 	if (sb.len)
 		inv_line(out, "EFA", "%s", sb.buf);
 	strbuf_reset(&sb);
-	list(json_object_get(c, "erdma"), &sb);
+	jarr_join(json_object_get(c, "erdma"), &sb);
 	if (sb.len)
 		inv_line(out, "eRDMA", "%s", sb.buf);
 	/* with a verdict the hints repeat it; without one they are all there is */

@@ -144,15 +144,6 @@ static int gpu_named(const struct cloud *c, const char *needle)
 	return 0;
 }
 
-static void list_array(const json_t *arr, struct strbuf *sb)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(arr, i, v)
-		if (json_is_string(v))
-			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", json_string_value(v));
-}
 
 /* ---- AWS ---- */
 
@@ -178,7 +169,7 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 	const json_t *have;
 	struct finding *f;
 
-	list_array(efa, &names);
+	jarr_join(efa, &names);
 	if (state && !strcmp(state, "loads")) {
 		/* libnccl-net.so may be any plugin; aws-ofi-nccl's own files name it */
 		int ofi = ppath && (strstr(ppath, "ofi") || strstr(ppath, "aws"));
@@ -352,7 +343,7 @@ static void alibaba(struct cloud *c)
 		struct strbuf names = STRBUF_INIT;
 		const char *hca = setting(c, "NCCL_IB_HCA"), *gid = setting(c, "NCCL_IB_GID_INDEX");
 
-		list_array(erdma, &names);
+		jarr_join(erdma, &names);
 		if (c->nccl && version_cmp_str(c->nccl, "2.19") < 0) {
 			f = finding_add(c->out, SEV_WARN, "cloud.alibaba.erdma",
 					"eRDMA device(s) %s need NCCL 2.19 or newer; this job runs NCCL %s", names.buf,

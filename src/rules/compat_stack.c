@@ -30,16 +30,6 @@ static char *dir_of(const char *path)
 	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
-static int array_has(const json_t *arr, const char *s)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(arr, i, v)
-		if (json_is_string(v) && !strcmp(json_string_value(v), s))
-			return 1;
-	return 0;
-}
 
 /* The nccl.libs[] entry for a file, matched by realpath or by any of its paths. */
 static const json_t *find_lib(const json_t *facts, const char *path)
@@ -52,7 +42,7 @@ static const json_t *find_lib(const json_t *facts, const char *path)
 	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
 		const char *rp = jpath_str(lib, "realpath"), *p = jpath_str(lib, "path");
 		if ((rp && !strcmp(rp, path)) || (p && !strcmp(p, path)) ||
-		    array_has(json_object_get(lib, "paths"), path))
+		    jarr_has_str(json_object_get(lib, "paths"), path))
 			return lib;
 	}
 	return NULL;
@@ -177,9 +167,9 @@ static void torch_pin(const json_t *py, const json_t *facts, struct findings *ou
 		const json_t *lib = find_lib(facts, mapped);
 		const json_t *fb = lib ? json_object_get(lib, "found_by") : NULL;
 		char *dir = dir_of(mapped);
-		if (array_has(fb, "LD_PRELOAD"))
+		if (jarr_has_str(fb, "LD_PRELOAD"))
 			finding_fix(f, "unset LD_PRELOAD   # it preloads %s", mapped);
-		else if (array_has(fb, "LD_LIBRARY_PATH"))
+		else if (jarr_has_str(fb, "LD_LIBRARY_PATH"))
 			finding_fix(f, "export LD_LIBRARY_PATH=$(echo \"$LD_LIBRARY_PATH\" | tr ':' "
 				    "'\\n' | grep -vx '%s' | paste -sd:)", dir);
 		free(dir);
@@ -380,7 +370,7 @@ static void copies(const json_t *facts, struct findings *out)
 			finding_fix(f, "# torch links NCCL %s statically: build nccl-tests against the "
 				    "same version (make NCCL_HOME=<nccl %s install>)", tv, tv);
 		}
-		if (dpath && array_has(json_object_get(def, "found_by"), "LD_LIBRARY_PATH")) {
+		if (dpath && jarr_has_str(json_object_get(def, "found_by"), "LD_LIBRARY_PATH")) {
 			char *ddir = dir_of(dpath);
 			finding_fix(f, "# or drop the stale copy's directory: export LD_LIBRARY_PATH=$(echo "
 				    "\"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -vx '%s' | paste -sd:)",

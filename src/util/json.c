@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 json_t *jpath(const json_t *root, const char *path)
 {
 	const json_t *cur = root;
@@ -143,4 +145,25 @@ json_t *jarr_child(json_t *obj, const char *key)
 		json_object_set_new(obj, key, c);
 	}
 	return c;
+}
+
+int jarr_has_str(const json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), s))
+			return 1;
+	return 0;
+}
+
+void jarr_join(const json_t *arr, struct strbuf *sb)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v))
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", json_string_value(v));
 }

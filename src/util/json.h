@@ -32,6 +32,12 @@ void jset_unknown(json_t *obj, const char *key, const char *fmt, ...) __attribut
 /* The reason when `v` is an unknown marker, else NULL. */
 const char *junknown(const json_t *v);
 
+/* 1 when the array `arr` holds the string `s`. */
+int jarr_has_str(const json_t *arr, const char *s);
+/* Appends the array's strings to `sb`, ", "-separated (after what `sb` already holds). */
+struct strbuf;
+void jarr_join(const json_t *arr, struct strbuf *sb);
+
 /* Creates (or returns) the object member `key` of `obj`. Borrowed reference. */
 json_t *jobj_child(json_t *obj, const char *key);
 /* Creates (or returns) the array member `key` of `obj`. Borrowed reference. */
