@@ -877,6 +877,21 @@ static void report_rdma(struct net *n)
 		finding_fix(f, "apt-get install ibverbs-providers libibverbs1   # or your distribution's rdma-core");
 		goto out;
 	}
+	/*
+	 * libibverbs itself loads, but lists no device although /sys has them: the per-vendor
+	 * provider (libmlx5, …) is missing, a common container mistake; NCCL then says
+	 * "NET/IB : No device found" and falls back to sockets.
+	 */
+	if (json_is_array(jpath(rdma, "verbs.devices")) && !json_array_size(jpath(rdma, "verbs.devices"))) {
+		f = finding_add(n->out, SEV_WARN, "net.rdma.providers",
+				"RDMA ports are active (%s) but libibverbs lists no device: its provider "
+				"library is missing, so NCCL silently uses TCP sockets", names.buf);
+		finding_evidence(f, "rdma.verbs.path: %s; rdma.verbs.devices: []",
+				 nz(jpath_str(rdma, "verbs.path")));
+		finding_fix(f, "apt-get install ibverbs-providers   # libmlx5 and the other providers (rdma-core)");
+		finding_fix(f, "ibv_devices   # must list the devices /sys/class/infiniband shows");
+		goto out;
+	}
 	if (json_is_object(jpath(rdma, "peermem")) && !jpath_bool(rdma, "peermem.loaded", 0)) {
 		f = finding_add(n->out, SEV_INFO, "net.rdma.peermem",
 				"RDMA is active (%s) but nvidia_peermem is not loaded", names.buf);

@@ -331,6 +331,15 @@ static void test_rdma(void **state)
 	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"ACTIVE\"}]}],"
 		 "\"verbs\":{\"loaded\":true,\"devices\":[\"mlx5_0\"]},\"peermem\":{\"loaded\":false}}");
 	expect_finding(fs, "net.rdma.peermem", SEV_INFO);
+	expect_no_finding(fs, "net.rdma.providers");
+	findings_free(fs);
+
+	/* libibverbs loads but lists nothing while /sys has an active port: the provider is missing */
+	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"ACTIVE\"}]}],"
+		 "\"verbs\":{\"loaded\":true,\"path\":\"/usr/lib/x86_64-linux-gnu/libibverbs.so.1\",\"devices\":[]},"
+		 "\"peermem\":{\"loaded\":false}}");
+	assert_true(finding_fix_contains(expect_finding(fs, "net.rdma.providers", SEV_WARN), "ibverbs-providers"));
+	expect_no_finding(fs, "net.rdma.peermem");
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, "", "\"rdma\":{\"devices\":[{\"name\":\"mlx5_0\",\"ports\":[{\"port\":1,\"state\":\"DOWN\"}]}]}");
