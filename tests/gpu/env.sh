@@ -12,8 +12,10 @@ fi
 export GPU_TOOLS
 # Debian's iptables comes through update-alternatives, which a bare dpkg -x does not run.
 mkdir -p "$GPU_TOOLS/alt"
-for t in iptables iptables-save iptables-restore ip6tables ip6tables-save ip6tables-restore; do
-	[ -e "$GPU_TOOLS/usr/sbin/$t-legacy" ] && ln -sf "$GPU_TOOLS/usr/sbin/$t-legacy" "$GPU_TOOLS/alt/$t"
+for t in iptables ip6tables; do
+	for v in "" -save -restore; do	# iptables-save -> iptables-legacy-save
+		[ -e "$GPU_TOOLS/usr/sbin/$t-legacy$v" ] && ln -sf "$GPU_TOOLS/usr/sbin/$t-legacy$v" "$GPU_TOOLS/alt/$t$v"
+	done
 done
 export PATH="$GPU_TOOLS/alt:$GPU_TOOLS/bin:$GPU_TOOLS/sbin:$GPU_TOOLS/usr/sbin:$GPU_TOOLS/usr/bin:$PATH"
 export LD_LIBRARY_PATH="$GPU_TOOLS/usr/lib/x86_64-linux-gnu:$GPU_TOOLS/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
