@@ -16,3 +16,17 @@ finish() {
 	if [ "$failures" -gt 0 ]; then echo "$failures failure(s)" >&2; exit 1; fi
 	echo "all passed"; exit 0
 }
+
+# netns_pair NS PEER [EXTRA_CLEANUP_CMD]: a "node" namespace and a peer namespace for a test,
+# plus a scratch directory $tmp; skips (77) where namespaces cannot be made; a trap removes all of
+# it on exit, also on failure or Ctrl-C. Names must carry the test's own prefix.
+netns_pair() {
+	NS=$1 PEER=$2 NETNS_EXTRA_CLEANUP=${3:-:}
+	need_root
+	command -v ip >/dev/null 2>&1 || { echo "SKIP: no 'ip' command"; exit 77; }
+	trap 'ip netns del "$NS" 2>/dev/null; ip netns del "$PEER" 2>/dev/null; rm -rf "${tmp:-/nonexistent}"; eval "$NETNS_EXTRA_CLEANUP"' EXIT
+	trap 'exit 1' INT TERM
+	ip netns add "$NS" 2>/dev/null || { echo "SKIP: cannot create network namespaces (ip netns)"; exit 77; }
+	ip netns add "$PEER" || { echo "SKIP: cannot create network namespaces"; exit 77; }
+	tmp=$(mktemp -d)
+}

@@ -6,22 +6,8 @@
 # ip_local_port_range. Also checks that the firewall verdict agrees with a real TCP connect.
 set -u
 . "$SRCDIR/tests/integration/lib.sh"
-need_root
-command -v ip >/dev/null 2>&1 || { echo "SKIP: no 'ip' command"; exit 77; }
 command -v iptables >/dev/null 2>&1 || { echo "SKIP: no iptables"; exit 77; }
-
-NS=nct3-f$$
-PEER=nct3-q$$
-cleanup() {
-	ip netns del "$NS" 2>/dev/null
-	ip netns del "$PEER" 2>/dev/null
-	rm -rf "${tmp:-/nonexistent}"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-ip netns add "$NS" 2>/dev/null || { echo "SKIP: cannot create network namespaces (ip netns)"; exit 77; }
-ip netns add "$PEER" || { echo "SKIP: cannot create network namespaces"; exit 77; }
-tmp=$(mktemp -d)
+netns_pair nct3-f$$ nct3-q$$
 
 ip -n "$NS" link add eth1 type veth peer name p1 netns "$PEER"
 ip -n "$NS" addr add 10.0.0.2/24 dev eth1

@@ -6,21 +6,7 @@
 # version-dependent and prefix cases on the same kind of node.
 set -u
 . "$SRCDIR/tests/integration/lib.sh"
-need_root
-command -v ip >/dev/null 2>&1 || { echo "SKIP: no 'ip' command"; exit 77; }
-
-NS=nct3-n$$
-PEER=nct3-p$$
-cleanup() {
-	ip netns del "$NS" 2>/dev/null
-	ip netns del "$PEER" 2>/dev/null
-	rm -rf "${tmp:-/nonexistent}"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-ip netns add "$NS" 2>/dev/null || { echo "SKIP: cannot create network namespaces (ip netns)"; exit 77; }
-ip netns add "$PEER" || { echo "SKIP: cannot create network namespaces"; exit 77; }
-tmp=$(mktemp -d)
+netns_pair nct3-n$$ nct3-p$$
 
 # veth pairs: eth0/eth1 in the node, p0/p1 in the peer; created in this order so that getifaddrs
 # (which NCCL walks) lists eth0 before eth1

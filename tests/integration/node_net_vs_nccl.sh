@@ -26,19 +26,7 @@ UID_PY=${TMPDIR:-/tmp}/nct3-uid-$$.py
 out=$(NCCL_DEBUG=VERSION timeout 20 $PY "$UID_PY" 2>&1)
 case "$out" in *NOLIB*|"") rm -f "$UID_PY"; echo "SKIP: libnccl.so.2 cannot be loaded here"; exit 77;; esac
 
-NS=nct3-v$$
-PEER=nct3-w$$
-cleanup() {
-	ip netns del "$NS" 2>/dev/null
-	ip netns del "$PEER" 2>/dev/null
-	rm -f "$UID_PY"
-	rm -rf "${tmp:-/nonexistent}"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-ip netns add "$NS" 2>/dev/null || { echo "SKIP: cannot create network namespaces (ip netns)"; exit 77; }
-ip netns add "$PEER" || { echo "SKIP: cannot create network namespaces"; exit 77; }
-tmp=$(mktemp -d)
+netns_pair nct3-v$$ nct3-w$$ 'rm -f "$UID_PY"'
 for ns in "$NS" "$PEER"; do
 	ip netns exec "$ns" sh -c 'echo 0 > /proc/sys/net/ipv6/conf/default/accept_dad; echo 0 > /proc/sys/net/ipv6/conf/all/accept_dad'
 done
