@@ -127,30 +127,34 @@ void lab_plan_fault(struct lab_plan *p, int ns, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-void lab_plan_ipt(struct lab_plan *p, int ns, const char *fmt, ...)
+/* Queues one line for a namespace's iptables or tc batch and records it as a fault. */
+static void plan_cmd(struct lab_plan *p, int ns, struct strbuf *batch, const char *tool,
+		     const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_addf(batch, "%s\n", sb.buf);
+	lab_plan_fault(p, ns, "%s %s", tool, sb.buf);
+	strbuf_release(&sb);
+}
+
+void lab_plan_ipt(struct lab_plan *p, int ns, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	plan_cmd(p, ns, &p->ns[ns].ipt, "iptables", fmt, ap);
 	va_end(ap);
-	strbuf_addf(&p->ns[ns].ipt, "%s\n", sb.buf);
-	lab_plan_fault(p, ns, "iptables %s", sb.buf);
-	strbuf_release(&sb);
 }
 
 void lab_plan_tc(struct lab_plan *p, int ns, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	plan_cmd(p, ns, &p->ns[ns].tc, "tc", fmt, ap);
 	va_end(ap);
-	strbuf_addf(&p->ns[ns].tc, "%s\n", sb.buf);
-	lab_plan_fault(p, ns, "tc %s", sb.buf);
-	strbuf_release(&sb);
 }
 
 void lab_plan_hosts(struct lab_plan *p, int i, int omit_master)
