@@ -11,7 +11,7 @@
 
 #include "explain/explain.h"
 #include "ncclcheck.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "report/render.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -8,7 +8,7 @@
 
 #include "ncclcheck.h"
 #include "probe/probe.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "report/inventory.h"
 #include "report/render.h"
 #include "rules/rules.h"

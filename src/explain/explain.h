@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "explain/lreader.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "util/err.h"
 
 /* Lines longer than this keep their head only. */

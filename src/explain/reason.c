@@ -29,7 +29,7 @@ struct part {
 struct diag {
 	char *id;
 	enum severity sev;
-	enum explain_conf conf;
+	enum confidence conf;
 	int score;
 	char *title, *why, *node;
 	char **fix, **ev;
@@ -54,7 +54,7 @@ struct rs {
 
 /* ---- diagnoses ------------------------------------------------------------------------------ */
 
-static struct diag *diag_new(struct rs *r, const char *id, enum severity sev, enum explain_conf conf,
+static struct diag *diag_new(struct rs *r, const char *id, enum severity sev, enum confidence conf,
 			     int bonus)
 {
 	struct diag *d;
@@ -1293,7 +1293,7 @@ json_t *explain_reason(struct explain *x, struct findings *fs)
 			finding_node(f, d->node);
 		jset_str(o, "id", d->id);
 		jset_str(o, "severity", severity_name(d->sev));
-		jset_str(o, "confidence", explain_conf_name(d->conf));
+		jset_str(o, "confidence", confidence_name(d->conf));
 		jset_str(o, "title", d->title ? d->title : d->id);
 		json_object_set(o, "ranks", d->ranks);
 		jset_int(o, "count", (long long)(d->count ? d->count : 1));

@@ -606,10 +606,3 @@ const struct explain_sig *explain_sig_find(const char *id)
 			return &explain_sigs[i];
 	return NULL;
 }
-
-const char *explain_conf_name(enum explain_conf c)
-{
-	static const char *const n[] = { "low", "medium", "high" };
-
-	return c <= CONF_HIGH ? n[c] : "low";
-}

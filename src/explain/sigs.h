@@ -10,13 +10,7 @@
 
 #include <stddef.h>
 
-#include "report/finding.h"
-
-enum explain_conf {
-	CONF_LOW = 0,
-	CONF_MEDIUM,
-	CONF_HIGH,
-};
+#include "finding.h"
 
 enum {
 	SIG_SYMPTOM = 1 << 0,	/* a generic consequence (ncclSystemError, ChildFailedError): ranked
@@ -39,7 +33,7 @@ enum {
 struct explain_sig {
 	const char *id;
 	enum severity sev;
-	enum explain_conf conf;
+	enum confidence conf;
 	unsigned flags;
 	const char *anchors[SIG_MAX_ANCHORS];	/* any one of them triggers */
 	const char *also;	/* must also be on the line, or NULL */
@@ -59,6 +53,5 @@ extern const size_t explain_nsigs;
 
 /* The row with `id`, or NULL. */
 const struct explain_sig *explain_sig_find(const char *id);
-const char *explain_conf_name(enum explain_conf c);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "report/finding.h"
+#include "finding.h"
 
 /* JSON output's schema version: bump when a key changes meaning or disappears. */
 #define REPORT_SCHEMA_VERSION 1

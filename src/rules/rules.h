@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "report/finding.h"
+#include "finding.h"
 
 typedef void (*rule_fn)(const json_t *facts, struct findings *out);
 

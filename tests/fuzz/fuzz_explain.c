@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "explain/explain.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "probe/gpu.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "report/inventory.h"
 #include "rules/rules.h"
 

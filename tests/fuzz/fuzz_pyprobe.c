@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "probe/python.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

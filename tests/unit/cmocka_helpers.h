@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "report/finding.h"
+#include "finding.h"
 
 /* Loads tests/fixtures/<rel> as JSON; fails the test when it cannot. */
 static inline json_t *load_fixture_json(const char *rel)

@@ -14,7 +14,7 @@
 
 #include "probe/probe.h"
 #include "report/inventory.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/rules.h"
 #include "util/json.h"
 

@@ -6,7 +6,7 @@
 
 #include "cmocka_helpers.h"
 
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/compat_tables.h"
 #include "rules/rules.h"
 #include "util/json.h"

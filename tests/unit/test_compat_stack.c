@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cmocka_helpers.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/rules.h"
 #include "rules/stack_tables.h"
 #include "util/json.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/rules.h"
 
 #define TORCH(ver, cuda) "\"python\": [{\"path\": \"/venv/bin/python\", \"torch\": {\"version\": \"" ver "\", \"cuda\": " cuda "}}]"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/nccl_vars.h"
 #include "rules/rules.h"
 

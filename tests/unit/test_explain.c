@@ -14,7 +14,7 @@
 #include "explain/explain.h"
 #include "explain/lreader.h"
 #include "explain/sigs.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

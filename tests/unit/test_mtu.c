@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/rules.h"
 
 #define IFA(n, a, cls) "{\"ifname\":\"" n "\",\"family\":4,\"addr\":\"" a "\",\"prefixlen\":24,\"class\":\"" cls "\",\"flags\":{\"running\":true}}"

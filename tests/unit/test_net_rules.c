@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/rules.h"
 
 #define LO "{\"ifname\":\"lo\",\"family\":4,\"addr\":\"127.0.0.1\",\"prefixlen\":8,\"class\":\"loopback\",\"flags\":{\"running\":true}}"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmocka_helpers.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "report/render.h"
 
 static struct findings *sample(void)
@@ -48,7 +48,7 @@ static void json_round_trip(void **state)
 	char *a, *b;
 
 	(void)state;
-	assert_int_equal(findings_from_json(back, j), 0);
+	assert_int_equal(findings_from_json(back, j, NULL, 0), 0);
 	j2 = findings_to_json(back);
 	a = json_dumps(j, JSON_SORT_KEYS);
 	b = json_dumps(j2, JSON_SORT_KEYS);
@@ -63,7 +63,7 @@ static void json_round_trip(void **state)
 
 	back = findings_new();
 	j = json_lit("[{\"id\":\"x\",\"severity\":\"bogus\",\"title\":\"t\"}]");
-	assert_int_equal(findings_from_json(back, j), -1);
+	assert_int_equal(findings_from_json(back, j, NULL, 0), -1);
 	json_decref(j);
 	findings_free(back);
 }

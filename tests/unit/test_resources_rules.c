@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmocka_helpers.h"
-#include "report/finding.h"
+#include "finding.h"
 #include "rules/rules.h"
 #include "util/json.h"
 
