@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cmocka_helpers.h"
+#include "util/envmap.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/json.h"
@@ -128,6 +129,25 @@ static void file_reads_are_bounded(void **state)
 	free(joined);
 }
 
+static void envmap_is_the_environment_as_data(void **state)
+{
+	char *envp[] = { "A=1", "NCCL_SOCKET_IFNAME=eth1", "B=", "garbage", NULL };
+	struct envmap *em = envmap_new(envp);
+	(void)state;
+
+	assert_string_equal(envmap_get(em, "A"), "1");
+	assert_string_equal(envmap_get(em, "B"), "");
+	assert_null(envmap_get(em, "NCCL"));	/* a prefix is not a name */
+	assert_null(envmap_get(em, "garbage"));
+	envmap_set(em, "A", "2");
+	envmap_set(em, "NCCL_SOCKET_IFNAME", NULL);
+	assert_string_equal(envmap_get(em, "A"), "2");
+	assert_null(envmap_get(em, "NCCL_SOCKET_IFNAME"));
+	assert_int_equal(em->n, 2);
+	assert_null(envmap_envp(em)[2]);
+	envmap_free(em);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +157,7 @@ int main(void)
 		cmocka_unit_test(version_parses_and_compares),
 		cmocka_unit_test(json_paths),
 		cmocka_unit_test(file_reads_are_bounded),
+		cmocka_unit_test(envmap_is_the_environment_as_data),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
