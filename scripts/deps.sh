@@ -5,10 +5,11 @@ set -eu
 
 build="build-essential cmake pkg-config git libjansson-dev libhwloc-dev libssl-dev"
 test="libcmocka-dev clang llvm libclang-rt-dev python3 python3-torch time"
-lab="iproute2 iptables nftables iperf3 procps netcat-openbsd kmod iputils-ping"
+lab="iproute2 iptables nftables iperf3 procps netcat-openbsd kmod iputils-ping util-linux"
+launchers="slurm-wlm munge openmpi-bin"
 extra="libibverbs-dev gettext file"
 
-pkgs="$build $test $lab $extra"
+pkgs="$build $test $lab $launchers $extra"
 
 missing=""
 for p in $pkgs; do

@@ -15,10 +15,12 @@
 #include "util/xalloc.h"
 
 static const char lab_usage_head[] =
-"usage: ncclcheck lab up [--nodes N] [--scenario NAME] [--prefix P] [--docker0] [--force] [--json]\n"
+"usage: ncclcheck lab up [--nodes N] [--scenario NAME] [--prefix P] [--docker0] [--slurm]\n"
+"                        [--force] [--json]\n"
 "       ncclcheck lab status [--prefix P] [--json]\n"
 "       ncclcheck lab exec [--prefix P] NODE [--] [CMD [ARG]...]\n"
 "       ncclcheck lab down [--prefix P] [--json]\n"
+"       ncclcheck lab rsh [--prefix P] HOST CMD...   (Open MPI's rsh agent; see below)\n"
 "\n"
 "Builds a simulated multi-node GPU cluster on this Linux machine: every node is a network\n"
 "namespace with the NICs of a cloud VM, and a scenario adds one real kernel fault (iptables,\n"
@@ -38,6 +40,9 @@ static const char lab_usage_head[] =
 "  --prefix P         names every namespace and link of the lab: P-n0, P-hub, P-n0e0 ...\n"
 "                     (a-z, 0-9, '-', at most 9 characters; default ncl)\n"
 "  --docker0          give every node docker0 with 172.17.0.1/16 whatever the scenario\n"
+"  --slurm            up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n"
+"                     slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n"
+"                     (needs: apt-get install slurm-wlm munge)\n"
 "  --force            up: remove a lab with the same prefix first, instead of refusing\n"
 "  --json             machine-readable output\n"
 "\n"
@@ -48,6 +53,11 @@ static const char lab_usage_head[] =
 "32768-60999. Firewall rules go in with the machine's iptables (its default backend;\n"
 "iptables-legacy when there is no iptables), in each node's own tables: 'iptables -S' on a\n"
 "node shows them, the host's firewall is never touched.\n"
+"\n"
+"Launchers: Open MPI's mpirun works from any node with no flags ('lab exec n0 -- mpirun -np 2\n"
+"--host P-n0,P-n1 CMD'): each node's environment names 'ncclcheck lab rsh' as its rsh agent,\n"
+"which runs the command inside the node HOST names (a hostname or an address of the lab).\n"
+"torchrun needs nothing: run it on every node with 'lab exec' and the exported variables.\n"
 "\n"
 "Scenarios:\n";
 
@@ -181,11 +191,14 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		{ "prefix", required_argument, NULL, 'p' },
 		{ "docker0", no_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "slurm", no_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lab_up_opts o = { LAB_PREFIX_DEFAULT, 2, NULL, 0, 0, &interrupted };
+	struct lab_up_opts o = {
+		.prefix = LAB_PREFIX_DEFAULT, .nodes = 2, .cancel = &interrupted,
+	};
 	const char *scenario = "healthy";
 	struct sigaction sa, old_int, old_term, old_hup;
 	struct lab_tools t;
@@ -206,6 +219,7 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		case 'p': o.prefix = optarg; break;
 		case 'd': o.docker0 = 1; break;
 		case 'f': o.force = 1; break;
+		case 'S': o.slurm = 1; break;
 		case 'j': json = 1; break;
 		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
 		default: return cli_bad_option("lab up", c, argv, longopts);
@@ -349,17 +363,20 @@ static int lab_down_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		jset_int(rm, "links", r.links);
 		jset_int(rm, "etc_netns_dirs", r.etc_dirs);
 		jset_bool(rm, "state", r.state);
+		jset_bool(rm, "slurm", r.slurm);
 		code = print_json(p, EXIT_CLEAN);
 		json_decref(p);
 		return code;
 	}
-	if (!r.namespaces && !r.links && !r.etc_dirs && !r.state)
+	if (!r.namespaces && !r.links && !r.etc_dirs && !r.state && !r.slurm)
 		printf("lab '%s': nothing to remove\n", prefix);
 	else
 		printf("lab '%s' removed: %d namespace%s, %d process%s left inside, %d root link%s, "
 		       "%d /etc/netns entr%s\n", prefix, r.namespaces, r.namespaces == 1 ? "" : "s",
 		       r.processes, r.processes == 1 ? "" : "es", r.links, r.links == 1 ? "" : "s",
 		       r.etc_dirs, r.etc_dirs == 1 ? "y" : "ies");
+	if (r.slurm)
+		printf("lab '%s': its Slurm is stopped and removed (munged, spool, logs)\n", prefix);
 	return cli_finish(EXIT_CLEAN);
 }
 
@@ -407,9 +424,68 @@ static int lab_exec_cmd(int argc, char **argv, int full_argc, char **full_argv)
 	return EXIT_CANNOT_RUN;
 }
 
+/*
+ * Open MPI's rsh agent: mpirun calls it as `AGENT HOST CMD...` like ssh, so CMD is one shell
+ * string to run on HOST. HOST is a node's hostname, its short name or one of its addresses.
+ */
+static int lab_rsh_cmd(int argc, char **argv, int full_argc, char **full_argv)
+{
+	static const struct option longopts[] = {
+		{ "prefix", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prefix = NULL, *host;
+	char netns[128], node[16];
+	struct strbuf cmd = STRBUF_INIT;
+	struct lab_tools t;
+	struct err e = ERR_INIT;
+	int c, code;
+	unsigned a, b, cc, d;
+
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': prefix = optarg; break;
+		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
+		default: return cli_bad_option("lab rsh", c, argv, longopts);
+		}
+	}
+	/* ssh options an rsh caller may pass (-x, -l user) mean nothing inside the lab */
+	while (optind < argc && argv[optind][0] == '-')
+		optind += !strcmp(argv[optind], "-l") ? 2 : 1;
+	if (optind + 1 >= argc)
+		return cli_usage_error("lab", "'lab rsh' needs a host and a command");
+	host = argv[optind++];
+	/* an address of the lab stands for its node: .10+i on both segments */
+	if (sscanf(host, "%u.%u.%u.%u", &a, &b, &cc, &d) == 4 && d >= 10 && d < 10 + LAB_NODES_MAX) {
+		snprintf(node, sizeof(node), "n%u", d - 10);
+		host = node;
+	}
+	if (prefix && lab_prefix_check(prefix, &e) < 0)
+		return cli_usage_error("lab", "%s", e.msg);
+	code = preflight(0, &t, full_argc, full_argv);
+	if (code)
+		return code;
+	if (lab_resolve_node(prefix, host, netns, sizeof(netns), &e) < 0) {
+		error("lab rsh: %s", e.msg);
+		return EXIT_CANNOT_RUN;
+	}
+	for (int i = optind; i < argc; i++)
+		strbuf_addf(&cmd, "%s%s", i > optind ? " " : "", argv[i]);
+	{
+		char *sh_argv[] = { (char *)"/bin/sh", (char *)"-c", cmd.buf, NULL };
+
+		fflush(stdout);
+		lab_exec(netns, t.ip, sh_argv, &e);
+	}
+	strbuf_release(&cmd);
+	error("lab rsh: %s", e.msg);
+	return EXIT_CANNOT_RUN;
+}
+
 int cmd_lab(int argc, char **argv)
 {
-	static const char *const subs[] = { "up", "status", "exec", "down" };
+	static const char *const subs[] = { "up", "status", "exec", "down", "rsh" };
 	const char *sub, *best;
 
 	opterr = 0;
@@ -429,6 +505,8 @@ int cmd_lab(int argc, char **argv)
 		return lab_exec_cmd(argc - 1, argv + 1, argc, argv);
 	if (!strcmp(sub, "down"))
 		return lab_down_cmd(argc - 1, argv + 1, argc, argv);
+	if (!strcmp(sub, "rsh"))
+		return lab_rsh_cmd(argc - 1, argv + 1, argc, argv);
 	best = suggest_closest(sub, subs, ARRAY_SIZE(subs));
 	if (best)
 		return cli_usage_error("lab", "unknown subcommand '%s'; did you mean '%s'?", sub, best);

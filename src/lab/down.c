@@ -207,6 +207,7 @@ int lab_down(const char *prefix, const char *ip, struct lab_down_result *r, stru
 	lab_names_filter(&all, prefix, &mine);
 
 	r->processes = kill_inside(&mine);
+	r->slurm = lab_slurm_down(prefix);
 	for (size_t i = 0; i < mine.n; i++) {
 		if (netns_delete(mine.v[i], e) < 0)
 			rc = -1;

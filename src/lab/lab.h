@@ -28,6 +28,7 @@
 #define LAB_NETNS_DIR "/run/netns"
 #define LAB_ETC_NETNS_DIR "/etc/netns"
 #define LAB_STATE_ROOT "/run/ncclcheck/lab"
+#define LAB_SLURM_ROOT "/run/ncclcheck/slurm"	/* <prefix>/: munge key, slurm.conf, spool, logs */
 
 enum lab_flags {
 	LAB_DOCKER0 = 1u << 0,		/* docker0 with the same 172.17.0.1/16 on every node */
@@ -77,6 +78,7 @@ struct lab_up_opts {
 	const struct lab_scenario *sc;
 	int docker0;		/* docker0 on every node even when the scenario does not ask */
 	int force;		/* rebuild a lab that already exists under this prefix */
+	int slurm;		/* also start a real Slurm over the nodes (lab_slurm_up) */
 	const volatile sig_atomic_t *cancel;	/* set by SIGINT/SIGTERM: stop and clean up */
 };
 
@@ -92,6 +94,7 @@ struct lab_down_result {
 	int links;		/* links leaked into the root namespace */
 	int etc_dirs;		/* /etc/netns/<ns> directories */
 	int state;		/* 1 when the state directory was removed */
+	int slurm;		/* 1 when the lab's Slurm (munged, spool, logs) was removed */
 };
 
 /*
@@ -114,6 +117,29 @@ json_t *lab_discover(void);
 json_t *lab_status(const char *prefix);
 /* Human text for a status document. */
 void lab_status_print(FILE *out, const json_t *status);
+
+/* --slurm: munged, slurmctld in node 0, one slurmd per node (slurm.c). */
+#define LAB_SLURM_PATH_MAX 256
+struct lab_slurm_tools {
+	char munged[LAB_SLURM_PATH_MAX];
+	char slurmctld[LAB_SLURM_PATH_MAX];
+	char slurmd[LAB_SLURM_PATH_MAX];
+	char sinfo[LAB_SLURM_PATH_MAX];
+	char unshare[LAB_SLURM_PATH_MAX];
+};
+/* Finds the Slurm and munge programs; ERR_NOTFOUND names the package that brings them. */
+int lab_slurm_tools_find(struct lab_slurm_tools *t, struct err *e);
+/* LAB_SLURM_ROOT/<prefix> (new string). */
+char *lab_slurm_dir(const char *prefix);
+/*
+ * Starts the lab's Slurm over a built lab and waits until every node is idle in sinfo. On
+ * failure what was started stays for lab_slurm_down() (lab_up's clean-up calls it).
+ */
+int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, struct err *e);
+/* Ends the lab's munged and removes LAB_SLURM_ROOT/<prefix>; 1 when there was one, else 0. */
+int lab_slurm_down(const char *prefix);
+/* { dir, conf, munged: bool, slurmctld: bool } of a lab's Slurm, or NULL when it has none. */
+json_t *lab_slurm_status(const char *prefix);
 
 /*
  * Resolves NODE ("n1", "<prefix>-n1", "hub", "rtr", "core") to a namespace name. `prefix` may be

@@ -26,10 +26,11 @@ static char *dup_bytes(const char *p, size_t n)
 
 static int valid_env_name(const char *s, size_t n)
 {
-	if (!n || !(isupper((unsigned char)s[0]) || s[0] == '_'))
+	/* lowercase is legal and needed: Open MPI's knobs are OMPI_MCA_plm_rsh_agent and such */
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
 		return 0;
 	for (size_t i = 1; i < n; i++)
-		if (!isupper((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '_')
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			return 0;
 	return 1;
 }

@@ -103,6 +103,11 @@ static json_t *one_lab(const char *prefix, const struct lab_names *nss)
 		if (!has(nss, json_string_value(v)))
 			json_array_append(missing, v);
 
+	{
+		json_t *slurm = lab_slurm_status(prefix);
+		if (slurm)
+			json_object_set_new(lab, "slurm", slurm);
+	}
 	if (!jpath_str(lab, "state")) {
 		const char *st = jpath_str(lab, "status");
 
@@ -189,6 +194,15 @@ static void print_lab(FILE *out, const json_t *lab)
 			"MASTER_PORT=%lld NNODES=%zu WORLD_SIZE=%zu NODE_RANK=<the node's index>\n",
 			jpath_str(lab, "master_addr") ? jpath_str(lab, "master_addr") : "?",
 			jpath_int(lab, "master_port", 0), nn, nn);
+	}
+	if (json_is_object(json_object_get(lab, "slurm"))) {
+		const json_t *sl = json_object_get(lab, "slurm");
+		int up = jpath_bool(sl, "munged", 0) && jpath_bool(sl, "slurmctld", 0);
+
+		fprintf(out, "  slurm: %s (partition 'lab', SLURM_CONF=%s; munged %s, slurmctld %s)\n",
+			up ? "up" : "broken", jpath_str(sl, "conf"),
+			jpath_bool(sl, "munged", 0) ? "running" : "gone",
+			jpath_bool(sl, "slurmctld", 0) ? "running" : "gone");
 	}
 	if (json_array_size(faults)) {
 		fputs("  faults in place:\n", out);

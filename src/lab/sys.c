@@ -102,7 +102,7 @@ int lab_check_privileges(int *not_root, struct err *e)
 }
 
 /* Looks `name` up on PATH like execvp would. */
-static int which(const char *name, char *out, size_t len)
+int lab_which(const char *name, char *out, size_t len)
 {
 	const char *path = getenv("PATH");
 
@@ -125,11 +125,11 @@ static int which(const char *name, char *out, size_t len)
 int lab_tools_find(unsigned needs, struct lab_tools *t, struct err *e)
 {
 	memset(t, 0, sizeof(*t));
-	if (which("ip", t->ip, sizeof(t->ip)) < 0)
+	if (lab_which("ip", t->ip, sizeof(t->ip)) < 0)
 		return err_set(e, ERR_NOTFOUND,
 			       "'ip' (iproute2) is not on PATH; install it: apt-get install iproute2 "
 			       "iptables");
-	if ((needs & LAB_NEEDS_TC) && which("tc", t->tc, sizeof(t->tc)) < 0)
+	if ((needs & LAB_NEEDS_TC) && lab_which("tc", t->tc, sizeof(t->tc)) < 0)
 		return err_set(e, ERR_NOTFOUND,
 			       "'tc' (iproute2) is not on PATH; install it: apt-get install iproute2");
 	/*
@@ -139,8 +139,8 @@ int lab_tools_find(unsigned needs, struct lab_tools *t, struct err *e)
 	 * tables per network namespace, so the host's ruleset is never touched.
 	 */
 	if ((needs & LAB_NEEDS_IPTABLES) &&
-	    which("iptables", t->iptables, sizeof(t->iptables)) < 0 &&
-	    which("iptables-legacy", t->iptables, sizeof(t->iptables)) < 0)
+	    lab_which("iptables", t->iptables, sizeof(t->iptables)) < 0 &&
+	    lab_which("iptables-legacy", t->iptables, sizeof(t->iptables)) < 0)
 		return err_set(e, ERR_NOTFOUND,
 			       "'iptables' is not on PATH; install it: apt-get install iptables");
 	return 0;

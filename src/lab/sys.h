@@ -50,6 +50,8 @@ int lab_state_save(const char *prefix, const json_t *state, struct err *e);
 /* Writes a small file, creating or truncating it. */
 int lab_write_file(const char *path, const char *text, int mode, struct err *e);
 
+/* Looks `name` up on PATH like execvp would: 0 with the absolute path in `out`, else -1. */
+int lab_which(const char *name, char *out, size_t len);
 /* First line of a child's stderr (or stdout), trimmed, for error messages. */
 void lab_first_line(const struct subproc_result *r, char *buf, size_t len);
 

@@ -282,6 +282,30 @@ out:
 	return rc;
 }
 
+/*
+ * What every node's launch environment adds beyond torchrun's variables: Open MPI's rsh agent is
+ * this binary's `lab rsh`, so `mpirun --host <prefix>-n0,<prefix>-n1` starts its daemons inside
+ * the right nodes (mpirun runs as root in the lab, which Open MPI refuses unless told twice);
+ * with --slurm, where the lab's slurm.conf is.
+ */
+static void add_launcher_env(struct lab_plan *p, const struct lab_up_opts *o)
+{
+	char exe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	for (int i = 0; i < p->nnodes; i++) {
+		struct strbuf *env = &p->node[i].env;
+
+		if (n > 0)
+			strbuf_addf(env, "OMPI_MCA_plm_rsh_agent=%s lab rsh --prefix %s\n", exe,
+				    p->prefix);
+		strbuf_addstr(env, "OMPI_ALLOW_RUN_AS_ROOT=1\nOMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\n");
+		if (o->slurm)
+			strbuf_addf(env, "SLURM_CONF=%s/%s/slurm.conf\n", LAB_SLURM_ROOT, p->prefix);
+	}
+}
+
 int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e)
 {
 	struct lab_plan *p = lab_plan_new(o->prefix, o->nodes, o->sc, o->docker0, e);
@@ -292,6 +316,13 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 
 	if (!p)
 		return -1;
+	if (o->slurm) {
+		struct lab_slurm_tools st;
+
+		if (lab_slurm_tools_find(&st, e) < 0)
+			goto out;
+	}
+	add_launcher_env(p, o);
 	if (((p->flags & LAB_NEEDS_TC) && !t->tc[0]) ||
 	    ((p->flags & LAB_NEEDS_IPTABLES) && !t->iptables[0])) {
 		err_set(e, ERR_INTERNAL, "scenario '%s' needs tools that were not looked up",
@@ -325,7 +356,9 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 	jset_int(state, "pid", (long long)getpid());
 	jset_str(state, "created", when);
 	jset_str(state, "iptables", t->iptables[0] ? t->iptables : NULL);
-	if (lab_state_save(o->prefix, state, e) < 0 || build(o, t, p, dir, e) < 0)
+	jset_bool(state, "slurm", o->slurm);
+	if (lab_state_save(o->prefix, state, e) < 0 || build(o, t, p, dir, e) < 0 ||
+	    (o->slurm && lab_slurm_up(p, t, e) < 0))
 		goto cleanup;
 	jset_str(state, "status", "up");
 	jset_int(state, "build_ms", (long long)(time_now_ms() - t0));

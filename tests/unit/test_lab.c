@@ -240,7 +240,8 @@ static void test_env_parse(void **state)
 	assert_int_equal(lab_env_parse(ok, strlen(ok), collect, &sb, &e), 0);
 	assert_string_equal(sb.buf, "[MASTER_ADDR=10.10.0.10][NODE_RANK=1][EMPTY=][A_1=x=y]");
 	strbuf_reset(&sb);
-	assert_int_equal(lab_env_parse("lower=x\n", 8, collect, &sb, &e), -1);
+	assert_int_equal(lab_env_parse("1A=x\n", 5, collect, &sb, &e), -1);
+	assert_int_equal(lab_env_parse("A-B=x\n", 6, collect, &sb, &e), -1);
 	assert_int_equal(e.code, ERR_PARSE);
 	assert_non_null(strstr(e.msg, "line 1"));
 	assert_int_equal(lab_env_parse("A=1\nnoequals\n", 13, collect, &sb, &e), -1);
