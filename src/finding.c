@@ -248,6 +248,20 @@ struct setting *finding_setting(struct finding *f, enum setting_where where, enu
 	return setting_put(f, where, scope, name, value, scope == SCOPE_NODE ? f->node : NULL);
 }
 
+struct setting *finding_setting_for(struct finding *f, enum setting_where where, const char *node,
+				    const char *name, const char *value_fmt, ...)
+{
+	char *value = NULL;
+	va_list ap;
+
+	if (value_fmt) {
+		va_start(ap, value_fmt);
+		value = vfmt(value_fmt, ap);
+		va_end(ap);
+	}
+	return setting_put(f, where, SCOPE_NODE, name, value, node);
+}
+
 void finding_export(struct finding *f, const char *name, const char *value_fmt, ...)
 {
 	char *value;

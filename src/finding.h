@@ -102,6 +102,10 @@ void finding_check(struct finding *f, const char *check);
 struct setting *finding_setting(struct finding *f, enum setting_where where, enum setting_scope scope,
 				const char *name, const char *value_fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* A setting for one named node (SCOPE_NODE): cluster verdicts give each node its own value. */
+struct setting *finding_setting_for(struct finding *f, enum setting_where where, const char *node,
+				    const char *name, const char *value_fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* The common case: `export NAME=VALUE` on every node, as a fix line and as a setting. */
 void finding_export(struct finding *f, const char *name, const char *value_fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -1,0 +1,70 @@
+/*
+ * The cluster view: every node's model plus what was measured between them. Cross-node rules
+ * (rules/cluster_*.c) read only this; they are pure, so a saved `cluster --json` (every node's
+ * facts and the link results) gives the same verdict anywhere, and unit tests build views from
+ * fixture facts of several nodes.
+ *
+ * Links are directed: `client` reached the address `addr` that `server` has on its interface
+ * `server_if`. NCCL's sockets connect without binding a source, so what decides whether node X
+ * can listen on interface I is whether every peer reaches X's address on I — that is the
+ * question every link answers.
+ */
+#ifndef NCCLCHECK_MODEL_CLUSTER_H
+#define NCCLCHECK_MODEL_CLUSTER_H
+
+#include <stddef.h>
+
+#include "model/node.h"
+#include "net/link_test.h"
+
+struct cluster_node {
+	const char *name;		/* the node's hostname (or "rank R" when it has none) */
+	int rank;			/* its node rank */
+	const struct node_model *m;
+	int clock_known;
+	long long clock_offset_ms;	/* its clock minus the master's, RTT-corrected */
+};
+
+struct cluster_link {
+	int client, server;		/* indexes into nodes[] */
+	char server_if[LINK_IFNAME_LEN];	/* the server's interface that holds r.addr */
+	struct link_result r;		/* r.kind says which test */
+};
+
+struct cluster_view {
+	const struct cluster_node *nodes;
+	size_t n;
+	const struct cluster_link *links;
+	size_t nlinks;
+};
+
+/*
+ * Whether every peer reached `node`'s address on `ifname` in the connect tests: 1 yes, 0 no (a
+ * peer failed), -1 not measured (no connect test for it).
+ */
+int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *ifname);
+
+/* The connect result from `client` to `server` on the server's interface `ifname`, or NULL. */
+const struct link_result *cluster_link_find(const struct cluster_view *v, enum link_kind kind,
+					    size_t client, size_t server, const char *ifname);
+
+/*
+ * The verdict: per node, the interface NCCL should use (every peer reaches it), and one
+ * NCCL_SOCKET_IFNAME value that makes NCCL pick exactly those on every node — the common name,
+ * else a list of the names — proven with each node's model. per_node[] is set when no single
+ * value works (each node then gets its own). ok 0: some node has no interface every peer reaches.
+ */
+#define CLUSTER_VALUE_MAX 256
+struct cluster_verdict {
+	int ok;
+	int measured;			/* there were connect tests to judge by */
+	const char **ifname;		/* per node: the chosen interface, NULL when none works */
+	char value[CLUSTER_VALUE_MAX];	/* the one NCCL_SOCKET_IFNAME for all, "" when per-node */
+	char (*per_node)[CLUSTER_VALUE_MAX];	/* per node: its own value when value is "" */
+	int already;			/* every node already picks a working interface as configured */
+};
+
+void cluster_verdict_compute(const struct cluster_view *v, struct cluster_verdict *out);
+void cluster_verdict_release(struct cluster_verdict *out);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * Cross-node rules: pure functions of the cluster view (model/cluster.h) — what no single node
+ * can tell: versions and settings that differ between nodes, names and addresses that collide,
+ * and what the link tests measured between every pair, ending in the interface verdict.
+ */
+#ifndef NCCLCHECK_RULES_CLUSTER_H
+#define NCCLCHECK_RULES_CLUSTER_H
+
+#include "finding.h"
+#include "model/cluster.h"
+
+/* Every cross-node rule, in report order. */
+void cluster_rules_run(const struct cluster_view *v, struct findings *out);
+
+/* cluster_consistency.c: versions, NCCL_* settings, IB, hostnames, duplicate addresses, MTU, GPUs, clocks */
+void xrule_versions(const struct cluster_view *v, struct findings *out);
+void xrule_settings(const struct cluster_view *v, struct findings *out);
+void xrule_hosts(const struct cluster_view *v, struct findings *out);
+/* cluster_links.c: reachability, the port-range map, path MTU; and the verdict */
+void xrule_links(const struct cluster_view *v, struct findings *out);
+void xrule_verdict(const struct cluster_view *v, struct findings *out);
+
+/* Clock offsets above this are worth a warning (logs of different nodes no longer line up). */
+#define CLUSTER_CLOCK_SKEW_MS 2000
+
+#endif

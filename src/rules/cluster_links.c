@@ -1,0 +1,311 @@
+/*
+ * What the link tests measured between every pair, judged: interfaces a peer cannot reach (and
+ * whether NCCL would use them), the exact firewall map of each node's ephemeral port range, path
+ * MTU black holes — and the verdict: the NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) that works
+ * for every pair, proven by re-running NCCL's interface choice on every node's model.
+ */
+#include "rules/cluster.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static int nccl_uses(const struct node_model *m, const char *ifname)
+{
+	if (!m->have_ifs)
+		return 0;
+	if (m->pred.boot && !strcmp(m->pred.boot->name, ifname))
+		return 1;
+	for (int k = 0; k < m->pred.sockets.n; k++)
+		if (!strcmp(m->pred.sockets.v[k]->name, ifname))
+			return 1;
+	return 0;
+}
+
+static const char *status_words(enum link_status s)
+{
+	switch (s) {
+	case LINK_OK: return "connects";
+	case LINK_REFUSED: return "refused (a REJECT rule: the host answers, TCP is turned away)";
+	case LINK_TIMEOUT: return "timed out (a DROP rule or security group swallows TCP)";
+	case LINK_NOROUTE: return "no route from the client";
+	case LINK_HOSTUNREACH: return "host unreachable (no ARP answer or ICMP prohibited)";
+	default: return "failed locally";
+	}
+}
+
+/* The verdict's fix lines and settings, added to `f` (nothing when there is no working value). */
+static void add_verdict_fix(const struct cluster_view *v, const struct cluster_verdict *vd,
+			    struct finding *f)
+{
+	int same_name = 1;
+
+	if (!vd->ok || vd->already)
+		return;
+	for (size_t i = 1; i < v->n; i++)
+		same_name &= vd->ifname[i] && vd->ifname[0] && !strcmp(vd->ifname[i], vd->ifname[0]);
+	if (vd->value[0]) {
+		finding_export(f, "NCCL_SOCKET_IFNAME", "%s", vd->value);
+	} else {
+		for (size_t i = 0; i < v->n; i++) {
+			finding_fix(f, "on %s: export NCCL_SOCKET_IFNAME=%s", v->nodes[i].name,
+				    vd->per_node[i]);
+			finding_setting_for(f, WHERE_ENV, v->nodes[i].name, "NCCL_SOCKET_IFNAME", "%s",
+					    vd->per_node[i]);
+		}
+	}
+	/* gloo (torch's CPU barriers, Lightning's) takes exact interface names */
+	if (same_name) {
+		finding_export(f, "GLOO_SOCKET_IFNAME", "%s", vd->ifname[0]);
+	} else {
+		for (size_t i = 0; i < v->n; i++) {
+			finding_fix(f, "on %s: export GLOO_SOCKET_IFNAME=%s", v->nodes[i].name,
+				    vd->ifname[i]);
+			finding_setting_for(f, WHERE_ENV, v->nodes[i].name, "GLOO_SOCKET_IFNAME", "%s",
+					    vd->ifname[i]);
+		}
+	}
+}
+
+static void connect_failures(const struct cluster_view *v, const struct cluster_verdict *vd,
+			     struct findings *out)
+{
+	size_t tested = 0, failed = 0;
+	double worst_p50 = 0;
+
+	for (size_t s = 0; s < v->n; s++) {
+		const struct node_model *m = v->nodes[s].m;
+
+		for (size_t k = 0; k < m->nifaces; k++) {
+			const char *ifn = m->ifaces[k].name;
+			struct strbuf who = STRBUF_INIT;
+			const struct link_result *one = NULL;
+			size_t nfail = 0, nclient = 0;
+			enum link_status st = LINK_OK;
+			struct finding *f;
+			int used;
+
+			for (size_t c = 0; c < v->n; c++) {
+				const struct link_result *r = c == s ? NULL :
+					cluster_link_find(v, LINK_CONNECT, c, s, ifn);
+				if (!r)
+					continue;
+				nclient++;
+				tested++;
+				if (r->c.status == LINK_OK) {
+					worst_p50 = r->c.rtt_p50_us > worst_p50 ? r->c.rtt_p50_us : worst_p50;
+					continue;
+				}
+				failed++;
+				if (!nfail)
+					st = r->c.status;
+				strbuf_addf(&who, "%s%s", nfail ? ", " : "", v->nodes[c].name);
+				one = r;
+				nfail++;
+			}
+			if (!nfail) {
+				strbuf_release(&who);
+				continue;
+			}
+			used = nccl_uses(m, ifn);
+			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "cluster.link.unreachable",
+					"%s's %s (%s) is unreachable from %s: %s", v->nodes[s].name,
+					ifn, one->addr, who.buf, status_words(st));
+			if (nfail == 1 && nclient == 1)
+				finding_pair(f, v->nodes[s].name, who.buf, ifn);
+			else
+				finding_pair(f, v->nodes[s].name, NULL, ifn);
+			finding_why(f, used ? "NCCL on %s will listen on %s (its bootstrap or NET/Socket "
+					    "interface), so the peers that cannot reach it hang at init "
+					    "— ping may still work: ICMP passing says nothing about TCP."
+					  : "NCCL does not use %s's %s as configured; it is listed so that "
+					    "nobody points NCCL_SOCKET_IFNAME at it.",
+				    v->nodes[s].name, ifn);
+			for (size_t c = 0; c < v->n; c++) {
+				const struct link_result *r = c == s ? NULL :
+					cluster_link_find(v, LINK_CONNECT, c, s, ifn);
+				if (r)
+					finding_evidence(f, "%s -> %s %s:%u: %s", v->nodes[c].name,
+							 v->nodes[s].name, r->addr,
+							 r->c.ntries ? r->c.tries[0].port : 0,
+							 link_status_name(r->c.status));
+			}
+			if (used)
+				add_verdict_fix(v, vd, f);
+			if (st == LINK_TIMEOUT || st == LINK_REFUSED)
+				finding_fix(f, "or allow TCP between the nodes on %s: the cloud security "
+					       "group's inbound rule for the cluster's own addresses, and "
+					       "on %s: iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT",
+					    ifn, v->nodes[s].name, ifn,
+					    one->src[0] ? one->src : "<peer address>");
+			finding_check(f, "ncclcheck cluster (re-run after the change)");
+			strbuf_release(&who);
+		}
+	}
+	if (tested && !failed)
+		finding_add(out, SEV_OK, "cluster.link.ok",
+			    "every node reaches every other on every interface tested (%zu connect "
+			    "tests, round trip p50 at most %.0f us)", tested, worst_p50);
+}
+
+static void port_maps(const struct cluster_view *v, struct findings *out)
+{
+	size_t scans = 0, bad = 0;
+
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+		const struct link_scan_result *s = &l->r.s;
+		const struct node_model *m;
+		struct strbuf iv = STRBUF_INIT;
+		long best_lo = -1, best_hi = -1;
+		const char *verb = NULL;
+		struct finding *f;
+
+		if (l->r.kind != LINK_SCAN)
+			continue;
+		scans++;
+		m = v->nodes[l->server].m;
+		for (size_t k = 0; k < s->niv; k++) {
+			const struct link_interval *x = &s->iv[k];
+			if (x->state == LINK_PORT_OPEN || x->state == LINK_PORT_IN_USE) {
+				if (x->hi - x->lo > best_hi - best_lo) {
+					best_lo = x->lo;
+					best_hi = x->hi;
+				}
+				continue;
+			}
+			if (x->state == LINK_PORT_UNTESTED)
+				continue;
+			if (!verb)
+				verb = x->state == LINK_PORT_REJECTED ? "rejects" : "drops";
+			strbuf_addf(&iv, "%s%u-%u %s", iv.len ? ", " : "", x->lo, x->hi,
+				    link_port_state_name(x->state));
+		}
+		if (!iv.len) {
+			strbuf_release(&iv);
+			continue;
+		}
+		bad++;
+		f = finding_add(out, SEV_ERROR, "cluster.ports.blocked",
+				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",
+				v->nodes[l->server].name, verb, v->nodes[l->client].name, l->server_if,
+				m->ports.lo, m->ports.hi, iv.buf);
+		finding_pair(f, v->nodes[l->server].name, v->nodes[l->client].name, l->server_if);
+		finding_why(f, "NCCL has no port setting: every listener (bootstrap, NET/Socket, the "
+			       "proxy) binds port 0 and the kernel picks from ip_local_port_range, so a "
+			       "firewall that closes part of that range fails or hangs init at "
+			       "random — the seeds' '49152-65535' advice misses most of Linux's range.");
+		finding_evidence(f, "%u ports scanned in %ld ms: %d open, %d dropped, %d rejected",
+				 (unsigned)(s->hi - s->lo + 1), s->elapsed_ms, s->counts[LINK_PORT_OPEN],
+				 s->counts[LINK_PORT_DROPPED], s->counts[LINK_PORT_REJECTED]);
+		finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j ACCEPT "
+			       "(or the same inbound rule in the cloud security group)",
+			    v->nodes[l->server].name, l->server_if,
+			    l->r.src[0] ? l->r.src : "<peer address>", m->ports.lo, m->ports.hi);
+		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
+			finding_fix(f, "or keep the firewall and move NCCL's ports into the open part: "
+				       "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\" on %s",
+				    best_lo, best_hi, v->nodes[l->server].name);
+			finding_setting_for(f, WHERE_SYSCTL, v->nodes[l->server].name,
+					    "net.ipv4.ip_local_port_range", "%ld %ld", best_lo, best_hi);
+		}
+		strbuf_release(&iv);
+	}
+	if (scans && !bad)
+		finding_add(out, SEV_OK, "cluster.ports.ok",
+			    "every node's whole ephemeral port range is open to its peers (%zu scans)",
+			    scans);
+}
+
+static void path_mtu(const struct cluster_view *v, struct findings *out)
+{
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+		const struct link_mtu_result *r = &l->r.m;
+		struct finding *f;
+
+		if (l->r.kind != LINK_MTU || !r->if_mtu || r->path_mtu >= r->if_mtu)
+			continue;
+		if (r->blackhole) {
+			f = finding_add(out, SEV_ERROR, "cluster.mtu.blackhole",
+					"packets over %d bytes vanish from %s to %s on %s (interface MTU "
+					"%d, and no ICMP 'fragmentation needed' comes back)",
+					r->path_mtu, v->nodes[l->client].name, v->nodes[l->server].name,
+					l->server_if, r->if_mtu);
+			finding_why(f, "A hop on the path carries less than the interfaces' MTU and the "
+				       "ICMP that would tell TCP so is filtered: small packets (ping, "
+				       "the first bootstrap messages) pass, full-size segments are lost, "
+				       "and NCCL stalls in init or in the first large all-reduce.");
+			finding_fix(f, "ip link set dev %s mtu %d on every node (or let ICMP type 3 "
+				       "code 4 through the firewall on the path)", l->server_if,
+				    r->path_mtu);
+		} else {
+			f = finding_add(out, SEV_INFO, "cluster.mtu.smaller_hop",
+					"the path from %s to %s on %s carries %d bytes, less than the "
+					"interface MTU %d; ICMP says so and TCP adapts",
+					v->nodes[l->client].name, v->nodes[l->server].name, l->server_if,
+					r->path_mtu, r->if_mtu);
+		}
+		finding_pair(f, v->nodes[l->server].name, v->nodes[l->client].name, l->server_if);
+		finding_evidence(f, "%d DF probes; largest that passed %d, ICMP named %d", r->probes,
+				 r->path_mtu, r->icmp_mtu);
+	}
+}
+
+void xrule_links(const struct cluster_view *v, struct findings *out)
+{
+	struct cluster_verdict vd;
+
+	cluster_verdict_compute(v, &vd);
+	connect_failures(v, &vd, out);
+	port_maps(v, out);
+	path_mtu(v, out);
+	cluster_verdict_release(&vd);
+}
+
+void xrule_verdict(const struct cluster_view *v, struct findings *out)
+{
+	struct cluster_verdict vd;
+	struct finding *f;
+	struct strbuf names = STRBUF_INIT;
+
+	cluster_verdict_compute(v, &vd);
+	if (!vd.measured) {
+		cluster_verdict_release(&vd);
+		return;
+	}
+	for (size_t i = 0; i < v->n; i++)
+		strbuf_addf(&names, "%s%s %s", i ? ", " : "", v->nodes[i].name,
+			    vd.ifname[i] ? vd.ifname[i] : "(none)");
+	if (!vd.ok) {
+		f = finding_add(out, SEV_ERROR, "cluster.verdict.none",
+				"no NCCL_SOCKET_IFNAME works: some node has no interface that every "
+				"other node reaches (%s)", names.buf);
+		finding_why(f, "NCCL needs one address per node that every peer can open TCP "
+			       "connections to; see the cluster.link.unreachable findings for which "
+			       "pair fails on which interface.");
+		finding_fix(f, "allow TCP between the nodes on their private network (the cloud "
+			       "security group: all TCP from the cluster's own subnet), then re-run "
+			       "ncclcheck cluster");
+	} else if (vd.already) {
+		f = finding_add(out, SEV_OK, "cluster.verdict.ifname",
+				"NCCL's own interface choice works for every pair: %s", names.buf);
+	} else {
+		f = finding_add(out, SEV_ERROR, "cluster.verdict.ifname",
+				"NCCL as configured uses an interface some peer cannot reach; with "
+				"NCCL_SOCKET_IFNAME=%s every node uses one that every peer reaches (%s)",
+				vd.value[0] ? vd.value : "<per node>", names.buf);
+		finding_why(f, "The value was tried on every node's own interface list with NCCL's "
+			       "selection rules (bootstrap and NET/Socket): each node then picks the "
+			       "interface named here, and the link tests showed every peer reaching "
+			       "it.");
+		add_verdict_fix(v, &vd, f);
+		finding_check(f, "ncclcheck cluster (with the variables exported) or ncclcheck run -- "
+			      "<your launch command>");
+	}
+	strbuf_release(&names);
+	cluster_verdict_release(&vd);
+}
