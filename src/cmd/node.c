@@ -1,12 +1,11 @@
 /* ncclcheck node: inventory this machine, predict what NCCL will do, and say what to fix. */
 #include "cmd/cmd.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "ncclcheck.h"
+#include "facts/load.h"
+#include "model/node.h"
 #include "probe/probe.h"
 #include "finding.h"
 #include "report/inventory.h"
@@ -40,45 +39,6 @@ static const char node_usage[] =
 "at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
 "NCCL's interface choice for that version instead of the one torch loads.\n";
 
-/* Facts documents are small; anything bigger is not one. */
-#define FACTS_FILE_MAX (64L << 20)
-
-static json_t *load_facts(const char *path)
-{
-	json_error_t jerr;
-	struct stat st;
-	json_t *doc, *facts;
-
-	if (stat(path, &st) < 0) {
-		error("cannot read facts '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (st.st_size > FACTS_FILE_MAX) {
-		error("facts '%s' is %lld bytes; a facts document is at most %ld", path,
-		      (long long)st.st_size, FACTS_FILE_MAX);
-		return NULL;
-	}
-	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!doc) {
-		error("facts '%s' is not JSON: %s (line %d, column %d)", path, jerr.text, jerr.line,
-		      jerr.column);
-		return NULL;
-	}
-	/* accept both the full `node --json` output and the bare facts object */
-	facts = json_object_get(doc, "facts");
-	if (facts) {
-		json_incref(facts);
-		json_decref(doc);
-		doc = facts;
-	}
-	if (!json_is_object(doc) || !json_object_get(doc, "schema_version")) {
-		error("facts '%s' is not a facts document (no schema_version)", path);
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
 int cmd_node(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -100,6 +60,8 @@ int cmd_node(int argc, char **argv)
 	size_t npy = 0;
 	int json = 0, verbose = 0, no_color = 0, c, code;
 	struct findings *fs;
+	struct node_model *model;
+	struct err e = ERR_INIT;
 	json_t *facts;
 
 	probe_opts_init(&po);
@@ -133,13 +95,24 @@ int cmd_node(int argc, char **argv)
 	po.pythons = pythons;
 	po.npythons = npy;
 
-	facts = facts_file ? load_facts(facts_file) : probe_node(&po);
+	facts = facts_file ? facts_load_file(facts_file, &e) : probe_node(&po);
 	free(pythons);
-	if (!facts)
+	if (!facts) {
+		error("%s", e.msg);
 		return EXIT_USAGE;
+	}
+	model = node_model_new(facts, &e);
+	if (!model) {
+		if (facts_file)
+			error("facts '%s' rejected: %s", facts_file, e.msg);
+		else
+			error("the probes wrote facts the model rejects: %s", e.msg);
+		json_decref(facts);
+		return facts_file ? EXIT_USAGE : EXIT_CANNOT_RUN;
+	}
 
 	fs = findings_new();
-	rules_run_node(facts, fs);
+	rules_run_node(model, fs);
 	findings_sort(fs);
 	code = findings_count(fs, SEV_ERROR) ? EXIT_FINDINGS : EXIT_CLEAN;
 
@@ -152,7 +125,7 @@ int cmd_node(int argc, char **argv)
 		json_decref(payload);
 	} else {
 		cli_render_opts(&ro, verbose, no_color);
-		render_inventory_text(stdout, facts, &ro);
+		render_inventory_text(stdout, model, &ro);
 		render_findings_text(stdout, fs, &ro);
 		fputc('\n', stdout);
 		render_summary_line(stdout, fs, &ro);
@@ -160,6 +133,7 @@ int cmd_node(int argc, char **argv)
 			printf("probes took %lld ms\n", jpath_int(facts, "timings_ms.total", -1));
 	}
 	findings_free(fs);
+	node_model_free(model);
 	json_decref(facts);
 	return cli_finish(code);
 }

@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "util/addr.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/json.h"
@@ -67,51 +68,9 @@ const char *nic_kind(const struct nic_traits *t)
 	return "other";
 }
 
-static int in4(const unsigned char *a, unsigned b0, unsigned b1, unsigned b2, int bits)
-{
-	unsigned long x = ((unsigned long)a[0] << 24) | ((unsigned long)a[1] << 16) | ((unsigned long)a[2] << 8) | a[3];
-	unsigned long n = ((unsigned long)b0 << 24) | ((unsigned long)b1 << 16) | ((unsigned long)b2 << 8);
-	unsigned long mask = bits ? (0xffffffffUL << (32 - bits)) & 0xffffffffUL : 0;
-
-	return (x & mask) == (n & mask);
-}
-
 const char *nic_addr_class(int family, const unsigned char *a)
 {
-	static const unsigned char zero[16];
-
-	if (family == 6) {
-		static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-		if (!memcmp(a, mapped, 12))
-			return nic_addr_class(4, a + 12);
-		if (!memcmp(a, zero, 15))
-			return a[15] == 1 ? "loopback" : a[15] == 0 ? "unspecified" : "public";
-		if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
-			return "link-local";
-		if ((a[0] & 0xfe) == 0xfc)
-			return "private";
-		if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x0d && a[3] == 0xb8)
-			return "documentation";
-		if (a[0] == 0xff)
-			return "multicast";
-		return "public";
-	}
-	if (!memcmp(a, zero, 4))
-		return "unspecified";
-	if (a[0] == 127)
-		return "loopback";
-	if (in4(a, 169, 254, 0, 16))
-		return "link-local";
-	if (a[0] == 10 || in4(a, 172, 16, 0, 12) || in4(a, 192, 168, 0, 16))
-		return "private";
-	if (in4(a, 100, 64, 0, 10))
-		return "cgnat";
-	if (in4(a, 192, 0, 2, 24) || in4(a, 198, 51, 100, 24) || in4(a, 203, 0, 113, 24))
-		return "documentation";
-	if (a[0] >= 224 && a[0] < 240)
-		return "multicast";
-	return "public";
+	return addr_class_name(addr_classify(family, a));
 }
 
 /* Copies the next line of [p, end) into buf (cut to fit); returns the start of the line after. */

@@ -8,8 +8,10 @@
 #include "util/strbuf.h"
 
 
-void inv_cloud(FILE *out, const json_t *facts, const struct render_opts *o)
+void inv_cloud(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
+	const json_t *facts = m->facts;
+
 	const json_t *c = json_object_get(facts, "cloud"), *h;
 	const char *p = jpath_str(c, "provider");
 	struct strbuf sb = STRBUF_INIT;

@@ -169,8 +169,10 @@ static void inv_cudnn(FILE *out, const json_t *facts)
 	}
 }
 
-void inv_gpu(FILE *out, const json_t *facts, const struct render_opts *o)
+void inv_gpu(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
+	const json_t *facts = m->facts;
+
 	inv_heading(out, o, "GPU and CUDA");
 	inv_driver(out, json_object_get(facts, "driver"));
 	inv_gpus(out, facts);

@@ -7,14 +7,8 @@
 
 #include <string.h>
 
-#include "rules/ifselect.h"
 #include "util/json.h"
 #include "util/strbuf.h"
-
-static const char *nz(const char *s)
-{
-	return s ? s : "-";
-}
 
 static void interfaces(FILE *out, const json_t *facts, const struct render_opts *o)
 {
@@ -35,14 +29,14 @@ static void interfaces(FILE *out, const json_t *facts, const struct render_opts 
 			hidden++;
 			continue;
 		}
-		strbuf_addf(&sb, "%-10s %-8s %-12s mtu %-5lld", nz(jpath_str(it, "name")), nz(jpath_str(it, "kind")),
+		strbuf_addf(&sb, "%-10s %-8s %-12s mtu %-5lld", str_or(jpath_str(it, "name"), "-"), str_or(jpath_str(it, "kind"), "-"),
 			    jpath_bool(it, "running", 0) ? "running" : jpath_bool(it, "up", 0) ? "up, no carrier" : "down",
 			    jpath_int(it, "mtu", -1));
 		if (speed > 0)
 			strbuf_addf(&sb, " %lld Mb/s", speed);
 		json_array_foreach(addrs, j, a)
-			strbuf_addf(&sb, "%s%s/%lld (%s)", j ? ", " : "  ", nz(jpath_str(a, "addr")),
-				    jpath_int(a, "prefixlen", -1), nz(jpath_str(a, "class")));
+			strbuf_addf(&sb, "%s%s/%lld (%s)", j ? ", " : "  ", str_or(jpath_str(a, "addr"), "-"),
+				    jpath_int(a, "prefixlen", -1), str_or(jpath_str(a, "class"), "-"));
 		strbuf_rtrim(&sb);
 		inv_line(out, shown ? "" : "interfaces", "%s", sb.buf);
 		strbuf_release(&sb);
@@ -61,7 +55,7 @@ static void routes(FILE *out, const json_t *facts)
 	if (junknown(dr))
 		inv_line(out, "default route", "unknown (%s)", junknown(dr));
 	else if (jpath_bool(dr, "present", 0))
-		inv_line(out, "default route", "%s%s%s", nz(jpath_str(dr, "ifname")), jpath_str(dr, "gateway") ? " via " : "",
+		inv_line(out, "default route", "%s%s%s", str_or(jpath_str(dr, "ifname"), "-"), jpath_str(dr, "gateway") ? " via " : "",
 			 jpath_str(dr, "gateway") ? jpath_str(dr, "gateway") : "");
 	else if (dr)
 		inv_line(out, "default route", "none");
@@ -70,41 +64,37 @@ static void routes(FILE *out, const json_t *facts)
 	if (!jpath_bool(m, "set", 0))
 		inv_line(out, "MASTER_ADDR", "not set (pass --master-addr to check the route to rank 0)");
 	else if (junknown(jpath(m, "resolved")))
-		inv_line(out, "MASTER_ADDR", "%s: %s", nz(jpath_str(m, "addr")), junknown(jpath(m, "resolved")));
+		inv_line(out, "MASTER_ADDR", "%s: %s", str_or(jpath_str(m, "addr"), "-"), junknown(jpath(m, "resolved")));
 	else if (junknown(jpath(m, "source_addr")))
-		inv_line(out, "MASTER_ADDR", "%s: %s", nz(jpath_str(m, "addr")), junknown(jpath(m, "source_addr")));
+		inv_line(out, "MASTER_ADDR", "%s: %s", str_or(jpath_str(m, "addr"), "-"), junknown(jpath(m, "source_addr")));
 	else
-		inv_line(out, "MASTER_ADDR", "%s%s%s: reached through %s (source %s)%s", nz(jpath_str(m, "addr")),
-			 strcmp(nz(jpath_str(m, "addr")), nz(jpath_str(m, "resolved"))) ? " = " : "",
-			 strcmp(nz(jpath_str(m, "addr")), nz(jpath_str(m, "resolved"))) ? nz(jpath_str(m, "resolved")) : "",
-			 nz(jpath_str(m, "source_ifname")), nz(jpath_str(m, "source_addr")),
+		inv_line(out, "MASTER_ADDR", "%s%s%s: reached through %s (source %s)%s", str_or(jpath_str(m, "addr"), "-"),
+			 strcmp(str_or(jpath_str(m, "addr"), "-"), str_or(jpath_str(m, "resolved"), "-")) ? " = " : "",
+			 strcmp(str_or(jpath_str(m, "addr"), "-"), str_or(jpath_str(m, "resolved"), "-")) ? str_or(jpath_str(m, "resolved"), "-") : "",
+			 str_or(jpath_str(m, "source_ifname"), "-"), str_or(jpath_str(m, "source_addr"), "-"),
 			 jpath_bool(m, "local", 0) ? ", this node" : "");
 }
 
-static void prediction(FILE *out, const json_t *facts)
+/* The model's prediction (the same one the net.nccl.bootstrap finding states). */
+static void prediction(FILE *out, const struct node_model *m)
 {
-	struct ifs_facts in;
-	struct ifs_result r;
+	const struct ifs_result *r = &m->pred;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (ifs_from_facts(facts, &in) < 0) {
-		ifs_facts_release(&in);
+	if (!m->have_ifs)
 		return;
-	}
-	ifs_predict(&in.in, &r);
-	if (r.boot_status == IFS_OK)
-		strbuf_addf(&sb, "bootstrap %s %s", r.boot->name, r.boot->text);
+	if (r->boot_status == IFS_OK)
+		strbuf_addf(&sb, "bootstrap %s %s", r->boot->name, r->boot->text);
 	else
-		strbuf_addstr(&sb, r.boot_status == IFS_UNRESOLVED ? "bootstrap unknown" : "bootstrap FAILS");
+		strbuf_addstr(&sb, r->boot_status == IFS_UNRESOLVED ? "bootstrap unknown" : "bootstrap FAILS");
 	strbuf_addstr(&sb, "; NET/Socket ");
-	for (int i = 0; i < r.sockets.n; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", r.sockets.v[i]->name);
-	if (!r.sockets.n)
-		strbuf_addstr(&sb, r.socket_status == IFS_UNRESOLVED ? "unknown" : "none");
+	for (int i = 0; i < r->sockets.n; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->sockets.v[i]->name);
+	if (!r->sockets.n)
+		strbuf_addstr(&sb, r->socket_status == IFS_UNRESOLVED ? "unknown" : "none");
 	inv_line(out, "NCCL will use", "%s", sb.buf);
-	inv_line(out, "", "(NCCL %s: %s)", in.version, in.version_why);
+	inv_line(out, "", "(NCCL %s: %s)", m->nccl.version, m->nccl.why);
 	strbuf_release(&sb);
-	ifs_facts_release(&in);
 }
 
 static void limits(FILE *out, const json_t *facts)
@@ -136,7 +126,7 @@ static void firewall(FILE *out, const json_t *facts)
 		return;
 	}
 	json_array_foreach(json_object_get(fw, "source"), i, s)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", nz(json_string_value(s)));
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(json_string_value(s), "-"));
 	inv_line(out, "firewall", "%zu rules in %zu chains (%s)", json_array_size(json_object_get(fw, "rules")),
 		 json_array_size(json_object_get(fw, "chains")), sb.len ? sb.buf : "-");
 	strbuf_release(&sb);
@@ -152,17 +142,17 @@ static void rdma(FILE *out, const json_t *facts)
 		return;
 	json_array_foreach(json_object_get(r, "devices"), i, d)
 		json_array_foreach(json_object_get(d, "ports"), j, p) {
-			inv_line(out, n++ ? "" : "RDMA", "%s port %lld: %s, %s, %s", nz(jpath_str(d, "name")),
-				 jpath_int(p, "port", -1), nz(jpath_str(p, "state")), nz(jpath_str(p, "rate")),
-				 nz(jpath_str(p, "link_layer")));
+			inv_line(out, n++ ? "" : "RDMA", "%s port %lld: %s, %s, %s", str_or(jpath_str(d, "name"), "-"),
+				 jpath_int(p, "port", -1), str_or(jpath_str(p, "state"), "-"), str_or(jpath_str(p, "rate"), "-"),
+				 str_or(jpath_str(p, "link_layer"), "-"));
 		}
 	if (!n)
 		inv_line(out, "RDMA", "none (/sys/class/infiniband is empty)");
 	if (json_is_object(jpath(r, "verbs")))
 		inv_line(out, "", "libibverbs %s%s%s; GPUDirect RDMA module %s",
 			 jpath_bool(r, "verbs.loaded", 0) ? "loads from " : "does not load",
-			 jpath_bool(r, "verbs.loaded", 0) ? nz(jpath_str(r, "verbs.path")) : "",
-			 "", jpath_bool(r, "peermem.loaded", 0) ? nz(jpath_str(r, "peermem.module")) : "not loaded");
+			 jpath_bool(r, "verbs.loaded", 0) ? str_or(jpath_str(r, "verbs.path"), "-") : "",
+			 "", jpath_bool(r, "peermem.loaded", 0) ? str_or(jpath_str(r, "peermem.module"), "-") : "not loaded");
 }
 
 static void hostname(FILE *out, const json_t *facts)
@@ -180,19 +170,21 @@ static void hostname(FILE *out, const json_t *facts)
 	if (junknown(jpath(h, "addrs")))
 		strbuf_addf(&sb, "unresolved (%s)", junknown(jpath(h, "addrs")));
 	json_array_foreach(jpath(h, "addrs"), i, a)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", nz(json_string_value(a)));
-	inv_line(out, "host name", "%s -> %s", nz(jpath_str(h, "name")), sb.buf);
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(json_string_value(a), "-"));
+	inv_line(out, "host name", "%s -> %s", str_or(jpath_str(h, "name"), "-"), sb.buf);
 	strbuf_release(&sb);
 }
 
-void inv_net(FILE *out, const json_t *facts, const struct render_opts *o)
+void inv_net(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
+	const json_t *facts = m->facts;
+
 	if (!jpath(facts, "net"))
 		return;
 	inv_heading(out, o, "Network");
 	interfaces(out, facts, o);
 	routes(out, facts);
-	prediction(out, facts);
+	prediction(out, m);
 	limits(out, facts);
 	firewall(out, facts);
 	rdma(out, facts);

@@ -8,11 +8,7 @@
 #include <string.h>
 
 #include "util/json.h"
-
-static const char *nz(const char *s)
-{
-	return s ? s : "-";
-}
+#include "util/strbuf.h"
 
 static void bytes(long long b, char *buf, size_t len)
 {
@@ -75,32 +71,32 @@ static void nccl_lines(FILE *out, const json_t *facts)
 		inv_line(out, "NCCL copies", "unknown (%s)", junknown(jpath(facts, "nccl")));
 	else if (!json_array_size(libs))
 		inv_line(out, "NCCL copies", "none found (%s)",
-			 nz(jpath_str(facts, "nccl.default.why")));
+			 str_or(jpath_str(facts, "nccl.default.why"), "-"));
 	json_array_foreach(libs, i, lib) {
 		const char *v = jpath_str(lib, "version"), *why = junknown(json_object_get(lib, "version"));
 		int def = jpath_bool(lib, "default", 0), torch = mapped_by_torch(facts, lib);
 
 		join(json_object_get(lib, "found_by"), fb, sizeof(fb));
 		inv_line(out, first ? "NCCL copies" : "", "%-8s %s  [%s%s%s%s]",
-			 v ? v : "unknown", nz(jpath_str(lib, "path")), def ? "default, " : "",
+			 v ? v : "unknown", str_or(jpath_str(lib, "path"), "-"), def ? "default, " : "",
 			 torch ? "torch, " : "", "found by ", fb);
 		if (why)
 			inv_line(out, "", "         unknown (%s)", why);
 		first = 0;
 	}
 	if (np && !strcmp(np, "loads"))
-		inv_line(out, "net plugin", "%s", nz(jpath_str(facts, "nccl.net_plugin.path")));
+		inv_line(out, "net plugin", "%s", str_or(jpath_str(facts, "nccl.net_plugin.path"), "-"));
 	else if (np && !strcmp(np, "disabled"))
 		inv_line(out, "net plugin", "disabled (NCCL_NET_PLUGIN=none)");
 	else if (np && !strcmp(np, "missing"))
 		inv_line(out, "net plugin", "NCCL_NET_PLUGIN=%s not found",
-			 nz(jpath_str(facts, "nccl.net_plugin.env")));
+			 str_or(jpath_str(facts, "nccl.net_plugin.env"), "-"));
 	else if (np)
 		inv_line(out, "net plugin", "none (NCCL uses its internal IB/socket transports)");
 	json_array_foreach(jpath(facts, "nccl.plugins"), i, lib)
 		if (!jpath_str(facts, "nccl.net_plugin.path") ||
-		    strcmp(nz(jpath_str(lib, "realpath")), jpath_str(facts, "nccl.net_plugin.path")))
-			inv_line(out, "", "also present: %s", nz(jpath_str(lib, "path")));
+		    strcmp(str_or(jpath_str(lib, "realpath"), "-"), jpath_str(facts, "nccl.net_plugin.path")))
+			inv_line(out, "", "also present: %s", str_or(jpath_str(lib, "path"), "-"));
 	json_array_foreach(jpath(facts, "nccl.conf"), i, c) {
 		const json_t *vars = json_object_get(c, "vars");
 		const char *k;
@@ -109,22 +105,22 @@ static void nccl_lines(FILE *out, const json_t *facts)
 		size_t o = 0;
 
 		if (junknown(vars)) {
-			inv_line(out, "nccl.conf", "%s: unknown (%s)", nz(jpath_str(c, "path")),
+			inv_line(out, "nccl.conf", "%s: unknown (%s)", str_or(jpath_str(c, "path"), "-"),
 				 junknown(vars));
 			continue;
 		}
 		json_object_foreach((json_t *)vars, k, v) {
 			if (o + 2 < sizeof(names))
 				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s=%s",
-						      o ? " " : "", k, nz(json_string_value(v)));
+						      o ? " " : "", k, str_or(json_string_value(v), "-"));
 			if (o >= sizeof(names))
 				o = sizeof(names) - 1;
 		}
 		if (jpath_str(c, "applies"))
-			inv_line(out, "nccl.conf", "%s: %s  (read by %s)", nz(jpath_str(c, "path")),
+			inv_line(out, "nccl.conf", "%s: %s  (read by %s)", str_or(jpath_str(c, "path"), "-"),
 				 names[0] ? names : "(no settings)", jpath_str(c, "applies"));
 		else
-			inv_line(out, "nccl.conf", "%s: %s", nz(jpath_str(c, "path")),
+			inv_line(out, "nccl.conf", "%s: %s", str_or(jpath_str(c, "path"), "-"),
 				 names[0] ? names : "(no settings)");
 	}
 }
@@ -140,12 +136,12 @@ static void torch_desc(const json_t *py, char *buf, size_t len)
 	} else if (!jpath_bool(t, "installed", 0)) {
 		snprintf(buf, len, "no torch");
 	} else {
-		size_t o = (size_t)snprintf(buf, len, "torch %s, %s%s", nz(jpath_str(t, "version")),
+		size_t o = (size_t)snprintf(buf, len, "torch %s, %s%s", str_or(jpath_str(t, "version"), "-"),
 					    cuda ? "CUDA " : "CPU-only build", cuda ? cuda : "");
 		if (o < len && nv)
 			o += (size_t)snprintf(buf + o, len - o, ", NCCL %s %s %s", nv,
 					      jpath_bool(t, "nccl_static", 0) ? "static in" : "from",
-					      nz(jpath_str(t, "nccl_mapped")));
+					      str_or(jpath_str(t, "nccl_mapped"), "-"));
 		else if (o < len && !cuda)
 			o += (size_t)snprintf(buf + o, len - o, ", no NCCL");
 		if (o < len && jpath_str(t, "cudnn"))
@@ -185,7 +181,7 @@ static void python_lines(FILE *out, const json_t *facts)
 		const char *ver = jpath_str(py, "version"), *unk = junknown(json_object_get(py, "version"));
 
 		join(json_object_get(py, "why"), why, sizeof(why));
-		inv_line(out, "python", "%s (%s)  %lld ms", nz(jpath_str(py, "path")), why,
+		inv_line(out, "python", "%s (%s)  %lld ms", str_or(jpath_str(py, "path"), "-"), why,
 			 jpath_int(py, "elapsed_ms", 0));
 		if (unk) {
 			inv_line(out, "", "unknown (%s)", unk);
@@ -194,7 +190,7 @@ static void python_lines(FILE *out, const json_t *facts)
 		torch_desc(py, t, sizeof(t));
 		pkg_desc(py, "lightning", "lightning", l, sizeof(l));
 		pkg_desc(py, "pytorch_lightning", "pytorch_lightning", pl, sizeof(pl));
-		inv_line(out, "", "Python %s; %s%s%s%s%s", nz(ver), t, l[0] ? "; " : "", l,
+		inv_line(out, "", "Python %s; %s%s%s%s%s", str_or(ver, "-"), t, l[0] ? "; " : "", l,
 			 pl[0] ? "; " : "", pl);
 	}
 }
@@ -206,7 +202,7 @@ static void resource_lines(FILE *out, const json_t *facts)
 
 	if (json_is_object(shm) && !junknown(shm)) {
 		if (!jpath_bool(shm, "exists", 1)) {
-			inv_line(out, "/dev/shm", "missing (%s)", nz(jpath_str(shm, "error")));
+			inv_line(out, "/dev/shm", "missing (%s)", str_or(jpath_str(shm, "error"), "-"));
 		} else {
 			bytes(jpath_int(shm, "size_bytes", 0), a, sizeof(a));
 			bytes(jpath_int(shm, "avail_bytes", 0), b, sizeof(b));
@@ -223,8 +219,10 @@ static void resource_lines(FILE *out, const json_t *facts)
 	}
 }
 
-void inv_stack(FILE *out, const json_t *facts, const struct render_opts *o)
+void inv_stack(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
+	const json_t *facts = m->facts;
+
 	inv_heading(out, o, "NCCL and Python stack");
 	nccl_lines(out, facts);
 	python_lines(out, facts);

@@ -5,7 +5,7 @@
 
 #include "util/json.h"
 
-static void (*const sections[])(FILE *, const json_t *, const struct render_opts *) = {
+static void (*const sections[])(FILE *, const struct node_model *, const struct render_opts *) = {
 	inv_host,
 	inv_cloud,
 	inv_gpu,
@@ -13,10 +13,10 @@ static void (*const sections[])(FILE *, const json_t *, const struct render_opts
 	inv_net,
 };
 
-void render_inventory_text(FILE *out, const json_t *facts, const struct render_opts *o)
+void render_inventory_text(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
-		sections[i](out, facts, o);
+		sections[i](out, m, o);
 	fputc('\n', out);
 }
 
@@ -53,8 +53,10 @@ void inv_fact(FILE *out, const char *key, const json_t *facts, const char *path)
 		inv_line(out, key, "-");
 }
 
-void inv_host(FILE *out, const json_t *facts, const struct render_opts *o)
+void inv_host(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
+	const json_t *facts = m->facts;
+
 	inv_heading(out, o, "Host");
 	inv_fact(out, "hostname", facts, "host.hostname");
 	inv_fact(out, "os", facts, "host.os.pretty_name");

@@ -15,9 +15,7 @@
 #include <string.h>
 
 #include "rules/compat_tables.h"
-#include "rules/ifselect.h"
-#include "rules/nccl_vars.h"
-#include "rules/stack.h"
+#include "util/addr.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/version.h"
@@ -28,18 +26,10 @@ struct cloud {
 	const char *provider;	/* "aws", ..., or NULL when unknown */
 	const char *evidence;	/* why we think so */
 	const char *kind;	/* host.container.kind */
-	const char *nccl;	/* the NCCL the job runs with, or NULL */
-	struct nccl_settings s;
-	struct ifs_facts in;
-	struct ifs_result r;
-	int have_ifs;
+	const struct node_model *m;
+	const char *nccl;	/* the NCCL the job runs with, or NULL when none is known */
 	long port_lo, port_hi, master_port;
 };
-
-static const char *nz(const char *s)
-{
-	return s ? s : "?";
-}
 
 static int is(const struct cloud *c, const char *p)
 {
@@ -49,18 +39,18 @@ static int is(const struct cloud *c, const char *p)
 static void ev_cloud(const struct cloud *c, struct finding *f)
 {
 	if (c->provider)
-		finding_evidence(f, "cloud.provider = %s: %s", c->provider, nz(c->evidence));
+		finding_evidence(f, "cloud.provider = %s: %s", c->provider, str_or(c->evidence, "?"));
 }
 
 static const char *setting(const struct cloud *c, const char *name)
 {
-	const struct nccl_setting *st = nccl_settings_get(&c->s, name);
+	const struct nccl_setting *st = node_model_setting(c->m, name);
 	return st ? st->value : NULL;
 }
 
 static const char *env(const struct cloud *c, const char *name)
 {
-	return jpath_str(json_object_get(c->facts, "env"), name);
+	return node_model_env(c->m, name);
 }
 
 /* "eth0 1500, eth1 9001": the MTU of every interface that is up, loopback aside. */
@@ -73,7 +63,7 @@ static void mtus(const struct cloud *c, struct strbuf *sb)
 		const char *k = jpath_str(it, "kind");
 		if (!jpath_bool(it, "up", 0) || (k && !strcmp(k, "loopback")))
 			continue;
-		strbuf_addf(sb, "%s%s %lld", sb->len ? ", " : "", nz(jpath_str(it, "name")), jpath_int(it, "mtu", -1));
+		strbuf_addf(sb, "%s%s %lld", sb->len ? ", " : "", str_or(jpath_str(it, "name"), "?"), jpath_int(it, "mtu", -1));
 	}
 }
 
@@ -91,22 +81,15 @@ static const json_t *iface(const struct cloud *c, const char *name)
 /* The interface the nodes talk over: MASTER_ADDR's route, else NCCL's bootstrap, else the default route. */
 static const char *cluster_if(const struct cloud *c)
 {
-	const char *m = jpath_str(c->facts, "net.master.source_ifname");
-
-	if (m && strncmp(m, "lo", 2))
-		return m;
-	if (c->have_ifs && c->r.boot_status == IFS_OK)
-		return c->r.boot->name;
-	return jpath_str(c->facts, "net.default_route.ifname");
+	return node_model_cluster_ifname(c->m);
 }
 
 static const char *peer(const struct cloud *c)
 {
-	const json_t *m = jpath(c->facts, "net.master");
+	const struct nm_master *m = &c->m->master;
 
-	if (jpath_str(m, "resolved") && !jpath_bool(m, "local", 0) && jpath_str(m, "source_ifname") &&
-	    strncmp(jpath_str(m, "source_ifname"), "lo", 2))
-		return jpath_str(m, "resolved");
+	if (m->resolved && !m->local && m->ifname && strncmp(m->ifname, "lo", 2))
+		return m->resolved;
 	return "<peer's private IP>";
 }
 
@@ -127,7 +110,7 @@ static int active_rdma(const struct cloud *c, const char *link_layer, struct str
 		if (hit) {
 			n++;
 			if (names)
-				strbuf_addf(names, "%s%s", names->len ? "," : "", nz(jpath_str(d, "name")));
+				strbuf_addf(names, "%s%s", names->len ? "," : "", str_or(jpath_str(d, "name"), "?"));
 		}
 	}
 	return n;
@@ -175,12 +158,12 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 		int ofi = ppath && (strstr(ppath, "ofi") || strstr(ppath, "aws"));
 
 		f = finding_add(c->out, ofi ? SEV_OK : SEV_INFO, "cloud.aws.efa_plugin",
-				"NCCL will load the net plugin %s for EFA (%s)%s", nz(ppath), names.buf,
+				"NCCL will load the net plugin %s for EFA (%s)%s", str_or(ppath, "?"), names.buf,
 				ofi ? "" : ": make sure it is aws-ofi-nccl");
-		finding_evidence(f, "nccl.net_plugin: state loads, path %s", nz(ppath));
+		finding_evidence(f, "nccl.net_plugin: state loads, path %s", str_or(ppath, "?"));
 		if (!ofi)
 			finding_fix(f, "strings %s | grep -i -m1 ofi   # aws-ofi-nccl names itself; no output: another plugin",
-				    nz(ppath));
+				    str_or(ppath, "?"));
 		goto stale;
 	}
 	if (state && !strcmp(state, "disabled")) {
@@ -189,8 +172,9 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 		finding_why(f, "NCCL has no EFA transport of its own; only the aws-ofi-nccl plugin drives EFA. With "
 			    "plugins disabled NCCL uses TCP sockets over the ENA interface, many times slower.");
 		finding_fix(f, "unset NCCL_NET_PLUGIN");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_NET_PLUGIN", NULL);
 		finding_evidence(f, "nccl.net_plugin: state disabled (NCCL_NET_PLUGIN=%s)",
-				 nz(jpath_str(c->facts, "nccl.net_plugin.env")));
+				 str_or(jpath_str(c->facts, "nccl.net_plugin.env"), "?"));
 		goto stale;
 	}
 	have = ofi_plugin(c);
@@ -198,15 +182,15 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 			"EFA device(s) %s but no aws-ofi-nccl plugin loads: NCCL will use TCP sockets over ENA",
 			names.buf);
 	finding_evidence(f, "cloud.efa: %s", names.buf);
-	finding_evidence(f, "nccl.net_plugin: state %s, tries %s", nz(state),
-			 nz(jpath_str(c->facts, "nccl.net_plugin.tries")));
+	finding_evidence(f, "nccl.net_plugin: state %s, tries %s", str_or(state, "?"),
+			 str_or(jpath_str(c->facts, "nccl.net_plugin.tries"), "?"));
 	finding_why(f, "NCCL drives EFA only through the aws-ofi-nccl net plugin (libnccl-net-ofi.so, optionally "
 		    "also installed as libnccl-net.so); without it NCCL falls back to NET/Socket silently. Old "
 		    "recipes also export FI_PROVIDER=efa and FI_EFA_USE_DEVICE_RDMA=1 for "
 		    "p4d/p5: aws-ofi-nccl's own table limits FI_PROVIDER=efa to aws-ofi-nccl <= 1.5.0 and says not "
 		    "to set FI_EFA_USE_DEVICE_RDMA with libfabric >= 1.18 and aws-ofi-nccl >= 1.7.");
 	if (have) {
-		const char *p = nz(jpath_str(have, "path")), *n = nz(jpath_str(have, "name"));
+		const char *p = str_or(jpath_str(have, "path"), "?"), *n = str_or(jpath_str(have, "name"), "?");
 		const char *slash = strrchr(p, '/');
 		int ofi_name = !strncmp(n, "libnccl-net-ofi.so", 18);
 
@@ -238,9 +222,11 @@ stale:
 				    "1.7, FI_EFA_FORK_SAFE 'not needed anymore'. Current plugins choose these "
 				    "themselves; stale values hide what the plugin would do.");
 			for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
-				if (env(c, old[i]))
+				if (env(c, old[i])) {
 					finding_fix(f, "unset %s   # unless your aws-ofi-nccl is older than the versions above",
 						    old[i]);
+					finding_setting(f, WHERE_ENV, SCOPE_ALL, old[i], NULL);
+				}
 			finding_evidence(f, "env: %s", set.buf);
 		}
 		strbuf_release(&set);
@@ -291,7 +277,7 @@ static void aws(struct cloud *c)
 		    "'32768-60999' is Linux's default range, right only where the range was not changed. EFA's "
 		    "traffic is not TCP at all: AWS requires a rule allowing all traffic to and from the security "
 		    "group itself, inbound and outbound.", c->port_lo, c->port_hi,
-		    c->port_lo == 32768 && c->port_hi == 60999 ? ", the default" : ", not the default: open this range",
+		    c->port_lo == NM_PORT_LO_DEFAULT && c->port_hi == NM_PORT_HI_DEFAULT ? ", the default" : ", not the default: open this range",
 		    c->master_port);
 	finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id <sg-id> --protocol -1 --source-group <sg-id>");
 	finding_fix(f, "aws ec2 authorize-security-group-egress --group-id <sg-id> --ip-permissions "
@@ -360,6 +346,10 @@ static void alibaba(struct cloud *c)
 				    "_TIMEOUT do not apply); vendor values, not NCCL defaults.");
 			finding_fix(f, "export NCCL_IB_HCA=erdma NCCL_IB_GID_INDEX=1 NCCL_IB_QPS_PER_CONNECTION=8 "
 				    "NCCL_NET_PLUGIN=none");
+			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_HCA", "erdma");
+			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_GID_INDEX", "1");
+			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_QPS_PER_CONNECTION", "8");
+			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_NET_PLUGIN", "none");
 		} else {
 			f = finding_add(c->out, SEV_OK, "cloud.alibaba.erdma", "eRDMA device(s) %s with NCCL_IB_HCA=%s",
 					names.buf, hca);
@@ -396,7 +386,7 @@ static void autodl(struct cloud *c)
 			const char *cls = jpath_str(a, "class");
 			if (jpath_int(a, "family", 0) != 4)
 				continue;
-			strbuf_addf(&all, "%s%s %s (%s)", all.len ? ", " : "", n, nz(jpath_str(a, "addr")), nz(cls));
+			strbuf_addf(&all, "%s%s %s (%s)", all.len ? ", " : "", n, str_or(jpath_str(a, "addr"), "?"), str_or(cls, "?"));
 			if (cls && !strcmp(cls, "private") && (!priv || strcmp(priv, n))) {
 				priv = n;
 				npriv++;
@@ -411,9 +401,12 @@ static void autodl(struct cloud *c)
 		    "reaches rank 0's address (with MASTER_ADDR set, net.bootstrap.* checks exactly that). The "
 		    "seed also says to open the NCCL port range in AutoDL's console (not verified either): NCCL "
 		    "listens on TCP %ld-%ld here, torch's TCPStore on %ld.", c->port_lo, c->port_hi, c->master_port);
-	if (npriv == 1)
+	if (npriv == 1) {
 		finding_fix(f, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # the one private IPv4 "
 			    "interface here", priv, priv);
+		finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_SOCKET_IFNAME", "%s", priv);
+		finding_setting(f, WHERE_ENV, SCOPE_NODE, "GLOO_SOCKET_IFNAME", "%s", priv);
+	}
 	finding_fix(f, "ncclcheck node --master-addr <rank 0's private IP>   # checks the route NCCL needs");
 	finding_evidence(f, "net.interfaces: %s", all.len ? all.buf : "-");
 	ev_cloud(c, f);
@@ -443,8 +436,8 @@ static void autodl(struct cloud *c)
 		finding_fix(f, "%s -m pip install 'torch==2.11.*' lightning --index-url "
 			    "https://download.pytorch.org/whl/cu126 --extra-index-url https://pypi.org/simple   "
 			    "# CUDA 12.6 build: driver >= %s, or >= %s with minor-version compatibility",
-			    nz(jpath_str(py, "path")), nz(full), nz(floor));
-		finding_evidence(f, "python[%zu].torch = %s (%s)", i, tv, nz(jpath_str(py, "path")));
+			    str_or(jpath_str(py, "path"), "?"), str_or(full, "?"), str_or(floor, "?"));
+		finding_evidence(f, "python[%zu].torch = %s (%s)", i, tv, str_or(jpath_str(py, "path"), "?"));
 	}
 }
 
@@ -470,9 +463,9 @@ static void gcp(struct cloud *c)
 		if (drv && !strcmp(drv, "gve"))
 			gve = 1;
 		if (drv && !strcmp(drv, "virtio_net"))
-			strbuf_addf(&virtio, "%s%s", virtio.len ? ", " : "", nz(n));
+			strbuf_addf(&virtio, "%s%s", virtio.len ? ", " : "", str_or(n, "?"));
 		if (jpath_bool(it, "up", 0) && dmtu > 0 && m > dmtu && !(k && !strcmp(k, "loopback")))
-			strbuf_addf(&big, "%s%s %ld", big.len ? ", " : "", nz(n), m);
+			strbuf_addf(&big, "%s%s %ld", big.len ? ", " : "", str_or(n, "?"), m);
 	}
 	/* container bridges at 1500 over a 1460 VPC, or a hand-set jumbo MTU on NCCL's interface */
 	if (big.len || nmtu > 1460) {
@@ -484,7 +477,7 @@ static void gcp(struct cloud *c)
 				      "packets the VPC drops."
 				    : "An MTU above the VPC's black-holes large packets: NCCL hangs once messages grow.");
 		if (big.len)
-			finding_evidence(f, "above %s's %ld: %s", nz(dr), dmtu, big.buf);
+			finding_evidence(f, "above %s's %ld: %s", str_or(dr, "?"), dmtu, big.buf);
 		finding_fix(f, "gcloud compute networks describe <network> --format='value(mtu)'   # every node's "
 			    "interfaces must not exceed it");
 		finding_fix(f, "ping -M do -s %ld -c 3 %s", (nmtu > 0 ? nmtu : 1460) - 28, peer(c));
@@ -520,7 +513,7 @@ static void gcp(struct cloud *c)
 				    "Google's cluster-toolkit scripts do");
 			finding_fix(f, "export LD_LIBRARY_PATH=/usr/local/tcpx/lib64:$LD_LIBRARY_PATH   # A3 High "
 				    "(TCPX), plus the NCCL_GPUDIRECTTCPX_* settings of Google's guide");
-			finding_evidence(f, "nccl.net_plugin.state = %s", nz(state));
+			finding_evidence(f, "nccl.net_plugin.state = %s", str_or(state, "?"));
 			ev_cloud(c, f);
 		}
 	}
@@ -540,7 +533,7 @@ static void azure(struct cloud *c)
 
 	if (!is(c, "azure") || !active_rdma(c, "InfiniBand", &ib))
 		goto out;
-	topo = nccl_settings_get(&c->s, "NCCL_TOPO_FILE");
+	topo = node_model_setting(c->m, "NCCL_TOPO_FILE");
 	if (topo) {
 		f = finding_add(c->out, SEV_OK, "cloud.azure.nccl_conf", "Azure InfiniBand with NCCL_TOPO_FILE=%s (from %s)",
 				topo->value, topo->source);
@@ -557,6 +550,10 @@ static void azure(struct cloud *c)
 	finding_fix(f, "ls /opt/microsoft/*/topo.xml   # the file for this VM size");
 	finding_fix(f, "printf 'NCCL_TOPO_FILE=/opt/microsoft/%s/topo.xml\\nNCCL_IB_PCI_RELAXED_ORDERING=1\\n"
 		    "NCCL_IGNORE_CPU_AFFINITY=1\\n' | sudo tee -a /etc/nccl.conf", nd ? nd : "<sku>");
+	if (nd)
+		finding_setting(f, WHERE_NCCL_CONF, SCOPE_NODE, "NCCL_TOPO_FILE", "/opt/microsoft/%s/topo.xml", nd);
+	finding_setting(f, WHERE_NCCL_CONF, SCOPE_NODE, "NCCL_IB_PCI_RELAXED_ORDERING", "1");
+	finding_setting(f, WHERE_NCCL_CONF, SCOPE_NODE, "NCCL_IGNORE_CPU_AFFINITY", "1");
 ev:
 	finding_evidence(f, "active InfiniBand RDMA devices: %s", ib.buf);
 	ev_cloud(c, f);
@@ -584,7 +581,7 @@ static void oci(struct cloud *c)
 		json_array_foreach(json_object_get(d, "ports"), j, p)
 			act |= jpath_str(p, "state") && !strcmp(jpath_str(p, "state"), "ACTIVE");
 		if (act && !front)
-			strbuf_addf(&hca, "%s%s", hca.len ? "," : "", nz(jpath_str(d, "name")));
+			strbuf_addf(&hca, "%s%s", hca.len ? "," : "", str_or(jpath_str(d, "name"), "?"));
 	}
 	f = finding_add(c->out, SEV_INFO, "cloud.oci.roce", "OCI RoCE (%s) without NCCL_IB_HCA: Oracle's sample settings",
 			roce.buf);
@@ -592,12 +589,20 @@ static void oci(struct cloud *c)
 		    "front-end NIC) and sets NCCL_IB_TC=41, NCCL_IB_SL=0, NCCL_IB_TIMEOUT=22 and "
 		    "NCCL_IB_QPS_PER_CONNECTION=16; NCCL_IB_GID_INDEX=3 is needed only before NCCL 2.21, which picks "
 		    "the GID itself. Vendor sample values, not NCCL defaults.");
-	if (hca.len)
+	if (hca.len) {
 		finding_fix(f, "export NCCL_IB_HCA==%s NCCL_IB_TC=41 NCCL_IB_SL=0 NCCL_IB_TIMEOUT=22 "
 			    "NCCL_IB_QPS_PER_CONNECTION=16", hca.buf);
-	if (c->nccl && version_cmp_str(c->nccl, "2.21") < 0)
+		finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_IB_HCA", "=%s", hca.buf);
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_TC", "41");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_SL", "0");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_TIMEOUT", "22");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_QPS_PER_CONNECTION", "16");
+	}
+	if (c->nccl && version_cmp_str(c->nccl, "2.21") < 0) {
 		finding_fix(f, "export NCCL_IB_GID_INDEX=3   # NCCL %s is older than 2.21", c->nccl);
-	finding_evidence(f, "active RoCE devices: %s; front-end interface %s", roce.buf, nz(dr));
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_GID_INDEX", "3");
+	}
+	finding_evidence(f, "active RoCE devices: %s; front-end interface %s", roce.buf, str_or(dr, "?"));
 	ev_cloud(c, f);
 out:
 	strbuf_release(&roce);
@@ -634,67 +639,54 @@ static void containers(struct cloud *c)
 
 	if (!c->kind)
 		return;
-	{
-		const char *r = jpath_str(c->facts, "net.master.resolved");
-		loop = r && (!strncmp(r, "127.", 4) || !strcmp(r, "::1"));
-	}
+	loop = c->m->master.resolved && addr_classify_text(c->m->master.resolved) == ADDR_LOOPBACK;
 	if ((!strcmp(c->kind, "docker") || !strcmp(c->kind, "podman")) && veth_only(c, &first) && !loop) {
 		a = json_array_get(json_object_get(iface(c, first), "addrs"), 0);
 		f = finding_add(c->out, SEV_WARN, "cloud.container.bridge",
 				"a %s container on a bridge network: other nodes cannot reach NCCL here at %s %s",
-				c->kind, nz(first), nz(jpath_str(a, "addr")));
+				c->kind, str_or(first, "?"), str_or(jpath_str(a, "addr"), "?"));
 		finding_why(f, "Inside a bridged container NCCL only sees the container's own interface and "
 			    "advertises its address, which other hosts cannot route to; its listeners take random "
 			    "ports from the container's ip_local_port_range, which -p cannot publish. Fine for one "
 			    "node; multi-node NCCL needs the host's network.");
 		finding_fix(f, "%s run --network host ...   # the container uses the host's interfaces", c->kind);
 		finding_evidence(f, "host.container.kind = %s (%s)", c->kind,
-				 nz(jpath_str(c->facts, "host.container.evidence")));
-		finding_evidence(f, "every interface with an address is a veth: %s", nz(first));
+				 str_or(jpath_str(c->facts, "host.container.evidence"), "?"));
+		finding_evidence(f, "every interface with an address is a veth: %s", str_or(first, "?"));
 	}
 	if (!strcmp(c->kind, "kubernetes") && veth_only(c, &first)) {
 		struct strbuf rd = STRBUF_INIT;
 		int nr = active_rdma(c, NULL, &rd);
 
 		f = finding_add(c->out, SEV_INFO, "cloud.k8s.pod_network",
-				"a Kubernetes pod on the pod network (%s is a veth): NCCL runs over the CNI", nz(first));
+				"a Kubernetes pod on the pod network (%s is a veth): NCCL runs over the CNI", str_or(first, "?"));
 		finding_why(f, "Pod addresses are routable between nodes, so NCCL's sockets work, but through the "
 			    "CNI's overlay or NAT: lower bandwidth and often a smaller MTU. RDMA devices (EFA, "
 			    "InfiniBand, eRDMA) are usable only with hostNetwork or an RDMA device plugin with "
 			    "Multus/SR-IOV.%s", nr ? " RDMA ports are active in this pod, so a device plugin is in use." : "");
 		finding_fix(f, "hostNetwork: true   # in the pod spec, with dnsPolicy: ClusterFirstWithHostNet");
 		finding_evidence(f, "host.container.kind = kubernetes (%s)",
-				 nz(jpath_str(c->facts, "host.container.evidence")));
+				 str_or(jpath_str(c->facts, "host.container.evidence"), "?"));
 		strbuf_release(&rd);
 	}
 }
 
-void rule_cloud(const json_t *facts, struct findings *out)
+void rule_cloud(const struct node_model *m, struct findings *out)
 {
 	struct cloud c;
-	const json_t *range = jpath(facts, "sysctl.ip_local_port_range");
 
 	memset(&c, 0, sizeof(c));
-	c.facts = facts;
+	c.m = m;
+	c.facts = m->facts;
 	c.out = out;
-	c.provider = jpath_str(facts, "cloud.provider");
-	if (c.provider && !strcmp(c.provider, "unknown"))
-		c.provider = NULL;
-	c.evidence = jpath_str(facts, "cloud.evidence");
-	c.kind = jpath_str(facts, "host.container.kind");
-	c.nccl = stack_effective_nccl(facts, NULL, NULL);
-	c.port_lo = 32768;
-	c.port_hi = 60999;
-	if (json_is_array(range) && json_array_size(range) == 2) {
-		c.port_lo = (long)json_integer_value(json_array_get(range, 0));
-		c.port_hi = (long)json_integer_value(json_array_get(range, 1));
-	}
-	c.master_port = (long)jpath_int(facts, "net.master.port", 29500);
-	nccl_settings_collect(facts, c.nccl, &c.s);
-	if (ifs_from_facts(facts, &c.in) == 0) {
-		ifs_predict(&c.in.in, &c.r);
-		c.have_ifs = 1;
-	}
+	c.provider = m->cloud.provider;
+	c.evidence = m->cloud.evidence;
+	c.kind = m->cloud.container;
+	/* the model's one decision; a guessed default says nothing about this node's NCCL */
+	c.nccl = m->nccl.assumed ? NULL : m->nccl.version;
+	c.port_lo = m->ports.lo;
+	c.port_hi = m->ports.hi;
+	c.master_port = m->master.port;
 	aws(&c);
 	alibaba(&c);
 	autodl(&c);
@@ -702,6 +694,4 @@ void rule_cloud(const json_t *facts, struct findings *out)
 	azure(&c);
 	oci(&c);
 	containers(&c);
-	ifs_facts_release(&c.in);
-	nccl_settings_release(&c.s);
 }

@@ -416,8 +416,9 @@ static void rule_toolkits(const json_t *facts, const json_t *driver, struct find
 	}
 }
 
-void rule_compat_driver(const json_t *facts, struct findings *out)
+void rule_compat_driver(const struct node_model *m, struct findings *out)
 {
+	const json_t *facts = m->facts;
 	const json_t *driver = json_object_get(facts, "driver");
 	const json_t *present = json_object_get(driver, "present");
 	struct finding *f;
@@ -500,8 +501,9 @@ static const char *cudnn_cuda(const json_t *facts, const json_t *c, const char *
 	return dflt;
 }
 
-void rule_compat_cudnn(const json_t *facts, struct findings *out)
+void rule_compat_cudnn(const struct node_model *m, struct findings *out)
 {
+	const json_t *facts = m->facts;
 	size_t i;
 	json_t *c;
 	char seen[16][48];

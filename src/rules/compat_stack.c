@@ -14,11 +14,7 @@
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"
-
-static const char *nz(const char *s)
-{
-	return s ? s : "?";
-}
+#include "util/strbuf.h"
 
 /* The directory part of `path` (caller frees). */
 static char *dir_of(const char *path)
@@ -88,10 +84,10 @@ static const char *found_by_str(const json_t *lib, char *buf, size_t len)
 
 /* ---- NCCL's own version ------------------------------------------------------------------ */
 
-static void nccl_floor(const json_t *facts, struct findings *out)
+static void nccl_floor(const struct node_model *m, struct findings *out)
 {
-	const char *path = NULL, *why = NULL;
-	const char *v = stack_effective_nccl(facts, &path, &why);
+	const char *path = m->nccl.loaded_path, *why = m->nccl.loaded_why;
+	const char *v = m->nccl.loaded;
 	struct finding *f;
 
 	if (!v)
@@ -99,20 +95,19 @@ static void nccl_floor(const json_t *facts, struct findings *out)
 	if (version_cmp_str(v, STACK_NCCL_MIN) >= 0) {
 		f = finding_add(out, SEV_OK, "nccl.version", "NCCL %s is at least %s", v,
 				STACK_NCCL_MIN);
-		finding_evidence(f, "nccl: %s, %s%s%s", v, nz(why), path ? ", " : "", path ? path : "");
+		finding_evidence(f, "nccl: %s, %s%s%s", v, str_or(why, "?"), path ? ", " : "", path ? path : "");
 		return;
 	}
 	f = finding_add(out, SEV_ERROR, "nccl.too_old",
 			"NCCL %s is older than %s, the minimum for multi-node training", v,
 			STACK_NCCL_MIN);
-	finding_evidence(f, "nccl: %s, %s%s%s", v, nz(why), path ? " at " : "", path ? path : "");
+	finding_evidence(f, "nccl: %s, %s%s%s", v, str_or(why, "?"), path ? " at " : "", path ? path : "");
 	finding_why(f, "The setup guide this tool follows requires NCCL %s or newer; torch itself "
 		    "refuses to build against anything older than 2.7, point-to-point send/recv "
 		    "arrived in 2.7.3, and error reporting that lets torch abort a hung job (not "
 		    "hang forever) needs a recent NCCL.", STACK_NCCL_MIN);
-	if (stack_nccl_python(facts)) {
-		const json_t *py = stack_nccl_python(facts);
-		finding_fix(f, "%s -m pip install --upgrade torch", nz(jpath_str(py, "path")));
+	if (m->stack.nccl_python) {
+		finding_fix(f, "%s -m pip install --upgrade torch", str_or(m->stack.nccl_python->path, "?"));
 	} else {
 		finding_fix(f, "apt-get install --only-upgrade libnccl2 libnccl-dev");
 		finding_fix(f, "# or, in a conda environment: conda install -c conda-forge nccl");
@@ -124,7 +119,7 @@ static void torch_pin(const json_t *py, const json_t *facts, struct findings *ou
 {
 	const char *torch = jpath_str(py, "torch.version"), *cuda = jpath_str(py, "torch.cuda");
 	const char *nccl = jpath_str(py, "torch.nccl_version"), *mapped;
-	const char *pypath = nz(jpath_str(py, "path"));
+	const char *pypath = str_or(jpath_str(py, "path"), "?");
 	const struct torch_nccl_pin *pin;
 	struct finding *f;
 	char wheel[32];
@@ -138,14 +133,14 @@ static void torch_pin(const json_t *py, const json_t *facts, struct findings *ou
 		f = finding_add(out, SEV_OK, "compat.torch_nccl", "torch %s runs the NCCL %s it was "
 				"built with", torch, nccl);
 		finding_evidence(f, "python: %s; torch.cuda.nccl.version(): %s; maps %s", pypath, nccl,
-				 nz(mapped));
+				 str_or(mapped, "?"));
 		return;
 	}
 	if (cmp > 0) {
 		f = finding_add(out, SEV_INFO, "compat.torch_nccl.newer",
 				"torch %s runs NCCL %s, newer than the %s its wheels ship", torch, nccl,
 				pin->nccl);
-		finding_evidence(f, "python: %s; maps %s", pypath, nz(mapped));
+		finding_evidence(f, "python: %s; maps %s", pypath, str_or(mapped, "?"));
 		finding_why(f, "A newer NCCL is usually fine (NCCL keeps its ABI within 2.x); it means "
 			    "someone upgraded the nvidia-nccl wheel or put another libnccl first in "
 			    "the search path. Use the same NCCL on every node.");
@@ -155,9 +150,9 @@ static void torch_pin(const json_t *py, const json_t *facts, struct findings *ou
 			"torch %s runs NCCL %s, older than the %s its wheels ship", torch, nccl,
 			pin->nccl);
 	finding_evidence(f, "python: %s; torch.cuda.nccl.version(): %s", pypath, nccl);
-	finding_evidence(f, "torch.nccl_mapped: %s%s", nz(mapped),
+	finding_evidence(f, "torch.nccl_mapped: %s%s", str_or(mapped, "?"),
 			 jpath_bool(py, "torch.nccl_static", 0) ? " (NCCL linked statically)" : "");
-	finding_evidence(f, "torch %s (CUDA %s) wheels pin NCCL %s%s", torch, nz(cuda), pin->nccl,
+	finding_evidence(f, "torch %s (CUDA %s) wheels pin NCCL %s%s", torch, str_or(cuda, "?"), pin->nccl,
 			 pin->verified ? "" : " (inferred, not from a primary record)");
 	finding_why(f, "PyTorch tests each release against one NCCL. An older one usually means "
 		    "that LD_LIBRARY_PATH or LD_PRELOAD puts a system libnccl ahead of the wheel's, "
@@ -195,7 +190,7 @@ static void lightning_one(const json_t *py, const char *pkg, struct findings *ou
 {
 	char key[64], mm[32];
 	const char *lv, *torch = jpath_str(py, "torch.version"), *pyv = jpath_str(py, "version");
-	const char *pypath = nz(jpath_str(py, "path"));
+	const char *pypath = str_or(jpath_str(py, "path"), "?");
 	const char *dist = !strcmp(pkg, "lightning") ? "lightning" : "pytorch-lightning";
 	const struct lightning_compat *row;
 	struct finding *f;
@@ -255,13 +250,13 @@ static void lightning_pair(const json_t *py, struct findings *out)
 	if (a && b && version_cmp_str(a, b) != 0) {
 		f = finding_add(out, SEV_WARN, "compat.lightning.two_packages",
 				"lightning %s and pytorch-lightning %s are both installed", a, b);
-		finding_evidence(f, "python: %s", nz(jpath_str(py, "path")));
+		finding_evidence(f, "python: %s", str_or(jpath_str(py, "path"), "?"));
 		finding_why(f, "`import lightning.pytorch` and `import pytorch_lightning` are separate "
 			    "copies of the framework; mixing them (a callback from one, a Trainer from "
 			    "the other) fails with confusing type errors, and only one is what your "
 			    "script imports.");
 		finding_fix(f, "%s -m pip install --upgrade 'lightning==%s' 'pytorch-lightning==%s'",
-			    nz(jpath_str(py, "path")), version_cmp_str(a, b) > 0 ? a : b,
+			    str_or(jpath_str(py, "path"), "?"), version_cmp_str(a, b) > 0 ? a : b,
 			    version_cmp_str(a, b) > 0 ? a : b);
 	}
 }
@@ -281,8 +276,8 @@ static void python_torch(const json_t *py, struct findings *out)
 	f = finding_add(out, SEV_WARN, "compat.python_torch",
 			"torch %s is not released for Python %s (its wheels cover %s to %s)", torch,
 			pyv, row->python_min, row->python_max);
-	finding_evidence(f, "python: %s %s; torch %s at %s", nz(jpath_str(py, "path")), pyv, torch,
-			 nz(jpath_str(py, "torch.path")));
+	finding_evidence(f, "python: %s %s; torch %s at %s", str_or(jpath_str(py, "path"), "?"), pyv, torch,
+			 str_or(jpath_str(py, "torch.path"), "?"));
 	finding_why(f, "This torch came from a distribution package or a source build, not a "
 		    "PyTorch wheel: nodes that install the wheel get a different torch, CUDA and "
 		    "NCCL than this one. Use one environment on every node.");
@@ -300,7 +295,7 @@ static void unreadable_copies(const json_t *facts, struct findings *out)
 
 	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
 		const char *why = junknown(json_object_get(lib, "version"));
-		const char *path = nz(jpath_str(lib, "path"));
+		const char *path = str_or(jpath_str(lib, "path"), "?");
 		struct finding *f;
 		char fb[256];
 
@@ -350,11 +345,11 @@ static void copies(const json_t *facts, struct findings *out)
 		char *dir = tstatic ? NULL : dir_of(tmapped ? tmapped : "");
 		f = finding_add(out, SEV_WARN, "nccl.copies.differ",
 				"torch uses NCCL %s but nccl-tests and C/C++ programs load NCCL %s (%s)",
-				tv, dv, nz(dpath));
-		finding_evidence(f, "torch (%s): NCCL %s, maps %s%s", nz(jpath_str(py, "path")), tv,
-				 nz(tmapped), tstatic ? " (linked statically)" : "");
+				tv, dv, str_or(dpath, "?"));
+		finding_evidence(f, "torch (%s): NCCL %s, maps %s%s", str_or(jpath_str(py, "path"), "?"), tv,
+				 str_or(tmapped, "?"), tstatic ? " (linked statically)" : "");
 		finding_evidence(f, "default for a plain program: %s (NCCL %s, chosen by %s; found by "
-				 "%s)", nz(dpath), dv, nz(jpath_str(def, "default_how")),
+				 "%s)", str_or(dpath, "?"), dv, str_or(jpath_str(def, "default_how"), "?"),
 				 found_by_str(def, fb, sizeof(fb)));
 		finding_why(f, "The dynamic loader picks a plain program's libnccl.so.2 from "
 			    "LD_PRELOAD, LD_LIBRARY_PATH, the ld.so cache and the system directories, "
@@ -387,8 +382,8 @@ static void copies(const json_t *facts, struct findings *out)
 		char *dir = dir_of(tmapped);
 		f = finding_add(out, SEV_INFO, "nccl.default.none",
 				"torch brings NCCL %s, but programs outside torch find no libnccl.so.2", tv);
-		finding_evidence(f, "torch (%s) maps %s", nz(jpath_str(py, "path")), tmapped);
-		finding_evidence(f, "nccl.default: %s", nz(jpath_str(facts, "nccl.default.why")));
+		finding_evidence(f, "torch (%s) maps %s", str_or(jpath_str(py, "path"), "?"), tmapped);
+		finding_evidence(f, "nccl.default: %s", str_or(jpath_str(facts, "nccl.default.why"), "?"));
 		finding_why(f, "nccl-tests and other NCCL programs will not start (\"libnccl.so.2: "
 			    "cannot open shared object file\") unless they are pointed at torch's copy.");
 		finding_fix(f, "export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH", dir);
@@ -401,7 +396,7 @@ static void copies(const json_t *facts, struct findings *out)
 				nlibs, dpath ? dpath : "none of them");
 		json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
 			const char *v = jpath_str(lib, "version");
-			finding_evidence(f, "%s: %s (found by %s)%s%s", nz(jpath_str(lib, "path")),
+			finding_evidence(f, "%s: %s (found by %s)%s%s", str_or(jpath_str(lib, "path"), "?"),
 					 v ? v : "version unknown", found_by_str(lib, fb, sizeof(fb)),
 					 jpath_bool(lib, "default", 0) ? ", default" : "",
 					 tlib == lib ? ", mapped by torch" : "");
@@ -433,21 +428,21 @@ static void plugin_and_conf(const json_t *facts, struct findings *out)
 
 	if (state && !strcmp(state, "missing")) {
 		f = finding_add(out, SEV_WARN, "nccl.net_plugin.missing",
-				"NCCL_NET_PLUGIN=%s names a plugin that is not found", nz(env));
+				"NCCL_NET_PLUGIN=%s names a plugin that is not found", str_or(env, "?"));
 		finding_evidence(f, "nccl.net_plugin: tries %s and libnccl-net-%s.so; neither is in "
 				 "LD_LIBRARY_PATH, the ld.so cache or the system directories",
-				 nz(env), nz(env));
+				 str_or(env, "?"), str_or(env, "?"));
 		finding_why(f, "NCCL then falls back to its internal IB/socket transports (older NCCL "
 			    "fails instead); on AWS EFA or other plugin-based fabrics the fallback is "
 			    "plain TCP and many times slower.");
 		finding_fix(f, "export LD_LIBRARY_PATH=<dir of libnccl-net-%s.so>:$LD_LIBRARY_PATH",
-			    nz(env));
+			    str_or(env, "?"));
 		finding_fix(f, "# or, to use NCCL's own transports: export NCCL_NET_PLUGIN=none");
 	} else if (state && !strcmp(state, "loads")) {
 		f = finding_add(out, SEV_INFO, "nccl.net_plugin", "NCCL will load the net plugin %s",
-				nz(jpath_str(facts, "nccl.net_plugin.path")));
+				str_or(jpath_str(facts, "nccl.net_plugin.path"), "?"));
 		finding_evidence(f, "nccl.net_plugin: %s (NCCL_NET_PLUGIN=%s)",
-				 nz(jpath_str(facts, "nccl.net_plugin.path")), env ? env : "unset");
+				 str_or(jpath_str(facts, "nccl.net_plugin.path"), "?"), env ? env : "unset");
 		finding_why(f, "A net plugin replaces NCCL's IB and socket transports; its version must "
 			    "match the fabric and the NCCL in use. Set NCCL_NET_PLUGIN=none to rule "
 			    "it out when debugging.");
@@ -456,10 +451,10 @@ static void plugin_and_conf(const json_t *facts, struct findings *out)
 		if (jpath_bool(c, "exists", 1))
 			continue;
 		f = finding_add(out, SEV_WARN, "nccl.conf.missing",
-				"%s=%s names a file that cannot be read", nz(jpath_str(c, "source")),
-				nz(jpath_str(c, "path")));
-		finding_evidence(f, "nccl.conf: %s: %s", nz(jpath_str(c, "path")),
-				 nz(junknown(json_object_get(c, "vars"))));
+				"%s=%s names a file that cannot be read", str_or(jpath_str(c, "source"), "?"),
+				str_or(jpath_str(c, "path"), "?"));
+		finding_evidence(f, "nccl.conf: %s: %s", str_or(jpath_str(c, "path"), "?"),
+				 str_or(junknown(json_object_get(c, "vars")), "?"));
 		finding_why(f, "NCCL silently skips a missing config file, so the settings you meant "
 			    "to apply are not applied; with NCCL_CONF_FILE set, NCCL 2.23+ also stops "
 			    "reading ~/.nccl.conf.");
@@ -467,12 +462,13 @@ static void plugin_and_conf(const json_t *facts, struct findings *out)
 	}
 }
 
-void rule_compat_stack(const json_t *facts, struct findings *out)
+void rule_compat_stack(const struct node_model *m, struct findings *out)
 {
+	const json_t *facts = m->facts;
 	size_t i;
 	json_t *py;
 
-	nccl_floor(facts, out);
+	nccl_floor(m, out);
 	json_array_foreach(json_object_get(facts, "python"), i, py) {
 		if (!json_is_object(py))
 			continue;

@@ -16,11 +16,6 @@
 #include "util/strbuf.h"
 #include "util/version.h"
 
-static const char *nz(const char *s)
-{
-	return s ? s : "?";
-}
-
 /* The toolkit a torch extension build would use, as cpp_extension's _find_cuda_home() finds it. */
 struct build_tk {
 	const json_t *t;	/* cuda.toolkits[] entry, NULL when none */
@@ -85,7 +80,7 @@ static void pick(const json_t *facts, struct build_tk *b)
 	}
 	if (jpath_bool(facts, "cuda.nvcc.found", 0) && nvcc_tk) {
 		b->t = toolkit_at(facts, nvcc_tk, &b->idx);
-		snprintf(b->how, sizeof(b->how), "nvcc on PATH: %s", nz(jpath_str(facts, "cuda.nvcc.path")));
+		snprintf(b->how, sizeof(b->how), "nvcc on PATH: %s", str_or(jpath_str(facts, "cuda.nvcc.path"), "?"));
 		if (!b->t) {
 			b->path = nvcc_tk;
 			b->version = jpath_str(facts, "cuda.nvcc.version");
@@ -140,8 +135,8 @@ static void others(const json_t *facts, const struct build_tk *b, struct finding
 
 	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t)
 		if (t != b->t)
-			strbuf_addf(&sb, "%s%s at %s", sb.len ? ", " : "", nz(jpath_str(t, "version")),
-				    nz(jpath_str(t, "path")));
+			strbuf_addf(&sb, "%s%s at %s", sb.len ? ", " : "", str_or(jpath_str(t, "version"), "?"),
+				    str_or(jpath_str(t, "path"), "?"));
 	if (sb.len)
 		finding_evidence(f, "other toolkits (not used for builds): %s", sb.buf);
 	strbuf_release(&sb);
@@ -150,7 +145,7 @@ static void others(const json_t *facts, const struct build_tk *b, struct finding
 static void fix_cuda_home(struct finding *f, const json_t *t)
 {
 	finding_fix(f, "export CUDA_HOME=%s PATH=%s/bin:$PATH   # CUDA %s, already installed",
-		    nz(jpath_str(t, "path")), nz(jpath_str(t, "path")), nz(jpath_str(t, "version")));
+		    str_or(jpath_str(t, "path"), "?"), str_or(jpath_str(t, "path"), "?"), str_or(jpath_str(t, "version"), "?"));
 }
 
 static void fix_install(struct finding *f, const struct version *tc)
@@ -176,7 +171,7 @@ static void fix_wheel(struct finding *f, const json_t *py, const char *tv, const
 		return;
 	finding_fix(f, "%s -m pip install --force-reinstall 'torch==%ld.%ld.*' --index-url "
 		    "https://download.pytorch.org/whl/cu%ld%ld   # or torch's CUDA %s build, to match the toolkit "
-		    "(the driver must run it)", nz(jpath_str(py, "path")), tvv.part[0], tvv.part[1], cv.part[0],
+		    "(the driver must run it)", str_or(jpath_str(py, "path"), "?"), tvv.part[0], tvv.part[1], cv.part[0],
 		    cv.part[1], pick_v);
 }
 
@@ -253,12 +248,13 @@ static void judge(const json_t *facts, const json_t *py, size_t pi, const struct
 	}
 	finding_evidence(f, "build toolkit: CUDA %s at %s, found through %s", b->version, b->path, b->how);
 ev:
-	finding_evidence(f, "python[%zu].torch = %s, cuda %s (%s)", pi, nz(tv), tc, nz(jpath_str(py, "path")));
+	finding_evidence(f, "python[%zu].torch = %s, cuda %s (%s)", pi, str_or(tv, "?"), tc, str_or(jpath_str(py, "path"), "?"));
 	others(facts, b, f);
 }
 
-void rule_compat_toolkit(const json_t *facts, struct findings *out)
+void rule_compat_toolkit(const struct node_model *m, struct findings *out)
 {
+	const json_t *facts = m->facts;
 	struct build_tk b;
 	const json_t *py;
 	size_t i;

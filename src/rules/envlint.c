@@ -14,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/ifselect.h"
 #include "rules/nccl_vars.h"
 #include "rules/stack_tables.h"
 #include "util/json.h"
@@ -26,11 +25,12 @@
 #define ORIGIN_LEN 512
 
 struct lint {
+	const struct node_model *m;
 	const json_t *facts;
 	const char *version;		/* modelled NCCL */
 	const char *version_why;
 	int assumed;
-	struct nccl_settings s;
+	const struct nccl_settings *s;
 	struct findings *out;
 	int problems;
 };
@@ -79,6 +79,10 @@ static void fix_set(struct finding *f, const struct nccl_setting *st, const char
 	}
 	finding_fix(f, "%s", sb.buf);
 	strbuf_release(&sb);
+	/* the same as data: in the place the value comes from now */
+	finding_setting(f, st && st->from_file ? WHERE_NCCL_CONF : WHERE_ENV, SCOPE_ALL, name, "%s", value);
+	if (st && strcmp(st->name, name))
+		finding_setting(f, st->from_file ? WHERE_NCCL_CONF : WHERE_ENV, SCOPE_ALL, st->name, NULL);
 }
 
 static void fix_unset(struct finding *f, const struct nccl_setting *st)
@@ -87,6 +91,7 @@ static void fix_unset(struct finding *f, const struct nccl_setting *st)
 		finding_fix(f, "unset %s", st->name);
 	else
 		finding_fix(f, "sed -i '/^%s=/d' %s", st->name, st->source);
+	finding_setting(f, st->from_file ? WHERE_NCCL_CONF : WHERE_ENV, SCOPE_ALL, st->name, NULL);
 }
 
 static struct finding *add(struct lint *l, enum severity sev, const char *id, const struct nccl_setting *st,
@@ -600,7 +605,7 @@ static void lint_hca(struct lint *l, const struct nccl_setting *st)
 			any = 1;
 	}
 	if (n && !any) {
-		const struct nccl_setting *net = nccl_settings_get(&l->s, "NCCL_NET");
+		const struct nccl_setting *net = nccl_settings_get(l->s, "NCCL_NET");
 		int forced = net && !strcasecmp(net->value, "IB");
 
 		f = add(l, forced ? SEV_ERROR : SEV_WARN, "nccl.env.ib_hca_nomatch", st,
@@ -674,7 +679,7 @@ static long long setting_int(const struct lint *l, const char *name, long long d
 	enum nv_parse how;
 	long long v;
 
-	*st = nccl_settings_get(&l->s, name);
+	*st = nccl_settings_get(l->s, name);
 	if (!*st)
 		return def;
 	v = nccl_parse_int((*st)->value, &how);
@@ -688,23 +693,17 @@ static void lint_sockets(struct lint *l)
 	long long ns = setting_int(l, "NCCL_NSOCKS_PERTHREAD", -2, &ns_st);
 	long long nt = setting_int(l, "NCCL_SOCKET_NTHREADS", -2, &nt_st);
 	const char *vendor = NULL, *ifname = NULL;
-	struct ifs_facts in;
-	struct ifs_result r;
 	struct finding *f;
 	long long auto_nt = 0, auto_ns = 1;
 
 	if (!ns_st && !nt_st)
 		return;
-	if (ifs_from_facts(l->facts, &in) == 0) {
-		ifs_predict(&in.in, &r);
-		if (r.sockets.n) {
-			const json_t *it;
-			size_t i;
-			ifname = r.sockets.v[0]->name;
-			json_array_foreach(jpath(l->facts, "net.interfaces"), i, it)
-				if (jpath_str(it, "name") && !strcmp(jpath_str(it, "name"), ifname))
-					vendor = jpath_str(it, "vendor");
-		}
+	if (l->m->have_ifs && l->m->pred.sockets.n) {
+		const struct nm_iface *it;
+
+		ifname = l->m->pred.sockets.v[0]->name;
+		if ((it = node_model_iface(l->m, ifname)) != NULL)
+			vendor = it->vendor;
 	}
 	if (vendor && !strcmp(vendor, "0x1d0f")) {
 		auto_nt = 2;
@@ -746,27 +745,30 @@ static void lint_sockets(struct lint *l)
 		if (vendor)
 			finding_evidence(f, "net.interfaces[%s].vendor = %s", ifname, vendor);
 		finding_fix(f, "export NCCL_SOCKET_NTHREADS=2   # and keep the product at most 64, or unset both");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_SOCKET_NTHREADS", "2");
 	}
-	ifs_facts_release(&in);
 }
 
-void rule_nccl_env(const json_t *facts, struct findings *out)
+void rule_nccl_env(const struct node_model *m, struct findings *out)
 {
 	struct lint l;
 	struct finding *f;
 	size_t effective = 0;
 
 	memset(&l, 0, sizeof(l));
-	l.facts = facts;
+	l.m = m;
+	l.facts = m->facts;
 	l.out = out;
-	l.version = nccl_model_version(facts, &l.version_why, &l.assumed);
-	nccl_settings_collect(facts, l.version, &l.s);
+	l.version = m->nccl.version;
+	l.version_why = m->nccl.why;
+	l.assumed = m->nccl.assumed;
+	l.s = &m->settings;
 
-	for (size_t i = 0; i < l.s.n; i++) {
-		const struct nccl_setting *st = &l.s.v[i];
+	for (size_t i = 0; i < l.s->n; i++) {
+		const struct nccl_setting *st = &l.s->v[i];
 
 		if (!st->effective) {
-			const struct nccl_setting *win = nccl_settings_get(&l.s, st->name);
+			const struct nccl_setting *win = nccl_settings_get(l.s, st->name);
 			char where[ORIGIN_LEN], wwhere[ORIGIN_LEN];
 
 			origin(st, where, sizeof(where));
@@ -784,9 +786,9 @@ void rule_nccl_env(const json_t *facts, struct findings *out)
 		lint_one(&l, st);
 	}
 	lint_sockets(&l);
-	if (l.s.skipped_conf) {
+	if (l.s->skipped_conf) {
 		f = finding_add(out, SEV_INFO, "nccl.env.conf_skipped", "%s is not read by NCCL %s",
-				l.s.skipped_conf, l.version);
+				l.s->skipped_conf, l.version);
 		finding_why(f, "NCCL 2.23+ reads $NCCL_CONF_FILE instead of ~/.nccl.conf when it is set; older "
 			    "releases ignore NCCL_CONF_FILE; 2.30 finds the home directory through $HOME.");
 		finding_evidence(f, "NCCL %s (%s)", l.version, l.version_why);
@@ -794,5 +796,4 @@ void rule_nccl_env(const json_t *facts, struct findings *out)
 	if (effective && !l.problems)
 		finding_add(out, SEV_OK, "nccl.env.ok", "%zu NCCL_* setting%s: variable%s NCCL reads, with values it "
 			    "parses as written", effective, effective == 1 ? "" : "s", effective == 1 ? "" : "s");
-	nccl_settings_release(&l.s);
 }

@@ -4,8 +4,9 @@
 #include "probe/probe.h"
 #include "util/json.h"
 
-void rule_facts_health(const json_t *facts, struct findings *out)
+void rule_facts_health(const struct node_model *m, struct findings *out)
 {
+	const json_t *facts = m->facts;
 	long long v = jpath_int(facts, "schema_version", -1);
 	struct finding *f;
 

@@ -364,65 +364,6 @@ int ifs_addr_link_local(const struct ifs_addr *a)
 	return a && a->family == 6 && a->addr[0] == 0xfe && (a->addr[1] & 0xc0) == 0x80;
 }
 
-/* ---- from a facts document ---- */
-
-int ifs_from_facts(const json_t *facts, struct ifs_facts *out)
-{
-	const json_t *list = jpath(facts, "net.ifaddrs"), *e;
-	const char *v, *why;
-	struct nccl_settings ns;
-	const struct nccl_setting *st;
-	size_t i, n = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!json_is_array(list))
-		return -1;
-
-	v = nccl_model_version(facts, &why, &out->version_assumed);
-	version_parse(v, &out->in.nccl);
-	out->version = xstrdup(v);
-	out->version_why = why;
-
-	out->addrs = xcalloc(json_array_size(list) + 1, sizeof(*out->addrs));
-	json_array_foreach(list, i, e) {
-		struct ifs_addr *a = &out->addrs[n];
-		const char *name = jpath_str(e, "ifname"), *addr = jpath_str(e, "addr");
-		int fam;
-
-		if (!name || !addr || addr_from_text(addr, &fam, a->addr) < 0)
-			continue;
-		a->name = name;
-		a->family = fam;
-		a->text = addr;
-		a->prefixlen = (int)jpath_int(e, "prefixlen", -1);
-		a->scope_id = (unsigned)jpath_int(e, "scope_id", 0);
-		a->ifindex = (unsigned)jpath_int(e, "index", 0);
-		a->running = jpath_bool(e, "flags.running", 1);
-		n++;
-	}
-	out->in.addrs = out->addrs;
-	out->in.naddrs = n;
-
-	nccl_settings_collect(facts, out->version, &ns);
-	if ((st = nccl_settings_get(&ns, "NCCL_SOCKET_IFNAME")) != NULL) {
-		out->in.socket_ifname = st->value;
-		out->ifname_source = st->source;
-	}
-	if ((st = nccl_settings_get(&ns, "NCCL_SOCKET_FAMILY")) != NULL) {
-		out->in.socket_family = st->value;
-		out->family_source = st->source;
-	}
-	if ((st = nccl_settings_get(&ns, "NCCL_COMM_ID")) != NULL) {
-		out->in.comm_id = st->value;
-		out->comm_id_source = st->source;
-		/* the probe resolved the environment's value; a file's value may differ */
-		if (!st->from_file)
-			out->in.comm_id_resolved = jpath_str(facts, "net.comm_id.resolved");
-	}
-	nccl_settings_release(&ns);
-	return 0;
-}
-
 void ifs_facts_release(struct ifs_facts *f)
 {
 	free(f->addrs);

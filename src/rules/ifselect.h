@@ -146,9 +146,9 @@ void ifs_predict(const struct ifs_input *in, struct ifs_result *out);
 int ifs_addr_link_local(const struct ifs_addr *a);
 
 /*
- * The input for this node from a facts document: net.ifaddrs[], the NCCL_* settings NCCL would
- * see (environment over nccl.conf files), and the NCCL version to model with the reason for it.
- * Strings are borrowed from `facts`. Returns -1 when net.ifaddrs is missing or unknown.
+ * The input for one node as the node model (model/node.c) decodes it from facts: net.ifaddrs[],
+ * the NCCL_* settings NCCL would see (environment over nccl.conf files), and the NCCL version to
+ * model with the reason for it. Strings are borrowed from the facts.
  */
 struct ifs_facts {
 	struct ifs_input in;
@@ -161,7 +161,6 @@ struct ifs_facts {
 	const char *comm_id_source;
 };
 
-int ifs_from_facts(const json_t *facts, struct ifs_facts *out);
 void ifs_facts_release(struct ifs_facts *f);
 
 

@@ -13,15 +13,11 @@
 #include "rules/stack_tables.h"
 #include "util/json.h"
 #include "util/version.h"
+#include "util/strbuf.h"
 
 static const char *env_get(const json_t *facts, const char *name)
 {
 	return json_string_value(json_object_get(jpath(facts, "env"), name));
-}
-
-static const char *nz(const char *s)
-{
-	return s ? s : "?";
 }
 
 /* ---- renamed torch variables ------------------------------------------------------------- */
@@ -39,7 +35,7 @@ static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, 
 				r->new_name, nv, r->new_name, nv);
 		finding_evidence(f, "env: %s=%s, %s=%s", r->old_name, ov, r->new_name, nv);
 		if (torch)
-			finding_evidence(f, "torch %s (%s)", torch, nz(pypath));
+			finding_evidence(f, "torch %s (%s)", torch, str_or(pypath, "?"));
 		finding_why(f, "torch %s+ reads the new name first and falls back to the old one, "
 			    "so the old value is ignored whenever they differ. %s: %s.", r->renamed_in,
 			    r->new_name, r->meaning);
@@ -58,7 +54,7 @@ static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, 
 					r->old_name, ov, r->renamed_in, r->new_name);
 		finding_evidence(f, "env: %s=%s", r->old_name, ov);
 		if (torch)
-			finding_evidence(f, "torch %s (%s); renamed in torch %s", torch, nz(pypath),
+			finding_evidence(f, "torch %s (%s); renamed in torch %s", torch, str_or(pypath, "?"),
 					 r->renamed_in);
 		if (blocking)
 			finding_why(f, "Advice written before torch %s (the second seed recommends "
@@ -84,7 +80,7 @@ static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, 
 		f = finding_add(out, SEV_WARN, "torch.env.new_name_ignored",
 				"%s=%s is ignored by torch %s, which only reads %s", r->new_name, nv,
 				torch, r->old_name);
-		finding_evidence(f, "env: %s=%s; torch %s (%s)", r->new_name, nv, torch, nz(pypath));
+		finding_evidence(f, "env: %s=%s; torch %s (%s)", r->new_name, nv, torch, str_or(pypath, "?"));
 		finding_why(f, "The TORCH_ prefix arrived in torch %s; older releases read only the "
 			    "old name. %s: %s.", r->renamed_in, r->old_name, r->meaning);
 		finding_fix(f, "export %s=%s", r->old_name, nv);
@@ -185,8 +181,9 @@ static void stray_ranks(const json_t *facts, struct findings *out)
 		    "python train.py   # or use torchrun, which sets them for each process");
 }
 
-void rule_launcher_env(const json_t *facts, struct findings *out)
+void rule_launcher_env(const struct node_model *m, struct findings *out)
 {
+	const json_t *facts = m->facts;
 	const json_t *py = stack_torch_python(facts);
 	const char *torch = py ? jpath_str(py, "torch.version") : NULL;
 	const char *pypath = py ? jpath_str(py, "path") : NULL;

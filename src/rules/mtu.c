@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/ifselect.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 
 #define MTU_MAX_IFS (IFS_MAX_IFS + 1)
@@ -22,20 +20,9 @@ struct nif {
 	const char *kind;
 };
 
-static const json_t *interface(const json_t *facts, const char *name)
+static void add(const struct node_model *m, const struct ifs_addr *a, struct nif *v, int *n)
 {
-	const json_t *it;
-	size_t i;
-
-	json_array_foreach(jpath(facts, "net.interfaces"), i, it)
-		if (jpath_str(it, "name") && !strcmp(jpath_str(it, "name"), name))
-			return it;
-	return NULL;
-}
-
-static void add(const json_t *facts, const struct ifs_addr *a, struct nif *v, int *n)
-{
-	const json_t *it;
+	const struct nm_iface *it;
 
 	/* link-local IPv6 reaches no other node through a router: not a path to judge */
 	if (!a || !strncmp(a->name, "lo", 2) || ifs_addr_link_local(a) || *n >= MTU_MAX_IFS)
@@ -43,30 +30,29 @@ static void add(const json_t *facts, const struct ifs_addr *a, struct nif *v, in
 	for (int i = 0; i < *n; i++)
 		if (!strcmp(v[i].a->name, a->name))
 			return;
-	it = interface(facts, a->name);
-	if (!it || jpath_int(it, "mtu", -1) <= 0)
+	it = node_model_iface(m, a->name);
+	if (!it || it->mtu <= 0)
 		return;
 	v[*n].a = a;
-	v[*n].mtu = (long)jpath_int(it, "mtu", -1);
-	v[*n].kind = jpath_str(it, "kind");
+	v[*n].mtu = it->mtu;
+	v[*n].kind = it->kind;
 	(*n)++;
 }
 
 /* MASTER_ADDR when the kernel reaches it through `a`'s interface and it is another node. */
-static const char *peer_for(const json_t *facts, const struct ifs_addr *a)
+static const char *peer_for(const struct node_model *m, const struct ifs_addr *a)
 {
-	const json_t *m = jpath(facts, "net.master");
-	const char *via = jpath_str(m, "source_ifname"), *r = jpath_str(m, "resolved");
+	const char *via = m->master.ifname, *r = m->master.resolved;
 
-	if (!r || !via || strcmp(via, a->name) || jpath_bool(m, "local", 0))
+	if (!r || !via || strcmp(via, a->name) || m->master.local)
 		return NULL;
 	return r;
 }
 
 /* What the clouds say about MTU, when facts name the cloud (research/launch-and-cloud.md §2, §3.4). */
-static const char *cloud_note(const json_t *facts)
+static const char *cloud_note(const struct node_model *m)
 {
-	const char *p = jpath_str(facts, "cloud.provider");
+	const char *p = m->cloud.provider;
 
 	if (!p)
 		return "";
@@ -84,9 +70,9 @@ static const char *cloud_note(const json_t *facts)
 	return "";
 }
 
-static void fix_ping(struct finding *f, const json_t *facts, const struct nif *x)
+static void fix_ping(struct finding *f, const struct node_model *m, const struct nif *x)
 {
-	const char *peer = peer_for(facts, x->a);
+	const char *peer = peer_for(m, x->a);
 	int v6 = x->a->family == 6;
 	long payload = x->mtu - (v6 ? 48 : 28);
 
@@ -95,23 +81,19 @@ static void fix_ping(struct finding *f, const json_t *facts, const struct nif *x
 		    peer ? peer : v6 ? "<peer's IPv6 address>" : "<peer's IP address>", x->a->name, x->mtu);
 }
 
-void rule_mtu(const json_t *facts, struct findings *out)
+void rule_mtu(const struct node_model *m, struct findings *out)
 {
-	struct ifs_facts in;
-	struct ifs_result r;
+	const struct ifs_result *r = &m->pred;
 	struct nif v[MTU_MAX_IFS];
 	int n = 0, differ = 0;
 	struct finding *f;
 
-	if (ifs_from_facts(facts, &in) < 0) {
-		ifs_facts_release(&in);
+	if (!m->have_ifs)
 		return;
-	}
-	ifs_predict(&in.in, &r);
-	if (r.boot_status == IFS_OK)
-		add(facts, r.boot, v, &n);
-	for (int i = 0; i < r.sockets.n; i++)
-		add(facts, r.sockets.v[i], v, &n);
+	if (r->boot_status == IFS_OK)
+		add(m, r->boot, v, &n);
+	for (int i = 0; i < r->sockets.n; i++)
+		add(m, r->sockets.v[i], v, &n);
 	for (int i = 1; i < n; i++)
 		differ |= v[i].mtu != v[0].mtu;
 
@@ -122,15 +104,15 @@ void rule_mtu(const json_t *facts, struct findings *out)
 			strbuf_addf(&sb, "%s%s %ld", i ? ", " : "", v[i].a->name, v[i].mtu);
 		f = finding_add(out, SEV_INFO, "net.mtu.differ", "NCCL's interfaces have different MTUs: %s", sb.buf);
 		finding_evidence(f, "net.interfaces[].mtu: %s", sb.buf);
-		finding_evidence(f, "NCCL %s: bootstrap %s, NET/Socket over %d interface(s)", in.version,
-				 r.boot ? r.boot->name : "-", r.sockets.n);
+		finding_evidence(f, "NCCL %s: bootstrap %s, NET/Socket over %d interface(s)", m->nccl.version,
+				 r->boot ? r->boot->name : "-", r->sockets.n);
 		finding_why(f, "Each interface's MTU must hold on the whole path to the other nodes, and every node "
 			    "must use the same MTU on the network it shares with the others: a node that sends "
 			    "larger frames than a peer or a hop accepts gets its large packets dropped while "
-			    "small ones pass. One node cannot see the others; check each path.%s", cloud_note(facts));
+			    "small ones pass. One node cannot see the others; check each path.%s", cloud_note(m));
 		for (int i = 0; i < n; i++)
 			if (v[i].mtu > 1500)
-				fix_ping(f, facts, &v[i]);
+				fix_ping(f, m, &v[i]);
 		strbuf_release(&sb);
 	}
 	for (int i = 0; i < n; i++) {
@@ -141,17 +123,16 @@ void rule_mtu(const json_t *facts, struct findings *out)
 			continue;
 		f = finding_add(out, SEV_INFO, "net.mtu.jumbo",
 				"%s (NCCL's %s interface) has MTU %ld: every hop to the other nodes must carry "
-				"%ld-byte packets", x->a->name, x->a == r.boot ? "bootstrap" : "NET/Socket", x->mtu,
+				"%ld-byte packets", x->a->name, x->a == r->boot ? "bootstrap" : "NET/Socket", x->mtu,
 				x->mtu);
 		finding_evidence(f, "net.interfaces[%s].mtu = %ld", x->a->name, x->mtu);
-		finding_evidence(f, "NCCL %s (%s)", in.version, in.version_why);
+		finding_evidence(f, "NCCL %s (%s)", m->nccl.version, m->nccl.why);
 		finding_why(f, "Jumbo frames help only when the other nodes and every switch or router between "
 			    "them accept them; otherwise full-size segments vanish (a path-MTU black hole) while "
 			    "small messages pass. NCCL then connects, exchanges its first bootstrap messages and "
-			    "hangs in init or in the first large transfer, with no error.%s", cloud_note(facts));
-		fix_ping(f, facts, x);
+			    "hangs in init or in the first large transfer, with no error.%s", cloud_note(m));
+		fix_ping(f, m, x);
 		finding_fix(f, "ip link set dev %s mtu 1500   # on every node, if only the small ping "
 			    "(-s %d) gets through", x->a->name, x->a->family == 6 ? 1452 : 1472);
 	}
-	ifs_facts_release(&in);
 }

@@ -414,24 +414,6 @@ static int conf_rank(const json_t *conf, const json_t *confs, const char *conf_f
 	return CONF_HOME;
 }
 
-const char *nccl_model_version(const json_t *facts, const char **why, int *assumed)
-{
-	struct version v;
-	const char *s = jpath_str(facts, "net.assume_nccl");
-
-	*assumed = 0;
-	if (s && version_parse(s, &v) == 0) {
-		*why = "NCCLCHECK_ASSUME_NCCL";
-		return s;
-	}
-	s = stack_effective_nccl(facts, NULL, why);
-	if (s && version_parse(s, &v) == 0)
-		return s;
-	*assumed = 1;
-	*why = "no NCCL found on this node; assuming the one PyTorch 2.10/2.11 wheels ship";
-	return NCCL_MODEL_DEFAULT;
-}
-
 static void settings_add(struct nccl_settings *s, const char *name, const char *value,
 			 const char *source, int from_file, int line)
 {

@@ -73,15 +73,12 @@ enum nv_parse {
 };
 long long nccl_parse_int(const char *s, enum nv_parse *how);
 
-/* The NCCL release modelled when the facts name none: what PyTorch 2.10/2.11 wheels ship. */
-#define NCCL_MODEL_DEFAULT "2.28.9"
-
 /*
- * The NCCL version whose behaviour the rules reproduce: NCCLCHECK_ASSUME_NCCL (the probe records
- * it as net.assume_nccl), else the one the job loads (stack_effective_nccl), else
- * NCCL_MODEL_DEFAULT with *assumed = 1. *why says which, in words for a finding.
+ * The NCCL release modelled when the facts name none: what PyTorch 2.10/2.11 wheels ship. The
+ * node model (model/node.c) decides the version: NCCLCHECK_ASSUME_NCCL (net.assume_nccl), else the
+ * one the job loads, else this.
  */
-const char *nccl_model_version(const json_t *facts, const char **why, int *assumed);
+#define NCCL_MODEL_DEFAULT "2.28.9"
 
 /* One NCCL_* setting NCCL would see, and where it came from. */
 struct nccl_setting {

@@ -178,8 +178,9 @@ static void rule_memlock(const json_t *facts, struct findings *out)
 	finding_fix(f, "# under systemd or Slurm daemons: LimitMEMLOCK=infinity in the unit file");
 }
 
-void rule_resources(const json_t *facts, struct findings *out)
+void rule_resources(const struct node_model *m, struct findings *out)
 {
+	const json_t *facts = m->facts;
 	rule_shm(facts, out);
 	rule_memlock(facts, out);
 }

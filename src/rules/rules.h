@@ -1,41 +1,42 @@
 /*
- * Rules: pure functions from facts to findings. No I/O, no clock, no environment: everything a
- * rule knows comes from the facts document, so a saved document (--facts FILE) or a fixture gives
- * the same verdicts anywhere.
+ * Rules: pure functions from a node model (model/node.h) to findings. No I/O, no clock, no
+ * environment: everything a rule knows comes from the model of one facts document, so a saved
+ * document (--facts FILE), a peer's or a fixture gives the same verdicts anywhere. A rule reads the
+ * model's typed members; the NCCL version, the settings NCCL sees, its interface prediction, the
+ * MASTER_ADDR route, the port range and the firewall are decided there once, never here.
  */
 #ifndef NCCLCHECK_RULES_H
 #define NCCLCHECK_RULES_H
 
-#include <jansson.h>
-
 #include "finding.h"
+#include "model/node.h"
 
-typedef void (*rule_fn)(const json_t *facts, struct findings *out);
+typedef void (*rule_fn)(const struct node_model *m, struct findings *out);
 
 struct rule {
 	const char *name;
 	rule_fn fn;
 };
 
-/* Runs every single-node rule on one node's facts. */
-void rules_run_node(const json_t *facts, struct findings *out);
-
-/* The node rule table, for --help listings and tests. */
-extern const struct rule rules_node[];
-extern const unsigned rules_node_count;
+/* Runs every single-node rule on one node's model. */
+void rules_run_node(const struct node_model *m, struct findings *out);
 
 /* One file per topic. */
-void rule_facts_health(const json_t *facts, struct findings *out);
-void rule_compat_driver(const json_t *facts, struct findings *out);
-void rule_compat_cudnn(const json_t *facts, struct findings *out);
-void rule_gpu_topology(const json_t *facts, struct findings *out);
-void rule_compat_stack(const json_t *facts, struct findings *out);
-void rule_launcher_env(const json_t *facts, struct findings *out);
-void rule_resources(const json_t *facts, struct findings *out);
-void rule_nccl_env(const json_t *facts, struct findings *out);	/* envlint.c: NCCL_* lint */
-void rule_net(const json_t *facts, struct findings *out);	/* net.c: interface prediction, ports, firewall */
-void rule_compat_toolkit(const json_t *facts, struct findings *out);	/* CUDA toolkit vs torch's CUDA */
-void rule_mtu(const json_t *facts, struct findings *out);	/* mtu.c: MTU on NCCL's interfaces */
-void rule_cloud(const json_t *facts, struct findings *out);	/* cloud.c: per-cloud and container tips */
+void rule_facts_health(const struct node_model *m, struct findings *out);
+void rule_compat_driver(const struct node_model *m, struct findings *out);
+void rule_compat_cudnn(const struct node_model *m, struct findings *out);
+void rule_cpu_affinity(const struct node_model *m, struct findings *out);
+void rule_compat_stack(const struct node_model *m, struct findings *out);
+void rule_launcher_env(const struct node_model *m, struct findings *out);
+void rule_resources(const struct node_model *m, struct findings *out);
+void rule_nccl_env(const struct node_model *m, struct findings *out);	/* envlint.c: NCCL_* lint */
+/* net_iface.c: interface prediction, NCCL_SOCKET_IFNAME, NCCL_COMM_ID, MASTER_ADDR route */
+void rule_net_iface(const struct node_model *m, struct findings *out);
+void rule_net_ports(const struct node_model *m, struct findings *out);	/* net_ports.c: port range, firewall */
+void rule_host_limits(const struct node_model *m, struct findings *out);	/* host_limits.c: nofile, socket buffers, host name */
+void rule_rdma(const struct node_model *m, struct findings *out);	/* rdma.c: RDMA NCCL cannot use */
+void rule_compat_toolkit(const struct node_model *m, struct findings *out);	/* CUDA toolkit vs torch's CUDA */
+void rule_mtu(const struct node_model *m, struct findings *out);	/* mtu.c: MTU on NCCL's interfaces */
+void rule_cloud(const struct node_model *m, struct findings *out);	/* cloud.c: per-cloud and container tips */
 
 #endif

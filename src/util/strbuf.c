@@ -145,3 +145,8 @@ void strbuf_trim(struct strbuf *sb)
 		strbuf_setlen(sb, sb->len - i);
 	}
 }
+
+const char *str_or(const char *s, const char *fallback)
+{
+	return s ? s : fallback;
+}

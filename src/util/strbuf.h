@@ -18,6 +18,9 @@ struct strbuf {
 };
 
 extern char strbuf_slopbuf[];
+
+/* `s`, or `fallback` when it is NULL: the one helper for printing facts that may be missing. */
+const char *str_or(const char *s, const char *fallback);
 #define STRBUF_INIT { 0, 0, strbuf_slopbuf }
 
 void strbuf_init(struct strbuf *sb, size_t hint);

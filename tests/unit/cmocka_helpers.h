@@ -14,6 +14,34 @@
 #include <jansson.h>
 
 #include "finding.h"
+#include "model/node.h"
+
+/*
+ * Runs a node rule on the model of `facts`. A document the model rejects runs nothing (tests of
+ * rejection call node_model_new themselves).
+ */
+static inline void run_rule(void (*rule)(const struct node_model *, struct findings *),
+			    const json_t *facts, struct findings *fs)
+{
+	struct err e = ERR_INIT;
+	struct node_model *m = node_model_new(facts, &e);
+
+	if (!m)
+		return;
+	rule(m, fs);
+	node_model_free(m);
+}
+
+/* The model of `facts`; fails the test when the model rejects it. */
+static inline struct node_model *model_of(const json_t *facts)
+{
+	struct err e = ERR_INIT;
+	struct node_model *m = node_model_new(facts, &e);
+
+	if (!m)
+		fail_msg("node_model_new: %s", e.msg);
+	return m;
+}
 
 /* Loads tests/fixtures/<rel> as JSON; fails the test when it cannot. */
 static inline json_t *load_fixture_json(const char *rel)

@@ -233,7 +233,11 @@ static char *render_cloud(const json_t *facts, int verbose)
 	memset(&o, 0, sizeof(o));
 	o.verbose = verbose;
 	assert_non_null(f);
-	inv_cloud(f, facts, &o);
+	{
+		struct node_model *im = model_of(facts);
+		inv_cloud(f, im, &o);
+		node_model_free(im);
+	}
 	fclose(f);
 	return buf;
 }
@@ -274,7 +278,7 @@ static struct findings *rules(const char *text)
 	struct findings *fs = findings_new();
 	json_t *facts = json_lit(text);
 
-	rule_cloud(facts, fs);
+	run_rule(rule_cloud, facts, fs);
 	json_decref(facts);
 	return fs;
 }
@@ -538,7 +542,7 @@ static void gpu_machine_quiet(void **state)
 	struct findings *fs = findings_new();
 
 	(void)state;
-	rule_cloud(doc, fs);
+	run_rule(rule_cloud, doc, fs);
 	expect_none_prefixed(fs, "cloud.");
 	findings_free(fs);
 	json_decref(facts);

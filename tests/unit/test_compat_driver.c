@@ -15,8 +15,8 @@ static struct findings *run(json_t *facts)
 {
 	struct findings *fs = findings_new();
 
-	rule_compat_driver(facts, fs);
-	rule_compat_cudnn(facts, fs);
+	run_rule(rule_compat_driver, facts, fs);
+	run_rule(rule_compat_cudnn, facts, fs);
 	json_decref(facts);
 	return fs;
 }
@@ -168,7 +168,9 @@ static void test_h200(void **state)
 	fs = findings_new();
 	{
 		json_t *facts = load_fixture_json("facts/gpu-h200x2-handmade.json");
-		rules_run_node(facts, fs);
+		struct node_model *m = model_of(facts);
+		rules_run_node(m, fs);
+		node_model_free(m);
 		json_decref(facts);
 	}
 	for (size_t i = 0; i < fs->n; i++)
@@ -491,7 +493,7 @@ static void test_cpus_restricted(void **state)
 	const struct finding *f;
 
 	(void)state;
-	rule_gpu_topology(d, fs);
+	run_rule(rule_cpu_affinity, d, fs);
 	f = need(fs, "host.cpus.restricted", "64 of the 192 online CPUs and not every NUMA node");
 	assert_int_equal(f->sev, SEV_INFO);
 	assert_true(finding_fix_contains(f, "export OMP_NUM_THREADS=8"));
@@ -500,14 +502,14 @@ static void test_cpus_restricted(void **state)
 	/* the affinity mask narrows further than the cgroup */
 	fs = findings_new();
 	json_object_set_new(json_object_get(jpath(d, "topology"), "cpus"), "bound_pus", json_integer(4));
-	rule_gpu_topology(d, fs);
+	run_rule(rule_cpu_affinity, d, fs);
 	assert_true(finding_fix_contains(need(fs, "host.cpus.restricted", "4 of the 192"), "OMP_NUM_THREADS=1 "));
 	findings_free(fs);
 
 	/* everything usable: nothing to say */
 	fs = findings_new();
 	json_object_set_new(jpath(d, "topology"), "cpus", json_lit("{\"pus\":192,\"numa_nodes\":2,\"bound_pus\":192}"));
-	rule_gpu_topology(d, fs);
+	run_rule(rule_cpu_affinity, d, fs);
 	assert_int_equal(fs->n, 0);
 	findings_free(fs);
 	json_decref(d);
@@ -531,7 +533,7 @@ static void test_junk(void **state)
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
 		struct findings *fs = findings_new();
 		json_t *d = json_lit(docs[i]);
-		rule_gpu_topology(d, fs);
+		run_rule(rule_cpu_affinity, d, fs);
 		findings_free(fs);
 		fs = run(d);
 		findings_free(fs);

@@ -17,7 +17,7 @@ static struct findings *run(const json_t *facts)
 {
 	struct findings *fs = findings_new();
 
-	rule_compat_stack(facts, fs);
+	run_rule(rule_compat_stack, facts, fs);
 	return fs;
 }
 

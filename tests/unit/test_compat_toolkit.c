@@ -22,7 +22,7 @@ static struct findings *run(const char *text)
 	struct findings *fs = findings_new();
 	json_t *facts = json_lit(text);
 
-	rule_compat_toolkit(facts, fs);
+	run_rule(rule_compat_toolkit, facts, fs);
 	json_decref(facts);
 	return fs;
 }
@@ -133,7 +133,7 @@ static void gpu_machine(void **state)
 	const struct finding *f;
 
 	(void)state;
-	rule_compat_toolkit(doc, fs);
+	run_rule(rule_compat_toolkit, doc, fs);
 	f = expect_finding(fs, "compat.toolkit.torch", SEV_OK);
 	assert_string_equal(f->title, "CUDA toolkit 13.0 (CUDA_HOME=/usr/local/cuda) matches torch 2.11.0+cu130's CUDA 13.0");
 	findings_free(fs);

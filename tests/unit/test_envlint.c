@@ -25,7 +25,7 @@ static struct findings *lint(const char *version, const char *env, const char *e
 		 "\"prefixlen\":24,\"flags\":{\"running\":true}}]}%s%s}",
 		 env, version, *extra ? "," : "", extra);
 	facts = json_lit(buf);
-	rule_nccl_env(facts, fs);
+	run_rule(rule_nccl_env, facts, fs);
 	/* findings borrow nothing from the facts: free them now to prove it */
 	json_decref(facts);
 	return fs;
@@ -165,7 +165,7 @@ static void test_sockets_aws(void **state)
 	facts = json_lit("{\"env\":{\"NCCL_NSOCKS_PERTHREAD\":\"4\"},\"net\":{\"assume_nccl\":\"2.28.9\","
 			 "\"ifaddrs\":[{\"ifname\":\"ens5\",\"family\":4,\"addr\":\"10.0.0.2\",\"prefixlen\":24}],"
 			 "\"interfaces\":[{\"name\":\"ens5\",\"vendor\":\"0x1d0f\"}]}}");
-	rule_nccl_env(facts, fs);
+	run_rule(rule_nccl_env, facts, fs);
 	expect_no_finding(fs, "nccl.env.sockets");
 	json_decref(facts);
 	findings_free(fs);

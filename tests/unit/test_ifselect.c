@@ -352,8 +352,9 @@ static void test_link_local(void **state)
 
 static void test_from_facts(void **state)
 {
-	struct ifs_facts f;
-	struct ifs_result r;
+	const struct ifs_facts *fp;
+	const struct ifs_result *rp;
+	struct node_model *m;
 	json_t *facts;
 
 	(void)state;
@@ -368,31 +369,35 @@ static void test_from_facts(void **state)
 			 "{\"ifname\":\"eth0\",\"family\":4,\"addr\":\"203.0.113.10\",\"prefixlen\":24,\"flags\":{\"running\":false}},"
 			 "{\"ifname\":\"eth1\",\"family\":4,\"addr\":\"10.0.0.2\",\"prefixlen\":24,\"flags\":{\"running\":true}},"
 			 "{\"ifname\":\"bad\",\"family\":4,\"addr\":\"not an address\"}]}}");
-	assert_int_equal(ifs_from_facts(facts, &f), 0);
-	assert_string_equal(f.version, "2.27.7");
-	assert_string_equal(f.version_why, "NCCLCHECK_ASSUME_NCCL");
-	assert_int_equal(f.in.naddrs, 3);
-	assert_string_equal(f.in.socket_ifname, "eth1");
-	assert_string_equal(f.ifname_source, "environment");
-	assert_string_equal(f.in.socket_family, "AF_INET");
-	assert_string_equal(f.family_source, "/root/.nccl.conf");
-	ifs_predict(&f.in, &r);
-	assert_non_null(r.boot);
-	assert_string_equal(r.boot->name, "eth1");
-	ifs_facts_release(&f);
+	m = model_of(facts);
+	fp = &m->ifs;
+	rp = &m->pred;
+	assert_int_equal(m->have_ifs, 1);
+	assert_string_equal(fp->version, "2.27.7");
+	assert_string_equal(fp->version_why, "NCCLCHECK_ASSUME_NCCL");
+	assert_int_equal(fp->in.naddrs, 3);
+	assert_string_equal(fp->in.socket_ifname, "eth1");
+	assert_string_equal(fp->ifname_source, "environment");
+	assert_string_equal(fp->in.socket_family, "AF_INET");
+	assert_string_equal(fp->family_source, "/root/.nccl.conf");
+	assert_non_null(rp->boot);
+	assert_string_equal(rp->boot->name, "eth1");
+	node_model_free(m);
 	json_decref(facts);
 
 	/* no NCCL anywhere: the documented default assumption */
 	facts = json_lit("{\"net\":{\"ifaddrs\":[]}}");
-	assert_int_equal(ifs_from_facts(facts, &f), 0);
-	assert_true(f.version_assumed);
-	assert_string_equal(f.version, NCCL_MODEL_DEFAULT);
-	ifs_facts_release(&f);
+	m = model_of(facts);
+	assert_int_equal(m->have_ifs, 1);
+	assert_true(m->ifs.version_assumed);
+	assert_string_equal(m->ifs.version, NCCL_MODEL_DEFAULT);
+	node_model_free(m);
 	json_decref(facts);
 
 	facts = json_lit("{\"net\":{\"ifaddrs\":{\"unknown\":\"getifaddrs failed\"}}}");
-	assert_int_equal(ifs_from_facts(facts, &f), -1);
-	ifs_facts_release(&f);
+	m = model_of(facts);
+	assert_int_equal(m->have_ifs, 0);
+	node_model_free(m);
 	json_decref(facts);
 }
 

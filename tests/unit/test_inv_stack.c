@@ -15,7 +15,11 @@ static char *render(const json_t *facts)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	inv_stack(f, facts, &o);
+	{
+		struct node_model *im = model_of(facts);
+		inv_stack(f, im, &o);
+		node_model_free(im);
+	}
 	fclose(f);
 	return buf;
 }

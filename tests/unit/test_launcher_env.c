@@ -13,7 +13,7 @@ static struct findings *run(const json_t *facts)
 {
 	struct findings *fs = findings_new();
 
-	rule_launcher_env(facts, fs);
+	run_rule(rule_launcher_env, facts, fs);
 	return fs;
 }
 

@@ -26,7 +26,7 @@ static struct findings *run(const char *env, const char *ifaddrs, const char *in
 		 "{\"env\":{%s},\"net\":{\"assume_nccl\":\"2.28.9\",\"ifaddrs\":[%s],\"interfaces\":[%s]%s%s}}",
 		 env, ifaddrs, interfaces, *more ? "," : "", more);
 	facts = json_lit(buf);
-	rule_mtu(facts, fs);
+	run_rule(rule_mtu, facts, fs);
 	json_decref(facts);
 	return fs;
 }
@@ -124,7 +124,7 @@ static void gpu_machine(void **state)
 	struct findings *fs = findings_new();
 
 	(void)state;
-	rule_mtu(doc, fs);
+	run_rule(rule_mtu, doc, fs);
 	expect_no_finding(fs, "net.mtu.differ");
 	expect_no_finding(fs, "net.mtu.jumbo");
 	findings_free(fs);

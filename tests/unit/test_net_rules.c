@@ -18,6 +18,15 @@
 #define ETH10 "{\"ifname\":\"eth10\",\"family\":4,\"addr\":\"192.168.10.2\",\"prefixlen\":24,\"class\":\"private\",\"flags\":{\"running\":true}}"
 #define MASTER_ETH1 "\"master\":{\"set\":true,\"addr\":\"10.0.0.1\",\"resolved\":\"10.0.0.1\",\"port\":29500,\"local\":false,\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}"
 
+/* What rules/net.c was: the four network rules, in their order. */
+static void rule_net(const struct node_model *m, struct findings *fs)
+{
+	rule_net_iface(m, fs);
+	rule_net_ports(m, fs);
+	rule_host_limits(m, fs);
+	rule_rdma(m, fs);
+}
+
 /* facts: env members, net.ifaddrs entries, more net members, more top-level members */
 static struct findings *run(const char *env, const char *ifaddrs, const char *net, const char *extra)
 {
@@ -29,7 +38,7 @@ static struct findings *run(const char *env, const char *ifaddrs, const char *ne
 		 "{\"schema_version\":1,\"env\":{%s},\"net\":{\"assume_nccl\":\"2.28.9\",\"ifaddrs\":[%s]%s%s}%s%s}",
 		 env, ifaddrs, *net ? "," : "", net, *extra ? "," : "", extra);
 	facts = json_lit(buf);
-	rule_net(facts, fs);
+	run_rule(rule_net, facts, fs);
 	json_decref(facts);
 	return fs;
 }
@@ -363,8 +372,8 @@ static void test_robust(void **state)
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
 		json_t *facts = json_lit(docs[i]);
 		struct findings *fs = findings_new();
-		rule_net(facts, fs);
-		rule_nccl_env(facts, fs);
+		run_rule(rule_net, facts, fs);
+		run_rule(rule_nccl_env, facts, fs);
 		findings_free(fs);
 		json_decref(facts);
 	}

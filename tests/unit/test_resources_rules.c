@@ -14,7 +14,7 @@ static struct findings *run_lit(const char *text, json_t **keep)
 	struct findings *fs = findings_new();
 	json_t *facts = json_lit(text);
 
-	rule_resources(facts, fs);
+	run_rule(rule_resources, facts, fs);
 	if (keep)
 		*keep = facts;
 	else
@@ -161,7 +161,7 @@ static void gpu_machine(void **state)
 	struct findings *fs = findings_new();
 
 	(void)state;
-	rule_resources(facts, fs);
+	run_rule(rule_resources, facts, fs);
 	expect_finding(fs, "shm", SEV_OK);
 	assert_int_equal(findings_count(fs, SEV_ERROR) + findings_count(fs, SEV_WARN), 0);
 	findings_free(fs);

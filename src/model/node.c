@@ -1,0 +1,631 @@
+/* The node model: see node.h. */
+#include "model/node.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/stack.h"
+#include "util/json.h"
+#include "util/version.h"
+#include "util/xalloc.h"
+
+/* ---- strict reading: every member the model reads has the type it must have ---- */
+
+enum want { W_STR, W_INT, W_BOOL, W_OBJ, W_ARR };
+
+static const char *want_name(enum want w)
+{
+	static const char *const n[] = { "a string", "an integer", "a boolean", "an object", "an array" };
+	return n[w];
+}
+
+/*
+ * 0 when `v` is absent, null, an {"unknown": ...} marker, or of type `w`; -1 with the path in `e`
+ * otherwise. Absent and unknown facts are normal (the model says so); a wrong type is not a facts
+ * document the probe wrote, so the whole document is refused.
+ */
+static int check(const json_t *v, enum want w, const char *path, struct err *e)
+{
+	int ok;
+
+	if (!v || json_is_null(v) || junknown(v))
+		return 0;
+	switch (w) {
+	case W_STR: ok = json_is_string(v); break;
+	case W_INT: ok = json_is_integer(v); break;
+	case W_BOOL: ok = json_is_boolean(v); break;
+	case W_OBJ: ok = json_is_object(v); break;
+	default: ok = json_is_array(v); break;
+	}
+	if (ok)
+		return 0;
+	return err_set(e, ERR_PARSE, "facts member '%s' is not %s", path, want_name(w));
+}
+
+struct field {
+	const char *key;
+	enum want w;
+};
+
+/* Checks the listed members of object `o` (itself at `path`). */
+static int check_fields(const json_t *o, const char *path, const struct field *f, size_t n,
+			struct err *e)
+{
+	char p[128];
+
+	if (!json_is_object(o))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s.%s", path, f[i].key);
+		if (check(json_object_get(o, f[i].key), f[i].w, p, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every member of array `a` must be an object whose listed fields have their types. */
+static int check_array(const json_t *a, const char *path, const struct field *f, size_t n,
+		       struct err *e)
+{
+	const json_t *x;
+	size_t i;
+	char p[128];
+
+	if (check(a, W_ARR, path, e) < 0)
+		return -1;
+	if (!json_is_array(a))
+		return 0;
+	json_array_foreach(a, i, x) {
+		snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		if (!json_is_object(x))
+			return err_set(e, ERR_PARSE, "facts member '%s' is not an object", p);
+		if (check_fields(x, p, f, n, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* An object whose members must all be strings (env, nccl.conf[].vars). */
+static int check_strings(const json_t *o, const char *path, struct err *e)
+{
+	const char *k;
+	json_t *v;
+
+	if (check(o, W_OBJ, path, e) < 0)
+		return -1;
+	if (!json_is_object(o) || junknown(o))
+		return 0;
+	json_object_foreach((json_t *)o, k, v)
+		if (!json_is_string(v))
+			return err_set(e, ERR_PARSE, "facts member '%s.%s' is not a string", path, k);
+	return 0;
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int validate(const json_t *facts, struct err *e)
+{
+	static const struct field ifaddr[] = {
+		{ "ifname", W_STR }, { "addr", W_STR }, { "prefixlen", W_INT }, { "scope_id", W_INT },
+		{ "index", W_INT }, { "flags", W_OBJ }, { "class", W_STR },
+	};
+	static const struct field iface[] = {
+		{ "name", W_STR }, { "kind", W_STR }, { "vendor", W_STR }, { "mtu", W_INT },
+		{ "up", W_BOOL }, { "addrs", W_ARR },
+	};
+	static const struct field master[] = {
+		{ "set", W_BOOL }, { "addr", W_STR }, { "from", W_STR }, { "port", W_INT },
+		{ "resolved", W_STR }, { "source_addr", W_STR }, { "source_ifname", W_STR },
+		{ "local", W_BOOL },
+	};
+	static const struct field conf[] = {
+		{ "path", W_STR }, { "source", W_STR }, { "lines", W_OBJ }, { "exists", W_BOOL },
+	};
+	static const struct field lib[] = {
+		{ "path", W_STR }, { "version", W_STR }, { "default", W_BOOL },
+	};
+	static const struct field python[] = { { "path", W_STR }, { "version", W_STR }, { "torch", W_OBJ } };
+	static const struct field torch[] = {
+		{ "version", W_STR }, { "cuda", W_STR }, { "nccl_version", W_STR },
+		{ "nccl_mapped", W_STR }, { "nccl_static", W_BOOL },
+	};
+	static const struct field gpu[] = {
+		{ "index", W_INT }, { "name", W_STR }, { "bus_id", W_STR }, { "compute_capability", W_STR },
+	};
+	static const struct field top[] = {
+		{ "env", W_OBJ }, { "net", W_OBJ }, { "nccl", W_OBJ }, { "sysctl", W_OBJ },
+		{ "firewall", W_OBJ }, { "driver", W_OBJ }, { "host", W_OBJ }, { "python", W_ARR },
+		{ "gpus", W_ARR },
+	};
+	static const struct field net[] = {
+		{ "ifaddrs", W_ARR }, { "interfaces", W_ARR }, { "master", W_OBJ },
+		{ "default_route", W_OBJ }, { "comm_id", W_OBJ }, { "assume_nccl", W_STR },
+	};
+	static const struct field hostres[] = { { "name", W_STR }, { "addrs", W_ARR }, { "loopback", W_BOOL } };
+	static const struct field rdma[] = { { "devices", W_ARR }, { "verbs", W_OBJ }, { "peermem", W_OBJ } };
+	static const struct field verbs[] = {
+		{ "loaded", W_BOOL }, { "error", W_STR }, { "path", W_STR }, { "devices", W_ARR },
+	};
+	static const struct field rdev[] = { { "name", W_STR }, { "ports", W_ARR } };
+	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR } };
+	const json_t *confs = jpath(facts, "nccl.conf"), *x, *range;
+	const json_t *ifaddrs = jpath(facts, "net.ifaddrs");
+	size_t i;
+	char p[128];
+
+	if (!json_is_object(facts))
+		return err_set(e, ERR_PARSE, "a facts document is a JSON object");
+	if (check_fields(facts, "facts", top, N(top), e) < 0 ||
+	    check_fields(json_object_get(facts, "net"), "net", net, N(net), e) < 0 ||
+	    check_strings(json_object_get(facts, "env"), "env", e) < 0 ||
+	    check_array(ifaddrs, "net.ifaddrs", ifaddr, N(ifaddr), e) < 0 ||
+	    check_array(jpath(facts, "net.interfaces"), "net.interfaces", iface, N(iface), e) < 0 ||
+	    check_fields(jpath(facts, "net.master"), "net.master", master, N(master), e) < 0 ||
+	    check(jpath(facts, "net.default_route.ifname"), W_STR, "net.default_route.ifname", e) < 0 ||
+	    check(jpath(facts, "net.comm_id.resolved"), W_STR, "net.comm_id.resolved", e) < 0 ||
+	    check_array(confs, "nccl.conf", conf, N(conf), e) < 0 ||
+	    check_array(jpath(facts, "nccl.libs"), "nccl.libs", lib, N(lib), e) < 0 ||
+	    check_array(json_object_get(facts, "python"), "python", python, N(python), e) < 0 ||
+	    check_array(json_object_get(facts, "gpus"), "gpus", gpu, N(gpu), e) < 0 ||
+	    check(jpath(facts, "sysctl.ip_local_reserved_ports"), W_STR, "sysctl.ip_local_reserved_ports", e) < 0 ||
+	    check(jpath(facts, "driver.version"), W_STR, "driver.version", e) < 0 ||
+	    check(jpath(facts, "cloud.provider"), W_STR, "cloud.provider", e) < 0 ||
+	    check(jpath(facts, "cloud.evidence"), W_STR, "cloud.evidence", e) < 0 ||
+	    check(jpath(facts, "host.container.kind"), W_STR, "host.container.kind", e) < 0 ||
+	    check(jpath(facts, "host.hostname"), W_STR, "host.hostname", e) < 0 ||
+	    check(jpath(facts, "host.cpus"), W_INT, "host.cpus", e) < 0 ||
+	    check(jpath(facts, "host.numa_nodes"), W_INT, "host.numa_nodes", e) < 0 ||
+	    check(jpath(facts, "topology.cpus.pus"), W_INT, "topology.cpus.pus", e) < 0 ||
+	    check(jpath(facts, "topology.cpus.bound_pus"), W_INT, "topology.cpus.bound_pus", e) < 0 ||
+	    check(jpath(facts, "topology.cpus.numa_nodes"), W_INT, "topology.cpus.numa_nodes", e) < 0 ||
+	    check(jpath(facts, "limits.nofile.soft"), W_INT, "limits.nofile.soft", e) < 0 ||
+	    check(jpath(facts, "limits.nofile.hard"), W_INT, "limits.nofile.hard", e) < 0 ||
+	    check(jpath(facts, "sysctl.rmem_max"), W_INT, "sysctl.rmem_max", e) < 0 ||
+	    check(jpath(facts, "sysctl.wmem_max"), W_INT, "sysctl.wmem_max", e) < 0 ||
+	    check_fields(json_object_get(facts, "hostname_resolution"), "hostname_resolution", hostres,
+			 N(hostres), e) < 0 ||
+	    check_fields(json_object_get(facts, "rdma"), "rdma", rdma, N(rdma), e) < 0 ||
+	    check_fields(jpath(facts, "rdma.verbs"), "rdma.verbs", verbs, N(verbs), e) < 0 ||
+	    check(jpath(facts, "rdma.peermem.loaded"), W_BOOL, "rdma.peermem.loaded", e) < 0 ||
+	    check_array(jpath(facts, "rdma.devices"), "rdma.devices", rdev, N(rdev), e) < 0)
+		return -1;
+	json_array_foreach(ifaddrs, i, x) {
+		snprintf(p, sizeof(p), "net.ifaddrs[%zu].flags", i);
+		if (check(jpath(x, "flags.running"), W_BOOL, p, e) < 0)
+			return -1;
+	}
+	json_array_foreach(jpath(facts, "rdma.devices"), i, x) {
+		snprintf(p, sizeof(p), "rdma.devices[%zu].ports", i);
+		if (check_array(json_object_get(x, "ports"), p, rport, N(rport), e) < 0)
+			return -1;
+	}
+	x = jpath(facts, "hostname_resolution.addrs");
+	if (json_is_array(x) && json_array_size(x) && !json_is_string(json_array_get(x, 0)))
+		return err_set(e, ERR_PARSE, "facts member 'hostname_resolution.addrs[0]' is not a string");
+	json_array_foreach(confs, i, x) {
+		snprintf(p, sizeof(p), "nccl.conf[%zu].vars", i);
+		if (check_strings(json_object_get(x, "vars"), p, e) < 0)
+			return -1;
+	}
+	json_array_foreach(json_object_get(facts, "python"), i, x) {
+		snprintf(p, sizeof(p), "python[%zu].torch", i);
+		if (check_fields(json_object_get(x, "torch"), p, torch, N(torch), e) < 0)
+			return -1;
+	}
+	range = jpath(facts, "sysctl.ip_local_port_range");
+	if (range && !junknown(range)) {
+		json_int_t lo, hi;
+
+		if (!json_is_array(range) || json_array_size(range) != 2 ||
+		    !json_is_integer(json_array_get(range, 0)) || !json_is_integer(json_array_get(range, 1)))
+			return err_set(e, ERR_PARSE, "facts member 'sysctl.ip_local_port_range' is not [lo, hi]");
+		lo = json_integer_value(json_array_get(range, 0));
+		hi = json_integer_value(json_array_get(range, 1));
+		if (lo < 1 || hi > 65535 || lo > hi)
+			return err_set(e, ERR_PARSE, "facts member 'sysctl.ip_local_port_range' is [%lld, %lld], "
+				       "not a port range", (long long)lo, (long long)hi);
+	}
+	x = jpath(facts, "net.master.port");
+	if (json_is_integer(x) && (json_integer_value(x) < 1 || json_integer_value(x) > 65535))
+		return err_set(e, ERR_PARSE, "facts member 'net.master.port' is %lld, not a port",
+			       (long long)json_integer_value(x));
+	return 0;
+}
+
+/* ---- decoding ---- */
+
+static void decode_nccl(struct node_model *m, const struct node_model_opts *o)
+{
+	struct version v;
+	const char *s = o && o->assume_nccl ? o->assume_nccl : jpath_str(m->facts, "net.assume_nccl");
+
+	m->nccl.loaded = stack_effective_nccl(m->facts, &m->nccl.loaded_path, &m->nccl.loaded_why);
+	if (s && version_parse(s, &v) == 0) {
+		m->nccl.version = s;
+		m->nccl.why = "NCCLCHECK_ASSUME_NCCL";
+		m->nccl.user_assumed = 1;
+	} else if (m->nccl.loaded && version_parse(m->nccl.loaded, &v) == 0) {
+		m->nccl.version = m->nccl.loaded;
+		m->nccl.why = m->nccl.loaded_why;
+	} else {
+		m->nccl.version = NCCL_MODEL_DEFAULT;
+		m->nccl.why = "no NCCL found on this node; assuming the one PyTorch 2.10/2.11 wheels ship";
+		m->nccl.assumed = 1;
+	}
+}
+
+static void decode_ifs(struct node_model *m)
+{
+	const json_t *list = jpath(m->facts, "net.ifaddrs"), *x;
+	const struct nccl_setting *st;
+	size_t i, n = 0;
+
+	if (!json_is_array(list))
+		return;
+	m->have_ifs = 1;
+	version_parse(m->nccl.version, &m->ifs.in.nccl);
+	m->ifs.version = xstrdup(m->nccl.version);
+	m->ifs.version_why = m->nccl.why;
+	m->ifs.version_assumed = m->nccl.assumed;
+	m->ifs.addrs = xcalloc(json_array_size(list) + 1, sizeof(*m->ifs.addrs));
+	m->addr_class = xcalloc(json_array_size(list) + 1, sizeof(*m->addr_class));
+	json_array_foreach(list, i, x) {
+		struct ifs_addr *a = &m->ifs.addrs[n];
+		const char *name = jpath_str(x, "ifname"), *addr = jpath_str(x, "addr");
+		int fam;
+
+		if (!name || !addr || addr_parse(addr, &fam, a->addr) < 0)
+			continue;
+		a->name = name;
+		a->family = fam;
+		a->text = addr;
+		a->prefixlen = (int)jpath_int(x, "prefixlen", -1);
+		a->scope_id = (unsigned)jpath_int(x, "scope_id", 0);
+		a->ifindex = (unsigned)jpath_int(x, "index", 0);
+		a->running = jpath_bool(x, "flags.running", 1);
+		m->addr_class[n] = jpath_str(x, "class");
+		if (!m->addr_class[n])
+			m->addr_class[n] = addr_class_name(addr_classify(fam, a->addr));
+		n++;
+	}
+	m->ifs.in.addrs = m->ifs.addrs;
+	m->ifs.in.naddrs = n;
+	if ((st = nccl_settings_get(&m->settings, "NCCL_SOCKET_IFNAME")) != NULL) {
+		m->ifs.in.socket_ifname = st->value;
+		m->ifs.ifname_source = st->source;
+	}
+	if ((st = nccl_settings_get(&m->settings, "NCCL_SOCKET_FAMILY")) != NULL) {
+		m->ifs.in.socket_family = st->value;
+		m->ifs.family_source = st->source;
+	}
+	if ((st = nccl_settings_get(&m->settings, "NCCL_COMM_ID")) != NULL) {
+		m->ifs.in.comm_id = st->value;
+		m->ifs.comm_id_source = st->source;
+		/* the probe resolved the environment's value; a file's value may differ */
+		if (!st->from_file)
+			m->ifs.in.comm_id_resolved = jpath_str(m->facts, "net.comm_id.resolved");
+	}
+	ifs_predict(&m->ifs.in, &m->pred);
+}
+
+static void decode_master(struct node_model *m)
+{
+	const json_t *j = jpath(m->facts, "net.master");
+	struct nm_master *ma = &m->master;
+
+	ma->port = (long)jpath_int(j, "port", NM_MASTER_PORT_DEFAULT);
+	ma->set = jpath_bool(j, "set", 0);
+	ma->addr = jpath_str(j, "addr");
+	ma->from = jpath_str(j, "from");
+	ma->resolved = jpath_str(j, "resolved");
+	ma->resolve_error = junknown(jpath(j, "resolved"));
+	ma->source_addr = jpath_str(j, "source_addr");
+	ma->route_error = junknown(jpath(j, "source_addr"));
+	ma->ifname = jpath_str(j, "source_ifname");
+	ma->local = jpath_bool(j, "local", 0);
+	if (ma->resolved && addr_classify_text(ma->resolved) == ADDR_LOOPBACK)
+		ma->loopback = 1;
+	if (ma->ifname && !strncmp(ma->ifname, "lo", 2))
+		ma->loopback = 1;
+}
+
+static void decode_ports(struct node_model *m)
+{
+	const json_t *range = jpath(m->facts, "sysctl.ip_local_port_range");
+
+	m->ports.lo = NM_PORT_LO_DEFAULT;
+	m->ports.hi = NM_PORT_HI_DEFAULT;
+	m->ports.unknown = junknown(range);
+	m->ports.reserved = jpath_str(m->facts, "sysctl.ip_local_reserved_ports");
+	if (json_is_array(range)) {
+		m->ports.lo = (long)json_integer_value(json_array_get(range, 0));
+		m->ports.hi = (long)json_integer_value(json_array_get(range, 1));
+		m->ports.known = 1;
+	}
+}
+
+static void decode_ifaces(struct node_model *m)
+{
+	const json_t *list = jpath(m->facts, "net.interfaces"), *x;
+	size_t i;
+
+	if (!json_is_array(list))
+		return;
+	m->ifaces = xcalloc(json_array_size(list) + 1, sizeof(*m->ifaces));
+	json_array_foreach(list, i, x) {
+		struct nm_iface *it = &m->ifaces[m->nifaces];
+		const json_t *addrs = json_object_get(x, "addrs");
+
+		if (!(it->name = jpath_str(x, "name")))
+			continue;
+		it->kind = jpath_str(x, "kind");
+		it->vendor = jpath_str(x, "vendor");
+		it->mtu = (long)jpath_int(x, "mtu", -1);
+		it->up = jpath_bool(x, "up", 0);
+		it->naddrs = json_is_array(addrs) ? json_array_size(addrs) : 0;
+		it->first_addr = jpath_str(json_array_get(addrs, 0), "addr");
+		m->nifaces++;
+	}
+}
+
+static void decode_stack(struct node_model *m)
+{
+	const json_t *list = json_object_get(m->facts, "python"), *x;
+	size_t i;
+
+	m->stack.driver = jpath_str(m->facts, "driver.version");
+	m->stack.cuda_driver = jpath_str(m->facts, "driver.cuda_driver.version");
+	if (json_is_array(list)) {
+		m->stack.python = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.python));
+		json_array_foreach(list, i, x) {
+			struct nm_python *p = &m->stack.python[m->stack.npython++];
+			const json_t *t = json_object_get(x, "torch");
+
+			p->path = jpath_str(x, "path");
+			p->version = jpath_str(x, "version");
+			if (json_is_object(t) && !junknown(t)) {
+				p->torch = jpath_str(t, "version");
+				p->torch_cuda = jpath_str(t, "cuda");
+				p->torch_nccl = jpath_str(t, "nccl_version");
+				p->nccl_mapped = jpath_str(t, "nccl_mapped");
+				p->nccl_static = jpath_bool(t, "nccl_static", 0);
+			}
+			p->lightning = jpath_str(x, "lightning.version");
+			if (!p->lightning)
+				p->lightning = jpath_str(x, "pytorch_lightning.version");
+			if (p->torch && !m->stack.torch)
+				m->stack.torch = p;
+			if (p->torch_nccl && !m->stack.nccl_python)
+				m->stack.nccl_python = p;
+		}
+	}
+	list = jpath(m->facts, "nccl.libs");
+	if (json_is_array(list)) {
+		m->stack.nccl_libs = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.nccl_libs));
+		json_array_foreach(list, i, x) {
+			struct nm_nccl_lib *l = &m->stack.nccl_libs[m->stack.nnccl_libs++];
+
+			l->path = jpath_str(x, "path");
+			l->version = jpath_str(x, "version");
+			l->is_default = jpath_bool(x, "default", 0);
+		}
+	}
+	list = json_object_get(m->facts, "gpus");
+	if (json_is_array(list)) {
+		m->gpus = xcalloc(json_array_size(list) + 1, sizeof(*m->gpus));
+		json_array_foreach(list, i, x) {
+			struct nm_gpu *g = &m->gpus[m->ngpus++];
+
+			g->index = (long)jpath_int(x, "index", (long long)i);
+			g->name = jpath_str(x, "name");
+			g->bus_id = jpath_str(x, "bus_id");
+			g->compute_capability = jpath_str(x, "compute_capability");
+		}
+	}
+}
+
+static void decode_host(struct node_model *m)
+{
+	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p;
+	size_t i, j;
+
+	m->limits.nofile_soft = jpath_int(m->facts, "limits.nofile.soft", -2);
+	m->limits.nofile_hard = jpath_int(m->facts, "limits.nofile.hard", -2);
+	m->limits.rmem_max = jpath_int(m->facts, "sysctl.rmem_max", -1);
+	m->limits.wmem_max = jpath_int(m->facts, "sysctl.wmem_max", -1);
+	if (hr && !junknown(hr)) {
+		m->hostname_res.name = jpath_str(hr, "name");
+		m->hostname_res.first = json_string_value(json_array_get(json_object_get(hr, "addrs"), 0));
+		m->hostname_res.loopback = jpath_bool(hr, "loopback", 0);
+	}
+	r = json_object_get(m->facts, "rdma");
+	if (!r || junknown(r))
+		return;
+	m->rdma.known = 1;
+	json_array_foreach(json_object_get(r, "devices"), i, d) {
+		m->rdma.ndevices++;
+		json_array_foreach(json_object_get(d, "ports"), j, p) {
+			struct nm_rdma_port *rp;
+
+			m->rdma.ports = xrealloc(m->rdma.ports, (m->rdma.nports + 1) * sizeof(*rp));
+			rp = &m->rdma.ports[m->rdma.nports++];
+			rp->dev = jpath_str(d, "name");
+			rp->port = (long)jpath_int(p, "port", 1);
+			rp->state = jpath_str(p, "state");
+		}
+	}
+	m->rdma.verbs_probed = json_is_object(json_object_get(r, "verbs"));
+	m->rdma.verbs_loaded = jpath_bool(r, "verbs.loaded", 0);
+	m->rdma.verbs_error = jpath_str(r, "verbs.error");
+	m->rdma.verbs_path = jpath_str(r, "verbs.path");
+	m->rdma.verbs_devices = json_is_array(jpath(r, "verbs.devices"))
+					? (long)json_array_size(jpath(r, "verbs.devices")) : -1;
+	m->rdma.peermem_probed = json_is_object(json_object_get(r, "peermem"));
+	m->rdma.peermem_loaded = jpath_bool(r, "peermem.loaded", 0);
+}
+
+struct node_model *node_model_new_opts(const json_t *facts, const struct node_model_opts *o,
+				       struct err *e)
+{
+	struct node_model *m;
+	const json_t *fw;
+	struct version v;
+
+	if (validate(facts, e) < 0)
+		return NULL;
+	if (o && o->assume_nccl && version_parse(o->assume_nccl, &v) < 0) {
+		err_set(e, ERR_USAGE, "'%s' is not an NCCL version", o->assume_nccl);
+		return NULL;
+	}
+	m = xcalloc(1, sizeof(*m));
+	m->facts = facts;
+	m->hostname = jpath_str(facts, "host.hostname");
+	decode_nccl(m, o);
+	/* one decision: the settings, the prediction and every rule model the same NCCL */
+	nccl_settings_collect(facts, m->nccl.version, &m->settings);
+	decode_ifs(m);
+	decode_master(m);
+	decode_ports(m);
+	m->default_ifname = jpath_str(facts, "net.default_route.ifname");
+	fw = json_object_get(facts, "firewall");
+	m->fw_unknown = junknown(fw);
+	if (fw && !m->fw_unknown) {
+		m->fw = fw_model_new(fw);
+		m->fw_nrules = json_array_size(json_object_get(fw, "rules"));
+		m->fw_source = json_string_value(json_array_get(json_object_get(fw, "source"), 0));
+	}
+	m->comm_id_unresolved = junknown(jpath(facts, "net.comm_id.resolved"));
+	decode_ifaces(m);
+	decode_stack(m);
+	decode_host(m);
+	m->cloud.provider = jpath_str(facts, "cloud.provider");
+	if (m->cloud.provider && !strcmp(m->cloud.provider, "unknown"))
+		m->cloud.provider = NULL;
+	m->cloud.evidence = jpath_str(facts, "cloud.evidence");
+	m->cloud.container = jpath_str(facts, "host.container.kind");
+	m->cpus.online = jpath_int(facts, "host.cpus", -1);
+	m->cpus.allowed = jpath_int(facts, "topology.cpus.pus", -1);
+	m->cpus.bound = jpath_int(facts, "topology.cpus.bound_pus", -1);
+	m->cpus.numa_online = jpath_int(facts, "host.numa_nodes", -1);
+	m->cpus.numa_allowed = jpath_int(facts, "topology.cpus.numa_nodes", -1);
+	return m;
+}
+
+struct node_model *node_model_new(const json_t *facts, struct err *e)
+{
+	return node_model_new_opts(facts, NULL, e);
+}
+
+void node_model_free(struct node_model *m)
+{
+	if (!m)
+		return;
+	nccl_settings_release(&m->settings);
+	ifs_facts_release(&m->ifs);
+	free(m->addr_class);
+	fw_model_free(m->fw);
+	free(m->ifaces);
+	free(m->gpus);
+	free(m->stack.python);
+	free(m->stack.nccl_libs);
+	free(m->rdma.ports);
+	free(m);
+}
+
+/* ---- queries ---- */
+
+const struct nm_iface *node_model_iface(const struct node_model *m, const char *name)
+{
+	for (size_t i = 0; name && i < m->nifaces; i++)
+		if (!strcmp(m->ifaces[i].name, name))
+			return &m->ifaces[i];
+	return NULL;
+}
+
+const struct ifs_addr *node_model_addr(const struct node_model *m, const char *name, int family)
+{
+	for (size_t i = 0; name && i < m->ifs.in.naddrs; i++) {
+		const struct ifs_addr *a = &m->ifs.in.addrs[i];
+
+		if (!strcmp(a->name, name) && (!family || a->family == family))
+			return a;
+	}
+	return NULL;
+}
+
+const char *node_model_addr_class(const struct node_model *m, const char *text)
+{
+	for (size_t i = 0; text && i < m->ifs.in.naddrs; i++)
+		if (!strcmp(m->ifs.in.addrs[i].text, text))
+			return m->addr_class[i];
+	return NULL;
+}
+
+const char *node_model_cluster_ifname(const struct node_model *m)
+{
+	if (m->master.ifname && strncmp(m->master.ifname, "lo", 2))
+		return m->master.ifname;
+	if (m->have_ifs && m->pred.boot_status == IFS_OK)
+		return m->pred.boot->name;
+	return m->default_ifname;
+}
+
+const struct nccl_setting *node_model_setting(const struct node_model *m, const char *name)
+{
+	return nccl_settings_get(&m->settings, name);
+}
+
+const char *node_model_env(const struct node_model *m, const char *name)
+{
+	return jpath_str(json_object_get(m->facts, "env"), name);
+}
+
+int node_model_predict(const struct node_model *m, const struct nm_override *ov, size_t n,
+		       struct ifs_result *out)
+{
+	struct ifs_input in;
+
+	if (!m->have_ifs) {
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	in = m->ifs.in;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(ov[i].name, "NCCL_SOCKET_IFNAME")) {
+			in.socket_ifname = ov[i].value;
+		} else if (!strcmp(ov[i].name, "NCCL_SOCKET_FAMILY")) {
+			in.socket_family = ov[i].value;
+		} else if (!strcmp(ov[i].name, "NCCL_COMM_ID")) {
+			in.comm_id = ov[i].value;
+			/* the probe resolved only the job's own value */
+			if (!m->ifs.in.comm_id || !ov[i].value || strcmp(ov[i].value, m->ifs.in.comm_id))
+				in.comm_id_resolved = NULL;
+		}
+	}
+	ifs_predict(&in, out);
+	return 0;
+}
+
+int node_model_ifname_for(const struct node_model *m, const char *ifname, char *out, size_t len)
+{
+	char exact[IFS_PREFIX_MAX + 2];
+	const char *cands[2];
+
+	if (!ifname)
+		return -1;
+	snprintf(exact, sizeof(exact), "=%s", ifname);
+	cands[0] = ifname;
+	cands[1] = exact;
+	for (int i = 0; i < 2; i++) {
+		struct nm_override ov = { "NCCL_SOCKET_IFNAME", cands[i] };
+		struct ifs_result r;
+
+		if (node_model_predict(m, &ov, 1, &r) < 0)
+			return -1;
+		if (r.boot_status == IFS_OK && !strcmp(r.boot->name, ifname) && r.sockets.n == 1) {
+			snprintf(out, len, "%s", cands[i]);
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,241 @@
+/*
+ * The node model: one facts document (this node's, a --facts FILE, a peer's) decoded once, at the
+ * boundary, into a typed read-only view that every node rule and renderer reads. It makes the
+ * decisions the rules used to re-derive each on its own: which NCCL version runs (one answer),
+ * the NCCL_* settings NCCL will see and where each comes from, NCCL's interface prediction, the
+ * route to MASTER_ADDR, the ephemeral port range, the firewall model, the software stack. Pure:
+ * no I/O, no environment (NCCLCHECK_ASSUME_NCCL reaches it as the fact net.assume_nccl or as an
+ * option). A document whose members have the wrong types is rejected, never half-used.
+ *
+ * The "what if" helpers re-run the interface prediction with other settings; that is how a
+ * recommended NCCL_SOCKET_IFNAME is proven before any rule (or config/cluster) prints it.
+ */
+#ifndef NCCLCHECK_MODEL_NODE_H
+#define NCCLCHECK_MODEL_NODE_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "rules/fwmodel.h"
+#include "rules/ifselect.h"
+#include "rules/nccl_vars.h"
+#include "util/addr.h"
+#include "util/err.h"
+
+/* torchrun's MASTER_PORT when none is set, and Linux's default ephemeral port range. */
+#define NM_MASTER_PORT_DEFAULT 29500
+#define NM_PORT_LO_DEFAULT 32768
+#define NM_PORT_HI_DEFAULT 60999
+
+/* Which NCCL runs, and why we think so. */
+struct nm_nccl {
+	const char *version;	/* the version whose behaviour every rule models; never NULL */
+	const char *why;	/* in words, for findings */
+	int assumed;		/* nothing names an NCCL: NCCL_MODEL_DEFAULT is a guess */
+	int user_assumed;	/* NCCLCHECK_ASSUME_NCCL (or the model option) chose it */
+	/* what the stack says the job loads (stack_effective_nccl, as written); NULL when none is known */
+	const char *loaded, *loaded_path, *loaded_why;
+};
+
+struct nm_master {
+	int set;		/* MASTER_ADDR (or --master-addr) given */
+	const char *addr;	/* as given */
+	const char *from;	/* "MASTER_ADDR" or "--master-addr" */
+	long port;		/* MASTER_PORT, NM_MASTER_PORT_DEFAULT when unset */
+	const char *resolved;	/* first getaddrinfo answer, NULL when unresolved */
+	const char *resolve_error;	/* why it did not resolve, else NULL */
+	const char *source_addr;	/* the kernel's source address towards it, NULL when no route */
+	const char *route_error;	/* why there is no route, else NULL */
+	const char *ifname;	/* the interface the kernel reaches it through (the owner when local) */
+	int local;		/* MASTER_ADDR is one of this node's addresses */
+	int loopback;		/* 127.x, ::1 or through lo*: a single-node run */
+};
+
+struct nm_ports {
+	long lo, hi;		/* NCCL's listeners take ports from here */
+	int known;		/* read from sysctl.ip_local_port_range; else the Linux default */
+	const char *unknown;	/* why the range could not be read, else NULL */
+	const char *reserved;	/* sysctl.ip_local_reserved_ports, or NULL */
+};
+
+/* One /sys/class/net entry. */
+struct nm_iface {
+	const char *name;
+	const char *kind;	/* "physical", "veth", "loopback", "ib", ...; may be NULL */
+	const char *vendor;	/* PCI vendor id ("0x1d0f"), may be NULL */
+	const char *first_addr;	/* its first address from addrs[], may be NULL */
+	long mtu;		/* -1 when unknown */
+	int up;
+	size_t naddrs;		/* addresses listed for it */
+};
+
+/* One Python environment with a torch that could be imported. */
+struct nm_python {
+	const char *path;
+	const char *version;		/* the interpreter's */
+	const char *torch;		/* torch.__version__, NULL when torch is missing or unreadable */
+	const char *torch_cuda;		/* torch.version.cuda */
+	const char *torch_nccl;		/* torch.cuda.nccl.version() */
+	const char *nccl_mapped;	/* the libnccl the torch process mapped */
+	int nccl_static;		/* NCCL linked into torch */
+	const char *lightning;		/* lightning / pytorch_lightning version, NULL when absent */
+};
+
+struct nm_nccl_lib {
+	const char *path;
+	const char *version;	/* NULL when its version could not be read */
+	int is_default;		/* the copy the dynamic loader picks */
+};
+
+struct nm_gpu {
+	long index;
+	const char *name;
+	const char *bus_id;
+	const char *compute_capability;
+};
+
+struct nm_stack {
+	const char *driver;		/* the NVIDIA driver version, NULL when none */
+	const char *cuda_driver;	/* the CUDA version the driver supports ("13.0"), NULL */
+	struct nm_python *python;	/* every python[] entry, in the facts' order */
+	size_t npython;
+	const struct nm_python *torch;	/* the first with a readable torch, or NULL */
+	const struct nm_python *nccl_python;	/* the first whose torch reports an NCCL (a CUDA build) */
+	struct nm_nccl_lib *nccl_libs;
+	size_t nnccl_libs;
+};
+
+/* CPUs as sysfs (online) and hwloc (allowed to this process) count them; -1 when unknown. */
+struct nm_cpus {
+	long long online, allowed, bound;	/* bound: the process's affinity mask */
+	long long numa_online, numa_allowed;
+};
+
+/* Per-process and kernel limits that decide how many sockets NCCL can have. */
+struct nm_limits {
+	long long nofile_soft, nofile_hard;	/* -1 unlimited, -2 unknown */
+	long long rmem_max, wmem_max;		/* net.core.*, -1 unknown */
+};
+
+/* How this node's host name resolves (probe/nic.c). */
+struct nm_hostname {
+	const char *name;	/* NULL when unknown */
+	const char *first;	/* first address it resolves to, NULL when none */
+	int loopback;		/* one of them is 127.x / ::1 */
+};
+
+struct nm_rdma_port {
+	const char *dev;
+	long port;
+	const char *state;	/* "ACTIVE", "DOWN", ... */
+};
+
+/* RDMA devices (/sys/class/infiniband) and whether NCCL's IB transport can use them. */
+struct nm_rdma {
+	int known;		/* the rdma section was read */
+	int ndevices;
+	struct nm_rdma_port *ports;
+	size_t nports;
+	int verbs_probed;	/* rdma.verbs present */
+	int verbs_loaded;
+	const char *verbs_error, *verbs_path;
+	long verbs_devices;	/* devices libibverbs lists, -1 when not recorded */
+	int peermem_probed;
+	int peermem_loaded;
+};
+
+/* Where this node runs (probe/cloud.c, probe/host.c). */
+struct nm_cloud {
+	const char *provider;	/* "aws", "gcp", ...; NULL when unknown */
+	const char *evidence;	/* why we think so */
+	const char *container;	/* host.container.kind: "none", "docker", "kubernetes", ...; may be NULL */
+};
+
+struct node_model {
+	const json_t *facts;	/* the validated document (borrowed; outlives the model) */
+	const char *hostname;
+	struct nm_nccl nccl;
+	/* NCCL_* names from the environment and the nccl.conf files this NCCL reads, in its precedence */
+	struct nccl_settings settings;
+	/*
+	 * NCCL's interface choice (rules/ifselect.c) for nccl.version with the settings above.
+	 * have_ifs is 0 when the facts have no interface list; ifs and pred are zero then.
+	 */
+	int have_ifs;
+	struct ifs_facts ifs;
+	struct ifs_result pred;
+	const char **addr_class;	/* per ifs.addrs entry: its class (util/addr.h names) */
+	struct nm_master master;
+	struct nm_ports ports;
+	const char *default_ifname;	/* the default route's interface, or NULL */
+	/* the local packet filter: NULL when no rules were read (fw_unknown says why, when it could not be) */
+	struct fw_model *fw;
+	const char *fw_unknown;
+	size_t fw_nrules;		/* rules the probe read */
+	const char *fw_source;		/* the first tool they came from ("iptables-save", "nft"), or NULL */
+	const char *comm_id_unresolved;	/* why the probe could not resolve NCCL_COMM_ID's host, or NULL */
+	struct nm_iface *ifaces;	/* /sys/class/net order */
+	size_t nifaces;
+	struct nm_gpu *gpus;
+	size_t ngpus;
+	struct nm_cpus cpus;
+	struct nm_limits limits;
+	struct nm_hostname hostname_res;
+	struct nm_rdma rdma;
+	struct nm_cloud cloud;
+	struct nm_stack stack;
+};
+
+struct node_model_opts {
+	/* model this NCCL version instead of the one the facts name (NULL: the facts decide) */
+	const char *assume_nccl;
+};
+
+/*
+ * Builds the model of `facts` (a bare facts object; borrowed, must outlive the model). Returns
+ * NULL with the reason in `e` (ERR_PARSE) when a member the model reads has the wrong type or
+ * an impossible value. Members that are absent or {"unknown": ...} are fine: the model says so.
+ */
+struct node_model *node_model_new(const json_t *facts, struct err *e);
+struct node_model *node_model_new_opts(const json_t *facts, const struct node_model_opts *o,
+				       struct err *e);
+void node_model_free(struct node_model *m);
+
+/* The interface called `name`, or NULL. */
+const struct nm_iface *node_model_iface(const struct node_model *m, const char *name);
+/* The first address of interface `name` in getifaddrs order (family 4, 6, or 0 for any), or NULL. */
+const struct ifs_addr *node_model_addr(const struct node_model *m, const char *name, int family);
+/*
+ * The class of this node's address `text` ("private", "public", "documentation", ...): the one
+ * the probe recorded, else util/addr's; NULL when `text` is none of this node's addresses.
+ */
+const char *node_model_addr_class(const struct node_model *m, const char *text);
+/* The interface the nodes talk over: MASTER_ADDR's (not loopback), else NCCL's bootstrap, else the default route's. */
+const char *node_model_cluster_ifname(const struct node_model *m);
+
+/* A setting NCCL will see (the effective one), or NULL. */
+const struct nccl_setting *node_model_setting(const struct node_model *m, const char *name);
+/* The value of an environment variable as the facts recorded it (env section), or NULL. */
+const char *node_model_env(const struct node_model *m, const char *name);
+
+/*
+ * "What if": re-runs NCCL's interface prediction with `n` overrides of NCCL_SOCKET_IFNAME,
+ * NCCL_SOCKET_FAMILY or NCCL_COMM_ID (value NULL: unset; other names are ignored). Returns -1 when
+ * the model has no interface list. `out` points into the model and the override strings.
+ */
+struct nm_override {
+	const char *name;
+	const char *value;
+};
+int node_model_predict(const struct node_model *m, const struct nm_override *ov, size_t n,
+		       struct ifs_result *out);
+/*
+ * The NCCL_SOCKET_IFNAME value that makes NCCL bootstrap on `ifname` and use only it for
+ * NET/Socket: the plain name, or "=name" when the name is also a prefix of an interface that
+ * would come first. Proven with node_model_predict. Returns 0 with the value in `out`, or -1 when
+ * no value does it (the interface is down on 2.28+, or NCCL_COMM_ID decides).
+ */
+int node_model_ifname_for(const struct node_model *m, const char *ifname, char *out, size_t len);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * Host limits that decide how many sockets and how much buffer NCCL gets, and a host name that
+ * hands other nodes a loopback address: the open-files limit, NCCL_SOCKET_SNDBUF/RCVBUF above the
+ * kernel's ceiling, a host name resolving to 127.x. Pure.
+ */
+#include "rules/rules.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+struct net {
+	const struct node_model *m;
+	struct findings *out;
+};
+
+/* NCCL_SOCKET_SNDBUF / _RCVBUF ask setsockopt() for more than the kernel's ceiling: silently capped. */
+static void report_bufs(struct net *n)
+{
+	const struct {
+		const char *var, *sysctl, *key;
+		long long max;
+	} b[] = { { "NCCL_SOCKET_SNDBUF", "net.core.wmem_max", "sysctl.wmem_max", n->m->limits.wmem_max },
+		  { "NCCL_SOCKET_RCVBUF", "net.core.rmem_max", "sysctl.rmem_max", n->m->limits.rmem_max } };
+	struct finding *f;
+
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		const struct nccl_setting *st = node_model_setting(n->m, b[i].var);
+		long long max = b[i].max, want;
+		enum nv_parse how;
+
+		if (!st || max <= 0)
+			continue;
+		want = nccl_parse_int(st->value, &how);
+		if (how == NV_PARSE_EMPTY || want <= max)
+			continue;
+		f = finding_add(n->out, SEV_WARN, "net.sysctl.sockbuf",
+				"%s=%lld is above %s (%lld): the kernel caps the socket buffer there", b[i].var, want,
+				b[i].sysctl, max);
+		finding_evidence(f, "%s=%s (from %s)", st->name, st->value, st->source);
+		finding_evidence(f, "%s = %lld", b[i].key, max);
+		finding_why(f, "setsockopt(SO_SNDBUF/SO_RCVBUF) silently clamps to the net.core maximum, so the "
+			    "larger buffer you asked for is not in force on this node.");
+		finding_fix(f, "sysctl -w %s=%lld", b[i].sysctl, want);
+		finding_setting(f, WHERE_SYSCTL, SCOPE_NODE, b[i].sysctl, "%lld", want);
+	}
+}
+
+static void report_limits(struct net *n)
+{
+	long long soft = n->m->limits.nofile_soft, hard = n->m->limits.nofile_hard;
+	struct finding *f;
+
+	if (soft == -2 || soft == -1)
+		return;
+	if (soft < 4096) {
+		long long want = hard == -1 || hard >= 65536 ? 65536 : hard;
+		f = finding_add(n->out, SEV_WARN, "net.limits.nofile",
+				"open-files limit is %lld: large jobs run out of sockets ('Too many open files')", soft);
+		finding_evidence(f, "limits.nofile: soft %lld, hard %lld", soft, hard);
+		finding_why(f, "NCCL opens sockets per peer and channel (NET/Socket adds helper sockets), torch's "
+			    "DataLoader workers and the TCPStore add more; 1024 is quickly reached at scale.");
+		finding_fix(f, "ulimit -n %lld   # in the launching shell; %s", want,
+			    want < 65536 ? "raise the hard limit in /etc/security/limits.conf for more"
+					 : "persist with 'nofile 65536' in /etc/security/limits.conf");
+	}
+}
+
+static void report_hostname(struct net *n)
+{
+	const struct nm_hostname *hr = &n->m->hostname_res;
+	const char *name = hr->name;
+	const struct ifs_addr *b = n->m->pred.boot;
+	struct finding *f;
+
+	if (!name)
+		return;
+	if (!strcmp(name, "localhost") || hr->loopback) {
+		f = finding_add(n->out, SEV_WARN, "net.hostname.loopback", "host name '%s' %s", name,
+				!strcmp(name, "localhost") ? "is 'localhost'"
+				: "resolves to a loopback address");
+		finding_evidence(f, "hostname_resolution: %s -> %s", name,
+				 str_or(hr->first, "?"));
+		finding_why(f, "Tools that advertise this node by name hand out a loopback address to the others: "
+			    "torch's Gloo backend (Lightning's CPU barriers) and torchrun's rendezvous use the host "
+			    "name's address unless told otherwise; NCCL keys 'same node' on the host name (plus "
+			    "boot id), so identical names such as 'localhost' confuse its logs and grouping.");
+		if (b && !ifs_addr_link_local(b) && b->family == 4 && strncmp(b->name, "lo", 2))
+			finding_fix(f, "echo '%s %s' >> /etc/hosts   # and drop the 127.0.x.1 line for it", b->text,
+				    !strcmp(name, "localhost") ? "<unique name>" : name);
+		if (b && strncmp(b->name, "lo", 2))
+			finding_export(f, "GLOO_SOCKET_IFNAME", "%s", b->name);
+	}
+}
+
+void rule_host_limits(const struct node_model *m, struct findings *out)
+{
+	struct net n = { m, out };
+
+	if (!m->have_ifs)
+		return;
+	report_limits(&n);
+	report_bufs(&n);
+	report_hostname(&n);
+}
