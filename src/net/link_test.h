@@ -241,6 +241,15 @@ int link_scan_split(const struct link_req *req, int batch, struct link_req *out,
 /* Raises RLIMIT_NOFILE's soft limit to the hard one; returns the new soft limit or -1. */
 long link_raise_nofile(struct err *e);
 
+/* ---- text ------------------------------------------------------------------------------ */
+struct strbuf;
+/*
+ * One or a few lines for people: "connect 10.10.0.10:41234 from 10.10.0.11: ok in 85 us, rtt
+ * p50 31 us p99 80 us (100 pings)", "ports 32768-60999 of 10.10.0.10: 32768-49151 dropped,
+ * 49152-60999 open (28232 ports in 2.1 s)", ... Appends to sb, no trailing newline.
+ */
+void link_result_text(const struct link_result *r, struct strbuf *sb);
+
 /* ---- the pair driver --------------------------------------------------------------------- */
 enum link_side { LINK_SIDE_TARGET = 0, LINK_SIDE_PEER = 1 };
 
