@@ -39,6 +39,8 @@ int link_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err 
 int link_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struct err *e);
 /* A listening TCP socket on addr:port (SO_REUSEADDR); -1 with errno kept for EADDRINUSE. */
 int link_listen(const char *addr, uint16_t port, int backlog, uint16_t *bound, struct err *e);
+/* An interface's MTU (SIOCGIFMTU), -1 when unknown. */
+int link_if_mtu(const char *ifname);
 /* Closes with an RST instead of a FIN (no TIME_WAIT left behind). */
 void link_close_rst(int fd);
 

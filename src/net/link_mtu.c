@@ -12,16 +12,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <linux/errqueue.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "util/timeutil.h"
@@ -132,48 +129,6 @@ fail:
 	return NULL;
 }
 
-/* The MTU of the interface that holds the socket's local address (not a cached path MTU). */
-static int local_if_mtu(int fd, const char *ifname)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	struct ifaddrs *ifa = NULL;
-	char name[IFNAMSIZ] = "";
-	struct ifreq ifr;
-	int mtu = -1, s;
-
-	if (ifname && *ifname)
-		snprintf(name, sizeof(name), "%s", ifname);
-	else if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0 && getifaddrs(&ifa) == 0) {
-		for (struct ifaddrs *i = ifa; i; i = i->ifa_next) {
-			if (!i->ifa_addr || i->ifa_addr->sa_family != ss.ss_family)
-				continue;
-			if (ss.ss_family == AF_INET &&
-			    ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr !=
-			    ((struct sockaddr_in *)&ss)->sin_addr.s_addr)
-				continue;
-			if (ss.ss_family == AF_INET6 &&
-			    memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr,
-				   &((struct sockaddr_in6 *)&ss)->sin6_addr, 16))
-				continue;
-			snprintf(name, sizeof(name), "%s", i->ifa_name);
-			break;
-		}
-		freeifaddrs(ifa);
-	}
-	if (!*name)
-		return -1;
-	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return -1;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	if (ioctl(s, SIOCGIFMTU, &ifr) == 0)
-		mtu = ifr.ifr_mtu;
-	close(s);
-	return mtu;
-}
-
 struct prober {
 	int fd, v6, hdr;
 	uint32_t seq;
@@ -276,7 +231,15 @@ int link_mtu_client(const struct link_req *req, const struct link_ready *ready,
 		err_sys(e, "cannot reach %s for the MTU probe", req->addr);
 		goto out;
 	}
-	top = req->max_mtu ? req->max_mtu : local_if_mtu(p.fd, req->ifname);
+	top = req->max_mtu;
+	if (!top) {
+		char ifn[LINK_IFNAME_LEN];
+
+		if (req->ifname[0])
+			top = link_if_mtu(req->ifname);
+		else if (link_route_ifname(req->addr, req->src, ifn, sizeof(ifn), &top, NULL) < 0)
+			top = -1;
+	}
 	if (top < 0) {
 		err_set(e, ERR_SYS, "cannot read the MTU of the interface towards %s", req->addr);
 		goto out;

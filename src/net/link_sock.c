@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -14,6 +15,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -290,4 +292,69 @@ double link_percentile(const double *sorted, int n, double pct)
 	if (i >= n)
 		i = n - 1;
 	return sorted[i];
+}
+
+int link_if_mtu(const char *ifname)
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), mtu = -1;
+
+	if (s < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(s, SIOCGIFMTU, &ifr) == 0)
+		mtu = ifr.ifr_mtu;
+	close(s);
+	return mtu;
+}
+
+static int same_addr(const struct sockaddr *a, const struct sockaddr_storage *b)
+{
+	if (a->sa_family != b->ss_family)
+		return 0;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+}
+
+int link_route_ifname(const char *addr, const char *src, char *ifname, size_t len, int *mtu,
+		      struct err *e)
+{
+	struct sockaddr_storage ss, local;
+	socklen_t sl, ll = sizeof(local);
+	struct ifaddrs *ifa = NULL;
+	int fd, found = 0;
+
+	if (link_sockaddr(addr, 9, &ss, &sl, e) < 0)
+		return -1;
+	fd = link_socket(&ss, SOCK_DGRAM, 0, e);
+	if (fd < 0)
+		return -1;
+	/* a connected UDP socket sends nothing: it only asks the routing table */
+	if (link_bind_source(fd, ss.ss_family, src, NULL, e) < 0 ||
+	    connect(fd, (struct sockaddr *)&ss, sl) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&local, &ll) < 0) {
+		if (e && e->code == ERR_NONE)
+			err_sys(e, "no route to %s", addr);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (getifaddrs(&ifa) < 0)
+		return err_sys(e, "getifaddrs");
+	for (struct ifaddrs *i = ifa; i && !found; i = i->ifa_next)
+		if (i->ifa_addr && same_addr(i->ifa_addr, &local)) {
+			snprintf(ifname, len, "%s", i->ifa_name);
+			found = 1;
+		}
+	freeifaddrs(ifa);
+	if (!found)
+		return err_set(e, ERR_NOTFOUND, "no interface holds the source address towards %s",
+			       addr);
+	if (mtu)
+		*mtu = link_if_mtu(ifname);
+	return 0;
 }

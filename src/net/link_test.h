@@ -238,6 +238,13 @@ void link_scan_finish(const struct link_req *req, struct link_result *res);
  */
 int link_scan_split(const struct link_req *req, int batch, struct link_req *out, int max);
 
+/*
+ * The local interface the kernel routes `addr` through (from `src` when given): its name, and
+ * its MTU in *mtu (may be NULL). -1 with `e` set when there is no route.
+ */
+int link_route_ifname(const char *addr, const char *src, char *ifname, size_t len, int *mtu,
+		      struct err *e);
+
 /* Raises RLIMIT_NOFILE's soft limit to the hard one; returns the new soft limit or -1. */
 long link_raise_nofile(struct err *e);
 

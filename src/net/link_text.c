@@ -52,7 +52,7 @@ void link_result_text(const struct link_result *r, struct strbuf *sb)
 		from(r, sb);
 		strbuf_addf(sb, ": %s", link_status_name(r->c.status));
 		for (int i = 0; i < r->c.ntries; i++)
-			strbuf_addf(sb, "%s port %u %s in %d us", i ? "," : " (",
+			strbuf_addf(sb, "%sport %u %s in %d us", i ? ", " : " (",
 				    (unsigned)r->c.tries[i].port,
 				    link_status_name(r->c.tries[i].status),
 				    r->c.tries[i].connect_us);
