@@ -159,7 +159,7 @@ void cluster_verdict_compute(const struct cluster_view *v, struct cluster_verdic
 		free(uniq);
 	}
 	if (!strchr(list, ',')) {
-		char exact[CLUSTER_VALUE_MAX];
+		char exact[CLUSTER_VALUE_MAX + 1];
 
 		snprintf(exact, sizeof(exact), "=%s", list);
 		if (proves_all(v, list, out->ifname)) {
@@ -167,7 +167,7 @@ void cluster_verdict_compute(const struct cluster_view *v, struct cluster_verdic
 			return;
 		}
 		if (proves_all(v, exact, out->ifname)) {
-			snprintf(out->value, sizeof(out->value), "%s", exact);
+			snprintf(out->value, sizeof(out->value), "%.*s", CLUSTER_VALUE_MAX - 1, exact);
 			return;
 		}
 	} else if (proves_all(v, list, out->ifname)) {

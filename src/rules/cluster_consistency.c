@@ -45,11 +45,6 @@ static const char *get_driver(const struct node_model *m)
 	return m->stack.driver;
 }
 
-static const char *get_cuda_driver(const struct node_model *m)
-{
-	return m->stack.cuda_driver;
-}
-
 /* Distinct non-NULL values of `get` over the nodes, most common first. */
 struct tally {
 	const char *value[64];

@@ -1,0 +1,352 @@
+/*
+ * Cross-node rules and the interface verdict on cluster views built from two lab nodes' real
+ * facts (tests/fixtures/facts/cluster/) and link results like the lab's scenarios measure them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_helpers.h"
+#include "model/cluster.h"
+#include "rules/cluster.h"
+#include "util/xalloc.h"
+
+#define MAXN 4
+#define MAXL 64
+
+struct fixture {
+	json_t *facts[MAXN];
+	struct node_model *m[MAXN];
+	struct cluster_node nodes[MAXN];
+	struct cluster_link links[MAXL];
+	struct cluster_view v;
+	struct findings *fs;
+};
+
+static void load(struct fixture *x, size_t n)
+{
+	memset(x, 0, sizeof(*x));
+	for (size_t i = 0; i < n; i++) {
+		char rel[64];
+		snprintf(rel, sizeof(rel), "facts/cluster/lab-n%zu.json", i % 2);
+		x->facts[i] = load_fixture_json(rel);
+	}
+	x->v.n = n;
+}
+
+/* Builds the models (after the test edited the facts) and the view. */
+static void build(struct fixture *x)
+{
+	for (size_t i = 0; i < x->v.n; i++) {
+		x->m[i] = model_of(x->facts[i]);
+		x->nodes[i].name = x->m[i]->hostname;
+		x->nodes[i].rank = (int)i;
+		x->nodes[i].m = x->m[i];
+	}
+	x->v.nodes = x->nodes;
+	x->v.links = x->links;
+	x->fs = findings_new();
+}
+
+static void release(struct fixture *x)
+{
+	for (size_t i = 0; i < x->v.n; i++) {
+		node_model_free(x->m[i]);
+		json_decref(x->facts[i]);
+	}
+	for (size_t i = 0; i < x->v.nlinks; i++) {
+		free(x->links[i].r.s.iv);
+	}
+	findings_free(x->fs);
+}
+
+/* client -> server's address on ifname: the connect result `st`. */
+static void link_connect(struct fixture *x, int c, int s, const char *ifname, const char *addr,
+			 enum link_status st)
+{
+	struct cluster_link *l = &x->links[x->v.nlinks++];
+
+	memset(l, 0, sizeof(*l));
+	l->client = c;
+	l->server = s;
+	snprintf(l->server_if, sizeof(l->server_if), "%s", ifname);
+	l->r.kind = LINK_CONNECT;
+	snprintf(l->r.addr, sizeof(l->r.addr), "%s", addr);
+	l->r.c.status = st;
+	l->r.c.ntries = 1;
+	l->r.c.tries[0].port = 40000;
+	l->r.c.tries[0].status = st;
+	l->r.c.rtt_p50_us = st == LINK_OK ? 42 : 0;
+}
+
+/* What the lab's cloud-public-blocked (eth0_ok 0) or healthy (1) scenario measures. */
+static void lab_links(struct fixture *x, int eth0_ok, const char *n1_private)
+{
+	link_connect(x, 0, 1, "eth0", "203.0.113.11", eth0_ok ? LINK_OK : LINK_TIMEOUT);
+	link_connect(x, 1, 0, "eth0", "203.0.113.10", eth0_ok ? LINK_OK : LINK_TIMEOUT);
+	link_connect(x, 0, 1, n1_private, "10.10.0.11", LINK_OK);
+	link_connect(x, 1, 0, "eth1", "10.10.0.10", LINK_OK);
+}
+
+/* Renames an interface in a facts document (ifaddrs, interfaces, wherever the name is). */
+static void rename_if(json_t *facts, const char *from, const char *to)
+{
+	const char *lists[][2] = { { "ifaddrs", "ifname" }, { "interfaces", "name" } };
+	json_t *net = json_object_get(facts, "net"), *e;
+	size_t i;
+
+	for (size_t k = 0; k < 2; k++)
+		json_array_foreach(json_object_get(net, lists[k][0]), i, e) {
+			const char *n = json_string_value(json_object_get(e, lists[k][1]));
+			if (n && !strcmp(n, from))
+				json_object_set_new(e, lists[k][1], json_string(to));
+		}
+}
+
+static const struct setting *setting_of(const struct finding *f, const char *name, const char *node)
+{
+	for (size_t i = 0; i < f->nsettings; i++)
+		if (!strcmp(f->settings[i].name, name) &&
+		    (!node || (f->settings[i].node && !strcmp(f->settings[i].node, node))))
+			return &f->settings[i];
+	return NULL;
+}
+
+static void public_blocked_names_eth1(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	const struct setting *st;
+	(void)state;
+
+	load(&x, 2);
+	build(&x);
+	lab_links(&x, 0, "eth1");
+	cluster_rules_run(&x.v, x.fs);
+
+	/* NCCL's default choice is eth0, which times out between the nodes */
+	f = expect_finding(x.fs, "cluster.link.unreachable", SEV_ERROR);
+	assert_non_null(strstr(f->title, "eth0"));
+	assert_non_null(strstr(f->title, "timed out"));
+	assert_string_equal(f->ifname, "eth0");
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
+	st = setting_of(f, "NCCL_SOCKET_IFNAME", NULL);
+	assert_non_null(st);
+	assert_string_equal(st->value, "eth1");
+	assert_int_equal(st->where, WHERE_ENV);
+	assert_int_equal(st->scope, SCOPE_ALL);
+
+	f = expect_finding(x.fs, "cluster.verdict.ifname", SEV_ERROR);
+	assert_non_null(strstr(f->title, "NCCL_SOCKET_IFNAME=eth1"));
+	assert_string_equal(setting_of(f, "NCCL_SOCKET_IFNAME", NULL)->value, "eth1");
+	assert_string_equal(setting_of(f, "GLOO_SOCKET_IFNAME", NULL)->value, "eth1");
+
+	/* docker0's 172.17.0.1 on both nodes: NCCL's defaults skip docker*, so it is a note */
+	f = expect_finding(x.fs, "cluster.ip.duplicate", SEV_INFO);
+	assert_non_null(strstr(f->title, "172.17.0.1"));
+	expect_no_finding(x.fs, "cluster.link.ok");
+	expect_no_finding(x.fs, "cluster.versions.nccl");
+	expect_finding(x.fs, "cluster.versions.same", SEV_OK);
+	release(&x);
+}
+
+static void healthy_keeps_nccls_choice(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	(void)state;
+
+	load(&x, 2);
+	build(&x);
+	lab_links(&x, 1, "eth1");
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.verdict.ifname", SEV_OK);
+	assert_int_equal(f->nsettings, 0);
+	expect_finding(x.fs, "cluster.link.ok", SEV_OK);
+	expect_no_finding(x.fs, "cluster.link.unreachable");
+	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
+	release(&x);
+}
+
+static void names_differ_one_list_for_all(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	struct cluster_verdict vd;
+	(void)state;
+
+	load(&x, 2);
+	rename_if(x.facts[1], "eth1", "ens5");
+	build(&x);
+	lab_links(&x, 0, "ens5");
+	cluster_verdict_compute(&x.v, &vd);
+	assert_true(vd.ok);
+	assert_false(vd.already);
+	assert_string_equal(vd.ifname[0], "eth1");
+	assert_string_equal(vd.ifname[1], "ens5");
+	assert_string_equal(vd.value, "eth1,ens5");
+	cluster_verdict_release(&vd);
+
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.verdict.ifname", SEV_ERROR);
+	assert_string_equal(setting_of(f, "NCCL_SOCKET_IFNAME", NULL)->value, "eth1,ens5");
+	/* gloo wants exact names: one per node */
+	assert_string_equal(setting_of(f, "GLOO_SOCKET_IFNAME", x.nodes[0].name)->value, "eth1");
+	assert_string_equal(setting_of(f, "GLOO_SOCKET_IFNAME", x.nodes[1].name)->value, "ens5");
+	assert_int_equal(setting_of(f, "GLOO_SOCKET_IFNAME", x.nodes[1].name)->scope, SCOPE_NODE);
+	release(&x);
+}
+
+static void ifname_that_one_node_lacks(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	(void)state;
+
+	load(&x, 2);
+	rename_if(x.facts[1], "eth1", "ens5");
+	for (int i = 0; i < 2; i++)
+		json_object_set_new(json_object_get(x.facts[i], "env"), "NCCL_SOCKET_IFNAME",
+				    json_string("eth1"));
+	build(&x);
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.ifname.missing", SEV_ERROR);
+	assert_non_null(strstr(f->title, x.nodes[1].name));
+	assert_true(finding_evidence_contains(f, "ens5"));
+	release(&x);
+}
+
+static void nowhere_to_go(void **state)
+{
+	struct fixture x;
+	(void)state;
+
+	load(&x, 2);
+	build(&x);
+	link_connect(&x, 0, 1, "eth0", "203.0.113.11", LINK_TIMEOUT);
+	link_connect(&x, 1, 0, "eth0", "203.0.113.10", LINK_OK);
+	link_connect(&x, 0, 1, "eth1", "10.10.0.11", LINK_REFUSED);
+	link_connect(&x, 1, 0, "eth1", "10.10.0.10", LINK_OK);
+	cluster_rules_run(&x.v, x.fs);
+	expect_finding(x.fs, "cluster.verdict.none", SEV_ERROR);
+	/* eth1 is not what NCCL picks by default: a warning; eth0 is, an error */
+	assert_true(findings_count(x.fs, SEV_ERROR) >= 2);
+	release(&x);
+}
+
+static void versions_and_settings_that_differ(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	json_t *lib;
+	(void)state;
+
+	load(&x, 2);
+	lib = json_array_get(json_object_get(json_object_get(x.facts[1], "nccl"), "libs"), 0);
+	json_object_set_new(lib, "version", json_string("2.27.3"));
+	json_object_set_new(json_object_get(x.facts[1], "env"), "NCCL_PROTO", json_string("Simple"));
+	json_object_set_new(json_object_get(x.facts[0], "env"), "NCCL_DEBUG", json_string("INFO"));
+	build(&x);
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.versions.nccl", SEV_ERROR);
+	assert_true(finding_evidence_contains(f, "2.27.3"));
+	assert_true(finding_evidence_contains(f, "2.28.9"));
+	expect_no_finding(x.fs, "cluster.versions.same");
+
+	/* NCCL_PROTO must agree on every rank; NCCL_DEBUG may differ */
+	for (size_t i = 0; i < x.fs->n; i++) {
+		f = x.fs->v[i];
+		if (strcmp(f->id, "cluster.env.differs"))
+			continue;
+		if (strstr(f->title, "NCCL_PROTO"))
+			assert_int_equal(f->sev, SEV_ERROR);
+		else if (strstr(f->title, "NCCL_DEBUG"))
+			assert_int_equal(f->sev, SEV_WARN);
+	}
+	release(&x);
+}
+
+static void port_range_map_and_blackhole(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	struct cluster_link *l;
+	const struct setting *st;
+	(void)state;
+
+	load(&x, 2);
+	build(&x);
+	lab_links(&x, 1, "eth1");
+	l = &x.links[x.v.nlinks++];
+	memset(l, 0, sizeof(*l));
+	l->client = 0;
+	l->server = 1;
+	snprintf(l->server_if, sizeof(l->server_if), "eth1");
+	l->r.kind = LINK_SCAN;
+	snprintf(l->r.src, sizeof(l->r.src), "10.10.0.10");
+	l->r.s.lo = 32768;
+	l->r.s.hi = 60999;
+	l->r.s.iv = xcalloc(2, sizeof(*l->r.s.iv));
+	l->r.s.iv[0] = (struct link_interval){ .lo = 32768, .hi = 49151, .state = LINK_PORT_DROPPED };
+	l->r.s.iv[1] = (struct link_interval){ .lo = 49152, .hi = 60999, .state = LINK_PORT_OPEN };
+	l->r.s.niv = 2;
+	l->r.s.counts[LINK_PORT_DROPPED] = 16384;
+	l->r.s.counts[LINK_PORT_OPEN] = 11848;
+
+	l = &x.links[x.v.nlinks++];
+	memset(l, 0, sizeof(*l));
+	l->client = 1;
+	l->server = 0;
+	snprintf(l->server_if, sizeof(l->server_if), "eth1");
+	l->r.kind = LINK_MTU;
+	l->r.m = (struct link_mtu_result){ .if_mtu = 9000, .path_mtu = 1500, .blackhole = 1,
+					   .probes = 14 };
+
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.ports.blocked", SEV_ERROR);
+	assert_non_null(strstr(f->title, "32768-49151 dropped"));
+	assert_true(finding_fix_contains(f, "--dport 32768:60999 -j ACCEPT"));
+	st = setting_of(f, "net.ipv4.ip_local_port_range", x.nodes[1].name);
+	assert_non_null(st);
+	assert_string_equal(st->value, "49152 60999");
+	assert_int_equal(st->where, WHERE_SYSCTL);
+	f = expect_finding(x.fs, "cluster.mtu.blackhole", SEV_ERROR);
+	assert_true(finding_fix_contains(f, "mtu 1500"));
+	expect_no_finding(x.fs, "cluster.ports.ok");
+	release(&x);
+}
+
+static void collisions_and_clocks(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	(void)state;
+
+	load(&x, 3);	/* nodes 0 and 2 are the same facts: one host name, every address twice */
+	build(&x);
+	x.nodes[1].clock_known = 1;
+	x.nodes[1].clock_offset_ms = -5200;
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.hostname.duplicate", SEV_WARN);
+	assert_non_null(strstr(f->title, x.nodes[0].name));
+	/* eth0 is NCCL's choice on both: the same address from two nodes is fatal */
+	f = expect_finding(x.fs, "cluster.ip.duplicate", SEV_ERROR);
+	f = expect_finding(x.fs, "cluster.clock.skew", SEV_WARN);
+	assert_non_null(strstr(f->title, "-5.2 s"));
+	release(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(public_blocked_names_eth1),
+		cmocka_unit_test(healthy_keeps_nccls_choice),
+		cmocka_unit_test(names_differ_one_list_for_all),
+		cmocka_unit_test(ifname_that_one_node_lacks),
+		cmocka_unit_test(nowhere_to_go),
+		cmocka_unit_test(versions_and_settings_that_differ),
+		cmocka_unit_test(port_range_map_and_blackhole),
+		cmocka_unit_test(collisions_and_clocks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
