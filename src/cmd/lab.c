@@ -16,7 +16,7 @@
 
 static const char lab_usage_head[] =
 "usage: ncclcheck lab up [--nodes N] [--scenario NAME] [--prefix P] [--docker0] [--slurm]\n"
-"                        [--force] [--json]\n"
+"                        [--private-name I=NAME]... [--force] [--json]\n"
 "       ncclcheck lab status [--prefix P] [--json]\n"
 "       ncclcheck lab exec [--prefix P] NODE [--] [CMD [ARG]...]\n"
 "       ncclcheck lab down [--prefix P] [--json]\n"
@@ -43,6 +43,8 @@ static const char lab_usage_head[] =
 "  --slurm            up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n"
 "                     slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n"
 "                     (needs: apt-get install slurm-wlm munge)\n"
+"  --private-name I=NAME  up: call node I's private NIC NAME instead of eth1 (1=ens5): nodes\n"
+"                     whose interface names differ, as in mixed cloud instance types\n"
 "  --force            up: remove a lab with the same prefix first, instead of refusing\n"
 "  --json             machine-readable output\n"
 "\n"
@@ -192,6 +194,7 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		{ "docker0", no_argument, NULL, 'd' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "slurm", no_argument, NULL, 'S' },
+		{ "private-name", required_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -220,6 +223,23 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		case 'd': o.docker0 = 1; break;
 		case 'f': o.force = 1; break;
 		case 'S': o.slurm = 1; break;
+		case 'P': {
+			char *eq = strchr(optarg, '=');
+			long idx;
+
+			if (!eq || eq == optarg)
+				return cli_usage_error("lab", "--private-name wants NODE=NAME (1=ens5), "
+						       "not '%s'", optarg);
+			*eq = '\0';
+			if (cli_parse_long(optarg[0] == 'n' ? optarg + 1 : optarg, 0,
+					   LAB_NODES_MAX - 1, &idx) < 0)
+				return cli_usage_error("lab", "--private-name: '%s' is not a node "
+						       "index", optarg);
+			if (lab_private_name_check(eq + 1, &e) < 0)
+				return cli_usage_error("lab", "--private-name: %s", e.msg);
+			o.priv_names[idx] = eq + 1;
+			break;
+		}
 		case 'j': json = 1; break;
 		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
 		default: return cli_bad_option("lab up", c, argv, longopts);
@@ -232,6 +252,10 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		return unknown_scenario(scenario);
 	if (lab_prefix_check(o.prefix, &e) < 0)
 		return cli_usage_error("lab", "%s", e.msg);
+	for (int i = o.nodes; i < LAB_NODES_MAX; i++)
+		if (o.priv_names[i])
+			return cli_usage_error("lab", "--private-name names node %d, but the lab has "
+					       "%d node%s", i, o.nodes, o.nodes == 1 ? "" : "s");
 	if (o.nodes < o.sc->min_nodes)
 		return cli_usage_error("lab", "scenario '%s' needs --nodes %d or more", o.sc->name,
 				       o.sc->min_nodes);

@@ -55,6 +55,9 @@ struct lab_scenario {
 const struct lab_scenario *lab_scenarios(size_t *n);
 const struct lab_scenario *lab_scenario_find(const char *name);
 
+/* A private NIC name (--private-name) is [a-z][a-z0-9]*, at most 15, not one the lab uses. */
+int lab_private_name_check(const char *name, struct err *e);
+
 /* A prefix is [a-z][a-z0-9-]*, at most LAB_PREFIX_MAX long, not ending in '-'. */
 int lab_prefix_check(const char *prefix, struct err *e);
 
@@ -79,6 +82,7 @@ struct lab_up_opts {
 	int docker0;		/* docker0 on every node even when the scenario does not ask */
 	int force;		/* rebuild a lab that already exists under this prefix */
 	int slurm;		/* also start a real Slurm over the nodes (lab_slurm_up) */
+	const char *priv_names[LAB_NODES_MAX];	/* per node: the private NIC's name, NULL = eth1 */
 	const volatile sig_atomic_t *cancel;	/* set by SIGINT/SIGTERM: stop and clean up */
 };
 

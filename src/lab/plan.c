@@ -197,12 +197,13 @@ static void plan_hub(struct lab_plan *p, int hub, int rtr, int core)
 		strbuf_addf(b, "link add %s-n%de0 type veth peer name eth0 netns %s\n", P, i, node);
 		strbuf_addf(b, "link set %s-n%de0 master %s-pub up\n", P, i, P);
 		if (rtr < 0) {
-			strbuf_addf(b, "link add %s-n%de1 type veth peer name eth1 netns %s\n", P, i,
-				    node);
+			strbuf_addf(b, "link add %s-n%de1 type veth peer name %s netns %s\n", P, i,
+				    p->node[i].priv_if, node);
 			strbuf_addf(b, "link set %s-n%de1 master %s-priv up\n", P, i, P);
 		} else {
-			strbuf_addf(b, "link add %s-n%drt mtu %d type veth peer name eth1 mtu %d "
-				    "netns %s\n", P, i, LAB_JUMBO_MTU, LAB_JUMBO_MTU, node);
+			strbuf_addf(b, "link add %s-n%drt mtu %d type veth peer name %s mtu %d "
+				    "netns %s\n", P, i, LAB_JUMBO_MTU, p->node[i].priv_if, LAB_JUMBO_MTU,
+				    node);
 			strbuf_addf(b, "link set %s-n%drt netns %s\n", P, i, p->ns[rtr].name);
 		}
 	}
@@ -266,14 +267,14 @@ static void plan_node(struct lab_plan *p, int i, int routed)
 	strbuf_addf(b, "addr add %s dev eth0\n", n->eth0);
 	strbuf_addstr(b, "link set eth0 up\n");
 	if (!routed) {
-		strbuf_addf(b, "addr add %s dev eth1\n", n->eth1);
-		strbuf_addstr(b, "link set eth1 up\n");
+		strbuf_addf(b, "addr add %s dev %s\n", n->eth1, n->priv_if);
+		strbuf_addf(b, "link set %s up\n", n->priv_if);
 	} else {
 		/* the /24 stays on eth1 (NCCL's subnet match sees it), the traffic goes via rtr */
-		strbuf_addf(b, "addr add %s dev eth1 noprefixroute\n", n->eth1);
-		strbuf_addstr(b, "link set eth1 up\n");
-		strbuf_addf(b, "route add %s.0/24 via %s dev eth1 onlink\n", LAB_PRIV_NET,
-			    LAB_RTR_ADDR);
+		strbuf_addf(b, "addr add %s dev %s noprefixroute\n", n->eth1, n->priv_if);
+		strbuf_addf(b, "link set %s up\n", n->priv_if);
+		strbuf_addf(b, "route add %s.0/24 via %s dev %s onlink\n", LAB_PRIV_NET,
+			    LAB_RTR_ADDR, n->priv_if);
 	}
 	if (n->docker0) {
 		/* a bridge with one running "container" port, so docker0 has carrier like on a
@@ -298,8 +299,26 @@ static void plan_node(struct lab_plan *p, int i, int routed)
 	lab_plan_hosts(p, i, 0);
 }
 
+int lab_private_name_check(const char *name, struct err *e)
+{
+	static const char *const taken[] = { "eth0", "lo", "docker0", "vethdock0", "vethdock1" };
+	size_t n = strlen(name);
+
+	if (!n || n > 15 || !islower((unsigned char)name[0]))
+		return err_set(e, ERR_USAGE, "'%s' is not an interface name (a-z first, at most 15 "
+			       "characters)", name);
+	for (size_t i = 0; i < n; i++)
+		if (!islower((unsigned char)name[i]) && !isdigit((unsigned char)name[i]))
+			return err_set(e, ERR_USAGE, "'%s' is not an interface name (a-z and 0-9 "
+				       "only)", name);
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++)
+		if (!strcmp(name, taken[i]))
+			return err_set(e, ERR_USAGE, "'%s' is already a NIC of every lab node", name);
+	return 0;
+}
+
 struct lab_plan *lab_plan_new(const char *prefix, int nodes, const struct lab_scenario *sc,
-			      int docker0, struct err *e)
+			      int docker0, const char *const *priv_names, struct err *e)
 {
 	struct lab_plan *p;
 	int hub, rtr = -1, core = -1, routed;
@@ -315,6 +334,9 @@ struct lab_plan *lab_plan_new(const char *prefix, int nodes, const struct lab_sc
 			sc->min_nodes);
 		return NULL;
 	}
+	for (int i = 0; priv_names && i < nodes; i++)
+		if (priv_names[i] && lab_private_name_check(priv_names[i], e) < 0)
+			return NULL;
 	p = xcalloc(1, sizeof(*p));
 	snprintf(p->prefix, sizeof(p->prefix), "%s", prefix);
 	p->nnodes = nodes;
@@ -333,6 +355,8 @@ struct lab_plan *lab_plan_new(const char *prefix, int nodes, const struct lab_sc
 	}
 	for (int i = 0; i < nodes; i++) {
 		snprintf(p->node[i].name, sizeof(p->node[i].name), "n%d", i);
+		snprintf(p->node[i].priv_if, sizeof(p->node[i].priv_if), "%s",
+			 priv_names && priv_names[i] ? priv_names[i] : "eth1");
 		p->node[i].ns = add_ns(p, p->node[i].name, LAB_PHASE_CONFIG);
 		strbuf_init(&p->node[i].env, 0);
 		strbuf_init(&p->node[i].hosts, 0);
@@ -402,6 +426,8 @@ json_t *lab_plan_to_json(const struct lab_plan *p)
 		jset_str(o, "eth0", n->eth0);
 		jset_str(o, "eth1", n->eth1);
 		jset_int(o, "eth1_mtu", n->eth1_mtu);
+		if (strcmp(n->priv_if, "eth1"))
+			jset_str(o, "private_if", n->priv_if);
 		jset_str(o, "docker0", n->docker0 ? LAB_DOCKER0_CIDR : NULL);
 		json_array_append_new(nodes, o);
 	}

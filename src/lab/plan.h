@@ -45,6 +45,7 @@ struct lab_node {
 	int ns;			/* index into plan->ns */
 	char eth0[32];		/* "203.0.113.10/24" */
 	char eth1[32];
+	char priv_if[16];	/* the private NIC's name: "eth1", or what --private-name gave */
 	int eth1_mtu;
 	int docker0;
 	struct strbuf env;	/* the env file `lab exec` exports */
@@ -65,8 +66,9 @@ struct lab_plan {
 };
 
 /* Builds the plan for `nodes` nodes of scenario `sc`; NULL with `e` set when they do not fit. */
+/* priv_names: NULL, or per node the private NIC's name (NULL entries: "eth1"). */
 struct lab_plan *lab_plan_new(const char *prefix, int nodes, const struct lab_scenario *sc,
-			      int docker0, struct err *e);
+			      int docker0, const char *const *priv_names, struct err *e);
 void lab_plan_free(struct lab_plan *p);
 
 /* Index of the namespace with role `role` ("hub", "n3"), or -1. */

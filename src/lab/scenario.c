@@ -79,7 +79,7 @@ static void slow_link(struct lab_plan *p)
 
 	/* tbf shapes egress only: cap the node's side and the hub's side of each link */
 	lab_plan_tc(p, node_ns(p, last), "qdisc add dev eth0 %s", tbf);
-	lab_plan_tc(p, node_ns(p, last), "qdisc add dev eth1 %s", tbf);
+	lab_plan_tc(p, node_ns(p, last), "qdisc add dev %s %s", p->node[last].priv_if, tbf);
 	lab_plan_tc(p, hub, "qdisc add dev %s-n%de0 %s", p->prefix, last, tbf);
 	lab_plan_tc(p, hub, "qdisc add dev %s-n%de1 %s", p->prefix, last, tbf);
 }

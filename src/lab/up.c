@@ -308,7 +308,7 @@ static void add_launcher_env(struct lab_plan *p, const struct lab_up_opts *o)
 
 int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e)
 {
-	struct lab_plan *p = lab_plan_new(o->prefix, o->nodes, o->sc, o->docker0, e);
+	struct lab_plan *p = lab_plan_new(o->prefix, o->nodes, o->sc, o->docker0, o->priv_names, e);
 	char *dir = NULL, when[32];
 	json_t *state = NULL;
 	int64_t t0 = time_now_ms();

@@ -17,7 +17,7 @@ static struct lab_plan *plan(const char *prefix, int nodes, const char *scenario
 	struct lab_plan *p;
 
 	assert_non_null(sc);
-	p = lab_plan_new(prefix, nodes, sc, 0, &e);
+	p = lab_plan_new(prefix, nodes, sc, 0, NULL, &e);
 	if (!p)
 		fail_msg("plan %s/%d/%s: %s", prefix, nodes, scenario, e.msg);
 	return p;
@@ -56,7 +56,7 @@ static void test_every_scenario_fits(void **state)
 		static const int sizes[] = { 1, 2, 3, 16, 64 };
 		for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 			struct err e = ERR_INIT;
-			struct lab_plan *p = lab_plan_new("abcdefghi", sizes[s], &sc[i], 1, &e);
+			struct lab_plan *p = lab_plan_new("abcdefghi", sizes[s], &sc[i], 1, NULL, &e);
 
 			if (sizes[s] < sc[i].min_nodes) {
 				assert_null(p);
