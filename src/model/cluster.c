@@ -8,14 +8,14 @@
 #include "util/xalloc.h"
 
 const struct link_result *cluster_link_find(const struct cluster_view *v, enum link_kind kind,
-					    size_t client, size_t server, const char *ifname)
+					    size_t peer, size_t target, const char *ifname)
 {
 	for (size_t i = 0; i < v->nlinks; i++) {
 		const struct cluster_link *l = &v->links[i];
 
-		if (l->r.kind == kind && (size_t)l->client == client && (size_t)l->server == server &&
-		    !strcmp(l->server_if, ifname))
-			return &l->r;
+		if (l->ran && l->kind == kind && (size_t)l->peer == peer &&
+		    (size_t)l->target == target && !strcmp(l->ifname, ifname))
+			return &l->res;
 	}
 	return NULL;
 }
@@ -111,7 +111,7 @@ void cluster_verdict_compute(const struct cluster_view *v, struct cluster_verdic
 	out->ifname = xcalloc(v->n ? v->n : 1, sizeof(*out->ifname));
 	out->per_node = xcalloc(v->n ? v->n : 1, sizeof(*out->per_node));
 	for (i = 0; i < v->nlinks; i++)
-		out->measured |= v->links[i].r.kind == LINK_CONNECT;
+		out->measured |= v->links[i].ran && v->links[i].kind == LINK_CONNECT;
 	if (!out->measured || !v->n)
 		return;
 

@@ -4,8 +4,8 @@
  * facts and the link results) gives the same verdict anywhere, and unit tests build views from
  * fixture facts of several nodes.
  *
- * Links are directed: `client` reached the address `addr` that `server` has on its interface
- * `server_if`. NCCL's sockets connect without binding a source, so what decides whether node X
+ * Links are directed: `peer` reached the address res.addr that `target` has on its interface
+ * `ifname`. NCCL's sockets connect without binding a source, so what decides whether node X
  * can listen on interface I is whether every peer reaches X's address on I — that is the
  * question every link answers.
  */
@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "model/node.h"
+#include "net/ceiling.h"
 #include "net/link_test.h"
 
 struct cluster_node {
@@ -25,10 +26,15 @@ struct cluster_node {
 	long long clock_offset_ms;	/* its clock minus the master's, RTT-corrected */
 };
 
+/* One link test (net/cluster_run.c fills them): the peer (client side) reached the target's address. */
 struct cluster_link {
-	int client, server;		/* indexes into nodes[] */
-	char server_if[LINK_IFNAME_LEN];	/* the server's interface that holds r.addr */
-	struct link_result r;		/* r.kind says which test */
+	int target, peer;		/* ranks = indexes into nodes[] */
+	char ifname[LINK_IFNAME_LEN];	/* the target's interface under test */
+	enum link_kind kind;
+	int ran;			/* 0: the test could not run (error says why) */
+	char error[256];
+	struct link_result res;
+	struct link_ceiling ceil;	/* the target interface's, from its facts (bandwidth) */
 };
 
 struct cluster_view {
@@ -44,9 +50,9 @@ struct cluster_view {
  */
 int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *ifname);
 
-/* The connect result from `client` to `server` on the server's interface `ifname`, or NULL. */
+/* The result of a `kind` test that ran from `peer` to `target`'s interface `ifname`, or NULL. */
 const struct link_result *cluster_link_find(const struct cluster_view *v, enum link_kind kind,
-					    size_t client, size_t server, const char *ifname);
+					    size_t peer, size_t target, const char *ifname);
 
 /*
  * The verdict: per node, the interface NCCL should use (every peer reaches it), and one

@@ -157,17 +157,17 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 
 	for (size_t i = 0; i < v->nlinks; i++) {
 		const struct cluster_link *l = &v->links[i];
-		const struct link_scan_result *s = &l->r.s;
+		const struct link_scan_result *s = &l->res.s;
 		const struct node_model *m;
 		struct strbuf iv = STRBUF_INIT;
 		long best_lo = -1, best_hi = -1;
 		const char *verb = NULL;
 		struct finding *f;
 
-		if (l->r.kind != LINK_SCAN)
+		if (l->kind != LINK_SCAN)
 			continue;
 		scans++;
-		m = v->nodes[l->server].m;
+		m = v->nodes[l->target].m;
 		for (size_t k = 0; k < s->niv; k++) {
 			const struct link_interval *x = &s->iv[k];
 			if (x->state == LINK_PORT_OPEN || x->state == LINK_PORT_IN_USE) {
@@ -191,9 +191,9 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 		bad++;
 		f = finding_add(out, SEV_ERROR, "cluster.ports.blocked",
 				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",
-				v->nodes[l->server].name, verb, v->nodes[l->client].name, l->server_if,
+				v->nodes[l->target].name, verb, v->nodes[l->peer].name, l->ifname,
 				m->ports.lo, m->ports.hi, iv.buf);
-		finding_pair(f, v->nodes[l->server].name, v->nodes[l->client].name, l->server_if);
+		finding_pair(f, v->nodes[l->target].name, v->nodes[l->peer].name, l->ifname);
 		finding_why(f, "NCCL has no port setting: every listener (bootstrap, NET/Socket, the "
 			       "proxy) binds port 0 and the kernel picks from ip_local_port_range, so a "
 			       "firewall that closes part of that range fails or hangs init at "
@@ -203,13 +203,13 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 				 s->counts[LINK_PORT_DROPPED], s->counts[LINK_PORT_REJECTED]);
 		finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j ACCEPT "
 			       "(or the same inbound rule in the cloud security group)",
-			    v->nodes[l->server].name, l->server_if,
-			    l->r.src[0] ? l->r.src : "<peer address>", m->ports.lo, m->ports.hi);
+			    v->nodes[l->target].name, l->ifname,
+			    l->res.src[0] ? l->res.src : "<peer address>", m->ports.lo, m->ports.hi);
 		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
 			finding_fix(f, "or keep the firewall and move NCCL's ports into the open part: "
 				       "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\" on %s",
-				    best_lo, best_hi, v->nodes[l->server].name);
-			finding_setting_for(f, WHERE_SYSCTL, v->nodes[l->server].name,
+				    best_lo, best_hi, v->nodes[l->target].name);
+			finding_setting_for(f, WHERE_SYSCTL, v->nodes[l->target].name,
 					    "net.ipv4.ip_local_port_range", "%ld %ld", best_lo, best_hi);
 		}
 		strbuf_release(&iv);
@@ -224,32 +224,32 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 {
 	for (size_t i = 0; i < v->nlinks; i++) {
 		const struct cluster_link *l = &v->links[i];
-		const struct link_mtu_result *r = &l->r.m;
+		const struct link_mtu_result *r = &l->res.m;
 		struct finding *f;
 
-		if (l->r.kind != LINK_MTU || !r->if_mtu || r->path_mtu >= r->if_mtu)
+		if (l->kind != LINK_MTU || !r->if_mtu || r->path_mtu >= r->if_mtu)
 			continue;
 		if (r->blackhole) {
 			f = finding_add(out, SEV_ERROR, "cluster.mtu.blackhole",
 					"packets over %d bytes vanish from %s to %s on %s (interface MTU "
 					"%d, and no ICMP 'fragmentation needed' comes back)",
-					r->path_mtu, v->nodes[l->client].name, v->nodes[l->server].name,
-					l->server_if, r->if_mtu);
+					r->path_mtu, v->nodes[l->peer].name, v->nodes[l->target].name,
+					l->ifname, r->if_mtu);
 			finding_why(f, "A hop on the path carries less than the interfaces' MTU and the "
 				       "ICMP that would tell TCP so is filtered: small packets (ping, "
 				       "the first bootstrap messages) pass, full-size segments are lost, "
 				       "and NCCL stalls in init or in the first large all-reduce.");
 			finding_fix(f, "ip link set dev %s mtu %d on every node (or let ICMP type 3 "
-				       "code 4 through the firewall on the path)", l->server_if,
+				       "code 4 through the firewall on the path)", l->ifname,
 				    r->path_mtu);
 		} else {
 			f = finding_add(out, SEV_INFO, "cluster.mtu.smaller_hop",
 					"the path from %s to %s on %s carries %d bytes, less than the "
 					"interface MTU %d; ICMP says so and TCP adapts",
-					v->nodes[l->client].name, v->nodes[l->server].name, l->server_if,
+					v->nodes[l->peer].name, v->nodes[l->target].name, l->ifname,
 					r->path_mtu, r->if_mtu);
 		}
-		finding_pair(f, v->nodes[l->server].name, v->nodes[l->client].name, l->server_if);
+		finding_pair(f, v->nodes[l->target].name, v->nodes[l->peer].name, l->ifname);
 		finding_evidence(f, "%d DF probes; largest that passed %d, ICMP named %d", r->probes,
 				 r->path_mtu, r->icmp_mtu);
 	}

@@ -55,28 +55,29 @@ static void release(struct fixture *x)
 		json_decref(x->facts[i]);
 	}
 	for (size_t i = 0; i < x->v.nlinks; i++) {
-		free(x->links[i].r.s.iv);
+		free(x->links[i].res.s.iv);
 	}
 	findings_free(x->fs);
 }
 
-/* client -> server's address on ifname: the connect result `st`. */
+/* peer c -> target s's address on ifname: the connect result `st`. */
 static void link_connect(struct fixture *x, int c, int s, const char *ifname, const char *addr,
 			 enum link_status st)
 {
 	struct cluster_link *l = &x->links[x->v.nlinks++];
 
 	memset(l, 0, sizeof(*l));
-	l->client = c;
-	l->server = s;
-	snprintf(l->server_if, sizeof(l->server_if), "%s", ifname);
-	l->r.kind = LINK_CONNECT;
-	snprintf(l->r.addr, sizeof(l->r.addr), "%s", addr);
-	l->r.c.status = st;
-	l->r.c.ntries = 1;
-	l->r.c.tries[0].port = 40000;
-	l->r.c.tries[0].status = st;
-	l->r.c.rtt_p50_us = st == LINK_OK ? 42 : 0;
+	l->peer = c;
+	l->target = s;
+	l->ran = 1;
+	snprintf(l->ifname, sizeof(l->ifname), "%s", ifname);
+	l->kind = LINK_CONNECT;
+	snprintf(l->res.addr, sizeof(l->res.addr), "%s", addr);
+	l->res.c.status = st;
+	l->res.c.ntries = 1;
+	l->res.c.tries[0].port = 40000;
+	l->res.c.tries[0].status = st;
+	l->res.c.rtt_p50_us = st == LINK_OK ? 42 : 0;
 }
 
 /* What the lab's cloud-public-blocked (eth0_ok 0) or healthy (1) scenario measures. */
@@ -279,27 +280,29 @@ static void port_range_map_and_blackhole(void **state)
 	lab_links(&x, 1, "eth1");
 	l = &x.links[x.v.nlinks++];
 	memset(l, 0, sizeof(*l));
-	l->client = 0;
-	l->server = 1;
-	snprintf(l->server_if, sizeof(l->server_if), "eth1");
-	l->r.kind = LINK_SCAN;
-	snprintf(l->r.src, sizeof(l->r.src), "10.10.0.10");
-	l->r.s.lo = 32768;
-	l->r.s.hi = 60999;
-	l->r.s.iv = xcalloc(2, sizeof(*l->r.s.iv));
-	l->r.s.iv[0] = (struct link_interval){ .lo = 32768, .hi = 49151, .state = LINK_PORT_DROPPED };
-	l->r.s.iv[1] = (struct link_interval){ .lo = 49152, .hi = 60999, .state = LINK_PORT_OPEN };
-	l->r.s.niv = 2;
-	l->r.s.counts[LINK_PORT_DROPPED] = 16384;
-	l->r.s.counts[LINK_PORT_OPEN] = 11848;
+	l->peer = 0;
+	l->target = 1;
+	l->ran = 1;
+	snprintf(l->ifname, sizeof(l->ifname), "eth1");
+	l->kind = LINK_SCAN;
+	snprintf(l->res.src, sizeof(l->res.src), "10.10.0.10");
+	l->res.s.lo = 32768;
+	l->res.s.hi = 60999;
+	l->res.s.iv = xcalloc(2, sizeof(*l->res.s.iv));
+	l->res.s.iv[0] = (struct link_interval){ .lo = 32768, .hi = 49151, .state = LINK_PORT_DROPPED };
+	l->res.s.iv[1] = (struct link_interval){ .lo = 49152, .hi = 60999, .state = LINK_PORT_OPEN };
+	l->res.s.niv = 2;
+	l->res.s.counts[LINK_PORT_DROPPED] = 16384;
+	l->res.s.counts[LINK_PORT_OPEN] = 11848;
 
 	l = &x.links[x.v.nlinks++];
 	memset(l, 0, sizeof(*l));
-	l->client = 1;
-	l->server = 0;
-	snprintf(l->server_if, sizeof(l->server_if), "eth1");
-	l->r.kind = LINK_MTU;
-	l->r.m = (struct link_mtu_result){ .if_mtu = 9000, .path_mtu = 1500, .blackhole = 1,
+	l->peer = 1;
+	l->target = 0;
+	l->ran = 1;
+	snprintf(l->ifname, sizeof(l->ifname), "eth1");
+	l->kind = LINK_MTU;
+	l->res.m = (struct link_mtu_result){ .if_mtu = 9000, .path_mtu = 1500, .blackhole = 1,
 					   .probes = 14 };
 
 	cluster_rules_run(&x.v, x.fs);
