@@ -284,6 +284,14 @@ void probe_topo(const struct probe_opts *o, json_t *facts)
 	hwloc_topology_set_cache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	/*
+	 * Nor the plugins of libhwloc-plugins (Open MPI and Slurm pull it in): "gl" opens X
+	 * displays, TCP to localhost:6000 included, and a node whose firewall drops loopback
+	 * traffic then blocks in connect() for minutes; "opencl" initialises every ICD. NVML and
+	 * sysfs already give the GPUs.
+	 */
+	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
+	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
 	if (xml && *xml && hwloc_topology_set_xml(t, xml) < 0) {
 		jset_unknown(topo, "gpu_nic", "hwloc cannot read the topology XML '%s'", xml);
 		hwloc_topology_destroy(t);
