@@ -20,7 +20,7 @@ import re, sys
 src = open(sys.argv[1]).read()
 table = src[src.index("explain_sigs[] = {"):]
 out = set()
-for m in re.finditer(r'\{ "[a-z0-9_.]+", SEV_\w+, CONF_\w+, [^,]+,\s*\{((?:\s*"(?:[^"\\]|\\.)*",?)+)\s*\}', table):
+for m in re.finditer(r'\.anchors = \{((?:\s*"(?:[^"\\]|\\.)*",?)+)\s*\}', table):
     for a in re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)):
         out.add(a.encode().decode("unicode_escape"))
 print("\n".join(sorted(out)))
