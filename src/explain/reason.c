@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/internal.h"
+#include "explain/explain.h"
+#include "explain/reason.h"
+#include "explain/sigs.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -21,7 +23,7 @@
 struct part {
 	int rank;
 	char label[96];
-	struct xstream m;
+	struct stream_obs m;
 	int err_sig;		/* an error-level signature hit one of its streams */
 	int net_sig;		/* a network signature hit one of its streams */
 };
@@ -40,7 +42,7 @@ struct diag {
 };
 
 struct rs {
-	struct explain *x;
+	const struct run_obs *x;
 	struct part *p;
 	size_t np;
 	int32_t *st2p;		/* stream -> part */
@@ -130,7 +132,7 @@ static void diag_at(struct rs *r, struct diag *d, struct loc l, const char *what
 
 	if (!l.line)
 		return;
-	explain_loc_fmt(r->x, l, w, sizeof(w));
+	obs_loc_fmt(r->x, l, w, sizeof(w));
 	json_array_append_new(d->where, json_string(w));
 	if (text && *text)
 		diag_ev(d, "%s: %s%s%s", w, what ? what : "", what ? ": " : "", text);
@@ -274,7 +276,7 @@ static int same_net(uint32_t a, uint32_t b, int prefix)
 	return (a & m) == (b & m);
 }
 
-static int iface_prefix(const struct explain *x, const char *ifname, const char *addr)
+static int iface_prefix(const struct run_obs *x, const char *ifname, const char *addr)
 {
 	for (int i = 0; i < x->nifs; i++)
 		if (!strcmp(x->ifs[i].addr, addr) && (!ifname || !strcmp(x->ifs[i].ifname, ifname)) &&
@@ -286,7 +288,7 @@ static int iface_prefix(const struct explain *x, const char *ifname, const char 
 /* The interface whose address is MASTER_ADDR or in its subnet, as the log shows them. */
 static void find_suggestion(struct rs *r)
 {
-	const struct explain *x = r->x;
+	const struct run_obs *x = r->x;
 	static const int guesses[] = { 24, 16 };
 	uint32_t a;
 
@@ -342,7 +344,7 @@ static void merge_loc(struct loc *dst, struct loc src)
 		*dst = src;
 }
 
-static void merge(struct xstream *d, const struct xstream *s)
+static void merge(struct stream_obs *d, const struct stream_obs *s)
 {
 #define TAKE_STR(f) do { if (!d->f[0] && s->f[0]) memcpy(d->f, s->f, sizeof(d->f)); } while (0)
 #define TAKE_INT(f) do { if (d->f < 0 && s->f >= 0) d->f = s->f; } while (0)
@@ -424,35 +426,18 @@ static int cmp_part(const void *a, const void *b)
 	return (ka > kb) - (ka < kb);
 }
 
-/* Printable, trimmed text from a raw line copy. */
-static void clean_text(char *s)
-{
-	char *w = s, *p = s;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	for (; *p; p++)
-		*w++ = ((unsigned char)*p < 0x20 || *p == 0x7f) ? ' ' : *p;
-	while (w > s && w[-1] == ' ')
-		w--;
-	*w = '\0';
-}
-
 static void resolve(struct rs *r)
 {
-	struct explain *x = r->x;
+	const struct run_obs *x = r->x;
 	int *file_rank = xmalloc((x->nin ? x->nin : 1) * sizeof(*file_rank));
-
-	for (uint32_t i = 0; i < x->nst; i++) {
-		memcpy(x->st[i].last, x->last_text[i], sizeof(x->st[i].last));
-		clean_text(x->st[i].last);
-	}
+	int *srank = xmalloc((x->nst ? x->nst : 1) * sizeof(*srank));
 
 	/* a file whose resolved streams all name one rank lends it to its unresolved streams */
 	for (uint32_t f = 0; f < x->nin; f++)
 		file_rank[f] = -2;	/* -2 none yet, -1 several */
 	for (uint32_t i = 0; i < x->nst; i++) {
-		struct xstream *s = &x->st[i];
+		const struct stream_obs *s = &x->st[i];
+		srank[i] = s->rank_prio >= 0 ? s->rank : -1;
 		if (s->rank_prio < 0 || s->file >= x->nin)
 			continue;
 		if (file_rank[s->file] == -2)
@@ -461,40 +446,38 @@ static void resolve(struct rs *r)
 			file_rank[s->file] = -1;
 	}
 	for (uint32_t i = 0; i < x->nst; i++) {
-		struct xstream *s = &x->st[i];
+		const struct stream_obs *s = &x->st[i];
 		if (s->rank_prio >= 0 || s->file >= x->nin)
 			continue;
-		if (x->in[s->file].name_rank >= 0) {
-			s->rank = x->in[s->file].name_rank;
-			s->rank_prio = 0;
-		} else if (file_rank[s->file] >= 0) {
-			s->rank = file_rank[s->file];
-			s->rank_prio = 0;
-		}
+		if (x->in[s->file].name_rank >= 0)
+			srank[i] = x->in[s->file].name_rank;
+		else if (file_rank[s->file] >= 0)
+			srank[i] = file_rank[s->file];
 	}
 	free(file_rank);
 
 	r->st2p = xmalloc((x->nst ? x->nst : 1) * sizeof(*r->st2p));
 	r->p = xcalloc(x->nst ? x->nst : 1, sizeof(*r->p));
 	for (uint32_t i = 0; i < x->nst; i++) {
-		struct xstream *s = &x->st[i];
+		const struct stream_obs *s = &x->st[i];
+		int rank = srank[i];
 		size_t k;
 		r->st2p[i] = -1;
 		if (!s->lines)
 			continue;
 		for (k = 0; k < r->np; k++) {
-			if (s->rank >= 0 ? r->p[k].rank == s->rank
-					 : (r->p[k].rank < 0 && r->p[k].m.file == s->file))
+			if (rank >= 0 ? r->p[k].rank == rank
+				      : (r->p[k].rank < 0 && r->p[k].m.file == s->file))
 				break;
 		}
 		if (k == r->np) {
 			if (r->np >= MAX_PARTS)
 				continue;
 			r->np++;
-			r->p[k].rank = s->rank;
+			r->p[k].rank = rank;
 			r->p[k].m = *s;
-			if (s->rank >= 0)
-				snprintf(r->p[k].label, sizeof(r->p[k].label), "rank %d", s->rank);
+			if (rank >= 0)
+				snprintf(r->p[k].label, sizeof(r->p[k].label), "rank %d", rank);
 			else
 				snprintf(r->p[k].label, sizeof(r->p[k].label), "%s",
 					 s->file < x->nin ? x->in[s->file].name : "-");
@@ -503,6 +486,7 @@ static void resolve(struct rs *r)
 		}
 		r->st2p[i] = (int32_t)k;
 	}
+	free(srank);
 	/* resolved ranks in order, unresolved inputs after them */
 	{
 		size_t *perm = xmalloc((r->np ? r->np : 1) * sizeof(*perm));
@@ -560,8 +544,8 @@ static char *subst(const char *title, const char *value)
 
 static void sig_diags(struct rs *r)
 {
-	struct explain *x = r->x;
-	size_t *parts = xmalloc(X_SIG_STREAMS * sizeof(*parts)), np;
+	const struct run_obs *x = r->x;
+	size_t *parts = xmalloc(OBS_SIG_STREAMS * sizeof(*parts)), np;
 
 	for (size_t i = 0; i < explain_nsigs; i++) {
 		const struct explain_sig *g = &explain_sigs[i];
@@ -577,10 +561,10 @@ static void sig_diags(struct rs *r)
 		d->rerun = g->rerun;
 		d->check = g->check;
 		t = subst(g->title, h->capture);
-		if (!strcmp(g->id, "nccl.net.not_found") && explain_env(x, "NCCL_NET")) {
+		if (!strcmp(g->id, "nccl.net.not_found") && obs_env(x, "NCCL_NET")) {
 			free(t);
 			t = xasprintf("NCCL_NET=%s names a network this node does not have",
-				      explain_env(x, "NCCL_NET")->value);
+				      obs_env(x, "NCCL_NET")->value);
 		}
 		diag_title(d, "%s", t);
 		free(t);
@@ -625,7 +609,7 @@ static int bad_class(enum aclass c)
 
 static void wrong_interface(struct rs *r)
 {
-	struct explain *x = r->x;
+	const struct run_obs *x = r->x;
 	size_t *flag = xmalloc((r->np ? r->np : 1) * sizeof(*flag)), nf = 0;
 	int stuck_any = 0, any_sure = 0;
 	struct diag *d;
@@ -713,11 +697,11 @@ static void wrong_interface(struct rs *r)
 
 static void ifname_nomatch(struct rs *r)
 {
-	struct explain *x = r->x;
-	const struct xenv *ev = explain_env(x, "NCCL_SOCKET_IFNAME");
+	const struct run_obs *x = r->x;
+	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
 	const struct explain_sig *g = explain_sig_find("nccl.bootstrap.no_interface");
 	const struct sig_hit *h;
-	size_t parts[X_SIG_STREAMS], np;
+	size_t parts[OBS_SIG_STREAMS], np;
 	struct diag *d;
 	struct strbuf seen = STRBUF_INIT;
 
@@ -826,7 +810,7 @@ static int world_size(const struct rs *r)
 	int n = -1;
 
 	for (size_t i = 0; i < r->np; i++) {
-		const struct xstream *m = &r->p[i].m;
+		const struct stream_obs *m = &r->p[i].m;
 		if (m->start_nranks > n)
 			n = m->start_nranks;
 		if (m->nranks > n)
@@ -914,7 +898,7 @@ static void init_progress(struct rs *r, int net_diag)
 		d = diag_new(r, "explain.init.ok", SEV_OK, CONF_HIGH, 0);
 		{
 			size_t *all = xmalloc(r->np * sizeof(*all)), na = 0;
-			const struct xstream *m0 = NULL;
+			const struct stream_obs *m0 = NULL;
 			for (size_t i = 0; i < r->np; i++)
 				if (r->p[i].m.init_complete.line) {
 					all[na++] = i;
@@ -986,7 +970,7 @@ static void init_progress(struct rs *r, int net_diag)
 
 static void lightning(struct rs *r, int have_errors)
 {
-	struct explain *x = r->x;
+	const struct run_obs *x = r->x;
 	size_t *pl = xmalloc((r->np ? r->np : 1) * sizeof(*pl)), npl = 0;
 	int any_start = 0;
 	struct diag *d;
@@ -999,7 +983,7 @@ static void lightning(struct rs *r, int have_errors)
 	/* the same GLOBAL_RANK from two inputs or two hosts: NODE_RANK not set on one node */
 	for (uint32_t i = 0; i < x->nst; i++)
 		for (uint32_t j = i + 1; j < x->nst && j < i + 256; j++) {
-			const struct xstream *a = &x->st[i], *b = &x->st[j];
+			const struct stream_obs *a = &x->st[i], *b = &x->st[j];
 			if (a->pl_rank < 0 || a->pl_rank != b->pl_rank || a->file == b->file)
 				continue;
 			d = diag_new(r, "explain.lightning.duplicate_rank", SEV_ERROR, CONF_HIGH, 180);
@@ -1097,7 +1081,7 @@ static void watchdog_desync(struct rs *r)
 
 static void log_hints(struct rs *r)
 {
-	struct explain *x = r->x;
+	const struct run_obs *x = r->x;
 	int nccl_sig = 0, any = 0;
 	struct diag *d;
 
@@ -1129,13 +1113,13 @@ static void log_hints(struct rs *r)
 
 /* ---- payload -------------------------------------------------------------------------------- */
 
-static json_t *jloc(const struct explain *x, struct loc l)
+static json_t *jloc(const struct run_obs *x, struct loc l)
 {
 	char w[512];
 
 	if (!l.line)
 		return json_null();
-	explain_loc_fmt(x, l, w, sizeof(w));
+	obs_loc_fmt(x, l, w, sizeof(w));
 	return json_string(w);
 }
 
@@ -1144,9 +1128,9 @@ static json_t *jstr_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
-static json_t *part_json(const struct explain *x, const struct part *p)
+static json_t *part_json(const struct run_obs *x, const struct part *p)
 {
-	const struct xstream *m = &p->m;
+	const struct stream_obs *m = &p->m;
 	json_t *o = json_object(), *t;
 
 	json_object_set_new(o, "rank", p->rank >= 0 ? json_integer(p->rank) : json_null());
@@ -1239,7 +1223,7 @@ static int cmp_diag(const void *a, const void *b)
 	return (x->score < y->score) - (x->score > y->score);
 }
 
-json_t *explain_reason(struct explain *x, struct findings *fs)
+json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 {
 	struct rs r;
 	json_t *payload = json_object(), *arr;
