@@ -8,6 +8,7 @@
 #include "explain/explain.h"
 #include "ncclcheck.h"
 #include "finding.h"
+#include "report/explain_text.h"
 #include "report/render.h"
 #include "util/strbuf.h"
 
@@ -100,7 +101,7 @@ int cmd_explain(int argc, char **argv)
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 		cli_render_opts(&ro, verbose, no_color);
-		explain_ranks_text(payload, &sb);
+		render_explain_ranks(payload, &sb);
 		fputs(sb.buf, stdout);
 		fputc('\n', stdout);
 		strbuf_release(&sb);

@@ -59,8 +59,4 @@ json_t *explain_finish(struct explain *x, struct findings *fs);
 /* Natural order of two strings (digit runs compare as numbers): rank2.log < rank10.log. */
 int explain_natcmp(const char *a, const char *b);
 
-/* Human text for the per-rank table of a payload from explain_finish (appended to `out`). */
-struct strbuf;
-void explain_ranks_text(const json_t *payload, struct strbuf *out);
-
 #endif
