@@ -127,6 +127,21 @@ static int fix_has(const struct finding *f, const char *s)
 	return 0;
 }
 
+/* The setting `name` of f, as an env variable for every node, with `value` (NULL: unset). */
+static void expect_setting(const struct finding *f, const char *name, const char *value)
+{
+	const struct setting *st = finding_find_setting(f, name);
+
+	if (!st)
+		fail_msg("%s: no setting %s", f->id, name);
+	assert_int_equal(st->where, WHERE_ENV);
+	assert_int_equal(st->scope, SCOPE_ALL);
+	if (value)
+		assert_string_equal(st->value, value);
+	else
+		assert_null(st->value);
+}
+
 /* ---- line reader ---------------------------------------------------------------------------- */
 
 static void test_lreader_lines(void **state)
@@ -259,6 +274,39 @@ static void test_ac(void **state)
 
 /* ---- one test per signature ----------------------------------------------------------------- */
 
+/*
+ * Every variable a signature's fix exports or unsets is also in the finding's settings[], so that
+ * config/run need not read the fix lines; the row's rerun and check are the finding's.
+ */
+static void assert_fix_settings(const struct finding *f, const struct explain_sig *g)
+{
+	assert_string_equal(f->rerun ? f->rerun : "", g->rerun ? g->rerun : "");
+	assert_string_equal(f->check ? f->check : "", g->check ? g->check : "");
+	for (size_t k = 0; k < f->nfix; k++) {
+		const char *line = f->fix[k], *p;
+		int unset = !strncmp(line, "unset ", 6);
+		if (strncmp(line, "export ", 7) && !unset)
+			continue;
+		p = line + (unset ? 6 : 7);
+		/* each NAME (export NAME=… / unset NAME …) up to the comment */
+		while (*p && *p != '#') {
+			char name[64];
+			size_t n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+			if (!n || n >= sizeof(name) || (!unset && p[n] != '='))
+				break;
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (!finding_find_setting(f, name))
+				fail_msg("%s: '%s' recommends %s but settings[] lacks it", g->id, line, name);
+			p += n;
+			while (*p && *p != ' ')
+				p++;
+			while (*p == ' ')
+				p++;
+		}
+	}
+}
+
 static void test_every_signature(void **state)
 {
 	char path[4096], *text, *p;
@@ -294,6 +342,8 @@ static void test_every_signature(void **state)
 		assert_non_null(strstr(f->evidence[0], "test.log:"));
 		if (g->flags & SIG_BENIGN)
 			assert_true(f->sev <= SEV_INFO);
+		assert_int_equal(f->conf, g->conf);
+		assert_fix_settings(f, g);
 		done[g - explain_sigs] = 1;
 		tested++;
 		run_free(&r);
@@ -340,7 +390,16 @@ static void test_wrong_interface(void **state)
 	assert_string_equal(jpath_str(r.payload, "ranks.0.bootstrap.class"), "public");
 	assert_string_equal(jpath_str(r.payload, "ranks.1.bootstrap.addr"), "203.0.113.2");
 	assert_string_equal(jpath_str(r.payload, "master_addr.value"), "10.0.0.1");
-	assert_string_equal(jpath_str(r.payload, "diagnoses.0.confidence"), "high");
+	assert_int_equal(f->conf, CONF_HIGH);
+	/* the diagnosis is the finding: no second copy in the payload */
+	assert_null(json_object_get(r.payload, "diagnoses"));
+	/* the fix as data: both variables, on every node, and the ranks it is about */
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "eth1");
+	expect_setting(f, "GLOO_SOCKET_IFNAME", "eth1");
+	assert_int_equal(f->nranks, 2);
+	assert_int_equal(f->ranks[0], 0);
+	assert_int_equal(f->ranks[1], 1);
+	assert_non_null(f->check);
 	run_free(&r);
 }
 
@@ -356,11 +415,39 @@ static void test_wrong_interface_master_flag(void **state)
 
 	(void)state;
 	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME=ens5"));
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "ens5");
 	run_free(&r);
 	r = explain_text(log, sizeof(log) - 1, NULL);
 	f = expect(&r, "explain.net.wrong_interface");
 	assert_true(fix_has(f, "ip -o route get"));
 	assert_non_null(strstr(f->why, "--master-addr"));
+	/* without a name to give, the setting is the same shell expression the fix line exports */
+	assert_non_null(finding_find_setting(f, "NCCL_SOCKET_IFNAME"));
+	assert_true(!strncmp(finding_find_setting(f, "NCCL_SOCKET_IFNAME")->value,
+			     "$(ip -o route get \"$MASTER_ADDR\" | sed -n", 40));
+	run_free(&r);
+}
+
+/* unset is a setting with no value; the sysctl of a fix is a sysctl setting without quotes. */
+static void test_settings_kinds(void **state)
+{
+	static const char refused[] =
+		"node1:4712:4790 [0] misc/socket.cc:598 NCCL WARN socketStartConnect: connect to "
+		"172.17.0.1<35519> returned Connection refused, exceeded error retry count after 35 attempts\n";
+	static const char net[] = "node0:4711:4711 [0] NCCL INFO NCCL_NET set by environment to IB\n"
+				  "node0:4711:4711 [0] net.cc:776 NCCL WARN Failed to initialize any NET plugin\n";
+	struct run r = explain_text(refused, sizeof(refused) - 1, "10.0.0.1");
+	const struct finding *f = expect(&r, "nccl.connect.refused");
+	const struct setting *st = finding_find_setting(f, "net.ipv4.ip_local_port_range");
+
+	(void)state;
+	assert_non_null(st);
+	assert_int_equal(st->where, WHERE_SYSCTL);
+	assert_string_equal(st->value, "50000 51000");
+	run_free(&r);
+	r = explain_text(net, sizeof(net) - 1, NULL);
+	f = expect(&r, "nccl.net.not_found");
+	expect_setting(f, "NCCL_NET", NULL);
 	run_free(&r);
 }
 
@@ -534,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_every_signature),
 		cmocka_unit_test(test_wrong_interface),
 		cmocka_unit_test(test_wrong_interface_master_flag),
+		cmocka_unit_test(test_settings_kinds),
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_version_mismatch),
 		cmocka_unit_test(test_missing_rank),
