@@ -246,6 +246,68 @@ static void ac_cb(void *ctx, uint16_t c, size_t end)
 	a->end[c] = end;
 }
 
+/*
+ * The line cap itself: EXPLAIN_MAX_LINE is 8 KiB, the reader keeps exactly that much of a longer
+ * line (from a file and from memory), and a signature is seen only when its anchor lies inside
+ * the kept head. A larger cap (4 MiB, say) fails the last assertions.
+ */
+static void test_line_cap(void **state)
+{
+	static const char pre[] = "node0:1:1 [0] x.cc:1 NCCL WARN ";
+	static const char in_cap[] = " Call to bind failed: Address already in use";
+	static const char past_cap[] = " Too many open files";
+	size_t big = 5u << 20, n;
+	struct strbuf sb = STRBUF_INIT;
+	FILE *tmp = tmpfile();
+	struct lreader *r;
+	struct lr_line l;
+	struct err e = ERR_INIT;
+	struct run run;
+
+	(void)state;
+	assert_int_equal(EXPLAIN_MAX_LINE, 8192);
+	/* a 5 MiB line from a file: 8192 bytes kept, the rest counted */
+	assert_non_null(tmp);
+	for (size_t i = 0; i < big; i++)
+		fputc('a' + (int)(i % 26), tmp);
+	fputs("\nnext\n", tmp);
+	fflush(tmp);
+	rewind(tmp);
+	r = lreader_fd(fileno(tmp), EXPLAIN_MAX_LINE);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, EXPLAIN_MAX_LINE);
+	assert_int_equal(l.dropped, big - EXPLAIN_MAX_LINE);
+	assert_int_equal(l.s[EXPLAIN_MAX_LINE - 1], 'a' + (EXPLAIN_MAX_LINE - 1) % 26);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_memory_equal(l.s, "next", 4);
+	lreader_free(r);
+	fclose(tmp);
+
+	/* line 1: its anchor ends at 8100 (kept); line 2: its anchor starts at 9000 (dropped) */
+	strbuf_addstr(&sb, pre);
+	for (n = sizeof(pre) - 1; n < 8100 - (sizeof(in_cap) - 1); n++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addstr(&sb, in_cap);
+	for (n = 0; n < 64 * 1024; n++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addch(&sb, '\n');
+	n = sb.len;
+	strbuf_addstr(&sb, pre);
+	while (sb.len - n < 9000)
+		strbuf_addch(&sb, 'x');
+	strbuf_addstr(&sb, past_cap);
+	for (n = 0; n < 64 * 1024; n++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addch(&sb, '\n');
+	run = explain_text(sb.buf, sb.len, NULL);
+	expect(&run, "nccl.bind.address_in_use");
+	assert_null(findings_find(run.fs, "sys.too_many_files"));
+	assert_int_equal(jpath_int(run.payload, "inputs.0.long_lines", -1), 2);
+	assert_int_equal(jpath_int(run.payload, "lines", -1), 2);
+	run_free(&run);
+	strbuf_release(&sb);
+}
+
 static void test_ac(void **state)
 {
 	struct ac *a = ac_new();
@@ -616,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_lreader_lines),
 		cmocka_unit_test(test_lreader_long_line_fd),
 		cmocka_unit_test(test_strip_prefixes),
+		cmocka_unit_test(test_line_cap),
 		cmocka_unit_test(test_ac),
 		cmocka_unit_test(test_table_complete),
 		cmocka_unit_test(test_every_signature),
