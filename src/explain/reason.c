@@ -292,20 +292,20 @@ int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *add
 }
 
 /* The interface whose address is MASTER_ADDR or in its subnet, as the log shows them. */
-static void find_suggestion(struct rs *r)
+static int master_suggestion(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	static const int guesses[] = { 24, 16 };
 	uint32_t a;
 
 	if (!r->master_is_v4)
-		return;
+		return 0;
 	for (int i = 0; i < x->nifs; i++)
 		if (!strcmp(x->ifs[i].addr, x->master)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s has MASTER_ADDR %s itself",
 				 x->ifs[i].ifname, x->master);
-			return;
+			return 1;
 		}
 	for (int i = 0; i < x->nifs; i++)
 		if (x->ifs[i].prefix > 0 && addr_v4(x->ifs[i].addr, &a) &&
@@ -313,7 +313,7 @@ static void find_suggestion(struct rs *r)
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s (%s/%d) is in MASTER_ADDR %s's subnet",
 				 x->ifs[i].ifname, x->ifs[i].addr, x->ifs[i].prefix, x->master);
-			return;
+			return 1;
 		}
 	for (size_t g = 0; g < ARRAY_SIZE(guesses); g++)
 		for (int i = 0; i < x->nifs; i++)
@@ -324,13 +324,73 @@ static void find_suggestion(struct rs *r)
 				snprintf(r->suggest_why, sizeof(r->suggest_why),
 					 "%s (%s) shares MASTER_ADDR %s's /%d", x->ifs[i].ifname,
 					 x->ifs[i].addr, x->master, guesses[g]);
-				return;
+				return 1;
 			}
+	return 0;
+}
+
+/*
+ * Without MASTER_ADDR's network in the log, NCCL's own NET/Socket line ("Using [0]eth0:203.0.113.10
+ * [1]eth1:10.10.0.1") lists the interfaces each rank could use: when exactly one interface name
+ * among them has a private address and others are public, docker or link-local, that is the
+ * network the nodes share. Not when MASTER_ADDR is itself public or loopback: then the job
+ * deliberately uses another network.
+ */
+static void socket_list_suggestion(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct part *at = NULL;
+	const struct sock_if *pick = NULL;
+	struct strbuf others = STRBUF_INIT;
+	enum aclass mc = x->master[0] ? aclass_of("", x->master) : A_UNKNOWN;
+
+	if (mc != A_UNKNOWN && mc != A_PRIVATE)
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		for (int k = 0; k < m->nsock; k++) {
+			enum aclass c = aclass_of(m->sock[k].ifname, m->sock[k].addr);
+			if (c == A_PRIVATE) {
+				if (pick && strcmp(pick->ifname, m->sock[k].ifname)) {
+					strbuf_release(&others);
+					return;	/* two private networks: the log cannot tell which */
+				}
+				if (!pick) {
+					pick = &m->sock[k];
+					at = &r->p[i];
+				}
+			} else if (c != A_UNKNOWN && !others.len) {
+				strbuf_addf(&others, "%s %s is %s", m->sock[k].ifname, m->sock[k].addr,
+					    aclass_name(c));
+			}
+		}
+	}
+	if (pick && others.len) {
+		snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", pick->ifname);
+		snprintf(r->suggest_why, sizeof(r->suggest_why),
+			 "%s (%s) is the only private interface in NCCL's NET/Socket list (%s)",
+			 pick->ifname, pick->addr, others.buf);
+		r->suggest_loc = at->m.sock_loc;
+		for (int k = 0; k < at->m.nsock; k++)
+			snprintf(r->suggest_ev + strlen(r->suggest_ev),
+				 sizeof(r->suggest_ev) - strlen(r->suggest_ev), "%s%s %s (%s)",
+				 k ? ", " : "", at->m.sock[k].ifname, at->m.sock[k].addr,
+				 aclass_name(aclass_of(at->m.sock[k].ifname, at->m.sock[k].addr)));
+	}
+	strbuf_release(&others);
+}
+
+static void find_suggestion(struct rs *r)
+{
+	if (!master_suggestion(r))
+		socket_list_suggestion(r);
 }
 
 /* The fix lines for "use the interface that reaches MASTER_ADDR". */
 void rs_fix_ifname(struct rs *r, struct finding *d)
 {
+	if (r->suggest_loc.line)	/* the fix rests on it */
+		rs_at(r, d, r->suggest_loc, "NET/Socket", r->suggest_ev);
 	if (r->suggest_if[0]) {
 		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # on every node: %s",
 			 r->suggest_if, r->suggest_if, r->suggest_why);

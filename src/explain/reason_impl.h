@@ -37,6 +37,8 @@ struct rs {
 	size_t ascore;
 	char suggest_if[32];	/* the interface in MASTER_ADDR's subnet, when the log shows one */
 	char suggest_why[320];
+	struct loc suggest_loc;	/* the NET/Socket line the suggestion comes from, if it does */
+	char suggest_ev[320];	/* what that line lists, with the address classes */
 	uint32_t master_v4;
 	int master_is_v4;
 };

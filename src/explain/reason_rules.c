@@ -85,7 +85,10 @@ void rule_wrong_interface(struct rs *r)
 		 "peers cannot reach that address (firewall, security group, no route), so bootstrap "
 		 "connections hang or fail while the TCPStore on MASTER_ADDR works.%s",
 		 any_sure ? "High" : "Medium",
-		 x->master[0] ? "" : " MASTER_ADDR is not in the log: pass --master-addr to name the interface.");
+		 x->master[0] ? "" : r->suggest_if[0] ?
+		 " MASTER_ADDR is not in the log: the interface named is the private one of NCCL's own "
+		 "NET/Socket list; --master-addr confirms it." :
+		 " MASTER_ADDR is not in the log: pass --master-addr to name the interface.");
 	for (size_t i = 0; i < nf && i < 4; i++) {
 		const struct part *p = &r->p[flag[i]];
 		char what[256], addr[160];

@@ -472,6 +472,9 @@ static void test_wrong_interface_master_flag(void **state)
 		"node1:5322:5322 [0] NCCL INFO Bootstrap: Using eth0:203.0.113.2<0>\n"
 		"node1:5322:5391 [0] NCCL INFO NET/Socket : Using [0]eth0:203.0.113.2<0> [1]ens5:172.31.4.9<0>\n"
 		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x2 - Init START\n";
+	static const char no_list[] =
+		"node1:5322:5322 [0] NCCL INFO Bootstrap: Using eth0:203.0.113.2<0>\n"
+		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x2 - Init START\n";
 	struct run r = explain_text(log, sizeof(log) - 1, "172.31.4.1");
 	const struct finding *f = expect(&r, "explain.net.wrong_interface");
 
@@ -479,7 +482,14 @@ static void test_wrong_interface_master_flag(void **state)
 	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME=ens5"));
 	expect_setting(f, "NCCL_SOCKET_IFNAME", "ens5");
 	run_free(&r);
+	/* without it, NCCL's NET/Socket list still shows the one private interface (issue #13) */
 	r = explain_text(log, sizeof(log) - 1, NULL);
+	f = expect(&r, "explain.net.wrong_interface");
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "ens5");
+	assert_non_null(strstr(f->why, "--master-addr confirms it"));
+	run_free(&r);
+	/* and without that list, only --master-addr can name it */
+	r = explain_text(no_list, sizeof(no_list) - 1, NULL);
 	f = expect(&r, "explain.net.wrong_interface");
 	assert_true(fix_has(f, "ip -o route get"));
 	assert_non_null(strstr(f->why, "--master-addr"));
@@ -487,6 +497,82 @@ static void test_wrong_interface_master_flag(void **state)
 	assert_non_null(finding_find_setting(f, "NCCL_SOCKET_IFNAME"));
 	assert_true(!strncmp(finding_find_setting(f, "NCCL_SOCKET_IFNAME")->value,
 			     "$(ip -o route get \"$MASTER_ADDR\" | sed -n", 40));
+	run_free(&r);
+}
+
+/*
+ * issue #13: the recorded two-node logs with the public eth0 blocked, as a user pastes them
+ * (NCCL's and torch's output only: without the launcher's MASTER_ADDR line and `ip addr`). NCCL's
+ * own "NET/Socket : Using [0]eth0:203.0.113.1 [1]eth1:10.0.0.1" shows the private interface:
+ * the fix names eth1 instead of the generic `ip route get` one-liner, with that line as evidence.
+ */
+static struct run explain_real_pasted(const char *setup, const char *master, const char *extra)
+{
+	struct explain_opts o = { master };
+	struct explain *x = explain_new(&o);
+	struct run out;
+
+	for (int rank = 0; rank < 2; rank++) {
+		char path[4096], *text, *line, *save = NULL, name[32];
+		struct strbuf kept = STRBUF_INIT;
+		struct lreader *r;
+		struct err e = ERR_INIT;
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/logs/real/%s/rank%d.log", FIXTURES_DIR, setup, rank);
+		text = slurp(path, &len);
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			int shell = line[0] == '+' && line[1] == ' ';
+			int ipaddr = line[0] >= '0' && line[0] <= '9' && strstr(line, "    inet ");
+			if (!shell && !ipaddr)
+				strbuf_addf(&kept, "%s\n", line);
+		}
+		snprintf(name, sizeof(name), "rank%d.log", rank);
+		r = lreader_mem(kept.buf, kept.len, EXPLAIN_MAX_LINE);
+		assert_int_equal(explain_feed(x, name, r, &e), 0);
+		lreader_free(r);
+		strbuf_release(&kept);
+		free(text);
+	}
+	if (extra) {
+		struct lreader *r = lreader_mem(extra, strlen(extra), EXPLAIN_MAX_LINE);
+		struct err e = ERR_INIT;
+		assert_int_equal(explain_feed(x, "node2.log", r, &e), 0);
+		lreader_free(r);
+	}
+	out.fs = findings_new();
+	out.payload = explain_finish(x, out.fs);
+	explain_free(x);
+	return out;
+}
+
+static void test_socket_list_suggestion(void **state)
+{
+	struct run r = explain_real_pasted("firewalled", NULL, NULL);
+	const struct finding *f = expect(&r, "explain.net.wrong_interface");
+
+	(void)state;
+	assert_true(json_is_null(json_object_get(r.payload, "master_addr")));
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "eth1");
+	expect_setting(f, "GLOO_SOCKET_IFNAME", "eth1");
+	assert_true(fix_has(f, "only private interface in NCCL's NET/Socket list"));
+	assert_false(fix_has(f, "ip -o route get"));
+	assert_true(finding_evidence_contains(f, "rank0.log:14: NET/Socket: eth0 203.0.113.1 (public), "
+					      "eth1 10.0.0.1 (private)"));
+	expect_setting(expect(&r, "explain.init.stuck"), "NCCL_SOCKET_IFNAME", "eth1");
+	run_free(&r);
+
+	/* a public MASTER_ADDR: the job means that network; the list is no reason to leave it */
+	r = explain_real_pasted("firewalled", "198.51.100.7", NULL);
+	f = expect(&r, "explain.net.wrong_interface");
+	assert_true(fix_has(f, "ip -o route get 198.51.100.7"));
+	run_free(&r);
+
+	/* two private networks in the lists (a third node lists ens5 10.1.0.3): the log cannot tell */
+	r = explain_real_pasted("firewalled", NULL,
+				"vm2:7:7 [0] NCCL INFO NET/Socket : Using [0]ens5:10.1.0.3<0>\n");
+	f = expect(&r, "explain.net.wrong_interface");
+	assert_true(fix_has(f, "ip -o route get \"$MASTER_ADDR\""));
 	run_free(&r);
 }
 
@@ -685,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_interface),
 		cmocka_unit_test(test_wrong_interface_master_flag),
 		cmocka_unit_test(test_settings_kinds),
+		cmocka_unit_test(test_socket_list_suggestion),
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_version_mismatch),
 		cmocka_unit_test(test_missing_rank),
