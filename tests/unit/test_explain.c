@@ -740,6 +740,42 @@ static void test_partial_init_ifconfig(void **state)
 }
 
 /* Garbage, NULs and nothing recognisable: no crash, and an honest "unrecognised". */
+/* The hints about the log itself, and Lightning's "registered, then nothing". */
+static void test_log_hints(void **state)
+{
+	static const char one_rank[] =
+		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 4 cudaDev 0 - Init START\n"
+		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 4 cudaDev 0 - Init COMPLETE\n";
+	static const char warn_only[] =
+		"node0:4711:4711 [0] misc/socket.cc:1 NCCL WARN Bootstrap : no socket interface found\n";
+	static const char registered[] =
+		"Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
+		"----------------------------------------------------------------------------------------------------\n"
+		"distributed_backend=nccl\n"
+		"All distributed processes registered. Starting with 2 processes\n";
+	struct run r = explain_text(one_rank, sizeof(one_rank) - 1, NULL);
+	const struct finding *f = expect(&r, "explain.log.single_rank");
+
+	(void)state;
+	assert_int_equal(f->sev, SEV_INFO);
+	assert_null(findings_find(r.fs, "explain.ranks.missing"));
+	run_free(&r);
+
+	r = explain_text(warn_only, sizeof(warn_only) - 1, NULL);
+	f = expect(&r, "explain.log.no_nccl_debug");
+	expect_setting(f, "NCCL_DEBUG", "INFO");
+	expect_setting(f, "NCCL_DEBUG_SUBSYS", "INIT,NET,BOOTSTRAP");
+	run_free(&r);
+
+	r = explain_text(registered, sizeof(registered) - 1, NULL);
+	f = expect(&r, "explain.lightning.nccl_hang");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(finding_evidence_contains(f, "test.log:4: All distributed processes registered"));
+	assert_null(findings_find(r.fs, "explain.lightning.rendezvous_hang"));
+	run_free(&r);
+}
+
 static void test_garbage(void **state)
 {
 	char buf[4096];
@@ -780,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_traceback),
 		cmocka_unit_test(test_ifname_nomatch),
 		cmocka_unit_test(test_partial_init_ifconfig),
+		cmocka_unit_test(test_log_hints),
 		cmocka_unit_test(test_garbage),
 	};
 
