@@ -665,15 +665,17 @@ static void sig_findings(struct rs *r)
 	free(parts);
 }
 
-
 /* ---- the driver ----------------------------------------------------------------------------- */
 
 /* Best first: stable, so findings of equal rank keep the order the rules emitted them in. */
 static void rank_findings(struct rs *r)
 {
-	struct finding **v = r->fs->v + r->first;
 	size_t n = r->fs->n - r->first;
+	struct finding **v;
 
+	if (n < 2)	/* also: no array at all when nothing was found */
+		return;
+	v = r->fs->v + r->first;
 	for (size_t i = 1; i < n; i++) {
 		struct finding *f = v[i];
 		int s = r->score[i];
