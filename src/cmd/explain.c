@@ -1,20 +1,16 @@
 /* ncclcheck explain: read logs (files, a directory of per-rank logs, stdin) and print diagnoses. */
 #include "cmd/cmd.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "explain/explain.h"
 #include "ncclcheck.h"
 #include "finding.h"
+#include "report/explain_text.h"
 #include "report/render.h"
 #include "util/strbuf.h"
-#include "util/xalloc.h"
 
 static const char explain_usage[] =
 "usage: ncclcheck explain [--json] [--master-addr ADDR] [--verbose] [--no-color] [LOG|DIR|-]...\n"
@@ -36,88 +32,14 @@ static const char explain_usage[] =
 "\n"
 "Exit codes: 0 no error found, 1 an error-level diagnosis, 2 usage error, 3 unreadable input.\n";
 
-/* Natural order, so rank2.log comes before rank10.log. */
-static int natcmp(const void *a, const void *b)
-{
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
-
-	while (*x && *y) {
-		if (*x >= '0' && *x <= '9' && *y >= '0' && *y <= '9') {
-			char *ex, *ey;
-			unsigned long long nx = strtoull(x, &ex, 10), ny = strtoull(y, &ey, 10);
-			if (nx != ny)
-				return nx < ny ? -1 : 1;
-			x = ex;
-			y = ey;
-			continue;
-		}
-		if (*x != *y)
-			return (unsigned char)*x - (unsigned char)*y;
-		x++;
-		y++;
-	}
-	return (unsigned char)*x - (unsigned char)*y;
-}
-
-static int feed_fd(struct explain *x, const char *name, int fd)
+/* The inputs' errors reach the user here; explain itself never prints. */
+static int feed(struct explain *x, const char *path)
 {
 	struct err e = ERR_INIT;
-	struct lreader *r = lreader_fd(fd, EXPLAIN_MAX_LINE);
-	int rc = explain_feed(x, name, r, &e);
+	int rc = path ? explain_feed_path(x, path, &e) : explain_feed_fd(x, "<stdin>", 0, &e);
 
-	lreader_free(r);
 	if (rc < 0)
 		error("%s", e.msg);
-	return rc;
-}
-
-static int feed_path(struct explain *x, const char *path, int depth);
-
-static int feed_dir(struct explain *x, const char *path, int depth)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
-	int rc = 0;
-
-	if (!d)
-		return error("cannot read directory '%s': %s", path, strerror(errno));
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		ALLOC_GROW(names, n + 1, alloc);
-		names[n++] = xasprintf("%s/%s", path, de->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof(*names), natcmp);
-	for (size_t i = 0; i < n; i++) {
-		struct stat st;
-		if (!rc && stat(names[i], &st) == 0 && (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && depth < 1)))
-			rc = feed_path(x, names[i], depth + 1);
-		free(names[i]);
-	}
-	free(names);
-	return rc;
-}
-
-static int feed_path(struct explain *x, const char *path, int depth)
-{
-	struct stat st;
-	int fd, rc;
-
-	if (!strcmp(path, "-"))
-		return feed_fd(x, "<stdin>", 0);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error("cannot read '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return feed_dir(x, path, depth);
-	}
-	rc = feed_fd(x, path, fd);
-	close(fd);
 	return rc;
 }
 
@@ -158,13 +80,13 @@ int cmd_explain(int argc, char **argv)
 
 	x = explain_new(&eo);
 	if (optind == argc) {
-		if (feed_fd(x, "<stdin>", 0) < 0) {
+		if (feed(x, NULL) < 0) {
 			explain_free(x);
 			return EXIT_CANNOT_RUN;
 		}
 	}
 	for (int i = optind; i < argc; i++)
-		if (feed_path(x, argv[i], 0) < 0) {
+		if (feed(x, argv[i]) < 0) {
 			explain_free(x);
 			return EXIT_CANNOT_RUN;
 		}
@@ -179,7 +101,7 @@ int cmd_explain(int argc, char **argv)
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 		cli_render_opts(&ro, verbose, no_color);
-		explain_ranks_text(payload, &sb);
+		render_explain_ranks(payload, &sb);
 		fputs(sb.buf, stdout);
 		fputc('\n', stdout);
 		strbuf_release(&sb);
