@@ -287,9 +287,12 @@ void probe_topo(const struct probe_opts *o, json_t *facts)
 	/*
 	 * Nor the plugins of libhwloc-plugins (Open MPI and Slurm pull it in): "gl" opens X
 	 * displays, TCP to localhost:6000 included, and a node whose firewall drops loopback
-	 * traffic then blocks in connect() for minutes; "opencl" initialises every ICD. NVML and
-	 * sysfs already give the GPUs.
+	 * traffic then blocks in connect() for minutes; "opencl" initialises every ICD; "pci"
+	 * (libpciaccess) leaks on every load, and hwloc's own sysfs PCI discovery (the "linuxio"
+	 * part of the Linux backend, what runs where the plugins are not installed) finds the
+	 * same devices. NVML and sysfs already give the GPUs.
 	 */
+	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
 	if (xml && *xml && hwloc_topology_set_xml(t, xml) < 0) {
