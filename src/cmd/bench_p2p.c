@@ -69,7 +69,7 @@ static void on_signal(int sig)
 static int split_hostport(const char *s, char *addr, size_t alen, long *port, int port_only_ok)
 {
 	const char *colon = strrchr(s, ':');
-	char tmp[LINK_ADDR_LEN + 2];
+	char tmp[LINK_ADDR_LEN + 2], *host;
 
 	if (!colon) {
 		if (!port_only_ok)
@@ -81,11 +81,14 @@ static int split_hostport(const char *s, char *addr, size_t alen, long *port, in
 		return -1;
 	memcpy(tmp, s, (size_t)(colon - s));
 	tmp[colon - s] = '\0';
+	host = tmp;
 	if (tmp[0] == '[' && tmp[strlen(tmp) - 1] == ']') {
 		tmp[strlen(tmp) - 1] = '\0';
-		snprintf(addr, alen, "%s", tmp + 1);
-	} else
-		snprintf(addr, alen, "%s", tmp);
+		host = tmp + 1;
+	}
+	if (strlen(host) >= alen)
+		return -1;
+	memcpy(addr, host, strlen(host) + 1);
 	return link_addr_valid(addr) ? 0 : -1;
 }
 
