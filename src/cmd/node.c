@@ -12,6 +12,7 @@
 #include "report/inventory.h"
 #include "report/render.h"
 #include "rules/rules.h"
+#include "util/envmap.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -39,6 +40,8 @@ static const char node_usage[] =
 "For tests, NCCLCHECK_SYS_ROOT, NCCLCHECK_PROC_ROOT and NCCLCHECK_ETC_ROOT point the probes\n"
 "at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
 "NCCL's interface choice for that version instead of the one torch loads.\n";
+
+extern char **environ;
 
 /* Facts documents are small; anything bigger is not one. */
 #define FACTS_FILE_MAX (64L << 20)
@@ -79,7 +82,7 @@ static json_t *load_facts(const char *path)
 	return doc;
 }
 
-int cmd_node(int argc, char **argv)
+static int node_main(int argc, char **argv, struct envmap *env)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -93,7 +96,7 @@ int cmd_node(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct probe_opts po;
+	struct probe_ctx po;
 	struct render_opts ro;
 	const char *facts_file = NULL;
 	const char **pythons = NULL;
@@ -102,7 +105,9 @@ int cmd_node(int argc, char **argv)
 	struct findings *fs;
 	json_t *facts;
 
-	probe_opts_init(&po);
+	/* the job runs with our environment, and our NCCLCHECK_* knobs come from it too */
+	probe_ctx_init(&po, env);
+	probe_ctx_knobs(&po, env);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -162,4 +167,13 @@ int cmd_node(int argc, char **argv)
 	findings_free(fs);
 	json_decref(facts);
 	return cli_finish(code);
+}
+
+int cmd_node(int argc, char **argv)
+{
+	struct envmap *env = envmap_new(environ);
+	int code = node_main(argc, argv, env);
+
+	envmap_free(env);
+	return code;
 }

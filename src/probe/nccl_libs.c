@@ -612,13 +612,13 @@ static void scan_path_list(json_t *nccl, const char *list, const char *tag)
 }
 
 /* The conda installations a user may train from: the active one, and the usual locations. */
-static void scan_conda(json_t *nccl, const char *home)
+static void scan_conda(const struct probe_ctx *ctx, json_t *nccl, const char *home)
 {
-	const char *prefix = getenv("CONDA_PREFIX");
+	const char *prefix = probe_ctx_env(ctx, "CONDA_PREFIX");
 	static const char *const bases[] = { "miniconda3", "anaconda3", "miniforge3", "mambaforge" };
 	char buf[PATH_MAX];
 
-	if (prefix && *prefix) {
+	if (prefix) {
 		snprintf(buf, sizeof(buf), "%s/lib", prefix);
 		scan_dir(nccl, buf, "conda");
 	}
@@ -662,20 +662,12 @@ static int version_child(void *arg, int fd)
 	return 0;
 }
 
-static long lib_timeout_ms(void)
-{
-	const char *v = getenv("NCCLCHECK_LIB_TIMEOUT_MS");
-	long ms = v ? strtol(v, NULL, 10) : 0;
-
-	return ms > 0 ? ms : 3000;
-}
-
-static void read_version(json_t *lib)
+static void read_version(const struct probe_ctx *ctx, json_t *lib)
 {
 	const char *path = jpath_str(lib, "realpath");
 	struct subproc_result r;
 	struct err e = ERR_INIT;
-	long timeout = lib_timeout_ms();
+	long timeout = ctx->lib_timeout_ms;
 	int rc, code;
 
 	subproc_result_init(&r);
@@ -708,21 +700,21 @@ static void read_version(json_t *lib)
 	subproc_result_release(&r);
 }
 
-static void read_missing_versions(json_t *libs)
+static void read_missing_versions(const struct probe_ctx *ctx, json_t *libs)
 {
 	size_t i;
 	json_t *lib;
 
 	json_array_foreach(libs, i, lib)
 		if (!json_object_get(lib, "version"))
-			read_version(lib);
+			read_version(ctx, lib);
 }
 
 /* ---- default copy, net plugin, config files --------------------------------------------------- */
 
-static void load_cache(const struct probe_opts *o, struct ldcache *c, json_t *search)
+static void load_cache(const struct probe_ctx *ctx, struct ldcache *c, json_t *search)
 {
-	char *path = probe_etc_path(o, "ld.so.cache");
+	char *path = probe_etc_path(ctx, "ld.so.cache");
 	struct strbuf sb = STRBUF_INIT;
 	struct err e = ERR_INIT;
 
@@ -769,9 +761,9 @@ static void mark_default(json_t *nccl, const struct ld_search *s)
  * NCCL_NET_PLUGIN: unset tries libnccl-net.so; "none" disables; otherwise NCCL tries the value
  * as a library name, then libnccl-net-<value>.so.
  */
-static void net_plugin(json_t *nccl, const struct ld_search *s)
+static void net_plugin(const struct probe_ctx *ctx, json_t *nccl, const struct ld_search *s)
 {
-	const char *env = getenv("NCCL_NET_PLUGIN");
+	const char *env = envmap_get(ctx->env, "NCCL_NET_PLUGIN");
 	json_t *np = json_object();
 	const char *how = NULL;
 	char *path = NULL, *alt = NULL;
@@ -866,11 +858,12 @@ static void conf_file(json_t *confs, const char *path, const char *source, const
  * In NCCL's order of precedence (first wins, and the environment beats them all): 2.23+ reads
  * $NCCL_CONF_FILE instead of ~/.nccl.conf when it is set, then /etc/nccl.conf.
  */
-static void conf_files(const struct probe_opts *o, json_t *nccl)
+static void conf_files(const struct probe_ctx *ctx, json_t *nccl)
 {
 	json_t *confs = jarr_child(nccl, "conf");
-	const char *cf = getenv("NCCL_CONF_FILE"), *home = user_home(), *envhome = getenv("HOME");
-	char *etc = probe_etc_path(o, "nccl.conf");
+	const char *cf = probe_ctx_env(ctx, "NCCL_CONF_FILE"), *home = user_home();
+	const char *envhome = probe_ctx_env(ctx, "HOME");
+	char *etc = probe_etc_path(ctx, "nccl.conf");
 	char buf[PATH_MAX];
 	int have_cf = cf && *cf;
 
@@ -893,12 +886,12 @@ static void conf_files(const struct probe_opts *o, json_t *nccl)
 
 /* ---- the probe ----------------------------------------------------------------------------- */
 
-static void fill_search(struct ld_search *s, const struct ldcache *cache, const struct ldso_dirs *d,
-			char *cwd, size_t cwdlen)
+static void fill_search(const struct probe_ctx *ctx, struct ld_search *s, const struct ldcache *cache,
+			const struct ldso_dirs *d, char *cwd, size_t cwdlen)
 {
 	memset(s, 0, sizeof(*s));
-	s->preload = getenv("LD_PRELOAD");
-	s->library_path = getenv("LD_LIBRARY_PATH");
+	s->preload = envmap_get(ctx->env, "LD_PRELOAD");
+	s->library_path = envmap_get(ctx->env, "LD_LIBRARY_PATH");
 	s->cache = cache;
 	s->system_dirs = (const char *const *)d->dirs;
 	s->nsystem_dirs = d->ndirs;
@@ -907,20 +900,20 @@ static void fill_search(struct ld_search *s, const struct ldcache *cache, const 
 	s->cwd = getcwd(cwd, cwdlen) ? cwd : ".";
 }
 
-void probe_nccl_libs(const struct probe_opts *o, json_t *facts)
+void probe_nccl_libs(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *nccl = jobj_child(facts, "nccl"), *search = json_object(), *dirs = json_array();
 	struct ldcache cache;
 	struct ldso_dirs d;
 	struct ld_search s;
 	char cwd[PATH_MAX];
-	const char *lp = getenv("LD_LIBRARY_PATH");
+	const char *lp = envmap_get(ctx->env, "LD_LIBRARY_PATH");
 
 	jarr_child(nccl, "libs");
 	jarr_child(nccl, "plugins");
 	ldso_dirs_get(&d);
-	load_cache(o, &cache, search);
-	fill_search(&s, &cache, &d, cwd, sizeof(cwd));
+	load_cache(ctx, &cache, search);
+	fill_search(ctx, &s, &cache, &d, cwd, sizeof(cwd));
 
 	/* every route a program could take, most specific first */
 	if (s.preload) {
@@ -954,12 +947,12 @@ void probe_nccl_libs(const struct probe_opts *o, json_t *facts)
 	scan_glob(nccl, "/usr/local/lib*", "/usr/lib");
 	scan_glob(nccl, "/usr/local/cuda*/lib*", "cuda");
 	scan_glob(nccl, "/usr/local/cuda*/targets/*/lib", "cuda");
-	scan_conda(nccl, user_home());
+	scan_conda(ctx, nccl, user_home());
 
 	mark_default(nccl, &s);
-	net_plugin(nccl, &s);
-	read_missing_versions(jarr_child(nccl, "libs"));
-	conf_files(o, nccl);
+	net_plugin(ctx, nccl, &s);
+	read_missing_versions(ctx, jarr_child(nccl, "libs"));
+	conf_files(ctx, nccl);
 
 	jset_str(search, "ld_preload", s.preload);
 	jset_str(search, "ld_library_path", s.library_path);
@@ -970,12 +963,11 @@ void probe_nccl_libs(const struct probe_opts *o, json_t *facts)
 	ldso_dirs_release(&d);
 }
 
-void probe_nccl_libs_site(const struct probe_opts *o, json_t *facts)
+void probe_nccl_libs_site(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *nccl = jobj_child(facts, "nccl"), *py, *libs = jarr_child(nccl, "libs"), *sp;
 	size_t i, j;
 
-	(void)o;
 	json_array_foreach(json_object_get(facts, "python"), i, py) {
 		const char *who = jpath_str(py, "path");
 		const char *mapped = jpath_str(py, "torch.nccl_mapped");
@@ -996,5 +988,5 @@ void probe_nccl_libs_site(const struct probe_opts *o, json_t *facts)
 			add_copy(libs, mapped, tag);
 		}
 	}
-	read_missing_versions(libs);
+	read_missing_versions(ctx, libs);
 }

@@ -25,7 +25,6 @@
 #include "util/xalloc.h"
 
 /* Generous: nvmlInit and cuInit on an 8-GPU node without persistence mode take seconds. */
-#define GPU_CHILD_TIMEOUT_MS 20000
 #define GPU_ANSWER_CAP (1 << 20)
 
 /* ---- parsers (pure) ---- */
@@ -325,7 +324,7 @@ static json_t *child_gpu(void *h, nvmlDevice_t d, unsigned idx, nvml_error_strin
 	return g;
 }
 
-void nvml_child_query(json_t *out)
+void nvml_child_query(const char *lib, json_t *out)
 {
 	static const char *const names[] = { "libnvidia-ml.so.1", NULL };
 	struct err e = ERR_INIT;
@@ -346,7 +345,7 @@ void nvml_child_query(json_t *out)
 	int v;
 
 	jset_str(out, "part", "nvml");
-	h = dl_open_first("NCCLCHECK_NVML_LIB", names, &e);
+	h = dl_open_first(lib, "NCCLCHECK_NVML_LIB", names, &e);
 	if (!h) {
 		jset_str(out, "load_error", e.msg);
 		return;
@@ -462,18 +461,18 @@ static void child_emit(int fd, json_t *part)
 
 static int gpu_child(void *arg, int fd)
 {
+	const struct probe_ctx *ctx = arg;
 	json_t *part;
 
-	(void)arg;
 	/* libcuda's version query needs no device and cannot hang: it goes first */
 	part = json_object();
-	cuda_child_query(part);
+	cuda_child_query(ctx->cuda_lib, part);
 	child_emit(fd, part);
 	part = json_object();
-	nvml_child_query(part);
+	nvml_child_query(ctx->nvml_lib, part);
 	child_emit(fd, part);
 	part = json_object();
-	cuda_child_init(part);
+	cuda_child_init(ctx->cuda_lib, part);
 	child_emit(fd, part);
 	return 0;
 }
@@ -883,9 +882,9 @@ void nvml_answer_merge(json_t *facts, const char *answer, size_t n, const json_t
 }
 
 /* What the kernel module says about itself, or {"loaded": false} when it is not loaded. */
-static json_t *read_kernel_module(const struct probe_opts *o)
+static json_t *read_kernel_module(const struct probe_ctx *ctx)
 {
-	char *path = probe_proc_path(o, "driver/nvidia/version");
+	char *path = probe_proc_path(ctx, "driver/nvidia/version");
 	struct strbuf sb = STRBUF_INIT;
 	json_t *k = json_object();
 	char ver[64];
@@ -908,27 +907,15 @@ static json_t *read_kernel_module(const struct probe_opts *o)
 	return k;
 }
 
-static long child_timeout_ms(void)
+void probe_nvml(const struct probe_ctx *ctx, json_t *facts)
 {
-	const char *s = getenv("NCCLCHECK_GPU_TIMEOUT_MS");
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return GPU_CHILD_TIMEOUT_MS;
-	v = strtol(s, &end, 10);
-	return *end || v <= 0 ? GPU_CHILD_TIMEOUT_MS : v;
-}
-
-void probe_nvml(const struct probe_opts *o, json_t *facts)
-{
-	json_t *kmod = read_kernel_module(o);
+	json_t *kmod = read_kernel_module(ctx);
 	struct subproc_result r;
 	struct err e = ERR_INIT;
 	char fate[ERR_MSG_LEN + 64] = "";
 
 	subproc_result_init(&r);
-	if (subproc_fork(gpu_child, NULL, child_timeout_ms(), GPU_ANSWER_CAP, &r, &e) < 0)
+	if (subproc_fork(gpu_child, (void *)ctx, ctx->gpu_timeout_ms, GPU_ANSWER_CAP, &r, &e) < 0)
 		snprintf(fate, sizeof(fate), "could not start: %s", e.msg);
 	else if (r.timed_out)
 		snprintf(fate, sizeof(fate), "hung and was stopped after %ld ms", r.elapsed_ms);
