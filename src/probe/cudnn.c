@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "probe/gpu.h"
-#include "probe/nccl_libs.h"
+#include "probe/ldso.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -24,7 +24,6 @@
 #include "util/xalloc.h"
 
 #define CUDNN_CHILD_TIMEOUT_MS 5000
-#define LDCACHE_MAX (64 << 20)
 
 /* ---- parsers (pure) ---- */
 
@@ -214,20 +213,18 @@ static void glob_libs(json_t *libs, const json_t *facts, const char *dirpat, con
 	free(pat);
 }
 
-/* The copies the dynamic loader's cache knows, parsed like the NCCL probe does (nccl_libs.h). */
+/* The copies the dynamic loader's cache knows (probe/ldso.h). */
 static void ldcache_libs(const struct probe_ctx *ctx, json_t *libs, const json_t *facts)
 {
 	char *path = probe_etc_path(ctx, "ld.so.cache");
-	struct strbuf sb = STRBUF_INIT;
-	struct ldcache c = { NULL, 0, 0 };
+	struct ldcache c;
 
-	if (file_read(path, &sb, LDCACHE_MAX, NULL) == 0 && ldcache_parse(sb.buf, sb.len, &c, NULL) == 0) {
+	if (ldcache_read(path, &c, NULL) == 0) {
 		for (size_t i = 0; i < c.n; i++)
 			if (!strncmp(c.v[i].key, "libcudnn.so.", 12) && ldcache_native(c.v[i].flags))
 				add_lib(libs, facts, c.v[i].path, "ldconfig");
 	}
 	ldcache_release(&c);
-	strbuf_release(&sb);
 	free(path);
 }
 

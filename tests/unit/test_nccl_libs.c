@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "cmocka_helpers.h"
-#include "probe/nccl_libs.h"
+#include "probe/ldso.h"
+#include "probe/ncclconf.h"
 #include "probe/probe.h"
 #include "util/envmap.h"
 #include "util/file.h"
