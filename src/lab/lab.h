@@ -112,6 +112,13 @@ json_t *lab_discover(void);
  * master_addr, master_port, namespaces_missing: [...] } ] } for one prefix, or all when NULL.
  */
 json_t *lab_status(const char *prefix);
+/*
+ * Reads back what the kernel of each of `lab`'s namespaces_found holds (iptables -S, shaping
+ * qdiscs, link MTUs) into lab.kernel [{netns, iptables, tc, mtu}], and every way it differs from
+ * the recorded plan into lab.kernel_differs (strings). Needs root to enter the namespaces;
+ * without it lab.kernel is {"unknown": reason}. lab_status() calls it for labs that are up.
+ */
+void lab_kernel_read(json_t *lab);
 /* Human text for a status document. */
 void lab_status_print(FILE *out, const json_t *status);
 

@@ -125,6 +125,8 @@ static json_t *one_lab(const char *prefix, const struct lab_names *nss)
 			jset_str(lab, "state", "up");
 		}
 	}
+	if (!strcmp(jpath_str(lab, "state"), "up"))
+		lab_kernel_read(lab);
 	return lab;
 }
 
@@ -152,6 +154,57 @@ static void node_arg(char *buf, size_t len, const char *prefix, const char *node
 		snprintf(buf, len, "%s", node);
 	else
 		snprintf(buf, len, "%s-%s", prefix, node);
+}
+
+static void print_list(FILE *out, const char *netns, const char *what, const json_t *arr)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		fprintf(out, "    %-12s %s %s\n", netns, what, json_string_value(v));
+}
+
+/* What the kernel holds now, and whether that is still the plan above. */
+static void print_kernel(FILE *out, const json_t *lab)
+{
+	const json_t *kern = json_object_get(lab, "kernel"), *diffs, *k, *v;
+	size_t i, j;
+	const char *why = junknown(kern);
+
+	if (why) {
+		fprintf(out, "  in the kernel now: not read (%s)\n", why);
+		return;
+	}
+	if (!json_is_array(kern))
+		return;
+	fputs("  in the kernel now (iptables -S, tc qdisc show, ip link):\n", out);
+	json_array_foreach(kern, i, k) {
+		const char *ns = jpath_str(k, "netns"), *key;
+		const json_t *m = json_object_get(k, "mtu");
+
+		print_list(out, ns, "iptables", json_object_get(k, "iptables"));
+		print_list(out, ns, "tc", json_object_get(k, "tc"));
+		if (json_is_object(m))
+			json_object_foreach((json_t *)m, key, v)
+				if (json_integer_value(v) != 1500)
+					fprintf(out, "    %-12s %s mtu %lld\n", ns, key,
+						(long long)json_integer_value(v));
+		for (j = 0; j < 3; j++) {
+			static const char *const parts[] = { "iptables", "tc", "mtu" };
+			const char *u = junknown(json_object_get(k, parts[j]));
+			if (u)
+				fprintf(out, "    %-12s %s: unknown (%s)\n", ns, parts[j], u);
+		}
+	}
+	diffs = json_object_get(lab, "kernel_differs");
+	if (!json_array_size(diffs)) {
+		fputs("  the kernel matches the plan\n", out);
+		return;
+	}
+	fputs("  the kernel differs from the plan (changed by hand since 'lab up'?):\n", out);
+	json_array_foreach(diffs, i, v)
+		fprintf(out, "    %s\n", json_string_value(v));
 }
 
 static void print_lab(FILE *out, const json_t *lab)
@@ -197,6 +250,7 @@ static void print_lab(FILE *out, const json_t *lab)
 	} else if (scen) {
 		fputs("  faults in place: none\n", out);
 	}
+	print_kernel(out, lab);
 	if (sc && nn && !strcmp(state, "up")) {
 		node_arg(arg, sizeof(arg), prefix, nn > 1 ? "n1" : "n0");
 		fprintf(out, "  see it: %s\n", sc->show);
