@@ -71,6 +71,11 @@ const char *cuda_error_hint(int rc);
 void nvml_child_query(const char *lib, json_t *out);
 void cuda_child_query(const char *lib, json_t *out);
 void cuda_child_init(const char *lib, json_t *out);
+/*
+ * The whole child (nvml_child.c): cuda_child_query, nvml_child_query, cuda_child_init, each part
+ * written to `fd` as one JSON line. `arg` is the const struct probe_ctx * (its library overrides).
+ */
+int gpu_child_run(void *arg, int fd);
 
 /*
  * The parent's side: turns the child's answer (newline-separated JSON objects, possibly cut short
