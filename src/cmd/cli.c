@@ -39,8 +39,10 @@ static size_t nopts(const struct cli_opt *opts)
 
 static void add_long(struct cli *c, size_t *n, const char *name, int has_arg, int val)
 {
-	if (*n >= CLI_OPTS_MAX)
-		return; /* test_cli checks every verb's table fits */
+	if (*n >= CLI_OPTS_MAX) {
+		c->overflow = 1; /* cli_next() says so instead of parsing a partial table */
+		return;
+	}
 	c->longopts[*n] = (struct option){ .name = name, .has_arg = has_arg, .flag = NULL, .val = val };
 	(*n)++;
 }
@@ -49,8 +51,10 @@ static void add_short(struct cli *c, int ch, int has_arg)
 {
 	size_t len = strlen(c->optstring);
 
-	if (len + 3 > sizeof(c->optstring))
+	if (len + 3 > sizeof(c->optstring)) {
+		c->overflow = 1;
 		return;
+	}
 	c->optstring[len++] = (char)ch;
 	if (has_arg)
 		c->optstring[len++] = ':';
@@ -101,6 +105,11 @@ int cli_next(struct cli *c)
 	char page[64];
 	int ch;
 
+	if (c->overflow) {
+		error("internal: verb '%s' has more than %d options", v->name, CLI_OPTS_MAX);
+		c->code = EXIT_CANNOT_RUN;
+		return CLI_STOP;
+	}
 	ch = getopt_long(c->argc, c->argv, c->optstring, c->longopts, NULL);
 	c->arg = optarg;
 	switch (ch) {

@@ -104,6 +104,7 @@ struct cli {
 	/* private */
 	struct option longopts[CLI_OPTS_MAX + 1];
 	char optstring[2 * CLI_OPTS_MAX + 4];
+	int overflow;
 };
 
 enum { CLI_END = 0, CLI_STOP = -1 };
