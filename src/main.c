@@ -44,8 +44,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "Verbs:\n", out);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-10s %s\n", entry_name(&commands[i]),
-			commands[i].verb ? commands[i].verb->summary : commands[i].summary);
+		fprintf(out, "  %-10s %s%s\n", entry_name(&commands[i]),
+			commands[i].verb ? commands[i].verb->summary : commands[i].summary,
+			commands[i].verb && (commands[i].verb->flags & VERB_ROOT) ? " (needs root)" : "");
 	fputs("\n"
 	      "'ncclcheck VERB --help' explains a verb and its options.\n"
 	      "Every verb takes --json for machine-readable output.\n"

@@ -66,7 +66,7 @@ enum verb_flags {
 	VERB_JSON = 1 << 0,		/* takes --json */
 	VERB_TEXT = 1 << 1,		/* takes -v/--verbose and --no-color */
 	VERB_REPORT = VERB_JSON | VERB_TEXT,	/* ends in cmd_report() */
-	VERB_ROOT = 1 << 2,		/* needs root (said in `ncclcheck --help`) */
+	VERB_ROOT = 1 << 2,		/* needs root: `ncclcheck --help` says "(needs root)" */
 	VERB_STOP_AT_ARG = 1 << 3,	/* options end at the first argument: CMD's own are left alone */
 };
 

@@ -69,7 +69,7 @@ static const struct verb lab_subs[] = {
 
 const struct verb verb_lab = {
 	.name = "lab",
-	.summary = "build a simulated multi-node cluster with real network faults (needs root)",
+	.summary = "build a simulated multi-node cluster with real network faults",
 	.flags = VERB_ROOT,
 	.run = cmd_lab,
 	.help = lab_help,
