@@ -7,8 +7,8 @@
 
 #include "lab/lab.h"
 #include "ncclcheck.h"
+#include "report/lab_text.h"
 #include "report/render.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/timeutil.h"
@@ -305,7 +305,7 @@ static int lab_up_cmd(int argc, char **argv)
 			printf("lab '%s' is up: %d node%s, scenario '%s', built in %.2f s\n\n", o.prefix,
 			       o.nodes, o.nodes == 1 ? "" : "s", o.sc->name,
 			       (double)(time_now_ms() - t0) / 1000.0);
-			lab_status_print(stdout, st);
+			render_lab_status_text(stdout, st);
 			code = cli_finish(EXIT_CLEAN);
 		}
 		json_decref(st);
@@ -336,7 +336,7 @@ static int lab_status_cmd(int argc, char **argv)
 		if (prefix && !json_array_size(json_object_get(st, "labs")))
 			printf("no lab '%s'\n", prefix);
 		else
-			lab_status_print(stdout, st);
+			render_lab_status_text(stdout, st);
 		code = cli_finish(EXIT_CLEAN);
 	}
 	json_decref(st);
@@ -374,14 +374,8 @@ static int lab_down_cmd(int argc, char **argv)
 		return EXIT_CANNOT_RUN;
 	}
 	if (c.common.json) {
-		json_t *p = json_object(), *rm = jobj_child(p, "removed");
+		json_t *p = lab_down_json(prefix, &r);
 
-		jset_str(p, "prefix", prefix);
-		jset_int(rm, "namespaces", r.namespaces);
-		jset_int(rm, "processes", r.processes);
-		jset_int(rm, "links", r.links);
-		jset_int(rm, "etc_netns_dirs", r.etc_dirs);
-		jset_bool(rm, "state", r.state);
 		code = cmd_print_json("lab", p, EXIT_CLEAN);
 		json_decref(p);
 		return code;

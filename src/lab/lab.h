@@ -100,6 +100,8 @@ struct lab_down_result {
  * `ip` may be NULL; it is only needed when links leaked into the root namespace.
  */
 int lab_down(const char *prefix, const char *ip, struct lab_down_result *r, struct err *e);
+/* `lab down --json`'s payload: {prefix, removed: {namespaces, processes, links, etc_netns_dirs, state}}. */
+json_t *lab_down_json(const char *prefix, const struct lab_down_result *r);
 
 /* 1 when anything of lab `prefix` is left: state, a namespace, an /etc/netns directory. */
 int lab_exists(const char *prefix);
@@ -119,8 +121,6 @@ json_t *lab_status(const char *prefix);
  * without it lab.kernel is {"unknown": reason}. lab_status() calls it for labs that are up.
  */
 void lab_kernel_read(json_t *lab);
-/* Human text for a status document. */
-void lab_status_print(FILE *out, const json_t *status);
 
 /*
  * Resolves NODE ("n1", "<prefix>-n1", "hub", "rtr", "core") to a namespace name. `prefix` may be
