@@ -285,13 +285,15 @@ void probe_topo(const struct probe_ctx *ctx, json_t *facts)
 	hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	/*
-	 * Nor the plugins that reach outside the machine's tables: the gl plugin (hwloc-plugins)
-	 * calls XOpenDisplay on :0.N, a TCP connect that hangs for minutes where a firewall drops
-	 * SYNs on lo; opencl loads GPU drivers into this process, which the GPU probes only ever
-	 * do in a child with a deadline.
+	 * Nor the plugins of libhwloc-plugins, so the answer is the same with and without that
+	 * package: gl calls XOpenDisplay on :0.N, a TCP connect that hangs for minutes where a
+	 * firewall drops SYNs on lo; opencl loads GPU drivers into this process, which the GPU
+	 * probes only ever do in a child with a deadline; pci (libpciaccess) leaks and adds
+	 * nothing here, since the linux component reads the same PCI tree from sysfs.
 	 */
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
+	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 	if (xml && *xml && hwloc_topology_set_xml(t, xml) < 0) {
 		jset_unknown(topo, "gpu_nic", "hwloc cannot read the topology XML '%s'", xml);
 		hwloc_topology_destroy(t);

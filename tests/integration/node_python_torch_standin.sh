@@ -60,23 +60,36 @@ run() {
 	[ $rc -le 1 ] && pass "node --json ran (exit $rc)" || fail "node exited $rc"
 }
 
-run "$FAKE"
-real=$(readlink -f "$FAKE")
-expect_match "$(q 'p["torch"]["version"]')" '^2\.99\.0\+standin$' "the stand-in is the torch the probe imported"
-expect_match "$(q 'p["torch"]["nccl_mapped"]')" "^$real\$" "nccl_mapped is the file the process maps"
-expect_match "$(q 'p["torch"]["nccl_static"]')" '^false$' "a mapped libnccl is not static"
-expect_match "$(q 'p["torch"]["nccl_version"]')" '^2\.28\.9$' "torch's NCCL version comes from the mapped library"
-expect_match "$(q '[l["version"] for l in f["nccl"]["libs"] if l["realpath"] == "'"$real"'" and any(t.startswith("mapped-by-torch:") for t in l["found_by"])]')" \
-	'^\["2\.28\.9"\]$' "nccl.libs has the mapped copy, found by mapped-by-torch, with its version"
+# loadable LIB: can a plain python3 dlopen it? (not a fake built with ASan: its runtime would
+# have to come first in the process)
+loadable() { "$PY" -c 'import ctypes, sys; ctypes.CDLL(sys.argv[1])' "$1" 2>/dev/null; }
+cudalib=$(ls /usr/local/cuda*/lib*/libnccl.so.2 /usr/local/cuda*/targets/*/lib/libnccl.so.2 2>/dev/null | head -n 1)
+loadable "$FAKE" || FAKE=""
+[ -n "$cudalib" ] && ! loadable "$cudalib" && cudalib=""
+[ -n "$FAKE$cudalib" ] || { echo "SKIP: neither the fake libnccl (sanitizer build?) nor a toolkit libnccl loads into $PY"; exit 77; }
+
+if [ -n "$FAKE" ]; then
+	run "$FAKE"
+	real=$(readlink -f "$FAKE")
+	expect_match "$(q 'p["torch"]["version"]')" '^2\.99\.0\+standin$' "the stand-in is the torch the probe imported"
+	expect_match "$(q 'p["torch"]["nccl_mapped"]')" "^$real\$" "nccl_mapped is the file the process maps"
+	expect_match "$(q 'p["torch"]["nccl_static"]')" '^false$' "a mapped libnccl is not static"
+	expect_match "$(q 'p["torch"]["nccl_version"]')" '^2\.28\.9$' "torch's NCCL version comes from the mapped library"
+	expect_match "$(q '[l["version"] for l in f["nccl"]["libs"] if l["realpath"] == "'"$real"'" and any(t.startswith("mapped-by-torch:") for t in l["found_by"])]')" \
+		'^\["2\.28\.9"\]$' "nccl.libs has the mapped copy, found by mapped-by-torch, with its version"
+else
+	echo "note: the fake libnccl does not load into $PY (a sanitizer build): only the toolkit's is mapped"
+fi
 
 # the CUDA toolkit's libnccl, when there is one: a real NCCL, not a fake
-cudalib=$(ls /usr/local/cuda*/lib*/libnccl.so.2 /usr/local/cuda*/targets/*/lib/libnccl.so.2 2>/dev/null | head -n 1)
 if [ -n "$cudalib" ]; then
 	run "$cudalib"
 	real=$(readlink -f "$cudalib")
 	expect_match "$(q 'p["torch"]["nccl_mapped"]')" "^$real\$" "the toolkit's libnccl as mapped ($real)"
 	expect_match "$(q 'p["torch"]["nccl_version"]')" '^2\.[0-9]+\.[0-9]+$' "its version read through the process"
+	expect_match "$(q '[l["version"] == p["torch"]["nccl_version"] for l in f["nccl"]["libs"] if l["realpath"] == "'"$real"'" and any(t.startswith("mapped-by-torch:") for t in l["found_by"])]')" \
+		'^\[true\]$' "nccl.libs marks it mapped-by-torch, with the same version"
 else
-	echo "note: no libnccl.so.2 under /usr/local/cuda*: only the fake was mapped"
+	echo "note: no loadable libnccl.so.2 under /usr/local/cuda*: only the fake was mapped"
 fi
 finish
