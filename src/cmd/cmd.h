@@ -170,6 +170,13 @@ int cli_parse_duration_ms(const char *s, long *ms);
 /* A decimal integer in [min, max]; -1 otherwise. */
 int cli_parse_long(const char *s, long min, long max, long *out);
 
+/*
+ * This process's environment as data (caller frees with envmap_free): what a verb gives
+ * probe_ctx_init() as the job's environment and probe_ctx_knobs() as ncclcheck's knobs. `run`
+ * and `config` edit a copy of it to probe "as the job will run".
+ */
+struct envmap *cli_environ(void);
+
 /* Default render options for stdout (colour decided from the terminal and NO_COLOR). */
 void cli_render_opts(struct render_opts *ro, int verbose, int no_color);
 

@@ -53,8 +53,6 @@ const struct verb verb_node = {
 	.run = cmd_node,
 };
 
-extern char **environ;
-
 /* Facts documents are small; anything bigger is not one. */
 #define FACTS_FILE_MAX (64L << 20)
 
@@ -170,7 +168,7 @@ static int node_main(int argc, char **argv, struct envmap *env)
 
 int cmd_node(int argc, char **argv)
 {
-	struct envmap *env = envmap_new(environ);
+	struct envmap *env = cli_environ();
 	int code = node_main(argc, argv, env);
 
 	envmap_free(env);
