@@ -30,10 +30,14 @@
  *		return cmd_report(&c, payload, findings, &text);
  *	}
  *
+ * then `extern const struct verb verb_node;` below and `{ .verb = &verb_node }` in main.c's
+ * table. A verb with subcommands (cmd/lab.c) has one descriptor per subcommand ("lab up") and
+ * dispatches on argv[1]; its help page may be its own (.help) built from the descriptors.
+ *
  * The options table is the only description of the command line: getopt_long's table, the
  * synopsis and the option list of --help are all generated from it, so help cannot drift from
- * the parser. --json, -v/--verbose, --no-color and -h/--help are parsed once, here, into
- * c.common, as the verb's flags ask.
+ * the parser (integration.cli_help checks every verb). --json, -v/--verbose, --no-color and
+ * -h/--help are parsed once, here, into c.common, as the verb's flags ask.
  */
 #ifndef NCCLCHECK_CMD_H
 #define NCCLCHECK_CMD_H
