@@ -1,6 +1,6 @@
 /*
  * What the kernel of each lab namespace holds now, read back with the tools a user would use
- * (iptables -S, tc qdisc show, ip -o link show, the port range sysctl), and how it compares
+ * (iptables -S, tc qdisc show, ip -o link show, cat ip_local_port_range), and how it compares
  * with the plan recorded at `lab up`: a rule flushed by hand, a qdisc deleted or an MTU changed
  * makes the lab's scenario a different one, and `lab status` must say so.
  */
@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "lab/plan.h"
 #include "lab/sys.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -90,7 +92,19 @@ static json_t *mtus(char *text)
 	return o;
 }
 
-static void read_ns(json_t *k, const char *netns, const struct lab_tools *t)
+/* "32768\t60999\n" -> "32768 60999" */
+static void port_range(json_t *k, const char *text)
+{
+	unsigned lo, hi;
+
+	if (sscanf(text, "%u %u", &lo, &hi) == 2)
+		jset_fmt(k, "port_range", "%u %u", lo, hi);
+	else
+		jset_unknown(k, "port_range", "unexpected ip_local_port_range '%.40s'", text);
+}
+
+/* `node`: a node namespace, whose port range the lab sets (the routers and the hub keep theirs). */
+static void read_ns(json_t *k, const char *netns, const struct lab_tools *t, int node)
 {
 	char why[ERR_MSG_LEN + 64];
 	struct subproc_result r;
@@ -117,6 +131,16 @@ static void read_ns(json_t *k, const char *netns, const struct lab_tools *t)
 			json_object_set_new(k, "mtu", mtus(r.out.buf));
 		else
 			jset_unknown(k, "mtu", "%s", why);
+		subproc_result_release(&r);
+	}
+	if (node) {
+		/* /proc/sys/net is the reader's namespace: cat runs inside it */
+		char *argv[] = { (char *)(access("/bin/cat", X_OK) == 0 ? "/bin/cat" : "/usr/bin/cat"),
+				 (char *)"/proc/sys/net/ipv4/ip_local_port_range", NULL };
+		if (run_in(netns, argv, &r, why, sizeof(why)) == 0)
+			port_range(k, r.out.buf);
+		else
+			jset_unknown(k, "port_range", "%s", why);
 		subproc_result_release(&r);
 	}
 }
@@ -173,6 +197,10 @@ static void compare(const json_t *lab, const char *netns, const json_t *k, json_
 			json_array_append_new(diffs, json_sprintf(
 				"%s eth1 has MTU %lld, the plan %lld", netns, have, want_mtu));
 	}
+	if (want_mtu && jpath_str(k, "port_range") && strcmp(jpath_str(k, "port_range"), LAB_PORT_RANGE))
+		json_array_append_new(diffs, json_sprintf(
+			"%s ip_local_port_range is %s, the plan %s", netns, jpath_str(k, "port_range"),
+			LAB_PORT_RANGE));
 }
 
 void lab_kernel_read(json_t *lab)
@@ -202,7 +230,7 @@ void lab_kernel_read(json_t *lab)
 		const char *ns = json_string_value(v);
 
 		jset_str(k, "netns", ns);
-		read_ns(k, ns, &t);
+		read_ns(k, ns, &t, planned_mtu(lab, ns) != 0);
 		compare(lab, ns, k, diffs);
 		json_array_append_new(kern, k);
 	}

@@ -50,8 +50,8 @@ static void print_kernel(FILE *out, const json_t *lab)
 				if (json_integer_value(v) != 1500)
 					fprintf(out, "    %-12s %s mtu %lld\n", ns, key,
 						(long long)json_integer_value(v));
-		for (j = 0; j < 3; j++) {
-			static const char *const parts[] = { "iptables", "tc", "mtu" };
+		for (j = 0; j < 4; j++) {
+			static const char *const parts[] = { "iptables", "tc", "mtu", "port_range" };
 			const char *u = junknown(json_object_get(k, parts[j]));
 			if (u)
 				fprintf(out, "    %-12s %s: unknown (%s)\n", ns, parts[j], u);

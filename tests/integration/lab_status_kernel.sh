@@ -1,7 +1,7 @@
 #!/bin/bash
 # lab status reads the faults back from each node's kernel (iptables -S, tc qdisc show, link
-# MTUs) and says when they are no longer the plan recorded at 'lab up': a flushed rule, an MTU
-# put back, a qdisc added by hand.
+# MTUs, the port range) and says when they are no longer the plan recorded at 'lab up': a
+# flushed rule, an MTU put back, a qdisc added by hand, another ip_local_port_range.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 lab_use pcs1
@@ -19,16 +19,18 @@ expect_match "$out" "the kernel matches the plan" "untouched: matches"
 lx rtr "$IPTABLES" -F OUTPUT
 lx n1 ip link set dev eth1 mtu 1500
 lx n0 tc qdisc add dev eth0 root tbf rate 10mbit burst 32kb latency 50ms
+lx n1 sysctl -q -w net.ipv4.ip_local_port_range="40000 40100"
 out=$("$NCCLCHECK" lab status --prefix pcs1)
 expect_match "$out" "the kernel differs from the plan" "status notices"
 expect_match "$out" "pcs1-rtr has 1 iptables rule, the plan 2" "a flushed chain"
 expect_match "$out" "pcs1-n1 eth1 has MTU 1500, the plan 9000" "an MTU put back"
 expect_match "$out" "pcs1-n0 has 1 shaping qdisc, the plan 0" "a qdisc added by hand"
 expect_match "$out" "pcs1-n0 +tc qdisc tbf .* dev eth0 root" "the qdisc as tc shows it"
+expect_match "$out" "pcs1-n1 ip_local_port_range is 40000 40100, the plan 32768 60999" "a port range changed"
 expect_no_match "$out" "pcs1-n1 +eth1 mtu 9000" "the old MTU is not shown as current"
 "$NCCLCHECK" lab status --prefix pcs1 --json > "$LAB_TMP/st.json"; expect_rc 0 $? "status --json"
 out=$("$PY" -c 'import json,sys; l=json.load(open(sys.argv[1]))["labs"][0]; print(len(l["kernel_differs"]), [k["mtu"]["eth1"] for k in l["kernel"] if k["netns"]=="pcs1-n1"][0])' "$LAB_TMP/st.json")
-expect_match "$out" "^3 1500$" "JSON: three differences, n1's eth1 at 1500"
+expect_match "$out" "^4 1500$" "JSON: four differences, n1's eth1 at 1500"
 
 # someone without root sees the plan and why the kernel was not read
 if command -v setpriv >/dev/null; then
