@@ -15,6 +15,7 @@ static const struct cmd_entry {
 	const char *summary;
 } commands[] = {
 	{ "node", cmd_node, "check this machine's stack and predict what NCCL will do here" },
+	{ "cluster", cmd_cluster, "run on every node: can these nodes train together, and with which settings?" },
 	{ "explain", cmd_explain, "read NCCL / torch / Lightning logs and say what failed and how to fix it" },
 	{ "lab", cmd_lab, "build a simulated multi-node cluster with real network faults (needs root)" },
 	{ "bench", cmd_bench_p2p_dispatch, "measure links between nodes: 'bench p2p' (connect, ports, MTU, bandwidth)" },

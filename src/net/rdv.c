@@ -1624,6 +1624,104 @@ out:
 	return rc;
 }
 
+int rdv_call(struct rdv *r, int rank, const char *phase, long id, json_t *payload,
+	     long timeout_ms, json_t **reply, struct err *e)
+{
+	int64_t dl = deadline_after(timeout_ms);
+	struct msg m;
+	struct slot *s;
+	int rc = 0;
+
+	*reply = NULL;
+	pthread_mutex_lock(&r->mu);
+	if (!r->master || rank <= 0 || rank >= r->o.nnodes) {
+		rc = err_set(e, ERR_INTERNAL, "rdv_call to rank %d", rank);
+		goto out;
+	}
+	if (r->failed || !r->mem[rank].c || r->mem[rank].gone) {
+		rc = err_set(e, r->failed ? r->fail.code : ERR_PEER, "%s",
+			     r->failed ? r->fail.msg : "that node is gone");
+		goto out;
+	}
+	msg_init(&m, MSG_PLAN);
+	m.u.plan.phase = (char *)phase;
+	m.u.plan.step = id;
+	m.u.plan.payload = payload;
+	if (queue_msg(r, r->mem[rank].c, &m) < 0) {
+		rc = err_set(e, ERR_INTERNAL, "cannot send a '%s' request (too big?)", phase);
+		goto out;
+	}
+	s = slot_get(r, phase, id);
+	while (!s->v[rank] && !r->failed && !r->mem[rank].gone)
+		if (cond_wait_until(r, dl) == ETIMEDOUT && time_now_ms() >= dl)
+			break;
+	if (s->v[rank]) {
+		*reply = s->v[rank];
+		s->v[rank] = NULL;
+	} else if (r->failed) {
+		rc = err_set(e, r->fail.code, "%s", r->fail.msg);
+	} else {
+		char who[300];
+
+		rank_name(r, rank, who, sizeof(who));
+		rc = err_set(e, ERR_TIMEOUT, "%s did not answer a '%s' request within %.1f s", who,
+			     phase, (double)timeout_ms / 1000);
+	}
+	slot_remove(r, s);
+out:
+	pthread_mutex_unlock(&r->mu);
+	return rc;
+}
+
+int rdv_next_plan(struct rdv *r, long timeout_ms, char *phase, size_t len, long *step,
+		  json_t **payload, struct err *e)
+{
+	int64_t dl = deadline_after(timeout_ms);
+	int rc = -1;
+
+	*payload = NULL;
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		for (struct inmsg **pp = &r->inbox; *pp; pp = &(*pp)->next) {
+			struct inmsg *im = *pp;
+
+			if (im->m.type != MSG_PLAN)
+				continue;
+			*pp = im->next;
+			snprintf(phase, len, "%s", im->m.u.plan.phase);
+			*step = im->m.u.plan.step;
+			*payload = json_incref(im->m.u.plan.payload);
+			msg_release(&im->m);
+			free(im);
+			rc = 0;
+			goto out;
+		}
+		if (r->failed) {
+			err_set(e, r->fail.code, "%s", r->fail.msg);
+			goto out;
+		}
+		if (cond_wait_until(r, dl) == ETIMEDOUT && time_now_ms() >= dl) {
+			err_set(e, ERR_TIMEOUT, "the master sent nothing to do within %.1f s",
+				(double)timeout_ms / 1000);
+			goto out;
+		}
+	}
+out:
+	pthread_mutex_unlock(&r->mu);
+	return rc;
+}
+
+int rdv_reply(struct rdv *r, const char *phase, long step, json_t *payload, struct err *e)
+{
+	json_t *none = NULL;
+
+	if (r->master) {
+		json_decref(payload);
+		return err_set(e, ERR_INTERNAL, "rdv_reply on the master");
+	}
+	return rdv_gather(r, phase, step, payload, 0, &none, e);
+}
+
 void rdv_abort(struct rdv *r, const char *code, const char *message, int rank)
 {
 	pthread_mutex_lock(&r->mu);
@@ -1659,6 +1757,18 @@ void rdv_finish(struct rdv *r)
 	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->th, NULL);
 	r->th_started = 0;
+}
+
+int rdv_failed(struct rdv *r, struct err *e)
+{
+	int f;
+
+	pthread_mutex_lock(&r->mu);
+	f = r->failed;
+	if (f && e)
+		err_set(e, r->fail.code, "%s", r->fail.msg);
+	pthread_mutex_unlock(&r->mu);
+	return f;
 }
 
 int rdv_is_master(const struct rdv *r)

@@ -117,10 +117,30 @@ int rdv_bcast(struct rdv *r, const char *phase, long step, json_t **payload, lon
 /* As bcast, for the final report document and exit code every node prints and returns. */
 int rdv_report(struct rdv *r, json_t **report, int *exit_code, long timeout_ms, struct err *e);
 
+/*
+ * Master: a request to one worker (a plan of (phase, id) to `rank` alone) and its answer (that
+ * rank's result of (phase, id)), waited for up to timeout_ms. Thread-safe: several threads may
+ * call at once with distinct ids. `payload` is borrowed; *reply is a new reference. A timeout
+ * fails this call only, not the run.
+ */
+int rdv_call(struct rdv *r, int rank, const char *phase, long id, json_t *payload,
+	     long timeout_ms, json_t **reply, struct err *e);
+/*
+ * Worker: the next plan the master sent, whatever its phase (for serving rdv_call requests and
+ * an end marker). Copies the phase name into `phase`; *payload is a new reference.
+ */
+int rdv_next_plan(struct rdv *r, long timeout_ms, char *phase, size_t len, long *step,
+		  json_t **payload, struct err *e);
+/* Worker: the answer to a request (a result of (phase, step)); `payload` is stolen. */
+int rdv_reply(struct rdv *r, const char *phase, long step, json_t *payload, struct err *e);
+
 /* Tells the other side(s) the run is over for `code` (master: every worker). Never blocks. */
 void rdv_abort(struct rdv *r, const char *code, const char *message, int rank);
 /* Says bye, flushes what is queued (bounded by a second or two), stops the I/O thread. */
 void rdv_finish(struct rdv *r);
+
+/* 1 when the run has failed (the reason copied into `e`, which may be NULL), else 0. */
+int rdv_failed(struct rdv *r, struct err *e);
 
 int rdv_is_master(const struct rdv *r);
 int rdv_rank(const struct rdv *r);
