@@ -424,7 +424,8 @@ static unsigned long listen_inode(const char *path, int port)
 
 int net_port_holder(const char *proc_root, int port, char *buf, size_t len)
 {
-	const char *root = proc_root && *proc_root ? proc_root : "/proc";
+	/* the probes' convention: "/" means the real /proc, anything else stands for /proc itself */
+	const char *root = proc_root && *proc_root && strcmp(proc_root, "/") ? proc_root : "/proc";
 	char *p4 = xasprintf("%s/net/tcp", root), *p6 = xasprintf("%s/net/tcp6", root);
 	unsigned long inode = listen_inode(p4, port);
 	char want[64];

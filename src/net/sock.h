@@ -46,7 +46,8 @@ int net_connect(const char *host, int port, const struct net_connect_opts *o, in
 /*
  * Listens on addr:port (addr NULL or "": every address, IPv6 dual-stack when it can, else IPv4;
  * port 0: an ephemeral port, read it back with net_local_port()). SO_REUSEADDR is set. When the
- * port is taken, the message names the process holding it, found under `proc_root` (NULL: "/proc").
+ * port is taken, the message names the process holding it, found under `proc_root` (NULL or "/":
+ * the real /proc; else a tree that stands for /proc, as struct probe_opts' root_proc).
  */
 int net_listen(const char *addr, int port, int backlog, const char *proc_root, struct err *e);
 
