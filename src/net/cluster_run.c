@@ -613,9 +613,12 @@ static json_t *report_doc(struct run *run, struct findings *fs, int code)
 	json_t *payload = json_object(), *nodes = json_array(), *doc;
 
 	for (int i = 0; i < run->n; i++) {
-		json_t *o = json_object();
+		json_t *o;
 		const char *addr = i ? rdv_member_addr(run->r, i) : NULL;
 
+		if (!run->nodes[i].name[0])
+			continue;	/* a run that failed before the facts: nothing known */
+		o = json_object();
 		jset_int(o, "rank", i);
 		jset_str(o, "name", run->nodes[i].name);
 		jset_str(o, "addr", addr);
@@ -893,10 +896,13 @@ void cluster_report_text(const json_t *report, struct strbuf *sb)
 	json_t *n, *l;
 	size_t i;
 
-	strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
-	json_array_foreach(nodes, i, n)
-		strbuf_addf(sb, "%s %s", i ? "," : ":", json_string_value(json_object_get(n, "name")));
-	strbuf_addch(sb, '\n');
+	if (json_array_size(nodes)) {
+		strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
+		json_array_foreach(nodes, i, n)
+			strbuf_addf(sb, "%s %s", i ? "," : ":",
+				    json_string_value(json_object_get(n, "name")));
+		strbuf_addch(sb, '\n');
+	}
 	if (json_array_size(links))
 		strbuf_addstr(sb, "\nlinks (peer -> target address over the target's interface):\n");
 	json_array_foreach(links, i, l) {
@@ -942,9 +948,16 @@ void cluster_report_text(const json_t *report, struct strbuf *sb)
 	{
 		json_t *t = json_object_get(report, "timings_ms");
 
+		static const char *const keys[] = { "probe", "join", "links", "total" };
+		const char *sep = "\n";
+
+		for (size_t k = 0; t && k < ARRAY_SIZE(keys); k++) {
+			if (!json_is_integer(json_object_get(t, keys[k])))
+				continue;
+			strbuf_addf(sb, "%s%s %lld ms", sep, keys[k], jpath_int(t, keys[k], -1));
+			sep = ", ";
+		}
 		if (t)
-			strbuf_addf(sb, "\nprobe %lld ms, join %lld ms, links %lld ms, total %lld ms\n",
-				    jpath_int(t, "probe", -1), jpath_int(t, "join", -1),
-				    jpath_int(t, "links", -1), jpath_int(t, "total", -1));
+			strbuf_addch(sb, '\n');
 	}
 }

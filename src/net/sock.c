@@ -81,6 +81,19 @@ static enum net_fail classify(int err)
 static void fmt_addr(const struct sockaddr *sa, char *buf, size_t len, int with_port)
 {
 	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2] = "?", serv[16] = "0";
+	struct sockaddr_in v4;
+
+	/* a dual-stack listener sees IPv4 peers as ::ffff:a.b.c.d: name them as people know them */
+	if (sa->sa_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((const struct sockaddr_in6 *)sa)->sin6_addr)) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+
+		memset(&v4, 0, sizeof(v4));
+		v4.sin_family = AF_INET;
+		v4.sin_port = s6->sin6_port;
+		memcpy(&v4.sin_addr, s6->sin6_addr.s6_addr + 12, 4);
+		sa = (const struct sockaddr *)&v4;
+	}
 
 	getnameinfo(sa, sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
 						    : sizeof(struct sockaddr_in),
