@@ -312,6 +312,20 @@ static int connected(struct run *run, int target, int peer, const char *addr)
 	return ok;
 }
 
+/*
+ * Which tests run on an address: connect always; the path MTU where TCP got through (its probes
+ * need an open port); the port scan always, because the connect test's port is one the kernel
+ * picks from the very range a firewall may filter — the scan is what tells that apart.
+ */
+static int wanted(struct run *run, enum link_kind kind, int target, int peer, const struct caddr *a)
+{
+	switch (kind) {
+	case LINK_MTU: return connected(run, target, peer, a->addr);
+	case LINK_SCAN: return run->nodes[target].range_lo > 0;
+	default: return 1;
+	}
+}
+
 static void one_test(struct run *run, enum link_kind kind, int target, int peer,
 		     const struct caddr *a)
 {
@@ -352,23 +366,50 @@ struct pair_job {
 	pthread_t th;
 };
 
-/* One direction of a pair: the peer tests every address of the target in turn. */
+struct addr_job {
+	struct run *run;
+	enum link_kind kind;
+	int target, peer;
+	const struct caddr *a;
+	pthread_t th;
+};
+
+static void *addr_main(void *arg)
+{
+	struct addr_job *aj = arg;
+
+	if (!rdv_failed(aj->run->r, NULL))
+		one_test(aj->run, aj->kind, aj->target, aj->peer, aj->a);
+	return NULL;
+}
+
+/*
+ * One direction of a pair: the peer tests every address of the target at once — a dropped
+ * address costs its timeout once, not once per address. Scans one after the other: they are
+ * bound by the CPU (thousands of sockets per batch) and by the descriptor limit, not by waiting.
+ */
 static void *direction_main(void *arg)
 {
 	struct pair_job *j = arg;
 	struct run *run = j->run;
 	int target = j->a, peer = j->b;
 	const struct cnode *t = &run->nodes[target];
+	struct addr_job *aj = xcalloc(t->naddrs + 1, sizeof(*aj));
 
 	for (size_t i = 0; i < t->naddrs; i++) {
-		if (rdv_failed(run->r, NULL))
-			return NULL;
-		if (j->kind != LINK_CONNECT && !connected(run, target, peer, t->addrs[i].addr))
+		aj[i] = (struct addr_job){ .run = run, .kind = j->kind, .target = target, .peer = peer,
+					   .a = &t->addrs[i] };
+		if (!wanted(run, j->kind, target, peer, &t->addrs[i]))
 			continue;
-		if (j->kind == LINK_SCAN && !t->range_lo)
-			continue;
-		one_test(run, j->kind, target, peer, &t->addrs[i]);
+		if (j->kind == LINK_SCAN || pthread_create(&aj[i].th, NULL, addr_main, &aj[i]) != 0) {
+			addr_main(&aj[i]);
+			aj[i].th = 0;
+		}
 	}
+	for (size_t i = 0; i < t->naddrs; i++)
+		if (aj[i].th)
+			pthread_join(aj[i].th, NULL);
+	free(aj);
 	return NULL;
 }
 
@@ -408,9 +449,7 @@ static int phase_total(struct run *run, const int *pairs, int npairs, enum link_
 			const struct cnode *t = &run->nodes[target];
 
 			for (size_t i = 0; i < t->naddrs; i++)
-				total += kind == LINK_CONNECT ||
-					 (connected(run, target, peer, t->addrs[i].addr) &&
-					  (kind != LINK_SCAN || t->range_lo));
+				total += wanted(run, kind, target, peer, &t->addrs[i]);
 		}
 	return total;
 }
