@@ -185,6 +185,7 @@ int cluster_rounds(int n, int full_mesh_max, int **pairs, int *npairs, int **rou
 	if (full_mesh_max > 1 && n > full_mesh_max) {
 		/* ring neighbours: (0,1)(2,3)... then (1,2)(3,4)...; time stays flat in n */
 		*pairs = xcalloc((size_t)n * 2, sizeof(int));
+		free(*round_start);
 		*round_start = xcalloc(3, sizeof(int));
 		for (int r = 0; r < 2; r++) {
 			(*round_start)[r] = k;
