@@ -25,8 +25,9 @@
 static const char usage_text[] =
 "usage: ncclcheck bench p2p --serve [ADDR:]PORT [--idle DURATION]\n"
 "       ncclcheck bench p2p --connect ADDR:PORT [--tests LIST] [--addr ADDR] [--src ADDR]\n"
-"                           [--ifname IF] [--ports LO-HI | --port-list P,P,...]\n"
-"                           [--streams N[,N...]] [--duration D] [--max-mtu N] [--timeout D]\n"
+"                           [--ifname IF] [--connect-ports P,...]\n"
+"                           [--ports LO-HI | --port-list P,...] [--streams N[,N...]]\n"
+"                           [--duration D] [--max-mtu N] [--timeout D]\n"
 "                           [--scan-timeout D] [--window N] [--batch N] [--json]\n"
 "\n"
 "Link tests between two nodes, one serving and one connecting (iperf3 -s / -c style), over a\n"
@@ -40,6 +41,8 @@ static const char usage_text[] =
 "  --addr ADDR          the target address to test (default: the control address); test\n"
 "                       another interface of the serving node by its address there\n"
 "  --src ADDR           source address on this node; --ifname IF binds the interface too\n"
+"  --connect-ports P,.. connect: ports the target listens on (default 0: one the kernel\n"
+"                       picks, as NCCL's listeners do)\n"
 "  --ports LO-HI        scan: the range (default 32768-60999, Linux's ip_local_port_range)\n"
 "  --port-list P,...    scan: just these ports (sampled ports)\n"
 "  --streams N[,N...]   bw: TCP streams per run (default 1), e.g. 1,2,4\n"
@@ -66,7 +69,7 @@ static void on_signal(int sig)
 static int split_hostport(const char *s, char *addr, size_t alen, long *port, int port_only_ok)
 {
 	const char *colon = strrchr(s, ':');
-	char tmp[LINK_ADDR_LEN + 2];
+	char tmp[LINK_ADDR_LEN + 2], *host;
 
 	if (!colon) {
 		if (!port_only_ok)
@@ -78,11 +81,14 @@ static int split_hostport(const char *s, char *addr, size_t alen, long *port, in
 		return -1;
 	memcpy(tmp, s, (size_t)(colon - s));
 	tmp[colon - s] = '\0';
+	host = tmp;
 	if (tmp[0] == '[' && tmp[strlen(tmp) - 1] == ']') {
 		tmp[strlen(tmp) - 1] = '\0';
-		snprintf(addr, alen, "%s", tmp + 1);
-	} else
-		snprintf(addr, alen, "%s", tmp);
+		host = tmp + 1;
+	}
+	if (strlen(host) >= alen)
+		return -1;
+	memcpy(addr, host, strlen(host) + 1);
 	return link_addr_valid(addr) ? 0 : -1;
 }
 
@@ -125,6 +131,8 @@ struct opts {
 	int nlist;
 	long streams[8];
 	int nstreams;
+	long cports[LINK_CONNECT_PORTS_MAX];
+	int ncports;
 	long duration_ms, max_mtu, timeout_ms, scan_timeout_ms, window, batch;
 	int json;
 };
@@ -181,6 +189,11 @@ static void fill(struct link_req *r, enum link_kind k, const struct opts *o)
 		r->window = (int)o->window;
 		if (o->batch)
 			r->batch = (int)o->batch;
+	}
+	if (k == LINK_CONNECT && o->ncports) {
+		r->nports = o->ncports;
+		for (int i = 0; i < o->ncports; i++)
+			r->ports[i] = (uint16_t)o->cports[i];
 	}
 	if (k == LINK_MTU)
 		r->max_mtu = (int)o->max_mtu;
@@ -289,6 +302,7 @@ int cmd_bench_p2p(int argc, char **argv)
 		{ "ports", required_argument, NULL, 'p' },
 		{ "port-list", required_argument, NULL, 'l' },
 		{ "streams", required_argument, NULL, 'n' },
+		{ "connect-ports", required_argument, NULL, 'P' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "max-mtu", required_argument, NULL, 'm' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -362,6 +376,13 @@ int cmd_bench_p2p(int argc, char **argv)
 			if (parse_list(optarg, o.streams, 8, 1, LINK_BW_STREAMS_MAX, &o.nstreams) < 0)
 				return cli_usage_error("bench p2p", "--streams wants up to 8 counts "
 						       "of 1..%d", LINK_BW_STREAMS_MAX);
+			break;
+		case 'P':
+			if (parse_list(optarg, o.cports, LINK_CONNECT_PORTS_MAX, 0, 65535,
+				       &o.ncports) < 0)
+				return cli_usage_error("bench p2p", "--connect-ports wants up to %d "
+						       "ports (0: one the kernel picks)",
+						       LINK_CONNECT_PORTS_MAX);
 			break;
 		case 'd':
 			if (cli_parse_duration_ms(optarg, &o.duration_ms) < 0 || o.duration_ms < 1 ||

@@ -210,6 +210,19 @@ static void bw_findings(const struct link_result *r, const struct link_who *w,
 	struct finding *f;
 	double pct;
 
+	if (r->b.stalled) {
+		f = finding_add(fs, SEV_ERROR, "link.bw.stalled",
+				"%s -> %s over %s: a TCP transfer stalls (%d of %d stream%s made no "
+				"progress)", nm(w->peer, "this node"), nm(w->target, r->addr), ifn,
+				r->b.stalled, r->b.streams, r->b.streams == 1 ? "" : "s");
+		finding_pair(f, w->peer, w->target, ifn);
+		finding_why(f, "the connection was made and then bulk data stopped moving: an MTU "
+			    "black hole (full-size segments vanish) or a path that drops traffic "
+			    "after the handshake. NCCL hangs in the same way at its first large "
+			    "transfer");
+		finding_fix(f, "ncclcheck bench p2p --connect ... --tests mtu   # is it the MTU?");
+		return;
+	}
 	if (ceil && ceiling_check(fs, ceil, r->b.total_gbps, r->b.streams, nm(w->peer, NULL),
 				  nm(w->target, r->addr), ifn))
 		return;

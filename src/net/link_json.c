@@ -570,6 +570,7 @@ json_t *link_result_to_json(const struct link_result *r)
 			json_array_append_new(a, json_real(r->b.gbps[i]));
 			json_array_append_new(c, json_integer(r->b.bytes[i]));
 		}
+		jset_int(o, "stalled", r->b.stalled);
 		jset_real(o, "total_gbps", r->b.total_gbps);
 		jset_int(o, "total_bytes", r->b.total_bytes);
 		jset_real(o, "seconds", r->b.seconds);
@@ -755,7 +756,8 @@ static int mtu_from(const json_t *j, struct link_result *r, struct err *e)
 static int bw_from(const json_t *j, struct link_result *r, struct err *e)
 {
 	static const char *const keys[] = { "kind", "addr", "src", "ifname", "streams", "gbps",
-					    "bytes", "total_gbps", "total_bytes", "seconds", NULL };
+					    "bytes", "stalled", "total_gbps", "total_bytes", "seconds",
+					    NULL };
 	const json_t *g = json_object_get(j, "gbps"), *b = json_object_get(j, "bytes");
 	long long x;
 
@@ -776,6 +778,9 @@ static int bw_from(const json_t *j, struct link_result *r, struct err *e)
 		r->b.gbps[i] = json_number_value(gi);
 		r->b.bytes[i] = json_integer_value(bi);
 	}
+	if (req_int(j, "stalled", 0, r->b.streams, &x, e) < 0)
+		return -1;
+	r->b.stalled = (int)x;
 	if (num(j, "total_gbps", 0, 1e9, &r->b.total_gbps, e) < 0 ||
 	    num(j, "seconds", 0, 1e9, &r->b.seconds, e) < 0 ||
 	    req_int(j, "total_bytes", 0, 1LL << 50, &r->b.total_bytes, e) < 0)

@@ -159,6 +159,7 @@ struct link_bw_result {
 	int streams;
 	double gbps[LINK_BW_STREAMS_MAX];	/* per stream, receiver's bytes over its time */
 	long long bytes[LINK_BW_STREAMS_MAX];
+	int stalled;			/* streams that made no progress for timeout_ms (counted 0) */
 	double total_gbps;		/* all bytes over first byte .. last byte at the receiver */
 	long long total_bytes;
 	double seconds;

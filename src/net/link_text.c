@@ -91,6 +91,9 @@ void link_result_text(const struct link_result *r, struct strbuf *sb)
 			strbuf_addstr(sb, ")");
 		}
 		strbuf_addf(sb, ", %lld MB in %.2f s", r->b.total_bytes / 1000000, r->b.seconds);
+		if (r->b.stalled)
+			strbuf_addf(sb, "; %d stream%s STALLED (no progress within the timeout)",
+				    r->b.stalled, r->b.stalled == 1 ? "" : "s");
 		break;
 	}
 }

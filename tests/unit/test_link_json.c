@@ -150,7 +150,7 @@ static void result_round_trip(void **state)
 	json_decref(j);
 
 	j = json_lit("{\"kind\":\"bw\",\"addr\":\"10.10.0.10\",\"streams\":2,\"gbps\":[1.5],"
-		     "\"bytes\":[1,2],\"total_gbps\":3,\"total_bytes\":3,\"seconds\":1}");
+		     "\"bytes\":[1,2],\"stalled\":0,\"total_gbps\":3,\"total_bytes\":3,\"seconds\":1}");
 	assert_int_equal(link_result_from_json(j, &r, &e), -1);
 	json_decref(j);
 	j = json_lit("{\"kind\":\"mtu\",\"addr\":\"10.10.0.10\",\"if_mtu\":9000,\"path_mtu\":1500,"

@@ -124,14 +124,14 @@ static void scan_exact(void **state)
 	/* a target that listens on only part of the batch: the rest is rejected (RST), exactly */
 	link_req_init(&r, LINK_SCAN);
 	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
-	r.lo = 40100;
-	r.hi = 40199;
+	r.lo = 23100;
+	r.hi = 23199;
 	s = link_server_start(&r, &ready, &e);
 	assert_non_null(s);
 	nlisten = (int)ready.nlistening;
 	link_server_stop(s, 0);
 	assert_true(nlisten > 90);
-	r.hi = 40149;
+	r.hi = 23149;
 	s = link_server_start(&r, &ready, &e);
 	assert_non_null(s);
 	link_ready_release(&ready);
@@ -140,24 +140,24 @@ static void scan_exact(void **state)
 		struct link_req all = r;
 		struct link_ready fake;
 
-		all.hi = 40199;
+		all.hi = 23199;
 		link_ready_init(&fake);
 		fake.kind = LINK_SCAN;
 		fake.listening = calloc(100, sizeof(uint16_t));
 		for (int i = 0; i < 100; i++)
-			fake.listening[fake.nlistening++] = (uint16_t)(40100 + i);
+			fake.listening[fake.nlistening++] = (uint16_t)(23100 + i);
 		link_result_init(&res, LINK_SCAN);
 		assert_int_equal(link_client_run(&all, &fake, &res, &e), 0);
 		link_scan_finish(&all, &res);
 		link_ready_release(&fake);
 	}
 	link_server_stop(s, 0);
-	assert_int_equal(res.s.state[40100], LINK_PORT_OPEN);
-	assert_int_equal(res.s.state[40199], LINK_PORT_REJECTED);
+	assert_int_equal(res.s.state[23100], LINK_PORT_OPEN);
+	assert_int_equal(res.s.state[23199], LINK_PORT_REJECTED);
 	assert_true(res.s.niv >= 2);
 	assert_int_equal(res.s.iv[res.s.niv - 1].state, LINK_PORT_REJECTED);
-	assert_int_equal(res.s.iv[res.s.niv - 1].lo, 40150);
-	assert_int_equal(res.s.iv[res.s.niv - 1].hi, 40199);
+	assert_int_equal(res.s.iv[res.s.niv - 1].lo, 23150);
+	assert_int_equal(res.s.iv[res.s.niv - 1].hi, 23199);
 	assert_int_equal(res.s.counts[LINK_PORT_REJECTED], 50);
 	link_result_release(&res);
 }
@@ -176,14 +176,14 @@ static void scan_list_and_split(void **state)
 	assert_int_equal(parts[0].hi, 32768 + 4095);
 	assert_int_equal(parts[6].hi, 60999);
 	r.nlist = 3;
-	r.list[0] = 41000;
-	r.list[1] = 41005;
-	r.list[2] = 41001;
+	r.list[0] = 23300;
+	r.list[1] = 23305;
+	r.list[2] = 23301;
 	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
 	assert_int_equal(res.s.counts[LINK_PORT_OPEN], 3);
-	assert_int_equal(res.s.niv, 2);	/* 41000-41001 and 41005: never claims 41002-41004 */
-	assert_int_equal(res.s.iv[0].hi, 41001);
-	assert_int_equal(res.s.iv[1].lo, 41005);
+	assert_int_equal(res.s.niv, 2);	/* 23300-23301 and 23305: never claims 23302-23304 */
+	assert_int_equal(res.s.iv[0].hi, 23301);
+	assert_int_equal(res.s.iv[1].lo, 23305);
 	link_result_release(&res);
 }
 
