@@ -29,13 +29,13 @@ extern char **environ;
 static const char cluster_usage[] =
 "usage: ncclcheck cluster [--master ADDR:PORT --nodes N --node-rank R] [--timeout SECONDS]\n"
 "                         [--token-file FILE] [--json] [--no-python] [--no-ports] [--no-mtu]\n"
-"                         [--full-mesh-max N] [--verbose] [--no-color]\n"
+"                         [--no-bw] [--full-mesh-max N] [--verbose] [--no-color]\n"
 "\n"
 "Run it on every node of the job at the same time. The nodes meet on MASTER_ADDR:MASTER_PORT\n"
 "(rank 0 listens there itself, the port torch's TCPStore will use, so a join proves that path),\n"
 "exchange what each node is, test every link between every pair over every interface (TCP\n"
-"connect both ways, latency, path MTU, the peer's whole ephemeral port range), and every node\n"
-"prints the same report.\n"
+"connect both ways, latency, path MTU, the peer's ephemeral port range, bandwidth in a constant\n"
+"number of rounds), and every node prints the same report.\n"
 "\n"
 "With no flags, rank, node count and master come from the launcher: torchrun, srun (the master\n"
 "is the first host of SLURM_JOB_NODELIST unless MASTER_ADDR is set), mpirun, PMI launchers,\n"
@@ -52,6 +52,7 @@ static const char cluster_usage[] =
 "  --no-python            skip the Python probe (importing torch takes a second or more)\n"
 "  --no-ports             skip the scan of each node's ephemeral port range\n"
 "  --no-mtu               skip the path MTU test\n"
+"  --no-bw                skip the bandwidth rounds\n"
 "  --full-mesh-max N      test all pairs up to N nodes (default 32), ring neighbours beyond\n"
 "  -v, --verbose          show every piece of evidence and every passed check\n"
 "      --no-color         no colours (also NO_COLOR=1)\n"
@@ -123,6 +124,7 @@ int cmd_cluster(int argc, char **argv)
 		{ "no-python", no_argument, NULL, 'P' },
 		{ "no-ports", no_argument, NULL, 'O' },
 		{ "no-mtu", no_argument, NULL, 'U' },
+		{ "no-bw", no_argument, NULL, 'B' },
 		{ "full-mesh-max", required_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-color", no_argument, NULL, 'C' },
@@ -169,6 +171,7 @@ int cmd_cluster(int argc, char **argv)
 		case 'P': pa.po.skip_python = 1; break;
 		case 'O': co.ports = 0; break;
 		case 'U': co.mtu = 0; break;
+		case 'B': co.bw = 0; break;
 		case 'F':
 			if (cli_parse_long(optarg, 2, LAUNCH_HOSTS_MAX, &v) < 0)
 				return cli_usage_error("cluster", "--full-mesh-max wants a count, not '%s'",

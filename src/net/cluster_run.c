@@ -15,7 +15,9 @@
 
 #include "ncclcheck.h"
 #include "net/link_agent.h"
+#include "net/ceiling.h"
 #include "net/link_findings.h"
+#include "net/sched.h"
 #include "probe/probe.h"
 #include "report/render.h"
 #include "util/json.h"
@@ -32,11 +34,14 @@ void cluster_opts_init(struct cluster_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	rdv_opts_init(&o->rdv);
-	o->full_mesh_max = 32;
+	o->full_mesh_max = SCHED_FULL_MESH_MAX;
 	o->connect = 1;
 	o->mtu = 1;
 	o->ports = 1;
+	o->bw = 1;
+	o->bw_ms = 500;
 	o->pings = 20;
+	o->sampled_ports = 64;
 }
 
 /* ---- facts of a node, as the link tests need them ---- */
@@ -45,6 +50,8 @@ struct caddr {
 	char ifname[LINK_IFNAME_LEN];
 	char addr[LINK_ADDR_LEN];
 	int family;
+	int priv;		/* a private address: where a cluster's own traffic usually goes */
+	struct link_ceiling ceil;	/* from the interface's speed and MTU in the facts */
 };
 
 struct cnode {
@@ -105,6 +112,13 @@ int cluster_facts_check(const json_t *facts, struct err *e)
 			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.up' is not a boolean", i);
 		if (addrs && !json_is_array(addrs))
 			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.addrs' is not an array", i);
+		if ((v = json_object_get(it, "mtu")) && !json_is_integer(v))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.mtu' is not an integer", i);
+		if ((v = json_object_get(it, "speed_mbps")) && !json_is_integer(v) && !json_is_null(v))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.speed_mbps' is not an integer",
+					 i);
+		if ((v = json_object_get(it, "virtual")) && !json_is_boolean(v))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.virtual' is not a boolean", i);
 		json_array_foreach(addrs, k, a) {
 			json_t *ad = json_object_get(a, "addr"), *fam = json_object_get(a, "family");
 			json_t *cls = json_object_get(a, "class");
@@ -161,6 +175,11 @@ static void cnode_fill(struct cnode *n, json_t *facts, const char *fallback_name
 			snprintf(c->addr, sizeof(c->addr), "%s",
 				 json_string_value(json_object_get(a, "addr")));
 			c->family = (int)json_integer_value(json_object_get(a, "family"));
+			c->priv = !strcmp(json_string_value(json_object_get(a, "class")), "private");
+			ceiling_compute((double)json_integer_value(json_object_get(it, "speed_mbps")),
+					json_is_true(json_object_get(it, "virtual")),
+					(int)json_integer_value(json_object_get(it, "mtu")), c->family == 6,
+					&c->ceil);
 		}
 	}
 	rg = jpath(facts, "sysctl.ip_local_port_range");
@@ -168,66 +187,6 @@ static void cnode_fill(struct cnode *n, json_t *facts, const char *fallback_name
 		n->range_lo = (int)json_integer_value(json_array_get(rg, 0));
 		n->range_hi = (int)json_integer_value(json_array_get(rg, 1));
 	}
-}
-
-/* ---- rounds of disjoint pairs ---- */
-
-int cluster_rounds(int n, int full_mesh_max, int **pairs, int *npairs, int **round_start)
-{
-	int m = n % 2 ? n + 1 : n, nr, k = 0;
-	int *pos;
-
-	*pairs = NULL;
-	*npairs = 0;
-	*round_start = xcalloc(1, sizeof(int));
-	if (n < 2)
-		return 0;
-	if (full_mesh_max > 1 && n > full_mesh_max) {
-		/* ring neighbours: (0,1)(2,3)... then (1,2)(3,4)...; time stays flat in n */
-		*pairs = xcalloc((size_t)n * 2, sizeof(int));
-		free(*round_start);
-		*round_start = xcalloc(3, sizeof(int));
-		for (int r = 0; r < 2; r++) {
-			(*round_start)[r] = k;
-			for (int i = r; i + 1 < n + (r && n > 2 && n % 2 == 0 ? 1 : 0); i += 2) {
-				(*pairs)[2 * k] = i;
-				(*pairs)[2 * k + 1] = (i + 1) % n;
-				k++;
-			}
-		}
-		(*round_start)[2] = k;
-		*npairs = k;
-		return 2;
-	}
-	/* circle method: position 0 fixed, the others rotate; m-1 rounds of m/2 pairs */
-	nr = m - 1;
-	*pairs = xcalloc((size_t)m * (size_t)m, sizeof(int));
-	free(*round_start);
-	*round_start = xcalloc((size_t)nr + 1, sizeof(int));
-	pos = xcalloc((size_t)m, sizeof(int));
-	for (int i = 0; i < m; i++)
-		pos[i] = i;
-	for (int r = 0; r < nr; r++) {
-		(*round_start)[r] = k;
-		for (int i = 0; i < m / 2; i++) {
-			int a = pos[i], b = pos[m - 1 - i];
-
-			if (a >= n || b >= n)
-				continue;	/* the dummy of an odd count sits out */
-			(*pairs)[2 * k] = a < b ? a : b;
-			(*pairs)[2 * k + 1] = a < b ? b : a;
-			k++;
-		}
-		/* rotate positions 1..m-1 by one */
-		int last = pos[m - 1];
-		for (int i = m - 1; i > 1; i--)
-			pos[i] = pos[i - 1];
-		pos[1] = last;
-	}
-	(*round_start)[nr] = k;
-	*npairs = k;
-	free(pos);
-	return nr;
 }
 
 /* ---- the run ---- */
@@ -350,7 +309,21 @@ static void one_test(struct run *run, enum link_kind kind, int target, int peer,
 	if (kind == LINK_SCAN) {
 		req.lo = (uint16_t)t->range_lo;
 		req.hi = (uint16_t)t->range_hi;
+		if (peer != sched_full_scanner(run->n, target) && run->o->sampled_ports > 0) {
+			/* one peer maps the whole range; the others sample it (a rule may name a source) */
+			int span = t->range_hi - t->range_lo + 1;
+			int k = run->o->sampled_ports < span ? run->o->sampled_ports : span;
+
+			if (k > LINK_SCAN_LIST_MAX)
+				k = LINK_SCAN_LIST_MAX;
+			for (int i = 0; i < k; i++)
+				req.list[i] = (uint16_t)(t->range_lo + (long)i * span / k);
+			req.nlist = k;
+		}
 	}
+	if (kind == LINK_BW)
+		req.duration_ms = (int)run->o->bw_ms;
+	l.ceil = a->ceil;
 	if (link_run(&ch, &req, &l.res, &e) < 0) {
 		l.ran = 0;
 		snprintf(l.error, sizeof(l.error), "%s", e.msg);
@@ -440,51 +413,170 @@ static void *pair_main(void *arg)
 	return NULL;
 }
 
-static int phase_total(struct run *run, const int *pairs, int npairs, enum link_kind kind)
+static int phase_total(struct run *run, const struct sched_plan *plan, enum link_kind kind)
 {
 	int total = 0;
 
-	for (int k = 0; k < npairs; k++)
-		for (int dir = 0; dir < 2; dir++) {
-			int target = pairs[2 * k + dir], peer = pairs[2 * k + 1 - dir];
-			const struct cnode *t = &run->nodes[target];
+	for (int r = 0; r < plan->nrounds; r++)
+		for (int k = 0; k < plan->rounds[r].npairs; k++)
+			for (int dir = 0; dir < 2; dir++) {
+				const struct sched_pair *p = &plan->rounds[r].pairs[k];
+				int target = dir ? p->b : p->a, peer = dir ? p->a : p->b;
+				const struct cnode *t = &run->nodes[target];
 
-			for (size_t i = 0; i < t->naddrs; i++)
-				total += wanted(run, kind, target, peer, &t->addrs[i]);
-		}
+				for (size_t i = 0; i < t->naddrs; i++)
+					total += wanted(run, kind, target, peer, &t->addrs[i]);
+			}
 	return total;
 }
 
-static void run_phase(struct run *run, enum link_kind kind, const int *pairs, int npairs,
-		      const int *round_start, int nrounds)
+static void phase_start(struct run *run, const char *name, int total)
+{
+	run->phase = name;
+	run->done = 0;
+	run->total = total;
+	if (run->o->progress)
+		run->o->progress(run->o->progress_arg, run->phase, 0, run->total);
+}
+
+static void run_phase(struct run *run, enum link_kind kind, const struct sched_plan *plan)
 {
 	int64_t t0 = time_now_ms();
 
-	run->phase = link_kind_name(kind);
-	run->done = 0;
-	run->total = phase_total(run, pairs, npairs, kind);
-	if (run->o->progress)
-		run->o->progress(run->o->progress_arg, run->phase, 0, run->total);
-	for (int r = 0; r < nrounds && !rdv_failed(run->r, NULL); r++) {
-		int from = round_start[r], to = round_start[r + 1];
-		struct pair_job *jobs = xcalloc((size_t)(to - from) + 1, sizeof(*jobs));
+	phase_start(run, link_kind_name(kind), phase_total(run, plan, kind));
+	for (int r = 0; r < plan->nrounds && !rdv_failed(run->r, NULL); r++) {
+		const struct sched_round *rd = &plan->rounds[r];
+		struct pair_job *jobs = xcalloc((size_t)rd->npairs + 1, sizeof(*jobs));
 
-		for (int k = from; k < to; k++) {
-			struct pair_job *j = &jobs[k - from];
+		for (int k = 0; k < rd->npairs; k++) {
+			struct pair_job *j = &jobs[k];
 
 			j->run = run;
 			j->kind = kind;
-			j->a = pairs[2 * k];
-			j->b = pairs[2 * k + 1];
+			j->a = rd->pairs[k].a;
+			j->b = rd->pairs[k].b;
 			if (pthread_create(&j->th, NULL, pair_main, j) != 0)
 				pair_main(j), j->th = 0;
 		}
-		for (int k = from; k < to; k++)
-			if (jobs[k - from].th)
-				pthread_join(jobs[k - from].th, NULL);
+		for (int k = 0; k < rd->npairs; k++)
+			if (jobs[k].th)
+				pthread_join(jobs[k].th, NULL);
 		free(jobs);
 	}
 	jset_int(run->timings, run->phase, time_now_ms() - t0);
+}
+
+/* ---- bandwidth: a constant number of rounds, then suspects against a known-good node ---- */
+
+/* The address a flow to `target` uses: a private one that connected, else any that connected. */
+static const struct caddr *bw_addr(struct run *run, int target, int peer)
+{
+	const struct cnode *t = &run->nodes[target];
+	const struct caddr *any = NULL;
+
+	for (size_t i = 0; i < t->naddrs; i++) {
+		if (!connected(run, target, peer, t->addrs[i].addr))
+			continue;
+		if (t->addrs[i].priv)
+			return &t->addrs[i];
+		if (!any)
+			any = &t->addrs[i];
+	}
+	return any;
+}
+
+struct flow_job {
+	struct run *run;
+	int from, to;
+	const struct caddr *a;
+	pthread_t th;
+};
+
+static void *flow_main(void *arg)
+{
+	struct flow_job *f = arg;
+
+	if (!rdv_failed(f->run->r, NULL))
+		one_test(f->run, LINK_BW, f->to, f->from, f->a);
+	return NULL;
+}
+
+/* All flows of a round at once; their figures appended to *m. */
+static void bw_round(struct run *run, const struct sched_bw_round *rd, struct sched_meas **m,
+		     int *nm, int *am)
+{
+	struct flow_job *jobs = xcalloc((size_t)rd->nflows + 1, sizeof(*jobs));
+	size_t first = run->nlinks;
+
+	for (int k = 0; k < rd->nflows; k++) {
+		struct flow_job *f = &jobs[k];
+
+		*f = (struct flow_job){ .run = run, .from = rd->flows[k].from, .to = rd->flows[k].to };
+		f->a = bw_addr(run, f->to, f->from);
+		if (!f->a)
+			continue;	/* no address of the receiver connected: nothing to measure */
+		if (pthread_create(&f->th, NULL, flow_main, f) != 0) {
+			flow_main(f);
+			f->th = 0;
+		}
+	}
+	for (int k = 0; k < rd->nflows; k++)
+		if (jobs[k].th)
+			pthread_join(jobs[k].th, NULL);
+	free(jobs);
+	for (size_t i = first; i < run->nlinks; i++) {
+		const struct cluster_link *l = &run->links[i];
+
+		if (l->kind != LINK_BW || !l->ran)
+			continue;
+		ALLOC_GROW(*m, (size_t)*nm + 1, *am);
+		(*m)[(*nm)++] = (struct sched_meas){ .from = l->peer, .to = l->target,
+						     .gbps = l->res.b.total_gbps };
+	}
+}
+
+static void run_bw(struct run *run)
+{
+	struct sched_bw_plan plan;
+	struct sched_meas *m = NULL;
+	struct sched_verdict v;
+	struct sched_bw_round sus;
+	const char **names;
+	int nm = 0, am = 0, total = 0;
+	int64_t t0 = time_now_ms();
+
+	if (sched_bw_plan(run->n, &plan) < 0 || plan.nrounds == 0)
+		return;
+	for (int r = 0; r < plan.nrounds; r++)
+		total += plan.rounds[r].nflows;
+	phase_start(run, "bw", total);
+	for (int r = 0; r < plan.nrounds && !rdv_failed(run->r, NULL); r++)
+		bw_round(run, &plan.rounds[r], &m, &nm, &am);
+	sched_bw_plan_release(&plan);
+	if (rdv_failed(run->r, NULL) || !nm) {
+		free(m);
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	if (sched_bw_classify(run->n, m, nm, 0, 0, &v) == 0) {
+		memset(&sus, 0, sizeof(sus));
+		if (sched_bw_suspects(&v, &sus) > 0) {
+			run->total += sus.nflows;
+			bw_round(run, &sus, &m, &nm, &am);
+			sched_verdict_release(&v);
+			memset(&v, 0, sizeof(v));
+			sched_bw_classify(run->n, m, nm, 0, 0, &v);
+		}
+		free(sus.flows);
+		names = xcalloc((size_t)run->n, sizeof(*names));
+		for (int i = 0; i < run->n; i++)
+			names[i] = run->nodes[i].name;
+		sched_bw_findings(&v, names, NULL, run->fs);
+		free(names);
+		sched_verdict_release(&v);
+	}
+	free(m);
+	jset_int(run->timings, "bw", time_now_ms() - t0);
 }
 
 /* ---- findings from what the rendezvous saw ---- */
@@ -610,7 +702,7 @@ static void links_findings(struct run *run)
 					.range_lo = t->range_lo, .range_hi = t->range_hi };
 
 		if (l->ran) {
-			link_findings(&l->res, &who, NULL, run->fs);
+			link_findings(&l->res, &who, l->kind == LINK_BW ? &l->ceil : NULL, run->fs);
 		} else {
 			struct finding *f = finding_add(run->fs, SEV_ERROR, "cluster.link.failed",
 							"%s -> %s (%s) over %s: the %s test could not "
@@ -800,18 +892,21 @@ static void run_free(struct run *run)
 
 static int master_links(struct run *run, struct err *e)
 {
-	int *pairs, npairs, *rs, nr;
+	struct sched_opts so = { .full_mesh_max = run->o->full_mesh_max, .samples = -1, .seed = 1 };
+	struct sched_plan plan;
 
-	nr = cluster_rounds(run->n, run->o->full_mesh_max, &pairs, &npairs, &rs);
-	jset_int(run->timings, "rounds", nr);
+	if (sched_pairs(run->n, &so, &plan) < 0)
+		return err_set(e, ERR_INTERNAL, "no pair plan for %d nodes", run->n);
+	jset_int(run->timings, "rounds", plan.nrounds);
 	if (run->o->connect)
-		run_phase(run, LINK_CONNECT, pairs, npairs, rs, nr);
+		run_phase(run, LINK_CONNECT, &plan);
 	if (run->o->mtu && !rdv_failed(run->r, NULL))
-		run_phase(run, LINK_MTU, pairs, npairs, rs, nr);
+		run_phase(run, LINK_MTU, &plan);
 	if (run->o->ports && !rdv_failed(run->r, NULL))
-		run_phase(run, LINK_SCAN, pairs, npairs, rs, nr);
-	free(pairs);
-	free(rs);
+		run_phase(run, LINK_SCAN, &plan);
+	sched_plan_release(&plan);
+	if (run->o->bw && run->o->connect && !rdv_failed(run->r, NULL))
+		run_bw(run);
 	return rdv_failed(run->r, e) ? -1 : 0;
 }
 

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "finding.h"
+#include "net/ceiling.h"
 #include "net/link_test.h"
 #include "net/rdv.h"
 #include "util/err.h"
@@ -30,6 +31,7 @@ struct cluster_link {
 	int ran;			/* 0: the test could not run (error says why) */
 	char error[256];
 	struct link_result res;
+	struct link_ceiling ceil;	/* the target interface's, from its facts (bandwidth) */
 };
 
 /* What the cross-node rules see: every node's validated facts and every link result. */
@@ -52,10 +54,15 @@ struct cluster_opts {
 	/* This node's facts; called while the join runs (new reference, never NULL). */
 	json_t *(*probe)(void *arg);
 	void *probe_arg;
-	int full_mesh_max;		/* all pairs up to this many nodes (default 32); ring beyond */
+	int full_mesh_max;		/* all pairs up to this many nodes (default 32); ring and
+					 * sampled matchings beyond (net/sched.h) */
 	int connect;			/* phase: TCP connect + latency to every address (default 1) */
 	int mtu;			/* phase: path MTU with DF where connect worked (default 1) */
-	int ports;			/* phase: the target's whole ip_local_port_range (default 1) */
+	int ports;			/* phase: the target's ip_local_port_range (default 1): the
+					 * ring successor scans all of it, other peers sample it */
+	int sampled_ports;		/* ports a sampling peer tries (default 64) */
+	int bw;				/* phase: bandwidth in constant rounds (default 1) */
+	long bw_ms;			/* per flow (default 500) */
 	int pings;			/* round trips per connect test (default 20) */
 	cluster_rules_fn xrules;	/* NULL: none yet */
 	cluster_node_rules_fn node_rules;	/* NULL: none */
@@ -80,13 +87,6 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e);
  * class}}, sysctl.ip_local_port_range) of the right types. -1 with the field named in `e`.
  */
 int cluster_facts_check(const json_t *facts, struct err *e);
-
-/*
- * Rounds of disjoint pairs (circle method) over n nodes, pure: pairs[2*k], pairs[2*k+1] for
- * k < npairs, round r's pairs from round_start[r] to round_start[r+1]. Beyond full_mesh_max
- * nodes only the ring neighbours (i, i+1) in two rounds. Returns the number of rounds.
- */
-int cluster_rounds(int n, int full_mesh_max, int **pairs, int *npairs, int **round_start);
 
 /* The report as lines for people (everything but the findings, which render_findings_text shows). */
 struct strbuf;

@@ -24,8 +24,15 @@ t0=$(ms); run_pair; t1=$(ms)
 expect_rc 0 "$(cat "$LAB_TMP/n0.rc")" "rank 0 (python probe on)"
 expect_rc 0 "$(cat "$LAB_TMP/n1.rc")" "rank 1 (python probe on)"
 echo "wall with the Python probe: $((t1 - t0)) ms"
-[ $((t1 - t0)) -lt 5000 ] && pass "2 nodes in $((t1 - t0)) ms (< 5 s) with the Python probe" ||
-	fail "2 nodes took $((t1 - t0)) ms with the Python probe (target < 5 s)"
+# the target holds on an idle machine; a box whose run queue is longer than its cores says so
+load=$(cut -d' ' -f1 /proc/loadavg); cores=$(nproc)
+if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
+	echo "note: load $load on $cores cores: the 5 s target is not judged in this run"
+elif [ $((t1 - t0)) -lt 5000 ]; then
+	pass "2 nodes in $((t1 - t0)) ms (< 5 s) with the Python probe"
+else
+	fail "2 nodes took $((t1 - t0)) ms with the Python probe (target < 5 s, load $load)"
+fi
 out=$(cat "$LAB_TMP/n0.out")
 expect_match "$out" "cluster: 2 nodes: nclnt1-n0, nclnt1-n1" "names both nodes"
 expect_match "$out" "connect nclnt1-n1 -> nclnt1-n0 eth1: connect 10\.10\.0\.10: ok" "n1 -> n0 over eth1"
@@ -52,8 +59,11 @@ a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert a["verb"] == "cluster" and a["exit_code"] == 0, a.get("exit_code")
 assert [n["name"] for n in a["nodes"]] == ["nclnt1-n0", "nclnt1-n1"]
 assert all(n["facts"]["schema_version"] == 1 for n in a["nodes"])
-tests = sorted((l["test"], l["peer_name"], l["target_name"], l["ifname"]) for l in a["links"])
+tests = sorted((l["test"], l["peer_name"], l["target_name"], l["ifname"]) for l in a["links"]
+               if l["test"] in ("connect", "mtu"))
 assert len(tests) == 8 and all(l["ran"] for l in a["links"]), tests
+bw = [l for l in a["links"] if l["test"] == "bw"]
+assert len(bw) >= 2 and all(l["result"]["total_gbps"] > 0 for l in bw), bw
 assert all(l["result"]["kind"] == "connect" for l in a["links"] if l["test"] == "connect")
 assert {f["id"] for f in a["findings"]} >= {"cluster.auth.none", "link.connect.ok", "link.mtu.ok"}
 assert a["findings"] == b["findings"] and a["links"] == b["links"]
