@@ -286,29 +286,19 @@ static int wanted(struct run *run, enum link_kind kind, int target, int peer, co
 	}
 }
 
-static void one_test(struct run *run, enum link_kind kind, int target, int peer,
-		     const struct caddr *a)
+/* The request of one test from `peer` to the target's address `a`. */
+static void build_req(struct run *run, enum link_kind kind, int target, int peer,
+		      const struct caddr *a, struct link_req *req)
 {
-	struct pair_ch pc = { .run = run, .rank = { [LINK_SIDE_TARGET] = target,
-						    [LINK_SIDE_PEER] = peer } };
-	struct link_chan ch = { .call = pair_call, .arg = &pc };
-	struct cluster_link l;
-	struct link_req req;
-	struct err e = ERR_INIT;
 	const struct cnode *t = &run->nodes[target];
 
-	memset(&l, 0, sizeof(l));
-	l.target = target;
-	l.peer = peer;
-	l.kind = kind;
-	snprintf(l.ifname, sizeof(l.ifname), "%s", a->ifname);
-	link_req_init(&req, kind);
-	snprintf(req.addr, sizeof(req.addr), "%s", a->addr);
+	link_req_init(req, kind);
+	snprintf(req->addr, sizeof(req->addr), "%s", a->addr);
 	if (kind == LINK_CONNECT)
-		req.pings = run->o->pings;
+		req->pings = run->o->pings;
 	if (kind == LINK_SCAN) {
-		req.lo = (uint16_t)t->range_lo;
-		req.hi = (uint16_t)t->range_hi;
+		req->lo = (uint16_t)t->range_lo;
+		req->hi = (uint16_t)t->range_hi;
 		if (peer != sched_full_scanner(run->n, target) && run->o->sampled_ports > 0) {
 			/* one peer maps the whole range; the others sample it (a rule may name a source) */
 			int span = t->range_hi - t->range_lo + 1;
@@ -317,20 +307,103 @@ static void one_test(struct run *run, enum link_kind kind, int target, int peer,
 			if (k > LINK_SCAN_LIST_MAX)
 				k = LINK_SCAN_LIST_MAX;
 			for (int i = 0; i < k; i++)
-				req.list[i] = (uint16_t)(t->range_lo + (long)i * span / k);
-			req.nlist = k;
+				req->list[i] = (uint16_t)(t->range_lo + (long)i * span / k);
+			req->nlist = k;
 		}
 	}
 	if (kind == LINK_BW)
-		req.duration_ms = (int)run->o->bw_ms;
-	l.ceil = a->ceil;
-	if (link_run(&ch, &req, &l.res, &e) < 0) {
-		l.ran = 0;
-		snprintf(l.error, sizeof(l.error), "%s", e.msg);
+		req->duration_ms = (int)run->o->bw_ms;
+}
+
+/* Runs one request over the pair's channel into l (ran / error set). */
+static void run_req(struct run *run, int target, int peer, const struct link_req *req,
+		    struct cluster_link *l)
+{
+	struct pair_ch pc = { .run = run, .rank = { [LINK_SIDE_TARGET] = target,
+						    [LINK_SIDE_PEER] = peer } };
+	struct link_chan ch = { .call = pair_call, .arg = &pc };
+	struct err e = ERR_INIT;
+
+	if (link_run(&ch, req, &l->res, &e) < 0) {
+		l->ran = 0;
+		snprintf(l->error, sizeof(l->error), "%s", e.msg);
 	} else {
-		l.ran = 1;
+		l->ran = 1;
+		l->error[0] = '\0';
 	}
+}
+
+static void one_test(struct run *run, enum link_kind kind, int target, int peer,
+		     const struct caddr *a)
+{
+	struct cluster_link l;
+	struct link_req req;
+
+	memset(&l, 0, sizeof(l));
+	l.target = target;
+	l.peer = peer;
+	l.kind = kind;
+	l.ceil = a->ceil;
+	snprintf(l.ifname, sizeof(l.ifname), "%s", a->ifname);
+	build_req(run, kind, target, peer, a, &req);
+	run_req(run, target, peer, &req, &l);
 	add_link(run, &l);
+}
+
+/*
+ * Drops seen while other scans ran may be the load, not a firewall (in a lab every node shares
+ * one kernel; on a cluster, a congested switch): each scan with dropped ports has a sample of
+ * them tried again alone with the long timeout, and when any answers, the whole scan is redone
+ * alone. A real filter costs one sample round; a false alarm never reaches the findings.
+ */
+static void verify_scans(struct run *run)
+{
+	for (size_t i = 0; i < run->nlinks && !rdv_failed(run->r, NULL); i++) {
+		struct cluster_link *l = &run->links[i], probe;
+		const struct cnode *t = &run->nodes[l->target];
+		const struct caddr *a = NULL;
+		struct link_req req;
+		int k = 0;
+
+		if (l->kind != LINK_SCAN || !l->ran || !l->res.s.counts[LINK_PORT_DROPPED])
+			continue;
+		for (size_t j = 0; j < t->naddrs; j++)
+			if (!strcmp(t->addrs[j].addr, l->res.addr))
+				a = &t->addrs[j];
+		if (!a)
+			continue;
+		link_req_init(&req, LINK_SCAN);
+		snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
+		req.timeout_ms = LINK_SCAN_RETRY_TIMEOUT;
+		for (size_t v = 0; v < l->res.s.niv && k < 256; v++) {
+			const struct link_interval *iv = &l->res.s.iv[v];
+			long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
+
+			if (iv->state != LINK_PORT_DROPPED)
+				continue;
+			for (long p = 0; p < take && k < 256; p++)
+				req.list[k++] = (uint16_t)(iv->lo + p * span / take);
+		}
+		if (!k)
+			continue;
+		req.nlist = k;
+		memset(&probe, 0, sizeof(probe));
+		run_req(run, l->target, l->peer, &req, &probe);
+		if (probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] || probe.res.s.counts[LINK_PORT_REJECTED])) {
+			struct cluster_link again = *l;
+
+			build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
+			memset(&again.res, 0, sizeof(again.res));
+			run_req(run, l->target, l->peer, &req, &again);
+			if (again.ran) {
+				link_result_release(&l->res);
+				*l = again;
+			} else {
+				link_result_release(&again.res);
+			}
+		}
+		link_result_release(&probe.res);
+	}
 }
 
 struct pair_job {
@@ -902,8 +975,10 @@ static int master_links(struct run *run, struct err *e)
 		run_phase(run, LINK_CONNECT, &plan);
 	if (run->o->mtu && !rdv_failed(run->r, NULL))
 		run_phase(run, LINK_MTU, &plan);
-	if (run->o->ports && !rdv_failed(run->r, NULL))
+	if (run->o->ports && !rdv_failed(run->r, NULL)) {
 		run_phase(run, LINK_SCAN, &plan);
+		verify_scans(run);
+	}
 	sched_plan_release(&plan);
 	if (run->o->bw && run->o->connect && !rdv_failed(run->r, NULL))
 		run_bw(run);
