@@ -452,6 +452,38 @@ static void unreachable_master_bounded(void **state)
 	rdv_free(w);
 }
 
+static void missing_rank_named_by_host(void **state)
+{
+	static const char *const hosts[] = { "gpu01", "gpu02", "gpu03" };
+	int port = free_port();
+	struct rdv_opts o;
+	struct rdv *m, *w = node(port, 1, 3, NULL, 800);
+	struct err e = ERR_INIT;
+	json_t *p = NULL;
+
+	(void)state;
+	rdv_opts_init(&o);
+	o.listen_addr = "127.0.0.1";
+	o.master_port = port;
+	o.nnodes = 3;
+	o.host = "gpu01";
+	o.join_timeout_ms = 800;
+	o.expected_hosts = hosts;
+	o.nexpected = 3;
+	m = rdv_new(&o);
+	start(m);
+	start(w);
+	assert_int_equal(rdv_wait_joined(w, &e), 0);
+	assert_int_equal(rdv_wait_joined(m, &e), -1);
+	assert_non_null(strstr(e.msg, "rank 2 (gpu03) never joined"));
+	assert_true(has_event(m, RDV_EV_MISSING, "rank 2 (gpu03) never arrived within 1 s"));
+	/* the joined worker hears which ranks never came */
+	assert_int_equal(rdv_bcast(w, "facts", 0, &p, 2000, &e), -1);
+	assert_non_null(strstr(e.msg, "rank 2 (gpu03) never joined"));
+	rdv_free(w);
+	rdv_free(m);
+}
+
 static void taken_port_named(void **state)
 {
 	struct err e = ERR_INIT;
@@ -479,6 +511,7 @@ int main(void)
 		cmocka_unit_test(silent_and_dead_nodes_named),
 		cmocka_unit_test(silent_master_named),
 		cmocka_unit_test(unreachable_master_bounded),
+		cmocka_unit_test(missing_rank_named_by_host),
 		cmocka_unit_test(taken_port_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
