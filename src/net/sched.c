@@ -313,7 +313,7 @@ int sched_bw_classify(int n, const struct sched_meas *m, int nm, double ref_gbps
 	fast_any = xcalloc((size_t)n, sizeof(int));
 	slow_any = xcalloc((size_t)n, sizeof(int));
 	for (int i = 0; i < 2 * nm;) {
-		int node = e[i].node, out = e[i].out, j = i, peers = 0, slow_peers = 0, all_slow = 1;
+		int node = e[i].node, out = e[i].out, j = i, peers = 0, all_slow = 1;
 
 		while (j < 2 * nm && e[j].node == node && e[j].out == out) {
 			int k = j, peer_slow = 1;
@@ -324,7 +324,6 @@ int sched_bw_classify(int n, const struct sched_meas *m, int nm, double ref_gbps
 				k++;
 			}
 			peers++;
-			slow_peers += peer_slow;
 			all_slow &= peer_slow;
 			if (peer_slow)
 				slow_any[node] = 1;

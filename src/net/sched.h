@@ -124,7 +124,8 @@ struct sched_verdict {
 
 /*
  * Classifies nodes and links from the measured flows. `ref_gbps` > 0 fixes what fast means
- * (e.g. the links' ceiling); 0 takes the 90th percentile of all flows. `slow_frac` 0 = SCHED_SLOW_FRAC.
+ * (e.g. the links' ceiling); 0 takes the 90th percentile of all flows. `slow_frac` 0 means
+ * SCHED_SLOW_FRAC.
  */
 int sched_bw_classify(int n, const struct sched_meas *m, int nm, double ref_gbps,
 		      double slow_frac, struct sched_verdict *v);
