@@ -1350,6 +1350,7 @@ static void *worker_main(void *arg)
 			pthread_mutex_unlock(&r->mu);
 			nap(r, 1000);
 			pthread_mutex_lock(&r->mu);
+			drain_wake(r);	/* a stale wake-up must not turn this into a busy loop */
 			continue;
 		}
 		if (!r->reported && !r->failed && now - c->last_rx > r->o.dead_ms) {
