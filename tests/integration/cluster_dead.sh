@@ -38,6 +38,6 @@ scenario() {
 	wait "$victim" 2>/dev/null
 }
 
-scenario KILL "closed the connection"
+scenario KILL "(closed|reset) the connection"
 scenario STOP "sent nothing for [0-9.]+ s"
 finish
