@@ -652,6 +652,11 @@ static void run_bw(struct run *run)
 	jset_int(run->timings, "bw", time_now_ms() - t0);
 }
 
+static int want_connect(const struct cluster_opts *o) { return o->connect; }
+static int want_mtu(const struct cluster_opts *o) { return o->connect && o->mtu; }
+static int want_scan(const struct cluster_opts *o) { return o->ports; }
+static int want_bw(const struct cluster_opts *o) { return o->connect && o->bw; }
+
 /* ---- findings from what the rendezvous saw ---- */
 
 static const char *event_id(const struct rdv_event *ev)
@@ -963,6 +968,43 @@ static void run_free(struct run *run)
 	pthread_mutex_destroy(&run->mu);
 }
 
+static void phase_connect(struct run *run, const struct sched_plan *p)
+{
+	run_phase(run, LINK_CONNECT, p);
+}
+
+static void phase_mtu(struct run *run, const struct sched_plan *p)
+{
+	run_phase(run, LINK_MTU, p);
+}
+
+static void phase_scan(struct run *run, const struct sched_plan *p)
+{
+	run_phase(run, LINK_SCAN, p);
+	verify_scans(run);
+}
+
+static void phase_bw(struct run *run, const struct sched_plan *p)
+{
+	(void)p;	/* its own constant-round plan (sched_bw_plan) */
+	run_bw(run);
+}
+
+/*
+ * The link phases, in order. A new test plugs in here: a name, whether the options want it, and
+ * a runner over the pair plan that appends to run->links (one_test / run_phase do the rest).
+ */
+static const struct link_phase {
+	const char *name;
+	int (*wanted)(const struct cluster_opts *o);
+	void (*run)(struct run *run, const struct sched_plan *plan);
+} link_phases[] = {
+	{ .name = "connect", .wanted = want_connect, .run = phase_connect },
+	{ .name = "mtu", .wanted = want_mtu, .run = phase_mtu },
+	{ .name = "scan", .wanted = want_scan, .run = phase_scan },
+	{ .name = "bw", .wanted = want_bw, .run = phase_bw },
+};
+
 static int master_links(struct run *run, struct err *e)
 {
 	struct sched_opts so = { .full_mesh_max = run->o->full_mesh_max, .samples = -1, .seed = 1 };
@@ -971,17 +1013,10 @@ static int master_links(struct run *run, struct err *e)
 	if (sched_pairs(run->n, &so, &plan) < 0)
 		return err_set(e, ERR_INTERNAL, "no pair plan for %d nodes", run->n);
 	jset_int(run->timings, "rounds", plan.nrounds);
-	if (run->o->connect)
-		run_phase(run, LINK_CONNECT, &plan);
-	if (run->o->mtu && !rdv_failed(run->r, NULL))
-		run_phase(run, LINK_MTU, &plan);
-	if (run->o->ports && !rdv_failed(run->r, NULL)) {
-		run_phase(run, LINK_SCAN, &plan);
-		verify_scans(run);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(link_phases) && !rdv_failed(run->r, NULL); i++)
+		if (link_phases[i].wanted(run->o))
+			link_phases[i].run(run, &plan);
 	sched_plan_release(&plan);
-	if (run->o->bw && run->o->connect && !rdv_failed(run->r, NULL))
-		run_bw(run);
 	return rdv_failed(run->r, e) ? -1 : 0;
 }
 
