@@ -254,7 +254,7 @@ int cmd_cluster(int argc, char **argv)
 		struct findings *fs = findings_new();
 		char ferr[256];
 
-		cluster_report_text(report, &text);
+		cluster_report_text(report, verbose, &text);
 		fputs(text.buf, stdout);
 		if (json_object_get(report, "error"))
 			printf("\nthis node (rank %d, %s) could not finish: %s\n", l.node_rank, host,

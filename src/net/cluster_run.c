@@ -29,6 +29,7 @@
 #define FACTS_TIMEOUT_MS 60000
 #define REPORT_TIMEOUT_MS 60000
 #define AGENT_SLACK_MS 3000
+#define CLUSTER_TEXT_LINKS 24	/* more link tests than this are listed with --verbose only */
 
 void cluster_opts_init(struct cluster_opts *o)
 {
@@ -1135,7 +1136,7 @@ failed:
 
 /* ---- text ---- */
 
-void cluster_report_text(const json_t *report, struct strbuf *sb)
+void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 {
 	json_t *nodes = json_object_get(report, "nodes"), *links = json_object_get(report, "links");
 	json_t *n, *l;
@@ -1147,6 +1148,11 @@ void cluster_report_text(const json_t *report, struct strbuf *sb)
 			strbuf_addf(sb, "%s %s", i ? "," : ":",
 				    json_string_value(json_object_get(n, "name")));
 		strbuf_addch(sb, '\n');
+	}
+	if (!verbose && json_array_size(links) > CLUSTER_TEXT_LINKS) {
+		strbuf_addf(sb, "\n%zu link tests (each one is a finding below; --verbose lists the "
+			    "measurements)\n", json_array_size(links));
+		links = NULL;
 	}
 	if (json_array_size(links))
 		strbuf_addstr(sb, "\nlinks (peer -> target address over the target's interface):\n");

@@ -88,8 +88,11 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e);
  */
 int cluster_facts_check(const json_t *facts, struct err *e);
 
-/* The report as lines for people (everything but the findings, which render_findings_text shows). */
+/*
+ * The report as lines for people (everything but the findings, which render_findings_text
+ * shows); the measurement of every link test when verbose or when there are few.
+ */
 struct strbuf;
-void cluster_report_text(const json_t *report, struct strbuf *sb);
+void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb);
 
 #endif
