@@ -20,6 +20,8 @@ static const struct cmd_entry {
 	const struct verb *verb;
 } commands[] = {
 	{ .verb = &verb_node },
+	{ .name = "cluster", .fn = cmd_cluster,
+	  .summary = "run on every node: can these nodes train together, and with which settings?" },
 	{ .verb = &verb_explain },
 	{ .verb = &verb_lab },
 	{ .name = "bench", .fn = cmd_bench_p2p_dispatch,

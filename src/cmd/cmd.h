@@ -155,6 +155,7 @@ extern const struct verb verb_node, verb_explain, verb_lab;
 int cmd_node(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 /* `bench p2p` (cmd/bench_p2p.c); bench.c's sub-verb table dispatches "p2p" here. */
 int cmd_bench_p2p(int argc, char **argv);
 /* Stand-in for `bench` until bench.c (collectives) is merged: only "p2p". */
