@@ -61,7 +61,7 @@ static const char cluster_usage[] =
 "run (a node never came, died, or the port is taken).\n";
 
 struct probe_arg {
-	struct probe_opts po;
+	struct probe_ctx po;
 };
 
 static json_t *do_probe(void *arg)
@@ -142,12 +142,11 @@ int cmd_cluster(int argc, char **argv)
 	struct err e = ERR_INIT;
 	const char *token_file = NULL, *envtok;
 	long timeout_ms = 60000, v;
-	int json = 0, verbose = 0, no_color = 0, c, code;
+	int json = 0, verbose = 0, no_color = 0, skip_python = 0, c, code;
 	char host[256];
 	json_t *report = NULL;
 
 	cluster_opts_init(&co);
-	probe_opts_init(&pa.po);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -168,7 +167,7 @@ int cmd_cluster(int argc, char **argv)
 			break;
 		case 'k': token_file = optarg; break;
 		case 'j': json = 1; break;
-		case 'P': pa.po.skip_python = 1; break;
+		case 'P': skip_python = 1; break;
 		case 'O': co.ports = 0; break;
 		case 'U': co.mtu = 0; break;
 		case 'B': co.bw = 0; break;
@@ -187,7 +186,11 @@ int cmd_cluster(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("cluster", "unexpected argument '%s'", argv[optind]);
 
-	env = envmap_new(environ);
+	/* the job's environment: the probes read it, the launcher is detected from it */
+	env = cli_environ();
+	probe_ctx_init(&pa.po, env);
+	probe_ctx_knobs(&pa.po, env);
+	pa.po.skip_python = skip_python;
 	if (launch_detect(env, &lf, &l, &e) < 0) {
 		envmap_free(env);
 		return cli_usage_error("cluster", "%s", e.msg);
