@@ -16,6 +16,7 @@ static const struct cmd_entry {
 } commands[] = {
 	{ "node", cmd_node, "check this machine's stack and predict what NCCL will do here" },
 	{ "explain", cmd_explain, "read NCCL / torch / Lightning logs and say what failed and how to fix it" },
+	{ "bench", cmd_bench, "measure collectives across nodes in nccl-tests' format (tcp ring or NCCL)" },
 	{ "lab", cmd_lab, "build a simulated multi-node cluster with real network faults (needs root)" },
 };
 

@@ -350,12 +350,14 @@ size_t coll_recv_elems(const struct coll_kind *k, const struct coll_counts *c)
 void coll_fill(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks, int rank,
 	       int root, uint32_t seed, const struct coll_counts *c, void *buf)
 {
-	int who = k->id == COLL_BROADCAST ? root : rank;
 	enum coll_op vop = k->reduces ? op : COLL_SUM;
 
 	(void)nranks;
+	/* a broadcast's non-roots get other values, so one that moves nothing cannot pass in place */
+	if (k->id == COLL_BROADCAST && rank != root)
+		seed ^= 0x5bd1e995u;
 	for (size_t i = 0; i < c->send; i++)
-		put_elem(t, buf, i, input_val(who, i, seed, vop));
+		put_elem(t, buf, i, input_val(k->id == COLL_BROADCAST ? root : rank, i, seed, vop));
 }
 
 uint64_t coll_check(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks,
