@@ -434,13 +434,27 @@ static struct boot *boot_alloc(const struct boot_opts *o)
 	return b;
 }
 
+/*
+ * Closing a socket with unread bytes makes the kernel send a reset, and a reset can destroy the
+ * peer's copy of what we told it last (why we give up): drain first, then close.
+ */
+static void close_gently(int fd)
+{
+	char sink[4096];
+
+	shutdown(fd, SHUT_WR);
+	while (recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+		;
+	close(fd);
+}
+
 void boot_drop(struct boot *b)
 {
 	if (!b)
 		return;
 	for (int i = 0; i < b->world; i++)
 		if (b->ctrl[i] >= 0)
-			close(b->ctrl[i]);
+			close_gently(b->ctrl[i]);
 	if (b->lfd >= 0)
 		close(b->lfd);
 	free(b->ctrl);
@@ -927,7 +941,7 @@ int boot_watch_event(struct boot *b, int fd, int rank, struct err *e)
 		return err_prefix(e, "%s", boot_peer_name(b, rank)), 1;
 	if (h.type == MSG_ERROR) {
 		recv_msg(fd, &h, NULL, 0, deadline_in(1000), e);
-		return err_prefix(e, "%s", boot_peer_name(b, rank)), 1;
+		return err_prefix(e, "%s", boot_peer_name(b, rank)), 2;
 	}
 	return 0;
 }

@@ -61,8 +61,9 @@ int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct
  */
 size_t boot_watch_fds(const struct boot *b, int *fds, int *ranks, size_t max);
 /*
- * Called when a watched fd is readable mid-collective: 1 when the peer is gone or gave up (the
- * reason in `e`), 0 when it only sent its next control message early (stop watching it).
+ * Called when a watched fd is readable mid-collective: 1 when the peer is gone, 2 when it gave
+ * up and said why (the reason in `e` either way), 0 when it only sent its next control message
+ * early (stop watching it).
  */
 int boot_watch_event(struct boot *b, int fd, int rank, struct err *e);
 

@@ -288,9 +288,10 @@ static void name_culprit(struct loop *l, struct err *e)
 			struct err e2 = ERR_INIT;
 			if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (boot_watch_event(l->r->b, fds[i], ranks[i], &e2) == 1 &&
-			    strstr(e2.msg, "is gone")) {
-				*e = e2; /* a death beats any report of it */
+			int ev = boot_watch_event(l->r->b, fds[i], ranks[i], &e2);
+			/* a death, or a peer's report of one, explains more than a closed neighbour */
+			if (ev == 1 || (ev == 2 && strstr(e2.msg, " is gone"))) {
+				*e = e2;
 				return;
 			}
 			fds[i] = fds[--n];
@@ -352,9 +353,9 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 			size_t w = i - wbase;
 			if (!p[i].revents)
 				continue;
-			if (boot_watch_event(r->b, wfd[w], wrank[w], e) == 1) {
-				rc = -1;
-				goto out;
+			if (boot_watch_event(r->b, wfd[w], wrank[w], e) > 0) {
+				free(l.done);
+				return -1; /* the control connection already said who and why */
 			}
 			wfd[w] = -1; /* it only sent its next message early: stop watching it */
 		}
