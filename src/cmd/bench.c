@@ -9,10 +9,12 @@
 
 #include "coll/boot.h"
 #include "coll/coll.h"
+#include "coll/nccl.h"
 #include "coll/sweep.h"
 #include "coll/tcp_ring.h"
 #include "finding.h"
 #include "ncclcheck.h"
+#include "probe/probe.h"
 #include "report/bench.h"
 #include "util/envmap.h"
 #include "util/xalloc.h"
@@ -432,14 +434,154 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 	return rcode;
 }
 
+struct nccl_ctx {
+	const struct bench_args *a;
+	struct bench_report *rep;
+	struct row_ctx rc;
+	struct bench_device *devs;
+	size_t ndevs;
+	int version;
+	char path[512];
+};
+
+static void nccl_on_version(void *arg, int code, const char *path)
+{
+	struct nccl_ctx *n = arg;
+
+	n->version = code;
+	snprintf(n->path, sizeof(n->path), "%s", path);
+}
+
+static void nccl_on_devices(void *arg, const struct nccl_device *d, size_t nd)
+{
+	struct nccl_ctx *n = arg;
+	const struct bench_args *a = n->a;
+	struct bench_meta m;
+
+	n->devs = xcalloc(nd + 1, sizeof(*n->devs));
+	for (size_t i = 0; i < nd; i++) {
+		struct bench_device *b = &n->devs[i];
+		b->rank = d[i].rank;
+		b->pid = d[i].pid;
+		b->device = d[i].device;
+		b->pci_domain = d[i].pci_domain;
+		b->pci_bus = d[i].pci_bus;
+		b->pci_dev = d[i].pci_dev;
+		snprintf(b->host, sizeof(b->host), "%.*s", (int)sizeof(d[i].host), d[i].host);
+		snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(d[i].name), d[i].name);
+	}
+	n->ndevs = nd;
+	m = (struct bench_meta){ .perf = a->so.kind->perf, .backend = "nccl",
+				 .lib_version = n->version, .nthreads = 1, .ngpus = a->so.nlocal,
+				 .minbytes = a->so.minbytes, .maxbytes = a->so.maxbytes,
+				 .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
+							      : a->so.stepbytes,
+				 .step_factor = a->so.stepfactor > 1, .warmup = a->so.warmup,
+				 .iters = a->so.iters, .agg = 1, .check = a->so.check,
+				 .devs = n->devs, .ndevs = nd };
+	n->rep = bench_report_new(a->json ? NULL : stdout, &m);
+	n->rc.rep = n->rep;
+	if (n->path[0]) {
+		char note[600];
+		snprintf(note, sizeof(note), "NCCL %d.%d.%d from %s", n->version / 10000,
+			 n->version / 100 % 100, n->version % 100, n->path);
+		bench_report_note(n->rep, note);
+	}
+	bench_report_columns(n->rep);
+}
+
+static int nccl_on_row(void *arg, const struct coll_row *row)
+{
+	struct nccl_ctx *n = arg;
+
+	return n->rep ? on_row(&n->rc, row) : 0;
+}
+
+static void nccl_on_note(void *arg, const char *text)
+{
+	struct nccl_ctx *n = arg;
+
+	if (n->rep)
+		bench_report_note(n->rep, text);
+}
+
+/* The copy torch loads, from the probes (the same facts 'node' reports), else the default. */
+static const char *pick_nccl(const struct bench_args *a, const struct envmap *env, char *buf,
+			     size_t len)
+{
+	struct probe_opts po;
+	struct python_run *py;
+	const char *how;
+	json_t *facts;
+
+	if (a->nccl_path) {
+		snprintf(buf, len, "%s", a->nccl_path);
+		return "--nccl";
+	}
+	if (envmap_get(env, "NCCLCHECK_NCCL_LIB")) {
+		snprintf(buf, len, "%s", envmap_get(env, "NCCLCHECK_NCCL_LIB"));
+		return "NCCLCHECK_NCCL_LIB";
+	}
+	probe_opts_init(&po);
+	facts = json_object();
+	py = probe_python_start(&po);
+	probe_nccl_libs(&po, facts);
+	probe_python_finish(py, &po, facts);
+	probe_nccl_libs_site(&po, facts);
+	how = coll_nccl_pick_lib(facts, buf, len);
+	json_decref(facts);
+	return how;
+}
+
 static int cmd_bench_nccl(const struct bench_args *a, const struct envmap *env,
 			  const struct boot_opts *bo)
 {
-	(void)a;
-	(void)env;
-	(void)bo;
-	error("--backend nccl is not built yet");
-	return EXIT_CANNOT_RUN;
+	struct nccl_ctx n = { .a = a };
+	struct nccl_sink sink = { .arg = &n, .version = nccl_on_version, .devices = nccl_on_devices,
+				  .row = nccl_on_row, .note = nccl_on_note };
+	struct nccl_opts no = { .cuda_path = a->cuda_path ? a->cuda_path
+							   : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
+				.timeout_ms = a->timeout_s * 1000, .env = env,
+				.log_dir = envmap_get(env, "TMPDIR") };
+	struct err e = ERR_INIT;
+	char lib[1024];
+	const char *how, *lr = envmap_get(env, "LOCAL_RANK");
+	struct boot *b;
+	long v;
+	int rc;
+
+	n.rc.a = a;
+	how = pick_nccl(a, env, lib, sizeof(lib));
+	no.nccl_path = how ? lib : NULL;
+	if (lr && cli_parse_long(lr, 0, 1024, &v) == 0)
+		no.first_device = (int)v * a->so.nlocal;
+	b = boot_new(bo, &e);
+	if (!b) {
+		error("rank %d: %s", bo->rank, e.msg);
+		return e.code == ERR_USAGE ? EXIT_USAGE : EXIT_CANNOT_RUN;
+	}
+	rc = coll_nccl_bench(&no, &a->so, b, &sink, &e);
+	if (rc < 0) {
+		error("rank %d: %s", boot_rank(b), e.msg);
+		if (e.code == ERR_NOTFOUND)
+			fputs("hint: 'bench allreduce --backend tcp' measures the network without "
+			      "GPUs; 'ncclcheck node' shows which NCCL and driver this machine "
+			      "has\n", stderr);
+		boot_drop(b);
+		free(n.devs);
+		bench_report_free(n.rep);
+		return EXIT_CANNOT_RUN;
+	}
+	boot_free(b);
+	if (!n.rep) {
+		free(n.devs);
+		return EXIT_CLEAN;
+	}
+	bench_report_footer(n.rep);
+	rc = finish(a, n.rep, n.rc.wrong, EXIT_CLEAN);
+	bench_report_free(n.rep);
+	free(n.devs);
+	return rc;
 }
 
 int cmd_bench(int argc, char **argv)
