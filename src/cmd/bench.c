@@ -467,8 +467,8 @@ static void nccl_on_devices(void *arg, const struct nccl_device *d, size_t nd)
 		b->pci_domain = d[i].pci_domain;
 		b->pci_bus = d[i].pci_bus;
 		b->pci_dev = d[i].pci_dev;
-		snprintf(b->host, sizeof(b->host), "%.*s", (int)sizeof(d[i].host), d[i].host);
-		snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(d[i].name), d[i].name);
+		snprintf(b->host, sizeof(b->host), "%.*s", (int)sizeof(d[i].host) - 1, d[i].host);
+		snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(d[i].name) - 1, d[i].name);
 	}
 	n->ndevs = nd;
 	m = (struct bench_meta){ .perf = a->so.kind->perf, .backend = "nccl",

@@ -36,10 +36,10 @@ static void add_choice(struct nccl_log_summary *s, const char *coll, long long b
 			return;
 	if (s->nchoices == NCCL_LOG_MAX)
 		return;
-	snprintf(s->choices[s->nchoices].coll, sizeof(s->choices[0].coll), "%s", coll);
+	snprintf(s->choices[s->nchoices].coll, sizeof(s->choices[0].coll), "%.23s", coll);
 	s->choices[s->nchoices].bytes = bytes;
-	snprintf(s->choices[s->nchoices].algo, sizeof(s->choices[0].algo), "%s", algo);
-	snprintf(s->choices[s->nchoices].proto, sizeof(s->choices[0].proto), "%s", proto);
+	snprintf(s->choices[s->nchoices].algo, sizeof(s->choices[0].algo), "%.15s", algo);
+	snprintf(s->choices[s->nchoices].proto, sizeof(s->choices[0].proto), "%.15s", proto);
 	s->nchoices++;
 }
 
