@@ -263,32 +263,12 @@ uint16_t coll_float_to_half(float f)
 	return (uint16_t)(sign | r);
 }
 
-/*
- * Elements are written through double (exact for the small integers used here); integers wrap
- * like NCCL's device code does (through unsigned arithmetic).
- */
-static void put_elem(enum coll_dtype t, void *buf, size_t i, double v)
-{
-	switch (t) {
-	case COLL_INT8: ((uint8_t *)buf)[i] = (uint8_t)(int64_t)v; break;
-	case COLL_UINT8: ((uint8_t *)buf)[i] = (uint8_t)(uint64_t)v; break;
-	case COLL_INT32: ((uint32_t *)buf)[i] = (uint32_t)(int64_t)v; break;
-	case COLL_UINT32: ((uint32_t *)buf)[i] = (uint32_t)(uint64_t)v; break;
-	case COLL_INT64: ((int64_t *)buf)[i] = (int64_t)v; break;
-	case COLL_UINT64: ((uint64_t *)buf)[i] = (uint64_t)v; break;
-	case COLL_HALF: ((uint16_t *)buf)[i] = coll_float_to_half((float)v); break;
-	case COLL_FLOAT: ((float *)buf)[i] = (float)v; break;
-	case COLL_DOUBLE: ((double *)buf)[i] = v; break;
-	case COLL_BFLOAT16: ((uint16_t *)buf)[i] = coll_float_to_bf16((float)v); break;
-	default: break;
-	}
-}
 
 /*
  * Input value of element `i` on `rank`: small non-negative integers, so sums of up to 80 ranks
  * stay exact in bfloat16 (8 bits of mantissa) and products stay powers of two.
  */
-static unsigned input_val(int rank, size_t i, uint32_t seed, enum coll_op op)
+static inline uint32_t input_hash(int rank, size_t i, uint32_t seed)
 {
 	uint32_t h = (uint32_t)i * 0x9E3779B1u ^ ((uint32_t)rank + 1) * 0x85EBCA77u ^
 		     seed * 0xC2B2AE3Du ^ (uint32_t)((uint64_t)i >> 32);
@@ -296,50 +276,136 @@ static unsigned input_val(int rank, size_t i, uint32_t seed, enum coll_op op)
 	h ^= h >> 15;
 	h *= 0x2C1B3C6Du;
 	h ^= h >> 12;
+	return h;
+}
+
+/* A run of input values as doubles; the op only picks the range (written to vectorise). */
+static void input_run(int rank, size_t i0, size_t n, uint32_t seed, enum coll_op op, double *v)
+{
 	switch (op) {
-	case COLL_PROD: return (h & 7) == 0 ? 2 : 1;
+	case COLL_PROD:
+		for (size_t j = 0; j < n; j++)
+			v[j] = (input_hash(rank, i0 + j, seed) & 7) == 0 ? 2 : 1;
+		break;
 	case COLL_MAX:
-	case COLL_MIN: return h & 15;
-	default: return h & 3;
+	case COLL_MIN:
+		for (size_t j = 0; j < n; j++)
+			v[j] = input_hash(rank, i0 + j, seed) & 15;
+		break;
+	default:
+		for (size_t j = 0; j < n; j++)
+			v[j] = input_hash(rank, i0 + j, seed) & 3;
+		break;
 	}
 }
 
-/* Wrapping integer arithmetic for the expected values of integer types. */
-static double combine(enum coll_dtype t, enum coll_op op, double a, double b)
+static int is_float(enum coll_dtype t)
 {
-	uint64_t r;
+	return t == COLL_HALF || t == COLL_FLOAT || t == COLL_DOUBLE || t == COLL_BFLOAT16;
+}
 
-	switch (op) {
-	case COLL_MAX: return a > b ? a : b;
-	case COLL_MIN: return a < b ? a : b;
-	case COLL_PROD:
-		if (t == COLL_HALF || t == COLL_FLOAT || t == COLL_DOUBLE || t == COLL_BFLOAT16)
-			return a * b;
-		r = (uint64_t)a * (uint64_t)b;
-		break;
-	default:
-		if (t == COLL_HALF || t == COLL_FLOAT || t == COLL_DOUBLE || t == COLL_BFLOAT16)
-			return a + b;
-		r = (uint64_t)a + (uint64_t)b;
-		break;
-	}
-	/* keep the value inside the type's range the way the stored element wraps */
+/* Wraps an exact integer result the way the type's storage does. */
+static double wrap_int(enum coll_dtype t, uint64_t r)
+{
 	switch (t) {
 	case COLL_INT8: return (int8_t)(uint8_t)r;
 	case COLL_UINT8: return (uint8_t)r;
 	case COLL_INT32: return (int32_t)(uint32_t)r;
 	case COLL_UINT32: return (uint32_t)r;
+	case COLL_INT64: return (double)(int64_t)r;
 	default: return (double)r;
 	}
 }
 
-static double reduced_val(enum coll_dtype t, enum coll_op op, int nranks, size_t i, uint32_t seed)
+/* acc = acc op in, element-wise, with the type's integer wrap-around. */
+static void combine_run(enum coll_dtype t, enum coll_op op, double *acc, const double *in, size_t n)
 {
-	double acc = input_val(0, i, seed, op);
+	switch (op) {
+	case COLL_MAX:
+		for (size_t j = 0; j < n; j++)
+			acc[j] = acc[j] > in[j] ? acc[j] : in[j];
+		return;
+	case COLL_MIN:
+		for (size_t j = 0; j < n; j++)
+			acc[j] = acc[j] < in[j] ? acc[j] : in[j];
+		return;
+	case COLL_PROD:
+		if (is_float(t)) {
+			for (size_t j = 0; j < n; j++)
+				acc[j] *= in[j];
+			return;
+		}
+		for (size_t j = 0; j < n; j++)
+			acc[j] = wrap_int(t, (uint64_t)(int64_t)acc[j] * (uint64_t)in[j]);
+		return;
+	default:
+		for (size_t j = 0; j < n; j++)
+			acc[j] += in[j];
+		if (!is_float(t) && t != COLL_INT64 && t != COLL_UINT64)
+			for (size_t j = 0; j < n; j++)
+				acc[j] = wrap_int(t, (uint64_t)(int64_t)acc[j]);
+		return;
+	}
+}
 
-	for (int r = 1; r < nranks; r++)
-		acc = combine(t, op, acc, input_val(r, i, seed, op));
-	return acc;
+/* Stores n exact values as type t (typed loops: the switch stays outside them). */
+static void store_run(enum coll_dtype t, const double *v, size_t n, void *out)
+{
+	switch (t) {
+	case COLL_INT8:
+		for (size_t j = 0; j < n; j++)
+			((uint8_t *)out)[j] = (uint8_t)(int64_t)v[j];
+		break;
+	case COLL_UINT8:
+		for (size_t j = 0; j < n; j++)
+			((uint8_t *)out)[j] = (uint8_t)(uint64_t)v[j];
+		break;
+	case COLL_INT32:
+		for (size_t j = 0; j < n; j++)
+			((uint32_t *)out)[j] = (uint32_t)(int64_t)v[j];
+		break;
+	case COLL_UINT32:
+		for (size_t j = 0; j < n; j++)
+			((uint32_t *)out)[j] = (uint32_t)(uint64_t)v[j];
+		break;
+	case COLL_INT64:
+		for (size_t j = 0; j < n; j++)
+			((int64_t *)out)[j] = (int64_t)v[j];
+		break;
+	case COLL_UINT64:
+		for (size_t j = 0; j < n; j++)
+			((uint64_t *)out)[j] = (uint64_t)v[j];
+		break;
+	case COLL_HALF:
+		for (size_t j = 0; j < n; j++)
+			((uint16_t *)out)[j] = coll_float_to_half((float)v[j]);
+		break;
+	case COLL_FLOAT:
+		for (size_t j = 0; j < n; j++)
+			((float *)out)[j] = (float)v[j];
+		break;
+	case COLL_DOUBLE:
+		memcpy(out, v, n * sizeof(double));
+		break;
+	case COLL_BFLOAT16:
+		for (size_t j = 0; j < n; j++)
+			((uint16_t *)out)[j] = coll_float_to_bf16((float)v[j]);
+		break;
+	default: break;
+	}
+}
+
+#define RUN 2048
+
+/* Every rank's input at [i0, i0+n) combined with `op`. */
+static void reduced_run(enum coll_dtype t, enum coll_op op, int nranks, size_t i0, size_t n,
+			uint32_t seed, double *acc, double *tmp)
+{
+	input_run(0, i0, n, seed, op, acc);
+	for (int r = 1; r < nranks; r++) {
+		input_run(r, i0, n, seed, op, tmp);
+		combine_run(t, op, acc, tmp, n);
+	}
 }
 
 size_t coll_recv_elems(const struct coll_kind *k, const struct coll_counts *c)
@@ -351,37 +417,63 @@ void coll_fill(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, in
 	       int root, uint32_t seed, const struct coll_counts *c, void *buf)
 {
 	enum coll_op vop = k->reduces ? op : COLL_SUM;
+	size_t es = coll_dtype_size(t);
+	double v[RUN];
 
 	(void)nranks;
 	/* a broadcast's non-roots get other values, so one that moves nothing cannot pass in place */
 	if (k->id == COLL_BROADCAST && rank != root)
 		seed ^= 0x5bd1e995u;
-	for (size_t i = 0; i < c->send; i++)
-		put_elem(t, buf, i, input_val(k->id == COLL_BROADCAST ? root : rank, i, seed, vop));
+	for (size_t i = 0; i < c->send; i += RUN) {
+		size_t n = c->send - i < RUN ? c->send - i : RUN;
+		input_run(k->id == COLL_BROADCAST ? root : rank, i, n, seed, vop, v);
+		store_run(t, v, n, (char *)buf + i * es);
+	}
+}
+
+/* The expected values of receive elements [i0, i0+n) of `rank`, into acc. */
+static void expected_run(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks,
+			 int rank, int root, uint32_t seed, size_t p, size_t i0, size_t n,
+			 double *acc, double *tmp)
+{
+	switch (k->id) {
+	case COLL_ALLREDUCE: reduced_run(t, op, nranks, i0, n, seed, acc, tmp); break;
+	case COLL_REDUCESCATTER:
+		reduced_run(t, op, nranks, (size_t)rank * p + i0, n, seed, acc, tmp);
+		break;
+	case COLL_BROADCAST: input_run(root, i0, n, seed, COLL_SUM, acc); break;
+	default:
+		/* allgather / alltoall: block b of the receive buffer comes from rank b */
+		for (size_t j = 0; j < n;) {
+			size_t i = i0 + j, b = i / p, off = i % p, m = p - off;
+			if (m > n - j)
+				m = n - j;
+			input_run((int)b, k->id == COLL_ALLTOALL ? (size_t)rank * p + off : off, m,
+				  seed, COLL_SUM, acc + j);
+			j += m;
+		}
+		break;
+	}
 }
 
 uint64_t coll_check(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks,
 		    int rank, int root, uint32_t seed, const struct coll_counts *c, const void *buf)
 {
-	size_t es = coll_dtype_size(t), n = coll_recv_elems(k, c), p = c->param;
-	unsigned char want[16];
+	size_t es = coll_dtype_size(t), total = coll_recv_elems(k, c), p = c->param ? c->param : 1;
+	double acc[RUN], tmp[RUN];
+	unsigned char want[RUN * 8];
 	uint64_t wrong = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		double v;
-		switch (k->id) {
-		case COLL_ALLREDUCE: v = reduced_val(t, op, nranks, i, seed); break;
-		case COLL_REDUCESCATTER: v = reduced_val(t, op, nranks, rank * p + i, seed); break;
-		case COLL_ALLGATHER: v = input_val((int)(i / p), i % p, seed, COLL_SUM); break;
-		case COLL_ALLTOALL:
-			v = input_val((int)(i / p), rank * p + i % p, seed, COLL_SUM);
-			break;
-		case COLL_BROADCAST: v = input_val(root, i, seed, COLL_SUM); break;
-		default: v = 0; break;
-		}
-		put_elem(t, want, 0, v);
-		if (memcmp(want, (const char *)buf + i * es, es))
-			wrong++;
+	for (size_t i = 0; i < total; i += RUN) {
+		size_t n = total - i < RUN ? total - i : RUN;
+		const unsigned char *got = (const unsigned char *)buf + i * es;
+		expected_run(k, t, op, nranks, rank, root, seed, p, i, n, acc, tmp);
+		store_run(t, acc, n, want);
+		if (!memcmp(want, got, n * es))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (memcmp(want + j * es, got + j * es, es))
+				wrong++;
 	}
 	return wrong;
 }
