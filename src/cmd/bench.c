@@ -12,6 +12,7 @@
 #include "coll/nccl.h"
 #include "coll/sweep.h"
 #include "coll/tcp_ring.h"
+#include "coll/tune.h"
 #include "finding.h"
 #include "ncclcheck.h"
 #include "probe/probe.h"
@@ -27,6 +28,7 @@ int cmd_bench_p2p(int argc, char **argv) __attribute__((weak));
 static const char bench_usage[] =
 "usage: ncclcheck bench COLLECTIVE [--backend tcp|nccl] [nccl-tests flags] [rank options]\n"
 "       ncclcheck bench p2p ...\n"
+"       ncclcheck bench tune [nccl-tests flags] [rank options] [--repeat N]\n"
 "\n"
 "Measures a collective across every rank and checks every result, with nccl-tests' columns\n"
 "and footer. Run the same command on every node (like 'cluster'): no MPI, no Python.\n"
@@ -62,6 +64,10 @@ static const char bench_usage[] =
 "                        else the loader's default)\n"
 "      --cuda PATH       nccl: libcuda.so.1 to load\n"
 "      --json            nccl-tests' JSON figures inside ncclcheck's document\n"
+"\n"
+"bench tune runs an NCCL all-reduce (sizes and -n as above) under NCCL_NSOCKS_PERTHREAD x\n"
+"NCCL_SOCKET_NTHREADS, NCCL_BUFFSIZE and NCCL_MIN_NCHANNELS, --repeat times each (default 3),\n"
+"and recommends the best only when it beats the defaults by more than their run-to-run spread.\n"
 "\n"
 "Exit codes: 0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
 "(a peer missing or dead, no GPU, NCCL failed).\n";
@@ -584,6 +590,105 @@ static int cmd_bench_nccl(const struct bench_args *a, const struct envmap *env,
 	return rc;
 }
 
+/* bench tune: every configuration, --repeat times, on one bootstrap; rank 0 judges. */
+struct tune_sink {
+	double sum;
+	size_t n;
+};
+
+static int tune_on_row(void *arg, const struct coll_row *row)
+{
+	struct tune_sink *t = arg;
+
+	t->sum += row->busbw[0] + row->busbw[1];
+	t->n += 2;
+	return 0;
+}
+
+static int run_tune(const struct bench_args *a, const struct envmap *env,
+		    const struct boot_opts *bo, int repeat)
+{
+	size_t ncfg;
+	const struct tune_config *cfg = tune_configs(&ncfg);
+	struct tune_result *res = xcalloc(ncfg, sizeof(*res));
+	struct nccl_opts no = { .cuda_path = a->cuda_path ? a->cuda_path
+							   : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
+				.timeout_ms = a->timeout_s * 1000,
+				.log_dir = envmap_get(env, "TMPDIR") };
+	struct findings *fs;
+	struct err e = ERR_INIT;
+	char lib[1024];
+	struct boot *b;
+	double spread;
+	int rc = EXIT_CLEAN;
+
+	no.nccl_path = pick_nccl(a, env, lib, sizeof(lib)) ? lib : NULL;
+	b = boot_new(bo, &e);
+	if (!b) {
+		error("rank %d: %s", bo->rank, e.msg);
+		free(res);
+		return e.code == ERR_USAGE ? EXIT_USAGE : EXIT_CANNOT_RUN;
+	}
+	for (size_t c = 0; c < ncfg; c++) {
+		for (int r = 0; r < repeat; r++) {
+			struct envmap *cenv = envmap_new(envmap_envp(env));
+			struct tune_sink ts = { 0 };
+			struct nccl_sink sink = { .arg = &ts, .row = tune_on_row };
+			for (size_t v = 0; v < cfg[c].nvars; v++)
+				envmap_set(cenv, cfg[c].names[v], cfg[c].values[v]);
+			no.env = cenv;
+			if (coll_nccl_bench(&no, &a->so, b, &sink, &e) < 0) {
+				envmap_free(cenv);
+				error("rank %d: tune %s: %s", boot_rank(b), cfg[c].label, e.msg);
+				boot_drop(b);
+				free(res);
+				return EXIT_CANNOT_RUN;
+			}
+			envmap_free(cenv);
+			if (boot_rank(b) == 0 && ts.n && res[c].n < TUNE_MAX_REPS) {
+				res[c].busbw[res[c].n++] = ts.sum / (double)ts.n;
+				if (!a->json) {
+					printf("# tune %-22s run %d: %.3f GB/s busbw\n", cfg[c].label,
+					       r + 1, ts.sum / (double)ts.n);
+					fflush(stdout);
+				}
+			}
+		}
+	}
+	boot_free(b);
+	if (bo->rank != 0) {
+		free(res);
+		return EXIT_CLEAN;
+	}
+	spread = tune_spread(&res[0], 0.02);
+	fs = findings_new();
+	tune_findings(cfg, res, ncfg, spread, fs);
+	if (a->json) {
+		json_t *payload = json_object(), *arr = json_array(), *doc;
+		for (size_t c = 0; c < ncfg; c++) {
+			json_t *runs = json_array();
+			for (size_t r = 0; r < res[c].n; r++)
+				json_array_append_new(runs, json_real(res[c].busbw[r]));
+			json_array_append_new(arr, json_pack("{s:s, s:f, s:o}", "config", cfg[c].label,
+							     "busbw", tune_mean(&res[c]), "runs",
+							     runs));
+		}
+		json_object_set_new(payload, "tune", json_pack("{s:o, s:f}", "results", arr,
+								"spread", spread));
+		doc = render_json_doc("bench", payload, fs, rc);
+		render_json_print(stdout, doc);
+		json_decref(doc);
+		json_decref(payload);
+	} else {
+		struct render_opts ro;
+		cli_render_opts(&ro, 1, 0);
+		render_findings_text(stdout, fs, &ro);
+	}
+	findings_free(fs);
+	free(res);
+	return cli_finish(rc);
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	struct envmap *env;
@@ -601,6 +706,48 @@ int cmd_bench(int argc, char **argv)
 		return cmd_bench_p2p(argc - 1, argv + 1);
 	}
 	env = envmap_new(environ);
+	if (argc >= 2 && !strcmp(argv[1], "tune")) {
+		/* bench tune [flags] [--repeat N]: an all-reduce over NCCL, per configuration */
+		char **nargv = xcalloc((size_t)argc + 4, sizeof(*nargv));
+		int nargc = 0, repeat = 3;
+		long v;
+		nargv[nargc++] = argv[0];
+		nargv[nargc++] = (char *)"--backend";
+		nargv[nargc++] = (char *)"nccl";
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+				if (cli_parse_long(argv[++i], 2, TUNE_MAX_REPS, &v) < 0) {
+					free(nargv);
+					envmap_free(env);
+					return cli_usage_error("bench", "--repeat is 2..%d",
+							       TUNE_MAX_REPS);
+				}
+				repeat = (int)v;
+				continue;
+			}
+			nargv[nargc++] = argv[i];
+		}
+		nargv[nargc++] = (char *)"allreduce";
+		rc = parse_args(nargc, nargv, env, &a);
+		if (!rc) {
+			a.backend = "nccl";
+			a.so.check_every_iter = 0;
+			bo = (struct boot_opts){ .rank = a.rank, .world = a.world,
+						 .master = a.master,
+						 .peers = (const char *const *)a.peers,
+						 .npeers = a.npeers, .timeout_ms = a.timeout_s * 1000,
+						 .params_hash = params_hash(&a) ^ 0x7475 };
+			rc = run_tune(&a, env, &bo, repeat);
+		} else if (rc < 0) {
+			rc = EXIT_CLEAN;
+		}
+		free(nargv);
+		for (size_t i = 0; i < a.npeers; i++)
+			free(a.peers[i]);
+		free(a.peers);
+		envmap_free(env);
+		return rc;
+	}
 	rc = parse_args(argc, argv, env, &a);
 	if (rc) {
 		envmap_free(env);

@@ -8,6 +8,8 @@
  * FAKE_NCCL_SCENARIO: init_hang   init stays ncclInProgress forever (bench must abort it)
  *                     init_error  init fails with ncclSystemError and a last-error text
  *                     wrong       allreduce adds one to element 0 (bench must count it)
+ * FAKE_NCCL_TUNED=NAME=VALUE: every operation takes 2 ms longer unless the environment has
+ *                     NAME=VALUE (bench tune must find and recommend it)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -173,10 +175,25 @@ static double red(int op, double a, double b)
 }
 
 /* Runs the ops of one kind once every rank of the communicator has posted one. */
+static void tuned_delay(void)
+{
+	const char *want = getenv("FAKE_NCCL_TUNED"), *eq, *have;
+	char name[64];
+
+	if (!want || !(eq = strchr(want, '=')) || (size_t)(eq - want) >= sizeof(name))
+		return;
+	memcpy(name, want, (size_t)(eq - want));
+	name[eq - want] = '\0';
+	have = getenv(name);
+	if (!have || strcmp(have, eq + 1))
+		usleep(2000);
+}
+
 static int execute(void)
 {
 	int n = npending;
 
+	tuned_delay();
 	if (!n)
 		return 0;
 	int nr = pending[0].comm->nranks;

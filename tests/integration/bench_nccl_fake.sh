@@ -53,6 +53,12 @@ if [ -n "$real" ] && ! ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 >/dev/null 2>&1
 	expect_match "$out" "NCCL 2\.[0-9]+\.[0-9]+ loaded from .*, but: cannot load the CUDA driver libcuda.so.1" "says which NCCL and what is missing"
 fi
 
+# bench tune finds the one setting the fake rewards, and says so with settings[]
+out=$(FAKE_NCCL_TUNED=NCCL_SOCKET_NTHREADS=2 timeout 120 "$NCCLCHECK" bench tune $NC -g 2 -b 64K -e 64K -n 4 --repeat 2 --json 2>&1)
+expect_rc 0 $? "bench tune"
+v=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); f=[x for x in d["findings"] if x["id"].startswith("bench.tune")][0]; print(f["id"], " ".join("%s=%s" % (s["name"], s["value"]) for s in f["settings"]))')
+expect_match "$v" "^bench.tune.better NCCL_SOCKET_NTHREADS=2$" "tune recommends what measured better ($v)"
+
 out=$(timeout 10 "$NCCLCHECK" bench alltoall --backend tcp 2>&1)
 expect_rc 2 $? "alltoall over tcp is a usage error"
 out=$(timeout 10 "$NCCLCHECK" bench allreduce -b 1X 2>&1)
