@@ -55,10 +55,11 @@ void nccl_log_line(struct nccl_log_summary *s, const char *line)
 		return;
 	if (!strncmp(p, "NET/Socket : Using ", 19) || !strncmp(p, "NET/IB : Using ", 15)) {
 		const char *v = strstr(p, "Using ") + 6;
-		snprintf(s->ifaces, sizeof(s->ifaces), "%.*s", (int)strcspn(v, "\r\n; "), v);
+		snprintf(s->ifaces, sizeof(s->ifaces), "%.*s", (int)strcspn(v, "\r\n;"), v);
 		return;
 	}
-	if (sscanf(p, "%d coll channels", &n) == 1) {
+	ia = 0;
+	if (sscanf(p, "%d coll channels%n", &n, &ia) == 1 && ia > 0) {
 		s->coll_channels = n;
 		return;
 	}
