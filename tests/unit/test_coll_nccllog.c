@@ -32,8 +32,6 @@ static void test_summary(void **state)
 	for (size_t i = 0; i < sizeof(log) / sizeof(log[0]); i++)
 		nccl_log_line(&s, log[i]);
 	n = nccl_log_describe(&s, &lines);
-	for (size_t i = 0; i < n; i++)
-		print_message("%s\n", lines[i]);
 	assert_int_equal(n, 6);
 	assert_string_equal(lines[0], "NCCL chose: network Socket over [0]eth0:203.0.113.1<0> "
 				      "[1]eth1:10.0.0.1<0>, 4 coll channels");
