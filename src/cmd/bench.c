@@ -72,25 +72,44 @@ static const char bench_usage[] =
 "Exit codes: 0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
 "(a peer missing or dead, no GPU, NCCL failed).\n";
 
-enum { OPT_BACKEND = 256, OPT_RANK, OPT_WORLD, OPT_MASTER, OPT_PEERS, OPT_STRIPES, OPT_CHUNK,
-       OPT_NCCL, OPT_CUDA, OPT_JSON };
+enum {
+	OPT_BACKEND = 256,
+	OPT_RANK,
+	OPT_WORLD,
+	OPT_MASTER,
+	OPT_PEERS,
+	OPT_STRIPES,
+	OPT_CHUNK,
+	OPT_NCCL,
+	OPT_CUDA,
+	OPT_JSON
+};
 
 static const struct option bench_opts[] = {
-	{ "minbytes", required_argument, NULL, 'b' },	{ "maxbytes", required_argument, NULL, 'e' },
-	{ "stepbytes", required_argument, NULL, 'i' },	{ "stepfactor", required_argument, NULL, 'f' },
-	{ "iters", required_argument, NULL, 'n' },	{ "warmup_iters", required_argument, NULL, 'w' },
-	{ "check", required_argument, NULL, 'c' },	{ "datatype", required_argument, NULL, 'd' },
-	{ "op", required_argument, NULL, 'o' },		{ "root", required_argument, NULL, 'r' },
-	{ "ngpus", required_argument, NULL, 'g' },	{ "timeout", required_argument, NULL, 'T' },
-	{ "backend", required_argument, NULL, OPT_BACKEND },
-	{ "rank", required_argument, NULL, OPT_RANK },	{ "world", required_argument, NULL, OPT_WORLD },
-	{ "master", required_argument, NULL, OPT_MASTER },
-	{ "peers", required_argument, NULL, OPT_PEERS },
-	{ "stripes", required_argument, NULL, OPT_STRIPES },
-	{ "chunk", required_argument, NULL, OPT_CHUNK },
-	{ "nccl", required_argument, NULL, OPT_NCCL },	{ "cuda", required_argument, NULL, OPT_CUDA },
-	{ "json", no_argument, NULL, OPT_JSON },	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+    {"minbytes", required_argument, NULL, 'b'},
+    {"maxbytes", required_argument, NULL, 'e'},
+    {"stepbytes", required_argument, NULL, 'i'},
+    {"stepfactor", required_argument, NULL, 'f'},
+    {"iters", required_argument, NULL, 'n'},
+    {"warmup_iters", required_argument, NULL, 'w'},
+    {"check", required_argument, NULL, 'c'},
+    {"datatype", required_argument, NULL, 'd'},
+    {"op", required_argument, NULL, 'o'},
+    {"root", required_argument, NULL, 'r'},
+    {"ngpus", required_argument, NULL, 'g'},
+    {"timeout", required_argument, NULL, 'T'},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"rank", required_argument, NULL, OPT_RANK},
+    {"world", required_argument, NULL, OPT_WORLD},
+    {"master", required_argument, NULL, OPT_MASTER},
+    {"peers", required_argument, NULL, OPT_PEERS},
+    {"stripes", required_argument, NULL, OPT_STRIPES},
+    {"chunk", required_argument, NULL, OPT_CHUNK},
+    {"nccl", required_argument, NULL, OPT_NCCL},
+    {"cuda", required_argument, NULL, OPT_CUDA},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 struct bench_args {
@@ -101,6 +120,7 @@ struct bench_args {
 	int rank, world, stripes, json;
 	size_t chunk;
 	long timeout_s;
+	char master_buf[320]; /* MASTER_ADDR:MASTER_PORT when no flag gives it */
 };
 
 /* nccl-tests' parsesize: a number with an optional K/M/G (binary) suffix. */
@@ -116,11 +136,18 @@ static int parse_size(const char *s, size_t *out)
 	if (errno)
 		return -1;
 	switch (toupper((unsigned char)*end)) {
-	case 'G': mul <<= 10; /* fall through */
-	case 'M': mul <<= 10; /* fall through */
-	case 'K': mul <<= 10; end++; break;
-	case '\0': break;
-	default: return -1;
+	case 'G':
+		mul <<= 10; /* fall through */
+	case 'M':
+		mul <<= 10; /* fall through */
+	case 'K':
+		mul <<= 10;
+		end++;
+		break;
+	case '\0':
+		break;
+	default:
+		return -1;
 	}
 	if ((*end == 'B' || *end == 'b') && mul > 1)
 		end++;
@@ -154,9 +181,9 @@ static uint64_t params_hash(const struct bench_args *a)
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s/%s/%d/%d/%d/%zu/%zu/%zu/%d/%d/%d/%d/%d/%d/%zu",
-		 a->so.kind->name, a->backend, a->so.dtype, a->so.op, a->so.root, a->so.minbytes,
-		 a->so.maxbytes, a->so.stepbytes, a->so.stepfactor, a->so.iters, a->so.warmup,
-		 a->so.check, a->so.nlocal, a->stripes, a->chunk);
+	         a->so.kind->name, a->backend, a->so.dtype, a->so.op, a->so.root, a->so.minbytes,
+	         a->so.maxbytes, a->so.stepbytes, a->so.stepfactor, a->so.iters, a->so.warmup,
+	         a->so.check, a->so.nlocal, a->stripes, a->chunk);
 	return fnv(0xcbf29ce484222325ULL, buf);
 }
 
@@ -165,21 +192,32 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 	long v;
 	int c;
 
-	*a = (struct bench_args){ .backend = "tcp", .rank = -1, .world = -1, .stripes = 2,
-				  .timeout_s = 60 };
-	a->so = (struct sweep_opts){ .dtype = COLL_FLOAT, .op = COLL_SUM, .minbytes = 32 << 20,
-				     .maxbytes = 32 << 20, .stepbytes = 1 << 20, .stepfactor = 1,
-				     .iters = 20, .warmup = 1, .check = 1, .nlocal = 1 };
+	*a = (struct bench_args){
+	    .backend = "tcp", .rank = -1, .world = -1, .stripes = 2, .timeout_s = 60};
+	a->so = (struct sweep_opts){.dtype = COLL_FLOAT,
+	                            .op = COLL_SUM,
+	                            .minbytes = 32 << 20,
+	                            .maxbytes = 32 << 20,
+	                            .stepbytes = 1 << 20,
+	                            .stepfactor = 1,
+	                            .iters = 20,
+	                            .warmup = 1,
+	                            .check = 1,
+	                            .nlocal = 1};
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":b:e:i:f:n:w:c:d:o:r:g:T:h", bench_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:e:i:f:n:w:c:d:o:r:g:T:h", bench_opts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'b':
 		case 'e':
 		case 'i':
-			if (parse_size(optarg, c == 'b' ? &a->so.minbytes : c == 'e' ? &a->so.maxbytes
-									 : &a->so.stepbytes) < 0)
-				return cli_usage_error("bench", "-%c wants a size like 8, 64K, 32M or "
-						       "1G, not '%s'", c, optarg);
+			if (parse_size(optarg, c == 'b'   ? &a->so.minbytes
+			                       : c == 'e' ? &a->so.maxbytes
+			                                  : &a->so.stepbytes) < 0)
+				return cli_usage_error("bench",
+				                       "-%c wants a size like 8, 64K, 32M or "
+				                       "1G, not '%s'",
+				                       c, optarg);
 			break;
 		case 'f':
 		case 'n':
@@ -187,9 +225,9 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 		case 'c':
 		case 'g':
 			if (cli_parse_long(optarg, c == 'n' || c == 'f' || c == 'g' ? 1 : 0,
-					   c == 'g' ? 16 : 1000000, &v) < 0)
+			                   c == 'g' ? 16 : 1000000, &v) < 0)
 				return cli_usage_error("bench", "-%c wants a number, not '%s'", c,
-						       optarg);
+				                       optarg);
 			if (c == 'f')
 				a->so.stepfactor = (int)v;
 			else if (c == 'n')
@@ -203,89 +241,112 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 			break;
 		case 'd':
 			if (coll_dtype_parse(optarg) < 0)
-				return cli_usage_error("bench", "unknown datatype '%s' (int8 uint8 int32 "
-						       "uint32 int64 uint64 half float double "
-						       "bfloat16)", optarg);
+				return cli_usage_error("bench",
+				                       "unknown datatype '%s' (int8 uint8 int32 "
+				                       "uint32 int64 uint64 half float double "
+				                       "bfloat16)",
+				                       optarg);
 			a->so.dtype = coll_dtype_parse(optarg);
 			break;
 		case 'o':
 			if (coll_op_parse(optarg) < 0)
-				return cli_usage_error("bench", "unknown op '%s' (sum prod max min; "
-						       "avg is not checked exactly)", optarg);
+				return cli_usage_error("bench",
+				                       "unknown op '%s' (sum prod max min; "
+				                       "avg is not checked exactly)",
+				                       optarg);
 			a->so.op = coll_op_parse(optarg);
 			break;
 		case 'r':
 			if (cli_parse_long(optarg, 0, 1 << 20, &v) < 0)
-				return cli_usage_error("bench", "-r wants a rank, not '%s'", optarg);
+				return cli_usage_error("bench", "-r wants a rank, not '%s'",
+				                       optarg);
 			a->so.root = (int)v;
 			break;
 		case 'T':
 			if (cli_parse_long(optarg, 1, 86400, &a->timeout_s) < 0)
-				return cli_usage_error("bench", "-T wants seconds, not '%s'", optarg);
+				return cli_usage_error("bench", "-T wants seconds, not '%s'",
+				                       optarg);
 			break;
 		case OPT_BACKEND:
 			if (strcmp(optarg, "tcp") && strcmp(optarg, "nccl"))
-				return cli_usage_error("bench", "--backend is tcp or nccl, not '%s'",
-						       optarg);
+				return cli_usage_error(
+				    "bench", "--backend is tcp or nccl, not '%s'", optarg);
 			a->backend = optarg;
 			break;
 		case OPT_RANK:
 		case OPT_WORLD:
 			if (cli_parse_long(optarg, c == OPT_RANK ? 0 : 1, 4096, &v) < 0)
 				return cli_usage_error("bench", "--%s wants a number, not '%s'",
-						       c == OPT_RANK ? "rank" : "world", optarg);
+				                       c == OPT_RANK ? "rank" : "world", optarg);
 			*(c == OPT_RANK ? &a->rank : &a->world) = (int)v;
 			break;
-		case OPT_MASTER: a->master = optarg; break;
-		case OPT_PEERS: split_peers(a, optarg); break;
+		case OPT_MASTER:
+			a->master = optarg;
+			break;
+		case OPT_PEERS:
+			split_peers(a, optarg);
+			break;
 		case OPT_STRIPES:
 			if (cli_parse_long(optarg, 1, 16, &v) < 0)
-				return cli_usage_error("bench", "--stripes is 1..16, not '%s'", optarg);
+				return cli_usage_error("bench", "--stripes is 1..16, not '%s'",
+				                       optarg);
 			a->stripes = (int)v;
 			break;
 		case OPT_CHUNK:
 			if (parse_size(optarg, &a->chunk) < 0 || a->chunk < 4096)
-				return cli_usage_error("bench", "--chunk wants a size >= 4K, not '%s'",
-						       optarg);
+				return cli_usage_error(
+				    "bench", "--chunk wants a size >= 4K, not '%s'", optarg);
 			break;
-		case OPT_NCCL: a->nccl_path = optarg; break;
-		case OPT_CUDA: a->cuda_path = optarg; break;
-		case OPT_JSON: a->json = 1; break;
+		case OPT_NCCL:
+			a->nccl_path = optarg;
+			break;
+		case OPT_CUDA:
+			a->cuda_path = optarg;
+			break;
+		case OPT_JSON:
+			a->json = 1;
+			break;
 		case 'h':
 			fputs(bench_usage, stdout);
 			return cli_finish(EXIT_CLEAN) == EXIT_CLEAN ? -1 : EXIT_CANNOT_RUN;
-		default: return cli_bad_option("bench", c, argv, bench_opts);
+		default:
+			return cli_bad_option("bench", c, argv, bench_opts);
 		}
 	}
 	if (optind != argc - 1)
-		return cli_usage_error("bench", optind >= argc ? "which collective? (allreduce, "
-				       "allgather, reducescatter, broadcast, alltoall, p2p)"
-							       : "one collective per run");
+		return cli_usage_error(
+		    "bench", optind >= argc ? "which collective? (allreduce, "
+		                              "allgather, reducescatter, broadcast, alltoall, p2p)"
+		                            : "one collective per run");
 	a->so.kind = coll_kind_by_name(argv[optind]);
 	if (!a->so.kind)
-		return cli_usage_error("bench", "unknown collective '%s' (allreduce, allgather, "
-				       "reducescatter, broadcast, alltoall, p2p)", argv[optind]);
+		return cli_usage_error("bench",
+		                       "unknown collective '%s' (allreduce, allgather, "
+		                       "reducescatter, broadcast, alltoall, p2p)",
+		                       argv[optind]);
 	if (a->so.minbytes > a->so.maxbytes)
 		return cli_usage_error("bench", "-b %zu is larger than -e %zu", a->so.minbytes,
-				       a->so.maxbytes);
+		                       a->so.maxbytes);
 	if (!strcmp(a->backend, "tcp") && !ring_supports(a->so.kind->id))
-		return cli_usage_error("bench", "--backend tcp runs allreduce, allgather and "
-				       "broadcast; use --backend nccl for %s", a->so.kind->name);
+		return cli_usage_error("bench",
+		                       "--backend tcp runs allreduce, allgather and "
+		                       "broadcast; use --backend nccl for %s",
+		                       a->so.kind->name);
 	if (!strcmp(a->backend, "tcp") && a->so.nlocal != 1)
 		return cli_usage_error("bench", "-g is for --backend nccl (tcp: one rank per "
-				       "process)");
+		                                "process)");
 	a->so.check_every_iter = !strcmp(a->backend, "tcp");
 
 	/* ranks from the launcher's environment when the flags do not say */
 	if (a->rank < 0) {
 		const char *r = envmap_get(env, "RANK") ? envmap_get(env, "RANK")
-							: envmap_get(env, "NODE_RANK");
+		                                        : envmap_get(env, "NODE_RANK");
 		if (r && cli_parse_long(r, 0, 4096, &v) == 0)
 			a->rank = (int)v;
 	}
 	if (a->world < 0 && !a->npeers) {
 		const char *w = envmap_get(env, "WORLD_SIZE") ? envmap_get(env, "WORLD_SIZE")
-							      : envmap_get(env, "NNODES");
+		                                              : envmap_get(env, "NNODES");
 		if (w && cli_parse_long(w, 1, 4096, &v) == 0)
 			a->world = (int)v;
 	}
@@ -295,25 +356,25 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 		a->world = a->npeers ? (int)a->npeers : 1;
 	if (!a->master && !a->npeers) {
 		const char *h = envmap_get(env, "MASTER_ADDR"), *p = envmap_get(env, "MASTER_PORT");
-		static char buf[320];
 		if (h && *h) {
-			snprintf(buf, sizeof(buf), strchr(h, ':') ? "[%s]:%s" : "%s:%s", h,
-				 p && *p ? p : "29500");
-			a->master = buf;
+			snprintf(a->master_buf, sizeof(a->master_buf),
+			         strchr(h, ':') ? "[%s]:%s" : "%s:%s", h, p && *p ? p : "29500");
+			a->master = a->master_buf;
 		} else if (a->world == 1) {
 			a->master = "127.0.0.1:0";
 		} else {
-			return cli_usage_error("bench", "%d ranks but no rank 0 address: give "
-					       "--master HOST:PORT or --peers, or set MASTER_ADDR",
-					       a->world);
+			return cli_usage_error("bench",
+			                       "%d ranks but no rank 0 address: give "
+			                       "--master HOST:PORT or --peers, or set MASTER_ADDR",
+			                       a->world);
 		}
 	}
 	if (a->rank >= a->world)
 		return cli_usage_error("bench", "rank %d does not fit a world of %d", a->rank,
-				       a->world);
+		                       a->world);
 	if (a->so.kind->rooted && a->so.root >= a->world * a->so.nlocal)
 		return cli_usage_error("bench", "root %d does not fit %d ranks", a->so.root,
-				       a->world * a->so.nlocal);
+		                       a->world * a->so.nlocal);
 	return 0;
 }
 
@@ -328,16 +389,22 @@ static int on_row(void *arg, const struct coll_row *row)
 	struct row_ctx *rc = arg;
 	const struct coll_kind *k = rc->a->so.kind;
 	struct bench_row br = {
-		.bytes = row->bytes, .count = row->count, .type = coll_dtype_name(rc->a->so.dtype),
-		.redop = k->reduces ? coll_op_name(rc->a->so.op) : "none",
-		.root = k->rooted ? rc->a->so.root : -1, .has_oop = 1, .has_ip = 1,
+	    .bytes = row->bytes,
+	    .count = row->count,
+	    .type = coll_dtype_name(rc->a->so.dtype),
+	    .redop = k->reduces ? coll_op_name(rc->a->so.op) : "none",
+	    .root = k->rooted ? rc->a->so.root : -1,
+	    .has_oop = 1,
+	    .has_ip = 1,
 	};
 
 	for (int ip = 0; ip < 2; ip++) {
 		struct bench_half *h = ip ? &br.ip : &br.oop;
-		*h = (struct bench_half){ .time_us = row->time_us[ip], .algbw = row->algbw[ip],
-					  .busbw = row->busbw[ip], .wrong = row->wrong[ip],
-					  .checked = row->checked };
+		*h = (struct bench_half){.time_us = row->time_us[ip],
+		                         .algbw = row->algbw[ip],
+		                         .busbw = row->busbw[ip],
+		                         .wrong = row->wrong[ip],
+		                         .checked = row->checked};
 		rc->wrong += row->wrong[ip];
 	}
 	bench_report_row(rc->rep, &br);
@@ -345,8 +412,8 @@ static int on_row(void *arg, const struct coll_row *row)
 }
 
 /* This process's device lines, gathered on rank 0 in rank order. */
-static int gather_devices(struct boot *b, const struct bench_args *a, const struct bench_device *mine,
-			  struct bench_device **all, struct err *e)
+static int gather_devices(struct boot *b, const struct bench_args *a,
+                          const struct bench_device *mine, struct bench_device **all, struct err *e)
 {
 	size_t n = (size_t)a->so.nlocal, len = n * sizeof(*mine);
 
@@ -360,12 +427,13 @@ static int finish(const struct bench_args *a, struct bench_report *rep, int64_t 
 
 	if (wrong) {
 		struct finding *f = finding_add(fs, SEV_ERROR, "bench.result.wrong",
-						"%s returned wrong results", a->so.kind->name);
-		finding_why(f, "%lld elements differed from the exact expected values (the inputs "
-			       "are small integers, so any difference is corruption, not rounding)",
-			    (long long)wrong);
+		                                "%s returned wrong results", a->so.kind->name);
+		finding_why(f,
+		            "%lld elements differed from the exact expected values (the inputs "
+		            "are small integers, so any difference is corruption, not rounding)",
+		            (long long)wrong);
 		finding_fix(f, "rerun with -c 1 on fewer ranks to find the rank or link, and check "
-			       "'ncclcheck node' on every node");
+		               "'ncclcheck node' on every node");
 		code = EXIT_FINDINGS;
 	}
 	if (a->json) {
@@ -386,11 +454,11 @@ static int finish(const struct bench_args *a, struct bench_report *rep, int64_t 
 
 static int run_tcp(const struct bench_args *a, struct boot *b)
 {
-	struct ring_opts ro = { .nstripes = a->stripes, .segment = a->chunk,
-				.timeout_ms = a->timeout_s * 1000 };
-	struct bench_device me = { .rank = boot_rank(b), .pid = (int)getpid() }, *devs = NULL;
+	struct ring_opts ro = {
+	    .nstripes = a->stripes, .segment = a->chunk, .timeout_ms = a->timeout_s * 1000};
+	struct bench_device me = {.rank = boot_rank(b), .pid = (int)getpid()}, *devs = NULL;
 	struct bench_meta m;
-	struct row_ctx rc = { .a = a };
+	struct row_ctx rc = {.a = a};
 	struct coll_backend be;
 	struct err e = ERR_INIT;
 	struct ring *r;
@@ -398,7 +466,7 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 
 	gethostname(me.host, sizeof(me.host) - 1);
 	snprintf(me.name, sizeof(me.name), "CPU, tcp ring, %d socket%s per neighbour", a->stripes,
-		 a->stripes > 1 ? "s" : "");
+	         a->stripes > 1 ? "s" : "");
 	r = ring_new(b, &ro, &e);
 	if (!r || gather_devices(b, a, &me, &devs, &e) < 0) {
 		error("rank %d: %s", boot_rank(b), e.msg);
@@ -408,13 +476,21 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 		boot_drop(b);
 		return EXIT_CANNOT_RUN;
 	}
-	m = (struct bench_meta){ .perf = a->so.kind->perf, .backend = "tcp", .nthreads = 1,
-				 .ngpus = 1, .minbytes = a->so.minbytes, .maxbytes = a->so.maxbytes,
-				 .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
-							      : a->so.stepbytes,
-				 .step_factor = a->so.stepfactor > 1, .warmup = a->so.warmup,
-				 .iters = a->so.iters, .agg = 1, .check = a->so.check,
-				 .devs = devs, .ndevs = (size_t)boot_world(b) };
+	m = (struct bench_meta){.perf = a->so.kind->perf,
+	                        .backend = "tcp",
+	                        .nthreads = 1,
+	                        .ngpus = 1,
+	                        .minbytes = a->so.minbytes,
+	                        .maxbytes = a->so.maxbytes,
+	                        .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
+	                                                     : a->so.stepbytes,
+	                        .step_factor = a->so.stepfactor > 1,
+	                        .warmup = a->so.warmup,
+	                        .iters = a->so.iters,
+	                        .agg = 1,
+	                        .check = a->so.check,
+	                        .devs = devs,
+	                        .ndevs = (size_t)boot_world(b)};
 	if (boot_rank(b) == 0) {
 		rc.rep = bench_report_new(a->json ? NULL : stdout, &m);
 		bench_report_columns(rc.rep);
@@ -477,20 +553,28 @@ static void nccl_on_devices(void *arg, const struct nccl_device *d, size_t nd)
 		snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(d[i].name) - 1, d[i].name);
 	}
 	n->ndevs = nd;
-	m = (struct bench_meta){ .perf = a->so.kind->perf, .backend = "nccl",
-				 .lib_version = n->version, .nthreads = 1, .ngpus = a->so.nlocal,
-				 .minbytes = a->so.minbytes, .maxbytes = a->so.maxbytes,
-				 .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
-							      : a->so.stepbytes,
-				 .step_factor = a->so.stepfactor > 1, .warmup = a->so.warmup,
-				 .iters = a->so.iters, .agg = 1, .check = a->so.check,
-				 .devs = n->devs, .ndevs = nd };
+	m = (struct bench_meta){.perf = a->so.kind->perf,
+	                        .backend = "nccl",
+	                        .lib_version = n->version,
+	                        .nthreads = 1,
+	                        .ngpus = a->so.nlocal,
+	                        .minbytes = a->so.minbytes,
+	                        .maxbytes = a->so.maxbytes,
+	                        .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
+	                                                     : a->so.stepbytes,
+	                        .step_factor = a->so.stepfactor > 1,
+	                        .warmup = a->so.warmup,
+	                        .iters = a->so.iters,
+	                        .agg = 1,
+	                        .check = a->so.check,
+	                        .devs = n->devs,
+	                        .ndevs = nd};
 	n->rep = bench_report_new(a->json ? NULL : stdout, &m);
 	n->rc.rep = n->rep;
 	if (n->path[0]) {
 		char note[600];
 		snprintf(note, sizeof(note), "NCCL %d.%d.%d from %s", n->version / 10000,
-			 n->version / 100 % 100, n->version % 100, n->path);
+		         n->version / 100 % 100, n->version % 100, n->path);
 		bench_report_note(n->rep, note);
 	}
 	bench_report_columns(n->rep);
@@ -513,7 +597,7 @@ static void nccl_on_note(void *arg, const char *text)
 
 /* The copy torch loads, from the probes (the same facts 'node' reports), else the default. */
 static const char *pick_nccl(const struct bench_args *a, const struct envmap *env, char *buf,
-			     size_t len)
+                             size_t len)
 {
 	struct probe_opts po;
 	struct python_run *py;
@@ -540,15 +624,19 @@ static const char *pick_nccl(const struct bench_args *a, const struct envmap *en
 }
 
 static int cmd_bench_nccl(const struct bench_args *a, const struct envmap *env,
-			  const struct boot_opts *bo)
+                          const struct boot_opts *bo)
 {
-	struct nccl_ctx n = { .a = a };
-	struct nccl_sink sink = { .arg = &n, .version = nccl_on_version, .devices = nccl_on_devices,
-				  .row = nccl_on_row, .note = nccl_on_note };
-	struct nccl_opts no = { .cuda_path = a->cuda_path ? a->cuda_path
-							   : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
-				.timeout_ms = a->timeout_s * 1000, .env = env,
-				.log_dir = envmap_get(env, "TMPDIR") };
+	struct nccl_ctx n = {.a = a};
+	struct nccl_sink sink = {.arg = &n,
+	                         .version = nccl_on_version,
+	                         .devices = nccl_on_devices,
+	                         .row = nccl_on_row,
+	                         .note = nccl_on_note};
+	struct nccl_opts no = {.cuda_path = a->cuda_path ? a->cuda_path
+	                                                 : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
+	                       .timeout_ms = a->timeout_s * 1000,
+	                       .env = env,
+	                       .log_dir = envmap_get(env, "TMPDIR")};
 	struct err e = ERR_INIT;
 	char lib[1024];
 	const char *how, *lr = envmap_get(env, "LOCAL_RANK");
@@ -572,7 +660,8 @@ static int cmd_bench_nccl(const struct bench_args *a, const struct envmap *env,
 		if (e.code == ERR_NOTFOUND)
 			fputs("hint: 'bench allreduce --backend tcp' measures the network without "
 			      "GPUs; 'ncclcheck node' shows which NCCL and driver this machine "
-			      "has\n", stderr);
+			      "has\n",
+			      stderr);
 		boot_drop(b);
 		free(n.devs);
 		bench_report_free(n.rep);
@@ -606,15 +695,15 @@ static int tune_on_row(void *arg, const struct coll_row *row)
 }
 
 static int run_tune(const struct bench_args *a, const struct envmap *env,
-		    const struct boot_opts *bo, int repeat)
+                    const struct boot_opts *bo, int repeat)
 {
 	size_t ncfg;
 	const struct tune_config *cfg = tune_configs(&ncfg);
 	struct tune_result *res = xcalloc(ncfg, sizeof(*res));
-	struct nccl_opts no = { .cuda_path = a->cuda_path ? a->cuda_path
-							   : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
-				.timeout_ms = a->timeout_s * 1000,
-				.log_dir = envmap_get(env, "TMPDIR") };
+	struct nccl_opts no = {.cuda_path = a->cuda_path ? a->cuda_path
+	                                                 : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
+	                       .timeout_ms = a->timeout_s * 1000,
+	                       .log_dir = envmap_get(env, "TMPDIR")};
 	struct findings *fs;
 	struct err e = ERR_INIT;
 	char lib[1024];
@@ -632,8 +721,8 @@ static int run_tune(const struct bench_args *a, const struct envmap *env,
 	for (size_t c = 0; c < ncfg; c++) {
 		for (int r = 0; r < repeat; r++) {
 			struct envmap *cenv = envmap_new(envmap_envp(env));
-			struct tune_sink ts = { 0 };
-			struct nccl_sink sink = { .arg = &ts, .row = tune_on_row };
+			struct tune_sink ts = {0};
+			struct nccl_sink sink = {.arg = &ts, .row = tune_on_row};
 			for (size_t v = 0; v < cfg[c].nvars; v++)
 				envmap_set(cenv, cfg[c].names[v], cfg[c].values[v]);
 			no.env = cenv;
@@ -648,8 +737,8 @@ static int run_tune(const struct bench_args *a, const struct envmap *env,
 			if (boot_rank(b) == 0 && ts.n && res[c].n < TUNE_MAX_REPS) {
 				res[c].busbw[res[c].n++] = ts.sum / (double)ts.n;
 				if (!a->json) {
-					printf("# tune %-22s run %d: %.3f GB/s busbw\n", cfg[c].label,
-					       r + 1, ts.sum / (double)ts.n);
+					printf("# tune %-22s run %d: %.3f GB/s busbw\n",
+					       cfg[c].label, r + 1, ts.sum / (double)ts.n);
 					fflush(stdout);
 				}
 			}
@@ -669,12 +758,12 @@ static int run_tune(const struct bench_args *a, const struct envmap *env,
 			json_t *runs = json_array();
 			for (size_t r = 0; r < res[c].n; r++)
 				json_array_append_new(runs, json_real(res[c].busbw[r]));
-			json_array_append_new(arr, json_pack("{s:s, s:f, s:o}", "config", cfg[c].label,
-							     "busbw", tune_mean(&res[c]), "runs",
-							     runs));
+			json_array_append_new(arr,
+			                      json_pack("{s:s, s:f, s:o}", "config", cfg[c].label,
+			                                "busbw", tune_mean(&res[c]), "runs", runs));
 		}
-		json_object_set_new(payload, "tune", json_pack("{s:o, s:f}", "results", arr,
-								"spread", spread));
+		json_object_set_new(payload, "tune",
+		                    json_pack("{s:o, s:f}", "results", arr, "spread", spread));
 		doc = render_json_doc("bench", payload, fs, rc);
 		render_json_print(stdout, doc);
 		json_decref(doc);
@@ -720,7 +809,7 @@ int cmd_bench(int argc, char **argv)
 					free(nargv);
 					envmap_free(env);
 					return cli_usage_error("bench", "--repeat is 2..%d",
-							       TUNE_MAX_REPS);
+					                       TUNE_MAX_REPS);
 				}
 				repeat = (int)v;
 				continue;
@@ -732,11 +821,13 @@ int cmd_bench(int argc, char **argv)
 		if (!rc) {
 			a.backend = "nccl";
 			a.so.check_every_iter = 0;
-			bo = (struct boot_opts){ .rank = a.rank, .world = a.world,
-						 .master = a.master,
-						 .peers = (const char *const *)a.peers,
-						 .npeers = a.npeers, .timeout_ms = a.timeout_s * 1000,
-						 .params_hash = params_hash(&a) ^ 0x7475 };
+			bo = (struct boot_opts){.rank = a.rank,
+			                        .world = a.world,
+			                        .master = a.master,
+			                        .peers = (const char *const *)a.peers,
+			                        .npeers = a.npeers,
+			                        .timeout_ms = a.timeout_s * 1000,
+			                        .params_hash = params_hash(&a) ^ 0x7475};
 			rc = run_tune(&a, env, &bo, repeat);
 		} else if (rc < 0) {
 			rc = EXIT_CLEAN;
@@ -753,9 +844,13 @@ int cmd_bench(int argc, char **argv)
 		envmap_free(env);
 		return rc < 0 ? EXIT_CLEAN : rc;
 	}
-	bo = (struct boot_opts){ .rank = a.rank, .world = a.world, .master = a.master,
-				 .peers = (const char *const *)a.peers, .npeers = a.npeers,
-				 .timeout_ms = a.timeout_s * 1000, .params_hash = params_hash(&a) };
+	bo = (struct boot_opts){.rank = a.rank,
+	                        .world = a.world,
+	                        .master = a.master,
+	                        .peers = (const char *const *)a.peers,
+	                        .npeers = a.npeers,
+	                        .timeout_ms = a.timeout_s * 1000,
+	                        .params_hash = params_hash(&a)};
 	if (!strcmp(a.backend, "nccl")) {
 		rc = cmd_bench_nccl(&a, env, &bo);
 	} else {

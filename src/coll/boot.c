@@ -19,10 +19,10 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-#define BOOT_MAGIC 0x4e434231u /* "NCB1" */
-#define BOOT_HDR 16
+#define BOOT_MAGIC       0x4e434231u /* "NCB1" */
+#define BOOT_HDR         16
 #define BOOT_MAX_PAYLOAD (1u << 20)
-#define BOOT_ADDR 64
+#define BOOT_ADDR        64
 
 enum msg_type {
 	MSG_HELLO = 1,
@@ -48,7 +48,7 @@ struct boot {
 	long timeout_ms;
 	uint64_t hash, nonce;
 	int lfd;
-	int *ctrl;		/* rank 0: ctrl[r] per worker r; a worker: ctrl[0] */
+	int *ctrl; /* rank 0: ctrl[r] per worker r; a worker: ctrl[0] */
 	char (*addr)[BOOT_ADDR];
 	int *port;
 	char (*name)[BOOT_ADDR + 32];
@@ -88,7 +88,7 @@ static int64_t deadline_in(long ms)
 static int wait_fd(int fd, short events, int64_t deadline, struct err *e)
 {
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = events };
+		struct pollfd p = {.fd = fd, .events = events};
 		int64_t left = deadline - time_now_ms();
 		int rc;
 
@@ -151,9 +151,9 @@ static int read_full(int fd, void *buf, size_t n, int64_t deadline, struct err *
 }
 
 static int send_msg(int fd, enum msg_type type, int rank, const void *payload, size_t len,
-		    int64_t deadline, struct err *e)
+                    int64_t deadline, struct err *e)
 {
-	unsigned char h[BOOT_HDR] = { 0 };
+	unsigned char h[BOOT_HDR] = {0};
 
 	put32(h, BOOT_MAGIC);
 	h[4] = (unsigned char)(type >> 8);
@@ -172,11 +172,12 @@ static int decode_hdr(const unsigned char *h, struct hdr *out, struct err *e)
 	out->rank = get32(h + 8);
 	out->len = get32(h + 12);
 	if (out->magic != BOOT_MAGIC)
-		return err_set(e, ERR_PEER, "sent bytes that are not a ncclcheck bench message "
-					    "(another program on that port?)");
+		return err_set(e, ERR_PEER,
+		               "sent bytes that are not a ncclcheck bench message "
+		               "(another program on that port?)");
 	if (out->type == 0 || out->type >= MSG_MAX || out->len > BOOT_MAX_PAYLOAD || h[6] || h[7])
 		return err_set(e, ERR_PEER, "sent a malformed bench message (type %u, %u bytes)",
-			       out->type, out->len);
+		               out->type, out->len);
 	return 0;
 }
 
@@ -207,15 +208,17 @@ static int recv_msg(int fd, struct hdr *h, void *buf, size_t cap, int64_t deadli
 }
 
 static int expect_msg(int fd, enum msg_type type, void *buf, size_t len, int64_t deadline,
-		      struct err *e)
+                      struct err *e)
 {
 	struct hdr h;
 
 	if (recv_msg(fd, &h, buf, len, deadline, e) < 0)
 		return -1;
 	if (h.type != type || h.len != len)
-		return err_set(e, ERR_PEER, "sent message type %u (%u bytes) where type %u (%zu "
-					    "bytes) belongs", h.type, h.len, type, len);
+		return err_set(e, ERR_PEER,
+		               "sent message type %u (%u bytes) where type %u (%zu "
+		               "bytes) belongs",
+		               h.type, h.len, type, len);
 	return 0;
 }
 
@@ -265,8 +268,9 @@ static void tune_socket(int fd)
 
 static int listen_on(const char *host, int port, struct err *e)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo hints = {.ai_family = AF_UNSPEC,
+	                         .ai_socktype = SOCK_STREAM,
+	                         .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
 	struct addrinfo *res, *ai;
 	char ps[16];
 	int fd = -1, rc, saved = 0;
@@ -275,7 +279,7 @@ static int listen_on(const char *host, int port, struct err *e)
 	rc = getaddrinfo(host && *host ? host : NULL, ps, &hints, &res);
 	if (rc)
 		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host ? host : "*",
-			       gai_strerror(rc));
+		               gai_strerror(rc));
 	for (ai = res; ai; ai = ai->ai_next) {
 		int one = 1;
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
@@ -314,7 +318,7 @@ static int connect_once(const struct addrinfo *ai, int64_t until)
 			return -1;
 		}
 		for (;;) {
-			struct pollfd p = { .fd = fd, .events = POLLOUT };
+			struct pollfd p = {.fd = fd, .events = POLLOUT};
 			int64_t left = until - time_now_ms();
 			int rc = poll(&p, 1, left > 0 ? (int)left : 0);
 			if (rc > 0)
@@ -338,8 +342,8 @@ static int connect_once(const struct addrinfo *ai, int64_t until)
 /* Connects to host:port, retrying with backoff (the peer may not listen yet) until `deadline`. */
 static int connect_retry(const char *host, int port, int64_t deadline, struct err *e)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo hints = {
+	    .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
 	struct addrinfo *res;
 	char ps[16];
 	long backoff = 20;
@@ -359,13 +363,13 @@ static int connect_retry(const char *host, int port, int64_t deadline, struct er
 			}
 			last = errno;
 		}
-		struct timespec ts = { 0, backoff * 1000000L };
+		struct timespec ts = {0, backoff * 1000000L};
 		nanosleep(&ts, NULL);
 		backoff = backoff * 2 > 500 ? 500 : backoff * 2;
 	}
 	freeaddrinfo(res);
 	return err_set(e, ERR_TIMEOUT, "cannot connect to %s port %d: %s", host, port,
-		       last ? strerror(last) : "timed out");
+	               last ? strerror(last) : "timed out");
 }
 
 static int accept_until(int lfd, int64_t deadline, struct err *e)
@@ -387,7 +391,7 @@ static int accept_until(int lfd, int64_t deadline, struct err *e)
 static void numeric_host(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
 	if (getnameinfo((const struct sockaddr *)ss, sizeof(*ss), buf, (socklen_t)len, NULL, 0,
-			NI_NUMERICHOST))
+	                NI_NUMERICHOST))
 		snprintf(buf, len, "?");
 }
 
@@ -396,7 +400,7 @@ static void numeric_host(const struct sockaddr_storage *ss, char *buf, size_t le
 static void set_name(struct boot *b, int r)
 {
 	snprintf(b->name[r], sizeof(b->name[r]), "rank %d (%s)", r,
-		 b->addr[r][0] ? b->addr[r] : "?");
+	         b->addr[r][0] ? b->addr[r] : "?");
 }
 
 const char *boot_peer_name(const struct boot *b, int rank)
@@ -497,24 +501,31 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 			for (int r = 1; r < b->world && m < sizeof(missing) - 12; r++)
 				if (b->ctrl[r] < 0)
 					m += (size_t)snprintf(missing + m, sizeof(missing) - m,
-							      "%s%d", m ? ", " : "", r);
-			return err_set(e, e2.code, "%d of %d ranks joined in %ld s; missing rank%s "
-				       "%s (%s)", joined, b->world, b->timeout_ms / 1000,
-				       strchr(missing, ',') ? "s" : "", missing, e2.msg);
+					                      "%s%d", m ? ", " : "", r);
+			return err_set(e, e2.code,
+			               "%d of %d ranks joined in %ld s; missing rank%s "
+			               "%s (%s)",
+			               joined, b->world, b->timeout_ms / 1000,
+			               strchr(missing, ',') ? "s" : "", missing, e2.msg);
 		}
 		getpeername(fd, (struct sockaddr *)&ss, &sl);
 		/* a connection that is not a bench worker is dropped, not fatal */
 		if (recv_msg(fd, &h, buf, sizeof(buf), time_now_ms() + 3000, &e2) < 0 ||
-		    h.type != MSG_HELLO || h.len < 15 || h.len != 15u + buf[14] || buf[14] >= BOOT_ADDR) {
+		    h.type != MSG_HELLO || h.len < 15 || h.len != 15u + buf[14] ||
+		    buf[14] >= BOOT_ADDR) {
 			close(fd);
 			continue;
 		}
 		int r = (int)h.rank;
-		if (r <= 0 || r >= b->world || get32(buf) != (uint32_t)b->world || b->ctrl[r] >= 0) {
+		if (r <= 0 || r >= b->world || get32(buf) != (uint32_t)b->world ||
+		    b->ctrl[r] >= 0) {
 			char why[128];
-			snprintf(why, sizeof(why), "rank %d / world %u does not fit rank 0's world of "
-				 "%d%s", r, get32(buf), b->world,
-				 r > 0 && r < b->world && b->ctrl[r] >= 0 ? " (rank taken twice)" : "");
+			snprintf(why, sizeof(why),
+			         "rank %d / world %u does not fit rank 0's world of "
+			         "%d%s",
+			         r, get32(buf), b->world,
+			         r > 0 && r < b->world && b->ctrl[r] >= 0 ? " (rank taken twice)"
+			                                                  : "");
 			send_msg(fd, MSG_ERROR, 0, why, strlen(why), time_now_ms() + 1000, NULL);
 			close(fd);
 			return err_set(e, ERR_USAGE, "a peer asked for %s", why);
@@ -528,9 +539,12 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 		set_name(b, r);
 		if (get64(buf + 4) != b->hash) {
 			static const char why[] = "its bench options differ from rank 0's";
-			send_msg(fd, MSG_ERROR, 0, why, sizeof(why) - 1, time_now_ms() + 1000, NULL);
-			return err_set(e, ERR_USAGE, "%s runs other bench options than rank 0: every "
-				       "rank must run the same command", b->name[r]);
+			send_msg(fd, MSG_ERROR, 0, why, sizeof(why) - 1, time_now_ms() + 1000,
+			         NULL);
+			return err_set(e, ERR_USAGE,
+			               "%s runs other bench options than rank 0: every "
+			               "rank must run the same command",
+			               b->name[r]);
 		}
 		joined++;
 	}
@@ -556,7 +570,7 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 }
 
 static int worker_join(struct boot *b, const char *mhost, int mport, const char *adv_host,
-		       int64_t deadline, struct err *e)
+                       int64_t deadline, struct err *e)
 {
 	unsigned char hello[15 + BOOT_ADDR], *table;
 	struct hdr h;
@@ -575,8 +589,10 @@ static int worker_join(struct boot *b, const char *mhost, int mport, const char 
 	if (recv_msg(b->ctrl[0], &h, table, cap, deadline, e) < 0) {
 		free(table);
 		if (e && e->code == ERR_TIMEOUT)
-			return err_set(e, ERR_TIMEOUT, "joined rank 0 (%s:%d) but not every rank "
-				       "arrived within %ld s", mhost, mport, b->timeout_ms / 1000);
+			return err_set(e, ERR_TIMEOUT,
+			               "joined rank 0 (%s:%d) but not every rank "
+			               "arrived within %ld s",
+			               mhost, mport, b->timeout_ms / 1000);
 		return err_prefix(e, "%s", b->name[0]);
 	}
 	if (h.type != MSG_TABLE || h.len < 12 || get32(table + 8) != (uint32_t)b->world)
@@ -612,19 +628,26 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 	if (o->peers && o->npeers) {
 		if (o->world && o->world != (int)o->npeers)
 			return err_set(e, ERR_USAGE, "--world %d but %zu peers listed", o->world,
-				       o->npeers), NULL;
+			               o->npeers),
+			       NULL;
 		if (boot_split_hostport(o->peers[0], mhost, sizeof(mhost), &mport) < 0)
 			return err_set(e, ERR_USAGE, "bad peer address '%s' (want host:port)",
-				       o->peers[0]), NULL;
+			               o->peers[0]),
+			       NULL;
 		for (size_t i = 0; i < o->npeers; i++)
 			if (boot_split_hostport(o->peers[i], lhost, sizeof(lhost), &lport) < 0)
-				return err_set(e, ERR_USAGE, "bad peer address '%s' (want "
-					       "host:port)", o->peers[i]), NULL;
-		boot_split_hostport(o->peers[o->rank < (int)o->npeers && o->rank >= 0 ? o->rank : 0],
-				    lhost, sizeof(lhost), &lport);
+				return err_set(e, ERR_USAGE,
+				               "bad peer address '%s' (want "
+				               "host:port)",
+				               o->peers[i]),
+				       NULL;
+		boot_split_hostport(
+		    o->peers[o->rank < (int)o->npeers && o->rank >= 0 ? o->rank : 0], lhost,
+		    sizeof(lhost), &lport);
 	} else if (!o->master || boot_split_hostport(o->master, mhost, sizeof(mhost), &mport) < 0) {
 		return err_set(e, ERR_USAGE, "bad master address '%s' (want host:port)",
-			       o->master ? o->master : ""), NULL;
+		               o->master ? o->master : ""),
+		       NULL;
 	}
 	{
 		struct boot_opts oo = *o;
@@ -632,7 +655,8 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 			oo.world = (int)o->npeers;
 		if (oo.world < 1 || oo.world > 4096 || oo.rank < 0 || oo.rank >= oo.world)
 			return err_set(e, ERR_USAGE, "rank %d does not fit a world of %d", oo.rank,
-				       oo.world), NULL;
+			               oo.world),
+			       NULL;
 		b = boot_alloc(&oo);
 	}
 	deadline = deadline_in(b->timeout_ms);
@@ -669,9 +693,9 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
 		getsockname(b->lfd, (struct sockaddr *)&ss, &sl);
-		b->port[b->rank] = ntohs(ss.ss_family == AF_INET6
-						 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-						 : ((struct sockaddr_in *)&ss)->sin_port);
+		b->port[b->rank] =
+		    ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+		                                   : ((struct sockaddr_in *)&ss)->sin_port);
 	}
 	if (worker_join(b, mhost, mport, lhost, deadline, e) < 0)
 		goto fail;
@@ -702,8 +726,8 @@ void boot_free(struct boot *b)
 
 /* Rank 0 reads one `type` message of `len` bytes from every worker. */
 static int master_collect(struct boot *b, enum msg_type type, void *buf, size_t len,
-			  void (*fold)(void *acc, const void *in, int rank, void *arg), void *acc,
-			  void *arg, struct err *e)
+                          void (*fold)(void *acc, const void *in, int rank, void *arg), void *acc,
+                          void *arg, struct err *e)
 {
 	int64_t deadline = deadline_in(b->timeout_ms);
 
@@ -711,10 +735,10 @@ static int master_collect(struct boot *b, enum msg_type type, void *buf, size_t 
 		if (expect_msg(b->ctrl[r], type, buf, len, deadline, e) < 0) {
 			if (e && e->code == ERR_TIMEOUT)
 				return err_set(e, ERR_TIMEOUT, "%s did not answer within %ld s",
-					       b->name[r], b->timeout_ms / 1000);
+				               b->name[r], b->timeout_ms / 1000);
 			if (e && !strcmp(e->msg, "connection closed"))
 				return err_set(e, ERR_PEER, "%s is gone (its connection closed)",
-					       b->name[r]);
+				               b->name[r]);
 			return err_prefix(e, "%s", b->name[r]);
 		}
 		if (fold)
@@ -724,7 +748,7 @@ static int master_collect(struct boot *b, enum msg_type type, void *buf, size_t 
 }
 
 static int master_send_all(struct boot *b, enum msg_type type, const void *buf, size_t len,
-			   struct err *e)
+                           struct err *e)
 {
 	int64_t deadline = deadline_in(b->timeout_ms);
 
@@ -735,7 +759,7 @@ static int master_send_all(struct boot *b, enum msg_type type, const void *buf, 
 }
 
 static int worker_roundtrip(struct boot *b, enum msg_type type, const void *out, size_t olen,
-			    void *in, size_t ilen, struct err *e)
+                            void *in, size_t ilen, struct err *e)
 {
 	int64_t deadline = deadline_in(b->timeout_ms);
 
@@ -744,10 +768,10 @@ static int worker_roundtrip(struct boot *b, enum msg_type type, const void *out,
 	if (in && expect_msg(b->ctrl[0], type, in, ilen, deadline, e) < 0) {
 		if (e && e->code == ERR_TIMEOUT)
 			return err_set(e, ERR_TIMEOUT, "%s did not answer within %ld s", b->name[0],
-				       b->timeout_ms / 1000);
+			               b->timeout_ms / 1000);
 		if (e && !strcmp(e->msg, "connection closed"))
 			return err_set(e, ERR_PEER, "%s is gone (its connection closed)",
-				       b->name[0]);
+			               b->name[0]);
 		return err_prefix(e, "%s", b->name[0]);
 	}
 	return 0;
@@ -886,8 +910,8 @@ int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct
 		uint32_t s;
 
 		if (fd < 0) {
-			err_set(e, e2.code, "%s never connected its ring sockets (%s)", b->name[prev],
-				e2.msg);
+			err_set(e, e2.code, "%s never connected its ring sockets (%s)",
+			        b->name[prev], e2.msg);
 			goto fail;
 		}
 		if (recv_msg(fd, &h, p, sizeof(p), time_now_ms() + 3000, &e2) < 0 ||
@@ -933,8 +957,11 @@ int boot_watch_event(struct boot *b, int fd, int rank, struct err *e)
 	struct hdr h;
 
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-		return err_set(e, ERR_PEER, "%s is gone: its control connection closed "
-			       "mid-collective", boot_peer_name(b, rank)), 1;
+		return err_set(e, ERR_PEER,
+		               "%s is gone: its control connection closed "
+		               "mid-collective",
+		               boot_peer_name(b, rank)),
+		       1;
 	if (n < (ssize_t)sizeof(raw))
 		return 0;
 	if (decode_hdr(raw, &h, e) < 0)

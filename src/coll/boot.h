@@ -19,11 +19,11 @@
 
 struct boot_opts {
 	int rank, world;
-	const char *master;		/* "host:port" (or "[v6]:port"): rank 0 listens there */
-	const char *const *peers;	/* or every rank's "host:port" (rank 0's is the master) */
+	const char *master;       /* "host:port" (or "[v6]:port"): rank 0 listens there */
+	const char *const *peers; /* or every rank's "host:port" (rank 0's is the master) */
 	size_t npeers;
-	long timeout_ms;		/* for joining, and for every later exchange */
-	uint64_t params_hash;		/* every rank must run the same options */
+	long timeout_ms;      /* for joining, and for every later exchange */
+	uint64_t params_hash; /* every rank must run the same options */
 };
 
 struct boot;

@@ -17,30 +17,30 @@ static void counts_allreduce(size_t nelem, size_t esize, int nranks, struct coll
 {
 	(void)esize;
 	(void)nranks;
-	*c = (struct coll_counts){ .send = nelem, .recv = nelem, .param = nelem };
+	*c = (struct coll_counts){.send = nelem, .recv = nelem, .param = nelem};
 }
 
 static void counts_allgather(size_t nelem, size_t esize, int nranks, struct coll_counts *c)
 {
 	size_t base = base_count(nelem, esize, nranks);
 
-	*c = (struct coll_counts){ .send = base, .recv = base * nranks, .param = base,
-				   .send_inplace = base };
+	*c = (struct coll_counts){
+	    .send = base, .recv = base * nranks, .param = base, .send_inplace = base};
 }
 
 static void counts_reducescatter(size_t nelem, size_t esize, int nranks, struct coll_counts *c)
 {
 	size_t base = base_count(nelem, esize, nranks);
 
-	*c = (struct coll_counts){ .send = base * nranks, .recv = base, .param = base,
-				   .recv_inplace = base };
+	*c = (struct coll_counts){
+	    .send = base * nranks, .recv = base, .param = base, .recv_inplace = base};
 }
 
 static void counts_alltoall(size_t nelem, size_t esize, int nranks, struct coll_counts *c)
 {
 	size_t base = base_count(nelem, esize, nranks);
 
-	*c = (struct coll_counts){ .send = base * nranks, .recv = base * nranks, .param = base };
+	*c = (struct coll_counts){.send = base * nranks, .recv = base * nranks, .param = base};
 }
 
 static double bytes_param(size_t param, size_t esize, int nranks)
@@ -71,22 +71,39 @@ static double factor_one(int n)
 }
 
 static const struct coll_kind kinds[COLL_NKINDS] = {
-	[COLL_ALLREDUCE] = { .id = COLL_ALLREDUCE, .name = "allreduce", .perf = "all_reduce_perf",
-			     .reduces = 1, .counts = counts_allreduce, .alg_bytes = bytes_param,
-			     .bus_factor = factor_allreduce },
-	[COLL_ALLGATHER] = { .id = COLL_ALLGATHER, .name = "allgather", .perf = "all_gather_perf",
-			     .counts = counts_allgather, .alg_bytes = bytes_param_n,
-			     .bus_factor = factor_split },
-	[COLL_REDUCESCATTER] = { .id = COLL_REDUCESCATTER, .name = "reducescatter",
-				 .perf = "reduce_scatter_perf", .reduces = 1,
-				 .counts = counts_reducescatter, .alg_bytes = bytes_param_n,
-				 .bus_factor = factor_split },
-	[COLL_BROADCAST] = { .id = COLL_BROADCAST, .name = "broadcast", .perf = "broadcast_perf",
-			     .rooted = 1, .counts = counts_allreduce, .alg_bytes = bytes_param,
-			     .bus_factor = factor_one },
-	[COLL_ALLTOALL] = { .id = COLL_ALLTOALL, .name = "alltoall", .perf = "alltoall_perf",
-			    .counts = counts_alltoall, .alg_bytes = bytes_param_n,
-			    .bus_factor = factor_split },
+    [COLL_ALLREDUCE] = {.id = COLL_ALLREDUCE,
+                        .name = "allreduce",
+                        .perf = "all_reduce_perf",
+                        .reduces = 1,
+                        .counts = counts_allreduce,
+                        .alg_bytes = bytes_param,
+                        .bus_factor = factor_allreduce},
+    [COLL_ALLGATHER] = {.id = COLL_ALLGATHER,
+                        .name = "allgather",
+                        .perf = "all_gather_perf",
+                        .counts = counts_allgather,
+                        .alg_bytes = bytes_param_n,
+                        .bus_factor = factor_split},
+    [COLL_REDUCESCATTER] = {.id = COLL_REDUCESCATTER,
+                            .name = "reducescatter",
+                            .perf = "reduce_scatter_perf",
+                            .reduces = 1,
+                            .counts = counts_reducescatter,
+                            .alg_bytes = bytes_param_n,
+                            .bus_factor = factor_split},
+    [COLL_BROADCAST] = {.id = COLL_BROADCAST,
+                        .name = "broadcast",
+                        .perf = "broadcast_perf",
+                        .rooted = 1,
+                        .counts = counts_allreduce,
+                        .alg_bytes = bytes_param,
+                        .bus_factor = factor_one},
+    [COLL_ALLTOALL] = {.id = COLL_ALLTOALL,
+                       .name = "alltoall",
+                       .perf = "alltoall_perf",
+                       .counts = counts_alltoall,
+                       .alg_bytes = bytes_param_n,
+                       .bus_factor = factor_split},
 };
 
 const struct coll_kind *coll_kind_get(enum coll_id id)
@@ -100,9 +117,9 @@ const struct coll_kind *coll_kind_by_name(const char *name)
 		const char *alias;
 		enum coll_id id;
 	} aliases[] = {
-		{ "all_reduce", COLL_ALLREDUCE },	  { "all_gather", COLL_ALLGATHER },
-		{ "reduce_scatter", COLL_REDUCESCATTER }, { "alltoall", COLL_ALLTOALL },
-		{ "all_to_all", COLL_ALLTOALL },
+	    {"all_reduce", COLL_ALLREDUCE},         {"all_gather", COLL_ALLGATHER},
+	    {"reduce_scatter", COLL_REDUCESCATTER}, {"alltoall", COLL_ALLTOALL},
+	    {"all_to_all", COLL_ALLTOALL},
 	};
 
 	for (size_t i = 0; i < COLL_NKINDS; i++)
@@ -118,11 +135,10 @@ static const struct {
 	const char *name;
 	size_t size;
 } dtypes[COLL_NDTYPES] = {
-	[COLL_INT8] = { "int8", 1 },	 [COLL_UINT8] = { "uint8", 1 },
-	[COLL_INT32] = { "int32", 4 },	 [COLL_UINT32] = { "uint32", 4 },
-	[COLL_INT64] = { "int64", 8 },	 [COLL_UINT64] = { "uint64", 8 },
-	[COLL_HALF] = { "half", 2 },	 [COLL_FLOAT] = { "float", 4 },
-	[COLL_DOUBLE] = { "double", 8 }, [COLL_BFLOAT16] = { "bfloat16", 2 },
+    [COLL_INT8] = {"int8", 1},         [COLL_UINT8] = {"uint8", 1}, [COLL_INT32] = {"int32", 4},
+    [COLL_UINT32] = {"uint32", 4},     [COLL_INT64] = {"int64", 8}, [COLL_UINT64] = {"uint64", 8},
+    [COLL_HALF] = {"half", 2},         [COLL_FLOAT] = {"float", 4}, [COLL_DOUBLE] = {"double", 8},
+    [COLL_BFLOAT16] = {"bfloat16", 2},
 };
 
 size_t coll_dtype_size(enum coll_dtype t)
@@ -141,9 +157,9 @@ int coll_dtype_parse(const char *s)
 		const char *alias;
 		enum coll_dtype t;
 	} aliases[] = {
-		{ "float32", COLL_FLOAT }, { "fp32", COLL_FLOAT },	  { "float64", COLL_DOUBLE },
-		{ "fp64", COLL_DOUBLE },   { "float16", COLL_HALF },	  { "fp16", COLL_HALF },
-		{ "bf16", COLL_BFLOAT16 }, { "int", COLL_INT32 },	  { "char", COLL_INT8 },
+	    {"float32", COLL_FLOAT}, {"fp32", COLL_FLOAT},   {"float64", COLL_DOUBLE},
+	    {"fp64", COLL_DOUBLE},   {"float16", COLL_HALF}, {"fp16", COLL_HALF},
+	    {"bf16", COLL_BFLOAT16}, {"int", COLL_INT32},    {"char", COLL_INT8},
 	};
 
 	for (int i = 0; i < COLL_NDTYPES; i++)
@@ -155,7 +171,7 @@ int coll_dtype_parse(const char *s)
 	return -1;
 }
 
-static const char *const op_names[COLL_NOPS] = { "sum", "prod", "max", "min" };
+static const char *const op_names[COLL_NOPS] = {"sum", "prod", "max", "min"};
 
 const char *coll_op_name(enum coll_op op)
 {
@@ -171,7 +187,7 @@ int coll_op_parse(const char *s)
 }
 
 void coll_shape(const struct coll_kind *k, size_t bytes, enum coll_dtype t, int nranks, int rank,
-		struct coll_row_shape *s)
+                struct coll_row_shape *s)
 {
 	size_t es = coll_dtype_size(t);
 
@@ -181,7 +197,7 @@ void coll_shape(const struct coll_kind *k, size_t bytes, enum coll_dtype t, int 
 }
 
 void coll_bw(const struct coll_kind *k, size_t param, enum coll_dtype t, int nranks, double sec,
-	     double *algbw, double *busbw)
+             double *algbw, double *busbw)
 {
 	double base = sec > 0 ? k->alg_bytes(param, coll_dtype_size(t), nranks) / 1.0e9 / sec : 0;
 
@@ -263,7 +279,6 @@ uint16_t coll_float_to_half(float f)
 	return (uint16_t)(sign | r);
 }
 
-
 /*
  * Input value of element `i` on `rank`: small non-negative integers, so sums of up to 80 ranks
  * stay exact in bfloat16 (8 bits of mantissa) and products stay powers of two.
@@ -271,7 +286,7 @@ uint16_t coll_float_to_half(float f)
 static inline uint32_t input_hash(int rank, size_t i, uint32_t seed)
 {
 	uint32_t h = (uint32_t)i * 0x9E3779B1u ^ ((uint32_t)rank + 1) * 0x85EBCA77u ^
-		     seed * 0xC2B2AE3Du ^ (uint32_t)((uint64_t)i >> 32);
+	             seed * 0xC2B2AE3Du ^ (uint32_t)((uint64_t)i >> 32);
 
 	h ^= h >> 15;
 	h *= 0x2C1B3C6Du;
@@ -308,12 +323,18 @@ static int is_float(enum coll_dtype t)
 static double wrap_int(enum coll_dtype t, uint64_t r)
 {
 	switch (t) {
-	case COLL_INT8: return (int8_t)(uint8_t)r;
-	case COLL_UINT8: return (uint8_t)r;
-	case COLL_INT32: return (int32_t)(uint32_t)r;
-	case COLL_UINT32: return (uint32_t)r;
-	case COLL_INT64: return (double)(int64_t)r;
-	default: return (double)r;
+	case COLL_INT8:
+		return (int8_t)(uint8_t)r;
+	case COLL_UINT8:
+		return (uint8_t)r;
+	case COLL_INT32:
+		return (int32_t)(uint32_t)r;
+	case COLL_UINT32:
+		return (uint32_t)r;
+	case COLL_INT64:
+		return (double)(int64_t)r;
+	default:
+		return (double)r;
 	}
 }
 
@@ -391,7 +412,8 @@ static void store_run(enum coll_dtype t, const double *v, size_t n, void *out)
 		for (size_t j = 0; j < n; j++)
 			((uint16_t *)out)[j] = coll_float_to_bf16((float)v[j]);
 		break;
-	default: break;
+	default:
+		break;
 	}
 }
 
@@ -399,7 +421,7 @@ static void store_run(enum coll_dtype t, const double *v, size_t n, void *out)
 
 /* Every rank's input at [i0, i0+n) combined with `op`. */
 static void reduced_run(enum coll_dtype t, enum coll_op op, int nranks, size_t i0, size_t n,
-			uint32_t seed, double *acc, double *tmp)
+                        uint32_t seed, double *acc, double *tmp)
 {
 	input_run(0, i0, n, seed, op, acc);
 	for (int r = 1; r < nranks; r++) {
@@ -414,14 +436,15 @@ size_t coll_recv_elems(const struct coll_kind *k, const struct coll_counts *c)
 }
 
 void coll_fill(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks, int rank,
-	       int root, uint32_t seed, const struct coll_counts *c, void *buf)
+               int root, uint32_t seed, const struct coll_counts *c, void *buf)
 {
 	enum coll_op vop = k->reduces ? op : COLL_SUM;
 	size_t es = coll_dtype_size(t);
 	double v[RUN];
 
 	(void)nranks;
-	/* a broadcast's non-roots get other values, so one that moves nothing cannot pass in place */
+	/* a broadcast's non-roots get other values, so one that moves nothing cannot pass in place
+	 */
 	if (k->id == COLL_BROADCAST && rank != root)
 		seed ^= 0x5bd1e995u;
 	for (size_t i = 0; i < c->send; i += RUN) {
@@ -433,15 +456,19 @@ void coll_fill(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, in
 
 /* The expected values of receive elements [i0, i0+n) of `rank`, into acc. */
 static void expected_run(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks,
-			 int rank, int root, uint32_t seed, size_t p, size_t i0, size_t n,
-			 double *acc, double *tmp)
+                         int rank, int root, uint32_t seed, size_t p, size_t i0, size_t n,
+                         double *acc, double *tmp)
 {
 	switch (k->id) {
-	case COLL_ALLREDUCE: reduced_run(t, op, nranks, i0, n, seed, acc, tmp); break;
+	case COLL_ALLREDUCE:
+		reduced_run(t, op, nranks, i0, n, seed, acc, tmp);
+		break;
 	case COLL_REDUCESCATTER:
 		reduced_run(t, op, nranks, (size_t)rank * p + i0, n, seed, acc, tmp);
 		break;
-	case COLL_BROADCAST: input_run(root, i0, n, seed, COLL_SUM, acc); break;
+	case COLL_BROADCAST:
+		input_run(root, i0, n, seed, COLL_SUM, acc);
+		break;
 	default:
 		/* allgather / alltoall: block b of the receive buffer comes from rank b */
 		for (size_t j = 0; j < n;) {
@@ -449,7 +476,7 @@ static void expected_run(const struct coll_kind *k, enum coll_dtype t, enum coll
 			if (m > n - j)
 				m = n - j;
 			input_run((int)b, k->id == COLL_ALLTOALL ? (size_t)rank * p + off : off, m,
-				  seed, COLL_SUM, acc + j);
+			          seed, COLL_SUM, acc + j);
 			j += m;
 		}
 		break;
@@ -457,7 +484,7 @@ static void expected_run(const struct coll_kind *k, enum coll_dtype t, enum coll
 }
 
 uint64_t coll_check(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks,
-		    int rank, int root, uint32_t seed, const struct coll_counts *c, const void *buf)
+                    int rank, int root, uint32_t seed, const struct coll_counts *c, const void *buf)
 {
 	size_t es = coll_dtype_size(t), total = coll_recv_elems(k, c), p = c->param ? c->param : 1;
 	double acc[RUN], tmp[RUN];
@@ -480,61 +507,90 @@ uint64_t coll_check(const struct coll_kind *k, enum coll_dtype t, enum coll_op o
 
 /* ---- host reductions (the tcp ring's inner loop; written so the compiler vectorises it) ---- */
 
-#define RED_LOOP(T, EXPR)                                                                  \
-	do {                                                                               \
-		T *d_ = dst;                                                               \
-		const T *a_ = a, *b_ = b;                                                  \
-		for (size_t i_ = 0; i_ < n; i_++) {                                        \
-			T x = a_[i_], y = b_[i_];                                          \
-			d_[i_] = (EXPR);                                                   \
-		}                                                                          \
+#define RED_LOOP(T, EXPR)                                                                          \
+	do {                                                                                       \
+		T *d_ = dst;                                                                       \
+		const T *a_ = a, *b_ = b;                                                          \
+		for (size_t i_ = 0; i_ < n; i_++) {                                                \
+			T x = a_[i_], y = b_[i_];                                                  \
+			d_[i_] = (EXPR);                                                           \
+		}                                                                                  \
 	} while (0)
 
 /* signed types add and multiply through their unsigned twin, so overflow wraps defined */
-#define RED_INT(T, UT)                                                                     \
-	do {                                                                               \
-		switch (op) {                                                              \
-		case COLL_PROD: RED_LOOP(UT, (UT)(x * y)); break;                         \
-		case COLL_MAX: RED_LOOP(T, x > y ? x : y); break;                          \
-		case COLL_MIN: RED_LOOP(T, x < y ? x : y); break;                          \
-		default: RED_LOOP(UT, (UT)(x + y)); break;                                 \
-		}                                                                          \
+#define RED_INT(T, UT)                                                                             \
+	do {                                                                                       \
+		switch (op) {                                                                      \
+		case COLL_PROD:                                                                    \
+			RED_LOOP(UT, (UT)(x * y));                                                 \
+			break;                                                                     \
+		case COLL_MAX:                                                                     \
+			RED_LOOP(T, x > y ? x : y);                                                \
+			break;                                                                     \
+		case COLL_MIN:                                                                     \
+			RED_LOOP(T, x < y ? x : y);                                                \
+			break;                                                                     \
+		default:                                                                           \
+			RED_LOOP(UT, (UT)(x + y));                                                 \
+			break;                                                                     \
+		}                                                                                  \
 	} while (0)
 
 static float red_f(enum coll_op op, float x, float y)
 {
 	switch (op) {
-	case COLL_PROD: return x * y;
-	case COLL_MAX: return x > y ? x : y;
-	case COLL_MIN: return x < y ? x : y;
-	default: return x + y;
+	case COLL_PROD:
+		return x * y;
+	case COLL_MAX:
+		return x > y ? x : y;
+	case COLL_MIN:
+		return x < y ? x : y;
+	default:
+		return x + y;
 	}
 }
 
 void coll_reduce(enum coll_dtype t, enum coll_op op, void *dst, const void *a, const void *b,
-		 size_t n)
+                 size_t n)
 {
 	switch (t) {
-	case COLL_INT8: RED_INT(int8_t, uint8_t); break;
-	case COLL_UINT8: RED_INT(uint8_t, uint8_t); break;
-	case COLL_INT32: RED_INT(int32_t, uint32_t); break;
-	case COLL_UINT32: RED_INT(uint32_t, uint32_t); break;
-	case COLL_INT64: RED_INT(int64_t, uint64_t); break;
-	case COLL_UINT64: RED_INT(uint64_t, uint64_t); break;
-	case COLL_FLOAT: RED_INT(float, float); break;
-	case COLL_DOUBLE: RED_INT(double, double); break;
+	case COLL_INT8:
+		RED_INT(int8_t, uint8_t);
+		break;
+	case COLL_UINT8:
+		RED_INT(uint8_t, uint8_t);
+		break;
+	case COLL_INT32:
+		RED_INT(int32_t, uint32_t);
+		break;
+	case COLL_UINT32:
+		RED_INT(uint32_t, uint32_t);
+		break;
+	case COLL_INT64:
+		RED_INT(int64_t, uint64_t);
+		break;
+	case COLL_UINT64:
+		RED_INT(uint64_t, uint64_t);
+		break;
+	case COLL_FLOAT:
+		RED_INT(float, float);
+		break;
+	case COLL_DOUBLE:
+		RED_INT(double, double);
+		break;
 	case COLL_HALF:
 		for (size_t i = 0; i < n; i++)
 			((uint16_t *)dst)[i] = coll_float_to_half(
-				red_f(op, coll_half_to_float(((const uint16_t *)a)[i]),
-				      coll_half_to_float(((const uint16_t *)b)[i])));
+			    red_f(op, coll_half_to_float(((const uint16_t *)a)[i]),
+			          coll_half_to_float(((const uint16_t *)b)[i])));
 		break;
 	case COLL_BFLOAT16:
 		for (size_t i = 0; i < n; i++)
 			((uint16_t *)dst)[i] = coll_float_to_bf16(
-				red_f(op, coll_bf16_to_float(((const uint16_t *)a)[i]),
-				      coll_bf16_to_float(((const uint16_t *)b)[i])));
+			    red_f(op, coll_bf16_to_float(((const uint16_t *)a)[i]),
+			          coll_bf16_to_float(((const uint16_t *)b)[i])));
 		break;
-	default: break;
+	default:
+		break;
 	}
 }

@@ -42,18 +42,18 @@ enum coll_id {
 
 /* nccl-tests' getCollByteCount, in elements. */
 struct coll_counts {
-	size_t send, recv;	/* elements in this rank's send / receive buffer */
-	size_t param;		/* the count passed to the collective (the "count" column) */
-	size_t send_inplace;	/* in place, the send buffer starts send_inplace*rank elements in */
-	size_t recv_inplace;	/* ... and the receive buffer recv_inplace*rank elements in */
+	size_t send, recv;   /* elements in this rank's send / receive buffer */
+	size_t param;        /* the count passed to the collective (the "count" column) */
+	size_t send_inplace; /* in place, the send buffer starts send_inplace*rank elements in */
+	size_t recv_inplace; /* ... and the receive buffer recv_inplace*rank elements in */
 };
 
 struct coll_kind {
 	enum coll_id id;
-	const char *name;	/* "allreduce": the bench verb */
-	const char *perf;	/* "all_reduce_perf": nccl-tests' binary, in the header lines */
-	int reduces;		/* takes an op (else redop prints "none") */
-	int rooted;		/* takes a root (else root prints -1) */
+	const char *name; /* "allreduce": the bench verb */
+	const char *perf; /* "all_reduce_perf": nccl-tests' binary, in the header lines */
+	int reduces;      /* takes an op (else redop prints "none") */
+	int rooted;       /* takes a root (else root prints -1) */
 	void (*counts)(size_t nelem, size_t esize, int nranks, struct coll_counts *c);
 	/* algbw's bytes per second: nccl-tests' *GetBw numerator, per param count */
 	double (*alg_bytes)(size_t param, size_t esize, int nranks);
@@ -68,26 +68,26 @@ size_t coll_dtype_size(enum coll_dtype t);
  * "bfloat16"; the parser also takes "float32", "float64", "fp16", "bf16", "int". -1: unknown. */
 const char *coll_dtype_name(enum coll_dtype t);
 int coll_dtype_parse(const char *s);
-const char *coll_op_name(enum coll_op op);	/* "sum" "prod" "max" "min" "none" */
-int coll_op_parse(const char *s);		/* -1: unknown */
+const char *coll_op_name(enum coll_op op); /* "sum" "prod" "max" "min" "none" */
+int coll_op_parse(const char *s);          /* -1: unknown */
 
 /* The sizes of one row: size column (bytes), counts, and the bytes each buffer needs. */
 struct coll_row_shape {
-	size_t bytes;		/* max(send, recv) * esize: nccl-tests' size column */
+	size_t bytes; /* max(send, recv) * esize: nccl-tests' size column */
 	struct coll_counts c;
 };
 void coll_shape(const struct coll_kind *k, size_t bytes, enum coll_dtype t, int nranks, int rank,
-		struct coll_row_shape *s);
+                struct coll_row_shape *s);
 
 /* algbw and busbw in GB/s (1e9 bytes) for one op of `param` elements that took `sec` seconds. */
 void coll_bw(const struct coll_kind *k, size_t param, enum coll_dtype t, int nranks, double sec,
-	     double *algbw, double *busbw);
+             double *algbw, double *busbw);
 
 /* One call of a collective, as a backend receives it. */
 struct coll_call {
 	const struct coll_kind *kind;
-	void *send, *recv;	/* already offset for in place */
-	size_t count;		/* the param count */
+	void *send, *recv; /* already offset for in place */
+	size_t count;      /* the param count */
 	enum coll_dtype dtype;
 	enum coll_op op;
 	int root;
@@ -99,19 +99,20 @@ struct coll_call {
  * them). `buf` holds c->send elements; for in place the caller passes the in-place send pointer.
  */
 void coll_fill(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks, int rank,
-	       int root, uint32_t seed, const struct coll_counts *c, void *buf);
+               int root, uint32_t seed, const struct coll_counts *c, void *buf);
 /*
  * Counts the elements of this rank's receive buffer (c->recv elements, or c->param for the
  * rooted/reducing ones that receive param) that differ from what the collective must produce.
  */
 uint64_t coll_check(const struct coll_kind *k, enum coll_dtype t, enum coll_op op, int nranks,
-		    int rank, int root, uint32_t seed, const struct coll_counts *c, const void *buf);
+                    int rank, int root, uint32_t seed, const struct coll_counts *c,
+                    const void *buf);
 /* Elements the receive buffer holds after the collective (what coll_check reads). */
 size_t coll_recv_elems(const struct coll_kind *k, const struct coll_counts *c);
 
 /* Reduces n elements: dst[i] = a[i] op b[i] (dst may alias a or b). */
 void coll_reduce(enum coll_dtype t, enum coll_op op, void *dst, const void *a, const void *b,
-		 size_t n);
+                 size_t n);
 
 /* half / bfloat16 bits <-> float, round to nearest even (exact for the test data). */
 float coll_half_to_float(uint16_t h);

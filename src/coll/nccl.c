@@ -63,6 +63,7 @@ struct child {
 	struct cuda_api cu;
 	int nlocal, nranks, first_rank;
 	long timeout_ms;
+	int pipe_fd; /* to the parent */
 	nccl_comm_t comm[MAX_LOCAL];
 	cu_context_t ctx[MAX_LOCAL];
 	cu_stream_t stream[MAX_LOCAL];
@@ -83,9 +84,7 @@ struct pmsg {
 	} u;
 };
 
-static int pipe_fd = -1;
-
-static void psend(int type, int code, const void *p, size_t len, size_t n)
+static void psend(int pipe_fd, int type, int code, const void *p, size_t len, size_t n)
 {
 	struct pmsg *m = xcalloc(1, sizeof(*m));
 	const char *c = (const char *)m;
@@ -109,15 +108,15 @@ static void psend(int type, int code, const void *p, size_t len, size_t n)
 
 /* ---- the child ---- */
 
-#define SYM(h, api, field, name)                                                           \
-	do {                                                                               \
-		if (dl_sym(h, name, (void **)&(api)->field, e) < 0)                        \
-			return -1;                                                         \
+#define SYM(h, api, field, name)                                                                   \
+	do {                                                                                       \
+		if (dl_sym(h, name, (void **)&(api)->field, e) < 0)                                \
+			return -1;                                                                 \
 	} while (0)
 
 static int load_nccl(struct nccl_api *n, const char *path, char *where, size_t wlen, struct err *e)
 {
-	const char *names[] = { path ? path : "libnccl.so.2", NULL };
+	const char *names[] = {path ? path : "libnccl.so.2", NULL};
 	void *h = dl_open_first(NULL, names, e);
 
 	if (!h) {
@@ -151,14 +150,16 @@ static int load_nccl(struct nccl_api *n, const char *path, char *where, size_t w
 
 static int load_cuda(struct cuda_api *c, const char *path, struct err *e)
 {
-	const char *names[] = { path ? path : "libcuda.so.1", NULL };
+	const char *names[] = {path ? path : "libcuda.so.1", NULL};
 	void *h = dl_open_first(NULL, names, e);
 
 	if (!h) {
 		char why[ERR_MSG_LEN];
 		snprintf(why, sizeof(why), "%s", e->msg);
-		return err_set(e, ERR_NOTFOUND, "cannot load the CUDA driver %s (%s): this machine "
-			       "has no NVIDIA driver, so no GPU to run NCCL on", names[0], why);
+		return err_set(e, ERR_NOTFOUND,
+		               "cannot load the CUDA driver %s (%s): this machine "
+		               "has no NVIDIA driver, so no GPU to run NCCL on",
+		               names[0], why);
 	}
 	SYM(h, c, init, "cuInit");
 	SYM(h, c, device_get_count, "cuDeviceGetCount");
@@ -189,21 +190,23 @@ static const char *cu_str(const struct child *ch, cu_result_t r)
 
 static int cu_fail(const struct child *ch, struct err *e, cu_result_t r, const char *what)
 {
-	return err_set(e, r == 100 ? ERR_NOTFOUND : ERR_SYS, "%s failed: %s (CUDA error %d)%s",
-		       what, cu_str(ch, r), r,
-		       r == 100 ? ": this machine has no usable GPU (bench --backend tcp needs none)"
-				: "");
+	return err_set(
+	    e, r == 100 ? ERR_NOTFOUND : ERR_SYS, "%s failed: %s (CUDA error %d)%s", what,
+	    cu_str(ch, r), r,
+	    r == 100 ? ": this machine has no usable GPU (bench --backend tcp needs none)" : "");
 }
 
 static int nccl_fail(const struct child *ch, int local, nccl_result_t r, const char *what,
-		     struct err *e)
+                     struct err *e)
 {
-	const char *last = ch->n.last_error ? ch->n.last_error(local >= 0 ? ch->comm[local] : NULL)
-					    : NULL;
+	const char *last =
+	    ch->n.last_error ? ch->n.last_error(local >= 0 ? ch->comm[local] : NULL) : NULL;
 
-	return err_set(e, ERR_SYS, "%s failed: %s%s%s; NCCL's log is %s (try 'ncclcheck explain "
-		       "%s')", what, ch->n.error_string ? ch->n.error_string(r) : "?",
-		       last && *last ? ": " : "", last && *last ? last : "", ch->log, ch->log);
+	return err_set(e, ERR_SYS,
+	               "%s failed: %s%s%s; NCCL's log is %s (try 'ncclcheck explain "
+	               "%s')",
+	               what, ch->n.error_string ? ch->n.error_string(r) : "?",
+	               last && *last ? ": " : "", last && *last ? last : "", ch->log, ch->log);
 }
 
 static void abort_all(struct child *ch)
@@ -234,11 +237,13 @@ static int wait_comms(struct child *ch, const char *what, int64_t deadline, stru
 			return 0;
 		if (time_now_ms() > deadline) {
 			abort_all(ch);
-			return err_set(e, ERR_TIMEOUT, "%s did not finish within %ld s: aborted "
-				       "(ncclCommAbort); NCCL's log is %s (try 'ncclcheck explain "
-				       "%s')", what, ch->timeout_ms / 1000, ch->log, ch->log);
+			return err_set(e, ERR_TIMEOUT,
+			               "%s did not finish within %ld s: aborted "
+			               "(ncclCommAbort); NCCL's log is %s (try 'ncclcheck explain "
+			               "%s')",
+			               what, ch->timeout_ms / 1000, ch->log, ch->log);
 		}
-		struct timespec ts = { 0, 1000000 };
+		struct timespec ts = {0, 1000000};
 		nanosleep(&ts, NULL);
 	}
 }
@@ -294,27 +299,28 @@ static nccl_result_t issue(struct child *ch, int i, const struct coll_call *c)
 	switch (c->kind->id) {
 	case COLL_ALLREDUCE:
 		return n->all_reduce(c->send, c->recv, c->count, c->dtype, c->op, ch->comm[i],
-				     ch->stream[i]);
+		                     ch->stream[i]);
 	case COLL_ALLGATHER:
 		return n->all_gather(c->send, c->recv, c->count, c->dtype, ch->comm[i],
-				     ch->stream[i]);
+		                     ch->stream[i]);
 	case COLL_REDUCESCATTER:
 		return n->reduce_scatter(c->send, c->recv, c->count, c->dtype, c->op, ch->comm[i],
-					 ch->stream[i]);
+		                         ch->stream[i]);
 	case COLL_BROADCAST:
 		return n->broadcast(c->send, c->recv, c->count, c->dtype, c->root, ch->comm[i],
-				    ch->stream[i]);
+		                    ch->stream[i]);
 	case COLL_ALLTOALL:
 		/* as nccl-tests: a send and a receive per peer inside one group */
 		for (int p = 0; p < ch->nranks && r == NCCL_SUCCESS; p++) {
 			r = n->send((const char *)c->send + (size_t)p * c->count * es, c->count,
-				    c->dtype, p, ch->comm[i], ch->stream[i]);
+			            c->dtype, p, ch->comm[i], ch->stream[i]);
 			if (r == NCCL_SUCCESS || r == NCCL_IN_PROGRESS)
 				r = n->recv((char *)c->recv + (size_t)p * c->count * es, c->count,
-					    c->dtype, p, ch->comm[i], ch->stream[i]);
+				            c->dtype, p, ch->comm[i], ch->stream[i]);
 		}
 		return r;
-	default: return NCCL_INVALID_ARGUMENT;
+	default:
+		return NCCL_INVALID_ARGUMENT;
 	}
 }
 
@@ -369,17 +375,18 @@ static int be_sync(void *ctx, struct err *e)
 			return 0;
 		if (time_now_ms() > deadline) {
 			abort_all(ch);
-			return err_set(e, ERR_TIMEOUT, "a collective did not finish within %ld s: "
-				       "aborted (ncclCommAbort); a peer may be dead or stuck; NCCL's "
-				       "log is %s (try 'ncclcheck explain %s')", ch->timeout_ms / 1000,
-				       ch->log, ch->log);
+			return err_set(
+			    e, ERR_TIMEOUT,
+			    "a collective did not finish within %ld s: "
+			    "aborted (ncclCommAbort); a peer may be dead or stuck; NCCL's "
+			    "log is %s (try 'ncclcheck explain %s')",
+			    ch->timeout_ms / 1000, ch->log, ch->log);
 		}
 		sched_yield();
 	}
 }
 
-static int child_setup(struct child *ch, const struct nccl_opts *o, struct boot *b,
-		       struct err *e)
+static int child_setup(struct child *ch, const struct nccl_opts *o, struct boot *b, struct err *e)
 {
 	nccl_unique_id_t id;
 	char where[512];
@@ -391,18 +398,19 @@ static int child_setup(struct child *ch, const struct nccl_opts *o, struct boot 
 	if (load_nccl(&ch->n, o->nccl_path, where, sizeof(where), e) < 0)
 		return -1;
 	ch->n.get_version(&version);
-	psend(PM_VERSION, version, where, strlen(where) + 1, 0);
+	psend(ch->pipe_fd, PM_VERSION, version, where, strlen(where) + 1, 0);
 	if (load_cuda(&ch->cu, o->cuda_path, e) < 0)
 		return err_prefix(e, "NCCL %d.%d.%d loaded from %s, but", version / 10000,
-				  version / 100 % 100, version % 100, where);
+		                  version / 100 % 100, version % 100, where);
 	if ((r = ch->cu.init(0)) != CU_SUCCESS)
 		return cu_fail(ch, e, r, "cuInit");
 	if ((r = ch->cu.device_get_count(&ndev)) != CU_SUCCESS)
 		return cu_fail(ch, e, r, "cuDeviceGetCount");
 	if (o->first_device + ch->nlocal > ndev)
-		return err_set(e, ERR_NOTFOUND, "Invalid number of GPUs: %d requested but only %d "
-			       "were found (device %d onwards, -g %d)", o->first_device + ch->nlocal,
-			       ndev, o->first_device, ch->nlocal);
+		return err_set(e, ERR_NOTFOUND,
+		               "Invalid number of GPUs: %d requested but only %d "
+		               "were found (device %d onwards, -g %d)",
+		               o->first_device + ch->nlocal, ndev, o->first_device, ch->nlocal);
 	for (int i = 0; i < ch->nlocal; i++) {
 		cu_device_t dev;
 		int a = 0;
@@ -413,7 +421,8 @@ static int child_setup(struct child *ch, const struct nccl_opts *o, struct boot 
 		if ((r = ch->cu.primary_ctx_retain(&ch->ctx[i], dev)) != CU_SUCCESS)
 			return cu_fail(ch, e, r, "cuDevicePrimaryCtxRetain");
 		ch->cu.ctx_set_current(ch->ctx[i]);
-		if ((r = ch->cu.stream_create(&ch->stream[i], CU_STREAM_NON_BLOCKING)) != CU_SUCCESS)
+		if ((r = ch->cu.stream_create(&ch->stream[i], CU_STREAM_NON_BLOCKING)) !=
+		    CU_SUCCESS)
 			return cu_fail(ch, e, r, "cuStreamCreate");
 		d->rank = ch->first_rank + i;
 		d->pid = (int)getpid();
@@ -439,17 +448,22 @@ static int child_setup(struct child *ch, const struct nccl_opts *o, struct boot 
 		return -1;
 	}
 	if (boot_rank(b) == 0)
-		psend(PM_DEVICES, 0, all, sizeof(mine[0]) * (size_t)ch->nranks, (size_t)ch->nranks);
+		psend(ch->pipe_fd, PM_DEVICES, 0, all, sizeof(mine[0]) * (size_t)ch->nranks,
+		      (size_t)ch->nranks);
 	free(all);
 
 	if (ch->nlocal > 1 && (nr = ch->n.group_start()) != NCCL_SUCCESS)
 		return nccl_fail(ch, -1, nr, "ncclGroupStart", e);
 	for (int i = 0; i < ch->nlocal; i++) {
-		nccl_config_t cfg = { .size = sizeof(cfg), .magic = NCCL_CONFIG_MAGIC,
-				      .version = 21400, .blocking = 0,
-				      .cga_cluster_size = NCCL_CONFIG_UNDEF,
-				      .min_ctas = NCCL_CONFIG_UNDEF, .max_ctas = NCCL_CONFIG_UNDEF,
-				      .net_name = NULL, .split_share = NCCL_CONFIG_UNDEF };
+		nccl_config_t cfg = {.size = sizeof(cfg),
+		                     .magic = NCCL_CONFIG_MAGIC,
+		                     .version = 21400,
+		                     .blocking = 0,
+		                     .cga_cluster_size = NCCL_CONFIG_UNDEF,
+		                     .min_ctas = NCCL_CONFIG_UNDEF,
+		                     .max_ctas = NCCL_CONFIG_UNDEF,
+		                     .net_name = NULL,
+		                     .split_share = NCCL_CONFIG_UNDEF};
 		ch->cu.ctx_set_current(ch->ctx[i]);
 		nr = ch->n.init_rank_config(&ch->comm[i], ch->nranks, id, ch->first_rank + i, &cfg);
 		if (nr != NCCL_SUCCESS && nr != NCCL_IN_PROGRESS)
@@ -458,13 +472,14 @@ static int child_setup(struct child *ch, const struct nccl_opts *o, struct boot 
 	if (ch->nlocal > 1 && (nr = ch->n.group_end()) != NCCL_SUCCESS && nr != NCCL_IN_PROGRESS)
 		return nccl_fail(ch, 0, nr, "ncclGroupEnd (init)", e);
 	return wait_comms(ch, "NCCL init (ncclCommInitRankConfig)", time_now_ms() + ch->timeout_ms,
-			  e);
+	                  e);
 }
 
 static int child_row(void *arg, const struct coll_row *row)
 {
-	(void)arg;
-	psend(PM_ROW, 0, row, sizeof(*row), 0);
+	struct child *ch = arg;
+
+	psend(ch->pipe_fd, PM_ROW, 0, row, sizeof(*row), 0);
 	return 0;
 }
 
@@ -483,31 +498,39 @@ static void child_notes(struct child *ch)
 	fclose(f);
 	n = nccl_log_describe(&s, &lines);
 	for (size_t i = 0; i < n; i++) {
-		psend(PM_NOTE, 0, lines[i], strlen(lines[i]) + 1, 0);
+		psend(ch->pipe_fd, PM_NOTE, 0, lines[i], strlen(lines[i]) + 1, 0);
 		free(lines[i]);
 	}
 	free(lines);
 	snprintf(line, sizeof(line), "NCCL's own log of this run: %s", ch->log);
-	psend(PM_NOTE, 0, line, strlen(line) + 1, 0);
+	psend(ch->pipe_fd, PM_NOTE, 0, line, strlen(line) + 1, 0);
 }
 
-static void child_main(const struct nccl_opts *o, const struct sweep_opts *so, struct boot *b)
+static void child_main(const struct nccl_opts *o, const struct sweep_opts *so, struct boot *b,
+                       int pipe_fd)
 {
 	struct child *ch = xcalloc(1, sizeof(*ch));
 	struct envmap *env = envmap_new(envmap_envp(o->env));
-	struct coll_backend be = { .name = "nccl", .ctx = ch, .batched = 1, .alloc = be_alloc,
-				   .release = be_release, .upload = be_upload,
-				   .download = be_download, .run = be_run, .sync = be_sync };
+	struct coll_backend be = {.name = "nccl",
+	                          .ctx = ch,
+	                          .batched = 1,
+	                          .alloc = be_alloc,
+	                          .release = be_release,
+	                          .upload = be_upload,
+	                          .download = be_download,
+	                          .run = be_run,
+	                          .sync = be_sync};
 	struct err e = ERR_INIT;
 	int rc;
 
+	ch->pipe_fd = pipe_fd;
 	ch->nlocal = so->nlocal;
 	ch->nranks = boot_world(b) * so->nlocal;
 	ch->first_rank = boot_rank(b) * so->nlocal;
 	ch->timeout_ms = o->timeout_ms;
 	/* NCCL's INFO lines go to a file of ours, not the user's terminal */
 	snprintf(ch->log, sizeof(ch->log), "%s/ncclcheck-bench-nccl.rank%d.%d.log",
-		 o->log_dir ? o->log_dir : "/tmp", boot_rank(b), (int)getpid());
+	         o->log_dir ? o->log_dir : "/tmp", boot_rank(b), (int)getpid());
 	if (!envmap_get(env, "NCCL_DEBUG") || strcmp(envmap_get(env, "NCCL_DEBUG"), "TRACE"))
 		envmap_set(env, "NCCL_DEBUG", "INFO");
 	if (!envmap_get(env, "NCCL_DEBUG_SUBSYS"))
@@ -517,7 +540,7 @@ static void child_main(const struct nccl_opts *o, const struct sweep_opts *so, s
 
 	rc = child_setup(ch, o, b, &e);
 	if (rc == 0)
-		rc = coll_sweep(so, &be, b, boot_rank(b) == 0 ? child_row : NULL, NULL, &e);
+		rc = coll_sweep(so, &be, b, boot_rank(b) == 0 ? child_row : NULL, ch, &e);
 	if (rc == 0) {
 		for (int i = 0; i < ch->nlocal; i++)
 			ch->n.finalize(ch->comm[i]);
@@ -529,7 +552,7 @@ static void child_main(const struct nccl_opts *o, const struct sweep_opts *so, s
 		_exit(0);
 	}
 	boot_report_error(b, e.msg);
-	psend(PM_ERROR, e.code, e.msg, strlen(e.msg) + 1, 0);
+	psend(ch->pipe_fd, PM_ERROR, e.code, e.msg, strlen(e.msg) + 1, 0);
 	abort_all(ch);
 	_exit(3);
 }
@@ -542,7 +565,7 @@ static int read_msg(int fd, struct pmsg *m, int64_t deadline)
 	size_t left = sizeof(*m);
 
 	while (left) {
-		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
 		int64_t now = time_now_ms();
 		int pr;
 		if (now >= deadline)
@@ -565,7 +588,7 @@ static int read_msg(int fd, struct pmsg *m, int64_t deadline)
 }
 
 int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, struct boot *b,
-		    const struct nccl_sink *sink, struct err *e)
+                    const struct nccl_sink *sink, struct err *e)
 {
 	int fds[2], status = 0, got_error = 0;
 	struct pmsg *m;
@@ -574,7 +597,8 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 	long silence_ms = o->timeout_ms * 3 + 30000;
 
 	if (so->nlocal < 1 || so->nlocal > MAX_LOCAL)
-		return err_set(e, ERR_USAGE, "-g %d: 1..%d GPUs per process", so->nlocal, MAX_LOCAL);
+		return err_set(e, ERR_USAGE, "-g %d: 1..%d GPUs per process", so->nlocal,
+		               MAX_LOCAL);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return err_sys(e, "pipe");
 	fflush(NULL);
@@ -586,8 +610,7 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		pipe_fd = fds[1];
-		child_main(o, so, b);
+		child_main(o, so, b, fds[1]);
 		_exit(3);
 	}
 	close(fds[1]);
@@ -596,8 +619,9 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 		int rc = read_msg(fds[0], m, time_now_ms() + silence_ms);
 		if (rc == -2) {
 			kill(pid, SIGKILL);
-			err_set(e, ERR_TIMEOUT, "the NCCL child said nothing for %ld s and was killed",
-				silence_ms / 1000);
+			err_set(e, ERR_TIMEOUT,
+			        "the NCCL child said nothing for %ld s and was killed",
+			        silence_ms / 1000);
 			got_error = 1;
 			break;
 		}
@@ -627,7 +651,8 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 			err_set(e, m->code ? (enum err_code)m->code : ERR_SYS, "%s", m->u.text);
 			got_error = 1;
 			break;
-		default: break;
+		default:
+			break;
 		}
 	}
 	free(m);
@@ -637,11 +662,13 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 	if (got_error)
 		return -1;
 	if (WIFSIGNALED(status))
-		return err_set(e, ERR_SYS, "NCCL (or the CUDA driver) crashed the bench child with "
-			       "signal %d", WTERMSIG(status));
+		return err_set(e, ERR_SYS,
+		               "NCCL (or the CUDA driver) crashed the bench child with "
+		               "signal %d",
+		               WTERMSIG(status));
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return err_set(e, ERR_SYS, "the NCCL child exited with status %d",
-			       WEXITSTATUS(status));
+		               WEXITSTATUS(status));
 	return 0;
 }
 
@@ -651,8 +678,10 @@ const char *coll_nccl_pick_lib(const json_t *facts, char *buf, size_t len)
 	size_t i, j;
 
 	/* the copy torch itself maps is the one training will run */
-	json_array_foreach(libs, i, lib) {
-		json_array_foreach(json_object_get(lib, "found_by"), j, tag) {
+	json_array_foreach(libs, i, lib)
+	{
+		json_array_foreach(json_object_get(lib, "found_by"), j, tag)
+		{
 			const char *t = json_string_value(tag);
 			const char *p = json_string_value(json_object_get(lib, "path"));
 			if (t && p && !strncmp(t, "mapped-by-torch:", 16)) {
@@ -661,7 +690,8 @@ const char *coll_nccl_pick_lib(const json_t *facts, char *buf, size_t len)
 			}
 		}
 	}
-	json_array_foreach(libs, i, lib) {
+	json_array_foreach(libs, i, lib)
+	{
 		const char *p = json_string_value(json_object_get(lib, "path"));
 		if (p && json_is_true(json_object_get(lib, "default"))) {
 			snprintf(buf, len, "%s", p);

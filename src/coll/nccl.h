@@ -18,12 +18,12 @@
 #include "util/err.h"
 
 struct nccl_opts {
-	const char *nccl_path;		/* NULL: "libnccl.so.2" as the loader finds it */
-	const char *cuda_path;		/* NULL: "libcuda.so.1" */
-	int first_device;		/* CUDA ordinal of local rank 0 (nccl-tests: localRank * g) */
+	const char *nccl_path; /* NULL: "libnccl.so.2" as the loader finds it */
+	const char *cuda_path; /* NULL: "libcuda.so.1" */
+	int first_device;      /* CUDA ordinal of local rank 0 (nccl-tests: localRank * g) */
 	long timeout_ms;
-	const struct envmap *env;	/* the job's environment; the child adds NCCL_DEBUG* */
-	const char *log_dir;		/* where the child's NCCL writes its INFO log */
+	const struct envmap *env; /* the job's environment; the child adds NCCL_DEBUG* */
+	const char *log_dir;      /* where the child's NCCL writes its INFO log */
 };
 
 struct nccl_device {
@@ -47,7 +47,7 @@ struct nccl_sink {
  * sink hears rows and notes. `b` must not be used by the caller while this runs.
  */
 int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, struct boot *b,
-		    const struct nccl_sink *sink, struct err *e);
+                    const struct nccl_sink *sink, struct err *e);
 
 /*
  * Which libnccl to load from a facts document (probe_nccl_libs + the Python probe): the one torch

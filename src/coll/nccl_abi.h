@@ -44,19 +44,19 @@ typedef struct {
 typedef nccl_result_t (*nccl_get_version_fn)(int *);
 typedef nccl_result_t (*nccl_get_unique_id_fn)(nccl_unique_id_t *);
 typedef nccl_result_t (*nccl_comm_init_rank_config_fn)(nccl_comm_t *, int, nccl_unique_id_t, int,
-							 nccl_config_t *);
+                                                       nccl_config_t *);
 typedef nccl_result_t (*nccl_comm_fn)(nccl_comm_t);
 typedef nccl_result_t (*nccl_comm_get_async_error_fn)(nccl_comm_t, nccl_result_t *);
 typedef const char *(*nccl_get_error_string_fn)(nccl_result_t);
 typedef const char *(*nccl_get_last_error_fn)(nccl_comm_t);
 typedef nccl_result_t (*nccl_group_fn)(void);
 typedef nccl_result_t (*nccl_all_reduce_fn)(const void *, void *, size_t, int, int, nccl_comm_t,
-					    void *);
+                                            void *);
 typedef nccl_result_t (*nccl_all_gather_fn)(const void *, void *, size_t, int, nccl_comm_t, void *);
-typedef nccl_result_t (*nccl_reduce_scatter_fn)(const void *, void *, size_t, int, int,
-						nccl_comm_t, void *);
+typedef nccl_result_t (*nccl_reduce_scatter_fn)(const void *, void *, size_t, int, int, nccl_comm_t,
+                                                void *);
 typedef nccl_result_t (*nccl_broadcast_fn)(const void *, void *, size_t, int, int, nccl_comm_t,
-					   void *);
+                                           void *);
 typedef nccl_result_t (*nccl_send_fn)(const void *, size_t, int, int, nccl_comm_t, void *);
 typedef nccl_result_t (*nccl_recv_fn)(void *, size_t, int, int, nccl_comm_t, void *);
 

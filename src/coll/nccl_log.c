@@ -17,19 +17,19 @@ void nccl_log_init(struct nccl_log_summary *s)
 /* NCCL before 2.2x printed the tuning choice as numbers: algorithm and protocol indices. */
 static const char *algo_name(int a)
 {
-	static const char *const n[] = { "Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS",
-					 "NVLSTree", "PAT" };
+	static const char *const n[] = {"Tree",     "Ring", "CollNetDirect", "CollNetChain", "NVLS",
+	                                "NVLSTree", "PAT"};
 	return a >= 0 && a < (int)(sizeof(n) / sizeof(n[0])) ? n[a] : "?";
 }
 
 static const char *proto_name(int p)
 {
-	static const char *const n[] = { "LL", "LL128", "Simple" };
+	static const char *const n[] = {"LL", "LL128", "Simple"};
 	return p >= 0 && p < 3 ? n[p] : "?";
 }
 
 static void add_choice(struct nccl_log_summary *s, const char *coll, long long bytes,
-		       const char *algo, const char *proto)
+                       const char *algo, const char *proto)
 {
 	for (size_t i = 0; i < s->nchoices; i++)
 		if (s->choices[i].bytes == bytes && !strcmp(s->choices[i].coll, coll))
@@ -108,14 +108,15 @@ size_t nccl_log_describe(const struct nccl_log_summary *s, char ***lines)
 
 	*lines = NULL;
 	if (s->network[0] || s->coll_channels >= 0)
-		push(lines, &n, xasprintf("NCCL chose: network %s%s%s, %d coll channels",
-					  s->network[0] ? s->network : "?",
-					  s->ifaces[0] ? " over " : "", s->ifaces,
-					  s->coll_channels));
+		push(lines, &n,
+		     xasprintf("NCCL chose: network %s%s%s, %d coll channels",
+		               s->network[0] ? s->network : "?", s->ifaces[0] ? " over " : "",
+		               s->ifaces, s->coll_channels));
 	for (size_t i = 0; i < s->nlinks; i++)
-		push(lines, &n, xasprintf("NCCL transport: rank %d -> %d via %s (%d channel%s)",
-					  s->links[i].from, s->links[i].to, s->links[i].via,
-					  s->links[i].channels, s->links[i].channels > 1 ? "s" : ""));
+		push(lines, &n,
+		     xasprintf("NCCL transport: rank %d -> %d via %s (%d channel%s)",
+		               s->links[i].from, s->links[i].to, s->links[i].via,
+		               s->links[i].channels, s->links[i].channels > 1 ? "s" : ""));
 	/* algorithm/protocol runs: "AllReduce 1024..65536 B Tree/LL" */
 	for (size_t i = 0; i < s->nchoices;) {
 		size_t j = i;
@@ -124,14 +125,15 @@ size_t nccl_log_describe(const struct nccl_log_summary *s, char ***lines)
 		       !strcmp(s->choices[j + 1].proto, s->choices[i].proto))
 			j++;
 		if (j == i)
-			push(lines, &n, xasprintf("NCCL algorithm: %s %lld B %s/%s", s->choices[i].coll,
-						  s->choices[i].bytes, s->choices[i].algo,
-						  s->choices[i].proto));
+			push(lines, &n,
+			     xasprintf("NCCL algorithm: %s %lld B %s/%s", s->choices[i].coll,
+			               s->choices[i].bytes, s->choices[i].algo,
+			               s->choices[i].proto));
 		else
-			push(lines, &n, xasprintf("NCCL algorithm: %s %lld..%lld B %s/%s",
-						  s->choices[i].coll, s->choices[i].bytes,
-						  s->choices[j].bytes, s->choices[i].algo,
-						  s->choices[i].proto));
+			push(lines, &n,
+			     xasprintf("NCCL algorithm: %s %lld..%lld B %s/%s", s->choices[i].coll,
+			               s->choices[i].bytes, s->choices[j].bytes, s->choices[i].algo,
+			               s->choices[i].proto));
 		i = j + 1;
 	}
 	return n;

@@ -12,17 +12,17 @@
 #define NCCL_LOG_MAX 32
 
 struct nccl_log_summary {
-	char network[32];		/* "Socket", "IB" */
-	char ifaces[160];		/* "[0]eth1:10.10.0.10<0>" as NCCL printed it */
-	int coll_channels;		/* -1 unknown */
+	char network[32];  /* "Socket", "IB" */
+	char ifaces[160];  /* "[0]eth1:10.10.0.10<0>" as NCCL printed it */
+	int coll_channels; /* -1 unknown */
 	struct {
 		int from, to;
-		char via[48];		/* "NET/Socket/0", "P2P/CUMEM", "SHM/direct/direct" */
+		char via[48]; /* "NET/Socket/0", "P2P/CUMEM", "SHM/direct/direct" */
 		int channels;
 	} links[NCCL_LOG_MAX];
 	size_t nlinks;
 	struct {
-		char coll[24];		/* "AllReduce" */
+		char coll[24]; /* "AllReduce" */
 		long long bytes;
 		char algo[16], proto[16];
 	} choices[NCCL_LOG_MAX];

@@ -26,7 +26,7 @@ size_t coll_sweep_sizes(const struct sweep_opts *o, size_t *sizes, size_t max)
 
 struct bufs {
 	void *send[SWEEP_MAX_LOCAL], *recv[SWEEP_MAX_LOCAL];
-	unsigned char *host;	/* staging for device backends */
+	unsigned char *host; /* staging for device backends */
 	size_t send_bytes, recv_bytes;
 };
 
@@ -35,8 +35,9 @@ static uint32_t seed_of(size_t size_idx, int in_place, int iter)
 	return (uint32_t)(size_idx * 7919u + (unsigned)in_place * 104729u + (unsigned)iter + 1);
 }
 
-static void make_calls(const struct sweep_opts *o, const struct bufs *bf, const struct coll_counts *c,
-		       int first_rank, int in_place, struct coll_call *calls)
+static void make_calls(const struct sweep_opts *o, const struct bufs *bf,
+                       const struct coll_counts *c, int first_rank, int in_place,
+                       struct coll_call *calls)
 {
 	size_t es = coll_dtype_size(o->dtype);
 
@@ -44,33 +45,38 @@ static void make_calls(const struct sweep_opts *o, const struct bufs *bf, const 
 		char *rb = bf->recv[i];
 		size_t g = (size_t)(first_rank + i);
 		calls[i] = (struct coll_call){
-			.kind = o->kind, .count = c->param, .dtype = o->dtype, .op = o->op,
-			.root = o->root, .in_place = in_place,
-			.send = in_place ? rb + c->send_inplace * g * es : bf->send[i],
-			.recv = rb + (in_place ? c->recv_inplace * g * es : 0),
+		    .kind = o->kind,
+		    .count = c->param,
+		    .dtype = o->dtype,
+		    .op = o->op,
+		    .root = o->root,
+		    .in_place = in_place,
+		    .send = in_place ? rb + c->send_inplace * g * es : bf->send[i],
+		    .recv = rb + (in_place ? c->recv_inplace * g * es : 0),
 		};
 	}
 }
 
 /* Fresh inputs for every local rank. */
 static int fill_all(const struct sweep_opts *o, const struct coll_backend *be, struct bufs *bf,
-		    const struct coll_counts *c, const struct coll_call *calls, int first_rank,
-		    int nranks, uint32_t seed, struct err *e)
+                    const struct coll_counts *c, const struct coll_call *calls, int first_rank,
+                    int nranks, uint32_t seed, struct err *e)
 {
 	size_t bytes = c->send * coll_dtype_size(o->dtype);
 
 	for (int i = 0; i < o->nlocal; i++) {
 		void *dst = be->host_memory ? calls[i].send : bf->host;
 		coll_fill(o->kind, o->dtype, o->op, nranks, first_rank + i, o->root, seed, c, dst);
-		if (!be->host_memory && be->upload(be->ctx, i, calls[i].send, bf->host, bytes, e) < 0)
+		if (!be->host_memory &&
+		    be->upload(be->ctx, i, calls[i].send, bf->host, bytes, e) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int check_all(const struct sweep_opts *o, const struct coll_backend *be, struct bufs *bf,
-		     const struct coll_counts *c, const struct coll_call *calls, int first_rank,
-		     int nranks, uint32_t seed, int64_t *wrong, struct err *e)
+                     const struct coll_counts *c, const struct coll_call *calls, int first_rank,
+                     int nranks, uint32_t seed, int64_t *wrong, struct err *e)
 {
 	size_t bytes = coll_recv_elems(o->kind, c) * coll_dtype_size(o->dtype);
 
@@ -82,13 +88,13 @@ static int check_all(const struct sweep_opts *o, const struct coll_backend *be, 
 			src = bf->host;
 		}
 		*wrong += (int64_t)coll_check(o->kind, o->dtype, o->op, nranks, first_rank + i,
-					      o->root, seed, c, src);
+		                              o->root, seed, c, src);
 	}
 	return 0;
 }
 
 static int run_sync(const struct coll_backend *be, const struct coll_call *calls, int n,
-		    struct err *e)
+                    struct err *e)
 {
 	if (be->run(be->ctx, calls, n, e) < 0)
 		return -1;
@@ -97,8 +103,8 @@ static int run_sync(const struct coll_backend *be, const struct coll_call *calls
 
 /* One placement of one size: the mean time per op on this process, and #wrong. */
 static int measure(const struct sweep_opts *o, const struct coll_backend *be, struct boot *b,
-		   struct bufs *bf, const struct coll_counts *c, size_t size_idx, int in_place,
-		   double *sec, int64_t *wrong, struct err *e)
+                   struct bufs *bf, const struct coll_counts *c, size_t size_idx, int in_place,
+                   double *sec, int64_t *wrong, struct err *e)
 {
 	struct coll_call calls[SWEEP_MAX_LOCAL];
 	int first = boot_rank(b) * o->nlocal, nranks = boot_world(b) * o->nlocal;
@@ -155,20 +161,20 @@ static void free_bufs(const struct coll_backend *be, struct bufs *bf, int nlocal
 }
 
 int coll_sweep(const struct sweep_opts *o, const struct coll_backend *be, struct boot *b,
-	       coll_row_fn fn, void *arg, struct err *e)
+               coll_row_fn fn, void *arg, struct err *e)
 {
 	size_t sizes[SWEEP_MAX_SIZES], nsizes = coll_sweep_sizes(o, sizes, SWEEP_MAX_SIZES);
 	int nranks = boot_world(b) * o->nlocal, rc = 0;
 	size_t es = coll_dtype_size(o->dtype);
 	struct coll_row_shape big;
-	struct bufs bf = { 0 };
+	struct bufs bf = {0};
 
 	if (o->nlocal < 1 || o->nlocal > SWEEP_MAX_LOCAL)
 		return err_set(e, ERR_USAGE, "%d ranks per process (1..%d)", o->nlocal,
-			       SWEEP_MAX_LOCAL);
+		               SWEEP_MAX_LOCAL);
 	if (!nsizes)
 		return err_set(e, ERR_USAGE, "no sizes between -b %zu and -e %zu", o->minbytes,
-			       o->maxbytes);
+		               o->maxbytes);
 	/* the largest size decides the buffers; in place works inside the receive buffer */
 	coll_shape(o->kind, sizes[nsizes - 1], o->dtype, nranks, 0, &big);
 	bf.send_bytes = big.c.send * es;
@@ -181,7 +187,7 @@ int coll_sweep(const struct sweep_opts *o, const struct coll_backend *be, struct
 		}
 	if (!be->host_memory)
 		bf.host = xcalloc(1, bf.recv_bytes > bf.send_bytes ? bf.recv_bytes + es
-								   : bf.send_bytes + es);
+		                                                   : bf.send_bytes + es);
 
 	/* nccl-tests' warm-up: every size of the sweep, out of place */
 	for (size_t s = 0; s < nsizes && o->warmup; s++) {
@@ -198,7 +204,7 @@ int coll_sweep(const struct sweep_opts *o, const struct coll_backend *be, struct
 
 	for (size_t s = 0; s < nsizes; s++) {
 		struct coll_row_shape sh;
-		struct coll_row row = { 0 };
+		struct coll_row row = {0};
 		double v[4];
 
 		coll_shape(o->kind, sizes[s], o->dtype, nranks, 0, &sh);
@@ -219,7 +225,7 @@ int coll_sweep(const struct sweep_opts *o, const struct coll_backend *be, struct
 			double sec = v[ip] / boot_world(b);
 			row.time_us[ip] = sec * 1e6;
 			coll_bw(o->kind, sh.c.param, o->dtype, nranks, sec, &row.algbw[ip],
-				&row.busbw[ip]);
+			        &row.busbw[ip]);
 			row.wrong[ip] = (int64_t)v[2 + ip];
 		}
 		if (boot_rank(b) == 0 && fn && (rc = fn(arg, &row)) != 0)

@@ -16,8 +16,8 @@
 struct coll_backend {
 	const char *name;
 	void *ctx;
-	int host_memory;	/* buffers are ordinary memory: fill and check them in place */
-	int batched;		/* run() only enqueues; sync() waits (NCCL streams) */
+	int host_memory; /* buffers are ordinary memory: fill and check them in place */
+	int batched;     /* run() only enqueues; sync() waits (NCCL streams) */
 	int (*alloc)(void *ctx, int local, size_t bytes, void **p, struct err *e);
 	void (*release)(void *ctx, int local, void *p);
 	/* only when !host_memory */
@@ -34,9 +34,9 @@ struct sweep_opts {
 	enum coll_op op;
 	int root;
 	size_t minbytes, maxbytes, stepbytes;
-	int stepfactor;		/* > 1: multiply (-f); else add stepbytes (-i) */
+	int stepfactor; /* > 1: multiply (-f); else add stepbytes (-i) */
 	int iters, warmup, check;
-	int nlocal;		/* ranks in this process (-g) */
+	int nlocal; /* ranks in this process (-g) */
 	/*
 	 * tcp: every timed iteration gets fresh inputs and is checked (outside the timed part);
 	 * otherwise nccl-tests' way: `check` extra checked runs after the timed ones.
@@ -46,7 +46,7 @@ struct sweep_opts {
 
 struct coll_row {
 	size_t bytes, count;
-	double time_us[2], algbw[2], busbw[2];	/* [0] out of place, [1] in place */
+	double time_us[2], algbw[2], busbw[2]; /* [0] out of place, [1] in place */
 	int64_t wrong[2];
 	int checked;
 };
@@ -58,6 +58,6 @@ typedef int (*coll_row_fn)(void *arg, const struct coll_row *row);
 size_t coll_sweep_sizes(const struct sweep_opts *o, size_t *sizes, size_t max);
 
 int coll_sweep(const struct sweep_opts *o, const struct coll_backend *be, struct boot *b,
-	       coll_row_fn fn, void *arg, struct err *e);
+               coll_row_fn fn, void *arg, struct err *e);
 
 #endif

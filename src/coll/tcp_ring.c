@@ -1,4 +1,5 @@
-/* The CPU ring over TCP: item schedules per collective, and one non-blocking loop that runs them. */
+/* The CPU ring over TCP: item schedules per collective, and one non-blocking loop that runs them.
+ */
 #include "coll/tcp_ring.h"
 
 #include <errno.h>
@@ -12,8 +13,8 @@
 #include "util/xalloc.h"
 
 #define RING_MAX_STRIPES 16
-#define RING_SCRATCH (256 * 1024)
-#define RING_MAX_WATCH 256
+#define RING_SCRATCH     (256 * 1024)
+#define RING_MAX_WATCH   256
 
 struct ring {
 	struct boot *b;
@@ -57,8 +58,9 @@ struct ring *ring_new(struct boot *b, const struct ring_opts *o, struct err *e)
 	r->b = b;
 	r->rank = boot_rank(b);
 	r->n = boot_world(b);
-	r->nstripes = o->nstripes < 1 ? 1 : o->nstripes > RING_MAX_STRIPES ? RING_MAX_STRIPES
-									    : o->nstripes;
+	r->nstripes = o->nstripes < 1                  ? 1
+	              : o->nstripes > RING_MAX_STRIPES ? RING_MAX_STRIPES
+	                                               : o->nstripes;
 	r->segment = o->segment ? o->segment : 512 * 1024;
 	r->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 30000;
 	if (boot_ring(b, r->nstripes, r->sfd, r->rfd, e) < 0) {
@@ -91,9 +93,9 @@ static void add_sends(struct sched *s, const char *src, size_t bytes, size_t seg
 {
 	for (size_t k = 0, off = 0; off < bytes; k++, off += seg) {
 		ALLOC_GROW(s->s, s->ns + 1, s->salloc);
-		s->s[s->ns++] = (struct sitem){ .src = src + off,
-						.len = bytes - off < seg ? bytes - off : seg,
-						.dep = dep_base < 0 ? -1 : dep_base + (long)k };
+		s->s[s->ns++] = (struct sitem){.src = src + off,
+		                               .len = bytes - off < seg ? bytes - off : seg,
+		                               .dep = dep_base < 0 ? -1 : dep_base + (long)k};
 	}
 }
 
@@ -101,8 +103,9 @@ static void add_recvs(struct sched *s, char *dst, const char *other, size_t byte
 {
 	for (size_t off = 0; off < bytes; off += seg) {
 		ALLOC_GROW(s->r, s->nr + 1, s->ralloc);
-		s->r[s->nr++] = (struct ritem){ .dst = dst + off, .other = other ? other + off : NULL,
-						.len = bytes - off < seg ? bytes - off : seg };
+		s->r[s->nr++] = (struct ritem){.dst = dst + off,
+		                               .other = other ? other + off : NULL,
+		                               .len = bytes - off < seg ? bytes - off : seg};
 	}
 }
 
@@ -115,8 +118,7 @@ static size_t blk_off(size_t count, int b, int n)
  * All-reduce: reduce-scatter then all-gather, 2(n-1) steps. At step t this rank sends the block
  * it received (and reduced) at step t-1, so send step t's pieces wait on receive step t-1's.
  */
-static void sched_allreduce(struct sched *s, const struct coll_call *c, int rank, int n,
-			    size_t seg)
+static void sched_allreduce(struct sched *s, const struct coll_call *c, int rank, int n, size_t seg)
 {
 	size_t es = coll_dtype_size(c->dtype);
 	const char *in = c->send;
@@ -127,8 +129,10 @@ static void sched_allreduce(struct sched *s, const struct coll_call *c, int rank
 		int rs = t < n - 1, st = rs ? t : t - (n - 1);
 		int sb = rs ? ((rank - st) % n + n) % n : ((rank + 1 - st) % n + n) % n;
 		int rb = rs ? ((rank - st - 1) % n + n) % n : ((rank - st) % n + n) % n;
-		size_t so = blk_off(c->count, sb, n) * es, sl = blk_off(c->count, sb + 1, n) * es - so;
-		size_t ro = blk_off(c->count, rb, n) * es, rl = blk_off(c->count, rb + 1, n) * es - ro;
+		size_t so = blk_off(c->count, sb, n) * es,
+		       sl = blk_off(c->count, sb + 1, n) * es - so;
+		size_t ro = blk_off(c->count, rb, n) * es,
+		       rl = blk_off(c->count, rb + 1, n) * es - ro;
 		long here = (long)s->nr;
 
 		add_sends(s, (t == 0 ? in : out) + so, sl, seg, t == 0 ? -1 : rstart);
@@ -138,8 +142,7 @@ static void sched_allreduce(struct sched *s, const struct coll_call *c, int rank
 }
 
 /* All-gather: this rank's block goes round; step t forwards what step t-1 brought. */
-static void sched_allgather(struct sched *s, const struct coll_call *c, int rank, int n,
-			    size_t seg)
+static void sched_allgather(struct sched *s, const struct coll_call *c, int rank, int n, size_t seg)
 {
 	size_t bytes = c->count * coll_dtype_size(c->dtype);
 	long rstart = 0;
@@ -148,16 +151,15 @@ static void sched_allgather(struct sched *s, const struct coll_call *c, int rank
 		int sb = ((rank - t) % n + n) % n, rb = ((rank - t - 1) % n + n) % n;
 		long here = (long)s->nr;
 
-		add_sends(s, t == 0 ? (const char *)c->send : (char *)c->recv + sb * bytes, bytes, seg,
-			  t == 0 ? -1 : rstart);
+		add_sends(s, t == 0 ? (const char *)c->send : (char *)c->recv + sb * bytes, bytes,
+		          seg, t == 0 ? -1 : rstart);
 		add_recvs(s, (char *)c->recv + rb * bytes, NULL, bytes, seg);
 		rstart = here;
 	}
 }
 
 /* Broadcast: a pipelined chain root -> root+1 -> ... ; every middle rank forwards each piece. */
-static void sched_broadcast(struct sched *s, const struct coll_call *c, int rank, int n,
-			    size_t seg)
+static void sched_broadcast(struct sched *s, const struct coll_call *c, int rank, int n, size_t seg)
 {
 	size_t bytes = c->count * coll_dtype_size(c->dtype);
 	int pos = ((rank - c->root) % n + n) % n;
@@ -171,8 +173,9 @@ static void sched_broadcast(struct sched *s, const struct coll_call *c, int rank
 /* ---- the event loop ---- */
 
 struct stripe {
-	size_t sj, soff;	/* next send item on this stripe, bytes of it sent */
-	size_t rj, roff, have;	/* next receive item, bytes of it finished, bytes waiting in scratch */
+	size_t sj, soff; /* next send item on this stripe, bytes of it sent */
+	size_t rj, roff,
+	    have; /* next receive item, bytes of it finished, bytes waiting in scratch */
 };
 
 struct loop {
@@ -191,10 +194,12 @@ static int peer_err(struct loop *l, int peer, int sending, ssize_t rc, struct er
 	const char *who = boot_peer_name(l->r->b, peer);
 
 	if (rc == 0)
-		return err_set(e, ERR_PEER, "%s closed its ring connection mid-collective (did it "
-			       "die?)", who);
+		return err_set(e, ERR_PEER,
+		               "%s closed its ring connection mid-collective (did it "
+		               "die?)",
+		               who);
 	return err_set(e, ERR_PEER, "%s: ring connection lost while %s (%s)", who,
-		       sending ? "sending" : "receiving", strerror(errno));
+	               sending ? "sending" : "receiving", strerror(errno));
 }
 
 /* Moves what it can on stripe k without blocking; returns bytes moved, or -1. */
@@ -213,7 +218,7 @@ static ssize_t stripe_step(struct loop *l, int k, struct err *e)
 		if (it->dep >= 0 && !l->done[it->dep])
 			break;
 		w = send(r->sfd[k], it->src + st->soff, it->len - st->soff,
-			 MSG_DONTWAIT | MSG_NOSIGNAL);
+		         MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (w < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 				break;
@@ -252,7 +257,7 @@ static ssize_t stripe_step(struct loop *l, int k, struct err *e)
 			/* reduce every whole element now; a split element waits in scratch */
 			size_t total = st->have + (size_t)got, whole = total - total % l->es;
 			coll_reduce(l->t, l->op, it->dst + st->roff, it->other + st->roff, scr,
-				    whole / l->es);
+			            whole / l->es);
 			st->roff += whole;
 			st->have = total - whole;
 			if (st->have)
@@ -281,7 +286,7 @@ static void name_culprit(struct loop *l, struct err *e)
 	while (n && time_now_ms() < until) {
 		struct pollfd p[RING_MAX_WATCH];
 		for (size_t i = 0; i < n; i++)
-			p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+			p[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
 		if (poll(p, n, 50) <= 0)
 			continue;
 		for (size_t i = 0; i < n; i++) {
@@ -289,7 +294,8 @@ static void name_culprit(struct loop *l, struct err *e)
 			if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			int ev = boot_watch_event(l->r->b, fds[i], ranks[i], &e2);
-			/* a death, or a peer's report of one, explains more than a closed neighbour */
+			/* a death, or a peer's report of one, explains more than a closed neighbour
+			 */
 			if (ev == 1 || (ev == 2 && strstr(e2.msg, " is gone"))) {
 				*e = e2;
 				return;
@@ -302,11 +308,10 @@ static void name_culprit(struct loop *l, struct err *e)
 	}
 }
 
-static int run_loop(struct ring *r, const struct sched *s, const struct coll_call *c,
-		    struct err *e)
+static int run_loop(struct ring *r, const struct sched *s, const struct coll_call *c, struct err *e)
 {
-	struct loop l = { .r = r, .s = s, .t = c->dtype, .op = c->op,
-			  .es = coll_dtype_size(c->dtype) };
+	struct loop l = {
+	    .r = r, .s = s, .t = c->dtype, .op = c->op, .es = coll_dtype_size(c->dtype)};
 	int wfd[RING_MAX_WATCH], wrank[RING_MAX_WATCH], S = r->nstripes;
 	size_t nw = boot_watch_fds(r->b, wfd, wrank, RING_MAX_WATCH);
 	int64_t last = time_now_ms();
@@ -314,7 +319,7 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 
 	l.done = xcalloc(s->nr + 1, 1);
 	for (int k = 0; k < S; k++)
-		l.st[k] = (struct stripe){ .sj = (size_t)k, .rj = (size_t)k };
+		l.st[k] = (struct stripe){.sj = (size_t)k, .rj = (size_t)k};
 	while (l.sent_items < s->ns || l.recv_items < s->nr) {
 		struct pollfd p[2 * RING_MAX_STRIPES + RING_MAX_WATCH];
 		ssize_t moved = 0;
@@ -337,13 +342,13 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 		for (int k = 0; k < S; k++) {
 			const struct stripe *st = &l.st[k];
 			if (st->sj < s->ns && (s->s[st->sj].dep < 0 || l.done[s->s[st->sj].dep]))
-				p[np++] = (struct pollfd){ .fd = r->sfd[k], .events = POLLOUT };
+				p[np++] = (struct pollfd){.fd = r->sfd[k], .events = POLLOUT};
 			if (st->rj < s->nr)
-				p[np++] = (struct pollfd){ .fd = r->rfd[k], .events = POLLIN };
+				p[np++] = (struct pollfd){.fd = r->rfd[k], .events = POLLIN};
 		}
 		size_t wbase = np;
 		for (size_t i = 0; i < nw; i++)
-			p[np++] = (struct pollfd){ .fd = wfd[i], .events = POLLIN };
+			p[np++] = (struct pollfd){.fd = wfd[i], .events = POLLIN};
 		int pr = poll(p, np, 500);
 		if (pr < 0 && errno != EINTR) {
 			rc = err_sys(e, "poll");
@@ -368,11 +373,12 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 		nw = kept;
 		if (time_now_ms() - last > r->timeout_ms) {
 			int waiting_recv = l.recv_items < s->nr;
-			int peer = waiting_recv ? (r->rank + r->n - 1) % r->n : (r->rank + 1) % r->n;
+			int peer =
+			    waiting_recv ? (r->rank + r->n - 1) % r->n : (r->rank + 1) % r->n;
 			rc = err_set(e, ERR_TIMEOUT, "%s: no progress for %ld s (%s)",
-				     boot_peer_name(r->b, peer), r->timeout_ms / 1000,
-				     waiting_recv ? "no data arrives from it"
-						  : "it stopped reading what this rank sends");
+			             boot_peer_name(r->b, peer), r->timeout_ms / 1000,
+			             waiting_recv ? "no data arrives from it"
+			                          : "it stopped reading what this rank sends");
 			goto out;
 		}
 	}
@@ -387,20 +393,23 @@ int ring_run(struct ring *r, const struct coll_call *c, struct err *e)
 {
 	const struct coll_kind *k = c->kind;
 	size_t es = coll_dtype_size(c->dtype), seg = r->segment - r->segment % es;
-	struct sched s = { 0 };
+	struct sched s = {0};
 	size_t local_bytes;
 	int rc;
 
 	if (!ring_supports(k->id))
-		return err_set(e, ERR_USAGE, "%s is not implemented by --backend tcp (it runs "
-			       "allreduce, allgather and broadcast)", k->name);
+		return err_set(e, ERR_USAGE,
+		               "%s is not implemented by --backend tcp (it runs "
+		               "allreduce, allgather and broadcast)",
+		               k->name);
 	if (seg < es)
 		seg = es;
 	/* what stays on this rank: the in-place-or-copy part of each collective */
 	local_bytes = c->count * es;
 	if (r->n == 1 || k->id == COLL_ALLGATHER) {
-		char *dst = k->id == COLL_ALLGATHER ? (char *)c->recv + (size_t)r->rank * local_bytes
-						    : c->recv;
+		char *dst = k->id == COLL_ALLGATHER
+		                ? (char *)c->recv + (size_t)r->rank * local_bytes
+		                : c->recv;
 		if (dst != c->send && (k->id != COLL_BROADCAST || r->rank == c->root || r->n == 1))
 			memmove(dst, c->send, local_bytes);
 		if (r->n == 1)
@@ -409,9 +418,15 @@ int ring_run(struct ring *r, const struct coll_call *c, struct err *e)
 	if (k->id == COLL_BROADCAST && r->rank == c->root && c->recv != c->send)
 		memmove(c->recv, c->send, local_bytes);
 	switch (k->id) {
-	case COLL_ALLREDUCE: sched_allreduce(&s, c, r->rank, r->n, seg); break;
-	case COLL_ALLGATHER: sched_allgather(&s, c, r->rank, r->n, seg); break;
-	default: sched_broadcast(&s, c, r->rank, r->n, seg); break;
+	case COLL_ALLREDUCE:
+		sched_allreduce(&s, c, r->rank, r->n, seg);
+		break;
+	case COLL_ALLGATHER:
+		sched_allgather(&s, c, r->rank, r->n, seg);
+		break;
+	default:
+		sched_broadcast(&s, c, r->rank, r->n, seg);
+		break;
 	}
 	rc = run_loop(r, &s, c, e);
 	free(s.s);
@@ -447,6 +462,10 @@ static int tcp_run(void *ctx, const struct coll_call *calls, int ncalls, struct 
 
 void ring_backend(struct ring *r, struct coll_backend *be)
 {
-	*be = (struct coll_backend){ .name = "tcp", .ctx = r, .host_memory = 1, .alloc = tcp_alloc,
-				     .release = tcp_release, .run = tcp_run };
+	*be = (struct coll_backend){.name = "tcp",
+	                            .ctx = r,
+	                            .host_memory = 1,
+	                            .alloc = tcp_alloc,
+	                            .release = tcp_release,
+	                            .run = tcp_run};
 }

@@ -18,9 +18,9 @@
 #include "util/err.h"
 
 struct ring_opts {
-	int nstripes;		/* sockets per neighbour (1..16) */
-	size_t segment;		/* bytes per pipelined piece (0: 512 KiB) */
-	long timeout_ms;	/* no progress for this long is an error naming the peer */
+	int nstripes;    /* sockets per neighbour (1..16) */
+	size_t segment;  /* bytes per pipelined piece (0: 512 KiB) */
+	long timeout_ms; /* no progress for this long is an error naming the peer */
 };
 
 struct ring;

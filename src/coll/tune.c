@@ -2,18 +2,21 @@
 #include "coll/tune.h"
 
 static const struct tune_config configs[] = {
-	{ .label = "defaults" },
-	{ .label = "NSOCKS=2", .nvars = 1, .names = { "NCCL_NSOCKS_PERTHREAD" }, .values = { "2" } },
-	{ .label = "NSOCKS=4", .nvars = 1, .names = { "NCCL_NSOCKS_PERTHREAD" }, .values = { "4" } },
-	{ .label = "NTHREADS=2", .nvars = 1, .names = { "NCCL_SOCKET_NTHREADS" }, .values = { "2" } },
-	{ .label = "NTHREADS=4", .nvars = 1, .names = { "NCCL_SOCKET_NTHREADS" }, .values = { "4" } },
-	{ .label = "NTHREADS=2 NSOCKS=2", .nvars = 2,
-	  .names = { "NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD" }, .values = { "2", "2" } },
-	{ .label = "NTHREADS=4 NSOCKS=4", .nvars = 2,
-	  .names = { "NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD" }, .values = { "4", "4" } },
-	{ .label = "BUFFSIZE=16M", .nvars = 1, .names = { "NCCL_BUFFSIZE" }, .values = { "16777216" } },
-	{ .label = "MIN_NCHANNELS=4", .nvars = 1, .names = { "NCCL_MIN_NCHANNELS" },
-	  .values = { "4" } },
+    {.label = "defaults"},
+    {.label = "NSOCKS=2", .nvars = 1, .names = {"NCCL_NSOCKS_PERTHREAD"}, .values = {"2"}},
+    {.label = "NSOCKS=4", .nvars = 1, .names = {"NCCL_NSOCKS_PERTHREAD"}, .values = {"4"}},
+    {.label = "NTHREADS=2", .nvars = 1, .names = {"NCCL_SOCKET_NTHREADS"}, .values = {"2"}},
+    {.label = "NTHREADS=4", .nvars = 1, .names = {"NCCL_SOCKET_NTHREADS"}, .values = {"4"}},
+    {.label = "NTHREADS=2 NSOCKS=2",
+     .nvars = 2,
+     .names = {"NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD"},
+     .values = {"2", "2"}},
+    {.label = "NTHREADS=4 NSOCKS=4",
+     .nvars = 2,
+     .names = {"NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD"},
+     .values = {"4", "4"}},
+    {.label = "BUFFSIZE=16M", .nvars = 1, .names = {"NCCL_BUFFSIZE"}, .values = {"16777216"}},
+    {.label = "MIN_NCHANNELS=4", .nvars = 1, .names = {"NCCL_MIN_NCHANNELS"}, .values = {"4"}},
 };
 
 const struct tune_config *tune_configs(size_t *n)
@@ -66,7 +69,7 @@ size_t tune_pick(const struct tune_result *res, size_t n, double spread)
 }
 
 void tune_findings(const struct tune_config *cfg, const struct tune_result *res, size_t n,
-		   double spread, struct findings *fs)
+                   double spread, struct findings *fs)
 {
 	size_t pick = tune_pick(res, n, spread), worst = 0;
 	double base = tune_mean(&res[0]);
@@ -77,19 +80,24 @@ void tune_findings(const struct tune_config *cfg, const struct tune_result *res,
 			worst = i;
 	if (pick) {
 		f = finding_add(fs, SEV_INFO, "bench.tune.better",
-				"%s beats NCCL's defaults on this link: %.3f vs %.3f GB/s busbw",
-				cfg[pick].label, tune_mean(&res[pick]), base);
-		finding_why(f, "measured here, %zu runs each; the gain (%.0f %%) is larger than the "
-			       "defaults' run-to-run spread (%.0f %%)", res[pick].n,
-			    (tune_mean(&res[pick]) / base - 1) * 100, spread * 100);
+		                "%s beats NCCL's defaults on this link: %.3f vs %.3f GB/s busbw",
+		                cfg[pick].label, tune_mean(&res[pick]), base);
+		finding_why(f,
+		            "measured here, %zu runs each; the gain (%.0f %%) is larger than the "
+		            "defaults' run-to-run spread (%.0f %%)",
+		            res[pick].n, (tune_mean(&res[pick]) / base - 1) * 100, spread * 100);
 		for (size_t v = 0; v < cfg[pick].nvars; v++)
 			finding_export(f, cfg[pick].names[v], "%s", cfg[pick].values[v]);
 	} else {
-		f = finding_add(fs, SEV_OK, "bench.tune.defaults",
-				"keep NCCL's socket defaults: nothing tried beats them by more than "
-				"the run-to-run spread (%.0f %%)", spread * 100);
-		finding_why(f, "the defaults reached %.3f GB/s busbw; tuning guesses such as "
-			       "4 threads x 4 sockets cost CPU and can be slower", base);
+		f = finding_add(
+		    fs, SEV_OK, "bench.tune.defaults",
+		    "keep NCCL's socket defaults: nothing tried beats them by more than "
+		    "the run-to-run spread (%.0f %%)",
+		    spread * 100);
+		finding_why(f,
+		            "the defaults reached %.3f GB/s busbw; tuning guesses such as "
+		            "4 threads x 4 sockets cost CPU and can be slower",
+		            base);
 		/* the settings say "leave unset" so config/run remove any guessed values */
 		for (size_t i = 1; i < n; i++)
 			for (size_t v = 0; v < cfg[i].nvars; v++)
@@ -98,8 +106,8 @@ void tune_findings(const struct tune_config *cfg, const struct tune_result *res,
 	for (size_t i = 0; i < n; i++)
 		if (res[i].n)
 			finding_evidence(f, "%-22s %.3f GB/s busbw (%zu runs)", cfg[i].label,
-					 tune_mean(&res[i]), res[i].n);
+			                 tune_mean(&res[i]), res[i].n);
 	if (worst && tune_mean(&res[worst]) < base * (1 - spread))
 		finding_evidence(f, "slowest: %s, %.0f %% below the defaults", cfg[worst].label,
-				 (1 - tune_mean(&res[worst]) / base) * 100);
+		                 (1 - tune_mean(&res[worst]) / base) * 100);
 }

@@ -23,7 +23,7 @@ struct tune_config {
 };
 
 struct tune_result {
-	double busbw[TUNE_MAX_REPS];	/* GB/s, one per repeat */
+	double busbw[TUNE_MAX_REPS]; /* GB/s, one per repeat */
 	size_t n;
 };
 
@@ -40,6 +40,6 @@ double tune_spread(const struct tune_result *r, double floor);
 size_t tune_pick(const struct tune_result *res, size_t n, double spread);
 /* The finding that says so (bench.tune.better or bench.tune.defaults), with settings[]. */
 void tune_findings(const struct tune_config *cfg, const struct tune_result *res, size_t n,
-		   double spread, struct findings *fs);
+                   double spread, struct findings *fs);
 
 #endif

@@ -19,7 +19,7 @@ struct bench_report {
 
 void bench_float_str(double v, int width, char *buf, size_t len)
 {
-	static const char *const fixed[] = { "%*.2f", "%*.1f", "%*.0f" };
+	static const char *const fixed[] = {"%*.2f", "%*.1f", "%*.0f"};
 
 	for (size_t i = 0; i < 3; i++)
 		if (snprintf(buf, len, fixed[i], width, v) <= width)
@@ -43,22 +43,24 @@ struct bench_report *bench_report_new(FILE *out, const struct bench_meta *m)
 	if (!out)
 		return r;
 	fprintf(out, "# ncclcheck %s bench, nccl-tests format, backend %s", NCCLCHECK_VERSION,
-		m->backend);
+	        m->backend);
 	if (m->lib_version)
 		fprintf(out, " nccl-library=%d", m->lib_version);
 	fputc('\n', out);
 	fprintf(out, "# Collective test starting: %s\n", m->perf);
-	fprintf(out, "# nThread %d nGpus %d minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
-		     "iters: %d agg iters: %d validation: %d graph: %d unalign: %d\n",
-		m->nthreads, m->ngpus, m->minbytes, m->maxbytes, m->step,
-		m->step_factor ? "factor" : "bytes", m->warmup, m->iters, m->agg, m->check,
-		m->graph, m->unalign);
+	fprintf(out,
+	        "# nThread %d nGpus %d minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
+	        "iters: %d agg iters: %d validation: %d graph: %d unalign: %d\n",
+	        m->nthreads, m->ngpus, m->minbytes, m->maxbytes, m->step,
+	        m->step_factor ? "factor" : "bytes", m->warmup, m->iters, m->agg, m->check,
+	        m->graph, m->unalign);
 	fputs("#\n# Using devices\n", out);
 	for (size_t i = 0; i < m->ndevs; i++) {
 		const struct bench_device *d = &m->devs[i];
-		fprintf(out, "#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s\n",
-			d->rank, d->group, d->pid, d->host, d->device, d->pci_domain, d->pci_bus,
-			d->pci_dev, d->name);
+		fprintf(out,
+		        "#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s\n",
+		        d->rank, d->group, d->pid, d->host, d->device, d->pci_domain, d->pci_bus,
+		        d->pci_dev, d->name);
 	}
 	fflush(out);
 	return r;
@@ -79,14 +81,16 @@ void bench_report_columns(struct bench_report *r)
 	if (!r->out)
 		return;
 	fprintf(r->out, "#\n");
-	fprintf(r->out, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
-			"in-place          \n", "", "", "", "", "");
+	fprintf(r->out,
+	        "# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
+	        "in-place          \n",
+	        "", "", "", "", "");
 	fprintf(r->out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s\n",
-		"size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time",
-		"algbw", "busbw", "#wrong", 0, "");
+	        "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
+	        "time", "algbw", "busbw", "#wrong", 0, "");
 	fprintf(r->out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s %*s\n",
-		"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)",
-		"(GB/s)", "", 0, "");
+	        "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)",
+	        "(GB/s)", "", 0, "");
 	fflush(r->out);
 }
 
@@ -115,7 +119,8 @@ static void half_text(FILE *out, const struct bench_half *h)
 static json_t *half_json(const struct bench_half *h)
 {
 	return json_pack("{s:f, s:f, s:f, s:o}", "time", h->time_us, "alg_bw", h->algbw, "bus_bw",
-			 h->busbw, "nwrong", h->checked ? json_real((double)h->wrong) : json_null());
+	                 h->busbw, "nwrong",
+	                 h->checked ? json_real((double)h->wrong) : json_null());
 }
 
 static void account(struct bench_report *r, const struct bench_half *h)
@@ -133,7 +138,7 @@ void bench_report_row(struct bench_report *r, const struct bench_row *row)
 
 	snprintf(root, sizeof(root), "%6i", row->root);
 	j = json_pack("{s:I, s:I, s:s, s:s, s:s}", "size", (json_int_t)row->bytes, "count",
-		      (json_int_t)row->count, "type", row->type, "redop", row->redop, "root", root);
+	              (json_int_t)row->count, "type", row->type, "redop", row->redop, "root", root);
 	json_object_set_new(j, "out_of_place", row->has_oop ? half_json(&row->oop) : json_null());
 	json_object_set_new(j, "in_place", row->has_ip ? half_json(&row->ip) : json_null());
 	json_array_append_new(r->rows, j);
@@ -143,8 +148,8 @@ void bench_report_row(struct bench_report *r, const struct bench_row *row)
 		account(r, &row->ip);
 	if (!r->out)
 		return;
-	fprintf(r->out, "%12zu  %12zu  %8s  %6s  %6s", row->bytes, row->count, row->type, row->redop,
-		root);
+	fprintf(r->out, "%12zu  %12zu  %8s  %6s  %6s", row->bytes, row->count, row->type,
+	        row->redop, root);
 	if (row->has_oop)
 		half_text(r->out, &row->oop);
 	else
@@ -164,8 +169,9 @@ int bench_report_footer(struct bench_report *r)
 {
 	if (r->out) {
 		fprintf(r->out, "# %-20s : %d %s\n", "Out of bounds values", r->oob,
-			r->oob ? "FAILED" : "OK");
-		fprintf(r->out, "# %-20s : %g %s\n", "Avg bus bandwidth", bench_report_avg_busbw(r), "");
+		        r->oob ? "FAILED" : "OK");
+		fprintf(r->out, "# %-20s : %g %s\n", "Avg bus bandwidth", bench_report_avg_busbw(r),
+		        "");
 		fprintf(r->out, "#\n# Collective test concluded: %s\n#\n", r->m.perf);
 		fflush(r->out);
 	}
@@ -182,19 +188,19 @@ json_t *bench_report_json(const struct bench_report *r)
 		char hex[32];
 		snprintf(hex, sizeof(hex), "%04x:%02x:%02x", d->pci_domain, d->pci_bus, d->pci_dev);
 		json_array_append_new(devs, json_pack("{s:i, s:i, s:i, s:s, s:i, s:s, s:s}", "rank",
-						      d->rank, "group", d->group, "pid", d->pid,
-						      "hostname", d->host, "device", d->device,
-						      "device_hex", hex, "device_info", d->name));
+		                                      d->rank, "group", d->group, "pid", d->pid,
+		                                      "hostname", d->host, "device", d->device,
+		                                      "device_hex", hex, "device_info", d->name));
 	}
 	cfg = json_pack("{s:i, s:i, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:i, s:o}", "nthreads",
-			m->nthreads, "ngpus", m->ngpus, "minimum_bytes", (json_int_t)m->minbytes,
-			"maximum_bytes", (json_int_t)m->maxbytes,
-			m->step_factor ? "step_factor" : "step_bytes", (json_int_t)m->step,
-			"warmup_iters", m->warmup, "iterations", m->iters, "aggregated_iterations",
-			m->agg, "validation", m->check, "graph", m->graph, "devices", devs);
-	return json_pack("{s:s, s:s, s:i, s:o, s:O, s:O, s:{s:i, s:b}, s:{s:f, s:s}}", "test", m->perf,
-			 "backend", m->backend, "nccl_version", m->lib_version, "config", cfg,
-			 "results", r->rows, "notes", r->notes, "out_of_bounds", "count", r->oob,
-			 "okay", r->oob == 0, "average_bus_bandwidth", "bandwidth",
-			 bench_report_avg_busbw(r), "okay", "unchecked");
+	                m->nthreads, "ngpus", m->ngpus, "minimum_bytes", (json_int_t)m->minbytes,
+	                "maximum_bytes", (json_int_t)m->maxbytes,
+	                m->step_factor ? "step_factor" : "step_bytes", (json_int_t)m->step,
+	                "warmup_iters", m->warmup, "iterations", m->iters, "aggregated_iterations",
+	                m->agg, "validation", m->check, "graph", m->graph, "devices", devs);
+	return json_pack("{s:s, s:s, s:i, s:o, s:O, s:O, s:{s:i, s:b}, s:{s:f, s:s}}", "test",
+	                 m->perf, "backend", m->backend, "nccl_version", m->lib_version, "config",
+	                 cfg, "results", r->rows, "notes", r->notes, "out_of_bounds", "count",
+	                 r->oob, "okay", r->oob == 0, "average_bus_bandwidth", "bandwidth",
+	                 bench_report_avg_busbw(r), "okay", "unchecked");
 }

@@ -22,12 +22,12 @@ struct bench_device {
 };
 
 struct bench_meta {
-	const char *perf;	/* "all_reduce_perf" */
-	const char *backend;	/* "tcp" | "nccl" */
-	int lib_version;	/* NCCL's version code, 0 for tcp */
+	const char *perf;    /* "all_reduce_perf" */
+	const char *backend; /* "tcp" | "nccl" */
+	int lib_version;     /* NCCL's version code, 0 for tcp */
 	int nthreads, ngpus;
 	size_t minbytes, maxbytes, step;
-	int step_factor;	/* step is a factor (-f) rather than bytes (-i) */
+	int step_factor; /* step is a factor (-f) rather than bytes (-i) */
 	int warmup, iters, agg, check, graph, unalign;
 	const struct bench_device *devs;
 	size_t ndevs;
@@ -35,8 +35,8 @@ struct bench_meta {
 
 struct bench_half {
 	double time_us, algbw, busbw;
-	int64_t wrong;		/* summed over ranks */
-	int checked;		/* 0: #wrong prints N/A (-c 0) */
+	int64_t wrong; /* summed over ranks */
+	int checked;   /* 0: #wrong prints N/A (-c 0) */
 };
 
 struct bench_row {

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
-#define MAXC 16
+#define MAXC   16
 
 typedef struct {
 	char internal[128];
@@ -73,10 +73,14 @@ EXPORT int ncclGetVersion(int *v)
 
 EXPORT const char *ncclGetErrorString(int r)
 {
-	static const char *const s[] = { "no error", "unhandled cuda error", "unhandled system error",
-					 "internal error", "invalid argument", "invalid usage",
-					 "remote process exited or there was a network error",
-					 "NCCL operation in progress" };
+	static const char *const s[] = {"no error",
+	                                "unhandled cuda error",
+	                                "unhandled system error",
+	                                "internal error",
+	                                "invalid argument",
+	                                "invalid usage",
+	                                "remote process exited or there was a network error",
+	                                "NCCL operation in progress"};
 	return r >= 0 && r < 8 ? s[r] : "unknown result code";
 }
 
@@ -99,8 +103,9 @@ EXPORT int ncclCommInitRankConfig(struct nccl_comm **out, int nranks, id_t_ id, 
 
 	(void)cfg;
 	if (scenario("init_error")) {
-		snprintf(last_err, sizeof(last_err), "socketStartConnect: Connect to 10.0.0.2<43211> "
-			 "failed : Software caused connection abort");
+		snprintf(last_err, sizeof(last_err),
+		         "socketStartConnect: Connect to 10.0.0.2<43211> "
+		         "failed : Software caused connection abort");
 		return 2;
 	}
 	if (ncomms == MAXC)
@@ -156,7 +161,9 @@ static size_t esize(int t)
 
 static double get(int t, const void *p, size_t i)
 {
-	return t == 8 ? ((const double *)p)[i] : t == 7 ? ((const float *)p)[i] : ((const int32_t *)p)[i];
+	return t == 8   ? ((const double *)p)[i]
+	       : t == 7 ? ((const float *)p)[i]
+	                : ((const int32_t *)p)[i];
 }
 
 static void put(int t, void *p, size_t i, double v)
@@ -198,8 +205,10 @@ static int execute(void)
 		return 0;
 	int nr = pending[0].comm->nranks;
 	if (n % nr || nr > MAXC) {
-		snprintf(last_err, sizeof(last_err), "fake NCCL runs every rank in one process "
-			 "(%d of %d here)", n, nr);
+		snprintf(last_err, sizeof(last_err),
+		         "fake NCCL runs every rank in one process "
+		         "(%d of %d here)",
+		         n, nr);
 		npending = 0;
 		return 5;
 	}
@@ -225,7 +234,8 @@ static int execute(void)
 				for (size_t i = 0; i < c; i++)
 					put(t, o[r]->recv, i, acc[o[0]->kind == 0 ? i : r * c + i]);
 			free(acc);
-			info("AllReduce: %s%lld Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..1}",
+			info("AllReduce: %s%lld Bytes -> Algo RING proto SIMPLE "
+			     "channel{Lo..Hi}={0..1}",
 			     "", (long long)(c * es));
 		} else if (o[0]->kind == 1) {
 			char *tmp = malloc(c * es * (size_t)nr + 1);
@@ -267,39 +277,56 @@ EXPORT int ncclGroupEnd(void)
 	return 0;
 }
 
-EXPORT int ncclAllReduce(const void *s, void *r, size_t n, int t, int op, struct nccl_comm *c, void *st)
+EXPORT int ncclAllReduce(const void *s, void *r, size_t n, int t, int op, struct nccl_comm *c,
+                         void *st)
 {
 	(void)st;
-	return post((struct op){ .kind = 0, .send = s, .recv = r, .count = n, .dtype = t, .redop = op, .comm = c });
+	return post((struct op){
+	    .kind = 0, .send = s, .recv = r, .count = n, .dtype = t, .redop = op, .comm = c});
 }
 
 EXPORT int ncclAllGather(const void *s, void *r, size_t n, int t, struct nccl_comm *c, void *st)
 {
 	(void)st;
-	return post((struct op){ .kind = 1, .send = s, .recv = r, .count = n, .dtype = t, .comm = c });
+	return post(
+	    (struct op){.kind = 1, .send = s, .recv = r, .count = n, .dtype = t, .comm = c});
 }
 
-EXPORT int ncclReduceScatter(const void *s, void *r, size_t n, int t, int op, struct nccl_comm *c, void *st)
+EXPORT int ncclReduceScatter(const void *s, void *r, size_t n, int t, int op, struct nccl_comm *c,
+                             void *st)
 {
 	(void)st;
-	return post((struct op){ .kind = 2, .send = s, .recv = r, .count = n, .dtype = t, .redop = op, .comm = c });
+	return post((struct op){
+	    .kind = 2, .send = s, .recv = r, .count = n, .dtype = t, .redop = op, .comm = c});
 }
 
-EXPORT int ncclBroadcast(const void *s, void *r, size_t n, int t, int root, struct nccl_comm *c, void *st)
+EXPORT int ncclBroadcast(const void *s, void *r, size_t n, int t, int root, struct nccl_comm *c,
+                         void *st)
 {
 	(void)st;
-	return post((struct op){ .kind = 3, .send = s, .recv = r, .count = n, .dtype = t, .root = root, .comm = c });
+	return post((struct op){
+	    .kind = 3, .send = s, .recv = r, .count = n, .dtype = t, .root = root, .comm = c});
 }
 
 EXPORT int ncclSend(const void *s, size_t n, int t, int peer, struct nccl_comm *c, void *st)
 {
-	(void)s; (void)n; (void)t; (void)peer; (void)c; (void)st;
+	(void)s;
+	(void)n;
+	(void)t;
+	(void)peer;
+	(void)c;
+	(void)st;
 	snprintf(last_err, sizeof(last_err), "fake NCCL has no send/recv");
 	return 5;
 }
 
 EXPORT int ncclRecv(void *r, size_t n, int t, int peer, struct nccl_comm *c, void *st)
 {
-	(void)r; (void)n; (void)t; (void)peer; (void)c; (void)st;
+	(void)r;
+	(void)n;
+	(void)t;
+	(void)peer;
+	(void)c;
+	(void)st;
 	return 5;
 }

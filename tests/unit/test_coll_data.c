@@ -87,7 +87,8 @@ static void test_exact_data(void **state)
 	(void)state;
 	for (int t = 0; t < COLL_NDTYPES; t++)
 		for (int op = 0; op < COLL_NOPS; op++)
-			allreduce_roundtrip(t, op, t == COLL_INT8 || t == COLL_UINT8 ? 5 : 33, 1001);
+			allreduce_roundtrip(t, op, t == COLL_INT8 || t == COLL_UINT8 ? 5 : 33,
+			                    1001);
 	allreduce_roundtrip(COLL_FLOAT, COLL_SUM, 1, 0);
 	allreduce_roundtrip(COLL_BFLOAT16, COLL_SUM, 80, 4096);
 }
@@ -132,14 +133,30 @@ static void test_float_str(void **state)
 
 static void test_report_text(void **state)
 {
-	struct bench_device dev = { .rank = 0, .pid = 42, .host = "node01", .name = "cpu" };
-	struct bench_meta m = { .perf = "all_reduce_perf", .backend = "tcp", .nthreads = 1,
-				.ngpus = 1, .minbytes = 8, .maxbytes = 8, .step = 2,
-				.step_factor = 1, .warmup = 1, .iters = 20, .agg = 1, .check = 1,
-				.devs = &dev, .ndevs = 1 };
-	struct bench_row row = { .bytes = 8, .count = 2, .type = "float", .redop = "sum", .root = -1,
-				 .has_oop = 1, .has_ip = 1,
-				 .oop = { 10.52, 0.0, 0.0, 0, 1 }, .ip = { 10.31, 0.0, 0.0, 2, 1 } };
+	struct bench_device dev = {.rank = 0, .pid = 42, .host = "node01", .name = "cpu"};
+	struct bench_meta m = {.perf = "all_reduce_perf",
+	                       .backend = "tcp",
+	                       .nthreads = 1,
+	                       .ngpus = 1,
+	                       .minbytes = 8,
+	                       .maxbytes = 8,
+	                       .step = 2,
+	                       .step_factor = 1,
+	                       .warmup = 1,
+	                       .iters = 20,
+	                       .agg = 1,
+	                       .check = 1,
+	                       .devs = &dev,
+	                       .ndevs = 1};
+	struct bench_row row = {.bytes = 8,
+	                        .count = 2,
+	                        .type = "float",
+	                        .redop = "sum",
+	                        .root = -1,
+	                        .has_oop = 1,
+	                        .has_ip = 1,
+	                        .oop = {10.52, 0.0, 0.0, 0, 1},
+	                        .ip = {10.31, 0.0, 0.0, 2, 1}};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -151,23 +168,25 @@ static void test_report_text(void **state)
 	bench_report_row(r, &row);
 	assert_int_equal(bench_report_footer(r), 1);
 	fclose(f);
-	assert_non_null(strstr(text, "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) "
-				     "warmup iters: 1 iters: 20 agg iters: 1 validation: 1 graph: 0 "
-				     "unalign: 0\n"));
-	assert_non_null(strstr(text, "#  Rank  0 Group  0 Pid     42 on     node01 device  0 "
-				     "[0000:00:00] cpu\n"));
 	assert_non_null(strstr(text,
-		"#       size         count      type   redop    root     time   algbw   busbw  "
-		"#wrong     time   algbw   busbw  #wrong \n"
-		"#        (B)    (elements)                               (us)  (GB/s)  (GB/s)  "
-		"           (us)  (GB/s)  (GB/s)         \n"));
-	assert_non_null(strstr(text, "           8             2     float     sum      -1    10.52"
-				     "    0.00    0.00       0    10.31    0.00    0.00       2\n"));
+	                       "# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) "
+	                       "warmup iters: 1 iters: 20 agg iters: 1 validation: 1 graph: 0 "
+	                       "unalign: 0\n"));
+	assert_non_null(strstr(text, "#  Rank  0 Group  0 Pid     42 on     node01 device  0 "
+	                             "[0000:00:00] cpu\n"));
+	assert_non_null(strstr(
+	    text, "#       size         count      type   redop    root     time   algbw   busbw  "
+	          "#wrong     time   algbw   busbw  #wrong \n"
+	          "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)  "
+	          "           (us)  (GB/s)  (GB/s)         \n"));
+	assert_non_null(strstr(text,
+	                       "           8             2     float     sum      -1    10.52"
+	                       "    0.00    0.00       0    10.31    0.00    0.00       2\n"));
 	assert_non_null(strstr(text, "# Out of bounds values : 1 FAILED\n"
-				     "# Avg bus bandwidth    : 0 \n"));
+	                             "# Avg bus bandwidth    : 0 \n"));
 	j = bench_report_json(r);
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "out_of_bounds"),
-							    "count")), 1);
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(j, "out_of_bounds"), "count")), 1);
 	assert_int_equal(json_array_size(json_object_get(j, "results")), 1);
 	json_decref(j);
 	bench_report_free(r);
@@ -177,12 +196,9 @@ static void test_report_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counts_and_factors),
-		cmocka_unit_test(test_half_bf16),
-		cmocka_unit_test(test_exact_data),
-		cmocka_unit_test(test_allgather_data),
-		cmocka_unit_test(test_float_str),
-		cmocka_unit_test(test_report_text),
+	    cmocka_unit_test(test_counts_and_factors), cmocka_unit_test(test_half_bf16),
+	    cmocka_unit_test(test_exact_data),         cmocka_unit_test(test_allgather_data),
+	    cmocka_unit_test(test_float_str),          cmocka_unit_test(test_report_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

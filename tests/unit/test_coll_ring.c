@@ -23,7 +23,7 @@ struct job {
 	enum coll_id coll;
 	enum coll_dtype t;
 	enum coll_op op;
-	size_t count;		/* param count */
+	size_t count; /* param count */
 	int in_place, root;
 	uint64_t wrong;
 	int rc;
@@ -35,11 +35,14 @@ static void *rank_main(void *arg)
 	struct job *j = arg;
 	char master[64];
 	struct err e = ERR_INIT;
-	struct boot_opts bo = { .rank = j->rank, .world = j->world, .master = master,
-				.timeout_ms = 10000, .params_hash = 42 };
+	struct boot_opts bo = {.rank = j->rank,
+	                       .world = j->world,
+	                       .master = master,
+	                       .timeout_ms = 10000,
+	                       .params_hash = 42};
 	const struct coll_kind *k = coll_kind_get(j->coll);
 	size_t es = coll_dtype_size(j->t);
-	struct ring_opts ro = { .nstripes = j->stripes, .segment = j->segment, .timeout_ms = 10000 };
+	struct ring_opts ro = {.nstripes = j->stripes, .segment = j->segment, .timeout_ms = 10000};
 	struct coll_counts c;
 	struct boot *b;
 	struct ring *r = NULL;
@@ -57,16 +60,23 @@ static void *rank_main(void *arg)
 	}
 	/* counts for exactly `count` params */
 	if (j->coll == COLL_ALLGATHER)
-		c = (struct coll_counts){ .send = j->count, .recv = j->count * j->world,
-					  .param = j->count, .send_inplace = j->count };
+		c = (struct coll_counts){.send = j->count,
+		                         .recv = j->count * j->world,
+		                         .param = j->count,
+		                         .send_inplace = j->count};
 	else
-		c = (struct coll_counts){ .send = j->count, .recv = j->count, .param = j->count };
+		c = (struct coll_counts){.send = j->count, .recv = j->count, .param = j->count};
 	send = calloc(c.send + 1, es);
 	recv = calloc(c.recv + 1, es);
 	for (int it = 0; it < 3 && j->rc == 0; it++) {
-		struct coll_call call = { .kind = k, .count = j->count, .dtype = j->t, .op = j->op,
-					  .root = j->root, .in_place = j->in_place,
-					  .send = send, .recv = recv };
+		struct coll_call call = {.kind = k,
+		                         .count = j->count,
+		                         .dtype = j->t,
+		                         .op = j->op,
+		                         .root = j->root,
+		                         .in_place = j->in_place,
+		                         .send = send,
+		                         .recv = recv};
 		if (j->in_place)
 			call.send = recv + c.send_inplace * (size_t)j->rank * es;
 		coll_fill(k, j->t, j->op, j->world, j->rank, j->root, 100 + it, &c, call.send);
@@ -75,8 +85,8 @@ static void *rank_main(void *arg)
 			snprintf(j->msg, sizeof(j->msg), "%s", e.msg);
 			break;
 		}
-		j->wrong += coll_check(k, j->t, j->op, j->world, j->rank, j->root, 100 + it, &c,
-				       recv);
+		j->wrong +=
+		    coll_check(k, j->t, j->op, j->world, j->rank, j->root, 100 + it, &c, recv);
 	}
 	free(send);
 	free(recv);
@@ -98,16 +108,24 @@ static int next_port(void)
 }
 
 static void run_ranks(int world, enum coll_id coll, enum coll_dtype t, enum coll_op op,
-		      size_t count, int in_place, int stripes, size_t segment, int root)
+                      size_t count, int in_place, int stripes, size_t segment, int root)
 {
 	pthread_t th[MAXR];
 	struct job jobs[MAXR];
 	int port = next_port();
 
 	for (int i = 0; i < world; i++) {
-		jobs[i] = (struct job){ .rank = i, .world = world, .port = port, .stripes = stripes,
-					.segment = segment, .coll = coll, .t = t, .op = op,
-					.count = count, .in_place = in_place, .root = root };
+		jobs[i] = (struct job){.rank = i,
+		                       .world = world,
+		                       .port = port,
+		                       .stripes = stripes,
+		                       .segment = segment,
+		                       .coll = coll,
+		                       .t = t,
+		                       .op = op,
+		                       .count = count,
+		                       .in_place = in_place,
+		                       .root = root};
 		assert_int_equal(pthread_create(&th[i], NULL, rank_main, &jobs[i]), 0);
 	}
 	for (int i = 0; i < world; i++)
@@ -115,12 +133,12 @@ static void run_ranks(int world, enum coll_id coll, enum coll_dtype t, enum coll
 	for (int i = 0; i < world; i++) {
 		if (jobs[i].rc)
 			fail_msg("rank %d of %d (%s, %s, count %zu): %s", i, world,
-				 coll_kind_get(coll)->name, coll_dtype_name(t), count, jobs[i].msg);
+			         coll_kind_get(coll)->name, coll_dtype_name(t), count, jobs[i].msg);
 		if (jobs[i].wrong)
 			fail_msg("rank %d of %d (%s %s %s, count %zu, %s): %llu wrong", i, world,
-				 coll_kind_get(coll)->name, coll_dtype_name(t), coll_op_name(op),
-				 count, in_place ? "in place" : "out of place",
-				 (unsigned long long)jobs[i].wrong);
+			         coll_kind_get(coll)->name, coll_dtype_name(t), coll_op_name(op),
+			         count, in_place ? "in place" : "out of place",
+			         (unsigned long long)jobs[i].wrong);
 	}
 }
 
@@ -128,11 +146,13 @@ static void test_allreduce_exact(void **state)
 {
 	(void)state;
 	/* odd counts, counts below and not divisible by the rank count, tiny segments */
-	static const size_t counts[] = { 1, 2, 3, 7, 1000, 1001, 65537 };
+	static const size_t counts[] = {1, 2, 3, 7, 1000, 1001, 65537};
 	for (size_t i = 0; i < ARRAY_SIZE(counts); i++)
 		for (int ip = 0; ip < 2; ip++) {
-			run_ranks(3, COLL_ALLREDUCE, COLL_FLOAT, COLL_SUM, counts[i], ip, 2, 4096, 0);
-			run_ranks(4, COLL_ALLREDUCE, COLL_INT32, COLL_SUM, counts[i], ip, 3, 1000, 0);
+			run_ranks(3, COLL_ALLREDUCE, COLL_FLOAT, COLL_SUM, counts[i], ip, 2, 4096,
+			          0);
+			run_ranks(4, COLL_ALLREDUCE, COLL_INT32, COLL_SUM, counts[i], ip, 3, 1000,
+			          0);
 		}
 	run_ranks(2, COLL_ALLREDUCE, COLL_DOUBLE, COLL_SUM, 300001, 0, 4, 0, 0);
 	run_ranks(5, COLL_ALLREDUCE, COLL_BFLOAT16, COLL_SUM, 5003, 1, 2, 2048, 0);
@@ -173,9 +193,12 @@ static void *quit_main(void *arg)
 	struct quitter *q = arg;
 	char master[64];
 	struct err e = ERR_INIT;
-	struct boot_opts bo = { .rank = q->rank, .world = q->world, .master = master,
-				.timeout_ms = 5000, .params_hash = 1 };
-	struct ring_opts ro = { .nstripes = 2, .timeout_ms = 5000 };
+	struct boot_opts bo = {.rank = q->rank,
+	                       .world = q->world,
+	                       .master = master,
+	                       .timeout_ms = 5000,
+	                       .params_hash = 1};
+	struct ring_opts ro = {.nstripes = 2, .timeout_ms = 5000};
 	struct boot *b;
 	struct ring *r = NULL;
 	size_t n = 1 << 20;
@@ -197,8 +220,13 @@ static void *quit_main(void *arg)
 		return NULL;
 	}
 	buf = calloc(n, sizeof(float));
-	struct coll_call c = { .kind = coll_kind_get(COLL_ALLREDUCE), .send = buf, .recv = buf,
-			       .count = n, .dtype = COLL_FLOAT, .op = COLL_SUM, .in_place = 1 };
+	struct coll_call c = {.kind = coll_kind_get(COLL_ALLREDUCE),
+	                      .send = buf,
+	                      .recv = buf,
+	                      .count = n,
+	                      .dtype = COLL_FLOAT,
+	                      .op = COLL_SUM,
+	                      .in_place = 1};
 	q->rc = ring_run(r, &c, &e);
 	snprintf(q->msg, sizeof(q->msg), "%s", e.msg);
 	if (q->rc < 0)
@@ -217,7 +245,7 @@ static void test_peer_gone(void **state)
 
 	(void)state;
 	for (int i = 0; i < 4; i++) {
-		q[i] = (struct quitter){ .rank = i, .world = 4, .port = port };
+		q[i] = (struct quitter){.rank = i, .world = 4, .port = port};
 		pthread_create(&th[i], NULL, quit_main, &q[i]);
 	}
 	for (int i = 0; i < 4; i++)
@@ -239,7 +267,7 @@ static void test_join_timeout(void **state)
 {
 	char master[64];
 	struct err e = ERR_INIT;
-	struct boot_opts bo = { .rank = 0, .world = 3, .master = master, .timeout_ms = 300 };
+	struct boot_opts bo = {.rank = 0, .world = 3, .master = master, .timeout_ms = 300};
 
 	(void)state;
 	snprintf(master, sizeof(master), "127.0.0.1:%d", next_port());
@@ -267,12 +295,9 @@ static void test_hostport(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hostport),
-		cmocka_unit_test(test_one_rank),
-		cmocka_unit_test(test_allreduce_exact),
-		cmocka_unit_test(test_allgather_broadcast),
-		cmocka_unit_test(test_peer_gone),
-		cmocka_unit_test(test_join_timeout),
+	    cmocka_unit_test(test_hostport),        cmocka_unit_test(test_one_rank),
+	    cmocka_unit_test(test_allreduce_exact), cmocka_unit_test(test_allgather_broadcast),
+	    cmocka_unit_test(test_peer_gone),       cmocka_unit_test(test_join_timeout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

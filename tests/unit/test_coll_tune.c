@@ -1,11 +1,12 @@
-/* coll/tune.c: a setting is recommended only when it beats the defaults by more than their spread. */
+/* coll/tune.c: a setting is recommended only when it beats the defaults by more than their spread.
+ */
 #include "cmocka_helpers.h"
 
 #include "coll/tune.h"
 
 static struct tune_result res_of(double a, double b, double c)
 {
-	struct tune_result r = { .busbw = { a, b, c }, .n = 3 };
+	struct tune_result r = {.busbw = {a, b, c}, .n = 3};
 	return r;
 }
 
@@ -50,7 +51,7 @@ static void test_spread_and_pick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spread_and_pick),
+	    cmocka_unit_test(test_spread_and_pick),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
