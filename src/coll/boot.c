@@ -574,7 +574,7 @@ static int worker_join(struct boot *b, const char *mhost, int mport, const char 
 {
 	unsigned char hello[15 + BOOT_ADDR], *table;
 	struct hdr h;
-	size_t cap = 12 + (size_t)b->world * (3 + BOOT_ADDR), off = 12;
+	size_t cap = 12 + (size_t)b->world * (3 + BOOT_ADDR);
 	int n;
 
 	b->ctrl[0] = connect_retry(mhost, mport, deadline, e);
@@ -595,27 +595,41 @@ static int worker_join(struct boot *b, const char *mhost, int mport, const char 
 			               mhost, mport, b->timeout_ms / 1000);
 		return err_prefix(e, "%s", b->name[0]);
 	}
-	if (h.type != MSG_TABLE || h.len < 12 || get32(table + 8) != (uint32_t)b->world)
-		goto bad;
-	b->nonce = get64(table);
-	for (int r = 0; r < b->world; r++) {
-		size_t len;
-		if (off + 3 > h.len)
-			goto bad;
-		len = table[off + 2];
-		if (len >= BOOT_ADDR || off + 3 + len > h.len)
-			goto bad;
-		b->port[r] = table[off] << 8 | table[off + 1];
-		memcpy(b->addr[r], table + off + 3, len);
-		b->addr[r][len] = '\0';
-		set_name(b, r);
-		off += 3 + len;
+	if (h.type != MSG_TABLE ||
+	    boot_decode_table(table, h.len, b->world, &b->nonce, b->addr, b->port) < 0) {
+		free(table);
+		return err_set(e, ERR_PEER, "%s sent a malformed address table", b->name[0]);
 	}
+	for (int r = 0; r < b->world; r++)
+		set_name(b, r);
 	free(table);
 	return 0;
-bad:
-	free(table);
-	return err_set(e, ERR_PEER, "%s sent a malformed address table", b->name[0]);
+}
+
+int boot_decode_table(const unsigned char *p, size_t len, int world, uint64_t *nonce,
+		      char (*addr)[64], int *port)
+{
+	size_t off = 12;
+
+	if (len < 12 || world < 1 || get32(p + 8) != (uint32_t)world)
+		return -1;
+	*nonce = get64(p);
+	for (int r = 0; r < world; r++) {
+		size_t n;
+		if (off + 3 > len)
+			return -1;
+		n = p[off + 2];
+		if (!n || n >= BOOT_ADDR || off + 3 + n > len)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (p[off + 3 + i] <= ' ' || p[off + 3 + i] >= 0x7f)
+				return -1; /* a host name or address, nothing else */
+		port[r] = p[off] << 8 | p[off + 1];
+		memcpy(addr[r], p + off + 3, n);
+		addr[r][n] = '\0';
+		off += 3 + n;
+	}
+	return off == len ? 0 : -1;
 }
 
 struct boot *boot_new(const struct boot_opts *o, struct err *e)

@@ -67,6 +67,13 @@ size_t boot_watch_fds(const struct boot *b, int *fds, int *ranks, size_t max);
  */
 int boot_watch_event(struct boot *b, int fd, int rank, struct err *e);
 
+/*
+ * Decodes rank 0's address table (a worker's view of everyone): exactly `world` entries of
+ * port, length and a printable host, nothing after them. 0, or -1 when it is not such a table.
+ */
+int boot_decode_table(const unsigned char *p, size_t len, int world, uint64_t *nonce,
+		      char (*addr)[64], int *port);
+
 /* Splits "host:port" / "[v6]:port" into host and port; -1 on garbage. */
 int boot_split_hostport(const char *s, char *host, size_t hlen, int *port);
 

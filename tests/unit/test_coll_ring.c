@@ -292,12 +292,42 @@ static void test_hostport(void **state)
 	assert_int_equal(boot_split_hostport(":80", h, sizeof(h), &p), -1);
 }
 
+static void test_decode_table(void **state)
+{
+	/* nonce 1, world 2: 10.0.0.1:80 and n1:443 */
+	static const unsigned char ok[] = {0,   0,   0,   0,  0,   0,   0,   1,   0,   0,
+	                                   0,   2,   0,   80, 8,   '1', '0', '.', '0', '.',
+	                                   '0', '.', '1', 1,  187, 2,   'n', '1'};
+	unsigned char bad[sizeof(ok) + 1];
+	char addr[4][64];
+	int port[4];
+	uint64_t nonce;
+
+	(void)state;
+	assert_int_equal(boot_decode_table(ok, sizeof(ok), 2, &nonce, addr, port), 0);
+	assert_int_equal(nonce, 1);
+	assert_string_equal(addr[0], "10.0.0.1");
+	assert_int_equal(port[1], 443);
+	assert_string_equal(addr[1], "n1");
+	assert_int_equal(boot_decode_table(ok, sizeof(ok), 3, &nonce, addr, port), -1);
+	assert_int_equal(boot_decode_table(ok, sizeof(ok) - 1, 2, &nonce, addr, port), -1);
+	memcpy(bad, ok, sizeof(ok));
+	bad[sizeof(ok)] = 'x'; /* trailing bytes */
+	assert_int_equal(boot_decode_table(bad, sizeof(bad), 2, &nonce, addr, port), -1);
+	bad[sizeof(ok) - 1] = '\n'; /* a control character in a host */
+	assert_int_equal(boot_decode_table(bad, sizeof(ok), 2, &nonce, addr, port), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_hostport),        cmocka_unit_test(test_one_rank),
-	    cmocka_unit_test(test_allreduce_exact), cmocka_unit_test(test_allgather_broadcast),
-	    cmocka_unit_test(test_peer_gone),       cmocka_unit_test(test_join_timeout),
+	    cmocka_unit_test(test_hostport),
+	    cmocka_unit_test(test_decode_table),
+	    cmocka_unit_test(test_one_rank),
+	    cmocka_unit_test(test_allreduce_exact),
+	    cmocka_unit_test(test_allgather_broadcast),
+	    cmocka_unit_test(test_peer_gone),
+	    cmocka_unit_test(test_join_timeout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
