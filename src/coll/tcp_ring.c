@@ -1,9 +1,13 @@
-/* The CPU ring over TCP: item schedules per collective, and one non-blocking loop that runs them.
+/*
+ * The CPU ring over TCP: item schedules per collective, run by one non-blocking loop per stripe
+ * (a thread each for large collectives, all in the caller's thread for small ones).
  */
 #include "coll/tcp_ring.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -23,7 +27,20 @@ struct ring {
 	long timeout_ms;
 	int sfd[RING_MAX_STRIPES], rfd[RING_MAX_STRIPES];
 	unsigned char *scratch[RING_MAX_STRIPES];
+	/* one worker per stripe, started in ring_new, woken per collective */
+	pthread_t th[RING_MAX_STRIPES];
+	int efd[RING_MAX_STRIPES]; /* wakes worker k (a dependency landed, or abort) */
+	int main_efd;              /* the last worker to finish wakes the caller */
+	int nthreads;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned gen; /* bumped per threaded collective */
+	int busy, quit;
+	struct loop *cur;
 };
+
+/* Below this many bytes per rank the caller's thread runs every stripe: no wake-up latency. */
+#define RING_THREADED_MIN (1u << 20)
 
 /* A piece this rank sends: ready once receive item `dep` is complete (-1: at once). */
 struct sitem {
@@ -51,6 +68,8 @@ int ring_supports(enum coll_id id)
 	return id == COLL_ALLREDUCE || id == COLL_ALLGATHER || id == COLL_BROADCAST;
 }
 
+static int start_workers(struct ring *r, struct err *e);
+
 struct ring *ring_new(struct boot *b, const struct ring_opts *o, struct err *e)
 {
 	struct ring *r = xcalloc(1, sizeof(*r));
@@ -69,6 +88,10 @@ struct ring *ring_new(struct boot *b, const struct ring_opts *o, struct err *e)
 	}
 	for (int s = 0; s < r->nstripes; s++)
 		r->scratch[s] = xmalloc(RING_SCRATCH + 16);
+	if (start_workers(r, e) < 0) {
+		ring_free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -76,6 +99,21 @@ void ring_free(struct ring *r)
 {
 	if (!r)
 		return;
+	if (r->nthreads) {
+		pthread_mutex_lock(&r->mu);
+		r->quit = 1;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		for (int k = 0; k < r->nthreads; k++)
+			pthread_join(r->th[k], NULL);
+		pthread_mutex_destroy(&r->mu);
+		pthread_cond_destroy(&r->cv);
+	}
+	for (int k = 0; k < RING_MAX_STRIPES; k++)
+		if (r->efd[k] > 0)
+			close(r->efd[k]);
+	if (r->main_efd > 0)
+		close(r->main_efd);
 	for (int s = 0; s < r->nstripes; s++) {
 		if (r->sfd[s] >= 0)
 			close(r->sfd[s]);
@@ -184,10 +222,28 @@ struct loop {
 	enum coll_dtype t;
 	enum coll_op op;
 	size_t es;
-	unsigned char *done;
+	unsigned char *done; /* per receive item; release/acquire: the data is there */
+	long *rev;           /* the send item waiting on each receive item, or -1 */
+	int threaded;
+	int abort;    /* atomic: a stripe failed or the caller gave up */
+	int64_t last; /* atomic: when any stripe last moved a byte (ms) */
+	int failed;   /* under r->mu: err holds the first failure */
+	struct err err;
 	struct stripe st[RING_MAX_STRIPES];
-	size_t sent_items, recv_items;
 };
+
+static int stripe_finished(const struct loop *l, int k)
+{
+	return l->st[k].sj >= l->s->ns && l->st[k].rj >= l->s->nr;
+}
+
+static void wake(int fd)
+{
+	uint64_t one = 1;
+
+	if (fd > 0 && write(fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		return; /* an eventfd write only fails when the counter is full: it is awake */
+}
 
 static int peer_err(struct loop *l, int peer, int sending, ssize_t rc, struct err *e)
 {
@@ -215,7 +271,7 @@ static ssize_t stripe_step(struct loop *l, int k, struct err *e)
 		const struct sitem *it = &s->s[st->sj];
 		ssize_t w;
 
-		if (it->dep >= 0 && !l->done[it->dep])
+		if (it->dep >= 0 && !__atomic_load_n(&l->done[it->dep], __ATOMIC_ACQUIRE))
 			break;
 		w = send(r->sfd[k], it->src + st->soff, it->len - st->soff,
 		         MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -229,7 +285,6 @@ static ssize_t stripe_step(struct loop *l, int k, struct err *e)
 		if (st->soff == it->len) {
 			st->sj += (size_t)S;
 			st->soff = 0;
-			l->sent_items++;
 		}
 	}
 	while (st->rj < s->nr) {
@@ -264,10 +319,12 @@ static ssize_t stripe_step(struct loop *l, int k, struct err *e)
 				memmove(scr, scr + whole, st->have);
 		}
 		if (st->roff == it->len) {
-			l->done[st->rj] = 1;
+			long waiter = l->rev[st->rj];
+			__atomic_store_n(&l->done[st->rj], 1, __ATOMIC_RELEASE);
+			if (l->threaded && waiter >= 0 && waiter % S != k)
+				wake(r->efd[waiter % S]);
 			st->rj += (size_t)S;
 			st->roff = 0;
-			l->recv_items++;
 		}
 	}
 	return moved;
@@ -308,6 +365,223 @@ static void name_culprit(struct loop *l, struct err *e)
 	}
 }
 
+static void loop_init(struct loop *l, int S)
+{
+	const struct sched *s = l->s;
+
+	l->done = xcalloc(s->nr + 1, 1);
+	l->rev = xmalloc((s->nr + 1) * sizeof(*l->rev));
+	for (size_t j = 0; j <= s->nr; j++)
+		l->rev[j] = -1;
+	for (size_t i = 0; i < s->ns; i++)
+		if (s->s[i].dep >= 0)
+			l->rev[s->s[i].dep] = (long)i;
+	for (int k = 0; k < S; k++)
+		l->st[k] = (struct stripe){.sj = (size_t)k, .rj = (size_t)k};
+	l->last = time_now_ms();
+}
+
+static void loop_release(struct loop *l)
+{
+	free(l->done);
+	free(l->rev);
+}
+
+/* No byte moved for the timeout: name the neighbour this rank waits on. */
+static int stall_err(const struct loop *l, struct err *e)
+{
+	const struct ring *r = l->r;
+	int waiting_recv = 0;
+
+	for (int k = 0; k < r->nstripes; k++)
+		waiting_recv |= l->st[k].rj < l->s->nr;
+	return err_set(
+	    e, ERR_TIMEOUT, "%s: no progress for %ld s (%s)",
+	    boot_peer_name(r->b, waiting_recv ? (r->rank + r->n - 1) % r->n : (r->rank + 1) % r->n),
+	    r->timeout_ms / 1000,
+	    waiting_recv ? "no data arrives from it" : "it stopped reading what this rank sends");
+}
+
+/* The first failure wins; every stripe is told to stop. */
+static void loop_fail(struct loop *l, const struct err *e)
+{
+	struct ring *r = l->r;
+
+	pthread_mutex_lock(&r->mu);
+	if (!l->failed) {
+		l->failed = 1;
+		l->err = *e;
+	}
+	pthread_mutex_unlock(&r->mu);
+	__atomic_store_n(&l->abort, 1, __ATOMIC_RELEASE);
+	for (int k = 0; k < r->nthreads; k++)
+		wake(r->efd[k]);
+}
+
+/* One stripe's loop, in its worker thread. */
+static void stripe_run(struct loop *l, int k)
+{
+	struct ring *r = l->r;
+	const struct sched *s = l->s;
+	struct stripe *st = &l->st[k];
+	struct err e = ERR_INIT;
+
+	while (!stripe_finished(l, k) && !__atomic_load_n(&l->abort, __ATOMIC_ACQUIRE)) {
+		struct pollfd p[3];
+		nfds_t np = 0;
+		ssize_t m = stripe_step(l, k, &e);
+
+		if (m < 0) {
+			loop_fail(l, &e);
+			return;
+		}
+		if (m > 0) {
+			__atomic_store_n(&l->last, time_now_ms(), __ATOMIC_RELAXED);
+			continue;
+		}
+		if (stripe_finished(l, k))
+			break;
+		if (st->sj < s->ns &&
+		    (s->s[st->sj].dep < 0 ||
+		     __atomic_load_n(&l->done[s->s[st->sj].dep], __ATOMIC_ACQUIRE)))
+			p[np++] = (struct pollfd){.fd = r->sfd[k], .events = POLLOUT};
+		if (st->rj < s->nr)
+			p[np++] = (struct pollfd){.fd = r->rfd[k], .events = POLLIN};
+		p[np++] = (struct pollfd){.fd = r->efd[k], .events = POLLIN};
+		if (poll(p, np, 200) > 0 && (p[np - 1].revents & POLLIN)) {
+			uint64_t v;
+			if (read(r->efd[k], &v, sizeof(v)) < 0 && errno != EAGAIN)
+				break;
+		}
+	}
+}
+
+struct worker_arg {
+	struct ring *r;
+	int k;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker_arg wa = *(struct worker_arg *)arg;
+	struct ring *r = wa.r;
+	unsigned seen = 0;
+
+	free(arg);
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (r->gen == seen && !r->quit)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (r->quit)
+			break;
+		seen = r->gen;
+		struct loop *l = r->cur;
+		pthread_mutex_unlock(&r->mu);
+		stripe_run(l, wa.k);
+		pthread_mutex_lock(&r->mu);
+		if (--r->busy == 0)
+			wake(r->main_efd);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+static int start_workers(struct ring *r, struct err *e)
+{
+	r->main_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->main_efd < 0)
+		return err_sys(e, "eventfd");
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	if (r->n == 1 || r->nstripes == 1)
+		return 0; /* nothing to run in parallel */
+	for (int k = 0; k < r->nstripes; k++) {
+		struct worker_arg *wa = xmalloc(sizeof(*wa));
+		r->efd[k] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (r->efd[k] < 0) {
+			free(wa);
+			return err_sys(e, "eventfd");
+		}
+		*wa = (struct worker_arg){.r = r, .k = k};
+		if (pthread_create(&r->th[k], NULL, worker_main, wa)) {
+			free(wa);
+			return err_set(e, ERR_SYS, "cannot start ring worker threads");
+		}
+		r->nthreads++;
+	}
+	return 0;
+}
+
+/* The caller's side of a threaded collective: start the stripes, watch the peers, wait. */
+static int run_threaded(struct ring *r, const struct sched *s, const struct coll_call *c,
+                        struct err *e)
+{
+	struct loop l = {.r = r,
+	                 .s = s,
+	                 .t = c->dtype,
+	                 .op = c->op,
+	                 .es = coll_dtype_size(c->dtype),
+	                 .threaded = 1};
+	int wfd[RING_MAX_WATCH], wrank[RING_MAX_WATCH], from_watch = 0, busy;
+	size_t nw = boot_watch_fds(r->b, wfd, wrank, RING_MAX_WATCH);
+	uint64_t v;
+
+	loop_init(&l, r->nstripes);
+	pthread_mutex_lock(&r->mu);
+	r->cur = &l;
+	r->busy = r->nthreads;
+	r->gen++;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	for (;;) {
+		struct pollfd p[RING_MAX_WATCH + 1];
+		size_t np = 0;
+
+		pthread_mutex_lock(&r->mu);
+		busy = r->busy;
+		pthread_mutex_unlock(&r->mu);
+		if (!busy)
+			break;
+		p[np++] = (struct pollfd){.fd = r->main_efd, .events = POLLIN};
+		for (size_t i = 0; i < nw; i++)
+			p[np++] = (struct pollfd){.fd = wfd[i], .events = POLLIN};
+		if (poll(p, np, 200) > 0) {
+			if ((p[0].revents & POLLIN) && read(r->main_efd, &v, sizeof(v)) < 0 &&
+			    errno != EAGAIN)
+				break;
+			size_t kept = 0;
+			for (size_t i = 1; i < np; i++) {
+				struct err e2 = ERR_INIT;
+				if (!p[i].revents) {
+					wfd[kept] = wfd[i - 1];
+					wrank[kept++] = wrank[i - 1];
+					continue;
+				}
+				if (boot_watch_event(r->b, wfd[i - 1], wrank[i - 1], &e2) > 0) {
+					from_watch = 1;
+					loop_fail(&l, &e2);
+				}
+				/* else: it sent its next message early; stop watching it */
+			}
+			nw = kept;
+		}
+		if (!__atomic_load_n(&l.abort, __ATOMIC_ACQUIRE) &&
+		    time_now_ms() - __atomic_load_n(&l.last, __ATOMIC_RELAXED) > r->timeout_ms) {
+			struct err e2 = ERR_INIT;
+			loop_fail(&l, (stall_err(&l, &e2), &e2));
+		}
+	}
+	if (l.failed) {
+		*e = l.err;
+		if (!from_watch)
+			name_culprit(&l, e);
+		loop_release(&l);
+		return -1;
+	}
+	loop_release(&l);
+	return 0;
+}
+
 static int run_loop(struct ring *r, const struct sched *s, const struct coll_call *c, struct err *e)
 {
 	struct loop l = {
@@ -317,10 +591,8 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 	int64_t last = time_now_ms();
 	int rc = 0;
 
-	l.done = xcalloc(s->nr + 1, 1);
-	for (int k = 0; k < S; k++)
-		l.st[k] = (struct stripe){.sj = (size_t)k, .rj = (size_t)k};
-	while (l.sent_items < s->ns || l.recv_items < s->nr) {
+	loop_init(&l, S);
+	for (;;) {
 		struct pollfd p[2 * RING_MAX_STRIPES + RING_MAX_WATCH];
 		ssize_t moved = 0;
 		size_t np = 0;
@@ -337,7 +609,10 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 			last = time_now_ms();
 			continue;
 		}
-		if (l.sent_items == s->ns && l.recv_items == s->nr)
+		int all = 1;
+		for (int k = 0; k < S; k++)
+			all = all && stripe_finished(&l, k);
+		if (all)
 			break;
 		for (int k = 0; k < S; k++) {
 			const struct stripe *st = &l.st[k];
@@ -359,7 +634,7 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 			if (!p[i].revents)
 				continue;
 			if (boot_watch_event(r->b, wfd[w], wrank[w], e) > 0) {
-				free(l.done);
+				loop_release(&l);
 				return -1; /* the control connection already said who and why */
 			}
 			wfd[w] = -1; /* it only sent its next message early: stop watching it */
@@ -372,20 +647,14 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 			}
 		nw = kept;
 		if (time_now_ms() - last > r->timeout_ms) {
-			int waiting_recv = l.recv_items < s->nr;
-			int peer =
-			    waiting_recv ? (r->rank + r->n - 1) % r->n : (r->rank + 1) % r->n;
-			rc = err_set(e, ERR_TIMEOUT, "%s: no progress for %ld s (%s)",
-			             boot_peer_name(r->b, peer), r->timeout_ms / 1000,
-			             waiting_recv ? "no data arrives from it"
-			                          : "it stopped reading what this rank sends");
+			rc = stall_err(&l, e);
 			goto out;
 		}
 	}
 out:
 	if (rc < 0)
 		name_culprit(&l, e);
-	free(l.done);
+	loop_release(&l);
 	return rc;
 }
 
@@ -428,7 +697,10 @@ int ring_run(struct ring *r, const struct coll_call *c, struct err *e)
 		sched_broadcast(&s, c, r->rank, r->n, seg);
 		break;
 	}
-	rc = run_loop(r, &s, c, e);
+	if (r->nthreads && c->count * es >= RING_THREADED_MIN)
+		rc = run_threaded(r, &s, c, e);
+	else
+		rc = run_loop(r, &s, c, e);
 	free(s.s);
 	free(s.r);
 	return rc;

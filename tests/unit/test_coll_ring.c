@@ -155,6 +155,9 @@ static void test_allreduce_exact(void **state)
 			          0);
 		}
 	run_ranks(2, COLL_ALLREDUCE, COLL_DOUBLE, COLL_SUM, 300001, 0, 4, 0, 0);
+	/* >= 1 MB per rank: one worker thread per stripe */
+	run_ranks(3, COLL_ALLREDUCE, COLL_FLOAT, COLL_SUM, (1 << 20) + 3, 1, 3, 100000, 0);
+	run_ranks(4, COLL_ALLREDUCE, COLL_INT32, COLL_MAX, 777777, 0, 2, 65536, 0);
 	run_ranks(5, COLL_ALLREDUCE, COLL_BFLOAT16, COLL_SUM, 5003, 1, 2, 2048, 0);
 	run_ranks(3, COLL_ALLREDUCE, COLL_HALF, COLL_MAX, 777, 0, 1, 512, 0);
 	run_ranks(3, COLL_ALLREDUCE, COLL_INT8, COLL_MIN, 12345, 0, 2, 4096, 0);
@@ -178,6 +181,8 @@ static void test_allgather_broadcast(void **state)
 		run_ranks(4, COLL_ALLGATHER, COLL_INT8, COLL_SUM, 5, ip, 1, 0, 0);
 		run_ranks(4, COLL_BROADCAST, COLL_FLOAT, COLL_SUM, 70001, ip, 2, 4096, 2);
 		run_ranks(2, COLL_BROADCAST, COLL_DOUBLE, COLL_SUM, 3, ip, 2, 0, 1);
+		run_ranks(3, COLL_ALLGATHER, COLL_FLOAT, COLL_SUM, 300001, ip, 2, 65536, 0);
+		run_ranks(4, COLL_BROADCAST, COLL_FLOAT, COLL_SUM, 400001, ip, 3, 65536, 3);
 	}
 }
 
