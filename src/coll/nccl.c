@@ -457,13 +457,26 @@ static int child_setup(struct child *ch, const struct nccl_opts *o, struct boot 
 	for (int i = 0; i < ch->nlocal; i++) {
 		nccl_config_t cfg = {.size = sizeof(cfg),
 		                     .magic = NCCL_CONFIG_MAGIC,
-		                     .version = 21400,
+		                     .version = 22800,
 		                     .blocking = 0,
 		                     .cga_cluster_size = NCCL_CONFIG_UNDEF,
 		                     .min_ctas = NCCL_CONFIG_UNDEF,
 		                     .max_ctas = NCCL_CONFIG_UNDEF,
 		                     .net_name = NULL,
-		                     .split_share = NCCL_CONFIG_UNDEF};
+		                     .split_share = NCCL_CONFIG_UNDEF,
+		                     .traffic_class = NCCL_CONFIG_UNDEF,
+		                     .comm_name = NULL,
+		                     .collnet_enable = NCCL_CONFIG_UNDEF,
+		                     .cta_policy = NCCL_CONFIG_UNDEF,
+		                     .shrink_share = NCCL_CONFIG_UNDEF,
+		                     .nvls_ctas = NCCL_CONFIG_UNDEF,
+		                     .nchannels_per_net_peer = NCCL_CONFIG_UNDEF,
+		                     /* what nccl-tests sets when built against 2.28+ headers */
+		                     .nvlink_centric_sched = 1};
+		if (version < 22800) {
+			cfg.size = NCCL_CONFIG_SIZE_2_14;
+			cfg.version = 21400;
+		}
 		ch->cu.ctx_set_current(ch->ctx[i]);
 		nr = ch->n.init_rank_config(&ch->comm[i], ch->nranks, id, ch->first_rank + i, &cfg);
 		if (nr != NCCL_SUCCESS && nr != NCCL_IN_PROGRESS)

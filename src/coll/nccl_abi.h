@@ -1,8 +1,8 @@
 /*
  * The slice of NCCL's and the CUDA driver's C ABI that bench calls, declared from their public
  * documentation (never copied from nccl.h / cuda.h): the binary links neither and builds without
- * a toolkit. ncclConfig_t is declared up to the 2.14 fields only; NCCL reads `size` and `version`
- * to know how much of it the caller filled.
+ * a toolkit. ncclConfig_t is declared up to the 2.28 fields; NCCL reads `size` and `version` to
+ * know how much of it the caller filled, so older libraries get the 2.14 prefix.
  */
 #ifndef NCCLCHECK_COLL_NCCL_ABI_H
 #define NCCLCHECK_COLL_NCCL_ABI_H
@@ -39,7 +39,19 @@ typedef struct {
 	int max_ctas;
 	const char *net_name;
 	int split_share;
+	/* 2.17 .. 2.28 */
+	int traffic_class;
+	const char *comm_name;
+	int collnet_enable;
+	int cta_policy;
+	int shrink_share;
+	int nvls_ctas;
+	int nchannels_per_net_peer;
+	int nvlink_centric_sched;
 } nccl_config_t;
+
+/* The 2.14 part alone, for libraries older than 2.28. */
+#define NCCL_CONFIG_SIZE_2_14 (offsetof(nccl_config_t, split_share) + sizeof(int))
 
 typedef nccl_result_t (*nccl_get_version_fn)(int *);
 typedef nccl_result_t (*nccl_get_unique_id_fn)(nccl_unique_id_t *);

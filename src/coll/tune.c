@@ -52,15 +52,26 @@ size_t tune_pick(const struct tune_result *res, size_t n, double spread)
 {
 	const struct tune_config *cfg;
 	double base = tune_mean(&res[0]), best = base;
-	size_t pick = 0, ncfg;
+	size_t pick = 0, ncfg, top = 0;
 
 	cfg = tune_configs(&ncfg);
 	for (size_t i = 1; i < n; i++)
-		if (res[i].n && tune_mean(&res[i]) > best)
+		if (res[i].n && tune_mean(&res[i]) > best) {
 			best = tune_mean(&res[i]);
+			top = i;
+		}
+	if (!top)
+		return 0;
 	/* among the ones the noise cannot tell apart, the fewest variables to set */
 	for (size_t i = 1; i < n && i < ncfg; i++) {
-		if (!res[i].n || tune_mean(&res[i]) < best * (1 - spread))
+		double band = spread;
+		if (!res[i].n)
+			continue;
+		if (tune_spread(&res[i], 0) > band)
+			band = tune_spread(&res[i], 0);
+		if (tune_spread(&res[top], 0) > band)
+			band = tune_spread(&res[top], 0);
+		if (tune_mean(&res[i]) < best * (1 - band))
 			continue;
 		if (!pick || cfg[i].nvars < cfg[pick].nvars)
 			pick = i;
