@@ -60,6 +60,7 @@ static const char bench_usage[] =
 "      --backend B       tcp (default): a pipelined CPU ring over TCP; nccl: real NCCL on GPUs\n"
 "      --stripes N       tcp: sockets per ring neighbour (default 2)\n"
 "      --chunk N         tcp: bytes per pipelined piece (default 512K)\n"
+"      --window N        tcp: clamp each receiving socket's TCP window to N bytes\n"
 "      --nccl PATH       nccl: the libnccl.so.2 to load (default: the copy torch loads,\n"
 "                        else the loader's default)\n"
 "      --cuda PATH       nccl: libcuda.so.1 to load\n"
@@ -82,7 +83,8 @@ enum {
 	OPT_CHUNK,
 	OPT_NCCL,
 	OPT_CUDA,
-	OPT_JSON
+	OPT_JSON,
+	OPT_WINDOW
 };
 
 static const struct option bench_opts[] = {
@@ -105,6 +107,7 @@ static const struct option bench_opts[] = {
     {"peers", required_argument, NULL, OPT_PEERS},
     {"stripes", required_argument, NULL, OPT_STRIPES},
     {"chunk", required_argument, NULL, OPT_CHUNK},
+    {"window", required_argument, NULL, OPT_WINDOW},
     {"nccl", required_argument, NULL, OPT_NCCL},
     {"cuda", required_argument, NULL, OPT_CUDA},
     {"json", no_argument, NULL, OPT_JSON},
@@ -117,7 +120,7 @@ struct bench_args {
 	const char *backend, *master, *nccl_path, *cuda_path;
 	char **peers;
 	size_t npeers;
-	int rank, world, stripes, json;
+	int rank, world, stripes, json, window;
 	size_t chunk;
 	long timeout_s;
 	char master_buf[320]; /* MASTER_ADDR:MASTER_PORT when no flag gives it */
@@ -297,6 +300,14 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 				return cli_usage_error(
 				    "bench", "--chunk wants a size >= 4K, not '%s'", optarg);
 			break;
+		case OPT_WINDOW: {
+			size_t w;
+			if (parse_size(optarg, &w) < 0 || w < 65536 || w > (1u << 30))
+				return cli_usage_error(
+				    "bench", "--window wants a size of 64K..1G, not '%s'", optarg);
+			a->window = (int)w;
+			break;
+		}
 		case OPT_NCCL:
 			a->nccl_path = optarg;
 			break;
@@ -454,8 +465,10 @@ static int finish(const struct bench_args *a, struct bench_report *rep, int64_t 
 
 static int run_tcp(const struct bench_args *a, struct boot *b)
 {
-	struct ring_opts ro = {
-	    .nstripes = a->stripes, .segment = a->chunk, .timeout_ms = a->timeout_s * 1000};
+	struct ring_opts ro = {.nstripes = a->stripes,
+	                       .segment = a->chunk,
+	                       .timeout_ms = a->timeout_s * 1000,
+	                       .window = a->window};
 	struct bench_device me = {.rank = boot_rank(b), .pid = (int)getpid()}, *devs = NULL;
 	struct bench_meta m;
 	struct row_ctx rc = {.a = a};

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/eventfd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +88,12 @@ struct ring *ring_new(struct boot *b, const struct ring_opts *o, struct err *e)
 		free(r);
 		return NULL;
 	}
-	for (int s = 0; s < r->nstripes; s++)
+	for (int s = 0; s < r->nstripes; s++) {
 		r->scratch[s] = xmalloc(RING_SCRATCH + 16);
+		if (o->window > 0 && r->rfd[s] >= 0)
+			setsockopt(r->rfd[s], IPPROTO_TCP, TCP_WINDOW_CLAMP, &o->window,
+			           sizeof(o->window));
+	}
 	if (start_workers(r, e) < 0) {
 		ring_free(r);
 		return NULL;

@@ -21,6 +21,7 @@ struct ring_opts {
 	int nstripes;    /* sockets per neighbour (1..16) */
 	size_t segment;  /* bytes per pipelined piece (0: 512 KiB) */
 	long timeout_ms; /* no progress for this long is an error naming the peer */
+	int window;		/* > 0: TCP_WINDOW_CLAMP on the receiving sockets (bytes) */
 };
 
 struct ring;
