@@ -22,10 +22,10 @@ static const struct cmd_entry {
 	{ .verb = &verb_node },
 	{ .name = "cluster", .fn = cmd_cluster,
 	  .summary = "run on every node: can these nodes train together, and with which settings?" },
+	{ .name = "bench", .fn = cmd_bench,
+	  .summary = "measure links and collectives across nodes in nccl-tests' format (tcp or NCCL)" },
 	{ .verb = &verb_explain },
 	{ .verb = &verb_lab },
-	{ .name = "bench", .fn = cmd_bench_p2p_dispatch,
-	  .summary = "measure links between nodes: 'bench p2p' (connect, ports, MTU, bandwidth)" },
 };
 
 static const char *entry_name(const struct cmd_entry *c)

@@ -429,16 +429,3 @@ int cmd_bench_p2p(int argc, char **argv)
 				       "address, not '%s'", connect_spec);
 	return run_tests(&o);
 }
-
-int cmd_bench_p2p_dispatch(int argc, char **argv)
-{
-	if (argc >= 2 && !strcmp(argv[1], "p2p"))
-		return cmd_bench_p2p(argc - 1, argv + 1);
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs("usage: ncclcheck bench p2p [OPTIONS]   (see 'ncclcheck bench p2p --help')\n",
-		      stdout);
-		return cli_finish(EXIT_CLEAN);
-	}
-	return cli_usage_error("bench", "this build has the 'p2p' sub-verb only, not '%s'",
-			       argc >= 2 ? argv[1] : "");
-}

@@ -156,10 +156,9 @@ int cmd_node(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 /* `bench p2p` (cmd/bench_p2p.c); bench.c's sub-verb table dispatches "p2p" here. */
 int cmd_bench_p2p(int argc, char **argv);
-/* Stand-in for `bench` until bench.c (collectives) is merged: only "p2p". */
-int cmd_bench_p2p_dispatch(int argc, char **argv);
 
 /* "ncclcheck: error: ..." on stderr (git's message rules); returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
