@@ -117,7 +117,7 @@ static void psend(int pipe_fd, int type, int code, const void *p, size_t len, si
 static int load_nccl(struct nccl_api *n, const char *path, char *where, size_t wlen, struct err *e)
 {
 	const char *names[] = {path ? path : "libnccl.so.2", NULL};
-	void *h = dl_open_first(NULL, names, e);
+	void *h = dl_open_first(NULL, NULL, names, e);
 
 	if (!h) {
 		char why[ERR_MSG_LEN];
@@ -151,7 +151,7 @@ static int load_nccl(struct nccl_api *n, const char *path, char *where, size_t w
 static int load_cuda(struct cuda_api *c, const char *path, struct err *e)
 {
 	const char *names[] = {path ? path : "libcuda.so.1", NULL};
-	void *h = dl_open_first(NULL, names, e);
+	void *h = dl_open_first(NULL, NULL, names, e);
 
 	if (!h) {
 		char why[ERR_MSG_LEN];
