@@ -612,7 +612,7 @@ static void nccl_on_note(void *arg, const char *text)
 static const char *pick_nccl(const struct bench_args *a, const struct envmap *env, char *buf,
                              size_t len)
 {
-	struct probe_opts po;
+	struct probe_ctx po;
 	struct python_run *py;
 	const char *how;
 	json_t *facts;
@@ -625,7 +625,8 @@ static const char *pick_nccl(const struct bench_args *a, const struct envmap *en
 		snprintf(buf, len, "%s", envmap_get(env, "NCCLCHECK_NCCL_LIB"));
 		return "NCCLCHECK_NCCL_LIB";
 	}
-	probe_opts_init(&po);
+	probe_ctx_init(&po, env);
+	probe_ctx_knobs(&po, env);
 	facts = json_object();
 	py = probe_python_start(&po);
 	probe_nccl_libs(&po, facts);
