@@ -16,6 +16,7 @@ static const struct cmd_entry {
 } commands[] = {
 	{ "node", cmd_node, "check this machine's stack and predict what NCCL will do here" },
 	{ "explain", cmd_explain, "read NCCL / torch / Lightning logs and say what failed and how to fix it" },
+	{ "attach", cmd_attach, "a job hangs now: name the rank, the collective and what that rank does" },
 	{ "lab", cmd_lab, "build a simulated multi-node cluster with real network faults (needs root)" },
 };
 

@@ -14,6 +14,7 @@
 int cmd_node(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 
 /* "ncclcheck: error: ..." on stderr (git's message rules); returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

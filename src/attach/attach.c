@@ -1,0 +1,234 @@
+/* attach_collect(): the read-only I/O side of ncclcheck attach (see attach.h). */
+#include "attach/attach.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+#define FR_MAX_FILES 4096
+#define FR_MAX_BYTES (256u << 20)
+
+void attach_opts_defaults(struct attach_opts *o)
+{
+	if (!o->polls)
+		o->polls = 2;
+	if (!o->interval_ms)
+		o->interval_ms = 4000;
+	if (!o->ras_timeout_s)
+		o->ras_timeout_s = 2;
+	if (!o->deadline_ms)
+		o->deadline_ms = 14000;
+	if (!o->max_bytes)
+		o->max_bytes = 16u << 20;
+	if (!o->proc_root)
+		o->proc_root = "/proc";
+}
+
+static void add_host(struct attach_data *d, const char *h, size_t *alloc)
+{
+	for (size_t i = 0; i < d->nlocal_hosts; i++)
+		if (!strcmp(d->local_hosts[i], h))
+			return;
+	ALLOC_GROW(d->local_hosts, d->nlocal_hosts + 1, *alloc);
+	d->local_hosts[d->nlocal_hosts++] = xstrdup(h);
+}
+
+static void local_hosts(const struct attach_opts *o, struct attach_data *d)
+{
+	struct ifaddrs *ifa = NULL, *p;
+	size_t alloc = 0;
+
+	if (o->local_hosts) {
+		for (size_t i = 0; i < o->nlocal_hosts; i++)
+			add_host(d, o->local_hosts[i], &alloc);
+		return;
+	}
+	if (getifaddrs(&ifa) < 0)
+		return;
+	for (p = ifa; p; p = p->ifa_next) {
+		char buf[INET6_ADDRSTRLEN];
+		if (!p->ifa_addr)
+			continue;
+		if (p->ifa_addr->sa_family == AF_INET &&
+		    inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)p->ifa_addr)->sin_addr, buf,
+			      sizeof(buf)))
+			add_host(d, buf, &alloc);
+		else if (p->ifa_addr->sa_family == AF_INET6 &&
+			 inet_ntop(AF_INET6, &((struct sockaddr_in6 *)(void *)p->ifa_addr)->sin6_addr,
+				   buf, sizeof(buf)))
+			add_host(d, buf, &alloc);
+	}
+	freeifaddrs(ifa);
+}
+
+static int is_local(const struct attach_data *d, const char *host)
+{
+	for (size_t i = 0; i < d->nlocal_hosts; i++)
+		if (!strcmp(d->local_hosts[i], host))
+			return 1;
+	return 0;
+}
+
+static void sample_pid(struct attach_poll *p, const char *proc_root, int pid, int64_t t)
+{
+	for (size_t i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid)
+			return;
+	p->procs = xrealloc(p->procs, (p->nprocs + 1) * sizeof(*p->procs));
+	proc_sample(proc_root, pid, t, &p->procs[p->nprocs++]);
+}
+
+/* The pids of local ranks this poll or any earlier one named (a rank may vanish later). */
+static void sample_procs(const struct attach_opts *o, struct attach_data *d, struct attach_poll *p)
+{
+	int64_t t = time_now_ms();
+
+	for (size_t k = 0; k < d->npolls; k++) {
+		const struct ras_report *r = d->polls[k].report;
+		if (!r)
+			continue;
+		for (size_t c = 0; c < r->ncomms; c++) {
+			const struct ras_comm *cm = &r->comms[c];
+			for (size_t i = 0; i < cm->nranks; i++)
+				if (cm->ranks[i].pid > 0 && is_local(d, cm->ranks[i].host))
+					sample_pid(p, o->proc_root, cm->ranks[i].pid, t);
+			for (size_t i = 0; i < cm->nmissing; i++)
+				if (cm->missing[i].pid > 0 && is_local(d, cm->missing[i].host))
+					sample_pid(p, o->proc_root, cm->missing[i].pid, t);
+		}
+		for (size_t i = 0; i < r->ndead; i++)
+			if (r->dead[i].pid > 0 && is_local(d, r->dead[i].host))
+				sample_pid(p, o->proc_root, r->dead[i].pid, t);
+	}
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* NCCL < 2.27.3 can crash when a report is generated during communicator init (#1669, #1718). */
+static int init_unsafe(const struct ras_report *r)
+{
+	if (ras_version_at_least(r, 2, 27, 3))
+		return 0;
+	for (size_t c = 0; c < r->ncomms; c++)
+		for (size_t i = 0; i < r->comms[c].nranks; i++)
+			if (r->comms[c].ranks[i].init_state == 7)
+				return 1;
+	return r->ncomms == 0;	/* no communicator yet: init is still to come */
+}
+
+int attach_collect(const struct attach_opts *o, struct attach_data *d, struct err *e)
+{
+	int64_t start = time_now_ms(), deadline;
+
+	memset(d, 0, sizeof(*d));
+	if (o->interval_ms < ATTACH_MIN_INTERVAL_MS)
+		return err_set(e, ERR_USAGE, "polling RAS every %ld ms is too fast: at least %d ms "
+			       "apart (tight polling crashed NCCL 2.26.5, NVIDIA/nccl#1718)",
+			       o->interval_ms, ATTACH_MIN_INTERVAL_MS);
+	if (o->polls < 1 || o->polls > ATTACH_MAX_POLLS)
+		return err_set(e, ERR_USAGE, "%d polls: between 1 and %d", o->polls, ATTACH_MAX_POLLS);
+	d->interval_ms = o->interval_ms;
+	d->ticks_per_sec = proc_ticks_per_sec();
+	deadline = start + o->deadline_ms;
+	local_hosts(o, d);
+
+	if (o->fr_dir) {
+		struct err fe = ERR_INIT;
+		d->fr_asked = 1;
+		if (fr_load_dir(o->fr_dir, o->fr_prefix, FR_MAX_FILES, FR_MAX_BYTES, &d->fr, &fe) < 0)
+			d->fr_error = xstrdup(fe.msg);
+	}
+	if (!o->ras_host)
+		return 0;
+	d->ras_asked = 1;
+	snprintf(d->ras_addr, sizeof(d->ras_addr), strchr(o->ras_host, ':') ? "[%s]:%s" : "%s:%s",
+		 o->ras_host, o->ras_port);
+	d->polls = xcalloc((size_t)o->polls, sizeof(*d->polls));
+	for (int i = 0; i < o->polls; i++) {
+		struct ras_opts ro = {
+			.host = o->ras_host,
+			.port = o->ras_port,
+			.timeout_s = o->ras_timeout_s,
+			.want_json = o->want_json,
+			.max_bytes = o->max_bytes,
+		};
+		struct attach_poll *p;
+		struct err qe = ERR_INIT;
+		int64_t now = time_now_ms(), budget;
+
+		if (i > 0) {
+			int64_t at = start + i * o->interval_ms;
+			/* a query may take TIMEOUT plus NCCL's 5 s extra; do not start one we cannot finish */
+			if (at + 1000 > deadline)
+				break;
+			if (at > now)
+				sleep_ms((long)(at - now));
+			now = time_now_ms();
+		}
+		budget = deadline - now;
+		ro.deadline_ms = (long)(budget < (o->ras_timeout_s + 6) * 1000L ?
+					budget : (o->ras_timeout_s + 6) * 1000L);
+		p = &d->polls[d->npolls++];
+		p->t_ms = now - start;
+		p->answer.t_ms = p->t_ms;
+		if (ras_query(&ro, &p->answer, &qe) < 0) {
+			p->error = xstrdup(qe.msg);
+		} else if (!(p->report = ras_report_parse(p->answer.status, p->answer.status_len, &qe))) {
+			p->error = xstrdup(qe.msg);
+		}
+		sample_procs(o, d, p);
+		if (p->report && init_unsafe(p->report)) {
+			d->stopped_polling = 1;
+			break;
+		}
+		/* nothing listens: asking again in a few seconds will not change that */
+		if (!p->report && p->answer.nx == 0)
+			break;
+	}
+	return 0;
+}
+
+void attach_data_release(struct attach_data *d)
+{
+	for (size_t i = 0; i < d->npolls; i++) {
+		ras_answer_release(&d->polls[i].answer);
+		ras_report_free(d->polls[i].report);
+		free(d->polls[i].error);
+		free(d->polls[i].procs);
+	}
+	free(d->polls);
+	fr_set_release(&d->fr);
+	free(d->fr_error);
+	for (size_t i = 0; i < d->nlocal_hosts; i++)
+		free(d->local_hosts[i]);
+	free(d->local_hosts);
+	memset(d, 0, sizeof(*d));
+}
+
+json_t *attach_transcript(const struct attach_data *d)
+{
+	struct ras_answer *a = xcalloc(d->npolls ? d->npolls : 1, sizeof(*a));
+	json_t *j;
+	char src[400];
+
+	for (size_t i = 0; i < d->npolls; i++)
+		a[i] = d->polls[i].answer;
+	snprintf(src, sizeof(src), "ncclcheck attach --record, RAS at %s", d->ras_addr);
+	j = ras_transcript_json(a, d->npolls, src);
+	free(a);
+	return j;
+}
