@@ -35,10 +35,28 @@ const char *fr_op_name(const struct fr_entry *en)
 	return c ? c + 1 : (en->profiling_name ? en->profiling_name : "?");
 }
 
+/*
+ * The memo lets a small pickle share one big value everywhere; copies out of it are budgeted
+ * so that a dump cannot expand into more memory than a real one of the input's size would use.
+ */
+#define FR_COPY_BUDGET (64u << 20)
+#define FR_MAX_FRAMES 1024
+#define FR_MAX_SIZES_TEXT 65536
+
 struct dec {
 	struct err *e;
 	size_t entry;		/* index of the entry being decoded, or SIZE_MAX */
+	size_t budget;		/* bytes of strings it may still copy */
 };
+
+static int spend(struct dec *d, size_t n)
+{
+	if (n > d->budget)
+		return err_set(d->e, ERR_PARSE, "the dump expands beyond %u MiB of text (a memo bomb?)",
+			       FR_COPY_BUDGET >> 20);
+	d->budget -= n;
+	return 0;
+}
 
 static int wrong(struct dec *d, const char *key, const char *want, const struct pk_value *v)
 {
@@ -59,6 +77,8 @@ static int get_str(struct dec *d, const struct pk_value *dict, const char *key, 
 		return 0;
 	if (!v || v->type != PK_STR)
 		return wrong(d, key, "a string", v);
+	if (spend(d, v->u.str.len) < 0)
+		return -1;
 	*out = xstrndup(v->u.str.s, v->u.str.len);
 	return 0;
 }
@@ -123,10 +143,19 @@ static int get_sizes(struct dec *d, const struct pk_value *dict, const char *key
 				return wrong(d, key, "integer sizes", t->u.c.items[j]);
 			}
 			strbuf_addf(&sb, "%s%" PRId64, j ? ", " : "", t->u.c.items[j]->u.i);
+			if (sb.len > FR_MAX_SIZES_TEXT) {
+				strbuf_release(&sb);
+				return err_set(d->e, ERR_PARSE, "entries[%zu].%s is longer than any tensor "
+					       "list", d->entry, key);
+			}
 		}
 		strbuf_addch(&sb, ']');
 	}
 	strbuf_addch(&sb, ']');
+	if (spend(d, sb.len) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
 	*out = strbuf_detach(&sb, NULL);
 	return 0;
 }
@@ -148,6 +177,15 @@ static int get_dtypes(struct dec *d, const struct pk_value *dict, const char *ke
 		if (i)
 			strbuf_addstr(&sb, ", ");
 		strbuf_add(&sb, t->u.str.s, t->u.str.len);
+		if (sb.len > FR_MAX_SIZES_TEXT) {
+			strbuf_release(&sb);
+			return err_set(d->e, ERR_PARSE, "entries[%zu].%s is longer than any dtype list",
+				       d->entry, key);
+		}
+	}
+	if (spend(d, sb.len) < 0) {
+		strbuf_release(&sb);
+		return -1;
 	}
 	*out = strbuf_detach(&sb, NULL);
 	return 0;
@@ -161,6 +199,9 @@ static int get_frames(struct dec *d, const struct pk_value *dict, struct fr_entr
 		return 0;	/* dumped without stack traces */
 	if (v->type != PK_LIST)
 		return wrong(d, "frames", "a list", v);
+	if (v->u.c.n > FR_MAX_FRAMES)
+		return err_set(d->e, ERR_PARSE, "entries[%zu].frames: %zu frames, more than %d",
+			       d->entry, v->u.c.n, FR_MAX_FRAMES);
 	en->frames = xcalloc(v->u.c.n ? v->u.c.n : 1, sizeof(*en->frames));
 	for (size_t i = 0; i < v->u.c.n; i++) {
 		const struct pk_value *f = v->u.c.items[i];
@@ -187,6 +228,8 @@ static int decode_entry(struct dec *d, const struct pk_value *v, struct fr_entry
 	if (!pg || pg->type != PK_TUPLE || pg->u.c.n != 2 || pg->u.c.items[0]->type != PK_STR ||
 	    pg->u.c.items[1]->type != PK_STR)
 		return wrong(d, "process_group", "a (name, desc) tuple", pg);
+	if (spend(d, pg->u.c.items[0]->u.str.len + pg->u.c.items[1]->u.str.len) < 0)
+		return -1;
 	en->pg_name = xstrndup(pg->u.c.items[0]->u.str.s, pg->u.c.items[0]->u.str.len);
 	en->pg_desc = xstrndup(pg->u.c.items[1]->u.str.s, pg->u.c.items[1]->u.str.len);
 	st = pk_get(v, "state");
@@ -310,6 +353,8 @@ static int decode(struct dec *d, const struct pk_value *root, struct fr_dump *fd
 			if (k->type != PK_STR || s->type != PK_DICT)
 				return wrong(d, "pg_status[]", "a dict under a string key", s);
 			fd->nstatus++;
+			if (spend(d, k->u.str.len) < 0)
+				return -1;
 			ps->pg_id = xstrndup(k->u.str.s, k->u.str.len);
 			ps->last_enqueued = ps->last_started = ps->last_completed = -1;
 			if (get_long(d, s, "last_enqueued_collective", 1, &ps->last_enqueued) < 0 ||
@@ -337,7 +382,7 @@ static int decode(struct dec *d, const struct pk_value *root, struct fr_dump *fd
 struct fr_dump *fr_dump_parse(const void *data, size_t len, int rank, const char *path,
 			      struct err *e)
 {
-	struct dec d = { e, SIZE_MAX };
+	struct dec d = { e, SIZE_MAX, FR_COPY_BUDGET };
 	struct pk_doc *doc = pk_load(data, len, NULL, e);
 	struct fr_dump *fd;
 

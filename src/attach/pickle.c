@@ -30,6 +30,7 @@ struct pk_rd {
 	size_t nmarks, amarks;
 	struct pk_value **memo;
 	size_t amemo, memo_set;
+	size_t nitems;		/* container slots filled: the memo lets them outgrow the nodes */
 	struct err *e;
 	unsigned op;
 	size_t op_off;
@@ -37,7 +38,7 @@ struct pk_rd {
 
 static const struct pk_limits pk_defaults = {
 	.max_input = 64u << 20,
-	.max_nodes = 4u << 20,
+	.max_nodes = 2u << 20,
 	.max_depth = 64,
 	.max_str = 1u << 20,
 	.max_memo = 1u << 20,
@@ -84,6 +85,9 @@ static int push(struct pk_rd *r, struct pk_value *v)
 {
 	if (!v)
 		return -1;
+	/* DUP and memo gets push without making values */
+	if (r->sp >= r->lim.max_nodes)
+		return bad(r, "stack deeper than the cap");
 	ALLOC_GROW(r->stack, r->sp + 1, r->astack);
 	r->stack[r->sp++] = v;
 	return 0;
@@ -124,7 +128,8 @@ static void pop_mark(struct pk_rd *r, size_t base)
 
 static int add_item(struct pk_rd *r, struct pk_value *c, struct pk_value *it)
 {
-	(void)r;
+	if (++r->nitems > r->lim.max_nodes)
+		return bad(r, "more container items than the cap");
 	ALLOC_GROW(c->u.c.items, c->u.c.n + 1, c->u.c.alloc);
 	c->u.c.items[c->u.c.n++] = it;
 	return 0;
@@ -308,7 +313,8 @@ static int make_tuple(struct pk_rd *r, size_t base)
 	for (size_t i = base; i < r->sp; i++) {
 		if (!is_value(r->stack[i]))
 			return bad(r, "a GLOBAL inside a tuple");
-		add_item(r, t, r->stack[i]);
+		if (add_item(r, t, r->stack[i]) < 0)
+			return -1;
 	}
 	r->sp = base;
 	return push(r, t);
@@ -335,7 +341,8 @@ static int op_appends(struct pk_rd *r)
 	for (size_t i = base; i < r->sp; i++) {
 		if (!is_value(r->stack[i]))
 			return bad(r, "a GLOBAL inside a list");
-		add_item(r, l, r->stack[i]);
+		if (add_item(r, l, r->stack[i]) < 0)
+			return -1;
 	}
 	pop_mark(r, base);
 	return 0;
@@ -352,7 +359,8 @@ static int op_append(struct pk_rd *r)
 	v = r->stack[r->sp - 1];
 	if (l->type != PK_LIST || !is_value(v))
 		return bad(r, "APPEND to something other than a list");
-	add_item(r, l, v);
+	if (add_item(r, l, v) < 0)
+		return -1;
 	r->sp--;
 	return 0;
 }
@@ -363,6 +371,9 @@ static int set_pair(struct pk_rd *r, struct pk_value *d, struct pk_value *k, str
 		return bad(r, "a GLOBAL inside a dict");
 	if (k->type == PK_LIST || k->type == PK_DICT)
 		return bad(r, "an unhashable dict key");
+	r->nitems += 2;
+	if (r->nitems > r->lim.max_nodes)
+		return bad(r, "more container items than the cap");
 	ALLOC_GROW(d->u.c.items, 2 * (d->u.c.n + 1), d->u.c.alloc);
 	d->u.c.items[2 * d->u.c.n] = k;
 	d->u.c.items[2 * d->u.c.n + 1] = v;

@@ -226,6 +226,22 @@ static void test_fr_wrong_types(void **state)
 	assert_non_null(strstr(e.msg, "not 2.x"));
 }
 
+/* Python pickles a repeated object once: 100000 entries x 1000 frames x 4 KB from 400 KB */
+static void test_fr_memo_bomb(void **state)
+{
+	struct strbuf sb = read_fixture("fr_bad/memo_bomb");
+	struct err e = ERR_INIT;
+	struct fr_dump *d;
+
+	(void)state;
+	assert_true(sb.len < 1 << 20);
+	d = fr_dump_parse(sb.buf, sb.len, 0, "bomb", &e);
+	assert_null(d);
+	if (!strstr(e.msg, "expands beyond"))
+		fail_msg("unexpected error: %s", e.msg);
+	strbuf_release(&sb);
+}
+
 static void test_fr_load_dir(void **state)
 {
 	struct fr_set set = { 0 };
@@ -260,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_fr_fixture),
 		cmocka_unit_test(test_fr_truncations_and_flips),
 		cmocka_unit_test(test_fr_wrong_types),
+		cmocka_unit_test(test_fr_memo_bomb),
 		cmocka_unit_test(test_fr_load_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
