@@ -411,7 +411,9 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			finding_fix(f, "make every rank call the same collectives in the same order; "
 				    "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that at each collective");
 			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 "
-				      "(then ncclcheck attach --fr DIR names the collective and its stack)");
+				      "TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_ (then "
+				      "echo 1 > /tmp/nccl_trace_pipe_<rank>.pipe dumps a hung rank, and "
+				      "ncclcheck attach --fr DIR names the collective and its stack)");
 			for (size_t i = 0; i < cm->nranks; i++)
 				finding_evidence(f, "RAS communicator %s: rank %d (pid %d on %s, GPU %d) "
 						 "launched %" PRIu64 " %s, %" PRIu64 " %.1f s earlier",
@@ -766,6 +768,8 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 		finding_why(f, "A rank that wrote no dump was not asked (the dump is per rank, written "
 			    "on timeout or on request), or could not answer: a stopped, frozen or dead "
 			    "process writes nothing. Its absence is itself a clue.");
+		finding_fix(f, "ask a live rank for its dump: echo 1 > <TORCH_NCCL_DEBUG_INFO_PIPE_FILE>"
+			    "<rank>.pipe (the job must run with that variable set)");
 		finding_fix(f, "collect every rank's TORCH_NCCL_DEBUG_INFO_TEMP_FILE<rank> into one "
 			    "directory (one file per rank)");
 		for (size_t r = 0; pg->cfg && r < pg->cfg->nrank_list; r++) {
@@ -941,10 +945,16 @@ static void fr_reason(struct ctx *c)
 		struct finding *f = finding_add(c->fs, SEV_WARN, "attach.fr.none",
 						"no flight-recorder dump in the directory");
 		finding_fix(f, "run the job with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 "
-			    "TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_NCCL_DEBUG_INFO_TEMP_FILE=DIR/nccl_trace_"
-			    "rank_");
+			    "TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_NCCL_DEBUG_INFO_TEMP_FILE=/tmp/nccl_trace_"
+			    "rank_ TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_");
+		finding_fix(f, "when it hangs, on each node: for p in /tmp/nccl_trace_pipe_*.pipe; do timeout 2 "
+			    "sh -c \"echo 1 > $p\"; done; then ncclcheck attach --fr /tmp");
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_TRACE_BUFFER_SIZE", "2000");
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DUMP_ON_TIMEOUT", "1");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DEBUG_INFO_TEMP_FILE", "%s",
+				"/tmp/nccl_trace_rank_");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "%s",
+				"/tmp/nccl_trace_pipe_");
 		return;
 	}
 	/* the process groups, by name, in order of appearance */
