@@ -478,6 +478,20 @@ static int read_capped(const char *path, size_t cap, struct strbuf *sb, struct e
 	return 0;
 }
 
+static int starts_like_pickle(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	unsigned char c = 0;
+	int ok;
+
+	if (fd < 0)
+		return 0;
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read(fd, &c, 1) == 1 && c == 0x80;
+	close(fd);
+	return ok;
+}
+
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct fr_dump *x = *(struct fr_dump *const *)a, *y = *(struct fr_dump *const *)b;
@@ -507,8 +521,13 @@ int fr_load_dir(const char *dir, const char *prefix, size_t max_files, size_t ma
 		rank = file_rank(de->d_name, prefix);
 		if (rank < 0)
 			continue;
-		seen++;
 		path = xasprintf("%s/%s", dir, de->d_name);
+		/* without a prefix, a file is a candidate only when it starts like a pickle */
+		if (!prefix && !starts_like_pickle(path)) {
+			free(path);
+			continue;
+		}
+		seen++;
 		if (read_capped(path, max_bytes, &sb, &fe) == 0 &&
 		    (d = fr_dump_parse(sb.buf, sb.len, rank, path, &fe))) {
 			int dup = 0;

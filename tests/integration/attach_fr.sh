@@ -30,7 +30,12 @@ mkfifo "$tmp/nccl_trace_rank_4"
 out=$(fr --fr "$tmp" -v 2>&1); rc=$?
 expect_match "$out" 'nccl_trace_rank_1: pickle: ' "truncated dump reported"
 expect_match "$out" 'GLOBAL other than torch' "malicious dump refused"
-expect_match "$out" 'nccl_trace_rank_4.*not a regular file' "a FIFO is not read (no hang)"
+expect_no_match "$out" 'nccl_trace_rank_4' "without a prefix, a FIFO is not a candidate (no hang)"
+out=$(fr --fr "$tmp" --fr-prefix nccl_trace_rank_ -v 2>&1)
+expect_match "$out" 'nccl_trace_rank_4.*not a regular file' "with a prefix, a FIFO is refused (no hang)"
+printf 'not a dump 123' > "$tmp/notes_7"
+out=$(fr --fr "$tmp" -v 2>&1)
+expect_no_match "$out" 'notes_7' "an unrelated file ending in a number is ignored"
 out=$(fr --fr /nonexistent 2>&1); rc=$?
 expect_match "$out" 'cannot read the flight-recorder directory' "missing directory said"
 mkdir "$tmp/empty"
