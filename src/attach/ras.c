@@ -744,6 +744,17 @@ static struct ras_rank *rank_in(struct ras_comm *c, int rank)
 	return rk;
 }
 
+static void text_hi(struct ras_comm *c, int op, uint64_t v, int n)
+{
+	if (!(c->text_known & (1u << op)) || v > c->text_hi[op]) {
+		c->text_hi[op] = v;
+		c->text_hi_n[op] = n;
+	} else if (v == c->text_hi[op]) {
+		c->text_hi_n[op] += n;
+	}
+	c->text_known |= 1u << op;
+}
+
 /* "GPU 0 managed by process 4101 on node 10.77.0.1" (GPU may read "0 (NVML 1)") */
 static int parse_managed(const char *s, int *gpu, int *pid, char *host)
 {
@@ -897,10 +908,12 @@ static void text_line(struct tstate *t, const char *l)
 			return;
 		if (sscanf(l, "  %d ranks have launched up to operation %llu", &cnt, &val) == 2) {
 			t->value = val;
+			text_hi(t->comm, t->op, val, cnt);
 			return;
 		}
 		if (sscanf(l, "  %d ranks have not launched any operations", &cnt) == 1) {
 			t->value = 0;
+			text_hi(t->comm, t->op, 0, cnt);
 			return;
 		}
 		if (sscanf(l, "  Rank %d ", &rank) == 1 && (dash = strstr(l, " -- "))) {
@@ -912,6 +925,9 @@ static void text_line(struct tstate *t, const char *l)
 				v = 0;
 			rk->counts[t->op] = v;
 			rk->counts_known |= 1u << t->op;
+			/* a rank line with its own count is a group of one; under a header, counted there */
+			if (strstr(l, " has launched up to operation ") || strstr(l, " has not launched any "))
+				text_hi(t->comm, t->op, v, 1);
 			if (parse_managed(dash + 4, &gpu, &pid, host) == 0) {
 				rk->cuda_dev = rk->nvml_dev = gpu;
 				rk->pid = pid;

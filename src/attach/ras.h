@@ -94,6 +94,11 @@ struct ras_comm {
 	size_t nranks, aranks;
 	struct ras_missing *missing;
 	size_t nmissing, amissing;
+	/* text reports list only outliers: the highest count of an operation type seen in the
+	 * comm's MISMATCH section (a group header or a rank line) and how many ranks have it */
+	uint64_t text_hi[RAS_NOPS];
+	int text_hi_n[RAS_NOPS];
+	unsigned text_known;
 };
 
 /* A process line of a text report's DEAD or INCOMPLETE section. */

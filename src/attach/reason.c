@@ -337,6 +337,80 @@ static int frozen(const struct ras_comm *a, const struct ras_comm *b, int op)
 	return 1;
 }
 
+/*
+ * Text reports (NCCL < 2.28.7) list a MISMATCH only, and within it only the outlier ranks: the
+ * ranks below the highest count are behind; the others are "N ranks" without names.
+ */
+static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
+{
+	const struct ras_comm *old = comm_by_hash(c->first, cm->hash);
+	double secs = (double)(c->last_t - c->first_t) / 1000.0;
+	int two = old && old != cm && secs > 0;
+
+	for (int op = 0; op < RAS_NOPS; op++) {
+		uint64_t hi = cm->text_hi[op];
+		const struct ras_rank *lag = NULL;
+		struct strbuf behind = STRBUF_INIT, w = STRBUF_INIT, doing = STRBUF_INIT;
+		struct finding *f;
+		int fz = two && (old->text_known & (1u << op)) && old->text_hi[op] == hi;
+		struct who who;
+
+		if (!(cm->text_known & (1u << op)))
+			continue;
+		for (size_t i = 0; i < cm->nranks; i++) {
+			const struct ras_rank *rk = &cm->ranks[i];
+			const struct ras_rank *was = rank_in(old, rk->rank);
+			if (!(rk->counts_known & (1u << op)) || rk->counts[op] >= hi)
+				continue;
+			strbuf_addf(&behind, "%s%d", behind.len ? ", " : "", rk->rank);
+			if (!lag || rk->counts[op] < lag->counts[op])
+				lag = rk;
+			if (!was || !(was->counts_known & (1u << op)) || was->counts[op] != rk->counts[op])
+				fz = 0;
+		}
+		if (!lag) {
+			strbuf_release(&behind);
+			continue;
+		}
+		if (!fz) {
+			f = finding_add(c->fs, two ? SEV_INFO : SEV_WARN, "attach.ras.skew",
+					"%s counts differ (rank(s) %s behind %" PRIu64 ")%s", ras_op_names[op],
+					behind.buf, hi, two ? " but move: normal skew" : "; seen once");
+			f->conf = two ? CONF_HIGH : CONF_LOW;
+			strbuf_release(&behind);
+			continue;
+		}
+		find_who(c, lag->rank, &who);
+		who_str(&who, &w);
+		proc_doing(c, lag->pid, &doing);
+		f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
+				"rank(s) %s never launched %s #%" PRIu64 " that %d other rank(s) launched",
+				behind.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op]);
+		for (size_t i = 0; i < cm->nranks; i++)
+			if ((cm->ranks[i].counts_known & (1u << op)) && cm->ranks[i].counts[op] < hi) {
+				finding_rank(f, cm->ranks[i].rank);
+				if (!f->node)
+					finding_node(f, cm->ranks[i].host);
+			}
+		finding_why(f, "RAS counts the collectives each rank has launched; its report lists the "
+			    "ranks behind, and the counts did not move for %.1f s: those ranks never "
+			    "called the next collective. That is their application side (a data loader, a "
+			    "rank-dependent branch, a swallowed exception), not NCCL or the network.", secs);
+		finding_fix(f, "look at what %s does now: py-spy dump --pid %d", w.buf, lag->pid);
+		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %" PRIu64 "; rank(s) "
+				 "%s fewer, unchanged over %.1f s", cm->hash, cm->text_hi_n[op],
+				 ras_op_names[op], hi, behind.buf, secs);
+		if (doing.len)
+			finding_evidence(f, "/proc: rank %d: %s", lag->rank, doing.buf);
+		verdict(c, 4, "%s has not launched %s #%" PRIu64 " that %d other rank(s) launched%s%s",
+			w.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op],
+			doing.len ? "; " : "", doing.buf);
+		strbuf_release(&behind);
+		strbuf_release(&w);
+		strbuf_release(&doing);
+	}
+}
+
 static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 {
 	const struct ras_comm *old = comm_by_hash(c->first, cm->hash);
@@ -600,7 +674,10 @@ static void ras_reason(struct ctx *c)
 		ras_dead_and_missing(c, cm);
 		ras_errors(c, cm);
 		ras_local_procs(c, cm);
-		ras_counts(c, cm);
+		if (c->last->json)
+			ras_counts(c, cm);
+		else
+			ras_counts_text(c, cm);
 	}
 	if (!c->last->ncomms)
 		verdict(c, 10, "RAS at %s answers but lists no NCCL communicator (NCCL %s): the job has "

@@ -159,6 +159,19 @@ static void test_text_reports(void **state)
 	ras_report_free(r);
 	free(s);
 
+	s = status_of("text_8ranks", 0);
+	r = parse(s, &e);
+	if (!r)
+		fail_msg("%s", e.msg);
+	assert_int_equal(r->comms[0].nranks, 1);
+	assert_int_equal(r->comms[0].ranks[0].rank, 5);
+	assert_int_equal(r->comms[0].ranks[0].counts[4], 1199);
+	assert_true(r->comms[0].text_known & (1u << 4));
+	assert_int_equal(r->comms[0].text_hi[4], 1200);
+	assert_int_equal(r->comms[0].text_hi_n[4], 7);
+	ras_report_free(r);
+	free(s);
+
 	s = status_of("text_dead", 0);
 	r = parse(s, &e);
 	if (!r)

@@ -266,6 +266,28 @@ static void test_async_error(void **state)
 	attach_data_release(&d);
 }
 
+/* a text report names only the outlier; the others are "7 ranks"; never "all equal" */
+static void test_text_outlier_only(void **state)
+{
+	struct attach_data d;
+	struct findings *fs = findings_new();
+	int nothing;
+	char *v;
+
+	(void)state;
+	data_init(&d, 1);
+	add_poll(&d, "text_8ranks", 0, 0);
+	add_poll(&d, "text_8ranks", 1, 4000);
+	v = run(&d, fs, &nothing);
+	expect_finding(fs, "attach.ras.counts_unequal", SEV_ERROR);
+	expect_no_finding(fs, "attach.ras.counts_equal");
+	expect_verdict(v, "rank 5 (pid 4306 on 10.77.0.2, GPU 1) has not launched AllReduce #1200 "
+		       "that 7 other rank(s) launched");
+	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+}
+
 static void test_unreachable_is_nothing(void **state)
 {
 	struct attach_data d;
@@ -383,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_stopped_rank),
 		cmocka_unit_test(test_unresponsive_node),
 		cmocka_unit_test(test_async_error),
+		cmocka_unit_test(test_text_outlier_only),
 		cmocka_unit_test(test_unreachable_is_nothing),
 		cmocka_unit_test(test_fr_joined_with_ras),
 		cmocka_unit_test(test_fr_scenarios),
