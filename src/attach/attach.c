@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -10,6 +11,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "attach/http.h"
+#include "util/file.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -130,6 +134,107 @@ static int init_unsafe(const struct ras_report *r)
 	return r->ncomms == 0;	/* no communicator yet: init is still to come */
 }
 
+#define FR_LIVE_TARGET "/handler/dump_nccl_trace_pickle?includecollectives=true&" \
+	"includestacktraces=true&onlyactive=false"
+
+static void fr_bad(struct attach_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fr_bad(struct attach_data *d, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(d->fr.bad, d->fr.nbad + 1, d->fr.abad);
+	d->fr.bad[d->fr.nbad++] = strbuf_detach(&sb, NULL);
+}
+
+static int have_rank(const struct attach_data *d, int rank)
+{
+	for (size_t i = 0; i < d->fr.n; i++)
+		if (d->fr.v[i]->rank == rank)
+			return 1;
+	return 0;
+}
+
+static void fetch_one(struct attach_data *d, int rank, const char *url, int64_t deadline)
+{
+	struct strbuf body = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	struct fr_dump *fd;
+	int64_t left = deadline - time_now_ms();
+
+	if (have_rank(d, rank))
+		return;
+	d->fr_asked = 1;
+	if (http_post(url, FR_LIVE_TARGET, FR_MAX_BYTES, (long)(left < 3000 ? 3000 : left), &body,
+		      &e) < 0) {
+		fr_bad(d, "%s (rank %d): %s", url, rank, e.msg);
+	} else if (!(fd = fr_dump_parse(body.buf, body.len, rank, url, &e))) {
+		fr_bad(d, "%s (rank %d): %s", url, rank, e.msg);
+	} else {
+		ALLOC_GROW(d->fr.v, d->fr.n + 1, d->fr.alloc);
+		d->fr.v[d->fr.n++] = fd;
+		d->fr_fetched++;
+	}
+	strbuf_release(&body);
+}
+
+/* TORCH_WORKER_SERVER_SOCKET from a process's environment ("" when unset or unreadable). */
+static void worker_socket(const char *proc_root, int pid, char *out, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[512];
+	static const char key[] = "TORCH_WORKER_SERVER_SOCKET=";
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%d/environ", proc_root, pid);
+	if (file_read(path, &sb, 1u << 20, NULL) == 0) {
+		for (size_t i = 0; i < sb.len;) {
+			const char *v = sb.buf + i;
+			size_t n = strnlen(v, sb.len - i);
+			if (n > sizeof(key) - 1 && !strncmp(v, key, sizeof(key) - 1))
+				snprintf(out, len, "unix:%.*s", (int)(n - sizeof(key) + 1), v + sizeof(key) - 1);
+			i += n + 1;
+		}
+	}
+	strbuf_release(&sb);
+}
+
+static void fetch_live(const struct attach_opts *o, struct attach_data *d, int64_t deadline)
+{
+	const struct ras_report *r = NULL;
+
+	for (size_t i = 0; i < o->nfr_urls; i++)
+		fetch_one(d, o->fr_url_ranks[i], o->fr_urls[i], deadline);
+	if (!o->fr_live)
+		return;
+	for (size_t i = 0; i < d->npolls; i++)
+		if (d->polls[i].report)
+			r = d->polls[i].report;
+	if (!r) {
+		d->fr_asked = 1;
+		fr_bad(d, "--fr-live: no RAS report, so no local ranks to ask");
+		return;
+	}
+	for (size_t c = 0; c < r->ncomms; c++)
+		for (size_t i = 0; i < r->comms[c].nranks; i++) {
+			const struct ras_rank *rk = &r->comms[c].ranks[i];
+			char url[300];
+			if (rk->pid <= 0 || !is_local(d, rk->host))
+				continue;
+			worker_socket(o->proc_root, rk->pid, url, sizeof(url));
+			if (url[0])
+				fetch_one(d, rk->rank, url, deadline);
+			else if (!have_rank(d, rk->rank)) {
+				d->fr_asked = 1;
+				fr_bad(d, "rank %d (pid %d): no TORCH_WORKER_SERVER_SOCKET in its environment "
+				       "(the job does not run torch's worker server)", rk->rank, rk->pid);
+			}
+		}
+}
+
 int attach_collect(const struct attach_opts *o, struct attach_data *d, struct err *e)
 {
 	int64_t start = time_now_ms(), deadline;
@@ -152,8 +257,10 @@ int attach_collect(const struct attach_opts *o, struct attach_data *d, struct er
 		if (fr_load_dir(o->fr_dir, o->fr_prefix, FR_MAX_FILES, FR_MAX_BYTES, &d->fr, &fe) < 0)
 			d->fr_error = xstrdup(fe.msg);
 	}
-	if (!o->ras_host)
+	if (!o->ras_host) {
+		fetch_live(o, d, deadline);
 		return 0;
+	}
 	d->ras_asked = 1;
 	snprintf(d->ras_addr, sizeof(d->ras_addr), strchr(o->ras_host, ':') ? "[%s]:%s" : "%s:%s",
 		 o->ras_host, o->ras_port);
@@ -199,6 +306,9 @@ int attach_collect(const struct attach_opts *o, struct attach_data *d, struct er
 		if (!p->report && p->answer.nx == 0)
 			break;
 	}
+	fetch_live(o, d, deadline);
+	if (d->fr.n > 1)
+		fr_set_sort(&d->fr);
 	return 0;
 }
 

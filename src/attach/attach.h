@@ -34,6 +34,12 @@ struct attach_opts {
 	const char *fr_dir;	/* NULL: no flight-recorder dumps */
 	const char *fr_prefix;	/* file name prefix, NULL: any name ending in a rank number */
 	const char *proc_root;	/* "/proc" */
+	/* live dumps from torch's per-rank WorkerServer: explicit RANK=URL pairs, and with fr_live
+	 * the TORCH_WORKER_SERVER_SOCKET of every local rank (from its /proc/PID/environ) */
+	const int *fr_url_ranks;
+	const char *const *fr_urls;
+	size_t nfr_urls;
+	int fr_live;
 	/* the hosts (RAS "host" addresses) whose processes this /proc shows; NULL: this host's
 	 * own addresses (getifaddrs) */
 	const char *const *local_hosts;
@@ -58,6 +64,7 @@ struct attach_data {
 	struct fr_set fr;
 	int fr_asked;
 	char *fr_error;		/* the directory could not be read */
+	size_t fr_fetched;	/* dumps that came live from a WorkerServer */
 	char **local_hosts;
 	size_t nlocal_hosts;
 	long interval_ms;

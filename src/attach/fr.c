@@ -555,6 +555,12 @@ int fr_load_dir(const char *dir, const char *prefix, size_t max_files, size_t ma
 	return 0;
 }
 
+void fr_set_sort(struct fr_set *set)
+{
+	if (set->n > 1)
+		qsort(set->v, set->n, sizeof(*set->v), cmp_rank);
+}
+
 void fr_set_release(struct fr_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)

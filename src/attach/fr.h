@@ -101,6 +101,8 @@ struct fr_set {
 int fr_load_dir(const char *dir, const char *prefix, size_t max_files, size_t max_bytes,
 		struct fr_set *set, struct err *e);
 void fr_set_release(struct fr_set *set);
+/* Orders the dumps by rank (after adding some by hand). */
+void fr_set_sort(struct fr_set *set);
 
 const char *fr_state_name(enum fr_state s);
 /* "all_reduce" from "nccl:all_reduce"; the name itself when it has no "backend:" prefix. */

@@ -1020,7 +1020,7 @@ static void fr_reason(struct ctx *c)
 	}
 	if (!set->n) {
 		struct finding *f = finding_add(c->fs, SEV_WARN, "attach.fr.none",
-						"no flight-recorder dump in the directory");
+						"no flight-recorder dump to read");
 		finding_fix(f, "run the job with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 "
 			    "TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_NCCL_DEBUG_INFO_TEMP_FILE=/tmp/nccl_trace_"
 			    "rank_ TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "attach/attach.h"
+#include "attach/http.h"
 #include "finding.h"
 #include "ncclcheck.h"
 #include "report/render.h"
@@ -24,7 +25,12 @@ static const char attach_usage[] =
 "  --fr DIR             a directory of flight-recorder dumps, one file per rank, as\n"
 "                       TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1\n"
 "                       TORCH_NCCL_DEBUG_INFO_TEMP_FILE=DIR/nccl_trace_rank_ write them\n"
-"  --fr-prefix P        only files named P<rank> (default: any name ending in a rank number)\n"
+"  --fr-prefix P        only files named P<rank> (default: any name ending in a rank number\n"
+"                       whose content starts like a pickle)\n"
+"  --fr-url RANK=URL    ask that rank's torch WorkerServer for its dump, live: URL is\n"
+"                       unix:/PATH or http://127.0.0.1:PORT (this machine only; repeatable)\n"
+"  --fr-live            ask every local rank whose environment has TORCH_WORKER_SERVER_SOCKET\n"
+"                       (torch.distributed.elastic's worker server) for its dump, live\n"
 "  --polls N            RAS polls, 1-10 (default 2: a stall is told from progress by two)\n"
 "  --interval DUR       time between polls, at least 2s (default 4s)\n"
 "  --timeout SECS       how long RAS waits for unresponsive peers per query (default 2)\n"
@@ -49,6 +55,8 @@ int cmd_attach(int argc, char **argv)
 		{ "no-ras", no_argument, NULL, 'R' },
 		{ "fr", required_argument, NULL, 'f' },
 		{ "fr-prefix", required_argument, NULL, 'P' },
+		{ "fr-url", required_argument, NULL, 'U' },
+		{ "fr-live", no_argument, NULL, 'F' },
 		{ "polls", required_argument, NULL, 'n' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -65,8 +73,9 @@ int cmd_attach(int argc, char **argv)
 	};
 	struct attach_opts o = { .want_json = 1 };
 	const char *ras = NULL, *record = NULL;
-	const char **locals = NULL;
-	size_t nlocals = 0, alocals = 0;
+	const char **locals = NULL, **urls = NULL;
+	int *url_ranks = NULL;
+	size_t nlocals = 0, alocals = 0, nurls = 0, aurls = 0, aurl_ranks = 0;
 	int no_ras = 0, json = 0, verbose = 0, no_color = 0, c, code, nothing;
 	char host[256], port[16];
 	struct attach_data d;
@@ -83,29 +92,56 @@ int cmd_attach(int argc, char **argv)
 		case 'R': no_ras = 1; break;
 		case 'f': o.fr_dir = optarg; break;
 		case 'P': o.fr_prefix = optarg; break;
+		case 'U': {
+			char *eq = strchr(optarg, '=');
+			long r;
+			if (eq)
+				*eq = '\0';
+			if (!eq || cli_parse_long(optarg, 0, 1 << 24, &r) < 0 || http_url_ok(eq + 1, &e) < 0) {
+				code = cli_usage_error("attach", "--fr-url wants RANK=URL%s%s",
+						       e.msg[0] ? ": " : "", e.msg);
+				goto out_args;
+			}
+			ALLOC_GROW(urls, nurls + 1, aurls);
+			ALLOC_GROW(url_ranks, nurls + 1, aurl_ranks);
+			url_ranks[nurls] = (int)r;
+			urls[nurls++] = eq + 1;
+			break;
+		}
+		case 'F': o.fr_live = 1; break;
 		case 'n':
-			if (cli_parse_long(optarg, 1, ATTACH_MAX_POLLS, &v) < 0)
-				return cli_usage_error("attach", "--polls wants 1-%d, not '%s'",
+			if (cli_parse_long(optarg, 1, ATTACH_MAX_POLLS, &v) < 0) {
+				code = cli_usage_error("attach", "--polls wants 1-%d, not '%s'",
 						       ATTACH_MAX_POLLS, optarg);
+				goto out_args;
+			}
 			o.polls = (int)v;
 			break;
 		case 'i':
-			if (cli_parse_duration_ms(optarg, &o.interval_ms) < 0 || o.interval_ms <= 0)
-				return cli_usage_error("attach", "--interval wants a duration, not '%s'", optarg);
-			if (o.interval_ms < ATTACH_MIN_INTERVAL_MS)
-				return cli_usage_error("attach", "--interval %s is too fast: RAS is polled at "
+			if (cli_parse_duration_ms(optarg, &o.interval_ms) < 0 || o.interval_ms <= 0) {
+				code = cli_usage_error("attach", "--interval wants a duration, not '%s'", optarg);
+				goto out_args;
+			}
+			if (o.interval_ms < ATTACH_MIN_INTERVAL_MS) {
+				code = cli_usage_error("attach", "--interval %s is too fast: RAS is polled at "
 						       "least 2s apart (tight polling crashed NCCL 2.26.5, "
 						       "NVIDIA/nccl#1718)", optarg);
+				goto out_args;
+			}
 			break;
 		case 't':
-			if (cli_parse_long(optarg, 1, 60, &v) < 0)
-				return cli_usage_error("attach", "--timeout wants 1-60 seconds, not '%s'", optarg);
+			if (cli_parse_long(optarg, 1, 60, &v) < 0) {
+				code = cli_usage_error("attach", "--timeout wants 1-60 seconds, not '%s'", optarg);
+				goto out_args;
+			}
 			o.ras_timeout_s = (int)v;
 			break;
 		case 'd':
 			if (cli_parse_duration_ms(optarg, &o.deadline_ms) < 0 || o.deadline_ms < 1000 ||
-			    o.deadline_ms > 600000)
-				return cli_usage_error("attach", "--deadline wants 1s-10m, not '%s'", optarg);
+			    o.deadline_ms > 600000) {
+				code = cli_usage_error("attach", "--deadline wants 1s-10m, not '%s'", optarg);
+				goto out_args;
+			}
 			break;
 		case 'T': o.want_json = 0; break;
 		case 'L':
@@ -117,42 +153,50 @@ int cmd_attach(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'v': verbose = 1; break;
 		case 'C': no_color = 1; break;
-		case 'h': free(locals); fputs(attach_usage, stdout); return cli_finish(EXIT_CLEAN);
-		default: free(locals); return cli_bad_option("attach", c, argv, longopts);
+		case 'h':
+			fputs(attach_usage, stdout);
+			code = cli_finish(EXIT_CLEAN);
+			goto out_args;
+		default:
+			code = cli_bad_option("attach", c, argv, longopts);
+			goto out_args;
 		}
 	}
-	if (optind < argc) {
-		free(locals);
-		return cli_usage_error("attach", "unexpected argument '%s'", argv[optind]);
-	}
-	if (no_ras && ras) {
-		free(locals);
-		return cli_usage_error("attach", "--ras and --no-ras contradict each other");
-	}
-	if (no_ras && !o.fr_dir) {
-		free(locals);
-		return cli_usage_error("attach", "--no-ras needs --fr DIR: nothing else to read");
-	}
+	code = -1;
+	if (optind < argc)
+		code = cli_usage_error("attach", "unexpected argument '%s'", argv[optind]);
+	else if (no_ras && ras)
+		code = cli_usage_error("attach", "--ras and --no-ras contradict each other");
+	else if (no_ras && !o.fr_dir && !nurls)
+		code = cli_usage_error("attach", "--no-ras needs --fr DIR or --fr-url: nothing else to read");
+	else if (no_ras && o.fr_live)
+		code = cli_usage_error("attach", "--fr-live finds the local ranks through RAS: not with "
+				       "--no-ras (use --fr-url RANK=URL)");
+	if (code >= 0)
+		goto out_args;
 	if (!no_ras) {
 		if (!ras)
 			ras = getenv("NCCL_RAS_ADDR");
 		if (!ras || !*ras)
 			ras = "localhost:" RAS_DEFAULT_PORT;
 		if (ras_addr_parse(ras, host, sizeof(host), port, sizeof(port), &e) < 0) {
-			free(locals);
-			return cli_usage_error("attach", "--ras: %s", e.msg);
+			code = cli_usage_error("attach", "--ras: %s", e.msg);
+			goto out_args;
 		}
 		o.ras_host = host;
 		o.ras_port = port;
 	}
 	o.local_hosts = locals;
 	o.nlocal_hosts = nlocals;
+	o.fr_urls = urls;
+	o.fr_url_ranks = url_ranks;
+	o.nfr_urls = nurls;
 	attach_opts_defaults(&o);
 	if (attach_collect(&o, &d, &e) < 0) {
-		free(locals);
-		return cli_usage_error("attach", "%s", e.msg);
+		code = cli_usage_error("attach", "%s", e.msg);
+		attach_data_release(&d);
+		goto out_args;
 	}
-	free(locals);
 	if (record) {
 		json_t *t = attach_transcript(&d);
 		if (json_dump_file(t, record, JSON_INDENT(1)) < 0)
@@ -180,5 +224,10 @@ int cmd_attach(int argc, char **argv)
 	json_decref(payload);
 	findings_free(fs);
 	attach_data_release(&d);
-	return cli_finish(code);
+	code = cli_finish(code);
+out_args:
+	free(locals);
+	free(urls);
+	free(url_ranks);
+	return code;
 }
