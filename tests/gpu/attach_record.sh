@@ -10,9 +10,11 @@
 #   net     all traffic between the nodes is dropped (iptables in n1) before #6; both ranks enter it
 # For each: after "go" and 3 s, every rank is asked for a flight-recorder dump (its
 # TORCH_NCCL_DEBUG_INFO_PIPE_FILE FIFO, and a Python thread calling _dump_nccl_trace() as a second
-# source), then `ncclcheck attach --fr DIR --record ras.json` runs on n0 (timed), then again
-# with --json; in the stop case also on n1, where the stopped process itself holds the RAS
-# socket (a frozen server). n0 and n1 share one PID namespace, so --local-host names both.
+# source), then `ncclcheck attach --fr DIR --record ras.json` runs on n0 (timed), then with
+# --fr-live (the dumps asked live from each rank's WorkerServer, torch.distributed.elastic's
+# worker_main on TORCH_WORKER_SERVER_SOCKET; timed), then with --json; in the stop case also on
+# n1, where the stopped process itself holds the RAS socket (a frozen server). n0 and n1 share
+# one PID namespace, so --local-host names both.
 #
 # Usage (repo root, as root, $OUT set): bash tests/gpu/attach_record.sh [case...]
 # Output (few files: a device call brings back at most 8):
@@ -47,6 +49,13 @@ import torch, torch.distributed as dist
 rank, world = int(os.environ["NODE_RANK"]), int(os.environ["NNODES"])
 mode, culprit, d = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 torch.cuda.set_device(0)          # every node shares the one GPU
+try:                              # torch's per-rank WorkerServer on TORCH_WORKER_SERVER_SOCKET
+    from torch.distributed.elastic.control_plane import worker_main
+    ws = worker_main()
+    ws.__enter__()
+    print("worker server on %s" % os.environ.get("TORCH_WORKER_SERVER_SOCKET"), flush=True)
+except Exception as e:
+    print("no worker server: %r" % (e,), flush=True)
 dist.init_process_group("nccl", rank=rank, world_size=world,
                         timeout=datetime.timedelta(seconds=300))
 
@@ -107,6 +116,7 @@ run_case() {
 			TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 \
 			TORCH_NCCL_DEBUG_INFO_TEMP_FILE="$D/fr/nccl_trace_rank_" \
 			TORCH_NCCL_DEBUG_INFO_PIPE_FILE="$D/fr/pipe_" \
+			TORCH_WORKER_SERVER_SOCKET="$D/ws_rank$i.sock" \
 			"$NCCLCHECK" lab exec $P-n$i -- timeout -k 5 200 "$PY" "$W/job.py" "$c" 1 "$D" \
 			> "$D/rank$i.log" 2>&1 &
 		jobpids+=($!)
@@ -146,6 +156,12 @@ run_case() {
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --json --fr "$D/fr" \
 		--fr-prefix nccl_trace_rank_ --local-host 10.10.0.10 --local-host 10.10.0.11 \
 		> "$D/attach.json" 2> "$D/attach.json.err"
+	# live: the dumps asked from each local rank's WorkerServer (found in its environment)
+	t3=$(date +%s.%N)
+	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --no-color --fr-live \
+		--local-host 10.10.0.10 --local-host 10.10.0.11 -v > "$D/attach_live.txt" 2>&1
+	echo "exit $?" >> "$D/attach_live.txt"
+	t4=$(date +%s.%N)
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --json --no-ras --fr "$D/frpy" \
 		> "$D/attach_frpy.json" 2>&1
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --text --polls 1 \
@@ -176,6 +192,14 @@ run_case() {
 	else
 		summary="$summary$c: ${secs}s, exit $rc, expected /$expect/, got: $verdict  FAIL\n"
 	fi
+	verdict=$(grep -m1 '^verdict:' "$D/attach_live.txt")
+	secs=$(awk -v a="$t3" -v b="$t4" 'BEGIN { printf "%.1f", b - a }')
+	if echo "$verdict" | grep -Eq "$expect" && awk -v s="$secs" 'BEGIN { exit !(s <= 15) }'; then
+		summary="$summary$c (--fr-live): ${secs}s, $verdict  PASS\n"
+	else
+		summary="$summary$c (--fr-live): ${secs}s, expected /$expect/, got: $verdict  FAIL\n"
+	fi
+	summary="$summary    dumps: $(ls "$D/fr" | grep -c '^nccl_trace_rank_') by pipe, $(ls "$D/frpy" | grep -c '^nccl_trace_rank_') from Python; live: $(grep -c 'attach.fr.bad_dump' "$D/attach_live.txt") failed\n"
 	cleanup
 	sleep 1
 }
