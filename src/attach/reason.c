@@ -54,25 +54,26 @@ static void verdict(struct ctx *c, int prio, const char *fmt, ...)
 
 /* ---- who is rank R (from RAS) ---- */
 
-static int find_who(const struct ctx *c, int rank, struct who *w)
+/* Rank numbers are per communicator: `cm` is the one `rank` belongs to. */
+static int find_who(const struct ras_comm *cm, int rank, struct who *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->rank = rank;
 	w->pid = -1;
-	if (!c->main)
+	if (!cm)
 		return 0;
-	for (size_t i = 0; i < c->main->nranks; i++)
-		if (c->main->ranks[i].rank == rank && c->main->ranks[i].pid > 0) {
-			snprintf(w->host, sizeof(w->host), "%s", c->main->ranks[i].host);
-			w->pid = c->main->ranks[i].pid;
-			w->gpu = c->main->ranks[i].cuda_dev;
+	for (size_t i = 0; i < cm->nranks; i++)
+		if (cm->ranks[i].rank == rank && cm->ranks[i].pid > 0) {
+			snprintf(w->host, sizeof(w->host), "%s", cm->ranks[i].host);
+			w->pid = cm->ranks[i].pid;
+			w->gpu = cm->ranks[i].cuda_dev;
 			return w->known = 1;
 		}
-	for (size_t i = 0; i < c->main->nmissing; i++)
-		if (c->main->missing[i].rank == rank && c->main->missing[i].pid > 0) {
-			snprintf(w->host, sizeof(w->host), "%s", c->main->missing[i].host);
-			w->pid = c->main->missing[i].pid;
-			w->gpu = c->main->missing[i].cuda_dev;
+	for (size_t i = 0; i < cm->nmissing; i++)
+		if (cm->missing[i].rank == rank && cm->missing[i].pid > 0) {
+			snprintf(w->host, sizeof(w->host), "%s", cm->missing[i].host);
+			w->pid = cm->missing[i].pid;
+			w->gpu = cm->missing[i].cuda_dev;
 			return w->known = 1;
 		}
 	return 0;
@@ -195,7 +196,7 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 		struct finding *f;
 		int host_all = 1, n_on_host = 0;
 
-		find_who(c, m->rank, &who);
+		find_who(cm, m->rank, &who);
 		who_str(&who, &w);
 		for (size_t j = 0; j < cm->nranks; j++)
 			if (!strcmp(cm->ranks[j].host, m->host))
@@ -282,7 +283,7 @@ static void ras_errors(struct ctx *c, const struct ras_comm *cm)
 		struct who who;
 		struct strbuf w = STRBUF_INIT;
 
-		find_who(c, rk->rank, &who);
+		find_who(cm, rk->rank, &who);
 		who_str(&who, &w);
 		if (rk->async_error) {
 			const char *name = rk->async_error > 0 ? nccl_result(rk->async_error) :
@@ -380,7 +381,7 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 			strbuf_release(&behind);
 			continue;
 		}
-		find_who(c, lag->rank, &who);
+		find_who(cm, lag->rank, &who);
 		who_str(&who, &w);
 		proc_doing(c, lag->pid, &doing);
 		f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
@@ -462,7 +463,7 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 		if (lo != hi && fz) {
 			struct who who;
 			struct strbuf w = STRBUF_INIT, doing = STRBUF_INIT;
-			find_who(c, lag->rank, &who);
+			find_who(cm, lag->rank, &who);
 			who_str(&who, &w);
 			proc_doing(c, lag->pid, &doing);
 			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
@@ -561,7 +562,7 @@ static void ras_local_procs(struct ctx *c, const struct ras_comm *cm)
 		struct finding *f = NULL;
 		struct who who;
 
-		find_who(c, rk->rank, &who);
+		find_who(cm, rk->rank, &who);
 		who_str(&who, &w);
 		if (k == P_GONE || k == P_ZOMBIE) {
 			f = finding_add(c->fs, SEV_ERROR, "attach.proc.gone", "%s has exited", w.buf);
@@ -909,7 +910,7 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 			struct strbuf w = STRBUF_INIT, doing = STRBUF_INIT;
 			int rk = dumps[firstmiss]->rank;
 			int joined = c->main && c->main->size >= (int)n && strcmp(pg->name, "0") == 0;
-			if (joined && find_who(c, rk, &who)) {
+			if (joined && find_who(c->main, rk, &who)) {
 				who_str(&who, &w);
 				proc_doing(c, who.pid, &doing);
 				finding_node(f, who.host);
