@@ -122,16 +122,19 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* NCCL < 2.27.3 can crash when a report is generated during communicator init (#1669, #1718). */
+/*
+ * Generating a report while a communicator initialises has crashed NCCL: < 2.27.3 (#1669,
+ * #1718: "even at a 5 second poll interval"), and 2.29.7 at scale while communicators churn
+ * (#2346, open). So: never ask again while any rank reports init in progress, on any version;
+ * on NCCL < 2.27.3 also not while no communicator exists yet (init is still to come).
+ */
 static int init_unsafe(const struct ras_report *r)
 {
-	if (ras_version_at_least(r, 2, 27, 3))
-		return 0;
 	for (size_t c = 0; c < r->ncomms; c++)
 		for (size_t i = 0; i < r->comms[c].nranks; i++)
 			if (r->comms[c].ranks[i].init_state == 7)
 				return 1;
-	return r->ncomms == 0;	/* no communicator yet: init is still to come */
+	return r->ncomms == 0 && !ras_version_at_least(r, 2, 27, 3);
 }
 
 #define FR_LIVE_TARGET "/handler/dump_nccl_trace_pickle?includecollectives=true&" \

@@ -30,7 +30,8 @@ struct ras_opts {
 	const char *port;
 	int timeout_s;		/* sent as TIMEOUT (the server's per-leg wait for peers); <0: not sent */
 	int want_json;		/* ask SET FORMAT json, fall back to text on ERROR */
-	int verbose;		/* VERBOSE STATUS */
+	int verbose;		/* VERBOSE STATUS: attach never sets it (it corrupted memory in
+				 * NCCL 2.27.3 at 128 GPUs, NVIDIA/nccl#1762) */
 	long deadline_ms;	/* the whole exchange, connect to EOF */
 	size_t max_bytes;	/* cap on the STATUS answer */
 };

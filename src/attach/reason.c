@@ -641,9 +641,10 @@ static void ras_reason(struct ctx *c)
 						"RAS answered once: counts not known to be frozen");
 		f->conf = CONF_LOW;
 		finding_why(f, "%s", d->stopped_polling ?
-			    "NCCL older than 2.27.3 can crash when a RAS report is generated during "
-			    "communicator initialisation (NVIDIA/nccl#1669, #1718, fixed in 2.27.3); "
-			    "attach polled once and stopped." :
+			    "A communicator is still initialising. Generating RAS reports during "
+			    "initialisation has crashed NCCL (before 2.27.3: NVIDIA/nccl#1669, #1718; "
+			    "2.29.7 at scale: #2346), so attach asked once and stopped. Run it again "
+			    "once the job has started training." :
 			    "Only one poll succeeded; a stall is told from progress by two polls.");
 	}
 	if (c->last->ndead) {

@@ -60,6 +60,13 @@ out=$(attach); rc=$?
 expect_rc 1 $rc "text-only server"
 expect_match "$out" 'rank 1 .* has not launched AllReduce #6' "text report decoded"
 
+# a communicator still initialising: asked once, never again (NVIDIA/nccl#1669, #1718, #2346)
+serve "$FX/ras/init.json" --log "$tmp/log_init"
+out=$(attach --polls 3); rc=$?
+n=$(grep -c 'CLIENT PROTOCOL' "$tmp/log_init")
+if [ "$n" = 1 ]; then pass "init in progress: one query only"; else fail "init in progress: $n queries"; fi
+expect_match "$out" 'attach.ras.one_poll' "the stop is explained"
+
 # misbehaving servers: never a hang, never a crash, exit 3 with the reason
 for mode in garbage freeze hang oversize truncate; do
 	serve "$FX/ras/sleep.json" --mode "$mode"
