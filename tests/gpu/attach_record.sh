@@ -8,6 +8,9 @@
 #   stop    rank 1 is SIGSTOPped before #6
 #   kill    rank 1 is SIGKILLed before #6
 #   net     all traffic between the nodes is dropped (iptables in n1) before #6; both ranks enter it
+# TORCH_NCCL_ASYNC_ERROR_HANDLING=0: when rank 1 is killed, rank 0's NCCL sees the closed socket
+# as an asynchronous error; with torch's default (3, tear down) rank 0 would exit too and there
+# would be no hang left to attach to. With 0 it stays, hung, as jobs with other settings do.
 # For each: after "go" and 3 s, every rank is asked for a flight-recorder dump (its
 # TORCH_NCCL_DEBUG_INFO_PIPE_FILE FIFO, and a Python thread calling _dump_nccl_trace() as a second
 # source), then `ncclcheck attach --fr DIR --record ras.json` runs on n0 (timed), then with
@@ -112,7 +115,7 @@ run_case() {
 	for i in 0 1; do
 		env CUDA_VISIBLE_DEVICES=0 NCCL_HOSTID=$P-n$i NCCL_SOCKET_IFNAME=eth1 NCCL_IB_DISABLE=1 \
 			NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_NVLS_ENABLE=0 NCCL_MNNVL_ENABLE=0 \
-			TORCH_NCCL_ENABLE_MONITORING=1 NCCL_RAS_ENABLE=1 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,RAS \
+			TORCH_NCCL_ASYNC_ERROR_HANDLING=0 TORCH_NCCL_ENABLE_MONITORING=1 NCCL_RAS_ENABLE=1 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,RAS \
 			TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 \
 			TORCH_NCCL_DEBUG_INFO_TEMP_FILE="$D/fr/nccl_trace_rank_" \
 			TORCH_NCCL_DEBUG_INFO_PIPE_FILE="$D/fr/pipe_" \
