@@ -198,6 +198,9 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 
 		find_who(cm, m->rank, &who);
 		who_str(&who, &w);
+		/* RAS writes "unknown" (pid -1) for a rank whose process it no longer knows */
+		if (!m->host[0] || !strcmp(m->host, "unknown"))
+			host_all = 0;
 		for (size_t j = 0; j < cm->nranks; j++)
 			if (!strcmp(cm->ranks[j].host, m->host))
 				host_all = 0;
@@ -257,12 +260,16 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 			finding_why(f, "RAS got no data from that process within its timeout while other "
 				    "ranks on its node answered: the process is frozen (stopped, in a "
 				    "debugger, out of memory and swapping) or its RAS thread is stuck.");
-			finding_fix(f, "on %s: ncclcheck attach (its state from /proc), py-spy dump --pid %d",
-				    m->host, m->pid);
+			if (m->pid > 0)
+				finding_fix(f, "on %s: ncclcheck attach (its state from /proc), py-spy dump "
+					    "--pid %d", m->host, m->pid);
+			else
+				finding_fix(f, "RAS no longer knows its process: find rank %d's node and "
+					    "process from the launcher (its exit code, its log)", m->rank);
 			verdict(c, 6, "%s does not answer RAS%s%s", w.buf, doing.len ? "; " : "", doing.buf);
 		}
 		finding_rank(f, m->rank);
-		if (!f->node)
+		if (!f->node && m->host[0] && strcmp(m->host, "unknown"))
 			finding_node(f, m->host);
 		finding_evidence(f, "RAS communicator %s: rank %d (pid %d on %s, GPU %d) missing: "
 				 "unresponsive=%s considered_dead=%s", cm->hash, m->rank, m->pid, m->host,

@@ -47,6 +47,18 @@ static struct attach_poll *add_poll(struct attach_data *d, const char *fixture, 
 	return p;
 }
 
+static struct attach_poll *add_poll_str(struct attach_data *d, const char *json, int64_t t_ms)
+{
+	struct attach_poll *p = &d->polls[d->npolls++];
+	struct err e = ERR_INIT;
+
+	p->t_ms = t_ms;
+	p->report = ras_report_parse(json, strlen(json), &e);
+	if (!p->report)
+		fail_msg("%s", e.msg);
+	return p;
+}
+
 static void add_proc(struct attach_poll *p, int pid, char state, unsigned long long ticks, int64_t t)
 {
 	struct proc_sample *s;
@@ -288,6 +300,37 @@ static void test_text_outlier_only(void **state)
 	attach_data_release(&d);
 }
 
+/* RAS forgot the process (host "unknown", pid -1): a rank that does not answer, not a node */
+static void test_unknown_process(void **state)
+{
+	static const char r[] =
+		"{\"nccl_version\": \"2.30.7\", \"communicators\": [{\"hash\": \"0x1\", \"size\": 2, "
+		"\"ranks\": [{\"rank\": 0, \"host\": \"10.0.0.1\", \"pid\": 11, \"cuda_dev\": 0, "
+		"\"nvml_dev\": 0, \"status\": {\"init_state\": 0, \"async_error\": 6, "
+		"\"finalize_called\": false, \"destroy_flag\": false, \"abort_flag\": false}, "
+		"\"collective_counts\": {\"AllReduce\": 6}}], \"missing_ranks\": [{\"rank\": 1, "
+		"\"host\": \"unknown\", \"pid\": -1, \"cuda_dev\": 0, \"nvml_dev\": 0, \"status\": "
+		"{\"unresponsive\": true, \"considered_dead\": false}}]}]}";
+	struct attach_data d;
+	struct findings *fs = findings_new();
+	const struct finding *f;
+	int nothing;
+	char *v;
+
+	(void)state;
+	data_init(&d, 1);
+	add_poll_str(&d, r, 0);
+	add_poll_str(&d, r, 4000);
+	v = run(&d, fs, &nothing);
+	f = expect_finding(fs, "attach.ras.unresponsive", SEV_ERROR);
+	assert_null(f->node);
+	expect_finding(fs, "attach.ras.async_error", SEV_ERROR);
+	expect_verdict(v, "rank 1 does not answer RAS");
+	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+}
+
 static void test_unreachable_is_nothing(void **state)
 {
 	struct attach_data d;
@@ -406,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_unresponsive_node),
 		cmocka_unit_test(test_async_error),
 		cmocka_unit_test(test_text_outlier_only),
+		cmocka_unit_test(test_unknown_process),
 		cmocka_unit_test(test_unreachable_is_nothing),
 		cmocka_unit_test(test_fr_joined_with_ras),
 		cmocka_unit_test(test_fr_scenarios),
