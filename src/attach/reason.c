@@ -635,6 +635,15 @@ static void ras_reason(struct ctx *c)
 		    (c->last->comms[i].size == 0 && !c->main->size &&
 		     c->last->comms[i].nranks > c->main->nranks))
 			c->main = &c->last->comms[i];
+	for (size_t i = 0; i < d->npolls; i++)
+		if (d->polls[i].report && d->polls[i].answer.server_protocol != RAS_PROTOCOL) {
+			struct finding *f = finding_add(c->fs, SEV_INFO, "attach.ras.protocol",
+							"the RAS service speaks protocol %d, this client %d",
+							d->polls[i].answer.server_protocol, RAS_PROTOCOL);
+			finding_why(f, "NCCL's own client only warns and continues, as attach did; the "
+				    "report decoded, but fields a newer protocol added are not used.");
+			break;
+		}
 	if (c->last->repaired) {
 		struct finding *f = finding_add(c->fs, SEV_INFO, "attach.ras.json_repaired",
 						"NCCL %s's RAS report is not valid JSON; repaired",
