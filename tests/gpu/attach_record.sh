@@ -106,7 +106,7 @@ summary=""
 run_case() {
 	local c=$1 D=$W/$1 i pid0 pid1 t1 t2 verdict expect rc
 	mkdir -p "$D/fr" "$D/frpy"
-	if [ $(( $(date +%s) - T0 )) -gt 400 ]; then
+	if [ $(( $(date +%s) - T0 )) -gt 360 ]; then
 		summary="$summary$c: skipped (time budget)\n"; return
 	fi
 	"$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix $P --force > "$D/lab_up.txt" 2>&1 ||
