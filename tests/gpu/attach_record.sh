@@ -210,5 +210,5 @@ run_case() {
 for c in $CASES; do run_case "$c"; done
 printf '%b' "$summary" | tee "$OUT/attach_summary.txt"
 rm -f "$W/job.py.pyc"
-tar czf "$OUT/attach_record.tgz" -C /tmp attach_record
+tar czf "$OUT/attach_record.tgz" --exclude='*.pipe' --exclude='*.sock' -C /tmp attach_record
 echo "total $(( $(date +%s) - T0 )) s" | tee -a "$OUT/attach_summary.txt"
