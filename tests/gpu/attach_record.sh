@@ -1,13 +1,14 @@
 #!/bin/bash
 # GPU machine: does `ncclcheck attach` name the culprit of a real hung torch 2.11 / NCCL 2.28.9
 # job within 15 s, and record what RAS and the flight recorder really say (the fixtures of the
-# CPU suite)? Two lab nodes (network namespaces, eth1 10.10.0.10/.11) share the one GPU, one
-# rank each, NCCL_HOSTID per node, sockets only. Every rank runs 5 warm-up all_reduces, then
+# CPU suite)? Two lab nodes (network namespaces, eth1 10.10.0.10/.11; ATTACH_NODES=4 for four)
+# share the one GPU, one rank each, NCCL_HOSTID per node, sockets only. Every rank runs 5 warm-up all_reduces, then
 # waits for "go" and runs all_reduce #6. Cases (the culprit is always rank 1, on node n1):
 #   sleep   rank 1 sleeps in a function "load_batch" instead of entering all_reduce #6
 #   stop    rank 1 is SIGSTOPped before #6
 #   kill    rank 1 is SIGKILLed before #6
-#   net     all traffic between the nodes is dropped (iptables in n1) before #6; both ranks enter it
+#   net     all of n1's traffic on eth0 and eth1 is dropped (iptables in n1) before #6; every rank
+#           enters it
 # TORCH_NCCL_ASYNC_ERROR_HANDLING=0: when rank 1 is killed, rank 0's NCCL sees the closed socket
 # as an asynchronous error; with torch's default (3, tear down) rank 0 would exit too and there
 # would be no hang left to attach to. With 0 it stays, hung, as jobs with other settings do.
@@ -19,7 +20,7 @@
 # n1, where the stopped process itself holds the RAS socket (a frozen server). n0 and n1 share
 # one PID namespace, so --local-host names both.
 #
-# Usage (repo root, as root, $OUT set): bash tests/gpu/attach_record.sh [case...]
+# Usage (repo root, as root, $OUT set): [ATTACH_NODES=4] bash tests/gpu/attach_record.sh [case...]
 # Output (few files: a device call brings back at most 8):
 #   $OUT/attach_summary.txt   one line per case: expected, verdict, seconds, PASS/FAIL
 #   $OUT/attach_record.tgz    attach_record/<case>/{ras.json, attach.txt, attach.json, fr/,
@@ -31,6 +32,10 @@
 set -u
 [ "$(id -u)" = 0 ] || { echo "attach_record: needs root (network namespaces)" >&2; exit 1; }
 P=atg
+N=${ATTACH_NODES:-2}
+case $N in 2|3|4) ;; *) echo "attach_record: ATTACH_NODES must be 2-4" >&2; exit 2 ;; esac
+LOCALS=()
+for ((i = 0; i < N; i++)); do LOCALS+=(--local-host "10.10.0.$((10 + i))"); done
 W=/tmp/attach_record
 rm -rf "$W"; mkdir -p "$W"
 PY=${PYTHON:-}
@@ -104,15 +109,15 @@ wait_file() { # file seconds
 
 summary=""
 run_case() {
-	local c=$1 D=$W/$1 i pid0 pid1 t1 t2 verdict expect rc
+	local c=$1 D=$W/$1 i pid1 t1 t2 t3 t4 secs verdict expect rc
 	mkdir -p "$D/fr" "$D/frpy"
 	if [ $(( $(date +%s) - T0 )) -gt 360 ]; then
 		summary="$summary$c: skipped (time budget)\n"; return
 	fi
-	"$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix $P --force > "$D/lab_up.txt" 2>&1 ||
+	"$NCCLCHECK" lab up --nodes "$N" --scenario healthy --prefix $P --force > "$D/lab_up.txt" 2>&1 ||
 		{ summary="$summary$c: lab up failed: $(tail -1 "$D/lab_up.txt")\n"; return; }
 	jobpids=()
-	for i in 0 1; do
+	for ((i = 0; i < N; i++)); do
 		env CUDA_VISIBLE_DEVICES=0 NCCL_HOSTID=$P-n$i NCCL_SOCKET_IFNAME=eth1 NCCL_IB_DISABLE=1 \
 			NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_NVLS_ENABLE=0 NCCL_MNNVL_ENABLE=0 \
 			TORCH_NCCL_ASYNC_ERROR_HANDLING=0 TORCH_NCCL_ENABLE_MONITORING=1 NCCL_RAS_ENABLE=1 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,RAS \
@@ -124,26 +129,28 @@ run_case() {
 			> "$D/rank$i.log" 2>&1 &
 		jobpids+=($!)
 	done
-	if ! wait_file "$D/ready.0" 120 || ! wait_file "$D/ready.1" 30; then
-		summary="$summary$c: the job did not get through init and warm-up (see rank*.log)  FAIL\n"
-		cleanup; return
-	fi
-	pid0=$(cat "$D/ready.0"); pid1=$(cat "$D/ready.1")
-	jobpids+=($pid0 $pid1)
-	echo "rank 0 pid $pid0, rank 1 pid $pid1" > "$D/pids.txt"
+	for ((i = 0; i < N; i++)); do
+		if ! wait_file "$D/ready.$i" $((i ? 30 : 120)); then
+			summary="$summary$c: the job did not get through init and warm-up (see rank*.log)  FAIL\n"
+			cleanup; return
+		fi
+		jobpids+=($(cat "$D/ready.$i"))
+		echo "rank $i pid $(cat "$D/ready.$i")" >> "$D/pids.txt"
+	done
+	pid1=$(cat "$D/ready.1")
 	case $c in
 	stop) kill -STOP "$pid1" ;;
 	kill) kill -9 "$pid1" ;;
 	net)
-		for src in 10.10.0.10 203.0.113.10; do
-			"$NCCLCHECK" lab exec $P-n1 -- "$IPTABLES" -I INPUT -s $src -j DROP
-			"$NCCLCHECK" lab exec $P-n1 -- "$IPTABLES" -I OUTPUT -d $src -j DROP
+		for dev in eth0 eth1; do
+			"$NCCLCHECK" lab exec $P-n1 -- "$IPTABLES" -I INPUT -i $dev -j DROP
+			"$NCCLCHECK" lab exec $P-n1 -- "$IPTABLES" -I OUTPUT -o $dev -j DROP
 		done ;;
 	esac
 	touch "$D/go"
 	sleep 3
 	# ask every live rank for its dump: the FIFO (torch's own), and the Python thread
-	for i in 0 1; do
+	for ((i = 0; i < N; i++)); do
 		[ -p "$D/fr/pipe_$i.pipe" ] && timeout 2 sh -c "echo 1 > '$D/fr/pipe_$i.pipe'" 2>/dev/null
 	done
 	touch "$D/dumpnow"
@@ -151,18 +158,18 @@ run_case() {
 	ls -la "$D/fr" "$D/frpy" > "$D/dumps_ls.txt" 2>&1
 	t1=$(date +%s.%N)
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --no-color --fr "$D/fr" \
-		--fr-prefix nccl_trace_rank_ --local-host 10.10.0.10 --local-host 10.10.0.11 \
+		--fr-prefix nccl_trace_rank_ "${LOCALS[@]}" \
 		--record "$D/ras.json" -v > "$D/attach.txt" 2>&1
 	rc=$?
 	t2=$(date +%s.%N)
 	echo "exit $rc" >> "$D/attach.txt"
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --json --fr "$D/fr" \
-		--fr-prefix nccl_trace_rank_ --local-host 10.10.0.10 --local-host 10.10.0.11 \
+		--fr-prefix nccl_trace_rank_ "${LOCALS[@]}" \
 		> "$D/attach.json" 2> "$D/attach.json.err"
 	# live: the dumps asked from each local rank's WorkerServer (found in its environment)
 	t3=$(date +%s.%N)
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --no-color --fr-live \
-		--local-host 10.10.0.10 --local-host 10.10.0.11 -v > "$D/attach_live.txt" 2>&1
+		"${LOCALS[@]}" -v > "$D/attach_live.txt" 2>&1
 	echo "exit $?" >> "$D/attach_live.txt"
 	t4=$(date +%s.%N)
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --json --no-ras --fr "$D/frpy" \
