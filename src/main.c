@@ -26,6 +26,8 @@ static const struct cmd_entry {
 	  .summary = "measure links and collectives across nodes in nccl-tests' format (tcp or NCCL)" },
 	{ .verb = &verb_explain },
 	{ .verb = &verb_lab },
+	{ .name = "attach", .fn = cmd_attach,
+	  .summary = "a job hangs now: name the rank, the collective and what that rank does" },
 };
 
 static const char *entry_name(const struct cmd_entry *c)

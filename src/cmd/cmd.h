@@ -159,6 +159,7 @@ int cmd_cluster(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 /* `bench p2p` (cmd/bench_p2p.c); bench.c's sub-verb table dispatches "p2p" here. */
 int cmd_bench_p2p(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 
 /* "ncclcheck: error: ..." on stderr (git's message rules); returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
