@@ -31,6 +31,9 @@ struct field {
 #define F_STR(t, f, len) \
 	{ .name = #f, .type = FT_STR, .required = 1, .off = offsetof(struct msg, u.t.f), \
 	  .maxlen = (len) }
+#define F_STR_OPT(t, f, len) \
+	{ .name = #f, .type = FT_STR, .required = 0, .off = offsetof(struct msg, u.t.f), \
+	  .maxlen = (len) }
 #define F_HEX(t, f, len, empty_ok) \
 	{ .name = #f, .type = FT_HEX, .required = 1, .off = offsetof(struct msg, u.t.f), \
 	  .min = (empty_ok), .maxlen = (len) }
@@ -91,6 +94,7 @@ static const struct field abort_fields[] = {
 	F_STR(abort, code, 32),
 	F_STR(abort, message, PROTO_TEXT_MAX),
 	F_INT(abort, rank, -1, PROTO_NODES_MAX - 1),
+	F_STR_OPT(abort, host, PROTO_HOST_MAX),
 	F_JSON(abort, findings, FT_ARR, 0),
 };
 static const struct field bye_fields[] = {
@@ -317,7 +321,7 @@ json_t *msg_to_json(const struct msg *m, struct err *e)
 		case FT_STR: {
 			const char *s = *AT(m, f, char *const);
 
-			v = json_string(s ? s : "");
+			v = s || f->required ? json_string(s ? s : "") : NULL;
 			break;
 		}
 		case FT_HEX:

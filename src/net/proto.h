@@ -15,7 +15,8 @@
  *        or reject {code, message}
  *   then, in any order the run needs: W->M facts {rank, facts}; M->W plan {phase, step,
  *   payload}; W->M result {phase, step, rank, payload}; M->W report {exit_code, report};
- *   both ways heartbeat {rank, seq} every heartbeat_ms; abort {code, message, rank, findings};
+ *   both ways heartbeat {rank, seq} every heartbeat_ms; abort {code, message, rank, host?,
+ *   findings?};
  *   bye {rank} before closing.
  */
 #ifndef NCCLCHECK_NET_PROTO_H
@@ -124,6 +125,7 @@ struct msg_abort {
 	char *code;		/* "missing", "dead", "duplicate_rank", ... */
 	char *message;
 	long rank;		/* the rank it is about, -1 when none */
+	char *host;		/* optional: that rank's host, NULL when absent */
 	json_t *findings;	/* optional array of findings (findings_from_json) */
 };
 

@@ -365,6 +365,8 @@ static void queue_reject(struct rdv *r, struct client *c, const char *code, cons
 	c->deadline = time_now_ms() + 1000;
 }
 
+static const char *rank_host(struct rdv *r, int rank);
+
 static void queue_abort(struct rdv *r, struct client *c, const char *code, const char *text,
 			int rank)
 {
@@ -374,6 +376,7 @@ static void queue_abort(struct rdv *r, struct client *c, const char *code, const
 	m.u.abort.code = (char *)code;
 	m.u.abort.message = (char *)text;
 	m.u.abort.rank = rank;
+	m.u.abort.host = (char *)(rank >= 0 ? rank_host(r, rank) : NULL);
 	queue_msg(r, c, &m);
 }
 
@@ -1238,7 +1241,7 @@ static void worker_read(struct rdv *r, struct client *c)
 			case MSG_ABORT: {
 				struct msg_abort *a = &im->m.u.abort;
 
-				add_event(r, RDV_EV_ABORTED, (int)a->rank, NULL, NULL, a->code, "%s",
+				add_event(r, RDV_EV_ABORTED, (int)a->rank, a->host, NULL, a->code, "%s",
 					  a->message);
 				worker_fail(r, !strcmp(a->code, "missing") ? ERR_TIMEOUT : ERR_PEER,
 					    "the master ended the run: %s", a->message);

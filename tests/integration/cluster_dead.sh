@@ -30,6 +30,7 @@ scenario() {
 	expect_match "$(cat "$LAB_TMP/n0.out")" "rank 2 \(nclnt3-n2\) $2" "SIG$sig: the master names rank 2 and what it did"
 	expect_match "$(cat "$LAB_TMP/n1.out")" "rank 2 \(nclnt3-n2\) $2" "SIG$sig: rank 1 names it too"
 	expect_match "$(cat "$LAB_TMP/n0.out")" "cluster.peer.dead" "SIG$sig: as cluster.peer.dead"
+	expect_match "$(cat "$LAB_TMP/n1.out")" "\[nclnt3-n2\]  \(cluster.peer.dead\)" "SIG$sig: about that node on rank 1 too"
 	echo "SIG$sig: the master exited $((t0 - tk)) ms, rank 1 $((t1 - tk)) ms after the signal"
 	[ $((t0 - tk)) -lt 5000 ] && [ $((t1 - tk)) -lt 5000 ] &&
 		pass "SIG$sig: both reported within 5 s" || fail "SIG$sig: took $((t0 - tk)) / $((t1 - tk)) ms"

@@ -22,7 +22,7 @@ static const char *const samples[] = {
 	"{\"type\":\"report\",\"exit_code\":1,\"report\":{\"findings\":[]}}",
 	"{\"type\":\"heartbeat\",\"rank\":0,\"seq\":9}",
 	"{\"type\":\"abort\",\"code\":\"dead\",\"message\":\"rank 1 stopped\",\"rank\":1,"
-	"\"findings\":[]}",
+	"\"host\":\"n1\",\"findings\":[]}",
 	"{\"type\":\"bye\",\"rank\":3}",
 };
 
@@ -67,7 +67,14 @@ static void decoded_values(void **state)
 	j = json_lit("{\"type\":\"abort\",\"code\":\"x\",\"message\":\"y\",\"rank\":-1}");
 	assert_int_equal(msg_from_json(j, &m, &e), 0);
 	assert_null(m.u.abort.findings);
+	assert_null(m.u.abort.host);
 	assert_int_equal(m.u.abort.rank, -1);
+	{
+		json_t *back = msg_to_json(&m, &e);
+
+		assert_null(json_object_get(back, "host"));	/* absent stays absent */
+		json_decref(back);
+	}
 	msg_release(&m);
 	json_decref(j);
 }
