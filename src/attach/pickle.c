@@ -331,7 +331,7 @@ static int op_tuple_n(struct pk_rd *r, size_t n)
 
 static int op_appends(struct pk_rd *r)
 {
-	size_t base;
+	size_t base = 0;
 	struct pk_value *l;
 
 	if (mark_base(r, &base) < 0)
@@ -383,7 +383,7 @@ static int set_pair(struct pk_rd *r, struct pk_value *d, struct pk_value *k, str
 
 static int op_setitems(struct pk_rd *r)
 {
-	size_t base;
+	size_t base = 0;
 	struct pk_value *d;
 
 	if (mark_base(r, &base) < 0)
@@ -421,7 +421,7 @@ static int step(struct pk_rd *r, int *done)
 	double f;
 	uint64_t u;
 	struct pk_value *v;
-	size_t base;
+	size_t base = 0;
 
 	r->op_off = (size_t)(r->p - r->start);
 	op = *r->p++;
