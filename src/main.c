@@ -16,6 +16,8 @@ static const struct cmd_entry {
 } commands[] = {
 	{ "node", cmd_node, "check this machine's stack and predict what NCCL will do here" },
 	{ "explain", cmd_explain, "read NCCL / torch / Lightning logs and say what failed and how to fix it" },
+	{ "config", cmd_config, "write the env file, torchrun / sbatch / mpirun / Kubernetes lines and Trainer(...) that fit" },
+	{ "run", cmd_run, "check this node, then start a command with the recommended environment" },
 	{ "lab", cmd_lab, "build a simulated multi-node cluster with real network faults (needs root)" },
 };
 

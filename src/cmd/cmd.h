@@ -14,6 +14,8 @@
 int cmd_node(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+int cmd_config(int argc, char **argv);	/* cmd/config.c */
+int cmd_run(int argc, char **argv);	/* cmd/run.c */
 
 /* "ncclcheck: error: ..." on stderr (git's message rules); returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

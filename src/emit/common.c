@@ -152,7 +152,8 @@ void em_notes(struct strbuf *sb, const struct recommendation *rec, const char *c
 
 	if (!rec->nnotes)
 		return;
-	strbuf_addf(sb, "%s\n%sNot written, on purpose, or to check by hand:\n", comment, comment);
+	strbuf_add(sb, comment, strcspn(comment, " "));
+	strbuf_addf(sb, "\n%sNot written, on purpose, or to check by hand:\n", comment);
 	strbuf_addf(&c, "%s  ", comment);
 	for (size_t i = 0; i < rec->nnotes; i++)
 		em_comment(sb, c.buf, rec->notes[i]);

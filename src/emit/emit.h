@@ -107,6 +107,9 @@ void rec_from_findings(struct recommendation *rec, const struct findings *fs);
  */
 void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts);
 
+/* The same from the launch environment (NNODES, PET_NNODES, SLURM_JOB_NUM_NODES, MASTER_*). */
+void rec_numbers_from_env(struct recommendation *rec, const struct envmap *em);
+
 /*
  * A saved `node --json` or `cluster --json` document: its findings (read strictly), the facts
  * (of the first node for a cluster document) and the node names. -1 with `e` set on a document

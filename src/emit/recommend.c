@@ -291,6 +291,16 @@ static void adapt_fix_lines(struct recommendation *rec, const struct finding *f)
 
 		if (strncmp(p, "export ", 7))
 			continue;
+		const char *hash = strstr(p, " #");
+		const char *why = f->title;
+		char *comment = NULL;
+
+		if (hash) {
+			for (hash += 2; *hash == ' ' || *hash == '#'; hash++)
+				;
+			if (*hash)
+				why = comment = xasprintf("%s", hash);
+		}
 		line = xstrdup(p + 7);
 		for (tok = strtok_r(line, " \t", &save); tok && *tok != '#'; tok = strtok_r(NULL, " \t", &save)) {
 			char *eq = strchr(tok, '=');
@@ -299,9 +309,10 @@ static void adapt_fix_lines(struct recommendation *rec, const struct finding *f)
 			*eq = '\0';
 			if (!name_ok(tok))
 				break;
-			rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, eq + 1, f->title, f->id);
+			rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, eq + 1, why, f->id);
 		}
 		free(line);
+		free(comment);
 	}
 }
 
@@ -368,6 +379,30 @@ static int env_int(const json_t *env, const char *const *names)
 			return (int)v;
 	}
 	return 0;
+}
+
+void rec_numbers_from_env(struct recommendation *rec, const struct envmap *em)
+{
+	static const char *const nnodes[] = { "NNODES", "PET_NNODES", "SLURM_JOB_NUM_NODES",
+					      "SLURM_NNODES", "NUM_NODES", NULL };
+	static const char *const addrs[] = { "MASTER_ADDR", "PET_MASTER_ADDR", NULL };
+	static const char *const ports[] = { "MASTER_PORT", "PET_MASTER_PORT", NULL };
+	json_t *env = json_object();
+
+	/* the same reading as from facts, so both agree on names and precedence */
+	for (const char *const *n = nnodes; *n; n++)
+		if (envmap_get(em, *n))
+			jset_str(env, *n, envmap_get(em, *n));
+	for (const char *const *n = ports; *n; n++)
+		if (envmap_get(em, *n))
+			jset_str(env, *n, envmap_get(em, *n));
+	if (!rec->nodes)
+		rec->nodes = env_int(env, nnodes);
+	if (!rec->master_port)
+		rec->master_port = env_int(env, ports);
+	for (const char *const *n = addrs; *n && !rec->master_addr; n++)
+		set_str(&rec->master_addr, envmap_get(em, *n));
+	json_decref(env);
 }
 
 void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
