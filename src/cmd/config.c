@@ -15,6 +15,7 @@
 
 #include "ncclcheck.h"
 #include "report/render.h"
+#include "rules/launch_consistency.h"
 #include "rules/rules.h"
 #include "util/envmap.h"
 #include "util/file.h"
@@ -44,6 +45,8 @@ static const char config_usage[] =
 "  --k8s                  Kubeflow PyTorchJob                      (pytorchjob.yaml)\n"
 "  --out DIR              write every output into DIR (created), plus recommendation.json\n"
 "  --json                 print the recommendation, the outputs and the findings as JSON\n"
+"  --check FILE           instead: check a batch script / Trainer(...) file (repeatable, read\n"
+"                         together) for launcher numbers that disagree (exit 1 on an error)\n"
 "\n"
 "The verdict:\n"
 "  --from FILE            a saved 'ncclcheck cluster --json' or 'node --json' document (or bare\n"
@@ -387,6 +390,59 @@ static int write_file(const char *dir, const struct produced *p)
 	return rc;
 }
 
+/* Scripts and Trainer calls are small; anything bigger is not one. */
+#define SCRIPT_MAX (4u << 20)
+
+/* --check FILE...: the launcher consistency rule over the files' numbers together. */
+static int check_files(const char **files, size_t n, int json)
+{
+	struct launch_facts lf;
+	struct findings *fs = findings_new();
+	struct render_opts ro;
+	int code;
+
+	launch_facts_init(&lf);
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct err e = ERR_INIT;
+		if (file_read(files[i], &sb, SCRIPT_MAX, &e) < 0) {
+			error("cannot read '%s': %s", files[i], e.msg);
+			strbuf_release(&sb);
+			findings_free(fs);
+			return EXIT_USAGE;
+		}
+		if (memchr(sb.buf, '\0', sb.len)) {
+			error("'%s' is not a text file", files[i]);
+			strbuf_release(&sb);
+			findings_free(fs);
+			return EXIT_USAGE;
+		}
+		launch_scan_text(&lf, sb.buf);
+		strbuf_release(&sb);
+	}
+	rule_launch_consistency(&lf, fs);
+	findings_sort(fs);
+	code = findings_count(fs, SEV_ERROR) ? EXIT_FINDINGS : EXIT_CLEAN;
+	if (json) {
+		json_t *payload = json_object(), *doc, *arr = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(arr, json_string(files[i]));
+		json_object_set_new(payload, "checked", arr);
+		doc = render_json_doc("config", payload, fs, code);
+		render_json_print(stdout, doc);
+		json_decref(doc);
+		json_decref(payload);
+	} else {
+		cli_render_opts(&ro, 1, 0);
+		render_findings_text(stdout, fs, &ro);
+		if (fs->n)
+			fputc('\n', stdout);
+		render_summary_line(stdout, fs, &ro);
+	}
+	findings_free(fs);
+	return cli_finish(code);
+}
+
 int cmd_config(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -400,6 +456,7 @@ int cmd_config(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "node-rank", required_argument, NULL, 'r' },
+		{ "check", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		VERDICT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -408,7 +465,8 @@ int cmd_config(int argc, char **argv)
 	struct verdict v;
 	int want[O_COUNT] = { 0 }, any = 0, json = 0, c, rc, code = EXIT_CLEAN;
 	long node_rank = -1;
-	const char *out_dir = NULL;
+	const char *out_dir = NULL, **checks = NULL;
+	size_t nchecks = 0;
 	struct produced *prod = NULL;
 	size_t nprod = 0, unfixed;
 
@@ -429,17 +487,30 @@ int cmd_config(int argc, char **argv)
 			if (cli_parse_long(optarg, 0, 99999, &node_rank) < 0)
 				return cli_usage_error("config", "--node-rank wants 0..99999, not '%s'", optarg);
 			break;
-		case 'h': fputs(config_usage, stdout); return cli_finish(EXIT_CLEAN);
+		case 'c':
+			checks = xrealloc(checks, (nchecks + 1) * sizeof(*checks));
+			checks[nchecks++] = optarg;
+			break;
+		case 'h': fputs(config_usage, stdout); free(checks); return cli_finish(EXIT_CLEAN);
 		default:
 			rc = verdict_option(&vo, "config", c, optarg);
+			if (rc <= 0)
+				free(checks);
 			if (rc < 0)
 				return -rc;
 			if (!rc)
 				return cli_bad_option("config", c, argv, longopts);
 		}
 	}
-	if (optind < argc)
+	if (optind < argc) {
+		free(checks);
 		return cli_usage_error("config", "unexpected argument '%s'", argv[optind]);
+	}
+	if (nchecks) {
+		rc = check_files(checks, nchecks, json);
+		free(checks);
+		return rc;
+	}
 	if (out_dir && !any)
 		for (int i = 0; i < O_COUNT; i++)
 			want[i] = 1;

@@ -98,8 +98,9 @@ static void pod(struct strbuf *sb, const struct recommendation *rec, int master)
 		    "%s              fieldPath: \"metadata.labels['training.kubeflow.org/replica-index']\"\n",
 		    in, in, in, rec->job_name, in, in, rec->master_port + 1, in, in, rec->nodes, in, in,
 		    in, in);
-	strbuf_addf(sb, "%s      command: [\"sh\", \"-c\", \"RANK=$((REPLICA_INDEX%s)) exec ncclcheck cluster\"]\n",
-		    in, master ? " * 0" : " + 1");
+	/* the operator numbers workers from 0; rank 0 is the master's */
+	strbuf_addf(sb, "%s      command: [\"sh\", \"-c\", \"RANK=%s exec ncclcheck cluster\"]\n", in,
+		    master ? "0" : "$((REPLICA_INDEX + 1))");
 	strbuf_addf(sb, "%s  containers:\n"
 		    "%s    # the operator gives the container named pytorch PET_NNODES, PET_NODE_RANK, "
 		    "PET_MASTER_ADDR, PET_MASTER_PORT; torchrun reads them\n"

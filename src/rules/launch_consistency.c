@@ -250,6 +250,14 @@ static void scan_line(struct launch_facts *lf, const char *line, int lineno, int
 	}
 	if (*p == '#' || !*p)
 		return;
+	/* a trailing comment says nothing about the numbers ("world size = num_nodes * devices") */
+	for (const char *h = p + 1; *h; h++)
+		if (*h == '#' && isspace((unsigned char)h[-1])) {
+			char *cut = xstrndup(p, (size_t)(h - p));
+			scan_line(lf, cut, lineno, shell);
+			free(cut);
+			return;
+		}
 	if ((v = kw_int(p, "devices")) > 0)
 		lf->lightning_devices = v;
 	if ((v = kw_int(p, "num_nodes")) > 0)

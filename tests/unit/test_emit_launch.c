@@ -190,6 +190,12 @@ static void test_scripts(void **state)
 	assert_null(findings_find(fs, "launch.nodes_mismatch"));
 	findings_free(fs);
 
+	/* numbers in a trailing comment do not count */
+	launch_facts_init(&lf);
+	launch_scan_text(&lf, "    num_nodes=2,  # world size = num_nodes * devices = 4\n    devices=2,  # devices=9\n");
+	assert_int_equal(lf.lightning_devices, 2);
+	assert_int_equal(lf.lightning_num_nodes, 2);
+
 	/* nothing known, nothing said; garbage is harmless */
 	launch_facts_init(&lf);
 	launch_scan_text(&lf, "");
