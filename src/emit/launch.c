@@ -41,21 +41,47 @@ void emit_torchrun(struct strbuf *sb, const struct recommendation *rec, int node
 	em_notes(sb, rec, "# ");
 }
 
+/* a name, not an address: letters first, no ':' */
+static int is_name(const char *s)
+{
+	return s && !strchr(s, ':') && strspn(s, "0123456789.") != strlen(s);
+}
+
 void emit_torchrun_c10d(struct strbuf *sb, const struct recommendation *rec)
 {
+	const char *m = rec->master_addr;
+
 	script_head(sb, rec, "torchrun with the c10d rendezvous: the same command on every node");
-	strbuf_addf(sb, "# node ranks are assigned at the rendezvous; the endpoint is rank 0's machine "
+	/*
+	 * torchrun hosts the rendezvous store only where the endpoint equals the host name or an
+	 * address that name resolves to; a name resolving elsewhere (the public IP in /etc/hosts)
+	 * leaves nobody hosting it and every node waits. Deciding is_host from the interfaces
+	 * themselves does not depend on that.
+	 */
+	strbuf_addstr(sb, "# the machine that owns the endpoint address hosts the rendezvous store "
+		      "(said explicitly: torchrun's own guess goes by the host name's address)\n"
+		      "is_host=0\n");
+	if (is_name(m))
+		strbuf_addf(sb, "if [ \"$(uname -n)\" = %s ] || [ \"$(uname -n | cut -d. -f1)\" = %s ]; then is_host=1; fi\n",
+			    m, m);
+	else if (m)
+		strbuf_addf(sb, "if ip -o addr show 2>/dev/null | grep -qF ' %s/'; then is_host=1; fi\n", m);
+	else
+		strbuf_addstr(sb, "if ip -o addr show 2>/dev/null | grep -qF \" ${MASTER_ADDR:?set MASTER_ADDR "
+			      "to the address of rank 0}/\"; then is_host=1; fi\n");
+	strbuf_addf(sb, "\n# node ranks are assigned at the rendezvous; the endpoint is rank 0's machine "
 		    "(port %d, not the TCPStore's)\n"
 		    "exec %s \\\n"
 		    "\t--nnodes=%d \\\n"
 		    "\t--nproc_per_node=%d \\\n"
 		    "\t--rdzv_backend=c10d \\\n"
 		    "\t--rdzv_endpoint=", rec->rdzv_port, rec->torchrun, rec->nodes, rec->gpus_per_node);
-	if (rec->master_addr)
-		em_endpoint(sb, rec->master_addr, rec->rdzv_port);
+	if (m)
+		em_endpoint(sb, m, rec->rdzv_port);
 	else
-		strbuf_addf(sb, "\"${MASTER_ADDR:?set MASTER_ADDR to the address of rank 0}:%d\"", rec->rdzv_port);
-	strbuf_addf(sb, " \\\n\t--rdzv_id=%s \\\n\t%s\n", rec->job_name, rec->script);
+		strbuf_addf(sb, "\"${MASTER_ADDR}:%d\"", rec->rdzv_port);
+	strbuf_addf(sb, " \\\n\t--rdzv_conf=is_host=\"$is_host\" \\\n\t--rdzv_id=%s \\\n\t%s\n",
+		    rec->job_name, rec->script);
 	em_notes(sb, rec, "# ");
 }
 
