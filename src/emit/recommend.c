@@ -289,6 +289,15 @@ static void adapt_fix_lines(struct recommendation *rec, const struct finding *f)
 		const char *p = f->fix[i];
 		char *line, *tok, *save = NULL;
 
+		if (!strncmp(p, "unset ", 6)) {
+			/* "unset A B   # why": each name that is a variable name */
+			line = xstrdup(p + 6);
+			for (tok = strtok_r(line, " \t", &save); tok && *tok != '#'; tok = strtok_r(NULL, " \t", &save))
+				if (name_ok(tok))
+					rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, NULL, f->title, f->id);
+			free(line);
+			continue;
+		}
 		if (strncmp(p, "export ", 7))
 			continue;
 		const char *hash = strstr(p, " #");
@@ -347,7 +356,8 @@ void rec_from_findings(struct recommendation *rec, const struct findings *fs)
 		const struct finding *f = fs->v[i];
 
 		if (!f->nsettings) {
-			adapt_fix_lines(rec, f);
+			if (f->sev != SEV_OK)
+				adapt_fix_lines(rec, f);
 			continue;
 		}
 		for (size_t j = 0; j < f->nsettings; j++) {

@@ -474,3 +474,11 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 		finding_fix(f, "srun --ntasks-per-node=<GPUs per node> ...   (or #SBATCH --ntasks-per-node)");
 	}
 }
+
+void rule_launch_env(const json_t *facts, struct findings *out)
+{
+	struct launch_facts lf;
+
+	launch_facts_from_facts(&lf, facts);
+	rule_launch_consistency(&lf, out);
+}

@@ -56,5 +56,10 @@ void launch_scan_text(struct launch_facts *lf, const char *text);
 
 /* The checks; nothing is reported about numbers that are not known. */
 void rule_launch_consistency(const struct launch_facts *lf, struct findings *out);
+/*
+ * `node`'s form (a rule_fn for rules/rules.c's table): the launch environment recorded in the
+ * facts ("env": Slurm, torchrun, Open MPI variables; "gpus"). Silent outside a launch.
+ */
+void rule_launch_env(const json_t *facts, struct findings *out);
 
 #endif

@@ -219,6 +219,16 @@ static void test_facts(void **state)
 	assert_int_equal(lf.gpus_on_node, 2);
 	assert_true(lf.slurm_step);
 	json_decref(facts);
+	/* node's form: a task of a 2-node step that thinks it is node rank 0 */
+	facts = json_lit("{\"env\": {\"SLURM_JOB_ID\": \"1\", \"SLURM_PROCID\": \"3\", \"SLURM_NODEID\": \"1\","
+			 " \"NODE_RANK\": \"0\"}}");
+	{
+		struct findings *fs = findings_new();
+		rule_launch_env(facts, fs);
+		assert_non_null(findings_find(fs, "launch.node_rank.duplicate"));
+		findings_free(fs);
+	}
+	json_decref(facts);
 	facts = json_lit("{}");
 	launch_facts_from_facts(&lf, facts);
 	assert_false(lf.slurm_job);

@@ -81,6 +81,9 @@ static void test_from_findings(void **state)
 	finding_fix(f, "export NCCL_SOCKET_IFNAME=eth1");
 	finding_fix(f, "export NCCL_ALGO=Ring   # from a blog");
 	finding_fix(f, "export FOO=$(rm -rf /)");
+	finding_fix(f, "unset NCCL_P2P_DISABLE   # it hides NVLink");
+	f = finding_add(fs, SEV_OK, "ok.one", "passed");
+	finding_fix(f, "export NCCL_CROSS_NIC=1");
 	f = finding_add(fs, SEV_WARN, "x.y", "with settings");
 	finding_setting(f, WHERE_SYSCTL, SCOPE_ALL, "net.ipv4.ip_local_port_range", "50000 51000");
 	finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_IB_HCA", "=mlx5_0");
@@ -91,6 +94,9 @@ static void test_from_findings(void **state)
 	assert_string_equal(rec_get(rec, "GLOO_SOCKET_IFNAME")->value, "eth1");
 	assert_null(rec_get(rec, "NCCL_ALGO"));
 	assert_null(rec_get(rec, "FOO"));
+	assert_non_null(rec_get(rec, "NCCL_P2P_DISABLE"));
+	assert_null(rec_get(rec, "NCCL_P2P_DISABLE")->value);
+	assert_null(rec_get(rec, "NCCL_CROSS_NIC"));	/* an ok finding recommends nothing */
 	assert_int_equal(rec_get(rec, "net.ipv4.ip_local_port_range")->where, WHERE_SYSCTL);
 	assert_string_equal(rec_get(rec, "NCCL_IB_HCA")->node, "n1");
 	rec_free(rec);
