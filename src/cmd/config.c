@@ -282,22 +282,6 @@ void verdict_release(struct verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
-size_t verdict_unfixed_errors(const struct verdict *v)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < v->fs->n; i++) {
-		const struct finding *f = v->fs->v[i];
-		int fixed = 0;
-		if (f->sev != SEV_ERROR)
-			continue;
-		for (size_t j = 0; j < v->rec->n && !fixed; j++)
-			fixed = v->rec->v[j].source && !strcmp(v->rec->v[j].source, f->id);
-		n += !fixed;
-	}
-	return n;
-}
-
 /* Errors left when the job runs with the recommended environment: the rules judge again. */
 struct findings *verdict_what_if(const struct verdict *v, const struct findings *extra)
 {

@@ -61,8 +61,6 @@ int verdict_option(struct verdict_opts *o, const char *verb, int c, const char *
 int verdict_gather(const struct verdict_opts *o, struct verdict *v);
 void verdict_release(struct verdict *v);
 
-/* Error findings that no setting fixes: what the environment alone cannot repair. */
-size_t verdict_unfixed_errors(const struct verdict *v);
 /*
  * The findings as the job will run: this node's rules again on its facts with the recommended
  * environment applied (for a cluster document: its errors that no setting addresses), plus
