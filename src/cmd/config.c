@@ -241,6 +241,7 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 				json_decref(doc);
 				return EXIT_USAGE;
 			}
+			v->cluster = json_is_array(json_object_get(doc, "nodes"));
 			v->facts = json_incref(json_object_get(doc, "facts"));
 			if (!v->facts)
 				v->facts = json_incref(jpath(doc, "nodes.0.facts"));
@@ -287,9 +288,9 @@ struct findings *verdict_what_if(const struct verdict *v, const struct findings 
 {
 	struct findings *after = findings_new();
 
-	if (v->facts && json_object_get(v->facts, "env")) {
+	if (v->facts && !v->cluster && json_object_get(v->facts, "env")) {
 		json_t *facts = json_deep_copy(v->facts);
-		rec_apply_facts(v->rec, facts);
+		rec_apply_facts(v->rec, facts, jpath_str(v->facts, "host.hostname"));
 		rules_run_node(facts, after);
 		json_decref(facts);
 	} else {

@@ -29,6 +29,7 @@ struct verdict {
 	json_t *facts;			/* this node's (or the first node's) facts; may be NULL */
 	struct findings *fs;
 	struct recommendation *rec;
+	int cluster;			/* from a cluster document: its cross-node findings stand */
 };
 
 void verdict_opts_init(struct verdict_opts *o);

@@ -137,7 +137,7 @@ int cmd_run(int argc, char **argv)
 		return cli_finish(EXIT_FINDINGS);
 	}
 	em = envmap_new(environ);
-	rec_apply_env(v.rec, em);
+	rec_apply_env(v.rec, em, jpath_str(v.facts, "host.hostname"));
 	if (dry) {
 		printf("ncclcheck run: the checks pass with this environment (%zu warning(s)); it would "
 		       "start CMD with:\n", findings_count(after, SEV_WARN));

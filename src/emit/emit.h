@@ -125,10 +125,13 @@ void rec_defaults(struct recommendation *rec);
 /* Numbers in range, a master address without shell or YAML metacharacters; -1 with `e` set. */
 int rec_check(const struct recommendation *rec, struct err *e);
 
-/* The job's environment with the recommended variables set or unset (for `run`). */
-void rec_apply_env(const struct recommendation *rec, struct envmap *em);
+/*
+ * The job's environment with the recommended variables set or unset (for `run`): the ones for
+ * every node, and those for `node` (its host name, short or full; NULL: none of them).
+ */
+void rec_apply_env(const struct recommendation *rec, struct envmap *em, const char *node);
 /* The same on a facts document's "env" object, so the rules can judge "as the job will run". */
-void rec_apply_facts(const struct recommendation *rec, json_t *facts);
+void rec_apply_facts(const struct recommendation *rec, json_t *facts, const char *node);
 
 /* The recommendation as JSON (config --json). New reference. */
 json_t *rec_to_json(const struct recommendation *rec);

@@ -569,26 +569,46 @@ int rec_check(const struct recommendation *rec, struct err *e)
 	return 0;
 }
 
-void rec_apply_env(const struct recommendation *rec, struct envmap *em)
+/* Whether setting `v` applies on host `node` ("gpu1" matches "gpu1.cluster" both ways). */
+static int applies(const struct rec_var *v, const char *node)
 {
-	for (size_t i = 0; i < rec->n; i++)
-		if (rec->v[i].where == WHERE_ENV && rec->v[i].scope == SCOPE_ALL)
-			envmap_set(em, rec->v[i].name, rec->v[i].value);
+	size_t a, b;
+
+	if (v->where != WHERE_ENV)
+		return 0;
+	if (v->scope == SCOPE_ALL)
+		return 1;
+	if (!node || !v->node)
+		return 0;
+	a = strcspn(node, ".");
+	b = strcspn(v->node, ".");
+	return !strcmp(node, v->node) || (a == b && !strncmp(node, v->node, a) &&
+					  (!node[a] || !v->node[b]));
 }
 
-void rec_apply_facts(const struct recommendation *rec, json_t *facts)
+void rec_apply_env(const struct recommendation *rec, struct envmap *em, const char *node)
+{
+	/* every-node settings first, so a node's own value wins */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < rec->n; i++)
+			if ((rec->v[i].scope == SCOPE_NODE) == pass && applies(&rec->v[i], node))
+				envmap_set(em, rec->v[i].name, rec->v[i].value);
+}
+
+void rec_apply_facts(const struct recommendation *rec, json_t *facts, const char *node)
 {
 	json_t *env = jobj_child(facts, "env");
 
-	for (size_t i = 0; i < rec->n; i++) {
-		const struct rec_var *v = &rec->v[i];
-		if (v->where != WHERE_ENV || v->scope != SCOPE_ALL)
-			continue;
-		if (v->value)
-			jset_str(env, v->name, v->value);
-		else
-			json_object_del(env, v->name);
-	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < rec->n; i++) {
+			const struct rec_var *v = &rec->v[i];
+			if ((v->scope == SCOPE_NODE) != pass || !applies(v, node))
+				continue;
+			if (v->value)
+				jset_str(env, v->name, v->value);
+			else
+				json_object_del(env, v->name);
+		}
 }
 
 json_t *rec_to_json(const struct recommendation *rec)

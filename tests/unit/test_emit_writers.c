@@ -342,10 +342,14 @@ static void test_sh_word_and_apply(void **state)
 
 	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_DEBUG", NULL, "unset", NULL);
 	envmap_set(em, "NCCL_DEBUG", "INFO");
-	rec_apply_env(rec, em);
+	rec_set(rec, WHERE_ENV, SCOPE_NODE, "n1", "NCCL_IB_HCA", "=mlx5_1", "n1's", NULL);
+	rec_set(rec, WHERE_ENV, SCOPE_NODE, "n2", "NCCL_IB_HCA", "=mlx5_2", "n2's", NULL);
+	rec_apply_env(rec, em, "n1.cluster.local");
+	assert_string_equal(envmap_get(em, "NCCL_IB_HCA"), "=mlx5_1");
 	assert_string_equal(envmap_get(em, "NCCL_SOCKET_IFNAME"), "eth1");
 	assert_null(envmap_get(em, "NCCL_DEBUG"));
-	rec_apply_facts(rec, facts);
+	rec_apply_facts(rec, facts, "n2");
+	assert_string_equal(jpath_str(facts, "env.NCCL_IB_HCA"), "=mlx5_2");
 	assert_string_equal(jpath_str(facts, "env.GLOO_SOCKET_IFNAME"), "eth1");
 	assert_null(jpath(facts, "env.NCCL_DEBUG"));
 	json_decref(facts);
