@@ -122,6 +122,30 @@ out2=$("$NCCLCHECK" config --from "$tmp/h200.json" --nodes 2 --torchrun --node-r
 expect_match "$out2" "--node_rank=1" "--node-rank picks one node's script"
 expect_no_match "$out2" "--node_rank=0" "and only that one"
 
+# a cluster document ({nodes: [{name, facts}], findings}, as code-review-1 (e) shapes it)
+cat >"$tmp/cluster.json" <<'EOF'
+{"findings": [
+  {"id": "net.bootstrap.master_mismatch", "severity": "error", "confidence": "high", "title": "NCCL on eth0",
+   "fix": [], "evidence": [], "settings": [{"name": "NCCL_SOCKET_IFNAME", "value": "=eth1", "where": "env", "scope": "all"}]},
+  {"id": "cluster.link.down", "severity": "error", "confidence": "high", "title": "gpu-b cannot reach gpu-a on eth1",
+   "fix": [], "evidence": [], "settings": []}],
+ "nodes": [{"name": "gpu-a", "facts": {"schema_version": 1, "gpus": [{"compute_capability": "8.0"}],
+                                     "net": {"master": {"addr": "10.1.0.1", "port": 6001}}}},
+           {"name": "gpu-b", "facts": {"schema_version": 1}}]}
+EOF
+out2=$("$NCCLCHECK" config --from "$tmp/cluster.json" --mpirun --env 2>/dev/null)
+expect_rc 0 $? "config --from a cluster document"
+expect_match "$out2" "--host gpu-a:1,gpu-b:1" "mpirun lists the cluster's nodes"
+expect_match "$out2" "^export NCCL_SOCKET_IFNAME==eth1$" "the cluster's setting"
+expect_match "$out2" "^export GLOO_SOCKET_IFNAME=eth1$" "Gloo's exact name from NCCL's =eth1"
+expect_match "$out2" "-x MASTER_ADDR=10\.1\.0\.1 -x MASTER_PORT=6001" "rank 0 from the first node's facts"
+"$NCCLCHECK" config --from "$tmp/cluster.json" 2>&1 >/dev/null | grep -q "1 error(s) remain"
+expect_rc 0 $? "config warns about the cluster error no setting fixes"
+out2=$("$NCCLCHECK" run --from "$tmp/cluster.json" -- touch "$tmp/started")
+expect_rc 1 $? "run stops on the cluster's unfixed error"
+expect_match "$out2" "cluster\.link\.down" "and shows it"
+[ ! -e "$tmp/started" ] && pass "CMD did not start" || fail "CMD started"
+
 # bad input
 "$NCCLCHECK" config --from "$tmp/nope.json" 2>"$tmp/err"; expect_rc 2 $? "missing document"
 echo '{"findings": [{"id": 1}], "facts": {}}' >"$tmp/bad.json"
