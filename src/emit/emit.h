@@ -68,6 +68,8 @@ struct recommendation {
 	char *script;		/* the training command after the launcher, default "train.py" */
 	char *job_name;		/* sbatch / Kubernetes job name, default "train" */
 	char *image;		/* container image for the Kubernetes snippet */
+	int pl_package;		/* 0 lightning (lightning.pytorch), 1 only pytorch_lightning is installed */
+	int pl_major;		/* Lightning's major version when known (1.x spells precision 16 / "bf16") */
 	char *source;		/* what the verdict came from, for the header comment */
 	enum emit_cloud cloud;
 	struct rec_var *v;

@@ -14,9 +14,14 @@ void emit_lightning(struct strbuf *sb, const struct recommendation *rec)
 	em_header(sb, rec, "# ", "PyTorch Lightning Trainer arguments that match the launcher");
 	strbuf_addf(sb, "# devices = torchrun --nproc_per_node = sbatch --ntasks-per-node = %d; "
 		    "num_nodes = --nnodes = --nodes = %d\n", rec->gpus_per_node, rec->nodes);
-	strbuf_addstr(sb, "import lightning.pytorch as pl\n"
-		      "from lightning.pytorch.strategies import DDPStrategy\n\n"
-		      "trainer = pl.Trainer(\n"
+	if (rec->pl_package)
+		strbuf_addstr(sb, "import pytorch_lightning as pl  # the job's interpreter has pytorch_lightning, "
+			      "not lightning\n"
+			      "from pytorch_lightning.strategies import DDPStrategy\n\n");
+	else
+		strbuf_addstr(sb, "import lightning.pytorch as pl  # or: import pytorch_lightning as pl\n"
+			      "from lightning.pytorch.strategies import DDPStrategy\n\n");
+	strbuf_addstr(sb, "trainer = pl.Trainer(\n"
 		      "    accelerator=\"gpu\",\n");
 	strbuf_addf(sb, "    devices=%d,  # processes (GPUs) per node, as the launcher starts them\n",
 		    rec->gpus_per_node);
@@ -42,15 +47,15 @@ void emit_lightning(struct strbuf *sb, const struct recommendation *rec)
 		strbuf_addstr(sb, "        # find_unused_parameters stays False: set it only if DDP reports "
 			      "parameters that got no gradient\n");
 	strbuf_addstr(sb, "    ),\n");
+	/* Lightning 1.x spells mixed precision 16 and "bf16"; 2.x "16-mixed" and "bf16-mixed" */
 	if (rec->bf16 == 1)
-		strbuf_addstr(sb, "    precision=\"bf16-mixed\",  # every GPU has compute capability >= 8.0 "
-			      "(bf16): no loss scaling\n");
-	else if (rec->bf16 == 0)
-		strbuf_addstr(sb, "    precision=\"16-mixed\",  # a GPU below compute capability 8.0 has no "
-			      "bf16: fp16 with loss scaling\n");
+		strbuf_addf(sb, "    precision=%s,  # every GPU has compute capability >= 8.0 (bf16): no loss "
+			    "scaling\n", rec->pl_major == 1 ? "\"bf16\"" : "\"bf16-mixed\"");
 	else
-		strbuf_addstr(sb, "    precision=\"16-mixed\",  # no GPU was seen: bf16-mixed only if every "
-			      "GPU has compute capability >= 8.0\n");
+		strbuf_addf(sb, "    precision=%s,  # %s: fp16 with loss scaling\n",
+			    rec->pl_major == 1 ? "16" : "\"16-mixed\"",
+			    rec->bf16 == 0 ? "a GPU below compute capability 8.0 has no bf16" :
+			    "no GPU was seen (bf16 needs compute capability >= 8.0 on every GPU)");
 	strbuf_addstr(sb, ")\n");
 	em_notes(sb, rec, "# ");
 }

@@ -464,6 +464,26 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 			set_str(&rec->rdma_devs, devs.buf);
 	}
 	strbuf_release(&devs);
+	/* which Lightning the job's interpreter has: the one with torch, lightning before pytorch_lightning */
+	if (!rec->pl_major) {
+		const json_t *py;
+		json_array_foreach(json_object_get(facts, "python"), i, py) {
+			const char *v;
+			if (!jpath_bool(py, "torch.installed", 0))
+				continue;
+			if (jpath_bool(py, "lightning.installed", 0)) {
+				v = jpath_str(py, "lightning.version");
+				rec->pl_package = 0;
+			} else if (jpath_bool(py, "pytorch_lightning.installed", 0)) {
+				v = jpath_str(py, "pytorch_lightning.version");
+				rec->pl_package = 1;
+			} else {
+				continue;
+			}
+			rec->pl_major = v && atoi(v) > 0 ? atoi(v) : 0;
+			break;
+		}
+	}
 	s = nccl_model_version(facts, &why, &assumed);
 	if (!assumed)
 		set_str(&rec->nccl_version, s);
@@ -523,6 +543,15 @@ void rec_defaults(struct recommendation *rec)
 	if (!rec->gpus_per_node) {
 		rec->gpus_per_node = 1;
 		rec_note(rec, "no GPU was seen: 1 process per node is written; pass --gpus-per-node");
+	}
+	if (rec->nhosts && rec->nhosts != (size_t)rec->nodes) {
+		rec_note(rec, "the verdict names %zu nodes but the job has %d: mpirun gets a hostfile "
+			 "instead of the names", rec->nhosts, rec->nodes);
+		for (size_t i = 0; i < rec->nhosts; i++)
+			free(rec->hosts[i]);
+		free(rec->hosts);
+		rec->hosts = NULL;
+		rec->nhosts = 0;
 	}
 	if (!rec->master_port)
 		rec->master_port = 29500;

@@ -268,6 +268,27 @@ static void test_lightning(void **state)
 	assert_has(sb, "        static_graph=True,\n");
 	assert_has(sb, "only because the model's graph is the same every step");
 	assert_has(sb, "        find_unused_parameters=True,\n");
+	strbuf_reset(&sb);
+	/* Lightning 1.x from the facts: the old package and precision spellings */
+	{
+		json_t *facts = json_lit("{\"python\": [{\"torch\": {\"installed\": false}, \"lightning\": "
+					 "{\"installed\": true, \"version\": \"2.6.6\"}}, {\"torch\": {\"installed\": true},"
+					 " \"lightning\": {\"installed\": false}, \"pytorch_lightning\": {\"installed\": true,"
+					 " \"version\": \"1.8.6\"}}]}");
+		rec_numbers_from_facts(rec, facts);
+		json_decref(facts);
+	}
+	assert_int_equal(rec->pl_package, 1);
+	assert_int_equal(rec->pl_major, 1);
+	rec->bf16 = 1;
+	emit_lightning(&sb, rec);
+	assert_has(sb, "import pytorch_lightning as pl");
+	assert_has(sb, "from pytorch_lightning.strategies import DDPStrategy");
+	assert_has(sb, "    precision=\"bf16\",");
+	strbuf_reset(&sb);
+	rec->bf16 = 0;
+	emit_lightning(&sb, rec);
+	assert_has(sb, "    precision=16,");
 	strbuf_release(&sb);
 	rec_free(rec);
 }
