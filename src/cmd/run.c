@@ -118,8 +118,10 @@ int cmd_run(int argc, char **argv)
 	launch = findings_new();
 	/* the launcher's own numbers, as the job's processes will see them */
 	{
+		const json_t *gpus = v.facts ? json_object_get(v.facts, "gpus") : NULL;
 		struct launch_facts lf;
-		launch_facts_from_env(&lf, before, (int)(v.facts ? json_array_size(json_object_get(v.facts, "gpus")) : 0));
+
+		launch_facts_from_env(&lf, before, (int)json_array_size(gpus));
 		rule_launch_consistency(&lf, launch);
 	}
 	after = verdict_what_if(&v, launch);

@@ -49,6 +49,23 @@ void em_header(struct strbuf *sb, const struct recommendation *rec, const char *
 		    emit_cloud_name(rec->cloud));
 }
 
+int em_is_node_var(const struct rec_var *v, const char *node)
+{
+	return v->where == WHERE_ENV && v->scope == SCOPE_NODE && v->node && !strcmp(v->node, node);
+}
+
+int em_first_of_node(const struct recommendation *rec, size_t i)
+{
+	const struct rec_var *v = &rec->v[i];
+
+	if (v->where != WHERE_ENV || v->scope != SCOPE_NODE || !v->node)
+		return 0;
+	for (size_t j = 0; j < i; j++)
+		if (em_is_node_var(&rec->v[j], v->node))
+			return 0;
+	return 1;
+}
+
 size_t em_env_count(const struct recommendation *rec)
 {
 	size_t n = 0;
@@ -103,18 +120,12 @@ void em_exports(struct strbuf *sb, const struct recommendation *rec, const char 
 		/* the node's own name picks its lines, so one file serves every node */
 		strbuf_addf(sb, "%scase \"$(uname -n)\" in\n", indent);
 		for (size_t i = 0; i < rec->n; i++) {
-			const struct rec_var *v = &rec->v[i];
-			int seen = 0;
-			if (v->where != WHERE_ENV || v->scope != SCOPE_NODE)
+			const char *node = rec->v[i].node;
+			if (!em_first_of_node(rec, i))
 				continue;
-			for (size_t j = 0; j < i; j++)
-				if (rec->v[j].where == WHERE_ENV && rec->v[j].node && !strcmp(rec->v[j].node, v->node))
-					seen = 1;
-			if (seen)
-				continue;
-			strbuf_addf(sb, "%s%s|%s.*)\n", indent, v->node, v->node);
+			strbuf_addf(sb, "%s%s|%s.*)\n", indent, node, node);
 			for (size_t j = i; j < rec->n; j++)
-				if (rec->v[j].where == WHERE_ENV && rec->v[j].node && !strcmp(rec->v[j].node, v->node))
+				if (em_is_node_var(&rec->v[j], node))
 					export_line(sb, in2.buf, &rec->v[j]);
 			strbuf_addf(sb, "%s\t;;\n", indent);
 		}
@@ -134,7 +145,8 @@ void em_exports(struct strbuf *sb, const struct recommendation *rec, const char 
 		else if (v->where == WHERE_SYSCTL)
 			strbuf_addf(&line, "as root: sysctl -w %s=\"%s\"", v->name, v->value ? v->value : "");
 		else
-			strbuf_addf(&line, "launcher: %s%s%s", v->name, v->value ? "=" : "", v->value ? v->value : "");
+			strbuf_addf(&line, "launcher: %s%s%s", v->name, v->value ? "=" : "",
+				    v->value ? v->value : "");
 		if (v->node)
 			strbuf_addf(&line, " (on %s only)", v->node);
 		strbuf_addf(&line, "   # %s", v->why ? v->why : "recommended");

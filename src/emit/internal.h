@@ -15,6 +15,10 @@ void em_header(struct strbuf *sb, const struct recommendation *rec, const char *
  * launcher settings as comments. `indent` prefixes every line.
  */
 void em_exports(struct strbuf *sb, const struct recommendation *rec, const char *indent);
+/* Whether v is an env setting for host `node` only. */
+int em_is_node_var(const struct rec_var *v, const char *node);
+/* Whether rec->v[i] is the first node-scoped env setting of its node (one `case` arm per node). */
+int em_first_of_node(const struct recommendation *rec, size_t i);
 /* Number of env settings for every node. */
 size_t em_env_count(const struct recommendation *rec);
 /* "# Not written, on purpose:" and the notes, with `comment` ("# " or "// "). */

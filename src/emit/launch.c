@@ -62,8 +62,8 @@ void emit_torchrun_c10d(struct strbuf *sb, const struct recommendation *rec)
 		      "(said explicitly: torchrun's own guess goes by the host name's address)\n"
 		      "is_host=0\n");
 	if (is_name(m))
-		strbuf_addf(sb, "if [ \"$(uname -n)\" = %s ] || [ \"$(uname -n | cut -d. -f1)\" = %s ]; then is_host=1; fi\n",
-			    m, m);
+		strbuf_addf(sb, "if [ \"$(uname -n)\" = %s ] || [ \"$(uname -n | cut -d. -f1)\" = %s ]; "
+			    "then is_host=1; fi\n", m, m);
 	else if (m)
 		strbuf_addf(sb, "if ip -o addr show 2>/dev/null | grep -qF ' %s/'; then is_host=1; fi\n", m);
 	else
@@ -190,18 +190,12 @@ void emit_taskprolog(struct strbuf *sb, const struct recommendation *rec)
 	if (any_node) {
 		strbuf_addstr(sb, "case \"${SLURMD_NODENAME:-$(uname -n)}\" in\n");
 		for (size_t i = 0; i < rec->n; i++) {
-			const struct rec_var *v = &rec->v[i];
-			int seen = 0;
-			if (v->where != WHERE_ENV || v->scope != SCOPE_NODE)
+			const char *node = rec->v[i].node;
+			if (!em_first_of_node(rec, i))
 				continue;
-			for (size_t j = 0; j < i; j++)
-				if (rec->v[j].where == WHERE_ENV && rec->v[j].node && !strcmp(rec->v[j].node, v->node))
-					seen = 1;
-			if (seen)
-				continue;
-			strbuf_addf(sb, "%s|%s.*)\n", v->node, v->node);
+			strbuf_addf(sb, "%s|%s.*)\n", node, node);
 			for (size_t j = i; j < rec->n; j++)
-				if (rec->v[j].where == WHERE_ENV && rec->v[j].node && !strcmp(rec->v[j].node, v->node))
+				if (em_is_node_var(&rec->v[j], node))
 					prolog_echo(sb, "\t", &rec->v[j]);
 			strbuf_addstr(sb, "\t;;\n");
 		}

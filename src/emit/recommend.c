@@ -292,7 +292,8 @@ static void adapt_fix_lines(struct recommendation *rec, const struct finding *f)
 		if (!strncmp(p, "unset ", 6)) {
 			/* "unset A B   # why": each name that is a variable name */
 			line = xstrdup(p + 6);
-			for (tok = strtok_r(line, " \t", &save); tok && *tok != '#'; tok = strtok_r(NULL, " \t", &save))
+			for (tok = strtok_r(line, " \t", &save); tok && *tok != '#';
+			     tok = strtok_r(NULL, " \t", &save))
 				if (name_ok(tok))
 					rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, NULL, f->title, f->id);
 			free(line);
@@ -498,7 +499,8 @@ int rec_from_doc(struct recommendation *rec, const json_t *doc, struct findings 
 	if (!json_is_object(doc))
 		return err_set(e, ERR_PARSE, "not a JSON object");
 	if (!json_is_array(arr))
-		return err_set(e, ERR_PARSE, "no \"findings\" array: not a 'node --json' or 'cluster --json' document");
+		return err_set(e, ERR_PARSE, "no \"findings\" array: not a 'node --json' or "
+			       "'cluster --json' document");
 	if (findings_from_json(fs, arr, msg, sizeof(msg)) < 0)
 		return err_set(e, ERR_PARSE, "bad findings: %s", msg);
 	facts = json_object_get(doc, "facts");
@@ -528,7 +530,8 @@ int rec_from_doc(struct recommendation *rec, const json_t *doc, struct findings 
 			facts = json_object_get(json_array_get(nodes, 0), "facts");
 	}
 	if (!json_is_object(facts))
-		return err_set(e, ERR_PARSE, "no \"facts\" object (node document) or \"nodes\" array (cluster document)");
+		return err_set(e, ERR_PARSE, "no \"facts\" object (node document) or \"nodes\" "
+			       "array (cluster document)");
 	rec_numbers_from_facts(rec, facts);
 	return 0;
 }

@@ -327,7 +327,8 @@ static int tasks_per_node(const struct launch_facts *lf, const char **from)
 		return lf->script_ntasks_per_node;
 	}
 	if (lf->local_world_size) {
-		*from = lf->torchrun ? "LOCAL_WORLD_SIZE (torchrun --nproc_per_node)" : "the launcher's local size";
+		*from = lf->torchrun ? "LOCAL_WORLD_SIZE (torchrun --nproc_per_node)" :
+				       "the launcher's local size";
 		return lf->local_world_size;
 	}
 	if (lf->slurm_step && lf->slurm_tasks_here && !lf->torchrun) {
