@@ -88,6 +88,7 @@ void rec_free(struct recommendation *rec);
  * globally (NCCL_ALGO, NCCL_PROTO) and settings that repeat NCCL's default are dropped. Every
  * drop or rename becomes a note. Returns 0 when the setting was kept (maybe renamed), -1 when
  * it was dropped. A value with a control character is dropped too (it cannot be written safely).
+ * Unsetting (value NULL) passes the lint: removing NCCL_ALGO or NCCL_BLOCKING_WAIT is right.
  */
 int rec_set(struct recommendation *rec, enum setting_where where, enum setting_scope scope,
 	    const char *node, const char *name, const char *value, const char *why,

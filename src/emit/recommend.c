@@ -245,7 +245,9 @@ int rec_set(struct recommendation *rec, enum setting_where where, enum setting_s
 			rec_note(rec, "'%s' not set: not a variable name", name);
 			return -1;
 		}
-		name = lint(rec, name, value);
+		/* unsetting is always safe advice, also of a wrong or obsolete name */
+		if (value)
+			name = lint(rec, name, value);
 		if (!name)
 			return -1;
 	}

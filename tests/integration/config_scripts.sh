@@ -122,6 +122,23 @@ out2=$("$NCCLCHECK" config --from "$tmp/h200.json" --nodes 2 --torchrun --node-r
 expect_match "$out2" "--node_rank=1" "--node-rank picks one node's script"
 expect_no_match "$out2" "--node_rank=0" "and only that one"
 
+# a node that followed the seeds' advice: config unsets it, and says why in each comment
+"$PY" - "$FIXTURES/facts/gpu-h200x2.json" "$tmp/seedenv.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d.get("facts", d)
+f.setdefault("env", {}).update({"NCCL_ALGO": "Ring", "NCCL_PROTO": "Simple", "NCCL_DEBUG": "INFO",
+                                "NCCL_LAUNCH_MODE": "PARALLEL", "NCCL_BLOCKING_WAIT": "1"})
+json.dump(f, open(sys.argv[2], "w"))
+EOF
+env=$("$NCCLCHECK" config --from "$tmp/seedenv.json" --env)
+expect_rc 0 $? "config on a node with the seeds' environment"
+for v in NCCL_ALGO NCCL_PROTO NCCL_LAUNCH_MODE NCCL_BLOCKING_WAIT; do
+	expect_match "$env" "^unset $v$" "unset $v"
+done
+expect_match "$env" "^# nccl\.env\.algo_forced: " "each line says which finding asks for it"
+expect_no_match "$env" "^export NCCL_(ALGO|PROTO|LAUNCH_MODE|BLOCKING_WAIT)=" "none of it is exported"
+
 # a cluster document ({nodes: [{name, facts}], findings}, as code-review-1 (e) shapes it)
 cat >"$tmp/cluster.json" <<'EOF'
 {"findings": [

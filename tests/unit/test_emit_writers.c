@@ -65,6 +65,11 @@ static void test_lint(void **state)
 	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_IB_DISABLE", "1", "again", NULL);
 	assert_int_equal(rec->n, 2);
 	assert_string_equal(rec_get(rec, "NCCL_IB_DISABLE")->why, "again");
+	/* unsetting wrong advice is right: no lint, no rename */
+	assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_ALGO", NULL, "unset it", NULL), 0);
+	assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_BLOCKING_WAIT", NULL, "unset", NULL), 0);
+	assert_non_null(rec_get(rec, "NCCL_BLOCKING_WAIT"));
+	assert_null(rec_get(rec, "NCCL_ALGO")->value);
 	/* plugin-owned names pass */
 	assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_OFI_FOO", "1", NULL, NULL), 0);
 	rec_free(rec);
