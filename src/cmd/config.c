@@ -43,7 +43,8 @@ static const char config_usage[] =
 "  --taskprolog           Slurm TaskProlog printing the exports    (taskprolog.sh)\n"
 "  --mpirun               Open MPI mpirun with -x                  (mpirun.sh)\n"
 "  --k8s                  Kubeflow PyTorchJob                      (pytorchjob.yaml)\n"
-"  --out DIR              write every output into DIR (created), plus recommendation.json\n"
+"  --out DIR              write every output into DIR (created), plus recommendation.json,\n"
+"                         and nccl.conf / sysctl-nccl.conf when settings belong there\n"
 "  --json                 print the recommendation, the outputs and the findings as JSON\n"
 "  --check FILE           instead: check a batch script / Trainer(...) file (repeatable, read\n"
 "                         together) for launcher numbers that disagree (exit 1 on an error)\n"
@@ -536,6 +537,18 @@ int cmd_config(int argc, char **argv)
 		char *js = json_dumps(tmp, JSON_INDENT(2) | JSON_SORT_KEYS);
 
 		json_decref(tmp);
+		struct strbuf conf = STRBUF_INIT;
+
+		if (emit_nccl_conf(&conf, v.rec)) {
+			produce(&prod, &nprod, "nccl.conf", 0644);
+			strbuf_addstr(&prod[nprod - 1].text, conf.buf);
+		}
+		strbuf_reset(&conf);
+		if (emit_sysctl(&conf, v.rec)) {
+			produce(&prod, &nprod, "sysctl-nccl.conf", 0644);
+			strbuf_addstr(&prod[nprod - 1].text, conf.buf);
+		}
+		strbuf_release(&conf);
 		produce(&prod, &nprod, "recommendation.json", 0644);
 		strbuf_addstr(&prod[nprod - 1].text, js ? js : "{}");
 		strbuf_addch(&prod[nprod - 1].text, '\n');

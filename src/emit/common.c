@@ -188,3 +188,32 @@ void emit_env(struct strbuf *sb, const struct recommendation *rec)
 	em_exports(sb, rec, "");
 	em_notes(sb, rec, "# ");
 }
+
+static size_t file_settings(struct strbuf *sb, const struct recommendation *rec,
+			    enum setting_where where, const char *what, const char *fmt)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct rec_var *v = &rec->v[i];
+		if (v->where != where || !v->value || v->scope != SCOPE_ALL)
+			continue;
+		if (!n++)
+			em_header(sb, rec, "# ", what);
+		why_line(sb, "", v);
+		strbuf_addf(sb, fmt, v->name, v->value);
+	}
+	return n;
+}
+
+size_t emit_nccl_conf(struct strbuf *sb, const struct recommendation *rec)
+{
+	return file_settings(sb, rec, WHERE_NCCL_CONF, "lines for /etc/nccl.conf (environment variables "
+			     "still win over them)", "%s=%s\n");
+}
+
+size_t emit_sysctl(struct strbuf *sb, const struct recommendation *rec)
+{
+	return file_settings(sb, rec, WHERE_SYSCTL, "kernel settings for every node: "
+			     "/etc/sysctl.d/90-nccl.conf, then sysctl --system (as root)", "%s = %s\n");
+}

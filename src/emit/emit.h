@@ -158,6 +158,14 @@ void emit_mpirun(struct strbuf *sb, const struct recommendation *rec);
 /* A Kubernetes PyTorchJob: env, hostNetwork, /dev/shm in memory, an init container check. */
 void emit_k8s(struct strbuf *sb, const struct recommendation *rec);
 
+/*
+ * The settings that live in files, when there are any (the writers return 0 and write nothing
+ * otherwise): nccl.conf lines (NCCL reads /etc/nccl.conf, or NCCL_CONF_FILE from 2.23), and a
+ * sysctl.d file for the kernel settings.
+ */
+size_t emit_nccl_conf(struct strbuf *sb, const struct recommendation *rec);
+size_t emit_sysctl(struct strbuf *sb, const struct recommendation *rec);
+
 /* Appends `s` as one shell word (single quotes when it needs any). */
 void emit_sh_word(struct strbuf *sb, const char *s);
 

@@ -216,6 +216,15 @@ static void test_env_and_torchrun(void **state)
 	assert_has(sb, "NCCL_ALGO=Tree not set");
 	assert_hasnt(sb, "export NCCL_ALGO");
 	strbuf_reset(&sb);
+	assert_int_equal(emit_sysctl(&sb, rec), 1);
+	assert_has(sb, "# why\nnet.ipv4.ip_local_port_range = 50000 51000\n");
+	strbuf_reset(&sb);
+	assert_int_equal(emit_nccl_conf(&sb, rec), 0);
+	assert_string_equal(sb.buf, "");
+	rec_set(rec, WHERE_NCCL_CONF, SCOPE_ALL, NULL, "NCCL_IB_PCI_RELAXED_ORDERING", "1", "azure", NULL);
+	assert_int_equal(emit_nccl_conf(&sb, rec), 1);
+	assert_has(sb, "\nNCCL_IB_PCI_RELAXED_ORDERING=1\n");
+	strbuf_reset(&sb);
 
 	emit_torchrun(&sb, rec, 1);
 	assert_has(sb, "#!/bin/sh\n");
