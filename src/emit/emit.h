@@ -63,6 +63,7 @@ struct recommendation {
 	int rdma;		/* RDMA devices with an active port on the nodes */
 	char *rdma_devs;	/* their names, comma separated, or NULL */
 	char *nccl_version;	/* the NCCL the job loads, or NULL */
+	char *torch_version;	/* the job's torch, or NULL */
 	char *ifname;		/* the interface the nodes talk over, when measured */
 	char *torchrun;		/* the launcher command, default "torchrun" */
 	char *script;		/* the training command after the launcher, default "train.py" */

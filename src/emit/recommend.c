@@ -15,6 +15,7 @@
 #include "rules/stack_tables.h"
 #include "util/envmap.h"
 #include "util/json.h"
+#include "util/version.h"
 #include "util/xalloc.h"
 
 static const char *const cloud_names[] = {
@@ -88,6 +89,7 @@ void rec_free(struct recommendation *rec)
 	free(rec->master_addr);
 	free(rec->rdma_devs);
 	free(rec->nccl_version);
+	free(rec->torch_version);
 	free(rec->ifname);
 	free(rec->torchrun);
 	free(rec->script);
@@ -228,6 +230,28 @@ static const char *lint(struct recommendation *rec, const char *name, const char
 	return name;
 }
 
+/*
+ * Except the old name of a renamed torch variable where the job's torch is older than the
+ * rename, or unknown: that torch reads only the old name (torchrun itself exports
+ * NCCL_ASYNC_ERROR_HANDLING before 2.2), and newer ones still honour it with a warning.
+ */
+static int keep_old_torch_name(struct recommendation *rec, const char *name)
+{
+	const struct torch_renamed_var *tr = stack_find_renamed(name);
+
+	if (!tr || strcmp(tr->old_name, name))
+		return 0;
+	if (rec->torch_version && version_cmp_str(rec->torch_version, tr->renamed_in) >= 0)
+		return 0;
+	if (rec->torch_version)
+		rec_note(rec, "%s is not unset: torch %s reads only this name (%s replaces it from "
+			 "torch %s)", name, rec->torch_version, tr->new_name, tr->renamed_in);
+	else
+		rec_note(rec, "%s is not unset: a torch of unknown version may read only this name (%s "
+			 "replaces it from torch %s)", name, tr->new_name, tr->renamed_in);
+	return 1;
+}
+
 int rec_set(struct recommendation *rec, enum setting_where where, enum setting_scope scope,
 	    const char *node, const char *name, const char *value, const char *why,
 	    const char *source)
@@ -245,9 +269,11 @@ int rec_set(struct recommendation *rec, enum setting_where where, enum setting_s
 			rec_note(rec, "'%s' not set: not a variable name", name);
 			return -1;
 		}
-		/* unsetting is always safe advice, also of a wrong or obsolete name */
+		/* unsetting is safe advice, also of a wrong or obsolete name */
 		if (value)
 			name = lint(rec, name, value);
+		else if (keep_old_torch_name(rec, name))
+			return -1;
 		if (!name)
 			return -1;
 	}
@@ -474,6 +500,7 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 			const char *v;
 			if (!jpath_bool(py, "torch.installed", 0))
 				continue;
+			set_str(&rec->torch_version, jpath_str(py, "torch.version"));
 			if (jpath_bool(py, "lightning.installed", 0)) {
 				v = jpath_str(py, "lightning.version");
 				rec->pl_package = 0;

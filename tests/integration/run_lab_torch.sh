@@ -57,6 +57,23 @@ else
 fi
 expect_match "$(cat "$LAB_TMP/through-run.1")" "ncclcheck run: checks pass" "run says the checks passed before starting"
 
+# torchrun starting `ncclcheck run -- python3 job.py` per worker (--no_python): run sees the
+# launcher's own variables (RANK, LOCAL_WORLD_SIZE, NCCL_ASYNC_ERROR_HANDLING that torch 1.13's
+# torchrun exports) and must leave the launcher's settings alone
+rcs=""; pids=""
+for i in 0 1; do
+	timeout 120 "$NCCLCHECK" lab exec nclem2-n$i -- env EM_JOB_TIMEOUT=6 "${LAUNCH[@]}" --no_python \
+		--node_rank=$i "$NCCLCHECK" run --no-python -- "$TORCHPY" "$JOB" >"$LAB_TMP/under.$i" 2>&1 &
+	pids="$pids $!"
+done
+for p in $pids; do wait "$p"; rcs="$rcs $?"; done
+if [ "$rcs" = " 0 0" ] && grep -q "rank 1/2 .* OK GLOO_SOCKET_IFNAME=eth1" "$LAB_TMP/under.1"; then
+	pass "torchrun --no_python ... ncclcheck run -- python3 job.py: passes on both nodes"
+else
+	fail "torchrun ... ncclcheck run: exit$rcs"; tail -n 8 "$LAB_TMP/under.0" "$LAB_TMP/under.1" >&2
+fi
+expect_no_match "$(cat "$LAB_TMP/under.0")" "unset NCCL_ASYNC_ERROR_HANDLING" "torch 1.13's own NCCL_ASYNC_ERROR_HANDLING is kept"
+
 t0=$(date +%s)
 rcs=$(pair bare 60 bare)
 case "$rcs" in

@@ -67,6 +67,13 @@ static void test_lint(void **state)
 	assert_string_equal(rec_get(rec, "NCCL_IB_DISABLE")->why, "again");
 	/* unsetting wrong advice is right: no lint, no rename */
 	assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_ALGO", NULL, "unset it", NULL), 0);
+	/* ... except torch's old name while the job's torch may read only that one */
+	assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_BLOCKING_WAIT", NULL, "unset", NULL), -1);
+	assert_true(has_note(rec, "NCCL_BLOCKING_WAIT is not unset: a torch of unknown version may read only"));
+	rec->torch_version = strdup("1.13.1");
+	assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_ASYNC_ERROR_HANDLING", NULL, "u", NULL), -1);
+	free(rec->torch_version);
+	rec->torch_version = strdup("2.11.0+cu130");
 	assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_BLOCKING_WAIT", NULL, "unset", NULL), 0);
 	assert_non_null(rec_get(rec, "NCCL_BLOCKING_WAIT"));
 	assert_null(rec_get(rec, "NCCL_ALGO")->value);
