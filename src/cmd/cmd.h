@@ -160,6 +160,8 @@ int cmd_bench(int argc, char **argv);
 /* `bench p2p` (cmd/bench_p2p.c); bench.c's sub-verb table dispatches "p2p" here. */
 int cmd_bench_p2p(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
+int cmd_config(int argc, char **argv);	/* cmd/config.c */
+int cmd_run(int argc, char **argv);	/* cmd/run.c */
 
 /* "ncclcheck: error: ..." on stderr (git's message rules); returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
