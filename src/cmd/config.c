@@ -92,10 +92,24 @@ static const struct output {
 
 /* ---- the verdict, shared with run.c ---- */
 
+/* The process's environment for the probes; one per process, freed at exit. */
+static struct envmap *verdict_env;
+
+static void verdict_env_free(void)
+{
+	envmap_free(verdict_env);
+	verdict_env = NULL;
+}
+
 void verdict_opts_init(struct verdict_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	probe_opts_init(&o->po);
+	if (!verdict_env) {
+		verdict_env = cli_environ();
+		atexit(verdict_env_free);
+	}
+	probe_ctx_init(&o->po, verdict_env);
+	probe_ctx_knobs(&o->po, verdict_env);
 }
 
 static int parse_master(struct verdict_opts *o, const char *verb, const char *arg)
@@ -252,10 +266,7 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 	} else {
 		/* TODO(cluster): when `cluster` lands, run it here when the launch environment shows
 		 * several nodes (every node runs `run`), and take its cluster document instead. */
-		struct envmap *em = envmap_new(environ);
-
-		rec_numbers_from_env(rec, em);
-		envmap_free(em);
+		rec_numbers_from_env(rec, o->po.env);
 		v->facts = probe_node(&o->po);
 		rules_run_node(v->facts, v->fs);
 		rec_numbers_from_facts(rec, v->facts);

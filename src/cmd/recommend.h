@@ -15,7 +15,7 @@
 
 struct verdict_opts {
 	const char *from;		/* --from FILE: a saved node / cluster document */
-	struct probe_opts po;		/* otherwise this node is probed */
+	struct probe_ctx po;		/* otherwise this node is probed (with the process's environment) */
 	int nodes, gpus_per_node, master_port, rdzv_port;
 	const char *master_addr;	/* points into master_buf */
 	char master_buf[256];
