@@ -11,7 +11,7 @@ NC=$(readlink -f "$NC")
 PY=/usr/bin/python3
 P=nclco2
 ITERS=${ITERS:-5}
-STRIPES=${STRIPES:-2}
+STRIPES=${STRIPES:-4}
 [ "$(id -u)" = 0 ] || { echo "needs root (lab namespaces)"; exit 77; }
 $PY -c 'import torch.distributed' 2>/dev/null || { echo "needs python3-torch"; exit 77; }
 command -v iperf3 >/dev/null || { echo "needs iperf3"; exit 77; }

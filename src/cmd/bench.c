@@ -58,7 +58,7 @@ static const char bench_usage[] =
 "\n"
 "Backends:\n"
 "      --backend B       tcp (default): a pipelined CPU ring over TCP; nccl: real NCCL on GPUs\n"
-"      --stripes N       tcp: sockets per ring neighbour (default 2)\n"
+"      --stripes N       tcp: sockets per ring neighbour (default 4)\n"
 "      --chunk N         tcp: bytes per pipelined piece (default 512K)\n"
 "      --window N        tcp: clamp each receiving socket's TCP window to N bytes\n"
 "      --nccl PATH       nccl: the libnccl.so.2 to load (default: the copy torch loads,\n"
@@ -196,7 +196,7 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 	int c;
 
 	*a = (struct bench_args){
-	    .backend = "tcp", .rank = -1, .world = -1, .stripes = 2, .timeout_s = 60};
+	    .backend = "tcp", .rank = -1, .world = -1, .stripes = 4, .timeout_s = 60};
 	a->so = (struct sweep_opts){.dtype = COLL_FLOAT,
 	                            .op = COLL_SUM,
 	                            .minbytes = 32 << 20,

@@ -63,7 +63,8 @@ struct child {
 	struct cuda_api cu;
 	int nlocal, nranks, first_rank;
 	long timeout_ms;
-	int pipe_fd; /* to the parent */
+	int pipe_fd;       /* to the parent */
+	int64_t last_beat; /* ms */
 	nccl_comm_t comm[MAX_LOCAL];
 	cu_context_t ctx[MAX_LOCAL];
 	cu_stream_t stream[MAX_LOCAL];
@@ -72,7 +73,8 @@ struct child {
 
 /* ---- pipe messages, child -> parent ---- */
 
-enum { PM_VERSION = 1, PM_DEVICES, PM_ROW, PM_NOTE, PM_ERROR };
+/* PM_BEAT: "still working", so the parent's last-resort timer only fires on a silent child */
+enum { PM_VERSION = 1, PM_DEVICES, PM_ROW, PM_NOTE, PM_ERROR, PM_BEAT };
 
 struct pmsg {
 	int type, code;
@@ -353,6 +355,10 @@ static int be_sync(void *ctx, struct err *e)
 	struct child *ch = ctx;
 	int64_t deadline = time_now_ms() + ch->timeout_ms;
 
+	if (time_now_ms() - ch->last_beat > 1000) {
+		ch->last_beat = time_now_ms();
+		psend(ch->pipe_fd, PM_BEAT, 0, "", 0, 0);
+	}
 	for (;;) {
 		int busy = 0;
 		for (int i = 0; i < ch->nlocal; i++) {
