@@ -20,7 +20,7 @@ import re, sys
 src = open(sys.argv[1]).read()
 table = src[src.index("explain_sigs[] = {"):]
 out = set()
-for m in re.finditer(r'\{ "[a-z0-9_.]+", SEV_\w+, CONF_\w+, [^,]+,\s*\{((?:\s*"(?:[^"\\]|\\.)*",?)+)\s*\}', table):
+for m in re.finditer(r'\.anchors = \{((?:\s*"(?:[^"\\]|\\.)*",?)+)\s*\}', table):
     for a in re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)):
         out.add(a.encode().decode("unicode_escape"))
 print("\n".join(sorted(out)))
@@ -83,7 +83,7 @@ measure() { # name, command...: prints "wall_s rss_kb user_s sys_s"
 }
 read -r t_x rss_x u_x s_x <<< "$(measure explain "$NCCLCHECK" explain --json "$tmp/big.log")"
 read -r t_gf rss_gf u_gf s_gf <<< "$(measure grepF grep -c -F -f "$tmp/anchors.txt" "$tmp/big.log")"
-read -r t_ge rss_ge u_ge s_ge <<< "$(measure grepE grep -c -E -f "$tmp/anchors.ere" "$tmp/big.log")" 
+read -r t_ge rss_ge u_ge s_ge <<< "$(measure grepE grep -c -E -f "$tmp/anchors.ere" "$tmp/big.log")"
 read -r t_py rss_py u_py s_py <<< "$(measure python "$PY" -c '
 import sys
 anchors = [l.rstrip("\n").encode() for l in open(sys.argv[1], encoding="utf-8") if l.strip()]
@@ -99,7 +99,7 @@ cpu() { awk -v u="$1" -v s="$2" 'BEGIN { printf "%.2f", u + s }'; }
 c_x=$(cpu "$u_x" "$s_x"); c_gf=$(cpu "$u_gf" "$s_gf"); c_ge=$(cpu "$u_ge" "$s_ge"); c_py=$(cpu "$u_py" "$s_py")
 r_x=$(rate "$bytes" "$t_x"); r_gf=$(rate "$bytes" "$t_gf"); r_ge=$(rate "$bytes" "$t_ge"); r_py=$(rate "$pybytes" "$t_py")
 k_x=$(rate "$bytes" "$c_x"); k_gf=$(rate "$bytes" "$c_gf"); k_ge=$(rate "$bytes" "$c_ge"); k_py=$(rate "$pybytes" "$c_py")
-diag=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["ranks"]), "ranks,", len(d["diagnoses"]), "diagnoses, first:", d["diagnoses"][0]["id"] if d["diagnoses"] else "-")' "$tmp/o.explain" 2>/dev/null || echo "?")
+diag=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["ranks"]), "ranks,", len(d["findings"]), "findings, first:", d["findings"][0]["id"] if d["findings"] else "-")' "$tmp/o.explain" 2>/dev/null || echo "?")
 echo "explain throughput on a ${mb} MB synthetic log ($(wc -l < "$tmp/big.log") lines, $nanchors anchors); load average $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores"
 printf '  %-34s %9s %9s %8s %10s\n' "" "wall MB/s" "CPU MB/s" "wall s" "peak RSS"
 row() { printf '  %-34s %9s %9s %8s %7s kB %s\n' "$@"; }

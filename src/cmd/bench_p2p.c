@@ -69,7 +69,7 @@ static void on_signal(int sig)
 static int split_hostport(const char *s, char *addr, size_t alen, long *port, int port_only_ok)
 {
 	const char *colon = strrchr(s, ':');
-	char tmp[LINK_ADDR_LEN + 2];
+	char tmp[LINK_ADDR_LEN + 2], *host;
 
 	if (!colon) {
 		if (!port_only_ok)
@@ -81,11 +81,14 @@ static int split_hostport(const char *s, char *addr, size_t alen, long *port, in
 		return -1;
 	memcpy(tmp, s, (size_t)(colon - s));
 	tmp[colon - s] = '\0';
+	host = tmp;
 	if (tmp[0] == '[' && tmp[strlen(tmp) - 1] == ']') {
 		tmp[strlen(tmp) - 1] = '\0';
-		snprintf(addr, alen, "%s", tmp + 1);
-	} else
-		snprintf(addr, alen, "%s", tmp);
+		host = tmp + 1;
+	}
+	if (strlen(host) >= alen)
+		return -1;
+	memcpy(addr, host, strlen(host) + 1);
 	return link_addr_valid(addr) ? 0 : -1;
 }
 
@@ -425,17 +428,4 @@ int cmd_bench_p2p(int argc, char **argv)
 		return cli_usage_error("bench p2p", "--connect wants ADDR:PORT with a numeric "
 				       "address, not '%s'", connect_spec);
 	return run_tests(&o);
-}
-
-int cmd_bench_p2p_dispatch(int argc, char **argv)
-{
-	if (argc >= 2 && !strcmp(argv[1], "p2p"))
-		return cmd_bench_p2p(argc - 1, argv + 1);
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs("usage: ncclcheck bench p2p [OPTIONS]   (see 'ncclcheck bench p2p --help')\n",
-		      stdout);
-		return cli_finish(EXIT_CLEAN);
-	}
-	return cli_usage_error("bench", "this build has the 'p2p' sub-verb only, not '%s'",
-			       argc >= 2 ? argv[1] : "");
 }

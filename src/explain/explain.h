@@ -1,13 +1,14 @@
 /*
- * ncclcheck explain: turns NCCL / torch / Lightning / launcher logs into ranked diagnoses.
+ * ncclcheck explain: turns NCCL / torch / Lightning / launcher logs into ranked findings.
  *
- *   lines (lreader) -> prefixes stripped (torchrun [rank3]:, srun -l "3: ", ANSI, NCCL's
- *   host:pid:tid [dev] NCCL INFO) -> one multi-literal scan per line over every anchor ->
- *   per-stream extraction (version, interfaces, transports, init, Lightning, watchdog, traceback)
- *   and signature hits -> at the end, streams resolved to ranks and the cross-rank reasoner.
+ *   lines (lreader.c) -> prefixes stripped (strip.c) -> one multi-literal scan per line over every
+ *   anchor (ac.c) -> per-stream records and signature hits (scan.c, extract.c, sigs.c): a value,
+ *   struct run_obs (obs.h) -> at the end, streams resolved to ranks and the cross-rank reasoner
+ *   (reason*.c) -> findings and the per-rank payload.
  *
- * Memory is bounded whatever the input: lines are capped by the reader, streams and evidence are
- * capped here, and only line numbers (not lines) are kept as evidence.
+ * This is the facade over the scanner and the reasoner. Memory is bounded whatever the input:
+ * lines are capped by the reader, streams and evidence are capped by the scanner, and only line
+ * numbers (not lines) are kept as evidence.
  */
 #ifndef NCCLCHECK_EXPLAIN_H
 #define NCCLCHECK_EXPLAIN_H
@@ -18,11 +19,9 @@
 #include <jansson.h>
 
 #include "explain/lreader.h"
+#include "explain/strip.h"
 #include "finding.h"
 #include "util/err.h"
-
-/* Lines longer than this keep their head only. */
-#define EXPLAIN_MAX_LINE 8192
 
 struct explain;
 
@@ -36,36 +35,28 @@ void explain_free(struct explain *x);
 /* Reads every line of `r` as the input called `name` (shown in evidence as name:line). */
 int explain_feed(struct explain *x, const char *name, struct lreader *r, struct err *e);
 
+/*
+ * Reads a log file, '-' (standard input, named "<stdin>"), or a directory: its files in natural
+ * order (rank2.log before rank10.log) and the files of its subdirectories one level down. Stops
+ * at the first input that cannot be read, with `e` set.
+ */
+int explain_feed_path(struct explain *x, const char *path, struct err *e);
+/* Reads an open descriptor (not closed) as the input `name`. */
+int explain_feed_fd(struct explain *x, const char *name, int fd, struct err *e);
+
 /* The lower-level interface explain_feed uses (fuzzing feeds lines one by one). */
 void explain_begin_input(struct explain *x, const char *name);
 void explain_line(struct explain *x, const struct lr_line *l);
 void explain_end_input(struct explain *x, uint64_t bytes);
 
 /*
- * Resolves ranks and runs the reasoner: adds the diagnoses to `fs` best first (callers need not
- * sort) and returns the payload for render_json_doc ({inputs, master_addr, ranks, diagnoses}),
- * a new reference. Call once.
+ * Resolves ranks and runs the reasoner: adds the findings to `fs` best first (callers need not
+ * sort) and returns the payload for render_json_doc ({inputs, master_addr, ranks, …}), a new
+ * reference. Call once.
  */
 json_t *explain_finish(struct explain *x, struct findings *fs);
 
-/* Human text for the per-rank table of a payload from explain_finish (appended to `out`). */
-struct strbuf;
-void explain_ranks_text(const json_t *payload, struct strbuf *out);
-
-/*
- * Prefix stripping, exposed for tests. `scratch` (EXPLAIN_MAX_LINE bytes) receives the line
- * without ANSI escapes when it has any.
- */
-struct explain_line_info {
-	const char *body;	/* the message after every prefix */
-	size_t blen;
-	int prefix_rank;	/* [rank3]: or srun -l "3: "; -1 */
-	int local_rank;		/* [default0]: (torchrun role + local rank); -1 */
-	int nccl;		/* 0 not an NCCL line, 1 INFO, 2 WARN, 3 another NCCL level */
-	const char *host;	/* NCCL's host:pid:tid prefix */
-	size_t hlen;
-	long pid;
-};
-void explain_strip(const char *s, size_t len, char *scratch, struct explain_line_info *li);
+/* Natural order of two strings (digit runs compare as numbers): rank2.log < rank10.log. */
+int explain_natcmp(const char *a, const char *b);
 
 #endif

@@ -1,161 +1,173 @@
 /*
- * The cross-rank reasoner: resolves streams to ranks, turns signature hits into diagnoses, and
- * reasons across ranks (wrong bootstrap interface, NCCL version mismatch, missing ranks, partial
- * init, rendezvous vs NCCL hangs, watchdog desync). Pure: no I/O.
+ * The reasoner (see reason.h): stream -> rank resolution, signature hits -> findings, the
+ * address classes and the MASTER_ADDR interface suggestion, and the driver that runs the
+ * cross-rank rules (reason_rules.c) and ranks what they found. Pure: no I/O.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/internal.h"
-#include "util/json.h"
+#include "explain/reason_impl.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define MAX_PARTS 4096
-#define CHECK_NODE_CMD EXPLAIN_CHECK_NODE
+/* ---- findings ------------------------------------------------------------------------------- */
 
-/* One participant: a rank (its streams merged), or the unresolved lines of one input. */
-struct part {
-	int rank;
-	char label[96];
-	struct xstream m;
-	int err_sig;		/* an error-level signature hit one of its streams */
-	int net_sig;		/* a network signature hit one of its streams */
-};
-
-struct diag {
-	char *id;
-	enum severity sev;
-	enum confidence conf;
-	int score;
-	char *title, *why, *node;
-	char **fix, **ev;
-	size_t nfix, afix, nev, aev;
-	json_t *ranks, *where;
-	uint64_t count;
-	const char *rerun, *check;
-};
-
-struct rs {
-	struct explain *x;
-	struct part *p;
-	size_t np;
-	int32_t *st2p;		/* stream -> part */
-	struct diag *d;
-	size_t nd, ad;
-	char suggest_if[32];	/* the interface in MASTER_ADDR's subnet, when the log shows one */
-	char suggest_why[320];
-	uint32_t master_v4;
-	int master_is_v4;
-};
-
-/* ---- diagnoses ------------------------------------------------------------------------------ */
-
-static struct diag *diag_new(struct rs *r, const char *id, enum severity sev, enum confidence conf,
-			     int bonus)
+struct finding *rs_add(struct rs *r, const char *id, enum severity sev, enum confidence conf,
+		       int bonus)
 {
-	struct diag *d;
+	struct finding *f = finding_add(r->fs, sev, id, "%s", id);
+	size_t i = r->fs->n - 1 - r->first;
 
-	ALLOC_GROW(r->d, r->nd + 1, r->ad);
-	d = &r->d[r->nd++];
-	memset(d, 0, sizeof(*d));
-	d->id = xstrdup(id);
-	d->sev = sev;
-	d->conf = conf;
-	d->score = (int)sev * 1000 + (int)conf * 100 + bonus;
-	d->ranks = json_array();
-	d->where = json_array();
-	return d;
+	f->conf = conf;
+	ALLOC_GROW(r->score, i + 1, r->ascore);
+	r->score[i] = (int)sev * 1000 + (int)conf * 100 + bonus;
+	return f;
 }
 
-static char *vfmt(const char *fmt, va_list ap)
+void rs_title(struct finding *f, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
 
+	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
-	return strbuf_detach(&sb, NULL);
+	va_end(ap);
+	free(f->title);
+	f->title = strbuf_detach(&sb, NULL);
 }
 
-static void diag_title(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void diag_title(struct diag *d, const char *fmt, ...)
+/* One shell word of a fix line: quotes, $(…) and <placeholders> keep their spaces. */
+static size_t shell_word(const char *p)
 {
+	size_t i = 0;
+	int depth = 0, angle = 0;
+	char q = 0;
+
+	for (; p[i]; i++) {
+		char c = p[i];
+		if (angle) {		/* <rank 0's IP>: a placeholder, quotes in it are prose */
+			angle = c != '>';
+		} else if (q) {
+			if (c == q)
+				q = 0;
+		} else if (c == '\'' || c == '"') {
+			q = c;
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')') {
+			depth -= depth > 0;
+		} else if (c == '<' && !depth) {
+			angle = 1;
+		} else if (c == ' ' && !depth && !angle) {
+			break;
+		}
+	}
+	return i;
+}
+
+static size_t name_len(const char *p, int sysctl)
+{
+	size_t i = 0;
+
+	if (!isalpha((unsigned char)p[0]) && p[0] != '_')
+		return 0;
+	while (isalnum((unsigned char)p[i]) || p[i] == '_' || (sysctl && (p[i] == '.' || p[i] == '-')))
+		i++;
+	return i;
+}
+
+static void fix_settings(struct finding *f, const char *line)
+{
+	static const struct {
+		const char *cmd;
+		enum setting_where where;
+		int unset;
+	} cmds[] = {
+		{ "export ", WHERE_ENV, 0 }, { "unset ", WHERE_ENV, 1 },
+		{ "sudo sysctl -w ", WHERE_SYSCTL, 0 }, { "sysctl -w ", WHERE_SYSCTL, 0 },
+	};
+	const char *p = NULL;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(cmds); k++)
+		if (!strncmp(line, cmds[k].cmd, strlen(cmds[k].cmd))) {
+			p = line + strlen(cmds[k].cmd);
+			break;
+		}
+	if (!p)
+		return;
+	for (;;) {
+		char name[128];
+		size_t n, w;
+
+		while (*p == ' ')
+			p++;
+		n = name_len(p, cmds[k].where == WHERE_SYSCTL);
+		if (!n || n >= sizeof(name))
+			return;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		p += n;
+		if (cmds[k].unset) {
+			if (*p && *p != ' ')
+				return;
+			if (!finding_find_setting(f, name))
+				finding_setting(f, WHERE_ENV, SCOPE_ALL, name, NULL);
+			continue;
+		}
+		if (*p != '=')
+			return;
+		p++;
+		w = shell_word(p);
+		if (!finding_find_setting(f, name)) {
+			/* 'a b' -> a b: the value, not its shell quoting */
+			if (w >= 2 && (p[0] == '\'' || p[0] == '"') && p[w - 1] == p[0] &&
+			    !memchr(p + 1, p[0], w - 2))
+				finding_setting(f, cmds[k].where, SCOPE_ALL, name, "%.*s", (int)(w - 2), p + 1);
+			else
+				finding_setting(f, cmds[k].where, SCOPE_ALL, name, "%.*s", (int)w, p);
+		}
+		p += w;
+	}
+}
+
+void rs_fix(struct finding *f, const char *fmt, ...)
+{
+	static const char test[] = "to test it: ", rerun[] = "if the log is not enough: rerun with ";
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	free(d->title);
-	d->title = vfmt(fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	finding_fix(f, "%s", sb.buf);
+	fix_settings(f, sb.buf);
+	if (!f->check && !strncmp(sb.buf, test, sizeof(test) - 1))
+		finding_check(f, sb.buf + sizeof(test) - 1);
+	if (!f->rerun && !strncmp(sb.buf, rerun, sizeof(rerun) - 1))
+		finding_rerun(f, sb.buf + sizeof(rerun) - 1);
+	strbuf_release(&sb);
 }
 
-static void diag_why(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void diag_why(struct diag *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	free(d->why);
-	d->why = vfmt(fmt, ap);
-	va_end(ap);
-}
-
-static void diag_fix(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void diag_fix(struct diag *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	ALLOC_GROW(d->fix, d->nfix + 1, d->afix);
-	va_start(ap, fmt);
-	d->fix[d->nfix++] = vfmt(fmt, ap);
-	va_end(ap);
-}
-
-static void diag_ev(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void diag_ev(struct diag *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	ALLOC_GROW(d->ev, d->nev + 1, d->aev);
-	va_start(ap, fmt);
-	d->ev[d->nev++] = vfmt(fmt, ap);
-	va_end(ap);
-}
-
-/* An evidence line "file:line: text" and its location in `where`. */
-static void diag_at(struct rs *r, struct diag *d, struct loc l, const char *what, const char *text)
+void rs_at(struct rs *r, struct finding *f, struct loc l, const char *what, const char *text)
 {
 	char w[512];
 
 	if (!l.line)
 		return;
-	explain_loc_fmt(r->x, l, w, sizeof(w));
-	json_array_append_new(d->where, json_string(w));
+	obs_loc_fmt(r->x, l, w, sizeof(w));
 	if (text && *text)
-		diag_ev(d, "%s: %s%s%s", w, what ? what : "", what ? ": " : "", text);
+		finding_evidence(f, "%s: %s%s%s", w, what ? what : "", what ? ": " : "", text);
 	else
-		diag_ev(d, "%s: %s", w, what ? what : "");
-}
-
-static void diag_free(struct diag *d)
-{
-	free(d->id);
-	free(d->title);
-	free(d->why);
-	free(d->node);
-	for (size_t i = 0; i < d->nfix; i++)
-		free(d->fix[i]);
-	for (size_t i = 0; i < d->nev; i++)
-		free(d->ev[i]);
-	free(d->fix);
-	free(d->ev);
-	json_decref(d->ranks);
-	json_decref(d->where);
+		finding_evidence(f, "%s: %s", w, what ? what : "");
 }
 
 /* "rank 3", "ranks 0-2, 5", "ranks 0-7 and 12 more" from a sorted unique list. */
-static void rank_list(const int *v, size_t n, struct strbuf *sb)
+void rs_rank_list(const int *v, size_t n, struct strbuf *sb)
 {
 	size_t i = 0, groups = 0;
 
@@ -184,8 +196,8 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sets d->node and d->ranks from a set of parts. */
-static void diag_parts(struct rs *r, struct diag *d, const size_t *parts, size_t n)
+
+void rs_parts(struct rs *r, struct finding *f, const size_t *parts, size_t n)
 {
 	int *v = xmalloc((n ? n : 1) * sizeof(*v));
 	size_t nv = 0, unresolved = 0;
@@ -207,31 +219,27 @@ static void diag_parts(struct rs *r, struct diag *d, const size_t *parts, size_t
 	}
 	qsort(v, nv, sizeof(*v), cmp_int);
 	for (size_t i = 0; i < nv; i++)
-		json_array_append_new(d->ranks, json_integer(v[i]));
+		finding_rank(f, v[i]);
 	if (nv) {
 		strbuf_reset(&sb);
-		rank_list(v, nv, &sb);
+		rs_rank_list(v, nv, &sb);
 	}
-	if (sb.len) {
-		free(d->node);
-		d->node = strbuf_detach(&sb, NULL);
-	}
+	if (sb.len)
+		finding_node(f, sb.buf);
 	strbuf_release(&sb);
 	free(v);
 }
 
 /* ---- addresses ----------------------------------------------------------------------------- */
 
-enum aclass { A_UNKNOWN, A_PRIVATE, A_PUBLIC, A_LOOPBACK, A_LINKLOCAL, A_DOCKER };
-
-static const char *aclass_name(enum aclass c)
+const char *aclass_name(enum aclass c)
 {
 	static const char *const n[] = { "unknown", "private", "public", "loopback", "link-local",
 					 "docker bridge" };
 	return n[c];
 }
 
-static int v4(const char *s, uint32_t *out)
+int addr_v4(const char *s, uint32_t *out)
 {
 	struct in_addr a;
 	char buf[64];
@@ -244,7 +252,7 @@ static int v4(const char *s, uint32_t *out)
 	return 1;
 }
 
-static enum aclass classify(const char *ifname, const char *addr)
+enum aclass aclass_of(const char *ifname, const char *addr)
 {
 	uint32_t a;
 
@@ -254,7 +262,7 @@ static enum aclass classify(const char *ifname, const char *addr)
 		return A_LINKLOCAL;
 	if (!strcmp(addr, "::1") || !strcmp(ifname, "lo"))
 		return A_LOOPBACK;
-	if (!v4(addr, &a))
+	if (!addr_v4(addr, &a))
 		return A_UNKNOWN;
 	if ((a >> 24) == 127)
 		return A_LOOPBACK;
@@ -268,13 +276,13 @@ static enum aclass classify(const char *ifname, const char *addr)
 	return A_PUBLIC;
 }
 
-static int same_net(uint32_t a, uint32_t b, int prefix)
+int addr_same_net(uint32_t a, uint32_t b, int prefix)
 {
 	uint32_t m = prefix <= 0 ? 0 : prefix >= 32 ? 0xffffffffu : ~((1u << (32 - prefix)) - 1);
 	return (a & m) == (b & m);
 }
 
-static int iface_prefix(const struct explain *x, const char *ifname, const char *addr)
+int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *addr)
 {
 	for (int i = 0; i < x->nifs; i++)
 		if (!strcmp(x->ifs[i].addr, addr) && (!ifname || !strcmp(x->ifs[i].ifname, ifname)) &&
@@ -284,53 +292,113 @@ static int iface_prefix(const struct explain *x, const char *ifname, const char 
 }
 
 /* The interface whose address is MASTER_ADDR or in its subnet, as the log shows them. */
-static void find_suggestion(struct rs *r)
+static int master_suggestion(struct rs *r)
 {
-	const struct explain *x = r->x;
+	const struct run_obs *x = r->x;
 	static const int guesses[] = { 24, 16 };
 	uint32_t a;
 
 	if (!r->master_is_v4)
-		return;
+		return 0;
 	for (int i = 0; i < x->nifs; i++)
 		if (!strcmp(x->ifs[i].addr, x->master)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s has MASTER_ADDR %s itself",
 				 x->ifs[i].ifname, x->master);
-			return;
+			return 1;
 		}
 	for (int i = 0; i < x->nifs; i++)
-		if (x->ifs[i].prefix > 0 && v4(x->ifs[i].addr, &a) &&
-		    same_net(a, r->master_v4, x->ifs[i].prefix)) {
+		if (x->ifs[i].prefix > 0 && addr_v4(x->ifs[i].addr, &a) &&
+		    addr_same_net(a, r->master_v4, x->ifs[i].prefix)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s (%s/%d) is in MASTER_ADDR %s's subnet",
 				 x->ifs[i].ifname, x->ifs[i].addr, x->ifs[i].prefix, x->master);
-			return;
+			return 1;
 		}
 	for (size_t g = 0; g < ARRAY_SIZE(guesses); g++)
 		for (int i = 0; i < x->nifs; i++)
-			if (x->ifs[i].prefix < 0 && v4(x->ifs[i].addr, &a) &&
-			    classify(x->ifs[i].ifname, x->ifs[i].addr) == classify("", x->master) &&
-			    same_net(a, r->master_v4, guesses[g])) {
+			if (x->ifs[i].prefix < 0 && addr_v4(x->ifs[i].addr, &a) &&
+			    aclass_of(x->ifs[i].ifname, x->ifs[i].addr) == aclass_of("", x->master) &&
+			    addr_same_net(a, r->master_v4, guesses[g])) {
 				snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 				snprintf(r->suggest_why, sizeof(r->suggest_why),
 					 "%s (%s) shares MASTER_ADDR %s's /%d", x->ifs[i].ifname,
 					 x->ifs[i].addr, x->master, guesses[g]);
-				return;
+				return 1;
 			}
+	return 0;
+}
+
+/*
+ * Without MASTER_ADDR's network in the log, NCCL's own NET/Socket line ("Using [0]eth0:203.0.113.10
+ * [1]eth1:10.10.0.1") lists the interfaces each rank could use: when exactly one interface name
+ * among them has a private address and others are public, docker or link-local, that is the
+ * network the nodes share. Not when MASTER_ADDR is itself public or loopback: then the job
+ * deliberately uses another network.
+ */
+static void socket_list_suggestion(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct part *at = NULL;
+	const struct sock_if *pick = NULL;
+	struct strbuf others = STRBUF_INIT;
+	enum aclass mc = x->master[0] ? aclass_of("", x->master) : A_UNKNOWN;
+
+	if (mc != A_UNKNOWN && mc != A_PRIVATE)
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		for (int k = 0; k < m->nsock; k++) {
+			enum aclass c = aclass_of(m->sock[k].ifname, m->sock[k].addr);
+			if (c == A_PRIVATE) {
+				if (pick && strcmp(pick->ifname, m->sock[k].ifname)) {
+					strbuf_release(&others);
+					return;	/* two private networks: the log cannot tell which */
+				}
+				if (!pick) {
+					pick = &m->sock[k];
+					at = &r->p[i];
+				}
+			} else if (c != A_UNKNOWN && !others.len) {
+				strbuf_addf(&others, "%s %s is %s", m->sock[k].ifname, m->sock[k].addr,
+					    aclass_name(c));
+			}
+		}
+	}
+	if (pick && others.len) {
+		snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", pick->ifname);
+		snprintf(r->suggest_why, sizeof(r->suggest_why),
+			 "%s (%s) is the only private interface in NCCL's NET/Socket list (%s)",
+			 pick->ifname, pick->addr, others.buf);
+		r->suggest_loc = at->m.sock_loc;
+		for (int k = 0; k < at->m.nsock; k++)
+			snprintf(r->suggest_ev + strlen(r->suggest_ev),
+				 sizeof(r->suggest_ev) - strlen(r->suggest_ev), "%s%s %s (%s)",
+				 k ? ", " : "", at->m.sock[k].ifname, at->m.sock[k].addr,
+				 aclass_name(aclass_of(at->m.sock[k].ifname, at->m.sock[k].addr)));
+	}
+	strbuf_release(&others);
+}
+
+static void find_suggestion(struct rs *r)
+{
+	if (!master_suggestion(r))
+		socket_list_suggestion(r);
 }
 
 /* The fix lines for "use the interface that reaches MASTER_ADDR". */
-static void fix_ifname(struct rs *r, struct diag *d)
+void rs_fix_ifname(struct rs *r, struct finding *d)
 {
+	if (r->suggest_loc.line)	/* the fix rests on it */
+		rs_at(r, d, r->suggest_loc, "NET/Socket", r->suggest_ev);
 	if (r->suggest_if[0]) {
-		diag_fix(d, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # on every node: %s",
+		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # on every node: %s",
 			 r->suggest_if, r->suggest_if, r->suggest_why);
 	} else if (r->x->master[0]) {
-		diag_fix(d, "export NCCL_SOCKET_IFNAME=$(ip -o route get %s | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   "
+		rs_fix(d, "export NCCL_SOCKET_IFNAME=$(ip -o route get %s | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   "
 			 "# on every node: the interface that reaches MASTER_ADDR", r->x->master);
 	} else {
-		diag_fix(d, "%s", EXPLAIN_FIX_IFNAME);
+		rs_fix(d, "%s", EXPLAIN_FIX_IFNAME);
 	}
 }
 
@@ -342,7 +410,7 @@ static void merge_loc(struct loc *dst, struct loc src)
 		*dst = src;
 }
 
-static void merge(struct xstream *d, const struct xstream *s)
+static void merge(struct stream_obs *d, const struct stream_obs *s)
 {
 #define TAKE_STR(f) do { if (!d->f[0] && s->f[0]) memcpy(d->f, s->f, sizeof(d->f)); } while (0)
 #define TAKE_INT(f) do { if (d->f < 0 && s->f >= 0) d->f = s->f; } while (0)
@@ -424,35 +492,18 @@ static int cmp_part(const void *a, const void *b)
 	return (ka > kb) - (ka < kb);
 }
 
-/* Printable, trimmed text from a raw line copy. */
-static void clean_text(char *s)
-{
-	char *w = s, *p = s;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	for (; *p; p++)
-		*w++ = ((unsigned char)*p < 0x20 || *p == 0x7f) ? ' ' : *p;
-	while (w > s && w[-1] == ' ')
-		w--;
-	*w = '\0';
-}
-
 static void resolve(struct rs *r)
 {
-	struct explain *x = r->x;
+	const struct run_obs *x = r->x;
 	int *file_rank = xmalloc((x->nin ? x->nin : 1) * sizeof(*file_rank));
-
-	for (uint32_t i = 0; i < x->nst; i++) {
-		memcpy(x->st[i].last, x->last_text[i], sizeof(x->st[i].last));
-		clean_text(x->st[i].last);
-	}
+	int *srank = xmalloc((x->nst ? x->nst : 1) * sizeof(*srank));
 
 	/* a file whose resolved streams all name one rank lends it to its unresolved streams */
 	for (uint32_t f = 0; f < x->nin; f++)
 		file_rank[f] = -2;	/* -2 none yet, -1 several */
 	for (uint32_t i = 0; i < x->nst; i++) {
-		struct xstream *s = &x->st[i];
+		const struct stream_obs *s = &x->st[i];
+		srank[i] = s->rank_prio >= 0 ? s->rank : -1;
 		if (s->rank_prio < 0 || s->file >= x->nin)
 			continue;
 		if (file_rank[s->file] == -2)
@@ -461,40 +512,38 @@ static void resolve(struct rs *r)
 			file_rank[s->file] = -1;
 	}
 	for (uint32_t i = 0; i < x->nst; i++) {
-		struct xstream *s = &x->st[i];
+		const struct stream_obs *s = &x->st[i];
 		if (s->rank_prio >= 0 || s->file >= x->nin)
 			continue;
-		if (x->in[s->file].name_rank >= 0) {
-			s->rank = x->in[s->file].name_rank;
-			s->rank_prio = 0;
-		} else if (file_rank[s->file] >= 0) {
-			s->rank = file_rank[s->file];
-			s->rank_prio = 0;
-		}
+		if (x->in[s->file].name_rank >= 0)
+			srank[i] = x->in[s->file].name_rank;
+		else if (file_rank[s->file] >= 0)
+			srank[i] = file_rank[s->file];
 	}
 	free(file_rank);
 
 	r->st2p = xmalloc((x->nst ? x->nst : 1) * sizeof(*r->st2p));
 	r->p = xcalloc(x->nst ? x->nst : 1, sizeof(*r->p));
 	for (uint32_t i = 0; i < x->nst; i++) {
-		struct xstream *s = &x->st[i];
+		const struct stream_obs *s = &x->st[i];
+		int rank = srank[i];
 		size_t k;
 		r->st2p[i] = -1;
 		if (!s->lines)
 			continue;
 		for (k = 0; k < r->np; k++) {
-			if (s->rank >= 0 ? r->p[k].rank == s->rank
-					 : (r->p[k].rank < 0 && r->p[k].m.file == s->file))
+			if (rank >= 0 ? r->p[k].rank == rank
+				      : (r->p[k].rank < 0 && r->p[k].m.file == s->file))
 				break;
 		}
 		if (k == r->np) {
 			if (r->np >= MAX_PARTS)
 				continue;
 			r->np++;
-			r->p[k].rank = s->rank;
+			r->p[k].rank = rank;
 			r->p[k].m = *s;
-			if (s->rank >= 0)
-				snprintf(r->p[k].label, sizeof(r->p[k].label), "rank %d", s->rank);
+			if (rank >= 0)
+				snprintf(r->p[k].label, sizeof(r->p[k].label), "rank %d", rank);
 			else
 				snprintf(r->p[k].label, sizeof(r->p[k].label), "%s",
 					 s->file < x->nin ? x->in[s->file].name : "-");
@@ -503,6 +552,7 @@ static void resolve(struct rs *r)
 		}
 		r->st2p[i] = (int32_t)k;
 	}
+	free(srank);
 	/* resolved ranks in order, unresolved inputs after them */
 	{
 		size_t *perm = xmalloc((r->np ? r->np : 1) * sizeof(*perm));
@@ -526,9 +576,9 @@ static void resolve(struct rs *r)
 	}
 }
 
-/* ---- signature diagnoses ---------------------------------------------------------------------- */
+/* ---- signature findings ----------------------------------------------------------------------- */
 
-static void sig_parts(struct rs *r, const struct sig_hit *h, size_t *out, size_t *n)
+void rs_sig_parts(struct rs *r, const struct sig_hit *h, size_t *out, size_t *n)
 {
 	*n = 0;
 	for (int i = 0; i < h->nstreams; i++) {
@@ -558,34 +608,33 @@ static char *subst(const char *title, const char *value)
 	return strbuf_detach(&sb, NULL);
 }
 
-static void sig_diags(struct rs *r)
+static void sig_findings(struct rs *r)
 {
-	struct explain *x = r->x;
-	size_t *parts = xmalloc(X_SIG_STREAMS * sizeof(*parts)), np;
+	const struct run_obs *x = r->x;
+	size_t *parts = xmalloc(OBS_SIG_STREAMS * sizeof(*parts)), np;
 
 	for (size_t i = 0; i < explain_nsigs; i++) {
 		const struct explain_sig *g = &explain_sigs[i];
 		const struct sig_hit *h = &x->hits[i];
-		struct diag *d;
+		struct finding *d;
 		char *t;
 
 		if (!h->count)
 			continue;
-		d = diag_new(r, g->id, g->sev, g->conf,
+		d = rs_add(r, g->id, g->sev, g->conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
-		d->count = h->count;
-		d->rerun = g->rerun;
-		d->check = g->check;
+		finding_rerun(d, g->rerun);
+		finding_check(d, g->check);
 		t = subst(g->title, h->capture);
-		if (!strcmp(g->id, "nccl.net.not_found") && explain_env(x, "NCCL_NET")) {
+		if (!strcmp(g->id, "nccl.net.not_found") && obs_env(x, "NCCL_NET")) {
 			free(t);
 			t = xasprintf("NCCL_NET=%s names a network this node does not have",
-				      explain_env(x, "NCCL_NET")->value);
+				      obs_env(x, "NCCL_NET")->value);
 		}
-		diag_title(d, "%s", t);
+		rs_title(d, "%s", t);
 		free(t);
-		sig_parts(r, h, parts, &np);
-		diag_parts(r, d, parts, np);
+		rs_sig_parts(r, h, parts, &np);
+		rs_parts(r, d, parts, np);
 		for (size_t p = 0; p < np; p++) {
 			if (g->sev == SEV_ERROR)
 				r->p[parts[p]].err_sig = 1;
@@ -595,809 +644,91 @@ static void sig_diags(struct rs *r)
 		for (const char *f = g->fix; f && *f;) {
 			size_t n = strcspn(f, "\n");
 			if (n == strlen(EXPLAIN_FIX_IFNAME) && !strncmp(f, EXPLAIN_FIX_IFNAME, n))
-				fix_ifname(r, d);
+				rs_fix_ifname(r, d);
 			else
-				diag_fix(d, "%.*s", (int)n, f);
+				rs_fix(d, "%.*s", (int)n, f);
 			f += n + (f[n] == '\n');
 		}
 		if (g->check)
-			diag_fix(d, "to test it: %s", g->check);
+			rs_fix(d, "to test it: %s", g->check);
 		if (g->rerun && (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
-			diag_fix(d, "if the log is not enough: rerun with %s", g->rerun);
-		diag_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
+			rs_fix(d, "if the log is not enough: rerun with %s", g->rerun);
+		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
 			 g->conf == CONF_MEDIUM ? "Medium" : "Low", g->cause);
 		for (int k = 0; k < h->nev; k++)
-			diag_at(r, d, h->ev[k], NULL, h->ev_text[k]);
+			rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);
 		if (h->count > (uint64_t)h->nev)
-			diag_ev(d, "seen %llu times in all", (unsigned long long)h->count);
+			finding_evidence(d, "seen %llu times in all", (unsigned long long)h->count);
 		if ((g->flags & SIG_NET) && x->master[0] && x->master_loc.line)
-			diag_at(r, d, x->master_loc, "MASTER_ADDR", x->master);
+			rs_at(r, d, x->master_loc, "MASTER_ADDR", x->master);
 	}
 	free(parts);
 }
 
-/* ---- cross-rank reasoning --------------------------------------------------------------------- */
+/* ---- the driver ----------------------------------------------------------------------------- */
 
-static int bad_class(enum aclass c)
+/* Best first: stable, so findings of equal rank keep the order the rules emitted them in. */
+static void rank_findings(struct rs *r)
 {
-	return c == A_PUBLIC || c == A_DOCKER || c == A_LOOPBACK || c == A_LINKLOCAL;
-}
+	size_t n = r->fs->n - r->first;
+	struct finding **v;
 
-static void wrong_interface(struct rs *r)
-{
-	struct explain *x = r->x;
-	size_t *flag = xmalloc((r->np ? r->np : 1) * sizeof(*flag)), nf = 0;
-	int stuck_any = 0, any_sure = 0;
-	struct diag *d;
-
-	for (size_t i = 0; i < r->np; i++) {
-		struct part *p = &r->p[i];
-		enum aclass c;
-		uint32_t a;
-		int stuck, mismatch, sure = 0;
-
-		if (!p->m.boot_loc.line)
-			continue;
-		c = classify(p->m.boot_if, p->m.boot_addr);
-		/* a rank that failed with an error of its own (NCCL_NET=IB, a CUDA error) is not stuck */
-		stuck = p->m.init_start.line && !p->m.init_complete.line && (!p->err_sig || p->net_sig);
-		if (!stuck && !p->net_sig)
-			continue;
-		if (c == A_LOOPBACK && p->m.nnodes == 1)
-			continue;
-		if (r->master_is_v4 && v4(p->m.boot_addr, &a)) {
-			int pre = iface_prefix(x, p->m.boot_if, p->m.boot_addr);
-			enum aclass mc = classify("", x->master);
-			if (pre > 0) {
-				mismatch = !same_net(a, r->master_v4, pre);
-				sure = 1;
-			} else if (mc != c && (bad_class(c) || bad_class(mc))) {
-				mismatch = 1;
-				sure = 1;
-			} else {
-				mismatch = !same_net(a, r->master_v4, 16);
-			}
-		} else {
-			mismatch = bad_class(c);
-		}
-		if (!mismatch)
-			continue;
-		stuck_any |= stuck;
-		any_sure |= sure;
-		flag[nf++] = i;
-	}
-	if (!nf) {
-		free(flag);
+	if (n < 2)	/* also: no array at all when nothing was found */
 		return;
-	}
-	d = diag_new(r, "explain.net.wrong_interface", SEV_ERROR,
-		     any_sure ? CONF_HIGH : CONF_MEDIUM, 150);
-	{
-		const struct part *p0 = &r->p[flag[0]];
-		enum aclass c0 = classify(p0->m.boot_if, p0->m.boot_addr);
-		if (x->master[0])
-			diag_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s%s",
-				   aclass_name(c0), p0->m.boot_if, p0->m.boot_addr, x->master,
-				   stuck_any ? ": ranks hang after Init START" : "");
-		else
-			diag_title(d, "NCCL bootstraps on %s %s (%s)%s", aclass_name(c0), p0->m.boot_if,
-				   p0->m.boot_addr, stuck_any ? " and the ranks hang after Init START" : "");
-	}
-	diag_parts(r, d, flag, nf);
-	fix_ifname(r, d);
-	diag_fix(d, "to test it: %s", CHECK_NODE_CMD);
-	diag_why(d, "%s confidence: with NCCL_SOCKET_IFNAME unset NCCL takes the first interface that is "
-		 "not docker/lo (NCCL 2.28+: not virbr either), often the public NIC on cloud VMs; its "
-		 "peers cannot reach that address (firewall, security group, no route), so bootstrap "
-		 "connections hang or fail while the TCPStore on MASTER_ADDR works.%s",
-		 any_sure ? "High" : "Medium",
-		 x->master[0] ? "" : " MASTER_ADDR is not in the log: pass --master-addr to name the interface.");
-	for (size_t i = 0; i < nf && i < 4; i++) {
-		const struct part *p = &r->p[flag[i]];
-		char what[256], addr[160];
-		snprintf(what, sizeof(what), "%s bootstrap", p->label);
-		snprintf(addr, sizeof(addr), "%s %s (%s)", p->m.boot_if, p->m.boot_addr,
-			 aclass_name(classify(p->m.boot_if, p->m.boot_addr)));
-		diag_at(r, d, p->m.boot_loc, what, addr);
-		if (p->m.init_start.line && !p->m.init_complete.line && p->m.last_loc.line) {
-			snprintf(what, sizeof(what), "%s last line", p->label);
-			diag_at(r, d, p->m.last_loc, what, p->m.last);
+	v = r->fs->v + r->first;
+	for (size_t i = 1; i < n; i++) {
+		struct finding *f = v[i];
+		int s = r->score[i];
+		size_t j = i;
+		while (j > 0 && r->score[j - 1] < s) {
+			v[j] = v[j - 1];
+			r->score[j] = r->score[j - 1];
+			j--;
 		}
-	}
-	if (x->master_loc.line)
-		diag_at(r, d, x->master_loc, "MASTER_ADDR", x->master);
-	else if (x->master[0])
-		diag_ev(d, "MASTER_ADDR %s (from %s)", x->master, x->master_src);
-	free(flag);
-}
-
-static void ifname_nomatch(struct rs *r)
-{
-	struct explain *x = r->x;
-	const struct xenv *ev = explain_env(x, "NCCL_SOCKET_IFNAME");
-	const struct explain_sig *g = explain_sig_find("nccl.bootstrap.no_interface");
-	const struct sig_hit *h;
-	size_t parts[X_SIG_STREAMS], np;
-	struct diag *d;
-	struct strbuf seen = STRBUF_INIT;
-
-	if (!ev || !g)
-		return;
-	h = &x->hits[g - explain_sigs];
-	if (!h->count) {
-		g = explain_sig_find("nccl.socket.no_interface");
-		h = &x->hits[g - explain_sigs];
-		if (!h->count)
-			return;
-	}
-	d = diag_new(r, "explain.net.ifname_nomatch", SEV_ERROR, CONF_HIGH, 200);
-	diag_title(d, "NCCL_SOCKET_IFNAME=%s matches no interface that is up", ev->value);
-	sig_parts(r, h, parts, &np);
-	diag_parts(r, d, parts, np);
-	if (r->suggest_if[0] || x->master[0]) {
-		fix_ifname(r, d);
-	} else {
-		diag_fix(d, "ip -o -4 addr show   # pick the interface with the address the other nodes reach");
-		diag_fix(d, "export NCCL_SOCKET_IFNAME=<that name>   # a prefix (eth) matches eth0, eth1...; '=eth1' matches exactly");
-	}
-	diag_fix(d, "to test it: %s", CHECK_NODE_CMD);
-	for (int i = 0; i < x->nifs; i++)
-		strbuf_addf(&seen, "%s%s (%s)", i ? ", " : "", x->ifs[i].ifname, x->ifs[i].addr);
-	diag_why(d, "High confidence: NCCL read NCCL_SOCKET_IFNAME=%s and then found no interface "
-		 "matching it, so bootstrap cannot start.%s%s", ev->value,
-		 seen.len ? " Interfaces this log shows: " : "", seen.buf);
-	diag_at(r, d, ev->loc, "NCCL_SOCKET_IFNAME", ev->value);
-	for (int k = 0; k < h->nev; k++)
-		diag_at(r, d, h->ev[k], NULL, h->ev_text[k]);
-	strbuf_release(&seen);
-}
-
-static void version_mismatch(struct rs *r)
-{
-	char vers[8][40];
-	int count[8] = { 0 }, nv = 0, best = 0;
-	struct diag *d;
-	size_t *parts = xmalloc((r->np ? r->np : 1) * sizeof(*parts)), np = 0;
-
-	for (size_t i = 0; i < r->np; i++) {
-		char v[40];
-		int k;
-		if (!r->p[i].m.nccl_version[0])
-			continue;
-		snprintf(v, sizeof(v), "%s", r->p[i].m.nccl_version);
-		v[strcspn(v, "+")] = '\0';
-		for (k = 0; k < nv; k++)
-			if (!strcmp(vers[k], v))
-				break;
-		if (k == nv) {
-			if (nv == 8)
-				continue;
-			snprintf(vers[nv++], sizeof(vers[0]), "%s", v);
-		}
-		count[k]++;
-	}
-	if (nv < 2) {
-		free(parts);
-		return;
-	}
-	for (int k = 1; k < nv; k++)
-		if (count[k] > count[best])
-			best = k;
-	d = diag_new(r, "explain.nccl.version_mismatch", SEV_ERROR, CONF_HIGH, 120);
-	diag_title(d, "ranks run different NCCL versions: %s on %d rank%s, %s on %d", vers[best],
-		   count[best], count[best] == 1 ? "" : "s", vers[best == 0 ? 1 : 0],
-		   count[best == 0 ? 1 : 0]);
-	for (size_t i = 0; i < r->np; i++) {
-		char v[40];
-		snprintf(v, sizeof(v), "%s", r->p[i].m.nccl_version);
-		v[strcspn(v, "+")] = '\0';
-		if (r->p[i].m.nccl_version[0] && strcmp(v, vers[best]))
-			parts[np++] = i;
-	}
-	diag_parts(r, d, parts, np);
-	{
-		const char *cu = NULL;
-		for (size_t i = 0; i < r->np && !cu; i++)
-			if (strstr(r->p[i].m.nccl_version, "+cuda"))
-				cu = strstr(r->p[i].m.nccl_version, "+cuda") + 5;
-		if (cu && atoi(cu) > 0)
-			diag_fix(d, "pip install nvidia-nccl-cu%d==%s   # on the nodes with another version (or the same torch / image everywhere)",
-				 atoi(cu), vers[best]);
-		else
-			diag_fix(d, "install NCCL %s on every node (the same torch wheel or container image everywhere)", vers[best]);
-	}
-	diag_fix(d, "python -c 'import torch; print(torch.cuda.nccl.version())'   # on every node, to confirm");
-	diag_fix(d, "to test it: %s", CHECK_NODE_CMD);
-	diag_why(d, "High confidence: one communicator needs one NCCL protocol; mixed versions fail "
-		 "with 'Message truncated', 'Mismatched NCCL version' or hang");
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].m.ver_loc.line) {
-			char what[256];
-			snprintf(what, sizeof(what), "%s NCCL version", r->p[i].label);
-			diag_at(r, d, r->p[i].m.ver_loc, what, r->p[i].m.nccl_version);
-			if (d->nev >= 8)
-				break;
-		}
-	free(parts);
-}
-
-static int world_size(const struct rs *r)
-{
-	int n = -1;
-
-	for (size_t i = 0; i < r->np; i++) {
-		const struct xstream *m = &r->p[i].m;
-		if (m->start_nranks > n)
-			n = m->start_nranks;
-		if (m->nranks > n)
-			n = m->nranks;
-		if (m->pl_world > n)
-			n = m->pl_world;
-	}
-	if (r->x->pl_world > n)
-		n = r->x->pl_world;
-	return n;
-}
-
-static void missing_ranks(struct rs *r)
-{
-	int n = world_size(r), nres = 0, *miss, nm = 0;
-	char *seen;
-	struct diag *d;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (n < 2 || n > 1 << 20)
-		return;
-	seen = xcalloc((size_t)n, 1);
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].rank >= 0 && r->p[i].rank < n) {
-			seen[r->p[i].rank] = 1;
-			nres++;
-		}
-	miss = xmalloc((size_t)n * sizeof(*miss));
-	for (int i = 0; i < n; i++)
-		if (!seen[i])
-			miss[nm++] = i;
-	if (!nm) {
-		free(seen);
-		free(miss);
-		return;
-	}
-	rank_list(miss, (size_t)nm, &sb);
-	if (nres >= 2) {
-		d = diag_new(r, "explain.ranks.missing", SEV_WARN, CONF_MEDIUM, 0);
-		diag_title(d, "%s of %d left no line in these logs", sb.buf, n);
-		diag_fix(d, "if their logs exist, pass them too: ncclcheck explain <dir with one log per rank>");
-		diag_fix(d, "otherwise the process of %s never started or died before printing: on its node run "
-			 "'ncclcheck node' and start it by hand with the same MASTER_ADDR/MASTER_PORT/WORLD_SIZE", sb.buf);
-		diag_why(d, "Medium confidence: the world size is %d but no line of these logs belongs to %s; a "
-			 "rank that never joins makes every other rank wait in the rendezvous or in NCCL init", n, sb.buf);
-	} else {
-		d = diag_new(r, "explain.log.single_rank", SEV_INFO, CONF_HIGH, 0);
-		diag_title(d, "the logs show 1 of %d ranks: the cause may be in another rank's log", n);
-		diag_fix(d, "collect every rank's output (torchrun --log-dir DIR --tee 3, or srun -l) and run: ncclcheck explain DIR");
-		diag_why(d, "errors such as 'remote process exited' or a hang are often the echo of another rank's failure");
-	}
-	json_array_append_new(d->ranks, json_integer(miss[0]));
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].m.topo_loc.line || r->p[i].m.init_start.line) {
-			diag_at(r, d, r->p[i].m.init_start.line ? r->p[i].m.init_start : r->p[i].m.topo_loc,
-				"world size", NULL);
-			break;
-		}
-	strbuf_release(&sb);
-	free(seen);
-	free(miss);
-}
-
-static void init_progress(struct rs *r, int net_diag)
-{
-	size_t *stuck = xmalloc((r->np ? r->np : 1) * sizeof(*stuck)), ns = 0, started = 0, done = 0;
-	struct strbuf failed_sb = STRBUF_INIT;
-	struct diag *d;
-
-	for (size_t i = 0; i < r->np; i++) {
-		const struct part *p = &r->p[i];
-		if (!p->m.init_start.line && !p->m.init_complete.line)
-			continue;
-		started++;
-		if (p->m.init_complete.line)
-			done++;
-		else if (!p->err_sig || p->net_sig)
-			stuck[ns++] = i;
-	}
-	if (!started) {
-		free(stuck);
-		return;
-	}
-	if (!ns && done == started) {
-		d = diag_new(r, "explain.init.ok", SEV_OK, CONF_HIGH, 0);
-		{
-			size_t *all = xmalloc(r->np * sizeof(*all)), na = 0;
-			const struct xstream *m0 = NULL;
-			for (size_t i = 0; i < r->np; i++)
-				if (r->p[i].m.init_complete.line) {
-					all[na++] = i;
-					if (!m0)
-						m0 = &r->p[i].m;
-				}
-			diag_parts(r, d, all, na);
-			diag_title(d, "NCCL init completed on %zu rank%s%s%s%s%s", na, na == 1 ? "" : "s",
-				   m0 && m0->nccl_version[0] ? " (NCCL " : "",
-				   m0 && m0->nccl_version[0] ? m0->nccl_version : "",
-				   m0 && m0->nccl_version[0] ? ")" : "",
-				   m0 && m0->network[0] ? (strcmp(m0->network, "IB") ? ", network Socket" : ", network IB") : "");
-			if (m0)
-				diag_at(r, d, m0->init_complete, "Init COMPLETE", NULL);
-			free(all);
-		}
-		free(stuck);
-		return;
-	}
-	if (!ns) {
-		free(stuck);
-		return;
-	}
-	/* ranks that failed with their own error: the stuck ones are most likely waiting for them */
-	{
-		int *failed = xmalloc(r->np * sizeof(*failed));
-		size_t nf = 0;
-		for (size_t i = 0; i < r->np; i++)
-			if (r->p[i].err_sig && !r->p[i].net_sig && r->p[i].rank >= 0)
-				failed[nf++] = r->p[i].rank;
-		if (nf) {
-			strbuf_reset(&failed_sb);
-			rank_list(failed, nf, &failed_sb);
-		}
-		free(failed);
-	}
-	d = diag_new(r, done ? "explain.init.partial" : "explain.init.stuck", SEV_ERROR,
-		     net_diag || failed_sb.len ? CONF_LOW : CONF_MEDIUM, net_diag || failed_sb.len ? -300 : 50);
-	diag_parts(r, d, stuck, ns);
-	if (done)
-		diag_title(d, "NCCL init completed on %zu rank%s but %zu stopped after Init START", done,
-			   done == 1 ? "" : "s", ns);
-	else
-		diag_title(d, "NCCL init never completed: %zu rank%s stopped after Init START", ns,
-			   ns == 1 ? "" : "s");
-	if (failed_sb.len)
-		diag_fix(d, "fix the error of %s first (above): the others wait for it in NCCL's bootstrap",
-			 failed_sb.buf);
-	else if (net_diag)
-		diag_fix(d, "fix the network diagnosis above first; this hang is its consequence");
-	fix_ifname(r, d);
-	diag_fix(d, "to test it: %s", CHECK_NODE_CMD);
-	diag_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP");
-	diag_why(d, "%s confidence: NCCL's bootstrap blocks without a timeout until every rank connects; "
-		 "ranks that print Init START and nothing after it are waiting for peers they cannot "
-		 "reach (wrong interface, firewall on ephemeral ports), for a rank that failed or for "
-		 "one that never started", net_diag || failed_sb.len ? "Low" : "Medium");
-	for (size_t i = 0; i < ns && i < 4; i++) {
-		const struct part *p = &r->p[stuck[i]];
-		char what[256];
-		snprintf(what, sizeof(what), "%s Init START", p->label);
-		diag_at(r, d, p->m.init_start, what, NULL);
-		snprintf(what, sizeof(what), "%s last line", p->label);
-		diag_at(r, d, p->m.last_loc, what, p->m.last);
-	}
-	free(stuck);
-	strbuf_release(&failed_sb);
-}
-
-static void lightning(struct rs *r, int have_errors)
-{
-	struct explain *x = r->x;
-	size_t *pl = xmalloc((r->np ? r->np : 1) * sizeof(*pl)), npl = 0;
-	int any_start = 0;
-	struct diag *d;
-
-	for (size_t i = 0; i < r->np; i++) {
-		if (r->p[i].m.pl_init.line)
-			pl[npl++] = i;
-		any_start |= r->p[i].m.init_start.line != 0;
-	}
-	/* the same GLOBAL_RANK from two inputs or two hosts: NODE_RANK not set on one node */
-	for (uint32_t i = 0; i < x->nst; i++)
-		for (uint32_t j = i + 1; j < x->nst && j < i + 256; j++) {
-			const struct xstream *a = &x->st[i], *b = &x->st[j];
-			if (a->pl_rank < 0 || a->pl_rank != b->pl_rank || a->file == b->file)
-				continue;
-			d = diag_new(r, "explain.lightning.duplicate_rank", SEV_ERROR, CONF_HIGH, 180);
-			diag_title(d, "two processes both say GLOBAL_RANK: %d: NODE_RANK is not set on one node",
-				   a->pl_rank);
-			json_array_append_new(d->ranks, json_integer(a->pl_rank));
-			diag_fix(d, "export NODE_RANK=<0 on the master node, 1, 2 ... on the others>   # before starting Lightning on each node");
-			diag_fix(d, "or launch with torchrun --nnodes=N --node-rank=<i> on each node");
-			diag_why(d, "High confidence: without NODE_RANK every node believes it is node 0, so two "
-				 "processes claim the same global rank and the rendezvous waits forever for the missing ones");
-			diag_at(r, d, a->pl_init, "Initializing distributed", NULL);
-			diag_at(r, d, b->pl_init, "Initializing distributed", NULL);
-			i = j = x->nst;
-		}
-	if (!npl) {
-		free(pl);
-		return;
-	}
-	if (!x->pl_registered.line && !any_start) {
-		d = diag_new(r, "explain.lightning.rendezvous_hang", SEV_ERROR,
-			     have_errors ? CONF_LOW : CONF_MEDIUM, have_errors ? -300 : 60);
-		diag_parts(r, d, pl, npl);
-		diag_title(d, "Lightning never registered all processes: the hang is in the TCPStore rendezvous, not in NCCL");
-		diag_fix(d, "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from every node, while rank 0 runs");
-		diag_fix(d, "use the same MASTER_ADDR, MASTER_PORT, num_nodes and devices on every node, and a distinct NODE_RANK per node");
-		diag_fix(d, "to test it: %s", CHECK_NODE_CMD);
-		diag_fix(d, "if the log is not enough: rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_CPP_LOG_LEVEL=INFO");
-		diag_why(d, "%s confidence: 'Initializing distributed' is printed before init_process_group and "
-			 "'All distributed processes registered' after it; only the first appeared, so not "
-			 "every process reached MASTER_ADDR:MASTER_PORT (wrong address, port blocked, world "
-			 "size larger than the processes started, duplicate NODE_RANK)",
-			 have_errors ? "Low" : "Medium");
-		for (size_t i = 0; i < npl && i < 4; i++)
-			diag_at(r, d, r->p[pl[i]].m.pl_init, "Initializing distributed", NULL);
-	} else if (x->pl_registered.line && !have_errors) {
-		int complete = 0;
-		for (size_t i = 0; i < r->np; i++)
-			complete |= r->p[i].m.init_complete.line != 0;
-		if (!complete) {
-			d = diag_new(r, "explain.lightning.nccl_hang", SEV_WARN, CONF_MEDIUM, 40);
-			diag_parts(r, d, pl, npl);
-			diag_title(d, "all processes registered, then nothing: a hang here is in NCCL, not in the rendezvous");
-			fix_ifname(r, d);
-			diag_fix(d, "to test it: %s", CHECK_NODE_CMD);
-			diag_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP");
-			diag_why(d, "Medium confidence: 'All distributed processes registered' means the TCPStore "
-				 "worked; NCCL's own connections (other ports, maybe another interface) come next");
-			diag_at(r, d, x->pl_registered, "All distributed processes registered", NULL);
-		}
-	}
-	free(pl);
-}
-
-static void watchdog_desync(struct rs *r)
-{
-	long lo = -1, hi = -1;
-	size_t *low = xmalloc((r->np ? r->np : 1) * sizeof(*low)), nl = 0;
-	struct diag *d;
-
-	for (size_t i = 0; i < r->np; i++) {
-		long s = r->p[i].m.wd_count ? r->p[i].m.wd_seq : -1;
-		if (s < 0)
-			continue;
-		if (lo < 0 || s < lo)
-			lo = s;
-		if (s > hi)
-			hi = s;
-	}
-	if (lo < 0 || lo == hi) {
-		free(low);
-		return;
-	}
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].m.wd_count && r->p[i].m.wd_seq == lo)
-			low[nl++] = i;
-	d = diag_new(r, "explain.watchdog.desync", SEV_ERROR, CONF_HIGH, 160);
-	diag_parts(r, d, low, nl);
-	diag_title(d, "ranks timed out on different collectives: SeqNum %ld vs %ld", lo, hi);
-	diag_fix(d, "the ranks at SeqNum %ld skipped a collective the others entered: look for rank-dependent "
-		 "branches, uneven batches or a caught exception around that point", lo);
-	diag_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: the flight recorder names the op");
-	diag_why(d, "High confidence: collectives are numbered per process group; different SeqNums at the "
-		 "timeout mean the ranks did not issue the same sequence of collectives (a desync, not the network)");
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].m.wd_count) {
-			char what[256];
-			snprintf(what, sizeof(what), "%s SeqNum=%ld OpType=%s", r->p[i].label,
-				 r->p[i].m.wd_seq, r->p[i].m.wd_op);
-			diag_at(r, d, r->p[i].m.wd_loc, what, NULL);
-			if (d->nev >= 8)
-				break;
-		}
-	free(low);
-}
-
-static void log_hints(struct rs *r)
-{
-	struct explain *x = r->x;
-	int nccl_sig = 0, any = 0;
-	struct diag *d;
-
-	for (size_t i = 0; i < explain_nsigs; i++)
-		if (x->hits[i].count) {
-			any = 1;
-			if ((explain_sigs[i].flags & SIG_NCCL) && explain_sigs[i].sev >= SEV_WARN)
-				nccl_sig = 1;
-		}
-	for (size_t i = 0; i < r->np && !any; i++)
-		any = r->p[i].m.nccl_version[0] || r->p[i].m.init_start.line || r->p[i].m.pl_init.line ||
-		      r->p[i].m.exc_loc.line;
-	if (nccl_sig && !x->nccl_info_lines) {
-		d = diag_new(r, "explain.log.no_nccl_debug", SEV_INFO, CONF_HIGH, 0);
-		diag_title(d, "the log has no NCCL INFO lines, so NCCL's own view of the failure is missing");
-		diag_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP   # rerun, then: ncclcheck explain <the new logs>");
-		diag_why(d, "with NCCL_DEBUG=INFO NCCL prints the interface it bootstraps on, every connection "
-			 "and the WARN line that names the failing call");
-	}
-	if (!any) {
-		d = diag_new(r, "explain.log.unrecognised", SEV_INFO, CONF_HIGH, 0);
-		diag_title(d, "nothing in %llu lines was recognised as NCCL, torch, Lightning or Slurm output",
-			   (unsigned long long)x->total_lines);
-		diag_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun and capture stdout and stderr of every rank");
-		diag_fix(d, "torchrun --log-dir logs --tee 3 ...   # one log per rank; then: ncclcheck explain logs/");
-		diag_why(d, "explain needs the training output itself (both streams, every rank)");
+		v[j] = f;
+		r->score[j] = s;
 	}
 }
 
-/* ---- payload -------------------------------------------------------------------------------- */
-
-static json_t *jloc(const struct explain *x, struct loc l)
-{
-	char w[512];
-
-	if (!l.line)
-		return json_null();
-	explain_loc_fmt(x, l, w, sizeof(w));
-	return json_string(w);
-}
-
-static json_t *jstr_or_null(const char *s)
-{
-	return s && *s ? json_string(s) : json_null();
-}
-
-static json_t *part_json(const struct explain *x, const struct part *p)
-{
-	const struct xstream *m = &p->m;
-	json_t *o = json_object(), *t;
-
-	json_object_set_new(o, "rank", p->rank >= 0 ? json_integer(p->rank) : json_null());
-	jset_str(o, "label", p->label);
-	json_object_set_new(o, "host", jstr_or_null(m->nhost));
-	json_object_set_new(o, "pid", m->npid >= 0 ? json_integer(m->npid) : json_null());
-	jset_int(o, "lines", (long long)m->lines);
-	json_object_set_new(o, "nccl_version", jstr_or_null(m->nccl_version));
-	if (m->boot_loc.line) {
-		t = json_object();
-		jset_str(t, "ifname", m->boot_if);
-		jset_str(t, "addr", m->boot_addr);
-		jset_str(t, "class", aclass_name(classify(m->boot_if, m->boot_addr)));
-		json_object_set_new(t, "where", jloc(x, m->boot_loc));
-		json_object_set_new(o, "bootstrap", t);
-	} else {
-		json_object_set_new(o, "bootstrap", json_null());
-	}
-	t = json_array();
-	for (int i = 0; i < m->nsock; i++) {
-		json_t *s = json_object();
-		jset_str(s, "ifname", m->sock[i].ifname);
-		jset_str(s, "addr", m->sock[i].addr);
-		json_array_append_new(t, s);
-	}
-	json_object_set_new(o, "net_socket", t);
-	json_object_set_new(o, "net_ib", jstr_or_null(m->ib));
-	json_object_set_new(o, "network", jstr_or_null(m->network));
-	json_object_set_new(o, "nranks", m->nranks >= 0 ? json_integer(m->nranks) :
-			    m->start_nranks >= 0 ? json_integer(m->start_nranks) : json_null());
-	json_object_set_new(o, "nnodes", m->nnodes >= 0 ? json_integer(m->nnodes) : json_null());
-	json_object_set_new(o, "local_ranks", m->local_ranks >= 0 ? json_integer(m->local_ranks) : json_null());
-	t = json_object();
-	json_object_set_new(t, "start", jloc(x, m->init_start));
-	json_object_set_new(t, "complete", jloc(x, m->init_complete));
-	json_object_set_new(t, "total_s", m->init_total >= 0 ? json_real(m->init_total) : json_null());
-	json_object_set_new(o, "init", t);
-	t = json_array();
-	{
-		static const struct { unsigned bit; const char *name; } tr[] = {
-			{ TR_NET_SOCKET, "NET/Socket" }, { TR_NET_IB, "NET/IB" }, { TR_NET_OTHER, "NET/plugin" },
-			{ TR_P2P, "P2P" }, { TR_SHM, "SHM" }, { TR_COLLNET, "CollNet" },
-		};
-		for (size_t i = 0; i < ARRAY_SIZE(tr); i++)
-			if (m->transports & tr[i].bit)
-				json_array_append_new(t, json_string(tr[i].name));
-	}
-	json_object_set_new(o, "transports", t);
-	json_object_set_new(o, "transport_example", jstr_or_null(m->via_example));
-	t = json_object();
-	json_object_set_new(t, "initializing", jloc(x, m->pl_init));
-	json_object_set_new(t, "registered", jloc(x, m->pl_registered));
-	json_object_set_new(t, "global_rank", m->pl_rank >= 0 ? json_integer(m->pl_rank) : json_null());
-	json_object_set_new(t, "world_size", m->pl_world >= 0 ? json_integer(m->pl_world) : json_null());
-	json_object_set_new(o, "lightning", t);
-	if (m->wd_count) {
-		t = json_object();
-		json_object_set_new(t, "seq", m->wd_seq >= 0 ? json_integer(m->wd_seq) : json_null());
-		json_object_set_new(t, "op", jstr_or_null(m->wd_op));
-		json_object_set_new(t, "timeout_ms", m->wd_timeout_ms >= 0 ? json_integer(m->wd_timeout_ms) : json_null());
-		jset_int(t, "count", m->wd_count);
-		json_object_set_new(t, "where", jloc(x, m->wd_loc));
-		json_object_set_new(o, "watchdog", t);
-	} else {
-		json_object_set_new(o, "watchdog", json_null());
-	}
-	if (m->exc_loc.line) {
-		t = json_object();
-		jset_str(t, "text", m->exception);
-		json_object_set_new(t, "where", jloc(x, m->exc_loc));
-		json_object_set_new(o, "exception", t);
-	} else {
-		json_object_set_new(o, "exception", json_null());
-	}
-	if (m->last_loc.line) {
-		t = json_object();
-		jset_str(t, "text", m->last);
-		json_object_set_new(t, "where", jloc(x, m->last_loc));
-		json_object_set_new(o, "last_line", t);
-	} else {
-		json_object_set_new(o, "last_line", json_null());
-	}
-	return o;
-}
-
-static int cmp_diag(const void *a, const void *b)
-{
-	const struct diag *x = a, *y = b;
-
-	return (x->score < y->score) - (x->score > y->score);
-}
-
-json_t *explain_reason(struct explain *x, struct findings *fs)
+json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 {
 	struct rs r;
-	json_t *payload = json_object(), *arr;
+	json_t *payload;
 	int net_diag = 0, have_errors = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.x = x;
-	r.master_is_v4 = x->master[0] && v4(x->master, &r.master_v4);
+	r.fs = fs;
+	r.first = fs->n;
+	r.master_is_v4 = x->master[0] && addr_v4(x->master, &r.master_v4);
 	resolve(&r);
 	find_suggestion(&r);
 
-	sig_diags(&r);
-	ifname_nomatch(&r);
-	wrong_interface(&r);
-	for (size_t i = 0; i < r.nd; i++) {
-		if (r.d[i].sev == SEV_ERROR)
+	sig_findings(&r);
+	rule_ifname_nomatch(&r);
+	rule_wrong_interface(&r);
+	for (size_t i = r.first; i < fs->n; i++) {
+		const struct finding *f = fs->v[i];
+		if (f->sev == SEV_ERROR)
 			have_errors = 1;
-		if (!strcmp(r.d[i].id, "explain.net.wrong_interface") ||
-		    !strcmp(r.d[i].id, "explain.net.ifname_nomatch"))
+		if (!strcmp(f->id, "explain.net.wrong_interface") ||
+		    !strcmp(f->id, "explain.net.ifname_nomatch"))
 			net_diag = 1;
-		else if (r.d[i].sev == SEV_ERROR && r.d[i].conf >= CONF_MEDIUM &&
-			 !strncmp(r.d[i].id, "nccl.connect.", 13))
+		else if (f->sev == SEV_ERROR && f->conf >= CONF_MEDIUM &&
+			 !strncmp(f->id, "nccl.connect.", 13))
 			net_diag = 1;
 	}
-	version_mismatch(&r);
-	init_progress(&r, net_diag);
-	lightning(&r, have_errors);
-	watchdog_desync(&r);
-	missing_ranks(&r);
-	log_hints(&r);
+	rule_version_mismatch(&r);
+	rule_init_progress(&r, net_diag);
+	rule_lightning(&r, have_errors);
+	rule_watchdog_desync(&r);
+	rule_missing_ranks(&r);
+	rule_log_hints(&r);
+	rank_findings(&r);
 
-	if (r.nd > 1)
-		qsort(r.d, r.nd, sizeof(*r.d), cmp_diag);
-	arr = json_array();
-	for (size_t i = 0; i < r.nd; i++) {
-		struct diag *d = &r.d[i];
-		struct finding *f = finding_add(fs, d->sev, d->id, "%s", d->title ? d->title : d->id);
-		json_t *o = json_object(), *fx = json_array(), *ev = json_array();
-
-		for (size_t k = 0; k < d->nfix; k++) {
-			finding_fix(f, "%s", d->fix[k]);
-			json_array_append_new(fx, json_string(d->fix[k]));
-		}
-		if (d->why)
-			finding_why(f, "%s", d->why);
-		for (size_t k = 0; k < d->nev; k++) {
-			finding_evidence(f, "%s", d->ev[k]);
-			json_array_append_new(ev, json_string(d->ev[k]));
-		}
-		if (d->node)
-			finding_node(f, d->node);
-		jset_str(o, "id", d->id);
-		jset_str(o, "severity", severity_name(d->sev));
-		jset_str(o, "confidence", confidence_name(d->conf));
-		jset_str(o, "title", d->title ? d->title : d->id);
-		json_object_set(o, "ranks", d->ranks);
-		jset_int(o, "count", (long long)(d->count ? d->count : 1));
-		json_object_set(o, "where", d->where);
-		json_object_set_new(o, "evidence", ev);
-		json_object_set_new(o, "fix", fx);
-		json_object_set_new(o, "why", jstr_or_null(d->why));
-		json_object_set_new(o, "rerun", jstr_or_null(d->rerun));
-		json_object_set_new(o, "check", jstr_or_null(d->check));
-		json_array_append_new(arr, o);
-		diag_free(d);
-	}
-	free(r.d);
-
-	{
-		json_t *ins = json_array(), *ranks = json_array(), *ifs = json_array(), *env = json_object();
-		for (uint32_t i = 0; i < x->nin; i++) {
-			json_t *o = json_object();
-			jset_str(o, "name", x->in[i].name);
-			jset_int(o, "lines", (long long)x->in[i].lines);
-			jset_int(o, "bytes", (long long)x->in[i].bytes);
-			jset_int(o, "long_lines", (long long)x->in[i].long_lines);
-			json_array_append_new(ins, o);
-		}
-		json_object_set_new(payload, "inputs", ins);
-		jset_int(payload, "lines", (long long)x->total_lines);
-		jset_int(payload, "bytes", (long long)x->total_bytes);
-		if (x->master[0]) {
-			json_t *m = json_object();
-			jset_str(m, "value", x->master);
-			jset_str(m, "source", x->master_src);
-			json_object_set_new(m, "where", jloc(x, x->master_loc));
-			json_object_set_new(payload, "master_addr", m);
-		} else {
-			json_object_set_new(payload, "master_addr", json_null());
-		}
-		for (int i = 0; i < x->nifs; i++) {
-			json_t *o = json_object();
-			jset_str(o, "ifname", x->ifs[i].ifname);
-			jset_str(o, "addr", x->ifs[i].addr);
-			json_object_set_new(o, "prefix", x->ifs[i].prefix >= 0 ? json_integer(x->ifs[i].prefix) : json_null());
-			json_array_append_new(ifs, o);
-		}
-		json_object_set_new(payload, "interfaces", ifs);
-		for (int i = 0; i < x->nenv; i++)
-			jset_str(env, x->env[i].name, x->env[i].value);
-		json_object_set_new(payload, "nccl_env", env);
-		for (size_t i = 0; i < r.np; i++)
-			json_array_append_new(ranks, part_json(x, &r.p[i]));
-		json_object_set_new(payload, "ranks", ranks);
-		jset_int(payload, "untracked_lines", (long long)x->stream_overflow);
-	}
-	json_object_set_new(payload, "diagnoses", arr);
+	payload = rs_payload(&r);
+	free(r.score);
 	free(r.p);
 	free(r.st2p);
 	return payload;
-}
-
-/* ---- text ------------------------------------------------------------------------------------ */
-
-void explain_ranks_text(const json_t *payload, struct strbuf *out)
-{
-	const json_t *ranks = json_object_get(payload, "ranks"), *rk;
-	const json_t *m = json_object_get(payload, "master_addr");
-	size_t i;
-
-	strbuf_addf(out, "read %lld lines, %lld bytes", jpath_int(payload, "lines", 0),
-		    jpath_int(payload, "bytes", 0));
-	if (json_is_object(m))
-		strbuf_addf(out, "; MASTER_ADDR %s (%s)", jpath_str(m, "value"), jpath_str(m, "source"));
-	strbuf_addch(out, '\n');
-	json_array_foreach(ranks, i, rk) {
-		const char *v = jpath_str(rk, "nccl_version"), *bi = jpath_str(rk, "bootstrap.ifname");
-		const char *net = jpath_str(rk, "network"), *last = jpath_str(rk, "last_line.text");
-		const char *exc = jpath_str(rk, "exception.text");
-		const json_t *tr = json_object_get(rk, "transports"), *t;
-		size_t k;
-
-		if (i == 64) {
-			strbuf_addf(out, "  … %zu more (see --json)\n", json_array_size(ranks) - 64);
-			break;
-		}
-		strbuf_addf(out, "  %-10s", jpath_str(rk, "label"));
-		if (jpath_str(rk, "host"))
-			strbuf_addf(out, " %s", jpath_str(rk, "host"));
-		if (v)
-			strbuf_addf(out, "  NCCL %s", v);
-		if (bi)
-			strbuf_addf(out, "  bootstrap %s %s (%s)", bi, jpath_str(rk, "bootstrap.addr"),
-				    jpath_str(rk, "bootstrap.class"));
-		if (net)
-			strbuf_addf(out, "  net %s", net);
-		json_array_foreach(tr, k, t)
-			strbuf_addf(out, "%s%s", k ? "," : "  via ", json_string_value(t));
-		if (jpath_str(rk, "init.complete"))
-			strbuf_addstr(out, "  init complete");
-		else if (jpath_str(rk, "init.start"))
-			strbuf_addstr(out, "  init STARTED, not completed");
-		if (json_is_number(jpath(rk, "init.total_s")))
-			strbuf_addf(out, " (%.2f s)", json_number_value(jpath(rk, "init.total_s")));
-		strbuf_addch(out, '\n');
-		if (exc)
-			strbuf_addf(out, "             exception: %s  (%s)\n", exc, jpath_str(rk, "exception.where"));
-		if (last)
-			strbuf_addf(out, "             last line: %.120s  (%s)\n", last, jpath_str(rk, "last_line.where"));
-	}
 }

@@ -1,4 +1,4 @@
-/* Link ceilings: line rate, MTU overhead, and the "measured far below it" finding. See ceiling.h. */
+/* Link ceilings: line rate, MTU overhead, and the measured-far-below-it finding. */
 #include "net/ceiling.h"
 
 #include <errno.h>

@@ -336,23 +336,58 @@ int link_run(const struct link_chan *ch, const struct link_req *req, struct link
 	res->s.state = xcalloc(65536, 1);
 	t0 = time_now_ms();
 	for (int i = 0; i < n && rc == 0; i++) {
-		struct link_result part;
+		struct link_req cur = parts[i];
+		int rounds = 0;
 
-		link_result_init(&part, LINK_SCAN);
-		rc = run_once(ch, &parts[i], &part, e);
-		if (rc == 0) {
+		/* a target short of fds answers for the first ports only: ask again for the rest */
+		while (rc == 0 && rounds++ < 256) {
+			struct link_result part;
+			int tested = 0, left = 0;
+
+			link_result_init(&part, LINK_SCAN);
+			rc = run_once(ch, &cur, &part, e);
+			if (rc < 0) {
+				link_result_release(&part);
+				break;
+			}
 			/* the batch's own ports only: a peer cannot paint outside what was asked */
-			if (parts[i].nlist) {
-				for (int k = 0; k < parts[i].nlist; k++)
-					res->s.state[parts[i].list[k]] = part.s.state[parts[i].list[k]];
+			if (cur.nlist) {
+				struct link_req rest = cur;
+
+				rest.nlist = 0;
+				for (int k = 0; k < cur.nlist; k++) {
+					uint8_t st = part.s.state[cur.list[k]];
+
+					res->s.state[cur.list[k]] = st;
+					if (st == LINK_PORT_UNTESTED)
+						rest.list[rest.nlist++] = cur.list[k];
+					else
+						tested++;
+				}
+				left = rest.nlist;
+				cur = rest;
 			} else {
-				for (long p = parts[i].lo; p <= parts[i].hi; p++)
+				long first_left = -1;
+
+				for (long p = cur.lo; p <= cur.hi; p++) {
 					res->s.state[p] = part.s.state[p];
+					if (part.s.state[p] != LINK_PORT_UNTESTED)
+						tested++;
+					else if (first_left < 0)
+						first_left = p;
+				}
+				left = first_left >= 0;
+				if (left)
+					cur.lo = (uint16_t)first_left;
 			}
 			res->s.retried += part.s.retried;
 			res->s.batches++;
+			link_result_release(&part);
+			if (!left)
+				break;
+			if (!tested)
+				rc = err_set(e, ERR_PEER, "the target listened on no port of a scan batch");
 		}
-		link_result_release(&part);
 	}
 	free(parts);
 	link_scan_finish(req, res);

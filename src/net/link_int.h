@@ -41,6 +41,8 @@ int link_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, stru
 int link_listen(const char *addr, uint16_t port, int backlog, uint16_t *bound, struct err *e);
 /* An interface's MTU (SIOCGIFMTU), -1 when unknown. */
 int link_if_mtu(const char *ifname);
+/* Descriptors this process has open now (from /proc/self/fd). */
+long link_open_fds(void);
 /* Closes with an RST instead of a FIN (no TIME_WAIT left behind). */
 void link_close_rst(int fd);
 

@@ -77,12 +77,22 @@ struct link_server *link_scan_server(const struct link_req *req, struct link_rea
 		free(ports);
 		return NULL;
 	}
-	if (n > (size_t)batch || (long)n + FD_MARGIN > lim) {
-		err_set(e, ERR_USAGE, "a scan batch of %zu ports needs that many listeners; the "
-			"batch is %d and RLIMIT_NOFILE allows %ld (split the range)", n, batch, lim);
+	if (n > (size_t)batch) {
+		err_set(e, ERR_USAGE, "a scan batch of %zu ports is over the batch of %d (split the "
+			"range)", n, batch);
 		free(ports);
 		return NULL;
 	}
+	/* batch to fit: only as many listeners as fds are left; the ports past them are neither
+	 * listening nor in use, and the driver asks for them in the next batch */
+	lim -= FD_MARGIN + link_open_fds();
+	if (lim < 1) {
+		err_set(e, ERR_SYS, "no file descriptors left for scan listeners (RLIMIT_NOFILE)");
+		free(ports);
+		return NULL;
+	}
+	if ((long)n > lim)
+		n = (size_t)lim;
 	s = xcalloc(1, sizeof(*s));
 	s->base.kind = LINK_SCAN;
 	s->base.stop = scan_stop;
@@ -325,8 +335,9 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 			return err_set(e, ERR_PEER, "the target listens on ports it was not asked for");
 	if (window > (int)n)
 		window = (int)n;
-	if (window > lim - FD_MARGIN)
-		window = (int)(lim - FD_MARGIN);
+	lim -= FD_MARGIN + link_open_fds();	/* the target may live in this process too */
+	if (window > lim)
+		window = (int)lim;
 	if (window < 1)
 		window = 1;
 	if (!s->state)

@@ -1,6 +1,8 @@
 /* The cross-node rule table: see cluster.h. */
 #include "rules/cluster.h"
 
+#include "net/cluster_run.h"
+#include "rules/rules.h"
 #include "util/xalloc.h"
 
 static void (*const xrules[])(const struct cluster_view *, struct findings *) = {
@@ -13,4 +15,36 @@ void cluster_rules_run(const struct cluster_view *v, struct findings *out)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(xrules); i++)
 		xrules[i](v, out);
+}
+
+void cluster_xrules(const struct cluster_input *in, struct findings *out)
+{
+	struct node_model **models = xcalloc(in->n ? in->n : 1, sizeof(*models));
+	struct cluster_node *nodes = xcalloc(in->n ? in->n : 1, sizeof(*nodes));
+	struct cluster_view v = { .nodes = nodes, .n = in->n, .links = in->links,
+				  .nlinks = in->nlinks };
+	size_t ok = 0;
+
+	for (size_t i = 0; i < in->n; i++) {
+		struct err e = ERR_INIT;
+
+		models[i] = in->facts[i] ? node_model_new(in->facts[i], &e) : NULL;
+		if (!models[i]) {
+			struct finding *f = finding_add(out, SEV_ERROR, "cluster.peer.facts",
+							"%s's facts cannot be judged: %s", in->names[i],
+							e.msg[0] ? e.msg : "none arrived");
+			finding_node(f, in->names[i]);
+			continue;
+		}
+		nodes[i] = (struct cluster_node){ .name = in->names[i], .rank = (int)i,
+						   .m = models[i] };
+		ok++;
+	}
+	/* every rule indexes nodes by rank: judge only a complete set */
+	if (ok == in->n)
+		cluster_rules_run(&v, out);
+	for (size_t i = 0; i < in->n; i++)
+		node_model_free(models[i]);
+	free(models);
+	free(nodes);
 }

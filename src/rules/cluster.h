@@ -9,6 +9,14 @@
 #include "finding.h"
 #include "model/cluster.h"
 
+struct cluster_input;
+
+/*
+ * The hook `cluster` runs (net/cluster_run.h): every cross-node rule on every node's model plus
+ * the link results (rules_run_facts() is its per-node hook).
+ */
+void cluster_xrules(const struct cluster_input *in, struct findings *out);
+
 /* Every cross-node rule, in report order. */
 void cluster_rules_run(const struct cluster_view *v, struct findings *out);
 

@@ -11,6 +11,7 @@
 
 #include "explain/explain.h"
 #include "finding.h"
+#include "report/explain_text.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fs = findings_new();
 	payload = explain_finish(x, fs);
-	explain_ranks_text(payload, &sb);
+	render_explain_ranks(payload, &sb);
 	doc = json_pack("{s:O}", "p", payload);
 	free(json_dumps(doc, 0));
 	json_decref(doc);

@@ -3,11 +3,11 @@
 # script builds its own namespaces with its own prefix), and packs the results into one archive
 # because a device call brings back at most 8 files.
 #   bash tests/gpu/run_all.sh [LIMIT_SECONDS [CHECK...]]  -> $OUT/gpu-results.tgz, $OUT/summary.txt
-# CHECK is any of facts stack ifselect logs lab (default: all).
+# CHECK is any of facts stack ifselect logs lab config (default: all).
 . "$(dirname "$0")/env.sh"
 LIMIT=${1:-500}
 shift
-CHECKS=" ${*:-facts stack ifselect logs lab} "
+CHECKS=" ${*:-facts stack ifselect logs lab config} "
 want() { [[ $CHECKS == *" $1 "* ]]; }
 FINAL=$OUT
 G=/tmp/gpu-all
@@ -22,6 +22,8 @@ want ifselect && run ifselect ifselect_vs_nccl.sh &
 want logs && run logs record_logs.sh &
 want lab && run lab lab_nccl.sh &
 wait
+# after the lab check: both build two-node labs on the same GPUs
+want config && run config config_run.sh
 {
 	for n in $CHECKS; do
 		echo "===== $n: $(tail -1 "$G/$n/stdout.txt")"
@@ -31,6 +33,7 @@ wait
 		ifselect) cat "$G/ifselect/ifselect_table.txt" 2>/dev/null ;;
 		logs) grep -E '^==' "$G/logs/stdout.txt" ;;
 		lab) cat "$G/lab/lab_nccl/summary.txt" 2>/dev/null ;;
+		config) cat "$G/config/config_run/summary.txt" 2>/dev/null ;;
 		esac
 	done
 } > "$FINAL/summary.txt" 2>&1

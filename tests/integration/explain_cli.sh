@@ -45,11 +45,14 @@ py=$(python3 - "$tmp/m.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["verb"] == "explain" and d["exit_code"] == 1, d["verb"]
-ids = [x["id"] for x in d["diagnoses"]]
+ids = [x["id"] for x in d["findings"]]
 assert "explain.ranks.missing" in ids, ids
 assert [r["rank"] for r in d["ranks"]] == [0, 1, 3], d["ranks"]
-assert all(x["confidence"] in ("high", "medium", "low") for x in d["diagnoses"])
-assert len(d["findings"]) == len(d["diagnoses"])
+assert all(x["confidence"] in ("high", "medium", "low") for x in d["findings"])
+# each diagnosis once: as a finding, with its confidence, ranks and rerun hint
+assert "diagnoses" not in d, list(d)
+m = [x for x in d["findings"] if x["id"] == "explain.ranks.missing"][0]
+assert m["confidence"] == "medium" and m["ranks"] == [2], m
 print("json ok")
 PY
 )
@@ -80,7 +83,7 @@ if [ -x /usr/bin/time ]; then
 	expect_rc 1 $rc "100 MB line"
 	rss=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$tmp/time.txt")
 	[ -n "$rss" ] && [ "$rss" -lt 65536 ] && pass "100 MB line: peak RSS ${rss} kB < 64 MB" || fail "100 MB line: peak RSS ${rss:-?} kB"
-	py=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["inputs"][0]["long_lines"], d["lines"], [x["id"] for x in d["diagnoses"]][0])' "$tmp/long.json")
+	py=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["inputs"][0]["long_lines"], d["lines"], [x["id"] for x in d["findings"]][0])' "$tmp/long.json")
 	expect_match "$py" "^1 2 nccl.bind.address_in_use" "100 MB line: counted as 1 long line, the next line still read"
 else
 	echo "skip: /usr/bin/time missing (scripts/deps.sh installs it)"

@@ -33,4 +33,19 @@ for dir in "$REAL"/*/; do
 	n=$((n + 1))
 done
 [ $n -gt 0 ] || { echo "SKIP: no known set-up under $REAL"; exit 77; }
+
+# issue #13: the firewalled logs as a user pastes them, without the launcher's MASTER_ADDR line and
+# `ip addr`: NCCL's own NET/Socket list shows the one private interface, so the fix names eth1.
+if [ -d "$REAL/firewalled" ]; then
+	tmp=$(mktemp -d)
+	for f in "$REAL"/firewalled/rank*.log; do
+		grep -Ev '^\+ |^[0-9]+: .*    inet ' "$f" > "$tmp/$(basename "$f")"
+	done
+	out=$("$NCCLCHECK" explain --no-color "$tmp"); rc=$?
+	expect_rc 1 $rc "pasted firewalled logs"
+	expect_no_match "$out" "MASTER_ADDR [0-9]" "pasted firewalled logs: no MASTER_ADDR in them"
+	expect_match "$out" "export NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1 .*only private interface in NCCL's NET/Socket list" "pasted firewalled logs: the fix names eth1 from the NET/Socket line"
+	expect_match "$out" "NET/Socket: eth0 203.0.113.1 \(public\), eth1 10.0.0.1 \(private\)" "pasted firewalled logs: that line is evidence"
+	rm -rf "$tmp"
+fi
 finish

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "explain/ac.h"
 #include "explain/explain.h"
@@ -127,6 +129,21 @@ static int fix_has(const struct finding *f, const char *s)
 	return 0;
 }
 
+/* The setting `name` of f, as an env variable for every node, with `value` (NULL: unset). */
+static void expect_setting(const struct finding *f, const char *name, const char *value)
+{
+	const struct setting *st = finding_find_setting(f, name);
+
+	if (!st)
+		fail_msg("%s: no setting %s", f->id, name);
+	assert_int_equal(st->where, WHERE_ENV);
+	assert_int_equal(st->scope, SCOPE_ALL);
+	if (value)
+		assert_string_equal(st->value, value);
+	else
+		assert_null(st->value);
+}
+
 /* ---- line reader ---------------------------------------------------------------------------- */
 
 static void test_lreader_lines(void **state)
@@ -231,6 +248,68 @@ static void ac_cb(void *ctx, uint16_t c, size_t end)
 	a->end[c] = end;
 }
 
+/*
+ * The line cap itself: EXPLAIN_MAX_LINE is 8 KiB, the reader keeps exactly that much of a longer
+ * line (from a file and from memory), and a signature is seen only when its anchor lies inside
+ * the kept head. A larger cap (4 MiB, say) fails the last assertions.
+ */
+static void test_line_cap(void **state)
+{
+	static const char pre[] = "node0:1:1 [0] x.cc:1 NCCL WARN ";
+	static const char in_cap[] = " Call to bind failed: Address already in use";
+	static const char past_cap[] = " Too many open files";
+	size_t big = 5u << 20, n;
+	struct strbuf sb = STRBUF_INIT;
+	FILE *tmp = tmpfile();
+	struct lreader *r;
+	struct lr_line l;
+	struct err e = ERR_INIT;
+	struct run run;
+
+	(void)state;
+	assert_int_equal(EXPLAIN_MAX_LINE, 8192);
+	/* a 5 MiB line from a file: 8192 bytes kept, the rest counted */
+	assert_non_null(tmp);
+	for (size_t i = 0; i < big; i++)
+		fputc('a' + (int)(i % 26), tmp);
+	fputs("\nnext\n", tmp);
+	fflush(tmp);
+	rewind(tmp);
+	r = lreader_fd(fileno(tmp), EXPLAIN_MAX_LINE);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_int_equal(l.len, EXPLAIN_MAX_LINE);
+	assert_int_equal(l.dropped, big - EXPLAIN_MAX_LINE);
+	assert_int_equal(l.s[EXPLAIN_MAX_LINE - 1], 'a' + (EXPLAIN_MAX_LINE - 1) % 26);
+	assert_int_equal(lreader_next(r, &l, &e), 1);
+	assert_memory_equal(l.s, "next", 4);
+	lreader_free(r);
+	fclose(tmp);
+
+	/* line 1: its anchor ends at 8100 (kept); line 2: its anchor starts at 9000 (dropped) */
+	strbuf_addstr(&sb, pre);
+	for (n = sizeof(pre) - 1; n < 8100 - (sizeof(in_cap) - 1); n++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addstr(&sb, in_cap);
+	for (n = 0; n < 64 * 1024; n++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addch(&sb, '\n');
+	n = sb.len;
+	strbuf_addstr(&sb, pre);
+	while (sb.len - n < 9000)
+		strbuf_addch(&sb, 'x');
+	strbuf_addstr(&sb, past_cap);
+	for (n = 0; n < 64 * 1024; n++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addch(&sb, '\n');
+	run = explain_text(sb.buf, sb.len, NULL);
+	expect(&run, "nccl.bind.address_in_use");
+	assert_null(findings_find(run.fs, "sys.too_many_files"));
+	assert_int_equal(jpath_int(run.payload, "inputs.0.long_lines", -1), 2);
+	assert_int_equal(jpath_int(run.payload, "lines", -1), 2);
+	run_free(&run);
+	strbuf_release(&sb);
+}
+
 static void test_ac(void **state)
 {
 	struct ac *a = ac_new();
@@ -258,6 +337,39 @@ static void test_ac(void **state)
 }
 
 /* ---- one test per signature ----------------------------------------------------------------- */
+
+/*
+ * Every variable a signature's fix exports or unsets is also in the finding's settings[], so that
+ * config/run need not read the fix lines; the row's rerun and check are the finding's.
+ */
+static void assert_fix_settings(const struct finding *f, const struct explain_sig *g)
+{
+	assert_string_equal(f->rerun ? f->rerun : "", g->rerun ? g->rerun : "");
+	assert_string_equal(f->check ? f->check : "", g->check ? g->check : "");
+	for (size_t k = 0; k < f->nfix; k++) {
+		const char *line = f->fix[k], *p;
+		int unset = !strncmp(line, "unset ", 6);
+		if (strncmp(line, "export ", 7) && !unset)
+			continue;
+		p = line + (unset ? 6 : 7);
+		/* each NAME (export NAME=… / unset NAME …) up to the comment */
+		while (*p && *p != '#') {
+			char name[64];
+			size_t n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+			if (!n || n >= sizeof(name) || (!unset && p[n] != '='))
+				break;
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (!finding_find_setting(f, name))
+				fail_msg("%s: '%s' recommends %s but settings[] lacks it", g->id, line, name);
+			p += n;
+			while (*p && *p != ' ')
+				p++;
+			while (*p == ' ')
+				p++;
+		}
+	}
+}
 
 static void test_every_signature(void **state)
 {
@@ -294,6 +406,8 @@ static void test_every_signature(void **state)
 		assert_non_null(strstr(f->evidence[0], "test.log:"));
 		if (g->flags & SIG_BENIGN)
 			assert_true(f->sev <= SEV_INFO);
+		assert_int_equal(f->conf, g->conf);
+		assert_fix_settings(f, g);
 		done[g - explain_sigs] = 1;
 		tested++;
 		run_free(&r);
@@ -340,7 +454,16 @@ static void test_wrong_interface(void **state)
 	assert_string_equal(jpath_str(r.payload, "ranks.0.bootstrap.class"), "public");
 	assert_string_equal(jpath_str(r.payload, "ranks.1.bootstrap.addr"), "203.0.113.2");
 	assert_string_equal(jpath_str(r.payload, "master_addr.value"), "10.0.0.1");
-	assert_string_equal(jpath_str(r.payload, "diagnoses.0.confidence"), "high");
+	assert_int_equal(f->conf, CONF_HIGH);
+	/* the diagnosis is the finding: no second copy in the payload */
+	assert_null(json_object_get(r.payload, "diagnoses"));
+	/* the fix as data: both variables, on every node, and the ranks it is about */
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "eth1");
+	expect_setting(f, "GLOO_SOCKET_IFNAME", "eth1");
+	assert_int_equal(f->nranks, 2);
+	assert_int_equal(f->ranks[0], 0);
+	assert_int_equal(f->ranks[1], 1);
+	assert_non_null(f->check);
 	run_free(&r);
 }
 
@@ -351,16 +474,130 @@ static void test_wrong_interface_master_flag(void **state)
 		"node1:5322:5322 [0] NCCL INFO Bootstrap: Using eth0:203.0.113.2<0>\n"
 		"node1:5322:5391 [0] NCCL INFO NET/Socket : Using [0]eth0:203.0.113.2<0> [1]ens5:172.31.4.9<0>\n"
 		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x2 - Init START\n";
+	static const char no_list[] =
+		"node1:5322:5322 [0] NCCL INFO Bootstrap: Using eth0:203.0.113.2<0>\n"
+		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0x2 - Init START\n";
 	struct run r = explain_text(log, sizeof(log) - 1, "172.31.4.1");
 	const struct finding *f = expect(&r, "explain.net.wrong_interface");
 
 	(void)state;
 	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME=ens5"));
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "ens5");
 	run_free(&r);
+	/* without it, NCCL's NET/Socket list still shows the one private interface (issue #13) */
 	r = explain_text(log, sizeof(log) - 1, NULL);
+	f = expect(&r, "explain.net.wrong_interface");
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "ens5");
+	assert_non_null(strstr(f->why, "--master-addr confirms it"));
+	run_free(&r);
+	/* and without that list, only --master-addr can name it */
+	r = explain_text(no_list, sizeof(no_list) - 1, NULL);
 	f = expect(&r, "explain.net.wrong_interface");
 	assert_true(fix_has(f, "ip -o route get"));
 	assert_non_null(strstr(f->why, "--master-addr"));
+	/* without a name to give, the setting is the same shell expression the fix line exports */
+	assert_non_null(finding_find_setting(f, "NCCL_SOCKET_IFNAME"));
+	assert_true(!strncmp(finding_find_setting(f, "NCCL_SOCKET_IFNAME")->value,
+			     "$(ip -o route get \"$MASTER_ADDR\" | sed -n", 40));
+	run_free(&r);
+}
+
+/*
+ * issue #13: the recorded two-node logs with the public eth0 blocked, as a user pastes them
+ * (NCCL's and torch's output only: without the launcher's MASTER_ADDR line and `ip addr`). NCCL's
+ * own "NET/Socket : Using [0]eth0:203.0.113.1 [1]eth1:10.0.0.1" shows the private interface:
+ * the fix names eth1 instead of the generic `ip route get` one-liner, with that line as evidence.
+ */
+static struct run explain_real_pasted(const char *setup, const char *master, const char *extra)
+{
+	struct explain_opts o = { master };
+	struct explain *x = explain_new(&o);
+	struct run out;
+
+	for (int rank = 0; rank < 2; rank++) {
+		char path[4096], *text, *line, *save = NULL, name[32];
+		struct strbuf kept = STRBUF_INIT;
+		struct lreader *r;
+		struct err e = ERR_INIT;
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/logs/real/%s/rank%d.log", FIXTURES_DIR, setup, rank);
+		text = slurp(path, &len);
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			int shell = line[0] == '+' && line[1] == ' ';
+			int ipaddr = line[0] >= '0' && line[0] <= '9' && strstr(line, "    inet ");
+			if (!shell && !ipaddr)
+				strbuf_addf(&kept, "%s\n", line);
+		}
+		snprintf(name, sizeof(name), "rank%d.log", rank);
+		r = lreader_mem(kept.buf, kept.len, EXPLAIN_MAX_LINE);
+		assert_int_equal(explain_feed(x, name, r, &e), 0);
+		lreader_free(r);
+		strbuf_release(&kept);
+		free(text);
+	}
+	if (extra) {
+		struct lreader *r = lreader_mem(extra, strlen(extra), EXPLAIN_MAX_LINE);
+		struct err e = ERR_INIT;
+		assert_int_equal(explain_feed(x, "node2.log", r, &e), 0);
+		lreader_free(r);
+	}
+	out.fs = findings_new();
+	out.payload = explain_finish(x, out.fs);
+	explain_free(x);
+	return out;
+}
+
+static void test_socket_list_suggestion(void **state)
+{
+	struct run r = explain_real_pasted("firewalled", NULL, NULL);
+	const struct finding *f = expect(&r, "explain.net.wrong_interface");
+
+	(void)state;
+	assert_true(json_is_null(json_object_get(r.payload, "master_addr")));
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "eth1");
+	expect_setting(f, "GLOO_SOCKET_IFNAME", "eth1");
+	assert_true(fix_has(f, "only private interface in NCCL's NET/Socket list"));
+	assert_false(fix_has(f, "ip -o route get"));
+	assert_true(finding_evidence_contains(f, "rank0.log:14: NET/Socket: eth0 203.0.113.1 (public), "
+					      "eth1 10.0.0.1 (private)"));
+	expect_setting(expect(&r, "explain.init.stuck"), "NCCL_SOCKET_IFNAME", "eth1");
+	run_free(&r);
+
+	/* a public MASTER_ADDR: the job means that network; the list is no reason to leave it */
+	r = explain_real_pasted("firewalled", "198.51.100.7", NULL);
+	f = expect(&r, "explain.net.wrong_interface");
+	assert_true(fix_has(f, "ip -o route get 198.51.100.7"));
+	run_free(&r);
+
+	/* two private networks in the lists (a third node lists ens5 10.1.0.3): the log cannot tell */
+	r = explain_real_pasted("firewalled", NULL,
+				"vm2:7:7 [0] NCCL INFO NET/Socket : Using [0]ens5:10.1.0.3<0>\n");
+	f = expect(&r, "explain.net.wrong_interface");
+	assert_true(fix_has(f, "ip -o route get \"$MASTER_ADDR\""));
+	run_free(&r);
+}
+
+/* unset is a setting with no value; the sysctl of a fix is a sysctl setting without quotes. */
+static void test_settings_kinds(void **state)
+{
+	static const char refused[] =
+		"node1:4712:4790 [0] misc/socket.cc:598 NCCL WARN socketStartConnect: connect to "
+		"172.17.0.1<35519> returned Connection refused, exceeded error retry count after 35 attempts\n";
+	static const char net[] = "node0:4711:4711 [0] NCCL INFO NCCL_NET set by environment to IB\n"
+				  "node0:4711:4711 [0] net.cc:776 NCCL WARN Failed to initialize any NET plugin\n";
+	struct run r = explain_text(refused, sizeof(refused) - 1, "10.0.0.1");
+	const struct finding *f = expect(&r, "nccl.connect.refused");
+	const struct setting *st = finding_find_setting(f, "net.ipv4.ip_local_port_range");
+
+	(void)state;
+	assert_non_null(st);
+	assert_int_equal(st->where, WHERE_SYSCTL);
+	assert_string_equal(st->value, "50000 51000");
+	run_free(&r);
+	r = explain_text(net, sizeof(net) - 1, NULL);
+	f = expect(&r, "nccl.net.not_found");
+	expect_setting(f, "NCCL_NET", NULL);
 	run_free(&r);
 }
 
@@ -505,6 +742,104 @@ static void test_partial_init_ifconfig(void **state)
 }
 
 /* Garbage, NULs and nothing recognisable: no crash, and an honest "unrecognised". */
+/* The hints about the log itself, and Lightning's "registered, then nothing". */
+static void test_log_hints(void **state)
+{
+	static const char one_rank[] =
+		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 4 cudaDev 0 - Init START\n"
+		"node1:5322:5391 [0] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 4 cudaDev 0 - Init COMPLETE\n";
+	static const char warn_only[] =
+		"node0:4711:4711 [0] misc/socket.cc:1 NCCL WARN Bootstrap : no socket interface found\n";
+	static const char registered[] =
+		"Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
+		"----------------------------------------------------------------------------------------------------\n"
+		"distributed_backend=nccl\n"
+		"All distributed processes registered. Starting with 2 processes\n";
+	struct run r = explain_text(one_rank, sizeof(one_rank) - 1, NULL);
+	const struct finding *f = expect(&r, "explain.log.single_rank");
+
+	(void)state;
+	assert_int_equal(f->sev, SEV_INFO);
+	assert_null(findings_find(r.fs, "explain.ranks.missing"));
+	run_free(&r);
+
+	r = explain_text(warn_only, sizeof(warn_only) - 1, NULL);
+	f = expect(&r, "explain.log.no_nccl_debug");
+	expect_setting(f, "NCCL_DEBUG", "INFO");
+	expect_setting(f, "NCCL_DEBUG_SUBSYS", "INIT,NET,BOOTSTRAP");
+	run_free(&r);
+
+	r = explain_text(registered, sizeof(registered) - 1, NULL);
+	f = expect(&r, "explain.lightning.nccl_hang");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(finding_evidence_contains(f, "test.log:4: All distributed processes registered"));
+	assert_null(findings_find(r.fs, "explain.lightning.rendezvous_hang"));
+	run_free(&r);
+}
+
+/*
+ * Rank-file discovery: natural order (rank2 before rank10), one level of subdirectories (a
+ * directory per node), deeper ones and dot files skipped, and an unreadable path is an error.
+ */
+static void test_feed_path(void **state)
+{
+	char dir[] = "/tmp/ncclcheck-explain-XXXXXX", path[4096];
+	static const char *const files[] = {
+		"rank10.log", "rank2.log", ".hidden.log", "node1/rank3.log", "node1/deep/rank4.log",
+	};
+	struct explain *x;
+	struct findings *fs;
+	json_t *payload;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_true(explain_natcmp("rank2.log", "rank10.log") < 0);
+	assert_true(explain_natcmp("rank10.log", "rank10.log") == 0);
+	assert_true(explain_natcmp("node1/rank3.log", "node10") < 0);
+	assert_true(explain_natcmp("a", "b") < 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/node1", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/node1/deep", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		FILE *f;
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "hello from %s\n", files[i]);
+		fclose(f);
+	}
+	x = explain_new(NULL);
+	assert_int_equal(explain_feed_path(x, dir, &e), 0);
+	fs = findings_new();
+	payload = explain_finish(x, fs);
+	assert_int_equal(json_array_size(json_object_get(payload, "inputs")), 3);
+	assert_non_null(strstr(jpath_str(payload, "inputs.0.name"), "/node1/rank3.log"));
+	assert_non_null(strstr(jpath_str(payload, "inputs.1.name"), "/rank2.log"));
+	assert_non_null(strstr(jpath_str(payload, "inputs.2.name"), "/rank10.log"));
+	json_decref(payload);
+	findings_free(fs);
+	explain_free(x);
+
+	x = explain_new(NULL);
+	snprintf(path, sizeof(path), "%s/nope.log", dir);
+	assert_int_equal(explain_feed_path(x, path, &e), -1);
+	assert_non_null(strstr(e.msg, "cannot read '"));
+	assert_non_null(strstr(e.msg, "No such file"));
+	explain_free(x);
+	for (size_t i = ARRAY_SIZE(files); i-- > 0;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/node1/deep", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/node1", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 static void test_garbage(void **state)
 {
 	char buf[4096];
@@ -529,11 +864,14 @@ int main(void)
 		cmocka_unit_test(test_lreader_lines),
 		cmocka_unit_test(test_lreader_long_line_fd),
 		cmocka_unit_test(test_strip_prefixes),
+		cmocka_unit_test(test_line_cap),
 		cmocka_unit_test(test_ac),
 		cmocka_unit_test(test_table_complete),
 		cmocka_unit_test(test_every_signature),
 		cmocka_unit_test(test_wrong_interface),
 		cmocka_unit_test(test_wrong_interface_master_flag),
+		cmocka_unit_test(test_settings_kinds),
+		cmocka_unit_test(test_socket_list_suggestion),
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_version_mismatch),
 		cmocka_unit_test(test_missing_rank),
@@ -542,6 +880,8 @@ int main(void)
 		cmocka_unit_test(test_traceback),
 		cmocka_unit_test(test_ifname_nomatch),
 		cmocka_unit_test(test_partial_init_ifconfig),
+		cmocka_unit_test(test_log_hints),
+		cmocka_unit_test(test_feed_path),
 		cmocka_unit_test(test_garbage),
 	};
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "net/link_agent.h"
@@ -244,6 +245,30 @@ static void bw_streams(void **state)
 	link_result_release(&res);
 }
 
+/* Few descriptors: the target answers part of each batch and the driver asks for the rest. */
+static void scan_fd_limit(void **state)
+{
+	struct rlimit rl = { 400, 400 }, old;
+	struct link_req r;
+	struct link_result res;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	link_req_init(&r, LINK_SCAN);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	r.lo = 24000;
+	r.hi = 25499;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_true(res.s.batches > 4);	/* about 300 listeners a time for 1500 ports */
+	assert_int_equal(res.s.counts[LINK_PORT_OPEN] + res.s.counts[LINK_PORT_IN_USE], 1500);
+	for (int p = 24000; p <= 25499; p++)
+		assert_int_not_equal(res.s.state[p], LINK_PORT_UNTESTED);
+	link_result_release(&res);
+	setrlimit(RLIMIT_NOFILE, &old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +278,7 @@ int main(void)
 		cmocka_unit_test(scan_list_and_split),
 		cmocka_unit_test(mtu_loopback),
 		cmocka_unit_test(bw_streams),
+		cmocka_unit_test(scan_fd_limit),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

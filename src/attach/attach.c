@@ -1,0 +1,347 @@
+/* attach_collect(): the read-only I/O side of ncclcheck attach (see attach.h). */
+#include "attach/attach.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "attach/http.h"
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+#define FR_MAX_FILES 4096
+#define FR_MAX_BYTES (256u << 20)
+
+void attach_opts_defaults(struct attach_opts *o)
+{
+	if (!o->polls)
+		o->polls = 2;
+	if (!o->interval_ms)
+		o->interval_ms = 4000;
+	if (!o->ras_timeout_s)
+		o->ras_timeout_s = 2;
+	if (!o->deadline_ms)
+		o->deadline_ms = 14000;
+	if (!o->max_bytes)
+		o->max_bytes = 16u << 20;
+	if (!o->proc_root)
+		o->proc_root = "/proc";
+}
+
+static void add_host(struct attach_data *d, const char *h, size_t *alloc)
+{
+	for (size_t i = 0; i < d->nlocal_hosts; i++)
+		if (!strcmp(d->local_hosts[i], h))
+			return;
+	ALLOC_GROW(d->local_hosts, d->nlocal_hosts + 1, *alloc);
+	d->local_hosts[d->nlocal_hosts++] = xstrdup(h);
+}
+
+static void local_hosts(const struct attach_opts *o, struct attach_data *d)
+{
+	struct ifaddrs *ifa = NULL, *p;
+	size_t alloc = 0;
+
+	if (o->local_hosts) {
+		for (size_t i = 0; i < o->nlocal_hosts; i++)
+			add_host(d, o->local_hosts[i], &alloc);
+		return;
+	}
+	if (getifaddrs(&ifa) < 0)
+		return;
+	for (p = ifa; p; p = p->ifa_next) {
+		char buf[INET6_ADDRSTRLEN];
+		if (!p->ifa_addr)
+			continue;
+		if (p->ifa_addr->sa_family == AF_INET &&
+		    inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)p->ifa_addr)->sin_addr, buf,
+			      sizeof(buf)))
+			add_host(d, buf, &alloc);
+		else if (p->ifa_addr->sa_family == AF_INET6 &&
+			 inet_ntop(AF_INET6, &((struct sockaddr_in6 *)(void *)p->ifa_addr)->sin6_addr,
+				   buf, sizeof(buf)))
+			add_host(d, buf, &alloc);
+	}
+	freeifaddrs(ifa);
+}
+
+static int is_local(const struct attach_data *d, const char *host)
+{
+	for (size_t i = 0; i < d->nlocal_hosts; i++)
+		if (!strcmp(d->local_hosts[i], host))
+			return 1;
+	return 0;
+}
+
+static void sample_pid(struct attach_poll *p, const char *proc_root, int pid, int64_t t)
+{
+	for (size_t i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid)
+			return;
+	p->procs = xrealloc(p->procs, (p->nprocs + 1) * sizeof(*p->procs));
+	proc_sample(proc_root, pid, t, &p->procs[p->nprocs++]);
+}
+
+/* The pids of local ranks this poll or any earlier one named (a rank may vanish later). */
+static void sample_procs(const struct attach_opts *o, struct attach_data *d, struct attach_poll *p)
+{
+	int64_t t = time_now_ms();
+
+	for (size_t k = 0; k < d->npolls; k++) {
+		const struct ras_report *r = d->polls[k].report;
+		if (!r)
+			continue;
+		for (size_t c = 0; c < r->ncomms; c++) {
+			const struct ras_comm *cm = &r->comms[c];
+			for (size_t i = 0; i < cm->nranks; i++)
+				if (cm->ranks[i].pid > 0 && is_local(d, cm->ranks[i].host))
+					sample_pid(p, o->proc_root, cm->ranks[i].pid, t);
+			for (size_t i = 0; i < cm->nmissing; i++)
+				if (cm->missing[i].pid > 0 && is_local(d, cm->missing[i].host))
+					sample_pid(p, o->proc_root, cm->missing[i].pid, t);
+		}
+		for (size_t i = 0; i < r->ndead; i++)
+			if (r->dead[i].pid > 0 && is_local(d, r->dead[i].host))
+				sample_pid(p, o->proc_root, r->dead[i].pid, t);
+	}
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Generating a report while a communicator initialises has crashed NCCL: < 2.27.3 (#1669,
+ * #1718: "even at a 5 second poll interval"), and 2.29.7 at scale while communicators churn
+ * (#2346, open). So: never ask again while any rank reports init in progress, on any version;
+ * on NCCL < 2.27.3 also not while no communicator exists yet (init is still to come).
+ */
+static int init_unsafe(const struct ras_report *r)
+{
+	for (size_t c = 0; c < r->ncomms; c++)
+		for (size_t i = 0; i < r->comms[c].nranks; i++)
+			if (r->comms[c].ranks[i].init_state == 7)
+				return 1;
+	return r->ncomms == 0 && !ras_version_at_least(r, 2, 27, 3);
+}
+
+#define FR_LIVE_TARGET "/handler/dump_nccl_trace_pickle?includecollectives=true&" \
+	"includestacktraces=true&onlyactive=false"
+
+static void fr_bad(struct attach_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fr_bad(struct attach_data *d, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(d->fr.bad, d->fr.nbad + 1, d->fr.abad);
+	d->fr.bad[d->fr.nbad++] = strbuf_detach(&sb, NULL);
+}
+
+static int have_rank(const struct attach_data *d, int rank)
+{
+	for (size_t i = 0; i < d->fr.n; i++)
+		if (d->fr.v[i]->rank == rank)
+			return 1;
+	return 0;
+}
+
+static void fetch_one(struct attach_data *d, int rank, const char *url, int64_t deadline)
+{
+	struct strbuf body = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	struct fr_dump *fd;
+	int64_t left = deadline - time_now_ms();
+
+	if (have_rank(d, rank))
+		return;
+	d->fr_asked = 1;
+	if (http_post(url, FR_LIVE_TARGET, FR_MAX_BYTES, (long)(left < 3000 ? 3000 : left), &body,
+		      &e) < 0) {
+		fr_bad(d, "%s (rank %d): %s", url, rank, e.msg);
+	} else if (!(fd = fr_dump_parse(body.buf, body.len, rank, url, &e))) {
+		fr_bad(d, "%s (rank %d): %s", url, rank, e.msg);
+	} else {
+		ALLOC_GROW(d->fr.v, d->fr.n + 1, d->fr.alloc);
+		d->fr.v[d->fr.n++] = fd;
+		d->fr_fetched++;
+	}
+	strbuf_release(&body);
+}
+
+/* TORCH_WORKER_SERVER_SOCKET from a process's environment ("" when unset or unreadable). */
+static void worker_socket(const char *proc_root, int pid, char *out, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[512];
+	static const char key[] = "TORCH_WORKER_SERVER_SOCKET=";
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%d/environ", proc_root, pid);
+	if (file_read(path, &sb, 1u << 20, NULL) == 0) {
+		for (size_t i = 0; i < sb.len;) {
+			const char *v = sb.buf + i;
+			size_t n = strnlen(v, sb.len - i);
+			if (n > sizeof(key) - 1 && !strncmp(v, key, sizeof(key) - 1))
+				snprintf(out, len, "unix:%.*s", (int)(n - sizeof(key) + 1), v + sizeof(key) - 1);
+			i += n + 1;
+		}
+	}
+	strbuf_release(&sb);
+}
+
+static void fetch_live(const struct attach_opts *o, struct attach_data *d, int64_t deadline)
+{
+	const struct ras_report *r = NULL;
+
+	for (size_t i = 0; i < o->nfr_urls; i++)
+		fetch_one(d, o->fr_url_ranks[i], o->fr_urls[i], deadline);
+	if (!o->fr_live)
+		return;
+	for (size_t i = 0; i < d->npolls; i++)
+		if (d->polls[i].report)
+			r = d->polls[i].report;
+	if (!r) {
+		d->fr_asked = 1;
+		fr_bad(d, "--fr-live: no RAS report, so no local ranks to ask");
+		return;
+	}
+	for (size_t c = 0; c < r->ncomms; c++)
+		for (size_t i = 0; i < r->comms[c].nranks; i++) {
+			const struct ras_rank *rk = &r->comms[c].ranks[i];
+			char url[300];
+			if (rk->pid <= 0 || !is_local(d, rk->host))
+				continue;
+			worker_socket(o->proc_root, rk->pid, url, sizeof(url));
+			if (url[0])
+				fetch_one(d, rk->rank, url, deadline);
+			else if (!have_rank(d, rk->rank)) {
+				d->fr_asked = 1;
+				fr_bad(d, "rank %d (pid %d): no TORCH_WORKER_SERVER_SOCKET in its environment "
+				       "(the job does not run torch's worker server)", rk->rank, rk->pid);
+			}
+		}
+}
+
+int attach_collect(const struct attach_opts *o, struct attach_data *d, struct err *e)
+{
+	int64_t start = time_now_ms(), deadline;
+
+	memset(d, 0, sizeof(*d));
+	if (o->interval_ms < ATTACH_MIN_INTERVAL_MS)
+		return err_set(e, ERR_USAGE, "polling RAS every %ld ms is too fast: at least %d ms "
+			       "apart (tight polling crashed NCCL 2.26.5, NVIDIA/nccl#1718)",
+			       o->interval_ms, ATTACH_MIN_INTERVAL_MS);
+	if (o->polls < 1 || o->polls > ATTACH_MAX_POLLS)
+		return err_set(e, ERR_USAGE, "%d polls: between 1 and %d", o->polls, ATTACH_MAX_POLLS);
+	d->interval_ms = o->interval_ms;
+	d->ticks_per_sec = proc_ticks_per_sec();
+	deadline = start + o->deadline_ms;
+	local_hosts(o, d);
+
+	if (o->fr_dir) {
+		struct err fe = ERR_INIT;
+		d->fr_asked = 1;
+		if (fr_load_dir(o->fr_dir, o->fr_prefix, FR_MAX_FILES, FR_MAX_BYTES, &d->fr, &fe) < 0)
+			d->fr_error = xstrdup(fe.msg);
+	}
+	if (!o->ras_host) {
+		fetch_live(o, d, deadline);
+		return 0;
+	}
+	d->ras_asked = 1;
+	snprintf(d->ras_addr, sizeof(d->ras_addr), strchr(o->ras_host, ':') ? "[%s]:%s" : "%s:%s",
+		 o->ras_host, o->ras_port);
+	d->polls = xcalloc((size_t)o->polls, sizeof(*d->polls));
+	for (int i = 0; i < o->polls; i++) {
+		struct ras_opts ro = {
+			.host = o->ras_host,
+			.port = o->ras_port,
+			.timeout_s = o->ras_timeout_s,
+			.want_json = o->want_json,
+			.max_bytes = o->max_bytes,
+		};
+		struct attach_poll *p;
+		struct err qe = ERR_INIT;
+		int64_t now = time_now_ms(), budget;
+
+		if (i > 0) {
+			int64_t at = start + i * o->interval_ms;
+			/* a query may take TIMEOUT plus NCCL's 5 s extra; do not start one we cannot finish */
+			if (at + 1000 > deadline)
+				break;
+			if (at > now)
+				sleep_ms((long)(at - now));
+			now = time_now_ms();
+		}
+		budget = deadline - now;
+		ro.deadline_ms = (long)(budget < (o->ras_timeout_s + 6) * 1000L ?
+					budget : (o->ras_timeout_s + 6) * 1000L);
+		p = &d->polls[d->npolls++];
+		p->t_ms = now - start;
+		p->answer.t_ms = p->t_ms;
+		if (ras_query(&ro, &p->answer, &qe) < 0) {
+			p->error = xstrdup(qe.msg);
+		} else if (!(p->report = ras_report_parse(p->answer.status, p->answer.status_len, &qe))) {
+			p->error = xstrdup(qe.msg);
+		}
+		sample_procs(o, d, p);
+		if (p->report && init_unsafe(p->report)) {
+			d->stopped_polling = 1;
+			break;
+		}
+		/* nothing listens: asking again in a few seconds will not change that */
+		if (!p->report && p->answer.nx == 0)
+			break;
+	}
+	fetch_live(o, d, deadline);
+	if (d->fr.n > 1)
+		fr_set_sort(&d->fr);
+	return 0;
+}
+
+void attach_data_release(struct attach_data *d)
+{
+	for (size_t i = 0; i < d->npolls; i++) {
+		ras_answer_release(&d->polls[i].answer);
+		ras_report_free(d->polls[i].report);
+		free(d->polls[i].error);
+		free(d->polls[i].procs);
+	}
+	free(d->polls);
+	fr_set_release(&d->fr);
+	free(d->fr_error);
+	for (size_t i = 0; i < d->nlocal_hosts; i++)
+		free(d->local_hosts[i]);
+	free(d->local_hosts);
+	memset(d, 0, sizeof(*d));
+}
+
+json_t *attach_transcript(const struct attach_data *d)
+{
+	struct ras_answer *a = xcalloc(d->npolls ? d->npolls : 1, sizeof(*a));
+	json_t *j;
+	char src[400];
+
+	for (size_t i = 0; i < d->npolls; i++)
+		a[i] = d->polls[i].answer;
+	snprintf(src, sizeof(src), "ncclcheck attach --record, RAS at %s", d->ras_addr);
+	j = ras_transcript_json(a, d->npolls, src);
+	free(a);
+	return j;
+}

@@ -1,0 +1,1207 @@
+/*
+ * attach_reason(): pure reasoning over what attach_collect() gathered. Order of trust: the
+ * flight recorder says which collective a rank never entered (the application side); RAS says
+ * which processes are gone, unreachable, erroring, and whether launch counts froze unequal
+ * (some ranks never launched the next collective) or equal (all launched: a GPU or network
+ * stall that RAS cannot see further, NVIDIA/nccl#1730); /proc says what a local rank does now.
+ */
+#include "attach/attach.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Below this share of one core between two polls, a process is not computing. */
+#define IDLE_CPU_PCT 5.0
+
+enum pkind { P_UNKNOWN = 0, P_GONE, P_STOPPED, P_ZOMBIE, P_DSTATE, P_IDLE, P_BUSY, P_ALIVE };
+
+struct who {
+	int rank;
+	char host[64];
+	int pid;
+	int gpu;
+	int known;		/* RAS told us host/pid/gpu */
+};
+
+struct ctx {
+	const struct attach_data *d;
+	struct findings *fs;
+	const struct ras_report *first, *last;	/* first and last decoded RAS reports */
+	int64_t first_t, last_t;
+	const struct ras_comm *main;	/* the largest communicator of the last report */
+	struct strbuf verdict;
+	int vprio;		/* lower is stronger */
+};
+
+static void verdict(struct ctx *c, int prio, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void verdict(struct ctx *c, int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->verdict.len && prio >= c->vprio)
+		return;
+	strbuf_reset(&c->verdict);
+	va_start(ap, fmt);
+	strbuf_vaddf(&c->verdict, fmt, ap);
+	va_end(ap);
+	c->vprio = prio;
+}
+
+/* ---- who is rank R (from RAS) ---- */
+
+/* Rank numbers are per communicator: `cm` is the one `rank` belongs to. */
+static int find_who(const struct ras_comm *cm, int rank, struct who *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->rank = rank;
+	w->pid = -1;
+	if (!cm)
+		return 0;
+	for (size_t i = 0; i < cm->nranks; i++)
+		if (cm->ranks[i].rank == rank && cm->ranks[i].pid > 0) {
+			snprintf(w->host, sizeof(w->host), "%s", cm->ranks[i].host);
+			w->pid = cm->ranks[i].pid;
+			w->gpu = cm->ranks[i].cuda_dev;
+			return w->known = 1;
+		}
+	for (size_t i = 0; i < cm->nmissing; i++)
+		if (cm->missing[i].rank == rank && cm->missing[i].pid > 0) {
+			snprintf(w->host, sizeof(w->host), "%s", cm->missing[i].host);
+			w->pid = cm->missing[i].pid;
+			w->gpu = cm->missing[i].cuda_dev;
+			return w->known = 1;
+		}
+	return 0;
+}
+
+static void who_str(const struct who *w, struct strbuf *sb)
+{
+	strbuf_addf(sb, "rank %d", w->rank);
+	if (w->known)
+		strbuf_addf(sb, " (pid %d on %s, GPU %d)", w->pid, w->host, w->gpu);
+}
+
+/* ---- /proc ---- */
+
+static const struct proc_sample *sample_of(const struct attach_poll *p, int pid)
+{
+	for (size_t i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid)
+			return &p->procs[i];
+	return NULL;
+}
+
+/* What process `pid` does, from its first and last samples; "" and P_UNKNOWN when not local. */
+static enum pkind proc_doing(const struct ctx *c, int pid, struct strbuf *sb)
+{
+	const struct proc_sample *a = NULL, *b = NULL;
+	const struct attach_data *d = c->d;
+
+	for (size_t i = 0; i < d->npolls; i++) {
+		const struct proc_sample *s = sample_of(&d->polls[i], pid);
+		if (!s)
+			continue;
+		if (!a)
+			a = s;
+		b = s;
+	}
+	if (!b)
+		return P_UNKNOWN;
+	if (!b->exists) {
+		strbuf_addf(sb, "its process %d no longer exists", pid);
+		return P_GONE;
+	}
+	if (b->state == 'T' || b->state == 't') {
+		strbuf_addf(sb, "it is stopped (state %c: SIGSTOP, Ctrl-Z or a debugger)", b->state);
+		return P_STOPPED;
+	}
+	if (b->state == 'Z' || b->state == 'X') {
+		strbuf_addstr(sb, "it has exited (a zombie its parent has not reaped)");
+		return P_ZOMBIE;
+	}
+	if (b->nthreads_d) {
+		strbuf_addf(sb, "its thread %d (%s) is in uninterruptible sleep (D)%s%s", b->d_tid,
+			    b->d_comm, b->d_wchan[0] ? " in " : "", b->d_wchan);
+		return P_DSTATE;
+	}
+	if (a != b && b->t_ms > a->t_ms) {
+		double secs = (double)(b->t_ms - a->t_ms) / 1000.0;
+		double cpu = (double)(b->cpu_ticks - a->cpu_ticks) / (double)d->ticks_per_sec;
+		double pct = 100.0 * cpu / secs;
+		if (pct < IDLE_CPU_PCT) {
+			strbuf_addf(sb, "it is idle: state %c, %.0f%% of a CPU over %.1f s (sleeping, "
+				    "waiting on a lock, on I/O or on input)", b->state, pct, secs);
+			return P_IDLE;
+		}
+		strbuf_addf(sb, "it is running: state %c, %.0f%% of a CPU over %.1f s", b->state, pct,
+			    secs);
+		return P_BUSY;
+	}
+	strbuf_addf(sb, "its process is alive (state %c)", b->state);
+	return P_ALIVE;
+}
+
+/* ---- RAS ---- */
+
+static const struct ras_comm *comm_by_hash(const struct ras_report *r, const char *hash)
+{
+	for (size_t i = 0; r && i < r->ncomms; i++)
+		if (!strcmp(r->comms[i].hash, hash))
+			return &r->comms[i];
+	return NULL;
+}
+
+static const struct ras_rank *rank_in(const struct ras_comm *cm, int rank)
+{
+	for (size_t i = 0; cm && i < cm->nranks; i++)
+		if (cm->ranks[i].rank == rank)
+			return &cm->ranks[i];
+	return NULL;
+}
+
+static const char *nccl_result(int r)
+{
+	switch (r) {
+	case 1: return "ncclUnhandledCudaError";
+	case 2: return "ncclSystemError";
+	case 3: return "ncclInternalError";
+	case 4: return "ncclInvalidArgument";
+	case 5: return "ncclInvalidUsage";
+	case 6: return "ncclRemoteError";
+	case 7: return "ncclInProgress";
+	}
+	return "an NCCL error";
+}
+
+static void rank_subject(struct finding *f, const struct ras_rank *rk)
+{
+	finding_rank(f, rk->rank);
+	if (rk->host[0])
+		finding_node(f, rk->host);
+}
+
+static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
+{
+	/* hosts whose every rank of this comm is missing: the node, or the path to it */
+	for (size_t i = 0; i < cm->nmissing; i++) {
+		const struct ras_missing *m = &cm->missing[i];
+		struct strbuf doing = STRBUF_INIT, w = STRBUF_INIT;
+		struct who who;
+		enum pkind k = m->pid > 0 ? proc_doing(c, m->pid, &doing) : P_UNKNOWN;
+		struct finding *f;
+		int host_all = 1, n_on_host = 0;
+
+		find_who(cm, m->rank, &who);
+		who_str(&who, &w);
+		/* RAS writes "unknown" (pid -1) for a rank whose process it no longer knows */
+		if (!m->host[0] || !strcmp(m->host, "unknown"))
+			host_all = 0;
+		for (size_t j = 0; j < cm->nranks; j++)
+			if (!strcmp(cm->ranks[j].host, m->host))
+				host_all = 0;
+		for (size_t j = 0; j < cm->nmissing; j++)
+			n_on_host += !strcmp(cm->missing[j].host, m->host);
+		if (m->dead || k == P_GONE || k == P_ZOMBIE) {
+			f = finding_add(c->fs, SEV_ERROR, "attach.ras.dead", "%s is gone", w.buf);
+			finding_why(f, "RAS %s. Every other rank of communicator %s waits for it in its "
+				    "next collective until the watchdog (default 10 min) aborts the job.",
+				    m->dead ? "considers the process dead (unreachable over the RAS network "
+				    "for 60 s, or its connections closed)" :
+				    "could not reach the process, and /proc confirms it is gone", cm->hash);
+			finding_fix(f, "find why it exited: its log, dmesg (OOM killer: 'Killed process "
+				    "%d'), the launcher's exit report", m->pid);
+			finding_fix(f, "restart the job; with torchrun, --max-restarts lets the launcher do "
+				    "it");
+			finding_check(f, "ncclcheck explain <that rank's log>");
+			verdict(c, 1, "%s is gone%s%s; the other ranks wait for it", w.buf,
+				doing.len ? ": " : "", doing.buf);
+		} else if (k == P_STOPPED) {
+			f = finding_add(c->fs, SEV_ERROR, "attach.proc.stopped", "%s is stopped", w.buf);
+			finding_why(f, "The process is stopped, so neither its training loop nor its NCCL "
+				    "threads run; RAS gets no answer from it and every other rank waits.");
+			finding_fix(f, "kill -CONT %d   # if it was stopped by mistake (Ctrl-Z, SIGSTOP)",
+				    m->pid);
+			finding_fix(f, "detach the debugger that holds it, if one does");
+			verdict(c, 2, "%s is stopped (SIGSTOP, Ctrl-Z or a debugger): every other rank waits "
+				"for it", w.buf);
+		} else if (host_all && n_on_host > 0) {
+			/* reported once per host: at its first missing rank */
+			int first = 1;
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(cm->missing[j].host, m->host))
+					first = 0;
+			if (!first) {
+				strbuf_release(&doing);
+				strbuf_release(&w);
+				continue;
+			}
+			f = finding_add(c->fs, SEV_ERROR, "attach.ras.unresponsive",
+					"node %s does not answer: all its %d rank(s) of communicator %s are "
+					"unresponsive", m->host, n_on_host, cm->hash);
+			finding_node(f, m->host);
+			finding_why(f, "RAS reached no process on that node within its timeout. When every "
+				    "rank of a node is silent at once, the network between the nodes (a "
+				    "firewall, a link, a route) or the node itself is down; a frozen single "
+				    "process looks different (one rank, not the node).");
+			finding_fix(f, "from this node: ping %s; check the firewall on both ends", m->host);
+			finding_fix(f, "on %s: is the node up, are its ranks running (ncclcheck attach there)",
+				    m->host);
+			finding_check(f, "ncclcheck cluster   # every interface between the nodes, both ways");
+			verdict(c, 5, "node %s does not answer (%d rank(s) unresponsive): the network between "
+				"the nodes or the node itself is down", m->host, n_on_host);
+		} else {
+			f = finding_add(c->fs, SEV_ERROR, "attach.ras.unresponsive", "%s does not answer",
+					w.buf);
+			finding_why(f, "RAS got no data from that process within its timeout while other "
+				    "ranks on its node answered: the process is frozen (stopped, in a "
+				    "debugger, out of memory and swapping) or its RAS thread is stuck.");
+			if (m->pid > 0)
+				finding_fix(f, "on %s: ncclcheck attach (its state from /proc), py-spy dump "
+					    "--pid %d", m->host, m->pid);
+			else
+				finding_fix(f, "RAS no longer knows its process: find rank %d's node and "
+					    "process from the launcher (its exit code, its log)", m->rank);
+			verdict(c, 6, "%s does not answer RAS%s%s", w.buf, doing.len ? "; " : "", doing.buf);
+		}
+		finding_rank(f, m->rank);
+		if (!f->node && m->host[0] && strcmp(m->host, "unknown"))
+			finding_node(f, m->host);
+		finding_evidence(f, "RAS communicator %s: rank %d (pid %d on %s, GPU %d) missing: "
+				 "unresponsive=%s considered_dead=%s", cm->hash, m->rank, m->pid, m->host,
+				 m->cuda_dev, m->unresponsive ? "true" : "false",
+				 m->dead ? "true" : "false");
+		if (doing.len)
+			finding_evidence(f, "/proc: %s", doing.buf);
+		strbuf_release(&doing);
+		strbuf_release(&w);
+	}
+}
+
+static void ras_errors(struct ctx *c, const struct ras_comm *cm)
+{
+	for (size_t i = 0; i < cm->nranks; i++) {
+		const struct ras_rank *rk = &cm->ranks[i];
+		struct finding *f;
+		struct who who;
+		struct strbuf w = STRBUF_INIT;
+
+		find_who(cm, rk->rank, &who);
+		who_str(&who, &w);
+		if (rk->async_error) {
+			const char *name = rk->async_error > 0 ? nccl_result(rk->async_error) :
+					   rk->error_text;
+			f = finding_add(c->fs, SEV_ERROR, "attach.ras.async_error",
+					"%s reported an asynchronous NCCL error (%s)", w.buf, name);
+			rank_subject(f, rk);
+			finding_why(f, "An asynchronous error means a collective of that rank failed after "
+				    "launch (a peer vanished, a network error, a CUDA fault). The "
+				    "communicator is unusable; the other ranks hang until they time out.");
+			finding_fix(f, "read that rank's NCCL WARN lines (NCCL_DEBUG=WARN is enough)");
+			finding_check(f, "ncclcheck explain <that rank's log>");
+			finding_evidence(f, "RAS communicator %s: rank %d async_error=%d%s%s", cm->hash,
+					 rk->rank, rk->async_error, rk->error_text[0] ? " " : "",
+					 rk->error_text);
+			verdict(c, 7, "%s reported an asynchronous NCCL error (%s)", w.buf, name);
+		}
+		if (rk->init_state != 0 && rk->init_state != 7) {
+			f = finding_add(c->fs, SEV_ERROR, "attach.ras.init_error",
+					"%s failed to initialise communicator %s (%s)", w.buf, cm->hash,
+					rk->init_state > 0 ? nccl_result(rk->init_state) : rk->error_text);
+			rank_subject(f, rk);
+			finding_check(f, "ncclcheck explain <that rank's log>");
+			finding_evidence(f, "RAS communicator %s: rank %d init_state=%d", cm->hash, rk->rank,
+					 rk->init_state);
+			verdict(c, 7, "%s failed to initialise NCCL", w.buf);
+		}
+		strbuf_release(&w);
+	}
+}
+
+/* Counts of operation `op` for every rank of `cm`, all known? */
+static int counts_known(const struct ras_comm *cm, int op)
+{
+	if (!cm->nranks)
+		return 0;
+	for (size_t i = 0; i < cm->nranks; i++)
+		if (!(cm->ranks[i].counts_known & (1u << op)))
+			return 0;
+	return 1;
+}
+
+static int frozen(const struct ras_comm *a, const struct ras_comm *b, int op)
+{
+	if (!a || a == b || a->nranks != b->nranks)
+		return 0;
+	for (size_t i = 0; i < b->nranks; i++) {
+		const struct ras_rank *x = rank_in(a, b->ranks[i].rank);
+		if (!x || !(x->counts_known & (1u << op)) || x->counts[op] != b->ranks[i].counts[op])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Text reports (NCCL < 2.28.7) list a MISMATCH only, and within it only the outlier ranks: the
+ * ranks below the highest count are behind; the others are "N ranks" without names.
+ */
+static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
+{
+	const struct ras_comm *old = comm_by_hash(c->first, cm->hash);
+	double secs = (double)(c->last_t - c->first_t) / 1000.0;
+	int two = old && old != cm && secs > 0;
+
+	for (int op = 0; op < RAS_NOPS; op++) {
+		uint64_t hi = cm->text_hi[op];
+		const struct ras_rank *lag = NULL;
+		struct strbuf behind = STRBUF_INIT, w = STRBUF_INIT, doing = STRBUF_INIT;
+		struct finding *f;
+		int fz = two && (old->text_known & (1u << op)) && old->text_hi[op] == hi;
+		struct who who;
+
+		if (!(cm->text_known & (1u << op)))
+			continue;
+		for (size_t i = 0; i < cm->nranks; i++) {
+			const struct ras_rank *rk = &cm->ranks[i];
+			const struct ras_rank *was = rank_in(old, rk->rank);
+			if (!(rk->counts_known & (1u << op)) || rk->counts[op] >= hi)
+				continue;
+			strbuf_addf(&behind, "%s%d", behind.len ? ", " : "", rk->rank);
+			if (!lag || rk->counts[op] < lag->counts[op])
+				lag = rk;
+			if (!was || !(was->counts_known & (1u << op)) || was->counts[op] != rk->counts[op])
+				fz = 0;
+		}
+		if (!lag) {
+			strbuf_release(&behind);
+			continue;
+		}
+		if (!fz) {
+			f = finding_add(c->fs, two ? SEV_INFO : SEV_WARN, "attach.ras.skew",
+					"%s counts differ (rank(s) %s behind %" PRIu64 ")%s", ras_op_names[op],
+					behind.buf, hi, two ? " but move: normal skew" : "; seen once");
+			f->conf = two ? CONF_HIGH : CONF_LOW;
+			strbuf_release(&behind);
+			continue;
+		}
+		find_who(cm, lag->rank, &who);
+		who_str(&who, &w);
+		proc_doing(c, lag->pid, &doing);
+		f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
+				"rank(s) %s never launched %s #%" PRIu64 " that %d other rank(s) launched",
+				behind.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op]);
+		for (size_t i = 0; i < cm->nranks; i++)
+			if ((cm->ranks[i].counts_known & (1u << op)) && cm->ranks[i].counts[op] < hi) {
+				finding_rank(f, cm->ranks[i].rank);
+				if (!f->node)
+					finding_node(f, cm->ranks[i].host);
+			}
+		finding_why(f, "RAS counts the collectives each rank has launched; its report lists the "
+			    "ranks behind, and the counts did not move for %.1f s: those ranks never "
+			    "called the next collective. That is their application side (a data loader, a "
+			    "rank-dependent branch, a swallowed exception), not NCCL or the network.", secs);
+		finding_fix(f, "look at what %s does now: py-spy dump --pid %d", w.buf, lag->pid);
+		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %" PRIu64 "; rank(s) "
+				 "%s fewer, unchanged over %.1f s", cm->hash, cm->text_hi_n[op],
+				 ras_op_names[op], hi, behind.buf, secs);
+		if (doing.len)
+			finding_evidence(f, "/proc: rank %d: %s", lag->rank, doing.buf);
+		verdict(c, 4, "%s has not launched %s #%" PRIu64 " that %d other rank(s) launched%s%s",
+			w.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op],
+			doing.len ? "; " : "", doing.buf);
+		strbuf_release(&behind);
+		strbuf_release(&w);
+		strbuf_release(&doing);
+	}
+}
+
+static void ras_counts(struct ctx *c, const struct ras_comm *cm)
+{
+	const struct ras_comm *old = comm_by_hash(c->first, cm->hash);
+	double secs = (double)(c->last_t - c->first_t) / 1000.0;
+	int two = old && old != cm && secs > 0;
+	int best = -1, best_uneq = 0;
+	uint64_t bestmax = 0;
+
+	/* the operation type to judge by: an unequal one first, then the busiest */
+	for (int op = 0; op < RAS_NOPS; op++) {
+		uint64_t lo = UINT64_MAX, hi = 0;
+		int uneq;
+		if (!counts_known(cm, op))
+			continue;
+		for (size_t i = 0; i < cm->nranks; i++) {
+			lo = cm->ranks[i].counts[op] < lo ? cm->ranks[i].counts[op] : lo;
+			hi = cm->ranks[i].counts[op] > hi ? cm->ranks[i].counts[op] : hi;
+		}
+		uneq = lo != hi;
+		if (best < 0 || uneq > best_uneq || (uneq == best_uneq && hi > bestmax)) {
+			best = op;
+			best_uneq = uneq;
+			bestmax = hi;
+		}
+	}
+	if (best < 0)
+		return;
+	{
+		int op = best, fz = two && frozen(old, cm, op);
+		uint64_t lo = UINT64_MAX, hi = 0;
+		struct strbuf behind = STRBUF_INIT, ahead = STRBUF_INIT;
+		const struct ras_rank *lag = NULL;
+		int nbehind = 0;
+		struct finding *f;
+
+		for (size_t i = 0; i < cm->nranks; i++) {
+			lo = cm->ranks[i].counts[op] < lo ? cm->ranks[i].counts[op] : lo;
+			hi = cm->ranks[i].counts[op] > hi ? cm->ranks[i].counts[op] : hi;
+		}
+		for (size_t i = 0; i < cm->nranks; i++) {
+			struct strbuf *sb = cm->ranks[i].counts[op] < hi ? &behind : &ahead;
+			if (cm->ranks[i].counts[op] < hi) {
+				nbehind++;
+				if (!lag || cm->ranks[i].counts[op] < lag->counts[op])
+					lag = &cm->ranks[i];
+			}
+			strbuf_addf(sb, "%s%d", sb->len ? ", " : "", cm->ranks[i].rank);
+		}
+		if (lo != hi && fz) {
+			struct who who;
+			struct strbuf w = STRBUF_INIT, doing = STRBUF_INIT;
+			find_who(cm, lag->rank, &who);
+			who_str(&who, &w);
+			proc_doing(c, lag->pid, &doing);
+			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
+					"rank(s) %s never launched %s #%" PRIu64 " that rank(s) %s launched",
+					behind.buf, ras_op_names[op], lag->counts[op] + 1, ahead.buf);
+			for (size_t i = 0; i < cm->nranks; i++)
+				if (cm->ranks[i].counts[op] < hi) {
+					finding_rank(f, cm->ranks[i].rank);
+					if (!f->node)
+						finding_node(f, cm->ranks[i].host);
+				}
+			finding_why(f, "RAS counts the collectives each rank has launched. The counts are "
+				    "unequal and did not move for %.1f s: the ranks behind never called "
+				    "the next collective. That is the application side of those ranks (a "
+				    "data loader, a rank-dependent branch, an exception swallowed, a "
+				    "checkpoint or an eval only some ranks run), not NCCL or the network.",
+				    secs);
+			finding_fix(f, "look at what %s does now: py-spy dump --pid %d (on %s)", w.buf,
+				    lag->pid, lag->host[0] ? lag->host : "its node");
+			finding_fix(f, "make every rank call the same collectives in the same order; "
+				    "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that at each collective");
+			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 "
+				      "TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_ (then "
+				      "echo 1 > /tmp/nccl_trace_pipe_<rank>.pipe dumps a hung rank, and "
+				      "ncclcheck attach --fr DIR names the collective and its stack)");
+			for (size_t i = 0; i < cm->nranks; i++)
+				finding_evidence(f, "RAS communicator %s: rank %d (pid %d on %s, GPU %d) "
+						 "launched %" PRIu64 " %s, %" PRIu64 " %.1f s earlier",
+						 cm->hash, cm->ranks[i].rank, cm->ranks[i].pid,
+						 cm->ranks[i].host, cm->ranks[i].cuda_dev,
+						 cm->ranks[i].counts[op], ras_op_names[op],
+						 rank_in(old, cm->ranks[i].rank)->counts[op], secs);
+			if (doing.len)
+				finding_evidence(f, "/proc: rank %d: %s", lag->rank, doing.buf);
+			verdict(c, 4, "%s has not launched %s #%" PRIu64 " that rank(s) %s launched%s%s",
+				w.buf, ras_op_names[op], lag->counts[op] + 1, ahead.buf,
+				doing.len ? "; " : "", doing.buf);
+			strbuf_release(&w);
+			strbuf_release(&doing);
+		} else if (lo != hi) {
+			f = finding_add(c->fs, two ? SEV_INFO : SEV_WARN, "attach.ras.skew",
+					"%s counts differ (%" PRIu64 "..%" PRIu64 ")%s", ras_op_names[op], lo,
+					hi, two ? " but move: normal skew" : "; seen once");
+			finding_why(f, "%s", two ?
+				    "Ranks launch collectives asynchronously, so counts differ in flight; "
+				    "only counts that stay unequal across polls point at a rank." :
+				    "One poll cannot tell skew in flight from ranks that stopped; poll again "
+				    "(the default is two polls) before trusting it.");
+			f->conf = two ? CONF_HIGH : CONF_LOW;
+			finding_evidence(f, "ranks behind: %s; ahead: %s", behind.buf, ahead.buf);
+		} else if (cm->nmissing == 0 && fz) {
+			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_equal",
+					"every rank launched %s #%" PRIu64 " and none moved on for %.1f s: a "
+					"GPU-side or network stall", ras_op_names[op], hi, secs);
+			finding_why(f, "All %zu ranks of communicator %s launched the same number of "
+				    "collectives and nothing changed between polls. The application side "
+				    "did its part; the collective itself does not finish. RAS counts "
+				    "launches only and cannot see inside a running collective "
+				    "(NVIDIA/nccl#1730): the cause is the network between the nodes (a "
+				    "firewall dropping NCCL's ports, an MTU black hole, a dead link) or a "
+				    "GPU that stopped making progress.", cm->nranks, cm->hash);
+			finding_fix(f, "check the path between the nodes on every interface NCCL uses");
+			finding_fix(f, "nvidia-smi on each node: a GPU at 100%% with no progress, Xid errors "
+				    "in dmesg");
+			finding_check(f, "ncclcheck cluster   # reachability, ports and MTU between the nodes");
+			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (the flight recorder tells "
+				      "'started' from 'scheduled' per rank)");
+			f->conf = CONF_MEDIUM;
+			finding_evidence(f, "RAS communicator %s: %s count %" PRIu64 " on ranks %s, unchanged "
+					 "over %.1f s", cm->hash, ras_op_names[op], hi, ahead.buf, secs);
+			verdict(c, 8, "every rank launched %s #%" PRIu64 " and it does not complete: a GPU or "
+				"network stall that RAS cannot see into", ras_op_names[op], hi);
+		} else if (cm->nmissing == 0 && two) {
+			uint64_t ohi = 0;
+			for (size_t i = 0; i < old->nranks; i++)
+				if (old->ranks[i].counts[op] > ohi)
+					ohi = old->ranks[i].counts[op];
+			f = finding_add(c->fs, SEV_OK, "attach.ras.progressing",
+					"communicator %s is making progress: %s %" PRIu64 " -> %" PRIu64
+					" in %.1f s", cm->hash, ras_op_names[op], ohi, hi, secs);
+			verdict(c, 9, "the job is making progress: %s count went from %" PRIu64 " to %"
+				PRIu64 " in %.1f s", ras_op_names[op], ohi, hi, secs);
+		}
+		strbuf_release(&behind);
+		strbuf_release(&ahead);
+	}
+}
+
+/* The local ranks that RAS lists as present: stopped or in D state is worth saying. */
+static void ras_local_procs(struct ctx *c, const struct ras_comm *cm)
+{
+	for (size_t i = 0; i < cm->nranks; i++) {
+		const struct ras_rank *rk = &cm->ranks[i];
+		struct strbuf doing = STRBUF_INIT, w = STRBUF_INIT;
+		enum pkind k = rk->pid > 0 ? proc_doing(c, rk->pid, &doing) : P_UNKNOWN;
+		struct finding *f = NULL;
+		struct who who;
+
+		find_who(cm, rk->rank, &who);
+		who_str(&who, &w);
+		if (k == P_GONE || k == P_ZOMBIE) {
+			f = finding_add(c->fs, SEV_ERROR, "attach.proc.gone", "%s has exited", w.buf);
+			finding_why(f, "RAS still lists it (its death is declared only after 60 s), but "
+				    "/proc shows the process is gone.");
+			verdict(c, 1, "%s is gone: %s; the other ranks wait for it", w.buf, doing.buf);
+		} else if (k == P_STOPPED) {
+			f = finding_add(c->fs, SEV_ERROR, "attach.proc.stopped", "%s is stopped", w.buf);
+			finding_why(f, "A stopped process runs neither its training loop nor NCCL's threads; "
+				    "every other rank waits for it.");
+			finding_fix(f, "kill -CONT %d   # if it was stopped by mistake", rk->pid);
+			verdict(c, 2, "%s is stopped (SIGSTOP, Ctrl-Z or a debugger): every other rank waits "
+				"for it", w.buf);
+		} else if (k == P_DSTATE) {
+			f = finding_add(c->fs, SEV_WARN, "attach.proc.dstate",
+					"%s has a thread in uninterruptible sleep", w.buf);
+			finding_why(f, "A thread in D state waits in the kernel (a file system such as NFS "
+				    "or Lustre, a GPU driver call, swap); it cannot be interrupted.");
+			finding_fix(f, "cat /proc/%d/task/*/stack (as root) shows where", rk->pid);
+		}
+		if (f) {
+			rank_subject(f, rk);
+			finding_evidence(f, "/proc: %s", doing.buf);
+		}
+		strbuf_release(&doing);
+		strbuf_release(&w);
+	}
+}
+
+static void ras_reason(struct ctx *c)
+{
+	const struct attach_data *d = c->d;
+	size_t nok = 0;
+
+	for (size_t i = 0; i < d->npolls; i++) {
+		if (!d->polls[i].report)
+			continue;
+		if (!c->first) {
+			c->first = d->polls[i].report;
+			c->first_t = d->polls[i].t_ms;
+		}
+		c->last = d->polls[i].report;
+		c->last_t = d->polls[i].t_ms;
+		nok++;
+	}
+	if (!nok) {
+		if (d->npolls) {
+			struct finding *f = finding_add(c->fs, d->fr_asked ? SEV_WARN : SEV_ERROR,
+							"attach.ras.unreachable",
+							"no RAS report from %s", d->ras_addr);
+			f->conf = CONF_HIGH;
+			finding_why(f, "%s", d->polls[d->npolls - 1].error ?
+				    d->polls[d->npolls - 1].error : "no answer");
+			finding_fix(f, "run attach on a node of the job (RAS listens on localhost:28028 "
+				    "there), or give --ras HOST:PORT as set in NCCL_RAS_ADDR");
+			finding_fix(f, "RAS needs NCCL >= 2.24 and NCCL_RAS_ENABLE not 0");
+			finding_evidence(f, "%zu poll(s) of %s failed", d->npolls, d->ras_addr);
+		}
+		return;
+	}
+	for (size_t i = 0; i < c->last->ncomms; i++)
+		if (!c->main || c->last->comms[i].size > c->main->size ||
+		    (c->last->comms[i].size == 0 && !c->main->size &&
+		     c->last->comms[i].nranks > c->main->nranks))
+			c->main = &c->last->comms[i];
+	for (size_t i = 0; i < d->npolls; i++)
+		if (d->polls[i].report && d->polls[i].answer.server_protocol != RAS_PROTOCOL) {
+			struct finding *f = finding_add(c->fs, SEV_INFO, "attach.ras.protocol",
+							"the RAS service speaks protocol %d, this client %d",
+							d->polls[i].answer.server_protocol, RAS_PROTOCOL);
+			finding_why(f, "NCCL's own client only warns and continues, as attach did; the "
+				    "report decoded, but fields a newer protocol added are not used.");
+			break;
+		}
+	if (c->last->repaired) {
+		struct finding *f = finding_add(c->fs, SEV_INFO, "attach.ras.json_repaired",
+						"NCCL %s's RAS report is not valid JSON; repaired",
+						c->last->version);
+		finding_why(f, "NCCL 2.28.7 to 2.28.9 omit a comma in missing_ranks[] entries (fixed in "
+			    "2.29.2), so the report of a job with a missing rank does not parse as "
+			    "JSON. ncclcheck inserts exactly that comma; other tools may fail here.");
+	}
+	if (nok == 1) {
+		struct finding *f = finding_add(c->fs, SEV_INFO, "attach.ras.one_poll",
+						"RAS answered once: counts not known to be frozen");
+		f->conf = CONF_LOW;
+		finding_why(f, "%s", d->stopped_polling ?
+			    "A communicator is still initialising. Generating RAS reports during "
+			    "initialisation has crashed NCCL (before 2.27.3: NVIDIA/nccl#1669, #1718; "
+			    "2.29.7 at scale: #2346), so attach asked once and stopped. Run it again "
+			    "once the job has started training." :
+			    "Only one poll succeeded; a stall is told from progress by two polls.");
+	}
+	if (c->last->ndead) {
+		for (size_t i = 0; i < c->last->ndead; i++) {
+			const struct ras_process *p = &c->last->dead[i];
+			int listed = 0;
+			for (size_t k = 0; k < c->last->ncomms; k++)
+				for (size_t j = 0; j < c->last->comms[k].nmissing; j++)
+					listed |= c->last->comms[k].missing[j].pid == p->pid;
+			if (!listed) {
+				struct finding *f = finding_add(c->fs, SEV_ERROR, "attach.ras.dead",
+								"process %d on %s (GPU %s) is dead", p->pid,
+								p->host, p->gpus);
+				finding_node(f, p->host);
+				finding_evidence(f, "RAS DEAD: Process %d on node %s managing GPU %s", p->pid,
+						 p->host, p->gpus);
+				verdict(c, 1, "process %d on %s (GPU %s) is dead; the other ranks wait for it",
+					p->pid, p->host, p->gpus);
+			} else {
+				for (size_t k = 0; k < c->last->ncomms; k++)
+					for (size_t j = 0; j < c->last->comms[k].nmissing; j++)
+						if (c->last->comms[k].missing[j].pid == p->pid)
+							c->last->comms[k].missing[j].dead = 1;
+			}
+		}
+	}
+	for (size_t i = 0; i < c->last->ncomms; i++) {
+		const struct ras_comm *cm = &c->last->comms[i];
+		ras_dead_and_missing(c, cm);
+		ras_errors(c, cm);
+		ras_local_procs(c, cm);
+		if (c->last->json)
+			ras_counts(c, cm);
+		else
+			ras_counts_text(c, cm);
+	}
+	if (!c->last->ncomms)
+		verdict(c, 10, "RAS at %s answers but lists no NCCL communicator (NCCL %s): the job has "
+			"not initialised NCCL yet, or has destroyed it", d->ras_addr, c->last->version);
+}
+
+/* ---- flight recorder ---- */
+
+struct frpg {
+	const char *name, *desc;
+	const struct fr_pg *cfg;	/* from the first dump that has it */
+};
+
+static const struct fr_entry *last_coll(const struct fr_dump *dp, const char *pg)
+{
+	const struct fr_entry *best = NULL;
+
+	for (size_t i = 0; i < dp->nentries; i++) {
+		const struct fr_entry *en = &dp->entries[i];
+		if (en->is_p2p || strcmp(en->pg_name, pg))
+			continue;
+		if (!best || en->collective_seq_id > best->collective_seq_id)
+			best = en;
+	}
+	return best;
+}
+
+static const struct fr_entry *coll_at(const struct fr_dump *dp, const char *pg, long seq)
+{
+	for (size_t i = 0; i < dp->nentries; i++) {
+		const struct fr_entry *en = &dp->entries[i];
+		if (!en->is_p2p && !strcmp(en->pg_name, pg) && en->collective_seq_id == seq)
+			return en;
+	}
+	return NULL;
+}
+
+static void add_stack(struct finding *f, int rank, const struct fr_entry *en, const char *what)
+{
+	size_t shown = 0;
+
+	if (!en || !en->nframes)
+		return;
+	finding_evidence(f, "rank %d %s %s #%ld, Python stack:", rank, what, fr_op_name(en),
+			 en->collective_seq_id);
+	for (size_t i = 0; i < en->nframes && shown < 8; i++) {
+		const struct fr_frame *fr = &en->frames[i];
+		/* torch's own wrappers say nothing about the user's code */
+		if (strstr(fr->filename, "/torch/distributed/") && i + 1 < en->nframes)
+			continue;
+		finding_evidence(f, "  %s (%s:%ld)", fr->name, fr->filename, fr->line);
+		shown++;
+	}
+}
+
+static const char *pg_label(const struct frpg *pg)
+{
+	return pg->desc && *pg->desc ? pg->desc : pg->name;
+}
+
+static void fr_mismatch(struct ctx *c, const struct frpg *pg, const struct fr_dump *const *dumps,
+			size_t n, long lo, long hi)
+{
+	int seen_op = 0, seen_size = 0, seen_dtype = 0;
+
+	for (long s = lo; s <= hi; s++) {
+		const struct fr_entry *ref = NULL;
+		int refrank = -1;
+		for (size_t i = 0; i < n; i++) {
+			const struct fr_entry *en = coll_at(dumps[i], pg->name, s);
+			const char *kind = NULL, *id = NULL;
+			char a[160], b[160];
+			struct finding *f;
+			int *seen;
+			if (!en)
+				continue;
+			if (!ref) {
+				ref = en;
+				refrank = dumps[i]->rank;
+				continue;
+			}
+			if (strcmp(ref->profiling_name, en->profiling_name)) {
+				kind = "operation";
+				id = "attach.fr.op_mismatch";
+				seen = &seen_op;
+				snprintf(a, sizeof(a), "%s", ref->profiling_name);
+				snprintf(b, sizeof(b), "%s", en->profiling_name);
+			} else if (strcmp(ref->input_dtypes, en->input_dtypes) ||
+				   strcmp(ref->output_dtypes, en->output_dtypes)) {
+				kind = "dtype";
+				id = "attach.fr.dtype_mismatch";
+				seen = &seen_dtype;
+				snprintf(a, sizeof(a), "%s -> %s", ref->input_dtypes, ref->output_dtypes);
+				snprintf(b, sizeof(b), "%s -> %s", en->input_dtypes, en->output_dtypes);
+			} else if (strcmp(ref->input_sizes, en->input_sizes) ||
+				   strcmp(ref->output_sizes, en->output_sizes)) {
+				kind = "size";
+				id = "attach.fr.size_mismatch";
+				seen = &seen_size;
+				snprintf(a, sizeof(a), "%.70s -> %.70s", ref->input_sizes, ref->output_sizes);
+				snprintf(b, sizeof(b), "%.70s -> %.70s", en->input_sizes, en->output_sizes);
+			} else {
+				continue;
+			}
+			if (*seen)
+				continue;
+			*seen = 1;
+			f = finding_add(c->fs, SEV_ERROR, id, "collective #%ld of process group '%s': rank "
+					"%d and rank %d disagree on the %s", s, pg_label(pg), refrank,
+					dumps[i]->rank, kind);
+			finding_rank(f, refrank);
+			finding_rank(f, dumps[i]->rank);
+			finding_why(f, "Every rank of a process group must call the same collective, with the "
+				    "same sizes and dtypes, in the same order. A mismatch hangs the job or "
+				    "corrupts data silently; NCCL does not check it.");
+			finding_fix(f, "fix the code path that builds this tensor on rank %d (the stacks "
+				    "below show where each rank called it)", dumps[i]->rank);
+			finding_rerun(f, "TORCH_DISTRIBUTED_DEBUG=DETAIL (checks shapes and ops at each "
+				      "collective and raises instead of hanging)");
+			finding_evidence(f, "rank %d: %s", refrank, a);
+			finding_evidence(f, "rank %d: %s", dumps[i]->rank, b);
+			add_stack(f, refrank, ref, "called");
+			add_stack(f, dumps[i]->rank, en, "called");
+			verdict(c, 0, "rank %d and rank %d disagree on the %s of collective #%ld (%s) of "
+				"process group '%s'", refrank, dumps[i]->rank, kind, s, fr_op_name(ref),
+				pg_label(pg));
+		}
+	}
+}
+
+static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
+{
+	const struct fr_set *set = &c->d->fr;
+	const struct fr_dump **dumps = xcalloc(set->n ? set->n : 1, sizeof(*dumps));
+	const struct fr_entry **last = xcalloc(set->n ? set->n : 1, sizeof(*last));
+	struct strbuf nodump = STRBUF_INIT;
+	size_t n = 0;
+	long lo = -1, hi = -1, first_common = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct fr_entry *en = last_coll(set->v[i], pg->name);
+		if (!en)
+			continue;
+		dumps[n] = set->v[i];
+		last[n++] = en;
+		if (lo < 0 || en->collective_seq_id < lo)
+			lo = en->collective_seq_id;
+		if (en->collective_seq_id > hi)
+			hi = en->collective_seq_id;
+	}
+	/* ranks of the group that wrote no dump */
+	if (pg->cfg && pg->cfg->rank_list) {
+		for (size_t r = 0; r < pg->cfg->nrank_list; r++) {
+			int have = 0;
+			for (size_t i = 0; i < set->n; i++)
+				have |= set->v[i]->rank == pg->cfg->rank_list[r];
+			if (!have)
+				strbuf_addf(&nodump, "%s%d", nodump.len ? ", " : "", pg->cfg->rank_list[r]);
+		}
+	}
+	if (nodump.len) {
+		struct finding *f = finding_add(c->fs, SEV_WARN, "attach.fr.no_dump",
+						"no flight-recorder dump from rank(s) %s of process group "
+						"'%s'", nodump.buf, pg_label(pg));
+		finding_why(f, "A rank that wrote no dump was not asked (the dump is per rank, written "
+			    "on timeout or on request), or could not answer: a stopped, frozen or dead "
+			    "process writes nothing. Its absence is itself a clue.");
+		finding_fix(f, "ask a live rank for its dump: echo 1 > <TORCH_NCCL_DEBUG_INFO_PIPE_FILE>"
+			    "<rank>.pipe (the job must run with that variable set)");
+		finding_fix(f, "collect every rank's TORCH_NCCL_DEBUG_INFO_TEMP_FILE<rank> into one "
+			    "directory (one file per rank)");
+		for (size_t r = 0; pg->cfg && r < pg->cfg->nrank_list; r++) {
+			int have = 0;
+			for (size_t i = 0; i < set->n; i++)
+				have |= set->v[i]->rank == pg->cfg->rank_list[r];
+			if (!have)
+				finding_rank(f, pg->cfg->rank_list[r]);
+		}
+	}
+	if (n >= 1 && lo < hi) {
+		long seq = lo + 1;
+		const struct fr_entry *ent = NULL;
+		struct strbuf missing = STRBUF_INIT, entered = STRBUF_INIT;
+		struct finding *f;
+		int firstmiss = -1;
+
+		for (size_t i = 0; i < n; i++) {
+			if (last[i]->collective_seq_id < seq) {
+				strbuf_addf(&missing, "%s%d", missing.len ? ", " : "", dumps[i]->rank);
+				if (firstmiss < 0)
+					firstmiss = (int)i;
+			} else {
+				strbuf_addf(&entered, "%s%d", entered.len ? ", " : "", dumps[i]->rank);
+				if (!ent)
+					ent = coll_at(dumps[i], pg->name, seq);
+			}
+		}
+		f = finding_add(c->fs, SEV_ERROR, "attach.fr.not_entered",
+				"rank(s) %s never entered %s #%ld of process group '%s' that rank(s) %s "
+				"entered", missing.buf, ent ? fr_op_name(ent) : "collective", seq,
+				pg_label(pg), entered.buf);
+		for (size_t i = 0; i < n; i++)
+			if (last[i]->collective_seq_id < seq)
+				finding_rank(f, dumps[i]->rank);
+		finding_why(f, "PyTorch's flight recorder logs every collective a rank enters, with its "
+			    "sequence number in the process group. The ranks above stopped before "
+			    "collective #%ld: they are busy elsewhere (a data loader, a rank-dependent "
+			    "branch, an exception caught and ignored, I/O) while the others wait in it.",
+			    seq);
+		if (ent)
+			finding_evidence(f, "collective #%ld: %s, input %s %s, output %s %s", seq,
+					 ent->profiling_name, ent->input_sizes, ent->input_dtypes,
+					 ent->output_sizes, ent->output_dtypes);
+		for (size_t i = 0; i < n; i++)
+			finding_evidence(f, "rank %d: last collective #%ld %s (%s)", dumps[i]->rank,
+					 last[i]->collective_seq_id, fr_op_name(last[i]),
+					 fr_state_name(last[i]->state));
+		add_stack(f, dumps[firstmiss]->rank, last[firstmiss], "last entered");
+		for (size_t i = 0; i < n; i++)
+			if (last[i]->collective_seq_id >= seq) {
+				add_stack(f, dumps[i]->rank, coll_at(dumps[i], pg->name, seq), "waits in");
+				break;
+			}
+		finding_fix(f, "see what rank %d does after the stack above: py-spy dump --pid <its pid>",
+			    dumps[firstmiss]->rank);
+		finding_fix(f, "make every rank reach the same collectives in the same order");
+		{
+			struct who who;
+			struct strbuf w = STRBUF_INIT, doing = STRBUF_INIT;
+			int rk = dumps[firstmiss]->rank;
+			int joined = c->main && c->main->size >= (int)n && strcmp(pg->name, "0") == 0;
+			if (joined && find_who(c->main, rk, &who)) {
+				who_str(&who, &w);
+				proc_doing(c, who.pid, &doing);
+				finding_node(f, who.host);
+				if (doing.len)
+					finding_evidence(f, "/proc: rank %d: %s", rk, doing.buf);
+			} else {
+				strbuf_addf(&w, "rank %d", rk);
+			}
+			verdict(c, 3, "%s has not entered %s #%ld (process group '%s') that rank(s) %s "
+				"entered%s%s", w.buf, ent ? fr_op_name(ent) : "collective", seq,
+				pg_label(pg), entered.buf, doing.len ? "; " : "", doing.buf);
+			strbuf_release(&w);
+			strbuf_release(&doing);
+		}
+		strbuf_release(&missing);
+		strbuf_release(&entered);
+	} else if (n >= 1 && lo == hi) {
+		int done = 1;
+		struct strbuf states = STRBUF_INIT;
+		for (size_t i = 0; i < n; i++) {
+			done &= last[i]->state == FR_COMPLETED;
+			strbuf_addf(&states, "%srank %d %s", i ? ", " : "", dumps[i]->rank,
+				    fr_state_name(last[i]->state));
+		}
+		if (!done && nodump.len) {
+			struct finding *f = finding_add(c->fs, SEV_ERROR, "attach.fr.not_entered",
+							"rank(s) %s wrote no dump while every other rank "
+							"waits in %s #%ld of process group '%s'", nodump.buf,
+							fr_op_name(last[0]), hi, pg_label(pg));
+			for (size_t r = 0; pg->cfg && r < pg->cfg->nrank_list; r++) {
+				int have = 0;
+				for (size_t i = 0; i < set->n; i++)
+					have |= set->v[i]->rank == pg->cfg->rank_list[r];
+				if (!have)
+					finding_rank(f, pg->cfg->rank_list[r]);
+			}
+			f->conf = CONF_MEDIUM;
+			finding_why(f, "The ranks that dumped all entered the collective and wait in it; the "
+				    "rank(s) without a dump are the ones they wait for: stopped, frozen, dead, "
+				    "or busy before the collective (then its dump, once asked, shows it).");
+			finding_evidence(f, "%s", states.buf);
+			add_stack(f, dumps[0]->rank, last[0], "waits in");
+			finding_fix(f, "look at rank(s) %s: ncclcheck attach on their node (RAS and /proc), "
+				    "py-spy dump --pid <pid>", nodump.buf);
+			verdict(c, 3, "rank(s) %s wrote no dump while rank(s) that did all wait in %s #%ld "
+				"(process group '%s'): they are stopped, frozen, dead or elsewhere",
+				nodump.buf, fr_op_name(last[0]), hi, pg_label(pg));
+		} else if (!done) {
+			struct finding *f = finding_add(c->fs, SEV_ERROR, "attach.fr.all_entered",
+							"every rank entered %s #%ld of process group '%s' "
+							"and it did not complete", fr_op_name(last[0]), hi,
+							pg_label(pg));
+			finding_why(f, "The application side is in step: all ranks called the collective. "
+				    "It does not finish, so the cause is below PyTorch: the network between "
+				    "the nodes (firewall, MTU, a dead link) or a GPU. 'started' means the "
+				    "kernel runs and waits for data; 'scheduled' means the stream never got "
+				    "to it (an earlier kernel or a copy is stuck).");
+			finding_evidence(f, "%s", states.buf);
+			finding_check(f, "ncclcheck cluster   # the links between the nodes");
+			f->conf = CONF_MEDIUM;
+			verdict(c, 8, "every rank entered %s #%ld (process group '%s') and it does not "
+				"complete: a network or GPU stall below PyTorch", fr_op_name(last[0]), hi,
+				pg_label(pg));
+		} else if (done && !nodump.len) {
+			finding_add(c->fs, SEV_OK, "attach.fr.completed",
+				    "process group '%s': every rank completed collective #%ld", pg_label(pg),
+				    hi);
+		}
+		strbuf_release(&states);
+	}
+	/* mismatches over the range every dump still holds (the buffer is a ring) */
+	for (size_t i = 0; i < n; i++) {
+		long min_seq = -1;
+		for (size_t j = 0; j < dumps[i]->nentries; j++) {
+			const struct fr_entry *en = &dumps[i]->entries[j];
+			if (!en->is_p2p && !strcmp(en->pg_name, pg->name) &&
+			    (min_seq < 0 || en->collective_seq_id < min_seq))
+				min_seq = en->collective_seq_id;
+		}
+		if (min_seq > first_common)
+			first_common = min_seq;
+	}
+	if (n >= 2)
+		fr_mismatch(c, pg, dumps, n, first_common, hi);
+	strbuf_release(&nodump);
+	free(dumps);
+	free(last);
+}
+
+static void fr_reason(struct ctx *c)
+{
+	const struct fr_set *set = &c->d->fr;
+	struct frpg *pgs = NULL;
+	size_t npgs = 0, apgs = 0;
+
+	if (c->d->fr_error) {
+		struct finding *f = finding_add(c->fs, SEV_ERROR, "attach.fr.unreadable",
+						"cannot read the flight-recorder dumps");
+		finding_why(f, "%s", c->d->fr_error);
+		return;
+	}
+	for (size_t i = 0; i < set->nbad; i++) {
+		struct finding *f = finding_add(c->fs, SEV_WARN, "attach.fr.bad_dump",
+						"a flight-recorder file does not decode");
+		finding_evidence(f, "%s", set->bad[i]);
+		finding_why(f, "It was skipped; the reasoning uses the other dumps. A file cut short "
+			    "(the job died while writing) or not a torch dump reads like this.");
+	}
+	if (!set->n) {
+		struct finding *f = finding_add(c->fs, SEV_WARN, "attach.fr.none",
+						"no flight-recorder dump to read");
+		finding_fix(f, "run the job with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 "
+			    "TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_NCCL_DEBUG_INFO_TEMP_FILE=/tmp/nccl_trace_"
+			    "rank_ TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_");
+		finding_fix(f, "when it hangs, on each node: for p in /tmp/nccl_trace_pipe_*.pipe; do timeout 2 "
+			    "sh -c \"echo 1 > $p\"; done; then ncclcheck attach --fr /tmp");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_TRACE_BUFFER_SIZE", "2000");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DUMP_ON_TIMEOUT", "1");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DEBUG_INFO_TEMP_FILE", "%s",
+				"/tmp/nccl_trace_rank_");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "%s",
+				"/tmp/nccl_trace_pipe_");
+		return;
+	}
+	/* the process groups, by name, in order of appearance */
+	for (size_t i = 0; i < set->n; i++)
+		for (size_t j = 0; j < set->v[i]->nentries; j++) {
+			const struct fr_entry *en = &set->v[i]->entries[j];
+			size_t k;
+			for (k = 0; k < npgs; k++)
+				if (!strcmp(pgs[k].name, en->pg_name))
+					break;
+			if (k < npgs)
+				continue;
+			ALLOC_GROW(pgs, npgs + 1, apgs);
+			pgs[npgs].name = en->pg_name;
+			pgs[npgs].desc = en->pg_desc;
+			pgs[npgs].cfg = NULL;
+			for (size_t a = 0; a < set->n && !pgs[npgs].cfg; a++)
+				for (size_t b = 0; b < set->v[a]->npgs; b++)
+					if (!strcmp(set->v[a]->pgs[b].name, en->pg_name))
+						pgs[npgs].cfg = &set->v[a]->pgs[b];
+			npgs++;
+		}
+	for (size_t k = 0; k < npgs && k < 64; k++)
+		fr_pg_reason(c, &pgs[k]);
+	free(pgs);
+}
+
+/* ---- payload ---- */
+
+static json_t *proc_json(const struct proc_sample *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "pid", json_integer(s->pid));
+	json_object_set_new(o, "exists", json_boolean(s->exists));
+	if (s->exists) {
+		char st[2] = { s->state, 0 };
+		json_object_set_new(o, "state", json_string(st));
+		json_object_set_new(o, "comm", json_string(s->comm));
+		json_object_set_new(o, "cpu_ticks", json_integer((json_int_t)s->cpu_ticks));
+		json_object_set_new(o, "threads", json_integer(s->nthreads));
+		json_object_set_new(o, "threads_d", json_integer(s->nthreads_d));
+		if (s->nthreads_d)
+			json_object_set_new(o, "d_wchan", json_string(s->d_wchan));
+	}
+	json_object_set_new(o, "t_ms", json_integer(s->t_ms));
+	return o;
+}
+
+static json_t *report_json(const struct ras_report *r)
+{
+	json_t *o = json_object(), *comms = json_array();
+
+	json_object_set_new(o, "nccl_version", json_string(r->version));
+	json_object_set_new(o, "format", json_string(r->json ? "json" : "text"));
+	for (size_t i = 0; i < r->ncomms; i++) {
+		const struct ras_comm *cm = &r->comms[i];
+		json_t *c = json_object(), *ranks = json_array(), *miss = json_array();
+		json_object_set_new(c, "hash", json_string(cm->hash));
+		json_object_set_new(c, "size", json_integer(cm->size));
+		for (size_t j = 0; j < cm->nranks; j++) {
+			const struct ras_rank *rk = &cm->ranks[j];
+			json_t *x = json_object(), *cc = json_object();
+			json_object_set_new(x, "rank", json_integer(rk->rank));
+			json_object_set_new(x, "host", json_string(rk->host));
+			json_object_set_new(x, "pid", json_integer(rk->pid));
+			json_object_set_new(x, "gpu", json_integer(rk->cuda_dev));
+			json_object_set_new(x, "init_state", json_integer(rk->init_state));
+			json_object_set_new(x, "async_error", json_integer(rk->async_error));
+			for (int op = 0; op < RAS_NOPS; op++)
+				if (rk->counts_known & (1u << op))
+					json_object_set_new(cc, ras_op_names[op],
+							    json_integer((json_int_t)rk->counts[op]));
+			json_object_set_new(x, "collective_counts", cc);
+			json_array_append_new(ranks, x);
+		}
+		for (size_t j = 0; j < cm->nmissing; j++) {
+			const struct ras_missing *m = &cm->missing[j];
+			json_array_append_new(miss, json_pack("{s:i, s:s, s:i, s:i, s:b, s:b}", "rank",
+							      m->rank, "host", m->host, "pid", m->pid,
+							      "gpu", m->cuda_dev, "unresponsive",
+							      m->unresponsive, "dead", m->dead));
+		}
+		json_object_set_new(c, "ranks", ranks);
+		json_object_set_new(c, "missing_ranks", miss);
+		json_array_append_new(comms, c);
+	}
+	json_object_set_new(o, "communicators", comms);
+	return o;
+}
+
+static json_t *payload_json(const struct ctx *c, const char *verdict_line)
+{
+	const struct attach_data *d = c->d;
+	json_t *p = json_object(), *polls = json_array(), *dumps = json_array();
+
+	json_object_set_new(p, "verdict", json_string(verdict_line));
+	for (size_t i = 0; i < d->npolls; i++) {
+		const struct attach_poll *ap = &d->polls[i];
+		json_t *o = json_object(), *procs = json_array();
+		json_object_set_new(o, "t_ms", json_integer(ap->t_ms));
+		if (ap->error)
+			json_object_set_new(o, "error", json_string(ap->error));
+		if (ap->report)
+			json_object_set_new(o, "report", report_json(ap->report));
+		for (size_t j = 0; j < ap->nprocs; j++)
+			json_array_append_new(procs, proc_json(&ap->procs[j]));
+		json_object_set_new(o, "processes", procs);
+		json_array_append_new(polls, o);
+	}
+	if (d->ras_asked)
+		json_object_set_new(p, "ras", json_pack("{s:s, s:o, s:b}", "address", d->ras_addr,
+							"polls", polls, "stopped_polling",
+							d->stopped_polling));
+	else
+		json_decref(polls);
+	for (size_t i = 0; i < d->fr.n; i++) {
+		const struct fr_dump *dp = d->fr.v[i];
+		json_array_append_new(dumps, json_pack("{s:i, s:s, s:s, s:I}", "rank", dp->rank, "path",
+						       dp->path, "version", dp->version, "entries",
+						       (json_int_t)dp->nentries));
+	}
+	if (d->fr_asked)
+		json_object_set_new(p, "flight_recorder", json_pack("{s:o}", "dumps", dumps));
+	else
+		json_decref(dumps);
+	return p;
+}
+
+int attach_reason(const struct attach_data *d, struct findings *fs, char **verdict_out,
+		  json_t **payload)
+{
+	struct ctx c = { .d = d, .fs = fs, .verdict = STRBUF_INIT, .vprio = 100 };
+	int nothing = 0;
+
+	if (d->ras_asked)
+		ras_reason(&c);
+	if (d->fr_asked)
+		fr_reason(&c);
+	if (!c.verdict.len) {
+		int ras_ok = c.last != NULL;
+		int fr_ok = d->fr_asked && d->fr.n > 0;
+		if (!ras_ok && !fr_ok) {
+			nothing = 1;
+			strbuf_addstr(&c.verdict, "could not attach: no RAS report and no flight-recorder "
+				      "dump");
+		} else {
+			strbuf_addstr(&c.verdict, "no hang found: no rank is missing, stopped or behind");
+		}
+	}
+	findings_sort(fs);
+	*payload = payload_json(&c, c.verdict.buf);
+	*verdict_out = strbuf_detach(&c.verdict, NULL);
+	return nothing;
+}

@@ -1,0 +1,884 @@
+/* ncclcheck bench: collectives across nodes in nccl-tests' format, without MPI. */
+#include "cmd/cmd.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coll/boot.h"
+#include "coll/coll.h"
+#include "coll/nccl.h"
+#include "coll/sweep.h"
+#include "coll/tcp_ring.h"
+#include "coll/tune.h"
+#include "finding.h"
+#include "ncclcheck.h"
+#include "probe/probe.h"
+#include "report/bench.h"
+#include "util/envmap.h"
+#include "util/xalloc.h"
+
+extern char **environ;
+
+/* bench p2p lives in cmd/bench_p2p.c (the link benchmarks); absent in a build without it */
+int cmd_bench_p2p(int argc, char **argv) __attribute__((weak));
+
+static const char bench_usage[] =
+"usage: ncclcheck bench COLLECTIVE [--backend tcp|nccl] [nccl-tests flags] [rank options]\n"
+"       ncclcheck bench p2p ...\n"
+"       ncclcheck bench tune [nccl-tests flags] [rank options] [--repeat N]\n"
+"\n"
+"Measures a collective across every rank and checks every result, with nccl-tests' columns\n"
+"and footer. Run the same command on every node (like 'cluster'): no MPI, no Python.\n"
+"COLLECTIVE: allreduce, allgather, reducescatter, broadcast, alltoall\n"
+"(--backend tcp runs allreduce, allgather and broadcast on the CPU over TCP).\n"
+"\n"
+"nccl-tests flags, same meaning (sizes take K/M/G, binary):\n"
+"  -b, --minbytes N      smallest size (default 32M)\n"
+"  -e, --maxbytes N      largest size (default 32M)\n"
+"  -i, --stepbytes N     add N between sizes (default 1M)\n"
+"  -f, --stepfactor N    multiply sizes by N instead (default 1: off)\n"
+"  -n, --iters N         timed iterations per size and placement (default 20)\n"
+"  -w, --warmup_iters N  warm-up iterations per size before the sweep (default 1)\n"
+"  -c, --check N         tcp: 0 skips checking, else every timed iteration is checked;\n"
+"                        nccl: N checked runs after the timed ones (default 1)\n"
+"  -d, --datatype T      int8 uint8 int32 uint32 int64 uint64 half float double bfloat16\n"
+"  -o, --op OP           sum prod max min (default sum)\n"
+"  -r, --root N          root of broadcast (default 0)\n"
+"  -g, --ngpus N         nccl: GPUs driven by this process, one rank each (default 1)\n"
+"  -T, --timeout SEC     give up (abort NCCL) after SEC without progress (default 60)\n"
+"\n"
+"Ranks (flags, else MASTER_ADDR/MASTER_PORT and RANK/WORLD_SIZE or NODE_RANK/NNODES):\n"
+"      --rank R          this process's rank (0 listens for the others)\n"
+"      --world N         number of processes\n"
+"      --master H:P      rank 0's address and port (default MASTER_ADDR:MASTER_PORT)\n"
+"      --peers LIST      host:port of every rank, comma-separated, rank 0 first\n"
+"\n"
+"Backends:\n"
+"      --backend B       tcp (default): a pipelined CPU ring over TCP; nccl: real NCCL on GPUs\n"
+"      --stripes N       tcp: sockets per ring neighbour (default 4)\n"
+"      --chunk N         tcp: bytes per pipelined piece (default 512K)\n"
+"      --window N        tcp: clamp each receiving socket's TCP window to N bytes\n"
+"      --nccl PATH       nccl: the libnccl.so.2 to load (default: the copy torch loads,\n"
+"                        else the loader's default)\n"
+"      --cuda PATH       nccl: libcuda.so.1 to load\n"
+"      --json            nccl-tests' JSON figures inside ncclcheck's document\n"
+"\n"
+"bench tune runs an NCCL all-reduce (sizes and -n as above) under NCCL_NSOCKS_PERTHREAD x\n"
+"NCCL_SOCKET_NTHREADS, NCCL_BUFFSIZE and NCCL_MIN_NCHANNELS, --repeat times each (default 3),\n"
+"and recommends the best only when it beats the defaults by more than their run-to-run spread.\n"
+"\n"
+"Exit codes: 0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
+"(a peer missing or dead, no GPU, NCCL failed).\n";
+
+enum {
+	OPT_BACKEND = 256,
+	OPT_RANK,
+	OPT_WORLD,
+	OPT_MASTER,
+	OPT_PEERS,
+	OPT_STRIPES,
+	OPT_CHUNK,
+	OPT_NCCL,
+	OPT_CUDA,
+	OPT_JSON,
+	OPT_WINDOW
+};
+
+static const struct option bench_opts[] = {
+    {"minbytes", required_argument, NULL, 'b'},
+    {"maxbytes", required_argument, NULL, 'e'},
+    {"stepbytes", required_argument, NULL, 'i'},
+    {"stepfactor", required_argument, NULL, 'f'},
+    {"iters", required_argument, NULL, 'n'},
+    {"warmup_iters", required_argument, NULL, 'w'},
+    {"check", required_argument, NULL, 'c'},
+    {"datatype", required_argument, NULL, 'd'},
+    {"op", required_argument, NULL, 'o'},
+    {"root", required_argument, NULL, 'r'},
+    {"ngpus", required_argument, NULL, 'g'},
+    {"timeout", required_argument, NULL, 'T'},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"rank", required_argument, NULL, OPT_RANK},
+    {"world", required_argument, NULL, OPT_WORLD},
+    {"master", required_argument, NULL, OPT_MASTER},
+    {"peers", required_argument, NULL, OPT_PEERS},
+    {"stripes", required_argument, NULL, OPT_STRIPES},
+    {"chunk", required_argument, NULL, OPT_CHUNK},
+    {"window", required_argument, NULL, OPT_WINDOW},
+    {"nccl", required_argument, NULL, OPT_NCCL},
+    {"cuda", required_argument, NULL, OPT_CUDA},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+struct bench_args {
+	struct sweep_opts so;
+	const char *backend, *master, *nccl_path, *cuda_path;
+	char **peers;
+	size_t npeers;
+	int rank, world, stripes, json, window;
+	size_t chunk;
+	long timeout_s;
+	char master_buf[320]; /* MASTER_ADDR:MASTER_PORT when no flag gives it */
+};
+
+/* nccl-tests' parsesize: a number with an optional K/M/G (binary) suffix. */
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v, mul = 1;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (toupper((unsigned char)*end)) {
+	case 'G':
+		mul <<= 10; /* fall through */
+	case 'M':
+		mul <<= 10; /* fall through */
+	case 'K':
+		mul <<= 10;
+		end++;
+		break;
+	case '\0':
+		break;
+	default:
+		return -1;
+	}
+	if ((*end == 'B' || *end == 'b') && mul > 1)
+		end++;
+	if (*end || v > (1ULL << 40) / mul)
+		return -1;
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+static void split_peers(struct bench_args *a, const char *list)
+{
+	char *dup = xstrdup(list), *save = NULL;
+
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		a->peers = xrealloc(a->peers, (a->npeers + 1) * sizeof(*a->peers));
+		a->peers[a->npeers++] = xstrdup(t);
+	}
+	free(dup);
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* What every rank must agree on (the sweep and the data) hashes to one value. */
+static uint64_t params_hash(const struct bench_args *a)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/%s/%d/%d/%d/%zu/%zu/%zu/%d/%d/%d/%d/%d/%d/%zu",
+	         a->so.kind->name, a->backend, a->so.dtype, a->so.op, a->so.root, a->so.minbytes,
+	         a->so.maxbytes, a->so.stepbytes, a->so.stepfactor, a->so.iters, a->so.warmup,
+	         a->so.check, a->so.nlocal, a->stripes, a->chunk);
+	return fnv(0xcbf29ce484222325ULL, buf);
+}
+
+static int parse_args(int argc, char **argv, const struct envmap *env, struct bench_args *a)
+{
+	long v;
+	int c;
+
+	*a = (struct bench_args){
+	    .backend = "tcp", .rank = -1, .world = -1, .stripes = 4, .timeout_s = 60};
+	a->so = (struct sweep_opts){.dtype = COLL_FLOAT,
+	                            .op = COLL_SUM,
+	                            .minbytes = 32 << 20,
+	                            .maxbytes = 32 << 20,
+	                            .stepbytes = 1 << 20,
+	                            .stepfactor = 1,
+	                            .iters = 20,
+	                            .warmup = 1,
+	                            .check = 1,
+	                            .nlocal = 1};
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":b:e:i:f:n:w:c:d:o:r:g:T:h", bench_opts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'b':
+		case 'e':
+		case 'i':
+			if (parse_size(optarg, c == 'b'   ? &a->so.minbytes
+			                       : c == 'e' ? &a->so.maxbytes
+			                                  : &a->so.stepbytes) < 0)
+				return cli_usage_error("bench",
+				                       "-%c wants a size like 8, 64K, 32M or "
+				                       "1G, not '%s'",
+				                       c, optarg);
+			break;
+		case 'f':
+		case 'n':
+		case 'w':
+		case 'c':
+		case 'g':
+			if (cli_parse_long(optarg, c == 'n' || c == 'f' || c == 'g' ? 1 : 0,
+			                   c == 'g' ? 16 : 1000000, &v) < 0)
+				return cli_usage_error("bench", "-%c wants a number, not '%s'", c,
+				                       optarg);
+			if (c == 'f')
+				a->so.stepfactor = (int)v;
+			else if (c == 'n')
+				a->so.iters = (int)v;
+			else if (c == 'w')
+				a->so.warmup = (int)v;
+			else if (c == 'c')
+				a->so.check = (int)v;
+			else
+				a->so.nlocal = (int)v;
+			break;
+		case 'd':
+			if (coll_dtype_parse(optarg) < 0)
+				return cli_usage_error("bench",
+				                       "unknown datatype '%s' (int8 uint8 int32 "
+				                       "uint32 int64 uint64 half float double "
+				                       "bfloat16)",
+				                       optarg);
+			a->so.dtype = coll_dtype_parse(optarg);
+			break;
+		case 'o':
+			if (coll_op_parse(optarg) < 0)
+				return cli_usage_error("bench",
+				                       "unknown op '%s' (sum prod max min; "
+				                       "avg is not checked exactly)",
+				                       optarg);
+			a->so.op = coll_op_parse(optarg);
+			break;
+		case 'r':
+			if (cli_parse_long(optarg, 0, 1 << 20, &v) < 0)
+				return cli_usage_error("bench", "-r wants a rank, not '%s'",
+				                       optarg);
+			a->so.root = (int)v;
+			break;
+		case 'T':
+			if (cli_parse_long(optarg, 1, 86400, &a->timeout_s) < 0)
+				return cli_usage_error("bench", "-T wants seconds, not '%s'",
+				                       optarg);
+			break;
+		case OPT_BACKEND:
+			if (strcmp(optarg, "tcp") && strcmp(optarg, "nccl"))
+				return cli_usage_error(
+				    "bench", "--backend is tcp or nccl, not '%s'", optarg);
+			a->backend = optarg;
+			break;
+		case OPT_RANK:
+		case OPT_WORLD:
+			if (cli_parse_long(optarg, c == OPT_RANK ? 0 : 1, 4096, &v) < 0)
+				return cli_usage_error("bench", "--%s wants a number, not '%s'",
+				                       c == OPT_RANK ? "rank" : "world", optarg);
+			*(c == OPT_RANK ? &a->rank : &a->world) = (int)v;
+			break;
+		case OPT_MASTER:
+			a->master = optarg;
+			break;
+		case OPT_PEERS:
+			split_peers(a, optarg);
+			break;
+		case OPT_STRIPES:
+			if (cli_parse_long(optarg, 1, 16, &v) < 0)
+				return cli_usage_error("bench", "--stripes is 1..16, not '%s'",
+				                       optarg);
+			a->stripes = (int)v;
+			break;
+		case OPT_CHUNK:
+			if (parse_size(optarg, &a->chunk) < 0 || a->chunk < 4096)
+				return cli_usage_error(
+				    "bench", "--chunk wants a size >= 4K, not '%s'", optarg);
+			break;
+		case OPT_WINDOW: {
+			size_t w;
+			if (parse_size(optarg, &w) < 0 || w < 65536 || w > (1u << 30))
+				return cli_usage_error(
+				    "bench", "--window wants a size of 64K..1G, not '%s'", optarg);
+			a->window = (int)w;
+			break;
+		}
+		case OPT_NCCL:
+			a->nccl_path = optarg;
+			break;
+		case OPT_CUDA:
+			a->cuda_path = optarg;
+			break;
+		case OPT_JSON:
+			a->json = 1;
+			break;
+		case 'h':
+			fputs(bench_usage, stdout);
+			return cli_finish(EXIT_CLEAN) == EXIT_CLEAN ? -1 : EXIT_CANNOT_RUN;
+		default:
+			return cli_bad_option("bench", c, argv, bench_opts);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(
+		    "bench", optind >= argc ? "which collective? (allreduce, "
+		                              "allgather, reducescatter, broadcast, alltoall, p2p)"
+		                            : "one collective per run");
+	a->so.kind = coll_kind_by_name(argv[optind]);
+	if (!a->so.kind)
+		return cli_usage_error("bench",
+		                       "unknown collective '%s' (allreduce, allgather, "
+		                       "reducescatter, broadcast, alltoall, p2p)",
+		                       argv[optind]);
+	if (a->so.minbytes > a->so.maxbytes)
+		return cli_usage_error("bench", "-b %zu is larger than -e %zu", a->so.minbytes,
+		                       a->so.maxbytes);
+	if (!strcmp(a->backend, "tcp") && !ring_supports(a->so.kind->id))
+		return cli_usage_error("bench",
+		                       "--backend tcp runs allreduce, allgather and "
+		                       "broadcast; use --backend nccl for %s",
+		                       a->so.kind->name);
+	if (!strcmp(a->backend, "tcp") && a->so.nlocal != 1)
+		return cli_usage_error("bench", "-g is for --backend nccl (tcp: one rank per "
+		                                "process)");
+	a->so.check_every_iter = !strcmp(a->backend, "tcp");
+
+	/* ranks from the launcher's environment when the flags do not say */
+	if (a->rank < 0) {
+		const char *r = envmap_get(env, "RANK") ? envmap_get(env, "RANK")
+		                                        : envmap_get(env, "NODE_RANK");
+		if (r && cli_parse_long(r, 0, 4096, &v) == 0)
+			a->rank = (int)v;
+	}
+	if (a->world < 0 && !a->npeers) {
+		const char *w = envmap_get(env, "WORLD_SIZE") ? envmap_get(env, "WORLD_SIZE")
+		                                              : envmap_get(env, "NNODES");
+		if (w && cli_parse_long(w, 1, 4096, &v) == 0)
+			a->world = (int)v;
+	}
+	if (a->rank < 0)
+		a->rank = 0;
+	if (a->world < 0)
+		a->world = a->npeers ? (int)a->npeers : 1;
+	if (!a->master && !a->npeers) {
+		const char *h = envmap_get(env, "MASTER_ADDR"), *p = envmap_get(env, "MASTER_PORT");
+		if (h && *h) {
+			snprintf(a->master_buf, sizeof(a->master_buf),
+			         strchr(h, ':') ? "[%s]:%s" : "%s:%s", h, p && *p ? p : "29500");
+			a->master = a->master_buf;
+		} else if (a->world == 1) {
+			a->master = "127.0.0.1:0";
+		} else {
+			return cli_usage_error("bench",
+			                       "%d ranks but no rank 0 address: give "
+			                       "--master HOST:PORT or --peers, or set MASTER_ADDR",
+			                       a->world);
+		}
+	}
+	if (a->rank >= a->world)
+		return cli_usage_error("bench", "rank %d does not fit a world of %d", a->rank,
+		                       a->world);
+	if (a->so.kind->rooted && a->so.root >= a->world * a->so.nlocal)
+		return cli_usage_error("bench", "root %d does not fit %d ranks", a->so.root,
+		                       a->world * a->so.nlocal);
+	return 0;
+}
+
+struct row_ctx {
+	struct bench_report *rep;
+	const struct bench_args *a;
+	int64_t wrong;
+};
+
+static int on_row(void *arg, const struct coll_row *row)
+{
+	struct row_ctx *rc = arg;
+	const struct coll_kind *k = rc->a->so.kind;
+	struct bench_row br = {
+	    .bytes = row->bytes,
+	    .count = row->count,
+	    .type = coll_dtype_name(rc->a->so.dtype),
+	    .redop = k->reduces ? coll_op_name(rc->a->so.op) : "none",
+	    .root = k->rooted ? rc->a->so.root : -1,
+	    .has_oop = 1,
+	    .has_ip = 1,
+	};
+
+	for (int ip = 0; ip < 2; ip++) {
+		struct bench_half *h = ip ? &br.ip : &br.oop;
+		*h = (struct bench_half){.time_us = row->time_us[ip],
+		                         .algbw = row->algbw[ip],
+		                         .busbw = row->busbw[ip],
+		                         .wrong = row->wrong[ip],
+		                         .checked = row->checked};
+		rc->wrong += row->wrong[ip];
+	}
+	bench_report_row(rc->rep, &br);
+	return 0;
+}
+
+/* This process's device lines, gathered on rank 0 in rank order. */
+static int gather_devices(struct boot *b, const struct bench_args *a,
+                          const struct bench_device *mine, struct bench_device **all, struct err *e)
+{
+	size_t n = (size_t)a->so.nlocal, len = n * sizeof(*mine);
+
+	*all = xcalloc((size_t)boot_world(b), len);
+	return boot_gather(b, mine, len, *all, e);
+}
+
+static int finish(const struct bench_args *a, struct bench_report *rep, int64_t wrong, int code)
+{
+	struct findings *fs = findings_new();
+
+	if (wrong) {
+		struct finding *f = finding_add(fs, SEV_ERROR, "bench.result.wrong",
+		                                "%s returned wrong results", a->so.kind->name);
+		finding_why(f,
+		            "%lld elements differed from the exact expected values (the inputs "
+		            "are small integers, so any difference is corruption, not rounding)",
+		            (long long)wrong);
+		finding_fix(f, "rerun with -c 1 on fewer ranks to find the rank or link, and check "
+		               "'ncclcheck node' on every node");
+		code = EXIT_FINDINGS;
+	}
+	if (a->json) {
+		json_t *payload = json_object(), *doc;
+		json_object_set_new(payload, "bench", rep ? bench_report_json(rep) : json_null());
+		doc = render_json_doc("bench", payload, fs, code);
+		render_json_print(stdout, doc);
+		json_decref(doc);
+		json_decref(payload);
+	} else if (wrong) {
+		struct render_opts ro;
+		cli_render_opts(&ro, 0, 0);
+		render_findings_text(stdout, fs, &ro);
+	}
+	findings_free(fs);
+	return cli_finish(code);
+}
+
+static int run_tcp(const struct bench_args *a, struct boot *b)
+{
+	struct ring_opts ro = {.nstripes = a->stripes,
+	                       .segment = a->chunk,
+	                       .timeout_ms = a->timeout_s * 1000,
+	                       .window = a->window};
+	struct bench_device me = {.rank = boot_rank(b), .pid = (int)getpid()}, *devs = NULL;
+	struct bench_meta m;
+	struct row_ctx rc = {.a = a};
+	struct coll_backend be;
+	struct err e = ERR_INIT;
+	struct ring *r;
+	int rcode;
+
+	gethostname(me.host, sizeof(me.host) - 1);
+	snprintf(me.name, sizeof(me.name), "CPU, tcp ring, %d socket%s per neighbour", a->stripes,
+	         a->stripes > 1 ? "s" : "");
+	r = ring_new(b, &ro, &e);
+	if (!r || gather_devices(b, a, &me, &devs, &e) < 0) {
+		error("rank %d: %s", boot_rank(b), e.msg);
+		boot_report_error(b, e.msg);
+		ring_free(r);
+		free(devs);
+		boot_drop(b);
+		return EXIT_CANNOT_RUN;
+	}
+	m = (struct bench_meta){.perf = a->so.kind->perf,
+	                        .backend = "tcp",
+	                        .nthreads = 1,
+	                        .ngpus = 1,
+	                        .minbytes = a->so.minbytes,
+	                        .maxbytes = a->so.maxbytes,
+	                        .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
+	                                                     : a->so.stepbytes,
+	                        .step_factor = a->so.stepfactor > 1,
+	                        .warmup = a->so.warmup,
+	                        .iters = a->so.iters,
+	                        .agg = 1,
+	                        .check = a->so.check,
+	                        .devs = devs,
+	                        .ndevs = (size_t)boot_world(b)};
+	if (boot_rank(b) == 0) {
+		rc.rep = bench_report_new(a->json ? NULL : stdout, &m);
+		bench_report_columns(rc.rep);
+	}
+	ring_backend(r, &be);
+	if (coll_sweep(&a->so, &be, b, on_row, &rc, &e) < 0) {
+		error("rank %d: %s", boot_rank(b), e.msg);
+		boot_report_error(b, e.msg);
+		ring_free(r);
+		boot_drop(b);
+		bench_report_free(rc.rep);
+		free(devs);
+		return EXIT_CANNOT_RUN;
+	}
+	ring_free(r);
+	boot_free(b);
+	free(devs);
+	if (!rc.rep)
+		return EXIT_CLEAN;
+	bench_report_footer(rc.rep);
+	rcode = finish(a, rc.rep, rc.wrong, EXIT_CLEAN);
+	bench_report_free(rc.rep);
+	return rcode;
+}
+
+struct nccl_ctx {
+	const struct bench_args *a;
+	struct bench_report *rep;
+	struct row_ctx rc;
+	struct bench_device *devs;
+	size_t ndevs;
+	int version;
+	char path[512];
+};
+
+static void nccl_on_version(void *arg, int code, const char *path)
+{
+	struct nccl_ctx *n = arg;
+
+	n->version = code;
+	snprintf(n->path, sizeof(n->path), "%s", path);
+}
+
+static void nccl_on_devices(void *arg, const struct nccl_device *d, size_t nd)
+{
+	struct nccl_ctx *n = arg;
+	const struct bench_args *a = n->a;
+	struct bench_meta m;
+
+	n->devs = xcalloc(nd + 1, sizeof(*n->devs));
+	for (size_t i = 0; i < nd; i++) {
+		struct bench_device *b = &n->devs[i];
+		b->rank = d[i].rank;
+		b->pid = d[i].pid;
+		b->device = d[i].device;
+		b->pci_domain = d[i].pci_domain;
+		b->pci_bus = d[i].pci_bus;
+		b->pci_dev = d[i].pci_dev;
+		snprintf(b->host, sizeof(b->host), "%.*s", (int)sizeof(d[i].host) - 1, d[i].host);
+		snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(d[i].name) - 1, d[i].name);
+	}
+	n->ndevs = nd;
+	m = (struct bench_meta){.perf = a->so.kind->perf,
+	                        .backend = "nccl",
+	                        .lib_version = n->version,
+	                        .nthreads = 1,
+	                        .ngpus = a->so.nlocal,
+	                        .minbytes = a->so.minbytes,
+	                        .maxbytes = a->so.maxbytes,
+	                        .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
+	                                                     : a->so.stepbytes,
+	                        .step_factor = a->so.stepfactor > 1,
+	                        .warmup = a->so.warmup,
+	                        .iters = a->so.iters,
+	                        .agg = 1,
+	                        .check = a->so.check,
+	                        .devs = n->devs,
+	                        .ndevs = nd};
+	n->rep = bench_report_new(a->json ? NULL : stdout, &m);
+	n->rc.rep = n->rep;
+	if (n->path[0]) {
+		char note[600];
+		snprintf(note, sizeof(note), "NCCL %d.%d.%d from %s", n->version / 10000,
+		         n->version / 100 % 100, n->version % 100, n->path);
+		bench_report_note(n->rep, note);
+	}
+	bench_report_columns(n->rep);
+}
+
+static int nccl_on_row(void *arg, const struct coll_row *row)
+{
+	struct nccl_ctx *n = arg;
+
+	return n->rep ? on_row(&n->rc, row) : 0;
+}
+
+static void nccl_on_note(void *arg, const char *text)
+{
+	struct nccl_ctx *n = arg;
+
+	if (n->rep)
+		bench_report_note(n->rep, text);
+}
+
+/* The copy torch loads, from the probes (the same facts 'node' reports), else the default. */
+static const char *pick_nccl(const struct bench_args *a, const struct envmap *env, char *buf,
+                             size_t len)
+{
+	struct probe_ctx po;
+	struct python_run *py;
+	const char *how;
+	json_t *facts;
+
+	if (a->nccl_path) {
+		snprintf(buf, len, "%s", a->nccl_path);
+		return "--nccl";
+	}
+	if (envmap_get(env, "NCCLCHECK_NCCL_LIB")) {
+		snprintf(buf, len, "%s", envmap_get(env, "NCCLCHECK_NCCL_LIB"));
+		return "NCCLCHECK_NCCL_LIB";
+	}
+	probe_ctx_init(&po, env);
+	probe_ctx_knobs(&po, env);
+	facts = json_object();
+	py = probe_python_start(&po);
+	probe_nccl_libs(&po, facts);
+	probe_python_finish(py, &po, facts);
+	probe_nccl_libs_site(&po, facts);
+	how = coll_nccl_pick_lib(facts, buf, len);
+	json_decref(facts);
+	return how;
+}
+
+static int cmd_bench_nccl(const struct bench_args *a, const struct envmap *env,
+                          const struct boot_opts *bo)
+{
+	struct nccl_ctx n = {.a = a};
+	struct nccl_sink sink = {.arg = &n,
+	                         .version = nccl_on_version,
+	                         .devices = nccl_on_devices,
+	                         .row = nccl_on_row,
+	                         .note = nccl_on_note};
+	struct nccl_opts no = {.cuda_path = a->cuda_path ? a->cuda_path
+	                                                 : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
+	                       .timeout_ms = a->timeout_s * 1000,
+	                       .env = env,
+	                       .log_dir = envmap_get(env, "TMPDIR")};
+	struct err e = ERR_INIT;
+	char lib[1024];
+	const char *how, *lr = envmap_get(env, "LOCAL_RANK");
+	struct boot *b;
+	long v;
+	int rc;
+
+	n.rc.a = a;
+	how = pick_nccl(a, env, lib, sizeof(lib));
+	no.nccl_path = how ? lib : NULL;
+	if (lr && cli_parse_long(lr, 0, 1024, &v) == 0)
+		no.first_device = (int)v * a->so.nlocal;
+	b = boot_new(bo, &e);
+	if (!b) {
+		error("rank %d: %s", bo->rank, e.msg);
+		return e.code == ERR_USAGE ? EXIT_USAGE : EXIT_CANNOT_RUN;
+	}
+	rc = coll_nccl_bench(&no, &a->so, b, &sink, &e);
+	if (rc < 0) {
+		error("rank %d: %s", boot_rank(b), e.msg);
+		if (e.code == ERR_NOTFOUND)
+			fputs("hint: 'bench allreduce --backend tcp' measures the network without "
+			      "GPUs; 'ncclcheck node' shows which NCCL and driver this machine "
+			      "has\n",
+			      stderr);
+		boot_drop(b);
+		free(n.devs);
+		bench_report_free(n.rep);
+		return EXIT_CANNOT_RUN;
+	}
+	boot_free(b);
+	if (!n.rep) {
+		free(n.devs);
+		return EXIT_CLEAN;
+	}
+	bench_report_footer(n.rep);
+	rc = finish(a, n.rep, n.rc.wrong, EXIT_CLEAN);
+	bench_report_free(n.rep);
+	free(n.devs);
+	return rc;
+}
+
+/* bench tune: every configuration, --repeat times, on one bootstrap; rank 0 judges. */
+struct tune_sink {
+	double sum;
+	size_t n;
+};
+
+static int tune_on_row(void *arg, const struct coll_row *row)
+{
+	struct tune_sink *t = arg;
+
+	t->sum += row->busbw[0] + row->busbw[1];
+	t->n += 2;
+	return 0;
+}
+
+static int run_tune(const struct bench_args *a, const struct envmap *env,
+                    const struct boot_opts *bo, int repeat)
+{
+	size_t ncfg;
+	const struct tune_config *cfg = tune_configs(&ncfg);
+	struct tune_result *res = xcalloc(ncfg, sizeof(*res));
+	struct nccl_opts no = {.cuda_path = a->cuda_path ? a->cuda_path
+	                                                 : envmap_get(env, "NCCLCHECK_CUDA_LIB"),
+	                       .timeout_ms = a->timeout_s * 1000,
+	                       .log_dir = envmap_get(env, "TMPDIR")};
+	struct findings *fs;
+	struct err e = ERR_INIT;
+	char lib[1024];
+	struct boot *b;
+	double spread;
+	int rc = EXIT_CLEAN;
+
+	no.nccl_path = pick_nccl(a, env, lib, sizeof(lib)) ? lib : NULL;
+	b = boot_new(bo, &e);
+	if (!b) {
+		error("rank %d: %s", bo->rank, e.msg);
+		free(res);
+		return e.code == ERR_USAGE ? EXIT_USAGE : EXIT_CANNOT_RUN;
+	}
+	for (size_t c = 0; c < ncfg; c++) {
+		for (int r = 0; r < repeat; r++) {
+			struct envmap *cenv = envmap_new(envmap_envp(env));
+			struct tune_sink ts = {0};
+			struct nccl_sink sink = {.arg = &ts, .row = tune_on_row};
+			for (size_t v = 0; v < cfg[c].nvars; v++)
+				envmap_set(cenv, cfg[c].names[v], cfg[c].values[v]);
+			no.env = cenv;
+			if (coll_nccl_bench(&no, &a->so, b, &sink, &e) < 0) {
+				envmap_free(cenv);
+				error("rank %d: tune %s: %s", boot_rank(b), cfg[c].label, e.msg);
+				boot_drop(b);
+				free(res);
+				return EXIT_CANNOT_RUN;
+			}
+			envmap_free(cenv);
+			if (boot_rank(b) == 0 && ts.n && res[c].n < TUNE_MAX_REPS) {
+				res[c].busbw[res[c].n++] = ts.sum / (double)ts.n;
+				if (!a->json) {
+					printf("# tune %-22s run %d: %.3f GB/s busbw\n",
+					       cfg[c].label, r + 1, ts.sum / (double)ts.n);
+					fflush(stdout);
+				}
+			}
+		}
+	}
+	boot_free(b);
+	if (bo->rank != 0) {
+		free(res);
+		return EXIT_CLEAN;
+	}
+	spread = tune_spread(&res[0], 0.02);
+	fs = findings_new();
+	tune_findings(cfg, res, ncfg, spread, fs);
+	if (a->json) {
+		json_t *payload = json_object(), *arr = json_array(), *doc;
+		for (size_t c = 0; c < ncfg; c++) {
+			json_t *runs = json_array();
+			for (size_t r = 0; r < res[c].n; r++)
+				json_array_append_new(runs, json_real(res[c].busbw[r]));
+			json_array_append_new(arr,
+			                      json_pack("{s:s, s:f, s:o}", "config", cfg[c].label,
+			                                "busbw", tune_mean(&res[c]), "runs", runs));
+		}
+		json_object_set_new(payload, "tune",
+		                    json_pack("{s:o, s:f}", "results", arr, "spread", spread));
+		doc = render_json_doc("bench", payload, fs, rc);
+		render_json_print(stdout, doc);
+		json_decref(doc);
+		json_decref(payload);
+	} else {
+		struct render_opts ro;
+		cli_render_opts(&ro, 1, 0);
+		render_findings_text(stdout, fs, &ro);
+	}
+	findings_free(fs);
+	free(res);
+	return cli_finish(rc);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct envmap *env;
+	struct bench_args a;
+	struct boot_opts bo;
+	struct err e = ERR_INIT;
+	struct boot *b;
+	int rc;
+
+	if (argc >= 2 && !strcmp(argv[1], "p2p")) {
+		if (!cmd_bench_p2p) {
+			error("'bench p2p' is not in this build");
+			return EXIT_CANNOT_RUN;
+		}
+		return cmd_bench_p2p(argc - 1, argv + 1);
+	}
+	env = envmap_new(environ);
+	if (argc >= 2 && !strcmp(argv[1], "tune")) {
+		/* bench tune [flags] [--repeat N]: an all-reduce over NCCL, per configuration */
+		char **nargv = xcalloc((size_t)argc + 4, sizeof(*nargv));
+		int nargc = 0, repeat = 3;
+		long v;
+		nargv[nargc++] = argv[0];
+		nargv[nargc++] = (char *)"--backend";
+		nargv[nargc++] = (char *)"nccl";
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+				if (cli_parse_long(argv[++i], 2, TUNE_MAX_REPS, &v) < 0) {
+					free(nargv);
+					envmap_free(env);
+					return cli_usage_error("bench", "--repeat is 2..%d",
+					                       TUNE_MAX_REPS);
+				}
+				repeat = (int)v;
+				continue;
+			}
+			nargv[nargc++] = argv[i];
+		}
+		nargv[nargc++] = (char *)"allreduce";
+		rc = parse_args(nargc, nargv, env, &a);
+		if (!rc) {
+			a.backend = "nccl";
+			a.so.check_every_iter = 0;
+			bo = (struct boot_opts){.rank = a.rank,
+			                        .world = a.world,
+			                        .master = a.master,
+			                        .peers = (const char *const *)a.peers,
+			                        .npeers = a.npeers,
+			                        .timeout_ms = a.timeout_s * 1000,
+			                        .params_hash = params_hash(&a) ^ 0x7475};
+			rc = run_tune(&a, env, &bo, repeat);
+		} else if (rc < 0) {
+			rc = EXIT_CLEAN;
+		}
+		free(nargv);
+		for (size_t i = 0; i < a.npeers; i++)
+			free(a.peers[i]);
+		free(a.peers);
+		envmap_free(env);
+		return rc;
+	}
+	rc = parse_args(argc, argv, env, &a);
+	if (rc) {
+		envmap_free(env);
+		return rc < 0 ? EXIT_CLEAN : rc;
+	}
+	bo = (struct boot_opts){.rank = a.rank,
+	                        .world = a.world,
+	                        .master = a.master,
+	                        .peers = (const char *const *)a.peers,
+	                        .npeers = a.npeers,
+	                        .timeout_ms = a.timeout_s * 1000,
+	                        .params_hash = params_hash(&a)};
+	if (!strcmp(a.backend, "nccl")) {
+		rc = cmd_bench_nccl(&a, env, &bo);
+	} else {
+		b = boot_new(&bo, &e);
+		if (!b) {
+			error("rank %d: %s", a.rank, e.msg);
+			rc = e.code == ERR_USAGE ? EXIT_USAGE : EXIT_CANNOT_RUN;
+		} else {
+			rc = run_tcp(&a, b);
+		}
+	}
+	for (size_t i = 0; i < a.npeers; i++)
+		free(a.peers[i]);
+	free(a.peers);
+	envmap_free(env);
+	return rc;
+}

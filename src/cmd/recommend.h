@@ -1,0 +1,72 @@
+/*
+ * What `config` and `run` share: the verdict (a saved document, or this node probed now), the
+ * recommendation built from it, and the launcher-number options both take.
+ */
+#ifndef NCCLCHECK_CMD_RECOMMEND_H
+#define NCCLCHECK_CMD_RECOMMEND_H
+
+#include <getopt.h>
+
+#include <jansson.h>
+
+#include "emit/emit.h"
+#include "finding.h"
+#include "probe/probe.h"
+
+struct verdict_opts {
+	const char *from;		/* --from FILE: a saved node / cluster document */
+	struct probe_ctx po;		/* otherwise this node is probed (with the process's environment) */
+	int nodes, gpus_per_node, master_port, rdzv_port;
+	const char *master_addr;	/* points into master_buf */
+	char master_buf[256];
+	int cloud_set;
+	enum emit_cloud cloud;
+	int find_unused, static_graph;
+	const char *torchrun, *script, *job_name, *image;
+};
+
+struct verdict {
+	json_t *facts;			/* this node's (or the first node's) facts; may be NULL */
+	struct findings *fs;
+	struct recommendation *rec;
+	int cluster;			/* from a cluster document: its cross-node findings stand */
+};
+
+void verdict_opts_init(struct verdict_opts *o);
+/*
+ * Handles one of the shared options (returns 1), or says it is not one (0); a bad value prints
+ * the usage error and returns -EXIT_USAGE.
+ */
+int verdict_option(struct verdict_opts *o, const char *verb, int c, const char *arg);
+/* The options verdict_option() handles, for getopt_long tables: codes 1000 and up. */
+#define VERDICT_LONGOPTS \
+	{ "from", required_argument, NULL, 1000 }, \
+	{ "nodes", required_argument, NULL, 1001 }, \
+	{ "gpus-per-node", required_argument, NULL, 1002 }, \
+	{ "master", required_argument, NULL, 1003 }, \
+	{ "rdzv-port", required_argument, NULL, 1004 }, \
+	{ "cloud", required_argument, NULL, 1005 }, \
+	{ "find-unused-parameters", no_argument, NULL, 1006 }, \
+	{ "static-graph", no_argument, NULL, 1007 }, \
+	{ "launcher", required_argument, NULL, 1008 }, \
+	{ "script", required_argument, NULL, 1009 }, \
+	{ "job-name", required_argument, NULL, 1010 }, \
+	{ "image", required_argument, NULL, 1011 }, \
+	{ "no-python", no_argument, NULL, 1012 }, \
+	{ "python-timeout", required_argument, NULL, 1013 }
+
+/*
+ * Gathers the verdict and builds the recommendation. Prints what went wrong and returns an
+ * EXIT_* code (usage for a bad document, cannot-run otherwise), 0 on success.
+ */
+int verdict_gather(const struct verdict_opts *o, struct verdict *v);
+void verdict_release(struct verdict *v);
+
+/*
+ * The findings as the job will run: this node's rules again on its facts with the recommended
+ * environment applied (for a cluster document: its errors that no setting addresses), plus
+ * `extra` (may be NULL). Caller frees.
+ */
+struct findings *verdict_what_if(const struct verdict *v, const struct findings *extra);
+
+#endif

@@ -1,0 +1,29 @@
+/* Helpers the writers share (emit/common.c); not part of emit's interface. */
+#ifndef NCCLCHECK_EMIT_INTERNAL_H
+#define NCCLCHECK_EMIT_INTERNAL_H
+
+#include "emit/emit.h"
+
+/* "<prefix>text\n" with control characters turned into spaces (text from findings is one line). */
+void em_comment(struct strbuf *sb, const char *prefix, const char *text);
+/* The header every shell-like output starts with: what it is, the job's shape, the source. */
+void em_header(struct strbuf *sb, const struct recommendation *rec, const char *comment,
+	       const char *what);
+/*
+ * The job's environment as shell lines, each after a comment that says why: every-node
+ * settings, then the node-scoped ones in a `case` on the host name, then nccl.conf, sysctl and
+ * launcher settings as comments. `indent` prefixes every line.
+ */
+void em_exports(struct strbuf *sb, const struct recommendation *rec, const char *indent);
+/* Whether v is an env setting for host `node` only. */
+int em_is_node_var(const struct rec_var *v, const char *node);
+/* Whether rec->v[i] is the first node-scoped env setting of its node (one `case` arm per node). */
+int em_first_of_node(const struct recommendation *rec, size_t i);
+/* Number of env settings for every node. */
+size_t em_env_count(const struct recommendation *rec);
+/* "# Not written, on purpose:" and the notes, with `comment` ("# " or "// "). */
+void em_notes(struct strbuf *sb, const struct recommendation *rec, const char *comment);
+/* The c10d endpoint host: IPv6 addresses in brackets. */
+void em_endpoint(struct strbuf *sb, const char *addr, int port);
+
+#endif

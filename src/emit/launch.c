@@ -1,0 +1,207 @@
+/* emit: torchrun (static and c10d rendezvous), Open MPI, Slurm batch script and TaskProlog. */
+#include "emit/internal.h"
+
+#include <string.h>
+
+/* rank 0's address, or a shell expansion that stops with a message when it is unset */
+static void master_word(struct strbuf *sb, const struct recommendation *rec)
+{
+	if (rec->master_addr)
+		strbuf_addstr(sb, rec->master_addr);
+	else
+		strbuf_addstr(sb, "\"${MASTER_ADDR:?set MASTER_ADDR to the address of rank 0}\"");
+}
+
+static void script_head(struct strbuf *sb, const struct recommendation *rec, const char *what)
+{
+	strbuf_addstr(sb, "#!/bin/sh\n");
+	em_header(sb, rec, "# ", what);
+	strbuf_addstr(sb, "set -e\n\n");
+	em_exports(sb, rec, "");
+	strbuf_addch(sb, '\n');
+}
+
+void emit_torchrun(struct strbuf *sb, const struct recommendation *rec, int node_rank)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	strbuf_addf(&what, "torchrun for node %d of %d%s", node_rank, rec->nodes,
+		    node_rank == 0 ? " (rank 0's machine: it hosts the TCPStore)" : "");
+	script_head(sb, rec, what.buf);
+	strbuf_release(&what);
+	strbuf_addf(sb, "# every node runs this with its own --node_rank; start them all within "
+		    "the rendezvous timeout\n"
+		    "exec %s \\\n"
+		    "\t--nnodes=%d \\\n"
+		    "\t--node_rank=%d \\\n"
+		    "\t--nproc_per_node=%d \\\n"
+		    "\t--master_addr=", rec->torchrun, rec->nodes, node_rank, rec->gpus_per_node);
+	master_word(sb, rec);
+	strbuf_addf(sb, " \\\n\t--master_port=%d \\\n\t%s\n", rec->master_port, rec->script);
+	em_notes(sb, rec, "# ");
+}
+
+/* a name, not an address: letters first, no ':' */
+static int is_name(const char *s)
+{
+	return s && !strchr(s, ':') && strspn(s, "0123456789.") != strlen(s);
+}
+
+void emit_torchrun_c10d(struct strbuf *sb, const struct recommendation *rec)
+{
+	const char *m = rec->master_addr;
+
+	script_head(sb, rec, "torchrun with the c10d rendezvous: the same command on every node");
+	/*
+	 * torchrun hosts the rendezvous store only where the endpoint equals the host name or an
+	 * address that name resolves to; a name resolving elsewhere (the public IP in /etc/hosts)
+	 * leaves nobody hosting it and every node waits. Deciding is_host from the interfaces
+	 * themselves does not depend on that.
+	 */
+	strbuf_addstr(sb, "# the machine that owns the endpoint address hosts the rendezvous store "
+		      "(said explicitly: torchrun's own guess goes by the host name's address)\n"
+		      "is_host=0\n");
+	if (is_name(m))
+		strbuf_addf(sb, "if [ \"$(uname -n)\" = %s ] || [ \"$(uname -n | cut -d. -f1)\" = %s ]; "
+			    "then is_host=1; fi\n", m, m);
+	else if (m)
+		strbuf_addf(sb, "if ip -o addr show 2>/dev/null | grep -qF ' %s/'; then is_host=1; fi\n", m);
+	else
+		strbuf_addstr(sb, "if ip -o addr show 2>/dev/null | grep -qF \" ${MASTER_ADDR:?set MASTER_ADDR "
+			      "to the address of rank 0}/\"; then is_host=1; fi\n");
+	strbuf_addf(sb, "\n# node ranks are assigned at the rendezvous; the endpoint is rank 0's machine "
+		    "(port %d, not the TCPStore's)\n"
+		    "exec %s \\\n"
+		    "\t--nnodes=%d \\\n"
+		    "\t--nproc_per_node=%d \\\n"
+		    "\t--rdzv_backend=c10d \\\n"
+		    "\t--rdzv_endpoint=", rec->rdzv_port, rec->torchrun, rec->nodes, rec->gpus_per_node);
+	if (m)
+		em_endpoint(sb, m, rec->rdzv_port);
+	else
+		strbuf_addf(sb, "\"${MASTER_ADDR}:%d\"", rec->rdzv_port);
+	strbuf_addf(sb, " \\\n\t--rdzv_conf=is_host=\"$is_host\" \\\n\t--rdzv_id=%s \\\n\t%s\n",
+		    rec->job_name, rec->script);
+	em_notes(sb, rec, "# ");
+}
+
+void emit_mpirun(struct strbuf *sb, const struct recommendation *rec)
+{
+	const struct rec_var *ifn = rec_get(rec, "GLOO_SOCKET_IFNAME");
+
+	script_head(sb, rec, "Open MPI mpirun: one process per GPU on every node");
+	strbuf_addstr(sb, "# the job reads its rank from OMPI_COMM_WORLD_RANK / _LOCAL_RANK / _SIZE "
+		      "(Lightning: MPIEnvironment, needs mpi4py)\n");
+	if (!rec->nhosts)
+		strbuf_addf(sb, "# hostfile: one line per node, \"<host> slots=%d\", rank 0's machine first\n",
+			    rec->gpus_per_node);
+	strbuf_addf(sb, "exec mpirun -np %d --map-by ppr:%d:node \\\n",
+		    rec->nodes * rec->gpus_per_node, rec->gpus_per_node);
+	if (rec->nhosts) {
+		strbuf_addstr(sb, "\t--host ");
+		for (size_t i = 0; i < rec->nhosts; i++)
+			strbuf_addf(sb, "%s%s:%d", i ? "," : "", rec->hosts[i], rec->gpus_per_node);
+		strbuf_addstr(sb, " \\\n");
+	} else {
+		strbuf_addstr(sb, "\t--hostfile hostfile \\\n");
+	}
+	if (ifn && ifn->value && !strchr(ifn->value, ',')) {
+		/* Open MPI's own TCP traffic on the same interface as NCCL's and Gloo's */
+		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
+			    ifn->value, ifn->value);
+	}
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct rec_var *v = &rec->v[i];
+		if (v->where != WHERE_ENV || v->scope != SCOPE_ALL || !v->value)
+			continue;
+		/* the value is already in this shell's environment (exported above) */
+		strbuf_addf(sb, "\t-x %s \\\n", v->name);
+	}
+	strbuf_addstr(sb, "\t-x MASTER_ADDR=");
+	master_word(sb, rec);
+	strbuf_addf(sb, " -x MASTER_PORT=%d \\\n\tpython3 %s\n", rec->master_port, rec->script);
+	em_notes(sb, rec, "# ");
+}
+
+void emit_sbatch(struct strbuf *sb, const struct recommendation *rec)
+{
+	strbuf_addstr(sb, "#!/bin/bash\n");
+	em_header(sb, rec, "# ", "Slurm batch script (sbatch FILE)");
+	strbuf_addf(sb, "# --ntasks-per-node is Lightning's devices (one task per GPU) and --nodes its "
+		    "num_nodes; Lightning's SLURMEnvironment checks both\n"
+		    "#SBATCH --job-name=%s\n"
+		    "#SBATCH --nodes=%d\n"
+		    "#SBATCH --ntasks-per-node=%d\n"
+		    "#SBATCH --gres=gpu:%d\n\n"
+		    "set -euo pipefail\n\n", rec->job_name, rec->nodes, rec->gpus_per_node,
+		    rec->gpus_per_node);
+	strbuf_addf(sb, "# rank 0's address: the first host of the allocation, which is where this "
+		    "script runs\n"
+		    "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+		    "export MASTER_ADDR\n"
+		    "export MASTER_PORT=%d\n\n", rec->master_port);
+	em_exports(sb, rec, "");
+	strbuf_addf(sb, "\n# srun starts the tasks on every node; python started without srun would run "
+		    "on this node only\n"
+		    "# (torchrun instead: srun --ntasks-per-node=1 %s --nnodes=\"$SLURM_JOB_NUM_NODES\" "
+		    "--node_rank=\"$SLURM_NODEID\" --nproc_per_node=%d --master_addr=\"$MASTER_ADDR\" "
+		    "--master_port=\"$MASTER_PORT\" %s)\n"
+		    "srun --ntasks-per-node=%d --kill-on-bad-exit=1 python3 %s\n",
+		    rec->torchrun, rec->gpus_per_node, rec->script, rec->gpus_per_node, rec->script);
+	em_notes(sb, rec, "# ");
+}
+
+static void prolog_echo(struct strbuf *sb, const char *indent, const struct rec_var *v)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	/* Slurm takes everything after '=' as the value: no shell quoting in the printed line */
+	if (v->value)
+		strbuf_addf(&line, "export %s=%s", v->name, v->value);
+	else
+		strbuf_addf(&line, "unset %s", v->name);
+	strbuf_addf(sb, "%secho ", indent);
+	emit_sh_word(sb, line.buf);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&line);
+}
+
+void emit_taskprolog(struct strbuf *sb, const struct recommendation *rec)
+{
+	int any_node = 0;
+
+	strbuf_addstr(sb, "#!/bin/sh\n");
+	em_header(sb, rec, "# ", "Slurm TaskProlog (slurm.conf: TaskProlog=/etc/slurm/ncclcheck-taskprolog.sh)");
+	strbuf_addstr(sb, "# slurmd runs it before every task; the lines it prints (\"export NAME=VALUE\", "
+		      "\"unset NAME\") change that task's environment.\n"
+		      "# It fixes the job's settings instead of draining the node: it never fails (a "
+		      "failing TaskProlog cancels the task) and calls no Slurm command.\n\n");
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct rec_var *v = &rec->v[i];
+		if (v->where != WHERE_ENV)
+			continue;
+		if (v->scope == SCOPE_NODE) {
+			any_node = 1;
+			continue;
+		}
+		em_comment(sb, "# ", v->why ? v->why : "recommended");
+		prolog_echo(sb, "", v);
+	}
+	if (any_node) {
+		strbuf_addstr(sb, "case \"${SLURMD_NODENAME:-$(uname -n)}\" in\n");
+		for (size_t i = 0; i < rec->n; i++) {
+			const char *node = rec->v[i].node;
+			if (!em_first_of_node(rec, i))
+				continue;
+			strbuf_addf(sb, "%s|%s.*)\n", node, node);
+			for (size_t j = i; j < rec->n; j++)
+				if (em_is_node_var(&rec->v[j], node))
+					prolog_echo(sb, "\t", &rec->v[j]);
+			strbuf_addstr(sb, "\t;;\n");
+		}
+		strbuf_addstr(sb, "esac\n");
+	}
+	if (!em_env_count(rec) && !any_node)
+		strbuf_addstr(sb, "# nothing to export: the checks found the defaults right for this job\n");
+	strbuf_addstr(sb, "exit 0\n");
+}

@@ -1,0 +1,570 @@
+/*
+ * Extractors: what the lines that are not signatures say. One row per anchor, grouped by the
+ * family of lines it reads (NCCL init, torch/Lightning, the job's settings, ifconfig / ip addr);
+ * each row's function records the value in the line's stream or in the job-wide observations.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/scan_impl.h"
+#include "explain/text.h"
+#include "util/xalloc.h"
+
+/* `p` is just past the anchor, `a` at its start, both inside the line's body. */
+typedef void (*extract_fn)(struct lctx *c, const char *p, const char *a);
+
+#define BODY(c) ((c)->li->body)
+#define END(c) ((c)->li->body + (c)->li->blen)
+
+/* ---- job-wide records ----------------------------------------------------------------------- */
+
+static void add_iface(struct scan *x, const char *ifname, const char *addr, int prefix)
+{
+	struct run_obs *o = &x->obs;
+	struct iface_obs *f;
+
+	if (!*ifname || !*addr)
+		return;
+	for (int i = 0; i < o->nifs; i++)
+		if (!strcmp(o->ifs[i].ifname, ifname) && !strcmp(o->ifs[i].addr, addr)) {
+			if (o->ifs[i].prefix < 0)
+				o->ifs[i].prefix = prefix;
+			return;
+		}
+	if (o->nifs >= OBS_MAX_IFACES)
+		return;
+	f = &o->ifs[o->nifs++];
+	snprintf(f->ifname, sizeof(f->ifname), "%s", ifname);
+	snprintf(f->addr, sizeof(f->addr), "%s", addr);
+	f->prefix = prefix;
+	f->file = x->cur;
+}
+
+/* A MASTER_ADDR candidate; a more reliable source (higher prio) wins. */
+static void set_master(struct scan *x, const char *p, const char *end, int prio, const char *src,
+		       struct loc l, int strip_port)
+{
+	struct run_obs *o = &x->obs;
+	char v[64];
+	char *colon;
+
+	if (prio <= o->master_prio)
+		return;
+	while (p < end && (*p == ' ' || *p == '\'' || *p == '"'))
+		p++;
+	xt_take(p, end, " \t'\",)]}", v, sizeof(v));
+	if (strip_port && (colon = strrchr(v, ':')) && strchr(v, ':') == colon)
+		*colon = '\0';
+	if (!v[0] || !(isalnum((unsigned char)v[0])))
+		return;
+	if (!strcmp(v, "localhost") && prio < 3)
+		return;
+	snprintf(o->master, sizeof(o->master), "%s", v);
+	o->master_prio = prio;
+	o->master_loc = l;
+	snprintf(o->master_src, sizeof(o->master_src), "%s", src);
+}
+
+/* "NAME = value" / "NAME: value" / "NAME=value": returns the value start or NULL. */
+static const char *assigned(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || (*p != '=' && *p != ':'))
+		return NULL;
+	p++;
+	while (p < end && (*p == ' ' || *p == '"' || *p == '\''))
+		p++;
+	return p < end ? p : NULL;
+}
+
+static void set_env(struct scan *x, const char *name, const char *p, const char *end, struct loc l)
+{
+	struct run_obs *o = &x->obs;
+	struct env_obs *ev;
+	size_t n;
+
+	for (int i = 0; i < o->nenv; i++)
+		if (!strcmp(o->env[i].name, name))
+			return;	/* the first echo wins */
+	if (o->nenv >= OBS_MAX_ENV)
+		return;
+	ev = &o->env[o->nenv++];
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	xt_take(p, end, " \t", ev->value, sizeof(ev->value));
+	n = strlen(ev->value);
+	if (n && ev->value[n - 1] == '.')
+		ev->value[n - 1] = '\0';
+	ev->loc = l;
+}
+
+/* ---- NCCL init: version, interfaces, transports, progress ------------------------------------ */
+
+static void ex_version(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+
+	(void)a;
+	if (!s->nccl_version[0] && p < END(c) && xt_digit(*p)) {
+		xt_take(p, END(c), " \t", s->nccl_version, sizeof(s->nccl_version));
+		s->ver_loc = c->loc;
+	}
+}
+
+/* "Bootstrap : Using eth0:10.0.0.1<0>" (2.19+: "Using [0]eth0:…") */
+static void ex_bootstrap(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+	const char *end = END(c);
+
+	(void)a;
+	if (s->boot_loc.line)
+		return;
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end && *p == '[') {
+		const char *rb = memchr(p, ']', (size_t)(end - p));
+		if (rb)
+			p = rb + 1;
+	}
+	p += xt_take(p, end, ": ", s->boot_if, sizeof(s->boot_if));
+	if (p < end && *p == ':') {
+		xt_take(p + 1, end, "< ", s->boot_addr, sizeof(s->boot_addr));
+		s->boot_loc = c->loc;
+		add_iface(c->x, s->boot_if, s->boot_addr, -1);
+	}
+}
+
+/* "NET/Socket : Using [0]eth0:203.0.113.10<0> [1]eth1:10.10.0.1<0>" */
+static void ex_net_socket(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+	const char *end = END(c);
+
+	(void)a;
+	if (s->sock_loc.line)
+		return;
+	s->sock_loc = c->loc;
+	while (p < end && s->nsock < (int)ARRAY_SIZE(s->sock)) {
+		const char *lb = memchr(p, '[', (size_t)(end - p)), *rb;
+		struct sock_if *si;
+		if (!lb)
+			break;
+		rb = memchr(lb, ']', (size_t)(end - lb));
+		if (!rb)
+			break;
+		p = rb + 1;
+		si = &s->sock[s->nsock];
+		p += xt_take(p, end, ": ", si->ifname, sizeof(si->ifname));
+		if (p >= end || *p != ':')
+			break;
+		p++;
+		p += xt_take(p, end, "< ", si->addr, sizeof(si->addr));
+		add_iface(c->x, si->ifname, si->addr, -1);
+		s->nsock++;
+	}
+}
+
+static void ex_net_ib(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+
+	(void)a;
+	if (!s->ib_loc.line) {
+		xt_excerpt(p, (size_t)(END(c) - p), s->ib, sizeof(s->ib));
+		s->ib_loc = c->loc;
+	}
+}
+
+static void ex_network(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if (c->li->nccl && !c->s->network[0])
+		xt_take(p, END(c), " \t", c->s->network, sizeof(c->s->network));
+}
+
+/* "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM" */
+static void ex_via(struct lctx *c, const char *p, const char *a)
+{
+	static const struct {
+		const char *prefix;
+		unsigned bit;
+	} via[] = {
+		{ "NET/Socket", TR_NET_SOCKET }, { "NET/IB", TR_NET_IB }, { "NET/", TR_NET_OTHER },
+		{ "P2P/", TR_P2P }, { "SHM/", TR_SHM }, { "COLLNET", TR_COLLNET },
+	};
+	struct stream_obs *s = c->s;
+	size_t left = (size_t)(END(c) - p), i;
+
+	(void)a;
+	if (!c->li->nccl || c->li->blen < 8 || memcmp(BODY(c), "Channel ", 8))
+		return;
+	for (i = 0; i < ARRAY_SIZE(via); i++) {
+		size_t n = strlen(via[i].prefix);
+		if (left >= n && !memcmp(p, via[i].prefix, n))
+			break;
+	}
+	if (i == ARRAY_SIZE(via))
+		return;
+	s->transports |= via[i].bit;
+	if (!s->nvia++) {
+		xt_excerpt(BODY(c), c->li->blen, s->via_example, sizeof(s->via_example));
+		s->via_loc = c->loc;
+	}
+}
+
+static void ex_init_start(struct lctx *c, const char *p, const char *a)
+{
+	long r = xt_num_after(BODY(c), END(c), " rank "), n = xt_num_after(BODY(c), END(c), " nranks ");
+
+	(void)p;
+	(void)a;
+	if (!c->s->init_start.line) {
+		c->s->init_start = c->loc;
+		c->s->start_nranks = (int)n;
+	}
+	if (r >= 0)
+		scan_set_rank(c->s, (int)r, 2, (int)n);
+}
+
+static void ex_init_complete(struct lctx *c, const char *p, const char *a)
+{
+	long r = xt_num_after(BODY(c), END(c), " rank "), n = xt_num_after(BODY(c), END(c), " nranks ");
+
+	(void)p;
+	(void)a;
+	c->s->init_complete = c->loc;
+	if (r >= 0)
+		scan_set_rank(c->s, (int)r, 2, (int)n);
+}
+
+static void ex_init_timings(struct lctx *c, const char *p, const char *a)
+{
+	const char *t = xt_find(p, END(c), " total ");
+	char num[32];
+
+	(void)a;
+	if (t) {
+		xt_take(t + 7, END(c), " (", num, sizeof(num));
+		c->s->init_total = strtod(num, NULL);
+	}
+}
+
+/* "comm 0x… rank 3 nRanks 8 nNodes 2 localRanks 4 localRank 3" */
+static void ex_topology(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+	const char *b = BODY(c), *end = END(c);
+	long v;
+
+	(void)p;
+	(void)a;
+	if (!c->li->nccl)
+		return;
+	if ((v = xt_num_after(b, end, " nRanks ")) >= 0 && s->nranks < 0) {
+		s->nranks = (int)v;
+		s->nnodes = (int)xt_num_after(b, end, " nNodes ");
+		s->local_ranks = (int)xt_num_after(b, end, " localRanks ");
+		s->topo_loc = c->loc;
+		if ((v = xt_num_after(b, end, " rank ")) >= 0)
+			scan_set_rank(s, (int)v, 2, s->nranks);
+	}
+}
+
+/* ---- torch and Lightning ---------------------------------------------------------------------- */
+
+/* "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4" */
+static void ex_pl_init(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+	long v = xt_num_after(p, END(c), "");
+	const char *slash;
+
+	(void)a;
+	if (v < 0)
+		return;
+	slash = xt_find(p, END(c), "/");
+	s->pl_rank = (int)v;
+	s->pl_world = slash ? (int)xt_num_after(slash, END(c), "/") : -1;
+	s->pl_init = c->loc;
+	scan_set_rank(s, (int)v, 1, s->pl_world);
+}
+
+static void ex_pl_registered(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+
+	(void)p;
+	(void)a;
+	c->s->pl_registered = c->loc;
+	if (!o->pl_registered.line) {
+		o->pl_registered = c->loc;
+		o->pl_world = (int)xt_num_after(BODY(c), END(c), "Starting with ");
+	}
+}
+
+static void ex_watchdog(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+	const char *b = BODY(c), *end = END(c), *op;
+
+	(void)p;
+	(void)a;
+	if (s->wd_count++)
+		return;
+	s->wd_seq = xt_num_after(b, end, "SeqNum=");
+	s->wd_timeout_ms = xt_num_after(b, end, "Timeout(ms)=");
+	if ((op = xt_find(b, end, "OpType=")))
+		xt_take(op + 7, end, ", )", s->wd_op, sizeof(s->wd_op));
+	s->wd_loc = c->loc;
+}
+
+static void ex_traceback(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	c->s->in_tb = 1;
+}
+
+/* ---- the job's settings: MASTER_ADDR, NCCL_* echoes -------------------------------------------- */
+
+static void ex_master_env(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if ((p = assigned(p, END(c))))
+		set_master(c->x, p, END(c), 3, "MASTER_ADDR", c->loc, 0);
+}
+
+/* "--master_addr=10.0.0.1", "--master-addr 10.0.0.1", "master_addr: 10.0.0.1" */
+static void ex_master_arg(struct lctx *c, const char *p, const char *a)
+{
+	const char *q = assigned(p, END(c));
+
+	(void)a;
+	if (!q && p < END(c) && *p == ' ')
+		q = p + 1;
+	if (q)
+		set_master(c->x, q, END(c), 2, "launcher arguments", c->loc, 0);
+}
+
+static void ex_rdzv(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if ((p = assigned(p, END(c))))
+		set_master(c->x, p, END(c), 1, "rdzv_endpoint", c->loc, 1);
+}
+
+static void ex_c10d_target(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	set_master(c->x, p, END(c), 0, "c10d connect target", c->loc, 0);
+}
+
+/* NCCL's ENV echo: "NCCL_IB_HCA set by environment to mlx5_0." (the name is the word before) */
+static void ex_env(struct lctx *c, const char *p, const char *a)
+{
+	const char *b = BODY(c), *n0;
+	char name[48];
+
+	if (a - b < 5 || memcmp(a - 5, " set ", 5))
+		return;
+	a -= 5;
+	n0 = a;
+	while (n0 > b && (isalnum((unsigned char)n0[-1]) || n0[-1] == '_'))
+		n0--;
+	if (a - n0 < 3 || (size_t)(a - n0) >= sizeof(name))
+		return;
+	memcpy(name, n0, (size_t)(a - n0));
+	name[a - n0] = '\0';
+	set_env(c->x, name, p, END(c), c->loc);
+}
+
+static void ex_env_ifname(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	set_env(c->x, "NCCL_SOCKET_IFNAME", p, END(c), c->loc);
+}
+
+/* ---- interface listings: ifconfig, ip addr, ip -o addr ----------------------------------------- */
+
+/* ifconfig: "eth1: flags=4163<UP,...>" */
+static void ex_ifconfig_flags(struct lctx *c, const char *p, const char *a)
+{
+	const char *q = BODY(c);
+
+	(void)p;
+	(void)a;
+	while (q < END(c) && *q == ' ')
+		q++;
+	xt_take(q, END(c), ": ", c->x->cur_if, sizeof(c->x->cur_if));
+}
+
+/* ip addr: "2: eth1: <BROADCAST,...>" */
+static void ex_iplink(struct lctx *c, const char *p, const char *a)
+{
+	const char *q = BODY(c), *end = END(c);
+
+	(void)p;
+	(void)a;
+	while (q < end && *q == ' ')
+		q++;
+	if (q >= end || !xt_digit(*q))
+		return;
+	while (q < end && xt_digit(*q))
+		q++;
+	if (q + 2 < end && q[0] == ':' && q[1] == ' ')
+		xt_take(q + 2, end, ":@ ", c->x->cur_if, sizeof(c->x->cur_if));
+}
+
+static int mask_prefix(const char *p, const char *end)
+{
+	const char *nm = xt_find(p, end, "netmask ");
+	char mask[32];
+	unsigned a1, a2, a3, a4;
+	uint32_t m;
+	int prefix = 0;
+
+	if (!nm)
+		return -1;
+	xt_take(nm + 8, end, " \t", mask, sizeof(mask));
+	if (sscanf(mask, "%u.%u.%u.%u", &a1, &a2, &a3, &a4) != 4)
+		return -1;
+	m = (a1 << 24) | (a2 << 16) | (a3 << 8) | a4;
+	while (m & 0x80000000u) {
+		prefix++;
+		m <<= 1;
+	}
+	return prefix;
+}
+
+/* "    inet 10.0.0.1 netmask 255.255.255.0", "2: eth1    inet 10.0.0.2/24 ... scope global eth1" */
+static void ex_inet(struct lctx *c, const char *p, const char *a)
+{
+	const char *q = BODY(c), *end = END(c), *sc;
+	char addr[64], ifname[32];
+	int prefix = -1;
+	char *slash;
+
+	(void)a;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	/* "ip -o addr": the "2: " may already be gone, taken for an srun label */
+	if (q < end && xt_digit(*q) && p - q < 40) {
+		while (q < end && xt_digit(*q))
+			q++;
+		if (q + 2 < end && q[0] == ':' && q[1] == ' ')
+			q += 2;
+		while (q < end && *q == ' ')
+			q++;
+	}
+	if (q != p - 5) {
+		char name[32];
+		const char *t = q + xt_take(q, end, " \t", name, sizeof(name));
+		while (t < end && (*t == ' ' || *t == '\t'))
+			t++;
+		if (t != p - 5 || !name[0])
+			return;	/* "inet" inside a sentence */
+		name[strcspn(name, ":@")] = '\0';
+		memcpy(c->x->cur_if, name, sizeof(name));
+	}
+	xt_take(p, end, " \t", addr, sizeof(addr));
+	if ((slash = strchr(addr, '/'))) {
+		prefix = atoi(slash + 1);
+		*slash = '\0';
+	} else {
+		prefix = mask_prefix(p, end);
+	}
+	snprintf(ifname, sizeof(ifname), "%s", c->x->cur_if);
+	if ((sc = xt_find(p, end, "scope global ")))
+		xt_take(sc + 13, end, " \t\\", ifname, sizeof(ifname));
+	if (ifname[0] && addr[0] && (xt_digit(addr[0]) || strchr(addr, ':')))
+		add_iface(c->x, ifname, addr, prefix);
+}
+
+size_t extract_inet_at(const char *b, size_t len)
+{
+	size_t i = 0, t;
+
+	while (i < len && i < 48 && (b[i] == ' ' || b[i] == '\t'))
+		i++;
+	if (i + 5 <= len && !memcmp(b + i, "inet ", 5))
+		return i + 5;
+	if (i || len > 400)
+		return 0;
+	while (i < len && i < 8 && xt_digit(b[i]))
+		i++;
+	if (i && i + 1 < len && b[i] == ':' && b[i + 1] == ' ')
+		i += 2;
+	else if (i)
+		return 0;
+	while (i < len && b[i] == ' ')
+		i++;
+	t = i;
+	while (i < len && i - t < 32 && (isalnum((unsigned char)b[i]) || strchr("._@-", b[i])))
+		i++;
+	if (i == t || i >= len || b[i] != ' ')
+		return 0;
+	while (i < len && b[i] == ' ')
+		i++;
+	return i + 5 <= len && !memcmp(b + i, "inet ", 5) ? i + 5 : 0;
+}
+
+/* ---- the table -------------------------------------------------------------------------------- */
+
+static const struct extractor {
+	const char *anchor;	/* NULL: found by extract_inet_at(), "in" is too common for the prefilter */
+	extract_fn fn;
+} extractors[] = {
+	{ .anchor = "NCCL version ", .fn = ex_version },
+	{ .anchor = "Bootstrap : Using", .fn = ex_bootstrap },
+	{ .anchor = "Bootstrap: Using", .fn = ex_bootstrap },
+	{ .anchor = "NET/Socket : Using", .fn = ex_net_socket },
+	{ .anchor = "NET/IB : Using", .fn = ex_net_ib },
+	{ .anchor = "Using network ", .fn = ex_network },
+	{ .anchor = "] via ", .fn = ex_via },
+	{ .anchor = "Init START", .fn = ex_init_start },
+	{ .anchor = "Init COMPLETE", .fn = ex_init_complete },
+	{ .anchor = "Init timings", .fn = ex_init_timings },
+	{ .anchor = "nRanks ", .fn = ex_topology },
+	{ .anchor = "Initializing distributed: GLOBAL_RANK:", .fn = ex_pl_init },
+	{ .anchor = "All distributed processes registered", .fn = ex_pl_registered },
+	{ .anchor = "Watchdog caught collective operation timeout", .fn = ex_watchdog },
+	{ .anchor = "Traceback (most recent call last)", .fn = ex_traceback },
+	{ .anchor = "MASTER_ADDR", .fn = ex_master_env },
+	{ .anchor = "master_addr", .fn = ex_master_arg },
+	{ .anchor = "master-addr", .fn = ex_master_arg },
+	{ .anchor = "rdzv_endpoint", .fn = ex_rdzv },
+	{ .anchor = "trying to connect to (", .fn = ex_c10d_target },
+	{ .anchor = "by environment to ", .fn = ex_env },
+	{ .anchor = "NCCL_SOCKET_IFNAME set to ", .fn = ex_env_ifname },
+	{ .anchor = "flags=", .fn = ex_ifconfig_flags },
+	{ .anchor = "<BROADCAST", .fn = ex_iplink },
+	{ .anchor = "<LOOPBACK", .fn = ex_iplink },
+	{ .anchor = "<NO-CARRIER", .fn = ex_iplink },
+	{ .anchor = NULL, .fn = ex_inet },
+};
+
+size_t extract_count(void)
+{
+	return ARRAY_SIZE(extractors);
+}
+
+const char *extract_anchor(size_t e)
+{
+	return e < ARRAY_SIZE(extractors) ? extractors[e].anchor : NULL;
+}
+
+size_t extract_inet(void)
+{
+	return ARRAY_SIZE(extractors) - 1;
+}
+
+void extract_run(struct lctx *c, size_t e, size_t at)
+{
+	const struct extractor *x = &extractors[e];
+	const char *p = c->li->body + at;
+
+	x->fn(c, p, x->anchor ? p - strlen(x->anchor) : p);
+}

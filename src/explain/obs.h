@@ -1,0 +1,146 @@
+/*
+ * What the scanner saw in a set of logs: the value that scan.c produces and reason.c consumes.
+ * Per-process records (streams: one per NCCL host:pid, torchrun [rankN]: / srun label, or the rest
+ * of a file), signature hits, and the job-wide echoes (MASTER_ADDR, interfaces, NCCL_* settings).
+ * Only line numbers are kept as evidence, so its size is bounded whatever the input.
+ */
+#ifndef NCCLCHECK_EXPLAIN_OBS_H
+#define NCCLCHECK_EXPLAIN_OBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OBS_MAX_STREAMS 4096	/* distinct processes/ranks tracked; more share one overflow stream */
+#define OBS_MAX_INPUTS 4096
+#define OBS_MAX_IFACES 64
+#define OBS_MAX_ENV 32
+#define OBS_SIG_EV 5		/* evidence locations kept per signature */
+#define OBS_SIG_STREAMS 64	/* streams remembered per signature */
+#define OBS_TEXT 200		/* kept excerpt of a line */
+
+struct loc {
+	uint32_t file;
+	uint64_t line;		/* 0: none */
+};
+
+struct sock_if {
+	char ifname[32];
+	char addr[64];
+};
+
+/* What one process (or one prefixed rank of one file) printed. */
+struct stream_obs {
+	/* hot: touched by every line (kept together in the first cache lines) */
+	uint32_t file;
+	char kind;		/* 'R' [rankN]: / srun label, 'L' [defaultN]:, 'P' NCCL host:pid, 'F' the file */
+	char in_tb;
+	uint16_t hlen;		/* the key's host: its length and hash (compared instead of the bytes) */
+	uint32_t hhash;
+	int key;
+	long pid;
+	int rank, rank_prio;	/* the rank the lines name; how sure (-1 none, 1 Lightning … 3 prefix) */
+	int rank_nranks;
+	uint64_t lines, nccl_lines;
+	struct loc last_loc;
+	char host[64];
+	/* cold: set by the lines that matter */
+	char nhost[64];		/* the host and pid of NCCL's prefix, for display (never the key) */
+	long npid;
+	char nccl_version[40];
+	struct loc ver_loc;
+	char boot_if[32], boot_addr[64];
+	struct loc boot_loc;
+	struct sock_if sock[4];
+	int nsock;
+	struct loc sock_loc;
+	char ib[128];
+	struct loc ib_loc;
+	char network[32];
+	int nranks, nnodes, local_ranks;
+	struct loc topo_loc;
+	struct loc init_start, init_complete;
+	int start_nranks;
+	double init_total;	/* seconds, <0 unknown */
+	unsigned transports;	/* TR_* bits */
+	uint64_t nvia;
+	char via_example[96];
+	struct loc via_loc;
+	struct loc pl_init, pl_registered;
+	int pl_rank, pl_world;
+	long wd_seq, wd_timeout_ms;
+	char wd_op[32];
+	struct loc wd_loc;
+	uint32_t wd_count;
+	char exception[OBS_TEXT];
+	struct loc exc_loc;
+	char last[OBS_TEXT];	/* the latest line, printable (filled when the scan ends) */
+};
+
+enum {
+	TR_NET_SOCKET = 1 << 0,
+	TR_NET_IB = 1 << 1,
+	TR_NET_OTHER = 1 << 2,
+	TR_P2P = 1 << 3,
+	TR_SHM = 1 << 4,
+	TR_COLLNET = 1 << 5,
+};
+
+/* The lines one signature (sigs.c) matched. */
+struct sig_hit {
+	uint64_t count;
+	struct loc ev[OBS_SIG_EV];
+	char ev_text[OBS_SIG_EV][OBS_TEXT];
+	int nev;
+	uint32_t streams[OBS_SIG_STREAMS];
+	int nstreams;
+	int streams_overflow;
+	char capture[96];
+};
+
+struct input_obs {
+	char *name;
+	uint64_t lines, bytes, long_lines;
+	int name_rank;		/* rank from a file name like rank3.log; -1 */
+};
+
+struct iface_obs {
+	char ifname[32];
+	char addr[64];
+	int prefix;		/* -1 unknown */
+	uint32_t file;
+};
+
+struct env_obs {
+	char name[48];
+	char value[96];
+	struct loc loc;
+};
+
+struct run_obs {
+	const struct input_obs *in;
+	uint32_t nin;
+	const struct stream_obs *st;
+	uint32_t nst;
+	const struct sig_hit *hits;	/* one per row of explain_sigs */
+	uint64_t stream_overflow;	/* lines that landed in the overflow stream */
+	char master[64];		/* MASTER_ADDR, from --master-addr or the log */
+	int master_prio;		/* -1 none */
+	struct loc master_loc;
+	char master_src[32];
+	struct iface_obs ifs[OBS_MAX_IFACES];
+	int nifs;
+	struct env_obs env[OBS_MAX_ENV];
+	int nenv;
+	uint64_t total_lines, total_bytes, nccl_info_lines, long_lines;
+	struct loc pl_registered;	/* Lightning's "All distributed processes registered" */
+	int pl_world;
+};
+
+/* "name:line" of a location. */
+void obs_loc_fmt(const struct run_obs *o, struct loc l, char *buf, size_t len);
+/* The name of input `file` ("?" when out of range). */
+const char *obs_input_name(const struct run_obs *o, uint32_t file);
+/* The value of an env echo seen in the log (NCCL_SOCKET_IFNAME...), or NULL. */
+const struct env_obs *obs_env(const struct run_obs *o, const char *name);
+
+#endif

@@ -1,0 +1,96 @@
+/* The reasoner's own state and helpers, shared by reason.c, reason_rules.c and payload.c. */
+#ifndef NCCLCHECK_EXPLAIN_REASON_IMPL_H
+#define NCCLCHECK_EXPLAIN_REASON_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "explain/obs.h"
+#include "explain/reason.h"
+#include "explain/sigs.h"
+#include "finding.h"
+
+#define MAX_PARTS 4096
+#define CHECK_NODE_CMD EXPLAIN_CHECK_NODE
+
+struct strbuf;
+
+/* One participant: a rank (its streams merged), or the unresolved lines of one input. */
+struct part {
+	int rank;
+	char label[96];
+	struct stream_obs m;
+	int err_sig;		/* an error-level signature hit one of its streams */
+	int net_sig;		/* a network signature hit one of its streams */
+};
+
+struct rs {
+	const struct run_obs *x;
+	struct part *p;
+	size_t np;
+	int32_t *st2p;		/* stream -> part */
+	struct findings *fs;
+	size_t first;		/* fs->v[first …] are this run's findings */
+	int *score;		/* their ranking key, by index - first: best first at the end */
+	size_t ascore;
+	char suggest_if[32];	/* the interface in MASTER_ADDR's subnet, when the log shows one */
+	char suggest_why[320];
+	struct loc suggest_loc;	/* the NET/Socket line the suggestion comes from, if it does */
+	char suggest_ev[320];	/* what that line lists, with the address classes */
+	uint32_t master_v4;
+	int master_is_v4;
+};
+
+/* ---- findings (reason.c) ---- */
+
+/* A finding ranked by severity, confidence and `bonus` (a cause above its symptoms). */
+struct finding *rs_add(struct rs *r, const char *id, enum severity sev, enum confidence conf,
+		       int bonus);
+void rs_title(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A fix line. What it recommends is also recorded as data: `export A=1 B=2` and `unset A` as env
+ * settings, `sysctl -w k=v` as a sysctl setting (the first recommendation of a name wins: later
+ * lines of a fix are alternatives), "to test it: CMD" as the check and "if the log is not enough:
+ * rerun with ENV" as the rerun hint.
+ */
+void rs_fix(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Evidence "file:line: what: text". */
+void rs_at(struct rs *r, struct finding *f, struct loc l, const char *what, const char *text);
+/* The finding's ranks and node label from a set of parts. */
+void rs_parts(struct rs *r, struct finding *f, const size_t *parts, size_t n);
+/* The parts (ranks) whose streams a signature hit. */
+void rs_sig_parts(struct rs *r, const struct sig_hit *h, size_t *out, size_t *n);
+/* The fix lines for "use the interface that reaches MASTER_ADDR". */
+void rs_fix_ifname(struct rs *r, struct finding *f);
+/* "rank 3", "ranks 0-2, 5", "ranks 0-7 and 12 more" from a sorted unique list. */
+void rs_rank_list(const int *v, size_t n, struct strbuf *sb);
+
+/* ---- addresses (reason.c) ---- */
+
+enum aclass { A_UNKNOWN, A_PRIVATE, A_PUBLIC, A_LOOPBACK, A_LINKLOCAL, A_DOCKER };
+
+const char *aclass_name(enum aclass c);
+enum aclass aclass_of(const char *ifname, const char *addr);
+int addr_v4(const char *s, uint32_t *out);
+int addr_same_net(uint32_t a, uint32_t b, int prefix);
+/* The prefix length the log shows for addr (on ifname when not NULL), or -1. */
+int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *addr);
+
+/* ---- cross-rank rules (reason_rules.c) ---- */
+
+void rule_wrong_interface(struct rs *r);
+void rule_ifname_nomatch(struct rs *r);
+void rule_version_mismatch(struct rs *r);
+void rule_missing_ranks(struct rs *r);
+void rule_init_progress(struct rs *r, int net_diag);
+void rule_lightning(struct rs *r, int have_errors);
+void rule_watchdog_desync(struct rs *r);
+void rule_log_hints(struct rs *r);
+
+/* ---- payload (payload.c) ---- */
+
+json_t *rs_payload(const struct rs *r);
+
+#endif

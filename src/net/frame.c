@@ -1,0 +1,188 @@
+/* net/frame: see frame.h. */
+#include "net/frame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/sock.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *const status_names[] = {
+	[FRAME_OK] = "ok", [FRAME_AGAIN] = "again", [FRAME_EOF] = "eof",
+	[FRAME_TOOBIG] = "too-big", [FRAME_NOTJSON] = "not-json", [FRAME_TIMEOUT] = "timeout",
+	[FRAME_IO] = "io",
+};
+
+const char *frame_status_name(enum frame_status s)
+{
+	return (unsigned)s < sizeof(status_names) / sizeof(status_names[0]) ? status_names[s] : "?";
+}
+
+static uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+enum frame_status frame_encode(const json_t *msg, size_t cap, struct strbuf *out, struct err *e)
+{
+	unsigned char hdr[FRAME_HDR];
+	char *body;
+	size_t len;
+
+	if (!json_is_object(msg)) {
+		err_set(e, ERR_INTERNAL, "a frame carries one JSON object");
+		return FRAME_NOTJSON;
+	}
+	body = json_dumps(msg, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (!body) {
+		err_set(e, ERR_INTERNAL, "cannot encode a message");
+		return FRAME_NOTJSON;
+	}
+	len = strlen(body);
+	if (len > cap || len > UINT32_MAX) {
+		err_set(e, ERR_USAGE, "a message of %zu bytes is over the frame cap of %zu", len, cap);
+		free(body);
+		return FRAME_TOOBIG;
+	}
+	hdr[0] = (unsigned char)(len >> 24);
+	hdr[1] = (unsigned char)(len >> 16);
+	hdr[2] = (unsigned char)(len >> 8);
+	hdr[3] = (unsigned char)len;
+	strbuf_add(out, hdr, sizeof(hdr));
+	strbuf_add(out, body, len);
+	free(body);
+	return FRAME_OK;
+}
+
+enum frame_status frame_decode_body(const void *body, size_t len, json_t **out, struct err *e)
+{
+	json_error_t jerr;
+	json_t *j;
+
+	*out = NULL;
+	/* JSON_REJECT_DUPLICATES: {"rank":0,"rank":1} must not mean whichever came last */
+	j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!j) {
+		err_set(e, ERR_PARSE, "a frame of %zu bytes is not JSON: %s (at byte %d)", len,
+			jerr.text, jerr.position);
+		return FRAME_NOTJSON;
+	}
+	if (!json_is_object(j)) {
+		err_set(e, ERR_PARSE, "a frame holds a JSON %s, not an object",
+			json_is_array(j) ? "array" : json_is_string(j) ? "string" : "scalar");
+		json_decref(j);
+		return FRAME_NOTJSON;
+	}
+	*out = j;
+	return FRAME_OK;
+}
+
+static enum frame_status io_status(const struct err *e)
+{
+	switch (e ? e->code : ERR_SYS) {
+	case ERR_TIMEOUT: return FRAME_TIMEOUT;
+	case ERR_PEER: return FRAME_EOF;
+	default: return FRAME_IO;
+	}
+}
+
+enum frame_status frame_write(int fd, const json_t *msg, size_t cap, int64_t deadline_ms,
+			      struct err *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct err le = ERR_INIT;
+	enum frame_status st = frame_encode(msg, cap, &sb, e);
+
+	if (st == FRAME_OK && net_write_full(fd, sb.buf, sb.len, deadline_ms, &le) < 0) {
+		st = io_status(&le);
+		err_set(e, le.code, "%s", le.msg);
+	}
+	strbuf_release(&sb);
+	return st;
+}
+
+enum frame_status frame_read(int fd, size_t cap, int64_t deadline_ms, json_t **out, struct err *e)
+{
+	unsigned char hdr[FRAME_HDR];
+	struct err le = ERR_INIT;
+	enum frame_status st;
+	uint32_t len;
+	char *body;
+
+	*out = NULL;
+	if (net_read_full(fd, hdr, sizeof(hdr), deadline_ms, &le) < 0) {
+		err_set(e, le.code, "%s", le.msg);
+		return io_status(&le);
+	}
+	len = get_be32(hdr);
+	if (len > cap) {
+		err_set(e, ERR_PEER, "the peer announced a frame of %u bytes, over the cap of %zu",
+			len, cap);
+		return FRAME_TOOBIG;
+	}
+	body = xmalloc(len ? len : 1);
+	if (net_read_full(fd, body, len, deadline_ms, &le) < 0) {
+		free(body);
+		err_set(e, le.code, "%s", le.msg);
+		return io_status(&le);
+	}
+	st = frame_decode_body(body, len, out, e);
+	free(body);
+	return st;
+}
+
+void frame_reader_init(struct frame_reader *r, size_t cap)
+{
+	memset(r, 0, sizeof(*r));
+	r->cap = cap;
+}
+
+void frame_reader_release(struct frame_reader *r)
+{
+	free(r->body);
+	frame_reader_init(r, r->cap);
+}
+
+enum frame_status frame_reader_feed(struct frame_reader *r, const void *data, size_t n,
+				    size_t *used, json_t **out, struct err *e)
+{
+	const unsigned char *p = data;
+	size_t off = 0, take;
+	enum frame_status st;
+
+	*out = NULL;
+	*used = 0;
+	if (r->hlen < FRAME_HDR) {
+		take = FRAME_HDR - r->hlen < n ? FRAME_HDR - r->hlen : n;
+		memcpy(r->hdr + r->hlen, p, take);
+		r->hlen += take;
+		off += take;
+		if (r->hlen < FRAME_HDR) {
+			*used = off;
+			return FRAME_AGAIN;
+		}
+		r->want = get_be32(r->hdr);
+		if (r->want > r->cap) {
+			*used = off;
+			err_set(e, ERR_PEER, "the peer announced a frame of %zu bytes, over the cap "
+				"of %zu", r->want, r->cap);
+			return FRAME_TOOBIG;
+		}
+		free(r->body);
+		r->body = xmalloc(r->want ? r->want : 1);
+		r->have = 0;
+	}
+	take = r->want - r->have < n - off ? r->want - r->have : n - off;
+	memcpy(r->body + r->have, p + off, take);
+	r->have += take;
+	off += take;
+	*used = off;
+	if (r->have < r->want)
+		return FRAME_AGAIN;
+	st = frame_decode_body(r->body, r->want, out, e);
+	free(r->body);
+	r->body = NULL;
+	r->hlen = r->want = r->have = 0;
+	return st;
+}

@@ -1,0 +1,534 @@
+/* net/sock: see sock.h. */
+#include "net/sock.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "util/file.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static const char *const fail_names[] = {
+	[NET_OK] = "ok", [NET_REFUSED] = "refused", [NET_TIMEOUT] = "timeout",
+	[NET_NOROUTE] = "no-route", [NET_UNREACH] = "unreachable", [NET_RESOLVE] = "resolve",
+	[NET_LOCAL] = "local", [NET_OTHER] = "other",
+};
+
+const char *net_fail_name(enum net_fail f)
+{
+	return (unsigned)f < sizeof(fail_names) / sizeof(fail_names[0]) ? fail_names[f] : "other";
+}
+
+int net_fail_parse(const char *s, enum net_fail *out)
+{
+	for (unsigned i = 0; i < sizeof(fail_names) / sizeof(fail_names[0]); i++)
+		if (s && !strcmp(s, fail_names[i])) {
+			*out = (enum net_fail)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* 1 ready, 0 deadline passed, -1 poll failed. Restarts on EINTR with the time left. */
+static int wait_fd(int fd, short events, int64_t deadline_ms, short *revents)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	for (;;) {
+		int64_t left = deadline_ms - time_now_ms();
+		int n;
+
+		if (left < 0)
+			left = 0;
+		n = poll(&p, 1, left > 3600000 ? 3600000 : (int)left);
+		if (n > 0) {
+			if (revents)
+				*revents = p.revents;
+			return 1;
+		}
+		if (n == 0 && left == 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+static enum net_fail classify(int err)
+{
+	switch (err) {
+	case ECONNREFUSED: case ECONNRESET: return NET_REFUSED;
+	case ETIMEDOUT: return NET_TIMEOUT;
+	case EHOSTUNREACH: case EHOSTDOWN: return NET_NOROUTE;
+	case ENETUNREACH: case ENETDOWN: return NET_UNREACH;
+	case EACCES: case EPERM: case EADDRNOTAVAIL: case EADDRINUSE: return NET_LOCAL;
+	default: return NET_OTHER;
+	}
+}
+
+static void fmt_addr(const struct sockaddr *sa, char *buf, size_t len, int with_port)
+{
+	char host[INET6_ADDRSTRLEN + IF_NAMESIZE + 2] = "?", serv[16] = "0";
+	struct sockaddr_in v4;
+
+	/* a dual-stack listener sees IPv4 peers as ::ffff:a.b.c.d: name them as people know them */
+	if (sa->sa_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((const struct sockaddr_in6 *)sa)->sin6_addr)) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+
+		memset(&v4, 0, sizeof(v4));
+		v4.sin_family = AF_INET;
+		v4.sin_port = s6->sin6_port;
+		memcpy(&v4.sin_addr, s6->sin6_addr.s6_addr + 12, 4);
+		sa = (const struct sockaddr *)&v4;
+	}
+
+	getnameinfo(sa, sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+						    : sizeof(struct sockaddr_in),
+		    host, sizeof(host), serv, sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV);
+	if (!with_port)
+		snprintf(buf, len, "%s", host);
+	else if (sa->sa_family == AF_INET6)
+		snprintf(buf, len, "[%s]:%s", host, serv);
+	else
+		snprintf(buf, len, "%s:%s", host, serv);
+}
+
+static void tune(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+/* One address: -1 with *why and e set, else the descriptor. */
+static int connect_one(const struct addrinfo *ai, const struct net_connect_opts *o,
+		       int64_t deadline_ms, const char *what, enum net_fail *why, struct err *e)
+{
+	int fd, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+	short rev = 0;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+	if (fd < 0) {
+		*why = NET_LOCAL;
+		return err_sys(e, "cannot create a socket for '%s'", what);
+	}
+	if (o && o->src_ifname && *o->src_ifname &&
+	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, o->src_ifname,
+		       (socklen_t)strlen(o->src_ifname) + 1) < 0) {
+		*why = NET_LOCAL;
+		err_sys(e, "cannot bind to interface '%s'", o->src_ifname);
+		close(fd);
+		return -1;
+	}
+	if (o && o->src_addr && *o->src_addr) {
+		struct addrinfo hints = { .ai_family = ai->ai_family, .ai_socktype = SOCK_STREAM,
+					  .ai_flags = AI_NUMERICHOST | AI_PASSIVE };
+		struct addrinfo *src = NULL;
+		int rc = getaddrinfo(o->src_addr, NULL, &hints, &src);
+
+		if (rc || bind(fd, src->ai_addr, src->ai_addrlen) < 0) {
+			*why = NET_LOCAL;
+			if (rc)
+				err_set(e, ERR_USAGE, "source address '%s' is not usable for '%s': %s",
+					o->src_addr, what, gai_strerror(rc));
+			else
+				err_sys(e, "cannot bind to source address '%s'", o->src_addr);
+			if (src)
+				freeaddrinfo(src);
+			close(fd);
+			return -1;
+		}
+		freeaddrinfo(src);
+	}
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		goto ok;
+	if (errno != EINPROGRESS) {
+		*why = classify(errno);
+		err_sys(e, "cannot connect to '%s'", what);
+		close(fd);
+		return -1;
+	}
+	switch (wait_fd(fd, POLLOUT, deadline_ms, &rev)) {
+	case 0:
+		*why = NET_TIMEOUT;
+		err_set(e, ERR_TIMEOUT, "cannot connect to '%s': no answer before the deadline", what);
+		close(fd);
+		return -1;
+	case -1:
+		*why = NET_OTHER;
+		err_sys(e, "cannot wait for '%s'", what);
+		close(fd);
+		return -1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+		soerr = errno;
+	if (soerr) {
+		*why = classify(soerr);
+		err_set(e, *why == NET_TIMEOUT ? ERR_TIMEOUT : ERR_SYS, "cannot connect to '%s': %s",
+			what, strerror(soerr));
+		close(fd);
+		return -1;
+	}
+ok:
+	tune(fd);
+	*why = NET_OK;
+	return fd;
+}
+
+int net_connect(const char *host, int port, const struct net_connect_opts *o, int64_t deadline_ms,
+		enum net_fail *why, struct err *e)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG };
+	struct addrinfo *res = NULL;
+	enum net_fail dummy;
+	char serv[16], what[300];
+	int rc, fd = -1;
+
+	if (!why)
+		why = &dummy;
+	*why = NET_OTHER;
+	if (!host || !*host || port <= 0 || port > 65535) {
+		*why = NET_LOCAL;
+		return err_set(e, ERR_USAGE, "bad address '%s' port %d", host ? host : "", port);
+	}
+	hints.ai_family = o ? o->family : AF_UNSPEC;
+	snprintf(serv, sizeof(serv), "%d", port);
+	snprintf(what, sizeof(what), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+	rc = getaddrinfo(host, serv, &hints, &res);
+	if (rc == EAI_NONAME || rc == EAI_NODATA || rc == EAI_ADDRFAMILY) {
+		/* AI_ADDRCONFIG hides literal addresses of a family with no configured address */
+		hints.ai_flags = 0;
+		rc = getaddrinfo(host, serv, &hints, &res);
+	}
+	if (rc) {
+		*why = NET_RESOLVE;
+		return err_set(e, ERR_NOTFOUND, "cannot resolve '%s': %s", host,
+			       rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+	}
+	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+			continue;
+		fd = connect_one(ai, o, deadline_ms, what, why, e);
+		if (fd >= 0 || time_now_ms() >= deadline_ms)
+			break;
+	}
+	freeaddrinfo(res);
+	if (fd >= 0)
+		err_clear(e);
+	return fd;
+}
+
+int net_listen(const char *addr, int port, int backlog, const char *proc_root, struct err *e)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *res = NULL, *ai;
+	char serv[16];
+	int rc, fd = -1, one = 1, zero = 0;
+
+	if (port < 0 || port > 65535)
+		return err_set(e, ERR_USAGE, "bad port %d", port);
+	snprintf(serv, sizeof(serv), "%d", port);
+	if (!addr || !*addr) {
+		/* one dual-stack socket where IPv6 exists, else IPv4: try "::" then "0.0.0.0" */
+		struct err le = ERR_INIT;
+
+		fd = net_listen("::", port, backlog, proc_root, &le);
+		if (fd >= 0)
+			return fd;
+		if (strstr(le.msg, "is taken")) {
+			err_set(e, le.code, "%s", le.msg);
+			return -1;
+		}
+		return net_listen("0.0.0.0", port, backlog, proc_root, e);
+	}
+	rc = getaddrinfo(addr, serv, &hints, &res);
+	if (rc)
+		return err_set(e, ERR_NOTFOUND, "cannot listen on '%s': %s", addr,
+			       rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0) {
+			err_sys(e, "cannot create a socket to listen on '%s'", addr);
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+		    listen(fd, backlog > 0 ? backlog : 128) == 0)
+			break;
+		if (errno == EADDRINUSE) {
+			char who[128];
+
+			if (net_port_holder(proc_root, port, who, sizeof(who)) == 0)
+				err_set(e, ERR_SYS, "port %d on '%s' is taken by %s", port, addr, who);
+			else
+				err_set(e, ERR_SYS, "port %d on '%s' is taken (by a process this user "
+					"cannot see, or one in another state than LISTEN)", port, addr);
+			close(fd);
+			fd = -1;
+			break;
+		}
+		err_sys(e, "cannot listen on '%s' port %d", addr, port);
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd >= 0)
+		err_clear(e);
+	return fd;
+}
+
+int net_accept(int lfd, int64_t deadline_ms, char *peer, size_t peerlen, struct err *e)
+{
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd >= 0) {
+			tune(fd);
+			if (peer && peerlen)
+				fmt_addr((struct sockaddr *)&ss, peer, peerlen, 1);
+			return fd;
+		}
+		if (errno == EINTR || errno == ECONNABORTED)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return err_sys(e, "cannot accept a connection");
+		switch (wait_fd(lfd, POLLIN, deadline_ms, NULL)) {
+		case 0: return err_set(e, ERR_TIMEOUT, "no connection came before the deadline");
+		case -1: return err_sys(e, "cannot wait for a connection");
+		}
+	}
+}
+
+int net_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err *e)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = recv(fd, p + got, n - got, 0);
+
+		if (r > 0) {
+			got += (size_t)r;
+			continue;
+		}
+		if (r == 0)
+			return err_set(e, ERR_PEER, "the peer closed the connection after %zu of %zu "
+				       "bytes", got, n);
+		if (errno == EINTR)
+			continue;
+		if (errno == ECONNRESET)
+			return err_set(e, ERR_PEER, "the peer reset the connection");
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return err_sys(e, "cannot read from the peer");
+		switch (wait_fd(fd, POLLIN, deadline_ms, NULL)) {
+		case 0: return err_set(e, ERR_TIMEOUT, "the peer sent %zu of %zu bytes before the "
+				       "deadline", got, n);
+		case -1: return err_sys(e, "cannot wait for the peer");
+		}
+	}
+	return 0;
+}
+
+int net_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struct err *e)
+{
+	const char *p = buf;
+	size_t put = 0;
+
+	while (put < n) {
+		ssize_t w = send(fd, p + put, n - put, MSG_NOSIGNAL);
+
+		if (w >= 0) {
+			put += (size_t)w;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EPIPE || errno == ECONNRESET)
+			return err_set(e, ERR_PEER, "the peer closed the connection");
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return err_sys(e, "cannot write to the peer");
+		switch (wait_fd(fd, POLLOUT, deadline_ms, NULL)) {
+		case 0: return err_set(e, ERR_TIMEOUT, "the peer took %zu of %zu bytes before the "
+				       "deadline", put, n);
+		case -1: return err_sys(e, "cannot wait for the peer");
+		}
+	}
+	return 0;
+}
+
+int net_local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return -1;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return -1;
+}
+
+int net_peer_name(int fd, char *buf, size_t len, int with_port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0) {
+		snprintf(buf, len, "?");
+		return -1;
+	}
+	fmt_addr((struct sockaddr *)&ss, buf, len, with_port);
+	return 0;
+}
+
+/* The inode of a LISTEN (st 0A) socket on `port` in one /proc/net/tcp* table, or 0. */
+static unsigned long listen_inode(const char *path, int port)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	unsigned long found = 0;
+	char *line, *save = NULL;
+
+	if (file_read(path, &sb, 16 << 20, &e) < 0)
+		return 0;
+	line = strtok_r(sb.buf, "\n", &save);	/* the header */
+	while (line && (line = strtok_r(NULL, "\n", &save))) {
+		char local[64], remote[64];
+		unsigned st, lport;
+		unsigned long inode;
+		char *colon;
+
+		/* sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode */
+		if (sscanf(line, " %*s %63s %63s %x %*s %*s %*s %*u %*u %lu", local, remote, &st,
+			   &inode) != 4)
+			continue;
+		colon = strrchr(local, ':');
+		if (!colon || sscanf(colon + 1, "%x", &lport) != 1)
+			continue;
+		if (st == 0x0A && (int)lport == port && inode) {
+			found = inode;
+			break;
+		}
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
+int net_port_holder(const char *proc_root, int port, char *buf, size_t len)
+{
+	/* the probes' convention: "/" means the real /proc, anything else stands for /proc itself */
+	const char *root = proc_root && *proc_root && strcmp(proc_root, "/") ? proc_root : "/proc";
+	char *p4 = xasprintf("%s/net/tcp", root), *p6 = xasprintf("%s/net/tcp6", root);
+	unsigned long inode = listen_inode(p4, port);
+	char want[64];
+	DIR *d;
+	struct dirent *de;
+	int rc = -1;
+
+	if (!inode)
+		inode = listen_inode(p6, port);
+	free(p4);
+	free(p6);
+	if (!inode)
+		return -1;
+	snprintf(want, sizeof(want), "socket:[%lu]", inode);
+	snprintf(buf, len, "socket inode %lu (its process is not visible to this user)", inode);
+	rc = 0;
+	d = opendir(root);
+	while (d && (de = readdir(d))) {
+		char *fddir, *end;
+		DIR *fdd;
+		struct dirent *fe;
+		long pid = strtol(de->d_name, &end, 10);
+		int hit = 0;
+
+		if (*end || pid <= 0)
+			continue;
+		fddir = xasprintf("%s/%ld/fd", root, pid);
+		fdd = opendir(fddir);
+		while (fdd && !hit && (fe = readdir(fdd))) {
+			char link[80], *lp = xasprintf("%s/%s", fddir, fe->d_name);
+			ssize_t n = readlink(lp, link, sizeof(link) - 1);
+
+			free(lp);
+			if (n > 0) {
+				link[n] = '\0';
+				hit = !strcmp(link, want);
+			}
+		}
+		if (fdd)
+			closedir(fdd);
+		free(fddir);
+		if (hit) {
+			struct strbuf comm = STRBUF_INIT;
+			struct err e = ERR_INIT;
+			char *cp = xasprintf("%s/%ld/comm", root, pid);
+
+			if (file_read(cp, &comm, 256, &e) == 0)
+				strbuf_trim(&comm);
+			snprintf(buf, len, "pid %ld (%s)", pid, comm.len ? comm.buf : "?");
+			strbuf_release(&comm);
+			free(cp);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
+{
+	const char *colon, *h = s;
+	size_t hl;
+	char *end;
+	long p;
+
+	if (!s || !*s)
+		return -1;
+	if (s[0] == '[') {
+		const char *rb = strchr(s, ']');
+
+		if (!rb || rb[1] != ':')
+			return -1;
+		h = s + 1;
+		hl = (size_t)(rb - h);
+		colon = rb + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon || strchr(s, ':') != colon)
+			return -1;
+		hl = (size_t)(colon - s);
+	}
+	if (!hl || hl >= hostlen)
+		return -1;
+	errno = 0;
+	p = strtol(colon + 1, &end, 10);
+	if (errno || *end || end == colon + 1 || p <= 0 || p > 65535)
+		return -1;
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	*port = (int)p;
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* coll/nccl_log.c: what NCCL chose, from its own INFO lines (new and old formats). */
+#include "cmocka_helpers.h"
+
+#include <stdlib.h>
+
+#include "coll/nccl_log.h"
+
+static void test_summary(void **state)
+{
+	static const char *const log[] = {
+	    "vm:789:789 [0] NCCL INFO Using network Socket",
+	    "vm:789:789 [0] NCCL INFO NET/Socket : Using [0]eth0:203.0.113.1<0> "
+	    "[1]eth1:10.0.0.1<0>",
+	    "vm:789:789 [0] NCCL INFO 4 coll channels, 4 collnet channels, 0 nvls channels, 4 p2p "
+	    "channels, 2 p2p channels per peer",
+	    "vm:789:789 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] [send] via NET/Socket/0",
+	    "vm:789:789 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[1] [send] via NET/Socket/1",
+	    "vm:789:789 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[1] [send] via NET/Socket/0",
+	    "vm:789:789 [0] NCCL INFO Channel 00/0 : 1[1] -> 0[0] [receive] via NET/Socket/0",
+	    "vm:789:789 [0] NCCL INFO AllReduce: 1024 Bytes -> Algo TREE proto LL "
+	    "channel{Lo..Hi}={0..0}",
+	    "vm:789:789 [0] NCCL INFO AllReduce: 2048 Bytes -> Algo TREE proto LL "
+	    "channel{Lo..Hi}={0..0}",
+	    "vm:789:789 [0] NCCL INFO AllReduce: 8388608 Bytes -> Algo RING proto SIMPLE "
+	    "channel{Lo..Hi}={0..3}",
+	    "node-0:309:309 [0] NCCL INFO 37756928 Bytes -> Algo 1 proto 2 time 2860.208008",
+	    "garbage Channel 00 : x -> y",
+	    "NCCL INFO 5 Bytes -> Algo",
+	};
+	struct nccl_log_summary s;
+	char **lines;
+	size_t n;
+
+	(void)state;
+	nccl_log_init(&s);
+	for (size_t i = 0; i < sizeof(log) / sizeof(log[0]); i++)
+		nccl_log_line(&s, log[i]);
+	n = nccl_log_describe(&s, &lines);
+	assert_int_equal(n, 6);
+	assert_string_equal(lines[0], "NCCL chose: network Socket over [0]eth0:203.0.113.1<0> "
+	                              "[1]eth1:10.0.0.1<0>, 4 coll channels");
+	assert_string_equal(lines[1], "NCCL transport: rank 0 -> 1 via NET/Socket/0 (2 channels)");
+	assert_string_equal(lines[2], "NCCL transport: rank 0 -> 1 via NET/Socket/1 (1 channel)");
+	assert_string_equal(lines[3], "NCCL algorithm: AllReduce 1024..2048 B TREE/LL");
+	assert_string_equal(lines[4], "NCCL algorithm: AllReduce 8388608 B RING/SIMPLE");
+	assert_string_equal(lines[5], "NCCL algorithm: Collective 37756928 B Ring/Simple");
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_summary),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

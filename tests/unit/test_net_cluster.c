@@ -1,0 +1,182 @@
+/*
+ * net/cluster_run: the check of a peer's facts (strict), and a whole run of three nodes in one
+ * process over loopback — the master drives connect, MTU, a small port scan and the bandwidth
+ * rounds through the workers' agents, and every node gets the same report.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmocka_helpers.h"
+#include "ncclcheck.h"
+#include "net/cluster_run.h"
+#include "net/sock.h"
+#include "report/render.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static const char *good =
+	"{\"schema_version\":1,\"host\":{\"hostname\":\"n1\"},\"net\":{\"interfaces\":["
+	"{\"name\":\"lo\",\"up\":true,\"addrs\":[{\"addr\":\"127.0.0.1\",\"family\":4,"
+	"\"class\":\"private\"}]}]},\"sysctl\":{\"ip_local_port_range\":[45000,45063]}}";
+
+static void facts_check(void **state)
+{
+	static const struct { const char *json, *want; } bad[] = {
+		{ "[]", "not a JSON object" },
+		{ "{}", "'schema_version' is missing" },
+		{ "{\"schema_version\":99,\"host\":{},\"net\":{}}", "schema_version 99" },
+		{ "{\"schema_version\":1,\"net\":{}}", "'host' is missing" },
+		{ "{\"schema_version\":1,\"host\":{\"hostname\":7},\"net\":{}}", "'host.hostname' is not" },
+		{ "{\"schema_version\":1,\"host\":{}}", "'net' is missing" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":{}}}", "'net.interfaces' is not an array" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"averyveryverylongname\"}]}}",
+		  "'net.interfaces.0.name'" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"e\",\"up\":1}]}}",
+		  "'net.interfaces.0.up' is not a boolean" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"e\",\"addrs\":"
+		  "[{\"addr\":\"10.0.0.300\",\"family\":4}]}]}}", "'net.interfaces.0.addrs.0.addr' is not a numeric" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"e\",\"addrs\":"
+		  "[{\"addr\":\"fe80::1\"}]}]}}", "'net.interfaces.0.addrs.0' is not" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{},\"sysctl\":{\"ip_local_port_range\":[9,3]}}",
+		  "ip_local_port_range' is not [lo, hi]" },
+	};
+	struct err e = ERR_INIT;
+	json_t *j = json_lit(good);
+
+	(void)state;
+	assert_int_equal(cluster_facts_check(j, &e), 0);
+	json_decref(j);
+	/* unknown markers are facts too: a node that could not read its interfaces */
+	j = json_lit("{\"schema_version\":1,\"host\":{\"hostname\":{\"unknown\":\"x\"}},"
+		     "\"net\":{\"interfaces\":{\"unknown\":\"no /sys\"}}}");
+	assert_int_equal(cluster_facts_check(j, &e), 0);
+	json_decref(j);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		j = json_lit(bad[i].json);
+		if (cluster_facts_check(j, &e) == 0)
+			fail_msg("accepted: %s", bad[i].json);
+		if (!strstr(e.msg, bad[i].want))
+			fail_msg("'%s' lacks '%s'", e.msg, bad[i].want);
+		json_decref(j);
+	}
+}
+
+struct node_run {
+	struct cluster_opts o;
+	char host[32];
+	json_t *report;
+	int code;
+	pthread_t th;
+	int rules_seen;
+};
+
+static json_t *fake_probe(void *arg)
+{
+	struct node_run *nr = arg;
+	json_t *f = json_lit(good);
+
+	json_object_set_new(json_object_get(f, "host"), "hostname", json_string(nr->host));
+	return f;
+}
+
+static int hook_calls;
+static size_t hook_links;
+
+static void hook(const struct cluster_input *in, struct findings *fs)
+{
+	hook_calls++;
+	hook_links = in->nlinks;
+	assert_int_equal(in->n, 3);
+	assert_string_equal(in->names[2], "node-2");
+	assert_non_null(in->facts[1]);
+	(void)fs;
+}
+
+static void *node_main(void *arg)
+{
+	struct node_run *nr = arg;
+	struct err e = ERR_INIT;
+
+	nr->code = cluster_run(&nr->o, &nr->report, &e);
+	if (nr->code < 0)
+		print_message("cluster_run: %s\n", e.msg);
+	return NULL;
+}
+
+static void three_nodes_in_process(void **state)
+{
+	struct err e = ERR_INIT;
+	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	struct node_run nodes[3];
+	int64_t t0 = time_now_ms();
+
+	(void)state;
+	close(lfd);
+	for (int i = 0; i < 3; i++) {
+		struct node_run *nr = &nodes[i];
+
+		memset(nr, 0, sizeof(*nr));
+		snprintf(nr->host, sizeof(nr->host), "node-%d", i);
+		cluster_opts_init(&nr->o);
+		nr->o.rdv.master_host = "127.0.0.1";
+		nr->o.rdv.listen_addr = "127.0.0.1";
+		nr->o.rdv.master_port = port;
+		nr->o.rdv.rank = i;
+		nr->o.rdv.nnodes = 3;
+		nr->o.rdv.host = nr->host;
+		nr->o.rdv.join_timeout_ms = 5000;
+		nr->o.rdv.token = "t";
+		nr->o.rdv.token_len = 1;
+		nr->o.probe = fake_probe;
+		nr->o.probe_arg = nr;
+		nr->o.pings = 3;
+		nr->o.bw_ms = 100;
+		nr->o.xrules = i == 0 ? hook : NULL;
+		assert_int_equal(pthread_create(&nr->th, NULL, node_main, nr), 0);
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_join(nodes[i].th, NULL);
+	assert_true(time_now_ms() - t0 < 20000);
+	for (int i = 0; i < 3; i++) {
+		json_t *r = nodes[i].report, *links = json_object_get(r, "links");
+		json_t *f;
+		size_t k;
+		int connects = 0, scans = 0, bws = 0;
+
+		assert_non_null(r);
+		if (nodes[i].code != EXIT_CLEAN)
+			render_json_print(stdout, r);
+		assert_int_equal(nodes[i].code, EXIT_CLEAN);
+		assert_int_equal(json_array_size(json_object_get(r, "nodes")), 3);
+		/* 3 pairs, both ways, one address: 6 connects, 6 MTU probes, 6 scans */
+		json_array_foreach(links, k, f) {
+			const char *t = json_string_value(json_object_get(f, "test"));
+
+			assert_true(json_is_true(json_object_get(f, "ran")));
+			connects += !strcmp(t, "connect");
+			scans += !strcmp(t, "scan");
+			bws += !strcmp(t, "bw");
+		}
+		assert_int_equal(connects, 6);
+		assert_int_equal(scans, 6);
+		assert_true(bws >= 6);	/* ring next, ring previous, shifted pairings */
+		assert_true(json_equal(json_object_get(r, "findings"),
+				       json_object_get(nodes[0].report, "findings")));
+	}
+	for (int i = 0; i < 3; i++)
+		json_decref(nodes[i].report);
+	assert_int_equal(hook_calls, 1);
+	assert_true(hook_links >= 24);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(facts_check),
+		cmocka_unit_test(three_nodes_in_process),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
