@@ -148,6 +148,10 @@ static int validate(const json_t *facts, struct err *e)
 	};
 	static const struct field rdev[] = { { "name", W_STR }, { "ports", W_ARR } };
 	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR } };
+	static const struct field shmf[] = {
+		{ "path", W_STR }, { "exists", W_BOOL }, { "writable", W_BOOL }, { "read_only", W_BOOL },
+		{ "size_bytes", W_INT }, { "avail_bytes", W_INT }, { "error", W_STR },
+	};
 	const json_t *confs = jpath(facts, "nccl.conf"), *x, *range;
 	const json_t *ifaddrs = jpath(facts, "net.ifaddrs");
 	size_t i;
@@ -173,6 +177,8 @@ static int validate(const json_t *facts, struct err *e)
 	    check(jpath(facts, "cloud.evidence"), W_STR, "cloud.evidence", e) < 0 ||
 	    check(jpath(facts, "host.container.kind"), W_STR, "host.container.kind", e) < 0 ||
 	    check(jpath(facts, "host.hostname"), W_STR, "host.hostname", e) < 0 ||
+	    check(jpath(facts, "host.interactive"), W_BOOL, "host.interactive", e) < 0 ||
+	    check(json_object_get(facts, "schema_version"), W_INT, "schema_version", e) < 0 ||
 	    check(jpath(facts, "host.cpus"), W_INT, "host.cpus", e) < 0 ||
 	    check(jpath(facts, "host.numa_nodes"), W_INT, "host.numa_nodes", e) < 0 ||
 	    check(jpath(facts, "topology.cpus.pus"), W_INT, "topology.cpus.pus", e) < 0 ||
@@ -181,6 +187,9 @@ static int validate(const json_t *facts, struct err *e)
 	    check(jpath(facts, "limits.nofile.soft"), W_INT, "limits.nofile.soft", e) < 0 ||
 	    check(jpath(facts, "limits.nofile.hard"), W_INT, "limits.nofile.hard", e) < 0 ||
 	    check(jpath(facts, "sysctl.rmem_max"), W_INT, "sysctl.rmem_max", e) < 0 ||
+	    check_fields(json_object_get(facts, "shm"), "shm", shmf, N(shmf), e) < 0 ||
+	    check(jpath(facts, "limits.memlock.soft"), W_INT, "limits.memlock.soft", e) < 0 ||
+	    check(jpath(facts, "limits.memlock.hard"), W_INT, "limits.memlock.hard", e) < 0 ||
 	    check(jpath(facts, "sysctl.wmem_max"), W_INT, "sysctl.wmem_max", e) < 0 ||
 	    check_fields(json_object_get(facts, "hostname_resolution"), "hostname_resolution", hostres,
 			 N(hostres), e) < 0 ||
@@ -412,6 +421,7 @@ static void decode_stack(struct node_model *m)
 	}
 	list = json_object_get(m->facts, "gpus");
 	if (json_is_array(list)) {
+		m->gpus_known = 1;
 		m->gpus = xcalloc(json_array_size(list) + 1, sizeof(*m->gpus));
 		json_array_foreach(list, i, x) {
 			struct nm_gpu *g = &m->gpus[m->ngpus++];
@@ -427,7 +437,24 @@ static void decode_stack(struct node_model *m)
 static void decode_host(struct node_model *m)
 {
 	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p;
+	const json_t *shm = json_object_get(m->facts, "shm"), *ml = jpath(m->facts, "limits.memlock");
 	size_t i, j;
+
+	if (json_is_object(shm) && !junknown(shm)) {
+		m->shm.known = 1;
+		m->shm.path = jpath_str(shm, "path") ? jpath_str(shm, "path") : "/dev/shm";
+		m->shm.exists = jpath_bool(shm, "exists", 1);
+		m->shm.writable = jpath_bool(shm, "writable", 1);
+		m->shm.read_only = jpath_bool(shm, "read_only", 0);
+		m->shm.size = jpath_int(shm, "size_bytes", -1);
+		m->shm.avail = jpath_int(shm, "avail_bytes", -1);
+		m->shm.error = jpath_str(shm, "error");
+	}
+	if (json_is_object(ml) && !junknown(ml)) {
+		m->memlock.known = 1;
+		m->memlock.soft = jpath_int(ml, "soft", -1);
+		m->memlock.hard = jpath_int(ml, "hard", -1);
+	}
 
 	m->limits.nofile_soft = jpath_int(m->facts, "limits.nofile.soft", -2);
 	m->limits.nofile_hard = jpath_int(m->facts, "limits.nofile.hard", -2);
@@ -442,8 +469,10 @@ static void decode_host(struct node_model *m)
 	if (!r || junknown(r))
 		return;
 	m->rdma.known = 1;
+	m->rdma.dev_names = xcalloc(json_array_size(json_object_get(r, "devices")) + 1,
+				    sizeof(*m->rdma.dev_names));
 	json_array_foreach(json_object_get(r, "devices"), i, d) {
-		m->rdma.ndevices++;
+		m->rdma.dev_names[m->rdma.ndevices++] = jpath_str(d, "name");
 		json_array_foreach(json_object_get(d, "ports"), j, p) {
 			struct nm_rdma_port *rp;
 
@@ -468,7 +497,7 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 				       struct err *e)
 {
 	struct node_model *m;
-	const json_t *fw;
+	const json_t *fw, *x;
 	struct version v;
 
 	if (validate(facts, e) < 0)
@@ -480,6 +509,9 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	m = xcalloc(1, sizeof(*m));
 	m->facts = facts;
 	m->hostname = jpath_str(facts, "host.hostname");
+	m->schema_version = (int)jpath_int(facts, "schema_version", -1);
+	x = jpath(facts, "host.interactive");
+	m->interactive = json_is_boolean(x) ? json_is_true(x) : -1;
 	decode_nccl(m, o);
 	/* one decision: the settings, the prediction and every rule model the same NCCL */
 	nccl_settings_collect(facts, m->nccl.version, &m->settings);
@@ -529,6 +561,7 @@ void node_model_free(struct node_model *m)
 	free(m->stack.python);
 	free(m->stack.nccl_libs);
 	free(m->rdma.ports);
+	free(m->rdma.dev_names);
 	free(m);
 }
 

@@ -118,6 +118,21 @@ struct nm_limits {
 	long long rmem_max, wmem_max;		/* net.core.*, -1 unknown */
 };
 
+/* /dev/shm (probe/resources.c). */
+struct nm_shm {
+	int known;		/* the shm section was read */
+	const char *path;	/* "/dev/shm" unless the probe said otherwise */
+	int exists, writable, read_only;
+	long long size, avail;	/* bytes, -1 unknown */
+	const char *error;	/* why the write test failed, or NULL */
+};
+
+/* RLIMIT_MEMLOCK (probe/resources.c); -1 is unlimited. */
+struct nm_memlock {
+	int known;
+	long long soft, hard;
+};
+
 /* How this node's host name resolves (probe/nic.c). */
 struct nm_hostname {
 	const char *name;	/* NULL when unknown */
@@ -135,6 +150,7 @@ struct nm_rdma_port {
 struct nm_rdma {
 	int known;		/* the rdma section was read */
 	int ndevices;
+	const char **dev_names;	/* ndevices names (NULL entries when a device has none) */
 	struct nm_rdma_port *ports;
 	size_t nports;
 	int verbs_probed;	/* rdma.verbs present */
@@ -155,6 +171,8 @@ struct nm_cloud {
 struct node_model {
 	const json_t *facts;	/* the validated document (borrowed; outlives the model) */
 	const char *hostname;
+	int schema_version;	/* -1 when absent */
+	int interactive;	/* host.interactive: stdin is a terminal (1), not (0), unknown (-1) */
 	struct nm_nccl nccl;
 	/* NCCL_* names from the environment and the nccl.conf files this NCCL reads, in its precedence */
 	struct nccl_settings settings;
@@ -179,8 +197,11 @@ struct node_model {
 	size_t nifaces;
 	struct nm_gpu *gpus;
 	size_t ngpus;
+	int gpus_known;		/* the facts list GPUs (possibly none) */
 	struct nm_cpus cpus;
 	struct nm_limits limits;
+	struct nm_shm shm;
+	struct nm_memlock memlock;
 	struct nm_hostname hostname_res;
 	struct nm_rdma rdma;
 	struct nm_cloud cloud;
