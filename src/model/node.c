@@ -147,7 +147,8 @@ static int validate(const json_t *facts, struct err *e)
 		{ "loaded", W_BOOL }, { "error", W_STR }, { "path", W_STR }, { "devices", W_ARR },
 	};
 	static const struct field rdev[] = { { "name", W_STR }, { "ports", W_ARR } };
-	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR } };
+	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR }, { "link_layer", W_STR } };
+	static const struct field plugin[] = { { "name", W_STR }, { "path", W_STR } };
 	static const struct field shmf[] = {
 		{ "path", W_STR }, { "exists", W_BOOL }, { "writable", W_BOOL }, { "read_only", W_BOOL },
 		{ "size_bytes", W_INT }, { "avail_bytes", W_INT }, { "error", W_STR },
@@ -169,6 +170,7 @@ static int validate(const json_t *facts, struct err *e)
 	    check(jpath(facts, "net.comm_id.resolved"), W_STR, "net.comm_id.resolved", e) < 0 ||
 	    check_array(confs, "nccl.conf", conf, N(conf), e) < 0 ||
 	    check_array(jpath(facts, "nccl.libs"), "nccl.libs", lib, N(lib), e) < 0 ||
+	    check_array(jpath(facts, "nccl.plugins"), "nccl.plugins", plugin, N(plugin), e) < 0 ||
 	    check_array(json_object_get(facts, "python"), "python", python, N(python), e) < 0 ||
 	    check_array(json_object_get(facts, "gpus"), "gpus", gpu, N(gpu), e) < 0 ||
 	    check(jpath(facts, "sysctl.ip_local_reserved_ports"), W_STR, "sysctl.ip_local_reserved_ports", e) < 0 ||
@@ -419,6 +421,12 @@ static void decode_stack(struct node_model *m)
 			l->is_default = jpath_bool(x, "default", 0);
 		}
 	}
+	list = jpath(m->facts, "nccl.plugins");
+	if (json_is_array(list)) {
+		m->stack.plugin_names = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.plugin_names));
+		json_array_foreach(list, i, x)
+			m->stack.plugin_names[m->stack.nplugins++] = jpath_str(x, "name");
+	}
 	list = json_object_get(m->facts, "gpus");
 	if (json_is_array(list)) {
 		m->gpus_known = 1;
@@ -481,10 +489,11 @@ static void decode_host(struct node_model *m)
 			rp->dev = jpath_str(d, "name");
 			rp->port = (long)jpath_int(p, "port", 1);
 			rp->state = jpath_str(p, "state");
+			rp->link_layer = jpath_str(p, "link_layer");
 		}
 	}
 	m->rdma.verbs_probed = json_is_object(json_object_get(r, "verbs"));
-	m->rdma.verbs_loaded = jpath_bool(r, "verbs.loaded", 0);
+	m->rdma.verbs_loaded = json_is_boolean(jpath(r, "verbs.loaded")) ? jpath_bool(r, "verbs.loaded", 0) : -1;
 	m->rdma.verbs_error = jpath_str(r, "verbs.error");
 	m->rdma.verbs_path = jpath_str(r, "verbs.path");
 	m->rdma.verbs_devices = json_is_array(jpath(r, "verbs.devices"))
@@ -560,6 +569,7 @@ void node_model_free(struct node_model *m)
 	free(m->gpus);
 	free(m->stack.python);
 	free(m->stack.nccl_libs);
+	free(m->stack.plugin_names);
 	free(m->rdma.ports);
 	free(m->rdma.dev_names);
 	free(m);

@@ -104,6 +104,8 @@ struct nm_stack {
 	const struct nm_python *nccl_python;	/* the first whose torch reports an NCCL (a CUDA build) */
 	struct nm_nccl_lib *nccl_libs;
 	size_t nnccl_libs;
+	const char **plugin_names;	/* nccl.plugins[].name (NULL where a plugin has none) */
+	size_t nplugins;
 };
 
 /* CPUs as sysfs (online) and hwloc (allowed to this process) count them; -1 when unknown. */
@@ -144,6 +146,7 @@ struct nm_rdma_port {
 	const char *dev;
 	long port;
 	const char *state;	/* "ACTIVE", "DOWN", ... */
+	const char *link_layer;	/* "InfiniBand", "Ethernet" (RoCE), or NULL */
 };
 
 /* RDMA devices (/sys/class/infiniband) and whether NCCL's IB transport can use them. */
@@ -154,7 +157,7 @@ struct nm_rdma {
 	struct nm_rdma_port *ports;
 	size_t nports;
 	int verbs_probed;	/* rdma.verbs present */
-	int verbs_loaded;
+	int verbs_loaded;	/* 1, 0, or -1 when the probe did not say */
 	const char *verbs_error, *verbs_path;
 	long verbs_devices;	/* devices libibverbs lists, -1 when not recorded */
 	int peermem_probed;
