@@ -149,6 +149,10 @@ static int validate(const json_t *facts, struct err *e)
 	static const struct field rdev[] = { { "name", W_STR }, { "ports", W_ARR } };
 	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR }, { "link_layer", W_STR } };
 	static const struct field plugin[] = { { "name", W_STR }, { "path", W_STR } };
+	static const struct field toolkit[] = { { "path", W_STR }, { "version", W_STR }, { "aliases", W_ARR } };
+	static const struct field nvcc[] = {
+		{ "found", W_BOOL }, { "toolkit", W_STR }, { "path", W_STR }, { "version", W_STR },
+	};
 	static const struct field shmf[] = {
 		{ "path", W_STR }, { "exists", W_BOOL }, { "writable", W_BOOL }, { "read_only", W_BOOL },
 		{ "size_bytes", W_INT }, { "avail_bytes", W_INT }, { "error", W_STR },
@@ -171,6 +175,9 @@ static int validate(const json_t *facts, struct err *e)
 	    check_array(confs, "nccl.conf", conf, N(conf), e) < 0 ||
 	    check_array(jpath(facts, "nccl.libs"), "nccl.libs", lib, N(lib), e) < 0 ||
 	    check_array(jpath(facts, "nccl.plugins"), "nccl.plugins", plugin, N(plugin), e) < 0 ||
+	    check(json_object_get(facts, "cuda"), W_OBJ, "cuda", e) < 0 ||
+	    check_array(jpath(facts, "cuda.toolkits"), "cuda.toolkits", toolkit, N(toolkit), e) < 0 ||
+	    check_fields(jpath(facts, "cuda.nvcc"), "cuda.nvcc", nvcc, N(nvcc), e) < 0 ||
 	    check_array(json_object_get(facts, "python"), "python", python, N(python), e) < 0 ||
 	    check_array(json_object_get(facts, "gpus"), "gpus", gpu, N(gpu), e) < 0 ||
 	    check(jpath(facts, "sysctl.ip_local_reserved_ports"), W_STR, "sysctl.ip_local_reserved_ports", e) < 0 ||
@@ -442,6 +449,38 @@ static void decode_stack(struct node_model *m)
 	}
 }
 
+static void decode_cuda(struct node_model *m)
+{
+	const json_t *c = json_object_get(m->facts, "cuda"), *t, *a;
+	size_t i, j;
+
+	/* an unknown toolkit section still says CUDA was looked for: the rule reports "none" */
+	if (!json_is_object(c))
+		return;
+	m->cuda.known = 1;
+	m->cuda.nvcc_found = jpath_bool(c, "nvcc.found", 0);
+	m->cuda.nvcc_toolkit = jpath_str(c, "nvcc.toolkit");
+	m->cuda.nvcc_path = jpath_str(c, "nvcc.path");
+	m->cuda.nvcc_version = jpath_str(c, "nvcc.version");
+	t = json_object_get(c, "toolkits");
+	if (!json_is_array(t))
+		return;
+	m->cuda.toolkits = xcalloc(json_array_size(t) + 1, sizeof(*m->cuda.toolkits));
+	json_array_foreach(json_object_get(c, "toolkits"), i, t) {
+		struct nm_toolkit *k = &m->cuda.toolkits[m->cuda.ntoolkits++];
+		const json_t *al = json_object_get(t, "aliases");
+
+		k->path = jpath_str(t, "path");
+		k->version = jpath_str(t, "version");
+		if (!json_is_array(al))
+			continue;
+		k->aliases = xcalloc(json_array_size(al) + 1, sizeof(*k->aliases));
+		json_array_foreach(al, j, a)
+			if (json_is_string(a))
+				k->aliases[k->naliases++] = json_string_value(a);
+	}
+}
+
 static void decode_host(struct node_model *m)
 {
 	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p;
@@ -539,6 +578,7 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	decode_ifaces(m);
 	decode_stack(m);
 	decode_host(m);
+	decode_cuda(m);
 	m->cloud.provider = jpath_str(facts, "cloud.provider");
 	if (m->cloud.provider && !strcmp(m->cloud.provider, "unknown"))
 		m->cloud.provider = NULL;
@@ -570,6 +610,9 @@ void node_model_free(struct node_model *m)
 	free(m->stack.python);
 	free(m->stack.nccl_libs);
 	free(m->stack.plugin_names);
+	for (size_t i = 0; i < m->cuda.ntoolkits; i++)
+		free(m->cuda.toolkits[i].aliases);
+	free(m->cuda.toolkits);
 	free(m->rdma.ports);
 	free(m->rdma.dev_names);
 	free(m);

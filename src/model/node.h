@@ -95,6 +95,22 @@ struct nm_gpu {
 	const char *compute_capability;
 };
 
+/* One CUDA toolkit installation (probe/cuda.c). */
+struct nm_toolkit {
+	const char *path;	/* its real path */
+	const char *version;	/* NULL when no version file says */
+	const char **aliases;	/* other paths that name it (/usr/local/cuda) */
+	size_t naliases;
+};
+
+struct nm_cuda {
+	int known;		/* the cuda section is present (possibly {"unknown": ...}) */
+	struct nm_toolkit *toolkits;
+	size_t ntoolkits;
+	int nvcc_found;		/* nvcc on PATH */
+	const char *nvcc_toolkit, *nvcc_path, *nvcc_version;
+};
+
 struct nm_stack {
 	const char *driver;		/* the NVIDIA driver version, NULL when none */
 	const char *cuda_driver;	/* the CUDA version the driver supports ("13.0"), NULL */
@@ -209,6 +225,7 @@ struct node_model {
 	struct nm_rdma rdma;
 	struct nm_cloud cloud;
 	struct nm_stack stack;
+	struct nm_cuda cuda;
 };
 
 struct node_model_opts {
