@@ -284,6 +284,8 @@ void probe_topo(const struct probe_opts *o, json_t *facts)
 	hwloc_topology_set_cache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+	/* the gl plugin connects to X displays (TCP 127.0.0.1:6000): a firewall dropping it hangs us */
+	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
 	if (xml && *xml && hwloc_topology_set_xml(t, xml) < 0) {
 		jset_unknown(topo, "gpu_nic", "hwloc cannot read the topology XML '%s'", xml);
 		hwloc_topology_destroy(t);
