@@ -110,8 +110,8 @@ static int validate(const json_t *facts, struct err *e)
 		{ "index", W_INT }, { "flags", W_OBJ }, { "class", W_STR },
 	};
 	static const struct field iface[] = {
-		{ "name", W_STR }, { "kind", W_STR }, { "vendor", W_STR }, { "mtu", W_INT },
-		{ "up", W_BOOL }, { "addrs", W_ARR },
+		{ "name", W_STR }, { "kind", W_STR }, { "vendor", W_STR }, { "driver", W_STR },
+		{ "mtu", W_INT }, { "up", W_BOOL }, { "addrs", W_ARR },
 	};
 	static const struct field master[] = {
 		{ "set", W_BOOL }, { "addr", W_STR }, { "from", W_STR }, { "port", W_INT },
@@ -146,7 +146,11 @@ static int validate(const json_t *facts, struct err *e)
 	static const struct field verbs[] = {
 		{ "loaded", W_BOOL }, { "error", W_STR }, { "path", W_STR }, { "devices", W_ARR },
 	};
-	static const struct field rdev[] = { { "name", W_STR }, { "ports", W_ARR } };
+	static const struct field rdev[] = { { "name", W_STR }, { "ports", W_ARR }, { "netdevs", W_ARR } };
+	static const struct field ifaddr2[] = { { "addr", W_STR }, { "family", W_INT }, { "class", W_STR } };
+	static const struct field netplugin[] = {
+		{ "state", W_STR }, { "path", W_STR }, { "env", W_STR }, { "tries", W_STR },
+	};
 	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR }, { "link_layer", W_STR } };
 	static const struct field plugin[] = { { "name", W_STR }, { "path", W_STR } };
 	static const struct field toolkit[] = { { "path", W_STR }, { "version", W_STR }, { "aliases", W_ARR } };
@@ -183,6 +187,10 @@ static int validate(const json_t *facts, struct err *e)
 	    check(jpath(facts, "sysctl.ip_local_reserved_ports"), W_STR, "sysctl.ip_local_reserved_ports", e) < 0 ||
 	    check(jpath(facts, "driver.version"), W_STR, "driver.version", e) < 0 ||
 	    check(jpath(facts, "cloud.provider"), W_STR, "cloud.provider", e) < 0 ||
+	    check(jpath(facts, "cloud.instance_type"), W_STR, "cloud.instance_type", e) < 0 ||
+	    check(jpath(facts, "cloud.efa"), W_ARR, "cloud.efa", e) < 0 ||
+	    check(jpath(facts, "cloud.erdma"), W_ARR, "cloud.erdma", e) < 0 ||
+	    check_fields(jpath(facts, "nccl.net_plugin"), "nccl.net_plugin", netplugin, N(netplugin), e) < 0 ||
 	    check(jpath(facts, "cloud.evidence"), W_STR, "cloud.evidence", e) < 0 ||
 	    check(jpath(facts, "host.container.kind"), W_STR, "host.container.kind", e) < 0 ||
 	    check(jpath(facts, "host.hostname"), W_STR, "host.hostname", e) < 0 ||
@@ -210,6 +218,11 @@ static int validate(const json_t *facts, struct err *e)
 	json_array_foreach(ifaddrs, i, x) {
 		snprintf(p, sizeof(p), "net.ifaddrs[%zu].flags", i);
 		if (check(jpath(x, "flags.running"), W_BOOL, p, e) < 0)
+			return -1;
+	}
+	json_array_foreach(jpath(facts, "net.interfaces"), i, x) {
+		snprintf(p, sizeof(p), "net.interfaces[%zu].addrs", i);
+		if (check_array(json_object_get(x, "addrs"), p, ifaddr2, N(ifaddr2), e) < 0)
 			return -1;
 	}
 	json_array_foreach(jpath(facts, "rdma.devices"), i, x) {
@@ -364,8 +377,8 @@ static void decode_ports(struct node_model *m)
 
 static void decode_ifaces(struct node_model *m)
 {
-	const json_t *list = jpath(m->facts, "net.interfaces"), *x;
-	size_t i;
+	const json_t *list = jpath(m->facts, "net.interfaces"), *x, *a;
+	size_t i, j;
 
 	if (!json_is_array(list))
 		return;
@@ -378,12 +391,33 @@ static void decode_ifaces(struct node_model *m)
 			continue;
 		it->kind = jpath_str(x, "kind");
 		it->vendor = jpath_str(x, "vendor");
+		it->driver = jpath_str(x, "driver");
 		it->mtu = (long)jpath_int(x, "mtu", -1);
 		it->up = jpath_bool(x, "up", 0);
 		it->naddrs = json_is_array(addrs) ? json_array_size(addrs) : 0;
 		it->first_addr = jpath_str(json_array_get(addrs, 0), "addr");
+		it->addrs = xcalloc(it->naddrs + 1, sizeof(*it->addrs));
+		json_array_foreach(addrs, j, a) {
+			it->addrs[j].addr = jpath_str(a, "addr");
+			it->addrs[j].family = (int)jpath_int(a, "family", 0);
+			it->addrs[j].cls = jpath_str(a, "class");
+		}
 		m->nifaces++;
 	}
+}
+
+/* The strings of array `a` as a NULL-terminated list (borrowed); non-strings are skipped. */
+static const char **str_list(const json_t *a, size_t *n)
+{
+	const char **v = xcalloc((json_is_array(a) ? json_array_size(a) : 0) + 1, sizeof(*v));
+	const json_t *x;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(a, i, x)
+		if (json_is_string(x))
+			v[(*n)++] = json_string_value(x);
+	return v;
 }
 
 static void decode_stack(struct node_model *m)
@@ -406,7 +440,7 @@ static void decode_stack(struct node_model *m)
 				p->torch_cuda = jpath_str(t, "cuda");
 				p->torch_nccl = jpath_str(t, "nccl_version");
 				p->nccl_mapped = jpath_str(t, "nccl_mapped");
-				p->nccl_static = jpath_bool(t, "nccl_static", 0);
+				p->nccl_static = jpath_bool(t, "nccl_static", -1);
 			}
 			p->lightning = jpath_str(x, "lightning.version");
 			if (!p->lightning)
@@ -431,9 +465,16 @@ static void decode_stack(struct node_model *m)
 	list = jpath(m->facts, "nccl.plugins");
 	if (json_is_array(list)) {
 		m->stack.plugin_names = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.plugin_names));
-		json_array_foreach(list, i, x)
+		m->stack.plugin_paths = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.plugin_paths));
+		json_array_foreach(list, i, x) {
+			m->stack.plugin_paths[m->stack.nplugins] = jpath_str(x, "path");
 			m->stack.plugin_names[m->stack.nplugins++] = jpath_str(x, "name");
+		}
 	}
+	m->stack.net_plugin_state = jpath_str(m->facts, "nccl.net_plugin.state");
+	m->stack.net_plugin_path = jpath_str(m->facts, "nccl.net_plugin.path");
+	m->stack.net_plugin_env = jpath_str(m->facts, "nccl.net_plugin.env");
+	m->stack.net_plugin_tries = jpath_str(m->facts, "nccl.net_plugin.tries");
 	list = json_object_get(m->facts, "gpus");
 	if (json_is_array(list)) {
 		m->gpus_known = 1;
@@ -518,7 +559,12 @@ static void decode_host(struct node_model *m)
 	m->rdma.known = 1;
 	m->rdma.dev_names = xcalloc(json_array_size(json_object_get(r, "devices")) + 1,
 				    sizeof(*m->rdma.dev_names));
+	m->rdma.dev_netdevs = xcalloc(json_array_size(json_object_get(r, "devices")) + 1,
+				      sizeof(*m->rdma.dev_netdevs));
 	json_array_foreach(json_object_get(r, "devices"), i, d) {
+		size_t nn;
+
+		m->rdma.dev_netdevs[m->rdma.ndevices] = str_list(json_object_get(d, "netdevs"), &nn);
 		m->rdma.dev_names[m->rdma.ndevices++] = jpath_str(d, "name");
 		json_array_foreach(json_object_get(d, "ports"), j, p) {
 			struct nm_rdma_port *rp;
@@ -526,6 +572,7 @@ static void decode_host(struct node_model *m)
 			m->rdma.ports = xrealloc(m->rdma.ports, (m->rdma.nports + 1) * sizeof(*rp));
 			rp = &m->rdma.ports[m->rdma.nports++];
 			rp->dev = jpath_str(d, "name");
+			rp->dev_index = m->rdma.ndevices - 1;
 			rp->port = (long)jpath_int(p, "port", 1);
 			rp->state = jpath_str(p, "state");
 			rp->link_layer = jpath_str(p, "link_layer");
@@ -584,6 +631,21 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 		m->cloud.provider = NULL;
 	m->cloud.evidence = jpath_str(facts, "cloud.evidence");
 	m->cloud.container = jpath_str(facts, "host.container.kind");
+	m->cloud.container_evidence = jpath_str(facts, "host.container.evidence");
+	m->cloud.instance_type = jpath_str(facts, "cloud.instance_type");
+	m->cloud.efa = str_list(jpath(facts, "cloud.efa"), &m->cloud.nefa);
+	m->cloud.erdma = str_list(jpath(facts, "cloud.erdma"), &m->cloud.nerdma);
+	x = json_object_get(facts, "env");
+	if (json_is_object(x) && !junknown(x)) {
+		const char *k;
+		json_t *val;
+
+		m->env = xcalloc(json_object_size(x) + 1, sizeof(*m->env));
+		json_object_foreach((json_t *)x, k, val) {
+			m->env[m->nenv].name = k;
+			m->env[m->nenv++].value = json_string_value(val);
+		}
+	}
 	m->cpus.online = jpath_int(facts, "host.cpus", -1);
 	m->cpus.allowed = jpath_int(facts, "topology.cpus.pus", -1);
 	m->cpus.bound = jpath_int(facts, "topology.cpus.bound_pus", -1);
@@ -605,7 +667,16 @@ void node_model_free(struct node_model *m)
 	ifs_facts_release(&m->ifs);
 	free(m->addr_class);
 	fw_model_free(m->fw);
+	for (size_t i = 0; i < m->nifaces; i++)
+		free(m->ifaces[i].addrs);
 	free(m->ifaces);
+	for (int i = 0; i < m->rdma.ndevices; i++)
+		free(m->rdma.dev_netdevs[i]);
+	free(m->rdma.dev_netdevs);
+	free(m->stack.plugin_paths);
+	free(m->cloud.efa);
+	free(m->cloud.erdma);
+	free(m->env);
 	free(m->gpus);
 	free(m->stack.python);
 	free(m->stack.nccl_libs);

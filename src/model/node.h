@@ -59,9 +59,18 @@ struct nm_ports {
 	const char *reserved;	/* sysctl.ip_local_reserved_ports, or NULL */
 };
 
+/* One address of an interface as /sys/class/net lists it. */
+struct nm_iface_addr {
+	const char *addr;
+	int family;		/* 4, 6, or 0 when unknown */
+	const char *cls;	/* "private", "public", ... (util/addr.h names), or NULL */
+};
+
 /* One /sys/class/net entry. */
 struct nm_iface {
 	const char *name;
+	const char *driver;	/* "ena", "gve", "virtio_net", ...; may be NULL */
+	struct nm_iface_addr *addrs;
 	const char *kind;	/* "physical", "veth", "loopback", "ib", ...; may be NULL */
 	const char *vendor;	/* PCI vendor id ("0x1d0f"), may be NULL */
 	const char *first_addr;	/* its first address from addrs[], may be NULL */
@@ -78,7 +87,7 @@ struct nm_python {
 	const char *torch_cuda;		/* torch.version.cuda */
 	const char *torch_nccl;		/* torch.cuda.nccl.version() */
 	const char *nccl_mapped;	/* the libnccl the torch process mapped */
-	int nccl_static;		/* NCCL linked into torch */
+	int nccl_static;		/* NCCL linked into torch: 1, 0, or -1 when torch did not say */
 	const char *lightning;		/* lightning / pytorch_lightning version, NULL when absent */
 };
 
@@ -121,7 +130,11 @@ struct nm_stack {
 	struct nm_nccl_lib *nccl_libs;
 	size_t nnccl_libs;
 	const char **plugin_names;	/* nccl.plugins[].name (NULL where a plugin has none) */
+	const char **plugin_paths;	/* nccl.plugins[].path, the same order */
 	size_t nplugins;
+	/* what NCCL will do about a net plugin (probe/nccl_libs.c nccl.net_plugin) */
+	const char *net_plugin_state;	/* "loads", "disabled", "none", ...; NULL when unknown */
+	const char *net_plugin_path, *net_plugin_env, *net_plugin_tries;
 };
 
 /* CPUs as sysfs (online) and hwloc (allowed to this process) count them; -1 when unknown. */
@@ -160,6 +173,7 @@ struct nm_hostname {
 
 struct nm_rdma_port {
 	const char *dev;
+	int dev_index;		/* into nm_rdma.devs */
 	long port;
 	const char *state;	/* "ACTIVE", "DOWN", ... */
 	const char *link_layer;	/* "InfiniBand", "Ethernet" (RoCE), or NULL */
@@ -170,6 +184,7 @@ struct nm_rdma {
 	int known;		/* the rdma section was read */
 	int ndevices;
 	const char **dev_names;	/* ndevices names (NULL entries when a device has none) */
+	const char ***dev_netdevs;	/* per device: its network interfaces, NULL-terminated */
 	struct nm_rdma_port *ports;
 	size_t nports;
 	int verbs_probed;	/* rdma.verbs present */
@@ -185,6 +200,15 @@ struct nm_cloud {
 	const char *provider;	/* "aws", "gcp", ...; NULL when unknown */
 	const char *evidence;	/* why we think so */
 	const char *container;	/* host.container.kind: "none", "docker", "kubernetes", ...; may be NULL */
+	const char *container_evidence;
+	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
+	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
+	size_t nefa, nerdma;
+};
+
+/* One environment variable as the facts recorded it. */
+struct nm_env {
+	const char *name, *value;
 };
 
 struct node_model {
@@ -193,6 +217,8 @@ struct node_model {
 	int schema_version;	/* -1 when absent */
 	int interactive;	/* host.interactive: stdin is a terminal (1), not (0), unknown (-1) */
 	struct nm_nccl nccl;
+	struct nm_env *env;	/* the env section, in its order */
+	size_t nenv;
 	/* NCCL_* names from the environment and the nccl.conf files this NCCL reads, in its precedence */
 	struct nccl_settings settings;
 	/*

@@ -26,8 +26,10 @@ static inline void run_rule(void (*rule)(const struct node_model *, struct findi
 	struct err e = ERR_INIT;
 	struct node_model *m = node_model_new(facts, &e);
 
-	if (!m)
+	if (!m) {
+		print_message("  (the model refuses these facts: %s)\n", e.msg);
 		return;
+	}
 	rule(m, fs);
 	node_model_free(m);
 }
