@@ -122,12 +122,14 @@ static int validate(const json_t *facts, struct err *e)
 		{ "path", W_STR }, { "source", W_STR }, { "lines", W_OBJ }, { "exists", W_BOOL },
 	};
 	static const struct field lib[] = {
-		{ "path", W_STR }, { "version", W_STR }, { "default", W_BOOL },
+		{ "path", W_STR }, { "realpath", W_STR }, { "version", W_STR }, { "default", W_BOOL },
+		{ "default_how", W_STR }, { "paths", W_ARR }, { "found_by", W_ARR },
 	};
 	static const struct field python[] = { { "path", W_STR }, { "version", W_STR }, { "torch", W_OBJ } };
+	static const struct field lightning[] = { { "version", W_STR } };
 	static const struct field torch[] = {
 		{ "version", W_STR }, { "cuda", W_STR }, { "nccl_version", W_STR },
-		{ "nccl_mapped", W_STR }, { "nccl_static", W_BOOL },
+		{ "nccl_mapped", W_STR }, { "nccl_static", W_BOOL }, { "path", W_STR },
 	};
 	static const struct field gpu[] = {
 		{ "index", W_INT }, { "name", W_STR }, { "bus_id", W_STR }, { "compute_capability", W_STR },
@@ -191,6 +193,7 @@ static int validate(const json_t *facts, struct err *e)
 	    check(jpath(facts, "cloud.efa"), W_ARR, "cloud.efa", e) < 0 ||
 	    check(jpath(facts, "cloud.erdma"), W_ARR, "cloud.erdma", e) < 0 ||
 	    check_fields(jpath(facts, "nccl.net_plugin"), "nccl.net_plugin", netplugin, N(netplugin), e) < 0 ||
+	    check(jpath(facts, "nccl.default.why"), W_STR, "nccl.default.why", e) < 0 ||
 	    check(jpath(facts, "cloud.evidence"), W_STR, "cloud.evidence", e) < 0 ||
 	    check(jpath(facts, "host.container.kind"), W_STR, "host.container.kind", e) < 0 ||
 	    check(jpath(facts, "host.hostname"), W_STR, "host.hostname", e) < 0 ||
@@ -241,6 +244,12 @@ static int validate(const json_t *facts, struct err *e)
 	json_array_foreach(json_object_get(facts, "python"), i, x) {
 		snprintf(p, sizeof(p), "python[%zu].torch", i);
 		if (check_fields(json_object_get(x, "torch"), p, torch, N(torch), e) < 0)
+			return -1;
+		snprintf(p, sizeof(p), "python[%zu].lightning", i);
+		if (check_fields(json_object_get(x, "lightning"), p, lightning, N(lightning), e) < 0)
+			return -1;
+		snprintf(p, sizeof(p), "python[%zu].pytorch_lightning", i);
+		if (check_fields(json_object_get(x, "pytorch_lightning"), p, lightning, N(lightning), e) < 0)
 			return -1;
 	}
 	range = jpath(facts, "sysctl.ip_local_port_range");
@@ -423,7 +432,7 @@ static const char **str_list(const json_t *a, size_t *n)
 static void decode_stack(struct node_model *m)
 {
 	const json_t *list = json_object_get(m->facts, "python"), *x;
-	size_t i;
+	size_t i, n;
 
 	m->stack.driver = jpath_str(m->facts, "driver.version");
 	m->stack.cuda_driver = jpath_str(m->facts, "driver.cuda_driver.version");
@@ -442,9 +451,10 @@ static void decode_stack(struct node_model *m)
 				p->nccl_mapped = jpath_str(t, "nccl_mapped");
 				p->nccl_static = jpath_bool(t, "nccl_static", -1);
 			}
-			p->lightning = jpath_str(x, "lightning.version");
-			if (!p->lightning)
-				p->lightning = jpath_str(x, "pytorch_lightning.version");
+			p->lightning_pkg = jpath_str(x, "lightning.version");
+			p->pl_pkg = jpath_str(x, "pytorch_lightning.version");
+			p->lightning = p->lightning_pkg ? p->lightning_pkg : p->pl_pkg;
+			p->torch_path = jpath_str(x, "torch.path");
 			if (p->torch && !m->stack.torch)
 				m->stack.torch = p;
 			if (p->torch_nccl && !m->stack.nccl_python)
@@ -458,8 +468,13 @@ static void decode_stack(struct node_model *m)
 			struct nm_nccl_lib *l = &m->stack.nccl_libs[m->stack.nnccl_libs++];
 
 			l->path = jpath_str(x, "path");
+			l->realpath = jpath_str(x, "realpath");
 			l->version = jpath_str(x, "version");
+			l->unknown = junknown(json_object_get(x, "version"));
 			l->is_default = jpath_bool(x, "default", 0);
+			l->default_how = jpath_str(x, "default_how");
+			l->paths = str_list(json_object_get(x, "paths"), &n);
+			l->found_by = str_list(json_object_get(x, "found_by"), &n);
 		}
 	}
 	list = jpath(m->facts, "nccl.plugins");
@@ -469,6 +484,19 @@ static void decode_stack(struct node_model *m)
 		json_array_foreach(list, i, x) {
 			m->stack.plugin_paths[m->stack.nplugins] = jpath_str(x, "path");
 			m->stack.plugin_names[m->stack.nplugins++] = jpath_str(x, "name");
+		}
+	}
+	m->stack.nccl_default_why = jpath_str(m->facts, "nccl.default.why");
+	list = jpath(m->facts, "nccl.conf");
+	if (json_is_array(list)) {
+		m->stack.confs = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.confs));
+		json_array_foreach(list, i, x) {
+			struct nm_conf *c = &m->stack.confs[m->stack.nconfs++];
+
+			c->path = jpath_str(x, "path");
+			c->source = jpath_str(x, "source");
+			c->exists = jpath_bool(x, "exists", 1);
+			c->unreadable = junknown(json_object_get(x, "vars"));
 		}
 	}
 	m->stack.net_plugin_state = jpath_str(m->facts, "nccl.net_plugin.state");
@@ -679,7 +707,12 @@ void node_model_free(struct node_model *m)
 	free(m->env);
 	free(m->gpus);
 	free(m->stack.python);
+	for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
+		free(m->stack.nccl_libs[i].paths);
+		free(m->stack.nccl_libs[i].found_by);
+	}
 	free(m->stack.nccl_libs);
+	free(m->stack.confs);
 	free(m->stack.plugin_names);
 	for (size_t i = 0; i < m->cuda.ntoolkits; i++)
 		free(m->cuda.toolkits[i].aliases);

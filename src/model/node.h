@@ -89,12 +89,28 @@ struct nm_python {
 	const char *nccl_mapped;	/* the libnccl the torch process mapped */
 	int nccl_static;		/* NCCL linked into torch: 1, 0, or -1 when torch did not say */
 	const char *lightning;		/* lightning / pytorch_lightning version, NULL when absent */
+	const char *lightning_pkg;	/* the "lightning" package's version, NULL when absent */
+	const char *pl_pkg;		/* the "pytorch_lightning" package's version, NULL when absent */
+	const char *torch_path;		/* where torch was imported from */
 };
 
 struct nm_nccl_lib {
-	const char *path;
-	const char *version;	/* NULL when its version could not be read */
+	const char *path;	/* the name the loader opens */
+	const char *realpath;
+	const char *version;	/* NULL when its version could not be read ... */
+	const char *unknown;	/* ... and why */
 	int is_default;		/* the copy the dynamic loader picks */
+	const char *default_how;	/* how the loader finds it (LD_LIBRARY_PATH, ld.so.cache, ...) */
+	const char **paths;	/* every name found for it, NULL-terminated */
+	const char **found_by;	/* the routes that found it ("LD_LIBRARY_PATH", ...), NULL-terminated */
+};
+
+/* One nccl.conf candidate in NCCL's precedence (probe/nccl_libs.c). */
+struct nm_conf {
+	const char *path;
+	const char *source;	/* "NCCL_CONF_FILE", "~/.nccl.conf", "/etc/nccl.conf", ... */
+	int exists;
+	const char *unreadable;	/* why its variables could not be read, or NULL */
 };
 
 struct nm_gpu {
@@ -129,6 +145,9 @@ struct nm_stack {
 	const struct nm_python *nccl_python;	/* the first whose torch reports an NCCL (a CUDA build) */
 	struct nm_nccl_lib *nccl_libs;
 	size_t nnccl_libs;
+	const char *nccl_default_why;	/* why the loader picks the default copy (or finds none) */
+	struct nm_conf *confs;
+	size_t nconfs;
 	const char **plugin_names;	/* nccl.plugins[].name (NULL where a plugin has none) */
 	const char **plugin_paths;	/* nccl.plugins[].path, the same order */
 	size_t nplugins;
