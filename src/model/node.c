@@ -155,7 +155,29 @@ static int validate(const json_t *facts, struct err *e)
 	};
 	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR }, { "link_layer", W_STR } };
 	static const struct field plugin[] = { { "name", W_STR }, { "path", W_STR } };
-	static const struct field toolkit[] = { { "path", W_STR }, { "version", W_STR }, { "aliases", W_ARR } };
+	static const struct field toolkit[] = {
+		{ "path", W_STR }, { "version", W_STR }, { "aliases", W_ARR }, { "source", W_STR },
+		{ "default", W_BOOL },
+	};
+	static const struct field cudnn[] = {
+		{ "path", W_STR }, { "version", W_STR }, { "source", W_STR }, { "toolkit", W_STR },
+		{ "found_by", W_ARR },
+	};
+	static const struct field driver[] = {
+		{ "present", W_BOOL }, { "reason", W_STR }, { "version", W_STR }, { "source", W_STR },
+		{ "cuda_max", W_STR }, { "cuda_max_source", W_STR }, { "nvml", W_OBJ },
+		{ "kernel_module", W_OBJ }, { "cuda_driver", W_OBJ },
+	};
+	static const struct field nvmlf[] = {
+		{ "status", W_STR }, { "error", W_STR }, { "hint", W_STR }, { "library", W_STR },
+		{ "library_version", W_STR }, { "cuda_version", W_STR }, { "error_code", W_INT },
+		{ "cuda_version_code", W_INT },
+	};
+	static const struct field kmodf[] = { { "version", W_STR }, { "source", W_STR } };
+	static const struct field cudadrv[] = {
+		{ "init", W_STR }, { "init_hint", W_STR }, { "library", W_STR }, { "version", W_STR },
+		{ "version_code", W_INT },
+	};
 	static const struct field nvcc[] = {
 		{ "found", W_BOOL }, { "toolkit", W_STR }, { "path", W_STR }, { "version", W_STR },
 	};
@@ -194,6 +216,12 @@ static int validate(const json_t *facts, struct err *e)
 	    check(jpath(facts, "cloud.erdma"), W_ARR, "cloud.erdma", e) < 0 ||
 	    check_fields(jpath(facts, "nccl.net_plugin"), "nccl.net_plugin", netplugin, N(netplugin), e) < 0 ||
 	    check(jpath(facts, "nccl.default.why"), W_STR, "nccl.default.why", e) < 0 ||
+	    check_array(json_object_get(facts, "cudnn"), "cudnn", cudnn, N(cudnn), e) < 0 ||
+	    check_fields(json_object_get(facts, "driver"), "driver", driver, N(driver), e) < 0 ||
+	    check_fields(jpath(facts, "driver.nvml"), "driver.nvml", nvmlf, N(nvmlf), e) < 0 ||
+	    check_fields(jpath(facts, "driver.kernel_module"), "driver.kernel_module", kmodf, N(kmodf), e) < 0 ||
+	    check_fields(jpath(facts, "driver.cuda_driver"), "driver.cuda_driver", cudadrv, N(cudadrv), e) < 0 ||
+	    check(jpath(facts, "host.os.id"), W_STR, "host.os.id", e) < 0 ||
 	    check(jpath(facts, "cloud.evidence"), W_STR, "cloud.evidence", e) < 0 ||
 	    check(jpath(facts, "host.container.kind"), W_STR, "host.container.kind", e) < 0 ||
 	    check(jpath(facts, "host.hostname"), W_STR, "host.hostname", e) < 0 ||
@@ -455,6 +483,7 @@ static void decode_stack(struct node_model *m)
 			p->pl_pkg = jpath_str(x, "pytorch_lightning.version");
 			p->lightning = p->lightning_pkg ? p->lightning_pkg : p->pl_pkg;
 			p->torch_path = jpath_str(x, "torch.path");
+			p->site_packages = str_list(json_object_get(x, "site_packages"), &n);
 			if (p->torch && !m->stack.torch)
 				m->stack.torch = p;
 			if (p->torch_nccl && !m->stack.nccl_python)
@@ -541,12 +570,61 @@ static void decode_cuda(struct node_model *m)
 
 		k->path = jpath_str(t, "path");
 		k->version = jpath_str(t, "version");
+		k->source = jpath_str(t, "source");
+		k->is_default = jpath_bool(t, "default", 0);
 		if (!json_is_array(al))
 			continue;
 		k->aliases = xcalloc(json_array_size(al) + 1, sizeof(*k->aliases));
 		json_array_foreach(al, j, a)
 			if (json_is_string(a))
 				k->aliases[k->naliases++] = json_string_value(a);
+	}
+}
+
+static void decode_driver(struct node_model *m)
+{
+	const json_t *d = json_object_get(m->facts, "driver"), *p, *x;
+	struct nm_driver *r = &m->driver;
+	size_t i, n;
+
+	if (json_is_object(d)) {
+		r->section = 1;
+		p = json_object_get(d, "present");
+		r->present = json_is_boolean(p) ? json_is_true(p) : -1;
+		r->present_unknown = junknown(p);
+		r->reason = jpath_str(d, "reason");
+		r->version = jpath_str(d, "version");
+		r->source = jpath_str(d, "source");
+		r->cuda_max = jpath_str(d, "cuda_max");
+		r->cuda_max_source = jpath_str(d, "cuda_max_source");
+		r->nvml_status = jpath_str(d, "nvml.status");
+		r->nvml_error = jpath_str(d, "nvml.error");
+		r->nvml_hint = jpath_str(d, "nvml.hint");
+		r->nvml_library = jpath_str(d, "nvml.library");
+		r->nvml_library_version = jpath_str(d, "nvml.library_version");
+		r->nvml_cuda_version = jpath_str(d, "nvml.cuda_version");
+		r->nvml_error_code = jpath_int(d, "nvml.error_code", 0);
+		r->nvml_cuda_version_code = jpath_int(d, "nvml.cuda_version_code", 0);
+		r->kmod_version = jpath_str(d, "kernel_module.version");
+		r->kmod_source = jpath_str(d, "kernel_module.source");
+		r->cuda_init = jpath_str(d, "cuda_driver.init");
+		r->cuda_init_hint = jpath_str(d, "cuda_driver.init_hint");
+		r->cuda_library = jpath_str(d, "cuda_driver.library");
+		r->cuda_version = jpath_str(d, "cuda_driver.version");
+		r->cuda_version_code = jpath_int(d, "cuda_driver.version_code", 0);
+	}
+	d = json_object_get(m->facts, "cudnn");
+	if (!json_is_array(d))
+		return;
+	m->cudnn = xcalloc(json_array_size(d) + 1, sizeof(*m->cudnn));
+	json_array_foreach(d, i, x) {
+		struct nm_cudnn *c = &m->cudnn[m->ncudnn++];
+
+		c->path = jpath_str(x, "path");
+		c->version = jpath_str(x, "version");
+		c->source = jpath_str(x, "source");
+		c->toolkit = jpath_str(x, "toolkit");
+		c->found_by = str_list(json_object_get(x, "found_by"), &n);
 	}
 }
 
@@ -654,6 +732,8 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	decode_stack(m);
 	decode_host(m);
 	decode_cuda(m);
+	decode_driver(m);
+	m->os_id = jpath_str(facts, "host.os.id");
 	m->cloud.provider = jpath_str(facts, "cloud.provider");
 	if (m->cloud.provider && !strcmp(m->cloud.provider, "unknown"))
 		m->cloud.provider = NULL;
@@ -713,6 +793,11 @@ void node_model_free(struct node_model *m)
 	}
 	free(m->stack.nccl_libs);
 	free(m->stack.confs);
+	for (size_t i = 0; i < m->stack.npython; i++)
+		free(m->stack.python[i].site_packages);
+	for (size_t i = 0; i < m->ncudnn; i++)
+		free(m->cudnn[i].found_by);
+	free(m->cudnn);
 	free(m->stack.plugin_names);
 	for (size_t i = 0; i < m->cuda.ntoolkits; i++)
 		free(m->cuda.toolkits[i].aliases);

@@ -92,6 +92,7 @@ struct nm_python {
 	const char *lightning_pkg;	/* the "lightning" package's version, NULL when absent */
 	const char *pl_pkg;		/* the "pytorch_lightning" package's version, NULL when absent */
 	const char *torch_path;		/* where torch was imported from */
+	const char **site_packages;	/* its site-packages directories, NULL-terminated */
 };
 
 struct nm_nccl_lib {
@@ -124,6 +125,8 @@ struct nm_gpu {
 struct nm_toolkit {
 	const char *path;	/* its real path */
 	const char *version;	/* NULL when no version file says */
+	const char *source;	/* where the version came from */
+	int is_default;		/* /usr/local/cuda points at it */
 	const char **aliases;	/* other paths that name it (/usr/local/cuda) */
 	size_t naliases;
 };
@@ -134,6 +137,29 @@ struct nm_cuda {
 	size_t ntoolkits;
 	int nvcc_found;		/* nvcc on PATH */
 	const char *nvcc_toolkit, *nvcc_path, *nvcc_version;
+};
+
+/* One cuDNN copy (probe/cudnn.c). */
+struct nm_cudnn {
+	const char *path, *version, *source;
+	const char *toolkit;	/* the toolkit it sits in, or NULL */
+	const char **found_by;	/* "site-packages", "venv", "conda", "toolkit", ..., NULL-terminated */
+};
+
+/* The NVIDIA driver as NVML, the kernel module and libcuda report it (probe/nvml.c, cuda.c). */
+struct nm_driver {
+	int section;		/* the driver section is an object */
+	int present;		/* 1, 0, or -1 when unknown (present_unknown says why) */
+	const char *present_unknown;
+	const char *reason;	/* why there is none */
+	const char *version, *source;
+	const char *cuda_max, *cuda_max_source;
+	const char *nvml_status, *nvml_error, *nvml_hint, *nvml_library, *nvml_library_version;
+	const char *nvml_cuda_version;
+	long long nvml_error_code, nvml_cuda_version_code;
+	const char *kmod_version, *kmod_source;
+	const char *cuda_init, *cuda_init_hint, *cuda_library, *cuda_version;
+	long long cuda_version_code;
 };
 
 struct nm_stack {
@@ -271,6 +297,10 @@ struct node_model {
 	struct nm_cloud cloud;
 	struct nm_stack stack;
 	struct nm_cuda cuda;
+	struct nm_driver driver;
+	struct nm_cudnn *cudnn;
+	size_t ncudnn;
+	const char *os_id;	/* host.os.id: "ubuntu", "rhel", ... */
 };
 
 struct node_model_opts {
