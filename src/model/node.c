@@ -852,7 +852,10 @@ const struct nccl_setting *node_model_setting(const struct node_model *m, const 
 
 const char *node_model_env(const struct node_model *m, const char *name)
 {
-	return jpath_str(json_object_get(m->facts, "env"), name);
+	for (size_t i = 0; name && i < m->nenv; i++)
+		if (!strcmp(m->env[i].name, name))
+			return m->env[i].value;
+	return NULL;
 }
 
 int node_model_predict(const struct node_model *m, const struct nm_override *ov, size_t n,
