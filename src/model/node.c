@@ -485,17 +485,20 @@ void node_model_free(struct node_model *m)
 	ifs_facts_release(&m->ifs);
 	free(m->addr_class);
 	fw_model_free(m->fw);
+	free(m->env);
 	for (size_t i = 0; i < m->nifaces; i++)
 		free(m->ifaces[i].addrs);
 	free(m->ifaces);
+	free(m->gpus);
 	for (int i = 0; i < m->rdma.ndevices; i++)
 		free(m->rdma.dev_netdevs[i]);
 	free(m->rdma.dev_netdevs);
-	free(m->stack.plugin_paths);
+	free(m->rdma.dev_names);
+	free(m->rdma.ports);
 	free(m->cloud.efa);
 	free(m->cloud.erdma);
-	free(m->env);
-	free(m->gpus);
+	for (size_t i = 0; i < m->stack.npython; i++)
+		free(m->stack.python[i].site_packages);
 	free(m->stack.python);
 	for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
 		free(m->stack.nccl_libs[i].paths);
@@ -503,17 +506,14 @@ void node_model_free(struct node_model *m)
 	}
 	free(m->stack.nccl_libs);
 	free(m->stack.confs);
-	for (size_t i = 0; i < m->stack.npython; i++)
-		free(m->stack.python[i].site_packages);
-	for (size_t i = 0; i < m->ncudnn; i++)
-		free(m->cudnn[i].found_by);
-	free(m->cudnn);
 	free(m->stack.plugin_names);
+	free(m->stack.plugin_paths);
 	for (size_t i = 0; i < m->cuda.ntoolkits; i++)
 		free(m->cuda.toolkits[i].aliases);
 	free(m->cuda.toolkits);
-	free(m->rdma.ports);
-	free(m->rdma.dev_names);
+	for (size_t i = 0; i < m->ncudnn; i++)
+		free(m->cudnn[i].found_by);
+	free(m->cudnn);
 	free(m);
 }
 
