@@ -192,6 +192,8 @@ static void aws_efa(struct cloud *c)
 		finding_evidence(f, "nccl.plugins: %s (not on the loader's path)", p);
 		finding_fix(f, "export LD_LIBRARY_PATH=%.*s:$LD_LIBRARY_PATH%s", slash ? (int)(slash - p) : (int)strlen(p),
 			    p, ofi_name ? " NCCL_NET_PLUGIN=ofi" : "");
+		if (ofi_name)
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_NET_PLUGIN", "ofi");
 	} else {
 		finding_fix(f, "curl -O https://efa-installer.amazonaws.com/aws-efa-installer-latest.tar.gz && tar xf "
 			    "aws-efa-installer-latest.tar.gz && cd aws-efa-installer && sudo ./efa_installer.sh -y");
