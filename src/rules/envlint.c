@@ -3,7 +3,7 @@
  * checked the way NCCL will read it (rules/nccl_vars.c): names NCCL does not know, values its
  * parsers turn into something else without a word (NCCL_IB_DISABLE=true is 0), knobs the seed
  * articles recommend that NCCL documents as debugging aids, and settings that contradict the
- * hardware. Network interface settings are checked in rules/net.c with the prediction. Pure.
+ * hardware. Network interface settings are checked in rules/net_iface.c with the prediction. Pure.
  */
 #include "rules/rules.h"
 
