@@ -1,7 +1,8 @@
 /*
  * Network rules (rules/net_iface.c, net_ports.c, host_limits.c, rdma.c) on hand-made facts: the
- * MASTER_ADDR route against the predicted bootstrap interface and the exact NCCL_SOCKET_IFNAME fix, NCCL_SOCKET_IFNAME pitfalls,
- * NCCL_COMM_ID, port range and seed advice, the firewall model, limits, host name and RDMA.
+ * MASTER_ADDR route against the predicted bootstrap interface and the exact NCCL_SOCKET_IFNAME
+ * fix, NCCL_SOCKET_IFNAME pitfalls, NCCL_COMM_ID, port range and seed advice, the firewall
+ * model, limits, host name and RDMA.
  */
 #include "cmocka_helpers.h"
 
