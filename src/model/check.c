@@ -139,7 +139,9 @@ int node_facts_check(const json_t *facts, struct err *e)
 		{ "ifaddrs", W_ARR }, { "interfaces", W_ARR }, { "master", W_OBJ },
 		{ "default_route", W_OBJ }, { "comm_id", W_OBJ }, { "assume_nccl", W_STR },
 	};
-	static const struct field hostres[] = { { "name", W_STR }, { "addrs", W_ARR }, { "loopback", W_BOOL } };
+	static const struct field hostres[] = {
+		{ "name", W_STR }, { "addrs", W_ARR }, { "loopback", W_BOOL },
+	};
 	static const struct field rdma[] = { { "devices", W_ARR }, { "verbs", W_OBJ }, { "peermem", W_OBJ } };
 	static const struct field verbs[] = {
 		{ "loaded", W_BOOL }, { "error", W_STR }, { "path", W_STR }, { "devices", W_ARR },
@@ -149,7 +151,9 @@ int node_facts_check(const json_t *facts, struct err *e)
 	static const struct field netplugin[] = {
 		{ "state", W_STR }, { "path", W_STR }, { "env", W_STR }, { "tries", W_STR },
 	};
-	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR }, { "link_layer", W_STR } };
+	static const struct field rport[] = {
+		{ "port", W_INT }, { "state", W_STR }, { "link_layer", W_STR },
+	};
 	static const struct field plugin[] = { { "name", W_STR }, { "path", W_STR } };
 	static const struct field toolkit[] = {
 		{ "path", W_STR }, { "version", W_STR }, { "aliases", W_ARR }, { "source", W_STR },
@@ -181,6 +185,37 @@ int node_facts_check(const json_t *facts, struct err *e)
 		{ "path", W_STR }, { "exists", W_BOOL }, { "writable", W_BOOL }, { "read_only", W_BOOL },
 		{ "size_bytes", W_INT }, { "avail_bytes", W_INT }, { "error", W_STR },
 	};
+	/* scalar members and sections, by dotted path */
+	static const struct field paths[] = {
+		{ "net.default_route.ifname", W_STR },
+		{ "net.comm_id.resolved", W_STR },
+		{ "sysctl.ip_local_reserved_ports", W_STR },
+		{ "driver.version", W_STR },
+		{ "cloud.provider", W_STR },
+		{ "cloud.instance_type", W_STR },
+		{ "cloud.efa", W_ARR },
+		{ "cloud.erdma", W_ARR },
+		{ "nccl.default.why", W_STR },
+		{ "host.os.id", W_STR },
+		{ "cloud.evidence", W_STR },
+		{ "host.container.kind", W_STR },
+		{ "host.hostname", W_STR },
+		{ "host.interactive", W_BOOL },
+		{ "host.cpus", W_INT },
+		{ "host.numa_nodes", W_INT },
+		{ "topology.cpus.pus", W_INT },
+		{ "topology.cpus.bound_pus", W_INT },
+		{ "topology.cpus.numa_nodes", W_INT },
+		{ "limits.nofile.soft", W_INT },
+		{ "limits.nofile.hard", W_INT },
+		{ "sysctl.rmem_max", W_INT },
+		{ "limits.memlock.soft", W_INT },
+		{ "limits.memlock.hard", W_INT },
+		{ "sysctl.wmem_max", W_INT },
+		{ "rdma.peermem.loaded", W_BOOL },
+		{ "cuda", W_OBJ },
+		{ "schema_version", W_INT },
+	};
 	const json_t *confs = jpath(facts, "nccl.conf"), *x, *range;
 	const json_t *ifaddrs = jpath(facts, "net.ifaddrs");
 	size_t i;
@@ -188,58 +223,37 @@ int node_facts_check(const json_t *facts, struct err *e)
 
 	if (!json_is_object(facts))
 		return err_set(e, ERR_PARSE, "a facts document is a JSON object");
+	for (size_t k = 0; k < N(paths); k++) {
+		if (check(jpath(facts, paths[k].key), paths[k].w, paths[k].key, e) < 0)
+			return -1;
+	}
 	if (check_fields(facts, "facts", top, N(top), e) < 0 ||
 	    check_fields(json_object_get(facts, "net"), "net", net, N(net), e) < 0 ||
 	    check_strings(json_object_get(facts, "env"), "env", e) < 0 ||
 	    check_array(ifaddrs, "net.ifaddrs", ifaddr, N(ifaddr), e) < 0 ||
 	    check_array(jpath(facts, "net.interfaces"), "net.interfaces", iface, N(iface), e) < 0 ||
 	    check_fields(jpath(facts, "net.master"), "net.master", master, N(master), e) < 0 ||
-	    check(jpath(facts, "net.default_route.ifname"), W_STR, "net.default_route.ifname", e) < 0 ||
-	    check(jpath(facts, "net.comm_id.resolved"), W_STR, "net.comm_id.resolved", e) < 0 ||
 	    check_array(confs, "nccl.conf", conf, N(conf), e) < 0 ||
 	    check_array(jpath(facts, "nccl.libs"), "nccl.libs", lib, N(lib), e) < 0 ||
 	    check_array(jpath(facts, "nccl.plugins"), "nccl.plugins", plugin, N(plugin), e) < 0 ||
-	    check(json_object_get(facts, "cuda"), W_OBJ, "cuda", e) < 0 ||
 	    check_array(jpath(facts, "cuda.toolkits"), "cuda.toolkits", toolkit, N(toolkit), e) < 0 ||
 	    check_fields(jpath(facts, "cuda.nvcc"), "cuda.nvcc", nvcc, N(nvcc), e) < 0 ||
 	    check_array(json_object_get(facts, "python"), "python", python, N(python), e) < 0 ||
 	    check_array(json_object_get(facts, "gpus"), "gpus", gpu, N(gpu), e) < 0 ||
-	    check(jpath(facts, "sysctl.ip_local_reserved_ports"), W_STR, "sysctl.ip_local_reserved_ports", e) < 0 ||
-	    check(jpath(facts, "driver.version"), W_STR, "driver.version", e) < 0 ||
-	    check(jpath(facts, "cloud.provider"), W_STR, "cloud.provider", e) < 0 ||
-	    check(jpath(facts, "cloud.instance_type"), W_STR, "cloud.instance_type", e) < 0 ||
-	    check(jpath(facts, "cloud.efa"), W_ARR, "cloud.efa", e) < 0 ||
-	    check(jpath(facts, "cloud.erdma"), W_ARR, "cloud.erdma", e) < 0 ||
-	    check_fields(jpath(facts, "nccl.net_plugin"), "nccl.net_plugin", netplugin, N(netplugin), e) < 0 ||
-	    check(jpath(facts, "nccl.default.why"), W_STR, "nccl.default.why", e) < 0 ||
+	    check_fields(jpath(facts, "nccl.net_plugin"), "nccl.net_plugin", netplugin, N(netplugin),
+			 e) < 0 ||
 	    check_array(json_object_get(facts, "cudnn"), "cudnn", cudnn, N(cudnn), e) < 0 ||
 	    check_fields(json_object_get(facts, "driver"), "driver", driver, N(driver), e) < 0 ||
 	    check_fields(jpath(facts, "driver.nvml"), "driver.nvml", nvmlf, N(nvmlf), e) < 0 ||
-	    check_fields(jpath(facts, "driver.kernel_module"), "driver.kernel_module", kmodf, N(kmodf), e) < 0 ||
-	    check_fields(jpath(facts, "driver.cuda_driver"), "driver.cuda_driver", cudadrv, N(cudadrv), e) < 0 ||
-	    check(jpath(facts, "host.os.id"), W_STR, "host.os.id", e) < 0 ||
-	    check(jpath(facts, "cloud.evidence"), W_STR, "cloud.evidence", e) < 0 ||
-	    check(jpath(facts, "host.container.kind"), W_STR, "host.container.kind", e) < 0 ||
-	    check(jpath(facts, "host.hostname"), W_STR, "host.hostname", e) < 0 ||
-	    check(jpath(facts, "host.interactive"), W_BOOL, "host.interactive", e) < 0 ||
-	    check(json_object_get(facts, "schema_version"), W_INT, "schema_version", e) < 0 ||
-	    check(jpath(facts, "host.cpus"), W_INT, "host.cpus", e) < 0 ||
-	    check(jpath(facts, "host.numa_nodes"), W_INT, "host.numa_nodes", e) < 0 ||
-	    check(jpath(facts, "topology.cpus.pus"), W_INT, "topology.cpus.pus", e) < 0 ||
-	    check(jpath(facts, "topology.cpus.bound_pus"), W_INT, "topology.cpus.bound_pus", e) < 0 ||
-	    check(jpath(facts, "topology.cpus.numa_nodes"), W_INT, "topology.cpus.numa_nodes", e) < 0 ||
-	    check(jpath(facts, "limits.nofile.soft"), W_INT, "limits.nofile.soft", e) < 0 ||
-	    check(jpath(facts, "limits.nofile.hard"), W_INT, "limits.nofile.hard", e) < 0 ||
-	    check(jpath(facts, "sysctl.rmem_max"), W_INT, "sysctl.rmem_max", e) < 0 ||
+	    check_fields(jpath(facts, "driver.kernel_module"), "driver.kernel_module", kmodf, N(kmodf),
+			 e) < 0 ||
+	    check_fields(jpath(facts, "driver.cuda_driver"), "driver.cuda_driver", cudadrv, N(cudadrv),
+			 e) < 0 ||
 	    check_fields(json_object_get(facts, "shm"), "shm", shmf, N(shmf), e) < 0 ||
-	    check(jpath(facts, "limits.memlock.soft"), W_INT, "limits.memlock.soft", e) < 0 ||
-	    check(jpath(facts, "limits.memlock.hard"), W_INT, "limits.memlock.hard", e) < 0 ||
-	    check(jpath(facts, "sysctl.wmem_max"), W_INT, "sysctl.wmem_max", e) < 0 ||
 	    check_fields(json_object_get(facts, "hostname_resolution"), "hostname_resolution", hostres,
 			 N(hostres), e) < 0 ||
 	    check_fields(json_object_get(facts, "rdma"), "rdma", rdma, N(rdma), e) < 0 ||
 	    check_fields(jpath(facts, "rdma.verbs"), "rdma.verbs", verbs, N(verbs), e) < 0 ||
-	    check(jpath(facts, "rdma.peermem.loaded"), W_BOOL, "rdma.peermem.loaded", e) < 0 ||
 	    check_array(jpath(facts, "rdma.devices"), "rdma.devices", rdev, N(rdev), e) < 0)
 		return -1;
 	json_array_foreach(ifaddrs, i, x) {
@@ -282,11 +296,13 @@ int node_facts_check(const json_t *facts, struct err *e)
 
 		if (!json_is_array(range) || json_array_size(range) != 2 ||
 		    !json_is_integer(json_array_get(range, 0)) || !json_is_integer(json_array_get(range, 1)))
-			return err_set(e, ERR_PARSE, "facts member 'sysctl.ip_local_port_range' is not [lo, hi]");
+			return err_set(e, ERR_PARSE,
+				       "facts member 'sysctl.ip_local_port_range' is not [lo, hi]");
 		lo = json_integer_value(json_array_get(range, 0));
 		hi = json_integer_value(json_array_get(range, 1));
 		if (lo < 1 || hi > 65535 || lo > hi)
-			return err_set(e, ERR_PARSE, "facts member 'sysctl.ip_local_port_range' is [%lld, %lld], "
+			return err_set(e, ERR_PARSE,
+				       "facts member 'sysctl.ip_local_port_range' is [%lld, %lld], "
 				       "not a port range", (long long)lo, (long long)hi);
 	}
 	x = jpath(facts, "net.master.port");

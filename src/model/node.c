@@ -340,7 +340,7 @@ static void decode_driver(struct node_model *m)
 
 static void decode_host(struct node_model *m)
 {
-	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p;
+	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p, *x;
 	const json_t *shm = json_object_get(m->facts, "shm"), *ml = jpath(m->facts, "limits.memlock");
 	size_t i, j;
 
@@ -395,7 +395,8 @@ static void decode_host(struct node_model *m)
 		}
 	}
 	m->rdma.verbs_probed = json_is_object(json_object_get(r, "verbs"));
-	m->rdma.verbs_loaded = json_is_boolean(jpath(r, "verbs.loaded")) ? jpath_bool(r, "verbs.loaded", 0) : -1;
+	x = jpath(r, "verbs.loaded");
+	m->rdma.verbs_loaded = json_is_boolean(x) ? json_is_true(x) : -1;
 	m->rdma.verbs_error = jpath_str(r, "verbs.error");
 	m->rdma.verbs_path = jpath_str(r, "verbs.path");
 	m->rdma.verbs_devices = json_is_array(jpath(r, "verbs.devices"))

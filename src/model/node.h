@@ -244,7 +244,7 @@ struct nm_rdma {
 struct nm_cloud {
 	const char *provider;	/* "aws", "gcp", ...; NULL when unknown */
 	const char *evidence;	/* why we think so */
-	const char *container;	/* host.container.kind: "none", "docker", "kubernetes", ...; may be NULL */
+	const char *container;	/* host.container.kind: "none", "docker", "kubernetes"...; or NULL */
 	const char *container_evidence;
 	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
 	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
@@ -277,12 +277,12 @@ struct node_model {
 	struct nm_master master;
 	struct nm_ports ports;
 	const char *default_ifname;	/* the default route's interface, or NULL */
-	/* the local packet filter: NULL when no rules were read (fw_unknown says why, when it could not be) */
+	/* the local packet filter: NULL when no rules were read (fw_unknown says why, if unreadable) */
 	struct fw_model *fw;
 	const char *fw_unknown;
 	size_t fw_nrules;		/* rules the probe read */
-	const char *fw_source;		/* the first tool they came from ("iptables-save", "nft"), or NULL */
-	const char *comm_id_unresolved;	/* why the probe could not resolve NCCL_COMM_ID's host, or NULL */
+	const char *fw_source;		/* the first tool they came from ("iptables-save"), or NULL */
+	const char *comm_id_unresolved;	/* why NCCL_COMM_ID's host did not resolve, or NULL */
 	struct nm_iface *ifaces;	/* /sys/class/net order */
 	size_t nifaces;
 	struct nm_gpu *gpus;
@@ -327,7 +327,10 @@ const struct ifs_addr *node_model_addr(const struct node_model *m, const char *n
  * the probe recorded, else util/addr's; NULL when `text` is none of this node's addresses.
  */
 const char *node_model_addr_class(const struct node_model *m, const char *text);
-/* The interface the nodes talk over: MASTER_ADDR's (not loopback), else NCCL's bootstrap, else the default route's. */
+/*
+ * The interface the nodes talk over: MASTER_ADDR's (not loopback), else NCCL's bootstrap, else
+ * the default route's.
+ */
 const char *node_model_cluster_ifname(const struct node_model *m);
 
 /* A setting NCCL will see (the effective one), or NULL. */
