@@ -1,5 +1,6 @@
 /* The node model: see node.h. */
 #include "model/node.h"
+#include "model/check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,229 +9,6 @@
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"
-
-/* ---- strict reading: every member the model reads has the type it must have ---- */
-
-enum want { W_STR, W_INT, W_BOOL, W_OBJ, W_ARR };
-
-static const char *want_name(enum want w)
-{
-	static const char *const n[] = { "a string", "an integer", "a boolean", "an object", "an array" };
-	return n[w];
-}
-
-/*
- * 0 when `v` is absent, null, an {"unknown": ...} marker, or of type `w`; -1 with the path in `e`
- * otherwise. Absent and unknown facts are normal (the model says so); a wrong type is not a facts
- * document the probe wrote, so the whole document is refused.
- */
-static int check(const json_t *v, enum want w, const char *path, struct err *e)
-{
-	int ok;
-
-	if (!v || json_is_null(v) || junknown(v))
-		return 0;
-	switch (w) {
-	case W_STR: ok = json_is_string(v); break;
-	case W_INT: ok = json_is_integer(v); break;
-	case W_BOOL: ok = json_is_boolean(v); break;
-	case W_OBJ: ok = json_is_object(v); break;
-	default: ok = json_is_array(v); break;
-	}
-	if (ok)
-		return 0;
-	return err_set(e, ERR_PARSE, "facts member '%s' is not %s", path, want_name(w));
-}
-
-struct field {
-	const char *key;
-	enum want w;
-};
-
-/* Checks the listed members of object `o` (itself at `path`). */
-static int check_fields(const json_t *o, const char *path, const struct field *f, size_t n,
-			struct err *e)
-{
-	char p[128];
-
-	if (!json_is_object(o))
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		snprintf(p, sizeof(p), "%s.%s", path, f[i].key);
-		if (check(json_object_get(o, f[i].key), f[i].w, p, e) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Every member of array `a` must be an object whose listed fields have their types. */
-static int check_array(const json_t *a, const char *path, const struct field *f, size_t n,
-		       struct err *e)
-{
-	const json_t *x;
-	size_t i;
-	char p[128];
-
-	if (check(a, W_ARR, path, e) < 0)
-		return -1;
-	if (!json_is_array(a))
-		return 0;
-	json_array_foreach(a, i, x) {
-		snprintf(p, sizeof(p), "%s[%zu]", path, i);
-		if (!json_is_object(x))
-			return err_set(e, ERR_PARSE, "facts member '%s' is not an object", p);
-		if (check_fields(x, p, f, n, e) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* An object whose members must all be strings (env, nccl.conf[].vars). */
-static int check_strings(const json_t *o, const char *path, struct err *e)
-{
-	const char *k;
-	json_t *v;
-
-	if (check(o, W_OBJ, path, e) < 0)
-		return -1;
-	if (!json_is_object(o) || junknown(o))
-		return 0;
-	json_object_foreach((json_t *)o, k, v)
-		if (!json_is_string(v))
-			return err_set(e, ERR_PARSE, "facts member '%s.%s' is not a string", path, k);
-	return 0;
-}
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static int validate(const json_t *facts, struct err *e)
-{
-	static const struct field ifaddr[] = {
-		{ "ifname", W_STR }, { "addr", W_STR }, { "prefixlen", W_INT }, { "scope_id", W_INT },
-		{ "index", W_INT }, { "flags", W_OBJ }, { "class", W_STR },
-	};
-	static const struct field iface[] = {
-		{ "name", W_STR }, { "kind", W_STR }, { "vendor", W_STR }, { "mtu", W_INT },
-		{ "up", W_BOOL }, { "addrs", W_ARR },
-	};
-	static const struct field master[] = {
-		{ "set", W_BOOL }, { "addr", W_STR }, { "from", W_STR }, { "port", W_INT },
-		{ "resolved", W_STR }, { "source_addr", W_STR }, { "source_ifname", W_STR },
-		{ "local", W_BOOL },
-	};
-	static const struct field conf[] = {
-		{ "path", W_STR }, { "source", W_STR }, { "lines", W_OBJ }, { "exists", W_BOOL },
-	};
-	static const struct field lib[] = {
-		{ "path", W_STR }, { "version", W_STR }, { "default", W_BOOL },
-	};
-	static const struct field python[] = { { "path", W_STR }, { "version", W_STR }, { "torch", W_OBJ } };
-	static const struct field torch[] = {
-		{ "version", W_STR }, { "cuda", W_STR }, { "nccl_version", W_STR },
-		{ "nccl_mapped", W_STR }, { "nccl_static", W_BOOL },
-	};
-	static const struct field gpu[] = {
-		{ "index", W_INT }, { "name", W_STR }, { "bus_id", W_STR }, { "compute_capability", W_STR },
-	};
-	static const struct field top[] = {
-		{ "env", W_OBJ }, { "net", W_OBJ }, { "nccl", W_OBJ }, { "sysctl", W_OBJ },
-		{ "firewall", W_OBJ }, { "driver", W_OBJ }, { "host", W_OBJ }, { "python", W_ARR },
-		{ "gpus", W_ARR },
-	};
-	static const struct field net[] = {
-		{ "ifaddrs", W_ARR }, { "interfaces", W_ARR }, { "master", W_OBJ },
-		{ "default_route", W_OBJ }, { "comm_id", W_OBJ }, { "assume_nccl", W_STR },
-	};
-	static const struct field hostres[] = { { "name", W_STR }, { "addrs", W_ARR }, { "loopback", W_BOOL } };
-	static const struct field rdma[] = { { "devices", W_ARR }, { "verbs", W_OBJ }, { "peermem", W_OBJ } };
-	static const struct field verbs[] = {
-		{ "loaded", W_BOOL }, { "error", W_STR }, { "path", W_STR }, { "devices", W_ARR },
-	};
-	static const struct field rdev[] = { { "name", W_STR }, { "ports", W_ARR } };
-	static const struct field rport[] = { { "port", W_INT }, { "state", W_STR } };
-	const json_t *confs = jpath(facts, "nccl.conf"), *x, *range;
-	const json_t *ifaddrs = jpath(facts, "net.ifaddrs");
-	size_t i;
-	char p[128];
-
-	if (!json_is_object(facts))
-		return err_set(e, ERR_PARSE, "a facts document is a JSON object");
-	if (check_fields(facts, "facts", top, N(top), e) < 0 ||
-	    check_fields(json_object_get(facts, "net"), "net", net, N(net), e) < 0 ||
-	    check_strings(json_object_get(facts, "env"), "env", e) < 0 ||
-	    check_array(ifaddrs, "net.ifaddrs", ifaddr, N(ifaddr), e) < 0 ||
-	    check_array(jpath(facts, "net.interfaces"), "net.interfaces", iface, N(iface), e) < 0 ||
-	    check_fields(jpath(facts, "net.master"), "net.master", master, N(master), e) < 0 ||
-	    check(jpath(facts, "net.default_route.ifname"), W_STR, "net.default_route.ifname", e) < 0 ||
-	    check(jpath(facts, "net.comm_id.resolved"), W_STR, "net.comm_id.resolved", e) < 0 ||
-	    check_array(confs, "nccl.conf", conf, N(conf), e) < 0 ||
-	    check_array(jpath(facts, "nccl.libs"), "nccl.libs", lib, N(lib), e) < 0 ||
-	    check_array(json_object_get(facts, "python"), "python", python, N(python), e) < 0 ||
-	    check_array(json_object_get(facts, "gpus"), "gpus", gpu, N(gpu), e) < 0 ||
-	    check(jpath(facts, "sysctl.ip_local_reserved_ports"), W_STR, "sysctl.ip_local_reserved_ports", e) < 0 ||
-	    check(jpath(facts, "driver.version"), W_STR, "driver.version", e) < 0 ||
-	    check(jpath(facts, "cloud.provider"), W_STR, "cloud.provider", e) < 0 ||
-	    check(jpath(facts, "cloud.evidence"), W_STR, "cloud.evidence", e) < 0 ||
-	    check(jpath(facts, "host.container.kind"), W_STR, "host.container.kind", e) < 0 ||
-	    check(jpath(facts, "host.hostname"), W_STR, "host.hostname", e) < 0 ||
-	    check(jpath(facts, "host.cpus"), W_INT, "host.cpus", e) < 0 ||
-	    check(jpath(facts, "host.numa_nodes"), W_INT, "host.numa_nodes", e) < 0 ||
-	    check(jpath(facts, "topology.cpus.pus"), W_INT, "topology.cpus.pus", e) < 0 ||
-	    check(jpath(facts, "topology.cpus.bound_pus"), W_INT, "topology.cpus.bound_pus", e) < 0 ||
-	    check(jpath(facts, "topology.cpus.numa_nodes"), W_INT, "topology.cpus.numa_nodes", e) < 0 ||
-	    check(jpath(facts, "limits.nofile.soft"), W_INT, "limits.nofile.soft", e) < 0 ||
-	    check(jpath(facts, "limits.nofile.hard"), W_INT, "limits.nofile.hard", e) < 0 ||
-	    check(jpath(facts, "sysctl.rmem_max"), W_INT, "sysctl.rmem_max", e) < 0 ||
-	    check(jpath(facts, "sysctl.wmem_max"), W_INT, "sysctl.wmem_max", e) < 0 ||
-	    check_fields(json_object_get(facts, "hostname_resolution"), "hostname_resolution", hostres,
-			 N(hostres), e) < 0 ||
-	    check_fields(json_object_get(facts, "rdma"), "rdma", rdma, N(rdma), e) < 0 ||
-	    check_fields(jpath(facts, "rdma.verbs"), "rdma.verbs", verbs, N(verbs), e) < 0 ||
-	    check(jpath(facts, "rdma.peermem.loaded"), W_BOOL, "rdma.peermem.loaded", e) < 0 ||
-	    check_array(jpath(facts, "rdma.devices"), "rdma.devices", rdev, N(rdev), e) < 0)
-		return -1;
-	json_array_foreach(ifaddrs, i, x) {
-		snprintf(p, sizeof(p), "net.ifaddrs[%zu].flags", i);
-		if (check(jpath(x, "flags.running"), W_BOOL, p, e) < 0)
-			return -1;
-	}
-	json_array_foreach(jpath(facts, "rdma.devices"), i, x) {
-		snprintf(p, sizeof(p), "rdma.devices[%zu].ports", i);
-		if (check_array(json_object_get(x, "ports"), p, rport, N(rport), e) < 0)
-			return -1;
-	}
-	x = jpath(facts, "hostname_resolution.addrs");
-	if (json_is_array(x) && json_array_size(x) && !json_is_string(json_array_get(x, 0)))
-		return err_set(e, ERR_PARSE, "facts member 'hostname_resolution.addrs[0]' is not a string");
-	json_array_foreach(confs, i, x) {
-		snprintf(p, sizeof(p), "nccl.conf[%zu].vars", i);
-		if (check_strings(json_object_get(x, "vars"), p, e) < 0)
-			return -1;
-	}
-	json_array_foreach(json_object_get(facts, "python"), i, x) {
-		snprintf(p, sizeof(p), "python[%zu].torch", i);
-		if (check_fields(json_object_get(x, "torch"), p, torch, N(torch), e) < 0)
-			return -1;
-	}
-	range = jpath(facts, "sysctl.ip_local_port_range");
-	if (range && !junknown(range)) {
-		json_int_t lo, hi;
-
-		if (!json_is_array(range) || json_array_size(range) != 2 ||
-		    !json_is_integer(json_array_get(range, 0)) || !json_is_integer(json_array_get(range, 1)))
-			return err_set(e, ERR_PARSE, "facts member 'sysctl.ip_local_port_range' is not [lo, hi]");
-		lo = json_integer_value(json_array_get(range, 0));
-		hi = json_integer_value(json_array_get(range, 1));
-		if (lo < 1 || hi > 65535 || lo > hi)
-			return err_set(e, ERR_PARSE, "facts member 'sysctl.ip_local_port_range' is [%lld, %lld], "
-				       "not a port range", (long long)lo, (long long)hi);
-	}
-	x = jpath(facts, "net.master.port");
-	if (json_is_integer(x) && (json_integer_value(x) < 1 || json_integer_value(x) > 65535))
-		return err_set(e, ERR_PARSE, "facts member 'net.master.port' is %lld, not a port",
-			       (long long)json_integer_value(x));
-	return 0;
-}
 
 /* ---- decoding ---- */
 
@@ -346,8 +124,8 @@ static void decode_ports(struct node_model *m)
 
 static void decode_ifaces(struct node_model *m)
 {
-	const json_t *list = jpath(m->facts, "net.interfaces"), *x;
-	size_t i;
+	const json_t *list = jpath(m->facts, "net.interfaces"), *x, *a;
+	size_t i, j;
 
 	if (!json_is_array(list))
 		return;
@@ -360,18 +138,39 @@ static void decode_ifaces(struct node_model *m)
 			continue;
 		it->kind = jpath_str(x, "kind");
 		it->vendor = jpath_str(x, "vendor");
+		it->driver = jpath_str(x, "driver");
 		it->mtu = (long)jpath_int(x, "mtu", -1);
 		it->up = jpath_bool(x, "up", 0);
 		it->naddrs = json_is_array(addrs) ? json_array_size(addrs) : 0;
 		it->first_addr = jpath_str(json_array_get(addrs, 0), "addr");
+		it->addrs = xcalloc(it->naddrs + 1, sizeof(*it->addrs));
+		json_array_foreach(addrs, j, a) {
+			it->addrs[j].addr = jpath_str(a, "addr");
+			it->addrs[j].family = (int)jpath_int(a, "family", 0);
+			it->addrs[j].cls = jpath_str(a, "class");
+		}
 		m->nifaces++;
 	}
+}
+
+/* The strings of array `a` as a NULL-terminated list (borrowed); non-strings are skipped. */
+static const char **str_list(const json_t *a, size_t *n)
+{
+	const char **v = xcalloc((json_is_array(a) ? json_array_size(a) : 0) + 1, sizeof(*v));
+	const json_t *x;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(a, i, x)
+		if (json_is_string(x))
+			v[(*n)++] = json_string_value(x);
+	return v;
 }
 
 static void decode_stack(struct node_model *m)
 {
 	const json_t *list = json_object_get(m->facts, "python"), *x;
-	size_t i;
+	size_t i, n;
 
 	m->stack.driver = jpath_str(m->facts, "driver.version");
 	m->stack.cuda_driver = jpath_str(m->facts, "driver.cuda_driver.version");
@@ -388,11 +187,13 @@ static void decode_stack(struct node_model *m)
 				p->torch_cuda = jpath_str(t, "cuda");
 				p->torch_nccl = jpath_str(t, "nccl_version");
 				p->nccl_mapped = jpath_str(t, "nccl_mapped");
-				p->nccl_static = jpath_bool(t, "nccl_static", 0);
+				p->nccl_static = jpath_bool(t, "nccl_static", -1);
 			}
-			p->lightning = jpath_str(x, "lightning.version");
-			if (!p->lightning)
-				p->lightning = jpath_str(x, "pytorch_lightning.version");
+			p->lightning_pkg = jpath_str(x, "lightning.version");
+			p->pl_pkg = jpath_str(x, "pytorch_lightning.version");
+			p->lightning = p->lightning_pkg ? p->lightning_pkg : p->pl_pkg;
+			p->torch_path = jpath_str(x, "torch.path");
+			p->site_packages = str_list(json_object_get(x, "site_packages"), &n);
 			if (p->torch && !m->stack.torch)
 				m->stack.torch = p;
 			if (p->torch_nccl && !m->stack.nccl_python)
@@ -406,12 +207,44 @@ static void decode_stack(struct node_model *m)
 			struct nm_nccl_lib *l = &m->stack.nccl_libs[m->stack.nnccl_libs++];
 
 			l->path = jpath_str(x, "path");
+			l->realpath = jpath_str(x, "realpath");
 			l->version = jpath_str(x, "version");
+			l->unknown = junknown(json_object_get(x, "version"));
 			l->is_default = jpath_bool(x, "default", 0);
+			l->default_how = jpath_str(x, "default_how");
+			l->paths = str_list(json_object_get(x, "paths"), &n);
+			l->found_by = str_list(json_object_get(x, "found_by"), &n);
 		}
 	}
+	list = jpath(m->facts, "nccl.plugins");
+	if (json_is_array(list)) {
+		m->stack.plugin_names = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.plugin_names));
+		m->stack.plugin_paths = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.plugin_paths));
+		json_array_foreach(list, i, x) {
+			m->stack.plugin_paths[m->stack.nplugins] = jpath_str(x, "path");
+			m->stack.plugin_names[m->stack.nplugins++] = jpath_str(x, "name");
+		}
+	}
+	m->stack.nccl_default_why = jpath_str(m->facts, "nccl.default.why");
+	list = jpath(m->facts, "nccl.conf");
+	if (json_is_array(list)) {
+		m->stack.confs = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.confs));
+		json_array_foreach(list, i, x) {
+			struct nm_conf *c = &m->stack.confs[m->stack.nconfs++];
+
+			c->path = jpath_str(x, "path");
+			c->source = jpath_str(x, "source");
+			c->exists = jpath_bool(x, "exists", 1);
+			c->unreadable = junknown(json_object_get(x, "vars"));
+		}
+	}
+	m->stack.net_plugin_state = jpath_str(m->facts, "nccl.net_plugin.state");
+	m->stack.net_plugin_path = jpath_str(m->facts, "nccl.net_plugin.path");
+	m->stack.net_plugin_env = jpath_str(m->facts, "nccl.net_plugin.env");
+	m->stack.net_plugin_tries = jpath_str(m->facts, "nccl.net_plugin.tries");
 	list = json_object_get(m->facts, "gpus");
 	if (json_is_array(list)) {
+		m->gpus_known = 1;
 		m->gpus = xcalloc(json_array_size(list) + 1, sizeof(*m->gpus));
 		json_array_foreach(list, i, x) {
 			struct nm_gpu *g = &m->gpus[m->ngpus++];
@@ -424,10 +257,108 @@ static void decode_stack(struct node_model *m)
 	}
 }
 
+static void decode_cuda(struct node_model *m)
+{
+	const json_t *c = json_object_get(m->facts, "cuda"), *t, *a;
+	size_t i, j;
+
+	/* an unknown toolkit section still says CUDA was looked for: the rule reports "none" */
+	if (!json_is_object(c))
+		return;
+	m->cuda.known = 1;
+	m->cuda.nvcc_found = jpath_bool(c, "nvcc.found", 0);
+	m->cuda.nvcc_toolkit = jpath_str(c, "nvcc.toolkit");
+	m->cuda.nvcc_path = jpath_str(c, "nvcc.path");
+	m->cuda.nvcc_version = jpath_str(c, "nvcc.version");
+	t = json_object_get(c, "toolkits");
+	if (!json_is_array(t))
+		return;
+	m->cuda.toolkits = xcalloc(json_array_size(t) + 1, sizeof(*m->cuda.toolkits));
+	json_array_foreach(json_object_get(c, "toolkits"), i, t) {
+		struct nm_toolkit *k = &m->cuda.toolkits[m->cuda.ntoolkits++];
+		const json_t *al = json_object_get(t, "aliases");
+
+		k->path = jpath_str(t, "path");
+		k->version = jpath_str(t, "version");
+		k->source = jpath_str(t, "source");
+		k->is_default = jpath_bool(t, "default", 0);
+		if (!json_is_array(al))
+			continue;
+		k->aliases = xcalloc(json_array_size(al) + 1, sizeof(*k->aliases));
+		json_array_foreach(al, j, a)
+			if (json_is_string(a))
+				k->aliases[k->naliases++] = json_string_value(a);
+	}
+}
+
+static void decode_driver(struct node_model *m)
+{
+	const json_t *d = json_object_get(m->facts, "driver"), *p, *x;
+	struct nm_driver *r = &m->driver;
+	size_t i, n;
+
+	if (json_is_object(d)) {
+		r->section = 1;
+		p = json_object_get(d, "present");
+		r->present = json_is_boolean(p) ? json_is_true(p) : -1;
+		r->present_unknown = junknown(p);
+		r->reason = jpath_str(d, "reason");
+		r->version = jpath_str(d, "version");
+		r->source = jpath_str(d, "source");
+		r->cuda_max = jpath_str(d, "cuda_max");
+		r->cuda_max_source = jpath_str(d, "cuda_max_source");
+		r->nvml_status = jpath_str(d, "nvml.status");
+		r->nvml_error = jpath_str(d, "nvml.error");
+		r->nvml_hint = jpath_str(d, "nvml.hint");
+		r->nvml_library = jpath_str(d, "nvml.library");
+		r->nvml_library_version = jpath_str(d, "nvml.library_version");
+		r->nvml_cuda_version = jpath_str(d, "nvml.cuda_version");
+		r->nvml_error_code = jpath_int(d, "nvml.error_code", 0);
+		r->nvml_cuda_version_code = jpath_int(d, "nvml.cuda_version_code", 0);
+		r->kmod_version = jpath_str(d, "kernel_module.version");
+		r->kmod_source = jpath_str(d, "kernel_module.source");
+		r->cuda_init = jpath_str(d, "cuda_driver.init");
+		r->cuda_init_hint = jpath_str(d, "cuda_driver.init_hint");
+		r->cuda_library = jpath_str(d, "cuda_driver.library");
+		r->cuda_version = jpath_str(d, "cuda_driver.version");
+		r->cuda_version_code = jpath_int(d, "cuda_driver.version_code", 0);
+	}
+	d = json_object_get(m->facts, "cudnn");
+	if (!json_is_array(d))
+		return;
+	m->cudnn = xcalloc(json_array_size(d) + 1, sizeof(*m->cudnn));
+	json_array_foreach(d, i, x) {
+		struct nm_cudnn *c = &m->cudnn[m->ncudnn++];
+
+		c->path = jpath_str(x, "path");
+		c->version = jpath_str(x, "version");
+		c->source = jpath_str(x, "source");
+		c->toolkit = jpath_str(x, "toolkit");
+		c->found_by = str_list(json_object_get(x, "found_by"), &n);
+	}
+}
+
 static void decode_host(struct node_model *m)
 {
-	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p;
+	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p, *x;
+	const json_t *shm = json_object_get(m->facts, "shm"), *ml = jpath(m->facts, "limits.memlock");
 	size_t i, j;
+
+	if (json_is_object(shm) && !junknown(shm)) {
+		m->shm.known = 1;
+		m->shm.path = jpath_str(shm, "path") ? jpath_str(shm, "path") : "/dev/shm";
+		m->shm.exists = jpath_bool(shm, "exists", 1);
+		m->shm.writable = jpath_bool(shm, "writable", 1);
+		m->shm.read_only = jpath_bool(shm, "read_only", 0);
+		m->shm.size = jpath_int(shm, "size_bytes", -1);
+		m->shm.avail = jpath_int(shm, "avail_bytes", -1);
+		m->shm.error = jpath_str(shm, "error");
+	}
+	if (json_is_object(ml) && !junknown(ml)) {
+		m->memlock.known = 1;
+		m->memlock.soft = jpath_int(ml, "soft", -1);
+		m->memlock.hard = jpath_int(ml, "hard", -1);
+	}
 
 	m->limits.nofile_soft = jpath_int(m->facts, "limits.nofile.soft", -2);
 	m->limits.nofile_hard = jpath_int(m->facts, "limits.nofile.hard", -2);
@@ -442,20 +373,30 @@ static void decode_host(struct node_model *m)
 	if (!r || junknown(r))
 		return;
 	m->rdma.known = 1;
+	m->rdma.dev_names = xcalloc(json_array_size(json_object_get(r, "devices")) + 1,
+				    sizeof(*m->rdma.dev_names));
+	m->rdma.dev_netdevs = xcalloc(json_array_size(json_object_get(r, "devices")) + 1,
+				      sizeof(*m->rdma.dev_netdevs));
 	json_array_foreach(json_object_get(r, "devices"), i, d) {
-		m->rdma.ndevices++;
+		size_t nn;
+
+		m->rdma.dev_netdevs[m->rdma.ndevices] = str_list(json_object_get(d, "netdevs"), &nn);
+		m->rdma.dev_names[m->rdma.ndevices++] = jpath_str(d, "name");
 		json_array_foreach(json_object_get(d, "ports"), j, p) {
 			struct nm_rdma_port *rp;
 
 			m->rdma.ports = xrealloc(m->rdma.ports, (m->rdma.nports + 1) * sizeof(*rp));
 			rp = &m->rdma.ports[m->rdma.nports++];
 			rp->dev = jpath_str(d, "name");
+			rp->dev_index = m->rdma.ndevices - 1;
 			rp->port = (long)jpath_int(p, "port", 1);
 			rp->state = jpath_str(p, "state");
+			rp->link_layer = jpath_str(p, "link_layer");
 		}
 	}
 	m->rdma.verbs_probed = json_is_object(json_object_get(r, "verbs"));
-	m->rdma.verbs_loaded = jpath_bool(r, "verbs.loaded", 0);
+	x = jpath(r, "verbs.loaded");
+	m->rdma.verbs_loaded = json_is_boolean(x) ? json_is_true(x) : -1;
 	m->rdma.verbs_error = jpath_str(r, "verbs.error");
 	m->rdma.verbs_path = jpath_str(r, "verbs.path");
 	m->rdma.verbs_devices = json_is_array(jpath(r, "verbs.devices"))
@@ -468,10 +409,10 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 				       struct err *e)
 {
 	struct node_model *m;
-	const json_t *fw;
+	const json_t *fw, *x;
 	struct version v;
 
-	if (validate(facts, e) < 0)
+	if (node_facts_check(facts, e) < 0)
 		return NULL;
 	if (o && o->assume_nccl && version_parse(o->assume_nccl, &v) < 0) {
 		err_set(e, ERR_USAGE, "'%s' is not an NCCL version", o->assume_nccl);
@@ -480,6 +421,9 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	m = xcalloc(1, sizeof(*m));
 	m->facts = facts;
 	m->hostname = jpath_str(facts, "host.hostname");
+	m->schema_version = (int)jpath_int(facts, "schema_version", -1);
+	x = jpath(facts, "host.interactive");
+	m->interactive = json_is_boolean(x) ? json_is_true(x) : -1;
 	decode_nccl(m, o);
 	/* one decision: the settings, the prediction and every rule model the same NCCL */
 	nccl_settings_collect(facts, m->nccl.version, &m->settings);
@@ -498,11 +442,29 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	decode_ifaces(m);
 	decode_stack(m);
 	decode_host(m);
+	decode_cuda(m);
+	decode_driver(m);
+	m->os_id = jpath_str(facts, "host.os.id");
 	m->cloud.provider = jpath_str(facts, "cloud.provider");
 	if (m->cloud.provider && !strcmp(m->cloud.provider, "unknown"))
 		m->cloud.provider = NULL;
 	m->cloud.evidence = jpath_str(facts, "cloud.evidence");
 	m->cloud.container = jpath_str(facts, "host.container.kind");
+	m->cloud.container_evidence = jpath_str(facts, "host.container.evidence");
+	m->cloud.instance_type = jpath_str(facts, "cloud.instance_type");
+	m->cloud.efa = str_list(jpath(facts, "cloud.efa"), &m->cloud.nefa);
+	m->cloud.erdma = str_list(jpath(facts, "cloud.erdma"), &m->cloud.nerdma);
+	x = json_object_get(facts, "env");
+	if (json_is_object(x) && !junknown(x)) {
+		const char *k;
+		json_t *val;
+
+		m->env = xcalloc(json_object_size(x) + 1, sizeof(*m->env));
+		json_object_foreach((json_t *)x, k, val) {
+			m->env[m->nenv].name = k;
+			m->env[m->nenv++].value = json_string_value(val);
+		}
+	}
 	m->cpus.online = jpath_int(facts, "host.cpus", -1);
 	m->cpus.allowed = jpath_int(facts, "topology.cpus.pus", -1);
 	m->cpus.bound = jpath_int(facts, "topology.cpus.bound_pus", -1);
@@ -524,11 +486,35 @@ void node_model_free(struct node_model *m)
 	ifs_facts_release(&m->ifs);
 	free(m->addr_class);
 	fw_model_free(m->fw);
+	free(m->env);
+	for (size_t i = 0; i < m->nifaces; i++)
+		free(m->ifaces[i].addrs);
 	free(m->ifaces);
 	free(m->gpus);
-	free(m->stack.python);
-	free(m->stack.nccl_libs);
+	for (int i = 0; i < m->rdma.ndevices; i++)
+		free(m->rdma.dev_netdevs[i]);
+	free(m->rdma.dev_netdevs);
+	free(m->rdma.dev_names);
 	free(m->rdma.ports);
+	free(m->cloud.efa);
+	free(m->cloud.erdma);
+	for (size_t i = 0; i < m->stack.npython; i++)
+		free(m->stack.python[i].site_packages);
+	free(m->stack.python);
+	for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
+		free(m->stack.nccl_libs[i].paths);
+		free(m->stack.nccl_libs[i].found_by);
+	}
+	free(m->stack.nccl_libs);
+	free(m->stack.confs);
+	free(m->stack.plugin_names);
+	free(m->stack.plugin_paths);
+	for (size_t i = 0; i < m->cuda.ntoolkits; i++)
+		free(m->cuda.toolkits[i].aliases);
+	free(m->cuda.toolkits);
+	for (size_t i = 0; i < m->ncudnn; i++)
+		free(m->cudnn[i].found_by);
+	free(m->cudnn);
 	free(m);
 }
 
@@ -577,7 +563,10 @@ const struct nccl_setting *node_model_setting(const struct node_model *m, const 
 
 const char *node_model_env(const struct node_model *m, const char *name)
 {
-	return jpath_str(json_object_get(m->facts, "env"), name);
+	for (size_t i = 0; name && i < m->nenv; i++)
+		if (!strcmp(m->env[i].name, name))
+			return m->env[i].value;
+	return NULL;
 }
 
 int node_model_predict(const struct node_model *m, const struct nm_override *ov, size_t n,

@@ -59,9 +59,18 @@ struct nm_ports {
 	const char *reserved;	/* sysctl.ip_local_reserved_ports, or NULL */
 };
 
+/* One address of an interface as /sys/class/net lists it. */
+struct nm_iface_addr {
+	const char *addr;
+	int family;		/* 4, 6, or 0 when unknown */
+	const char *cls;	/* "private", "public", ... (util/addr.h names), or NULL */
+};
+
 /* One /sys/class/net entry. */
 struct nm_iface {
 	const char *name;
+	const char *driver;	/* "ena", "gve", "virtio_net", ...; may be NULL */
+	struct nm_iface_addr *addrs;
 	const char *kind;	/* "physical", "veth", "loopback", "ib", ...; may be NULL */
 	const char *vendor;	/* PCI vendor id ("0x1d0f"), may be NULL */
 	const char *first_addr;	/* its first address from addrs[], may be NULL */
@@ -78,14 +87,31 @@ struct nm_python {
 	const char *torch_cuda;		/* torch.version.cuda */
 	const char *torch_nccl;		/* torch.cuda.nccl.version() */
 	const char *nccl_mapped;	/* the libnccl the torch process mapped */
-	int nccl_static;		/* NCCL linked into torch */
+	int nccl_static;		/* NCCL linked into torch: 1, 0, or -1 when torch did not say */
 	const char *lightning;		/* lightning / pytorch_lightning version, NULL when absent */
+	const char *lightning_pkg;	/* the "lightning" package's version, NULL when absent */
+	const char *pl_pkg;		/* the "pytorch_lightning" package's version, NULL when absent */
+	const char *torch_path;		/* where torch was imported from */
+	const char **site_packages;	/* its site-packages directories, NULL-terminated */
 };
 
 struct nm_nccl_lib {
-	const char *path;
-	const char *version;	/* NULL when its version could not be read */
+	const char *path;	/* the name the loader opens */
+	const char *realpath;
+	const char *version;	/* NULL when its version could not be read ... */
+	const char *unknown;	/* ... and why */
 	int is_default;		/* the copy the dynamic loader picks */
+	const char *default_how;	/* how the loader finds it (LD_LIBRARY_PATH, ld.so.cache, ...) */
+	const char **paths;	/* every name found for it, NULL-terminated */
+	const char **found_by;	/* the routes that found it ("LD_LIBRARY_PATH", ...), NULL-terminated */
+};
+
+/* One nccl.conf candidate in NCCL's precedence (probe/nccl_libs.c). */
+struct nm_conf {
+	const char *path;
+	const char *source;	/* "NCCL_CONF_FILE", "~/.nccl.conf", "/etc/nccl.conf", ... */
+	int exists;
+	const char *unreadable;	/* why its variables could not be read, or NULL */
 };
 
 struct nm_gpu {
@@ -93,6 +119,47 @@ struct nm_gpu {
 	const char *name;
 	const char *bus_id;
 	const char *compute_capability;
+};
+
+/* One CUDA toolkit installation (probe/cuda.c). */
+struct nm_toolkit {
+	const char *path;	/* its real path */
+	const char *version;	/* NULL when no version file says */
+	const char *source;	/* where the version came from */
+	int is_default;		/* /usr/local/cuda points at it */
+	const char **aliases;	/* other paths that name it (/usr/local/cuda) */
+	size_t naliases;
+};
+
+struct nm_cuda {
+	int known;		/* the cuda section is present (possibly {"unknown": ...}) */
+	struct nm_toolkit *toolkits;
+	size_t ntoolkits;
+	int nvcc_found;		/* nvcc on PATH */
+	const char *nvcc_toolkit, *nvcc_path, *nvcc_version;
+};
+
+/* One cuDNN copy (probe/cudnn.c). */
+struct nm_cudnn {
+	const char *path, *version, *source;
+	const char *toolkit;	/* the toolkit it sits in, or NULL */
+	const char **found_by;	/* "site-packages", "venv", "conda", "toolkit", ..., NULL-terminated */
+};
+
+/* The NVIDIA driver as NVML, the kernel module and libcuda report it (probe/nvml.c, cuda.c). */
+struct nm_driver {
+	int section;		/* the driver section is an object */
+	int present;		/* 1, 0, or -1 when unknown (present_unknown says why) */
+	const char *present_unknown;
+	const char *reason;	/* why there is none */
+	const char *version, *source;
+	const char *cuda_max, *cuda_max_source;
+	const char *nvml_status, *nvml_error, *nvml_hint, *nvml_library, *nvml_library_version;
+	const char *nvml_cuda_version;
+	long long nvml_error_code, nvml_cuda_version_code;
+	const char *kmod_version, *kmod_source;
+	const char *cuda_init, *cuda_init_hint, *cuda_library, *cuda_version;
+	long long cuda_version_code;
 };
 
 struct nm_stack {
@@ -104,6 +171,15 @@ struct nm_stack {
 	const struct nm_python *nccl_python;	/* the first whose torch reports an NCCL (a CUDA build) */
 	struct nm_nccl_lib *nccl_libs;
 	size_t nnccl_libs;
+	const char *nccl_default_why;	/* why the loader picks the default copy (or finds none) */
+	struct nm_conf *confs;
+	size_t nconfs;
+	const char **plugin_names;	/* nccl.plugins[].name (NULL where a plugin has none) */
+	const char **plugin_paths;	/* nccl.plugins[].path, the same order */
+	size_t nplugins;
+	/* what NCCL will do about a net plugin (probe/nccl_libs.c nccl.net_plugin) */
+	const char *net_plugin_state;	/* "loads", "disabled", "none", ...; NULL when unknown */
+	const char *net_plugin_path, *net_plugin_env, *net_plugin_tries;
 };
 
 /* CPUs as sysfs (online) and hwloc (allowed to this process) count them; -1 when unknown. */
@@ -118,6 +194,21 @@ struct nm_limits {
 	long long rmem_max, wmem_max;		/* net.core.*, -1 unknown */
 };
 
+/* /dev/shm (probe/resources.c). */
+struct nm_shm {
+	int known;		/* the shm section was read */
+	const char *path;	/* "/dev/shm" unless the probe said otherwise */
+	int exists, writable, read_only;
+	long long size, avail;	/* bytes, -1 unknown */
+	const char *error;	/* why the write test failed, or NULL */
+};
+
+/* RLIMIT_MEMLOCK (probe/resources.c); -1 is unlimited. */
+struct nm_memlock {
+	int known;
+	long long soft, hard;
+};
+
 /* How this node's host name resolves (probe/nic.c). */
 struct nm_hostname {
 	const char *name;	/* NULL when unknown */
@@ -127,18 +218,22 @@ struct nm_hostname {
 
 struct nm_rdma_port {
 	const char *dev;
+	int dev_index;		/* into nm_rdma.devs */
 	long port;
 	const char *state;	/* "ACTIVE", "DOWN", ... */
+	const char *link_layer;	/* "InfiniBand", "Ethernet" (RoCE), or NULL */
 };
 
 /* RDMA devices (/sys/class/infiniband) and whether NCCL's IB transport can use them. */
 struct nm_rdma {
 	int known;		/* the rdma section was read */
 	int ndevices;
+	const char **dev_names;	/* ndevices names (NULL entries when a device has none) */
+	const char ***dev_netdevs;	/* per device: its network interfaces, NULL-terminated */
 	struct nm_rdma_port *ports;
 	size_t nports;
 	int verbs_probed;	/* rdma.verbs present */
-	int verbs_loaded;
+	int verbs_loaded;	/* 1, 0, or -1 when the probe did not say */
 	const char *verbs_error, *verbs_path;
 	long verbs_devices;	/* devices libibverbs lists, -1 when not recorded */
 	int peermem_probed;
@@ -149,13 +244,26 @@ struct nm_rdma {
 struct nm_cloud {
 	const char *provider;	/* "aws", "gcp", ...; NULL when unknown */
 	const char *evidence;	/* why we think so */
-	const char *container;	/* host.container.kind: "none", "docker", "kubernetes", ...; may be NULL */
+	const char *container;	/* host.container.kind: "none", "docker", "kubernetes"...; or NULL */
+	const char *container_evidence;
+	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
+	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
+	size_t nefa, nerdma;
+};
+
+/* One environment variable as the facts recorded it. */
+struct nm_env {
+	const char *name, *value;
 };
 
 struct node_model {
 	const json_t *facts;	/* the validated document (borrowed; outlives the model) */
 	const char *hostname;
+	int schema_version;	/* -1 when absent */
+	int interactive;	/* host.interactive: stdin is a terminal (1), not (0), unknown (-1) */
 	struct nm_nccl nccl;
+	struct nm_env *env;	/* the env section, in its order */
+	size_t nenv;
 	/* NCCL_* names from the environment and the nccl.conf files this NCCL reads, in its precedence */
 	struct nccl_settings settings;
 	/*
@@ -169,22 +277,30 @@ struct node_model {
 	struct nm_master master;
 	struct nm_ports ports;
 	const char *default_ifname;	/* the default route's interface, or NULL */
-	/* the local packet filter: NULL when no rules were read (fw_unknown says why, when it could not be) */
+	/* the local packet filter: NULL when no rules were read (fw_unknown says why, if unreadable) */
 	struct fw_model *fw;
 	const char *fw_unknown;
 	size_t fw_nrules;		/* rules the probe read */
-	const char *fw_source;		/* the first tool they came from ("iptables-save", "nft"), or NULL */
-	const char *comm_id_unresolved;	/* why the probe could not resolve NCCL_COMM_ID's host, or NULL */
+	const char *fw_source;		/* the first tool they came from ("iptables-save"), or NULL */
+	const char *comm_id_unresolved;	/* why NCCL_COMM_ID's host did not resolve, or NULL */
 	struct nm_iface *ifaces;	/* /sys/class/net order */
 	size_t nifaces;
 	struct nm_gpu *gpus;
 	size_t ngpus;
+	int gpus_known;		/* the facts list GPUs (possibly none) */
 	struct nm_cpus cpus;
 	struct nm_limits limits;
+	struct nm_shm shm;
+	struct nm_memlock memlock;
 	struct nm_hostname hostname_res;
 	struct nm_rdma rdma;
 	struct nm_cloud cloud;
 	struct nm_stack stack;
+	struct nm_cuda cuda;
+	struct nm_driver driver;
+	struct nm_cudnn *cudnn;
+	size_t ncudnn;
+	const char *os_id;	/* host.os.id: "ubuntu", "rhel", ... */
 };
 
 struct node_model_opts {
@@ -211,7 +327,10 @@ const struct ifs_addr *node_model_addr(const struct node_model *m, const char *n
  * the probe recorded, else util/addr's; NULL when `text` is none of this node's addresses.
  */
 const char *node_model_addr_class(const struct node_model *m, const char *text);
-/* The interface the nodes talk over: MASTER_ADDR's (not loopback), else NCCL's bootstrap, else the default route's. */
+/*
+ * The interface the nodes talk over: MASTER_ADDR's (not loopback), else NCCL's bootstrap, else
+ * the default route's.
+ */
 const char *node_model_cluster_ifname(const struct node_model *m);
 
 /* A setting NCCL will see (the effective one), or NULL. */

@@ -21,7 +21,6 @@
 #include "util/version.h"
 
 struct cloud {
-	const json_t *facts;
 	struct findings *out;
 	const char *provider;	/* "aws", ..., or NULL when unknown */
 	const char *evidence;	/* why we think so */
@@ -56,26 +55,25 @@ static const char *env(const struct cloud *c, const char *name)
 /* "eth0 1500, eth1 9001": the MTU of every interface that is up, loopback aside. */
 static void mtus(const struct cloud *c, struct strbuf *sb)
 {
-	const json_t *it;
-	size_t i;
+	for (size_t i = 0; i < c->m->nifaces; i++) {
+		const struct nm_iface *it = &c->m->ifaces[i];
 
-	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
-		const char *k = jpath_str(it, "kind");
-		if (!jpath_bool(it, "up", 0) || (k && !strcmp(k, "loopback")))
+		if (!it->up || (it->kind && !strcmp(it->kind, "loopback")))
 			continue;
-		strbuf_addf(sb, "%s%s %lld", sb->len ? ", " : "", str_or(jpath_str(it, "name"), "?"), jpath_int(it, "mtu", -1));
+		strbuf_addf(sb, "%s%s %ld", sb->len ? ", " : "", it->name, it->mtu);
 	}
 }
 
-static const json_t *iface(const struct cloud *c, const char *name)
+static const struct nm_iface *iface(const struct cloud *c, const char *name)
 {
-	const json_t *it;
-	size_t i;
+	return node_model_iface(c->m, name);
+}
 
-	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it)
-		if (name && jpath_str(it, "name") && !strcmp(jpath_str(it, "name"), name))
-			return it;
-	return NULL;
+/* "a, b" of a NULL-terminated list. */
+static void join(const char *const *v, struct strbuf *sb)
+{
+	for (; v && *v; v++)
+		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", *v);
 }
 
 /* The interface the nodes talk over: MASTER_ADDR's route, else NCCL's bootstrap, else the default route. */
@@ -96,21 +94,23 @@ static const char *peer(const struct cloud *c)
 /* RDMA devices with an ACTIVE port of `link_layer` ("InfiniBand", "Ethernet"; NULL: any). */
 static int active_rdma(const struct cloud *c, const char *link_layer, struct strbuf *names)
 {
-	const json_t *d, *p;
-	size_t i, j;
+	const struct nm_rdma *r = &c->m->rdma;
 	int n = 0;
 
-	json_array_foreach(jpath(c->facts, "rdma.devices"), i, d) {
+	for (int d = 0; d < r->ndevices; d++) {
 		int hit = 0;
-		json_array_foreach(json_object_get(d, "ports"), j, p) {
-			const char *st = jpath_str(p, "state"), *ll = jpath_str(p, "link_layer");
-			if (st && !strcmp(st, "ACTIVE") && (!link_layer || (ll && !strcmp(ll, link_layer))))
+
+		for (size_t j = 0; j < r->nports; j++) {
+			const char *st = r->ports[j].state, *ll = r->ports[j].link_layer;
+
+			if (r->ports[j].dev_index == d && st && !strcmp(st, "ACTIVE") &&
+			    (!link_layer || (ll && !strcmp(ll, link_layer))))
 				hit = 1;
 		}
 		if (hit) {
 			n++;
 			if (names)
-				strbuf_addf(names, "%s%s", names->len ? "," : "", str_or(jpath_str(d, "name"), "?"));
+				strbuf_addf(names, "%s%s", names->len ? "," : "", str_or(r->dev_names[d], "?"));
 		}
 	}
 	return n;
@@ -118,11 +118,8 @@ static int active_rdma(const struct cloud *c, const char *link_layer, struct str
 
 static int gpu_named(const struct cloud *c, const char *needle)
 {
-	const json_t *g;
-	size_t i;
-
-	json_array_foreach(json_object_get(c->facts, "gpus"), i, g)
-		if (jpath_str(g, "name") && strstr(jpath_str(g, "name"), needle))
+	for (size_t i = 0; i < c->m->ngpus; i++)
+		if (c->m->gpus[i].name && strstr(c->m->gpus[i].name, needle))
 			return 1;
 	return 0;
 }
@@ -130,29 +127,26 @@ static int gpu_named(const struct cloud *c, const char *needle)
 
 /* ---- AWS ---- */
 
-/* A net plugin file of aws-ofi-nccl: libnccl-net-ofi.so, or libnccl-net.so installed beside it. */
-static const json_t *ofi_plugin(const struct cloud *c)
+/* A net plugin file of aws-ofi-nccl (libnccl-net-ofi.so, or libnccl-net.so beside it): its index or -1. */
+static long ofi_plugin(const struct cloud *c)
 {
-	const json_t *p;
-	size_t i;
-
-	json_array_foreach(jpath(c->facts, "nccl.plugins"), i, p) {
-		const char *n = jpath_str(p, "name");
+	for (size_t i = 0; i < c->m->stack.nplugins; i++) {
+		const char *n = c->m->stack.plugin_names[i];
 		if (n && (strstr(n, "ofi") || strstr(n, "aws")))
-			return p;
+			return (long)i;
 	}
-	return NULL;
+	return -1;
 }
 
-static void aws_efa(struct cloud *c, const json_t *efa)
+static void aws_efa(struct cloud *c)
 {
-	const char *state = jpath_str(c->facts, "nccl.net_plugin.state");
-	const char *ppath = jpath_str(c->facts, "nccl.net_plugin.path");
+	const char *state = c->m->stack.net_plugin_state;
+	const char *ppath = c->m->stack.net_plugin_path;
 	struct strbuf names = STRBUF_INIT;
-	const json_t *have;
+	long have;
 	struct finding *f;
 
-	jarr_join(efa, &names);
+	join(c->m->cloud.efa, &names);
 	if (state && !strcmp(state, "loads")) {
 		/* libnccl-net.so may be any plugin; aws-ofi-nccl's own files name it */
 		int ofi = ppath && (strstr(ppath, "ofi") || strstr(ppath, "aws"));
@@ -174,7 +168,7 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 		finding_fix(f, "unset NCCL_NET_PLUGIN");
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_NET_PLUGIN", NULL);
 		finding_evidence(f, "nccl.net_plugin: state disabled (NCCL_NET_PLUGIN=%s)",
-				 str_or(jpath_str(c->facts, "nccl.net_plugin.env"), "?"));
+				 str_or(c->m->stack.net_plugin_env, "?"));
 		goto stale;
 	}
 	have = ofi_plugin(c);
@@ -183,20 +177,23 @@ static void aws_efa(struct cloud *c, const json_t *efa)
 			names.buf);
 	finding_evidence(f, "cloud.efa: %s", names.buf);
 	finding_evidence(f, "nccl.net_plugin: state %s, tries %s", str_or(state, "?"),
-			 str_or(jpath_str(c->facts, "nccl.net_plugin.tries"), "?"));
+			 str_or(c->m->stack.net_plugin_tries, "?"));
 	finding_why(f, "NCCL drives EFA only through the aws-ofi-nccl net plugin (libnccl-net-ofi.so, optionally "
 		    "also installed as libnccl-net.so); without it NCCL falls back to NET/Socket silently. Old "
 		    "recipes also export FI_PROVIDER=efa and FI_EFA_USE_DEVICE_RDMA=1 for "
 		    "p4d/p5: aws-ofi-nccl's own table limits FI_PROVIDER=efa to aws-ofi-nccl <= 1.5.0 and says not "
 		    "to set FI_EFA_USE_DEVICE_RDMA with libfabric >= 1.18 and aws-ofi-nccl >= 1.7.");
-	if (have) {
-		const char *p = str_or(jpath_str(have, "path"), "?"), *n = str_or(jpath_str(have, "name"), "?");
+	if (have >= 0) {
+		const char *p = str_or(c->m->stack.plugin_paths[have], "?");
+		const char *n = str_or(c->m->stack.plugin_names[have], "?");
 		const char *slash = strrchr(p, '/');
 		int ofi_name = !strncmp(n, "libnccl-net-ofi.so", 18);
 
 		finding_evidence(f, "nccl.plugins: %s (not on the loader's path)", p);
 		finding_fix(f, "export LD_LIBRARY_PATH=%.*s:$LD_LIBRARY_PATH%s", slash ? (int)(slash - p) : (int)strlen(p),
 			    p, ofi_name ? " NCCL_NET_PLUGIN=ofi" : "");
+		if (ofi_name)
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_NET_PLUGIN", "ofi");
 	} else {
 		finding_fix(f, "curl -O https://efa-installer.amazonaws.com/aws-efa-installer-latest.tar.gz && tar xf "
 			    "aws-efa-installer-latest.tar.gz && cd aws-efa-installer && sudo ./efa_installer.sh -y");
@@ -247,15 +244,14 @@ stale:
 
 static void aws(struct cloud *c)
 {
-	const json_t *efa = jpath(c->facts, "cloud.efa");
-	const char *itype = jpath_str(c->facts, "cloud.instance_type");
-	int n_efa = (int)json_array_size(efa);
+	const char *itype = c->m->cloud.instance_type;
+	int n_efa = (int)c->m->cloud.nefa;
 	struct finding *f;
 
 	if (!is(c, "aws") && !n_efa)
 		return;
 	if (n_efa)
-		aws_efa(c, efa);
+		aws_efa(c);
 	else if (itype && (!strncmp(itype, "p4d", 3) || !strncmp(itype, "p5", 2) || !strncmp(itype, "p6", 2))) {
 		f = finding_add(c->out, SEV_WARN, "cloud.aws.no_efa",
 				"%s instance without an EFA device: NCCL will use TCP sockets over ENA", itype);
@@ -290,12 +286,12 @@ static void aws(struct cloud *c)
 
 static void alibaba(struct cloud *c)
 {
-	const json_t *erdma = jpath(c->facts, "cloud.erdma");
+	size_t n_erdma = c->m->cloud.nerdma;
 	const char *ifn = cluster_if(c);
 	struct strbuf all = STRBUF_INIT;
 	struct finding *f;
 
-	if (!is(c, "alibaba") && !json_array_size(erdma))
+	if (!is(c, "alibaba") && !n_erdma)
 		return;
 	mtus(c, &all);
 	if (is(c, "alibaba")) {
@@ -325,11 +321,11 @@ static void alibaba(struct cloud *c)
 			    "not apply", peer(c), ifn ? ifn : "<if>");
 		ev_cloud(c, f);
 	}
-	if (json_array_size(erdma)) {
+	if (n_erdma) {
 		struct strbuf names = STRBUF_INIT;
 		const char *hca = setting(c, "NCCL_IB_HCA"), *gid = setting(c, "NCCL_IB_GID_INDEX");
 
-		jarr_join(erdma, &names);
+		join(c->m->cloud.erdma, &names);
 		if (c->nccl && version_cmp_str(c->nccl, "2.19") < 0) {
 			f = finding_add(c->out, SEV_WARN, "cloud.alibaba.erdma",
 					"eRDMA device(s) %s need NCCL 2.19 or newer; this job runs NCCL %s", names.buf,
@@ -369,8 +365,6 @@ static void alibaba(struct cloud *c)
 
 static void autodl(struct cloud *c)
 {
-	const json_t *it, *a, *py;
-	size_t i, j;
 	struct strbuf all = STRBUF_INIT;
 	const char *priv = NULL;
 	int npriv = 0;
@@ -378,15 +372,21 @@ static void autodl(struct cloud *c)
 
 	if (!is(c, "autodl"))
 		return;
-	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
-		const char *k = jpath_str(it, "kind"), *n = jpath_str(it, "name");
-		if (!n || (k && (!strcmp(k, "loopback") || !strcmp(k, "docker"))) || !strncmp(n, "docker", 6))
+	for (size_t i = 0; i < c->m->nifaces; i++) {
+		const struct nm_iface *it = &c->m->ifaces[i];
+		const char *k = it->kind, *n = it->name;
+
+		if (k && (!strcmp(k, "loopback") || !strcmp(k, "docker")))
 			continue;
-		json_array_foreach(json_object_get(it, "addrs"), j, a) {
-			const char *cls = jpath_str(a, "class");
-			if (jpath_int(a, "family", 0) != 4)
+		if (!strncmp(n, "docker", 6))
+			continue;
+		for (size_t j = 0; j < it->naddrs; j++) {
+			const char *cls = it->addrs[j].cls;
+
+			if (it->addrs[j].family != 4)
 				continue;
-			strbuf_addf(&all, "%s%s %s (%s)", all.len ? ", " : "", n, str_or(jpath_str(a, "addr"), "?"), str_or(cls, "?"));
+			strbuf_addf(&all, "%s%s %s (%s)", all.len ? ", " : "", n, str_or(it->addrs[j].addr, "?"),
+				    str_or(cls, "?"));
 			if (cls && !strcmp(cls, "private") && (!priv || strcmp(priv, n))) {
 				priv = n;
 				npriv++;
@@ -412,14 +412,15 @@ static void autodl(struct cloud *c)
 	ev_cloud(c, f);
 	strbuf_release(&all);
 
-	json_array_foreach(json_object_get(c->facts, "python"), i, py) {
-		const char *tv = jpath_str(py, "torch.version"), *nv = jpath_str(py, "torch.nccl_version");
+	for (size_t i = 0; i < c->m->stack.npython; i++) {
+		const struct nm_python *py = &c->m->stack.python[i];
+		const char *tv = py->torch, *nv = py->torch_nccl;
 		const char *full = compat_driver_full("12.6", NULL), *floor = compat_driver_floor("12.6");
 		int st;
 
 		if (!tv || strncmp(tv, "1.11", 4) || (tv[4] && tv[4] != '.' && tv[4] != '+'))
 			continue;
-		st = jpath_bool(py, "torch.nccl_static", -1);
+		st = py->nccl_static;
 		f = finding_add(c->out, SEV_INFO, "cloud.autodl.torch111",
 				"torch %s (the second seed's recommended AutoDL image) runs NCCL %s%s: not an optimised "
 				"NCCL, an old one", tv, nv ? nv : "2.10.3", nv ? "" : " (reportedly)");
@@ -436,8 +437,8 @@ static void autodl(struct cloud *c)
 		finding_fix(f, "%s -m pip install 'torch==2.11.*' lightning --index-url "
 			    "https://download.pytorch.org/whl/cu126 --extra-index-url https://pypi.org/simple   "
 			    "# CUDA 12.6 build: driver >= %s, or >= %s with minor-version compatibility",
-			    str_or(jpath_str(py, "path"), "?"), str_or(full, "?"), str_or(floor, "?"));
-		finding_evidence(f, "python[%zu].torch = %s (%s)", i, tv, str_or(jpath_str(py, "path"), "?"));
+			    str_or(py->path, "?"), str_or(full, "?"), str_or(floor, "?"));
+		finding_evidence(f, "python[%zu].torch = %s (%s)", i, tv, str_or(py->path, "?"));
 	}
 }
 
@@ -445,26 +446,26 @@ static void autodl(struct cloud *c)
 
 static void gcp(struct cloud *c)
 {
-	const char *ifn = cluster_if(c), *dr = jpath_str(c->facts, "net.default_route.ifname");
-	const json_t *it, *nic = iface(c, ifn), *drit = iface(c, dr);
-	long nmtu = (long)jpath_int(nic, "mtu", -1), dmtu = (long)jpath_int(drit, "mtu", -1);
+	const char *ifn = cluster_if(c), *dr = c->m->default_ifname;
+	const struct nm_iface *nic = iface(c, ifn), *drit = iface(c, dr);
+	long nmtu = nic ? nic->mtu : -1, dmtu = drit ? drit->mtu : -1;
 	struct strbuf all = STRBUF_INIT, big = STRBUF_INIT, virtio = STRBUF_INIT;
 	int gve = 0;
-	size_t i;
 	struct finding *f;
 
 	if (!is(c, "gcp"))
 		return;
 	mtus(c, &all);
-	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
-		const char *n = jpath_str(it, "name"), *drv = jpath_str(it, "driver"), *k = jpath_str(it, "kind");
-		long m = (long)jpath_int(it, "mtu", -1);
+	for (size_t i = 0; i < c->m->nifaces; i++) {
+		const struct nm_iface *it = &c->m->ifaces[i];
+		const char *n = it->name, *drv = it->driver, *k = it->kind;
+		long m = it->mtu;
 
 		if (drv && !strcmp(drv, "gve"))
 			gve = 1;
 		if (drv && !strcmp(drv, "virtio_net"))
 			strbuf_addf(&virtio, "%s%s", virtio.len ? ", " : "", str_or(n, "?"));
-		if (jpath_bool(it, "up", 0) && dmtu > 0 && m > dmtu && !(k && !strcmp(k, "loopback")))
+		if (it->up && dmtu > 0 && m > dmtu && !(k && !strcmp(k, "loopback")))
 			strbuf_addf(&big, "%s%s %ld", big.len ? ", " : "", str_or(n, "?"), m);
 	}
 	/* container bridges at 1500 over a 1460 VPC, or a hand-set jumbo MTU on NCCL's interface */
@@ -494,14 +495,15 @@ static void gcp(struct cloud *c)
 		ev_cloud(c, f);
 	}
 	if ((gpu_named(c, "H100") || gpu_named(c, "H200")) && !active_rdma(c, NULL, NULL)) {
-		const char *state = jpath_str(c->facts, "nccl.net_plugin.state");
+		const char *state = c->m->stack.net_plugin_state;
 		int tcpx = 0;
-		const json_t *v;
-		const char *k;
 
-		json_object_foreach((json_t *)json_object_get(c->facts, "env"), k, v)
+		for (size_t i = 0; i < c->m->nenv; i++) {
+			const char *k = c->m->env[i].name;
+
 			if (!strncmp(k, "NCCL_FASTRAK_", 13) || !strncmp(k, "NCCL_GPUDIRECTTCPX_", 19))
 				tcpx = 1;
+		}
 		if (!(state && !strcmp(state, "loads")) && !tcpx) {
 			f = finding_add(c->out, SEV_WARN, "cloud.gcp.tcpx",
 					"GCP H100/H200 VM without GPUDirect-TCPX/TCPXO: NCCL will use plain TCP sockets");
@@ -565,23 +567,24 @@ out:
 
 static void oci(struct cloud *c)
 {
-	const char *dr = jpath_str(c->facts, "net.default_route.ifname");
+	const char *dr = c->m->default_ifname;
+	const struct nm_rdma *r = &c->m->rdma;
 	struct strbuf roce = STRBUF_INIT, hca = STRBUF_INIT;
-	const json_t *d, *p, *nd;
-	size_t i, j;
 	struct finding *f;
 
 	if (!is(c, "oci") || !active_rdma(c, "Ethernet", &roce) || setting(c, "NCCL_IB_HCA"))
 		goto out;
 	/* the GPU fabric's devices: active RoCE devices other than the one behind the default route */
-	json_array_foreach(jpath(c->facts, "rdma.devices"), i, d) {
+	for (int d = 0; d < r->ndevices; d++) {
 		int front = 0, act = 0;
-		json_array_foreach(json_object_get(d, "netdevs"), j, nd)
-			front |= dr && json_is_string(nd) && !strcmp(json_string_value(nd), dr);
-		json_array_foreach(json_object_get(d, "ports"), j, p)
-			act |= jpath_str(p, "state") && !strcmp(jpath_str(p, "state"), "ACTIVE");
+
+		for (const char *const *nd = r->dev_netdevs[d]; *nd; nd++)
+			front |= dr && !strcmp(*nd, dr);
+		for (size_t j = 0; j < r->nports; j++)
+			act |= r->ports[j].dev_index == d && r->ports[j].state &&
+			       !strcmp(r->ports[j].state, "ACTIVE");
 		if (act && !front)
-			strbuf_addf(&hca, "%s%s", hca.len ? "," : "", str_or(jpath_str(d, "name"), "?"));
+			strbuf_addf(&hca, "%s%s", hca.len ? "," : "", str_or(r->dev_names[d], "?"));
 	}
 	f = finding_add(c->out, SEV_INFO, "cloud.oci.roce", "OCI RoCE (%s) without NCCL_IB_HCA: Oracle's sample settings",
 			roce.buf);
@@ -614,18 +617,18 @@ out:
 /* Every non-loopback interface with an address is a veth: a bridged container or a pod network. */
 static int veth_only(const struct cloud *c, const char **first)
 {
-	const json_t *it;
-	size_t i;
 	int veth = 0;
 
-	json_array_foreach(jpath(c->facts, "net.interfaces"), i, it) {
-		const char *k = jpath_str(it, "kind");
-		if (!json_array_size(json_object_get(it, "addrs")) || (k && !strcmp(k, "loopback")))
+	for (size_t i = 0; i < c->m->nifaces; i++) {
+		const struct nm_iface *it = &c->m->ifaces[i];
+		const char *k = it->kind;
+
+		if (!it->naddrs || (k && !strcmp(k, "loopback")))
 			continue;
 		if (!k || strcmp(k, "veth"))
 			return 0;
 		if (!veth++)
-			*first = jpath_str(it, "name");
+			*first = it->name;
 	}
 	return veth > 0;
 }
@@ -633,7 +636,6 @@ static int veth_only(const struct cloud *c, const char **first)
 static void containers(struct cloud *c)
 {
 	const char *first = NULL;
-	const json_t *a;
 	struct finding *f;
 	int loop = 0;
 
@@ -641,17 +643,18 @@ static void containers(struct cloud *c)
 		return;
 	loop = c->m->master.resolved && addr_classify_text(c->m->master.resolved) == ADDR_LOOPBACK;
 	if ((!strcmp(c->kind, "docker") || !strcmp(c->kind, "podman")) && veth_only(c, &first) && !loop) {
-		a = json_array_get(json_object_get(iface(c, first), "addrs"), 0);
+		const struct nm_iface *fi = iface(c, first);
+
 		f = finding_add(c->out, SEV_WARN, "cloud.container.bridge",
 				"a %s container on a bridge network: other nodes cannot reach NCCL here at %s %s",
-				c->kind, str_or(first, "?"), str_or(jpath_str(a, "addr"), "?"));
+				c->kind, str_or(first, "?"), str_or(fi ? fi->first_addr : NULL, "?"));
 		finding_why(f, "Inside a bridged container NCCL only sees the container's own interface and "
 			    "advertises its address, which other hosts cannot route to; its listeners take random "
 			    "ports from the container's ip_local_port_range, which -p cannot publish. Fine for one "
 			    "node; multi-node NCCL needs the host's network.");
 		finding_fix(f, "%s run --network host ...   # the container uses the host's interfaces", c->kind);
 		finding_evidence(f, "host.container.kind = %s (%s)", c->kind,
-				 str_or(jpath_str(c->facts, "host.container.evidence"), "?"));
+				 str_or(c->m->cloud.container_evidence, "?"));
 		finding_evidence(f, "every interface with an address is a veth: %s", str_or(first, "?"));
 	}
 	if (!strcmp(c->kind, "kubernetes") && veth_only(c, &first)) {
@@ -666,7 +669,7 @@ static void containers(struct cloud *c)
 			    "Multus/SR-IOV.%s", nr ? " RDMA ports are active in this pod, so a device plugin is in use." : "");
 		finding_fix(f, "hostNetwork: true   # in the pod spec, with dnsPolicy: ClusterFirstWithHostNet");
 		finding_evidence(f, "host.container.kind = kubernetes (%s)",
-				 str_or(jpath_str(c->facts, "host.container.evidence"), "?"));
+				 str_or(c->m->cloud.container_evidence, "?"));
 		strbuf_release(&rd);
 	}
 }
@@ -677,7 +680,6 @@ void rule_cloud(const struct node_model *m, struct findings *out)
 
 	memset(&c, 0, sizeof(c));
 	c.m = m;
-	c.facts = m->facts;
 	c.out = out;
 	c.provider = m->cloud.provider;
 	c.evidence = m->cloud.evidence;

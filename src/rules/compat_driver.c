@@ -10,13 +10,7 @@
 #include <string.h>
 
 #include "rules/compat_tables.h"
-#include "util/json.h"
 #include "util/version.h"
-
-static const char *jstr(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 /* "13.0" -> "cu130", the wheel index name. */
 static void cu_tag(const char *cuda, char *buf, size_t len)
@@ -40,9 +34,9 @@ static long driver_branch(const char *driver)
  * The commands that install a driver >= `need`. R580 is the current long-term branch and runs
  * every CUDA up to 13.0 (newer drivers run older CUDA), so older needs are served by it.
  */
-static void fix_install_driver(struct finding *f, const json_t *facts, const char *need)
+static void fix_install_driver(struct finding *f, const struct node_model *m, const char *need)
 {
-	const char *os = jpath_str(facts, "host.os.id");
+	const char *os = m->os_id;
 	long br = driver_branch(need);
 
 	if (br < 580)
@@ -59,16 +53,16 @@ static void fix_install_driver(struct finding *f, const json_t *facts, const cha
 			    "# from NVIDIA's CUDA repository; any driver >= %s works", br, need);
 }
 
-static void evidence_driver(struct finding *f, const json_t *driver)
+static void evidence_driver(struct finding *f, const struct nm_driver *driver)
 {
-	const char *v = jstr(driver, "version");
+	const char *v = driver->version;
 
 	if (v)
 		finding_evidence(f, "driver.version = %s (from %s)", v,
-				 jstr(driver, "source") ? jstr(driver, "source") : "?");
-	if (jstr(driver, "cuda_max"))
-		finding_evidence(f, "driver.cuda_max = %s (from %s)", jstr(driver, "cuda_max"),
-				 jstr(driver, "cuda_max_source") ? jstr(driver, "cuda_max_source") : "?");
+				 driver->source ? driver->source : "?");
+	if (driver->cuda_max)
+		finding_evidence(f, "driver.cuda_max = %s (from %s)", driver->cuda_max,
+				 driver->cuda_max_source ? driver->cuda_max_source : "?");
 }
 
 /* Writes a wheel (pin "torch==2.11", CUDA "12.6") of `t` the driver runs in full; 0 if none. */
@@ -108,11 +102,11 @@ static int wheel_for_driver(const char *tv, const char *driver, const char *cuda
 	return 0;
 }
 
-static void fix_wheel(struct finding *f, const json_t *py, const char *tv, const char *driver,
+static void fix_wheel(struct finding *f, const struct nm_python *py, const char *tv, const char *driver,
 		      const char *cuda_max)
 {
 	char pin[32], cuda[16], tag[16];
-	const char *pyp = jstr(py, "path");
+	const char *pyp = py->path;
 	int which = wheel_for_driver(tv, driver, cuda_max, pin, sizeof(pin), cuda, sizeof(cuda));
 
 	if (!which)
@@ -126,14 +120,12 @@ static void fix_wheel(struct finding *f, const json_t *py, const char *tv, const
 
 /* ---- driver presence and health ---- */
 
-static int torch_wants_cuda(const json_t *facts, const json_t **which)
+static int torch_wants_cuda(const struct node_model *m, const struct nm_python **which)
 {
-	size_t i;
-	json_t *py;
+	for (size_t i = 0; i < m->stack.npython; i++) {
+		const struct nm_python *py = &m->stack.python[i];
 
-	json_array_foreach(json_object_get(facts, "python"), i, py) {
-		const json_t *t = json_object_get(py, "torch");
-		if (json_is_string(json_object_get(t, "cuda")) && jstr(t, "version")) {
+		if (py->torch_cuda && py->torch) {
 			*which = py;
 			return 1;
 		}
@@ -141,20 +133,20 @@ static int torch_wants_cuda(const json_t *facts, const json_t **which)
 	return 0;
 }
 
-static void rule_absent(const json_t *facts, const json_t *driver, struct findings *out)
+static void rule_absent(const struct node_model *m, const struct nm_driver *driver, struct findings *out)
 {
-	const json_t *py = NULL;
-	const char *kind = jpath_str(facts, "host.container.kind");
-	const char *nst = jpath_str(driver, "nvml.status");
+	const struct nm_python *py = NULL;
+	const char *kind = m->cloud.container;
+	const char *nst = driver->nvml_status;
 	int libs_only = nst && !strcmp(nst, "init_failed");
 	struct finding *f;
 
-	if (torch_wants_cuda(facts, &py)) {
-		const char *tc = jpath_str(py, "torch.cuda");
+	if (torch_wants_cuda(m, &py)) {
+		const char *tc = py->torch_cuda;
 		const char *need = compat_driver_full(tc, NULL);
 		f = finding_add(out, SEV_WARN, "gpu.driver.absent",
 				"no NVIDIA driver, but torch %s at %s is built for CUDA %s",
-				jpath_str(py, "torch.version"), jstr(py, "path"), tc);
+				py->torch, py->path, tc);
 		finding_why(f, "without a driver torch.cuda.is_available() is False and the NCCL backend "
 			    "cannot start: training falls back to CPU or fails at init_process_group");
 		if (kind && (!strcmp(kind, "docker") || !strcmp(kind, "podman")) && libs_only)
@@ -163,26 +155,26 @@ static void rule_absent(const json_t *facts, const json_t *driver, struct findin
 		else if (kind && !strcmp(kind, "kubernetes"))
 			finding_fix(f, "request GPUs in the pod spec: resources.limits.nvidia.com/gpu: 1");
 		else if (need)
-			fix_install_driver(f, facts, need);
+			fix_install_driver(f, m, need);
 	} else {
 		f = finding_add(out, SEV_INFO, "gpu.driver.absent", "no NVIDIA driver on this machine");
 		finding_why(f, "fine for a CPU-only node; a GPU training node needs the driver");
 		if (kind && (!strcmp(kind, "docker") || !strcmp(kind, "podman")))
 			finding_fix(f, "docker run --gpus all ...   # on a GPU host, start the container with GPUs");
 		else
-			fix_install_driver(f, facts, compat_driver_floor("13.0"));
+			fix_install_driver(f, m, compat_driver_floor("13.0"));
 	}
-	finding_evidence(f, "driver.present = false: %s", jstr(driver, "reason") ? jstr(driver, "reason") : "");
-	if (jpath_str(driver, "nvml.error"))
-		finding_evidence(f, "driver.nvml: %s", jpath_str(driver, "nvml.error"));
+	finding_evidence(f, "driver.present = false: %s", driver->reason ? driver->reason : "");
+	if (driver->nvml_error)
+		finding_evidence(f, "driver.nvml: %s", driver->nvml_error);
 }
 
 /* User-space libraries from one driver release, kernel module from another. */
-static int rule_mismatch(const json_t *driver, struct findings *out)
+static int rule_mismatch(const struct nm_driver *driver, struct findings *out)
 {
-	const char *kver = jpath_str(driver, "kernel_module.version");
-	const char *lver = jpath_str(driver, "nvml.library_version");
-	long long code = jpath_int(driver, "nvml.error_code", 0);
+	const char *kver = driver->kmod_version;
+	const char *lver = driver->nvml_library_version;
+	long long code = driver->nvml_error_code;
 	struct finding *f;
 
 	if (code != 18 && !(kver && lver && strcmp(kver, lver)))
@@ -201,43 +193,42 @@ static int rule_mismatch(const json_t *driver, struct findings *out)
 		    "nvidia_uvm   # without a reboot, when no process uses the GPUs");
 	if (kver)
 		finding_evidence(f, "driver.kernel_module.version = %s (%s)", kver,
-				 jpath_str(driver, "kernel_module.source"));
+				 driver->kmod_source);
 	if (lver)
-		finding_evidence(f, "driver.nvml.library_version = %s (%s)", lver, jpath_str(driver, "nvml.library"));
-	if (jpath_str(driver, "nvml.error"))
-		finding_evidence(f, "driver.nvml.error = %s", jpath_str(driver, "nvml.error"));
+		finding_evidence(f, "driver.nvml.library_version = %s (%s)", lver, driver->nvml_library);
+	if (driver->nvml_error)
+		finding_evidence(f, "driver.nvml.error = %s", driver->nvml_error);
 	return 1;
 }
 
-static void rule_health(const json_t *facts, const json_t *driver, struct findings *out)
+static void rule_health(const struct node_model *m, const struct nm_driver *driver, struct findings *out)
 {
-	const char *nst = jpath_str(driver, "nvml.status");
-	const char *init = jpath_str(driver, "cuda_driver.init");
-	const json_t *gpus = json_object_get(facts, "gpus");
+	const char *nst = driver->nvml_status;
+	const char *init = driver->cuda_init;
 	struct finding *f;
 
-	if (nst && strcmp(nst, "ok") != 0 && jpath_int(driver, "nvml.error_code", 0) != 18) {
-		const char *hint = jpath_str(driver, "nvml.hint");
+	if (nst && strcmp(nst, "ok") != 0 && driver->nvml_error_code != 18) {
+		const char *hint = driver->nvml_hint;
 		f = finding_add(out, SEV_WARN, "gpu.nvml.failed", "NVML failed: %s",
-				jpath_str(driver, "nvml.error") ? jpath_str(driver, "nvml.error") : nst);
+				driver->nvml_error ? driver->nvml_error : nst);
 		finding_why(f, "%s; GPU facts and topology are missing from this report",
 			    hint ? hint : "the NVIDIA management library did not answer");
-		if (jpath_int(driver, "nvml.error_code", 0) == 4)
+		if (driver->nvml_error_code == 4)
 			finding_fix(f, "sudo usermod -aG video $USER   # then log in again; or run ncclcheck as root");
 		else
 			finding_fix(f, "nvidia-smi   # shows the same failure; if it hangs, the driver is wedged: sudo reboot");
 		finding_evidence(f, "driver.nvml.status = %s", nst);
 	}
-	if (nst && !strcmp(nst, "ok") && json_is_array(gpus) && json_array_size(gpus) == 0) {
+	if (nst && !strcmp(nst, "ok") && m->gpus_known && m->ngpus == 0) {
 		f = finding_add(out, SEV_WARN, "gpu.none", "the NVIDIA driver %s is loaded but lists no GPU",
-				jstr(driver, "version") ? jstr(driver, "version") : "");
+				driver->version ? driver->version : "");
 		finding_why(f, "NCCL needs at least one GPU per rank");
 		finding_fix(f, "lspci -d 10de:   # lists the NVIDIA devices on the PCI bus; none means the "
 			    "VM or container was given no GPU");
 		finding_evidence(f, "gpus = []");
 	}
 	if (init && strcmp(init, "CUDA_SUCCESS") != 0) {
-		const char *hint = jpath_str(driver, "cuda_driver.init_hint");
+		const char *hint = driver->cuda_init_hint;
 		f = finding_add(out, SEV_ERROR, "gpu.cuda.init", "cuInit fails with %s: CUDA is unusable", init);
 		finding_why(f, "%s; torch.cuda.is_available() returns False",
 			    hint ? hint : "the CUDA driver cannot initialise");
@@ -253,16 +244,16 @@ static void rule_health(const json_t *facts, const json_t *driver, struct findin
 		else
 			finding_fix(f, "nvidia-smi && dmesg | grep -i nvrm | tail   # the kernel log names the cause");
 		finding_evidence(f, "driver.cuda_driver.init = %s (%s)", init,
-				 jpath_str(driver, "cuda_driver.library") ? jpath_str(driver, "cuda_driver.library") : "libcuda.so.1");
+				 driver->cuda_library ? driver->cuda_library : "libcuda.so.1");
 	}
 }
 
 /* NVML's idea of the driver's CUDA version against libcuda's own. */
-static void rule_cuda_sources(const json_t *driver, struct findings *out)
+static void rule_cuda_sources(const struct nm_driver *driver, struct findings *out)
 {
-	long long n = jpath_int(driver, "nvml.cuda_version_code", 0);
-	long long c = jpath_int(driver, "cuda_driver.version_code", 0);
-	const char *lib = jpath_str(driver, "cuda_driver.library");
+	long long n = driver->nvml_cuda_version_code;
+	long long c = driver->cuda_version_code;
+	const char *lib = driver->cuda_library;
 	struct finding *f;
 
 	if (!n || !c || n == c)
@@ -270,7 +261,7 @@ static void rule_cuda_sources(const json_t *driver, struct findings *out)
 	if (c > n) {
 		f = finding_add(out, SEV_INFO, "compat.driver.cuda_sources",
 				"libcuda.so.1 reports CUDA %s, the driver CUDA %s: a forward-compatibility libcuda is in use",
-				jpath_str(driver, "cuda_driver.version"), jpath_str(driver, "nvml.cuda_version"));
+				driver->cuda_version, driver->nvml_cuda_version);
 		finding_why(f, "NVIDIA's cuda-compat package lets a newer CUDA run on an older data-center "
 			    "driver; on other GPUs cuInit then fails with CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE");
 		finding_fix(f, "ls -l %s   # remove its directory from LD_LIBRARY_PATH if you did not mean to use it",
@@ -278,20 +269,20 @@ static void rule_cuda_sources(const json_t *driver, struct findings *out)
 	} else {
 		f = finding_add(out, SEV_WARN, "compat.driver.cuda_sources",
 				"libcuda.so.1 reports CUDA %s but the driver supports CUDA %s: a stale libcuda is loaded",
-				jpath_str(driver, "cuda_driver.version"), jpath_str(driver, "nvml.cuda_version"));
+				driver->cuda_version, driver->nvml_cuda_version);
 		finding_why(f, "programs load an old libcuda.so.1 (a copy left in the image or on "
 			    "LD_LIBRARY_PATH) instead of the driver's own, and lose features of the newer driver");
 		finding_fix(f, "ldconfig -p | grep libcuda.so.1; ls -l %s   # delete or move the stale copy",
 			    lib ? lib : "libcuda.so.1");
 	}
-	finding_evidence(f, "driver.nvml.cuda_version = %s", jpath_str(driver, "nvml.cuda_version"));
-	finding_evidence(f, "driver.cuda_driver.version = %s (%s)", jpath_str(driver, "cuda_driver.version"),
+	finding_evidence(f, "driver.nvml.cuda_version = %s", driver->nvml_cuda_version);
+	finding_evidence(f, "driver.cuda_driver.version = %s (%s)", driver->cuda_version,
 			 lib ? lib : "libcuda.so.1");
 }
 
-static void rule_seed_min(const json_t *facts, const json_t *driver, struct findings *out)
+static void rule_seed_min(const struct node_model *m, const struct nm_driver *driver, struct findings *out)
 {
-	const char *v = jstr(driver, "version");
+	const char *v = driver->version;
 	struct finding *f;
 
 	if (!v || version_cmp_str(v, COMPAT_DRIVER_SEED_MIN) >= 0)
@@ -301,20 +292,19 @@ static void rule_seed_min(const json_t *facts, const json_t *driver, struct find
 			v, COMPAT_DRIVER_SEED_MIN);
 	finding_why(f, "every CUDA 11+ build of torch and NCCL needs at least %s (CUDA 11.x minor-version "
 		    "compatibility floor)", COMPAT_DRIVER_SEED_MIN);
-	fix_install_driver(f, facts, COMPAT_DRIVER_SEED_MIN);
+	fix_install_driver(f, m, COMPAT_DRIVER_SEED_MIN);
 	evidence_driver(f, driver);
 }
 
 /* ---- driver vs torch's CUDA build ---- */
 
-static void rule_torch(const json_t *facts, const json_t *driver, struct findings *out)
+static void rule_torch(const struct node_model *m, const struct nm_driver *driver, struct findings *out)
 {
-	const char *dv = jstr(driver, "version"), *cmax = jstr(driver, "cuda_max");
-	size_t i;
-	json_t *py;
+	const char *dv = driver->version, *cmax = driver->cuda_max;
 
-	json_array_foreach(json_object_get(facts, "python"), i, py) {
-		const char *tc = jpath_str(py, "torch.cuda"), *tv = jpath_str(py, "torch.version");
+	for (size_t i = 0; i < m->stack.npython; i++) {
+		const struct nm_python *py = &m->stack.python[i];
+		const char *tc = py->torch_cuda, *tv = py->torch;
 		const char *need = NULL, *floor;
 		enum compat_support s;
 		struct finding *f;
@@ -337,7 +327,7 @@ static void rule_torch(const json_t *facts, const json_t *driver, struct finding
 				    "was compiled with an unsupported toolchain')", tc, floor ? floor : "?");
 			fix_wheel(f, py, tv, dv, cmax);
 			if (need)
-				fix_install_driver(f, facts, need);
+				fix_install_driver(f, m, need);
 			break;
 		case COMPAT_NONE:
 			f = finding_add(out, SEV_ERROR, "compat.driver.torch",
@@ -346,7 +336,7 @@ static void rule_torch(const json_t *facts, const json_t *driver, struct finding
 			finding_why(f, "torch.cuda.is_available() returns False ('The NVIDIA driver on your "
 				    "system is too old') and the NCCL backend cannot start");
 			fix_wheel(f, py, tv, dv, cmax);
-			fix_install_driver(f, facts, need ? need : floor ? floor : "580.65.06");
+			fix_install_driver(f, m, need ? need : floor ? floor : "580.65.06");
 			break;
 		default:
 			f = finding_add(out, SEV_INFO, "compat.driver.torch",
@@ -355,26 +345,25 @@ static void rule_torch(const json_t *facts, const json_t *driver, struct finding
 			finding_why(f, "the driver version is unknown or CUDA %s is outside the tables this "
 				    "tool knows", tc);
 			finding_fix(f, "%s -c 'import torch; print(torch.cuda.is_available())'",
-				    jstr(py, "path") ? jstr(py, "path") : "python3");
+				    py->path ? py->path : "python3");
 			break;
 		}
 		evidence_driver(f, driver);
-		finding_evidence(f, "python[%zu].torch = %s, cuda %s (%s)", i, tv, tc, jstr(py, "path"));
+		finding_evidence(f, "python[%zu].torch = %s, cuda %s (%s)", i, tv, tc, py->path);
 	}
 }
 
 /* ---- driver vs installed toolkits ---- */
 
-static void rule_toolkits(const json_t *facts, const json_t *driver, struct findings *out)
+static void rule_toolkits(const struct node_model *m, const struct nm_driver *driver, struct findings *out)
 {
-	const char *dv = jstr(driver, "version"), *cmax = jstr(driver, "cuda_max");
+	const char *dv = driver->version, *cmax = driver->cuda_max;
 	char fits[16];
-	size_t i;
-	json_t *t;
 
-	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t) {
-		const char *tv = jstr(t, "version"), *path = jstr(t, "path"), *need = NULL, *floor;
-		int dflt = jpath_bool(t, "default", 0) || json_array_size(jpath(facts, "cuda.toolkits")) == 1;
+	for (size_t i = 0; i < m->cuda.ntoolkits; i++) {
+		const struct nm_toolkit *t = &m->cuda.toolkits[i];
+		const char *tv = t->version, *path = t->path, *need = NULL, *floor;
+		int dflt = t->is_default || m->cuda.ntoolkits == 1;
 		enum compat_support s;
 		struct finding *f;
 
@@ -392,7 +381,7 @@ static void rule_toolkits(const json_t *facts, const json_t *driver, struct find
 			finding_why(f, "programs built with this toolkit (nccl-tests, CUDA extensions) run with a "
 				    "limited feature set; PTX JIT fails with cudaErrorUnsupportedPtxVersion");
 			if (need)
-				fix_install_driver(f, facts, need);
+				fix_install_driver(f, m, need);
 		} else if (s == COMPAT_NONE) {
 			f = finding_add(out, dflt ? SEV_ERROR : SEV_WARN, "compat.driver.toolkit",
 					"driver %s is too old for CUDA %s at %s (needs >= %s)", dv ? dv : cmax, tv,
@@ -400,7 +389,7 @@ static void rule_toolkits(const json_t *facts, const json_t *driver, struct find
 			finding_why(f, "programs built with this toolkit (nccl-tests, CUDA extensions) fail with "
 				    "'CUDA driver version is insufficient for CUDA runtime version'; torch wheels "
 				    "carry their own CUDA runtime and are judged separately");
-			fix_install_driver(f, facts, need ? need : floor ? floor : "580.65.06");
+			fix_install_driver(f, m, need ? need : floor ? floor : "580.65.06");
 			if (dv && compat_cuda_for_driver(dv, fits, sizeof(fits)) == 0) {
 				struct version v;
 				version_parse(fits, &v);
@@ -412,59 +401,55 @@ static void rule_toolkits(const json_t *facts, const json_t *driver, struct find
 		}
 		evidence_driver(f, driver);
 		finding_evidence(f, "cuda.toolkits[%zu] = %s at %s (from %s)", i, tv, path,
-				 jstr(t, "source") ? jstr(t, "source") : "?");
+				 t->source ? t->source : "?");
 	}
 }
 
 void rule_compat_driver(const struct node_model *m, struct findings *out)
 {
-	const json_t *facts = m->facts;
-	const json_t *driver = json_object_get(facts, "driver");
-	const json_t *present = json_object_get(driver, "present");
+	const struct nm_driver *driver = &m->driver;
 	struct finding *f;
 
-	if (!json_is_object(driver))
+	if (!driver->section)
 		return;
-	if (junknown(present)) {
+	if (driver->present_unknown) {
 		f = finding_add(out, SEV_WARN, "gpu.driver.unknown", "could not tell whether an NVIDIA "
-				"driver works: %s", junknown(present));
+				"driver works: %s", driver->present_unknown);
 		finding_why(f, "a driver probe that hangs or crashes usually means a wedged driver or GPU");
 		finding_fix(f, "timeout 20 nvidia-smi; dmesg | grep -iE 'nvrm|xid' | tail   # if nvidia-smi "
 			    "hangs too: sudo reboot");
-		finding_evidence(f, "driver.present: %s", junknown(present));
+		finding_evidence(f, "driver.present: %s", driver->present_unknown);
 		return;
 	}
-	if (!json_is_true(present)) {
-		if (json_is_false(present))
-			rule_absent(facts, driver, out);
+	if (driver->present != 1) {
+		if (driver->present == 0)
+			rule_absent(m, driver, out);
 		return;
 	}
 	if (rule_mismatch(driver, out))
 		return;
-	rule_health(facts, driver, out);
+	rule_health(m, driver, out);
 	rule_cuda_sources(driver, out);
-	rule_seed_min(facts, driver, out);
-	rule_torch(facts, driver, out);
-	rule_toolkits(facts, driver, out);
+	rule_seed_min(m, driver, out);
+	rule_torch(m, driver, out);
+	rule_toolkits(m, driver, out);
 }
 
 /* ---- cuDNN vs CUDA ---- */
 
 /* torch.version.cuda of the interpreter whose site-packages contain `path`, or NULL. */
-static const char *python_cuda(const json_t *facts, const char *path, const char **where)
+static const char *python_cuda(const struct node_model *m, const char *path, const char **where)
 {
-	size_t i, j;
-	json_t *py, *sp;
-
 	if (!path)
 		return NULL;
-	json_array_foreach(json_object_get(facts, "python"), i, py) {
-		json_array_foreach(json_object_get(py, "site_packages"), j, sp) {
-			const char *d = json_string_value(sp);
-			size_t n = d ? strlen(d) : 0;
-			if (n && !strncmp(path, d, n) && path[n] == '/' && jpath_str(py, "torch.cuda")) {
-				*where = jstr(py, "path");
-				return jpath_str(py, "torch.cuda");
+	for (size_t i = 0; i < m->stack.npython; i++) {
+		const struct nm_python *py = &m->stack.python[i];
+
+		for (const char *const *sp = py->site_packages; sp && *sp; sp++) {
+			size_t n = strlen(*sp);
+			if (n && !strncmp(path, *sp, n) && path[n] == '/' && py->torch_cuda) {
+				*where = py->path;
+				return py->torch_cuda;
 			}
 		}
 	}
@@ -472,28 +457,24 @@ static const char *python_cuda(const json_t *facts, const char *path, const char
 }
 
 /* The CUDA a cuDNN copy is used with: its own toolkit's, else the default toolkit's. */
-static const char *cudnn_cuda(const json_t *facts, const json_t *c, const char **where)
+static const char *cudnn_cuda(const struct node_model *m, const struct nm_cudnn *c, const char **where)
 {
-	const char *tk = jstr(c, "toolkit"), *dflt = NULL;
-	const json_t *t;
-	size_t i;
-	json_t *h;
+	const char *tk = c->toolkit, *dflt = NULL;
 
 	/* pip and conda copies belong to the interpreter whose site-packages hold them: its torch's CUDA */
-	json_array_foreach(json_object_get(c, "found_by"), i, h) {
-		const char *s = json_string_value(h);
-		if (s && (!strcmp(s, "site-packages") || !strcmp(s, "venv") || !strcmp(s, "conda")))
-			return python_cuda(facts, jstr(c, "path"), where);
-	}
-	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t) {
-		const char *p = jstr(t, "path"), *v = jstr(t, "version");
+	for (const char *const *h = c->found_by; h && *h; h++)
+		if (!strcmp(*h, "site-packages") || !strcmp(*h, "venv") || !strcmp(*h, "conda"))
+			return python_cuda(m, c->path, where);
+	for (size_t i = 0; i < m->cuda.ntoolkits; i++) {
+		const struct nm_toolkit *t = &m->cuda.toolkits[i];
+		const char *p = t->path, *v = t->version;
 		if (!p || !v)
 			continue;
 		if (tk && !strcmp(tk, p)) {
 			*where = p;
 			return v;
 		}
-		if (!tk && (!dflt || jpath_bool(t, "default", 0))) {
+		if (!tk && (!dflt || t->is_default)) {
 			dflt = v;
 			*where = p;
 		}
@@ -503,15 +484,13 @@ static const char *cudnn_cuda(const json_t *facts, const json_t *c, const char *
 
 void rule_compat_cudnn(const struct node_model *m, struct findings *out)
 {
-	const json_t *facts = m->facts;
-	size_t i;
-	json_t *c;
 	char seen[16][48];
 	size_t nseen = 0;
 
-	json_array_foreach(json_object_get(facts, "cudnn"), i, c) {
-		const char *cv = jstr(c, "version"), *where = NULL, *note = NULL;
-		const char *cuda = cv ? cudnn_cuda(facts, c, &where) : NULL;
+	for (size_t i = 0; i < m->ncudnn; i++) {
+		const struct nm_cudnn *c = &m->cudnn[i];
+		const char *cv = c->version, *where = NULL, *note = NULL;
+		const char *cuda = cv ? cudnn_cuda(m, c, &where) : NULL;
 		enum compat_support s;
 		struct finding *f;
 		char key[48];
@@ -534,7 +513,7 @@ void rule_compat_cudnn(const struct node_model *m, struct findings *out)
 			version_parse(cuda, &v);
 			f = finding_add(out, SEV_ERROR, "compat.cudnn.cuda",
 					"cuDNN %s at %s does not support CUDA %s (of %s)", cv,
-					jstr(c, "path"), cuda, where ? where : "?");
+					c->path, cuda, where ? where : "?");
 			finding_why(f, "%s; code built against it fails with CUDNN_STATUS_NOT_SUPPORTED or "
 				    "missing symbols", note);
 			finding_fix(f, "sudo apt-get install -y cudnn9-cuda-%ld   # cuDNN 9 built for CUDA %ld, "
@@ -546,7 +525,7 @@ void rule_compat_cudnn(const struct node_model *m, struct findings *out)
 			finding_fix(f, "python3 -c 'import torch; print(torch.backends.cudnn.is_available())'   "
 				    "# a quick check that cuDNN loads");
 		}
-		finding_evidence(f, "cudnn[%zu] = %s at %s (%s)", i, cv, jstr(c, "path"), jstr(c, "source"));
+		finding_evidence(f, "cudnn[%zu] = %s at %s (%s)", i, cv, c->path, c->source);
 		finding_evidence(f, "CUDA %s from %s", cuda, where ? where : "?");
 	}
 }

@@ -2,7 +2,7 @@
  * Verdicts on the software stack above the driver: NCCL's version (the seed's floor, and what the
  * installed torch was built with), torch against Lightning and Python, and several NCCL copies
  * on one machine, where torch and nccl-tests (or a C++ program) load different ones and the
- * user benchmarks a library their training never uses. Pure: reads facts only.
+ * user benchmarks a library their training never uses. Pure: reads the node model only.
  */
 #include "rules/rules.h"
 
@@ -28,30 +28,33 @@ static char *dir_of(const char *path)
 
 
 /* The nccl.libs[] entry for a file, matched by realpath or by any of its paths. */
-static const json_t *find_lib(const json_t *facts, const char *path)
+static int has_str(const char *const *v, const char *s)
 {
-	size_t i;
-	json_t *lib;
+	for (; v && *v; v++)
+		if (!strcmp(*v, s))
+			return 1;
+	return 0;
+}
 
+static const struct nm_nccl_lib *find_lib(const struct node_model *m, const char *path)
+{
 	if (!path)
 		return NULL;
-	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
-		const char *rp = jpath_str(lib, "realpath"), *p = jpath_str(lib, "path");
-		if ((rp && !strcmp(rp, path)) || (p && !strcmp(p, path)) ||
-		    jarr_has_str(json_object_get(lib, "paths"), path))
+	for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
+		const struct nm_nccl_lib *lib = &m->stack.nccl_libs[i];
+
+		if ((lib->realpath && !strcmp(lib->realpath, path)) || (lib->path && !strcmp(lib->path, path)) ||
+		    has_str(lib->paths, path))
 			return lib;
 	}
 	return NULL;
 }
 
-static const json_t *default_lib(const json_t *facts)
+static const struct nm_nccl_lib *default_lib(const struct node_model *m)
 {
-	size_t i;
-	json_t *lib;
-
-	json_array_foreach(jpath(facts, "nccl.libs"), i, lib)
-		if (jpath_bool(lib, "default", 0))
-			return lib;
+	for (size_t i = 0; i < m->stack.nnccl_libs; i++)
+		if (m->stack.nccl_libs[i].is_default)
+			return &m->stack.nccl_libs[i];
 	return NULL;
 }
 
@@ -66,16 +69,15 @@ static const char *nccl_wheel(const char *cuda, char *buf, size_t len)
 	return buf;
 }
 
-static const char *found_by_str(const json_t *lib, char *buf, size_t len)
+static const char *found_by_str(const struct nm_nccl_lib *lib, char *buf, size_t len)
 {
-	size_t i, o = 0;
-	json_t *v;
+	size_t o = 0;
 
 	buf[0] = '\0';
-	json_array_foreach(json_object_get(lib, "found_by"), i, v) {
-		if (!json_is_string(v) || o + 4 >= len)
+	for (const char *const *v = lib->found_by; v && *v; v++) {
+		if (o + 4 >= len)
 			continue;
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", json_string_value(v));
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", *v);
 		if (o >= len)
 			o = len - 1;
 	}
@@ -115,11 +117,11 @@ static void nccl_floor(const struct node_model *m, struct findings *out)
 }
 
 /* The NCCL a torch process runs against, compared with the one its release was built with. */
-static void torch_pin(const json_t *py, const json_t *facts, struct findings *out)
+static void torch_pin(const struct nm_python *py, const struct node_model *m, struct findings *out)
 {
-	const char *torch = jpath_str(py, "torch.version"), *cuda = jpath_str(py, "torch.cuda");
-	const char *nccl = jpath_str(py, "torch.nccl_version"), *mapped;
-	const char *pypath = str_or(jpath_str(py, "path"), "?");
+	const char *torch = py->torch, *cuda = py->torch_cuda;
+	const char *nccl = py->torch_nccl, *mapped;
+	const char *pypath = str_or(py->path, "?");
 	const struct torch_nccl_pin *pin;
 	struct finding *f;
 	char wheel[32];
@@ -127,7 +129,7 @@ static void torch_pin(const json_t *py, const json_t *facts, struct findings *ou
 
 	if (!torch || !nccl || !(pin = stack_find_nccl_pin(torch, cuda)))
 		return;
-	mapped = jpath_str(py, "torch.nccl_mapped");
+	mapped = py->nccl_mapped;
 	cmp = version_cmp_str(nccl, pin->nccl);
 	if (cmp == 0) {
 		f = finding_add(out, SEV_OK, "compat.torch_nccl", "torch %s runs the NCCL %s it was "
@@ -151,7 +153,7 @@ static void torch_pin(const json_t *py, const json_t *facts, struct findings *ou
 			pin->nccl);
 	finding_evidence(f, "python: %s; torch.cuda.nccl.version(): %s", pypath, nccl);
 	finding_evidence(f, "torch.nccl_mapped: %s%s", str_or(mapped, "?"),
-			 jpath_bool(py, "torch.nccl_static", 0) ? " (NCCL linked statically)" : "");
+			 py->nccl_static == 1 ? " (NCCL linked statically)" : "");
 	finding_evidence(f, "torch %s (CUDA %s) wheels pin NCCL %s%s", torch, str_or(cuda, "?"), pin->nccl,
 			 pin->verified ? "" : " (inferred, not from a primary record)");
 	finding_why(f, "PyTorch tests each release against one NCCL. An older one usually means "
@@ -159,12 +161,13 @@ static void torch_pin(const json_t *py, const json_t *facts, struct findings *ou
 		    "or a stale nvidia-nccl wheel; it lacks the fixes the release relies on (torch "
 		    "2.7 moved to 2.26.2 to avoid a hang in ncclCommAbort).");
 	if (mapped) {
-		const json_t *lib = find_lib(facts, mapped);
-		const json_t *fb = lib ? json_object_get(lib, "found_by") : NULL;
+		const struct nm_nccl_lib *lib = find_lib(m, mapped);
+		const char *const *fb = lib ? lib->found_by : NULL;
 		char *dir = dir_of(mapped);
-		if (jarr_has_str(fb, "LD_PRELOAD"))
+		if (has_str(fb, "LD_PRELOAD")) {
 			finding_fix(f, "unset LD_PRELOAD   # it preloads %s", mapped);
-		else if (jarr_has_str(fb, "LD_LIBRARY_PATH"))
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, "LD_PRELOAD", NULL);
+		} else if (has_str(fb, "LD_LIBRARY_PATH"))
 			finding_fix(f, "export LD_LIBRARY_PATH=$(echo \"$LD_LIBRARY_PATH\" | tr ':' "
 				    "'\\n' | grep -vx '%s' | paste -sd:)", dir);
 		free(dir);
@@ -186,17 +189,16 @@ static const struct lightning_compat *lightning_for_torch(const char *torch)
 	return NULL;
 }
 
-static void lightning_one(const json_t *py, const char *pkg, struct findings *out)
+static void lightning_one(const struct nm_python *py, const char *pkg, struct findings *out)
 {
-	char key[64], mm[32];
-	const char *lv, *torch = jpath_str(py, "torch.version"), *pyv = jpath_str(py, "version");
-	const char *pypath = str_or(jpath_str(py, "path"), "?");
+	char mm[32];
+	const char *lv, *torch = py->torch, *pyv = py->version;
+	const char *pypath = str_or(py->path, "?");
 	const char *dist = !strcmp(pkg, "lightning") ? "lightning" : "pytorch-lightning";
 	const struct lightning_compat *row;
 	struct finding *f;
 
-	snprintf(key, sizeof(key), "%s.version", pkg);
-	lv = jpath_str(py, key);
+	lv = !strcmp(pkg, "lightning") ? py->lightning_pkg : py->pl_pkg;
 	if (!lv || !(row = stack_find_lightning(lv)))
 		return;
 	if (torch && version_cmp_str(torch, row->torch_min) < 0) {
@@ -240,9 +242,9 @@ static void lightning_one(const json_t *py, const char *pkg, struct findings *ou
 	}
 }
 
-static void lightning_pair(const json_t *py, struct findings *out)
+static void lightning_pair(const struct nm_python *py, struct findings *out)
 {
-	const char *a = jpath_str(py, "lightning.version"), *b = jpath_str(py, "pytorch_lightning.version");
+	const char *a = py->lightning_pkg, *b = py->pl_pkg;
 	struct finding *f;
 
 	lightning_one(py, "lightning", out);
@@ -250,20 +252,20 @@ static void lightning_pair(const json_t *py, struct findings *out)
 	if (a && b && version_cmp_str(a, b) != 0) {
 		f = finding_add(out, SEV_WARN, "compat.lightning.two_packages",
 				"lightning %s and pytorch-lightning %s are both installed", a, b);
-		finding_evidence(f, "python: %s", str_or(jpath_str(py, "path"), "?"));
+		finding_evidence(f, "python: %s", str_or(py->path, "?"));
 		finding_why(f, "`import lightning.pytorch` and `import pytorch_lightning` are separate "
 			    "copies of the framework; mixing them (a callback from one, a Trainer from "
 			    "the other) fails with confusing type errors, and only one is what your "
 			    "script imports.");
 		finding_fix(f, "%s -m pip install --upgrade 'lightning==%s' 'pytorch-lightning==%s'",
-			    str_or(jpath_str(py, "path"), "?"), version_cmp_str(a, b) > 0 ? a : b,
+			    str_or(py->path, "?"), version_cmp_str(a, b) > 0 ? a : b,
 			    version_cmp_str(a, b) > 0 ? a : b);
 	}
 }
 
-static void python_torch(const json_t *py, struct findings *out)
+static void python_torch(const struct nm_python *py, struct findings *out)
 {
-	const char *torch = jpath_str(py, "torch.version"), *pyv = jpath_str(py, "version");
+	const char *torch = py->torch, *pyv = py->version;
 	const struct torch_python *row;
 	struct finding *f;
 	char mm[32];
@@ -276,8 +278,8 @@ static void python_torch(const json_t *py, struct findings *out)
 	f = finding_add(out, SEV_WARN, "compat.python_torch",
 			"torch %s is not released for Python %s (its wheels cover %s to %s)", torch,
 			pyv, row->python_min, row->python_max);
-	finding_evidence(f, "python: %s %s; torch %s at %s", str_or(jpath_str(py, "path"), "?"), pyv, torch,
-			 str_or(jpath_str(py, "torch.path"), "?"));
+	finding_evidence(f, "python: %s %s; torch %s at %s", str_or(py->path, "?"), pyv, torch,
+			 str_or(py->torch_path, "?"));
 	finding_why(f, "This torch came from a distribution package or a source build, not a "
 		    "PyTorch wheel: nodes that install the wheel get a different torch, CUDA and "
 		    "NCCL than this one. Use one environment on every node.");
@@ -288,24 +290,22 @@ static void python_torch(const json_t *py, struct findings *out)
 
 /* ---- several NCCL copies ------------------------------------------------------------------- */
 
-static void unreadable_copies(const json_t *facts, struct findings *out)
+static void unreadable_copies(const struct node_model *m, struct findings *out)
 {
-	size_t i;
-	json_t *lib;
-
-	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
-		const char *why = junknown(json_object_get(lib, "version"));
-		const char *path = str_or(jpath_str(lib, "path"), "?");
+	for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
+		const struct nm_nccl_lib *lib = &m->stack.nccl_libs[i];
+		const char *why = lib->unknown;
+		const char *path = str_or(lib->path, "?");
 		struct finding *f;
 		char fb[256];
 
 		if (!why)
 			continue;
-		f = finding_add(out, jpath_bool(lib, "default", 0) ? SEV_ERROR : SEV_WARN,
+		f = finding_add(out, lib->is_default ? SEV_ERROR : SEV_WARN,
 				"nccl.lib.unreadable", "%s could not be loaded: %s", path, why);
 		finding_evidence(f, "nccl.libs: %s (found by %s)%s", path,
 				 found_by_str(lib, fb, sizeof(fb)),
-				 jpath_bool(lib, "default", 0) ? ", the copy programs load by default" : "");
+				 lib->is_default ? ", the copy programs load by default" : "");
 		finding_why(f, "A program that loads this file fails the same way (or crashes in "
 			    "NCCL's initialisation). A libnccl.so.2 that is not NCCL, or lacks its "
 			    "dependencies, is usually a leftover from another install.");
@@ -314,22 +314,22 @@ static void unreadable_copies(const json_t *facts, struct findings *out)
 	}
 }
 
-static void copies(const json_t *facts, struct findings *out)
+static void copies(const struct node_model *m, struct findings *out)
 {
-	const json_t *py = stack_nccl_python(facts), *def = default_lib(facts), *tlib = NULL;
-	const char *tv = py ? jpath_str(py, "torch.nccl_version") : NULL;
-	const char *tmapped = py ? jpath_str(py, "torch.nccl_mapped") : NULL;
-	int tstatic = py ? jpath_bool(py, "torch.nccl_static", 0) : 0;
-	const char *dv = def ? jpath_str(def, "version") : NULL;
-	const char *dpath = def ? jpath_str(def, "path") : NULL;
-	size_t i, nver = 0, nlibs = 0;
+	const struct nm_python *py = m->stack.nccl_python;
+	const struct nm_nccl_lib *def = default_lib(m), *tlib = NULL;
+	const char *tv = py ? py->torch_nccl : NULL;
+	const char *tmapped = py ? py->nccl_mapped : NULL;
+	int tstatic = py ? py->nccl_static == 1 : 0;
+	const char *dv = def ? def->version : NULL;
+	const char *dpath = def ? def->path : NULL;
+	size_t nver = 0, nlibs = 0;
 	const char *first = NULL;
-	json_t *lib;
 	struct finding *f;
 	char fb[256];
 
-	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
-		const char *v = jpath_str(lib, "version");
+	for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
+		const char *v = m->stack.nccl_libs[i].version;
 		nlibs++;
 		if (!v)
 			continue;
@@ -339,17 +339,17 @@ static void copies(const json_t *facts, struct findings *out)
 			nver = 2;
 	}
 	if (tmapped && !tstatic)
-		tlib = find_lib(facts, tmapped);
+		tlib = find_lib(m, tmapped);
 
 	if (tv && def && dv && version_cmp_str(tv, dv) != 0) {
 		char *dir = tstatic ? NULL : dir_of(tmapped ? tmapped : "");
 		f = finding_add(out, SEV_WARN, "nccl.copies.differ",
 				"torch uses NCCL %s but nccl-tests and C/C++ programs load NCCL %s (%s)",
 				tv, dv, str_or(dpath, "?"));
-		finding_evidence(f, "torch (%s): NCCL %s, maps %s%s", str_or(jpath_str(py, "path"), "?"), tv,
+		finding_evidence(f, "torch (%s): NCCL %s, maps %s%s", str_or(py->path, "?"), tv,
 				 str_or(tmapped, "?"), tstatic ? " (linked statically)" : "");
 		finding_evidence(f, "default for a plain program: %s (NCCL %s, chosen by %s; found by "
-				 "%s)", str_or(dpath, "?"), dv, str_or(jpath_str(def, "default_how"), "?"),
+				 "%s)", str_or(dpath, "?"), dv, str_or(def->default_how, "?"),
 				 found_by_str(def, fb, sizeof(fb)));
 		finding_why(f, "The dynamic loader picks a plain program's libnccl.so.2 from "
 			    "LD_PRELOAD, LD_LIBRARY_PATH, the ld.so cache and the system directories, "
@@ -365,7 +365,7 @@ static void copies(const json_t *facts, struct findings *out)
 			finding_fix(f, "# torch links NCCL %s statically: build nccl-tests against the "
 				    "same version (make NCCL_HOME=<nccl %s install>)", tv, tv);
 		}
-		if (dpath && jarr_has_str(json_object_get(def, "found_by"), "LD_LIBRARY_PATH")) {
+		if (dpath && has_str(def->found_by, "LD_LIBRARY_PATH")) {
 			char *ddir = dir_of(dpath);
 			finding_fix(f, "# or drop the stale copy's directory: export LD_LIBRARY_PATH=$(echo "
 				    "\"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -vx '%s' | paste -sd:)",
@@ -382,8 +382,8 @@ static void copies(const json_t *facts, struct findings *out)
 		char *dir = dir_of(tmapped);
 		f = finding_add(out, SEV_INFO, "nccl.default.none",
 				"torch brings NCCL %s, but programs outside torch find no libnccl.so.2", tv);
-		finding_evidence(f, "torch (%s) maps %s", str_or(jpath_str(py, "path"), "?"), tmapped);
-		finding_evidence(f, "nccl.default: %s", str_or(jpath_str(facts, "nccl.default.why"), "?"));
+		finding_evidence(f, "torch (%s) maps %s", str_or(py->path, "?"), tmapped);
+		finding_evidence(f, "nccl.default: %s", str_or(m->stack.nccl_default_why, "?"));
 		finding_why(f, "nccl-tests and other NCCL programs will not start (\"libnccl.so.2: "
 			    "cannot open shared object file\") unless they are pointed at torch's copy.");
 		finding_fix(f, "export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH", dir);
@@ -394,11 +394,12 @@ static void copies(const json_t *facts, struct findings *out)
 		f = finding_add(out, SEV_INFO, "nccl.copies.several",
 				"%zu NCCL copies with different versions; programs load %s by default",
 				nlibs, dpath ? dpath : "none of them");
-		json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
-			const char *v = jpath_str(lib, "version");
-			finding_evidence(f, "%s: %s (found by %s)%s%s", str_or(jpath_str(lib, "path"), "?"),
+		for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
+			const struct nm_nccl_lib *lib = &m->stack.nccl_libs[i];
+			const char *v = lib->version;
+			finding_evidence(f, "%s: %s (found by %s)%s%s", str_or(lib->path, "?"),
 					 v ? v : "version unknown", found_by_str(lib, fb, sizeof(fb)),
-					 jpath_bool(lib, "default", 0) ? ", default" : "",
+					 lib->is_default ? ", default" : "",
 					 tlib == lib ? ", mapped by torch" : "");
 		}
 		finding_why(f, "Which copy a job gets depends on how it is started; use one NCCL "
@@ -418,12 +419,10 @@ static void copies(const json_t *facts, struct findings *out)
 
 /* ---- net plugin and config files ------------------------------------------------------------ */
 
-static void plugin_and_conf(const json_t *facts, struct findings *out)
+static void plugin_and_conf(const struct node_model *m, struct findings *out)
 {
-	const char *state = jpath_str(facts, "nccl.net_plugin.state");
-	const char *env = jpath_str(facts, "nccl.net_plugin.env");
-	size_t i;
-	json_t *c;
+	const char *state = m->stack.net_plugin_state;
+	const char *env = m->stack.net_plugin_env;
 	struct finding *f;
 
 	if (state && !strcmp(state, "missing")) {
@@ -440,43 +439,39 @@ static void plugin_and_conf(const json_t *facts, struct findings *out)
 		finding_fix(f, "# or, to use NCCL's own transports: export NCCL_NET_PLUGIN=none");
 	} else if (state && !strcmp(state, "loads")) {
 		f = finding_add(out, SEV_INFO, "nccl.net_plugin", "NCCL will load the net plugin %s",
-				str_or(jpath_str(facts, "nccl.net_plugin.path"), "?"));
+				str_or(m->stack.net_plugin_path, "?"));
 		finding_evidence(f, "nccl.net_plugin: %s (NCCL_NET_PLUGIN=%s)",
-				 str_or(jpath_str(facts, "nccl.net_plugin.path"), "?"), env ? env : "unset");
+				 str_or(m->stack.net_plugin_path, "?"), env ? env : "unset");
 		finding_why(f, "A net plugin replaces NCCL's IB and socket transports; its version must "
 			    "match the fabric and the NCCL in use. Set NCCL_NET_PLUGIN=none to rule "
 			    "it out when debugging.");
 	}
-	json_array_foreach(jpath(facts, "nccl.conf"), i, c) {
-		if (jpath_bool(c, "exists", 1))
+	for (size_t i = 0; i < m->stack.nconfs; i++) {
+		const struct nm_conf *c = &m->stack.confs[i];
+
+		if (c->exists)
 			continue;
 		f = finding_add(out, SEV_WARN, "nccl.conf.missing",
-				"%s=%s names a file that cannot be read", str_or(jpath_str(c, "source"), "?"),
-				str_or(jpath_str(c, "path"), "?"));
-		finding_evidence(f, "nccl.conf: %s: %s", str_or(jpath_str(c, "path"), "?"),
-				 str_or(junknown(json_object_get(c, "vars")), "?"));
+				"%s=%s names a file that cannot be read", str_or(c->source, "?"),
+				str_or(c->path, "?"));
+		finding_evidence(f, "nccl.conf: %s: %s", str_or(c->path, "?"), str_or(c->unreadable, "?"));
 		finding_why(f, "NCCL silently skips a missing config file, so the settings you meant "
 			    "to apply are not applied; with NCCL_CONF_FILE set, NCCL 2.23+ also stops "
 			    "reading ~/.nccl.conf.");
 		finding_fix(f, "unset NCCL_CONF_FILE   # or point it at the file you meant");
+		finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_CONF_FILE", NULL);
 	}
 }
 
 void rule_compat_stack(const struct node_model *m, struct findings *out)
 {
-	const json_t *facts = m->facts;
-	size_t i;
-	json_t *py;
-
 	nccl_floor(m, out);
-	json_array_foreach(json_object_get(facts, "python"), i, py) {
-		if (!json_is_object(py))
-			continue;
-		torch_pin(py, facts, out);
-		lightning_pair(py, out);
-		python_torch(py, out);
+	for (size_t i = 0; i < m->stack.npython; i++) {
+		torch_pin(&m->stack.python[i], m, out);
+		lightning_pair(&m->stack.python[i], out);
+		python_torch(&m->stack.python[i], out);
 	}
-	unreadable_copies(facts, out);
-	copies(facts, out);
-	plugin_and_conf(facts, out);
+	unreadable_copies(m, out);
+	copies(m, out);
+	plugin_and_conf(m, out);
 }

@@ -12,13 +12,12 @@
 #include <string.h>
 
 #include "rules/compat_tables.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/version.h"
 
 /* The toolkit a torch extension build would use, as cpp_extension's _find_cuda_home() finds it. */
 struct build_tk {
-	const json_t *t;	/* cuda.toolkits[] entry, NULL when none */
+	const struct nm_toolkit *t;	/* cuda.toolkits[] entry, NULL when none */
 	size_t idx;
 	const char *path;
 	const char *version;
@@ -39,37 +38,34 @@ static int same_dir(const char *a, const char *b)
 }
 
 /* The toolkit whose real path or one of whose aliases is `dir`. */
-static const json_t *toolkit_at(const json_t *facts, const char *dir, size_t *idx)
+static const struct nm_toolkit *toolkit_at(const struct node_model *m, const char *dir, size_t *idx)
 {
-	const json_t *t, *a;
-	size_t i, j;
+	for (size_t i = 0; i < m->cuda.ntoolkits; i++) {
+		const struct nm_toolkit *t = &m->cuda.toolkits[i];
+		int hit = t->path && same_dir(t->path, dir);
 
-	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t) {
-		if (jpath_str(t, "path") && same_dir(jpath_str(t, "path"), dir))
-			goto found;
-		json_array_foreach(json_object_get(t, "aliases"), j, a)
-			if (json_string_value(a) && same_dir(json_string_value(a), dir))
-				goto found;
-		continue;
-found:
-		*idx = i;
-		return t;
+		for (size_t j = 0; !hit && j < t->naliases; j++)
+			hit = same_dir(t->aliases[j], dir);
+		if (hit) {
+			*idx = i;
+			return t;
+		}
 	}
 	return NULL;
 }
 
-static void pick(const json_t *facts, struct build_tk *b)
+static void pick(const struct node_model *m, struct build_tk *b)
 {
 	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH" };
-	const char *nvcc_tk = jpath_str(facts, "cuda.nvcc.toolkit");
+	const char *nvcc_tk = m->cuda.nvcc_toolkit;
 
 	memset(b, 0, sizeof(*b));
 	for (size_t i = 0; i < 2; i++) {
-		const char *v = jpath_str(json_object_get(facts, "env"), vars[i]);
+		const char *v = node_model_env(m, vars[i]);
 
 		if (!v || !*v)
 			continue;
-		b->t = toolkit_at(facts, v, &b->idx);
+		b->t = toolkit_at(m, v, &b->idx);
 		if (!b->t) {
 			b->bad_var = vars[i];
 			b->bad_value = v;
@@ -78,41 +74,42 @@ static void pick(const json_t *facts, struct build_tk *b)
 		snprintf(b->how, sizeof(b->how), "%s=%s", vars[i], v);
 		goto out;
 	}
-	if (jpath_bool(facts, "cuda.nvcc.found", 0) && nvcc_tk) {
-		b->t = toolkit_at(facts, nvcc_tk, &b->idx);
-		snprintf(b->how, sizeof(b->how), "nvcc on PATH: %s", str_or(jpath_str(facts, "cuda.nvcc.path"), "?"));
+	if (m->cuda.nvcc_found && nvcc_tk) {
+		b->t = toolkit_at(m, nvcc_tk, &b->idx);
+		snprintf(b->how, sizeof(b->how), "nvcc on PATH: %s", str_or(m->cuda.nvcc_path, "?"));
 		if (!b->t) {
 			b->path = nvcc_tk;
-			b->version = jpath_str(facts, "cuda.nvcc.version");
+			b->version = m->cuda.nvcc_version;
 			return;
 		}
 		goto out;
 	}
-	b->t = toolkit_at(facts, "/usr/local/cuda", &b->idx);
+	b->t = toolkit_at(m, "/usr/local/cuda", &b->idx);
 	if (b->t)
 		snprintf(b->how, sizeof(b->how), "/usr/local/cuda (no CUDA_HOME, no nvcc on PATH)");
 out:
 	if (b->t) {
-		b->path = jpath_str(b->t, "path");
-		b->version = jpath_str(b->t, "version");
+		b->path = b->t->path;
+		b->version = b->t->version;
 		/* a toolkit without version files: nvcc's own answer, when it is that toolkit's nvcc */
 		if (!b->version && nvcc_tk && b->path && same_dir(nvcc_tk, b->path))
-			b->version = jpath_str(facts, "cuda.nvcc.version");
+			b->version = m->cuda.nvcc_version;
 	}
 }
 
 /* The installed toolkit closest to torch's CUDA: same major.minor, else same major (newest). */
-static const json_t *best_match(const json_t *facts, const struct version *want, int *exact)
+static const struct nm_toolkit *best_match(const struct node_model *m, const struct version *want,
+					     int *exact)
 {
-	const json_t *t, *best = NULL;
+	const struct nm_toolkit *best = NULL;
 	struct version bv = { 0, { 0 } };
-	size_t i;
 
 	*exact = 0;
-	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t) {
+	for (size_t i = 0; i < m->cuda.ntoolkits; i++) {
+		const struct nm_toolkit *t = &m->cuda.toolkits[i];
 		struct version v;
 
-		if (version_parse(jpath_str(t, "version") ? jpath_str(t, "version") : "", &v) < 0 ||
+		if (version_parse(str_or(t->version, ""), &v) < 0 ||
 		    v.part[0] != want->part[0])
 			continue;
 		if (v.part[1] == want->part[1]) {
@@ -127,35 +124,40 @@ static const json_t *best_match(const json_t *facts, const struct version *want,
 	return best;
 }
 
-static void others(const json_t *facts, const struct build_tk *b, struct finding *f)
+static void others(const struct node_model *m, const struct build_tk *b, struct finding *f)
 {
-	const json_t *t;
-	size_t i;
 	struct strbuf sb = STRBUF_INIT;
 
-	json_array_foreach(jpath(facts, "cuda.toolkits"), i, t)
+	for (size_t i = 0; i < m->cuda.ntoolkits; i++) {
+		const struct nm_toolkit *t = &m->cuda.toolkits[i];
+
 		if (t != b->t)
-			strbuf_addf(&sb, "%s%s at %s", sb.len ? ", " : "", str_or(jpath_str(t, "version"), "?"),
-				    str_or(jpath_str(t, "path"), "?"));
+			strbuf_addf(&sb, "%s%s at %s", sb.len ? ", " : "", str_or(t->version, "?"),
+				    str_or(t->path, "?"));
+	}
 	if (sb.len)
 		finding_evidence(f, "other toolkits (not used for builds): %s", sb.buf);
 	strbuf_release(&sb);
 }
 
-static void fix_cuda_home(struct finding *f, const json_t *t)
+static void fix_cuda_home(struct finding *f, const struct nm_toolkit *t)
 {
 	finding_fix(f, "export CUDA_HOME=%s PATH=%s/bin:$PATH   # CUDA %s, already installed",
-		    str_or(jpath_str(t, "path"), "?"), str_or(jpath_str(t, "path"), "?"), str_or(jpath_str(t, "version"), "?"));
+		    str_or(t->path, "?"), str_or(t->path, "?"), str_or(t->version, "?"));
+	if (t->path)
+		finding_setting(f, WHERE_ENV, SCOPE_NODE, "CUDA_HOME", "%s", t->path);
 }
 
 static void fix_install(struct finding *f, const struct version *tc)
 {
 	finding_fix(f, "sudo apt-get install -y cuda-toolkit-%ld-%ld && export CUDA_HOME=/usr/local/cuda-%ld.%ld   "
 		    "# from NVIDIA's CUDA repository", tc->part[0], tc->part[1], tc->part[0], tc->part[1]);
+	finding_setting(f, WHERE_ENV, SCOPE_NODE, "CUDA_HOME", "/usr/local/cuda-%ld.%ld", tc->part[0],
+			tc->part[1]);
 }
 
 /* A wheel of the same torch release built for the toolkit's CUDA major, when one exists. */
-static void fix_wheel(struct finding *f, const json_t *py, const char *tv, const struct version *tk)
+static void fix_wheel(struct finding *f, const struct nm_python *py, const char *tv, const struct version *tk)
 {
 	const struct compat_torch_cuda *rel = compat_torch_variants(tv);
 	struct version tvv, cv;
@@ -171,22 +173,22 @@ static void fix_wheel(struct finding *f, const json_t *py, const char *tv, const
 		return;
 	finding_fix(f, "%s -m pip install --force-reinstall 'torch==%ld.%ld.*' --index-url "
 		    "https://download.pytorch.org/whl/cu%ld%ld   # or torch's CUDA %s build, to match the toolkit "
-		    "(the driver must run it)", str_or(jpath_str(py, "path"), "?"), tvv.part[0], tvv.part[1], cv.part[0],
+		    "(the driver must run it)", str_or(py->path, "?"), tvv.part[0], tvv.part[1], cv.part[0],
 		    cv.part[1], pick_v);
 }
 
-static void judge(const json_t *facts, const json_t *py, size_t pi, const struct build_tk *b,
-		  struct findings *out)
+static void judge(const struct node_model *m, const struct nm_python *py, size_t pi,
+		  const struct build_tk *b, struct findings *out)
 {
-	const char *tc = jpath_str(py, "torch.cuda"), *tv = jpath_str(py, "torch.version");
+	const char *tc = py->torch_cuda, *tv = py->torch;
 	struct version want, have;
-	const json_t *match;
+	const struct nm_toolkit *match;
 	struct finding *f;
 	int exact;
 
 	if (version_parse(tc, &want) < 0 || want.n < 2)
 		return;
-	match = best_match(facts, &want, &exact);
+	match = best_match(m, &want, &exact);
 	if (b->bad_var) {
 		f = finding_add(out, SEV_WARN, "compat.toolkit.cuda_home",
 				"%s=%s is not a CUDA toolkit: CUDA extensions for torch %s cannot be built",
@@ -196,8 +198,10 @@ static void judge(const json_t *facts, const json_t *py, size_t pi, const struct
 			    "flash-attn, DeepSpeed ops). Running torch itself does not need a toolkit.", b->bad_var);
 		if (match)
 			fix_cuda_home(f, match);
-		else
+		else {
 			finding_fix(f, "unset %s", b->bad_var);
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, b->bad_var, NULL);
+		}
 		goto ev;
 	}
 	if (!b->path || !b->version || version_parse(b->version, &have) < 0) {
@@ -248,21 +252,18 @@ static void judge(const json_t *facts, const json_t *py, size_t pi, const struct
 	}
 	finding_evidence(f, "build toolkit: CUDA %s at %s, found through %s", b->version, b->path, b->how);
 ev:
-	finding_evidence(f, "python[%zu].torch = %s, cuda %s (%s)", pi, str_or(tv, "?"), tc, str_or(jpath_str(py, "path"), "?"));
-	others(facts, b, f);
+	finding_evidence(f, "python[%zu].torch = %s, cuda %s (%s)", pi, str_or(tv, "?"), tc, str_or(py->path, "?"));
+	others(m, b, f);
 }
 
 void rule_compat_toolkit(const struct node_model *m, struct findings *out)
 {
-	const json_t *facts = m->facts;
 	struct build_tk b;
-	const json_t *py;
-	size_t i;
 
-	if (!json_is_object(json_object_get(facts, "cuda")))
+	if (!m->cuda.known)
 		return;
-	pick(facts, &b);
-	json_array_foreach(json_object_get(facts, "python"), i, py)
-		if (jpath_str(py, "torch.cuda") && jpath_str(py, "torch.version"))
-			judge(facts, py, i, &b, out);
+	pick(m, &b);
+	for (size_t i = 0; i < m->stack.npython; i++)
+		if (m->stack.python[i].torch_cuda && m->stack.python[i].torch)
+			judge(m, &m->stack.python[i], i, &b, out);
 }

@@ -3,7 +3,7 @@
  * checked the way NCCL will read it (rules/nccl_vars.c): names NCCL does not know, values its
  * parsers turn into something else without a word (NCCL_IB_DISABLE=true is 0), knobs the seed
  * articles recommend that NCCL documents as debugging aids, and settings that contradict the
- * hardware. Network interface settings are checked in rules/net.c with the prediction. Pure.
+ * hardware. Network interface settings are checked in rules/net_iface.c with the prediction. Pure.
  */
 #include "rules/rules.h"
 
@@ -16,7 +16,6 @@
 
 #include "rules/nccl_vars.h"
 #include "rules/stack_tables.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/version.h"
@@ -26,7 +25,6 @@
 
 struct lint {
 	const struct node_model *m;
-	const json_t *facts;
 	const char *version;		/* modelled NCCL */
 	const char *version_why;
 	int assumed;
@@ -431,22 +429,20 @@ static void lint_subsys(struct lint *l, const struct nccl_setting *st)
 	free(copy);
 }
 
-static int rdma_active_ports(const json_t *facts, struct strbuf *names)
+static int rdma_active_ports(const struct node_model *m, struct strbuf *names)
 {
-	const json_t *d, *p;
-	size_t i, j;
 	int n = 0;
 
-	json_array_foreach(jpath(facts, "rdma.devices"), i, d)
-		json_array_foreach(json_object_get(d, "ports"), j, p) {
-			const char *st = jpath_str(p, "state");
-			if (st && !strcmp(st, "ACTIVE")) {
-				if (names)
-					strbuf_addf(names, "%s%s:%lld/%s", n ? ", " : "", jpath_str(d, "name"),
-						    jpath_int(p, "port", 1), jpath_str(p, "link_layer") ? jpath_str(p, "link_layer") : "?");
-				n++;
-			}
+	for (size_t i = 0; i < m->rdma.nports; i++) {
+		const struct nm_rdma_port *p = &m->rdma.ports[i];
+
+		if (p->state && !strcmp(p->state, "ACTIVE")) {
+			if (names)
+				strbuf_addf(names, "%s%s:%ld/%s", n ? ", " : "", str_or(p->dev, "(null)"), p->port,
+					    str_or(p->link_layer, "?"));
+			n++;
 		}
+	}
 	return n;
 }
 
@@ -514,7 +510,7 @@ static void lint_semantics(struct lint *l, const struct nccl_setting *st)
 		fix_unset(f, st);
 	} else if (!strcmp(n, "NCCL_IB_DISABLE") && nccl_parse_int(v, &how) != 0 && how == NV_PARSE_OK) {
 		struct strbuf ports = STRBUF_INIT;
-		if (rdma_active_ports(l->facts, &ports) > 0) {
+		if (rdma_active_ports(l->m, &ports) > 0) {
 			f = add(l, SEV_WARN, "nccl.env.ib_disabled", st,
 				"NCCL_IB_DISABLE=%s while RDMA ports are active (%s): NCCL uses TCP sockets", v,
 				ports.buf);
@@ -536,25 +532,23 @@ static void lint_semantics(struct lint *l, const struct nccl_setting *st)
 
 static void lint_net(struct lint *l, const struct nccl_setting *st)
 {
-	const json_t *pl;
-	size_t i;
 	struct finding *f;
 	int ib = !strcasecmp(st->value, "IB"), sock = !strcasecmp(st->value, "Socket");
 	int fails_27 = version_ge(l, "2.27");
 
 	if (ib) {
 		struct strbuf ports = STRBUF_INIT;
-		int active = rdma_active_ports(l->facts, &ports);
-		int verbs = jpath_bool(l->facts, "rdma.verbs.loaded", 1);
+		int active = rdma_active_ports(l->m, &ports);
+		int verbs = l->m->rdma.verbs_loaded != 0;
 
 		if (!active || !verbs) {
 			f = add(l, SEV_ERROR, "nccl.env.net_ib", st, "NCCL_NET=IB but %s: NCCL fails at init",
-				!json_array_size(jpath(l->facts, "rdma.devices")) ? "this node has no RDMA device"
+				!l->m->rdma.ndevices ? "this node has no RDMA device"
 				: !active ? "no RDMA port is ACTIVE" : "libibverbs does not load");
 			finding_why(f, "With NCCL_NET=IB NCCL does not fall back to TCP sockets; it stops with '%s'.",
 				    fails_27 ? "Failed to initialize any NET plugin" : "Error: network IB not found.");
-			finding_evidence(f, "rdma.devices: %zu, active ports: %d, libibverbs %s",
-					 json_array_size(jpath(l->facts, "rdma.devices")), active,
+			finding_evidence(f, "rdma.devices: %d, active ports: %d, libibverbs %s",
+					 l->m->rdma.ndevices, active,
 					 verbs ? "loads" : "does not load");
 			fix_unset(f, st);
 		}
@@ -564,12 +558,12 @@ static void lint_net(struct lint *l, const struct nccl_setting *st)
 	if (sock)
 		return;
 	/* nccl.plugins[] knows file names (libnccl-net-ofi.so), not the names plugins register */
-	json_array_foreach(jpath(l->facts, "nccl.plugins"), i, pl) {
-		const char *name = jpath_str(pl, "name");
+	for (size_t i = 0; i < l->m->stack.nplugins; i++) {
+		const char *name = l->m->stack.plugin_names[i];
 		if (name && strcasestr(name, st->value))
 			return;
 	}
-	if (json_array_size(jpath(l->facts, "nccl.plugins"))) {
+	if (l->m->stack.nplugins) {
 		f = add(l, SEV_INFO, "nccl.env.net_plugin", st,
 			"NCCL_NET=%s must equal the name a net plugin registers; ncclcheck cannot verify it", st->value);
 		finding_why(f, "NCCL compares NCCL_NET (ignoring case) with each network's name; with no match init "
@@ -589,15 +583,13 @@ static void lint_net(struct lint *l, const struct nccl_setting *st)
 static void lint_hca(struct lint *l, const struct nccl_setting *st)
 {
 	struct ifs_spec spec;
-	const json_t *d;
 	struct strbuf names = STRBUF_INIT;
-	size_t i;
 	int any = 0, n = 0;
 	struct finding *f;
 
 	ifs_spec_parse(st->value, 1, &spec);
-	json_array_foreach(jpath(l->facts, "rdma.devices"), i, d) {
-		const char *name = jpath_str(d, "name");
+	for (int i = 0; i < l->m->rdma.ndevices; i++) {
+		const char *name = l->m->rdma.dev_names[i];
 		if (!name)
 			continue;
 		strbuf_addf(&names, "%s%s", n++ ? ", " : "", name);
@@ -757,7 +749,6 @@ void rule_nccl_env(const struct node_model *m, struct findings *out)
 
 	memset(&l, 0, sizeof(l));
 	l.m = m;
-	l.facts = m->facts;
 	l.out = out;
 	l.version = m->nccl.version;
 	l.version_why = m->nccl.why;

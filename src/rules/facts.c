@@ -2,12 +2,10 @@
 #include "rules/rules.h"
 
 #include "probe/probe.h"
-#include "util/json.h"
 
 void rule_facts_health(const struct node_model *m, struct findings *out)
 {
-	const json_t *facts = m->facts;
-	long long v = jpath_int(facts, "schema_version", -1);
+	long long v = m->schema_version;
 	struct finding *f;
 
 	if (v != FACTS_SCHEMA_VERSION) {

@@ -15,17 +15,17 @@
 #include "util/version.h"
 #include "util/strbuf.h"
 
-static const char *env_get(const json_t *facts, const char *name)
+static const char *env_get(const struct node_model *m, const char *name)
 {
-	return json_string_value(json_object_get(jpath(facts, "env"), name));
+	return node_model_env(m, name);
 }
 
 /* ---- renamed torch variables ------------------------------------------------------------- */
 
-static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, const char *torch,
+static void renamed_one(const struct node_model *m, const struct torch_renamed_var *r, const char *torch,
 			const char *pypath, struct findings *out)
 {
-	const char *ov = env_get(facts, r->old_name), *nv = env_get(facts, r->new_name);
+	const char *ov = env_get(m, r->old_name), *nv = env_get(m, r->new_name);
 	int renamed = torch ? version_cmp_str(torch, r->renamed_in) >= 0 : -1;
 	struct finding *f;
 
@@ -40,6 +40,7 @@ static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, 
 			    "so the old value is ignored whenever they differ. %s: %s.", r->renamed_in,
 			    r->new_name, r->meaning);
 		finding_fix(f, "unset %s", r->old_name);
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, r->old_name, NULL);
 		return;
 	}
 	if (ov && renamed != 0) {
@@ -69,11 +70,12 @@ static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, 
 				    "but logs a deprecation warning on every rank. %s: %s.", r->renamed_in,
 				    r->new_name, r->meaning);
 		finding_fix(f, "unset %s", r->old_name);
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, r->old_name, NULL);
 		if (blocking)
 			finding_fix(f, "# only if you really want blocking collectives: export %s=%s",
 				    r->new_name, ov);
 		else
-			finding_fix(f, "export %s=%s", r->new_name, ov);
+			finding_export(f, r->new_name, "%s", ov);
 		return;
 	}
 	if (nv && renamed == 0) {
@@ -83,7 +85,7 @@ static void renamed_one(const json_t *facts, const struct torch_renamed_var *r, 
 		finding_evidence(f, "env: %s=%s; torch %s (%s)", r->new_name, nv, torch, str_or(pypath, "?"));
 		finding_why(f, "The TORCH_ prefix arrived in torch %s; older releases read only the "
 			    "old name. %s: %s.", r->renamed_in, r->old_name, r->meaning);
-		finding_fix(f, "export %s=%s", r->old_name, nv);
+		finding_export(f, r->old_name, "%s", nv);
 	}
 }
 
@@ -100,37 +102,30 @@ static const char *const rank_vars[] = {
 };
 
 /* The Lightning version of the first interpreter that has one, or NULL. */
-static const char *lightning_version(const json_t *facts)
+static const char *lightning_version(const struct node_model *m)
 {
-	size_t i;
-	json_t *py;
-
-	json_array_foreach(json_object_get(facts, "python"), i, py) {
-		const char *v = jpath_str(py, "lightning.version");
-		if (!v)
-			v = jpath_str(py, "pytorch_lightning.version");
-		if (v)
-			return v;
-	}
+	for (size_t i = 0; i < m->stack.npython; i++)
+		if (m->stack.python[i].lightning)
+			return m->stack.python[i].lightning;
 	return NULL;
 }
 
-static void stray_ranks(const json_t *facts, struct findings *out)
+static void stray_ranks(const struct node_model *m, struct findings *out)
 {
-	const json_t *inter = jpath(facts, "host.interactive");
-	const char *lv = lightning_version(facts), *kind = jpath_str(facts, "host.container.kind");
+	int inter = m->interactive;
+	const char *lv = lightning_version(m), *kind = m->cloud.container;
 	char names[256] = "", unset[256] = "unset";
 	size_t o = 0, u = strlen(unset);
 	int local = 0, n = 0, kubeflow;
 	struct finding *f;
 
 	for (size_t i = 0; i < sizeof(launcher_markers) / sizeof(launcher_markers[0]); i++)
-		if (env_get(facts, launcher_markers[i]))
+		if (env_get(m, launcher_markers[i]))
 			return; /* started by a launcher: these variables are its contract */
-	if (json_is_false(inter))
+	if (inter == 0)
 		return; /* a batch job or a script: whoever set them meant them */
 	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
-		const char *v = env_get(facts, rank_vars[i]);
+		const char *v = env_get(m, rank_vars[i]);
 		if (!v)
 			continue;
 		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s=%s", n ? " " : "",
@@ -146,16 +141,16 @@ static void stray_ranks(const json_t *facts, struct findings *out)
 	if (!n)
 		return;
 	/* Lightning < 2.0.7 auto-detected Kubeflow from these on any Kubernetes pod */
-	kubeflow = kind && !strcmp(kind, "kubernetes") && env_get(facts, "RANK") &&
-		   env_get(facts, "WORLD_SIZE") && env_get(facts, "MASTER_ADDR") &&
-		   env_get(facts, "MASTER_PORT") && lv && version_cmp_str(lv, "2.0.7") < 0;
+	kubeflow = kind && !strcmp(kind, "kubernetes") && env_get(m, "RANK") &&
+		   env_get(m, "WORLD_SIZE") && env_get(m, "MASTER_ADDR") &&
+		   env_get(m, "MASTER_PORT") && lv && version_cmp_str(lv, "2.0.7") < 0;
 	f = finding_add(out, local || kubeflow ? SEV_ERROR : SEV_WARN, "launch.env.stale_ranks",
 			"%s exported in %s shell with no launcher running", names,
-			json_is_true(inter) ? "this interactive" : "this");
+			inter == 1 ? "this interactive" : "this");
 	finding_evidence(f, "env: %s", names);
 	finding_evidence(f, "no launcher variable (TORCHELASTIC_RUN_ID, SLURM_PROCID, "
 			 "OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, JSM_NAMESPACE_RANK) is set%s",
-			 json_is_true(inter) ? "; stdin is a terminal" : "");
+			 inter == 1 ? "; stdin is a terminal" : "");
 	if (lv)
 		finding_evidence(f, "lightning %s", lv);
 	if (local)
@@ -177,18 +172,20 @@ static void stray_ranks(const json_t *facts, struct findings *out)
 			    "RANK from here. For a manual multi-node Lightning launch, set them on the "
 			    "command line of that one run instead.");
 	finding_fix(f, "%s   # and remove the export from ~/.bashrc", unset);
+	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++)
+		if (env_get(m, rank_vars[i]))
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, rank_vars[i], NULL);
 	finding_fix(f, "# per run instead: MASTER_ADDR=<master ip> MASTER_PORT=29500 NODE_RANK=<n> "
 		    "python train.py   # or use torchrun, which sets them for each process");
 }
 
 void rule_launcher_env(const struct node_model *m, struct findings *out)
 {
-	const json_t *facts = m->facts;
-	const json_t *py = stack_torch_python(facts);
-	const char *torch = py ? jpath_str(py, "torch.version") : NULL;
-	const char *pypath = py ? jpath_str(py, "path") : NULL;
+	const struct nm_python *py = m->stack.torch;
+	const char *torch = py ? py->torch : NULL;
+	const char *pypath = py ? py->path : NULL;
 
 	for (size_t i = 0; i < stack_torch_renamed_count; i++)
-		renamed_one(facts, &stack_torch_renamed[i], torch, pypath, out);
-	stray_ranks(facts, out);
+		renamed_one(m, &stack_torch_renamed[i], torch, pypath, out);
+	stray_ranks(m, out);
 }

@@ -43,7 +43,7 @@ static void report_rdma(struct net *n)
 		finding_fix(f, "ibstat   # check cabling / subnet manager, or the RoCE interface's link");
 		goto out;
 	}
-	if (rdma->verbs_probed && !rdma->verbs_loaded) {
+	if (rdma->verbs_probed && rdma->verbs_loaded != 1) {
 		f = finding_add(n->out, SEV_WARN, "net.rdma.verbs",
 				"RDMA ports are active (%s) but libibverbs does not load: NCCL silently uses TCP sockets",
 				names.buf);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/json.h"
+#include "util/strbuf.h"
 
 #define MiB (1024LL * 1024)
 #define GiB (1024 * MiB)
@@ -51,31 +51,27 @@ static void shm_fixes(struct finding *f, const char *kind)
 	}
 }
 
-static void rule_shm(const json_t *facts, struct findings *out)
+static void rule_shm(const struct node_model *m, struct findings *out)
 {
-	const json_t *shm = jpath(facts, "shm");
-	const char *path, *kind = jpath_str(facts, "host.container.kind");
-	long long size, avail, ngpus = -1;
+	const struct nm_shm *shm = &m->shm;
+	const char *path = shm->path, *kind = m->cloud.container;
+	long long size = shm->size, avail = shm->avail, ngpus = -1;
 	struct finding *f;
 	char a[32], b[32];
 
-	if (!json_is_object(shm) || junknown(shm))
+	if (!shm->known)
 		return;
-	if (json_is_array(jpath(facts, "gpus")))
-		ngpus = (long long)json_array_size(jpath(facts, "gpus"));
-	path = jpath_str(shm, "path") ? jpath_str(shm, "path") : "/dev/shm";
-	size = jpath_int(shm, "size_bytes", -1);
-	avail = jpath_int(shm, "avail_bytes", -1);
-	if (!jpath_bool(shm, "exists", 1) || !jpath_bool(shm, "writable", 1)) {
-		int missing = !jpath_bool(shm, "exists", 1);
+	if (m->gpus_known)
+		ngpus = (long long)m->ngpus;
+	if (!shm->exists || !shm->writable) {
+		int missing = !shm->exists;
 		f = finding_add(out, SEV_ERROR, missing ? "shm.missing" : "shm.not_writable",
 				"%s %s", path, missing ? "does not exist" : "is not writable");
-		finding_evidence(f, "shm: %s: %s", path, jpath_str(shm, "error") ? jpath_str(shm, "error")
-								       : "write test failed");
+		finding_evidence(f, "shm: %s: %s", path, str_or(shm->error, "write test failed"));
 		finding_why(f, "NCCL creates its shared-memory segments there (shm_open) for the SHM "
 			    "transport and proxy buffers; without it initialisation fails with "
 			    "\"unhandled system error\" and a WARN about /dev/shm.");
-		if (missing || jpath_bool(shm, "read_only", 0))
+		if (missing || shm->read_only)
 			shm_fixes(f, kind);
 		else
 			finding_fix(f, "chmod 1777 %s", path);
@@ -113,36 +109,31 @@ static void rule_shm(const json_t *facts, struct findings *out)
 }
 
 /* Names of the RDMA devices in facts, or 0 when there are none (or the probe did not say). */
-static size_t rdma_names(const json_t *facts, char *buf, size_t len)
+static size_t rdma_names(const struct node_model *m, char *buf, size_t len)
 {
-	const json_t *devs = jpath(facts, "rdma.devices");
-	size_t i, o = 0;
-	json_t *d;
+	size_t o = 0;
 
 	buf[0] = '\0';
-	json_array_foreach(devs, i, d) {
-		const char *n = jpath_str(d, "name");
+	for (int i = 0; i < m->rdma.ndevices; i++) {
 		if (o + 2 < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", n ? n : "?");
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+					      str_or(m->rdma.dev_names[i], "?"));
 		if (o >= len)
 			o = len - 1;
 	}
-	return json_is_array(devs) ? json_array_size(devs) : 0;
+	return (size_t)m->rdma.ndevices;
 }
 
-static void rule_memlock(const json_t *facts, struct findings *out)
+static void rule_memlock(const struct node_model *m, struct findings *out)
 {
-	const json_t *ml = jpath(facts, "limits.memlock");
-	const char *ibdis = json_string_value(jpath(facts, "env.NCCL_IB_DISABLE"));
-	const char *kind = jpath_str(facts, "host.container.kind");
-	long long soft, hard;
+	const char *ibdis = node_model_env(m, "NCCL_IB_DISABLE");
+	const char *kind = m->cloud.container;
+	long long soft = m->memlock.soft, hard = m->memlock.hard;
 	char names[256], s[32], h[32];
 	struct finding *f;
 
-	if (!json_is_object(ml) || junknown(ml) || !rdma_names(facts, names, sizeof(names)))
+	if (!m->memlock.known || !rdma_names(m, names, sizeof(names)))
 		return;
-	soft = jpath_int(ml, "soft", -1);
-	hard = jpath_int(ml, "hard", -1);
 	human(soft, s, sizeof(s));
 	human(hard, h, sizeof(h));
 	if (soft < 0) {
@@ -180,7 +171,6 @@ static void rule_memlock(const json_t *facts, struct findings *out)
 
 void rule_resources(const struct node_model *m, struct findings *out)
 {
-	const json_t *facts = m->facts;
-	rule_shm(facts, out);
-	rule_memlock(facts, out);
+	rule_shm(m, out);
+	rule_memlock(m, out);
 }

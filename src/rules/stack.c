@@ -4,19 +4,6 @@
 #include "util/json.h"
 #include "util/version.h"
 
-const json_t *stack_torch_python(const json_t *facts)
-{
-	size_t i;
-	json_t *py;
-
-	json_array_foreach(json_object_get(facts, "python"), i, py) {
-		json_t *t = json_object_get(py, "torch");
-		if (json_is_object(t) && !junknown(t) && json_is_string(json_object_get(t, "version")))
-			return py;
-	}
-	return NULL;
-}
-
 const json_t *stack_nccl_python(const json_t *facts)
 {
 	size_t i;

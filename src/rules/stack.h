@@ -1,4 +1,4 @@
-/* Questions about the software stack that several rules ask of the facts. Pure. */
+/* Which NCCL the job runs, decided from the facts for the node model (model/node.c). Pure. */
 #ifndef NCCLCHECK_RULES_STACK_H
 #define NCCLCHECK_RULES_STACK_H
 
@@ -14,8 +14,6 @@
  */
 const char *stack_effective_nccl(const json_t *facts, const char **path, const char **why);
 
-/* The first python[] entry with a readable torch, or NULL. */
-const json_t *stack_torch_python(const json_t *facts);
 /* The first python[] entry whose torch reports an NCCL version (a CUDA build), or NULL. */
 const json_t *stack_nccl_python(const json_t *facts);
 

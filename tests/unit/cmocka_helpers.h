@@ -9,12 +9,44 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "finding.h"
 #include "model/node.h"
+
+/*
+ * Every NAME=VALUE a finding's "export ..." fix line recommends (before any '#' comment) is also
+ * in its settings[]: config and run apply settings, not prose. Values that are placeholders
+ * ("<rank 0's IP>") or expand other variables ("dir:$LD_LIBRARY_PATH") are prose only.
+ */
+static inline void expect_exports_are_settings(const struct findings *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct finding *f = fs->v[i];
+
+		for (size_t j = 0; j < f->nfix; j++) {
+			char line[1024], *save = NULL, *tok;
+
+			if (strncmp(f->fix[j], "export ", 7))
+				continue;
+			snprintf(line, sizeof(line), "%s", f->fix[j] + 7);
+			line[strcspn(line, "#")] = '\0';
+			for (tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+				char *eq = strchr(tok, '=');
+
+				if (!eq || strpbrk(eq, "$<"))
+					continue;
+				*eq = '\0';
+				if (!finding_find_setting(f, tok))
+					fail_msg("finding '%s' recommends 'export %s=...' without a setting: %s",
+						 f->id, tok, f->fix[j]);
+			}
+		}
+	}
+}
 
 /*
  * Runs a node rule on the model of `facts`. A document the model rejects runs nothing (tests of
@@ -26,10 +58,13 @@ static inline void run_rule(void (*rule)(const struct node_model *, struct findi
 	struct err e = ERR_INIT;
 	struct node_model *m = node_model_new(facts, &e);
 
-	if (!m)
+	if (!m) {
+		print_message("  (the model refuses these facts: %s)\n", e.msg);
 		return;
+	}
 	rule(m, fs);
 	node_model_free(m);
+	expect_exports_are_settings(fs);
 }
 
 /* The model of `facts`; fails the test when the model rejects it. */

@@ -10,6 +10,7 @@
 #include "rules/compat_tables.h"
 #include "rules/rules.h"
 #include "util/json.h"
+#include "util/version.h"
 
 static struct findings *run(json_t *facts)
 {
@@ -540,10 +541,40 @@ static void test_junk(void **state)
 	}
 }
 
+/*
+ * compat_driver_full() relies on the CUDA/driver table running newest first (the last row of a
+ * major.minor is its GA release, the first not newer than the asked update is the answer): a row
+ * moved out of order must fail here, not silently answer wrong for "11.4.4".
+ */
+static void test_driver_table_order(void **state)
+{
+	const char *row;
+
+	(void)state;
+	assert_true(compat_cuda_driver_count > 10);
+	for (size_t i = 0; i + 1 < compat_cuda_driver_count; i++) {
+		const struct compat_cuda_driver *a = &compat_cuda_driver_tab[i], *b = &compat_cuda_driver_tab[i + 1];
+
+		if (version_cmp_str(a->cuda, b->cuda) <= 0)
+			fail_msg("row %zu (CUDA %s) is not newer than row %zu (CUDA %s)", i, a->cuda, i + 1, b->cuda);
+		if (version_cmp_str(a->driver, b->driver) < 0)
+			fail_msg("CUDA %s needs driver %s, older than CUDA %s's %s", a->cuda, a->driver, b->cuda,
+				 b->driver);
+	}
+	/* and what the order decides */
+	assert_string_equal(compat_driver_full("11.4.4", &row), "470.82.01");
+	assert_string_equal(row, "11.4.4");
+	assert_string_equal(compat_driver_full("11.4", &row), "470.42.01");
+	assert_string_equal(row, "11.4.0");
+	assert_string_equal(compat_driver_full("11.4.2", &row), "470.57.02");
+	assert_string_equal(row, "11.4.2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_driver_table_order),
 		cmocka_unit_test(test_supports),
 		cmocka_unit_test(test_cudnn_table),
 		cmocka_unit_test(test_h200),

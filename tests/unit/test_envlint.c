@@ -360,6 +360,80 @@ static void test_table(void **state)
 	assert_int_equal(how, NV_PARSE_EMPTY);
 }
 
+/* A setting of finding `f`: `name` with `value` (NULL: unset) where `where` says. */
+static void expect_setting(const struct finding *f, const char *name, const char *value,
+			   enum setting_where where)
+{
+	const struct setting *st = finding_find_setting(f, name);
+
+	if (!st)
+		fail_msg("finding '%s' has no setting %s", f->id, name);
+	if (value)
+		assert_string_equal(st->value, value);
+	else
+		assert_null(st->value);
+	assert_int_equal(st->where, where);
+}
+
+/* The lints no other test reached, each with the fix as data. */
+static void test_more_lints(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	fs = lint("2.28.9", "\"NCCL_P2P_DISABLE\":\"1\",\"NCCL_SHM_DISABLE\":\"1\",\"NCCL_COMM_BLOCKING\":\"0\","
+		  "\"NCCL_IB_GID_INDEX\":\"3\",\"NCCL_NTHREADS\":\"\"", "");
+	f = expect_finding(fs, "nccl.env.p2p_disabled", SEV_WARN);
+	expect_setting(f, "NCCL_P2P_DISABLE", NULL, WHERE_ENV);
+	assert_true(finding_has_fix(f, "unset NCCL_P2P_DISABLE"));
+	f = expect_finding(fs, "nccl.env.shm_disabled", SEV_WARN);
+	expect_setting(f, "NCCL_SHM_DISABLE", NULL, WHERE_ENV);
+	f = expect_finding(fs, "nccl.env.comm_blocking", SEV_WARN);
+	expect_setting(f, "NCCL_COMM_BLOCKING", NULL, WHERE_ENV);
+	expect_finding(fs, "nccl.env.gid_index", SEV_INFO);
+	f = expect_finding(fs, "nccl.env.empty", SEV_INFO);
+	expect_setting(f, "NCCL_NTHREADS", NULL, WHERE_ENV);
+	expect_no_finding(fs, "nccl.env.ok");
+	findings_free(fs);
+
+	/* before 2.21 the GID index is the user's to choose */
+	fs = lint("2.20.5", "\"NCCL_IB_GID_INDEX\":\"3\"", "");
+	expect_no_finding(fs, "nccl.env.gid_index");
+	findings_free(fs);
+
+	/* NCCL_NET naming a plugin's network: only the plugin knows its name */
+	fs = lint("2.28.9", "\"NCCL_NET\":\"AWS Libfabric\"",
+		  "\"nccl\":{\"plugins\":[{\"path\":\"/opt/libnccl-net.so\",\"name\":\"libnccl-net.so\"}]}");
+	expect_finding(fs, "nccl.env.net_plugin", SEV_INFO);
+	expect_no_finding(fs, "nccl.env.net_unknown");
+	findings_free(fs);
+
+	/* from 2.23 NCCL_CONF_FILE replaces ~/.nccl.conf: the home file's settings are not in force */
+	fs = lint("2.28.9", "\"NCCL_CONF_FILE\":\"/opt/my.conf\"",
+		  "\"nccl\":{\"conf\":[{\"path\":\"/opt/my.conf\",\"source\":\"NCCL_CONF_FILE\","
+		  "\"vars\":{\"NCCL_DEBUG\":\"WARN\"}},{\"path\":\"/root/.nccl.conf\",\"source\":\"~/.nccl.conf\","
+		  "\"vars\":{\"NCCL_ALGO\":\"Ring\"}}]}");
+	f = expect_finding(fs, "nccl.env.conf_skipped", SEV_INFO);
+	assert_non_null(strstr(f->title, "/root/.nccl.conf"));
+	expect_no_finding(fs, "nccl.env.algo_forced");
+	findings_free(fs);
+	fs = lint("2.21.5", "\"NCCL_CONF_FILE\":\"/opt/my.conf\"",
+		  "\"nccl\":{\"conf\":[{\"path\":\"/opt/my.conf\",\"source\":\"NCCL_CONF_FILE\","
+		  "\"vars\":{\"NCCL_DEBUG\":\"WARN\"}}]}");
+	f = expect_finding(fs, "nccl.env.conf_skipped", SEV_INFO);
+	assert_non_null(strstr(f->title, "/opt/my.conf"));
+	findings_free(fs);
+
+	/* a value from a config file is fixed in that file: the setting says nccl.conf */
+	fs = lint("2.28.9", "", "\"nccl\":{\"conf\":[{\"path\":\"/etc/nccl.conf\",\"source\":\"/etc/nccl.conf\","
+		  "\"vars\":{\"NCCL_P2P_DISABLE\":\"1\"},\"lines\":{\"NCCL_P2P_DISABLE\":2}}]}");
+	f = expect_finding(fs, "nccl.env.p2p_disabled", SEV_WARN);
+	expect_setting(f, "NCCL_P2P_DISABLE", NULL, WHERE_NCCL_CONF);
+	assert_true(finding_fix_contains(f, "sed -i"));
+	findings_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_conf_files),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_more_lints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /*
- * Network rules (rules/net.c) on hand-made facts: the MASTER_ADDR route against the predicted
- * bootstrap interface and the exact NCCL_SOCKET_IFNAME fix, NCCL_SOCKET_IFNAME pitfalls,
- * NCCL_COMM_ID, port range and seed advice, the firewall model, limits, host name and RDMA.
+ * Network rules (rules/net_iface.c, net_ports.c, host_limits.c, rdma.c) on hand-made facts: the
+ * MASTER_ADDR route against the predicted bootstrap interface and the exact NCCL_SOCKET_IFNAME
+ * fix, NCCL_SOCKET_IFNAME pitfalls, NCCL_COMM_ID, port range and seed advice, the firewall
+ * model, limits, host name and RDMA.
  */
 #include "cmocka_helpers.h"
 
@@ -379,6 +380,36 @@ static void test_robust(void **state)
 	}
 }
 
+/* MASTER_ADDR with no route, and a '^' list that lets docker0 in: the findings no other test reached. */
+static void test_more_net(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+	const struct setting *st;
+
+	(void)state;
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.9.0.1\",\"resolved\":\"10.9.0.1\","
+		 "\"port\":29500,\"local\":false,\"source_addr\":{\"unknown\":\"no route to 10.9.0.1: Network is "
+		 "unreachable\"}}", "");
+	f = expect_finding(fs, "net.master.no_route", SEV_ERROR);
+	assert_non_null(strstr(f->title, "10.9.0.1"));
+	assert_true(finding_has_fix(f, "ip route get 10.9.0.1"));
+	expect_no_finding(fs, "net.bootstrap.master_mismatch");
+	findings_free(fs);
+
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"^eth0,lo\"",
+		 LO ",{\"ifname\":\"docker0\",\"family\":4,\"addr\":\"172.17.0.1\",\"prefixlen\":16,"
+		 "\"class\":\"private\",\"flags\":{\"running\":true}}," ETH0, "", "");
+	f = expect_finding(fs, "net.ifname.docker_eligible", SEV_ERROR);
+	assert_non_null(strstr(f->title, "docker0"));
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=^eth0,lo,docker"));
+	st = finding_find_setting(f, "NCCL_SOCKET_IFNAME");
+	assert_non_null(st);
+	assert_string_equal(st->value, "^eth0,lo,docker");
+	assert_int_equal(st->where, WHERE_ENV);
+	findings_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_rdma),
 		cmocka_unit_test(test_robust),
+		cmocka_unit_test(test_more_net),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
