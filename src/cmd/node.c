@@ -8,7 +8,9 @@
 
 #include "ncclcheck.h"
 #include "probe/probe.h"
+#include "facts/load.h"
 #include "finding.h"
+#include "model/node.h"
 #include "report/inventory.h"
 #include "report/render.h"
 #include "rules/rules.h"
@@ -53,56 +55,23 @@ const struct verb verb_node = {
 	.run = cmd_node,
 };
 
-/* Facts documents are small; anything bigger is not one. */
-#define FACTS_FILE_MAX (64L << 20)
-
-static json_t *load_facts(const char *path)
-{
-	json_error_t jerr;
-	struct stat st;
-	json_t *doc, *facts;
-
-	if (stat(path, &st) < 0) {
-		error("cannot read facts '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (st.st_size > FACTS_FILE_MAX) {
-		error("facts '%s' is %lld bytes; a facts document is at most %ld", path,
-		      (long long)st.st_size, FACTS_FILE_MAX);
-		return NULL;
-	}
-	doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!doc) {
-		error("facts '%s' is not JSON: %s (line %d, column %d)", path, jerr.text, jerr.line,
-		      jerr.column);
-		return NULL;
-	}
-	/* accept both the full `node --json` output and the bare facts object */
-	facts = json_object_get(doc, "facts");
-	if (facts) {
-		json_incref(facts);
-		json_decref(doc);
-		doc = facts;
-	}
-	if (!json_is_object(doc) || !json_object_get(doc, "schema_version")) {
-		error("facts '%s' is not a facts document (no schema_version)", path);
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
+/* What the text renderers get: the model of the facts, and whether they came from a file. */
+struct node_view {
+	const struct node_model *m;
+	int from_file;
+};
 
 static void node_head(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
 {
-	(void)arg;
-	render_inventory_text(out, json_object_get(payload, "facts"), ro);
+	(void)payload;
+	render_inventory_text(out, ((const struct node_view *)arg)->m, ro);
 }
 
 /* Only a run that probed has timings to show. */
 static void node_tail(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
 {
 	(void)ro;
-	if (!*(const int *)arg)
+	if (!((const struct node_view *)arg)->from_file)
 		fprintf(out, "probes took %lld ms\n",
 			jpath_int(json_object_get(payload, "facts"), "timings_ms.total", -1));
 }
@@ -114,8 +83,11 @@ static int node_main(int argc, char **argv, struct envmap *env)
 	const char *facts_file = NULL;
 	const char **pythons = NULL;
 	size_t npy = 0;
-	int id, code, from_file;
+	int id, code;
 	struct findings *fs;
+	struct node_model *model;
+	struct node_view view;
+	struct err e = ERR_INIT;
 	json_t *facts, *payload;
 
 	/* the job runs with our environment, and our NCCLCHECK_* knobs come from it too */
@@ -146,22 +118,34 @@ static int node_main(int argc, char **argv, struct envmap *env)
 	po.pythons = pythons;
 	po.npythons = npy;
 
-	facts = facts_file ? load_facts(facts_file) : probe_node(&po);
+	facts = facts_file ? facts_load_file(facts_file, &e) : probe_node(&po);
 	free(pythons);
-	if (!facts)
+	if (!facts) {
+		error("%s", e.msg);
 		return EXIT_USAGE;
+	}
+	model = node_model_new(facts, &e);
+	if (!model) {
+		if (facts_file)
+			error("facts '%s' rejected: %s", facts_file, e.msg);
+		else
+			error("the probes wrote facts the model rejects: %s", e.msg);
+		json_decref(facts);
+		return facts_file ? EXIT_USAGE : EXIT_CANNOT_RUN;
+	}
 
 	fs = findings_new();
-	rules_run_node(facts, fs);
+	rules_run_node(model, fs);
 	findings_sort(fs);
 
 	payload = json_object();
 	json_object_set(payload, "facts", facts);
-	from_file = facts_file != NULL;
+	view = (struct node_view){ .m = model, .from_file = facts_file != NULL };
 	code = cmd_report(&c, payload, fs,
-			  &(struct report_text){ .head = node_head, .tail = node_tail, .arg = &from_file });
+			  &(struct report_text){ .head = node_head, .tail = node_tail, .arg = &view });
 	json_decref(payload);
 	findings_free(fs);
+	node_model_free(model);
 	json_decref(facts);
 	return code;
 }

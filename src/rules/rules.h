@@ -20,6 +20,11 @@ struct rule {
 
 /* Runs every single-node rule on one node's model. */
 void rules_run_node(const struct node_model *m, struct findings *out);
+/*
+ * The node rules on a facts document (a peer's, a saved one): its model first; a document the
+ * model rejects gives the finding facts.invalid instead.
+ */
+void rules_run_facts(const json_t *facts, struct findings *out);
 
 /* One file per topic. */
 void rule_facts_health(const struct node_model *m, struct findings *out);
