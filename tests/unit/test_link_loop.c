@@ -131,6 +131,7 @@ static void scan_exact(void **state)
 	assert_non_null(s);
 	nlisten = (int)ready.nlistening;
 	link_server_stop(s, 0);
+	link_ready_release(&ready);
 	assert_true(nlisten > 90);
 	r.hi = 23149;
 	s = link_server_start(&r, &ready, &e);
