@@ -771,6 +771,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	sig_findings(&r);
 	rule_ifname_nomatch(&r);
 	rule_wrong_interface(&r);
+	rule_socket_bridges(&r);
 	for (size_t i = r.first; i < fs->n; i++) {
 		const struct finding *f = fs->v[i];
 		if (f->sev == SEV_ERROR)
@@ -782,6 +783,10 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 			 !strncmp(f->id, "nccl.connect.", 13))
 			net_diag = 1;
 	}
+	rule_known_bugs(&r);
+	rule_master_differs(&r);
+	rule_lightning_duplicates(&r);
+	rule_nccl_tests(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
 	rule_lightning(&r, have_errors);

@@ -356,6 +356,8 @@ void scan_line(struct scan *x, const struct lr_line *l)
 		}
 	}
 
+	if (x->sock_wrap && !(li.blen && li.body[0] == '[' && extract_sock_cont(&c)))
+		x->sock_wrap = 0;
 	ac_scan(x->ac, &x->seen, li.body, li.blen, on_hit, &c);
 	if (!li.nccl && li.blen > 5) {
 		size_t at = extract_inet_at(li.body, li.blen);

@@ -1253,6 +1253,60 @@ const struct explain_sig explain_sigs[] = {
 
 const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
 
+/*
+ * Known NCCL bugs (see sigs.h). Sources: NCCL release notes (the release commits of the NCCL
+ * repository carry them, ../shared/research/frontier-2026.md §1.1) and the issue named per row.
+ */
+const struct explain_known_bug explain_known_bugs[] = {
+{
+	/* NVIDIA/nccl#1669 (2.26.2), #1718 (2.26.5); 2.27.3 release notes: "Fix a race condition
+	 * leading to a crash when generating a RAS report during initialization" */
+	.id = "nccl.known_bug.ras_init_crash",
+	.from = 22400, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_RAS,
+	.title = "a known NCCL bug: the RAS thread can crash the process when it is queried during init (fixed in 2.27.3)",
+	.cause = "NCCL 2.24-2.27.2 crash when a RAS report (ncclras, or a monitoring agent polling it) is "
+		"generated while communicators are still initialising; the log shows RAS running and a crash",
+	.fix = "export NCCL_RAS_ENABLE=0   # avoids the crash; RAS is only a monitoring aid\n"
+		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
+},
+{
+	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
+	 * (the 2.19 default); the maintainer: fixed in 2.20 */
+	.id = "nccl.known_bug.cumem_a2a_hang",
+	.from = 21900, .to = 22000, .fixed_in = "2.20.3",
+	.symptom = "torch.watchdog.timeout", .version_required = 1,
+	.title = "a known NCCL 2.19 bug: all-to-all connection set-up can deadlock with cuMem (fixed in 2.20)",
+	.cause = "NCCL 2.19 enabled cuMem by default, and connecting many peers at once (alltoall, PXN) could "
+		"deadlock; the hang then surfaces as a watchdog timeout",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # the workaround the NCCL team gave\n"
+		"upgrade NCCL to 2.20 or later",
+},
+{
+	/* pytorch/pytorch#174338: "2.29.3 is a patch release that fixes the regression (hang) in 2.29.2";
+	 * 2.29.3 release notes: CAS usage fixed for a hang on ARM (gcc < 10 builds) */
+	.id = "nccl.known_bug.hang_2292",
+	.from = 22902, .to = 22903, .fixed_in = "2.29.3",
+	.symptom = "torch.watchdog.timeout", .version_required = 1,
+	.title = "a known NCCL 2.29.2 regression: collectives can hang (fixed in 2.29.3)",
+	.cause = "NCCL 2.29.2 has a hang regression that 2.29.3 fixes; rule it out before debugging the set-up",
+	.fix = "upgrade NCCL to 2.29.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+},
+{
+	/* NVIDIA/nccl-tests#275 (maintainer: "If you are running with NCCL 2.18, you can ignore that
+	 * message, and simply run again setting NCCL_DEBUG=WARN") */
+	.id = "nccl.known_bug.internal_error_218",
+	.from = 21800, .to = 21900, .fixed_in = "2.19",
+	.symptom = "nccl.error.internal", .version_required = 1,
+	.title = "NCCL 2.18 labels most failures 'internal error - please report': the real error is elsewhere",
+	.cause = "a reporting bug of 2.18: the error code is wrong, not the failure; the NCCL WARN line names it",
+	.fix = "rerun with NCCL_DEBUG=WARN (or INFO) and read the first NCCL WARN line: it names the real failure\n"
+		"upgrade NCCL to 2.19 or later for the right error code",
+},
+};
+
+const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);
+
 const struct explain_sig *explain_sig_find(const char *id)
 {
 	for (size_t i = 0; i < explain_nsigs; i++)
