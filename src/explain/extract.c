@@ -50,7 +50,7 @@ static void set_master(struct scan *x, const char *p, const char *end, int prio,
 	char v[64];
 	char *colon;
 
-	if (prio <= o->master_prio)
+	if (prio < o->master_prio)
 		return;
 	while (p < end && (*p == ' ' || *p == '\'' || *p == '"'))
 		p++;
@@ -61,6 +61,13 @@ static void set_master(struct scan *x, const char *p, const char *end, int prio,
 		return;
 	if (!strcmp(v, "localhost") && prio < 3)
 		return;
+	if (prio == o->master_prio) {	/* the same kind of source twice: nodes may disagree */
+		if (strcmp(v, o->master) && !o->master2[0] && v[0] != '$' && v[0] != '<') {
+			snprintf(o->master2, sizeof(o->master2), "%s", v);
+			o->master2_loc = l;
+		}
+		return;
+	}
 	snprintf(o->master, sizeof(o->master), "%s", v);
 	o->master_prio = prio;
 	o->master_loc = l;
@@ -147,6 +154,12 @@ static void ex_net_socket(struct lctx *c, const char *p, const char *a)
 	if (s->sock_loc.line)
 		return;
 	s->sock_loc = c->loc;
+	{	/* "NET/Socket : Using" and nothing after it: the list wraps onto the next lines */
+		const char *q = p;
+		while (q < end && *q == ' ')
+			q++;
+		c->x->sock_wrap = q == end ? c->si + 1 : 0;
+	}
 	while (p < end && s->nsock < (int)ARRAY_SIZE(s->sock)) {
 		const char *lb = memchr(p, '[', (size_t)(end - p)), *rb;
 		struct sock_if *si;
@@ -290,6 +303,21 @@ static void ex_pl_init(struct lctx *c, const char *p, const char *a)
 	s->pl_world = slash ? (int)xt_num_after(slash, END(c), "/") : -1;
 	s->pl_init = c->loc;
 	scan_set_rank(s, (int)v, 1, s->pl_world);
+	if (v < OBS_PL_RANKS) {
+		struct run_obs *o = &c->x->obs;
+		uint64_t bit = 1ull << (v % 64);
+		if (o->pl_seen[v / 64] & bit) {
+			if (!o->pl_dups++) {
+				o->pl_dup_rank = (int)v;
+				o->pl_dup_loc = c->loc;
+			}
+		} else {
+			o->pl_seen[v / 64] |= bit;
+			o->pl_distinct++;
+		}
+		if (s->pl_world > o->pl_world_max)
+			o->pl_world_max = s->pl_world;
+	}
 }
 
 static void ex_pl_registered(struct lctx *c, const char *p, const char *a)
@@ -511,6 +539,82 @@ size_t extract_inet_at(const char *b, size_t len)
 	return i + 5 <= len && !memcmp(b + i, "inet ", 5) ? i + 5 : 0;
 }
 
+int extract_sock_cont(struct lctx *c)
+{
+	const char *p = BODY(c), *end = END(c), *rb;
+	struct stream_obs *s = &c->x->st[c->x->sock_wrap - 1];
+	struct sock_if *si;
+
+	if (p + 3 >= end || *p != '[' || !xt_digit(p[1]) || !(rb = memchr(p, ']', (size_t)(end - p))))
+		return 0;
+	if (s->nsock >= (int)ARRAY_SIZE(s->sock))
+		return 1;
+	si = &s->sock[s->nsock];
+	p = rb + 1;
+	p += xt_take(p, end, ": ", si->ifname, sizeof(si->ifname));
+	if (p >= end || *p != ':')
+		return 0;
+	xt_take(p + 1, end, "< ", si->addr, sizeof(si->addr));
+	add_iface(c->x, si->ifname, si->addr, -1);
+	s->nsock++;
+	return 1;
+}
+
+/* nccl-tests: "#  Rank  0 Group  0 Pid 1234 on node-a device  0 [0x1a] NVIDIA GeForce RTX 4090" */
+static void ex_nt_device(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *b = BODY(c), *end = END(c), *on, *name;
+	char host[64];
+
+	(void)p;
+	if (!xt_find(b, a, "Rank ") || !(on = xt_find(a, end, " on ")) || !xt_find(on, end, " device "))
+		return;
+	on += 4;
+	while (on < end && *on == ' ')
+		on++;
+	xt_take(on, end, " ", host, sizeof(host));
+	if (!host[0])
+		return;
+	if (!o->nt_rows++) {
+		snprintf(o->nt_host, sizeof(o->nt_host), "%s", host);
+		o->nt_loc = c->loc;
+		o->nt_hosts = 1;
+	} else if (strcmp(host, o->nt_host)) {
+		o->nt_hosts = 2;
+	}
+	if ((name = xt_find(on, end, "] "))) {
+		if (!o->nt_gpu[0])
+			xt_take(name + 2, end, "", o->nt_gpu, sizeof(o->nt_gpu));
+		/* consumer boards: P2P reported by the driver is not always usable (NVIDIA/nccl-tests#117) */
+		if (xt_find(name, end, "GeForce") || xt_find(name, end, "TITAN"))
+			o->nt_consumer = 1;
+	}
+}
+
+static void ex_nt_header(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.nt_header_loc.line)
+		c->x->obs.nt_header_loc = c->loc;
+}
+
+static void ex_nt_done(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	c->x->obs.nt_done_loc = c->loc;
+}
+
+static void ex_ras(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.ras_loc.line)
+		c->x->obs.ras_loc = c->loc;
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static const struct extractor {
@@ -529,6 +633,11 @@ static const struct extractor {
 	{ .anchor = "Init timings", .fn = ex_init_timings },
 	{ .anchor = "nRanks ", .fn = ex_topology },
 	{ .anchor = "Initializing distributed: GLOBAL_RANK:", .fn = ex_pl_init },
+	{ .anchor = "initializing ddp: GLOBAL_RANK:", .fn = ex_pl_init },	/* Lightning < 1.6 */
+	{ .anchor = " Pid ", .fn = ex_nt_device },
+	{ .anchor = "(elements)", .fn = ex_nt_header },
+	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
+	{ .anchor = "RAS client listening socket", .fn = ex_ras },
 	{ .anchor = "All distributed processes registered", .fn = ex_pl_registered },
 	{ .anchor = "Watchdog caught collective operation timeout", .fn = ex_watchdog },
 	{ .anchor = "Traceback (most recent call last)", .fn = ex_traceback },

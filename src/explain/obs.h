@@ -17,6 +17,7 @@
 #define OBS_SIG_EV 5		/* evidence locations kept per signature */
 #define OBS_SIG_STREAMS 64	/* streams remembered per signature */
 #define OBS_TEXT 200		/* kept excerpt of a line */
+#define OBS_PL_RANKS 4096	/* Lightning global ranks tracked for duplicates */
 
 struct loc {
 	uint32_t file;
@@ -134,6 +135,18 @@ struct run_obs {
 	uint64_t total_lines, total_bytes, nccl_info_lines, long_lines;
 	struct loc pl_registered;	/* Lightning's "All distributed processes registered" */
 	int pl_world;
+	/* Lightning's GLOBAL_RANK lines job-wide: a rank printed twice while others never are is a
+	 * launch that started every process twice (srun without --ntasks-per-node) */
+	uint64_t pl_seen[OBS_PL_RANKS / 64];
+	int pl_distinct, pl_dups, pl_dup_rank, pl_world_max;
+	struct loc pl_dup_loc;
+	char master2[64];		/* a second, different MASTER_ADDR of the same kind of source */
+	struct loc master2_loc;
+	/* nccl-tests: the "# Using devices" table, its results header, and the end of the run */
+	int nt_rows, nt_hosts, nt_consumer;
+	char nt_host[64], nt_gpu[64];
+	struct loc nt_loc, nt_header_loc, nt_done_loc;
+	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
 };
 
 /* "name:line" of a location. */

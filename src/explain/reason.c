@@ -593,17 +593,74 @@ void rs_sig_parts(struct rs *r, const struct sig_hit *h, size_t *out, size_t *n)
 	}
 }
 
-static char *subst(const char *title, const char *value)
+/* The hosts of a signature's parts, for "{node}": "a", "a, b", "a, b and 3 more" or "<node>". */
+static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struct strbuf *sb)
+{
+	size_t shown = 0, more = 0;
+
+	for (size_t i = 0; i < np; i++) {
+		const struct stream_obs *m = &r->p[parts[i]].m;
+		const char *h = m->nhost[0] ? m->nhost : m->host;
+		int dup = 0;
+
+		if (!h[0])
+			continue;
+		for (size_t j = 0; j < i && !dup; j++) {
+			const struct stream_obs *o = &r->p[parts[j]].m;
+			dup = !strcmp(o->nhost[0] ? o->nhost : o->host, h);
+		}
+		if (dup)
+			continue;
+		if (shown < 2) {
+			if (shown)
+				strbuf_addstr(sb, ",");
+			strbuf_addstr(sb, h);
+			shown++;
+		} else {
+			more++;
+		}
+	}
+	if (!shown)
+		strbuf_addstr(sb, "<node>");
+	else if (more)
+		strbuf_addf(sb, " and %zu more", more);
+}
+
+/*
+ * A signature's text with its placeholders filled: "{}" the value captured from the line,
+ * "{node}" the hosts whose lines matched, "{env:NAME}" a setting the log echoes ("?" unknown).
+ */
+static char *expand(const struct rs *r, const size_t *parts, size_t np, const char *text,
+		    const char *value)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *m = strstr(title, "{}");
+	const char *p = text;
 
-	if (!m) {
-		strbuf_addstr(&sb, title);
-	} else {
-		strbuf_add(&sb, title, (size_t)(m - title));
-		strbuf_addstr(&sb, value && *value ? value : "?");
-		strbuf_addstr(&sb, m + 2);
+	while (*p) {
+		const char *m = strchr(p, '{');
+		if (!m) {
+			strbuf_addstr(&sb, p);
+			break;
+		}
+		strbuf_add(&sb, p, (size_t)(m - p));
+		if (m[1] == '}') {
+			strbuf_addstr(&sb, value && *value ? value : "?");
+			p = m + 2;
+		} else if (!strncmp(m, "{node}", 6)) {
+			part_hosts(r, parts, np, &sb);
+			p = m + 6;
+		} else if (!strncmp(m, "{env:", 5) && strchr(m, '}')) {
+			const char *e = strchr(m, '}');
+			char name[48];
+			const struct env_obs *v;
+			snprintf(name, sizeof(name), "%.*s", (int)(e - m - 5), m + 5);
+			v = obs_env(r->x, name);
+			strbuf_addstr(&sb, v ? v->value : "?");
+			p = e + 1;
+		} else {
+			strbuf_add(&sb, m, 1);
+			p = m + 1;
+		}
 	}
 	return strbuf_detach(&sb, NULL);
 }
@@ -617,15 +674,17 @@ static void sig_findings(struct rs *r)
 		const struct explain_sig *g = &explain_sigs[i];
 		const struct sig_hit *h = &x->hits[i];
 		struct finding *d;
-		char *t;
+		char *t, *chk;
 
 		if (!h->count)
 			continue;
 		d = rs_add(r, g->id, g->sev, g->conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
+		rs_sig_parts(r, h, parts, &np);
 		finding_rerun(d, g->rerun);
-		finding_check(d, g->check);
-		t = subst(g->title, h->capture);
+		chk = g->check ? expand(r, parts, np, g->check, NULL) : NULL;
+		finding_check(d, chk);
+		t = expand(r, parts, np, g->title, h->capture);
 		if (!strcmp(g->id, "nccl.net.not_found") && obs_env(x, "NCCL_NET")) {
 			free(t);
 			t = xasprintf("NCCL_NET=%s names a network this node does not have",
@@ -633,7 +692,6 @@ static void sig_findings(struct rs *r)
 		}
 		rs_title(d, "%s", t);
 		free(t);
-		rs_sig_parts(r, h, parts, &np);
 		rs_parts(r, d, parts, np);
 		for (size_t p = 0; p < np; p++) {
 			if (g->sev == SEV_ERROR)
@@ -643,14 +701,20 @@ static void sig_findings(struct rs *r)
 		}
 		for (const char *f = g->fix; f && *f;) {
 			size_t n = strcspn(f, "\n");
-			if (n == strlen(EXPLAIN_FIX_IFNAME) && !strncmp(f, EXPLAIN_FIX_IFNAME, n))
+			if (n == strlen(EXPLAIN_FIX_IFNAME) && !strncmp(f, EXPLAIN_FIX_IFNAME, n)) {
 				rs_fix_ifname(r, d);
-			else
-				rs_fix(d, "%.*s", (int)n, f);
+			} else {
+				char *line = xasprintf("%.*s", (int)n, f);
+				char *e = expand(r, parts, np, line, h->capture);
+				rs_fix(d, "%s", e);
+				free(e);
+				free(line);
+			}
 			f += n + (f[n] == '\n');
 		}
-		if (g->check)
-			rs_fix(d, "to test it: %s", g->check);
+		if (chk)
+			rs_fix(d, "to test it: %s", chk);
+		free(chk);
 		if (g->rerun && (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
 			rs_fix(d, "if the log is not enough: rerun with %s", g->rerun);
 		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
@@ -707,6 +771,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	sig_findings(&r);
 	rule_ifname_nomatch(&r);
 	rule_wrong_interface(&r);
+	rule_socket_bridges(&r);
 	for (size_t i = r.first; i < fs->n; i++) {
 		const struct finding *f = fs->v[i];
 		if (f->sev == SEV_ERROR)
@@ -718,6 +783,10 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 			 !strncmp(f->id, "nccl.connect.", 13))
 			net_diag = 1;
 	}
+	rule_known_bugs(&r);
+	rule_master_differs(&r);
+	rule_lightning_duplicates(&r);
+	rule_nccl_tests(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
 	rule_lightning(&r, have_errors);

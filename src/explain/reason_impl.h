@@ -88,6 +88,11 @@ void rule_init_progress(struct rs *r, int net_diag);
 void rule_lightning(struct rs *r, int have_errors);
 void rule_watchdog_desync(struct rs *r);
 void rule_log_hints(struct rs *r);
+void rule_known_bugs(struct rs *r);
+void rule_master_differs(struct rs *r);
+void rule_lightning_duplicates(struct rs *r);
+void rule_nccl_tests(struct rs *r);
+void rule_socket_bridges(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

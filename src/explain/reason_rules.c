@@ -524,3 +524,214 @@ void rule_log_hints(struct rs *r)
 	}
 }
 
+
+/* ---- issue #13: known bugs, launch mistakes, nccl-tests runs ---------------------------------- */
+
+static const struct sig_hit *sig_hit_of(const struct rs *r, const char *id)
+{
+	const struct explain_sig *g = explain_sig_find(id);
+
+	return g && r->x->hits[g - explain_sigs].count ? &r->x->hits[g - explain_sigs] : NULL;
+}
+
+/* "2.27.3+cuda12.4" -> 22703; -1 when it is not a version. */
+static int nccl_version_num(const char *v)
+{
+	unsigned a, b, c = 0;
+
+	if (sscanf(v, "%u.%u.%u", &a, &b, &c) < 2 || a > 9 || b > 99 || c > 99)
+		return -1;
+	return (int)(a * 10000 + b * 100 + c);
+}
+
+static void fix_lines(struct finding *d, const char *fix)
+{
+	for (const char *f = fix; f && *f;) {
+		size_t n = strcspn(f, "\n");
+		rs_fix(d, "%.*s", (int)n, f);
+		f += n + (f[n] == '\n');
+	}
+}
+
+void rule_known_bugs(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	size_t *parts = xmalloc(OBS_SIG_STREAMS * sizeof(*parts)), np;
+	const struct stream_obs *vm = NULL;
+	int ver = -1;
+
+	for (size_t i = 0; i < r->np && ver < 0; i++)
+		if (r->p[i].m.nccl_version[0] && (ver = nccl_version_num(r->p[i].m.nccl_version)) >= 0)
+			vm = &r->p[i].m;
+	for (size_t k = 0; k < explain_nknown_bugs; k++) {
+		const struct explain_known_bug *kb = &explain_known_bugs[k];
+		const struct sig_hit *h = sig_hit_of(r, kb->symptom);
+		struct finding *d;
+
+		if (!h || ((kb->needs & KB_NEED_RAS) && !x->ras_loc.line))
+			continue;
+		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
+			continue;
+		d = rs_add(r, kb->id, SEV_ERROR, ver >= 0 ? CONF_HIGH : CONF_MEDIUM, 150);
+		rs_sig_parts(r, h, parts, &np);
+		rs_parts(r, d, parts, np);
+		rs_title(d, "%s", kb->title);
+		fix_lines(d, kb->fix);
+		if (ver < 0)
+			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
+		finding_why(d, "%s confidence: %s; %s%s%s", ver >= 0 ? "High" : "Medium", kb->cause,
+			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
+			 ver >= 0 ? vm->nccl_version : "",
+			 kb->fixed_in ? "" : " (no fixed release is known yet)");
+		if (kb->fixed_in)
+			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
+		rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
+		if ((kb->needs & KB_NEED_RAS) && x->ras_loc.line)
+			rs_at(r, d, x->ras_loc, "NCCL RAS is running", NULL);
+		if (vm && ver >= 0)
+			rs_at(r, d, vm->ver_loc, "NCCL version", vm->nccl_version);
+	}
+	free(parts);
+}
+
+/* Two values of MASTER_ADDR from the same kind of source: the nodes were told different things. */
+void rule_master_differs(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	struct finding *d;
+	size_t a = strcspn(x->master, ":"), b = strcspn(x->master2, ":");
+
+	if (!x->master2[0] || (a == b && !strncmp(x->master, x->master2, a)))
+		return;
+	d = rs_add(r, "explain.launch.master_addr_differs", SEV_ERROR, CONF_HIGH, 200);
+	rs_title(d, "the nodes were given different MASTER_ADDR values: %s and %s", x->master, x->master2);
+	rs_fix(d, "use one MASTER_ADDR on every node, the address of the node that runs rank 0 (one of %s / %s is a typo or stale)",
+	       x->master, x->master2);
+	rs_fix(d, "export MASTER_ADDR=<the rank-0 node's IP>   # the same value on every node, before the launcher starts");
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "High confidence: every rank must rendezvous at the same MASTER_ADDR:MASTER_PORT; with two "
+		 "values the ranks form separate groups, and NCCL then sees ranks that do not fit ('Invalid rank "
+		 "requested', a world-size mismatch) or the rendezvous waits forever");
+	rs_at(r, d, x->master_loc, "MASTER_ADDR", x->master);
+	rs_at(r, d, x->master2_loc, "MASTER_ADDR", x->master2);
+}
+
+/* One input, no per-rank prefixes: the same GLOBAL_RANK twice while others never appear. */
+void rule_lightning_duplicates(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	struct finding *d;
+
+	if (!x->pl_dups || x->pl_world_max <= 0 || x->pl_distinct >= x->pl_world_max)
+		return;
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (!strcmp(r->fs->v[i]->id, "explain.lightning.duplicate_rank"))
+			return;
+	d = rs_add(r, "explain.lightning.duplicate_rank", SEV_ERROR, CONF_HIGH, 180);
+	rs_title(d, "GLOBAL_RANK %d is claimed by more than one process and only %d of %d ranks appear: every process was started twice",
+		 x->pl_dup_rank, x->pl_distinct, x->pl_world_max);
+	finding_rank(d, x->pl_dup_rank);
+	rs_fix(d, "under Slurm, srun must start one task per GPU: #SBATCH --ntasks-per-node=<devices per node> and --nodes=<num_nodes>, the numbers of Trainer(devices=, num_nodes=)");
+	rs_fix(d, "without Slurm, do not wrap the script in srun or mpirun: Lightning starts the processes of a node itself; give each node its NODE_RANK");
+	finding_why(d, "High confidence: Lightning derives GLOBAL_RANK from the launcher's variables; when one task "
+		 "per node starts its own %d local processes (or srun starts one task per node), the ranks repeat "
+		 "and the rendezvous waits forever for the ones nobody claims", x->pl_world_max / 2 ? x->pl_world_max / 2 : 1);
+	rs_at(r, d, x->pl_dup_loc, "the same GLOBAL_RANK again", NULL);
+}
+
+static int error_causes(const struct rs *r, int with_symptoms)
+{
+	for (size_t i = 0; i < explain_nsigs; i++)
+		if (r->x->hits[i].count && explain_sigs[i].sev == SEV_ERROR &&
+		    (with_symptoms || !(explain_sigs[i].flags & SIG_SYMPTOM)))
+			return 1;
+	return 0;
+}
+
+/* nccl-tests' own output: its device table says how many hosts took part, its header and the
+ * final "Avg bus bandwidth" line say whether the run got through. */
+void rule_nccl_tests(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	struct finding *d;
+
+	if (!x->nt_rows)
+		return;
+	if (x->nt_hosts == 1 && !error_causes(r, 0) &&
+	    (sig_hit_of(r, "nccl.error.system") || sig_hit_of(r, "nccl.error.internal"))) {
+		/* NVIDIA/nccl#473, nccl-tests#14: single-node system errors in docker were /dev/shm */
+		d = rs_add(r, "explain.nccltests.single_node_system", SEV_ERROR, CONF_MEDIUM, 0);
+		rs_title(d, "nccl-tests failed with a system error on one node (%d GPUs on %s): in a container this is usually a too small /dev/shm",
+			 x->nt_rows, x->nt_host);
+		rs_fix(d, "docker run --ipc=host ...   # or --shm-size=1g: Docker's default 64 MB /dev/shm is too small for NCCL's shared-memory transport");
+		rs_fix(d, "df -h /dev/shm   # inside the container");
+		rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=WARN (the WARN line names the failing call)");
+		finding_why(d, "Medium confidence: on one node the system calls NCCL makes are shared memory "
+			 "(/dev/shm segments) and local sockets; without a WARN line the usual culprit in "
+			 "containers is the 64 MB /dev/shm");
+		rs_at(r, d, x->nt_loc, "nccl-tests devices", x->nt_gpu);
+		return;
+	}
+	if (!x->nt_header_loc.line || x->nt_done_loc.line || error_causes(r, 1))
+		return;
+	if (x->nt_hosts == 1) {
+		/* NVIDIA/nccl-tests#117 (RTX 4090), nccl#257 and #120 (IOMMU), #631 (ACS) */
+		d = rs_add(r, "explain.hang.p2p", SEV_ERROR, x->nt_consumer ? CONF_HIGH : CONF_MEDIUM, 100);
+		rs_title(d, "nccl-tests printed its header and then nothing: the first collective between the %d GPUs of %s never completed",
+			 x->nt_rows, x->nt_host);
+		rs_fix(d, "export NCCL_P2P_DISABLE=1   # rerun the same test: if it completes, GPU peer-to-peer is broken on this machine");
+		rs_fix(d, "sudo lspci -vvv | grep ACSCtl; cat /proc/cmdline   # ACS on (SrcValid+) or an IOMMU without iommu=pt breaks P2P");
+		if (x->nt_consumer)
+			rs_fix(d, "on GeForce/TITAN boards the driver can report P2P that does not work: keep NCCL_P2P_DISABLE=1 or update the driver");
+		finding_why(d, "%s confidence: on one node the first collective only uses P2P or shared memory; a "
+			 "silent stop there is P2P that the driver reports but the platform does not deliver (%s)",
+			 x->nt_consumer ? "High" : "Medium", x->nt_gpu[0] ? x->nt_gpu : "these GPUs");
+	} else {
+		d = rs_add(r, "explain.hang.nccltests", SEV_ERROR, CONF_MEDIUM, 100);
+		rs_title(d, "nccl-tests printed its header and then nothing: the first collective between the nodes never completed");
+		rs_fix_ifname(r, d);
+		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # rerun: the transports and interfaces NCCL chose");
+		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		finding_why(d, "Medium confidence: no error and no result line: the ranks wait on a connection "
+			 "between the nodes (wrong interface, blocked ports, a silent IB/RoCE problem)");
+	}
+	rs_at(r, d, x->nt_loc, "nccl-tests devices", x->nt_gpu);
+	rs_at(r, d, x->nt_header_loc, "results header, then no result", NULL);
+}
+
+/*
+ * NCCL's socket transport uses every interface of its NET/Socket list; one real interface next to
+ * docker bridges or link-local veths means connections over interfaces the peer cannot reach
+ * (NVIDIA/nccl#697, maintainer: "we're trying to use all of these interfaces"). Only stated when
+ * NCCL also failed and the list points at a single usable interface.
+ */
+void rule_socket_bridges(struct rs *r)
+{
+	const struct part *at = NULL;
+	int bad = 0;
+	struct finding *d;
+
+	if (!r->suggest_loc.line || !r->suggest_if[0] ||
+	    !(sig_hit_of(r, "nccl.error.system") || sig_hit_of(r, "nccl.error.internal") ||
+	      sig_hit_of(r, "nccl.error.remote") || sig_hit_of(r, "nccl.socket.closed_by_peer")))
+		return;
+	for (size_t i = 0; i < r->np && !at; i++)
+		if (r->p[i].m.sock_loc.line == r->suggest_loc.line && r->p[i].m.sock_loc.file == r->suggest_loc.file)
+			at = &r->p[i];
+	if (!at)
+		return;
+	for (int k = 0; k < at->m.nsock; k++) {
+		enum aclass c = aclass_of(at->m.sock[k].ifname, at->m.sock[k].addr);
+		bad += c == A_DOCKER || c == A_LINKLOCAL || c == A_LOOPBACK;
+	}
+	if (!bad)
+		return;
+	d = rs_add(r, "explain.net.socket_bridges", SEV_ERROR, CONF_MEDIUM, 50);
+	rs_title(d, "NCCL's socket transport also uses docker bridges or link-local interfaces: only %s reaches the other nodes",
+		 r->suggest_if);
+	rs_fix_ifname(r, d);
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "Medium confidence: without NCCL_SOCKET_IFNAME the socket transport spreads its connections "
+		 "over every interface it lists; a peer cannot reach another node's bridge addresses, so those "
+		 "connections fail ('unhandled system error', closed connections) or hang");
+}

@@ -238,7 +238,9 @@ static void record_sig(struct lctx *c, size_t si)
 
 	if ((g->flags & SIG_WARN_ONLY) && c->li->nccl != 2)
 		return;
-	if (g->also && !xt_find(b, end, g->also))
+	/* "also" may be in NCCL's source location ("transport/shm.cc:590 NCCL WARN ...") */
+	if (g->also && !xt_find(b, end, g->also) &&
+	    !(c->li->src && xt_find(c->li->src, c->li->src + c->li->srclen, g->also)))
 		return;
 	if (g->unless && xt_find(b, end, g->unless))
 		return;
@@ -312,7 +314,7 @@ void scan_line(struct scan *x, const struct lr_line *l)
 	} else if (li.local_rank >= 0) {
 		kind = 'L';
 		key = li.local_rank;
-	} else if (li.nccl) {
+	} else if (li.nccl && li.hlen) {
 		kind = 'P';
 		key = 0;
 	} else {
@@ -354,6 +356,8 @@ void scan_line(struct scan *x, const struct lr_line *l)
 		}
 	}
 
+	if (x->sock_wrap && !(li.blen && li.body[0] == '[' && extract_sock_cont(&c)))
+		x->sock_wrap = 0;
 	ac_scan(x->ac, &x->seen, li.body, li.blen, on_hit, &c);
 	if (!li.nccl && li.blen > 5) {
 		size_t at = extract_inet_at(li.body, li.blen);

@@ -23,6 +23,7 @@ struct scan {
 	uint32_t *htag;		/* the key's hash, compared before touching the stream */
 	uint32_t hcap;
 	uint32_t last_stream;	/* index + 1 of the stream of the previous line */
+	uint32_t sock_wrap;	/* index + 1 of the stream whose "NET/Socket : Using" list wraps onto the next lines */
 	uint32_t scache[64];	/* direct-mapped: recent streams by a cheap key hash, index + 1 */
 	/* per stream: its latest line, apart from the streams so that the per-line copy does not
 	 * drag the big structs through the cache */
@@ -54,5 +55,7 @@ size_t extract_inet(void);		/* the index of the `inet` address extractor */
 size_t extract_inet_at(const char *b, size_t len);
 /* Runs extractor `e` on the line; `at` is the offset just past its anchor in the body. */
 void extract_run(struct lctx *c, size_t e, size_t at);
+/* A "[1]br-0a:172.19.0.1<0>" line continuing a wrapped NET/Socket list: 1 when it was one. */
+int extract_sock_cont(struct lctx *c);
 
 #endif

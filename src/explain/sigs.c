@@ -16,6 +16,7 @@
 	"TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,COLL"
 #define CHECK_NODE EXPLAIN_CHECK_NODE
 #define FIX_IFNAME EXPLAIN_FIX_IFNAME
+#define FIX_GLOO_IFNAME "export GLOO_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')"
 
 const struct explain_sig explain_sigs[] = {
 /* ---- NCCL: interfaces and bootstrap ------------------------------------------------------ */
@@ -62,7 +63,20 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL could not create a socket of the address family it chose",
 	.cause = "NCCL_SOCKET_FAMILY or the chosen interface is IPv6 on one node and IPv4 on another, or the "
 		"interface named in NCCL_SOCKET_IFNAME has no address of that family",
-	.fix = "export NCCL_SOCKET_FAMILY=AF_INET\n" FIX_IFNAME,
+	.fix = "ip -o -4 addr show   # NCCL needs one IP interface that is up, even on one node; in a container run it with --network=host\n"
+		"export NCCL_SOCKET_FAMILY=AF_INET\n" FIX_IFNAME,
+	.rerun = RERUN_NCCL_ENV,
+	.check = CHECK_NODE,
+},
+{
+	/* NCCL 2.27: NCCL_SOCKET_IFNAME matching nothing leaves an empty address (NVIDIA/nccl#1837) */
+	.id = "nccl.socket.bad_family",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "is neither AF_INET(2) nor AF_INET6(10)" },
+	.title = "NCCL connected to an empty address: NCCL_SOCKET_IFNAME={env:NCCL_SOCKET_IFNAME} matched no interface",
+	.cause = "with NCCL_SOCKET_IFNAME naming an interface this node does not have, NCCL 2.27 goes on "
+		"with an uninitialised address instead of failing, and the first connect reports its garbage family",
+	.fix = "ip -o -4 addr show   # the interfaces this node really has\n" FIX_IFNAME,
 	.rerun = RERUN_NCCL_ENV,
 	.check = CHECK_NODE,
 },
@@ -202,7 +216,8 @@ const struct explain_sig explain_sigs[] = {
 	.title = "an NCCL socket was reset by its peer",
 	.cause = "the peer process died mid-transfer or the network dropped the connection (MTU black hole, idle "
 		"timeout of a NAT or load balancer)",
-	.fix = "find the rank that died first and fix its error; if none died, check the path MTU: ping -M do -s 8972 <peer>",
+	.fix = "find the rank that died first and fix its error; if none died, check the path MTU: ping -M do -s 8972 <peer>\n"
+		"if the resets keep coming from the same node: exclude that node (srun --exclude=<node>) and check its network",
 	.rerun = RERUN_NCCL,
 	.check = CHECK_NODE,
 },
@@ -303,10 +318,80 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL_ENV,
 	.check = CHECK_NODE,
 },
+/*
+ * IB/RoCE async events and work-completion status codes (ibv_wc_status): every form NCCL printed,
+ * "Got completion with error 12, opcode 0, len 0, vendor err 129" (<= 2.11), "Got completion from
+ * peer <ip> with error 12, ..." (2.12-2.19), "... with status=12 opcode=0 len=0 vendor err 129 ..."
+ * (2.20+) and the named status of 2.30+ ("status=IBV_WC_RETRY_EXC_ERR(12)", NVIDIA/nccl#2219).
+ * Async events come first: a failing port explains the completion errors after it.
+ */
+{
+	/* NVIDIA/nccl#905 (maintainer: "a flapping link"), #394 (GID table change, RoCE), #230 */
+	.id = "nccl.ib.async_event",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Got async event : port error", "Got async event : GID table change",
+		     "Got async event : local catastrophic error", "Got async event : port flap" },
+	.cap_after = "Got async event : ",
+	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
+	.cause = "NCCL's async thread got a port event from the HCA: 'port error' is the link going down "
+		"(a flapping cable, port or switch port), 'GID table change' is the RoCE address of the port "
+		"changing under a running job, 'local catastrophic error' is the HCA itself; every rank that "
+		"talks through that port then fails or hangs (completion errors that follow are consequences)",
+	.fix = "exclude {node} from the job (srun --exclude={node}, or drain it) and rerun without it\n"
+		"ibstat; ibqueryerrors   # on {node}: port state and link-down / symbol-error counters; reseat or replace the cable or HCA",
+	.check = "ncclcheck node   (on that node: RDMA devices, port state and rate)",
+},
+{
+	/* status 12 = IBV_WC_RETRY_EXC_ERR. NVIDIA/nccl#426 (NCCL_IB_GID_INDEX=3 fixed it), #902 and
+	 * #1170 (maintainer: the NICs cannot talk to each other: routing/fabric/RoCE configuration) */
+	.id = "nccl.ib.retry_exceeded",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "with error 12,", "status=12 ", "IBV_WC_RETRY_EXC_ERR" },
+	.also = "ompletion",
+	.title = "IB/RoCE transport retry exceeded (completion status 12): the two NICs cannot reach each other",
+	.cause = "status 12 means the sender got no acknowledgement within NCCL_IB_TIMEOUT x NCCL_IB_RETRY_CNT. "
+		"Right after start the NICs cannot talk at all: on RoCE a wrong GID index (a RoCE v1 or "
+		"link-local GID), RoCE v2 traffic the switches do not route or filter, or a port down; in the "
+		"middle of a run a failing link or a congested fabric",
+	.fix = "show_gids   # on every node: the RoCE v2 GID that carries the node's IPv4 address\n"
+		"export NCCL_IB_GID_INDEX=3   # the usual RoCE v2 IPv4 index; use the one show_gids shows\n"
+		"ib_write_bw -d <hca> -x 3 <peer IP>   # perftest between the two nodes with the same GID index: it must pass before NCCL can\n"
+		"export NCCL_IB_TIMEOUT=22   # only when the fabric is reachable but long or congested",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* status 4 = IBV_WC_LOC_PROT_ERR. NVIDIA/nccl#928 (maintainer: "IB error 4 is usually due to
+	 * ACS being enabled and breaking GPU Direct RDMA"; NCCL_NET_GDR_LEVEL=0 confirms), #214 */
+	.id = "nccl.ib.local_protection",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "with error 4,", "status=4 ", "IBV_WC_LOC_PROT_ERR" },
+	.also = "ompletion",
+	.title = "IB local protection error (completion status 4): GPUDirect RDMA cannot reach GPU memory",
+	.cause = "the NIC was refused access to a registered buffer; with GPU buffers this is PCI ACS (or "
+		"an IOMMU) redirecting the NIC-to-GPU peer traffic, or a missing nvidia-peermem module",
+	.fix = "sudo lspci -vvv | grep ACSCtl   # 'SrcValid+' on a PCIe bridge means ACS is on: disable it in the BIOS (or with setpci at boot)\n"
+		"export NCCL_NET_GDR_LEVEL=0   # to confirm: without GPUDirect RDMA the error goes away (slower)\n"
+		"lsmod | grep -E 'nvidia_peermem|nv_peer_mem'   # the GPUDirect kernel module must be loaded",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* status 5 = IBV_WC_WR_FLUSH_ERR: the queue pair was already in error. NVIDIA/nccl#1353
+	 * (maintainer: with vendor err 249, ACS or platform firmware) */
+	.id = "nccl.ib.wr_flushed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_SYMPTOM,
+	.anchors = { "with error 5,", "status=5 ", "IBV_WC_WR_FLUSH_ERR" },
+	.also = "ompletion",
+	.title = "IB work requests flushed (completion status 5): a consequence of an earlier error on the same connection",
+	.cause = "status 5 is reported for every request still queued once a queue pair went into error; "
+		"the first completion error with another status (or an async event) is the cause",
+	.fix = "look above for the first completion error with another status, or a port event: fix that one\n"
+		"sudo lspci -vvv | grep ACSCtl   # status 5 with vendor err 249 has been PCI ACS or platform firmware",
+	.rerun = RERUN_NCCL,
+},
 {
 	.id = "nccl.ib.completion_error",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Got completion from peer" },
+	.anchors = { "Got completion from peer", "Got completion with error" },
 	.cap_after = "status=",
 	.cap_stop = " ",
 	.title = "an InfiniBand transfer failed (status={})",
@@ -314,6 +399,32 @@ const struct explain_sig explain_sigs[] = {
 		"is too small; status 5 (flush) is a follow-on error; status 4 (local protection) points at ACS/GPUDirect",
 	.fix = "ibstat; ibv_devinfo   # port state and rate on both nodes\nexport NCCL_IB_TIMEOUT=22   # if the fabric is long or congested",
 	.rerun = RERUN_NCCL,
+},
+{
+	/* aws/aws-ofi-nccl#663: the security group needs inbound and outbound rules naming itself */
+	.id = "nccl.ofi.av_insert",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Unable to insert remote address into address vector", "fi_av_insert failed" },
+	.title = "EFA could not add a peer's address (address-vector insert failed)",
+	.cause = "aws-ofi-nccl could not insert the peer's EFA address: EFA traffic between the instances is "
+		"blocked (the security group must allow all traffic to and from itself, in both directions) or "
+		"the peer's EFA device is not up",
+	.fix = "aws ec2 describe-security-groups --group-ids <sg>   # needs an inbound AND an outbound rule: all traffic, source/destination = this same security group\n"
+		"fi_info -p efa   # on both nodes: the EFA devices must be listed",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+},
+{
+	/* NVIDIA/nccl#229 (maintainer: the OFI plugin did not initialise; libibverbs and the socket
+	 * fallback messages after it are consequences) */
+	.id = "nccl.ofi.no_provider",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Could not find any optimal provider", "provider efa output empty list" },
+	.title = "aws-ofi-nccl found no EFA provider: NCCL falls back to TCP sockets (or fails)",
+	.cause = "libfabric has no usable 'efa' provider in this process: the EFA software or driver is not "
+		"installed, the container does not see the EFA devices, or LD_LIBRARY_PATH misses /opt/amazon/efa/lib",
+	.fix = "fi_info -p efa   # must list the EFA devices; if empty: install the EFA software (aws-efa-installer) and pass the EFA devices into the container\n"
+		"export FI_PROVIDER=efa LD_LIBRARY_PATH=/opt/amazon/efa/lib:$LD_LIBRARY_PATH",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
 },
 {
 	.id = "nccl.ib.reg_mr",
@@ -371,6 +482,58 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "export NCCL_BUFFSIZE=2097152 NCCL_NCHANNELS_PER_NET_PEER=1   # smaller NCCL buffers\n"
 		"nvidia-smi   # is another process on the same GPU?",
 	.check = CHECK_NODE,
+},
+{
+	/* error 802: NVIDIA/nccl-tests#264 (enabling nvidia-fabricmanager fixed it), pytorch#35710 */
+	.id = "cuda.system_not_ready",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "system not yet initialized", "cudaErrorSystemNotReady", "CUDA_ERROR_SYSTEM_NOT_READY" },
+	.title = "CUDA reports 'system not yet initialized': the NVSwitch fabric manager is not running",
+	.cause = "CUDA error 802: on NVSwitch systems (HGX/DGX A100, H100, H200, B200) CUDA does not start until "
+		"nvidia-fabricmanager has set up the fabric; it is not installed, not enabled after a reboot, "
+		"or its version differs from the driver's",
+	.fix = "sudo systemctl enable --now nvidia-fabricmanager   # on {node}; its version must equal the driver's\n"
+		"systemctl status nvidia-fabricmanager; journalctl -u nvidia-fabricmanager | tail   # why it is not running\n"
+		"nvidia-smi -q | grep -i -A2 fabric   # 'State: Completed' once the fabric is up",
+},
+{
+	/* NVIDIA/nccl#976 (maintainer: nv-fabricmanager restarted while processes held GPU resources;
+	 * reboot), #1488 (stop/start of the fabric manager; only a reboot or GPU reset clears it) */
+	.id = "nccl.cuda.nvls",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Cuda failure" },
+	.also = "nvls.cc",
+	.title = "an NVLink SHARP (NVLS) CUDA call failed: the NVSwitch fabric state of {node} is broken",
+	.cause = "NVLS buffers are multicast objects that the fabric manager sets up; 'invalid argument' from "
+		"nvls.cc with 3 or more GPUs usually means nvidia-fabricmanager was stopped or restarted while "
+		"processes held GPU resources, which only a GPU reset or a reboot clears",
+	.fix = "systemctl status nvidia-fabricmanager   # on {node}: running, and not restarted since the GPUs were last reset\n"
+		"sudo reboot   # or stop every GPU process and run nvidia-smi -r: after a fabric-manager restart the GPUs must be reset\n"
+		"export NCCL_NVLS_ENABLE=0   # meanwhile: run without NVLS (a slightly slower all-reduce)",
+},
+{
+	/* NCCL's own advice in the message; pytorch/ao#3841, pytorch#182888 (no IMEX channel) */
+	.id = "nccl.cuda.nvls_multicast",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Failed to bind NVLink SHARP", "(NVLS) Multicast memory" },
+	.title = "NCCL could not bind NVLS multicast memory: this node's fabric does not allow multicast",
+	.cause = "CUDA refused the multicast bind (error 401 and similar): the NVSwitch / IMEX set-up of this "
+		"node, VM or container does not support NVLink SHARP multicast",
+	.fix = "export NCCL_NVLS_ENABLE=0   # NCCL's own advice: run without NVLink SHARP\n"
+		"systemctl status nvidia-fabricmanager; ls /dev/nvidia-caps-imex-channels   # NVLS needs a healthy fabric manager (and an IMEX channel inside containers)",
+},
+{
+	/* NVIDIA/nccl#1838: SHM over cuMem host memory between GPUs without P2P (2.27); the reporter's
+	 * NCCL_CUMEM_HOST_ENABLE=0 avoids it (SHM falls back to /dev/shm) */
+	.id = "nccl.known_bug.cumem_host_no_p2p",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "peer access is not supported between these two devices" },
+	.also = "shm.cc",
+	.title = "NCCL's SHM transport failed on cuMem host memory between GPUs without peer access (a known NCCL 2.27 issue)",
+	.cause = "with cuMem host allocations (the default since 2.24) the SHM transport imports host memory "
+		"through CUDA, which fails between GPUs that have no P2P access (e.g. L4s on PCIe)",
+	.fix = "export NCCL_CUMEM_HOST_ENABLE=0   # SHM uses /dev/shm again\n"
+		"nvidia-smi topo -p2p r   # the GPU pairs without P2P are the ones that hit this path",
 },
 {
 	.id = "nccl.cuda.failure",
@@ -480,7 +643,8 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL failed with 'internal error'",
 	.cause = "despite the text this is rarely an NCCL bug: on cloud machines it is usually the wrong network "
 		"interface or a blocked port; the NCCL WARN line before it says which",
-	.fix = FIX_IFNAME,
+	.fix = FIX_IFNAME "\n"
+		"rerun with NCCL_DEBUG=WARN: NCCL 2.18 reports most failures as 'internal error - please report' (NVIDIA/nccl-tests#275); the WARN line names the real one",
 	.rerun = RERUN_NCCL,
 	.check = CHECK_NODE,
 },
@@ -490,7 +654,7 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "remote process exited or there was a network error", "ncclRemoteError" },
 	.title = "NCCL failed with 'remote process exited or there was a network error'",
 	.cause = "a peer died (its own log has the real error) or a connection to it failed",
-	.fix = "find the rank whose log shows the earliest error and fix that",
+	.fix = "find the rank whose log shows the earliest error and fix that\n" FIX_IFNAME,
 	.rerun = RERUN_NCCL,
 	.check = CHECK_NODE,
 },
@@ -500,7 +664,8 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "nhandled cuda error", "ncclUnhandledCudaError" },
 	.title = "NCCL failed with 'unhandled cuda error'",
 	.cause = "a CUDA call inside NCCL failed; the 'Cuda failure' WARN line names it",
-	.fix = "nvidia-smi   # on the failing node",
+	.fix = "nvidia-smi   # on the failing node\n"
+		"dmesg | grep -i xid   # on that node: a GPU or driver fault; if one node keeps failing, exclude it (srun --exclude=<node>) and check it",
 	.rerun = RERUN_NCCL,
 	.check = CHECK_NODE,
 },
@@ -608,6 +773,29 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_TORCH,
 },
 {
+	/* NVIDIA/nccl#296 (maintainer: tensors of different sizes or collectives in a different order) */
+	.id = "nccl.collective.mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Mismatched collective detected" },
+	.title = "NCCL saw ranks call different collectives (or different sizes) at the same point",
+	.cause = "the ranks issued collectives in a different order or with different counts; NCCL only notices "
+		"some of these, the rest hang",
+	.fix = "export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch checks every collective and names the rank, op and shapes that differ\n"
+		"make every rank call the same collectives in the same order with the same sizes (rank-dependent branches, uneven last batches)",
+	.rerun = RERUN_HANG,
+},
+{
+	/* Lightning-AI/pytorch-lightning#19106 (log_dict keys differ), modelscope/ms-swift#9443 */
+	.id = "torch.collective.mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Detected mismatch between collectives on ranks" },
+	.title = "ranks called different collectives at the same point (torch's DETAIL check)",
+	.cause = "TORCH_DISTRIBUTED_DEBUG=DETAIL compares a fingerprint of every collective across ranks; the "
+		"ones named differ in op, shape or dtype, so without the check this would hang",
+	.fix = "make every rank call the same collectives in the same order with the same shapes: the two fingerprints show which rank diverged\n"
+		"look at rank-dependent code before it: metrics logged only on some ranks (log_dict with different keys), a branch on the data, uneven last batches",
+},
+{
 	.id = "torch.watchdog.timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "Watchdog caught collective operation timeout" },
@@ -617,7 +805,8 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "a collective did not finish within the process-group timeout: a rank never called it "
 		"(diverging code, a crashed or slower rank), or the network between the nodes stalls",
 	.fix = "compare the SeqNum of every rank: the rank with the lowest SeqNum is the one that diverged\n"
-		"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang",
+		"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang\n"
+		"dist.init_process_group(..., timeout=timedelta(minutes=60))   # when one rank is legitimately busy while the others wait (rank-0-only checkpointing or evaluation, preprocessing, slow loading)",
 	.rerun = RERUN_HANG,
 	.check = CHECK_NODE,
 },
@@ -743,6 +932,73 @@ const struct explain_sig explain_sigs[] = {
 	.title = "torchrun could not reach its rendezvous endpoint",
 	.cause = "--rdzv-endpoint is wrong or not reachable from this node, or its port is firewalled",
 	.fix = "nc -zv <rdzv host> <rdzv port>   # from this node\ntorchrun --rdzv-endpoint=<rank-0 private IP>:29400 ...",
+	.rerun = RERUN_TORCH,
+	.check = CHECK_NODE,
+},
+{
+	/* aws-samples/aws-do-eks#50, #69: hostname resolves to 127.0.0.1 (hostNetwork pods) */
+	.id = "torch.gloo.loopback",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
+	.anchors = { "Using the loopback address as fallback", "Unable to resolve hostname to a (local) address" },
+	.title = "Gloo fell back to the loopback address: this host's name does not resolve to a usable address",
+	.cause = "torch's Gloo backend (CPU collectives, barriers, the gloo side of Lightning and vLLM) binds "
+		"to the address its hostname resolves to; when that is missing or 127.0.x.x every rank advertises "
+		"loopback and the peers on other nodes connect to themselves",
+	.fix = FIX_GLOO_IFNAME "   # one concrete interface name, on every node\n"
+		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x",
+	.rerun = RERUN_TORCH,
+	.check = CHECK_NODE,
+},
+{
+	/* the same failure seen from the connecting side: Gloo's pair.cc names the loopback peer */
+	.id = "torch.gloo.loopback_peer",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
+	.anchors = { "remote=[127.0.0.1]", "local=[127.0.0.1]" },
+	.title = "Gloo ranks advertise 127.0.0.1: every rank connects to its own loopback",
+	.cause = "the Gloo full mesh uses the address each rank advertised; 127.0.0.1 means the hostname "
+		"resolved to loopback (no /etc/hosts entry, a container with the node's hostname)",
+	.fix = FIX_GLOO_IFNAME "   # one concrete interface name, on every node\n"
+		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x",
+	.rerun = RERUN_TORCH,
+	.check = CHECK_NODE,
+},
+{
+	/* aws-samples/aws-do-eks#51: "^lo,docker" is NCCL syntax, Gloo wants interface names */
+	.id = "torch.gloo.ifname",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
+	.anchors = { "Unable to find address for: " },
+	.cap_after = "Unable to find address for: ",
+	.cap_stop = " ",
+	.title = "GLOO_SOCKET_IFNAME={} names no interface of this node",
+	.cause = "Gloo looks up each name in GLOO_SOCKET_IFNAME literally: NCCL's '^' exclusions and prefix "
+		"matching do not exist there, and a name must exist on every node",
+	.fix = FIX_GLOO_IFNAME "   # a concrete interface, not NCCL's ^exclude list\n"
+		"ip -o -4 addr show   # the interface names this node really has",
+	.rerun = RERUN_TORCH,
+	.check = CHECK_NODE,
+},
+{
+	.id = "torch.gloo.connect_failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
+	.anchors = { "Gloo connectFullMesh failed" },
+	.title = "Gloo could not connect its full mesh between the ranks",
+	.cause = "a Gloo rank could not connect to a peer's advertised address: the wrong interface (often "
+		"loopback or a bridge) or a firewall between the nodes",
+	.fix = FIX_GLOO_IFNAME "   # on every node\n"
+		"export NCCL_SOCKET_IFNAME=<the same interface>   # NCCL takes the same interface",
+	.rerun = RERUN_TORCH,
+	.check = CHECK_NODE,
+},
+{
+	/* pytorch/tensorpipe#224 (maintainer: set TP_SOCKET_IFNAME; auto-detection resolves the hostname) */
+	.id = "torch.tensorpipe.no_address",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
+	.anchors = { "uv/listener.cc" },
+	.title = "TensorPipe (torch RPC) could not find an address for this machine",
+	.cause = "TensorPipe picks its listening address by resolving the hostname; when that gives nothing "
+		"usable (only IPv6 link-local, or loopback) it cannot listen",
+	.fix = "export TP_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   # on every node\n"
+		"python3 -c 'import socket; print(socket.getaddrinfo(socket.gethostname(), None))'   # what TensorPipe resolves",
 	.rerun = RERUN_TORCH,
 	.check = CHECK_NODE,
 },
@@ -924,12 +1180,58 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER   # on that node\ndrain the node if the Xid is a hardware one",
 },
 {
+	/* rwth-i6/returnn#1486: nvidia-smi could not reach a GPU, PCIe AER timeouts in dmesg */
+	.id = "gpu.unreachable",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Unable to determine the device handle for GPU" },
+	.title = "nvidia-smi cannot reach a GPU on {node}: it failed or fell off the bus",
+	.cause = "the driver lost the GPU (a hardware, power or PCIe failure); every job that uses that node fails or hangs",
+	.fix = "exclude {node} from jobs (drain it) until the GPU is reset or replaced\n"
+		"dmesg | grep -iE 'xid|AER|fallen'   # Xid 79 or PCIe AER errors confirm a hardware fault\n"
+		"sudo nvidia-smi -r -i <gpu>   # or reboot; if it repeats, report the GPU for repair",
+},
+{
+	/* PCI ACS redirects peer-to-peer TLPs through the root complex (NCCL troubleshooting guide,
+	 * "PCI Access Control Services"); NVIDIA/nccl#606 (hang between two GPUs), #631 */
+	.id = "sys.pci.acs_enabled",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "ACSCtl: SrcValid+", "ACSCtl:\tSrcValid+" },
+	.title = "PCI ACS is on (ACSCtl: SrcValid+): GPU peer-to-peer and GPUDirect RDMA traffic is redirected and can hang or fail",
+	.cause = "with Access Control Services on a PCIe switch or bridge, peer-to-peer traffic between GPUs (and "
+		"NIC to GPU) goes up to the root complex, where an IOMMU can drop it: P2P hangs, wrong data or IB "
+		"completion errors",
+	.fix = "disable ACS on the PCIe bridges: in the BIOS, or at every boot with setpci -s <bridge> ECAP_ACS+0x6.w=0000\n"
+		"export NCCL_P2P_DISABLE=1   # to confirm: with P2P off the hang goes away (slower)",
+},
+{
+	.id = "sys.segfault",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "Segmentation fault", "*** Process received signal ***", "Caught signal 11" },
+	.title = "a process crashed (SIGSEGV)",
+	.cause = "a native library crashed; the backtrace names it (libnccl.so: check the known NCCL bugs of "
+		"this version), and every other rank then fails or hangs waiting for it",
+	.fix = "read the backtrace: the first frame in a named library (libnccl.so, libtorch_cuda.so, a plugin) is the culprit\n"
+		"ulimit -c unlimited   # rerun to get a core file; then gdb -batch -ex bt $(which python3) <core>",
+},
+{
+	/* NVIDIA/nccl#1996 (2.27.7, bypassed with NCCL_RAS_ENABLE=0), #2346 (2.29.7) */
+	.id = "nccl.known_bug.ras_segfault",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "rasMsgHandle", "rasCollReq", "rasNetRecv" },
+	.title = "NCCL's RAS thread crashed the process (a known NCCL bug)",
+	.cause = "the crash is inside NCCL's RAS subsystem (2.24+), which only serves 'ncclras' monitoring queries; "
+		"RAS crashes were reported on 2.26.2 (fixed in 2.27.3), 2.27.7 and 2.29.7",
+	.fix = "export NCCL_RAS_ENABLE=0   # RAS is a monitoring aid: training does not need it\n"
+		"upgrade NCCL to the latest release and report the backtrace if it persists",
+},
+{
 	.id = "gpu.ecc",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "ncorrectable ECC error" },
+	.anchors = { "ncorrectable ECC error", "ECC_UNCORRECTABLE" },
 	.title = "a GPU hit an uncorrectable ECC error",
 	.cause = "GPU memory failed; the GPU needs a reset or replacement",
-	.fix = "nvidia-smi -q -d ECC,ROW_REMAPPER   # then drain the node and reset the GPU",
+	.fix = "exclude {node} from jobs (drain it): an uncorrectable ECC error is a hardware fault of that GPU\n"
+		"nvidia-smi -q -d ECC,ROW_REMAPPER   # on {node}; then reset the GPU, and replace it if it repeats",
 },
 {
 	.id = "gpu.fallen_off_bus",
@@ -937,7 +1239,7 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "fallen off the bus" },
 	.title = "a GPU has fallen off the PCIe bus",
 	.cause = "a hardware, power or PCIe failure; the node needs a reboot or repair",
-	.fix = "drain the node; reboot; if it repeats, report the GPU for repair",
+	.fix = "exclude {node} from jobs (drain it); reboot; if it repeats, report the GPU for repair",
 },
 {
 	.id = "sys.too_many_files",
@@ -950,6 +1252,60 @@ const struct explain_sig explain_sigs[] = {
 };
 
 const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
+
+/*
+ * Known NCCL bugs (see sigs.h). Sources: NCCL release notes (the release commits of the NCCL
+ * repository carry them, ../shared/research/frontier-2026.md §1.1) and the issue named per row.
+ */
+const struct explain_known_bug explain_known_bugs[] = {
+{
+	/* NVIDIA/nccl#1669 (2.26.2), #1718 (2.26.5); 2.27.3 release notes: "Fix a race condition
+	 * leading to a crash when generating a RAS report during initialization" */
+	.id = "nccl.known_bug.ras_init_crash",
+	.from = 22400, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_RAS,
+	.title = "a known NCCL bug: the RAS thread can crash the process when it is queried during init (fixed in 2.27.3)",
+	.cause = "NCCL 2.24-2.27.2 crash when a RAS report (ncclras, or a monitoring agent polling it) is "
+		"generated while communicators are still initialising; the log shows RAS running and a crash",
+	.fix = "export NCCL_RAS_ENABLE=0   # avoids the crash; RAS is only a monitoring aid\n"
+		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
+},
+{
+	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
+	 * (the 2.19 default); the maintainer: fixed in 2.20 */
+	.id = "nccl.known_bug.cumem_a2a_hang",
+	.from = 21900, .to = 22000, .fixed_in = "2.20.3",
+	.symptom = "torch.watchdog.timeout", .version_required = 1,
+	.title = "a known NCCL 2.19 bug: all-to-all connection set-up can deadlock with cuMem (fixed in 2.20)",
+	.cause = "NCCL 2.19 enabled cuMem by default, and connecting many peers at once (alltoall, PXN) could "
+		"deadlock; the hang then surfaces as a watchdog timeout",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # the workaround the NCCL team gave\n"
+		"upgrade NCCL to 2.20 or later",
+},
+{
+	/* pytorch/pytorch#174338: "2.29.3 is a patch release that fixes the regression (hang) in 2.29.2";
+	 * 2.29.3 release notes: CAS usage fixed for a hang on ARM (gcc < 10 builds) */
+	.id = "nccl.known_bug.hang_2292",
+	.from = 22902, .to = 22903, .fixed_in = "2.29.3",
+	.symptom = "torch.watchdog.timeout", .version_required = 1,
+	.title = "a known NCCL 2.29.2 regression: collectives can hang (fixed in 2.29.3)",
+	.cause = "NCCL 2.29.2 has a hang regression that 2.29.3 fixes; rule it out before debugging the set-up",
+	.fix = "upgrade NCCL to 2.29.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+},
+{
+	/* NVIDIA/nccl-tests#275 (maintainer: "If you are running with NCCL 2.18, you can ignore that
+	 * message, and simply run again setting NCCL_DEBUG=WARN") */
+	.id = "nccl.known_bug.internal_error_218",
+	.from = 21800, .to = 21900, .fixed_in = "2.19",
+	.symptom = "nccl.error.internal", .version_required = 1,
+	.title = "NCCL 2.18 labels most failures 'internal error - please report': the real error is elsewhere",
+	.cause = "a reporting bug of 2.18: the error code is wrong, not the failure; the NCCL WARN line names it",
+	.fix = "rerun with NCCL_DEBUG=WARN (or INFO) and read the first NCCL WARN line: it names the real failure\n"
+		"upgrade NCCL to 2.19 or later for the right error code",
+},
+};
+
+const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);
 
 const struct explain_sig *explain_sig_find(const char *id)
 {

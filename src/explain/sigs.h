@@ -51,6 +51,29 @@ struct explain_sig {
 extern const struct explain_sig explain_sigs[];
 extern const size_t explain_nsigs;
 
+/*
+ * Known NCCL bugs by version: consulted by the reasoner when their symptom shows, before anything
+ * blames the set-up. Versions are 10000 * major + 100 * minor + patch (2.27.3 is 22703).
+ */
+enum {
+	KB_NEED_RAS = 1 << 0,	/* NCCL's RAS thread was running (its INFO line was seen) */
+};
+
+struct explain_known_bug {
+	const char *id;
+	int from, to;		/* affected: from <= version < to (to 0: no fixed release known) */
+	const char *fixed_in;	/* NULL: not fixed yet */
+	const char *symptom;	/* the signature id that must have matched */
+	unsigned needs;		/* KB_NEED_* facts that must also have been seen */
+	int version_required;	/* 1: only when the log shows an affected version */
+	const char *title;
+	const char *cause;
+	const char *fix;	/* lines separated by '\n' */
+};
+
+extern const struct explain_known_bug explain_known_bugs[];
+extern const size_t explain_nknown_bugs;
+
 /* The row with `id`, or NULL. */
 const struct explain_sig *explain_sig_find(const char *id);
 

@@ -98,6 +98,8 @@ static size_t srun_prefix(const char *p, size_t len, int *rank)
 	return i + 2;
 }
 
+static size_t bare_level(const char *p, size_t len, struct explain_line_info *li, int after_host);
+
 /* NCCL's "[ts] host:pid:tid [dev] ... NCCL LEVEL " prefix; returns the body offset or 0. */
 static size_t nccl_prefix(const char *p, size_t len, struct explain_line_info *li)
 {
@@ -142,10 +144,31 @@ static size_t nccl_prefix(const char *p, size_t len, struct explain_line_info *l
 				lvl = p + j + 2;
 		}
 	}
-	if (!lvl)
+	if (!lvl) {
 		lvl = xt_find(p + i, end, "NCCL ");
-	if (!lvl)
-		return 0;
+		if (lvl) {	/* "tid [dev] transport/nvls.cc:165 NCCL WARN": keep the location */
+			const char *q = p + i + 1;
+			if (*q == '[' && (q = memchr(q, ']', (size_t)(lvl - q))))
+				q += 2;
+			if (q && q < lvl - 1) {
+				li->src = q;
+				li->srclen = (size_t)(lvl - 1 - q);
+			}
+		}
+	}
+	if (!lvl) {	/* NCCL 2.2-2.4: "tid [0] INFO ..." / "tid [0] misc/ibvwrap.cu:61 WARN ..." */
+		size_t j = i + 1, k;
+		if (j < len && p[j] == '[') {
+			const char *rb = memchr(p + j, ']', len - j < 8 ? len - j : 8);
+			j = rb ? (size_t)(rb - p) + 2 : len;
+		}
+		if (j >= len || !(k = bare_level(p + j, len - j, li, 1)))
+			return 0;
+		li->host = p + h0;
+		li->hlen = h1 - h0;
+		li->pid = pid;
+		return j + k;
+	}
 	li->host = p + h0;
 	li->hlen = h1 - h0;
 	li->pid = pid;
@@ -164,6 +187,91 @@ static size_t nccl_prefix(const char *p, size_t len, struct explain_line_info *l
 			lvl++;
 	}
 	return (size_t)(lvl - p);
+}
+
+/*
+ * Levels without NCCL's host prefix: "NCCL WARN msg", "file.cc:123 NCCL WARN msg" (pasted or cut
+ * logs) and, after a host prefix only, NCCL 2.2-2.4's "INFO msg" / "file.cu:61 WARN msg". A bare
+ * "INFO " or "file.py:45 INFO" is someone else's logger, so without a host only WARN counts.
+ */
+static size_t bare_level(const char *p, size_t len, struct explain_line_info *li, int after_host)
+{
+	size_t i = 0;
+	int named = 0;
+
+	if (len > 10 && !memcmp(p, "NCCL ", 5)) {
+		i = 5;
+		named = 1;
+	} else if (len > 5 && after_host && (!memcmp(p, "INFO ", 5) || !memcmp(p, "WARN ", 5))) {
+		i = 0;
+	} else {
+		/* "transport/nvls.cc:165 " / "get_ofi_provider:312 ": a source location */
+		while (i < len && i < 96 && p[i] != ' ' && p[i] != ':')
+			i++;
+		if (!i || i + 2 >= len || p[i] != ':' || !xt_digit(p[i + 1]))
+			return 0;
+		i++;
+		while (i < len && xt_digit(p[i]))
+			i++;
+		if (i >= len || p[i] != ' ')
+			return 0;
+		li->src = p;
+		li->srclen = i;
+		i++;
+		if (i + 5 < len && !memcmp(p + i, "NCCL ", 5)) {
+			i += 5;
+			named = 1;
+		}
+	}
+	if (i + 5 > len)
+		return 0;
+	if (!memcmp(p + i, "INFO ", 5) && (named || after_host)) {
+		li->nccl = 1;
+	} else if (!memcmp(p + i, "WARN ", 5)) {
+		li->nccl = 2;
+	} else {
+		li->src = NULL;
+		li->srclen = 0;
+		return 0;
+	}
+	return i + 5;
+}
+
+/*
+ * Prefixes NCCL's own parser does not know: OpenMPI's "[1,3]<stdout>:" tag, Ray's "(Worker
+ * pid=12, ip=10.0.0.2) ", pdsh's "node01: ", and levels without a host (pasted or old logs).
+ */
+static size_t loose_prefix(const char *s, size_t len, struct explain_line_info *li)
+{
+	size_t i = 0, off;
+
+	if (len > 8 && s[0] == '[') {		/* [1,3]<stdout>: */
+		const char *gt = memchr(s, '>', len < 24 ? len : 24);
+		const char *comma = memchr(s, ',', len < 12 ? len : 12);
+		if (gt && comma && (size_t)(gt - s) + 1 < len && gt[1] == ':' && xt_digit(comma[1])) {
+			long v = 0;
+			for (const char *q = comma + 1; xt_digit(*q) && v < 10000000; q++)
+				v = v * 10 + (*q - '0');
+			if (li->prefix_rank < 0)
+				li->prefix_rank = (int)v;
+			i = (size_t)(gt - s) + 2;
+		}
+	} else if (len > 8 && s[0] == '(') {	/* (RayWorkerWrapper pid=1978, ip=10.41.0.8) */
+		const char *rp = memchr(s, ')', len < 96 ? len : 96);
+		if (rp && xt_find(s, rp, " pid=") && (size_t)(rp - s) + 1 < len && rp[1] == ' ')
+			i = (size_t)(rp - s) + 2;
+	}
+	if (i) {
+		if ((off = nccl_prefix(s + i, len - i, li)) || (off = bare_level(s + i, len - i, li, 0)))
+			return i + off;
+		return i;
+	}
+	/* "node01: host:pid:tid [0] NCCL ..." (pdsh, clush): only when an NCCL prefix follows */
+	while (i < len && i < 64 && (isalnum((unsigned char)s[i]) || strchr("._-", s[i])))
+		i++;
+	if (i && i + 2 < len && s[i] == ':' && s[i + 1] == ' ' && (off = nccl_prefix(s + i + 2, len - i - 2, li)))
+		return i + 2 + off;
+	return bare_level(s, len, li, 0);
 }
 
 void explain_strip(const char *s, size_t len, char *scratch, struct explain_line_info *li)
@@ -195,6 +303,8 @@ void explain_strip(const char *s, size_t len, char *scratch, struct explain_line
 		len -= off;
 	}
 	off = nccl_prefix(s, len, li);
+	if (!off)
+		off = loose_prefix(s, len, li);
 	li->body = s + off;
 	li->blen = len - off;
 }

@@ -20,6 +20,8 @@ struct explain_line_info {
 	const char *host;	/* NCCL's host:pid:tid prefix */
 	size_t hlen;
 	long pid;
+	const char *src;	/* NCCL's source location before the level ("transport/nvls.cc:165"), or NULL */
+	size_t srclen;
 };
 
 /*

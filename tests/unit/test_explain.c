@@ -234,6 +234,145 @@ static void test_strip_prefixes(void **state)
 	assert_memory_equal(li.body, "RuntimeError: x", 15);
 }
 
+
+/* Issue #13: prefixes of pasted and old logs (OpenMPI tags, Ray, pdsh, no host, NCCL 2.2-2.4). */
+static void test_strip_loose(void **state)
+{
+	static const struct {
+		const char *line;
+		int nccl, rank;
+		const char *host, *src, *body;
+	} t[] = {
+		{ "[1,23]<stdout>:gpu7:15:91 [3] NCCL WARN Call to recv failed", 2, 23, "gpu7", NULL, "Call to recv failed" },
+		{ "(RayWorkerWrapper pid=1978, ip=10.41.0.8) h1:5:6 [0] NCCL INFO Using network IB", 1, -1, "h1", NULL, "Using network IB" },
+		{ "node01: VM-0-14:106:196 [0] transport/net_ib.cc:73 NCCL WARN NET/IB : Got async event : port error", 2, -1, "VM-0-14", "transport/net_ib.cc:73", "NET/IB" },
+		{ "transport/nvls.cc:165 NCCL WARN Cuda failure 'invalid argument'", 2, -1, NULL, "transport/nvls.cc:165", "Cuda failure" },
+		{ "NCCL INFO transport/nvls.cc:324 -> 1", 1, -1, NULL, NULL, "transport/nvls.cc:324" },
+		{ "e66aa18dc444:3171:3171 [0] misc/ibvwrap.cu:61 WARN Failed to open libibverbs.so[.1]", 2, -1, "e66aa18dc444", "misc/ibvwrap.cu:61", "Failed to open" },
+		{ "gpu2:46654:46654 [0] INFO NET : Using interface ib0:12.12.12.102<0>", 1, -1, "gpu2", NULL, "NET : Using" },
+		{ "include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol", 2, -1, NULL, "include/socket.h:344", "Socket creation" },
+		/* other loggers: not NCCL */
+		{ "INFO 2020-08-18 05:25:52,914 Etcd machines: ['http://0.0.0.0:2379']", 0, -1, NULL, NULL, "INFO 2020" },
+		{ "train.py:45 INFO hello", 0, -1, NULL, NULL, "train.py:45" },
+		{ "node01: just a message", 0, -1, NULL, NULL, "node01: just" },
+	};
+	char scratch[EXPLAIN_MAX_LINE];
+	struct explain_line_info li;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		explain_strip(t[i].line, strlen(t[i].line), scratch, &li);
+		if (li.nccl != t[i].nccl)
+			fail_msg("'%s': level %d, expected %d", t[i].line, li.nccl, t[i].nccl);
+		assert_int_equal(li.prefix_rank, t[i].rank);
+		if (t[i].host) {
+			assert_int_equal(li.hlen, strlen(t[i].host));
+			assert_memory_equal(li.host, t[i].host, li.hlen);
+		} else {
+			assert_int_equal(li.hlen, 0);
+		}
+		if (t[i].src) {
+			assert_int_equal(li.srclen, strlen(t[i].src));
+			assert_memory_equal(li.src, t[i].src, li.srclen);
+		}
+		if (li.blen < strlen(t[i].body) || memcmp(li.body, t[i].body, strlen(t[i].body)))
+			fail_msg("'%s': body '%.*s'", t[i].line, (int)li.blen, li.body);
+	}
+}
+
+static const struct finding *top_error(const struct run *r)
+{
+	for (size_t i = 0; i < r->fs->n; i++)
+		if (r->fs->v[i]->sev == SEV_ERROR)
+			return r->fs->v[i];
+	return r->fs->n ? r->fs->v[0] : NULL;
+}
+
+/* Issue #13: cross-line rules on logs as users paste them. */
+static void test_issue13_rules(void **state)
+{
+	static const char master[] =
+		"node0 WORLD_SIZE:8 NODE_RANK:0 MASTER_ADDR:10.1.1.1 MASTER_PORT:9001\n"
+		"node1 WORLD_SIZE:8 NODE_RANK:1 MASTER_ADDR:10.1.1.7 MASTER_PORT:9001\n";
+	static const char same_master[] =
+		"MASTER_ADDR=10.1.1.1\nMASTER_ADDR=10.1.1.1\n";
+	static const char dup[] =
+		"initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/4\ninitializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n"
+		"initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/4\ninitializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n";
+	static const char restart[] =	/* every rank once, one printed again (a restart): no finding */
+		"initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/2\ninitializing ddp: GLOBAL_RANK: 1, MEMBER: 2/2\n"
+		"initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/2\n";
+	static const char nt_hang[] =
+		"# Using devices\n"
+		"#  Rank  0 Group  0 Pid  11 on box device  0 [0x01] NVIDIA GeForce RTX 4090\n"
+		"#  Rank  1 Group  0 Pid  11 on box device  1 [0x24] NVIDIA GeForce RTX 4090\n"
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+		"#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+	static const char nt_done[] =
+		"#  Rank  0 Group  0 Pid  11 on box device  0 [0x01] NVIDIA GeForce RTX 4090\n"
+		"#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n"
+		"# Avg bus bandwidth    : 10.1\n";
+	static const char kb_219[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n";
+	static const char kb_221[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n";
+	static const char node[] =
+		"gpu-b07:5120:5188 [3] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error\n"
+		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.2<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(master, sizeof(master) - 1, NULL);
+	f = expect(&r, "explain.launch.master_addr_differs");
+	assert_true(strstr(f->title, "10.1.1.1") && strstr(f->title, "10.1.1.7"));
+	assert_non_null(finding_find_setting(f, "MASTER_ADDR"));
+	run_free(&r);
+
+	r = explain_text(same_master, sizeof(same_master) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.master_addr_differs"));
+	run_free(&r);
+
+	r = explain_text(dup, sizeof(dup) - 1, NULL);
+	f = expect(&r, "explain.lightning.duplicate_rank");
+	assert_true(fix_has(f, "--ntasks-per-node"));
+	run_free(&r);
+
+	r = explain_text(restart, sizeof(restart) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.lightning.duplicate_rank"));
+	run_free(&r);
+
+	r = explain_text(nt_hang, sizeof(nt_hang) - 1, NULL);
+	f = expect(&r, "explain.hang.p2p");
+	assert_int_equal(f->conf, CONF_HIGH);	/* GeForce boards */
+	expect_setting(f, "NCCL_P2P_DISABLE", "1");
+	run_free(&r);
+
+	r = explain_text(nt_done, sizeof(nt_done) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.p2p"));
+	run_free(&r);
+
+	r = explain_text(kb_219, sizeof(kb_219) - 1, NULL);
+	f = expect(&r, "nccl.known_bug.cumem_a2a_hang");
+	assert_int_equal(f->conf, CONF_HIGH);
+	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	run_free(&r);
+
+	r = explain_text(kb_221, sizeof(kb_221) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
+	run_free(&r);
+
+	/* the port event outranks the completion error it causes, and names the node */
+	r = explain_text(node, sizeof(node) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.async_event");
+	assert_non_null(strstr(f->title, "gpu-b07"));
+	assert_true(fix_has(f, "--exclude=gpu-b07"));
+	run_free(&r);
+}
+
 /* ---- matcher -------------------------------------------------------------------------------- */
 
 struct acr {
@@ -864,6 +1003,8 @@ int main(void)
 		cmocka_unit_test(test_lreader_lines),
 		cmocka_unit_test(test_lreader_long_line_fd),
 		cmocka_unit_test(test_strip_prefixes),
+		cmocka_unit_test(test_strip_loose),
+		cmocka_unit_test(test_issue13_rules),
 		cmocka_unit_test(test_line_cap),
 		cmocka_unit_test(test_ac),
 		cmocka_unit_test(test_table_complete),
