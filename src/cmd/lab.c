@@ -14,7 +14,7 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLURM };
+enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLURM, OPT_PRIVATE_NAME };
 
 /* Each option once; the subcommands' tables and the help page's list are built from these rows. */
 #define ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_NODES, .help = "1 to 64 nodes (default 2)" }
@@ -27,14 +27,17 @@ enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLUR
 	.help = "give every node docker0 with 172.17.0.1/16 whatever the scenario" }
 #define ROW_FORCE { .name = "force", .id = OPT_FORCE, \
 	.help = "up: remove a lab with the same prefix first, instead of refusing" }
+#define ROW_PRIVATE_NAME { .name = "private-name", .arg = "I=NAME", .id = OPT_PRIVATE_NAME, \
+	.help = "up: call node I's private NIC NAME instead of eth1 (1=ens5): nodes whose\n" \
+		"interface names differ, as with mixed cloud instance types (repeatable)" }
 #define ROW_SLURM { .name = "slurm", .id = OPT_SLURM, \
 	.help = "up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n" \
 		"slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n" \
 		"(needs: apt-get install slurm-wlm munge)" }
 
-static const struct cli_opt up_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_SLURM, ROW_FORCE, { 0 } };
+static const struct cli_opt up_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_PRIVATE_NAME, ROW_SLURM, ROW_FORCE, { 0 } };
 static const struct cli_opt prefix_opts[] = { ROW_PREFIX, { 0 } };
-static const struct cli_opt all_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_SLURM, ROW_FORCE, { 0 } };
+static const struct cli_opt all_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_PRIVATE_NAME, ROW_SLURM, ROW_FORCE, { 0 } };
 
 static int lab_up_cmd(int argc, char **argv);
 static int lab_status_cmd(int argc, char **argv);
@@ -279,6 +282,23 @@ static int lab_up_cmd(int argc, char **argv)
 		case OPT_DOCKER0: o.docker0 = 1; break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_SLURM: o.slurm = 1; break;
+		case OPT_PRIVATE_NAME: {
+			char *eq = strchr(c.arg, '=');
+			long idx;
+
+			if (!eq || eq == c.arg)
+				return cli_usage_error("lab", "--private-name wants NODE=NAME (1=ens5), "
+						       "not '%s'", c.arg);
+			*eq = '\0';
+			if (cli_parse_long(c.arg[0] == 'n' ? c.arg + 1 : c.arg, 0, LAB_NODES_MAX - 1,
+					   &idx) < 0)
+				return cli_usage_error("lab", "--private-name: '%s' is not a node "
+						       "index", c.arg);
+			if (lab_private_name_check(eq + 1, &e) < 0)
+				return cli_usage_error("lab", "--private-name: %s", e.msg);
+			o.priv_names[idx] = eq + 1;
+			break;
+		}
 		}
 	}
 	if (id == CLI_STOP)
