@@ -195,7 +195,9 @@ int torch_static_read(const char *torch_dir, const struct ld_search *s, struct t
 		out->nccl_path = xstrdup(out->torch_cuda_lib);
 		out->nccl_how = "linked into libtorch_cuda";
 	} else if (defines == 0) {
-		out->no_nccl = 1;
+		/* a build may also dlopen NCCL lazily; only the import can tell then */
+		snprintf(out->unsettled, sizeof(out->unsettled),
+			 "libtorch_cuda.so neither needs libnccl nor carries NCCL (loaded lazily?)");
 	} else {
 		snprintf(out->unsettled, sizeof(out->unsettled),
 			 "libtorch_cuda.so neither needs libnccl nor has a symbol table to tell");

@@ -36,7 +36,6 @@ struct torch_static {
 	char *nccl_path;		/* the libnccl it will map; the torch_cuda lib when static */
 	const char *nccl_how;		/* "LD_LIBRARY_PATH", "RUNPATH", "ld.so.cache", ... */
 	int nccl_static;		/* NCCL linked into libtorch_cuda */
-	int no_nccl;			/* a CUDA build without NCCL (neither needed nor linked in) */
 	char *cudnn_path;		/* the libcudnn it will map, NULL when none is needed */
 	char unsettled[256];		/* non-empty: what the files could not tell (import instead) */
 };
