@@ -83,7 +83,7 @@ measure() { # name, command...: prints "wall_s rss_kb user_s sys_s"
 }
 read -r t_x rss_x u_x s_x <<< "$(measure explain "$NCCLCHECK" explain --json "$tmp/big.log")"
 read -r t_gf rss_gf u_gf s_gf <<< "$(measure grepF grep -c -F -f "$tmp/anchors.txt" "$tmp/big.log")"
-read -r t_ge rss_ge u_ge s_ge <<< "$(measure grepE grep -c -E -f "$tmp/anchors.ere" "$tmp/big.log")" 
+read -r t_ge rss_ge u_ge s_ge <<< "$(measure grepE grep -c -E -f "$tmp/anchors.ere" "$tmp/big.log")"
 read -r t_py rss_py u_py s_py <<< "$(measure python "$PY" -c '
 import sys
 anchors = [l.rstrip("\n").encode() for l in open(sys.argv[1], encoding="utf-8") if l.strip()]

@@ -14,6 +14,9 @@ quiet() { # runs "$@" with its output in a log that is shown only on failure
 }
 jobs=$(nproc 2>/dev/null || echo 2)
 
+echo "== whitespace (scripts/style.sh)"
+./scripts/style.sh
+
 # clang with -Werror (gcc is checked by the asan build below) and the libFuzzer harnesses.
 echo "== clang build (warnings are errors)"
 quiet cmake --preset clang

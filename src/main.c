@@ -9,15 +9,32 @@
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
+/*
+ * A row is a verb's descriptor (cmd/cmd.h: name, summary, options, run), or, for a verb without
+ * one yet, its name, function and summary.
+ */
 static const struct cmd_entry {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	const struct verb *verb;
 } commands[] = {
-	{ "node", cmd_node, "check this machine's stack and predict what NCCL will do here" },
-	{ "explain", cmd_explain, "read NCCL / torch / Lightning logs and say what failed and how to fix it" },
-	{ "lab", cmd_lab, "build a simulated multi-node cluster with real network faults (needs root)" },
+	{ .verb = &verb_node },
+	{ .verb = &verb_explain },
+	{ .verb = &verb_lab },
+	{ .name = "bench", .fn = cmd_bench_p2p_dispatch,
+	  .summary = "measure links between nodes: 'bench p2p' (connect, ports, MTU, bandwidth)" },
 };
+
+static const char *entry_name(const struct cmd_entry *c)
+{
+	return c->verb ? c->verb->name : c->name;
+}
+
+static int entry_run(const struct cmd_entry *c, int argc, char **argv)
+{
+	return c->verb ? c->verb->run(argc, argv) : c->fn(argc, argv);
+}
 
 static void usage(FILE *out)
 {
@@ -29,7 +46,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "Verbs:\n", out);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-10s %s%s\n", entry_name(&commands[i]),
+			commands[i].verb ? commands[i].verb->summary : commands[i].summary,
+			commands[i].verb && (commands[i].verb->flags & VERB_ROOT) ? " (needs root)" : "");
 	fputs("\n"
 	      "'ncclcheck VERB --help' explains a verb and its options.\n"
 	      "Every verb takes --json for machine-readable output.\n"
@@ -41,7 +60,7 @@ static void usage(FILE *out)
 static const struct cmd_entry *find_cmd(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
+		if (!strcmp(entry_name(&commands[i]), name))
 			return &commands[i];
 	return NULL;
 }
@@ -52,7 +71,7 @@ static int unknown_verb(const char *name)
 	const char *best;
 
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		names[i] = commands[i].name;
+		names[i] = entry_name(&commands[i]);
 	best = suggest_closest(name, names, ARRAY_SIZE(commands));
 	fprintf(stderr, "ncclcheck: error: '%s' is not a ncclcheck verb", name);
 	if (best)
@@ -91,8 +110,8 @@ int main(int argc, char **argv)
 		if (!cmd)
 			return unknown_verb(argv[2]);
 		{
-			char *hargv[] = { (char *)cmd->name, (char *)"--help", NULL };
-			return cmd->fn(2, hargv);
+			char *hargv[] = { (char *)entry_name(cmd), (char *)"--help", NULL };
+			return entry_run(cmd, 2, hargv);
 		}
 	}
 	if (verb[0] == '-') {
@@ -104,5 +123,5 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return unknown_verb(verb);
 	/* The verb sees argv[0] = its own name, like a git builtin. */
-	return cmd->fn(argc - 1, argv + 1);
+	return entry_run(cmd, argc - 1, argv + 1);
 }

@@ -1,7 +1,43 @@
 /*
- * Verbs (git's builtin/): one cmd_<verb>() per file, argument parsing and orchestration only.
- * Everything a verb decides lives in rules/, probe/, net/…; only cmd/ and main.c print errors and
- * pick exit codes.
+ * Verbs (git's builtin/, tmux's cmd_entry): one file per verb, holding a `struct verb`
+ * descriptor and cmd_<verb>(), which parses and orchestrates only. Everything a verb decides
+ * lives in rules/, probe/, net/...; only cmd/ and main.c print errors and pick exit codes.
+ *
+ * A verb in four steps (cmd/node.c is the example):
+ *
+ *	enum { OPT_FACTS = 1, OPT_PYTHON };
+ *	static const struct cli_opt node_opts[] = {
+ *		{ .name = "facts", .arg = "FILE", .id = OPT_FACTS, .help = "re-run on saved facts" },
+ *		{ .name = "python", .arg = "PATH", .id = OPT_PYTHON, .flags = CLI_OPT_MULTI,
+ *		  .help = "also inspect this interpreter" },
+ *		{ 0 },
+ *	};
+ *	const struct verb verb_node = {
+ *		.name = "node", .summary = "...", .description = "...", .opts = node_opts,
+ *		.flags = VERB_REPORT, .run = cmd_node,
+ *	};
+ *	int cmd_node(int argc, char **argv)
+ *	{
+ *		struct cli c;
+ *		int id;
+ *
+ *		cli_start(&c, &verb_node, argc, argv);
+ *		while ((id = cli_next(&c)) > 0)
+ *			switch (id) { case OPT_FACTS: file = c.arg; break; ... }
+ *		if (id == CLI_STOP)
+ *			return c.code;		// --help was printed, or a usage error reported
+ *		... argv[c.optind..] are the arguments (only when .args is set) ...
+ *		return cmd_report(&c, payload, findings, &text);
+ *	}
+ *
+ * then `extern const struct verb verb_node;` below and `{ .verb = &verb_node }` in main.c's
+ * table. A verb with subcommands (cmd/lab.c) has one descriptor per subcommand ("lab up") and
+ * dispatches on argv[1]; its help page may be its own (.help) built from the descriptors.
+ *
+ * The options table is the only description of the command line: getopt_long's table, the
+ * synopsis and the option list of --help are all generated from it, so help cannot drift from
+ * the parser (integration.cli_help checks every verb). --json, -v/--verbose, --no-color and
+ * -h/--help are parsed once, here, into c.common, as the verb's flags ask.
  */
 #ifndef NCCLCHECK_CMD_H
 #define NCCLCHECK_CMD_H
@@ -9,11 +45,120 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
+#include "finding.h"
 #include "report/render.h"
+
+/* One option of a verb: a row of its options table, which ends with { 0 }. */
+struct cli_opt {
+	const char *name;	/* long name without "--" */
+	int short_name;		/* 'x' for -x, or 0 */
+	const char *arg;	/* the value's placeholder in help ("FILE"); NULL for a flag */
+	int id;			/* what cli_next() returns for it: > 0, unique in the verb */
+	unsigned flags;		/* CLI_OPT_* */
+	/* One line, or several separated by '\n' (indented under the first in --help). */
+	const char *help;
+};
+
+enum cli_opt_flags {
+	CLI_OPT_MULTI = 1 << 0,		/* may be repeated: "[--python PATH]..." */
+	CLI_OPT_HIDDEN = 1 << 1,	/* parsed but not in --help */
+};
+
+enum verb_flags {
+	VERB_JSON = 1 << 0,		/* takes --json */
+	VERB_TEXT = 1 << 1,		/* takes -v/--verbose and --no-color */
+	VERB_REPORT = VERB_JSON | VERB_TEXT,	/* ends in cmd_report() */
+	VERB_ROOT = 1 << 2,		/* needs root: `ncclcheck --help` says "(needs root)" */
+	VERB_STOP_AT_ARG = 1 << 3,	/* options end at the first argument: CMD's own are left alone */
+};
+
+struct verb {
+	const char *name;		/* "node", or "lab up" for a subcommand */
+	const char *summary;		/* one line for `ncclcheck --help` */
+	const char *args;		/* positional arguments in the synopsis ("[LOG|DIR|-]..."), or
+					 * NULL: the verb takes none, and one is a usage error */
+	const char *description;	/* the paragraphs between the synopsis and the options */
+	const struct cli_opt *opts;	/* may be NULL */
+	const char *epilogue;		/* after the options (exit codes, examples); may be NULL */
+	const char *json_help;		/* what --json prints, for --help (NULL: a generic line) */
+	unsigned flags;			/* VERB_* */
+	int (*run)(int argc, char **argv);
+	/* Replaces the generated --help (lab: one page for its subcommands); may be NULL. */
+	void (*help)(FILE *out, const struct verb *v);
+};
+
+/* The options every verb shares, filled by cli_next(). */
+struct common_opts {
+	int json, verbose, no_color;
+};
+
+#define CLI_OPTS_MAX 40
+
+/* The parser's state; lives on the verb's stack, needs no cleanup. */
+struct cli {
+	const struct verb *verb;
+	struct common_opts common;
+	const char *arg;	/* the current option's value (optarg) */
+	int argc;
+	char **argv;
+	int optind;		/* after CLI_END: the first argument */
+	int code;		/* after CLI_STOP: what the verb returns */
+	/* private */
+	struct option longopts[CLI_OPTS_MAX + 1];
+	char optstring[2 * CLI_OPTS_MAX + 4];
+	int overflow;
+};
+
+enum { CLI_END = 0, CLI_STOP = -1 };
+
+/* Prepares parsing argv (argv[0] is the verb's name). */
+void cli_start(struct cli *c, const struct verb *v, int argc, char **argv);
+/*
+ * The next option's id (> 0, its value in c->arg); CLI_END when the options are over; CLI_STOP
+ * when the verb must return c->code now: --help was printed (0, or 3 on a write error), or a
+ * usage error (unknown option with a "did you mean", missing value, unexpected argument) was
+ * reported (2).
+ */
+int cli_next(struct cli *c);
+
+/* The generated --help: synopsis, description, options, epilogue. */
+void cli_help(FILE *out, const struct verb *v);
+/* Pieces for a verb that writes its own help page (lab). */
+void cli_help_synopsis(FILE *out, const struct verb *v, const char *lead);
+void cli_help_options(FILE *out, const struct verb *v);
+
+/*
+ * How a verb's text output wraps the findings: head() before them (the inventory, the per-rank
+ * table), tail() after the summary line (timings); either may be NULL. `arg` is passed through.
+ */
+struct report_text {
+	void (*head)(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg);
+	void (*tail)(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg);
+	const void *arg;
+};
+
+/*
+ * The tail every findings verb shares: the exit code from the findings (1 when one is an error,
+ * else 0); with --json the document {verb, <payload members>, findings, summary, exit_code};
+ * else text->head, the findings, a blank line, the summary line and text->tail. Flushes stdout
+ * and returns the exit code, or 3 when stdout could not be written. Borrows everything.
+ */
+int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
+	       const struct report_text *text);
+/* --json output without findings (lab): the document for `verb` with exit_code `code`. */
+int cmd_print_json(const char *verb, json_t *payload, int code);
+
+extern const struct verb verb_node, verb_explain, verb_lab;
 
 int cmd_node(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+/* `bench p2p` (cmd/bench_p2p.c); bench.c's sub-verb table dispatches "p2p" here. */
+int cmd_bench_p2p(int argc, char **argv);
+/* Stand-in for `bench` until bench.c (collectives) is merged: only "p2p". */
+int cmd_bench_p2p_dispatch(int argc, char **argv);
 
 /* "ncclcheck: error: ..." on stderr (git's message rules); returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -21,7 +166,8 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Reports a getopt_long failure for `verb` with a "did you mean" when one is close, and returns
- * EXIT_USAGE. Call it on '?' or ':' with an optstring starting with ':'.
+ * EXIT_USAGE. Call it on '?' or ':' with an optstring starting with ':'. (cli_next() does this
+ * for verbs with a descriptor.)
  */
 int cli_bad_option(const char *verb, int c, char **argv, const struct option *longopts);
 /* Prints "error: MSG" and the hint to run `ncclcheck VERB --help`; returns EXIT_USAGE. */
@@ -31,6 +177,13 @@ int cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((forma
 int cli_parse_duration_ms(const char *s, long *ms);
 /* A decimal integer in [min, max]; -1 otherwise. */
 int cli_parse_long(const char *s, long min, long max, long *out);
+
+/*
+ * This process's environment as data (caller frees with envmap_free): what a verb gives
+ * probe_ctx_init() as the job's environment and probe_ctx_knobs() as ncclcheck's knobs. `run`
+ * and `config` edit a copy of it to probe "as the job will run".
+ */
+struct envmap *cli_environ(void);
 
 /* Default render options for stdout (colour decided from the terminal and NO_COLOR). */
 void cli_render_opts(struct render_opts *ro, int verbose, int no_color);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ncclcheck.h"
+#include "util/envmap.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -124,6 +125,13 @@ void cli_render_opts(struct render_opts *ro, int verbose, int no_color)
 {
 	ro->verbose = verbose;
 	ro->color = !no_color && render_want_color(stdout);
+}
+
+extern char **environ;
+
+struct envmap *cli_environ(void)
+{
+	return envmap_new(environ);
 }
 
 int cli_finish(int code)

@@ -7,45 +7,94 @@
 
 #include "lab/lab.h"
 #include "ncclcheck.h"
+#include "report/lab_text.h"
 #include "report/render.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-static const char lab_usage_head[] =
-"usage: ncclcheck lab up [--nodes N] [--scenario NAME] [--prefix P] [--docker0] [--slurm]\n"
-"                        [--force] [--json]\n"
-"       ncclcheck lab status [--prefix P] [--json]\n"
-"       ncclcheck lab exec [--prefix P] NODE [--] [CMD [ARG]...]\n"
-"       ncclcheck lab down [--prefix P] [--json]\n"
-"       ncclcheck lab rsh [--prefix P] HOST CMD...   (Open MPI's rsh agent; see below)\n"
-"\n"
+enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLURM };
+
+/* Each option once; the subcommands' tables and the help page's list are built from these rows. */
+#define ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_NODES, .help = "1 to 64 nodes (default 2)" }
+#define ROW_SCENARIO { .name = "scenario", .arg = "NAME", .id = OPT_SCENARIO, \
+	.help = "one of the scenarios below (default healthy)" }
+#define ROW_PREFIX { .name = "prefix", .arg = "P", .id = OPT_PREFIX, \
+	.help = "names every namespace and link of the lab: P-n0, P-hub, P-n0e0 ...\n" \
+		"(a-z, 0-9, '-', at most 9 characters; default ncl)" }
+#define ROW_DOCKER0 { .name = "docker0", .id = OPT_DOCKER0, \
+	.help = "give every node docker0 with 172.17.0.1/16 whatever the scenario" }
+#define ROW_FORCE { .name = "force", .id = OPT_FORCE, \
+	.help = "up: remove a lab with the same prefix first, instead of refusing" }
+#define ROW_SLURM { .name = "slurm", .id = OPT_SLURM, \
+	.help = "up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n" \
+		"slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n" \
+		"(needs: apt-get install slurm-wlm munge)" }
+
+static const struct cli_opt up_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_SLURM, ROW_FORCE, { 0 } };
+static const struct cli_opt prefix_opts[] = { ROW_PREFIX, { 0 } };
+static const struct cli_opt all_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_SLURM, ROW_FORCE, { 0 } };
+
+static int lab_up_cmd(int argc, char **argv);
+static int lab_status_cmd(int argc, char **argv);
+static int lab_exec_cmd(int argc, char **argv);
+static int lab_down_cmd(int argc, char **argv);
+static int lab_rsh_cmd(int argc, char **argv);
+static void lab_help(FILE *out, const struct verb *v);
+
+static const struct verb lab_subs[] = {
+	{
+		.name = "lab up",
+		.summary = "build nodes P-n0 .. P-n<N-1> with the scenario's fault",
+		.opts = up_opts, .flags = VERB_JSON | VERB_ROOT, .run = lab_up_cmd, .help = lab_help,
+	},
+	{
+		.name = "lab status",
+		.summary = "nodes, addresses, scenario and the faults in place (every lab unless --prefix);\n"
+			   "the faults are read back from each node's kernel and compared with the plan",
+		.opts = prefix_opts, .flags = VERB_JSON, .run = lab_status_cmd, .help = lab_help,
+	},
+	{
+		.name = "lab exec",
+		.summary = "run CMD (default: $SHELL) on NODE (n0, n1, ... or P-n1) with the node's launch\n"
+			   "environment exported (MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES, WORLD_SIZE),\n"
+			   "its /etc/hosts and its hostname; exits with CMD's exit code",
+		.args = "NODE [--] [CMD [ARG]...]",
+		.opts = prefix_opts, .flags = VERB_STOP_AT_ARG | VERB_ROOT, .run = lab_exec_cmd,
+		.help = lab_help,
+	},
+	{
+		.name = "lab down",
+		.summary = "remove the lab: processes left in it, namespaces, links, /etc/netns entries and\n"
+			   "state, found by prefix alone (works after a crash); safe to repeat",
+		.opts = prefix_opts, .flags = VERB_JSON | VERB_ROOT, .run = lab_down_cmd, .help = lab_help,
+	},
+	{
+		.name = "lab rsh",
+		.summary = "Open MPI's rsh agent: run the shell command CMD on the node HOST names (a\n"
+			   "hostname, n1, or one of its addresses), like ssh HOST CMD",
+		.args = "HOST CMD...",
+		.opts = prefix_opts, .flags = VERB_STOP_AT_ARG | VERB_ROOT, .run = lab_rsh_cmd,
+		.help = lab_help,
+	},
+};
+
+const struct verb verb_lab = {
+	.name = "lab",
+	.summary = "build a simulated multi-node cluster with real network faults",
+	.flags = VERB_ROOT,
+	.run = cmd_lab,
+	.help = lab_help,
+};
+
+static const char lab_description[] =
 "Builds a simulated multi-node GPU cluster on this Linux machine: every node is a network\n"
 "namespace with the NICs of a cloud VM, and a scenario adds one real kernel fault (iptables,\n"
 "MTU, tbf, a missing hosts entry) that breaks NCCL the way it breaks in the field. The lab is\n"
-"where the other verbs are tried out: 'ncclcheck lab exec n1 -- ncclcheck node'. Needs root.\n"
-"\n"
-"  up       build nodes P-n0 .. P-n<N-1> with the scenario's fault\n"
-"  status   nodes, addresses, scenario and the faults in place (every lab unless --prefix)\n"
-"  exec     run CMD (default: $SHELL) on NODE (n0, n1, ... or P-n1) with the node's launch\n"
-"           environment exported (MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES, WORLD_SIZE),\n"
-"           its /etc/hosts and its hostname; exits with CMD's exit code\n"
-"  down     remove the lab: processes left in it, namespaces, links, /etc/netns entries and\n"
-"           state, found by prefix alone (works after a crash); safe to repeat\n"
-"\n"
-"  --nodes N          1 to 64 nodes (default 2)\n"
-"  --scenario NAME    one of the scenarios below (default healthy)\n"
-"  --prefix P         names every namespace and link of the lab: P-n0, P-hub, P-n0e0 ...\n"
-"                     (a-z, 0-9, '-', at most 9 characters; default ncl)\n"
-"  --docker0          give every node docker0 with 172.17.0.1/16 whatever the scenario\n"
-"  --slurm            up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n"
-"                     slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n"
-"                     (needs: apt-get install slurm-wlm munge)\n"
-"  --force            up: remove a lab with the same prefix first, instead of refusing\n"
-"  --json             machine-readable output\n"
-"\n"
+"where the other verbs are tried out: 'ncclcheck lab exec n1 -- ncclcheck node'. Needs root.\n";
+
+static const char lab_layout[] =
 "Layout: node i has eth0 203.0.113.(10+i)/24 on the \"public\" bridge and eth1 10.10.0.(10+i)/24\n"
 "on the \"private\" bridge, both bridges in the hidden namespace P-hub; eth0 comes first, as\n"
 "on the VMs. Hostnames P-n<i> resolve to eth1 addresses (/etc/netns/P-n<i>/hosts).\n"
@@ -55,9 +104,9 @@ static const char lab_usage_head[] =
 "node shows them, the host's firewall is never touched.\n"
 "\n"
 "Launchers: Open MPI's mpirun works from any node with no flags ('lab exec n0 -- mpirun -np 2\n"
-"--host P-n0,P-n1 CMD'): each node's environment names 'ncclcheck lab rsh' as its rsh agent,\n"
-"which runs the command inside the node HOST names (a hostname or an address of the lab).\n"
-"torchrun needs nothing: run it on every node with 'lab exec' and the exported variables.\n"
+"--host P-n0,P-n1 CMD'): each node's environment names 'ncclcheck lab rsh' as its rsh agent.\n"
+"With --slurm, srun and sbatch work from any node (SLURM_CONF is exported). torchrun needs\n"
+"nothing: run it on every node with 'lab exec' and the exported variables.\n"
 "\n"
 "Scenarios:\n";
 
@@ -94,12 +143,34 @@ static void wrapped(FILE *out, const char *label, const char *text, int indent, 
 	fputc('\n', out);
 }
 
-static void lab_usage(FILE *out)
+/* One page for all subcommands: their synopses, what each does, every option once, scenarios. */
+static void lab_help(FILE *out, const struct verb *v)
 {
+	const struct verb all = { .name = "lab", .opts = all_opts, .flags = VERB_JSON,
+				  .json_help = "machine-readable output" };
 	size_t n;
 	const struct lab_scenario *sc = lab_scenarios(&n);
 
-	fputs(lab_usage_head, out);
+	(void)v;
+	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++)
+		cli_help_synopsis(out, &lab_subs[i], i ? "       " : "usage: ");
+	fprintf(out, "\n%s\n", lab_description);
+	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++) {
+		const char *p = lab_subs[i].summary;
+
+		fprintf(out, "  %-8s ", lab_subs[i].name + strlen("lab "));
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+			fwrite(p, 1, len, out);
+			p += len;
+			if (*p == '\n' && *++p)
+				fprintf(out, "\n%11s", "");
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	cli_help_options(out, &all);
+	fprintf(out, "\n%s", lab_layout);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "  %s%s\n", sc[i].name, i == 0 ? " (default)" : "");
 		wrapped(out, "", sc[i].summary, 6, 96);
@@ -155,15 +226,6 @@ static int preflight(unsigned needs, struct lab_tools *t, int argc, char **argv)
 	return 0;
 }
 
-static int print_json(json_t *payload, int code)
-{
-	json_t *doc = render_json_doc("lab", payload, NULL, code);
-
-	render_json_print(stdout, doc);
-	json_decref(doc);
-	return cli_finish(code);
-}
-
 static int unknown_scenario(const char *name)
 {
 	size_t n;
@@ -183,50 +245,44 @@ static int unknown_scenario(const char *name)
 	return rc;
 }
 
-static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
+/* Subcommands get lab's argv + 1: argv[-1] is "lab", which the sudo hint repeats. */
+static int lab_up_cmd(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "scenario", required_argument, NULL, 's' },
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "docker0", no_argument, NULL, 'd' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "slurm", no_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lab_up_opts o = {
-		.prefix = LAB_PREFIX_DEFAULT, .nodes = 2, .cancel = &interrupted,
+		.prefix = LAB_PREFIX_DEFAULT,
+		.nodes = 2,
+		.sc = NULL,
+		.docker0 = 0,
+		.force = 0,
+		.cancel = &interrupted,
 	};
 	const char *scenario = "healthy";
 	struct sigaction sa, old_int, old_term, old_hup;
 	struct lab_tools t;
 	struct err e = ERR_INIT;
+	struct cli c;
 	long nodes;
-	int json = 0, c, code, rc;
+	int id, code, rc;
 	int64_t t0;
 
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (cli_parse_long(optarg, 1, LAB_NODES_MAX, &nodes) < 0)
+	cli_start(&c, &lab_subs[0], argc, argv);
+	while ((id = cli_next(&c)) > 0) {
+		switch (id) {
+		case OPT_NODES:
+			if (cli_parse_long(c.arg, 1, LAB_NODES_MAX, &nodes) < 0)
 				return cli_usage_error("lab", "--nodes wants 1 to %d, not '%s'",
-						       LAB_NODES_MAX, optarg);
+						       LAB_NODES_MAX, c.arg);
 			o.nodes = (int)nodes;
 			break;
-		case 's': scenario = optarg; break;
-		case 'p': o.prefix = optarg; break;
-		case 'd': o.docker0 = 1; break;
-		case 'f': o.force = 1; break;
-		case 'S': o.slurm = 1; break;
-		case 'j': json = 1; break;
-		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
-		default: return cli_bad_option("lab up", c, argv, longopts);
+		case OPT_SCENARIO: scenario = c.arg; break;
+		case OPT_PREFIX: o.prefix = c.arg; break;
+		case OPT_DOCKER0: o.docker0 = 1; break;
+		case OPT_FORCE: o.force = 1; break;
+		case OPT_SLURM: o.slurm = 1; break;
 		}
 	}
-	if (optind < argc)
-		return cli_usage_error("lab", "unexpected argument '%s'", argv[optind]);
+	if (id == CLI_STOP)
+		return c.code;
 	o.sc = lab_scenario_find(scenario);
 	if (!o.sc)
 		return unknown_scenario(scenario);
@@ -235,7 +291,7 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 	if (o.nodes < o.sc->min_nodes)
 		return cli_usage_error("lab", "scenario '%s' needs --nodes %d or more", o.sc->name,
 				       o.sc->min_nodes);
-	code = preflight(o.sc->flags | (o.docker0 ? LAB_DOCKER0 : 0), &t, full_argc, full_argv);
+	code = preflight(o.sc->flags | (o.docker0 ? LAB_DOCKER0 : 0), &t, argc + 1, argv - 1);
 	if (code)
 		return code;
 
@@ -262,13 +318,13 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 	{
 		json_t *st = lab_status(o.prefix);
 
-		if (json)
-			code = print_json(st, EXIT_CLEAN);
+		if (c.common.json)
+			code = cmd_print_json("lab", st, EXIT_CLEAN);
 		else {
 			printf("lab '%s' is up: %d node%s, scenario '%s', built in %.2f s\n\n", o.prefix,
 			       o.nodes, o.nodes == 1 ? "" : "s", o.sc->name,
 			       (double)(time_now_ms() - t0) / 1000.0);
-			lab_status_print(stdout, st);
+			render_lab_status_text(stdout, st);
 			code = cli_finish(EXIT_CLEAN);
 		}
 		json_decref(st);
@@ -278,73 +334,55 @@ static int lab_up_cmd(int argc, char **argv, int full_argc, char **full_argv)
 
 static int lab_status_cmd(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *prefix = NULL;
 	struct err e = ERR_INIT;
-	int json = 0, c, code;
+	struct cli c;
+	int id, code;
 	json_t *st;
 
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': prefix = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
-		default: return cli_bad_option("lab status", c, argv, longopts);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("lab", "unexpected argument '%s'", argv[optind]);
+	cli_start(&c, &lab_subs[1], argc, argv);
+	while ((id = cli_next(&c)) > 0)
+		if (id == OPT_PREFIX)
+			prefix = c.arg;
+	if (id == CLI_STOP)
+		return c.code;
 	if (prefix && lab_prefix_check(prefix, &e) < 0)
 		return cli_usage_error("lab", "%s", e.msg);
 	st = lab_status(prefix);
-	if (json) {
-		code = print_json(st, EXIT_CLEAN);
+	if (c.common.json) {
+		code = cmd_print_json("lab", st, EXIT_CLEAN);
 	} else {
 		if (prefix && !json_array_size(json_object_get(st, "labs")))
 			printf("no lab '%s'\n", prefix);
 		else
-			lab_status_print(stdout, st);
+			render_lab_status_text(stdout, st);
 		code = cli_finish(EXIT_CLEAN);
 	}
 	json_decref(st);
 	return code;
 }
 
-static int lab_down_cmd(int argc, char **argv, int full_argc, char **full_argv)
+static int lab_down_cmd(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *prefix = LAB_PREFIX_DEFAULT;
 	struct lab_down_result r;
 	struct lab_tools t;
 	struct err e = ERR_INIT;
-	int json = 0, c, code, not_root;
+	struct cli c;
+	int id, code, not_root;
 
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': prefix = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
-		default: return cli_bad_option("lab down", c, argv, longopts);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("lab", "unexpected argument '%s'", argv[optind]);
+	cli_start(&c, &lab_subs[3], argc, argv);
+	while ((id = cli_next(&c)) > 0)
+		if (id == OPT_PREFIX)
+			prefix = c.arg;
+	if (id == CLI_STOP)
+		return c.code;
 	if (lab_prefix_check(prefix, &e) < 0)
 		return cli_usage_error("lab", "%s", e.msg);
 	if (lab_check_privileges(&not_root, &e) < 0) {
 		error("%s", e.msg);
 		if (not_root)
-			hint_sudo(full_argc, full_argv);
+			hint_sudo(argc + 1, argv - 1);
 		return EXIT_CANNOT_RUN;
 	}
 	/* ip is only needed for links leaked into the root namespace; down works without it */
@@ -354,17 +392,10 @@ static int lab_down_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		error("lab down: %s", e.msg);
 		return EXIT_CANNOT_RUN;
 	}
-	if (json) {
-		json_t *p = json_object(), *rm = jobj_child(p, "removed");
+	if (c.common.json) {
+		json_t *p = lab_down_json(prefix, &r);
 
-		jset_str(p, "prefix", prefix);
-		jset_int(rm, "namespaces", r.namespaces);
-		jset_int(rm, "processes", r.processes);
-		jset_int(rm, "links", r.links);
-		jset_int(rm, "etc_netns_dirs", r.etc_dirs);
-		jset_bool(rm, "state", r.state);
-		jset_bool(rm, "slurm", r.slurm);
-		code = print_json(p, EXIT_CLEAN);
+		code = cmd_print_json("lab", p, EXIT_CLEAN);
 		json_decref(p);
 		return code;
 	}
@@ -380,36 +411,32 @@ static int lab_down_cmd(int argc, char **argv, int full_argc, char **full_argv)
 	return cli_finish(EXIT_CLEAN);
 }
 
-static int lab_exec_cmd(int argc, char **argv, int full_argc, char **full_argv)
+static int lab_exec_cmd(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *prefix = NULL, *node, *shell = getenv("SHELL");
 	char *shell_argv[] = { (char *)(shell && *shell ? shell : "/bin/sh"), NULL };
 	char netns[128];
 	struct lab_tools t;
 	struct err e = ERR_INIT;
-	int c, code;
+	struct cli c;
+	int id, code, arg;
 
-	/* '+': stop at NODE, so that CMD's own options are left alone */
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': prefix = optarg; break;
-		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
-		default: return cli_bad_option("lab exec", c, argv, longopts);
-		}
-	}
-	if (optind >= argc)
+	/* VERB_STOP_AT_ARG: options end at NODE, so that CMD's own options are left alone */
+	cli_start(&c, &lab_subs[2], argc, argv);
+	while ((id = cli_next(&c)) > 0)
+		if (id == OPT_PREFIX)
+			prefix = c.arg;
+	if (id == CLI_STOP)
+		return c.code;
+	arg = c.optind;
+	if (arg >= argc)
 		return cli_usage_error("lab", "'lab exec' needs a node: 'ncclcheck lab exec n1 -- CMD'");
-	node = argv[optind++];
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
+	node = argv[arg++];
+	if (arg < argc && !strcmp(argv[arg], "--"))
+		arg++;
 	if (prefix && lab_prefix_check(prefix, &e) < 0)
 		return cli_usage_error("lab", "%s", e.msg);
-	code = preflight(0, &t, full_argc, full_argv);
+	code = preflight(0, &t, argc + 1, argv - 1);
 	if (code)
 		return code;
 	if (lab_resolve_node(prefix, node, netns, sizeof(netns), &e) < 0) {
@@ -419,7 +446,7 @@ static int lab_exec_cmd(int argc, char **argv, int full_argc, char **full_argv)
 		return EXIT_CANNOT_RUN;
 	}
 	fflush(stdout);
-	lab_exec(netns, t.ip, optind < argc ? argv + optind : shell_argv, &e);
+	lab_exec(netns, t.ip, arg < argc ? argv + arg : shell_argv, &e);
 	error("lab exec: %s", e.msg);
 	return EXIT_CANNOT_RUN;
 }
@@ -428,34 +455,30 @@ static int lab_exec_cmd(int argc, char **argv, int full_argc, char **full_argv)
  * Open MPI's rsh agent: mpirun calls it as `AGENT HOST CMD...` like ssh, so CMD is one shell
  * string to run on HOST. HOST is a node's hostname, its short name or one of its addresses.
  */
-static int lab_rsh_cmd(int argc, char **argv, int full_argc, char **full_argv)
+static int lab_rsh_cmd(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *prefix = NULL, *host;
 	char netns[128], node[16];
 	struct strbuf cmd = STRBUF_INIT;
 	struct lab_tools t;
 	struct err e = ERR_INIT;
-	int c, code;
+	struct cli c;
+	int id, code, arg;
 	unsigned a, b, cc, d;
 
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': prefix = optarg; break;
-		case 'h': lab_usage(stdout); return cli_finish(EXIT_CLEAN);
-		default: return cli_bad_option("lab rsh", c, argv, longopts);
-		}
-	}
+	cli_start(&c, &lab_subs[4], argc, argv);
+	while ((id = cli_next(&c)) > 0)
+		if (id == OPT_PREFIX)
+			prefix = c.arg;
+	if (id == CLI_STOP)
+		return c.code;
+	arg = c.optind;
 	/* ssh options an rsh caller may pass (-x, -l user) mean nothing inside the lab */
-	while (optind < argc && argv[optind][0] == '-')
-		optind += !strcmp(argv[optind], "-l") ? 2 : 1;
-	if (optind + 1 >= argc)
+	while (arg < argc && argv[arg][0] == '-')
+		arg += !strcmp(argv[arg], "-l") ? 2 : 1;
+	if (arg + 1 >= argc)
 		return cli_usage_error("lab", "'lab rsh' needs a host and a command");
-	host = argv[optind++];
+	host = argv[arg++];
 	/* an address of the lab stands for its node: .10+i on both segments */
 	if (sscanf(host, "%u.%u.%u.%u", &a, &b, &cc, &d) == 4 && d >= 10 && d < 10 + LAB_NODES_MAX) {
 		snprintf(node, sizeof(node), "n%u", d - 10);
@@ -463,15 +486,15 @@ static int lab_rsh_cmd(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	if (prefix && lab_prefix_check(prefix, &e) < 0)
 		return cli_usage_error("lab", "%s", e.msg);
-	code = preflight(0, &t, full_argc, full_argv);
+	code = preflight(0, &t, argc + 1, argv - 1);
 	if (code)
 		return code;
 	if (lab_resolve_node(prefix, host, netns, sizeof(netns), &e) < 0) {
 		error("lab rsh: %s", e.msg);
 		return EXIT_CANNOT_RUN;
 	}
-	for (int i = optind; i < argc; i++)
-		strbuf_addf(&cmd, "%s%s", i > optind ? " " : "", argv[i]);
+	for (int i = arg; i < argc; i++)
+		strbuf_addf(&cmd, "%s%s", i > arg ? " " : "", argv[i]);
 	{
 		char *sh_argv[] = { (char *)"/bin/sh", (char *)"-c", cmd.buf, NULL };
 
@@ -485,30 +508,24 @@ static int lab_rsh_cmd(int argc, char **argv, int full_argc, char **full_argv)
 
 int cmd_lab(int argc, char **argv)
 {
-	static const char *const subs[] = { "up", "status", "exec", "down", "rsh" };
+	const char *subs[ARRAY_SIZE(lab_subs)];
 	const char *sub, *best;
 
-	opterr = 0;
 	if (argc < 2)
 		return cli_usage_error("lab", "'lab' needs a subcommand: up, status, exec or down");
 	sub = argv[1];
 	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-		lab_usage(stdout);
+		lab_help(stdout, &verb_lab);
 		return cli_finish(EXIT_CLEAN);
 	}
 	/* each subcommand parses from its own name on, like a verb */
-	if (!strcmp(sub, "up"))
-		return lab_up_cmd(argc - 1, argv + 1, argc, argv);
-	if (!strcmp(sub, "status"))
-		return lab_status_cmd(argc - 1, argv + 1);
-	if (!strcmp(sub, "exec"))
-		return lab_exec_cmd(argc - 1, argv + 1, argc, argv);
-	if (!strcmp(sub, "down"))
-		return lab_down_cmd(argc - 1, argv + 1, argc, argv);
-	if (!strcmp(sub, "rsh"))
-		return lab_rsh_cmd(argc - 1, argv + 1, argc, argv);
+	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++) {
+		subs[i] = lab_subs[i].name + strlen("lab ");
+		if (!strcmp(sub, subs[i]))
+			return lab_subs[i].run(argc - 1, argv + 1);
+	}
 	best = suggest_closest(sub, subs, ARRAY_SIZE(subs));
 	if (best)
 		return cli_usage_error("lab", "unknown subcommand '%s'; did you mean '%s'?", sub, best);
-	return cli_usage_error("lab", "unknown subcommand '%s' (up, status, exec, down)", sub);
+	return cli_usage_error("lab", "unknown subcommand '%s' (up, status, exec, down, rsh)", sub);
 }

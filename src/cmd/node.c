@@ -12,33 +12,46 @@
 #include "report/inventory.h"
 #include "report/render.h"
 #include "rules/rules.h"
+#include "util/envmap.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
-static const char node_usage[] =
-"usage: ncclcheck node [--json] [--facts FILE] [--python PATH]... [--no-python]\n"
-"                      [--python-timeout SECONDS] [--master-addr ADDR] [--verbose] [--no-color]\n"
-"\n"
-"Inventories this machine's GPU / CUDA / NCCL / PyTorch / Lightning stack and its network,\n"
-"predicts what NCCL will do here (which interface it bootstraps on, which library torch\n"
-"loads), and reports every problem with the exact fix. Nothing is changed on the machine.\n"
-"\n"
-"  --json                 print the facts and the findings as one JSON document\n"
-"  --facts FILE           do not probe: re-run the rules on a facts document saved with\n"
-"                         'ncclcheck node --json > FILE' (its \"facts\" member, or the bare facts)\n"
-"  --python PATH          also inspect this interpreter (repeatable); python3 on PATH,\n"
-"                         /usr/bin/python3 and the active venv/conda are inspected anyway\n"
-"  --no-python            skip the Python probe (importing torch takes seconds)\n"
-"  --python-timeout SEC   give up on an interpreter after SEC seconds (default 20)\n"
-"  --master-addr ADDR     rank 0's address (default $MASTER_ADDR): the kernel's route to it\n"
-"                         must leave through the interface NCCL bootstraps on\n"
-"  -v, --verbose          show every piece of evidence and every passed check in full\n"
-"      --no-color         no colours (also: NO_COLOR=1; colours are only used on a terminal)\n"
-"\n"
-"Exit codes: 0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n"
-"For tests, NCCLCHECK_SYS_ROOT, NCCLCHECK_PROC_ROOT and NCCLCHECK_ETC_ROOT point the probes\n"
-"at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
-"NCCL's interface choice for that version instead of the one torch loads.\n";
+enum { OPT_FACTS = 1, OPT_PYTHON, OPT_NO_PYTHON, OPT_PYTHON_TIMEOUT, OPT_MASTER_ADDR };
+
+static const struct cli_opt node_opts[] = {
+	{ .name = "facts", .arg = "FILE", .id = OPT_FACTS,
+	  .help = "do not probe: re-run the rules on a facts document saved with\n"
+		  "'ncclcheck node --json > FILE' (its \"facts\" member, or the bare facts)" },
+	{ .name = "python", .arg = "PATH", .id = OPT_PYTHON, .flags = CLI_OPT_MULTI,
+	  .help = "also inspect this interpreter (repeatable); python3 on PATH,\n"
+		  "/usr/bin/python3 and the active venv/conda are inspected anyway" },
+	{ .name = "no-python", .id = OPT_NO_PYTHON,
+	  .help = "skip the Python probe (importing torch takes seconds)" },
+	{ .name = "python-timeout", .arg = "SEC", .id = OPT_PYTHON_TIMEOUT,
+	  .help = "give up on an interpreter after SEC seconds (default 20)" },
+	{ .name = "master-addr", .arg = "ADDR", .id = OPT_MASTER_ADDR,
+	  .help = "rank 0's address (default $MASTER_ADDR): the kernel's route to it\n"
+		  "must leave through the interface NCCL bootstraps on" },
+	{ 0 },
+};
+
+const struct verb verb_node = {
+	.name = "node",
+	.summary = "check this machine's stack and predict what NCCL will do here",
+	.description =
+		"Inventories this machine's GPU / CUDA / NCCL / PyTorch / Lightning stack and its network,\n"
+		"predicts what NCCL will do here (which interface it bootstraps on, which library torch\n"
+		"loads), and reports every problem with the exact fix. Nothing is changed on the machine.\n",
+	.opts = node_opts,
+	.json_help = "print the facts and the findings as one JSON document",
+	.epilogue =
+		"Exit codes: 0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n"
+		"For tests, NCCLCHECK_SYS_ROOT, NCCLCHECK_PROC_ROOT and NCCLCHECK_ETC_ROOT point the probes\n"
+		"at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
+		"NCCL's interface choice for that version instead of the one torch loads.\n",
+	.flags = VERB_REPORT,
+	.run = cmd_node,
+};
 
 /* Facts documents are small; anything bigger is not one. */
 #define FACTS_FILE_MAX (64L << 20)
@@ -79,56 +92,56 @@ static json_t *load_facts(const char *path)
 	return doc;
 }
 
-int cmd_node(int argc, char **argv)
+static void node_head(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "facts", required_argument, NULL, 'f' },
-		{ "python", required_argument, NULL, 'p' },
-		{ "no-python", no_argument, NULL, 'P' },
-		{ "master-addr", required_argument, NULL, 'm' },
-		{ "python-timeout", required_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct probe_opts po;
-	struct render_opts ro;
+	(void)arg;
+	render_inventory_text(out, json_object_get(payload, "facts"), ro);
+}
+
+/* Only a run that probed has timings to show. */
+static void node_tail(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
+{
+	(void)ro;
+	if (!*(const int *)arg)
+		fprintf(out, "probes took %lld ms\n",
+			jpath_int(json_object_get(payload, "facts"), "timings_ms.total", -1));
+}
+
+static int node_main(int argc, char **argv, struct envmap *env)
+{
+	struct probe_ctx po;
+	struct cli c;
 	const char *facts_file = NULL;
 	const char **pythons = NULL;
 	size_t npy = 0;
-	int json = 0, verbose = 0, no_color = 0, c, code;
+	int id, code, from_file;
 	struct findings *fs;
-	json_t *facts;
+	json_t *facts, *payload;
 
-	probe_opts_init(&po);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = 1; break;
-		case 'f': facts_file = optarg; break;
-		case 'p':
+	/* the job runs with our environment, and our NCCLCHECK_* knobs come from it too */
+	probe_ctx_init(&po, env);
+	probe_ctx_knobs(&po, env);
+	cli_start(&c, &verb_node, argc, argv);
+	while ((id = cli_next(&c)) > 0) {
+		switch (id) {
+		case OPT_FACTS: facts_file = c.arg; break;
+		case OPT_PYTHON:
 			pythons = xrealloc(pythons, (npy + 1) * sizeof(*pythons));
-			pythons[npy++] = optarg;
+			pythons[npy++] = c.arg;
 			break;
-		case 'P': po.skip_python = 1; break;
-		case 'm': po.master_addr = optarg; break;
-		case 't':
-			if (cli_parse_duration_ms(optarg, &po.python_timeout_ms) < 0 || !po.python_timeout_ms) {
+		case OPT_NO_PYTHON: po.skip_python = 1; break;
+		case OPT_MASTER_ADDR: po.master_addr = c.arg; break;
+		case OPT_PYTHON_TIMEOUT:
+			if (cli_parse_duration_ms(c.arg, &po.python_timeout_ms) < 0 || !po.python_timeout_ms) {
 				free(pythons);
-				return cli_usage_error("node", "--python-timeout wants seconds, not '%s'", optarg);
+				return cli_usage_error("node", "--python-timeout wants seconds, not '%s'", c.arg);
 			}
 			break;
-		case 'v': verbose = 1; break;
-		case 'C': no_color = 1; break;
-		case 'h': fputs(node_usage, stdout); free(pythons); return cli_finish(EXIT_CLEAN);
-		default: free(pythons); return cli_bad_option("node", c, argv, longopts);
 		}
 	}
-	if (optind < argc) {
+	if (id == CLI_STOP) {
 		free(pythons);
-		return cli_usage_error("node", "unexpected argument '%s'", argv[optind]);
+		return c.code;
 	}
 	po.pythons = pythons;
 	po.npythons = npy;
@@ -141,25 +154,23 @@ int cmd_node(int argc, char **argv)
 	fs = findings_new();
 	rules_run_node(facts, fs);
 	findings_sort(fs);
-	code = findings_count(fs, SEV_ERROR) ? EXIT_FINDINGS : EXIT_CLEAN;
 
-	if (json) {
-		json_t *payload = json_object(), *doc;
-		json_object_set(payload, "facts", facts);
-		doc = render_json_doc("node", payload, fs, code);
-		render_json_print(stdout, doc);
-		json_decref(doc);
-		json_decref(payload);
-	} else {
-		cli_render_opts(&ro, verbose, no_color);
-		render_inventory_text(stdout, facts, &ro);
-		render_findings_text(stdout, fs, &ro);
-		fputc('\n', stdout);
-		render_summary_line(stdout, fs, &ro);
-		if (!facts_file)
-			printf("probes took %lld ms\n", jpath_int(facts, "timings_ms.total", -1));
-	}
+	payload = json_object();
+	json_object_set(payload, "facts", facts);
+	from_file = facts_file != NULL;
+	code = cmd_report(&c, payload, fs,
+			  &(struct report_text){ .head = node_head, .tail = node_tail, .arg = &from_file });
+	json_decref(payload);
 	findings_free(fs);
 	json_decref(facts);
-	return cli_finish(code);
+	return code;
+}
+
+int cmd_node(int argc, char **argv)
+{
+	struct envmap *env = cli_environ();
+	int code = node_main(argc, argv, env);
+
+	envmap_free(env);
+	return code;
 }

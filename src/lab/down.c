@@ -18,6 +18,7 @@
 #include "lab/plan.h"
 #include "lab/sys.h"
 #include "util/file.h"
+#include "util/json.h"
 #include "util/subproc.h"
 #include "util/xalloc.h"
 
@@ -242,4 +243,18 @@ int lab_down(const char *prefix, const char *ip, struct lab_down_result *r, stru
 	lab_names_free(&links);
 	lab_names_free(&etc);
 	return rc;
+}
+
+json_t *lab_down_json(const char *prefix, const struct lab_down_result *r)
+{
+	json_t *p = json_object(), *rm = jobj_child(p, "removed");
+
+	jset_str(p, "prefix", prefix);
+	jset_int(rm, "namespaces", r->namespaces);
+	jset_int(rm, "processes", r->processes);
+	jset_int(rm, "links", r->links);
+	jset_int(rm, "etc_netns_dirs", r->etc_dirs);
+	jset_bool(rm, "state", r->state);
+	jset_bool(rm, "slurm", r->slurm);
+	return p;
 }

@@ -103,6 +103,8 @@ struct lab_down_result {
  * `ip` may be NULL; it is only needed when links leaked into the root namespace.
  */
 int lab_down(const char *prefix, const char *ip, struct lab_down_result *r, struct err *e);
+/* `lab down --json`'s payload: {prefix, removed: {namespaces, processes, links, etc_netns_dirs, state}}. */
+json_t *lab_down_json(const char *prefix, const struct lab_down_result *r);
 
 /* 1 when anything of lab `prefix` is left: state, a namespace, an /etc/netns directory. */
 int lab_exists(const char *prefix);
@@ -115,8 +117,13 @@ json_t *lab_discover(void);
  * master_addr, master_port, namespaces_missing: [...] } ] } for one prefix, or all when NULL.
  */
 json_t *lab_status(const char *prefix);
-/* Human text for a status document. */
-void lab_status_print(FILE *out, const json_t *status);
+/*
+ * Reads back what the kernel of each of `lab`'s namespaces_found holds (iptables -S, shaping
+ * qdiscs, link MTUs) into lab.kernel [{netns, iptables, tc, mtu}], and every way it differs from
+ * the recorded plan into lab.kernel_differs (strings). Needs root to enter the namespaces;
+ * without it lab.kernel is {"unknown": reason}. lab_status() calls it for labs that are up.
+ */
+void lab_kernel_read(json_t *lab);
 
 /* --slurm: munged, slurmctld in node 0, one slurmd per node (slurm.c). */
 #define LAB_SLURM_PATH_MAX 256

@@ -1,6 +1,7 @@
 /*
  * lab status and node names: which labs exist (from state directories and namespace names),
- * whether each is whole, what faults it carries, and which namespace "n1" means.
+ * whether each is whole, what faults it carries, and which namespace "n1" means. The text form
+ * of the status document is report/lab_text.c.
  */
 #include "lab/lab.h"
 
@@ -80,6 +81,7 @@ static json_t *one_lab(const char *prefix, const struct lab_names *nss)
 {
 	struct err e = ERR_INIT;
 	json_t *lab = lab_state_load(prefix, &e), *missing, *found, *v;
+	const struct lab_scenario *sc;
 	size_t i;
 
 	if (!lab) {
@@ -130,6 +132,14 @@ static json_t *one_lab(const char *prefix, const struct lab_names *nss)
 			jset_str(lab, "state", "up");
 		}
 	}
+	sc = jpath_str(lab, "scenario") ? lab_scenario_find(jpath_str(lab, "scenario")) : NULL;
+	if (sc) {
+		/* what the renderer shows comes with the document: it looks nothing up */
+		jset_str(lab, "summary", sc->summary);
+		jset_str(lab, "show", sc->show);
+	}
+	if (!strcmp(jpath_str(lab, "state"), "up"))
+		lab_kernel_read(lab);
 	return lab;
 }
 
@@ -148,94 +158,6 @@ json_t *lab_status(const char *prefix)
 	json_decref(prefixes);
 	lab_names_free(&nss);
 	return doc;
-}
-
-/* How a user names node `node` of lab `prefix` on the command line. */
-static void node_arg(char *buf, size_t len, const char *prefix, const char *node)
-{
-	if (!strcmp(prefix, LAB_PREFIX_DEFAULT))
-		snprintf(buf, len, "%s", node);
-	else
-		snprintf(buf, len, "%s-%s", prefix, node);
-}
-
-static void print_lab(FILE *out, const json_t *lab)
-{
-	const char *prefix = jpath_str(lab, "prefix"), *state = jpath_str(lab, "state");
-	const char *scen = jpath_str(lab, "scenario");
-	const struct lab_scenario *sc = scen ? lab_scenario_find(scen) : NULL;
-	json_t *nodes = json_object_get(lab, "nodes"), *faults = json_object_get(lab, "faults"), *v;
-	size_t i, nn = json_array_size(nodes);
-	char arg[64];
-
-	if (!state)
-		state = "unknown";
-	fprintf(out, "lab '%s': %s", prefix, state);
-	if (scen)
-		fprintf(out, ", %zu node%s, scenario '%s'", nn, nn == 1 ? "" : "s", scen);
-	fputc('\n', out);
-	if (jpath_str(lab, "problem"))
-		fprintf(out, "  problem: %s\n  fix: ncclcheck lab down%s%s\n", jpath_str(lab, "problem"),
-			strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
-			strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
-	if (sc)
-		fprintf(out, "  %s\n", sc->summary);
-	if (nn) {
-		fprintf(out, "\n  %-5s %-14s %-18s %-18s %-5s %s\n", "node", "hostname",
-			"eth0 (public)", "eth1 (private)", "mtu", "docker0");
-		json_array_foreach(nodes, i, v)
-			fprintf(out, "  %-5s %-14s %-18s %-18s %-5lld %s\n", jpath_str(v, "name"),
-				jpath_str(v, "hostname") ? jpath_str(v, "hostname") : "?",
-				jpath_str(v, "eth0") ? jpath_str(v, "eth0") : "?",
-				jpath_str(v, "eth1") ? jpath_str(v, "eth1") : "?",
-				jpath_int(v, "eth1_mtu", 0),
-				jpath_str(v, "docker0") ? jpath_str(v, "docker0") : "-");
-		fprintf(out, "\n  launch environment ('lab exec' exports it): MASTER_ADDR=%s "
-			"MASTER_PORT=%lld NNODES=%zu WORLD_SIZE=%zu NODE_RANK=<the node's index>\n",
-			jpath_str(lab, "master_addr") ? jpath_str(lab, "master_addr") : "?",
-			jpath_int(lab, "master_port", 0), nn, nn);
-	}
-	if (json_is_object(json_object_get(lab, "slurm"))) {
-		const json_t *sl = json_object_get(lab, "slurm");
-		int up = jpath_bool(sl, "munged", 0) && jpath_bool(sl, "slurmctld", 0);
-
-		fprintf(out, "  slurm: %s (partition 'lab', SLURM_CONF=%s; munged %s, slurmctld %s)\n",
-			up ? "up" : "broken", jpath_str(sl, "conf"),
-			jpath_bool(sl, "munged", 0) ? "running" : "gone",
-			jpath_bool(sl, "slurmctld", 0) ? "running" : "gone");
-	}
-	if (json_array_size(faults)) {
-		fputs("  faults in place:\n", out);
-		json_array_foreach(faults, i, v)
-			fprintf(out, "    %-12s %s\n", jpath_str(v, "netns"), jpath_str(v, "what"));
-	} else if (scen) {
-		fputs("  faults in place: none\n", out);
-	}
-	if (sc && nn && !strcmp(state, "up")) {
-		node_arg(arg, sizeof(arg), prefix, nn > 1 ? "n1" : "n0");
-		fprintf(out, "  see it: %s\n", sc->show);
-		fprintf(out, "  try:    ncclcheck lab exec %s -- ncclcheck node\n", arg);
-		fprintf(out, "  remove: ncclcheck lab down%s%s\n",
-			strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
-			strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
-	}
-}
-
-void lab_status_print(FILE *out, const json_t *status)
-{
-	json_t *labs = json_object_get(status, "labs"), *v;
-	size_t i;
-
-	if (!json_array_size(labs)) {
-		fputs("no lab is up; start one with: sudo ncclcheck lab up --nodes 2 "
-		      "--scenario cloud-public-blocked\n", out);
-		return;
-	}
-	json_array_foreach(labs, i, v) {
-		if (i)
-			fputc('\n', out);
-		print_lab(out, v);
-	}
 }
 
 static int is_role(const char *node)

@@ -169,7 +169,11 @@ static int in_netns_child(void *arg, int fd)
 {
 	const struct in_netns *a = arg;
 
-	(void)fd;
+	/* the tool's stdout is the answer (iptables -S, tc qdisc show); stderr stays the errors */
+	if (fd != 1) {
+		dup2(fd, 1);
+		close(fd);
+	}
 	if (enter(a->netns) < 0) {
 		fprintf(stderr, "cannot enter namespace '%s': %s\n", a->netns, strerror(errno));
 		return 126;

@@ -29,7 +29,8 @@ int lab_links_list(struct lab_names *out, struct err *e);
 
 /*
  * Runs argv[0] (an absolute path) inside namespace `netns` (setns in a forked child, no mount
- * games): for tools that need the namespace's netfilter tables, like iptables.
+ * games): for tools that need the namespace's netfilter tables, like iptables. Its stdout lands
+ * in r->out, its stderr in r->errout.
  */
 int lab_run_in_netns(const char *netns, char *const argv[], long timeout_ms,
 		     struct subproc_result *r, struct err *e);

@@ -57,10 +57,10 @@ static void clean(char *s)
 	memmove(s, p, strlen(p) + 1);
 }
 
-static void read_attr(const struct probe_opts *o, const char *rel, const char *name, char *buf,
+static void read_attr(const struct probe_ctx *ctx, const char *rel, const char *name, char *buf,
 		      struct strbuf *unreadable)
 {
-	char *path = probe_sys_path(o, rel);
+	char *path = probe_sys_path(ctx, rel);
 	struct strbuf sb = STRBUF_INIT;
 
 	buf[0] = '\0';
@@ -78,7 +78,7 @@ static void read_attr(const struct probe_opts *o, const char *rel, const char *n
 	free(path);
 }
 
-static void read_dmi(const struct probe_opts *o, struct dmi *d)
+static void read_dmi(const struct probe_ctx *ctx, struct dmi *d)
 {
 	static const struct {
 		const char *name;
@@ -91,16 +91,16 @@ static void read_dmi(const struct probe_opts *o, struct dmi *d)
 		{ "chassis_asset_tag", offsetof(struct dmi, chassis_asset_tag) },
 		{ "board_asset_tag", offsetof(struct dmi, board_asset_tag) },
 	};
-	char *dir = probe_sys_path(o, "class/dmi/id");
+	char *dir = probe_sys_path(ctx, "class/dmi/id");
 
 	d->present = file_is_dir(dir);
 	free(dir);
 	for (size_t i = 0; d->present && i < sizeof(attrs) / sizeof(attrs[0]); i++) {
 		char rel[64];
 		snprintf(rel, sizeof(rel), "class/dmi/id/%s", attrs[i].name);
-		read_attr(o, rel, attrs[i].name, (char *)d + attrs[i].off, &d->unreadable);
+		read_attr(ctx, rel, attrs[i].name, (char *)d + attrs[i].off, &d->unreadable);
 	}
-	read_attr(o, "hypervisor/uuid", "hypervisor/uuid", d->hv_uuid, NULL);
+	read_attr(ctx, "hypervisor/uuid", "hypervisor/uuid", d->hv_uuid, NULL);
 }
 
 static void decide(struct verdict *v, const char *provider, const char *method, char *evidence, char *source)
@@ -138,39 +138,39 @@ static int ec2_uuid(const char *uuid)
 	return 0;
 }
 
-static char *dmi_src(const struct probe_opts *o, const char *attr)
+static char *dmi_src(const struct probe_ctx *ctx, const char *attr)
 {
 	char rel[64];
 
 	snprintf(rel, sizeof(rel), "class/dmi/id/%s", attr);
-	return probe_sys_path(o, rel);
+	return probe_sys_path(ctx, rel);
 }
 
 /* cloud-init's signatures (research/launch-and-cloud.md §2.9), plus systemd's "Amazon EC2" vendor. */
-static void match_dmi(const struct probe_opts *o, const struct dmi *d, struct verdict *v)
+static void match_dmi(const struct probe_ctx *ctx, const struct dmi *d, struct verdict *v)
 {
 	int k;
 
 	if (!strcmp(d->product_name, "Google Compute Engine"))
-		decide(v, "gcp", "dmi", xstrdup("DMI product_name 'Google Compute Engine'"), dmi_src(o, "product_name"));
+		decide(v, "gcp", "dmi", xstrdup("DMI product_name 'Google Compute Engine'"), dmi_src(ctx, "product_name"));
 	if (!strncmp(d->product_serial, "GoogleCloud-", 12))
-		decide(v, "gcp", "dmi", xstrdup("DMI product_serial 'GoogleCloud-...'"), dmi_src(o, "product_serial"));
+		decide(v, "gcp", "dmi", xstrdup("DMI product_serial 'GoogleCloud-...'"), dmi_src(ctx, "product_serial"));
 	if (!strcmp(d->chassis_asset_tag, "7783-7084-3265-9085-8269-3286-77"))
 		decide(v, "azure", "dmi", xasprintf("DMI chassis_asset_tag '%s' (Azure's)", d->chassis_asset_tag),
-		       dmi_src(o, "chassis_asset_tag"));
+		       dmi_src(ctx, "chassis_asset_tag"));
 	if (!strcmp(d->chassis_asset_tag, "OracleCloud.com"))
-		decide(v, "oci", "dmi", xstrdup("DMI chassis_asset_tag 'OracleCloud.com'"), dmi_src(o, "chassis_asset_tag"));
+		decide(v, "oci", "dmi", xstrdup("DMI chassis_asset_tag 'OracleCloud.com'"), dmi_src(ctx, "chassis_asset_tag"));
 	if (!strcmp(d->product_name, "Alibaba Cloud ECS"))
-		decide(v, "alibaba", "dmi", xstrdup("DMI product_name 'Alibaba Cloud ECS'"), dmi_src(o, "product_name"));
+		decide(v, "alibaba", "dmi", xstrdup("DMI product_name 'Alibaba Cloud ECS'"), dmi_src(ctx, "product_name"));
 	if (!strncmp(d->hv_uuid, "ec2", 3))
 		decide(v, "aws", "dmi", xasprintf("/sys/hypervisor/uuid begins 'ec2' (a Xen EC2 instance)"),
-		       probe_sys_path(o, "hypervisor/uuid"));
+		       probe_sys_path(ctx, "hypervisor/uuid"));
 	if (!strcmp(d->sys_vendor, "Amazon EC2"))
-		decide(v, "aws", "dmi", xstrdup("DMI sys_vendor 'Amazon EC2' (a Nitro instance)"), dmi_src(o, "sys_vendor"));
+		decide(v, "aws", "dmi", xstrdup("DMI sys_vendor 'Amazon EC2' (a Nitro instance)"), dmi_src(ctx, "sys_vendor"));
 	if (d->product_uuid[0] && (k = ec2_uuid(d->product_uuid)) != 0)
 		decide(v, "aws", "dmi", xasprintf("DMI product_uuid begins '%.*s'%s", (int)strcspn(d->product_uuid, "-"),
 						  d->product_uuid, k == 2 ? " (EC2, byte-swapped)" : ""),
-		       dmi_src(o, "product_uuid"));
+		       dmi_src(ctx, "product_uuid"));
 }
 
 /* The driver bound to a sysfs device directory: the last part of the device/driver link. */
@@ -197,9 +197,9 @@ static void add_hint(json_t *hints, const char *fmt, const char *a, const char *
 }
 
 /* RDMA devices whose driver names a cloud fabric: efa (AWS), erdma (Alibaba). */
-static void rdma_hints(const struct probe_opts *o, json_t *cloud, json_t *hints, struct verdict *v)
+static void rdma_hints(const struct probe_ctx *ctx, json_t *cloud, json_t *hints, struct verdict *v)
 {
-	char *root = probe_sys_path(o, "class/infiniband");
+	char *root = probe_sys_path(ctx, "class/infiniband");
 	DIR *dir = opendir(root);
 	struct dirent *de;
 	json_t *efa = json_array(), *erdma = json_array();
@@ -330,7 +330,7 @@ static const char *provider_name(const char *p)
 	return p;
 }
 
-void probe_cloud(const struct probe_opts *o, json_t *facts)
+void probe_cloud(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *cloud = jobj_child(facts, "cloud"), *hints = json_array(), *dj;
 	struct dmi d;
@@ -339,9 +339,9 @@ void probe_cloud(const struct probe_opts *o, json_t *facts)
 	memset(&d, 0, sizeof(d));
 	strbuf_init(&d.unreadable, 0);
 	memset(&v, 0, sizeof(v));
-	read_dmi(o, &d);
-	match_dmi(o, &d, &v);
-	rdma_hints(o, cloud, hints, &v);
+	read_dmi(ctx, &d);
+	match_dmi(ctx, &d, &v);
+	rdma_hints(ctx, cloud, hints, &v);
 	nic_hints(facts, hints, &v);
 	conf_hints(facts, hints, &v);
 	hostname_hint(facts, hints, &v);
@@ -360,7 +360,7 @@ void probe_cloud(const struct probe_opts *o, json_t *facts)
 		jset_str(dj, "source", "class/dmi/id");
 		json_object_set_new(cloud, "dmi", dj);
 	} else {
-		char *p = probe_sys_path(o, "class/dmi/id");
+		char *p = probe_sys_path(ctx, "class/dmi/id");
 		jset_unknown(cloud, "dmi", "no '%s': a container or a VM without SMBIOS", p);
 		free(p);
 	}

@@ -160,12 +160,12 @@ const char *cuda_error_hint(int rc)
 
 /* ---- the isolated child's side (see nvml.c) ---- */
 
-static void *open_libcuda(json_t *out)
+static void *open_libcuda(const char *lib, json_t *out)
 {
 	static const char *const names[] = { "libcuda.so.1", NULL };
 	struct err e = ERR_INIT;
 	char path[PATH_MAX], real[PATH_MAX];
-	void *h = dl_open_first("NCCLCHECK_CUDA_LIB", names, &e);
+	void *h = dl_open_first(lib, "NCCLCHECK_CUDA_LIB", names, &e);
 
 	if (!h) {
 		jset_str(out, "load_error", e.msg);
@@ -179,7 +179,7 @@ static void *open_libcuda(json_t *out)
 	return h;
 }
 
-void cuda_child_query(json_t *out)
+void cuda_child_query(const char *lib, json_t *out)
 {
 	cu_driver_get_version_fn ver;
 	void *h;
@@ -187,7 +187,7 @@ void cuda_child_query(json_t *out)
 	CUresult rc;
 
 	jset_str(out, "part", "cuda");
-	h = open_libcuda(out);
+	h = open_libcuda(lib, out);
 	if (!h)
 		return;
 	ver = (cu_driver_get_version_fn)dlsym(h, "cuDriverGetVersion");
@@ -202,7 +202,7 @@ void cuda_child_query(json_t *out)
 		jset_int(out, "version_rc", rc);
 }
 
-void cuda_child_init(json_t *out)
+void cuda_child_init(const char *lib, json_t *out)
 {
 	json_t *scratch = json_object();
 	cu_init_fn init;
@@ -212,7 +212,7 @@ void cuda_child_init(json_t *out)
 	CUresult rc;
 
 	jset_str(out, "part", "cuda_init");
-	h = open_libcuda(scratch);
+	h = open_libcuda(lib, scratch);
 	json_decref(scratch);
 	if (!h)
 		return;
@@ -227,27 +227,6 @@ void cuda_child_init(json_t *out)
 }
 
 /* ---- toolkits ---- */
-
-/* The first executable `name` in PATH, like the shell would find it; NULL if none. */
-static char *which(const char *name)
-{
-	const char *path = getenv("PATH"), *p;
-
-	if (!path)
-		return NULL;
-	for (p = path; *p;) {
-		size_t n = strcspn(p, ":");
-		char *cand = n ? xasprintf("%.*s/%s", (int)n, p, name) : xasprintf("./%s", name);
-
-		if (access(cand, X_OK) == 0 && !file_is_dir(cand))
-			return cand;
-		free(cand);
-		p += n;
-		if (*p == ':')
-			p++;
-	}
-	return NULL;
-}
 
 /* The version a toolkit directory states about itself, and which file said so. */
 static int toolkit_version(const char *dir, char *ver, size_t len, const char **source)
@@ -339,15 +318,15 @@ static json_t *add_toolkit(json_t *tks, const char *dir, const char *how)
 	return t;
 }
 
-static void search_toolkits(json_t *tks)
+static void search_toolkits(const struct probe_ctx *ctx, json_t *tks)
 {
-	const char *spec = getenv("NCCLCHECK_CUDA_SEARCH");
-	char *copy = xstrdup(spec && *spec ? spec : CUDA_SEARCH_DEFAULT), *save = NULL;
+	const char *spec = ctx->cuda_search;
+	char *copy = xstrdup(spec ? spec : CUDA_SEARCH_DEFAULT), *save = NULL;
 	static const char *const envs[] = { "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(envs); i++) {
-		const char *v = getenv(envs[i]);
-		if (v && *v)
+		const char *v = probe_ctx_env(ctx, envs[i]);
+		if (v)
 			add_toolkit(tks, v, envs[i]);
 	}
 	for (char *pat = strtok_r(copy, ":", &save); pat; pat = strtok_r(NULL, ":", &save)) {
@@ -362,9 +341,9 @@ static void search_toolkits(json_t *tks)
 }
 
 /* nvcc on PATH: which toolkit a build would use, and the version nvcc itself reports. */
-static void probe_nvcc(json_t *cuda, json_t *tks)
+static void probe_nvcc(const struct probe_ctx *ctx, json_t *cuda, json_t *tks)
 {
-	char *nvcc = which("nvcc");
+	char *nvcc = probe_which(ctx, "nvcc");
 	char *argv[] = { NULL, "--version", NULL };
 	struct subproc_result r;
 	struct err e = ERR_INIT;
@@ -418,12 +397,12 @@ static void probe_nvcc(json_t *cuda, json_t *tks)
 	free(nvcc);
 }
 
-void probe_cuda(const struct probe_opts *o, json_t *facts)
+void probe_cuda(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *cuda = jobj_child(facts, "cuda"), *tks = json_array();
 
-	(void)o;
-	probe_nvcc(cuda, tks);
-	search_toolkits(tks);
+	(void)ctx;
+	probe_nvcc(ctx, cuda, tks);
+	search_toolkits(ctx, tks);
 	json_object_set_new(cuda, "toolkits", tks);
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "probe/gpu.h"
-#include "probe/nccl_libs.h"
+#include "probe/ldso.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -24,7 +24,6 @@
 #include "util/xalloc.h"
 
 #define CUDNN_CHILD_TIMEOUT_MS 5000
-#define LDCACHE_MAX (64 << 20)
 
 /* ---- parsers (pure) ---- */
 
@@ -214,24 +213,22 @@ static void glob_libs(json_t *libs, const json_t *facts, const char *dirpat, con
 	free(pat);
 }
 
-/* The copies the dynamic loader's cache knows, parsed like the NCCL probe does (nccl_libs.h). */
-static void ldcache_libs(const struct probe_opts *o, json_t *libs, const json_t *facts)
+/* The copies the dynamic loader's cache knows (probe/ldso.h). */
+static void ldcache_libs(const struct probe_ctx *ctx, json_t *libs, const json_t *facts)
 {
-	char *path = probe_etc_path(o, "ld.so.cache");
-	struct strbuf sb = STRBUF_INIT;
-	struct ldcache c = { NULL, 0, 0 };
+	char *path = probe_etc_path(ctx, "ld.so.cache");
+	struct ldcache c;
 
-	if (file_read(path, &sb, LDCACHE_MAX, NULL) == 0 && ldcache_parse(sb.buf, sb.len, &c, NULL) == 0) {
+	if (ldcache_read(path, &c, NULL) == 0) {
 		for (size_t i = 0; i < c.n; i++)
 			if (!strncmp(c.v[i].key, "libcudnn.so.", 12) && ldcache_native(c.v[i].flags))
 				add_lib(libs, facts, c.v[i].path, "ldconfig");
 	}
 	ldcache_release(&c);
-	strbuf_release(&sb);
 	free(path);
 }
 
-static void python_libs(json_t *libs, const json_t *facts)
+static void python_libs(const struct probe_ctx *ctx, json_t *libs, const json_t *facts)
 {
 	static const char *const sites[] = {
 		"/usr/lib/python3*/dist-packages", "/usr/lib/python3*/site-packages",
@@ -243,7 +240,8 @@ static void python_libs(json_t *libs, const json_t *facts)
 		"miniconda3/lib/python3*/site-packages", "miniconda3/envs/*/lib/python3*/site-packages",
 		"anaconda3/lib/python3*/site-packages", "anaconda3/envs/*/lib/python3*/site-packages",
 	};
-	const char *home = getenv("HOME"), *venv = getenv("VIRTUAL_ENV"), *conda = getenv("CONDA_PREFIX");
+	const char *home = probe_ctx_env(ctx, "HOME"), *venv = probe_ctx_env(ctx, "VIRTUAL_ENV");
+	const char *conda = probe_ctx_env(ctx, "CONDA_PREFIX");
 	char *d;
 
 	for (size_t i = 0; i < ARRAY_SIZE(sites); i++) {
@@ -337,7 +335,7 @@ static void lib_versions(json_t *libs)
 	free(which);
 }
 
-void probe_cudnn(const struct probe_opts *o, json_t *facts)
+void probe_cudnn(const struct probe_ctx *ctx, json_t *facts)
 {
 	static const char *const inc_dirs[] = { "/usr/include", "/usr/include/x86_64-linux-gnu",
 						"/usr/include/aarch64-linux-gnu", "/usr/local/include" };
@@ -363,10 +361,10 @@ void probe_cudnn(const struct probe_opts *o, json_t *facts)
 	}
 	for (i = 0; i < ARRAY_SIZE(inc_dirs); i++)
 		add_header(arr, facts, inc_dirs[i]);
-	ldcache_libs(o, libs, facts);
+	ldcache_libs(ctx, libs, facts);
 	for (i = 0; i < ARRAY_SIZE(lib_dirs); i++)
 		glob_libs(libs, facts, lib_dirs[i], "system");
-	python_libs(libs, facts);
+	python_libs(ctx, libs, facts);
 	lib_versions(libs);
 	json_array_extend(arr, libs);
 	json_decref(libs);

@@ -5,8 +5,6 @@
 
 #include "util/json.h"
 
-extern char **environ;
-
 /* Prefixes and names whose values matter to a multi-node NCCL job. */
 static const char *const prefixes[] = {
 	"NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "TORCHELASTIC_", "SLURM_", "OMPI_", "PMI_",
@@ -32,12 +30,11 @@ static int wanted(const char *name, size_t len)
 	return 0;
 }
 
-void probe_env(const struct probe_opts *o, json_t *facts)
+void probe_env(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *env = jobj_child(facts, "env");
 
-	(void)o;
-	for (char **e = environ; e && *e; e++) {
+	for (char *const *e = envmap_envp(ctx->env); e && *e; e++) {
 		const char *eq = strchr(*e, '=');
 		char key[256];
 

@@ -520,7 +520,7 @@ static int run_tool(char *const argv[], struct subproc_result *r, char *why, siz
 	return 0;
 }
 
-void probe_firewall(const struct probe_opts *o, json_t *facts)
+void probe_firewall(const struct probe_ctx *ctx, json_t *facts)
 {
 	char *ipt4[] = { (char *)"iptables-save", (char *)"-t", (char *)"filter", NULL };
 	char *ipt6[] = { (char *)"ip6tables-save", (char *)"-t", (char *)"filter", NULL };
@@ -530,7 +530,7 @@ void probe_firewall(const struct probe_opts *o, json_t *facts)
 	char why[256];
 	int xt_nft = 0, any = 0;
 
-	(void)o;
+	(void)ctx;
 	json_object_set_new(fw, "chains", json_array());
 	json_object_set_new(fw, "rules", json_array());
 	subproc_result_init(&r);

@@ -65,11 +65,17 @@ const char *cuda_error_hint(int rc);
  * The isolated child's side (run in a subproc_fork() child, which may hang or crash in a broken
  * driver): each fills `out` with what it saw, tagged {"part": "nvml" | "cuda" | "cuda_init"}.
  * cuda_child_query only asks libcuda for its version (no device is touched); cuda_child_init
- * runs cuInit and counts devices, which is what torch.cuda.is_available() depends on.
+ * runs cuInit and counts devices, which is what torch.cuda.is_available() depends on. `lib` is
+ * the library's full path from NCCLCHECK_NVML_LIB / NCCLCHECK_CUDA_LIB, or NULL to search.
  */
-void nvml_child_query(json_t *out);
-void cuda_child_query(json_t *out);
-void cuda_child_init(json_t *out);
+void nvml_child_query(const char *lib, json_t *out);
+void cuda_child_query(const char *lib, json_t *out);
+void cuda_child_init(const char *lib, json_t *out);
+/*
+ * The whole child (nvml_child.c): cuda_child_query, nvml_child_query, cuda_child_init, each part
+ * written to `fd` as one JSON line. `arg` is the const struct probe_ctx * (its library overrides).
+ */
+int gpu_child_run(void *arg, int fd);
 
 /*
  * The parent's side: turns the child's answer (newline-separated JSON objects, possibly cut short

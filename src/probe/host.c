@@ -35,10 +35,10 @@ static int os_release_get(const char *text, const char *key, char *out, size_t l
 	return -1;
 }
 
-static void probe_os(const struct probe_opts *o, json_t *host)
+static void probe_os(const struct probe_ctx *ctx, json_t *host)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = probe_etc_path(o, "os-release");
+	char *path = probe_etc_path(ctx, "os-release");
 	json_t *os = json_object();
 	char v[256];
 
@@ -63,33 +63,33 @@ static void probe_os(const struct probe_opts *o, json_t *host)
  * Docker leaves /.dockerenv; Podman /run/.containerenv; Kubernetes injects KUBERNETES_SERVICE_HOST
  * into every pod; cgroup paths name the runtime in most other cases.
  */
-static void probe_container(const struct probe_opts *o, json_t *host)
+static void probe_container(const struct probe_ctx *ctx, json_t *host)
 {
 	json_t *c = json_object();
 	struct strbuf cg = STRBUF_INIT;
-	char *cgpath = probe_proc_path(o, "1/cgroup");
+	char *cgpath = probe_proc_path(ctx, "1/cgroup");
 	const char *kind = "none", *evidence = "no container markers found";
 
 	file_read(cgpath, &cg, 64 * 1024, NULL);
-	if (getenv("KUBERNETES_SERVICE_HOST")) {
+	if (envmap_get(ctx->env, "KUBERNETES_SERVICE_HOST")) {
 		kind = "kubernetes";
 		evidence = "KUBERNETES_SERVICE_HOST is set";
 	} else if (strstr(cg.buf, "kubepods")) {
 		kind = "kubernetes";
 		evidence = "cgroup path contains 'kubepods'";
-	} else if (strcmp(o->root_sys, "/") == 0 && file_exists("/.dockerenv")) {
+	} else if (strcmp(ctx->root_sys, "/") == 0 && file_exists("/.dockerenv")) {
 		kind = "docker";
 		evidence = "/.dockerenv exists";
 	} else if (strstr(cg.buf, "docker")) {
 		kind = "docker";
 		evidence = "cgroup path contains 'docker'";
-	} else if (strcmp(o->root_sys, "/") == 0 && file_exists("/run/.containerenv")) {
+	} else if (strcmp(ctx->root_sys, "/") == 0 && file_exists("/run/.containerenv")) {
 		kind = "podman";
 		evidence = "/run/.containerenv exists";
 	} else if (strstr(cg.buf, "lxc") || strstr(cg.buf, "containerd") || strstr(cg.buf, "libpod")) {
 		kind = "other";
 		evidence = "cgroup path names a container runtime";
-	} else if (getenv("container")) {
+	} else if (envmap_get(ctx->env, "container")) {
 		kind = "other";
 		evidence = "the 'container' variable is set";
 	}
@@ -121,11 +121,11 @@ static long count_list(const char *s)
 	return n;
 }
 
-static void probe_cpus(const struct probe_opts *o, json_t *host)
+static void probe_cpus(const struct probe_ctx *ctx, json_t *host)
 {
 	char line[4096];
-	char *cpu = probe_sys_path(o, "devices/system/cpu/online");
-	char *node = probe_sys_path(o, "devices/system/node/online");
+	char *cpu = probe_sys_path(ctx, "devices/system/cpu/online");
+	char *node = probe_sys_path(ctx, "devices/system/node/online");
 	long n;
 
 	if (!file_read_line(cpu, line, sizeof(line)) && (n = count_list(line)) > 0)
@@ -141,7 +141,7 @@ static void probe_cpus(const struct probe_opts *o, json_t *host)
 	free(node);
 }
 
-void probe_host(const struct probe_opts *o, json_t *facts)
+void probe_host(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *host = jobj_child(facts, "host");
 	struct utsname u;
@@ -162,7 +162,7 @@ void probe_host(const struct probe_opts *o, json_t *facts)
 	 * program started from it (Lightning then believes a launcher started the ranks).
 	 */
 	jset_bool(host, "interactive", isatty(STDIN_FILENO));
-	probe_os(o, host);
-	probe_container(o, host);
-	probe_cpus(o, host);
+	probe_os(ctx, host);
+	probe_container(ctx, host);
+	probe_cpus(ctx, host);
 }

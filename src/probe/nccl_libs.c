@@ -5,472 +5,29 @@
  * program could take to it, and its version is read from the library itself: ncclGetVersion()
  * after dlopen, in a forked child with a deadline, because a foreign libnccl may crash or hang.
  */
-#include "probe/nccl_libs.h"
+#include "probe/probe.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
-#include <link.h>
 #include <pwd.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "probe/probe.h"
+#include "probe/ldso.h"
+#include "probe/ncclconf.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/subproc.h"
 #include "util/version.h"
 #include "util/xalloc.h"
-
-/* ---- ld.so.cache ------------------------------------------------------------------------ */
-
-#define LDCACHE_OLD_MAGIC "ld.so-1.7.0"
-#define LDCACHE_NEW_MAGIC "glibc-ld.so.cache"
-#define LDCACHE_NEW_VERSION "1.1"
-/* Header sizes and record sizes of glibc's on-disk structs (sysdeps/generic/dl-cache.h). */
-#define LDCACHE_OLD_HDR 16
-#define LDCACHE_OLD_REC 12
-#define LDCACHE_NEW_HDR 48
-#define LDCACHE_NEW_REC 24
-/* The new table follows the old one aligned like struct cache_file_new (it holds a uint64_t). */
-#define LDCACHE_ALIGN 8
-
-/* glibc's FLAG_* values for the library type and the 64-bit architectures we run on. */
-#define LDFLAG_LIBC6 0x0003
-#define LDFLAG_X8664_LIB64 0x0300
-#define LDFLAG_POWERPC_LIB64 0x0500
-#define LDFLAG_AARCH64_LIB64 0x0a00
-
-static uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/* A NUL-terminated string at `off` inside [base, base+size), or NULL. */
-static const char *cache_str(const unsigned char *base, size_t size, uint32_t off)
-{
-	if (off >= size || !memchr(base + off, '\0', size - off))
-		return NULL;
-	return (const char *)base + off;
-}
-
-static void cache_add(struct ldcache *c, const char *key, const char *path, int flags)
-{
-	ALLOC_GROW(c->v, c->n + 1, c->alloc);
-	c->v[c->n].key = xstrdup(key);
-	c->v[c->n].path = xstrdup(path);
-	c->v[c->n].flags = flags;
-	c->n++;
-}
-
-/* The new format: string offsets are relative to the start of its own header. */
-static int parse_new(const unsigned char *p, size_t len, struct ldcache *out)
-{
-	uint32_t nlibs;
-
-	if (len < LDCACHE_NEW_HDR || memcmp(p, LDCACHE_NEW_MAGIC, strlen(LDCACHE_NEW_MAGIC)) ||
-	    memcmp(p + strlen(LDCACHE_NEW_MAGIC), LDCACHE_NEW_VERSION, strlen(LDCACHE_NEW_VERSION)))
-		return -1;
-	nlibs = rd32(p + 20);
-	if (nlibs > (len - LDCACHE_NEW_HDR) / LDCACHE_NEW_REC)
-		return -1;
-	for (uint32_t i = 0; i < nlibs; i++) {
-		const unsigned char *r = p + LDCACHE_NEW_HDR + (size_t)i * LDCACHE_NEW_REC;
-		const char *key = cache_str(p, len, rd32(r + 4));
-		const char *val = cache_str(p, len, rd32(r + 8));
-		int32_t flags;
-
-		memcpy(&flags, r, sizeof(flags));
-		if (key && val)
-			cache_add(out, key, val, flags);
-	}
-	return 0;
-}
-
-int ldcache_parse(const void *data, size_t len, struct ldcache *out, struct err *e)
-{
-	const unsigned char *p = data;
-	size_t olen = strlen(LDCACHE_OLD_MAGIC);
-
-	memset(out, 0, sizeof(*out));
-	if (parse_new(p, len, out) == 0)
-		return 0;
-	if (len >= LDCACHE_OLD_HDR && !memcmp(p, LDCACHE_OLD_MAGIC, olen)) {
-		uint32_t nlibs = rd32(p + 12);
-		size_t strings, off;
-
-		if (nlibs > (len - LDCACHE_OLD_HDR) / LDCACHE_OLD_REC)
-			return err_set(e, ERR_PARSE, "ld.so.cache claims %u entries in %zu bytes",
-				       nlibs, len);
-		strings = LDCACHE_OLD_HDR + (size_t)nlibs * LDCACHE_OLD_REC;
-		off = (strings + LDCACHE_ALIGN - 1) & ~(size_t)(LDCACHE_ALIGN - 1);
-		if (off < len && parse_new(p + off, len - off, out) == 0)
-			return 0;
-		/* only the old table: its strings follow the records */
-		for (uint32_t i = 0; i < nlibs; i++) {
-			const unsigned char *r = p + LDCACHE_OLD_HDR + (size_t)i * LDCACHE_OLD_REC;
-			const char *key = cache_str(p + strings, len - strings, rd32(r + 4));
-			const char *val = cache_str(p + strings, len - strings, rd32(r + 8));
-			int32_t flags;
-
-			memcpy(&flags, r, sizeof(flags));
-			if (key && val)
-				cache_add(out, key, val, flags);
-		}
-		return 0;
-	}
-	return err_set(e, ERR_PARSE, "not a glibc ld.so.cache (bad magic)");
-}
-
-void ldcache_release(struct ldcache *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i].key);
-		free(c->v[i].path);
-	}
-	free(c->v);
-	memset(c, 0, sizeof(*c));
-}
-
-int ldcache_native(int flags)
-{
-	/* ld.so's _dl_cache_check_flags: plain ELF (1) or exactly this ABI's default id */
-	if (flags == 1)
-		return 1;
-#if defined(__x86_64__)
-	return flags == (LDFLAG_X8664_LIB64 | LDFLAG_LIBC6);
-#elif defined(__aarch64__)
-	return flags == (LDFLAG_AARCH64_LIB64 | LDFLAG_LIBC6);
-#elif defined(__powerpc64__)
-	return flags == (LDFLAG_POWERPC_LIB64 | LDFLAG_LIBC6);
-#else
-	return (flags & 0xff) == LDFLAG_LIBC6;
-#endif
-}
-
-/* ---- NCCL config files -------------------------------------------------------------------- */
-
-#define NCCLCONF_MAX 1023
-
-void ncclconf_parse(const char *data, size_t len, struct ncclconf *out)
-{
-	size_t pos = 0;
-	int lineno = 0;
-
-	memset(out, 0, sizeof(*out));
-	while (pos < len) {
-		const char *line = data + pos, *nl = memchr(line, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - line) : len - pos, s = 0, vlen;
-		struct ncclconf_var *v;
-
-		pos += n + (nl ? 1 : 0);
-		lineno++;
-		if (!n)
-			continue;
-		if (line[0] == '#') {
-			out->comment_lines++;
-			continue;
-		}
-		/* NCCL walks a C string: a NUL ends the line as surely as '\n' */
-		while (s < n && line[s] != '\0' && line[s] != '=')
-			s++;
-		if (s == n || line[s] == '\0' || s == 0) {
-			out->ignored_lines++;
-			continue;
-		}
-		vlen = strnlen(line + s + 1, n - s - 1);
-		ALLOC_GROW(out->v, out->n + 1, out->alloc);
-		v = &out->v[out->n];
-		v->name = xstrndup(line, s < NCCLCONF_MAX ? s : NCCLCONF_MAX);
-		v->value = xstrndup(line + s + 1, vlen < NCCLCONF_MAX ? vlen : NCCLCONF_MAX);
-		v->line = lineno;
-		v->shadowed = 0;
-		for (size_t i = 0; i < out->n; i++)
-			if (!strcmp(out->v[i].name, v->name)) {
-				v->shadowed = 1;
-				break;
-			}
-		out->n++;
-	}
-}
-
-void ncclconf_release(struct ncclconf *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i].name);
-		free(c->v[i].value);
-	}
-	free(c->v);
-	memset(c, 0, sizeof(*c));
-}
-
-/* ---- the loader's search order -------------------------------------------------------------- */
-
-int elf_loadable(const char *path)
-{
-	unsigned char h[20];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
-	uint16_t machine, type;
-	struct stat st;
-
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	n = read(fd, h, sizeof(h));
-	close(fd);
-	if (n != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
-		return 0;
-	memcpy(&type, h + 16, sizeof(type));
-	memcpy(&machine, h + 18, sizeof(machine));
-	if (h[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) || type != ET_DYN)
-		return 0;
-#if defined(__x86_64__)
-	return machine == EM_X86_64;
-#elif defined(__aarch64__)
-	return machine == EM_AARCH64;
-#elif defined(__powerpc64__)
-	return machine == EM_PPC64;
-#else
-	(void)machine;
-	return 1;
-#endif
-}
-
-/* dir/soname when it is a loadable object; caller frees. */
-static char *try_dir(const char *dir, const char *sub, const char *soname)
-{
-	char *p = sub ? xasprintf("%s/glibc-hwcaps/%s/%s", dir, sub, soname)
-		      : xasprintf("%s/%s", dir, soname);
-
-	if (elf_loadable(p))
-		return p;
-	free(p);
-	return NULL;
-}
-
-static char *try_dir_hwcaps(const struct ld_search *s, const char *dir, const char *soname)
-{
-	char *p;
-
-	for (size_t i = 0; i < s->nhwcaps; i++)
-		if ((p = try_dir(dir, s->hwcaps[i], soname)))
-			return p;
-	return try_dir(dir, NULL, soname);
-}
-
-static char *resolve_no_preload(const struct ld_search *s, const char *soname, const char **how)
-{
-	char *p;
-
-	if (s->library_path) {
-		/* ':' and ';' separate; an empty element means the current directory */
-		const char *q = s->library_path;
-		while (1) {
-			size_t n = strcspn(q, ":;");
-			char *dir = n ? xstrndup(q, n) : xstrdup(s->cwd ? s->cwd : ".");
-
-			p = try_dir_hwcaps(s, dir, soname);
-			free(dir);
-			if (p) {
-				*how = "LD_LIBRARY_PATH";
-				return p;
-			}
-			if (!q[n])
-				break;
-			q += n + 1;
-		}
-	}
-	if (s->cache) {
-		for (size_t i = 0; i < s->cache->n; i++) {
-			const struct ldcache_entry *ce = &s->cache->v[i];
-			if (!strcmp(ce->key, soname) && ldcache_native(ce->flags) &&
-			    elf_loadable(ce->path)) {
-				*how = "ld.so.cache";
-				return xstrdup(ce->path);
-			}
-		}
-	}
-	for (size_t i = 0; i < s->nsystem_dirs; i++)
-		if ((p = try_dir_hwcaps(s, s->system_dirs[i], soname))) {
-			*how = "system directory";
-			return p;
-		}
-	return NULL;
-}
-
-/* A preloaded object takes the place of any later dependency with the same soname. */
-static int preload_matches(const char *entry, const char *soname)
-{
-	const char *base = strrchr(entry, '/');
-	size_t stem = strcspn(soname, ".");
-
-	base = base ? base + 1 : entry;
-	/* libnccl.so, libnccl.so.2, libnccl.so.2.28.9 all carry soname libnccl.so.2 */
-	return !strncmp(base, soname, stem) && !strncmp(base + stem, ".so", 3);
-}
-
-char *ld_search_resolve(const struct ld_search *s, const char *soname, const char **how)
-{
-	if (s->preload) {
-		const char *q = s->preload;
-		while (*q) {
-			size_t n;
-			char *ent, *p = NULL;
-			const char *inner;
-
-			q += strspn(q, " :");
-			n = strcspn(q, " :");
-			if (!n)
-				break;
-			ent = xstrndup(q, n);
-			q += n;
-			if (!preload_matches(ent, soname)) {
-				free(ent);
-				continue;
-			}
-			if (strchr(ent, '/'))
-				p = elf_loadable(ent) ? xstrdup(ent) : NULL;
-			else
-				p = resolve_no_preload(s, ent, &inner);
-			free(ent);
-			if (p) {
-				*how = "LD_PRELOAD";
-				return p;
-			}
-		}
-	}
-	return resolve_no_preload(s, soname, how);
-}
-
-/* ---- the loader's own directories ------------------------------------------------------------ */
-
-struct ldso_dirs {
-	char **dirs;
-	size_t ndirs, adirs;
-	char **hwcaps;
-	size_t nhwcaps, ahwcaps;
-	const char *source;	/* "ld.so --help" or "built-in list" */
-};
-
-static void push(char ***v, size_t *n, size_t *alloc, const char *s)
-{
-	ALLOC_GROW(*v, *n + 1, *alloc);
-	(*v)[(*n)++] = xstrdup(s);
-}
-
-static int interp_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-	char *out = data;
-
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_INTERP) {
-			snprintf(out, PATH_MAX, "%s",
-				 (const char *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr));
-			return 1;
-		}
-	return 1; /* only the main program (the first object) has the answer */
-}
-
-static const char *multiarch_triplet(void)
-{
-#if defined(__x86_64__)
-	return "x86_64-linux-gnu";
-#elif defined(__aarch64__)
-	return "aarch64-linux-gnu";
-#elif defined(__powerpc64__)
-	return "powerpc64le-linux-gnu";
-#else
-	return NULL;
-#endif
-}
-
-/*
- * The system directories and glibc-hwcaps levels, asked of the program interpreter every plain
- * program uses (`ld.so --help`, glibc 2.33+); a per-distribution list when it cannot tell.
- */
-static void ldso_dirs_get(struct ldso_dirs *d)
-{
-	char interp[PATH_MAX] = "";
-	struct subproc_result r;
-	int section = 0;
-
-	memset(d, 0, sizeof(*d));
-	dl_iterate_phdr(interp_cb, interp);
-	subproc_result_init(&r);
-	if (interp[0]) {
-		char *argv[] = { interp, "--help", NULL };
-		if (subproc_run(argv, NULL, 2000, 64 * 1024, &r, NULL) == 0 && r.exited) {
-			char *save = NULL;
-			for (char *line = strtok_r(r.out.buf, "\n", &save); line;
-			     line = strtok_r(NULL, "\n", &save)) {
-				char *sp;
-				if (!strncmp(line, "Shared library search path", 26))
-					section = 1;
-				else if (!strncmp(line, "Subdirectories of glibc-hwcaps", 30))
-					section = 2;
-				else if (line[0] != ' ')
-					section = 0;
-				else if (section == 1 && (sp = strstr(line, " (system search path)"))) {
-					*sp = '\0';
-					push(&d->dirs, &d->ndirs, &d->adirs, line + strspn(line, " "));
-				} else if (section == 2 && (sp = strstr(line, " (supported, searched)"))) {
-					*sp = '\0';
-					push(&d->hwcaps, &d->nhwcaps, &d->ahwcaps, line + strspn(line, " "));
-				}
-			}
-		}
-	}
-	subproc_result_release(&r);
-	if (d->ndirs) {
-		d->source = "ld.so --help";
-		return;
-	}
-	d->source = "built-in list";
-	{
-		const char *t = multiarch_triplet();
-		char buf[PATH_MAX];
-
-		snprintf(buf, sizeof(buf), "/lib/%s", t ? t : "");
-		if (t && file_is_dir(buf)) {
-			push(&d->dirs, &d->ndirs, &d->adirs, buf);
-			snprintf(buf, sizeof(buf), "/usr/lib/%s", t);
-			push(&d->dirs, &d->ndirs, &d->adirs, buf);
-		} else if (sizeof(void *) == 8) {
-			push(&d->dirs, &d->ndirs, &d->adirs, "/lib64");
-			push(&d->dirs, &d->ndirs, &d->adirs, "/usr/lib64");
-		}
-		push(&d->dirs, &d->ndirs, &d->adirs, "/lib");
-		push(&d->dirs, &d->ndirs, &d->adirs, "/usr/lib");
-	}
-}
-
-static void ldso_dirs_release(struct ldso_dirs *d)
-{
-	for (size_t i = 0; i < d->ndirs; i++)
-		free(d->dirs[i]);
-	for (size_t i = 0; i < d->nhwcaps; i++)
-		free(d->hwcaps[i]);
-	free(d->dirs);
-	free(d->hwcaps);
-}
 
 /* ---- collecting copies --------------------------------------------------------------------- */
 
@@ -612,13 +169,13 @@ static void scan_path_list(json_t *nccl, const char *list, const char *tag)
 }
 
 /* The conda installations a user may train from: the active one, and the usual locations. */
-static void scan_conda(json_t *nccl, const char *home)
+static void scan_conda(const struct probe_ctx *ctx, json_t *nccl, const char *home)
 {
-	const char *prefix = getenv("CONDA_PREFIX");
+	const char *prefix = probe_ctx_env(ctx, "CONDA_PREFIX");
 	static const char *const bases[] = { "miniconda3", "anaconda3", "miniforge3", "mambaforge" };
 	char buf[PATH_MAX];
 
-	if (prefix && *prefix) {
+	if (prefix) {
 		snprintf(buf, sizeof(buf), "%s/lib", prefix);
 		scan_dir(nccl, buf, "conda");
 	}
@@ -662,20 +219,12 @@ static int version_child(void *arg, int fd)
 	return 0;
 }
 
-static long lib_timeout_ms(void)
-{
-	const char *v = getenv("NCCLCHECK_LIB_TIMEOUT_MS");
-	long ms = v ? strtol(v, NULL, 10) : 0;
-
-	return ms > 0 ? ms : 3000;
-}
-
-static void read_version(json_t *lib)
+static void read_version(const struct probe_ctx *ctx, json_t *lib)
 {
 	const char *path = jpath_str(lib, "realpath");
 	struct subproc_result r;
 	struct err e = ERR_INIT;
-	long timeout = lib_timeout_ms();
+	long timeout = ctx->lib_timeout_ms;
 	int rc, code;
 
 	subproc_result_init(&r);
@@ -708,32 +257,27 @@ static void read_version(json_t *lib)
 	subproc_result_release(&r);
 }
 
-static void read_missing_versions(json_t *libs)
+static void read_missing_versions(const struct probe_ctx *ctx, json_t *libs)
 {
 	size_t i;
 	json_t *lib;
 
 	json_array_foreach(libs, i, lib)
 		if (!json_object_get(lib, "version"))
-			read_version(lib);
+			read_version(ctx, lib);
 }
 
 /* ---- default copy, net plugin, config files --------------------------------------------------- */
 
-static void load_cache(const struct probe_opts *o, struct ldcache *c, json_t *search)
+static void load_cache(const struct probe_ctx *ctx, struct ldcache *c, json_t *search)
 {
-	char *path = probe_etc_path(o, "ld.so.cache");
-	struct strbuf sb = STRBUF_INIT;
+	char *path = probe_etc_path(ctx, "ld.so.cache");
 	struct err e = ERR_INIT;
 
-	memset(c, 0, sizeof(*c));
-	if (file_read(path, &sb, 64u << 20, &e) < 0)
+	if (ldcache_read(path, c, &e) < 0)
 		jset_unknown(search, "cache", "%s", e.msg);
-	else if (ldcache_parse(sb.buf, sb.len, c, &e) < 0)
-		jset_unknown(search, "cache", "'%s': %s", path, e.msg);
 	else
 		jset_fmt(search, "cache", "%s (%zu entries)", path, c->n);
-	strbuf_release(&sb);
 	free(path);
 }
 
@@ -769,9 +313,9 @@ static void mark_default(json_t *nccl, const struct ld_search *s)
  * NCCL_NET_PLUGIN: unset tries libnccl-net.so; "none" disables; otherwise NCCL tries the value
  * as a library name, then libnccl-net-<value>.so.
  */
-static void net_plugin(json_t *nccl, const struct ld_search *s)
+static void net_plugin(const struct probe_ctx *ctx, json_t *nccl, const struct ld_search *s)
 {
-	const char *env = getenv("NCCL_NET_PLUGIN");
+	const char *env = envmap_get(ctx->env, "NCCL_NET_PLUGIN");
 	json_t *np = json_object();
 	const char *how = NULL;
 	char *path = NULL, *alt = NULL;
@@ -866,11 +410,12 @@ static void conf_file(json_t *confs, const char *path, const char *source, const
  * In NCCL's order of precedence (first wins, and the environment beats them all): 2.23+ reads
  * $NCCL_CONF_FILE instead of ~/.nccl.conf when it is set, then /etc/nccl.conf.
  */
-static void conf_files(const struct probe_opts *o, json_t *nccl)
+static void conf_files(const struct probe_ctx *ctx, json_t *nccl)
 {
 	json_t *confs = jarr_child(nccl, "conf");
-	const char *cf = getenv("NCCL_CONF_FILE"), *home = user_home(), *envhome = getenv("HOME");
-	char *etc = probe_etc_path(o, "nccl.conf");
+	const char *cf = probe_ctx_env(ctx, "NCCL_CONF_FILE"), *home = user_home();
+	const char *envhome = probe_ctx_env(ctx, "HOME");
+	char *etc = probe_etc_path(ctx, "nccl.conf");
 	char buf[PATH_MAX];
 	int have_cf = cf && *cf;
 
@@ -893,12 +438,12 @@ static void conf_files(const struct probe_opts *o, json_t *nccl)
 
 /* ---- the probe ----------------------------------------------------------------------------- */
 
-static void fill_search(struct ld_search *s, const struct ldcache *cache, const struct ldso_dirs *d,
-			char *cwd, size_t cwdlen)
+static void fill_search(const struct probe_ctx *ctx, struct ld_search *s, const struct ldcache *cache,
+			const struct ldso_dirs *d, char *cwd, size_t cwdlen)
 {
 	memset(s, 0, sizeof(*s));
-	s->preload = getenv("LD_PRELOAD");
-	s->library_path = getenv("LD_LIBRARY_PATH");
+	s->preload = envmap_get(ctx->env, "LD_PRELOAD");
+	s->library_path = envmap_get(ctx->env, "LD_LIBRARY_PATH");
 	s->cache = cache;
 	s->system_dirs = (const char *const *)d->dirs;
 	s->nsystem_dirs = d->ndirs;
@@ -907,20 +452,20 @@ static void fill_search(struct ld_search *s, const struct ldcache *cache, const 
 	s->cwd = getcwd(cwd, cwdlen) ? cwd : ".";
 }
 
-void probe_nccl_libs(const struct probe_opts *o, json_t *facts)
+void probe_nccl_libs(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *nccl = jobj_child(facts, "nccl"), *search = json_object(), *dirs = json_array();
 	struct ldcache cache;
 	struct ldso_dirs d;
 	struct ld_search s;
 	char cwd[PATH_MAX];
-	const char *lp = getenv("LD_LIBRARY_PATH");
+	const char *lp = envmap_get(ctx->env, "LD_LIBRARY_PATH");
 
 	jarr_child(nccl, "libs");
 	jarr_child(nccl, "plugins");
 	ldso_dirs_get(&d);
-	load_cache(o, &cache, search);
-	fill_search(&s, &cache, &d, cwd, sizeof(cwd));
+	load_cache(ctx, &cache, search);
+	fill_search(ctx, &s, &cache, &d, cwd, sizeof(cwd));
 
 	/* every route a program could take, most specific first */
 	if (s.preload) {
@@ -954,12 +499,12 @@ void probe_nccl_libs(const struct probe_opts *o, json_t *facts)
 	scan_glob(nccl, "/usr/local/lib*", "/usr/lib");
 	scan_glob(nccl, "/usr/local/cuda*/lib*", "cuda");
 	scan_glob(nccl, "/usr/local/cuda*/targets/*/lib", "cuda");
-	scan_conda(nccl, user_home());
+	scan_conda(ctx, nccl, user_home());
 
 	mark_default(nccl, &s);
-	net_plugin(nccl, &s);
-	read_missing_versions(jarr_child(nccl, "libs"));
-	conf_files(o, nccl);
+	net_plugin(ctx, nccl, &s);
+	read_missing_versions(ctx, jarr_child(nccl, "libs"));
+	conf_files(ctx, nccl);
 
 	jset_str(search, "ld_preload", s.preload);
 	jset_str(search, "ld_library_path", s.library_path);
@@ -970,12 +515,11 @@ void probe_nccl_libs(const struct probe_opts *o, json_t *facts)
 	ldso_dirs_release(&d);
 }
 
-void probe_nccl_libs_site(const struct probe_opts *o, json_t *facts)
+void probe_nccl_libs_site(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *nccl = jobj_child(facts, "nccl"), *py, *libs = jarr_child(nccl, "libs"), *sp;
 	size_t i, j;
 
-	(void)o;
 	json_array_foreach(json_object_get(facts, "python"), i, py) {
 		const char *who = jpath_str(py, "path");
 		const char *mapped = jpath_str(py, "torch.nccl_mapped");
@@ -996,5 +540,5 @@ void probe_nccl_libs_site(const struct probe_opts *o, json_t *facts)
 			add_copy(libs, mapped, tag);
 		}
 	}
-	read_missing_versions(libs);
+	read_missing_versions(ctx, libs);
 }

@@ -352,7 +352,7 @@ static int cmp_index(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static json_t *interface_facts(const struct probe_opts *o, const char *dir, const char *name,
+static json_t *interface_facts(const struct probe_ctx *ctx, const char *dir, const char *name,
 			       const json_t *ifaddrs, const json_t *flags_by_name)
 {
 	json_t *it = json_object(), *addrs = json_array(), *e, *fl = json_object_get(flags_by_name, name);
@@ -368,7 +368,7 @@ static json_t *interface_facts(const struct probe_opts *o, const char *dir, cons
 	t.has_device = file_exists(p);
 	free(p);
 	p = path_join(dir, "device/driver");
-	if (link_base(p, drv, sizeof(drv)) < 0 && !strcmp(o->root_sys, "/"))
+	if (link_base(p, drv, sizeof(drv)) < 0 && !strcmp(ctx->root_sys, "/"))
 		ethtool_driver(name, drv, sizeof(drv));
 	free(p);
 	t.driver = drv[0] ? drv : NULL;
@@ -431,9 +431,9 @@ static json_t *interface_facts(const struct probe_opts *o, const char *dir, cons
 	return it;
 }
 
-static void probe_interfaces(const struct probe_opts *o, json_t *net, const json_t *flags_by_name)
+static void probe_interfaces(const struct probe_ctx *ctx, json_t *net, const json_t *flags_by_name)
 {
-	char *root = probe_sys_path(o, "class/net");
+	char *root = probe_sys_path(ctx, "class/net");
 	const json_t *ifaddrs = json_object_get(net, "ifaddrs");
 	json_t **items = NULL, *list;
 	size_t n = 0, alloc = 0;
@@ -452,7 +452,7 @@ static void probe_interfaces(const struct probe_opts *o, json_t *net, const json
 			continue;
 		p = path_join(root, d->d_name);
 		ALLOC_GROW(items, n + 1, alloc);
-		items[n++] = interface_facts(o, p, d->d_name, ifaddrs, flags_by_name);
+		items[n++] = interface_facts(ctx, p, d->d_name, ifaddrs, flags_by_name);
 		free(p);
 	}
 	closedir(dir);
@@ -465,13 +465,13 @@ static void probe_interfaces(const struct probe_opts *o, json_t *net, const json
 	json_object_set_new(net, "interfaces", list);
 }
 
-static void probe_default_route(const struct probe_opts *o, json_t *net)
+static void probe_default_route(const struct probe_ctx *ctx, json_t *net)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct err e = ERR_INIT;
 	struct nic_route r;
 	json_t *dr = json_object();
-	char *p = probe_proc_path(o, "net/route");
+	char *p = probe_proc_path(ctx, "net/route");
 
 	memset(&r, 0, sizeof(r));
 	jset_str(dr, "source", p);
@@ -491,7 +491,7 @@ static void probe_default_route(const struct probe_opts *o, json_t *net)
 		jset_bool(dr, "present", 0);
 	}
 	strbuf_reset(&sb);
-	p = probe_proc_path(o, "net/ipv6_route");
+	p = probe_proc_path(ctx, "net/ipv6_route");
 	if (file_read(p, &sb, 4 << 20, &e) == 0 && nic_parse_route6(sb.buf, sb.len, &r)) {
 		json_t *v6 = json_object();
 		jset_str(v6, "ifname", r.ifname);
@@ -680,9 +680,10 @@ static int route_source(const char *addr, long port, char *src, size_t len, char
 	return 0;
 }
 
-static void probe_master(const struct probe_opts *o, json_t *net)
+static void probe_master(const struct probe_ctx *ctx, json_t *net)
 {
-	const char *addr = o->master_addr, *from = "--master-addr", *port_env = getenv("MASTER_PORT");
+	const char *addr = ctx->master_addr, *from = "--master-addr";
+	const char *port_env = probe_ctx_env(ctx, "MASTER_PORT");
 	json_t *m = json_object(), *addrs = json_array();
 	const json_t *ifaddrs = json_object_get(net, "ifaddrs");
 	char why[256], src[INET6_ADDRSTRLEN];
@@ -690,7 +691,7 @@ static void probe_master(const struct probe_opts *o, json_t *net)
 	long port = MASTER_PORT_DEFAULT;
 
 	if (!addr || !*addr) {
-		addr = getenv("MASTER_ADDR");
+		addr = probe_ctx_env(ctx, "MASTER_ADDR");
 		from = "MASTER_ADDR";
 	}
 	if (!addr || !*addr) {
@@ -732,9 +733,9 @@ static void probe_master(const struct probe_opts *o, json_t *net)
 }
 
 /* NCCL_COMM_ID's host part, looked up as NCCL does (first getaddrinfo answer). */
-static void probe_comm_id(json_t *net)
+static void probe_comm_id(const struct probe_ctx *ctx, json_t *net)
 {
-	const char *v = getenv("NCCL_COMM_ID");
+	const char *v = probe_ctx_env(ctx, "NCCL_COMM_ID");
 	json_t *c, *addrs;
 	char host[256], why[256];
 	size_t n;
@@ -760,19 +761,18 @@ static void probe_comm_id(json_t *net)
 	json_object_set_new(net, "comm_id", c);
 }
 
-void probe_nic(const struct probe_opts *o, json_t *facts)
+void probe_nic(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *net = jobj_child(facts, "net"), *flags_by_name = json_object();
-	const char *assume = getenv("NCCLCHECK_ASSUME_NCCL");
 
 	probe_ifaddrs(net, flags_by_name);
 	/* a fixture /sys stands for another machine: its flags, not this one's */
-	probe_interfaces(o, net, strcmp(o->root_sys, "/") ? NULL : flags_by_name);
+	probe_interfaces(ctx, net, strcmp(ctx->root_sys, "/") ? NULL : flags_by_name);
 	json_decref(flags_by_name);
-	probe_default_route(o, net);
-	probe_master(o, net);
-	probe_comm_id(net);
-	if (assume && *assume)
-		jset_str(net, "assume_nccl", assume);
+	probe_default_route(ctx, net);
+	probe_master(ctx, net);
+	probe_comm_id(ctx, net);
+	if (ctx->assume_nccl)
+		jset_str(net, "assume_nccl", ctx->assume_nccl);
 	probe_hostname(facts);
 }

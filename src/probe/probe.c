@@ -1,68 +1,113 @@
-/* The probe table: which probes run, in what order, and how long each took. */
+/*
+ * The probe table: which probes run, what each needs before it, and how long each took. Slow
+ * probes that only wait on a child (the Python interpreters importing torch) have a `start` that
+ * launches the child before anything else runs, and a `finish` that collects it in its turn.
+ */
 #include "probe/probe.h"
 
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ncclcheck.h"
-#include "util/file.h"
 #include "util/json.h"
 #include "util/timeutil.h"
+#include "util/xalloc.h"
 
-static const struct probe_entry {
+#define PROBE_NEEDS_MAX 4
+
+struct probe_entry {
 	const char *name;
-	void (*fn)(const struct probe_opts *o, json_t *facts);
-} probes[] = {
-	{ "host", probe_host },
-	{ "env", probe_env },
-	{ "nic", probe_nic },
-	{ "sysctl", probe_sysctl },
-	{ "rdma", probe_rdma },
-	{ "firewall", probe_firewall },
-	{ "nvml", probe_nvml },		/* driver, gpus, topology.gpu_gpu */
-	{ "cuda", probe_cuda },
-	{ "cudnn", probe_cudnn },
-	{ "topo", probe_topo },		/* after nvml: needs the GPUs' bus ids */
-	{ "nccl_libs", probe_nccl_libs },
-	{ "resources", probe_resources },
-	{ "cloud", probe_cloud },	/* last: reads net, rdma and nccl.conf facts */
+	/* A probe that runs in one call... */
+	void (*run)(const struct probe_ctx *ctx, json_t *facts);
+	/* ...or one started first and finished in its turn; finish returns its wall time in ms. */
+	void *(*start)(const struct probe_ctx *ctx);
+	long (*finish)(void *state, const struct probe_ctx *ctx, json_t *facts);
+	/* Probes whose facts this one reads. */
+	const char *needs[PROBE_NEEDS_MAX];
 };
 
-static const char *root_from_env(const char *var)
+static void *python_start(const struct probe_ctx *ctx)
 {
-	const char *v = getenv(var);
-	return v && *v ? v : "/";
+	return probe_python_start(ctx);
 }
 
-void probe_opts_init(struct probe_opts *o)
+static long python_finish(void *state, const struct probe_ctx *ctx, json_t *facts)
 {
-	memset(o, 0, sizeof(*o));
-	o->root_sys = root_from_env("NCCLCHECK_SYS_ROOT");
-	o->root_proc = root_from_env("NCCLCHECK_PROC_ROOT");
-	o->root_etc = root_from_env("NCCLCHECK_ETC_ROOT");
-	o->python_timeout_ms = 20000;
+	return probe_python_finish(state, ctx, facts);
 }
 
-/* The roots name the directory that stands for /sys, /proc or /etc itself. */
-char *probe_sys_path(const struct probe_opts *o, const char *rel)
+static const struct probe_entry probes[] = {
+	{ .name = "host", .run = probe_host },
+	{ .name = "env", .run = probe_env },
+	{ .name = "nic", .run = probe_nic },
+	{ .name = "sysctl", .run = probe_sysctl },
+	{ .name = "rdma", .run = probe_rdma },
+	{ .name = "firewall", .run = probe_firewall },
+	{ .name = "nvml", .run = probe_nvml },		/* driver, gpus, topology.gpu_gpu */
+	{ .name = "cuda", .run = probe_cuda },
+	{ .name = "cudnn", .run = probe_cudnn },
+	{ .name = "topo", .run = probe_topo, .needs = { "nvml" } },	/* the GPUs' bus ids */
+	{ .name = "nccl_libs", .run = probe_nccl_libs },
+	{ .name = "resources", .run = probe_resources },
+	{ .name = "cloud", .run = probe_cloud, .needs = { "nic", "rdma", "nccl_libs" } },
+	{ .name = "python", .start = python_start, .finish = python_finish },
+	/* site-packages copies and the libnccl torch maps, merged into nccl.libs */
+	{ .name = "nccl_libs_site", .run = probe_nccl_libs_site, .needs = { "python", "nccl_libs" } },
+};
+
+#define NPROBES ARRAY_SIZE(probes)
+
+static long index_of(const char *name)
 {
-	return strcmp(o->root_sys, "/") ? path_join(o->root_sys, rel) : path_join("/sys", rel);
+	for (size_t i = 0; i < NPROBES; i++)
+		if (!strcmp(probes[i].name, name))
+			return (long)i;
+	return -1;
 }
 
-char *probe_proc_path(const struct probe_opts *o, const char *rel)
+/*
+ * order[] gets the table's indices, each after everything it needs and otherwise in table order.
+ * A need that names no probe or a cycle leaves those probes at the end in table order: the table
+ * is ours and test_probe_table checks it, so this only keeps a mistake from dropping a probe.
+ */
+static void schedule(size_t order[NPROBES])
 {
-	return strcmp(o->root_proc, "/") ? path_join(o->root_proc, rel) : path_join("/proc", rel);
+	int done[NPROBES] = { 0 };
+	size_t n = 0;
+
+	while (n < NPROBES) {
+		size_t pick = NPROBES;
+		for (size_t i = 0; i < NPROBES && pick == NPROBES; i++) {
+			int ready = !done[i];
+			for (size_t k = 0; ready && k < PROBE_NEEDS_MAX && probes[i].needs[k]; k++) {
+				long j = index_of(probes[i].needs[k]);
+				ready = j >= 0 && done[j];
+			}
+			if (ready)
+				pick = i;
+		}
+		for (size_t i = 0; i < NPROBES && pick == NPROBES; i++)
+			if (!done[i])
+				pick = i;
+		done[pick] = 1;
+		order[n++] = pick;
+	}
 }
 
-char *probe_etc_path(const struct probe_opts *o, const char *rel)
+size_t probe_schedule(const char **names, size_t max)
 {
-	return strcmp(o->root_etc, "/") ? path_join(o->root_etc, rel) : path_join("/etc", rel);
+	size_t order[NPROBES];
+
+	schedule(order);
+	for (size_t i = 0; i < NPROBES && i < max; i++)
+		names[i] = probes[order[i]].name;
+	return NPROBES;
 }
 
-json_t *probe_node(const struct probe_opts *o)
+json_t *probe_node(const struct probe_ctx *ctx)
 {
 	json_t *facts = json_object(), *timings = json_object(), *tool = json_object();
+	void *state[NPROBES] = { NULL };
+	size_t order[NPROBES];
 	int64_t t0 = time_now_ms();
 	char when[32];
 
@@ -73,16 +118,22 @@ json_t *probe_node(const struct probe_opts *o)
 	time_iso8601(when, sizeof(when));
 	jset_str(facts, "collected_at", when);
 
-	struct python_run *py = probe_python_start(o);	/* overlaps with every other probe */
-	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+	/* children first, so they overlap with every other probe */
+	for (size_t i = 0; i < NPROBES; i++)
+		if (probes[i].start)
+			state[i] = probes[i].start(ctx);
+	schedule(order);
+	for (size_t k = 0; k < NPROBES; k++) {
+		const struct probe_entry *p = &probes[order[k]];
 		int64_t t = time_now_ms();
-		probes[i].fn(o, facts);
-		jset_int(timings, probes[i].name, time_now_ms() - t);
+
+		if (p->run) {
+			p->run(ctx, facts);
+			jset_int(timings, p->name, time_now_ms() - t);
+		} else {
+			jset_int(timings, p->name, p->finish(state[order[k]], ctx, facts));
+		}
 	}
-	jset_int(timings, "python", probe_python_finish(py, o, facts));
-	int64_t tsite = time_now_ms();
-	probe_nccl_libs_site(o, facts);
-	jset_int(timings, "nccl_libs_site", time_now_ms() - tsite);
 	jset_int(timings, "total", time_now_ms() - t0);
 	json_object_set_new(facts, "timings_ms", timings);
 	return facts;

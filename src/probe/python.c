@@ -476,28 +476,13 @@ static void add_cand(struct python_run *run, const char *path, const char *why)
 	run->n++;
 }
 
-/* `name` looked up in PATH like a shell would; caller frees. */
-static char *path_lookup(const char *name)
+static void env_python(const struct probe_ctx *ctx, struct python_run *run, const char *var,
+		       const char *why)
 {
-	const char *p = getenv("PATH");
-
-	while (p && *p) {
-		size_t n = strcspn(p, ":");
-		char *cand = xasprintf("%.*s/%s", (int)n, n ? p : ".", name);
-		if (access(cand, X_OK) == 0 && !file_is_dir(cand))
-			return cand;
-		free(cand);
-		p += n + (p[n] ? 1 : 0);
-	}
-	return NULL;
-}
-
-static void env_python(struct python_run *run, const char *var, const char *why)
-{
-	const char *root = getenv(var);
+	const char *root = probe_ctx_env(ctx, var);
 	static const char *const names[] = { "bin/python", "bin/python3" };
 
-	if (!root || !*root)
+	if (!root)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		char *p = xasprintf("%s/%s", root, names[i]);
@@ -510,30 +495,31 @@ static void env_python(struct python_run *run, const char *var, const char *why)
 	}
 }
 
-struct python_run *probe_python_start(const struct probe_opts *o)
+struct python_run *probe_python_start(const struct probe_ctx *ctx)
 {
 	struct python_run *run;
 	char *p;
-	/* no .pyc files in the user's trees; the interpreter's own environment otherwise */
-	static char nobytecode[] = "PYTHONDONTWRITEBYTECODE=1";
-	char *env_set[] = { nobytecode, NULL };
+	/* the job's environment, and no .pyc files in the user's trees */
+	struct envmap *env;
 
-	if (o->skip_python)
+	if (ctx->skip_python)
 		return NULL;
 	run = xcalloc(1, sizeof(*run));
 	run->t0 = time_now_ms();
-	run->timeout_ms = o->python_timeout_ms > 0 ? o->python_timeout_ms : 20000;
-	if ((p = path_lookup("python3"))) {
+	run->timeout_ms = ctx->python_timeout_ms > 0 ? ctx->python_timeout_ms : 20000;
+	if ((p = probe_which(ctx, "python3"))) {
 		add_cand(run, p, "PATH");
 		free(p);
 	}
 	if (access("/usr/bin/python3", X_OK) == 0)
 		add_cand(run, "/usr/bin/python3", "/usr/bin");
-	env_python(run, "VIRTUAL_ENV", "venv");
-	env_python(run, "CONDA_PREFIX", "conda");
-	for (size_t i = 0; i < o->npythons; i++)
-		add_cand(run, o->pythons[i], "--python");
+	env_python(ctx, run, "VIRTUAL_ENV", "venv");
+	env_python(ctx, run, "CONDA_PREFIX", "conda");
+	for (size_t i = 0; i < ctx->npythons; i++)
+		add_cand(run, ctx->pythons[i], "--python");
 
+	env = envmap_new(envmap_envp(ctx->env));
+	envmap_set(env, "PYTHONDONTWRITEBYTECODE", "1");
 	for (size_t i = 0; i < run->n; i++) {
 		struct py_cand *c = &run->v[i];
 		char *argv[] = { c->path, "-c", (char *)python_probe_script, NULL };
@@ -548,11 +534,12 @@ struct python_run *probe_python_start(const struct probe_opts *o)
 			c->start_err = xasprintf("'%s' is not an executable file", c->path);
 			continue;
 		}
-		if (subproc_start(&c->sp, argv, env_set, &e) < 0)
+		if (subproc_start_envp(&c->sp, argv, envmap_envp(env), &e) < 0)
 			c->start_err = xasprintf("cannot start '%s': %s", c->path, e.msg);
 		else
 			c->started = 1;
 	}
+	envmap_free(env);
 	return run;
 }
 
@@ -702,12 +689,12 @@ static int same_env(const json_t *a, const json_t *b)
 	return realpath(ea, ra) && realpath(eb, rb) && !strcmp(ra, rb);
 }
 
-long probe_python_finish(struct python_run *run, const struct probe_opts *o, json_t *facts)
+long probe_python_finish(struct python_run *run, const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *arr;
 	long elapsed;
 
-	(void)o;
+	(void)ctx;
 	if (!run) {
 		jset_unknown(facts, "python", "not probed (--no-python)");
 		return 0;

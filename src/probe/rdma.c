@@ -98,12 +98,12 @@ typedef struct ibv_device **(*get_list_fn)(int *);
 typedef void (*free_list_fn)(struct ibv_device **);
 typedef const char *(*get_name_fn)(struct ibv_device *);
 
-/* Child side: "path\n" then one device name per line, or "!reason". */
+/* Child side (arg: NCCLCHECK_IBVERBS_LIB or NULL): "path\n" then one device name per line, or "!reason". */
 static int verbs_child(void *arg, int fd)
 {
 	static const char *const names[] = { "libibverbs.so.1", "libibverbs.so", NULL };
 	struct err e = ERR_INIT;
-	void *h = dl_open_first("NCCLCHECK_IBVERBS_LIB", names, &e);
+	void *h = dl_open_first(arg, "NCCLCHECK_IBVERBS_LIB", names, &e);
 	get_list_fn get_list;
 	free_list_fn free_list;
 	get_name_fn get_name;
@@ -111,7 +111,6 @@ static int verbs_child(void *arg, int fd)
 	char path[PATH_MAX];
 	int n = 0;
 
-	(void)arg;
 	if (!h) {
 		dprintf(fd, "!%s\n", e.msg);
 		return 1;
@@ -135,7 +134,7 @@ static int verbs_child(void *arg, int fd)
 	return 0;
 }
 
-static void verbs(json_t *rdma)
+static void verbs(const struct probe_ctx *ctx, json_t *rdma)
 {
 	struct subproc_result r;
 	struct err e = ERR_INIT;
@@ -144,7 +143,7 @@ static void verbs(json_t *rdma)
 	int first = 1;
 
 	subproc_result_init(&r);
-	if (subproc_fork(verbs_child, NULL, VERBS_TIMEOUT_MS, 64 << 10, &r, &e) < 0) {
+	if (subproc_fork(verbs_child, (void *)ctx->ibverbs_lib, VERBS_TIMEOUT_MS, 64 << 10, &r, &e) < 0) {
 		jset_unknown(rdma, "verbs", "cannot start the libibverbs check: %s", e.msg);
 		goto out;
 	}
@@ -180,7 +179,7 @@ out:
 }
 
 /* nvidia_peermem (or Mellanox's older nv_peer_mem): GPUDirect RDMA through the peer-memory API. */
-static void peermem(const struct probe_opts *o, json_t *rdma)
+static void peermem(const struct probe_ctx *ctx, json_t *rdma)
 {
 	static const char *const mods[] = { "nvidia_peermem", "nv_peer_mem" };
 	json_t *pm = json_object();
@@ -190,7 +189,7 @@ static void peermem(const struct probe_opts *o, json_t *rdma)
 		char rel[64], *p;
 
 		snprintf(rel, sizeof(rel), "module/%s", mods[i]);
-		p = probe_sys_path(o, rel);
+		p = probe_sys_path(ctx, rel);
 		if (file_is_dir(p))
 			loaded = mods[i];
 		free(p);
@@ -198,17 +197,17 @@ static void peermem(const struct probe_opts *o, json_t *rdma)
 	jset_bool(pm, "loaded", loaded != NULL);
 	jset_str(pm, "module", loaded);
 	{
-		char *p = probe_sys_path(o, "module");
+		char *p = probe_sys_path(ctx, "module");
 		jset_str(pm, "source", p);
 		free(p);
 	}
 	json_object_set_new(rdma, "peermem", pm);
 }
 
-void probe_rdma(const struct probe_opts *o, json_t *facts)
+void probe_rdma(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *rdma = jobj_child(facts, "rdma"), *devs = json_array(), *names, *n;
-	char *root = probe_sys_path(o, "class/infiniband");
+	char *root = probe_sys_path(ctx, "class/infiniband");
 	size_t i;
 
 	jset_str(rdma, "source", root);
@@ -219,7 +218,7 @@ void probe_rdma(const struct probe_opts *o, json_t *facts)
 	json_object_set_new(rdma, "devices", devs);
 	free(root);
 	/* only the live system has a libibverbs that matches its /sys */
-	if (!strcmp(o->root_sys, "/"))
-		verbs(rdma);
-	peermem(o, rdma);
+	if (!strcmp(ctx->root_sys, "/"))
+		verbs(ctx, rdma);
+	peermem(ctx, rdma);
 }

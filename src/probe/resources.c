@@ -21,11 +21,10 @@
 
 #define TMPFS_MAGIC_ 0x01021994
 
-/* NCCLCHECK_SHM_PATH lets tests point the probe at a small tmpfs they mounted. */
-static const char *shm_path(void)
+/* NCCLCHECK_SHM_PATH (ctx->shm_path) lets tests point the probe at a small tmpfs they mounted. */
+static const char *shm_path(const struct probe_ctx *ctx)
 {
-	const char *p = getenv("NCCLCHECK_SHM_PATH");
-	return p && *p ? p : "/dev/shm";
+	return ctx->shm_path ? ctx->shm_path : "/dev/shm";
 }
 
 /* Creates, writes and removes a file the way NCCL's shm segments are made; errno on failure. */
@@ -50,9 +49,9 @@ static int write_test(const char *dir)
 	return err;
 }
 
-static void probe_shm(json_t *facts)
+static void probe_shm(const struct probe_ctx *ctx, json_t *facts)
 {
-	const char *path = shm_path();
+	const char *path = shm_path(ctx);
 	json_t *shm = json_object();
 	struct statvfs vfs;
 	struct statfs fs;
@@ -102,9 +101,8 @@ static void probe_memlock(json_t *facts)
 	json_object_set_new(limits, "memlock", ml);
 }
 
-void probe_resources(const struct probe_opts *o, json_t *facts)
+void probe_resources(const struct probe_ctx *ctx, json_t *facts)
 {
-	(void)o;
-	probe_shm(facts);
+	probe_shm(ctx, facts);
 	probe_memlock(facts);
 }

@@ -15,9 +15,9 @@
 #include "util/file.h"
 #include "util/json.h"
 
-static void read_long_fact(const struct probe_opts *o, json_t *obj, const char *key, const char *rel)
+static void read_long_fact(const struct probe_ctx *ctx, json_t *obj, const char *key, const char *rel)
 {
-	char *p = probe_proc_path(o, rel);
+	char *p = probe_proc_path(ctx, rel);
 	long v;
 
 	if (file_read_long(p, &v) < 0)
@@ -27,9 +27,9 @@ static void read_long_fact(const struct probe_opts *o, json_t *obj, const char *
 	free(p);
 }
 
-static void port_range(const struct probe_opts *o, json_t *sc)
+static void port_range(const struct probe_ctx *ctx, json_t *sc)
 {
-	char *p = probe_proc_path(o, "sys/net/ipv4/ip_local_port_range");
+	char *p = probe_proc_path(ctx, "sys/net/ipv4/ip_local_port_range");
 	char line[128];
 	long lo, hi;
 
@@ -43,7 +43,7 @@ static void port_range(const struct probe_opts *o, json_t *sc)
 		json_object_set_new(sc, "ip_local_port_range", r);
 	}
 	free(p);
-	p = probe_proc_path(o, "sys/net/ipv4/ip_local_reserved_ports");
+	p = probe_proc_path(ctx, "sys/net/ipv4/ip_local_reserved_ports");
 	if (file_read_line(p, line, sizeof(line)) == 0)
 		jset_str(sc, "ip_local_reserved_ports", line);
 	else if (file_exists(p))
@@ -66,16 +66,16 @@ static void nofile(json_t *facts)
 	json_object_set_new(limits, "nofile", nf);
 }
 
-void probe_sysctl(const struct probe_opts *o, json_t *facts)
+void probe_sysctl(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *sc = jobj_child(facts, "sysctl");
-	char *src = probe_proc_path(o, "sys");
+	char *src = probe_proc_path(ctx, "sys");
 
 	jset_str(sc, "source", src);
 	free(src);
-	port_range(o, sc);
-	read_long_fact(o, sc, "rmem_max", "sys/net/core/rmem_max");
-	read_long_fact(o, sc, "wmem_max", "sys/net/core/wmem_max");
-	read_long_fact(o, sc, "tcp_syn_retries", "sys/net/ipv4/tcp_syn_retries");
+	port_range(ctx, sc);
+	read_long_fact(ctx, sc, "rmem_max", "sys/net/core/rmem_max");
+	read_long_fact(ctx, sc, "wmem_max", "sys/net/core/wmem_max");
+	read_long_fact(ctx, sc, "tcp_syn_retries", "sys/net/ipv4/tcp_syn_retries");
 	nofile(facts);
 }

@@ -259,17 +259,17 @@ static void gpu_nic_facts(hwloc_topology_t t, const json_t *facts, json_t *topo,
 	free(m.idx);
 }
 
-void probe_topo(const struct probe_opts *o, json_t *facts)
+void probe_topo(const struct probe_ctx *ctx, json_t *facts)
 {
 	json_t *topo = jobj_child(facts, "topology"), *nics;
-	const char *xml = getenv("NCCLCHECK_HWLOC_XML");
+	const char *xml = ctx->hwloc_xml;
 	hwloc_topology_t t;
 	hwloc_obj_t *nic_pcis;
 	size_t nnic;
 
-	if ((!xml || !*xml) && strcmp(o->root_sys, "/") != 0) {
+	if ((!xml || !*xml) && strcmp(ctx->root_sys, "/") != 0) {
 		jset_unknown(topo, "gpu_nic", "the sys root is '%s' but hwloc reads the real /sys; set "
-			     "NCCLCHECK_HWLOC_XML to a topology saved with 'lstopo --of xml'", o->root_sys);
+			     "NCCLCHECK_HWLOC_XML to a topology saved with 'lstopo --of xml'", ctx->root_sys);
 		return;
 	}
 	if (hwloc_topology_init(&t) < 0) {
@@ -285,13 +285,15 @@ void probe_topo(const struct probe_opts *o, json_t *facts)
 	hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
 	/*
-	 * Nor the plugins of libhwloc-plugins (Open MPI and Slurm pull it in): "gl" opens X
-	 * displays, TCP to localhost:6000 included, and a node whose firewall drops loopback
-	 * traffic then blocks in connect() for minutes; "opencl" initialises every ICD. NVML and
-	 * sysfs already give the GPUs.
+	 * Nor the plugins of libhwloc-plugins, so the answer is the same with and without that
+	 * package: gl calls XOpenDisplay on :0.N, a TCP connect that hangs for minutes where a
+	 * firewall drops SYNs on lo; opencl loads GPU drivers into this process, which the GPU
+	 * probes only ever do in a child with a deadline; pci (libpciaccess) leaks and adds
+	 * nothing here, since the linux component reads the same PCI tree from sysfs.
 	 */
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
 	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
+	hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 	if (xml && *xml && hwloc_topology_set_xml(t, xml) < 0) {
 		jset_unknown(topo, "gpu_nic", "hwloc cannot read the topology XML '%s'", xml);
 		hwloc_topology_destroy(t);

@@ -7,17 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *dl_open_first(const char *env_var, const char *const names[], struct err *e)
+void *dl_open_first(const char *override, const char *override_from, const char *const names[],
+		    struct err *e)
 {
 	char tried[ERR_MSG_LEN] = "";
-	const char *over = env_var ? getenv(env_var) : NULL;
 	void *h;
 
-	if (over && *over) {
-		h = dlopen(over, RTLD_NOW | RTLD_LOCAL);
+	if (override && *override) {
+		h = dlopen(override, RTLD_NOW | RTLD_LOCAL);
 		if (h)
 			return h;
-		err_set(e, ERR_NOTFOUND, "%s='%s' does not load: %s", env_var, over, dlerror());
+		err_set(e, ERR_NOTFOUND, "%s='%s' does not load: %s",
+			override_from ? override_from : "override", override, dlerror());
 		return NULL;
 	}
 	for (int i = 0; names[i]; i++) {

@@ -8,12 +8,14 @@
 #include "util/err.h"
 
 /*
- * dlopen()s the first of `names` that loads (RTLD_NOW | RTLD_LOCAL), trying the environment
- * override `env_var` (a full path, for tests and odd installs) first when it is set. Try the
- * versioned soname before the bare name: only -dev packages install the bare one. Returns the
- * handle, or NULL with every attempt's dlerror() summarised in `e`.
+ * dlopen()s the first of `names` that loads (RTLD_NOW | RTLD_LOCAL). When `override` (a full
+ * path, for tests and odd installs; NULL or "" for none) is given, only it is tried, and a failure
+ * names `override_from` (the knob it came from, e.g. "NCCLCHECK_NVML_LIB"). Try the versioned
+ * soname before the bare name: only -dev packages install the bare one. Returns the handle, or
+ * NULL with every attempt's dlerror() summarised in `e`.
  */
-void *dl_open_first(const char *env_var, const char *const names[], struct err *e);
+void *dl_open_first(const char *override, const char *override_from, const char *const names[],
+		    struct err *e);
 
 /*
  * Resolves `name` into *fn (a function pointer variable passed as void **). Returns 0, or -1 with

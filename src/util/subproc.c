@@ -117,7 +117,9 @@ static void child_stdio(int ofd, int efd)
 	setpgid(0, 0);
 }
 
-int subproc_start(struct subproc *sp, char *const argv[], char *const env_set[], struct err *e)
+/* env_set: added to the inherited environment; envp (when not NULL): the whole environment. */
+static int start(struct subproc *sp, char *const argv[], char *const env_set[], char *const envp[],
+		 struct err *e)
 {
 	int op[2], ep[2];
 	pid_t pid;
@@ -138,7 +140,10 @@ int subproc_start(struct subproc *sp, char *const argv[], char *const env_set[],
 		child_stdio(op[1], ep[1]);
 		for (int i = 0; env_set && env_set[i]; i++)
 			putenv(env_set[i]);
-		execvp(argv[0], argv);
+		if (envp)
+			execvpe(argv[0], argv, envp);
+		else
+			execvp(argv[0], argv);
 		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
@@ -149,6 +154,16 @@ int subproc_start(struct subproc *sp, char *const argv[], char *const env_set[],
 	sp->efd = ep[0];
 	sp->start_ms = time_now_ms();
 	return 0;
+}
+
+int subproc_start(struct subproc *sp, char *const argv[], char *const env_set[], struct err *e)
+{
+	return start(sp, argv, env_set, NULL, e);
+}
+
+int subproc_start_envp(struct subproc *sp, char *const argv[], char *const envp[], struct err *e)
+{
+	return start(sp, argv, NULL, envp, e);
 }
 
 int subproc_finish(struct subproc *sp, long timeout_ms, size_t out_cap, struct subproc_result *r)

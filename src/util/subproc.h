@@ -35,6 +35,11 @@ struct subproc {
  * before subproc_finish() reads it; keep such children terse.
  */
 int subproc_start(struct subproc *sp, char *const argv[], char *const env_set[], struct err *e);
+/*
+ * subproc_start() with `envp` (environ's format) as the child's whole environment instead of
+ * ours: a probe runs a child "as the job will run" (struct probe_ctx's env).
+ */
+int subproc_start_envp(struct subproc *sp, char *const argv[], char *const envp[], struct err *e);
 /* Collects output until `timeout_ms` after the start, then kills and reaps. Always reaps. */
 int subproc_finish(struct subproc *sp, long timeout_ms, size_t out_cap, struct subproc_result *r);
 

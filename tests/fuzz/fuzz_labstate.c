@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "lab/lab.h"
+#include "report/lab_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_array_append(labs, st);
 		json_object_set_new(doc, "labs", labs);
 		if (devnull) {
-			lab_status_print(devnull, doc);
+			render_lab_status_text(devnull, doc);
 			fclose(devnull);
 		}
 		json_decref(doc);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/nccl_libs.h"
+#include "probe/ldso.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probe/nccl_libs.h"
+#include "probe/ncclconf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@ python3 -c 'import lightning, pytorch_lightning; print(lightning.__version__, py
 python3 -c 'import torch, torch.distributed; torch.cuda.nccl.version(); print([l.split()[-1] for l in open("/proc/self/maps") if "nccl" in l][:3])'
 ldconfig -p | grep -E 'nccl|cudnn|nvidia-ml|libcuda\.' | head
 ls /usr/local/cuda*/version.json /usr/include/nccl.h 2>&1
-ls /usr/lib/x86_64-linux-gnu/ | grep -E 'jansson|hwloc|cmocka|crypto' 
+ls /usr/lib/x86_64-linux-gnu/ | grep -E 'jansson|hwloc|cmocka|crypto'
 which ip iptables tc iperf3 nc python3 cmake gcc
 "$IP" netns add probe-a && "$IP" netns add probe-b && "$IP" link add pa type veth peer name pb && "$IP" link set pa netns probe-a && "$IP" link set pb netns probe-b && \
   "$IP" -n probe-a addr add 10.9.0.1/24 dev pa && "$IP" -n probe-b addr add 10.9.0.2/24 dev pb && "$IP" -n probe-a link set pa up && "$IP" -n probe-b link set pb up && "$IP" -n probe-a link set lo up

@@ -50,6 +50,53 @@ err=$("$NCCLCHECK" node --facts "$tmp/missing.json" 2>&1 >/dev/null); expect_rc 
 out=$(NO_COLOR=1 "$NCCLCHECK" node --no-python 2>&1)
 case "$out" in *$'\033'*) fail "colour with NO_COLOR";; esac
 
+# On a terminal colour is on, unless NO_COLOR, --no-color or TERM=dumb says no: run it on a pty
+# (a pipe alone never shows colour, so it could not tell a broken NO_COLOR from a working one).
+# on_pty VAR=VALUE... -- CMD...: CMD's output on a fresh pseudo-terminal; exits with CMD's code.
+on_pty() {
+	python3 - "$@" <<'PY'
+import os, pty, select, sys
+args = sys.argv[1:]
+sep = args.index("--")
+env = dict(os.environ, TERM="xterm")
+env.pop("NO_COLOR", None)
+for kv in args[:sep]:
+    k, v = kv.split("=", 1)
+    env[k] = v
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvpe(args[sep + 1], args[sep + 1:], env)
+out = b""
+while True:
+    r, _, _ = select.select([fd], [], [], 60)
+    if not r:
+        os.kill(pid, 9)
+        break
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(out.decode("utf-8", "replace"))
+sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128)
+PY
+}
+if command -v python3 >/dev/null; then
+	out=$(on_pty -- "$NCCLCHECK" node --no-python)
+	case "$out" in *$'\033['*) pass "colour on a terminal";; *) fail "no colour on a terminal";; esac
+	out=$(on_pty NO_COLOR=1 -- "$NCCLCHECK" node --no-python)
+	case "$out" in *$'\033'*) fail "colour on a terminal with NO_COLOR=1";; *) pass "NO_COLOR=1 on a terminal: no colour";; esac
+	out=$(on_pty -- "$NCCLCHECK" node --no-python --no-color)
+	case "$out" in *$'\033'*) fail "colour on a terminal with --no-color";; *) pass "--no-color on a terminal: no colour";; esac
+	out=$(on_pty TERM=dumb -- "$NCCLCHECK" node --no-python)
+	case "$out" in *$'\033'*) fail "colour on a dumb terminal";; *) pass "TERM=dumb: no colour";; esac
+	out=$(on_pty NO_COLOR= -- "$NCCLCHECK" node --no-python)
+	case "$out" in *$'\033['*) pass "an empty NO_COLOR does not count";; *) fail "empty NO_COLOR turned colour off";; esac
+fi
+
 # A closed stdout is reported, not silently truncated.
 "$NCCLCHECK" --help > /dev/full 2>/dev/null; expect_rc 3 $? "write error to /dev/full"
 

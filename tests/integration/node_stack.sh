@@ -1,12 +1,18 @@
 #!/bin/bash
-# ncclcheck node on this very machine: it finds the real CUDA 13 libnccl.so.2 and reads the same
-# version the library reports to an independent caller (ctypes), finds torch under
-# /usr/bin/python3 while python3 on PATH is another interpreter, and reports both.
+# ncclcheck node on this very machine: it finds the real libnccl.so.2 of the CUDA toolkit and
+# reads the same version the library reports to an independent caller (ctypes), finds torch
+# under /usr/bin/python3 while python3 on PATH is another interpreter, and reports both.
 set -u
 . "$SRCDIR/tests/integration/lib.sh"
 
-real=/usr/local/cuda-13.0/lib/libnccl.so.2
-[ -e "$real" ] || { echo "SKIP: no $real on this machine"; exit 77; }
+# The toolkit's copy that the ld.so cache gives a plain program, whichever CUDA version is
+# installed (/usr/local/cuda-13.0, /usr/local/cuda-12.4, /usr/local/cuda ...).
+LDCONFIG=$(command -v ldconfig || echo /sbin/ldconfig)
+real=""
+for p in $("$LDCONFIG" -p 2>/dev/null | awk '$1 == "libnccl.so.2" { print $NF }'); do
+	case "$(readlink -f "$p")" in /usr/local/cuda*/*) real=$p; break;; esac
+done
+[ -n "$real" ] || { echo "SKIP: no libnccl.so.2 of a CUDA toolkit (/usr/local/cuda*) in the ld.so cache ('$LDCONFIG -p'); install the toolkit's NCCL and run ldconfig"; exit 77; }
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 # q EXPR: evaluates a Python expression over the JSON document in $doc (d = the document)

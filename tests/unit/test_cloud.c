@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "probe/probe.h"
+#include "util/envmap.h"
 #include "report/inventory.h"
 #include "finding.h"
 #include "rules/rules.h"
@@ -23,15 +24,17 @@
 /* Runs probe_cloud with /sys at tests/fixtures/sys/<tree> on `facts` (stolen; may be NULL). */
 static json_t *probe_tree(const char *tree, json_t *facts)
 {
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	char root[4096];
 
-	probe_opts_init(&o);
+	probe_ctx_init(&o, env);
 	snprintf(root, sizeof(root), "%s/sys/%s", FIXTURES_DIR, tree);
 	o.root_sys = root;
 	if (!facts)
 		facts = json_object();
 	probe_cloud(&o, facts);
+	envmap_free(env);
 	return facts;
 }
 
@@ -184,7 +187,8 @@ static void probe_hints_from_facts(void **state)
 static void probe_garbage(void **state)
 {
 	char dir[] = "/tmp/ncclcheck-cloud-XXXXXX", path[256];
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *f = json_object();
 	FILE *fp;
 	char *text;
@@ -202,9 +206,10 @@ static void probe_garbage(void **state)
 	assert_non_null(fp);
 	fputs("\xff\xfe\x01 Box \x80\n", fp);
 	fclose(fp);
-	probe_opts_init(&o);
+	probe_ctx_init(&o, env);
 	o.root_sys = dir;
 	probe_cloud(&o, f);
+	envmap_free(env);
 	text = json_dumps(f, 0);
 	assert_non_null(text);
 	assert_string_equal(jpath_str(f, "cloud.dmi.product_name"), "??? Box ?");

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "explain/ac.h"
 #include "explain/explain.h"
@@ -776,6 +778,68 @@ static void test_log_hints(void **state)
 	run_free(&r);
 }
 
+/*
+ * Rank-file discovery: natural order (rank2 before rank10), one level of subdirectories (a
+ * directory per node), deeper ones and dot files skipped, and an unreadable path is an error.
+ */
+static void test_feed_path(void **state)
+{
+	char dir[] = "/tmp/ncclcheck-explain-XXXXXX", path[4096];
+	static const char *const files[] = {
+		"rank10.log", "rank2.log", ".hidden.log", "node1/rank3.log", "node1/deep/rank4.log",
+	};
+	struct explain *x;
+	struct findings *fs;
+	json_t *payload;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_true(explain_natcmp("rank2.log", "rank10.log") < 0);
+	assert_true(explain_natcmp("rank10.log", "rank10.log") == 0);
+	assert_true(explain_natcmp("node1/rank3.log", "node10") < 0);
+	assert_true(explain_natcmp("a", "b") < 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/node1", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/node1/deep", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		FILE *f;
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "hello from %s\n", files[i]);
+		fclose(f);
+	}
+	x = explain_new(NULL);
+	assert_int_equal(explain_feed_path(x, dir, &e), 0);
+	fs = findings_new();
+	payload = explain_finish(x, fs);
+	assert_int_equal(json_array_size(json_object_get(payload, "inputs")), 3);
+	assert_non_null(strstr(jpath_str(payload, "inputs.0.name"), "/node1/rank3.log"));
+	assert_non_null(strstr(jpath_str(payload, "inputs.1.name"), "/rank2.log"));
+	assert_non_null(strstr(jpath_str(payload, "inputs.2.name"), "/rank10.log"));
+	json_decref(payload);
+	findings_free(fs);
+	explain_free(x);
+
+	x = explain_new(NULL);
+	snprintf(path, sizeof(path), "%s/nope.log", dir);
+	assert_int_equal(explain_feed_path(x, path, &e), -1);
+	assert_non_null(strstr(e.msg, "cannot read '"));
+	assert_non_null(strstr(e.msg, "No such file"));
+	explain_free(x);
+	for (size_t i = ARRAY_SIZE(files); i-- > 0;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/node1/deep", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/node1", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 static void test_garbage(void **state)
 {
 	char buf[4096];
@@ -817,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_ifname_nomatch),
 		cmocka_unit_test(test_partial_init_ifconfig),
 		cmocka_unit_test(test_log_hints),
+		cmocka_unit_test(test_feed_path),
 		cmocka_unit_test(test_garbage),
 	};
 

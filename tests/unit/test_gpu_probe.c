@@ -9,6 +9,7 @@
 
 #include "probe/gpu.h"
 #include "probe/probe.h"
+#include "util/envmap.h"
 #include "util/json.h"
 
 static void test_proc_version(void **state)
@@ -246,14 +247,16 @@ static void test_merge_failures(void **state)
 /* The real probe: fork, dlopen the fake library, parse the answer. */
 static void test_probe_with_fakes(void **state)
 {
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *facts;
 
 	(void)state;
-	probe_opts_init(&o);
+	probe_ctx_init(&o, env);
 	o.root_proc = FIXTURES_DIR "/gpu/proc/proprietary535";
-	setenv("NCCLCHECK_NVML_LIB", FAKES_DIR "/libnvidia-ml.so.1", 1);
-	setenv("NCCLCHECK_CUDA_LIB", FAKES_DIR "/libcuda.so.1", 1);
+	o.nvml_lib = FAKES_DIR "/libnvidia-ml.so.1";
+	o.cuda_lib = FAKES_DIR "/libcuda.so.1";
+	/* the fake library's own input, read in the probe's child */
 	setenv("FAKE_NVML_SCENARIO", "h200x2", 1);
 	facts = json_object();
 	probe_nvml(&o, facts);
@@ -264,17 +267,15 @@ static void test_probe_with_fakes(void **state)
 	json_decref(facts);
 
 	setenv("FAKE_NVML_SCENARIO", "hang", 1);
-	setenv("NCCLCHECK_GPU_TIMEOUT_MS", "300", 1);
+	o.gpu_timeout_ms = 300;
 	facts = json_object();
 	probe_nvml(&o, facts);
 	assert_non_null(strstr(jpath_str(facts, "driver.probe_error"), "hung"));
 	/* the module's file still says there is a driver */
 	assert_true(jpath_bool(facts, "driver.present", 0));
 	json_decref(facts);
-	unsetenv("NCCLCHECK_GPU_TIMEOUT_MS");
 	unsetenv("FAKE_NVML_SCENARIO");
-	unsetenv("NCCLCHECK_NVML_LIB");
-	unsetenv("NCCLCHECK_CUDA_LIB");
+	envmap_free(env);
 }
 
 int main(void)

@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "cmocka_helpers.h"
-#include "probe/nccl_libs.h"
+#include "probe/ldso.h"
+#include "probe/ncclconf.h"
 #include "probe/probe.h"
+#include "util/envmap.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -390,17 +392,18 @@ static void probe_isolates_bad_copies(void **state)
 {
 	char *lp = xasprintf("%s/nccl:%s/nccl_crash:%s/nccl_hang:%s/nccl_nosym:%s/nccl_old",
 			     FAKES_DIR, FAKES_DIR, FAKES_DIR, FAKES_DIR, FAKES_DIR);
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *facts = json_object();
 	const json_t *l;
 	const char *why;
 
 	(void)state;
-	probe_opts_init(&o);
-	setenv("LD_LIBRARY_PATH", lp, 1);
-	setenv("NCCLCHECK_LIB_TIMEOUT_MS", "700", 1);
+	envmap_set(env, "LD_LIBRARY_PATH", lp);
+	probe_ctx_init(&o, env);
+	o.lib_timeout_ms = 700;
+	/* the fake library's own input, read in the version child */
 	setenv("FAKE_NCCL_VERSION_CODE", "22803", 1);
-	unsetenv("NCCL_NET_PLUGIN");
 	probe_nccl_libs(&o, facts);
 
 	l = lib_by_dir(facts, "/nccl/");
@@ -424,8 +427,8 @@ static void probe_isolates_bad_copies(void **state)
 	assert_string_equal(jpath_str(facts, "nccl.net_plugin.state"), "loads");
 	assert_non_null(strstr(jpath_str(facts, "nccl.net_plugin.path"), "/nccl/libnccl-net.so"));
 
-	unsetenv("LD_LIBRARY_PATH");
 	unsetenv("FAKE_NCCL_VERSION_CODE");
+	envmap_free(env);
 	json_decref(facts);
 	free(lp);
 }
@@ -434,17 +437,19 @@ static void probe_isolates_bad_copies(void **state)
 static void probe_finds_real_copy(void **state)
 {
 	static const char real[] = "/usr/local/cuda-13.0/lib/libnccl.so.2";
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *facts = json_object();
 	size_t i;
 	json_t *lib;
 	int found = 0;
 
 	(void)state;
-	if (!file_exists(real))
+	if (!file_exists(real)) {
+		envmap_free(env);
 		skip();
-	probe_opts_init(&o);
-	unsetenv("LD_LIBRARY_PATH");
+	}
+	probe_ctx_init(&o, env);	/* no LD_LIBRARY_PATH */
 	probe_nccl_libs(&o, facts);
 	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
 		char rp[4096];
@@ -456,12 +461,14 @@ static void probe_finds_real_copy(void **state)
 	}
 	assert_true(found);
 	json_decref(facts);
+	envmap_free(env);
 }
 
 static void probe_reads_conf_files(void **state)
 {
 	char *etc = tpath("etc"), *conf = tpath("etc/nccl.conf"), *user = tpath("user.conf");
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *facts = json_object(), *c0, *c1;
 	FILE *f;
 
@@ -474,9 +481,9 @@ static void probe_reads_conf_files(void **state)
 	f = fopen(user, "w");
 	fputs("NCCL_DEBUG=INFO\nNCCL_DEBUG=TRACE\n", f);
 	fclose(f);
-	probe_opts_init(&o);
+	probe_ctx_init(&o, env);
 	o.root_etc = etc;
-	setenv("NCCL_CONF_FILE", user, 1);
+	envmap_set(env, "NCCL_CONF_FILE", user);
 	probe_nccl_libs(&o, facts);
 	c0 = json_array_get(jpath(facts, "nccl.conf"), 0);
 	assert_string_equal(jpath_str(c0, "source"), "NCCL_CONF_FILE");
@@ -490,12 +497,12 @@ static void probe_reads_conf_files(void **state)
 	/* NCCL_CONF_FILE naming a missing file is recorded, not skipped */
 	json_decref(facts);
 	facts = json_object();
-	setenv("NCCL_CONF_FILE", "/nonexistent/nccl.conf", 1);
+	envmap_set(env, "NCCL_CONF_FILE", "/nonexistent/nccl.conf");
 	probe_nccl_libs(&o, facts);
 	c0 = json_array_get(jpath(facts, "nccl.conf"), 0);
 	assert_false(jpath_bool(c0, "exists", 1));
 	assert_non_null(junknown(json_object_get(c0, "vars")));
-	unsetenv("NCCL_CONF_FILE");
+	envmap_free(env);
 	json_decref(facts);
 	free(etc);
 	free(conf);

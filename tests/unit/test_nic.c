@@ -11,6 +11,7 @@
 
 #include "probe/nic.h"
 #include "probe/probe.h"
+#include "util/envmap.h"
 #include "util/json.h"
 
 static const char *cls(const char *addr)
@@ -110,18 +111,20 @@ static void test_routes(void **state)
 	assert_int_equal(nic_parse_route4("", 0, &r), 0);
 }
 
-static json_t *probe_fixture(void (*fn)(const struct probe_opts *, json_t *))
+static json_t *probe_fixture(void (*fn)(const struct probe_ctx *, json_t *))
 {
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *facts = json_object();
 	char sys[4096], proc[4096];
 
-	probe_opts_init(&o);
+	probe_ctx_init(&o, env);
 	snprintf(sys, sizeof(sys), "%s/sys/nic", FIXTURES_DIR);
 	snprintf(proc, sizeof(proc), "%s/proc/nic", FIXTURES_DIR);
 	o.root_sys = sys;
 	o.root_proc = proc;
 	fn(&o, facts);
+	envmap_free(env);
 	return facts;
 }
 
@@ -180,11 +183,12 @@ static void test_probe_nic_fixture(void **state)
 
 static void test_probe_master(void **state)
 {
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *facts = json_object();
 
 	(void)state;
-	probe_opts_init(&o);
+	probe_ctx_init(&o, env);
 	o.master_addr = "127.0.0.1";
 	probe_nic(&o, facts);
 	assert_true(jpath_bool(facts, "net.master.set", 0));
@@ -198,6 +202,7 @@ static void test_probe_master(void **state)
 	probe_nic(&o, facts);
 	assert_non_null(junknown(jpath(facts, "net.master.resolved")));
 	json_decref(facts);
+	envmap_free(env);
 }
 
 static void test_probe_rdma_sysctl_fixture(void **state)
@@ -229,11 +234,12 @@ static void test_probe_rdma_sysctl_fixture(void **state)
 
 static void test_probe_missing_roots(void **state)
 {
-	struct probe_opts o;
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
 	json_t *facts = json_object();
 
 	(void)state;
-	probe_opts_init(&o);
+	probe_ctx_init(&o, env);
 	o.root_sys = "/nonexistent-ncclcheck-sys";
 	o.root_proc = "/nonexistent-ncclcheck-proc";
 	probe_nic(&o, facts);
@@ -244,6 +250,7 @@ static void test_probe_missing_roots(void **state)
 	assert_non_null(junknown(jpath(facts, "sysctl.ip_local_port_range")));
 	assert_int_equal(json_array_size(jpath(facts, "rdma.devices")), 0);
 	json_decref(facts);
+	envmap_free(env);
 }
 
 int main(void)

@@ -3,12 +3,16 @@
  * every field type-checked; anything else becomes "unknown, because the probe printed ...".
  * The last case runs the embedded script under a real interpreter when one is installed.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmocka_helpers.h"
+#include "probe/probe.h"
 #include "probe/python.h"
+#include "util/envmap.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/subproc.h"
@@ -199,6 +203,56 @@ static void real_interpreter(void **state)
 	json_decref(e);
 }
 
+/*
+ * The interpreters run with the job's environment from the context, not ncclcheck's own: a
+ * PYTHONPATH that only the context has makes /usr/bin/python3 import a stand-in torch from it.
+ */
+static void child_gets_the_jobs_environment(void **state)
+{
+	char dir[] = "/tmp/ncclcheck-pyenv-XXXXXX", path[256];
+	static const char *const pythons[] = { "/usr/bin/python3" };
+	struct envmap *env;
+	struct probe_ctx ctx;
+	struct python_run *run;
+	json_t *facts = json_object(), *p;
+	size_t i;
+	const char *found = NULL;
+	FILE *f;
+
+	(void)state;
+	if (access("/usr/bin/python3", X_OK) != 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/torch", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/torch/__init__.py", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("import os\n__version__ = os.environ['STANDIN_VERSION']\n", f);
+	fclose(f);
+	assert_null(getenv("STANDIN_VERSION"));
+	env = envmap_new(NULL);
+	envmap_set(env, "PYTHONPATH", dir);
+	envmap_set(env, "STANDIN_VERSION", "9.8.7+job");
+	probe_ctx_init(&ctx, env);
+	ctx.pythons = pythons;
+	ctx.npythons = 1;
+	ctx.python_timeout_ms = 20000;
+	run = probe_python_start(&ctx);
+	probe_python_finish(run, &ctx, facts);
+	json_array_foreach(json_object_get(facts, "python"), i, p)
+		if (!strcmp(jpath_str(p, "path"), "/usr/bin/python3"))
+			found = jpath_str(p, "torch.version");
+	assert_non_null(found);
+	assert_string_equal(found, "9.8.7+job");
+	json_decref(facts);
+	envmap_free(env);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/torch", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +264,7 @@ int main(void)
 		cmocka_unit_test(garbage),
 		cmocka_unit_test(last_marker_wins),
 		cmocka_unit_test(real_interpreter),
+		cmocka_unit_test(child_gets_the_jobs_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cmocka_helpers.h"
+#include "util/dl.h"
 #include "util/envmap.h"
 #include "util/err.h"
 #include "util/file.h"
@@ -148,6 +149,29 @@ static void envmap_is_the_environment_as_data(void **state)
 	envmap_free(em);
 }
 
+/* The override is an argument, not a variable read behind the caller's back. */
+static void dl_open_first_takes_the_override(void **state)
+{
+	static const char *const names[] = { "libnot-there-ncclcheck.so.9", "libc.so.6", NULL };
+	static const char *const none[] = { "libnot-there-ncclcheck.so.9", NULL };
+	struct err e = ERR_INIT;
+	char path[4096];
+	void *h;
+
+	(void)state;
+	h = dl_open_first(NULL, "NCCLCHECK_X_LIB", names, &e);
+	assert_non_null(h);	/* the first name fails, libc.so.6 loads */
+	assert_int_equal(dl_path(h, path, sizeof(path)), 0);
+	assert_non_null(strstr(path, "libc.so.6"));
+	assert_null(dl_open_first("", "NCCLCHECK_X_LIB", none, &e)); /* "" is no override */
+	assert_non_null(strstr(e.msg, "libnot-there-ncclcheck.so.9"));
+	setenv("NCCLCHECK_X_LIB", "/nonexistent/libc.so.6", 1); /* ignored: not passed */
+	assert_non_null(dl_open_first(NULL, "NCCLCHECK_X_LIB", names, &e));
+	unsetenv("NCCLCHECK_X_LIB");
+	assert_null(dl_open_first("/nonexistent/libx.so.1", "NCCLCHECK_X_LIB", names, &e));
+	assert_non_null(strstr(e.msg, "NCCLCHECK_X_LIB='/nonexistent/libx.so.1' does not load"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +182,7 @@ int main(void)
 		cmocka_unit_test(json_paths),
 		cmocka_unit_test(file_reads_are_bounded),
 		cmocka_unit_test(envmap_is_the_environment_as_data),
+		cmocka_unit_test(dl_open_first_takes_the_override),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,15 +1,17 @@
 /*
- * The pieces of the NCCL-copies probe that parse untrusted bytes or model the dynamic loader,
- * split out so that unit tests and fuzzers reach them without touching the machine.
+ * The dynamic loader, modelled so that probes can say which copy of a library a plain program
+ * would load, and tests and fuzzers can reach the parsers without touching the machine: glibc's
+ * ld.so.cache, ld.so's search order, and the loader's own directories.
  */
-#ifndef NCCLCHECK_PROBE_NCCL_LIBS_H
-#define NCCLCHECK_PROBE_NCCL_LIBS_H
+#ifndef NCCLCHECK_PROBE_LDSO_H
+#define NCCLCHECK_PROBE_LDSO_H
 
 #include <stddef.h>
 
-#include <jansson.h>
-
 #include "util/err.h"
+
+/* An ld.so.cache bigger than this is not one. */
+#define LDCACHE_FILE_MAX (64u << 20)
 
 /* One record of /etc/ld.so.cache: the name a program asks for and the file the loader opens. */
 struct ldcache_entry {
@@ -30,27 +32,10 @@ struct ldcache {
  */
 int ldcache_parse(const void *data, size_t len, struct ldcache *out, struct err *e);
 void ldcache_release(struct ldcache *c);
+/* Reads and parses the cache file at `path` (at most LDCACHE_FILE_MAX bytes); 0, or -1 with `e`. */
+int ldcache_read(const char *path, struct ldcache *out, struct err *e);
 /* Whether an entry's flags say it is for this process's architecture (what ld.so checks). */
 int ldcache_native(int flags);
-
-/* One NAME=value line of an NCCL config file, as NCCL itself splits it. */
-struct ncclconf_var {
-	char *name;	/* everything before the first '=', untrimmed, at most 1023 bytes */
-	char *value;	/* the rest of the line without its '\n', at most 1023 bytes */
-	int line;	/* 1-based */
-	int shadowed;	/* an earlier line set the same name: NCCL keeps the first (setenv, no overwrite) */
-};
-
-struct ncclconf {
-	struct ncclconf_var *v;
-	size_t n, alloc;
-	int comment_lines;	/* lines starting with '#', skipped by NCCL 2.26+ */
-	int ignored_lines;	/* lines without '=' or with an empty name */
-};
-
-/* Splits a config file the way NCCL's setEnvFile() does. Never fails; any bytes are accepted. */
-void ncclconf_parse(const char *data, size_t len, struct ncclconf *out);
-void ncclconf_release(struct ncclconf *c);
 
 /* What the loader searches for a library name, for a program with no RPATH or RUNPATH. */
 struct ld_search {
@@ -75,5 +60,21 @@ char *ld_search_resolve(const struct ld_search *s, const char *soname, const cha
 
 /* 1 when `path` is an ELF shared object this process could load (class and machine match). */
 int elf_loadable(const char *path);
+
+/* The loader's system directories and the glibc-hwcaps levels this CPU supports. */
+struct ldso_dirs {
+	char **dirs;
+	size_t ndirs, adirs;
+	char **hwcaps;
+	size_t nhwcaps, ahwcaps;
+	const char *source;	/* "ld.so --help" or "built-in list" */
+};
+
+/*
+ * Asks the program interpreter every plain program uses (`ld.so --help`, glibc 2.33+, run as a
+ * child with a 2 s deadline); a per-distribution list when it cannot tell.
+ */
+void ldso_dirs_get(struct ldso_dirs *d);
+void ldso_dirs_release(struct ldso_dirs *d);
 
 #endif

@@ -1,0 +1,208 @@
+/*
+ * net/link_json: requests, readies and results round-trip, and the decoders reject what a
+ * hostile peer could send (unknown members, members of another kind, out-of-range numbers,
+ * names instead of addresses, intervals out of order, oversized lists).
+ */
+#include "cmocka_helpers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "net/link_agent.h"
+#include "net/link_test.h"
+
+static void req_round_trip(void **state)
+{
+	struct link_req r, back;
+	struct err e = ERR_INIT;
+	json_t *j;
+
+	(void)state;
+	for (int k = LINK_CONNECT; k <= LINK_BW; k++) {
+		link_req_init(&r, (enum link_kind)k);
+		snprintf(r.addr, sizeof(r.addr), "10.10.0.10");
+		snprintf(r.src, sizeof(r.src), "10.10.0.11");
+		snprintf(r.ifname, sizeof(r.ifname), "eth1");
+		if (k == LINK_SCAN) {
+			r.nlist = 2;
+			r.list[0] = 40000;
+			r.list[1] = 50000;
+		}
+		j = link_req_to_json(&r);
+		assert_int_equal(link_req_from_json(j, &back, &e), 0);
+		json_decref(j);
+		assert_int_equal(back.kind, k);
+		assert_string_equal(back.addr, "10.10.0.10");
+		assert_string_equal(back.src, "10.10.0.11");
+		assert_string_equal(back.ifname, "eth1");
+		assert_int_equal(back.timeout_ms, r.timeout_ms);
+		assert_int_equal(back.nlist, r.nlist);
+		assert_int_equal(back.streams, r.streams);
+	}
+}
+
+static void expect_req_rejected(const char *text, const char *msg)
+{
+	struct link_req r;
+	struct err e = ERR_INIT;
+	json_t *j = json_lit(text);
+
+	assert_int_equal(link_req_from_json(j, &r, &e), -1);
+	assert_int_equal(e.code, ERR_PARSE);
+	if (!strstr(e.msg, msg))
+		fail_msg("'%s' for %s, expected '%s'", e.msg, text, msg);
+	json_decref(j);
+}
+
+static void req_rejects(void **state)
+{
+	(void)state;
+	expect_req_rejected("[]", "not an object");
+	expect_req_rejected("{\"kind\":\"ping\",\"addr\":\"10.0.0.1\"}", "no known 'kind'");
+	expect_req_rejected("{\"kind\":\"scan\"}", "no 'addr'");
+	expect_req_rejected("{\"kind\":\"scan\",\"addr\":\"node0.example\"}", "not a numeric address");
+	expect_req_rejected("{\"kind\":\"scan\",\"addr\":\"10.0.0.1\",\"streams\":2}",
+			    "unexpected member 'streams'");
+	expect_req_rejected("{\"kind\":\"scan\",\"addr\":\"10.0.0.1\",\"lo\":0}", "'lo'");
+	expect_req_rejected("{\"kind\":\"scan\",\"addr\":\"10.0.0.1\",\"lo\":5000,\"hi\":4000}",
+			    "empty");
+	expect_req_rejected("{\"kind\":\"scan\",\"addr\":\"10.0.0.1\",\"list\":[1,2,70000]}",
+			    "not a port");
+	expect_req_rejected("{\"kind\":\"scan\",\"addr\":\"10.0.0.1\",\"list\":\"1-9\"}",
+			    "not an array");
+	expect_req_rejected("{\"kind\":\"bw\",\"addr\":\"10.0.0.1\",\"streams\":65}", "'streams'");
+	expect_req_rejected("{\"kind\":\"bw\",\"addr\":\"10.0.0.1\",\"duration_ms\":0}",
+			    "duration");
+	expect_req_rejected("{\"kind\":\"connect\",\"addr\":\"10.0.0.1\",\"timeout_ms\":1e9}",
+			    "timeout_ms");
+	expect_req_rejected("{\"kind\":\"connect\",\"addr\":\"10.0.0.1\",\"ports\":[1,2,3,4,5,6,7,8,9]}",
+			    "more than 8");
+	expect_req_rejected("{\"kind\":\"connect\",\"addr\":\"10.0.0.1\",\"ifname\":\"a/b\"}",
+			    "interface");
+	expect_req_rejected("{\"kind\":\"mtu\",\"addr\":\"10.0.0.1\",\"min_mtu\":20}", "min_mtu");
+}
+
+static void ready_strict(void **state)
+{
+	struct link_ready r;
+	struct err e = ERR_INIT;
+	json_t *j;
+
+	(void)state;
+	j = json_lit("{\"kind\":\"scan\",\"listening\":[[100,200],[300,300]],\"in_use\":[250]}");
+	assert_int_equal(link_ready_from_json(j, LINK_SCAN, &r, &e), 0);
+	assert_int_equal(r.nlistening, 102);
+	assert_int_equal(r.listening[101], 300);
+	assert_int_equal(r.nin_use, 1);
+	json_decref(j);
+	j = link_ready_to_json(&r);
+	link_ready_release(&r);
+	assert_int_equal(json_array_size(json_object_get(j, "listening")), 2);
+	json_decref(j);
+
+	j = json_lit("{\"kind\":\"scan\",\"listening\":[[300,400],[100,200]]}");
+	assert_int_equal(link_ready_from_json(j, LINK_SCAN, &r, &e), -1);
+	json_decref(j);
+	j = json_lit("{\"kind\":\"scan\",\"listening\":[[1,65535]]}");
+	assert_int_equal(link_ready_from_json(j, LINK_SCAN, &r, &e), -1);
+	assert_non_null(strstr(e.msg, "more than"));
+	json_decref(j);
+	j = json_lit("{\"kind\":\"bw\",\"ports\":[5000]}");
+	assert_int_equal(link_ready_from_json(j, LINK_SCAN, &r, &e), -1);
+	assert_non_null(strstr(e.msg, "answers a scan"));
+	json_decref(j);
+	j = json_lit("{\"kind\":\"bw\",\"ports\":[]}");
+	assert_int_equal(link_ready_from_json(j, LINK_BW, &r, &e), -1);
+	json_decref(j);
+}
+
+static void result_round_trip(void **state)
+{
+	struct link_result r, back;
+	struct err e = ERR_INIT;
+	json_t *j;
+
+	(void)state;
+	j = json_lit("{\"kind\":\"scan\",\"addr\":\"10.10.0.10\",\"lo\":32768,\"hi\":60999,"
+		     "\"counts\":{},\"intervals\":[{\"lo\":32768,\"hi\":49151,\"state\":\"dropped\"},"
+		     "{\"lo\":49152,\"hi\":60999,\"state\":\"open\"}],\"in_use\":[50000],"
+		     "\"retried\":0,\"batches\":7,\"elapsed_ms\":2500}");
+	assert_int_equal(link_result_from_json(j, &r, &e), 0);
+	json_decref(j);
+	/* counts come from the intervals, not from what the peer claimed */
+	assert_int_equal(r.s.counts[LINK_PORT_DROPPED], 16384);
+	assert_int_equal(r.s.counts[LINK_PORT_OPEN], 60999 - 49152 + 1 - 1);
+	assert_int_equal(r.s.counts[LINK_PORT_IN_USE], 1);
+	j = link_result_to_json(&r);
+	assert_int_equal(link_result_from_json(j, &back, &e), 0);
+	json_decref(j);
+	assert_int_equal(back.s.niv, 2);
+	assert_int_equal(back.s.iv[1].lo, 49152);
+	link_result_release(&back);
+	link_result_release(&r);
+
+	j = json_lit("{\"kind\":\"scan\",\"addr\":\"10.10.0.10\",\"lo\":100,\"hi\":200,\"counts\":{},"
+		     "\"intervals\":[{\"lo\":150,\"hi\":160,\"state\":\"open\"},"
+		     "{\"lo\":140,\"hi\":145,\"state\":\"open\"}],\"in_use\":[],\"retried\":0,"
+		     "\"batches\":1,\"elapsed_ms\":1}");
+	assert_int_equal(link_result_from_json(j, &r, &e), -1);
+	assert_non_null(strstr(e.msg, "ascending"));
+	json_decref(j);
+
+	j = json_lit("{\"kind\":\"bw\",\"addr\":\"10.10.0.10\",\"streams\":2,\"gbps\":[1.5],"
+		     "\"bytes\":[1,2],\"stalled\":0,\"total_gbps\":3,\"total_bytes\":3,\"seconds\":1}");
+	assert_int_equal(link_result_from_json(j, &r, &e), -1);
+	json_decref(j);
+	j = json_lit("{\"kind\":\"mtu\",\"addr\":\"10.10.0.10\",\"if_mtu\":9000,\"path_mtu\":1500,"
+		     "\"icmp_mtu\":0,\"blackhole\":true,\"probes\":9,\"elapsed_ms\":800}");
+	assert_int_equal(link_result_from_json(j, &r, &e), 0);
+	assert_true(r.m.blackhole);
+	assert_int_equal(r.m.path_mtu, 1500);
+	link_result_release(&r);
+	json_decref(j);
+	j = json_lit("{\"kind\":\"connect\",\"addr\":\"10.10.0.10\",\"status\":\"maybe\",\"tries\":[],"
+		     "\"pings\":0,\"rtt_us\":{\"p50\":0,\"p99\":0,\"min\":0,\"max\":0}}");
+	assert_int_equal(link_result_from_json(j, &r, &e), -1);
+	json_decref(j);
+}
+
+static void agent_rejects(void **state)
+{
+	struct link_agent *a = link_agent_new();
+	struct err e = ERR_INIT;
+	json_t *m;
+
+	(void)state;
+	m = json_lit("{\"op\":\"explode\"}");
+	assert_null(link_agent_handle(a, m, &e));
+	assert_non_null(strstr(e.msg, "unknown link message op"));
+	json_decref(m);
+	m = json_lit("{\"op\":\"stop\",\"id\":42}");
+	assert_null(link_agent_handle(a, m, &e));
+	json_decref(m);
+	m = json_lit("{\"op\":\"start\",\"req\":{\"kind\":\"scan\",\"addr\":\"127.0.0.1\",\"lo\":1000,"
+		     "\"hi\":60000},\"extra\":1}");
+	assert_null(link_agent_handle(a, m, &e));
+	assert_non_null(strstr(e.msg, "extra"));
+	json_decref(m);
+	/* more ports than a batch: refused, not 59,000 listeners */
+	m = json_lit("{\"op\":\"start\",\"req\":{\"kind\":\"scan\",\"addr\":\"127.0.0.1\",\"lo\":1000,"
+		     "\"hi\":60000}}");
+	assert_null(link_agent_handle(a, m, &e));
+	assert_non_null(strstr(e.msg, "split the range"));
+	json_decref(m);
+	link_agent_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(req_round_trip),
+		cmocka_unit_test(req_rejects),
+		cmocka_unit_test(ready_strict),
+		cmocka_unit_test(result_round_trip),
+		cmocka_unit_test(agent_rejects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

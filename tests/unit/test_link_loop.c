@@ -1,0 +1,285 @@
+/*
+ * net/link_* end to end over loopback, both roles in this process through two agents and the
+ * pair driver (the very path the cluster takes, minus the wire): connect ok and refused with
+ * ping-pong latency, an exact scan (ports nobody listens on, ports another socket holds), the
+ * MTU search, and a short bandwidth run with several streams.
+ */
+#include "cmocka_helpers.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "net/link_agent.h"
+#include "net/link_int.h"
+
+static struct link_local_chan lc;
+static struct link_chan ch = { link_local_call, &lc };
+
+static int setup(void **state)
+{
+	(void)state;
+	lc.target = link_agent_new();
+	lc.peer = link_agent_new();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	link_agent_free(lc.target);
+	link_agent_free(lc.peer);
+	return 0;
+}
+
+static void connect_ok(void **state)
+{
+	struct link_req r;
+	struct link_result res;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	link_req_init(&r, LINK_CONNECT);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	snprintf(r.src, sizeof(r.src), "127.0.0.2");
+	r.nports = 2;
+	r.pings = 50;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.c.status, LINK_OK);
+	assert_int_equal(res.c.ntries, 2);
+	assert_int_equal(res.c.tries[0].status, LINK_OK);
+	assert_int_equal(res.c.tries[1].status, LINK_OK);
+	assert_true(res.c.tries[0].port != res.c.tries[1].port);
+	assert_int_equal(res.c.pings, 50);
+	assert_true(res.c.rtt_p50_us > 0 && res.c.rtt_p50_us <= res.c.rtt_p99_us);
+	assert_true(res.c.rtt_min_us <= res.c.rtt_p50_us && res.c.rtt_p99_us <= res.c.rtt_max_us);
+	link_result_release(&res);
+}
+
+static void connect_refused(void **state)
+{
+	struct link_req r;
+	struct link_ready ready;
+	struct link_result res;
+	struct err e = ERR_INIT;
+	uint16_t port;
+	int fd = link_listen("127.0.0.1", 0, 1, &port, &e);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);	/* a port nobody listens on any more: the kernel answers with an RST */
+	link_req_init(&r, LINK_CONNECT);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	link_ready_init(&ready);
+	ready.kind = LINK_CONNECT;
+	ready.ports[0] = port;
+	ready.nports = 1;
+	link_result_init(&res, LINK_CONNECT);
+	assert_int_equal(link_client_run(&r, &ready, &res, &e), 0);
+	assert_int_equal(res.c.status, LINK_REFUSED);
+	assert_int_equal(res.c.tries[0].err, ECONNREFUSED);
+	assert_int_equal(res.c.pings, 0);
+	link_result_release(&res);
+
+	/* a source address that is not ours: a local error, told apart from the network's */
+	snprintf(r.src, sizeof(r.src), "192.0.2.77");
+	link_result_init(&res, LINK_CONNECT);
+	assert_int_equal(link_client_run(&r, &ready, &res, &e), 0);
+	assert_int_equal(res.c.status, LINK_ERROR);
+	link_result_release(&res);
+}
+
+/* Listeners the target does not own: a batch skips and reports them. */
+static void scan_exact(void **state)
+{
+	struct link_req r;
+	struct link_ready ready;
+	struct link_result res;
+	struct err e = ERR_INIT;
+	struct link_server *s;
+	int busy, nlisten = 0;
+	uint16_t busy_port;
+
+	(void)state;
+	busy = link_listen("127.0.0.1", 0, 1, &busy_port, &e);
+	assert_true(busy >= 0);
+	link_req_init(&r, LINK_SCAN);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	r.lo = (uint16_t)(busy_port > 200 ? busy_port - 200 : 1025);
+	r.hi = (uint16_t)(r.lo + 399);
+	r.batch = 150;	/* three batches */
+	r.window = 64;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.s.batches, 3);
+	/* every port answered; the one held by another socket is in use, and bridged over */
+	assert_int_equal(res.s.counts[LINK_PORT_OPEN] + res.s.counts[LINK_PORT_IN_USE], 400);
+	assert_true(res.s.counts[LINK_PORT_IN_USE] >= 1);
+	assert_int_equal(res.s.state[busy_port], LINK_PORT_IN_USE);
+	for (size_t i = 0; i < res.s.niv; i++)
+		assert_int_equal(res.s.iv[i].state, LINK_PORT_OPEN);
+	link_result_release(&res);
+	close(busy);
+
+	/* a target that listens on only part of the batch: the rest is rejected (RST), exactly */
+	link_req_init(&r, LINK_SCAN);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	r.lo = 23100;
+	r.hi = 23199;
+	s = link_server_start(&r, &ready, &e);
+	assert_non_null(s);
+	nlisten = (int)ready.nlistening;
+	link_server_stop(s, 0);
+	assert_true(nlisten > 90);
+	r.hi = 23149;
+	s = link_server_start(&r, &ready, &e);
+	assert_non_null(s);
+	link_ready_release(&ready);
+	/* the peer is told about all 100, as a lying target could: only half listen */
+	{
+		struct link_req all = r;
+		struct link_ready fake;
+
+		all.hi = 23199;
+		link_ready_init(&fake);
+		fake.kind = LINK_SCAN;
+		fake.listening = calloc(100, sizeof(uint16_t));
+		for (int i = 0; i < 100; i++)
+			fake.listening[fake.nlistening++] = (uint16_t)(23100 + i);
+		link_result_init(&res, LINK_SCAN);
+		assert_int_equal(link_client_run(&all, &fake, &res, &e), 0);
+		link_scan_finish(&all, &res);
+		link_ready_release(&fake);
+	}
+	link_server_stop(s, 0);
+	assert_int_equal(res.s.state[23100], LINK_PORT_OPEN);
+	assert_int_equal(res.s.state[23199], LINK_PORT_REJECTED);
+	assert_true(res.s.niv >= 2);
+	assert_int_equal(res.s.iv[res.s.niv - 1].state, LINK_PORT_REJECTED);
+	assert_int_equal(res.s.iv[res.s.niv - 1].lo, 23150);
+	assert_int_equal(res.s.iv[res.s.niv - 1].hi, 23199);
+	assert_int_equal(res.s.counts[LINK_PORT_REJECTED], 50);
+	link_result_release(&res);
+}
+
+static void scan_list_and_split(void **state)
+{
+	struct link_req r, parts[8];
+	struct link_result res;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	link_req_init(&r, LINK_SCAN);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	assert_int_equal(link_scan_split(&r, 4096, parts, 8), 7);	/* 28,232 ports */
+	assert_int_equal(parts[0].lo, 32768);
+	assert_int_equal(parts[0].hi, 32768 + 4095);
+	assert_int_equal(parts[6].hi, 60999);
+	r.nlist = 3;
+	r.list[0] = 23300;
+	r.list[1] = 23305;
+	r.list[2] = 23301;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.s.counts[LINK_PORT_OPEN], 3);
+	assert_int_equal(res.s.niv, 2);	/* 23300-23301 and 23305: never claims 23302-23304 */
+	assert_int_equal(res.s.iv[0].hi, 23301);
+	assert_int_equal(res.s.iv[1].lo, 23305);
+	link_result_release(&res);
+}
+
+static void mtu_loopback(void **state)
+{
+	struct link_req r;
+	struct link_result res;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	link_req_init(&r, LINK_MTU);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	r.max_mtu = 9000;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.m.if_mtu, 9000);
+	assert_int_equal(res.m.path_mtu, 9000);
+	assert_false(res.m.blackhole);
+	assert_int_equal(res.m.probes, 1);
+	link_result_release(&res);
+
+	/* no max: the interface's own MTU (lo: 65536, capped at the largest datagram) */
+	r.max_mtu = 0;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.m.if_mtu, 65535);
+	assert_int_equal(res.m.path_mtu, 65535);
+	link_result_release(&res);
+}
+
+static void bw_streams(void **state)
+{
+	struct link_req r;
+	struct link_result res;
+	struct err e = ERR_INIT;
+	long long sum = 0;
+
+	(void)state;
+	link_req_init(&r, LINK_BW);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	r.streams = 3;
+	r.duration_ms = 300;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.b.streams, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_true(res.b.bytes[i] > 0);
+		assert_true(res.b.gbps[i] > 0.01);
+		sum += res.b.bytes[i];
+	}
+	assert_int_equal(sum, res.b.total_bytes);
+	assert_true(res.b.seconds > 0.1 && res.b.seconds < 2);
+	link_result_release(&res);
+
+	/* a byte count instead of a duration: exactly that many arrive */
+	r.streams = 1;
+	r.duration_ms = 0;
+	r.bytes = 5000000;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.b.total_bytes, 5000000);
+	link_result_release(&res);
+}
+
+/* Few descriptors: the target answers part of each batch and the driver asks for the rest. */
+static void scan_fd_limit(void **state)
+{
+	struct rlimit rl = { 400, 400 }, old;
+	struct link_req r;
+	struct link_result res;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	link_req_init(&r, LINK_SCAN);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	r.lo = 24000;
+	r.hi = 25499;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_true(res.s.batches > 4);	/* about 300 listeners a time for 1500 ports */
+	assert_int_equal(res.s.counts[LINK_PORT_OPEN] + res.s.counts[LINK_PORT_IN_USE], 1500);
+	for (int p = 24000; p <= 25499; p++)
+		assert_int_not_equal(res.s.state[p], LINK_PORT_UNTESTED);
+	link_result_release(&res);
+	setrlimit(RLIMIT_NOFILE, &old);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(connect_ok),
+		cmocka_unit_test(connect_refused),
+		cmocka_unit_test(scan_exact),
+		cmocka_unit_test(scan_list_and_split),
+		cmocka_unit_test(mtu_loopback),
+		cmocka_unit_test(bw_streams),
+		cmocka_unit_test(scan_fd_limit),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

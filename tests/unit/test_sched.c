@@ -1,0 +1,294 @@
+/*
+ * net/sched: circle-method rounds are disjoint and cover every pair exactly once up to the mesh
+ * limit; beyond it the rounds stay flat in N (ring + samples) and still hold every ring edge;
+ * the bandwidth plan's rounds use each NIC once per direction; and the classifier tells a slow
+ * host from a slow link, even next to another slow link, and leaves a lone pair undecided.
+ */
+#include "cmocka_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/sched.h"
+
+/* Every round disjoint; returns how often each unordered pair appears (n*n array). */
+static int *check_rounds(int n, const struct sched_plan *p)
+{
+	int *seen = calloc((size_t)n * n, sizeof(int)), *busy = calloc((size_t)n, sizeof(int));
+
+	for (int r = 0; r < p->nrounds; r++) {
+		memset(busy, 0, (size_t)n * sizeof(int));
+		for (int k = 0; k < p->rounds[r].npairs; k++) {
+			int a = p->rounds[r].pairs[k].a, b = p->rounds[r].pairs[k].b;
+
+			assert_true(a >= 0 && a < b && b < n);
+			assert_int_equal(busy[a]++, 0);
+			assert_int_equal(busy[b]++, 0);
+			seen[a * n + b]++;
+		}
+	}
+	free(busy);
+	return seen;
+}
+
+static void full_mesh(void **state)
+{
+	(void)state;
+	for (int n = 2; n <= 32; n++) {
+		struct sched_plan p;
+		int *seen;
+
+		assert_int_equal(sched_pairs(n, NULL, &p), 0);
+		assert_true(p.full_mesh);
+		assert_int_equal(p.nrounds, n % 2 ? n : n - 1);
+		seen = check_rounds(n, &p);
+		for (int a = 0; a < n; a++)
+			for (int b = a + 1; b < n; b++)
+				assert_int_equal(seen[a * n + b], 1);
+		/* even n: every node in every round; odd: one bye per round */
+		for (int r = 0; r < p.nrounds; r++)
+			assert_int_equal(p.rounds[r].npairs, n / 2);
+		free(seen);
+		sched_plan_release(&p);
+	}
+	{
+		struct sched_plan p;
+
+		assert_int_equal(sched_pairs(1, NULL, &p), 0);
+		assert_int_equal(p.nrounds, 0);
+		assert_int_equal(sched_pairs(0, NULL, &p), -1);
+		assert_int_equal(sched_pairs(SCHED_NODES_MAX + 1, NULL, &p), -1);
+	}
+}
+
+static void beyond_mesh(void **state)
+{
+	struct sched_opts o = { .full_mesh_max = 32, .samples = 2, .seed = 7 };
+
+	(void)state;
+	for (int n = 33; n <= 1025; n += (n < 80 ? 1 : 97)) {
+		struct sched_plan p, q;
+		int *seen;
+
+		assert_int_equal(sched_pairs(n, &o, &p), 0);
+		assert_false(p.full_mesh);
+		/* flat in N: 2 ring rounds (3 for odd N) + the samples */
+		assert_int_equal(p.nrounds, 2 + (n & 1) + 2);
+		seen = check_rounds(n, &p);
+		for (int i = 0; i < n; i++) {
+			int s = sched_full_scanner(n, i), a = i < s ? i : s, b = i < s ? s : i;
+
+			assert_true(seen[a * n + b] >= 1);	/* the full scan has its round */
+		}
+		free(seen);
+		/* the same seed gives the same plan */
+		assert_int_equal(sched_pairs(n, &o, &q), 0);
+		for (int r = 0; r < p.nrounds; r++) {
+			assert_int_equal(p.rounds[r].npairs, q.rounds[r].npairs);
+			assert_memory_equal(p.rounds[r].pairs, q.rounds[r].pairs,
+					    (size_t)p.rounds[r].npairs * sizeof(struct sched_pair));
+		}
+		/* sampled rounds are near-perfect matchings */
+		assert_int_equal(p.rounds[p.nrounds - 1].npairs, n / 2);
+		sched_plan_release(&p);
+		sched_plan_release(&q);
+	}
+	/* a lower mesh limit switches earlier */
+	{
+		struct sched_opts lo = { .full_mesh_max = 4, .samples = 0 };
+		struct sched_plan p;
+
+		assert_int_equal(sched_pairs(6, &lo, &p), 0);
+		assert_false(p.full_mesh);
+		assert_int_equal(p.nrounds, 2);
+		sched_plan_release(&p);
+	}
+}
+
+static void bw_plan(void **state)
+{
+	(void)state;
+	for (int n = 2; n <= 40; n++) {
+		struct sched_bw_plan p;
+		int *out = calloc((size_t)n, sizeof(int)), *in = calloc((size_t)n, sizeof(int));
+
+		assert_int_equal(sched_bw_plan(n, &p), 0);
+		/* constant in N: 2 ring rounds, then 2 shifted pairings where there are new peers */
+		if (n >= 6)
+			assert_int_equal(p.nrounds, 4);
+		else
+			assert_true(p.nrounds >= 2 && p.nrounds <= 4);
+		for (int r = 0; r < p.nrounds; r++) {
+			memset(out, 0, (size_t)n * sizeof(int));
+			memset(in, 0, (size_t)n * sizeof(int));
+			for (int k = 0; k < p.rounds[r].nflows; k++) {
+				const struct sched_flow *f = &p.rounds[r].flows[k];
+
+				assert_true(f->from != f->to);
+				assert_int_equal(out[f->from]++, 0);	/* one flow out per NIC */
+				assert_int_equal(in[f->to]++, 0);	/* one flow in */
+				if (p.rounds[r].phase == SCHED_BW_SHIFT && n >= 6) {
+					int d = abs(f->from - f->to);
+
+					assert_false(d == 1 || d == n - 1);	/* new peers */
+				}
+			}
+		}
+		assert_int_equal(p.rounds[0].phase, SCHED_BW_RING_NEXT);
+		assert_int_equal(p.rounds[1].phase, SCHED_BW_RING_PREV);
+		free(out);
+		free(in);
+		sched_bw_plan_release(&p);
+	}
+}
+
+/* Flows of the whole plan for n nodes, gbps by a rule. */
+static int measure(int n, double (*rate)(int from, int to), struct sched_meas *m)
+{
+	struct sched_bw_plan p;
+	int nm = 0;
+
+	assert_int_equal(sched_bw_plan(n, &p), 0);
+	for (int r = 0; r < p.nrounds; r++)
+		for (int k = 0; k < p.rounds[r].nflows; k++) {
+			const struct sched_flow *f = &p.rounds[r].flows[k];
+
+			m[nm++] = (struct sched_meas){ f->from, f->to, rate(f->from, f->to) };
+		}
+	sched_bw_plan_release(&p);
+	return nm;
+}
+
+static double host5_capped(int from, int to)
+{
+	return from == 5 || to == 5 ? 0.095 : 9.4;
+}
+
+static double link23_slow(int from, int to)
+{
+	return (from == 2 && to == 3) || (from == 3 && to == 2) ? 2.0 : 9.4;
+}
+
+static double links_around2(int from, int to)
+{
+	int a = from < to ? from : to, b = from < to ? to : from;
+
+	return (a == 1 && b == 2) || (a == 2 && b == 3) ? 1.0 : 9.4;
+}
+
+static void classify(void **state)
+{
+	struct sched_meas m[64];
+	struct sched_verdict v;
+	struct sched_bw_round sr;
+	struct findings *fs;
+	const char *names[] = { "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7" };
+	int nm;
+
+	(void)state;
+	/* a slow host: slow with every peer */
+	nm = measure(8, host5_capped, m);
+	assert_int_equal(sched_bw_classify(8, m, nm, 0, 0, &v), 0);
+	assert_float_equal(v.ref_gbps, 9.4, 1e-9);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(v.node[i], i == 5 ? SCHED_NODE_SLOW : SCHED_NODE_OK);
+	assert_true(v.slow_send[5] && v.slow_recv[5]);
+	for (int k = 0; k < v.nlinks; k++)
+		assert_int_equal(v.links[k].v, v.links[k].a == 5 || v.links[k].b == 5
+						 ? SCHED_LINK_HOST : SCHED_LINK_OK);
+	assert_true(v.known_good >= 0 && v.known_good != 5 && v.known_good != 4 &&
+		    v.known_good != 6);
+	fs = findings_new();
+	sched_bw_findings(&v, names, "eth1", fs);
+	assert_int_equal(fs->n, 1);
+	assert_string_equal(fs->v[0]->id, "link.bw.slow_host");
+	assert_string_equal(fs->v[0]->node, "n5");
+	assert_non_null(strstr(fs->v[0]->title, "sends and receives"));
+	findings_free(fs);
+	assert_int_equal(sched_bw_suspects(&v, &sr), 0);
+	free(sr.flows);
+	sched_verdict_release(&v);
+
+	/* a slow link: both ends fine elsewhere */
+	nm = measure(8, link23_slow, m);
+	assert_int_equal(sched_bw_classify(8, m, nm, 0, 0, &v), 0);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(v.node[i], SCHED_NODE_OK);
+	for (int k = 0; k < v.nlinks; k++)
+		assert_int_equal(v.links[k].v, v.links[k].a == 2 && v.links[k].b == 3
+						 ? SCHED_LINK_SLOW : SCHED_LINK_OK);
+	fs = findings_new();
+	sched_bw_findings(&v, names, "eth1", fs);
+	assert_int_equal(fs->n, 1);
+	assert_string_equal(fs->v[0]->id, "link.bw.slow_link");
+	assert_string_equal(fs->v[0]->node, "n2");
+	assert_string_equal(fs->v[0]->peer, "n3");
+	findings_free(fs);
+	sched_verdict_release(&v);
+
+	/* two slow links around n2: the shifted pairings show n2 itself is fine */
+	nm = measure(8, links_around2, m);
+	assert_int_equal(sched_bw_classify(8, m, nm, 0, 0, &v), 0);
+	assert_int_equal(v.node[2], SCHED_NODE_OK);
+	for (int k = 0; k < v.nlinks; k++)
+		if ((v.links[k].a == 1 && v.links[k].b == 2) || (v.links[k].a == 2 && v.links[k].b == 3))
+			assert_int_equal(v.links[k].v, SCHED_LINK_SLOW);
+	sched_verdict_release(&v);
+
+	/* ring only (n = 3): two distinct peers each, the capped host is still found */
+	nm = measure(3, host5_capped, m);	/* 4 of the 6 flows touch node 2 */
+	for (int i = 0; i < nm; i++)
+		m[i].gbps = m[i].from == 2 || m[i].to == 2 ? 0.1 : 9.4;
+	assert_int_equal(sched_bw_classify(3, m, nm, 0, 0, &v), 0);
+	assert_int_equal(v.node[2], SCHED_NODE_SLOW);
+	assert_int_equal(v.node[0], SCHED_NODE_OK);
+	sched_verdict_release(&v);
+
+	/* two nodes, slow both ways: undecided, and no good node to test against */
+	m[0] = (struct sched_meas){ 0, 1, 0.095 };
+	m[1] = (struct sched_meas){ 1, 0, 0.095 };
+	assert_int_equal(sched_bw_classify(2, m, 2, 9.41, 0, &v), 0);
+	assert_int_equal(v.node[0], SCHED_NODE_SUSPECT);
+	assert_int_equal(v.node[1], SCHED_NODE_SUSPECT);
+	assert_int_equal(v.links[0].v, SCHED_LINK_UNKNOWN);
+	assert_int_equal(v.known_good, -1);
+	assert_int_equal(sched_bw_suspects(&v, &sr), 0);
+	free(sr.flows);
+	fs = findings_new();
+	sched_bw_findings(&v, NULL, NULL, fs);
+	assert_string_equal(fs->v[0]->id, "link.bw.slow_pair");
+	findings_free(fs);
+	sched_verdict_release(&v);
+
+	/* a suspect with one measured peer is re-tested against the known-good node */
+	m[0] = (struct sched_meas){ 0, 1, 9.4 };
+	m[1] = (struct sched_meas){ 1, 2, 9.4 };
+	m[2] = (struct sched_meas){ 2, 0, 9.4 };
+	m[3] = (struct sched_meas){ 3, 0, 0.5 };
+	assert_int_equal(sched_bw_classify(4, m, 4, 0, 0, &v), 0);
+	assert_int_equal(v.node[3], SCHED_NODE_SUSPECT);
+	assert_int_equal(sched_bw_suspects(&v, &sr), 2);
+	assert_int_equal(sr.flows[0].from, 3);
+	assert_true(sr.flows[0].to == 1 || sr.flows[0].to == 2);	/* not 0: its link is slow */
+	assert_int_equal(sr.flows[1].to, 3);
+	free(sr.flows);
+	sched_verdict_release(&v);
+
+	/* garbage in: rejected */
+	m[0] = (struct sched_meas){ 0, 0, 1 };
+	assert_int_equal(sched_bw_classify(4, m, 1, 0, 0, &v), -1);
+	m[0] = (struct sched_meas){ 0, 9, 1 };
+	assert_int_equal(sched_bw_classify(4, m, 1, 0, 0, &v), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(full_mesh),
+		cmocka_unit_test(beyond_mesh),
+		cmocka_unit_test(bw_plan),
+		cmocka_unit_test(classify),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
