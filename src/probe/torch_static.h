@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "probe/nccl_libs.h"
+#include "probe/ldso.h"
 #include "util/err.h"
 
 #define TS_STR_MAX 128
