@@ -204,8 +204,12 @@ int torch_static_read(const char *torch_dir, const struct ld_search *s, struct t
 	}
 	if (cudnn) {
 		const char *how;
+		out->needs_cudnn = 1;
 		out->cudnn_path = ld_resolve_needed(s, out->torch_cuda_lib, d.rpath, d.runpath, cudnn,
 						    &how);
+		if (!out->cudnn_path && !out->unsettled[0])
+			snprintf(out->unsettled, sizeof(out->unsettled),
+				 "libtorch_cuda.so needs %s, and the loader finds none", cudnn);
 	}
 	elf_dyn_release(&d);
 	return 0;

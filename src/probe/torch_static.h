@@ -37,6 +37,7 @@ struct torch_static {
 	const char *nccl_how;		/* "LD_LIBRARY_PATH", "RUNPATH", "ld.so.cache", ... */
 	int nccl_static;		/* NCCL linked into libtorch_cuda */
 	char *cudnn_path;		/* the libcudnn it will map, NULL when none is needed */
+	int needs_cudnn;		/* libtorch_cuda.so has a libcudnn DT_NEEDED */
 	char unsettled[256];		/* non-empty: what the files could not tell (import instead) */
 };
 
