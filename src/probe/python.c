@@ -978,7 +978,14 @@ static void note_fallbacks(struct python_run *run)
 {
 	for (size_t i = 0; i < run->n; i++) {
 		json_t *t = json_object_get(run->v[i].entry, "torch");
-		if (run->v[i].fallback && json_is_object(t) && !json_object_get(t, "unknown"))
+		const char *u = json_string_value(json_object_get(t, "unknown"));
+
+		if (!run->v[i].fallback || !json_is_object(t))
+			continue;
+		if (u)	/* the import failed too: both reasons, in one */
+			jset_unknown(run->v[i].entry, "torch", "%s (imported because the files could "
+				     "not settle %s)", u, run->v[i].fallback);
+		else
 			jset_str(t, "static_fallback", run->v[i].fallback);
 	}
 }
