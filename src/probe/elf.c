@@ -370,6 +370,22 @@ int elf_dyn_read_path(const char *path, struct elf_dyn *out, int *defines_nccl, 
 	return rc;
 }
 
+int elf_path_defines(const char *path, const char *name)
+{
+	struct elf_dyn d;
+	struct elf_src src;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	if (elf_src_fd(&src, fd) == 0 && elf_dyn_read(&src, &d, NULL) == 0) {
+		rc = elf_defines(&src, &d, name);
+		elf_dyn_release(&d);
+	}
+	close(fd);
+	return rc;
+}
+
 char *elf_expand_origin(const char *elem, size_t len, const char *origin)
 {
 	static const struct {

@@ -67,6 +67,9 @@ int elf_dyn_read_path(const char *path, struct elf_dyn *out, int *defines_nccl, 
 
 /* Expands $ORIGIN / ${ORIGIN} (and $LIB, $PLATFORM as ld.so would on this machine) in one
  * RUNPATH/RPATH element; `origin` is the object's directory. New string. */
+/* elf_defines() for the object at `path`: 1, 0, or -1 when it cannot be read or has no table. */
+int elf_path_defines(const char *path, const char *name);
+
 char *elf_expand_origin(const char *elem, size_t len, const char *origin);
 
 #endif

@@ -210,6 +210,11 @@ int torch_static_read(const char *torch_dir, const struct ld_search *s, struct t
 		if (!out->cudnn_path && !out->unsettled[0])
 			snprintf(out->unsettled, sizeof(out->unsettled),
 				 "libtorch_cuda.so needs %s, and the loader finds none", cudnn);
+	} else if (elf_path_defines(out->torch_cuda_lib, "cudnnGetVersion") == 1 &&
+		   !out->unsettled[0]) {
+		/* cuDNN linked in (older builds): only the import can ask it its version */
+		snprintf(out->unsettled, sizeof(out->unsettled),
+			 "cudnn: cuDNN is linked into libtorch_cuda.so");
 	}
 	elf_dyn_release(&d);
 	return 0;
