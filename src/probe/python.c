@@ -1,10 +1,13 @@
 /*
  * The Python stack of every interpreter that matters: python3 on PATH, /usr/bin/python3 when it
  * is another one, the active venv and conda environment, and each --python. A small script runs
- * in each (importing torch takes seconds, so the children start before the other probes and are
- * collected after them) and prints one JSON line: versions of Python, torch, its CUDA, cuDNN and
- * NCCL, Lightning, the site-packages directories, and which libnccl file the torch process
- * actually maps, read from its own /proc/self/maps.
+ * in each (the children start before the other probes and are collected after them) and prints
+ * one JSON line: versions of Python and Lightning (package metadata), the site-packages
+ * directories, and where torch is, found without importing it (importing costs seconds on a GPU
+ * machine). The torch facts then come from its files (probe/torch_static.h), read here on the
+ * C side; an interpreter whose files cannot settle them, or every one with --deep, imports torch
+ * instead and reports torch's own answers, including which libnccl the process maps (its
+ * /proc/self/maps).
  */
 #include "probe/python.h"
 
