@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Wall time of `ncclcheck node` without and with the Python probe, against the peer tool people
-# run for the same question, `python -m torch.utils.collect_env` (via /usr/bin/python3, the
-# interpreter with torch), all measured in this run on this machine; prints medians and ratios.
-# Target: the median of `node --no-python` under 1 s.
-# Usage: bench/node_walltime.sh [N] [N_SLOW]   (N runs of the fast modes, default 21; N_SLOW runs
-#        of the full probe and of collect_env, default 5; NCCLCHECK=path, default build/release)
+# Wall time of `ncclcheck node --json` with the Python probe (torch read from its files), of the
+# peer tool people run for the same question, `python -m torch.utils.collect_env`, and of
+# `node --json --deep` (torch imported), all measured in this run on this machine for the
+# interpreter with torch (/usr/bin/python3 here, PEER_PY elsewhere); prints medians and ratios,
+# and checks that the static and the import path give identical torch facts.
+# Target (issue #17): node --json at least 3x faster than collect_env, with identical torch facts.
+# Usage: bench/node_walltime.sh [N] [N_SLOW]   (N runs of node --json and --no-python, default 11;
+#        N_SLOW runs of collect_env and --deep, default 5; NCCLCHECK=path, default build/release)
 set -eu
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 NCCLCHECK=${NCCLCHECK:-$REPO/build/release/ncclcheck}
-N=${1:-21}
+N=${1:-11}
 NSLOW=${2:-5}
 PEER_PY=${PEER_PY:-/usr/bin/python3}
 [ -x "$NCCLCHECK" ] || { echo "bench: build first: cmake --preset release && cmake --build --preset release (or set NCCLCHECK)" >&2; exit 2; }
+[ -x "$PEER_PY" ] || { echo "bench: no interpreter $PEER_PY (set PEER_PY)" >&2; exit 2; }
+tmp=$(mktemp -d /tmp/node-walltime-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # times COUNT CMD...: prints the median wall time in ms of COUNT runs (output discarded)
@@ -27,31 +32,37 @@ median_ms() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
-echo "machine: $(nproc) cpus, $(uname -r); ncclcheck: $NCCLCHECK"
+echo "machine: $(nproc) cpus, $(uname -r); ncclcheck: $NCCLCHECK; torch interpreter: $PEER_PY"
 # one warm-up of each, so the page cache is equally warm for everyone
-"$NCCLCHECK" node --json --no-python >/dev/null 2>&1 || true
+"$NCCLCHECK" node --json --python "$PEER_PY" >/dev/null 2>&1 || true
+"$NCCLCHECK" node --json --deep --python "$PEER_PY" >/dev/null 2>&1 || true
 fast=$(median_ms "$N" "$NCCLCHECK" node --json --no-python)
-text=$(median_ms "$N" "$NCCLCHECK" node --no-python --no-color)
-full=$(median_ms "$NSLOW" "$NCCLCHECK" node --json)
+node=$(median_ms "$N" "$NCCLCHECK" node --json --python "$PEER_PY")
+deep=$(median_ms "$NSLOW" "$NCCLCHECK" node --json --deep --python "$PEER_PY")
 peer="n/a"
-if [ -x "$PEER_PY" ] && "$PEER_PY" -c 'import torch.utils.collect_env' 2>/dev/null; then
+if "$PEER_PY" -c 'import torch.utils.collect_env' 2>/dev/null; then
 	"$PEER_PY" -m torch.utils.collect_env >/dev/null 2>&1 || true
 	peer=$(median_ms "$NSLOW" "$PEER_PY" -m torch.utils.collect_env)
 fi
-pyonly=$("$NCCLCHECK" node --json | "${PEER_PY}" -c 'import json,sys; print(json.load(sys.stdin)["facts"]["timings_ms"].get("python", "n/a"))' 2>/dev/null || echo n/a)
+"$NCCLCHECK" node --json --python "$PEER_PY" > "$tmp/static.json" 2>/dev/null || true
+"$NCCLCHECK" node --json --deep --python "$PEER_PY" > "$tmp/deep.json" 2>/dev/null || true
+pyms() { "$PEER_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"]["timings_ms"].get("python", "n/a"))' "$1" 2>/dev/null || echo n/a; }
 
-printf '%-44s %8s\n' "run" "median"
-printf '%-44s %6s ms  (%d runs)\n' "ncclcheck node --json --no-python" "$fast" "$N"
-printf '%-44s %6s ms  (%d runs)\n' "ncclcheck node --no-python (text)" "$text" "$N"
-printf '%-44s %6s ms  (%d runs; python probe alone: %s ms)\n' "ncclcheck node --json (with python)" "$full" "$NSLOW" "$pyonly"
-printf '%-44s %6s ms  (%d runs)\n' "$PEER_PY -m torch.utils.collect_env" "$peer" "$NSLOW"
-if [ "$peer" != "n/a" ]; then
-	echo "ratio node --no-python / collect_env: $(ratio "$fast" "$peer")"
-	echo "ratio node (full) / collect_env:      $(ratio "$full" "$peer")"
+printf '%-48s %6s ms  (%d runs)\n' "ncclcheck node --json --no-python" "$fast" "$N"
+printf '%-48s %6s ms  (%d runs; python probe: %s ms)\n' "ncclcheck node --json (torch from its files)" "$node" "$N" "$(pyms "$tmp/static.json")"
+printf '%-48s %6s ms  (%d runs)\n' "$PEER_PY -m torch.utils.collect_env" "$peer" "$NSLOW"
+printf '%-48s %6s ms  (%d runs; python probe: %s ms)\n' "ncclcheck node --json --deep (torch imported)" "$deep" "$NSLOW" "$(pyms "$tmp/deep.json")"
+same=no
+if "$PEER_PY" "$REPO/tests/integration/torch_facts_cmp.py" "$tmp/static.json" "$tmp/deep.json" "$PEER_PY" > "$tmp/cmp.txt"; then
+	same=yes
 fi
-if [ "$fast" -lt 1000 ]; then
-	echo "target (median node --no-python < 1000 ms): met ($fast ms)"
+echo "torch facts identical on both paths: $same"
+[ $same = yes ] || grep FAIL "$tmp/cmp.txt"
+echo "ratio collect_env / node --json:   $(ratio "$peer" "$node")"
+echo "ratio --deep / node --json:        $(ratio "$deep" "$node")"
+if [ "$peer" != "n/a" ] && [ $same = yes ] && [ "$(( node * 3 ))" -le "$peer" ]; then
+	echo "target (node --json >= 3x faster than collect_env, identical torch facts): met"
 else
-	echo "target (median node --no-python < 1000 ms): NOT met ($fast ms)"
+	echo "target (node --json >= 3x faster than collect_env, identical torch facts): NOT met"
 	exit 1
 fi

@@ -18,7 +18,8 @@
 #include "util/json.h"
 #include "util/xalloc.h"
 
-enum { OPT_FACTS = 1, OPT_PYTHON, OPT_NO_PYTHON, OPT_PYTHON_TIMEOUT, OPT_MASTER_ADDR };
+enum { OPT_FACTS = 1, OPT_PYTHON, OPT_NO_PYTHON, OPT_PYTHON_TIMEOUT, OPT_MASTER_ADDR,
+	OPT_DEEP };
 
 static const struct cli_opt node_opts[] = {
 	{ .name = "facts", .arg = "FILE", .id = OPT_FACTS,
@@ -31,6 +32,9 @@ static const struct cli_opt node_opts[] = {
 	  .help = "skip the Python probe (importing torch takes seconds)" },
 	{ .name = "python-timeout", .arg = "SEC", .id = OPT_PYTHON_TIMEOUT,
 	  .help = "give up on an interpreter after SEC seconds (default 20)" },
+	{ .name = "deep", .id = OPT_DEEP,
+	  .help = "import torch in each interpreter (seconds) instead of reading\n"
+		  "its files, version.py and libtorch_cuda.so's libraries" },
 	{ .name = "master-addr", .arg = "ADDR", .id = OPT_MASTER_ADDR,
 	  .help = "rank 0's address (default $MASTER_ADDR): the kernel's route to it\n"
 		  "must leave through the interface NCCL bootstraps on" },
@@ -103,6 +107,7 @@ static int node_main(int argc, char **argv, struct envmap *env)
 			break;
 		case OPT_NO_PYTHON: po.skip_python = 1; break;
 		case OPT_MASTER_ADDR: po.master_addr = c.arg; break;
+		case OPT_DEEP: po.deep = 1; break;
 		case OPT_PYTHON_TIMEOUT:
 			if (cli_parse_duration_ms(c.arg, &po.python_timeout_ms) < 0 || !po.python_timeout_ms) {
 				free(pythons);

@@ -45,6 +45,8 @@ struct probe_ctx {
 	const char *const *pythons;
 	size_t npythons;
 	int skip_python;
+	/* --deep: import torch in each interpreter instead of reading its files (probe/python.c) */
+	int deep;
 	/* --master-addr: the address rank 0's TCPStore listens on (else MASTER_ADDR in env) */
 	const char *master_addr;
 };

@@ -335,6 +335,11 @@ static void lib_versions(json_t *libs)
 	free(which);
 }
 
+void probe_cudnn_lib_versions(json_t *libs)
+{
+	lib_versions(libs);
+}
+
 void probe_cudnn(const struct probe_ctx *ctx, json_t *facts)
 {
 	static const char *const inc_dirs[] = { "/usr/include", "/usr/include/x86_64-linux-gnu",

@@ -257,6 +257,11 @@ static void read_version(const struct probe_ctx *ctx, json_t *lib)
 	subproc_result_release(&r);
 }
 
+void probe_nccl_lib_version(const struct probe_ctx *ctx, json_t *lib)
+{
+	read_version(ctx, lib);
+}
+
 static void read_missing_versions(const struct probe_ctx *ctx, json_t *libs)
 {
 	size_t i;

@@ -49,7 +49,9 @@ static const struct probe_entry probes[] = {
 	{ .name = "nccl_libs", .run = probe_nccl_libs },
 	{ .name = "resources", .run = probe_resources },
 	{ .name = "cloud", .run = probe_cloud, .needs = { "nic", "rdma", "nccl_libs" } },
-	{ .name = "python", .start = python_start, .finish = python_finish },
+	/* the static torch path reads the GPUs, the loader's NCCL copies and cuDNN's versions */
+	{ .name = "python", .start = python_start, .finish = python_finish,
+	  .needs = { "nvml", "nccl_libs", "cudnn" } },
 	/* site-packages copies and the libnccl torch maps, merged into nccl.libs */
 	{ .name = "nccl_libs_site", .run = probe_nccl_libs_site, .needs = { "python", "nccl_libs" } },
 };

@@ -41,6 +41,13 @@ void probe_nccl_libs(const struct probe_ctx *ctx, json_t *facts);
 void probe_resources(const struct probe_ctx *ctx, json_t *facts);
 /* cloud provider from DMI and device hints, offline (probe/cloud.c) */
 void probe_cloud(const struct probe_ctx *ctx, json_t *facts);
+/*
+ * One library's version as those probes read it, for the Python probe's static path (reused, so
+ * both say the same): `lib` has "realpath" (and "path" for cuDNN); version, version_code or
+ * {"unknown"} are set on it. libnccl: ncclGetVersion in a child; libcudnn: the cuDNN probe's way.
+ */
+void probe_nccl_lib_version(const struct probe_ctx *ctx, json_t *lib);
+void probe_cudnn_lib_versions(json_t *libs);
 /* After the Python probe: NCCL copies in each interpreter's site-packages and the one torch maps. */
 void probe_nccl_libs_site(const struct probe_ctx *ctx, json_t *facts);
 /* Python children start before the other probes and are collected after them (NULL: skipped). */

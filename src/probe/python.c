@@ -1,10 +1,13 @@
 /*
  * The Python stack of every interpreter that matters: python3 on PATH, /usr/bin/python3 when it
  * is another one, the active venv and conda environment, and each --python. A small script runs
- * in each (importing torch takes seconds, so the children start before the other probes and are
- * collected after them) and prints one JSON line: versions of Python, torch, its CUDA, cuDNN and
- * NCCL, Lightning, the site-packages directories, and which libnccl file the torch process
- * actually maps, read from its own /proc/self/maps.
+ * in each (the children start before the other probes and are collected after them) and prints
+ * one JSON line: versions of Python and Lightning (package metadata), the site-packages
+ * directories, and where torch is, found without importing it (importing costs seconds on a GPU
+ * machine). The torch facts then come from its files (probe/torch_static.h), read here on the
+ * C side; an interpreter whose files cannot settle them, or every one with --deep, imports torch
+ * instead and reports torch's own answers, including which libnccl the process maps (its
+ * /proc/self/maps).
  */
 #include "probe/python.h"
 
@@ -18,7 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "probe/ldso.h"
 #include "probe/probe.h"
+#include "probe/torch_static.h"
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -36,6 +41,7 @@ const char python_probe_script[] =
 	"import sys, os, time, json\n"
 	"t0 = time.time()\n"
 	"r = {}\n"
+	"deep = len(sys.argv) > 1 and sys.argv[1] == \"import\"\n"
 	"def err(e):\n"
 	"    return \"%s: %s\" % (type(e).__name__, str(e)[:300])\n"
 	"def meta(names):\n"
@@ -88,7 +94,13 @@ const char python_probe_script[] =
 	"        t[\"error\"] = err(e)\n"
 	"    if spec is None and \"error\" not in t:\n"
 	"        t[\"installed\"] = False\n"
+	"    elif spec is not None and not deep:\n"
+	"        t[\"mode\"] = \"static\"\n"
+	"        o = getattr(spec, \"origin\", None)\n"
+	"        if o and os.path.basename(o) == \"__init__.py\":\n"
+	"            t[\"dir\"] = os.path.dirname(o)\n"
 	"    elif spec is not None:\n"
+	"        t[\"mode\"] = \"import\"\n"
 	"        t1 = time.time()\n"
 	"        try:\n"
 	"            import torch\n"
@@ -261,6 +273,19 @@ static void torch_mapped(const json_t *t, json_t *out)
 	}
 }
 
+/* torch.backends.cudnn.version()'s code, in the encoding of its era (91002, 8907). */
+static void set_cudnn(json_t *out, long long v)
+{
+	char buf[48];
+
+	if (v >= 10000)
+		snprintf(buf, sizeof(buf), "%lld.%lld.%lld", v / 10000, v / 100 % 100, v % 100);
+	else
+		snprintf(buf, sizeof(buf), "%lld.%lld.%lld", v / 1000, v / 100 % 10, v % 100);
+	jset_str(out, "cudnn", buf);
+	jset_int(out, "cudnn_code", v);
+}
+
 static void torch_part(const json_t *t, json_t *entry)
 {
 	json_t *out;
@@ -277,6 +302,17 @@ static void torch_part(const json_t *t, json_t *entry)
 		json_object_set_new(entry, "torch", out);
 		return;
 	}
+	s = str_member(t, "mode");
+	if (s && !strcmp(s, "static") && !str_member(t, "version") && !str_member(t, "error")) {
+		/* found, not imported: the C side reads the rest from its files (python_torch_static) */
+		out = json_object();
+		jset_bool(out, "installed", 1);
+		jset_str(out, "source", "static");
+		if ((s = str_member(t, "dir")) && s[0] == '/')
+			jset_str(out, "path", s);
+		json_object_set_new(entry, "torch", out);
+		return;
+	}
 	if (!str_member(t, "version")) {
 		s = str_member(t, "error");
 		jset_unknown(entry, "torch", "import torch failed: %s", s ? s : "no version reported");
@@ -284,6 +320,7 @@ static void torch_part(const json_t *t, json_t *entry)
 	}
 	out = json_object();
 	jset_bool(out, "installed", 1);
+	jset_str(out, "source", "import");
 	jset_str(out, "version", str_member(t, "version"));
 	if ((s = str_member(t, "path")))
 		jset_str(out, "path", s);
@@ -292,13 +329,7 @@ static void torch_part(const json_t *t, json_t *entry)
 	else
 		json_object_set_new(out, "cuda", json_null()); /* a CPU-only build */
 	if (int_member(t, "cudnn", &v) == 0 && v > 0) {
-		char buf[48];
-		if (v >= 10000)
-			snprintf(buf, sizeof(buf), "%lld.%lld.%lld", v / 10000, v / 100 % 100, v % 100);
-		else
-			snprintf(buf, sizeof(buf), "%lld.%lld.%lld", v / 1000, v / 100 % 10, v % 100);
-		jset_str(out, "cudnn", buf);
-		jset_int(out, "cudnn_code", v);
+		set_cudnn(out, v);
 	} else if ((s = str_member(t, "cudnn_error"))) {
 		jset_unknown(out, "cudnn", "torch.backends.cudnn.version() failed: %s", s);
 	} else {
@@ -413,6 +444,7 @@ struct py_cand {
 	/* output drained while waiting, so a chatty child never blocks on a full pipe */
 	struct strbuf out, err;
 	int out_eof, err_eof;
+	char *fallback;		/* why the static path gave way to the import, or NULL */
 };
 
 struct python_run {
@@ -420,6 +452,8 @@ struct python_run {
 	size_t n, alloc;
 	int64_t t0;
 	long timeout_ms;
+	/* the job's environment, and no .pyc files in the user's trees */
+	struct envmap *env;
 };
 
 /* The directory above bin/ when it holds a pyvenv.cfg: a venv shares its interpreter binary. */
@@ -495,12 +529,31 @@ static void env_python(const struct probe_ctx *ctx, struct python_run *run, cons
 	}
 }
 
+/* Runs the script in `mode` ("static": find torch, "import": import it) as the job would. */
+static void start_one(struct python_run *run, struct py_cand *c, const char *mode)
+{
+	char *argv[] = { c->path, "-c", (char *)python_probe_script, (char *)mode, NULL };
+	struct err e = ERR_INIT;
+	struct stat st;
+
+	if (stat(c->path, &st) < 0) {
+		c->start_err = xasprintf("'%s' does not exist", c->path);
+		return;
+	}
+	if (access(c->path, X_OK) < 0 || S_ISDIR(st.st_mode)) {
+		c->start_err = xasprintf("'%s' is not an executable file", c->path);
+		return;
+	}
+	if (subproc_start_envp(&c->sp, argv, envmap_envp(run->env), &e) < 0)
+		c->start_err = xasprintf("cannot start '%s': %s", c->path, e.msg);
+	else
+		c->started = 1;
+}
+
 struct python_run *probe_python_start(const struct probe_ctx *ctx)
 {
 	struct python_run *run;
 	char *p;
-	/* the job's environment, and no .pyc files in the user's trees */
-	struct envmap *env;
 
 	if (ctx->skip_python)
 		return NULL;
@@ -518,28 +571,10 @@ struct python_run *probe_python_start(const struct probe_ctx *ctx)
 	for (size_t i = 0; i < ctx->npythons; i++)
 		add_cand(run, ctx->pythons[i], "--python");
 
-	env = envmap_new(envmap_envp(ctx->env));
-	envmap_set(env, "PYTHONDONTWRITEBYTECODE", "1");
-	for (size_t i = 0; i < run->n; i++) {
-		struct py_cand *c = &run->v[i];
-		char *argv[] = { c->path, "-c", (char *)python_probe_script, NULL };
-		struct err e = ERR_INIT;
-		struct stat st;
-
-		if (stat(c->path, &st) < 0) {
-			c->start_err = xasprintf("'%s' does not exist", c->path);
-			continue;
-		}
-		if (access(c->path, X_OK) < 0 || S_ISDIR(st.st_mode)) {
-			c->start_err = xasprintf("'%s' is not an executable file", c->path);
-			continue;
-		}
-		if (subproc_start_envp(&c->sp, argv, envmap_envp(env), &e) < 0)
-			c->start_err = xasprintf("cannot start '%s': %s", c->path, e.msg);
-		else
-			c->started = 1;
-	}
-	envmap_free(env);
+	run->env = envmap_new(envmap_envp(ctx->env));
+	envmap_set(run->env, "PYTHONDONTWRITEBYTECODE", "1");
+	for (size_t i = 0; i < run->n; i++)
+		start_one(run, &run->v[i], ctx->deep ? "import" : "static");
 	return run;
 }
 
@@ -629,7 +664,7 @@ static void collect_all(struct python_run *run)
 	size_t *idx = xcalloc(cap, sizeof(*idx));
 
 	for (size_t i = 0; i < run->n; i++)
-		if (!run->v[i].started)
+		if (!run->v[i].started && !run->v[i].done)
 			finish_one(run, &run->v[i]);
 	for (;;) {
 		int64_t now = time_now_ms(), next = -1;
@@ -677,6 +712,287 @@ static void collect_all(struct python_run *run)
 	free(idx);
 }
 
+/* ---- the static path: torch's facts from its files ----------------------------------------- */
+
+/* The loader as the job runs it (probe/ldso.h), built once per run when a torch is read. */
+struct py_loader {
+	struct ldcache cache;
+	struct ldso_dirs dirs;
+	struct ld_search s;
+	char cwd[PATH_MAX];
+};
+
+static void loader_init(const struct probe_ctx *ctx, struct py_loader *l)
+{
+	char *path = probe_etc_path(ctx, "ld.so.cache");
+
+	memset(l, 0, sizeof(*l));
+	if (ldcache_read(path, &l->cache, NULL) < 0)
+		memset(&l->cache, 0, sizeof(l->cache));
+	free(path);
+	ldso_dirs_get(&l->dirs);
+	l->s.preload = envmap_get(ctx->env, "LD_PRELOAD");
+	l->s.library_path = envmap_get(ctx->env, "LD_LIBRARY_PATH");
+	l->s.cache = &l->cache;
+	l->s.system_dirs = (const char *const *)l->dirs.dirs;
+	l->s.nsystem_dirs = l->dirs.ndirs;
+	l->s.hwcaps = (const char *const *)l->dirs.hwcaps;
+	l->s.nhwcaps = l->dirs.nhwcaps;
+	l->s.cwd = getcwd(l->cwd, sizeof(l->cwd)) ? l->cwd : ".";
+}
+
+static void loader_release(struct py_loader *l)
+{
+	ldcache_release(&l->cache);
+	ldso_dirs_release(&l->dirs);
+}
+
+/* The element of facts[key] (an array of libraries) whose realpath is `real` and has a version. */
+static const json_t *known_lib(const json_t *arr, const char *real)
+{
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(arr, i, x) {
+		const char *r = str_member(x, "realpath");
+		if (r && !strcmp(r, real) && json_is_integer(json_object_get(x, "version_code")))
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * What torch.cuda.device_count() will say for a CUDA build, from the GPU probe's facts and the
+ * job's CUDA_VISIBLE_DEVICES as the CUDA runtime reads it (indices up to the first one that is
+ * not a device). -1 with `why` when the facts cannot settle it.
+ */
+static long static_device_count(const struct probe_ctx *ctx, const json_t *facts, const char *cuda,
+				char *why, size_t n)
+{
+	const json_t *driver = json_object_get(facts, "driver"), *gpus = json_object_get(facts, "gpus");
+	const char *cvd = envmap_get(ctx->env, "CUDA_VISIBLE_DEVICES"), *init, *p;
+	long long max_code = jpath_int(driver, "cuda_max_code", -1);
+	unsigned char seen[4096] = { 0 };
+	long count = 0;
+	size_t ngpu;
+
+	if (!json_is_object(driver) || json_object_get(driver, "unknown")) {
+		snprintf(why, n, "the GPU probe could not tell whether there is a driver");
+		return -1;
+	}
+	if (json_is_false(json_object_get(driver, "present")))
+		return 0;
+	if (!json_is_array(gpus)) {
+		snprintf(why, n, "NVML did not list the GPUs");
+		return -1;
+	}
+	init = jpath_str(driver, "cuda_driver.init");
+	if (init && strcmp(init, "CUDA_SUCCESS"))
+		return 0;	/* cuInit fails: the CUDA runtime sees no device */
+	/* a runtime newer than the driver's major fails to initialise (minor-version compatible) */
+	if (max_code > 0 && atoi(cuda) > max_code / 1000)
+		return 0;
+	ngpu = json_array_size(gpus);
+	if (!cvd)
+		return (long)ngpu;
+	for (p = cvd; *p && ngpu < sizeof(seen);) {
+		char *end;
+		long v;
+
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "GPU-", 4) || !strncmp(p, "MIG-", 4)) {
+			snprintf(why, n, "CUDA_VISIBLE_DEVICES names devices by UUID ('%.60s')", cvd);
+			return -1;
+		}
+		if (!isdigit((unsigned char)*p))
+			break;
+		v = strtol(p, &end, 10);
+		if (*end && *end != ',') {
+			snprintf(why, n, "CUDA_VISIBLE_DEVICES has an entry the runtime may read "
+				 "differently ('%.60s')", cvd);
+			return -1;
+		}
+		if (v < 0 || (size_t)v >= ngpu || seen[v])
+			break;
+		seen[v] = 1;
+		count++;
+		p = *end ? end + 1 : end;
+	}
+	return count;
+}
+
+/*
+ * Fills the torch section `t` of one interpreter from torch's files: version.py, the libnccl and
+ * libcudnn that libtorch_cuda.so will map (their versions read the way the NCCL and cuDNN probes
+ * read them, or taken from those probes' facts for the same file). Returns 0, or -1 with `why`
+ * naming the fact that needs the import.
+ */
+static int static_torch(const struct probe_ctx *ctx, const json_t *facts, const struct ld_search *s,
+			json_t *t, char *why, size_t n)
+{
+	const char *dir = str_member(t, "path");
+	struct torch_static ts;
+	struct err e = ERR_INIT;
+	char real[PATH_MAX];
+	const json_t *known;
+	json_t *lib;
+	long count;
+	int rc = -1;
+
+	if (!dir) {
+		snprintf(why, n, "path: the interpreter finds torch, but not as a torch/__init__.py");
+		return -1;
+	}
+	if (torch_static_read(dir, s, &ts, &e) < 0) {
+		snprintf(why, n, "version: %s", e.msg);
+		return -1;
+	}
+	if (ts.unsettled[0]) {
+		snprintf(why, n, "nccl_mapped: %s", ts.unsettled);
+		goto out;
+	}
+	if (ts.v.hip[0]) {
+		snprintf(why, n, "cuda: a ROCm build (hip %s)", ts.v.hip);
+		goto out;
+	}
+	jset_str(t, "version", ts.v.version);
+	if (!ts.v.cuda[0]) {
+		/* a CPU build: what torch itself answers for one */
+		json_object_set_new(t, "cuda", json_null());
+		json_object_set_new(t, "cudnn", json_null());
+		jset_bool(t, "cuda_available", 0);
+		jset_int(t, "device_count", 0);
+		jset_str(t, "nccl_error", "a CPU build (version.py: cuda = None) has no NCCL");
+		rc = 0;
+		goto out;
+	}
+	jset_str(t, "cuda", ts.v.cuda);
+
+	if (!realpath(ts.nccl_path, real)) {
+		snprintf(why, n, "nccl_mapped: '%s': %s", ts.nccl_path, strerror(errno));
+		goto out;
+	}
+	lib = json_object();
+	jset_str(lib, "realpath", real);
+	if ((known = known_lib(jpath(facts, "nccl.libs"), real)))
+		json_object_update(lib, (json_t *)known);
+	else
+		probe_nccl_lib_version(ctx, lib);
+	if (!json_is_integer(json_object_get(lib, "version_code"))) {
+		snprintf(why, n, "nccl_version: %s", jpath_str(lib, "version.unknown") ?
+			 jpath_str(lib, "version.unknown") : "ncclGetVersion() gave no version");
+		json_decref(lib);
+		goto out;
+	}
+	jset_str(t, "nccl_version", str_member(lib, "version"));
+	jset_int(t, "nccl_version_code", json_integer_value(json_object_get(lib, "version_code")));
+	json_decref(lib);
+	jset_str(t, "nccl_mapped", real);
+	jset_bool(t, "nccl_static", ts.nccl_static);
+	jset_str(t, "nccl_how", ts.nccl_how);
+
+	if (!ts.cudnn_path) {
+		json_object_set_new(t, "cudnn", json_null());	/* built without cuDNN */
+	} else if (!realpath(ts.cudnn_path, real)) {
+		snprintf(why, n, "cudnn: '%s': %s", ts.cudnn_path, strerror(errno));
+		goto out;
+	} else {
+		json_t *one = json_array();
+		lib = json_object();
+		jset_str(lib, "path", ts.cudnn_path);
+		jset_str(lib, "realpath", real);
+		json_array_append_new(one, lib);
+		if ((known = known_lib(json_object_get(facts, "cudnn"), real)))
+			json_object_update(lib, (json_t *)known);
+		else
+			probe_cudnn_lib_versions(one);
+		if (!json_is_integer(json_object_get(lib, "version_code"))) {
+			snprintf(why, n, "cudnn: '%s' gave no version", real);
+			json_decref(one);
+			goto out;
+		}
+		set_cudnn(t, json_integer_value(json_object_get(lib, "version_code")));
+		json_decref(one);
+	}
+
+	count = static_device_count(ctx, facts, ts.v.cuda, why, n);
+	if (count < 0) {
+		/* the rest is settled: say what is not, rather than pay seconds for two numbers */
+		jset_unknown(t, "cuda_available", "not settled statically: %s (--deep imports torch)",
+			     why);
+		jset_unknown(t, "device_count", "not settled statically: %s", why);
+	} else {
+		jset_bool(t, "cuda_available", count > 0);
+		jset_int(t, "device_count", count);
+	}
+	why[0] = '\0';
+	rc = 0;
+out:
+	torch_static_release(&ts);
+	return rc;
+}
+
+/*
+ * Every interpreter that found torch without importing it gets its facts from the files; one
+ * whose files cannot settle them is run again, importing torch, with the reason kept. Returns
+ * how many were restarted.
+ */
+static size_t static_pass(struct python_run *run, const struct probe_ctx *ctx, const json_t *facts)
+{
+	struct py_loader l;
+	int have_loader = 0;
+	size_t restarted = 0;
+
+	for (size_t i = 0; i < run->n; i++) {
+		struct py_cand *c = &run->v[i];
+		json_t *t = json_object_get(c->entry, "torch");
+		const char *src = str_member(t, "source");
+		char why[400];
+
+		if (!src || strcmp(src, "static"))
+			continue;
+		if (!have_loader) {
+			loader_init(ctx, &l);
+			have_loader = 1;
+		}
+		if (static_torch(ctx, facts, &l.s, t, why, sizeof(why)) == 0)
+			continue;
+		c->fallback = xstrdup(why);
+		json_object_clear(c->entry);
+		jset_str(c->entry, "path", c->path);
+		json_object_set(c->entry, "why", c->why);
+		c->done = c->started = 0;
+		c->out_eof = c->err_eof = 0;
+		strbuf_reset(&c->out);
+		strbuf_reset(&c->err);
+		free(c->start_err);
+		c->start_err = NULL;
+		start_one(run, c, "import");
+		restarted++;
+	}
+	if (have_loader)
+		loader_release(&l);
+	return restarted;
+}
+
+/* After the import it forced: say which fact did, beside the import's answer. */
+static void note_fallbacks(struct python_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		json_t *t = json_object_get(run->v[i].entry, "torch");
+		const char *u = json_string_value(json_object_get(t, "unknown"));
+
+		if (!run->v[i].fallback || !json_is_object(t))
+			continue;
+		if (u)	/* the import failed too: both reasons, in one */
+			jset_unknown(run->v[i].entry, "torch", "%s (imported because the files could "
+				     "not settle %s)", u, run->v[i].fallback);
+		else
+			jset_str(t, "static_fallback", run->v[i].fallback);
+	}
+}
+
 /* Two routes to one environment (a pyenv shim and the binary it runs): keep the first. */
 static int same_env(const json_t *a, const json_t *b)
 {
@@ -694,7 +1010,6 @@ long probe_python_finish(struct python_run *run, const struct probe_ctx *ctx, js
 	json_t *arr;
 	long elapsed;
 
-	(void)ctx;
 	if (!run) {
 		jset_unknown(facts, "python", "not probed (--no-python)");
 		return 0;
@@ -705,6 +1020,10 @@ long probe_python_finish(struct python_run *run, const struct probe_ctx *ctx, js
 		json_object_set(run->v[i].entry, "why", run->v[i].why);
 	}
 	collect_all(run);
+	if (static_pass(run, ctx, facts)) {
+		collect_all(run);	/* the interpreters whose torch had to be imported after all */
+		note_fallbacks(run);
+	}
 	arr = json_array();
 	for (size_t i = 0; i < run->n; i++) {
 		struct py_cand *c = &run->v[i];
@@ -738,7 +1057,9 @@ long probe_python_finish(struct python_run *run, const struct probe_ctx *ctx, js
 		strbuf_release(&run->v[i].out);
 		strbuf_release(&run->v[i].err);
 		json_decref(run->v[i].why);
+		free(run->v[i].fallback);
 	}
+	envmap_free(run->env);
 	free(run->v);
 	free(run);
 	return elapsed;

@@ -253,6 +253,116 @@ static void child_gets_the_jobs_environment(void **state)
 	rmdir(dir);
 }
 
+/* The static answer: torch found, not imported; the C side reads the rest from its files. */
+static void static_answer(void **state)
+{
+	static const char head[] = PYPROBE_MARKER "{\"python\": {\"version\": \"3.11.2\"}, "
+		"\"lightning\": {\"installed\": false}, \"pytorch_lightning\": {\"installed\": false}, ";
+	char buf[512];
+	json_t *e;
+
+	(void)state;
+	snprintf(buf, sizeof(buf), "%s\"torch\": {\"mode\": \"static\", \"dir\": \"/s/torch\"}}\n", head);
+	e = parse_ok(buf);
+	assert_string_equal(jpath_str(e, "torch.source"), "static");
+	assert_string_equal(jpath_str(e, "torch.path"), "/s/torch");
+	assert_true(jpath_bool(e, "torch.installed", 0));
+	assert_null(jpath(e, "torch.version"));
+	json_decref(e);
+	/* a relative or mistyped dir is not a path: the C side falls back to importing */
+	snprintf(buf, sizeof(buf), "%s\"torch\": {\"mode\": \"static\", \"dir\": 7}}\n", head);
+	e = parse_ok(buf);
+	assert_string_equal(jpath_str(e, "torch.source"), "static");
+	assert_null(jpath(e, "torch.path"));
+	json_decref(e);
+	/* find_spec failed: unknown with the reason, not a static entry */
+	snprintf(buf, sizeof(buf), "%s\"torch\": {\"mode\": \"static\", \"error\": \"E: x\"}}\n", head);
+	e = parse_ok(buf);
+	assert_non_null(strstr(jpath_str(e, "torch.unknown"), "E: x"));
+	json_decref(e);
+	/* the import path says so */
+	snprintf(buf, sizeof(buf), "%s\"torch\": {\"mode\": \"import\", \"version\": \"2.1\"}}\n", head);
+	e = parse_ok(buf);
+	assert_string_equal(jpath_str(e, "torch.source"), "import");
+	json_decref(e);
+}
+
+/*
+ * The whole probe on a stand-in whose __init__.py refuses to be imported: the static path reads
+ * version.py and never imports it; --deep (ctx.deep) imports it and says why it failed.
+ */
+static void static_never_imports(void **state)
+{
+	char dir[] = "/tmp/ncclcheck-pystatic-XXXXXX", path[256];
+	static const char *const pythons[] = { "/usr/bin/python3" };
+	struct envmap *env;
+	struct probe_ctx ctx;
+	json_t *facts, *p, *t;
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	if (access("/usr/bin/python3", X_OK) != 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/torch", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/torch/__init__.py", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("raise RuntimeError('imported')\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/torch/version.py", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("__version__ = '3.1.4+cpu'\ncuda = None\nhip = None\n", f);
+	fclose(f);
+	env = envmap_new(NULL);
+	envmap_set(env, "PYTHONPATH", dir);
+	/* 0: static; 1: --deep; 2: a version.py the files cannot settle, so it imports and fails */
+	for (int deep = 0; deep < 3; deep++) {
+		if (deep == 2) {
+			f = fopen(path, "w");
+			assert_non_null(f);
+			fputs("__version__ = '3.1.4'\n", f);
+			fclose(f);
+		}
+		probe_ctx_init(&ctx, env);
+		ctx.pythons = pythons;
+		ctx.npythons = 1;
+		ctx.python_timeout_ms = 20000;
+		ctx.deep = deep == 1;
+		facts = json_object();
+		probe_python_finish(probe_python_start(&ctx), &ctx, facts);
+		t = NULL;
+		json_array_foreach(json_object_get(facts, "python"), i, p)
+			if (!strcmp(jpath_str(p, "path"), "/usr/bin/python3"))
+				t = json_object_get(p, "torch");
+		assert_non_null(t);
+		if (!deep) {
+			assert_string_equal(jpath_str(t, "source"), "static");
+			assert_string_equal(jpath_str(t, "version"), "3.1.4+cpu");
+			assert_true(json_is_null(json_object_get(t, "cuda")));
+			assert_false(jpath_bool(t, "cuda_available", 1));
+			assert_int_equal(jpath_int(t, "device_count", -1), 0);
+			assert_non_null(strstr(jpath_str(t, "path"), dir));
+		} else {
+			assert_non_null(strstr(jpath_str(t, "unknown"), "RuntimeError: imported"));
+			if (deep == 2)
+				assert_non_null(strstr(jpath_str(t, "unknown"),
+						       "version.py has no cuda line"));
+		}
+		json_decref(facts);
+	}
+	envmap_free(env);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/torch/__init__.py", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/torch", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +375,8 @@ int main(void)
 		cmocka_unit_test(last_marker_wins),
 		cmocka_unit_test(real_interpreter),
 		cmocka_unit_test(child_gets_the_jobs_environment),
+		cmocka_unit_test(static_answer),
+		cmocka_unit_test(static_never_imports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
