@@ -308,6 +308,10 @@ static int lab_up_cmd(int argc, char **argv)
 		return unknown_scenario(scenario);
 	if (lab_prefix_check(o.prefix, &e) < 0)
 		return cli_usage_error("lab", "%s", e.msg);
+	for (int i = o.nodes; i < LAB_NODES_MAX; i++)
+		if (o.priv_names[i])
+			return cli_usage_error("lab", "--private-name names node %d, but the lab has "
+					       "%d node%s", i, o.nodes, o.nodes == 1 ? "" : "s");
 	if (o.nodes < o.sc->min_nodes)
 		return cli_usage_error("lab", "scenario '%s' needs --nodes %d or more", o.sc->name,
 				       o.sc->min_nodes);

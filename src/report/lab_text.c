@@ -91,13 +91,20 @@ static void print_lab(FILE *out, const json_t *lab)
 	if (nn) {
 		fprintf(out, "\n  %-5s %-14s %-18s %-18s %-5s %s\n", "node", "hostname",
 			"eth0 (public)", "eth1 (private)", "mtu", "docker0");
-		json_array_foreach(nodes, i, v)
+		json_array_foreach(nodes, i, v) {
+			char priv[48];
+
+			snprintf(priv, sizeof(priv), "%s%s%s",
+				 jpath_str(v, "eth1") ? jpath_str(v, "eth1") : "?",
+				 jpath_str(v, "private_if") ? " " : "",
+				 jpath_str(v, "private_if") ? jpath_str(v, "private_if") : "");
 			fprintf(out, "  %-5s %-14s %-18s %-18s %-5lld %s\n", jpath_str(v, "name"),
 				jpath_str(v, "hostname") ? jpath_str(v, "hostname") : "?",
 				jpath_str(v, "eth0") ? jpath_str(v, "eth0") : "?",
-				jpath_str(v, "eth1") ? jpath_str(v, "eth1") : "?",
+				priv,
 				jpath_int(v, "eth1_mtu", 0),
 				jpath_str(v, "docker0") ? jpath_str(v, "docker0") : "-");
+		}
 		fprintf(out, "\n  launch environment ('lab exec' exports it): MASTER_ADDR=%s "
 			"MASTER_PORT=%lld NNODES=%zu WORLD_SIZE=%zu NODE_RANK=<the node's index>\n",
 			jpath_str(lab, "master_addr") ? jpath_str(lab, "master_addr") : "?",
