@@ -26,7 +26,9 @@ expect_rc 0 "$(cat "$LAB_TMP/n1.rc")" "rank 1 (python probe on)"
 echo "wall with the Python probe: $((t1 - t0)) ms"
 # the target holds on an idle machine; a box whose run queue is longer than its cores says so
 load=$(cut -d' ' -f1 /proc/loadavg); cores=$(nproc)
-if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
+if [[ $BUILDDIR == *asan* ]]; then
+	echo "note: a sanitizer build runs several times slower: the 5 s target is judged on release builds (bench/cluster_scale.sh)"
+elif awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
 	echo "note: load $load on $cores cores: the 5 s target is not judged in this run"
 elif [ $((t1 - t0)) -lt 5000 ]; then
 	pass "2 nodes in $((t1 - t0)) ms (< 5 s) with the Python probe"
