@@ -106,6 +106,21 @@ static void fmt_addr(const struct sockaddr *sa, char *buf, size_t len, int with_
 		snprintf(buf, len, "%s:%s", host, serv);
 }
 
+/*
+ * The control channel's segments stay small: a path MTU black hole (a hop narrower than the
+ * interfaces, ICMP filtered) would otherwise swallow the first full-size frame, and the checker
+ * itself would stall in the fault it is there to find. 1200 bytes fit IPv6's minimum MTU with
+ * headers; the link tests use their own sockets and measure the real path.
+ */
+#define NET_CONTROL_MSS 1200
+
+static void clamp_mss(int fd)
+{
+	int mss = NET_CONTROL_MSS;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof(mss));
+}
+
 static void tune(int fd)
 {
 	int one = 1;
@@ -126,6 +141,7 @@ static int connect_one(const struct addrinfo *ai, const struct net_connect_opts 
 		*why = NET_LOCAL;
 		return err_sys(e, "cannot create a socket for '%s'", what);
 	}
+	clamp_mss(fd);
 	if (o && o->src_ifname && *o->src_ifname &&
 	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, o->src_ifname,
 		       (socklen_t)strlen(o->src_ifname) + 1) < 0) {
@@ -267,6 +283,7 @@ int net_listen(const char *addr, int port, int backlog, const char *proc_root, s
 			continue;
 		}
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		clamp_mss(fd);
 		if (ai->ai_family == AF_INET6)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
