@@ -354,7 +354,7 @@ struct lab_plan *lab_plan_new(const char *prefix, int nodes, const struct lab_sc
 		core = add_ns(p, "core", LAB_PHASE_CONFIG);
 	}
 	for (int i = 0; i < nodes; i++) {
-		snprintf(p->node[i].name, sizeof(p->node[i].name), "n%d", i);
+		snprintf(p->node[i].name, sizeof(p->node[i].name), "n%d", i % LAB_NODES_MAX);
 		snprintf(p->node[i].priv_if, sizeof(p->node[i].priv_if), "%s",
 			 priv_names && priv_names[i] ? priv_names[i] : "eth1");
 		p->node[i].ns = add_ns(p, p->node[i].name, LAB_PHASE_CONFIG);

@@ -52,7 +52,7 @@ static int check_fields(const json_t *o, const char *path, const struct field *f
 	if (!json_is_object(o))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		snprintf(p, sizeof(p), "%s.%s", path, f[i].key);
+		snprintf(p, sizeof(p), "%.80s.%.40s", path, f[i].key);
 		if (check(json_object_get(o, f[i].key), f[i].w, p, e) < 0)
 			return -1;
 	}

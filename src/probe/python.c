@@ -908,7 +908,7 @@ static int static_torch(const struct probe_ctx *ctx, const json_t *facts, const 
 		else
 			probe_cudnn_lib_versions(one);
 		if (!json_is_integer(json_object_get(lib, "version_code"))) {
-			snprintf(why, n, "cudnn: '%s' gave no version", real);
+			snprintf(why, n, "cudnn: '%.300s' gave no version", real);
 			json_decref(one);
 			goto out;
 		}

@@ -118,7 +118,7 @@ static void write_version_py(const char *torch_dir, const char *cuda)
 	char path[4096];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/version.py", torch_dir);
+	snprintf(path, sizeof(path), "%.4000s/version.py", torch_dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "__version__ = '2.11.0+cu130'\ncuda: Optional[str] = %s\n", cuda);
