@@ -207,6 +207,22 @@ static const char *const must_match[] = {
 	"NCCL_CROSS_NIC", "NCCL_BUFFSIZE", "NCCL_NSOCKS_PERTHREAD", "NCCL_SOCKET_NTHREADS",
 };
 
+/* Settings that name something of the node itself: different values are the point. */
+static int per_node(const char *name)
+{
+	static const char *const names[] = {
+		"NCCL_SOCKET_IFNAME",	/* judged by the verdict */
+		"NCCL_HOSTID",		/* what makes two nodes two hosts to NCCL */
+		"NCCL_IB_HCA",		/* device names may differ between instance types */
+		"NCCL_TOPO_FILE", "NCCL_TOPO_DUMP_FILE", "NCCL_DEBUG_FILE",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
+}
+
 static const char *setting_value(const struct node_model *m, const char *name)
 {
 	const struct nccl_setting *s = node_model_setting(m, name);
@@ -236,7 +252,7 @@ static void settings_differ(const struct cluster_view *v, struct findings *out)
 		const struct nccl_settings *s = &v->nodes[i].m->settings;
 		for (size_t k = 0; k < s->n && nn < ARRAY_SIZE(names); k++) {
 			size_t j;
-			if (!s->v[k].effective || !strcmp(s->v[k].name, "NCCL_SOCKET_IFNAME"))
+			if (!s->v[k].effective || per_node(s->v[k].name))
 				continue;
 			for (j = 0; j < nn && strcmp(names[j], s->v[k].name); j++)
 				;
@@ -270,13 +286,17 @@ static void settings_differ(const struct cluster_view *v, struct findings *out)
 			finding_evidence(f, "%s: %s", v->nodes[i].name,
 					 s ? s->value : "(unset)");
 		}
-		if (first)
+		/* only what NCCL needs equal becomes a setting; the rest is for a person to decide */
+		if (must && first)
 			finding_export(f, names[j], "%s", first);
-		else
+		else if (must)
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, names[j], NULL);
-		if (!first)
+		if (must && !first)
 			finding_fix(f, "unset %s on every node (node %s runs without it)", names[j],
 				    v->nodes[0].name);
+		else if (!must)
+			finding_fix(f, "decide which value %s should have and set it the same way on "
+				       "every node", names[j]);
 	}
 }
 
