@@ -17,7 +17,7 @@ step() { printf '\n%s== %s%s\n' "$B" "$*" "$R"; }
 say() { printf '%s%s%s\n' "$D" "$*" "$R" | fold -s -w 100; }
 run() { printf '%s$ %s%s\n' "$B" "$*" "$R"; "$@"; }
 
-step "1/6 build ncclcheck (release)"
+step "1/7 build ncclcheck (release)"
 if [ -n "${NCCLCHECK:-}" ]; then
 	say "using NCCLCHECK=$NCCLCHECK instead of building"
 else
@@ -36,16 +36,17 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 lx() { local node=$1; shift; "$NCCLCHECK" lab exec "$PREFIX-$node" -- "$@"; }
 
-step "2/6 a simulated two-node cloud cluster"
+step "2/7 a simulated two-node cloud cluster"
 say "Each node is a network namespace laid out like an AutoDL-style VM: eth0 on a public \
 segment, eth1 on a private one, MASTER_ADDR on node 0's private address. The platform drops \
 TCP between the public addresses but lets ping through (second seed, §1 and §5.1)."
 run "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix "$PREFIX" --force
 
-step "3/6 the fault, seen with the tools the articles use by hand"
+step "3/7 the fault, seen with the tools the articles use by hand"
 say "A listener on n0's MASTER_PORT (29500); from n1: ping, then nc -zv to n0's public and \
 private address (second seed, §2.1 and §2.4)."
 lx n0 nc -lk 29500 >/dev/null 2>&1 &
+NC_PID=$!
 disown
 sleep 0.3
 printf '%s$ ping -c 1 -W 2 203.0.113.10     (n0 eth0, from n1)%s\n' "$B" "$R"
@@ -58,10 +59,21 @@ say "ping answers and the private address connects, but TCP to the public addres
 Left alone, NCCL picks eth0 (the first interface that is not docker or lo): training hangs \
 after the data loads and dies with ncclInternalError."
 
-# The checks run on every node; add more verbs here as they land, e.g. "cluster".
+# The checks run on every node one after the other; cluster runs on both at once (below).
 CHECKS=("node --no-python")
+# cluster_both [FILTER]: ncclcheck cluster on n1 (in the background) and n0, as a launcher
+# would start it on every node; prints n0's report (every node prints the same one)
+cluster_both() {
+	local out rc
+	lx n1 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 >/dev/null 2>&1 &
+	printf '\n%s[n0, n1 at once]$ ncclcheck cluster --no-python --no-bw%s\n' "$B" "$R"
+	out=$(lx n0 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 2>/dev/null) && rc=0 || rc=$?
+	wait
+	printf '%s\n' "$out" | grep -E "${1:-.}" || printf '%s\n' "$out"
+	printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+}
 
-step "4/6 ncclcheck on every node"
+step "4/7 ncclcheck on every node"
 say "What an engineer runs first: the node's stack, and what NCCL will do there."
 for node in n0 n1; do
 	for check in "${CHECKS[@]}"; do
@@ -72,7 +84,14 @@ for node in n0 n1; do
 	done
 done
 
-step "5/6 the fix ncclcheck gave, applied"
+# cluster's rank 0 listens on MASTER_PORT itself (the port torch's TCPStore will use)
+kill "$NC_PID" 2>/dev/null; pkill -f 'nc -lk 29500' 2>/dev/null; sleep 0.2
+step "5/7 ncclcheck cluster: every node at once, every link measured"
+say "Started on both nodes together (torchrun-style variables, no flags), the nodes meet on \
+MASTER_ADDR:MASTER_PORT, test every interface between them and agree on one verdict."
+cluster_both '^(ERROR|error) |cluster.verdict|NCCL_SOCKET_IFNAME|^[0-9]+ error'
+
+step "6/7 the fix ncclcheck gave, applied"
 say "Export the line from the fix (the Gloo twin too) and re-run the same checks; only the \
 findings are shown this time."
 export NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1
@@ -86,8 +105,9 @@ for node in n0 n1; do
 		printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
 	done
 done
+cluster_both '^(ERROR|error) |cluster.verdict|^[0-9]+ error|no error'
 say "NCCL now bootstraps on eth1, the interface nc showed working, and the error is gone."
 
-step "6/6 remove the lab"
+step "7/7 remove the lab"
 run "$NCCLCHECK" lab down --prefix "$PREFIX"
 trap - EXIT

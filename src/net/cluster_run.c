@@ -772,7 +772,12 @@ static void events_findings(struct rdv *r, const struct rdv_opts *ro, struct fin
 	free(ev);
 }
 
-static void links_findings(struct run *run)
+/*
+ * One finding per measured link. With the cross-node rules present they judge connect, port
+ * and MTU results themselves, knowing which interfaces NCCL will use (a blocked eth0 is an error
+ * only while NCCL would use it), so only the bandwidth findings come from here then.
+ */
+static void links_findings(struct run *run, int judged_elsewhere)
 {
 	for (size_t i = 0; i < run->nlinks; i++) {
 		const struct cluster_link *l = &run->links[i];
@@ -780,7 +785,9 @@ static void links_findings(struct run *run)
 		struct link_who who = { .peer = p->name, .target = t->name, .ifname = l->ifname,
 					.range_lo = t->range_lo, .range_hi = t->range_hi };
 
-		if (l->ran) {
+		if (l->ran && judged_elsewhere && l->kind != LINK_BW) {
+			continue;
+		} else if (l->ran) {
 			link_findings(&l->res, &who, l->kind == LINK_BW ? &l->ceil : NULL, run->fs);
 		} else {
 			struct finding *f = finding_add(run->fs, SEV_ERROR, "cluster.link.failed",
@@ -1100,7 +1107,7 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	rdv_bcast(run.r, "done", 0, &done, 0, &we);
 	json_decref(done);
 
-	links_findings(&run);
+	links_findings(&run, o->xrules != NULL);
 	if (o->xrules) {
 		const char **names = xcalloc((size_t)run.n, sizeof(*names));
 		json_t **fa = xcalloc((size_t)run.n, sizeof(*fa));

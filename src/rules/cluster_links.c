@@ -189,7 +189,8 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			continue;
 		}
 		bad++;
-		f = finding_add(out, SEV_ERROR, "cluster.ports.blocked",
+		f = finding_add(out, nccl_uses(m, l->ifname) ? SEV_ERROR : SEV_WARN,
+				"cluster.ports.blocked",
 				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",
 				v->nodes[l->target].name, verb, v->nodes[l->peer].name, l->ifname,
 				m->ports.lo, m->ports.hi, iv.buf);
@@ -230,7 +231,10 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 		if (l->kind != LINK_MTU || !r->if_mtu || r->path_mtu >= r->if_mtu)
 			continue;
 		if (r->blackhole) {
-			f = finding_add(out, SEV_ERROR, "cluster.mtu.blackhole",
+			int used = nccl_uses(v->nodes[l->target].m, l->ifname) ||
+				   nccl_uses(v->nodes[l->peer].m, l->ifname);
+
+			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "cluster.mtu.blackhole",
 					"packets over %d bytes vanish from %s to %s on %s (interface MTU "
 					"%d, and no ICMP 'fragmentation needed' comes back)",
 					r->path_mtu, v->nodes[l->peer].name, v->nodes[l->target].name,
