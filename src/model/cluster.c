@@ -20,6 +20,18 @@ const struct link_result *cluster_link_find(const struct cluster_view *v, enum l
 	return NULL;
 }
 
+int cluster_nccl_uses(const struct node_model *m, const char *ifname)
+{
+	if (!m->have_ifs)
+		return 0;
+	if (m->pred.boot && !strcmp(m->pred.boot->name, ifname))
+		return 1;
+	for (int k = 0; k < m->pred.sockets.n; k++)
+		if (!strcmp(m->pred.sockets.v[k]->name, ifname))
+			return 1;
+	return 0;
+}
+
 int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *ifname)
 {
 	int seen = 0;

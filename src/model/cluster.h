@@ -44,6 +44,9 @@ struct cluster_view {
 	size_t nlinks;
 };
 
+/* Whether NCCL on this node, as configured, uses `ifname` (bootstrap or NET/Socket). */
+int cluster_nccl_uses(const struct node_model *m, const char *ifname);
+
 /*
  * Whether every peer reached `node`'s address on `ifname` in the connect tests: 1 yes, 0 no (a
  * peer failed), -1 not measured (no connect test for it).

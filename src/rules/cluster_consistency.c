@@ -372,18 +372,6 @@ void xrule_settings(const struct cluster_view *v, struct findings *out)
 	ib_partial(v, out);
 }
 
-static int nccl_uses(const struct node_model *m, const char *ifname)
-{
-	if (!m->have_ifs)
-		return 0;
-	if (m->pred.boot && !strcmp(m->pred.boot->name, ifname))
-		return 1;
-	for (int k = 0; k < m->pred.sockets.n; k++)
-		if (!strcmp(m->pred.sockets.v[k]->name, ifname))
-			return 1;
-	return 0;
-}
-
 static void duplicate_addresses(const struct cluster_view *v, struct findings *out)
 {
 	for (size_t i = 0; i < v->n; i++) {
@@ -392,7 +380,7 @@ static void duplicate_addresses(const struct cluster_view *v, struct findings *o
 		for (size_t a = 0; a < mi->ifs.in.naddrs; a++) {
 			const struct ifs_addr *ad = &mi->ifs.in.addrs[a];
 			struct strbuf who = STRBUF_INIT;
-			int used = nccl_uses(mi, ad->name), dup = 0, earlier = 0;
+			int used = cluster_nccl_uses(mi, ad->name), dup = 0, earlier = 0;
 			struct finding *f;
 
 			if (ad->family != 4 || ad->addr[0] == 127)
@@ -407,7 +395,7 @@ static void duplicate_addresses(const struct cluster_view *v, struct findings *o
 						continue;
 					earlier |= j < i;
 					dup = 1;
-					used |= nccl_uses(mj, bd->name);
+					used |= cluster_nccl_uses(mj, bd->name);
 					strbuf_addf(&who, ", %s %s", v->nodes[j].name, bd->name);
 				}
 			}

@@ -13,18 +13,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static int nccl_uses(const struct node_model *m, const char *ifname)
-{
-	if (!m->have_ifs)
-		return 0;
-	if (m->pred.boot && !strcmp(m->pred.boot->name, ifname))
-		return 1;
-	for (int k = 0; k < m->pred.sockets.n; k++)
-		if (!strcmp(m->pred.sockets.v[k]->name, ifname))
-			return 1;
-	return 0;
-}
-
 static const char *status_words(enum link_status s)
 {
 	switch (s) {
@@ -110,7 +98,7 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 				strbuf_release(&who);
 				continue;
 			}
-			used = nccl_uses(m, ifn);
+			used = cluster_nccl_uses(m, ifn);
 			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "cluster.link.unreachable",
 					"%s's %s (%s) is unreachable from %s: %s", v->nodes[s].name,
 					ifn, one->addr, who.buf, status_words(st));
@@ -189,7 +177,7 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			continue;
 		}
 		bad++;
-		f = finding_add(out, nccl_uses(m, l->ifname) ? SEV_ERROR : SEV_WARN,
+		f = finding_add(out, cluster_nccl_uses(m, l->ifname) ? SEV_ERROR : SEV_WARN,
 				"cluster.ports.blocked",
 				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",
 				v->nodes[l->target].name, verb, v->nodes[l->peer].name, l->ifname,
@@ -231,8 +219,8 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 		if (l->kind != LINK_MTU || !r->if_mtu || r->path_mtu >= r->if_mtu)
 			continue;
 		if (r->blackhole) {
-			int used = nccl_uses(v->nodes[l->target].m, l->ifname) ||
-				   nccl_uses(v->nodes[l->peer].m, l->ifname);
+			int used = cluster_nccl_uses(v->nodes[l->target].m, l->ifname) ||
+				   cluster_nccl_uses(v->nodes[l->peer].m, l->ifname);
 
 			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "cluster.mtu.blackhole",
 					"packets over %d bytes vanish from %s to %s on %s (interface MTU "
