@@ -225,6 +225,21 @@ static void test_facts_rules(void **state)
 	expect_no_finding(fs, "facts.schema");
 	findings_free(fs);
 	json_decref(j);
+	/* the facts entry point: a document the model rejects is one error naming the member */
+	fs = findings_new();
+	j = json_lit("{\"gpus\":[1,2]}");
+	rules_run_facts(j, fs);
+	assert_int_equal(fs->n, 1);
+	f = expect_finding(fs, "facts.invalid", SEV_ERROR);
+	assert_non_null(strstr(f->title, "gpus[0]"));
+	findings_free(fs);
+	json_decref(j);
+	fs = findings_new();
+	j = json_lit("{\"schema_version\":1}");
+	rules_run_facts(j, fs);
+	expect_no_finding(fs, "facts.invalid");
+	findings_free(fs);
+	json_decref(j);
 }
 
 int main(void)
