@@ -172,11 +172,73 @@ static void three_nodes_in_process(void **state)
 	assert_true(hook_links >= 24);
 }
 
+/* node 1 sends facts of another schema: the master says which node, and judges the rest */
+static json_t *stale_probe(void *arg)
+{
+	struct node_run *nr = arg;
+	json_t *f = fake_probe(arg);
+
+	if (!strcmp(nr->host, "node-1"))
+		json_object_set_new(f, "schema_version", json_integer(99));
+	return f;
+}
+
+static void peer_with_unusable_facts(void **state)
+{
+	struct err e = ERR_INIT;
+	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	struct node_run nodes[2];
+	json_t *f;
+	size_t k;
+	int seen = 0;
+
+	(void)state;
+	close(lfd);
+	for (int i = 0; i < 2; i++) {
+		struct node_run *nr = &nodes[i];
+
+		memset(nr, 0, sizeof(*nr));
+		snprintf(nr->host, sizeof(nr->host), "node-%d", i);
+		cluster_opts_init(&nr->o);
+		nr->o.rdv.master_host = "127.0.0.1";
+		nr->o.rdv.listen_addr = "127.0.0.1";
+		nr->o.rdv.master_port = port;
+		nr->o.rdv.rank = i;
+		nr->o.rdv.nnodes = 2;
+		nr->o.rdv.host = nr->host;
+		nr->o.rdv.join_timeout_ms = 5000;
+		nr->o.rdv.token = "t";
+		nr->o.rdv.token_len = 1;
+		nr->o.probe = stale_probe;
+		nr->o.probe_arg = nr;
+		nr->o.connect = nr->o.mtu = nr->o.ports = nr->o.bw = 0;
+		assert_int_equal(pthread_create(&nr->th, NULL, node_main, nr), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(nodes[i].th, NULL);
+	assert_non_null(nodes[0].report);
+	assert_int_equal(nodes[0].code, EXIT_FINDINGS);
+	json_array_foreach(json_object_get(nodes[0].report, "findings"), k, f) {
+		const char *title = json_string_value(json_object_get(f, "title"));
+
+		if (strcmp(json_string_value(json_object_get(f, "id")), "cluster.peer.facts"))
+			continue;
+		seen++;
+		assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+		assert_non_null(strstr(title, "node-1 (rank 1) sent facts this node cannot use"));
+		assert_non_null(strstr(title, "schema_version 99"));
+	}
+	assert_int_equal(seen, 1);
+	for (int i = 0; i < 2; i++)
+		json_decref(nodes[i].report);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(facts_check),
 		cmocka_unit_test(three_nodes_in_process),
+		cmocka_unit_test(peer_with_unusable_facts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
