@@ -12,6 +12,8 @@
 #include "cmocka_helpers.h"
 #include "ncclcheck.h"
 #include "net/cluster_run.h"
+#include "net/frame.h"
+#include "net/proto.h"
 #include "net/sock.h"
 #include "report/render.h"
 #include "util/timeutil.h"
@@ -233,12 +235,129 @@ static void peer_with_unusable_facts(void **state)
 		json_decref(nodes[i].report);
 }
 
+struct master_run {
+	struct cluster_opts o;
+	json_t *report;
+	int code;
+};
+
+static void *master_main(void *arg)
+{
+	struct master_run *mr = arg;
+	struct err e = ERR_INIT;
+
+	mr->code = cluster_run(&mr->o, &mr->report, &e);
+	if (mr->code < 0)
+		print_message("cluster_run: %s\n", e.msg);
+	return NULL;
+}
+
+/* A raw hello (no token, so AUTH carries nothing); the master's answer to it, or to the AUTH. */
+static void raw_hello(int port, long version, long rank, const char *host, const char *want_code)
+{
+	struct err e = ERR_INIT;
+	struct msg h, in;
+	int fd = -1;
+
+	for (int i = 0; i < 100 && fd < 0; i++) {	/* the master may not listen yet */
+		fd = net_connect("127.0.0.1", port, NULL, time_now_ms() + 1000, NULL, &e);
+		if (fd < 0)
+			usleep(20000);
+	}
+	assert_true(fd >= 0);
+	msg_init(&h, MSG_HELLO);
+	h.u.hello.version = version;
+	h.u.hello.rank = rank;
+	h.u.hello.nnodes = 2;
+	h.u.hello.host = (char *)host;
+	h.u.hello.tool = (char *)"ncclcheck 9.9";
+	strcpy(h.u.hello.nonce, "00112233445566778899aabbccddeeff");
+	assert_int_equal(msg_send(fd, &h, 65536, time_now_ms() + 2000, &e), 0);
+	if (msg_recv(fd, 65536, time_now_ms() + 2000, &in, &e) < 0)
+		fail_msg("%s: no answer to the hello: %s", host, e.msg);
+	if (in.type == MSG_CHALLENGE) {
+		msg_release(&in);
+		msg_init(&h, MSG_AUTH);
+		assert_int_equal(msg_send(fd, &h, 65536, time_now_ms() + 2000, &e), 0);
+		assert_int_equal(msg_recv(fd, 65536, time_now_ms() + 2000, &in, &e), 0);
+	}
+	assert_int_equal(in.type, MSG_REJECT);
+	assert_string_equal(in.u.reject.code, want_code);
+	msg_release(&in);
+	close(fd);
+}
+
+static const json_t *report_finding(const json_t *report, const char *id)
+{
+	const json_t *f;
+	size_t k;
+
+	json_array_foreach(json_object_get(report, "findings"), k, f)
+		if (!strcmp(json_string_value(json_object_get(f, "id")), id))
+			return f;
+	fail_msg("the master's report has no '%s'", id);
+	return NULL;
+}
+
+/* A master whose rendezvous a raw peer spoils; its own report. */
+static json_t *master_against(long version, long rank, const char *host, const char *code)
+{
+	struct err e = ERR_INIT;
+	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	struct master_run mr;
+	struct node_run me;
+	pthread_t th;
+
+	close(lfd);
+	memset(&mr, 0, sizeof(mr));
+	memset(&me, 0, sizeof(me));
+	snprintf(me.host, sizeof(me.host), "node-0");
+	cluster_opts_init(&mr.o);
+	mr.o.rdv.master_host = "127.0.0.1";
+	mr.o.rdv.listen_addr = "127.0.0.1";
+	mr.o.rdv.master_port = port;
+	mr.o.rdv.rank = 0;
+	mr.o.rdv.nnodes = 2;
+	mr.o.rdv.host = me.host;
+	mr.o.rdv.join_timeout_ms = 3000;
+	mr.o.probe = fake_probe;
+	mr.o.probe_arg = &me;
+	mr.o.connect = mr.o.mtu = mr.o.ports = mr.o.bw = 0;
+	assert_int_equal(pthread_create(&th, NULL, master_main, &mr), 0);
+	raw_hello(port, version, rank, host, code);
+	pthread_join(th, NULL);
+	assert_non_null(mr.report);
+	assert_true(mr.code == EXIT_FINDINGS || mr.code == EXIT_CANNOT_RUN);
+	return mr.report;
+}
+
+/* Peers of another protocol version and of a rank outside the job: the master's own report. */
+static void master_names_bad_peers(void **state)
+{
+	json_t *r;
+	const json_t *f;
+
+	(void)state;
+	r = master_against(PROTO_VERSION + 1, 1, "newer", "version");
+	f = report_finding(r, "cluster.rdv.version");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "ncclcheck 9.9"));
+	json_decref(r);
+
+	r = master_against(PROTO_VERSION, 5, "stray", "bad_rank");
+	f = report_finding(r, "cluster.rdv.bad_rank");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "claims rank 5"));
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(facts_check),
 		cmocka_unit_test(three_nodes_in_process),
 		cmocka_unit_test(peer_with_unusable_facts),
+		cmocka_unit_test(master_names_bad_peers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
