@@ -299,7 +299,7 @@ static const json_t *report_finding(const json_t *report, const char *id)
 	return NULL;
 }
 
-/* A master whose rendezvous a raw peer spoils; its own report. */
+/* A master whose rendezvous a raw peer spoils (code NULL: one that never speaks); its own report. */
 static json_t *master_against(long version, long rank, const char *host, const char *code)
 {
 	struct err e = ERR_INIT;
@@ -319,19 +319,33 @@ static json_t *master_against(long version, long rank, const char *host, const c
 	mr.o.rdv.rank = 0;
 	mr.o.rdv.nnodes = 2;
 	mr.o.rdv.host = me.host;
-	mr.o.rdv.join_timeout_ms = 3000;
+	mr.o.rdv.join_timeout_ms = 2000;
+	mr.o.rdv.handshake_ms = 500;
 	mr.o.probe = fake_probe;
 	mr.o.probe_arg = &me;
 	mr.o.connect = mr.o.mtu = mr.o.ports = mr.o.bw = 0;
 	assert_int_equal(pthread_create(&th, NULL, master_main, &mr), 0);
-	raw_hello(port, version, rank, host, code);
-	pthread_join(th, NULL);
+	if (code) {
+		raw_hello(port, version, rank, host, code);
+		pthread_join(th, NULL);
+	} else {	/* connects and says nothing until the master gives up */
+		int fd = -1;
+
+		for (int i = 0; i < 100 && fd < 0; i++) {
+			fd = net_connect("127.0.0.1", port, NULL, time_now_ms() + 1000, NULL, &e);
+			if (fd < 0)
+				usleep(20000);
+		}
+		assert_true(fd >= 0);
+		pthread_join(th, NULL);
+		close(fd);
+	}
 	assert_non_null(mr.report);
 	assert_true(mr.code == EXIT_FINDINGS || mr.code == EXIT_CANNOT_RUN);
 	return mr.report;
 }
 
-/* Peers of another protocol version and of a rank outside the job: the master's own report. */
+/* Peers of another protocol version, of a rank outside the job, and one that never speaks. */
 static void master_names_bad_peers(void **state)
 {
 	json_t *r;
@@ -348,6 +362,13 @@ static void master_names_bad_peers(void **state)
 	f = report_finding(r, "cluster.rdv.bad_rank");
 	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
 	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "claims rank 5"));
+	json_decref(r);
+
+	r = master_against(0, 0, NULL, NULL);
+	f = report_finding(r, "cluster.peer.stalled");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "warn");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "sent no hello"));
+	report_finding(r, "cluster.rdv.missing");
 	json_decref(r);
 }
 
