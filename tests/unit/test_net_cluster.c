@@ -281,9 +281,20 @@ static void raw_hello(int port, long version, long rank, const char *host, const
 		assert_int_equal(msg_send(fd, &h, 65536, time_now_ms() + 2000, &e), 0);
 		assert_int_equal(msg_recv(fd, 65536, time_now_ms() + 2000, &in, &e), 0);
 	}
-	assert_int_equal(in.type, MSG_REJECT);
-	assert_string_equal(in.u.reject.code, want_code);
-	msg_release(&in);
+	if (!strcmp(want_code, "welcome")) {	/* joins, then gives up with a code of its own */
+		assert_int_equal(in.type, MSG_WELCOME);
+		msg_release(&in);
+		msg_init(&h, MSG_ABORT);
+		h.u.abort.code = (char *)"interrupted";
+		h.u.abort.message = (char *)"the operator pressed Ctrl-C";
+		h.u.abort.rank = rank;
+		assert_int_equal(msg_send(fd, &h, 65536, time_now_ms() + 2000, &e), 0);
+		usleep(200 * 1000);
+	} else {
+		assert_int_equal(in.type, MSG_REJECT);
+		assert_string_equal(in.u.reject.code, want_code);
+		msg_release(&in);
+	}
 	close(fd);
 }
 
@@ -345,7 +356,8 @@ static json_t *master_against(long version, long rank, const char *host, const c
 	return mr.report;
 }
 
-/* Peers of another protocol version, of a rank outside the job, and one that never speaks. */
+/* Peers of another protocol version, of a rank outside the job, one that joins and gives up with
+ * a code the master does not know, and one that never speaks. */
 static void master_names_bad_peers(void **state)
 {
 	json_t *r;
@@ -362,6 +374,13 @@ static void master_names_bad_peers(void **state)
 	f = report_finding(r, "cluster.rdv.bad_rank");
 	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
 	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "claims rank 5"));
+	json_decref(r);
+
+	r = master_against(PROTO_VERSION, 1, "quitter", "welcome");
+	f = report_finding(r, "cluster.rdv.aborted");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")),
+			       "the operator pressed Ctrl-C"));
 	json_decref(r);
 
 	r = master_against(0, 0, NULL, NULL);
