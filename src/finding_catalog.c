@@ -544,8 +544,8 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes were given different MASTER_ADDR values." },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,
-	  .summary = "nccl-tests failed with a system error on one node: in a container usually a too "
-		     "small /dev/shm." },
+	  .summary = "nccl-tests failed with a system error on one node: in a container "
+		     "usually a too small /dev/shm." },
 	{ .id = "explain.hang.p2p", .sev = SEV_ERROR,
 	  .summary = "nccl-tests on one node printed its header and then nothing: GPU peer-to-peer "
 		     "does not deliver." },
@@ -553,8 +553,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "nccl-tests across nodes printed its header and then nothing: the first "
 		     "collective between the nodes never completed." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
-	  .summary = "NCCL's socket transport also uses docker bridges or link-local interfaces that "
-		     "the other nodes cannot reach." },
+	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
+		     "interfaces that the other nodes cannot reach." },
 };
 const size_t finding_catalog_count = sizeof(finding_catalog) / sizeof(finding_catalog[0]);
 

@@ -148,7 +148,7 @@ static void literals_at(const char *s, size_t a, size_t b, int top, struct strs 
 	int depth = 0;
 
 	for (size_t i = a; i < b; i++) {
-		if (s[i] == '/' && s[i + 1] == '*') {	/* comments: an apostrophe is no literal */
+		if (s[i] == '/' && s[i + 1] == '*') {	/* an apostrophe in a comment is no literal */
 			const char *e = strstr(s + i + 2, "*/");
 			i = e ? (size_t)(e - s) + 1 : b;
 		} else if (s[i] == '/' && s[i + 1] == '/') {
@@ -325,7 +325,7 @@ static void test_code_matches_catalogue(void **state)
 		literals(s, 0, strlen(s), &all);
 		free(s);
 	}
-	/* ids of the namespaces whose ids come from tables and switches, however they are emitted */
+	/* ids of the namespaces built from tables and switches, however they are emitted */
 	for (size_t j = 0; j < all.n; j++)
 		if (in_table_namespace(all.v[j]) && id_shaped(all.v[j]) &&
 		    !finding_catalog_find(all.v[j]) && !explain_sig_find(all.v[j]))

@@ -310,7 +310,7 @@ static const json_t *report_finding(const json_t *report, const char *id)
 	return NULL;
 }
 
-/* A master whose rendezvous a raw peer spoils (code NULL: one that never speaks); its own report. */
+/* A master whose rendezvous a raw peer spoils (code NULL: a peer that never speaks); its report. */
 static json_t *master_against(long version, long rank, const char *host, const char *code)
 {
 	struct err e = ERR_INIT;
