@@ -240,6 +240,17 @@ static void test_facts_rules(void **state)
 	expect_no_finding(fs, "facts.invalid");
 	findings_free(fs);
 	json_decref(j);
+
+	/* the launch rule is in `node`'s table: an srun task whose WORLD_SIZE is not the job's */
+	fs = findings_new();
+	j = json_lit("{\"schema_version\":1,\"env\":{\"SLURM_JOB_ID\":\"7\",\"SLURM_STEP_ID\":\"0\","
+		     "\"SLURM_PROCID\":\"0\",\"SLURM_JOB_NUM_NODES\":\"2\",\"SLURM_NTASKS\":\"4\","
+		     "\"SLURM_NTASKS_PER_NODE\":\"2\",\"WORLD_SIZE\":\"8\"}}");
+	rules_run_facts(j, fs);
+	f = expect_finding(fs, "launch.world_size", SEV_ERROR);
+	assert_non_null(strstr(f->title, "WORLD_SIZE=8"));
+	findings_free(fs);
+	json_decref(j);
 }
 
 int main(void)
