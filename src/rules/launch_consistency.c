@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/node.h"
 #include "util/envmap.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -482,4 +483,10 @@ void rule_launch_env(const json_t *facts, struct findings *out)
 
 	launch_facts_from_facts(&lf, facts);
 	rule_launch_consistency(&lf, out);
+}
+
+void rule_launch_node(const struct node_model *m, struct findings *out)
+{
+	if (m->facts)
+		rule_launch_env(m->facts, out);
 }

@@ -57,9 +57,17 @@ void launch_scan_text(struct launch_facts *lf, const char *text);
 /* The checks; nothing is reported about numbers that are not known. */
 void rule_launch_consistency(const struct launch_facts *lf, struct findings *out);
 /*
- * `node`'s form (a rule_fn for rules/rules.c's table): the launch environment recorded in the
- * facts ("env": Slurm, torchrun, Open MPI variables; "gpus"). Silent outside a launch.
+ * `node`'s form: the launch environment recorded in the facts ("env": Slurm, torchrun, Open MPI
+ * variables; "gpus"). Silent outside a launch.
  */
 void rule_launch_env(const json_t *facts, struct findings *out);
+
+struct node_model;
+/*
+ * The same as a node rule (rules/rules.c's table). A thin wrapper that passes the model's
+ * validated document (m->facts): the launch variables are read from "env" as recorded, which the
+ * model does not type.
+ */
+void rule_launch_node(const struct node_model *m, struct findings *out);
 
 #endif

@@ -1,6 +1,8 @@
 /* The rule table: every single-node rule, in the order its findings read best. */
 #include "rules/rules.h"
 
+#include "rules/launch_consistency.h"
+
 static const struct rule rules_node[] = {
 	{ "facts", rule_facts_health },
 	{ "compat_driver", rule_compat_driver },
@@ -9,6 +11,7 @@ static const struct rule rules_node[] = {
 	{ "cpu_affinity", rule_cpu_affinity },
 	{ "compat_stack", rule_compat_stack },
 	{ "launcher_env", rule_launcher_env },
+	{ "launch", rule_launch_node },
 	{ "resources", rule_resources },
 	{ "nccl_env", rule_nccl_env },
 	{ "net_iface", rule_net_iface },

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "attach/attach.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static char *status_of(const char *name, size_t i)
@@ -56,6 +57,25 @@ static struct attach_poll *add_poll_str(struct attach_data *d, const char *json,
 	p->report = ras_report_parse(json, strlen(json), &e);
 	if (!p->report)
 		fail_msg("%s", e.msg);
+	return p;
+}
+
+/* A poll of `fixture` with the first `from` in its report replaced by `to`. */
+static struct attach_poll *add_poll_edited(struct attach_data *d, const char *fixture, size_t i,
+					   int64_t t_ms, const char *from, const char *to)
+{
+	char *s = status_of(fixture, i), *at = strstr(s, from);
+	struct strbuf sb = STRBUF_INIT;
+	struct attach_poll *p;
+
+	if (!at)
+		fail_msg("%s: no '%s'", fixture, from);
+	strbuf_add(&sb, s, (size_t)(at - s));
+	strbuf_addstr(&sb, to);
+	strbuf_addstr(&sb, at + strlen(from));
+	p = add_poll_str(d, sb.buf, t_ms);
+	strbuf_release(&sb);
+	free(s);
 	return p;
 }
 
@@ -412,6 +432,124 @@ static void test_fr_scenarios(void **state)
 	fr_case("healthy", NULL, "no hang found");
 }
 
+/* RAS lists a rank as present whose process /proc shows gone, or with a thread in D state */
+static void test_gone_and_dstate(void **state)
+{
+	static const struct {
+		char st;
+		const char *id;
+		enum severity sev;
+		const char *title;
+	} cases[] = {
+		{ 0, "attach.proc.gone", SEV_ERROR, "has exited" },
+		{ 'D', "attach.proc.dstate", SEV_WARN, "has a thread in uninterruptible sleep" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct attach_data d;
+		struct findings *fs = findings_new();
+		const struct finding *f;
+		int nothing;
+		char *v;
+
+		data_init(&d, 1);
+		for (int k = 0; k < 2; k++) {
+			struct attach_poll *p = add_poll(&d, "sleep", (size_t)k, 4000 * k);
+			struct proc_sample *ps;
+
+			add_proc(p, 4202, cases[i].st ? 'S' : 0, 500, 1000 + 4000 * k);
+			ps = &p->procs[p->nprocs - 1];
+			if (cases[i].st == 'D') {
+				ps->nthreads_d = 1;
+				ps->d_tid = 4210;
+				snprintf(ps->d_comm, sizeof(ps->d_comm), "pt_data_worker");
+			}
+		}
+		v = run(&d, fs, &nothing);
+		f = expect_finding(fs, cases[i].id, cases[i].sev);
+		assert_non_null(strstr(f->title, cases[i].title));
+		assert_non_null(strstr(f->title, "rank 1"));
+		expect_no_finding(fs, "attach.proc.stopped");
+		free(v);
+		findings_free(fs);
+		attach_data_release(&d);
+	}
+}
+
+/* a rank whose communicator init failed; a server of another RAS protocol version */
+static void test_init_error_and_protocol(void **state)
+{
+	struct attach_data d;
+	struct findings *fs = findings_new();
+	const struct finding *f;
+	int nothing;
+	char *v;
+
+	(void)state;
+	data_init(&d, 1);
+	add_poll_edited(&d, "async_error", 0, 0, "\"init_state\": 0", "\"init_state\": 3");
+	add_poll_edited(&d, "async_error", 1, 4000, "\"init_state\": 0", "\"init_state\": 3");
+	d.polls[1].answer.server_protocol = RAS_PROTOCOL + 1;
+	v = run(&d, fs, &nothing);
+	f = expect_finding(fs, "attach.ras.init_error", SEV_ERROR);
+	assert_non_null(strstr(f->title, "failed to initialise communicator 0xabc1"));
+	f = expect_finding(fs, "attach.ras.protocol", SEV_INFO);
+	assert_non_null(strstr(f->title, "protocol"));
+	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+
+	/* the same protocol as this client says nothing */
+	fs = findings_new();
+	data_init(&d, 1);
+	add_poll(&d, "async_error", 0, 0);
+	add_poll(&d, "async_error", 1, 4000);
+	d.polls[0].answer.server_protocol = d.polls[1].answer.server_protocol = RAS_PROTOCOL;
+	v = run(&d, fs, &nothing);
+	expect_no_finding(fs, "attach.ras.protocol");
+	expect_no_finding(fs, "attach.ras.init_error");
+	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+}
+
+/* --fr names a directory that cannot be read; a healthy set of dumps */
+static void test_fr_unreadable_and_completed(void **state)
+{
+	struct attach_data d;
+	struct findings *fs = findings_new();
+	struct err e = ERR_INIT;
+	const struct finding *f;
+	char dir[4096];
+	int nothing;
+	char *v;
+
+	(void)state;
+	data_init(&d, 0);
+	d.fr_asked = 1;
+	d.fr_error = xstrdup("/nonexistent/fr: No such file or directory");
+	v = run(&d, fs, &nothing);
+	f = expect_finding(fs, "attach.fr.unreadable", SEV_ERROR);
+	assert_non_null(strstr(f->why, "/nonexistent/fr"));
+	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+
+	fs = findings_new();
+	data_init(&d, 0);
+	d.fr_asked = 1;
+	snprintf(dir, sizeof(dir), "%s/attach/fr/healthy", FIXTURES_DIR);
+	assert_int_equal(fr_load_dir(dir, NULL, 10, 1 << 20, &d.fr, &e), 0);
+	v = run(&d, fs, &nothing);
+	f = expect_finding(fs, "attach.fr.completed", SEV_OK);
+	assert_non_null(strstr(f->title, "every rank completed collective #"));
+	expect_no_finding(fs, "attach.fr.not_entered");
+	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+}
+
 static void test_proc_sampler(void **state)
 {
 	struct proc_sample s;
@@ -453,6 +591,9 @@ int main(void)
 		cmocka_unit_test(test_unreachable_is_nothing),
 		cmocka_unit_test(test_fr_joined_with_ras),
 		cmocka_unit_test(test_fr_scenarios),
+		cmocka_unit_test(test_gone_and_dstate),
+		cmocka_unit_test(test_init_error_and_protocol),
+		cmocka_unit_test(test_fr_unreadable_and_completed),
 		cmocka_unit_test(test_proc_sampler),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

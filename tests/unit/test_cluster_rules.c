@@ -323,6 +323,17 @@ static void port_range_map_and_blackhole(void **state)
 	f = expect_finding(x.fs, "cluster.mtu.blackhole", SEV_ERROR);
 	assert_true(finding_fix_contains(f, "mtu 1500"));
 	expect_no_finding(x.fs, "cluster.ports.ok");
+	expect_no_finding(x.fs, "cluster.mtu.smaller_hop");
+	findings_free(x.fs);
+
+	/* the same path with a router that says so: TCP adapts, only information */
+	x.fs = findings_new();
+	l->res.m = (struct link_mtu_result){ .if_mtu = 9000, .path_mtu = 1500, .icmp_mtu = 1500,
+					   .probes = 14 };
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.mtu.smaller_hop", SEV_INFO);
+	assert_non_null(strstr(f->title, "carries 1500 bytes, less than the interface MTU 9000"));
+	expect_no_finding(x.fs, "cluster.mtu.blackhole");
 	release(&x);
 }
 
@@ -346,6 +357,78 @@ static void collisions_and_clocks(void **state)
 	release(&x);
 }
 
+/* Grafts the H200 node's driver, GPUs and Python stack onto a lab node's facts. */
+static void graft_stack(json_t *facts)
+{
+	json_t *h = load_fixture_json("facts/stack-h200x2-handmade.json");
+
+	json_object_set(facts, "driver", json_object_get(h, "driver"));
+	json_object_set(facts, "gpus", json_object_get(h, "gpus"));
+	json_object_set(facts, "python", json_object_get(h, "python"));
+	json_decref(h);
+}
+
+static void stacks_gpus_rdma_mtu_that_differ(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	json_t *py, *torch, *ifs, *ifc, *dev;
+	size_t i;
+	(void)state;
+
+	load(&x, 2);
+	graft_stack(x.facts[0]);
+	graft_stack(x.facts[1]);
+	/* json_object_set shares the grafted objects: give node 1 its own copies to edit */
+	json_object_set_new(x.facts[1], "python",
+			    json_deep_copy(json_object_get(x.facts[1], "python")));
+	json_object_set_new(x.facts[1], "driver",
+			    json_deep_copy(json_object_get(x.facts[1], "driver")));
+	json_object_set_new(x.facts[1], "gpus", json_deep_copy(json_object_get(x.facts[1], "gpus")));
+	py = json_array_get(json_object_get(x.facts[1], "python"), 0);
+	torch = json_object_get(py, "torch");
+	json_object_set_new(py, "version", json_string("3.10.12"));
+	json_object_set_new(torch, "version", json_string("2.9.1+cu128"));
+	json_object_set_new(torch, "cuda", json_string("12.8"));
+	json_object_set_new(json_object_get(py, "lightning"), "version", json_string("2.4.0"));
+	json_object_set_new(json_object_get(x.facts[1], "driver"), "version",
+			    json_string("570.86.15"));
+	json_array_remove(json_object_get(x.facts[1], "gpus"), 1);
+	/* node 1 has an active InfiniBand port, node 0 none */
+	dev = json_pack("{s:s, s:[s], s:[{s:i, s:s, s:s}]}", "name", "mlx5_0", "netdevs", "ib0",
+			"ports", "port", 1, "state", "ACTIVE", "link_layer", "InfiniBand");
+	json_array_append_new(json_object_get(json_object_get(x.facts[1], "rdma"), "devices"), dev);
+	/* jumbo frames on node 1 only */
+	ifs = json_object_get(json_object_get(x.facts[1], "net"), "interfaces");
+	json_array_foreach(ifs, i, ifc)
+		if (strcmp(json_string_value(json_object_get(ifc, "name")), "lo"))
+			json_object_set_new(ifc, "mtu", json_integer(9000));
+	json_object_set_new(json_object_get(x.facts[0], "env"), "NCCL_SOCKET_MAGIC",
+			    json_string("0x1234"));
+	build(&x);
+	cluster_rules_run(&x.v, x.fs);
+
+	f = expect_finding(x.fs, "cluster.versions.torch", SEV_ERROR);	/* 2.11 vs 2.9 */
+	assert_true(finding_evidence_contains(f, "2.9.1+cu128"));
+	f = expect_finding(x.fs, "cluster.versions.cuda", SEV_WARN);
+	assert_true(finding_evidence_contains(f, "12.8"));
+	expect_finding(x.fs, "cluster.versions.python", SEV_WARN);
+	expect_finding(x.fs, "cluster.versions.driver", SEV_WARN);
+	expect_no_finding(x.fs, "cluster.versions.same");
+	f = expect_finding(x.fs, "cluster.gpus.differs", SEV_WARN);
+	assert_non_null(strstr(f->title, "(1 to 2)"));
+	f = expect_finding(x.fs, "cluster.ib.partial", SEV_ERROR);
+	assert_non_null(strstr(f->title, x.nodes[1].name));
+	f = expect_finding(x.fs, "cluster.mtu.differs", SEV_WARN);
+	assert_non_null(strstr(f->title, "1500 to 9000"));
+	f = expect_finding(x.fs, "cluster.env.socket_magic", SEV_ERROR);
+	assert_non_null(strstr(f->title, "NCCL_SOCKET_MAGIC"));
+	f = expect_finding(x.fs, "cluster.versions.lightning", SEV_WARN);
+	assert_true(finding_evidence_contains(f, "2.4.0"));
+	assert_null(findings_find(x.fs, "cluster.versions.nccl"));
+	release(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +440,7 @@ int main(void)
 		cmocka_unit_test(versions_and_settings_that_differ),
 		cmocka_unit_test(port_range_map_and_blackhole),
 		cmocka_unit_test(collisions_and_clocks),
+		cmocka_unit_test(stacks_gpus_rdma_mtu_that_differ),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -997,6 +997,52 @@ static void test_garbage(void **state)
 	run_free(&r);
 }
 
+/* nccl-tests on one node failing with a system error; across nodes stopping after the header;
+ * NCCL's socket list of one bond and many docker bridges (NVIDIA/nccl#697, public log 033) */
+static void test_nccltests_and_bridges(void **state)
+{
+	static const char one_node_system[] =
+		"# Using devices\n"
+		"#  Rank  0 Group  0 Pid  11 on box device  0 [0x01] NVIDIA A100-SXM4-40GB\n"
+		"#  Rank  1 Group  0 Pid  11 on box device  1 [0x24] NVIDIA A100-SXM4-40GB\n"
+		"box: Test NCCL failure common.cu:1005 'unhandled system error (run with NCCL_DEBUG=INFO for details)'\n";
+	static const char two_node_hang[] =
+		"# Using devices\n"
+		"#  Rank  0 Group  0 Pid  11 on node-a device  0 [0x01] NVIDIA A100-SXM4-40GB\n"
+		"#  Rank  1 Group  0 Pid  12 on node-b device  0 [0x01] NVIDIA A100-SXM4-40GB\n"
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+		"#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+	struct run r;
+	const struct finding *f;
+	char path[4096], *text;
+	size_t len;
+
+	(void)state;
+	r = explain_text(one_node_system, sizeof(one_node_system) - 1, NULL);
+	f = expect(&r, "explain.nccltests.single_node_system");
+	assert_non_null(strstr(f->title, "2 GPUs on box"));
+	assert_true(fix_has(f, "--ipc=host"));
+	assert_null(findings_find(r.fs, "explain.hang.nccltests"));
+	run_free(&r);
+
+	r = explain_text(two_node_hang, sizeof(two_node_hang) - 1, NULL);
+	f = expect(&r, "explain.hang.nccltests");
+	assert_non_null(strstr(f->title, "between the nodes never completed"));
+	assert_null(findings_find(r.fs, "explain.hang.p2p"));
+	assert_null(findings_find(r.fs, "explain.nccltests.single_node_system"));
+	run_free(&r);
+
+	snprintf(path, sizeof(path), "%s/logs/public/033-socket-many-bridges-wrapped.log",
+		 FIXTURES_DIR);
+	text = slurp(path, &len);
+	r = explain_text(text, len, NULL);
+	f = expect(&r, "explain.net.socket_bridges");
+	assert_non_null(strstr(f->title, "only bond0 reaches the other nodes"));
+	expect_setting(f, "NCCL_SOCKET_IFNAME", "bond0");
+	run_free(&r);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1024,6 +1070,7 @@ int main(void)
 		cmocka_unit_test(test_log_hints),
 		cmocka_unit_test(test_feed_path),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_nccltests_and_bridges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

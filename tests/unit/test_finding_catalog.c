@@ -1,9 +1,11 @@
 /*
  * The finding-id catalogue (src/finding_catalog.c) against the code, the tests and the docs, by
  * reading the sources:
- *  - every id literal that code passes to an emitter (finding_add, explain's diag_new, envlint's
+ *  - every id literal that code passes to an emitter (finding_add, explain's rs_add, envlint's
  *    add) is a catalogue row or an explain signature (explain/sigs.c rows carry their own);
- *    any "explain.*" literal anywhere under src/ is one too, so a renamed emitter cannot hide ids;
+ *    so is any id-shaped literal anywhere under src/ in a namespace whose ids come from tables
+ *    and switches (`table_namespaces`: explain.*, cluster.*, link.*, ...), so that an id picked at
+ *    run time or by a renamed emitter cannot hide;
  *  - every row is emitted by some code and asserted by some test (tests/unit, tests/integration,
  *    tests/fixtures outside the facts documents);
  *  - docs/findings.md has exactly one section per row, whose first line is "**sev**: summary".
@@ -29,7 +31,7 @@ static const struct {
 	const char *first;
 } emitters[] = {
 	{ "finding_add", 2, NULL },
-	{ "diag_new", 1, NULL },	/* explain/reason.c */
+	{ "rs_add", 1, NULL },		/* explain/reason*.c */
 	{ "add", 2, "l" },		/* rules/envlint.c: add(l, sev, id, setting, fmt, ...) */
 };
 
@@ -136,18 +138,40 @@ static size_t skip_literal(const char *s, size_t i)
 	return s[i] ? i + 1 : i;
 }
 
-/* The string literals inside s[a, b), appended to `out` (escapes kept: ids have none). */
-static void literals(const char *s, size_t a, size_t b, struct strs *out)
+/*
+ * The string literals inside s[a, b), appended to `out` (escapes kept: ids have none). With
+ * `top`, only those outside parentheses: in an id argument such as
+ * `!strcmp(name, "X") ? "a.b" : "a.c"` the literals of a nested call are not ids.
+ */
+static void literals_at(const char *s, size_t a, size_t b, int top, struct strs *out)
 {
+	int depth = 0;
+
 	for (size_t i = a; i < b; i++) {
-		if (s[i] == '\'') {
+		if (s[i] == '/' && s[i + 1] == '*') {	/* an apostrophe in a comment is no literal */
+			const char *e = strstr(s + i + 2, "*/");
+			i = e ? (size_t)(e - s) + 1 : b;
+		} else if (s[i] == '/' && s[i + 1] == '/') {
+			while (i < b && s[i] != '\n')
+				i++;
+		} else if (s[i] == '(') {
+			depth++;
+		} else if (s[i] == ')') {
+			depth--;
+		} else if (s[i] == '\'') {
 			i = skip_literal(s, i) - 1;
 		} else if (s[i] == '"') {
 			size_t e = skip_literal(s, i);
-			strs_add(out, s + i + 1, e - i - 2);
+			if (!top || depth <= 0)
+				strs_add(out, s + i + 1, e - i - 2);
 			i = e - 1;
 		}
 	}
+}
+
+static void literals(const char *s, size_t a, size_t b, struct strs *out)
+{
+	literals_at(s, a, b, 0, out);
 }
 
 static int ident_char(char c)
@@ -215,13 +239,50 @@ static void scan_calls(const char *s, const char *path, struct strs *ids)
 			}
 			{
 				size_t before = ids->n;
-				literals(s, start[emitters[k].id_arg], end[emitters[k].id_arg], ids);
+				literals_at(s, start[emitters[k].id_arg], end[emitters[k].id_arg], 1,
+					    ids);
 				for (size_t x = before; x < ids->n; x++)
 					if (!ids->v[x][0])
 						fail_msg("%s: empty finding id", path);
 			}
 		}
 	}
+}
+
+/*
+ * Namespaces whose emitters pick the id from a table, a switch or a variable (explain's reasoner,
+ * attach's verdicts, cluster's rendezvous events and version checks, link's connect statuses):
+ * every id-shaped literal of these anywhere under src/ is an id and must be catalogued.
+ */
+static const char *const table_namespaces[] = {
+	"explain.", "attach.", "bench.", "cluster.", "launch.", "link.",
+};
+
+static int in_table_namespace(const char *s)
+{
+	for (size_t i = 0; i < sizeof(table_namespaces) / sizeof(table_namespaces[0]); i++)
+		if (!strncmp(s, table_namespaces[i], strlen(table_namespaces[i])))
+			return 1;
+	return 0;
+}
+
+/* Dotted lower-case words: "cluster.rdv.missing", not "link.connect.%s" or a sentence. */
+static int id_shaped(const char *s)
+{
+	int dot = 1;
+
+	for (; *s; s++) {
+		if (*s == '.') {
+			if (dot)
+				return 0;
+			dot = 1;
+		} else if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_') {
+			dot = 0;
+		} else {
+			return 0;
+		}
+	}
+	return !dot;
 }
 
 static const char *const c_ext[] = { ".c", NULL };
@@ -264,9 +325,9 @@ static void test_code_matches_catalogue(void **state)
 		literals(s, 0, strlen(s), &all);
 		free(s);
 	}
-	/* ids of explain's reasoner, however they are emitted */
+	/* ids of the namespaces built from tables and switches, however they are emitted */
 	for (size_t j = 0; j < all.n; j++)
-		if (!strncmp(all.v[j], "explain.", 8) && !strchr(all.v[j], ' ') &&
+		if (in_table_namespace(all.v[j]) && id_shaped(all.v[j]) &&
 		    !finding_catalog_find(all.v[j]) && !explain_sig_find(all.v[j]))
 			fail_msg("'%s' looks like a finding id and is not catalogued", all.v[j]);
 	for (size_t i = 0; i < finding_catalog_count; i++)

@@ -12,6 +12,8 @@
 #include "cmocka_helpers.h"
 #include "ncclcheck.h"
 #include "net/cluster_run.h"
+#include "net/frame.h"
+#include "net/proto.h"
 #include "net/sock.h"
 #include "report/render.h"
 #include "util/timeutil.h"
@@ -172,11 +174,230 @@ static void three_nodes_in_process(void **state)
 	assert_true(hook_links >= 24);
 }
 
+/* node 1 sends facts of another schema: the master says which node, and judges the rest */
+static json_t *stale_probe(void *arg)
+{
+	struct node_run *nr = arg;
+	json_t *f = fake_probe(arg);
+
+	if (!strcmp(nr->host, "node-1"))
+		json_object_set_new(f, "schema_version", json_integer(99));
+	return f;
+}
+
+static void peer_with_unusable_facts(void **state)
+{
+	struct err e = ERR_INIT;
+	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	struct node_run nodes[2];
+	json_t *f;
+	size_t k;
+	int seen = 0;
+
+	(void)state;
+	close(lfd);
+	for (int i = 0; i < 2; i++) {
+		struct node_run *nr = &nodes[i];
+
+		memset(nr, 0, sizeof(*nr));
+		snprintf(nr->host, sizeof(nr->host), "node-%d", i);
+		cluster_opts_init(&nr->o);
+		nr->o.rdv.master_host = "127.0.0.1";
+		nr->o.rdv.listen_addr = "127.0.0.1";
+		nr->o.rdv.master_port = port;
+		nr->o.rdv.rank = i;
+		nr->o.rdv.nnodes = 2;
+		nr->o.rdv.host = nr->host;
+		nr->o.rdv.join_timeout_ms = 5000;
+		nr->o.rdv.token = "t";
+		nr->o.rdv.token_len = 1;
+		nr->o.probe = stale_probe;
+		nr->o.probe_arg = nr;
+		nr->o.connect = nr->o.mtu = nr->o.ports = nr->o.bw = 0;
+		assert_int_equal(pthread_create(&nr->th, NULL, node_main, nr), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(nodes[i].th, NULL);
+	assert_non_null(nodes[0].report);
+	assert_int_equal(nodes[0].code, EXIT_FINDINGS);
+	json_array_foreach(json_object_get(nodes[0].report, "findings"), k, f) {
+		const char *title = json_string_value(json_object_get(f, "title"));
+
+		if (strcmp(json_string_value(json_object_get(f, "id")), "cluster.peer.facts"))
+			continue;
+		seen++;
+		assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+		assert_non_null(strstr(title, "node-1 (rank 1) sent facts this node cannot use"));
+		assert_non_null(strstr(title, "schema_version 99"));
+	}
+	assert_int_equal(seen, 1);
+	for (int i = 0; i < 2; i++)
+		json_decref(nodes[i].report);
+}
+
+struct master_run {
+	struct cluster_opts o;
+	json_t *report;
+	int code;
+};
+
+static void *master_main(void *arg)
+{
+	struct master_run *mr = arg;
+	struct err e = ERR_INIT;
+
+	mr->code = cluster_run(&mr->o, &mr->report, &e);
+	if (mr->code < 0)
+		print_message("cluster_run: %s\n", e.msg);
+	return NULL;
+}
+
+/* A raw hello (no token, so AUTH carries nothing); the master's answer to it, or to the AUTH. */
+static void raw_hello(int port, long version, long rank, const char *host, const char *want_code)
+{
+	struct err e = ERR_INIT;
+	struct msg h, in;
+	int fd = -1;
+
+	for (int i = 0; i < 100 && fd < 0; i++) {	/* the master may not listen yet */
+		fd = net_connect("127.0.0.1", port, NULL, time_now_ms() + 1000, NULL, &e);
+		if (fd < 0)
+			usleep(20000);
+	}
+	assert_true(fd >= 0);
+	msg_init(&h, MSG_HELLO);
+	h.u.hello.version = version;
+	h.u.hello.rank = rank;
+	h.u.hello.nnodes = 2;
+	h.u.hello.host = (char *)host;
+	h.u.hello.tool = (char *)"ncclcheck 9.9";
+	strcpy(h.u.hello.nonce, "00112233445566778899aabbccddeeff");
+	assert_int_equal(msg_send(fd, &h, 65536, time_now_ms() + 2000, &e), 0);
+	if (msg_recv(fd, 65536, time_now_ms() + 2000, &in, &e) < 0)
+		fail_msg("%s: no answer to the hello: %s", host, e.msg);
+	if (in.type == MSG_CHALLENGE) {
+		msg_release(&in);
+		msg_init(&h, MSG_AUTH);
+		assert_int_equal(msg_send(fd, &h, 65536, time_now_ms() + 2000, &e), 0);
+		assert_int_equal(msg_recv(fd, 65536, time_now_ms() + 2000, &in, &e), 0);
+	}
+	if (!strcmp(want_code, "welcome")) {	/* joins, then gives up with a code of its own */
+		assert_int_equal(in.type, MSG_WELCOME);
+		msg_release(&in);
+		msg_init(&h, MSG_ABORT);
+		h.u.abort.code = (char *)"interrupted";
+		h.u.abort.message = (char *)"the operator pressed Ctrl-C";
+		h.u.abort.rank = rank;
+		assert_int_equal(msg_send(fd, &h, 65536, time_now_ms() + 2000, &e), 0);
+		usleep(200 * 1000);
+	} else {
+		assert_int_equal(in.type, MSG_REJECT);
+		assert_string_equal(in.u.reject.code, want_code);
+		msg_release(&in);
+	}
+	close(fd);
+}
+
+static const json_t *report_finding(const json_t *report, const char *id)
+{
+	const json_t *f;
+	size_t k;
+
+	json_array_foreach(json_object_get(report, "findings"), k, f)
+		if (!strcmp(json_string_value(json_object_get(f, "id")), id))
+			return f;
+	fail_msg("the master's report has no '%s'", id);
+	return NULL;
+}
+
+/* A master whose rendezvous a raw peer spoils (code NULL: a peer that never speaks); its report. */
+static json_t *master_against(long version, long rank, const char *host, const char *code)
+{
+	struct err e = ERR_INIT;
+	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	struct master_run mr;
+	struct node_run me;
+	pthread_t th;
+
+	close(lfd);
+	memset(&mr, 0, sizeof(mr));
+	memset(&me, 0, sizeof(me));
+	snprintf(me.host, sizeof(me.host), "node-0");
+	cluster_opts_init(&mr.o);
+	mr.o.rdv.master_host = "127.0.0.1";
+	mr.o.rdv.listen_addr = "127.0.0.1";
+	mr.o.rdv.master_port = port;
+	mr.o.rdv.rank = 0;
+	mr.o.rdv.nnodes = 2;
+	mr.o.rdv.host = me.host;
+	mr.o.rdv.join_timeout_ms = 2000;
+	mr.o.rdv.handshake_ms = 500;
+	mr.o.probe = fake_probe;
+	mr.o.probe_arg = &me;
+	mr.o.connect = mr.o.mtu = mr.o.ports = mr.o.bw = 0;
+	assert_int_equal(pthread_create(&th, NULL, master_main, &mr), 0);
+	if (code) {
+		raw_hello(port, version, rank, host, code);
+		pthread_join(th, NULL);
+	} else {	/* connects and says nothing until the master gives up */
+		int fd = -1;
+
+		for (int i = 0; i < 100 && fd < 0; i++) {
+			fd = net_connect("127.0.0.1", port, NULL, time_now_ms() + 1000, NULL, &e);
+			if (fd < 0)
+				usleep(20000);
+		}
+		assert_true(fd >= 0);
+		pthread_join(th, NULL);
+		close(fd);
+	}
+	assert_non_null(mr.report);
+	assert_true(mr.code == EXIT_FINDINGS || mr.code == EXIT_CANNOT_RUN);
+	return mr.report;
+}
+
+/* Peers of another protocol version, of a rank outside the job, one that joins and gives up with
+ * a code the master does not know, and one that never speaks. */
+static void master_names_bad_peers(void **state)
+{
+	json_t *r;
+	const json_t *f;
+
+	(void)state;
+	r = master_against(PROTO_VERSION + 1, 1, "newer", "version");
+	f = report_finding(r, "cluster.rdv.version");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "ncclcheck 9.9"));
+	json_decref(r);
+
+	r = master_against(PROTO_VERSION, 5, "stray", "bad_rank");
+	f = report_finding(r, "cluster.rdv.bad_rank");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "claims rank 5"));
+	json_decref(r);
+
+	r = master_against(PROTO_VERSION, 1, "quitter", "welcome");
+	f = report_finding(r, "cluster.rdv.aborted");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "error");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")),
+			       "the operator pressed Ctrl-C"));
+	json_decref(r);
+
+	r = master_against(0, 0, NULL, NULL);
+	f = report_finding(r, "cluster.peer.stalled");
+	assert_string_equal(json_string_value(json_object_get(f, "severity")), "warn");
+	assert_non_null(strstr(json_string_value(json_object_get(f, "title")), "sent no hello"));
+	report_finding(r, "cluster.rdv.missing");
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(facts_check),
 		cmocka_unit_test(three_nodes_in_process),
+		cmocka_unit_test(peer_with_unusable_facts),
+		cmocka_unit_test(master_names_bad_peers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

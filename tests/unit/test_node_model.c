@@ -225,6 +225,32 @@ static void test_facts_rules(void **state)
 	expect_no_finding(fs, "facts.schema");
 	findings_free(fs);
 	json_decref(j);
+	/* the facts entry point: a document the model rejects is one error naming the member */
+	fs = findings_new();
+	j = json_lit("{\"gpus\":[1,2]}");
+	rules_run_facts(j, fs);
+	assert_int_equal(fs->n, 1);
+	f = expect_finding(fs, "facts.invalid", SEV_ERROR);
+	assert_non_null(strstr(f->title, "gpus[0]"));
+	findings_free(fs);
+	json_decref(j);
+	fs = findings_new();
+	j = json_lit("{\"schema_version\":1}");
+	rules_run_facts(j, fs);
+	expect_no_finding(fs, "facts.invalid");
+	findings_free(fs);
+	json_decref(j);
+
+	/* the launch rule is in `node`'s table: an srun task whose WORLD_SIZE is not the job's */
+	fs = findings_new();
+	j = json_lit("{\"schema_version\":1,\"env\":{\"SLURM_JOB_ID\":\"7\",\"SLURM_STEP_ID\":\"0\","
+		     "\"SLURM_PROCID\":\"0\",\"SLURM_JOB_NUM_NODES\":\"2\",\"SLURM_NTASKS\":\"4\","
+		     "\"SLURM_NTASKS_PER_NODE\":\"2\",\"WORLD_SIZE\":\"8\"}}");
+	rules_run_facts(j, fs);
+	f = expect_finding(fs, "launch.world_size", SEV_ERROR);
+	assert_non_null(strstr(f->title, "WORLD_SIZE=8"));
+	findings_free(fs);
+	json_decref(j);
 }
 
 int main(void)
