@@ -202,6 +202,10 @@ int cmd_cluster(int argc, char **argv)
 		envmap_free(env);
 		return cli_finish(EXIT_CLEAN);
 	}
+	/* a knob for tests and very slow nodes: how long rank 0 waits for every node's facts */
+	if (envmap_get(env, "NCCLCHECK_FACTS_TIMEOUT_MS") &&
+	    cli_parse_long(envmap_get(env, "NCCLCHECK_FACTS_TIMEOUT_MS"), 100, 3600000, &v) == 0)
+		co.facts_timeout_ms = v;
 	envtok = envmap_get(env, "NCCLCHECK_TOKEN");
 	if (token_file) {
 		if (read_token(token_file, &tok) < 0)

@@ -41,6 +41,7 @@ void cluster_opts_init(struct cluster_opts *o)
 	o->ports = 1;
 	o->bw = 1;
 	o->bw_ms = 500;
+	o->facts_timeout_ms = FACTS_TIMEOUT_MS;
 	o->pings = 20;
 	o->sampled_ports = 64;
 }
@@ -1061,7 +1062,7 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	}
 	jset_int(run.timings, "join", time_now_ms() - run.t0);
 	progress(o, "exchanging facts");
-	if (rdv_gather(run.r, "facts", 0, facts, FACTS_TIMEOUT_MS, &all, &we) < 0)
+	if (rdv_gather(run.r, "facts", 0, facts, o->facts_timeout_ms, &all, &we) < 0)
 		goto failed;
 	if (!master) {
 		progress(o, "serving the master's link tests");

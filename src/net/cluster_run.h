@@ -54,6 +54,7 @@ struct cluster_opts {
 					 * ring successor scans all of it, other peers sample it */
 	int sampled_ports;		/* ports a sampling peer tries (default 64) */
 	int bw;				/* phase: bandwidth in constant rounds (default 1) */
+	long facts_timeout_ms;		/* how long the master waits for every node's facts (60 s) */
 	long bw_ms;			/* per flow (default 500) */
 	int pings;			/* round trips per connect test (default 20) */
 	cluster_rules_fn xrules;	/* NULL: none yet */

@@ -24,6 +24,7 @@ expect_rc 0 $? "reducescatter -g 2"; expect_match "$out" "Out of bounds values :
 out=$(FAKE_NCCL_SCENARIO=wrong timeout 30 "$NCCLCHECK" bench allreduce --backend nccl $NC -g 2 -b 1K -e 1K -n 1 2>&1)
 expect_rc 1 $? "wrong results: exit 1"
 expect_match "$out" "# Out of bounds values : 2 FAILED" "both placements counted"
+expect_match "$out" "\(bench\.result\.wrong\)" "as bench.result.wrong"
 
 t0=$(date +%s)
 out=$(FAKE_NCCL_SCENARIO=init_hang timeout 30 "$NCCLCHECK" bench allreduce --backend nccl $NC -T 2 -b 1K -e 1K 2>&1)

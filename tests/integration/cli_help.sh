@@ -12,7 +12,7 @@ synopsis() { printf '%s\n' "$1" | sed '/^$/q' | grep -oE '\[--[a-z0-9-]+' | sed 
 # placeholder HELP NAME: the value's placeholder after --NAME in the option list (empty: a flag)
 placeholder() { printf '%s\n' "$1" | sed -nE "s/^  (-[a-z], )?--$2 ([A-Z]+).*/\2/p" | head -n 1; }
 # a value each placeholder accepts, so that --help is reached after it
-value_for() { case "$1" in SEC) echo 5;; N) echo 2;; *) echo x;; esac; }
+value_for() { case "$1" in SEC) echo 5;; N) echo 2;; I) echo 1=ens5;; *) echo x;; esac; }
 
 for verb in node explain "lab up" "lab status" "lab down" "lab exec"; do
 	help=$("$NCCLCHECK" $verb --help); expect_rc 0 $? "$verb --help"
