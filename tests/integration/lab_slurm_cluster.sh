@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# ncclcheck cluster under a real srun (the lab's Slurm): rank, node count and master come from
+# Slurm's own environment, one task per node or two (local rank 1 stays out with a note), and the
+# verdict is the one started by hand gives: eth0 unreachable, NCCL_SOCKET_IFNAME=eth1 (issue #12).
+. "$(dirname "$0")/lib_lab.sh"
+for t in slurmctld slurmd munged srun; do
+	command -v "$t" >/dev/null || { echo "SKIP: '$t' missing (scripts/deps.sh installs slurm-wlm munge)"; exit 77; }
+done
+P=ncls4
+lab_use $P
+for sc in cloud-public-blocked healthy; do
+	"$NCCLCHECK" lab up --nodes 2 --scenario $sc --prefix $P --slurm --force >/dev/null 2>&1 ||
+		{ fail "lab up --slurm $sc"; continue; }
+	for per in 1 2; do
+		out=$(timeout 120 "$NCCLCHECK" lab exec $P-n0 -- srun -N2 --ntasks-per-node=$per \
+			"$NCCLCHECK" cluster --no-python --no-bw 2>&1); rc=$?
+		want=$([ $sc = healthy ] && echo 0 || echo 1)
+		expect_rc "$want" $rc "$sc, srun -N2 --ntasks-per-node=$per"
+		expect_match "$out" "rank 0 of 2 \(slurm\)" "$sc/$per: rank 0 from Slurm's variables"
+		expect_match "$out" "rank 1 of 2 \(slurm\)" "$sc/$per: rank 1 from Slurm's variables"
+		if [ $sc = cloud-public-blocked ]; then
+			expect_match "$out" "eth0 .*unreachable" "$sc/$per: eth0 named unreachable"
+			expect_match "$out" "export NCCL_SOCKET_IFNAME=eth1" "$sc/$per: the fix"
+		fi
+		[ $per = 2 ] && expect_match "$out" "local rank 1 of node 1 \(slurm\).*this process exits" \
+			"$sc: the second task of a node stays out"
+	done
+done
+"$NCCLCHECK" lab down --prefix $P >/dev/null
+lab_gone $P
+finish
