@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "explain/reason_impl.h"
+#include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -252,28 +253,37 @@ int addr_v4(const char *s, uint32_t *out)
 	return 1;
 }
 
+/*
+ * util/addr classifies the address; explain adds only what it knows from the interface name
+ * (bridges, "lo") and Docker's default bridge subnet, and folds the classes into the few its
+ * rules reason with. IPv6 beyond loopback and link-local stays unknown: the rules judge only
+ * IPv4 reachability, and a mapped address is IPv6 text as NCCL printed it.
+ */
 enum aclass aclass_of(const char *ifname, const char *addr)
 {
-	uint32_t a;
+	unsigned char a[16];
+	char buf[64];
+	enum addr_class c;
+	int family;
 
 	if (!strncmp(ifname, "docker", 6) || !strncmp(ifname, "br-", 3) || !strncmp(ifname, "virbr", 5))
 		return A_DOCKER;
-	if (!strncmp(addr, "fe80", 4))
+	snprintf(buf, sizeof(buf), "%s", addr);
+	buf[strcspn(buf, "%<")] = '\0';
+	if (addr_parse(buf, &family, a) < 0)
+		return strcmp(ifname, "lo") ? A_UNKNOWN : A_LOOPBACK;
+	c = addr_classify(family, a);
+	if (family == 6 && c == ADDR_LINK_LOCAL)
 		return A_LINKLOCAL;
-	if (!strcmp(addr, "::1") || !strcmp(ifname, "lo"))
+	if (!strcmp(ifname, "lo") || c == ADDR_LOOPBACK)
 		return A_LOOPBACK;
-	if (!addr_v4(addr, &a))
+	if (family != 4)
 		return A_UNKNOWN;
-	if ((a >> 24) == 127)
-		return A_LOOPBACK;
-	if ((a >> 16) == 0xa9fe)
+	if (c == ADDR_LINK_LOCAL)
 		return A_LINKLOCAL;
-	if ((a >> 16) == ((172u << 8) | 17))
+	if (a[0] == 172 && a[1] == 17)
 		return A_DOCKER;
-	if ((a >> 24) == 10 || (a >> 20) == ((172u << 4) | 1) || (a >> 16) == ((192u << 8) | 168) ||
-	    (a >> 22) == ((100u << 2) | 1))
-		return A_PRIVATE;
-	return A_PUBLIC;
+	return c == ADDR_PRIVATE || c == ADDR_CGNAT ? A_PRIVATE : A_PUBLIC;
 }
 
 int addr_same_net(uint32_t a, uint32_t b, int prefix)

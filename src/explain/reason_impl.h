@@ -69,6 +69,7 @@ void rs_rank_list(const int *v, size_t n, struct strbuf *sb);
 
 /* ---- addresses (reason.c) ---- */
 
+/* util/addr's classes folded into what the rules reason with, plus bridges known by name. */
 enum aclass { A_UNKNOWN, A_PRIVATE, A_PUBLIC, A_LOOPBACK, A_LINKLOCAL, A_DOCKER };
 
 const char *aclass_name(enum aclass c);
