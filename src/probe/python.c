@@ -9,7 +9,7 @@
  * instead and reports torch's own answers, including which libnccl the process maps (its
  * /proc/self/maps).
  */
-#include "probe/python.h"
+#include "probe/python_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -31,405 +31,6 @@
 #include "util/timeutil.h"
 #include "util/version.h"
 #include "util/xalloc.h"
-
-/*
- * Kept compatible with Python 3.6+ (no walrus, no f-strings). Lightning is read from package
- * metadata first: importing it costs seconds. Every step catches BaseException, so a broken
- * package yields a reason, and the answer line is always printed last.
- */
-const char python_probe_script[] =
-	"import sys, os, time, json\n"
-	"t0 = time.time()\n"
-	"r = {}\n"
-	"deep = len(sys.argv) > 1 and sys.argv[1] == \"import\"\n"
-	"def err(e):\n"
-	"    return \"%s: %s\" % (type(e).__name__, str(e)[:300])\n"
-	"def meta(names):\n"
-	"    try:\n"
-	"        from importlib import metadata\n"
-	"    except Exception:\n"
-	"        return None\n"
-	"    for n in names:\n"
-	"        try:\n"
-	"            return metadata.version(n)\n"
-	"        except Exception:\n"
-	"            pass\n"
-	"    return None\n"
-	"try:\n"
-	"    r[\"python\"] = {\"version\": \"%d.%d.%d\" % tuple(sys.version_info[:3]),\n"
-	"                   \"executable\": sys.executable, \"prefix\": sys.prefix,\n"
-	"                   \"implementation\": sys.implementation.name}\n"
-	"    sp = []\n"
-	"    try:\n"
-	"        import site\n"
-	"        sp = list(site.getsitepackages())\n"
-	"        if site.ENABLE_USER_SITE:\n"
-	"            sp.append(site.getusersitepackages())\n"
-	"    except Exception:\n"
-	"        pass\n"
-	"    for p in sys.path:\n"
-	"        if p.endswith((\"site-packages\", \"dist-packages\")) and p not in sp:\n"
-	"            sp.append(p)\n"
-	"    r[\"site_packages\"] = [p for p in sp if os.path.isdir(p)]\n"
-	"    import importlib.util\n"
-	"    def pkg(mod, dists):\n"
-	"        v = meta(dists)\n"
-	"        if v:\n"
-	"            return {\"version\": v, \"source\": \"metadata\"}\n"
-	"        try:\n"
-	"            if importlib.util.find_spec(mod) is None:\n"
-	"                return {\"installed\": False}\n"
-	"            m = __import__(mod)\n"
-	"            return {\"version\": str(getattr(m, \"__version__\", \"\")), \"source\": \"import\"}\n"
-	"        except BaseException as e:\n"
-	"            return {\"error\": err(e)}\n"
-	"    r[\"lightning\"] = pkg(\"lightning\", [\"lightning\"])\n"
-	"    r[\"pytorch_lightning\"] = pkg(\"pytorch_lightning\", [\"pytorch-lightning\", \"pytorch_lightning\"])\n"
-	"    t = {}\n"
-	"    r[\"torch\"] = t\n"
-	"    try:\n"
-	"        spec = importlib.util.find_spec(\"torch\")\n"
-	"    except BaseException as e:\n"
-	"        spec = None\n"
-	"        t[\"error\"] = err(e)\n"
-	"    if spec is None and \"error\" not in t:\n"
-	"        t[\"installed\"] = False\n"
-	"    elif spec is not None and not deep:\n"
-	"        t[\"mode\"] = \"static\"\n"
-	"        o = getattr(spec, \"origin\", None)\n"
-	"        if o and os.path.basename(o) == \"__init__.py\":\n"
-	"            t[\"dir\"] = os.path.dirname(o)\n"
-	"    elif spec is not None:\n"
-	"        t[\"mode\"] = \"import\"\n"
-	"        t1 = time.time()\n"
-	"        try:\n"
-	"            import torch\n"
-	"            t[\"import_ms\"] = int((time.time() - t1) * 1000)\n"
-	"            t[\"version\"] = str(torch.__version__)\n"
-	"            t[\"path\"] = os.path.dirname(torch.__file__)\n"
-	"            t[\"cuda\"] = getattr(torch.version, \"cuda\", None)\n"
-	"            try:\n"
-	"                t[\"cudnn\"] = torch.backends.cudnn.version()\n"
-	"            except BaseException as e:\n"
-	"                t[\"cudnn_error\"] = err(e)\n"
-	"            try:\n"
-	"                t[\"cuda_available\"] = bool(torch.cuda.is_available())\n"
-	"                t[\"device_count\"] = int(torch.cuda.device_count())\n"
-	"            except BaseException as e:\n"
-	"                t[\"cuda_error\"] = err(e)\n"
-	"            try:\n"
-	"                v = torch.cuda.nccl.version()\n"
-	"                t[\"nccl\"] = list(v) if isinstance(v, tuple) else v\n"
-	"            except BaseException as e:\n"
-	"                t[\"nccl_error\"] = err(e)\n"
-	"            try:\n"
-	"                libs, host = [], None\n"
-	"                f = open(\"/proc/self/maps\")\n"
-	"                for line in f:\n"
-	"                    parts = line.split(None, 5)\n"
-	"                    if len(parts) < 6:\n"
-	"                        continue\n"
-	"                    p = parts[5].strip()\n"
-	"                    b = os.path.basename(p)\n"
-	"                    if b.startswith(\"libnccl\") and \".so\" in b and not b.startswith(\"libnccl-\") and p not in libs:\n"
-	"                        libs.append(p)\n"
-	"                    if b.startswith(\"libtorch_cuda\") and host is None:\n"
-	"                        host = p\n"
-	"                f.close()\n"
-	"                t[\"mapped\"] = libs\n"
-	"                t[\"torch_cuda_lib\"] = host\n"
-	"            except BaseException as e:\n"
-	"                t[\"maps_error\"] = err(e)\n"
-	"        except BaseException as e:\n"
-	"            t[\"error\"] = err(e)\n"
-	"except BaseException as e:\n"
-	"    r[\"error\"] = err(e)\n"
-	"r[\"elapsed_ms\"] = int((time.time() - t0) * 1000)\n"
-	"sys.stdout.write(\"\\n" PYPROBE_MARKER "\" + json.dumps(r) + \"\\n\")\n"
-	"sys.stdout.flush()\n";
-
-/* ---- parsing the answer ----------------------------------------------------------------- */
-
-/* A short, printable excerpt of what an interpreter printed, for "unknown, because ...". */
-static void excerpt(const char *s, size_t len, char *out, size_t outlen)
-{
-	size_t o = 0, i = 0;
-
-	while (i < len && isspace((unsigned char)s[i]))
-		i++;
-	for (; i < len && o + 4 < outlen; i++) {
-		unsigned char c = (unsigned char)s[i];
-		out[o++] = c == '\n' || c == '\t' ? ' ' : (c < 0x20 || c > 0x7e) ? '?' : (char)c;
-	}
-	while (o && out[o - 1] == ' ')
-		o--;
-	if (i < len && o + 4 <= outlen) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-}
-
-/* The start of the last line that begins with the marker, or NULL. */
-static const char *find_marker(const char *out, size_t len)
-{
-	size_t ml = strlen(PYPROBE_MARKER);
-	const char *found = NULL;
-
-	for (size_t i = 0; i + ml <= len; i++)
-		if ((i == 0 || out[i - 1] == '\n') && !memcmp(out + i, PYPROBE_MARKER, ml))
-			found = out + i + ml;
-	return found;
-}
-
-static const char *str_member(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static int int_member(const json_t *o, const char *key, long long *v)
-{
-	json_t *j = json_object_get(o, key);
-
-	if (!json_is_integer(j))
-		return -1;
-	*v = json_integer_value(j);
-	return 0;
-}
-
-/* torch.cuda.nccl.version(): a tuple (2, 28, 9) since torch 1.10, the packed int before. */
-static void torch_nccl(const json_t *t, json_t *out)
-{
-	json_t *v = json_object_get(t, "nccl");
-	long long code = -1;
-	char buf[64];
-
-	if (json_is_array(v) && json_array_size(v) >= 2 && json_array_size(v) <= 4) {
-		long long p[3] = { 0, 0, 0 };
-		for (size_t i = 0; i < 3 && i < json_array_size(v); i++) {
-			json_t *x = json_array_get(v, i);
-			if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-			    json_integer_value(x) > 99999)
-				goto bad;
-			p[i] = json_integer_value(x);
-		}
-		if (p[1] > 99 || p[2] > 99)
-			goto bad;
-		code = p[0] <= 2 && p[1] <= 8 ? p[0] * 1000 + p[1] * 100 + p[2]
-					      : p[0] * 10000 + p[1] * 100 + p[2];
-	} else if (json_is_integer(v) && json_integer_value(v) > 0 &&
-		   json_integer_value(v) < 1000000) {
-		code = json_integer_value(v);
-	} else if (v) {
-		goto bad;
-	}
-	if (code > 0) {
-		version_nccl_code_str((int)code, buf, sizeof(buf));
-		jset_str(out, "nccl_version", buf);
-		jset_int(out, "nccl_version_code", code);
-	} else if (str_member(t, "nccl_error")) {
-		jset_fmt(out, "nccl_error", "%s", str_member(t, "nccl_error"));
-	}
-	return;
-bad:
-	jset_unknown(out, "nccl_version", "torch.cuda.nccl.version() returned an unexpected value");
-}
-
-/* Which libnccl the process maps; a torch build that links NCCL statically maps none. */
-static void torch_mapped(const json_t *t, json_t *out)
-{
-	json_t *m = json_object_get(t, "mapped"), *x;
-	const char *host = str_member(t, "torch_cuda_lib");
-	size_t i;
-
-	if (str_member(t, "maps_error")) {
-		jset_unknown(out, "nccl_mapped", "cannot read /proc/self/maps: %s",
-			     str_member(t, "maps_error"));
-		return;
-	}
-	if (json_is_array(m) && json_array_size(m) > 0) {
-		json_t *all = json_array();
-		json_array_foreach(m, i, x)
-			if (json_is_string(x) && json_string_value(x)[0] == '/')
-				json_array_append(all, x);
-		if (json_array_size(all)) {
-			json_object_set(out, "nccl_mapped", json_array_get(all, 0));
-			if (json_array_size(all) > 1)
-				json_object_set(out, "nccl_mapped_all", all);
-			jset_bool(out, "nccl_static", 0);
-		}
-		json_decref(all);
-		if (json_object_get(out, "nccl_mapped"))
-			return;
-	}
-	if (!json_object_get(out, "nccl_version_code"))
-		return; /* no NCCL in this build: nothing to map */
-	if (host && host[0] == '/') {
-		jset_str(out, "nccl_mapped", host);
-		jset_bool(out, "nccl_static", 1);
-	} else {
-		jset_unknown(out, "nccl_mapped", "torch reports NCCL but the process maps neither a "
-			     "libnccl nor libtorch_cuda");
-	}
-}
-
-/* torch.backends.cudnn.version()'s code, in the encoding of its era (91002, 8907). */
-static void set_cudnn(json_t *out, long long v)
-{
-	char buf[48];
-
-	if (v >= 10000)
-		snprintf(buf, sizeof(buf), "%lld.%lld.%lld", v / 10000, v / 100 % 100, v % 100);
-	else
-		snprintf(buf, sizeof(buf), "%lld.%lld.%lld", v / 1000, v / 100 % 10, v % 100);
-	jset_str(out, "cudnn", buf);
-	jset_int(out, "cudnn_code", v);
-}
-
-static void torch_part(const json_t *t, json_t *entry)
-{
-	json_t *out;
-	long long v;
-	const char *s;
-
-	if (!json_is_object(t)) {
-		jset_unknown(entry, "torch", "the probe's answer has no torch section");
-		return;
-	}
-	if (json_is_false(json_object_get(t, "installed"))) {
-		out = json_object();
-		jset_bool(out, "installed", 0);
-		json_object_set_new(entry, "torch", out);
-		return;
-	}
-	s = str_member(t, "mode");
-	if (s && !strcmp(s, "static") && !str_member(t, "version") && !str_member(t, "error")) {
-		/* found, not imported: the C side reads the rest from its files (python_torch_static) */
-		out = json_object();
-		jset_bool(out, "installed", 1);
-		jset_str(out, "source", "static");
-		if ((s = str_member(t, "dir")) && s[0] == '/')
-			jset_str(out, "path", s);
-		json_object_set_new(entry, "torch", out);
-		return;
-	}
-	if (!str_member(t, "version")) {
-		s = str_member(t, "error");
-		jset_unknown(entry, "torch", "import torch failed: %s", s ? s : "no version reported");
-		return;
-	}
-	out = json_object();
-	jset_bool(out, "installed", 1);
-	jset_str(out, "source", "import");
-	jset_str(out, "version", str_member(t, "version"));
-	if ((s = str_member(t, "path")))
-		jset_str(out, "path", s);
-	if ((s = str_member(t, "cuda")))
-		jset_str(out, "cuda", s);
-	else
-		json_object_set_new(out, "cuda", json_null()); /* a CPU-only build */
-	if (int_member(t, "cudnn", &v) == 0 && v > 0) {
-		set_cudnn(out, v);
-	} else if ((s = str_member(t, "cudnn_error"))) {
-		jset_unknown(out, "cudnn", "torch.backends.cudnn.version() failed: %s", s);
-	} else {
-		json_object_set_new(out, "cudnn", json_null());
-	}
-	if ((s = str_member(t, "cuda_error"))) {
-		jset_unknown(out, "cuda_available", "torch.cuda.is_available() failed: %s", s);
-	} else {
-		json_t *ca = json_object_get(t, "cuda_available");
-		if (json_is_boolean(ca))
-			json_object_set(out, "cuda_available", ca);
-		if (int_member(t, "device_count", &v) == 0 && v >= 0)
-			jset_int(out, "device_count", v);
-	}
-	if (int_member(t, "import_ms", &v) == 0 && v >= 0)
-		jset_int(out, "import_ms", v);
-	torch_nccl(t, out);
-	torch_mapped(t, out);
-	json_object_set_new(entry, "torch", out);
-}
-
-static void package_part(const json_t *r, const char *key, json_t *entry)
-{
-	json_t *p = json_object_get(r, key), *out;
-	const char *s;
-
-	if (!json_is_object(p)) {
-		jset_unknown(entry, key, "the probe's answer has no %s section", key);
-		return;
-	}
-	out = json_object();
-	if (json_is_false(json_object_get(p, "installed"))) {
-		jset_bool(out, "installed", 0);
-	} else if ((s = str_member(p, "version")) && *s) {
-		jset_bool(out, "installed", 1);
-		jset_str(out, "version", s);
-		if ((s = str_member(p, "source")))
-			jset_str(out, "source", s);
-	} else {
-		json_decref(out);
-		s = str_member(p, "error");
-		jset_unknown(entry, key, "import %s failed: %s", key, s ? s : "no version reported");
-		return;
-	}
-	json_object_set_new(entry, key, out);
-}
-
-int python_parse_output(const char *out, size_t len, json_t *entry, struct err *e)
-{
-	const char *ans = find_marker(out, len), *end, *s;
-	json_error_t jerr;
-	json_t *r, *py, *sp, *x;
-	char ex[160];
-	size_t i;
-
-	if (!ans) {
-		excerpt(out, len, ex, sizeof(ex));
-		if (!ex[0])
-			return err_set(e, ERR_PARSE, "the probe printed nothing");
-		return err_set(e, ERR_PARSE, "the probe printed '%s'", ex);
-	}
-	end = memchr(ans, '\n', len - (size_t)(ans - out));
-	r = json_loadb(ans, end ? (size_t)(end - ans) : len - (size_t)(ans - out), 0, &jerr);
-	if (!json_is_object(r)) {
-		json_decref(r);
-		excerpt(ans, end ? (size_t)(end - ans) : len - (size_t)(ans - out), ex, sizeof(ex));
-		return err_set(e, ERR_PARSE, "the probe's answer is not a JSON object: '%s'", ex);
-	}
-	py = json_object_get(r, "python");
-	if (!json_is_object(py) || !str_member(py, "version")) {
-		s = str_member(r, "error");
-		err_set(e, ERR_PARSE, "the probe failed: %s", s ? s : "no Python version in its answer");
-		json_decref(r);
-		return -1;
-	}
-	jset_str(entry, "version", str_member(py, "version"));
-	if ((s = str_member(py, "executable")))
-		jset_str(entry, "executable", s);
-	if ((s = str_member(py, "prefix")))
-		jset_str(entry, "prefix", s);
-	if ((s = str_member(py, "implementation")))
-		jset_str(entry, "implementation", s);
-	sp = json_array();
-	json_array_foreach(json_object_get(r, "site_packages"), i, x)
-		if (json_is_string(x) && json_string_value(x)[0] == '/' && json_array_size(sp) < 64)
-			json_array_append(sp, x);
-	json_object_set_new(entry, "site_packages", sp);
-	if ((s = str_member(r, "error"))) {
-		/* the script died after the interpreter facts: the rest is unknown, with the reason */
-		jset_unknown(entry, "torch", "the probe failed: %s", s);
-		jset_unknown(entry, "lightning", "the probe failed: %s", s);
-		jset_unknown(entry, "pytorch_lightning", "the probe failed: %s", s);
-	} else {
-		torch_part(json_object_get(r, "torch"), entry);
-		package_part(r, "lightning", entry);
-		package_part(r, "pytorch_lightning", entry);
-	}
-	json_decref(r);
-	return 0;
-}
 
 /* ---- choosing and running the interpreters ------------------------------------------------- */
 
@@ -625,7 +226,7 @@ static void finish_one(struct python_run *run, struct py_cand *c)
 		/* stderr explains a failed exec or a crash better than an empty stdout */
 		if (!r.out.len && r.errout.len) {
 			char ex[160];
-			excerpt(r.errout.buf, r.errout.len, ex, sizeof(ex));
+			python_excerpt(r.errout.buf, r.errout.len, ex, sizeof(ex));
 			snprintf(buf, sizeof(buf), "'%s' exited with %s %d and printed '%s'", c->path,
 				 r.exited ? "status" : "signal", r.status, ex);
 		} else {
@@ -754,7 +355,7 @@ static const json_t *known_lib(const json_t *arr, const char *real)
 	json_t *x;
 
 	json_array_foreach(arr, i, x) {
-		const char *r = str_member(x, "realpath");
+		const char *r = python_str_member(x, "realpath");
 		if (r && !strcmp(r, real) && json_is_integer(json_object_get(x, "version_code")))
 			return x;
 	}
@@ -831,7 +432,7 @@ static long static_device_count(const struct probe_ctx *ctx, const json_t *facts
 static int static_torch(const struct probe_ctx *ctx, const json_t *facts, const struct ld_search *s,
 			json_t *t, char *why, size_t n)
 {
-	const char *dir = str_member(t, "path");
+	const char *dir = python_str_member(t, "path");
 	struct torch_static ts;
 	struct err e = ERR_INIT;
 	char real[PATH_MAX];
@@ -885,7 +486,7 @@ static int static_torch(const struct probe_ctx *ctx, const json_t *facts, const 
 		json_decref(lib);
 		goto out;
 	}
-	jset_str(t, "nccl_version", str_member(lib, "version"));
+	jset_str(t, "nccl_version", python_str_member(lib, "version"));
 	jset_int(t, "nccl_version_code", json_integer_value(json_object_get(lib, "version_code")));
 	json_decref(lib);
 	jset_str(t, "nccl_mapped", real);
@@ -912,7 +513,7 @@ static int static_torch(const struct probe_ctx *ctx, const json_t *facts, const 
 			json_decref(one);
 			goto out;
 		}
-		set_cudnn(t, json_integer_value(json_object_get(lib, "version_code")));
+		python_set_cudnn(t, json_integer_value(json_object_get(lib, "version_code")));
 		json_decref(one);
 	}
 
@@ -947,7 +548,7 @@ static size_t static_pass(struct python_run *run, const struct probe_ctx *ctx, c
 	for (size_t i = 0; i < run->n; i++) {
 		struct py_cand *c = &run->v[i];
 		json_t *t = json_object_get(c->entry, "torch");
-		const char *src = str_member(t, "source");
+		const char *src = python_str_member(t, "source");
 		char why[400];
 
 		if (!src || strcmp(src, "static"))
@@ -996,8 +597,8 @@ static void note_fallbacks(struct python_run *run)
 /* Two routes to one environment (a pyenv shim and the binary it runs): keep the first. */
 static int same_env(const json_t *a, const json_t *b)
 {
-	const char *ea = str_member(a, "executable"), *eb = str_member(b, "executable");
-	const char *pa = str_member(a, "prefix"), *pb = str_member(b, "prefix");
+	const char *ea = python_str_member(a, "executable"), *eb = python_str_member(b, "executable");
+	const char *pa = python_str_member(a, "prefix"), *pb = python_str_member(b, "prefix");
 	char ra[PATH_MAX], rb[PATH_MAX];
 
 	if (!ea || !eb || !pa || !pb || strcmp(pa, pb))
