@@ -18,382 +18,7 @@
 
 #include "util/timeutil.h"
 #include "util/xalloc.h"
-
-#define BOOT_MAGIC       0x4e434231u /* "NCB1" */
-#define BOOT_HDR         16
-#define BOOT_MAX_PAYLOAD (1u << 20)
-#define BOOT_ADDR        64
-
-enum msg_type {
-	MSG_HELLO = 1,
-	MSG_TABLE,
-	MSG_ERROR,
-	MSG_BARRIER,
-	MSG_SUM,
-	MSG_BCAST,
-	MSG_GATHER,
-	MSG_BYE,
-	MSG_DATA,
-	MSG_MAX
-};
-
-struct hdr {
-	uint32_t magic;
-	uint16_t type;
-	uint32_t rank, len;
-};
-
-struct boot {
-	int rank, world;
-	long timeout_ms;
-	uint64_t hash, nonce;
-	int lfd;
-	int *ctrl; /* rank 0: ctrl[r] per worker r; a worker: ctrl[0] */
-	char (*addr)[BOOT_ADDR];
-	int *port;
-	char (*name)[BOOT_ADDR + 32];
-};
-
-/* ---- wire helpers ---- */
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
-static int64_t deadline_in(long ms)
-{
-	return time_now_ms() + ms;
-}
-
-static int wait_fd(int fd, short events, int64_t deadline, struct err *e)
-{
-	for (;;) {
-		struct pollfd p = {.fd = fd, .events = events};
-		int64_t left = deadline - time_now_ms();
-		int rc;
-
-		if (left <= 0)
-			return err_set(e, ERR_TIMEOUT, "timed out");
-		rc = poll(&p, 1, left > 1000 ? 1000 : (int)left);
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return err_sys(e, "poll");
-	}
-}
-
-static int write_full(int fd, const void *buf, size_t n, int64_t deadline, struct err *e)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (w > 0) {
-			p += w;
-			n -= (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (wait_fd(fd, POLLOUT, deadline, e) < 0)
-				return -1;
-			continue;
-		}
-		return err_set(e, ERR_PEER, "connection lost (%s)", strerror(errno));
-	}
-	return 0;
-}
-
-static int read_full(int fd, void *buf, size_t n, int64_t deadline, struct err *e)
-{
-	char *p = buf;
-
-	while (n) {
-		ssize_t r = recv(fd, p, n, MSG_DONTWAIT);
-		if (r > 0) {
-			p += r;
-			n -= (size_t)r;
-			continue;
-		}
-		if (r == 0)
-			return err_set(e, ERR_PEER, "connection closed");
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			if (wait_fd(fd, POLLIN, deadline, e) < 0)
-				return -1;
-			continue;
-		}
-		return err_set(e, ERR_PEER, "connection lost (%s)", strerror(errno));
-	}
-	return 0;
-}
-
-static int send_msg(int fd, enum msg_type type, int rank, const void *payload, size_t len,
-                    int64_t deadline, struct err *e)
-{
-	unsigned char h[BOOT_HDR] = {0};
-
-	put32(h, BOOT_MAGIC);
-	h[4] = (unsigned char)(type >> 8);
-	h[5] = (unsigned char)type;
-	put32(h + 8, (uint32_t)rank);
-	put32(h + 12, (uint32_t)len);
-	if (write_full(fd, h, sizeof(h), deadline, e) < 0)
-		return -1;
-	return len ? write_full(fd, payload, len, deadline, e) : 0;
-}
-
-static int decode_hdr(const unsigned char *h, struct hdr *out, struct err *e)
-{
-	out->magic = get32(h);
-	out->type = (uint16_t)(h[4] << 8 | h[5]);
-	out->rank = get32(h + 8);
-	out->len = get32(h + 12);
-	if (out->magic != BOOT_MAGIC)
-		return err_set(e, ERR_PEER,
-		               "sent bytes that are not a ncclcheck bench message "
-		               "(another program on that port?)");
-	if (out->type == 0 || out->type >= MSG_MAX || out->len > BOOT_MAX_PAYLOAD || h[6] || h[7])
-		return err_set(e, ERR_PEER, "sent a malformed bench message (type %u, %u bytes)",
-		               out->type, out->len);
-	return 0;
-}
-
-/*
- * Reads one message; its payload (at most `cap` bytes) into buf, or a new allocation in *dyn
- * when buf is NULL. An ERROR message becomes an error carrying the peer's text.
- */
-static int recv_msg(int fd, struct hdr *h, void *buf, size_t cap, int64_t deadline, struct err *e)
-{
-	unsigned char raw[BOOT_HDR];
-	char text[ERR_MSG_LEN];
-
-	if (read_full(fd, raw, sizeof(raw), deadline, e) < 0 || decode_hdr(raw, h, e) < 0)
-		return -1;
-	if (h->type == MSG_ERROR) {
-		size_t n = h->len < sizeof(text) - 1 ? h->len : sizeof(text) - 1;
-		if (read_full(fd, text, n, deadline, e) < 0)
-			return -1;
-		text[n] = '\0';
-		for (size_t i = 0; i < n; i++)
-			if ((unsigned char)text[i] < 0x20)
-				text[i] = ' ';
-		return err_set(e, ERR_PEER, "gave up: %s", text);
-	}
-	if (h->len > cap)
-		return err_set(e, ERR_PEER, "sent %u bytes where at most %zu fit", h->len, cap);
-	return read_full(fd, buf, h->len, deadline, e);
-}
-
-static int expect_msg(int fd, enum msg_type type, void *buf, size_t len, int64_t deadline,
-                      struct err *e)
-{
-	struct hdr h;
-
-	if (recv_msg(fd, &h, buf, len, deadline, e) < 0)
-		return -1;
-	if (h.type != type || h.len != len)
-		return err_set(e, ERR_PEER,
-		               "sent message type %u (%u bytes) where type %u (%zu "
-		               "bytes) belongs",
-		               h.type, h.len, type, len);
-	return 0;
-}
-
-/* ---- sockets ---- */
-
-int boot_split_hostport(const char *s, char *host, size_t hlen, int *port)
-{
-	const char *colon;
-	size_t n;
-	char *end;
-	long p;
-
-	if (!s || !*s)
-		return -1;
-	if (s[0] == '[') {
-		const char *close = strchr(s, ']');
-		if (!close || close[1] != ':')
-			return -1;
-		n = (size_t)(close - s - 1);
-		s++;
-		colon = close + 1;
-	} else {
-		colon = strrchr(s, ':');
-		if (!colon || strchr(s, ':') != colon)
-			return -1;
-		n = (size_t)(colon - s);
-	}
-	if (!n || n >= hlen)
-		return -1;
-	errno = 0;
-	p = strtol(colon + 1, &end, 10);
-	if (errno || *end || end == colon + 1 || p < 0 || p > 65535)
-		return -1;
-	memcpy(host, s, n);
-	host[n] = '\0';
-	*port = (int)p;
-	return 0;
-}
-
-static void tune_socket(int fd)
-{
-	int one = 1;
-
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
-static int listen_on(const char *host, int port, struct err *e)
-{
-	struct addrinfo hints = {.ai_family = AF_UNSPEC,
-	                         .ai_socktype = SOCK_STREAM,
-	                         .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
-	struct addrinfo *res, *ai;
-	char ps[16];
-	int fd = -1, rc, saved = 0;
-
-	snprintf(ps, sizeof(ps), "%d", port);
-	rc = getaddrinfo(host && *host ? host : NULL, ps, &hints, &res);
-	if (rc)
-		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host ? host : "*",
-		               gai_strerror(rc));
-	for (ai = res; ai; ai = ai->ai_next) {
-		int one = 1;
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 128))
-			break;
-		saved = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		errno = saved;
-		return err_sys(e, "cannot listen on '%s' port %d", host ? host : "*", port);
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	return fd;
-}
-
-/* One connect attempt bounded by `until`; -1 with errno set. */
-static int connect_once(const struct addrinfo *ai, int64_t until)
-{
-	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	int soerr = 0;
-	socklen_t sl = sizeof(soerr);
-
-	if (fd < 0)
-		return -1;
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-		if (errno != EINPROGRESS) {
-			int s = errno;
-			close(fd);
-			errno = s;
-			return -1;
-		}
-		for (;;) {
-			struct pollfd p = {.fd = fd, .events = POLLOUT};
-			int64_t left = until - time_now_ms();
-			int rc = poll(&p, 1, left > 0 ? (int)left : 0);
-			if (rc > 0)
-				break;
-			if (rc == 0 || (rc < 0 && errno != EINTR)) {
-				close(fd);
-				errno = ETIMEDOUT;
-				return -1;
-			}
-		}
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 || soerr) {
-			close(fd);
-			errno = soerr ? soerr : EIO;
-			return -1;
-		}
-	}
-	tune_socket(fd);
-	return fd;
-}
-
-/* Connects to host:port, retrying with backoff (the peer may not listen yet) until `deadline`. */
-static int connect_retry(const char *host, int port, int64_t deadline, struct err *e)
-{
-	struct addrinfo hints = {
-	    .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
-	struct addrinfo *res;
-	char ps[16];
-	long backoff = 20;
-	int rc, last = 0;
-
-	snprintf(ps, sizeof(ps), "%d", port);
-	rc = getaddrinfo(host, ps, &hints, &res);
-	if (rc)
-		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host, gai_strerror(rc));
-	while (time_now_ms() < deadline) {
-		for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-			int64_t until = time_now_ms() + 2000;
-			int fd = connect_once(ai, until < deadline ? until : deadline);
-			if (fd >= 0) {
-				freeaddrinfo(res);
-				return fd;
-			}
-			last = errno;
-		}
-		struct timespec ts = {0, backoff * 1000000L};
-		nanosleep(&ts, NULL);
-		backoff = backoff * 2 > 500 ? 500 : backoff * 2;
-	}
-	freeaddrinfo(res);
-	return err_set(e, ERR_TIMEOUT, "cannot connect to %s port %d: %s", host, port,
-	               last ? strerror(last) : "timed out");
-}
-
-static int accept_until(int lfd, int64_t deadline, struct err *e)
-{
-	for (;;) {
-		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0) {
-			tune_socket(fd);
-			return fd;
-		}
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
-		    errno != ECONNABORTED)
-			return err_sys(e, "accept");
-		if (wait_fd(lfd, POLLIN, deadline, e) < 0)
-			return -1;
-	}
-}
-
-static void numeric_host(const struct sockaddr_storage *ss, char *buf, size_t len)
-{
-	if (getnameinfo((const struct sockaddr *)ss, sizeof(*ss), buf, (socklen_t)len, NULL, 0,
-	                NI_NUMERICHOST))
-		snprintf(buf, len, "?");
-}
+#include "coll/boot_int.h"
 
 /* ---- the star ---- */
 
@@ -472,8 +97,8 @@ static int encode_hello(unsigned char *p, const struct boot *b, const char *host
 {
 	size_t n = strlen(host);
 
-	put32(p, (uint32_t)b->world);
-	put64(p + 4, b->hash);
+	boot_put32(p, (uint32_t)b->world);
+	boot_put64(p + 4, b->hash);
 	p[12] = (unsigned char)(port >> 8);
 	p[13] = (unsigned char)port;
 	p[14] = (unsigned char)n;
@@ -493,7 +118,7 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 		socklen_t sl = sizeof(ss);
 		struct err e2 = ERR_INIT;
 		struct hdr h;
-		int fd = accept_until(b->lfd, deadline, &e2);
+		int fd = boot_accept_until(b->lfd, deadline, &e2);
 
 		if (fd < 0) {
 			char missing[160] = "";
@@ -510,23 +135,23 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 		}
 		getpeername(fd, (struct sockaddr *)&ss, &sl);
 		/* a connection that is not a bench worker is dropped, not fatal */
-		if (recv_msg(fd, &h, buf, sizeof(buf), time_now_ms() + 3000, &e2) < 0 ||
+		if (boot_recv_msg(fd, &h, buf, sizeof(buf), time_now_ms() + 3000, &e2) < 0 ||
 		    h.type != MSG_HELLO || h.len < 15 || h.len != 15u + buf[14] ||
 		    buf[14] >= BOOT_ADDR) {
 			close(fd);
 			continue;
 		}
 		int r = (int)h.rank;
-		if (r <= 0 || r >= b->world || get32(buf) != (uint32_t)b->world ||
+		if (r <= 0 || r >= b->world || boot_get32(buf) != (uint32_t)b->world ||
 		    b->ctrl[r] >= 0) {
 			char why[128];
 			snprintf(why, sizeof(why),
 			         "rank %d / world %u does not fit rank 0's world of "
 			         "%d%s",
-			         r, get32(buf), b->world,
+			         r, boot_get32(buf), b->world,
 			         r > 0 && r < b->world && b->ctrl[r] >= 0 ? " (rank taken twice)"
 			                                                  : "");
-			send_msg(fd, MSG_ERROR, 0, why, strlen(why), time_now_ms() + 1000, NULL);
+			boot_send_msg(fd, MSG_ERROR, 0, why, strlen(why), time_now_ms() + 1000, NULL);
 			close(fd);
 			return err_set(e, ERR_USAGE, "a peer asked for %s", why);
 		}
@@ -535,11 +160,11 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 		memcpy(b->addr[r], buf + 15, buf[14]);
 		b->addr[r][buf[14]] = '\0';
 		if (!b->addr[r][0])
-			numeric_host(&ss, b->addr[r], sizeof(b->addr[r]));
+			boot_numeric_host(&ss, b->addr[r], sizeof(b->addr[r]));
 		set_name(b, r);
-		if (get64(buf + 4) != b->hash) {
+		if (boot_get64(buf + 4) != b->hash) {
 			static const char why[] = "its bench options differ from rank 0's";
-			send_msg(fd, MSG_ERROR, 0, why, sizeof(why) - 1, time_now_ms() + 1000,
+			boot_send_msg(fd, MSG_ERROR, 0, why, sizeof(why) - 1, time_now_ms() + 1000,
 			         NULL);
 			return err_set(e, ERR_USAGE,
 			               "%s runs other bench options than rank 0: every "
@@ -549,8 +174,8 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 		joined++;
 	}
 	table = xmalloc(12 + (size_t)b->world * (3 + BOOT_ADDR));
-	put64(table, b->nonce);
-	put32(table + 8, (uint32_t)b->world);
+	boot_put64(table, b->nonce);
+	boot_put32(table + 8, (uint32_t)b->world);
 	off = tlen;
 	for (int r = 0; r < b->world; r++) {
 		size_t n = strlen(b->addr[r]);
@@ -561,7 +186,7 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 		off += 3 + n;
 	}
 	for (int r = 1; r < b->world; r++)
-		if (send_msg(b->ctrl[r], MSG_TABLE, 0, table, off, deadline, e) < 0) {
+		if (boot_send_msg(b->ctrl[r], MSG_TABLE, 0, table, off, deadline, e) < 0) {
 			free(table);
 			return err_prefix(e, "%s", b->name[r]);
 		}
@@ -577,16 +202,16 @@ static int worker_join(struct boot *b, const char *mhost, int mport, const char 
 	size_t cap = 12 + (size_t)b->world * (3 + BOOT_ADDR);
 	int n;
 
-	b->ctrl[0] = connect_retry(mhost, mport, deadline, e);
+	b->ctrl[0] = boot_connect_retry(mhost, mport, deadline, e);
 	if (b->ctrl[0] < 0)
 		return err_prefix(e, "rank 0 (the master, %s:%d)", mhost, mport);
 	snprintf(b->addr[0], sizeof(b->addr[0]), "%s", mhost);
 	set_name(b, 0);
 	n = encode_hello(hello, b, adv_host, b->port[b->rank]);
-	if (send_msg(b->ctrl[0], MSG_HELLO, b->rank, hello, (size_t)n, deadline, e) < 0)
+	if (boot_send_msg(b->ctrl[0], MSG_HELLO, b->rank, hello, (size_t)n, deadline, e) < 0)
 		return err_prefix(e, "%s", b->name[0]);
 	table = xmalloc(cap);
-	if (recv_msg(b->ctrl[0], &h, table, cap, deadline, e) < 0) {
+	if (boot_recv_msg(b->ctrl[0], &h, table, cap, deadline, e) < 0) {
 		free(table);
 		if (e && e->code == ERR_TIMEOUT)
 			return err_set(e, ERR_TIMEOUT,
@@ -611,9 +236,9 @@ int boot_decode_table(const unsigned char *p, size_t len, int world, uint64_t *n
 {
 	size_t off = 12;
 
-	if (len < 12 || world < 1 || get32(p + 8) != (uint32_t)world)
+	if (len < 12 || world < 1 || boot_get32(p + 8) != (uint32_t)world)
 		return -1;
-	*nonce = get64(p);
+	*nonce = boot_get64(p);
 	for (int r = 0; r < world; r++) {
 		size_t n;
 		if (off + 3 > len)
@@ -673,11 +298,11 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 			       NULL;
 		b = boot_alloc(&oo);
 	}
-	deadline = deadline_in(b->timeout_ms);
+	deadline = boot_deadline_in(b->timeout_ms);
 	if (b->rank == 0) {
 		if (getrandom(&b->nonce, sizeof(b->nonce), 0) != sizeof(b->nonce))
 			b->nonce = (uint64_t)time_now_ns() ^ (uint64_t)getpid() << 32;
-		b->lfd = listen_on(mhost, mport, e);
+		b->lfd = boot_listen_on(mhost, mport, e);
 		if (b->lfd < 0)
 			goto fail;
 		snprintf(b->addr[0], sizeof(b->addr[0]), "%s", mhost);
@@ -691,16 +316,16 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 		/* listen where rank 0 reaches us: the source address of a route to it */
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
-		int probe = connect_retry(mhost, mport, deadline, e);
+		int probe = boot_connect_retry(mhost, mport, deadline, e);
 		if (probe < 0) {
 			err_prefix(e, "rank 0 (the master, %s:%d)", mhost, mport);
 			goto fail;
 		}
 		getsockname(probe, (struct sockaddr *)&ss, &sl);
-		numeric_host(&ss, lhost, sizeof(lhost));
+		boot_numeric_host(&ss, lhost, sizeof(lhost));
 		close(probe); /* rank 0 drops a connection that sends no hello */
 	}
-	b->lfd = listen_on(lhost, lport, e);
+	b->lfd = boot_listen_on(lhost, lport, e);
 	if (b->lfd < 0)
 		goto fail;
 	{
@@ -725,15 +350,15 @@ void boot_free(struct boot *b)
 
 	if (!b)
 		return;
-	deadline = deadline_in(b->timeout_ms < 5000 ? b->timeout_ms : 5000);
+	deadline = boot_deadline_in(b->timeout_ms < 5000 ? b->timeout_ms : 5000);
 	if (b->rank) {
 		char c;
-		if (send_msg(b->ctrl[0], MSG_BYE, b->rank, NULL, 0, deadline, NULL) == 0)
-			read_full(b->ctrl[0], &c, 1, deadline, NULL); /* rank 0 closes after all */
+		if (boot_send_msg(b->ctrl[0], MSG_BYE, b->rank, NULL, 0, deadline, NULL) == 0)
+			boot_read_full(b->ctrl[0], &c, 1, deadline, NULL); /* rank 0 closes after all */
 	} else {
 		for (int r = 1; r < b->world; r++)
 			if (b->ctrl[r] >= 0)
-				expect_msg(b->ctrl[r], MSG_BYE, NULL, 0, deadline, NULL);
+				boot_expect_msg(b->ctrl[r], MSG_BYE, NULL, 0, deadline, NULL);
 	}
 	boot_drop(b);
 }
@@ -743,10 +368,10 @@ static int master_collect(struct boot *b, enum msg_type type, void *buf, size_t 
                           void (*fold)(void *acc, const void *in, int rank, void *arg), void *acc,
                           void *arg, struct err *e)
 {
-	int64_t deadline = deadline_in(b->timeout_ms);
+	int64_t deadline = boot_deadline_in(b->timeout_ms);
 
 	for (int r = 1; r < b->world; r++) {
-		if (expect_msg(b->ctrl[r], type, buf, len, deadline, e) < 0) {
+		if (boot_expect_msg(b->ctrl[r], type, buf, len, deadline, e) < 0) {
 			if (e && e->code == ERR_TIMEOUT)
 				return err_set(e, ERR_TIMEOUT, "%s did not answer within %ld s",
 				               b->name[r], b->timeout_ms / 1000);
@@ -764,10 +389,10 @@ static int master_collect(struct boot *b, enum msg_type type, void *buf, size_t 
 static int master_send_all(struct boot *b, enum msg_type type, const void *buf, size_t len,
                            struct err *e)
 {
-	int64_t deadline = deadline_in(b->timeout_ms);
+	int64_t deadline = boot_deadline_in(b->timeout_ms);
 
 	for (int r = 1; r < b->world; r++)
-		if (send_msg(b->ctrl[r], type, 0, buf, len, deadline, e) < 0)
+		if (boot_send_msg(b->ctrl[r], type, 0, buf, len, deadline, e) < 0)
 			return err_prefix(e, "%s", b->name[r]);
 	return 0;
 }
@@ -775,11 +400,11 @@ static int master_send_all(struct boot *b, enum msg_type type, const void *buf, 
 static int worker_roundtrip(struct boot *b, enum msg_type type, const void *out, size_t olen,
                             void *in, size_t ilen, struct err *e)
 {
-	int64_t deadline = deadline_in(b->timeout_ms);
+	int64_t deadline = boot_deadline_in(b->timeout_ms);
 
-	if (out && send_msg(b->ctrl[0], type, b->rank, out, olen, deadline, e) < 0)
+	if (out && boot_send_msg(b->ctrl[0], type, b->rank, out, olen, deadline, e) < 0)
 		return err_prefix(e, "%s", b->name[0]);
-	if (in && expect_msg(b->ctrl[0], type, in, ilen, deadline, e) < 0) {
+	if (in && boot_expect_msg(b->ctrl[0], type, in, ilen, deadline, e) < 0) {
 		if (e && e->code == ERR_TIMEOUT)
 			return err_set(e, ERR_TIMEOUT, "%s did not answer within %ld s", b->name[0],
 			               b->timeout_ms / 1000);
@@ -812,7 +437,7 @@ static void fold_sum(void *acc, const void *in, int rank, void *arg)
 
 	(void)rank;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t u = get64(p + 8 * i);
+		uint64_t u = boot_get64(p + 8 * i);
 		double d;
 		memcpy(&d, &u, 8);
 		v[i] += d;
@@ -830,13 +455,13 @@ int boot_sum(struct boot *b, double *v, size_t n, struct err *e)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t u;
 		memcpy(&u, &v[i], 8);
-		put64(buf + 8 * i, u);
+		boot_put64(buf + 8 * i, u);
 	}
 	if (b->rank) {
 		if (worker_roundtrip(b, MSG_SUM, buf, 8 * n, buf, 8 * n, e) < 0)
 			return -1;
 		for (size_t i = 0; i < n; i++) {
-			uint64_t u = get64(buf + 8 * i);
+			uint64_t u = boot_get64(buf + 8 * i);
 			memcpy(&v[i], &u, 8);
 		}
 		return 0;
@@ -846,7 +471,7 @@ int boot_sum(struct boot *b, double *v, size_t n, struct err *e)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t u;
 		memcpy(&u, &v[i], 8);
-		put64(buf + 8 * i, u);
+		boot_put64(buf + 8 * i, u);
 	}
 	return master_send_all(b, MSG_SUM, buf, 8 * n, e);
 }
@@ -885,14 +510,14 @@ int boot_gather(struct boot *b, const void *mine, size_t len, void *all, struct 
 
 void boot_report_error(struct boot *b, const char *msg)
 {
-	int64_t deadline = deadline_in(1000);
+	int64_t deadline = boot_deadline_in(1000);
 	size_t n = strlen(msg);
 
 	if (n > 200)
 		n = 200;
 	for (int r = 0; r < b->world; r++)
 		if (r != b->rank && b->ctrl[r] >= 0)
-			send_msg(b->ctrl[r], MSG_ERROR, b->rank, msg, n, deadline, NULL);
+			boot_send_msg(b->ctrl[r], MSG_ERROR, b->rank, msg, n, deadline, NULL);
 }
 
 /* ---- the ring's data sockets ---- */
@@ -900,7 +525,7 @@ void boot_report_error(struct boot *b, const char *msg)
 int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct err *e)
 {
 	int next = (b->rank + 1) % b->world, prev = (b->rank + b->world - 1) % b->world;
-	int64_t deadline = deadline_in(b->timeout_ms);
+	int64_t deadline = boot_deadline_in(b->timeout_ms);
 	unsigned char p[12];
 	int got = 0;
 
@@ -908,19 +533,19 @@ int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct
 		send_fds[s] = recv_fds[s] = -1;
 	if (b->world == 1)
 		return 0;
-	put64(p, b->nonce);
+	boot_put64(p, b->nonce);
 	for (int s = 0; s < nstripes; s++) {
-		send_fds[s] = connect_retry(b->addr[next], b->port[next], deadline, e);
+		send_fds[s] = boot_connect_retry(b->addr[next], b->port[next], deadline, e);
 		if (send_fds[s] < 0)
 			goto fail_next;
-		put32(p + 8, (uint32_t)s);
-		if (send_msg(send_fds[s], MSG_DATA, b->rank, p, sizeof(p), deadline, e) < 0)
+		boot_put32(p + 8, (uint32_t)s);
+		if (boot_send_msg(send_fds[s], MSG_DATA, b->rank, p, sizeof(p), deadline, e) < 0)
 			goto fail_next;
 	}
 	while (got < nstripes) {
 		struct err e2 = ERR_INIT;
 		struct hdr h;
-		int fd = accept_until(b->lfd, deadline, &e2);
+		int fd = boot_accept_until(b->lfd, deadline, &e2);
 		uint32_t s;
 
 		if (fd < 0) {
@@ -928,9 +553,9 @@ int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct
 			        b->name[prev], e2.msg);
 			goto fail;
 		}
-		if (recv_msg(fd, &h, p, sizeof(p), time_now_ms() + 3000, &e2) < 0 ||
-		    h.type != MSG_DATA || h.len != sizeof(p) || get64(p) != b->nonce ||
-		    (int)h.rank != prev || (s = get32(p + 8)) >= (uint32_t)nstripes ||
+		if (boot_recv_msg(fd, &h, p, sizeof(p), time_now_ms() + 3000, &e2) < 0 ||
+		    h.type != MSG_DATA || h.len != sizeof(p) || boot_get64(p) != b->nonce ||
+		    (int)h.rank != prev || (s = boot_get32(p + 8)) >= (uint32_t)nstripes ||
 		    recv_fds[s] >= 0) {
 			close(fd); /* a stray or stale connection; the real one may still come */
 			continue;
@@ -978,10 +603,10 @@ int boot_watch_event(struct boot *b, int fd, int rank, struct err *e)
 		       1;
 	if (n < (ssize_t)sizeof(raw))
 		return 0;
-	if (decode_hdr(raw, &h, e) < 0)
+	if (boot_decode_hdr(raw, &h, e) < 0)
 		return err_prefix(e, "%s", boot_peer_name(b, rank)), 1;
 	if (h.type == MSG_ERROR) {
-		recv_msg(fd, &h, NULL, 0, deadline_in(1000), e);
+		boot_recv_msg(fd, &h, NULL, 0, boot_deadline_in(1000), e);
 		return err_prefix(e, "%s", boot_peer_name(b, rank)), 2;
 	}
 	return 0;

@@ -1,0 +1,60 @@
+/*
+ * net/cluster_run_int.h: what the cluster run's files share (cluster_run.c drives the run's
+ * phases; cluster_report.c checks a node's facts and builds the findings and the report).
+ * Internal to src/net; not a public interface.
+ */
+#ifndef NCCLCHECK_NET_CLUSTER_RUN_INT_H
+#define NCCLCHECK_NET_CLUSTER_RUN_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "net/cluster_run.h"
+#include "net/link_agent.h"
+
+/* ---- facts of a node, as the link tests need them ---- */
+
+struct caddr {
+	char ifname[LINK_IFNAME_LEN];
+	char addr[LINK_ADDR_LEN];
+	int family;
+	int priv;		/* a private address: where a cluster's own traffic usually goes */
+	struct link_ceiling ceil;	/* from the interface's speed and MTU in the facts */
+};
+
+struct cnode {
+	char name[256];
+	json_t *facts;		/* NULL when it was refused */
+	struct caddr *addrs;
+	size_t naddrs;
+	int range_lo, range_hi;
+};
+
+/* ---- the run ---- */
+
+struct run {
+	const struct cluster_opts *o;
+	struct rdv *r;
+	struct link_agent *agent;
+	pthread_mutex_t mu;
+	long next_id;
+	struct cnode *nodes;
+	int n;
+	struct cluster_link *links;
+	size_t nlinks, alinks;
+	int done, total;
+	const char *phase;
+	struct findings *fs;
+	int64_t t0;
+	json_t *timings;
+};
+
+void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);
+void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs);
+void cluster_links_findings(struct run *run, int judged_elsewhere);
+json_t *cluster_report_doc(struct run *run, struct findings *fs, int code);
+json_t *cluster_local_report(struct run *run, const struct err *why, int *code);
+
+#endif
