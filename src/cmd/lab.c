@@ -14,7 +14,7 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLURM, OPT_PRIVATE_NAME };
+enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLURM, OPT_PRIVATE_NAME, OPT_TASK_PROLOG };
 
 /* Each option once; the subcommands' tables and the help page's list are built from these rows. */
 #define ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_NODES, .help = "1 to 64 nodes (default 2)" }
@@ -34,10 +34,13 @@ enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLUR
 	.help = "up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n" \
 		"slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n" \
 		"(needs: apt-get install slurm-wlm munge)" }
+#define ROW_TASK_PROLOG { .name = "task-prolog", .arg = "FILE", .id = OPT_TASK_PROLOG, \
+	.help = "up --slurm: slurmd runs a copy of FILE before every task (TaskProlog=),\n" \
+		"as 'ncclcheck config --taskprolog' writes it" }
 
-static const struct cli_opt up_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_PRIVATE_NAME, ROW_SLURM, ROW_FORCE, { 0 } };
+static const struct cli_opt up_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_PRIVATE_NAME, ROW_SLURM, ROW_TASK_PROLOG, ROW_FORCE, { 0 } };
 static const struct cli_opt prefix_opts[] = { ROW_PREFIX, { 0 } };
-static const struct cli_opt all_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_PRIVATE_NAME, ROW_SLURM, ROW_FORCE, { 0 } };
+static const struct cli_opt all_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_PRIVATE_NAME, ROW_SLURM, ROW_TASK_PROLOG, ROW_FORCE, { 0 } };
 
 static int lab_up_cmd(int argc, char **argv);
 static int lab_status_cmd(int argc, char **argv);
@@ -282,6 +285,7 @@ static int lab_up_cmd(int argc, char **argv)
 		case OPT_DOCKER0: o.docker0 = 1; break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_SLURM: o.slurm = 1; break;
+		case OPT_TASK_PROLOG: o.task_prolog = c.arg; break;
 		case OPT_PRIVATE_NAME: {
 			char *eq = strchr(c.arg, '=');
 			long idx;
@@ -312,6 +316,8 @@ static int lab_up_cmd(int argc, char **argv)
 		if (o.priv_names[i])
 			return cli_usage_error("lab", "--private-name names node %d, but the lab has "
 					       "%d node%s", i, o.nodes, o.nodes == 1 ? "" : "s");
+	if (o.task_prolog && !o.slurm)
+		return cli_usage_error("lab", "--task-prolog is slurmd's: it needs --slurm");
 	if (o.nodes < o.sc->min_nodes)
 		return cli_usage_error("lab", "scenario '%s' needs --nodes %d or more", o.sc->name,
 				       o.sc->min_nodes);

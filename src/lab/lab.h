@@ -82,6 +82,7 @@ struct lab_up_opts {
 	int docker0;		/* docker0 on every node even when the scenario does not ask */
 	int force;		/* rebuild a lab that already exists under this prefix */
 	int slurm;		/* also start a real Slurm over the nodes (lab_slurm_up) */
+	const char *task_prolog;	/* with slurm: slurm.conf's TaskProlog= (a copy), or NULL */
 	const char *priv_names[LAB_NODES_MAX];	/* per node: the private NIC's name, NULL = eth1 */
 	const volatile sig_atomic_t *cancel;	/* set by SIGINT/SIGTERM: stop and clean up */
 };
@@ -146,7 +147,9 @@ char *lab_slurm_dir(const char *prefix);
  * Starts the lab's Slurm over a built lab and waits until every node is idle in sinfo. On
  * failure what was started stays for lab_slurm_down() (lab_up's clean-up calls it).
  */
-int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, struct err *e);
+/* task_prolog: NULL, or a file copied into the lab's Slurm dir and named by TaskProlog=. */
+int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, const char *task_prolog,
+		 struct err *e);
 /* Ends the lab's munged and removes LAB_SLURM_ROOT/<prefix>; 1 when there was one, else 0. */
 int lab_slurm_down(const char *prefix);
 /* { dir, conf, munged: bool, slurmctld: bool } of a lab's Slurm, or NULL when it has none. */

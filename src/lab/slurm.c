@@ -59,7 +59,8 @@ int lab_slurm_tools_find(struct lab_slurm_tools *t, struct err *e)
 }
 
 /* slurm.conf for the plan's nodes: every path under `dir`, nothing constrained (no cgroups). */
-static void write_conf(const struct lab_plan *p, const char *dir, struct strbuf *sb)
+static void write_conf(const struct lab_plan *p, const char *dir, int task_prolog,
+		       struct strbuf *sb)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -83,6 +84,34 @@ static void write_conf(const struct lab_plan *p, const char *dir, struct strbuf 
 		strbuf_addf(sb, "NodeName=%s-n%d NodeAddr=%s.%d CPUs=%ld State=UNKNOWN\n", p->prefix,
 			    i, LAB_PRIV_NET, LAB_HOST_BASE + i, cpus > 0 ? cpus : 1);
 	strbuf_addstr(sb, "PartitionName=lab Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n");
+	if (task_prolog)
+		strbuf_addf(sb, "TaskProlog=%s/taskprolog.sh\n", dir);
+}
+
+/* The user's TaskProlog, copied into the lab's dir (so 'lab down' removes it), executable. */
+static int copy_task_prolog(const char *from, const char *dir, struct err *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096], *to;
+	FILE *in = fopen(from, "re");
+	size_t n;
+	int rc;
+
+	if (!in)
+		return err_sys(e, "cannot open the TaskProlog '%s'", from);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0 && sb.len < (1u << 20))
+		strbuf_add(&sb, buf, n);
+	rc = ferror(in) ? err_sys(e, "cannot read the TaskProlog '%s'", from) : 0;
+	fclose(in);
+	if (rc == 0 && sb.len >= (1u << 20))
+		rc = err_set(e, ERR_USAGE, "the TaskProlog '%s' is over 1 MiB", from);
+	if (rc == 0) {
+		to = xasprintf("%s/taskprolog.sh", dir);
+		rc = lab_write_file(to, sb.buf, 0755, e);
+		free(to);
+	}
+	strbuf_release(&sb);
+	return rc;
 }
 
 static const char cgroup_conf[] =
@@ -175,7 +204,8 @@ static int wait_ready(const struct lab_plan *p, const struct lab_tools *t,
 		       p->prefix);
 }
 
-int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, struct err *e)
+int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, const char *task_prolog,
+		 struct err *e)
 {
 	struct lab_slurm_tools st;
 	char *dir = lab_slurm_dir(p->prefix), *f = NULL, *conf_env = NULL;
@@ -251,8 +281,10 @@ int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, struct err
 		rc = -1;
 	}
 
+	if (task_prolog && copy_task_prolog(task_prolog, dir, e) < 0)
+		goto out;
 	strbuf_reset(&sb);
-	write_conf(p, dir, &sb);
+	write_conf(p, dir, task_prolog != NULL, &sb);
 	free(f);
 	f = xasprintf("%s/slurm.conf", dir);
 	if (lab_write_file(f, sb.buf, 0644, e) < 0)

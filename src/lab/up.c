@@ -358,7 +358,7 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 	jset_str(state, "iptables", t->iptables[0] ? t->iptables : NULL);
 	jset_bool(state, "slurm", o->slurm);
 	if (lab_state_save(o->prefix, state, e) < 0 || build(o, t, p, dir, e) < 0 ||
-	    (o->slurm && lab_slurm_up(p, t, e) < 0))
+	    (o->slurm && lab_slurm_up(p, t, o->task_prolog, e) < 0))
 		goto cleanup;
 	jset_str(state, "status", "up");
 	jset_int(state, "build_ms", (long long)(time_now_ms() - t0));
