@@ -26,6 +26,12 @@ for sc in cloud-public-blocked healthy; do
 			"$sc: the second task of a node stays out"
 	done
 done
+# node's launcher checks on the environment a real srun makes: no --ntasks-per-node, 4 tasks on
+# 2 nodes while the submitting shell exported WORLD_SIZE=2 (srun propagates it to every task)
+out=$(timeout 60 "$NCCLCHECK" lab exec $P-n0 -- srun -N2 -n4 "$NCCLCHECK" node --no-python 2>&1)
+expect_match "$out" "launch\.srun\.ntasks_per_node" "srun without --ntasks-per-node is named"
+expect_match "$out" "WORLD_SIZE=2, but 2 nodes x 2 processes per node = 4 .*launch\.world_size" \
+	"the world size that does not match the tasks"
 "$NCCLCHECK" lab down --prefix $P >/dev/null
 lab_gone $P
 finish
