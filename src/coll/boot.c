@@ -354,7 +354,7 @@ void boot_free(struct boot *b)
 	if (b->rank) {
 		char c;
 		if (boot_send_msg(b->ctrl[0], MSG_BYE, b->rank, NULL, 0, deadline, NULL) == 0)
-			boot_read_full(b->ctrl[0], &c, 1, deadline, NULL); /* rank 0 closes after all */
+			net_read_full(b->ctrl[0], &c, 1, deadline, NULL); /* rank 0 closes after all */
 	} else {
 		for (int r = 1; r < b->world; r++)
 			if (b->ctrl[r] >= 0)

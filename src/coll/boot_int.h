@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "coll/boot.h"
+#include "net/sock.h"
 #include "util/err.h"
 
 #define BOOT_MAGIC       0x4e434231u /* "NCB1" */
@@ -52,7 +53,6 @@ uint32_t boot_get32(const unsigned char *p);
 void boot_put64(unsigned char *p, uint64_t v);
 uint64_t boot_get64(const unsigned char *p);
 int64_t boot_deadline_in(long ms);
-int boot_read_full(int fd, void *buf, size_t n, int64_t deadline, struct err *e);
 int boot_send_msg(int fd, enum msg_type type, int rank, const void *payload, size_t len,
                     int64_t deadline, struct err *e);
 int boot_decode_hdr(const unsigned char *h, struct hdr *out, struct err *e);

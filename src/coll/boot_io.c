@@ -91,31 +91,6 @@ static int write_full(int fd, const void *buf, size_t n, int64_t deadline, struc
 	return 0;
 }
 
-int boot_read_full(int fd, void *buf, size_t n, int64_t deadline, struct err *e)
-{
-	char *p = buf;
-
-	while (n) {
-		ssize_t r = recv(fd, p, n, MSG_DONTWAIT);
-		if (r > 0) {
-			p += r;
-			n -= (size_t)r;
-			continue;
-		}
-		if (r == 0)
-			return err_set(e, ERR_PEER, "connection closed");
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			if (wait_fd(fd, POLLIN, deadline, e) < 0)
-				return -1;
-			continue;
-		}
-		return err_set(e, ERR_PEER, "connection lost (%s)", strerror(errno));
-	}
-	return 0;
-}
-
 int boot_send_msg(int fd, enum msg_type type, int rank, const void *payload, size_t len,
                     int64_t deadline, struct err *e)
 {
@@ -156,11 +131,11 @@ int boot_recv_msg(int fd, struct hdr *h, void *buf, size_t cap, int64_t deadline
 	unsigned char raw[BOOT_HDR];
 	char text[ERR_MSG_LEN];
 
-	if (boot_read_full(fd, raw, sizeof(raw), deadline, e) < 0 || boot_decode_hdr(raw, h, e) < 0)
+	if (net_read_full(fd, raw, sizeof(raw), deadline, e) < 0 || boot_decode_hdr(raw, h, e) < 0)
 		return -1;
 	if (h->type == MSG_ERROR) {
 		size_t n = h->len < sizeof(text) - 1 ? h->len : sizeof(text) - 1;
-		if (boot_read_full(fd, text, n, deadline, e) < 0)
+		if (net_read_full(fd, text, n, deadline, e) < 0)
 			return -1;
 		text[n] = '\0';
 		for (size_t i = 0; i < n; i++)
@@ -170,7 +145,7 @@ int boot_recv_msg(int fd, struct hdr *h, void *buf, size_t cap, int64_t deadline
 	}
 	if (h->len > cap)
 		return err_set(e, ERR_PEER, "sent %u bytes where at most %zu fit", h->len, cap);
-	return boot_read_full(fd, buf, h->len, deadline, e);
+	return net_read_full(fd, buf, h->len, deadline, e);
 }
 
 int boot_expect_msg(int fd, enum msg_type type, void *buf, size_t len, int64_t deadline,

@@ -108,7 +108,7 @@ static void *rx_main(void *arg)
 					break;
 				if (n == 0) {
 					t[i].magic = TRAILER_MAGIC;
-					link_write_full(w->fds[i], &t[i], sizeof(t[i]),
+					net_write_full(w->fds[i], &t[i], sizeof(t[i]),
 							time_now_ms() + 2000, NULL);
 				}
 				/* EOF (trailer sent) or an error: this stream is over */

@@ -147,8 +147,8 @@ static void pings(int fd, const struct link_req *req, struct link_connect_result
 		uint64_t seq = (uint64_t)i, back = 0;
 		int64_t t0 = time_now_ns(), deadline = time_now_ms() + req->timeout_ms;
 
-		if (link_write_full(fd, &seq, sizeof(seq), deadline, NULL) < 0 ||
-		    link_read_full(fd, &back, sizeof(back), deadline, NULL) < 0 || back != seq)
+		if (net_write_full(fd, &seq, sizeof(seq), deadline, NULL) < 0 ||
+		    net_read_full(fd, &back, sizeof(back), deadline, NULL) < 0 || back != seq)
 			break;
 		rtt[n++] = (double)(time_now_ns() - t0) / 1000.0;
 	}

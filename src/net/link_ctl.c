@@ -28,9 +28,9 @@ int link_ctl_send(int fd, const json_t *msg, int64_t deadline_ms, struct err *e)
 		return err_set(e, ERR_USAGE, "a control message of %zu bytes is over the cap", n);
 	}
 	be = htonl((uint32_t)n);
-	rc = link_write_full(fd, &be, sizeof(be), deadline_ms, e);
+	rc = net_write_full(fd, &be, sizeof(be), deadline_ms, e);
 	if (rc == 0)
-		rc = link_write_full(fd, text, n, deadline_ms, e);
+		rc = net_write_full(fd, text, n, deadline_ms, e);
 	free(text);
 	return rc;
 }
@@ -42,7 +42,7 @@ json_t *link_ctl_recv(int fd, int64_t deadline_ms, struct err *e)
 	json_t *j;
 	json_error_t jerr;
 
-	if (link_read_full(fd, &be, sizeof(be), deadline_ms, e) < 0)
+	if (net_read_full(fd, &be, sizeof(be), deadline_ms, e) < 0)
 		return NULL;
 	n = ntohl(be);
 	if (n == 0 || n > LINK_CTL_FRAME_MAX)
@@ -50,7 +50,7 @@ json_t *link_ctl_recv(int fd, int64_t deadline_ms, struct err *e)
 			       LINK_CTL_FRAME_MAX), NULL;
 	buf = xmalloc(n);
 	/* the body must follow the header promptly: a peer cannot park us on half a frame */
-	if (link_read_full(fd, buf, n, time_now_ms() + FRAME_WHOLE_MS < deadline_ms
+	if (net_read_full(fd, buf, n, time_now_ms() + FRAME_WHOLE_MS < deadline_ms
 				       ? time_now_ms() + FRAME_WHOLE_MS : deadline_ms, e) < 0) {
 		free(buf);
 		return NULL;

@@ -1,7 +1,7 @@
 /*
  * Internals shared by the link_*.c files (not for other modules): socket helpers with
  * deadlines, and each kind's server and client entry points behind link_server_start /
- * link_client_run. Plain POSIX sockets until net/sock.h settles; see link_test.h.
+ * link_client_run. Full reads and writes with deadlines are net/sock.h's; see link_test.h.
  */
 #ifndef NCCLCHECK_LINK_INT_H
 #define NCCLCHECK_LINK_INT_H
@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "net/link_test.h"
+#include "net/sock.h"
 
 /* Every server starts with this; `stop` frees the whole object. */
 struct link_server {
@@ -35,8 +36,6 @@ int link_poll(int fd, short events, int64_t deadline_ms);
 int link_connect_to(const char *addr, uint16_t port, const char *src, const char *ifname,
 		    int timeout_ms, enum link_status *st, int *err_out, struct err *e);
 /* Full reads and writes until the deadline: 0 done, -1 with e (ERR_TIMEOUT, ERR_PEER, ERR_SYS). */
-int link_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err *e);
-int link_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struct err *e);
 /* A listening TCP socket on addr:port (SO_REUSEADDR); -1 with errno kept for EADDRINUSE. */
 int link_listen(const char *addr, uint16_t port, int backlog, uint16_t *bound, struct err *e);
 /* An interface's MTU (SIOCGIFMTU), -1 when unknown. */

@@ -175,58 +175,6 @@ int link_connect_to(const char *addr, uint16_t port, const char *src, const char
 	return fd;
 }
 
-int link_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err *e)
-{
-	char *p = buf;
-
-	while (n) {
-		ssize_t r = recv(fd, p, n, MSG_DONTWAIT);
-
-		if (r > 0) {
-			p += r;
-			n -= (size_t)r;
-			continue;
-		}
-		if (r == 0)
-			return err_set(e, ERR_PEER, "the peer closed the connection");
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return err_sys(e, "recv");
-		r = link_poll(fd, POLLIN, deadline_ms);
-		if (r == 0)
-			return err_set(e, ERR_TIMEOUT, "no answer from the peer in time");
-		if (r < 0)
-			return err_sys(e, "poll");
-	}
-	return 0;
-}
-
-int link_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struct err *e)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t r = send(fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
-
-		if (r > 0) {
-			p += r;
-			n -= (size_t)r;
-			continue;
-		}
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-			return err_sys(e, "send");
-		r = link_poll(fd, POLLOUT, deadline_ms);
-		if (r == 0)
-			return err_set(e, ERR_TIMEOUT, "the peer stopped reading");
-		if (r < 0)
-			return err_sys(e, "poll");
-	}
-	return 0;
-}
-
 int link_listen(const char *addr, uint16_t port, int backlog, uint16_t *bound, struct err *e)
 {
 	struct sockaddr_storage ss;

@@ -341,7 +341,8 @@ int net_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err *
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = recv(fd, p + got, n - got, 0);
+		/* MSG_DONTWAIT: the deadline holds on blocking sockets too */
+		ssize_t r = recv(fd, p + got, n - got, MSG_DONTWAIT);
 
 		if (r > 0) {
 			got += (size_t)r;
@@ -371,7 +372,7 @@ int net_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struc
 	size_t put = 0;
 
 	while (put < n) {
-		ssize_t w = send(fd, p + put, n - put, MSG_NOSIGNAL);
+		ssize_t w = send(fd, p + put, n - put, MSG_DONTWAIT | MSG_NOSIGNAL);
 
 		if (w >= 0) {
 			put += (size_t)w;
