@@ -3,6 +3,7 @@
 # with the lab's torchrun-style environment), per phase from the master's --json timings.
 # Targets (issue #9): 16 nodes under 30 s, growth past full_mesh_max (32) close to flat.
 #   sudo bench/cluster_scale.sh     NODES="2 4 8 16 32 64" ARGS="--no-python" NCCLCHECK=build/release/ncclcheck
+#   KEEP=/tmp/scale keeps each master report as /tmp/scale.N.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NCCLCHECK=${NCCLCHECK:-build/release/ncclcheck}
@@ -34,6 +35,7 @@ for n in $NODES; do
 	# shellcheck disable=SC2086
 	timeout 600 "$NCCLCHECK" lab exec "$P-n0" -- "$NCCLCHECK" cluster $ARGS --timeout 120 --json \
 		>"$tmp/m.json" 2>/dev/null || true
+	[ -z "${KEEP:-}" ] || cp "$tmp/m.json" "$KEEP.$n.json"
 	t1=$(date +%s%3N)
 	for p in $pids; do wait "$p" || true; done
 	pids=""
