@@ -721,8 +721,10 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	if (o->xrules) {
 		const char **names = xcalloc((size_t)run.n, sizeof(*names));
 		json_t **fa = xcalloc((size_t)run.n, sizeof(*fa));
+		int mesh = o->full_mesh_max > 0 ? o->full_mesh_max : SCHED_FULL_MESH_MAX;
 		struct cluster_input in = { .n = (size_t)run.n, .names = names, .facts = fa,
-					    .links = run.links, .nlinks = run.nlinks };
+					    .links = run.links, .nlinks = run.nlinks,
+					    .sampled = run.n > mesh };
 
 		for (int i = 0; i < run.n; i++) {
 			names[i] = run.nodes[i].name;

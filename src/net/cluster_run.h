@@ -33,6 +33,7 @@ struct cluster_input {
 	json_t *const *facts;		/* by rank; validated (cluster_facts_check) */
 	const struct cluster_link *links;
 	size_t nlinks;
+	int sampled;			/* more nodes than the full mesh: ring neighbours + samples */
 };
 
 /* The hook a later step fills with the cross-node rules (pure: no I/O). */

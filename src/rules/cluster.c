@@ -22,7 +22,7 @@ void cluster_xrules(const struct cluster_input *in, struct findings *out)
 	struct node_model **models = xcalloc(in->n ? in->n : 1, sizeof(*models));
 	struct cluster_node *nodes = xcalloc(in->n ? in->n : 1, sizeof(*nodes));
 	struct cluster_view v = { .nodes = nodes, .n = in->n, .links = in->links,
-				  .nlinks = in->nlinks };
+				  .nlinks = in->nlinks, .sampled = in->sampled };
 	size_t ok = 0;
 
 	for (size_t i = 0; i < in->n; i++) {

@@ -1,7 +1,8 @@
 /*
- * The neighbour-table rule (rules/cluster_neigh.c) on four nodes built from the lab's real
- * facts: each node has two subnets shared with its three peers (6 entries) and docker0's
- * 172.17.0.1 everywhere (no neighbour), against the limits the test sets.
+ * What changes with many nodes, on four nodes built from the lab's real facts: the
+ * neighbour-table rule (rules/cluster_neigh.c; each node has two subnets shared with its three
+ * peers = 6 entries, and docker0's 172.17.0.1 everywhere, no neighbour) against the limits the
+ * test sets, and reachability when only ring neighbours were tested (past --full-mesh-max).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,12 +135,54 @@ static void enough_or_unknown_is_silent(void **state)
 	release(&x);
 }
 
+/* peer c reached (or not) target s's address on ifname */
+static void connect_link(struct cluster_link *l, int c, int s, const char *ifname, int ok)
+{
+	memset(l, 0, sizeof(*l));
+	l->peer = c;
+	l->target = s;
+	l->ran = 1;
+	l->kind = LINK_CONNECT;
+	snprintf(l->ifname, sizeof(l->ifname), "%s", ifname);
+	snprintf(l->res.addr, sizeof(l->res.addr), "10.10.0.%d", 10 + s);
+	l->res.c.status = ok ? LINK_OK : LINK_TIMEOUT;
+}
+
+static void sampled_reachability(void **state)
+{
+	struct fixture x;
+	struct cluster_link links[2 * N];
+	(void)state;
+
+	build(&x, 0, 0);
+	/* a ring: every node tested by its two neighbours only */
+	for (int i = 0; i < N; i++) {
+		connect_link(&links[2 * i], (i + 1) % N, i, "eth1", 1);
+		connect_link(&links[2 * i + 1], (i + N - 1) % N, i, "eth1", 1);
+	}
+	x.v.links = links;
+	x.v.nlinks = 2 * N;
+	/* a full mesh with peers missing proves nothing; a sampled plan's ring does */
+	assert_int_equal(cluster_if_reachable(&x.v, 0, "eth1"), -1);
+	x.v.sampled = 1;
+	assert_int_equal(cluster_if_reachable(&x.v, 0, "eth1"), 1);
+	assert_int_equal(cluster_if_reachable(&x.v, 0, "eth0"), -1);	/* never tested */
+	links[1].res.c.status = LINK_TIMEOUT;
+	assert_int_equal(cluster_if_reachable(&x.v, 0, "eth1"), 0);
+	/* one neighbour is not enough */
+	links[1] = links[0];
+	x.v.nlinks = 1;
+	assert_int_equal(cluster_if_reachable(&x.v, 0, "eth1"), -1);
+	release(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(overflow_is_an_error_per_node),
 		cmocka_unit_test(past_thresh2_is_a_warning),
 		cmocka_unit_test(enough_or_unknown_is_silent),
+		cmocka_unit_test(sampled_reachability),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
