@@ -1,7 +1,8 @@
 #!/bin/bash
 # Wall time of `ncclcheck cluster` for N lab nodes (healthy scenario, every node started at once
 # with the lab's torchrun-style environment), per phase from the master's --json timings, and
-# the CPU time each node spent (its process's user + system time, averaged over the nodes).
+# the CPU time each node spent (its process's user + system time: the workers' mean, and the
+# master's, which also relays every test's messages).
 # Targets (issue #9): 16 nodes under 30 s, growth past full_mesh_max (32) close to flat.
 #
 # Every lab node shares this machine's cores, so the lab's wall time grows with the total work,
@@ -30,8 +31,8 @@ trap cleanup EXIT
 # cluster process's CPU time once it has been waited for
 # shellcheck disable=SC2016
 NODE='exe=$1 out=$2; shift 2; "$exe" cluster "$@" >"$out" 2>/dev/null; cat /proc/$$/stat >"$out.stat"'
-printf '%-6s %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-8s %s\n' nodes wall_ms join connect mtu scan bw \
-	rounds cpu_ms/node ''
+printf '%-6s %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-11s %-10s %s\n' nodes wall_ms join connect mtu scan \
+	bw rounds cpu_ms/node master_cpu ''
 for n in $NODES; do
 	"$NCCLCHECK" lab up --nodes "$n" --scenario healthy --prefix $P --force >/dev/null
 	rm -f "$tmp"/o.*
@@ -59,13 +60,14 @@ except ValueError:
     print("%-6d %-8s (no report from rank 0)" % (n, wall)); sys.exit(0)
 t = d.get("timings_ms", {})
 g = lambda k: str(t.get(k, "-"))
-cpu = []
+cpu = {}
 for f in glob.glob(tmp + "/o.*.stat"):
     s = open(f).read().rsplit(")", 1)[1].split()
-    cpu.append((int(s[13]) + int(s[14])) * 1000 // tck)      # cutime + cstime
-per = "%d" % (sum(cpu) // len(cpu)) if len(cpu) == n else "-"
-print("%-6d %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-8s %s" % (n, wall, g("join"), g("connect"),
-      g("mtu"), g("scan"), g("bw"), g("rounds"), per,
+    cpu[int(f.split(".")[-2])] = (int(s[13]) + int(s[14])) * 1000 // tck   # cutime + cstime
+workers = [v for k, v in cpu.items() if k]
+per = "%d" % (sum(workers) // len(workers)) if len(cpu) == n and workers else "-"
+print("%-6d %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-11s %-10s %s" % (n, wall, g("join"), g("connect"),
+      g("mtu"), g("scan"), g("bw"), g("rounds"), per, cpu.get(0, "-"),
       "" if d["exit_code"] == 0 else "exit %d" % d["exit_code"]))
 PY
 done
