@@ -127,8 +127,8 @@ static int wanted(struct run *run, enum link_kind kind, int target, int peer, co
 }
 
 /* The request of one test from `peer` to the target's address `a`. */
-static void build_req(struct run *run, enum link_kind kind, int target, int peer,
-		      const struct caddr *a, struct link_req *req)
+void cluster_build_req(struct run *run, enum link_kind kind, int target, int peer,
+		       const struct caddr *a, struct link_req *req)
 {
 	const struct cnode *t = &run->nodes[target];
 
@@ -156,8 +156,8 @@ static void build_req(struct run *run, enum link_kind kind, int target, int peer
 }
 
 /* Runs one request over the pair's channel into l (ran / error set). */
-static void run_req(struct run *run, int target, int peer, const struct link_req *req,
-		    struct cluster_link *l)
+void cluster_run_req(struct run *run, int target, int peer, const struct link_req *req,
+		     struct cluster_link *l)
 {
 	struct pair_ch pc = { .run = run, .rank = { [LINK_SIDE_TARGET] = target,
 						    [LINK_SIDE_PEER] = peer } };
@@ -185,66 +185,11 @@ static void one_test(struct run *run, enum link_kind kind, int target, int peer,
 	l.kind = kind;
 	l.ceil = a->ceil;
 	snprintf(l.ifname, sizeof(l.ifname), "%s", a->ifname);
-	build_req(run, kind, target, peer, a, &req);
-	run_req(run, target, peer, &req, &l);
+	cluster_build_req(run, kind, target, peer, a, &req);
+	cluster_run_req(run, target, peer, &req, &l);
 	add_link(run, &l);
 }
 
-/*
- * Drops seen while other scans ran may be the load, not a firewall (in a lab every node shares
- * one kernel; on a cluster, a congested switch): each scan with dropped ports has a sample of
- * them tried again alone with the long timeout, and when any answers, the whole scan is redone
- * alone. A real filter costs one sample round; a false alarm never reaches the findings.
- */
-static void verify_scans(struct run *run)
-{
-	for (size_t i = 0; i < run->nlinks && !rdv_failed(run->r, NULL); i++) {
-		struct cluster_link *l = &run->links[i], probe;
-		const struct cnode *t = &run->nodes[l->target];
-		const struct caddr *a = NULL;
-		struct link_req req;
-		int k = 0;
-
-		if (l->kind != LINK_SCAN || !l->ran || !l->res.s.counts[LINK_PORT_DROPPED])
-			continue;
-		for (size_t j = 0; j < t->naddrs; j++)
-			if (!strcmp(t->addrs[j].addr, l->res.addr))
-				a = &t->addrs[j];
-		if (!a)
-			continue;
-		link_req_init(&req, LINK_SCAN);
-		snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
-		req.timeout_ms = LINK_SCAN_RETRY_TIMEOUT;
-		for (size_t v = 0; v < l->res.s.niv && k < 256; v++) {
-			const struct link_interval *iv = &l->res.s.iv[v];
-			long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
-
-			if (iv->state != LINK_PORT_DROPPED)
-				continue;
-			for (long p = 0; p < take && k < 256; p++)
-				req.list[k++] = (uint16_t)(iv->lo + p * span / take);
-		}
-		if (!k)
-			continue;
-		req.nlist = k;
-		memset(&probe, 0, sizeof(probe));
-		run_req(run, l->target, l->peer, &req, &probe);
-		if (probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] || probe.res.s.counts[LINK_PORT_REJECTED])) {
-			struct cluster_link again = *l;
-
-			build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
-			memset(&again.res, 0, sizeof(again.res));
-			run_req(run, l->target, l->peer, &req, &again);
-			if (again.ran) {
-				link_result_release(&l->res);
-				*l = again;
-			} else {
-				link_result_release(&again.res);
-			}
-		}
-		link_result_release(&probe.res);
-	}
-}
 
 /* Which scans a job runs: a target's whole range from its designated scanner, or the samples. */
 enum scan_part { SCAN_ANY, SCAN_FULL, SCAN_SAMPLED };
@@ -430,27 +375,37 @@ static void run_phase(struct run *run, enum link_kind kind, const struct sched_p
  * ones, then the last of an odd count alone. The pair rounds then run only the samples (64
  * ports each), so the phase no longer costs a full scan per pair round.
  */
+static void join_jobs(struct pair_job *jobs, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (jobs[k].th)
+			pthread_join(jobs[k].th, NULL);
+}
+
 static void run_full_scans(struct run *run)
 {
 	struct pair_job *jobs = xcalloc((size_t)run->n + 1, sizeof(*jobs));
+	int cap = cluster_scan_concurrency(run);
 
 	for (int round = 0; round < 3 && run->n > 1 && !rdv_failed(run->r, NULL); round++) {
 		int nj = 0;
 
-		for (int t = 0; t < run->n; t++) {
+		for (int t = 0; t < run->n && !rdv_failed(run->r, NULL); t++) {
 			int last_odd = run->n % 2 && t == run->n - 1;
 
 			if ((round == 2) != last_odd || (round < 2 && t % 2 != round))
 				continue;
+			if (nj == cap) {
+				join_jobs(jobs, nj);
+				nj = 0;
+			}
 			jobs[nj] = (struct pair_job){ .run = run, .kind = LINK_SCAN, .part = SCAN_FULL,
 						      .a = t, .b = sched_full_scanner(run->n, t) };
 			if (pthread_create(&jobs[nj].th, NULL, direction_main, &jobs[nj]) != 0)
 				direction_main(&jobs[nj]), jobs[nj].th = 0;
 			nj++;
 		}
-		for (int k = 0; k < nj; k++)
-			if (jobs[k].th)
-				pthread_join(jobs[k].th, NULL);
+		join_jobs(jobs, nj);
 	}
 	free(jobs);
 }
@@ -680,7 +635,7 @@ static void phase_scan(struct run *run, const struct sched_plan *p)
 	run_full_scans(run);
 	run_rounds(run, LINK_SCAN, SCAN_SAMPLED, p);
 	jset_int(run->timings, run->phase, time_now_ms() - t0);
-	verify_scans(run);
+	cluster_verify_scans(run);
 }
 
 static void phase_bw(struct run *run, const struct sched_plan *p)
