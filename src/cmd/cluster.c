@@ -23,6 +23,7 @@
 #include "util/envmap.h"
 #include "util/file.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 extern char **environ;
@@ -75,16 +76,27 @@ static json_t *do_probe(void *arg)
 struct progress_state {
 	int tty;
 	int shown;
+	const char *phase;	/* the phase t0 is of */
+	int64_t t0;
 };
 
 static void on_progress(void *arg, const char *phase, int done, int total)
 {
 	struct progress_state *ps = arg;
+	int64_t now = time_now_ms();
 
 	if (!ps->tty)
 		return;
+	if (phase != ps->phase) {
+		ps->phase = phase;
+		ps->t0 = now;
+	}
 	if (total < 0)
 		fprintf(stderr, "\r\033[K%s ...", phase);
+	else if (done > 0 && done < total && now - ps->t0 > 500)
+		/* the tests of a phase cost about the same: the pace so far is the best guess */
+		fprintf(stderr, "\r\033[K%s: %d/%d tests, about %.0f s left", phase, done, total,
+			(double)(now - ps->t0) / done * (total - done) / 1000.0);
 	else
 		fprintf(stderr, "\r\033[K%s: %d/%d tests", phase, done, total);
 	fflush(stderr);
