@@ -238,7 +238,14 @@ static void bw_findings(const struct link_result *r, const struct link_who *w,
 				  nm(w->target, r->addr), ifn))
 		return;
 	pct = ceil ? ceiling_percent(ceil, r->b.total_gbps) : -1;
-	if (pct >= 0)
+	if (pct > 100 && ceil->nominal)
+		/* a veth's or bridge's speed is a number the driver makes up, not a line rate */
+		f = finding_add(fs, SEV_OK, "link.bw.ok",
+				"%s -> %s over %s: %.2f Gbit/s with %d stream%s, above the nominal "
+				"%.0f Mbit/s a software link reports (it has no line rate)",
+				nm(w->peer, "this node"), nm(w->target, r->addr), ifn, r->b.total_gbps,
+				r->b.streams, r->b.streams == 1 ? "" : "s", ceil->line_gbps * 1000);
+	else if (pct >= 0)
 		f = finding_add(fs, SEV_OK, "link.bw.ok",
 				"%s -> %s over %s: %.2f Gbit/s with %d stream%s, %.0f %% of the "
 				"link's %.2f Gbit/s%s", nm(w->peer, "this node"),

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "net/ceiling.h"
 #include "net/link_findings.h"
 
 static const struct link_who who = { .peer = "n0", .target = "n1", .ifname = "eth1" };
@@ -86,11 +87,42 @@ static void scan_all_open(void **state)
 	findings_free(fs);
 }
 
+/* Bandwidth against a nominal (software link) ceiling and a real one. */
+static void bw_against_ceiling(void **state)
+{
+	struct link_result r;
+	struct link_ceiling c;
+	struct findings *fs = findings_new();
+	const struct finding *f;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.kind = LINK_BW;
+	strcpy(r.addr, "10.10.0.11");
+	r.b.streams = 1;
+	r.b.total_gbps = 35.9;
+	ceiling_compute(10000, 1, 1500, 0, &c);		/* a veth's made-up 10 Gbit/s */
+	link_findings(&r, &who, &c, fs);
+	f = expect_finding(fs, "link.bw.ok", SEV_OK);
+	assert_non_null(strstr(f->title, "above the nominal 10000 Mbit/s"));
+	assert_null(strstr(f->title, "%"));
+	findings_free(fs);
+
+	fs = findings_new();
+	r.b.total_gbps = 9.0;
+	ceiling_compute(10000, 0, 1500, 0, &c);		/* a physical NIC's line rate */
+	link_findings(&r, &who, &c, fs);
+	f = expect_finding(fs, "link.bw.ok", SEV_OK);
+	assert_non_null(strstr(f->title, "% of the link's"));
+	findings_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(connect_statuses),
 		cmocka_unit_test(scan_all_open),
+		cmocka_unit_test(bw_against_ceiling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
