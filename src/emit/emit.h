@@ -134,6 +134,20 @@ int rec_check(const struct recommendation *rec, struct err *e);
  * every node, and those for `node` (its host name, short or full; NULL: none of them).
  */
 void rec_apply_env(const struct recommendation *rec, struct envmap *em, const char *node);
+/* Whether env setting `v` applies on host `node` ("gpu1" matches "gpu1.cluster" both ways). */
+int rec_var_applies(const struct rec_var *v, const char *node);
+/*
+ * Whether the recommended NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME, when set) on `node` keep
+ * the job off interface `ifname`: a cluster finding about that interface then no longer matters.
+ */
+int rec_steers_off(const struct recommendation *rec, const char *node, const char *ifname);
+/*
+ * Whether a value is a placeholder ("<a shared secret>") for the user to fill in: never written
+ * as a value (the writers put a commented instruction instead) nor applied by `run`.
+ */
+int rec_placeholder(const char *value);
+/* Whether every setting of `f` is env and recommended with the same value on its node. */
+int rec_covers(const struct recommendation *rec, const struct finding *f);
 /* The same on a facts document's "env" object, so the rules can judge "as the job will run". */
 void rec_apply_facts(const struct recommendation *rec, json_t *facts, const char *node);
 

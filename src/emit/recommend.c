@@ -637,8 +637,7 @@ int rec_check(const struct recommendation *rec, struct err *e)
 	return 0;
 }
 
-/* Whether setting `v` applies on host `node` ("gpu1" matches "gpu1.cluster" both ways). */
-static int applies(const struct rec_var *v, const char *node)
+int rec_var_applies(const struct rec_var *v, const char *node)
 {
 	size_t a, b;
 
@@ -654,12 +653,98 @@ static int applies(const struct rec_var *v, const char *node)
 					  (!node[a] || !v->node[b]));
 }
 
+int rec_placeholder(const char *value)
+{
+	size_t n = value ? strlen(value) : 0;
+
+	return n >= 2 && value[0] == '<' && value[n - 1] == '>';
+}
+
+/* The value of env setting `name` on `node`: its own value over the every-node one. */
+static const struct rec_var *value_on(const struct recommendation *rec, const char *name,
+				      const char *node)
+{
+	const struct rec_var *all = NULL;
+
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct rec_var *v = &rec->v[i];
+		if (strcmp(v->name, name) || !rec_var_applies(v, node))
+			continue;
+		if (v->scope == SCOPE_NODE)
+			return v;
+		all = v;
+	}
+	return all;
+}
+
+/* NCCL_SOCKET_IFNAME's list: prefixes, '=' for exact names, '^' to exclude (nccl-internals). */
+static int ifname_listed(const char *list, const char *ifname)
+{
+	const char *p = list;
+	int exact = 0;
+
+	if (*p == '^')
+		p++;
+	if (*p == '=') {
+		exact = 1;
+		p++;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, p, n))
+			return 1;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int rec_steers_off(const struct recommendation *rec, const char *node, const char *ifname)
+{
+	const struct rec_var *n = value_on(rec, "NCCL_SOCKET_IFNAME", node);
+	const struct rec_var *g = value_on(rec, "GLOO_SOCKET_IFNAME", node);
+	int nccl_off, gloo_off = 1;
+
+	if (!n || !n->value || !*n->value || !ifname)
+		return 0;
+	nccl_off = n->value[0] == '^' ? ifname_listed(n->value, ifname) : !ifname_listed(n->value, ifname);
+	if (g && g->value) {
+		/* Gloo: exact names, comma separated */
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "=%s", g->value);
+		gloo_off = !ifname_listed(sb.buf, ifname);
+		strbuf_release(&sb);
+	}
+	return nccl_off && gloo_off;
+}
+
+int rec_covers(const struct recommendation *rec, const struct finding *f)
+{
+	size_t env = 0;
+
+	for (size_t i = 0; i < f->nsettings; i++) {
+		const struct setting *s = &f->settings[i];
+		const struct rec_var *v;
+
+		if (s->where != WHERE_ENV)
+			return 0;
+		v = value_on(rec, s->name, s->node ? s->node : f->node);
+		if (!v || (!v->value) != (!s->value) || (v->value && strcmp(v->value, s->value)))
+			return 0;
+		env++;
+	}
+	return env > 0;
+}
+
 void rec_apply_env(const struct recommendation *rec, struct envmap *em, const char *node)
 {
 	/* every-node settings first, so a node's own value wins */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < rec->n; i++)
-			if ((rec->v[i].scope == SCOPE_NODE) == pass && applies(&rec->v[i], node))
+			if ((rec->v[i].scope == SCOPE_NODE) == pass && rec_var_applies(&rec->v[i], node) &&
+			    !rec_placeholder(rec->v[i].value))
 				envmap_set(em, rec->v[i].name, rec->v[i].value);
 }
 
@@ -670,7 +755,8 @@ void rec_apply_facts(const struct recommendation *rec, json_t *facts, const char
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < rec->n; i++) {
 			const struct rec_var *v = &rec->v[i];
-			if ((v->scope == SCOPE_NODE) != pass || !applies(v, node))
+			if ((v->scope == SCOPE_NODE) != pass || !rec_var_applies(v, node) ||
+			    rec_placeholder(v->value))
 				continue;
 			if (v->value)
 				jset_str(env, v->name, v->value);
