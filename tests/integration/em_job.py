@@ -2,6 +2,8 @@
 
 Ranks come from torchrun (env://) or, under srun, from Slurm's variables. EM_JOB_TIMEOUT bounds
 init_process_group and the collective, so a job on a dead interface fails instead of hanging.
+EM_JOB_ENV_OUT=FILE: the NCCL_* / GLOO_* variables the job ran with are written there (rank's
+own file: FILE.RANK), for tests that check which environment a launcher gave it.
 """
 import datetime
 import os
@@ -26,6 +28,12 @@ ok = bool((t == want).all())
 print("rank %d/%d on %s: all_reduce %s (want %s) %s GLOO_SOCKET_IFNAME=%s"
       % (rank, world, socket.gethostname(), t[0].item(), want, "OK" if ok else "WRONG",
          os.environ.get("GLOO_SOCKET_IFNAME", "-")), flush=True)
+out = os.environ.get("EM_JOB_ENV_OUT")
+if out:
+    with open("%s.%d" % (out, rank), "w") as f:
+        for k in sorted(os.environ):
+            if k.startswith(("NCCL_", "GLOO_")):
+                f.write("%s=%s\n" % (k, os.environ[k]))
 dist.barrier()
 dist.destroy_process_group()
 sys.exit(0 if ok else 1)
