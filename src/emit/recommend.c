@@ -306,55 +306,6 @@ int rec_set(struct recommendation *rec, enum setting_where where, enum setting_s
 	return 0;
 }
 
-/*
- * TEMPORARY ADAPTER, to be deleted once every rule fills settings[] (the `model` helper's work):
- * a finding without settings[] gets its `export NAME=VALUE ...` fix lines read as env settings.
- * Only plain NAME=VALUE words count (no quotes, no $, no spaces in the value); anything after
- * '#' is the line's comment. Nothing else in emit/ reads fix lines.
- */
-static void adapt_fix_lines(struct recommendation *rec, const struct finding *f)
-{
-	for (size_t i = 0; i < f->nfix; i++) {
-		const char *p = f->fix[i];
-		char *line, *tok, *save = NULL;
-
-		if (!strncmp(p, "unset ", 6)) {
-			/* "unset A B   # why": each name that is a variable name */
-			line = xstrdup(p + 6);
-			for (tok = strtok_r(line, " \t", &save); tok && *tok != '#';
-			     tok = strtok_r(NULL, " \t", &save))
-				if (name_ok(tok))
-					rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, NULL, f->title, f->id);
-			free(line);
-			continue;
-		}
-		if (strncmp(p, "export ", 7))
-			continue;
-		const char *hash = strstr(p, " #");
-		const char *why = f->title;
-		char *comment = NULL;
-
-		if (hash) {
-			for (hash += 2; *hash == ' ' || *hash == '#'; hash++)
-				;
-			if (*hash)
-				why = comment = xasprintf("%s", hash);
-		}
-		line = xstrdup(p + 7);
-		for (tok = strtok_r(line, " \t", &save); tok && *tok != '#'; tok = strtok_r(NULL, " \t", &save)) {
-			char *eq = strchr(tok, '=');
-			if (!eq || eq == tok || strpbrk(eq + 1, "$'\"`\\;&|<>()"))
-				break;
-			*eq = '\0';
-			if (!name_ok(tok))
-				break;
-			rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, eq + 1, why, f->id);
-		}
-		free(line);
-		free(comment);
-	}
-}
-
 /* Gloo takes exact interface names, comma separated; NCCL's exact (=) or plain names map over. */
 static void join_gloo(struct recommendation *rec)
 {
@@ -385,11 +336,9 @@ void rec_from_findings(struct recommendation *rec, const struct findings *fs)
 	for (size_t i = 0; fs && i < fs->n; i++) {
 		const struct finding *f = fs->v[i];
 
-		if (!f->nsettings) {
-			if (f->sev != SEV_OK)
-				adapt_fix_lines(rec, f);
+		/* settings[] only: fix lines are for people, never parsed back (finding.h) */
+		if (f->sev == SEV_OK)
 			continue;
-		}
 		for (size_t j = 0; j < f->nsettings; j++) {
 			const struct setting *s = &f->settings[j];
 			rec_set(rec, s->where, s->scope, s->node ? s->node : f->node, s->name, s->value,

@@ -90,12 +90,16 @@ static void test_from_findings(void **state)
 	(void)state;
 
 	f = finding_add(fs, SEV_ERROR, "net.bootstrap.master_mismatch", "NCCL will bootstrap on eth0");
-	finding_fix(f, "export NCCL_SOCKET_IFNAME=eth1");
-	finding_fix(f, "export NCCL_ALGO=Ring   # from a blog");
-	finding_fix(f, "export FOO=$(rm -rf /)");
+	finding_export(f, "NCCL_SOCKET_IFNAME", "eth1");
+	finding_export(f, "NCCL_ALGO", "Ring");		/* from a blog: the lint drops it */
 	finding_fix(f, "unset NCCL_P2P_DISABLE   # it hides NVLink");
+	finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_P2P_DISABLE", NULL);
 	f = finding_add(fs, SEV_OK, "ok.one", "passed");
-	finding_fix(f, "export NCCL_CROSS_NIC=1");
+	finding_export(f, "NCCL_CROSS_NIC", "1");
+	/* fix lines are prose: a saved document's finding without settings[] recommends nothing */
+	f = finding_add(fs, SEV_ERROR, "old.doc", "from an old document");
+	finding_fix(f, "export NCCL_MIN_NCHANNELS=4");
+	f->decoded = 1;
 	f = finding_add(fs, SEV_WARN, "x.y", "with settings");
 	finding_setting(f, WHERE_SYSCTL, SCOPE_ALL, "net.ipv4.ip_local_port_range", "50000 51000");
 	finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_IB_HCA", "=mlx5_0");
@@ -105,7 +109,7 @@ static void test_from_findings(void **state)
 	assert_string_equal(rec_get(rec, "NCCL_SOCKET_IFNAME")->source, "net.bootstrap.master_mismatch");
 	assert_string_equal(rec_get(rec, "GLOO_SOCKET_IFNAME")->value, "eth1");
 	assert_null(rec_get(rec, "NCCL_ALGO"));
-	assert_null(rec_get(rec, "FOO"));
+	assert_null(rec_get(rec, "NCCL_MIN_NCHANNELS"));
 	assert_non_null(rec_get(rec, "NCCL_P2P_DISABLE"));
 	assert_null(rec_get(rec, "NCCL_P2P_DISABLE")->value);
 	assert_null(rec_get(rec, "NCCL_CROSS_NIC"));	/* an ok finding recommends nothing */
