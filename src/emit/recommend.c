@@ -5,8 +5,10 @@
  */
 #include "emit/emit.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,12 @@ void rec_free(struct recommendation *rec)
 	free(rec->nccl_version);
 	free(rec->torch_version);
 	free(rec->ifname);
+	for (size_t i = 0; i < rec->nifs; i++) {
+		free(rec->ifs[i].node);
+		free(rec->ifs[i].ifname);
+		free(rec->ifs[i].cidr);
+	}
+	free(rec->ifs);
 	free(rec->torchrun);
 	free(rec->script);
 	free(rec->job_name);
@@ -394,6 +402,8 @@ void rec_numbers_from_env(struct recommendation *rec, const struct envmap *em)
 	json_decref(env);
 }
 
+static void collect_ifs(struct recommendation *rec, const char *node, const json_t *facts);
+
 void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 {
 	/* launcher variables in the order launch-and-cloud.md §1.1 gives; net/launch.h will own this */
@@ -407,6 +417,8 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 	struct strbuf devs = STRBUF_INIT;
 	size_t i, j;
 
+	if (!rec->nifs)
+		collect_ifs(rec, jpath_str(facts, "host.hostname"), facts);
 	if (!rec->gpus_per_node && json_is_array(gpus) && json_array_size(gpus))
 		rec->gpus_per_node = (int)json_array_size(gpus);
 	if (rec->bf16 < 0 && json_is_array(gpus) && json_array_size(gpus)) {
@@ -475,6 +487,56 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 	}
 }
 
+/* Each IPv4 network of a node's interfaces (facts net.interfaces[].addrs[]), for rec_if_cidr. */
+static void collect_ifs(struct recommendation *rec, const char *node, const json_t *facts)
+{
+	const json_t *ifs = jpath(facts, "net.interfaces"), *i, *a;
+	size_t k, j;
+
+	if (!node)
+		return;
+	json_array_foreach(ifs, k, i) {
+		const char *name = jpath_str(i, "name");
+
+		json_array_foreach(json_object_get(i, "addrs"), j, a) {
+			const char *addr = jpath_str(a, "addr");
+			json_int_t plen = json_integer_value(json_object_get(a, "prefixlen"));
+			struct in_addr in;
+			uint32_t net;
+			char buf[INET_ADDRSTRLEN];
+
+			if (!name || !addr || json_integer_value(json_object_get(a, "family")) != 4 ||
+			    plen < 1 || plen > 32 || inet_pton(AF_INET, addr, &in) != 1)
+				continue;
+			net = ntohl(in.s_addr) & (plen == 32 ? 0xffffffffu : ~(0xffffffffu >> plen));
+			in.s_addr = htonl(net);
+			inet_ntop(AF_INET, &in, buf, sizeof(buf));
+			ALLOC_GROW(rec->ifs, rec->nifs + 1, rec->aifs);
+			rec->ifs[rec->nifs].node = xstrdup(node);
+			rec->ifs[rec->nifs].ifname = xstrdup(name);
+			rec->ifs[rec->nifs].cidr = xasprintf("%s/%d", buf, (int)plen);
+			rec->nifs++;
+		}
+	}
+}
+
+const char *rec_if_cidr(const struct recommendation *rec, const char *node, const char *ifname)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < rec->nifs; i++) {
+		const struct rec_if *f = &rec->ifs[i];
+		size_t a = strcspn(node, "."), b = strcspn(f->node, ".");
+
+		if (strcmp(f->ifname, ifname) || a != b || strncmp(node, f->node, a))
+			continue;
+		if (found && strcmp(found, f->cidr))
+			return NULL;	/* two IPv4 networks on it: no one answer */
+		found = f->cidr;
+	}
+	return found;
+}
+
 int rec_from_doc(struct recommendation *rec, const json_t *doc, struct findings *fs, struct err *e)
 {
 	const json_t *arr = json_object_get(doc, "findings"), *nodes, *facts, *n;
@@ -503,6 +565,8 @@ int rec_from_doc(struct recommendation *rec, const json_t *doc, struct findings 
 					break;
 				rec->hosts[rec->nhosts++] = xstrdup(name);
 			}
+			json_array_foreach(nodes, i, n)
+				collect_ifs(rec, jpath_str(n, "name"), json_object_get(n, "facts"));
 			if (rec->nhosts != json_array_size(nodes)) {
 				for (i = 0; i < rec->nhosts; i++)
 					free(rec->hosts[i]);
@@ -610,8 +674,8 @@ int rec_placeholder(const char *value)
 }
 
 /* The value of env setting `name` on `node`: its own value over the every-node one. */
-static const struct rec_var *value_on(const struct recommendation *rec, const char *name,
-				      const char *node)
+const struct rec_var *rec_value_on(const struct recommendation *rec, const char *name,
+				   const char *node)
 {
 	const struct rec_var *all = NULL;
 
@@ -652,8 +716,8 @@ static int ifname_listed(const char *list, const char *ifname)
 
 int rec_steers_off(const struct recommendation *rec, const char *node, const char *ifname)
 {
-	const struct rec_var *n = value_on(rec, "NCCL_SOCKET_IFNAME", node);
-	const struct rec_var *g = value_on(rec, "GLOO_SOCKET_IFNAME", node);
+	const struct rec_var *n = rec_value_on(rec, "NCCL_SOCKET_IFNAME", node);
+	const struct rec_var *g = rec_value_on(rec, "GLOO_SOCKET_IFNAME", node);
 	int nccl_off, gloo_off = 1;
 
 	if (!n || !n->value || !*n->value || !ifname)
@@ -679,7 +743,7 @@ int rec_covers(const struct recommendation *rec, const struct finding *f)
 
 		if (s->where != WHERE_ENV)
 			return 0;
-		v = value_on(rec, s->name, s->node ? s->node : f->node);
+		v = rec_value_on(rec, s->name, s->node ? s->node : f->node);
 		if (!v || (!v->value) != (!s->value) || (v->value && strcmp(v->value, s->value)))
 			return 0;
 		env++;
