@@ -1,6 +1,6 @@
 """A tiny real torch job for the config/run tests: one gloo all-reduce, result checked.
 
-Ranks come from torchrun (env://) or, under srun, from Slurm's variables. EM_JOB_TIMEOUT bounds
+Ranks come from torchrun (env://) or, under srun / mpirun, from Slurm's / Open MPI's variables. EM_JOB_TIMEOUT bounds
 init_process_group and the collective, so a job on a dead interface fails instead of hanging.
 EM_JOB_ENV_OUT=FILE: the NCCL_* / GLOO_* variables the job ran with are written there (rank's
 own file: FILE.RANK), for tests that check which environment a launcher gave it.
@@ -17,6 +17,11 @@ if "RANK" not in os.environ and "SLURM_PROCID" in os.environ:
     os.environ["RANK"] = os.environ["SLURM_PROCID"]
     os.environ["WORLD_SIZE"] = os.environ["SLURM_NTASKS"]
     os.environ["LOCAL_RANK"] = os.environ.get("SLURM_LOCALID", "0")
+
+if "RANK" not in os.environ and "OMPI_COMM_WORLD_RANK" in os.environ:
+    os.environ["RANK"] = os.environ["OMPI_COMM_WORLD_RANK"]
+    os.environ["WORLD_SIZE"] = os.environ["OMPI_COMM_WORLD_SIZE"]
+    os.environ["LOCAL_RANK"] = os.environ.get("OMPI_COMM_WORLD_LOCAL_RANK", "0")
 
 timeout = datetime.timedelta(seconds=float(os.environ.get("EM_JOB_TIMEOUT", "30")))
 dist.init_process_group("gloo", timeout=timeout)
