@@ -101,6 +101,8 @@ struct launch;
  */
 int run_cluster_plan(const struct verdict_opts *vo, const struct run_cluster_opts *ro,
 		     char *const *cmd, struct launch *l, char *why, size_t len);
+/* The job's identity on this node, for the local ranks' gate (net/run_gate.h). */
+void run_gate_key(const struct verdict_opts *vo, const struct launch *l, char *key, size_t len);
 /*
  * Runs the cluster check with the other nodes and makes the verdict from its report. 0, or an
  * EXIT_* code after the reason was printed (the findings when the check could not finish).

@@ -14,6 +14,7 @@
 
 #include "ncclcheck.h"
 #include "net/launch.h"
+#include "net/run_gate.h"
 #include "report/render.h"
 #include "rules/launch_consistency.h"
 #include "rules/rules.h"
@@ -105,6 +106,104 @@ static void print_changes(FILE *out, const struct recommendation *rec, const str
 		fputs("  (no changes: the environment already has what the job needs)\n", out);
 }
 
+static void print_command(char **cmd)
+{
+	fputs("command:", stdout);
+	for (char **p = cmd; *p; p++) {
+		struct strbuf w = STRBUF_INIT;
+		emit_sh_word(&w, *p);
+		printf(" %s", w.buf);
+		strbuf_release(&w);
+	}
+	putchar('\n');
+}
+
+/* execs CMD with `em` (freed); returns only when it could not */
+static int start(char **cmd, struct envmap *em)
+{
+	int rc;
+
+	if (cli_finish(0) != 0) {
+		envmap_free(em);
+		return EXIT_CANNOT_RUN;
+	}
+	fflush(stderr);
+	execvpe(cmd[0], cmd, envmap_envp(em));
+	rc = errno;
+	envmap_free(em);
+	error("cannot start '%s': %s", cmd[0], strerror(rc));
+	return EXIT_CANNOT_RUN;
+}
+
+/* What this node's CMD gets that differs from the environment now: NAME -> value | null. */
+static json_t *changed_env(const struct recommendation *rec, const struct envmap *em,
+			   const char *self)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct rec_var *v = &rec->v[i];
+		const char *now;
+
+		if (!rec_var_applies(v, self) || rec_placeholder(v->value))
+			continue;
+		now = envmap_get(em, v->name);
+		json_object_set_new(o, v->name, now ? json_string(now) : json_null());
+	}
+	return o;
+}
+
+static void gate_stop(struct run_gate *gate, int expect)
+{
+	if (!gate)
+		return;
+	run_gate_release(gate, 0, NULL, expect, expect > 0 ? 30000 : 2000);
+	run_gate_free(gate);
+}
+
+/* Another local rank than 0: local rank 0's verdict decides, and gives the environment. */
+static int run_out(const struct run_cluster_opts *rco, const char *key, char **cmd, int dry,
+		   int quiet)
+{
+	struct err e = ERR_INIT;
+	struct envmap *em;
+	json_t *env = NULL, *val;
+	const char *name;
+	int go = run_gate_wait(key, 30000, rco->timeout_ms + 15L * 60 * 1000, &env, &e);
+
+	if (go < 0) {
+		error("%s; not starting '%s'", e.msg, cmd[0]);
+		return EXIT_CANNOT_RUN;
+	}
+	if (!go) {
+		json_decref(env);
+		printf("not starting '%s': local rank 0 of this node stopped the job (its output shows "
+		       "the findings)\n", cmd[0]);
+		return cli_finish(EXIT_FINDINGS);
+	}
+	em = envmap_new(environ);
+	json_object_foreach(env, name, val)
+		envmap_set(em, name, json_string_value(val));
+	if (dry || !quiet) {
+		FILE *out = dry ? stdout : stderr;
+
+		fprintf(out, "ncclcheck run: local rank 0's checks pass; %s CMD with:\n",
+			dry ? "it would start" : "starting");
+		json_object_foreach(env, name, val)
+			if (json_is_null(val))
+				fprintf(out, "  unset %s\n", name);
+			else
+				fprintf(out, "  %s=%s\n", name, json_string_value(val));
+	}
+	json_decref(env);
+	if (dry) {
+		print_command(cmd);
+		envmap_free(em);
+		return cli_finish(EXIT_CLEAN);
+	}
+	return start(cmd, em);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -128,8 +227,10 @@ int cmd_run(int argc, char **argv)
 	struct findings *after, *launch;
 	struct envmap *before, *em;
 	int dry = 0, quiet = 0, c, rc, plan;
-	char **cmd, checks[512];
+	char **cmd, checks[512], key[200];
 	const char *self;
+	struct run_gate *gate = NULL;
+	int expect = -1;
 
 	verdict_opts_init(&vo);
 	opterr = 0;
@@ -166,17 +267,32 @@ int cmd_run(int argc, char **argv)
 	plan = run_cluster_plan(&vo, &rco, cmd, &l, checks, sizeof(checks));
 	if (plan < 0)
 		return -plan;
-	if (plan == RUN_PLAN_CLUSTER) {
-		if (!quiet)
-			fprintf(stderr, "ncclcheck run: %s\n", checks);
-		rc = run_cluster_verdict(&vo, &rco, &l, &v);
-	} else {
-		if (plan == RUN_PLAN_OUT && !quiet)
-			fprintf(stderr, "ncclcheck run: %s\n", checks);
-		rc = verdict_gather(&vo, &v);
+	if (!quiet && plan != RUN_PLAN_NODE)
+		fprintf(stderr, "ncclcheck run: %s\n", checks);
+	run_gate_key(&vo, &l, key, sizeof(key));
+	if (plan == RUN_PLAN_OUT) {
+		launch_release(&l);
+		return run_out(&rco, key, cmd, dry, quiet);
 	}
+	/* the other local ranks of this node wait for this one's verdict */
+	if (plan == RUN_PLAN_CLUSTER && l.local_rank == 0 && l.local_size != 1) {
+		struct err e = ERR_INIT;
+
+		gate = run_gate_open(key, &e);
+		if (!gate) {
+			error("%s", e.msg);
+			launch_release(&l);
+			return EXIT_CANNOT_RUN;
+		}
+		expect = l.local_size > 1 ? l.local_size - 1 : -1;
+	}
+	if (plan == RUN_PLAN_CLUSTER)
+		rc = run_cluster_verdict(&vo, &rco, &l, &v);
+	else
+		rc = verdict_gather(&vo, &v);
 	launch_release(&l);
 	if (rc) {
+		gate_stop(gate, expect);
 		verdict_release(&v);
 		return cli_finish(rc);
 	}
@@ -193,6 +309,7 @@ int cmd_run(int argc, char **argv)
 	after = verdict_what_if(&v, launch);
 	findings_free(launch);
 	if (findings_count(after, SEV_ERROR)) {
+		gate_stop(gate, expect);
 		cli_render_opts(&ro, rco.verbose, rco.no_color);
 		render_findings_text(stdout, after, &ro);
 		fputc('\n', stdout);
@@ -207,19 +324,21 @@ int cmd_run(int argc, char **argv)
 	em = envmap_new(environ);
 	self = jpath_str(v.facts, "host.hostname");
 	rec_apply_env(v.rec, em, self);
+	if (gate) {
+		json_t *genv = changed_env(v.rec, em, self);
+		int told = run_gate_release(gate, 1, genv, expect, expect > 0 ? 30000 : 2000);
+
+		json_decref(genv);
+		run_gate_free(gate);
+		if (!quiet)
+			fprintf(stderr, "ncclcheck run: told %d other local rank(s) to start\n", told);
+	}
 	if (dry) {
 		printf("ncclcheck run: checks: %s\n", checks);
 		printf("ncclcheck run: the checks pass with this environment (%zu warning(s)); it would "
 		       "start CMD with:\n", findings_count(after, SEV_WARN));
 		print_changes(stdout, v.rec, before, em, self);
-		fputs("command:", stdout);
-		for (char **p = cmd; *p; p++) {
-			struct strbuf w = STRBUF_INIT;
-			emit_sh_word(&w, *p);
-			printf(" %s", w.buf);
-			strbuf_release(&w);
-		}
-		putchar('\n');
+		print_command(cmd);
 		findings_free(after);
 		envmap_free(before);
 		envmap_free(em);
@@ -235,14 +354,5 @@ int cmd_run(int argc, char **argv)
 	findings_free(after);
 	envmap_free(before);
 	verdict_release(&v);
-	if (cli_finish(0) != 0) {
-		envmap_free(em);
-		return EXIT_CANNOT_RUN;
-	}
-	fflush(stderr);
-	execvpe(cmd[0], cmd, envmap_envp(em));
-	rc = errno;
-	envmap_free(em);
-	error("cannot start '%s': %s", cmd[0], strerror(rc));
-	return EXIT_CANNOT_RUN;
+	return start(cmd, em);
 }

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/recommend.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -104,6 +105,24 @@ int run_cluster_plan(const struct verdict_opts *vo, const struct run_cluster_opt
 		 l->node_rank, l->nnodes, launcher_name(l->kind),
 		 l->master_addr[0] ? l->master_addr : "this node", l->master_port);
 	return RUN_PLAN_CLUSTER;
+}
+
+void run_gate_key(const struct verdict_opts *vo, const struct launch *l, char *key, size_t len)
+{
+	static const char *const ids[] = { "SLURM_JOB_ID", "SLURM_STEP_ID", "PMIX_NAMESPACE",
+					   "OMPI_MCA_ess_base_jobid", "TORCHELASTIC_RUN_ID", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	size_t j = 0;
+
+	for (const char *const *n = ids; *n; n++)
+		if (envmap_get(vo->po.env, *n))
+			strbuf_addf(&sb, "%s-", envmap_get(vo->po.env, *n));
+	strbuf_addf(&sb, "%s-%d-%d", l->master_addr, l->master_port, l->nnodes);
+	/* a name, not a path: only the safe characters */
+	for (size_t i = 0; i < sb.len && j + 1 < len; i++)
+		key[j++] = isalnum((unsigned char)sb.buf[i]) || strchr(".-_", sb.buf[i]) ? sb.buf[i] : '_';
+	key[j] = '\0';
+	strbuf_release(&sb);
 }
 
 static int read_token(const struct run_cluster_opts *ro, const struct envmap *env,

@@ -5,6 +5,8 @@
 # told to use) besides -x NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME, and it runs the real torch job
 # (gloo all-reduce, sum checked) on both nodes; the very same line without the --mca flags hangs
 # (orted on node 1 dials mpirun's first address, the blocked 203.0.113.10) until a bounded timeout.
+# Also `mpirun -np 4 ncclcheck run -- CMD` with two ranks per node: one cluster check per node,
+# the other local rank waits at the node's gate and starts with the verdict's environment.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (scripts/deps.sh installs openmpi-bin)"; exit 77; }
@@ -64,6 +66,39 @@ if [ $rc != 0 ] && ! grep -q "OK GLOO" "$LAB_TMP/nomca"; then
 else
 	fail "without the --mca flags: exit $rc"; tail -n 8 "$LAB_TMP/nomca" >&2
 fi
+
+# ncclcheck run under mpirun, two ranks per node: local rank 0 of each node takes part in the
+# cluster check; local rank 1 waits at the node's gate for its verdict and environment.
+# mpirun4 OUT [-x ...]: mpirun -np 4 --map-by ppr:2:node ncclcheck run -- sh -c 'echo ...'
+mpirun4() {
+	local out=$1; shift
+	timeout 90 "$NCCLCHECK" lab exec $P-n0 -- mpirun --mca oob_tcp_if_include eth1 \
+		--mca btl_tcp_if_include eth1 -np 4 --map-by ppr:2:node --host $P-n0:2,$P-n1:2 "$@" \
+		"$NCCLCHECK" run --no-python -- sh -c \
+		'echo "rank $OMPI_COMM_WORLD_RANK local $OMPI_COMM_WORLD_LOCAL_RANK on $(hostname) IF=$NCCL_SOCKET_IFNAME"' \
+		>"$out" 2>&1
+}
+# the lab's launch environment exports WORLD_SIZE=2 (one process per node): wrong for 4 ranks,
+# so every local rank 0 stops, and tells its local rank 1 to stop too
+mpirun4 "$LAB_TMP/stop"
+rc=$?
+out=$(cat "$LAB_TMP/stop")
+[ $rc != 0 ] && pass "WORLD_SIZE=2 for 4 ranks: the job does not start (exit $rc)" || fail "exit 0 with WORLD_SIZE=2"
+expect_match "$out" "launch\.world_size" "local rank 0 shows the finding"
+expect_match "$out" "local rank 0 of this node stopped the job" "local rank 1 was told to stop"
+expect_no_match "$out" "^rank [0-3] local" "no rank started"
+t0=$(date +%s)
+mpirun4 "$LAB_TMP/go" -x WORLD_SIZE=4
+rc=$?
+out=$(cat "$LAB_TMP/go")
+expect_rc 0 $rc "mpirun -np 4 (2 per node) -x WORLD_SIZE=4 ncclcheck run -- sh ($(($(date +%s) - t0)) s)"
+for r in 0 1 2 3; do
+	expect_match "$out" "^rank $r local $((r % 2)) on $P-n$((r / 2)) IF=eth1$" \
+		"rank $r started with the cluster's NCCL_SOCKET_IFNAME=eth1"
+done
+expect_match "$out" "node and cluster checks: node rank 1 of 2 \(openmpi\)" "local rank 0 of node 1 took part"
+expect_match "$out" "only local rank 0 of each node takes part" "local rank 1 waited for it"
+expect_match "$out" "told 1 other local rank\(s\) to start" "and was told to start"
 
 "$NCCLCHECK" lab down --prefix $P >/dev/null; expect_rc 0 $? "down"
 lab_gone $P
