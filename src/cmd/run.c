@@ -267,7 +267,8 @@ int cmd_run(int argc, char **argv)
 	plan = run_cluster_plan(&vo, &rco, cmd, &l, checks, sizeof(checks));
 	if (plan < 0)
 		return -plan;
-	if (!quiet && plan != RUN_PLAN_NODE)
+	/* which checks, unless nothing at all looked like a multi-node launch */
+	if (!quiet && (plan != RUN_PLAN_NODE || !strstr(checks, "no rendezvous given")))
 		fprintf(stderr, "ncclcheck run: %s\n", checks);
 	run_gate_key(&vo, &l, key, sizeof(key));
 	if (plan == RUN_PLAN_OUT) {
