@@ -1,6 +1,7 @@
 /* finding: see finding.h. */
 #include "finding.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,10 +103,93 @@ static void finding_free(struct finding *f)
 	free(f);
 }
 
+static int var_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	return 1;
+}
+
+static int has_upper(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isupper((unsigned char)s[i]))
+			return 1;
+	return 0;
+}
+
+/* Any env setting of that name: an export and an unset of it may be alternatives ("or ..."). */
+static int has_env_setting(const struct finding *f, const char *name, size_t n)
+{
+	for (size_t i = 0; i < f->nsettings; i++) {
+		const struct setting *st = &f->settings[i];
+		if (st->where == WHERE_ENV && strlen(st->name) == n && !strncmp(st->name, name, n))
+			return 1;
+	}
+	return 0;
+}
+
+int finding_unsettled(const struct finding *f, char *name, size_t len)
+{
+	for (size_t i = 0; i < f->nfix; i++) {
+		const char *p = f->fix[i], *end;
+		int exp;
+
+		if (!strncmp(p, "on ", 3) && strstr(p, ": "))
+			p = strstr(p, ": ") + 2;
+		if (!strncmp(p, "export ", 7))
+			exp = 1;
+		else if (!strncmp(p, "unset ", 6))
+			exp = 0;
+		else
+			continue;
+		p += exp ? 7 : 6;
+		end = strstr(p, " #");
+		if (!end)
+			end = p + strlen(p);
+		if (exp && strpbrk(p, "$`'\"") && strpbrk(p, "$`'\"") < end)
+			continue;
+		while (p < end) {
+			size_t w, n;
+
+			p += strspn(p, " \t");
+			w = strcspn(p, " \t");
+			if (p + w > end)
+				w = (size_t)(end - p);
+			if (!w)
+				break;
+			n = exp ? strcspn(p, "=") : w;
+			if (n > w || !var_name(p, n) || (!exp && !has_upper(p, n)))
+				break;	/* prose after the names: "unset X on every node" */
+			if (!has_env_setting(f, p, n)) {
+				snprintf(name, len, "%.*s", (int)n, p);
+				return 1;
+			}
+			p += w;
+		}
+	}
+	return 0;
+}
+
 void findings_free(struct findings *fs)
 {
 	if (!fs)
 		return;
+#ifndef NDEBUG
+	for (size_t i = 0; i < fs->n; i++) {
+		char name[128];
+
+		if (!fs->v[i]->decoded && finding_unsettled(fs->v[i], name, sizeof(name))) {
+			/* a debug build's assert: the rule must add the setting (finding_export) */
+			fprintf(stderr, "ncclcheck: internal: finding %s recommends %s in a fix line "
+				"but not in settings[]\n", fs->v[i]->id, name);
+			abort();
+		}
+	}
+#endif
 	for (size_t i = 0; i < fs->n; i++)
 		finding_free(fs->v[i]);
 	free(fs->v);
@@ -451,6 +535,7 @@ int findings_from_json(struct findings *fs, const json_t *arr, char *err, size_t
 			FERR("findings[%zu] (%s): bad confidence", i, id);
 		f = finding_add(tmp, sev, id, "%s", title);
 		f->conf = conf;
+		f->decoded = 1;
 		if ((s = opt_str(o, "node", &bad)))
 			finding_node(f, s);
 		set_str(&f->peer, opt_str(o, "peer", &bad));

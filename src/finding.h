@@ -69,6 +69,7 @@ struct finding {
 	size_t nevidence, aevidence;
 	char *rerun;		/* what to rerun with when the evidence is not enough, or NULL */
 	char *check;		/* the ncclcheck command that tests the suspicion, or NULL */
+	int decoded;		/* read by findings_from_json: its settings are the sender's */
 };
 
 struct findings {
@@ -109,6 +110,16 @@ struct setting *finding_setting_for(struct finding *f, enum setting_where where,
 /* The common case: `export NAME=VALUE` on every node, as a fix line and as a setting. */
 void finding_export(struct finding *f, const char *name, const char *value_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A fix line that recommends a variable without the matching setting: `export NAME=VALUE ...`,
+ * `unset NAME ...` (also after "on NODE: ") whose NAME has no env setting (of either form: an
+ * export and an unset of one variable may be alternatives). Comment lines ("# or ...") and values with shell expansions or
+ * quotes ($, `, ', ") are prose for people, not settings. Returns 1 with NAME copied into `name`,
+ * else 0. Debug builds abort in findings_free() on such a finding: every recommended variable
+ * must be in settings[], which config and run read (fix lines are never parsed back).
+ */
+int finding_unsettled(const struct finding *f, char *name, size_t len);
 
 /* The first finding with `id`, or NULL (tests and cross-rule checks use it). */
 const struct finding *findings_find(const struct findings *fs, const char *id);

@@ -220,11 +220,10 @@ static void set_opt_str(char **dst, const char *s)
 	}
 }
 
-int verdict_gather(const struct verdict_opts *o, struct verdict *v)
+/* The options' part of the recommendation, before any verdict. */
+static void verdict_begin(const struct verdict_opts *o, struct verdict *v)
 {
 	struct recommendation *rec = rec_new();
-	struct err e = ERR_INIT;
-	const char *host;
 
 	memset(v, 0, sizeof(*v));
 	v->rec = rec;
@@ -240,7 +239,53 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 	set_opt_str(&rec->script, o->script);
 	set_opt_str(&rec->job_name, o->job_name);
 	set_opt_str(&rec->image, o->image);
+}
 
+/* The findings' settings, the cloud profile and the defaults, once the verdict is in. */
+static int verdict_end(const struct verdict_opts *o, struct verdict *v)
+{
+	struct recommendation *rec = v->rec;
+	struct err e = ERR_INIT;
+
+	findings_sort(v->fs);
+	rec_from_findings(rec, v->fs);
+	if (o->cloud_set)
+		rec_apply_cloud(rec, o->cloud);
+	else
+		rec_apply_cloud(rec, emit_cloud_from_provider(jpath_str(v->facts, "cloud.provider")));
+	rec_defaults(rec);
+	if (rec_check(rec, &e) < 0) {
+		error("%s", e.msg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int verdict_gather_doc(const struct verdict_opts *o, struct verdict *v, const json_t *doc,
+		       const json_t *self, const char *source)
+{
+	struct err e = ERR_INIT;
+
+	verdict_begin(o, v);
+	rec_numbers_from_env(v->rec, o->po.env);
+	if (rec_from_doc(v->rec, doc, v->fs, &e) < 0) {
+		error("the cluster report is not usable: %s", e.msg);
+		return EXIT_CANNOT_RUN;
+	}
+	v->cluster = json_is_array(json_object_get(doc, "nodes"));
+	v->facts = json_incref((json_t *)(self ? self : jpath(doc, "nodes.0.facts")));
+	v->rec->source = xstrdup(source);
+	return verdict_end(o, v);
+}
+
+int verdict_gather(const struct verdict_opts *o, struct verdict *v)
+{
+	struct recommendation *rec;
+	struct err e = ERR_INIT;
+	const char *host;
+
+	verdict_begin(o, v);
+	rec = v->rec;
 	if (o->from) {
 		json_t *doc = load_doc(o->from);
 		if (!doc)
@@ -264,8 +309,8 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 		}
 		rec->source = xasprintf("%s", o->from);
 	} else {
-		/* TODO(cluster): when `cluster` lands, run it here when the launch environment shows
-		 * several nodes (every node runs `run`), and take its cluster document instead. */
+		/* this node alone; `run` on every node of a launch takes the cluster's verdict
+		 * instead (run_cluster_verdict) */
 		rec_numbers_from_env(rec, o->po.env);
 		v->facts = probe_node(&o->po);
 		rules_run_facts(v->facts, v->fs);
@@ -273,18 +318,7 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 		host = jpath_str(v->facts, "host.hostname");
 		rec->source = xasprintf("ncclcheck node on %s", host ? host : "this machine");
 	}
-	findings_sort(v->fs);
-	rec_from_findings(rec, v->fs);
-	if (o->cloud_set)
-		rec_apply_cloud(rec, o->cloud);
-	else
-		rec_apply_cloud(rec, emit_cloud_from_provider(jpath_str(v->facts, "cloud.provider")));
-	rec_defaults(rec);
-	if (rec_check(rec, &e) < 0) {
-		error("%s", e.msg);
-		return EXIT_USAGE;
-	}
-	return 0;
+	return verdict_end(o, v);
 }
 
 void verdict_release(struct verdict *v)
@@ -293,6 +327,30 @@ void verdict_release(struct verdict *v)
 	findings_free(v->fs);
 	json_decref(v->facts);
 	memset(v, 0, sizeof(*v));
+}
+
+/* A finding as shown again: its text, subjects, fix lines and settings. */
+static void copy_finding(struct findings *to, const struct finding *f)
+{
+	struct finding *g = finding_add(to, f->sev, f->id, "%s", f->title);
+
+	if (f->why)
+		finding_why(g, "%s", f->why);
+	for (size_t k = 0; k < f->nfix; k++)
+		finding_fix(g, "%s", f->fix[k]);
+	for (size_t k = 0; k < f->nevidence; k++)
+		finding_evidence(g, "%s", f->evidence[k]);
+	finding_pair(g, f->node, f->peer, f->ifname);
+	for (size_t k = 0; k < f->nsettings; k++) {
+		const struct setting *st = &f->settings[k];
+		if (st->scope == SCOPE_NODE)
+			finding_setting_for(g, st->where, st->node ? st->node : f->node, st->name,
+					    st->value ? "%s" : NULL, st->value);
+		else
+			finding_setting(g, st->where, SCOPE_ALL, st->name, st->value ? "%s" : NULL,
+					st->value);
+	}
+	g->decoded = f->decoded;
 }
 
 /* Errors left when the job runs with the recommended environment: the rules judge again. */
@@ -310,29 +368,18 @@ struct findings *verdict_what_if(const struct verdict *v, const struct findings 
 		 * setting addresses still stand */
 		for (size_t i = 0; i < v->fs->n; i++) {
 			const struct finding *f = v->fs->v[i];
-			int fixed = 0;
+			/* fixed: the recommendation applies its settings, or keeps the job off the
+			 * interface the finding is about */
+			int fixed = rec_covers(v->rec, f) ||
+				    (f->ifname && rec_steers_off(v->rec, f->node, f->ifname));
 			for (size_t j = 0; j < v->rec->n && !fixed; j++)
 				fixed = v->rec->v[j].source && !strcmp(v->rec->v[j].source, f->id);
-			if (f->sev == SEV_ERROR && !fixed) {
-				struct finding *g = finding_add(after, f->sev, f->id, "%s", f->title);
-				if (f->why)
-					finding_why(g, "%s", f->why);
-				for (size_t k = 0; k < f->nfix; k++)
-					finding_fix(g, "%s", f->fix[k]);
-				finding_node(g, f->node);
-			}
+			if (f->sev == SEV_ERROR && !fixed)
+				copy_finding(after, f);
 		}
 	}
-	for (size_t i = 0; extra && i < extra->n; i++) {
-		const struct finding *f = extra->v[i];
-		struct finding *g = finding_add(after, f->sev, f->id, "%s", f->title);
-		if (f->why)
-			finding_why(g, "%s", f->why);
-		for (size_t k = 0; k < f->nfix; k++)
-			finding_fix(g, "%s", f->fix[k]);
-		for (size_t k = 0; k < f->nevidence; k++)
-			finding_evidence(g, "%s", f->evidence[k]);
-	}
+	for (size_t i = 0; extra && i < extra->n; i++)
+		copy_finding(after, extra->v[i]);
 	findings_sort(after);
 	return after;
 }

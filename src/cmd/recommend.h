@@ -69,4 +69,45 @@ void verdict_release(struct verdict *v);
  */
 struct findings *verdict_what_if(const struct verdict *v, const struct findings *extra);
 
+/*
+ * The same from a document in memory (a cluster report): `self` is this node's facts in it
+ * (NULL: the first node's), `source` says where the verdict came from.
+ */
+int verdict_gather_doc(const struct verdict_opts *o, struct verdict *v, const json_t *doc,
+		       const json_t *self, const char *source);
+
+/* ---- run's cluster phase (cmd/run_cluster.c) ---- */
+
+struct run_cluster_opts {
+	int no_cluster;			/* --no-cluster */
+	long node_rank;			/* --node-rank, -1 */
+	const char *token_file;		/* --token-file */
+	long timeout_ms;		/* --timeout: how long to wait for every node to join */
+	int verbose, no_color;
+};
+
+enum run_plan {
+	RUN_PLAN_NODE = 0,		/* this node's checks only */
+	RUN_PLAN_CLUSTER,		/* every node's, together (this process takes part) */
+	RUN_PLAN_OUT,			/* another local rank of this node takes part; node checks here */
+};
+
+struct launch;
+/*
+ * Decides which checks run: the cluster check when the launch (run's --master / --nodes /
+ * --node-rank, torchrun's own arguments in CMD, then the launcher's environment) shows more than
+ * one node. Fills `l` (launch_release() it) and a line saying why in `why`. -EXIT_USAGE after a
+ * usage error was printed.
+ */
+int run_cluster_plan(const struct verdict_opts *vo, const struct run_cluster_opts *ro,
+		     char *const *cmd, struct launch *l, char *why, size_t len);
+/* The job's identity on this node, for the local ranks' gate (net/run_gate.h). */
+void run_gate_key(const struct verdict_opts *vo, const struct launch *l, char *key, size_t len);
+/*
+ * Runs the cluster check with the other nodes and makes the verdict from its report. 0, or an
+ * EXIT_* code after the reason was printed (the findings when the check could not finish).
+ */
+int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_opts *ro,
+			const struct launch *l, struct verdict *v);
+
 #endif

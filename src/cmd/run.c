@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "ncclcheck.h"
+#include "net/launch.h"
+#include "net/run_gate.h"
 #include "report/render.h"
 #include "rules/launch_consistency.h"
 #include "rules/rules.h"
@@ -23,34 +25,70 @@
 extern char **environ;
 
 static const char run_usage[] =
-"usage: ncclcheck run [--dry-run] [--quiet] [--from FILE] [--no-python] [config's job options]\n"
+"usage: ncclcheck run [--dry-run] [--quiet] [--no-cluster] [--node-rank R] [--timeout SECONDS]\n"
+"                     [--token-file FILE] [--from FILE] [--no-python] [config's job options]\n"
 "                     -- CMD [ARGS]...\n"
 "\n"
-"Checks this node as 'ncclcheck node' does, works out the environment the job needs (the\n"
-"settings 'ncclcheck config --env' writes), checks again as the job will run with it, and only\n"
-"then starts CMD with that environment. When an error is left that the environment does not\n"
-"fix, CMD is not started: the findings are shown instead (exit code 1).\n"
+"Checks first, then starts CMD with the environment the checks showed it needs (the settings\n"
+"'ncclcheck config --env' writes), after checking again as the job will run with it. When an\n"
+"error is left that the environment does not fix, CMD is not started: the findings are shown\n"
+"instead (exit code 1). CMD replaces ncclcheck, so its exit code is the job's.\n"
 "\n"
-"  --dry-run              print the environment changes and the command, start nothing\n"
+"Which checks: this node's ('ncclcheck node'), and, when run is started on every node of a\n"
+"multi-node launch, the cluster's ('ncclcheck cluster': the nodes meet on MASTER_ADDR:\n"
+"MASTER_PORT, test every link, and every node gets the same verdict, with its own per-node\n"
+"values such as its interface name). The launch is read from run's --master/--nodes/--node-rank,\n"
+"then from torchrun's own arguments in CMD (--nnodes, --node_rank, --master_addr, --master_port,\n"
+"--rdzv_endpoint), then from the launcher's environment (srun, mpirun, PMI, Kubeflow PET_*, or\n"
+"MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES). The rendezvous is over, and its port closed,\n"
+"on every node before any starts CMD, so torch's TCPStore can take MASTER_PORT. With several\n"
+"processes per node only local rank 0 takes part. Under torchrun (ncclcheck run started by\n"
+"torchrun) only the node checks run: torchrun's TCPStore already holds MASTER_PORT.\n"
+"\n"
+"  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A --master_port=29500 \\\n"
+"      --nproc_per_node=8 train.py          (on each of the 2 nodes)\n"
+"\n"
+"  --dry-run              print which checks ran, the environment changes and the command;\n"
+"                         start nothing\n"
 "  -q, --quiet            no summary line on standard error before CMD starts\n"
+"  --no-cluster           this node's checks only, even in a multi-node launch\n"
+"  --node-rank R          this node's rank (else torchrun's --node_rank, NODE_RANK, ...)\n"
+"  --master ADDR[:PORT]   rank 0's address and port (else torchrun's, MASTER_ADDR, ...)\n"
+"  --nodes N              how many nodes (else torchrun's --nnodes, NNODES, ...)\n"
+"  --timeout SECONDS      how long to wait for every node to join the cluster check (60)\n"
+"  --token-file FILE      the cluster check's shared secret (else $NCCLCHECK_TOKEN)\n"
 "  --from FILE            use a saved 'cluster --json' / 'node --json' verdict instead of\n"
-"                         checking this node now\n"
+"                         checking now\n"
 "  --no-python            skip the Python probe (importing torch takes seconds)\n"
-"  --cloud NAME, --nodes N, --gpus-per-node N, --master ADDR[:PORT], ...: as for 'config'\n"
+"  --cloud NAME, --gpus-per-node N, ...: as for 'config'\n"
 "  -v, --verbose          show every piece of evidence of the findings that stop the run\n"
 "      --no-color         no colours\n"
 "\n"
 "Exit codes: CMD's own once it starts; 1 an error finding stopped it; 2 usage error;\n"
-"3 the checks could not run or CMD could not be started.\n";
+"3 the checks could not run (a node never came) or CMD could not be started.\n";
 
-static void print_changes(FILE *out, const struct recommendation *rec, const struct envmap *before)
+/* What CMD's environment gets that it does not have now (the per-node values for `node`). */
+static void print_changes(FILE *out, const struct recommendation *rec, const struct envmap *before,
+			  const struct envmap *after, const char *node)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < rec->n; i++) {
 		const struct rec_var *v = &rec->v[i];
-		const char *old;
-		if (v->where != WHERE_ENV || v->scope != SCOPE_ALL)
+		const char *old, *now;
+		int seen = 0;
+
+		if (!rec_var_applies(v, node) || rec_placeholder(v->value))
+			continue;
+		now = envmap_get(after, v->name);
+		/* the value CMD gets: a node's own value overrides the every-node one */
+		if ((now && (!v->value || strcmp(now, v->value))) || (!now && v->value))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = rec_var_applies(&rec->v[j], node) && !strcmp(rec->v[j].name, v->name) &&
+			       ((!rec->v[j].value && !now) ||
+				(rec->v[j].value && now && !strcmp(rec->v[j].value, now)));
+		if (seen)
 			continue;
 		old = envmap_get(before, v->name);
 		if (v->value && old && !strcmp(old, v->value))
@@ -68,6 +106,104 @@ static void print_changes(FILE *out, const struct recommendation *rec, const str
 		fputs("  (no changes: the environment already has what the job needs)\n", out);
 }
 
+static void print_command(char **cmd)
+{
+	fputs("command:", stdout);
+	for (char **p = cmd; *p; p++) {
+		struct strbuf w = STRBUF_INIT;
+		emit_sh_word(&w, *p);
+		printf(" %s", w.buf);
+		strbuf_release(&w);
+	}
+	putchar('\n');
+}
+
+/* execs CMD with `em` (freed); returns only when it could not */
+static int start(char **cmd, struct envmap *em)
+{
+	int rc;
+
+	if (cli_finish(0) != 0) {
+		envmap_free(em);
+		return EXIT_CANNOT_RUN;
+	}
+	fflush(stderr);
+	execvpe(cmd[0], cmd, envmap_envp(em));
+	rc = errno;
+	envmap_free(em);
+	error("cannot start '%s': %s", cmd[0], strerror(rc));
+	return EXIT_CANNOT_RUN;
+}
+
+/* What this node's CMD gets that differs from the environment now: NAME -> value | null. */
+static json_t *changed_env(const struct recommendation *rec, const struct envmap *em,
+			   const char *self)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct rec_var *v = &rec->v[i];
+		const char *now;
+
+		if (!rec_var_applies(v, self) || rec_placeholder(v->value))
+			continue;
+		now = envmap_get(em, v->name);
+		json_object_set_new(o, v->name, now ? json_string(now) : json_null());
+	}
+	return o;
+}
+
+static void gate_stop(struct run_gate *gate, int expect)
+{
+	if (!gate)
+		return;
+	run_gate_release(gate, 0, NULL, expect, expect > 0 ? 30000 : 2000);
+	run_gate_free(gate);
+}
+
+/* Another local rank than 0: local rank 0's verdict decides, and gives the environment. */
+static int run_out(const struct run_cluster_opts *rco, const char *key, char **cmd, int dry,
+		   int quiet)
+{
+	struct err e = ERR_INIT;
+	struct envmap *em;
+	json_t *env = NULL, *val;
+	const char *name;
+	int go = run_gate_wait(key, 30000, rco->timeout_ms + 15L * 60 * 1000, &env, &e);
+
+	if (go < 0) {
+		error("%s; not starting '%s'", e.msg, cmd[0]);
+		return EXIT_CANNOT_RUN;
+	}
+	if (!go) {
+		json_decref(env);
+		printf("not starting '%s': local rank 0 of this node stopped the job (its output shows "
+		       "the findings)\n", cmd[0]);
+		return cli_finish(EXIT_FINDINGS);
+	}
+	em = envmap_new(environ);
+	json_object_foreach(env, name, val)
+		envmap_set(em, name, json_string_value(val));
+	if (dry || !quiet) {
+		FILE *out = dry ? stdout : stderr;
+
+		fprintf(out, "ncclcheck run: local rank 0's checks pass; %s CMD with:\n",
+			dry ? "it would start" : "starting");
+		json_object_foreach(env, name, val)
+			if (json_is_null(val))
+				fprintf(out, "  unset %s\n", name);
+			else
+				fprintf(out, "  %s=%s\n", name, json_string_value(val));
+	}
+	json_decref(env);
+	if (dry) {
+		print_command(cmd);
+		envmap_free(em);
+		return cli_finish(EXIT_CLEAN);
+	}
+	return start(cmd, em);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -76,16 +212,25 @@ int cmd_run(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "no-cluster", no_argument, NULL, 'N' },
+		{ "node-rank", required_argument, NULL, 'r' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "token-file", required_argument, NULL, 'k' },
 		VERDICT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct run_cluster_opts rco = { .node_rank = -1, .timeout_ms = 60000 };
 	struct verdict_opts vo;
 	struct verdict v;
 	struct render_opts ro;
+	struct launch l;
 	struct findings *after, *launch;
 	struct envmap *before, *em;
-	int dry = 0, quiet = 0, verbose = 0, no_color = 0, c, rc;
-	char **cmd;
+	int dry = 0, quiet = 0, c, rc, plan;
+	char **cmd, checks[512], key[200];
+	const char *self;
+	struct run_gate *gate = NULL;
+	int expect = -1;
 
 	verdict_opts_init(&vo);
 	opterr = 0;
@@ -94,9 +239,19 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case 'n': dry = 1; break;
 		case 'q': quiet = 1; break;
-		case 'v': verbose = 1; break;
-		case 'C': no_color = 1; break;
+		case 'v': rco.verbose = 1; break;
+		case 'C': rco.no_color = 1; break;
 		case 'h': fputs(run_usage, stdout); return cli_finish(EXIT_CLEAN);
+		case 'N': rco.no_cluster = 1; break;
+		case 'r':
+			if (cli_parse_long(optarg, 0, LAUNCH_HOSTS_MAX - 1, &rco.node_rank) < 0)
+				return cli_usage_error("run", "--node-rank wants 0..N-1, not '%s'", optarg);
+			break;
+		case 't':
+			if (cli_parse_duration_ms(optarg, &rco.timeout_ms) < 0 || rco.timeout_ms < 100)
+				return cli_usage_error("run", "--timeout wants seconds, not '%s'", optarg);
+			break;
+		case 'k': rco.token_file = optarg; break;
 		default:
 			rc = verdict_option(&vo, "run", c, optarg);
 			if (rc < 0)
@@ -109,10 +264,38 @@ int cmd_run(int argc, char **argv)
 		return cli_usage_error("run", "no command to run (ncclcheck run -- CMD ...)");
 	cmd = argv + optind;
 
-	rc = verdict_gather(&vo, &v);
+	plan = run_cluster_plan(&vo, &rco, cmd, &l, checks, sizeof(checks));
+	if (plan < 0)
+		return -plan;
+	/* which checks, unless nothing at all looked like a multi-node launch */
+	if (!quiet && (plan != RUN_PLAN_NODE || !strstr(checks, "no rendezvous given")))
+		fprintf(stderr, "ncclcheck run: %s\n", checks);
+	run_gate_key(&vo, &l, key, sizeof(key));
+	if (plan == RUN_PLAN_OUT) {
+		launch_release(&l);
+		return run_out(&rco, key, cmd, dry, quiet);
+	}
+	/* the other local ranks of this node wait for this one's verdict */
+	if (plan == RUN_PLAN_CLUSTER && l.local_rank == 0 && l.local_size != 1) {
+		struct err e = ERR_INIT;
+
+		gate = run_gate_open(key, &e);
+		if (!gate) {
+			error("%s", e.msg);
+			launch_release(&l);
+			return EXIT_CANNOT_RUN;
+		}
+		expect = l.local_size > 1 ? l.local_size - 1 : -1;
+	}
+	if (plan == RUN_PLAN_CLUSTER)
+		rc = run_cluster_verdict(&vo, &rco, &l, &v);
+	else
+		rc = verdict_gather(&vo, &v);
+	launch_release(&l);
 	if (rc) {
+		gate_stop(gate, expect);
 		verdict_release(&v);
-		return rc;
+		return cli_finish(rc);
 	}
 	before = envmap_new(environ);
 	launch = findings_new();
@@ -127,7 +310,8 @@ int cmd_run(int argc, char **argv)
 	after = verdict_what_if(&v, launch);
 	findings_free(launch);
 	if (findings_count(after, SEV_ERROR)) {
-		cli_render_opts(&ro, verbose, no_color);
+		gate_stop(gate, expect);
+		cli_render_opts(&ro, rco.verbose, rco.no_color);
 		render_findings_text(stdout, after, &ro);
 		fputc('\n', stdout);
 		render_summary_line(stdout, after, &ro);
@@ -139,19 +323,23 @@ int cmd_run(int argc, char **argv)
 		return cli_finish(EXIT_FINDINGS);
 	}
 	em = envmap_new(environ);
-	rec_apply_env(v.rec, em, jpath_str(v.facts, "host.hostname"));
+	self = jpath_str(v.facts, "host.hostname");
+	rec_apply_env(v.rec, em, self);
+	if (gate) {
+		json_t *genv = changed_env(v.rec, em, self);
+		int told = run_gate_release(gate, 1, genv, expect, expect > 0 ? 30000 : 2000);
+
+		json_decref(genv);
+		run_gate_free(gate);
+		if (!quiet)
+			fprintf(stderr, "ncclcheck run: told %d other local rank(s) to start\n", told);
+	}
 	if (dry) {
+		printf("ncclcheck run: checks: %s\n", checks);
 		printf("ncclcheck run: the checks pass with this environment (%zu warning(s)); it would "
 		       "start CMD with:\n", findings_count(after, SEV_WARN));
-		print_changes(stdout, v.rec, before);
-		fputs("command:", stdout);
-		for (char **p = cmd; *p; p++) {
-			struct strbuf w = STRBUF_INIT;
-			emit_sh_word(&w, *p);
-			printf(" %s", w.buf);
-			strbuf_release(&w);
-		}
-		putchar('\n');
+		print_changes(stdout, v.rec, before, em, self);
+		print_command(cmd);
 		findings_free(after);
 		envmap_free(before);
 		envmap_free(em);
@@ -159,21 +347,13 @@ int cmd_run(int argc, char **argv)
 		return cli_finish(EXIT_CLEAN);
 	}
 	if (!quiet) {
-		fprintf(stderr, "ncclcheck run: checks pass (%zu warning(s)); starting %s with:\n",
-			findings_count(after, SEV_WARN), cmd[0]);
-		print_changes(stderr, v.rec, before);
+		fprintf(stderr, "ncclcheck run: checks pass (%s; %zu warning(s)); starting %s with:\n",
+			v.cluster ? "node and cluster" : "node", findings_count(after, SEV_WARN),
+			cmd[0]);
+		print_changes(stderr, v.rec, before, em, self);
 	}
 	findings_free(after);
 	envmap_free(before);
 	verdict_release(&v);
-	if (cli_finish(0) != 0) {
-		envmap_free(em);
-		return EXIT_CANNOT_RUN;
-	}
-	fflush(stderr);
-	execvpe(cmd[0], cmd, envmap_envp(em));
-	rc = errno;
-	envmap_free(em);
-	error("cannot start '%s': %s", cmd[0], strerror(rc));
-	return EXIT_CANNOT_RUN;
+	return start(cmd, em);
 }

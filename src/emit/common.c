@@ -86,9 +86,26 @@ static void why_line(struct strbuf *sb, const char *indent, const struct rec_var
 	strbuf_release(&c);
 }
 
+void em_placeholder(struct strbuf *sb, const char *indent, const char *form, const struct rec_var *v)
+{
+	struct strbuf line = STRBUF_INIT, c = STRBUF_INIT;
+
+	/* one commented line: the value is the user's to choose, never the placeholder itself */
+	strbuf_addf(&line, form, v->name);
+	strbuf_addf(&line, "   # to fill in: %s", v->value);
+	strbuf_addf(&c, "%s# ", indent);
+	em_comment(sb, c.buf, line.buf);
+	strbuf_release(&line);
+	strbuf_release(&c);
+}
+
 static void export_line(struct strbuf *sb, const char *indent, const struct rec_var *v)
 {
 	why_line(sb, indent, v);
+	if (rec_placeholder(v->value)) {
+		em_placeholder(sb, indent, "export %s=...", v);
+		return;
+	}
 	if (!v->value) {
 		strbuf_addf(sb, "%sunset %s\n", indent, v->name);
 		return;
@@ -138,18 +155,22 @@ void em_exports(struct strbuf *sb, const struct recommendation *rec, const char 
 	for (size_t i = 0; i < rec->n; i++) {
 		const struct rec_var *v = &rec->v[i];
 		struct strbuf line = STRBUF_INIT;
+		int ph = rec_placeholder(v->value);
+		const char *val = ph ? "..." : v->value ? v->value : "";
+
 		if (v->where == WHERE_ENV)
 			continue;
 		if (v->where == WHERE_NCCL_CONF)
-			strbuf_addf(&line, "in /etc/nccl.conf: %s=%s", v->name, v->value ? v->value : "");
+			strbuf_addf(&line, "in /etc/nccl.conf: %s=%s", v->name, val);
 		else if (v->where == WHERE_SYSCTL)
-			strbuf_addf(&line, "as root: sysctl -w %s=\"%s\"", v->name, v->value ? v->value : "");
+			strbuf_addf(&line, "as root: sysctl -w %s=\"%s\"", v->name, val);
 		else
-			strbuf_addf(&line, "launcher: %s%s%s", v->name, v->value ? "=" : "",
-				    v->value ? v->value : "");
+			strbuf_addf(&line, "launcher: %s%s%s", v->name, v->value ? "=" : "", val);
 		if (v->node)
 			strbuf_addf(&line, " (on %s only)", v->node);
-		strbuf_addf(&line, "   # %s", v->why ? v->why : "recommended");
+		strbuf_addf(&line, "   # %s%s%s", ph ? "to fill in: " : "", ph ? v->value : "",
+			    ph ? "; " : "");
+		strbuf_addstr(&line, v->why ? v->why : "recommended");
 		strbuf_reset(&in2);
 		strbuf_addf(&in2, "%s# ", indent);
 		em_comment(sb, in2.buf, line.buf);
@@ -201,7 +222,10 @@ static size_t file_settings(struct strbuf *sb, const struct recommendation *rec,
 		if (!n++)
 			em_header(sb, rec, "# ", what);
 		why_line(sb, "", v);
-		strbuf_addf(sb, fmt, v->name, v->value);
+		if (rec_placeholder(v->value))
+			em_placeholder(sb, "", "%s=...", v);
+		else
+			strbuf_addf(sb, fmt, v->name, v->value);
 	}
 	return n;
 }

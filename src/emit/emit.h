@@ -48,6 +48,13 @@ struct rec_var {
 	char *node;		/* SCOPE_NODE: the node (hostname) it is for */
 };
 
+/* A node's IPv4 network on one interface, from the facts (for Open MPI's CIDR form). */
+struct rec_if {
+	char *node;
+	char *ifname;
+	char *cidr;		/* "10.10.0.0/24" */
+};
+
 struct recommendation {
 	/* the job's shape */
 	int nodes;		/* >= 1 */
@@ -65,6 +72,8 @@ struct recommendation {
 	char *nccl_version;	/* the NCCL the job loads, or NULL */
 	char *torch_version;	/* the job's torch, or NULL */
 	char *ifname;		/* the interface the nodes talk over, when measured */
+	struct rec_if *ifs;	/* every node's IPv4 networks, when the facts give them */
+	size_t nifs, aifs;
 	char *torchrun;		/* the launcher command, default "torchrun" */
 	char *script;		/* the training command after the launcher, default "train.py" */
 	char *job_name;		/* sbatch / Kubernetes job name, default "train" */
@@ -134,6 +143,25 @@ int rec_check(const struct recommendation *rec, struct err *e);
  * every node, and those for `node` (its host name, short or full; NULL: none of them).
  */
 void rec_apply_env(const struct recommendation *rec, struct envmap *em, const char *node);
+/* The env setting `name` as it applies on `node`: its own value over the every-node one; NULL. */
+const struct rec_var *rec_value_on(const struct recommendation *rec, const char *name,
+				   const char *node);
+/* The IPv4 network (CIDR) of `ifname` on `node` from the facts, or NULL. */
+const char *rec_if_cidr(const struct recommendation *rec, const char *node, const char *ifname);
+/* Whether env setting `v` applies on host `node` ("gpu1" matches "gpu1.cluster" both ways). */
+int rec_var_applies(const struct rec_var *v, const char *node);
+/*
+ * Whether the recommended NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME, when set) on `node` keep
+ * the job off interface `ifname`: a cluster finding about that interface then no longer matters.
+ */
+int rec_steers_off(const struct recommendation *rec, const char *node, const char *ifname);
+/*
+ * Whether a value is a placeholder ("<a shared secret>") for the user to fill in: never written
+ * as a value (the writers put a commented instruction instead) nor applied by `run`.
+ */
+int rec_placeholder(const char *value);
+/* Whether every setting of `f` is env and recommended with the same value on its node. */
+int rec_covers(const struct recommendation *rec, const struct finding *f);
 /* The same on a facts document's "env" object, so the rules can judge "as the job will run". */
 void rec_apply_facts(const struct recommendation *rec, json_t *facts, const char *node);
 

@@ -15,6 +15,11 @@ void em_header(struct strbuf *sb, const struct recommendation *rec, const char *
  * launcher settings as comments. `indent` prefixes every line.
  */
 void em_exports(struct strbuf *sb, const struct recommendation *rec, const char *indent);
+/*
+ * A setting whose value is a placeholder (rec_placeholder) as a commented instruction:
+ * "<indent># <form with the name>   # to fill in: <the placeholder>", e.g. form "export %s=...".
+ */
+void em_placeholder(struct strbuf *sb, const char *indent, const char *form, const struct rec_var *v);
 /* Whether v is an env setting for host `node` only. */
 int em_is_node_var(const struct rec_var *v, const char *node);
 /* Whether rec->v[i] is the first node-scoped env setting of its node (one `case` arm per node). */

@@ -6,6 +6,7 @@
  */
 #include "emit/internal.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static void yaml_str(struct strbuf *sb, const char *s)
@@ -45,6 +46,40 @@ static void yaml_words(struct strbuf *sb, const char *cmd)
 	strbuf_addch(sb, ']');
 }
 
+/* A secret's name: it comes from a Kubernetes Secret, never from the manifest. */
+static int secret_name(const char *name)
+{
+	return strstr(name, "TOKEN") || strstr(name, "SECRET") || strstr(name, "PASSWORD") ||
+	       strstr(name, "_KEY");
+}
+
+/* A placeholder as commented YAML: a secretKeyRef stub for a secret, else a value to fill in. */
+static void placeholder(struct strbuf *sb, const struct rec_var *v, const char *in)
+{
+	struct strbuf c = STRBUF_INIT, s = STRBUF_INIT;
+
+	strbuf_addf(&c, "%s  # ", in);
+	strbuf_addf(&s, "%s: to fill in, %s", v->name, v->value);
+	em_comment(sb, c.buf, s.buf);
+	if (secret_name(v->name)) {
+		struct strbuf k = STRBUF_INIT;
+
+		/* a Secret's name: lower case, '-' for '_' (NCCLCHECK_TOKEN -> ncclcheck-token) */
+		for (const char *p = v->name; *p; p++)
+			strbuf_addch(&k, *p == '_' ? '-' : (char)tolower((unsigned char)*p));
+		strbuf_addf(sb, "%s  # (kubectl create secret generic %s --from-literal=value=...)\n"
+			    "%s  # - name: %s\n"
+			    "%s  #   valueFrom:\n"
+			    "%s  #     secretKeyRef: {name: %s, key: value}\n",
+			    in, k.buf, in, v->name, in, in, k.buf);
+		strbuf_release(&k);
+	} else {
+		strbuf_addf(sb, "%s  # - name: %s\n%s  #   value: \"...\"\n", in, v->name, in);
+	}
+	strbuf_release(&c);
+	strbuf_release(&s);
+}
+
 static void env_list(struct strbuf *sb, const struct recommendation *rec, const char *in)
 {
 	size_t n = 0;
@@ -60,6 +95,10 @@ static void env_list(struct strbuf *sb, const struct recommendation *rec, const 
 			strbuf_addf(&c, "%s  # ", in);
 			em_comment(sb, c.buf, v->why ? v->why : "recommended");
 			strbuf_release(&c);
+		}
+		if (rec_placeholder(v->value)) {
+			placeholder(sb, v, in);
+			continue;
 		}
 		strbuf_addf(sb, "%s  - name: %s\n%s    value: ", in, v->name, in);
 		yaml_str(sb, v->value);

@@ -85,13 +85,110 @@ void emit_torchrun_c10d(struct strbuf *sb, const struct recommendation *rec)
 	em_notes(sb, rec, "# ");
 }
 
+/* NCCL_SOCKET_IFNAME's names without '=' and '^' ("=eth1" -> "eth1", "^docker,lo" -> "docker,lo"). */
+static void plain_names(struct strbuf *sb, const char *v)
+{
+	for (const char *p = v; *p; p++)
+		if (*p != '=' && *p != '^')
+			strbuf_addch(sb, *p);
+}
+
+/*
+ * Open MPI's own interface selection, from the interface NCCL is told to use: its daemons (oob)
+ * and TCP BTL otherwise try every interface, and hang when the public one is blocked. The same
+ * name on every node: that name. Names that differ per node: the private subnet they share as a
+ * CIDR (oob_tcp_if_include and btl_tcp_if_include take CIDR notation), else every name, said in
+ * a comment. An exclude list: Open MPI's _exclude knobs, with lo added (they replace its own
+ * default exclusion of loopback).
+ */
+static void mpi_ifaces(struct strbuf *sb, struct strbuf *why, const struct recommendation *rec)
+{
+	struct strbuf first = STRBUF_INIT, names = STRBUF_INIT, cidr = STRBUF_INIT, seen = STRBUF_INIT;
+	size_t nodes = rec->nhosts ? rec->nhosts : 1;
+	int differ = 0, exclude = 0, any = 0, cidr_ok = 1;
+
+	for (size_t i = 0; i < nodes; i++) {
+		const char *host = rec->nhosts ? rec->hosts[i] : NULL;
+		const struct rec_var *v = rec_value_on(rec, "NCCL_SOCKET_IFNAME", host);
+		struct strbuf n = STRBUF_INIT;
+		const char *c;
+
+		if (!v || !v->value || !*v->value || rec_placeholder(v->value)) {
+			cidr_ok = 0;
+			if (any)
+				differ = 1;
+			continue;
+		}
+		plain_names(&n, v->value);
+		exclude |= v->value[0] == '^';
+		if (!any) {
+			strbuf_addstr(&first, n.buf);
+		} else if (strcmp(first.buf, n.buf)) {
+			differ = 1;
+		}
+		any = 1;
+		strbuf_addf(&seen, "%s%s %s", seen.len ? ", " : "", host ? host : "this node", n.buf);
+		/* the subnet, when the node's interface is one name with one IPv4 network */
+		c = host && !strchr(n.buf, ',') && v->value[0] != '^' ? rec_if_cidr(rec, host, n.buf) : NULL;
+		if (!c || (cidr.len && strcmp(cidr.buf, c)))
+			cidr_ok = 0;
+		else if (!cidr.len)
+			strbuf_addstr(&cidr, c);
+		if (!names.len || !strstr(names.buf, n.buf))
+			strbuf_addf(&names, "%s%s", names.len ? "," : "", n.buf);
+		strbuf_release(&n);
+	}
+	if (!any) {
+		/* nothing measured: Open MPI's defaults */
+	} else if (exclude && !differ) {
+		strbuf_addf(sb, "\t--mca btl_tcp_if_exclude lo,%s --mca oob_tcp_if_exclude lo,%s \\\n",
+			    first.buf, first.buf);
+		strbuf_addf(why, "# Open MPI's daemons and TCP BTL kept off %s as NCCL is (NCCL_SOCKET_IFNAME=^%s)\n",
+			    first.buf, first.buf);
+	} else if (!differ) {
+		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
+			    first.buf, first.buf);
+		strbuf_addf(why, "# Open MPI's daemons (oob) and TCP BTL on %s, NCCL's interface: otherwise "
+			    "they try every interface and hang on a blocked one\n", first.buf);
+	} else if (cidr_ok && !exclude) {
+		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
+			    cidr.buf, cidr.buf);
+		strbuf_addf(why, "# the nodes' interface names differ (%s): Open MPI's daemons and TCP BTL "
+			    "are given the subnet they share, %s\n", seen.buf, cidr.buf);
+	} else if (!exclude) {
+		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
+			    names.buf, names.buf);
+		strbuf_addf(why, "# the nodes' interface names differ (%s) and no one subnet is known: Open "
+			    "MPI gets every name; check that no node has one of the others' names on a "
+			    "blocked network, or give the private subnet instead (--mca btl_tcp_if_include "
+			    "10.0.0.0/16)\n", seen.buf);
+	} else {
+		strbuf_addf(why, "# the nodes' NCCL_SOCKET_IFNAME differ (%s): set Open MPI's "
+			    "--mca btl_tcp_if_include / oob_tcp_if_include to the private subnet by hand\n",
+			    seen.buf);
+	}
+	strbuf_release(&first);
+	strbuf_release(&names);
+	strbuf_release(&cidr);
+	strbuf_release(&seen);
+}
+
 void emit_mpirun(struct strbuf *sb, const struct recommendation *rec)
 {
-	const struct rec_var *ifn = rec_get(rec, "GLOO_SOCKET_IFNAME");
+	struct strbuf mca = STRBUF_INIT, why = STRBUF_INIT;
+	int per_node = 0;
 
+	for (size_t i = 0; i < rec->n; i++)
+		per_node |= rec->v[i].where == WHERE_ENV && rec->v[i].scope == SCOPE_NODE;
+	mpi_ifaces(&mca, &why, rec);
 	script_head(sb, rec, "Open MPI mpirun: one process per GPU on every node");
 	strbuf_addstr(sb, "# the job reads its rank from OMPI_COMM_WORLD_RANK / _LOCAL_RANK / _SIZE "
 		      "(Lightning: MPIEnvironment, needs mpi4py)\n");
+	strbuf_add(sb, why.buf, why.len);
+	if (per_node)
+		strbuf_addstr(sb, "# some settings differ per node: -x would pass this node's values to "
+			      "every rank, so each rank sources ncclcheck.env (its case on the host name) "
+			      "from the working directory\n");
 	if (!rec->nhosts)
 		strbuf_addf(sb, "# hostfile: one line per node, \"<host> slots=%d\", rank 0's machine first\n",
 			    rec->gpus_per_node);
@@ -105,21 +202,24 @@ void emit_mpirun(struct strbuf *sb, const struct recommendation *rec)
 	} else {
 		strbuf_addstr(sb, "\t--hostfile hostfile \\\n");
 	}
-	if (ifn && ifn->value && !strchr(ifn->value, ',')) {
-		/* Open MPI's own TCP traffic on the same interface as NCCL's and Gloo's */
-		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
-			    ifn->value, ifn->value);
-	}
+	strbuf_add(sb, mca.buf, mca.len);
 	for (size_t i = 0; i < rec->n; i++) {
 		const struct rec_var *v = &rec->v[i];
-		if (v->where != WHERE_ENV || v->scope != SCOPE_ALL || !v->value)
-			continue;
+		if (v->where != WHERE_ENV || v->scope != SCOPE_ALL || !v->value ||
+		    rec_placeholder(v->value))
+			continue;	/* a placeholder: the commented line above says what to set */
 		/* the value is already in this shell's environment (exported above) */
 		strbuf_addf(sb, "\t-x %s \\\n", v->name);
 	}
 	strbuf_addstr(sb, "\t-x MASTER_ADDR=");
 	master_word(sb, rec);
-	strbuf_addf(sb, " -x MASTER_PORT=%d \\\n\tpython3 %s\n", rec->master_port, rec->script);
+	strbuf_addf(sb, " -x MASTER_PORT=%d \\\n", rec->master_port);
+	if (per_node)
+		strbuf_addf(sb, "\tsh -c '. ./ncclcheck.env && exec \"$@\"' sh python3 %s\n", rec->script);
+	else
+		strbuf_addf(sb, "\tpython3 %s\n", rec->script);
+	strbuf_release(&mca);
+	strbuf_release(&why);
 	em_notes(sb, rec, "# ");
 }
 
@@ -155,6 +255,11 @@ static void prolog_echo(struct strbuf *sb, const char *indent, const struct rec_
 {
 	struct strbuf line = STRBUF_INIT;
 
+	if (rec_placeholder(v->value)) {
+		em_placeholder(sb, indent, "echo export %s=...", v);
+		strbuf_release(&line);
+		return;
+	}
 	/* Slurm takes everything after '=' as the value: no shell quoting in the printed line */
 	if (v->value)
 		strbuf_addf(&line, "export %s=%s", v->name, v->value);

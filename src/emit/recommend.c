@@ -5,8 +5,10 @@
  */
 #include "emit/emit.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,12 @@ void rec_free(struct recommendation *rec)
 	free(rec->nccl_version);
 	free(rec->torch_version);
 	free(rec->ifname);
+	for (size_t i = 0; i < rec->nifs; i++) {
+		free(rec->ifs[i].node);
+		free(rec->ifs[i].ifname);
+		free(rec->ifs[i].cidr);
+	}
+	free(rec->ifs);
 	free(rec->torchrun);
 	free(rec->script);
 	free(rec->job_name);
@@ -306,55 +314,6 @@ int rec_set(struct recommendation *rec, enum setting_where where, enum setting_s
 	return 0;
 }
 
-/*
- * TEMPORARY ADAPTER, to be deleted once every rule fills settings[] (the `model` helper's work):
- * a finding without settings[] gets its `export NAME=VALUE ...` fix lines read as env settings.
- * Only plain NAME=VALUE words count (no quotes, no $, no spaces in the value); anything after
- * '#' is the line's comment. Nothing else in emit/ reads fix lines.
- */
-static void adapt_fix_lines(struct recommendation *rec, const struct finding *f)
-{
-	for (size_t i = 0; i < f->nfix; i++) {
-		const char *p = f->fix[i];
-		char *line, *tok, *save = NULL;
-
-		if (!strncmp(p, "unset ", 6)) {
-			/* "unset A B   # why": each name that is a variable name */
-			line = xstrdup(p + 6);
-			for (tok = strtok_r(line, " \t", &save); tok && *tok != '#';
-			     tok = strtok_r(NULL, " \t", &save))
-				if (name_ok(tok))
-					rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, NULL, f->title, f->id);
-			free(line);
-			continue;
-		}
-		if (strncmp(p, "export ", 7))
-			continue;
-		const char *hash = strstr(p, " #");
-		const char *why = f->title;
-		char *comment = NULL;
-
-		if (hash) {
-			for (hash += 2; *hash == ' ' || *hash == '#'; hash++)
-				;
-			if (*hash)
-				why = comment = xasprintf("%s", hash);
-		}
-		line = xstrdup(p + 7);
-		for (tok = strtok_r(line, " \t", &save); tok && *tok != '#'; tok = strtok_r(NULL, " \t", &save)) {
-			char *eq = strchr(tok, '=');
-			if (!eq || eq == tok || strpbrk(eq + 1, "$'\"`\\;&|<>()"))
-				break;
-			*eq = '\0';
-			if (!name_ok(tok))
-				break;
-			rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, tok, eq + 1, why, f->id);
-		}
-		free(line);
-		free(comment);
-	}
-}
-
 /* Gloo takes exact interface names, comma separated; NCCL's exact (=) or plain names map over. */
 static void join_gloo(struct recommendation *rec)
 {
@@ -385,11 +344,9 @@ void rec_from_findings(struct recommendation *rec, const struct findings *fs)
 	for (size_t i = 0; fs && i < fs->n; i++) {
 		const struct finding *f = fs->v[i];
 
-		if (!f->nsettings) {
-			if (f->sev != SEV_OK)
-				adapt_fix_lines(rec, f);
+		/* settings[] only: fix lines are for people, never parsed back (finding.h) */
+		if (f->sev == SEV_OK)
 			continue;
-		}
 		for (size_t j = 0; j < f->nsettings; j++) {
 			const struct setting *s = &f->settings[j];
 			rec_set(rec, s->where, s->scope, s->node ? s->node : f->node, s->name, s->value,
@@ -445,6 +402,8 @@ void rec_numbers_from_env(struct recommendation *rec, const struct envmap *em)
 	json_decref(env);
 }
 
+static void collect_ifs(struct recommendation *rec, const char *node, const json_t *facts);
+
 void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 {
 	/* launcher variables in the order launch-and-cloud.md §1.1 gives; net/launch.h will own this */
@@ -458,6 +417,8 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 	struct strbuf devs = STRBUF_INIT;
 	size_t i, j;
 
+	if (!rec->nifs)
+		collect_ifs(rec, jpath_str(facts, "host.hostname"), facts);
 	if (!rec->gpus_per_node && json_is_array(gpus) && json_array_size(gpus))
 		rec->gpus_per_node = (int)json_array_size(gpus);
 	if (rec->bf16 < 0 && json_is_array(gpus) && json_array_size(gpus)) {
@@ -526,6 +487,56 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 	}
 }
 
+/* Each IPv4 network of a node's interfaces (facts net.interfaces[].addrs[]), for rec_if_cidr. */
+static void collect_ifs(struct recommendation *rec, const char *node, const json_t *facts)
+{
+	const json_t *ifs = jpath(facts, "net.interfaces"), *i, *a;
+	size_t k, j;
+
+	if (!node)
+		return;
+	json_array_foreach(ifs, k, i) {
+		const char *name = jpath_str(i, "name");
+
+		json_array_foreach(json_object_get(i, "addrs"), j, a) {
+			const char *addr = jpath_str(a, "addr");
+			json_int_t plen = json_integer_value(json_object_get(a, "prefixlen"));
+			struct in_addr in;
+			uint32_t net;
+			char buf[INET_ADDRSTRLEN];
+
+			if (!name || !addr || json_integer_value(json_object_get(a, "family")) != 4 ||
+			    plen < 1 || plen > 32 || inet_pton(AF_INET, addr, &in) != 1)
+				continue;
+			net = ntohl(in.s_addr) & (plen == 32 ? 0xffffffffu : ~(0xffffffffu >> plen));
+			in.s_addr = htonl(net);
+			inet_ntop(AF_INET, &in, buf, sizeof(buf));
+			ALLOC_GROW(rec->ifs, rec->nifs + 1, rec->aifs);
+			rec->ifs[rec->nifs].node = xstrdup(node);
+			rec->ifs[rec->nifs].ifname = xstrdup(name);
+			rec->ifs[rec->nifs].cidr = xasprintf("%s/%d", buf, (int)plen);
+			rec->nifs++;
+		}
+	}
+}
+
+const char *rec_if_cidr(const struct recommendation *rec, const char *node, const char *ifname)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < rec->nifs; i++) {
+		const struct rec_if *f = &rec->ifs[i];
+		size_t a = strcspn(node, "."), b = strcspn(f->node, ".");
+
+		if (strcmp(f->ifname, ifname) || a != b || strncmp(node, f->node, a))
+			continue;
+		if (found && strcmp(found, f->cidr))
+			return NULL;	/* two IPv4 networks on it: no one answer */
+		found = f->cidr;
+	}
+	return found;
+}
+
 int rec_from_doc(struct recommendation *rec, const json_t *doc, struct findings *fs, struct err *e)
 {
 	const json_t *arr = json_object_get(doc, "findings"), *nodes, *facts, *n;
@@ -554,6 +565,8 @@ int rec_from_doc(struct recommendation *rec, const json_t *doc, struct findings 
 					break;
 				rec->hosts[rec->nhosts++] = xstrdup(name);
 			}
+			json_array_foreach(nodes, i, n)
+				collect_ifs(rec, jpath_str(n, "name"), json_object_get(n, "facts"));
 			if (rec->nhosts != json_array_size(nodes)) {
 				for (i = 0; i < rec->nhosts; i++)
 					free(rec->hosts[i]);
@@ -637,8 +650,7 @@ int rec_check(const struct recommendation *rec, struct err *e)
 	return 0;
 }
 
-/* Whether setting `v` applies on host `node` ("gpu1" matches "gpu1.cluster" both ways). */
-static int applies(const struct rec_var *v, const char *node)
+int rec_var_applies(const struct rec_var *v, const char *node)
 {
 	size_t a, b;
 
@@ -654,12 +666,98 @@ static int applies(const struct rec_var *v, const char *node)
 					  (!node[a] || !v->node[b]));
 }
 
+int rec_placeholder(const char *value)
+{
+	size_t n = value ? strlen(value) : 0;
+
+	return n >= 2 && value[0] == '<' && value[n - 1] == '>';
+}
+
+/* The value of env setting `name` on `node`: its own value over the every-node one. */
+const struct rec_var *rec_value_on(const struct recommendation *rec, const char *name,
+				   const char *node)
+{
+	const struct rec_var *all = NULL;
+
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct rec_var *v = &rec->v[i];
+		if (strcmp(v->name, name) || !rec_var_applies(v, node))
+			continue;
+		if (v->scope == SCOPE_NODE)
+			return v;
+		all = v;
+	}
+	return all;
+}
+
+/* NCCL_SOCKET_IFNAME's list: prefixes, '=' for exact names, '^' to exclude (nccl-internals). */
+static int ifname_listed(const char *list, const char *ifname)
+{
+	const char *p = list;
+	int exact = 0;
+
+	if (*p == '^')
+		p++;
+	if (*p == '=') {
+		exact = 1;
+		p++;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, p, n))
+			return 1;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int rec_steers_off(const struct recommendation *rec, const char *node, const char *ifname)
+{
+	const struct rec_var *n = rec_value_on(rec, "NCCL_SOCKET_IFNAME", node);
+	const struct rec_var *g = rec_value_on(rec, "GLOO_SOCKET_IFNAME", node);
+	int nccl_off, gloo_off = 1;
+
+	if (!n || !n->value || !*n->value || !ifname)
+		return 0;
+	nccl_off = n->value[0] == '^' ? ifname_listed(n->value, ifname) : !ifname_listed(n->value, ifname);
+	if (g && g->value) {
+		/* Gloo: exact names, comma separated */
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "=%s", g->value);
+		gloo_off = !ifname_listed(sb.buf, ifname);
+		strbuf_release(&sb);
+	}
+	return nccl_off && gloo_off;
+}
+
+int rec_covers(const struct recommendation *rec, const struct finding *f)
+{
+	size_t env = 0;
+
+	for (size_t i = 0; i < f->nsettings; i++) {
+		const struct setting *s = &f->settings[i];
+		const struct rec_var *v;
+
+		if (s->where != WHERE_ENV)
+			return 0;
+		v = rec_value_on(rec, s->name, s->node ? s->node : f->node);
+		if (!v || (!v->value) != (!s->value) || (v->value && strcmp(v->value, s->value)))
+			return 0;
+		env++;
+	}
+	return env > 0;
+}
+
 void rec_apply_env(const struct recommendation *rec, struct envmap *em, const char *node)
 {
 	/* every-node settings first, so a node's own value wins */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < rec->n; i++)
-			if ((rec->v[i].scope == SCOPE_NODE) == pass && applies(&rec->v[i], node))
+			if ((rec->v[i].scope == SCOPE_NODE) == pass && rec_var_applies(&rec->v[i], node) &&
+			    !rec_placeholder(rec->v[i].value))
 				envmap_set(em, rec->v[i].name, rec->v[i].value);
 }
 
@@ -670,7 +768,8 @@ void rec_apply_facts(const struct recommendation *rec, json_t *facts, const char
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < rec->n; i++) {
 			const struct rec_var *v = &rec->v[i];
-			if ((v->scope == SCOPE_NODE) != pass || !applies(v, node))
+			if ((v->scope == SCOPE_NODE) != pass || !rec_var_applies(v, node) ||
+			    rec_placeholder(v->value))
 				continue;
 			if (v->value)
 				jset_str(env, v->name, v->value);

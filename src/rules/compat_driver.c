@@ -232,17 +232,19 @@ static void rule_health(const struct node_model *m, const struct nm_driver *driv
 		f = finding_add(out, SEV_ERROR, "gpu.cuda.init", "cuInit fails with %s: CUDA is unusable", init);
 		finding_why(f, "%s; torch.cuda.is_available() returns False",
 			    hint ? hint : "the CUDA driver cannot initialise");
-		if (!strcmp(init, "CUDA_ERROR_UNKNOWN"))
+		if (!strcmp(init, "CUDA_ERROR_UNKNOWN")) {
 			finding_fix(f, "sudo modprobe nvidia_uvm");
-		else if (!strcmp(init, "CUDA_ERROR_STUB_LIBRARY"))
+		} else if (!strcmp(init, "CUDA_ERROR_STUB_LIBRARY")) {
 			finding_fix(f, "export LD_LIBRARY_PATH=$(echo \"$LD_LIBRARY_PATH\" | tr : '\\n' | "
 				    "grep -v /stubs | paste -sd:)");
-		else if (!strcmp(init, "CUDA_ERROR_NO_DEVICE"))
+		} else if (!strcmp(init, "CUDA_ERROR_NO_DEVICE")) {
 			finding_fix(f, "unset CUDA_VISIBLE_DEVICES   # or list real GPU indices in it");
-		else if (!strcmp(init, "CUDA_ERROR_SYSTEM_NOT_READY"))
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, "CUDA_VISIBLE_DEVICES", NULL);
+		} else if (!strcmp(init, "CUDA_ERROR_SYSTEM_NOT_READY")) {
 			finding_fix(f, "sudo systemctl enable --now nvidia-fabricmanager");
-		else
+		} else {
 			finding_fix(f, "nvidia-smi && dmesg | grep -i nvrm | tail   # the kernel log names the cause");
+		}
 		finding_evidence(f, "driver.cuda_driver.init = %s (%s)", init,
 				 driver->cuda_library ? driver->cuda_library : "libcuda.so.1");
 	}

@@ -355,7 +355,7 @@ static void report_master(struct net *n)
 				addr, m->resolve_error);
 		finding_why(f, "Every rank connects to MASTER_ADDR:MASTER_PORT (torch's TCPStore) first; "
 			    "a name that does not resolve on this node fails the whole job.");
-		finding_fix(f, "export MASTER_ADDR=<rank 0's private IP address>");
+		finding_export(f, "MASTER_ADDR", "<rank 0's private IP address>");
 		return;
 	}
 	if (m->route_error) {
@@ -369,6 +369,8 @@ static void report_master(struct net *n)
 				"MASTER_ADDR %s is this machine's loopback: fine for one node, unreachable from others",
 				addr);
 		finding_fix(f, "export MASTER_ADDR=<this node's private IP address>   # for a multi-node job");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "MASTER_ADDR", "%s",
+				"<this node's private IP address>");
 		return;
 	}
 	if (!n->m->master.ifname || r->boot_status != IFS_OK)

@@ -25,7 +25,7 @@ pair() {
 	for i in 0 1; do
 		if [ "$how" = run ]; then
 			timeout "$limit" "$NCCLCHECK" lab exec nclem2-n$i -- env EM_JOB_TIMEOUT=6 \
-				"$NCCLCHECK" run --no-python -- "${LAUNCH[@]}" --node_rank=$i "$JOB" \
+				"$NCCLCHECK" run --no-cluster --no-python -- "${LAUNCH[@]}" --node_rank=$i "$JOB" \
 				>"$LAB_TMP/$label.$i" 2>&1 &
 		else
 			timeout "$limit" "$NCCLCHECK" lab exec nclem2-n$i -- env EM_JOB_TIMEOUT=6 \
@@ -42,7 +42,7 @@ expect_rc 0 $? "lab up cloud-public-blocked"
 for i in 0 1; do sed -i "s/^10\.10\.0\.1$i\t/203.0.113.1$i\t/" /etc/netns/nclem2-n$i/hosts; done
 
 # --dry-run: what would change, and the command, and nothing started
-out=$(lx n1 "$NCCLCHECK" run --no-python --dry-run -- "${LAUNCH[@]}" --node_rank=1 "$JOB")
+out=$(lx n1 "$NCCLCHECK" run --no-cluster --no-python --dry-run -- "${LAUNCH[@]}" --node_rank=1 "$JOB")
 expect_rc 0 $? "run --dry-run"
 expect_match "$out" "^  NCCL_SOCKET_IFNAME=eth1 " "--dry-run shows NCCL_SOCKET_IFNAME=eth1"
 expect_match "$out" "^  GLOO_SOCKET_IFNAME=eth1 " "--dry-run shows GLOO_SOCKET_IFNAME=eth1"
@@ -63,7 +63,7 @@ expect_match "$(cat "$LAB_TMP/through-run.1")" "ncclcheck run: checks pass" "run
 rcs=""; pids=""
 for i in 0 1; do
 	timeout 120 "$NCCLCHECK" lab exec nclem2-n$i -- env EM_JOB_TIMEOUT=6 "${LAUNCH[@]}" --no_python \
-		--node_rank=$i "$NCCLCHECK" run --no-python -- "$TORCHPY" "$JOB" >"$LAB_TMP/under.$i" 2>&1 &
+		--node_rank=$i "$NCCLCHECK" run --no-cluster --no-python -- "$TORCHPY" "$JOB" >"$LAB_TMP/under.$i" 2>&1 &
 	pids="$pids $!"
 done
 for p in $pids; do wait "$p"; rcs="$rcs $?"; done
@@ -82,12 +82,12 @@ case "$rcs" in
 esac
 
 # CMD's exit code passes through; CMD sees the recommended environment
-lx n1 "$NCCLCHECK" run --no-python -q -- sh -c 'test "$NCCL_SOCKET_IFNAME" = eth1 && exit 7'
+lx n1 "$NCCLCHECK" run --no-cluster --no-python -q -- sh -c 'test "$NCCL_SOCKET_IFNAME" = eth1 && exit 7'
 expect_rc 7 $? "CMD's exit code passes through (and it saw NCCL_SOCKET_IFNAME=eth1)"
-lx n1 "$NCCLCHECK" run --no-python -q -- /nonexistent/cmd 2>"$LAB_TMP/err"
+lx n1 "$NCCLCHECK" run --no-cluster --no-python -q -- /nonexistent/cmd 2>"$LAB_TMP/err"
 expect_rc 3 $? "a CMD that cannot start"
 expect_match "$(cat "$LAB_TMP/err")" "cannot start '/nonexistent/cmd'" "says why"
-lx n1 "$NCCLCHECK" run --no-python 2>/dev/null; expect_rc 2 $? "no CMD"
+lx n1 "$NCCLCHECK" run --no-cluster --no-python 2>/dev/null; expect_rc 2 $? "no CMD"
 
 # a saved verdict: run --from FILE
 lx n1 "$NCCLCHECK" node --no-python --json >"$LAB_TMP/n1.json"
@@ -99,7 +99,7 @@ expect_match "$out" "^  NCCL_SOCKET_IFNAME=eth1 " "the saved verdict gives the s
 "$NCCLCHECK" lab up --nodes 2 --scenario dns-broken --prefix nclem2 --force >/dev/null
 expect_rc 0 $? "lab up dns-broken"
 rm -f "$LAB_TMP/started"
-out=$(lx n1 "$NCCLCHECK" run --no-python -- touch "$LAB_TMP/started")
+out=$(lx n1 "$NCCLCHECK" run --no-cluster --no-python -- touch "$LAB_TMP/started")
 expect_rc 1 $? "run stops on an error the environment does not fix"
 expect_match "$out" "not starting 'touch'" "and says so"
 expect_match "$out" "net\.master\.unresolved" "showing the finding"

@@ -6,6 +6,7 @@
 #include "emit/emit.h"
 #include "util/envmap.h"
 #include "util/json.h"
+#include "util/xalloc.h"
 
 static struct recommendation *two_by_eight(void)
 {
@@ -90,12 +91,16 @@ static void test_from_findings(void **state)
 	(void)state;
 
 	f = finding_add(fs, SEV_ERROR, "net.bootstrap.master_mismatch", "NCCL will bootstrap on eth0");
-	finding_fix(f, "export NCCL_SOCKET_IFNAME=eth1");
-	finding_fix(f, "export NCCL_ALGO=Ring   # from a blog");
-	finding_fix(f, "export FOO=$(rm -rf /)");
+	finding_export(f, "NCCL_SOCKET_IFNAME", "eth1");
+	finding_export(f, "NCCL_ALGO", "Ring");		/* from a blog: the lint drops it */
 	finding_fix(f, "unset NCCL_P2P_DISABLE   # it hides NVLink");
+	finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_P2P_DISABLE", NULL);
 	f = finding_add(fs, SEV_OK, "ok.one", "passed");
-	finding_fix(f, "export NCCL_CROSS_NIC=1");
+	finding_export(f, "NCCL_CROSS_NIC", "1");
+	/* fix lines are prose: a saved document's finding without settings[] recommends nothing */
+	f = finding_add(fs, SEV_ERROR, "old.doc", "from an old document");
+	finding_fix(f, "export NCCL_MIN_NCHANNELS=4");
+	f->decoded = 1;
 	f = finding_add(fs, SEV_WARN, "x.y", "with settings");
 	finding_setting(f, WHERE_SYSCTL, SCOPE_ALL, "net.ipv4.ip_local_port_range", "50000 51000");
 	finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_IB_HCA", "=mlx5_0");
@@ -105,7 +110,7 @@ static void test_from_findings(void **state)
 	assert_string_equal(rec_get(rec, "NCCL_SOCKET_IFNAME")->source, "net.bootstrap.master_mismatch");
 	assert_string_equal(rec_get(rec, "GLOO_SOCKET_IFNAME")->value, "eth1");
 	assert_null(rec_get(rec, "NCCL_ALGO"));
-	assert_null(rec_get(rec, "FOO"));
+	assert_null(rec_get(rec, "NCCL_MIN_NCHANNELS"));
 	assert_non_null(rec_get(rec, "NCCL_P2P_DISABLE"));
 	assert_null(rec_get(rec, "NCCL_P2P_DISABLE")->value);
 	assert_null(rec_get(rec, "NCCL_CROSS_NIC"));	/* an ok finding recommends nothing */
@@ -399,6 +404,125 @@ static void test_sh_word_and_apply(void **state)
 	rec_free(rec);
 }
 
+/* A placeholder value is never written as a value: a commented instruction in every output. */
+static void test_placeholders(void **state)
+{
+	static const char *const forms[] = {
+		"NCCLCHECK_TOKEN=<", "NCCLCHECK_TOKEN='<", "NCCLCHECK_TOKEN=\"<", "-x NCCLCHECK_TOKEN",
+		"MASTER_ADDR=<", "MASTER_ADDR='<", "value: \"<", "value: '<", "value: <",
+		"NCCL_IB_HCA=<", "NCCL_IB_HCA='<", "sysctl.x = <",
+	};
+	struct recommendation *rec = two_by_eight();
+	struct envmap *em = envmap_new(NULL);
+	struct strbuf out[11];
+	(void)state;
+
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCLCHECK_TOKEN", "<the same secret on every node>",
+		"without a token anyone who reaches the port may join", "cluster.auth.none");
+	rec_set(rec, WHERE_ENV, SCOPE_NODE, "n1", "NCCL_IB_HCA", "<n1's RDMA devices>", "n1's", NULL);
+	rec_set(rec, WHERE_NCCL_CONF, SCOPE_ALL, NULL, "NCCL_IB_HCA", "<the RDMA devices>", "x", NULL);
+	rec_set(rec, WHERE_SYSCTL, SCOPE_ALL, NULL, "sysctl.x", "<a value>", "x", NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(out); i++)
+		strbuf_init(&out[i], 0);
+	emit_env(&out[0], rec);
+	emit_torchrun(&out[1], rec, 1);
+	emit_torchrun_c10d(&out[2], rec);
+	emit_lightning(&out[3], rec);
+	emit_sbatch(&out[4], rec);
+	emit_taskprolog(&out[5], rec);
+	emit_mpirun(&out[6], rec);
+	emit_k8s(&out[7], rec);
+	emit_nccl_conf(&out[8], rec);
+	emit_sysctl(&out[9], rec);
+	emit_env(&out[10], rec);
+	for (size_t i = 0; i < ARRAY_SIZE(out); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(forms); j++)
+			assert_hasnt(out[i], forms[j]);
+		/* the real values are still written */
+		if (i != 3 && i < 8)
+			assert_has(out[i], "eth1");
+	}
+	assert_has(out[0], "# export NCCLCHECK_TOKEN=...   # to fill in: <the same secret on every node>\n");
+	assert_has(out[0], "\t# export NCCL_IB_HCA=...   # to fill in: <n1's RDMA devices>\n");
+	assert_has(out[4], "# export NCCLCHECK_TOKEN=...   # to fill in:");
+	assert_has(out[5], "# echo export NCCLCHECK_TOKEN=...   # to fill in:");
+	assert_has(out[6], "# export NCCLCHECK_TOKEN=...");
+	assert_has(out[7], "secretKeyRef: {name: ncclcheck-token, key: value}");
+	assert_has(out[7], "# - name: NCCLCHECK_TOKEN");
+	assert_has(out[8], "# NCCL_IB_HCA=...   # to fill in: <the RDMA devices>");
+	assert_has(out[9], "# sysctl.x=...   # to fill in: <a value>");
+	/* nor does run apply one */
+	rec_apply_env(rec, em, "n1");
+	assert_null(envmap_get(em, "NCCLCHECK_TOKEN"));
+	assert_null(envmap_get(em, "NCCL_IB_HCA"));
+	assert_string_equal(envmap_get(em, "NCCL_SOCKET_IFNAME"), "eth1");
+	assert_true(rec_placeholder("<x>"));
+	assert_false(rec_placeholder("<x"));
+	assert_false(rec_placeholder("eth1"));
+	assert_false(rec_placeholder(NULL));
+	for (size_t i = 0; i < ARRAY_SIZE(out); i++)
+		strbuf_release(&out[i]);
+	envmap_free(em);
+	rec_free(rec);
+}
+
+/* mpirun: Open MPI's own interface selection follows NCCL's, by name or by the shared subnet. */
+static void test_mpirun_ifaces(void **state)
+{
+	static const char doc[] = "{\"findings\": [], \"nodes\": ["
+		"{\"name\": \"n0\", \"facts\": {\"net\": {\"interfaces\": ["
+		"{\"name\": \"eth0\", \"addrs\": [{\"addr\": \"203.0.113.10\", \"prefixlen\": 24, \"family\": 4}]},"
+		"{\"name\": \"eth1\", \"addrs\": [{\"addr\": \"10.10.0.10\", \"prefixlen\": 24, \"family\": 4}]}]}}},"
+		"{\"name\": \"n1\", \"facts\": {\"net\": {\"interfaces\": ["
+		"{\"name\": \"ens5\", \"addrs\": [{\"addr\": \"10.10.0.11\", \"prefixlen\": 24, \"family\": 4},"
+		"{\"addr\": \"fe80::1\", \"prefixlen\": 64, \"family\": 6}]}]}}}]}";
+	struct recommendation *rec = rec_new();
+	struct findings *fs = findings_new();
+	struct strbuf sb = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	json_t *d = json_lit(doc);
+	(void)state;
+
+	assert_int_equal(rec_from_doc(rec, d, fs, &e), 0);
+	rec->gpus_per_node = 1;
+	rec_defaults(rec);
+	assert_string_equal(rec_if_cidr(rec, "n1.cluster", "ens5"), "10.10.0.0/24");
+	assert_null(rec_if_cidr(rec, "n1", "eth1"));
+	/* the same name everywhere: the name */
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "=eth1", "x", NULL);
+	emit_mpirun(&sb, rec);
+	assert_has(sb, "\t--mca btl_tcp_if_include eth1 --mca oob_tcp_if_include eth1 \\\n");
+	assert_has(sb, "\tpython3 train.py\n");
+	strbuf_reset(&sb);
+	/* names that differ per node: the subnet they share, said in a comment */
+	rec_set(rec, WHERE_ENV, SCOPE_NODE, "n0", "NCCL_SOCKET_IFNAME", "eth1", "n0's", NULL);
+	rec_set(rec, WHERE_ENV, SCOPE_NODE, "n1", "NCCL_SOCKET_IFNAME", "ens5", "n1's", NULL);
+	emit_mpirun(&sb, rec);
+	assert_has(sb, "\t--mca btl_tcp_if_include 10.10.0.0/24 --mca oob_tcp_if_include 10.10.0.0/24 \\\n");
+	assert_has(sb, "# the nodes' interface names differ (n0 eth1, n1 ens5)");
+	assert_has(sb, "sh -c '. ./ncclcheck.env && exec \"$@\"' sh python3 train.py\n");
+	strbuf_reset(&sb);
+	/* no subnet known for one of them: every name, and the warning */
+	rec_set(rec, WHERE_ENV, SCOPE_NODE, "n1", "NCCL_SOCKET_IFNAME", "ib0", "n1's", NULL);
+	emit_mpirun(&sb, rec);
+	assert_has(sb, "\t--mca btl_tcp_if_include eth1,ib0 --mca oob_tcp_if_include eth1,ib0 \\\n");
+	assert_has(sb, "no one subnet is known");
+	strbuf_reset(&sb);
+	rec_free(rec);
+	/* an exclude list: Open MPI's exclude knobs, loopback kept out */
+	rec = rec_new();
+	rec->nodes = 2;
+	rec->gpus_per_node = 1;
+	rec_defaults(rec);
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "^docker0", "x", NULL);
+	emit_mpirun(&sb, rec);
+	assert_has(sb, "\t--mca btl_tcp_if_exclude lo,docker0 --mca oob_tcp_if_exclude lo,docker0 \\\n");
+	strbuf_release(&sb);
+	json_decref(d);
+	findings_free(fs);
+	rec_free(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +534,8 @@ int main(void)
 		cmocka_unit_test(test_lightning),
 		cmocka_unit_test(test_slurm_mpi_k8s),
 		cmocka_unit_test(test_sh_word_and_apply),
+		cmocka_unit_test(test_placeholders),
+		cmocka_unit_test(test_mpirun_ifaces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

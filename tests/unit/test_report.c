@@ -15,8 +15,9 @@ static struct findings *sample(void)
 	finding_add(fs, SEV_OK, "compat.driver", "driver 580.82 supports CUDA 13.0");
 	f = finding_add(fs, SEV_WARN, "env.nccl_algo_forced", "NCCL_ALGO=Ring is forced globally");
 	finding_fix(f, "unset NCCL_ALGO");
+	finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_ALGO", NULL);
 	f = finding_add(fs, SEV_ERROR, "net.bootstrap.wrong_if", "NCCL will bootstrap on eth0");
-	finding_fix(f, "export NCCL_SOCKET_IFNAME=eth1");
+	finding_export(f, "NCCL_SOCKET_IFNAME", "eth1");
 	finding_why(f, "MASTER_ADDR is reached through eth1");
 	finding_evidence(f, "eth0 203.0.113.5/24");
 	finding_node(f, "node1");
