@@ -33,6 +33,13 @@ struct cluster_input {
 	json_t *const *facts;		/* by rank; validated (cluster_facts_check) */
 	const struct cluster_link *links;
 	size_t nlinks;
+	/*
+	 * By rank, may be NULL: each node's own findings (the node_rules hook's), which the hook
+	 * settles by the link tests into settled[] (rules/cluster.h cluster_settle) when the view
+	 * is complete; left as they are otherwise.
+	 */
+	struct findings *const *node_findings;
+	struct cluster_settled *settled;
 };
 
 /* The hook a later step fills with the cross-node rules (pure: no I/O). */
