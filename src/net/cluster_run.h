@@ -6,9 +6,12 @@
  * prints. Nothing here prints: progress goes through a callback, the result is a JSON document.
  *
  * Report document (render_json_doc("cluster", ...)):
- *   { ..., verb: "cluster", nodes: [{rank, name, addr, facts, findings}], links: [{target, peer,
+ *   { ..., verb: "cluster", nodes: [{rank, name, addr, facts, findings, settled}], links: [{target, peer,
  *     target_name, peer_name, ifname, phase, ok, error, result}], rounds, timings_ms,
  *     findings: [...], summary, exit_code }
+ * nodes[].findings are the node's own (as `ncclcheck node` sees it) after the link tests settled
+ * them; settled[] is {id, verdict: confirmed|withdrawn|unsettled, severity, title, evidence} per
+ * settleable finding, with the whole finding for a withdrawn one (rules/cluster.h).
  */
 #ifndef NCCLCHECK_NET_CLUSTER_RUN_H
 #define NCCLCHECK_NET_CLUSTER_RUN_H
