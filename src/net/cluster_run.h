@@ -6,8 +6,9 @@
  * prints. Nothing here prints: progress goes through a callback, the result is a JSON document.
  *
  * Report document (render_json_doc("cluster", ...)):
- *   { ..., verb: "cluster", nodes: [{rank, name, addr, facts, findings, settled}], links: [{target, peer,
- *     target_name, peer_name, ifname, phase, ok, error, result}], rounds, timings_ms,
+ *   { ..., verb: "cluster", nodes: [{rank, name, addr, facts, findings, settled}],
+ *     links: [{target, peer, target_name, peer_name, ifname, phase, ok, error, result}], rounds,
+ *     timings_ms,
  *     findings: [...], summary, exit_code }
  * nodes[].findings are the node's own (as `ncclcheck node` sees it) after the link tests settled
  * them; settled[] is {id, verdict: confirmed|withdrawn|unsettled, severity, title, evidence} per
