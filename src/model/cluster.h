@@ -94,7 +94,7 @@ enum cluster_settle {
 struct cluster_settle_entry {
 	const struct finding *f;	/* in the node's findings, or in `withdrawn` */
 	enum cluster_settle verdict;
-	char evidence[CLUSTER_SETTLE_EVIDENCE];	/* the link test that settled it; why not, when unsettled */
+	char evidence[CLUSTER_SETTLE_EVIDENCE];	/* the link test that settled it, or why none did */
 };
 
 struct cluster_settled {

@@ -362,7 +362,7 @@ size_t cluster_node_errors(const struct run *run)
 	return n;
 }
 
-/* nodes[].settled[]: every settleable finding's verdict; a withdrawn one keeps its whole finding. */
+/* nodes[].settled[]: each settleable finding's verdict; a withdrawn one keeps its whole finding. */
 static json_t *settled_json(const struct cluster_settled *st)
 {
 	json_t *arr = json_array();

@@ -37,7 +37,8 @@ struct settle_rule {
 	settle_judge_fn judge;
 };
 
-static void ev_set(struct settle_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ev_set(struct settle_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void ev_set(struct settle_ctx *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -259,7 +260,7 @@ static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 
 /* ---- the judges: which interfaces a finding is about ---- */
 
-/* The interface named at `at` in the title ("... makes docker0 eligible"), checked against the model. */
+/* The interface the title names between `before` and `after` ("makes docker0 eligible"), if real. */
 static const char *title_ifname(const struct settle_ctx *c, const char *before, const char *after)
 {
 	const char *t = c->f->title, *p = before ? strstr(t, before) : t;
