@@ -102,6 +102,7 @@ struct cluster_settled {
 	struct cluster_settle_entry *v;	/* one per settleable finding, in the node's order */
 	size_t n, alloc;
 	size_t nconfirmed, nwithdrawn, nunsettled;
+	int done;			/* cluster_settle ran (the link tests finished) */
 };
 
 void cluster_settled_init(struct cluster_settled *s);

@@ -408,7 +408,8 @@ json_t *cluster_report_doc(struct run *run, struct findings *fs, int code)
 		if (run->node_fs && run->node_fs[i]) {
 			findings_sort(run->node_fs[i]);
 			json_object_set_new(o, "findings", findings_to_json(run->node_fs[i]));
-			json_object_set_new(o, "settled", settled_json(&run->settled[i]));
+			if (run->settled[i].done)
+				json_object_set_new(o, "settled", settled_json(&run->settled[i]));
 		}
 		json_array_append_new(nodes, o);
 	}
@@ -449,6 +450,14 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 
 /* ---- text ---- */
 
+/* A member's string, "?" when the (peer's) report has none there. */
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "?";
+}
+
 /* Counts a settled[] array's verdicts. */
 static void settled_counts(const json_t *st, size_t c[3])
 {
@@ -472,7 +481,7 @@ static void settled_counts(const json_t *st, size_t c[3])
 static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb)
 {
 	json_t *n;
-	size_t i;
+	size_t i, errors = 0;
 	int head = 0;
 
 	json_array_foreach(nodes, i, n) {
@@ -493,24 +502,33 @@ static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb
 		ne = findings_count(fs, SEV_ERROR);
 		nw = findings_count(fs, SEV_WARN);
 		ni = findings_count(fs, SEV_INFO);
-		strbuf_addf(sb, "  %-20s %zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
-			    "left: %zu error%s, %zu warning%s, %zu note%s\n",
-			    json_string_value(json_object_get(n, "name")), c[0], c[1], c[2], ne,
-			    ne == 1 ? "" : "s", nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
+		strbuf_addf(sb, "  %-20s ", jstr(n, "name"));
+		if (st)
+			strbuf_addf(sb, "%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
+				    "left: ", c[0], c[1], c[2]);
+		else
+			strbuf_addstr(sb, "not settled (the link tests did not finish): ");
+		strbuf_addf(sb, "%zu error%s, %zu warning%s, %zu note%s\n", ne, ne == 1 ? "" : "s",
+			    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
 		json_array_foreach(st, k, e) {
 			const char *v = json_string_value(json_object_get(e, "verdict"));
 
 			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
 				continue;
+			errors += !strcmp(v, "confirmed") &&
+				  !strcmp(jstr(e, "severity"), "error");
 			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
-				    json_string_value(json_object_get(e, "severity")),
-				    json_string_value(json_object_get(e, "id")),
-				    json_string_value(json_object_get(e, "title")),
+				    jstr(e, "severity"),
+				    jstr(e, "id"),
+				    jstr(e, "title"),
 				    !strcmp(v, "confirmed") ? "measured" : "why not",
-				    json_string_value(json_object_get(e, "evidence")));
+				    jstr(e, "evidence"));
 		}
 		findings_free(fs);
 	}
+	if (errors)
+		strbuf_addf(sb, "  (%zu confirmed error%s: measured failures, counted in the exit "
+			    "code)\n", errors, errors == 1 ? "" : "s");
 }
 
 void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)

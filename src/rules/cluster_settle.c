@@ -453,6 +453,7 @@ void cluster_settle(const struct cluster_view *v, size_t node, struct findings *
 {
 	size_t keep = 0;
 
+	out->done = 1;
 	for (size_t i = 0; i < fs->n; i++) {
 		struct finding *f = fs->v[i];
 		const struct settle_rule *rule = rule_for(f->id);

@@ -10,9 +10,11 @@
 
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
+#include "net/cluster_run.h"
 #include "rules/cluster.h"
 #include "rules/rules.h"
 #include "util/json.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define MAXN 3
@@ -550,6 +552,53 @@ static void extra_interfaces(void **state)
 	}
 }
 
+/* The text report from a report document: counts, the confirmed listed, withdrawn never shown. */
+static void report_text(void **state)
+{
+	struct findings *fs = findings_new();
+	struct finding *f = finding_add(fs, SEV_ERROR, "net.mtu.jumbo", "eth1 has MTU 9000");
+	struct strbuf sb = STRBUF_INIT;
+	json_t *doc;
+	(void)state;
+
+	(void)f;
+	doc = json_pack("{s:[{s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:s}, {s:s, s:s, s:s, s:s, s:s},"
+			"{s:s, s:s, s:s, s:s, s:s}]}, {s:s, s:[]}, {s:s, s:[], s:[{s:s}, {s:i}]}]}",
+			"nodes",
+			"name", "a", "findings", findings_to_json(fs), "settled",
+			"id", "net.mtu.jumbo", "verdict", "confirmed", "severity", "error",
+			"title", "eth1 has MTU 9000", "evidence", "b -> a eth1: packets over 1500 vanish",
+			"id", "net.bootstrap.public", "verdict", "withdrawn", "severity", "warn",
+			"title", "SECRET-WITHDRAWN", "evidence", "every peer connects",
+			"id", "net.mtu.differ", "verdict", "unsettled", "severity", "info",
+			"title", "MTUs differ", "evidence", "no path MTU test",
+			"name", "b", "findings",
+			"name", "c", "findings", "settled", "verdict", "confirmed", "verdict", 3);
+	assert_non_null(doc);
+	cluster_report_text(doc, 0, &sb);
+	assert_non_null(strstr(sb.buf, "settled by the link tests"));
+	assert_non_null(strstr(sb.buf, "1 confirmed, 1 withdrawn by measurement, 1 unsettled; "
+				       "left: 1 error, 0 warnings, 0 notes"));
+	assert_non_null(strstr(sb.buf, "confirmed error net.mtu.jumbo: eth1 has MTU 9000\n"
+				       "      measured: b -> a eth1: packets over 1500 vanish"));
+	assert_null(strstr(sb.buf, "SECRET-WITHDRAWN"));
+	assert_null(strstr(sb.buf, "MTUs differ"));
+	assert_non_null(strstr(sb.buf, "b                    not settled (the link tests did not "
+				       "finish)"));
+	/* a peer's entry without members is counted, shown with '?', and does not crash */
+	assert_non_null(strstr(sb.buf, "confirmed ? ?: ?"));
+	assert_non_null(strstr(sb.buf, "(1 confirmed error: measured failures, counted in the exit "
+				       "code)"));
+	strbuf_release(&sb);
+	cluster_report_text(doc, 1, &sb);
+	assert_non_null(strstr(sb.buf, "unsettled info net.mtu.differ: MTUs differ\n      why not: "
+				       "no path MTU test"));
+	assert_null(strstr(sb.buf, "SECRET-WITHDRAWN"));
+	strbuf_release(&sb);
+	json_decref(doc);
+	findings_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +610,7 @@ int main(void)
 		cmocka_unit_test(cloud_mtu_notes),
 		cmocka_unit_test(docker0),
 		cmocka_unit_test(extra_interfaces),
+		cmocka_unit_test(report_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
