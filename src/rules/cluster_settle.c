@@ -95,8 +95,9 @@ static int duplicate_addr(struct settle_ctx *c, const char *ifname)
 			const struct ifs_addr *bd = &mj->ifs.in.addrs[b];
 
 			if (bd->family == 4 && !memcmp(bd->addr, a->addr, 4)) {
-				ev_set(c, "%s on %s's %s is also %s's %s address (the link tests' "
-				       "cluster.ip.duplicate): a peer that connects to it reaches itself",
+				ev_set(c, "%s on %s's %s is also %s's %s address (the nodes' facts "
+				       "side by side, cluster.ip.duplicate): a peer that connects to it "
+				       "reaches itself",
 				       a->text, name_of(c, c->node), ifname, name_of(c, j), bd->name);
 				return 1;
 			}
@@ -115,7 +116,8 @@ static void scan_cover(const struct link_scan_result *s, long lo, long hi, long 
 		const struct link_interval *x = &s->iv[k];
 		long a = x->lo > lo ? x->lo : lo, b = x->hi < hi ? x->hi : hi;
 
-		if (x->state == LINK_PORT_UNTESTED || a > b)
+		/* a local failure on either side says nothing about the path */
+		if (x->state == LINK_PORT_UNTESTED || x->state == LINK_PORT_ERROR || a > b)
 			continue;
 		*tested += b - a + 1;
 		if (x->state != LINK_PORT_OPEN && x->state != LINK_PORT_IN_USE && !*closed)

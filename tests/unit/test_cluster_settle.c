@@ -326,6 +326,15 @@ static void unmeasured_stays_unsettled(void **state)
 	expect_finding(x.fs, "net.bootstrap.master_mismatch", SEV_ERROR);
 	release(&x);
 
+	/* a scan whose every port failed locally (no fd, ...): neither closed nor open */
+	load(&x, 2);
+	build(&x);
+	connect_to(&x, 1, 0, "eth0", LINK_OK);
+	scan_of(&x, 1, 0, "eth0", LINK_PORT_ERROR, 60999);
+	settle(&x);
+	expect_unsettled(&x, "net.firewall.blocks", "without testing every port");
+	release(&x);
+
 	/* three nodes; rank 2 never connected to rank 0's eth0; a sampled scan from rank 1 */
 	load(&x, 3);
 	build(&x);
