@@ -388,6 +388,16 @@ static json_t *settled_json(const struct cluster_settled *st)
 	return arr;
 }
 
+/* Each kept finding the settle table covers says so: "settled": "confirmed" or "unsettled". */
+static void mark_settled(json_t *arr, const struct findings *fs, const struct cluster_settled *st)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		for (size_t k = 0; k < st->n; k++)
+			if (st->v[k].f == fs->v[i])
+				jset_str(json_array_get(arr, i), "settled",
+					 cluster_settle_name(st->v[k].verdict));
+}
+
 json_t *cluster_report_doc(struct run *run, struct findings *fs, int code)
 {
 	json_t *payload = json_object(), *nodes = json_array(), *doc;
@@ -406,10 +416,15 @@ json_t *cluster_report_doc(struct run *run, struct findings *fs, int code)
 		if (run->nodes[i].facts)
 			json_object_set(o, "facts", run->nodes[i].facts);
 		if (run->node_fs && run->node_fs[i]) {
+			json_t *arr;
+
 			findings_sort(run->node_fs[i]);
-			json_object_set_new(o, "findings", findings_to_json(run->node_fs[i]));
-			if (run->settled[i].done)
+			arr = findings_to_json(run->node_fs[i]);
+			if (run->settled[i].done) {
+				mark_settled(arr, run->node_fs[i], &run->settled[i]);
 				json_object_set_new(o, "settled", settled_json(&run->settled[i]));
+			}
+			json_object_set_new(o, "findings", arr);
 		}
 		json_array_append_new(nodes, o);
 	}

@@ -12,7 +12,8 @@
  *     findings: [...], summary, exit_code }
  * nodes[].findings are the node's own (as `ncclcheck node` sees it) after the link tests settled
  * them; settled[] is {id, verdict: confirmed|withdrawn|unsettled, severity, title, evidence} per
- * settleable finding, with the whole finding for a withdrawn one (rules/cluster.h).
+ * settleable finding, with the whole finding for a withdrawn one (rules/cluster.h); the kept
+ * ones carry "settled": "confirmed" or "unsettled" in findings[] too.
  */
 #ifndef NCCLCHECK_NET_CLUSTER_RUN_H
 #define NCCLCHECK_NET_CLUSTER_RUN_H

@@ -90,6 +90,8 @@ expect_q mj "st(0, 'net.mtu.jumbo').get('verdict'), nf(0, 'net.mtu.jumbo')[0]['s
 	"\('confirmed', 'error', 'high'\)" "mtu-blackhole: net.mtu.jumbo confirmed, an error, confidence high"
 expect_q mj "any('packets over 1500 bytes vanish' in e and 'path MTU test' in e for e in nf(0, 'net.mtu.jumbo')[0]['evidence'])" True \
 	"  its evidence names the path MTU test and the size"
+expect_q mj "nf(0, 'net.mtu.jumbo')[0].get('settled'), [x.get('settled') for x in nf(0, 'gpu.driver.absent')]" "\('confirmed', \[None\]\)" \
+	"  the finding itself is marked confirmed; one outside the table is not marked"
 pair - mt
 expect_match "$(cat "$LAB_TMP/mt.txt")" "confirmed error net.mtu.jumbo: eth1" "text lists the confirmed guess"
 expect_match "$(cat "$LAB_TMP/mt.txt")" "measured: .*vanish" "  with what was measured"
