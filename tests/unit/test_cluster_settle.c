@@ -30,7 +30,8 @@ struct fixture {
 	struct cluster_settled st;
 };
 
-/* n nodes; node i gets lab-n(i%2)'s facts with its addresses moved to .1(0+i) */
+/* n nodes; node i gets lab-n(i%2)'s facts (a third node is a copy of the first: its addresses
+ * collide, which only the docker cases, with two nodes, look at) */
 static void load(struct fixture *x, size_t n)
 {
 	memset(x, 0, sizeof(*x));
