@@ -301,21 +301,24 @@ int sched_bw_classify(int n, const struct sched_meas *m, int nm, double ref_gbps
 		v->ref_gbps = ref_gbps;
 		v->slow_gbps = slow_frac * ref_gbps;
 		/*
-		 * Fast flows on a busy machine spread by up to 2x, so one of them can fall under
-		 * the threshold; a slow node or link sits far below them. When a clear gap (a
-		 * factor 1/slow_frac or more) separates the flows under the threshold, the slow
-		 * ones are those under its widest gap (the higher of equal ones), not the noise
-		 * just under the threshold.
+		 * Fast flows on a busy machine spread by 2x and more, so some fall under the
+		 * threshold by chance; a slow node or link sits apart, below a clear gap (a factor
+		 * 1/slow_frac) in the sorted flows (the reference closes the list: flows far under
+		 * a given ceiling are slow together). Slow are the flows under the widest such gap
+		 * below the threshold (the higher of equal ones); without one, none is slow.
 		 */
-		for (int i = 0; i + 1 < nm; i++) {
-			double r = g[i] > 0 ? g[i + 1] / g[i] : g[i + 1] > 0 ? 1e9 : 1;
+		for (int i = 0; i < nm; i++) {
+			double next = i + 1 < nm ? g[i + 1] : ref_gbps > g[i] ? ref_gbps : g[i];
+			double r = g[i] > 0 ? next / g[i] : next > 0 ? 1e9 : 1;
 
 			if (g[i] >= v->slow_gbps || r < 1 / slow_frac || r < widest)
 				continue;
 			widest = r;
-			cut = g[i] > 0 ? sqrt(g[i] * g[i + 1]) : g[i + 1] / 2;
+			cut = g[i] > 0 ? sqrt(g[i] * next) : next / 2;
 		}
-		if (widest > 0 && cut < v->slow_gbps)
+		if (!widest)
+			v->slow_gbps = 0;
+		else if (cut < v->slow_gbps)
 			v->slow_gbps = cut;
 		free(g);
 	}

@@ -265,9 +265,32 @@ static void classify(void **state)
 	assert_string_equal(fs->v[0]->node, "n2");
 	findings_free(fs);
 	sched_verdict_release(&v);
-	/* the same pair with nothing far below: no gap, the slower direction stays slow */
+	/* the same pair with nothing far below: a gap of 1.7x, the slower direction stays slow */
 	assert_int_equal(sched_bw_classify(2, m, 2, 0, 0, &v), 0);
 	assert_int_not_equal(v.links[0].v, SCHED_LINK_OK);
+	sched_verdict_release(&v);
+	/* healthy lab nodes on a loaded box (measured): 3.2 to 7.5 Gbit/s with no gap, no one slow */
+	m[0] = (struct sched_meas){ 1, 2, 6.24 };
+	m[1] = (struct sched_meas){ 2, 0, 4.31 };
+	m[2] = (struct sched_meas){ 0, 1, 3.88 };
+	m[3] = (struct sched_meas){ 0, 2, 7.05 };
+	m[4] = (struct sched_meas){ 1, 0, 7.49 };
+	m[5] = (struct sched_meas){ 2, 1, 3.22 };
+	assert_int_equal(sched_bw_classify(3, m, 6, 0, 0, &v), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(v.node[i], SCHED_NODE_OK);
+	for (int k = 0; k < v.nlinks; k++)
+		assert_int_equal(v.links[k].v, SCHED_LINK_OK);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 0);
+	findings_free(fs);
+	sched_verdict_release(&v);
+	/* flows far under a given ceiling are slow together, even without a gap between them */
+	m[0] = (struct sched_meas){ 0, 1, 3.0 };
+	m[1] = (struct sched_meas){ 1, 0, 3.1 };
+	assert_int_equal(sched_bw_classify(2, m, 2, 9.41, 0, &v), 0);
+	assert_int_equal(v.links[0].v, SCHED_LINK_UNKNOWN);
 	sched_verdict_release(&v);
 	/* a slow host at 25 % and a slow link at 50 %: equal gaps, both stay slow */
 	m[0] = (struct sched_meas){ 0, 1, 10 };
