@@ -395,6 +395,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "cluster.mtu.smaller_hop", .sev = SEV_INFO,
 	  .summary = "A path between two nodes carries less than the interface MTU; ICMP says"
 		     " so and TCP adapts." },
+	{ .id = "cluster.neigh.table_small", .sev = SEV_ERROR,
+	  .summary = "A node needs more neighbour (ARP) entries for its on-link peers than the "
+		     "kernel's table keeps: connects time out at random (warn: past gc_thresh2)." },
 	{ .id = "cluster.peer.dead", .sev = SEV_ERROR,
 	  .summary = "A peer's connection closed during the rendezvous: its ncclcheck exited "
 		     "or its node went away." },

@@ -256,6 +256,54 @@ int lab_sysctls_apply(const struct lab_sysctl_job *jobs, size_t n, struct err *e
 	return rc;
 }
 
+static int read_long(const char *path, long *v, struct err *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *end;
+	int rc = -1;
+
+	if (file_read(path, &sb, 64, e) == 0) {
+		errno = 0;
+		*v = strtol(sb.buf, &end, 10);
+		if (errno || end == sb.buf || *v < 0)
+			err_set(e, ERR_PARSE, "'%s' does not hold a number", path);
+		else
+			rc = 0;
+	}
+	strbuf_release(&sb);
+	return rc;
+}
+
+static int write_long(const char *path, long v, struct err *e)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", v);
+	return lab_write_file(path, buf, 0644, e);
+}
+
+int lab_host_neigh_fit(int nodes, long *from, long *to, struct err *e)
+{
+	static const char dir[] = "/proc/sys/net/ipv4/neigh/default";
+	char p2[96], p3[96];
+	long t2, t3, need = 2L * nodes * nodes + 512;	/* both NICs, every peer, routers, slack */
+
+	snprintf(p2, sizeof(p2), "%s/gc_thresh2", dir);
+	snprintf(p3, sizeof(p3), "%s/gc_thresh3", dir);
+	if (read_long(p3, &t3, e) < 0 || read_long(p2, &t2, e) < 0)
+		return -1;
+	*from = *to = t3;
+	if (t3 >= need)
+		return 0;
+	/* thresh2 is where the collector starts evicting entries older than 5 s: keep it below */
+	if (write_long(p3, need, e) < 0 || (t2 < need * 3 / 4 && write_long(p2, need * 3 / 4, e) < 0)) {
+		err_prefix(e, "raising the host's neighbour table limit for %d nodes", nodes);
+		return -1;
+	}
+	*to = need;
+	return 0;
+}
+
 char *lab_state_dir(const char *prefix)
 {
 	return xasprintf("%s/%s", LAB_STATE_ROOT, prefix);

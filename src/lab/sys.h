@@ -42,6 +42,16 @@ struct lab_sysctl_job {
 };
 int lab_sysctls_apply(const struct lab_sysctl_job *jobs, size_t n, struct err *e);
 
+/*
+ * Every lab node's ARP entries live in the host kernel's one neighbour table (its limits,
+ * net.ipv4.neigh.default.gc_thresh1..3, exist only in the initial namespace): `nodes` nodes
+ * with two interfaces each need about 2 * nodes * (nodes - 1) entries at once, and past
+ * gc_thresh3 (1024 by default, so from 24 nodes on) the kernel drops new ones and SYNs vanish.
+ * Raises the limits when they are too small (never lowers them); *from and *to are the old
+ * and new gc_thresh3, equal when nothing changed.
+ */
+int lab_host_neigh_fit(int nodes, long *from, long *to, struct err *e);
+
 /* The state directory of a prefix: LAB_STATE_ROOT/<prefix>. Caller frees. */
 char *lab_state_dir(const char *prefix);
 /* Reads and validates <state dir>/state.json; NULL with `e` set (ERR_NOTFOUND when absent). */

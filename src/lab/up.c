@@ -351,6 +351,17 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 	}
 
 	state = lab_plan_to_json(p);
+	{
+		long from, to;
+
+		if (lab_host_neigh_fit(p->nnodes, &from, &to, e) < 0)
+			goto out;
+		if (to != from)
+			json_object_set_new(state, "host_change", json_sprintf(
+				"raised the host's net.ipv4.neigh.default.gc_thresh3 from %ld to %ld: "
+				"the nodes' ARP entries share the host kernel's one table, and past it "
+				"new neighbours are dropped (SYNs time out)", from, to));
+	}
 	time_iso8601(when, sizeof(when));
 	jset_str(state, "status", "building");
 	jset_int(state, "pid", (long long)getpid());

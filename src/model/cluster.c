@@ -48,8 +48,10 @@ int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *
 			return 0;
 		seen++;
 	}
-	/* every peer must have tried: one unmeasured peer leaves it open */
-	return seen && seen == (int)v->n - 1 ? 1 : -1;
+	/* in a full mesh every peer must have tried: one unmeasured peer leaves it open */
+	if (seen && (seen == (int)v->n - 1 || (v->sampled && seen >= 2)))
+		return 1;
+	return -1;
 }
 
 /* The interfaces of node `i` that every peer reached, in the node's interface order. */

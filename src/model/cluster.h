@@ -43,6 +43,12 @@ struct cluster_view {
 	size_t n;
 	const struct cluster_link *links;
 	size_t nlinks;
+	/*
+	 * Past --full-mesh-max only ring neighbours and sampled pairs are tested: an interface
+	 * then counts as reachable from every peer when every peer that tried got through and
+	 * at least both ring neighbours did.
+	 */
+	int sampled;
 };
 
 /* Whether NCCL on this node, as configured, uses `ifname` (bootstrap or NET/Socket). */

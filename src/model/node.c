@@ -364,6 +364,8 @@ static void decode_host(struct node_model *m)
 	m->limits.nofile_hard = jpath_int(m->facts, "limits.nofile.hard", -2);
 	m->limits.rmem_max = jpath_int(m->facts, "sysctl.rmem_max", -1);
 	m->limits.wmem_max = jpath_int(m->facts, "sysctl.wmem_max", -1);
+	m->limits.neigh_gc_thresh2 = jpath_int(m->facts, "sysctl.neigh_gc_thresh2", -1);
+	m->limits.neigh_gc_thresh3 = jpath_int(m->facts, "sysctl.neigh_gc_thresh3", -1);
 	if (hr && !junknown(hr)) {
 		m->hostname_res.name = jpath_str(hr, "name");
 		m->hostname_res.first = json_string_value(json_array_get(json_object_get(hr, "addrs"), 0));

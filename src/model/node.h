@@ -192,6 +192,7 @@ struct nm_cpus {
 struct nm_limits {
 	long long nofile_soft, nofile_hard;	/* -1 unlimited, -2 unknown */
 	long long rmem_max, wmem_max;		/* net.core.*, -1 unknown */
+	long long neigh_gc_thresh2, neigh_gc_thresh3;	/* the host's ARP table limits, -1 unknown */
 };
 
 /* /dev/shm (probe/resources.c). */

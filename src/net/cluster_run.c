@@ -127,8 +127,8 @@ static int wanted(struct run *run, enum link_kind kind, int target, int peer, co
 }
 
 /* The request of one test from `peer` to the target's address `a`. */
-static void build_req(struct run *run, enum link_kind kind, int target, int peer,
-		      const struct caddr *a, struct link_req *req)
+void cluster_build_req(struct run *run, enum link_kind kind, int target, int peer,
+		       const struct caddr *a, struct link_req *req)
 {
 	const struct cnode *t = &run->nodes[target];
 
@@ -156,8 +156,8 @@ static void build_req(struct run *run, enum link_kind kind, int target, int peer
 }
 
 /* Runs one request over the pair's channel into l (ran / error set). */
-static void run_req(struct run *run, int target, int peer, const struct link_req *req,
-		    struct cluster_link *l)
+void cluster_run_req(struct run *run, int target, int peer, const struct link_req *req,
+		     struct cluster_link *l)
 {
 	struct pair_ch pc = { .run = run, .rank = { [LINK_SIDE_TARGET] = target,
 						    [LINK_SIDE_PEER] = peer } };
@@ -185,70 +185,19 @@ static void one_test(struct run *run, enum link_kind kind, int target, int peer,
 	l.kind = kind;
 	l.ceil = a->ceil;
 	snprintf(l.ifname, sizeof(l.ifname), "%s", a->ifname);
-	build_req(run, kind, target, peer, a, &req);
-	run_req(run, target, peer, &req, &l);
+	cluster_build_req(run, kind, target, peer, a, &req);
+	cluster_run_req(run, target, peer, &req, &l);
 	add_link(run, &l);
 }
 
-/*
- * Drops seen while other scans ran may be the load, not a firewall (in a lab every node shares
- * one kernel; on a cluster, a congested switch): each scan with dropped ports has a sample of
- * them tried again alone with the long timeout, and when any answers, the whole scan is redone
- * alone. A real filter costs one sample round; a false alarm never reaches the findings.
- */
-static void verify_scans(struct run *run)
-{
-	for (size_t i = 0; i < run->nlinks && !rdv_failed(run->r, NULL); i++) {
-		struct cluster_link *l = &run->links[i], probe;
-		const struct cnode *t = &run->nodes[l->target];
-		const struct caddr *a = NULL;
-		struct link_req req;
-		int k = 0;
 
-		if (l->kind != LINK_SCAN || !l->ran || !l->res.s.counts[LINK_PORT_DROPPED])
-			continue;
-		for (size_t j = 0; j < t->naddrs; j++)
-			if (!strcmp(t->addrs[j].addr, l->res.addr))
-				a = &t->addrs[j];
-		if (!a)
-			continue;
-		link_req_init(&req, LINK_SCAN);
-		snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
-		req.timeout_ms = LINK_SCAN_RETRY_TIMEOUT;
-		for (size_t v = 0; v < l->res.s.niv && k < 256; v++) {
-			const struct link_interval *iv = &l->res.s.iv[v];
-			long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
-
-			if (iv->state != LINK_PORT_DROPPED)
-				continue;
-			for (long p = 0; p < take && k < 256; p++)
-				req.list[k++] = (uint16_t)(iv->lo + p * span / take);
-		}
-		if (!k)
-			continue;
-		req.nlist = k;
-		memset(&probe, 0, sizeof(probe));
-		run_req(run, l->target, l->peer, &req, &probe);
-		if (probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] || probe.res.s.counts[LINK_PORT_REJECTED])) {
-			struct cluster_link again = *l;
-
-			build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
-			memset(&again.res, 0, sizeof(again.res));
-			run_req(run, l->target, l->peer, &req, &again);
-			if (again.ran) {
-				link_result_release(&l->res);
-				*l = again;
-			} else {
-				link_result_release(&again.res);
-			}
-		}
-		link_result_release(&probe.res);
-	}
-}
+/* Which scans a job runs: a target's whole range from its designated scanner, or the samples. */
+enum scan_part { SCAN_ANY, SCAN_FULL, SCAN_SAMPLED };
 
 struct pair_job {
 	struct run *run;
 	enum link_kind kind;
+	enum scan_part part;
 	int a, b;
 	pthread_t th;
 };
@@ -270,10 +219,35 @@ static void *addr_main(void *arg)
 	return NULL;
 }
 
+/* A node's descriptor limit as its facts say (-1 unlimited, 0 unknown). */
+static long long nofile_of(const struct run *run, int rank)
+{
+	return jpath_int(run->nodes[rank].facts, "limits.nofile.hard", 0);
+}
+
+/*
+ * Whether both ends can hold one scan batch per address at once: the target a batch of
+ * listeners on each address, the peer a window of connects from each of its own.
+ */
+static int scans_fit_at_once(const struct run *run, int target, int peer)
+{
+	long long need = (long long)run->nodes[target].naddrs *
+			 (LINK_SCAN_BATCH_DEFAULT + 2 * 64) + 1024;	/* + both ends' fd margins */
+
+	for (int k = 0; k < 2; k++) {
+		long long lim = nofile_of(run, k ? peer : target);
+
+		if (lim != -1 && lim < need)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * One direction of a pair: the peer tests every address of the target at once — a dropped
- * address costs its timeout once, not once per address. Scans one after the other: they are
- * bound by the CPU (thousands of sockets per batch) and by the descriptor limit, not by waiting.
+ * address costs its timeout once, not once per address. Scans too, where both ends have the
+ * descriptors for it (each address is its own source and its own listeners); else one after
+ * the other.
  */
 static void *direction_main(void *arg)
 {
@@ -282,13 +256,20 @@ static void *direction_main(void *arg)
 	int target = j->a, peer = j->b;
 	const struct cnode *t = &run->nodes[target];
 	struct addr_job *aj = xcalloc(t->naddrs + 1, sizeof(*aj));
+	int serial = j->kind == LINK_SCAN && !scans_fit_at_once(run, target, peer);
+	int full = peer == sched_full_scanner(run->n, target);
 
+	if (j->kind == LINK_SCAN && ((j->part == SCAN_FULL && !full) ||
+				     (j->part == SCAN_SAMPLED && full))) {
+		free(aj);
+		return NULL;
+	}
 	for (size_t i = 0; i < t->naddrs; i++) {
 		aj[i] = (struct addr_job){ .run = run, .kind = j->kind, .target = target, .peer = peer,
 					   .a = &t->addrs[i] };
 		if (!wanted(run, j->kind, target, peer, &t->addrs[i]))
 			continue;
-		if (j->kind == LINK_SCAN || pthread_create(&aj[i].th, NULL, addr_main, &aj[i]) != 0) {
+		if (serial || pthread_create(&aj[i].th, NULL, addr_main, &aj[i]) != 0) {
 			addr_main(&aj[i]);
 			aj[i].th = 0;
 		}
@@ -352,11 +333,10 @@ static void phase_start(struct run *run, const char *name, int total)
 		run->o->progress(run->o->progress_arg, run->phase, 0, run->total);
 }
 
-static void run_phase(struct run *run, enum link_kind kind, const struct sched_plan *plan)
+/* The pair rounds of a plan; scans only `part` of their directions. */
+static void run_rounds(struct run *run, enum link_kind kind, enum scan_part part,
+		       const struct sched_plan *plan)
 {
-	int64_t t0 = time_now_ms();
-
-	phase_start(run, link_kind_name(kind), phase_total(run, plan, kind));
 	for (int r = 0; r < plan->nrounds && !rdv_failed(run->r, NULL); r++) {
 		const struct sched_round *rd = &plan->rounds[r];
 		struct pair_job *jobs = xcalloc((size_t)rd->npairs + 1, sizeof(*jobs));
@@ -366,6 +346,7 @@ static void run_phase(struct run *run, enum link_kind kind, const struct sched_p
 
 			j->run = run;
 			j->kind = kind;
+			j->part = part;
 			j->a = rd->pairs[k].a;
 			j->b = rd->pairs[k].b;
 			if (pthread_create(&j->th, NULL, pair_main, j) != 0)
@@ -376,7 +357,57 @@ static void run_phase(struct run *run, enum link_kind kind, const struct sched_p
 				pthread_join(jobs[k].th, NULL);
 		free(jobs);
 	}
+}
+
+static void run_phase(struct run *run, enum link_kind kind, const struct sched_plan *plan)
+{
+	int64_t t0 = time_now_ms();
+
+	phase_start(run, link_kind_name(kind), phase_total(run, plan, kind));
+	run_rounds(run, kind, SCAN_ANY, plan);
 	jset_int(run->timings, run->phase, time_now_ms() - t0);
+}
+
+/*
+ * The whole ranges in two or three rounds of their own, whatever N is: target t's is scanned by
+ * t + 1 (sched_full_scanner), and no node is a target and a scanner in one round — its own
+ * connects would take ports from the range it listens on — so even targets go first, then odd
+ * ones, then the last of an odd count alone. The pair rounds then run only the samples (64
+ * ports each), so the phase no longer costs a full scan per pair round.
+ */
+static void join_jobs(struct pair_job *jobs, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (jobs[k].th)
+			pthread_join(jobs[k].th, NULL);
+}
+
+static void run_full_scans(struct run *run)
+{
+	struct pair_job *jobs = xcalloc((size_t)run->n + 1, sizeof(*jobs));
+	int cap = cluster_scan_concurrency(run);
+
+	for (int round = 0; round < 3 && run->n > 1 && !rdv_failed(run->r, NULL); round++) {
+		int nj = 0;
+
+		for (int t = 0; t < run->n && !rdv_failed(run->r, NULL); t++) {
+			int last_odd = run->n % 2 && t == run->n - 1;
+
+			if ((round == 2) != last_odd || (round < 2 && t % 2 != round))
+				continue;
+			if (nj == cap) {
+				join_jobs(jobs, nj);
+				nj = 0;
+			}
+			jobs[nj] = (struct pair_job){ .run = run, .kind = LINK_SCAN, .part = SCAN_FULL,
+						      .a = t, .b = sched_full_scanner(run->n, t) };
+			if (pthread_create(&jobs[nj].th, NULL, direction_main, &jobs[nj]) != 0)
+				direction_main(&jobs[nj]), jobs[nj].th = 0;
+			nj++;
+		}
+		join_jobs(jobs, nj);
+	}
+	free(jobs);
 }
 
 /* ---- bandwidth: a constant number of rounds, then suspects against a known-good node ---- */
@@ -599,8 +630,13 @@ static void phase_mtu(struct run *run, const struct sched_plan *p)
 
 static void phase_scan(struct run *run, const struct sched_plan *p)
 {
-	run_phase(run, LINK_SCAN, p);
-	verify_scans(run);
+	int64_t t0 = time_now_ms();
+
+	phase_start(run, link_kind_name(LINK_SCAN), phase_total(run, p, LINK_SCAN));
+	run_full_scans(run);
+	run_rounds(run, LINK_SCAN, SCAN_SAMPLED, p);
+	jset_int(run->timings, run->phase, time_now_ms() - t0);
+	cluster_verify_scans(run);
 }
 
 static void phase_bw(struct run *run, const struct sched_plan *p)
@@ -723,8 +759,10 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	if (o->xrules) {
 		const char **names = xcalloc((size_t)run.n, sizeof(*names));
 		json_t **fa = xcalloc((size_t)run.n, sizeof(*fa));
+		int mesh = o->full_mesh_max > 0 ? o->full_mesh_max : SCHED_FULL_MESH_MAX;
 		struct cluster_input in = { .n = (size_t)run.n, .names = names, .facts = fa,
 					    .links = run.links, .nlinks = run.nlinks,
+					    .sampled = run.n > mesh,
 					    .node_findings = run.node_fs, .settled = run.settled };
 
 		for (int i = 0; i < run.n; i++) {

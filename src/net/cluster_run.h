@@ -38,6 +38,7 @@ struct cluster_input {
 	json_t *const *facts;		/* by rank; validated (cluster_facts_check) */
 	const struct cluster_link *links;
 	size_t nlinks;
+	int sampled;			/* more nodes than the full mesh: ring neighbours + samples */
 	/*
 	 * By rank, may be NULL: each node's own findings (the node_rules hook's), which the hook
 	 * settles by the link tests into settled[] (rules/cluster.h cluster_settle) when the view

@@ -54,6 +54,15 @@ struct run {
 	struct cluster_settled *settled;
 };
 
+/* cluster_run.c: one test's request from `peer` to the target's address, and running it */
+void cluster_build_req(struct run *run, enum link_kind kind, int target, int peer,
+		       const struct caddr *a, struct link_req *req);
+void cluster_run_req(struct run *run, int target, int peer, const struct link_req *req,
+		     struct cluster_link *l);
+/* cluster_scan.c: targets scanned at once; the second look at scans that saw drops */
+int cluster_scan_concurrency(const struct run *run);
+void cluster_verify_scans(struct run *run);
+
 void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);
 void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs);
 void cluster_links_findings(struct run *run, int judged_elsewhere);

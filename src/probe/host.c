@@ -158,6 +158,20 @@ void probe_host(const struct probe_ctx *ctx, json_t *facts)
 		jset_str(host, "arch", u.machine);
 	}
 	/*
+	 * One per running kernel: NCCL hashes it with the host name into its host hash, and nodes
+	 * that share it (containers or namespaces on one machine) share that machine's CPUs.
+	 */
+	{
+		char *p = probe_proc_path(ctx, "sys/kernel/random/boot_id");
+		char id[64];
+
+		if (file_read_line(p, id, sizeof(id)) == 0 && id[0])
+			jset_str(host, "boot_id", id);
+		else
+			jset_unknown(host, "boot_id", "cannot read '%s'", p);
+		free(p);
+	}
+	/*
 	 * A terminal on stdin means a person's shell: rank variables exported there leak into every
 	 * program started from it (Lightning then believes a launcher started the ranks).
 	 */

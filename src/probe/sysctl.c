@@ -1,8 +1,10 @@
 /*
  * Kernel settings NCCL's sockets depend on: the ephemeral port range (NCCL binds port 0, so this
  * range is every port a firewall must let through), socket buffer ceilings, SYN retries (how long
- * a DROP firewall stalls a connect) and the open-files limit. /proc/sys/net is per network
- * namespace, so inside a container these are the container's own values.
+ * a DROP firewall stalls a connect), the neighbour table's limits and the open-files limit.
+ * /proc/sys/net is per network namespace, so inside a container these are the container's own
+ * values — except the neighbour table's, which the kernel keeps once per host and shows only in
+ * the initial namespace.
  */
 #include "probe/probe.h"
 
@@ -51,6 +53,22 @@ static void port_range(const struct probe_ctx *ctx, json_t *sc)
 	free(p);
 }
 
+static void neigh_limits(const struct probe_ctx *ctx, json_t *sc)
+{
+	char *dir = probe_proc_path(ctx, "sys/net/ipv4/neigh/default");
+
+	if (!file_exists(dir)) {
+		jset_unknown(sc, "neigh_gc_thresh2", "not visible in this network namespace: the "
+			     "host's one table and its limits apply");
+		jset_unknown(sc, "neigh_gc_thresh3", "not visible in this network namespace: the "
+			     "host's one table and its limits apply");
+	} else {
+		read_long_fact(ctx, sc, "neigh_gc_thresh2", "sys/net/ipv4/neigh/default/gc_thresh2");
+		read_long_fact(ctx, sc, "neigh_gc_thresh3", "sys/net/ipv4/neigh/default/gc_thresh3");
+	}
+	free(dir);
+}
+
 static void nofile(json_t *facts)
 {
 	json_t *limits = jobj_child(facts, "limits"), *nf = json_object();
@@ -77,5 +95,6 @@ void probe_sysctl(const struct probe_ctx *ctx, json_t *facts)
 	read_long_fact(ctx, sc, "rmem_max", "sys/net/core/rmem_max");
 	read_long_fact(ctx, sc, "wmem_max", "sys/net/core/wmem_max");
 	read_long_fact(ctx, sc, "tcp_syn_retries", "sys/net/ipv4/tcp_syn_retries");
+	neigh_limits(ctx, sc);
 	nofile(facts);
 }

@@ -88,6 +88,8 @@ static void print_lab(FILE *out, const json_t *lab)
 			strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
 	if (summary)
 		fprintf(out, "  %s\n", summary);
+	if (jpath_str(lab, "host_change"))
+		fprintf(out, "  host: %s\n", jpath_str(lab, "host_change"));
 	if (nn) {
 		fprintf(out, "\n  %-5s %-14s %-18s %-18s %-5s %s\n", "node", "hostname",
 			"eth0 (public)", "eth1 (private)", "mtu", "docker0");

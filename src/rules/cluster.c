@@ -6,7 +6,7 @@
 #include "util/xalloc.h"
 
 static void (*const xrules[])(const struct cluster_view *, struct findings *) = {
-	xrule_versions, xrule_settings, xrule_hosts, xrule_links, xrule_verdict,
+	xrule_versions, xrule_settings, xrule_hosts, xrule_neigh, xrule_links, xrule_verdict,
 };
 
 void cluster_rules_run(const struct cluster_view *v, struct findings *out)
@@ -22,7 +22,7 @@ void cluster_xrules(const struct cluster_input *in, struct findings *out)
 	struct node_model **models = xcalloc(in->n ? in->n : 1, sizeof(*models));
 	struct cluster_node *nodes = xcalloc(in->n ? in->n : 1, sizeof(*nodes));
 	struct cluster_view v = { .nodes = nodes, .n = in->n, .links = in->links,
-				  .nlinks = in->nlinks };
+				  .nlinks = in->nlinks, .sampled = in->sampled };
 	size_t ok = 0;
 
 	for (size_t i = 0; i < in->n; i++) {

@@ -27,6 +27,8 @@ void xrule_hosts(const struct cluster_view *v, struct findings *out);
 /* cluster_links.c: reachability, the port-range map, path MTU; and the verdict */
 void xrule_links(const struct cluster_view *v, struct findings *out);
 void xrule_verdict(const struct cluster_view *v, struct findings *out);
+/* cluster_neigh.c: the host's neighbour table against the on-link peers each node needs */
+void xrule_neigh(const struct cluster_view *v, struct findings *out);
 
 /*
  * cluster_settle.c: settles node `node`'s own findings `fs` (what rules_run_node said about it)

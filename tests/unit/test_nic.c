@@ -228,6 +228,8 @@ static void test_probe_rdma_sysctl_fixture(void **state)
 	assert_int_equal(jpath_int(facts, "sysctl.ip_local_port_range.1", 0), 51000);
 	assert_string_equal(jpath_str(facts, "sysctl.ip_local_reserved_ports"), "29500");
 	assert_int_equal(jpath_int(facts, "sysctl.rmem_max", 0), 212992);
+	assert_int_equal(jpath_int(facts, "sysctl.neigh_gc_thresh2", 0), 2048);
+	assert_int_equal(jpath_int(facts, "sysctl.neigh_gc_thresh3", 0), 4096);
 	assert_true(jpath_int(facts, "limits.nofile.soft", 0) != 0);
 	json_decref(facts);
 }
@@ -248,6 +250,8 @@ static void test_probe_missing_roots(void **state)
 	assert_non_null(junknown(jpath(facts, "net.interfaces")));
 	assert_non_null(junknown(jpath(facts, "net.default_route")));
 	assert_non_null(junknown(jpath(facts, "sysctl.ip_local_port_range")));
+	/* what a container sees: the host keeps the neighbour table's limits to itself */
+	assert_non_null(junknown(jpath(facts, "sysctl.neigh_gc_thresh3")));
 	assert_int_equal(json_array_size(jpath(facts, "rdma.devices")), 0);
 	json_decref(facts);
 	envmap_free(env);
