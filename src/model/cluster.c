@@ -205,3 +205,25 @@ void cluster_verdict_release(struct cluster_verdict *out)
 	free(out->per_node);
 	memset(out, 0, sizeof(*out));
 }
+
+void cluster_settled_init(struct cluster_settled *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->withdrawn = findings_new();
+}
+
+void cluster_settled_release(struct cluster_settled *s)
+{
+	findings_free(s->withdrawn);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *cluster_settle_name(enum cluster_settle v)
+{
+	switch (v) {
+	case CLUSTER_CONFIRMED: return "confirmed";
+	case CLUSTER_WITHDRAWN: return "withdrawn";
+	default: return "unsettled";
+	}
+}

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "finding.h"
 #include "model/node.h"
 #include "net/ceiling.h"
 #include "net/link_test.h"
@@ -81,5 +82,37 @@ struct cluster_verdict {
 
 void cluster_verdict_compute(const struct cluster_view *v, struct cluster_verdict *out);
 void cluster_verdict_release(struct cluster_verdict *out);
+
+
+/*
+ * What the link tests made of one node's own guesses (rules/cluster_settle.c): `ncclcheck node`
+ * can only suspect a container bridge, a jumbo MTU, a public bootstrap address or a firewall;
+ * the cluster measured the paths. Each finding whose id is in the settle table gets a verdict.
+ */
+enum cluster_settle {
+	CLUSTER_UNSETTLED = 0,	/* no measurement speaks to it: kept as it was */
+	CLUSTER_CONFIRMED,	/* the link tests show the problem: kept, confidence high */
+	CLUSTER_WITHDRAWN,	/* the link tests disprove it: taken out of the node's findings */
+};
+
+#define CLUSTER_SETTLE_EVIDENCE 384
+
+struct cluster_settle_entry {
+	const struct finding *f;	/* in the node's findings, or in `withdrawn` */
+	enum cluster_settle verdict;
+	char evidence[CLUSTER_SETTLE_EVIDENCE];	/* the link test that settled it, or why none did */
+};
+
+struct cluster_settled {
+	struct findings *withdrawn;	/* owned: the findings the measurement disproved */
+	struct cluster_settle_entry *v;	/* one per settleable finding, in the node's order */
+	size_t n, alloc;
+	size_t nconfirmed, nwithdrawn, nunsettled;
+	int done;			/* cluster_settle ran (the link tests finished) */
+};
+
+void cluster_settled_init(struct cluster_settled *s);
+void cluster_settled_release(struct cluster_settled *s);
+const char *cluster_settle_name(enum cluster_settle v);	/* "unsettled", "confirmed", "withdrawn" */
 
 #endif

@@ -322,10 +322,87 @@ static json_t *links_json(struct run *run)
 	return arr;
 }
 
+/* ---- each node's own checks, settled by the link tests ---- */
+
+void cluster_node_checks(struct run *run)
+{
+	if (!run->o->node_rules || run->node_fs)
+		return;
+	run->node_fs = xcalloc((size_t)(run->n > 0 ? run->n : 1), sizeof(*run->node_fs));
+	run->settled = xcalloc((size_t)(run->n > 0 ? run->n : 1), sizeof(*run->settled));
+	for (int i = 0; i < run->n; i++) {
+		cluster_settled_init(&run->settled[i]);
+		if (!run->nodes[i].facts)
+			continue;
+		run->node_fs[i] = findings_new();
+		run->o->node_rules(run->nodes[i].facts, run->node_fs[i]);
+	}
+}
+
+void cluster_node_checks_free(struct run *run)
+{
+	for (int i = 0; run->node_fs && i < run->n; i++) {
+		findings_free(run->node_fs[i]);
+		cluster_settled_release(&run->settled[i]);
+	}
+	free(run->node_fs);
+	free(run->settled);
+	run->node_fs = NULL;
+	run->settled = NULL;
+}
+
+size_t cluster_node_errors(const struct run *run)
+{
+	size_t n = 0;
+
+	for (int i = 0; run->settled && i < run->n; i++)
+		for (size_t k = 0; k < run->settled[i].n; k++)
+			n += run->settled[i].v[k].verdict == CLUSTER_CONFIRMED &&
+			     run->settled[i].v[k].f->sev == SEV_ERROR;
+	return n;
+}
+
+/* nodes[].settled[]: each settleable finding's verdict; a withdrawn one keeps its whole finding. */
+static json_t *settled_json(const struct cluster_settled *st)
+{
+	json_t *arr = json_array();
+
+	for (size_t k = 0; k < st->n; k++) {
+		const struct cluster_settle_entry *e = &st->v[k];
+		json_t *o = json_object();
+
+		jset_str(o, "id", e->f->id);
+		jset_str(o, "verdict", cluster_settle_name(e->verdict));
+		jset_str(o, "severity", severity_name(e->f->sev));
+		jset_str(o, "title", e->f->title);
+		jset_str(o, "evidence", e->evidence);
+		if (e->verdict == CLUSTER_WITHDRAWN) {
+			struct findings one = { .v = (struct finding **)&e->f, .n = 1, .alloc = 1 };
+			json_t *a = findings_to_json(&one);
+
+			json_object_set(o, "finding", json_array_get(a, 0));
+			json_decref(a);
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* Each kept finding the settle table covers says so: "settled": "confirmed" or "unsettled". */
+static void mark_settled(json_t *arr, const struct findings *fs, const struct cluster_settled *st)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		for (size_t k = 0; k < st->n; k++)
+			if (st->v[k].f == fs->v[i])
+				jset_str(json_array_get(arr, i), "settled",
+					 cluster_settle_name(st->v[k].verdict));
+}
+
 json_t *cluster_report_doc(struct run *run, struct findings *fs, int code)
 {
 	json_t *payload = json_object(), *nodes = json_array(), *doc;
 
+	cluster_node_checks(run);	/* a run that failed early: unsettled */
 	for (int i = 0; i < run->n; i++) {
 		json_t *o;
 		const char *addr = i ? rdv_member_addr(run->r, i) : NULL;
@@ -338,13 +415,16 @@ json_t *cluster_report_doc(struct run *run, struct findings *fs, int code)
 		jset_str(o, "addr", addr);
 		if (run->nodes[i].facts)
 			json_object_set(o, "facts", run->nodes[i].facts);
-		if (run->o->node_rules && run->nodes[i].facts) {
-			struct findings *nf = findings_new();
+		if (run->node_fs && run->node_fs[i]) {
+			json_t *arr;
 
-			run->o->node_rules(run->nodes[i].facts, nf);
-			findings_sort(nf);
-			json_object_set_new(o, "findings", findings_to_json(nf));
-			findings_free(nf);
+			findings_sort(run->node_fs[i]);
+			arr = findings_to_json(run->node_fs[i]);
+			if (run->settled[i].done) {
+				mark_settled(arr, run->node_fs[i], &run->settled[i]);
+				json_object_set_new(o, "settled", settled_json(&run->settled[i]));
+			}
+			json_object_set_new(o, "findings", arr);
 		}
 		json_array_append_new(nodes, o);
 	}
@@ -384,6 +464,87 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 }
 
 /* ---- text ---- */
+
+/* A member's string, "?" when the (peer's) report has none there. */
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "?";
+}
+
+/* Counts a settled[] array's verdicts. */
+static void settled_counts(const json_t *st, size_t c[3])
+{
+	json_t *e;
+	size_t k;
+
+	c[0] = c[1] = c[2] = 0;
+	json_array_foreach(st, k, e) {
+		const char *v = json_string_value(json_object_get(e, "verdict"));
+
+		if (!v)
+			continue;
+		c[!strcmp(v, "confirmed") ? 0 : !strcmp(v, "withdrawn") ? 1 : 2]++;
+	}
+}
+
+/*
+ * Per node: what the link tests made of its own guesses, and the confirmed ones (the unsettled
+ * too with --verbose). Withdrawn ones are not shown: the measurement disproved them.
+ */
+static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb)
+{
+	json_t *n;
+	size_t i, errors = 0;
+	int head = 0;
+
+	json_array_foreach(nodes, i, n) {
+		json_t *st = json_object_get(n, "settled"), *e;
+		struct findings *fs = findings_new();
+		size_t c[3], k, ne, nw, ni;
+		char buf[256];
+
+		if (!json_object_get(n, "findings") ||
+		    findings_from_json(fs, json_object_get(n, "findings"), buf, sizeof(buf)) < 0) {
+			findings_free(fs);
+			continue;
+		}
+		if (!head++)
+			strbuf_addstr(sb, "\nnode checks ('ncclcheck node' on each node), settled by the "
+				      "link tests:\n");
+		settled_counts(st, c);
+		ne = findings_count(fs, SEV_ERROR);
+		nw = findings_count(fs, SEV_WARN);
+		ni = findings_count(fs, SEV_INFO);
+		strbuf_addf(sb, "  %-20s ", jstr(n, "name"));
+		if (st)
+			strbuf_addf(sb, "%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
+				    "left: ", c[0], c[1], c[2]);
+		else
+			strbuf_addstr(sb, "not settled (the link tests did not finish): ");
+		strbuf_addf(sb, "%zu error%s, %zu warning%s, %zu note%s\n", ne, ne == 1 ? "" : "s",
+			    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
+		json_array_foreach(st, k, e) {
+			const char *v = json_string_value(json_object_get(e, "verdict"));
+
+			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
+				continue;
+			errors += !strcmp(v, "confirmed") &&
+				  !strcmp(jstr(e, "severity"), "error");
+			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
+				    jstr(e, "severity"),
+				    jstr(e, "id"),
+				    jstr(e, "title"),
+				    !strcmp(v, "confirmed") ? "measured" : "why not",
+				    jstr(e, "evidence"));
+		}
+		findings_free(fs);
+	}
+	if (errors)
+		strbuf_addf(sb, "  (%zu confirmed error%s: measured failures, counted in the exit "
+			    "code)\n", errors, errors == 1 ? "" : "s");
+}
 
 void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 {
@@ -426,25 +587,7 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 		strbuf_addch(sb, '\n');
 		link_result_release(&r);
 	}
-	json_array_foreach(nodes, i, n) {
-		struct findings *fs = findings_new();
-		char buf[256];
-
-		if (json_object_get(n, "findings") &&
-		    findings_from_json(fs, json_object_get(n, "findings"), buf, sizeof(buf)) == 0 &&
-		    fs->n) {
-			if (i == 0)
-				strbuf_addstr(sb, "\nnode checks (as 'ncclcheck node' sees each node; "
-					      "not yet settled by the link tests):\n");
-			size_t ne = findings_count(fs, SEV_ERROR), nw = findings_count(fs, SEV_WARN);
-			size_t ni = findings_count(fs, SEV_INFO);
-
-			strbuf_addf(sb, "  %-20s %zu error%s, %zu warning%s, %zu note%s\n",
-				    json_string_value(json_object_get(n, "name")), ne, ne == 1 ? "" : "s",
-				    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
-		}
-		findings_free(fs);
-	}
+	node_checks_text(nodes, verbose, sb);
 	{
 		json_t *t = json_object_get(report, "timings_ms");
 

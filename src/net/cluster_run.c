@@ -608,6 +608,7 @@ static void run_free(struct run *run)
 		json_decref(run->nodes[i].facts);
 		free(run->nodes[i].addrs);
 	}
+	cluster_node_checks_free(run);
 	free(run->nodes);
 	for (size_t i = 0; i < run->nlinks; i++)
 		link_result_release(&run->links[i].res);
@@ -754,13 +755,15 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	json_decref(done);
 
 	cluster_links_findings(&run, o->xrules != NULL);
+	cluster_node_checks(&run);
 	if (o->xrules) {
 		const char **names = xcalloc((size_t)run.n, sizeof(*names));
 		json_t **fa = xcalloc((size_t)run.n, sizeof(*fa));
 		int mesh = o->full_mesh_max > 0 ? o->full_mesh_max : SCHED_FULL_MESH_MAX;
 		struct cluster_input in = { .n = (size_t)run.n, .names = names, .facts = fa,
 					    .links = run.links, .nlinks = run.nlinks,
-					    .sampled = run.n > mesh };
+					    .sampled = run.n > mesh,
+					    .node_findings = run.node_fs, .settled = run.settled };
 
 		for (int i = 0; i < run.n; i++) {
 			names[i] = run.nodes[i].name;
@@ -772,7 +775,9 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	}
 	cluster_events_findings(run.r, &o->rdv, run.fs);
 	findings_sort(run.fs);
-	code = findings_count(run.fs, SEV_ERROR) ? EXIT_FINDINGS : EXIT_CLEAN;
+	/* a node's guess that the link tests confirmed as an error is a measured failure */
+	code = findings_count(run.fs, SEV_ERROR) || cluster_node_errors(&run) ? EXIT_FINDINGS
+									       : EXIT_CLEAN;
 	*report = cluster_report_doc(&run, run.fs, code);
 	rdv_report(run.r, report, &code, 0, &we);
 	findings_free(run.fs);

@@ -6,9 +6,14 @@
  * prints. Nothing here prints: progress goes through a callback, the result is a JSON document.
  *
  * Report document (render_json_doc("cluster", ...)):
- *   { ..., verb: "cluster", nodes: [{rank, name, addr, facts, findings}], links: [{target, peer,
- *     target_name, peer_name, ifname, phase, ok, error, result}], rounds, timings_ms,
+ *   { ..., verb: "cluster", nodes: [{rank, name, addr, facts, findings, settled}],
+ *     links: [{target, peer, target_name, peer_name, ifname, phase, ok, error, result}], rounds,
+ *     timings_ms,
  *     findings: [...], summary, exit_code }
+ * nodes[].findings are the node's own (as `ncclcheck node` sees it) after the link tests settled
+ * them; settled[] is {id, verdict: confirmed|withdrawn|unsettled, severity, title, evidence} per
+ * settleable finding, with the whole finding for a withdrawn one (rules/cluster.h); the kept
+ * ones carry "settled": "confirmed" or "unsettled" in findings[] too.
  */
 #ifndef NCCLCHECK_NET_CLUSTER_RUN_H
 #define NCCLCHECK_NET_CLUSTER_RUN_H
@@ -34,6 +39,13 @@ struct cluster_input {
 	const struct cluster_link *links;
 	size_t nlinks;
 	int sampled;			/* more nodes than the full mesh: ring neighbours + samples */
+	/*
+	 * By rank, may be NULL: each node's own findings (the node_rules hook's), which the hook
+	 * settles by the link tests into settled[] (rules/cluster.h cluster_settle) when the view
+	 * is complete; left as they are otherwise.
+	 */
+	struct findings *const *node_findings;
+	struct cluster_settled *settled;
 };
 
 /* The hook a later step fills with the cross-node rules (pure: no I/O). */

@@ -49,6 +49,9 @@ struct run {
 	struct findings *fs;
 	int64_t t0;
 	json_t *timings;
+	/* the master's: each node's own findings (node_rules) and how the link tests settled them */
+	struct findings **node_fs;
+	struct cluster_settled *settled;
 };
 
 /* cluster_run.c: one test's request from `peer` to the target's address, and running it */
@@ -63,6 +66,11 @@ void cluster_verify_scans(struct run *run);
 void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);
 void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs);
 void cluster_links_findings(struct run *run, int judged_elsewhere);
+/* Runs node_rules on every node's facts into run->node_fs (the hook then settles them). */
+void cluster_node_checks(struct run *run);
+void cluster_node_checks_free(struct run *run);
+/* The node findings the link tests confirmed as errors: they count toward the exit code. */
+size_t cluster_node_errors(const struct run *run);
 json_t *cluster_report_doc(struct run *run, struct findings *fs, int code);
 json_t *cluster_local_report(struct run *run, const struct err *why, int *code);
 

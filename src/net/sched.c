@@ -1,6 +1,7 @@
 /* Pair rounds, bandwidth rounds and the slow host / slow link classifier. See sched.h. */
 #include "net/sched.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,19 +288,43 @@ int sched_bw_classify(int n, const struct sched_meas *m, int nm, double ref_gbps
 	v->slow_send = xcalloc((size_t)n, sizeof(int));
 	v->slow_recv = xcalloc((size_t)n, sizeof(int));
 	v->known_good = -1;
-	if (ref_gbps <= 0 && nm) {
-		double *g = xcalloc((size_t)nm, sizeof(*g));
+	if (nm) {
+		double *g = xcalloc((size_t)nm, sizeof(*g)), widest = 0, cut = 0;
 
 		for (int i = 0; i < nm; i++)
 			g[i] = m[i].gbps;
 		qsort(g, (size_t)nm, sizeof(*g), cmp_double);
 		/* the 90th percentile: a slow host can touch most flows of a small ring (4 of 6
 		 * with 3 nodes), so the median would call slow normal */
-		ref_gbps = g[(int)(0.9 * (nm - 1) + 0.5)];
+		if (ref_gbps <= 0)
+			ref_gbps = g[(int)(0.9 * (nm - 1) + 0.5)];
+		v->ref_gbps = ref_gbps;
+		v->slow_gbps = slow_frac * ref_gbps;
+		/*
+		 * Fast flows on a busy machine spread by 2x and more, so some fall under the
+		 * threshold by chance; a slow node or link sits apart, below a clear gap (a factor
+		 * 1/slow_frac) in the sorted flows (the reference closes the list: flows far under
+		 * a given ceiling are slow together). Slow are the flows under the widest such gap
+		 * below the threshold (the higher of equal ones); without one, none is slow.
+		 */
+		for (int i = 0; i < nm; i++) {
+			double next = i + 1 < nm ? g[i + 1] : ref_gbps > g[i] ? ref_gbps : g[i];
+			double r = g[i] > 0 ? next / g[i] : next > 0 ? 1e9 : 1;
+
+			if (g[i] >= v->slow_gbps || r < 1 / slow_frac || r < widest)
+				continue;
+			widest = r;
+			cut = g[i] > 0 ? sqrt(g[i] * next) : next / 2;
+		}
+		if (!widest)
+			v->slow_gbps = 0;
+		else if (cut < v->slow_gbps)
+			v->slow_gbps = cut;
 		free(g);
 	}
 	v->ref_gbps = ref_gbps;
-	v->slow_gbps = slow_frac * ref_gbps;
+	if (!nm)
+		v->slow_gbps = slow_frac * ref_gbps;
 
 	/* per node, its flows out and in, by peer */
 	e = xcalloc((size_t)nm * 2 + 1, sizeof(*e));

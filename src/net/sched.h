@@ -125,7 +125,9 @@ struct sched_verdict {
 /*
  * Classifies nodes and links from the measured flows. `ref_gbps` > 0 fixes what fast means
  * (e.g. the links' ceiling); 0 takes the 90th percentile of all flows. `slow_frac` 0 means
- * SCHED_SLOW_FRAC.
+ * SCHED_SLOW_FRAC. A flow is slow when it is under slow_frac x the reference and set apart from
+ * the faster ones by a gap of 1/slow_frac or more in the sorted flows (the reference ends the
+ * list): the spread of fast flows on a busy machine is not a slow host.
  */
 int sched_bw_classify(int n, const struct sched_meas *m, int nm, double ref_gbps,
 		      double slow_frac, struct sched_verdict *v);

@@ -41,8 +41,12 @@ void cluster_xrules(const struct cluster_input *in, struct findings *out)
 		ok++;
 	}
 	/* every rule indexes nodes by rank: judge only a complete set */
-	if (ok == in->n)
+	if (ok == in->n) {
 		cluster_rules_run(&v, out);
+		for (size_t i = 0; in->node_findings && in->settled && i < in->n; i++)
+			if (in->node_findings[i])
+				cluster_settle(&v, i, in->node_findings[i], &in->settled[i]);
+	}
 	for (size_t i = 0; i < in->n; i++)
 		node_model_free(models[i]);
 	free(models);

@@ -30,6 +30,19 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out);
 /* cluster_neigh.c: the host's neighbour table against the on-link peers each node needs */
 void xrule_neigh(const struct cluster_view *v, struct findings *out);
 
+/*
+ * cluster_settle.c: settles node `node`'s own findings `fs` (what rules_run_node said about it)
+ * by the link tests: a finding whose id is in the settle table is confirmed (kept, confidence
+ * high, severity raised to error when the measured failure is on an interface NCCL uses, the
+ * link test as its last evidence line), withdrawn (moved from fs to out->withdrawn) or left
+ * unsettled; each gets an entry in `out` (cluster_settled_init'ed by the caller). Other
+ * findings are left untouched.
+ */
+void cluster_settle(const struct cluster_view *v, size_t node, struct findings *fs,
+		    struct cluster_settled *out);
+/* Whether the link tests can settle findings with this id. */
+int cluster_settleable(const char *id);
+
 /* Clock offsets above this are worth a warning (logs of different nodes no longer line up). */
 #define CLUSTER_CLOCK_SKEW_MS 2000
 

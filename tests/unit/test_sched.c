@@ -244,6 +244,72 @@ static void classify(void **state)
 	assert_int_equal(v.node[0], SCHED_NODE_OK);
 	sched_verdict_release(&v);
 
+	/*
+	 * the lab's slow-link on a loaded box (measured): n2 capped at 100 Mbit/s, and the fast
+	 * pair's two directions 8.44 and 4.94 Gbit/s — under 0.6 x 8.44. The gap names n2 alone.
+	 */
+	m[0] = (struct sched_meas){ 0, 1, 8.44 };
+	m[1] = (struct sched_meas){ 1, 0, 4.94 };
+	m[2] = (struct sched_meas){ 1, 2, 0.07 };
+	m[3] = (struct sched_meas){ 2, 0, 0.07 };
+	m[4] = (struct sched_meas){ 0, 2, 0.10 };
+	m[5] = (struct sched_meas){ 2, 1, 0.03 };
+	assert_int_equal(sched_bw_classify(3, m, 6, 0, 0, &v), 0);
+	assert_int_equal(v.node[0], SCHED_NODE_OK);
+	assert_int_equal(v.node[1], SCHED_NODE_OK);
+	assert_int_equal(v.node[2], SCHED_NODE_SLOW);
+	assert_true(v.slow_gbps > 0.1 && v.slow_gbps < 4.94);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 1);
+	assert_string_equal(fs->v[0]->node, "n2");
+	findings_free(fs);
+	sched_verdict_release(&v);
+	/* the same pair with nothing far below: a gap of 1.7x, the slower direction stays slow */
+	assert_int_equal(sched_bw_classify(2, m, 2, 0, 0, &v), 0);
+	assert_int_not_equal(v.links[0].v, SCHED_LINK_OK);
+	sched_verdict_release(&v);
+	/* healthy lab nodes on a loaded box (measured): 3.2 to 7.5 Gbit/s with no gap, no one slow */
+	m[0] = (struct sched_meas){ 1, 2, 6.24 };
+	m[1] = (struct sched_meas){ 2, 0, 4.31 };
+	m[2] = (struct sched_meas){ 0, 1, 3.88 };
+	m[3] = (struct sched_meas){ 0, 2, 7.05 };
+	m[4] = (struct sched_meas){ 1, 0, 7.49 };
+	m[5] = (struct sched_meas){ 2, 1, 3.22 };
+	assert_int_equal(sched_bw_classify(3, m, 6, 0, 0, &v), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(v.node[i], SCHED_NODE_OK);
+	for (int k = 0; k < v.nlinks; k++)
+		assert_int_equal(v.links[k].v, SCHED_LINK_OK);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 0);
+	findings_free(fs);
+	sched_verdict_release(&v);
+	/* flows far under a given ceiling are slow together, even without a gap between them */
+	m[0] = (struct sched_meas){ 0, 1, 3.0 };
+	m[1] = (struct sched_meas){ 1, 0, 3.1 };
+	assert_int_equal(sched_bw_classify(2, m, 2, 9.41, 0, &v), 0);
+	assert_int_equal(v.links[0].v, SCHED_LINK_UNKNOWN);
+	sched_verdict_release(&v);
+	/* a slow host at 25 % and a slow link at 50 %: equal gaps, both stay slow */
+	m[0] = (struct sched_meas){ 0, 1, 10 };
+	m[1] = (struct sched_meas){ 1, 0, 10 };
+	m[2] = (struct sched_meas){ 0, 2, 10 };
+	m[3] = (struct sched_meas){ 2, 0, 10 };
+	m[4] = (struct sched_meas){ 1, 2, 5 };
+	m[5] = (struct sched_meas){ 2, 1, 5 };
+	m[6] = (struct sched_meas){ 3, 0, 2.5 };
+	m[7] = (struct sched_meas){ 0, 3, 2.5 };
+	m[8] = (struct sched_meas){ 3, 1, 2.5 };
+	m[9] = (struct sched_meas){ 1, 3, 2.5 };
+	assert_int_equal(sched_bw_classify(4, m, 10, 0, 0, &v), 0);
+	assert_int_equal(v.node[3], SCHED_NODE_SLOW);
+	for (int k = 0; k < v.nlinks; k++)
+		if (v.links[k].a == 1 && v.links[k].b == 2)
+			assert_int_equal(v.links[k].v, SCHED_LINK_SLOW);
+	sched_verdict_release(&v);
+
 	/* two nodes, slow both ways: undecided, and no good node to test against */
 	m[0] = (struct sched_meas){ 0, 1, 0.095 };
 	m[1] = (struct sched_meas){ 1, 0, 0.095 };
