@@ -35,6 +35,8 @@ static const char bench_usage[] =
 "\n"
 "Measures a collective across every rank and checks every result, with nccl-tests' columns\n"
 "and footer. Run the same command on every node (like 'cluster'): no MPI, no Python.\n"
+"The footer holds busbw against each link's ceiling (sysfs line rate, TCP goodput at its MTU;\n"
+"link.bw.low under 60 %), as # lines after 'Avg bus bandwidth' and in --json.\n"
 "COLLECTIVE: allreduce, allgather, reducescatter, broadcast, alltoall\n"
 "(--backend tcp runs allreduce, allgather and broadcast on the CPU over TCP).\n"
 "\n"
