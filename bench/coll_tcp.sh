@@ -5,11 +5,13 @@
 #   uncapped, and the peak RSS of a 256 MB all-reduce over the buffer size.
 # Targets (issue #10): >= 0.97x iperf3, >= 1.0x gloo capped, >= 1.5x gloo uncapped, RSS <= 2.5x.
 # Usage (root): bench/coll_tcp.sh [path/to/ncclcheck]   (a release build is best)
+# Env: ITERS, STRIPES, PREFIX (lab prefix), SETUPS (e.g. "none 4;10gbit 2": only those rows),
+#      RSS=0 (skip the RSS run)
 set -u
 NC=${1:-$(dirname "$0")/../build/release/ncclcheck}
 NC=$(readlink -f "$NC")
 PY=/usr/bin/python3
-P=nclco2
+P=${PREFIX:-nclco2}
 ITERS=${ITERS:-5}
 STRIPES=${STRIPES:-4}
 [ "$(id -u)" = 0 ] || { echo "needs root (lab namespaces)"; exit 77; }
@@ -82,7 +84,8 @@ echo "# bench --backend tcp, 64 MB float32 all-reduce, $ITERS iterations, $STRIP
 echo "# 'ours' times back-to-back iterations (-c 0) like iperf3 and gloo; 'checked' is the default"
 echo "# (every iteration checked; the checks' idle gaps refill tbf's 4 MB bucket, which flatters it)"
 printf "%-22s %8s %8s %8s %8s %10s %10s\n" "setup" "ours" "checked" "iperf3" "gloo" "ours/iperf" "ours/gloo"
-for setup in "1gbit 2" "1gbit 4" "10gbit 2" "none 2" "none 4"; do
+IFS=';' read -r -a ROWS <<<"${SETUPS:-1gbit 2;1gbit 4;10gbit 2;none 2;none 4}"
+for setup in "${ROWS[@]}"; do
 	set -- $setup
 	cap "$1"
 	i=$([ "$1" = none ] && echo "-" || iperf)
@@ -93,6 +96,7 @@ for setup in "1gbit 2" "1gbit 4" "10gbit 2" "none 2" "none 4"; do
 		"$([ "$i" = - ] && echo - || ratio "$o" "$i")" "$(ratio "$o" "$g")"
 done
 cap none
+[ "${RSS:-1}" = 0 ] && exit 0
 # peak RSS of a 256 MB all-reduce on rank 0 (out of place: send + receive buffers)
 lx n1 env NNODES=2 WORLD_SIZE=2 "$NC" bench allreduce -b 256M -e 256M -n 2 -w 0 >/dev/null 2>&1 &
 lx n0 env NNODES=2 WORLD_SIZE=2 /usr/bin/time -v "$NC" bench allreduce -b 256M -e 256M -n 2 -w 0 >/dev/null 2>"$T/time"

@@ -9,12 +9,15 @@
 
 #include "coll/boot.h"
 #include "coll/coll.h"
+#include "coll/links.h"
 #include "coll/nccl.h"
+#include "coll/nccl_log.h"
 #include "coll/sweep.h"
 #include "coll/tcp_ring.h"
 #include "coll/tune.h"
 #include "finding.h"
 #include "ncclcheck.h"
+#include "net/ceiling.h"
 #include "probe/probe.h"
 #include "report/bench.h"
 #include "util/envmap.h"
@@ -32,6 +35,8 @@ static const char bench_usage[] =
 "\n"
 "Measures a collective across every rank and checks every result, with nccl-tests' columns\n"
 "and footer. Run the same command on every node (like 'cluster'): no MPI, no Python.\n"
+"The footer holds busbw against each link's ceiling (sysfs line rate, TCP goodput at its MTU;\n"
+"link.bw.low under 60 %), as # lines after 'Avg bus bandwidth' and in --json.\n"
 "COLLECTIVE: allreduce, allgather, reducescatter, broadcast, alltoall\n"
 "(--backend tcp runs allreduce, allgather and broadcast on the CPU over TCP).\n"
 "\n"
@@ -124,6 +129,7 @@ struct bench_args {
 	size_t chunk;
 	long timeout_s;
 	char master_buf[320]; /* MASTER_ADDR:MASTER_PORT when no flag gives it */
+	char sysnet[512];     /* /sys/class/net, under NCCLCHECK_SYS_ROOT for tests */
 };
 
 /* nccl-tests' parsesize: a number with an optional K/M/G (binary) suffix. */
@@ -383,6 +389,10 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 	if (a->rank >= a->world)
 		return cli_usage_error("bench", "rank %d does not fit a world of %d", a->rank,
 		                       a->world);
+	snprintf(a->sysnet, sizeof(a->sysnet), "%s/class/net",
+	         envmap_get(env, "NCCLCHECK_SYS_ROOT") && *envmap_get(env, "NCCLCHECK_SYS_ROOT")
+	             ? envmap_get(env, "NCCLCHECK_SYS_ROOT")
+	             : "/sys");
 	if (a->so.kind->rooted && a->so.root >= a->world * a->so.nlocal)
 		return cli_usage_error("bench", "root %d does not fit %d ranks", a->so.root,
 		                       a->world * a->so.nlocal);
@@ -432,9 +442,34 @@ static int gather_devices(struct boot *b, const struct bench_args *a,
 	return boot_gather(b, mine, len, *all, e);
 }
 
-static int finish(const struct bench_args *a, struct bench_report *rep, int64_t wrong, int code)
+/*
+ * Rank 0: busbw against every link's ceiling, in the footer and the JSON; link.bw.low into
+ * `fs` when the peak is far under the slowest known one.
+ */
+static void add_ceiling(struct bench_report *rep, const struct ceiling_link *links, size_t n,
+                        int streams, struct findings *fs)
 {
-	struct findings *fs = findings_new();
+	const char **next = xcalloc(n ? n : 1, sizeof(*next));
+	char **lines;
+	size_t nl;
+	json_t *j;
+
+	for (size_t i = 0; i < n; i++)
+		next[i] = n > 1 ? links[(i + 1) % n].host : NULL;
+	j = ceiling_coll_report(links, n, next, bench_report_peak_busbw(rep),
+	                        bench_report_avg_busbw(rep), streams, &lines, &nl, fs);
+	for (size_t i = 0; i < nl; i++) {
+		bench_report_footer_line(rep, lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+	free(next);
+	bench_report_json_set(rep, "ceiling", j);
+}
+
+static int finish(const struct bench_args *a, struct bench_report *rep, int64_t wrong, int code,
+                  struct findings *fs)
+{
 
 	if (wrong) {
 		struct finding *f = finding_add(fs, SEV_ERROR, "bench.result.wrong",
@@ -454,7 +489,7 @@ static int finish(const struct bench_args *a, struct bench_report *rep, int64_t 
 		render_json_print(stdout, doc);
 		json_decref(doc);
 		json_decref(payload);
-	} else if (wrong) {
+	} else if (findings_count(fs, SEV_OK) || findings_max(fs) > SEV_OK) {
 		struct render_opts ro;
 		cli_render_opts(&ro, 0, 0);
 		render_findings_text(stdout, fs, &ro);
@@ -470,6 +505,8 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 	                       .timeout_ms = a->timeout_s * 1000,
 	                       .window = a->window};
 	struct bench_device me = {.rank = boot_rank(b), .pid = (int)getpid()}, *devs = NULL;
+	struct ceiling_link mine, *links = NULL;
+	struct findings *fs;
 	struct bench_meta m;
 	struct row_ctx rc = {.a = a};
 	struct coll_backend be;
@@ -518,13 +555,27 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 		free(devs);
 		return EXIT_CANNOT_RUN;
 	}
+	ceiling_link_of_socket(a->sysnet, ring_send_fd(r), boot_rank(b), me.host, &mine);
+	if (coll_links_gather(b, &mine, &links, &e) < 0) {
+		error("rank %d: %s", boot_rank(b), e.msg);
+		ring_free(r);
+		boot_drop(b);
+		bench_report_free(rc.rep);
+		free(devs);
+		return EXIT_CANNOT_RUN;
+	}
 	ring_free(r);
 	boot_free(b);
 	free(devs);
-	if (!rc.rep)
+	if (!rc.rep) {
+		free(links);
 		return EXIT_CLEAN;
+	}
+	fs = findings_new();
+	add_ceiling(rc.rep, links, (size_t)a->world, a->stripes, fs);
+	free(links);
 	bench_report_footer(rc.rep);
-	rcode = finish(a, rc.rep, rc.wrong, EXIT_CLEAN);
+	rcode = finish(a, rc.rep, rc.wrong, EXIT_CLEAN, fs);
 	bench_report_free(rc.rep);
 	return rcode;
 }
@@ -537,6 +588,8 @@ struct nccl_ctx {
 	size_t ndevs;
 	int version;
 	char path[512];
+	char net[32], ifname[32]; /* from "NCCL chose: network Socket over [0]eth1:..." */
+	int uses_net;             /* some transport is NET/ (else all inside the host) */
 };
 
 static void nccl_on_version(void *arg, int code, const char *path)
@@ -604,6 +657,8 @@ static void nccl_on_note(void *arg, const char *text)
 {
 	struct nccl_ctx *n = arg;
 
+	nccl_log_note_net(text, n->net, sizeof(n->net), n->ifname, sizeof(n->ifname),
+	                  &n->uses_net);
 	if (n->rep)
 		bench_report_note(n->rep, text);
 }
@@ -637,10 +692,38 @@ static const char *pick_nccl(const struct bench_args *a, const struct envmap *en
 	return how;
 }
 
+/*
+ * Rank 0's end of NCCL's network path, from what NCCL's log said it chose (only rank 0 hears
+ * the notes): a socket interface's ceiling from sysfs; IB, or no NET transport, say why not.
+ */
+static void nccl_link(const struct nccl_ctx *n, struct ceiling_link *l)
+{
+	char host[64] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	if (!strcmp(n->net, "Socket") && n->ifname[0] && n->uses_net) {
+		ceiling_link_of_ifname(n->a->sysnet, n->ifname, 0, 0, host, l);
+		return;
+	}
+	memset(l, 0, sizeof(*l));
+	snprintf(l->host, sizeof(l->host), "%s", host);
+	snprintf(l->ifname, sizeof(l->ifname), "%.15s", n->ifname);
+	if (!n->uses_net)
+		snprintf(l->why, sizeof(l->why), "NCCL's log shows no NET transport: every byte "
+		                                 "moved inside the host (P2P/SHM), not over a link");
+	else if (n->net[0])
+		snprintf(l->why, sizeof(l->why), "NCCL uses network %s%s%s: only a socket "
+		         "interface's rate is read", n->net, n->ifname[0] ? " over " : "", n->ifname);
+	else
+		snprintf(l->why, sizeof(l->why), "NCCL's log does not say which network it used");
+}
+
 static int cmd_bench_nccl(const struct bench_args *a, const struct envmap *env,
                           const struct boot_opts *bo)
 {
 	struct nccl_ctx n = {.a = a};
+	struct ceiling_link link;
+	struct findings *fs;
 	struct nccl_sink sink = {.arg = &n,
 	                         .version = nccl_on_version,
 	                         .devices = nccl_on_devices,
@@ -686,8 +769,11 @@ static int cmd_bench_nccl(const struct bench_args *a, const struct envmap *env,
 		free(n.devs);
 		return EXIT_CLEAN;
 	}
+	fs = findings_new();
+	nccl_link(&n, &link);
+	add_ceiling(n.rep, &link, 1, 1, fs);
 	bench_report_footer(n.rep);
-	rc = finish(a, n.rep, n.rc.wrong, EXIT_CLEAN);
+	rc = finish(a, n.rep, n.rc.wrong, EXIT_CLEAN, fs);
 	bench_report_free(n.rep);
 	free(n.devs);
 	return rc;

@@ -138,3 +138,32 @@ size_t nccl_log_describe(const struct nccl_log_summary *s, char ***lines)
 	}
 	return n;
 }
+
+int nccl_log_note_net(const char *note, char *net, size_t netlen, char *ifname, size_t iflen,
+                      int *uses_net)
+{
+	const char *p, *over;
+
+	if (!strncmp(note, "NCCL transport: ", 16)) {
+		if (strstr(note, " via NET/"))
+			*uses_net = 1;
+		return 0;
+	}
+	if (strncmp(note, "NCCL chose: network ", 20))
+		return 0;
+	p = note + 20;
+	snprintf(net, netlen, "%.*s", (int)strcspn(p, " ,"), p);
+	ifname[0] = 0;
+	over = strstr(p, " over ");
+	if (over) {
+		/* "[0]eth1:10.10.0.10<0>" (Socket) or "[0]mlx5_0:1/IB" (IB) */
+		over += 6;
+		if (*over == '[' && strchr(over, ']'))
+			over = strchr(over, ']') + 1;
+		if (!strcmp(net, "IB"))
+			snprintf(ifname, iflen, "%.*s", (int)strcspn(over, "/ ,<["), over);
+		else
+			snprintf(ifname, iflen, "%.*s", (int)strcspn(over, ": ,<["), over);
+	}
+	return 1;
+}

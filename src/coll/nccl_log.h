@@ -35,4 +35,12 @@ void nccl_log_line(struct nccl_log_summary *s, const char *line);
 /* Human lines for the bench header (caller frees each and the array); returns how many. */
 size_t nccl_log_describe(const struct nccl_log_summary *s, char ***lines);
 
+/*
+ * From the bench notes nccl_log_describe wrote: "NCCL chose: network Socket over [0]eth1:..."
+ * gives the network ("Socket", "IB") and the first interface or HCA ("eth1", "mlx5_0:1");
+ * returns 1 when `note` was that line. "NCCL transport: ... via NET/..." sets *uses_net.
+ */
+int nccl_log_note_net(const char *note, char *net, size_t netlen, char *ifname, size_t iflen,
+                      int *uses_net);
+
 #endif

@@ -35,6 +35,8 @@ void ring_free(struct ring *r);
  * (reducescatter, alltoall); ERR_PEER / ERR_TIMEOUT naming the rank when a peer dies or stalls.
  */
 int ring_run(struct ring *r, const struct coll_call *c, struct err *e);
+/* The socket towards the next rank (its local address names the interface used), -1: none. */
+int ring_send_fd(const struct ring *r);
 /* Whether the ring implements `id`. */
 int ring_supports(enum coll_id id);
 /* The ring as a sweep backend (host memory, each call completes). */

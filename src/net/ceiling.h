@@ -10,6 +10,11 @@
 #ifndef NCCLCHECK_CEILING_H
 #define NCCLCHECK_CEILING_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
 #include "finding.h"
 #include "util/err.h"
 
@@ -46,5 +51,55 @@ int ceiling_read(const char *sysfs, const char *ifname, int ipv6, struct link_ce
  */
 int ceiling_check(struct findings *fs, const struct link_ceiling *c, double measured_gbps,
 		  int streams, const char *node, const char *peer, const char *ifname);
+
+/*
+ * One rank's end of a collective's network path (bench): the interface its traffic leaves by
+ * and that interface's ceiling. `why` says why the ceiling is unknown (no such interface, no
+ * sysfs speed, a software link's nominal speed) when `known` is 0.
+ */
+struct ceiling_link {
+	int rank;
+	int known;
+	char host[64];
+	char ifname[16];
+	char why[160];
+	struct link_ceiling c;
+};
+
+/* The ceiling of `ifname` as ceiling_read sees it under `sysfs`; never fails (unknown + why). */
+void ceiling_link_of_ifname(const char *sysfs, const char *ifname, int ipv6, int rank,
+			    const char *host, struct ceiling_link *l);
+
+/* Same, for the interface holding a connected socket's local address (a ring's send socket). */
+void ceiling_link_of_socket(const char *sysfs, int fd, int rank, const char *host,
+			    struct ceiling_link *l);
+
+/*
+ * The fixed-size form ranks exchange (boot_gather): every rank fills one, rank 0 decodes the
+ * others' strictly (NUL-terminated names, sane speed and MTU, else "unknown: peer sent ...").
+ */
+struct ceiling_wire {
+	char host[64];
+	char ifname[16];
+	char why[160];
+	int32_t rank, known, nominal, ipv6;
+	int32_t speed_mbps, mtu;
+};
+
+void ceiling_link_to_wire(const struct ceiling_link *l, struct ceiling_wire *w);
+void ceiling_link_from_wire(const struct ceiling_wire *w, struct ceiling_link *l);
+
+/*
+ * A collective's figures against its links' ceilings (bench's footer and JSON): one text line
+ * per link and a verdict line (each without the "# "; the caller frees them and the array),
+ * and link.bw.low (ceiling_check's finding) when the peak busbw is under CEILING_LOW_PCT of
+ * the lowest known ceiling, naming that link's host and interface (`next` gives the host the
+ * link leads to, indexed like `links`; NULL: unnamed). busbw in GB/s (bytes) as nccl-tests
+ * prints it. Returns the JSON: {links: [...], peak_busbw_gbps, avg_busbw_gbps, lowest, peak_pct,
+ * avg_pct, verdict: "ok" | "low" | "unknown"}.
+ */
+json_t *ceiling_coll_report(const struct ceiling_link *links, size_t n, const char *const *next,
+			    double peak_busbw, double avg_busbw, int streams, char ***lines,
+			    size_t *nlines, struct findings *fs);
 
 #endif

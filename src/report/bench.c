@@ -11,8 +11,8 @@ struct bench_report {
 	FILE *out;
 	struct bench_meta m;
 	struct bench_device *devs;
-	json_t *rows, *notes;
-	double bw_sum;
+	json_t *rows, *notes, *tail, *extra;
+	double bw_sum, bw_peak;
 	size_t bw_n;
 	int oob;
 };
@@ -40,6 +40,8 @@ struct bench_report *bench_report_new(FILE *out, const struct bench_meta *m)
 	r->m.devs = r->devs;
 	r->rows = json_array();
 	r->notes = json_array();
+	r->tail = json_array();
+	r->extra = json_object();
 	if (!out)
 		return r;
 	fprintf(out, "# ncclcheck %s bench, nccl-tests format, backend %s", NCCLCHECK_VERSION,
@@ -72,6 +74,8 @@ void bench_report_free(struct bench_report *r)
 		return;
 	json_decref(r->rows);
 	json_decref(r->notes);
+	json_decref(r->tail);
+	json_decref(r->extra);
 	free(r->devs);
 	free(r);
 }
@@ -127,6 +131,8 @@ static void account(struct bench_report *r, const struct bench_half *h)
 {
 	r->bw_sum += h->busbw;
 	r->bw_n++;
+	if (h->busbw > r->bw_peak)
+		r->bw_peak = h->busbw;
 	if (h->checked && h->wrong)
 		r->oob++;
 }
@@ -165,13 +171,32 @@ double bench_report_avg_busbw(const struct bench_report *r)
 	return r->bw_n ? r->bw_sum / (double)r->bw_n : 0;
 }
 
+double bench_report_peak_busbw(const struct bench_report *r)
+{
+	return r->bw_peak;
+}
+
+void bench_report_footer_line(struct bench_report *r, const char *text)
+{
+	json_array_append_new(r->tail, json_string(text));
+}
+
+void bench_report_json_set(struct bench_report *r, const char *key, json_t *v)
+{
+	json_object_set_new(r->extra, key, v);
+}
+
 int bench_report_footer(struct bench_report *r)
 {
 	if (r->out) {
+		size_t i;
+		json_t *t;
 		fprintf(r->out, "# %-20s : %d %s\n", "Out of bounds values", r->oob,
 		        r->oob ? "FAILED" : "OK");
 		fprintf(r->out, "# %-20s : %g %s\n", "Avg bus bandwidth", bench_report_avg_busbw(r),
 		        "");
+		json_array_foreach(r->tail, i, t)
+			fprintf(r->out, "# %s\n", json_string_value(t));
 		fprintf(r->out, "#\n# Collective test concluded: %s\n#\n", r->m.perf);
 		fflush(r->out);
 	}
@@ -198,9 +223,13 @@ json_t *bench_report_json(const struct bench_report *r)
 	                m->step_factor ? "step_factor" : "step_bytes", (json_int_t)m->step,
 	                "warmup_iters", m->warmup, "iterations", m->iters, "aggregated_iterations",
 	                m->agg, "validation", m->check, "graph", m->graph, "devices", devs);
-	return json_pack("{s:s, s:s, s:i, s:o, s:O, s:O, s:{s:i, s:b}, s:{s:f, s:s}}", "test",
-	                 m->perf, "backend", m->backend, "nccl_version", m->lib_version, "config",
-	                 cfg, "results", r->rows, "notes", r->notes, "out_of_bounds", "count",
-	                 r->oob, "okay", r->oob == 0, "average_bus_bandwidth", "bandwidth",
-	                 bench_report_avg_busbw(r), "okay", "unchecked");
+	json_t *doc = json_pack("{s:s, s:s, s:i, s:o, s:O, s:O, s:{s:i, s:b}, s:{s:f, s:s}}",
+	                        "test", m->perf, "backend", m->backend, "nccl_version",
+	                        m->lib_version, "config", cfg, "results", r->rows, "notes", r->notes,
+	                        "out_of_bounds", "count", r->oob, "okay", r->oob == 0,
+	                        "average_bus_bandwidth", "bandwidth", bench_report_avg_busbw(r),
+	                        "okay", "unchecked");
+
+	json_object_update(doc, r->extra);
+	return doc;
 }

@@ -60,6 +60,12 @@ void bench_report_note(struct bench_report *r, const char *text);
 /* The footer; returns the "Out of bounds values" count (rows x placements with #wrong > 0). */
 int bench_report_footer(struct bench_report *r);
 double bench_report_avg_busbw(const struct bench_report *r);
+/* The highest busbw of any row and placement. */
+double bench_report_peak_busbw(const struct bench_report *r);
+/* A "# text" line for the footer, after "Avg bus bandwidth" (call before the footer). */
+void bench_report_footer_line(struct bench_report *r, const char *text);
+/* An extra member of the JSON object (e.g. "ceiling"); takes the reference. */
+void bench_report_json_set(struct bench_report *r, const char *key, json_t *v);
 /* nccl-tests' JSON shape: {config, devices, results[], out_of_bounds, average_bus_bandwidth}. */
 json_t *bench_report_json(const struct bench_report *r);
 

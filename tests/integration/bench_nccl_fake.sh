@@ -15,6 +15,8 @@ expect_match "$out" "#  Rank  1 Group  0 Pid +[0-9]+ on +[^ ]+ device  1 \[0000:
 expect_match "$out" "# Out of bounds values : 0 OK" "exact"
 expect_match "$out" "# NCCL chose: network Socket over \[0\]lo:127.0.0.1<0>, 2 coll channels" "what NCCL chose"
 expect_match "$out" "# NCCL algorithm: AllReduce 1024..262144 B RING/SIMPLE" "algorithm per size"
+expect_match "$out" "# Link ceiling, rank 0 \([^)]*\) lo: ceiling unknown \(NCCL's log shows no NET transport" \
+	"ceiling: unknown, all inside the host"
 
 out=$(FAKE_CUDA_DEVICES=3 timeout 30 "$NCCLCHECK" bench allgather --backend nccl $NC -g 3 -b 3K -e 3K -n 1 2>&1)
 expect_rc 0 $? "allgather -g 3"; expect_match "$out" "Out of bounds values : 0 OK" "allgather exact"

@@ -51,6 +51,38 @@ run 2 -b 1M -e 1M -n 2 --json
 v=$("$PY" -c 'import json,sys; d=json.load(sys.stdin); b=d["bench"]; print(b["test"], len(b["results"]), b["out_of_bounds"]["count"], d["exit_code"])' <"$LAB_TMP/out.0")
 expect_match "$v" "^all_reduce_perf 1 0 0$" "--json: nccl-tests' results and out_of_bounds ($v)"
 
+# the link ceiling: a veth's speed is nominal, so no verdict and no finding ...
+run 2 -b 1M -e 1M -n 2
+out=$(cat "$LAB_TMP/out.0")
+nxt=$(printf '%s\n' "$out" | grep -A1 "^# Avg bus bandwidth" | tail -1)
+expect_match "$nxt" "^# Link ceiling, rank 0 \(nclco1-n0\) eth1: ceiling unknown \(eth1 is a software link" \
+	"ceiling: right after Avg bus bandwidth, unknown on the veth, and why"
+expect_match "$out" "# Link ceiling: unknown on every link, no verdict" "ceiling: no verdict"
+expect_no_match "$out" "link.bw.low" "ceiling: no finding for a nominal speed"
+# ... and a real NIC's 100 Gbit/s (a sysfs tree with a device) is far above the veth's busbw
+SYSR="$LAB_TMP/sys"
+mkdir -p "$SYSR/class/net/eth1/device"
+echo 100000 >"$SYSR/class/net/eth1/speed"
+echo 1500 >"$SYSR/class/net/eth1/mtu"
+run2() {
+	local i
+	for i in 1 0; do
+		lx "n$i" env NNODES=2 WORLD_SIZE=2 NCCLCHECK_SYS_ROOT="$SYSR" timeout 60 "$NCCLCHECK" \
+			bench allreduce -b 1M -e 1M -n 2 "$@" >"$LAB_TMP/out.$i" 2>"$LAB_TMP/err.$i" &
+	done
+	wait
+}
+run2
+out=$(cat "$LAB_TMP/out.0")
+expect_match "$out" "# Link ceiling, rank 1 \(nclco1-n1\) eth1: line rate 100 Gbit/s \(sysfs\), MTU 1500: TCP goodput <= 94.15 Gbit/s; busbw [0-9.]+ Gbit/s = [0-9.]+ % of it" \
+	"ceiling: line rate, goodput and % per link"
+expect_match "$out" "under 60 %, see link.bw.low" "ceiling: verdict under 60 %"
+expect_match "$out" "warn +nclco1-n0 -> nclco1-n1 over eth1: .*link.bw.low" "ceiling: finding names host, peer and link"
+run2 --json
+v=$("$PY" -c 'import json,sys; d=json.load(sys.stdin); c=d["bench"]["ceiling"]; f=[x for x in d["findings"] if x["id"]=="link.bw.low"]
+print(c["verdict"], len(c["links"]), c["links"][0]["tcp_goodput_gbps"] > 94, c["lowest"]["ifname"], len(f), d["exit_code"])' <"$LAB_TMP/out.0")
+expect_match "$v" "^low 2 True eth1 1 0$" "--json: bench.ceiling and link.bw.low ($v)"
+
 # a rank that dies mid-benchmark is named within 5 s, nobody hangs
 for i in 3 2 1 0; do
 	lx "n$i" env NNODES=4 WORLD_SIZE=4 timeout 60 "$NCCLCHECK" bench allreduce -b 64M -e 64M -n 200 -c 0 \

@@ -93,6 +93,48 @@ static void test_exact_data(void **state)
 	allreduce_roundtrip(COLL_BFLOAT16, COLL_SUM, 80, 4096);
 }
 
+/*
+ * The three forms of every reduction agree with the in-place one element by element: three
+ * distinct buffers, in place (dst == a), and an overlapping dst (the plain loop), at lengths
+ * around the vector block (64) so the tail loop runs too.
+ */
+static void test_reduce_forms(void **state)
+{
+	static const size_t lens[] = {0, 1, 63, 64, 65, 200, 1001};
+
+	(void)state;
+	for (int t = 0; t < COLL_NDTYPES; t++)
+		for (int op = 0; op < COLL_NOPS; op++)
+			for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+				size_t n = lens[li], es = coll_dtype_size(t), bytes = n * es;
+				unsigned char *a = malloc(bytes + 2 * es), *b = malloc(bytes + es);
+				unsigned char *d = malloc(bytes + es), *ref = malloc(bytes + es);
+				for (size_t i = 0; i < bytes; i++) {
+					a[i] = (unsigned char)(i * 7 + 3);
+					b[i] = (unsigned char)(i * 13 + 1);
+				}
+				/* reference: element by element, in place on a copy */
+				memcpy(ref, a, bytes);
+				for (size_t i = 0; i < n; i++)
+					coll_reduce(t, op, ref + i * es, ref + i * es, b + i * es, 1);
+				coll_reduce(t, op, d, a, b, n);
+				assert_memory_equal(d, ref, bytes);
+				memcpy(d, a, bytes);
+				coll_reduce(t, op, d, d, b, n);
+				assert_memory_equal(d, ref, bytes);
+				/* dst one element past a inside the same buffer: reads before writes */
+				if (n > 1) {
+					memmove(a + es, a, bytes);
+					coll_reduce(t, op, a, a + es, b, n);
+					assert_memory_equal(a, ref, bytes);
+				}
+				free(a);
+				free(b);
+				free(d);
+				free(ref);
+			}
+}
+
 static void test_allgather_data(void **state)
 {
 	const struct coll_kind *k = coll_kind_get(COLL_ALLGATHER);
@@ -198,6 +240,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counts_and_factors), cmocka_unit_test(test_half_bf16),
 	    cmocka_unit_test(test_exact_data),         cmocka_unit_test(test_allgather_data),
+	    cmocka_unit_test(test_reduce_forms),
 	    cmocka_unit_test(test_float_str),          cmocka_unit_test(test_report_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,10 +49,44 @@ static void test_summary(void **state)
 	free(lines);
 }
 
+/* bench's ceiling follows NCCL's chosen interface from these notes */
+static void test_note_net(void **state)
+{
+	char net[32] = "", ifn[32] = "";
+	int uses = 0;
+
+	(void)state;
+	assert_int_equal(nccl_log_note_net("NCCL transport: rank 0 -> 1 via P2P/CUMEM", net,
+	                                   sizeof(net), ifn, sizeof(ifn), &uses),
+	                 0);
+	assert_int_equal(uses, 0);
+	assert_int_equal(nccl_log_note_net("NCCL chose: network Socket over [0]eth0:203.0.113.1<0> "
+	                                   "[1]eth1:10.0.0.1<0>, 4 coll channels",
+	                                   net, sizeof(net), ifn, sizeof(ifn), &uses),
+	                 1);
+	assert_string_equal(net, "Socket");
+	assert_string_equal(ifn, "eth0");
+	nccl_log_note_net("NCCL transport: rank 0 -> 1 via NET/Socket/0 (2 channels)", net,
+	                  sizeof(net), ifn, sizeof(ifn), &uses);
+	assert_int_equal(uses, 1);
+	nccl_log_note_net("NCCL chose: network IB over [0]mlx5_0:1/IB [1]mlx5_1:1/IB, 8 coll "
+	                  "channels",
+	                  net, sizeof(net), ifn, sizeof(ifn), &uses);
+	assert_string_equal(net, "IB");
+	assert_string_equal(ifn, "mlx5_0:1");
+	nccl_log_note_net("NCCL chose: network ?, 2 coll channels", net, sizeof(net), ifn,
+	                  sizeof(ifn), &uses);
+	assert_string_equal(net, "?");
+	assert_string_equal(ifn, "");
+	assert_int_equal(nccl_log_note_net("unrelated", net, sizeof(net), ifn, sizeof(ifn), &uses),
+	                 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_summary),
+	    cmocka_unit_test(test_note_net),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
