@@ -31,11 +31,16 @@ cap() { # RATE|none: every node's eth1 egress
 	done
 }
 
-iperf() { # GB/s of TCP goodput n1 -> n0, one stream
+# GB/s of TCP goodput n1 -> n0, one stream; with --bidir both ways at once (the mean of the
+# two directions), which is what a ring puts on each link: every node's egress carries its own
+# data and the ACKs of what it receives, and on 2 nodes the one link carries data both ways.
+iperf() {
 	lx n0 iperf3 -s -1 -p 5299 >/dev/null 2>&1 &
 	sleep 0.5
-	lx n1 iperf3 -c "$(addr 0)" -p 5299 -t 4 -J 2>/dev/null |
-		$PY -c 'import json,sys; print("%.4f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]/8e9))'
+	lx n1 iperf3 -c "$(addr 0)" -p 5299 -t 4 "$@" -J 2>/dev/null |
+		$PY -c 'import json,sys
+e = json.load(sys.stdin)["end"]; v = [e[k]["bits_per_second"] for k in ("sum_received", "sum_received_bidir_reverse") if k in e]
+print("%.4f" % (sum(v) / len(v) / 8e9))'
 	wait
 }
 
@@ -83,17 +88,22 @@ M64=$((64 << 20))
 echo "# bench --backend tcp, 64 MB float32 all-reduce, $ITERS iterations, $STRIPES stripes, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# 'ours' times back-to-back iterations (-c 0) like iperf3 and gloo; 'checked' is the default"
 echo "# (every iteration checked; the checks' idle gaps refill tbf's 4 MB bucket, which flatters it)"
-printf "%-22s %8s %8s %8s %8s %10s %10s\n" "setup" "ours" "checked" "iperf3" "gloo" "ours/iperf" "ours/gloo"
+echo "# iperf3: one direction, one stream; bidir: both directions at once (per direction), the"
+echo "# traffic an all-reduce puts on a link. ours/iperf uses one-way, ours/bidir the bidir figure"
+printf "%-22s %8s %8s %8s %8s %8s %10s %10s %10s\n" "setup" "ours" "checked" "iperf3" "bidir" "gloo" \
+	"ours/iperf" "ours/bidir" "ours/gloo"
 IFS=';' read -r -a ROWS <<<"${SETUPS:-1gbit 2;1gbit 4;10gbit 2;none 2;none 4}"
 for setup in "${ROWS[@]}"; do
 	set -- $setup
 	cap "$1"
 	i=$([ "$1" = none ] && echo "-" || iperf)
+	bi=$([ "$1" = none ] && echo "-" || iperf --bidir)
 	o=$(ours "$2" $M64 -c 0)
 	k=$(ours "$2" $M64)
 	g=$(gloo "$2" $M64)
-	printf "%-22s %8s %8s %8s %8s %10s %10s\n" "$2 nodes, cap $1" "$o" "$k" "$i" "$g" \
-		"$([ "$i" = - ] && echo - || ratio "$o" "$i")" "$(ratio "$o" "$g")"
+	printf "%-22s %8s %8s %8s %8s %8s %10s %10s %10s\n" "$2 nodes, cap $1" "$o" "$k" "$i" "$bi" "$g" \
+		"$([ "$i" = - ] && echo - || ratio "$o" "$i")" "$([ "$bi" = - ] && echo - || ratio "$o" "$bi")" \
+		"$(ratio "$o" "$g")"
 done
 cap none
 [ "${RSS:-1}" = 0 ] && exit 0
