@@ -66,7 +66,9 @@ struct run_gate *run_gate_open(const char *key, struct err *e)
 
 int run_gate_release(struct run_gate *g, int go, const json_t *env, int expect, long wait_ms)
 {
-	json_t *msg = json_pack("{s:b, s:O}", "go", go, "env", env && go ? (json_t *)env : json_object());
+	/* "o" steals the reference: the caller's env keeps its own, a fresh {} has only this one */
+	json_t *msg = json_pack("{s:b, s:o}", "go", go, "env",
+				env && go ? json_incref((json_t *)env) : json_object());
 	int64_t until = time_now_ms() + wait_ms;
 	int told = 0;
 
