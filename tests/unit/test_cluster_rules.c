@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster_fixture.h"
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
 #include "rules/cluster.h"
@@ -26,37 +27,20 @@ struct fixture {
 static void load(struct fixture *x, size_t n)
 {
 	memset(x, 0, sizeof(*x));
-	for (size_t i = 0; i < n; i++) {
-		char rel[64];
-		snprintf(rel, sizeof(rel), "facts/cluster/lab-n%zu.json", i % 2);
-		x->facts[i] = load_fixture_json(rel);
-	}
+	cluster_fixture_load(x->facts, n);
 	x->v.n = n;
 }
 
 /* Builds the models (after the test edited the facts) and the view. */
 static void build(struct fixture *x)
 {
-	for (size_t i = 0; i < x->v.n; i++) {
-		x->m[i] = model_of(x->facts[i]);
-		x->nodes[i].name = x->m[i]->hostname;
-		x->nodes[i].rank = (int)i;
-		x->nodes[i].m = x->m[i];
-	}
-	x->v.nodes = x->nodes;
-	x->v.links = x->links;
+	cluster_fixture_view(x->facts, x->m, x->nodes, x->links, &x->v);
 	x->fs = findings_new();
 }
 
 static void release(struct fixture *x)
 {
-	for (size_t i = 0; i < x->v.n; i++) {
-		node_model_free(x->m[i]);
-		json_decref(x->facts[i]);
-	}
-	for (size_t i = 0; i < x->v.nlinks; i++) {
-		free(x->links[i].res.s.iv);
-	}
+	cluster_fixture_free(x->facts, x->m, x->links, &x->v);
 	findings_free(x->fs);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster_fixture.h"
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
 #include "rules/cluster.h"
@@ -42,11 +43,10 @@ static void set_addr(json_t *facts, const char *from, const char *to)
 static void build(struct fixture *x, long t2, long t3)
 {
 	memset(x, 0, sizeof(*x));
+	cluster_fixture_load(x->facts, N);
 	for (int i = 0; i < N; i++) {
-		char rel[64], a[32], b[32];
+		char a[32], b[32];
 
-		snprintf(rel, sizeof(rel), "facts/cluster/lab-n%d.json", i % 2);
-		x->facts[i] = load_fixture_json(rel);
 		if (i >= 2) {
 			snprintf(a, sizeof(a), "203.0.113.%d", 10 + i);
 			snprintf(b, sizeof(b), "203.0.113.%d", 10 + i % 2);
@@ -61,21 +61,16 @@ static void build(struct fixture *x, long t2, long t3)
 			json_object_set_new(sc, "neigh_gc_thresh2", json_integer(t2));
 			json_object_set_new(sc, "neigh_gc_thresh3", json_integer(t3));
 		}
-		x->m[i] = model_of(x->facts[i]);
-		x->nodes[i] = (struct cluster_node){ .name = x->m[i]->hostname, .rank = i,
-						     .m = x->m[i] };
 	}
-	x->v = (struct cluster_view){ .nodes = x->nodes, .n = N };
+	x->v.n = N;
+	cluster_fixture_view(x->facts, x->m, x->nodes, NULL, &x->v);
 	x->fs = findings_new();
 	xrule_neigh(&x->v, x->fs);
 }
 
 static void release(struct fixture *x)
 {
-	for (int i = 0; i < N; i++) {
-		node_model_free(x->m[i]);
-		json_decref(x->facts[i]);
-	}
+	cluster_fixture_free(x->facts, x->m, NULL, &x->v);
 	findings_free(x->fs);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster_fixture.h"
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
 #include "net/cluster_run.h"
@@ -35,25 +36,13 @@ struct fixture {
 static void load(struct fixture *x, size_t n)
 {
 	memset(x, 0, sizeof(*x));
-	for (size_t i = 0; i < n; i++) {
-		char rel[64];
-
-		snprintf(rel, sizeof(rel), "facts/cluster/lab-n%zu.json", i % 2);
-		x->facts[i] = load_fixture_json(rel);
-	}
+	cluster_fixture_load(x->facts, n);
 	x->v.n = n;
 }
 
 static void build(struct fixture *x)
 {
-	for (size_t i = 0; i < x->v.n; i++) {
-		x->m[i] = model_of(x->facts[i]);
-		x->nodes[i].name = x->m[i]->hostname;
-		x->nodes[i].rank = (int)i;
-		x->nodes[i].m = x->m[i];
-	}
-	x->v.nodes = x->nodes;
-	x->v.links = x->links;
+	cluster_fixture_view(x->facts, x->m, x->nodes, x->links, &x->v);
 	x->fs = findings_new();
 	rules_run_node(x->m[0], x->fs);
 	cluster_settled_init(&x->st);
@@ -66,12 +55,7 @@ static void settle(struct fixture *x)
 
 static void release(struct fixture *x)
 {
-	for (size_t i = 0; i < x->v.n; i++) {
-		node_model_free(x->m[i]);
-		json_decref(x->facts[i]);
-	}
-	for (size_t i = 0; i < x->v.nlinks; i++)
-		free(x->links[i].res.s.iv);
+	cluster_fixture_free(x->facts, x->m, x->links, &x->v);
 	findings_free(x->fs);
 	cluster_settled_release(&x->st);
 }
