@@ -13,7 +13,6 @@
 
 #include "finding.h"
 #include "ncclcheck.h"
-#include "net/auth.h"
 #include "net/cluster_run.h"
 #include "net/launch.h"
 #include "probe/probe.h"
@@ -21,7 +20,6 @@
 #include "rules/cluster.h"
 #include "rules/rules.h"
 #include "util/envmap.h"
-#include "util/file.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -103,28 +101,6 @@ static void on_progress(void *arg, const char *phase, int done, int total)
 	ps->shown = 1;
 }
 
-static int read_token(const char *path, struct strbuf *tok)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct err e = ERR_INIT;
-	const char *t;
-	size_t n;
-
-	if (file_read(path, &sb, AUTH_TOKEN_MAX + 64, &e) < 0) {
-		error("cannot read the token file '%s': %s", path, e.msg);
-		strbuf_release(&sb);
-		return -1;
-	}
-	if (auth_token_parse(sb.buf, sb.len, &t, &n, &e) < 0) {
-		error("token file '%s': %s", path, e.msg);
-		strbuf_release(&sb);
-		return -1;
-	}
-	strbuf_add(tok, t, n);
-	strbuf_release(&sb);
-	return 0;
-}
-
 int cmd_cluster(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -153,7 +129,7 @@ int cmd_cluster(int argc, char **argv)
 	struct launch l;
 	struct envmap *env;
 	struct err e = ERR_INIT;
-	const char *token_file = NULL, *envtok;
+	const char *token_file = NULL;
 	long timeout_ms = 60000, v;
 	int json = 0, verbose = 0, no_color = 0, skip_python = 0, c, code;
 	char host[256];
@@ -218,20 +194,8 @@ int cmd_cluster(int argc, char **argv)
 	if (envmap_get(env, "NCCLCHECK_FACTS_TIMEOUT_MS") &&
 	    cli_parse_long(envmap_get(env, "NCCLCHECK_FACTS_TIMEOUT_MS"), 100, 3600000, &v) == 0)
 		co.facts_timeout_ms = v;
-	envtok = envmap_get(env, "NCCLCHECK_TOKEN");
-	if (token_file) {
-		if (read_token(token_file, &tok) < 0)
-			goto usage;
-	} else if (envtok && *envtok) {
-		const char *t;
-		size_t n;
-
-		if (auth_token_parse(envtok, strlen(envtok), &t, &n, &e) < 0) {
-			error("NCCLCHECK_TOKEN: %s", e.msg);
-			goto usage;
-		}
-		strbuf_add(&tok, t, n);
-	}
+	if (cli_cluster_token(token_file, env, &tok) < 0)
+		goto usage;
 	if (gethostname(host, sizeof(host)) < 0)
 		snprintf(host, sizeof(host), "rank-%d", l.node_rank);
 	host[sizeof(host) - 1] = '\0';

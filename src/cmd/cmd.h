@@ -49,6 +49,8 @@
 
 #include "finding.h"
 #include "report/render.h"
+#include "util/envmap.h"
+#include "util/strbuf.h"
 
 /* One option of a verb: a row of its options table, which ends with { 0 }. */
 struct cli_opt {
@@ -190,6 +192,11 @@ struct envmap *cli_environ(void);
 
 /* Default render options for stdout (colour decided from the terminal and NO_COLOR). */
 void cli_render_opts(struct render_opts *ro, int verbose, int no_color);
+/*
+ * The cluster's shared secret for `cluster` and `run`: --token-file's, else $NCCLCHECK_TOKEN's,
+ * else none (tok stays empty). -1 after printing why it cannot be used.
+ */
+int cli_cluster_token(const char *token_file, const struct envmap *env, struct strbuf *tok);
 
 /* Flushes stdout and turns a write error (full disk, closed pipe) into EXIT_CANNOT_RUN. */
 int cli_finish(int code);

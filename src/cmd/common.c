@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "ncclcheck.h"
+#include "net/auth.h"
+#include "util/file.h"
 #include "util/envmap.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -142,4 +144,34 @@ int cli_finish(int code)
 		return EXIT_CANNOT_RUN;
 	}
 	return code;
+}
+
+int cli_cluster_token(const char *token_file, const struct envmap *env, struct strbuf *tok)
+{
+	const char *envtok = envmap_get(env, "NCCLCHECK_TOKEN"), *t;
+	struct strbuf sb = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	size_t n;
+	int rc = 0;
+
+	if (token_file) {
+		if (file_read(token_file, &sb, AUTH_TOKEN_MAX + 64, &e) < 0) {
+			error("cannot read the token file '%s': %s", token_file, e.msg);
+			rc = -1;
+		} else if (auth_token_parse(sb.buf, sb.len, &t, &n, &e) < 0) {
+			error("token file '%s': %s", token_file, e.msg);
+			rc = -1;
+		} else {
+			strbuf_add(tok, t, n);
+		}
+	} else if (envtok && *envtok) {
+		if (auth_token_parse(envtok, strlen(envtok), &t, &n, &e) < 0) {
+			error("NCCLCHECK_TOKEN: %s", e.msg);
+			rc = -1;
+		} else {
+			strbuf_add(tok, t, n);
+		}
+	}
+	strbuf_release(&sb);
+	return rc;
 }

@@ -21,7 +21,6 @@
 
 #include "finding.h"
 #include "ncclcheck.h"
-#include "net/auth.h"
 #include "net/cluster_run.h"
 #include "net/launch.h"
 #include "net/launch_argv.h"
@@ -29,7 +28,6 @@
 #include "report/render.h"
 #include "rules/cluster.h"
 #include "rules/rules.h"
-#include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -125,33 +123,6 @@ void run_gate_key(const struct verdict_opts *vo, const struct launch *l, char *k
 	strbuf_release(&sb);
 }
 
-static int read_token(const struct run_cluster_opts *ro, const struct envmap *env,
-		      struct strbuf *tok)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct err e = ERR_INIT;
-	const char *t, *envtok = envmap_get(env, "NCCLCHECK_TOKEN");
-	size_t n;
-
-	if (ro->token_file) {
-		if (file_read(ro->token_file, &sb, AUTH_TOKEN_MAX + 64, &e) < 0 ||
-		    auth_token_parse(sb.buf, sb.len, &t, &n, &e) < 0) {
-			error("token file '%s': %s", ro->token_file, e.msg);
-			strbuf_release(&sb);
-			return -1;
-		}
-		strbuf_add(tok, t, n);
-		strbuf_release(&sb);
-	} else if (envtok && *envtok) {
-		if (auth_token_parse(envtok, strlen(envtok), &t, &n, &e) < 0) {
-			error("NCCLCHECK_TOKEN: %s", e.msg);
-			return -1;
-		}
-		strbuf_add(tok, t, n);
-	}
-	return 0;
-}
-
 static json_t *do_probe(void *arg)
 {
 	return probe_node(arg);
@@ -197,7 +168,7 @@ int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_
 	int code, rc;
 
 	memset(v, 0, sizeof(*v));
-	if (read_token(ro, vo->po.env, &tok) < 0) {
+	if (cli_cluster_token(ro->token_file, vo->po.env, &tok) < 0) {
 		strbuf_release(&tok);
 		return EXIT_USAGE;
 	}

@@ -256,24 +256,6 @@ int lab_sysctls_apply(const struct lab_sysctl_job *jobs, size_t n, struct err *e
 	return rc;
 }
 
-static int read_long(const char *path, long *v, struct err *e)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *end;
-	int rc = -1;
-
-	if (file_read(path, &sb, 64, e) == 0) {
-		errno = 0;
-		*v = strtol(sb.buf, &end, 10);
-		if (errno || end == sb.buf || *v < 0)
-			err_set(e, ERR_PARSE, "'%s' does not hold a number", path);
-		else
-			rc = 0;
-	}
-	strbuf_release(&sb);
-	return rc;
-}
-
 static int write_long(const char *path, long v, struct err *e)
 {
 	char buf[32];
@@ -290,8 +272,9 @@ int lab_host_neigh_fit(int nodes, long *from, long *to, struct err *e)
 
 	snprintf(p2, sizeof(p2), "%s/gc_thresh2", dir);
 	snprintf(p3, sizeof(p3), "%s/gc_thresh3", dir);
-	if (read_long(p3, &t3, e) < 0 || read_long(p2, &t2, e) < 0)
-		return -1;
+	if (file_read_long(p3, &t3) < 0 || file_read_long(p2, &t2) < 0)
+		return err_set(e, ERR_SYS, "cannot read the host's neighbour table limits in '%s'",
+			       dir);
 	*from = *to = t3;
 	if (t3 >= need)
 		return 0;

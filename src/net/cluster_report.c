@@ -152,6 +152,10 @@ void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name
 		n->range_lo = (int)json_integer_value(json_array_get(rg, 0));
 		n->range_hi = (int)json_integer_value(json_array_get(rg, 1));
 	}
+	h = jpath_str(facts, "host.boot_id");
+	snprintf(n->boot_id, sizeof(n->boot_id), "%s", h ? h : "");
+	n->pus = jpath_int(facts, "topology.cpus.pus", 0);
+	n->nofile = jpath_int(facts, "limits.nofile.hard", 0);
 }
 
 /* ---- findings from what the rendezvous saw ---- */

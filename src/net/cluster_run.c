@@ -219,12 +219,6 @@ static void *addr_main(void *arg)
 	return NULL;
 }
 
-/* A node's descriptor limit as its facts say (-1 unlimited, 0 unknown). */
-static long long nofile_of(const struct run *run, int rank)
-{
-	return jpath_int(run->nodes[rank].facts, "limits.nofile.hard", 0);
-}
-
 /*
  * Whether both ends can hold one scan batch per address at once: the target a batch of
  * listeners on each address, the peer a window of connects from each of its own.
@@ -235,7 +229,7 @@ static int scans_fit_at_once(const struct run *run, int target, int peer)
 			 (LINK_SCAN_BATCH_DEFAULT + 2 * 64) + 1024;	/* + both ends' fd margins */
 
 	for (int k = 0; k < 2; k++) {
-		long long lim = nofile_of(run, k ? peer : target);
+		long long lim = run->nodes[k ? peer : target].nofile;
 
 		if (lim != -1 && lim < need)
 			return 0;

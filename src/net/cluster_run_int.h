@@ -30,6 +30,9 @@ struct cnode {
 	struct caddr *addrs;
 	size_t naddrs;
 	int range_lo, range_hi;
+	char boot_id[64];	/* its kernel's (host.boot_id), "" when unknown */
+	long long pus;		/* CPUs (topology.cpus.pus), 0 when unknown */
+	long long nofile;	/* descriptor limit (limits.nofile.hard): -1 unlimited, 0 unknown */
 };
 
 /* ---- the run ---- */

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/json.h"
 #include "util/xalloc.h"
 
 /*
@@ -20,17 +19,13 @@
  */
 int cluster_scan_concurrency(const struct run *run)
 {
-	const char *id = jpath_str(run->nodes[0].facts, "host.boot_id");
-	long long pus = jpath_int(run->nodes[0].facts, "topology.cpus.pus", 0);
+	const struct cnode *first = &run->nodes[0];
 	int cap;
 
-	for (int i = 1; i < run->n; i++) {
-		const char *x = jpath_str(run->nodes[i].facts, "host.boot_id");
-
-		if (!id || !x || strcmp(id, x))
+	for (int i = 1; i < run->n; i++)
+		if (!first->boot_id[0] || strcmp(first->boot_id, run->nodes[i].boot_id))
 			return run->n;
-	}
-	cap = (int)(pus / 2) / (int)(run->nodes[0].naddrs ? run->nodes[0].naddrs : 1);
+	cap = (int)(first->pus / 2) / (int)(first->naddrs ? first->naddrs : 1);
 	return cap > 1 ? cap : 1;
 }
 
