@@ -5,14 +5,16 @@
 #   uncapped, and the peak RSS of a 256 MB all-reduce over the buffer size.
 # Targets (issue #10): >= 0.97x iperf3, >= 1.0x gloo capped, >= 1.5x gloo uncapped, RSS <= 2.5x.
 # Usage (root): bench/coll_tcp.sh [path/to/ncclcheck]   (a release build is best)
-# Env: ITERS, STRIPES, PREFIX (lab prefix), SETUPS (e.g. "none 4;10gbit 2": only those rows),
-#      RSS=0 (skip the RSS run)
+# Env: ITERS, REPS (alternating runs per figure, medians; default 3), STRIPES, PREFIX (lab
+#      prefix), SETUPS (e.g. "none 4;10gbit 2": only those rows), RSS=0 (skip the RSS run),
+#      PY (a python with torch; default Debian's), VERBOSE=1 (every run's figure)
 set -u
 NC=${1:-$(dirname "$0")/../build/release/ncclcheck}
 NC=$(readlink -f "$NC")
-PY=/usr/bin/python3
+PY=${PY:-/usr/bin/python3}
 P=${PREFIX:-nclco2}
 ITERS=${ITERS:-5}
+REPS=${REPS:-3}
 STRIPES=${STRIPES:-4}
 [ "$(id -u)" = 0 ] || { echo "needs root (lab namespaces)"; exit 77; }
 $PY -c 'import torch.distributed' 2>/dev/null || { echo "needs python3-torch"; exit 77; }
@@ -31,17 +33,32 @@ cap() { # RATE|none: every node's eth1 egress
 	done
 }
 
-# GB/s of TCP goodput n1 -> n0, one stream; with --bidir both ways at once (the mean of the
-# two directions), which is what a ring puts on each link: every node's egress carries its own
-# data and the ACKs of what it receives, and on 2 nodes the one link carries data both ways.
+# GB/s of TCP goodput n1 -> n0, one stream, one direction: what the cap lets one flow carry.
 iperf() {
 	lx n0 iperf3 -s -1 -p 5299 >/dev/null 2>&1 &
 	sleep 0.5
-	lx n1 iperf3 -c "$(addr 0)" -p 5299 -t 4 "$@" -J 2>/dev/null |
-		$PY -c 'import json,sys
-e = json.load(sys.stdin)["end"]; v = [e[k]["bits_per_second"] for k in ("sum_received", "sum_received_bidir_reverse") if k in e]
-print("%.4f" % (sum(v) / len(v) / 8e9))'
+	lx n1 iperf3 -c "$(addr 0)" -p 5299 -t 4 -J 2>/dev/null |
+		$PY -c 'import json,sys; print("%.4f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 8e9))'
 	wait
+}
+
+# GB/s per link with iperf3 (as many streams as stripes) on every ring link at once (node i ->
+# i+1; on 2 nodes both directions of the one link): the traffic a ring all-reduce puts on the
+# nodes, with no reduction and no schedule. Every egress then carries data and the ACKs of what
+# it receives, and on a CPU-bound lab the kernel's TCP work for all of it: the ceiling of any
+# TCP ring.
+ring() { # N
+	local n=$1 i
+	rm -f "$T"/ring?
+	for i in $(seq 0 $((n - 1))); do lx n$i iperf3 -s -1 -p 5300 >/dev/null 2>&1 & done
+	sleep 0.5
+	for i in $(seq 0 $((n - 1))); do
+		lx n$i iperf3 -c "$(addr $(((i + 1) % n)))" -p 5300 -t 4 -P "$STRIPES" -J >"$T/ring$i" 2>/dev/null &
+	done
+	wait
+	$PY -c 'import json,sys
+v = [json.load(open(f))["end"]["sum_received"]["bits_per_second"] / 8e9 for f in sys.argv[1:]]
+print("%.4f" % (sum(v) / len(v)))' "$T"/ring? 2>/dev/null || echo ERR
 }
 
 ours() { # N BYTES [extra]: busbw (GB/s), mean of out-of-place and in-place, rank 0
@@ -84,26 +101,35 @@ gloo() { # N BYTES: busbw GB/s
 
 ratio() { $PY -c "import sys; a,b=sys.argv[1:3]; print('%.2fx' % (float(a)/float(b)) if a not in ('','ERR') and b not in ('','0','ERR') and float(b) > 0 else 'n/a')" "$1" "$2"; }
 
+median() { printf '%s\n' "$@" | grep -v ERR | sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "ERR" }'; }
+
 M64=$((64 << 20))
 echo "# bench --backend tcp, 64 MB float32 all-reduce, $ITERS iterations, $STRIPES stripes, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# 'ours' times back-to-back iterations (-c 0) like iperf3 and gloo; 'checked' is the default"
-echo "# (every iteration checked; the checks' idle gaps refill tbf's 4 MB bucket, which flatters it)"
-echo "# iperf3: one direction, one stream; bidir: both directions at once (per direction), the"
-echo "# traffic an all-reduce puts on a link. ours/iperf uses one-way, ours/bidir the bidir figure"
-printf "%-22s %8s %8s %8s %8s %8s %10s %10s %10s\n" "setup" "ours" "checked" "iperf3" "bidir" "gloo" \
-	"ours/iperf" "ours/bidir" "ours/gloo"
+echo "# every figure is the median of $REPS alternating runs (ours, iperf3, ring, gloo, ...)"
+echo "# ours: back-to-back iterations (-c 0) like iperf3 and gloo; checked: the default (every"
+echo "# iteration checked; the checks' idle gaps refill tbf's 4 MB bucket, which flatters it)"
+echo "# iperf3: one stream, one direction (the issue's yardstick); ring: iperf3 on every ring link at"
+echo "# once, per link (on 2 nodes: both directions), the ceiling of any TCP ring on this lab"
+printf "%-20s %7s %7s %7s %7s %7s %10s %9s %9s %9s\n" "setup" "ours" "checked" "iperf3" "ring" "gloo" \
+	"ours/iperf" "ours/ring" "ours/gloo" "gloo/ring"
 IFS=';' read -r -a ROWS <<<"${SETUPS:-1gbit 2;1gbit 4;10gbit 2;none 2;none 4}"
 for setup in "${ROWS[@]}"; do
 	set -- $setup
 	cap "$1"
-	i=$([ "$1" = none ] && echo "-" || iperf)
-	bi=$([ "$1" = none ] && echo "-" || iperf --bidir)
-	o=$(ours "$2" $M64 -c 0)
+	O=() I=() R=() G=()
+	for rep in $(seq "$REPS"); do
+		O+=("$(ours "$2" $M64 -c 0)")
+		[ "$1" = none ] || I+=("$(iperf)")
+		R+=("$(ring "$2")")
+		G+=("$(gloo "$2" $M64)")
+	done
 	k=$(ours "$2" $M64)
-	g=$(gloo "$2" $M64)
-	printf "%-22s %8s %8s %8s %8s %8s %10s %10s %10s\n" "$2 nodes, cap $1" "$o" "$k" "$i" "$bi" "$g" \
-		"$([ "$i" = - ] && echo - || ratio "$o" "$i")" "$([ "$bi" = - ] && echo - || ratio "$o" "$bi")" \
-		"$(ratio "$o" "$g")"
+	o=$(median "${O[@]}") r=$(median "${R[@]}") g=$(median "${G[@]}")
+	i=$([ "$1" = none ] && echo - || median "${I[@]}")
+	[ "${VERBOSE:-0}" = 1 ] && echo "# $2 nodes, cap $1: ours ${O[*]} | iperf3 ${I[*]:-} | ring ${R[*]} | gloo ${G[*]}"
+	printf "%-20s %7s %7s %7s %7s %7s %10s %9s %9s %9s\n" "$2 nodes, cap $1" "$o" "$k" "$i" "$r" "$g" \
+		"$([ "$i" = - ] && echo - || ratio "$o" "$i")" "$(ratio "$o" "$r")" "$(ratio "$o" "$g")" \
+		"$(ratio "$g" "$r")"
 done
 cap none
 [ "${RSS:-1}" = 0 ] && exit 0

@@ -177,6 +177,15 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			continue;
 		}
 		bad++;
+		/* nothing open and the connect test failed too: cluster.link.unreachable says it */
+		if (best_lo < 0) {
+			const struct link_result *c = cluster_link_find(v, LINK_CONNECT, l->peer,
+								       l->target, l->ifname);
+			if (c && c->c.status != LINK_OK) {
+				strbuf_release(&iv);
+				continue;
+			}
+		}
 		f = finding_add(out, cluster_nccl_uses(m, l->ifname) ? SEV_ERROR : SEV_WARN,
 				"cluster.ports.blocked",
 				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",

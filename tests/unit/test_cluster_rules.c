@@ -318,6 +318,25 @@ static void port_range_map_and_blackhole(void **state)
 	f = expect_finding(x.fs, "cluster.mtu.smaller_hop", SEV_INFO);
 	assert_non_null(strstr(f->title, "carries 1500 bytes, less than the interface MTU 9000"));
 	expect_no_finding(x.fs, "cluster.mtu.blackhole");
+	findings_free(x.fs);
+
+	/* the whole range dropped and the connect test timed out: one finding, not two */
+	x.fs = findings_new();
+	for (size_t i = 0; i < x.v.nlinks; i++) {
+		struct cluster_link *c = &x.links[i];
+		if (c->kind == LINK_CONNECT && c->peer == 0 && c->target == 1 &&
+		    !strcmp(c->ifname, "eth1"))
+			c->res.c.status = c->res.c.tries[0].status = LINK_TIMEOUT;
+		if (c->kind == LINK_SCAN) {
+			c->res.s.iv[0] = (struct link_interval){ .lo = 32768, .hi = 60999,
+								  .state = LINK_PORT_DROPPED };
+			c->res.s.niv = 1;
+		}
+	}
+	cluster_rules_run(&x.v, x.fs);
+	expect_finding(x.fs, "cluster.link.unreachable", SEV_ERROR);
+	expect_no_finding(x.fs, "cluster.ports.blocked");
+	expect_no_finding(x.fs, "cluster.ports.ok");
 	release(&x);
 }
 
