@@ -361,7 +361,7 @@ static void name_culprit(struct loop *l, struct err *e)
 {
 	int fds[RING_MAX_WATCH], ranks[RING_MAX_WATCH];
 	size_t n = boot_watch_fds(l->r->b, fds, ranks, RING_MAX_WATCH);
-	int64_t until = time_now_ms() + 300;
+	int64_t until = time_now_ms() + 1000; /* returns at the first death it hears of */
 
 	while (n && time_now_ms() < until) {
 		struct pollfd p[RING_MAX_WATCH];
@@ -547,6 +547,7 @@ static int run_threaded(struct ring *r, const struct sched *s, const struct coll
 	                 .threaded = 1};
 	int wfd[RING_MAX_WATCH], wrank[RING_MAX_WATCH], from_watch = 0, busy;
 	size_t nw = boot_watch_fds(r->b, wfd, wrank, RING_MAX_WATCH);
+	struct err watched = ERR_INIT;
 	uint64_t v;
 
 	loop_init(&l, r->nstripes);
@@ -580,7 +581,11 @@ static int run_threaded(struct ring *r, const struct sched *s, const struct coll
 					wrank[kept++] = wrank[i - 1];
 					continue;
 				}
-				if (boot_watch_event(r->b, wfd[i - 1], wrank[i - 1], &e2) > 0) {
+				int ev = boot_watch_event(r->b, wfd[i - 1], wrank[i - 1], &e2);
+				if (ev > 0) {
+					/* kept apart: a stripe may have failed first on the symptom */
+					if (!from_watch || ev == 1 || strstr(e2.msg, " is gone"))
+						watched = e2;
 					from_watch = 1;
 					loop_fail(&l, &e2);
 				}
@@ -595,7 +600,12 @@ static int run_threaded(struct ring *r, const struct sched *s, const struct coll
 		}
 	}
 	if (l.failed) {
-		*e = l.err;
+		/*
+		 * What the control connections said beats a stripe's closed socket: a neighbour that
+		 * closed its ring connection may only be passing on another rank's death, and the
+		 * stripe and the watch race for who fails first.
+		 */
+		*e = from_watch ? watched : l.err;
 		if (!from_watch)
 			name_culprit(&l, e);
 		loop_release(&l);
