@@ -546,6 +546,7 @@ static void run_bw(struct run *run)
 		if (v.nretest > 0 && !rdv_failed(run->r, NULL)) {
 			struct sched_bw_round *rounds;
 			int nr = sched_bw_alone_rounds(&v, bw_alone_cap(run), &rounds);
+			size_t keep = run->nlinks;
 
 			run->total += v.nretest;
 			for (int r = 0; r < nr; r++) {
@@ -554,8 +555,23 @@ static void run_bw(struct run *run)
 				free(rounds[r].flows);
 			}
 			free(rounds);
+			/* the retests are evidence of the verdict, not links of their own: a second
+			 * record of a direction would be a second link.bw finding for it */
+			for (size_t i = keep; i < run->nlinks; i++)
+				link_result_release(&run->links[i].res);
+			run->nlinks = keep;
 			sched_verdict_release(&v);
 			bw_judge(run, host, m, nm, alone, nalone, &v);
+		}
+		for (int k = 0; k < v.nlinks; k++) {
+			const struct sched_link *l = &v.links[k];
+
+			if (!l->same_host || l->alone_gbps < 0 || l->v == SCHED_LINK_OK)
+				continue;
+			run->bw_alone_slow = xrealloc(run->bw_alone_slow,
+						      (size_t)(run->nbw_alone_slow + 1) *
+						      sizeof(*run->bw_alone_slow));
+			run->bw_alone_slow[run->nbw_alone_slow++] = (struct sched_flow){ l->a, l->b };
 		}
 		names = xcalloc((size_t)run->n, sizeof(*names));
 		for (int i = 0; i < run->n; i++)
@@ -660,6 +676,7 @@ static void run_free(struct run *run)
 	for (size_t i = 0; i < run->nlinks; i++)
 		link_result_release(&run->links[i].res);
 	free(run->links);
+	free(run->bw_alone_slow);
 	link_agent_free(run->agent);
 	json_decref(run->timings);
 	pthread_mutex_destroy(&run->mu);
