@@ -571,7 +571,8 @@ static void run_bw(struct run *run)
 			run->bw_alone_slow = xrealloc(run->bw_alone_slow,
 						      (size_t)(run->nbw_alone_slow + 1) *
 						      sizeof(*run->bw_alone_slow));
-			run->bw_alone_slow[run->nbw_alone_slow++] = (struct sched_flow){ l->a, l->b };
+			run->bw_alone_slow[run->nbw_alone_slow++] =
+				(struct sched_flow){ l->a, l->b };
 		}
 		names = xcalloc((size_t)run->n, sizeof(*names));
 		for (int i = 0; i < run->n; i++)

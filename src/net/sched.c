@@ -359,7 +359,8 @@ static struct fclass *make_classes(const struct sched_bw_input *in, double slow_
 
 	*ncls = 0;
 	for (int i = 0; i < in->nm; i++)
-		k[i] = (struct keyed){ flow_key(in->host, in->m[i].from, in->m[i].to), in->m[i].gbps };
+		k[i] = (struct keyed){ flow_key(in->host, in->m[i].from, in->m[i].to),
+				       in->m[i].gbps };
 	qsort(k, (size_t)in->nm, sizeof(*k), cmp_keyed);
 	for (int i = 0; i < in->nm;) {
 		int j = i;
@@ -457,8 +458,9 @@ static int *flow_slowness(const struct sched_bw_input *in, const struct fclass *
 			slow[i] = 0;
 			ALLOC_GROW(v->cleared, (size_t)v->ncleared + 1, ac);
 			v->cleared[v->ncleared++] = (struct sched_cleared){
-				.from = in->m[i].from, .to = in->m[i].to, .busy_gbps = in->m[i].gbps,
-				.alone_gbps = best, .slow_gbps = c->slow };
+				.from = in->m[i].from, .to = in->m[i].to,
+				.busy_gbps = in->m[i].gbps, .alone_gbps = best,
+				.slow_gbps = c->slow };
 		}
 	}
 	/* one entry per direction: the rounds may have measured a pair twice */
@@ -757,17 +759,17 @@ void sched_bw_findings(const struct sched_verdict *v, const char *const *names,
 				sl ? sl->slow_gbps : v->slow_gbps, sl ? sl->ref_gbps : v->ref_gbps);
 		finding_node(f, nm);
 		if (alone)
-			finding_why(f, "slow towards two or more different peers, and these nodes "
-				    "share one kernel (same boot id): measured again with few flows "
-				    "at once it stayed slow, so not the CPUs every flow shares but a "
-				    "limit of this node's own (a shaper on its interfaces, a CPU-capped "
-				    "container); a ring all-reduce runs at the speed of its slowest "
-				    "member");
+			finding_why(f, "slow towards two or more different peers, and these "
+				    "nodes share one kernel (same boot id): measured again with "
+				    "few flows at once it stayed slow, so not the CPUs every flow "
+				    "shares but a limit of this node's own (a shaper on its "
+				    "interfaces, a CPU-capped container); a ring all-reduce runs "
+				    "at the speed of its slowest member");
 		else
-			finding_why(f, "slow towards two or more different peers, so the cause is "
-				    "on this host (its NIC, a cap, a smaller instance, a busy CPU), "
-				    "not one link; a ring all-reduce runs at the speed of its slowest "
-				    "member");
+			finding_why(f, "slow towards two or more different peers, so the cause "
+				    "is on this host (its NIC, a cap, a smaller instance, a busy "
+				    "CPU), not one link; a ring all-reduce runs at the speed of "
+				    "its slowest member");
 		for (int k = 0; k < v->nlinks; k++) {
 			const struct sched_link *l = &v->links[k];
 
@@ -802,14 +804,15 @@ void sched_bw_findings(const struct sched_verdict *v, const char *const *names,
 					"reach %.2f with other peers", a, b, ifname ? " over " : "",
 					ifname ? ifname : "", l->min_gbps, l->ref_gbps);
 			if (l->same_host && l->alone_gbps >= 0)
-				finding_why(f, "both ends are fast with other nodes, and all share "
-					    "one kernel (same boot id): measured again alone this pair "
-					    "stayed slow, so a limit on this path (a shaper or filter "
-					    "on an end's interface), not the CPUs every flow shares");
+				finding_why(f, "both ends are fast with other nodes, and all "
+					    "share one kernel (same boot id): measured again "
+					    "alone this pair stayed slow, so a limit on this path "
+					    "(a shaper or filter on an end's interface), not the "
+					    "CPUs every flow shares");
 			else
-				finding_why(f, "both ends are fast with other nodes, so the path "
-					    "between these two is the cause: a switch port, a cable, a "
-					    "route over another network, a policer");
+				finding_why(f, "both ends are fast with other nodes, so the "
+					    "path between these two is the cause: a switch port, a "
+					    "cable, a route over another network, a policer");
 		} else {
 			f = finding_add(fs, SEV_WARN, "link.bw.slow_pair",
 					"%s <-> %s%s%s is slow (%.2f Gbit/s, %.2f expected) and "
@@ -828,14 +831,15 @@ void sched_bw_findings(const struct sched_verdict *v, const char *const *names,
 			finding_evidence(f, "measured again alone: %.3f Gbit/s", l->alone_gbps);
 	}
 	if (v->ncleared) {
-		struct finding *f = finding_add(fs, SEV_INFO, "link.bw.same_host",
-						"%d flow%s between nodes of one kernel looked slow "
-						"while every flow ran at once, and reached full speed "
-						"measured again alone: that was the host's CPUs, not "
-						"a link%s%s", v->ncleared, v->ncleared == 1 ? "" : "s",
-						ifname ? " over " : "", ifname ? ifname : "");
 		int shown = v->ncleared < 16 ? v->ncleared : 16;
+		struct finding *f;
 
+		f = finding_add(fs, SEV_INFO, "link.bw.same_host",
+				"%d flow%s between nodes of one kernel looked slow while every "
+				"flow ran at once, and reached full speed measured again alone: "
+				"that was the host's CPUs, not a link%s%s", v->ncleared,
+				v->ncleared == 1 ? "" : "s", ifname ? " over " : "",
+				ifname ? ifname : "");
 		finding_why(f, "these nodes are network namespaces or containers of one host (the "
 			    "same boot id): bytes between them never leave its kernel, so what a "
 			    "flow reaches is the CPU time it got while the others ran on the same "
@@ -844,14 +848,13 @@ void sched_bw_findings(const struct sched_verdict *v, const char *const *names,
 		for (int k = 0; k < shown; k++) {
 			const struct sched_cleared *c = &v->cleared[k];
 
-			finding_evidence(f, "%s -> %s: %.3f Gbit/s with the others, %.3f alone (slow "
-					 "means below %.3f)", name_of(names, c->from, b1, sizeof(b1)),
+			finding_evidence(f, "%s -> %s: %.3f Gbit/s with the others, %.3f alone "
+					 "(slow means below %.3f)",
+					 name_of(names, c->from, b1, sizeof(b1)),
 					 name_of(names, c->to, b2, sizeof(b2)), c->busy_gbps,
 					 c->alone_gbps, c->slow_gbps);
 		}
 		if (shown < v->ncleared)
 			finding_evidence(f, "... and %d more", v->ncleared - shown);
-		finding_fix(f, "nothing to fix for the network; for real figures run cluster on "
-			    "separate machines");
 	}
 }

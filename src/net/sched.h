@@ -70,7 +70,7 @@ enum sched_bw_phase {
 	SCHED_BW_RING_PREV,	/* i -> i-1 */
 	SCHED_BW_SHIFT,		/* pairs of a circle round, both directions */
 	SCHED_BW_SUSPECT,	/* suspect <-> known-good node, both directions */
-	SCHED_BW_ALONE,		/* a slow flow inside one kernel again, its CPUs not shared */
+	SCHED_BW_ALONE,		/* a slow flow inside one kernel again, its CPUs unshared */
 };
 
 struct sched_flow {
@@ -116,7 +116,7 @@ struct sched_link {
 	int a, b;		/* a < b */
 	enum sched_link_verdict v;
 	double min_gbps;	/* the slowest flow measured on it (either direction) */
-	int same_host;		/* both ends on one kernel: judged among that kernel's flows */
+	int same_host;		/* both ends on one kernel: judged among its flows */
 	double ref_gbps, slow_gbps;	/* what fast and slow mean for flows like this one */
 	double alone_gbps;	/* its slowest flow measured again alone; -1 when it was not */
 };
