@@ -323,6 +323,9 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "A link's TCP goodput is far below what its line rate and MTU allow." },
 	{ .id = "link.bw.ok", .sev = SEV_OK,
 	  .summary = "A link's TCP goodput is near what the link can carry." },
+	{ .id = "link.bw.same_host", .sev = SEV_INFO,
+	  .summary = "Flows between nodes of one kernel were slow only while they shared its "
+		     "CPUs: no host or link is slow." },
 	{ .id = "link.bw.slow_host", .sev = SEV_WARN,
 	  .summary = "One node is slow with every peer: the cause is on that host." },
 	{ .id = "link.bw.slow_link", .sev = SEV_WARN,

@@ -273,6 +273,26 @@ void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct fi
 }
 
 /*
+ * A flow inside one kernel has no line rate: a veth's or bridge's speed is a number its driver
+ * makes up, and with every flow at once the figure is the CPU time the flow got. Such a link
+ * meets its nominal ceiling only when sched found it slow and it stayed slow measured alone
+ * (a shaper in a namespace); a real NIC's ceiling (SR-IOV between containers) always applies.
+ */
+static const struct link_ceiling *bw_ceiling(const struct run *run, const struct cluster_link *l)
+{
+	const struct cnode *t = &run->nodes[l->target], *p = &run->nodes[l->peer];
+	int a = l->target < l->peer ? l->target : l->peer;
+	int b = l->target < l->peer ? l->peer : l->target;
+
+	if (!l->ceil.nominal || !t->boot_id[0] || strcmp(t->boot_id, p->boot_id))
+		return &l->ceil;
+	for (int k = 0; k < run->nbw_alone_slow; k++)
+		if (run->bw_alone_slow[k].from == a && run->bw_alone_slow[k].to == b)
+			return &l->ceil;
+	return NULL;
+}
+
+/*
  * One finding per measured link. With the cross-node rules present they judge connect, port
  * and MTU results themselves, knowing which interfaces NCCL will use (a blocked eth0 is an error
  * only while NCCL would use it), so only the bandwidth findings come from here then.
@@ -288,7 +308,8 @@ void cluster_links_findings(struct run *run, int judged_elsewhere)
 		if (l->ran && judged_elsewhere && l->kind != LINK_BW) {
 			continue;
 		} else if (l->ran) {
-			link_findings(&l->res, &who, l->kind == LINK_BW ? &l->ceil : NULL, run->fs);
+			link_findings(&l->res, &who, l->kind == LINK_BW ? bw_ceiling(run, l) : NULL,
+				      run->fs);
 		} else {
 			struct finding *f = finding_add(run->fs, SEV_ERROR, "cluster.link.failed",
 							"%s -> %s (%s) over %s: the %s test could not "

@@ -13,6 +13,7 @@
 
 #include "net/cluster_run.h"
 #include "net/link_agent.h"
+#include "net/sched.h"
 
 /* ---- facts of a node, as the link tests need them ---- */
 
@@ -55,6 +56,12 @@ struct run {
 	/* the master's: each node's own findings (node_rules) and how the link tests settled them */
 	struct findings **node_fs;
 	struct cluster_settled *settled;
+	/*
+	 * Bandwidth links inside one kernel (a < b) that stayed slow measured alone: of that
+	 * kernel's links, the only ones a line rate may judge (cluster_links_findings).
+	 */
+	struct sched_flow *bw_alone_slow;
+	int nbw_alone_slow;
 };
 
 /* cluster_run.c: one test's request from `peer` to the target's address, and running it */

@@ -16,6 +16,12 @@
  * circle rounds with the fewest ring edges, both directions at once) give every node a third and
  * fourth peer; then suspects are re-tested against a known-good node. sched_bw_classify tells a
  * slow host (slow with every peer) from a slow link (slow with one peer, fine with others).
+ *
+ * Nodes that share one kernel (one boot id: namespaces of a lab, containers of one machine) move
+ * bytes with that kernel's CPUs, no NIC or cable in between: their flows are judged among
+ * themselves, never against flows between machines, and slow ones are measured again with few
+ * flows at once (SCHED_BW_ALONE). Only what stays slow then (a shaper, a CPU-capped container) is
+ * a slow host or link; slowness that goes away was the host's CPUs shared by every flow at once.
  */
 #ifndef NCCLCHECK_SCHED_H
 #define NCCLCHECK_SCHED_H
@@ -64,6 +70,7 @@ enum sched_bw_phase {
 	SCHED_BW_RING_PREV,	/* i -> i-1 */
 	SCHED_BW_SHIFT,		/* pairs of a circle round, both directions */
 	SCHED_BW_SUSPECT,	/* suspect <-> known-good node, both directions */
+	SCHED_BW_ALONE,		/* a slow flow inside one kernel again, its CPUs unshared */
 };
 
 struct sched_flow {
@@ -109,6 +116,15 @@ struct sched_link {
 	int a, b;		/* a < b */
 	enum sched_link_verdict v;
 	double min_gbps;	/* the slowest flow measured on it (either direction) */
+	int same_host;		/* both ends on one kernel: judged among its flows */
+	double ref_gbps, slow_gbps;	/* what fast and slow mean for flows like this one */
+	double alone_gbps;	/* its slowest flow measured again alone; -1 when it was not */
+};
+
+/* A flow inside one kernel that was slow among all flows at once and fast measured alone. */
+struct sched_cleared {
+	int from, to;
+	double busy_gbps, alone_gbps, slow_gbps;
 };
 
 struct sched_verdict {
@@ -120,6 +136,11 @@ struct sched_verdict {
 	struct sched_link *links;
 	int nlinks;
 	int known_good;		/* a node with no slow flow, -1 when none */
+	/* slow flows inside one kernel with no figure measured alone yet: SCHED_BW_ALONE's work */
+	struct sched_flow *retest;
+	int nretest;
+	struct sched_cleared *cleared;	/* inside one kernel: slow at once, fast alone */
+	int ncleared;
 };
 
 /*
@@ -131,6 +152,25 @@ struct sched_verdict {
  */
 int sched_bw_classify(int n, const struct sched_meas *m, int nm, double ref_gbps,
 		      double slow_frac, struct sched_verdict *v);
+
+/*
+ * sched_bw_classify knowing which nodes share a kernel. host[i] (n entries, or NULL: every
+ * node its own) is equal for nodes with one boot id, -1 when unknown. A flow between two nodes
+ * of one host is compared only with that host's flows (ref_gbps, a link ceiling, applies to the
+ * flows between hosts only); when slow, its figures in `alone` (flows measured again, few at
+ * once: they set no reference) decide: any at or above the threshold clears it (contention),
+ * all below confirm it; without one it stays slow and is listed in v->retest.
+ */
+struct sched_bw_input {
+	const struct sched_meas *m;	/* the rounds' flows */
+	int nm;
+	const struct sched_meas *alone;	/* SCHED_BW_ALONE's figures */
+	int nalone;
+	const int *host;
+	double ref_gbps, slow_frac;
+};
+
+int sched_bw_judge(int n, const struct sched_bw_input *in, struct sched_verdict *v);
 void sched_verdict_release(struct sched_verdict *v);
 
 /*
@@ -141,9 +181,16 @@ void sched_verdict_release(struct sched_verdict *v);
 int sched_bw_suspects(const struct sched_verdict *v, struct sched_bw_round *r);
 
 /*
+ * v->retest in rounds for SCHED_BW_ALONE: at most `cap` flows each (>= 1), no node in two flows
+ * of a round. Returns the number of rounds (*out: that many, each flows[] its own allocation).
+ */
+int sched_bw_alone_rounds(const struct sched_verdict *v, int cap, struct sched_bw_round **out);
+
+/*
  * Findings from a verdict: link.bw.slow_host (warn) per slow node, link.bw.slow_link (warn)
- * per slow link, link.bw.slow_pair (warn) for a slow pair whose ends could not be told apart.
- * names[i] names node i; ifname the interface measured (may be NULL).
+ * per slow link, link.bw.slow_pair (warn) for a slow pair whose ends could not be told apart,
+ * link.bw.same_host (info) once when flows inside one kernel were slow only while sharing its
+ * CPUs. names[i] names node i; ifname the interface measured (may be NULL).
  */
 void sched_bw_findings(const struct sched_verdict *v, const char *const *names,
 		       const char *ifname, struct findings *fs);

@@ -10,3 +10,16 @@ mkdir -p "$D"
 KEEP=$D/report NODES=${NODES:-"2 8 16 32 64"} NCCLCHECK=$NCCLCHECK \
 	bash "$REPO/bench/cluster_scale.sh" | tee "$D/table.txt"
 nproc | sed 's/^/cores: /' >> "$D/table.txt"
+# Every lab node shares this kernel (one boot id): bandwidth slowness there is the CPUs'. The
+# reports should hold no link.bw warning (slow_host/slow_link/slow_pair/low), at most the
+# link.bw.same_host note; one line per size in bw_findings.txt.
+for f in "$D"/report.*.json; do
+	[ -e "$f" ] || continue
+	python3 - "$f" <<'PY' | tee -a "$D/bw_findings.txt"
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+c = collections.Counter("%s %s" % (x["severity"], x["id"]) for x in d["findings"]
+                        if x["id"].startswith("link.bw.") and x["id"] != "link.bw.ok")
+print("%d nodes: %s" % (len(d["nodes"]), dict(c) or "no link.bw finding"))
+PY
+done

@@ -3,6 +3,8 @@
  * limit; beyond it the rounds stay flat in N (ring + samples) and still hold every ring edge;
  * the bandwidth plan's rounds use each NIC once per direction; and the classifier tells a slow
  * host from a slow link, even next to another slow link, and leaves a lone pair undecided.
+ * Nodes of one kernel (one boot id) are judged among themselves: what is slow only while every
+ * flow shares its CPUs is no slow host or link (link.bw.same_host), what stays slow alone is.
  */
 #include "cmocka_helpers.h"
 
@@ -347,6 +349,257 @@ static void classify(void **state)
 	assert_int_equal(sched_bw_classify(4, m, 1, 0, 0, &v), -1);
 }
 
+static double host5_contended(int from, int to)
+{
+	return from == 5 || to == 5 ? 0.9 : 9.4;
+}
+
+/* Two machines of four containers each: 30 Gbit/s inside a kernel, 9.4 between the two. */
+static const int two_hosts[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+
+static double two_hosts_rate(int from, int to)
+{
+	return two_hosts[from] == two_hosts[to] ? 30 : 9.4;
+}
+
+static double two_hosts_link15(int from, int to)
+{
+	int a = from < to ? from : to, b = from < to ? to : from;
+
+	return a == 1 && b == 5 ? 2.0 : two_hosts_rate(from, to);
+}
+
+static int count_id(const struct findings *fs, const char *id)
+{
+	int k = 0;
+
+	for (size_t i = 0; i < fs->n; i++)
+		k += !strcmp(fs->v[i]->id, id);
+	return k;
+}
+
+static int count_warn(const struct findings *fs)
+{
+	int k = 0;
+
+	for (size_t i = 0; i < fs->n; i++)
+		k += fs->v[i]->sev >= SEV_WARN;
+	return k;
+}
+
+/* The retest rounds: each flow of v->retest once, at most cap per round, no node twice. */
+static int check_alone_rounds(const struct sched_verdict *v, int cap)
+{
+	struct sched_bw_round *r;
+	int nr = sched_bw_alone_rounds(v, cap, &r), seen = 0;
+
+	for (int i = 0; i < nr; i++) {
+		int busy[8] = { 0 };
+
+		assert_int_equal(r[i].phase, SCHED_BW_ALONE);
+		assert_true(r[i].nflows >= 1 && r[i].nflows <= cap);
+		for (int k = 0; k < r[i].nflows; k++) {
+			assert_int_equal(busy[r[i].flows[k].from]++, 0);
+			assert_int_equal(busy[r[i].flows[k].to]++, 0);
+		}
+		seen += r[i].nflows;
+		free(r[i].flows);
+	}
+	free(r);
+	assert_int_equal(seen, v->nretest);
+	return nr;
+}
+
+/* Every flow of v->retest measured alone at gbps. */
+static int alone_at(const struct sched_verdict *v, double gbps, struct sched_meas *a)
+{
+	for (int i = 0; i < v->nretest; i++)
+		a[i] = (struct sched_meas){ v->retest[i].from, v->retest[i].to, gbps };
+	return v->nretest;
+}
+
+static void same_host(void **state)
+{
+	static const int one_host[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const int distinct[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const char *names[] = { "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7" };
+	struct sched_meas m[64], a[64];
+	struct sched_bw_input in = { .m = m, .host = one_host };
+	struct sched_verdict v;
+	struct findings *fs;
+
+	(void)state;
+	/*
+	 * One kernel, every flow at once: n5's flows got little CPU. Slow in the rounds, so it is
+	 * measured again alone (each of its directions once, never two flows of n5 together) ...
+	 */
+	in.nm = measure(8, host5_contended, m);
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.node[5], SCHED_NODE_SLOW);
+	assert_true(v.nretest >= 4);
+	for (int i = 0; i < v.nretest; i++)
+		assert_true(v.retest[i].from == 5 || v.retest[i].to == 5);
+	assert_int_equal(check_alone_rounds(&v, 8), v.nretest);	/* n5 in every one */
+	in.nalone = alone_at(&v, 6.1, a);
+	in.alone = a;
+	sched_verdict_release(&v);
+	/* ... where it is fast: the host's CPUs, no slow host, one info that says so */
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(v.node[i], SCHED_NODE_OK);
+	for (int k = 0; k < v.nlinks; k++) {
+		assert_int_equal(v.links[k].v, SCHED_LINK_OK);
+		assert_true(v.links[k].same_host);
+	}
+	assert_int_equal(v.nretest, 0);
+	assert_int_equal(v.ncleared, in.nalone);
+	fs = findings_new();
+	sched_bw_findings(&v, names, "eth1", fs);
+	assert_int_equal(fs->n, 1);
+	assert_int_equal(count_warn(fs), 0);
+	assert_string_equal(fs->v[0]->id, "link.bw.same_host");
+	assert_int_equal(fs->v[0]->sev, SEV_INFO);
+	assert_non_null(strstr(fs->v[0]->why, "same boot id"));
+	assert_int_equal((int)fs->v[0]->nevidence, v.ncleared);
+	assert_non_null(strstr(fs->v[0]->evidence[0], "6.100 alone"));
+	findings_free(fs);
+	sched_verdict_release(&v);
+
+	/* the same figures with n5 shaped (tbf in its namespace): slow alone too, still slow_host */
+	in.nalone = 0;
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	in.nalone = alone_at(&v, 0.095, a);
+	sched_verdict_release(&v);
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.node[5], SCHED_NODE_SLOW);
+	assert_int_equal(v.ncleared, 0);
+	assert_int_equal(v.nretest, 0);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 1);
+	assert_string_equal(fs->v[0]->id, "link.bw.slow_host");
+	assert_string_equal(fs->v[0]->node, "n5");
+	assert_non_null(strstr(fs->v[0]->why, "share one kernel"));
+	assert_non_null(strstr(fs->v[0]->evidence[0], "measured alone"));
+	findings_free(fs);
+	sched_verdict_release(&v);
+
+	/* a slow-looking pair inside one kernel, fast alone: no slow_link; slow alone: slow_link */
+	in.nm = measure(8, link23_slow, m);
+	in.nalone = 0;
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.nretest, 2);
+	in.nalone = alone_at(&v, 9.0, a);
+	sched_verdict_release(&v);
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(count_warn(fs), 0);
+	assert_int_equal(count_id(fs, "link.bw.same_host"), 1);
+	findings_free(fs);
+	sched_verdict_release(&v);
+	a[0].gbps = a[1].gbps = 0.1;	/* a shaper on that pair */
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 1);
+	assert_string_equal(fs->v[0]->id, "link.bw.slow_link");
+	assert_string_equal(fs->v[0]->node, "n2");
+	assert_string_equal(fs->v[0]->peer, "n3");
+	assert_non_null(strstr(fs->v[0]->why, "stayed slow"));
+	findings_free(fs);
+	sched_verdict_release(&v);
+
+	/* a retest runs at most cap flows at once */
+	in.nm = measure(8, host5_contended, m);
+	for (int i = 0; i < in.nm; i++)
+		if (m[i].from == 1 || m[i].to == 1)
+			m[i].gbps = 0.9;
+	in.nalone = 0;
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_true(check_alone_rounds(&v, 1) == v.nretest);
+	assert_true(check_alone_rounds(&v, 2) < v.nretest);
+	sched_verdict_release(&v);
+
+	/*
+	 * Two machines, healthy: 30 Gbit/s inside each kernel, 9.4 between them. Against one
+	 * reference the links between the machines look slow; judged apart, nothing is.
+	 */
+	in.nm = measure(8, two_hosts_rate, m);
+	in.host = two_hosts;
+	in.nalone = 0;
+	assert_int_equal(sched_bw_classify(8, m, in.nm, 0, 0, &v), 0);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_true(count_id(fs, "link.bw.slow_link") > 0);	/* what one reference says */
+	findings_free(fs);
+	sched_verdict_release(&v);
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.nretest, 0);
+	for (int k = 0; k < v.nlinks; k++) {
+		assert_int_equal(v.links[k].v, SCHED_LINK_OK);
+		assert_int_equal(v.links[k].same_host,
+				 two_hosts[v.links[k].a] == two_hosts[v.links[k].b]);
+		assert_float_equal(v.links[k].ref_gbps, v.links[k].same_host ? 30 : 9.4, 1e-9);
+	}
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 0);
+	findings_free(fs);
+	sched_verdict_release(&v);
+
+	/* ... with one slow link between the machines: still the warning, nothing measured alone */
+	in.nm = measure(8, two_hosts_link15, m);
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.nretest, 0);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 1);
+	assert_string_equal(fs->v[0]->id, "link.bw.slow_link");
+	assert_int_equal(fs->v[0]->sev, SEV_WARN);
+	assert_string_equal(fs->v[0]->node, "n1");
+	assert_string_equal(fs->v[0]->peer, "n5");
+	assert_non_null(strstr(fs->v[0]->title, "reach 9.40"));
+	assert_non_null(strstr(fs->v[0]->why, "switch port"));
+	findings_free(fs);
+	sched_verdict_release(&v);
+	/* a figure "measured alone" between machines changes nothing: only one kernel's are retests */
+	a[0] = (struct sched_meas){ 1, 5, 9.4 };
+	a[1] = (struct sched_meas){ 5, 1, 9.4 };
+	in.alone = a;
+	in.nalone = 2;
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.ncleared, 0);
+	for (int k = 0; k < v.nlinks; k++)
+		if (v.links[k].a == 1 && v.links[k].b == 5)
+			assert_int_equal(v.links[k].v, SCHED_LINK_SLOW);
+	sched_verdict_release(&v);
+
+	/* a slow host among separate machines: slow_host, no retest */
+	in.nm = measure(8, host5_capped, m);
+	in.host = distinct;
+	in.nalone = 0;
+	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.nretest, 0);
+	assert_int_equal(v.node[5], SCHED_NODE_SLOW);
+	fs = findings_new();
+	sched_bw_findings(&v, names, NULL, fs);
+	assert_int_equal(fs->n, 1);
+	assert_string_equal(fs->v[0]->id, "link.bw.slow_host");
+	assert_string_equal(fs->v[0]->node, "n5");
+	assert_non_null(strstr(fs->v[0]->why, "its NIC"));
+	findings_free(fs);
+	sched_verdict_release(&v);
+
+	/* garbage among the retests: rejected */
+	a[0] = (struct sched_meas){ 3, 3, 1 };
+	in.alone = a;
+	in.nalone = 1;
+	assert_int_equal(sched_bw_judge(8, &in, &v), -1);
+	in.nalone = -1;
+	assert_int_equal(sched_bw_judge(8, &in, &v), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +607,7 @@ int main(void)
 		cmocka_unit_test(beyond_mesh),
 		cmocka_unit_test(bw_plan),
 		cmocka_unit_test(classify),
+		cmocka_unit_test(same_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
