@@ -44,6 +44,13 @@ struct launch_facts {
 };
 
 void launch_facts_init(struct launch_facts *lf);
+/*
+ * Every environment variable the rule reads (NULL-terminated). probe/env.c records each of them
+ * in the facts' "env", so the rule judges a peer's facts exactly as that node's own environment:
+ * run's cluster phase decides from them on the master, for every node at once.
+ */
+extern const char *const launch_env_vars[];
+
 /* From the job's environment (a task's, or the batch script's), and the node's GPU count. */
 void launch_facts_from_env(struct launch_facts *lf, const struct envmap *env, int gpus_on_node);
 /* The same from a facts document ("env" and "gpus"), for `node`. */
