@@ -27,6 +27,7 @@
 #include "probe/probe.h"
 #include "report/render.h"
 #include "rules/cluster.h"
+#include "rules/launch_consistency.h"
 #include "rules/rules.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -208,7 +209,7 @@ int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_
 		return EXIT_CANNOT_RUN;
 	}
 	/* every node's launch, as the master judged it from that node's facts: one decision */
-	if (cluster_report_node_findings(report, "launch.", launch, &e) < 0) {
+	if (cluster_report_node_findings(report, launch_consistency_id, launch, &e) < 0) {
 		error("not starting the command: %s", e.msg);
 		json_decref(report);
 		return EXIT_CANNOT_RUN;

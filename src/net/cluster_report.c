@@ -467,15 +467,15 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 	return doc;
 }
 
-/* Moves the findings of `from` whose id starts with `prefix` to the end of `to`. */
-static void move_matching(struct findings *from, const char *prefix, struct findings *to)
+/* Moves the findings of `from` that `want` accepts to the end of `to`. */
+static void move_wanted(struct findings *from, int (*want)(const char *id), struct findings *to)
 {
-	size_t keep = 0, plen = strlen(prefix);
+	size_t keep = 0;
 
 	for (size_t i = 0; i < from->n; i++) {
 		struct finding *f = from->v[i];
 
-		if (strncmp(f->id, prefix, plen)) {
+		if (!want(f->id)) {
 			from->v[keep++] = f;
 			continue;
 		}
@@ -485,8 +485,8 @@ static void move_matching(struct findings *from, const char *prefix, struct find
 	from->n = keep;
 }
 
-int cluster_report_node_findings(const json_t *report, const char *prefix, struct findings *out,
-				 struct err *e)
+int cluster_report_node_findings(const json_t *report, int (*want)(const char *id),
+				 struct findings *out, struct err *e)
 {
 	const json_t *nodes = json_object_get(report, "nodes"), *n;
 	struct findings *got = findings_new();
@@ -519,7 +519,7 @@ int cluster_report_node_findings(const json_t *report, const char *prefix, struc
 				       "are unreadable: %s", name, (long long)json_integer_value(rank),
 				       json_is_array(arr) ? msg : "not an array");
 		}
-		move_matching(one, prefix, got);
+		move_wanted(one, want, got);
 		findings_free(one);
 		for (size_t k = first; k < got->n; k++) {
 			finding_node(got->v[k], name);

@@ -326,6 +326,20 @@ void launch_scan_text(struct launch_facts *lf, const char *text)
 
 /* ---- the rule ---- */
 
+int launch_consistency_id(const char *id)
+{
+	static const char *const ids[] = {
+		"launch.devices_mismatch", "launch.nodes_mismatch", "launch.world_size",
+		"launch.gpus.hidden", "launch.gpus.oversubscribed", "launch.gpus.one_per_task",
+		"launch.sbatch.no_srun", "launch.node_rank.duplicate", "launch.srun.ntasks_per_node",
+	};
+
+	for (size_t i = 0; id && i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (!strcmp(id, ids[i]))
+			return 1;
+	return 0;
+}
+
 static int tasks_per_node(const struct launch_facts *lf, const char **from)
 {
 	if (lf->slurm_ntasks_per_node && !lf->torchrun) {

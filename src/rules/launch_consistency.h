@@ -61,6 +61,12 @@ void launch_facts_from_facts(struct launch_facts *lf, const json_t *facts);
  */
 void launch_scan_text(struct launch_facts *lf, const char *text);
 
+/*
+ * Whether `id` is one that rule_launch_consistency() emits (run's cluster phase takes exactly
+ * these from every node's findings in the report: what run used to judge on each node alone).
+ */
+int launch_consistency_id(const char *id);
+
 /* The checks; nothing is reported about numbers that are not known. */
 void rule_launch_consistency(const struct launch_facts *lf, struct findings *out);
 /*

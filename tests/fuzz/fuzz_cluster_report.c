@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "net/cluster_run.h"
+#include "rules/launch_consistency.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct findings *fs = findings_new();
 		struct err e = ERR_INIT;
 
-		if (cluster_report_node_findings(doc, "launch.", fs, &e) < 0 && fs->n)
+		if (cluster_report_node_findings(doc, launch_consistency_id, fs, &e) < 0 && fs->n)
 			abort();	/* refused: nothing may have been added */
 		findings_free(fs);
 	}

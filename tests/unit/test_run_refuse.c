@@ -137,7 +137,7 @@ static void every_node_reads_node1s_error(void **state)
 
 		assert_non_null(nodes[i].report);
 		assert_true(nodes[i].code == EXIT_CLEAN || nodes[i].code == EXIT_FINDINGS);
-		assert_int_equal(cluster_report_node_findings(nodes[i].report, "launch.", fs, &e), 0);
+		assert_int_equal(cluster_report_node_findings(nodes[i].report, launch_consistency_id, fs, &e), 0);
 		/* node 0 learns node 1's error from the report, exactly as node 1 does */
 		assert_int_equal(fs->n, 1);
 		assert_string_equal(fs->v[0]->id, "launch.world_size");
@@ -167,6 +167,7 @@ static void bad_reports(void **state)
 	static const char *ok =
 		"{\"nodes\":[{\"rank\":0,\"name\":\"a\"},{\"rank\":1,\"name\":\"b\",\"findings\":["
 		"{\"id\":\"net.x\",\"severity\":\"error\",\"title\":\"other\"},"
+		"{\"id\":\"launch.env.stale_ranks\",\"severity\":\"error\",\"title\":\"another rule's\"},"
 		"{\"id\":\"launch.gpus.hidden\",\"severity\":\"error\",\"title\":\"t\"}]}]}";
 	struct findings *fs = findings_new();
 	struct err e = ERR_INIT;
@@ -175,7 +176,7 @@ static void bad_reports(void **state)
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		j = json_lit(bad[i].json);
-		if (cluster_report_node_findings(j, "launch.", fs, &e) == 0)
+		if (cluster_report_node_findings(j, launch_consistency_id, fs, &e) == 0)
 			fail_msg("accepted: %s", bad[i].json);
 		if (!strstr(e.msg, bad[i].want))
 			fail_msg("'%s' lacks '%s'", e.msg, bad[i].want);
@@ -183,8 +184,8 @@ static void bad_reports(void **state)
 		json_decref(j);
 	}
 	j = json_lit(ok);
-	assert_int_equal(cluster_report_node_findings(j, "launch.", fs, &e), 0);
-	assert_int_equal(fs->n, 1);	/* only the launch finding, and it is about node b */
+	assert_int_equal(cluster_report_node_findings(j, launch_consistency_id, fs, &e), 0);
+	assert_int_equal(fs->n, 1);	/* only the launch rule's finding, about node b */
 	assert_string_equal(fs->v[0]->id, "launch.gpus.hidden");
 	assert_string_equal(fs->v[0]->node, "b");
 	assert_int_equal(fs->v[0]->ranks[0], 1);
