@@ -158,8 +158,8 @@ static json_t *changed_env(const struct recommendation *rec, const struct envmap
 /* Whether two findings have the same id and the same subject (node, ranks). */
 static int same_subject(const struct finding *a, const struct finding *b)
 {
-	if (strcmp(a->id, b->id) || (!a->node) != (!b->node) || (a->node && strcmp(a->node, b->node)) ||
-	    a->nranks != b->nranks)
+	if (strcmp(a->id, b->id) || (!a->node) != (!b->node) || a->nranks != b->nranks ||
+	    (a->node && strcmp(a->node, b->node)))
 		return 0;
 	for (size_t k = 0; k < a->nranks; k++)
 		if (a->ranks[k] != b->ranks[k])
@@ -357,11 +357,11 @@ int cmd_run(int argc, char **argv)
 		fputc('\n', stdout);
 		render_summary_line(stdout, after, &ro);
 		errors_named(after, &who);
-		printf("not starting '%s': %zu error(s) that the recommended environment does not fix: "
-		       "%s\n", cmd[0], findings_count(after, SEV_ERROR), who.buf);
+		printf("not starting '%s': %zu error(s) that the recommended environment does "
+		       "not fix: %s\n", cmd[0], findings_count(after, SEV_ERROR), who.buf);
 		if (v.cluster && plan == RUN_PLAN_CLUSTER)
-			printf("ncclcheck run: every node of the job stops on this same verdict; none "
-			       "starts '%s' to wait for the others\n", cmd[0]);
+			printf("ncclcheck run: every node of the job stops on this same verdict; "
+			       "none starts '%s' to wait for the others\n", cmd[0]);
 		strbuf_release(&who);
 		findings_free(after);
 		envmap_free(before);

@@ -497,17 +497,18 @@ int cluster_report_node_findings(const json_t *report, int (*want)(const char *i
 		return err_set(e, ERR_PEER, "the cluster report has no 'nodes' array");
 	}
 	json_array_foreach(nodes, i, n) {
-		const json_t *rank = json_object_get(n, "rank"), *arr = json_object_get(n, "findings");
+		const json_t *rank = json_object_get(n, "rank");
+		const json_t *arr = json_object_get(n, "findings");
 		const char *name = json_string_value(json_object_get(n, "name"));
 		struct findings *one;
 		size_t first = got->n;
 		char msg[256];
 
-		if (!json_is_integer(rank) || json_integer_value(rank) < 0 ||
-		    json_integer_value(rank) >= (json_int_t)json_array_size(nodes) || !name || !*name) {
+		if (!json_is_integer(rank) || json_integer_value(rank) < 0 || !name || !*name ||
+		    json_integer_value(rank) >= (json_int_t)json_array_size(nodes)) {
 			findings_free(got);
-			return err_set(e, ERR_PEER, "the cluster report's nodes.%zu has no rank and name",
-				       i);
+			return err_set(e, ERR_PEER, "the cluster report's nodes.%zu has no rank and "
+				       "name", i);
 		}
 		if (!arr)
 			continue;
@@ -515,8 +516,9 @@ int cluster_report_node_findings(const json_t *report, int (*want)(const char *i
 		if (!json_is_array(arr) || findings_from_json(one, arr, msg, sizeof(msg)) < 0) {
 			findings_free(one);
 			findings_free(got);
-			return err_set(e, ERR_PEER, "the cluster report's findings of %.200s (rank %lld) "
-				       "are unreadable: %s", name, (long long)json_integer_value(rank),
+			return err_set(e, ERR_PEER, "the cluster report's findings of %.200s "
+				       "(rank %lld) are unreadable: %s", name,
+				       (long long)json_integer_value(rank),
 				       json_is_array(arr) ? msg : "not an array");
 		}
 		move_wanted(one, want, got);

@@ -137,7 +137,8 @@ static void every_node_reads_node1s_error(void **state)
 
 		assert_non_null(nodes[i].report);
 		assert_true(nodes[i].code == EXIT_CLEAN || nodes[i].code == EXIT_FINDINGS);
-		assert_int_equal(cluster_report_node_findings(nodes[i].report, launch_consistency_id, fs, &e), 0);
+		assert_int_equal(cluster_report_node_findings(nodes[i].report, launch_consistency_id,
+							      fs, &e), 0);
 		/* node 0 learns node 1's error from the report, exactly as node 1 does */
 		assert_int_equal(fs->n, 1);
 		assert_string_equal(fs->v[0]->id, "launch.world_size");
@@ -159,15 +160,18 @@ static void bad_reports(void **state)
 		{ "{\"nodes\":[{\"name\":\"a\",\"findings\":[]}]}", "nodes.0 has no rank and name" },
 		{ "{\"nodes\":[{\"rank\":0,\"findings\":[]}]}", "nodes.0 has no rank and name" },
 		{ "{\"nodes\":[{\"rank\":5,\"name\":\"a\"}]}", "nodes.0 has no rank and name" },
-		{ "{\"nodes\":[{\"rank\":0,\"name\":\"a\",\"findings\":{}}]}", "of a (rank 0) are unreadable: not an array" },
+		{ "{\"nodes\":[{\"rank\":0,\"name\":\"a\",\"findings\":{}}]}",
+		  "of a (rank 0) are unreadable: not an array" },
 		{ "{\"nodes\":[{\"rank\":0,\"name\":\"a\",\"findings\":[{\"id\":\"launch.world_size\","
 		  "\"severity\":\"error\",\"title\":\"t\"}]},"
-		  "{\"rank\":1,\"name\":\"b\",\"findings\":[{\"id\":7}]}]}", "of b (rank 1) are unreadable" },
+		  "{\"rank\":1,\"name\":\"b\",\"findings\":[{\"id\":7}]}]}",
+		  "of b (rank 1) are unreadable" },
 	};
 	static const char *ok =
 		"{\"nodes\":[{\"rank\":0,\"name\":\"a\"},{\"rank\":1,\"name\":\"b\",\"findings\":["
 		"{\"id\":\"net.x\",\"severity\":\"error\",\"title\":\"other\"},"
-		"{\"id\":\"launch.env.stale_ranks\",\"severity\":\"error\",\"title\":\"another rule's\"},"
+		"{\"id\":\"launch.env.stale_ranks\",\"severity\":\"error\","
+		"\"title\":\"another rule's\"},"
 		"{\"id\":\"launch.gpus.hidden\",\"severity\":\"error\",\"title\":\"t\"}]}]}";
 	struct findings *fs = findings_new();
 	struct err e = ERR_INIT;
