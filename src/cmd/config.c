@@ -341,6 +341,8 @@ static void copy_finding(struct findings *to, const struct finding *f)
 	for (size_t k = 0; k < f->nevidence; k++)
 		finding_evidence(g, "%s", f->evidence[k]);
 	finding_pair(g, f->node, f->peer, f->ifname);
+	for (size_t k = 0; k < f->nranks; k++)
+		finding_rank(g, f->ranks[k]);
 	for (size_t k = 0; k < f->nsettings; k++) {
 		const struct setting *st = &f->settings[k];
 		if (st->scope == SCOPE_NODE)

@@ -106,8 +106,10 @@ void run_gate_key(const struct verdict_opts *vo, const struct launch *l, char *k
 /*
  * Runs the cluster check with the other nodes and makes the verdict from its report. 0, or an
  * EXIT_* code after the reason was printed (the findings when the check could not finish).
+ * `launch` gets every node's launch-consistency findings from the report, each about its node:
+ * the master judged them from each node's facts, so every node decides on the same ones.
  */
 int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_opts *ro,
-			const struct launch *l, struct verdict *v);
+			const struct launch *l, struct verdict *v, struct findings *launch);
 
 #endif

@@ -41,9 +41,11 @@ static const char run_usage[] =
 "then from torchrun's own arguments in CMD (--nnodes, --node_rank, --master_addr, --master_port,\n"
 "--rdzv_endpoint), then from the launcher's environment (srun, mpirun, PMI, Kubeflow PET_*, or\n"
 "MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES). The rendezvous is over, and its port closed,\n"
-"on every node before any starts CMD, so torch's TCPStore can take MASTER_PORT. With several\n"
-"processes per node only local rank 0 takes part. Under torchrun (ncclcheck run started by\n"
-"torchrun) only the node checks run: torchrun's TCPStore already holds MASTER_PORT.\n"
+"on every node before any starts CMD, so torch's TCPStore can take MASTER_PORT. When the\n"
+"launch of any node does not add up (WORLD_SIZE, NNODES, SLURM_*, ...), every node refuses,\n"
+"naming it. With several processes per node only local rank 0 takes part. Under torchrun\n"
+"(ncclcheck run started by torchrun) only the node checks run: torchrun's TCPStore already\n"
+"holds MASTER_PORT.\n"
 "\n"
 "  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A --master_port=29500 \\\n"
 "      --nproc_per_node=8 train.py          (on each of the 2 nodes)\n"
@@ -151,6 +153,37 @@ static json_t *changed_env(const struct recommendation *rec, const struct envmap
 		json_object_set_new(o, v->name, now ? json_string(now) : json_null());
 	}
 	return o;
+}
+
+/* Whether two findings have the same id and the same subject (node, ranks). */
+static int same_subject(const struct finding *a, const struct finding *b)
+{
+	if (strcmp(a->id, b->id) || (!a->node) != (!b->node) || a->nranks != b->nranks ||
+	    (a->node && strcmp(a->node, b->node)))
+		return 0;
+	for (size_t k = 0; k < a->nranks; k++)
+		if (a->ranks[k] != b->ranks[k])
+			return 0;
+	return 1;
+}
+
+/* "launch.world_size on node-1 (rank 1), cluster.x" for the errors of `fs`, each subject once. */
+static void errors_named(const struct findings *fs, struct strbuf *sb)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct finding *f = fs->v[i];
+		int seen = 0;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = fs->v[j]->sev == SEV_ERROR && same_subject(fs->v[j], f);
+		if (f->sev != SEV_ERROR || seen)
+			continue;
+		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", f->id);
+		if (f->node)
+			strbuf_addf(sb, " on %s", f->node);
+		if (f->nranks == 1)
+			strbuf_addf(sb, " (rank %d)", f->ranks[0]);
+	}
 }
 
 static void gate_stop(struct run_gate *gate, int expect)
@@ -287,20 +320,26 @@ int cmd_run(int argc, char **argv)
 		}
 		expect = l.local_size > 1 ? l.local_size - 1 : -1;
 	}
+	launch = findings_new();
 	if (plan == RUN_PLAN_CLUSTER)
-		rc = run_cluster_verdict(&vo, &rco, &l, &v);
+		rc = run_cluster_verdict(&vo, &rco, &l, &v, launch);
 	else
 		rc = verdict_gather(&vo, &v);
 	launch_release(&l);
 	if (rc) {
 		gate_stop(gate, expect);
+		findings_free(launch);
 		verdict_release(&v);
 		return cli_finish(rc);
 	}
 	before = envmap_new(environ);
-	launch = findings_new();
-	/* the launcher's own numbers, as the job's processes will see them */
-	{
+	/*
+	 * The launcher's own numbers, as the job's processes will see them. In a cluster launch
+	 * they came with every node's facts and the master judged them (run_cluster_verdict): a
+	 * check of this node's environment alone here would let this node refuse while the others
+	 * start and wait in torch's rendezvous for it.
+	 */
+	if (plan != RUN_PLAN_CLUSTER) {
 		const json_t *gpus = v.facts ? json_object_get(v.facts, "gpus") : NULL;
 		struct launch_facts lf;
 
@@ -310,13 +349,20 @@ int cmd_run(int argc, char **argv)
 	after = verdict_what_if(&v, launch);
 	findings_free(launch);
 	if (findings_count(after, SEV_ERROR)) {
+		struct strbuf who = STRBUF_INIT;
+
 		gate_stop(gate, expect);
 		cli_render_opts(&ro, rco.verbose, rco.no_color);
 		render_findings_text(stdout, after, &ro);
 		fputc('\n', stdout);
 		render_summary_line(stdout, after, &ro);
-		printf("not starting '%s': %zu error(s) that the recommended environment does not fix\n",
-		       cmd[0], findings_count(after, SEV_ERROR));
+		errors_named(after, &who);
+		printf("not starting '%s': %zu error(s) that the recommended environment does "
+		       "not fix: %s\n", cmd[0], findings_count(after, SEV_ERROR), who.buf);
+		if (v.cluster && plan == RUN_PLAN_CLUSTER)
+			printf("ncclcheck run: every node of the job stops on this same verdict; "
+			       "none starts '%s' to wait for the others\n", cmd[0]);
+		strbuf_release(&who);
 		findings_free(after);
 		envmap_free(before);
 		verdict_release(&v);

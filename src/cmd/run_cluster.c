@@ -27,6 +27,7 @@
 #include "probe/probe.h"
 #include "report/render.h"
 #include "rules/cluster.h"
+#include "rules/launch_consistency.h"
 #include "rules/rules.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -156,7 +157,7 @@ static void show_failure(const json_t *report, int verbose, int no_color)
 }
 
 int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_opts *ro,
-			const struct launch *l, struct verdict *v)
+			const struct launch *l, struct verdict *v, struct findings *launch)
 {
 	struct cluster_opts co;
 	struct probe_ctx po = vo->po;
@@ -204,6 +205,12 @@ int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_
 		       "check: %s\n", l->node_rank, host,
 		       json_string_value(json_object_get(report, "error")) ?
 		       json_string_value(json_object_get(report, "error")) : "see the findings");
+		json_decref(report);
+		return EXIT_CANNOT_RUN;
+	}
+	/* every node's launch, as the master judged it from that node's facts: one decision */
+	if (cluster_report_node_findings(report, launch_consistency_id, launch, &e) < 0) {
+		error("not starting the command: %s", e.msg);
 		json_decref(report);
 		return EXIT_CANNOT_RUN;
 	}

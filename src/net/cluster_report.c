@@ -488,6 +488,76 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 	return doc;
 }
 
+/* Moves the findings of `from` that `want` accepts to the end of `to`. */
+static void move_wanted(struct findings *from, int (*want)(const char *id), struct findings *to)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < from->n; i++) {
+		struct finding *f = from->v[i];
+
+		if (!want(f->id)) {
+			from->v[keep++] = f;
+			continue;
+		}
+		ALLOC_GROW(to->v, to->n + 1, to->alloc);
+		to->v[to->n++] = f;
+	}
+	from->n = keep;
+}
+
+int cluster_report_node_findings(const json_t *report, int (*want)(const char *id),
+				 struct findings *out, struct err *e)
+{
+	const json_t *nodes = json_object_get(report, "nodes"), *n;
+	struct findings *got = findings_new();
+	size_t i;
+
+	if (!json_is_array(nodes)) {
+		findings_free(got);
+		return err_set(e, ERR_PEER, "the cluster report has no 'nodes' array");
+	}
+	json_array_foreach(nodes, i, n) {
+		const json_t *rank = json_object_get(n, "rank");
+		const json_t *arr = json_object_get(n, "findings");
+		const char *name = json_string_value(json_object_get(n, "name"));
+		struct findings *one;
+		size_t first = got->n;
+		char msg[256];
+
+		if (!json_is_integer(rank) || json_integer_value(rank) < 0 || !name || !*name ||
+		    json_integer_value(rank) >= (json_int_t)json_array_size(nodes)) {
+			findings_free(got);
+			return err_set(e, ERR_PEER, "the cluster report's nodes.%zu has no rank and "
+				       "name", i);
+		}
+		if (!arr)
+			continue;
+		one = findings_new();
+		if (!json_is_array(arr) || findings_from_json(one, arr, msg, sizeof(msg)) < 0) {
+			findings_free(one);
+			findings_free(got);
+			return err_set(e, ERR_PEER, "the cluster report's findings of %.200s "
+				       "(rank %lld) are unreadable: %s", name,
+				       (long long)json_integer_value(rank),
+				       json_is_array(arr) ? msg : "not an array");
+		}
+		move_wanted(one, want, got);
+		findings_free(one);
+		for (size_t k = first; k < got->n; k++) {
+			finding_node(got->v[k], name);
+			finding_rank(got->v[k], (int)json_integer_value(rank));
+		}
+	}
+	for (i = 0; i < got->n; i++) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		out->v[out->n++] = got->v[i];
+	}
+	got->n = 0;
+	findings_free(got);
+	return 0;
+}
+
 /* ---- text ---- */
 
 /* A member's string, "?" when the (peer's) report has none there. */

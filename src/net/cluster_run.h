@@ -95,6 +95,17 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e);
 int cluster_facts_check(const json_t *facts, struct err *e);
 
 /*
+ * From a cluster report: every node's own findings (nodes[].findings, what the master's node
+ * rules said about that node's facts) whose id `want` accepts, each made about its node
+ * (finding_node: its name, finding_rank: its rank) and appended to `out` in nodes[] order. Strict:
+ * a nodes[] entry without an integer rank and a name, or findings that do not decode, make it
+ * return -1 with the node named in `e`, and nothing is added. A node without findings (its facts
+ * were refused: the report's own findings say so) adds nothing.
+ */
+int cluster_report_node_findings(const json_t *report, int (*want)(const char *id),
+				 struct findings *out, struct err *e);
+
+/*
  * The report as lines for people (everything but the findings, which render_findings_text
  * shows); the measurement of every link test when verbose or when there are few.
  */

@@ -5,14 +5,20 @@
 
 #include "util/json.h"
 
-/* Prefixes and names whose values matter to a multi-node NCCL job. */
+/*
+ * Prefixes and names whose values matter to a multi-node NCCL job. Every launcher variable the
+ * launch rule reads (rules/launch_consistency.h launch_env_vars) must be among them: a cluster's
+ * master judges each node's launch from these facts, and run's nodes refuse together on it.
+ */
 static const char *const prefixes[] = {
 	"NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "TORCHELASTIC_", "SLURM_", "OMPI_", "PMI_",
 	"PMIX_", "PL_", "LIGHTNING_", "CUDA_", "NVIDIA_", "TORCH_", "GLOO_", "FI_", "UCX_",
+	"PET_",		/* Kubeflow's torchrun arguments (PET_NNODES, PET_NODE_RANK, ...) */
 };
 static const char *const names[] = {
 	"MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
-	"NODE_RANK", "GROUP_RANK", "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "VIRTUAL_ENV",
+	"NODE_RANK", "GROUP_RANK", "NNODES", "GROUP_WORLD_SIZE", "MPI_LOCALNRANKS",
+	"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "VIRTUAL_ENV",
 	"CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH", "KUBERNETES_SERVICE_HOST",
 	"OMP_NUM_THREADS",
 	"TERM", "SSH_TTY", "ENABLE_NCCL_HEALTH_CHECK", "TP_SOCKET_IFNAME",

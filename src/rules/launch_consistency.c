@@ -113,20 +113,29 @@ static const char *first(getter get, const void *src, const char *const *names)
 	return NULL;
 }
 
+static const char *const env_nodes[] = { "SLURM_JOB_NUM_NODES", "SLURM_NNODES", NULL };
+static const char *const env_world[] = { "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL };
+static const char *const env_local[] = { "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
+					 "MPI_LOCALNRANKS", NULL };
+static const char *const env_nn[] = { "NNODES", "PET_NNODES", NULL };
+static const char *const env_nr[] = { "NODE_RANK", "GROUP_RANK", NULL };
+static const char *const env_step[] = { "SLURM_STEP_ID", "SLURM_PROCID", NULL };
+
+/* Every variable fill() reads, once; the facts' "env" must record each of them. */
+const char *const launch_env_vars[] = {
+	"SLURM_JOB_ID", "SLURM_STEP_ID", "SLURM_PROCID", "SLURM_JOB_NUM_NODES", "SLURM_NNODES",
+	"SLURM_NTASKS", "SLURM_NTASKS_PER_NODE", "SLURM_NODEID", "SLURM_STEP_TASKS_PER_NODE",
+	"SLURM_TASKS_PER_NODE", "TORCHELASTIC_RUN_ID", "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+	"PMI_SIZE", "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "NNODES",
+	"PET_NNODES", "NODE_RANK", "GROUP_RANK", "CUDA_VISIBLE_DEVICES", NULL,
+};
+
 static void fill(struct launch_facts *lf, getter get, const void *src, int gpus)
 {
-	static const char *const nodes[] = { "SLURM_JOB_NUM_NODES", "SLURM_NNODES", NULL };
-	static const char *const world[] = { "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL };
-	static const char *const local[] = { "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
-					     "MPI_LOCALNRANKS", NULL };
-	static const char *const nn[] = { "NNODES", "PET_NNODES", NULL };
-	static const char *const nr[] = { "NODE_RANK", "GROUP_RANK", NULL };
-	static const char *const step[] = { "SLURM_STEP_ID", "SLURM_PROCID", NULL };
-
 	launch_facts_init(lf);
 	lf->slurm_job = get(src, "SLURM_JOB_ID") != NULL;
-	lf->slurm_step = first(get, src, step) != NULL;
-	lf->slurm_nodes = pos(first(get, src, nodes));
+	lf->slurm_step = first(get, src, env_step) != NULL;
+	lf->slurm_nodes = pos(first(get, src, env_nodes));
 	lf->slurm_ntasks = pos(get(src, "SLURM_NTASKS"));
 	lf->slurm_ntasks_per_node = pos(get(src, "SLURM_NTASKS_PER_NODE"));
 	lf->slurm_nodeid = num(get(src, "SLURM_NODEID"));
@@ -135,10 +144,10 @@ static void fill(struct launch_facts *lf, getter get, const void *src, int gpus)
 	if (!lf->slurm_tasks_here && lf->slurm_step)
 		lf->slurm_tasks_here = tasks_for_node(get(src, "SLURM_TASKS_PER_NODE"), lf->slurm_nodeid);
 	lf->torchrun = get(src, "TORCHELASTIC_RUN_ID") != NULL;
-	lf->world_size = pos(first(get, src, world));
-	lf->local_world_size = pos(first(get, src, local));
-	lf->nnodes = pos(first(get, src, nn));
-	lf->node_rank = num(first(get, src, nr));
+	lf->world_size = pos(first(get, src, env_world));
+	lf->local_world_size = pos(first(get, src, env_local));
+	lf->nnodes = pos(first(get, src, env_nn));
+	lf->node_rank = num(first(get, src, env_nr));
 	lf->gpus_on_node = gpus > 0 ? gpus : 0;
 	lf->gpus_visible = visible(get(src, "CUDA_VISIBLE_DEVICES"));
 }
@@ -316,6 +325,20 @@ void launch_scan_text(struct launch_facts *lf, const char *text)
 }
 
 /* ---- the rule ---- */
+
+int launch_consistency_id(const char *id)
+{
+	static const char *const ids[] = {
+		"launch.devices_mismatch", "launch.nodes_mismatch", "launch.world_size",
+		"launch.gpus.hidden", "launch.gpus.oversubscribed", "launch.gpus.one_per_task",
+		"launch.sbatch.no_srun", "launch.node_rank.duplicate", "launch.srun.ntasks_per_node",
+	};
+
+	for (size_t i = 0; id && i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (!strcmp(id, ids[i]))
+			return 1;
+	return 0;
+}
 
 static int tasks_per_node(const struct launch_facts *lf, const char **from)
 {

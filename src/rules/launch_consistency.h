@@ -44,6 +44,13 @@ struct launch_facts {
 };
 
 void launch_facts_init(struct launch_facts *lf);
+/*
+ * Every environment variable the rule reads (NULL-terminated). probe/env.c records each of them
+ * in the facts' "env", so the rule judges a peer's facts exactly as that node's own environment:
+ * run's cluster phase decides from them on the master, for every node at once.
+ */
+extern const char *const launch_env_vars[];
+
 /* From the job's environment (a task's, or the batch script's), and the node's GPU count. */
 void launch_facts_from_env(struct launch_facts *lf, const struct envmap *env, int gpus_on_node);
 /* The same from a facts document ("env" and "gpus"), for `node`. */
@@ -53,6 +60,12 @@ void launch_facts_from_facts(struct launch_facts *lf, const json_t *facts);
  * python lines, Trainer(devices=N, num_nodes=N). Text only; nothing is run.
  */
 void launch_scan_text(struct launch_facts *lf, const char *text);
+
+/*
+ * Whether `id` is one that rule_launch_consistency() emits (run's cluster phase takes exactly
+ * these from every node's findings in the report: what run used to judge on each node alone).
+ */
+int launch_consistency_id(const char *id);
 
 /* The checks; nothing is reported about numbers that are not known. */
 void rule_launch_consistency(const struct launch_facts *lf, struct findings *out);

@@ -8,6 +8,10 @@ static struct findings *check(const struct launch_facts *lf)
 {
 	struct findings *fs = findings_new();
 	rule_launch_consistency(lf, fs);
+	/* run's cluster phase takes the rule's findings by this table: it must know every id */
+	for (size_t i = 0; i < fs->n; i++)
+		if (!launch_consistency_id(fs->v[i]->id))
+			fail_msg("launch_consistency_id() does not know %s", fs->v[i]->id);
 	return fs;
 }
 
