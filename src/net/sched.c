@@ -404,10 +404,12 @@ static int alone_range(const struct sched_meas *alone, int nalone, int from, int
 		       double *best, double *worst)
 {
 	struct sched_meas key = { .from = from, .to = to };
-	const struct sched_meas *hit = bsearch(&key, alone, (size_t)nalone, sizeof(*alone),
-					       cmp_meas);
+	const struct sched_meas *hit;
 	int found = 0;
 
+	if (!alone || nalone <= 0)
+		return 0;	/* bsearch wants a real array even for none */
+	hit = bsearch(&key, alone, (size_t)nalone, sizeof(*alone), cmp_meas);
 	if (!hit)
 		return 0;
 	while (hit > alone && cmp_meas(hit - 1, &key) == 0)
