@@ -8,8 +8,9 @@ command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 FX=$FIXTURES/attach
 WS=$SRCDIR/tests/fakes/worker_server.py
 tmp=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+pids=() sleepers=()
+# servers get TERM (timeout passes it on), the stand-in rank KILL; none writes to ctest's pipe
+trap 'kill "${pids[@]}" 2>/dev/null; kill -KILL "${sleepers[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
 wait_for() { for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.05; done; return 1; }
 ws_unix() { # dump path [mode]
 	timeout 60 python3 "$WS" "$1" --unix "$2" --mode "${3:-normal}" & pids+=($!)
@@ -30,7 +31,7 @@ expect_match "$out" '^verdict: rank 1 has not entered all_reduce #6' "live dumps
 
 # --fr-live: the local rank's environment names its socket
 ws_unix "$FX/fr/sleep/nccl_trace_rank_1" "$tmp/w1.sock"
-env TORCH_WORKER_SERVER_SOCKET="$tmp/w1.sock" sleep 120 >/dev/null 2>&1 & rp=$!; pids+=($rp)
+env TORCH_WORKER_SERVER_SOCKET="$tmp/w1.sock" sleep 120 >/dev/null 2>&1 & rp=$!; sleepers+=($rp)
 ws_unix "$FX/fr/sleep/nccl_trace_rank_0" "$tmp/w0b.sock"
 sed 's/4202/@P1@/g' "$FX/ras/sleep.json" > "$tmp/sleep_local.json"
 rm -f "$tmp/port"

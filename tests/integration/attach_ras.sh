@@ -9,9 +9,10 @@ FX=$FIXTURES/attach
 REPLAY=$SRCDIR/tests/fakes/ras_replay.py
 tmp=$(mktemp -d)
 pids=()
-# KILL after CONT: a stopped process must not outlive the test (ctest waits for whatever holds its
-# output, so the helpers below also write nowhere near it)
-trap 'for p in "${pids[@]}"; do kill -CONT "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+sleepers=()
+# servers get TERM (timeout passes it on to the server it wraps), the stand-in ranks KILL (one is
+# stopped); ctest waits for whatever holds its output, so none of them writes there
+trap 'kill "${pids[@]}" 2>/dev/null; kill -KILL "${sleepers[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # serve FIXTURE [server args...]: starts the fake, sets $port
 serve() {
@@ -90,8 +91,8 @@ expect_rc 3 $rc "no RAS service"
 expect_match "$out" 'cannot connect' "refused connection said"
 
 # /proc join: real local processes in the pids' places, host 127.0.0.1 local
-sleep 120 >/dev/null 2>&1 & sp=$!; pids+=($sp)
-sleep 120 >/dev/null 2>&1 & tp=$!; pids+=($tp); kill -STOP $tp
+sleep 120 >/dev/null 2>&1 & sp=$!; sleepers+=($sp)
+sleep 120 >/dev/null 2>&1 & tp=$!; sleepers+=($tp); kill -STOP $tp
 # --local-host says which RAS hosts this /proc shows (the GPU machine's namespaced "nodes"
 # share one PID namespace); the recorded pids of that host are replaced by real processes
 sed 's/4202/@P1@/g' "$FX/ras/sleep.json" > "$tmp/sleep_local.json"
