@@ -7,6 +7,7 @@
 #   mtu-blackhole:         net.mtu.jumbo confirmed by the path MTU test, an error
 #   cloud-public-blocked:  net.bootstrap.master_mismatch and net.firewall.blocks confirmed
 #   docker0-duplicate with NCCL_SOCKET_IFNAME=^lo: net.ifname.docker_eligible confirmed
+# ctest: run alone
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 P=nsg1

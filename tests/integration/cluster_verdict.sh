@@ -2,6 +2,7 @@
 # cluster's verdict on the lab's faults: the interface every pair reaches, proven on every node's
 # model and given as settings[]; the port-range map; the MTU black hole; docker0's address on
 # every node; interface names that differ between nodes (one value that fits both).
+# ctest: run alone
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 P=nclxv

@@ -10,6 +10,7 @@
 # The same torchrun without run fails in this scenario until its bounded timeout: that is
 # proven by run_lab_torch.sh ("the same torchrun without ncclcheck run fails") and
 # config_lab_torch.sh ("blocked-without"), with the same hosts remap; not repeated here (40 s).
+# ctest: run alone
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 TORCHPY=/usr/bin/python3
