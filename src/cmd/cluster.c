@@ -18,7 +18,6 @@
 #include "probe/probe.h"
 #include "report/render.h"
 #include "rules/cluster.h"
-#include "rules/launch_consistency.h"
 #include "rules/rules.h"
 #include "util/envmap.h"
 #include "util/strbuf.h"
@@ -216,7 +215,6 @@ int cmd_cluster(int argc, char **argv)
 	co.probe = do_probe;
 	co.probe_arg = &pa;
 	co.node_rules = rules_run_facts;
-	co.node_error_counts = launch_consistency_id;
 	co.xrules = cluster_xrules;
 	co.progress = on_progress;
 	co.progress_arg = &ps;

@@ -192,7 +192,6 @@ int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_
 	co.probe = do_probe;
 	co.probe_arg = &po;
 	co.node_rules = rules_run_facts;
-	co.node_error_counts = launch_consistency_id;
 	co.xrules = cluster_xrules;
 	code = cluster_run(&co, &report, &e);
 	strbuf_release(&tok);

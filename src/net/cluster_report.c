@@ -384,10 +384,6 @@ size_t cluster_node_errors(const struct run *run)
 		for (size_t k = 0; k < run->settled[i].n; k++)
 			n += run->settled[i].v[k].verdict == CLUSTER_CONFIRMED &&
 			     run->settled[i].v[k].f->sev == SEV_ERROR;
-	for (int i = 0; run->o->node_error_counts && run->node_fs && i < run->n; i++)
-		for (size_t k = 0; run->node_fs[i] && k < run->node_fs[i]->n; k++)
-			n += run->node_fs[i]->v[k]->sev == SEV_ERROR &&
-			     run->o->node_error_counts(run->node_fs[i]->v[k]->id);
 	return n;
 }
 

@@ -72,12 +72,6 @@ struct cluster_opts {
 	int pings;			/* round trips per connect test (default 20) */
 	cluster_rules_fn xrules;	/* NULL: none yet */
 	cluster_node_rules_fn node_rules;	/* NULL: none */
-	/*
-	 * NULL: none. Node findings whose id it accepts count in the exit code as errors when they
-	 * are errors, as the confirmed ones do: what no link test can settle but still stops the
-	 * job (the launch rule's: run refuses on them on every node).
-	 */
-	int (*node_error_counts)(const char *id);
 	/* Progress: a phase name and pairs done of total (master), or a state line (worker). */
 	void (*progress)(void *arg, const char *phase, int done, int total);
 	void *progress_arg;

@@ -79,7 +79,7 @@ void cluster_links_findings(struct run *run, int judged_elsewhere);
 /* Runs node_rules on every node's facts into run->node_fs (the hook then settles them). */
 void cluster_node_checks(struct run *run);
 void cluster_node_checks_free(struct run *run);
-/* The node errors the link tests confirmed, and those node_error_counts accepts: the exit code. */
+/* The node findings the link tests confirmed as errors: they count toward the exit code. */
 size_t cluster_node_errors(const struct run *run);
 json_t *cluster_report_doc(struct run *run, struct findings *fs, int code);
 json_t *cluster_local_report(struct run *run, const struct err *why, int *code);
