@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster_loopback.h"
 #include "cmocka_helpers.h"
 #include "ncclcheck.h"
 #include "net/cluster_run.h"
@@ -66,15 +67,6 @@ static void facts_check(void **state)
 	}
 }
 
-struct node_run {
-	struct cluster_opts o;
-	char host[32];
-	json_t *report;
-	int code;
-	pthread_t th;
-	int rules_seen;
-};
-
 static json_t *fake_probe(void *arg)
 {
 	struct node_run *nr = arg;
@@ -97,47 +89,21 @@ static void hook(const struct cluster_input *in, struct findings *fs)
 	(void)fs;
 }
 
-static void *node_main(void *arg)
-{
-	struct node_run *nr = arg;
-	struct err e = ERR_INIT;
-
-	nr->code = cluster_run(&nr->o, &nr->report, &e);
-	if (nr->code < 0)
-		print_message("cluster_run: %s\n", e.msg);
-	return NULL;
-}
-
 static void three_nodes_in_process(void **state)
 {
-	struct err e = ERR_INIT;
-	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	int port = cluster_loopback_port();
 	struct node_run nodes[3];
 	int64_t t0 = time_now_ms();
 
 	(void)state;
-	close(lfd);
 	for (int i = 0; i < 3; i++) {
 		struct node_run *nr = &nodes[i];
 
-		memset(nr, 0, sizeof(*nr));
-		snprintf(nr->host, sizeof(nr->host), "node-%d", i);
-		cluster_opts_init(&nr->o);
-		nr->o.rdv.master_host = "127.0.0.1";
-		nr->o.rdv.listen_addr = "127.0.0.1";
-		nr->o.rdv.master_port = port;
-		nr->o.rdv.rank = i;
-		nr->o.rdv.nnodes = 3;
-		nr->o.rdv.host = nr->host;
-		nr->o.rdv.join_timeout_ms = 5000;
-		nr->o.rdv.token = "t";
-		nr->o.rdv.token_len = 1;
-		nr->o.probe = fake_probe;
-		nr->o.probe_arg = nr;
+		cluster_loopback_init(nr, i, 3, port, fake_probe);
 		nr->o.pings = 3;
 		nr->o.bw_ms = 100;
 		nr->o.xrules = i == 0 ? hook : NULL;
-		assert_int_equal(pthread_create(&nr->th, NULL, node_main, nr), 0);
+		cluster_loopback_start(nr);
 	}
 	for (int i = 0; i < 3; i++)
 		pthread_join(nodes[i].th, NULL);
@@ -187,34 +153,19 @@ static json_t *stale_probe(void *arg)
 
 static void peer_with_unusable_facts(void **state)
 {
-	struct err e = ERR_INIT;
-	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	int port = cluster_loopback_port();
 	struct node_run nodes[2];
 	json_t *f;
 	size_t k;
 	int seen = 0;
 
 	(void)state;
-	close(lfd);
 	for (int i = 0; i < 2; i++) {
 		struct node_run *nr = &nodes[i];
 
-		memset(nr, 0, sizeof(*nr));
-		snprintf(nr->host, sizeof(nr->host), "node-%d", i);
-		cluster_opts_init(&nr->o);
-		nr->o.rdv.master_host = "127.0.0.1";
-		nr->o.rdv.listen_addr = "127.0.0.1";
-		nr->o.rdv.master_port = port;
-		nr->o.rdv.rank = i;
-		nr->o.rdv.nnodes = 2;
-		nr->o.rdv.host = nr->host;
-		nr->o.rdv.join_timeout_ms = 5000;
-		nr->o.rdv.token = "t";
-		nr->o.rdv.token_len = 1;
-		nr->o.probe = stale_probe;
-		nr->o.probe_arg = nr;
+		cluster_loopback_init(nr, i, 2, port, stale_probe);
 		nr->o.connect = nr->o.mtu = nr->o.ports = nr->o.bw = 0;
-		assert_int_equal(pthread_create(&nr->th, NULL, node_main, nr), 0);
+		cluster_loopback_start(nr);
 	}
 	for (int i = 0; i < 2; i++)
 		pthread_join(nodes[i].th, NULL);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster_loopback.h"
 #include "cmocka_helpers.h"
 #include "ncclcheck.h"
 #include "net/cluster_run.h"
@@ -68,14 +69,6 @@ static const char *good =
 	"{\"name\":\"lo\",\"up\":true,\"addrs\":[{\"addr\":\"127.0.0.1\",\"family\":4,"
 	"\"class\":\"private\"}]}]},\"sysctl\":{\"ip_local_port_range\":[45000,45063]}}";
 
-struct node_run {
-	struct cluster_opts o;
-	char host[32];
-	json_t *report;
-	int code;
-	pthread_t th;
-};
-
 static json_t *probe(void *arg)
 {
 	struct node_run *nr = arg;
@@ -88,47 +81,22 @@ static json_t *probe(void *arg)
 	return f;
 }
 
-static void *node_main(void *arg)
-{
-	struct node_run *nr = arg;
-	struct err e = ERR_INIT;
-
-	nr->code = cluster_run(&nr->o, &nr->report, &e);
-	if (nr->code < 0)
-		print_message("cluster_run: %s\n", e.msg);
-	return NULL;
-}
-
 static void every_node_reads_node1s_error(void **state)
 {
 	struct err e = ERR_INIT;
-	int lfd = net_listen("127.0.0.1", 0, 1, NULL, &e), port = net_local_port(lfd);
+	int port = cluster_loopback_port();
 	struct node_run nodes[2];
 	(void)state;
 
-	close(lfd);
 	for (int i = 0; i < 2; i++) {
 		struct node_run *nr = &nodes[i];
 
-		memset(nr, 0, sizeof(*nr));
-		snprintf(nr->host, sizeof(nr->host), "node-%d", i);
-		cluster_opts_init(&nr->o);
-		nr->o.rdv.master_host = "127.0.0.1";
-		nr->o.rdv.listen_addr = "127.0.0.1";
-		nr->o.rdv.master_port = port;
-		nr->o.rdv.rank = i;
-		nr->o.rdv.nnodes = 2;
-		nr->o.rdv.host = nr->host;
-		nr->o.rdv.join_timeout_ms = 5000;
-		nr->o.rdv.token = "t";
-		nr->o.rdv.token_len = 1;
-		nr->o.probe = probe;
-		nr->o.probe_arg = nr;
+		cluster_loopback_init(nr, i, 2, port, probe);
 		nr->o.pings = 2;
 		nr->o.mtu = nr->o.ports = nr->o.bw = 0;
 		/* the master's node rules: here the launch rule alone (run gives rules_run_facts) */
 		nr->o.node_rules = rule_launch_env;
-		assert_int_equal(pthread_create(&nr->th, NULL, node_main, nr), 0);
+		cluster_loopback_start(nr);
 	}
 	for (int i = 0; i < 2; i++)
 		pthread_join(nodes[i].th, NULL);
