@@ -390,6 +390,26 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 }
 
 
+struct bench_meta bench_meta_from_args(const struct bench_args *a, const char *backend,
+				       const struct bench_device *devs, size_t ndevs)
+{
+	return (struct bench_meta){.perf = a->so.kind->perf,
+	                           .backend = backend,
+	                           .nthreads = 1,
+	                           .ngpus = 1,
+	                           .minbytes = a->so.minbytes,
+	                           .maxbytes = a->so.maxbytes,
+	                           .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
+	                                                        : a->so.stepbytes,
+	                           .step_factor = a->so.stepfactor > 1,
+	                           .warmup = a->so.warmup,
+	                           .iters = a->so.iters,
+	                           .agg = 1,
+	                           .check = a->so.check,
+	                           .devs = devs,
+	                           .ndevs = ndevs};
+}
+
 int bench_on_row(void *arg, const struct coll_row *row)
 {
 	struct row_ctx *rc = arg;
@@ -511,21 +531,7 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 		boot_drop(b);
 		return EXIT_CANNOT_RUN;
 	}
-	m = (struct bench_meta){.perf = a->so.kind->perf,
-	                        .backend = "tcp",
-	                        .nthreads = 1,
-	                        .ngpus = 1,
-	                        .minbytes = a->so.minbytes,
-	                        .maxbytes = a->so.maxbytes,
-	                        .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
-	                                                     : a->so.stepbytes,
-	                        .step_factor = a->so.stepfactor > 1,
-	                        .warmup = a->so.warmup,
-	                        .iters = a->so.iters,
-	                        .agg = 1,
-	                        .check = a->so.check,
-	                        .devs = devs,
-	                        .ndevs = (size_t)boot_world(b)};
+	m = bench_meta_from_args(a, "tcp", devs, (size_t)boot_world(b));
 	if (boot_rank(b) == 0) {
 		rc.rep = bench_report_new(a->json ? NULL : stdout, &m);
 		bench_report_columns(rc.rep);

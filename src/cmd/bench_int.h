@@ -35,6 +35,9 @@ struct row_ctx {
 };
 
 int bench_on_row(void *arg, const struct coll_row *row);
+/* The header's sweep fields (sizes, iterations, check) from the flags; the backend adds its own. */
+struct bench_meta bench_meta_from_args(const struct bench_args *a, const char *backend,
+				       const struct bench_device *devs, size_t ndevs);
 /* This process's device lines, gathered on rank 0 in rank order. */
 int bench_gather_devices(struct boot *b, const struct bench_args *a,
 			 const struct bench_device *mine, struct bench_device **all, struct err *e);

@@ -56,22 +56,9 @@ static void nccl_on_devices(void *arg, const struct nccl_device *d, size_t nd)
 		snprintf(b->name, sizeof(b->name), "%.*s", (int)sizeof(d[i].name) - 1, d[i].name);
 	}
 	n->ndevs = nd;
-	m = (struct bench_meta){.perf = a->so.kind->perf,
-	                        .backend = "nccl",
-	                        .lib_version = n->version,
-	                        .nthreads = 1,
-	                        .ngpus = a->so.nlocal,
-	                        .minbytes = a->so.minbytes,
-	                        .maxbytes = a->so.maxbytes,
-	                        .step = a->so.stepfactor > 1 ? (size_t)a->so.stepfactor
-	                                                     : a->so.stepbytes,
-	                        .step_factor = a->so.stepfactor > 1,
-	                        .warmup = a->so.warmup,
-	                        .iters = a->so.iters,
-	                        .agg = 1,
-	                        .check = a->so.check,
-	                        .devs = n->devs,
-	                        .ndevs = nd};
+	m = bench_meta_from_args(a, "nccl", n->devs, nd);
+	m.lib_version = n->version;
+	m.ngpus = a->so.nlocal;
 	n->rep = bench_report_new(a->json ? NULL : stdout, &m);
 	n->rc.rep = n->rep;
 	if (n->path[0]) {
