@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/envmap.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -103,16 +104,6 @@ static void finding_free(struct finding *f)
 	free(f);
 }
 
-static int var_name(const char *s, size_t n)
-{
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return 0;
-	return 1;
-}
-
 static int has_upper(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -162,7 +153,7 @@ int finding_unsettled(const struct finding *f, char *name, size_t len)
 			if (!w)
 				break;
 			n = exp ? strcspn(p, "=") : w;
-			if (n > w || !var_name(p, n) || (!exp && !has_upper(p, n)))
+			if (n > w || !envmap_name_ok(p, n) || (!exp && !has_upper(p, n)))
 				break;	/* prose after the names: "unset X on every node" */
 			if (!has_env_setting(f, p, n)) {
 				snprintf(name, len, "%.*s", (int)n, p);

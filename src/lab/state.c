@@ -6,9 +6,9 @@
 #include "lab/lab.h"
 #include "lab/plan.h"
 
-#include <ctype.h>
 #include <string.h>
 
+#include "util/envmap.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -22,17 +22,6 @@ static char *dup_bytes(const char *p, size_t n)
 	memcpy(s, p, n);
 	s[n] = '\0';
 	return s;
-}
-
-static int valid_env_name(const char *s, size_t n)
-{
-	/* lowercase is legal and needed: Open MPI's knobs are OMPI_MCA_plm_rsh_agent and such */
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return 0;
-	return 1;
 }
 
 int lab_env_parse(const char *buf, size_t len, int (*fn)(void *arg, const char *name,
@@ -58,7 +47,7 @@ int lab_env_parse(const char *buf, size_t len, int (*fn)(void *arg, const char *
 		if (memchr(line, '\0', n))
 			return err_set(e, ERR_PARSE, "line %d holds a NUL byte", lineno);
 		eq = memchr(line, '=', n);
-		if (!eq || !valid_env_name(line, (size_t)(eq - line)))
+		if (!eq || !envmap_name_ok(line, (size_t)(eq - line)))
 			return err_set(e, ERR_PARSE, "line %d is not NAME=value", lineno);
 		name = dup_bytes(line, (size_t)(eq - line));
 		value = dup_bytes(eq + 1, n - (size_t)(eq - line) - 1);

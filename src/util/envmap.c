@@ -1,6 +1,7 @@
 /* envmap: see envmap.h. */
 #include "util/envmap.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,4 +69,14 @@ void envmap_set(struct envmap *em, const char *name, const char *value)
 char *const *envmap_envp(const struct envmap *em)
 {
 	return em->v;
+}
+
+int envmap_name_ok(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	return 1;
 }

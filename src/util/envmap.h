@@ -24,5 +24,10 @@ const char *envmap_get(const struct envmap *em, const char *name);
 void envmap_set(struct envmap *em, const char *name, const char *value);
 /* The environ-format array (for execve and subprocesses); valid until the next change. */
 char *const *envmap_envp(const struct envmap *em);
+/*
+ * Whether the n bytes at s are a variable name a shell can export: a letter or '_', then
+ * letters, digits and '_'. Lowercase counts (Open MPI's OMPI_MCA_plm_rsh_agent and such).
+ */
+int envmap_name_ok(const char *s, size_t n);
 
 #endif
