@@ -14,19 +14,8 @@ set -u
 P=nclhs1
 lab_use $P
 
-# all N: every node of the lab runs cluster ARGS at once; outputs in n<i>.out, rc in n<i>.rc
-all() {
-	local n=$1 w=""; shift
-	for i in $(seq 1 $((n - 1))); do
-		( timeout 180 "$NCCLCHECK" lab exec $P-n$i -- "$NCCLCHECK" cluster --no-python "$@" \
-			>"$LAB_TMP/n$i.out" 2>"$LAB_TMP/n$i.err"; echo $? >"$LAB_TMP/n$i.rc" ) &
-		w="$w $!"
-	done
-	timeout 180 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" cluster --no-python "$@" \
-		>"$LAB_TMP/n0.out" 2>"$LAB_TMP/n0.err"; echo $? >"$LAB_TMP/n0.rc"
-	# shellcheck disable=SC2086
-	wait $w
-}
+# all N ARGS...: every node of the lab runs cluster ARGS at once (lab_cluster)
+all() { local n=$1; shift; lab_cluster "$n" 180 "$@"; }
 
 "$NCCLCHECK" lab up --nodes 4 --prefix $P >/dev/null 2>&1
 expect_rc 0 $? "lab up, 4 nodes"

@@ -14,19 +14,8 @@ lab_use $P
 "$NCCLCHECK" lab up --nodes 3 --scenario slow-link --prefix $P >/dev/null 2>&1
 expect_rc 0 $? "lab up slow-link, 3 nodes"
 
-# trio ARGS...: every node runs cluster ARGS at once; outputs in n{0,1,2}.out, rc in n{0,1,2}.rc
-trio() {
-	local w=""
-	for i in 1 2; do
-		( timeout 120 "$NCCLCHECK" lab exec $P-n$i -- "$NCCLCHECK" cluster --no-python "$@" \
-			>"$LAB_TMP/n$i.out" 2>"$LAB_TMP/n$i.err"; echo $? >"$LAB_TMP/n$i.rc" ) &
-		w="$w $!"
-	done
-	timeout 120 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" cluster --no-python "$@" \
-		>"$LAB_TMP/n0.out" 2>"$LAB_TMP/n0.err"; echo $? >"$LAB_TMP/n0.rc"
-	# shellcheck disable=SC2086
-	wait $w
-}
+# trio ARGS...: the three nodes run cluster ARGS at once (lab_cluster)
+trio() { lab_cluster 3 120 "$@"; }
 
 t0=$(date +%s%3N)
 trio --json --no-ports

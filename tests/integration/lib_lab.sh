@@ -36,6 +36,21 @@ lx() {
 	"$NCCLCHECK" lab exec "$LAB_PREFIX-$node" -- "$@"
 }
 
+# lab_cluster N SECONDS ARGS...: nodes n0..n(N-1) of this test's lab run `cluster --no-python
+# ARGS` at once, each bounded by SECONDS; outputs in $LAB_TMP/n<i>.out (.err), exit codes in .rc.
+lab_cluster() {
+	local n=$1 secs=$2 w="" i; shift 2
+	for i in $(seq 1 $((n - 1))); do
+		( timeout "$secs" "$NCCLCHECK" lab exec "$LAB_PREFIX-n$i" -- "$NCCLCHECK" cluster \
+			--no-python "$@" >"$LAB_TMP/n$i.out" 2>"$LAB_TMP/n$i.err"; echo $? >"$LAB_TMP/n$i.rc" ) &
+		w="$w $!"
+	done
+	timeout "$secs" "$NCCLCHECK" lab exec "$LAB_PREFIX-n0" -- "$NCCLCHECK" cluster --no-python "$@" \
+		>"$LAB_TMP/n0.out" 2>"$LAB_TMP/n0.err"; echo $? >"$LAB_TMP/n0.rc"
+	# shellcheck disable=SC2086
+	wait $w
+}
+
 # serve NODE PORT...: background listeners on NODE; returns once they listen.
 serve() {
 	local node=$1; shift
