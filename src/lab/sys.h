@@ -48,7 +48,8 @@ int lab_sysctls_apply(const struct lab_sysctl_job *jobs, size_t n, struct err *e
  * with two interfaces each need about 2 * nodes * (nodes - 1) entries at once, and past
  * gc_thresh3 (1024 by default, so from 24 nodes on) the kernel drops new ones and SYNs vanish.
  * Raises the limits when they are too small (never lowers them); *from and *to are the old
- * and new gc_thresh3, equal when nothing changed.
+ * and new gc_thresh3, equal when nothing changed (both 0 inside a network namespace, where the
+ * kernel hides the limits).
  */
 int lab_host_neigh_fit(int nodes, long *from, long *to, struct err *e);
 
