@@ -10,7 +10,8 @@
 #
 # Prints the rows of the public and dev splits (HIT/MISS), hit rates per split and class, the
 # overall rate, and a confidence calibration table (per confidence of the top finding: rows and
-# hit rate). Held-out rows are scored but never shown one by one unless --show-heldout-misses is
+# hit rate). Lines starting with '#' are skipped (the fresh manifest records its split seed
+# there). Held-out rows are scored but never shown one by one unless --show-heldout-misses is
 # given: whoever tunes the explainer must not see what the held-out half expects.
 # Exits 1 when the overall rate is below --threshold (percent, default 0), 3 when it cannot run.
 #
@@ -53,6 +54,7 @@ for manifest in "${manifests[@]}"; do
 	dir=$(dirname "$manifest")
 	while IFS=$'\t' read -r file url class cause idre fixlit status split _; do
 		[ "$file" = file ] && continue
+		case $file in '#'*) continue ;; esac
 		[ -n "$file" ] || continue
 		# a manifest without a split column is the corpus the signatures were tuned on
 		split=${split:-public}
