@@ -68,26 +68,27 @@ for manifest in "${manifests[@]}"; do
 		ctot[$split/$class]=$(( ${ctot[$split/$class]:-0} + 1 ))
 		if [ ! -r "$dir/$file" ]; then
 			[ $show = 0 ] || echo "MISS  $file  [$split/$class]  (file missing)"
-			ktot[none]=$(( ${ktot[none]:-0} + 1 ))
+			ktot[$split/none]=$(( ${ktot[$split/none]:-0} + 1 ))
 			continue
 		fi
 		# bounded: a log of a few lines must never take long
 		json=$(timeout 20 "$bin" explain --json --no-color "$dir/$file" 2>/dev/null)
 		top=$(printf '%s' "$json" | jq -r --arg s "$fixlit" '(.findings // []) as $f
 			| ([$f[] | select(.severity == "error")] + $f) | .[0] // {}
-			| [(.id // ""), (.confidence // "none"),
+			| [(.confidence // "none"),
 			   (if ((.title // "") | contains($s)) or any((.fix // [])[]; contains($s))
-			    then "1" else "0" end)] | @tsv' 2>/dev/null)
-		[ -n "$top" ] || top=$'\tnone\t0'
-		IFS=$'\t' read -r id conf litok <<<"$top"
+			    then "1" else "0" end), (.id // "")] | @tsv' 2>/dev/null)
+		# the id goes last: read collapses empty fields between tabs, and only the id can be empty
+		[ -n "$top" ] || top=$'none\t0\t'
+		IFS=$'\t' read -r conf litok id <<<"$top"
 		ok=0
 		if [ "$litok" = 1 ] && printf '%s' "$id" | grep -Eqx -- "$idre"; then ok=1; fi
-		ktot[$conf]=$(( ${ktot[$conf]:-0} + 1 ))
+		ktot[$split/$conf]=$(( ${ktot[$split/$conf]:-0} + 1 ))
 		if [ $ok = 1 ]; then
 			hits=$((hits + 1))
 			shit[$split]=$(( ${shit[$split]:-0} + 1 ))
 			chit[$split/$class]=$(( ${chit[$split/$class]:-0} + 1 ))
-			khit[$conf]=$(( ${khit[$conf]:-0} + 1 ))
+			khit[$split/$conf]=$(( ${khit[$split/$conf]:-0} + 1 ))
 			[ $only_misses = 1 ] || [ $show = 0 ] || echo "HIT   $file  [$split/$class]  $id"
 		elif [ $show = 1 ]; then
 			echo "MISS  $file  [$split/$class]  top=${id:-none}  want /$idre/ + '$fixlit'"
@@ -104,10 +105,14 @@ for s in "${splits[@]}"; do
 			"$(pct "${chit[$key]:-0}" "${ctot[$key]}")"
 	done
 done
-echo "confidence calibration (top finding's confidence: rows, hit rate):"
-for k in high medium low none; do
-	[ -n "${ktot[$k]+x}" ] || continue
-	printf '  %-8s %3d rows  %d%%\n' "$k" "${ktot[$k]}" "$(pct "${khit[$k]:-0}" "${ktot[$k]}")"
+echo "confidence calibration (per split, the top finding's confidence: rows, hit rate):"
+for s in "${splits[@]}"; do
+	for c in high medium low none; do
+		k=$s/$c
+		[ -n "${ktot[$k]+x}" ] || continue
+		printf '  %-8s %-7s %3d rows  %d%%\n' "$s" "$c" "${ktot[$k]}" \
+			"$(pct "${khit[$k]:-0}" "${ktot[$k]}")"
+	done
 done
 p=$(pct $hits $total)
 echo "hit rate: $hits/$total ($p%)"
