@@ -574,6 +574,26 @@ int net_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err *
 	return 0;
 }
 
+long net_read_some(int fd, void *buf, size_t cap, int64_t deadline_ms, struct err *e)
+{
+	for (;;) {
+		ssize_t r = recv(fd, buf, cap, MSG_DONTWAIT);
+
+		if (r >= 0)
+			return (long)r;
+		if (errno == EINTR)
+			continue;
+		if (errno == ECONNRESET)
+			return err_set(e, ERR_PEER, "the peer reset the connection");
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return err_sys(e, "cannot read from the peer");
+		switch (net_wait_fd(fd, POLLIN, deadline_ms, NULL)) {
+		case 0: return err_set(e, ERR_TIMEOUT, "the peer sent nothing before the deadline");
+		case -1: return err_sys(e, "cannot wait for the peer");
+		}
+	}
+}
+
 int net_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struct err *e)
 {
 	const char *p = buf;

@@ -131,6 +131,11 @@ int net_accept(int lfd, int64_t deadline_ms, char *peer, size_t peerlen, struct 
  */
 int net_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err *e);
 int net_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struct err *e);
+/*
+ * Reads what has come, up to `cap` bytes, waiting for some until `deadline_ms`: the count, 0 when
+ * the peer closed, -1 with e as net_read_full's (ERR_TIMEOUT: nothing came in time).
+ */
+long net_read_some(int fd, void *buf, size_t cap, int64_t deadline_ms, struct err *e);
 
 /* The local / remote port of a socket, or -1. */
 int net_local_port(int fd);
