@@ -74,7 +74,4 @@ int boot_watch_event(struct boot *b, int fd, int rank, struct err *e);
 int boot_decode_table(const unsigned char *p, size_t len, int world, uint64_t *nonce,
 		      char (*addr)[64], int *port);
 
-/* Splits "host:port" / "[v6]:port" into host and port; -1 on garbage. */
-int boot_split_hostport(const char *s, char *host, size_t hlen, int *port);
-
 #endif

@@ -648,6 +648,19 @@ int net_peer_name(int fd, char *buf, size_t len, int with_port)
 	return 0;
 }
 
+int net_local_name(int fd, char *buf, size_t len, int with_port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
+		snprintf(buf, len, "?");
+		return -1;
+	}
+	fmt_addr((struct sockaddr *)&ss, buf, len, with_port);
+	return 0;
+}
+
 /* The inode of a LISTEN (st 0A) socket on `port` in one /proc/net/tcp* table, or 0. */
 static unsigned long listen_inode(const char *path, int port)
 {
@@ -744,7 +757,7 @@ int net_port_holder(const char *proc_root, int port, char *buf, size_t len)
 	return rc;
 }
 
-int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
+static int parse_hostport(const char *s, char *host, size_t hostlen, int *port, long min_port)
 {
 	const char *colon, *h = s;
 	size_t hl;
@@ -771,10 +784,20 @@ int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
 		return -1;
 	errno = 0;
 	p = strtol(colon + 1, &end, 10);
-	if (errno || *end || end == colon + 1 || p <= 0 || p > 65535)
+	if (errno || *end || end == colon + 1 || p < min_port || p > 65535)
 		return -1;
 	memcpy(host, h, hl);
 	host[hl] = '\0';
 	*port = (int)p;
 	return 0;
+}
+
+int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
+{
+	return parse_hostport(s, host, hostlen, port, 1);
+}
+
+int net_parse_listen_hostport(const char *s, char *host, size_t hostlen, int *port)
+{
+	return parse_hostport(s, host, hostlen, port, 0);
 }

@@ -141,6 +141,8 @@ long net_read_some(int fd, void *buf, size_t cap, int64_t deadline_ms, struct er
 int net_local_port(int fd);
 /* The numeric address of a socket's remote end as "addr:port" (or "addr" with port 0). */
 int net_peer_name(int fd, char *buf, size_t len, int with_port);
+/* The same of its local end (after a connect: the source address the routes picked). */
+int net_local_name(int fd, char *buf, size_t len, int with_port);
 
 /*
  * Who listens on TCP `port` here: reads proc_root/net/tcp and tcp6 for a LISTEN socket on the
@@ -152,5 +154,7 @@ int net_port_holder(const char *proc_root, int port, char *buf, size_t len);
 
 /* Parses "host:port", "[v6]:port"; host is copied into `host`. -1 on anything else. */
 int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port);
+/* The same for an address to listen on, where port 0 (an ephemeral port) is allowed. */
+int net_parse_listen_hostport(const char *s, char *host, size_t hostlen, int *port);
 
 #endif
