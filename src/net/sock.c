@@ -235,8 +235,8 @@ int net_connect_start(const struct sockaddr *sa, socklen_t len, const struct net
 			tune(fd);
 		return fd;
 	}
-	/* a Unix socket whose backlog is full answers EAGAIN: it is under way as well */
-	if (errno == EINPROGRESS || (!tcp && errno == EAGAIN)) {
+	/* (a Unix socket whose backlog is full answers EAGAIN: not under way, a failure) */
+	if (errno == EINPROGRESS) {
 		*err_no = EINPROGRESS;
 		return fd;
 	}
