@@ -261,7 +261,11 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 			}
 			if (p->slots[i].t0 + timeout_ms > now)
 				break;
-			finish(p, i, LINK_PORT_DROPPED);
+			/* its answer may wait behind the events just read (a loaded host): look first */
+			if (net_wait_fd(p->slots[i].fd, POLLOUT, 0, NULL) == 1)
+				finish(p, i, state_of(net_connect_result(p->slots[i].fd)));
+			else
+				finish(p, i, LINK_PORT_DROPPED);
 			p->qhead++;
 		}
 	}
