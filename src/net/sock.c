@@ -172,7 +172,7 @@ int net_socket(int family, int type, int nonblock, struct err *e)
 	return fd;
 }
 
-/* How errors name an address: "10.0.0.1:80", "[fe80::1]:80", a Unix socket's path ("@" abstract). */
+/* How errors name an address: "10.0.0.1:80", "[fe80::1]:80", a Unix path ("@": abstract). */
 static void sa_name(const struct sockaddr *sa, socklen_t len, char *buf, size_t n)
 {
 	if (sa->sa_family == AF_UNIX) {
