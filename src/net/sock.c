@@ -367,7 +367,7 @@ int net_udp_connect(const char *addr, int port, const struct net_connect_opts *o
 		    struct err *e)
 {
 	struct sockaddr_storage ss;
-	socklen_t len;
+	socklen_t len = 0;
 	int fd, saved, one = 1;
 
 	if (net_sockaddr(addr, port, &ss, &len, e) < 0)
@@ -404,7 +404,7 @@ fail:
 int net_udp_bind(const char *addr, int port, struct err *e)
 {
 	struct sockaddr_storage ss;
-	socklen_t len;
+	socklen_t len = 0;
 	int fd, saved;
 
 	if (net_sockaddr(addr, port, &ss, &len, e) < 0)
