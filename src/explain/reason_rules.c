@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain/reason_impl.h"
+#include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -27,7 +28,7 @@ void rule_wrong_interface(struct rs *r)
 	for (size_t i = 0; i < r->np; i++) {
 		struct part *p = &r->p[i];
 		enum aclass c;
-		uint32_t a;
+		unsigned char a[16];
 		int stuck, mismatch, sure = 0;
 
 		if (!p->m.boot_loc.line)
@@ -39,17 +40,17 @@ void rule_wrong_interface(struct rs *r)
 			continue;
 		if (c == A_LOOPBACK && p->m.nnodes == 1)
 			continue;
-		if (r->master_is_v4 && addr_v4(p->m.boot_addr, &a)) {
+		if (r->master_is_v4 && addr_v4(p->m.boot_addr, a)) {
 			int pre = rs_iface_prefix(x, p->m.boot_if, p->m.boot_addr);
 			enum aclass mc = aclass_of("", x->master);
 			if (pre > 0) {
-				mismatch = !addr_same_net(a, r->master_v4, pre);
+				mismatch = !addr_same_subnet(4, a, r->master_ip, pre);
 				sure = 1;
 			} else if (mc != c && (bad_class(c) || bad_class(mc))) {
 				mismatch = 1;
 				sure = 1;
 			} else {
-				mismatch = !addr_same_net(a, r->master_v4, 16);
+				mismatch = !addr_same_subnet(4, a, r->master_ip, 16);
 			}
 		} else {
 			mismatch = bad_class(c);
