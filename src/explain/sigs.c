@@ -241,6 +241,33 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "run one job per set of nodes, and start every rank of a job from the same launch",
 },
 {
+	/* NCCL 2.32 ATTN (misc/socket.cc): a connection whose magic is not this job's is dropped */
+	.id = "nccl.socket.magic_mismatch",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Socket magic mismatch from", "socket magic mismatch" },
+	.cap_after = "ismatch from ",
+	.cap_stop = " ,(",
+	.title = "NCCL dropped a connection from {} that does not belong to this job (socket magic mismatch)",
+	.cause = "something that is not a rank of this communicator connected to an NCCL port: a port scanner or "
+		"health check, a rank of another job reusing the address, or ranks started with different "
+		"NCCL_SOCKET_MAGIC; harmless alone, a hang when the real peer is the one dropped",
+	.fix = "env | grep NCCL_SOCKET_MAGIC   # on every node: unset, or the same value everywhere\n"
+		"ss -tnp | grep <the address the line names>   # which process connects from there",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* NCCL 2.32 TLS (misc/socket.cc, ncclCrypt): peers that disagree about the pre-shared key */
+	.id = "nccl.tls.handshake",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "TLS handshake from", "did not use the pre-shared key", "built without TLS support but a pre-shared key" },
+	.title = "NCCL's TLS handshake between ranks failed: the ranks do not agree on encryption",
+	.cause = "NCCL 2.32 encrypts its sockets when the application sets a pre-shared key; a peer without the same "
+		"key, a peer that does not encrypt, or an NCCL built without TLS (libssl.so.3 missing) is rejected",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # every rank must run NCCL 2.32+ with TLS\n"
+		"ldconfig -p | grep -E 'libssl.so.3|libcrypto.so.3'   # NCCL loads them at run time; give every rank the same key",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.accept.failed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Accept failed", "TryAccept: exceeded error retry count" },
@@ -389,6 +416,38 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* status 10 = IBV_WC_REM_ACCESS_ERR: the responder refused an RDMA write into the memory
+	 * region the requester named. NCCL writes into the peer's registered (GPU) buffer, so the
+	 * peer's registration or its PCIe path is what is wrong, not this node. */
+	.id = "nccl.ib.remote_access",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "with error 10,", "status=10 ", "IBV_WC_REM_ACCESS_ERR" },
+	.also = "ompletion",
+	.cap_after = "from peer ",
+	.cap_stop = " ",
+	.title = "IB remote access error (completion status 10): the peer {} refused the RDMA write into its buffer",
+	.cause = "the remote NIC could not access the buffer it registered for NCCL: on that peer GPUDirect "
+		"RDMA does not reach GPU memory (nvidia-peermem not loaded and no DMA-BUF, or ACS/IOMMU on its PCIe "
+		"path), or the peer runs another NCCL whose registration differs",
+	.fix = "export NCCL_NET_GDR_LEVEL=0   # to confirm: without GPUDirect RDMA the error goes away (slower)\n"
+		"lsmod | grep -E 'nvidia_peermem|nv_peer_mem'; sudo lspci -vvv | grep ACSCtl   # on the peer: GPUDirect module loaded, ACS off (no SrcValid+)\n"
+		"python3 -c 'import torch; print(torch.cuda.nccl.version())'   # on both nodes: the same NCCL",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* status 13 = IBV_WC_RNR_RETRY_EXC_ERR: the peer had no receive posted for the retries */
+	.id = "nccl.ib.rnr_retry",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "with error 13,", "status=13 ", "IBV_WC_RNR_RETRY_EXC_ERR" },
+	.also = "ompletion",
+	.title = "IB receiver-not-ready retries exceeded (completion status 13): the peer stopped receiving",
+	.cause = "the peer posted no receive buffer for the whole RNR retry budget: its process is stuck, "
+		"exiting or was killed (look at that rank's log first), rarely a fabric that delays its answers",
+	.fix = "read the log of the peer rank first: the failure there (crash, OOM, another error) is the cause\n"
+		"ibstat; ibqueryerrors   # on both nodes: port state and error counters",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.ib.completion_error",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got completion from peer", "Got completion with error" },
@@ -437,6 +496,47 @@ const struct explain_sig explain_sigs[] = {
 	.check = CHECK_NODE,
 },
 {
+	/* NCCL's own hint for EINVAL from ibv_modify_qp (misc/ibvwrap.cc, printIbModifyQpHint):
+	 * "the incorrect GID index is forced by NCCL_IB_GID_INDEX ... set NCCL_IB_GID_INDEX=-1" */
+	.id = "nccl.ib.modify_qp_gid",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "ibv_modify_qp failed with 22 ", "ibv_modify_qp failed with error Invalid argument",
+		     "incorrect GID index is forced by NCCL_IB_GID_INDEX" },
+	.title = "the RoCE queue pair was refused (ibv_modify_qp: Invalid argument): the GID index NCCL uses is not valid on this port",
+	.cause = "EINVAL when the queue pair is moved to RTR means the GID index (NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX}) "
+		"names no usable GID of the port: an index forced for another node or image, a RoCE v1 or link-local "
+		"GID, or (in a container) a GID table the container does not see",
+	.fix = "unset NCCL_IB_GID_INDEX   # NCCL 2.21+ picks the RoCE v2 GID of the interface itself (NCCL_IB_GID_INDEX=-1 means the same)\n"
+		"show_gids   # on every node: the index whose GID carries the node's IPv4 address and says v2; set that one if you must force it",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
+	/* NCCL's own hint for ETIMEDOUT from ibv_modify_qp (printIbModifyQpHint): "NICs are not
+	 * cross-rail connected ... set NCCL_CROSS_NIC=0" */
+	.id = "nccl.ib.modify_qp_rail",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "ibv_modify_qp failed with 110 ", "ibv_modify_qp failed with error Connection timed out",
+		     "NICs are not cross-rail connected" },
+	.title = "a queue pair between two NICs timed out (ibv_modify_qp: Connection timed out): NICs of different rails cannot reach each other",
+	.cause = "the two HCAs are on different rails (separate switches or subnets with no route between them) "
+		"and NCCL paired them across rails",
+	.fix = "export NCCL_CROSS_NIC=0   # NCCL's own advice: keep traffic on one rail (NIC i talks to NIC i)\n"
+		"ib_write_bw -d <hca> <peer IP>   # between the two HCAs the log names: it fails the same way when the rails are not connected",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* net_ib/connect.cc: NCCL reads the RoCE type of a GID from sysfs to pick the index */
+	.id = "nccl.ib.roce_sysfs",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "failed in ncclIbRoceGetVersionNum" },
+	.title = "NCCL could not read the RoCE GID types from sysfs: it cannot choose a GID index",
+	.cause = "NCCL reads /sys/class/infiniband/<dev>/ports/<port>/gid_attrs/types/<index> to find the RoCE v2 "
+		"GID; inside a container (or with a restricted /sys) that file is missing or unreadable",
+	.fix = "ls /sys/class/infiniband/*/ports/*/gid_attrs/types/   # inside the container: must be readable; run with the host's /sys (or the RDMA device plugin)\n"
+		"export NCCL_IB_GID_INDEX=<index>   # only as a workaround: the RoCE v2 index show_gids lists on the host",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
 	.id = "nccl.ib.modify_qp",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
 	.anchors = { "ibv_modify_qp failed" },
@@ -453,6 +553,51 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "heterogeneous NICs, or NCCL_IB_HCA differs between nodes",
 	.fix = "make NCCL_IB_HCA and the NIC set equal on every node\nexport NCCL_IGNORE_NET_MISMATCH=1   # only if the mix is intended",
 	.check = CHECK_NODE,
+},
+{
+	/* aws-ofi-nccl: "EFA provider requires at least libfabric version 1.22.0." (newer plugins
+	 * refuse older libfabric; EFA installer upgrades it) */
+	.id = "nccl.ofi.libfabric_old",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "requires at least libfabric version" },
+	.cap_after = "libfabric version ",
+	.cap_stop = " .\n" SIG_UNTIL ". ",
+	.title = "the aws-ofi-nccl plugin needs a newer libfabric than the one it loaded",
+	.cause = "the OFI plugin was built for a newer libfabric than the one on the library path (an old EFA "
+		"installer, or a container that ships its own libfabric ahead of /opt/amazon/efa/lib)",
+	.fix = "fi_info --version   # the libfabric the job loads\n"
+		"export LD_LIBRARY_PATH=/opt/amazon/efa/lib:$LD_LIBRARY_PATH   # the host's EFA libfabric first; or upgrade the EFA installer",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+},
+{
+	/* plugin/net.cc: a libnccl-net*.so was found but its ABI is not one this NCCL accepts, or its
+	 * init failed; NCCL then tries the next network */
+	.id = "nccl.plugin.unusable",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Failed to initialize NET plugin", "External network plugin" },
+	.unless = "Successfully",
+	.title = "an NCCL network plugin is installed but does not work with this NCCL",
+	.cause = "NCCL found a libnccl-net*.so (aws-ofi-nccl, a SHARP or gIB plugin) whose interface version or "
+		"dependencies do not fit this NCCL, or whose init failed (its devices or libraries are missing); "
+		"NCCL falls back to another network, often TCP sockets, or fails when NCCL_NET demands it",
+	.fix = "export NCCL_NET_PLUGIN=none   # to test: the internal IB/Socket transports only\n"
+		"ls -l $(ldconfig -p | grep -o '/[^ ]*libnccl-net[^ ]*')   # the plugin found; install the release built for this NCCL version",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+},
+{
+	/* plugin_open.cc prints dlerror(): a plugin linked against another NCCL or libfabric */
+	.id = "nccl.plugin.symbol",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "/Plugin: " },
+	.also = "undefined symbol",
+	.cap_after = "undefined symbol: ",
+	.cap_stop = " ,",
+	.title = "an NCCL plugin could not be loaded: undefined symbol {}",
+	.cause = "the plugin library was built against another version of a library it needs (libfabric, "
+		"CUDA, NCCL's plugin headers) than the one this process loads, so NCCL ignores it",
+	.fix = "ldd $(ldconfig -p | grep -o '/[^ ]*libnccl-net[^ ]*' | head -1)   # which libraries the plugin resolves; install the plugin built for them\n"
+		"export NCCL_NET_PLUGIN=none   # to test without the plugin",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
 },
 {
 	.id = "nccl.plugin.absent",
@@ -548,9 +693,38 @@ const struct explain_sig explain_sigs[] = {
 	.check = CHECK_NODE,
 },
 {
+	/* os/linux.cc: mkstemp/open/fallocate failing with EACCES: /dev/shm not writable (a read-only
+	 * or root-owned mount, a non-root user in a restricted pod) */
+	.id = "nccl.shm.permission",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "shared memory segment", "failed to create shared memory file", "shm_open" },
+	.also = "ermission denied",
+	.title = "NCCL may not create files in /dev/shm (Permission denied)",
+	.cause = "/dev/shm exists but this user may not write it: mounted read-only, owned by another user without "
+		"the sticky world-writable mode, or blocked by SELinux/AppArmor in the container; size is not the problem",
+	.fix = "ls -ld /dev/shm; mount | grep /dev/shm   # must be drwxrwxrwt and rw\n"
+		"sudo chmod 1777 /dev/shm   # or mount a writable tmpfs there (Kubernetes: emptyDir medium: Memory)\n"
+		"export NCCL_SHM_DISABLE=1   # only to get going: intra-node traffic then uses sockets or P2P",
+},
+{
+	/* ENOENT: no /dev/shm at all (minimal containers, some HPC images), or the attaching process
+	 * lives in another IPC/mount namespace than the one that created the segment */
+	.id = "nccl.shm.missing",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "shared memory segment", "failed to create shared memory file" },
+	.also = "No such file or directory",
+	.title = "NCCL's shared-memory file does not exist for this process (No such file or directory)",
+	.cause = "either /dev/shm is not mounted in this container, or two ranks NCCL believes are on one host run "
+		"in containers that do not share /dev/shm, so one cannot open the segment the other created",
+	.fix = "mount | grep /dev/shm   # in every container: a tmpfs must be mounted there\n"
+		"docker run --ipc=host ...   # ranks of one host in separate containers must share the IPC namespace and /dev/shm\n"
+		"export NCCL_SHM_DISABLE=1   # if the containers cannot share /dev/shm",
+},
+{
 	.id = "nccl.shm.create",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Error while creating shared memory segment", "failed to extend" },
+	.unless = "ermission denied",
 	.title = "NCCL could not create its shared-memory segment in /dev/shm",
 	.cause = "/dev/shm is too small (docker's default is 64 MB) or not writable",
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g; in Kubernetes mount an emptyDir medium: Memory at /dev/shm\n"
@@ -1189,6 +1363,19 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "exclude {node} from jobs (drain it) until the GPU is reset or replaced\n"
 		"dmesg | grep -iE 'xid|AER|fallen'   # Xid 79 or PCIe AER errors confirm a hardware fault\n"
 		"sudo nvidia-smi -r -i <gpu>   # or reboot; if it repeats, report the GPU for repair",
+},
+{
+	/* NVIDIA/nccl#257, #120: GPU peer DMA translated by the IOMMU and dropped (AMD-Vi / Intel DMAR
+	 * faults in dmesg); NVIDIA's PCIe troubleshooting guide: iommu=pt or IOMMU off */
+	.id = "sys.iommu.fault",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "IO_PAGE_FAULT", "DMAR: DRHD: handling fault", "DMAR: [DMA Read", "DMAR: [DMA Write" },
+	.title = "the IOMMU blocked a device's DMA (IO page fault): GPU peer-to-peer traffic is being dropped",
+	.cause = "with the IOMMU translating DMA (not in passthrough mode), writes from one GPU (or a NIC) into "
+		"another GPU's BAR fault and are dropped: P2P collectives hang, or finish with zeros or wrong data",
+	.fix = "export NCCL_P2P_DISABLE=1   # to confirm: the hang or the wrong results go away (slower)\n"
+		"cat /proc/cmdline   # add iommu=pt (amd_iommu=pt / intel_iommu=on iommu=pt) to the kernel command line, or turn the IOMMU off in the BIOS, and reboot\n"
+		"./p2pBandwidthLatencyTest   # cuda-samples: after the fix every GPU pair shows P2P bandwidth and no new IO_PAGE_FAULT in dmesg",
 },
 {
 	/* PCI ACS redirects peer-to-peer TLPs through the root complex (NCCL troubleshooting guide,
