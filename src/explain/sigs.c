@@ -575,7 +575,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.plugin.unusable",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Failed to initialize NET plugin", "External network plugin" },
-	.unless = "Successfully",
+	.unless = "plugin IB",	/* NCCL's internal IB "plugin" fails to start on every node without IB */
 	.title = "an NCCL network plugin is installed but does not work with this NCCL",
 	.cause = "NCCL found a libnccl-net*.so (aws-ofi-nccl, a SHARP or gIB plugin) whose interface version or "
 		"dependencies do not fit this NCCL, or whose init failed (its devices or libraries are missing); "
