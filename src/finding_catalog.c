@@ -558,6 +558,10 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hang.nccltests", .sev = SEV_ERROR,
 	  .summary = "nccl-tests across nodes printed its header and then nothing: the first "
 		     "collective between the nodes never completed." },
+	{ .id = "explain.p2p.pcie", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on GPUs linked only through PCIe (a pasted "
+		     "topology, IOMMU faults, ACS, GeForce boards): GPU peer-to-peer does not "
+		     "deliver." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

@@ -615,6 +615,104 @@ static void ex_ras(struct lctx *c, const char *p, const char *a)
 		c->x->obs.ras_loc = c->loc;
 }
 
+/* `nvidia-smi topo -m` header: "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity ...": GPU columns */
+static void ex_topo_header(struct lctx *c, const char *p, const char *a)
+{
+	const char *b = BODY(c);
+	int n = 0;
+
+	(void)p;
+	for (const char *q = b; q + 3 < a; q++)
+		if (!memcmp(q, "GPU", 3) && xt_digit(q[3]) && (q == b || q[-1] == ' ' || q[-1] == '\t'))
+			n++;
+	if (n)
+		c->x->obs.topo_gpu_cols = n;
+}
+
+/* One cell of the matrix: 'X' the diagonal, 'N' NVLink, 'S' a PCIe switch, 'H' the host side. */
+static char topo_cell(const char *w, size_t n)
+{
+	static const struct {
+		const char *name;
+		char kind;
+	} cells[] = {
+		{ "X", 'X' }, { "PIX", 'S' }, { "PXB", 'S' }, { "PHB", 'H' }, { "NODE", 'H' },
+		{ "SYS", 'H' }, { "SOC", 'H' },
+	};
+
+	if (n >= 3 && w[0] == 'N' && w[1] == 'V' && xt_digit(w[2]))
+		return 'N';
+	for (size_t i = 0; i < ARRAY_SIZE(cells); i++)
+		if (strlen(cells[i].name) == n && !memcmp(w, cells[i].name, n))
+			return cells[i].kind;
+	return 0;
+}
+
+/* A GPU row of the matrix: "GPU1     PXB      X      PIX     0-23   0   N/A" (the anchor is its X) */
+static void ex_topo_row(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *q = BODY(c), *end = END(c);
+	int col = 0, nv = 0, sw = 0, host = 0, diag = 0;
+
+	(void)p;
+	(void)a;
+	if (o->topo_last.line == c->loc.line && o->topo_last.file == c->loc.file)
+		return;
+	o->topo_last = c->loc;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (end - q < 5 || memcmp(q, "GPU", 3) || !xt_digit(q[3]))
+		return;
+	q += 3;
+	while (q < end && xt_digit(*q))
+		q++;
+	for (;;) {
+		const char *w;
+		char k;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		w = q;
+		while (q < end && *q != ' ' && *q != '\t')
+			q++;
+		if (q == w || !(k = topo_cell(w, (size_t)(q - w))))
+			break;
+		if (o->topo_gpu_cols && col >= o->topo_gpu_cols)
+			break;		/* the NIC columns */
+		col++;
+		diag += k == 'X';
+		nv += k == 'N';
+		sw += k == 'S';
+		host += k == 'H';
+	}
+	if (diag != 1 || col < 2)
+		return;
+	if (!o->topo_rows++) {
+		o->topo_loc = c->loc;
+		xt_take(BODY(c), end, "", o->topo_row, sizeof(o->topo_row));
+		for (char *t = o->topo_row; *t; t++)
+			if (*t == '\t')
+				*t = ' ';
+	}
+	o->topo_nv += nv;
+	o->topo_switch += sw;
+	o->topo_host += host;
+}
+
+/* "NVIDIA GeForce RTX 4090" in nvidia-smi, torch or nccl-tests output */
+static void ex_consumer_gpu(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+
+	(void)p;
+	if (o->consumer_gpu[0])
+		return;
+	xt_take(a, END(c), "|,)'\"", o->consumer_gpu, sizeof(o->consumer_gpu));
+	for (size_t n = strlen(o->consumer_gpu); n && o->consumer_gpu[n - 1] == ' ';)
+		o->consumer_gpu[--n] = '\0';
+	o->consumer_loc = c->loc;
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static const struct extractor {
@@ -638,6 +736,11 @@ static const struct extractor {
 	{ .anchor = "(elements)", .fn = ex_nt_header },
 	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
+	{ .anchor = "CPU Affinity", .fn = ex_topo_header },
+	{ .anchor = " X ", .fn = ex_topo_row },
+	{ .anchor = "\tX\t", .fn = ex_topo_row },
+	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = "TITAN ", .fn = ex_consumer_gpu },
 	{ .anchor = "All distributed processes registered", .fn = ex_pl_registered },
 	{ .anchor = "Watchdog caught collective operation timeout", .fn = ex_watchdog },
 	{ .anchor = "Traceback (most recent call last)", .fn = ex_traceback },

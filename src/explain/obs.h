@@ -147,6 +147,18 @@ struct run_obs {
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
+	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted
+	 * once per row, so twice); columns after the header's GPU columns (NICs) are not pairs */
+	int topo_rows, topo_gpu_cols;	/* GPU rows; GPU columns of the header (0 no header) */
+	int topo_nv;			/* NV# pairs */
+	int topo_switch;		/* PIX/PXB pairs: through PCIe switches, where ACS acts */
+	int topo_host;			/* PHB/NODE/SYS/SOC pairs: through the CPU, where the IOMMU acts */
+	struct loc topo_loc;		/* the first GPU row */
+	struct loc topo_last;		/* the row read last (two anchors can hit one row) */
+	char topo_row[OBS_TEXT];	/* that row, printable */
+	/* a consumer or workstation GeForce/TITAN board named anywhere (nvidia-smi, torch) */
+	char consumer_gpu[64];
+	struct loc consumer_loc;
 };
 
 /* "name:line" of a location. */

@@ -98,6 +98,7 @@ void rule_master_differs(struct rs *r);
 void rule_lightning_duplicates(struct rs *r);
 void rule_nccl_tests(struct rs *r);
 void rule_socket_bridges(struct rs *r);
+void rule_p2p_topology(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

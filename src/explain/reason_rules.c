@@ -736,3 +736,101 @@ void rule_socket_bridges(struct rs *r)
 		 "over every interface it lists; a peer cannot reach another node's bridge addresses, so those "
 		 "connections fail ('unhandled system error', closed connections) or hang");
 }
+
+/* Whether a finding with `id` is among this run's. */
+static int emitted(const struct rs *r, const char *id)
+{
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (!strcmp(r->fs->v[i]->id, id))
+			return 1;
+	return 0;
+}
+
+/*
+ * GPU peer-to-peer over PCIe, read from the log and a pasted `nvidia-smi topo -m` together: a
+ * hang or failed collective on GPUs that the matrix shows linked through PCIe switches (ACS
+ * redirects their traffic) or through the CPU (the IOMMU translates it), or on GeForce boards
+ * whose driver can report P2P that does not work (NVIDIA/nccl-tests#117, nccl#257, #120, #631).
+ * Not when a network error explains the failure: P2P is one node's business.
+ */
+void rule_p2p_topology(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *iommu = sig_hit_of(r, "sys.iommu.fault");
+	const struct sig_hit *acs = sig_hit_of(r, "sys.pci.acs_enabled");
+	static const char *const symptoms[] = {
+		"torch.watchdog.timeout", "nccl.error.system", "nccl.error.internal", "nccl.error.cuda",
+		"cuda.illegal_access", "cuda.launch_failure", "torch.comm.aborted",
+	};
+	const char *symptom = NULL;
+	struct loc sloc = { 0, 0 };
+	/* any NVLink pair: the matrix may lack its header, and a SYS column could be a NIC */
+	int pcie = x->topo_rows >= 2 && !x->topo_nv && x->topo_switch + x->topo_host > 0;
+	int hang = emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck"), timeout;
+	enum confidence conf;
+	struct finding *d;
+
+	if (!pcie && !x->consumer_gpu[0])
+		return;
+	for (size_t i = 0; i < r->np; i++)
+		if (r->p[i].net_sig)
+			return;
+	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !symptom; i++) {
+		const struct sig_hit *h = sig_hit_of(r, symptoms[i]);
+		if (h) {
+			symptom = symptoms[i];
+			sloc = h->ev[0];
+		}
+	}
+	if (!symptom && !hang && !iommu && !acs)
+		return;
+	if (emitted(r, "explain.hang.p2p") && !pcie && !iommu && !acs)
+		return;		/* nccl-tests' own hang finding already says it all */
+	if (emitted(r, "explain.nccltests.single_node_system") && !iommu && !acs)
+		return;		/* a system error on one node: /dev/shm first */
+	timeout = hang || (symptom && !strcmp(symptom, "torch.watchdog.timeout"));
+	if (iommu || acs || (x->consumer_gpu[0] && timeout))
+		conf = CONF_HIGH;
+	else if (timeout)
+		conf = CONF_MEDIUM;
+	else
+		conf = CONF_LOW;	/* a generic error only: said, below the findings that name a cause */
+	d = rs_add(r, "explain.p2p.pcie", SEV_ERROR, conf, conf == CONF_LOW ? -100 : 160);
+	if (pcie)
+		rs_title(d, "GPU peer-to-peer over PCIe does not deliver: the GPUs have no NVLink between "
+			   "them (%s in nvidia-smi topo), and the %s", x->topo_switch && x->topo_host ?
+			   "PCIe switch and CPU paths" : x->topo_switch ? "PCIe switch paths" : "CPU paths",
+			   iommu ? "IOMMU faults their DMA" : acs ? "PCIe switches have ACS on" :
+			   hang ? "first collective never completes" : "collectives fail or time out");
+	else
+		rs_title(d, "GPU peer-to-peer on %s does not deliver: %s", x->consumer_gpu,
+			 hang ? "the first collective never completes" : "collectives fail or time out");
+	rs_fix(d, "export NCCL_P2P_DISABLE=1   # to confirm: rerun; if it completes, P2P is the fault (NCCL then uses shared memory, slower)");
+	if (iommu || x->topo_host)
+		rs_fix(d, "cat /proc/cmdline; sudo dmesg | grep -i -e DMAR -e AMD-Vi -e IO_PAGE_FAULT   # an IOMMU that translates peer DMA: boot with iommu=pt (amd_iommu=pt, or intel_iommu=on iommu=pt) or turn it off in the BIOS");
+	if (acs || x->topo_switch)
+		rs_fix(d, "sudo lspci -vvv | grep ACSCtl   # 'SrcValid+' on a PCIe switch port means ACS is on: disable it in the BIOS, or at boot with setpci -s <bridge> ECAP_ACS+0x6.w=0000");
+	if (x->topo_switch && x->topo_host && !acs)
+		rs_fix(d, "export NCCL_P2P_LEVEL=PXB   # if only the paths through the CPU fail: P2P through PCIe switches only, shared memory across the CPU");
+	if (x->consumer_gpu[0])
+		rs_fix(d, "nvidia-smi topo -p2p r   # GeForce drivers can report P2P that does not work: keep NCCL_P2P_DISABLE=1, or a driver that reports it correctly");
+	rs_fix(d, "to test it: ./p2pBandwidthLatencyTest   (cuda-samples: every GPU pair must show P2P bandwidth and correct results, and dmesg no new faults)");
+	finding_why(d, "%s confidence: on one node NCCL moves data GPU to GPU with P2P when the driver "
+		 "allows it; over PCIe that traffic crosses switches (ACS sends it up to the root complex) "
+		 "or the CPU (an IOMMU not in passthrough translates and can drop it), and on GeForce boards "
+		 "the driver can report P2P the platform does not carry: the collective hangs or returns "
+		 "zeros, with no error naming P2P.%s", conf == CONF_HIGH ? "High" :
+		 conf == CONF_MEDIUM ? "Medium" : "Low",
+		 conf == CONF_LOW ? " The log only shows a generic failure: the NCCL_P2P_DISABLE=1 rerun "
+		 "decides it." : "");
+	if (x->topo_loc.line)
+		rs_at(r, d, x->topo_loc, "nvidia-smi topo", x->topo_row);
+	if (x->consumer_loc.line)
+		rs_at(r, d, x->consumer_loc, "GPU", x->consumer_gpu);
+	if (iommu)
+		rs_at(r, d, iommu->ev[0], "IOMMU fault", iommu->ev_text[0]);
+	if (acs)
+		rs_at(r, d, acs->ev[0], "ACS", acs->ev_text[0]);
+	if (symptom)
+		rs_at(r, d, sloc, symptom, NULL);
+}

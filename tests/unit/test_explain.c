@@ -1043,6 +1043,82 @@ static void test_nccltests_and_bridges(void **state)
 	free(text);
 }
 
+/* GPU P2P over PCIe: a pasted topology matrix read together with the failure it explains. */
+static void test_p2p_topology(void **state)
+{
+	static const char topo_switch[] =
+		"$ nvidia-smi topo -m\n"
+		"\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tCPU Affinity\tNUMA Affinity\n"
+		"GPU0\t X \tPIX\tPXB\tPXB\tSYS\t0-23\t0\n"
+		"GPU1\tPIX\t X \tPXB\tPXB\tSYS\t0-23\t0\n"
+		"GPU2\tPXB\tPXB\t X \tPIX\tSYS\t0-23\t0\n"
+		"GPU3\tPXB\tPXB\tPIX\t X \tSYS\t0-23\t0\n";
+	static const char timeout[] =
+		"[rank0]:[E ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+		"WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 "
+		"milliseconds before timing out.\n";
+	static const char topo_nvlink[] =	/* NVLink everywhere: not a PCIe P2P problem */
+		"GPU0     X      NV12    NV12    SYS     0-63    0\n"
+		"GPU1    NV12     X      NV12    SYS     0-63    0\n"
+		"GPU2    NV12    NV12     X      SYS     0-63    0\n";
+	static const char topo_host_iommu[] =
+		"GPU0     X      PHB    0-11\n"
+		"GPU1    PHB      X     0-11\n"
+		"[ 8123.456789] amd_iommu: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000e address=0xf4000000 flags=0x0020]\n";
+	static const char net_error[] =	/* a network cause wins: P2P is not accused */
+		"GPU0     X      PHB    0-11\n"
+		"GPU1    PHB      X     0-11\n"
+		"n1:4712:4790 [0] misc/socket.cc:598 NCCL WARN socketPollConnect: connect to 203.0.113.10<41131> "
+		"returned Connection timed out, exceeded error retry count after 35 attempts\n";
+	static const char geforce[] =
+		"|   0  NVIDIA GeForce RTX 4090        Off | 00000000:01:00.0 Off |                  Off |\n";
+	struct strbuf sb = STRBUF_INIT;
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	strbuf_addf(&sb, "%s%s", topo_switch, timeout);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.p2p.pcie");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "PCIe switch"));
+	expect_setting(f, "NCCL_P2P_DISABLE", "1");
+	assert_true(fix_has(f, "ACSCtl"));
+	assert_false(fix_has(f, "iommu=pt"));	/* no path through the CPU: the IOMMU is not suspected */
+	run_free(&r);
+
+	r = explain_text(topo_switch, sizeof(topo_switch) - 1, NULL);	/* no failure: nothing to say */
+	assert_null(findings_find(r.fs, "explain.p2p.pcie"));
+	run_free(&r);
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s", topo_nvlink, timeout);
+	r = explain_text(sb.buf, sb.len, NULL);
+	assert_null(findings_find(r.fs, "explain.p2p.pcie"));
+	run_free(&r);
+
+	r = explain_text(topo_host_iommu, sizeof(topo_host_iommu) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.p2p.pcie");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "iommu=pt"));
+	run_free(&r);
+
+	r = explain_text(net_error, sizeof(net_error) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.p2p.pcie"));
+	run_free(&r);
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s", geforce, timeout);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = expect(&r, "explain.p2p.pcie");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_non_null(strstr(f->title, "GeForce RTX 4090"));
+	run_free(&r);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1071,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(test_feed_path),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_nccltests_and_bridges),
+		cmocka_unit_test(test_p2p_topology),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
