@@ -558,10 +558,15 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hang.nccltests", .sev = SEV_ERROR,
 	  .summary = "nccl-tests across nodes printed its header and then nothing: the first "
 		     "collective between the nodes never completed." },
-	{ .id = "explain.p2p.pcie", .sev = SEV_ERROR,
-	  .summary = "A hang or failed collective on GPUs linked only through PCIe (a pasted "
-		     "topology, IOMMU faults, ACS, GeForce boards): GPU peer-to-peer does not "
-		     "deliver." },
+	{ .id = "explain.pcie.iommu", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on one node where the IOMMU faults GPU peer "
+		     "DMA or the GPUs meet only through the CPU: P2P does not deliver." },
+	{ .id = "explain.pcie.acs", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on one node with ACS on, or GPUs linked only "
+		     "through PCIe switches: P2P does not deliver." },
+	{ .id = "explain.pcie.p2p", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on one node that the evidence ties to GPU "
+		     "peer-to-peer over PCIe, without telling ACS from the IOMMU." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

@@ -713,6 +713,41 @@ static void ex_consumer_gpu(struct lctx *c, const char *p, const char *a)
 	o->consumer_loc = c->loc;
 }
 
+/* The reporter's words: kept once, only from lines that are not NCCL's own. */
+static void ex_prose_loc(struct lctx *c, struct loc *l)
+{
+	if (!l->line && !c->li->nccl)
+		*l = c->loc;
+}
+
+static void ex_hang(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.hang_loc);
+}
+
+static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if (p < END(c) && *p == '1')
+		ex_prose_loc(c, &c->x->obs.p2p_off_loc);
+}
+
+static void ex_peer_cannot(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.peer_cannot_loc);
+}
+
+static void ex_acs(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.acs_loc);
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static const struct extractor {
@@ -740,6 +775,13 @@ static const struct extractor {
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = " hang", .fn = ex_hang },
+	{ .anchor = "Hang", .fn = ex_hang },
+	{ .anchor = "deadlock", .fn = ex_hang },
+	{ .anchor = "freez", .fn = ex_hang },
+	{ .anchor = "NCCL_P2P_DISABLE=", .fn = ex_p2p_off },
+	{ .anchor = "CANNOT Access Peer", .fn = ex_peer_cannot },
+	{ .anchor = "ACSCtl", .fn = ex_acs },
 	{ .anchor = "TITAN ", .fn = ex_consumer_gpu },
 	{ .anchor = "All distributed processes registered", .fn = ex_pl_registered },
 	{ .anchor = "Watchdog caught collective operation timeout", .fn = ex_watchdog },

@@ -156,6 +156,11 @@ struct run_obs {
 	struct loc topo_loc;		/* the first GPU row */
 	struct loc topo_last;		/* the row read last (two anchors can hit one row) */
 	char topo_row[OBS_TEXT];	/* that row, printable */
+	/* prose around a pasted log: the reporter's own words and test output */
+	struct loc hang_loc;		/* "hangs", "deadlock", "freezes" outside NCCL's lines */
+	struct loc p2p_off_loc;		/* "NCCL_P2P_DISABLE=1" named (the reporter's workaround) */
+	struct loc peer_cannot_loc;	/* p2pBandwidthLatencyTest: "CANNOT Access Peer" */
+	struct loc acs_loc;		/* an ACSCtl line or the lspci command that prints it */
 	/* a consumer or workstation GeForce/TITAN board named anywhere (nvidia-smi, torch) */
 	char consumer_gpu[64];
 	struct loc consumer_loc;

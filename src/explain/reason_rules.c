@@ -747,11 +747,14 @@ static int emitted(const struct rs *r, const char *id)
 }
 
 /*
- * GPU peer-to-peer over PCIe, read from the log and a pasted `nvidia-smi topo -m` together: a
- * hang or failed collective on GPUs that the matrix shows linked through PCIe switches (ACS
- * redirects their traffic) or through the CPU (the IOMMU translates it), or on GeForce boards
- * whose driver can report P2P that does not work (NVIDIA/nccl-tests#117, nccl#257, #120, #631).
- * Not when a network error explains the failure: P2P is one node's business.
+ * GPU peer-to-peer over PCIe, read from the log, a pasted `nvidia-smi topo -m` and the reporter's
+ * own words together: a hang or failed collective (or "it works with NCCL_P2P_DISABLE=1") on GPUs
+ * that the matrix shows linked through PCIe switches (ACS redirects their traffic) or through the
+ * CPU (the IOMMU translates it), with IOMMU faults, ACS on, GeForce boards whose driver can report
+ * P2P that does not work, or p2pBandwidthLatencyTest refusing pairs (NVIDIA/nccl-tests#117,
+ * nccl#257, #120, #631). The id names the mechanism the evidence shows: explain.pcie.iommu,
+ * explain.pcie.acs, or explain.pcie.p2p when it cannot tell. Never when a network error explains
+ * the failure: P2P is one node's business.
  */
 void rule_p2p_topology(struct rs *r)
 {
@@ -762,19 +765,27 @@ void rule_p2p_topology(struct rs *r)
 		"torch.watchdog.timeout", "nccl.error.system", "nccl.error.internal", "nccl.error.cuda",
 		"cuda.illegal_access", "cuda.launch_failure", "torch.comm.aborted",
 	};
-	const char *symptom = NULL;
+	const char *symptom = NULL, *id;
 	struct loc sloc = { 0, 0 };
 	/* any NVLink pair: the matrix may lack its header, and a SYS column could be a NIC */
 	int pcie = x->topo_rows >= 2 && !x->topo_nv && x->topo_switch + x->topo_host > 0;
-	int hang = emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck"), timeout;
+	int hang = emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck") ||
+		   x->hang_loc.line;
+	int works_off = x->p2p_off_loc.line != 0, timeout, multi = 0;
+	int gpus = pcie || x->consumer_gpu[0] || x->peer_cannot_loc.line || x->acs_loc.line ||
+		   iommu || acs || works_off;
 	enum confidence conf;
 	struct finding *d;
 
-	if (!pcie && !x->consumer_gpu[0])
+	if (!gpus)
 		return;
-	for (size_t i = 0; i < r->np; i++)
+	for (size_t i = 0; i < r->np; i++) {
 		if (r->p[i].net_sig)
 			return;
+		multi |= r->p[i].m.nnodes > 1;
+	}
+	if (multi || x->nt_hosts > 1)
+		return;		/* across nodes the network is the first suspect */
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !symptom; i++) {
 		const struct sig_hit *h = sig_hit_of(r, symptoms[i]);
 		if (h) {
@@ -782,38 +793,48 @@ void rule_p2p_topology(struct rs *r)
 			sloc = h->ev[0];
 		}
 	}
-	if (!symptom && !hang && !iommu && !acs)
+	if (!symptom && !hang && !iommu && !acs && !works_off)
 		return;
 	if (emitted(r, "explain.hang.p2p") && !pcie && !iommu && !acs)
 		return;		/* nccl-tests' own hang finding already says it all */
 	if (emitted(r, "explain.nccltests.single_node_system") && !iommu && !acs)
 		return;		/* a system error on one node: /dev/shm first */
+	if (!pcie && !symptom && !hang && !iommu && !acs && !x->peer_cannot_loc.line)
+		return;		/* only the variable named: nothing failed */
 	timeout = hang || (symptom && !strcmp(symptom, "torch.watchdog.timeout"));
-	if (iommu || acs || (x->consumer_gpu[0] && timeout))
+	if (iommu || acs || (works_off && (timeout || symptom)) || (x->consumer_gpu[0] && timeout))
 		conf = CONF_HIGH;
-	else if (timeout)
+	else if (timeout || x->peer_cannot_loc.line)
 		conf = CONF_MEDIUM;
 	else
 		conf = CONF_LOW;	/* a generic error only: said, below the findings that name a cause */
-	d = rs_add(r, "explain.p2p.pcie", SEV_ERROR, conf, conf == CONF_LOW ? -100 : 160);
+	if (iommu || (pcie && !x->topo_switch))
+		id = "explain.pcie.iommu";
+	else if (acs || (pcie && !x->topo_host))
+		id = "explain.pcie.acs";
+	else
+		id = "explain.pcie.p2p";
+	d = rs_add(r, id, SEV_ERROR, conf, conf == CONF_LOW ? -100 : 160);
 	if (pcie)
 		rs_title(d, "GPU peer-to-peer over PCIe does not deliver: the GPUs have no NVLink between "
 			   "them (%s in nvidia-smi topo), and the %s", x->topo_switch && x->topo_host ?
 			   "PCIe switch and CPU paths" : x->topo_switch ? "PCIe switch paths" : "CPU paths",
 			   iommu ? "IOMMU faults their DMA" : acs ? "PCIe switches have ACS on" :
-			   hang ? "first collective never completes" : "collectives fail or time out");
+			   hang ? "collectives hang" : "collectives fail or time out");
 	else
-		rs_title(d, "GPU peer-to-peer on %s does not deliver: %s", x->consumer_gpu,
-			 hang ? "the first collective never completes" : "collectives fail or time out");
+		rs_title(d, "GPU peer-to-peer %s%s does not deliver: %s", x->consumer_gpu[0] ? "on " : "",
+			 x->consumer_gpu, iommu ? "the IOMMU faults the GPUs' DMA" :
+			 acs ? "ACS is on in the PCIe switches" :
+			 works_off ? "the job works with NCCL_P2P_DISABLE=1" :
+			 hang ? "the collective hangs" : "collectives fail or time out");
 	rs_fix(d, "export NCCL_P2P_DISABLE=1   # to confirm: rerun; if it completes, P2P is the fault (NCCL then uses shared memory, slower)");
-	if (iommu || x->topo_host)
+	if (iommu || x->topo_host || !pcie)
 		rs_fix(d, "cat /proc/cmdline; sudo dmesg | grep -i -e DMAR -e AMD-Vi -e IO_PAGE_FAULT   # an IOMMU that translates peer DMA: boot with iommu=pt (amd_iommu=pt, or intel_iommu=on iommu=pt) or turn it off in the BIOS");
-	if (acs || x->topo_switch)
+	if (acs || x->topo_switch || !pcie)
 		rs_fix(d, "sudo lspci -vvv | grep ACSCtl   # 'SrcValid+' on a PCIe switch port means ACS is on: disable it in the BIOS, or at boot with setpci -s <bridge> ECAP_ACS+0x6.w=0000");
 	if (x->topo_switch && x->topo_host && !acs)
 		rs_fix(d, "export NCCL_P2P_LEVEL=PXB   # if only the paths through the CPU fail: P2P through PCIe switches only, shared memory across the CPU");
-	if (x->consumer_gpu[0])
-		rs_fix(d, "nvidia-smi topo -p2p r   # GeForce drivers can report P2P that does not work: keep NCCL_P2P_DISABLE=1, or a driver that reports it correctly");
+	rs_fix(d, "nvidia-smi topo -p2p r   # the driver's P2P verdict per GPU pair: GeForce boards and some driver releases report P2P the platform does not carry; keep NCCL_P2P_DISABLE=1 or change the driver");
 	rs_fix(d, "to test it: ./p2pBandwidthLatencyTest   (cuda-samples: every GPU pair must show P2P bandwidth and correct results, and dmesg no new faults)");
 	finding_why(d, "%s confidence: on one node NCCL moves data GPU to GPU with P2P when the driver "
 		 "allows it; over PCIe that traffic crosses switches (ACS sends it up to the root complex) "
@@ -831,6 +852,11 @@ void rule_p2p_topology(struct rs *r)
 		rs_at(r, d, iommu->ev[0], "IOMMU fault", iommu->ev_text[0]);
 	if (acs)
 		rs_at(r, d, acs->ev[0], "ACS", acs->ev_text[0]);
+	else if (x->acs_loc.line)
+		rs_at(r, d, x->acs_loc, "ACS checked", NULL);
+	rs_at(r, d, x->peer_cannot_loc, "p2pBandwidthLatencyTest: a GPU pair without peer access", NULL);
+	rs_at(r, d, x->p2p_off_loc, "works with P2P off", NULL);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
 	if (symptom)
 		rs_at(r, d, sloc, symptom, NULL);
 }

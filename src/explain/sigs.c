@@ -517,11 +517,14 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "ibv_modify_qp failed with 110 ", "ibv_modify_qp failed with error Connection timed out",
 		     "NICs are not cross-rail connected" },
-	.title = "a queue pair between two NICs timed out (ibv_modify_qp: Connection timed out): NICs of different rails cannot reach each other",
-	.cause = "the two HCAs are on different rails (separate switches or subnets with no route between them) "
-		"and NCCL paired them across rails",
+	.title = "a queue pair between two NICs timed out (ibv_modify_qp: Connection timed out): the two HCAs cannot reach each other",
+	.cause = "ETIMEDOUT on the queue pair means the two ports never answered each other: NCCL paired HCAs on "
+		"different rails (NCCL's own hint), NCCL_IB_HCA lists a port that is not on the other nodes' network, "
+		"or on RoCE the GID index picked a link-local or RoCE v1 GID",
 	.fix = "export NCCL_CROSS_NIC=0   # NCCL's own advice: keep traffic on one rail (NIC i talks to NIC i)\n"
-		"ib_write_bw -d <hca> <peer IP>   # between the two HCAs the log names: it fails the same way when the rails are not connected",
+		"export NCCL_IB_HCA=<the HCAs wired to the fabric, e.g. mlx5_0,mlx5_1>   # when some listed ports are not connected to the other nodes' network: leave them out\n"
+		"show_gids   # on RoCE: a link-local (fe80::) or RoCE v1 GID times out the same way; force the RoCE v2 index with an IPv4 address: export NCCL_IB_GID_INDEX=<it>\n"
+		"ib_write_bw -d <hca> <peer IP>   # between the two HCAs the log names: it fails the same way when they cannot reach each other",
 	.rerun = RERUN_NCCL,
 },
 {
@@ -537,12 +540,67 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL_ENV,
 },
 {
+	/* ENODEV moving a RoCE QP: the GID index names a GID whose netdev this namespace does not
+	 * have (a container, a forced NCCL_IB_GID_INDEX); NCCL 2.26.2 skips GIDs a container cannot
+	 * query (NVIDIA/nccl#1573; net_ib connect.cc) */
+	.id = "nccl.ib.modify_qp_nodev",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "ibv_modify_qp failed with error No such device", "ibv_modify_qp failed with 19 " },
+	.title = "the RoCE queue pair was refused (ibv_modify_qp: No such device): the GID index names a GID this container cannot use",
+	.cause = "ENODEV means the GID's network device is not in this network namespace: a GID index forced with "
+		"NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX} (often 0, a link-local RoCE v1 GID) or picked from a GID table "
+		"the container sees only in part",
+	.fix = "unset NCCL_IB_GID_INDEX   # let NCCL pick the RoCE v2 GID of the interface; NCCL 2.26.2+ also skips GIDs a container cannot query (NVIDIA/nccl#1573)\n"
+		"show_gids   # inside the container: the RoCE v2 index with the pod's IPv4 address, if one must be forced",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
+	/* DMA-BUF registration refused (older kernels, open-vs-proprietary driver, NIC driver without
+	 * dmabuf): NCCL_DMABUF_ENABLE=0 makes NCCL register through nvidia-peermem instead */
+	.id = "nccl.ib.dmabuf",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "ibv_reg_dmabuf_mr" },
+	.also = "failed",
+	.title = "the NIC refused a DMA-BUF registration of GPU memory (ibv_reg_dmabuf_mr failed)",
+	.cause = "NCCL saw DMA-BUF support on the GPU and tried to register GPU memory through it, but the kernel, "
+		"the RDMA driver (MLNX_OFED/rdma-core) or the GPU driver in use cannot do DMA-BUF",
+	.fix = "export NCCL_DMABUF_ENABLE=0   # register through nvidia-peermem instead (load it: sudo modprobe nvidia-peermem)\n"
+		"uname -r; ofed_info -s   # DMA-BUF needs Linux 5.12+, an rdma-core/OFED with dmabuf and the open GPU kernel module",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* graph/paths.cc / topo.cc: GPUDirect RDMA is decided per HCA; "Disabled" means no peer-memory
+	 * module and no DMA-BUF. NCCL <= 2.22.3 only looks for nv_peer_mem (NVIDIA/nccl#1676). */
+	.id = "nccl.ib.gdr_disabled",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "GPU Direct RDMA Disabled for HCA" },
+	.title = "GPUDirect RDMA is disabled on {node}: inter-node traffic is staged through host memory (slow)",
+	.cause = "NCCL found neither a loaded peer-memory module (nvidia-peermem / nv_peer_mem) nor usable DMA-BUF "
+		"for the HCA, so every transfer goes GPU -> host -> NIC; on one node only, that node lacks the module",
+	.fix = "sudo modprobe nvidia-peermem; lsmod | grep -E 'nvidia_peermem|nv_peer_mem'   # on {node}: the peermem module must be loaded\n"
+		"ls /sys/kernel/mm/memory_peers/   # nv_mem appears once the module is loaded",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.ib.modify_qp",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
 	.anchors = { "ibv_modify_qp failed" },
 	.title = "NCCL could not bring up an IB queue pair",
 	.cause = "wrong RoCE GID index or the two ports are in different subnets",
 	.fix = "show_gids   # pick the RoCE v2 GID with an IPv4 address\nexport NCCL_IB_GID_INDEX=3",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* graph/topo.h: the NET device id the search wants is not in the topology; NVIDIA-NeMo
+	 * containers of 2025 (NVIDIA-NeMo/Speech#13996: a newer NCCL, 2.27.3, solved it) */
+	.id = "nccl.net.id_not_found",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Could not find NET with id" },
+	.title = "NCCL's topology has no network device it expects (Could not find NET with id)",
+	.cause = "NCCL's topology search refers to a NIC the topology does not hold: NICs that differ between "
+		"nodes (NCCL_IB_HCA, a missing or down port on one node) or an NCCL defect in the release in use",
+	.fix = "ibv_devinfo | grep -E 'hca_id|state'   # on every node: the same HCAs, all PORT_ACTIVE\n"
+		"python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the reporter of NVIDIA-NeMo/Speech#13996 fixed it by upgrading NCCL to 2.27.3",
 	.rerun = RERUN_NCCL,
 },
 {
@@ -600,6 +658,23 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
 },
 {
+	/* plugin_open.cc prints dlerror(): a library under the plugin is older than the one it was
+	 * linked with (libfabric needs libefa.so.1 from a newer rdma-core, the EFA installer's) */
+	.id = "nccl.ofi.plugin_load",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "/Plugin: " },
+	.also = "not found (required by",
+	.cap_after = "version `",
+	.cap_stop = "'",
+	.title = "the NCCL network plugin could not be loaded: symbol version {} not found",
+	.cause = "the plugin or the libfabric under it needs a newer library than the one found first: typically "
+		"libefa.so.1 or libibverbs.so.1 of the distribution's rdma-core ahead of the one the EFA/OFED "
+		"installer ships, so NCCL runs without the plugin (TCP sockets) or fails",
+	.fix = "ldd /opt/amazon/efa/lib/libfabric.so.1 | grep -E 'libefa|libibverbs'   # which rdma-core libraries it resolves\n"
+		"export LD_LIBRARY_PATH=/opt/amazon/efa/lib:$LD_LIBRARY_PATH   # the installer's rdma-core and libfabric first; or reinstall the EFA software so rdma-core matches",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+},
+{
 	.id = "nccl.plugin.absent",
 	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
 	.anchors = { "NET/Plugin: Could not find", "NET/Plugin : Plugin load returned", "Failed to find libnccl-net", "No plugin found" },
@@ -640,6 +715,21 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "sudo systemctl enable --now nvidia-fabricmanager   # on {node}; its version must equal the driver's\n"
 		"systemctl status nvidia-fabricmanager; journalctl -u nvidia-fabricmanager | tail   # why it is not running\n"
 		"nvidia-smi -q | grep -i -A2 fabric   # 'State: Completed' once the fabric is up",
+},
+{
+	/* nvidia-fabricmanager refuses to start when its version is not the driver's, exactly; then
+	 * CUDA on NVSwitch systems reports "system not yet initialized" */
+	.id = "gpu.fabricmanager.version",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "fabric manager NVIDIA GPU driver interface version" },
+	.cap_after = "interface version ",
+	.cap_stop = " ",
+	.title = "nvidia-fabricmanager {} does not match the loaded NVIDIA driver: it refuses to start and the NVSwitch fabric stays down",
+	.cause = "the fabric manager must be exactly the driver's version (same branch and build); after a driver "
+		"update, an unpinned package or a driver container that bundles another nvidia-fabricmanager, it "
+		"aborts and CUDA on NVSwitch systems fails with 'system not yet initialized'",
+	.fix = "cat /proc/driver/nvidia/version; nv-fabricmanager --version   # the two versions must be equal\n"
+		"sudo apt-get install nvidia-fabricmanager-<branch>=<the driver version>   # install the nvidia-fabricmanager of exactly the driver's version (or the driver of the FM's), then: sudo systemctl restart nvidia-fabricmanager",
 },
 {
 	/* NVIDIA/nccl#976 (maintainer: nv-fabricmanager restarted while processes held GPU resources;
@@ -1022,6 +1112,21 @@ const struct explain_sig explain_sigs[] = {
 		"devices is larger than the GPUs on the node, or CUDA_VISIBLE_DEVICES hides some",
 	.fix = "nvidia-smi -L   # count the GPUs\ntorchrun --nproc-per-node=<that count> ...   # (Lightning: devices=<that count>)",
 	.check = CHECK_NODE,
+},
+{
+	/* vLLM/SGLang's custom all-reduce (csrc/custom_all_reduce.cu*) uses CUDA IPC peer access
+	 * between the GPUs itself, outside NCCL */
+	.id = "explain.vllm.custom_allreduce",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "custom_all_reduce.cuh", "custom_all_reduce.cu:" },
+	.cap_after = "custom_all_reduce.cu",
+	.title = "vLLM/SGLang's custom all-reduce failed (custom_all_reduce.cu{}): its GPU peer access does not work here",
+	.cause = "tensor parallelism in vLLM and SGLang runs a custom all-reduce kernel over CUDA IPC peer access "
+		"instead of NCCL for small tensors; on GPUs without peer-to-peer (PCIe boards such as T4 or GeForce, "
+		"across an IOMMU) or on a GPU architecture the build does not support it fails with 'peer access is "
+		"not supported' or 'invalid argument'",
+	.fix = "--disable-custom-all-reduce   # vllm serve / sglang.launch_server flag (disable_custom_all_reduce=True in Python): NCCL does the all-reduce\n"
+		"nvidia-smi topo -p2p r   # whether the driver allows P2P between these GPUs",
 },
 {
 	.id = "cuda.oom",
@@ -1445,6 +1550,30 @@ const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
  * repository carry them, ../shared/research/frontier-2026.md §1.1) and the issue named per row.
  */
 const struct explain_known_bug explain_known_bugs[] = {
+{
+	/* NVIDIA/nccl#1573; 2.26.2 (f44ac759): a GID whose RoCE type a container cannot read is skipped
+	 * instead of failing init (net_ib connect.cc, ncclIbRoceGetVersionNum) */
+	.id = "nccl.known_bug.roce_version_read",
+	.from = 0, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "nccl.ib.roce_sysfs",
+	.title = "a known NCCL bug before 2.26.2: init fails on a RoCE GID a container cannot query (fixed in 2.26.2)",
+	.cause = "NCCL before 2.26.2 stops when reading the RoCE version of any GID fails; in Kubernetes pods "
+		"(macvlan/SR-IOV RDMA) the GID table holds entries the pod's sysfs does not map",
+	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or a newer container): it skips those GIDs\n"
+		"export NCCL_IB_GID_INDEX=<index>   # meanwhile: the pod's RoCE v2 index (show_gids)",
+},
+{
+	/* NVIDIA/nccl#1676: net_ib.cc of 2.22.3 checks /sys/kernel/mm/memory_peers/nv_mem and the
+	 * nv_peer_mem module only; 2.23.4 also checks /sys/module/nvidia_peermem (read in the source) */
+	.id = "nccl.known_bug.peermem_name",
+	.from = 0, .to = 22304, .fixed_in = "2.23.4",
+	.symptom = "nccl.ib.gdr_disabled",
+	.title = "NCCL <= 2.22.3 does not recognise the nvidia-peermem module: GPUDirect RDMA stays off (fixed in 2.23.4)",
+	.cause = "NCCL up to 2.22.3 enables GPUDirect RDMA only when it sees nv_peer_mem; drivers and DGX OS releases "
+		"that ship nvidia-peermem instead make it disable GDR on every HCA, and bandwidth collapses",
+	.fix = "upgrade NCCL to 2.23.4 or later (it also checks nvidia_peermem)\n"
+		"lsmod | grep nvidia_peermem   # the module must still be loaded: sudo modprobe nvidia-peermem",
+},
 {
 	/* NVIDIA/nccl#1669 (2.26.2), #1718 (2.26.5); 2.27.3 release notes: "Fix a race condition
 	 * leading to a crash when generating a RAS report during initialization" */
