@@ -567,6 +567,12 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.pcie.p2p", .sev = SEV_ERROR,
 	  .summary = "A hang or failed collective on one node that the evidence ties to GPU "
 		     "peer-to-peer over PCIe, without telling ACS from the IOMMU." },
+	{ .id = "explain.nccltests.gpus_per_process", .sev = SEV_ERROR,
+	  .summary = "nccl-tests failed with 'invalid device ordinal' while each process asked "
+		     "for several GPUs (-g N): more processes per node than GPUs / N." },
+	{ .id = "explain.nccltests.not_mpi_build", .sev = SEV_ERROR,
+	  .summary = "mpirun started several nccl-tests processes that each ran alone: the "
+		     "binary was built without MPI=1." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

@@ -605,6 +605,58 @@ static void ex_nt_done(struct lctx *c, const char *p, const char *a)
 	(void)p;
 	(void)a;
 	c->x->obs.nt_done_loc = c->loc;
+	c->x->obs.nt_done_count++;
+}
+
+/* The number after `p` (spaces skipped), or -1. */
+static long number_at(const char *p, const char *end)
+{
+	long v = 0;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || !xt_digit(*p))
+		return -1;
+	while (p < end && xt_digit(*p) && v < 1000000)
+		v = v * 10 + (*p++ - '0');
+	return v;
+}
+
+static void nt_gpus(struct lctx *c, long n)
+{
+	struct run_obs *o = &c->x->obs;
+
+	if (n > o->nt_gpus) {
+		o->nt_gpus = (int)n;
+		o->nt_gpus_loc = c->loc;
+	}
+}
+
+/* nccl-tests' header "# nThread 1 nGpus 2 minBytes 8 ..." */
+static void ex_nt_ngpus(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if (xt_find(BODY(c), END(c), "nThread"))
+		nt_gpus(c, number_at(p, END(c)));
+}
+
+/* A launch command: "mpirun -np 40 ./build/all_gather_perf -b 8 -g 4" */
+static void ex_mpirun(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *end = END(c), *q, *perf = xt_find(p, end, "_perf");
+	long n = -1;
+
+	(void)a;
+	for (q = p - 1; q + 3 < end && n < 0; q++)	/* p - 1: the space after "mpirun" */
+		if (q[0] == ' ' && q[1] == '-' && (!memcmp(q + 1, "-np ", 4) || !memcmp(q + 1, "-n ", 3)))
+			n = number_at(q + (q[2] == 'n' && q[3] == 'p' ? 4 : 3), end);
+	if (n > 0 && !o->launch_np) {
+		o->launch_np = (int)n;
+		o->launch_loc = c->loc;
+	}
+	if (perf && (q = xt_find(perf, end, " -g ")))
+		nt_gpus(c, number_at(q + 4, end));
 }
 
 static void ex_ras(struct lctx *c, const char *p, const char *a)
@@ -770,6 +822,8 @@ static const struct extractor {
 	{ .anchor = " Pid ", .fn = ex_nt_device },
 	{ .anchor = "(elements)", .fn = ex_nt_header },
 	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
+	{ .anchor = "nGpus ", .fn = ex_nt_ngpus },
+	{ .anchor = "mpirun ", .fn = ex_mpirun },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
 	{ .anchor = "CPU Affinity", .fn = ex_topo_header },
 	{ .anchor = " X ", .fn = ex_topo_row },

@@ -146,6 +146,11 @@ struct run_obs {
 	int nt_rows, nt_hosts, nt_consumer;
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
+	int nt_done_count;		/* "Avg bus bandwidth" summaries: one per independent run */
+	int nt_gpus;			/* GPUs per process: nccl-tests' -g N or its "nGpus N" header */
+	struct loc nt_gpus_loc;
+	int launch_np;			/* mpirun -np/-n N */
+	struct loc launch_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
 	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted
 	 * once per row, so twice); columns after the header's GPU columns (NICs) are not pairs */

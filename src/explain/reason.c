@@ -363,17 +363,28 @@ static void sig_findings(struct rs *r)
 		const struct explain_sig *g = &explain_sigs[i];
 		const struct sig_hit *h = &x->hits[i];
 		struct finding *d;
+		const char *title, *cause, *fix;
 		char *t, *chk;
 
 		if (!h->count)
 			continue;
+		title = g->title;
+		cause = g->cause;
+		fix = g->fix;
+		for (const struct explain_sig_variant *v = g->variants; v && v->when; v++)
+			if (strstr(h->ev_text[0], v->when)) {
+				title = v->title;
+				cause = v->cause;
+				fix = v->fix;
+				break;
+			}
 		d = rs_add(r, g->id, g->sev, g->conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
 		rs_sig_parts(r, h, parts, &np);
 		finding_rerun(d, g->rerun);
 		chk = g->check ? expand(r, parts, np, g->check, NULL) : NULL;
 		finding_check(d, chk);
-		t = expand(r, parts, np, g->title, h->capture);
+		t = expand(r, parts, np, title, h->capture);
 		if (!strcmp(g->id, "nccl.net.not_found") && obs_env(x, "NCCL_NET")) {
 			free(t);
 			t = xasprintf("NCCL_NET=%s names a network this node does not have",
@@ -388,7 +399,7 @@ static void sig_findings(struct rs *r)
 			if (g->flags & SIG_NET)
 				r->p[parts[p]].net_sig = 1;
 		}
-		for (const char *f = g->fix; f && *f;) {
+		for (const char *f = fix; f && *f;) {
 			size_t n = strcspn(f, "\n");
 			if (n == strlen(EXPLAIN_FIX_IFNAME) && !strncmp(f, EXPLAIN_FIX_IFNAME, n)) {
 				rs_fix_ifname(r, d);
@@ -406,8 +417,10 @@ static void sig_findings(struct rs *r)
 		free(chk);
 		if (g->rerun && (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
 			rs_fix(d, "if the log is not enough: rerun with %s", g->rerun);
+		t = expand(r, parts, np, cause, h->capture);
 		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
-			 g->conf == CONF_MEDIUM ? "Medium" : "Low", g->cause);
+			 g->conf == CONF_MEDIUM ? "Medium" : "Low", t);
+		free(t);
 		for (int k = 0; k < h->nev; k++)
 			rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);
 		if (h->count > (uint64_t)h->nev)
@@ -476,6 +489,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_master_differs(&r);
 	rule_lightning_duplicates(&r);
 	rule_nccl_tests(&r);
+	rule_nccl_tests_launch(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
 	rule_lightning(&r, have_errors);

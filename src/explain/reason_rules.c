@@ -772,19 +772,21 @@ void rule_p2p_topology(struct rs *r)
 	int hang = emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck") ||
 		   x->hang_loc.line;
 	int works_off = x->p2p_off_loc.line != 0, timeout, multi = 0;
+	/* GPUs of one node talking to each other: nccl-tests on one host, or NCCL's P2P transport */
+	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1;
 	int gpus = pcie || x->consumer_gpu[0] || x->peer_cannot_loc.line || x->acs_loc.line ||
-		   iommu || acs || works_off;
+		   iommu || acs || works_off || one_node_gpus;
 	enum confidence conf;
 	struct finding *d;
 
-	if (!gpus)
-		return;
-	for (size_t i = 0; i < r->np; i++) {
-		if (r->p[i].net_sig)
+	for (size_t i = 0; i < explain_nsigs; i++)
+		if (x->hits[i].count && (explain_sigs[i].flags & SIG_NET) && explain_sigs[i].sev == SEV_ERROR)
 			return;
+	for (size_t i = 0; i < r->np; i++) {
 		multi |= r->p[i].m.nnodes > 1;
+		gpus |= (r->p[i].m.transports & TR_P2P) != 0;
 	}
-	if (multi || x->nt_hosts > 1)
+	if (!gpus || multi || x->nt_hosts > 1)
 		return;		/* across nodes the network is the first suspect */
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !symptom; i++) {
 		const struct sig_hit *h = sig_hit_of(r, symptoms[i]);
@@ -795,6 +797,8 @@ void rule_p2p_topology(struct rs *r)
 	}
 	if (!symptom && !hang && !iommu && !acs && !works_off)
 		return;
+	if (acs && !pcie && !iommu)
+		return;		/* sys.pci.acs_enabled names it, with its fixes */
 	if (emitted(r, "explain.hang.p2p") && !pcie && !iommu && !acs)
 		return;		/* nccl-tests' own hang finding already says it all */
 	if (emitted(r, "explain.nccltests.single_node_system") && !iommu && !acs)
@@ -859,4 +863,50 @@ void rule_p2p_topology(struct rs *r)
 	rs_at(r, d, x->hang_loc, "hang", NULL);
 	if (symptom)
 		rs_at(r, d, sloc, symptom, NULL);
+}
+
+/*
+ * How nccl-tests was started, from its own output and the launch line: with -g N each process
+ * takes N GPUs counted from its local index times N, so more processes on a node than GPUs / N
+ * ask for devices that do not exist (nccl-tests' README; NVIDIA/nccl-tests#14-style threads); and
+ * one summary per process under an mpirun of several processes is a binary built without MPI=1,
+ * which runs as independent single-process tests.
+ */
+void rule_nccl_tests_launch(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *ord = sig_hit_of(r, "cuda.invalid_ordinal");
+	struct finding *d;
+
+	if (ord && x->nt_gpus > 1) {
+		d = rs_add(r, "explain.nccltests.gpus_per_process", SEV_ERROR, CONF_HIGH, 200);
+		rs_title(d, "nccl-tests asked for more GPUs than the node has: -g %d per process%s",
+			 x->nt_gpus, x->launch_np > 1 ? " with several processes per node" : "");
+		if (x->launch_np > 1)
+			rs_fix(d, "mpirun -np <GPUs in all> ... ./build/all_reduce_perf ... -g 1   # one process per GPU (or one process per node with -g <GPUs per node>)");
+		else
+			rs_fix(d, "./build/all_reduce_perf ... -g <GPUs on this node>   # or one process per GPU: mpirun -np <GPUs> ... -g 1");
+		rs_fix(d, "nvidia-smi -L   # the GPUs each node really has (CUDA_VISIBLE_DEVICES narrows them)");
+		finding_why(d, "High confidence: each nccl-tests process uses -g GPUs starting at local rank x -g, "
+			 "so %d GPUs per process fit only GPUs/%d processes per node; the others fail with "
+			 "'invalid device ordinal'%s", x->nt_gpus, x->nt_gpus,
+			 x->launch_np > 1 ? "" : " (with mpirun not reaching the other nodes, every process "
+			 "lands on one node: check that MPI starts across the hosts first)");
+		rs_at(r, d, x->nt_gpus_loc, "GPUs per process", NULL);
+		rs_at(r, d, x->launch_loc, "launch", NULL);
+		rs_at(r, d, ord->ev[0], "cuda.invalid_ordinal", ord->ev_text[0]);
+	}
+	if (x->launch_np > 1 && x->nt_done_count >= 2 && !x->nt_rows) {
+		/* a binary built with MPI=1 prints one table of every rank and one summary */
+		d = rs_add(r, "explain.nccltests.not_mpi_build", SEV_ERROR, CONF_MEDIUM, 100);
+		rs_title(d, "mpirun started %d copies of nccl-tests that each ran alone (%d summaries): the binary was built without MPI=1",
+			 x->launch_np, x->nt_done_count);
+		rs_fix(d, "make clean && make MPI=1 MPI_HOME=/usr/lib/x86_64-linux-gnu/openmpi CUDA_HOME=/usr/local/cuda   # rebuild nccl-tests with MPI (MPI_HOME: where mpi.h lives)");
+		rs_fix(d, "mpirun -np 2 -H <host1>,<host2> ./build/all_reduce_perf -g 1   # then one run prints every rank in '# Using devices' and one summary");
+		finding_why(d, "Medium confidence: without MPI=1 every process is a world of its own: mpirun "
+			 "starts N independent single-process tests, each printing its own summary at one node's "
+			 "bandwidth");
+		rs_at(r, d, x->launch_loc, "launch", NULL);
+		rs_at(r, d, x->nt_done_loc, "one of the summaries", NULL);
+	}
 }

@@ -496,38 +496,6 @@ const struct explain_sig explain_sigs[] = {
 	.check = CHECK_NODE,
 },
 {
-	/* NCCL's own hint for EINVAL from ibv_modify_qp (misc/ibvwrap.cc, printIbModifyQpHint):
-	 * "the incorrect GID index is forced by NCCL_IB_GID_INDEX ... set NCCL_IB_GID_INDEX=-1" */
-	.id = "nccl.ib.modify_qp_gid",
-	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "ibv_modify_qp failed with 22 ", "ibv_modify_qp failed with error Invalid argument",
-		     "incorrect GID index is forced by NCCL_IB_GID_INDEX" },
-	.title = "the RoCE queue pair was refused (ibv_modify_qp: Invalid argument): the GID index NCCL uses is not valid on this port",
-	.cause = "EINVAL when the queue pair is moved to RTR means the GID index (NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX}) "
-		"names no usable GID of the port: an index forced for another node or image, a RoCE v1 or link-local "
-		"GID, or (in a container) a GID table the container does not see",
-	.fix = "unset NCCL_IB_GID_INDEX   # NCCL 2.21+ picks the RoCE v2 GID of the interface itself (NCCL_IB_GID_INDEX=-1 means the same)\n"
-		"show_gids   # on every node: the index whose GID carries the node's IPv4 address and says v2; set that one if you must force it",
-	.rerun = RERUN_NCCL_ENV,
-},
-{
-	/* NCCL's own hint for ETIMEDOUT from ibv_modify_qp (printIbModifyQpHint): "NICs are not
-	 * cross-rail connected ... set NCCL_CROSS_NIC=0" */
-	.id = "nccl.ib.modify_qp_rail",
-	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "ibv_modify_qp failed with 110 ", "ibv_modify_qp failed with error Connection timed out",
-		     "NICs are not cross-rail connected" },
-	.title = "a queue pair between two NICs timed out (ibv_modify_qp: Connection timed out): the two HCAs cannot reach each other",
-	.cause = "ETIMEDOUT on the queue pair means the two ports never answered each other: NCCL paired HCAs on "
-		"different rails (NCCL's own hint), NCCL_IB_HCA lists a port that is not on the other nodes' network, "
-		"or on RoCE the GID index picked a link-local or RoCE v1 GID",
-	.fix = "export NCCL_CROSS_NIC=0   # NCCL's own advice: keep traffic on one rail (NIC i talks to NIC i)\n"
-		"export NCCL_IB_HCA=<the HCAs wired to the fabric, e.g. mlx5_0,mlx5_1>   # when some listed ports are not connected to the other nodes' network: leave them out\n"
-		"show_gids   # on RoCE: a link-local (fe80::) or RoCE v1 GID times out the same way; force the RoCE v2 index with an IPv4 address: export NCCL_IB_GID_INDEX=<it>\n"
-		"ib_write_bw -d <hca> <peer IP>   # between the two HCAs the log names: it fails the same way when they cannot reach each other",
-	.rerun = RERUN_NCCL,
-},
-{
 	/* net_ib/connect.cc: NCCL reads the RoCE type of a GID from sysfs to pick the index */
 	.id = "nccl.ib.roce_sysfs",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
@@ -537,21 +505,6 @@ const struct explain_sig explain_sigs[] = {
 		"GID; inside a container (or with a restricted /sys) that file is missing or unreadable",
 	.fix = "ls /sys/class/infiniband/*/ports/*/gid_attrs/types/   # inside the container: must be readable; run with the host's /sys (or the RDMA device plugin)\n"
 		"export NCCL_IB_GID_INDEX=<index>   # only as a workaround: the RoCE v2 index show_gids lists on the host",
-	.rerun = RERUN_NCCL_ENV,
-},
-{
-	/* ENODEV moving a RoCE QP: the GID index names a GID whose netdev this namespace does not
-	 * have (a container, a forced NCCL_IB_GID_INDEX); NCCL 2.26.2 skips GIDs a container cannot
-	 * query (NVIDIA/nccl#1573; net_ib connect.cc) */
-	.id = "nccl.ib.modify_qp_nodev",
-	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "ibv_modify_qp failed with error No such device", "ibv_modify_qp failed with 19 " },
-	.title = "the RoCE queue pair was refused (ibv_modify_qp: No such device): the GID index names a GID this container cannot use",
-	.cause = "ENODEV means the GID's network device is not in this network namespace: a GID index forced with "
-		"NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX} (often 0, a link-local RoCE v1 GID) or picked from a GID table "
-		"the container sees only in part",
-	.fix = "unset NCCL_IB_GID_INDEX   # let NCCL pick the RoCE v2 GID of the interface; NCCL 2.26.2+ also skips GIDs a container cannot query (NVIDIA/nccl#1573)\n"
-		"show_gids   # inside the container: the RoCE v2 index with the pod's IPv4 address, if one must be forced",
 	.rerun = RERUN_NCCL_ENV,
 },
 {
@@ -574,6 +527,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.ib.gdr_disabled",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "GPU Direct RDMA Disabled for HCA" },
+	.unless = "NET/Socket",	/* sockets never do GPUDirect RDMA */
 	.title = "GPUDirect RDMA is disabled on {node}: inter-node traffic is staged through host memory (slow)",
 	.cause = "NCCL found neither a loaded peer-memory module (nvidia-peermem / nv_peer_mem) nor usable DMA-BUF "
 		"for the HCA, so every transfer goes GPU -> host -> NIC; on one node only, that node lacks the module",
@@ -582,17 +536,53 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* wrap_ibv_modify_qp (misc/ibvwrap.cc) prints the errno; NCCL 2.27+ follows it with a HINT:
+	 * ETIMEDOUT "NICs are not cross-rail connected ... NCCL_CROSS_NIC=0", EINVAL "the incorrect
+	 * GID index is forced by NCCL_IB_GID_INDEX ... =-1". ENODEV: a GID whose netdev the container
+	 * does not have; NCCL 2.26.2 skips GIDs a container cannot query (NVIDIA/nccl#1573). */
 	.id = "nccl.ib.modify_qp",
-	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "ibv_modify_qp failed" },
 	.title = "NCCL could not bring up an IB queue pair",
 	.cause = "wrong RoCE GID index or the two ports are in different subnets",
 	.fix = "show_gids   # pick the RoCE v2 GID with an IPv4 address\nexport NCCL_IB_GID_INDEX=3",
 	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Connection timed out",
+			.title = "a queue pair between two NICs timed out (ibv_modify_qp: Connection timed out): the two HCAs cannot reach each other",
+			.cause = "ETIMEDOUT on the queue pair means the two ports never answered each other: NCCL paired "
+				"HCAs on different rails (NCCL's own hint), NCCL_IB_HCA lists a port that is not on the other "
+				"nodes' network, or on RoCE the GID index picked a link-local or RoCE v1 GID",
+			.fix = "export NCCL_CROSS_NIC=0   # NCCL's own advice: keep traffic on one rail (NIC i talks to NIC i)\n"
+				"export NCCL_IB_HCA=<the HCAs wired to the fabric, e.g. mlx5_0,mlx5_1>   # when some listed ports are not connected to the other nodes' network: leave them out\n"
+				"show_gids   # on RoCE: a link-local (fe80::) or RoCE v1 GID times out the same way; force the RoCE v2 index with an IPv4 address: export NCCL_IB_GID_INDEX=<it>\n"
+				"ib_write_bw -d <hca> <peer IP>   # between the two HCAs the log names: it fails the same way when they cannot reach each other",
+		},
+		{
+			.when = "Invalid argument",
+			.title = "the RoCE queue pair was refused (ibv_modify_qp: Invalid argument): the GID index NCCL uses is not valid on this port",
+			.cause = "EINVAL when the queue pair is moved to RTR means the GID index (NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX}) "
+				"names no usable GID of the port: an index forced for another node or image, a RoCE v1 or "
+				"link-local GID, or (in a container) a GID table the container does not see",
+			.fix = "unset NCCL_IB_GID_INDEX   # NCCL 2.21+ picks the RoCE v2 GID of the interface itself (NCCL_IB_GID_INDEX=-1 means the same)\n"
+				"show_gids   # on every node: the index whose GID carries the node's IPv4 address and says v2; set that one if you must force it",
+		},
+		{
+			.when = "No such device",
+			.title = "the RoCE queue pair was refused (ibv_modify_qp: No such device): the GID index names a GID this container cannot use",
+			.cause = "ENODEV means the GID's network device is not in this network namespace: a GID index forced "
+				"with NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX} (often 0, a link-local RoCE v1 GID) or picked from a "
+				"GID table the container sees only in part",
+			.fix = "unset NCCL_IB_GID_INDEX   # let NCCL pick the RoCE v2 GID of the interface; NCCL 2.26.2+ also skips GIDs a container cannot query (NVIDIA/nccl#1573)\n"
+				"show_gids   # inside the container: the RoCE v2 index with the pod's IPv4 address, if one must be forced",
+		},
+		{ .when = NULL },
+	},
 },
 {
-	/* graph/topo.h: the NET device id the search wants is not in the topology; NVIDIA-NeMo
-	 * containers of 2025 (NVIDIA-NeMo/Speech#13996: a newer NCCL, 2.27.3, solved it) */
+	/* graph/topo.h: the NET device id the search wants is not in the topology (NVIDIA/nccl#1748:
+	 * NIC fusion in 2.26; NVIDIA-NeMo/Speech#13996: a newer NCCL, 2.27.3, solved it) */
 	.id = "nccl.net.id_not_found",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Could not find NET with id" },
@@ -1550,6 +1540,19 @@ const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
  * repository carry them, ../shared/research/frontier-2026.md §1.1) and the issue named per row.
  */
 const struct explain_known_bug explain_known_bugs[] = {
+{
+	/* NVIDIA/nccl#1748 (maintainer): with NIC fusion in 2.26 the topology search's fallback uses a
+	 * hard-coded NET id 0 that fusion removed ("Could not find a path for pattern ..." first);
+	 * works with 2.27, whose fusion keeps NET/0; NCCL_NET_MERGE_LEVEL=LOC disables fusion */
+	.id = "nccl.known_bug.net_id0",
+	.from = 22600, .to = 22700, .fixed_in = "2.27",
+	.symptom = "nccl.net.id_not_found",
+	.title = "a known NCCL 2.26 bug: NIC fusion leaves the topology fallback without NET 0 (works with 2.27)",
+	.cause = "NCCL 2.26 merges NICs (NIC fusion) and, when the graph search falls back to a simple order, "
+		"asks for NET id 0, which fusion removed: init fails with 'Could not find NET with id 0'",
+	.fix = "upgrade NCCL to 2.27 or later (torch 2.8+ wheels, or pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_NET_MERGE_LEVEL=LOC   # meanwhile: no NIC fusion (the maintainers' workaround; not enough for every reporter)",
+},
 {
 	/* NVIDIA/nccl#1573; 2.26.2 (f44ac759): a GID whose RoCE type a container cannot read is skipped
 	 * instead of failing init (net_ib connect.cc, ncclIbRoceGetVersionNum) */

@@ -1128,6 +1128,80 @@ static void test_p2p_topology(void **state)
 	strbuf_release(&sb);
 }
 
+/* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
+static void test_sig_variants(void **state)
+{
+	static const struct {
+		const char *line, *title, *fix, *not_fix;
+	} cases[] = {
+		{ "n1:4712:4790 [1] misc/ibvwrap.cc:376 NCCL WARN Call to ibv_modify_qp failed with 110 Connection "
+		  "timed out, on dev mlx5_3:1, curr state RTR, next state RTS, local GID index 3\n",
+		  "timed out", "NCCL_CROSS_NIC=0", "unset NCCL_IB_GID_INDEX" },
+		{ "n1:4712:4790 [1] misc/ibvwrap.cc:376 NCCL WARN Call to ibv_modify_qp failed with 22 Invalid "
+		  "argument, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 5\n",
+		  "GID index", "unset NCCL_IB_GID_INDEX", "NCCL_CROSS_NIC" },
+		{ "n1:4712:4790 [0] misc/ibvwrap.cc:334 NCCL WARN Call to ibv_modify_qp failed with error No such "
+		  "device errno 19\n", "No such device", "2.26.2", "NCCL_CROSS_NIC" },
+		{ "n1:4712:4790 [0] misc/ibvwrap.cc:334 NCCL WARN Call to ibv_modify_qp failed with error Operation "
+		  "not permitted\n", "could not bring up", "show_gids", "NCCL_CROSS_NIC" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r = explain_text(cases[i].line, strlen(cases[i].line), NULL);
+		const struct finding *f = expect(&r, "nccl.ib.modify_qp");
+
+		assert_non_null(strstr(f->title, cases[i].title));
+		assert_true(fix_has(f, cases[i].fix));
+		assert_false(fix_has(f, cases[i].not_fix));
+		run_free(&r);
+	}
+}
+
+/* How nccl-tests was started: -g N per process against the node's GPUs, and a non-MPI build. */
+static void test_nccltests_launch(void **state)
+{
+	static const char ordinal[] =
+		"$ mpirun -np 8 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4\n"
+		"# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20\n"
+		"node1: Test CUDA failure common.cu:732 'invalid device ordinal'\n";
+	static const char one_gpu[] =	/* -g 1: the ordinal error is someone else's */
+		"$ mpirun -np 8 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 1\n"
+		"node1: Test CUDA failure common.cu:732 'invalid device ordinal'\n";
+	static const char no_mpi[] =
+		"$ mpirun -H 10.0.0.1,10.0.0.2 -np 2 ./all_reduce_perf -b 8 -e 128M -f 2 -g 1\n"
+		"# Avg bus bandwidth    : 3.94145\n"
+		"# Avg bus bandwidth    : 3.94156\n";
+	static const char mpi[] =	/* built with MPI: one table of every rank, one summary each run */
+		"$ mpirun -np 2 ./all_reduce_perf -g 1\n"
+		"#  Rank  0 Group  0 Pid 11 on a device  0 [0x01] NVIDIA H100\n"
+		"#  Rank  1 Group  0 Pid 12 on b device  0 [0x01] NVIDIA H100\n"
+		"# Avg bus bandwidth    : 180.1\n"
+		"# Avg bus bandwidth    : 181.2\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(ordinal, sizeof(ordinal) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.nccltests.gpus_per_process");
+	assert_true(fix_has(f, "-g 1"));
+	run_free(&r);
+
+	r = explain_text(one_gpu, sizeof(one_gpu) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccltests.gpus_per_process"));
+	run_free(&r);
+
+	r = explain_text(no_mpi, sizeof(no_mpi) - 1, NULL);
+	f = expect(&r, "explain.nccltests.not_mpi_build");
+	assert_true(fix_has(f, "MPI=1"));
+	run_free(&r);
+
+	r = explain_text(mpi, sizeof(mpi) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccltests.not_mpi_build"));
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1157,6 +1231,8 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_nccltests_and_bridges),
 		cmocka_unit_test(test_p2p_topology),
+		cmocka_unit_test(test_sig_variants),
+		cmocka_unit_test(test_nccltests_launch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
