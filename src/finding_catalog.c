@@ -573,6 +573,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.nccltests.not_mpi_build", .sev = SEV_ERROR,
 	  .summary = "mpirun started several nccl-tests processes that each ran alone: the "
 		     "binary was built without MPI=1." },
+	{ .id = "explain.rdma.gdr_partial", .sev = SEV_WARN,
+	  .summary = "Some IB connections of the job use GPUDirect RDMA and others do not: a node "
+		     "without the peer-memory module is the usual cause." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

@@ -212,14 +212,20 @@ static void ex_via(struct lctx *c, const char *p, const char *a)
 	size_t left = (size_t)(END(c) - p), i;
 
 	(void)a;
-	if (!c->li->nccl || c->li->blen < 8 || memcmp(BODY(c), "Channel ", 8))
-		return;
 	for (i = 0; i < ARRAY_SIZE(via); i++) {
 		size_t n = strlen(via[i].prefix);
 		if (left >= n && !memcmp(p, via[i].prefix, n))
 			break;
 	}
 	if (i == ARRAY_SIZE(via))
+		return;
+	if (via[i].bit == TR_NET_IB) {	/* pasted connection lines count too, prefix or not */
+		struct run_obs *o = &c->x->obs;
+		int gdr = xt_find(p, END(c), "/GDRDMA") != NULL;
+		if (!(gdr ? o->via_gdr++ : o->via_nogdr++))
+			*(gdr ? &o->via_gdr_loc : &o->via_nogdr_loc) = c->loc;
+	}
+	if (!c->li->nccl || c->li->blen < 8 || memcmp(BODY(c), "Channel ", 8))
 		return;
 	s->transports |= via[i].bit;
 	if (!s->nvia++) {
@@ -800,6 +806,39 @@ static void ex_acs(struct lctx *c, const char *p, const char *a)
 	ex_prose_loc(c, &c->x->obs.acs_loc);
 }
 
+/* "nvidia-nccl-cu12==2.20.5" (pip freeze) or "nvidia-nccl-cu12    2.20.5" (pip list) */
+static void ex_pip_pin(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *end = END(c), *v = p;
+	char pkg[24], ver[24];
+
+	while (v < end && xt_digit(*v))
+		v++;
+	xt_take(a, v, "", pkg, sizeof(pkg));
+	while (v < end && (*v == '=' || *v == ' '))
+		v++;
+	if (v >= end || !xt_digit(*v) || v == p)
+		return;
+	xt_take(v, end, " \t,;)", ver, sizeof(ver));
+	for (int i = 0; i < o->npins; i++) {
+		struct pin_obs *q = &o->pins[i];
+		if (strcmp(q->pkg, pkg))
+			continue;
+		if (!q->ver[1][0] && strcmp(q->ver[0], ver)) {
+			snprintf(q->ver[1], sizeof(q->ver[1]), "%s", ver);
+			q->loc[1] = c->loc;
+		}
+		return;
+	}
+	if (o->npins < (int)ARRAY_SIZE(o->pins)) {
+		struct pin_obs *q = &o->pins[o->npins++];
+		snprintf(q->pkg, sizeof(q->pkg), "%s", pkg);
+		snprintf(q->ver[0], sizeof(q->ver[0]), "%s", ver);
+		q->loc[0] = c->loc;
+	}
+}
+
 /* ---- the table -------------------------------------------------------------------------------- */
 
 static const struct extractor {
@@ -823,6 +862,7 @@ static const struct extractor {
 	{ .anchor = "(elements)", .fn = ex_nt_header },
 	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
 	{ .anchor = "nGpus ", .fn = ex_nt_ngpus },
+	{ .anchor = "nvidia-nccl-cu", .fn = ex_pip_pin },
 	{ .anchor = "mpirun ", .fn = ex_mpirun },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
 	{ .anchor = "CPU Affinity", .fn = ex_topo_header },

@@ -161,6 +161,17 @@ struct run_obs {
 	struct loc topo_loc;		/* the first GPU row */
 	struct loc topo_last;		/* the row read last (two anchors can hit one row) */
 	char topo_row[OBS_TEXT];	/* that row, printable */
+	/* "nvidia-nccl-cu12==2.20.5" pins (pip freeze of several machines pasted together): the
+	 * first two different versions of one package */
+	struct pin_obs {
+		char pkg[24], ver[2][24];
+		struct loc loc[2];
+	} pins[4];
+	int npins;
+	/* NCCL's "via NET/IB/0/GDRDMA" against "via NET/IB/1": connections with and without
+	 * GPUDirect RDMA in one job */
+	uint64_t via_gdr, via_nogdr;
+	struct loc via_gdr_loc, via_nogdr_loc;
 	/* prose around a pasted log: the reporter's own words and test output */
 	struct loc hang_loc;		/* "hangs", "deadlock", "freezes" outside NCCL's lines */
 	struct loc p2p_off_loc;		/* "NCCL_P2P_DISABLE=1" named (the reporter's workaround) */

@@ -150,6 +150,35 @@ void rule_ifname_nomatch(struct rs *r)
 	strbuf_release(&seen);
 }
 
+/*
+ * Without NCCL's own version lines, pip's pins pasted from several machines: one package (the
+ * wheel torch loads, nvidia-nccl-cu12) at two versions. cu11 next to cu12 is two packages and
+ * no mismatch.
+ */
+static void pinned_versions(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct pin_obs *q = NULL;
+	struct finding *d;
+
+	for (int i = 0; i < x->npins && !q; i++)
+		if (x->pins[i].ver[1][0])
+			q = &x->pins[i];
+	if (!q)
+		return;
+	d = rs_add(r, "explain.nccl.version_mismatch", SEV_ERROR, CONF_MEDIUM, 200);
+	rs_title(d, "the machines have different NCCL versions installed: %s %s and %s",
+		   q->pkg, q->ver[0], q->ver[1]);
+	rs_fix(d, "pip install %s==%s   # on every machine: one NCCL version (or the same torch wheel / container image everywhere)",
+		 q->pkg, q->ver[0]);
+	rs_fix(d, "python -c 'import torch; print(torch.cuda.nccl.version())'   # on every node, to confirm which one torch loads");
+	finding_why(d, "Medium confidence: one communicator needs one NCCL protocol; mixed versions fail "
+		 "with 'Message truncated', garbage addresses (family 0) or hang; the pins show two "
+		 "versions of the package torch loads NCCL from");
+	rs_at(r, d, q->loc[0], q->pkg, q->ver[0]);
+	rs_at(r, d, q->loc[1], q->pkg, q->ver[1]);
+}
+
 void rule_version_mismatch(struct rs *r)
 {
 	char vers[8][40];
@@ -176,6 +205,7 @@ void rule_version_mismatch(struct rs *r)
 	}
 	if (nv < 2) {
 		free(parts);
+		pinned_versions(r);
 		return;
 	}
 	for (int k = 1; k < nv; k++)
@@ -909,4 +939,30 @@ void rule_nccl_tests_launch(struct rs *r)
 		rs_at(r, d, x->launch_loc, "launch", NULL);
 		rs_at(r, d, x->nt_done_loc, "one of the summaries", NULL);
 	}
+}
+
+/*
+ * GPUDirect RDMA on some IB connections of a job and not on others (NCCL's "via NET/IB/0/GDRDMA"
+ * beside "via NET/IB/1"): NCCL decides GDR per node and HCA, so one node without a loaded
+ * peer-memory module (or with GDR disabled for distance) sends through host memory while the
+ * others do not (NVIDIA/nccl#1676-style reports). Medium at most: distance alone can do it.
+ */
+void rule_gdr_partial(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	struct finding *d;
+
+	if (!x->via_gdr || !x->via_nogdr)
+		return;
+	d = rs_add(r, "explain.rdma.gdr_partial", SEV_WARN, CONF_MEDIUM, 0);
+	rs_title(d, "GPUDirect RDMA is used on %llu IB connections and not on %llu: a node without nvidia-peermem is the usual cause",
+		 (unsigned long long)x->via_gdr, (unsigned long long)x->via_nogdr);
+	rs_fix(d, "lsmod | grep -E 'nvidia_peermem|nv_peer_mem'; ls /sys/kernel/mm/memory_peers/   # on every node: the peermem module loaded (nv_mem listed)");
+	rs_fix(d, "sudo modprobe nvidia-peermem   # on the nodes without it; NCCL <= 2.22.3 also needs the old nv_peer_mem name (fixed in 2.23.4)");
+	rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the 'GPU Direct RDMA Enabled/Disabled for HCA' lines name the node and the reason)");
+	finding_why(d, "Medium confidence: NCCL enables GPUDirect RDMA per node and HCA; when one node lacks "
+		 "the peer-memory module its connections go through host memory and the whole ring runs "
+		 "at that speed. GPUs far from their NIC (NCCL_NET_GDR_LEVEL) also show the split.");
+	rs_at(r, d, x->via_gdr_loc, "with GPUDirect RDMA", NULL);
+	rs_at(r, d, x->via_nogdr_loc, "without", NULL);
 }

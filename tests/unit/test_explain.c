@@ -1202,6 +1202,46 @@ static void test_nccltests_launch(void **state)
 	run_free(&r);
 }
 
+/* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
+static void test_cross_host(void **state)
+{
+	static const char pins[] =
+		"machine 1:\n$ pip freeze | grep nccl\nnvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.20.5\n"
+		"machines 2,3,4:\n$ pip freeze | grep nccl\nnvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.19.3\n";
+	static const char same[] =	/* cu11 beside cu12 is two packages, not a mismatch */
+		"nvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.20.5\nnvidia-nccl-cu12==2.20.5\n";
+	static const char gdr[] =
+		"9[1a000] -> 2[6b000] [send] via NET/IB/0/GDRDMA\n"
+		"9[1a000] -> 2[6b000] [receive] via NET/IB/1\n";
+	static const char gdr_all[] =
+		"n0:1:2 [0] NCCL INFO Channel 00/0 : 9[1a000] -> 2[6b000] [send] via NET/IB/0/GDRDMA\n"
+		"n0:1:2 [0] NCCL INFO Channel 00/0 : 2[6b000] -> 9[1a000] [receive] via NET/IB/0/GDRDMA\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(pins, sizeof(pins) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.nccl.version_mismatch");
+	assert_non_null(strstr(f->title, "2.20.5"));
+	assert_non_null(strstr(f->title, "2.19.3"));
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccl.version_mismatch"));
+	run_free(&r);
+
+	r = explain_text(gdr, sizeof(gdr) - 1, NULL);
+	f = expect(&r, "explain.rdma.gdr_partial");
+	assert_true(fix_has(f, "nvidia-peermem"));
+	run_free(&r);
+
+	r = explain_text(gdr_all, sizeof(gdr_all) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.gdr_partial"));
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1233,6 +1273,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_topology),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_nccltests_launch),
+		cmocka_unit_test(test_cross_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
