@@ -544,6 +544,9 @@ const struct finding_kind finding_catalog[] = {
 		     "numbers." },
 	{ .id = "explain.log.no_nccl_debug", .sev = SEV_INFO,
 	  .summary = "The log has NCCL errors but no NCCL INFO lines." },
+	{ .id = "explain.log.no_cause", .sev = SEV_INFO,
+	  .summary = "The log was recognised but names no failure: it is not enough to decide, "
+		     "and the finding says what to rerun with." },
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
 	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
 		     "output." },

@@ -523,6 +523,15 @@ void rule_watchdog_desync(struct rs *r)
 	free(low);
 }
 
+/* Whether this run found an error or a warning (a cause or a symptom), or a check that passed. */
+static int cause_or_warning(const struct rs *r)
+{
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (r->fs->v[i]->sev >= SEV_WARN || r->fs->v[i]->sev == SEV_OK)
+			return 1;
+	return 0;
+}
+
 void rule_log_hints(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -545,8 +554,20 @@ void rule_log_hints(struct rs *r)
 		finding_why(d, "with NCCL_DEBUG=INFO NCCL prints the interface it bootstraps on, every connection "
 			 "and the WARN line that names the failing call");
 	}
+	/* Low: the top finding's confidence says whether it names the cause, and these say only
+	 * what to run to find it (bench/explain_corpus.sh's calibration table checks that) */
+	if (any && !cause_or_warning(r)) {
+		d = rs_add(r, "explain.log.no_cause", SEV_INFO, CONF_LOW, 0);
+		rs_title(d, "nothing in these %llu lines names a failure: the log is not enough to decide",
+			   (unsigned long long)x->total_lines);
+		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_NCCL_DUMP_ON_TIMEOUT=1   # rerun, capture every rank's stdout and stderr, then: ncclcheck explain <the logs>");
+		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		finding_why(d, "Low confidence: the lines recognised (versions, progress, settings) show no error, "
+			 "WARN or hang that explain could tie to a cause; NCCL's INFO lines name the interface, "
+			 "transport and the failing call");
+	}
 	if (!any) {
-		d = rs_add(r, "explain.log.unrecognised", SEV_INFO, CONF_HIGH, 0);
+		d = rs_add(r, "explain.log.unrecognised", SEV_INFO, CONF_LOW, 0);
 		rs_title(d, "nothing in %llu lines was recognised as NCCL, torch, Lightning or Slurm output",
 			   (unsigned long long)x->total_lines);
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun and capture stdout and stderr of every rank");

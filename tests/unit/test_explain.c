@@ -1006,6 +1006,29 @@ static void test_garbage(void **state)
 	run_free(&r);
 }
 
+/* A recognised log that names no failure says what to rerun with, at low confidence; never
+ * beside an error or a run that completed. */
+static void test_no_cause(void **state)
+{
+	static const char thin[] = "NCCL version 2.19.3+cuda12.2\nfree(): invalid next size (fast)\n";
+	static const char failing[] = "NCCL version 2.19.3+cuda12.2\n"
+		"n1:4712:4790 [0] misc/socket.cc:611 NCCL WARN socketStartConnect: connect to 198.51.100.4<40211> "
+		"failed : Network is unreachable\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(thin, sizeof(thin) - 1, NULL);
+	f = expect(&r, "explain.log.no_cause");
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_true(fix_has(f, "NCCL_DEBUG=INFO"));
+	run_free(&r);
+
+	r = explain_text(failing, sizeof(failing) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.log.no_cause"));
+	run_free(&r);
+}
+
 /* nccl-tests on one node failing with a system error; across nodes stopping after the header;
  * NCCL's socket list of one bond and many docker bridges (NVIDIA/nccl#697, public log 033) */
 static void test_nccltests_and_bridges(void **state)
@@ -1274,6 +1297,7 @@ int main(void)
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
+		cmocka_unit_test(test_no_cause),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
