@@ -1090,7 +1090,8 @@ const struct explain_sig explain_sigs[] = {
 	.title = "the NCCL backend found no GPU",
 	.cause = "torch sees no CUDA device: a CPU-only torch build, CUDA_VISIBLE_DEVICES empty, or no driver in the container",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())'\n"
-		"docker run --gpus all ...   # containers need the GPUs passed in",
+		"docker run --gpus all ...   # containers need the GPUs passed in\n"
+		"echo \"LD_LIBRARY_PATH=$LD_LIBRARY_PATH\" >> ~/.deepspeed_env   # launchers over ssh/pdsh (deepspeed, mpirun) do not pass your shell's environment: forward LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES (mpirun -x LD_LIBRARY_PATH)",
 	.check = CHECK_NODE,
 },
 {
@@ -1222,12 +1223,15 @@ const struct explain_sig explain_sigs[] = {
 	/* the same failure seen from the connecting side: Gloo's pair.cc names the loopback peer */
 	.id = "torch.gloo.loopback_peer",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
-	.anchors = { "remote=[127.0.0.1]", "local=[127.0.0.1]" },
-	.title = "Gloo ranks advertise 127.0.0.1: every rank connects to its own loopback",
-	.cause = "the Gloo full mesh uses the address each rank advertised; 127.0.0.1 means the hostname "
-		"resolved to loopback (no /etc/hosts entry, a container with the node's hostname)",
+	/* gloo/transport/tcp/pair.cc prints "connect [127.0.1.1]:60817: Connection refused" when a
+	 * peer advertised loopback: Debian's /etc/hosts maps the hostname to 127.0.1.1 */
+	.anchors = { "remote=[127.0.0.1]", "local=[127.0.0.1]", "connect [127." },
+	.title = "Gloo ranks advertise a loopback address: every rank connects to its own loopback",
+	.cause = "the Gloo full mesh uses the address each rank advertised; 127.0.0.1 or 127.0.1.1 means the "
+		"hostname resolved to loopback (Debian's /etc/hosts maps it to 127.0.1.1; no /etc/hosts entry; "
+		"a container with the node's hostname)",
 	.fix = FIX_GLOO_IFNAME "   # one concrete interface name, on every node\n"
-		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x",
+		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x (drop the 127.0.1.1 line of /etc/hosts or add the real address first)",
 	.rerun = RERUN_TORCH,
 	.check = CHECK_NODE,
 },
