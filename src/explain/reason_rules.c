@@ -637,6 +637,7 @@ void rule_known_bugs(struct rs *r)
 			 kb->fixed_in ? "" : " (no fixed release is known yet)");
 		if (kb->fixed_in)
 			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
+		finding_evidence(d, "source: %s", kb->source);
 		rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
 		if ((kb->needs & KB_NEED_RAS) && x->ras_loc.line)
 			rs_at(r, d, x->ras_loc, "NCCL RAS is running", NULL);

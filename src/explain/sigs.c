@@ -1556,6 +1556,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"asks for NET id 0, which fusion removed: init fails with 'Could not find NET with id 0'",
 	.fix = "upgrade NCCL to 2.27 or later (torch 2.8+ wheels, or pip install -U nvidia-nccl-cu12)\n"
 		"export NCCL_NET_MERGE_LEVEL=LOC   # meanwhile: no NIC fusion (the maintainers' workaround; not enough for every reporter)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1748",
 },
 {
 	/* NVIDIA/nccl#1573; 2.26.2 (f44ac759): a GID whose RoCE type a container cannot read is skipped
@@ -1568,6 +1569,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"(macvlan/SR-IOV RDMA) the GID table holds entries the pod's sysfs does not map",
 	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or a newer container): it skips those GIDs\n"
 		"export NCCL_IB_GID_INDEX=<index>   # meanwhile: the pod's RoCE v2 index (show_gids)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1573",
 },
 {
 	/* NVIDIA/nccl#1676: net_ib.cc of 2.22.3 checks /sys/kernel/mm/memory_peers/nv_mem and the
@@ -1580,6 +1582,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"that ship nvidia-peermem instead make it disable GDR on every HCA, and bandwidth collapses",
 	.fix = "upgrade NCCL to 2.23.4 or later (it also checks nvidia_peermem)\n"
 		"lsmod | grep nvidia_peermem   # the module must still be loaded: sudo modprobe nvidia-peermem",
+	.source = "https://github.com/NVIDIA/nccl/issues/1676",
 },
 {
 	/* NVIDIA/nccl#1669 (2.26.2), #1718 (2.26.5); 2.27.3 release notes: "Fix a race condition
@@ -1592,6 +1595,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"generated while communicators are still initialising; the log shows RAS running and a crash",
 	.fix = "export NCCL_RAS_ENABLE=0   # avoids the crash; RAS is only a monitoring aid\n"
 		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1669",
 },
 {
 	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
@@ -1604,6 +1608,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"deadlock; the hang then surfaces as a watchdog timeout",
 	.fix = "export NCCL_CUMEM_ENABLE=0   # the workaround the NCCL team gave\n"
 		"upgrade NCCL to 2.20 or later",
+	.source = "https://github.com/NVIDIA/nccl/issues/1116",
 },
 {
 	/* pytorch/pytorch#174338: "2.29.3 is a patch release that fixes the regression (hang) in 2.29.2";
@@ -1614,6 +1619,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.title = "a known NCCL 2.29.2 regression: collectives can hang (fixed in 2.29.3)",
 	.cause = "NCCL 2.29.2 has a hang regression that 2.29.3 fixes; rule it out before debugging the set-up",
 	.fix = "upgrade NCCL to 2.29.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/pytorch/pytorch/issues/174338",
 },
 {
 	/* NVIDIA/nccl-tests#275 (maintainer: "If you are running with NCCL 2.18, you can ignore that
@@ -1625,6 +1631,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.cause = "a reporting bug of 2.18: the error code is wrong, not the failure; the NCCL WARN line names it",
 	.fix = "rerun with NCCL_DEBUG=WARN (or INFO) and read the first NCCL WARN line: it names the real failure\n"
 		"upgrade NCCL to 2.19 or later for the right error code",
+	.source = "https://github.com/NVIDIA/nccl-tests/issues/275",
 },
 };
 

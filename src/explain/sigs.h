@@ -79,6 +79,7 @@ struct explain_known_bug {
 	const char *title;
 	const char *cause;
 	const char *fix;	/* lines separated by '\n' */
+	const char *source;	/* where the range and the fix are stated: a release note or a maintainer */
 };
 
 extern const struct explain_known_bug explain_known_bugs[];

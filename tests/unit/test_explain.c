@@ -327,6 +327,12 @@ static void test_issue13_rules(void **state)
 	static const char kb_221[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n";
+	static const char kb_peermem[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:6 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n";
+	static const char kb_peermem_fixed[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.23.4+cuda12.6\n"
+		"h1:5:6 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n";
 	static const char node[] =
 		"gpu-b07:5120:5188 [3] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error\n"
 		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.2<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n";
@@ -365,8 +371,20 @@ static void test_issue13_rules(void **state)
 
 	r = explain_text(kb_219, sizeof(kb_219) - 1, NULL);
 	f = expect(&r, "nccl.known_bug.cumem_a2a_hang");
+	assert_string_equal(f->evidence[1], "source: https://github.com/NVIDIA/nccl/issues/1116");
 	assert_int_equal(f->conf, CONF_HIGH);
 	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	run_free(&r);
+
+	r = explain_text(kb_peermem, sizeof(kb_peermem) - 1, NULL);
+	f = expect(&r, "nccl.known_bug.peermem_name");
+	assert_int_equal(f->conf, CONF_HIGH);	/* the log shows 2.21.5 */
+	assert_true(fix_has(f, "2.23.4"));
+	run_free(&r);
+
+	r = explain_text(kb_peermem_fixed, sizeof(kb_peermem_fixed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.peermem_name"));
+	expect(&r, "nccl.ib.gdr_disabled");
 	run_free(&r);
 
 	r = explain_text(kb_221, sizeof(kb_221) - 1, NULL);
@@ -568,6 +586,21 @@ static void test_every_signature(void **state)
 	assert_int_equal(tested, explain_nsigs);
 	free(done);
 	free(text);
+}
+
+/* Every known-bug row names its source, its symptom signature and a fix. */
+static void test_known_bugs_complete(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < explain_nknown_bugs; k++) {
+		const struct explain_known_bug *kb = &explain_known_bugs[k];
+		assert_non_null(kb->source);
+		assert_true(!strncmp(kb->source, "https://", 8));
+		assert_non_null(explain_sig_find(kb->symptom));
+		assert_non_null(kb->fix);
+		assert_true(!kb->to || kb->from < kb->to);
+		assert_true(!strncmp(kb->id, "nccl.known_bug.", 15));
+	}
 }
 
 /* Every signature row is complete: an id, an anchor, a title, a cause and a fix. */
@@ -1298,6 +1331,7 @@ int main(void)
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_no_cause),
+		cmocka_unit_test(test_known_bugs_complete),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
