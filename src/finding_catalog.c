@@ -579,6 +579,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.rdma.gdr_partial", .sev = SEV_WARN,
 	  .summary = "Some IB connections of the job use GPUDirect RDMA and others do not: a node "
 		     "without the peer-memory module is the usual cause." },
+	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
+	  .summary = "The failing network lines of several ranks or hosts all name one peer "
+		     "address: that node is the suspect." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

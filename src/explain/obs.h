@@ -161,6 +161,18 @@ struct run_obs {
 	struct loc topo_loc;		/* the first GPU row */
 	struct loc topo_last;		/* the row read last (two anchors can hit one row) */
 	char topo_row[OBS_TEXT];	/* that row, printable */
+	/* the peer addresses that failing network lines name ("connect to X", "from peer X"), to
+	 * find the one every failing rank points at */
+	struct peer_obs {
+		char addr[64];		/* without its <port> */
+		uint64_t count;
+		uint32_t streams[8];	/* the streams whose lines name it */
+		int nstreams;
+		struct loc loc;
+	} peers[16];
+	int npeers;
+	uint64_t peer_lines;		/* failing network lines that named an address */
+	struct loc peer_last;		/* the line noted last (several signatures can match one) */
 	/* "nvidia-nccl-cu12==2.20.5" pins (pip freeze of several machines pasted together): the
 	 * first two different versions of one package */
 	struct pin_obs {

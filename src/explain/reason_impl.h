@@ -101,6 +101,7 @@ void rule_socket_bridges(struct rs *r);
 void rule_p2p_topology(struct rs *r);
 void rule_nccl_tests_launch(struct rs *r);
 void rule_gdr_partial(struct rs *r);
+void rule_common_peer(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

@@ -988,3 +988,58 @@ void rule_gdr_partial(struct rs *r)
 	rs_at(r, d, x->via_gdr_loc, "with GPUDirect RDMA", NULL);
 	rs_at(r, d, x->via_nogdr_loc, "without", NULL);
 }
+
+/*
+ * Across hosts: when the failing network lines of several ranks all name one peer address, that
+ * node is the suspect (its process died first, or its NIC, port or cable failed), not the
+ * network of every rank; the finding says how to rerun without it with the launcher in use.
+ */
+void rule_common_peer(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct peer_obs *pe;
+	size_t parts[8], np = 0;
+	int hosts = 0;
+	struct finding *d;
+
+	if (x->npeers != 1 || x->peer_lines < 2)
+		return;
+	pe = &x->peers[0];
+	for (int i = 0; i < pe->nstreams; i++) {
+		int32_t p = pe->streams[i] < x->nst ? r->st2p[pe->streams[i]] : -1;
+		int dup = 0;
+		for (size_t k = 0; k < np; k++)
+			dup |= parts[k] == (size_t)p;
+		if (p >= 0 && !dup)
+			parts[np++] = (size_t)p;
+	}
+	{	/* ranks, or the hosts of NCCL's prefix when the lines name no rank */
+		for (int i = 0; i < pe->nstreams; i++) {
+			const struct stream_obs *a = pe->streams[i] < x->nst ? &x->st[pe->streams[i]] : NULL;
+			int seen = 0;
+			if (!a || !a->nhost[0])
+				continue;
+			for (int j = 0; j < i && !seen; j++)
+				seen = pe->streams[j] < x->nst && !strcmp(x->st[pe->streams[j]].nhost, a->nhost);
+			hosts += !seen;
+		}
+		if (np < 2 && hosts < 2)
+			return;		/* one rank or one host: nothing to compare */
+	}
+	d = rs_add(r, "explain.hosts.common_peer", SEV_ERROR, CONF_MEDIUM, 100);
+	rs_title(d, "every failing rank points at one peer, %s: look at that node first", pe->addr);
+	rs_parts(r, d, parts, np);
+	rs_fix(d, "grep -n -m3 -e 'NCCL WARN' -e Error -e Traceback <the log of the rank on %s>   # its first error is the cause; the others only lost their peer", pe->addr);
+	rs_fix(d, "ssh %s 'dmesg | tail -50; nvidia-smi -q | grep -i -e xid -e retired; ibstat'   # the node itself: GPU errors, link state", pe->addr);
+	if (sig_hit_of(r, "slurm.task_failed") || sig_hit_of(r, "slurm.cancelled") || sig_hit_of(r, "slurm.step_create"))
+		rs_fix(d, "srun --exclude=$(getent hosts %s | awk '{print $2}') ...   # rerun without that node", pe->addr);
+	else if (x->launch_np)
+		rs_fix(d, "mpirun --host <every host but %s> ...   # rerun without that node", pe->addr);
+	else
+		rs_fix(d, "remove %s from the hostfile or node list (torchrun: start the job on the other nodes) and rerun", pe->addr);
+	finding_why(d, "Medium confidence: %d processes logged %llu network failures and all name %s; a "
+		 "network-wide problem would show several peers, one node that died or lost its link "
+		 "shows as the one address everyone else fails to reach", (int)np > hosts ? (int)np : hosts,
+		 (unsigned long long)x->peer_lines, pe->addr);
+	rs_at(r, d, pe->loc, "first failure naming it", NULL);
+}

@@ -1266,6 +1266,13 @@ static void test_cross_host(void **state)
 		"machines 2,3,4:\n$ pip freeze | grep nccl\nnvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.19.3\n";
 	static const char same[] =	/* cu11 beside cu12 is two packages, not a mismatch */
 		"nvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.20.5\nnvidia-nccl-cu12==2.20.5\n";
+	static const char peer[] =
+		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.7<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+		"gpu-a02:4712:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.7<40123> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+		"srun: error: gpu-a01: task 0: Exited with exit code 1\n";
+	static const char peers[] =
+		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.7<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+		"gpu-a02:4712:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.9<40123> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n";
 	static const char gdr[] =
 		"9[1a000] -> 2[6b000] [send] via NET/IB/0/GDRDMA\n"
 		"9[1a000] -> 2[6b000] [receive] via NET/IB/1\n";
@@ -1291,6 +1298,16 @@ static void test_cross_host(void **state)
 	r = explain_text(gdr, sizeof(gdr) - 1, NULL);
 	f = expect(&r, "explain.rdma.gdr_partial");
 	assert_true(fix_has(f, "nvidia-peermem"));
+	run_free(&r);
+
+	r = explain_text(peer, sizeof(peer) - 1, NULL);
+	f = expect(&r, "explain.hosts.common_peer");
+	assert_non_null(strstr(f->title, "10.1.0.7"));
+	assert_true(fix_has(f, "srun --exclude="));	/* the launcher in use is Slurm */
+	run_free(&r);
+
+	r = explain_text(peers, sizeof(peers) - 1, NULL);	/* two peers: not one node's fault */
+	assert_null(findings_find(r.fs, "explain.hosts.common_peer"));
 	run_free(&r);
 
 	r = explain_text(gdr_all, sizeof(gdr_all) - 1, NULL);
