@@ -551,6 +551,7 @@ json_t *link_result_to_json(const struct link_result *r)
 							   link_port_state_name(r->s.iv[i].state)));
 		json_object_set_new(o, "in_use", ports_json(r->s.in_use, r->s.nin_use));
 		jset_int(o, "retried", r->s.retried);
+		jset_int(o, "flaky", r->s.flaky);
 		jset_int(o, "batches", r->s.batches);
 		jset_int(o, "elapsed_ms", r->s.elapsed_ms);
 		break;
@@ -662,7 +663,7 @@ static int connect_from(const json_t *j, struct link_result *r, struct err *e)
 static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 {
 	static const char *const keys[] = { "kind", "addr", "src", "ifname", "lo", "hi", "counts",
-					    "intervals", "in_use", "retried", "batches",
+					    "intervals", "in_use", "retried", "flaky", "batches",
 					    "elapsed_ms", NULL };
 	const json_t *iv = json_object_get(j, "intervals"), *v;
 	long long x;
@@ -682,6 +683,10 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 	if (req_int(j, "retried", 0, 65536, &x, e) < 0)
 		return -1;
 	r->s.retried = (int)x;
+	x = 0;
+	if (opt_int(j, "flaky", 0, 65536, &x, e) < 0)
+		return -1;
+	r->s.flaky = (int)x;
 	if (req_int(j, "batches", 0, 65536, &x, e) < 0)
 		return -1;
 	r->s.batches = (int)x;

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -215,6 +216,25 @@ static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 	return 0;
 }
 
+/*
+ * A connect whose time is up: dropped only when the kernel still waits for the SYN-ACK. It may
+ * have been answered between the last epoll_wait and now (this process preempted there).
+ */
+static enum link_port_state expired_state(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	int soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr)
+		return state_of(soerr);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
+	    ti.tcpi_state == TCP_ESTABLISHED)
+		return LINK_PORT_OPEN;
+	return LINK_PORT_DROPPED;
+}
+
 /* One pass over `ports` with `timeout_ms`: every port gets a state. */
 static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, int timeout_ms,
 		struct err *e)
@@ -257,6 +277,11 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 				soerr = errno;
 			finish(p, i, state_of(soerr));
 		}
+		/* answers still queued in epoll are answers: read them all before anything expires
+		 * (after a stall of this process, thousands wait there, and expiring first turned
+		 * every port past the first 512 of a batch into a "dropped" run) */
+		if (ne == (int)ARRAY_SIZE(evs))
+			continue;
 		now = time_now_ms();
 		while (p->qhead < p->qtail) {
 			int i = p->q[p->qhead % p->qcap].slot;
@@ -267,7 +292,7 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 			}
 			if (p->slots[i].t0 + timeout_ms > now)
 				break;
-			finish(p, i, LINK_PORT_DROPPED);
+			finish(p, i, expired_state(p->slots[i].fd));
 			p->qhead++;
 		}
 	}
@@ -447,6 +472,25 @@ void link_scan_finish(const struct link_req *req, struct link_result *res)
 		s->iv[s->niv++] = (struct link_interval){ (uint16_t)p, (uint16_t)p, st };
 	}
 	s->counts[LINK_PORT_UNTESTED] = 0;
+}
+
+void link_scan_merge(const struct link_req *req, struct link_result *into,
+		     const struct link_result *again)
+{
+	uint8_t *a = into->s.state;
+	const uint8_t *b = again->s.state;
+
+	if (!a || !b)
+		return;
+	for (long p = into->s.lo; p <= into->s.hi; p++)
+		if (a[p] == LINK_PORT_DROPPED && (b[p] == LINK_PORT_OPEN ||
+						  b[p] == LINK_PORT_REJECTED)) {
+			a[p] = b[p];
+			into->s.flaky++;
+		}
+	into->s.retried += again->s.retried;
+	into->s.elapsed_ms += again->s.elapsed_ms;
+	link_scan_finish(req, into);
 }
 
 int link_scan_split(const struct link_req *req, int batch, struct link_req *out, int max)
