@@ -251,6 +251,11 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 				soerr = errno;
 			finish(p, i, state_of(soerr));
 		}
+		/* answers still queued in epoll are answers: read them all before anything expires
+		 * (after a stall of this process, thousands wait there, and expiring first turned
+		 * every port past the first 512 of a batch into a "dropped" run) */
+		if (ne == (int)ARRAY_SIZE(evs))
+			continue;
 		now = time_now_ms();
 		while (p->qhead < p->qtail) {
 			int i = p->q[p->qhead % p->qcap].slot;
@@ -445,6 +450,40 @@ void link_scan_finish(const struct link_req *req, struct link_result *res)
 		s->iv[s->niv++] = (struct link_interval){ (uint16_t)p, (uint16_t)p, st };
 	}
 	s->counts[LINK_PORT_UNTESTED] = 0;
+	s->in_use = xrealloc(s->in_use, (s->nin_use + 1) * sizeof(*s->in_use));
+}
+
+uint8_t *link_scan_states(const struct link_scan_result *s)
+{
+	uint8_t *st = xcalloc(65536, 1);
+
+	for (size_t i = 0; i < s->niv; i++)
+		for (long p = s->iv[i].lo; p <= s->iv[i].hi; p++)
+			st[p] = (uint8_t)s->iv[i].state;
+	for (size_t i = 0; i < s->nin_use; i++)
+		st[s->in_use[i]] = LINK_PORT_IN_USE;
+	return st;
+}
+
+void link_scan_merge(const struct link_req *req, struct link_result *into,
+		     const struct link_result *again)
+{
+	uint8_t *b = again->s.state ? again->s.state : link_scan_states(&again->s), *a;
+
+	if (!into->s.state)
+		into->s.state = link_scan_states(&into->s);
+	a = into->s.state;
+	for (long p = into->s.lo; p <= into->s.hi; p++)
+		if (a[p] == LINK_PORT_DROPPED && (b[p] == LINK_PORT_OPEN ||
+						  b[p] == LINK_PORT_REJECTED)) {
+			a[p] = b[p];
+			into->s.flaky++;
+		}
+	into->s.retried += again->s.retried;
+	into->s.elapsed_ms += again->s.elapsed_ms;
+	link_scan_finish(req, into);
+	if (b != again->s.state)
+		free(b);
 }
 
 int link_scan_split(const struct link_req *req, int batch, struct link_req *out, int max)
