@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/supply.h"
 #include "model/stack.h"
 #include "util/json.h"
 #include "util/version.h"
@@ -194,6 +195,7 @@ static void decode_stack(struct node_model *m)
 			p->lightning = p->lightning_pkg ? p->lightning_pkg : p->pl_pkg;
 			p->torch_path = jpath_str(x, "torch.path");
 			p->site_packages = str_list(json_object_get(x, "site_packages"), &n);
+			nm_python_supply(p, json_object_get(x, "supply"));
 			if (p->torch && !m->stack.torch)
 				m->stack.torch = p;
 			if (p->torch_nccl && !m->stack.nccl_python)
@@ -500,8 +502,10 @@ void node_model_free(struct node_model *m)
 	free(m->rdma.ports);
 	free(m->cloud.efa);
 	free(m->cloud.erdma);
-	for (size_t i = 0; i < m->stack.npython; i++)
+	for (size_t i = 0; i < m->stack.npython; i++) {
 		free(m->stack.python[i].site_packages);
+		nm_python_supply_free(&m->stack.python[i]);
+	}
 	free(m->stack.python);
 	for (size_t i = 0; i < m->stack.nnccl_libs; i++) {
 		free(m->stack.nccl_libs[i].paths);

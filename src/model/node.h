@@ -79,6 +79,16 @@ struct nm_iface {
 	size_t naddrs;		/* addresses listed for it */
 };
 
+/* One installed wheel the job imports (torch, Lightning, NCCL) and its RECORD check. */
+struct nm_dist {
+	const char *name;		/* the distribution ("torch", "nvidia-nccl-cu12") */
+	const char *version;
+	const char *installer;		/* INSTALLER ("pip", "uv", "conda"), NULL when absent */
+	const char **mismatch;		/* files that differ from RECORD, NULL-terminated */
+	const char **mismatch_kind;	/* "sha256" or "size", one per mismatch */
+	size_t nmismatch;
+};
+
 /* One Python environment with a torch that could be imported. */
 struct nm_python {
 	const char *path;
@@ -93,6 +103,9 @@ struct nm_python {
 	const char *pl_pkg;		/* the "pytorch_lightning" package's version, NULL when absent */
 	const char *torch_path;		/* where torch was imported from */
 	const char **site_packages;	/* its site-packages directories, NULL-terminated */
+	struct nm_dist *dists;		/* supply.dists: the wheels checked against RECORD */
+	size_t ndists;
+	const char **payloads;		/* installed lightning/_runtime/ directories, NULL-terminated */
 };
 
 struct nm_nccl_lib {

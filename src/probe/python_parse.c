@@ -48,6 +48,57 @@ const char python_probe_script[] =
 	"        except Exception:\n"
 	"            pass\n"
 	"    return None\n"
+	"def supply():\n"
+	"    # RECORD of the wheels a job imports, checked cheaply: sha256 of each package's top-level\n"
+	"    # __init__.py (runs on import) and the size of every shared library (a stat, no read)\n"
+	"    s = {\"dists\": [], \"payloads\": []}\n"
+	"    try:\n"
+	"        from importlib import metadata\n"
+	"        import hashlib, base64\n"
+	"    except Exception:\n"
+	"        return s\n"
+	"    for n in (\"torch\", \"lightning\", \"pytorch-lightning\", \"nvidia-nccl-cu11\", \"nvidia-nccl-cu12\", \"nvidia-nccl-cu13\"):\n"
+	"        try:\n"
+	"            d = metadata.distribution(n)\n"
+	"        except Exception:\n"
+	"            continue\n"
+	"        e = {\"name\": n, \"version\": str(d.version), \"checked\": 0, \"mismatch\": []}\n"
+	"        try:\n"
+	"            e[\"installer\"] = (d.read_text(\"INSTALLER\") or \"\").strip()[:40]\n"
+	"            for f in d.files or []:\n"
+	"                ps = str(f)\n"
+	"                parts = ps.split(\"/\")\n"
+	"                so = parts[-1].endswith(\".so\") or \".so.\" in parts[-1]\n"
+	"                top = len(parts) == 2 and parts[1] == \"__init__.py\" and not parts[0].endswith(\".dist-info\")\n"
+	"                if not (so and f.size) and not (top and f.hash and f.hash.mode == \"sha256\"):\n"
+	"                    continue\n"
+	"                a = str(f.locate())\n"
+	"                if not os.path.isfile(a):\n"
+	"                    continue\n"
+	"                e[\"checked\"] += 1\n"
+	"                if so and f.size and os.path.getsize(a) != int(f.size):\n"
+	"                    e[\"mismatch\"].append({\"path\": a, \"kind\": \"size\"})\n"
+	"                elif top:\n"
+	"                    h = hashlib.sha256()\n"
+	"                    fh = open(a, \"rb\")\n"
+	"                    h.update(fh.read())\n"
+	"                    fh.close()\n"
+	"                    if base64.urlsafe_b64encode(h.digest()).rstrip(b\"=\").decode() != f.hash.value:\n"
+	"                        e[\"mismatch\"].append({\"path\": a, \"kind\": \"sha256\"})\n"
+	"                if len(e[\"mismatch\"]) >= 16:\n"
+	"                    break\n"
+	"        except BaseException as x:\n"
+	"            e[\"error\"] = err(x)\n"
+	"        s[\"dists\"].append(e)\n"
+	"    try:\n"
+	"        sp = importlib.util.find_spec(\"lightning\")\n"
+	"        for d in (getattr(sp, \"submodule_search_locations\", None) or []) if sp else []:\n"
+	"            p = os.path.join(d, \"_runtime\")\n"
+	"            if os.path.isdir(p) and p not in s[\"payloads\"]:\n"
+	"                s[\"payloads\"].append(p)\n"
+	"    except BaseException as x:\n"
+	"        s[\"error\"] = err(x)\n"
+	"    return s\n"
 	"try:\n"
 	"    r[\"python\"] = {\"version\": \"%d.%d.%d\" % tuple(sys.version_info[:3]),\n"
 	"                   \"executable\": sys.executable, \"prefix\": sys.prefix,\n"
@@ -78,6 +129,7 @@ const char python_probe_script[] =
 	"            return {\"error\": err(e)}\n"
 	"    r[\"lightning\"] = pkg(\"lightning\", [\"lightning\"])\n"
 	"    r[\"pytorch_lightning\"] = pkg(\"pytorch_lightning\", [\"pytorch-lightning\", \"pytorch_lightning\"])\n"
+	"    r[\"supply\"] = supply()\n"
 	"    t = {}\n"
 	"    r[\"torch\"] = t\n"
 	"    try:\n"
@@ -370,6 +422,59 @@ static void package_part(const json_t *r, const char *key, json_t *entry)
 	json_object_set_new(entry, key, out);
 }
 
+/* The wheels' RECORD check and Lightning payloads: strings and counts kept only when well typed. */
+static void supply_part(const json_t *r, json_t *entry)
+{
+	json_t *p = json_object_get(r, "supply"), *out, *dists, *pay, *x, *y;
+	size_t i, j;
+
+	if (!json_is_object(p)) {
+		jset_unknown(entry, "supply", "the probe's answer has no supply section");
+		return;
+	}
+	out = json_object();
+	dists = json_array();
+	json_array_foreach(json_object_get(p, "dists"), i, x) {
+		json_t *d, *mm;
+		long long n;
+		if (!python_str_member(x, "name") || !python_str_member(x, "version") ||
+		    json_array_size(dists) >= 16)
+			continue;
+		d = json_object();
+		jset_str(d, "name", python_str_member(x, "name"));
+		jset_str(d, "version", python_str_member(x, "version"));
+		if (python_str_member(x, "installer"))
+			jset_str(d, "installer", python_str_member(x, "installer"));
+		if (!int_member(x, "checked", &n) && n >= 0)
+			jset_int(d, "checked", n);
+		if (python_str_member(x, "error"))
+			jset_str(d, "error", python_str_member(x, "error"));
+		mm = json_array();
+		json_array_foreach(json_object_get(x, "mismatch"), j, y) {
+			const char *path = python_str_member(y, "path"), *k = python_str_member(y, "kind");
+			json_t *o;
+			if (!path || path[0] != '/' || !k || (strcmp(k, "sha256") && strcmp(k, "size")) ||
+			    json_array_size(mm) >= 16)
+				continue;
+			o = json_object();
+			jset_str(o, "path", path);
+			jset_str(o, "kind", k);
+			json_array_append_new(mm, o);
+		}
+		json_object_set_new(d, "mismatch", mm);
+		json_array_append_new(dists, d);
+	}
+	json_object_set_new(out, "dists", dists);
+	pay = json_array();
+	json_array_foreach(json_object_get(p, "payloads"), i, x)
+		if (json_is_string(x) && json_string_value(x)[0] == '/' && json_array_size(pay) < 16)
+			json_array_append(pay, x);
+	json_object_set_new(out, "payloads", pay);
+	if (python_str_member(p, "error"))
+		jset_str(out, "error", python_str_member(p, "error"));
+	json_object_set_new(entry, "supply", out);
+}
+
 int python_parse_output(const char *out, size_t len, json_t *entry, struct err *e)
 {
 	const char *ans = find_marker(out, len), *end, *s;
@@ -415,10 +520,12 @@ int python_parse_output(const char *out, size_t len, json_t *entry, struct err *
 		jset_unknown(entry, "torch", "the probe failed: %s", s);
 		jset_unknown(entry, "lightning", "the probe failed: %s", s);
 		jset_unknown(entry, "pytorch_lightning", "the probe failed: %s", s);
+		jset_unknown(entry, "supply", "the probe failed: %s", s);
 	} else {
 		torch_part(json_object_get(r, "torch"), entry);
 		package_part(r, "lightning", entry);
 		package_part(r, "pytorch_lightning", entry);
+		supply_part(r, entry);
 	}
 	json_decref(r);
 	return 0;

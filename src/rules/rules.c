@@ -9,6 +9,7 @@ static const struct rule rules_node[] = {
 	{ "compat_toolkit", rule_compat_toolkit },
 	{ "compat_cudnn", rule_compat_cudnn },
 	{ "cpu_affinity", rule_cpu_affinity },
+	{ "supply", rule_supply },
 	{ "compat_stack", rule_compat_stack },
 	{ "launcher_env", rule_launcher_env },
 	{ "launch", rule_launch_node },

@@ -43,5 +43,7 @@ void rule_rdma(const struct node_model *m, struct findings *out);	/* rdma.c: RDM
 void rule_compat_toolkit(const struct node_model *m, struct findings *out);	/* CUDA toolkit vs torch's CUDA */
 void rule_mtu(const struct node_model *m, struct findings *out);	/* mtu.c: MTU on NCCL's interfaces */
 void rule_cloud(const struct node_model *m, struct findings *out);	/* cloud.c: per-cloud and container tips */
+/* supply.c: compromised releases, Lightning payloads, files that differ from RECORD */
+void rule_supply(const struct node_model *m, struct findings *out);
 
 #endif
