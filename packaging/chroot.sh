@@ -15,18 +15,13 @@ command -v debootstrap >/dev/null || { echo "chroot.sh: no debootstrap (scripts/
 mirror=$(grep -rhE '^[[:space:]]*(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
 	grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -n 1 | tr -d ' ')
 mirror=${mirror:-http://deb.debian.org/debian}
-if ! timeout 20 debootstrap --version >/dev/null 2>&1 ||
-   ! timeout 20 sh -c "exec 3<>/dev/null; apt-get -qq -o Debug::NoLocking=1 --print-uris download base-files >/dev/null" ||
-   ! command -v curl >/dev/null && ! command -v wget >/dev/null; then
-	:
-fi
-rm -rf "$root.tmp"
+rm -rf --one-file-system "$root.tmp"
 mkdir -p "$(dirname "$root")"
 echo "chroot.sh: debootstrap $suite from $mirror into $root (once)" >&2
 if ! debootstrap --variant=minbase --include=man-db,bash-completion,groff-base \
 	"$suite" "$root.tmp" "$mirror" >"$root.log" 2>&1; then
 	tail -n 5 "$root.log" >&2
-	rm -rf "$root.tmp"
+	rm -rf --one-file-system "$root.tmp"
 	if grep -qE 'Failed getting release file|Couldn.t download|Temporary failure|resolve' "$root.log"; then
 		echo "chroot.sh: the Debian archive ($mirror, $suite) is unreachable from here" >&2
 		exit 77

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Builds dist/ncclcheck-VERSION-py3-none-manylinux_2_17_ARCH.whl around a portable binary, offline,
 # with Debian's packaging tools (python3-build, python3-setuptools, python3-wheel: no PyPI).
-#   usage: packaging/wheel.sh BINARY OUTDIR
+#   usage: packaging/wheel.sh BINARY OUTDIR LICENSES   (LICENSES: the static libraries' licence texts)
 set -eu
-bin=$(readlink -f "${1:?usage: wheel.sh BINARY OUTDIR}")
-out=$(mkdir -p "${2:?usage: wheel.sh BINARY OUTDIR}" && cd "$2" && pwd)
+usage="usage: wheel.sh BINARY OUTDIR LICENSES"
+bin=$(readlink -f "${1:?$usage}")
+out=$(mkdir -p "${2:?$usage}" && cd "$2" && pwd)
+licenses=$(readlink -f "${3:?$usage}")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/project.env"
 version=$("$bin" --version | awk '{ print $2 }')
@@ -24,6 +26,7 @@ mkdir "$stage/bin"
 cp "$bin" "$stage/bin/ncclcheck"
 chmod 755 "$stage/bin/ncclcheck"
 cp "$here/../README.md" "$stage/README.md"
+cp "$licenses" "$stage/ncclcheck/THIRD-PARTY-LICENSES"
 urls=""
 [ -n "$HOMEPAGE" ] && urls="[project.urls]
 Homepage = \"$HOMEPAGE\"

@@ -2,7 +2,7 @@
 # Builds the static hwloc the portable binary links, from Debian's source package of the hwloc
 # this system has (apt-get source, through a private apt state: the system's sources stay as
 # they are), configured without plugins, libudev, libxml2 and libpciaccess (hwloc's Linux backend
-# reads PCI from sysfs itself). jansson's static library comes from libjansson-dev as it is.
+# reads PCI from sysfs itself: libpciaccess is kept out, not PCI). jansson's static library comes from libjansson-dev as it is.
 # Cached: a second run with the same hwloc version does nothing (CI keeps the cache directory).
 #   usage: packaging/portable/deps.sh [PREFIX]   prints PREFIX (default: ~/.cache/ncclcheck/...)
 set -eu
@@ -12,7 +12,8 @@ ver=$(dpkg-query -W -f='${source:Version}' libhwloc-dev 2>/dev/null) ||
 upstream=${ver%-*}
 upstream=${upstream#*:}
 arch=$(uname -m)
-prefix=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/ncclcheck/hwloc-$upstream-$arch}
+recipe=2	# bump when the configure line below changes: caches of the old recipe are not used
+prefix=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/ncclcheck/hwloc-$upstream-$arch-r$recipe}
 if [ -f "$prefix/.done" ]; then
 	echo "$prefix"
 	exit 0
@@ -50,10 +51,10 @@ src="$work/hwloc-$upstream"
 echo "deps.sh: building a static hwloc $upstream into $prefix (a minute or two, once)" >&2
 mkdir -p "$prefix"
 (cd "$src" && ./configure -q --prefix="$prefix" --enable-static --disable-shared \
-	--disable-cairo --disable-libxml2 --disable-pci --disable-opencl --disable-cuda \
+	--disable-cairo --disable-libxml2 --disable-opencl --disable-cuda \
 	--disable-nvml --disable-rsmi --disable-levelzero --disable-gl --disable-libudev \
 	--disable-plugin-dlopen --disable-plugin-ltdl --disable-doxygen --disable-readme \
-	--disable-dependency-tracking \
+	--disable-dependency-tracking PKG_CONFIG_LIBDIR=/nonexistent ac_cv_header_pciaccess_h=no \
 	CFLAGS="-O2 -fPIE -ffunction-sections -fdata-sections" >"$work/configure.log" 2>&1) ||
 	{ tail -n 30 "$work/configure.log" >&2; exit 1; }
 make -s -C "$src/hwloc" -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -n 30 "$work/make.log" >&2; exit 1; }
