@@ -32,8 +32,9 @@ urls=""
 Homepage = \"$HOMEPAGE\"
 Documentation = \"$HOMEPAGE#readme\"
 "
-export VERSION="$version" SUMMARY LICENSE_ID PYTHON_REQUIRES URLS="$urls" \
-	MAINTAINER_NAME="${MAINTAINER% <*}" MAINTAINER_EMAIL=$(echo "$MAINTAINER" | sed 's/.*<\(.*\)>.*/\1/')
+MAINTAINER_NAME=${MAINTAINER% <*}
+MAINTAINER_EMAIL=$(echo "$MAINTAINER" | sed 's/.*<\(.*\)>.*/\1/')
+export VERSION="$version" SUMMARY LICENSE_ID PYTHON_REQUIRES URLS="$urls" MAINTAINER_NAME MAINTAINER_EMAIL
 "$py" - "$stage/pyproject.toml" "$stage/ncclcheck/__init__.py" <<'PY'
 import os, re, sys
 for path in sys.argv[1:]:

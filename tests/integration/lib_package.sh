@@ -30,7 +30,9 @@ portable_build() {
 	[ $rc = 0 ] || exit $rc
 }
 
-# portable_artefacts: the wheel and the .deb of $PORTABLE_BIN in $PORTABLE_DIST (WHEEL, DEB set)
+# portable_artefacts: the wheel and the .deb of $PORTABLE_BIN in $PORTABLE_DIST, their paths in
+# WHEEL and DEB for the test that sources this
+# shellcheck disable=SC2034
 portable_artefacts() {
 	portable_build
 	(
