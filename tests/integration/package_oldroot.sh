@@ -29,4 +29,23 @@ got=$(in_root "$bin" explain --no-color "/tmp/signatures-$$.log" 2>&1); grc=$?
 expect_rc "$wrc" "$grc" "explain exits as on the host"
 [ "$got" = "$(echo "$want" | sed "s|$FIXTURES/logs/signatures.log|/tmp/signatures-$$.log|g")" ] &&
 	pass "explain gives the host's answer" || fail "explain differs: $(diff <(echo "$want") <(echo "$got") | head)"
+
+# The start-up shim: constructors run exactly once under the old glibc (which runs only the init
+# function it is given) and under this host's (which would otherwise run them itself too).
+cat >"$ROOT/tmp/ctor-$$.c" <<'C'
+#include <stdio.h>
+static int runs;
+__attribute__((constructor)) static void count(void) { runs++; }
+int main(void) { printf("constructors ran %d time(s)\n", runs); return runs != 1; }
+C
+if gcc -O2 -o "$ROOT/tmp/ctor-$$" "$ROOT/tmp/ctor-$$.c" "$SRCDIR/packaging/portable/glibc217.c" \
+	-Wl,--wrap=__libc_start_main 2>"$ROOT/tmp/ctor-$$.err"; then
+	out=$("$ROOT/tmp/ctor-$$"); rc=$?
+	expect_rc 0 $rc "constructors once on the host's glibc ($out)"
+	out=$(in_root "/tmp/ctor-$$"); rc=$?
+	expect_rc 0 $rc "constructors once under glibc $glibc ($out)"
+else
+	fail "building the constructor probe: $(cat "$ROOT/tmp/ctor-$$.err")"
+fi
+rm -f "$ROOT/tmp/ctor-$$" "$ROOT/tmp/ctor-$$.c" "$ROOT/tmp/ctor-$$.err"
 finish
