@@ -9,6 +9,7 @@
  *   OWN(sym):          a function below, for calls that have no old version of the same name.
  * packaging/portable/check.sh fails the build when a newer version appears: add a line here.
  */
+#define _GNU_SOURCE	/* syscall() */
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>

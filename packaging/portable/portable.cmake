@@ -47,6 +47,7 @@ add_library(ncclcheck_glibc217 OBJECT ${NCCLCHECK_SHIM})
 target_compile_options(ncclcheck_glibc217 PRIVATE -fno-builtin -fPIE)
 
 function(ncclcheck_make_portable target)
+  target_compile_options(ncclcheck_glibc217 PRIVATE ${NCCLCHECK_WARNINGS})
   target_sources(${target} PRIVATE $<TARGET_OBJECTS:ncclcheck_glibc217>)
   # libpthread and libdl stay named: glibc before 2.34 keeps pthread_* and dl* there, and ld
   # would drop them as unneeded against a glibc that merged them into libc.
