@@ -12,7 +12,7 @@
  * a port that is either not yet listening (torch retries until its timeout) or already torch's.
  */
 #include "cmd/cmd.h"
-#include "cmd/recommend.h"
+#include "cmd/verdict.h"
 
 #include <ctype.h>
 #include <stdlib.h>
