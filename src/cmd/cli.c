@@ -233,7 +233,7 @@ void cli_help_synopsis(FILE *out, const struct verb *v, const char *lead)
 		synopsis_item(out, &col, indent, v->args);
 	fputc('\n', out);
 	if (v->nsubs)
-		fprintf(out, "%*sncclcheck %s SUBCOMMAND [--help] ...\n", (int)strlen(lead), "",
+		fprintf(out, "%*sncclcheck %s SUBCOMMAND ...\n", (int)strlen(lead), "",
 			v->name);
 }
 
