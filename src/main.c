@@ -1,4 +1,4 @@
-/* ncclcheck's entry point: the verb table and dispatch, nothing else (git's git.c). */
+/* ncclcheck's entry point: dispatch on cmd/verbs.c's table, nothing else (git's git.c). */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ static void usage(FILE *out)
 			cmd_verbs[i]->flags & VERB_ROOT ? " (needs root)" : "");
 	fputs("\n"
 	      "'ncclcheck VERB --help' explains a verb and its options.\n"
-	      "Every verb takes --json for machine-readable output.\n"
+	      "The verbs that report take --json for machine-readable output.\n"
 	      "\n"
 	      "Exit codes: 0 nothing at error level, 1 at least one error finding,\n"
 	      "            2 usage error, 3 the check itself could not run.\n", out);

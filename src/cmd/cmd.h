@@ -14,6 +14,7 @@
  *	};
  *	const struct verb verb_node = {
  *		.name = "node", .summary = "...", .description = "...", .opts = node_opts,
+ *		.examples = "  ncclcheck node --no-python\n", .exit_codes = "0 no errors, ...\n",
  *		.flags = VERB_REPORT, .run = cmd_node,
  *	};
  *	int cmd_node(int argc, char **argv)
@@ -30,14 +31,18 @@
  *		return cmd_report(&c, payload, findings, &text);
  *	}
  *
- * then `extern const struct verb verb_node;` below and `{ .verb = &verb_node }` in main.c's
- * table. A verb with subcommands (cmd/lab.c) has one descriptor per subcommand ("lab up") and
- * dispatches on argv[1]; its help page may be its own (.help) built from the descriptors.
+ * then `extern const struct verb verb_node;` below and `&verb_node` in cmd/verbs.c's table.
+ * A verb with subcommands has one descriptor per subcommand ("bench p2p", "lab up") listed in
+ * its .subs; cli_select() (lab) or cli_sub() (bench, whose other words are a COLLECTIVE) picks
+ * one from argv[1], as bpftool's cmd_select does at every level, and the verb's --help lists
+ * them. Options several verbs share are rows defined once: the launch rows below (--master,
+ * --nodes, --node-rank, --nproc-per-node), cmd/verdict.h's job rows for config and run. An old
+ * spelling stays a row of its own flagged CLI_OPT_ALIAS with the new one's id.
  *
  * The options table is the only description of the command line: getopt_long's table, the
  * synopsis and the option list of --help are all generated from it, so help cannot drift from
- * the parser (integration.cli_help checks every verb). --json, -v/--verbose, --no-color and
- * -h/--help are parsed once, here, into c.common, as the verb's flags ask.
+ * the parser (integration.cli_help walks every verb and subcommand). --json, -v/--verbose,
+ * --no-color and -h/--help are parsed once, here, into c.common, as the verb's flags ask.
  */
 #ifndef NCCLCHECK_CMD_H
 #define NCCLCHECK_CMD_H
