@@ -22,7 +22,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s%s\n", cmd_verbs[i]->name, cmd_verbs[i]->summary,
 			cmd_verbs[i]->flags & VERB_ROOT ? " (needs root)" : "");
 	fputs("\n"
-	      "'ncclcheck VERB --help' explains a verb and its options.\n"
+	      "'ncclcheck VERB --help' explains a verb and its options (and 'ncclcheck VERB\n"
+	      "SUBCOMMAND --help' a subcommand, as 'ncclcheck bench p2p --help').\n"
 	      "The verbs that report take --json for machine-readable output.\n"
 	      "\n"
 	      "Exit codes: 0 nothing at error level, 1 at least one error finding,\n"
@@ -83,8 +84,10 @@ int main(int argc, char **argv)
 		if (!cmd)
 			return unknown_verb(argv[2]);
 		{
-			char *hargv[] = { (char *)cmd->name, (char *)"--help", NULL };
-			return cmd->run(2, hargv);
+			/* help VERB [SUBCOMMAND]: that page, as --help at its level gives it */
+			char *hargv[] = { (char *)cmd->name, argc > 3 ? argv[3] : (char *)"--help",
+					  (char *)"--help", NULL };
+			return cmd->run(argc > 3 ? 3 : 2, hargv);
 		}
 	}
 	if (verb[0] == '-') {

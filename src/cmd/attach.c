@@ -12,7 +12,8 @@
 #include "util/xalloc.h"
 
 enum { OPT_RAS = 1, OPT_NO_RAS, OPT_FR, OPT_FR_PREFIX, OPT_FR_URL, OPT_FR_LIVE, OPT_POLLS,
-	OPT_INTERVAL, OPT_TIMEOUT, OPT_DEADLINE, OPT_TEXT, OPT_LOCAL_HOST, OPT_PROC_ROOT, OPT_RECORD };
+	OPT_INTERVAL, OPT_TIMEOUT, OPT_DEADLINE, OPT_TEXT, OPT_LOCAL_HOST, OPT_PROC_ROOT,
+	OPT_RECORD };
 
 static const struct cli_opt attach_opts[] = {
 	{ .name = "ras", .arg = "HOST:PORT", .id = OPT_RAS,
@@ -98,8 +99,10 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 
 		if (eq)
 			*eq = '\0';
-		if (!eq || cli_parse_long(c->arg, 0, 1 << 24, &r) < 0 || http_url_ok(eq + 1, &e) < 0)
-			return cli_fail(c, "--fr-url wants RANK=URL%s%s", e.msg[0] ? ": " : "", e.msg);
+		if (!eq || cli_parse_long(c->arg, 0, 1 << 24, &r) < 0 ||
+		    http_url_ok(eq + 1, &e) < 0)
+			return cli_fail(c, "--fr-url wants RANK=URL%s%s", e.msg[0] ? ": " : "",
+					e.msg);
 		ALLOC_GROW(a->urls, a->nurls + 1, a->aurls);
 		ALLOC_GROW(a->url_ranks, a->nurls + 1, a->aurl_ranks);
 		a->url_ranks[a->nurls] = (int)r;
@@ -109,15 +112,17 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 	case OPT_FR_LIVE: a->o.fr_live = 1; break;
 	case OPT_POLLS:
 		if (cli_parse_long(c->arg, 1, ATTACH_MAX_POLLS, &v) < 0)
-			return cli_fail(c, "--polls wants 1-%d, not '%s'", ATTACH_MAX_POLLS, c->arg);
+			return cli_fail(c, "--polls wants 1-%d, not '%s'", ATTACH_MAX_POLLS,
+					c->arg);
 		a->o.polls = (int)v;
 		break;
 	case OPT_INTERVAL:
 		if (cli_parse_duration_ms(c->arg, &a->o.interval_ms) < 0 || a->o.interval_ms <= 0)
 			return cli_fail(c, "--interval wants a duration, not '%s'", c->arg);
 		if (a->o.interval_ms < ATTACH_MIN_INTERVAL_MS)
-			return cli_fail(c, "--interval %s is too fast: RAS is polled at least 2s apart "
-					"(tight polling crashed NCCL 2.26.5, NVIDIA/nccl#1718)", c->arg);
+			return cli_fail(c, "--interval %s is too fast: RAS is polled at least 2s "
+					"apart (tight polling crashed NCCL 2.26.5, NVIDIA/nccl#1718)",
+					c->arg);
 		break;
 	case OPT_TIMEOUT:
 		if (cli_parse_long(c->arg, 1, 60, &v) < 0)
@@ -125,8 +130,8 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 		a->o.ras_timeout_s = (int)v;
 		break;
 	case OPT_DEADLINE:
-		if (cli_parse_duration_ms(c->arg, &a->o.deadline_ms) < 0 || a->o.deadline_ms < 1000 ||
-		    a->o.deadline_ms > 600000)
+		if (cli_parse_duration_ms(c->arg, &a->o.deadline_ms) < 0 ||
+		    a->o.deadline_ms < 1000 || a->o.deadline_ms > 600000)
 			return cli_fail(c, "--deadline wants 1s-10m, not '%s'", c->arg);
 		break;
 	case OPT_TEXT: a->o.want_json = 0; break;
@@ -168,11 +173,11 @@ static int attach_main(struct attach_args *a, int argc, char **argv)
 	if (a->no_ras && a->ras)
 		return cli_usage_error("attach", "--ras and --no-ras contradict each other");
 	if (a->no_ras && !a->o.fr_dir && !a->nurls)
-		return cli_usage_error("attach", "--no-ras needs --fr DIR or --fr-url: nothing else to "
-				       "read");
+		return cli_usage_error("attach", "--no-ras needs --fr DIR or --fr-url: nothing "
+				       "else to read");
 	if (a->no_ras && a->o.fr_live)
-		return cli_usage_error("attach", "--fr-live finds the local ranks through RAS: not with "
-				       "--no-ras (use --fr-url RANK=URL)");
+		return cli_usage_error("attach", "--fr-live finds the local ranks through RAS: "
+				       "not with --no-ras (use --fr-url RANK=URL)");
 	if (!a->no_ras) {
 		const char *ras = a->ras ? a->ras : getenv("NCCL_RAS_ADDR");
 

@@ -209,15 +209,18 @@ static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_
 		if (parse_size(arg, id == OPT_MINBYTES ? &a->so.minbytes
 				    : id == OPT_MAXBYTES ? &a->so.maxbytes : &a->so.stepbytes) < 0)
 			return cli_fail(c, "-%c wants a size like 8, 64K, 32M or 1G, not '%s'",
-					id == OPT_MINBYTES ? 'b' : id == OPT_MAXBYTES ? 'e' : 'i', arg);
+					id == OPT_MINBYTES ? 'b' : id == OPT_MAXBYTES ? 'e' : 'i',
+					arg);
 		break;
 	case OPT_STEPFACTOR:
 	case OPT_ITERS:
 	case OPT_WARMUP:
 	case OPT_CHECK:
 	case OPT_NGPUS: {
-		static const char flag[] = { [OPT_STEPFACTOR] = 'f', [OPT_ITERS] = 'n',
-					     [OPT_WARMUP] = 'w', [OPT_CHECK] = 'c', [OPT_NGPUS] = 'g' };
+		static const char flag[] = {
+			[OPT_STEPFACTOR] = 'f', [OPT_ITERS] = 'n', [OPT_WARMUP] = 'w',
+			[OPT_CHECK] = 'c', [OPT_NGPUS] = 'g',
+		};
 		int *dst[] = { [OPT_STEPFACTOR] = &a->so.stepfactor, [OPT_ITERS] = &a->so.iters,
 			       [OPT_WARMUP] = &a->so.warmup, [OPT_CHECK] = &a->so.check,
 			       [OPT_NGPUS] = &a->so.nlocal };
@@ -230,8 +233,8 @@ static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_
 	}
 	case OPT_DATATYPE:
 		if (coll_dtype_parse(arg) < 0)
-			return cli_fail(c, "unknown datatype '%s' (int8 uint8 int32 uint32 int64 uint64 "
-					"half float double bfloat16)", arg);
+			return cli_fail(c, "unknown datatype '%s' (int8 uint8 int32 uint32 int64 "
+					"uint64 half float double bfloat16)", arg);
 		a->so.dtype = coll_dtype_parse(arg);
 		break;
 	case OPT_OP:
@@ -301,7 +304,8 @@ static int bench_ranks(const struct cli_launch *lo, const struct envmap *env, st
 	}
 	if (lo->nodes > 0) {
 		if (lo->nodes * nproc > 4096) {
-			cli_usage_error("bench", "%ld ranks: bench runs up to 4096", lo->nodes * nproc);
+			cli_usage_error("bench", "%ld ranks: bench runs up to 4096",
+					lo->nodes * nproc);
 			return -1;
 		}
 		a->world = (int)(lo->nodes * nproc);
@@ -519,7 +523,8 @@ int bench_finish(const struct bench_args *a, struct bench_report *rep, int64_t w
 
 		json_object_set_new(payload, "bench", rep ? bench_report_json(rep) : json_null());
 		code = cmd_report(a->cli, payload, fs, &(struct report_text){
-			.flags = REPORT_CODE | REPORT_NO_SUMMARY, .code = code, .doc_verb = "bench" });
+			.flags = REPORT_CODE | REPORT_NO_SUMMARY, .code = code,
+			.doc_verb = "bench" });
 		json_decref(payload);
 	}
 	findings_free(fs);

@@ -314,7 +314,8 @@ static int run_tests(const struct cli *c, const struct opts *o)
 
 		json_object_set_new(payload, "results", results);
 		code = cmd_report(c, payload, fs, &(struct report_text){
-			.head = blank_line, .flags = REPORT_CODE | REPORT_NO_SUMMARY, .code = code });
+			.head = blank_line, .flags = REPORT_CODE | REPORT_NO_SUMMARY,
+			.code = code });
 		json_decref(payload);
 	}
 	findings_free(fs);
@@ -378,8 +379,8 @@ static int p2p_option(struct cli *c, int id, struct opts *o, const char **serve_
 		break;
 	case OPT_CONNECT_PORTS:
 		if (parse_list(arg, o->cports, LINK_CONNECT_PORTS_MAX, 0, 65535, &o->ncports) < 0)
-			return cli_fail(c, "--connect-ports wants up to %d ports (0: one the kernel "
-					"picks)", LINK_CONNECT_PORTS_MAX);
+			return cli_fail(c, "--connect-ports wants up to %d ports (0: one the "
+					"kernel picks)", LINK_CONNECT_PORTS_MAX);
 		break;
 	case OPT_DURATION:
 		if (cli_parse_duration_ms(arg, &o->duration_ms) < 0 || o->duration_ms < 1 ||

@@ -112,8 +112,8 @@ static const struct cli_opt *alias_target(const struct verb *v, const struct cli
 static void alias_note(const struct verb *v, const struct cli_opt *o)
 {
 	fflush(stdout);
-	fprintf(stderr, "ncclcheck: note: '%s --%s' is the old spelling of '--%s'; it works for one "
-		"more release\n", v->name, o->name, alias_target(v, o)->name);
+	fprintf(stderr, "ncclcheck: note: '%s --%s' is the old spelling of '--%s'; it works for "
+		"one more release\n", v->name, o->name, alias_target(v, o)->name);
 }
 
 int cli_fail(struct cli *c, const char *fmt, ...)
@@ -285,7 +285,8 @@ void cli_help_options(FILE *out, const struct verb *v)
 	unsigned verb_flags = v->flags;
 
 	if (verb_flags & VERB_JSON)
-		option_line(out, NULL, &common_json, v->json_help ? v->json_help : common_json.help);
+		option_line(out, NULL, &common_json,
+			    v->json_help ? v->json_help : common_json.help);
 	for (size_t i = 0; opts && opts[i].name; i++)
 		option_line(out, v, &opts[i], opts[i].help);
 	if (verb_flags & VERB_TEXT) {
@@ -402,7 +403,8 @@ static int parse_master(struct cli *c, const char *arg, struct cli_launch *l)
 		const char *end = strchr(arg, ']');
 
 		if (!end || (end[1] && end[1] != ':') || (size_t)(end - arg - 1) >= addrlen)
-			return cli_fail(c, "--master wants ADDR[:PORT] or [IPv6]:PORT, not '%s'", arg);
+			return cli_fail(c, "--master wants ADDR[:PORT] or [IPv6]:PORT, not '%s'",
+					arg);
 		memcpy(addr, arg + 1, (size_t)(end - arg - 1));
 		addr[end - arg - 1] = '\0';
 		colon = end[1] ? end + 1 : NULL;
@@ -434,8 +436,8 @@ int cli_launch_option(struct cli *c, int id, struct cli_launch *l)
 		return parse_master(c, c->arg, l);
 	case OPT_LAUNCH_NODES:
 		if (cli_parse_long(c->arg, 1, LAUNCH_HOSTS_MAX, &l->nodes) < 0)
-			return cli_fail(c, "--nodes wants a count of 1..%d, not '%s'", LAUNCH_HOSTS_MAX,
-					c->arg);
+			return cli_fail(c, "--nodes wants a count of 1..%d, not '%s'",
+					LAUNCH_HOSTS_MAX, c->arg);
 		return 1;
 	case OPT_LAUNCH_NODE_RANK:
 		if (cli_parse_long(c->arg, 0, LAUNCH_HOSTS_MAX - 1, &l->node_rank) < 0)

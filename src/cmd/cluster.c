@@ -265,8 +265,8 @@ int cmd_cluster(int argc, char **argv)
 		struct findings *fs = findings_new();
 		char ferr[256];
 
-		if (!c.common.json &&
-		    findings_from_json(fs, json_object_get(report, "findings"), ferr, sizeof(ferr)) < 0)
+		if (!c.common.json && findings_from_json(fs, json_object_get(report, "findings"),
+							 ferr, sizeof(ferr)) < 0)
 			error("the report's findings are unreadable: %s", ferr);
 		code = cmd_report(&c, report, fs, &(struct report_text){
 			.head = cluster_head, .arg = &l, .flags = REPORT_CODE | REPORT_DOC,

@@ -92,7 +92,7 @@ enum verb_flags {
 
 struct verb {
 	const char *name;		/* "node", or "lab up" for a subcommand */
-	const char *summary;		/* one line for `ncclcheck --help` and the parent's list */
+	const char *summary;		/* one line: `ncclcheck --help`, the parent's list */
 	const char *args;		/* positional arguments in the synopsis ("[LOG|DIR|-]..."), or
 					 * NULL: the verb takes none, and one is a usage error */
 	const char *description;	/* the paragraphs between the synopsis and the options
@@ -219,9 +219,9 @@ struct report_text {
 enum report_flags {
 	REPORT_CODE = 1 << 0,		/* exit with text->code, not the findings' code */
 	REPORT_NO_SUMMARY = 1 << 1,	/* the findings alone: no blank line and summary line */
-	REPORT_BLANK_IF_ANY = 1 << 2,	/* the blank line before the summary only after findings */
+	REPORT_BLANK_IF_ANY = 1 << 2,	/* the summary's blank line only after findings */
 	REPORT_VERBOSE = 1 << 3,	/* every finding in full, as -v would */
-	REPORT_DOC = 1 << 4,		/* payload is the whole JSON document (cluster's report) */
+	REPORT_DOC = 1 << 4,		/* payload is the whole JSON document (cluster's) */
 };
 
 /*

@@ -35,7 +35,7 @@ struct verdict {
 
 void verdict_opts_init(struct verdict_opts *o);
 
-/* The job options' ids (above cmd.h's launch ones) and their rows, for config's and run's tables. */
+/* The job options' ids (above cmd.h's launch ones) and rows, for config's and run's tables. */
 enum verdict_opt_id {
 	OPT_VERDICT_FROM = 300, OPT_VERDICT_RDZV_PORT, OPT_VERDICT_CLOUD,
 	OPT_VERDICT_FIND_UNUSED, OPT_VERDICT_STATIC_GRAPH, OPT_VERDICT_LAUNCHER, OPT_VERDICT_SCRIPT,
