@@ -200,6 +200,29 @@ static void errors_named(const struct findings *fs, struct strbuf *sb)
 	}
 }
 
+/* After the findings that stop the job: what is not started, and why. */
+struct refusal {
+	const char *cmd;
+	const struct findings *fs;
+	int all_nodes;		/* every node of a cluster launch stops on this verdict */
+};
+
+static void refused(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
+{
+	const struct refusal *r = arg;
+	struct strbuf who = STRBUF_INIT;
+
+	(void)payload;
+	(void)ro;
+	errors_named(r->fs, &who);
+	fprintf(out, "not starting '%s': %zu error(s) that the recommended environment does not "
+		"fix: %s\n", r->cmd, findings_count(r->fs, SEV_ERROR), who.buf);
+	if (r->all_nodes)
+		fprintf(out, "ncclcheck run: every node of the job stops on this same verdict; none "
+			"starts '%s' to wait for the others\n", r->cmd);
+	strbuf_release(&who);
+}
+
 static void gate_stop(struct run_gate *gate, int expect)
 {
 	if (!gate)
@@ -277,7 +300,6 @@ int cmd_run(int argc, char **argv)
 	struct run_cluster_opts rco = { .node_rank = -1, .timeout_ms = 60000 };
 	struct verdict_opts vo;
 	struct verdict v;
-	struct render_opts ro;
 	struct launch l;
 	struct findings *after, *launch;
 	struct envmap *before, *em;
@@ -355,24 +377,18 @@ int cmd_run(int argc, char **argv)
 	after = verdict_what_if(&v, launch);
 	findings_free(launch);
 	if (findings_count(after, SEV_ERROR)) {
-		struct strbuf who = STRBUF_INIT;
+		struct refusal r = { .cmd = cmd[0], .fs = after,
+				     .all_nodes = v.cluster && plan == RUN_PLAN_CLUSTER };
+		int code;
 
 		gate_stop(gate, expect);
-		cli_render_opts(&ro, rco.verbose, rco.no_color);
-		render_findings_text(stdout, after, &ro);
-		fputc('\n', stdout);
-		render_summary_line(stdout, after, &ro);
-		errors_named(after, &who);
-		printf("not starting '%s': %zu error(s) that the recommended environment does "
-		       "not fix: %s\n", cmd[0], findings_count(after, SEV_ERROR), who.buf);
-		if (v.cluster && plan == RUN_PLAN_CLUSTER)
-			printf("ncclcheck run: every node of the job stops on this same verdict; "
-			       "none starts '%s' to wait for the others\n", cmd[0]);
-		strbuf_release(&who);
+		code = cmd_report(&c, NULL, after, &(struct report_text){ .tail = refused, .arg = &r,
+									 .flags = REPORT_CODE,
+									 .code = EXIT_FINDINGS });
 		findings_free(after);
 		envmap_free(before);
 		verdict_release(&v);
-		return cli_finish(EXIT_FINDINGS);
+		return code;
 	}
 	em = envmap_new(environ);
 	self = jpath_str(v.facts, "host.hostname");
