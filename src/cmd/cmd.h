@@ -259,9 +259,8 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * Reports a getopt_long failure for `verb` with a "did you mean" when one is close, and returns
- * EXIT_USAGE. Call it on '?' or ':' with an optstring starting with ':'. (cli_next() does this
- * for verbs with a descriptor.)
+ * cli_next()'s report of a getopt_long failure ('?' or ':' with an optstring starting with ':')
+ * for `verb`, with a "did you mean" when one is close; returns EXIT_USAGE.
  */
 int cli_bad_option(const char *verb, int c, char **argv, const struct option *longopts);
 /* Prints "error: MSG" and the hint to run `ncclcheck VERB --help`; returns EXIT_USAGE. */
