@@ -19,7 +19,7 @@ enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLUR
 /* Each option once; the subcommands' tables and the help page's list are built from these rows. */
 #define ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_NODES, .help = "1 to 64 nodes (default 2)" }
 #define ROW_SCENARIO { .name = "scenario", .arg = "NAME", .id = OPT_SCENARIO, \
-	.help = "one of the scenarios below (default healthy)" }
+	.help = "a scenario of the list 'ncclcheck lab --help' shows (default healthy)" }
 #define ROW_PREFIX { .name = "prefix", .arg = "P", .id = OPT_PREFIX, \
 	.help = "names every namespace and link of the lab: P-n0, P-hub, P-n0e0 ...\n" \
 		"(a-z, 0-9, '-', at most 9 characters; default ncl)" }
