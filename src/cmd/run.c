@@ -319,8 +319,7 @@ int cmd_run(int argc, char **argv)
 	if (id == CLI_STOP)
 		return c.code;
 	rco.node_rank = vo.launch.node_rank;
-	rco.verbose = c.common.verbose;
-	rco.no_color = c.common.no_color;
+	rco.cli = &c;
 	if (c.optind >= argc)
 		return cli_usage_error("run", "no command to run (ncclcheck run -- CMD ...)");
 	cmd = argv + c.optind;

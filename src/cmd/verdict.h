@@ -110,7 +110,7 @@ struct run_cluster_opts {
 	long node_rank;			/* --node-rank, -1 */
 	const char *token_file;		/* --token-file */
 	long timeout_ms;		/* --timeout: how long to wait for every node to join */
-	int verbose, no_color;
+	const struct cli *cli;		/* run's command line: -v, --no-color for the report */
 };
 
 enum run_plan {
