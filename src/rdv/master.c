@@ -70,6 +70,45 @@ static void member_dead(struct rdv *r, int rank, const char *why)
 	rdv_master_fail(r, "dead", rank, rank, ERR_PEER, text);
 }
 
+/*
+ * What a connection that never became a member did, as an event. A flood is one event per
+ * source address and kind (its count grows), not hundreds: the report names the intruder and
+ * what it did, and the first connection's own words stay as they were.
+ */
+static void stranger_event(struct rdv *r, enum rdv_event_kind k, const struct client *c,
+			   const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void stranger_event(struct rdv *r, enum rdv_event_kind k, const struct client *c,
+			   const char *code, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	for (size_t i = 0; i < r->nev; i++) {
+		struct rdv_event *ev = &r->ev[i];
+		size_t n = strlen(c->src);
+
+		if (ev->kind != k || ev->rank != -1 || strcmp(ev->code, code) ||
+		    strncmp(ev->addr, c->src, n) || (ev->addr[n] && ev->addr[n] != ':'))
+			continue;
+		ev->count++;
+		{
+			char *more = strstr(ev->msg, " [");
+
+			if (more)
+				*more = '\0';
+			snprintf(text, sizeof(text) - 120, "%.380s", ev->msg);
+			snprintf(ev->msg, sizeof(ev->msg), "%.380s [%d connections from %.60s did "
+				 "this]", text, ev->count, c->src);
+		}
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rdv_add_event(r, k, -1, c->host[0] ? c->host : NULL, c->addr, code, "%s", text);
+}
+
 static void drop_client(struct rdv *r, struct client *c)
 {
 	if (c->rank >= 0 && r->mem && (c->st == C_JOINED) && r->mem[c->rank].c == c)
@@ -130,8 +169,7 @@ static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
 	m.u.challenge.heartbeat_ms = r->o.heartbeat_ms;
 	memcpy(m.u.challenge.nonce, c->mnonce, sizeof(c->mnonce));
 	rdv_queue_msg(r, c, &m);
-	c->st = C_AUTH;
-	c->deadline = rdv_deadline_after(r->o.handshake_ms);
+	c->st = C_AUTH;	/* the deadline stays the accept's: one budget for the whole handshake */
 }
 
 /* The claim of a hello (count, rank, not taken), once its token is proven. */
@@ -284,9 +322,9 @@ static void master_on_msg(struct rdv *r, struct client *c, struct msg *m)
 	}
 	if (c->st == C_CLOSING || c->st == C_BYE)
 		return;
-	rdv_add_event(r, RDV_EV_GARBAGE, -1, c->host[0] ? c->host : NULL, c->addr, "protocol",
-		  "%s sent '%s' out of turn (expected '%s'); dropped", c->addr, msg_type_name(m->type),
-		  c->st == C_HELLO ? "hello" : "auth");
+	stranger_event(r, RDV_EV_GARBAGE, c, "protocol",
+		       "%s sent '%s' out of turn (expected '%s'); dropped", c->addr,
+		       msg_type_name(m->type), c->st == C_HELLO ? "hello" : "auth");
 	drop_client(r, c);
 }
 
@@ -297,8 +335,8 @@ static void client_eof(struct rdv *r, struct client *c, const char *why)
 		return;
 	}
 	if ((c->st == C_HELLO || c->st == C_AUTH) && c->sent_bytes)
-		rdv_add_event(r, RDV_EV_GARBAGE, -1, NULL, c->addr, "eof",
-			  "%s closed the connection in the middle of the handshake", c->addr);
+		stranger_event(r, RDV_EV_GARBAGE, c, "eof",
+			       "%s closed the connection in the middle of the handshake", c->addr);
 	drop_client(r, c);
 }
 
@@ -359,11 +397,19 @@ static void master_read(struct rdv *r, struct client *c)
 				}
 
 				json_decref(j);
-				rdv_add_event(r, k, c->st == C_JOINED ? (int)c->rank : -1,
-					  c->host[0] ? c->host : NULL, c->addr, frame_status_name(st),
-					  "%s%s%s sent %s: %s; dropped", c->addr, c->host[0] ? " " : "",
-					  c->host, k == RDV_EV_OVERSIZED ? "an oversized frame" :
-					  "something that is not ncclcheck's protocol", e.msg);
+				if (c->st == C_JOINED)
+					rdv_add_event(r, k, (int)c->rank, c->host, c->addr,
+						  frame_status_name(st), "%s %s sent %s: %s; dropped",
+						  c->addr, c->host, k == RDV_EV_OVERSIZED ?
+						  "an oversized frame" : "something that is not "
+						  "ncclcheck's protocol", e.msg);
+				else
+					stranger_event(r, k, c, frame_status_name(st),
+						       "%s%s%s sent %s: %s; dropped", c->addr,
+						       c->host[0] ? " " : "", c->host,
+						       k == RDV_EV_OVERSIZED ? "an oversized frame" :
+						       "something that is not ncclcheck's protocol",
+						       e.msg);
 				if (c->st == C_JOINED && c->rank >= 0) {
 					member_dead(r, (int)c->rank, "broke the protocol");
 				} else {
@@ -380,27 +426,80 @@ static void master_read(struct rdv *r, struct client *c)
 	}
 }
 
+/* Unproven connections (hello, auth): the only ones the limits count. */
+static int pending(const struct client *c)
+{
+	return c->fd >= 0 && (c->st == C_HELLO || c->st == C_AUTH);
+}
+
+/*
+ * Makes room for one more unproven connection from `src`: past the per-address cap, the oldest
+ * of src's own; past the total cap, the oldest of the address holding the most. Never a member.
+ */
+static void make_room(struct rdv *r, const char *src)
+{
+	size_t total = 0, mine = 0, best = 0;
+	const char *crowd = NULL;
+	struct client *victim = NULL;
+
+	for (size_t i = 0; i < r->ncl; i++) {
+		struct client *c = r->cl[i];
+		size_t same = 0;
+
+		if (!pending(c))
+			continue;
+		total++;
+		if (!strcmp(c->src, src))
+			mine++;
+		for (size_t k = 0; k < r->ncl; k++)
+			same += pending(r->cl[k]) && !strcmp(r->cl[k]->src, c->src);
+		if (same > best) {
+			best = same;
+			crowd = c->src;
+		}
+	}
+	if (mine >= PER_SRC_PENDING)
+		crowd = src;
+	else if (total < PENDING_MAX)
+		return;
+	for (size_t i = 0; i < r->ncl; i++) {
+		struct client *c = r->cl[i];
+
+		if (pending(c) && !strcmp(c->src, crowd) &&
+		    (!victim || c->accepted_at < victim->accepted_at))
+			victim = c;
+	}
+	if (!victim)
+		return;
+	stranger_event(r, RDV_EV_STALLED, victim, "evicted",
+		       "%s held connections to the master's port open without finishing the "
+		       "handshake; the oldest were closed to let others in", victim->src);
+	note_fail(r, victim->rank, "its attempt from %s was closed to make room (the port was "
+		  "crowded by unproven connections)", victim->addr);
+	drop_client(r, victim);
+}
+
 static void master_accept(struct rdv *r)
 {
 	for (;;) {
 		char peer[64];
 		struct err e = ERR_INIT;
+		struct client *c;
 		int fd = net_accept(r->lfd, 0, peer, sizeof(peer), &e);
-		size_t live = 0;
 
 		if (fd < 0)
 			return;
-		for (size_t i = 0; i < r->ncl; i++)
-			live += r->cl[i]->fd >= 0;
-		if (live >= (size_t)r->o.nnodes + EXTRA_CLIENTS || r->stop) {
+		if (r->stop) {
 			close(fd);
 			continue;
 		}
+		c = rdv_client_new(fd, peer);
+		make_room(r, c->src);
+		/* one budget for the whole handshake, from the accept: trickling bytes buys nothing */
+		c->deadline = rdv_deadline_after(r->o.handshake_ms);
+		c->rd.cap = 65536;
 		ALLOC_GROW(r->cl, r->ncl + 1, r->acl);
-		r->cl[r->ncl] = rdv_client_new(fd, peer);
-		r->cl[r->ncl]->deadline = rdv_deadline_after(r->o.handshake_ms);
-		r->cl[r->ncl]->rd.cap = 65536;
-		r->ncl++;
+		r->cl[r->ncl++] = c;
 	}
 }
 
@@ -412,11 +511,10 @@ static void master_timers(struct rdv *r, int64_t now)
 		if (c->fd < 0)
 			continue;
 		if ((c->st == C_HELLO || c->st == C_AUTH) && now >= c->deadline) {
-			rdv_add_event(r, RDV_EV_STALLED, -1, c->host[0] ? c->host : NULL, c->addr,
-				  c->st == C_HELLO ? "hello" : "auth",
-				  "%s%s%s sent no %s within %.1f s; dropped", c->addr,
-				  c->host[0] ? " " : "", c->host, c->st == C_HELLO ? "hello" : "answer to "
-				  "the challenge", (double)r->o.handshake_ms / 1000);
+			stranger_event(r, RDV_EV_STALLED, c, c->st == C_HELLO ? "hello" : "auth",
+				       "%s%s%s sent no %s within %.1f s; dropped", c->addr,
+				       c->host[0] ? " " : "", c->host, c->st == C_HELLO ? "hello" :
+				       "answer to the challenge", (double)r->o.handshake_ms / 1000);
 			note_fail(r, c->rank, "its attempt from %s stalled in the handshake", c->addr);
 			drop_client(r, c);
 		} else if (c->st == C_CLOSING && (now >= c->deadline || !rdv_client_pending(c))) {

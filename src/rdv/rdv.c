@@ -115,6 +115,15 @@ struct client *rdv_client_new(int fd, const char *addr)
 	c->fd = fd;
 	c->rank = -1;
 	snprintf(c->addr, sizeof(c->addr), "%s", addr ? addr : "?");
+	snprintf(c->src, sizeof(c->src), "%s", c->addr);
+	{
+		/* "10.0.0.1:4242" or "[fe80::1]:4242": the port is after the last colon */
+		char *colon = strrchr(c->src, ':');
+
+		if (colon && (c->src[0] == '[' || !memchr(c->src, ':', (size_t)(colon - c->src))))
+			*colon = '\0';
+	}
+	c->accepted_at = time_now_ms();
 	frame_reader_init(&c->rd, 0);
 	return c;
 }
@@ -230,6 +239,7 @@ void rdv_add_event(struct rdv *r, enum rdv_event_kind k, int rank, const char *h
 	vsnprintf(ev->msg, sizeof(ev->msg), fmt, ap);
 	va_end(ap);
 	ev->at_ms = time_now_ms();
+	ev->count = 1;
 }
 
 const char *rdv_rank_host(struct rdv *r, int rank)

@@ -76,6 +76,7 @@ struct rdv_event {
 	char code[32];		/* reject / abort code, net_fail name for UNREACHABLE */
 	char msg[512];		/* one line, for people */
 	int64_t at_ms;		/* time_now_ms() when it happened */
+	int count;		/* how many connections from addr's host did this (strangers) */
 };
 
 /* "auth_none", "missing", "duplicate_rank", ... (stable: finding ids end in them). */

@@ -14,8 +14,15 @@
 #include "util/err.h"
 #include "util/strbuf.h"
 
-/* More simultaneous strangers than this on the port are turned away at once. */
-#define EXTRA_CLIENTS 64
+/*
+ * Connections that have not proven themselves yet (hello, auth) are the only ones limited:
+ * members never count. Past PENDING_MAX in all, or PER_SRC_PENDING from one address, a newcomer
+ * is still accepted and the oldest unproven connection of the most crowded address (its own
+ * address, for the per-address cap) is closed instead: a real worker finishes its handshake in
+ * milliseconds and is never the oldest for long, while squatters only push each other out.
+ */
+#define PENDING_MAX 128
+#define PER_SRC_PENDING 64
 /* How long the master waits at the end for the workers' byes, at most. */
 #define STOP_MASTER_MAX_MS 30000
 /* Bytes read from one client per loop turn, so one fast sender cannot starve the others. */
@@ -54,6 +61,8 @@ struct client {
 	int fd;			/* -1 once closed (reaped at the end of the loop turn) */
 	enum cstate st;
 	char addr[64];
+	char src[64];		/* addr without the port: what per-address limits count */
+	int64_t accepted_at;
 	struct frame_reader rd;
 	struct outq out;
 	int64_t deadline;	/* handshake step / closing deadline */
