@@ -760,6 +760,14 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	run.r = rdv_new(&o->rdv);
 	master = rdv_is_master(run.r);
 	if (rdv_start(run.r, e) < 0) {
+		if (rdv_failed(run.r, NULL)) {
+			/* the rendezvous judged it (a second rank 0 holds the port): its report */
+			we = *e;
+			*report = cluster_local_report(&run, &we, &code);
+			rdv_free(run.r);
+			run_free(&run);
+			return code;
+		}
 		rdv_free(run.r);
 		run_free(&run);
 		return -1;

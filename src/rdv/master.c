@@ -143,8 +143,15 @@ static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
 	struct msg m;
 	char text[700];
 
+	if (h->rank == 0 && !strcmp(h->nonce, r->probe_nonce)) {
+		/* our own probe reached us: MASTER_ADDR:MASTER_PORT is this process */
+		r->probe_self = 1;
+		drop_client(r, c);
+		return;
+	}
 	c->rank = h->rank;
 	c->nnodes = h->nnodes;
+	c->pid = h->pid;
 	snprintf(c->host, sizeof(c->host), "%s", h->host);
 	snprintf(c->wnonce, sizeof(c->wnonce), "%s", h->nonce);
 	if (h->version != PROTO_VERSION) {
@@ -192,9 +199,11 @@ static int claim_ok(struct rdv *r, struct client *c)
 		return 0;
 	}
 	if (rank == 0 || r->mem[rank].joined) {
-		snprintf(text, sizeof(text), "two nodes claim rank %ld: %s (%s) and %s (%s): every "
-			 "node needs its own NODE_RANK / --node-rank", rank, r->mem[rank].host,
-			 rank == 0 ? "the master" : r->mem[rank].addr, c->host, c->addr);
+		snprintf(text, sizeof(text), "two processes claim rank %ld: %s (%s%s, pid %ld) and "
+			 "%s (%s, pid %ld): every node needs its own NODE_RANK / --node-rank", rank,
+			 r->mem[rank].host, rank == 0 ? "the master at " : "", rank == 0 ?
+			 (r->o.master_host ? r->o.master_host : "MASTER_ADDR") : r->mem[rank].addr,
+			 r->mem[rank].pid, c->host, c->addr, c->pid);
 		config_error(r, c, RDV_EV_DUPLICATE_RANK, REJECT_DUPLICATE_RANK, text);
 		return 0;
 	}
@@ -241,6 +250,7 @@ static void on_auth(struct rdv *r, struct client *c, const struct msg_auth *a)
 	c->last_rx = time_now_ms();
 	r->mem[rank].c = c;
 	r->mem[rank].joined = 1;
+	r->mem[rank].pid = c->pid;
 	snprintf(r->mem[rank].host, sizeof(r->mem[rank].host), "%s", c->host);
 	snprintf(r->mem[rank].addr, sizeof(r->mem[rank].addr), "%s", c->addr);
 	{
@@ -676,4 +686,92 @@ void *rdv_master_main(void *arg)
 	free(pfd);
 	free(pc);
 	return NULL;
+}
+
+/* ---- is rank 0 this process? ---- */
+
+/*
+ * A second process started with rank 0 listens happily on its own host and waits for workers
+ * that all go to MASTER_ADDR, while the real master waits for the rank that process should have
+ * been. So a master asks MASTER_ADDR:MASTER_PORT itself, as a would-be rank 0: its own listener
+ * knows the nonce and drops the question; another master judges the claim like any duplicate
+ * rank (after the token, so a stranger cannot end a run), names both processes, aborts its run
+ * and rejects us with that same sentence, which ends ours.
+ */
+int rdv_probe_once(struct rdv *r, long timeout_ms)
+{
+	int64_t dl = rdv_deadline_after(timeout_ms);
+	struct err e = ERR_INIT;
+	struct msg m, in;
+	char tool[64], text[PROTO_TEXT_MAX + 200];
+	int fd, other = 0;
+
+	fd = net_connect(r->o.master_host, r->o.master_port, NULL, dl, NULL, &e);
+	if (fd < 0)
+		return 0;
+	snprintf(tool, sizeof(tool), "ncclcheck %s", NCCLCHECK_VERSION);
+	msg_init(&m, MSG_HELLO);
+	m.u.hello.version = PROTO_VERSION;
+	m.u.hello.rank = 0;
+	m.u.hello.nnodes = r->o.nnodes;
+	m.u.hello.pid = getpid();
+	m.u.hello.host = r->host;
+	m.u.hello.tool = tool;
+	memcpy(m.u.hello.nonce, r->probe_nonce, sizeof(r->probe_nonce));
+	if (msg_send(fd, &m, r->o.frame_cap, dl, &e) < 0 || msg_recv(fd, 65536, dl, &in, &e) < 0) {
+		close(fd);
+		return 0;	/* ourselves (dropped), or nobody who speaks the protocol */
+	}
+	if (in.type == MSG_CHALLENGE) {
+		char mnonce[PROTO_NONCE_HEX + 1];
+
+		memcpy(mnonce, in.u.challenge.nonce, sizeof(mnonce));
+		msg_release(&in);
+		msg_init(&m, MSG_AUTH);
+		if (r->o.token_len)
+			auth_mac(r->o.token, r->o.token_len, "worker", r->probe_nonce, mnonce, 0,
+				 r->o.nnodes, m.u.auth.mac);
+		if (msg_send(fd, &m, r->o.frame_cap, dl, &e) < 0 ||
+		    msg_recv(fd, 65536, dl, &in, &e) < 0) {
+			close(fd);
+			return 0;
+		}
+	}
+	close(fd);
+	if (in.type == MSG_REJECT && !strcmp(in.u.reject.code, REJECT_DUPLICATE_RANK)) {
+		snprintf(text, sizeof(text), "%s", in.u.reject.message);
+		other = 1;
+	}
+	msg_release(&in);
+	if (!other)
+		return 0;	/* another job's master, or one of another version: not ours to judge */
+	pthread_mutex_lock(&r->mu);
+	rdv_add_event(r, RDV_EV_DUPLICATE_RANK, 0, r->host, NULL, REJECT_DUPLICATE_RANK, "%s", text);
+	rdv_master_fail(r, REJECT_DUPLICATE_RANK, 0, -1, ERR_USAGE, text);
+	rdv_wake(r);
+	pthread_mutex_unlock(&r->mu);
+	return 1;
+}
+
+void *rdv_probe_main(void *arg)
+{
+	struct rdv *r = arg;
+
+	for (;;) {
+		int done;
+
+		pthread_mutex_lock(&r->mu);
+		done = r->stop || r->failed || r->probe_self || r->joined_all;
+		pthread_mutex_unlock(&r->mu);
+		if (done || rdv_probe_once(r, 1000))
+			return NULL;
+		for (int i = 0; i < 10; i++) {
+			pthread_mutex_lock(&r->mu);
+			done = r->stop || r->failed || r->probe_self;
+			pthread_mutex_unlock(&r->mu);
+			if (done)
+				return NULL;
+			poll(NULL, 0, 100);
+		}
+	}
 }

@@ -104,6 +104,7 @@ struct rdv *rdv_new(const struct rdv_opts *o)
 		r->mem = xcalloc((size_t)o->nnodes, sizeof(*r->mem));
 		snprintf(r->mem[0].host, sizeof(r->mem[0].host), "%s", r->host);
 		r->mem[0].joined = 1;
+		r->mem[0].pid = getpid();
 	}
 	return r;
 }
@@ -178,6 +179,8 @@ void rdv_free(struct rdv *r)
 		}
 		pthread_join(r->th, NULL);
 	}
+	if (r->probe_started)
+		pthread_join(r->probe_th, NULL);
 	for (size_t i = 0; i < r->ncl; i++)
 		rdv_client_free(r->cl[i]);
 	free(r->cl);
@@ -459,10 +462,19 @@ int rdv_start(struct rdv *r, struct err *e)
 	r->join_deadline = rdv_deadline_after(r->o.join_timeout_ms);
 	r->next_hb = time_now_ms();
 	if (r->master) {
+		if (auth_nonce(r->probe_nonce, e) < 0)
+			return -1;
 		r->lfd = net_listen(r->o.listen_addr, r->o.master_port, 256, r->o.proc_root, e);
-		if (r->lfd < 0)
+		if (r->lfd < 0) {
+			struct err pe = ERR_INIT;
+
+			/* the holder may be another rank 0 of this job: then both hear it now */
+			if (r->o.master_host && rdv_probe_once(r, 2000) == 1 &&
+			    rdv_failed(r, &pe))
+				return err_set(e, ERR_USAGE, "%s", pe.msg);
 			return err_prefix(e, "the master cannot listen on MASTER_PORT %d (torch's "
 					  "TCPStore needs it too)", r->o.master_port);
+		}
 		if (!r->o.token_len)
 			rdv_add_event(r, RDV_EV_AUTH_NONE, -1, NULL, NULL, "none",
 				  "no token: any process that reaches port %d may join this run",
@@ -472,6 +484,9 @@ int rdv_start(struct rdv *r, struct err *e)
 	if (pthread_create(&r->th, NULL, r->master ? rdv_master_main : rdv_worker_main, r) != 0)
 		return err_set(e, ERR_SYS, "cannot start the rendezvous thread");
 	r->th_started = 1;
+	if (r->master && r->o.nnodes > 1 && r->o.master_host && *r->o.master_host &&
+	    pthread_create(&r->probe_th, NULL, rdv_probe_main, r) == 0)
+		r->probe_started = 1;
 	return 0;
 }
 
@@ -528,6 +543,9 @@ void rdv_finish(struct rdv *r)
 	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->th, NULL);
 	r->th_started = 0;
+	if (r->probe_started)
+		pthread_join(r->probe_th, NULL);
+	r->probe_started = 0;
 }
 
 int rdv_failed(struct rdv *r, struct err *e)

@@ -67,7 +67,7 @@ struct client {
 	struct outq out;
 	int64_t deadline;	/* handshake step / closing deadline */
 	int64_t last_rx;
-	long rank, nnodes;	/* what its hello claimed */
+	long rank, nnodes, pid;	/* what its hello claimed */
 	int sent_bytes;		/* it sent anything at all (a silent connect-close is a port probe) */
 	char host[PROTO_HOST_MAX + 1];
 	char wnonce[PROTO_NONCE_HEX + 1], mnonce[PROTO_NONCE_HEX + 1];
@@ -76,6 +76,7 @@ struct client {
 struct member {
 	struct client *c;
 	int joined, gone, byed;
+	long pid;
 	char host[PROTO_HOST_MAX + 1];
 	char addr[64];
 	char last_fail[256];	/* the last refused attempt that claimed this rank */
@@ -123,6 +124,11 @@ struct rdv {
 
 	/* master */
 	int lfd;
+	/* the rank-0 probe: is another process the master on MASTER_ADDR:MASTER_PORT? */
+	pthread_t probe_th;
+	int probe_started;
+	int probe_self;		/* the probe reached this very process */
+	char probe_nonce[PROTO_NONCE_HEX + 1];
 	struct client **cl;
 	size_t ncl, acl;
 	struct member *mem;
@@ -168,6 +174,11 @@ void rdv_drain_wake(struct rdv *r);
 /* ---- the I/O threads (rdv_master.c, rdv_worker.c), started by rdv_start ---- */
 
 void *rdv_master_main(void *arg);
+/* Master: until every rank joined, asks MASTER_ADDR:MASTER_PORT whether rank 0 is this process. */
+void *rdv_probe_main(void *arg);
+/* One such question, without the lock: 1 another master answered (the run failed, both named),
+ * 0 this process answered or nobody did. */
+int rdv_probe_once(struct rdv *r, long timeout_ms);
 void *rdv_worker_main(void *arg);
 
 #endif
