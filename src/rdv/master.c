@@ -53,10 +53,20 @@ static void slot_put(struct rdv *r, const char *phase, long step, int rank, json
 static void member_dead(struct rdv *r, int rank, const char *why)
 {
 	struct member *m = &r->mem[rank];
-	char who[300], text[600];
+	char who[300], text[1200], own[300];
 
 	if (m->gone)
 		return;
+	/* a member the master stops hearing from: the master's own link first, the member is not
+	 * to blame if that is gone (and then every member would go silent at once) */
+	if (!r->reported && !m->byed && !r->failed && m->c &&
+	    rdv_own_link_down(m->c->fd, own, sizeof(own))) {
+		rdv_rank_name(r, rank, who, sizeof(who));
+		snprintf(text, sizeof(text), "this node (rank 0, %s) lost its own link: %s; %s is "
+			 "not to blame", r->host, own, who);
+		rdv_add_event(r, RDV_EV_DEAD, 0, r->host, NULL, "link_down", "%s", text);
+		rdv_master_fail(r, "dead", 0, -1, ERR_PEER, text);
+	}
 	m->gone = 1;
 	if (m->c)
 		rdv_client_close(m->c);

@@ -171,6 +171,12 @@ int64_t rdv_deadline_after(long ms);
 int rdv_cond_wait_until(struct rdv *r, int64_t deadline_ms);
 void rdv_drain_wake(struct rdv *r);
 
+/* ---- ownlink.c ---- */
+
+/* 1 with a sentence for people ("my eth1 went down ...") when the connection fd rides on an
+ * interface of this node that is down, or its route to the peer is gone; else 0. No lock. */
+int rdv_own_link_down(int fd, char *buf, size_t len);
+
 /* ---- the I/O threads (rdv_master.c, rdv_worker.c), started by rdv_start ---- */
 
 void *rdv_master_main(void *arg);
