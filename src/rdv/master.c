@@ -173,7 +173,8 @@ static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
 		return;
 	}
 	if (r->failed) {
-		queue_reject(r, c, REJECT_ABORTED, r->fail.msg);
+		/* the same code and sentence the joined nodes got in their abort */
+		queue_reject(r, c, r->fail_code[0] ? r->fail_code : REJECT_ABORTED, r->fail.msg);
 		return;
 	}
 	if (auth_nonce(c->mnonce, NULL) < 0) {
@@ -509,7 +510,7 @@ static void master_accept(struct rdv *r)
 
 		if (fd < 0)
 			return;
-		if (r->stop) {
+		if (r->stop && time_now_ms() >= r->linger_until) {
 			close(fd);
 			continue;
 		}
@@ -633,7 +634,8 @@ void *rdv_master_main(void *arg)
 		size_t n = 0;
 		int timeout;
 
-		if (r->stop && (master_flushed(r) || now >= r->stop_deadline))
+		if (r->stop && (master_flushed(r) || now >= r->stop_deadline) &&
+		    now >= r->linger_until)
 			break;
 		master_timers(r, now);
 		for (size_t i = 0; i < r->ncl; i++)
@@ -646,7 +648,8 @@ void *rdv_master_main(void *arg)
 		ALLOC_GROW(pc, r->ncl + 2, apc);
 		pfd[n] = (struct pollfd){ .fd = r->wake[0], .events = POLLIN };
 		pc[n++] = NULL;
-		pfd[n] = (struct pollfd){ .fd = r->stop ? -1 : r->lfd, .events = POLLIN };
+		pfd[n] = (struct pollfd){ .fd = r->stop && now >= r->linger_until ? -1 : r->lfd,
+					  .events = POLLIN };
 		pc[n++] = NULL;
 		next = r->next_hb;
 		for (size_t i = 0; i < r->ncl; i++) {
@@ -668,6 +671,8 @@ void *rdv_master_main(void *arg)
 			next = r->join_deadline;
 		if (r->stop && r->stop_deadline < next)
 			next = r->stop_deadline;
+		if (r->stop && r->linger_until > now && r->linger_until < next)
+			next = r->linger_until;
 		timeout = next <= now ? 0 : next - now > 1000 ? 1000 : (int)(next - now);
 
 		pthread_mutex_unlock(&r->mu);

@@ -353,6 +353,9 @@ void rdv_master_fail(struct rdv *r, const char *code, int rank, int skip, enum e
 		return;
 	r->failed = 1;
 	err_set(&r->fail, ec, "%s", text);
+	snprintf(r->fail_code, sizeof(r->fail_code), "%s", code);
+	if (ec == ERR_USAGE)
+		r->linger_until = rdv_deadline_after(CONFIG_LINGER_MS);
 	for (int i = 1; r->mem && i < r->o.nnodes; i++)
 		if (r->mem[i].joined && !r->mem[i].gone && i != skip)
 			rdv_queue_abort(r, r->mem[i].c, code, text, rank);

@@ -22,6 +22,9 @@
  * milliseconds and is never the oldest for long, while squatters only push each other out.
  */
 #define PENDING_MAX 128
+/* After a configuration error (duplicate rank, wrong count, ...) the master stays this long to
+ * tell nodes that arrive a moment later the same sentence, instead of leaving them to time out. */
+#define CONFIG_LINGER_MS 2500
 #define PER_SRC_PENDING 64
 /* How long the master waits at the end for the workers' byes, at most. */
 #define STOP_MASTER_MAX_MS 30000
@@ -112,6 +115,8 @@ struct rdv {
 	int64_t stop_deadline;
 	int failed;		/* fatal: `fail` says why */
 	struct err fail;
+	char fail_code[32];	/* master: the abort / reject code of that failure */
+	int64_t linger_until;	/* master: serve latecomers' hellos (reject) until then */
 	int joined_all;		/* master: every rank joined; worker: welcomed */
 	int reported;		/* the report went out (master) / came in (worker) */
 	int64_t join_deadline;
