@@ -169,6 +169,16 @@ static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
 			 "the master (%s) speaks %d (ncclcheck %s): run the same ncclcheck on every "
 			 "node", h->rank, h->host, c->addr, h->version, h->tool, r->host,
 			 PROTO_VERSION, NCCLCHECK_VERSION);
+		if (r->o.token_len) {
+			/* it cannot prove the token in a protocol we may not share: a stranger must not
+			 * end the run, so it is refused and named (a warning: if it was a real node,
+			 * its rank's absence is the error and names this attempt) */
+			stranger_event(r, RDV_EV_GARBAGE, c, REJECT_VERSION, "%s", text);
+			note_fail(r, h->rank, "its attempt from %s was refused: protocol version %ld",
+				  c->addr, h->version);
+			queue_reject(r, c, REJECT_VERSION, text);
+			return;
+		}
 		config_error(r, c, RDV_EV_VERSION, REJECT_VERSION, text);
 		return;
 	}
