@@ -541,7 +541,8 @@ void rdv_finish(struct rdv *r)
 	/* the master stays until every worker said bye or was declared gone (heartbeats still
 	 * judge the silent): a worker still reading a large report is not cut off. The cap only
 	 * bounds a worker that keeps heartbeating but never says bye. */
-	r->stop_deadline = rdv_deadline_after(r->master ? STOP_MASTER_MAX_MS : 1500);
+	r->stop_deadline = rdv_deadline_after(!r->master ? 1500 : r->failed ? STOP_FAILED_MAX_MS
+								     : STOP_MASTER_MAX_MS);
 	rdv_wake(r);
 	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->th, NULL);

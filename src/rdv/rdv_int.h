@@ -28,6 +28,9 @@
 #define PER_SRC_PENDING 64
 /* How long the master waits at the end for the workers' byes, at most. */
 #define STOP_MASTER_MAX_MS 30000
+/* ... and after a failure, to flush the aborts and the failure report (a master whose own link
+ * is down must not wait 30 s for buffers that will never drain). */
+#define STOP_FAILED_MAX_MS 3000
 /* Bytes read from one client per loop turn, so one fast sender cannot starve the others. */
 #define READ_BUDGET (256 << 10)
 
@@ -143,6 +146,7 @@ struct rdv {
 	struct inmsg *inbox;
 	char last_fail[300];
 	enum net_fail last_why;
+	int master_aborted;	/* the master ended the run by an abort: its report may follow */
 };
 /* ---- rdv.c: clients, events, messages, slots, waits ---- */
 

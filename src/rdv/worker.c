@@ -262,6 +262,8 @@ static void worker_read(struct rdv *r, struct client *c)
 
 				rdv_add_event(r, RDV_EV_ABORTED, (int)a->rank, a->host, NULL, a->code, "%s",
 					  a->message);
+				if (!r->failed)
+					r->master_aborted = 1;
 				worker_fail(r, !strcmp(a->code, "missing") ? ERR_TIMEOUT : ERR_PEER,
 					    "the master ended the run: %s", a->message);
 				msg_release(&im->m);
