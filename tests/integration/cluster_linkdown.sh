@@ -40,6 +40,9 @@ scenario n2
 expect_match "$(cat "$LAB_TMP/n0.out")" "rank 2 \($P-n2\) sent nothing" "n2 down: the master names rank 2"
 expect_match "$(cat "$LAB_TMP/n1.out")" "rank 2 \($P-n2\) sent nothing" "n2 down: rank 1 names rank 2"
 expect_no_match "$(cat "$LAB_TMP/n1.out")" "the master \(rank 0" "n2 down: rank 1 does not blame the master"
+head0=$(grep -m1 "^cluster: 3 nodes: " "$LAB_TMP/n0.out")
+[ -n "$head0" ] && grep -qxF "$head0" "$LAB_TMP/n1.out" &&
+	pass "n2 down: rank 1 prints the master's header" || fail "n2 down: rank 1's header ('$head0')"
 expect_no_match "$(cat "$LAB_TMP/n2.out")" "the master \(rank 0, [0-9.:]+\) sent nothing" \
 	"n2 down: n2 does not blame the master"
 
