@@ -175,28 +175,22 @@ static void finish(struct probe *p, int i, enum link_port_state st)
 /* Starts one connect; the port's state is set at once when the kernel answers synchronously. */
 static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 {
+	struct net_connect_opts o = LINK_CONNECT_OPTS(p->req->src, p->req->ifname);
 	struct sockaddr_storage ss = p->ss;
-	int fd = link_socket(&ss, SOCK_STREAM, 1, e), i;
 	struct epoll_event ev;
+	int fd, err_no, i;
 
-	if (fd < 0)
+	net_sockaddr_set_port(&ss, port);
+	fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, e);
+	if (fd < 0 && !err_no)
 		return -1;
-	if (link_bind_source(fd, ss.ss_family, p->req->src, p->req->ifname, e) < 0) {
-		close(fd);
-		return -1;
-	}
-	if (ss.ss_family == AF_INET6)
-		((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
-	else
-		((struct sockaddr_in *)&ss)->sin_port = htons(port);
-	if (connect(fd, (struct sockaddr *)&ss, p->len) == 0) {
-		p->state[port] = LINK_PORT_OPEN;
-		link_close_rst(fd);
+	if (fd < 0) {
+		p->state[port] = (uint8_t)state_of(err_no);
 		return 0;
 	}
-	if (errno != EINPROGRESS) {
-		p->state[port] = (uint8_t)state_of(errno);
-		close(fd);
+	if (!err_no) {
+		p->state[port] = LINK_PORT_OPEN;
+		link_close_rst(fd);
 		return 0;
 	}
 	i = p->free_slots[--p->nfree];
@@ -267,7 +261,11 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 			}
 			if (p->slots[i].t0 + timeout_ms > now)
 				break;
-			finish(p, i, LINK_PORT_DROPPED);
+			/* its answer may wait behind the events just read (a loaded host): look first */
+			if (net_wait_fd(p->slots[i].fd, POLLOUT, 0, NULL) == 1)
+				finish(p, i, state_of(net_connect_result(p->slots[i].fd)));
+			else
+				finish(p, i, LINK_PORT_DROPPED);
 			p->qhead++;
 		}
 	}
@@ -350,7 +348,7 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 		s->elapsed_ms += time_now_ms() - t0;
 		return 0;
 	}
-	if (link_sockaddr(req->addr, 0, &p.ss, &p.len, e) < 0)
+	if (net_sockaddr(req->addr, 0, &p.ss, &p.len, e) < 0)
 		return -1;
 	p.state = s->state;
 	p.ep = epoll_create1(EPOLL_CLOEXEC);
