@@ -796,7 +796,7 @@ void *rdv_probe_main(void *arg)
 			pthread_mutex_unlock(&r->mu);
 			if (done)
 				return NULL;
-			poll(NULL, 0, 100);
+			nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
 		}
 	}
 }

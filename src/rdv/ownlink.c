@@ -16,6 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net/sock.h"
+
 static int same_ip(const struct sockaddr *a, const struct sockaddr *b)
 {
 	if (a->sa_family != b->sa_family)
@@ -54,25 +56,15 @@ static void operstate(const char *ifname, char *buf, size_t len)
 	fclose(f);
 }
 
-/* 1 when the route from `la` to `pa` is gone (a UDP connect sends nothing, it asks the table). */
-static int no_route(const struct sockaddr_storage *la, const struct sockaddr_storage *pa)
+/* 1 when the route from `ip` to `peer` is gone (net/sock asks the table; nothing is sent). */
+static int no_route(const char *ip, const char *peer)
 {
-	struct sockaddr_storage l = *la;
-	socklen_t sl = la->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-						 : sizeof(struct sockaddr_in);
-	int fd = socket(la->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0), gone = 0;
+	struct sockaddr_storage out;
+	struct err e = ERR_INIT;
 
-	if (fd < 0)
+	if (net_route_source(peer, ip, &out, &e) == 0)
 		return 0;
-	if (l.ss_family == AF_INET)
-		((struct sockaddr_in *)&l)->sin_port = 0;
-	else
-		((struct sockaddr_in6 *)&l)->sin6_port = 0;
-	if (bind(fd, (struct sockaddr *)&l, sl) == 0 &&
-	    connect(fd, (const struct sockaddr *)pa, sl) < 0)
-		gone = errno == ENETUNREACH || errno == EHOSTUNREACH;
-	close(fd);
-	return gone;
+	return errno == ENETUNREACH || errno == EHOSTUNREACH;
 }
 
 /* A dual-stack socket names IPv4 ends ::ffff:a.b.c.d: back to AF_INET, as interfaces list them. */
@@ -130,7 +122,7 @@ int rdv_own_link_down(int fd, char *buf, size_t len)
 			 !(flags & IFF_RUNNING))
 			snprintf(buf, len, "my %s went down (no carrier, operstate %s; it carries %s)",
 				 ifname, st[0] ? st : "?", ip), down = 1;
-		else if (no_route(&la, &pa))
+		else if (no_route(ip, peer))
 			snprintf(buf, len, "this node has no route from %s (%s) to %s any more "
 				 "(ip route get %s)", ip, ifname, peer, peer), down = 1;
 	}
