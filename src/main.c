@@ -1,4 +1,4 @@
-/* ncclcheck's entry point: the verb table and dispatch, nothing else (git's git.c). */
+/* ncclcheck's entry point: dispatch on cmd/verbs.c's table, nothing else (git's git.c). */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,41 +9,6 @@
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
-/*
- * A row is a verb's descriptor (cmd/cmd.h: name, summary, options, run), or, for a verb without
- * one yet, its name, function and summary.
- */
-static const struct cmd_entry {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-	const struct verb *verb;
-} commands[] = {
-	{ .verb = &verb_node },
-	{ .name = "cluster", .fn = cmd_cluster,
-	  .summary = "run on every node: can these nodes train together, and with which settings?" },
-	{ .name = "bench", .fn = cmd_bench,
-	  .summary = "measure links and collectives across nodes in nccl-tests' format (tcp or NCCL)" },
-	{ .name = "config", .fn = cmd_config,
-	  .summary = "write the env file, torchrun / sbatch / mpirun / Kubernetes lines and Trainer(...) that fit" },
-	{ .name = "run", .fn = cmd_run,
-	  .summary = "check this node, then start a command with the recommended environment" },
-	{ .verb = &verb_explain },
-	{ .verb = &verb_lab },
-	{ .name = "attach", .fn = cmd_attach,
-	  .summary = "a job hangs now: name the rank, the collective and what that rank does" },
-};
-
-static const char *entry_name(const struct cmd_entry *c)
-{
-	return c->verb ? c->verb->name : c->name;
-}
-
-static int entry_run(const struct cmd_entry *c, int argc, char **argv)
-{
-	return c->verb ? c->verb->run(argc, argv) : c->fn(argc, argv);
-}
-
 static void usage(FILE *out)
 {
 	fputs("usage: ncclcheck [--version] [--help] VERB [ARGS]\n"
@@ -53,44 +18,45 @@ static void usage(FILE *out)
 	      "answers with the exact fix.\n"
 	      "\n"
 	      "Verbs:\n", out);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-10s %s%s\n", entry_name(&commands[i]),
-			commands[i].verb ? commands[i].verb->summary : commands[i].summary,
-			commands[i].verb && (commands[i].verb->flags & VERB_ROOT) ? " (needs root)" : "");
+	for (size_t i = 0; i < cmd_nverbs; i++)
+		fprintf(out, "  %-10s %s%s\n", cmd_verbs[i]->name, cmd_verbs[i]->summary,
+			cmd_verbs[i]->flags & VERB_ROOT ? " (needs root)" : "");
 	fputs("\n"
-	      "'ncclcheck VERB --help' explains a verb and its options.\n"
-	      "Every verb takes --json for machine-readable output.\n"
+	      "'ncclcheck VERB --help' explains a verb and its options (and 'ncclcheck VERB\n"
+	      "SUBCOMMAND --help' a subcommand, as 'ncclcheck bench p2p --help').\n"
+	      "The verbs that report take --json for machine-readable output.\n"
 	      "\n"
 	      "Exit codes: 0 nothing at error level, 1 at least one error finding,\n"
 	      "            2 usage error, 3 the check itself could not run.\n", out);
 }
 
-static const struct cmd_entry *find_cmd(const char *name)
+static const struct verb *find_verb(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(entry_name(&commands[i]), name))
-			return &commands[i];
+	for (size_t i = 0; i < cmd_nverbs; i++)
+		if (!strcmp(cmd_verbs[i]->name, name))
+			return cmd_verbs[i];
 	return NULL;
 }
 
 static int unknown_verb(const char *name)
 {
-	const char *names[ARRAY_SIZE(commands)];
+	const char **names = xcalloc(cmd_nverbs, sizeof(*names));
 	const char *best;
 
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		names[i] = entry_name(&commands[i]);
-	best = suggest_closest(name, names, ARRAY_SIZE(commands));
+	for (size_t i = 0; i < cmd_nverbs; i++)
+		names[i] = cmd_verbs[i]->name;
+	best = suggest_closest(name, names, cmd_nverbs);
 	fprintf(stderr, "ncclcheck: error: '%s' is not a ncclcheck verb", name);
 	if (best)
 		fprintf(stderr, "; did you mean '%s'?", best);
 	fputs("\nusage: see 'ncclcheck --help'\n", stderr);
+	free(names);
 	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
-	const struct cmd_entry *cmd;
+	const struct verb *cmd;
 	const char *verb;
 
 	setlocale(LC_ALL, "");
@@ -114,12 +80,14 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return cli_finish(EXIT_CLEAN);
 		}
-		cmd = find_cmd(argv[2]);
+		cmd = find_verb(argv[2]);
 		if (!cmd)
 			return unknown_verb(argv[2]);
 		{
-			char *hargv[] = { (char *)entry_name(cmd), (char *)"--help", NULL };
-			return entry_run(cmd, 2, hargv);
+			/* help VERB [SUBCOMMAND]: that page, as --help at its level gives it */
+			char *hargv[] = { (char *)cmd->name, argc > 3 ? argv[3] : (char *)"--help",
+					  (char *)"--help", NULL };
+			return cmd->run(argc > 3 ? 3 : 2, hargv);
 		}
 	}
 	if (verb[0] == '-') {
@@ -127,9 +95,9 @@ int main(int argc, char **argv)
 			verb);
 		return EXIT_USAGE;
 	}
-	cmd = find_cmd(verb);
+	cmd = find_verb(verb);
 	if (!cmd)
 		return unknown_verb(verb);
 	/* The verb sees argv[0] = its own name, like a git builtin. */
-	return entry_run(cmd, argc - 1, argv + 1);
+	return cli_json_error_flush(cmd->run(argc - 1, argv + 1));
 }

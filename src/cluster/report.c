@@ -467,7 +467,6 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 {
 	struct findings *fs = findings_new();
 	json_t *doc;
-	int config = 0;
 
 	cluster_events_findings(run->r, &run->o->rdv, fs);
 	if (!findings_count(fs, SEV_ERROR)) {
@@ -475,12 +474,10 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 						"the cluster check could not finish: %s", why->msg);
 		(void)f;
 	}
-	config = findings_find(fs, "cluster.rdv.duplicate_rank") ||
-		 findings_find(fs, "cluster.rdv.wrong_count") ||
-		 findings_find(fs, "cluster.rdv.bad_rank") || findings_find(fs, "cluster.rdv.version") ||
-		 (findings_find(fs, "cluster.auth.failed") &&
-		  findings_find(fs, "cluster.auth.failed")->sev == SEV_ERROR);
-	*code = config ? EXIT_FINDINGS : EXIT_CANNOT_RUN;
+	/* a run that did not finish is "the check could not run" on every node, whatever the
+	 * cause (a duplicate rank, a wrong count, a wrong token, a dead node): the same exit
+	 * everywhere for one cause, as the help defines it; the findings say which */
+	*code = EXIT_CANNOT_RUN;
 	findings_sort(fs);
 	doc = cluster_report_doc(run, fs, *code);
 	json_object_set_new(doc, "error", json_string(why->msg));

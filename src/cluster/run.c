@@ -29,6 +29,8 @@
 #define WORKER_IDLE_MS (10L * 60 * 1000)	/* the master's heartbeats keep it honest */
 #define FACTS_TIMEOUT_MS 60000
 #define REPORT_TIMEOUT_MS 60000
+/* a worker the master aborted waits this long for the master's failure report */
+#define FAILURE_REPORT_WAIT_MS 3000
 #define AGENT_SLACK_MS 3000
 
 void cluster_opts_init(struct cluster_opts *o)
@@ -760,6 +762,14 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	run.r = rdv_new(&o->rdv);
 	master = rdv_is_master(run.r);
 	if (rdv_start(run.r, e) < 0) {
+		if (rdv_failed(run.r, NULL)) {
+			/* the rendezvous judged it (a second rank 0 holds the port): its report */
+			we = *e;
+			*report = cluster_local_report(&run, &we, &code);
+			rdv_free(run.r);
+			run_free(&run);
+			return code;
+		}
 		rdv_free(run.r);
 		run_free(&run);
 		return -1;
@@ -853,6 +863,24 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 
 failed:
 	*report = cluster_local_report(&run, &we, &code);
+	if (master) {
+		struct err re = ERR_INIT;
+
+		/* the workers still connected print this same report (header, node table) */
+		rdv_report(run.r, report, &code, 0, &re);
+	} else {
+		json_t *mr = NULL;
+
+		if (rdv_failure_report(run.r, &mr, FAILURE_REPORT_WAIT_MS) == 0 &&
+		    json_is_object(mr)) {
+			json_object_set_new(mr, "error", json_string(we.msg));
+			json_decref(*report);
+			*report = mr;
+			code = EXIT_CANNOT_RUN;
+		} else {
+			json_decref(mr);
+		}
+	}
 	rdv_finish(run.r);
 	rdv_free(run.r);
 	run_free(&run);

@@ -26,101 +26,108 @@
 
 extern char **environ;
 
-/* bench p2p lives in cmd/bench_p2p.c (the link benchmarks); absent in a build without it */
-int cmd_bench_p2p(int argc, char **argv) __attribute__((weak));
-
-static const char bench_usage[] =
-"usage: ncclcheck bench COLLECTIVE [--backend tcp|nccl] [nccl-tests flags] [rank options]\n"
-"       ncclcheck bench p2p ...\n"
-"       ncclcheck bench tune [nccl-tests flags] [rank options] [--repeat N]\n"
-"\n"
-"Measures a collective across every rank and checks every result, with nccl-tests' columns\n"
-"and footer. Run the same command on every node (like 'cluster'): no MPI, no Python.\n"
-"The footer holds busbw against each link's ceiling (sysfs line rate, TCP goodput at its MTU;\n"
-"link.bw.low under 60 %), as # lines after 'Avg bus bandwidth' and in --json.\n"
-"COLLECTIVE: allreduce, allgather, reducescatter, broadcast, alltoall\n"
-"(--backend tcp runs allreduce, allgather and broadcast on the CPU over TCP).\n"
-"\n"
-"nccl-tests flags, same meaning (sizes take K/M/G, binary):\n"
-"  -b, --minbytes N      smallest size (default 32M)\n"
-"  -e, --maxbytes N      largest size (default 32M)\n"
-"  -i, --stepbytes N     add N between sizes (default 1M)\n"
-"  -f, --stepfactor N    multiply sizes by N instead (default 1: off)\n"
-"  -n, --iters N         timed iterations per size and placement (default 20)\n"
-"  -w, --warmup_iters N  warm-up iterations per size before the sweep (default 1)\n"
-"  -c, --check N         tcp: 0 skips checking, else every timed iteration is checked;\n"
-"                        nccl: N checked runs after the timed ones (default 1)\n"
-"  -d, --datatype T      int8 uint8 int32 uint32 int64 uint64 half float double bfloat16\n"
-"  -o, --op OP           sum prod max min (default sum)\n"
-"  -r, --root N          root of broadcast (default 0)\n"
-"  -g, --ngpus N         nccl: GPUs driven by this process, one rank each (default 1)\n"
-"  -T, --timeout SEC     give up (abort NCCL) after SEC without progress (default 60)\n"
-"\n"
-"Ranks (flags, else MASTER_ADDR/MASTER_PORT and RANK/WORLD_SIZE or NODE_RANK/NNODES):\n"
-"      --rank R          this process's rank (0 listens for the others)\n"
-"      --world N         number of processes\n"
-"      --master H:P      rank 0's address and port (default MASTER_ADDR:MASTER_PORT)\n"
-"      --peers LIST      host:port of every rank, comma-separated, rank 0 first\n"
-"\n"
-"Backends:\n"
-"      --backend B       tcp (default): a pipelined CPU ring over TCP; nccl: real NCCL on GPUs\n"
-"      --stripes N       tcp: sockets per ring neighbour (default 4)\n"
-"      --chunk N         tcp: bytes per pipelined piece (default 512K)\n"
-"      --window N        tcp: clamp each receiving socket's TCP window to N bytes\n"
-"      --nccl PATH       nccl: the libnccl.so.2 to load (default: the copy torch loads,\n"
-"                        else the loader's default)\n"
-"      --cuda PATH       nccl: libcuda.so.1 to load\n"
-"      --json            nccl-tests' JSON figures inside ncclcheck's document\n"
-"\n"
-"bench tune runs an NCCL all-reduce (sizes and -n as above) under NCCL_NSOCKS_PERTHREAD x\n"
-"NCCL_SOCKET_NTHREADS, NCCL_BUFFSIZE and NCCL_MIN_NCHANNELS, --repeat times each (default 3),\n"
-"and recommends the best only when it beats the defaults by more than their run-to-run spread.\n"
-"\n"
-"Exit codes: 0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
-"(a peer missing or dead, no GPU, NCCL failed).\n";
-
 enum {
-	OPT_BACKEND = 256,
-	OPT_RANK,
-	OPT_WORLD,
-	OPT_MASTER,
-	OPT_PEERS,
-	OPT_STRIPES,
-	OPT_CHUNK,
-	OPT_NCCL,
-	OPT_CUDA,
-	OPT_JSON,
-	OPT_WINDOW
+	OPT_MINBYTES = 1, OPT_MAXBYTES, OPT_STEPBYTES, OPT_STEPFACTOR, OPT_ITERS, OPT_WARMUP,
+	OPT_CHECK, OPT_DATATYPE, OPT_OP, OPT_ROOT, OPT_NGPUS, OPT_TIMEOUT, OPT_BACKEND, OPT_PEERS,
+	OPT_STRIPES, OPT_CHUNK, OPT_WINDOW, OPT_NCCL, OPT_CUDA, OPT_REPEAT,
 };
 
-static const struct option bench_opts[] = {
-    {"minbytes", required_argument, NULL, 'b'},
-    {"maxbytes", required_argument, NULL, 'e'},
-    {"stepbytes", required_argument, NULL, 'i'},
-    {"stepfactor", required_argument, NULL, 'f'},
-    {"iters", required_argument, NULL, 'n'},
-    {"warmup_iters", required_argument, NULL, 'w'},
-    {"check", required_argument, NULL, 'c'},
-    {"datatype", required_argument, NULL, 'd'},
-    {"op", required_argument, NULL, 'o'},
-    {"root", required_argument, NULL, 'r'},
-    {"ngpus", required_argument, NULL, 'g'},
-    {"timeout", required_argument, NULL, 'T'},
-    {"backend", required_argument, NULL, OPT_BACKEND},
-    {"rank", required_argument, NULL, OPT_RANK},
-    {"world", required_argument, NULL, OPT_WORLD},
-    {"master", required_argument, NULL, OPT_MASTER},
-    {"peers", required_argument, NULL, OPT_PEERS},
-    {"stripes", required_argument, NULL, OPT_STRIPES},
-    {"chunk", required_argument, NULL, OPT_CHUNK},
-    {"window", required_argument, NULL, OPT_WINDOW},
-    {"nccl", required_argument, NULL, OPT_NCCL},
-    {"cuda", required_argument, NULL, OPT_CUDA},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+/* nccl-tests' flags, same names and meaning; sizes take K/M/G (binary) */
+#define BENCH_ROWS_SWEEP \
+	{ .name = "minbytes", .short_name = 'b', .arg = "N", .id = OPT_MINBYTES, \
+	  .help = "smallest size (default 32M)" }, \
+	{ .name = "maxbytes", .short_name = 'e', .arg = "N", .id = OPT_MAXBYTES, \
+	  .help = "largest size (default 32M)" }, \
+	{ .name = "stepbytes", .short_name = 'i', .arg = "N", .id = OPT_STEPBYTES, \
+	  .help = "add N between sizes (default 1M)" }, \
+	{ .name = "stepfactor", .short_name = 'f', .arg = "N", .id = OPT_STEPFACTOR, \
+	  .help = "multiply sizes by N instead (default 1: off)" }, \
+	{ .name = "iters", .short_name = 'n', .arg = "N", .id = OPT_ITERS, \
+	  .help = "timed iterations per size and placement (default 20)" }, \
+	{ .name = "warmup_iters", .short_name = 'w', .arg = "N", .id = OPT_WARMUP, \
+	  .help = "warm-up iterations per size before the sweep (default 1)" }, \
+	{ .name = "check", .short_name = 'c', .arg = "N", .id = OPT_CHECK, \
+	  .help = "tcp: 0 skips checking, else every timed iteration is checked;\n" \
+		  "nccl: N checked runs after the timed ones (default 1)" }, \
+	{ .name = "datatype", .short_name = 'd', .arg = "T", .id = OPT_DATATYPE, \
+	  .help = "int8 uint8 int32 uint32 int64 uint64 half float double bfloat16\n" \
+		  "(default float)" }, \
+	{ .name = "op", .short_name = 'o', .arg = "OP", .id = OPT_OP, \
+	  .help = "sum prod max min (default sum)" }, \
+	{ .name = "root", .short_name = 'r', .arg = "N", .id = OPT_ROOT, \
+	  .help = "root of broadcast (default 0)" }, \
+	{ .name = "ngpus", .short_name = 'g', .arg = "N", .id = OPT_NGPUS, \
+	  .help = "nccl: GPUs driven by this process, one rank each (default 1)" }, \
+	{ .name = "timeout", .short_name = 'T', .arg = "SEC", .id = OPT_TIMEOUT, \
+	  .help = "give up (abort NCCL) after SEC without progress (default 60)" }
+
+/* who is who: the launch options every multi-node verb shares, and bench's old spellings */
+#define BENCH_ROWS_RANKS \
+	CLI_ROW_MASTER, \
+	CLI_ROW_NODES, \
+	CLI_ROW_NODE_RANK, \
+	{ .name = "nproc-per-node", .arg = "N", .id = OPT_LAUNCH_NPROC, \
+	  .help = "processes per node: N x --nodes ranks, this one LOCAL_RANK of its\n" \
+		  "node (default 1: one process per node)" }, \
+	{ .name = "world", .arg = "N", .id = OPT_LAUNCH_NODES, .flags = CLI_OPT_ALIAS }, \
+	{ .name = "rank", .arg = "R", .id = OPT_LAUNCH_NODE_RANK, .flags = CLI_OPT_ALIAS }, \
+	{ .name = "peers", .arg = "LIST", .id = OPT_PEERS, \
+	  .help = "host:port of every rank, comma-separated, rank 0 first (instead of\n" \
+		  "--master)" }
+
+#define BENCH_ROWS_NCCL \
+	{ .name = "nccl", .arg = "PATH", .id = OPT_NCCL, \
+	  .help = "nccl: the libnccl.so.2 to load (default: the copy torch loads,\n" \
+		  "else the loader's default)" }, \
+	{ .name = "cuda", .arg = "PATH", .id = OPT_CUDA, .help = "nccl: libcuda.so.1 to load" }
+
+static const struct cli_opt bench_opts[] = {
+	BENCH_ROWS_SWEEP,
+	BENCH_ROWS_RANKS,
+	{ .name = "backend", .arg = "B", .id = OPT_BACKEND,
+	  .help = "tcp (default): a pipelined CPU ring over TCP; nccl: real NCCL on GPUs" },
+	{ .name = "stripes", .arg = "N", .id = OPT_STRIPES,
+	  .help = "tcp: sockets per ring neighbour (default 4)" },
+	{ .name = "chunk", .arg = "N", .id = OPT_CHUNK,
+	  .help = "tcp: bytes per pipelined piece (default 512K)" },
+	{ .name = "window", .arg = "N", .id = OPT_WINDOW,
+	  .help = "tcp: clamp each receiving socket's TCP window to N bytes (default:\n"
+		  "the kernel's autotuning)" },
+	BENCH_ROWS_NCCL,
+	{ 0 },
 };
 
+static const struct cli_opt tune_opts[] = {
+	BENCH_ROWS_SWEEP,
+	BENCH_ROWS_RANKS,
+	BENCH_ROWS_NCCL,
+	{ .name = "repeat", .arg = "N", .id = OPT_REPEAT,
+	  .help = "runs of each configuration, 2..8 (default 3)" },
+	{ 0 },
+};
+
+static const char bench_exit_codes[] =
+	"0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
+	"(a peer missing or dead, no GPU, NCCL failed).\n";
+
+static int cmd_bench_tune(int argc, char **argv);
+
+const struct verb verb_bench_tune = {
+	.name = "bench tune",
+	.summary = "find the NCCL socket settings that beat the defaults on this network",
+	.description =
+		"Runs an NCCL all-reduce (sizes and -n as for bench) under NCCL_NSOCKS_PERTHREAD x\n"
+		"NCCL_SOCKET_NTHREADS, NCCL_BUFFSIZE and NCCL_MIN_NCHANNELS, --repeat times each, and\n"
+		"recommends the best only when it beats the defaults by more than their run-to-run\n"
+		"spread. Run the same command on every node.\n",
+	.opts = tune_opts,
+	.json_help = "every configuration's runs and the recommendation as JSON",
+	.examples =
+		"  ncclcheck bench tune --master 10.0.0.1:29500 --nodes 2 --node-rank 0 -b 64M -e 64M\n",
+	.exit_codes = bench_exit_codes,
+	.flags = VERB_JSON,
+	.run = cmd_bench_tune,
+};
 
 /* nccl-tests' parsesize: a number with an optional K/M/G (binary) suffix. */
 static int parse_size(const char *s, size_t *out)
@@ -186,13 +193,139 @@ static uint64_t params_hash(const struct bench_args *a)
 	return fnv(0xcbf29ce484222325ULL, buf);
 }
 
-static int parse_args(int argc, char **argv, const struct envmap *env, struct bench_args *a)
+/* One of bench's (or bench tune's) options into `a`; CLI_STOP after a usage error. */
+static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_launch *lo)
 {
+	const char *arg = c->arg;
 	long v;
-	int c;
+	int r = cli_launch_option(c, id, lo);
+
+	if (r)
+		return r;
+	switch (id) {
+	case OPT_MINBYTES:
+	case OPT_MAXBYTES:
+	case OPT_STEPBYTES:
+		if (parse_size(arg, id == OPT_MINBYTES ? &a->so.minbytes
+				    : id == OPT_MAXBYTES ? &a->so.maxbytes : &a->so.stepbytes) < 0)
+			return cli_fail(c, "-%c wants a size like 8, 64K, 32M or 1G, not '%s'",
+					id == OPT_MINBYTES ? 'b' : id == OPT_MAXBYTES ? 'e' : 'i',
+					arg);
+		break;
+	case OPT_STEPFACTOR:
+	case OPT_ITERS:
+	case OPT_WARMUP:
+	case OPT_CHECK:
+	case OPT_NGPUS: {
+		static const char flag[] = {
+			[OPT_STEPFACTOR] = 'f', [OPT_ITERS] = 'n', [OPT_WARMUP] = 'w',
+			[OPT_CHECK] = 'c', [OPT_NGPUS] = 'g',
+		};
+		int *dst[] = { [OPT_STEPFACTOR] = &a->so.stepfactor, [OPT_ITERS] = &a->so.iters,
+			       [OPT_WARMUP] = &a->so.warmup, [OPT_CHECK] = &a->so.check,
+			       [OPT_NGPUS] = &a->so.nlocal };
+
+		if (cli_parse_long(arg, id == OPT_ITERS || id == OPT_STEPFACTOR || id == OPT_NGPUS,
+				   id == OPT_NGPUS ? 16 : 1000000, &v) < 0)
+			return cli_fail(c, "-%c wants a number, not '%s'", flag[id], arg);
+		*dst[id] = (int)v;
+		break;
+	}
+	case OPT_DATATYPE:
+		if (coll_dtype_parse(arg) < 0)
+			return cli_fail(c, "unknown datatype '%s' (int8 uint8 int32 uint32 int64 "
+					"uint64 half float double bfloat16)", arg);
+		a->so.dtype = coll_dtype_parse(arg);
+		break;
+	case OPT_OP:
+		if (coll_op_parse(arg) < 0)
+			return cli_fail(c, "unknown op '%s' (sum prod max min; avg is not checked "
+					"exactly)", arg);
+		a->so.op = coll_op_parse(arg);
+		break;
+	case OPT_ROOT:
+		if (cli_parse_long(arg, 0, 1 << 20, &v) < 0)
+			return cli_fail(c, "-r wants a rank, not '%s'", arg);
+		a->so.root = (int)v;
+		break;
+	case OPT_TIMEOUT:
+		if (cli_parse_long(arg, 1, 86400, &a->timeout_s) < 0)
+			return cli_fail(c, "-T wants seconds, not '%s'", arg);
+		break;
+	case OPT_BACKEND:
+		if (strcmp(arg, "tcp") && strcmp(arg, "nccl"))
+			return cli_fail(c, "--backend is tcp or nccl, not '%s'", arg);
+		a->backend = arg;
+		break;
+	case OPT_PEERS: split_peers(a, arg); break;
+	case OPT_STRIPES:
+		if (cli_parse_long(arg, 1, 16, &v) < 0)
+			return cli_fail(c, "--stripes is 1..16, not '%s'", arg);
+		a->stripes = (int)v;
+		break;
+	case OPT_CHUNK:
+		if (parse_size(arg, &a->chunk) < 0 || a->chunk < 4096)
+			return cli_fail(c, "--chunk wants a size >= 4K, not '%s'", arg);
+		break;
+	case OPT_WINDOW: {
+		size_t w;
+
+		if (parse_size(arg, &w) < 0 || w < 65536 || w > (1u << 30))
+			return cli_fail(c, "--window wants a size of 64K..1G, not '%s'", arg);
+		a->window = (int)w;
+		break;
+	}
+	case OPT_NCCL: a->nccl_path = arg; break;
+	case OPT_CUDA: a->cuda_path = arg; break;
+	case OPT_REPEAT:
+		if (cli_parse_long(arg, 2, TUNE_MAX_REPS, &v) < 0)
+			return cli_fail(c, "--repeat is 2..%d", TUNE_MAX_REPS);
+		a->repeat = (int)v;
+		break;
+	}
+	return id;
+}
+
+/*
+ * This process's rank and the world from the launch options: one process per node unless
+ * --nproc-per-node says more, then this one is LOCAL_RANK of its node. -1 after a usage error.
+ */
+static int bench_ranks(const struct cli_launch *lo, const struct envmap *env, struct bench_args *a)
+{
+	long nproc = lo->nproc_per_node > 0 ? lo->nproc_per_node : 1, local = 0;
+	const char *lr = envmap_get(env, "LOCAL_RANK");
+
+	if (lo->nproc_per_node > 1 &&
+	    (!lr || cli_parse_long(lr, 0, lo->nproc_per_node - 1, &local) < 0)) {
+		cli_usage_error("bench", "--nproc-per-node %ld: which process of the node is this? "
+				"LOCAL_RANK must be 0..%ld (torchrun and srun set it), not '%s'",
+				lo->nproc_per_node, lo->nproc_per_node - 1, lr ? lr : "(unset)");
+		return -1;
+	}
+	if (lo->nodes > 0) {
+		if (lo->nodes * nproc > 4096) {
+			cli_usage_error("bench", "%ld ranks: bench runs up to 4096",
+					lo->nodes * nproc);
+			return -1;
+		}
+		a->world = (int)(lo->nodes * nproc);
+	}
+	if (lo->node_rank >= 0)
+		a->rank = (int)(lo->node_rank * nproc + local);
+	a->master = lo->master;
+	return 0;
+}
+
+static int parse_args(const struct verb *v, int argc, char **argv, const struct envmap *env,
+		      struct bench_args *a, struct cli *c)
+{
+	struct cli_launch lo;
+	long val;
+	int id;
 
 	*a = (struct bench_args){
-	    .backend = "tcp", .rank = -1, .world = -1, .stripes = 4, .timeout_s = 60};
+	    .backend = "tcp", .rank = -1, .world = -1, .stripes = 4, .timeout_s = 60, .repeat = 3,
+	    .cli = c};
 	a->so = (struct sweep_opts){.dtype = COLL_FLOAT,
 	                            .op = COLL_SUM,
 	                            .minbytes = 32 << 20,
@@ -203,134 +336,32 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 	                            .warmup = 1,
 	                            .check = 1,
 	                            .nlocal = 1};
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":b:e:i:f:n:w:c:d:o:r:g:T:h", bench_opts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'b':
-		case 'e':
-		case 'i':
-			if (parse_size(optarg, c == 'b'   ? &a->so.minbytes
-			                       : c == 'e' ? &a->so.maxbytes
-			                                  : &a->so.stepbytes) < 0)
-				return cli_usage_error("bench",
-				                       "-%c wants a size like 8, 64K, 32M or "
-				                       "1G, not '%s'",
-				                       c, optarg);
-			break;
-		case 'f':
-		case 'n':
-		case 'w':
-		case 'c':
-		case 'g':
-			if (cli_parse_long(optarg, c == 'n' || c == 'f' || c == 'g' ? 1 : 0,
-			                   c == 'g' ? 16 : 1000000, &v) < 0)
-				return cli_usage_error("bench", "-%c wants a number, not '%s'", c,
-				                       optarg);
-			if (c == 'f')
-				a->so.stepfactor = (int)v;
-			else if (c == 'n')
-				a->so.iters = (int)v;
-			else if (c == 'w')
-				a->so.warmup = (int)v;
-			else if (c == 'c')
-				a->so.check = (int)v;
-			else
-				a->so.nlocal = (int)v;
-			break;
-		case 'd':
-			if (coll_dtype_parse(optarg) < 0)
-				return cli_usage_error("bench",
-				                       "unknown datatype '%s' (int8 uint8 int32 "
-				                       "uint32 int64 uint64 half float double "
-				                       "bfloat16)",
-				                       optarg);
-			a->so.dtype = coll_dtype_parse(optarg);
-			break;
-		case 'o':
-			if (coll_op_parse(optarg) < 0)
-				return cli_usage_error("bench",
-				                       "unknown op '%s' (sum prod max min; "
-				                       "avg is not checked exactly)",
-				                       optarg);
-			a->so.op = coll_op_parse(optarg);
-			break;
-		case 'r':
-			if (cli_parse_long(optarg, 0, 1 << 20, &v) < 0)
-				return cli_usage_error("bench", "-r wants a rank, not '%s'",
-				                       optarg);
-			a->so.root = (int)v;
-			break;
-		case 'T':
-			if (cli_parse_long(optarg, 1, 86400, &a->timeout_s) < 0)
-				return cli_usage_error("bench", "-T wants seconds, not '%s'",
-				                       optarg);
-			break;
-		case OPT_BACKEND:
-			if (strcmp(optarg, "tcp") && strcmp(optarg, "nccl"))
-				return cli_usage_error(
-				    "bench", "--backend is tcp or nccl, not '%s'", optarg);
-			a->backend = optarg;
-			break;
-		case OPT_RANK:
-		case OPT_WORLD:
-			if (cli_parse_long(optarg, c == OPT_RANK ? 0 : 1, 4096, &v) < 0)
-				return cli_usage_error("bench", "--%s wants a number, not '%s'",
-				                       c == OPT_RANK ? "rank" : "world", optarg);
-			*(c == OPT_RANK ? &a->rank : &a->world) = (int)v;
-			break;
-		case OPT_MASTER:
-			a->master = optarg;
-			break;
-		case OPT_PEERS:
-			split_peers(a, optarg);
-			break;
-		case OPT_STRIPES:
-			if (cli_parse_long(optarg, 1, 16, &v) < 0)
-				return cli_usage_error("bench", "--stripes is 1..16, not '%s'",
-				                       optarg);
-			a->stripes = (int)v;
-			break;
-		case OPT_CHUNK:
-			if (parse_size(optarg, &a->chunk) < 0 || a->chunk < 4096)
-				return cli_usage_error(
-				    "bench", "--chunk wants a size >= 4K, not '%s'", optarg);
-			break;
-		case OPT_WINDOW: {
-			size_t w;
-			if (parse_size(optarg, &w) < 0 || w < 65536 || w > (1u << 30))
-				return cli_usage_error(
-				    "bench", "--window wants a size of 64K..1G, not '%s'", optarg);
-			a->window = (int)w;
-			break;
-		}
-		case OPT_NCCL:
-			a->nccl_path = optarg;
-			break;
-		case OPT_CUDA:
-			a->cuda_path = optarg;
-			break;
-		case OPT_JSON:
-			a->json = 1;
-			break;
-		case 'h':
-			fputs(bench_usage, stdout);
-			return cli_finish(EXIT_CLEAN) == EXIT_CLEAN ? -1 : EXIT_CANNOT_RUN;
-		default:
-			return cli_bad_option("bench", c, argv, bench_opts);
-		}
+	cli_launch_init(&lo);
+	cli_start(c, v, argc, argv);
+	while ((id = cli_next(c)) > 0)
+		if (bench_option(c, id, a, &lo) == CLI_STOP)
+			return c->code;
+	if (id == CLI_STOP)
+		return c->code ? c->code : -1;
+	if (bench_ranks(&lo, env, a) < 0)
+		return EXIT_USAGE;
+	a->json = c->common.json;
+	if (v == &verb_bench_tune) {
+		/* an all-reduce over NCCL, per configuration */
+		a->backend = "nccl";
+		a->so.kind = coll_kind_by_name("allreduce");
+	} else {
+		if (c->optind != argc - 1)
+			return cli_usage_error("bench", c->optind >= argc ?
+					       "which collective? (allreduce, allgather, "
+					       "reducescatter, broadcast, alltoall, p2p)"
+					       : "one collective per run");
+		a->so.kind = coll_kind_by_name(argv[c->optind]);
+		if (!a->so.kind)
+			return cli_usage_error("bench", "unknown collective '%s' (allreduce, "
+					       "allgather, reducescatter, broadcast, alltoall, p2p)",
+					       argv[c->optind]);
 	}
-	if (optind != argc - 1)
-		return cli_usage_error(
-		    "bench", optind >= argc ? "which collective? (allreduce, "
-		                              "allgather, reducescatter, broadcast, alltoall, p2p)"
-		                            : "one collective per run");
-	a->so.kind = coll_kind_by_name(argv[optind]);
-	if (!a->so.kind)
-		return cli_usage_error("bench",
-		                       "unknown collective '%s' (allreduce, allgather, "
-		                       "reducescatter, broadcast, alltoall, p2p)",
-		                       argv[optind]);
 	if (a->so.minbytes > a->so.maxbytes)
 		return cli_usage_error("bench", "-b %zu is larger than -e %zu", a->so.minbytes,
 		                       a->so.maxbytes);
@@ -348,14 +379,14 @@ static int parse_args(int argc, char **argv, const struct envmap *env, struct be
 	if (a->rank < 0) {
 		const char *r = envmap_get(env, "RANK") ? envmap_get(env, "RANK")
 		                                        : envmap_get(env, "NODE_RANK");
-		if (r && cli_parse_long(r, 0, 4096, &v) == 0)
-			a->rank = (int)v;
+		if (r && cli_parse_long(r, 0, 4096, &val) == 0)
+			a->rank = (int)val;
 	}
 	if (a->world < 0 && !a->npeers) {
 		const char *w = envmap_get(env, "WORLD_SIZE") ? envmap_get(env, "WORLD_SIZE")
 		                                              : envmap_get(env, "NNODES");
-		if (w && cli_parse_long(w, 1, 4096, &v) == 0)
-			a->world = (int)v;
+		if (w && cli_parse_long(w, 1, 4096, &val) == 0)
+			a->world = (int)val;
 	}
 	if (a->rank < 0)
 		a->rank = 0;
@@ -487,20 +518,17 @@ int bench_finish(const struct bench_args *a, struct bench_report *rep, int64_t w
 		               "'ncclcheck node' on every node");
 		code = EXIT_FINDINGS;
 	}
-	if (a->json) {
-		json_t *payload = json_object(), *doc;
+	{
+		json_t *payload = json_object();
+
 		json_object_set_new(payload, "bench", rep ? bench_report_json(rep) : json_null());
-		doc = render_json_doc("bench", payload, fs, code);
-		render_json_print(stdout, doc);
-		json_decref(doc);
+		code = cmd_report(a->cli, payload, fs, &(struct report_text){
+			.flags = REPORT_CODE | REPORT_NO_SUMMARY, .code = code,
+			.doc_verb = "bench" });
 		json_decref(payload);
-	} else if (findings_count(fs, SEV_OK) || findings_max(fs) > SEV_OK) {
-		struct render_opts ro;
-		cli_render_opts(&ro, 0, 0);
-		render_findings_text(stdout, fs, &ro);
 	}
 	findings_free(fs);
-	return cli_finish(code);
+	return code;
 }
 
 static int run_tcp(const struct bench_args *a, struct boot *b)
@@ -571,79 +599,97 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 	return rcode;
 }
 
+static const struct verb *const bench_subs[] = { &verb_bench_p2p, &verb_bench_tune };
+
+const struct verb verb_bench = {
+	.name = "bench",
+	.summary = "measure links and collectives across nodes in nccl-tests' format (tcp or NCCL)",
+	.args = "COLLECTIVE",
+	.description =
+		"Measures a collective across every rank and checks every result, with nccl-tests'\n"
+		"columns and footer. Run the same command on every node (like 'cluster'): no MPI, no\n"
+		"Python. The footer holds busbw against each link's ceiling (sysfs line rate, TCP goodput\n"
+		"at its MTU; link.bw.low under 60 %), as # lines after 'Avg bus bandwidth' and in --json.\n"
+		"COLLECTIVE: allreduce, allgather, reducescatter, broadcast, alltoall (--backend tcp runs\n"
+		"allreduce, allgather and broadcast on the CPU over TCP).\n"
+		"\n"
+		"Ranks come from --master, --nodes and --node-rank (one process per node; with\n"
+		"--nproc-per-node N, N per node and this one is LOCAL_RANK of its node), else from\n"
+		"MASTER_ADDR/MASTER_PORT and RANK/WORLD_SIZE or NODE_RANK/NNODES.\n",
+	.opts = bench_opts,
+	.json_help = "nccl-tests' JSON figures inside ncclcheck's document",
+	.examples =
+		"  ncclcheck bench allreduce --master 10.0.0.1:29500 --nodes 2 --node-rank 0   (node 0)\n"
+		"  ncclcheck bench allreduce --master 10.0.0.1:29500 --nodes 2 --node-rank 1   (node 1)\n"
+		"  ncclcheck bench allgather --backend nccl -b 8 -e 128M -f 2 -g 8 --json\n"
+		"  ncclcheck bench p2p --serve 5201     and     ncclcheck bench p2p --connect ADDR:5201\n",
+	.exit_codes = bench_exit_codes,
+	.flags = VERB_JSON,
+	.run = cmd_bench,
+	.subs = bench_subs,
+	.nsubs = ARRAY_SIZE(bench_subs),
+};
+
+static void free_peers(struct bench_args *a)
+{
+	for (size_t i = 0; i < a->npeers; i++)
+		free(a->peers[i]);
+	free(a->peers);
+}
+
+static struct boot_opts boot_opts_of(const struct bench_args *a, uint64_t salt)
+{
+	return (struct boot_opts){.rank = a->rank,
+	                          .world = a->world,
+	                          .master = a->master,
+	                          .peers = (const char *const *)a->peers,
+	                          .npeers = a->npeers,
+	                          .timeout_ms = a->timeout_s * 1000,
+	                          .params_hash = params_hash(a) ^ salt};
+}
+
+/* bench tune [flags] [--repeat N] */
+static int cmd_bench_tune(int argc, char **argv)
+{
+	struct envmap *env = envmap_new(environ);
+	struct bench_args a;
+	struct boot_opts bo;
+	struct cli c;
+	int rc = parse_args(&verb_bench_tune, argc, argv, env, &a, &c);
+
+	if (!rc) {
+		a.so.check_every_iter = 0;
+		bo = boot_opts_of(&a, 0x7475);
+		rc = bench_run_tune(&a, env, &bo, a.repeat);
+	} else if (rc < 0) {
+		rc = EXIT_CLEAN;
+	}
+	free_peers(&a);
+	envmap_free(env);
+	return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
+	const struct verb *sub = cli_sub(&verb_bench, argc, argv);
 	struct envmap *env;
 	struct bench_args a;
 	struct boot_opts bo;
 	struct err e = ERR_INIT;
 	struct boot *b;
+	struct cli c;
 	int rc;
 
-	if (argc >= 2 && !strcmp(argv[1], "p2p")) {
-		if (!cmd_bench_p2p) {
-			error("'bench p2p' is not in this build");
-			return EXIT_CANNOT_RUN;
-		}
-		return cmd_bench_p2p(argc - 1, argv + 1);
-	}
+	if (sub)
+		return sub->run(argc - 1, argv + 1);
 	env = envmap_new(environ);
-	if (argc >= 2 && !strcmp(argv[1], "tune")) {
-		/* bench tune [flags] [--repeat N]: an all-reduce over NCCL, per configuration */
-		char **nargv = xcalloc((size_t)argc + 4, sizeof(*nargv));
-		int nargc = 0, repeat = 3;
-		long v;
-		nargv[nargc++] = argv[0];
-		nargv[nargc++] = (char *)"--backend";
-		nargv[nargc++] = (char *)"nccl";
-		for (int i = 2; i < argc; i++) {
-			if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-				if (cli_parse_long(argv[++i], 2, TUNE_MAX_REPS, &v) < 0) {
-					free(nargv);
-					envmap_free(env);
-					return cli_usage_error("bench", "--repeat is 2..%d",
-					                       TUNE_MAX_REPS);
-				}
-				repeat = (int)v;
-				continue;
-			}
-			nargv[nargc++] = argv[i];
-		}
-		nargv[nargc++] = (char *)"allreduce";
-		rc = parse_args(nargc, nargv, env, &a);
-		if (!rc) {
-			a.backend = "nccl";
-			a.so.check_every_iter = 0;
-			bo = (struct boot_opts){.rank = a.rank,
-			                        .world = a.world,
-			                        .master = a.master,
-			                        .peers = (const char *const *)a.peers,
-			                        .npeers = a.npeers,
-			                        .timeout_ms = a.timeout_s * 1000,
-			                        .params_hash = params_hash(&a) ^ 0x7475};
-			rc = bench_run_tune(&a, env, &bo, repeat);
-		} else if (rc < 0) {
-			rc = EXIT_CLEAN;
-		}
-		free(nargv);
-		for (size_t i = 0; i < a.npeers; i++)
-			free(a.peers[i]);
-		free(a.peers);
-		envmap_free(env);
-		return rc;
-	}
-	rc = parse_args(argc, argv, env, &a);
+	rc = parse_args(&verb_bench, argc, argv, env, &a, &c);
 	if (rc) {
+		free_peers(&a);
 		envmap_free(env);
 		return rc < 0 ? EXIT_CLEAN : rc;
 	}
-	bo = (struct boot_opts){.rank = a.rank,
-	                        .world = a.world,
-	                        .master = a.master,
-	                        .peers = (const char *const *)a.peers,
-	                        .npeers = a.npeers,
-	                        .timeout_ms = a.timeout_s * 1000,
-	                        .params_hash = params_hash(&a)};
+	bo = boot_opts_of(&a, 0);
 	if (!strcmp(a.backend, "nccl")) {
 		rc = bench_run_nccl(&a, env, &bo);
 	} else {
@@ -655,9 +701,7 @@ int cmd_bench(int argc, char **argv)
 			rc = run_tcp(&a, b);
 		}
 	}
-	for (size_t i = 0; i < a.npeers; i++)
-		free(a.peers[i]);
-	free(a.peers);
+	free_peers(&a);
 	envmap_free(env);
 	return rc;
 }

@@ -15,12 +15,16 @@
 #include "report/bench.h"
 #include "util/envmap.h"
 
+struct cli;
+
 struct bench_args {
+	const struct cli *cli;	/* the command line parsed: --json, and the report's tail */
 	struct sweep_opts so;
 	const char *backend, *master, *nccl_path, *cuda_path;
 	char **peers;
 	size_t npeers;
 	int rank, world, stripes, json, window;
+	int repeat;		/* bench tune: runs per configuration */
 	size_t chunk;
 	long timeout_s;
 	char master_buf[320]; /* MASTER_ADDR:MASTER_PORT when no flag gives it */

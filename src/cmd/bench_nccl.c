@@ -275,8 +275,9 @@ int bench_run_tune(const struct bench_args *a, const struct envmap *env, const s
 	spread = tune_spread(&res[0], 0.02);
 	fs = findings_new();
 	tune_findings(cfg, res, ncfg, spread, fs);
-	if (a->json) {
-		json_t *payload = json_object(), *arr = json_array(), *doc;
+	{
+		json_t *payload = json_object(), *arr = json_array();
+
 		for (size_t c = 0; c < ncfg; c++) {
 			json_t *runs = json_array();
 			for (size_t r = 0; r < res[c].n; r++)
@@ -287,17 +288,13 @@ int bench_run_tune(const struct bench_args *a, const struct envmap *env, const s
 		}
 		json_object_set_new(payload, "tune",
 		                    json_pack("{s:o, s:f}", "results", arr, "spread", spread));
-		doc = render_json_doc("bench", payload, fs, rc);
-		render_json_print(stdout, doc);
-		json_decref(doc);
+		rc = cmd_report(a->cli, payload, fs, &(struct report_text){
+			.flags = REPORT_CODE | REPORT_NO_SUMMARY | REPORT_VERBOSE, .code = rc,
+			.doc_verb = "bench" });
 		json_decref(payload);
-	} else {
-		struct render_opts ro;
-		cli_render_opts(&ro, 1, 0);
-		render_findings_text(stdout, fs, &ro);
 	}
 	findings_free(fs);
 	free(res);
-	return cli_finish(rc);
+	return rc;
 }
 

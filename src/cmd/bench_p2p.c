@@ -22,40 +22,71 @@
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 
-static const char usage_text[] =
-"usage: ncclcheck bench p2p --serve [ADDR:]PORT [--idle DURATION]\n"
-"       ncclcheck bench p2p --connect ADDR:PORT [--tests LIST] [--addr ADDR] [--src ADDR]\n"
-"                           [--ifname IF] [--connect-ports P,...]\n"
-"                           [--ports LO-HI | --port-list P,...] [--streams N[,N...]]\n"
-"                           [--duration D] [--max-mtu N] [--timeout D]\n"
-"                           [--scan-timeout D] [--window N] [--batch N] [--json]\n"
-"\n"
-"Link tests between two nodes, one serving and one connecting (iperf3 -s / -c style), over a\n"
-"plain control connection. The serving node is the target: it opens the listeners, UDP echo\n"
-"and receivers on its own address; the connecting node reaches for them.\n"
-"\n"
-"  --serve [ADDR:]PORT  answer link tests on this control port (all addresses by default)\n"
-"  --idle D             with --serve: exit after D without a control connection (default 300s)\n"
-"  --connect ADDR:PORT  the serving node's control address\n"
-"  --tests LIST         connect, scan, mtu, bw, comma-separated (default connect,mtu,bw)\n"
-"  --addr ADDR          the target address to test (default: the control address); test\n"
-"                       another interface of the serving node by its address there\n"
-"  --src ADDR           source address on this node; --ifname IF binds the interface too\n"
-"  --connect-ports P,.. connect: ports the target listens on (default 0: one the kernel\n"
-"                       picks, as NCCL's listeners do)\n"
-"  --ports LO-HI        scan: the range (default 32768-60999, Linux's ip_local_port_range)\n"
-"  --port-list P,...    scan: just these ports (sampled ports)\n"
-"  --streams N[,N...]   bw: TCP streams per run (default 1), e.g. 1,2,4\n"
-"  --duration D         bw: seconds per run (default 3s)\n"
-"  --max-mtu N          mtu: top of the search (default: this node's interface MTU)\n"
-"  --timeout D          connect / mtu / bw step timeout (defaults 2s / 250ms / 3s)\n"
-"  --scan-timeout D     scan: no answer after D = dropped (default 400ms)\n"
-"  --window N           scan: connects in flight (default: a whole batch)\n"
-"  --batch N            scan: listeners the target opens per batch (default 4096)\n"
-"  --json               machine-readable output\n"
-"\n"
-"Exit codes: 0 every test passed, 1 a test found a problem, 2 usage error, 3 could not run\n"
-"(no answer on the control port, the peer vanished).\n";
+enum { OPT_SERVE = 1, OPT_IDLE, OPT_CONNECT, OPT_TESTS, OPT_ADDR, OPT_SRC, OPT_IFNAME,
+	OPT_CONNECT_PORTS, OPT_PORTS, OPT_PORT_LIST, OPT_STREAMS, OPT_DURATION, OPT_MAX_MTU,
+	OPT_TIMEOUT, OPT_SCAN_TIMEOUT, OPT_WINDOW, OPT_BATCH };
+
+static const struct cli_opt p2p_opts[] = {
+	{ .name = "serve", .arg = "[ADDR:]PORT", .id = OPT_SERVE,
+	  .help = "answer link tests on this control port (all addresses by default)" },
+	{ .name = "idle", .arg = "D", .id = OPT_IDLE,
+	  .help = "with --serve: exit after D without a control connection (default 300s)" },
+	{ .name = "connect", .arg = "ADDR:PORT", .id = OPT_CONNECT,
+	  .help = "the serving node's control address" },
+	{ .name = "tests", .arg = "LIST", .id = OPT_TESTS,
+	  .help = "connect, scan, mtu, bw, comma-separated (default connect,mtu,bw)" },
+	{ .name = "addr", .arg = "ADDR", .id = OPT_ADDR,
+	  .help = "the target address to test (default: the control address); test\n"
+		  "another interface of the serving node by its address there" },
+	{ .name = "src", .arg = "ADDR", .id = OPT_SRC,
+	  .help = "source address on this node (default: the kernel's choice)" },
+	{ .name = "ifname", .arg = "IF", .id = OPT_IFNAME,
+	  .help = "bind to this interface too (default: the route's)" },
+	{ .name = "connect-ports", .arg = "P,...", .id = OPT_CONNECT_PORTS,
+	  .help = "connect: ports the target listens on (default 0: one the kernel\n"
+		  "picks, as NCCL's listeners do)" },
+	{ .name = "ports", .arg = "LO-HI", .id = OPT_PORTS,
+	  .help = "scan: the range (default 32768-60999, Linux's ip_local_port_range)" },
+	{ .name = "port-list", .arg = "P,...", .id = OPT_PORT_LIST,
+	  .help = "scan: just these ports (sampled ports; default: the whole range)" },
+	{ .name = "streams", .arg = "N[,N...]", .id = OPT_STREAMS,
+	  .help = "bw: TCP streams per run (default 1), e.g. 1,2,4" },
+	{ .name = "duration", .arg = "D", .id = OPT_DURATION,
+	  .help = "bw: seconds per run (default 3s)" },
+	{ .name = "max-mtu", .arg = "N", .id = OPT_MAX_MTU,
+	  .help = "mtu: top of the search (default: this node's interface MTU)" },
+	{ .name = "timeout", .arg = "D", .id = OPT_TIMEOUT,
+	  .help = "connect / mtu / bw step timeout (defaults 2s / 250ms / 3s)" },
+	{ .name = "scan-timeout", .arg = "D", .id = OPT_SCAN_TIMEOUT,
+	  .help = "scan: no answer after D = dropped (default 400ms)" },
+	{ .name = "window", .arg = "N", .id = OPT_WINDOW,
+	  .help = "scan: connects in flight (default: a whole batch)" },
+	{ .name = "batch", .arg = "N", .id = OPT_BATCH,
+	  .help = "scan: listeners the target opens per batch (default 4096)" },
+	{ 0 },
+};
+
+int cmd_bench_p2p(int argc, char **argv);
+
+const struct verb verb_bench_p2p = {
+	.name = "bench p2p",
+	.summary = "link tests between two nodes, one serving and one connecting (iperf3 style)",
+	.description =
+		"Link tests between two nodes, one serving and one connecting (iperf3 -s / -c style),\n"
+		"over a plain control connection. The serving node is the target: it opens the\n"
+		"listeners, UDP echo and receivers on its own address; the connecting node reaches for\n"
+		"them. Give either --serve or --connect.\n",
+	.opts = p2p_opts,
+	.json_help = "machine-readable output: every test's result and the findings",
+	.examples =
+		"  ncclcheck bench p2p --serve 5201                                 (on node A)\n"
+		"  ncclcheck bench p2p --connect 10.0.0.1:5201 --tests connect,mtu,bw --streams 1,4\n",
+	.exit_codes =
+		"0 every test passed, 1 a test found a problem, 2 usage error, 3 could not run\n"
+		"(no answer on the control port, the peer vanished).\n",
+	.flags = VERB_JSON,
+	.run = cmd_bench_p2p,
+};
 
 static volatile sig_atomic_t stop_flag;
 
@@ -201,7 +232,17 @@ static void fill(struct link_req *r, enum link_kind k, const struct opts *o)
 		r->duration_ms = (int)o->duration_ms;
 }
 
-static int run_tests(const struct opts *o)
+/* The results' lines came as they were measured; a blank line before the findings. */
+static void blank_line(FILE *out, const json_t *payload, const struct render_opts *ro,
+		       const void *arg)
+{
+	(void)payload;
+	(void)ro;
+	(void)arg;
+	fputc('\n', out);
+}
+
+static int run_tests(const struct cli *c, const struct opts *o)
 {
 	struct link_ctl_chan cc = { .fd = -1 };
 	struct link_chan ch = { link_ctl_call, &cc };
@@ -268,158 +309,122 @@ static int run_tests(const struct opts *o)
 	if (code == EXIT_CLEAN && findings_max(fs) == SEV_ERROR)
 		code = EXIT_FINDINGS;
 	findings_sort(fs);
-	if (o->json) {
-		json_t *payload = json_object(), *doc;
+	{
+		json_t *payload = json_object();
 
 		json_object_set_new(payload, "results", results);
-		results = NULL;
-		doc = render_json_doc("bench p2p", payload, fs, code);
-		render_json_print(stdout, doc);
-		json_decref(doc);
+		code = cmd_report(c, payload, fs, &(struct report_text){
+			.head = blank_line, .flags = REPORT_CODE | REPORT_NO_SUMMARY,
+			.code = code });
 		json_decref(payload);
-	} else {
-		struct render_opts ro;
-
-		cli_render_opts(&ro, 0, 0);
-		printf("\n");
-		render_findings_text(stdout, fs, &ro);
 	}
-	json_decref(results);
 	findings_free(fs);
-	return cli_finish(code);
+	return code;
+}
+
+/* One option into `o` (or the serve / connect specs); CLI_STOP after a usage error. */
+static int p2p_option(struct cli *c, int id, struct opts *o, const char **serve_spec,
+		      const char **connect_spec, long *idle_ms)
+{
+	const char *arg = c->arg;
+	long v[LINK_SCAN_LIST_MAX];
+	int n;
+
+	switch (id) {
+	case OPT_SERVE: *serve_spec = arg; break;
+	case OPT_IDLE:
+		if (cli_parse_duration_ms(arg, idle_ms) < 0 || *idle_ms < 1)
+			return cli_fail(c, "bad --idle '%s'", arg);
+		break;
+	case OPT_CONNECT: *connect_spec = arg; break;
+	case OPT_TESTS:
+		if (parse_tests(arg, &o->tests) < 0)
+			return cli_fail(c, "--tests takes connect, scan, mtu, bw; not '%s'", arg);
+		break;
+	case OPT_ADDR:
+	case OPT_SRC:
+		if (!link_addr_valid(arg))
+			return cli_fail(c, "'%s' is not a numeric address", arg);
+		snprintf(id == OPT_ADDR ? o->addr : o->src, LINK_ADDR_LEN, "%s", arg);
+		break;
+	case OPT_IFNAME:
+		if (strlen(arg) >= LINK_IFNAME_LEN || !*arg || strchr(arg, '/'))
+			return cli_fail(c, "bad interface name '%s'", arg);
+		snprintf(o->ifname, sizeof(o->ifname), "%s", arg);
+		break;
+	case OPT_PORTS: {
+		const char *dash = strchr(arg, '-');
+		char lo[8];
+
+		if (!dash || dash - arg >= (long)sizeof(lo))
+			return cli_fail(c, "--ports wants LO-HI");
+		memcpy(lo, arg, (size_t)(dash - arg));
+		lo[dash - arg] = '\0';
+		if (cli_parse_long(lo, 1, 65535, &o->lo) < 0 ||
+		    cli_parse_long(dash + 1, o->lo, 65535, &o->hi) < 0)
+			return cli_fail(c, "--ports wants LO-HI within 1-65535, not '%s'", arg);
+		break;
+	}
+	case OPT_PORT_LIST:
+		if (parse_list(arg, v, LINK_SCAN_LIST_MAX, 1, 65535, &n) < 0)
+			return cli_fail(c, "--port-list wants up to %d ports", LINK_SCAN_LIST_MAX);
+		for (int i = 0; i < n; i++)
+			o->list[i] = (uint16_t)v[i];
+		o->nlist = n;
+		break;
+	case OPT_STREAMS:
+		if (parse_list(arg, o->streams, 8, 1, LINK_BW_STREAMS_MAX, &o->nstreams) < 0)
+			return cli_fail(c, "--streams wants up to 8 counts of 1..%d",
+					LINK_BW_STREAMS_MAX);
+		break;
+	case OPT_CONNECT_PORTS:
+		if (parse_list(arg, o->cports, LINK_CONNECT_PORTS_MAX, 0, 65535, &o->ncports) < 0)
+			return cli_fail(c, "--connect-ports wants up to %d ports (0: one the "
+					"kernel picks)", LINK_CONNECT_PORTS_MAX);
+		break;
+	case OPT_DURATION:
+		if (cli_parse_duration_ms(arg, &o->duration_ms) < 0 || o->duration_ms < 1 ||
+		    o->duration_ms > LINK_DURATION_MAX)
+			return cli_fail(c, "bad --duration '%s'", arg);
+		break;
+	case OPT_MAX_MTU:
+		if (cli_parse_long(arg, 576, 65535, &o->max_mtu) < 0)
+			return cli_fail(c, "--max-mtu wants 576..65535");
+		break;
+	case OPT_TIMEOUT:
+	case OPT_SCAN_TIMEOUT: {
+		long *t = id == OPT_TIMEOUT ? &o->timeout_ms : &o->scan_timeout_ms;
+
+		if (cli_parse_duration_ms(arg, t) < 0 || *t < 1 || *t > LINK_TIMEOUT_MAX)
+			return cli_fail(c, "bad timeout '%s'", arg);
+		break;
+	}
+	case OPT_WINDOW:
+	case OPT_BATCH:
+		if (cli_parse_long(arg, 1, LINK_SCAN_BATCH_MAX,
+				   id == OPT_WINDOW ? &o->window : &o->batch) < 0)
+			return cli_fail(c, "--window/--batch want 1..%d", LINK_SCAN_BATCH_MAX);
+		break;
+	}
+	return id;
 }
 
 int cmd_bench_p2p(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "serve", required_argument, NULL, 'S' },
-		{ "idle", required_argument, NULL, 'I' },
-		{ "connect", required_argument, NULL, 'c' },
-		{ "tests", required_argument, NULL, 't' },
-		{ "addr", required_argument, NULL, 'a' },
-		{ "src", required_argument, NULL, 's' },
-		{ "ifname", required_argument, NULL, 'i' },
-		{ "ports", required_argument, NULL, 'p' },
-		{ "port-list", required_argument, NULL, 'l' },
-		{ "streams", required_argument, NULL, 'n' },
-		{ "connect-ports", required_argument, NULL, 'P' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "max-mtu", required_argument, NULL, 'm' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "scan-timeout", required_argument, NULL, 'o' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct opts o = { .lo = 32768, .hi = 60999, .nstreams = 1, .streams = { 1 } };
 	const char *serve_spec = NULL, *connect_spec = NULL;
-	long idle_ms = 300000, v[LINK_SCAN_LIST_MAX];
-	int c, n;
+	long idle_ms = 300000;
+	struct cli c;
+	int id;
 
 	parse_tests("connect,mtu,bw", &o.tests);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-			serve_spec = optarg;
-			break;
-		case 'I':
-			if (cli_parse_duration_ms(optarg, &idle_ms) < 0 || idle_ms < 1)
-				return cli_usage_error("bench p2p", "bad --idle '%s'", optarg);
-			break;
-		case 'c':
-			connect_spec = optarg;
-			break;
-		case 't':
-			if (parse_tests(optarg, &o.tests) < 0)
-				return cli_usage_error("bench p2p", "--tests takes connect, scan, mtu, "
-						       "bw; not '%s'", optarg);
-			break;
-		case 'a':
-		case 's':
-			if (!link_addr_valid(optarg))
-				return cli_usage_error("bench p2p", "'%s' is not a numeric address",
-						       optarg);
-			snprintf(c == 'a' ? o.addr : o.src, LINK_ADDR_LEN, "%s", optarg);
-			break;
-		case 'i':
-			if (strlen(optarg) >= LINK_IFNAME_LEN || !*optarg || strchr(optarg, '/'))
-				return cli_usage_error("bench p2p", "bad interface name '%s'", optarg);
-			snprintf(o.ifname, sizeof(o.ifname), "%s", optarg);
-			break;
-		case 'p': {
-			const char *dash = strchr(optarg, '-');
-			char lo[8];
-
-			if (!dash || dash - optarg >= (long)sizeof(lo))
-				return cli_usage_error("bench p2p", "--ports wants LO-HI");
-			memcpy(lo, optarg, (size_t)(dash - optarg));
-			lo[dash - optarg] = '\0';
-			if (cli_parse_long(lo, 1, 65535, &o.lo) < 0 ||
-			    cli_parse_long(dash + 1, o.lo, 65535, &o.hi) < 0)
-				return cli_usage_error("bench p2p", "--ports wants LO-HI within "
-						       "1-65535, not '%s'", optarg);
-			break;
-		}
-		case 'l':
-			if (parse_list(optarg, v, LINK_SCAN_LIST_MAX, 1, 65535, &n) < 0)
-				return cli_usage_error("bench p2p", "--port-list wants up to %d "
-						       "ports", LINK_SCAN_LIST_MAX);
-			for (int i = 0; i < n; i++)
-				o.list[i] = (uint16_t)v[i];
-			o.nlist = n;
-			break;
-		case 'n':
-			if (parse_list(optarg, o.streams, 8, 1, LINK_BW_STREAMS_MAX, &o.nstreams) < 0)
-				return cli_usage_error("bench p2p", "--streams wants up to 8 counts "
-						       "of 1..%d", LINK_BW_STREAMS_MAX);
-			break;
-		case 'P':
-			if (parse_list(optarg, o.cports, LINK_CONNECT_PORTS_MAX, 0, 65535,
-				       &o.ncports) < 0)
-				return cli_usage_error("bench p2p", "--connect-ports wants up to %d "
-						       "ports (0: one the kernel picks)",
-						       LINK_CONNECT_PORTS_MAX);
-			break;
-		case 'd':
-			if (cli_parse_duration_ms(optarg, &o.duration_ms) < 0 || o.duration_ms < 1 ||
-			    o.duration_ms > LINK_DURATION_MAX)
-				return cli_usage_error("bench p2p", "bad --duration '%s'", optarg);
-			break;
-		case 'm':
-			if (cli_parse_long(optarg, 576, 65535, &o.max_mtu) < 0)
-				return cli_usage_error("bench p2p", "--max-mtu wants 576..65535");
-			break;
-		case 'T':
-		case 'o':
-			if (cli_parse_duration_ms(optarg, c == 'T' ? &o.timeout_ms
-							   : &o.scan_timeout_ms) < 0 ||
-			    (c == 'T' ? o.timeout_ms : o.scan_timeout_ms) < 1 ||
-			    (c == 'T' ? o.timeout_ms : o.scan_timeout_ms) > LINK_TIMEOUT_MAX)
-				return cli_usage_error("bench p2p", "bad timeout '%s'", optarg);
-			break;
-		case 'w':
-		case 'b':
-			if (cli_parse_long(optarg, 1, LINK_SCAN_BATCH_MAX,
-					   c == 'w' ? &o.window : &o.batch) < 0)
-				return cli_usage_error("bench p2p", "--window/--batch want 1..%d",
-						       LINK_SCAN_BATCH_MAX);
-			break;
-		case 'j':
-			o.json = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return cli_finish(EXIT_CLEAN);
-		default:
-			return cli_bad_option("bench p2p", c, argv, longopts);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("bench p2p", "unexpected argument '%s'", argv[optind]);
+	cli_start(&c, &verb_bench_p2p, argc, argv);
+	while ((id = cli_next(&c)) > 0)
+		if (p2p_option(&c, id, &o, &serve_spec, &connect_spec, &idle_ms) == CLI_STOP)
+			return c.code;
+	if (id == CLI_STOP)
+		return c.code;
+	o.json = c.common.json;
 	if (!!serve_spec == !!connect_spec)
 		return cli_usage_error("bench p2p", "give either --serve or --connect");
 	if (serve_spec)
@@ -427,5 +432,5 @@ int cmd_bench_p2p(int argc, char **argv)
 	if (split_hostport(connect_spec, o.ctl_addr, sizeof(o.ctl_addr), &o.ctl_port, 0) < 0)
 		return cli_usage_error("bench p2p", "--connect wants ADDR:PORT with a numeric "
 				       "address, not '%s'", connect_spec);
-	return run_tests(&o);
+	return run_tests(&c, &o);
 }

@@ -4,10 +4,14 @@
  */
 #include "cmd/cmd.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/launch.h"
 #include "ncclcheck.h"
+#include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 /* getopt_long's val for the verb's option i, and for the common options. */
@@ -87,22 +91,46 @@ void cli_start(struct cli *c, const struct verb *v, int argc, char **argv)
 	add_long(c, &n, "help", no_argument, VAL_HELP);
 	add_short(c, 'h', 0);
 	c->longopts[n] = (struct option){ 0 };
+	if (v->flags & VERB_JSON)
+		for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+			if (!strcmp(argv[i], "--json"))
+				cli_json_errors(1);
 	/* a fresh scan: verbs may parse more than once in one process (help VERB, tests) */
 	optind = 0;
 	opterr = 0;
 }
 
-/* The first word of "lab up": the page `--help` is on. */
-static const char *help_page(const struct verb *v, char *buf, size_t len)
+/* The row an alias stands for: the first one with its id that is not an alias. */
+static const struct cli_opt *alias_target(const struct verb *v, const struct cli_opt *alias)
 {
-	snprintf(buf, len, "%.*s", (int)strcspn(v->name, " "), v->name);
-	return buf;
+	for (size_t i = 0; v->opts && v->opts[i].name; i++)
+		if (v->opts[i].id == alias->id && !(v->opts[i].flags & CLI_OPT_ALIAS))
+			return &v->opts[i];
+	return alias;
+}
+
+static void alias_note(const struct verb *v, const struct cli_opt *o)
+{
+	fflush(stdout);
+	fprintf(stderr, "ncclcheck: note: '%s --%s' is the old spelling of '--%s'; it works for "
+		"one more release\n", v->name, o->name, alias_target(v, o)->name);
+}
+
+int cli_fail(struct cli *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->code = cli_usage_error(c->verb->name, "%s", msg);
+	return CLI_STOP;
 }
 
 int cli_next(struct cli *c)
 {
 	const struct verb *v = c->verb;
-	char page[64];
 	int ch;
 
 	if (c->overflow) {
@@ -116,7 +144,7 @@ int cli_next(struct cli *c)
 	case -1:
 		c->optind = optind;
 		if (!v->args && optind < c->argc) {
-			c->code = cli_usage_error(help_page(v, page, sizeof(page)),
+			c->code = cli_usage_error(v->name,
 						  "unexpected argument '%s'", c->argv[optind]);
 			return CLI_STOP;
 		}
@@ -144,13 +172,18 @@ int cli_next(struct cli *c)
 	default:
 		break;
 	}
-	if (ch >= VAL_OPT && ch < VAL_OPT + (int)nopts(v->opts))
-		return v->opts[ch - VAL_OPT].id;
+	if (ch >= VAL_OPT && ch < VAL_OPT + (int)nopts(v->opts)) {
+		const struct cli_opt *o = &v->opts[ch - VAL_OPT];
+
+		if (o->flags & CLI_OPT_ALIAS)
+			alias_note(v, o);
+		return o->id;
+	}
 	for (size_t i = 0; v->opts && v->opts[i].name; i++)
 		if (v->opts[i].short_name == ch)
 			return v->opts[i].id;
 	/* unreachable: getopt returns only what the tables hold */
-	c->code = cli_usage_error(help_page(v, page, sizeof(page)), "cannot parse option '%c'", ch);
+	c->code = cli_usage_error(v->name, "cannot parse option '%c'", ch);
 	return CLI_STOP;
 }
 
@@ -176,7 +209,7 @@ static void synopsis_opt(FILE *out, int *col, int indent, const struct cli_opt *
 {
 	char item[128];
 
-	if (o->flags & CLI_OPT_HIDDEN)
+	if (o->flags & (CLI_OPT_HIDDEN | CLI_OPT_ALIAS))
 		return;
 	snprintf(item, sizeof(item), "[--%s%s%s]%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "",
 		 o->flags & CLI_OPT_MULTI ? "..." : "");
@@ -199,14 +232,31 @@ void cli_help_synopsis(FILE *out, const struct verb *v, const char *lead)
 	if (v->args)
 		synopsis_item(out, &col, indent, v->args);
 	fputc('\n', out);
+	if (v->nsubs)
+		fprintf(out, "%*sncclcheck %s SUBCOMMAND ...\n", (int)strlen(lead), "",
+			v->name);
 }
 
-static void option_line(FILE *out, const struct cli_opt *o, const char *help)
+/* Writes `text`, whose lines after the first are indented by `indent`. */
+static void hanging(FILE *out, const char *text, int indent)
+{
+	for (const char *p = text ? text : ""; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		fwrite(p, 1, len, out);
+		p += len;
+		if (*p == '\n' && *++p)
+			fprintf(out, "\n%*s", indent, "");
+	}
+	fputc('\n', out);
+}
+
+static void option_line(FILE *out, const struct verb *v, const struct cli_opt *o, const char *help)
 {
 	char label[128];
 	int n;
 
-	if (o->flags & CLI_OPT_HIDDEN)
+	if (o->flags & (CLI_OPT_HIDDEN | CLI_OPT_ALIAS))
 		return;
 	if (o->short_name)
 		snprintf(label, sizeof(label), "-%c, --%s%s%s", o->short_name, o->name,
@@ -220,16 +270,13 @@ static void option_line(FILE *out, const struct cli_opt *o, const char *help)
 		n = 0;
 	}
 	fprintf(out, "%*s", HELP_COLUMN - n, "");
-	for (const char *p = help ? help : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-		fwrite(p, 1, len, out);
-		p += len;
-		if (*p == '\n') {
-			p++;
-			fprintf(out, "\n%*s", HELP_COLUMN, "");
-		}
-	}
-	fputc('\n', out);
+	hanging(out, help, HELP_COLUMN);
+	/* its old spellings, each on a line of its own under it */
+	for (size_t i = 0; v && v->opts && v->opts[i].name; i++)
+		if ((v->opts[i].flags & CLI_OPT_ALIAS) && v->opts[i].id == o->id)
+			fprintf(out, "%*s(old spelling --%s%s%s: works, with a note, for one more "
+				"release)\n", HELP_COLUMN, "", v->opts[i].name, v->opts[i].arg ? " " : "",
+				v->opts[i].arg ? v->opts[i].arg : "");
 }
 
 void cli_help_options(FILE *out, const struct verb *v)
@@ -238,22 +285,169 @@ void cli_help_options(FILE *out, const struct verb *v)
 	unsigned verb_flags = v->flags;
 
 	if (verb_flags & VERB_JSON)
-		option_line(out, &common_json, v->json_help ? v->json_help : common_json.help);
+		option_line(out, NULL, &common_json,
+			    v->json_help ? v->json_help : common_json.help);
 	for (size_t i = 0; opts && opts[i].name; i++)
-		option_line(out, &opts[i], opts[i].help);
+		option_line(out, v, &opts[i], opts[i].help);
 	if (verb_flags & VERB_TEXT) {
-		option_line(out, &common_verbose, common_verbose.help);
-		option_line(out, &common_no_color, common_no_color.help);
+		option_line(out, NULL, &common_verbose, common_verbose.help);
+		option_line(out, NULL, &common_no_color, common_no_color.help);
 	}
+}
+
+/* The last word of "bench p2p": what argv[1] says to choose it. */
+static const char *sub_word(const struct verb *sub)
+{
+	const char *sp = strrchr(sub->name, ' ');
+
+	return sp ? sp + 1 : sub->name;
+}
+
+void cli_help_subs(FILE *out, const struct verb *v)
+{
+	if (!v->nsubs)
+		return;
+	fprintf(out, "\nSubcommands ('ncclcheck %s SUBCOMMAND --help' explains each):\n", v->name);
+	for (size_t i = 0; i < v->nsubs; i++) {
+		fprintf(out, "  %-10s ", sub_word(v->subs[i]));
+		hanging(out, v->subs[i]->summary, 13);
+	}
+}
+
+void cli_help_tail(FILE *out, const struct verb *v)
+{
+	if (v->epilogue)
+		fprintf(out, "\n%s", v->epilogue);
+	if (v->examples)
+		fprintf(out, "\nExamples:\n%s", v->examples);
+	if (v->exit_codes)
+		fprintf(out, "\nExit codes: %s", v->exit_codes);
 }
 
 void cli_help(FILE *out, const struct verb *v)
 {
 	cli_help_synopsis(out, v, "usage: ");
-	if (v->description)
-		fprintf(out, "\n%s", v->description);
+	fprintf(out, "\n%s", v->description ? v->description : v->summary);
+	if (!v->description)
+		fputc('\n', out);
 	fputc('\n', out);
 	cli_help_options(out, v);
-	if (v->epilogue)
-		fprintf(out, "\n%s", v->epilogue);
+	cli_help_subs(out, v);
+	cli_help_tail(out, v);
+}
+
+/* ---- subcommands ---- */
+
+const struct verb *cli_sub(const struct verb *v, int argc, char **argv)
+{
+	if (argc < 2)
+		return NULL;
+	for (size_t i = 0; i < v->nsubs; i++)
+		if (!strcmp(argv[1], sub_word(v->subs[i])))
+			return v->subs[i];
+	return NULL;
+}
+
+int cli_select(const struct verb *v, int argc, char **argv)
+{
+	const struct verb *sub = cli_sub(v, argc, argv);
+	const char **words;
+	const char *best;
+	struct strbuf list = STRBUF_INIT;
+	int code;
+
+	if (sub)
+		return sub->run(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "help"))) {
+		if (v->help)
+			v->help(stdout, v);
+		else
+			cli_help(stdout, v);
+		return cli_finish(EXIT_CLEAN);
+	}
+	words = xcalloc(v->nsubs + 1, sizeof(*words));
+	for (size_t i = 0; i < v->nsubs; i++) {
+		words[i] = sub_word(v->subs[i]);
+		strbuf_addf(&list, "%s%s", i ? (i + 1 == v->nsubs ? " or " : ", ") : "", words[i]);
+	}
+	if (argc < 2)
+		code = cli_usage_error(v->name, "'%s' needs a subcommand: %s", v->name, list.buf);
+	else if ((best = suggest_closest(argv[1], words, v->nsubs)))
+		code = cli_usage_error(v->name, "unknown subcommand '%s'; did you mean '%s'?",
+				       argv[1], best);
+	else
+		code = cli_usage_error(v->name, "unknown subcommand '%s' (%s)", argv[1], list.buf);
+	strbuf_release(&list);
+	free(words);
+	return code;
+}
+
+/* ---- the launch options ---- */
+
+void cli_launch_init(struct cli_launch *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->nodes = l->node_rank = l->nproc_per_node = -1;
+}
+
+/* ADDR, ADDR:PORT, [v6]:PORT or a bare v6 address into l->master_addr and l->master_port. */
+static int parse_master(struct cli *c, const char *arg, struct cli_launch *l)
+{
+	char *addr = l->master_addr;
+	const size_t addrlen = sizeof(l->master_addr);
+	const char *colon;
+	long port;
+
+	if (arg[0] == '[') {
+		const char *end = strchr(arg, ']');
+
+		if (!end || (end[1] && end[1] != ':') || (size_t)(end - arg - 1) >= addrlen)
+			return cli_fail(c, "--master wants ADDR[:PORT] or [IPv6]:PORT, not '%s'",
+					arg);
+		memcpy(addr, arg + 1, (size_t)(end - arg - 1));
+		addr[end - arg - 1] = '\0';
+		colon = end[1] ? end + 1 : NULL;
+	} else {
+		colon = strchr(arg, ':');
+		if (colon && strchr(colon + 1, ':'))
+			colon = NULL;	/* a bare IPv6 address */
+		if (strlen(arg) >= addrlen)
+			return cli_fail(c, "--master '%s' is too long", arg);
+		strcpy(addr, arg);
+		if (colon)
+			addr[colon - arg] = '\0';
+	}
+	if (colon) {
+		if (cli_parse_long(colon + 1, 1, 65535, &port) < 0)
+			return cli_fail(c, "--master port must be 1..65535, not '%s'", colon + 1);
+		l->master_port = (int)port;
+	}
+	if (!addr[0])
+		return cli_fail(c, "--master wants an address, not '%s'", arg);
+	l->master = arg;
+	return 1;
+}
+
+int cli_launch_option(struct cli *c, int id, struct cli_launch *l)
+{
+	switch (id) {
+	case OPT_LAUNCH_MASTER:
+		return parse_master(c, c->arg, l);
+	case OPT_LAUNCH_NODES:
+		if (cli_parse_long(c->arg, 1, LAUNCH_HOSTS_MAX, &l->nodes) < 0)
+			return cli_fail(c, "--nodes wants a count of 1..%d, not '%s'",
+					LAUNCH_HOSTS_MAX, c->arg);
+		return 1;
+	case OPT_LAUNCH_NODE_RANK:
+		if (cli_parse_long(c->arg, 0, LAUNCH_HOSTS_MAX - 1, &l->node_rank) < 0)
+			return cli_fail(c, "--node-rank wants 0..N-1, not '%s'", c->arg);
+		return 1;
+	case OPT_LAUNCH_NPROC:
+		if (cli_parse_long(c->arg, 1, 1024, &l->nproc_per_node) < 0)
+			return cli_fail(c, "--nproc-per-node wants 1..1024, not '%s'", c->arg);
+		return 1;
+	default:
+		return 0;
+	}
 }

@@ -13,6 +13,42 @@
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
+/* --json on the command line: the first error is kept for cli_json_error_flush(). */
+static struct {
+	int on, doc_printed;
+	char msg[1024];
+} json_err;
+
+void cli_json_errors(int on)
+{
+	json_err.on = on;
+}
+
+static void keep_error(const char *fmt, va_list ap)
+{
+	if (json_err.on && !json_err.msg[0])
+		vsnprintf(json_err.msg, sizeof(json_err.msg), fmt, ap);
+}
+
+void cli_print_doc(json_t *doc)
+{
+	json_err.doc_printed = 1;
+	render_json_print(stdout, doc);
+}
+
+int cli_json_error_flush(int code)
+{
+	json_t *doc;
+
+	if (!json_err.on || json_err.doc_printed || code == EXIT_CLEAN)
+		return code;
+	doc = json_pack("{s:s, s:i}", "error", json_err.msg[0] ? json_err.msg : "failed",
+			"exit_code", code);
+	render_json_print(stdout, doc);
+	json_decref(doc);
+	return cli_finish(code);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
@@ -21,6 +57,9 @@ int error(const char *fmt, ...)
 	fputs("ncclcheck: error: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	keep_error(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	return -1;
@@ -46,6 +85,9 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
 	fputs("ncclcheck: error: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	keep_error(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nusage: see 'ncclcheck %s --help'\n", verb);
 	return EXIT_USAGE;
@@ -74,12 +116,9 @@ int cli_bad_option(const char *verb, int c, char **argv, const struct option *lo
 		names[i] = longopts[i].name;
 	best = suggest_closest(want, names, n);
 	if (best) {
-		fflush(stdout);
-		fprintf(stderr, "ncclcheck: error: unknown option '--%s' for '%s'; did you mean '--%s'?\n",
-			want, verb, best);
-		fprintf(stderr, "usage: see 'ncclcheck %s --help'\n", verb);
 		free(names);
-		return EXIT_USAGE;
+		return cli_usage_error(verb, "unknown option '--%s' for '%s'; did you mean '--%s'?",
+				       want, verb, best);
 	}
 	free(names);
 	return cli_usage_error(verb, "unknown option '--%s' for '%s'", want, verb);

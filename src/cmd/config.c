@@ -4,7 +4,7 @@
  * gathers the verdict (shared with `run`), picks the outputs and writes them.
  */
 #include "cmd/cmd.h"
-#include "cmd/recommend.h"
+#include "cmd/verdict.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,52 +24,60 @@
 
 extern char **environ;
 
-static const char config_usage[] =
-"usage: ncclcheck config [--env] [--torchrun] [--lightning] [--sbatch] [--taskprolog]\n"
-"                        [--mpirun] [--k8s] [--out DIR] [--json] [--from FILE]\n"
-"                        [--nodes N] [--gpus-per-node N] [--master ADDR[:PORT]] [--node-rank R]\n"
-"                        [--cloud autodl|aws|aliyun|azure|gcp|oci|generic] [--launcher CMD]\n"
-"                        [--script CMD] [--find-unused-parameters] [--static-graph] ...\n"
-"\n"
-"Writes the environment and the launch commands that fit what ncclcheck measured: only the\n"
-"settings the checks showed to be needed, each with the reason, and never the obsolete or\n"
-"wrong advice in circulation (the reason for leaving each out is written too).\n"
-"\n"
-"Outputs (none chosen: --env; --out DIR writes all of them into DIR):\n"
-"  --env                  env file / .bashrc block                 (ncclcheck.env)\n"
-"  --torchrun             torchrun per node, and the c10d form     (torchrun-node<R>.sh, torchrun-c10d.sh)\n"
-"  --lightning            PyTorch Lightning Trainer(...)           (trainer.py)\n"
-"  --sbatch               Slurm batch script                       (job.sbatch)\n"
-"  --taskprolog           Slurm TaskProlog printing the exports    (taskprolog.sh)\n"
-"  --mpirun               Open MPI mpirun with -x                  (mpirun.sh)\n"
-"  --k8s                  Kubeflow PyTorchJob                      (pytorchjob.yaml)\n"
-"  --out DIR              write every output into DIR (created), plus recommendation.json,\n"
-"                         and nccl.conf / sysctl-nccl.conf when settings belong there\n"
-"  --json                 print the recommendation, the outputs and the findings as JSON\n"
-"  --check FILE           instead: check a batch script / Trainer(...) file (repeatable, read\n"
-"                         together) for launcher numbers that disagree (exit 1 on an error)\n"
-"\n"
-"The verdict:\n"
-"  --from FILE            a saved 'ncclcheck cluster --json' or 'node --json' document (or bare\n"
-"                         facts); without it this node is checked now, as 'ncclcheck node' does\n"
-"  --no-python            skip the Python probe when checking this node\n"
-"  --python-timeout SEC   give up on an interpreter after SEC seconds\n"
-"\n"
-"The job (defaults: what the facts and the launch environment show):\n"
-"  --nodes N              number of nodes (NNODES, PET_NNODES, SLURM_JOB_NUM_NODES)\n"
-"  --gpus-per-node N      processes per node = Lightning devices (the GPUs seen)\n"
-"  --master ADDR[:PORT]   rank 0's address and TCPStore port (MASTER_ADDR, MASTER_PORT, 29500)\n"
-"  --rdzv-port PORT       the c10d rendezvous port (29400)\n"
-"  --node-rank R          --torchrun: only node R's script\n"
-"  --cloud NAME           add a cloud's documented settings (default: the detected cloud)\n"
-"  --launcher CMD         the torchrun command (default: torchrun)\n"
-"  --script CMD           the training script and its arguments (default: train.py)\n"
-"  --job-name NAME        sbatch / Kubernetes job name (default: train)\n"
-"  --image IMAGE          container image for --k8s\n"
-"  --find-unused-parameters  the model has parameters without a gradient in some steps\n"
-"  --static-graph         the model's graph is the same every step (DDP static_graph)\n"
-"\n"
-"Exit codes: 0 written, 2 usage error or unusable document, 3 could not run or write.\n";
+enum { OPT_ENV = 1, OPT_TORCHRUN, OPT_LIGHTNING, OPT_SBATCH, OPT_TASKPROLOG, OPT_MPIRUN, OPT_K8S,
+	OPT_OUT, OPT_CHECK };
+
+static const struct cli_opt config_opts[] = {
+	{ .name = "env", .id = OPT_ENV, .help = "env file / .bashrc block (ncclcheck.env)" },
+	{ .name = "torchrun", .id = OPT_TORCHRUN,
+	  .help = "torchrun per node, and the c10d form (torchrun-node<R>.sh,\n"
+		  "torchrun-c10d.sh)" },
+	{ .name = "lightning", .id = OPT_LIGHTNING,
+	  .help = "PyTorch Lightning Trainer(...) (trainer.py)" },
+	{ .name = "sbatch", .id = OPT_SBATCH, .help = "Slurm batch script (job.sbatch)" },
+	{ .name = "taskprolog", .id = OPT_TASKPROLOG,
+	  .help = "Slurm TaskProlog printing the exports (taskprolog.sh)" },
+	{ .name = "mpirun", .id = OPT_MPIRUN, .help = "Open MPI mpirun with -x (mpirun.sh)" },
+	{ .name = "k8s", .id = OPT_K8S, .help = "Kubeflow PyTorchJob (pytorchjob.yaml)" },
+	{ .name = "out", .arg = "DIR", .id = OPT_OUT,
+	  .help = "write every output into DIR (created), plus recommendation.json,\n"
+		  "and nccl.conf / sysctl-nccl.conf when settings belong there\n"
+		  "(no output chosen and no --out: --env on standard output)" },
+	{ .name = "check", .arg = "FILE", .id = OPT_CHECK, .flags = CLI_OPT_MULTI,
+	  .help = "instead: check a batch script / Trainer(...) file (repeatable, read\n"
+		  "together) for launcher numbers that disagree (exit 1 on an error)" },
+	VERDICT_ROW_FROM,
+	VERDICT_ROW_NO_PYTHON,
+	VERDICT_ROW_PYTHON_TIMEOUT,
+	VERDICT_ROWS_JOB,
+	CLI_ROW_NODE_RANK,
+	{ 0 },
+};
+
+const struct verb verb_config = {
+	.name = "config",
+	.summary = "write the env file, torchrun / sbatch / mpirun / Kubernetes lines and Trainer(...) "
+		   "that fit",
+	.description =
+		"Writes the environment and the launch commands that fit what ncclcheck measured: only\n"
+		"the settings the checks showed to be needed, each with the reason, and never the\n"
+		"obsolete or wrong advice in circulation (the reason for leaving each out is written too).\n"
+		"The verdict is a saved document (--from) or this node, checked now. The job's numbers\n"
+		"default to what the facts and the launch environment show (NNODES, PET_NNODES,\n"
+		"SLURM_JOB_NUM_NODES, MASTER_ADDR, MASTER_PORT); --node-rank R with --torchrun writes\n"
+		"only node R's script.\n",
+	.opts = config_opts,
+	.json_help = "print the recommendation, the outputs and the findings as JSON",
+	.examples =
+		"  ncclcheck config                                   (the env file, for this node)\n"
+		"  ncclcheck config --from cluster.json --out job/    (every output, from a verdict)\n"
+		"  ncclcheck config --torchrun --nodes 2 --nproc-per-node 8 --master 10.0.0.1:29500\n"
+		"  ncclcheck config --check job.sbatch --check train.py\n",
+	.exit_codes = "0 written, 1 --check found an error, 2 usage error or unusable document,\n"
+		      "3 could not run or write.\n",
+	.flags = VERB_JSON,
+	.run = cmd_config,
+};
 
 enum out_kind { O_ENV, O_TORCHRUN, O_LIGHTNING, O_SBATCH, O_TASKPROLOG, O_MPIRUN, O_K8S, O_COUNT };
 
@@ -104,6 +112,7 @@ static void verdict_env_free(void)
 void verdict_opts_init(struct verdict_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	cli_launch_init(&o->launch);
 	if (!verdict_env) {
 		verdict_env = cli_environ();
 		atexit(verdict_env_free);
@@ -112,79 +121,43 @@ void verdict_opts_init(struct verdict_opts *o)
 	probe_ctx_knobs(&o->po, verdict_env);
 }
 
-static int parse_master(struct verdict_opts *o, const char *verb, const char *arg)
+int verdict_option(struct verdict_opts *o, struct cli *c, int id)
 {
-	char *addr = o->master_buf;
-	const size_t addrlen = sizeof(o->master_buf);
-	const char *colon;
-	long port;
-
-	if (arg[0] == '[') {
-		const char *end = strchr(arg, ']');
-		if (!end || (end[1] && end[1] != ':') || (size_t)(end - arg - 1) >= addrlen)
-			return -cli_usage_error(verb, "--master wants ADDR[:PORT] or [IPv6]:PORT, not '%s'", arg);
-		memcpy(addr, arg + 1, (size_t)(end - arg - 1));
-		addr[end - arg - 1] = '\0';
-		colon = end[1] ? end + 1 : NULL;
-	} else {
-		colon = strchr(arg, ':');
-		if (colon && strchr(colon + 1, ':'))
-			colon = NULL;	/* a bare IPv6 address */
-		if (strlen(arg) >= addrlen)
-			return -cli_usage_error(verb, "--master '%s' is too long", arg);
-		strcpy(addr, arg);
-		if (colon)
-			addr[colon - arg] = '\0';
-	}
-	if (colon) {
-		if (cli_parse_long(colon + 1, 1, 65535, &port) < 0)
-			return -cli_usage_error(verb, "--master port must be 1..65535, not '%s'", colon + 1);
-		o->master_port = (int)port;
-	}
-	if (!addr[0])
-		return -cli_usage_error(verb, "--master wants an address, not '%s'", arg);
-	o->master_addr = addr;
-	return 1;
-}
-
-int verdict_option(struct verdict_opts *o, const char *verb, int c, const char *arg)
-{
+	struct cli_launch *l = &o->launch;
 	long v;
+	int r = cli_launch_option(c, id, l);
 
-	switch (c) {
-	case 1000: o->from = arg; return 1;
-	case 1001:
-		if (cli_parse_long(arg, 1, 100000, &v) < 0)
-			return -cli_usage_error(verb, "--nodes wants 1..100000, not '%s'", arg);
-		o->nodes = (int)v;
-		return 1;
-	case 1002:
-		if (cli_parse_long(arg, 1, 1024, &v) < 0)
-			return -cli_usage_error(verb, "--gpus-per-node wants 1..1024, not '%s'", arg);
-		o->gpus_per_node = (int)v;
-		return 1;
-	case 1003: return parse_master(o, verb, arg);
-	case 1004:
-		if (cli_parse_long(arg, 1, 65535, &v) < 0)
-			return -cli_usage_error(verb, "--rdzv-port wants 1..65535, not '%s'", arg);
+	if (r) {
+		o->nodes = l->nodes > 0 ? (int)l->nodes : 0;
+		o->gpus_per_node = l->nproc_per_node > 0 ? (int)l->nproc_per_node : 0;
+		o->master_addr = l->master ? l->master_addr : NULL;
+		o->master_port = l->master_port;
+		return r;
+	}
+	switch (id) {
+	case OPT_VERDICT_FROM: o->from = c->arg; return 1;
+	case OPT_VERDICT_RDZV_PORT:
+		if (cli_parse_long(c->arg, 1, 65535, &v) < 0)
+			return cli_fail(c, "--rdzv-port wants 1..65535, not '%s'", c->arg);
 		o->rdzv_port = (int)v;
 		return 1;
-	case 1005:
-		if (emit_cloud_parse(arg, &o->cloud) < 0)
-			return -cli_usage_error(verb, "--cloud wants autodl, aws, aliyun, azure, gcp, oci or "
-						"generic, not '%s'", arg);
+	case OPT_VERDICT_CLOUD:
+		if (emit_cloud_parse(c->arg, &o->cloud) < 0)
+			return cli_fail(c, "--cloud wants autodl, aws, aliyun, azure, gcp, oci or "
+					"generic, not '%s'", c->arg);
 		o->cloud_set = 1;
 		return 1;
-	case 1006: o->find_unused = 1; return 1;
-	case 1007: o->static_graph = 1; return 1;
-	case 1008: o->torchrun = arg; return 1;
-	case 1009: o->script = arg; return 1;
-	case 1010: o->job_name = arg; return 1;
-	case 1011: o->image = arg; return 1;
-	case 1012: o->po.skip_python = 1; return 1;
-	case 1013:
-		if (cli_parse_duration_ms(arg, &o->po.python_timeout_ms) < 0 || !o->po.python_timeout_ms)
-			return -cli_usage_error(verb, "--python-timeout wants seconds, not '%s'", arg);
+	case OPT_VERDICT_FIND_UNUSED: o->find_unused = 1; return 1;
+	case OPT_VERDICT_STATIC_GRAPH: o->static_graph = 1; return 1;
+	case OPT_VERDICT_LAUNCHER: o->torchrun = c->arg; return 1;
+	case OPT_VERDICT_SCRIPT: o->script = c->arg; return 1;
+	case OPT_VERDICT_JOB_NAME: o->job_name = c->arg; return 1;
+	case OPT_VERDICT_IMAGE: o->image = c->arg; return 1;
+	case OPT_VERDICT_NO_PYTHON: o->po.skip_python = 1; return 1;
+	case OPT_VERDICT_PYTHON_TIMEOUT:
+		if (cli_parse_duration_ms(c->arg, &o->po.python_timeout_ms) < 0 ||
+		    !o->po.python_timeout_ms)
+			return cli_fail(c, "--python-timeout wants seconds, not '%s'", c->arg);
 		return 1;
 	default: return 0;
 	}
@@ -440,11 +413,11 @@ static int write_file(const char *dir, const struct produced *p)
 #define SCRIPT_MAX (4u << 20)
 
 /* --check FILE...: the launcher consistency rule over the files' numbers together. */
-static int check_files(const char **files, size_t n, int json)
+static int check_files(const struct cli *c, const char **files, size_t n)
 {
 	struct launch_facts lf;
 	struct findings *fs = findings_new();
-	struct render_opts ro;
+	json_t *payload, *arr;
 	int code;
 
 	launch_facts_init(&lf);
@@ -468,102 +441,78 @@ static int check_files(const char **files, size_t n, int json)
 	}
 	rule_launch_consistency(&lf, fs);
 	findings_sort(fs);
-	code = findings_count(fs, SEV_ERROR) ? EXIT_FINDINGS : EXIT_CLEAN;
-	if (json) {
-		json_t *payload = json_object(), *doc, *arr = json_array();
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(arr, json_string(files[i]));
-		json_object_set_new(payload, "checked", arr);
-		doc = render_json_doc("config", payload, fs, code);
-		render_json_print(stdout, doc);
-		json_decref(doc);
-		json_decref(payload);
-	} else {
-		cli_render_opts(&ro, 1, 0);
-		render_findings_text(stdout, fs, &ro);
-		if (fs->n)
-			fputc('\n', stdout);
-		render_summary_line(stdout, fs, &ro);
-	}
+	payload = json_object();
+	arr = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(files[i]));
+	json_object_set_new(payload, "checked", arr);
+	code = cmd_report(c, payload, fs, &(struct report_text){
+		.flags = REPORT_VERBOSE | REPORT_BLANK_IF_ANY });
+	json_decref(payload);
 	findings_free(fs);
-	return cli_finish(code);
+	return code;
 }
 
-int cmd_config(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "env", no_argument, NULL, 'e' },
-		{ "torchrun", no_argument, NULL, 't' },
-		{ "lightning", no_argument, NULL, 'l' },
-		{ "sbatch", no_argument, NULL, 's' },
-		{ "taskprolog", no_argument, NULL, 'T' },
-		{ "mpirun", no_argument, NULL, 'm' },
-		{ "k8s", no_argument, NULL, 'k' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "node-rank", required_argument, NULL, 'r' },
-		{ "check", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		VERDICT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
+/* config's own options: which outputs, where, or --check's files instead */
+struct config_args {
 	struct verdict_opts vo;
+	int want[O_COUNT], any;
+	const char *out_dir, **checks;
+	size_t nchecks;
+};
+
+static int config_option(struct cli *c, int id, struct config_args *a)
+{
+	static const enum out_kind kinds[] = {
+		[OPT_ENV] = O_ENV, [OPT_TORCHRUN] = O_TORCHRUN, [OPT_LIGHTNING] = O_LIGHTNING,
+		[OPT_SBATCH] = O_SBATCH, [OPT_TASKPROLOG] = O_TASKPROLOG, [OPT_MPIRUN] = O_MPIRUN,
+		[OPT_K8S] = O_K8S,
+	};
+	int r = verdict_option(&a->vo, c, id);
+
+	if (r)
+		return r;
+	switch (id) {
+	case OPT_ENV: case OPT_TORCHRUN: case OPT_LIGHTNING: case OPT_SBATCH: case OPT_TASKPROLOG:
+	case OPT_MPIRUN: case OPT_K8S:
+		a->want[kinds[id]] = a->any = 1;
+		break;
+	case OPT_OUT: a->out_dir = c->arg; break;
+	case OPT_CHECK:
+		a->checks = xrealloc(a->checks, (a->nchecks + 1) * sizeof(*a->checks));
+		a->checks[a->nchecks++] = c->arg;
+		break;
+	}
+	return id;
+}
+
+static int config_main(struct config_args *a, int argc, char **argv)
+{
 	struct verdict v;
-	int want[O_COUNT] = { 0 }, any = 0, json = 0, c, rc, code = EXIT_CLEAN;
-	long node_rank = -1;
-	const char *out_dir = NULL, **checks = NULL;
-	size_t nchecks = 0;
+	struct cli c;
+	int *want = a->want, id, rc, code = EXIT_CLEAN;
+	long node_rank;
+	const char *out_dir;
 	struct produced *prod = NULL;
 	size_t nprod = 0, unfixed;
 
-	verdict_opts_init(&vo);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': want[O_ENV] = any = 1; break;
-		case 't': want[O_TORCHRUN] = any = 1; break;
-		case 'l': want[O_LIGHTNING] = any = 1; break;
-		case 's': want[O_SBATCH] = any = 1; break;
-		case 'T': want[O_TASKPROLOG] = any = 1; break;
-		case 'm': want[O_MPIRUN] = any = 1; break;
-		case 'k': want[O_K8S] = any = 1; break;
-		case 'o': out_dir = optarg; break;
-		case 'j': json = 1; break;
-		case 'r':
-			if (cli_parse_long(optarg, 0, 99999, &node_rank) < 0)
-				return cli_usage_error("config", "--node-rank wants 0..99999, not '%s'", optarg);
-			break;
-		case 'c':
-			checks = xrealloc(checks, (nchecks + 1) * sizeof(*checks));
-			checks[nchecks++] = optarg;
-			break;
-		case 'h': fputs(config_usage, stdout); free(checks); return cli_finish(EXIT_CLEAN);
-		default:
-			rc = verdict_option(&vo, "config", c, optarg);
-			if (rc <= 0)
-				free(checks);
-			if (rc < 0)
-				return -rc;
-			if (!rc)
-				return cli_bad_option("config", c, argv, longopts);
-		}
-	}
-	if (optind < argc) {
-		free(checks);
-		return cli_usage_error("config", "unexpected argument '%s'", argv[optind]);
-	}
-	if (nchecks) {
-		rc = check_files(checks, nchecks, json);
-		free(checks);
-		return rc;
-	}
-	if (out_dir && !any)
+	cli_start(&c, &verb_config, argc, argv);
+	while ((id = cli_next(&c)) > 0)
+		if (config_option(&c, id, a) == CLI_STOP)
+			return c.code;
+	if (id == CLI_STOP)
+		return c.code;
+	if (a->nchecks)
+		return check_files(&c, a->checks, a->nchecks);
+	out_dir = a->out_dir;
+	node_rank = a->vo.launch.node_rank;
+	if (out_dir && !a->any)
 		for (int i = 0; i < O_COUNT; i++)
 			want[i] = 1;
-	else if (!any)
+	else if (!a->any)
 		want[O_ENV] = 1;
 
-	rc = verdict_gather(&vo, &v);
+	rc = verdict_gather(&a->vo, &v);
 	if (rc) {
 		verdict_release(&v);
 		return rc;
@@ -630,8 +579,8 @@ int cmd_config(int argc, char **argv)
 		unfixed = findings_count(after, SEV_ERROR);
 		findings_free(after);
 	}
-	if (json) {
-		json_t *payload = json_object(), *files = json_array(), *doc;
+	if (c.common.json) {
+		json_t *payload = json_object(), *files = json_array();
 		json_object_set_new(payload, "recommendation", rec_to_json(v.rec));
 		for (size_t i = 0; i < nprod; i++) {
 			json_t *f = json_object();
@@ -644,9 +593,8 @@ int cmd_config(int argc, char **argv)
 		if (out_dir)
 			jset_str(payload, "out_dir", out_dir);
 		jset_int(payload, "unfixed_errors", (long long)unfixed);
-		doc = render_json_doc("config", payload, v.fs, code);
-		render_json_print(stdout, doc);
-		json_decref(doc);
+		code = cmd_report(&c, payload, v.fs, &(struct report_text){ .flags = REPORT_CODE,
+									   .code = code });
 		json_decref(payload);
 	} else if (out_dir) {
 		if (code == EXIT_CLEAN) {
@@ -662,7 +610,7 @@ int cmd_config(int argc, char **argv)
 			fputs(prod[i].text.buf, stdout);
 		}
 	}
-	if (unfixed && !json)
+	if (unfixed && !c.common.json)
 		warning("%zu error(s) remain with these settings: they need more than the environment "
 			"(see 'ncclcheck node')", unfixed);
 	for (size_t i = 0; i < nprod; i++) {
@@ -672,4 +620,15 @@ int cmd_config(int argc, char **argv)
 	free(prod);
 	verdict_release(&v);
 	return cli_finish(code);
+}
+
+int cmd_config(int argc, char **argv)
+{
+	struct config_args a = { .any = 0 };
+	int code;
+
+	verdict_opts_init(&a.vo);
+	code = config_main(&a, argc, argv);
+	free(a.checks);
+	return code;
 }

@@ -35,9 +35,12 @@ const struct verb verb_explain = {
 	.json_help = "print the per-rank extraction and the findings as one JSON document",
 	.epilogue =
 		"Best results come from logs recorded with\n"
-		"  NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL\n"
-		"\n"
-		"Exit codes: 0 no error found, 1 an error-level diagnosis, 2 usage error, 3 unreadable input.\n",
+		"  NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL\n",
+	.examples =
+		"  ncclcheck explain logs/                  (one log per rank: rank0.log, rank1.log ...)\n"
+		"  ncclcheck explain rank0.log rank1.log --master-addr 10.0.0.1\n"
+		"  torchrun ... 2>&1 | ncclcheck explain -\n",
+	.exit_codes = "0 no error found, 1 an error-level diagnosis, 2 usage error, 3 unreadable input.\n",
 	.flags = VERB_REPORT,
 	.run = cmd_explain,
 };

@@ -19,7 +19,7 @@ enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLUR
 /* Each option once; the subcommands' tables and the help page's list are built from these rows. */
 #define ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_NODES, .help = "1 to 64 nodes (default 2)" }
 #define ROW_SCENARIO { .name = "scenario", .arg = "NAME", .id = OPT_SCENARIO, \
-	.help = "one of the scenarios below (default healthy)" }
+	.help = "a scenario of the list 'ncclcheck lab --help' shows (default healthy)" }
 #define ROW_PREFIX { .name = "prefix", .arg = "P", .id = OPT_PREFIX, \
 	.help = "names every namespace and link of the lab: P-n0, P-hub, P-n0e0 ...\n" \
 		"(a-z, 0-9, '-', at most 9 characters; default ncl)" }
@@ -49,17 +49,31 @@ static int lab_down_cmd(int argc, char **argv);
 static int lab_rsh_cmd(int argc, char **argv);
 static void lab_help(FILE *out, const struct verb *v);
 
+static const char lab_exit_codes[] =
+"0 done, 2 usage error, 3 could not run (not root, ip/iptables/tc missing, the lab\n"
+"exists already, a step failed; the reason is printed). exec exits with the command's code.\n";
+
 static const struct verb lab_subs[] = {
 	{
 		.name = "lab up",
 		.summary = "build nodes P-n0 .. P-n<N-1> with the scenario's fault",
-		.opts = up_opts, .flags = VERB_JSON | VERB_ROOT, .run = lab_up_cmd, .help = lab_help,
+		.description =
+			"Builds nodes P-n0 .. P-n<N-1> (network namespaces with a cloud VM's NICs) and puts\n"
+			"the scenario's kernel fault in place; 'ncclcheck lab --help' lists the scenarios\n"
+			"and the layout.\n",
+		.examples =
+			"  sudo ncclcheck lab up --nodes 2 --scenario cloud-public-blocked\n"
+			"  sudo ncclcheck lab up --nodes 4 --slurm --prefix ncs\n",
+		.exit_codes = lab_exit_codes,
+		.opts = up_opts, .flags = VERB_JSON | VERB_ROOT, .run = lab_up_cmd,
 	},
 	{
 		.name = "lab status",
 		.summary = "nodes, addresses, scenario and the faults in place (every lab unless --prefix);\n"
 			   "the faults are read back from each node's kernel and compared with the plan",
-		.opts = prefix_opts, .flags = VERB_JSON, .run = lab_status_cmd, .help = lab_help,
+		.examples = "  ncclcheck lab status\n  ncclcheck lab status --prefix ncs --json\n",
+		.exit_codes = lab_exit_codes,
+		.opts = prefix_opts, .flags = VERB_JSON, .run = lab_status_cmd,
 	},
 	{
 		.name = "lab exec",
@@ -67,23 +81,33 @@ static const struct verb lab_subs[] = {
 			   "environment exported (MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES, WORLD_SIZE),\n"
 			   "its /etc/hosts and its hostname; exits with CMD's exit code",
 		.args = "NODE [--] [CMD [ARG]...]",
+		.examples =
+			"  sudo ncclcheck lab exec n1 -- ncclcheck node --no-python\n"
+			"  sudo ncclcheck lab exec --prefix ncs n0\n",
+		.exit_codes = lab_exit_codes,
 		.opts = prefix_opts, .flags = VERB_STOP_AT_ARG | VERB_ROOT, .run = lab_exec_cmd,
-		.help = lab_help,
 	},
 	{
 		.name = "lab down",
 		.summary = "remove the lab: processes left in it, namespaces, links, /etc/netns entries and\n"
 			   "state, found by prefix alone (works after a crash); safe to repeat",
-		.opts = prefix_opts, .flags = VERB_JSON | VERB_ROOT, .run = lab_down_cmd, .help = lab_help,
+		.examples = "  sudo ncclcheck lab down\n  sudo ncclcheck lab down --prefix ncs\n",
+		.exit_codes = lab_exit_codes,
+		.opts = prefix_opts, .flags = VERB_JSON | VERB_ROOT, .run = lab_down_cmd,
 	},
 	{
 		.name = "lab rsh",
 		.summary = "Open MPI's rsh agent: run the shell command CMD on the node HOST names (a\n"
 			   "hostname, n1, or one of its addresses), like ssh HOST CMD",
 		.args = "HOST CMD...",
+		.examples = "  sudo ncclcheck lab rsh ncl-n1 hostname     (as mpirun calls it)\n",
+		.exit_codes = lab_exit_codes,
 		.opts = prefix_opts, .flags = VERB_STOP_AT_ARG | VERB_ROOT, .run = lab_rsh_cmd,
-		.help = lab_help,
 	},
+};
+
+static const struct verb *const lab_sub_list[] = {
+	&lab_subs[0], &lab_subs[1], &lab_subs[2], &lab_subs[3], &lab_subs[4],
 };
 
 const struct verb verb_lab = {
@@ -92,6 +116,8 @@ const struct verb verb_lab = {
 	.flags = VERB_ROOT,
 	.run = cmd_lab,
 	.help = lab_help,
+	.subs = lab_sub_list,
+	.nsubs = ARRAY_SIZE(lab_sub_list),
 };
 
 static const char lab_description[] =
@@ -116,16 +142,11 @@ static const char lab_layout[] =
 "\n"
 "Scenarios:\n";
 
-static const char lab_usage_tail[] =
-"\n"
-"Examples:\n"
+static const char lab_examples[] =
 "  sudo ncclcheck lab up --nodes 2 --scenario cloud-public-blocked\n"
 "  sudo ncclcheck lab exec n1 -- ncclcheck node --no-python\n"
 "  sudo NCCL_SOCKET_IFNAME=eth1 ncclcheck lab exec n1 -- ncclcheck node --no-python\n"
-"  sudo ncclcheck lab down\n"
-"\n"
-"Exit codes: 0 done, 2 usage error, 3 could not run (not root, ip/iptables/tc missing, the lab\n"
-"exists already, a step failed; the reason is printed). exec exits with the command's code.\n";
+"  sudo ncclcheck lab down\n";
 
 /* Prints `text` wrapped at `width` columns, every line indented by `indent` spaces. */
 static void wrapped(FILE *out, const char *label, const char *text, int indent, int width)
@@ -161,6 +182,7 @@ static void lab_help(FILE *out, const struct verb *v)
 	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++)
 		cli_help_synopsis(out, &lab_subs[i], i ? "       " : "usage: ");
 	fprintf(out, "\n%s\n", lab_description);
+	fputs("Subcommands ('ncclcheck lab SUBCOMMAND --help' explains each):\n", out);
 	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++) {
 		const char *p = lab_subs[i].summary;
 
@@ -184,7 +206,7 @@ static void lab_help(FILE *out, const struct verb *v)
 		wrapped(out, "from: ", sc[i].seed, 6, 96);
 		wrapped(out, "see it: ", sc[i].show, 6, 96);
 	}
-	fputs(lab_usage_tail, out);
+	fprintf(out, "\nExamples:\n%s\nExit codes: %s", lab_examples, lab_exit_codes);
 }
 
 static volatile sig_atomic_t interrupted;
@@ -538,24 +560,6 @@ static int lab_rsh_cmd(int argc, char **argv)
 
 int cmd_lab(int argc, char **argv)
 {
-	const char *subs[ARRAY_SIZE(lab_subs)];
-	const char *sub, *best;
-
-	if (argc < 2)
-		return cli_usage_error("lab", "'lab' needs a subcommand: up, status, exec or down");
-	sub = argv[1];
-	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-		lab_help(stdout, &verb_lab);
-		return cli_finish(EXIT_CLEAN);
-	}
 	/* each subcommand parses from its own name on, like a verb */
-	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++) {
-		subs[i] = lab_subs[i].name + strlen("lab ");
-		if (!strcmp(sub, subs[i]))
-			return lab_subs[i].run(argc - 1, argv + 1);
-	}
-	best = suggest_closest(sub, subs, ARRAY_SIZE(subs));
-	if (best)
-		return cli_usage_error("lab", "unknown subcommand '%s'; did you mean '%s'?", sub, best);
-	return cli_usage_error("lab", "unknown subcommand '%s' (up, status, exec, down, rsh)", sub);
+	return cli_select(&verb_lab, argc, argv);
 }

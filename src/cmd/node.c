@@ -51,10 +51,14 @@ const struct verb verb_node = {
 	.opts = node_opts,
 	.json_help = "print the facts and the findings as one JSON document",
 	.epilogue =
-		"Exit codes: 0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n"
 		"For tests, NCCLCHECK_SYS_ROOT, NCCLCHECK_PROC_ROOT and NCCLCHECK_ETC_ROOT point the probes\n"
 		"at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
 		"NCCL's interface choice for that version instead of the one torch loads.\n",
+	.examples =
+		"  ncclcheck node\n"
+		"  ncclcheck node --no-python --master-addr 10.0.0.1\n"
+		"  ncclcheck node --json > node.json   and later   ncclcheck node --facts node.json\n",
+	.exit_codes = "0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n",
 	.flags = VERB_REPORT,
 	.run = cmd_node,
 };

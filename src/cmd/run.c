@@ -5,7 +5,7 @@
  * left. CMD replaces ncclcheck (exec), so its exit code is the job's.
  */
 #include "cmd/cmd.h"
-#include "cmd/recommend.h"
+#include "cmd/verdict.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,50 +24,64 @@
 
 extern char **environ;
 
-static const char run_usage[] =
-"usage: ncclcheck run [--dry-run] [--quiet] [--no-cluster] [--node-rank R] [--timeout SECONDS]\n"
-"                     [--token-file FILE] [--from FILE] [--no-python] [config's job options]\n"
-"                     -- CMD [ARGS]...\n"
-"\n"
-"Checks first, then starts CMD with the environment the checks showed it needs (the settings\n"
-"'ncclcheck config --env' writes), after checking again as the job will run with it. When an\n"
-"error is left that the environment does not fix, CMD is not started: the findings are shown\n"
-"instead (exit code 1). CMD replaces ncclcheck, so its exit code is the job's.\n"
-"\n"
-"Which checks: this node's ('ncclcheck node'), and, when run is started on every node of a\n"
-"multi-node launch, the cluster's ('ncclcheck cluster': the nodes meet on MASTER_ADDR:\n"
-"MASTER_PORT, test every link, and every node gets the same verdict, with its own per-node\n"
-"values such as its interface name). The launch is read from run's --master/--nodes/--node-rank,\n"
-"then from torchrun's own arguments in CMD (--nnodes, --node_rank, --master_addr, --master_port,\n"
-"--rdzv_endpoint), then from the launcher's environment (srun, mpirun, PMI, Kubeflow PET_*, or\n"
-"MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES). The rendezvous is over, and its port closed,\n"
-"on every node before any starts CMD, so torch's TCPStore can take MASTER_PORT. When the\n"
-"launch of any node does not add up (WORLD_SIZE, NNODES, SLURM_*, ...), every node refuses,\n"
-"naming it. With several processes per node only local rank 0 takes part. Under torchrun\n"
-"(ncclcheck run started by torchrun) only the node checks run: torchrun's TCPStore already\n"
-"holds MASTER_PORT.\n"
-"\n"
-"  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A --master_port=29500 \\\n"
-"      --nproc_per_node=8 train.py          (on each of the 2 nodes)\n"
-"\n"
-"  --dry-run              print which checks ran, the environment changes and the command;\n"
-"                         start nothing\n"
-"  -q, --quiet            no summary line on standard error before CMD starts\n"
-"  --no-cluster           this node's checks only, even in a multi-node launch\n"
-"  --node-rank R          this node's rank (else torchrun's --node_rank, NODE_RANK, ...)\n"
-"  --master ADDR[:PORT]   rank 0's address and port (else torchrun's, MASTER_ADDR, ...)\n"
-"  --nodes N              how many nodes (else torchrun's --nnodes, NNODES, ...)\n"
-"  --timeout SECONDS      how long to wait for every node to join the cluster check (60)\n"
-"  --token-file FILE      the cluster check's shared secret (else $NCCLCHECK_TOKEN)\n"
-"  --from FILE            use a saved 'cluster --json' / 'node --json' verdict instead of\n"
-"                         checking now\n"
-"  --no-python            skip the Python probe (importing torch takes seconds)\n"
-"  --cloud NAME, --gpus-per-node N, ...: as for 'config'\n"
-"  -v, --verbose          show every piece of evidence of the findings that stop the run\n"
-"      --no-color         no colours\n"
-"\n"
-"Exit codes: CMD's own once it starts; 1 an error finding stopped it; 2 usage error;\n"
-"3 the checks could not run (a node never came) or CMD could not be started.\n";
+enum { OPT_DRY_RUN = 1, OPT_QUIET, OPT_NO_CLUSTER, OPT_TIMEOUT, OPT_TOKEN_FILE };
+
+static const struct cli_opt run_opts[] = {
+	{ .name = "dry-run", .id = OPT_DRY_RUN,
+	  .help = "print which checks ran, the environment changes and the command;\n"
+		  "start nothing" },
+	{ .name = "quiet", .short_name = 'q', .id = OPT_QUIET,
+	  .help = "no summary line on standard error before CMD starts" },
+	{ .name = "no-cluster", .id = OPT_NO_CLUSTER,
+	  .help = "this node's checks only, even in a multi-node launch" },
+	CLI_ROW_NODE_RANK,
+	{ .name = "timeout", .arg = "SECONDS", .id = OPT_TIMEOUT,
+	  .help = "how long to wait for every node to join the cluster check (default 60)" },
+	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE,
+	  .help = "the cluster check's shared secret (else $NCCLCHECK_TOKEN)" },
+	VERDICT_ROW_FROM,
+	VERDICT_ROW_NO_PYTHON,
+	VERDICT_ROW_PYTHON_TIMEOUT,
+	VERDICT_ROWS_JOB,
+	{ 0 },
+};
+
+const struct verb verb_run = {
+	.name = "run",
+	.summary = "check this node, then start a command with the recommended environment",
+	.args = "-- CMD [ARGS]...",
+	.description =
+		"Checks first, then starts CMD with the environment the checks showed it needs (the\n"
+		"settings 'ncclcheck config --env' writes), after checking again as the job will run\n"
+		"with it. When an error is left that the environment does not fix, CMD is not started:\n"
+		"the findings are shown instead (exit code 1). CMD replaces ncclcheck, so its exit code\n"
+		"is the job's.\n"
+		"\n"
+		"Which checks: this node's ('ncclcheck node'), and, when run is started on every node of\n"
+		"a multi-node launch, the cluster's ('ncclcheck cluster': the nodes meet on MASTER_ADDR:\n"
+		"MASTER_PORT, test every link, and every node gets the same verdict, with its own\n"
+		"per-node values such as its interface name). The launch is read from run's --master,\n"
+		"--nodes and --node-rank, then from torchrun's own arguments in CMD (--nnodes,\n"
+		"--node_rank, --master_addr, --master_port, --rdzv_endpoint), then from the launcher's\n"
+		"environment (srun, mpirun, PMI, Kubeflow PET_*, or MASTER_ADDR, MASTER_PORT, NODE_RANK\n"
+		"and NNODES). The rendezvous is over, and its port closed, on every node before any\n"
+		"starts CMD, so torch's TCPStore can take MASTER_PORT. When the launch of any node does\n"
+		"not add up (WORLD_SIZE, NNODES, SLURM_*, ...), every node refuses, naming it. With\n"
+		"several processes per node only local rank 0 takes part. Under torchrun (ncclcheck run\n"
+		"started by torchrun) only the node checks run: torchrun's TCPStore already holds\n"
+		"MASTER_PORT.\n",
+	.opts = run_opts,
+	.examples =
+		"  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A \\\n"
+		"      --master_port=29500 --nproc_per_node=8 train.py      (on each of the 2 nodes)\n"
+		"  ncclcheck run --dry-run --no-cluster -- python train.py\n"
+		"  ncclcheck run --from cluster.json -- torchrun --standalone --nproc-per-node 8 train.py\n",
+	.exit_codes =
+		"CMD's own once it starts; 1 an error finding stopped it; 2 usage error;\n"
+		"3 the checks could not run (a node never came) or CMD could not be started.\n",
+	.flags = VERB_TEXT | VERB_STOP_AT_ARG,
+	.run = cmd_run,
+};
 
 /* What CMD's environment gets that it does not have now (the per-node values for `node`). */
 static void print_changes(FILE *out, const struct recommendation *rec, const struct envmap *before,
@@ -186,6 +200,29 @@ static void errors_named(const struct findings *fs, struct strbuf *sb)
 	}
 }
 
+/* After the findings that stop the job: what is not started, and why. */
+struct refusal {
+	const char *cmd;
+	const struct findings *fs;
+	int all_nodes;		/* every node of a cluster launch stops on this verdict */
+};
+
+static void refused(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
+{
+	const struct refusal *r = arg;
+	struct strbuf who = STRBUF_INIT;
+
+	(void)payload;
+	(void)ro;
+	errors_named(r->fs, &who);
+	fprintf(out, "not starting '%s': %zu error(s) that the recommended environment does not "
+		"fix: %s\n", r->cmd, findings_count(r->fs, SEV_ERROR), who.buf);
+	if (r->all_nodes)
+		fprintf(out, "ncclcheck run: every node of the job stops on this same verdict; none "
+			"starts '%s' to wait for the others\n", r->cmd);
+	strbuf_release(&who);
+}
+
 static void gate_stop(struct run_gate *gate, int expect)
 {
 	if (!gate)
@@ -237,65 +274,55 @@ static int run_out(const struct run_cluster_opts *rco, const char *key, char **c
 	return start(cmd, em);
 }
 
+/* run's own options, besides the verdict's */
+static int run_option(struct cli *c, int id, struct verdict_opts *vo, struct run_cluster_opts *rco,
+		      int *dry, int *quiet)
+{
+	int r = verdict_option(vo, c, id);
+
+	if (r)
+		return r;
+	switch (id) {
+	case OPT_DRY_RUN: *dry = 1; break;
+	case OPT_QUIET: *quiet = 1; break;
+	case OPT_NO_CLUSTER: rco->no_cluster = 1; break;
+	case OPT_TIMEOUT:
+		if (cli_parse_duration_ms(c->arg, &rco->timeout_ms) < 0 || rco->timeout_ms < 100)
+			return cli_fail(c, "--timeout wants seconds, not '%s'", c->arg);
+		break;
+	case OPT_TOKEN_FILE: rco->token_file = c->arg; break;
+	}
+	return id;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "no-cluster", no_argument, NULL, 'N' },
-		{ "node-rank", required_argument, NULL, 'r' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "token-file", required_argument, NULL, 'k' },
-		VERDICT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct run_cluster_opts rco = { .node_rank = -1, .timeout_ms = 60000 };
 	struct verdict_opts vo;
 	struct verdict v;
-	struct render_opts ro;
 	struct launch l;
 	struct findings *after, *launch;
 	struct envmap *before, *em;
-	int dry = 0, quiet = 0, c, rc, plan;
+	struct cli c;
+	int dry = 0, quiet = 0, id, rc, plan;
 	char **cmd, checks[512], key[200];
 	const char *self;
 	struct run_gate *gate = NULL;
 	int expect = -1;
 
 	verdict_opts_init(&vo);
-	opterr = 0;
-	/* '+': options end at the first word of CMD, as with env(1) */
-	while ((c = getopt_long(argc, argv, "+:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n': dry = 1; break;
-		case 'q': quiet = 1; break;
-		case 'v': rco.verbose = 1; break;
-		case 'C': rco.no_color = 1; break;
-		case 'h': fputs(run_usage, stdout); return cli_finish(EXIT_CLEAN);
-		case 'N': rco.no_cluster = 1; break;
-		case 'r':
-			if (cli_parse_long(optarg, 0, LAUNCH_HOSTS_MAX - 1, &rco.node_rank) < 0)
-				return cli_usage_error("run", "--node-rank wants 0..N-1, not '%s'", optarg);
-			break;
-		case 't':
-			if (cli_parse_duration_ms(optarg, &rco.timeout_ms) < 0 || rco.timeout_ms < 100)
-				return cli_usage_error("run", "--timeout wants seconds, not '%s'", optarg);
-			break;
-		case 'k': rco.token_file = optarg; break;
-		default:
-			rc = verdict_option(&vo, "run", c, optarg);
-			if (rc < 0)
-				return -rc;
-			if (!rc)
-				return cli_bad_option("run", c, argv, longopts);
-		}
-	}
-	if (optind >= argc)
+	/* VERB_STOP_AT_ARG: options end at the first word of CMD, as with env(1) */
+	cli_start(&c, &verb_run, argc, argv);
+	while ((id = cli_next(&c)) > 0)
+		if (run_option(&c, id, &vo, &rco, &dry, &quiet) == CLI_STOP)
+			return c.code;
+	if (id == CLI_STOP)
+		return c.code;
+	rco.node_rank = vo.launch.node_rank;
+	rco.cli = &c;
+	if (c.optind >= argc)
 		return cli_usage_error("run", "no command to run (ncclcheck run -- CMD ...)");
-	cmd = argv + optind;
+	cmd = argv + c.optind;
 
 	plan = run_cluster_plan(&vo, &rco, cmd, &l, checks, sizeof(checks));
 	if (plan < 0)
@@ -349,24 +376,18 @@ int cmd_run(int argc, char **argv)
 	after = verdict_what_if(&v, launch);
 	findings_free(launch);
 	if (findings_count(after, SEV_ERROR)) {
-		struct strbuf who = STRBUF_INIT;
+		struct refusal r = { .cmd = cmd[0], .fs = after,
+				     .all_nodes = v.cluster && plan == RUN_PLAN_CLUSTER };
+		int code;
 
 		gate_stop(gate, expect);
-		cli_render_opts(&ro, rco.verbose, rco.no_color);
-		render_findings_text(stdout, after, &ro);
-		fputc('\n', stdout);
-		render_summary_line(stdout, after, &ro);
-		errors_named(after, &who);
-		printf("not starting '%s': %zu error(s) that the recommended environment does "
-		       "not fix: %s\n", cmd[0], findings_count(after, SEV_ERROR), who.buf);
-		if (v.cluster && plan == RUN_PLAN_CLUSTER)
-			printf("ncclcheck run: every node of the job stops on this same verdict; "
-			       "none starts '%s' to wait for the others\n", cmd[0]);
-		strbuf_release(&who);
+		code = cmd_report(&c, NULL, after, &(struct report_text){ .tail = refused, .arg = &r,
+									 .flags = REPORT_CODE,
+									 .code = EXIT_FINDINGS });
 		findings_free(after);
 		envmap_free(before);
 		verdict_release(&v);
-		return cli_finish(EXIT_FINDINGS);
+		return code;
 	}
 	em = envmap_new(environ);
 	self = jpath_str(v.facts, "host.hostname");

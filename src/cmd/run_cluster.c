@@ -12,7 +12,7 @@
  * a port that is either not yet listening (torch retries until its timeout) or already torch's.
  */
 #include "cmd/cmd.h"
-#include "cmd/recommend.h"
+#include "cmd/verdict.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -141,18 +141,16 @@ static const json_t *own_node(const json_t *report, int rank)
 	return NULL;
 }
 
-static void show_failure(const json_t *report, int verbose, int no_color)
+/* The findings of a cluster check that could not finish, through the tail every verb shares. */
+static void show_failure(const struct cli *c, const json_t *report)
 {
 	struct findings *fs = findings_new();
-	struct render_opts rop;
 	char ferr[256];
 
 	if (findings_from_json(fs, json_object_get(report, "findings"), ferr, sizeof(ferr)) < 0)
 		error("the cluster report's findings are unreadable: %s", ferr);
-	cli_render_opts(&rop, verbose, no_color);
-	render_findings_text(stdout, fs, &rop);
-	fputc('\n', stdout);
-	render_summary_line(stdout, fs, &rop);
+	cmd_report(c, NULL, fs, &(struct report_text){ .flags = REPORT_CODE,
+						      .code = EXIT_CANNOT_RUN });
 	findings_free(fs);
 }
 
@@ -200,7 +198,7 @@ int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_
 		return EXIT_CANNOT_RUN;
 	}
 	if (code == EXIT_CANNOT_RUN || json_object_get(report, "error")) {
-		show_failure(report, ro->verbose, ro->no_color);
+		show_failure(ro->cli, report);
 		printf("not starting the command: this node (rank %d, %s) could not finish the cluster "
 		       "check: %s\n", l->node_rank, host,
 		       json_string_value(json_object_get(report, "error")) ?

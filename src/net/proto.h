@@ -14,7 +14,8 @@
  *   M->W welcome {mac, nnodes}    the master's own proof, so a worker knows its master
  *        or reject {code, message}
  *   then, in any order the run needs: W->M facts {rank, facts}; M->W plan {phase, step,
- *   payload}; W->M result {phase, step, rank, payload}; M->W report {exit_code, report};
+ *   payload}; W->M result {phase, step, rank, payload}; M->W report {exit_code, report}
+ *   (also right after an abort: the master's failure report);
  *   both ways heartbeat {rank, seq} every heartbeat_ms; abort {code, message, rank, host?,
  *   findings?};
  *   bye {rank} before closing.
@@ -30,8 +31,11 @@
 #include "util/err.h"
 
 /* Bump when a message changes meaning; a master refuses hellos of another version by name.
- * 2: a report larger than one frame travels as several (FRAME_MORE). */
-#define PROTO_VERSION 2
+ * 2: a report larger than one frame travels as several (FRAME_MORE).
+ * 3: after an abort the master sends its failure report, which the worker prints as its own
+ *    (every node the same header, node table and findings); a master asks MASTER_ADDR with a
+ *    rank-0 hello whether it is the only rank 0. */
+#define PROTO_VERSION 3
 #define PROTO_NONCE_HEX 32	/* 16 random bytes */
 #define PROTO_MAC_HEX 64	/* HMAC-SHA256 */
 #define PROTO_HOST_MAX 255

@@ -214,6 +214,36 @@ out:
 	return rc;
 }
 
+int rdv_failure_report(struct rdv *r, json_t **report, long timeout_ms)
+{
+	int64_t dl = rdv_deadline_after(timeout_ms);
+	int rc = -1;
+
+	*report = NULL;
+	pthread_mutex_lock(&r->mu);
+	while (!r->master && r->master_aborted) {
+		struct inmsg **pp = &r->inbox;
+
+		while (*pp && (*pp)->m.type != MSG_REPORT)
+			pp = &(*pp)->next;
+		if (*pp) {
+			struct inmsg *im = *pp;
+
+			*pp = im->next;
+			*report = json_incref(im->m.u.report.report);
+			msg_release(&im->m);
+			free(im);
+			rc = 0;
+			break;
+		}
+		if (!r->wc || r->wc->fd < 0 ||
+		    (rdv_cond_wait_until(r, dl) == ETIMEDOUT && time_now_ms() >= dl))
+			break;
+	}
+	pthread_mutex_unlock(&r->mu);
+	return rc;
+}
+
 int rdv_call(struct rdv *r, int rank, const char *phase, long id, json_t *payload,
 	     long timeout_ms, json_t **reply, struct err *e)
 {

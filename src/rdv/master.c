@@ -53,10 +53,20 @@ static void slot_put(struct rdv *r, const char *phase, long step, int rank, json
 static void member_dead(struct rdv *r, int rank, const char *why)
 {
 	struct member *m = &r->mem[rank];
-	char who[300], text[600];
+	char who[300], text[1200], own[300];
 
 	if (m->gone)
 		return;
+	/* a member the master stops hearing from: the master's own link first, the member is not
+	 * to blame if that is gone (and then every member would go silent at once) */
+	if (!r->reported && !m->byed && !r->failed && m->c &&
+	    rdv_own_link_down(m->c->fd, own, sizeof(own))) {
+		rdv_rank_name(r, rank, who, sizeof(who));
+		snprintf(text, sizeof(text), "this node (rank 0, %s) lost its own link: %s; %s is "
+			 "not to blame", r->host, own, who);
+		rdv_add_event(r, RDV_EV_DEAD, 0, r->host, NULL, "link_down", "%s", text);
+		rdv_master_fail(r, "dead", 0, -1, ERR_PEER, text);
+	}
 	m->gone = 1;
 	if (m->c)
 		rdv_client_close(m->c);
@@ -68,6 +78,45 @@ static void member_dead(struct rdv *r, int rank, const char *why)
 	snprintf(text, sizeof(text), "%s %s", who, why);
 	rdv_add_event(r, RDV_EV_DEAD, rank, m->host, m->addr, "dead", "%s", text);
 	rdv_master_fail(r, "dead", rank, rank, ERR_PEER, text);
+}
+
+/*
+ * What a connection that never became a member did, as an event. A flood is one event per
+ * source address and kind (its count grows), not hundreds: the report names the intruder and
+ * what it did, and the first connection's own words stay as they were.
+ */
+static void stranger_event(struct rdv *r, enum rdv_event_kind k, const struct client *c,
+			   const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void stranger_event(struct rdv *r, enum rdv_event_kind k, const struct client *c,
+			   const char *code, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	for (size_t i = 0; i < r->nev; i++) {
+		struct rdv_event *ev = &r->ev[i];
+		size_t n = strlen(c->src);
+
+		if (ev->kind != k || ev->rank != -1 || strcmp(ev->code, code) ||
+		    strncmp(ev->addr, c->src, n) || (ev->addr[n] && ev->addr[n] != ':'))
+			continue;
+		ev->count++;
+		{
+			char *more = strstr(ev->msg, " [");
+
+			if (more)
+				*more = '\0';
+			snprintf(text, sizeof(text) - 120, "%.380s", ev->msg);
+			snprintf(ev->msg, sizeof(ev->msg), "%.380s [%d connections from %.60s did "
+				 "this]", text, ev->count, c->src);
+		}
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rdv_add_event(r, k, -1, c->host[0] ? c->host : NULL, c->addr, code, "%s", text);
 }
 
 static void drop_client(struct rdv *r, struct client *c)
@@ -104,8 +153,15 @@ static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
 	struct msg m;
 	char text[700];
 
+	if (h->rank == 0 && !strcmp(h->nonce, r->probe_nonce)) {
+		/* our own probe reached us: MASTER_ADDR:MASTER_PORT is this process */
+		r->probe_self = 1;
+		drop_client(r, c);
+		return;
+	}
 	c->rank = h->rank;
 	c->nnodes = h->nnodes;
+	c->pid = h->pid;
 	snprintf(c->host, sizeof(c->host), "%s", h->host);
 	snprintf(c->wnonce, sizeof(c->wnonce), "%s", h->nonce);
 	if (h->version != PROTO_VERSION) {
@@ -113,11 +169,22 @@ static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
 			 "the master (%s) speaks %d (ncclcheck %s): run the same ncclcheck on every "
 			 "node", h->rank, h->host, c->addr, h->version, h->tool, r->host,
 			 PROTO_VERSION, NCCLCHECK_VERSION);
+		if (r->o.token_len) {
+			/* it cannot prove the token in a protocol we may not share: a stranger must not
+			 * end the run, so it is refused and named (a warning: if it was a real node,
+			 * its rank's absence is the error and names this attempt) */
+			stranger_event(r, RDV_EV_GARBAGE, c, REJECT_VERSION, "%s", text);
+			note_fail(r, h->rank, "its attempt from %s was refused: protocol version %ld",
+				  c->addr, h->version);
+			queue_reject(r, c, REJECT_VERSION, text);
+			return;
+		}
 		config_error(r, c, RDV_EV_VERSION, REJECT_VERSION, text);
 		return;
 	}
 	if (r->failed) {
-		queue_reject(r, c, REJECT_ABORTED, r->fail.msg);
+		/* the same code and sentence the joined nodes got in their abort */
+		queue_reject(r, c, r->fail_code[0] ? r->fail_code : REJECT_ABORTED, r->fail.msg);
 		return;
 	}
 	if (auth_nonce(c->mnonce, NULL) < 0) {
@@ -130,8 +197,7 @@ static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
 	m.u.challenge.heartbeat_ms = r->o.heartbeat_ms;
 	memcpy(m.u.challenge.nonce, c->mnonce, sizeof(c->mnonce));
 	rdv_queue_msg(r, c, &m);
-	c->st = C_AUTH;
-	c->deadline = rdv_deadline_after(r->o.handshake_ms);
+	c->st = C_AUTH;	/* the deadline stays the accept's: one budget for the whole handshake */
 }
 
 /* The claim of a hello (count, rank, not taken), once its token is proven. */
@@ -154,9 +220,11 @@ static int claim_ok(struct rdv *r, struct client *c)
 		return 0;
 	}
 	if (rank == 0 || r->mem[rank].joined) {
-		snprintf(text, sizeof(text), "two nodes claim rank %ld: %s (%s) and %s (%s): every "
-			 "node needs its own NODE_RANK / --node-rank", rank, r->mem[rank].host,
-			 rank == 0 ? "the master" : r->mem[rank].addr, c->host, c->addr);
+		snprintf(text, sizeof(text), "two processes claim rank %ld: %s (%s%s, pid %ld) and "
+			 "%s (%s, pid %ld): every node needs its own NODE_RANK / --node-rank", rank,
+			 r->mem[rank].host, rank == 0 ? "the master at " : "", rank == 0 ?
+			 (r->o.master_host ? r->o.master_host : "MASTER_ADDR") : r->mem[rank].addr,
+			 r->mem[rank].pid, c->host, c->addr, c->pid);
 		config_error(r, c, RDV_EV_DUPLICATE_RANK, REJECT_DUPLICATE_RANK, text);
 		return 0;
 	}
@@ -203,6 +271,7 @@ static void on_auth(struct rdv *r, struct client *c, const struct msg_auth *a)
 	c->last_rx = time_now_ms();
 	r->mem[rank].c = c;
 	r->mem[rank].joined = 1;
+	r->mem[rank].pid = c->pid;
 	snprintf(r->mem[rank].host, sizeof(r->mem[rank].host), "%s", c->host);
 	snprintf(r->mem[rank].addr, sizeof(r->mem[rank].addr), "%s", c->addr);
 	{
@@ -284,9 +353,9 @@ static void master_on_msg(struct rdv *r, struct client *c, struct msg *m)
 	}
 	if (c->st == C_CLOSING || c->st == C_BYE)
 		return;
-	rdv_add_event(r, RDV_EV_GARBAGE, -1, c->host[0] ? c->host : NULL, c->addr, "protocol",
-		  "%s sent '%s' out of turn (expected '%s'); dropped", c->addr, msg_type_name(m->type),
-		  c->st == C_HELLO ? "hello" : "auth");
+	stranger_event(r, RDV_EV_GARBAGE, c, "protocol",
+		       "%s sent '%s' out of turn (expected '%s'); dropped", c->addr,
+		       msg_type_name(m->type), c->st == C_HELLO ? "hello" : "auth");
 	drop_client(r, c);
 }
 
@@ -297,8 +366,8 @@ static void client_eof(struct rdv *r, struct client *c, const char *why)
 		return;
 	}
 	if ((c->st == C_HELLO || c->st == C_AUTH) && c->sent_bytes)
-		rdv_add_event(r, RDV_EV_GARBAGE, -1, NULL, c->addr, "eof",
-			  "%s closed the connection in the middle of the handshake", c->addr);
+		stranger_event(r, RDV_EV_GARBAGE, c, "eof",
+			       "%s closed the connection in the middle of the handshake", c->addr);
 	drop_client(r, c);
 }
 
@@ -359,11 +428,19 @@ static void master_read(struct rdv *r, struct client *c)
 				}
 
 				json_decref(j);
-				rdv_add_event(r, k, c->st == C_JOINED ? (int)c->rank : -1,
-					  c->host[0] ? c->host : NULL, c->addr, frame_status_name(st),
-					  "%s%s%s sent %s: %s; dropped", c->addr, c->host[0] ? " " : "",
-					  c->host, k == RDV_EV_OVERSIZED ? "an oversized frame" :
-					  "something that is not ncclcheck's protocol", e.msg);
+				if (c->st == C_JOINED)
+					rdv_add_event(r, k, (int)c->rank, c->host, c->addr,
+						  frame_status_name(st), "%s %s sent %s: %s; dropped",
+						  c->addr, c->host, k == RDV_EV_OVERSIZED ?
+						  "an oversized frame" : "something that is not "
+						  "ncclcheck's protocol", e.msg);
+				else
+					stranger_event(r, k, c, frame_status_name(st),
+						       "%s%s%s sent %s: %s; dropped", c->addr,
+						       c->host[0] ? " " : "", c->host,
+						       k == RDV_EV_OVERSIZED ? "an oversized frame" :
+						       "something that is not ncclcheck's protocol",
+						       e.msg);
 				if (c->st == C_JOINED && c->rank >= 0) {
 					member_dead(r, (int)c->rank, "broke the protocol");
 				} else {
@@ -380,27 +457,80 @@ static void master_read(struct rdv *r, struct client *c)
 	}
 }
 
+/* Unproven connections (hello, auth): the only ones the limits count. */
+static int pending(const struct client *c)
+{
+	return c->fd >= 0 && (c->st == C_HELLO || c->st == C_AUTH);
+}
+
+/*
+ * Makes room for one more unproven connection from `src`: past the per-address cap, the oldest
+ * of src's own; past the total cap, the oldest of the address holding the most. Never a member.
+ */
+static void make_room(struct rdv *r, const char *src)
+{
+	size_t total = 0, mine = 0, best = 0;
+	const char *crowd = NULL;
+	struct client *victim = NULL;
+
+	for (size_t i = 0; i < r->ncl; i++) {
+		struct client *c = r->cl[i];
+		size_t same = 0;
+
+		if (!pending(c))
+			continue;
+		total++;
+		if (!strcmp(c->src, src))
+			mine++;
+		for (size_t k = 0; k < r->ncl; k++)
+			same += pending(r->cl[k]) && !strcmp(r->cl[k]->src, c->src);
+		if (same > best) {
+			best = same;
+			crowd = c->src;
+		}
+	}
+	if (mine >= PER_SRC_PENDING)
+		crowd = src;
+	else if (total < PENDING_MAX)
+		return;
+	for (size_t i = 0; i < r->ncl; i++) {
+		struct client *c = r->cl[i];
+
+		if (pending(c) && !strcmp(c->src, crowd) &&
+		    (!victim || c->accepted_at < victim->accepted_at))
+			victim = c;
+	}
+	if (!victim)
+		return;
+	stranger_event(r, RDV_EV_STALLED, victim, "evicted",
+		       "%s held connections to the master's port open without finishing the "
+		       "handshake; the oldest were closed to let others in", victim->src);
+	note_fail(r, victim->rank, "its attempt from %s was closed to make room (the port was "
+		  "crowded by unproven connections)", victim->addr);
+	drop_client(r, victim);
+}
+
 static void master_accept(struct rdv *r)
 {
 	for (;;) {
 		char peer[64];
 		struct err e = ERR_INIT;
+		struct client *c;
 		int fd = net_accept(r->lfd, 0, peer, sizeof(peer), &e);
-		size_t live = 0;
 
 		if (fd < 0)
 			return;
-		for (size_t i = 0; i < r->ncl; i++)
-			live += r->cl[i]->fd >= 0;
-		if (live >= (size_t)r->o.nnodes + EXTRA_CLIENTS || r->stop) {
+		if (r->stop && time_now_ms() >= r->linger_until) {
 			close(fd);
 			continue;
 		}
+		c = rdv_client_new(fd, peer);
+		make_room(r, c->src);
+		/* one budget for the whole handshake, from the accept: trickling bytes buys nothing */
+		c->deadline = rdv_deadline_after(r->o.handshake_ms);
+		c->rd.cap = 65536;
 		ALLOC_GROW(r->cl, r->ncl + 1, r->acl);
-		r->cl[r->ncl] = rdv_client_new(fd, peer);
-		r->cl[r->ncl]->deadline = rdv_deadline_after(r->o.handshake_ms);
-		r->cl[r->ncl]->rd.cap = 65536;
-		r->ncl++;
+		r->cl[r->ncl++] = c;
 	}
 }
 
@@ -412,11 +542,10 @@ static void master_timers(struct rdv *r, int64_t now)
 		if (c->fd < 0)
 			continue;
 		if ((c->st == C_HELLO || c->st == C_AUTH) && now >= c->deadline) {
-			rdv_add_event(r, RDV_EV_STALLED, -1, c->host[0] ? c->host : NULL, c->addr,
-				  c->st == C_HELLO ? "hello" : "auth",
-				  "%s%s%s sent no %s within %.1f s; dropped", c->addr,
-				  c->host[0] ? " " : "", c->host, c->st == C_HELLO ? "hello" : "answer to "
-				  "the challenge", (double)r->o.handshake_ms / 1000);
+			stranger_event(r, RDV_EV_STALLED, c, c->st == C_HELLO ? "hello" : "auth",
+				       "%s%s%s sent no %s within %.1f s; dropped", c->addr,
+				       c->host[0] ? " " : "", c->host, c->st == C_HELLO ? "hello" :
+				       "answer to the challenge", (double)r->o.handshake_ms / 1000);
 			note_fail(r, c->rank, "its attempt from %s stalled in the handshake", c->addr);
 			drop_client(r, c);
 		} else if (c->st == C_CLOSING && (now >= c->deadline || !rdv_client_pending(c))) {
@@ -515,7 +644,8 @@ void *rdv_master_main(void *arg)
 		size_t n = 0;
 		int timeout;
 
-		if (r->stop && (master_flushed(r) || now >= r->stop_deadline))
+		if (r->stop && (master_flushed(r) || now >= r->stop_deadline) &&
+		    now >= r->linger_until)
 			break;
 		master_timers(r, now);
 		for (size_t i = 0; i < r->ncl; i++)
@@ -528,7 +658,8 @@ void *rdv_master_main(void *arg)
 		ALLOC_GROW(pc, r->ncl + 2, apc);
 		pfd[n] = (struct pollfd){ .fd = r->wake[0], .events = POLLIN };
 		pc[n++] = NULL;
-		pfd[n] = (struct pollfd){ .fd = r->stop ? -1 : r->lfd, .events = POLLIN };
+		pfd[n] = (struct pollfd){ .fd = r->stop && now >= r->linger_until ? -1 : r->lfd,
+					  .events = POLLIN };
 		pc[n++] = NULL;
 		next = r->next_hb;
 		for (size_t i = 0; i < r->ncl; i++) {
@@ -550,6 +681,8 @@ void *rdv_master_main(void *arg)
 			next = r->join_deadline;
 		if (r->stop && r->stop_deadline < next)
 			next = r->stop_deadline;
+		if (r->stop && r->linger_until > now && r->linger_until < next)
+			next = r->linger_until;
 		timeout = next <= now ? 0 : next - now > 1000 ? 1000 : (int)(next - now);
 
 		pthread_mutex_unlock(&r->mu);
@@ -578,4 +711,92 @@ void *rdv_master_main(void *arg)
 	free(pfd);
 	free(pc);
 	return NULL;
+}
+
+/* ---- is rank 0 this process? ---- */
+
+/*
+ * A second process started with rank 0 listens happily on its own host and waits for workers
+ * that all go to MASTER_ADDR, while the real master waits for the rank that process should have
+ * been. So a master asks MASTER_ADDR:MASTER_PORT itself, as a would-be rank 0: its own listener
+ * knows the nonce and drops the question; another master judges the claim like any duplicate
+ * rank (after the token, so a stranger cannot end a run), names both processes, aborts its run
+ * and rejects us with that same sentence, which ends ours.
+ */
+int rdv_probe_once(struct rdv *r, long timeout_ms)
+{
+	int64_t dl = rdv_deadline_after(timeout_ms);
+	struct err e = ERR_INIT;
+	struct msg m, in;
+	char tool[64], text[PROTO_TEXT_MAX + 200];
+	int fd, other = 0;
+
+	fd = net_connect(r->o.master_host, r->o.master_port, NULL, dl, NULL, &e);
+	if (fd < 0)
+		return 0;
+	snprintf(tool, sizeof(tool), "ncclcheck %s", NCCLCHECK_VERSION);
+	msg_init(&m, MSG_HELLO);
+	m.u.hello.version = PROTO_VERSION;
+	m.u.hello.rank = 0;
+	m.u.hello.nnodes = r->o.nnodes;
+	m.u.hello.pid = getpid();
+	m.u.hello.host = r->host;
+	m.u.hello.tool = tool;
+	memcpy(m.u.hello.nonce, r->probe_nonce, sizeof(r->probe_nonce));
+	if (msg_send(fd, &m, r->o.frame_cap, dl, &e) < 0 || msg_recv(fd, 65536, dl, &in, &e) < 0) {
+		close(fd);
+		return 0;	/* ourselves (dropped), or nobody who speaks the protocol */
+	}
+	if (in.type == MSG_CHALLENGE) {
+		char mnonce[PROTO_NONCE_HEX + 1];
+
+		memcpy(mnonce, in.u.challenge.nonce, sizeof(mnonce));
+		msg_release(&in);
+		msg_init(&m, MSG_AUTH);
+		if (r->o.token_len)
+			auth_mac(r->o.token, r->o.token_len, "worker", r->probe_nonce, mnonce, 0,
+				 r->o.nnodes, m.u.auth.mac);
+		if (msg_send(fd, &m, r->o.frame_cap, dl, &e) < 0 ||
+		    msg_recv(fd, 65536, dl, &in, &e) < 0) {
+			close(fd);
+			return 0;
+		}
+	}
+	close(fd);
+	if (in.type == MSG_REJECT && !strcmp(in.u.reject.code, REJECT_DUPLICATE_RANK)) {
+		snprintf(text, sizeof(text), "%s", in.u.reject.message);
+		other = 1;
+	}
+	msg_release(&in);
+	if (!other)
+		return 0;	/* another job's master, or one of another version: not ours to judge */
+	pthread_mutex_lock(&r->mu);
+	rdv_add_event(r, RDV_EV_DUPLICATE_RANK, 0, r->host, NULL, REJECT_DUPLICATE_RANK, "%s", text);
+	rdv_master_fail(r, REJECT_DUPLICATE_RANK, 0, -1, ERR_USAGE, text);
+	rdv_wake(r);
+	pthread_mutex_unlock(&r->mu);
+	return 1;
+}
+
+void *rdv_probe_main(void *arg)
+{
+	struct rdv *r = arg;
+
+	for (;;) {
+		int done;
+
+		pthread_mutex_lock(&r->mu);
+		done = r->stop || r->failed || r->probe_self || r->joined_all;
+		pthread_mutex_unlock(&r->mu);
+		if (done || rdv_probe_once(r, 1000))
+			return NULL;
+		for (int i = 0; i < 10; i++) {
+			pthread_mutex_lock(&r->mu);
+			done = r->stop || r->failed || r->probe_self;
+			pthread_mutex_unlock(&r->mu);
+			if (done)
+				return NULL;
+			nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+		}
+	}
 }

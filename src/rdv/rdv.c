@@ -104,6 +104,7 @@ struct rdv *rdv_new(const struct rdv_opts *o)
 		r->mem = xcalloc((size_t)o->nnodes, sizeof(*r->mem));
 		snprintf(r->mem[0].host, sizeof(r->mem[0].host), "%s", r->host);
 		r->mem[0].joined = 1;
+		r->mem[0].pid = getpid();
 	}
 	return r;
 }
@@ -115,6 +116,15 @@ struct client *rdv_client_new(int fd, const char *addr)
 	c->fd = fd;
 	c->rank = -1;
 	snprintf(c->addr, sizeof(c->addr), "%s", addr ? addr : "?");
+	snprintf(c->src, sizeof(c->src), "%s", c->addr);
+	{
+		/* "10.0.0.1:4242" or "[fe80::1]:4242": the port is after the last colon */
+		char *colon = strrchr(c->src, ':');
+
+		if (colon && (c->src[0] == '[' || !memchr(c->src, ':', (size_t)(colon - c->src))))
+			*colon = '\0';
+	}
+	c->accepted_at = time_now_ms();
 	frame_reader_init(&c->rd, 0);
 	return c;
 }
@@ -169,6 +179,8 @@ void rdv_free(struct rdv *r)
 		}
 		pthread_join(r->th, NULL);
 	}
+	if (r->probe_started)
+		pthread_join(r->probe_th, NULL);
 	for (size_t i = 0; i < r->ncl; i++)
 		rdv_client_free(r->cl[i]);
 	free(r->cl);
@@ -230,6 +242,7 @@ void rdv_add_event(struct rdv *r, enum rdv_event_kind k, int rank, const char *h
 	vsnprintf(ev->msg, sizeof(ev->msg), fmt, ap);
 	va_end(ap);
 	ev->at_ms = time_now_ms();
+	ev->count = 1;
 }
 
 const char *rdv_rank_host(struct rdv *r, int rank)
@@ -340,6 +353,9 @@ void rdv_master_fail(struct rdv *r, const char *code, int rank, int skip, enum e
 		return;
 	r->failed = 1;
 	err_set(&r->fail, ec, "%s", text);
+	snprintf(r->fail_code, sizeof(r->fail_code), "%s", code);
+	if (ec == ERR_USAGE)
+		r->linger_until = rdv_deadline_after(CONFIG_LINGER_MS);
 	for (int i = 1; r->mem && i < r->o.nnodes; i++)
 		if (r->mem[i].joined && !r->mem[i].gone && i != skip)
 			rdv_queue_abort(r, r->mem[i].c, code, text, rank);
@@ -449,10 +465,19 @@ int rdv_start(struct rdv *r, struct err *e)
 	r->join_deadline = rdv_deadline_after(r->o.join_timeout_ms);
 	r->next_hb = time_now_ms();
 	if (r->master) {
+		if (auth_nonce(r->probe_nonce, e) < 0)
+			return -1;
 		r->lfd = net_listen(r->o.listen_addr, r->o.master_port, 256, r->o.proc_root, e);
-		if (r->lfd < 0)
+		if (r->lfd < 0) {
+			struct err pe = ERR_INIT;
+
+			/* the holder may be another rank 0 of this job: then both hear it now */
+			if (r->o.master_host && rdv_probe_once(r, 2000) == 1 &&
+			    rdv_failed(r, &pe))
+				return err_set(e, ERR_USAGE, "%s", pe.msg);
 			return err_prefix(e, "the master cannot listen on MASTER_PORT %d (torch's "
 					  "TCPStore needs it too)", r->o.master_port);
+		}
 		if (!r->o.token_len)
 			rdv_add_event(r, RDV_EV_AUTH_NONE, -1, NULL, NULL, "none",
 				  "no token: any process that reaches port %d may join this run",
@@ -462,6 +487,9 @@ int rdv_start(struct rdv *r, struct err *e)
 	if (pthread_create(&r->th, NULL, r->master ? rdv_master_main : rdv_worker_main, r) != 0)
 		return err_set(e, ERR_SYS, "cannot start the rendezvous thread");
 	r->th_started = 1;
+	if (r->master && r->o.nnodes > 1 && r->o.master_host && *r->o.master_host &&
+	    pthread_create(&r->probe_th, NULL, rdv_probe_main, r) == 0)
+		r->probe_started = 1;
 	return 0;
 }
 
@@ -513,11 +541,15 @@ void rdv_finish(struct rdv *r)
 	/* the master stays until every worker said bye or was declared gone (heartbeats still
 	 * judge the silent): a worker still reading a large report is not cut off. The cap only
 	 * bounds a worker that keeps heartbeating but never says bye. */
-	r->stop_deadline = rdv_deadline_after(r->master ? STOP_MASTER_MAX_MS : 1500);
+	r->stop_deadline = rdv_deadline_after(!r->master ? 1500 : r->failed ? STOP_FAILED_MAX_MS
+								     : STOP_MASTER_MAX_MS);
 	rdv_wake(r);
 	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->th, NULL);
 	r->th_started = 0;
+	if (r->probe_started)
+		pthread_join(r->probe_th, NULL);
+	r->probe_started = 0;
 }
 
 int rdv_failed(struct rdv *r, struct err *e)

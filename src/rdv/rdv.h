@@ -76,6 +76,7 @@ struct rdv_event {
 	char code[32];		/* reject / abort code, net_fail name for UNREACHABLE */
 	char msg[512];		/* one line, for people */
 	int64_t at_ms;		/* time_now_ms() when it happened */
+	int count;		/* how many connections from addr's host did this (strangers) */
 };
 
 /* "auth_none", "missing", "duplicate_rank", ... (stable: finding ids end in them). */
@@ -133,6 +134,13 @@ int rdv_next_plan(struct rdv *r, long timeout_ms, char *phase, size_t len, long 
 		  json_t **payload, struct err *e);
 /* Worker: the answer to a request (a result of (phase, step)); `payload` is stolen. */
 int rdv_reply(struct rdv *r, const char *phase, long step, json_t *payload, struct err *e);
+
+/*
+ * Worker, after the master ended the run with an abort: the master's own failure report (new
+ * reference in *report), so every node prints the same header, node table and findings. Waits
+ * up to timeout_ms; -1 when none came or the master was lost rather than aborting.
+ */
+int rdv_failure_report(struct rdv *r, json_t **report, long timeout_ms);
 
 /* Tells the other side(s) the run is over for `code` (master: every worker). Never blocks. */
 void rdv_abort(struct rdv *r, const char *code, const char *message, int rank);

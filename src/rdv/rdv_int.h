@@ -14,10 +14,23 @@
 #include "util/err.h"
 #include "util/strbuf.h"
 
-/* More simultaneous strangers than this on the port are turned away at once. */
-#define EXTRA_CLIENTS 64
+/*
+ * Connections that have not proven themselves yet (hello, auth) are the only ones limited:
+ * members never count. Past PENDING_MAX in all, or PER_SRC_PENDING from one address, a newcomer
+ * is still accepted and the oldest unproven connection of the most crowded address (its own
+ * address, for the per-address cap) is closed instead: a real worker finishes its handshake in
+ * milliseconds and is never the oldest for long, while squatters only push each other out.
+ */
+#define PENDING_MAX 128
+/* After a configuration error (duplicate rank, wrong count, ...) the master stays this long to
+ * tell nodes that arrive a moment later the same sentence, instead of leaving them to time out. */
+#define CONFIG_LINGER_MS 2500
+#define PER_SRC_PENDING 64
 /* How long the master waits at the end for the workers' byes, at most. */
 #define STOP_MASTER_MAX_MS 30000
+/* ... and after a failure, to flush the aborts and the failure report (a master whose own link
+ * is down must not wait 30 s for buffers that will never drain). */
+#define STOP_FAILED_MAX_MS 3000
 /* Bytes read from one client per loop turn, so one fast sender cannot starve the others. */
 #define READ_BUDGET (256 << 10)
 
@@ -54,11 +67,13 @@ struct client {
 	int fd;			/* -1 once closed (reaped at the end of the loop turn) */
 	enum cstate st;
 	char addr[64];
+	char src[64];		/* addr without the port: what per-address limits count */
+	int64_t accepted_at;
 	struct frame_reader rd;
 	struct outq out;
 	int64_t deadline;	/* handshake step / closing deadline */
 	int64_t last_rx;
-	long rank, nnodes;	/* what its hello claimed */
+	long rank, nnodes, pid;	/* what its hello claimed */
 	int sent_bytes;		/* it sent anything at all (a silent connect-close is a port probe) */
 	char host[PROTO_HOST_MAX + 1];
 	char wnonce[PROTO_NONCE_HEX + 1], mnonce[PROTO_NONCE_HEX + 1];
@@ -67,6 +82,7 @@ struct client {
 struct member {
 	struct client *c;
 	int joined, gone, byed;
+	long pid;
 	char host[PROTO_HOST_MAX + 1];
 	char addr[64];
 	char last_fail[256];	/* the last refused attempt that claimed this rank */
@@ -102,6 +118,8 @@ struct rdv {
 	int64_t stop_deadline;
 	int failed;		/* fatal: `fail` says why */
 	struct err fail;
+	char fail_code[32];	/* master: the abort / reject code of that failure */
+	int64_t linger_until;	/* master: serve latecomers' hellos (reject) until then */
 	int joined_all;		/* master: every rank joined; worker: welcomed */
 	int reported;		/* the report went out (master) / came in (worker) */
 	int64_t join_deadline;
@@ -114,6 +132,11 @@ struct rdv {
 
 	/* master */
 	int lfd;
+	/* the rank-0 probe: is another process the master on MASTER_ADDR:MASTER_PORT? */
+	pthread_t probe_th;
+	int probe_started;
+	int probe_self;		/* the probe reached this very process */
+	char probe_nonce[PROTO_NONCE_HEX + 1];
 	struct client **cl;
 	size_t ncl, acl;
 	struct member *mem;
@@ -123,6 +146,7 @@ struct rdv {
 	struct inmsg *inbox;
 	char last_fail[300];
 	enum net_fail last_why;
+	int master_aborted;	/* the master ended the run by an abort: its report may follow */
 };
 /* ---- rdv.c: clients, events, messages, slots, waits ---- */
 
@@ -156,9 +180,20 @@ int64_t rdv_deadline_after(long ms);
 int rdv_cond_wait_until(struct rdv *r, int64_t deadline_ms);
 void rdv_drain_wake(struct rdv *r);
 
+/* ---- ownlink.c ---- */
+
+/* 1 with a sentence for people ("my eth1 went down ...") when the connection fd rides on an
+ * interface of this node that is down, or its route to the peer is gone; else 0. No lock. */
+int rdv_own_link_down(int fd, char *buf, size_t len);
+
 /* ---- the I/O threads (rdv_master.c, rdv_worker.c), started by rdv_start ---- */
 
 void *rdv_master_main(void *arg);
+/* Master: until every rank joined, asks MASTER_ADDR:MASTER_PORT whether rank 0 is this process. */
+void *rdv_probe_main(void *arg);
+/* One such question, without the lock: 1 another master answered (the run failed, both named),
+ * 0 this process answered or nobody did. */
+int rdv_probe_once(struct rdv *r, long timeout_ms);
 void *rdv_worker_main(void *arg);
 
 #endif

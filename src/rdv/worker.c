@@ -187,10 +187,25 @@ static void nap(struct rdv *r, long ms)
 /* The master is gone: closed, reset or silent. Not news after the report or a failure. */
 static void worker_lost(struct rdv *r, struct client *c, const char *why)
 {
-	rdv_client_close(c);
-	if (r->reported || r->stop || r->failed)
+	char own[300];
+
+	if (r->reported || r->stop || r->failed) {
+		rdv_client_close(c);
 		return;
-	rdv_add_event(r, RDV_EV_DEAD, 0, NULL, c->addr, "dead", "the master (rank 0, %s) %s", c->addr, why);
+	}
+	/* this node's own link first: if it is gone, the master is not to blame */
+	if (rdv_own_link_down(c->fd, own, sizeof(own))) {
+		rdv_client_close(c);
+		rdv_add_event(r, RDV_EV_DEAD, r->o.rank, r->host, NULL, "link_down",
+			  "this node (rank %d, %s) lost its own link: %s; the master (%s) is not "
+			  "to blame", r->o.rank, r->host, own, c->addr);
+		worker_fail(r, ERR_PEER, "this node (rank %d, %s) lost its own link: %s", r->o.rank,
+			    r->host, own);
+		return;
+	}
+	rdv_client_close(c);
+	rdv_add_event(r, RDV_EV_DEAD, 0, NULL, c->addr, "dead", "the master (rank 0, %s) %s (this "
+		  "node's own link to it is up)", c->addr, why);
 	worker_fail(r, ERR_PEER, "the master (rank 0, %s) %s", c->addr, why);
 }
 
@@ -245,6 +260,8 @@ static void worker_read(struct rdv *r, struct client *c)
 
 				rdv_add_event(r, RDV_EV_ABORTED, (int)a->rank, a->host, NULL, a->code, "%s",
 					  a->message);
+				if (!r->failed)
+					r->master_aborted = 1;
 				worker_fail(r, !strcmp(a->code, "missing") ? ERR_TIMEOUT : ERR_PEER,
 					    "the master ended the run: %s", a->message);
 				msg_release(&im->m);

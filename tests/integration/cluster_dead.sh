@@ -1,6 +1,6 @@
 #!/bin/bash
 # cluster: a node killed mid-run, and a node stopped (SIGSTOP) mid-run. The other two nodes name
-# it within 5 s, exit 3, and nobody hangs.
+# it within 5 s, exit 3, and nobody hangs; rank 1 prints the master's header and findings.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 lab_use nclnt3
@@ -31,6 +31,10 @@ scenario() {
 	expect_match "$(cat "$LAB_TMP/n1.out")" "rank 2 \(nclnt3-n2\) $2" "SIG$sig: rank 1 names it too"
 	expect_match "$(cat "$LAB_TMP/n0.out")" "cluster.peer.dead" "SIG$sig: as cluster.peer.dead"
 	expect_match "$(cat "$LAB_TMP/n1.out")" "\[nclnt3-n2\]  \(cluster.peer.dead\)" "SIG$sig: about that node on rank 1 too"
+	head0=$(grep -m1 "^cluster: 3 nodes: " "$LAB_TMP/n0.out")
+	[ -n "$head0" ] && grep -qxF "$head0" "$LAB_TMP/n1.out" &&
+		pass "SIG$sig: rank 1 prints the master's header and node table ($head0)" ||
+		fail "SIG$sig: rank 1's header differs from the master's ('$head0')"
 	echo "SIG$sig: the master exited $((t0 - tk)) ms, rank 1 $((t1 - tk)) ms after the signal"
 	[ $((t0 - tk)) -lt 5000 ] && [ $((t1 - tk)) -lt 5000 ] &&
 		pass "SIG$sig: both reported within 5 s" || fail "SIG$sig: took $((t0 - tk)) / $((t1 - tk)) ms"

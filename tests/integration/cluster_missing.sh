@@ -35,7 +35,8 @@ expect_match "$out" "cluster.rdv.unreachable" "as cluster.rdv.unreachable"
 expect_match "$out" "start rank 0 first" "with the fix for a refusal"
 [ $((t1 - t0)) -lt 6000 ] && pass "bounded: $((t1 - t0)) ms" || fail "took $((t1 - t0)) ms"
 
-# two nodes claim rank 1: a named error on every node, exit 1, at once (not at the timeout)
+# two nodes claim rank 1: a named error on every node, exit 3 (the check could not run), at once
+# (not at the timeout)
 ( timeout 30 "$NCCLCHECK" lab exec nclnt2-n1 -- "$NCCLCHECK" cluster --no-python --timeout 10 \
 	>"$LAB_TMP/n1.out" 2>&1; echo $? >"$LAB_TMP/n1.rc" ) &
 w=$!
@@ -47,11 +48,11 @@ t0=$(ms)
 out=$(timeout 30 "$NCCLCHECK" lab exec nclnt2-n0 -- "$NCCLCHECK" cluster --no-python --timeout 10 2>&1); rc=$?
 t1=$(ms)
 wait $w $w2
-expect_rc 1 $rc "duplicate rank: the master"
-expect_match "$out" "two nodes claim rank 1: nclnt2-n[12] \(10\.10\.0\.1[12]:[0-9]+\) and nclnt2-n[12]" "names both claimants"
+expect_rc 3 $rc "duplicate rank: the master"
+expect_match "$out" "two processes claim rank 1: nclnt2-n[12] \(10\.10\.0\.1[12]:[0-9]+, pid [0-9]+\) and nclnt2-n[12] \(10\.10\.0\.1[12]:[0-9]+, pid [0-9]+\)" "names both claimants"
 expect_match "$out" "cluster.rdv.duplicate_rank" "as cluster.rdv.duplicate_rank"
-expect_rc 1 "$(cat "$LAB_TMP/n1.rc")" "duplicate rank: the first claimant"
-expect_rc 1 "$(cat "$LAB_TMP/n2.rc")" "duplicate rank: the second claimant"
+expect_rc 3 "$(cat "$LAB_TMP/n1.rc")" "duplicate rank: the first claimant"
+expect_rc 3 "$(cat "$LAB_TMP/n2.rc")" "duplicate rank: the second claimant"
 [ $((t1 - t0)) -lt 5000 ] && pass "at once: $((t1 - t0)) ms with a 10 s timeout" || fail "took $((t1 - t0)) ms"
 # a node told another node count
 ( timeout 30 "$NCCLCHECK" lab exec nclnt2-n1 -- env NNODES=2 "$NCCLCHECK" cluster --no-python \
@@ -59,9 +60,9 @@ expect_rc 1 "$(cat "$LAB_TMP/n2.rc")" "duplicate rank: the second claimant"
 w=$!
 out=$(timeout 30 "$NCCLCHECK" lab exec nclnt2-n0 -- "$NCCLCHECK" cluster --no-python --timeout 10 2>&1); rc=$?
 wait $w
-expect_rc 1 $rc "wrong count: the master"
+expect_rc 3 $rc "wrong count: the master"
 expect_match "$out" "nclnt2-n1 \(10\.10\.0\.11:[0-9]+, rank 1\) was told the job has 2 nodes, the master \(nclnt2-n0\) 3" "names the node and both counts"
-expect_rc 1 "$(cat "$LAB_TMP/n1.rc")" "wrong count: the worker"
+expect_rc 3 "$(cat "$LAB_TMP/n1.rc")" "wrong count: the worker"
 expect_match "$(cat "$LAB_TMP/n1.out")" "cluster.rdv.wrong_count" "as cluster.rdv.wrong_count"
 
 # the port taken on the master: the holder is named, exit 3

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "cmocka_helpers.h"
 #include "net/auth.h"
@@ -291,12 +294,12 @@ static void duplicate_rank_named(void **state)
 	assert_int_equal(rdv_wait_joined(b, &e), -1);
 	assert_non_null(strstr(e.msg, "duplicate_rank"));
 	assert_int_equal(rdv_wait_joined(m, &e), -1);
-	assert_non_null(strstr(e.msg, "two nodes claim rank 1"));
-	assert_true(has_event(m, RDV_EV_DUPLICATE_RANK, "two nodes claim rank 1"));
+	assert_non_null(strstr(e.msg, "two processes claim rank 1"));
+	assert_true(has_event(m, RDV_EV_DUPLICATE_RANK, "two processes claim rank 1"));
 	/* the first holder hears it from the master */
 	json_t *p = NULL;
 	assert_int_equal(rdv_bcast(a, "facts", 0, &p, 2000, &e), -1);
-	assert_non_null(strstr(e.msg, "two nodes claim rank 1"));
+	assert_non_null(strstr(e.msg, "two processes claim rank 1"));
 	rdv_free(a);
 	rdv_free(b);
 	rdv_free(m);
@@ -340,7 +343,7 @@ static void wrong_count_and_rank_zero(void **state)
 	assert_int_equal(msg_recv(fd, 65536, time_now_ms() + 1000, &in, &e), 0);
 	assert_int_equal(in.type, MSG_REJECT);
 	assert_string_equal(in.u.reject.code, "duplicate_rank");
-	assert_non_null(strstr(in.u.reject.message, "node-0 (the master) and impostor"));
+	assert_non_null(strstr(in.u.reject.message, "node-0 (the master at 127.0.0.1, pid ")); assert_non_null(strstr(in.u.reject.message, ") and impostor"));
 	msg_release(&in);
 	close(fd);
 	rdv_free(m);
@@ -548,6 +551,125 @@ static void taken_port_named(void **state)
 	close(lfd);
 }
 
+/* An idle connection to the master from 127.0.0.2 (another source address than the nodes'). */
+static int squat(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET }, b = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	inet_pton(AF_INET, "127.0.0.2", &a.sin_addr);
+	inet_pton(AF_INET, "127.0.0.1", &b.sin_addr);
+	b.sin_port = htons((uint16_t)port);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    connect(fd, (struct sockaddr *)&b, sizeof(b)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* 300 idle connections (more than every limit) before the nodes come: they still join, the
+ * squatter is named once with its address and a count, not 300 times. */
+static void flood_does_not_lock_out(void **state)
+{
+	int port = free_port();
+	struct rdv *m = node(port, 0, 3, "tok", 8000), *w1 = node(port, 1, 3, "tok", 8000),
+		   *w2 = node(port, 2, 3, "tok", 8000);
+	struct err e = ERR_INIT;
+	struct rdv_event *ev;
+	int fds[300], nsq = 0, named = 0;
+	size_t n;
+
+	(void)state;
+	start(m);
+	for (int i = 0; i < 300; i++)
+		if ((fds[nsq] = squat(port)) >= 0)
+			nsq++;
+	assert_true(nsq >= 250);
+	usleep(100000);
+	start(w1);
+	start(w2);
+	assert_int_equal(rdv_wait_joined(w1, &e), 0);
+	assert_int_equal(rdv_wait_joined(w2, &e), 0);
+	assert_int_equal(rdv_wait_joined(m, &e), 0);
+	n = rdv_events(m, &ev);
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].kind != RDV_EV_STALLED)
+			continue;
+		named++;
+		assert_non_null(strstr(ev[i].addr, "127.0.0.2"));
+		assert_true(ev[i].count > 100);
+	}
+	free(ev);
+	assert_int_equal(named, 1);
+	for (int i = 0; i < nsq; i++)
+		close(fds[i]);
+	rdv_finish(w1);
+	rdv_finish(w2);
+	rdv_finish(m);
+	rdv_free(w1);
+	rdv_free(w2);
+	rdv_free(m);
+}
+
+/* A second rank 0 on another address (its own host) and on the master's own port: both
+ * named, pid included, the run fails at once on both, not at the join timeout. */
+static void second_master_named(void **state)
+{
+	int port = free_port();
+	struct rdv *m = node(port, 0, 3, "tok", 20000), *w = node(port, 1, 3, "tok", 20000);
+	struct rdv_opts o;
+	struct rdv *imp;
+	struct err e = ERR_INIT;
+	int64_t t0 = time_now_ms();
+	char want[64];
+
+	(void)state;
+	start(m);
+	start(w);
+	assert_int_equal(rdv_wait_joined(w, &e), 0);
+	rdv_opts_init(&o);
+	o.master_host = "127.0.0.1";
+	o.listen_addr = "127.0.0.2";
+	o.master_port = port;
+	o.rank = 0;
+	o.nnodes = 3;
+	o.host = "impostor";
+	o.join_timeout_ms = 20000;
+	o.token = "tok";
+	o.token_len = 3;
+	imp = rdv_new(&o);
+	start(imp);
+	assert_int_equal(rdv_wait_joined(imp, &e), -1);
+	assert_non_null(strstr(e.msg, "two processes claim rank 0: node-0 (the master at "
+				      "127.0.0.1, pid "));
+	snprintf(want, sizeof(want), "impostor (127.0.0.1:");
+	assert_non_null(strstr(e.msg, want));
+	snprintf(want, sizeof(want), "pid %d)", (int)getpid());
+	assert_non_null(strstr(e.msg, want));
+	assert_int_equal(rdv_wait_joined(m, &e), -1);
+	assert_non_null(strstr(e.msg, "two processes claim rank 0"));
+	assert_true(has_event(m, RDV_EV_DUPLICATE_RANK, "impostor"));
+	assert_true(has_event(imp, RDV_EV_DUPLICATE_RANK, "node-0"));
+	assert_true(time_now_ms() - t0 < 5000);
+	rdv_free(imp);
+
+	/* on the master's own address: its listen fails, and it still tells the master */
+	rdv_free(w);
+	rdv_free(m);
+	port = free_port();
+	m = node(port, 0, 2, NULL, 20000);
+	start(m);
+	imp = node(port, 0, 2, NULL, 20000);
+	assert_int_equal(rdv_start(imp, &e), -1);
+	assert_non_null(strstr(e.msg, "two processes claim rank 0"));
+	assert_int_equal(rdv_wait_joined(m, &e), -1);
+	assert_non_null(strstr(e.msg, "two processes claim rank 0"));
+	rdv_free(imp);
+	rdv_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -564,6 +686,8 @@ int main(void)
 		cmocka_unit_test(unreachable_master_bounded),
 		cmocka_unit_test(missing_rank_named_by_host),
 		cmocka_unit_test(taken_port_named),
+		cmocka_unit_test(flood_does_not_lock_out),
+		cmocka_unit_test(second_master_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
