@@ -149,6 +149,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "An NCCL_* variable that this NCCL no longer reads." },
 	{ .id = "nccl.env.too_new", .sev = SEV_WARN,
 	  .summary = "An NCCL_* variable that this NCCL is too old to read." },
+	{ .id = "nccl.env.ncclx_only", .sev = SEV_WARN,
+	  .summary = "An NCCL_* variable that only Meta's NCCLX reads; upstream NCCL ignores it." },
 	{ .id = "nccl.env.empty", .sev = SEV_INFO,
 	  .summary = "An NCCL_* variable is set to the empty string." },
 	{ .id = "nccl.env.int", .sev = SEV_WARN,

@@ -44,7 +44,7 @@ const struct nccl_var nccl_vars[] = {
 	V("NCCL_CUDA_PATH", NV_PATH, NULL, NULL, 0, -1, "2.13.4", "2.21.5"),
 	V("NCCL_CUMEM_ENABLE", NV_INT, "-2", NULL, 0, 1, "2.18.1", NULL),
 	V("NCCL_CUMEM_HOST_ENABLE", NV_INT, "-1", NULL, 0, -1, "2.23.4", NULL),
-	V("NCCL_DEBUG", NV_ENUM, NULL, "VERSION|WARN|INFO|ABORT|TRACE", 0, -1, NULL, NULL),
+	V("NCCL_DEBUG", NV_ENUM, NULL, "VERSION|WARN|INFO|ABORT|TRACE|ATTN", 0, -1, NULL, NULL),
 	V("NCCL_DEBUG_FILE", NV_PATH, NULL, NULL, 0, -1, NULL, NULL),
 	V("NCCL_DEBUG_SUBSYS", NV_SUBSYS, NULL, NULL, 0, -1, NULL, NULL),
 	V("NCCL_DEBUG_TIMESTAMP_FORMAT", NV_STR, NULL, NULL, 0, -1, "2.26.2", NULL),
@@ -230,7 +230,8 @@ const struct nccl_var nccl_vars[] = {
 	V("NCCL_PXN_DISABLE", NV_INT, "0", NULL, 0, 1, "2.12.7", NULL),
 	V("NCCL_RAS_ADDR", NV_ADDR, NULL, NULL, 0, -1, "2.24.3", NULL),
 	V("NCCL_RAS_ENABLE", NV_INT, "1", NULL, 0, 1, "2.24.3", NULL),
-	V("NCCL_RAS_TIMEOUT_FACTOR", NV_INT, "1", NULL, 0, -1, "2.24.3", NULL),
+	/* an integer until 2.31, a float from 2.32 on (bad values: the default 1) */
+	V("NCCL_RAS_TIMEOUT_FACTOR", NV_STR, "1", NULL, 0, -1, "2.24.3", NULL),
 	V("NCCL_REPORT_CONNECT_PROGRESS", NV_INT, "0", NULL, 0, -1, "2.19.4", NULL),
 	V("NCCL_RMA_DISABLE", NV_INT, "0", NULL, 0, -1, "2.30.7", NULL),
 	V("NCCL_RMA_PLUGIN", NV_STR, NULL, NULL, 0, -1, "2.30.7", NULL),
@@ -290,6 +291,49 @@ const struct nccl_var nccl_vars[] = {
 	VN("NCCL_IB_CUDA_SUPPORT", NV_INT, NULL, NULL, 0, -1, NULL, "2.4.0", "removed in NCCL 2.4.0; NCCL_NET_GDR_LEVEL replaces it"),
 	VN("NCCL_IB_GDR_LEVEL", NV_LEVEL, NULL, NULL, 0, -1, NULL, "2.4.0", "renamed NCCL_NET_GDR_LEVEL in NCCL 2.4.0"),
 	/* set by NVIDIA containers and build systems, read by nobody at run time */
+	/*
+	 * 2.31 and 2.32: no local source tag yet, so these rows come from the 2.31.2 library's
+	 * strings (the ROCm RCCL "NCCL 2.31 to RCCL sync triage"), NVIDIA/nccl at v2.32.3
+	 * (src/ras/progress_monitor.cc, docs/userguide troubleshooting/diagnostics.rst, ras.rst) and
+	 * the v2.32.3-1 release notes; `since` is the first release that has them.
+	 */
+	V("NCCL_CE_COLL_AG_MULTICAST_THRESHOLD", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_CFT_ENABLE", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_DIAGNOSTICS_ECC_THRESHOLD", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_ENQUEUE_REARCH_ENABLE", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_GDRCOPY_USE_INTERNAL_DMABUF", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_GIN_IB_OOO_OPT", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_GIN_PROXY_NTHREADS", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_GIN_PROXY_POLL_BATCH", NV_INT, "32", NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_HIER_CE_COLL_NUM_CTX", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_IB_EVENT_BASED_LB", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_IB_EVENT_BASED_LB_REMOTE", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_IB_PKEY_VALUE", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_IB_WQE_LATENCY_REPORT", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_IB_WQE_LATENCY_THRESHOLD_NS", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_NUM_RMA_INT_CTX", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_P2P_PER_CHANNEL_REG_NET_BW", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_RMA_EAGER_INIT", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_RMA_MULTI_CTX_THRESHOLD", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_RUN_DIAGNOSTICS", NV_INT, "0", NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_RUN_RAS_DIAGNOSTICS", NV_INT, "0", NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_TOPO_SCATTER_START_NET", NV_INT, NULL, NULL, 0, -1, "2.31.2", NULL),
+	V("NCCL_DEBUG_LEVELS", NV_STR, NULL, NULL, 0, -1, "2.32.3", NULL),
+	V("NCCL_HIER_CE_COLL_AG_RAIL_RING_ENABLE", NV_INT, NULL, NULL, 0, -1, "2.32.3", NULL),
+	V("NCCL_PROGRESS_COUNTERS", NV_INT, "0", NULL, 0, -1, "2.32.3", NULL),
+	/* NCCL clamps values below 50 ms and 1000 ms up to those */
+	V("NCCL_PROGRESS_COUNTER_MONITOR_POLL_MS", NV_INT, "1000", NULL, 0, -1, "2.32.3", NULL),
+	V("NCCL_PROGRESS_COUNTER_MONITOR_STALE_MS", NV_INT, "5000", NULL, 0, -1, "2.32.3", NULL),
+	V("NCCL_PROGRESS_COUNTER_MONITOR_STALE_WARN_SEC", NV_INT, "600", NULL, 0, -1, "2.32.3", NULL),
+	V("NCCL_WIN_GIN_ONLY", NV_INT, NULL, NULL, 0, -1, "2.32.3", NULL),
+	/* Meta's NCCLX (meta-pytorch/torchcomms comms/ncclx): names upstream NCCL never reads */
+	OWNED("NCCL_SOCKET_IPADDR_PREFIX", NV_OWN_NCCLX, "NCCLX picks the interface by IP prefix"),
+	OWNED("NCCL_CLIENT_SOCKET_IFNAME", NV_OWN_NCCLX,
+	      "NCCLX binds outgoing sockets to this device (SO_BINDTODEVICE); upstream lets the "
+	      "kernel's routing choose"),
+	OWNED("NCCL_SOCKET_TOS_CONFIG", NV_OWN_NCCLX, "NCCLX sets the IP TOS of its sockets"),
+	OWNED("NCCL_COLLTRACE", NV_OWN_NCCLX, "NCCLX's collective trace"),
+	OWNED("NCCL_COMMSMONITOR_ENABLE", NV_OWN_NCCLX, "NCCLX's communicator monitor"),
 	OWNED("NCCL_VERSION", NV_OWN_BUILD, "set by NVIDIA container images to describe their NCCL"),
 	OWNED("NCCL_HOME", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
 	OWNED("NCCL_ROOT", NV_OWN_BUILD, "a build-time hint for finding NCCL"),

@@ -30,6 +30,7 @@ enum nv_type {
 enum nv_owner {
 	NV_OWN_NCCL = 0,
 	NV_OWN_BUILD,	/* build or container metadata (NCCL_VERSION, NCCL_HOME): nobody reads it at run time */
+	NV_OWN_NCCLX,	/* read only by Meta's NCCLX fork (torchcomms); upstream NCCL ignores it */
 };
 
 struct nccl_var {

@@ -648,6 +648,17 @@ static void lint_one(struct lint *l, const struct nccl_setting *st)
 	}
 	if (v->owner == NV_OWN_BUILD)
 		return;
+	if (v->owner == NV_OWN_NCCLX) {
+		struct finding *f = add(l, SEV_WARN, "nccl.env.ncclx_only", st,
+					"%s is read only by Meta's NCCLX; NCCL %s ignores it", st->name,
+					l->version);
+		finding_why(f, "%s. Upstream NCCL (libnccl.so.2, what torch's NCCL backend loads) has no "
+			    "such variable, so the setting has no effect unless the job runs NCCLX "
+			    "(torchcomms' ncclx backend).", v->note);
+		evidence_version(l, f);
+		fix_unset(f, st);
+		return;
+	}
 	lint_version(l, st, v);
 	switch (v->type) {
 	case NV_INT: lint_int(l, st, v); break;

@@ -434,10 +434,48 @@ static void test_more_lints(void **state)
 	findings_free(fs);
 }
 
+/* One row per class of the 2.31/2.32 additions and the NCCLX-only names. */
+static void test_nccl_231_232(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* a 2.31 variable under 2.30.7: ignored; under 2.31.2: read */
+	fs = lint("2.30.7", "\"NCCL_RUN_DIAGNOSTICS\":\"1\"", "");
+	f = expect_finding(fs, "nccl.env.too_new", SEV_WARN);
+	assert_true(title_has(f, "read from NCCL 2.31.2 on; this job loads 2.30.7"));
+	findings_free(fs);
+	fs = lint("2.31.2", "\"NCCL_RUN_DIAGNOSTICS\":\"1\",\"NCCL_IB_PKEY_VALUE\":\"32767\"", "");
+	expect_no_finding(fs, "nccl.env.too_new");
+	expect_no_finding(fs, "nccl.env.unknown");
+	findings_free(fs);
+	/* a 2.32 variable under 2.31.2: ignored; under 2.32.3: read */
+	fs = lint("2.31.2", "\"NCCL_PROGRESS_COUNTERS\":\"1\"", "");
+	f = expect_finding(fs, "nccl.env.too_new", SEV_WARN);
+	assert_true(title_has(f, "read from NCCL 2.32.3 on; this job loads 2.31.2"));
+	findings_free(fs);
+	fs = lint("2.32.6", "\"NCCL_PROGRESS_COUNTERS\":\"1\",\"NCCL_DEBUG_LEVELS\":\"WARN,ATTN\","
+		  "\"NCCL_RAS_TIMEOUT_FACTOR\":\"1.5\",\"NCCL_DEBUG\":\"ATTN\"", "");
+	assert_int_equal(findings_count(fs, SEV_WARN) + findings_count(fs, SEV_ERROR), 0);
+	findings_free(fs);
+	/* NCCLX-only names are named as such, with the fix to unset them */
+	fs = lint("2.28.9", "\"NCCL_SOCKET_IPADDR_PREFIX\":\"10.\"", "");
+	f = expect_finding(fs, "nccl.env.ncclx_only", SEV_WARN);
+	assert_true(title_has(f, "NCCL_SOCKET_IPADDR_PREFIX is read only by Meta's NCCLX"));
+	assert_true(finding_fix_contains(f, "unset NCCL_SOCKET_IPADDR_PREFIX"));
+	expect_no_finding(fs, "nccl.env.unknown");
+	findings_free(fs);
+	fs = lint("2.28.9", "\"NCCL_CLIENT_SOCKET_IFNAME\":\"eth0\",\"NCCL_COLLTRACE\":\"trace\"", "");
+	assert_int_equal(findings_count(fs, SEV_WARN), 2);
+	findings_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_names),
+		cmocka_unit_test(test_nccl_231_232),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_tuning),
 		cmocka_unit_test(test_sockets),
