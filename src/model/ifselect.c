@@ -364,6 +364,11 @@ int ifs_addr_link_local(const struct ifs_addr *a)
 	return a && a->family == 6 && a->addr[0] == 0xfe && (a->addr[1] & 0xc0) == 0x80;
 }
 
+int ifs_addr_link_local_any(const struct ifs_addr *a)
+{
+	return ifs_addr_link_local(a) || (a && a->family == 4 && a->addr[0] == 169 && a->addr[1] == 254);
+}
+
 void ifs_facts_release(struct ifs_facts *f)
 {
 	free(f->addrs);

@@ -144,6 +144,8 @@ void ifs_predict(const struct ifs_input *in, struct ifs_result *out);
 
 /* Whether the predicted address is IPv6 link-local (fe80::/10): usable only on one L2 segment. */
 int ifs_addr_link_local(const struct ifs_addr *a);
+/* Link-local of either family: IPv4 169.254.0.0/16 (RFC 3927) or IPv6 fe80::/10. */
+int ifs_addr_link_local_any(const struct ifs_addr *a);
 
 /*
  * The input for one node as the node model (model/node.c) decodes it from facts: net.ifaddrs[],

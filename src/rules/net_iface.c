@@ -9,9 +9,11 @@
 #include "rules/rules.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 #include "util/version.h"
 
 struct net {
@@ -61,6 +63,88 @@ static int public_like(const char *cls)
 
 /* ---- prediction ---- */
 
+/*
+ * The interface to name in NCCL_SOCKET_IFNAME instead of link-local ones: the first in getifaddrs
+ * order with a routable address that NCCL's automatic pass would accept, kept only when the
+ * prediction with "=name" bootstraps on a routable address.
+ */
+static const char *routable_ifname(const struct net *n)
+{
+	const struct ifs_facts *fa = &n->m->ifs;
+	const struct ifs_result *r = &n->m->pred;
+
+	for (size_t i = 0; i < fa->in.naddrs; i++) {
+		const struct ifs_addr *a = &fa->in.addrs[i];
+		struct ifs_input in = fa->in;
+		struct ifs_result *p;
+		char v[IFS_PREFIX_MAX + 2];
+		int ok;
+
+		if (ifs_addr_link_local_any(a) || !strncmp(a->name, "lo", 2) ||
+		    !strncmp(a->name, "docker", 6) || !strncmp(a->name, "virbr", 5) ||
+		    (r->running_filter && !a->running) || (r->family != -1 && a->family != r->family))
+			continue;
+		snprintf(v, sizeof(v), "=%s", a->name);
+		in.socket_ifname = v;
+		p = xcalloc(1, sizeof(*p));
+		ifs_predict(&in, p);
+		ok = p->boot_status == IFS_OK && p->boot && !ifs_addr_link_local_any(p->boot);
+		for (int j = 0; ok && j < p->sockets.n; j++)
+			ok = !ifs_addr_link_local_any(p->sockets.v[j]);
+		free(p);
+		if (ok)
+			return a->name;
+	}
+	return NULL;
+}
+
+/*
+ * Link-local addresses (169.254/16, fe80::/10) NCCL would use: peers on other segments cannot reach
+ * them (GH200 nodes bootstrapped on 169.254.3.1 and peers got "Connection refused").
+ */
+static void report_link_local(struct net *n)
+{
+	const struct ifs_result *r = &n->m->pred;
+	const struct ifs_addr *ll = NULL;
+	const char *good;
+	struct finding *f;
+	int boot = r->boot && ifs_addr_link_local_any(r->boot);
+
+	if (boot)
+		ll = r->boot;
+	for (int i = 0; !ll && i < r->sockets.n; i++)
+		if (ifs_addr_link_local_any(r->sockets.v[i]))
+			ll = r->sockets.v[i];
+	if (!ll)
+		return;
+	if (boot)
+		f = finding_add(n->out, SEV_WARN, "net.bootstrap.link_local",
+				"NCCL will bootstrap on the %s link-local address %s of %s",
+				ll->family == 4 ? "IPv4" : "IPv6", ll->text, ll->name);
+	else
+		f = finding_add(n->out, SEV_WARN, "net.socket.link_local",
+				"NCCL's NET/Socket transport will use the %s link-local address %s of %s",
+				ll->family == 4 ? "IPv4" : "IPv6", ll->text, ll->name);
+	for (int i = 0; i < r->sockets.n; i++)
+		if (ifs_addr_link_local_any(r->sockets.v[i]))
+			finding_evidence(f, "NET/Socket device %s %s is link-local", r->sockets.v[i]->name,
+					 r->sockets.v[i]->text);
+	ev_version(n, f);
+	ev_source(f, "NCCL_SOCKET_IFNAME", n->m->ifs.in.socket_ifname, n->m->ifs.ifname_source);
+	finding_why(f, "A link-local address (169.254.0.0/16, fe80::/10) is only reachable on its own "
+		    "L2 segment, and many nodes carry the same one (a BMC or USB network), so peers "
+		    "connect to the wrong host or get 'Connection refused'. NCCL's automatic choice "
+		    "does not skip them.");
+	if ((good = routable_ifname(n))) {
+		finding_export(f, "NCCL_SOCKET_IFNAME", "=%s", good);
+	} else if (ll->family == 6) {
+		finding_export(f, "NCCL_SOCKET_FAMILY", "AF_INET");
+	} else {
+		finding_fix(f, "# no interface with a routable address is up here: give one an address, "
+			    "then set NCCL_SOCKET_IFNAME to it");
+	}
+}
+
 static void report_prediction(struct net *n)
 {
 	const struct ifs_result *r = &n->m->pred;
@@ -106,15 +190,7 @@ static void report_prediction(struct net *n)
 		if (!n->m->ifs.in.socket_ifname)
 			finding_fix(f, "ip link set <interface> up   # no interface with an address is running");
 	}
-	if (r->boot && ifs_addr_link_local(r->boot)) {
-		f = finding_add(n->out, SEV_WARN, "net.bootstrap.link_local",
-				"NCCL will bootstrap on the IPv6 link-local address %s of %s", r->boot->text,
-				r->boot->name);
-		finding_why(f, "NCCL sends the address with its scope id to the other ranks; a link-local "
-			    "address only works between nodes on the same L2 segment whose interface has the same "
-			    "index. Use an interface with a routable (IPv4 or global IPv6) address.");
-		finding_export(f, "NCCL_SOCKET_FAMILY", "AF_INET");
-	}
+	report_link_local(n);
 	if (r->boot && !strncmp(r->boot->name, "docker", 6)) {
 		f = finding_add(n->out, SEV_WARN, "net.bootstrap.docker",
 				"NCCL will bootstrap on %s %s, a Docker bridge", r->boot->name, r->boot->text);

@@ -170,6 +170,45 @@ static void test_ifname(void **state)
 	findings_free(fs);
 }
 
+/* Link-local addresses NCCL can pick: flagged with the NCCL_SOCKET_IFNAME that avoids them. */
+static void test_link_local_v4(void **state)
+{
+#define LL4 "{\"ifname\":\"enP5p1s0\",\"family\":4,\"addr\":\"169.254.3.1\",\"prefixlen\":16," \
+	"\"flags\":{\"running\":true}}"
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* the GH200 shape: the link-local interface comes first in getifaddrs order */
+	fs = run("", LO "," LL4 "," ETH1, "", "");
+	f = expect_finding(fs, "net.bootstrap.link_local", SEV_WARN);
+	assert_non_null(strstr(f->title, "IPv4 link-local address 169.254.3.1 of enP5p1s0"));
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
+	findings_free(fs);
+	/* bootstrap on eth1, but NET/Socket also takes the link-local interface */
+	fs = run("", LO "," ETH1 "," LL4, "", "");
+	expect_no_finding(fs, "net.bootstrap.link_local");
+	f = expect_finding(fs, "net.socket.link_local", SEV_WARN);
+	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME==eth1"));
+	findings_free(fs);
+	/* excluded by the user's NCCL_SOCKET_IFNAME: nothing to say */
+	fs = run("\"NCCL_SOCKET_IFNAME\":\"eth\"", LO "," LL4 "," ETH1, "", "");
+	expect_no_finding(fs, "net.bootstrap.link_local");
+	expect_no_finding(fs, "net.socket.link_local");
+	findings_free(fs);
+	/* only link-local: no interface to recommend, no false NCCL_SOCKET_IFNAME */
+	fs = run("", LO "," LL4, "", "");
+	f = expect_finding(fs, "net.bootstrap.link_local", SEV_WARN);
+	assert_false(finding_fix_contains(f, "NCCL_SOCKET_IFNAME="));
+	findings_free(fs);
+	/* 169.253.x and 169.255.x are not link-local */
+	fs = run("", LO ",{\"ifname\":\"eth0\",\"family\":4,\"addr\":\"169.253.3.1\",\"prefixlen\":16,"
+		 "\"flags\":{\"running\":true}}", "", "");
+	expect_no_finding(fs, "net.bootstrap.link_local");
+	findings_free(fs);
+#undef LL4
+}
+
 static void test_prediction_edges(void **state)
 {
 	struct findings *fs;
@@ -417,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_master_match),
 		cmocka_unit_test(test_ifname),
 		cmocka_unit_test(test_prediction_edges),
+		cmocka_unit_test(test_link_local_v4),
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_firewall),
 		cmocka_unit_test(test_host),
