@@ -92,6 +92,7 @@ static void decode_master(struct node_model *m)
 	struct nm_master *ma = &m->master;
 
 	ma->port = (long)jpath_int(j, "port", NM_MASTER_PORT_DEFAULT);
+	ma->port_recorded = json_is_number(jpath(j, "port"));
 	ma->set = jpath_bool(j, "set", 0);
 	ma->addr = jpath_str(j, "addr");
 	ma->from = jpath_str(j, "from");
@@ -148,6 +149,7 @@ static void decode_ifaces(struct node_model *m)
 			it->addrs[j].addr = jpath_str(a, "addr");
 			it->addrs[j].family = (int)jpath_int(a, "family", 0);
 			it->addrs[j].cls = jpath_str(a, "class");
+			it->addrs[j].prefixlen = (long)jpath_int(a, "prefixlen", -1);
 		}
 		m->nifaces++;
 	}
@@ -189,6 +191,9 @@ static void decode_stack(struct node_model *m)
 				p->nccl_mapped = jpath_str(t, "nccl_mapped");
 				p->nccl_static = jpath_bool(t, "nccl_static", -1);
 			}
+			p->torch_installed = jpath_bool(x, "torch.installed", 0);
+			p->lightning_installed = jpath_bool(x, "lightning.installed", 0);
+			p->pl_installed = jpath_bool(x, "pytorch_lightning.installed", 0);
 			p->lightning_pkg = jpath_str(x, "lightning.version");
 			p->pl_pkg = jpath_str(x, "pytorch_lightning.version");
 			p->lightning = p->lightning_pkg ? p->lightning_pkg : p->pl_pkg;

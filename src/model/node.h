@@ -43,6 +43,7 @@ struct nm_master {
 	const char *addr;	/* as given */
 	const char *from;	/* "MASTER_ADDR" or "--master-addr" */
 	long port;		/* MASTER_PORT, NM_MASTER_PORT_DEFAULT when unset */
+	int port_recorded;	/* the facts record a port (else port is the default) */
 	const char *resolved;	/* first getaddrinfo answer, NULL when unresolved */
 	const char *resolve_error;	/* why it did not resolve, else NULL */
 	const char *source_addr;	/* the kernel's source address towards it, NULL when no route */
@@ -64,6 +65,7 @@ struct nm_iface_addr {
 	const char *addr;
 	int family;		/* 4, 6, or 0 when unknown */
 	const char *cls;	/* "private", "public", ... (util/addr.h names), or NULL */
+	long prefixlen;		/* -1 when unknown */
 };
 
 /* One /sys/class/net entry. */
@@ -83,6 +85,7 @@ struct nm_iface {
 struct nm_python {
 	const char *path;
 	const char *version;		/* the interpreter's */
+	int torch_installed;		/* the probe found torch (torch.installed) */
 	const char *torch;		/* torch.__version__, NULL when torch is missing or unreadable */
 	const char *torch_cuda;		/* torch.version.cuda */
 	const char *torch_nccl;		/* torch.cuda.nccl.version() */
@@ -91,6 +94,7 @@ struct nm_python {
 	const char *lightning;		/* lightning / pytorch_lightning version, NULL when absent */
 	const char *lightning_pkg;	/* the "lightning" package's version, NULL when absent */
 	const char *pl_pkg;		/* the "pytorch_lightning" package's version, NULL when absent */
+	int lightning_installed, pl_installed;	/* lightning / pytorch_lightning .installed */
 	const char *torch_path;		/* where torch was imported from */
 	const char **site_packages;	/* its site-packages directories, NULL-terminated */
 };
