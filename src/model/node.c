@@ -91,6 +91,7 @@ static void decode_master(struct node_model *m)
 	const json_t *j = jpath(m->facts, "net.master");
 	struct nm_master *ma = &m->master;
 
+	ma->recorded = j != NULL;
 	ma->port = (long)jpath_int(j, "port", NM_MASTER_PORT_DEFAULT);
 	ma->port_recorded = json_is_number(jpath(j, "port"));
 	ma->set = jpath_bool(j, "set", 0);
@@ -128,6 +129,7 @@ static void decode_ifaces(struct node_model *m)
 	const json_t *list = jpath(m->facts, "net.interfaces"), *x, *a;
 	size_t i, j;
 
+	m->ifaces_unknown = junknown(list);
 	if (!json_is_array(list))
 		return;
 	m->ifaces = xcalloc(json_array_size(list) + 1, sizeof(*m->ifaces));
@@ -141,7 +143,9 @@ static void decode_ifaces(struct node_model *m)
 		it->vendor = jpath_str(x, "vendor");
 		it->driver = jpath_str(x, "driver");
 		it->mtu = (long)jpath_int(x, "mtu", -1);
+		it->speed_mbps = (long)jpath_int(x, "speed_mbps", -1);
 		it->up = jpath_bool(x, "up", 0);
+		it->running = jpath_bool(x, "running", 0);
 		it->naddrs = json_is_array(addrs) ? json_array_size(addrs) : 0;
 		it->first_addr = jpath_str(json_array_get(addrs, 0), "addr");
 		it->addrs = xcalloc(it->naddrs + 1, sizeof(*it->addrs));
@@ -153,6 +157,19 @@ static void decode_ifaces(struct node_model *m)
 		}
 		m->nifaces++;
 	}
+}
+
+/* Every member of array `a` as a list (borrowed): a NULL entry where one is not a string. */
+static const char **any_str_list(const json_t *a, size_t *n)
+{
+	const char **v = xcalloc((json_is_array(a) ? json_array_size(a) : 0) + 1, sizeof(*v));
+	const json_t *x;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(a, i, x)
+		v[(*n)++] = json_string_value(x);
+	return v;
 }
 
 /* The strings of array `a` as a NULL-terminated list (borrowed); non-strings are skipped. */
@@ -371,12 +388,20 @@ static void decode_host(struct node_model *m)
 	m->limits.wmem_max = jpath_int(m->facts, "sysctl.wmem_max", -1);
 	m->limits.neigh_gc_thresh2 = jpath_int(m->facts, "sysctl.neigh_gc_thresh2", -1);
 	m->limits.neigh_gc_thresh3 = jpath_int(m->facts, "sysctl.neigh_gc_thresh3", -1);
+	m->hostname_res.recorded = hr != NULL;
+	m->hostname_res.unknown = junknown(hr);
 	if (hr && !junknown(hr)) {
+		m->hostname_res.addrs_unknown = junknown(json_object_get(hr, "addrs"));
+		m->hostname_res.addrs = any_str_list(json_object_get(hr, "addrs"),
+						     &m->hostname_res.naddrs);
 		m->hostname_res.name = jpath_str(hr, "name");
 		m->hostname_res.first = json_string_value(json_array_get(json_object_get(hr, "addrs"), 0));
 		m->hostname_res.loopback = jpath_bool(hr, "loopback", 0);
 	}
+	m->limits.nofile_known = json_is_object(jpath(m->facts, "limits.nofile")) &&
+				 !junknown(jpath(m->facts, "limits.nofile"));
 	r = json_object_get(m->facts, "rdma");
+	m->rdma.recorded = r != NULL;
 	if (!r || junknown(r))
 		return;
 	m->rdma.known = 1;
@@ -397,6 +422,8 @@ static void decode_host(struct node_model *m)
 			rp->dev = jpath_str(d, "name");
 			rp->dev_index = m->rdma.ndevices - 1;
 			rp->port = (long)jpath_int(p, "port", 1);
+			rp->port_known = json_is_number(json_object_get(p, "port"));
+			rp->rate = jpath_str(p, "rate");
 			rp->state = jpath_str(p, "state");
 			rp->link_layer = jpath_str(p, "link_layer");
 		}
@@ -410,6 +437,15 @@ static void decode_host(struct node_model *m)
 					? (long)json_array_size(jpath(r, "verbs.devices")) : -1;
 	m->rdma.peermem_probed = json_is_object(json_object_get(r, "peermem"));
 	m->rdma.peermem_loaded = jpath_bool(r, "peermem.loaded", 0);
+	m->rdma.peermem_module = jpath_str(r, "peermem.module");
+}
+
+static struct nm_text text(const json_t *facts, const char *path)
+{
+	const json_t *v = jpath(facts, path);
+	struct nm_text t = { json_string_value(v), junknown(v) };
+
+	return t;
 }
 
 struct node_model *node_model_new_opts(const json_t *facts, const struct node_model_opts *o,
@@ -438,12 +474,22 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	decode_master(m);
 	decode_ports(m);
 	m->default_ifname = jpath_str(facts, "net.default_route.ifname");
+	x = jpath(facts, "net.default_route");
+	m->default_route.recorded = x != NULL;
+	m->default_route.unknown = junknown(x);
+	m->default_route.present = jpath_bool(x, "present", 0);
+	m->default_route.ifname = jpath_str(x, "ifname");
+	m->default_route.gateway = jpath_str(x, "gateway");
+	m->net_recorded = jpath(facts, "net") != NULL;
 	fw = json_object_get(facts, "firewall");
+	m->fw_recorded = fw != NULL;
 	m->fw_unknown = junknown(fw);
 	if (fw && !m->fw_unknown) {
 		m->fw = fw_model_new(fw);
 		m->fw_nrules = json_array_size(json_object_get(fw, "rules"));
 		m->fw_source = json_string_value(json_array_get(json_object_get(fw, "source"), 0));
+		m->fw_sources = any_str_list(json_object_get(fw, "source"), &m->fw_nsources);
+		m->fw_nchains = json_array_size(json_object_get(fw, "chains"));
 	}
 	m->comm_id_unresolved = junknown(jpath(facts, "net.comm_id.resolved"));
 	decode_ifaces(m);
@@ -452,6 +498,10 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	decode_cuda(m);
 	decode_driver(m);
 	m->os_id = jpath_str(facts, "host.os.id");
+	m->host_name = text(facts, "host.hostname");
+	m->os_pretty = text(facts, "host.os.pretty_name");
+	m->kernel = text(facts, "host.kernel");
+	m->container_kind = text(facts, "host.container.kind");
 	m->cloud.provider = jpath_str(facts, "cloud.provider");
 	if (m->cloud.provider && !strcmp(m->cloud.provider, "unknown"))
 		m->cloud.provider = NULL;
@@ -493,6 +543,8 @@ void node_model_free(struct node_model *m)
 	ifs_facts_release(&m->ifs);
 	free(m->addr_class);
 	fw_model_free(m->fw);
+	free(m->fw_sources);
+	free(m->hostname_res.addrs);
 	free(m->env);
 	for (size_t i = 0; i < m->nifaces; i++)
 		free(m->ifaces[i].addrs);

@@ -39,6 +39,7 @@ struct nm_nccl {
 };
 
 struct nm_master {
+	int recorded;		/* the facts have net.master */
 	int set;		/* MASTER_ADDR (or --master-addr) given */
 	const char *addr;	/* as given */
 	const char *from;	/* "MASTER_ADDR" or "--master-addr" */
@@ -77,7 +78,9 @@ struct nm_iface {
 	const char *vendor;	/* PCI vendor id ("0x1d0f"), may be NULL */
 	const char *first_addr;	/* its first address from addrs[], may be NULL */
 	long mtu;		/* -1 when unknown */
+	long speed_mbps;	/* -1 when unknown */
 	int up;
+	int running;		/* up with a carrier */
 	size_t naddrs;		/* addresses listed for it */
 };
 
@@ -195,6 +198,7 @@ struct nm_cpus {
 /* Per-process and kernel limits that decide how many sockets NCCL can have. */
 struct nm_limits {
 	long long nofile_soft, nofile_hard;	/* -1 unlimited, -2 unknown */
+	int nofile_known;			/* limits.nofile was read */
 	long long rmem_max, wmem_max;		/* net.core.*, -1 unknown */
 	long long neigh_gc_thresh2, neigh_gc_thresh3;	/* the host's ARP table limits, -1 unknown */
 };
@@ -216,6 +220,11 @@ struct nm_memlock {
 
 /* How this node's host name resolves (probe/nic.c). */
 struct nm_hostname {
+	int recorded;		/* the facts have hostname_resolution */
+	const char *unknown;	/* why it could not be looked up, else NULL */
+	const char *addrs_unknown;	/* why the name did not resolve, else NULL */
+	const char **addrs;	/* every address it resolves to (NULL entries: not a string) */
+	size_t naddrs;
 	const char *name;	/* NULL when unknown */
 	const char *first;	/* first address it resolves to, NULL when none */
 	int loopback;		/* one of them is 127.x / ::1 */
@@ -226,11 +235,14 @@ struct nm_rdma_port {
 	int dev_index;		/* into nm_rdma.devs */
 	long port;
 	const char *state;	/* "ACTIVE", "DOWN", ... */
+	const char *rate;	/* "400 Gb/sec (4X NDR)", or NULL */
+	int port_known;		/* the port number was recorded (port is 1 otherwise) */
 	const char *link_layer;	/* "InfiniBand", "Ethernet" (RoCE), or NULL */
 };
 
 /* RDMA devices (/sys/class/infiniband) and whether NCCL's IB transport can use them. */
 struct nm_rdma {
+	int recorded;		/* the facts have an rdma section (possibly unknown) */
 	int known;		/* the rdma section was read */
 	int ndevices;
 	const char **dev_names;	/* ndevices names (NULL entries when a device has none) */
@@ -243,6 +255,15 @@ struct nm_rdma {
 	long verbs_devices;	/* devices libibverbs lists, -1 when not recorded */
 	int peermem_probed;
 	int peermem_loaded;
+	const char *peermem_module;
+};
+
+/* The default route (net.default_route). */
+struct nm_route {
+	int recorded;		/* the facts have it */
+	const char *unknown;	/* why it could not be read, else NULL */
+	int present;
+	const char *ifname, *gateway;
 };
 
 /* Where this node runs (probe/cloud.c, probe/host.c). */
@@ -254,6 +275,11 @@ struct nm_cloud {
 	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
 	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
 	size_t nefa, nerdma;
+};
+
+/* A string fact as shown: its value, or why it is unknown; both NULL when not recorded. */
+struct nm_text {
+	const char *value, *unknown;
 };
 
 /* One environment variable as the facts recorded it. */
@@ -282,11 +308,17 @@ struct node_model {
 	struct nm_master master;
 	struct nm_ports ports;
 	const char *default_ifname;	/* the default route's interface, or NULL */
+	struct nm_route default_route;
+	int net_recorded;		/* the facts have a net section */
+	const char *ifaces_unknown;	/* why net.interfaces could not be listed, else NULL */
 	/* the local packet filter: NULL when no rules were read (fw_unknown says why, if unreadable) */
 	struct fw_model *fw;
 	const char *fw_unknown;
 	size_t fw_nrules;		/* rules the probe read */
 	const char *fw_source;		/* the first tool they came from ("iptables-save"), or NULL */
+	int fw_recorded;		/* the facts have a firewall section */
+	const char **fw_sources;	/* every tool (NULL entries: not a string) */
+	size_t fw_nsources, fw_nchains;
 	const char *comm_id_unresolved;	/* why NCCL_COMM_ID's host did not resolve, or NULL */
 	struct nm_iface *ifaces;	/* /sys/class/net order */
 	size_t nifaces;
@@ -306,6 +338,8 @@ struct node_model {
 	struct nm_cudnn *cudnn;
 	size_t ncudnn;
 	const char *os_id;	/* host.os.id: "ubuntu", "rhel", ... */
+	/* the host section as the inventory shows it */
+	struct nm_text host_name, os_pretty, kernel, container_kind;
 };
 
 struct node_model_opts {
