@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "model/node.h"
 #include "report/render.h"
 
