@@ -344,7 +344,7 @@ static int tasks_per_node(const struct launch_facts *lf, const char **from)
 		return lf->local_world_size;
 	}
 	if (lf->slurm_step && lf->slurm_tasks_here && !lf->torchrun) {
-		*from = "SLURM_TASKS_PER_NODE";
+		*from = lv_name(LV_SLURM_TASKS_PER_NODE);
 		return lf->slurm_tasks_here;
 	}
 	*from = NULL;
