@@ -8,8 +8,11 @@ test="libcmocka-dev clang llvm libclang-rt-dev python3 python3-torch python3-yam
 lab="iproute2 iptables nftables iperf3 procps netcat-openbsd kmod iputils-ping util-linux"
 launchers="slurm-wlm munge openmpi-bin"
 extra="libibverbs-dev gettext file"
+# scripts/release.sh and the package tests: the wheel (Debian's build tools, offline), man pages,
+# the old-Debian chroot
+packaging="python3-build python3-setuptools python3-wheel python3-venv help2man debootstrap"
 
-pkgs="$build $test $lab $launchers $extra"
+pkgs="$build $test $lab $launchers $extra $packaging"
 
 missing=""
 for p in $pkgs; do

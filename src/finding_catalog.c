@@ -544,6 +544,9 @@ const struct finding_kind finding_catalog[] = {
 		     "numbers." },
 	{ .id = "explain.log.no_nccl_debug", .sev = SEV_INFO,
 	  .summary = "The log has NCCL errors but no NCCL INFO lines." },
+	{ .id = "explain.log.no_cause", .sev = SEV_INFO,
+	  .summary = "The log was recognised but names no failure: it is not enough to decide, "
+		     "and the finding says what to rerun with." },
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
 	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
 		     "output." },
@@ -558,6 +561,27 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hang.nccltests", .sev = SEV_ERROR,
 	  .summary = "nccl-tests across nodes printed its header and then nothing: the first "
 		     "collective between the nodes never completed." },
+	{ .id = "explain.pcie.iommu", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on one node where the IOMMU faults GPU peer "
+		     "DMA or the GPUs meet only through the CPU: P2P does not deliver." },
+	{ .id = "explain.pcie.acs", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on one node with ACS on, or GPUs linked only "
+		     "through PCIe switches: P2P does not deliver." },
+	{ .id = "explain.pcie.p2p", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on one node that the evidence ties to GPU "
+		     "peer-to-peer over PCIe, without telling ACS from the IOMMU." },
+	{ .id = "explain.nccltests.gpus_per_process", .sev = SEV_ERROR,
+	  .summary = "nccl-tests failed with 'invalid device ordinal' while each process asked "
+		     "for several GPUs (-g N): more processes per node than GPUs / N." },
+	{ .id = "explain.nccltests.not_mpi_build", .sev = SEV_ERROR,
+	  .summary = "mpirun started several nccl-tests processes that each ran alone: the "
+		     "binary was built without MPI=1." },
+	{ .id = "explain.rdma.gdr_partial", .sev = SEV_WARN,
+	  .summary = "Some IB connections of the job use GPUDirect RDMA and others do not: a node "
+		     "without the peer-memory module is the usual cause." },
+	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
+	  .summary = "The failing network lines of several ranks or hosts all name one peer "
+		     "address: that node is the suspect." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

@@ -2,7 +2,10 @@
 #ifndef NCCLCHECK_H
 #define NCCLCHECK_H
 
-#define NCCLCHECK_VERSION "0.1.0"
+/* project(VERSION) in CMakeLists.txt, the one place the version is written */
+#ifndef NCCLCHECK_VERSION
+#error "NCCLCHECK_VERSION comes from CMakeLists.txt's project(VERSION): build with CMake"
+#endif
 
 /* Exit codes, for every verb (documented in README.md and `ncclcheck --help`). */
 enum {

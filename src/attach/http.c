@@ -3,16 +3,14 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "net/sock.h"
 #include "util/timeutil.h"
 
 #define HTTP_HEAD_MAX 16384
@@ -81,90 +79,35 @@ int http_url_ok(const char *url, struct err *e)
 	return parse_url(url, &t, e);
 }
 
-static int wait_fd(int fd, short ev, int64_t deadline, struct err *e)
+/* The worker server's words for net/sock's failures: a timeout, else what we were doing. */
+static int server_err(struct err *e, const char *doing)
 {
-	struct pollfd p = { fd, ev, 0 };
-
-	for (;;) {
-		int64_t ms = deadline - time_now_ms();
-		int rc;
-		if (ms <= 0)
-			return err_set(e, ERR_TIMEOUT, "the worker server did not answer in time");
-		rc = poll(&p, 1, ms > 1000 ? 1000 : (int)ms);
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return err_sys(e, "poll");
-	}
+	if (e && e->code == ERR_TIMEOUT)
+		return err_set(e, ERR_TIMEOUT, "the worker server did not answer in time");
+	return doing ? err_prefix(e, "%s", doing) : -1;
 }
 
 static int do_connect(const struct target *t, int64_t deadline, struct err *e)
 {
-	int fd, soerr = 0;
-	socklen_t sl = sizeof(soerr);
+	struct net_connect_opts o = { .flags = NET_FULL_MSS };
+	enum net_fail why = NET_OTHER;
+	int fd;
 
 	if (t->unix_sock) {
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", t->path);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return err_sys(e, "socket");
-		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno != EINPROGRESS &&
-		    errno != EAGAIN) {
-			err_sys(e, "cannot connect to '%s'", t->path);
-			close(fd);
-			return -1;
-		}
+		fd = net_connect_sa((struct sockaddr *)&sa, sizeof(sa), NULL, deadline, &why, e);
 	} else {
-		struct addrinfo hints = { 0 }, *ai = NULL;
-		int rc;
-		hints.ai_socktype = SOCK_STREAM;
-		hints.ai_flags = AI_NUMERICSERV;
-		rc = getaddrinfo(t->host, t->port, &hints, &ai);
-		if (rc)
-			return err_set(e, ERR_NOTFOUND, "cannot resolve '%s': %s", t->host, gai_strerror(rc));
-		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			freeaddrinfo(ai);
-			return err_sys(e, "socket");
-		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 && errno != EINPROGRESS) {
-			err_sys(e, "cannot connect to %s:%s", t->host, t->port);
-			freeaddrinfo(ai);
-			close(fd);
-			return -1;
-		}
-		freeaddrinfo(ai);
+		fd = net_connect(t->host, atoi(t->port), &o, deadline, &why, e);
 	}
-	if (wait_fd(fd, POLLOUT, deadline, e) < 0) {
-		close(fd);
-		return -1;
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr) {
-		errno = soerr;
-		err_sys(e, "cannot connect to the worker server");
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int send_all(int fd, const char *buf, size_t len, int64_t deadline, struct err *e)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		ssize_t n = send(fd, buf + off, len - off, MSG_NOSIGNAL);
-		if (n > 0) {
-			off += (size_t)n;
-		} else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (wait_fd(fd, POLLOUT, deadline, e) < 0)
-				return -1;
-		} else {
-			return err_sys(e, "sending to the worker server");
-		}
-	}
-	return 0;
+	if (fd >= 0 || why == NET_RESOLVE || why == NET_LOCAL)
+		return fd;
+	if (why == NET_TIMEOUT)
+		return server_err(e, NULL);
+	if (t->unix_sock)
+		return err_set(e, ERR_SYS, "cannot connect to '%s': %s", t->path, strerror(errno));
+	return err_set(e, ERR_SYS, "cannot connect to %s:%s: %s", t->host, t->port, strerror(errno));
 }
 
 /* The value of header `name` in `head` (lines after the status line), or NULL. */
@@ -207,18 +150,16 @@ int http_post(const char *url, const char *target, size_t max_body, long deadlin
 		return -1;
 	strbuf_addf(&req, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Length: 0\r\nConnection: close\r\n"
 		    "User-Agent: ncclcheck-attach\r\n\r\n", target, t.unix_sock ? "localhost" : t.host);
-	if (send_all(fd, req.buf, req.len, deadline, e) < 0)
+	if (net_write_full(fd, req.buf, req.len, deadline, e) < 0) {
+		server_err(e, "sending to the worker server");
 		goto out;
+	}
 	for (;;) {
 		char buf[16384];
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			if (wait_fd(fd, POLLIN, deadline, e) < 0)
-				goto out;
-			continue;
-		}
+		long n = net_read_some(fd, buf, sizeof(buf), deadline, e);
+
 		if (n < 0) {
-			err_sys(e, "reading from the worker server");
+			server_err(e, "reading from the worker server");
 			goto out;
 		}
 		if (n == 0)

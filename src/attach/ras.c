@@ -3,15 +3,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
+#include "net/sock.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -71,117 +68,49 @@ struct conn {
 	size_t have;
 };
 
-static long remaining(const struct conn *c)
+/* The RAS service's words for net/sock's failures: a timeout names the step it stopped in. */
+static int ras_err(struct err *e, const char *what, const char *doing)
 {
-	int64_t r = c->deadline - time_now_ms();
-
-	return r > 0 ? (long)r : 0;
-}
-
-static int wait_fd(struct conn *c, short ev, struct err *e, const char *what)
-{
-	struct pollfd p = { c->fd, ev, 0 };
-	int rc;
-
-	for (;;) {
-		long ms = remaining(c);
-		if (ms <= 0)
-			return err_set(e, ERR_TIMEOUT, "no answer from the RAS service while %s (the "
-				       "deadline passed: a frozen process holds the socket?)", what);
-		rc = poll(&p, 1, ms > 1000 ? 1000 : (int)ms);
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return err_sys(e, "poll");
-	}
+	if (e && e->code == ERR_TIMEOUT)
+		return err_set(e, ERR_TIMEOUT, "no answer from the RAS service while %s (the "
+			       "deadline passed: a frozen process holds the socket?)", what);
+	return doing ? err_prefix(e, "%s", doing) : -1;
 }
 
 static int conn_open(struct conn *c, const struct ras_opts *o, struct err *e)
 {
-	struct addrinfo hints = { 0 }, *ai = NULL, *p;
-	int rc, last_errno = ECONNREFUSED;
+	struct net_connect_opts no = { .flags = NET_FULL_MSS };
+	enum net_fail why = NET_OTHER;
+	char *end;
+	long port = strtol(o->port, &end, 10);
 
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV;
-	rc = getaddrinfo(o->host, o->port, &hints, &ai);
-	if (rc)
-		return err_set(e, ERR_NOTFOUND, "cannot resolve '%s': %s", o->host, gai_strerror(rc));
-	c->fd = -1;
-	for (p = ai; p; p = p->ai_next) {
-		int fd = socket(p->ai_family, p->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-				p->ai_protocol);
-		int soerr = 0;
-		socklen_t sl = sizeof(soerr);
-		if (fd < 0)
-			continue;
-		if (connect(fd, p->ai_addr, p->ai_addrlen) == 0) {
-			c->fd = fd;
-			break;
-		}
-		if (errno != EINPROGRESS) {
-			last_errno = errno;
-			close(fd);
-			continue;
-		}
-		c->fd = fd;
-		if (wait_fd(c, POLLOUT, e, "connecting") < 0) {
-			close(fd);
-			c->fd = -1;
-			freeaddrinfo(ai);
-			return -1;
-		}
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr == 0)
-			break;
-		last_errno = soerr ? soerr : errno;
-		close(fd);
-		c->fd = -1;
-	}
-	freeaddrinfo(ai);
-	if (c->fd < 0) {
-		errno = last_errno;
-		return err_sys(e, "cannot connect to the RAS service at %s:%s (is an NCCL >= 2.24 job "
-			       "running here, with NCCL_RAS_ENABLE not 0?)", o->host, o->port);
-	}
-	return 0;
+	if (*end || end == o->port)
+		return err_set(e, ERR_NOTFOUND, "cannot resolve '%s': bad port '%s'", o->host,
+			       o->port);
+	c->fd = net_connect(o->host, (int)port, &no, c->deadline, &why, e);
+	if (c->fd >= 0 || why == NET_RESOLVE || why == NET_LOCAL)
+		return c->fd < 0 ? -1 : 0;
+	if (why == NET_TIMEOUT)
+		return ras_err(e, "connecting", NULL);
+	return err_sys(e, "cannot connect to the RAS service at %s:%s (is an NCCL >= 2.24 job "
+		       "running here, with NCCL_RAS_ENABLE not 0?)", o->host, o->port);
 }
 
 static int conn_send(struct conn *c, const char *line, struct err *e)
 {
-	size_t len = strlen(line), off = 0;
-
-	while (off < len) {
-		ssize_t n = send(c->fd, line + off, len - off, MSG_NOSIGNAL);
-		if (n > 0) {
-			off += (size_t)n;
-			continue;
-		}
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (wait_fd(c, POLLOUT, e, "sending") < 0)
-				return -1;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		return err_sys(e, "sending to the RAS service");
-	}
+	if (net_write_full(c->fd, line, strlen(line), c->deadline, e) < 0)
+		return ras_err(e, "sending", "sending to the RAS service");
 	return 0;
 }
 
 /* Reads into c->buf; 0 on EOF, >0 bytes, -1 on error or deadline. */
 static ssize_t conn_fill(struct conn *c, char *dst, size_t cap, const char *what, struct err *e)
 {
-	for (;;) {
-		ssize_t n = recv(c->fd, dst, cap, 0);
-		if (n >= 0)
-			return n;
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return err_sys(e, "reading from the RAS service");
-		if (wait_fd(c, POLLIN, e, what) < 0)
-			return -1;
-	}
+	long n = net_read_some(c->fd, dst, cap, c->deadline, e);
+
+	if (n < 0)
+		return ras_err(e, what, "reading from the RAS service");
+	return n;
 }
 
 /* One protocol reply line (without its newline) into `out`, at most RAS_LINE_MAX bytes. */

@@ -29,56 +29,67 @@ int cluster_scan_concurrency(const struct run *run)
 	return cap > 1 ? cap : 1;
 }
 
+/* Rounds of "sample, and when any answers, scan again" per suspect scan. */
+#define VERIFY_ROUNDS 2
+#define VERIFY_SAMPLE 256
+
 /*
  * Drops seen while other scans ran may be the load, not a firewall (in a lab every node shares
- * one kernel; on a cluster, a congested switch): each scan with dropped ports has a sample of
- * them tried again with the long timeout, and when any answers, the whole scan is redone. A
- * real filter costs one sample round; a false alarm never reaches the findings.
+ * one kernel; on a cluster, a congested switch or packet loss): each scan with dropped ports has
+ * a sample of them tried again with the long timeout, and when any answers, the whole range is
+ * scanned again and the two passes merged — a port that answered in either is not filtered (a
+ * filter drops every SYN). Up to VERIFY_ROUNDS rounds, so a port stays dropped only when it
+ * failed in every pass, spread over seconds. A real filter costs one sample per round; a stall
+ * of the scanner or the target (CPU starvation, a SIGSTOP) never reaches the findings.
  */
 static void verify_one(struct run *run, size_t i)
 {
-	struct cluster_link *l = &run->links[i], probe;
+	struct cluster_link *l = &run->links[i];
 	const struct cnode *t = &run->nodes[l->target];
 	const struct caddr *a = NULL;
-	struct link_req req;
-	int k = 0;
 
 	for (size_t j = 0; j < t->naddrs; j++)
 		if (!strcmp(t->addrs[j].addr, l->res.addr))
 			a = &t->addrs[j];
 	if (!a)
 		return;
-	link_req_init(&req, LINK_SCAN);
-	snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
-	req.timeout_ms = LINK_SCAN_RETRY_TIMEOUT;
-	for (size_t v = 0; v < l->res.s.niv && k < 256; v++) {
-		const struct link_interval *iv = &l->res.s.iv[v];
-		long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
+	for (int round = 0; round < VERIFY_ROUNDS && l->res.s.counts[LINK_PORT_DROPPED]; round++) {
+		struct cluster_link probe, again;
+		struct link_req req;
+		int k = 0, answered;
 
-		if (iv->state != LINK_PORT_DROPPED)
-			continue;
-		for (long p = 0; p < take && k < 256; p++)
-			req.list[k++] = (uint16_t)(iv->lo + p * span / take);
-	}
-	if (!k)
-		return;
-	req.nlist = k;
-	memset(&probe, 0, sizeof(probe));
-	cluster_run_req(run, l->target, l->peer, &req, &probe);
-	if (probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] || probe.res.s.counts[LINK_PORT_REJECTED])) {
-		struct cluster_link again = *l;
+		link_req_init(&req, LINK_SCAN);
+		snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
+		req.timeout_ms = LINK_SCAN_RETRY_TIMEOUT;
+		for (size_t v = 0; v < l->res.s.niv && k < VERIFY_SAMPLE; v++) {
+			const struct link_interval *iv = &l->res.s.iv[v];
+			long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
 
+			if (iv->state != LINK_PORT_DROPPED)
+				continue;
+			for (long p = 0; p < take && k < VERIFY_SAMPLE; p++)
+				req.list[k++] = (uint16_t)(iv->lo + p * span / take);
+		}
+		if (!k)
+			return;
+		req.nlist = k;
+		memset(&probe, 0, sizeof(probe));
+		cluster_run_req(run, l->target, l->peer, &req, &probe);
+		answered = probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] ||
+					 probe.res.s.counts[LINK_PORT_REJECTED]);
+		link_result_release(&probe.res);
+		if (!answered)
+			return;	/* every sampled port dropped again, seconds later: consistent */
+		again = *l;
 		cluster_build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
 		memset(&again.res, 0, sizeof(again.res));
 		cluster_run_req(run, l->target, l->peer, &req, &again);
-		if (again.ran) {
-			link_result_release(&l->res);
-			*l = again;
-		} else {
-			link_result_release(&again.res);
-		}
+		if (again.ran)
+			link_scan_merge(&req, &l->res, &again.res);
+		link_result_release(&again.res);
+		if (!again.ran)
+			return;
 	}
-	link_result_release(&probe.res);
 }
 
 struct verify_job {

@@ -114,8 +114,6 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 	size_t tlen = 12, off;
 
 	while (joined < b->world) {
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
 		struct err e2 = ERR_INIT;
 		struct hdr h;
 		int fd = boot_accept_until(b->lfd, deadline, &e2);
@@ -133,7 +131,6 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 			               joined, b->world, b->timeout_ms / 1000,
 			               strchr(missing, ',') ? "s" : "", missing, e2.msg);
 		}
-		getpeername(fd, (struct sockaddr *)&ss, &sl);
 		/* a connection that is not a bench worker is dropped, not fatal */
 		if (boot_recv_msg(fd, &h, buf, sizeof(buf), time_now_ms() + 3000, &e2) < 0 ||
 		    h.type != MSG_HELLO || h.len < 15 || h.len != 15u + buf[14] ||
@@ -160,7 +157,7 @@ static int master_join(struct boot *b, int64_t deadline, struct err *e)
 		memcpy(b->addr[r], buf + 15, buf[14]);
 		b->addr[r][buf[14]] = '\0';
 		if (!b->addr[r][0])
-			boot_numeric_host(&ss, b->addr[r], sizeof(b->addr[r]));
+			net_peer_name(fd, b->addr[r], sizeof(b->addr[r]), 0);
 		set_name(b, r);
 		if (boot_get64(buf + 4) != b->hash) {
 			static const char why[] = "its bench options differ from rank 0's";
@@ -269,21 +266,21 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 			return err_set(e, ERR_USAGE, "--world %d but %zu peers listed", o->world,
 			               o->npeers),
 			       NULL;
-		if (boot_split_hostport(o->peers[0], mhost, sizeof(mhost), &mport) < 0)
+		if (net_parse_listen_hostport(o->peers[0], mhost, sizeof(mhost), &mport) < 0)
 			return err_set(e, ERR_USAGE, "bad peer address '%s' (want host:port)",
 			               o->peers[0]),
 			       NULL;
 		for (size_t i = 0; i < o->npeers; i++)
-			if (boot_split_hostport(o->peers[i], lhost, sizeof(lhost), &lport) < 0)
+			if (net_parse_listen_hostport(o->peers[i], lhost, sizeof(lhost), &lport) < 0)
 				return err_set(e, ERR_USAGE,
 				               "bad peer address '%s' (want "
 				               "host:port)",
 				               o->peers[i]),
 				       NULL;
-		boot_split_hostport(
+		net_parse_listen_hostport(
 		    o->peers[o->rank < (int)o->npeers && o->rank >= 0 ? o->rank : 0], lhost,
 		    sizeof(lhost), &lport);
-	} else if (!o->master || boot_split_hostport(o->master, mhost, sizeof(mhost), &mport) < 0) {
+	} else if (!o->master || net_parse_listen_hostport(o->master, mhost, sizeof(mhost), &mport) < 0) {
 		return err_set(e, ERR_USAGE, "bad master address '%s' (want host:port)",
 		               o->master ? o->master : ""),
 		       NULL;
@@ -314,28 +311,18 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 	}
 	if (!lhost[0]) {
 		/* listen where rank 0 reaches us: the source address of a route to it */
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
 		int probe = boot_connect_retry(mhost, mport, deadline, e);
 		if (probe < 0) {
 			err_prefix(e, "rank 0 (the master, %s:%d)", mhost, mport);
 			goto fail;
 		}
-		getsockname(probe, (struct sockaddr *)&ss, &sl);
-		boot_numeric_host(&ss, lhost, sizeof(lhost));
+		net_local_name(probe, lhost, sizeof(lhost), 0);
 		close(probe); /* rank 0 drops a connection that sends no hello */
 	}
 	b->lfd = boot_listen_on(lhost, lport, e);
 	if (b->lfd < 0)
 		goto fail;
-	{
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		getsockname(b->lfd, (struct sockaddr *)&ss, &sl);
-		b->port[b->rank] =
-		    ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-		                                   : ((struct sockaddr_in *)&ss)->sin_port);
-	}
+	b->port[b->rank] = net_local_port(b->lfd);
 	if (worker_join(b, mhost, mport, lhost, deadline, e) < 0)
 		goto fail;
 	return b;

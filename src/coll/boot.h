@@ -1,13 +1,18 @@
 /*
- * How bench ranks find each other until the shared rendezvous (net/rdv) takes over: rank 0
- * listens on the master address; every other rank connects to it (retrying until the deadline),
- * says who it is and which options it runs with, and gets everyone's data address back. The
- * control connections then stay open for barriers, sums and broadcasts (a star through rank 0),
- * and the ring's data sockets are connected rank -> rank+1 with several stripes.
+ * How bench ranks find each other: rank 0 listens on the master address; every other rank
+ * connects to it (retrying until the deadline), says who it is and which options it runs with,
+ * and gets everyone's data address back. The control connections then stay open for barriers,
+ * sums and broadcasts (a star through rank 0), and the ring's data sockets are connected
+ * rank -> rank+1 with several stripes. Sockets, deadlines and the host:port parser are
+ * net/sock's.
+ *
+ * Its own little star rather than rdv/'s: the NCCL backend forks a child that goes on using
+ * these control connections (coll/nccl.c child_main), and rdv's I/O thread does not survive a
+ * fork; the connections here are plain descriptors any process can hold.
  *
  * Everything a peer sends is decoded strictly (fixed little binary frames with a magic, a type,
  * a capped length) and a peer that sends garbage, disagrees or vanishes is named in the error.
- * Swappable: the rest of coll/ uses only the functions below.
+ * The rest of coll/ uses only the functions below.
  */
 #ifndef NCCLCHECK_COLL_BOOT_H
 #define NCCLCHECK_COLL_BOOT_H
@@ -73,8 +78,5 @@ int boot_watch_event(struct boot *b, int fd, int rank, struct err *e);
  */
 int boot_decode_table(const unsigned char *p, size_t len, int world, uint64_t *nonce,
 		      char (*addr)[64], int *port);
-
-/* Splits "host:port" / "[v6]:port" into host and port; -1 on garbage. */
-int boot_split_hostport(const char *s, char *host, size_t hlen, int *port);
 
 #endif

@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #include "coll/boot.h"
 #include "net/sock.h"
@@ -62,6 +61,5 @@ int boot_expect_msg(int fd, enum msg_type type, void *buf, size_t len, int64_t d
 int boot_listen_on(const char *host, int port, struct err *e);
 int boot_connect_retry(const char *host, int port, int64_t deadline, struct err *e);
 int boot_accept_until(int lfd, int64_t deadline, struct err *e);
-void boot_numeric_host(const struct sockaddr_storage *ss, char *buf, size_t len);
 
 #endif

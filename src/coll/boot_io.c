@@ -1,18 +1,9 @@
 /* bench's bootstrap: the control messages' framing and the sockets under them (see boot.c). */
 #include "coll/boot.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,44 +42,17 @@ int64_t boot_deadline_in(long ms)
 	return time_now_ms() + ms;
 }
 
-static int wait_fd(int fd, short events, int64_t deadline, struct err *e)
-{
-	for (;;) {
-		struct pollfd p = {.fd = fd, .events = events};
-		int64_t left = deadline - time_now_ms();
-		int rc;
-
-		if (left <= 0)
-			return err_set(e, ERR_TIMEOUT, "timed out");
-		rc = poll(&p, 1, left > 1000 ? 1000 : (int)left);
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return err_sys(e, "poll");
-	}
-}
-
+/*
+ * net/sock moves the bytes; bench's callers read "timed out" and "connection lost" (and turn a
+ * timeout into who did not answer), so its failures keep those words.
+ */
 static int write_full(int fd, const void *buf, size_t n, int64_t deadline, struct err *e)
 {
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (w > 0) {
-			p += w;
-			n -= (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (wait_fd(fd, POLLOUT, deadline, e) < 0)
-				return -1;
-			continue;
-		}
-		return err_set(e, ERR_PEER, "connection lost (%s)", strerror(errno));
-	}
-	return 0;
+	if (net_write_full(fd, buf, n, deadline, e) == 0)
+		return 0;
+	if (e && e->code == ERR_TIMEOUT)
+		return err_set(e, ERR_TIMEOUT, "timed out");
+	return e ? err_set(e, ERR_PEER, "connection lost (%s)", e->msg) : -1;
 }
 
 int boot_send_msg(int fd, enum msg_type type, int rank, const void *payload, size_t len,
@@ -163,175 +127,47 @@ int boot_expect_msg(int fd, enum msg_type type, void *buf, size_t len, int64_t d
 	return 0;
 }
 
-/* ---- sockets ---- */
-
-int boot_split_hostport(const char *s, char *host, size_t hlen, int *port)
-{
-	const char *colon;
-	size_t n;
-	char *end;
-	long p;
-
-	if (!s || !*s)
-		return -1;
-	if (s[0] == '[') {
-		const char *close = strchr(s, ']');
-		if (!close || close[1] != ':')
-			return -1;
-		n = (size_t)(close - s - 1);
-		s++;
-		colon = close + 1;
-	} else {
-		colon = strrchr(s, ':');
-		if (!colon || strchr(s, ':') != colon)
-			return -1;
-		n = (size_t)(colon - s);
-	}
-	if (!n || n >= hlen)
-		return -1;
-	errno = 0;
-	p = strtol(colon + 1, &end, 10);
-	if (errno || *end || end == colon + 1 || p < 0 || p > 65535)
-		return -1;
-	memcpy(host, s, n);
-	host[n] = '\0';
-	*port = (int)p;
-	return 0;
-}
-
-static void tune_socket(int fd)
-{
-	int one = 1;
-
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
+/* ---- sockets: net/sock's, at the path's own segment size (the ring's data ride on them) ---- */
 
 int boot_listen_on(const char *host, int port, struct err *e)
 {
-	struct addrinfo hints = {.ai_family = AF_UNSPEC,
-	                         .ai_socktype = SOCK_STREAM,
-	                         .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
-	struct addrinfo *res, *ai;
-	char ps[16];
-	int fd = -1, rc, saved = 0;
-
-	snprintf(ps, sizeof(ps), "%d", port);
-	rc = getaddrinfo(host && *host ? host : NULL, ps, &hints, &res);
-	if (rc)
-		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host ? host : "*",
-		               gai_strerror(rc));
-	for (ai = res; ai; ai = ai->ai_next) {
-		int one = 1;
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 128))
-			break;
-		saved = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		errno = saved;
-		return err_sys(e, "cannot listen on '%s' port %d", host ? host : "*", port);
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	return fd;
-}
-
-/* One connect attempt bounded by `until`; -1 with errno set. */
-static int connect_once(const struct addrinfo *ai, int64_t until)
-{
-	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	int soerr = 0;
-	socklen_t sl = sizeof(soerr);
-
-	if (fd < 0)
-		return -1;
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-		if (errno != EINPROGRESS) {
-			int s = errno;
-			close(fd);
-			errno = s;
-			return -1;
-		}
-		for (;;) {
-			struct pollfd p = {.fd = fd, .events = POLLOUT};
-			int64_t left = until - time_now_ms();
-			int rc = poll(&p, 1, left > 0 ? (int)left : 0);
-			if (rc > 0)
-				break;
-			if (rc == 0 || (rc < 0 && errno != EINTR)) {
-				close(fd);
-				errno = ETIMEDOUT;
-				return -1;
-			}
-		}
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 || soerr) {
-			close(fd);
-			errno = soerr ? soerr : EIO;
-			return -1;
-		}
-	}
-	tune_socket(fd);
-	return fd;
+	return net_listen_flags(host, port, 128, NET_FULL_MSS, NULL, e);
 }
 
 /* Connects to host:port, retrying with backoff (the peer may not listen yet) until `deadline`. */
 int boot_connect_retry(const char *host, int port, int64_t deadline, struct err *e)
 {
-	struct addrinfo hints = {
-	    .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
-	struct addrinfo *res;
-	char ps[16];
+	struct net_connect_opts o = { .flags = NET_FULL_MSS };
 	long backoff = 20;
-	int rc, last = 0;
+	int last = 0;
 
-	snprintf(ps, sizeof(ps), "%d", port);
-	rc = getaddrinfo(host, ps, &hints, &res);
-	if (rc)
-		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host, gai_strerror(rc));
 	while (time_now_ms() < deadline) {
-		for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-			int64_t until = time_now_ms() + 2000;
-			int fd = connect_once(ai, until < deadline ? until : deadline);
-			if (fd >= 0) {
-				freeaddrinfo(res);
-				return fd;
-			}
-			last = errno;
+		int64_t until = time_now_ms() + 2000;
+		struct err ce = ERR_INIT;
+		enum net_fail why;
+		int fd = net_connect(host, port, &o, until < deadline ? until : deadline, &why, &ce);
+
+		if (fd >= 0)
+			return fd;
+		last = errno;
+		if (why == NET_RESOLVE || why == NET_LOCAL) {
+			/* no retry mends a name that does not resolve or a bad port */
+			err_set(e, ERR_USAGE, "%s", ce.msg);
+			return -1;
 		}
 		struct timespec ts = {0, backoff * 1000000L};
 		nanosleep(&ts, NULL);
 		backoff = backoff * 2 > 500 ? 500 : backoff * 2;
 	}
-	freeaddrinfo(res);
 	return err_set(e, ERR_TIMEOUT, "cannot connect to %s port %d: %s", host, port,
 	               last ? strerror(last) : "timed out");
 }
 
 int boot_accept_until(int lfd, int64_t deadline, struct err *e)
 {
-	for (;;) {
-		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0) {
-			tune_socket(fd);
-			return fd;
-		}
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
-		    errno != ECONNABORTED)
-			return err_sys(e, "accept");
-		if (wait_fd(lfd, POLLIN, deadline, e) < 0)
-			return -1;
-	}
-}
+	int fd = net_accept(lfd, deadline, NULL, 0, e);
 
-void boot_numeric_host(const struct sockaddr_storage *ss, char *buf, size_t len)
-{
-	if (getnameinfo((const struct sockaddr *)ss, sizeof(*ss), buf, (socklen_t)len, NULL, 0,
-	                NI_NUMERICHOST))
-		snprintf(buf, len, "?");
+	if (fd < 0 && e && e->code == ERR_TIMEOUT)
+		err_set(e, ERR_TIMEOUT, "timed out");
+	return fd;
 }

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net/sock.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -367,7 +368,7 @@ static void name_culprit(struct loop *l, struct err *e)
 		struct pollfd p[RING_MAX_WATCH];
 		for (size_t i = 0; i < n; i++)
 			p[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
-		if (poll(p, n, 50) <= 0)
+		if (net_poll(p, n, time_now_ms() + 50) <= 0)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			struct err e2 = ERR_INIT;
@@ -471,7 +472,7 @@ static void stripe_run(struct loop *l, int k)
 		if (st->rj < s->nr)
 			p[np++] = (struct pollfd){.fd = r->rfd[k], .events = POLLIN};
 		p[np++] = (struct pollfd){.fd = r->efd[k], .events = POLLIN};
-		if (poll(p, np, 200) > 0 && (p[np - 1].revents & POLLIN)) {
+		if (net_poll(p, np, time_now_ms() + 200) > 0 && (p[np - 1].revents & POLLIN)) {
 			uint64_t v;
 			if (read(r->efd[k], &v, sizeof(v)) < 0 && errno != EAGAIN)
 				break;
@@ -569,7 +570,7 @@ static int run_threaded(struct ring *r, const struct sched *s, const struct coll
 		p[np++] = (struct pollfd){.fd = r->main_efd, .events = POLLIN};
 		for (size_t i = 0; i < nw; i++)
 			p[np++] = (struct pollfd){.fd = wfd[i], .events = POLLIN};
-		if (poll(p, np, 200) > 0) {
+		if (net_poll(p, np, time_now_ms() + 200) > 0) {
 			if ((p[0].revents & POLLIN) && read(r->main_efd, &v, sizeof(v)) < 0 &&
 			    errno != EAGAIN)
 				break;
@@ -657,7 +658,7 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 		size_t wbase = np;
 		for (size_t i = 0; i < nw; i++)
 			p[np++] = (struct pollfd){.fd = wfd[i], .events = POLLIN};
-		int pr = poll(p, np, 500);
+		int pr = net_poll(p, np, time_now_ms() + 500);
 		if (pr < 0 && errno != EINTR) {
 			rc = err_sys(e, "poll");
 			goto out;

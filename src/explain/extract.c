@@ -212,14 +212,20 @@ static void ex_via(struct lctx *c, const char *p, const char *a)
 	size_t left = (size_t)(END(c) - p), i;
 
 	(void)a;
-	if (!c->li->nccl || c->li->blen < 8 || memcmp(BODY(c), "Channel ", 8))
-		return;
 	for (i = 0; i < ARRAY_SIZE(via); i++) {
 		size_t n = strlen(via[i].prefix);
 		if (left >= n && !memcmp(p, via[i].prefix, n))
 			break;
 	}
 	if (i == ARRAY_SIZE(via))
+		return;
+	if (via[i].bit == TR_NET_IB) {	/* pasted connection lines count too, prefix or not */
+		struct run_obs *o = &c->x->obs;
+		int gdr = xt_find(p, END(c), "/GDRDMA") != NULL;
+		if (!(gdr ? o->via_gdr++ : o->via_nogdr++))
+			*(gdr ? &o->via_gdr_loc : &o->via_nogdr_loc) = c->loc;
+	}
+	if (!c->li->nccl || c->li->blen < 8 || memcmp(BODY(c), "Channel ", 8))
 		return;
 	s->transports |= via[i].bit;
 	if (!s->nvia++) {
@@ -605,6 +611,58 @@ static void ex_nt_done(struct lctx *c, const char *p, const char *a)
 	(void)p;
 	(void)a;
 	c->x->obs.nt_done_loc = c->loc;
+	c->x->obs.nt_done_count++;
+}
+
+/* The number after `p` (spaces skipped), or -1. */
+static long number_at(const char *p, const char *end)
+{
+	long v = 0;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || !xt_digit(*p))
+		return -1;
+	while (p < end && xt_digit(*p) && v < 1000000)
+		v = v * 10 + (*p++ - '0');
+	return v;
+}
+
+static void nt_gpus(struct lctx *c, long n)
+{
+	struct run_obs *o = &c->x->obs;
+
+	if (n > o->nt_gpus) {
+		o->nt_gpus = (int)n;
+		o->nt_gpus_loc = c->loc;
+	}
+}
+
+/* nccl-tests' header "# nThread 1 nGpus 2 minBytes 8 ..." */
+static void ex_nt_ngpus(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if (xt_find(BODY(c), END(c), "nThread"))
+		nt_gpus(c, number_at(p, END(c)));
+}
+
+/* A launch command: "mpirun -np 40 ./build/all_gather_perf -b 8 -g 4" */
+static void ex_mpirun(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *end = END(c), *q, *perf = xt_find(p, end, "_perf");
+	long n = -1;
+
+	(void)a;
+	for (q = p - 1; q + 3 < end && n < 0; q++)	/* p - 1: the space after "mpirun" */
+		if (q[0] == ' ' && q[1] == '-' && (!memcmp(q + 1, "-np ", 4) || !memcmp(q + 1, "-n ", 3)))
+			n = number_at(q + (q[2] == 'n' && q[3] == 'p' ? 4 : 3), end);
+	if (n > 0 && !o->launch_np) {
+		o->launch_np = (int)n;
+		o->launch_loc = c->loc;
+	}
+	if (perf && (q = xt_find(perf, end, " -g ")))
+		nt_gpus(c, number_at(q + 4, end));
 }
 
 static void ex_ras(struct lctx *c, const char *p, const char *a)
@@ -613,6 +671,172 @@ static void ex_ras(struct lctx *c, const char *p, const char *a)
 	(void)a;
 	if (!c->x->obs.ras_loc.line)
 		c->x->obs.ras_loc = c->loc;
+}
+
+/* `nvidia-smi topo -m` header: "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity ...": GPU columns */
+static void ex_topo_header(struct lctx *c, const char *p, const char *a)
+{
+	const char *b = BODY(c);
+	int n = 0;
+
+	(void)p;
+	for (const char *q = b; q + 3 < a; q++)
+		if (!memcmp(q, "GPU", 3) && xt_digit(q[3]) && (q == b || q[-1] == ' ' || q[-1] == '\t'))
+			n++;
+	if (n)
+		c->x->obs.topo_gpu_cols = n;
+}
+
+/* One cell of the matrix: 'X' the diagonal, 'N' NVLink, 'S' a PCIe switch, 'H' the host side. */
+static char topo_cell(const char *w, size_t n)
+{
+	static const struct {
+		const char *name;
+		char kind;
+	} cells[] = {
+		{ "X", 'X' }, { "PIX", 'S' }, { "PXB", 'S' }, { "PHB", 'H' }, { "NODE", 'H' },
+		{ "SYS", 'H' }, { "SOC", 'H' },
+	};
+
+	if (n >= 3 && w[0] == 'N' && w[1] == 'V' && xt_digit(w[2]))
+		return 'N';
+	for (size_t i = 0; i < ARRAY_SIZE(cells); i++)
+		if (strlen(cells[i].name) == n && !memcmp(w, cells[i].name, n))
+			return cells[i].kind;
+	return 0;
+}
+
+/* A GPU row of the matrix: "GPU1     PXB      X      PIX     0-23   0   N/A" (the anchor is its X) */
+static void ex_topo_row(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *q = BODY(c), *end = END(c);
+	int col = 0, nv = 0, sw = 0, host = 0, diag = 0;
+
+	(void)p;
+	(void)a;
+	if (o->topo_last.line == c->loc.line && o->topo_last.file == c->loc.file)
+		return;
+	o->topo_last = c->loc;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (end - q < 5 || memcmp(q, "GPU", 3) || !xt_digit(q[3]))
+		return;
+	q += 3;
+	while (q < end && xt_digit(*q))
+		q++;
+	for (;;) {
+		const char *w;
+		char k;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		w = q;
+		while (q < end && *q != ' ' && *q != '\t')
+			q++;
+		if (q == w || !(k = topo_cell(w, (size_t)(q - w))))
+			break;
+		if (o->topo_gpu_cols && col >= o->topo_gpu_cols)
+			break;		/* the NIC columns */
+		col++;
+		diag += k == 'X';
+		nv += k == 'N';
+		sw += k == 'S';
+		host += k == 'H';
+	}
+	if (diag != 1 || col < 2)
+		return;
+	if (!o->topo_rows++) {
+		o->topo_loc = c->loc;
+		xt_take(BODY(c), end, "", o->topo_row, sizeof(o->topo_row));
+		for (char *t = o->topo_row; *t; t++)
+			if (*t == '\t')
+				*t = ' ';
+	}
+	o->topo_nv += nv;
+	o->topo_switch += sw;
+	o->topo_host += host;
+}
+
+/* "NVIDIA GeForce RTX 4090" in nvidia-smi, torch or nccl-tests output */
+static void ex_consumer_gpu(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+
+	(void)p;
+	if (o->consumer_gpu[0])
+		return;
+	xt_take(a, END(c), "|,)'\"", o->consumer_gpu, sizeof(o->consumer_gpu));
+	for (size_t n = strlen(o->consumer_gpu); n && o->consumer_gpu[n - 1] == ' ';)
+		o->consumer_gpu[--n] = '\0';
+	o->consumer_loc = c->loc;
+}
+
+/* The reporter's words: kept once, only from lines that are not NCCL's own. */
+static void ex_prose_loc(struct lctx *c, struct loc *l)
+{
+	if (!l->line && !c->li->nccl)
+		*l = c->loc;
+}
+
+static void ex_hang(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.hang_loc);
+}
+
+static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if (p < END(c) && *p == '1')
+		ex_prose_loc(c, &c->x->obs.p2p_off_loc);
+}
+
+static void ex_peer_cannot(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.peer_cannot_loc);
+}
+
+static void ex_acs(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.acs_loc);
+}
+
+/* "nvidia-nccl-cu12==2.20.5" (pip freeze) or "nvidia-nccl-cu12    2.20.5" (pip list) */
+static void ex_pip_pin(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *end = END(c), *v = p;
+	char pkg[24], ver[24];
+
+	while (v < end && xt_digit(*v))
+		v++;
+	xt_take(a, v, "", pkg, sizeof(pkg));
+	while (v < end && (*v == '=' || *v == ' '))
+		v++;
+	if (v >= end || !xt_digit(*v) || v == p)
+		return;
+	xt_take(v, end, " \t,;)", ver, sizeof(ver));
+	for (int i = 0; i < o->npins; i++) {
+		struct pin_obs *q = &o->pins[i];
+		if (strcmp(q->pkg, pkg))
+			continue;
+		if (!q->ver[1][0] && strcmp(q->ver[0], ver)) {
+			snprintf(q->ver[1], sizeof(q->ver[1]), "%s", ver);
+			q->loc[1] = c->loc;
+		}
+		return;
+	}
+	if (o->npins < (int)ARRAY_SIZE(o->pins)) {
+		struct pin_obs *q = &o->pins[o->npins++];
+		snprintf(q->pkg, sizeof(q->pkg), "%s", pkg);
+		snprintf(q->ver[0], sizeof(q->ver[0]), "%s", ver);
+		q->loc[0] = c->loc;
+	}
 }
 
 /* ---- the table -------------------------------------------------------------------------------- */
@@ -637,7 +861,22 @@ static const struct extractor {
 	{ .anchor = " Pid ", .fn = ex_nt_device },
 	{ .anchor = "(elements)", .fn = ex_nt_header },
 	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
+	{ .anchor = "nGpus ", .fn = ex_nt_ngpus },
+	{ .anchor = "nvidia-nccl-cu", .fn = ex_pip_pin },
+	{ .anchor = "mpirun ", .fn = ex_mpirun },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
+	{ .anchor = "CPU Affinity", .fn = ex_topo_header },
+	{ .anchor = " X ", .fn = ex_topo_row },
+	{ .anchor = "\tX\t", .fn = ex_topo_row },
+	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = " hang", .fn = ex_hang },
+	{ .anchor = "Hang", .fn = ex_hang },
+	{ .anchor = "deadlock", .fn = ex_hang },
+	{ .anchor = "freez", .fn = ex_hang },
+	{ .anchor = "NCCL_P2P_DISABLE=", .fn = ex_p2p_off },
+	{ .anchor = "CANNOT Access Peer", .fn = ex_peer_cannot },
+	{ .anchor = "ACSCtl", .fn = ex_acs },
+	{ .anchor = "TITAN ", .fn = ex_consumer_gpu },
 	{ .anchor = "All distributed processes registered", .fn = ex_pl_registered },
 	{ .anchor = "Watchdog caught collective operation timeout", .fn = ex_watchdog },
 	{ .anchor = "Traceback (most recent call last)", .fn = ex_traceback },

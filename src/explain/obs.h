@@ -146,7 +146,52 @@ struct run_obs {
 	int nt_rows, nt_hosts, nt_consumer;
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
+	int nt_done_count;		/* "Avg bus bandwidth" summaries: one per independent run */
+	int nt_gpus;			/* GPUs per process: nccl-tests' -g N or its "nGpus N" header */
+	struct loc nt_gpus_loc;
+	int launch_np;			/* mpirun -np/-n N */
+	struct loc launch_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
+	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted
+	 * once per row, so twice); columns after the header's GPU columns (NICs) are not pairs */
+	int topo_rows, topo_gpu_cols;	/* GPU rows; GPU columns of the header (0 no header) */
+	int topo_nv;			/* NV# pairs */
+	int topo_switch;		/* PIX/PXB pairs: through PCIe switches, where ACS acts */
+	int topo_host;			/* PHB/NODE/SYS/SOC pairs: through the CPU, where the IOMMU acts */
+	struct loc topo_loc;		/* the first GPU row */
+	struct loc topo_last;		/* the row read last (two anchors can hit one row) */
+	char topo_row[OBS_TEXT];	/* that row, printable */
+	/* the peer addresses that failing network lines name ("connect to X", "from peer X"), to
+	 * find the one every failing rank points at */
+	struct peer_obs {
+		char addr[64];		/* without its <port> */
+		uint64_t count;
+		uint32_t streams[8];	/* the streams whose lines name it */
+		int nstreams;
+		struct loc loc;
+	} peers[16];
+	int npeers;
+	uint64_t peer_lines;		/* failing network lines that named an address */
+	struct loc peer_last;		/* the line noted last (several signatures can match one) */
+	/* "nvidia-nccl-cu12==2.20.5" pins (pip freeze of several machines pasted together): the
+	 * first two different versions of one package */
+	struct pin_obs {
+		char pkg[24], ver[2][24];
+		struct loc loc[2];
+	} pins[4];
+	int npins;
+	/* NCCL's "via NET/IB/0/GDRDMA" against "via NET/IB/1": connections with and without
+	 * GPUDirect RDMA in one job */
+	uint64_t via_gdr, via_nogdr;
+	struct loc via_gdr_loc, via_nogdr_loc;
+	/* prose around a pasted log: the reporter's own words and test output */
+	struct loc hang_loc;		/* "hangs", "deadlock", "freezes" outside NCCL's lines */
+	struct loc p2p_off_loc;		/* "NCCL_P2P_DISABLE=1" named (the reporter's workaround) */
+	struct loc peer_cannot_loc;	/* p2pBandwidthLatencyTest: "CANNOT Access Peer" */
+	struct loc acs_loc;		/* an ACSCtl line or the lspci command that prints it */
+	/* a consumer or workstation GeForce/TITAN board named anywhere (nvidia-smi, torch) */
+	char consumer_gpu[64];
+	struct loc consumer_loc;
 };
 
 /* "name:line" of a location. */

@@ -1,11 +1,8 @@
 /*
  * The reasoner (see reason.h): stream -> rank resolution, signature hits -> findings, the
- * address classes and the MASTER_ADDR interface suggestion, and the driver that runs the
- * cross-rank rules (reason_rules.c) and ranks what they found. Pure: no I/O.
+ * MASTER_ADDR interface suggestion, and the driver that runs the cross-rank rules
+ * (reason_rules.c) and ranks what they found. Its helpers are in reason_kit.c. Pure: no I/O.
  */
-#include <arpa/inet.h>
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,298 +12,12 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* ---- findings ------------------------------------------------------------------------------- */
-
-struct finding *rs_add(struct rs *r, const char *id, enum severity sev, enum confidence conf,
-		       int bonus)
-{
-	struct finding *f = finding_add(r->fs, sev, id, "%s", id);
-	size_t i = r->fs->n - 1 - r->first;
-
-	f->conf = conf;
-	ALLOC_GROW(r->score, i + 1, r->ascore);
-	r->score[i] = (int)sev * 1000 + (int)conf * 100 + bonus;
-	return f;
-}
-
-void rs_title(struct finding *f, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	free(f->title);
-	f->title = strbuf_detach(&sb, NULL);
-}
-
-/* One shell word of a fix line: quotes, $(…) and <placeholders> keep their spaces. */
-static size_t shell_word(const char *p)
-{
-	size_t i = 0;
-	int depth = 0, angle = 0;
-	char q = 0;
-
-	for (; p[i]; i++) {
-		char c = p[i];
-		if (angle) {		/* <rank 0's IP>: a placeholder, quotes in it are prose */
-			angle = c != '>';
-		} else if (q) {
-			if (c == q)
-				q = 0;
-		} else if (c == '\'' || c == '"') {
-			q = c;
-		} else if (c == '(') {
-			depth++;
-		} else if (c == ')') {
-			depth -= depth > 0;
-		} else if (c == '<' && !depth) {
-			angle = 1;
-		} else if (c == ' ' && !depth && !angle) {
-			break;
-		}
-	}
-	return i;
-}
-
-static size_t name_len(const char *p, int sysctl)
-{
-	size_t i = 0;
-
-	if (!isalpha((unsigned char)p[0]) && p[0] != '_')
-		return 0;
-	while (isalnum((unsigned char)p[i]) || p[i] == '_' || (sysctl && (p[i] == '.' || p[i] == '-')))
-		i++;
-	return i;
-}
-
-static void fix_settings(struct finding *f, const char *line)
-{
-	static const struct {
-		const char *cmd;
-		enum setting_where where;
-		int unset;
-	} cmds[] = {
-		{ "export ", WHERE_ENV, 0 }, { "unset ", WHERE_ENV, 1 },
-		{ "sudo sysctl -w ", WHERE_SYSCTL, 0 }, { "sysctl -w ", WHERE_SYSCTL, 0 },
-	};
-	const char *p = NULL;
-	size_t k;
-
-	for (k = 0; k < ARRAY_SIZE(cmds); k++)
-		if (!strncmp(line, cmds[k].cmd, strlen(cmds[k].cmd))) {
-			p = line + strlen(cmds[k].cmd);
-			break;
-		}
-	if (!p)
-		return;
-	for (;;) {
-		char name[128];
-		size_t n, w;
-
-		while (*p == ' ')
-			p++;
-		n = name_len(p, cmds[k].where == WHERE_SYSCTL);
-		if (!n || n >= sizeof(name))
-			return;
-		memcpy(name, p, n);
-		name[n] = '\0';
-		p += n;
-		if (cmds[k].unset) {
-			if (*p && *p != ' ')
-				return;
-			if (!finding_find_setting(f, name))
-				finding_setting(f, WHERE_ENV, SCOPE_ALL, name, NULL);
-			continue;
-		}
-		if (*p != '=')
-			return;
-		p++;
-		w = shell_word(p);
-		if (!finding_find_setting(f, name)) {
-			/* 'a b' -> a b: the value, not its shell quoting */
-			if (w >= 2 && (p[0] == '\'' || p[0] == '"') && p[w - 1] == p[0] &&
-			    !memchr(p + 1, p[0], w - 2))
-				finding_setting(f, cmds[k].where, SCOPE_ALL, name, "%.*s", (int)(w - 2), p + 1);
-			else
-				finding_setting(f, cmds[k].where, SCOPE_ALL, name, "%.*s", (int)w, p);
-		}
-		p += w;
-	}
-}
-
-void rs_fix(struct finding *f, const char *fmt, ...)
-{
-	static const char test[] = "to test it: ", rerun[] = "if the log is not enough: rerun with ";
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	finding_fix(f, "%s", sb.buf);
-	fix_settings(f, sb.buf);
-	if (!f->check && !strncmp(sb.buf, test, sizeof(test) - 1))
-		finding_check(f, sb.buf + sizeof(test) - 1);
-	if (!f->rerun && !strncmp(sb.buf, rerun, sizeof(rerun) - 1))
-		finding_rerun(f, sb.buf + sizeof(rerun) - 1);
-	strbuf_release(&sb);
-}
-
-void rs_at(struct rs *r, struct finding *f, struct loc l, const char *what, const char *text)
-{
-	char w[512];
-
-	if (!l.line)
-		return;
-	obs_loc_fmt(r->x, l, w, sizeof(w));
-	if (text && *text)
-		finding_evidence(f, "%s: %s%s%s", w, what ? what : "", what ? ": " : "", text);
-	else
-		finding_evidence(f, "%s: %s", w, what ? what : "");
-}
-
-/* "rank 3", "ranks 0-2, 5", "ranks 0-7 and 12 more" from a sorted unique list. */
-void rs_rank_list(const int *v, size_t n, struct strbuf *sb)
-{
-	size_t i = 0, groups = 0;
-
-	if (!n)
-		return;
-	strbuf_addstr(sb, n == 1 ? "rank " : "ranks ");
-	while (i < n) {
-		size_t j = i;
-		while (j + 1 < n && v[j + 1] == v[j] + 1)
-			j++;
-		if (groups == 6) {
-			strbuf_addf(sb, " and %zu more", n - i);
-			break;
-		}
-		strbuf_addf(sb, "%s%d", groups ? ", " : "", v[i]);
-		if (j > i)
-			strbuf_addf(sb, "%s%d", j == i + 1 ? ", " : "-", v[j]);
-		groups++;
-		i = j + 1;
-	}
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-
-void rs_parts(struct rs *r, struct finding *f, const size_t *parts, size_t n)
-{
-	int *v = xmalloc((n ? n : 1) * sizeof(*v));
-	size_t nv = 0, unresolved = 0;
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct part *p = &r->p[parts[i]];
-		if (p->rank >= 0) {
-			int dup = 0;
-			for (size_t k = 0; k < nv; k++)
-				dup |= v[k] == p->rank;
-			if (!dup)
-				v[nv++] = p->rank;
-		} else {
-			unresolved++;
-			if (unresolved == 1 && n == 1)
-				strbuf_addstr(&sb, p->label);
-		}
-	}
-	qsort(v, nv, sizeof(*v), cmp_int);
-	for (size_t i = 0; i < nv; i++)
-		finding_rank(f, v[i]);
-	if (nv) {
-		strbuf_reset(&sb);
-		rs_rank_list(v, nv, &sb);
-	}
-	if (sb.len)
-		finding_node(f, sb.buf);
-	strbuf_release(&sb);
-	free(v);
-}
-
-/* ---- addresses ----------------------------------------------------------------------------- */
-
-const char *aclass_name(enum aclass c)
-{
-	static const char *const n[] = { "unknown", "private", "public", "loopback", "link-local",
-					 "docker bridge" };
-	return n[c];
-}
-
-int addr_v4(const char *s, uint32_t *out)
-{
-	struct in_addr a;
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	buf[strcspn(buf, "%<")] = '\0';
-	if (inet_pton(AF_INET, buf, &a) != 1)
-		return 0;
-	*out = ntohl(a.s_addr);
-	return 1;
-}
-
-/*
- * util/addr classifies the address; explain adds only what it knows from the interface name
- * (bridges, "lo") and Docker's default bridge subnet, and folds the classes into the few its
- * rules reason with. IPv6 beyond loopback and link-local stays unknown: the rules judge only
- * IPv4 reachability, and a mapped address is IPv6 text as NCCL printed it.
- */
-enum aclass aclass_of(const char *ifname, const char *addr)
-{
-	unsigned char a[16];
-	char buf[64];
-	enum addr_class c;
-	int family;
-
-	if (!strncmp(ifname, "docker", 6) || !strncmp(ifname, "br-", 3) || !strncmp(ifname, "virbr", 5))
-		return A_DOCKER;
-	snprintf(buf, sizeof(buf), "%s", addr);
-	buf[strcspn(buf, "%<")] = '\0';
-	if (addr_parse(buf, &family, a) < 0)
-		return strcmp(ifname, "lo") ? A_UNKNOWN : A_LOOPBACK;
-	c = addr_classify(family, a);
-	if (family == 6 && c == ADDR_LINK_LOCAL)
-		return A_LINKLOCAL;
-	if (!strcmp(ifname, "lo") || c == ADDR_LOOPBACK)
-		return A_LOOPBACK;
-	if (family != 4)
-		return A_UNKNOWN;
-	if (c == ADDR_LINK_LOCAL)
-		return A_LINKLOCAL;
-	if (a[0] == 172 && a[1] == 17)
-		return A_DOCKER;
-	return c == ADDR_PRIVATE || c == ADDR_CGNAT ? A_PRIVATE : A_PUBLIC;
-}
-
-int addr_same_net(uint32_t a, uint32_t b, int prefix)
-{
-	uint32_t m = prefix <= 0 ? 0 : prefix >= 32 ? 0xffffffffu : ~((1u << (32 - prefix)) - 1);
-	return (a & m) == (b & m);
-}
-
-int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *addr)
-{
-	for (int i = 0; i < x->nifs; i++)
-		if (!strcmp(x->ifs[i].addr, addr) && (!ifname || !strcmp(x->ifs[i].ifname, ifname)) &&
-		    x->ifs[i].prefix >= 0)
-			return x->ifs[i].prefix;
-	return -1;
-}
-
 /* The interface whose address is MASTER_ADDR or in its subnet, as the log shows them. */
 static int master_suggestion(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	static const int guesses[] = { 24, 16 };
-	uint32_t a;
+	unsigned char a[16];
 
 	if (!r->master_is_v4)
 		return 0;
@@ -318,8 +29,8 @@ static int master_suggestion(struct rs *r)
 			return 1;
 		}
 	for (int i = 0; i < x->nifs; i++)
-		if (x->ifs[i].prefix > 0 && addr_v4(x->ifs[i].addr, &a) &&
-		    addr_same_net(a, r->master_v4, x->ifs[i].prefix)) {
+		if (x->ifs[i].prefix > 0 && addr_v4(x->ifs[i].addr, a) &&
+		    addr_same_subnet(4, a, r->master_ip, x->ifs[i].prefix)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s (%s/%d) is in MASTER_ADDR %s's subnet",
 				 x->ifs[i].ifname, x->ifs[i].addr, x->ifs[i].prefix, x->master);
@@ -327,9 +38,9 @@ static int master_suggestion(struct rs *r)
 		}
 	for (size_t g = 0; g < ARRAY_SIZE(guesses); g++)
 		for (int i = 0; i < x->nifs; i++)
-			if (x->ifs[i].prefix < 0 && addr_v4(x->ifs[i].addr, &a) &&
+			if (x->ifs[i].prefix < 0 && addr_v4(x->ifs[i].addr, a) &&
 			    aclass_of(x->ifs[i].ifname, x->ifs[i].addr) == aclass_of("", x->master) &&
-			    addr_same_net(a, r->master_v4, guesses[g])) {
+			    addr_same_subnet(4, a, r->master_ip, guesses[g])) {
 				snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 				snprintf(r->suggest_why, sizeof(r->suggest_why),
 					 "%s (%s) shares MASTER_ADDR %s's /%d", x->ifs[i].ifname,
@@ -394,22 +105,6 @@ static void find_suggestion(struct rs *r)
 {
 	if (!master_suggestion(r))
 		socket_list_suggestion(r);
-}
-
-/* The fix lines for "use the interface that reaches MASTER_ADDR". */
-void rs_fix_ifname(struct rs *r, struct finding *d)
-{
-	if (r->suggest_loc.line)	/* the fix rests on it */
-		rs_at(r, d, r->suggest_loc, "NET/Socket", r->suggest_ev);
-	if (r->suggest_if[0]) {
-		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # on every node: %s",
-			 r->suggest_if, r->suggest_if, r->suggest_why);
-	} else if (r->x->master[0]) {
-		rs_fix(d, "export NCCL_SOCKET_IFNAME=$(ip -o route get %s | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   "
-			 "# on every node: the interface that reaches MASTER_ADDR", r->x->master);
-	} else {
-		rs_fix(d, "%s", EXPLAIN_FIX_IFNAME);
-	}
 }
 
 /* ---- resolution ----------------------------------------------------------------------------- */
@@ -588,22 +283,6 @@ static void resolve(struct rs *r)
 
 /* ---- signature findings ----------------------------------------------------------------------- */
 
-void rs_sig_parts(struct rs *r, const struct sig_hit *h, size_t *out, size_t *n)
-{
-	*n = 0;
-	for (int i = 0; i < h->nstreams; i++) {
-		int32_t p = h->streams[i] < r->x->nst ? r->st2p[h->streams[i]] : -1;
-		int dup = 0;
-		if (p < 0)
-			continue;
-		for (size_t k = 0; k < *n; k++)
-			dup |= out[k] == (size_t)p;
-		if (!dup)
-			out[(*n)++] = (size_t)p;
-	}
-}
-
-/* The hosts of a signature's parts, for "{node}": "a", "a, b", "a, b and 3 more" or "<node>". */
 static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struct strbuf *sb)
 {
 	size_t shown = 0, more = 0;
@@ -684,17 +363,28 @@ static void sig_findings(struct rs *r)
 		const struct explain_sig *g = &explain_sigs[i];
 		const struct sig_hit *h = &x->hits[i];
 		struct finding *d;
+		const char *title, *cause, *fix;
 		char *t, *chk;
 
 		if (!h->count)
 			continue;
+		title = g->title;
+		cause = g->cause;
+		fix = g->fix;
+		for (const struct explain_sig_variant *v = g->variants; v && v->when; v++)
+			if (strstr(h->ev_text[0], v->when)) {
+				title = v->title;
+				cause = v->cause;
+				fix = v->fix;
+				break;
+			}
 		d = rs_add(r, g->id, g->sev, g->conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
 		rs_sig_parts(r, h, parts, &np);
 		finding_rerun(d, g->rerun);
 		chk = g->check ? expand(r, parts, np, g->check, NULL) : NULL;
 		finding_check(d, chk);
-		t = expand(r, parts, np, g->title, h->capture);
+		t = expand(r, parts, np, title, h->capture);
 		if (!strcmp(g->id, "nccl.net.not_found") && obs_env(x, "NCCL_NET")) {
 			free(t);
 			t = xasprintf("NCCL_NET=%s names a network this node does not have",
@@ -709,7 +399,7 @@ static void sig_findings(struct rs *r)
 			if (g->flags & SIG_NET)
 				r->p[parts[p]].net_sig = 1;
 		}
-		for (const char *f = g->fix; f && *f;) {
+		for (const char *f = fix; f && *f;) {
 			size_t n = strcspn(f, "\n");
 			if (n == strlen(EXPLAIN_FIX_IFNAME) && !strncmp(f, EXPLAIN_FIX_IFNAME, n)) {
 				rs_fix_ifname(r, d);
@@ -727,8 +417,10 @@ static void sig_findings(struct rs *r)
 		free(chk);
 		if (g->rerun && (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
 			rs_fix(d, "if the log is not enough: rerun with %s", g->rerun);
+		t = expand(r, parts, np, cause, h->capture);
 		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
-			 g->conf == CONF_MEDIUM ? "Medium" : "Low", g->cause);
+			 g->conf == CONF_MEDIUM ? "Medium" : "Low", t);
+		free(t);
 		for (int k = 0; k < h->nev; k++)
 			rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);
 		if (h->count > (uint64_t)h->nev)
@@ -774,7 +466,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	r.x = x;
 	r.fs = fs;
 	r.first = fs->n;
-	r.master_is_v4 = x->master[0] && addr_v4(x->master, &r.master_v4);
+	r.master_is_v4 = x->master[0] && addr_v4(x->master, r.master_ip);
 	resolve(&r);
 	find_suggestion(&r);
 
@@ -797,11 +489,15 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_master_differs(&r);
 	rule_lightning_duplicates(&r);
 	rule_nccl_tests(&r);
+	rule_nccl_tests_launch(&r);
+	rule_gdr_partial(&r);
+	rule_common_peer(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
 	rule_lightning(&r, have_errors);
 	rule_watchdog_desync(&r);
 	rule_missing_ranks(&r);
+	rule_p2p_topology(&r);
 	rule_log_hints(&r);
 	rank_findings(&r);
 

@@ -1,4 +1,8 @@
-/* The reasoner's own state and helpers, shared by reason.c, reason_rules.c and payload.c. */
+/*
+ * The reasoner's own state and helpers (reason_kit.c), shared by the driver (reason.c), the
+ * cross-rank rules (reason_rules.c) and the payload (payload.c). The rules and the payload
+ * call only the kit, the driver calls them: no file calls back up.
+ */
 #ifndef NCCLCHECK_EXPLAIN_REASON_IMPL_H
 #define NCCLCHECK_EXPLAIN_REASON_IMPL_H
 
@@ -39,11 +43,11 @@ struct rs {
 	char suggest_why[320];
 	struct loc suggest_loc;	/* the NET/Socket line the suggestion comes from, if it does */
 	char suggest_ev[320];	/* what that line lists, with the address classes */
-	uint32_t master_v4;
+	unsigned char master_ip[16];	/* MASTER_ADDR when it is IPv4 (util/addr.h bytes) */
 	int master_is_v4;
 };
 
-/* ---- findings (reason.c) ---- */
+/* ---- findings (reason_kit.c) ---- */
 
 /* A finding ranked by severity, confidence and `bonus` (a cause above its symptoms). */
 struct finding *rs_add(struct rs *r, const char *id, enum severity sev, enum confidence conf,
@@ -67,15 +71,15 @@ void rs_fix_ifname(struct rs *r, struct finding *f);
 /* "rank 3", "ranks 0-2, 5", "ranks 0-7 and 12 more" from a sorted unique list. */
 void rs_rank_list(const int *v, size_t n, struct strbuf *sb);
 
-/* ---- addresses (reason.c) ---- */
+/* ---- addresses (reason_kit.c) ---- */
 
 /* util/addr's classes folded into what the rules reason with, plus bridges known by name. */
 enum aclass { A_UNKNOWN, A_PRIVATE, A_PUBLIC, A_LOOPBACK, A_LINKLOCAL, A_DOCKER };
 
 const char *aclass_name(enum aclass c);
 enum aclass aclass_of(const char *ifname, const char *addr);
-int addr_v4(const char *s, uint32_t *out);
-int addr_same_net(uint32_t a, uint32_t b, int prefix);
+/* 1 when s ("%scope" or "<…>" suffix allowed) is IPv4; its bytes for util/addr.h's arithmetic. */
+int addr_v4(const char *s, unsigned char out[16]);
 /* The prefix length the log shows for addr (on ifname when not NULL), or -1. */
 int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *addr);
 
@@ -94,6 +98,10 @@ void rule_master_differs(struct rs *r);
 void rule_lightning_duplicates(struct rs *r);
 void rule_nccl_tests(struct rs *r);
 void rule_socket_bridges(struct rs *r);
+void rule_p2p_topology(struct rs *r);
+void rule_nccl_tests_launch(struct rs *r);
+void rule_gdr_partial(struct rs *r);
+void rule_common_peer(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain/reason_impl.h"
+#include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -27,7 +28,7 @@ void rule_wrong_interface(struct rs *r)
 	for (size_t i = 0; i < r->np; i++) {
 		struct part *p = &r->p[i];
 		enum aclass c;
-		uint32_t a;
+		unsigned char a[16];
 		int stuck, mismatch, sure = 0;
 
 		if (!p->m.boot_loc.line)
@@ -39,17 +40,17 @@ void rule_wrong_interface(struct rs *r)
 			continue;
 		if (c == A_LOOPBACK && p->m.nnodes == 1)
 			continue;
-		if (r->master_is_v4 && addr_v4(p->m.boot_addr, &a)) {
+		if (r->master_is_v4 && addr_v4(p->m.boot_addr, a)) {
 			int pre = rs_iface_prefix(x, p->m.boot_if, p->m.boot_addr);
 			enum aclass mc = aclass_of("", x->master);
 			if (pre > 0) {
-				mismatch = !addr_same_net(a, r->master_v4, pre);
+				mismatch = !addr_same_subnet(4, a, r->master_ip, pre);
 				sure = 1;
 			} else if (mc != c && (bad_class(c) || bad_class(mc))) {
 				mismatch = 1;
 				sure = 1;
 			} else {
-				mismatch = !addr_same_net(a, r->master_v4, 16);
+				mismatch = !addr_same_subnet(4, a, r->master_ip, 16);
 			}
 		} else {
 			mismatch = bad_class(c);
@@ -149,6 +150,35 @@ void rule_ifname_nomatch(struct rs *r)
 	strbuf_release(&seen);
 }
 
+/*
+ * Without NCCL's own version lines, pip's pins pasted from several machines: one package (the
+ * wheel torch loads, nvidia-nccl-cu12) at two versions. cu11 next to cu12 is two packages and
+ * no mismatch.
+ */
+static void pinned_versions(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct pin_obs *q = NULL;
+	struct finding *d;
+
+	for (int i = 0; i < x->npins && !q; i++)
+		if (x->pins[i].ver[1][0])
+			q = &x->pins[i];
+	if (!q)
+		return;
+	d = rs_add(r, "explain.nccl.version_mismatch", SEV_ERROR, CONF_MEDIUM, 200);
+	rs_title(d, "the machines have different NCCL versions installed: %s %s and %s",
+		   q->pkg, q->ver[0], q->ver[1]);
+	rs_fix(d, "pip install %s==%s   # on every machine: one NCCL version (or the same torch wheel / container image everywhere)",
+		 q->pkg, q->ver[0]);
+	rs_fix(d, "python -c 'import torch; print(torch.cuda.nccl.version())'   # on every node, to confirm which one torch loads");
+	finding_why(d, "Medium confidence: one communicator needs one NCCL protocol; mixed versions fail "
+		 "with 'Message truncated', garbage addresses (family 0) or hang; the pins show two "
+		 "versions of the package torch loads NCCL from");
+	rs_at(r, d, q->loc[0], q->pkg, q->ver[0]);
+	rs_at(r, d, q->loc[1], q->pkg, q->ver[1]);
+}
+
 void rule_version_mismatch(struct rs *r)
 {
 	char vers[8][40];
@@ -175,6 +205,7 @@ void rule_version_mismatch(struct rs *r)
 	}
 	if (nv < 2) {
 		free(parts);
+		pinned_versions(r);
 		return;
 	}
 	for (int k = 1; k < nv; k++)
@@ -492,6 +523,15 @@ void rule_watchdog_desync(struct rs *r)
 	free(low);
 }
 
+/* Whether this run found an error or a warning (a cause or a symptom), or a check that passed. */
+static int cause_or_warning(const struct rs *r)
+{
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (r->fs->v[i]->sev >= SEV_WARN || r->fs->v[i]->sev == SEV_OK)
+			return 1;
+	return 0;
+}
+
 void rule_log_hints(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -514,8 +554,20 @@ void rule_log_hints(struct rs *r)
 		finding_why(d, "with NCCL_DEBUG=INFO NCCL prints the interface it bootstraps on, every connection "
 			 "and the WARN line that names the failing call");
 	}
+	/* Low: the top finding's confidence says whether it names the cause, and these say only
+	 * what to run to find it (bench/explain_corpus.sh's calibration table checks that) */
+	if (any && !cause_or_warning(r)) {
+		d = rs_add(r, "explain.log.no_cause", SEV_INFO, CONF_LOW, 0);
+		rs_title(d, "nothing in these %llu lines names a failure: the log is not enough to decide",
+			   (unsigned long long)x->total_lines);
+		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_NCCL_DUMP_ON_TIMEOUT=1   # rerun, capture every rank's stdout and stderr, then: ncclcheck explain <the logs>");
+		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		finding_why(d, "Low confidence: the lines recognised (versions, progress, settings) show no error, "
+			 "WARN or hang that explain could tie to a cause; NCCL's INFO lines name the interface, "
+			 "transport and the failing call");
+	}
 	if (!any) {
-		d = rs_add(r, "explain.log.unrecognised", SEV_INFO, CONF_HIGH, 0);
+		d = rs_add(r, "explain.log.unrecognised", SEV_INFO, CONF_LOW, 0);
 		rs_title(d, "nothing in %llu lines was recognised as NCCL, torch, Lightning or Slurm output",
 			   (unsigned long long)x->total_lines);
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun and capture stdout and stderr of every rank");
@@ -585,6 +637,7 @@ void rule_known_bugs(struct rs *r)
 			 kb->fixed_in ? "" : " (no fixed release is known yet)");
 		if (kb->fixed_in)
 			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
+		finding_evidence(d, "source: %s", kb->source);
 		rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
 		if ((kb->needs & KB_NEED_RAS) && x->ras_loc.line)
 			rs_at(r, d, x->ras_loc, "NCCL RAS is running", NULL);
@@ -734,4 +787,259 @@ void rule_socket_bridges(struct rs *r)
 	finding_why(d, "Medium confidence: without NCCL_SOCKET_IFNAME the socket transport spreads its connections "
 		 "over every interface it lists; a peer cannot reach another node's bridge addresses, so those "
 		 "connections fail ('unhandled system error', closed connections) or hang");
+}
+
+/* Whether a finding with `id` is among this run's. */
+static int emitted(const struct rs *r, const char *id)
+{
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (!strcmp(r->fs->v[i]->id, id))
+			return 1;
+	return 0;
+}
+
+/*
+ * GPU peer-to-peer over PCIe, read from the log, a pasted `nvidia-smi topo -m` and the reporter's
+ * own words together: a hang or failed collective (or "it works with NCCL_P2P_DISABLE=1") on GPUs
+ * that the matrix shows linked through PCIe switches (ACS redirects their traffic) or through the
+ * CPU (the IOMMU translates it), with IOMMU faults, ACS on, GeForce boards whose driver can report
+ * P2P that does not work, or p2pBandwidthLatencyTest refusing pairs (NVIDIA/nccl-tests#117,
+ * nccl#257, #120, #631). The id names the mechanism the evidence shows: explain.pcie.iommu,
+ * explain.pcie.acs, or explain.pcie.p2p when it cannot tell. Never when a network error explains
+ * the failure: P2P is one node's business.
+ */
+void rule_p2p_topology(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *iommu = sig_hit_of(r, "sys.iommu.fault");
+	const struct sig_hit *acs = sig_hit_of(r, "sys.pci.acs_enabled");
+	static const char *const symptoms[] = {
+		"torch.watchdog.timeout", "nccl.error.system", "nccl.error.internal", "nccl.error.cuda",
+		"cuda.illegal_access", "cuda.launch_failure", "torch.comm.aborted",
+	};
+	const char *symptom = NULL, *id;
+	struct loc sloc = { 0, 0 };
+	/* any NVLink pair: the matrix may lack its header, and a SYS column could be a NIC */
+	int pcie = x->topo_rows >= 2 && !x->topo_nv && x->topo_switch + x->topo_host > 0;
+	int hang = emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck") ||
+		   x->hang_loc.line;
+	int works_off = x->p2p_off_loc.line != 0, timeout, multi = 0;
+	/* GPUs of one node talking to each other: nccl-tests on one host, or NCCL's P2P transport */
+	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1;
+	int gpus = pcie || x->consumer_gpu[0] || x->peer_cannot_loc.line || x->acs_loc.line ||
+		   iommu || acs || works_off || one_node_gpus;
+	enum confidence conf;
+	struct finding *d;
+
+	for (size_t i = 0; i < explain_nsigs; i++)
+		if (x->hits[i].count && (explain_sigs[i].flags & SIG_NET) && explain_sigs[i].sev == SEV_ERROR)
+			return;
+	for (size_t i = 0; i < r->np; i++) {
+		multi |= r->p[i].m.nnodes > 1;
+		gpus |= (r->p[i].m.transports & TR_P2P) != 0;
+	}
+	if (!gpus || multi || x->nt_hosts > 1)
+		return;		/* across nodes the network is the first suspect */
+	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !symptom; i++) {
+		const struct sig_hit *h = sig_hit_of(r, symptoms[i]);
+		if (h) {
+			symptom = symptoms[i];
+			sloc = h->ev[0];
+		}
+	}
+	if (!symptom && !hang && !iommu && !acs && !works_off)
+		return;
+	if (acs && !pcie && !iommu)
+		return;		/* sys.pci.acs_enabled names it, with its fixes */
+	if (emitted(r, "explain.hang.p2p") && !pcie && !iommu && !acs)
+		return;		/* nccl-tests' own hang finding already says it all */
+	if (emitted(r, "explain.nccltests.single_node_system") && !iommu && !acs)
+		return;		/* a system error on one node: /dev/shm first */
+	if (!pcie && !symptom && !hang && !iommu && !acs && !x->peer_cannot_loc.line)
+		return;		/* only the variable named: nothing failed */
+	timeout = hang || (symptom && !strcmp(symptom, "torch.watchdog.timeout"));
+	if (iommu || acs || (works_off && (timeout || symptom)) || (x->consumer_gpu[0] && timeout))
+		conf = CONF_HIGH;
+	else if (timeout || x->peer_cannot_loc.line)
+		conf = CONF_MEDIUM;
+	else
+		conf = CONF_LOW;	/* a generic error only: said, below the findings that name a cause */
+	if (iommu || (pcie && !x->topo_switch))
+		id = "explain.pcie.iommu";
+	else if (acs || (pcie && !x->topo_host))
+		id = "explain.pcie.acs";
+	else
+		id = "explain.pcie.p2p";
+	d = rs_add(r, id, SEV_ERROR, conf, conf == CONF_LOW ? -100 : 160);
+	if (pcie)
+		rs_title(d, "GPU peer-to-peer over PCIe does not deliver: the GPUs have no NVLink between "
+			   "them (%s in nvidia-smi topo), and the %s", x->topo_switch && x->topo_host ?
+			   "PCIe switch and CPU paths" : x->topo_switch ? "PCIe switch paths" : "CPU paths",
+			   iommu ? "IOMMU faults their DMA" : acs ? "PCIe switches have ACS on" :
+			   hang ? "collectives hang" : "collectives fail or time out");
+	else
+		rs_title(d, "GPU peer-to-peer %s%s does not deliver: %s", x->consumer_gpu[0] ? "on " : "",
+			 x->consumer_gpu, iommu ? "the IOMMU faults the GPUs' DMA" :
+			 acs ? "ACS is on in the PCIe switches" :
+			 works_off ? "the job works with NCCL_P2P_DISABLE=1" :
+			 hang ? "the collective hangs" : "collectives fail or time out");
+	rs_fix(d, "export NCCL_P2P_DISABLE=1   # to confirm: rerun; if it completes, P2P is the fault (NCCL then uses shared memory, slower)");
+	if (iommu || x->topo_host || !pcie)
+		rs_fix(d, "cat /proc/cmdline; sudo dmesg | grep -i -e DMAR -e AMD-Vi -e IO_PAGE_FAULT   # an IOMMU that translates peer DMA: boot with iommu=pt (amd_iommu=pt, or intel_iommu=on iommu=pt) or turn it off in the BIOS");
+	if (acs || x->topo_switch || !pcie)
+		rs_fix(d, "sudo lspci -vvv | grep ACSCtl   # 'SrcValid+' on a PCIe switch port means ACS is on: disable it in the BIOS, or at boot with setpci -s <bridge> ECAP_ACS+0x6.w=0000");
+	if (x->topo_switch && x->topo_host && !acs)
+		rs_fix(d, "export NCCL_P2P_LEVEL=PXB   # if only the paths through the CPU fail: P2P through PCIe switches only, shared memory across the CPU");
+	rs_fix(d, "nvidia-smi topo -p2p r   # the driver's P2P verdict per GPU pair: GeForce boards and some driver releases report P2P the platform does not carry; keep NCCL_P2P_DISABLE=1 or change the driver");
+	rs_fix(d, "to test it: ./p2pBandwidthLatencyTest   (cuda-samples: every GPU pair must show P2P bandwidth and correct results, and dmesg no new faults)");
+	finding_why(d, "%s confidence: on one node NCCL moves data GPU to GPU with P2P when the driver "
+		 "allows it; over PCIe that traffic crosses switches (ACS sends it up to the root complex) "
+		 "or the CPU (an IOMMU not in passthrough translates and can drop it), and on GeForce boards "
+		 "the driver can report P2P the platform does not carry: the collective hangs or returns "
+		 "zeros, with no error naming P2P.%s", conf == CONF_HIGH ? "High" :
+		 conf == CONF_MEDIUM ? "Medium" : "Low",
+		 conf == CONF_LOW ? " The log only shows a generic failure: the NCCL_P2P_DISABLE=1 rerun "
+		 "decides it." : "");
+	if (x->topo_loc.line)
+		rs_at(r, d, x->topo_loc, "nvidia-smi topo", x->topo_row);
+	if (x->consumer_loc.line)
+		rs_at(r, d, x->consumer_loc, "GPU", x->consumer_gpu);
+	if (iommu)
+		rs_at(r, d, iommu->ev[0], "IOMMU fault", iommu->ev_text[0]);
+	if (acs)
+		rs_at(r, d, acs->ev[0], "ACS", acs->ev_text[0]);
+	else if (x->acs_loc.line)
+		rs_at(r, d, x->acs_loc, "ACS checked", NULL);
+	rs_at(r, d, x->peer_cannot_loc, "p2pBandwidthLatencyTest: a GPU pair without peer access", NULL);
+	rs_at(r, d, x->p2p_off_loc, "works with P2P off", NULL);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
+	if (symptom)
+		rs_at(r, d, sloc, symptom, NULL);
+}
+
+/*
+ * How nccl-tests was started, from its own output and the launch line: with -g N each process
+ * takes N GPUs counted from its local index times N, so more processes on a node than GPUs / N
+ * ask for devices that do not exist (nccl-tests' README; NVIDIA/nccl-tests#14-style threads); and
+ * one summary per process under an mpirun of several processes is a binary built without MPI=1,
+ * which runs as independent single-process tests.
+ */
+void rule_nccl_tests_launch(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *ord = sig_hit_of(r, "cuda.invalid_ordinal");
+	struct finding *d;
+
+	if (ord && x->nt_gpus > 1) {
+		d = rs_add(r, "explain.nccltests.gpus_per_process", SEV_ERROR, CONF_HIGH, 200);
+		rs_title(d, "nccl-tests asked for more GPUs than the node has: -g %d per process%s",
+			 x->nt_gpus, x->launch_np > 1 ? " with several processes per node" : "");
+		if (x->launch_np > 1)
+			rs_fix(d, "mpirun -np <GPUs in all> ... ./build/all_reduce_perf ... -g 1   # one process per GPU (or one process per node with -g <GPUs per node>)");
+		else
+			rs_fix(d, "./build/all_reduce_perf ... -g <GPUs on this node>   # or one process per GPU: mpirun -np <GPUs> ... -g 1");
+		rs_fix(d, "nvidia-smi -L   # the GPUs each node really has (CUDA_VISIBLE_DEVICES narrows them)");
+		finding_why(d, "High confidence: each nccl-tests process uses -g GPUs starting at local rank x -g, "
+			 "so %d GPUs per process fit only GPUs/%d processes per node; the others fail with "
+			 "'invalid device ordinal'%s", x->nt_gpus, x->nt_gpus,
+			 x->launch_np > 1 ? "" : " (with mpirun not reaching the other nodes, every process "
+			 "lands on one node: check that MPI starts across the hosts first)");
+		rs_at(r, d, x->nt_gpus_loc, "GPUs per process", NULL);
+		rs_at(r, d, x->launch_loc, "launch", NULL);
+		rs_at(r, d, ord->ev[0], "cuda.invalid_ordinal", ord->ev_text[0]);
+	}
+	if (x->launch_np > 1 && x->nt_done_count >= 2 && !x->nt_rows) {
+		/* a binary built with MPI=1 prints one table of every rank and one summary */
+		d = rs_add(r, "explain.nccltests.not_mpi_build", SEV_ERROR, CONF_MEDIUM, 100);
+		rs_title(d, "mpirun started %d copies of nccl-tests that each ran alone (%d summaries): the binary was built without MPI=1",
+			 x->launch_np, x->nt_done_count);
+		rs_fix(d, "make clean && make MPI=1 MPI_HOME=/usr/lib/x86_64-linux-gnu/openmpi CUDA_HOME=/usr/local/cuda   # rebuild nccl-tests with MPI (MPI_HOME: where mpi.h lives)");
+		rs_fix(d, "mpirun -np 2 -H <host1>,<host2> ./build/all_reduce_perf -g 1   # then one run prints every rank in '# Using devices' and one summary");
+		finding_why(d, "Medium confidence: without MPI=1 every process is a world of its own: mpirun "
+			 "starts N independent single-process tests, each printing its own summary at one node's "
+			 "bandwidth");
+		rs_at(r, d, x->launch_loc, "launch", NULL);
+		rs_at(r, d, x->nt_done_loc, "one of the summaries", NULL);
+	}
+}
+
+/*
+ * GPUDirect RDMA on some IB connections of a job and not on others (NCCL's "via NET/IB/0/GDRDMA"
+ * beside "via NET/IB/1"): NCCL decides GDR per node and HCA, so one node without a loaded
+ * peer-memory module (or with GDR disabled for distance) sends through host memory while the
+ * others do not (NVIDIA/nccl#1676-style reports). Medium at most: distance alone can do it.
+ */
+void rule_gdr_partial(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	struct finding *d;
+
+	if (!x->via_gdr || !x->via_nogdr)
+		return;
+	d = rs_add(r, "explain.rdma.gdr_partial", SEV_WARN, CONF_MEDIUM, 0);
+	rs_title(d, "GPUDirect RDMA is used on %llu IB connections and not on %llu: a node without nvidia-peermem is the usual cause",
+		 (unsigned long long)x->via_gdr, (unsigned long long)x->via_nogdr);
+	rs_fix(d, "lsmod | grep -E 'nvidia_peermem|nv_peer_mem'; ls /sys/kernel/mm/memory_peers/   # on every node: the peermem module loaded (nv_mem listed)");
+	rs_fix(d, "sudo modprobe nvidia-peermem   # on the nodes without it; NCCL <= 2.22.3 also needs the old nv_peer_mem name (fixed in 2.23.4)");
+	rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the 'GPU Direct RDMA Enabled/Disabled for HCA' lines name the node and the reason)");
+	finding_why(d, "Medium confidence: NCCL enables GPUDirect RDMA per node and HCA; when one node lacks "
+		 "the peer-memory module its connections go through host memory and the whole ring runs "
+		 "at that speed. GPUs far from their NIC (NCCL_NET_GDR_LEVEL) also show the split.");
+	rs_at(r, d, x->via_gdr_loc, "with GPUDirect RDMA", NULL);
+	rs_at(r, d, x->via_nogdr_loc, "without", NULL);
+}
+
+/*
+ * Across hosts: when the failing network lines of several ranks all name one peer address, that
+ * node is the suspect (its process died first, or its NIC, port or cable failed), not the
+ * network of every rank; the finding says how to rerun without it with the launcher in use.
+ */
+void rule_common_peer(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct peer_obs *pe;
+	size_t parts[8], np = 0;
+	int hosts = 0;
+	struct finding *d;
+
+	if (x->npeers != 1 || x->peer_lines < 2)
+		return;
+	pe = &x->peers[0];
+	for (int i = 0; i < pe->nstreams; i++) {
+		int32_t p = pe->streams[i] < x->nst ? r->st2p[pe->streams[i]] : -1;
+		int dup = 0;
+		for (size_t k = 0; k < np; k++)
+			dup |= parts[k] == (size_t)p;
+		if (p >= 0 && !dup)
+			parts[np++] = (size_t)p;
+	}
+	{	/* ranks, or the hosts of NCCL's prefix when the lines name no rank */
+		for (int i = 0; i < pe->nstreams; i++) {
+			const struct stream_obs *a = pe->streams[i] < x->nst ? &x->st[pe->streams[i]] : NULL;
+			int seen = 0;
+			if (!a || !a->nhost[0])
+				continue;
+			for (int j = 0; j < i && !seen; j++)
+				seen = pe->streams[j] < x->nst && !strcmp(x->st[pe->streams[j]].nhost, a->nhost);
+			hosts += !seen;
+		}
+		if (np < 2 && hosts < 2)
+			return;		/* one rank or one host: nothing to compare */
+	}
+	d = rs_add(r, "explain.hosts.common_peer", SEV_ERROR, CONF_MEDIUM, 100);
+	rs_title(d, "every failing rank points at one peer, %s: look at that node first", pe->addr);
+	rs_parts(r, d, parts, np);
+	rs_fix(d, "grep -n -m3 -e 'NCCL WARN' -e Error -e Traceback <the log of the rank on %s>   # its first error is the cause; the others only lost their peer", pe->addr);
+	rs_fix(d, "ssh %s 'dmesg | tail -50; nvidia-smi -q | grep -i -e xid -e retired; ibstat'   # the node itself: GPU errors, link state", pe->addr);
+	if (sig_hit_of(r, "slurm.task_failed") || sig_hit_of(r, "slurm.cancelled") || sig_hit_of(r, "slurm.step_create"))
+		rs_fix(d, "srun --exclude=$(getent hosts %s | awk '{print $2}') ...   # rerun without that node", pe->addr);
+	else if (x->launch_np)
+		rs_fix(d, "mpirun --host <every host but %s> ...   # rerun without that node", pe->addr);
+	else
+		rs_fix(d, "remove %s from the hostfile or node list (torchrun: start the job on the other nodes) and rerun", pe->addr);
+	finding_why(d, "Medium confidence: %d processes logged %llu network failures and all name %s; a "
+		 "network-wide problem would show several peers, one node that died or lost its link "
+		 "shows as the one address everyone else fails to reach", (int)np > hosts ? (int)np : hosts,
+		 (unsigned long long)x->peer_lines, pe->addr);
+	rs_at(r, d, pe->loc, "first failure naming it", NULL);
 }

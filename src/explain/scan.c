@@ -229,6 +229,45 @@ static void on_hit(void *ctx, uint16_t consumer, size_t end)
 	}
 }
 
+/* The address a failing network line names, tallied job-wide with the streams that name it. */
+static void note_peer(struct lctx *c, const char *b, const char *end)
+{
+	static const char *const lead[] = { "onnect to ", "from peer ", "remote peer " };
+	struct run_obs *o = &c->x->obs;
+	const char *q = NULL;
+	struct peer_obs *pe = NULL;
+	char addr[64];
+	size_t k;
+
+	if (o->peer_last.line == c->loc.line && o->peer_last.file == c->loc.file)
+		return;
+	o->peer_last = c->loc;
+	for (k = 0; k < sizeof(lead) / sizeof(lead[0]) && !q; k++)
+		q = xt_find(b, end, lead[k]);
+	if (!q)
+		return;
+	xt_take(q + strlen(lead[k - 1]), end, " ,<()", addr, sizeof(addr));
+	if (!addr[0] || !strchr(addr, '.'))	/* an IPv4 address or a host name with a domain */
+		return;
+	o->peer_lines++;
+	for (int i = 0; i < o->npeers && !pe; i++)
+		if (!strcmp(o->peers[i].addr, addr))
+			pe = &o->peers[i];
+	if (!pe) {
+		if (o->npeers >= (int)(sizeof(o->peers) / sizeof(o->peers[0])))
+			return;
+		pe = &o->peers[o->npeers++];
+		snprintf(pe->addr, sizeof(pe->addr), "%s", addr);
+		pe->loc = c->loc;
+	}
+	pe->count++;
+	for (int i = 0; i < pe->nstreams; i++)
+		if (pe->streams[i] == c->si)
+			return;
+	if (pe->nstreams < (int)(sizeof(pe->streams) / sizeof(pe->streams[0])))
+		pe->streams[pe->nstreams++] = c->si;
+}
+
 static void record_sig(struct lctx *c, size_t si)
 {
 	const struct explain_sig *g = &explain_sigs[si];
@@ -259,6 +298,8 @@ static void record_sig(struct lctx *c, size_t si)
 		else
 			h->streams_overflow = 1;
 	}
+	if ((g->flags & SIG_NET) && g->sev == SEV_ERROR && !(g->flags & SIG_SYMPTOM))
+		note_peer(c, b, end);
 	if (g->cap_after && !h->capture[0]) {
 		const char *q = xt_find(b, end, g->cap_after);
 		if (q) {

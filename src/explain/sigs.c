@@ -241,6 +241,33 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "run one job per set of nodes, and start every rank of a job from the same launch",
 },
 {
+	/* NCCL 2.32 ATTN (misc/socket.cc): a connection whose magic is not this job's is dropped */
+	.id = "nccl.socket.magic_mismatch",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Socket magic mismatch from", "socket magic mismatch" },
+	.cap_after = "ismatch from ",
+	.cap_stop = " ,(",
+	.title = "NCCL dropped a connection from {} that does not belong to this job (socket magic mismatch)",
+	.cause = "something that is not a rank of this communicator connected to an NCCL port: a port scanner or "
+		"health check, a rank of another job reusing the address, or ranks started with different "
+		"NCCL_SOCKET_MAGIC; harmless alone, a hang when the real peer is the one dropped",
+	.fix = "env | grep NCCL_SOCKET_MAGIC   # on every node: unset, or the same value everywhere\n"
+		"ss -tnp | grep <the address the line names>   # which process connects from there",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* NCCL 2.32 TLS (misc/socket.cc, ncclCrypt): peers that disagree about the pre-shared key */
+	.id = "nccl.tls.handshake",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "TLS handshake from", "did not use the pre-shared key", "built without TLS support but a pre-shared key" },
+	.title = "NCCL's TLS handshake between ranks failed: the ranks do not agree on encryption",
+	.cause = "NCCL 2.32 encrypts its sockets when the application sets a pre-shared key; a peer without the same "
+		"key, a peer that does not encrypt, or an NCCL built without TLS (libssl.so.3 missing) is rejected",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # every rank must run NCCL 2.32+ with TLS\n"
+		"ldconfig -p | grep -E 'libssl.so.3|libcrypto.so.3'   # NCCL loads them at run time; give every rank the same key",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.accept.failed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Accept failed", "TryAccept: exceeded error retry count" },
@@ -389,6 +416,38 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* status 10 = IBV_WC_REM_ACCESS_ERR: the responder refused an RDMA write into the memory
+	 * region the requester named. NCCL writes into the peer's registered (GPU) buffer, so the
+	 * peer's registration or its PCIe path is what is wrong, not this node. */
+	.id = "nccl.ib.remote_access",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "with error 10,", "status=10 ", "IBV_WC_REM_ACCESS_ERR" },
+	.also = "ompletion",
+	.cap_after = "from peer ",
+	.cap_stop = " ",
+	.title = "IB remote access error (completion status 10): the peer {} refused the RDMA write into its buffer",
+	.cause = "the remote NIC could not access the buffer it registered for NCCL: on that peer GPUDirect "
+		"RDMA does not reach GPU memory (nvidia-peermem not loaded and no DMA-BUF, or ACS/IOMMU on its PCIe "
+		"path), or the peer runs another NCCL whose registration differs",
+	.fix = "export NCCL_NET_GDR_LEVEL=0   # to confirm: without GPUDirect RDMA the error goes away (slower)\n"
+		"lsmod | grep -E 'nvidia_peermem|nv_peer_mem'; sudo lspci -vvv | grep ACSCtl   # on the peer: GPUDirect module loaded, ACS off (no SrcValid+)\n"
+		"python3 -c 'import torch; print(torch.cuda.nccl.version())'   # on both nodes: the same NCCL",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* status 13 = IBV_WC_RNR_RETRY_EXC_ERR: the peer had no receive posted for the retries */
+	.id = "nccl.ib.rnr_retry",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "with error 13,", "status=13 ", "IBV_WC_RNR_RETRY_EXC_ERR" },
+	.also = "ompletion",
+	.title = "IB receiver-not-ready retries exceeded (completion status 13): the peer stopped receiving",
+	.cause = "the peer posted no receive buffer for the whole RNR retry budget: its process is stuck, "
+		"exiting or was killed (look at that rank's log first), rarely a fabric that delays its answers",
+	.fix = "read the log of the peer rank first: the failure there (crash, OOM, another error) is the cause\n"
+		"ibstat; ibqueryerrors   # on both nodes: port state and error counters",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.ib.completion_error",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got completion from peer", "Got completion with error" },
@@ -437,12 +496,101 @@ const struct explain_sig explain_sigs[] = {
 	.check = CHECK_NODE,
 },
 {
+	/* net_ib/connect.cc: NCCL reads the RoCE type of a GID from sysfs to pick the index */
+	.id = "nccl.ib.roce_sysfs",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "failed in ncclIbRoceGetVersionNum" },
+	.title = "NCCL could not read the RoCE GID types from sysfs: it cannot choose a GID index",
+	.cause = "NCCL reads /sys/class/infiniband/<dev>/ports/<port>/gid_attrs/types/<index> to find the RoCE v2 "
+		"GID; inside a container (or with a restricted /sys) that file is missing or unreadable",
+	.fix = "ls /sys/class/infiniband/*/ports/*/gid_attrs/types/   # inside the container: must be readable; run with the host's /sys (or the RDMA device plugin)\n"
+		"export NCCL_IB_GID_INDEX=<index>   # only as a workaround: the RoCE v2 index show_gids lists on the host",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
+	/* DMA-BUF registration refused (older kernels, open-vs-proprietary driver, NIC driver without
+	 * dmabuf): NCCL_DMABUF_ENABLE=0 makes NCCL register through nvidia-peermem instead */
+	.id = "nccl.ib.dmabuf",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "ibv_reg_dmabuf_mr" },
+	.also = "failed",
+	.title = "the NIC refused a DMA-BUF registration of GPU memory (ibv_reg_dmabuf_mr failed)",
+	.cause = "NCCL saw DMA-BUF support on the GPU and tried to register GPU memory through it, but the kernel, "
+		"the RDMA driver (MLNX_OFED/rdma-core) or the GPU driver in use cannot do DMA-BUF",
+	.fix = "export NCCL_DMABUF_ENABLE=0   # register through nvidia-peermem instead (load it: sudo modprobe nvidia-peermem)\n"
+		"uname -r; ofed_info -s   # DMA-BUF needs Linux 5.12+, an rdma-core/OFED with dmabuf and the open GPU kernel module",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* graph/paths.cc / topo.cc: GPUDirect RDMA is decided per HCA; "Disabled" means no peer-memory
+	 * module and no DMA-BUF. NCCL <= 2.22.3 only looks for nv_peer_mem (NVIDIA/nccl#1676). */
+	.id = "nccl.ib.gdr_disabled",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "GPU Direct RDMA Disabled for HCA" },
+	.unless = "NET/Socket",	/* sockets never do GPUDirect RDMA */
+	.title = "GPUDirect RDMA is disabled on {node}: inter-node traffic is staged through host memory (slow)",
+	.cause = "NCCL found neither a loaded peer-memory module (nvidia-peermem / nv_peer_mem) nor usable DMA-BUF "
+		"for the HCA, so every transfer goes GPU -> host -> NIC; on one node only, that node lacks the module",
+	.fix = "sudo modprobe nvidia-peermem; lsmod | grep -E 'nvidia_peermem|nv_peer_mem'   # on {node}: the peermem module must be loaded\n"
+		"ls /sys/kernel/mm/memory_peers/   # nv_mem appears once the module is loaded",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* wrap_ibv_modify_qp (misc/ibvwrap.cc) prints the errno; NCCL 2.27+ follows it with a HINT:
+	 * ETIMEDOUT "NICs are not cross-rail connected ... NCCL_CROSS_NIC=0", EINVAL "the incorrect
+	 * GID index is forced by NCCL_IB_GID_INDEX ... =-1". ENODEV: a GID whose netdev the container
+	 * does not have; NCCL 2.26.2 skips GIDs a container cannot query (NVIDIA/nccl#1573). */
 	.id = "nccl.ib.modify_qp",
-	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "ibv_modify_qp failed" },
 	.title = "NCCL could not bring up an IB queue pair",
 	.cause = "wrong RoCE GID index or the two ports are in different subnets",
 	.fix = "show_gids   # pick the RoCE v2 GID with an IPv4 address\nexport NCCL_IB_GID_INDEX=3",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Connection timed out",
+			.title = "a queue pair between two NICs timed out (ibv_modify_qp: Connection timed out): the two HCAs cannot reach each other",
+			.cause = "ETIMEDOUT on the queue pair means the two ports never answered each other: NCCL paired "
+				"HCAs on different rails (NCCL's own hint), NCCL_IB_HCA lists a port that is not on the other "
+				"nodes' network, or on RoCE the GID index picked a link-local or RoCE v1 GID",
+			.fix = "export NCCL_CROSS_NIC=0   # NCCL's own advice: keep traffic on one rail (NIC i talks to NIC i)\n"
+				"export NCCL_IB_HCA=<the HCAs wired to the fabric, e.g. mlx5_0,mlx5_1>   # when some listed ports are not connected to the other nodes' network: leave them out\n"
+				"show_gids   # on RoCE: a link-local (fe80::) or RoCE v1 GID times out the same way; force the RoCE v2 index with an IPv4 address: export NCCL_IB_GID_INDEX=<it>\n"
+				"ib_write_bw -d <hca> <peer IP>   # between the two HCAs the log names: it fails the same way when they cannot reach each other",
+		},
+		{
+			.when = "Invalid argument",
+			.title = "the RoCE queue pair was refused (ibv_modify_qp: Invalid argument): the GID index NCCL uses is not valid on this port",
+			.cause = "EINVAL when the queue pair is moved to RTR means the GID index (NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX}) "
+				"names no usable GID of the port: an index forced for another node or image, a RoCE v1 or "
+				"link-local GID, or (in a container) a GID table the container does not see",
+			.fix = "unset NCCL_IB_GID_INDEX   # NCCL 2.21+ picks the RoCE v2 GID of the interface itself (NCCL_IB_GID_INDEX=-1 means the same)\n"
+				"show_gids   # on every node: the index whose GID carries the node's IPv4 address and says v2; set that one if you must force it",
+		},
+		{
+			.when = "No such device",
+			.title = "the RoCE queue pair was refused (ibv_modify_qp: No such device): the GID index names a GID this container cannot use",
+			.cause = "ENODEV means the GID's network device is not in this network namespace: a GID index forced "
+				"with NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX} (often 0, a link-local RoCE v1 GID) or picked from a "
+				"GID table the container sees only in part",
+			.fix = "unset NCCL_IB_GID_INDEX   # let NCCL pick the RoCE v2 GID of the interface; NCCL 2.26.2+ also skips GIDs a container cannot query (NVIDIA/nccl#1573)\n"
+				"show_gids   # inside the container: the RoCE v2 index with the pod's IPv4 address, if one must be forced",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* graph/topo.h: the NET device id the search wants is not in the topology (NVIDIA/nccl#1748:
+	 * NIC fusion in 2.26; NVIDIA-NeMo/Speech#13996: a newer NCCL, 2.27.3, solved it) */
+	.id = "nccl.net.id_not_found",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Could not find NET with id" },
+	.title = "NCCL's topology has no network device it expects (Could not find NET with id)",
+	.cause = "NCCL's topology search refers to a NIC the topology does not hold: NICs that differ between "
+		"nodes (NCCL_IB_HCA, a missing or down port on one node) or an NCCL defect in the release in use",
+	.fix = "ibv_devinfo | grep -E 'hca_id|state'   # on every node: the same HCAs, all PORT_ACTIVE\n"
+		"python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the reporter of NVIDIA-NeMo/Speech#13996 fixed it by upgrading NCCL to 2.27.3",
 	.rerun = RERUN_NCCL,
 },
 {
@@ -453,6 +601,68 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "heterogeneous NICs, or NCCL_IB_HCA differs between nodes",
 	.fix = "make NCCL_IB_HCA and the NIC set equal on every node\nexport NCCL_IGNORE_NET_MISMATCH=1   # only if the mix is intended",
 	.check = CHECK_NODE,
+},
+{
+	/* aws-ofi-nccl: "EFA provider requires at least libfabric version 1.22.0." (newer plugins
+	 * refuse older libfabric; EFA installer upgrades it) */
+	.id = "nccl.ofi.libfabric_old",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "requires at least libfabric version" },
+	.cap_after = "libfabric version ",
+	.cap_stop = " .\n" SIG_UNTIL ". ",
+	.title = "the aws-ofi-nccl plugin needs a newer libfabric than the one it loaded",
+	.cause = "the OFI plugin was built for a newer libfabric than the one on the library path (an old EFA "
+		"installer, or a container that ships its own libfabric ahead of /opt/amazon/efa/lib)",
+	.fix = "fi_info --version   # the libfabric the job loads\n"
+		"export LD_LIBRARY_PATH=/opt/amazon/efa/lib:$LD_LIBRARY_PATH   # the host's EFA libfabric first; or upgrade the EFA installer",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+},
+{
+	/* plugin/net.cc: a libnccl-net*.so was found but its ABI is not one this NCCL accepts, or its
+	 * init failed; NCCL then tries the next network */
+	.id = "nccl.plugin.unusable",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Failed to initialize NET plugin", "External network plugin" },
+	.unless = "plugin IB",	/* NCCL's internal IB "plugin" fails to start on every node without IB */
+	.title = "an NCCL network plugin is installed but does not work with this NCCL",
+	.cause = "NCCL found a libnccl-net*.so (aws-ofi-nccl, a SHARP or gIB plugin) whose interface version or "
+		"dependencies do not fit this NCCL, or whose init failed (its devices or libraries are missing); "
+		"NCCL falls back to another network, often TCP sockets, or fails when NCCL_NET demands it",
+	.fix = "export NCCL_NET_PLUGIN=none   # to test: the internal IB/Socket transports only\n"
+		"ls -l $(ldconfig -p | grep -o '/[^ ]*libnccl-net[^ ]*')   # the plugin found; install the release built for this NCCL version",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+},
+{
+	/* plugin_open.cc prints dlerror(): a plugin linked against another NCCL or libfabric */
+	.id = "nccl.plugin.symbol",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "/Plugin: " },
+	.also = "undefined symbol",
+	.cap_after = "undefined symbol: ",
+	.cap_stop = " ,",
+	.title = "an NCCL plugin could not be loaded: undefined symbol {}",
+	.cause = "the plugin library was built against another version of a library it needs (libfabric, "
+		"CUDA, NCCL's plugin headers) than the one this process loads, so NCCL ignores it",
+	.fix = "ldd $(ldconfig -p | grep -o '/[^ ]*libnccl-net[^ ]*' | head -1)   # which libraries the plugin resolves; install the plugin built for them\n"
+		"export NCCL_NET_PLUGIN=none   # to test without the plugin",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+},
+{
+	/* plugin_open.cc prints dlerror(): a library under the plugin is older than the one it was
+	 * linked with (libfabric needs libefa.so.1 from a newer rdma-core, the EFA installer's) */
+	.id = "nccl.ofi.plugin_load",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "/Plugin: " },
+	.also = "not found (required by",
+	.cap_after = "version `",
+	.cap_stop = "'",
+	.title = "the NCCL network plugin could not be loaded: symbol version {} not found",
+	.cause = "the plugin or the libfabric under it needs a newer library than the one found first: typically "
+		"libefa.so.1 or libibverbs.so.1 of the distribution's rdma-core ahead of the one the EFA/OFED "
+		"installer ships, so NCCL runs without the plugin (TCP sockets) or fails",
+	.fix = "ldd /opt/amazon/efa/lib/libfabric.so.1 | grep -E 'libefa|libibverbs'   # which rdma-core libraries it resolves\n"
+		"export LD_LIBRARY_PATH=/opt/amazon/efa/lib:$LD_LIBRARY_PATH   # the installer's rdma-core and libfabric first; or reinstall the EFA software so rdma-core matches",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
 },
 {
 	.id = "nccl.plugin.absent",
@@ -495,6 +705,21 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "sudo systemctl enable --now nvidia-fabricmanager   # on {node}; its version must equal the driver's\n"
 		"systemctl status nvidia-fabricmanager; journalctl -u nvidia-fabricmanager | tail   # why it is not running\n"
 		"nvidia-smi -q | grep -i -A2 fabric   # 'State: Completed' once the fabric is up",
+},
+{
+	/* nvidia-fabricmanager refuses to start when its version is not the driver's, exactly; then
+	 * CUDA on NVSwitch systems reports "system not yet initialized" */
+	.id = "gpu.fabricmanager.version",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "fabric manager NVIDIA GPU driver interface version" },
+	.cap_after = "interface version ",
+	.cap_stop = " ",
+	.title = "nvidia-fabricmanager {} does not match the loaded NVIDIA driver: it refuses to start and the NVSwitch fabric stays down",
+	.cause = "the fabric manager must be exactly the driver's version (same branch and build); after a driver "
+		"update, an unpinned package or a driver container that bundles another nvidia-fabricmanager, it "
+		"aborts and CUDA on NVSwitch systems fails with 'system not yet initialized'",
+	.fix = "cat /proc/driver/nvidia/version; nv-fabricmanager --version   # the two versions must be equal\n"
+		"sudo apt-get install nvidia-fabricmanager-<branch>=<the driver version>   # install the nvidia-fabricmanager of exactly the driver's version (or the driver of the FM's), then: sudo systemctl restart nvidia-fabricmanager",
 },
 {
 	/* NVIDIA/nccl#976 (maintainer: nv-fabricmanager restarted while processes held GPU resources;
@@ -548,9 +773,38 @@ const struct explain_sig explain_sigs[] = {
 	.check = CHECK_NODE,
 },
 {
+	/* os/linux.cc: mkstemp/open/fallocate failing with EACCES: /dev/shm not writable (a read-only
+	 * or root-owned mount, a non-root user in a restricted pod) */
+	.id = "nccl.shm.permission",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "shared memory segment", "failed to create shared memory file", "shm_open" },
+	.also = "ermission denied",
+	.title = "NCCL may not create files in /dev/shm (Permission denied)",
+	.cause = "/dev/shm exists but this user may not write it: mounted read-only, owned by another user without "
+		"the sticky world-writable mode, or blocked by SELinux/AppArmor in the container; size is not the problem",
+	.fix = "ls -ld /dev/shm; mount | grep /dev/shm   # must be drwxrwxrwt and rw\n"
+		"sudo chmod 1777 /dev/shm   # or mount a writable tmpfs there (Kubernetes: emptyDir medium: Memory)\n"
+		"export NCCL_SHM_DISABLE=1   # only to get going: intra-node traffic then uses sockets or P2P",
+},
+{
+	/* ENOENT: no /dev/shm at all (minimal containers, some HPC images), or the attaching process
+	 * lives in another IPC/mount namespace than the one that created the segment */
+	.id = "nccl.shm.missing",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "shared memory segment", "failed to create shared memory file" },
+	.also = "No such file or directory",
+	.title = "NCCL's shared-memory file does not exist for this process (No such file or directory)",
+	.cause = "either /dev/shm is not mounted in this container, or two ranks NCCL believes are on one host run "
+		"in containers that do not share /dev/shm, so one cannot open the segment the other created",
+	.fix = "mount | grep /dev/shm   # in every container: a tmpfs must be mounted there\n"
+		"docker run --ipc=host ...   # ranks of one host in separate containers must share the IPC namespace and /dev/shm\n"
+		"export NCCL_SHM_DISABLE=1   # if the containers cannot share /dev/shm",
+},
+{
 	.id = "nccl.shm.create",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Error while creating shared memory segment", "failed to extend" },
+	.unless = "ermission denied",
 	.title = "NCCL could not create its shared-memory segment in /dev/shm",
 	.cause = "/dev/shm is too small (docker's default is 64 MB) or not writable",
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g; in Kubernetes mount an emptyDir medium: Memory at /dev/shm\n"
@@ -836,7 +1090,8 @@ const struct explain_sig explain_sigs[] = {
 	.title = "the NCCL backend found no GPU",
 	.cause = "torch sees no CUDA device: a CPU-only torch build, CUDA_VISIBLE_DEVICES empty, or no driver in the container",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())'\n"
-		"docker run --gpus all ...   # containers need the GPUs passed in",
+		"docker run --gpus all ...   # containers need the GPUs passed in\n"
+		"echo \"LD_LIBRARY_PATH=$LD_LIBRARY_PATH\" >> ~/.deepspeed_env   # launchers over ssh/pdsh (deepspeed, mpirun) do not pass your shell's environment: forward LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES (mpirun -x LD_LIBRARY_PATH)",
 	.check = CHECK_NODE,
 },
 {
@@ -848,6 +1103,21 @@ const struct explain_sig explain_sigs[] = {
 		"devices is larger than the GPUs on the node, or CUDA_VISIBLE_DEVICES hides some",
 	.fix = "nvidia-smi -L   # count the GPUs\ntorchrun --nproc-per-node=<that count> ...   # (Lightning: devices=<that count>)",
 	.check = CHECK_NODE,
+},
+{
+	/* vLLM/SGLang's custom all-reduce (csrc/custom_all_reduce.cu*) uses CUDA IPC peer access
+	 * between the GPUs itself, outside NCCL */
+	.id = "explain.vllm.custom_allreduce",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "custom_all_reduce.cuh", "custom_all_reduce.cu:" },
+	.cap_after = "custom_all_reduce.cu",
+	.title = "vLLM/SGLang's custom all-reduce failed (custom_all_reduce.cu{}): its GPU peer access does not work here",
+	.cause = "tensor parallelism in vLLM and SGLang runs a custom all-reduce kernel over CUDA IPC peer access "
+		"instead of NCCL for small tensors; on GPUs without peer-to-peer (PCIe boards such as T4 or GeForce, "
+		"across an IOMMU) or on a GPU architecture the build does not support it fails with 'peer access is "
+		"not supported' or 'invalid argument'",
+	.fix = "--disable-custom-all-reduce   # vllm serve / sglang.launch_server flag (disable_custom_all_reduce=True in Python): NCCL does the all-reduce\n"
+		"nvidia-smi topo -p2p r   # whether the driver allows P2P between these GPUs",
 },
 {
 	.id = "cuda.oom",
@@ -953,12 +1223,15 @@ const struct explain_sig explain_sigs[] = {
 	/* the same failure seen from the connecting side: Gloo's pair.cc names the loopback peer */
 	.id = "torch.gloo.loopback_peer",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
-	.anchors = { "remote=[127.0.0.1]", "local=[127.0.0.1]" },
-	.title = "Gloo ranks advertise 127.0.0.1: every rank connects to its own loopback",
-	.cause = "the Gloo full mesh uses the address each rank advertised; 127.0.0.1 means the hostname "
-		"resolved to loopback (no /etc/hosts entry, a container with the node's hostname)",
+	/* gloo/transport/tcp/pair.cc prints "connect [127.0.1.1]:60817: Connection refused" when a
+	 * peer advertised loopback: Debian's /etc/hosts maps the hostname to 127.0.1.1 */
+	.anchors = { "remote=[127.0.0.1]", "local=[127.0.0.1]", "connect [127." },
+	.title = "Gloo ranks advertise a loopback address: every rank connects to its own loopback",
+	.cause = "the Gloo full mesh uses the address each rank advertised; 127.0.0.1 or 127.0.1.1 means the "
+		"hostname resolved to loopback (Debian's /etc/hosts maps it to 127.0.1.1; no /etc/hosts entry; "
+		"a container with the node's hostname)",
 	.fix = FIX_GLOO_IFNAME "   # one concrete interface name, on every node\n"
-		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x",
+		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x (drop the 127.0.1.1 line of /etc/hosts or add the real address first)",
 	.rerun = RERUN_TORCH,
 	.check = CHECK_NODE,
 },
@@ -1191,6 +1464,19 @@ const struct explain_sig explain_sigs[] = {
 		"sudo nvidia-smi -r -i <gpu>   # or reboot; if it repeats, report the GPU for repair",
 },
 {
+	/* NVIDIA/nccl#257, #120: GPU peer DMA translated by the IOMMU and dropped (AMD-Vi / Intel DMAR
+	 * faults in dmesg); NVIDIA's PCIe troubleshooting guide: iommu=pt or IOMMU off */
+	.id = "sys.iommu.fault",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "IO_PAGE_FAULT", "DMAR: DRHD: handling fault", "DMAR: [DMA Read", "DMAR: [DMA Write" },
+	.title = "the IOMMU blocked a device's DMA (IO page fault): GPU peer-to-peer traffic is being dropped",
+	.cause = "with the IOMMU translating DMA (not in passthrough mode), writes from one GPU (or a NIC) into "
+		"another GPU's BAR fault and are dropped: P2P collectives hang, or finish with zeros or wrong data",
+	.fix = "export NCCL_P2P_DISABLE=1   # to confirm: the hang or the wrong results go away (slower)\n"
+		"cat /proc/cmdline   # add iommu=pt (amd_iommu=pt / intel_iommu=on iommu=pt) to the kernel command line, or turn the IOMMU off in the BIOS, and reboot\n"
+		"./p2pBandwidthLatencyTest   # cuda-samples: after the fix every GPU pair shows P2P bandwidth and no new IO_PAGE_FAULT in dmesg",
+},
+{
 	/* PCI ACS redirects peer-to-peer TLPs through the root complex (NCCL troubleshooting guide,
 	 * "PCI Access Control Services"); NVIDIA/nccl#606 (hang between two GPUs), #631 */
 	.id = "sys.pci.acs_enabled",
@@ -1259,6 +1545,46 @@ const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
  */
 const struct explain_known_bug explain_known_bugs[] = {
 {
+	/* NVIDIA/nccl#1748 (maintainer): with NIC fusion in 2.26 the topology search's fallback uses a
+	 * hard-coded NET id 0 that fusion removed ("Could not find a path for pattern ..." first);
+	 * works with 2.27, whose fusion keeps NET/0; NCCL_NET_MERGE_LEVEL=LOC disables fusion */
+	.id = "nccl.known_bug.net_id0",
+	.from = 22600, .to = 22700, .fixed_in = "2.27",
+	.symptom = "nccl.net.id_not_found",
+	.title = "a known NCCL 2.26 bug: NIC fusion leaves the topology fallback without NET 0 (works with 2.27)",
+	.cause = "NCCL 2.26 merges NICs (NIC fusion) and, when the graph search falls back to a simple order, "
+		"asks for NET id 0, which fusion removed: init fails with 'Could not find NET with id 0'",
+	.fix = "upgrade NCCL to 2.27 or later (torch 2.8+ wheels, or pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_NET_MERGE_LEVEL=LOC   # meanwhile: no NIC fusion (the maintainers' workaround; not enough for every reporter)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1748",
+},
+{
+	/* NVIDIA/nccl#1573; 2.26.2 (f44ac759): a GID whose RoCE type a container cannot read is skipped
+	 * instead of failing init (net_ib connect.cc, ncclIbRoceGetVersionNum) */
+	.id = "nccl.known_bug.roce_version_read",
+	.from = 0, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "nccl.ib.roce_sysfs",
+	.title = "a known NCCL bug before 2.26.2: init fails on a RoCE GID a container cannot query (fixed in 2.26.2)",
+	.cause = "NCCL before 2.26.2 stops when reading the RoCE version of any GID fails; in Kubernetes pods "
+		"(macvlan/SR-IOV RDMA) the GID table holds entries the pod's sysfs does not map",
+	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or a newer container): it skips those GIDs\n"
+		"export NCCL_IB_GID_INDEX=<index>   # meanwhile: the pod's RoCE v2 index (show_gids)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1573",
+},
+{
+	/* NVIDIA/nccl#1676: net_ib.cc of 2.22.3 checks /sys/kernel/mm/memory_peers/nv_mem and the
+	 * nv_peer_mem module only; 2.23.4 also checks /sys/module/nvidia_peermem (read in the source) */
+	.id = "nccl.known_bug.peermem_name",
+	.from = 0, .to = 22304, .fixed_in = "2.23.4",
+	.symptom = "nccl.ib.gdr_disabled",
+	.title = "NCCL <= 2.22.3 does not recognise the nvidia-peermem module: GPUDirect RDMA stays off (fixed in 2.23.4)",
+	.cause = "NCCL up to 2.22.3 enables GPUDirect RDMA only when it sees nv_peer_mem; drivers and DGX OS releases "
+		"that ship nvidia-peermem instead make it disable GDR on every HCA, and bandwidth collapses",
+	.fix = "upgrade NCCL to 2.23.4 or later (it also checks nvidia_peermem)\n"
+		"lsmod | grep nvidia_peermem   # the module must still be loaded: sudo modprobe nvidia-peermem",
+	.source = "https://github.com/NVIDIA/nccl/issues/1676",
+},
+{
 	/* NVIDIA/nccl#1669 (2.26.2), #1718 (2.26.5); 2.27.3 release notes: "Fix a race condition
 	 * leading to a crash when generating a RAS report during initialization" */
 	.id = "nccl.known_bug.ras_init_crash",
@@ -1269,6 +1595,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"generated while communicators are still initialising; the log shows RAS running and a crash",
 	.fix = "export NCCL_RAS_ENABLE=0   # avoids the crash; RAS is only a monitoring aid\n"
 		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1669",
 },
 {
 	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
@@ -1281,6 +1608,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"deadlock; the hang then surfaces as a watchdog timeout",
 	.fix = "export NCCL_CUMEM_ENABLE=0   # the workaround the NCCL team gave\n"
 		"upgrade NCCL to 2.20 or later",
+	.source = "https://github.com/NVIDIA/nccl/issues/1116",
 },
 {
 	/* pytorch/pytorch#174338: "2.29.3 is a patch release that fixes the regression (hang) in 2.29.2";
@@ -1291,6 +1619,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.title = "a known NCCL 2.29.2 regression: collectives can hang (fixed in 2.29.3)",
 	.cause = "NCCL 2.29.2 has a hang regression that 2.29.3 fixes; rule it out before debugging the set-up",
 	.fix = "upgrade NCCL to 2.29.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/pytorch/pytorch/issues/174338",
 },
 {
 	/* NVIDIA/nccl-tests#275 (maintainer: "If you are running with NCCL 2.18, you can ignore that
@@ -1302,6 +1631,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.cause = "a reporting bug of 2.18: the error code is wrong, not the failure; the NCCL WARN line names it",
 	.fix = "rerun with NCCL_DEBUG=WARN (or INFO) and read the first NCCL WARN line: it names the real failure\n"
 		"upgrade NCCL to 2.19 or later for the right error code",
+	.source = "https://github.com/NVIDIA/nccl-tests/issues/275",
 },
 };
 

@@ -30,6 +30,15 @@ enum {
 /* The generic fix for a wrong interface; the reasoner replaces it with the exact name when the log shows it. */
 #define EXPLAIN_FIX_IFNAME "export NCCL_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   # the interface that reaches MASTER_ADDR, on every node"
 
+/*
+ * One meaning of a signature whose line carries a code (an errno, a status): the first variant
+ * whose `when` is on the matched line replaces the row's title, cause and fix.
+ */
+struct explain_sig_variant {
+	const char *when;	/* NULL ends the list */
+	const char *title, *cause, *fix;
+};
+
 struct explain_sig {
 	const char *id;
 	enum severity sev;
@@ -46,6 +55,7 @@ struct explain_sig {
 	const char *fix;	/* lines separated by '\n' */
 	const char *rerun;	/* environment to rerun with when the log is not enough, or NULL */
 	const char *check;	/* an ncclcheck command that tests the suspicion, or NULL */
+	const struct explain_sig_variant *variants;	/* by the code on the line, or NULL */
 };
 
 extern const struct explain_sig explain_sigs[];
@@ -69,6 +79,7 @@ struct explain_known_bug {
 	const char *title;
 	const char *cause;
 	const char *fix;	/* lines separated by '\n' */
+	const char *source;	/* where the range and the fix are stated: a release note or a maintainer */
 };
 
 extern const struct explain_known_bug explain_known_bugs[];

@@ -176,8 +176,8 @@ static size_t nccl_prefix(const char *p, size_t len, struct explain_line_info *l
 	if ((size_t)(end - lvl) >= 5 && !memcmp(lvl, "INFO ", 5)) {
 		li->nccl = 1;
 		lvl += 5;
-	} else if ((size_t)(end - lvl) >= 5 && !memcmp(lvl, "WARN ", 5)) {
-		li->nccl = 2;
+	} else if ((size_t)(end - lvl) >= 5 && (!memcmp(lvl, "WARN ", 5) || !memcmp(lvl, "ATTN ", 5))) {
+		li->nccl = 2;	/* 2.32's ATTN: a warning that needs attention, read as WARN */
 		lvl += 5;
 	} else {
 		li->nccl = 3;
@@ -227,7 +227,7 @@ static size_t bare_level(const char *p, size_t len, struct explain_line_info *li
 		return 0;
 	if (!memcmp(p + i, "INFO ", 5) && (named || after_host)) {
 		li->nccl = 1;
-	} else if (!memcmp(p + i, "WARN ", 5)) {
+	} else if (!memcmp(p + i, "WARN ", 5) || (named && !memcmp(p + i, "ATTN ", 5))) {
 		li->nccl = 2;
 	} else {
 		li->src = NULL;

@@ -164,7 +164,7 @@ int lab_resolve_node(const char *prefix, const char *node, char *netns, size_t l
 /*
  * Runs argv inside the node's namespace with its launch environment (MASTER_ADDR, MASTER_PORT,
  * NODE_RANK, NNODES, WORLD_SIZE), its /etc/hosts and its hostname: execs `ip netns exec`, so it
- * only returns on failure.
+ * only returns on failure. A CMD of plain `ncclcheck` is this running binary (/proc/self/exe).
  */
 int lab_exec(const char *netns, const char *ip, char *const argv[], struct err *e);
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "net/frame.h"
+#include "net/sock.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -73,12 +74,10 @@ int run_gate_release(struct run_gate *g, int go, const json_t *env, int expect, 
 	int told = 0;
 
 	while (expect < 0 || told < expect) {
-		struct pollfd p = { .fd = g->fd, .events = POLLIN };
-		int64_t left = until - time_now_ms();
 		struct err e = ERR_INIT;
 		int c;
 
-		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+		if (net_wait_fd(g->fd, POLLIN, until, NULL) <= 0)
 			break;
 		c = accept4(g->fd, NULL, NULL, SOCK_CLOEXEC);
 		if (c < 0)
@@ -141,12 +140,13 @@ int run_gate_wait(const char *key, long connect_ms, long wait_ms, json_t **env, 
 
 	*env = NULL;
 	for (;;) {
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			return err_sys(e, "socket(AF_UNIX)");
-		if (connect(fd, (struct sockaddr *)&sa, len) == 0)
+		enum net_fail why;
+
+		fd = net_connect_sa((struct sockaddr *)&sa, len, NULL, until, &why, e);
+		if (fd >= 0)
 			break;
-		close(fd);
+		if (why == NET_LOCAL)
+			return -1;
 		if (time_now_ms() >= until)
 			return err_set(e, ERR_TIMEOUT, "local rank 0 of this node never opened its gate "
 				       "within %ld s (is 'ncclcheck run' started on every task?)",

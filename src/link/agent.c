@@ -350,6 +350,8 @@ int link_run(const struct link_chan *ch, const struct link_req *req, struct link
 				link_result_release(&part);
 				break;
 			}
+			if (!part.s.state)	/* it came as JSON: intervals only */
+				part.s.state = link_scan_states(&part.s);
 			/* the batch's own ports only: a peer cannot paint outside what was asked */
 			if (cur.nlist) {
 				struct link_req rest = cur;

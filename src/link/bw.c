@@ -83,7 +83,7 @@ static void *rx_main(void *arg)
 		for (int i = 0; i < w->nfds; i++)
 			p[i] = (struct pollfd){ .fd = w->fds[i], .events = POLLIN };
 		p[w->nfds] = (struct pollfd){ .fd = w->s->stop[0], .events = POLLIN };
-		if (poll(p, (nfds_t)w->nfds + 1, 1000) < 0 && errno != EINTR)
+		if (net_poll(p, (size_t)w->nfds + 1, time_now_ms() + 1000) < 0)
 			break;
 		if (p[w->nfds].revents)
 			break;
@@ -139,7 +139,7 @@ static void *acceptor_main(void *arg)
 		int64_t left = s->deadline_ms - time_now_ms();
 		int fd;
 
-		if (left <= 0 || poll(p, 2, (int)left) < 0 || p[1].revents)
+		if (left <= 0 || net_poll(p, 2, s->deadline_ms) < 0 || p[1].revents)
 			break;
 		if (!(p[0].revents & POLLIN))
 			continue;
@@ -282,7 +282,7 @@ static void *tx_main(void *arg)
 		}
 		if (!sending)
 			break;
-		if (poll(p, (nfds_t)w->n, 50) < 0 && errno != EINTR)
+		if (net_poll(p, (size_t)w->n, time_now_ms() + 50) < 0)
 			break;
 		for (int i = 0; i < w->n; i++) {
 			struct stream *s = w->st[i];
@@ -344,7 +344,7 @@ static void *tx_main(void *arg)
 							s->tgot < sizeof(s->t) ? s->fd : -1,
 							.events = POLLIN };
 			}
-			if (poll(p, (nfds_t)w->n, 100) < 0 && errno != EINTR)
+			if (net_poll(p, (size_t)w->n, time_now_ms() + 100) < 0)
 				break;
 			for (int i = 0; i < w->n; i++) {
 				struct stream *s = w->st[i];

@@ -43,9 +43,7 @@ static void *echo_main(void *arg)
 						   .events = POLLIN };
 		for (int i = 0; i < nc; i++)
 			p[np++] = (struct pollfd){ .fd = conns[i], .events = POLLIN };
-		rc = poll(p, (nfds_t)np, -1);
-		if (rc < 0 && errno == EINTR)
-			continue;
+		rc = net_poll(p, (size_t)np, -1);
 		if (rc < 0 || p[0].revents)
 			break;
 		for (int i = 0; i < s->nl; i++) {

@@ -69,7 +69,7 @@ static void serve_conn(int fd, struct link_agent *agent, const volatile sig_atom
 	while (!*stop) {
 		struct err e = ERR_INIT;
 		json_t *msg, *reply, *out;
-		int r = link_poll(fd, POLLIN, time_now_ms() + 1000);
+		int r = net_wait_fd(fd, POLLIN, time_now_ms() + 1000, NULL);
 
 		if (r == 0)
 			continue;
@@ -100,7 +100,7 @@ int link_ctl_serve(int lfd, struct link_agent *agent, const volatile sig_atomic_
 	int64_t idle_until = time_now_ms() + idle_ms;
 
 	while (!*stop && time_now_ms() < idle_until) {
-		int r = link_poll(lfd, POLLIN, time_now_ms() + 500), fd;
+		int r = net_wait_fd(lfd, POLLIN, time_now_ms() + 500, NULL), fd;
 
 		if (r < 0 && errno != EINTR)
 			return err_sys(e, "poll");

@@ -551,6 +551,7 @@ json_t *link_result_to_json(const struct link_result *r)
 							   link_port_state_name(r->s.iv[i].state)));
 		json_object_set_new(o, "in_use", ports_json(r->s.in_use, r->s.nin_use));
 		jset_int(o, "retried", r->s.retried);
+		jset_int(o, "flaky", r->s.flaky);
 		jset_int(o, "batches", r->s.batches);
 		jset_int(o, "elapsed_ms", r->s.elapsed_ms);
 		break;
@@ -662,12 +663,13 @@ static int connect_from(const json_t *j, struct link_result *r, struct err *e)
 static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 {
 	static const char *const keys[] = { "kind", "addr", "src", "ifname", "lo", "hi", "counts",
-					    "intervals", "in_use", "retried", "batches",
+					    "intervals", "in_use", "retried", "flaky", "batches",
 					    "elapsed_ms", NULL };
 	const json_t *iv = json_object_get(j, "intervals"), *v;
 	long long x;
 	size_t i;
 	int prev = 0;
+	uint8_t *st;
 
 	if (check_keys(j, keys, e) < 0)
 		return -1;
@@ -682,6 +684,10 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 	if (req_int(j, "retried", 0, 65536, &x, e) < 0)
 		return -1;
 	r->s.retried = (int)x;
+	x = 0;
+	if (opt_int(j, "flaky", 0, 65536, &x, e) < 0)
+		return -1;
+	r->s.flaky = (int)x;
 	if (req_int(j, "batches", 0, 65536, &x, e) < 0)
 		return -1;
 	r->s.batches = (int)x;
@@ -690,7 +696,9 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 	r->s.elapsed_ms = (long)x;
 	if (!json_is_array(iv) || json_array_size(iv) > 65536)
 		return err_set(e, ERR_PARSE, "'intervals' is not an array");
-	r->s.state = xcalloc(65536, 1);
+	/* the per-port array is only scratch here: a cluster holds thousands of decoded scans,
+	 * and their intervals say everything (link_scan_merge rebuilds states when it needs them) */
+	st = xcalloc(65536, 1);
 	r->s.iv = xcalloc(json_array_size(iv) + 1, sizeof(*r->s.iv));
 	json_array_foreach(iv, i, v) {
 		static const char *const ikeys[] = { "lo", "hi", "state", NULL };
@@ -699,28 +707,36 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 
 		if (!json_is_object(v) || check_keys(v, ikeys, e) < 0 ||
 		    req_int(v, "lo", 1, 65535, &lo, e) < 0 || req_int(v, "hi", 1, 65535, &hi, e) < 0 ||
-		    link_port_state_parse(json_string_value(json_object_get(v, "state")), &t->state))
+		    link_port_state_parse(json_string_value(json_object_get(v, "state")), &t->state)) {
+			free(st);
 			return err_set(e, ERR_PARSE, "an interval is not {lo, hi, state}");
+		}
 		if (lo > hi || lo <= prev || lo < r->s.lo || hi > r->s.hi ||
-		    t->state == LINK_PORT_UNTESTED)
+		    t->state == LINK_PORT_UNTESTED) {
+			free(st);
 			return err_set(e, ERR_PARSE, "intervals are not ascending inside the range");
+		}
 		prev = (int)hi;
 		t->lo = (uint16_t)lo;
 		t->hi = (uint16_t)hi;
 		for (long long p = lo; p <= hi; p++)
-			r->s.state[p] = (uint8_t)t->state;
+			st[p] = (uint8_t)t->state;
 	}
 	r->s.niv = json_array_size(iv);
 	r->s.in_use = xcalloc(65536, sizeof(*r->s.in_use));
 	if (ports_from(json_object_get(j, "in_use"), r->s.in_use, 65536, &r->s.nin_use, 0,
-		       "in_use", e) < 0)
+		       "in_use", e) < 0) {
+		free(st);
 		return -1;
+	}
+	r->s.in_use = xrealloc(r->s.in_use, (r->s.nin_use + 1) * sizeof(*r->s.in_use));
 	for (size_t k = 0; k < r->s.nin_use; k++)
-		r->s.state[r->s.in_use[k]] = LINK_PORT_IN_USE;
+		st[r->s.in_use[k]] = LINK_PORT_IN_USE;
 	/* counts are recomputed from the intervals, never trusted */
 	for (long p = r->s.lo; p <= r->s.hi; p++)
-		r->s.counts[r->s.state[p]]++;
+		r->s.counts[st[p]]++;
 	r->s.counts[LINK_PORT_UNTESTED] = 0;
+	free(st);
 	return 0;
 }
 

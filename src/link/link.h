@@ -141,9 +141,12 @@ struct link_scan_result {
 	uint16_t *in_use;
 	size_t nin_use;
 	int retried;			/* isolated drops looked at again with a longer timeout */
+	int flaky;			/* ports dropped in one pass that answered in another:
+					 * a filter drops every SYN, so these were loss or load */
 	int batches;
 	long elapsed_ms;
-	uint8_t *state;			/* 65536 entries, enum link_port_state */
+	uint8_t *state;			/* 65536 entries, enum link_port_state; NULL in a
+					 * result decoded from JSON (the intervals hold it all) */
 };
 
 struct link_mtu_result {
@@ -232,6 +235,16 @@ int link_client_run(const struct link_req *req, const struct link_ready *ready,
 
 /* Scans: intervals, counts and in_use from res->s.state over [lo, hi] (or the list). */
 void link_scan_finish(const struct link_req *req, struct link_result *res);
+/* The per-port states (65536 entries, caller frees) from a scan's intervals and in-use list:
+ * a result decoded from JSON carries no state array. */
+uint8_t *link_scan_states(const struct link_scan_result *s);
+/*
+ * Another full pass over the same range: every port dropped in `into` that answered in `again`
+ * takes that answer (a filter drops every SYN, so one answer proves the port passes), counted
+ * in into->flaky; then `into` is finished again for `req` (and holds its state array).
+ */
+void link_scan_merge(const struct link_req *req, struct link_result *into,
+		     const struct link_result *again);
 
 /*
  * Splits a scan request into batch requests of at most `batch` ports each (ranges stay ranges).

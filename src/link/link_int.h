@@ -18,24 +18,21 @@ struct link_server {
 	void (*stop)(struct link_server *s, int wait_ms);
 };
 
-/* A numeric address (no DNS: peers send addresses, never names) and a port. */
-int link_sockaddr(const char *addr, uint16_t port, struct sockaddr_storage *ss, socklen_t *len,
-		  struct err *e);
 /* 1 when `addr` is a numeric IPv4 or IPv6 address. */
 int link_addr_valid(const char *addr);
-/* A socket of the address's family, CLOEXEC, non-blocking when `nonblock`. */
-int link_socket(const struct sockaddr_storage *ss, int type, int nonblock, struct err *e);
-/* Binds the client end to a source address and/or interface (either may be ""). */
-int link_bind_source(int fd, int family, const char *src, const char *ifname, struct err *e);
-/* Waits for `events` on fd until the monotonic deadline (ms); 1 ready, 0 timeout, -1 error. */
-int link_poll(int fd, short events, int64_t deadline_ms);
+/*
+ * What the link tests' sockets ask of net/sock: the path's own segment size, and a source
+ * interface that without CAP_NET_RAW leaves the choice to the source address and the routes.
+ */
+#define LINK_CONNECT_OPTS(src, ifname)                                                      \
+	((struct net_connect_opts){ .src_addr = (src), .src_ifname = (ifname),              \
+				    .flags = NET_FULL_MSS | NET_SOFT_IFNAME })
 /*
  * Non-blocking connect until the deadline. Returns the connected fd, or -1 with *st (and
  * *err_out) saying what the attempt met; `e` only carries local failures.
  */
 int link_connect_to(const char *addr, uint16_t port, const char *src, const char *ifname,
 		    int timeout_ms, enum link_status *st, int *err_out, struct err *e);
-/* Full reads and writes until the deadline: 0 done, -1 with e (ERR_TIMEOUT, ERR_PEER, ERR_SYS). */
 /* A listening TCP socket on addr:port (SO_REUSEADDR); -1 with errno kept for EADDRINUSE. */
 int link_listen(const char *addr, uint16_t port, int backlog, uint16_t *bound, struct err *e);
 /* An interface's MTU (SIOCGIFMTU), -1 when unknown. */

@@ -52,11 +52,8 @@ static void *echo_main(void *arg)
 		struct receipt r;
 		ssize_t n;
 
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
+		if (net_poll(p, 2, -1) < 0)
 			break;
-		}
 		if (p[0].revents)
 			break;
 		n = recvfrom(s->fd, buf, 65536, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
@@ -95,8 +92,6 @@ struct link_server *link_mtu_server(const struct link_req *req, struct link_read
 				    struct err *e)
 {
 	struct mtu_server *s = xcalloc(1, sizeof(*s));
-	struct sockaddr_storage ss;
-	socklen_t len;
 
 	s->base.kind = LINK_MTU;
 	s->base.stop = mtu_stop;
@@ -106,17 +101,10 @@ struct link_server *link_mtu_server(const struct link_req *req, struct link_read
 		free(s);
 		return NULL;
 	}
-	if (link_sockaddr(req->addr, 0, &ss, &len, e) < 0 ||
-	    (s->fd = link_socket(&ss, SOCK_DGRAM, 1, e)) < 0)
+	s->fd = net_udp_bind(req->addr, 0, e);
+	if (s->fd < 0)
 		goto fail;
-	if (bind(s->fd, (struct sockaddr *)&ss, len) < 0) {
-		err_sys(e, "cannot bind a UDP echo to %s", req->addr);
-		goto fail;
-	}
-	len = sizeof(ss);
-	getsockname(s->fd, (struct sockaddr *)&ss, &len);
-	ready->ports[0] = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-							 : ((struct sockaddr_in *)&ss)->sin_port);
+	ready->ports[0] = (uint16_t)net_local_port(s->fd);
 	ready->nports = 1;
 	if (pthread_create(&s->thr, NULL, echo_main, s)) {
 		err_set(e, ERR_SYS, "cannot start the UDP echo thread");
@@ -185,7 +173,7 @@ static int probe(struct prober *p, int size, int64_t *rtt_ms)
 
 		if (left <= 0)
 			return 0;
-		if (poll(&pf, 1, (int)left) <= 0)
+		if (net_poll(&pf, 1, deadline) <= 0)
 			continue;
 		if (pf.revents & POLLERR)
 			drain_errors(p);
@@ -203,34 +191,20 @@ int link_mtu_client(const struct link_req *req, const struct link_ready *ready,
 		    struct link_result *res, struct err *e)
 {
 	struct link_mtu_result *m = &res->m;
+	struct net_connect_opts o = LINK_CONNECT_OPTS(req->src, req->ifname);
 	struct sockaddr_storage ss;
 	socklen_t len;
 	struct prober p = { .fd = -1 };
-	int one = 1, probe_mode, lo, hi, top, rc = -1;
+	int lo, hi, top, rc = -1;
 	int64_t t0 = time_now_ms(), rtt = 0;
 
 	if (ready->nports < 1 || !ready->ports[0])
 		return err_set(e, ERR_PEER, "the target opened no UDP echo port");
-	if (link_sockaddr(req->addr, ready->ports[0], &ss, &len, e) < 0 ||
-	    (p.fd = link_socket(&ss, SOCK_DGRAM, 1, e)) < 0)
+	if (net_sockaddr(req->addr, ready->ports[0], &ss, &len, e) < 0 ||
+	    (p.fd = net_udp_connect(req->addr, ready->ports[0], &o, 1, e)) < 0)
 		return -1;
 	p.v6 = ss.ss_family == AF_INET6;
 	p.hdr = p.v6 ? 48 : 28;
-	if (link_bind_source(p.fd, ss.ss_family, req->src, req->ifname, e) < 0)
-		goto out;
-	probe_mode = p.v6 ? IPV6_PMTUDISC_PROBE : IP_PMTUDISC_PROBE;
-	if (setsockopt(p.fd, p.v6 ? IPPROTO_IPV6 : IPPROTO_IP,
-		       p.v6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &probe_mode,
-		       sizeof(probe_mode)) < 0 ||
-	    setsockopt(p.fd, p.v6 ? IPPROTO_IPV6 : IPPROTO_IP, p.v6 ? IPV6_RECVERR : IP_RECVERR,
-		       &one, sizeof(one)) < 0) {
-		err_sys(e, "cannot set DF probing on a UDP socket");
-		goto out;
-	}
-	if (connect(p.fd, (struct sockaddr *)&ss, len) < 0) {
-		err_sys(e, "cannot reach %s for the MTU probe", req->addr);
-		goto out;
-	}
 	top = req->max_mtu;
 	if (!top) {
 		char ifn[LINK_IFNAME_LEN];

@@ -175,28 +175,22 @@ static void finish(struct probe *p, int i, enum link_port_state st)
 /* Starts one connect; the port's state is set at once when the kernel answers synchronously. */
 static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 {
+	struct net_connect_opts o = LINK_CONNECT_OPTS(p->req->src, p->req->ifname);
 	struct sockaddr_storage ss = p->ss;
-	int fd = link_socket(&ss, SOCK_STREAM, 1, e), i;
 	struct epoll_event ev;
+	int fd, err_no, i;
 
-	if (fd < 0)
+	net_sockaddr_set_port(&ss, port);
+	fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, e);
+	if (fd < 0 && !err_no)
 		return -1;
-	if (link_bind_source(fd, ss.ss_family, p->req->src, p->req->ifname, e) < 0) {
-		close(fd);
-		return -1;
-	}
-	if (ss.ss_family == AF_INET6)
-		((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
-	else
-		((struct sockaddr_in *)&ss)->sin_port = htons(port);
-	if (connect(fd, (struct sockaddr *)&ss, p->len) == 0) {
-		p->state[port] = LINK_PORT_OPEN;
-		link_close_rst(fd);
+	if (fd < 0) {
+		p->state[port] = (uint8_t)state_of(err_no);
 		return 0;
 	}
-	if (errno != EINPROGRESS) {
-		p->state[port] = (uint8_t)state_of(errno);
-		close(fd);
+	if (!err_no) {
+		p->state[port] = LINK_PORT_OPEN;
+		link_close_rst(fd);
 		return 0;
 	}
 	i = p->free_slots[--p->nfree];
@@ -257,6 +251,11 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 				soerr = errno;
 			finish(p, i, state_of(soerr));
 		}
+		/* answers still queued in epoll are answers: read them all before anything expires
+		 * (after a stall of this process, thousands wait there, and expiring first turned
+		 * every port past the first 512 of a batch into a "dropped" run) */
+		if (ne == (int)ARRAY_SIZE(evs))
+			continue;
 		now = time_now_ms();
 		while (p->qhead < p->qtail) {
 			int i = p->q[p->qhead % p->qcap].slot;
@@ -267,7 +266,11 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 			}
 			if (p->slots[i].t0 + timeout_ms > now)
 				break;
-			finish(p, i, LINK_PORT_DROPPED);
+			/* its answer may wait behind the events just read (a loaded host): look first */
+			if (net_wait_fd(p->slots[i].fd, POLLOUT, 0, NULL) == 1)
+				finish(p, i, state_of(net_connect_result(p->slots[i].fd)));
+			else
+				finish(p, i, LINK_PORT_DROPPED);
 			p->qhead++;
 		}
 	}
@@ -350,7 +353,7 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 		s->elapsed_ms += time_now_ms() - t0;
 		return 0;
 	}
-	if (link_sockaddr(req->addr, 0, &p.ss, &p.len, e) < 0)
+	if (net_sockaddr(req->addr, 0, &p.ss, &p.len, e) < 0)
 		return -1;
 	p.state = s->state;
 	p.ep = epoll_create1(EPOLL_CLOEXEC);
@@ -447,6 +450,40 @@ void link_scan_finish(const struct link_req *req, struct link_result *res)
 		s->iv[s->niv++] = (struct link_interval){ (uint16_t)p, (uint16_t)p, st };
 	}
 	s->counts[LINK_PORT_UNTESTED] = 0;
+	s->in_use = xrealloc(s->in_use, (s->nin_use + 1) * sizeof(*s->in_use));
+}
+
+uint8_t *link_scan_states(const struct link_scan_result *s)
+{
+	uint8_t *st = xcalloc(65536, 1);
+
+	for (size_t i = 0; i < s->niv; i++)
+		for (long p = s->iv[i].lo; p <= s->iv[i].hi; p++)
+			st[p] = (uint8_t)s->iv[i].state;
+	for (size_t i = 0; i < s->nin_use; i++)
+		st[s->in_use[i]] = LINK_PORT_IN_USE;
+	return st;
+}
+
+void link_scan_merge(const struct link_req *req, struct link_result *into,
+		     const struct link_result *again)
+{
+	uint8_t *b = again->s.state ? again->s.state : link_scan_states(&again->s), *a;
+
+	if (!into->s.state)
+		into->s.state = link_scan_states(&into->s);
+	a = into->s.state;
+	for (long p = into->s.lo; p <= into->s.hi; p++)
+		if (a[p] == LINK_PORT_DROPPED && (b[p] == LINK_PORT_OPEN ||
+						  b[p] == LINK_PORT_REJECTED)) {
+			a[p] = b[p];
+			into->s.flaky++;
+		}
+	into->s.retried += again->s.retried;
+	into->s.elapsed_ms += again->s.elapsed_ms;
+	link_scan_finish(req, into);
+	if (b != again->s.state)
+		free(b);
 }
 
 int link_scan_split(const struct link_req *req, int batch, struct link_req *out, int max)

@@ -2,7 +2,7 @@
  * Authentication of the cluster protocol: both sides hold a per-job token (NCCLCHECK_TOKEN or
  * --token-file, read by cmd/) and prove it with HMAC-SHA256 over both sides' fresh nonces, the
  * role and the claimed rank, so a recorded answer cannot be replayed and a worker also knows its
- * master is genuine. Comparisons are constant-time (CRYPTO_memcmp).
+ * master is genuine. Comparisons are constant-time (util/crypto.h).
  */
 #ifndef NCCLCHECK_NET_AUTH_H
 #define NCCLCHECK_NET_AUTH_H
@@ -14,7 +14,7 @@
 
 #define AUTH_TOKEN_MAX 4096
 
-/* A fresh random nonce as PROTO_NONCE_HEX lowercase hex digits (OpenSSL's RAND_bytes). */
+/* A fresh random nonce as PROTO_NONCE_HEX lowercase hex digits (util/crypto.h's random source). */
 int auth_nonce(char out[PROTO_NONCE_HEX + 1], struct err *e);
 
 /*

@@ -10,10 +10,12 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "util/file.h"
@@ -42,28 +44,32 @@ int net_fail_parse(const char *s, enum net_fail *out)
 	return -1;
 }
 
-/* 1 ready, 0 deadline passed, -1 poll failed. Restarts on EINTR with the time left. */
-static int wait_fd(int fd, short events, int64_t deadline_ms, short *revents)
+int net_poll(struct pollfd *p, size_t n, int64_t deadline_ms)
 {
-	struct pollfd p = { .fd = fd, .events = events };
-
 	for (;;) {
-		int64_t left = deadline_ms - time_now_ms();
-		int n;
+		int64_t left = deadline_ms < 0 ? -1 : deadline_ms - time_now_ms();
+		int rc;
 
-		if (left < 0)
+		if (deadline_ms >= 0 && left < 0)
 			left = 0;
-		n = poll(&p, 1, left > 3600000 ? 3600000 : (int)left);
-		if (n > 0) {
-			if (revents)
-				*revents = p.revents;
-			return 1;
-		}
-		if (n == 0 && left == 0)
+		rc = poll(p, (nfds_t)n, left > 3600000 ? 3600000 : (int)left);
+		if (rc > 0)
+			return rc;
+		if (rc == 0 && left == 0)
 			return 0;
-		if (n < 0 && errno != EINTR)
+		if (rc < 0 && errno != EINTR)
 			return -1;
 	}
+}
+
+int net_wait_fd(int fd, short events, int64_t deadline_ms, short *revents)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int rc = net_poll(&p, 1, deadline_ms);
+
+	if (rc > 0 && revents)
+		*revents = p.revents;
+	return rc > 0 ? 1 : rc;
 }
 
 static enum net_fail classify(int err)
@@ -128,79 +134,184 @@ static void tune(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-/* One address: -1 with *why and e set, else the descriptor. */
-static int connect_one(const struct addrinfo *ai, const struct net_connect_opts *o,
-		       int64_t deadline_ms, const char *what, enum net_fail *why, struct err *e)
+int net_sockaddr(const char *addr, int port, struct sockaddr_storage *ss, socklen_t *len,
+		 struct err *e)
 {
-	int fd, soerr = 0;
-	socklen_t sl = sizeof(soerr);
-	short rev = 0;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	char serv[16];
 
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
-	if (fd < 0) {
-		*why = NET_LOCAL;
-		return err_sys(e, "cannot create a socket for '%s'", what);
+	if (!addr || !*addr || strlen(addr) >= INET6_ADDRSTRLEN + IF_NAMESIZE + 1 || port < 0 ||
+	    port > 65535)
+		return err_set(e, ERR_USAGE, "'%s' is not a numeric address", addr ? addr : "");
+	snprintf(serv, sizeof(serv), "%d", port);
+	if (getaddrinfo(addr, serv, &hints, &ai) || !ai)
+		return err_set(e, ERR_USAGE, "'%s' is not a numeric address", addr);
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	*len = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+void net_sockaddr_set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
+	else if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
+}
+
+int net_socket(int family, int type, int nonblock, struct err *e)
+{
+	int fd = socket(family, type | SOCK_CLOEXEC | (nonblock ? SOCK_NONBLOCK : 0), 0);
+
+	if (fd < 0)
+		return err_sys(e, "socket");
+	return fd;
+}
+
+/* How errors name an address: "10.0.0.1:80", "[fe80::1]:80", a Unix path ("@": abstract). */
+static void sa_name(const struct sockaddr *sa, socklen_t len, char *buf, size_t n)
+{
+	if (sa->sa_family == AF_UNIX) {
+		const struct sockaddr_un *su = (const struct sockaddr_un *)sa;
+		size_t pl = len > offsetof(struct sockaddr_un, sun_path)
+			? len - offsetof(struct sockaddr_un, sun_path) : 0;
+
+		if (pl && !su->sun_path[0])
+			snprintf(buf, n, "@%.*s", (int)(pl - 1), su->sun_path + 1);
+		else
+			snprintf(buf, n, "%.*s", (int)strnlen(su->sun_path, pl), su->sun_path);
+		return;
 	}
-	clamp_mss(fd);
-	if (o && o->src_ifname && *o->src_ifname &&
+	fmt_addr(sa, buf, n, 1);
+}
+
+int net_bind_source(int fd, int family, const struct net_connect_opts *o, struct err *e)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (!o)
+		return 0;
+	if (o->src_ifname && *o->src_ifname &&
 	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, o->src_ifname,
-		       (socklen_t)strlen(o->src_ifname) + 1) < 0) {
-		*why = NET_LOCAL;
-		err_sys(e, "cannot bind to interface '%s'", o->src_ifname);
-		close(fd);
-		return -1;
-	}
-	if (o && o->src_addr && *o->src_addr) {
-		struct addrinfo hints = { .ai_family = ai->ai_family, .ai_socktype = SOCK_STREAM,
-					  .ai_flags = AI_NUMERICHOST | AI_PASSIVE };
-		struct addrinfo *src = NULL;
-		int rc = getaddrinfo(o->src_addr, NULL, &hints, &src);
+		       (socklen_t)strlen(o->src_ifname) + 1) < 0 &&
+	    !(errno == EPERM && (o->flags & NET_SOFT_IFNAME)))
+		return err_sys(e, "cannot bind to interface '%s'", o->src_ifname);
+	if (!o->src_addr || !*o->src_addr)
+		return 0;
+	if (net_sockaddr(o->src_addr, 0, &ss, &len, NULL) < 0)
+		return err_set(e, ERR_USAGE, "source address '%s' is not a numeric address",
+			       o->src_addr);
+	if (ss.ss_family != family)
+		return err_set(e, ERR_USAGE, "source address '%s' is not of the target's family",
+			       o->src_addr);
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0)
+		return err_sys(e, "cannot bind to source address '%s'", o->src_addr);
+	return 0;
+}
 
-		if (rc || bind(fd, src->ai_addr, src->ai_addrlen) < 0) {
-			*why = NET_LOCAL;
-			if (rc)
-				err_set(e, ERR_USAGE, "source address '%s' is not usable for '%s': %s",
-					o->src_addr, what, gai_strerror(rc));
-			else
-				err_sys(e, "cannot bind to source address '%s'", o->src_addr);
-			if (src)
-				freeaddrinfo(src);
-			close(fd);
-			return -1;
-		}
-		freeaddrinfo(src);
-	}
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-		goto ok;
-	if (errno != EINPROGRESS) {
-		*why = classify(errno);
-		err_sys(e, "cannot connect to '%s'", what);
+int net_connect_start(const struct sockaddr *sa, socklen_t len, const struct net_connect_opts *o,
+		      int *err_no, struct err *e)
+{
+	int tcp = sa->sa_family == AF_INET || sa->sa_family == AF_INET6;
+	int fd;
+
+	*err_no = 0;
+	fd = net_socket(sa->sa_family, SOCK_STREAM, 1, e);
+	if (fd < 0)
+		return -1;
+	if (tcp && !(o && (o->flags & NET_FULL_MSS)))
+		clamp_mss(fd);
+	if (tcp && net_bind_source(fd, sa->sa_family, o, e) < 0) {
 		close(fd);
 		return -1;
 	}
-	switch (wait_fd(fd, POLLOUT, deadline_ms, &rev)) {
+	if (connect(fd, sa, len) == 0) {
+		if (tcp)
+			tune(fd);
+		return fd;
+	}
+	/* (a Unix socket whose backlog is full answers EAGAIN: not under way, a failure) */
+	if (errno == EINPROGRESS) {
+		*err_no = EINPROGRESS;
+		return fd;
+	}
+	*err_no = errno ? errno : EIO;
+	close(fd);
+	return -1;
+}
+
+int net_connect_result(int fd)
+{
+	int soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+		soerr = errno;
+	if (!soerr) {
+		struct sockaddr_storage ss;
+
+		sl = sizeof(ss);
+		if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+		    (ss.ss_family == AF_INET || ss.ss_family == AF_INET6))
+			tune(fd);
+	}
+	return soerr;
+}
+
+int net_connect_sa(const struct sockaddr *sa, socklen_t len, const struct net_connect_opts *o,
+		   int64_t deadline_ms, enum net_fail *why, struct err *e)
+{
+	char what[INET6_ADDRSTRLEN + IF_NAMESIZE + sizeof(((struct sockaddr_un *)0)->sun_path) + 16];
+	enum net_fail dummy;
+	int fd, err_no = 0;
+
+	if (!why)
+		why = &dummy;
+	sa_name(sa, len, what, sizeof(what));
+	fd = net_connect_start(sa, len, o, &err_no, e);
+	if (fd < 0 && !err_no) {
+		*why = NET_LOCAL;	/* errno: the local call's */
+		return -1;
+	}
+	if (fd < 0) {
+		*why = classify(err_no);
+		errno = err_no;
+		err_sys(e, "cannot connect to '%s'", what);
+		errno = err_no;
+		return -1;
+	}
+	if (!err_no)
+		goto ok;
+	switch (net_wait_fd(fd, POLLOUT, deadline_ms, NULL)) {
 	case 0:
 		*why = NET_TIMEOUT;
 		err_set(e, ERR_TIMEOUT, "cannot connect to '%s': no answer before the deadline", what);
 		close(fd);
+		errno = ETIMEDOUT;
 		return -1;
 	case -1:
+		err_no = errno;
 		*why = NET_OTHER;
 		err_sys(e, "cannot wait for '%s'", what);
 		close(fd);
+		errno = err_no;
 		return -1;
 	}
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
-		soerr = errno;
-	if (soerr) {
-		*why = classify(soerr);
+	err_no = net_connect_result(fd);
+	if (err_no) {
+		*why = classify(err_no);
 		err_set(e, *why == NET_TIMEOUT ? ERR_TIMEOUT : ERR_SYS, "cannot connect to '%s': %s",
-			what, strerror(soerr));
+			what, strerror(err_no));
 		close(fd);
+		errno = err_no;
 		return -1;
 	}
 ok:
-	tune(fd);
 	*why = NET_OK;
 	return fd;
 }
@@ -211,19 +322,19 @@ int net_connect(const char *host, int port, const struct net_connect_opts *o, in
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG };
 	struct addrinfo *res = NULL;
 	enum net_fail dummy;
-	char serv[16], what[300];
-	int rc, fd = -1;
+	char serv[16];
+	int rc, fd = -1, err_no = 0;
 
 	if (!why)
 		why = &dummy;
 	*why = NET_OTHER;
 	if (!host || !*host || port <= 0 || port > 65535) {
 		*why = NET_LOCAL;
+		errno = 0;
 		return err_set(e, ERR_USAGE, "bad address '%s' port %d", host ? host : "", port);
 	}
 	hints.ai_family = o ? o->family : AF_UNSPEC;
 	snprintf(serv, sizeof(serv), "%d", port);
-	snprintf(what, sizeof(what), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
 	rc = getaddrinfo(host, serv, &hints, &res);
 	if (rc == EAI_NONAME || rc == EAI_NODATA || rc == EAI_ADDRFAMILY) {
 		/* AI_ADDRCONFIG hides literal addresses of a family with no configured address */
@@ -232,28 +343,115 @@ int net_connect(const char *host, int port, const struct net_connect_opts *o, in
 	}
 	if (rc) {
 		*why = NET_RESOLVE;
-		return err_set(e, ERR_NOTFOUND, "cannot resolve '%s': %s", host,
-			       rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+		err_set(e, ERR_NOTFOUND, "cannot resolve '%s': %s", host,
+			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+		errno = 0;
+		return -1;
 	}
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
 			continue;
-		fd = connect_one(ai, o, deadline_ms, what, why, e);
+		fd = net_connect_sa(ai->ai_addr, ai->ai_addrlen, o, deadline_ms, why, e);
+		err_no = errno;
 		if (fd >= 0 || time_now_ms() >= deadline_ms)
 			break;
 	}
 	freeaddrinfo(res);
 	if (fd >= 0)
 		err_clear(e);
+	errno = fd >= 0 ? 0 : err_no;
 	return fd;
+}
+
+int net_udp_connect(const char *addr, int port, const struct net_connect_opts *o, int df,
+		    struct err *e)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = 0;
+	int fd, saved, one = 1;
+
+	if (net_sockaddr(addr, port, &ss, &len, e) < 0)
+		return -1;
+	fd = net_socket(ss.ss_family, SOCK_DGRAM, 1, e);
+	if (fd < 0)
+		return -1;
+	if (net_bind_source(fd, ss.ss_family, o, e) < 0)
+		goto fail;
+	if (df) {
+		int v6 = ss.ss_family == AF_INET6;
+		int mode = v6 ? IPV6_PMTUDISC_PROBE : IP_PMTUDISC_PROBE;
+
+		if (setsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+			       v6 ? IPV6_MTU_DISCOVER : IP_MTU_DISCOVER, &mode, sizeof(mode)) < 0 ||
+		    setsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_RECVERR : IP_RECVERR,
+			       &one, sizeof(one)) < 0) {
+			err_sys(e, "cannot set DF probing on a UDP socket");
+			goto fail;
+		}
+	}
+	if (connect(fd, (struct sockaddr *)&ss, len) < 0) {
+		err_sys(e, "cannot reach %s", addr);
+		goto fail;
+	}
+	return fd;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int net_udp_bind(const char *addr, int port, struct err *e)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = 0;
+	int fd, saved;
+
+	if (net_sockaddr(addr, port, &ss, &len, e) < 0)
+		return -1;
+	fd = net_socket(ss.ss_family, SOCK_DGRAM, 1, e);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0) {
+		saved = errno;
+		err_sys(e, "cannot bind a UDP socket to %s", addr);
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+int net_route_source(const char *addr, const char *src, struct sockaddr_storage *local,
+		     struct err *e)
+{
+	struct net_connect_opts o = { .src_addr = src };
+	socklen_t ll = sizeof(*local);
+	int fd = net_udp_connect(addr, 9, &o, 0, e);
+
+	if (fd < 0)
+		return -1;
+	if (getsockname(fd, (struct sockaddr *)local, &ll) < 0) {
+		err_sys(e, "no route to %s", addr);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 int net_listen(const char *addr, int port, int backlog, const char *proc_root, struct err *e)
 {
+	return net_listen_flags(addr, port, backlog, 0, proc_root, e);
+}
+
+int net_listen_flags(const char *addr, int port, int backlog, unsigned flags, const char *proc_root,
+		     struct err *e)
+{
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
 	struct addrinfo *res = NULL, *ai;
 	char serv[16];
-	int rc, fd = -1, one = 1, zero = 0;
+	int rc, fd = -1, one = 1, zero = 0, saved = 0;
 
 	if (port < 0 || port > 65535)
 		return err_set(e, ERR_USAGE, "bad port %d", port);
@@ -262,34 +460,43 @@ int net_listen(const char *addr, int port, int backlog, const char *proc_root, s
 		/* one dual-stack socket where IPv6 exists, else IPv4: try "::" then "0.0.0.0" */
 		struct err le = ERR_INIT;
 
-		fd = net_listen("::", port, backlog, proc_root, &le);
+		fd = net_listen_flags("::", port, backlog, flags, proc_root, &le);
 		if (fd >= 0)
 			return fd;
-		if (strstr(le.msg, "is taken")) {
+		if (errno == EADDRINUSE) {
 			err_set(e, le.code, "%s", le.msg);
+			errno = EADDRINUSE;
 			return -1;
 		}
-		return net_listen("0.0.0.0", port, backlog, proc_root, e);
+		return net_listen_flags("0.0.0.0", port, backlog, flags, proc_root, e);
 	}
 	rc = getaddrinfo(addr, serv, &hints, &res);
-	if (rc)
-		return err_set(e, ERR_NOTFOUND, "cannot listen on '%s': %s", addr,
-			       rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+	if (rc) {
+		err_set(e, ERR_NOTFOUND, "cannot listen on '%s': %s", addr,
+			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+		errno = EADDRNOTAVAIL;
+		return -1;
+	}
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			    ai->ai_protocol);
 		if (fd < 0) {
+			saved = errno;
 			err_sys(e, "cannot create a socket to listen on '%s'", addr);
 			continue;
 		}
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		clamp_mss(fd);
+		if (!(flags & NET_FULL_MSS))
+			clamp_mss(fd);	/* accepted sockets inherit it */
 		if (ai->ai_family == AF_INET6)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
 		    listen(fd, backlog > 0 ? backlog : 128) == 0)
 			break;
-		if (errno == EADDRINUSE) {
+		saved = errno;
+		if (errno == EADDRINUSE && (flags & NET_QUIET_TAKEN)) {
+			err_sys(e, "cannot listen on '%s' port %d", addr, port);
+		} else if (errno == EADDRINUSE) {
 			char who[128];
 
 			if (net_port_holder(proc_root, port, who, sizeof(who)) == 0)
@@ -297,17 +504,18 @@ int net_listen(const char *addr, int port, int backlog, const char *proc_root, s
 			else
 				err_set(e, ERR_SYS, "port %d on '%s' is taken (by a process this user "
 					"cannot see, or one in another state than LISTEN)", port, addr);
-			close(fd);
-			fd = -1;
-			break;
+		} else {
+			err_sys(e, "cannot listen on '%s' port %d", addr, port);
 		}
-		err_sys(e, "cannot listen on '%s' port %d", addr, port);
 		close(fd);
 		fd = -1;
+		if (saved == EADDRINUSE)
+			break;
 	}
 	freeaddrinfo(res);
 	if (fd >= 0)
 		err_clear(e);
+	errno = fd >= 0 ? 0 : saved;
 	return fd;
 }
 
@@ -328,7 +536,7 @@ int net_accept(int lfd, int64_t deadline_ms, char *peer, size_t peerlen, struct 
 			continue;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return err_sys(e, "cannot accept a connection");
-		switch (wait_fd(lfd, POLLIN, deadline_ms, NULL)) {
+		switch (net_wait_fd(lfd, POLLIN, deadline_ms, NULL)) {
 		case 0: return err_set(e, ERR_TIMEOUT, "no connection came before the deadline");
 		case -1: return err_sys(e, "cannot wait for a connection");
 		}
@@ -357,13 +565,33 @@ int net_read_full(int fd, void *buf, size_t n, int64_t deadline_ms, struct err *
 			return err_set(e, ERR_PEER, "the peer reset the connection");
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return err_sys(e, "cannot read from the peer");
-		switch (wait_fd(fd, POLLIN, deadline_ms, NULL)) {
+		switch (net_wait_fd(fd, POLLIN, deadline_ms, NULL)) {
 		case 0: return err_set(e, ERR_TIMEOUT, "the peer sent %zu of %zu bytes before the "
 				       "deadline", got, n);
 		case -1: return err_sys(e, "cannot wait for the peer");
 		}
 	}
 	return 0;
+}
+
+long net_read_some(int fd, void *buf, size_t cap, int64_t deadline_ms, struct err *e)
+{
+	for (;;) {
+		ssize_t r = recv(fd, buf, cap, MSG_DONTWAIT);
+
+		if (r >= 0)
+			return (long)r;
+		if (errno == EINTR)
+			continue;
+		if (errno == ECONNRESET)
+			return err_set(e, ERR_PEER, "the peer reset the connection");
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return err_sys(e, "cannot read from the peer");
+		switch (net_wait_fd(fd, POLLIN, deadline_ms, NULL)) {
+		case 0: return err_set(e, ERR_TIMEOUT, "the peer sent nothing before the deadline");
+		case -1: return err_sys(e, "cannot wait for the peer");
+		}
+	}
 }
 
 int net_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struct err *e)
@@ -384,7 +612,7 @@ int net_write_full(int fd, const void *buf, size_t n, int64_t deadline_ms, struc
 			return err_set(e, ERR_PEER, "the peer closed the connection");
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return err_sys(e, "cannot write to the peer");
-		switch (wait_fd(fd, POLLOUT, deadline_ms, NULL)) {
+		switch (net_wait_fd(fd, POLLOUT, deadline_ms, NULL)) {
 		case 0: return err_set(e, ERR_TIMEOUT, "the peer took %zu of %zu bytes before the "
 				       "deadline", put, n);
 		case -1: return err_sys(e, "cannot wait for the peer");
@@ -413,6 +641,19 @@ int net_peer_name(int fd, char *buf, size_t len, int with_port)
 	socklen_t sl = sizeof(ss);
 
 	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0) {
+		snprintf(buf, len, "?");
+		return -1;
+	}
+	fmt_addr((struct sockaddr *)&ss, buf, len, with_port);
+	return 0;
+}
+
+int net_local_name(int fd, char *buf, size_t len, int with_port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
 		snprintf(buf, len, "?");
 		return -1;
 	}
@@ -516,7 +757,7 @@ int net_port_holder(const char *proc_root, int port, char *buf, size_t len)
 	return rc;
 }
 
-int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
+static int parse_hostport(const char *s, char *host, size_t hostlen, int *port, long min_port)
 {
 	const char *colon, *h = s;
 	size_t hl;
@@ -543,10 +784,20 @@ int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
 		return -1;
 	errno = 0;
 	p = strtol(colon + 1, &end, 10);
-	if (errno || *end || end == colon + 1 || p <= 0 || p > 65535)
+	if (errno || *end || end == colon + 1 || p < min_port || p > 65535)
 		return -1;
 	memcpy(host, h, hl);
 	host[hl] = '\0';
 	*port = (int)p;
 	return 0;
+}
+
+int net_parse_hostport(const char *s, char *host, size_t hostlen, int *port)
+{
+	return parse_hostport(s, host, hostlen, port, 1);
+}
+
+int net_parse_listen_hostport(const char *s, char *host, size_t hostlen, int *port)
+{
+	return parse_hostport(s, host, hostlen, port, 0);
 }

@@ -553,7 +553,7 @@ void *rdv_master_main(void *arg)
 		timeout = next <= now ? 0 : next - now > 1000 ? 1000 : (int)(next - now);
 
 		pthread_mutex_unlock(&r->mu);
-		poll(pfd, n, timeout);
+		net_poll(pfd, n, time_now_ms() + timeout);
 		pthread_mutex_lock(&r->mu);
 
 		if (pfd[0].revents)

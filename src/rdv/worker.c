@@ -180,10 +180,8 @@ static int worker_handshake(struct rdv *r, int fd, struct err *e)
 /* Sleeps up to ms, or less when the caller stops us. */
 static void nap(struct rdv *r, long ms)
 {
-	struct pollfd p = { .fd = r->wake[0], .events = POLLIN };
-
 	if (ms > 0)
-		poll(&p, 1, (int)ms);
+		net_wait_fd(r->wake[0], POLLIN, time_now_ms() + ms, NULL);
 }
 
 /* The master is gone: closed, reset or silent. Not news after the report or a failure. */
@@ -394,7 +392,7 @@ void *rdv_worker_main(void *arg)
 			next = r->stop_deadline;
 		timeout = next <= now ? 0 : (int)(next - now);
 		pthread_mutex_unlock(&r->mu);
-		poll(p, 2, timeout);
+		net_poll(p, 2, time_now_ms() + timeout);
 		pthread_mutex_lock(&r->mu);
 		if (p[0].revents)
 			rdv_drain_wake(r);

@@ -13,6 +13,7 @@
 #include "coll/coll.h"
 #include "coll/sweep.h"
 #include "coll/tcp_ring.h"
+#include "net/sock.h"
 #include "util/xalloc.h"
 
 #define MAXR 8
@@ -286,15 +287,15 @@ static void test_hostport(void **state)
 	int p;
 
 	(void)state;
-	assert_int_equal(boot_split_hostport("10.0.0.1:29500", h, sizeof(h), &p), 0);
+	assert_int_equal(net_parse_listen_hostport("10.0.0.1:29500", h, sizeof(h), &p), 0);
 	assert_string_equal(h, "10.0.0.1");
 	assert_int_equal(p, 29500);
-	assert_int_equal(boot_split_hostport("[::1]:80", h, sizeof(h), &p), 0);
+	assert_int_equal(net_parse_listen_hostport("[::1]:80", h, sizeof(h), &p), 0);
 	assert_string_equal(h, "::1");
-	assert_int_equal(boot_split_hostport("::1:80", h, sizeof(h), &p), -1);
-	assert_int_equal(boot_split_hostport("host", h, sizeof(h), &p), -1);
-	assert_int_equal(boot_split_hostport("host:99999", h, sizeof(h), &p), -1);
-	assert_int_equal(boot_split_hostport(":80", h, sizeof(h), &p), -1);
+	assert_int_equal(net_parse_listen_hostport("::1:80", h, sizeof(h), &p), -1);
+	assert_int_equal(net_parse_listen_hostport("host", h, sizeof(h), &p), -1);
+	assert_int_equal(net_parse_listen_hostport("host:99999", h, sizeof(h), &p), -1);
+	assert_int_equal(net_parse_listen_hostport(":80", h, sizeof(h), &p), -1);
 }
 
 static void test_decode_table(void **state)

@@ -280,6 +280,15 @@ static void test_strip_loose(void **state)
 	}
 }
 
+/* The first finding whose id starts with `prefix`, or NULL. */
+static const struct finding *find_prefix(const struct run *r, const char *prefix)
+{
+	for (size_t i = 0; i < r->fs->n; i++)
+		if (!strncmp(r->fs->v[i]->id, prefix, strlen(prefix)))
+			return r->fs->v[i];
+	return NULL;
+}
+
 static const struct finding *top_error(const struct run *r)
 {
 	for (size_t i = 0; i < r->fs->n; i++)
@@ -318,6 +327,12 @@ static void test_issue13_rules(void **state)
 	static const char kb_221[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n";
+	static const char kb_peermem[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:6 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n";
+	static const char kb_peermem_fixed[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.23.4+cuda12.6\n"
+		"h1:5:6 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n";
 	static const char node[] =
 		"gpu-b07:5120:5188 [3] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error\n"
 		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.2<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n";
@@ -356,8 +371,20 @@ static void test_issue13_rules(void **state)
 
 	r = explain_text(kb_219, sizeof(kb_219) - 1, NULL);
 	f = expect(&r, "nccl.known_bug.cumem_a2a_hang");
+	assert_string_equal(f->evidence[1], "source: https://github.com/NVIDIA/nccl/issues/1116");
 	assert_int_equal(f->conf, CONF_HIGH);
 	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	run_free(&r);
+
+	r = explain_text(kb_peermem, sizeof(kb_peermem) - 1, NULL);
+	f = expect(&r, "nccl.known_bug.peermem_name");
+	assert_int_equal(f->conf, CONF_HIGH);	/* the log shows 2.21.5 */
+	assert_true(fix_has(f, "2.23.4"));
+	run_free(&r);
+
+	r = explain_text(kb_peermem_fixed, sizeof(kb_peermem_fixed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.peermem_name"));
+	expect(&r, "nccl.ib.gdr_disabled");
 	run_free(&r);
 
 	r = explain_text(kb_221, sizeof(kb_221) - 1, NULL);
@@ -559,6 +586,21 @@ static void test_every_signature(void **state)
 	assert_int_equal(tested, explain_nsigs);
 	free(done);
 	free(text);
+}
+
+/* Every known-bug row names its source, its symptom signature and a fix. */
+static void test_known_bugs_complete(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < explain_nknown_bugs; k++) {
+		const struct explain_known_bug *kb = &explain_known_bugs[k];
+		assert_non_null(kb->source);
+		assert_true(!strncmp(kb->source, "https://", 8));
+		assert_non_null(explain_sig_find(kb->symptom));
+		assert_non_null(kb->fix);
+		assert_true(!kb->to || kb->from < kb->to);
+		assert_true(!strncmp(kb->id, "nccl.known_bug.", 15));
+	}
 }
 
 /* Every signature row is complete: an id, an anchor, a title, a cause and a fix. */
@@ -997,6 +1039,29 @@ static void test_garbage(void **state)
 	run_free(&r);
 }
 
+/* A recognised log that names no failure says what to rerun with, at low confidence; never
+ * beside an error or a run that completed. */
+static void test_no_cause(void **state)
+{
+	static const char thin[] = "NCCL version 2.19.3+cuda12.2\nfree(): invalid next size (fast)\n";
+	static const char failing[] = "NCCL version 2.19.3+cuda12.2\n"
+		"n1:4712:4790 [0] misc/socket.cc:611 NCCL WARN socketStartConnect: connect to 198.51.100.4<40211> "
+		"failed : Network is unreachable\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(thin, sizeof(thin) - 1, NULL);
+	f = expect(&r, "explain.log.no_cause");
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_true(fix_has(f, "NCCL_DEBUG=INFO"));
+	run_free(&r);
+
+	r = explain_text(failing, sizeof(failing) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.log.no_cause"));
+	run_free(&r);
+}
+
 /* nccl-tests on one node failing with a system error; across nodes stopping after the header;
  * NCCL's socket list of one bond and many docker bridges (NVIDIA/nccl#697, public log 033) */
 static void test_nccltests_and_bridges(void **state)
@@ -1043,6 +1108,213 @@ static void test_nccltests_and_bridges(void **state)
 	free(text);
 }
 
+/* GPU P2P over PCIe: a pasted topology matrix read together with the failure it explains. */
+static void test_p2p_topology(void **state)
+{
+	static const char topo_switch[] =
+		"$ nvidia-smi topo -m\n"
+		"\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tCPU Affinity\tNUMA Affinity\n"
+		"GPU0\t X \tPIX\tPXB\tPXB\tSYS\t0-23\t0\n"
+		"GPU1\tPIX\t X \tPXB\tPXB\tSYS\t0-23\t0\n"
+		"GPU2\tPXB\tPXB\t X \tPIX\tSYS\t0-23\t0\n"
+		"GPU3\tPXB\tPXB\tPIX\t X \tSYS\t0-23\t0\n";
+	static const char timeout[] =
+		"[rank0]:[E ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+		"WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 "
+		"milliseconds before timing out.\n";
+	static const char topo_nvlink[] =	/* NVLink everywhere: not a PCIe P2P problem */
+		"GPU0     X      NV12    NV12    SYS     0-63    0\n"
+		"GPU1    NV12     X      NV12    SYS     0-63    0\n"
+		"GPU2    NV12    NV12     X      SYS     0-63    0\n";
+	static const char topo_host_iommu[] =
+		"GPU0     X      PHB    0-11\n"
+		"GPU1    PHB      X     0-11\n"
+		"[ 8123.456789] amd_iommu: AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000e address=0xf4000000 flags=0x0020]\n";
+	static const char net_error[] =	/* a network cause wins: P2P is not accused */
+		"GPU0     X      PHB    0-11\n"
+		"GPU1    PHB      X     0-11\n"
+		"n1:4712:4790 [0] misc/socket.cc:598 NCCL WARN socketPollConnect: connect to 203.0.113.10<41131> "
+		"returned Connection timed out, exceeded error retry count after 35 attempts\n";
+	static const char geforce[] =
+		"|   0  NVIDIA GeForce RTX 4090        Off | 00000000:01:00.0 Off |                  Off |\n";
+	struct strbuf sb = STRBUF_INIT;
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	strbuf_addf(&sb, "%s%s", topo_switch, timeout);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.pcie.acs");	/* switch paths only */
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "PCIe switch"));
+	expect_setting(f, "NCCL_P2P_DISABLE", "1");
+	assert_true(fix_has(f, "ACSCtl"));
+	assert_false(fix_has(f, "iommu=pt"));	/* no path through the CPU: the IOMMU is not suspected */
+	run_free(&r);
+
+	r = explain_text(topo_switch, sizeof(topo_switch) - 1, NULL);	/* no failure: nothing to say */
+	assert_null(find_prefix(&r, "explain.pcie."));
+	run_free(&r);
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s", topo_nvlink, timeout);
+	r = explain_text(sb.buf, sb.len, NULL);
+	assert_null(find_prefix(&r, "explain.pcie."));
+	run_free(&r);
+
+	r = explain_text(topo_host_iommu, sizeof(topo_host_iommu) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.pcie.iommu");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "iommu=pt"));
+	run_free(&r);
+
+	r = explain_text(net_error, sizeof(net_error) - 1, NULL);
+	assert_null(find_prefix(&r, "explain.pcie."));
+	run_free(&r);
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s", geforce, timeout);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = expect(&r, "explain.pcie.p2p");	/* nothing tells ACS from the IOMMU */
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_non_null(strstr(f->title, "GeForce RTX 4090"));
+	run_free(&r);
+	strbuf_release(&sb);
+}
+
+/* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
+static void test_sig_variants(void **state)
+{
+	static const struct {
+		const char *line, *title, *fix, *not_fix;
+	} cases[] = {
+		{ "n1:4712:4790 [1] misc/ibvwrap.cc:376 NCCL WARN Call to ibv_modify_qp failed with 110 Connection "
+		  "timed out, on dev mlx5_3:1, curr state RTR, next state RTS, local GID index 3\n",
+		  "timed out", "NCCL_CROSS_NIC=0", "unset NCCL_IB_GID_INDEX" },
+		{ "n1:4712:4790 [1] misc/ibvwrap.cc:376 NCCL WARN Call to ibv_modify_qp failed with 22 Invalid "
+		  "argument, on dev mlx5_0:1, curr state INIT, next state RTR, local GID index 5\n",
+		  "GID index", "unset NCCL_IB_GID_INDEX", "NCCL_CROSS_NIC" },
+		{ "n1:4712:4790 [0] misc/ibvwrap.cc:334 NCCL WARN Call to ibv_modify_qp failed with error No such "
+		  "device errno 19\n", "No such device", "2.26.2", "NCCL_CROSS_NIC" },
+		{ "n1:4712:4790 [0] misc/ibvwrap.cc:334 NCCL WARN Call to ibv_modify_qp failed with error Operation "
+		  "not permitted\n", "could not bring up", "show_gids", "NCCL_CROSS_NIC" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r = explain_text(cases[i].line, strlen(cases[i].line), NULL);
+		const struct finding *f = expect(&r, "nccl.ib.modify_qp");
+
+		assert_non_null(strstr(f->title, cases[i].title));
+		assert_true(fix_has(f, cases[i].fix));
+		assert_false(fix_has(f, cases[i].not_fix));
+		run_free(&r);
+	}
+}
+
+/* How nccl-tests was started: -g N per process against the node's GPUs, and a non-MPI build. */
+static void test_nccltests_launch(void **state)
+{
+	static const char ordinal[] =
+		"$ mpirun -np 8 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4\n"
+		"# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20\n"
+		"node1: Test CUDA failure common.cu:732 'invalid device ordinal'\n";
+	static const char one_gpu[] =	/* -g 1: the ordinal error is someone else's */
+		"$ mpirun -np 8 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 1\n"
+		"node1: Test CUDA failure common.cu:732 'invalid device ordinal'\n";
+	static const char no_mpi[] =
+		"$ mpirun -H 10.0.0.1,10.0.0.2 -np 2 ./all_reduce_perf -b 8 -e 128M -f 2 -g 1\n"
+		"# Avg bus bandwidth    : 3.94145\n"
+		"# Avg bus bandwidth    : 3.94156\n";
+	static const char mpi[] =	/* built with MPI: one table of every rank, one summary each run */
+		"$ mpirun -np 2 ./all_reduce_perf -g 1\n"
+		"#  Rank  0 Group  0 Pid 11 on a device  0 [0x01] NVIDIA H100\n"
+		"#  Rank  1 Group  0 Pid 12 on b device  0 [0x01] NVIDIA H100\n"
+		"# Avg bus bandwidth    : 180.1\n"
+		"# Avg bus bandwidth    : 181.2\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(ordinal, sizeof(ordinal) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.nccltests.gpus_per_process");
+	assert_true(fix_has(f, "-g 1"));
+	run_free(&r);
+
+	r = explain_text(one_gpu, sizeof(one_gpu) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccltests.gpus_per_process"));
+	run_free(&r);
+
+	r = explain_text(no_mpi, sizeof(no_mpi) - 1, NULL);
+	f = expect(&r, "explain.nccltests.not_mpi_build");
+	assert_true(fix_has(f, "MPI=1"));
+	run_free(&r);
+
+	r = explain_text(mpi, sizeof(mpi) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccltests.not_mpi_build"));
+	run_free(&r);
+}
+
+/* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
+static void test_cross_host(void **state)
+{
+	static const char pins[] =
+		"machine 1:\n$ pip freeze | grep nccl\nnvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.20.5\n"
+		"machines 2,3,4:\n$ pip freeze | grep nccl\nnvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.19.3\n";
+	static const char same[] =	/* cu11 beside cu12 is two packages, not a mismatch */
+		"nvidia-nccl-cu11==2.14.3\nnvidia-nccl-cu12==2.20.5\nnvidia-nccl-cu12==2.20.5\n";
+	static const char peer[] =
+		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.7<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+		"gpu-a02:4712:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.7<40123> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+		"srun: error: gpu-a01: task 0: Exited with exit code 1\n";
+	static const char peers[] =
+		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.7<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+		"gpu-a02:4712:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.9<40123> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n";
+	static const char gdr[] =
+		"9[1a000] -> 2[6b000] [send] via NET/IB/0/GDRDMA\n"
+		"9[1a000] -> 2[6b000] [receive] via NET/IB/1\n";
+	static const char gdr_all[] =
+		"n0:1:2 [0] NCCL INFO Channel 00/0 : 9[1a000] -> 2[6b000] [send] via NET/IB/0/GDRDMA\n"
+		"n0:1:2 [0] NCCL INFO Channel 00/0 : 2[6b000] -> 9[1a000] [receive] via NET/IB/0/GDRDMA\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(pins, sizeof(pins) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.nccl.version_mismatch");
+	assert_non_null(strstr(f->title, "2.20.5"));
+	assert_non_null(strstr(f->title, "2.19.3"));
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccl.version_mismatch"));
+	run_free(&r);
+
+	r = explain_text(gdr, sizeof(gdr) - 1, NULL);
+	f = expect(&r, "explain.rdma.gdr_partial");
+	assert_true(fix_has(f, "nvidia-peermem"));
+	run_free(&r);
+
+	r = explain_text(peer, sizeof(peer) - 1, NULL);
+	f = expect(&r, "explain.hosts.common_peer");
+	assert_non_null(strstr(f->title, "10.1.0.7"));
+	assert_true(fix_has(f, "srun --exclude="));	/* the launcher in use is Slurm */
+	run_free(&r);
+
+	r = explain_text(peers, sizeof(peers) - 1, NULL);	/* two peers: not one node's fault */
+	assert_null(findings_find(r.fs, "explain.hosts.common_peer"));
+	run_free(&r);
+
+	r = explain_text(gdr_all, sizeof(gdr_all) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.gdr_partial"));
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1071,6 +1343,12 @@ int main(void)
 		cmocka_unit_test(test_feed_path),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_nccltests_and_bridges),
+		cmocka_unit_test(test_p2p_topology),
+		cmocka_unit_test(test_sig_variants),
+		cmocka_unit_test(test_nccltests_launch),
+		cmocka_unit_test(test_cross_host),
+		cmocka_unit_test(test_no_cause),
+		cmocka_unit_test(test_known_bugs_complete),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,6 +164,49 @@ static void scan_exact(void **state)
 	link_result_release(&res);
 }
 
+/*
+ * Answers that wait in epoll past the timeout are answers. With a 1 ms timeout every connect
+ * of a 2,000-port batch is "expired" by the time the scanner reads its events, 512 at a time:
+ * each must still count as open (a stalled scanner once reported ports 512..4095 of a batch as
+ * a dropped run on a healthy machine). Then a merge: a second pass's answers replace drops.
+ */
+static void scan_answers_outlive_the_timeout(void **state)
+{
+	struct link_req r;
+	struct link_result res, again;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	link_req_init(&r, LINK_SCAN);
+	snprintf(r.addr, sizeof(r.addr), "127.0.0.1");
+	r.lo = 24000;
+	r.hi = 25999;
+	r.batch = 2000;
+	r.window = 2000;
+	r.timeout_ms = 1;
+	assert_int_equal(link_run(&ch, &r, &res, &e), 0);
+	assert_int_equal(res.s.counts[LINK_PORT_DROPPED], 0);
+	assert_int_equal(res.s.counts[LINK_PORT_OPEN] + res.s.counts[LINK_PORT_IN_USE], 2000);
+
+	/* pretend the first pass lost 24100-24199 and a second one saw 24150-24199 answer */
+	link_result_init(&again, LINK_SCAN);
+	again.s.state = calloc(65536, 1);
+	for (int p = 24100; p < 24200; p++) {
+		res.s.state[p] = LINK_PORT_DROPPED;
+		again.s.state[p] = p < 24150 ? LINK_PORT_DROPPED : LINK_PORT_REJECTED;
+	}
+	res.s.state[24300] = LINK_PORT_OPEN;
+	again.s.state[24300] = LINK_PORT_DROPPED;	/* an answer is never taken back */
+	link_scan_merge(&r, &res, &again);
+	assert_int_equal(res.s.flaky, 50);
+	assert_int_equal(res.s.counts[LINK_PORT_DROPPED], 50);
+	assert_int_equal(res.s.state[24149], LINK_PORT_DROPPED);
+	assert_int_equal(res.s.state[24150], LINK_PORT_REJECTED);
+	assert_int_equal(res.s.state[24300], LINK_PORT_OPEN);
+	link_result_release(&again);
+	link_result_release(&res);
+}
+
 static void scan_list_and_split(void **state)
 {
 	struct link_req r, parts[8];
@@ -277,6 +320,7 @@ int main(void)
 		cmocka_unit_test(connect_refused),
 		cmocka_unit_test(scan_exact),
 		cmocka_unit_test(scan_list_and_split),
+		cmocka_unit_test(scan_answers_outlive_the_timeout),
 		cmocka_unit_test(mtu_loopback),
 		cmocka_unit_test(bw_streams),
 		cmocka_unit_test(scan_fd_limit),
