@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "facts/load.h"
 #include "ncclcheck.h"
 #include "report/render.h"
 #include "rules/launch_consistency.h"
@@ -163,25 +164,13 @@ int verdict_option(struct verdict_opts *o, struct cli *c, int id)
 	}
 }
 
-/* Saved documents are small; anything bigger is not one. */
-#define DOC_MAX (64u << 20)
-
 static json_t *load_doc(const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
 	struct err e = ERR_INIT;
-	json_error_t jerr;
-	json_t *doc;
+	json_t *doc = facts_load_doc(path, &e);
 
-	if (file_read(path, &sb, DOC_MAX, &e) < 0) {
-		error("cannot read '%s': %s", path, e.msg);
-		strbuf_release(&sb);
-		return NULL;
-	}
-	doc = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);
-	strbuf_release(&sb);
 	if (!doc)
-		error("'%s' is not JSON: %s (line %d, column %d)", path, jerr.text, jerr.line, jerr.column);
+		error("%s", e.msg);
 	return doc;
 }
 
