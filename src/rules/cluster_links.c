@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/cluster_bw.h"
+#include "rules/link_findings.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -309,4 +311,54 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out)
 	}
 	strbuf_release(&names);
 	cluster_verdict_release(&vd);
+}
+
+/*
+ * A flow inside one kernel has no line rate: a veth's or bridge's speed is a number its driver
+ * makes up, and with every flow at once the figure is the CPU time the flow got. Such a link
+ * meets its nominal ceiling only when it stayed slow measured alone (a shaper in a namespace);
+ * a real NIC's ceiling (SR-IOV between containers) always applies.
+ */
+static const struct link_ceiling *bw_ceiling(const struct cluster_view *v,
+					     const struct cluster_link *l,
+					     const struct cluster_bw_flow *slow, int nslow)
+{
+	const char *tb = v->nodes[l->target].boot_id, *pb = v->nodes[l->peer].boot_id;
+	int a = l->target < l->peer ? l->target : l->peer;
+	int b = l->target < l->peer ? l->peer : l->target;
+
+	if (!l->ceil.nominal || !tb || !tb[0] || !pb || strcmp(tb, pb))
+		return &l->ceil;
+	for (int k = 0; k < nslow; k++)
+		if (slow[k].from == a && slow[k].to == b)
+			return &l->ceil;
+	return NULL;
+}
+
+void xrule_link_results(const struct cluster_view *v, struct findings *out)
+{
+	struct cluster_bw_flow *slow = NULL;
+	int nslow = -1;
+
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+		const char *tn = v->nodes[l->target].name, *pn = v->nodes[l->peer].name;
+		struct link_who who = { .peer = pn, .target = tn, .ifname = l->ifname };
+		struct finding *f;
+
+		if (!l->ran) {
+			f = finding_add(out, SEV_ERROR, "cluster.link.failed",
+					"%s -> %s (%s) over %s: the %s test could not run", pn, tn,
+					l->res.addr, l->ifname, link_kind_name(l->kind));
+			finding_pair(f, pn, tn, l->ifname);
+			finding_evidence(f, "%s", l->error);
+			continue;
+		}
+		if (l->kind != LINK_BW)
+			continue;	/* connect, ports and MTU: judged across the pairs above */
+		if (nslow < 0)
+			nslow = cluster_bw_alone_slow(v, &slow);
+		link_findings(&l->res, &who, bw_ceiling(v, l, slow, nslow), out);
+	}
+	free(slow);
 }

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "link/ceiling.h"
+#include "rules/link_ceiling.h"
 
 static void arithmetic(void **state)
 {
