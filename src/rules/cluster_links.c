@@ -136,7 +136,7 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 		}
 	}
 	if (tested && !failed)
-		finding_add(out, SEV_OK, "cluster.link.ok",
+		finding_add(out, SEV_OK, "link.connect.ok",
 			    "every node reaches every other on every interface tested (%zu connect "
 			    "tests, round trip p50 at most %.0f us)", tested, worst_p50);
 }
@@ -189,7 +189,7 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			}
 		}
 		f = finding_add(out, cluster_nccl_uses(m, l->ifname) ? SEV_ERROR : SEV_WARN,
-				"cluster.ports.blocked",
+				"link.ports.blocked",
 				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",
 				v->nodes[l->target].name, verb, v->nodes[l->peer].name, l->ifname,
 				m->ports.lo, m->ports.hi, iv.buf);
@@ -215,7 +215,7 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 		strbuf_release(&iv);
 	}
 	if (scans && !bad)
-		finding_add(out, SEV_OK, "cluster.ports.ok",
+		finding_add(out, SEV_OK, "link.ports.ok",
 			    "every node's whole ephemeral port range is open to its peers (%zu scans)",
 			    scans);
 }
@@ -233,7 +233,7 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 			int used = cluster_nccl_uses(v->nodes[l->target].m, l->ifname) ||
 				   cluster_nccl_uses(v->nodes[l->peer].m, l->ifname);
 
-			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "cluster.mtu.blackhole",
+			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "link.mtu.blackhole",
 					"packets over %d bytes vanish from %s to %s on %s (interface MTU "
 					"%d, and no ICMP 'fragmentation needed' comes back)",
 					r->path_mtu, v->nodes[l->peer].name, v->nodes[l->target].name,
@@ -246,7 +246,7 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 				       "code 4 through the firewall on the path)", l->ifname,
 				    r->path_mtu);
 		} else {
-			f = finding_add(out, SEV_INFO, "cluster.mtu.smaller_hop",
+			f = finding_add(out, SEV_INFO, "link.mtu.smaller",
 					"the path from %s to %s on %s carries %d bytes, less than the "
 					"interface MTU %d; ICMP says so and TCP adapts",
 					v->nodes[l->peer].name, v->nodes[l->target].name, l->ifname,
