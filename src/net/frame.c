@@ -24,11 +24,20 @@ static uint32_t get_be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-enum frame_status frame_encode(const json_t *msg, size_t cap, struct strbuf *out, struct err *e)
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+enum frame_status frame_encode_chunked(const json_t *msg, size_t cap, size_t msg_cap,
+				       struct strbuf *out, struct err *e)
 {
 	unsigned char hdr[FRAME_HDR];
 	char *body;
-	size_t len;
+	size_t len, off = 0;
 
 	if (!json_is_object(msg)) {
 		err_set(e, ERR_INTERNAL, "a frame carries one JSON object");
@@ -40,19 +49,30 @@ enum frame_status frame_encode(const json_t *msg, size_t cap, struct strbuf *out
 		return FRAME_NOTJSON;
 	}
 	len = strlen(body);
-	if (len > cap || len > UINT32_MAX) {
-		err_set(e, ERR_USAGE, "a message of %zu bytes is over the frame cap of %zu", len, cap);
+	if (cap > FRAME_MORE - 1)
+		cap = FRAME_MORE - 1;
+	if (len > msg_cap || (len > cap && !cap)) {
+		err_set(e, ERR_USAGE, "a message of %zu bytes is over the %s cap of %zu", len,
+			msg_cap > cap ? "message" : "frame", msg_cap);
 		free(body);
 		return FRAME_TOOBIG;
 	}
-	hdr[0] = (unsigned char)(len >> 24);
-	hdr[1] = (unsigned char)(len >> 16);
-	hdr[2] = (unsigned char)(len >> 8);
-	hdr[3] = (unsigned char)len;
-	strbuf_add(out, hdr, sizeof(hdr));
-	strbuf_add(out, body, len);
+	strbuf_grow(out, len + (len / (cap ? cap : 1) + 1) * FRAME_HDR);
+	do {
+		size_t n = len - off < cap ? len - off : cap;
+
+		put_be32(hdr, (uint32_t)n | (off + n < len ? FRAME_MORE : 0));
+		strbuf_add(out, hdr, sizeof(hdr));
+		strbuf_add(out, body + off, n);
+		off += n;
+	} while (off < len);
 	free(body);
 	return FRAME_OK;
+}
+
+enum frame_status frame_encode(const json_t *msg, size_t cap, struct strbuf *out, struct err *e)
+{
+	return frame_encode_chunked(msg, cap, cap, out, e);
 }
 
 enum frame_status frame_decode_body(const void *body, size_t len, json_t **out, struct err *e)
@@ -116,7 +136,7 @@ enum frame_status frame_read(int fd, size_t cap, int64_t deadline_ms, json_t **o
 		return io_status(&le);
 	}
 	len = get_be32(hdr);
-	if (len > cap) {
+	if (len > cap) {	/* FRAME_MORE too: a blocking reader takes single frames */
 		err_set(e, ERR_PEER, "the peer announced a frame of %u bytes, over the cap of %zu",
 			len, cap);
 		return FRAME_TOOBIG;
@@ -140,8 +160,29 @@ void frame_reader_init(struct frame_reader *r, size_t cap)
 
 void frame_reader_release(struct frame_reader *r)
 {
+	size_t msg_cap = r->msg_cap;
+
 	free(r->body);
 	frame_reader_init(r, r->cap);
+	r->msg_cap = msg_cap;
+}
+
+/* A whole header is held: the next frame's length, checked against the caps. */
+static enum frame_status reader_header(struct frame_reader *r, struct err *e)
+{
+	uint32_t v = get_be32(r->hdr);
+	size_t msg_cap = r->msg_cap > r->cap ? r->msg_cap : r->cap;
+
+	r->more = (v & FRAME_MORE) && r->msg_cap > r->cap;
+	r->want = r->more ? v & ~FRAME_MORE : v;
+	if (r->want > r->cap || r->done + r->want > msg_cap) {
+		err_set(e, ERR_PEER, "the peer announced a frame of %zu bytes, over the cap of %zu",
+			r->done + r->want, r->want > r->cap ? r->cap : msg_cap);
+		return FRAME_TOOBIG;
+	}
+	r->body = xrealloc(r->body, r->done + r->want + 1);
+	r->have = 0;
+	return FRAME_OK;
 }
 
 enum frame_status frame_reader_feed(struct frame_reader *r, const void *data, size_t n,
@@ -153,36 +194,35 @@ enum frame_status frame_reader_feed(struct frame_reader *r, const void *data, si
 
 	*out = NULL;
 	*used = 0;
-	if (r->hlen < FRAME_HDR) {
-		take = FRAME_HDR - r->hlen < n ? FRAME_HDR - r->hlen : n;
-		memcpy(r->hdr + r->hlen, p, take);
-		r->hlen += take;
-		off += take;
+	for (;;) {
 		if (r->hlen < FRAME_HDR) {
+			take = FRAME_HDR - r->hlen < n - off ? FRAME_HDR - r->hlen : n - off;
+			memcpy(r->hdr + r->hlen, p + off, take);
+			r->hlen += take;
+			off += take;
 			*used = off;
+			if (r->hlen < FRAME_HDR)
+				return FRAME_AGAIN;
+			if ((st = reader_header(r, e)) != FRAME_OK)
+				return st;
+		}
+		take = r->want - r->have < n - off ? r->want - r->have : n - off;
+		memcpy(r->body + r->done + r->have, p + off, take);
+		r->have += take;
+		off += take;
+		*used = off;
+		if (r->have < r->want)
 			return FRAME_AGAIN;
-		}
-		r->want = get_be32(r->hdr);
-		if (r->want > r->cap) {
-			*used = off;
-			err_set(e, ERR_PEER, "the peer announced a frame of %zu bytes, over the cap "
-				"of %zu", r->want, r->cap);
-			return FRAME_TOOBIG;
-		}
-		free(r->body);
-		r->body = xmalloc(r->want ? r->want : 1);
-		r->have = 0;
+		r->done += r->want;
+		r->hlen = r->want = r->have = 0;
+		if (!r->more)
+			break;
+		if (off == n)
+			return FRAME_AGAIN;
 	}
-	take = r->want - r->have < n - off ? r->want - r->have : n - off;
-	memcpy(r->body + r->have, p + off, take);
-	r->have += take;
-	off += take;
-	*used = off;
-	if (r->have < r->want)
-		return FRAME_AGAIN;
-	st = frame_decode_body(r->body, r->want, out, e);
+	st = frame_decode_body(r->body, r->done, out, e);
 	free(r->body);
 	r->body = NULL;
-	r->hlen = r->want = r->have = 0;
+	r->done = 0;
 	return st;
 }

@@ -16,6 +16,15 @@
 
 #define FRAME_MAX_DEFAULT ((size_t)16 << 20)
 #define FRAME_HDR 4
+/*
+ * A message larger than one frame travels as several: every frame but the last has this bit set
+ * in its length ("more follows"), and the reader joins the bodies. Only a reader given a message
+ * cap above its frame cap accepts them (a worker reading the master's report); everyone else
+ * refuses a set bit as an oversized frame, as before.
+ */
+#define FRAME_MORE 0x80000000u
+/* The largest report a worker accepts from its (authenticated) master: 256 nodes fit. */
+#define FRAME_MSG_MAX ((size_t)256 << 20)
 
 /* The outcome of a frame operation; every failure is one of these, with the message in `e`. */
 enum frame_status {
@@ -37,6 +46,12 @@ const char *frame_status_name(enum frame_status s);
  */
 struct strbuf;
 enum frame_status frame_encode(const json_t *msg, size_t cap, struct strbuf *out, struct err *e);
+/*
+ * As frame_encode, for a message that may be larger than one frame: frames of at most `cap`
+ * body bytes, the message at most `msg_cap` (FRAME_TOOBIG past it).
+ */
+enum frame_status frame_encode_chunked(const json_t *msg, size_t cap, size_t msg_cap,
+				       struct strbuf *out, struct err *e);
 
 /* Decodes one frame body; FRAME_NOTJSON (with jansson's reason) when it is not one object. */
 enum frame_status frame_decode_body(const void *body, size_t len, json_t **out, struct err *e);
@@ -54,15 +69,19 @@ enum frame_status frame_read(int fd, size_t cap, int64_t deadline_ms, json_t **o
 struct frame_reader {
 	unsigned char hdr[FRAME_HDR];
 	size_t hlen;		/* header bytes held */
-	char *body;
-	size_t want, have;	/* body length announced, body bytes held */
+	char *body;		/* the message so far: earlier frames' bodies, then this one's */
+	size_t want, have;	/* this frame's body length announced, its bytes held */
+	size_t done;		/* bytes of earlier frames of this message (FRAME_MORE) */
+	int more;		/* this frame has FRAME_MORE */
 	size_t cap;
+	size_t msg_cap;		/* above cap: FRAME_MORE accepted up to this many bytes in all */
 };
 
 void frame_reader_init(struct frame_reader *r, size_t cap);
 void frame_reader_release(struct frame_reader *r);
 /*
- * Consumes bytes from data[0..n) into the reader; stops after one whole frame. Returns FRAME_OK
+ * Consumes bytes from data[0..n) into the reader; stops after one whole message (the frames of
+ * a FRAME_MORE series joined). Returns FRAME_OK
  * with *out set (and *used the bytes consumed, so the caller feeds the rest again), FRAME_AGAIN
  * when all n bytes were consumed without completing a frame, or FRAME_TOOBIG / FRAME_NOTJSON
  * (the reader is then unusable: drop the peer).

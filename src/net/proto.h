@@ -29,8 +29,9 @@
 
 #include "util/err.h"
 
-/* Bump when a message changes meaning; a master refuses hellos of another version by name. */
-#define PROTO_VERSION 1
+/* Bump when a message changes meaning; a master refuses hellos of another version by name.
+ * 2: a report larger than one frame travels as several (FRAME_MORE). */
+#define PROTO_VERSION 2
 #define PROTO_NONCE_HEX 32	/* 16 random bytes */
 #define PROTO_MAC_HEX 64	/* HMAC-SHA256 */
 #define PROTO_HOST_MAX 255

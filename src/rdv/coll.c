@@ -173,19 +173,29 @@ int rdv_report(struct rdv *r, json_t **report, int *exit_code, long timeout_ms, 
 {
 	int rc = 0;
 
-	pthread_mutex_lock(&r->mu);
 	if (r->master) {
 		struct msg m;
+		struct blob *b;
 
+		/* encoded once, without the lock: the I/O thread keeps heartbeating meanwhile, and
+		 * every worker's queue shares the one copy */
 		msg_init(&m, MSG_REPORT);
 		m.u.report.exit_code = *exit_code;
 		m.u.report.report = *report;
-		for (int i = 1; i < r->o.nnodes; i++)
-			if (r->mem[i].c && !r->mem[i].gone && rdv_queue_msg(r, r->mem[i].c, &m) < 0)
-				rc = err_set(e, ERR_INTERNAL, "cannot send the report to rank %d", i);
+		b = rdv_blob_encode(&m, r->o.frame_cap, FRAME_MSG_MAX, e);
+		pthread_mutex_lock(&r->mu);
+		if (!b)
+			rc = err_prefix(e, "cannot send the report");
+		for (int i = 1; b && i < r->o.nnodes; i++)
+			if (r->mem[i].c && !r->mem[i].gone)
+				rdv_queue_blob(r, r->mem[i].c, b);
+		rdv_blob_unref(b);
 		r->reported = 1;
 	} else {
-		struct inmsg *im = inbox_take(r, MSG_REPORT, NULL, 0, rdv_deadline_after(timeout_ms));
+		struct inmsg *im;
+
+		pthread_mutex_lock(&r->mu);
+		im = inbox_take(r, MSG_REPORT, NULL, 0, rdv_deadline_after(timeout_ms));
 
 		*report = NULL;
 		if (!im) {

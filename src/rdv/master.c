@@ -419,7 +419,7 @@ static void master_timers(struct rdv *r, int64_t now)
 				  "the challenge", (double)r->o.handshake_ms / 1000);
 			note_fail(r, c->rank, "its attempt from %s stalled in the handshake", c->addr);
 			drop_client(r, c);
-		} else if (c->st == C_CLOSING && (now >= c->deadline || c->out.len == 0)) {
+		} else if (c->st == C_CLOSING && (now >= c->deadline || !rdv_client_pending(c))) {
 			drop_client(r, c);
 		}
 	}
@@ -478,7 +478,7 @@ static void master_timers(struct rdv *r, int64_t now)
 static int master_flushed(struct rdv *r)
 {
 	for (size_t i = 0; i < r->ncl; i++)
-		if (r->cl[i]->fd >= 0 && r->cl[i]->out.len > r->cl[i]->out_off)
+		if (r->cl[i]->fd >= 0 && rdv_client_pending(r->cl[i]))
 			return 0;
 	for (int i = 1; r->mem && i < r->o.nnodes; i++)
 		if (r->mem[i].joined && !r->mem[i].gone && !r->mem[i].byed && !r->failed)
@@ -519,7 +519,7 @@ void *rdv_master_main(void *arg)
 			break;
 		master_timers(r, now);
 		for (size_t i = 0; i < r->ncl; i++)
-			if (r->cl[i]->fd >= 0 && r->cl[i]->out.len > r->cl[i]->out_off &&
+			if (r->cl[i]->fd >= 0 && rdv_client_pending(r->cl[i]) &&
 			    rdv_client_flush(r->cl[i]) < 0)
 				client_eof(r, r->cl[i], "reset the connection");
 		reap(r);
@@ -537,7 +537,7 @@ void *rdv_master_main(void *arg)
 			if (c->fd < 0)
 				continue;
 			pfd[n] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
-			if (c->out.len > c->out_off)
+			if (rdv_client_pending(c))
 				pfd[n].events |= POLLOUT;
 			if ((c->st == C_HELLO || c->st == C_AUTH || c->st == C_CLOSING) &&
 			    c->deadline < next)

@@ -116,7 +116,6 @@ struct client *rdv_client_new(int fd, const char *addr)
 	c->rank = -1;
 	snprintf(c->addr, sizeof(c->addr), "%s", addr ? addr : "?");
 	frame_reader_init(&c->rd, 0);
-	strbuf_init(&c->out, 0);
 	return c;
 }
 
@@ -133,7 +132,13 @@ void rdv_client_free(struct client *c)
 		return;
 	rdv_client_close(c);
 	frame_reader_release(&c->rd);
-	strbuf_release(&c->out);
+	while (c->out.head) {
+		struct seg *g = c->out.head;
+
+		c->out.head = g->next;
+		rdv_blob_unref(g->b);
+		free(g);
+	}
 	free(c);
 }
 
@@ -247,23 +252,72 @@ void rdv_rank_name(struct rdv *r, int rank, char *buf, size_t len)
 		snprintf(buf, len, "rank %d", rank);
 }
 
+struct blob *rdv_blob_encode(const struct msg *m, size_t frame_cap, size_t msg_cap,
+			     struct err *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j = msg_to_json(m, e);
+	enum frame_status st;
+	struct blob *b;
+
+	if (!j)
+		return NULL;
+	st = frame_encode_chunked(j, frame_cap, msg_cap, &sb, e);
+	json_decref(j);
+	if (st != FRAME_OK) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	b = xcalloc(1, sizeof(*b));
+	b->refs = 1;
+	b->buf = strbuf_detach(&sb, &b->len);
+	return b;
+}
+
+void rdv_blob_unref(struct blob *b)
+{
+	if (b && --b->refs == 0) {
+		free(b->buf);
+		free(b);
+	}
+}
+
+void rdv_queue_blob(struct rdv *r, struct client *c, struct blob *b)
+{
+	struct seg *g;
+
+	if (!c || c->fd < 0)
+		return;
+	g = xcalloc(1, sizeof(*g));
+	g->b = b;
+	b->refs++;
+	if (c->out.tail)
+		c->out.tail->next = g;
+	else
+		c->out.head = g;
+	c->out.tail = g;
+	rdv_wake(r);
+}
+
 int rdv_queue_msg(struct rdv *r, struct client *c, const struct msg *m)
 {
 	struct err e = ERR_INIT;
-	json_t *j;
-	enum frame_status st;
+	struct blob *b;
 
 	if (!c || c->fd < 0)
 		return -1;
-	j = msg_to_json(m, &e);
-	if (!j)
+	b = rdv_blob_encode(m, r->o.frame_cap, r->o.frame_cap, &e);
+	if (!b)
 		return -1;
-	st = frame_encode(j, r->o.frame_cap, &c->out, &e);
-	json_decref(j);
-	rdv_wake(r);
-	return st == FRAME_OK ? 0 : -1;
+	rdv_queue_blob(r, c, b);
+	rdv_blob_unref(b);
+	return 0;
 }
 
+int rdv_client_pending(const struct client *c)
+{
+	return c->out.head != NULL;
+}
 
 void rdv_queue_abort(struct rdv *r, struct client *c, const char *code, const char *text,
 		    int rank)
@@ -325,12 +379,20 @@ void rdv_slot_remove(struct rdv *r, struct slot *s)
 /* Sends what is queued; -1 when the peer is gone. */
 int rdv_client_flush(struct client *c)
 {
-	while (c->fd >= 0 && c->out_off < c->out.len) {
-		ssize_t w = send(c->fd, c->out.buf + c->out_off, c->out.len - c->out_off,
+	while (c->fd >= 0 && c->out.head) {
+		struct seg *g = c->out.head;
+		ssize_t w = send(c->fd, g->b->buf + g->off, g->b->len - g->off,
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w > 0) {
-			c->out_off += (size_t)w;
+			g->off += (size_t)w;
+			if (g->off == g->b->len) {
+				c->out.head = g->next;
+				if (!c->out.head)
+					c->out.tail = NULL;
+				rdv_blob_unref(g->b);
+				free(g);
+			}
 			continue;
 		}
 		if (w < 0 && errno == EINTR)
@@ -338,10 +400,6 @@ int rdv_client_flush(struct client *c)
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return 0;
 		return -1;
-	}
-	if (c->out_off == c->out.len) {
-		strbuf_reset(&c->out);
-		c->out_off = 0;
 	}
 	return 0;
 }
@@ -452,7 +510,10 @@ void rdv_finish(struct rdv *r)
 		rdv_queue_msg(r, r->wc, &m);
 	}
 	r->stop = 1;
-	r->stop_deadline = rdv_deadline_after(r->master ? 3000 : 1500);
+	/* the master stays until every worker said bye or was declared gone (heartbeats still
+	 * judge the silent): a worker still reading a large report is not cut off. The cap only
+	 * bounds a worker that keeps heartbeating but never says bye. */
+	r->stop_deadline = rdv_deadline_after(r->master ? STOP_MASTER_MAX_MS : 1500);
 	rdv_wake(r);
 	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->th, NULL);

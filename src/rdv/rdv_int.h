@@ -16,6 +16,8 @@
 
 /* More simultaneous strangers than this on the port are turned away at once. */
 #define EXTRA_CLIENTS 64
+/* How long the master waits at the end for the workers' byes, at most. */
+#define STOP_MASTER_MAX_MS 30000
 /* Bytes read from one client per loop turn, so one fast sender cannot starve the others. */
 #define READ_BUDGET (256 << 10)
 
@@ -27,13 +29,33 @@ enum cstate {
 	C_CLOSING,	/* refused: flush the reject, then close */
 };
 
+/*
+ * Bytes queued for one peer: a list of encoded messages. A message sent to many peers (the
+ * report) is encoded once and shared: each queue holds a reference, not a copy, so the master's
+ * memory does not grow with the number of workers it sends the report to.
+ */
+struct blob {
+	int refs;		/* under r->mu */
+	size_t len;
+	char *buf;
+};
+
+struct seg {
+	struct blob *b;
+	size_t off;		/* bytes of b already sent */
+	struct seg *next;
+};
+
+struct outq {
+	struct seg *head, *tail;
+};
+
 struct client {
 	int fd;			/* -1 once closed (reaped at the end of the loop turn) */
 	enum cstate st;
 	char addr[64];
 	struct frame_reader rd;
-	struct strbuf out;
-	size_t out_off;
+	struct outq out;
 	int64_t deadline;	/* handshake step / closing deadline */
 	int64_t last_rx;
 	long rank, nnodes;	/* what its hello claimed */
@@ -113,7 +135,16 @@ void rdv_add_event(struct rdv *r, enum rdv_event_kind k, int rank, const char *h
 		   const char *addr, const char *code, const char *fmt, ...);
 const char *rdv_rank_host(struct rdv *r, int rank);
 void rdv_rank_name(struct rdv *r, int rank, char *buf, size_t len);
+/* A message encoded into a blob of one reference (frames of at most frame_cap, the message at
+ * most msg_cap), or NULL with the reason in `e`. Needs no lock. */
+struct blob *rdv_blob_encode(const struct msg *m, size_t frame_cap, size_t msg_cap,
+			     struct err *e);
+void rdv_blob_unref(struct blob *b);
+/* Queues b for c (c takes its own reference). */
+void rdv_queue_blob(struct rdv *r, struct client *c, struct blob *b);
 int rdv_queue_msg(struct rdv *r, struct client *c, const struct msg *m);
+/* 1 when bytes wait to go to c. */
+int rdv_client_pending(const struct client *c);
 void rdv_queue_abort(struct rdv *r, struct client *c, const char *code, const char *text,
 		     int rank);
 void rdv_master_fail(struct rdv *r, const char *code, int rank, int skip, enum err_code ec,

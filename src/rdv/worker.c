@@ -339,6 +339,8 @@ void *rdv_worker_main(void *arg)
 	pthread_mutex_lock(&r->mu);
 	r->wc = rdv_client_new(fd, addr);
 	r->wc->rd.cap = r->o.frame_cap;
+	/* the welcome proved the master (with a token): its report may span several frames */
+	r->wc->rd.msg_cap = FRAME_MSG_MAX;
 	r->wc->st = C_JOINED;
 	r->wc->last_rx = time_now_ms();
 	r->wc->rank = 0;
@@ -350,7 +352,7 @@ void *rdv_worker_main(void *arg)
 		struct pollfd p[2];
 		int timeout;
 
-		if (r->stop && (c->fd < 0 || c->out.len == c->out_off || now >= r->stop_deadline))
+		if (r->stop && (c->fd < 0 || !rdv_client_pending(c) || now >= r->stop_deadline))
 			break;
 		if (c->fd < 0 && !r->stop) {
 			/* nothing more to do but wait for the caller */
@@ -377,13 +379,13 @@ void *rdv_worker_main(void *arg)
 			rdv_queue_msg(r, c, &hb);
 			r->next_hb = now + r->o.heartbeat_ms;
 		}
-		if (c->out.len > c->out_off && rdv_client_flush(c) < 0) {
+		if (rdv_client_pending(c) && rdv_client_flush(c) < 0) {
 			worker_lost(r, c, "reset the connection");
 			continue;
 		}
 		p[0] = (struct pollfd){ .fd = r->wake[0], .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
-		if (c->out.len > c->out_off)
+		if (rdv_client_pending(c))
 			p[1].events |= POLLOUT;
 		next = r->next_hb;
 		if (c->last_rx + r->o.dead_ms + 1 < next)

@@ -123,6 +123,78 @@ static void incremental_reader(void **state)
 	json_decref(b);
 }
 
+/* A message over the frame cap travels as several frames (FRAME_MORE) and is joined again, fed
+ * whole or a byte at a time, only by a reader that accepts it and only up to its message cap. */
+static void chunked_message(void **state)
+{
+	struct err e = ERR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	struct frame_reader rd;
+	json_t *m = json_pack("{s:s, s:s}", "type", "report", "text",
+			      "a report that is much larger than one sixteen-byte frame"), *got;
+	size_t used, off, frames = 0;
+	enum frame_status st = FRAME_AGAIN;
+
+	(void)state;
+	assert_int_equal(frame_encode_chunked(m, 16, 4096, &sb, &e), FRAME_OK);
+	for (off = 0; off < sb.len; frames++) {	/* walk the headers: all but the last say more */
+		uint32_t v = (uint32_t)(unsigned char)sb.buf[off] << 24 |
+			     (uint32_t)(unsigned char)sb.buf[off + 1] << 16 |
+			     (uint32_t)(unsigned char)sb.buf[off + 2] << 8 | (unsigned char)sb.buf[off + 3];
+
+		assert_true((v & ~FRAME_MORE) <= 16);
+		off += 4 + (v & ~FRAME_MORE);
+		assert_int_equal(!!(v & FRAME_MORE), off < sb.len);
+	}
+	assert_true(frames > 4);
+	/* byte by byte */
+	frame_reader_init(&rd, 16);
+	rd.msg_cap = 4096;
+	for (off = 0; off < sb.len; off += used) {
+		st = frame_reader_feed(&rd, sb.buf + off, 1, &used, &got, &e);
+		assert_int_equal(used, 1);
+		if (st != FRAME_AGAIN)
+			break;
+	}
+	assert_int_equal(st, FRAME_OK);
+	assert_int_equal(off + 1, sb.len);
+	assert_true(json_equal(m, got));
+	json_decref(got);
+	/* whole, twice in one buffer: one message per call */
+	{
+		size_t len = sb.len;
+		char *copy = malloc(len);
+
+		memcpy(copy, sb.buf, len);
+		strbuf_add(&sb, copy, len);
+		free(copy);
+	}
+	assert_int_equal(frame_reader_feed(&rd, sb.buf, sb.len, &used, &got, &e), FRAME_OK);
+	assert_int_equal(used, sb.len / 2);
+	json_decref(got);
+	assert_int_equal(frame_reader_feed(&rd, sb.buf + used, sb.len - used, &used, &got, &e),
+			 FRAME_OK);
+	json_decref(got);
+	frame_reader_release(&rd);
+	/* a reader that takes single frames refuses the series at its first header */
+	frame_reader_init(&rd, 16);
+	assert_int_equal(frame_reader_feed(&rd, sb.buf, sb.len, &used, &got, &e), FRAME_TOOBIG);
+	assert_null(got);
+	frame_reader_release(&rd);
+	/* the message cap holds for the sum of the frames */
+	frame_reader_init(&rd, 16);
+	rd.msg_cap = 40;
+	assert_int_equal(frame_reader_feed(&rd, sb.buf, sb.len, &used, &got, &e), FRAME_TOOBIG);
+	assert_non_null(strstr(e.msg, "over the cap of 40"));
+	frame_reader_release(&rd);
+	/* and the writer refuses a message over its message cap */
+	strbuf_reset(&sb);
+	assert_int_equal(frame_encode_chunked(m, 16, 40, &sb, &e), FRAME_TOOBIG);
+	assert_non_null(strstr(e.msg, "over the message cap of 40"));
+	strbuf_release(&sb);
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +202,7 @@ int main(void)
 		cmocka_unit_test(caps_on_read_and_write),
 		cmocka_unit_test(not_json_is_typed),
 		cmocka_unit_test(incremental_reader),
+		cmocka_unit_test(chunked_message),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

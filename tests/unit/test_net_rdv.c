@@ -26,7 +26,8 @@ static int free_port(void)
 	return port;
 }
 
-static struct rdv *node(int port, int rank, int nnodes, const char *token, long join_ms)
+static struct rdv *node_cap(int port, int rank, int nnodes, const char *token, long join_ms,
+			    size_t frame_cap)
 {
 	struct rdv_opts o;
 	char host[32];
@@ -45,7 +46,13 @@ static struct rdv *node(int port, int rank, int nnodes, const char *token, long 
 	o.handshake_ms = 400;
 	o.token = token;
 	o.token_len = token ? strlen(token) : 0;
+	o.frame_cap = frame_cap;
 	return rdv_new(&o);
+}
+
+static struct rdv *node(int port, int rank, int nnodes, const char *token, long join_ms)
+{
+	return node_cap(port, rank, nnodes, token, join_ms, 0);
 }
 
 static int has_event(struct rdv *r, enum rdv_event_kind k, const char *text)
@@ -136,6 +143,47 @@ static void healthy_three_nodes(void **state)
 	rdv_free(w1);
 	rdv_free(w2);
 	rdv_free(m);
+}
+
+/*
+ * A report 16 times the frame cap reaches every worker whole (as a FRAME_MORE series), encoded
+ * once for all of them; the master waits for every worker's bye, and nobody is declared dead.
+ */
+static void report_over_one_frame(void **state)
+{
+	enum { N = 4 };
+	int port = free_port();
+	struct rdv *n[N];
+	struct err e = ERR_INIT;
+	json_t *rep = json_array(), *doc, *got;
+	int code = 1;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		n[i] = node_cap(port, i, N, "tok", 5000, 64 << 10);
+		start(n[i]);
+	}
+	for (int i = 0; i < N; i++)
+		assert_int_equal(rdv_wait_joined(n[i], &e), 0);
+	for (int i = 0; i < 16 << 10; i++)	/* about 1 MiB */
+		json_array_append_new(rep, json_pack("{s:i, s:s}", "i", i, "pad",
+						     "0123456789abcdef0123456789abcdef0123456789"));
+	doc = json_pack("{s:o}", "links", rep);
+	assert_int_equal(rdv_report(n[0], &doc, &code, 2000, &e), 0);
+	for (int i = 1; i < N; i++) {
+		code = 0;
+		assert_int_equal(rdv_report(n[i], &got, &code, 5000, &e), 0);
+		assert_int_equal(code, 1);
+		assert_true(json_equal(got, doc));
+		json_decref(got);
+	}
+	for (int i = N - 1; i >= 0; i--)
+		rdv_finish(n[i]);
+	for (int i = 0; i < N; i++) {
+		assert_false(has_event(n[i], RDV_EV_DEAD, NULL));
+		rdv_free(n[i]);
+	}
+	json_decref(doc);
 }
 
 static int raw(int port)
@@ -304,6 +352,7 @@ static void version_mismatch_named(void **state)
 	struct rdv *m = node(port, 0, 2, NULL, 3000);
 	struct err e = ERR_INIT;
 	struct msg h, in;
+	char want[64];
 	int fd;
 
 	(void)state;
@@ -322,7 +371,8 @@ static void version_mismatch_named(void **state)
 	assert_string_equal(in.u.reject.code, "version");
 	msg_release(&in);
 	assert_int_equal(rdv_wait_joined(m, &e), -1);
-	assert_non_null(strstr(e.msg, "protocol version 2"));
+	snprintf(want, sizeof(want), "protocol version %d", PROTO_VERSION + 1);
+	assert_non_null(strstr(e.msg, want));
 	assert_true(has_event(m, RDV_EV_VERSION, "ncclcheck 9.9"));
 	close(fd);
 	rdv_free(m);
@@ -502,6 +552,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(healthy_three_nodes),
+		cmocka_unit_test(report_over_one_frame),
 		cmocka_unit_test(hostile_clients_dropped),
 		cmocka_unit_test(wrong_token_refused_and_named),
 		cmocka_unit_test(worker_token_master_none),
