@@ -1,6 +1,7 @@
 /*
- * net/cluster_report: the facts check of a node (see cluster_run.h), the findings of a cluster
- * run (what the rendezvous saw, every link) and its report, as JSON and as text.
+ * cluster/report: the facts check of a node (see run.h), the hand-over of what the rendezvous saw
+ * to its rule (rules/cluster_rdv.c), and the run's report document. Judgements are rules/'s, the
+ * text report/cluster_text.c's.
  */
 #include "cluster/run.h"
 

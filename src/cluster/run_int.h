@@ -1,7 +1,7 @@
 /*
- * net/cluster_run_int.h: what the cluster run's files share (cluster_run.c drives the run's
- * phases; cluster_report.c checks a node's facts and builds the findings and the report).
- * Internal to src/net; not a public interface.
+ * cluster/run_int.h: what the cluster run's files share (run.c drives the run's phases;
+ * report.c checks a node's facts and builds the report document; scan.c the scan phase).
+ * Internal to src/cluster; not a public interface.
  */
 #ifndef NCCLCHECK_NET_CLUSTER_RUN_INT_H
 #define NCCLCHECK_NET_CLUSTER_RUN_INT_H
