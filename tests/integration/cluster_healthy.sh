@@ -70,7 +70,7 @@ assert len(tests) == 8 and all(l["ran"] for l in a["links"]), tests
 bw = [l for l in a["links"] if l["test"] == "bw"]
 assert len(bw) >= 2 and all(l["result"]["total_gbps"] > 0 for l in bw), bw
 assert all(l["result"]["kind"] == "connect" for l in a["links"] if l["test"] == "connect")
-assert {f["id"] for f in a["findings"]} >= {"cluster.auth.none", "cluster.link.ok", "cluster.verdict.ifname"}
+assert {f["id"] for f in a["findings"]} >= {"cluster.auth.none", "link.connect.ok", "cluster.verdict.ifname"}
 assert a["findings"] == b["findings"] and a["links"] == b["links"]
 PY
 
