@@ -4,9 +4,9 @@
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 command -v iperf3 >/dev/null || { echo "SKIP: iperf3 missing (scripts/deps.sh installs it)"; exit 77; }
-lab_use nct4f
+lab_use t4f
 
-"$NCCLCHECK" lab up --nodes 3 --scenario slow-link --prefix nct4f >/dev/null
+"$NCCLCHECK" lab up --nodes 3 --scenario slow-link --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up slow-link, 3 nodes"
 out=$(lx n2 tc qdisc show dev eth1); expect_match "$out" "tbf .*rate 100Mbit" "n2 eth1 has tbf 100Mbit"
 
@@ -35,6 +35,6 @@ slow=$(mbit n0 203.0.113.12)
 fast=$(mbit n0 10.10.0.11)
 [ "$fast" -ge 200 ] && pass "n0 -> n1 over eth1 is uncapped: $fast Mbit/s" || fail "n0 -> n1: only $fast Mbit/s"
 
-"$NCCLCHECK" lab down --prefix nct4f >/dev/null; expect_rc 0 $? "down"
-lab_gone nct4f
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

@@ -5,8 +5,8 @@
 for t in slurmctld slurmd munged srun sbatch sinfo; do
 	command -v "$t" >/dev/null || { echo "SKIP: '$t' missing (scripts/deps.sh installs slurm-wlm munge)"; exit 77; }
 done
-lab_use ncls1
-P=ncls1
+lab_use s1
+P=$LAB_PREFIX
 
 t0=$(date +%s%N)
 out=$("$NCCLCHECK" lab up --nodes 4 --prefix $P --slurm 2>&1); rc=$?

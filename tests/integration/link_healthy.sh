@@ -5,9 +5,9 @@
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_link.sh"
-lab_use ncllk6
+lab_use lk6
 
-"$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix ncllk6 >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up healthy"
 p2p_serve n0 10.10.0.10 || finish
 p2p_serve n1 10.10.0.11 || finish
@@ -29,5 +29,5 @@ for dir in "n1 10.10.0.10 n0 10" "n0 10.10.0.11 n1 11"; do
 		[ $wall_ms -lt 10000 ] && pass "$ifn: $wall_ms ms" || fail "$ifn: $wall_ms ms"
 	done
 done
-"$NCCLCHECK" lab down --prefix ncllk6 >/dev/null; expect_rc 0 $? "down"
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
 finish

@@ -6,9 +6,9 @@
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_link.sh"
-lab_use ncllk4
+lab_use lk4
 
-"$NCCLCHECK" lab up --nodes 2 --scenario mtu-blackhole --prefix ncllk4 >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario mtu-blackhole --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up mtu-blackhole"
 p2p_serve n0 10.10.0.10 || finish
 
@@ -34,8 +34,8 @@ expect_py "$LAB_TMP/e0.json" "r[0]['path_mtu'] == r[0]['if_mtu'] == 1500 and 'li
 
 # a plain smaller hop whose router does send ICMP (the lab's routers cannot: their own replies
 # come back to them as martians): A --9000-- R --1500-- B in namespaces of this test
-"$NCCLCHECK" lab down --prefix ncllk4 >/dev/null; expect_rc 0 $? "down"
-A=ncllk4a R=ncllk4r Bn=ncllk4b
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+A=${LAB_PREFIX}a R=${LAB_PREFIX}r Bn=${LAB_PREFIX}b
 trap 'for n in $A $R $Bn; do ip netns del $n 2>/dev/null; done; lab_cleanup' EXIT
 for n in $A $R $Bn; do ip netns del $n 2>/dev/null; ip netns add $n || { fail "netns $n"; finish; }; done
 ip -n $A link add name a0 mtu 9000 type veth peer name r0 mtu 9000 netns $R

@@ -6,9 +6,9 @@
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_link.sh"
-lab_use ncllk3
+lab_use lk3
 
-"$NCCLCHECK" lab up --nodes 2 --scenario firewall-port-range --prefix ncllk3 >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario firewall-port-range --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up firewall-port-range"
 p2p_serve n0 10.10.0.10 || finish
 
@@ -43,5 +43,5 @@ p2p n1 "$LAB_TMP/c.json" --connect 10.10.0.10:$CTL_PORT --tests connect --connec
 expect_py "$LAB_TMP/c.json" "r[0]['status'] == 'ok' and [t['status'] for t in r[0]['tries']] == ['ok', 'timeout']" \
 	"connect: 50001 ok, 40001 times out (the interface works, the port range does not)"
 
-"$NCCLCHECK" lab down --prefix ncllk3 >/dev/null; expect_rc 0 $? "down"
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
 finish

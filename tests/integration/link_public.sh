@@ -7,8 +7,9 @@ set -u
 . "$SRCDIR/tests/integration/lib_link.sh"
 
 for sc in cloud-public-blocked cloud-public-reject; do
-	P=ncllk1; [ "$sc" = cloud-public-reject ] && P=ncllk2
-	lab_use $P
+	t=lk1; [ "$sc" = cloud-public-reject ] && t=lk2
+	lab_use $t
+	P=$LAB_PREFIX
 	"$NCCLCHECK" lab up --nodes 2 --scenario $sc --prefix $P >/dev/null
 	expect_rc 0 $? "lab up $sc"
 	p2p_serve n0 10.10.0.10 || finish
