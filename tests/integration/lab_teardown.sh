@@ -6,12 +6,27 @@
 # or it had finished and the lab is whole (before: a signal while up printed the status killed
 # it with 130, no message, and left the lab). With --slurm, down returns only after slurmd and
 # slurmctld have exited.
+# ctest: timeout 900
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 lab_use td
 P=$LAB_PREFIX
 NODES=${TEARDOWN_NODES:-64}
-DELAYS=${TEARDOWN_DELAYS:-"0.05 0.1 0.15 0.2 0.25 0.3 0.4 0.5"}
+DELAYS=${TEARDOWN_DELAYS:-"0 0.05 0.1 0.15 0.2 0.3 0.5"}
+
+# up_then SIGNAL DELAY: starts a build, sends SIGNAL DELAY s after it began (its state file
+# appeared: from then on namespaces are being created), and waits; sets $rc.
+up_then() {
+	local sig=$1 d=$2 pid
+	"$NCCLCHECK" lab up --nodes "$NODES" --prefix "$P" >"$LAB_TMP/up.out" 2>&1 &
+	pid=$!
+	while [ ! -e "/run/ncclcheck/lab/$P/state.json" ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.002
+	done
+	sleep "$d"
+	kill -s "$sig" $pid 2>/dev/null
+	wait $pid 2>/dev/null; rc=$?
+}
 
 # nothing_left WHAT NSIDS: no namespace, state or /etc/netns entry of the lab, no running process
 # that names it (lab up, its keeper, a builder) or runs inside one of the namespaces NSIDS had.
@@ -40,11 +55,7 @@ ns_ids() {
 # 1. SIGKILL at every moment: down removes it all, and nothing is created after down returns
 bad=0
 for d in $DELAYS; do
-	"$NCCLCHECK" lab up --nodes "$NODES" --prefix "$P" >"$LAB_TMP/up.out" 2>&1 &
-	pid=$!
-	sleep "$d"
-	kill -KILL $pid 2>/dev/null
-	wait $pid 2>/dev/null
+	up_then KILL "$d"
 	ids=$(ns_ids)
 	out=$("$NCCLCHECK" lab down --prefix "$P" 2>&1) || { fail "KILL at $d s: down: $out"; bad=1; }
 	nothing_left "KILL at $d s, down returned" "$ids" || bad=1
@@ -54,31 +65,32 @@ for d in $DELAYS; do
 done
 [ $bad = 0 ] && pass "SIGKILL of up at $DELAYS s: down leaves nothing, nothing appears later"
 
-# 2. SIGINT / SIGTERM at every moment: up removes what it built with a message, or had finished
+# 2. SIGINT / SIGTERM at every moment: up removes what it built and says so, or it had finished
+#    (2 nodes: their build ends within the delays, so the signal also lands while up prints)
 for sig in INT TERM; do
 	bad=0 cleaned=0 finished=0
-	for d in $DELAYS; do
-		"$NCCLCHECK" lab up --nodes "$NODES" --prefix "$P" >"$LAB_TMP/up.out" 2>&1 &
-		pid=$!
-		sleep "$d"
-		kill -s $sig $pid 2>/dev/null
-		wait $pid; rc=$?
-		if [ $rc = 3 ] && grep -q "interrupted; everything it had built is removed" "$LAB_TMP/up.out"; then
+	for d in $DELAYS; do for NODES in 2 16; do
+		up_then $sig "$d"
+		msg="interrupted; everything it had built is removed"
+		if [ $rc = 3 ] && grep -q "$msg" "$LAB_TMP/up.out"; then
 			nothing_left "SIG$sig at $d s" "" && cleaned=$((cleaned + 1)) || bad=1
-		elif [ $rc = 0 ] && "$NCCLCHECK" lab status --prefix "$P" | grep -q "^lab '$P': up, $NODES nodes"; then
-			finished=$((finished + 1)) # the signal came after up had finished: the lab is whole
+		elif [ $rc = 0 ] && "$NCCLCHECK" lab status --prefix "$P" |
+			grep -q "^lab '$P': up, $NODES nodes"; then
+			finished=$((finished + 1)) # the signal came after up had finished: the lab whole
 		else
-			fail "SIG$sig at $d s: exit $rc: $(cat "$LAB_TMP/up.out")"; bad=1
+			fail "SIG$sig at $d s, $NODES nodes: exit $rc: $(cat "$LAB_TMP/up.out")"; bad=1
 		fi
 		"$NCCLCHECK" lab down --prefix "$P" >/dev/null 2>&1
 		nothing_left "SIG$sig at $d s, after down" "" || bad=1
-	done
-	[ $bad = 0 ] && pass "SIG$sig at $DELAYS s: $cleaned removed by up itself, $finished had finished"
+	done; done
+	[ $bad = 0 ] && pass "SIG$sig at $DELAYS s, 2 and 16 nodes: $cleaned removed by up itself," \
+		"$finished had finished"
 	[ $cleaned -gt 0 ] || fail "SIG$sig never landed during a build (machine too fast for the delays?)"
 done
 
 # 3. the lab's Slurm: down returns after its daemons (and munged) have exited
-if command -v slurmd >/dev/null && command -v slurmctld >/dev/null && command -v munged >/dev/null; then
+if command -v slurmd >/dev/null && command -v slurmctld >/dev/null &&
+	command -v munged >/dev/null; then
 	out=$("$NCCLCHECK" lab up --nodes 2 --slurm --prefix "$P" 2>&1); expect_rc 0 $? "lab up --slurm"
 	S=/run/ncclcheck/slurm/$P
 	pids=$(cat "$S"/slurmctld.pid "$S"/slurmd-*.pid "$S"/munge/munged.pid 2>/dev/null)
