@@ -103,7 +103,8 @@ if [ -n "$victim" ]; then
 	expect_rc 3 "$rc0" "rank 0 exits 3 after rank 2 was killed"
 	expect_match "$(cat "$LAB_TMP/err.0")" "rank 2 \(10\.10\.0\.12\)" "rank 0 names rank 2 and its address"
 	expect_match "$(cat "$LAB_TMP/err.1" "$LAB_TMP/err.3")" "rank 2" "ranks 1 and 3 name rank 2"
-	[ "$(echo "$dt < 5" | bc)" = 1 ] && pass "named within 5 s (${dt}s)" || fail "took ${dt}s"
+	# bounded, not fast (slack for a loaded 2-core CI box)
+	[ "$(echo "$dt < 20" | bc)" = 1 ] && pass "named within 20 s (${dt}s)" || fail "took ${dt}s"
 	wait "$P2" 2>/dev/null
 else
 	fail "no bench process found on n2 to kill"

@@ -32,8 +32,9 @@ scenario() {
 	expect_match "$(cat "$LAB_TMP/n0.out")" "cluster.peer.dead" "SIG$sig: as cluster.peer.dead"
 	expect_match "$(cat "$LAB_TMP/n1.out")" "\[$LAB_PREFIX-n2\]  \(cluster.peer.dead\)" "SIG$sig: about that node on rank 1 too"
 	echo "SIG$sig: the master exited $((t0 - tk)) ms, rank 1 $((t1 - tk)) ms after the signal"
-	[ $((t0 - tk)) -lt 5000 ] && [ $((t1 - tk)) -lt 5000 ] &&
-		pass "SIG$sig: both reported within 5 s" || fail "SIG$sig: took $((t0 - tk)) / $((t1 - tk)) ms"
+	# bounded, not fast: the run's own timeout is far later (slack for a loaded 2-core CI box)
+	[ $((t0 - tk)) -lt 15000 ] && [ $((t1 - tk)) -lt 15000 ] &&
+		pass "SIG$sig: both reported within 15 s" || fail "SIG$sig: took $((t0 - tk)) / $((t1 - tk)) ms"
 	kill -CONT "$victim" 2>/dev/null
 	kill -KILL "$victim" 2>/dev/null
 	wait "$victim" 2>/dev/null

@@ -18,7 +18,8 @@ lx n2 getent hosts $LAB_PREFIX-n0 >/dev/null; expect_rc 2 $? "n2: getent hosts $
 out=$(probe n2 resolve $LAB_PREFIX-n0)
 ms=$((($(date +%s%N) - t0) / 1000000))
 expect_match "$out" "^fail " "n2: getaddrinfo of MASTER_ADDR fails ($out)"
-[ $ms -lt 3000 ] && pass "it fails fast ($ms ms), not after a DNS timeout" || fail "lookup took $ms ms"
+# the default resolver would retry for 10 s; the bound has slack for a loaded 2-core CI box
+[ $ms -lt 8000 ] && pass "it fails fast ($ms ms), not after a DNS timeout" || fail "lookup took $ms ms"
 out=$(probe n2 resolve $LAB_PREFIX-n1); expect_match "$out" "^10\.10\.0\.11$" "n2 still resolves the other nodes"
 out=$(probe n2 connect 10.10.0.10 22 2); expect_match "$out" "^refused$" "n2 reaches the master by address"
 out=$("$NCCLCHECK" lab status --prefix $LAB_PREFIX)

@@ -37,7 +37,8 @@ t0=$(date +%s%N)
 out=$(probe n1 connect 203.0.113.10 29500 5)
 expect_match "$out" "^refused$" "TCP n1 -> n0 eth0 is refused"
 ms=$((($(date +%s%N) - t0) / 1000000))
-[ $ms -lt 1500 ] && pass "refused at once ($ms ms)" || fail "refusal took $ms ms"
+# a DROP would take the whole 5 s connect timeout; below it is slack for a loaded CI box
+[ $ms -lt 4500 ] && pass "refused before the timeout ($ms ms)" || fail "refusal took $ms ms"
 out=$(probe n1 connect 10.10.0.10 29500 2)
 expect_match "$out" "^connected$" "TCP n1 -> n0 eth1 connects"
 out=$(lx n0 "$IPTABLES" -L INPUT -v -n -x | awk '/REJECT/ {print $1}')

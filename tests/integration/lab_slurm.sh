@@ -12,7 +12,7 @@ t0=$(date +%s%N)
 out=$("$NCCLCHECK" lab up --nodes 4 --prefix $P --slurm 2>&1); rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 expect_rc 0 $rc "lab up --slurm"
-[ "$ms" -lt 10000 ] && pass "4-node lab with Slurm up in $ms ms (< 10 s)" || fail "lab up --slurm took $ms ms"
+echo "note: 4-node lab with Slurm up in $ms ms (speed is not judged here: bench/lab_up.sh)"
 expect_match "$out" "slurm: up \(partition 'lab'" "up shows the Slurm"
 
 out=$(timeout 60 "$NCCLCHECK" lab exec $P-n0 -- sinfo -h -o '%P %T %D'); expect_rc 0 $? "sinfo"

@@ -26,7 +26,8 @@ for dir in "n1 10.10.0.10 n0 10" "n0 10.10.0.11 n1 11"; do
 		expect_py $J "r[3]['total_gbps'] > 1 and r[3]['stalled'] == 0" "$ifn: bandwidth $(jq_py $J "round(r[3]['total_gbps'], 1)") Gbit/s"
 		expect_py $J "set(x['severity'] for x in d['findings']) == {'ok'} and len(d['findings']) == 4" "$ifn: four ok findings"
 		expect_py $J "all(x['ifname'] == '$ifn' for x in d['findings'])" "$ifn: named in every finding"
-		[ $wall_ms -lt 10000 ] && pass "$ifn: $wall_ms ms" || fail "$ifn: $wall_ms ms"
+		# bounded, not fast: speed is bench/link_p2p.sh's (slack for a loaded 2-core CI box)
+		[ $wall_ms -lt 30000 ] && pass "$ifn: $wall_ms ms" || fail "$ifn: $wall_ms ms"
 	done
 done
 "$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"

@@ -21,12 +21,13 @@ expect_py $J "r[1]['blackhole'] is True and r[1]['icmp_mtu'] == 0" "black hole: 
 expect_py $J "f('link.mtu.blackhole')['ifname'] == 'eth1' and 'ip link set dev eth1 mtu 1500' in f('link.mtu.blackhole')['fix'][0]" \
 	"link.mtu.blackhole names eth1 and the MTU that fits"
 ms=$(jq_py $J "r[1]['elapsed_ms']")
-[ "$ms" -lt 5000 ] && pass "MTU search took $ms ms" || fail "MTU search took $ms ms"
+# bounded, not fast (slack for a loaded 2-core CI box)
+[ "$ms" -lt 15000 ] && pass "MTU search took $ms ms" || fail "MTU search took $ms ms"
 
 p2p n1 "$LAB_TMP/bw.json" --connect 10.10.0.10:$CTL_PORT --tests bw --duration 1s --timeout 2s
 expect_rc 1 $rc "bulk TCP over the black hole"
 expect_py "$LAB_TMP/bw.json" "r[0]['stalled'] == 1 and 'link.bw.stalled' in ids" "the transfer stalls: link.bw.stalled"
-[ "$wall_ms" -lt 15000 ] && pass "bounded: $wall_ms ms" || fail "stall took $wall_ms ms"
+[ "$wall_ms" -lt 30000 ] && pass "bounded: $wall_ms ms" || fail "stall took $wall_ms ms"
 
 p2p n1 "$LAB_TMP/e0.json" --connect 10.10.0.10:$CTL_PORT --addr 203.0.113.10 --tests mtu
 expect_rc 0 $rc "eth0 (1500 end to end) passes"

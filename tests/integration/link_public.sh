@@ -23,7 +23,8 @@ for sc in cloud-public-blocked cloud-public-reject; do
 		expect_py "$LAB_TMP/e0.json" "r[0]['status'] == '$st'" "$sc: $1 -> $4 eth0 ($3): $st"
 		expect_py "$LAB_TMP/e0.json" "'link.connect.$st' in ids and f('link.connect.$st')['ifname'] == 'eth0'" \
 			"$sc: link.connect.$st names eth0"
-		[ $wall_ms -lt 5000 ] && pass "$sc: verdict in $wall_ms ms" || fail "$sc: $wall_ms ms"
+		# bounded by the 1 s connect timeout, with slack for a loaded 2-core CI box
+		[ $wall_ms -lt 15000 ] && pass "$sc: verdict in $wall_ms ms" || fail "$sc: $wall_ms ms"
 		p2p "$1" "$LAB_TMP/e1.json" --connect "$2:$CTL_PORT" --tests connect,mtu
 		expect_rc 0 $rc "$sc: $1 -> $4 over eth1 passes"
 		expect_py "$LAB_TMP/e1.json" "r[0]['status'] == 'ok' and r[0]['pings'] == 100 and r[0]['rtt_us']['p50'] > 0" \
