@@ -11,10 +11,10 @@ expect_rc 0 $rc "lab up healthy"
 
 # run_pair ARGS...: both nodes at once; outputs in $LAB_TMP/n0.out, n1.out; rc in n0.rc, n1.rc
 run_pair() {
-	( timeout 30 "$NCCLCHECK" lab exec $LAB_PREFIX-n1 -- "$NCCLCHECK" cluster "$@" \
+	( timeout 120 "$NCCLCHECK" lab exec $LAB_PREFIX-n1 -- "$NCCLCHECK" cluster "$@" \
 		>"$LAB_TMP/n1.out" 2>"$LAB_TMP/n1.err"; echo $? >"$LAB_TMP/n1.rc" ) &
 	local w=$!
-	timeout 30 "$NCCLCHECK" lab exec $LAB_PREFIX-n0 -- "$NCCLCHECK" cluster "$@" \
+	timeout 120 "$NCCLCHECK" lab exec $LAB_PREFIX-n0 -- "$NCCLCHECK" cluster "$@" \
 		>"$LAB_TMP/n0.out" 2>"$LAB_TMP/n0.err"; echo $? >"$LAB_TMP/n0.rc"
 	wait $w
 }
