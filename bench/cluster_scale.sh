@@ -2,7 +2,8 @@
 # Wall time of `ncclcheck cluster` for N lab nodes (healthy scenario, every node started at once
 # with the lab's torchrun-style environment), per phase from the master's --json timings, and
 # the CPU time each node spent (its process's user + system time: the workers' mean, and the
-# master's, which also relays every test's messages).
+# master's, which also relays every test's messages), the master's peak RSS and how many
+# workers exited 0.
 # Targets (issue #9): 16 nodes under 30 s, growth past full_mesh_max (32) close to flat; 2 nodes
 # with the Python probe (ARGS=) under 5 s on a release build (was integration.cluster_healthy's).
 #
@@ -28,12 +29,20 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-# one node: the report to $2, then the shell's own /proc stat, whose cutime/cstime are the
-# cluster process's CPU time once it has been waited for
+# one node: the report to $2; then, from getrusage of the cluster process once waited for, its
+# CPU time (user + system), its peak RSS and its exit code to $2.ru
 # shellcheck disable=SC2016
-NODE='exe=$1 out=$2; shift 2; "$exe" cluster "$@" >"$out" 2>/dev/null; cat /proc/$$/stat >"$out.stat"'
-printf '%-6s %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-11s %-10s %s\n' nodes wall_ms join connect mtu scan \
-	bw rounds cpu_ms/node master_cpu ''
+NODE='exe=$1 out=$2; shift 2; exec python3 -c "$RU" "$out" "$exe" cluster "$@"'
+# shellcheck disable=SC2016,SC2089,SC2090
+RU='import resource, subprocess, sys
+out = sys.argv[1]
+rc = subprocess.call(sys.argv[2:], stdout=open(out, "w"), stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(out + ".ru", "w").write("%d %d %d" % ((r.ru_utime + r.ru_stime) * 1000, r.ru_maxrss, rc))'
+# shellcheck disable=SC2090
+export RU
+printf '%-6s %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-11s %-10s %-10s %-10s %s\n' nodes wall_ms join \
+	connect mtu scan bw rounds cpu_ms/node master_cpu master_rss workers_ok ''
 for n in $NODES; do
 	"$NCCLCHECK" lab up --nodes "$n" --scenario healthy --prefix $P --force >/dev/null
 	rm -f "$tmp"/o.*
@@ -61,14 +70,16 @@ except ValueError:
     print("%-6d %-8s (no report from rank 0)" % (n, wall)); sys.exit(0)
 t = d.get("timings_ms", {})
 g = lambda k: str(t.get(k, "-"))
-cpu = {}
-for f in glob.glob(tmp + "/o.*.stat"):
-    s = open(f).read().rsplit(")", 1)[1].split()
-    cpu[int(f.split(".")[-2])] = (int(s[13]) + int(s[14])) * 1000 // tck   # cutime + cstime
+cpu, rss, rc = {}, {}, {}
+for f in glob.glob(tmp + "/o.*.ru"):
+    k = int(f.split(".")[-2])
+    cpu[k], rss[k], rc[k] = (int(x) for x in open(f).read().split())
 workers = [v for k, v in cpu.items() if k]
 per = "%d" % (sum(workers) // len(workers)) if len(cpu) == n and workers else "-"
-print("%-6d %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-11s %-10s %s" % (n, wall, g("join"), g("connect"),
-      g("mtu"), g("scan"), g("bw"), g("rounds"), per, cpu.get(0, "-"),
+ok = "%d/%d" % (sum(1 for k, v in rc.items() if k and v == 0), n - 1)
+mrss = "%dMB" % (rss[0] // 1024) if 0 in rss else "-"
+print("%-6d %-8s %-8s %-8s %-8s %-8s %-8s %-7s %-11s %-10s %-10s %-10s %s" % (n, wall, g("join"),
+      g("connect"), g("mtu"), g("scan"), g("bw"), g("rounds"), per, cpu.get(0, "-"), mrss, ok,
       "" if d["exit_code"] == 0 else "exit %d" % d["exit_code"]))
 PY
 done

@@ -18,7 +18,7 @@
 #include "coll/tune.h"
 #include "finding.h"
 #include "ncclcheck.h"
-#include "net/ceiling.h"
+#include "link/ceiling.h"
 #include "probe/probe.h"
 #include "report/bench.h"
 #include "util/envmap.h"

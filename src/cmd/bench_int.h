@@ -11,7 +11,7 @@
 #include "coll/boot.h"
 #include "coll/sweep.h"
 #include "finding.h"
-#include "net/ceiling.h"
+#include "link/ceiling.h"
 #include "report/bench.h"
 #include "util/envmap.h"
 

@@ -13,8 +13,8 @@
 
 #include "finding.h"
 #include "ncclcheck.h"
-#include "net/cluster_run.h"
-#include "net/launch.h"
+#include "cluster/run.h"
+#include "launch/launch.h"
 #include "probe/probe.h"
 #include "report/render.h"
 #include "rules/cluster.h"

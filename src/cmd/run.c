@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "ncclcheck.h"
-#include "net/launch.h"
-#include "net/run_gate.h"
+#include "launch/launch.h"
+#include "launch/gate.h"
 #include "report/render.h"
 #include "rules/launch_consistency.h"
 #include "rules/rules.h"

@@ -21,9 +21,9 @@
 
 #include "finding.h"
 #include "ncclcheck.h"
-#include "net/cluster_run.h"
-#include "net/launch.h"
-#include "net/launch_argv.h"
+#include "cluster/run.h"
+#include "launch/launch.h"
+#include "launch/argv.h"
 #include "probe/probe.h"
 #include "report/render.h"
 #include "rules/cluster.h"

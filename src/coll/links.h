@@ -7,7 +7,7 @@
 #define NCCLCHECK_COLL_LINKS_H
 
 #include "coll/boot.h"
-#include "net/ceiling.h"
+#include "link/ceiling.h"
 #include "util/err.h"
 
 /*

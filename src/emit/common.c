@@ -1,5 +1,5 @@
 /* emit: helpers shared by the writers, and the env file writer. */
-#include "emit/internal.h"
+#include "emit/emit_int.h"
 
 #include <ctype.h>
 #include <string.h>

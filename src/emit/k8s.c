@@ -4,7 +4,7 @@
  * NCCL's shared-memory transport), the recommended env, and an init container that runs
  * `ncclcheck cluster` before the trainer starts (frontier-2026.md §3(e)).
  */
-#include "emit/internal.h"
+#include "emit/emit_int.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* emit: torchrun (static and c10d rendezvous), Open MPI, Slurm batch script and TaskProlog. */
-#include "emit/internal.h"
+#include "emit/emit_int.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * a graph traversal every step), bf16-mixed only where every GPU has bf16 (compute capability
  * >= 8.0), else 16-mixed.
  */
-#include "emit/internal.h"
+#include "emit/emit_int.h"
 
 #include <string.h>
 

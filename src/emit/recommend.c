@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/nccl_vars.h"
-#include "rules/stack_tables.h"
+#include "model/nccl_vars.h"
+#include "model/stack_tables.h"
 #include "util/envmap.h"
 #include "model/node.h"
 #include "util/json.h"

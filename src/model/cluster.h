@@ -16,8 +16,8 @@
 
 #include "finding.h"
 #include "model/node.h"
-#include "net/ceiling.h"
-#include "net/link_test.h"
+#include "link/ceiling.h"
+#include "link/link.h"
 
 struct cluster_node {
 	const char *name;		/* the node's hostname (or "rank R" when it has none) */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/stack.h"
+#include "model/stack.h"
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"

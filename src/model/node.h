@@ -17,9 +17,9 @@
 
 #include <jansson.h>
 
-#include "rules/fwmodel.h"
-#include "rules/ifselect.h"
-#include "rules/nccl_vars.h"
+#include "model/fwmodel.h"
+#include "model/ifselect.h"
+#include "model/nccl_vars.h"
 #include "util/addr.h"
 #include "util/err.h"
 

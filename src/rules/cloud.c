@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/compat_tables.h"
+#include "model/compat_tables.h"
 #include "util/addr.h"
 #include "util/json.h"
 #include "util/strbuf.h"

@@ -1,7 +1,7 @@
 /* The cross-node rule table: see cluster.h. */
 #include "rules/cluster.h"
 
-#include "net/cluster_run.h"
+#include "cluster/run.h"
 #include "rules/rules.h"
 #include "util/xalloc.h"
 

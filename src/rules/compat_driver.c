@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/compat_tables.h"
+#include "model/compat_tables.h"
 #include "util/version.h"
 
 /* "13.0" -> "cu130", the wheel index name. */

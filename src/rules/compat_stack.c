@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/stack.h"
-#include "rules/stack_tables.h"
+#include "model/stack.h"
+#include "model/stack_tables.h"
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/compat_tables.h"
+#include "model/compat_tables.h"
 #include "util/strbuf.h"
 #include "util/version.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/nccl_vars.h"
-#include "rules/stack_tables.h"
+#include "model/nccl_vars.h"
+#include "model/stack_tables.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/version.h"

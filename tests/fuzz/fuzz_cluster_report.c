@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "net/cluster_run.h"
+#include "cluster/run.h"
 #include "rules/launch_consistency.h"
 #include "util/strbuf.h"
 

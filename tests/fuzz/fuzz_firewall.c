@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "probe/firewall.h"
-#include "rules/fwmodel.h"
+#include "model/fwmodel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

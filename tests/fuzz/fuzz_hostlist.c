@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/launch.h"
+#include "launch/launch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/ifselect.h"
+#include "model/ifselect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "net/link_test.h"
+#include "link/link.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cmocka_helpers.h"
-#include "net/cluster_run.h"
+#include "cluster/run.h"
 #include "net/sock.h"
 
 struct node_run {

@@ -11,7 +11,7 @@
 #include "cluster_fixture.h"
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
-#include "net/cluster_run.h"
+#include "cluster/run.h"
 #include "rules/cluster.h"
 #include "rules/rules.h"
 #include "util/json.h"

@@ -7,7 +7,7 @@
 #include "cmocka_helpers.h"
 
 #include "finding.h"
-#include "rules/compat_tables.h"
+#include "model/compat_tables.h"
 #include "rules/rules.h"
 #include "util/json.h"
 #include "util/version.h"

@@ -10,7 +10,7 @@
 #include "cmocka_helpers.h"
 #include "finding.h"
 #include "rules/rules.h"
-#include "rules/stack_tables.h"
+#include "model/stack_tables.h"
 #include "util/json.h"
 
 static struct findings *run(const json_t *facts)

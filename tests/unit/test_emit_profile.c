@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "emit/emit.h"
-#include "rules/nccl_vars.h"
-#include "rules/stack_tables.h"
+#include "model/nccl_vars.h"
+#include "model/stack_tables.h"
 
 static const char *const banned[] = {
 	"NCCL_ALGO", "NCCL_PROTO", "NCCL_BLOCKING_WAIT", "NCCL_ASYNC_ERROR_HANDLING", "NCCL_TIMEOUT",

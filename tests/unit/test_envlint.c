@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "finding.h"
-#include "rules/nccl_vars.h"
+#include "model/nccl_vars.h"
 #include "rules/rules.h"
 
 /* Runs the lint on facts built from `env` and `extra` (more top-level members, may be ""). */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "probe/firewall.h"
-#include "rules/fwmodel.h"
+#include "model/fwmodel.h"
 #include "util/err.h"
 #include "util/file.h"
 #include "util/strbuf.h"

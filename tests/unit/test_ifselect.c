@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/ifselect.h"
-#include "rules/nccl_vars.h"
+#include "model/ifselect.h"
+#include "model/nccl_vars.h"
 
 /*
  * "name addr/prefix [down] [idx=N]; ..." in getifaddrs order. IPv6 link-local entries get

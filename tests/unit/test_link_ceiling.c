@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "net/ceiling.h"
+#include "link/ceiling.h"
 
 static void arithmetic(void **state)
 {

@@ -6,8 +6,8 @@
 
 #include <string.h>
 
-#include "net/ceiling.h"
-#include "net/link_findings.h"
+#include "link/ceiling.h"
+#include "rules/link_findings.h"
 
 static const struct link_who who = { .peer = "n0", .target = "n1", .ifname = "eth1" };
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "net/link_agent.h"
-#include "net/link_test.h"
+#include "link/agent.h"
+#include "link/link.h"
 
 static void req_round_trip(void **state)
 {

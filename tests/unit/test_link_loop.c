@@ -12,8 +12,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "net/link_agent.h"
-#include "net/link_int.h"
+#include "link/agent.h"
+#include "link/link_int.h"
 
 static struct link_local_chan lc;
 static struct link_chan ch = { link_local_call, &lc };

@@ -12,7 +12,7 @@
 #include "cluster_loopback.h"
 #include "cmocka_helpers.h"
 #include "ncclcheck.h"
-#include "net/cluster_run.h"
+#include "cluster/run.h"
 #include "net/frame.h"
 #include "net/proto.h"
 #include "net/sock.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cmocka_helpers.h"
-#include "net/launch.h"
+#include "launch/launch.h"
 
 static void expands(const char *expr, const char *want)
 {

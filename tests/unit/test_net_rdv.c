@@ -13,7 +13,7 @@
 #include "net/auth.h"
 #include "net/frame.h"
 #include "net/proto.h"
-#include "net/rdv.h"
+#include "rdv/rdv.h"
 #include "net/sock.h"
 #include "util/timeutil.h"
 

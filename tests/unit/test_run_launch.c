@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "net/frame.h"
-#include "net/launch_argv.h"
-#include "net/run_gate.h"
+#include "launch/argv.h"
+#include "launch/gate.h"
 
 static void test_torchrun_argv(void **state)
 {

@@ -13,7 +13,7 @@
 #include "cluster_loopback.h"
 #include "cmocka_helpers.h"
 #include "ncclcheck.h"
-#include "net/cluster_run.h"
+#include "cluster/run.h"
 #include "net/sock.h"
 #include "probe/probe.h"
 #include "rules/launch_consistency.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/sched.h"
+#include "cluster/sched.h"
 
 /* Every round disjoint; returns how often each unordered pair appears (n*n array). */
 static int *check_rounds(int n, const struct sched_plan *p)

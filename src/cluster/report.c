@@ -1,0 +1,701 @@
+/*
+ * net/cluster_report: the facts check of a node (see cluster_run.h), the findings of a cluster
+ * run (what the rendezvous saw, every link) and its report, as JSON and as text.
+ */
+#include "cluster/run.h"
+
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncclcheck.h"
+#include "link/agent.h"
+#include "link/ceiling.h"
+#include "rules/link_findings.h"
+#include "cluster/sched.h"
+#include "probe/probe.h"
+#include "report/render.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+#include "cluster/run_int.h"
+
+#define CLUSTER_TEXT_LINKS 24	/* more link tests than this are listed with --verbose only */
+
+/* ---- facts of a node ---- */
+
+static int want_class(const char *cls)
+{
+	/* what NCCL could bootstrap over: not loopback, link-local, multicast, unspecified */
+	return cls && (!strcmp(cls, "private") || !strcmp(cls, "public") ||
+		       !strcmp(cls, "cgnat") || !strcmp(cls, "documentation"));
+}
+
+#define FIELD_ERR(e, ...) err_set((e), ERR_PEER, __VA_ARGS__)
+
+int cluster_facts_check(const json_t *facts, struct err *e)
+{
+	json_t *v, *net, *ifs, *it;
+	size_t i;
+
+	if (!json_is_object(facts))
+		return FIELD_ERR(e, "the facts are not a JSON object");
+	v = json_object_get(facts, "schema_version");
+	if (!json_is_integer(v))
+		return FIELD_ERR(e, "facts field 'schema_version' is missing or not an integer");
+	if (json_integer_value(v) != FACTS_SCHEMA_VERSION)
+		return FIELD_ERR(e, "facts schema_version %lld, this node reads %d: run the same "
+				 "ncclcheck on every node", (long long)json_integer_value(v),
+				 FACTS_SCHEMA_VERSION);
+	v = json_object_get(facts, "host");
+	if (!json_is_object(v))
+		return FIELD_ERR(e, "facts field 'host' is missing or not an object");
+	v = json_object_get(v, "hostname");
+	if (v && !json_is_string(v) && !junknown(v))
+		return FIELD_ERR(e, "facts field 'host.hostname' is not a string");
+	if (json_is_string(v) && (json_string_length(v) == 0 || json_string_length(v) > 255))
+		return FIELD_ERR(e, "facts field 'host.hostname' is empty or too long");
+	net = json_object_get(facts, "net");
+	if (!json_is_object(net))
+		return FIELD_ERR(e, "facts field 'net' is missing or not an object");
+	ifs = json_object_get(net, "interfaces");
+	if (ifs && !json_is_array(ifs) && !junknown(ifs))
+		return FIELD_ERR(e, "facts field 'net.interfaces' is not an array");
+	json_array_foreach(json_is_array(ifs) ? ifs : NULL, i, it) {
+		json_t *name = json_object_get(it, "name"), *up = json_object_get(it, "up");
+		json_t *addrs = json_object_get(it, "addrs"), *a;
+		size_t k;
+
+		if (!json_is_object(it) || !json_is_string(name) || json_string_length(name) == 0 ||
+		    json_string_length(name) >= LINK_IFNAME_LEN)
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.name' is missing or not an "
+					 "interface name", i);
+		if (up && !json_is_boolean(up))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.up' is not a boolean", i);
+		if (addrs && !json_is_array(addrs))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.addrs' is not an array", i);
+		if ((v = json_object_get(it, "mtu")) && !json_is_integer(v))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.mtu' is not an integer", i);
+		if ((v = json_object_get(it, "speed_mbps")) && !json_is_integer(v) && !json_is_null(v))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.speed_mbps' is not an integer",
+					 i);
+		if ((v = json_object_get(it, "virtual")) && !json_is_boolean(v))
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.virtual' is not a boolean", i);
+		json_array_foreach(addrs, k, a) {
+			json_t *ad = json_object_get(a, "addr"), *fam = json_object_get(a, "family");
+			json_t *cls = json_object_get(a, "class");
+			unsigned char buf[16];
+
+			if (!json_is_object(a) || !json_is_string(ad) || !json_is_integer(fam) ||
+			    (cls && !json_is_string(cls) && !json_is_null(cls)))
+				return FIELD_ERR(e, "facts field 'net.interfaces.%zu.addrs.%zu' is not "
+						 "{addr, family, class}", i, k);
+			if (json_string_length(ad) >= LINK_ADDR_LEN ||
+			    inet_pton(json_integer_value(fam) == 6 ? AF_INET6 : AF_INET,
+				      json_string_value(ad), buf) != 1)
+				return FIELD_ERR(e, "facts field 'net.interfaces.%zu.addrs.%zu.addr' is not "
+						 "a numeric IPv%lld address", i, k,
+						 (long long)json_integer_value(fam));
+		}
+	}
+	v = jpath(facts, "sysctl.ip_local_port_range");
+	if (v && !junknown(v)) {
+		json_t *lo = json_array_get(v, 0), *hi = json_array_get(v, 1);
+
+		if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(lo) ||
+		    !json_is_integer(hi) || json_integer_value(lo) < 1 ||
+		    json_integer_value(hi) > 65535 || json_integer_value(lo) > json_integer_value(hi))
+			return FIELD_ERR(e, "facts field 'sysctl.ip_local_port_range' is not [lo, hi]");
+	}
+	return 0;
+}
+
+/* Fills n from facts already checked. */
+void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name)
+{
+	const char *h = jpath_str(facts, "host.hostname");
+	json_t *ifs = jpath(facts, "net.interfaces"), *it, *rg;
+	size_t i, alloc = 0;
+
+	snprintf(n->name, sizeof(n->name), "%s", h ? h : fallback_name);
+	n->facts = json_incref(facts);
+	json_array_foreach(json_is_array(ifs) ? ifs : NULL, i, it) {
+		json_t *a;
+		size_t k;
+
+		if (json_is_false(json_object_get(it, "up")))
+			continue;
+		json_array_foreach(json_object_get(it, "addrs"), k, a) {
+			struct caddr *c;
+
+			if (!want_class(json_string_value(json_object_get(a, "class"))))
+				continue;
+			ALLOC_GROW(n->addrs, n->naddrs + 1, alloc);
+			c = &n->addrs[n->naddrs++];
+			snprintf(c->ifname, sizeof(c->ifname), "%s",
+				 json_string_value(json_object_get(it, "name")));
+			snprintf(c->addr, sizeof(c->addr), "%s",
+				 json_string_value(json_object_get(a, "addr")));
+			c->family = (int)json_integer_value(json_object_get(a, "family"));
+			c->priv = !strcmp(json_string_value(json_object_get(a, "class")), "private");
+			ceiling_compute((double)json_integer_value(json_object_get(it, "speed_mbps")),
+					json_is_true(json_object_get(it, "virtual")),
+					(int)json_integer_value(json_object_get(it, "mtu")), c->family == 6,
+					&c->ceil);
+		}
+	}
+	rg = jpath(facts, "sysctl.ip_local_port_range");
+	if (json_is_array(rg)) {
+		n->range_lo = (int)json_integer_value(json_array_get(rg, 0));
+		n->range_hi = (int)json_integer_value(json_array_get(rg, 1));
+	}
+	h = jpath_str(facts, "host.boot_id");
+	snprintf(n->boot_id, sizeof(n->boot_id), "%s", h ? h : "");
+	n->pus = jpath_int(facts, "topology.cpus.pus", 0);
+	n->nofile = jpath_int(facts, "limits.nofile.hard", 0);
+}
+
+/* ---- findings from what the rendezvous saw ---- */
+
+static const char *event_id(const struct rdv_event *ev)
+{
+	const char *code = ev->code;
+
+	switch (ev->kind) {
+	case RDV_EV_AUTH_NONE: return "cluster.auth.none";
+	case RDV_EV_MISSING: return "cluster.rdv.missing";
+	case RDV_EV_DUPLICATE_RANK: return "cluster.rdv.duplicate_rank";
+	case RDV_EV_WRONG_COUNT: return "cluster.rdv.wrong_count";
+	case RDV_EV_BAD_RANK: return "cluster.rdv.bad_rank";
+	case RDV_EV_VERSION: return "cluster.rdv.version";
+	case RDV_EV_AUTH_FAILED: return "cluster.auth.failed";
+	case RDV_EV_GARBAGE: return "cluster.peer.garbage";
+	case RDV_EV_OVERSIZED: return "cluster.peer.oversized";
+	case RDV_EV_STALLED: return "cluster.peer.stalled";
+	case RDV_EV_DEAD: return "cluster.peer.dead";
+	case RDV_EV_UNREACHABLE: return "cluster.rdv.unreachable";
+	case RDV_EV_SLOW: return "cluster.peer.slow";
+	case RDV_EV_REJECTED:
+	case RDV_EV_ABORTED:
+		if (!strcmp(code, "duplicate_rank")) return "cluster.rdv.duplicate_rank";
+		if (!strcmp(code, "wrong_count")) return "cluster.rdv.wrong_count";
+		if (!strcmp(code, "bad_rank")) return "cluster.rdv.bad_rank";
+		if (!strcmp(code, "version")) return "cluster.rdv.version";
+		if (!strcmp(code, "auth")) return "cluster.auth.failed";
+		if (!strcmp(code, "missing")) return "cluster.rdv.missing";
+		if (!strcmp(code, "dead")) return "cluster.peer.dead";
+		if (!strcmp(code, "slow")) return "cluster.peer.slow";
+		return "cluster.rdv.aborted";
+	default: return "cluster.rdv.aborted";
+	}
+}
+
+static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
+			  struct findings *fs)
+{
+	const char *id = event_id(ev);
+	enum severity sev = SEV_ERROR;
+	struct finding *f;
+
+	if (ev->kind == RDV_EV_AUTH_NONE || ev->kind == RDV_EV_GARBAGE ||
+	    ev->kind == RDV_EV_OVERSIZED || ev->kind == RDV_EV_STALLED)
+		sev = SEV_WARN;
+	if (ev->kind == RDV_EV_AUTH_FAILED && ro->rank == 0)
+		sev = SEV_WARN;	/* the master refused a stranger; a missing rank is the error */
+	if (findings_find(fs, id) && (ev->kind == RDV_EV_ABORTED || ev->kind == RDV_EV_REJECTED))
+		return;	/* the same news through two channels */
+	f = finding_add(fs, sev, id, "%s", ev->msg);
+	if (ev->rank >= 0)
+		finding_rank(f, ev->rank);
+	if (ev->host[0])
+		finding_node(f, ev->host);
+	if (ev->addr[0])
+		finding_evidence(f, "peer address: %s", ev->addr);
+	if (!strcmp(id, "cluster.auth.none")) {
+		finding_why(f, "without a token any process that reaches MASTER_PORT can join and "
+			    "feed this run its facts and results");
+		finding_fix(f, "head -c 32 /dev/urandom | base64 > token; copy it to every node, "
+			    "then: ncclcheck cluster --token-file token");
+		finding_export(f, "NCCLCHECK_TOKEN", "<the same secret on every node>");
+	} else if (!strcmp(id, "cluster.rdv.missing")) {
+		finding_why(f, "a node that never reaches MASTER_ADDR:MASTER_PORT is a node whose "
+			    "torch rendezvous will hang there too");
+		finding_fix(f, "on the missing node: ncclcheck cluster (same --nodes, its own "
+			    "--node-rank), and check that it can reach %s:%d (ncclcheck node "
+			    "--master-addr %s)", ro->master_host ? ro->master_host : "MASTER_ADDR",
+			    ro->master_port, ro->master_host ? ro->master_host : "MASTER_ADDR");
+	} else if (!strcmp(id, "cluster.rdv.unreachable")) {
+		finding_why(f, "torch's TCPStore listens on the same address and port: if this node "
+			    "cannot reach it, init_process_group will hang here as well");
+		if (!strcmp(ev->code, "refused"))
+			finding_fix(f, "start rank 0 first, or open TCP %d on it (a REJECT rule also "
+				    "answers 'refused')", ro->master_port);
+		else if (!strcmp(ev->code, "timeout"))
+			finding_fix(f, "MASTER_ADDR must be rank 0's address on a network this node "
+				    "reaches; a DROP rule or security group blocks TCP %d", ro->master_port);
+		else if (!strcmp(ev->code, "resolve"))
+			finding_fix(f, "MASTER_ADDR does not resolve here: use an address or add it "
+				    "to /etc/hosts");
+		else
+			finding_fix(f, "check the route to MASTER_ADDR: ip route get %s",
+				    ro->master_host ? ro->master_host : "MASTER_ADDR");
+	} else if (!strcmp(id, "cluster.rdv.duplicate_rank")) {
+		finding_why(f, "every node needs its own node rank; torchrun's rendezvous would "
+			    "fail or pair the wrong processes");
+		finding_fix(f, "give each node its own NODE_RANK / --node-rank 0..N-1 (under srun: "
+			    "--ntasks-per-node=1, or let ncclcheck read SLURM_NODEID)");
+		finding_setting(f, WHERE_LAUNCHER, SCOPE_ALL, "--ntasks-per-node", "1");
+	} else if (!strcmp(id, "cluster.rdv.wrong_count") || !strcmp(id, "cluster.rdv.bad_rank")) {
+		finding_fix(f, "start every node with the same --nodes / NNODES and ranks 0..N-1");
+	} else if (!strcmp(id, "cluster.rdv.version")) {
+		finding_fix(f, "install the same ncclcheck on every node");
+	} else if (!strcmp(id, "cluster.auth.failed")) {
+		finding_fix(f, "give every node the same NCCLCHECK_TOKEN or --token-file");
+	} else if (!strcmp(id, "cluster.peer.dead")) {
+		finding_why(f, "a node that dies or stops mid-run here would hang the job's "
+			    "collectives until NCCL's timeout");
+		finding_fix(f, "look at that node: is the process stopped (kill -CONT), killed "
+			    "(dmesg: OOM), or is its network gone?");
+	}
+}
+
+void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs)
+{
+	struct rdv_event *ev;
+	size_t n = rdv_events(r, &ev);
+
+	for (size_t i = 0; i < n; i++)
+		event_finding(ro, &ev[i], fs);
+	free(ev);
+}
+
+/*
+ * A flow inside one kernel has no line rate: a veth's or bridge's speed is a number its driver
+ * makes up, and with every flow at once the figure is the CPU time the flow got. Such a link
+ * meets its nominal ceiling only when sched found it slow and it stayed slow measured alone
+ * (a shaper in a namespace); a real NIC's ceiling (SR-IOV between containers) always applies.
+ */
+static const struct link_ceiling *bw_ceiling(const struct run *run, const struct cluster_link *l)
+{
+	const struct cnode *t = &run->nodes[l->target], *p = &run->nodes[l->peer];
+	int a = l->target < l->peer ? l->target : l->peer;
+	int b = l->target < l->peer ? l->peer : l->target;
+
+	if (!l->ceil.nominal || !t->boot_id[0] || strcmp(t->boot_id, p->boot_id))
+		return &l->ceil;
+	for (int k = 0; k < run->nbw_alone_slow; k++)
+		if (run->bw_alone_slow[k].from == a && run->bw_alone_slow[k].to == b)
+			return &l->ceil;
+	return NULL;
+}
+
+/*
+ * One finding per measured link. With the cross-node rules present they judge connect, port
+ * and MTU results themselves, knowing which interfaces NCCL will use (a blocked eth0 is an error
+ * only while NCCL would use it), so only the bandwidth findings come from here then.
+ */
+void cluster_links_findings(struct run *run, int judged_elsewhere)
+{
+	for (size_t i = 0; i < run->nlinks; i++) {
+		const struct cluster_link *l = &run->links[i];
+		const struct cnode *t = &run->nodes[l->target], *p = &run->nodes[l->peer];
+		struct link_who who = { .peer = p->name, .target = t->name, .ifname = l->ifname,
+					.range_lo = t->range_lo, .range_hi = t->range_hi };
+
+		if (l->ran && judged_elsewhere && l->kind != LINK_BW) {
+			continue;
+		} else if (l->ran) {
+			link_findings(&l->res, &who, l->kind == LINK_BW ? bw_ceiling(run, l) : NULL,
+				      run->fs);
+		} else {
+			struct finding *f = finding_add(run->fs, SEV_ERROR, "cluster.link.failed",
+							"%s -> %s (%s) over %s: the %s test could not "
+							"run", p->name, t->name, l->res.addr, l->ifname,
+							link_kind_name(l->kind));
+
+			finding_pair(f, p->name, t->name, l->ifname);
+			finding_evidence(f, "%s", l->error);
+		}
+	}
+}
+
+/* ---- the report ---- */
+
+static json_t *links_json(struct run *run)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < run->nlinks; i++) {
+		const struct cluster_link *l = &run->links[i];
+		json_t *o = json_object();
+
+		jset_int(o, "target", l->target);
+		jset_int(o, "peer", l->peer);
+		jset_str(o, "target_name", run->nodes[l->target].name);
+		jset_str(o, "peer_name", run->nodes[l->peer].name);
+		jset_str(o, "ifname", l->ifname);
+		jset_str(o, "test", link_kind_name(l->kind));
+		jset_bool(o, "ran", l->ran);
+		if (!l->ran)
+			jset_str(o, "error", l->error);
+		json_object_set_new(o, "result", link_result_to_json(&l->res));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* ---- each node's own checks, settled by the link tests ---- */
+
+void cluster_node_checks(struct run *run)
+{
+	if (!run->o->node_rules || run->node_fs)
+		return;
+	run->node_fs = xcalloc((size_t)(run->n > 0 ? run->n : 1), sizeof(*run->node_fs));
+	run->settled = xcalloc((size_t)(run->n > 0 ? run->n : 1), sizeof(*run->settled));
+	for (int i = 0; i < run->n; i++) {
+		cluster_settled_init(&run->settled[i]);
+		if (!run->nodes[i].facts)
+			continue;
+		run->node_fs[i] = findings_new();
+		run->o->node_rules(run->nodes[i].facts, run->node_fs[i]);
+	}
+}
+
+void cluster_node_checks_free(struct run *run)
+{
+	for (int i = 0; run->node_fs && i < run->n; i++) {
+		findings_free(run->node_fs[i]);
+		cluster_settled_release(&run->settled[i]);
+	}
+	free(run->node_fs);
+	free(run->settled);
+	run->node_fs = NULL;
+	run->settled = NULL;
+}
+
+size_t cluster_node_errors(const struct run *run)
+{
+	size_t n = 0;
+
+	for (int i = 0; run->settled && i < run->n; i++)
+		for (size_t k = 0; k < run->settled[i].n; k++)
+			n += run->settled[i].v[k].verdict == CLUSTER_CONFIRMED &&
+			     run->settled[i].v[k].f->sev == SEV_ERROR;
+	return n;
+}
+
+/* nodes[].settled[]: each settleable finding's verdict; a withdrawn one keeps its whole finding. */
+static json_t *settled_json(const struct cluster_settled *st)
+{
+	json_t *arr = json_array();
+
+	for (size_t k = 0; k < st->n; k++) {
+		const struct cluster_settle_entry *e = &st->v[k];
+		json_t *o = json_object();
+
+		jset_str(o, "id", e->f->id);
+		jset_str(o, "verdict", cluster_settle_name(e->verdict));
+		jset_str(o, "severity", severity_name(e->f->sev));
+		jset_str(o, "title", e->f->title);
+		jset_str(o, "evidence", e->evidence);
+		if (e->verdict == CLUSTER_WITHDRAWN) {
+			struct findings one = { .v = (struct finding **)&e->f, .n = 1, .alloc = 1 };
+			json_t *a = findings_to_json(&one);
+
+			json_object_set(o, "finding", json_array_get(a, 0));
+			json_decref(a);
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* Each kept finding the settle table covers says so: "settled": "confirmed" or "unsettled". */
+static void mark_settled(json_t *arr, const struct findings *fs, const struct cluster_settled *st)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		for (size_t k = 0; k < st->n; k++)
+			if (st->v[k].f == fs->v[i])
+				jset_str(json_array_get(arr, i), "settled",
+					 cluster_settle_name(st->v[k].verdict));
+}
+
+json_t *cluster_report_doc(struct run *run, struct findings *fs, int code)
+{
+	json_t *payload = json_object(), *nodes = json_array(), *doc;
+
+	cluster_node_checks(run);	/* a run that failed early: unsettled */
+	for (int i = 0; i < run->n; i++) {
+		json_t *o;
+		const char *addr = i ? rdv_member_addr(run->r, i) : NULL;
+
+		if (!run->nodes[i].name[0])
+			continue;	/* a run that failed before the facts: nothing known */
+		o = json_object();
+		jset_int(o, "rank", i);
+		jset_str(o, "name", run->nodes[i].name);
+		jset_str(o, "addr", addr);
+		if (run->nodes[i].facts)
+			json_object_set(o, "facts", run->nodes[i].facts);
+		if (run->node_fs && run->node_fs[i]) {
+			json_t *arr;
+
+			findings_sort(run->node_fs[i]);
+			arr = findings_to_json(run->node_fs[i]);
+			if (run->settled[i].done) {
+				mark_settled(arr, run->node_fs[i], &run->settled[i]);
+				json_object_set_new(o, "settled", settled_json(&run->settled[i]));
+			}
+			json_object_set_new(o, "findings", arr);
+		}
+		json_array_append_new(nodes, o);
+	}
+	json_object_set_new(payload, "nodes", nodes);
+	json_object_set_new(payload, "links", links_json(run));
+	jset_int(run->timings, "total", time_now_ms() - run->t0);
+	json_object_set(payload, "timings_ms", run->timings);
+	doc = render_json_doc("cluster", payload, fs, code);
+	json_decref(payload);
+	return doc;
+}
+
+/* A node's own report when the run could not complete: what it knows, and why. */
+json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
+{
+	struct findings *fs = findings_new();
+	json_t *doc;
+	int config = 0;
+
+	cluster_events_findings(run->r, &run->o->rdv, fs);
+	if (!findings_count(fs, SEV_ERROR)) {
+		struct finding *f = finding_add(fs, SEV_ERROR, "cluster.rdv.aborted",
+						"the cluster check could not finish: %s", why->msg);
+		(void)f;
+	}
+	config = findings_find(fs, "cluster.rdv.duplicate_rank") ||
+		 findings_find(fs, "cluster.rdv.wrong_count") ||
+		 findings_find(fs, "cluster.rdv.bad_rank") || findings_find(fs, "cluster.rdv.version") ||
+		 (findings_find(fs, "cluster.auth.failed") &&
+		  findings_find(fs, "cluster.auth.failed")->sev == SEV_ERROR);
+	*code = config ? EXIT_FINDINGS : EXIT_CANNOT_RUN;
+	findings_sort(fs);
+	doc = cluster_report_doc(run, fs, *code);
+	json_object_set_new(doc, "error", json_string(why->msg));
+	findings_free(fs);
+	return doc;
+}
+
+/* Moves the findings of `from` that `want` accepts to the end of `to`. */
+static void move_wanted(struct findings *from, int (*want)(const char *id), struct findings *to)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < from->n; i++) {
+		struct finding *f = from->v[i];
+
+		if (!want(f->id)) {
+			from->v[keep++] = f;
+			continue;
+		}
+		ALLOC_GROW(to->v, to->n + 1, to->alloc);
+		to->v[to->n++] = f;
+	}
+	from->n = keep;
+}
+
+int cluster_report_node_findings(const json_t *report, int (*want)(const char *id),
+				 struct findings *out, struct err *e)
+{
+	const json_t *nodes = json_object_get(report, "nodes"), *n;
+	struct findings *got = findings_new();
+	size_t i;
+
+	if (!json_is_array(nodes)) {
+		findings_free(got);
+		return err_set(e, ERR_PEER, "the cluster report has no 'nodes' array");
+	}
+	json_array_foreach(nodes, i, n) {
+		const json_t *rank = json_object_get(n, "rank");
+		const json_t *arr = json_object_get(n, "findings");
+		const char *name = json_string_value(json_object_get(n, "name"));
+		struct findings *one;
+		size_t first = got->n;
+		char msg[256];
+
+		if (!json_is_integer(rank) || json_integer_value(rank) < 0 || !name || !*name ||
+		    json_integer_value(rank) >= (json_int_t)json_array_size(nodes)) {
+			findings_free(got);
+			return err_set(e, ERR_PEER, "the cluster report's nodes.%zu has no rank and "
+				       "name", i);
+		}
+		if (!arr)
+			continue;
+		one = findings_new();
+		if (!json_is_array(arr) || findings_from_json(one, arr, msg, sizeof(msg)) < 0) {
+			findings_free(one);
+			findings_free(got);
+			return err_set(e, ERR_PEER, "the cluster report's findings of %.200s "
+				       "(rank %lld) are unreadable: %s", name,
+				       (long long)json_integer_value(rank),
+				       json_is_array(arr) ? msg : "not an array");
+		}
+		move_wanted(one, want, got);
+		findings_free(one);
+		for (size_t k = first; k < got->n; k++) {
+			finding_node(got->v[k], name);
+			finding_rank(got->v[k], (int)json_integer_value(rank));
+		}
+	}
+	for (i = 0; i < got->n; i++) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		out->v[out->n++] = got->v[i];
+	}
+	got->n = 0;
+	findings_free(got);
+	return 0;
+}
+
+/* ---- text ---- */
+
+/* A member's string, "?" when the (peer's) report has none there. */
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "?";
+}
+
+/* Counts a settled[] array's verdicts. */
+static void settled_counts(const json_t *st, size_t c[3])
+{
+	json_t *e;
+	size_t k;
+
+	c[0] = c[1] = c[2] = 0;
+	json_array_foreach(st, k, e) {
+		const char *v = json_string_value(json_object_get(e, "verdict"));
+
+		if (!v)
+			continue;
+		c[!strcmp(v, "confirmed") ? 0 : !strcmp(v, "withdrawn") ? 1 : 2]++;
+	}
+}
+
+/*
+ * Per node: what the link tests made of its own guesses, and the confirmed ones (the unsettled
+ * too with --verbose). Withdrawn ones are not shown: the measurement disproved them.
+ */
+static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb)
+{
+	json_t *n;
+	size_t i, errors = 0;
+	int head = 0;
+
+	json_array_foreach(nodes, i, n) {
+		json_t *st = json_object_get(n, "settled"), *e;
+		struct findings *fs = findings_new();
+		size_t c[3], k, ne, nw, ni;
+		char buf[256];
+
+		if (!json_object_get(n, "findings") ||
+		    findings_from_json(fs, json_object_get(n, "findings"), buf, sizeof(buf)) < 0) {
+			findings_free(fs);
+			continue;
+		}
+		if (!head++)
+			strbuf_addstr(sb, "\nnode checks ('ncclcheck node' on each node), settled by the "
+				      "link tests:\n");
+		settled_counts(st, c);
+		ne = findings_count(fs, SEV_ERROR);
+		nw = findings_count(fs, SEV_WARN);
+		ni = findings_count(fs, SEV_INFO);
+		strbuf_addf(sb, "  %-20s ", jstr(n, "name"));
+		if (st)
+			strbuf_addf(sb, "%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
+				    "left: ", c[0], c[1], c[2]);
+		else
+			strbuf_addstr(sb, "not settled (the link tests did not finish): ");
+		strbuf_addf(sb, "%zu error%s, %zu warning%s, %zu note%s\n", ne, ne == 1 ? "" : "s",
+			    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
+		json_array_foreach(st, k, e) {
+			const char *v = json_string_value(json_object_get(e, "verdict"));
+
+			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
+				continue;
+			errors += !strcmp(v, "confirmed") &&
+				  !strcmp(jstr(e, "severity"), "error");
+			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
+				    jstr(e, "severity"),
+				    jstr(e, "id"),
+				    jstr(e, "title"),
+				    !strcmp(v, "confirmed") ? "measured" : "why not",
+				    jstr(e, "evidence"));
+		}
+		findings_free(fs);
+	}
+	if (errors)
+		strbuf_addf(sb, "  (%zu confirmed error%s: measured failures, counted in the exit "
+			    "code)\n", errors, errors == 1 ? "" : "s");
+}
+
+void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
+{
+	json_t *nodes = json_object_get(report, "nodes"), *links = json_object_get(report, "links");
+	json_t *n, *l;
+	size_t i;
+
+	if (json_array_size(nodes)) {
+		strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
+		json_array_foreach(nodes, i, n)
+			strbuf_addf(sb, "%s %s", i ? "," : ":",
+				    json_string_value(json_object_get(n, "name")));
+		strbuf_addch(sb, '\n');
+	}
+	if (!verbose && json_array_size(links) > CLUSTER_TEXT_LINKS) {
+		strbuf_addf(sb, "\n%zu link tests (each one is a finding below; --verbose lists the "
+			    "measurements)\n", json_array_size(links));
+		links = NULL;
+	}
+	if (json_array_size(links))
+		strbuf_addstr(sb, "\nlinks (peer -> target address over the target's interface):\n");
+	json_array_foreach(links, i, l) {
+		struct link_result r;
+		struct err e = ERR_INIT;
+		const char *err = json_string_value(json_object_get(l, "error"));
+
+		strbuf_addf(sb, "  %-5s %s -> %s %s: ", json_string_value(json_object_get(l, "test")),
+			    json_string_value(json_object_get(l, "peer_name")),
+			    json_string_value(json_object_get(l, "target_name")),
+			    json_string_value(json_object_get(l, "ifname")));
+		if (err) {
+			strbuf_addf(sb, "could not run: %s\n", err);
+			continue;
+		}
+		if (link_result_from_json(json_object_get(l, "result"), &r, &e) < 0) {
+			strbuf_addf(sb, "(unreadable result: %s)\n", e.msg);
+			continue;
+		}
+		link_result_text(&r, sb);
+		strbuf_addch(sb, '\n');
+		link_result_release(&r);
+	}
+	node_checks_text(nodes, verbose, sb);
+	{
+		json_t *t = json_object_get(report, "timings_ms");
+
+		static const char *const keys[] = { "probe", "join", "links", "total" };
+		const char *sep = "\n";
+
+		for (size_t k = 0; t && k < ARRAY_SIZE(keys); k++) {
+			if (!json_is_integer(json_object_get(t, keys[k])))
+				continue;
+			strbuf_addf(sb, "%s%s %lld ms", sep, keys[k], jpath_int(t, keys[k], -1));
+			sep = ", ";
+		}
+		if (t)
+			strbuf_addch(sb, '\n');
+	}
+}

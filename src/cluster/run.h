@@ -1,0 +1,115 @@
+/*
+ * The run of `ncclcheck cluster` on one node: rendezvous (net/rdv.h), this node's facts, the
+ * exchange of facts (each peer's validated before use), the link-test phases driven by the master
+ * over every pair in rounds of disjoint pairs (net/link_test.h's pair driver over the cluster's
+ * protocol), the cross-node rules (a hook), and the report the master builds and every node
+ * prints. Nothing here prints: progress goes through a callback, the result is a JSON document.
+ *
+ * Report document (render_json_doc("cluster", ...)):
+ *   { ..., verb: "cluster", nodes: [{rank, name, addr, facts, findings, settled}],
+ *     links: [{target, peer, target_name, peer_name, ifname, phase, ok, error, result}], rounds,
+ *     timings_ms,
+ *     findings: [...], summary, exit_code }
+ * nodes[].findings are the node's own (as `ncclcheck node` sees it) after the link tests settled
+ * them; settled[] is {id, verdict: confirmed|withdrawn|unsettled, severity, title, evidence} per
+ * settleable finding, with the whole finding for a withdrawn one (rules/cluster.h); the kept
+ * ones carry "settled": "confirmed" or "unsettled" in findings[] too.
+ */
+#ifndef NCCLCHECK_NET_CLUSTER_RUN_H
+#define NCCLCHECK_NET_CLUSTER_RUN_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "finding.h"
+#include "link/ceiling.h"
+#include "link/link.h"
+#include "model/cluster.h"
+#include "rdv/rdv.h"
+#include "util/err.h"
+
+/* struct cluster_link (one link test's record) is model/cluster.h's: the cross-node rules read it. */
+
+/* What the cross-node rules see: every node's validated facts and every link result. */
+struct cluster_input {
+	size_t n;
+	const char *const *names;	/* by rank */
+	json_t *const *facts;		/* by rank; validated (cluster_facts_check) */
+	const struct cluster_link *links;
+	size_t nlinks;
+	int sampled;			/* more nodes than the full mesh: ring neighbours + samples */
+	/*
+	 * By rank, may be NULL: each node's own findings (the node_rules hook's), which the hook
+	 * settles by the link tests into settled[] (rules/cluster.h cluster_settle) when the view
+	 * is complete; left as they are otherwise.
+	 */
+	struct findings *const *node_findings;
+	struct cluster_settled *settled;
+};
+
+/* The hook a later step fills with the cross-node rules (pure: no I/O). */
+typedef void (*cluster_rules_fn)(const struct cluster_input *in, struct findings *fs);
+
+/* Per-node rules on one node's facts (rules_run_node today; the model's rules later). */
+typedef void (*cluster_node_rules_fn)(const json_t *facts, struct findings *fs);
+
+struct cluster_opts {
+	struct rdv_opts rdv;
+	/* This node's facts; called while the join runs (new reference, never NULL). */
+	json_t *(*probe)(void *arg);
+	void *probe_arg;
+	int full_mesh_max;		/* all pairs up to this many nodes (default 32); ring and
+					 * sampled matchings beyond (net/sched.h) */
+	int connect;			/* phase: TCP connect + latency to every address (default 1) */
+	int mtu;			/* phase: path MTU with DF where connect worked (default 1) */
+	int ports;			/* phase: the target's ip_local_port_range (default 1): the
+					 * ring successor scans all of it, other peers sample it */
+	int sampled_ports;		/* ports a sampling peer tries (default 64) */
+	int bw;				/* phase: bandwidth in constant rounds (default 1) */
+	long facts_timeout_ms;		/* how long the master waits for every node's facts (60 s) */
+	long bw_ms;			/* per flow (default 500) */
+	int pings;			/* round trips per connect test (default 20) */
+	cluster_rules_fn xrules;	/* NULL: none yet */
+	cluster_node_rules_fn node_rules;	/* NULL: none */
+	/* Progress: a phase name and pairs done of total (master), or a state line (worker). */
+	void (*progress)(void *arg, const char *phase, int done, int total);
+	void *progress_arg;
+};
+
+void cluster_opts_init(struct cluster_opts *o);
+
+/*
+ * Runs the whole cluster check on this node. Returns the exit code (0, 1, 3) and the report in
+ * *report (new reference, never NULL once the rendezvous was tried): the master's report when
+ * the run completed, else this node's own account of why it could not (with its findings).
+ * -1 with `e` set only when nothing could start (the port is taken, bad options): exit 3 then.
+ */
+int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e);
+
+/*
+ * Checks that a peer's facts document can be used: an object with this schema_version, and the
+ * members the link tests read (host.hostname, net.interfaces[].{name, up, addrs[].{addr, family,
+ * class}}, sysctl.ip_local_port_range) of the right types. -1 with the field named in `e`.
+ */
+int cluster_facts_check(const json_t *facts, struct err *e);
+
+/*
+ * From a cluster report: every node's own findings (nodes[].findings, what the master's node
+ * rules said about that node's facts) whose id `want` accepts, each made about its node
+ * (finding_node: its name, finding_rank: its rank) and appended to `out` in nodes[] order. Strict:
+ * a nodes[] entry without an integer rank and a name, or findings that do not decode, make it
+ * return -1 with the node named in `e`, and nothing is added. A node without findings (its facts
+ * were refused: the report's own findings say so) adds nothing.
+ */
+int cluster_report_node_findings(const json_t *report, int (*want)(const char *id),
+				 struct findings *out, struct err *e);
+
+/*
+ * The report as lines for people (everything but the findings, which render_findings_text
+ * shows); the measurement of every link test when verbose or when there are few.
+ */
+struct strbuf;
+void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * net/cluster_run_int.h: what the cluster run's files share (cluster_run.c drives the run's
+ * phases; cluster_report.c checks a node's facts and builds the findings and the report).
+ * Internal to src/net; not a public interface.
+ */
+#ifndef NCCLCHECK_NET_CLUSTER_RUN_INT_H
+#define NCCLCHECK_NET_CLUSTER_RUN_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "cluster/run.h"
+#include "link/agent.h"
+#include "cluster/sched.h"
+
+/* ---- facts of a node, as the link tests need them ---- */
+
+struct caddr {
+	char ifname[LINK_IFNAME_LEN];
+	char addr[LINK_ADDR_LEN];
+	int family;
+	int priv;		/* a private address: where a cluster's own traffic usually goes */
+	struct link_ceiling ceil;	/* from the interface's speed and MTU in the facts */
+};
+
+struct cnode {
+	char name[256];
+	json_t *facts;		/* NULL when it was refused */
+	struct caddr *addrs;
+	size_t naddrs;
+	int range_lo, range_hi;
+	char boot_id[64];	/* its kernel's (host.boot_id), "" when unknown */
+	long long pus;		/* CPUs (topology.cpus.pus), 0 when unknown */
+	long long nofile;	/* descriptor limit (limits.nofile.hard): -1 unlimited, 0 unknown */
+};
+
+/* ---- the run ---- */
+
+struct run {
+	const struct cluster_opts *o;
+	struct rdv *r;
+	struct link_agent *agent;
+	pthread_mutex_t mu;
+	long next_id;
+	struct cnode *nodes;
+	int n;
+	struct cluster_link *links;
+	size_t nlinks, alinks;
+	int done, total;
+	const char *phase;
+	struct findings *fs;
+	int64_t t0;
+	json_t *timings;
+	/* the master's: each node's own findings (node_rules) and how the link tests settled them */
+	struct findings **node_fs;
+	struct cluster_settled *settled;
+	/*
+	 * Bandwidth links inside one kernel (a < b) that stayed slow measured alone: of that
+	 * kernel's links, the only ones a line rate may judge (cluster_links_findings).
+	 */
+	struct sched_flow *bw_alone_slow;
+	int nbw_alone_slow;
+};
+
+/* cluster_run.c: one test's request from `peer` to the target's address, and running it */
+void cluster_build_req(struct run *run, enum link_kind kind, int target, int peer,
+		       const struct caddr *a, struct link_req *req);
+void cluster_run_req(struct run *run, int target, int peer, const struct link_req *req,
+		     struct cluster_link *l);
+/* cluster_scan.c: targets scanned at once; the second look at scans that saw drops */
+int cluster_scan_concurrency(const struct run *run);
+void cluster_verify_scans(struct run *run);
+
+void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);
+void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs);
+void cluster_links_findings(struct run *run, int judged_elsewhere);
+/* Runs node_rules on every node's facts into run->node_fs (the hook then settles them). */
+void cluster_node_checks(struct run *run);
+void cluster_node_checks_free(struct run *run);
+/* The node findings the link tests confirmed as errors: they count toward the exit code. */
+size_t cluster_node_errors(const struct run *run);
+json_t *cluster_report_doc(struct run *run, struct findings *fs, int code);
+json_t *cluster_local_report(struct run *run, const struct err *why, int *code);
+
+#endif

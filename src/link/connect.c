@@ -1,0 +1,201 @@
+/*
+ * The connect test: the target listens on 1..8 ports of its address and echoes 8-byte pings;
+ * the peer connects to each from its chosen source (refused / timed out / no route / host
+ * unreachable told apart by errno) and times K ping-pongs on the first connection that worked.
+ */
+#include "link/link_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+#define ECHO_CONNS_MAX 16	/* connections the echo thread serves at once */
+
+struct connect_server {
+	struct link_server base;
+	int lfd[LINK_CONNECT_PORTS_MAX];
+	int nl;
+	int stop[2];
+	pthread_t thr;
+	int started;
+};
+
+/* Accepts and echoes until the stop pipe is readable. */
+static void *echo_main(void *arg)
+{
+	struct connect_server *s = arg;
+	struct pollfd p[1 + LINK_CONNECT_PORTS_MAX + ECHO_CONNS_MAX];
+	int conns[ECHO_CONNS_MAX], nc = 0;
+
+	for (;;) {
+		int np = 0, rc;
+
+		p[np++] = (struct pollfd){ .fd = s->stop[0], .events = POLLIN };
+		for (int i = 0; i < s->nl; i++)
+			p[np++] = (struct pollfd){ .fd = nc < ECHO_CONNS_MAX ? s->lfd[i] : -1,
+						   .events = POLLIN };
+		for (int i = 0; i < nc; i++)
+			p[np++] = (struct pollfd){ .fd = conns[i], .events = POLLIN };
+		rc = poll(p, (nfds_t)np, -1);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0 || p[0].revents)
+			break;
+		for (int i = 0; i < s->nl; i++) {
+			int fd;
+
+			if (!(p[1 + i].revents & POLLIN) || nc >= ECHO_CONNS_MAX)
+				continue;
+			fd = accept4(s->lfd[i], NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+			if (fd >= 0)
+				conns[nc++] = fd;
+		}
+		for (int i = nc - 1; i >= 0; i--) {
+			char buf[64];
+			ssize_t r;
+
+			if (!p[1 + s->nl + i].revents)
+				continue;
+			r = recv(conns[i], buf, sizeof(buf), MSG_DONTWAIT);
+			if (r > 0) {
+				/* a ping is 8 bytes; a peer that does not read its echoes loses them */
+				if (send(conns[i], buf, (size_t)r, MSG_DONTWAIT | MSG_NOSIGNAL) == r)
+					continue;
+			} else if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			close(conns[i]);
+			conns[i] = conns[--nc];
+		}
+	}
+	for (int i = 0; i < nc; i++)
+		close(conns[i]);
+	return NULL;
+}
+
+static void connect_stop(struct link_server *b, int wait_ms)
+{
+	struct connect_server *s = (struct connect_server *)b;
+	char c = 1;
+
+	(void)wait_ms;	/* the thread only polls: it leaves as soon as the pipe is written */
+	if (s->started) {
+		if (write(s->stop[1], &c, 1) < 0) {
+			/* the pipe cannot be full (one byte ever); nothing else to do */
+		}
+		pthread_join(s->thr, NULL);
+	}
+	for (int i = 0; i < s->nl; i++)
+		close(s->lfd[i]);
+	close(s->stop[0]);
+	close(s->stop[1]);
+	free(s);
+}
+
+struct link_server *link_connect_server(const struct link_req *req, struct link_ready *ready,
+					struct err *e)
+{
+	struct connect_server *s = xcalloc(1, sizeof(*s));
+
+	s->base.kind = LINK_CONNECT;
+	s->base.stop = connect_stop;
+	if (pipe2(s->stop, O_CLOEXEC) < 0) {
+		err_sys(e, "pipe");
+		free(s);
+		return NULL;
+	}
+	for (int i = 0; i < req->nports; i++) {
+		uint16_t bound = 0;
+		int fd = link_listen(req->addr, req->ports[i], 64, &bound, e);
+
+		if (fd < 0) {
+			connect_stop(&s->base, 0);
+			return NULL;
+		}
+		s->lfd[s->nl++] = fd;
+		ready->ports[ready->nports++] = bound;
+	}
+	if (pthread_create(&s->thr, NULL, echo_main, s)) {
+		err_set(e, ERR_SYS, "cannot start the echo thread");
+		connect_stop(&s->base, 0);
+		return NULL;
+	}
+	s->started = 1;
+	return &s->base;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* K ping-pongs of 8 bytes; fills the RTT figures. */
+static void pings(int fd, const struct link_req *req, struct link_connect_result *c)
+{
+	double *rtt = xcalloc((size_t)req->pings + 1, sizeof(*rtt));
+	int n = 0;
+
+	for (int i = 0; i < req->pings; i++) {
+		uint64_t seq = (uint64_t)i, back = 0;
+		int64_t t0 = time_now_ns(), deadline = time_now_ms() + req->timeout_ms;
+
+		if (net_write_full(fd, &seq, sizeof(seq), deadline, NULL) < 0 ||
+		    net_read_full(fd, &back, sizeof(back), deadline, NULL) < 0 || back != seq)
+			break;
+		rtt[n++] = (double)(time_now_ns() - t0) / 1000.0;
+	}
+	c->pings = n;
+	if (n) {
+		qsort(rtt, (size_t)n, sizeof(*rtt), cmp_double);
+		c->rtt_min_us = rtt[0];
+		c->rtt_max_us = rtt[n - 1];
+		c->rtt_p50_us = link_percentile(rtt, n, 50);
+		c->rtt_p99_us = link_percentile(rtt, n, 99);
+	}
+	free(rtt);
+}
+
+int link_connect_client(const struct link_req *req, const struct link_ready *ready,
+			struct link_result *res, struct err *e)
+{
+	struct link_connect_result *c = &res->c;
+	int first = -1;
+
+	if (ready->nports < 1 || ready->nports > LINK_CONNECT_PORTS_MAX)
+		return err_set(e, ERR_PEER, "the target opened no port to connect to");
+	c->ntries = 0;
+	for (int i = 0; i < ready->nports; i++) {
+		struct link_port_try *t = &c->tries[c->ntries++];
+		int64_t t0 = time_now_ns();
+		struct err le = ERR_INIT;
+		int fd = link_connect_to(req->addr, ready->ports[i], req->src, req->ifname,
+					 req->timeout_ms, &t->status, &t->err, &le);
+
+		t->port = ready->ports[i];
+		t->connect_us = (int)((time_now_ns() - t0) / 1000);
+		if (fd < 0) {
+			if (le.code != ERR_NONE && t->status == LINK_ERROR && !t->err)
+				t->err = EINVAL;
+			continue;
+		}
+		if (first < 0)
+			first = fd;
+		else
+			close(fd);
+	}
+	c->status = c->tries[0].status;
+	if (first >= 0) {
+		c->status = LINK_OK;
+		pings(first, req, c);
+		close(first);
+	}
+	return 0;
+}

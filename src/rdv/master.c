@@ -1,0 +1,581 @@
+/*
+ * net/rdv, master side: the poll loop that accepts, handshakes and serves every client, its
+ * timers (handshake deadlines, dead members, the join deadline, heartbeats). Locking: see rdv.c.
+ */
+#include "rdv/rdv_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ncclcheck.h"
+#include "net/auth.h"
+#include "net/frame.h"
+#include "net/proto.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static void queue_reject(struct rdv *r, struct client *c, const char *code, const char *text)
+{
+	struct msg m;
+
+	msg_init(&m, MSG_REJECT);
+	m.u.reject.code = (char *)code;
+	m.u.reject.message = (char *)text;
+	rdv_queue_msg(r, c, &m);
+	c->st = C_CLOSING;
+	c->deadline = time_now_ms() + 1000;
+}
+
+static void slot_put(struct rdv *r, const char *phase, long step, int rank, json_t *v)
+{
+	struct slot *s = rdv_slot_get(r, phase, step);
+
+	if (s->v[rank])
+		json_decref(s->v[rank]);
+	else
+		s->got++;
+	s->v[rank] = json_incref(v);
+	pthread_cond_broadcast(&r->cv);
+}
+
+/* ---- master ---- */
+
+static void member_dead(struct rdv *r, int rank, const char *why)
+{
+	struct member *m = &r->mem[rank];
+	char who[300], text[600];
+
+	if (m->gone)
+		return;
+	m->gone = 1;
+	if (m->c)
+		rdv_client_close(m->c);
+	m->c = NULL;
+	/* after the report, leaving is how a run ends; after a failure, the others leave on abort */
+	if (r->reported || m->byed || r->failed)
+		return;
+	rdv_rank_name(r, rank, who, sizeof(who));
+	snprintf(text, sizeof(text), "%s %s", who, why);
+	rdv_add_event(r, RDV_EV_DEAD, rank, m->host, m->addr, "dead", "%s", text);
+	rdv_master_fail(r, "dead", rank, rank, ERR_PEER, text);
+}
+
+static void drop_client(struct rdv *r, struct client *c)
+{
+	if (c->rank >= 0 && r->mem && (c->st == C_JOINED) && r->mem[c->rank].c == c)
+		r->mem[c->rank].c = NULL;
+	rdv_client_close(c);
+}
+
+/* A refused claim, remembered for the missing-rank report of that rank. */
+static void note_fail(struct rdv *r, long rank, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note_fail(struct rdv *r, long rank, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->mem || rank < 0 || rank >= r->o.nnodes)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->mem[rank].last_fail, sizeof(r->mem[rank].last_fail), fmt, ap);
+	va_end(ap);
+}
+
+static void config_error(struct rdv *r, struct client *c, enum rdv_event_kind k, const char *code,
+			 const char *text)
+{
+	rdv_add_event(r, k, (int)c->rank, c->host, c->addr, code, "%s", text);
+	queue_reject(r, c, code, text);
+	rdv_master_fail(r, code, (int)c->rank, -1, ERR_USAGE, text);
+}
+
+static void on_hello(struct rdv *r, struct client *c, const struct msg_hello *h)
+{
+	struct msg m;
+	char text[700];
+
+	c->rank = h->rank;
+	c->nnodes = h->nnodes;
+	snprintf(c->host, sizeof(c->host), "%s", h->host);
+	snprintf(c->wnonce, sizeof(c->wnonce), "%s", h->nonce);
+	if (h->version != PROTO_VERSION) {
+		snprintf(text, sizeof(text), "rank %ld (%s, %s) speaks protocol version %ld (%s), "
+			 "the master (%s) speaks %d (ncclcheck %s): run the same ncclcheck on every "
+			 "node", h->rank, h->host, c->addr, h->version, h->tool, r->host,
+			 PROTO_VERSION, NCCLCHECK_VERSION);
+		config_error(r, c, RDV_EV_VERSION, REJECT_VERSION, text);
+		return;
+	}
+	if (r->failed) {
+		queue_reject(r, c, REJECT_ABORTED, r->fail.msg);
+		return;
+	}
+	if (auth_nonce(c->mnonce, NULL) < 0) {
+		queue_reject(r, c, REJECT_PROTOCOL, "the master cannot make a nonce");
+		return;
+	}
+	msg_init(&m, MSG_CHALLENGE);
+	m.u.challenge.version = PROTO_VERSION;
+	m.u.challenge.auth = r->o.token_len ? 1 : 0;
+	m.u.challenge.heartbeat_ms = r->o.heartbeat_ms;
+	memcpy(m.u.challenge.nonce, c->mnonce, sizeof(c->mnonce));
+	rdv_queue_msg(r, c, &m);
+	c->st = C_AUTH;
+	c->deadline = rdv_deadline_after(r->o.handshake_ms);
+}
+
+/* The claim of a hello (count, rank, not taken), once its token is proven. */
+static int claim_ok(struct rdv *r, struct client *c)
+{
+	char text[1400];
+	long rank = c->rank;
+
+	if (c->nnodes != r->o.nnodes) {
+		snprintf(text, sizeof(text), "%s (%s, rank %ld) was told the job has %ld nodes, the "
+			 "master (%s) %d: NNODES / --nodes must be the same on every node", c->host,
+			 c->addr, rank, c->nnodes, r->host, r->o.nnodes);
+		config_error(r, c, RDV_EV_WRONG_COUNT, REJECT_WRONG_COUNT, text);
+		return 0;
+	}
+	if (rank >= r->o.nnodes) {
+		snprintf(text, sizeof(text), "%s (%s) claims rank %ld, but the job has %d nodes "
+			 "(ranks 0..%d)", c->host, c->addr, rank, r->o.nnodes, r->o.nnodes - 1);
+		config_error(r, c, RDV_EV_BAD_RANK, REJECT_BAD_RANK, text);
+		return 0;
+	}
+	if (rank == 0 || r->mem[rank].joined) {
+		snprintf(text, sizeof(text), "two nodes claim rank %ld: %s (%s) and %s (%s): every "
+			 "node needs its own NODE_RANK / --node-rank", rank, r->mem[rank].host,
+			 rank == 0 ? "the master" : r->mem[rank].addr, c->host, c->addr);
+		config_error(r, c, RDV_EV_DUPLICATE_RANK, REJECT_DUPLICATE_RANK, text);
+		return 0;
+	}
+	return 1;
+}
+
+static void on_auth(struct rdv *r, struct client *c, const struct msg_auth *a)
+{
+	char text[700], want[PROTO_MAC_HEX + 1];
+	struct msg m;
+	long rank = c->rank;
+
+	if (r->o.token_len) {
+		auth_mac(r->o.token, r->o.token_len, "worker", c->wnonce, c->mnonce, rank,
+			 r->o.nnodes, want);
+		if (!auth_equal(want, a->mac)) {
+			snprintf(text, sizeof(text), "%s from %s claimed rank %ld with %s", c->host,
+				 c->addr, rank, a->mac[0] ? "a wrong token" : "no token");
+			rdv_add_event(r, RDV_EV_AUTH_FAILED, (int)rank, c->host, c->addr, REJECT_AUTH,
+				  "%s", text);
+			note_fail(r, rank, "its attempt from %s (%s) was refused: %s", c->addr, c->host,
+				  a->mac[0] ? "wrong token" : "no token");
+			queue_reject(r, c, REJECT_AUTH, a->mac[0] ?
+				     "the token does not match the master's (NCCLCHECK_TOKEN / "
+				     "--token-file must be the same on every node)" :
+				     "the master wants a token (NCCLCHECK_TOKEN or --token-file)");
+			return;
+		}
+	}
+	/* counts and ranks are judged only after the token: a stranger cannot end the run */
+	if (!claim_ok(r, c))
+		return;
+	if (r->failed) {
+		queue_reject(r, c, REJECT_ABORTED, r->fail.msg);
+		return;
+	}
+	msg_init(&m, MSG_WELCOME);
+	m.u.welcome.nnodes = r->o.nnodes;
+	if (r->o.token_len)
+		auth_mac(r->o.token, r->o.token_len, "master", c->wnonce, c->mnonce, rank,
+			 r->o.nnodes, m.u.welcome.mac);
+	rdv_queue_msg(r, c, &m);
+	c->st = C_JOINED;
+	c->last_rx = time_now_ms();
+	r->mem[rank].c = c;
+	r->mem[rank].joined = 1;
+	snprintf(r->mem[rank].host, sizeof(r->mem[rank].host), "%s", c->host);
+	snprintf(r->mem[rank].addr, sizeof(r->mem[rank].addr), "%s", c->addr);
+	{
+		int all = 1;
+
+		for (int i = 0; i < r->o.nnodes; i++)
+			all &= r->mem[i].joined;
+		r->joined_all = all;
+	}
+	pthread_cond_broadcast(&r->cv);
+}
+
+static void on_member_msg(struct rdv *r, struct client *c, struct msg *m)
+{
+	int rank = (int)c->rank;
+	long claimed = -1;
+
+	switch (m->type) {
+	case MSG_HEARTBEAT: claimed = m->u.heartbeat.rank; break;
+	case MSG_FACTS: claimed = m->u.facts.rank; break;
+	case MSG_RESULT: claimed = m->u.result.rank; break;
+	case MSG_BYE: claimed = m->u.bye.rank; break;
+	case MSG_ABORT: claimed = rank; break;
+	default: break;
+	}
+	if (claimed != rank) {
+		char why[200];
+
+		if (claimed < 0)
+			snprintf(why, sizeof(why), "broke the protocol (sent '%s' mid-run)",
+				 msg_type_name(m->type));
+		else
+			snprintf(why, sizeof(why), "broke the protocol (a '%s' for rank %ld)",
+				 msg_type_name(m->type), claimed);
+		rdv_add_event(r, RDV_EV_GARBAGE, rank, c->host, c->addr, "protocol", "%s from %s %s",
+			  c->host, c->addr, why);
+		member_dead(r, rank, why);
+		return;
+	}
+	switch (m->type) {
+	case MSG_FACTS:
+		slot_put(r, "facts", 0, rank, m->u.facts.facts);
+		break;
+	case MSG_RESULT:
+		slot_put(r, m->u.result.phase, m->u.result.step, rank, m->u.result.payload);
+		break;
+	case MSG_BYE:
+		c->st = C_BYE;
+		r->mem[rank].byed = 1;
+		pthread_cond_broadcast(&r->cv);
+		break;
+	case MSG_ABORT: {
+		char who[300], text[PROTO_TEXT_MAX + 400];
+
+		rdv_rank_name(r, rank, who, sizeof(who));
+		snprintf(text, sizeof(text), "%s gave up: %s", who, m->u.abort.message);
+		rdv_add_event(r, RDV_EV_ABORTED, rank, c->host, c->addr, m->u.abort.code, "%s", text);
+		rdv_master_fail(r, m->u.abort.code, rank, rank, ERR_PEER, text);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void master_on_msg(struct rdv *r, struct client *c, struct msg *m)
+{
+	if (c->st == C_HELLO && m->type == MSG_HELLO) {
+		on_hello(r, c, &m->u.hello);
+		return;
+	}
+	if (c->st == C_AUTH && m->type == MSG_AUTH) {
+		on_auth(r, c, &m->u.auth);
+		return;
+	}
+	if (c->st == C_JOINED) {
+		on_member_msg(r, c, m);
+		return;
+	}
+	if (c->st == C_CLOSING || c->st == C_BYE)
+		return;
+	rdv_add_event(r, RDV_EV_GARBAGE, -1, c->host[0] ? c->host : NULL, c->addr, "protocol",
+		  "%s sent '%s' out of turn (expected '%s'); dropped", c->addr, msg_type_name(m->type),
+		  c->st == C_HELLO ? "hello" : "auth");
+	drop_client(r, c);
+}
+
+static void client_eof(struct rdv *r, struct client *c, const char *why)
+{
+	if (c->st == C_JOINED && c->rank >= 0 && r->mem && r->mem[c->rank].c == c) {
+		member_dead(r, (int)c->rank, why);
+		return;
+	}
+	if ((c->st == C_HELLO || c->st == C_AUTH) && c->sent_bytes)
+		rdv_add_event(r, RDV_EV_GARBAGE, -1, NULL, c->addr, "eof",
+			  "%s closed the connection in the middle of the handshake", c->addr);
+	drop_client(r, c);
+}
+
+static int text_header(const unsigned char *h)
+{
+	for (int i = 0; i < FRAME_HDR; i++)
+		if (h[i] < 0x20 || h[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+static void master_read(struct rdv *r, struct client *c)
+{
+	char buf[16384];
+	size_t budget = READ_BUDGET;
+
+	while (c->fd >= 0 && budget) {
+		ssize_t n = recv(c->fd, buf, sizeof(buf) < budget ? sizeof(buf) : budget, MSG_DONTWAIT);
+		size_t off = 0;
+
+		if (n == 0) {
+			client_eof(r, c, "closed the connection (the process ended or was killed)");
+			return;
+		}
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				client_eof(r, c, "reset the connection (the process ended or was killed)");
+			return;
+		}
+		budget -= (size_t)n;
+		c->sent_bytes = 1;
+		c->last_rx = time_now_ms();
+		if (c->st == C_CLOSING)
+			continue;	/* a refused peer's last words are not read */
+		while (off < (size_t)n && c->fd >= 0) {
+			struct err e = ERR_INIT;
+			json_t *j = NULL;
+			size_t used = 0;
+			enum frame_status st;
+			struct msg m;
+
+			c->rd.cap = c->st == C_JOINED ? r->o.frame_cap : 65536;
+			st = frame_reader_feed(&c->rd, buf + off, (size_t)n - off, &used, &j, &e);
+			off += used;
+			if (st == FRAME_AGAIN)
+				break;
+			if (st != FRAME_OK || msg_from_json(j, &m, &e) < 0) {
+				enum rdv_event_kind k = st == FRAME_TOOBIG ? RDV_EV_OVERSIZED
+									   : RDV_EV_GARBAGE;
+
+				if (st == FRAME_TOOBIG && c->st != C_JOINED && text_header(c->rd.hdr)) {
+					/* "GET " is no length: a stranger speaking text (HTTP, SSH, ...) */
+					k = RDV_EV_GARBAGE;
+					err_set(&e, ERR_PEER, "it starts with '%.4s', not a frame header",
+						(const char *)c->rd.hdr);
+				}
+
+				json_decref(j);
+				rdv_add_event(r, k, c->st == C_JOINED ? (int)c->rank : -1,
+					  c->host[0] ? c->host : NULL, c->addr, frame_status_name(st),
+					  "%s%s%s sent %s: %s; dropped", c->addr, c->host[0] ? " " : "",
+					  c->host, k == RDV_EV_OVERSIZED ? "an oversized frame" :
+					  "something that is not ncclcheck's protocol", e.msg);
+				if (c->st == C_JOINED && c->rank >= 0) {
+					member_dead(r, (int)c->rank, "broke the protocol");
+				} else {
+					note_fail(r, c->rank, "its attempt from %s was dropped: %s", c->addr,
+						  e.msg);
+					drop_client(r, c);
+				}
+				return;
+			}
+			json_decref(j);
+			master_on_msg(r, c, &m);
+			msg_release(&m);
+		}
+	}
+}
+
+static void master_accept(struct rdv *r)
+{
+	for (;;) {
+		char peer[64];
+		struct err e = ERR_INIT;
+		int fd = net_accept(r->lfd, 0, peer, sizeof(peer), &e);
+		size_t live = 0;
+
+		if (fd < 0)
+			return;
+		for (size_t i = 0; i < r->ncl; i++)
+			live += r->cl[i]->fd >= 0;
+		if (live >= (size_t)r->o.nnodes + EXTRA_CLIENTS || r->stop) {
+			close(fd);
+			continue;
+		}
+		ALLOC_GROW(r->cl, r->ncl + 1, r->acl);
+		r->cl[r->ncl] = rdv_client_new(fd, peer);
+		r->cl[r->ncl]->deadline = rdv_deadline_after(r->o.handshake_ms);
+		r->cl[r->ncl]->rd.cap = 65536;
+		r->ncl++;
+	}
+}
+
+static void master_timers(struct rdv *r, int64_t now)
+{
+	for (size_t i = 0; i < r->ncl; i++) {
+		struct client *c = r->cl[i];
+
+		if (c->fd < 0)
+			continue;
+		if ((c->st == C_HELLO || c->st == C_AUTH) && now >= c->deadline) {
+			rdv_add_event(r, RDV_EV_STALLED, -1, c->host[0] ? c->host : NULL, c->addr,
+				  c->st == C_HELLO ? "hello" : "auth",
+				  "%s%s%s sent no %s within %.1f s; dropped", c->addr,
+				  c->host[0] ? " " : "", c->host, c->st == C_HELLO ? "hello" : "answer to "
+				  "the challenge", (double)r->o.handshake_ms / 1000);
+			note_fail(r, c->rank, "its attempt from %s stalled in the handshake", c->addr);
+			drop_client(r, c);
+		} else if (c->st == C_CLOSING && (now >= c->deadline || c->out.len == 0)) {
+			drop_client(r, c);
+		}
+	}
+	for (int i = 1; r->mem && i < r->o.nnodes; i++) {
+		struct member *m = &r->mem[i];
+
+		if (m->joined && !m->gone && !m->byed && m->c && now - m->c->last_rx > r->o.dead_ms) {
+			char why[200];
+
+			snprintf(why, sizeof(why), "sent nothing for %.1f s, not even a heartbeat (the "
+				 "process is stopped, hung, or its host is gone)",
+				 (double)(now - m->c->last_rx) / 1000);
+			member_dead(r, i, why);
+		}
+	}
+	if (!r->joined_all && !r->failed && now >= r->join_deadline) {
+		struct strbuf sb = STRBUF_INIT;
+		int nmiss = 0;
+
+		for (int i = 1; i < r->o.nnodes; i++) {
+			const char *h = rdv_rank_host(r, i);
+
+			if (r->mem[i].joined)
+				continue;
+			rdv_add_event(r, RDV_EV_MISSING, i, h, NULL, "missing", "rank %d%s%s%s never "
+				  "arrived within %.0f s%s%s", i, h ? " (" : "", h ? h : "", h ? ")" : "",
+				  (double)r->o.join_timeout_ms / 1000, r->mem[i].last_fail[0] ? "; " : "",
+				  r->mem[i].last_fail);
+			strbuf_addf(&sb, "%s%d%s%s%s", nmiss ? ", " : "", i, h ? " (" : "",
+				    h ? h : "", h ? ")" : "");
+			nmiss++;
+		}
+		{
+			char text[1024];
+
+			snprintf(text, sizeof(text), "%s %s never joined the master %s:%d within %.0f s",
+				 nmiss == 1 ? "rank" : "ranks", sb.buf, r->host, r->o.master_port,
+				 (double)r->o.join_timeout_ms / 1000);
+			rdv_master_fail(r, "missing", -1, -1, ERR_TIMEOUT, text);
+		}
+		strbuf_release(&sb);
+	}
+	if (now >= r->next_hb) {
+		struct msg hb;
+
+		msg_init(&hb, MSG_HEARTBEAT);
+		hb.u.heartbeat.rank = 0;
+		hb.u.heartbeat.seq = r->hb_seq++;
+		for (int i = 1; r->mem && i < r->o.nnodes; i++)
+			if (r->mem[i].joined && !r->mem[i].gone && r->mem[i].c)
+				rdv_queue_msg(r, r->mem[i].c, &hb);
+		r->next_hb = now + r->o.heartbeat_ms;
+	}
+}
+
+static int master_flushed(struct rdv *r)
+{
+	for (size_t i = 0; i < r->ncl; i++)
+		if (r->cl[i]->fd >= 0 && r->cl[i]->out.len > r->cl[i]->out_off)
+			return 0;
+	for (int i = 1; r->mem && i < r->o.nnodes; i++)
+		if (r->mem[i].joined && !r->mem[i].gone && !r->mem[i].byed && !r->failed)
+			return 0;
+	return 1;
+}
+
+static void reap(struct rdv *r)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < r->ncl; i++) {
+		struct client *c = r->cl[i];
+		int member = c->rank >= 0 && r->mem && c->rank < r->o.nnodes && r->mem[c->rank].c == c;
+
+		if (c->fd < 0 && !member)
+			rdv_client_free(c);
+		else
+			r->cl[j++] = c;
+	}
+	r->ncl = j;
+}
+
+void *rdv_master_main(void *arg)
+{
+	struct rdv *r = arg;
+	struct pollfd *pfd = NULL;
+	struct client **pc = NULL;
+	size_t apfd = 0, apc = 0;
+
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		int64_t now = time_now_ms(), next;
+		size_t n = 0;
+		int timeout;
+
+		if (r->stop && (master_flushed(r) || now >= r->stop_deadline))
+			break;
+		master_timers(r, now);
+		for (size_t i = 0; i < r->ncl; i++)
+			if (r->cl[i]->fd >= 0 && r->cl[i]->out.len > r->cl[i]->out_off &&
+			    rdv_client_flush(r->cl[i]) < 0)
+				client_eof(r, r->cl[i], "reset the connection");
+		reap(r);
+
+		ALLOC_GROW(pfd, r->ncl + 2, apfd);
+		ALLOC_GROW(pc, r->ncl + 2, apc);
+		pfd[n] = (struct pollfd){ .fd = r->wake[0], .events = POLLIN };
+		pc[n++] = NULL;
+		pfd[n] = (struct pollfd){ .fd = r->stop ? -1 : r->lfd, .events = POLLIN };
+		pc[n++] = NULL;
+		next = r->next_hb;
+		for (size_t i = 0; i < r->ncl; i++) {
+			struct client *c = r->cl[i];
+
+			if (c->fd < 0)
+				continue;
+			pfd[n] = (struct pollfd){ .fd = c->fd, .events = POLLIN };
+			if (c->out.len > c->out_off)
+				pfd[n].events |= POLLOUT;
+			if ((c->st == C_HELLO || c->st == C_AUTH || c->st == C_CLOSING) &&
+			    c->deadline < next)
+				next = c->deadline;
+			if (c->st == C_JOINED && c->last_rx + r->o.dead_ms + 1 < next)
+				next = c->last_rx + r->o.dead_ms + 1;
+			pc[n++] = c;
+		}
+		if (!r->joined_all && r->join_deadline < next)
+			next = r->join_deadline;
+		if (r->stop && r->stop_deadline < next)
+			next = r->stop_deadline;
+		timeout = next <= now ? 0 : next - now > 1000 ? 1000 : (int)(next - now);
+
+		pthread_mutex_unlock(&r->mu);
+		poll(pfd, n, timeout);
+		pthread_mutex_lock(&r->mu);
+
+		if (pfd[0].revents)
+			rdv_drain_wake(r);
+		if (pfd[1].revents & POLLIN)
+			master_accept(r);
+		for (size_t i = 2; i < n; i++) {
+			struct client *c = pc[i];
+
+			if (c->fd < 0 || !pfd[i].revents)
+				continue;
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+				master_read(r, c);
+			if (c->fd >= 0 && (pfd[i].revents & POLLOUT) && rdv_client_flush(c) < 0)
+				client_eof(r, c, "reset the connection");
+		}
+	}
+	/* whatever is left is closed now */
+	for (size_t i = 0; i < r->ncl; i++)
+		rdv_client_close(r->cl[i]);
+	pthread_mutex_unlock(&r->mu);
+	free(pfd);
+	free(pc);
+	return NULL;
+}

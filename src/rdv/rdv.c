@@ -1,0 +1,537 @@
+/*
+ * net/rdv: see rdv.h. One mutex guards the whole state; the I/O thread holds it except while it
+ * polls (or connects), the calling thread holds it to queue messages and waits on the condition
+ * variable (CLOCK_MONOTONIC) for the I/O thread's news.
+ */
+#include "rdv/rdv_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ncclcheck.h"
+#include "net/auth.h"
+#include "net/frame.h"
+#include "net/proto.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static const char *const event_names[RDV_EV_COUNT] = {
+	[RDV_EV_AUTH_NONE] = "auth_none", [RDV_EV_MISSING] = "missing",
+	[RDV_EV_DUPLICATE_RANK] = "duplicate_rank", [RDV_EV_WRONG_COUNT] = "wrong_count",
+	[RDV_EV_BAD_RANK] = "bad_rank", [RDV_EV_VERSION] = "version",
+	[RDV_EV_AUTH_FAILED] = "auth_failed", [RDV_EV_GARBAGE] = "garbage",
+	[RDV_EV_OVERSIZED] = "oversized", [RDV_EV_STALLED] = "stalled", [RDV_EV_DEAD] = "dead",
+	[RDV_EV_UNREACHABLE] = "unreachable", [RDV_EV_REJECTED] = "rejected",
+	[RDV_EV_ABORTED] = "aborted", [RDV_EV_SLOW] = "slow",
+};
+
+const char *rdv_event_name(enum rdv_event_kind k)
+{
+	return (unsigned)k < RDV_EV_COUNT ? event_names[k] : "?";
+}
+
+void rdv_opts_init(struct rdv_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->master_port = 29500;
+	o->nnodes = 1;
+	o->join_timeout_ms = 60000;
+	o->heartbeat_ms = 500;
+	o->dead_ms = 3000;
+	o->handshake_ms = 5000;
+	o->frame_cap = FRAME_MAX_DEFAULT;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct rdv *rdv_new(const struct rdv_opts *o)
+{
+	struct rdv *r = xcalloc(1, sizeof(*r));
+	pthread_condattr_t ca;
+
+	r->o = *o;
+	r->master_host = dup_or_null(o->master_host);
+	r->listen_addr = dup_or_null(o->listen_addr);
+	r->host = xstrdup(o->host ? o->host : "?");
+	r->proc_root = dup_or_null(o->proc_root);
+	if (o->token && o->token_len) {
+		r->token = xmalloc(o->token_len);
+		memcpy(r->token, o->token, o->token_len);
+	} else {
+		r->o.token_len = 0;
+	}
+	if (o->nexpected) {
+		r->expected = xcalloc(o->nexpected, sizeof(*r->expected));
+		for (size_t i = 0; i < o->nexpected; i++)
+			r->expected[i] = dup_or_null(o->expected_hosts[i]);
+	}
+	r->o.master_host = r->master_host;
+	r->o.listen_addr = r->listen_addr;
+	r->o.host = r->host;
+	r->o.proc_root = r->proc_root;
+	r->o.token = r->token;
+	r->o.expected_hosts = (const char *const *)r->expected;
+	if (r->o.frame_cap == 0)
+		r->o.frame_cap = FRAME_MAX_DEFAULT;
+	if (r->o.heartbeat_ms <= 0)
+		r->o.heartbeat_ms = 500;
+	if (r->o.dead_ms < 2 * r->o.heartbeat_ms)
+		r->o.dead_ms = 2 * r->o.heartbeat_ms;
+	if (r->o.handshake_ms <= 0)
+		r->o.handshake_ms = 5000;
+	r->master = o->rank == 0;
+	r->lfd = -1;
+	r->wake[0] = r->wake[1] = -1;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&r->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (r->master && o->nnodes > 0 && o->nnodes <= PROTO_NODES_MAX) {
+		r->mem = xcalloc((size_t)o->nnodes, sizeof(*r->mem));
+		snprintf(r->mem[0].host, sizeof(r->mem[0].host), "%s", r->host);
+		r->mem[0].joined = 1;
+	}
+	return r;
+}
+
+struct client *rdv_client_new(int fd, const char *addr)
+{
+	struct client *c = xcalloc(1, sizeof(*c));
+
+	c->fd = fd;
+	c->rank = -1;
+	snprintf(c->addr, sizeof(c->addr), "%s", addr ? addr : "?");
+	frame_reader_init(&c->rd, 0);
+	strbuf_init(&c->out, 0);
+	return c;
+}
+
+void rdv_client_close(struct client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+void rdv_client_free(struct client *c)
+{
+	if (!c)
+		return;
+	rdv_client_close(c);
+	frame_reader_release(&c->rd);
+	strbuf_release(&c->out);
+	free(c);
+}
+
+static void slots_free(struct slot *s, int n)
+{
+	while (s) {
+		struct slot *next = s->next;
+
+		for (int i = 0; i < n; i++)
+			json_decref(s->v[i]);
+		free(s->v);
+		free(s);
+		s = next;
+	}
+}
+
+void rdv_free(struct rdv *r)
+{
+	if (!r)
+		return;
+	if (r->th_started) {
+		pthread_mutex_lock(&r->mu);
+		r->stop = 1;
+		r->stop_deadline = time_now_ms();
+		pthread_mutex_unlock(&r->mu);
+		if (r->wake[1] >= 0 && write(r->wake[1], "x", 1) < 0) {
+			/* the pipe is full: the thread is awake anyway */
+		}
+		pthread_join(r->th, NULL);
+	}
+	for (size_t i = 0; i < r->ncl; i++)
+		rdv_client_free(r->cl[i]);
+	free(r->cl);
+	rdv_client_free(r->wc);
+	slots_free(r->slots, r->o.nnodes);
+	while (r->inbox) {
+		struct inmsg *n = r->inbox->next;
+
+		msg_release(&r->inbox->m);
+		free(r->inbox);
+		r->inbox = n;
+	}
+	if (r->lfd >= 0)
+		close(r->lfd);
+	if (r->wake[0] >= 0)
+		close(r->wake[0]);
+	if (r->wake[1] >= 0)
+		close(r->wake[1]);
+	for (size_t i = 0; i < r->o.nexpected; i++)
+		free(r->expected[i]);
+	free(r->expected);
+	free(r->mem);
+	free(r->ev);
+	free(r->master_host);
+	free(r->listen_addr);
+	free(r->host);
+	free(r->proc_root);
+	free(r->token);
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+	free(r);
+}
+
+/* ---- small helpers (all called with the lock held) ---- */
+
+void rdv_wake(struct rdv *r)
+{
+	if (r->wake[1] >= 0 && write(r->wake[1], "x", 1) < 0) {
+		/* full pipe: a wake-up is pending already */
+	}
+}
+
+__attribute__((format(printf, 7, 8)))
+void rdv_add_event(struct rdv *r, enum rdv_event_kind k, int rank, const char *host,
+		  const char *addr, const char *code, const char *fmt, ...)
+{
+	struct rdv_event *ev;
+	va_list ap;
+
+	ALLOC_GROW(r->ev, r->nev + 1, r->aev);
+	ev = &r->ev[r->nev++];
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = k;
+	ev->rank = rank;
+	snprintf(ev->host, sizeof(ev->host), "%s", host ? host : "");
+	snprintf(ev->addr, sizeof(ev->addr), "%s", addr ? addr : "");
+	snprintf(ev->code, sizeof(ev->code), "%s", code ? code : "");
+	va_start(ap, fmt);
+	vsnprintf(ev->msg, sizeof(ev->msg), fmt, ap);
+	va_end(ap);
+	ev->at_ms = time_now_ms();
+}
+
+const char *rdv_rank_host(struct rdv *r, int rank)
+{
+	if (r->mem && rank >= 0 && rank < r->o.nnodes && r->mem[rank].host[0])
+		return r->mem[rank].host;
+	if (rank >= 0 && (size_t)rank < r->o.nexpected && r->expected[rank])
+		return r->expected[rank];
+	return NULL;
+}
+
+/* "rank 2 (node-b)" or "rank 2" */
+void rdv_rank_name(struct rdv *r, int rank, char *buf, size_t len)
+{
+	const char *h = rdv_rank_host(r, rank);
+
+	if (h)
+		snprintf(buf, len, "rank %d (%s)", rank, h);
+	else
+		snprintf(buf, len, "rank %d", rank);
+}
+
+int rdv_queue_msg(struct rdv *r, struct client *c, const struct msg *m)
+{
+	struct err e = ERR_INIT;
+	json_t *j;
+	enum frame_status st;
+
+	if (!c || c->fd < 0)
+		return -1;
+	j = msg_to_json(m, &e);
+	if (!j)
+		return -1;
+	st = frame_encode(j, r->o.frame_cap, &c->out, &e);
+	json_decref(j);
+	rdv_wake(r);
+	return st == FRAME_OK ? 0 : -1;
+}
+
+
+void rdv_queue_abort(struct rdv *r, struct client *c, const char *code, const char *text,
+		    int rank)
+{
+	struct msg m;
+
+	msg_init(&m, MSG_ABORT);
+	m.u.abort.code = (char *)code;
+	m.u.abort.message = (char *)text;
+	m.u.abort.rank = rank;
+	m.u.abort.host = (char *)(rank >= 0 ? rdv_rank_host(r, rank) : NULL);
+	rdv_queue_msg(r, c, &m);
+}
+
+/* Master: the run cannot go on. Every joined worker hears why at once. */
+void rdv_master_fail(struct rdv *r, const char *code, int rank, int skip, enum err_code ec,
+		    const char *text)
+{
+	if (r->failed)
+		return;
+	r->failed = 1;
+	err_set(&r->fail, ec, "%s", text);
+	for (int i = 1; r->mem && i < r->o.nnodes; i++)
+		if (r->mem[i].joined && !r->mem[i].gone && i != skip)
+			rdv_queue_abort(r, r->mem[i].c, code, text, rank);
+	pthread_cond_broadcast(&r->cv);
+}
+
+struct slot *rdv_slot_get(struct rdv *r, const char *phase, long step)
+{
+	struct slot *s;
+
+	for (s = r->slots; s; s = s->next)
+		if (s->step == step && !strcmp(s->phase, phase))
+			return s;
+	s = xcalloc(1, sizeof(*s));
+	snprintf(s->phase, sizeof(s->phase), "%s", phase);
+	s->step = step;
+	s->v = xcalloc((size_t)r->o.nnodes, sizeof(*s->v));
+	s->next = r->slots;
+	r->slots = s;
+	return s;
+}
+
+void rdv_slot_remove(struct rdv *r, struct slot *s)
+{
+	struct slot **pp = &r->slots;
+
+	while (*pp && *pp != s)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = s->next;
+	for (int i = 0; i < r->o.nnodes; i++)
+		json_decref(s->v[i]);
+	free(s->v);
+	free(s);
+}
+
+/* Sends what is queued; -1 when the peer is gone. */
+int rdv_client_flush(struct client *c)
+{
+	while (c->fd >= 0 && c->out_off < c->out.len) {
+		ssize_t w = send(c->fd, c->out.buf + c->out_off, c->out.len - c->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (w > 0) {
+			c->out_off += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		return -1;
+	}
+	if (c->out_off == c->out.len) {
+		strbuf_reset(&c->out);
+		c->out_off = 0;
+	}
+	return 0;
+}
+
+int64_t rdv_deadline_after(long ms)
+{
+	return time_now_ms() + (ms > 0 ? ms : 0);
+}
+
+int rdv_cond_wait_until(struct rdv *r, int64_t deadline_ms)
+{
+	struct timespec ts;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	ns += (deadline_ms - time_now_ms()) * 1000000LL;
+	if (ns < 0)
+		ns = 0;
+	ts.tv_sec = (time_t)(ns / 1000000000LL);
+	ts.tv_nsec = (long)(ns % 1000000000LL);
+	return pthread_cond_timedwait(&r->cv, &r->mu, &ts);
+}
+
+void rdv_drain_wake(struct rdv *r)
+{
+	char buf[64];
+
+	while (read(r->wake[0], buf, sizeof(buf)) > 0) {
+	}
+}
+
+/* ---- the caller's side ---- */
+
+int rdv_start(struct rdv *r, struct err *e)
+{
+	if (r->o.nnodes < 1 || r->o.nnodes > PROTO_NODES_MAX)
+		return err_set(e, ERR_USAGE, "the node count %d is outside 1..%d", r->o.nnodes,
+			       PROTO_NODES_MAX);
+	if (r->o.rank < 0 || r->o.rank >= r->o.nnodes)
+		return err_set(e, ERR_USAGE, "the node rank %d is outside 0..%d", r->o.rank,
+			       r->o.nnodes - 1);
+	if (!r->master && (!r->o.master_host || !*r->o.master_host))
+		return err_set(e, ERR_USAGE, "no master address (MASTER_ADDR or --master)");
+	if (pipe2(r->wake, O_NONBLOCK | O_CLOEXEC) < 0)
+		return err_sys(e, "cannot create a pipe");
+	r->join_deadline = rdv_deadline_after(r->o.join_timeout_ms);
+	r->next_hb = time_now_ms();
+	if (r->master) {
+		r->lfd = net_listen(r->o.listen_addr, r->o.master_port, 256, r->o.proc_root, e);
+		if (r->lfd < 0)
+			return err_prefix(e, "the master cannot listen on MASTER_PORT %d (torch's "
+					  "TCPStore needs it too)", r->o.master_port);
+		if (!r->o.token_len)
+			rdv_add_event(r, RDV_EV_AUTH_NONE, -1, NULL, NULL, "none",
+				  "no token: any process that reaches port %d may join this run",
+				  r->o.master_port);
+		r->joined_all = r->o.nnodes == 1;
+	}
+	if (pthread_create(&r->th, NULL, r->master ? rdv_master_main : rdv_worker_main, r) != 0)
+		return err_set(e, ERR_SYS, "cannot start the rendezvous thread");
+	r->th_started = 1;
+	return 0;
+}
+
+int rdv_wait_joined(struct rdv *r, struct err *e)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&r->mu);
+	while (!r->joined_all && !r->failed && time_now_ms() < r->join_deadline + 5000)
+		rdv_cond_wait_until(r, r->join_deadline + 5000);
+	if (r->failed)
+		rc = err_set(e, r->fail.code, "%s", r->fail.msg);
+	else if (!r->joined_all)
+		rc = err_set(e, ERR_TIMEOUT, "the join did not finish in time");
+	pthread_mutex_unlock(&r->mu);
+	return rc;
+}
+
+void rdv_abort(struct rdv *r, const char *code, const char *message, int rank)
+{
+	pthread_mutex_lock(&r->mu);
+	if (r->master) {
+		for (int i = 1; r->mem && i < r->o.nnodes; i++)
+			if (r->mem[i].c && !r->mem[i].gone)
+				rdv_queue_abort(r, r->mem[i].c, code, message, rank);
+		if (!r->failed) {
+			r->failed = 1;
+			err_set(&r->fail, ERR_PEER, "%s", message);
+		}
+	} else if (r->wc && r->wc->fd >= 0) {
+		rdv_queue_abort(r, r->wc, code, message, rank);
+	}
+	pthread_mutex_unlock(&r->mu);
+}
+
+void rdv_finish(struct rdv *r)
+{
+	if (!r->th_started)
+		return;
+	pthread_mutex_lock(&r->mu);
+	if (!r->master && r->wc && r->wc->fd >= 0) {
+		struct msg m;
+
+		msg_init(&m, MSG_BYE);
+		m.u.bye.rank = r->o.rank;
+		rdv_queue_msg(r, r->wc, &m);
+	}
+	r->stop = 1;
+	r->stop_deadline = rdv_deadline_after(r->master ? 3000 : 1500);
+	rdv_wake(r);
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->th, NULL);
+	r->th_started = 0;
+}
+
+int rdv_failed(struct rdv *r, struct err *e)
+{
+	int f;
+
+	pthread_mutex_lock(&r->mu);
+	f = r->failed;
+	if (f && e)
+		err_set(e, r->fail.code, "%s", r->fail.msg);
+	pthread_mutex_unlock(&r->mu);
+	return f;
+}
+
+int rdv_is_master(const struct rdv *r)
+{
+	return r->master;
+}
+
+int rdv_rank(const struct rdv *r)
+{
+	return r->o.rank;
+}
+
+int rdv_nnodes(const struct rdv *r)
+{
+	return r->o.nnodes;
+}
+
+int rdv_joined(struct rdv *r)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&r->mu);
+	if (r->master)
+		for (int i = 0; r->mem && i < r->o.nnodes; i++)
+			n += r->mem[i].joined;
+	else
+		n = r->joined_all ? 1 : 0;
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}
+
+const char *rdv_member_host(struct rdv *r, int rank)
+{
+	const char *h;
+
+	if (rank == r->o.rank)
+		return r->host;
+	pthread_mutex_lock(&r->mu);
+	h = rdv_rank_host(r, rank);
+	pthread_mutex_unlock(&r->mu);
+	return h;
+}
+
+const char *rdv_member_addr(struct rdv *r, int rank)
+{
+	const char *a = NULL;
+
+	pthread_mutex_lock(&r->mu);
+	if (r->mem && rank > 0 && rank < r->o.nnodes && r->mem[rank].joined)
+		a = r->mem[rank].addr;
+	pthread_mutex_unlock(&r->mu);
+	return a;
+}
+
+size_t rdv_events(struct rdv *r, struct rdv_event **out)
+{
+	size_t n;
+
+	pthread_mutex_lock(&r->mu);
+	n = r->nev;
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	if (n)
+		memcpy(*out, r->ev, n * sizeof(**out));
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}

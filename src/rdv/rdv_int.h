@@ -1,0 +1,133 @@
+/*
+ * net/rdv internals shared by rdv.c (state, helpers, lifecycle), rdv_master.c, rdv_worker.c and
+ * rdv_coll.c. Every helper here is called with r->mu held unless it says otherwise.
+ */
+#ifndef NCCLCHECK_NET_RDV_IMPL_H
+#define NCCLCHECK_NET_RDV_IMPL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "net/frame.h"
+#include "net/proto.h"
+#include "rdv/rdv.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+/* More simultaneous strangers than this on the port are turned away at once. */
+#define EXTRA_CLIENTS 64
+/* Bytes read from one client per loop turn, so one fast sender cannot starve the others. */
+#define READ_BUDGET (256 << 10)
+
+enum cstate {
+	C_HELLO,	/* accepted, waiting for hello */
+	C_AUTH,		/* challenge sent, waiting for auth */
+	C_JOINED,	/* welcomed: a member */
+	C_BYE,		/* said bye: its EOF is expected */
+	C_CLOSING,	/* refused: flush the reject, then close */
+};
+
+struct client {
+	int fd;			/* -1 once closed (reaped at the end of the loop turn) */
+	enum cstate st;
+	char addr[64];
+	struct frame_reader rd;
+	struct strbuf out;
+	size_t out_off;
+	int64_t deadline;	/* handshake step / closing deadline */
+	int64_t last_rx;
+	long rank, nnodes;	/* what its hello claimed */
+	int sent_bytes;		/* it sent anything at all (a silent connect-close is a port probe) */
+	char host[PROTO_HOST_MAX + 1];
+	char wnonce[PROTO_NONCE_HEX + 1], mnonce[PROTO_NONCE_HEX + 1];
+};
+
+struct member {
+	struct client *c;
+	int joined, gone, byed;
+	char host[PROTO_HOST_MAX + 1];
+	char addr[64];
+	char last_fail[256];	/* the last refused attempt that claimed this rank */
+};
+
+struct slot {
+	char phase[64];
+	long step;
+	json_t **v;
+	int got;
+	struct slot *next;
+};
+
+struct inmsg {
+	struct msg m;
+	struct inmsg *next;
+};
+
+struct rdv {
+	struct rdv_opts o;
+	char *master_host, *listen_addr, *host, *proc_root;
+	unsigned char *token;
+	char **expected;
+	int master;
+
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t th;
+	int th_started;
+	int wake[2];
+
+	int stop;		/* the caller is done: flush and end the I/O thread */
+	int64_t stop_deadline;
+	int failed;		/* fatal: `fail` says why */
+	struct err fail;
+	int joined_all;		/* master: every rank joined; worker: welcomed */
+	int reported;		/* the report went out (master) / came in (worker) */
+	int64_t join_deadline;
+	int64_t next_hb;
+	long hb_seq;
+
+	struct rdv_event *ev;
+	size_t nev, aev;
+	struct slot *slots;
+
+	/* master */
+	int lfd;
+	struct client **cl;
+	size_t ncl, acl;
+	struct member *mem;
+
+	/* worker */
+	struct client *wc;
+	struct inmsg *inbox;
+	char last_fail[300];
+	enum net_fail last_why;
+};
+/* ---- rdv.c: clients, events, messages, slots, waits ---- */
+
+struct client *rdv_client_new(int fd, const char *addr);
+void rdv_client_close(struct client *c);
+void rdv_client_free(struct client *c);
+void rdv_wake(struct rdv *r);
+__attribute__((format(printf, 7, 8)))
+void rdv_add_event(struct rdv *r, enum rdv_event_kind k, int rank, const char *host,
+		   const char *addr, const char *code, const char *fmt, ...);
+const char *rdv_rank_host(struct rdv *r, int rank);
+void rdv_rank_name(struct rdv *r, int rank, char *buf, size_t len);
+int rdv_queue_msg(struct rdv *r, struct client *c, const struct msg *m);
+void rdv_queue_abort(struct rdv *r, struct client *c, const char *code, const char *text,
+		     int rank);
+void rdv_master_fail(struct rdv *r, const char *code, int rank, int skip, enum err_code ec,
+		     const char *text);
+struct slot *rdv_slot_get(struct rdv *r, const char *phase, long step);
+void rdv_slot_remove(struct rdv *r, struct slot *s);
+int rdv_client_flush(struct client *c);
+int64_t rdv_deadline_after(long ms);
+int rdv_cond_wait_until(struct rdv *r, int64_t deadline_ms);
+void rdv_drain_wake(struct rdv *r);
+
+/* ---- the I/O threads (rdv_master.c, rdv_worker.c), started by rdv_start ---- */
+
+void *rdv_master_main(void *arg);
+void *rdv_worker_main(void *arg);
+
+#endif
