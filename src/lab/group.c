@@ -141,10 +141,11 @@ int lab_group_end(long pgid, unsigned long long start, long timeout_ms)
 	int64_t end = time_now_ms() + timeout_ms;
 	int first = -1, n;
 
-	if (pgid <= 1 || pgid == (long)getpgrp())
+	/* without the keeper's start time the group cannot be told from a later one of that id */
+	if (pgid <= 1 || !start || pgid == (long)getpgrp())
 		return 0;
 	/* a live process with the group's id but another start time: the id was reused */
-	if (lab_proc_read(pgid, &leader) == 0 && start && leader.start != start)
+	if (lab_proc_read(pgid, &leader) == 0 && leader.start != start)
 		return 0;
 	/* again until none is left: a member may fork between two scans */
 	while ((n = kill_members(pgid, start)) > 0 && time_now_ms() < end) {
