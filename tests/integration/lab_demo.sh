@@ -24,7 +24,8 @@ demo_gone() {
 	[ -n "$p" ] || { fail "$1: the demo never named its lab"; return; }
 	left=$( { ls /run/netns; ls /etc/netns; ls /run/ncclcheck/lab; } 2>/dev/null | grep -E "^$p(-|$)")
 	[ -z "$left" ] || { fail "$1: left: $(echo $left)"; return; }
-	left=$(ps -eo pid=,stat=,args= | grep -F -- "$p" | awk '$2 !~ /^Z/')
+	left=$(ps -eo pid=,stat=,args=) # listed first: a grep beside ps would list itself
+	left=$(printf '%s\n' "$left" | grep -F -- "$p" | awk '$2 !~ /^Z/')
 	[ -z "$left" ] || { fail "$1: processes of the demo's lab still run: $left"; return; }
 	pass "$1: its lab $p and its processes are gone"
 }
