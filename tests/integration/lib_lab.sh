@@ -45,6 +45,7 @@ lab_sweep() {
 		[ "$pid" != $$ ] && ! kill -0 "$pid" 2>/dev/null &&
 			"$NCCLCHECK" lab down --prefix "$p" >/dev/null 2>&1
 	done
+	return 0
 }
 
 # lab_use TAG: LAB_PREFIX is this run's prefix for TAG (lab_prefix), the lab this test works on;
