@@ -4,7 +4,7 @@
 # flushed rule, an MTU put back, a qdisc added by hand, another ip_local_port_range.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-lab_use $LAB_PREFIX
+lab_use pcs1
 
 "$NCCLCHECK" lab up --nodes 2 --scenario mtu-blackhole --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up mtu-blackhole"
