@@ -14,7 +14,8 @@ p2p_serve n2 10.10.0.12 || finish
 
 p2p n0 "$LAB_TMP/fast.json" --connect 10.10.0.11:$CTL_PORT --tests bw --duration 1s
 expect_rc 0 $rc "n0 -> n1: no finding"
-expect_py "$LAB_TMP/fast.json" "r[0]['total_gbps'] > 1.0" "n0 -> n1 over eth1 above 1 Gbit/s ($(jq_py "$LAB_TMP/fast.json" "round(r[0]['total_gbps'], 2)"))"
+# uncapped: above 3x the 100 Mbit/s cap (a loaded 2-core box gives a debug pair under 1 Gbit/s)
+expect_py "$LAB_TMP/fast.json" "r[0]['total_gbps'] > 0.3" "n0 -> n1 over eth1 above 0.3 Gbit/s ($(jq_py "$LAB_TMP/fast.json" "round(r[0]['total_gbps'], 2)"))"
 expect_py "$LAB_TMP/fast.json" "'link.bw.low' not in ids and 'link.bw.ok' in ids" "link.bw.ok"
 
 p2p n0 "$LAB_TMP/slow.json" --connect 10.10.0.12:$CTL_PORT --tests bw --duration 2s --streams 1,2
