@@ -3,8 +3,10 @@
 # checks in check.c) and nothing else reads them raw, and the launcher variables are named in one
 # table (src/launch/vars.c). Greps the sources; no binary is run.
 #   - no json_object_get / jpath under src/rules/ and src/report/, except the renderers of
-#     documents that are not node facts: report/lab_text.c (the `lab status` document) and
-#     report/explain_text.c (explain's payload of log evidence);
+#     documents that are not node facts: report/lab_text.c (the `lab status` document),
+#     report/explain_text.c (explain's payload of log evidence) and report/cluster_text.c (the
+#     cluster report document: its verdict, node findings and link results, which every node
+#     prints from the master's report as sent);
 #   - emit/ reads a saved document's structure (findings, nodes[].name, nodes[].facts) but no
 #     node facts member, and includes nothing from rules/;
 #   - no source outside launch/vars.c reads a launcher variable by a literal name (envmap_get,
@@ -15,8 +17,8 @@ set -u
 cd "$SRCDIR/src" || exit 1
 
 hits=$(grep -rnE '\b(json_object_get|jpath[a-z_]*)\(' rules report |
-	grep -vE '^report/(lab_text|explain_text)\.c:')
-[ -z "$hits" ] && pass "no raw JSON reads under rules/ and report/ (but lab_text.c, explain_text.c)" ||
+	grep -vE '^report/(lab_text|explain_text|cluster_text)\.c:')
+[ -z "$hits" ] && pass "no raw JSON reads under rules/ and report/ (but the lab, explain and cluster documents)" ||
 	fail "raw JSON reads under rules/ or report/ (read the node model):
 $hits"
 
