@@ -4,6 +4,9 @@
 # ncclcheck's diagnosis on every node, the fix applied, and the lab removed again (also on
 # failure or Ctrl-C). Needs root: the lab is built from network namespaces.
 # NCCLCHECK=/path/to/ncclcheck skips the build and uses that binary.
+# Every step's exit code and output are checked against what the narration says; a step that
+# did something else is named (with its stderr) and the demo exits 1. The lab's prefix is this
+# run's own (dm<pid>), and only processes the demo started are ended, by pid.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,33 +31,60 @@ else
 fi
 "$NCCLCHECK" --version
 
-PREFIX=ncldemo
+PREFIX=dm$$ # this run's own: a second demo, or a test suite, on the machine never shares it
+TMP=$(mktemp -d)
+NC_PID=""
 cleanup() {
+	[ -n "$NC_PID" ] && kill "$NC_PID" 2>/dev/null
 	"$NCCLCHECK" lab down --prefix "$PREFIX" >/dev/null 2>&1 || true
+	rm -rf "$TMP"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 lx() { local node=$1; shift; "$NCCLCHECK" lab exec "$PREFIX-$node" -- "$@"; }
 
+# Every claim the narration makes is checked; the ones that did not hold are listed at the end.
+WRONG=()
+# differs WHAT [STDERR_FILE]: the step did not do what the narration says: say so, show stderr
+differs() {
+	printf '%sdemo: NOT AS DESCRIBED: %s%s\n' "$B" "$1" "$R" >&2
+	[ -n "${2:-}" ] && [ -s "$2" ] && sed 's/^/    stderr: /' "$2" | tail -20 >&2
+	WRONG+=("$1")
+}
+# expect_rc WANT GOT WHAT [STDERR_FILE]
+expect_rc() {
+	[ "$2" = "$1" ] || differs "$3: exit $2, expected $1" "${4:-}"
+}
+
 step "2/7 a simulated two-node cloud cluster"
 say "Each node is a network namespace laid out like an AutoDL-style VM: eth0 on a public \
 segment, eth1 on a private one, MASTER_ADDR on node 0's private address. The platform drops \
 TCP between the public addresses but lets ping through (second seed, §1 and §5.1)."
-run "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix "$PREFIX" --force
+if ! run "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix "$PREFIX"; then
+	echo "demo: the lab could not be built (above); nothing else can be shown" >&2
+	exit 1
+fi
 
 step "3/7 the fault, seen with the tools the articles use by hand"
 say "A listener on n0's MASTER_PORT (29500); from n1: ping, then nc -zv to n0's public and \
 private address (second seed, §2.1 and §2.4)."
-lx n0 nc -lk 29500 >/dev/null 2>&1 &
+# lab exec execs ip, ip netns exec execs nc: $! is the listener itself, ended by that pid
+"$NCCLCHECK" lab exec "$PREFIX-n0" -- nc -lk 29500 >/dev/null 2>&1 &
 NC_PID=$!
-disown
-sleep 0.3
+for _ in $(seq 50); do
+	lx n0 ss -Hltn "sport = :29500" 2>/dev/null | grep -q LISTEN && break
+	sleep 0.1
+done
 printf '%s$ ping -c 1 -W 2 203.0.113.10     (n0 eth0, from n1)%s\n' "$B" "$R"
-lx n1 ping -c 1 -W 2 203.0.113.10 | grep -E 'bytes from|packet loss' || true
+lx n1 ping -c 1 -W 2 203.0.113.10 >"$TMP/ping" 2>&1 && rc=0 || rc=$?
+grep -E 'bytes from|packet loss' "$TMP/ping" || cat "$TMP/ping"
+expect_rc 0 $rc "ping to n0's public address answers" "$TMP/ping"
 printf '%s$ nc -zv -w 3 203.0.113.10 29500  (n0 eth0, from n1)%s\n' "$B" "$R"
-lx n1 nc -zv -w 3 203.0.113.10 29500 2>&1 || true
+lx n1 nc -zv -w 3 203.0.113.10 29500 2>&1 && rc=0 || rc=$?
+[ $rc != 0 ] || differs "TCP to n0's public address connected; the scenario drops it"
 printf '%s$ nc -zv -w 3 10.10.0.10 29500    (n0 eth1, from n1)%s\n' "$B" "$R"
-lx n1 nc -zv -w 3 10.10.0.10 29500 2>&1 || true
+lx n1 nc -zv -w 3 10.10.0.10 29500 2>&1 && rc=0 || rc=$?
+expect_rc 0 $rc "TCP to n0's private address connects"
 say "ping answers and the private address connects, but TCP to the public address hangs. \
 Left alone, NCCL picks eth0 (the first interface that is not docker or lo): training hangs \
 after the data loads and dies with ncclInternalError."
@@ -63,14 +93,20 @@ after the data loads and dies with ncclInternalError."
 CHECKS=("node --no-python")
 # cluster_both [FILTER]: ncclcheck cluster on n1 (in the background) and n0, as a launcher
 # would start it on every node; prints n0's report (every node prints the same one)
+# cluster_both WANT_RC FILTER: as above; checks that both nodes exit WANT_RC (stderr shown if not)
 cluster_both() {
-	local out rc
-	lx n1 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 >/dev/null 2>&1 &
+	local want=$1 out rc rc1 w
+	lx n1 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 >"$TMP/c1.out" 2>"$TMP/c1.err" &
+	w=$!
 	printf '\n%s[n0, n1 at once]$ ncclcheck cluster --no-python --no-bw%s\n' "$B" "$R"
-	out=$(lx n0 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 2>/dev/null) && rc=0 || rc=$?
-	wait
-	printf '%s\n' "$out" | grep -E "${1:-.}" || printf '%s\n' "$out"
-	printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+	out=$(lx n0 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 2>"$TMP/c0.err") &&
+		rc=0 || rc=$?
+	wait $w && rc1=0 || rc1=$?
+	printf '%s\n' "$out" | grep -E "$2" || printf '%s\n' "$out"
+	printf '%s(exit %d on n0, %d on n1)%s\n' "$D" "$rc" "$rc1" "$R"
+	expect_rc "$want" $rc "cluster on n0" "$TMP/c0.err"
+	expect_rc "$want" $rc1 "cluster on n1" "$TMP/c1.err"
+	CLUSTER_OUT=$out
 }
 
 step "4/7 ncclcheck on every node"
@@ -79,17 +115,26 @@ for node in n0 n1; do
 	for check in "${CHECKS[@]}"; do
 		# shellcheck disable=SC2086
 		printf '\n%s[%s]$ ncclcheck %s%s\n' "$B" "$node" "$check" "$R"
-		lx "$node" "$NCCLCHECK" $check && rc=0 || rc=$?
+		lx "$node" "$NCCLCHECK" $check 2>"$TMP/node.err" | tee "$TMP/node.out" &&
+			rc=${PIPESTATUS[0]} || rc=${PIPESTATUS[0]}
 		printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+		expect_rc 1 "$rc" "[$node] ncclcheck $check finds the error" "$TMP/node.err"
+		grep -q "export NCCL_SOCKET_IFNAME=eth1" "$TMP/node.out" ||
+			differs "[$node] ncclcheck $check gives no 'export NCCL_SOCKET_IFNAME=eth1'"
 	done
 done
 
-# cluster's rank 0 listens on MASTER_PORT itself (the port torch's TCPStore will use)
-kill "$NC_PID" 2>/dev/null; pkill -f 'nc -lk 29500' 2>/dev/null; sleep 0.2
+# cluster's rank 0 listens on MASTER_PORT itself (the port torch's TCPStore will use): end the
+# listener this demo started, and wait until it is gone
+kill "$NC_PID" 2>/dev/null
+wait "$NC_PID" 2>/dev/null || true
+NC_PID=""
 step "5/7 ncclcheck cluster: every node at once, every link measured"
 say "Started on both nodes together (torchrun-style variables, no flags), the nodes meet on \
 MASTER_ADDR:MASTER_PORT, test every interface between them and agree on one verdict."
-cluster_both '^(ERROR|error) |cluster.verdict|NCCL_SOCKET_IFNAME|^[0-9]+ error'
+cluster_both 1 '^(ERROR|error) |cluster.verdict|NCCL_SOCKET_IFNAME|^[0-9]+ error'
+grep -q "NCCL_SOCKET_IFNAME=eth1" <<<"$CLUSTER_OUT" ||
+	differs "cluster's verdict does not name NCCL_SOCKET_IFNAME=eth1"
 
 step "6/7 the fix ncclcheck gave, applied"
 say "Export the line from the fix (the Gloo twin too) and re-run the same checks; only the \
@@ -100,14 +145,26 @@ for node in n0 n1; do
 	for check in "${CHECKS[@]}"; do
 		printf '\n%s[%s]$ ncclcheck %s%s\n' "$B" "$node" "$check" "$R"
 		# shellcheck disable=SC2086
-		out=$(lx "$node" "$NCCLCHECK" $check) && rc=0 || rc=$?
+		out=$(lx "$node" "$NCCLCHECK" $check 2>"$TMP/node.err") && rc=0 || rc=$?
 		printf '%s\n' "$out" | grep -E '^(ERROR|warn|info) |^[0-9]+ error|^no error|checks passed' || printf '%s\n' "$out"
 		printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+		expect_rc 0 "$rc" "[$node] ncclcheck $check with the fix" "$TMP/node.err"
 	done
 done
-cluster_both '^(ERROR|error) |cluster.verdict|^[0-9]+ error|no error'
-say "NCCL now bootstraps on eth1, the interface nc showed working, and the error is gone."
+n_wrong=${#WRONG[@]}
+cluster_both 0 '^(ERROR|error) |cluster.verdict|^[0-9]+ error|no error'
+if [ ${#WRONG[@]} = "$n_wrong" ]; then
+	say "NCCL now bootstraps on eth1, the interface nc showed working, and the error is gone."
+else
+	say "The error is NOT gone: see above."
+fi
 
 step "7/7 remove the lab"
-run "$NCCLCHECK" lab down --prefix "$PREFIX"
-trap - EXIT
+run "$NCCLCHECK" lab down --prefix "$PREFIX" && rc=0 || rc=$?
+expect_rc 0 $rc "lab down"
+if [ ${#WRONG[@]} -gt 0 ]; then
+	printf '\n%sdemo: %d step(s) did not do what the narration says:%s\n' "$B" ${#WRONG[@]} "$R" >&2
+	printf '  - %s\n' "${WRONG[@]}" >&2
+	exit 1
+fi
+printf '\n%sdemo: every step did what it says%s\n' "$B" "$R"

@@ -585,3 +585,29 @@ bad:
 	findings_free(tmp);
 	return -1;
 }
+
+struct finding *finding_copy(struct findings *to, const struct finding *f)
+{
+	struct finding *g = finding_add(to, f->sev, f->id, "%s", f->title);
+
+	if (f->why)
+		finding_why(g, "%s", f->why);
+	for (size_t k = 0; k < f->nfix; k++)
+		finding_fix(g, "%s", f->fix[k]);
+	for (size_t k = 0; k < f->nevidence; k++)
+		finding_evidence(g, "%s", f->evidence[k]);
+	finding_pair(g, f->node, f->peer, f->ifname);
+	for (size_t k = 0; k < f->nranks; k++)
+		finding_rank(g, f->ranks[k]);
+	for (size_t k = 0; k < f->nsettings; k++) {
+		const struct setting *st = &f->settings[k];
+		if (st->scope == SCOPE_NODE)
+			finding_setting_for(g, st->where, st->node ? st->node : f->node, st->name,
+					    st->value ? "%s" : NULL, st->value);
+		else
+			finding_setting(g, st->where, SCOPE_ALL, st->name, st->value ? "%s" : NULL,
+					st->value);
+	}
+	g->decoded = f->decoded;
+	return g;
+}

@@ -87,6 +87,8 @@ void findings_free(struct findings *fs);
 struct finding *finding_add(struct findings *fs, enum severity sev, const char *id,
 			    const char *title_fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Appends a fix line, an evidence line; sets (replaces) the explanation and the node. */
+/* A copy of `f` appended to `to`: its text, subjects, fix lines, evidence and settings. */
+struct finding *finding_copy(struct findings *to, const struct finding *f);
 void finding_fix(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void finding_evidence(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void finding_why(struct finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -353,7 +353,8 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "link.connect.noroute", .sev = SEV_ERROR,
 	  .summary = "TCP connect finds no route to the address." },
 	{ .id = "link.connect.ok", .sev = SEV_OK,
-	  .summary = "TCP connects from one node to another's address over an interface." },
+	  .summary = "TCP connects from one node to another's address over an interface (in a "
+		     "cluster: every pair on every interface tested)." },
 	{ .id = "link.connect.refused", .sev = SEV_ERROR,
 	  .summary = "TCP connect to a listening port is refused: a firewall REJECT rule." },
 	{ .id = "link.connect.timeout", .sev = SEV_ERROR,
@@ -396,18 +397,10 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "Two nodes have the same address." },
 	{ .id = "cluster.link.failed", .sev = SEV_ERROR,
 	  .summary = "A link test between two nodes could not run." },
-	{ .id = "cluster.link.ok", .sev = SEV_OK,
-	  .summary = "Every node reaches every other on every interface tested." },
 	{ .id = "cluster.link.unreachable", .sev = SEV_ERROR,
 	  .summary = "A node's interface is unreachable from another node." },
-	{ .id = "cluster.mtu.blackhole", .sev = SEV_ERROR,
-	  .summary = "Packets over a size vanish between two nodes and no ICMP says so: an "
-		     "MTU black hole." },
 	{ .id = "cluster.mtu.differs", .sev = SEV_WARN,
 	  .summary = "The nodes' interfaces have different MTUs." },
-	{ .id = "cluster.mtu.smaller_hop", .sev = SEV_INFO,
-	  .summary = "A path between two nodes carries less than the interface MTU; ICMP says"
-		     " so and TCP adapts." },
 	{ .id = "cluster.neigh.table_small", .sev = SEV_ERROR,
 	  .summary = "A node needs more neighbour (ARP) entries for its on-link peers than the "
 		     "kernel's table keeps: connects time out at random (warn: past gc_thresh2)." },
@@ -424,11 +417,6 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "A peer did not answer within the rendezvous deadline." },
 	{ .id = "cluster.peer.stalled", .sev = SEV_WARN,
 	  .summary = "A peer stopped sending in the middle of a message." },
-	{ .id = "cluster.ports.blocked", .sev = SEV_ERROR,
-	  .summary = "A node's firewall drops or rejects TCP from a peer in its ephemeral "
-		     "port range." },
-	{ .id = "cluster.ports.ok", .sev = SEV_OK,
-	  .summary = "Every node's whole ephemeral port range is open to its peers." },
 	{ .id = "cluster.rdv.aborted", .sev = SEV_ERROR,
 	  .summary = "The rendezvous was aborted." },
 	{ .id = "cluster.rdv.bad_rank", .sev = SEV_ERROR,

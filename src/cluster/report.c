@@ -1,6 +1,7 @@
 /*
- * net/cluster_report: the facts check of a node (see cluster_run.h), the findings of a cluster
- * run (what the rendezvous saw, every link) and its report, as JSON and as text.
+ * cluster/report: the facts check of a node (see run.h), the hand-over of what the rendezvous saw
+ * to its rule (rules/cluster_rdv.c), and the run's report document. Judgements are rules/'s, the
+ * text report/cluster_text.c's.
  */
 #include "cluster/run.h"
 
@@ -13,7 +14,7 @@
 #include "ncclcheck.h"
 #include "link/agent.h"
 #include "link/ceiling.h"
-#include "rules/link_findings.h"
+#include "rules/cluster_rdv.h"
 #include "cluster/sched.h"
 #include "probe/probe.h"
 #include "report/render.h"
@@ -22,8 +23,6 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "cluster/run_int.h"
-
-#define CLUSTER_TEXT_LINKS 24	/* more link tests than this are listed with --verbose only */
 
 /* ---- facts of a node ---- */
 
@@ -158,168 +157,15 @@ void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name
 	n->nofile = jpath_int(facts, "limits.nofile.hard", 0);
 }
 
-/* ---- findings from what the rendezvous saw ---- */
-
-static const char *event_id(const struct rdv_event *ev)
-{
-	const char *code = ev->code;
-
-	switch (ev->kind) {
-	case RDV_EV_AUTH_NONE: return "cluster.auth.none";
-	case RDV_EV_MISSING: return "cluster.rdv.missing";
-	case RDV_EV_DUPLICATE_RANK: return "cluster.rdv.duplicate_rank";
-	case RDV_EV_WRONG_COUNT: return "cluster.rdv.wrong_count";
-	case RDV_EV_BAD_RANK: return "cluster.rdv.bad_rank";
-	case RDV_EV_VERSION: return "cluster.rdv.version";
-	case RDV_EV_AUTH_FAILED: return "cluster.auth.failed";
-	case RDV_EV_GARBAGE: return "cluster.peer.garbage";
-	case RDV_EV_OVERSIZED: return "cluster.peer.oversized";
-	case RDV_EV_STALLED: return "cluster.peer.stalled";
-	case RDV_EV_DEAD: return "cluster.peer.dead";
-	case RDV_EV_UNREACHABLE: return "cluster.rdv.unreachable";
-	case RDV_EV_SLOW: return "cluster.peer.slow";
-	case RDV_EV_REJECTED:
-	case RDV_EV_ABORTED:
-		if (!strcmp(code, "duplicate_rank")) return "cluster.rdv.duplicate_rank";
-		if (!strcmp(code, "wrong_count")) return "cluster.rdv.wrong_count";
-		if (!strcmp(code, "bad_rank")) return "cluster.rdv.bad_rank";
-		if (!strcmp(code, "version")) return "cluster.rdv.version";
-		if (!strcmp(code, "auth")) return "cluster.auth.failed";
-		if (!strcmp(code, "missing")) return "cluster.rdv.missing";
-		if (!strcmp(code, "dead")) return "cluster.peer.dead";
-		if (!strcmp(code, "slow")) return "cluster.peer.slow";
-		return "cluster.rdv.aborted";
-	default: return "cluster.rdv.aborted";
-	}
-}
-
-static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
-			  struct findings *fs)
-{
-	const char *id = event_id(ev);
-	enum severity sev = SEV_ERROR;
-	struct finding *f;
-
-	if (ev->kind == RDV_EV_AUTH_NONE || ev->kind == RDV_EV_GARBAGE ||
-	    ev->kind == RDV_EV_OVERSIZED || ev->kind == RDV_EV_STALLED)
-		sev = SEV_WARN;
-	if (ev->kind == RDV_EV_AUTH_FAILED && ro->rank == 0)
-		sev = SEV_WARN;	/* the master refused a stranger; a missing rank is the error */
-	if (findings_find(fs, id) && (ev->kind == RDV_EV_ABORTED || ev->kind == RDV_EV_REJECTED))
-		return;	/* the same news through two channels */
-	f = finding_add(fs, sev, id, "%s", ev->msg);
-	if (ev->rank >= 0)
-		finding_rank(f, ev->rank);
-	if (ev->host[0])
-		finding_node(f, ev->host);
-	if (ev->addr[0])
-		finding_evidence(f, "peer address: %s", ev->addr);
-	if (!strcmp(id, "cluster.auth.none")) {
-		finding_why(f, "without a token any process that reaches MASTER_PORT can join and "
-			    "feed this run its facts and results");
-		finding_fix(f, "head -c 32 /dev/urandom | base64 > token; copy it to every node, "
-			    "then: ncclcheck cluster --token-file token");
-		finding_export(f, "NCCLCHECK_TOKEN", "<the same secret on every node>");
-	} else if (!strcmp(id, "cluster.rdv.missing")) {
-		finding_why(f, "a node that never reaches MASTER_ADDR:MASTER_PORT is a node whose "
-			    "torch rendezvous will hang there too");
-		finding_fix(f, "on the missing node: ncclcheck cluster (same --nodes, its own "
-			    "--node-rank), and check that it can reach %s:%d (ncclcheck node "
-			    "--master-addr %s)", ro->master_host ? ro->master_host : "MASTER_ADDR",
-			    ro->master_port, ro->master_host ? ro->master_host : "MASTER_ADDR");
-	} else if (!strcmp(id, "cluster.rdv.unreachable")) {
-		finding_why(f, "torch's TCPStore listens on the same address and port: if this node "
-			    "cannot reach it, init_process_group will hang here as well");
-		if (!strcmp(ev->code, "refused"))
-			finding_fix(f, "start rank 0 first, or open TCP %d on it (a REJECT rule also "
-				    "answers 'refused')", ro->master_port);
-		else if (!strcmp(ev->code, "timeout"))
-			finding_fix(f, "MASTER_ADDR must be rank 0's address on a network this node "
-				    "reaches; a DROP rule or security group blocks TCP %d", ro->master_port);
-		else if (!strcmp(ev->code, "resolve"))
-			finding_fix(f, "MASTER_ADDR does not resolve here: use an address or add it "
-				    "to /etc/hosts");
-		else
-			finding_fix(f, "check the route to MASTER_ADDR: ip route get %s",
-				    ro->master_host ? ro->master_host : "MASTER_ADDR");
-	} else if (!strcmp(id, "cluster.rdv.duplicate_rank")) {
-		finding_why(f, "every node needs its own node rank; torchrun's rendezvous would "
-			    "fail or pair the wrong processes");
-		finding_fix(f, "give each node its own NODE_RANK / --node-rank 0..N-1 (under srun: "
-			    "--ntasks-per-node=1, or let ncclcheck read SLURM_NODEID)");
-		finding_setting(f, WHERE_LAUNCHER, SCOPE_ALL, "--ntasks-per-node", "1");
-	} else if (!strcmp(id, "cluster.rdv.wrong_count") || !strcmp(id, "cluster.rdv.bad_rank")) {
-		finding_fix(f, "start every node with the same --nodes / NNODES and ranks 0..N-1");
-	} else if (!strcmp(id, "cluster.rdv.version")) {
-		finding_fix(f, "install the same ncclcheck on every node");
-	} else if (!strcmp(id, "cluster.auth.failed")) {
-		finding_fix(f, "give every node the same NCCLCHECK_TOKEN or --token-file");
-	} else if (!strcmp(id, "cluster.peer.dead")) {
-		finding_why(f, "a node that dies or stops mid-run here would hang the job's "
-			    "collectives until NCCL's timeout");
-		finding_fix(f, "look at that node: is the process stopped (kill -CONT), killed "
-			    "(dmesg: OOM), or is its network gone?");
-	}
-}
+/* ---- what the rendezvous saw, judged by rules/cluster_rdv.c ---- */
 
 void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs)
 {
 	struct rdv_event *ev;
 	size_t n = rdv_events(r, &ev);
 
-	for (size_t i = 0; i < n; i++)
-		event_finding(ro, &ev[i], fs);
+	cluster_rdv_findings(ev, n, ro, fs);
 	free(ev);
-}
-
-/*
- * A flow inside one kernel has no line rate: a veth's or bridge's speed is a number its driver
- * makes up, and with every flow at once the figure is the CPU time the flow got. Such a link
- * meets its nominal ceiling only when sched found it slow and it stayed slow measured alone
- * (a shaper in a namespace); a real NIC's ceiling (SR-IOV between containers) always applies.
- */
-static const struct link_ceiling *bw_ceiling(const struct run *run, const struct cluster_link *l)
-{
-	const struct cnode *t = &run->nodes[l->target], *p = &run->nodes[l->peer];
-	int a = l->target < l->peer ? l->target : l->peer;
-	int b = l->target < l->peer ? l->peer : l->target;
-
-	if (!l->ceil.nominal || !t->boot_id[0] || strcmp(t->boot_id, p->boot_id))
-		return &l->ceil;
-	for (int k = 0; k < run->nbw_alone_slow; k++)
-		if (run->bw_alone_slow[k].from == a && run->bw_alone_slow[k].to == b)
-			return &l->ceil;
-	return NULL;
-}
-
-/*
- * One finding per measured link. With the cross-node rules present they judge connect, port
- * and MTU results themselves, knowing which interfaces NCCL will use (a blocked eth0 is an error
- * only while NCCL would use it), so only the bandwidth findings come from here then.
- */
-void cluster_links_findings(struct run *run, int judged_elsewhere)
-{
-	for (size_t i = 0; i < run->nlinks; i++) {
-		const struct cluster_link *l = &run->links[i];
-		const struct cnode *t = &run->nodes[l->target], *p = &run->nodes[l->peer];
-		struct link_who who = { .peer = p->name, .target = t->name, .ifname = l->ifname,
-					.range_lo = t->range_lo, .range_hi = t->range_hi };
-
-		if (l->ran && judged_elsewhere && l->kind != LINK_BW) {
-			continue;
-		} else if (l->ran) {
-			link_findings(&l->res, &who, l->kind == LINK_BW ? bw_ceiling(run, l) : NULL,
-				      run->fs);
-		} else {
-			struct finding *f = finding_add(run->fs, SEV_ERROR, "cluster.link.failed",
-							"%s -> %s (%s) over %s: the %s test could not "
-							"run", p->name, t->name, l->res.addr, l->ifname,
-							link_kind_name(l->kind));
-
-			finding_pair(f, p->name, t->name, l->ifname);
-			finding_evidence(f, "%s", l->error);
-		}
-	}
 }
 
 /* ---- the report ---- */
@@ -469,11 +315,7 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 	json_t *doc;
 
 	cluster_events_findings(run->r, &run->o->rdv, fs);
-	if (!findings_count(fs, SEV_ERROR)) {
-		struct finding *f = finding_add(fs, SEV_ERROR, "cluster.rdv.aborted",
-						"the cluster check could not finish: %s", why->msg);
-		(void)f;
-	}
+	cluster_rdv_aborted(fs, why->msg);
 	/* a run that did not finish is "the check could not run" on every node, whatever the
 	 * cause (a duplicate rank, a wrong count, a wrong token, a dead node): the same exit
 	 * everywhere for one cause, as the help defines it; the findings say which */
@@ -553,146 +395,4 @@ int cluster_report_node_findings(const json_t *report, int (*want)(const char *i
 	got->n = 0;
 	findings_free(got);
 	return 0;
-}
-
-/* ---- text ---- */
-
-/* A member's string, "?" when the (peer's) report has none there. */
-static const char *jstr(const json_t *o, const char *key)
-{
-	const char *v = json_string_value(json_object_get(o, key));
-
-	return v ? v : "?";
-}
-
-/* Counts a settled[] array's verdicts. */
-static void settled_counts(const json_t *st, size_t c[3])
-{
-	json_t *e;
-	size_t k;
-
-	c[0] = c[1] = c[2] = 0;
-	json_array_foreach(st, k, e) {
-		const char *v = json_string_value(json_object_get(e, "verdict"));
-
-		if (!v)
-			continue;
-		c[!strcmp(v, "confirmed") ? 0 : !strcmp(v, "withdrawn") ? 1 : 2]++;
-	}
-}
-
-/*
- * Per node: what the link tests made of its own guesses, and the confirmed ones (the unsettled
- * too with --verbose). Withdrawn ones are not shown: the measurement disproved them.
- */
-static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb)
-{
-	json_t *n;
-	size_t i, errors = 0;
-	int head = 0;
-
-	json_array_foreach(nodes, i, n) {
-		json_t *st = json_object_get(n, "settled"), *e;
-		struct findings *fs = findings_new();
-		size_t c[3], k, ne, nw, ni;
-		char buf[256];
-
-		if (!json_object_get(n, "findings") ||
-		    findings_from_json(fs, json_object_get(n, "findings"), buf, sizeof(buf)) < 0) {
-			findings_free(fs);
-			continue;
-		}
-		if (!head++)
-			strbuf_addstr(sb, "\nnode checks ('ncclcheck node' on each node), settled by the "
-				      "link tests:\n");
-		settled_counts(st, c);
-		ne = findings_count(fs, SEV_ERROR);
-		nw = findings_count(fs, SEV_WARN);
-		ni = findings_count(fs, SEV_INFO);
-		strbuf_addf(sb, "  %-20s ", jstr(n, "name"));
-		if (st)
-			strbuf_addf(sb, "%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
-				    "left: ", c[0], c[1], c[2]);
-		else
-			strbuf_addstr(sb, "not settled (the link tests did not finish): ");
-		strbuf_addf(sb, "%zu error%s, %zu warning%s, %zu note%s\n", ne, ne == 1 ? "" : "s",
-			    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
-		json_array_foreach(st, k, e) {
-			const char *v = json_string_value(json_object_get(e, "verdict"));
-
-			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
-				continue;
-			errors += !strcmp(v, "confirmed") &&
-				  !strcmp(jstr(e, "severity"), "error");
-			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
-				    jstr(e, "severity"),
-				    jstr(e, "id"),
-				    jstr(e, "title"),
-				    !strcmp(v, "confirmed") ? "measured" : "why not",
-				    jstr(e, "evidence"));
-		}
-		findings_free(fs);
-	}
-	if (errors)
-		strbuf_addf(sb, "  (%zu confirmed error%s: measured failures, counted in the exit "
-			    "code)\n", errors, errors == 1 ? "" : "s");
-}
-
-void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
-{
-	json_t *nodes = json_object_get(report, "nodes"), *links = json_object_get(report, "links");
-	json_t *n, *l;
-	size_t i;
-
-	if (json_array_size(nodes)) {
-		strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
-		json_array_foreach(nodes, i, n)
-			strbuf_addf(sb, "%s %s", i ? "," : ":",
-				    json_string_value(json_object_get(n, "name")));
-		strbuf_addch(sb, '\n');
-	}
-	if (!verbose && json_array_size(links) > CLUSTER_TEXT_LINKS) {
-		strbuf_addf(sb, "\n%zu link tests (each one is a finding below; --verbose lists the "
-			    "measurements)\n", json_array_size(links));
-		links = NULL;
-	}
-	if (json_array_size(links))
-		strbuf_addstr(sb, "\nlinks (peer -> target address over the target's interface):\n");
-	json_array_foreach(links, i, l) {
-		struct link_result r;
-		struct err e = ERR_INIT;
-		const char *err = json_string_value(json_object_get(l, "error"));
-
-		strbuf_addf(sb, "  %-5s %s -> %s %s: ", json_string_value(json_object_get(l, "test")),
-			    json_string_value(json_object_get(l, "peer_name")),
-			    json_string_value(json_object_get(l, "target_name")),
-			    json_string_value(json_object_get(l, "ifname")));
-		if (err) {
-			strbuf_addf(sb, "could not run: %s\n", err);
-			continue;
-		}
-		if (link_result_from_json(json_object_get(l, "result"), &r, &e) < 0) {
-			strbuf_addf(sb, "(unreadable result: %s)\n", e.msg);
-			continue;
-		}
-		link_result_text(&r, sb);
-		strbuf_addch(sb, '\n');
-		link_result_release(&r);
-	}
-	node_checks_text(nodes, verbose, sb);
-	{
-		json_t *t = json_object_get(report, "timings_ms");
-
-		static const char *const keys[] = { "probe", "join", "links", "total" };
-		const char *sep = "\n";
-
-		for (size_t k = 0; t && k < ARRAY_SIZE(keys); k++) {
-			if (!json_is_integer(json_object_get(t, keys[k])))
-				continue;
-			strbuf_addf(sb, "%s%s %lld ms", sep, keys[k], jpath_int(t, keys[k], -1));
-			sep = ", ";
-		}
-		if (t)
-			strbuf_addch(sb, '\n');
-	}
 }

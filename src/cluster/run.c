@@ -16,8 +16,8 @@
 #include "ncclcheck.h"
 #include "link/agent.h"
 #include "link/ceiling.h"
-#include "rules/link_findings.h"
 #include "cluster/sched.h"
+#include "rules/cluster_rdv.h"
 #include "probe/probe.h"
 #include "report/render.h"
 #include "util/json.h"
@@ -442,7 +442,7 @@ static void *flow_main(void *arg)
 }
 
 /* All flows of a round at once; their figures appended to *m. */
-static void bw_round(struct run *run, const struct sched_bw_round *rd, struct sched_meas **m,
+static void bw_round(struct run *run, const struct sched_bw_round *rd, struct cluster_bw_meas **m,
 		     int *nm, int *am)
 {
 	struct flow_job *jobs = xcalloc((size_t)rd->nflows + 1, sizeof(*jobs));
@@ -470,7 +470,7 @@ static void bw_round(struct run *run, const struct sched_bw_round *rd, struct sc
 		if (l->kind != LINK_BW || !l->ran)
 			continue;
 		ALLOC_GROW(*m, (size_t)*nm + 1, *am);
-		(*m)[(*nm)++] = (struct sched_meas){ .from = l->peer, .to = l->target,
+		(*m)[(*nm)++] = (struct cluster_bw_meas){ .from = l->peer, .to = l->target,
 						     .gbps = l->res.b.total_gbps };
 	}
 }
@@ -503,23 +503,27 @@ static int bw_alone_cap(const struct run *run)
 	return pus / 2 > 1 ? (int)(pus / 2) : 1;
 }
 
-static int bw_judge(struct run *run, const int *host, const struct sched_meas *m, int nm,
-		    const struct sched_meas *alone, int nalone, struct sched_verdict *v)
+static int bw_judge(struct run *run, const int *host, const struct cluster_bw_meas *m, int nm,
+		    const struct cluster_bw_meas *alone, int nalone, struct cluster_bw_verdict *v)
 {
-	struct sched_bw_input in = { .m = m, .nm = nm, .alone = alone, .nalone = nalone,
+	struct cluster_bw_input in = { .m = m, .nm = nm, .alone = alone, .nalone = nalone,
 				     .host = host };
 
-	return sched_bw_judge(run->n, &in, v);
+	return cluster_bw_judge(run->n, &in, v);
 }
 
+/*
+ * The bandwidth rounds, then what the judgement (rules/cluster_bw.h) calls suspect measured
+ * again: against a known-good node, and flows inside one kernel alone. The flows stay in
+ * run->links, the figures measured alone in run->bw_alone: xrule_bw judges them at the end.
+ */
 static void run_bw(struct run *run)
 {
 	struct sched_bw_plan plan;
-	struct sched_meas *m = NULL, *alone = NULL;
-	struct sched_verdict v;
+	struct cluster_bw_meas *m = NULL;
+	struct cluster_bw_verdict v;
 	struct sched_bw_round sus;
-	const char **names;
-	int nm = 0, am = 0, nalone = 0, aalone = 0, total = 0, *host;
+	int nm = 0, am = 0, aalone = 0, total = 0, *host;
 	int64_t t0 = time_now_ms();
 
 	if (sched_bw_plan(run->n, &plan) < 0 || plan.nrounds == 0)
@@ -541,7 +545,7 @@ static void run_bw(struct run *run)
 		if (sched_bw_suspects(&v, &sus) > 0) {
 			run->total += sus.nflows;
 			bw_round(run, &sus, &m, &nm, &am);
-			sched_verdict_release(&v);
+			cluster_bw_verdict_release(&v);
 			bw_judge(run, host, m, nm, NULL, 0, &v);
 		}
 		free(sus.flows);
@@ -553,7 +557,8 @@ static void run_bw(struct run *run)
 			run->total += v.nretest;
 			for (int r = 0; r < nr; r++) {
 				if (!rdv_failed(run->r, NULL))
-					bw_round(run, &rounds[r], &alone, &nalone, &aalone);
+					bw_round(run, &rounds[r], &run->bw_alone, &run->nbw_alone,
+						 &aalone);
 				free(rounds[r].flows);
 			}
 			free(rounds);
@@ -562,30 +567,11 @@ static void run_bw(struct run *run)
 			for (size_t i = keep; i < run->nlinks; i++)
 				link_result_release(&run->links[i].res);
 			run->nlinks = keep;
-			sched_verdict_release(&v);
-			bw_judge(run, host, m, nm, alone, nalone, &v);
 		}
-		for (int k = 0; k < v.nlinks; k++) {
-			const struct sched_link *l = &v.links[k];
-
-			if (!l->same_host || l->alone_gbps < 0 || l->v == SCHED_LINK_OK)
-				continue;
-			run->bw_alone_slow = xrealloc(run->bw_alone_slow,
-						      (size_t)(run->nbw_alone_slow + 1) *
-						      sizeof(*run->bw_alone_slow));
-			run->bw_alone_slow[run->nbw_alone_slow++] =
-				(struct sched_flow){ l->a, l->b };
-		}
-		names = xcalloc((size_t)run->n, sizeof(*names));
-		for (int i = 0; i < run->n; i++)
-			names[i] = run->nodes[i].name;
-		sched_bw_findings(&v, names, NULL, run->fs);
-		free(names);
-		sched_verdict_release(&v);
+		cluster_bw_verdict_release(&v);
 	}
 	free(host);
 	free(m);
-	free(alone);
 	jset_int(run->timings, "bw", time_now_ms() - t0);
 }
 
@@ -679,7 +665,7 @@ static void run_free(struct run *run)
 	for (size_t i = 0; i < run->nlinks; i++)
 		link_result_release(&run->links[i].res);
 	free(run->links);
-	free(run->bw_alone_slow);
+	free(run->bw_alone);
 	link_agent_free(run->agent);
 	json_decref(run->timings);
 	pthread_mutex_destroy(&run->mu);
@@ -805,13 +791,7 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 		const char *h = rdv_member_host(run.r, i);
 
 		if (cluster_facts_check(f, &fe) < 0) {
-			struct finding *fd = finding_add(run.fs, SEV_ERROR, "cluster.peer.facts",
-							 "%s (rank %d) sent facts this node cannot use: %s",
-							 h ? h : "?", i, fe.msg);
-
-			finding_node(fd, h);
-			finding_rank(fd, i);
-			finding_fix(fd, "run the same ncclcheck on every node");
+			cluster_peer_facts_refused(run.fs, h, i, fe.msg);
 			snprintf(run.nodes[i].name, sizeof(run.nodes[i].name), "%s", h ? h : "?");
 			continue;
 		}
@@ -829,23 +809,27 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	rdv_bcast(run.r, "done", 0, &done, 0, &we);
 	json_decref(done);
 
-	cluster_links_findings(&run, o->xrules != NULL);
 	cluster_node_checks(&run);
 	if (o->xrules) {
 		const char **names = xcalloc((size_t)run.n, sizeof(*names));
+		const char **boot = xcalloc((size_t)run.n, sizeof(*boot));
 		json_t **fa = xcalloc((size_t)run.n, sizeof(*fa));
 		int mesh = o->full_mesh_max > 0 ? o->full_mesh_max : SCHED_FULL_MESH_MAX;
 		struct cluster_input in = { .n = (size_t)run.n, .names = names, .facts = fa,
-					    .links = run.links, .nlinks = run.nlinks,
-					    .sampled = run.n > mesh,
+					    .boot_ids = boot, .links = run.links,
+					    .nlinks = run.nlinks, .sampled = run.n > mesh,
+					    .bw_alone = run.bw_alone,
+					    .nbw_alone = (size_t)run.nbw_alone,
 					    .node_findings = run.node_fs, .settled = run.settled };
 
 		for (int i = 0; i < run.n; i++) {
 			names[i] = run.nodes[i].name;
+			boot[i] = run.nodes[i].boot_id;
 			fa[i] = run.nodes[i].facts;
 		}
 		o->xrules(&in, run.fs);
 		free(names);
+		free(boot);
 		free(fa);
 	}
 	cluster_events_findings(run.r, &o->rdv, run.fs);

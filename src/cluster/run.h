@@ -23,32 +23,15 @@
 #include <jansson.h>
 
 #include "finding.h"
-#include "link/ceiling.h"
 #include "link/link.h"
 #include "model/cluster.h"
 #include "rdv/rdv.h"
 #include "util/err.h"
 
-/* struct cluster_link (one link test's record) is model/cluster.h's: the cross-node rules read it. */
+/* struct cluster_link (one link test's record) and struct cluster_input (what the cross-node
+ * rules see) are model/cluster.h's: the rules read them. */
 
-/* What the cross-node rules see: every node's validated facts and every link result. */
-struct cluster_input {
-	size_t n;
-	const char *const *names;	/* by rank */
-	json_t *const *facts;		/* by rank; validated (cluster_facts_check) */
-	const struct cluster_link *links;
-	size_t nlinks;
-	int sampled;			/* more nodes than the full mesh: ring neighbours + samples */
-	/*
-	 * By rank, may be NULL: each node's own findings (the node_rules hook's), which the hook
-	 * settles by the link tests into settled[] (rules/cluster.h cluster_settle) when the view
-	 * is complete; left as they are otherwise.
-	 */
-	struct findings *const *node_findings;
-	struct cluster_settled *settled;
-};
-
-/* The hook a later step fills with the cross-node rules (pure: no I/O). */
+/* The cross-node rules (rules/cluster.h cluster_xrules; pure: no I/O). */
 typedef void (*cluster_rules_fn)(const struct cluster_input *in, struct findings *fs);
 
 /* Per-node rules on one node's facts (rules_run_node today; the model's rules later). */
@@ -105,11 +88,6 @@ int cluster_facts_check(const json_t *facts, struct err *e);
 int cluster_report_node_findings(const json_t *report, int (*want)(const char *id),
 				 struct findings *out, struct err *e);
 
-/*
- * The report as lines for people (everything but the findings, which render_findings_text
- * shows); the measurement of every link test when verbose or when there are few.
- */
-struct strbuf;
-void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb);
+/* The report as text: report/cluster_text.h. */
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * net/cluster_run_int.h: what the cluster run's files share (cluster_run.c drives the run's
- * phases; cluster_report.c checks a node's facts and builds the findings and the report).
- * Internal to src/net; not a public interface.
+ * cluster/run_int.h: what the cluster run's files share (run.c drives the run's phases;
+ * report.c checks a node's facts and builds the report document; scan.c the scan phase).
+ * Internal to src/cluster; not a public interface.
  */
 #ifndef NCCLCHECK_NET_CLUSTER_RUN_INT_H
 #define NCCLCHECK_NET_CLUSTER_RUN_INT_H
@@ -56,12 +56,10 @@ struct run {
 	/* the master's: each node's own findings (node_rules) and how the link tests settled them */
 	struct findings **node_fs;
 	struct cluster_settled *settled;
-	/*
-	 * Bandwidth links inside one kernel (a < b) that stayed slow measured alone: of that
-	 * kernel's links, the only ones a line rate may judge (cluster_links_findings).
-	 */
-	struct sched_flow *bw_alone_slow;
-	int nbw_alone_slow;
+	/* bandwidth flows measured again alone (the rounds' flows are run->links): measurements
+	 * the judgement of slow hosts and links weighs (rules/cluster_bw.h) */
+	struct cluster_bw_meas *bw_alone;
+	int nbw_alone;
 };
 
 /* cluster_run.c: one test's request from `peer` to the target's address, and running it */
@@ -74,8 +72,8 @@ int cluster_scan_concurrency(const struct run *run);
 void cluster_verify_scans(struct run *run);
 
 void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);
+/* The rendezvous's events, judged by rules/cluster_rdv.c into fs. */
 void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs);
-void cluster_links_findings(struct run *run, int judged_elsewhere);
 /* Runs node_rules on every node's facts into run->node_fs (the hook then settles them). */
 void cluster_node_checks(struct run *run);
 void cluster_node_checks_free(struct run *run);

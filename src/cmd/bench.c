@@ -18,7 +18,8 @@
 #include "coll/tune.h"
 #include "finding.h"
 #include "ncclcheck.h"
-#include "link/ceiling.h"
+#include "rules/bench.h"
+#include "rules/link_ceiling.h"
 #include "probe/probe.h"
 #include "report/bench.h"
 #include "util/envmap.h"
@@ -508,14 +509,7 @@ int bench_finish(const struct bench_args *a, struct bench_report *rep, int64_t w
 {
 
 	if (wrong) {
-		struct finding *f = finding_add(fs, SEV_ERROR, "bench.result.wrong",
-		                                "%s returned wrong results", a->so.kind->name);
-		finding_why(f,
-		            "%lld elements differed from the exact expected values (the inputs "
-		            "are small integers, so any difference is corruption, not rounding)",
-		            (long long)wrong);
-		finding_fix(f, "rerun with -c 1 on fewer ranks to find the rank or link, and check "
-		               "'ncclcheck node' on every node");
+		bench_result_findings(fs, a->so.kind->name, wrong);
 		code = EXIT_FINDINGS;
 	}
 	{

@@ -13,6 +13,7 @@
 #include "coll/nccl.h"
 #include "coll/nccl_log.h"
 #include "coll/tune.h"
+#include "rules/bench.h"
 #include "ncclcheck.h"
 #include "probe/probe.h"
 #include "util/xalloc.h"

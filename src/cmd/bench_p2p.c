@@ -17,6 +17,7 @@
 #include "link/ctl.h"
 #include "rules/link_findings.h"
 #include "link/link_int.h"
+#include "report/link_text.h"
 #include "report/render.h"
 #include "util/json.h"
 #include "util/strbuf.h"

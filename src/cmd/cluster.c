@@ -16,6 +16,7 @@
 #include "cluster/run.h"
 #include "launch/launch.h"
 #include "probe/probe.h"
+#include "report/cluster_text.h"
 #include "report/render.h"
 #include "rules/cluster.h"
 #include "rules/rules.h"

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "facts/load.h"
 #include "ncclcheck.h"
 #include "report/render.h"
 #include "rules/launch_consistency.h"
@@ -163,25 +164,13 @@ int verdict_option(struct verdict_opts *o, struct cli *c, int id)
 	}
 }
 
-/* Saved documents are small; anything bigger is not one. */
-#define DOC_MAX (64u << 20)
-
 static json_t *load_doc(const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
 	struct err e = ERR_INIT;
-	json_error_t jerr;
-	json_t *doc;
+	json_t *doc = facts_load_doc(path, &e);
 
-	if (file_read(path, &sb, DOC_MAX, &e) < 0) {
-		error("cannot read '%s': %s", path, e.msg);
-		strbuf_release(&sb);
-		return NULL;
-	}
-	doc = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);
-	strbuf_release(&sb);
 	if (!doc)
-		error("'%s' is not JSON: %s (line %d, column %d)", path, jerr.text, jerr.line, jerr.column);
+		error("%s", e.msg);
 	return doc;
 }
 
@@ -302,32 +291,6 @@ void verdict_release(struct verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* A finding as shown again: its text, subjects, fix lines and settings. */
-static void copy_finding(struct findings *to, const struct finding *f)
-{
-	struct finding *g = finding_add(to, f->sev, f->id, "%s", f->title);
-
-	if (f->why)
-		finding_why(g, "%s", f->why);
-	for (size_t k = 0; k < f->nfix; k++)
-		finding_fix(g, "%s", f->fix[k]);
-	for (size_t k = 0; k < f->nevidence; k++)
-		finding_evidence(g, "%s", f->evidence[k]);
-	finding_pair(g, f->node, f->peer, f->ifname);
-	for (size_t k = 0; k < f->nranks; k++)
-		finding_rank(g, f->ranks[k]);
-	for (size_t k = 0; k < f->nsettings; k++) {
-		const struct setting *st = &f->settings[k];
-		if (st->scope == SCOPE_NODE)
-			finding_setting_for(g, st->where, st->node ? st->node : f->node, st->name,
-					    st->value ? "%s" : NULL, st->value);
-		else
-			finding_setting(g, st->where, SCOPE_ALL, st->name, st->value ? "%s" : NULL,
-					st->value);
-	}
-	g->decoded = f->decoded;
-}
-
 /* Errors left when the job runs with the recommended environment: the rules judge again. */
 struct findings *verdict_what_if(const struct verdict *v, const struct findings *extra)
 {
@@ -350,11 +313,11 @@ struct findings *verdict_what_if(const struct verdict *v, const struct findings 
 			for (size_t j = 0; j < v->rec->n && !fixed; j++)
 				fixed = v->rec->v[j].source && !strcmp(v->rec->v[j].source, f->id);
 			if (f->sev == SEV_ERROR && !fixed)
-				copy_finding(after, f);
+				finding_copy(after, f);
 		}
 	}
 	for (size_t i = 0; extra && i < extra->n; i++)
-		copy_finding(after, extra->v[i]);
+		finding_copy(after, extra->v[i]);
 	findings_sort(after);
 	return after;
 }

@@ -285,7 +285,7 @@ static int lab_up_cmd(int argc, char **argv)
 		.cancel = &interrupted,
 	};
 	const char *scenario = "healthy";
-	struct sigaction sa, old_int, old_term, old_hup;
+	struct sigaction sa;
 	struct lab_tools t;
 	struct err e = ERR_INIT;
 	struct cli c;
@@ -347,18 +347,18 @@ static int lab_up_cmd(int argc, char **argv)
 	if (code)
 		return code;
 
-	/* Ctrl-C or a kill: finish the step in flight, then remove what was built */
+	/*
+	 * Ctrl-C or a kill: finish the step in flight, then remove what was built. The handlers
+	 * stay until the command ends: a signal while the status is printed removes the lab too.
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	t0 = time_now_ms();
 	rc = lab_up(&o, &t, &e);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
 	if (rc < 0) {
 		if (interrupted)
 			error("lab '%s' interrupted; everything it had built is removed again",
@@ -380,6 +380,18 @@ static int lab_up_cmd(int argc, char **argv)
 			code = cli_finish(EXIT_CLEAN);
 		}
 		json_decref(st);
+	}
+	if (interrupted) {
+		struct lab_down_result dr;
+
+		fflush(stdout);
+		if (lab_down(o.prefix, t.ip, &dr, &e) < 0)
+			error("lab '%s' interrupted after it was built; removing it failed: %s "
+			      "(retry: ncclcheck lab down --prefix %s)", o.prefix, e.msg, o.prefix);
+		else
+			error("lab '%s' interrupted; everything it had built is removed again",
+			      o.prefix);
+		return EXIT_CANNOT_RUN;
 	}
 	return code;
 }
@@ -451,13 +463,16 @@ static int lab_down_cmd(int argc, char **argv)
 		json_decref(p);
 		return code;
 	}
-	if (!r.namespaces && !r.links && !r.etc_dirs && !r.state && !r.slurm)
+	if (!r.namespaces && !r.links && !r.etc_dirs && !r.state && !r.slurm && !r.builders)
 		printf("lab '%s': nothing to remove\n", prefix);
 	else
 		printf("lab '%s' removed: %d namespace%s, %d process%s left inside, %d root link%s, "
 		       "%d /etc/netns entr%s\n", prefix, r.namespaces, r.namespaces == 1 ? "" : "s",
 		       r.processes, r.processes == 1 ? "" : "es", r.links, r.links == 1 ? "" : "s",
 		       r.etc_dirs, r.etc_dirs == 1 ? "y" : "ies");
+	if (r.builders)
+		printf("lab '%s': ended %d process%s of a 'lab up' that had not finished\n", prefix,
+		       r.builders, r.builders == 1 ? "" : "es");
 	if (r.slurm)
 		printf("lab '%s': its Slurm is stopped and removed (munged, spool, logs)\n", prefix);
 	return cli_finish(EXIT_CLEAN);

@@ -52,6 +52,7 @@ static struct boot *boot_alloc(const struct boot_opts *o)
 	b->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 30000;
 	b->hash = o->params_hash;
 	b->lfd = -1;
+	b->relay = -1;
 	b->ctrl = xcalloc((size_t)b->world, sizeof(*b->ctrl));
 	for (int i = 0; i < b->world; i++)
 		b->ctrl[i] = -1;
@@ -86,6 +87,8 @@ void boot_drop(struct boot *b)
 			close_gently(b->ctrl[i]);
 	if (b->lfd >= 0)
 		close(b->lfd);
+	if (b->relay >= 0)
+		close(b->relay);
 	free(b->ctrl);
 	free(b->addr);
 	free(b->port);
@@ -409,6 +412,8 @@ int boot_barrier(struct boot *b, struct err *e)
 
 	if (b->world == 1)
 		return 0;
+	if (b->relay >= 0)
+		return boot_relay_call(b, "barrier", NULL, 0, NULL, 0, e);
 	if (b->rank)
 		return worker_roundtrip(b, MSG_BARRIER, &dummy, 0, &dummy, 0, e);
 	if (master_collect(b, MSG_BARRIER, NULL, 0, NULL, NULL, NULL, e) < 0)
@@ -439,6 +444,8 @@ int boot_sum(struct boot *b, double *v, size_t n, struct err *e)
 		return err_set(e, ERR_INTERNAL, "boot_sum of %zu values", n);
 	if (b->world == 1)
 		return 0;
+	if (b->relay >= 0)
+		return boot_relay_call(b, "sum", v, 8 * n, v, 8 * n, e);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t u;
 		memcpy(&u, &v[i], 8);
@@ -467,6 +474,8 @@ int boot_bcast(struct boot *b, void *buf, size_t len, struct err *e)
 {
 	if (b->world == 1)
 		return 0;
+	if (b->relay >= 0)
+		return boot_relay_call(b, "bcast", buf, len, buf, len, e);
 	if (b->rank)
 		return worker_roundtrip(b, MSG_BCAST, NULL, 0, buf, len, e);
 	return master_send_all(b, MSG_BCAST, buf, len, e);
@@ -484,6 +493,9 @@ int boot_gather(struct boot *b, const void *mine, size_t len, void *all, struct 
 	void *tmp;
 	int rc;
 
+	if (b->relay >= 0 && b->world > 1)
+		return boot_relay_call(b, "gather", mine, len, all,
+				       b->rank ? 0 : len * (size_t)b->world, e);
 	if (b->rank)
 		return worker_roundtrip(b, MSG_GATHER, mine, len, NULL, 0, e);
 	memcpy(all, mine, len);
@@ -502,6 +514,10 @@ void boot_report_error(struct boot *b, const char *msg)
 
 	if (n > 200)
 		n = 200;
+	if (b->relay >= 0) {
+		boot_relay_call(b, "error", msg, n, NULL, 0, NULL);
+		return;
+	}
 	for (int r = 0; r < b->world; r++)
 		if (r != b->rank && b->ctrl[r] >= 0)
 			boot_send_msg(b->ctrl[r], MSG_ERROR, b->rank, msg, n, deadline, NULL);

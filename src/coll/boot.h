@@ -6,9 +6,8 @@
  * rank -> rank+1 with several stripes. Sockets, deadlines and the host:port parser are
  * net/sock's.
  *
- * Its own little star rather than rdv/'s: the NCCL backend forks a child that goes on using
- * these control connections (coll/nccl.c child_main), and rdv's I/O thread does not survive a
- * fork; the connections here are plain descriptors any process can hold.
+ * The NCCL backend's forked child never touches these connections: it asks its parent over a
+ * socketpair (boot_become_child / boot_relay_serve), so only the parent holds the bootstrap.
  *
  * Everything a peer sends is decoded strictly (fixed little binary frames with a magic, a type,
  * a capped length) and a peer that sends garbage, disagrees or vanishes is named in the error.
@@ -53,6 +52,19 @@ int boot_bcast(struct boot *b, void *buf, size_t len, struct err *e);
 int boot_gather(struct boot *b, const void *mine, size_t len, void *all, struct err *e);
 /* Best effort: tells rank 0 (or, from rank 0, everyone) why this rank gives up. */
 void boot_report_error(struct boot *b, const char *msg);
+
+/*
+ * A forked child's side (coll/boot_relay.c): closes its copies of the sockets and from then on
+ * asks the parent, over `relay_fd` (one end of a non-blocking socketpair), for every barrier,
+ * sum, broadcast, gather and error report. rank/world/peer names stay as they were.
+ */
+void boot_become_child(struct boot *b, int relay_fd);
+/*
+ * The parent's side: reads one request of the child from `fd`, runs it over the control
+ * connections and answers with its outcome (a peer's failure goes back to the child as its
+ * error). 0: served; 1: the child closed its end; -1: the child spoke nonsense (in `e`).
+ */
+int boot_relay_serve(struct boot *b, int fd, struct err *e);
 
 /*
  * Connects `nstripes` sockets to rank+1 and accepts as many from rank-1 (none for one rank).

@@ -45,6 +45,7 @@ struct boot {
 	char (*addr)[BOOT_ADDR];
 	int *port;
 	char (*name)[BOOT_ADDR + 32];
+	int relay; /* a forked child: its socketpair to the parent, which runs every collective */
 };
 
 void boot_put32(unsigned char *p, uint32_t v);
@@ -60,6 +61,10 @@ int boot_expect_msg(int fd, enum msg_type type, void *buf, size_t len, int64_t d
                       struct err *e);
 int boot_listen_on(const char *host, int port, struct err *e);
 int boot_connect_retry(const char *host, int port, int64_t deadline, struct err *e);
+/* A forked child's collective, run by the parent (boot_relay.c): `op` with out[olen], the
+ * answer into in[ilen]. */
+int boot_relay_call(struct boot *b, const char *op, const void *out, size_t olen, void *in,
+		    size_t ilen, struct err *e);
 int boot_accept_until(int lfd, int64_t deadline, struct err *e);
 
 #endif

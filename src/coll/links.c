@@ -1,4 +1,4 @@
-/* Every rank's link to rank 0, in the fixed wire form (net/ceiling.h). */
+/* Every rank's link to rank 0, in the fixed wire form (link/ceiling.h). */
 #include "coll/links.h"
 
 #include <stdlib.h>

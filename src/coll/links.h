@@ -1,6 +1,6 @@
 /*
  * A collective's links: every rank's end of the network path (its interface and that
- * interface's ceiling, net/ceiling.h), gathered on rank 0 so bench can hold busbw against the
+ * interface's ceiling, link/ceiling.h), gathered on rank 0 so bench can hold busbw against the
  * slowest of them.
  */
 #ifndef NCCLCHECK_COLL_LINKS_H

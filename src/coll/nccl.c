@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -609,7 +610,8 @@ static int read_msg(int fd, struct pmsg *m, int64_t deadline)
 int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, struct boot *b,
                     const struct nccl_sink *sink, struct err *e)
 {
-	int fds[2], status = 0, got_error = 0;
+	int fds[2], sp[2], status = 0, got_error = 0;
+	int64_t heard;
 	struct pmsg *m;
 	pid_t pid;
 	/* the child enforces the timeout itself; this is the last resort if it cannot */
@@ -620,22 +622,58 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 		               MAX_LOCAL);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return err_sys(e, "pipe");
+	/* the child's bootstrap: it asks, this process runs the collectives (coll/boot_relay.c) */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sp) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return err_sys(e, "socketpair");
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		close(sp[0]);
+		close(sp[1]);
 		return err_sys(e, "fork");
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		close(sp[0]);
+		boot_become_child(b, sp[1]);
 		child_main(o, so, b, fds[1]);
 		_exit(3);
 	}
 	close(fds[1]);
+	close(sp[1]);
 	m = xcalloc(1, sizeof(*m));
+	heard = time_now_ms();
 	for (;;) {
-		int rc = read_msg(fds[0], m, time_now_ms() + silence_ms);
+		struct pollfd pf[2] = {{.fd = fds[0], .events = POLLIN},
+				       {.fd = sp[0], .events = POLLIN}};
+		int rc;
+		if (sp[0] >= 0 && time_now_ms() - heard < silence_ms) {
+			/* a relay request and the child's reports may come in any order */
+			if (poll(pf, 2, 1000) <= 0)
+				continue;
+			heard = time_now_ms();
+			if (pf[1].revents) {
+				struct err e2 = ERR_INIT;
+				int sr = boot_relay_serve(b, sp[0], &e2);
+				if (sr < 0) { /* our own child speaking nonsense: a bug, stop */
+					kill(pid, SIGKILL);
+					err_set(e, ERR_INTERNAL, "%s", e2.msg);
+					got_error = 1;
+					break;
+				}
+				if (sr == 1) {
+					close(sp[0]);
+					sp[0] = -1;
+				}
+				continue;
+			}
+		}
+		rc = read_msg(fds[0], m, heard + silence_ms);
 		if (rc == -2) {
 			kill(pid, SIGKILL);
 			err_set(e, ERR_TIMEOUT,
@@ -676,6 +714,8 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 	}
 	free(m);
 	close(fds[0]);
+	if (sp[0] >= 0)
+		close(sp[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (got_error)

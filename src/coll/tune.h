@@ -33,13 +33,4 @@ const struct tune_config *tune_configs(size_t *n);
 double tune_mean(const struct tune_result *r);
 /* (max - min) / mean of the defaults' repeats, at least `floor` (a fraction). */
 double tune_spread(const struct tune_result *r, double floor);
-/*
- * The configuration to recommend: the best mean if it beats the defaults' mean by more than the
- * spread, else 0 (the defaults).
- */
-size_t tune_pick(const struct tune_result *res, size_t n, double spread);
-/* The finding that says so (bench.tune.better or bench.tune.defaults), with settings[]. */
-void tune_findings(const struct tune_config *cfg, const struct tune_result *res, size_t n,
-                   double spread, struct findings *fs);
-
 #endif

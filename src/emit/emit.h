@@ -20,6 +20,7 @@
 #include "util/strbuf.h"
 
 struct envmap;
+struct node_model;
 
 enum emit_cloud {
 	EMIT_CLOUD_GENERIC = 0,
@@ -118,6 +119,8 @@ void rec_from_findings(struct recommendation *rec, const struct findings *fs);
  * environment, RDMA, NCCL, the cloud): only the fields still at their defaults are filled, so
  * flags set before win.
  */
+void rec_numbers_from_model(struct recommendation *rec, const struct node_model *m);
+/* The same on the model of `facts`; nothing when the model refuses them. */
 void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts);
 
 /* The same from the launch environment (NNODES, PET_NNODES, SLURM_JOB_NUM_NODES, MASTER_*). */

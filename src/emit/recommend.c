@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/vars.h"
 #include "model/nccl_vars.h"
 #include "model/stack_tables.h"
-#include "util/envmap.h"
 #include "model/node.h"
+#include "util/envmap.h"
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"
@@ -362,10 +363,11 @@ static void set_str(char **dst, const char *s)
 		*dst = xstrdup(s);
 }
 
-static int env_int(const json_t *env, const char *const *names)
+/* The first of `ids` set to a number in 1..99999 (one not a number is passed over), or 0. */
+static int env_int(lv_getter get, const void *src, const enum launch_var_id *ids)
 {
-	for (; *names; names++) {
-		const char *s = jpath_str(env, *names);
+	for (; *ids != LV_NONE; ids++) {
+		const char *s = get(src, lv_name(*ids));
 		char *end;
 		long v;
 
@@ -378,77 +380,104 @@ static int env_int(const json_t *env, const char *const *names)
 	return 0;
 }
 
-void rec_numbers_from_env(struct recommendation *rec, const struct envmap *em)
-{
-	static const char *const nnodes[] = { "NNODES", "PET_NNODES", "SLURM_JOB_NUM_NODES",
-					      "SLURM_NNODES", "NUM_NODES", NULL };
-	static const char *const addrs[] = { "MASTER_ADDR", "PET_MASTER_ADDR", NULL };
-	static const char *const ports[] = { "MASTER_PORT", "PET_MASTER_PORT", NULL };
-	json_t *env = json_object();
+/* launcher variables in the order launch-and-cloud.md §1.1 gives */
+static const enum launch_var_id nnodes_vars[] = {
+	LV_NNODES, LV_PET_NNODES, LV_SLURM_JOB_NUM_NODES, LV_SLURM_NNODES, LV_NUM_NODES, LV_NONE
+};
+static const enum launch_var_id addr_vars[] = { LV_MASTER_ADDR, LV_PET_MASTER_ADDR, LV_NONE };
+static const enum launch_var_id port_vars[] = { LV_MASTER_PORT, LV_PET_MASTER_PORT, LV_NONE };
 
-	/* the same reading as from facts, so both agree on names and precedence */
-	for (const char *const *n = nnodes; *n; n++)
-		if (envmap_get(em, *n))
-			jset_str(env, *n, envmap_get(em, *n));
-	for (const char *const *n = ports; *n; n++)
-		if (envmap_get(em, *n))
-			jset_str(env, *n, envmap_get(em, *n));
-	if (!rec->nodes)
-		rec->nodes = env_int(env, nnodes);
-	if (!rec->master_port)
-		rec->master_port = env_int(env, ports);
-	for (const char *const *n = addrs; *n && !rec->master_addr; n++)
-		set_str(&rec->master_addr, envmap_get(em, *n));
-	json_decref(env);
+static const char *from_envmap(const void *src, const char *name)
+{
+	return envmap_get(src, name);
 }
 
-static void collect_ifs(struct recommendation *rec, const char *node, const json_t *facts);
-
-void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
+static const char *from_model(const void *src, const char *name)
 {
-	/* launcher variables in the order launch-and-cloud.md §1.1 gives; net/launch.h will own this */
-	static const char *const nnodes[] = { "NNODES", "PET_NNODES", "SLURM_JOB_NUM_NODES",
-					      "SLURM_NNODES", "NUM_NODES", NULL };
-	static const char *const ports[] = { "MASTER_PORT", "PET_MASTER_PORT", NULL };
-	const json_t *env = json_object_get(facts, "env");
-	const json_t *gpus = json_object_get(facts, "gpus"), *g, *d, *p;
+	return node_model_env(src, name);
+}
+
+void rec_numbers_from_env(struct recommendation *rec, const struct envmap *em)
+{
+	/* the same reading as from facts, so both agree on names and precedence */
+	if (!rec->nodes)
+		rec->nodes = env_int(from_envmap, em, nnodes_vars);
+	if (!rec->master_port)
+		rec->master_port = env_int(from_envmap, em, port_vars);
+	for (const enum launch_var_id *n = addr_vars; *n != LV_NONE && !rec->master_addr; n++)
+		set_str(&rec->master_addr, envmap_get(em, lv_name(*n)));
+}
+
+/* Each IPv4 network of a node's interfaces, for rec_if_cidr. */
+static void collect_ifs(struct recommendation *rec, const char *node, const struct node_model *m)
+{
+	if (!node)
+		return;
+	for (size_t k = 0; k < m->nifaces; k++) {
+		const struct nm_iface *it = &m->ifaces[k];
+
+		for (size_t j = 0; j < it->naddrs; j++) {
+			const struct nm_iface_addr *a = &it->addrs[j];
+			long plen = a->prefixlen;
+			struct in_addr in;
+			uint32_t net;
+			char buf[INET_ADDRSTRLEN];
+
+			if (!a->addr || a->family != 4 || plen < 1 || plen > 32 ||
+			    inet_pton(AF_INET, a->addr, &in) != 1)
+				continue;
+			net = ntohl(in.s_addr) & (plen == 32 ? 0xffffffffu : ~(0xffffffffu >> plen));
+			in.s_addr = htonl(net);
+			inet_ntop(AF_INET, &in, buf, sizeof(buf));
+			ALLOC_GROW(rec->ifs, rec->nifs + 1, rec->aifs);
+			rec->ifs[rec->nifs].node = xstrdup(node);
+			rec->ifs[rec->nifs].ifname = xstrdup(it->name);
+			rec->ifs[rec->nifs].cidr = xasprintf("%s/%d", buf, (int)plen);
+			rec->nifs++;
+		}
+	}
+}
+
+void rec_numbers_from_model(struct recommendation *rec, const struct node_model *m)
+{
 	const char *s;
 	int all_bf16 = 1;
 	struct strbuf devs = STRBUF_INIT;
-	size_t i, j;
 
 	if (!rec->nifs)
-		collect_ifs(rec, jpath_str(facts, "host.hostname"), facts);
-	if (!rec->gpus_per_node && json_is_array(gpus) && json_array_size(gpus))
-		rec->gpus_per_node = (int)json_array_size(gpus);
-	if (rec->bf16 < 0 && json_is_array(gpus) && json_array_size(gpus)) {
-		json_array_foreach(gpus, i, g) {
-			s = jpath_str(g, "compute_capability");
+		collect_ifs(rec, m->hostname, m);
+	if (!rec->gpus_per_node && m->ngpus)
+		rec->gpus_per_node = (int)m->ngpus;
+	if (rec->bf16 < 0 && m->ngpus) {
+		for (size_t i = 0; i < m->ngpus; i++) {
+			s = m->gpus[i].compute_capability;
 			if (!s || atof(s) < 8.0)
 				all_bf16 = 0;
 		}
 		rec->bf16 = all_bf16;
 	}
 	if (!rec->nodes)
-		rec->nodes = env_int(env, nnodes);
-	s = jpath_str(facts, "net.master.addr");
-	set_str(&rec->master_addr, s ? s : jpath_str(env, "MASTER_ADDR"));
+		rec->nodes = env_int(from_model, m, nnodes_vars);
+	set_str(&rec->master_addr, m->master.addr ? m->master.addr :
+		node_model_env(m, lv_name(LV_MASTER_ADDR)));
 	if (!rec->master_port) {
-		long long port = jpath_int(facts, "net.master.port", 0);
-		rec->master_port = port > 0 && port < 65536 ? (int)port : env_int(env, ports);
+		long port = m->master.port_recorded ? m->master.port : 0;
+		rec->master_port = port > 0 && port < 65536 ? (int)port :
+				   env_int(from_model, m, port_vars);
 	}
-	s = jpath_str(facts, "net.master.source_ifname");
+	s = m->master.ifname;
 	if (s && strncmp(s, "lo", 2))
 		set_str(&rec->ifname, s);
 	if (!rec->rdma) {
-		json_array_foreach(jpath(facts, "rdma.devices"), i, d) {
+		for (int d = 0; d < m->rdma.ndevices; d++) {
 			int active = 0;
-			json_array_foreach(json_object_get(d, "ports"), j, p)
-				if (jpath_str(p, "state") && !strcmp(jpath_str(p, "state"), "ACTIVE"))
+			for (size_t p = 0; p < m->rdma.nports; p++)
+				if (m->rdma.ports[p].dev_index == d && m->rdma.ports[p].state &&
+				    !strcmp(m->rdma.ports[p].state, "ACTIVE"))
 					active = 1;
-			if (active && jpath_str(d, "name")) {
+			if (active && m->rdma.dev_names[d]) {
 				rec->rdma++;
-				strbuf_addf(&devs, "%s%s", devs.len ? "," : "", jpath_str(d, "name"));
+				strbuf_addf(&devs, "%s%s", devs.len ? "," : "", m->rdma.dev_names[d]);
 			}
 		}
 		if (devs.len)
@@ -457,17 +486,18 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 	strbuf_release(&devs);
 	/* which Lightning the job's interpreter has: the one with torch, lightning before pytorch_lightning */
 	if (!rec->pl_major) {
-		const json_t *py;
-		json_array_foreach(json_object_get(facts, "python"), i, py) {
+		for (size_t i = 0; i < m->stack.npython; i++) {
+			const struct nm_python *py = &m->stack.python[i];
 			const char *v;
-			if (!jpath_bool(py, "torch.installed", 0))
+
+			if (!py->torch_installed)
 				continue;
-			set_str(&rec->torch_version, jpath_str(py, "torch.version"));
-			if (jpath_bool(py, "lightning.installed", 0)) {
-				v = jpath_str(py, "lightning.version");
+			set_str(&rec->torch_version, py->torch);
+			if (py->lightning_installed) {
+				v = py->lightning_pkg;
 				rec->pl_package = 0;
-			} else if (jpath_bool(py, "pytorch_lightning.installed", 0)) {
-				v = jpath_str(py, "pytorch_lightning.version");
+			} else if (py->pl_installed) {
+				v = py->pl_pkg;
 				rec->pl_package = 1;
 			} else {
 				continue;
@@ -477,47 +507,19 @@ void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 		}
 	}
 	/* the NCCL the job will run: the node model's one decision */
-	{
-		struct err me = ERR_INIT;
-		struct node_model *m = node_model_new(facts, &me);
-
-		if (m && !m->nccl.assumed)
-			set_str(&rec->nccl_version, m->nccl.version);
-		node_model_free(m);
-	}
+	if (!m->nccl.assumed)
+		set_str(&rec->nccl_version, m->nccl.version);
 }
 
-/* Each IPv4 network of a node's interfaces (facts net.interfaces[].addrs[]), for rec_if_cidr. */
-static void collect_ifs(struct recommendation *rec, const char *node, const json_t *facts)
+void rec_numbers_from_facts(struct recommendation *rec, const json_t *facts)
 {
-	const json_t *ifs = jpath(facts, "net.interfaces"), *i, *a;
-	size_t k, j;
+	struct err e = ERR_INIT;
+	struct node_model *m = node_model_new(facts, &e);
 
-	if (!node)
-		return;
-	json_array_foreach(ifs, k, i) {
-		const char *name = jpath_str(i, "name");
-
-		json_array_foreach(json_object_get(i, "addrs"), j, a) {
-			const char *addr = jpath_str(a, "addr");
-			json_int_t plen = json_integer_value(json_object_get(a, "prefixlen"));
-			struct in_addr in;
-			uint32_t net;
-			char buf[INET_ADDRSTRLEN];
-
-			if (!name || !addr || json_integer_value(json_object_get(a, "family")) != 4 ||
-			    plen < 1 || plen > 32 || inet_pton(AF_INET, addr, &in) != 1)
-				continue;
-			net = ntohl(in.s_addr) & (plen == 32 ? 0xffffffffu : ~(0xffffffffu >> plen));
-			in.s_addr = htonl(net);
-			inet_ntop(AF_INET, &in, buf, sizeof(buf));
-			ALLOC_GROW(rec->ifs, rec->nifs + 1, rec->aifs);
-			rec->ifs[rec->nifs].node = xstrdup(node);
-			rec->ifs[rec->nifs].ifname = xstrdup(name);
-			rec->ifs[rec->nifs].cidr = xasprintf("%s/%d", buf, (int)plen);
-			rec->nifs++;
-		}
-	}
+	/* facts the model refuses are reported by the node rules (facts.invalid), never half-used */
+	if (m)
+		rec_numbers_from_model(rec, m);
+	node_model_free(m);
 }
 
 const char *rec_if_cidr(const struct recommendation *rec, const char *node, const char *ifname)
@@ -565,8 +567,14 @@ int rec_from_doc(struct recommendation *rec, const json_t *doc, struct findings 
 					break;
 				rec->hosts[rec->nhosts++] = xstrdup(name);
 			}
-			json_array_foreach(nodes, i, n)
-				collect_ifs(rec, jpath_str(n, "name"), json_object_get(n, "facts"));
+			json_array_foreach(nodes, i, n) {
+				struct err me = ERR_INIT;
+				struct node_model *m = node_model_new(json_object_get(n, "facts"), &me);
+
+				if (m)
+					collect_ifs(rec, jpath_str(n, "name"), m);
+				node_model_free(m);
+			}
 			if (rec->nhosts != json_array_size(nodes)) {
 				for (i = 0; i < rec->nhosts; i++)
 					free(rec->hosts[i]);

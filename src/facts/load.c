@@ -5,6 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/file.h"
+#include "util/strbuf.h"
+
 /* Accepts the full `node --json` output and the bare facts object; steals `doc`. */
 static json_t *unwrap(json_t *doc, const char *what, struct err *e)
 {
@@ -68,4 +71,24 @@ json_t *facts_load_bytes(const char *buf, size_t len, struct err *e)
 		return NULL;
 	}
 	return unwrap(doc, "<bytes>", e);
+}
+
+json_t *facts_load_doc(const char *path, struct err *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct err fe = ERR_INIT;
+	json_error_t jerr;
+	json_t *doc;
+
+	if (file_read(path, &sb, (size_t)FACTS_MAX_BYTES, &fe) < 0) {
+		err_set(e, fe.code, "cannot read '%s': %s", path, fe.msg);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	doc = json_loadb(sb.buf, sb.len, JSON_REJECT_DUPLICATES, &jerr);
+	strbuf_release(&sb);
+	if (!doc)
+		err_set(e, ERR_PARSE, "'%s' is not JSON: %s (line %d, column %d)", path, jerr.text,
+			jerr.line, jerr.column);
+	return doc;
 }

@@ -13,11 +13,18 @@
 
 #include "util/err.h"
 
-/* Facts documents are small; anything bigger is not one. */
+/* Facts documents (and the cluster documents that hold them) are small; anything bigger is not one. */
 #define FACTS_MAX_BYTES (64L << 20)
 
 /* The facts object (new reference), or NULL with the reason in `e`. */
 json_t *facts_load_file(const char *path, struct err *e);
 json_t *facts_load_bytes(const char *buf, size_t len, struct err *e);
+
+/*
+ * A saved ncclcheck document as it is: `node --json`, `cluster --json` or bare facts (config
+ * --from tells them apart). The same strict reading (size cap, duplicate keys refused), no
+ * unwrapping. New reference, or NULL with the reason in `e`.
+ */
+json_t *facts_load_doc(const char *path, struct err *e);
 
 #endif

@@ -20,7 +20,11 @@
 #include "util/file.h"
 #include "util/json.h"
 #include "util/subproc.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
+
+/* how long `down` waits for the processes it SIGKILLed to be gone */
+#define KILL_WAIT_MS 10000
 
 struct ns_id {
 	dev_t dev;
@@ -35,8 +39,23 @@ static int matches_any(const struct ns_id *ids, size_t n, const struct stat *st)
 	return 0;
 }
 
-/* Signals every process whose network namespace is one of `ids`; returns how many. */
-static int signal_inside(const struct ns_id *ids, size_t n, int sig)
+struct pids {
+	long *v;
+	size_t n, alloc;
+};
+
+static int pids_add(struct pids *l, long pid)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == pid)
+			return 0;
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = pid;
+	return 1;
+}
+
+/* SIGKILLs every running process whose network namespace is one of `ids`; how many ran. */
+static int kill_in(const struct ns_id *ids, size_t n, struct pids *seen)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -53,8 +72,9 @@ static int signal_inside(const struct ns_id *ids, size_t n, int sig)
 		if (*end || pid <= 1 || pid == (long)getpid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/ns/net", pid);
-		if (stat(path, &st) == 0 && matches_any(ids, n, &st)) {
-			kill((pid_t)pid, sig);
+		if (stat(path, &st) == 0 && matches_any(ids, n, &st) && lab_proc_running(pid, 0)) {
+			kill((pid_t)pid, SIGKILL);
+			pids_add(seen, pid);
 			count++;
 		}
 	}
@@ -63,12 +83,16 @@ static int signal_inside(const struct ns_id *ids, size_t n, int sig)
 }
 
 /*
- * A process left inside (a listener started with `lab exec`) keeps its namespace, and with it
- * the veth pairs, alive after the name is gone: end those processes first.
+ * A process left inside (a listener started with `lab exec`, the Slurm daemons) keeps its
+ * namespace, and with it the veth pairs, alive after the name is gone: end those processes
+ * first, and scan again until none runs (a daemon may fork between two scans), so that `down`
+ * returns only after they have exited. Returns how many there were.
  */
 static int kill_inside(const struct lab_names *nss)
 {
 	struct ns_id *ids = xcalloc(nss->n + 1, sizeof(*ids));
+	struct pids seen = { 0 };
+	int64_t end = time_now_ms() + KILL_WAIT_MS;
 	size_t n = 0;
 	int killed;
 
@@ -83,11 +107,46 @@ static int kill_inside(const struct lab_names *nss)
 		}
 		free(path);
 	}
-	killed = n ? signal_inside(ids, n, SIGKILL) : 0;
-	for (int tries = 0; killed && tries < 200 && signal_inside(ids, n, 0); tries++)
+	while (n && kill_in(ids, n, &seen) > 0 && time_now_ms() < end)
 		usleep(10000);
+	killed = (int)seen.n;
+	free(seen.v);
 	free(ids);
 	return killed;
+}
+
+/*
+ * A `lab up` that still runs or was killed half-way: its children (the `ip -batch` builders)
+ * go on creating namespaces for a while. End `up` and every member of its process group
+ * (group.c) and wait until none of them runs, before anything is listed. Not from inside `up`
+ * itself (its clean-up): it has reaped its children already.
+ */
+static int end_builder(const char *prefix)
+{
+	json_t *st = lab_state_load(prefix, NULL);
+	long up;
+	unsigned long long up_start;
+	int n = 0;
+
+	if (!st)
+		return 0;
+	up = (long)jpath_int(st, "pid", 0);
+	up_start = (unsigned long long)jpath_int(st, "pid_start", 0);
+	if (up != (long)getpid()) {
+		/* only the very process that wrote the state: a pid alone may be another's now */
+		if (up_start && lab_proc_running(up, up_start)) {
+			int64_t end = time_now_ms() + KILL_WAIT_MS;
+
+			kill((pid_t)up, SIGKILL);
+			n++;
+			while (lab_proc_running(up, up_start) && time_now_ms() < end)
+				usleep(5000);
+		}
+		n += lab_group_end((long)jpath_int(st, "pgid", 0),
+				   (unsigned long long)jpath_int(st, "pgid_start", 0), KILL_WAIT_MS);
+	}
+	json_decref(st);
+	return n;
 }
 
 /* What `ip netns del` does: detach the namespace's bind mount and remove the name. */
@@ -203,6 +262,7 @@ int lab_down(const char *prefix, const char *ip, struct lab_down_result *r, stru
 	memset(r, 0, sizeof(*r));
 	if (lab_prefix_check(prefix, e) < 0)
 		return -1;
+	r->builders = end_builder(prefix);
 	if (lab_netns_list(&all, e) < 0)
 		return -1;
 	lab_names_filter(&all, prefix, &mine);
@@ -252,6 +312,7 @@ json_t *lab_down_json(const char *prefix, const struct lab_down_result *r)
 	jset_str(p, "prefix", prefix);
 	jset_int(rm, "namespaces", r->namespaces);
 	jset_int(rm, "processes", r->processes);
+	jset_int(rm, "builders", r->builders);
 	jset_int(rm, "links", r->links);
 	jset_int(rm, "etc_netns_dirs", r->etc_dirs);
 	jset_bool(rm, "state", r->state);

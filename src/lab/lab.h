@@ -96,6 +96,7 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 struct lab_down_result {
 	int namespaces;		/* network namespaces removed */
 	int processes;		/* processes that were still running inside them */
+	int builders;		/* processes of an unfinished `lab up` (it, its children) ended */
 	int links;		/* links leaked into the root namespace */
 	int etc_dirs;		/* /etc/netns/<ns> directories */
 	int state;		/* 1 when the state directory was removed */
@@ -105,10 +106,16 @@ struct lab_down_result {
 /*
  * Removes every namespace, root-namespace link, /etc/netns directory and state file of the lab
  * `prefix`, found by name alone (works after a crash). Idempotent: nothing to remove is success.
+ * First it ends, and waits for, every process the lab started: an unfinished `lab up` and its
+ * children, the processes inside the namespaces (Slurm's daemons), munged; nothing of the lab
+ * is created after it returns.
  * `ip` may be NULL; it is only needed when links leaked into the root namespace.
  */
 int lab_down(const char *prefix, const char *ip, struct lab_down_result *r, struct err *e);
-/* `lab down --json`'s payload: {prefix, removed: {namespaces, processes, links, etc_netns_dirs, state}}. */
+/*
+ * `lab down --json`'s payload: {prefix, removed: {namespaces, processes, builders, links,
+ * etc_netns_dirs, state, slurm}}.
+ */
 json_t *lab_down_json(const char *prefix, const struct lab_down_result *r);
 
 /* 1 when anything of lab `prefix` is left: state, a namespace, an /etc/netns directory. */
@@ -148,8 +155,9 @@ char *lab_slurm_dir(const char *prefix);
  * failure what was started stays for lab_slurm_down() (lab_up's clean-up calls it).
  */
 /* task_prolog: NULL, or a file copied into the lab's Slurm dir and named by TaskProlog=. */
+/* cancel: as lab_up_opts' (NULL: never), checked between daemons and while waiting. */
 int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, const char *task_prolog,
-		 struct err *e);
+		 const volatile sig_atomic_t *cancel, struct err *e);
 /* Ends the lab's munged and removes LAB_SLURM_ROOT/<prefix>; 1 when there was one, else 0. */
 int lab_slurm_down(const char *prefix);
 /* { dir, conf, munged: bool, slurmctld: bool } of a lab's Slurm, or NULL when it has none. */

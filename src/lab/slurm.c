@@ -174,9 +174,15 @@ static int start_in_node(const struct lab_plan *p, int i, const struct lab_tools
 	return rc;
 }
 
+static int interrupted(const volatile sig_atomic_t *cancel, struct err *e)
+{
+	return cancel && *cancel ? err_set(e, ERR_TIMEOUT, "interrupted") : 0;
+}
+
 /* Waits until sinfo in node 0 shows every node idle. */
 static int wait_ready(const struct lab_plan *p, const struct lab_tools *t,
-		      const struct lab_slurm_tools *st, char *const env[], struct err *e)
+		      const struct lab_slurm_tools *st, char *const env[],
+		      const volatile sig_atomic_t *cancel, struct err *e)
 {
 	char want[32], got[128] = "";
 	char *argv[] = { (char *)t->ip, "netns", "exec", p->ns[p->node[0].ns].name,
@@ -187,6 +193,8 @@ static int wait_ready(const struct lab_plan *p, const struct lab_tools *t,
 	while (time_now_ms() < end) {
 		struct subproc_result r;
 
+		if (interrupted(cancel, e) < 0)
+			return -1;
 		subproc_result_init(&r);
 		if (subproc_run(argv, env, 3000, 4096, &r, NULL) == 0 && r.exited && !r.status) {
 			snprintf(got, sizeof(got), "%.*s", (int)strcspn(r.out.buf, "\n"), r.out.buf);
@@ -205,7 +213,7 @@ static int wait_ready(const struct lab_plan *p, const struct lab_tools *t,
 }
 
 int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, const char *task_prolog,
-		 struct err *e)
+		 const volatile sig_atomic_t *cancel, struct err *e)
 {
 	struct lab_slurm_tools st;
 	char *dir = lab_slurm_dir(p->prefix), *f = NULL, *conf_env = NULL;
@@ -305,9 +313,10 @@ int lab_slurm_up(const struct lab_plan *p, const struct lab_tools *t, const char
 		if (start_in_node(p, 0, t, &st, dir, st.slurmctld, env, e) < 0)
 			goto out;
 		for (int i = 0; i < p->nnodes; i++)
-			if (start_in_node(p, i, t, &st, dir, st.slurmd, env, e) < 0)
+			if (interrupted(cancel, e) < 0 ||
+			    start_in_node(p, i, t, &st, dir, st.slurmd, env, e) < 0)
 				goto out;
-		if (wait_ready(p, t, &st, env, e) < 0)
+		if (wait_ready(p, t, &st, env, cancel, e) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -377,6 +386,8 @@ int lab_slurm_down(const char *prefix)
 			usleep(20 * 1000);
 		if (running(pid))
 			kill(pid, SIGKILL);
+		for (int i = 0; i < 250 && running(pid); i++)
+			usleep(20 * 1000);
 	}
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(pidf);

@@ -53,6 +53,35 @@ int lab_sysctls_apply(const struct lab_sysctl_job *jobs, size_t n, struct err *e
  */
 int lab_host_neigh_fit(int nodes, long *from, long *to, struct err *e);
 
+/* A process as /proc/<pid>/stat shows it: enough to tell a member of a build's group. */
+struct lab_proc {
+	long pid;
+	char state;			/* R, S, D, Z ... */
+	long pgrp;
+	unsigned long long start;	/* clock ticks after boot: with the pid, one process ever */
+};
+int lab_proc_read(long pid, struct lab_proc *p);
+/* 1 when `pid` runs (not a zombie) and, when `start` is not 0, is the process started then. */
+int lab_proc_running(long pid, unsigned long long start);
+
+/*
+ * The process group of a build (group.c): lab_group_start() forks its keeper and makes every
+ * child started afterwards (util/subproc) join it; lab_group_finish() ends it when `up` is done.
+ * Should `up` die first, the keeper SIGKILLs the group.
+ */
+struct lab_group {
+	long pgid;
+	unsigned long long start;	/* the keeper's start time */
+};
+int lab_group_start(struct lab_group *g, struct err *e);
+void lab_group_finish(struct lab_group *g);
+/*
+ * `lab down`'s side: SIGKILLs every member of group `pgid` (started no earlier than `start`,
+ * the keeper's time) until none runs, for at most `timeout_ms`; returns how many ran. Nothing
+ * when a process with the id `pgid` runs with another start time (the id was reused).
+ */
+int lab_group_end(long pgid, unsigned long long start, long timeout_ms);
+
 /* The state directory of a prefix: LAB_STATE_ROOT/<prefix>. Caller frees. */
 char *lab_state_dir(const char *prefix);
 /* Reads and validates <state dir>/state.json; NULL with `e` set (ERR_NOTFOUND when absent). */

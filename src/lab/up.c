@@ -311,6 +311,7 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 	struct lab_plan *p = lab_plan_new(o->prefix, o->nodes, o->sc, o->docker0, o->priv_names, e);
 	char *dir = NULL, when[32];
 	json_t *state = NULL;
+	struct lab_group group = { 0 };
 	int64_t t0 = time_now_ms();
 	int rc = -1;
 
@@ -365,11 +366,24 @@ int lab_up(const struct lab_up_opts *o, const struct lab_tools *t, struct err *e
 	time_iso8601(when, sizeof(when));
 	jset_str(state, "status", "building");
 	jset_int(state, "pid", (long long)getpid());
+	{
+		struct lab_proc self;
+
+		if (lab_proc_read((long)getpid(), &self) == 0)
+			jset_int(state, "pid_start", (long long)self.start);
+	}
+	/* before anything is built: `lab down` finds this build's children by the group's id */
+	if (lab_group_start(&group, e) < 0)
+		goto cleanup;
+	jset_int(state, "pgid", group.pgid);
+	jset_int(state, "pgid_start", (long long)group.start);
 	jset_str(state, "created", when);
 	jset_str(state, "iptables", t->iptables[0] ? t->iptables : NULL);
 	jset_bool(state, "slurm", o->slurm);
-	if (lab_state_save(o->prefix, state, e) < 0 || build(o, t, p, dir, e) < 0 ||
-	    (o->slurm && lab_slurm_up(p, t, o->task_prolog, e) < 0))
+	if (lab_state_save(o->prefix, state, e) < 0 || cancelled(o, e) < 0 ||
+	    build(o, t, p, dir, e) < 0 ||
+	    (o->slurm && lab_slurm_up(p, t, o->task_prolog, o->cancel, e) < 0) ||
+	    cancelled(o, e) < 0)
 		goto cleanup;
 	jset_str(state, "status", "up");
 	jset_int(state, "build_ms", (long long)(time_now_ms() - t0));
@@ -382,6 +396,7 @@ cleanup: {
 		lab_down(o->prefix, t->ip, &dr, NULL);
 	}
 out:
+	lab_group_finish(&group);
 	json_decref(state);
 	free(dir);
 	lab_plan_free(p);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/vars.h"
 #include "net/sock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -217,6 +218,8 @@ static const char *first_int(const struct envmap *env, const char *const *names,
 }
 
 #define NAMES(...) ((const char *const[]){ __VA_ARGS__, NULL })
+/* a launcher variable's name (launch/vars.h) */
+#define V(id) lv_name(LV_##id)
 
 struct found {
 	long rank, nodes, local, lsize;
@@ -239,17 +242,17 @@ static int detect_env(const struct envmap *env, struct launch *l, struct found *
 	const char *ign;
 	long x;
 
-	if (envmap_get(env, "TORCHELASTIC_RUN_ID")) {
+	if (envmap_get(env, V(TORCHELASTIC_RUN_ID))) {
 		l->kind = LAUNCH_TORCHRUN;
-		if (take_int(env, NAMES("LOCAL_RANK"), 0, 1 << 20, &fd->local, &ign, e) < 0 ||
-		    take_int(env, NAMES("LOCAL_WORLD_SIZE"), 1, 1 << 20, &fd->lsize, &ign, e) < 0 ||
-		    take_int(env, NAMES("GROUP_RANK", "NODE_RANK"), 0, 1 << 20, &fd->rank,
+		if (take_int(env, NAMES(V(LOCAL_RANK)), 0, 1 << 20, &fd->local, &ign, e) < 0 ||
+		    take_int(env, NAMES(V(LOCAL_WORLD_SIZE)), 1, 1 << 20, &fd->lsize, &ign, e) < 0 ||
+		    take_int(env, NAMES(V(GROUP_RANK), V(NODE_RANK)), 0, 1 << 20, &fd->rank,
 			     &fd->rank_src, e) < 0 ||
-		    take_int(env, NAMES("GROUP_WORLD_SIZE", "NNODES"), 1, 1 << 20, &fd->nodes,
+		    take_int(env, NAMES(V(GROUP_WORLD_SIZE), V(NNODES)), 1, 1 << 20, &fd->nodes,
 			     &fd->nodes_src, e) < 0)
 			return -1;
 		if (fd->nodes < 0) {
-			long ws = env_int(env, "WORLD_SIZE", 1, 1 << 30, e);
+			long ws = env_int(env, V(WORLD_SIZE), 1, 1 << 30, e);
 
 			if (ws == -2)
 				return -1;
@@ -260,14 +263,14 @@ static int detect_env(const struct envmap *env, struct launch *l, struct found *
 		}
 		return 0;
 	}
-	if (envmap_get(env, "OMPI_COMM_WORLD_RANK")) {
+	if (envmap_get(env, V(OMPI_COMM_WORLD_RANK))) {
 		long rank, size;
 
 		l->kind = LAUNCH_OMPI;
-		rank = env_int(env, "OMPI_COMM_WORLD_RANK", 0, 1 << 30, e);
-		size = env_int(env, "OMPI_COMM_WORLD_SIZE", 1, 1 << 30, e);
-		fd->local = env_int(env, "OMPI_COMM_WORLD_LOCAL_RANK", 0, 1 << 20, e);
-		fd->lsize = env_int(env, "OMPI_COMM_WORLD_LOCAL_SIZE", 1, 1 << 20, e);
+		rank = env_int(env, V(OMPI_COMM_WORLD_RANK), 0, 1 << 30, e);
+		size = env_int(env, V(OMPI_COMM_WORLD_SIZE), 1, 1 << 30, e);
+		fd->local = env_int(env, V(OMPI_COMM_WORLD_LOCAL_RANK), 0, 1 << 20, e);
+		fd->lsize = env_int(env, V(OMPI_COMM_WORLD_LOCAL_SIZE), 1, 1 << 20, e);
 		if (rank == -2 || size == -2 || fd->local == -2 || fd->lsize == -2)
 			return -1;
 		if (fd->lsize < 0)
@@ -277,28 +280,28 @@ static int detect_env(const struct envmap *env, struct launch *l, struct found *
 			fd->rank = rank / fd->lsize;
 			fd->nodes = size / fd->lsize;
 			fd->rank_src = fd->lsize > 1 ? "OMPI_COMM_WORLD_RANK / LOCAL_SIZE"
-						     : "OMPI_COMM_WORLD_RANK";
+						     : V(OMPI_COMM_WORLD_RANK);
 			fd->nodes_src = fd->lsize > 1 ? "OMPI_COMM_WORLD_SIZE / LOCAL_SIZE"
-						      : "OMPI_COMM_WORLD_SIZE";
+						      : V(OMPI_COMM_WORLD_SIZE);
 			if (fd->lsize > 1)
 				snprintf(l->note, sizeof(l->note), "node rank assumes mpirun's default "
 					 "placement (a node's ranks are consecutive)");
 		}
 		return 0;
 	}
-	if (envmap_get(env, "SLURM_PROCID")) {
-		const char *list = envmap_get(env, "SLURM_STEP_NODELIST");
+	if (envmap_get(env, V(SLURM_PROCID))) {
+		const char *list = envmap_get(env, V(SLURM_STEP_NODELIST));
 
 		l->kind = LAUNCH_SLURM;
-		if (take_int(env, NAMES("SLURM_NODEID"), 0, 1 << 20, &fd->rank, &fd->rank_src, e) < 0 ||
-		    take_int(env, NAMES("SLURM_STEP_NUM_NODES", "SLURM_JOB_NUM_NODES", "SLURM_NNODES"),
+		if (take_int(env, NAMES(V(SLURM_NODEID)), 0, 1 << 20, &fd->rank, &fd->rank_src, e) < 0 ||
+		    take_int(env, NAMES(V(SLURM_STEP_NUM_NODES), V(SLURM_JOB_NUM_NODES), V(SLURM_NNODES)),
 			     1, 1 << 20, &fd->nodes, &fd->nodes_src, e) < 0 ||
-		    take_int(env, NAMES("SLURM_LOCALID"), 0, 1 << 20, &fd->local, &ign, e) < 0)
+		    take_int(env, NAMES(V(SLURM_LOCALID)), 0, 1 << 20, &fd->local, &ign, e) < 0)
 			return -1;
 		if (!list)
-			list = envmap_get(env, "SLURM_JOB_NODELIST");
+			list = envmap_get(env, V(SLURM_JOB_NODELIST));
 		if (!list)
-			list = envmap_get(env, "SLURM_NODELIST");
+			list = envmap_get(env, V(SLURM_NODELIST));
 		if (list) {
 			if (hostlist_expand(list, LAUNCH_HOSTS_MAX, &l->hosts, &l->nhosts, e) < 0) {
 				err_prefix(e, "SLURM_JOB_NODELIST='%.100s'", list);
@@ -311,64 +314,64 @@ static int detect_env(const struct envmap *env, struct launch *l, struct found *
 		}
 		return 0;
 	}
-	if (envmap_get(env, "PMI_RANK")) {
+	if (envmap_get(env, V(PMI_RANK))) {
 		long rank, size;
 
 		l->kind = LAUNCH_PMI;
-		rank = env_int(env, "PMI_RANK", 0, 1 << 30, e);
-		size = env_int(env, "PMI_SIZE", 1, 1 << 30, e);
+		rank = env_int(env, V(PMI_RANK), 0, 1 << 30, e);
+		size = env_int(env, V(PMI_SIZE), 1, 1 << 30, e);
 		if (rank == -2 || size == -2 ||
-		    take_int(env, NAMES("MPI_LOCALRANKID", "PMI_LOCAL_RANK"), 0, 1 << 20, &fd->local,
+		    take_int(env, NAMES(V(MPI_LOCALRANKID), V(PMI_LOCAL_RANK)), 0, 1 << 20, &fd->local,
 			     &ign, e) < 0 ||
-		    take_int(env, NAMES("MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"), 1, 1 << 20, &fd->lsize,
+		    take_int(env, NAMES(V(MPI_LOCALNRANKS), V(PMI_LOCAL_SIZE)), 1, 1 << 20, &fd->lsize,
 			     &ign, e) < 0)
 			return -1;
 		x = fd->lsize > 0 ? fd->lsize : 1;
 		if (rank >= 0 && size > 0 && size % x == 0) {
 			fd->rank = rank / x;
 			fd->nodes = size / x;
-			fd->rank_src = x > 1 ? "PMI_RANK / local size" : "PMI_RANK";
-			fd->nodes_src = x > 1 ? "PMI_SIZE / local size" : "PMI_SIZE";
+			fd->rank_src = x > 1 ? "PMI_RANK / local size" : V(PMI_RANK);
+			fd->nodes_src = x > 1 ? "PMI_SIZE / local size" : V(PMI_SIZE);
 		}
 		return 0;
 	}
-	if (envmap_get(env, "PMIX_RANK")) {
+	if (envmap_get(env, V(PMIX_RANK))) {
 		/* PMIx gives sizes only through PMIx_Get: the count must come from elsewhere */
 		l->kind = LAUNCH_PMIX;
-		if (take_int(env, NAMES("PMIX_RANK"), 0, 1 << 30, &fd->rank, &fd->rank_src, e) < 0)
+		if (take_int(env, NAMES(V(PMIX_RANK)), 0, 1 << 30, &fd->rank, &fd->rank_src, e) < 0)
 			return -1;
 		return 0;
 	}
-	if (envmap_get(env, "PET_NNODES") || envmap_get(env, "PET_NODE_RANK")) {
-		const char *nn = envmap_get(env, "PET_NNODES");
+	if (envmap_get(env, V(PET_NNODES)) || envmap_get(env, V(PET_NODE_RANK))) {
+		const char *nn = envmap_get(env, V(PET_NNODES));
 
 		l->kind = LAUNCH_KUBEFLOW;
 		if (nn && strchr(nn, ':'))
 			return err_set(e, ERR_USAGE, "PET_NNODES='%s' is an elastic range: pass --nodes N "
 				       "with the node count of this run", nn);
-		if (take_int(env, NAMES("PET_NODE_RANK"), 0, 1 << 20, &fd->rank, &fd->rank_src, e) < 0 ||
-		    take_int(env, NAMES("PET_NNODES"), 1, 1 << 20, &fd->nodes, &fd->nodes_src, e) < 0)
+		if (take_int(env, NAMES(V(PET_NODE_RANK)), 0, 1 << 20, &fd->rank, &fd->rank_src, e) < 0 ||
+		    take_int(env, NAMES(V(PET_NNODES)), 1, 1 << 20, &fd->nodes, &fd->nodes_src, e) < 0)
 			return -1;
-		if (envmap_get(env, "PET_MASTER_ADDR")) {
-			fd->addr = envmap_get(env, "PET_MASTER_ADDR");
-			fd->addr_src = "PET_MASTER_ADDR";
+		if (envmap_get(env, V(PET_MASTER_ADDR))) {
+			fd->addr = envmap_get(env, V(PET_MASTER_ADDR));
+			fd->addr_src = V(PET_MASTER_ADDR);
 		}
-		if (take_int(env, NAMES("PET_MASTER_PORT"), 1, 65535, &fd->port, &fd->port_src, e) < 0)
+		if (take_int(env, NAMES(V(PET_MASTER_PORT)), 1, 65535, &fd->port, &fd->port_src, e) < 0)
 			return -1;
 		return 0;
 	}
 	l->kind = LAUNCH_ENV;
-	if (take_int(env, NAMES("NODE_RANK", "GROUP_RANK"), 0, 1 << 20, &fd->rank, &fd->rank_src,
+	if (take_int(env, NAMES(V(NODE_RANK), V(GROUP_RANK)), 0, 1 << 20, &fd->rank, &fd->rank_src,
 		     e) < 0 ||
-	    take_int(env, NAMES("NNODES"), 1, 1 << 20, &fd->nodes, &fd->nodes_src, e) < 0 ||
-	    take_int(env, NAMES("LOCAL_RANK"), 0, 1 << 20, &fd->local, &ign, e) < 0)
+	    take_int(env, NAMES(V(NNODES)), 1, 1 << 20, &fd->nodes, &fd->nodes_src, e) < 0 ||
+	    take_int(env, NAMES(V(LOCAL_RANK)), 0, 1 << 20, &fd->local, &ign, e) < 0)
 		return -1;
 	if (fd->nodes < 0) {
-		long ws = env_int(env, "WORLD_SIZE", 1, 1 << 30, e), lws;
+		long ws = env_int(env, V(WORLD_SIZE), 1, 1 << 30, e), lws;
 
 		if (ws == -2)
 			return -1;
-		lws = env_int(env, "LOCAL_WORLD_SIZE", 1, 1 << 20, e);
+		lws = env_int(env, V(LOCAL_WORLD_SIZE), 1, 1 << 20, e);
 		if (lws == -2)
 			return -1;
 		if (ws > 0 && lws > 0 && ws % lws == 0) {
@@ -377,7 +380,7 @@ static int detect_env(const struct envmap *env, struct launch *l, struct found *
 		} else if (ws > 0 && lws < 0 && fd->local < 0) {
 			/* a script that exports WORLD_SIZE for one process per node */
 			fd->nodes = ws;
-			fd->nodes_src = "WORLD_SIZE";
+			fd->nodes_src = V(WORLD_SIZE);
 		}
 	}
 	return 0;
@@ -397,12 +400,12 @@ int launch_detect(const struct envmap *env, const struct launch_flags *f, struct
 		return -1;
 
 	/* MASTER_ADDR / MASTER_PORT: what the job itself will use, over a launcher's guess */
-	if (envmap_get(env, "MASTER_ADDR") && *envmap_get(env, "MASTER_ADDR")) {
-		fd.addr = envmap_get(env, "MASTER_ADDR");
-		fd.addr_src = "MASTER_ADDR";
+	if (envmap_get(env, V(MASTER_ADDR)) && *envmap_get(env, V(MASTER_ADDR))) {
+		fd.addr = envmap_get(env, V(MASTER_ADDR));
+		fd.addr_src = V(MASTER_ADDR);
 	}
-	if (envmap_get(env, "MASTER_PORT")) {
-		if (take_int(env, NAMES("MASTER_PORT"), 1, 65535, &fd.port, &fd.port_src, e) < 0)
+	if (envmap_get(env, V(MASTER_PORT))) {
+		if (take_int(env, NAMES(V(MASTER_PORT)), 1, 65535, &fd.port, &fd.port_src, e) < 0)
 			return -1;
 	}
 	if (f && f->master) {

@@ -1,5 +1,6 @@
 /*
- * What a link can carry, and how far a measured figure is from it (frontier-2026 §3(c)).
+ * What a link can carry, read from sysfs (frontier-2026 §3(c)); the judgement of a figure against
+ * it is rules/link_ceiling.c's.
  *
  * The line rate comes from /sys/class/net/IF/speed (Mbit/s; -1 or unreadable = unknown). A
  * software link (veth, bridge, bond without a `device`) reports a nominal speed (veth says
@@ -15,26 +16,8 @@
 
 #include <jansson.h>
 
-#include "finding.h"
+#include "model/link.h"
 #include "util/err.h"
-
-#define CEILING_LOW_PCT 60.0		/* below this share of a real line rate: a finding */
-#define CEILING_LOW_PCT_NOMINAL 10.0	/* a nominal (virtual) speed only catches a hard cap */
-
-struct link_ceiling {
-	double line_gbps;	/* 0 = unknown */
-	int nominal;		/* the speed is a software link's nominal figure */
-	int mtu;
-	int ipv6;
-	double goodput_frac;	/* TCP payload / wire bytes at this MTU */
-	double ceiling_gbps;	/* line_gbps * goodput_frac; 0 = unknown */
-};
-
-/* Pure: the ceiling of a link of `speed_mbps` (<= 0: unknown) at `mtu`. */
-void ceiling_compute(double speed_mbps, int nominal, int mtu, int ipv6, struct link_ceiling *c);
-
-/* measured / ceiling in percent; -1 when the ceiling is unknown. */
-double ceiling_percent(const struct link_ceiling *c, double measured_gbps);
 
 /*
  * Reads speed, MTU and whether the interface is a software link from `sysfs` (normally
@@ -42,15 +25,6 @@ double ceiling_percent(const struct link_ceiling *c, double measured_gbps);
  */
 int ceiling_read(const char *sysfs, const char *ifname, int ipv6, struct link_ceiling *c,
 		 struct err *e);
-
-/*
- * Adds "link.bw.low" (warn) when the measured figure is under the bar for this ceiling:
- * CEILING_LOW_PCT of a real line rate, CEILING_LOW_PCT_NOMINAL of a nominal one. `node` is the
- * sender, `peer` the receiver; `what` names the subject in the title ("the link", "host n2").
- * Returns 1 when it added the finding, 0 when the figure is fine or the ceiling unknown.
- */
-int ceiling_check(struct findings *fs, const struct link_ceiling *c, double measured_gbps,
-		  int streams, const char *node, const char *peer, const char *ifname);
 
 /*
  * One rank's end of a collective's network path (bench): the interface its traffic leaves by
@@ -88,18 +62,5 @@ struct ceiling_wire {
 
 void ceiling_link_to_wire(const struct ceiling_link *l, struct ceiling_wire *w);
 void ceiling_link_from_wire(const struct ceiling_wire *w, struct ceiling_link *l);
-
-/*
- * A collective's figures against its links' ceilings (bench's footer and JSON): one text line
- * per link and a verdict line (each without the "# "; the caller frees them and the array),
- * and link.bw.low (ceiling_check's finding) when the peak busbw is under CEILING_LOW_PCT of
- * the lowest known ceiling, naming that link's host and interface (`next` gives the host the
- * link leads to, indexed like `links`; NULL: unnamed). busbw in GB/s (bytes) as nccl-tests
- * prints it. Returns the JSON: {links: [...], peak_busbw_gbps, avg_busbw_gbps, lowest, peak_pct,
- * avg_pct, verdict: "ok" | "low" | "unknown"}.
- */
-json_t *ceiling_coll_report(const struct ceiling_link *links, size_t n, const char *const *next,
-			    double peak_busbw, double avg_busbw, int streams, char ***lines,
-			    size_t *nlines, struct findings *fs);
 
 #endif

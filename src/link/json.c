@@ -11,69 +11,6 @@
 #include "util/json.h"
 #include "util/xalloc.h"
 
-static const char *const kind_names[] = { "connect", "scan", "mtu", "bw" };
-static const char *const status_names[LINK_STATUS_N] = {
-	"ok", "refused", "timeout", "noroute", "hostunreach", "error",
-};
-static const char *const state_names[LINK_PORT_STATE_N] = {
-	"untested", "open", "rejected", "dropped", "unreach", "in_use", "error",
-};
-
-static int name_parse(const char *const *names, int n, const char *s, int *out)
-{
-	for (int i = 0; s && i < n; i++)
-		if (!strcmp(names[i], s)) {
-			*out = i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *link_kind_name(enum link_kind k)
-{
-	return (unsigned)k < ARRAY_SIZE(kind_names) ? kind_names[k] : "?";
-}
-
-int link_kind_parse(const char *s, enum link_kind *out)
-{
-	int v;
-
-	if (name_parse(kind_names, (int)ARRAY_SIZE(kind_names), s, &v) < 0)
-		return -1;
-	*out = (enum link_kind)v;
-	return 0;
-}
-
-const char *link_status_name(enum link_status s)
-{
-	return (unsigned)s < LINK_STATUS_N ? status_names[s] : "?";
-}
-
-int link_status_parse(const char *s, enum link_status *out)
-{
-	int v;
-
-	if (name_parse(status_names, LINK_STATUS_N, s, &v) < 0)
-		return -1;
-	*out = (enum link_status)v;
-	return 0;
-}
-
-const char *link_port_state_name(enum link_port_state s)
-{
-	return (unsigned)s < LINK_PORT_STATE_N ? state_names[s] : "?";
-}
-
-int link_port_state_parse(const char *s, enum link_port_state *out)
-{
-	int v;
-
-	if (name_parse(state_names, LINK_PORT_STATE_N, s, &v) < 0)
-		return -1;
-	*out = (enum link_port_state)v;
-	return 0;
-}
-
 /* ---- requests ---------------------------------------------------------------------------- */
 
 void link_req_init(struct link_req *r, enum link_kind kind)
@@ -106,7 +43,7 @@ void link_req_init(struct link_req *r, enum link_kind kind)
 
 int link_req_check(const struct link_req *r, struct err *e)
 {
-	if ((unsigned)r->kind >= ARRAY_SIZE(kind_names))
+	if ((unsigned)r->kind > LINK_BW)
 		return err_set(e, ERR_USAGE, "unknown link test %d", (int)r->kind);
 	if (!link_addr_valid(r->addr))
 		return err_set(e, ERR_USAGE, "link test target '%s' is not a numeric address", r->addr);

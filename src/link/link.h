@@ -26,50 +26,17 @@
 
 #include <jansson.h>
 
+#include "model/link.h"
 #include "util/err.h"
 
-#define LINK_ADDR_LEN 64		/* numeric IPv4/IPv6 text, scope included */
-#define LINK_IFNAME_LEN 16		/* IFNAMSIZ */
-#define LINK_CONNECT_PORTS_MAX 8
 #define LINK_PINGS_MAX 10000
 #define LINK_SCAN_LIST_MAX 1024		/* sampled ports per request */
 #define LINK_SCAN_BATCH_DEFAULT 4096	/* listeners per batch on the target */
 #define LINK_SCAN_BATCH_MAX 32768
 #define LINK_SCAN_TIMEOUT_DEFAULT 400	/* ms without an answer = dropped (SYN retry is at 1 s) */
 #define LINK_SCAN_RETRY_TIMEOUT 1500	/* ms for the second look at isolated drops */
-#define LINK_BW_STREAMS_MAX 64
 #define LINK_TIMEOUT_MAX 60000		/* ms: no single step may wait longer */
 #define LINK_DURATION_MAX 120000
-
-enum link_kind {
-	LINK_CONNECT = 0,	/* TCP connect to 1..8 ports, then K ping-pongs for latency */
-	LINK_SCAN,		/* every port of a range (or a list): open / rejected / dropped */
-	LINK_MTU,		/* largest DF packet that passes, up to the interface MTU */
-	LINK_BW,		/* TCP goodput, 1..N streams, client sends, server receives */
-};
-
-/* What one TCP connect attempt met. */
-enum link_status {
-	LINK_OK = 0,
-	LINK_REFUSED,		/* RST (or ICMP port unreachable): the host is there, the port is not */
-	LINK_TIMEOUT,		/* no answer within the deadline: a DROP rule or a dead path */
-	LINK_NOROUTE,		/* ENETUNREACH: no route from the chosen source */
-	LINK_HOSTUNREACH,	/* EHOSTUNREACH: ARP failed or ICMP host unreachable / prohibited */
-	LINK_ERROR,		/* a local failure (source address not ours, no fd) */
-	LINK_STATUS_N,
-};
-
-/* Per-port states of a scan. */
-enum link_port_state {
-	LINK_PORT_UNTESTED = 0,	/* outside the request */
-	LINK_PORT_OPEN,
-	LINK_PORT_REJECTED,	/* RST / ICMP port unreachable */
-	LINK_PORT_DROPPED,	/* no answer */
-	LINK_PORT_UNREACH,	/* ICMP host/net unreachable or prohibited */
-	LINK_PORT_IN_USE,	/* the target could not listen there (another socket holds it) */
-	LINK_PORT_ERROR,	/* a local failure on either side */
-	LINK_PORT_STATE_N,
-};
 
 struct link_req {
 	enum link_kind kind;
@@ -111,81 +78,6 @@ struct link_ready {
 	size_t nin_use;
 };
 
-struct link_port_try {
-	uint16_t port;
-	enum link_status status;
-	int err;			/* errno of a failure, 0 on success */
-	int connect_us;
-};
-
-struct link_connect_result {
-	enum link_status status;	/* OK when any port connected, else the first port's */
-	struct link_port_try tries[LINK_CONNECT_PORTS_MAX];
-	int ntries;
-	int pings;			/* round trips done */
-	double rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us;
-};
-
-struct link_interval {
-	uint16_t lo, hi;
-	enum link_port_state state;
-};
-
-struct link_scan_result {
-	uint16_t lo, hi;		/* the range asked (list mode: min and max of the list) */
-	int counts[LINK_PORT_STATE_N];	/* ports per state */
-	/* maximal runs of one state over the tested ports; in-use ports inside a run of one
-	 * state do not break it (they are listed in in_use) */
-	struct link_interval *iv;
-	size_t niv;
-	uint16_t *in_use;
-	size_t nin_use;
-	int retried;			/* isolated drops looked at again with a longer timeout */
-	int flaky;			/* ports dropped in one pass that answered in another:
-					 * a filter drops every SYN, so these were loss or load */
-	int batches;
-	long elapsed_ms;
-	uint8_t *state;			/* 65536 entries, enum link_port_state; NULL in a
-					 * result decoded from JSON (the intervals hold it all) */
-};
-
-struct link_mtu_result {
-	int if_mtu;			/* the top of the search (the client's interface MTU) */
-	int path_mtu;			/* the largest IP packet that got through, 0 = none */
-	int icmp_mtu;			/* the MTU an ICMP "fragmentation needed" named, 0 = none came */
-	int blackhole;			/* bigger packets vanished and no ICMP said why */
-	int probes;
-	long elapsed_ms;
-};
-
-struct link_bw_result {
-	int streams;
-	double gbps[LINK_BW_STREAMS_MAX];	/* per stream, receiver's bytes over its time */
-	long long bytes[LINK_BW_STREAMS_MAX];
-	int stalled;			/* streams that made no progress for timeout_ms (counted 0) */
-	double total_gbps;		/* all bytes over first byte .. last byte at the receiver */
-	long long total_bytes;
-	double seconds;
-};
-
-struct link_result {
-	enum link_kind kind;
-	char addr[LINK_ADDR_LEN];
-	char src[LINK_ADDR_LEN];
-	char ifname[LINK_IFNAME_LEN];
-	struct link_connect_result c;
-	struct link_scan_result s;
-	struct link_mtu_result m;
-	struct link_bw_result b;
-};
-
-/* ---- names ------------------------------------------------------------------------------- */
-const char *link_kind_name(enum link_kind k);		/* "connect", "scan", "mtu", "bw" */
-int link_kind_parse(const char *s, enum link_kind *out);
-const char *link_status_name(enum link_status s);	/* "ok", "refused", "timeout", ... */
-int link_status_parse(const char *s, enum link_status *out);
-const char *link_port_state_name(enum link_port_state s);	/* "open", "dropped", ... */
-int link_port_state_parse(const char *s, enum link_port_state *out);
 /* The status a connect errno means (ECONNREFUSED -> REFUSED, ETIMEDOUT -> TIMEOUT, ...). */
 enum link_status link_status_from_errno(int err);
 
@@ -261,15 +153,6 @@ int link_route_ifname(const char *addr, const char *src, char *ifname, size_t le
 
 /* Raises RLIMIT_NOFILE's soft limit to the hard one; returns the new soft limit or -1. */
 long link_raise_nofile(struct err *e);
-
-/* ---- text ------------------------------------------------------------------------------ */
-struct strbuf;
-/*
- * One or a few lines for people: "connect 10.10.0.10:41234 from 10.10.0.11: ok in 85 us, rtt
- * p50 31 us p99 80 us (100 pings)", "ports 32768-60999 of 10.10.0.10: 32768-49151 dropped,
- * 49152-60999 open (28232 ports in 2.1 s)", ... Appends to sb, no trailing newline.
- */
-void link_result_text(const struct link_result *r, struct strbuf *sb);
 
 /* ---- the pair driver --------------------------------------------------------------------- */
 enum link_side { LINK_SIDE_TARGET = 0, LINK_SIDE_PEER = 1 };

@@ -200,6 +200,8 @@ int node_facts_check(const json_t *facts, struct err *e)
 		{ "cloud.evidence", W_STR },
 		{ "host.container.kind", W_STR },
 		{ "host.hostname", W_STR },
+		{ "host.os.pretty_name", W_STR },
+		{ "host.kernel", W_STR },
 		{ "host.boot_id", W_STR },
 		{ "host.interactive", W_BOOL },
 		{ "host.cpus", W_INT },

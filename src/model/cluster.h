@@ -14,10 +14,11 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "finding.h"
 #include "model/node.h"
-#include "link/ceiling.h"
-#include "link/link.h"
+#include "model/link.h"
 
 struct cluster_node {
 	const char *name;		/* the node's hostname (or "rank R" when it has none) */
@@ -25,9 +26,10 @@ struct cluster_node {
 	const struct node_model *m;
 	int clock_known;
 	long long clock_offset_ms;	/* its clock minus the master's, RTT-corrected */
+	const char *boot_id;		/* its kernel's (host.boot_id); NULL or "" when unknown */
 };
 
-/* One link test (net/cluster_run.c fills them): the peer (client side) reached the target's address. */
+/* One link test (cluster/run.c fills them): the peer (client side) reached the target's address. */
 struct cluster_link {
 	int target, peer;		/* ranks = indexes into nodes[] */
 	char ifname[LINK_IFNAME_LEN];	/* the target's interface under test */
@@ -36,6 +38,12 @@ struct cluster_link {
 	char error[256];
 	struct link_result res;
 	struct link_ceiling ceil;	/* the target interface's, from its facts (bandwidth) */
+};
+
+/* One measured bandwidth flow: `from` sent, `to` received. */
+struct cluster_bw_meas {
+	int from, to;
+	double gbps;
 };
 
 struct cluster_view {
@@ -49,6 +57,38 @@ struct cluster_view {
 	 * at least both ring neighbours did.
 	 */
 	int sampled;
+	/*
+	 * Bandwidth flows measured again alone (few at once) after the rounds; the rounds' own
+	 * flows are the LINK_BW links. rules/cluster_bw.c weighs both.
+	 */
+	const struct cluster_bw_meas *bw_alone;
+	size_t nbw_alone;
+};
+
+/*
+ * What the orchestration hands the cross-node rules (the `cluster` run's hook, rules/cluster.h
+ * cluster_xrules): every node's validated facts and every measurement; the hook builds the
+ * node models and the view from it.
+ */
+struct findings;
+struct cluster_settled;
+struct cluster_input {
+	size_t n;
+	const char *const *names;	/* by rank */
+	json_t *const *facts;		/* by rank; validated (cluster_facts_check), NULL: refused */
+	const char *const *boot_ids;	/* by rank, may be NULL: each node's host.boot_id */
+	const struct cluster_link *links;
+	size_t nlinks;
+	int sampled;			/* more nodes than the full mesh: ring neighbours + samples */
+	const struct cluster_bw_meas *bw_alone;	/* flows measured again alone */
+	size_t nbw_alone;
+	/*
+	 * By rank, may be NULL: each node's own findings (the node_rules hook's), which the hook
+	 * settles by the link tests into settled[] (rules/cluster.h cluster_settle) when the view
+	 * is complete; left as they are otherwise.
+	 */
+	struct findings *const *node_findings;
+	struct cluster_settled *settled;
 };
 
 /* Whether NCCL on this node, as configured, uses `ifname` (bootstrap or NET/Socket). */

@@ -13,12 +13,12 @@
 
 /* ---- decoding ---- */
 
-static void decode_nccl(struct node_model *m, const struct node_model_opts *o)
+static void decode_nccl(struct node_model *m, const json_t *facts, const struct node_model_opts *o)
 {
 	struct version v;
-	const char *s = o && o->assume_nccl ? o->assume_nccl : jpath_str(m->facts, "net.assume_nccl");
+	const char *s = o && o->assume_nccl ? o->assume_nccl : jpath_str(facts, "net.assume_nccl");
 
-	m->nccl.loaded = stack_effective_nccl(m->facts, &m->nccl.loaded_path, &m->nccl.loaded_why);
+	m->nccl.loaded = stack_effective_nccl(facts, &m->nccl.loaded_path, &m->nccl.loaded_why);
 	if (s && version_parse(s, &v) == 0) {
 		m->nccl.version = s;
 		m->nccl.why = "NCCLCHECK_ASSUME_NCCL";
@@ -33,9 +33,9 @@ static void decode_nccl(struct node_model *m, const struct node_model_opts *o)
 	}
 }
 
-static void decode_ifs(struct node_model *m)
+static void decode_ifs(struct node_model *m, const json_t *facts)
 {
-	const json_t *list = jpath(m->facts, "net.ifaddrs"), *x;
+	const json_t *list = jpath(facts, "net.ifaddrs"), *x;
 	const struct nccl_setting *st;
 	size_t i, n = 0;
 
@@ -82,17 +82,19 @@ static void decode_ifs(struct node_model *m)
 		m->ifs.comm_id_source = st->source;
 		/* the probe resolved the environment's value; a file's value may differ */
 		if (!st->from_file)
-			m->ifs.in.comm_id_resolved = jpath_str(m->facts, "net.comm_id.resolved");
+			m->ifs.in.comm_id_resolved = jpath_str(facts, "net.comm_id.resolved");
 	}
 	ifs_predict(&m->ifs.in, &m->pred);
 }
 
-static void decode_master(struct node_model *m)
+static void decode_master(struct node_model *m, const json_t *facts)
 {
-	const json_t *j = jpath(m->facts, "net.master");
+	const json_t *j = jpath(facts, "net.master");
 	struct nm_master *ma = &m->master;
 
+	ma->recorded = j != NULL;
 	ma->port = (long)jpath_int(j, "port", NM_MASTER_PORT_DEFAULT);
+	ma->port_recorded = json_is_number(jpath(j, "port"));
 	ma->set = jpath_bool(j, "set", 0);
 	ma->addr = jpath_str(j, "addr");
 	ma->from = jpath_str(j, "from");
@@ -108,14 +110,14 @@ static void decode_master(struct node_model *m)
 		ma->loopback = 1;
 }
 
-static void decode_ports(struct node_model *m)
+static void decode_ports(struct node_model *m, const json_t *facts)
 {
-	const json_t *range = jpath(m->facts, "sysctl.ip_local_port_range");
+	const json_t *range = jpath(facts, "sysctl.ip_local_port_range");
 
 	m->ports.lo = NM_PORT_LO_DEFAULT;
 	m->ports.hi = NM_PORT_HI_DEFAULT;
 	m->ports.unknown = junknown(range);
-	m->ports.reserved = jpath_str(m->facts, "sysctl.ip_local_reserved_ports");
+	m->ports.reserved = jpath_str(facts, "sysctl.ip_local_reserved_ports");
 	if (json_is_array(range)) {
 		m->ports.lo = (long)json_integer_value(json_array_get(range, 0));
 		m->ports.hi = (long)json_integer_value(json_array_get(range, 1));
@@ -123,11 +125,12 @@ static void decode_ports(struct node_model *m)
 	}
 }
 
-static void decode_ifaces(struct node_model *m)
+static void decode_ifaces(struct node_model *m, const json_t *facts)
 {
-	const json_t *list = jpath(m->facts, "net.interfaces"), *x, *a;
+	const json_t *list = jpath(facts, "net.interfaces"), *x, *a;
 	size_t i, j;
 
+	m->ifaces_unknown = junknown(list);
 	if (!json_is_array(list))
 		return;
 	m->ifaces = xcalloc(json_array_size(list) + 1, sizeof(*m->ifaces));
@@ -141,7 +144,9 @@ static void decode_ifaces(struct node_model *m)
 		it->vendor = jpath_str(x, "vendor");
 		it->driver = jpath_str(x, "driver");
 		it->mtu = (long)jpath_int(x, "mtu", -1);
+		it->speed_mbps = (long)jpath_int(x, "speed_mbps", -1);
 		it->up = jpath_bool(x, "up", 0);
+		it->running = jpath_bool(x, "running", 0);
 		it->naddrs = json_is_array(addrs) ? json_array_size(addrs) : 0;
 		it->first_addr = jpath_str(json_array_get(addrs, 0), "addr");
 		it->addrs = xcalloc(it->naddrs + 1, sizeof(*it->addrs));
@@ -149,9 +154,23 @@ static void decode_ifaces(struct node_model *m)
 			it->addrs[j].addr = jpath_str(a, "addr");
 			it->addrs[j].family = (int)jpath_int(a, "family", 0);
 			it->addrs[j].cls = jpath_str(a, "class");
+			it->addrs[j].prefixlen = (long)jpath_int(a, "prefixlen", -1);
 		}
 		m->nifaces++;
 	}
+}
+
+/* Every member of array `a` as a list (borrowed): a NULL entry where one is not a string. */
+static const char **any_str_list(const json_t *a, size_t *n)
+{
+	const char **v = xcalloc((json_is_array(a) ? json_array_size(a) : 0) + 1, sizeof(*v));
+	const json_t *x;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(a, i, x)
+		v[(*n)++] = json_string_value(x);
+	return v;
 }
 
 /* The strings of array `a` as a NULL-terminated list (borrowed); non-strings are skipped. */
@@ -168,13 +187,43 @@ static const char **str_list(const json_t *a, size_t *n)
 	return v;
 }
 
-static void decode_stack(struct node_model *m)
+static struct nm_gpu_link *links(const json_t *list, const char *a, const char *b, size_t *n)
 {
-	const json_t *list = json_object_get(m->facts, "python"), *x;
+	struct nm_gpu_link *v = xcalloc((json_is_array(list) ? json_array_size(list) : 0) + 1,
+					sizeof(*v));
+	const json_t *x;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(list, i, x) {
+		struct nm_gpu_link *l = &v[(*n)++];
+
+		l->a = jpath_int(x, a, -1);
+		l->b = b ? jpath_int(x, b, -1) : -1;
+		l->nic = b ? NULL : jpath_str(x, "nic");
+		l->level = jpath_str(x, "level");
+	}
+	return v;
+}
+
+static void decode_topology(struct node_model *m, const json_t *facts)
+{
+	const json_t *topo = json_object_get(facts, "topology");
+
+	m->gpu_gpu = links(json_object_get(topo, "gpu_gpu"), "a", "b", &m->ngpu_gpu);
+	m->gpu_nic = links(json_object_get(topo, "gpu_nic"), "gpu", NULL, &m->ngpu_nic);
+	m->gpu_nic_unknown = junknown(json_object_get(topo, "gpu_nic"));
+}
+
+static void decode_stack(struct node_model *m, const json_t *facts)
+{
+	const json_t *list = json_object_get(facts, "python"), *x;
 	size_t i, n;
 
-	m->stack.driver = jpath_str(m->facts, "driver.version");
-	m->stack.cuda_driver = jpath_str(m->facts, "driver.cuda_driver.version");
+	m->stack.driver = jpath_str(facts, "driver.version");
+	m->stack.nccl_unknown = junknown(json_object_get(facts, "nccl"));
+	m->stack.python_unknown = junknown(list);
+	m->stack.cuda_driver = jpath_str(facts, "driver.cuda_driver.version");
 	if (json_is_array(list)) {
 		m->stack.python = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.python));
 		json_array_foreach(list, i, x) {
@@ -183,13 +232,26 @@ static void decode_stack(struct node_model *m)
 
 			p->path = jpath_str(x, "path");
 			p->version = jpath_str(x, "version");
+			p->version_unknown = junknown(json_object_get(x, "version"));
+			p->why = str_list(json_object_get(x, "why"), &p->nwhy);
+			p->elapsed_ms = jpath_int(x, "elapsed_ms", 0);
+			p->torch_unknown = junknown(t);
+			p->lightning_unknown = junknown(json_object_get(x, "lightning"));
+			p->pl_unknown = junknown(json_object_get(x, "pytorch_lightning"));
 			if (json_is_object(t) && !junknown(t)) {
 				p->torch = jpath_str(t, "version");
 				p->torch_cuda = jpath_str(t, "cuda");
 				p->torch_nccl = jpath_str(t, "nccl_version");
 				p->nccl_mapped = jpath_str(t, "nccl_mapped");
 				p->nccl_static = jpath_bool(t, "nccl_static", -1);
+				p->torch_cudnn = jpath_str(t, "cudnn");
+				p->torch_cuda_available_known =
+					json_is_boolean(json_object_get(t, "cuda_available"));
+				p->torch_device_count = jpath_int(t, "device_count", 0);
 			}
+			p->torch_installed = jpath_bool(x, "torch.installed", 0);
+			p->lightning_installed = jpath_bool(x, "lightning.installed", 0);
+			p->pl_installed = jpath_bool(x, "pytorch_lightning.installed", 0);
 			p->lightning_pkg = jpath_str(x, "lightning.version");
 			p->pl_pkg = jpath_str(x, "pytorch_lightning.version");
 			p->lightning = p->lightning_pkg ? p->lightning_pkg : p->pl_pkg;
@@ -202,7 +264,7 @@ static void decode_stack(struct node_model *m)
 				m->stack.nccl_python = p;
 		}
 	}
-	list = jpath(m->facts, "nccl.libs");
+	list = jpath(facts, "nccl.libs");
 	if (json_is_array(list)) {
 		m->stack.nccl_libs = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.nccl_libs));
 		json_array_foreach(list, i, x) {
@@ -218,33 +280,47 @@ static void decode_stack(struct node_model *m)
 			l->found_by = str_list(json_object_get(x, "found_by"), &n);
 		}
 	}
-	list = jpath(m->facts, "nccl.plugins");
+	list = jpath(facts, "nccl.plugins");
 	if (json_is_array(list)) {
 		m->stack.plugin_names = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.plugin_names));
 		m->stack.plugin_paths = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.plugin_paths));
+		m->stack.plugin_realpaths = xcalloc(json_array_size(list) + 1,
+						    sizeof(*m->stack.plugin_realpaths));
 		json_array_foreach(list, i, x) {
+			m->stack.plugin_realpaths[m->stack.nplugins] = jpath_str(x, "realpath");
 			m->stack.plugin_paths[m->stack.nplugins] = jpath_str(x, "path");
 			m->stack.plugin_names[m->stack.nplugins++] = jpath_str(x, "name");
 		}
 	}
-	m->stack.nccl_default_why = jpath_str(m->facts, "nccl.default.why");
-	list = jpath(m->facts, "nccl.conf");
+	m->stack.nccl_default_why = jpath_str(facts, "nccl.default.why");
+	list = jpath(facts, "nccl.conf");
 	if (json_is_array(list)) {
 		m->stack.confs = xcalloc(json_array_size(list) + 1, sizeof(*m->stack.confs));
 		json_array_foreach(list, i, x) {
 			struct nm_conf *c = &m->stack.confs[m->stack.nconfs++];
+			const json_t *vars = json_object_get(x, "vars"), *val;
+			const char *k;
 
 			c->path = jpath_str(x, "path");
 			c->source = jpath_str(x, "source");
 			c->exists = jpath_bool(x, "exists", 1);
-			c->unreadable = junknown(json_object_get(x, "vars"));
+			c->unreadable = junknown(vars);
+			c->applies = jpath_str(x, "applies");
+			if (json_is_object(vars) && !c->unreadable) {
+				c->vars = xcalloc(json_object_size(vars) + 1, sizeof(*c->vars));
+				json_object_foreach((json_t *)vars, k, val) {
+					c->vars[c->nvars].name = k;
+					c->vars[c->nvars++].value = json_string_value(val);
+				}
+			}
 		}
 	}
-	m->stack.net_plugin_state = jpath_str(m->facts, "nccl.net_plugin.state");
-	m->stack.net_plugin_path = jpath_str(m->facts, "nccl.net_plugin.path");
-	m->stack.net_plugin_env = jpath_str(m->facts, "nccl.net_plugin.env");
-	m->stack.net_plugin_tries = jpath_str(m->facts, "nccl.net_plugin.tries");
-	list = json_object_get(m->facts, "gpus");
+	m->stack.net_plugin_state = jpath_str(facts, "nccl.net_plugin.state");
+	m->stack.net_plugin_path = jpath_str(facts, "nccl.net_plugin.path");
+	m->stack.net_plugin_env = jpath_str(facts, "nccl.net_plugin.env");
+	m->stack.net_plugin_tries = jpath_str(facts, "nccl.net_plugin.tries");
+	list = json_object_get(facts, "gpus");
+	m->gpus_unknown = junknown(list);
 	if (json_is_array(list)) {
 		m->gpus_known = 1;
 		m->gpus = xcalloc(json_array_size(list) + 1, sizeof(*m->gpus));
@@ -255,13 +331,20 @@ static void decode_stack(struct node_model *m)
 			g->name = jpath_str(x, "name");
 			g->bus_id = jpath_str(x, "bus_id");
 			g->compute_capability = jpath_str(x, "compute_capability");
+			g->has_memory = json_is_integer(json_object_get(x, "memory_total_mb"));
+			g->memory_mb = jpath_int(x, "memory_total_mb", 0);
+			g->has_numa = json_is_integer(json_object_get(x, "numa_node"));
+			g->numa_node = jpath_int(x, "numa_node", -1);
+			g->nvlinks_up = jpath_int(x, "nvlinks_up", 0);
+			g->nvswitch = jpath_int(x, "nvlink_switch_links", 0) != 0;
 		}
 	}
+	decode_topology(m, facts);
 }
 
-static void decode_cuda(struct node_model *m)
+static void decode_cuda(struct node_model *m, const json_t *facts)
 {
-	const json_t *c = json_object_get(m->facts, "cuda"), *t, *a;
+	const json_t *c = json_object_get(facts, "cuda"), *t, *a;
 	size_t i, j;
 
 	/* an unknown toolkit section still says CUDA was looked for: the rule reports "none" */
@@ -293,9 +376,9 @@ static void decode_cuda(struct node_model *m)
 	}
 }
 
-static void decode_driver(struct node_model *m)
+static void decode_driver(struct node_model *m, const json_t *facts)
 {
-	const json_t *d = json_object_get(m->facts, "driver"), *p, *x;
+	const json_t *d = json_object_get(facts, "driver"), *p, *x;
 	struct nm_driver *r = &m->driver;
 	size_t i, n;
 
@@ -306,7 +389,13 @@ static void decode_driver(struct node_model *m)
 		r->present_unknown = junknown(p);
 		r->reason = jpath_str(d, "reason");
 		r->version = jpath_str(d, "version");
+		r->version_unknown = junknown(json_object_get(d, "version"));
 		r->source = jpath_str(d, "source");
+		r->kmod_flavor = jpath_str(d, "kernel_module.flavor");
+		r->cuda_status = jpath_str(d, "cuda_driver.status");
+		r->cuda_error = jpath_str(d, "cuda_driver.error");
+		r->has_cuda_device_count = json_is_integer(jpath(d, "cuda_driver.device_count"));
+		r->cuda_device_count = jpath_int(d, "cuda_driver.device_count", 0);
 		r->cuda_max = jpath_str(d, "cuda_max");
 		r->cuda_max_source = jpath_str(d, "cuda_max_source");
 		r->nvml_status = jpath_str(d, "nvml.status");
@@ -325,9 +414,10 @@ static void decode_driver(struct node_model *m)
 		r->cuda_version = jpath_str(d, "cuda_driver.version");
 		r->cuda_version_code = jpath_int(d, "cuda_driver.version_code", 0);
 	}
-	d = json_object_get(m->facts, "cudnn");
+	d = json_object_get(facts, "cudnn");
 	if (!json_is_array(d))
 		return;
+	m->cudnn_listed = 1;
 	m->cudnn = xcalloc(json_array_size(d) + 1, sizeof(*m->cudnn));
 	json_array_foreach(d, i, x) {
 		struct nm_cudnn *c = &m->cudnn[m->ncudnn++];
@@ -340,10 +430,10 @@ static void decode_driver(struct node_model *m)
 	}
 }
 
-static void decode_host(struct node_model *m)
+static void decode_host(struct node_model *m, const json_t *facts)
 {
-	const json_t *hr = json_object_get(m->facts, "hostname_resolution"), *r, *d, *p, *x;
-	const json_t *shm = json_object_get(m->facts, "shm"), *ml = jpath(m->facts, "limits.memlock");
+	const json_t *hr = json_object_get(facts, "hostname_resolution"), *r, *d, *p, *x;
+	const json_t *shm = json_object_get(facts, "shm"), *ml = jpath(facts, "limits.memlock");
 	size_t i, j;
 
 	if (json_is_object(shm) && !junknown(shm)) {
@@ -351,29 +441,43 @@ static void decode_host(struct node_model *m)
 		m->shm.path = jpath_str(shm, "path") ? jpath_str(shm, "path") : "/dev/shm";
 		m->shm.exists = jpath_bool(shm, "exists", 1);
 		m->shm.writable = jpath_bool(shm, "writable", 1);
+		m->shm.writable_said = jpath_bool(shm, "writable", 0);
+		m->shm.size_known = json_is_number(json_object_get(shm, "size_bytes"));
+		m->shm.avail_known = json_is_number(json_object_get(shm, "avail_bytes"));
 		m->shm.read_only = jpath_bool(shm, "read_only", 0);
 		m->shm.size = jpath_int(shm, "size_bytes", -1);
 		m->shm.avail = jpath_int(shm, "avail_bytes", -1);
 		m->shm.error = jpath_str(shm, "error");
 	}
+	m->memlock.unknown = junknown(ml);
 	if (json_is_object(ml) && !junknown(ml)) {
 		m->memlock.known = 1;
+		m->memlock.soft_known = json_is_number(json_object_get(ml, "soft"));
+		m->memlock.hard_known = json_is_number(json_object_get(ml, "hard"));
 		m->memlock.soft = jpath_int(ml, "soft", -1);
 		m->memlock.hard = jpath_int(ml, "hard", -1);
 	}
 
-	m->limits.nofile_soft = jpath_int(m->facts, "limits.nofile.soft", -2);
-	m->limits.nofile_hard = jpath_int(m->facts, "limits.nofile.hard", -2);
-	m->limits.rmem_max = jpath_int(m->facts, "sysctl.rmem_max", -1);
-	m->limits.wmem_max = jpath_int(m->facts, "sysctl.wmem_max", -1);
-	m->limits.neigh_gc_thresh2 = jpath_int(m->facts, "sysctl.neigh_gc_thresh2", -1);
-	m->limits.neigh_gc_thresh3 = jpath_int(m->facts, "sysctl.neigh_gc_thresh3", -1);
+	m->limits.nofile_soft = jpath_int(facts, "limits.nofile.soft", -2);
+	m->limits.nofile_hard = jpath_int(facts, "limits.nofile.hard", -2);
+	m->limits.rmem_max = jpath_int(facts, "sysctl.rmem_max", -1);
+	m->limits.wmem_max = jpath_int(facts, "sysctl.wmem_max", -1);
+	m->limits.neigh_gc_thresh2 = jpath_int(facts, "sysctl.neigh_gc_thresh2", -1);
+	m->limits.neigh_gc_thresh3 = jpath_int(facts, "sysctl.neigh_gc_thresh3", -1);
+	m->hostname_res.recorded = hr != NULL;
+	m->hostname_res.unknown = junknown(hr);
 	if (hr && !junknown(hr)) {
+		m->hostname_res.addrs_unknown = junknown(json_object_get(hr, "addrs"));
+		m->hostname_res.addrs = any_str_list(json_object_get(hr, "addrs"),
+						     &m->hostname_res.naddrs);
 		m->hostname_res.name = jpath_str(hr, "name");
 		m->hostname_res.first = json_string_value(json_array_get(json_object_get(hr, "addrs"), 0));
 		m->hostname_res.loopback = jpath_bool(hr, "loopback", 0);
 	}
-	r = json_object_get(m->facts, "rdma");
+	m->limits.nofile_known = json_is_object(jpath(facts, "limits.nofile")) &&
+				 !junknown(jpath(facts, "limits.nofile"));
+	r = json_object_get(facts, "rdma");
+	m->rdma.recorded = r != NULL;
 	if (!r || junknown(r))
 		return;
 	m->rdma.known = 1;
@@ -394,6 +498,8 @@ static void decode_host(struct node_model *m)
 			rp->dev = jpath_str(d, "name");
 			rp->dev_index = m->rdma.ndevices - 1;
 			rp->port = (long)jpath_int(p, "port", 1);
+			rp->port_known = json_is_number(json_object_get(p, "port"));
+			rp->rate = jpath_str(p, "rate");
 			rp->state = jpath_str(p, "state");
 			rp->link_layer = jpath_str(p, "link_layer");
 		}
@@ -407,6 +513,15 @@ static void decode_host(struct node_model *m)
 					? (long)json_array_size(jpath(r, "verbs.devices")) : -1;
 	m->rdma.peermem_probed = json_is_object(json_object_get(r, "peermem"));
 	m->rdma.peermem_loaded = jpath_bool(r, "peermem.loaded", 0);
+	m->rdma.peermem_module = jpath_str(r, "peermem.module");
+}
+
+static struct nm_text text(const json_t *facts, const char *path)
+{
+	const json_t *v = jpath(facts, path);
+	struct nm_text t = { json_string_value(v), junknown(v) };
+
+	return t;
 }
 
 struct node_model *node_model_new_opts(const json_t *facts, const struct node_model_opts *o,
@@ -423,32 +538,45 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 		return NULL;
 	}
 	m = xcalloc(1, sizeof(*m));
-	m->facts = facts;
 	m->hostname = jpath_str(facts, "host.hostname");
 	m->schema_version = (int)jpath_int(facts, "schema_version", -1);
 	x = jpath(facts, "host.interactive");
 	m->interactive = json_is_boolean(x) ? json_is_true(x) : -1;
-	decode_nccl(m, o);
+	decode_nccl(m, facts, o);
 	/* one decision: the settings, the prediction and every rule model the same NCCL */
 	nccl_settings_collect(facts, m->nccl.version, &m->settings);
-	decode_ifs(m);
-	decode_master(m);
-	decode_ports(m);
+	decode_ifs(m, facts);
+	decode_master(m, facts);
+	decode_ports(m, facts);
 	m->default_ifname = jpath_str(facts, "net.default_route.ifname");
+	x = jpath(facts, "net.default_route");
+	m->default_route.recorded = x != NULL;
+	m->default_route.unknown = junknown(x);
+	m->default_route.present = jpath_bool(x, "present", 0);
+	m->default_route.ifname = jpath_str(x, "ifname");
+	m->default_route.gateway = jpath_str(x, "gateway");
+	m->net_recorded = jpath(facts, "net") != NULL;
 	fw = json_object_get(facts, "firewall");
+	m->fw_recorded = fw != NULL;
 	m->fw_unknown = junknown(fw);
 	if (fw && !m->fw_unknown) {
 		m->fw = fw_model_new(fw);
 		m->fw_nrules = json_array_size(json_object_get(fw, "rules"));
 		m->fw_source = json_string_value(json_array_get(json_object_get(fw, "source"), 0));
+		m->fw_sources = any_str_list(json_object_get(fw, "source"), &m->fw_nsources);
+		m->fw_nchains = json_array_size(json_object_get(fw, "chains"));
 	}
 	m->comm_id_unresolved = junknown(jpath(facts, "net.comm_id.resolved"));
-	decode_ifaces(m);
-	decode_stack(m);
-	decode_host(m);
-	decode_cuda(m);
-	decode_driver(m);
+	decode_ifaces(m, facts);
+	decode_stack(m, facts);
+	decode_host(m, facts);
+	decode_cuda(m, facts);
+	decode_driver(m, facts);
 	m->os_id = jpath_str(facts, "host.os.id");
+	m->host_name = text(facts, "host.hostname");
+	m->os_pretty = text(facts, "host.os.pretty_name");
+	m->kernel = text(facts, "host.kernel");
+	m->container_kind = text(facts, "host.container.kind");
 	m->cloud.provider = jpath_str(facts, "cloud.provider");
 	if (m->cloud.provider && !strcmp(m->cloud.provider, "unknown"))
 		m->cloud.provider = NULL;
@@ -458,6 +586,13 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	m->cloud.instance_type = jpath_str(facts, "cloud.instance_type");
 	m->cloud.efa = str_list(jpath(facts, "cloud.efa"), &m->cloud.nefa);
 	m->cloud.erdma = str_list(jpath(facts, "cloud.erdma"), &m->cloud.nerdma);
+	x = json_object_get(facts, "cloud");
+	m->cloud.recorded = json_is_object(x) && jpath_str(x, "provider");
+	m->cloud.unknown = junknown(x);
+	m->cloud.name = jpath_str(x, "name");
+	m->cloud.method = jpath_str(x, "method");
+	m->cloud.why = jpath_str(x, "why");
+	m->cloud.hints = any_str_list(json_object_get(x, "hints"), &m->cloud.nhints);
 	x = json_object_get(facts, "env");
 	if (json_is_object(x) && !junknown(x)) {
 		const char *k;
@@ -490,6 +625,8 @@ void node_model_free(struct node_model *m)
 	ifs_facts_release(&m->ifs);
 	free(m->addr_class);
 	fw_model_free(m->fw);
+	free(m->fw_sources);
+	free(m->hostname_res.addrs);
 	free(m->env);
 	for (size_t i = 0; i < m->nifaces; i++)
 		free(m->ifaces[i].addrs);
@@ -502,8 +639,15 @@ void node_model_free(struct node_model *m)
 	free(m->rdma.ports);
 	free(m->cloud.efa);
 	free(m->cloud.erdma);
+	free(m->cloud.hints);
+	free(m->gpu_gpu);
+	free(m->gpu_nic);
+	free(m->stack.plugin_realpaths);
+	for (size_t i = 0; i < m->stack.nconfs; i++)
+		free(m->stack.confs[i].vars);
 	for (size_t i = 0; i < m->stack.npython; i++) {
 		free(m->stack.python[i].site_packages);
+		free(m->stack.python[i].why);
 		nm_python_supply_free(&m->stack.python[i]);
 	}
 	free(m->stack.python);

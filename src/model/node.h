@@ -39,10 +39,12 @@ struct nm_nccl {
 };
 
 struct nm_master {
+	int recorded;		/* the facts have net.master */
 	int set;		/* MASTER_ADDR (or --master-addr) given */
 	const char *addr;	/* as given */
 	const char *from;	/* "MASTER_ADDR" or "--master-addr" */
 	long port;		/* MASTER_PORT, NM_MASTER_PORT_DEFAULT when unset */
+	int port_recorded;	/* the facts record a port (else port is the default) */
 	const char *resolved;	/* first getaddrinfo answer, NULL when unresolved */
 	const char *resolve_error;	/* why it did not resolve, else NULL */
 	const char *source_addr;	/* the kernel's source address towards it, NULL when no route */
@@ -64,6 +66,7 @@ struct nm_iface_addr {
 	const char *addr;
 	int family;		/* 4, 6, or 0 when unknown */
 	const char *cls;	/* "private", "public", ... (util/addr.h names), or NULL */
+	long prefixlen;		/* -1 when unknown */
 };
 
 /* One /sys/class/net entry. */
@@ -75,7 +78,9 @@ struct nm_iface {
 	const char *vendor;	/* PCI vendor id ("0x1d0f"), may be NULL */
 	const char *first_addr;	/* its first address from addrs[], may be NULL */
 	long mtu;		/* -1 when unknown */
+	long speed_mbps;	/* -1 when unknown */
 	int up;
+	int running;		/* up with a carrier */
 	size_t naddrs;		/* addresses listed for it */
 };
 
@@ -93,6 +98,7 @@ struct nm_dist {
 struct nm_python {
 	const char *path;
 	const char *version;		/* the interpreter's */
+	int torch_installed;		/* the probe found torch (torch.installed) */
 	const char *torch;		/* torch.__version__, NULL when torch is missing or unreadable */
 	const char *torch_cuda;		/* torch.version.cuda */
 	const char *torch_nccl;		/* torch.cuda.nccl.version() */
@@ -101,11 +107,22 @@ struct nm_python {
 	const char *lightning;		/* lightning / pytorch_lightning version, NULL when absent */
 	const char *lightning_pkg;	/* the "lightning" package's version, NULL when absent */
 	const char *pl_pkg;		/* the "pytorch_lightning" package's version, NULL when absent */
+	int lightning_installed, pl_installed;	/* lightning / pytorch_lightning .installed */
 	const char *torch_path;		/* where torch was imported from */
 	const char **site_packages;	/* its site-packages directories, NULL-terminated */
 	struct nm_dist *dists;		/* supply.dists: the wheels checked against RECORD */
 	size_t ndists;
 	const char **payloads;		/* installed lightning/_runtime/ directories, NULL-terminated */
+	/* what the inventory shows of it */
+	const char *version_unknown;	/* why the interpreter could not be asked, else NULL */
+	const char **why;		/* why it was inspected (NULL entries: not a string) */
+	size_t nwhy;
+	long long elapsed_ms;
+	const char *torch_unknown;	/* why torch could not be inspected, else NULL */
+	const char *torch_cudnn;
+	int torch_cuda_available_known;	/* torch said whether CUDA is available */
+	long long torch_device_count;
+	const char *lightning_unknown, *pl_unknown;
 };
 
 struct nm_nccl_lib {
@@ -125,6 +142,9 @@ struct nm_conf {
 	const char *source;	/* "NCCL_CONF_FILE", "~/.nccl.conf", "/etc/nccl.conf", ... */
 	int exists;
 	const char *unreadable;	/* why its variables could not be read, or NULL */
+	const char *applies;	/* which NCCL reads it, or NULL */
+	struct nm_env *vars;	/* its NCCL_* lines, in the file's order */
+	size_t nvars;
 };
 
 struct nm_gpu {
@@ -132,6 +152,18 @@ struct nm_gpu {
 	const char *name;
 	const char *bus_id;
 	const char *compute_capability;
+	long long memory_mb, numa_node;	/* valid when has_memory / has_numa */
+	int has_memory, has_numa;
+	long long nvlinks_up;		/* 0 when none or unknown */
+	int nvswitch;			/* some of its links go to an NVSwitch */
+};
+
+/* How two GPUs, or a GPU and a NIC, connect (topology.gpu_gpu / gpu_nic). */
+struct nm_gpu_link {
+	long long a;		/* a GPU index */
+	long long b;		/* gpu_gpu: the other GPU's index; gpu_nic: -1 */
+	const char *nic;	/* gpu_nic: the NIC, or NULL */
+	const char *level;	/* "NV12", "PIX", "SYS", ...; NULL when not said */
 };
 
 /* One CUDA toolkit installation (probe/cuda.c). */
@@ -170,7 +202,12 @@ struct nm_driver {
 	const char *nvml_status, *nvml_error, *nvml_hint, *nvml_library, *nvml_library_version;
 	const char *nvml_cuda_version;
 	long long nvml_error_code, nvml_cuda_version_code;
-	const char *kmod_version, *kmod_source;
+	const char *version_unknown;	/* why the version is not known, else NULL */
+	const char *kmod_version, *kmod_source, *kmod_flavor;
+	/* libcuda as the probe loaded it: status "ok" or else error */
+	const char *cuda_status, *cuda_error;
+	long long cuda_device_count;
+	int has_cuda_device_count;
 	const char *cuda_init, *cuda_init_hint, *cuda_library, *cuda_version;
 	long long cuda_version_code;
 };
@@ -189,6 +226,9 @@ struct nm_stack {
 	size_t nconfs;
 	const char **plugin_names;	/* nccl.plugins[].name (NULL where a plugin has none) */
 	const char **plugin_paths;	/* nccl.plugins[].path, the same order */
+	const char **plugin_realpaths;	/* nccl.plugins[].realpath, the same order */
+	const char *nccl_unknown;	/* why the nccl section is unknown, else NULL */
+	const char *python_unknown;	/* why no interpreter could be listed, else NULL */
 	size_t nplugins;
 	/* what NCCL will do about a net plugin (probe/nccl_libs.c nccl.net_plugin) */
 	const char *net_plugin_state;	/* "loads", "disabled", "none", ...; NULL when unknown */
@@ -204,6 +244,7 @@ struct nm_cpus {
 /* Per-process and kernel limits that decide how many sockets NCCL can have. */
 struct nm_limits {
 	long long nofile_soft, nofile_hard;	/* -1 unlimited, -2 unknown */
+	int nofile_known;			/* limits.nofile was read */
 	long long rmem_max, wmem_max;		/* net.core.*, -1 unknown */
 	long long neigh_gc_thresh2, neigh_gc_thresh3;	/* the host's ARP table limits, -1 unknown */
 };
@@ -215,16 +256,25 @@ struct nm_shm {
 	int exists, writable, read_only;
 	long long size, avail;	/* bytes, -1 unknown */
 	const char *error;	/* why the write test failed, or NULL */
+	int writable_said;	/* writable as recorded (0 when not) */
+	int size_known, avail_known;
 };
 
 /* RLIMIT_MEMLOCK (probe/resources.c); -1 is unlimited. */
 struct nm_memlock {
 	int known;
+	const char *unknown;	/* why it could not be read, else NULL */
 	long long soft, hard;
+	int soft_known, hard_known;
 };
 
 /* How this node's host name resolves (probe/nic.c). */
 struct nm_hostname {
+	int recorded;		/* the facts have hostname_resolution */
+	const char *unknown;	/* why it could not be looked up, else NULL */
+	const char *addrs_unknown;	/* why the name did not resolve, else NULL */
+	const char **addrs;	/* every address it resolves to (NULL entries: not a string) */
+	size_t naddrs;
 	const char *name;	/* NULL when unknown */
 	const char *first;	/* first address it resolves to, NULL when none */
 	int loopback;		/* one of them is 127.x / ::1 */
@@ -235,11 +285,14 @@ struct nm_rdma_port {
 	int dev_index;		/* into nm_rdma.devs */
 	long port;
 	const char *state;	/* "ACTIVE", "DOWN", ... */
+	const char *rate;	/* "400 Gb/sec (4X NDR)", or NULL */
+	int port_known;		/* the port number was recorded (port is 1 otherwise) */
 	const char *link_layer;	/* "InfiniBand", "Ethernet" (RoCE), or NULL */
 };
 
 /* RDMA devices (/sys/class/infiniband) and whether NCCL's IB transport can use them. */
 struct nm_rdma {
+	int recorded;		/* the facts have an rdma section (possibly unknown) */
 	int known;		/* the rdma section was read */
 	int ndevices;
 	const char **dev_names;	/* ndevices names (NULL entries when a device has none) */
@@ -252,6 +305,15 @@ struct nm_rdma {
 	long verbs_devices;	/* devices libibverbs lists, -1 when not recorded */
 	int peermem_probed;
 	int peermem_loaded;
+	const char *peermem_module;
+};
+
+/* The default route (net.default_route). */
+struct nm_route {
+	int recorded;		/* the facts have it */
+	const char *unknown;	/* why it could not be read, else NULL */
+	int present;
+	const char *ifname, *gateway;
 };
 
 /* Where this node runs (probe/cloud.c, probe/host.c). */
@@ -263,6 +325,16 @@ struct nm_cloud {
 	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
 	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
 	size_t nefa, nerdma;
+	/* what the inventory shows: recorded is 1 when the section names a provider at all */
+	int recorded;
+	const char *unknown, *name, *method, *why;
+	const char **hints;		/* NULL entries: not a string */
+	size_t nhints;
+};
+
+/* A string fact as shown: its value, or why it is unknown; both NULL when not recorded. */
+struct nm_text {
+	const char *value, *unknown;
 };
 
 /* One environment variable as the facts recorded it. */
@@ -271,7 +343,6 @@ struct nm_env {
 };
 
 struct node_model {
-	const json_t *facts;	/* the validated document (borrowed; outlives the model) */
 	const char *hostname;
 	int schema_version;	/* -1 when absent */
 	int interactive;	/* host.interactive: stdin is a terminal (1), not (0), unknown (-1) */
@@ -291,17 +362,27 @@ struct node_model {
 	struct nm_master master;
 	struct nm_ports ports;
 	const char *default_ifname;	/* the default route's interface, or NULL */
+	struct nm_route default_route;
+	int net_recorded;		/* the facts have a net section */
+	const char *ifaces_unknown;	/* why net.interfaces could not be listed, else NULL */
 	/* the local packet filter: NULL when no rules were read (fw_unknown says why, if unreadable) */
 	struct fw_model *fw;
 	const char *fw_unknown;
 	size_t fw_nrules;		/* rules the probe read */
 	const char *fw_source;		/* the first tool they came from ("iptables-save"), or NULL */
+	int fw_recorded;		/* the facts have a firewall section */
+	const char **fw_sources;	/* every tool (NULL entries: not a string) */
+	size_t fw_nsources, fw_nchains;
 	const char *comm_id_unresolved;	/* why NCCL_COMM_ID's host did not resolve, or NULL */
 	struct nm_iface *ifaces;	/* /sys/class/net order */
 	size_t nifaces;
 	struct nm_gpu *gpus;
 	size_t ngpus;
 	int gpus_known;		/* the facts list GPUs (possibly none) */
+	const char *gpus_unknown;	/* why the GPUs could not be listed, else NULL */
+	struct nm_gpu_link *gpu_gpu, *gpu_nic;
+	size_t ngpu_gpu, ngpu_nic;
+	const char *gpu_nic_unknown;	/* why the GPU-NIC distances are unknown, else NULL */
 	struct nm_cpus cpus;
 	struct nm_limits limits;
 	struct nm_shm shm;
@@ -314,7 +395,10 @@ struct node_model {
 	struct nm_driver driver;
 	struct nm_cudnn *cudnn;
 	size_t ncudnn;
+	int cudnn_listed;	/* the facts have a cudnn list (possibly empty) */
 	const char *os_id;	/* host.os.id: "ubuntu", "rhel", ... */
+	/* the host section as the inventory shows it */
+	struct nm_text host_name, os_pretty, kernel, container_kind;
 };
 
 struct node_model_opts {
@@ -323,8 +407,9 @@ struct node_model_opts {
 };
 
 /*
- * Builds the model of `facts` (a bare facts object; borrowed, must outlive the model). Returns
- * NULL with the reason in `e` (ERR_PARSE) when a member the model reads has the wrong type or
+ * Builds the model of `facts` (a bare facts object; borrowed, must outlive the model, whose
+ * strings point into it). The model does not hand the document on: rules and renderers read the
+ * typed fields; only the verbs that print the document itself hold it. Returns NULL with the reason in `e` (ERR_PARSE) when a member the model reads has the wrong type or
  * an impossible value. Members that are absent or {"unknown": ...} are fine: the model says so.
  */
 struct node_model *node_model_new(const json_t *facts, struct err *e);

@@ -3,12 +3,13 @@
 
 #include <string.h>
 
+#include "launch/vars.h"
 #include "util/json.h"
 
 /*
- * Prefixes and names whose values matter to a multi-node NCCL job. Every launcher variable the
- * launch rule reads (rules/launch_consistency.h launch_env_vars) must be among them: a cluster's
- * master judges each node's launch from these facts, and run's nodes refuse together on it.
+ * Prefixes and names whose values matter to a multi-node NCCL job, besides every launcher
+ * variable (launch/vars.h), which is always recorded: a cluster's master judges each node's
+ * launch from these facts, and run's nodes refuse together on it.
  */
 static const char *const prefixes[] = {
 	"NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "TORCHELASTIC_", "SLURM_", "OMPI_", "PMI_",
@@ -16,8 +17,6 @@ static const char *const prefixes[] = {
 	"PET_",		/* Kubeflow's torchrun arguments (PET_NNODES, PET_NODE_RANK, ...) */
 };
 static const char *const names[] = {
-	"MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
-	"NODE_RANK", "GROUP_RANK", "NNODES", "GROUP_WORLD_SIZE", "MPI_LOCALNRANKS",
 	"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "VIRTUAL_ENV",
 	"CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PYTHONPATH", "KUBERNETES_SERVICE_HOST",
 	"OMP_NUM_THREADS",
@@ -32,6 +31,9 @@ static int wanted(const char *name, size_t len)
 			return 1;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
+			return 1;
+	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
+		if (strlen(lv_name(id)) == len && !strncmp(name, lv_name(id), len))
 			return 1;
 	return 0;
 }

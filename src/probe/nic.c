@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "launch/vars.h"
 #include "util/addr.h"
 #include "util/err.h"
 #include "util/file.h"
@@ -642,7 +643,7 @@ static int route_source(const char *addr, long port, char *src, size_t len, char
 static void probe_master(const struct probe_ctx *ctx, json_t *net)
 {
 	const char *addr = ctx->master_addr, *from = "--master-addr";
-	const char *port_env = probe_ctx_env(ctx, "MASTER_PORT");
+	const char *port_env = probe_ctx_env(ctx, lv_name(LV_MASTER_PORT));
 	json_t *m = json_object(), *addrs = json_array();
 	const json_t *ifaddrs = json_object_get(net, "ifaddrs");
 	char why[256], src[INET6_ADDRSTRLEN];
@@ -650,8 +651,8 @@ static void probe_master(const struct probe_ctx *ctx, json_t *net)
 	long port = MASTER_PORT_DEFAULT;
 
 	if (!addr || !*addr) {
-		addr = probe_ctx_env(ctx, "MASTER_ADDR");
-		from = "MASTER_ADDR";
+		addr = probe_ctx_env(ctx, lv_name(LV_MASTER_ADDR));
+		from = lv_name(LV_MASTER_ADDR);
 	}
 	if (!addr || !*addr) {
 		jset_bool(m, "set", 0);

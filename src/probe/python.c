@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "launch/vars.h"
 #include "probe/ldso.h"
 #include "probe/probe.h"
 #include "probe/torch_static.h"
@@ -371,7 +372,7 @@ static long static_device_count(const struct probe_ctx *ctx, const json_t *facts
 				char *why, size_t n)
 {
 	const json_t *driver = json_object_get(facts, "driver"), *gpus = json_object_get(facts, "gpus");
-	const char *cvd = envmap_get(ctx->env, "CUDA_VISIBLE_DEVICES"), *init, *p;
+	const char *cvd = envmap_get(ctx->env, lv_name(LV_CUDA_VISIBLE_DEVICES)), *init, *p;
 	long long max_code = jpath_int(driver, "cuda_max_code", -1);
 	unsigned char seen[4096] = { 0 };
 	long count = 0;

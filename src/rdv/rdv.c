@@ -95,6 +95,8 @@ struct rdv *rdv_new(const struct rdv_opts *o)
 	r->master = o->rank == 0;
 	r->lfd = -1;
 	r->wake[0] = r->wake[1] = -1;
+	if (pipe2(r->failpipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		r->failpipe[0] = r->failpipe[1] = -1;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -199,6 +201,9 @@ void rdv_free(struct rdv *r)
 		close(r->wake[0]);
 	if (r->wake[1] >= 0)
 		close(r->wake[1]);
+	for (int i = 0; i < 2; i++)
+		if (r->failpipe[i] >= 0)
+			close(r->failpipe[i]);
 	for (size_t i = 0; i < r->o.nexpected; i++)
 		free(r->expected[i]);
 	free(r->expected);
@@ -345,14 +350,25 @@ void rdv_queue_abort(struct rdv *r, struct client *c, const char *code, const ch
 	rdv_queue_msg(r, c, &m);
 }
 
+void rdv_set_failed(struct rdv *r, enum err_code ec, const char *text)
+{
+	if (r->failed)
+		return;
+	r->failed = 1;
+	err_set(&r->fail, ec, "%s", text);
+	if (r->failpipe[1] >= 0 && write(r->failpipe[1], "x", 1) < 0) {
+		/* cannot be full: one byte, once */
+	}
+	pthread_cond_broadcast(&r->cv);
+}
+
 /* Master: the run cannot go on. Every joined worker hears why at once. */
 void rdv_master_fail(struct rdv *r, const char *code, int rank, int skip, enum err_code ec,
 		    const char *text)
 {
 	if (r->failed)
 		return;
-	r->failed = 1;
-	err_set(&r->fail, ec, "%s", text);
+	rdv_set_failed(r, ec, text);
 	snprintf(r->fail_code, sizeof(r->fail_code), "%s", code);
 	if (ec == ERR_USAGE)
 		r->linger_until = rdv_deadline_after(CONFIG_LINGER_MS);
@@ -515,10 +531,7 @@ void rdv_abort(struct rdv *r, const char *code, const char *message, int rank)
 		for (int i = 1; r->mem && i < r->o.nnodes; i++)
 			if (r->mem[i].c && !r->mem[i].gone)
 				rdv_queue_abort(r, r->mem[i].c, code, message, rank);
-		if (!r->failed) {
-			r->failed = 1;
-			err_set(&r->fail, ERR_PEER, "%s", message);
-		}
+		rdv_set_failed(r, ERR_PEER, message);
 	} else if (r->wc && r->wc->fd >= 0) {
 		rdv_queue_abort(r, r->wc, code, message, rank);
 	}
@@ -562,6 +575,11 @@ int rdv_failed(struct rdv *r, struct err *e)
 		err_set(e, r->fail.code, "%s", r->fail.msg);
 	pthread_mutex_unlock(&r->mu);
 	return f;
+}
+
+int rdv_fail_fd(const struct rdv *r)
+{
+	return r->failpipe[0];
 }
 
 int rdv_is_master(const struct rdv *r)

@@ -149,6 +149,13 @@ void rdv_finish(struct rdv *r);
 
 /* 1 when the run has failed (the reason copied into `e`, which may be NULL), else 0. */
 int rdv_failed(struct rdv *r, struct err *e);
+/*
+ * A descriptor that turns readable (and stays so) once the run has failed: a dead or silent
+ * peer, an abort. A caller blocked in a poll loop of its own (bench's ring, moving data between
+ * ranks while the bootstrap idles) adds it to its set, learns at once that a peer was named
+ * dead, and asks rdv_failed for the name. Owned by the rdv; -1 if the pipe could not be made.
+ */
+int rdv_fail_fd(const struct rdv *r);
 
 int rdv_is_master(const struct rdv *r);
 int rdv_rank(const struct rdv *r);

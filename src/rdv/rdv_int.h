@@ -116,7 +116,8 @@ struct rdv {
 
 	int stop;		/* the caller is done: flush and end the I/O thread */
 	int64_t stop_deadline;
-	int failed;		/* fatal: `fail` says why */
+	int failed;		/* fatal: `fail` says why; set through rdv_set_failed only */
+	int failpipe[2];	/* a byte in it once failed (rdv_fail_fd) */
 	struct err fail;
 	char fail_code[32];	/* master: the abort / reject code of that failure */
 	int64_t linger_until;	/* master: serve latecomers' hellos (reject) until then */
@@ -171,6 +172,8 @@ int rdv_queue_msg(struct rdv *r, struct client *c, const struct msg *m);
 int rdv_client_pending(const struct client *c);
 void rdv_queue_abort(struct rdv *r, struct client *c, const char *code, const char *text,
 		     int rank);
+/* The run failed for `text` (the first reason wins): waiters wake, rdv_fail_fd turns readable. */
+void rdv_set_failed(struct rdv *r, enum err_code ec, const char *text);
 void rdv_master_fail(struct rdv *r, const char *code, int rank, int skip, enum err_code ec,
 		     const char *text);
 struct slot *rdv_slot_get(struct rdv *r, const char *phase, long step);

@@ -36,9 +36,7 @@ static void worker_fail(struct rdv *r, enum err_code ec, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	r->failed = 1;
-	err_set(&r->fail, ec, "%s", buf);
-	pthread_cond_broadcast(&r->cv);
+	rdv_set_failed(r, ec, buf);
 }
 
 /* ---- worker ---- */

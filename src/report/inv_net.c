@@ -7,36 +7,31 @@
 
 #include <string.h>
 
-#include "util/json.h"
 #include "util/strbuf.h"
 
-static void interfaces(FILE *out, const json_t *facts, const struct render_opts *o)
+static void interfaces(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
-	const json_t *list = jpath(facts, "net.interfaces"), *it, *a;
-	size_t i, j;
 	int shown = 0, hidden = 0;
 
-	if (junknown(list)) {
-		inv_line(out, "interfaces", "unknown (%s)", junknown(list));
+	if (m->ifaces_unknown) {
+		inv_line(out, "interfaces", "unknown (%s)", m->ifaces_unknown);
 		return;
 	}
-	json_array_foreach(list, i, it) {
+	for (size_t i = 0; i < m->nifaces; i++) {
+		const struct nm_iface *it = &m->ifaces[i];
 		struct strbuf sb = STRBUF_INIT;
-		const json_t *addrs = json_object_get(it, "addrs");
-		long long speed = jpath_int(it, "speed_mbps", -1);
 
-		if (!o->verbose && !jpath_bool(it, "up", 0) && !json_array_size(addrs)) {
+		if (!o->verbose && !it->up && !it->naddrs) {
 			hidden++;
 			continue;
 		}
-		strbuf_addf(&sb, "%-10s %-8s %-12s mtu %-5lld", str_or(jpath_str(it, "name"), "-"), str_or(jpath_str(it, "kind"), "-"),
-			    jpath_bool(it, "running", 0) ? "running" : jpath_bool(it, "up", 0) ? "up, no carrier" : "down",
-			    jpath_int(it, "mtu", -1));
-		if (speed > 0)
-			strbuf_addf(&sb, " %lld Mb/s", speed);
-		json_array_foreach(addrs, j, a)
-			strbuf_addf(&sb, "%s%s/%lld (%s)", j ? ", " : "  ", str_or(jpath_str(a, "addr"), "-"),
-				    jpath_int(a, "prefixlen", -1), str_or(jpath_str(a, "class"), "-"));
+		strbuf_addf(&sb, "%-10s %-8s %-12s mtu %-5ld", it->name, str_or(it->kind, "-"),
+			    it->running ? "running" : it->up ? "up, no carrier" : "down", it->mtu);
+		if (it->speed_mbps > 0)
+			strbuf_addf(&sb, " %ld Mb/s", it->speed_mbps);
+		for (size_t j = 0; j < it->naddrs; j++)
+			strbuf_addf(&sb, "%s%s/%ld (%s)", j ? ", " : "  ", str_or(it->addrs[j].addr, "-"),
+				    it->addrs[j].prefixlen, str_or(it->addrs[j].cls, "-"));
 		strbuf_rtrim(&sb);
 		inv_line(out, shown ? "" : "interfaces", "%s", sb.buf);
 		strbuf_release(&sb);
@@ -48,31 +43,32 @@ static void interfaces(FILE *out, const json_t *facts, const struct render_opts 
 		inv_line(out, "", "(%d down without addresses; --verbose shows them)", hidden);
 }
 
-static void routes(FILE *out, const json_t *facts)
+static void routes(FILE *out, const struct node_model *nm)
 {
-	const json_t *dr = jpath(facts, "net.default_route"), *m = jpath(facts, "net.master");
+	const struct nm_route *dr = &nm->default_route;
+	const struct nm_master *m = &nm->master;
+	const char *addr = str_or(m->addr, "-"), *resolved = str_or(m->resolved, "-");
 
-	if (junknown(dr))
-		inv_line(out, "default route", "unknown (%s)", junknown(dr));
-	else if (jpath_bool(dr, "present", 0))
-		inv_line(out, "default route", "%s%s%s", str_or(jpath_str(dr, "ifname"), "-"), jpath_str(dr, "gateway") ? " via " : "",
-			 jpath_str(dr, "gateway") ? jpath_str(dr, "gateway") : "");
-	else if (dr)
+	if (dr->unknown)
+		inv_line(out, "default route", "unknown (%s)", dr->unknown);
+	else if (dr->present)
+		inv_line(out, "default route", "%s%s%s", str_or(dr->ifname, "-"),
+			 dr->gateway ? " via " : "", dr->gateway ? dr->gateway : "");
+	else if (dr->recorded)
 		inv_line(out, "default route", "none");
-	if (!m)
+	if (!m->recorded)
 		return;
-	if (!jpath_bool(m, "set", 0))
+	if (!m->set)
 		inv_line(out, "MASTER_ADDR", "not set (pass --master-addr to check the route to rank 0)");
-	else if (junknown(jpath(m, "resolved")))
-		inv_line(out, "MASTER_ADDR", "%s: %s", str_or(jpath_str(m, "addr"), "-"), junknown(jpath(m, "resolved")));
-	else if (junknown(jpath(m, "source_addr")))
-		inv_line(out, "MASTER_ADDR", "%s: %s", str_or(jpath_str(m, "addr"), "-"), junknown(jpath(m, "source_addr")));
+	else if (m->resolve_error)
+		inv_line(out, "MASTER_ADDR", "%s: %s", addr, m->resolve_error);
+	else if (m->route_error)
+		inv_line(out, "MASTER_ADDR", "%s: %s", addr, m->route_error);
 	else
-		inv_line(out, "MASTER_ADDR", "%s%s%s: reached through %s (source %s)%s", str_or(jpath_str(m, "addr"), "-"),
-			 strcmp(str_or(jpath_str(m, "addr"), "-"), str_or(jpath_str(m, "resolved"), "-")) ? " = " : "",
-			 strcmp(str_or(jpath_str(m, "addr"), "-"), str_or(jpath_str(m, "resolved"), "-")) ? str_or(jpath_str(m, "resolved"), "-") : "",
-			 str_or(jpath_str(m, "source_ifname"), "-"), str_or(jpath_str(m, "source_addr"), "-"),
-			 jpath_bool(m, "local", 0) ? ", this node" : "");
+		inv_line(out, "MASTER_ADDR", "%s%s%s: reached through %s (source %s)%s", addr,
+			 strcmp(addr, resolved) ? " = " : "", strcmp(addr, resolved) ? resolved : "",
+			 str_or(m->ifname, "-"), str_or(m->source_addr, "-"),
+			 m->local ? ", this node" : "");
 }
 
 /* The model's prediction (the same one the net.nccl.bootstrap finding states). */
@@ -97,96 +93,87 @@ static void prediction(FILE *out, const struct node_model *m)
 	strbuf_release(&sb);
 }
 
-static void limits(FILE *out, const json_t *facts)
+static void limits(FILE *out, const struct node_model *m)
 {
-	const json_t *r = jpath(facts, "sysctl.ip_local_port_range");
-
-	if (json_is_array(r))
-		inv_line(out, "ephemeral ports", "%lld-%lld (NCCL listens there; rmem_max %lld, wmem_max %lld)",
-			 (long long)json_integer_value(json_array_get(r, 0)),
-			 (long long)json_integer_value(json_array_get(r, 1)), jpath_int(facts, "sysctl.rmem_max", -1),
-			 jpath_int(facts, "sysctl.wmem_max", -1));
-	else if (junknown(r))
-		inv_line(out, "ephemeral ports", "unknown (%s)", junknown(r));
-	if (json_is_object(jpath(facts, "limits.nofile")) && !junknown(jpath(facts, "limits.nofile")))
-		inv_line(out, "open files", "%lld (hard %lld)", jpath_int(facts, "limits.nofile.soft", -1),
-			 jpath_int(facts, "limits.nofile.hard", -1));
+	if (m->ports.known)
+		inv_line(out, "ephemeral ports", "%ld-%ld (NCCL listens there; rmem_max %lld, wmem_max %lld)",
+			 m->ports.lo, m->ports.hi, m->limits.rmem_max, m->limits.wmem_max);
+	else if (m->ports.unknown)
+		inv_line(out, "ephemeral ports", "unknown (%s)", m->ports.unknown);
+	/* a member not recorded shows as -1 (the model keeps -2 for "unknown") */
+	if (m->limits.nofile_known)
+		inv_line(out, "open files", "%lld (hard %lld)",
+			 m->limits.nofile_soft == -2 ? -1 : m->limits.nofile_soft,
+			 m->limits.nofile_hard == -2 ? -1 : m->limits.nofile_hard);
 }
 
-static void firewall(FILE *out, const json_t *facts)
+static void firewall(FILE *out, const struct node_model *m)
 {
-	const json_t *fw = jpath(facts, "firewall"), *s;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
 
-	if (!fw)
+	if (!m->fw_recorded)
 		return;
-	if (junknown(fw)) {
-		inv_line(out, "firewall", "unknown (%s)", junknown(fw));
+	if (m->fw_unknown) {
+		inv_line(out, "firewall", "unknown (%s)", m->fw_unknown);
 		return;
 	}
-	json_array_foreach(json_object_get(fw, "source"), i, s)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(json_string_value(s), "-"));
-	inv_line(out, "firewall", "%zu rules in %zu chains (%s)", json_array_size(json_object_get(fw, "rules")),
-		 json_array_size(json_object_get(fw, "chains")), sb.len ? sb.buf : "-");
+	for (size_t i = 0; i < m->fw_nsources; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(m->fw_sources[i], "-"));
+	inv_line(out, "firewall", "%zu rules in %zu chains (%s)", m->fw_nrules, m->fw_nchains,
+		 sb.len ? sb.buf : "-");
 	strbuf_release(&sb);
 }
 
-static void rdma(FILE *out, const json_t *facts)
+static void rdma(FILE *out, const struct nm_rdma *r)
 {
-	const json_t *r = jpath(facts, "rdma"), *d, *p;
-	size_t i, j;
 	int n = 0;
 
-	if (!r)
+	if (!r->recorded)
 		return;
-	json_array_foreach(json_object_get(r, "devices"), i, d)
-		json_array_foreach(json_object_get(d, "ports"), j, p) {
-			inv_line(out, n++ ? "" : "RDMA", "%s port %lld: %s, %s, %s", str_or(jpath_str(d, "name"), "-"),
-				 jpath_int(p, "port", -1), str_or(jpath_str(p, "state"), "-"), str_or(jpath_str(p, "rate"), "-"),
-				 str_or(jpath_str(p, "link_layer"), "-"));
-		}
+	for (size_t i = 0; i < r->nports; i++) {
+		const struct nm_rdma_port *p = &r->ports[i];
+
+		inv_line(out, n++ ? "" : "RDMA", "%s port %ld: %s, %s, %s", str_or(p->dev, "-"),
+			 p->port_known ? p->port : -1, str_or(p->state, "-"), str_or(p->rate, "-"),
+			 str_or(p->link_layer, "-"));
+	}
 	if (!n)
 		inv_line(out, "RDMA", "none (/sys/class/infiniband is empty)");
-	if (json_is_object(jpath(r, "verbs")))
+	if (r->verbs_probed)
 		inv_line(out, "", "libibverbs %s%s%s; GPUDirect RDMA module %s",
-			 jpath_bool(r, "verbs.loaded", 0) ? "loads from " : "does not load",
-			 jpath_bool(r, "verbs.loaded", 0) ? str_or(jpath_str(r, "verbs.path"), "-") : "",
-			 "", jpath_bool(r, "peermem.loaded", 0) ? str_or(jpath_str(r, "peermem.module"), "-") : "not loaded");
+			 r->verbs_loaded == 1 ? "loads from " : "does not load",
+			 r->verbs_loaded == 1 ? str_or(r->verbs_path, "-") : "",
+			 "", r->peermem_loaded ? str_or(r->peermem_module, "-") : "not loaded");
 }
 
-static void hostname(FILE *out, const json_t *facts)
+static void hostname(FILE *out, const struct nm_hostname *h)
 {
-	const json_t *h = jpath(facts, "hostname_resolution"), *a;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
 
-	if (!h)
+	if (!h->recorded)
 		return;
-	if (junknown(h)) {
-		inv_line(out, "host name", "unknown (%s)", junknown(h));
+	if (h->unknown) {
+		inv_line(out, "host name", "unknown (%s)", h->unknown);
 		return;
 	}
-	if (junknown(jpath(h, "addrs")))
-		strbuf_addf(&sb, "unresolved (%s)", junknown(jpath(h, "addrs")));
-	json_array_foreach(jpath(h, "addrs"), i, a)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(json_string_value(a), "-"));
-	inv_line(out, "host name", "%s -> %s", str_or(jpath_str(h, "name"), "-"), sb.buf);
+	if (h->addrs_unknown)
+		strbuf_addf(&sb, "unresolved (%s)", h->addrs_unknown);
+	for (size_t i = 0; i < h->naddrs; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(h->addrs[i], "-"));
+	inv_line(out, "host name", "%s -> %s", str_or(h->name, "-"), sb.buf);
 	strbuf_release(&sb);
 }
 
 void inv_net(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
-	const json_t *facts = m->facts;
-
-	if (!jpath(facts, "net"))
+	if (!m->net_recorded)
 		return;
 	inv_heading(out, o, "Network");
-	interfaces(out, facts, o);
-	routes(out, facts);
+	interfaces(out, m, o);
+	routes(out, m);
 	prediction(out, m);
-	limits(out, facts);
-	firewall(out, facts);
-	rdma(out, facts);
-	hostname(out, facts);
+	limits(out, m);
+	firewall(out, m);
+	rdma(out, &m->rdma);
+	hostname(out, &m->hostname_res);
 }

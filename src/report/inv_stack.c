@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-#include "util/json.h"
 #include "util/strbuf.h"
 
 static void bytes(long long b, char *buf, size_t len)
@@ -22,209 +21,199 @@ static void bytes(long long b, char *buf, size_t len)
 		snprintf(buf, len, "%lld KiB", b >> 10);
 }
 
-/* Realpaths of the libnccl files that some torch process maps. */
-static int mapped_by_torch(const json_t *facts, const json_t *lib)
+/* Whether some torch process maps this libnccl (by its path, realpath or another name). */
+static int mapped_by_torch(const struct node_model *m, const struct nm_nccl_lib *lib)
 {
-	size_t i;
-	json_t *py;
-	const char *rp = jpath_str(lib, "realpath"), *p = jpath_str(lib, "path");
+	for (size_t i = 0; i < m->stack.npython; i++) {
+		const char *mp = m->stack.python[i].nccl_mapped;
 
-	json_array_foreach(json_object_get(facts, "python"), i, py) {
-		const char *m = jpath_str(py, "torch.nccl_mapped");
-		size_t j;
-		json_t *a;
-		if (!m || jpath_bool(py, "torch.nccl_static", 0))
+		if (!mp || m->stack.python[i].nccl_static == 1)
 			continue;
-		if ((rp && !strcmp(m, rp)) || (p && !strcmp(m, p)))
+		if ((lib->realpath && !strcmp(mp, lib->realpath)) || (lib->path && !strcmp(mp, lib->path)))
 			return 1;
-		json_array_foreach(json_object_get(lib, "paths"), j, a)
-			if (json_is_string(a) && !strcmp(json_string_value(a), m))
+		for (const char **a = lib->paths; a && *a; a++)
+			if (!strcmp(*a, mp))
 				return 1;
 	}
 	return 0;
 }
 
-static void join(const json_t *arr, char *buf, size_t len)
+/* `v` (n strings) joined with ", " into buf, as many as fit. */
+static void join(const char *const *v, size_t n, char *buf, size_t len)
 {
-	size_t i, o = 0;
-	json_t *v;
+	size_t o = 0;
 
 	buf[0] = '\0';
-	json_array_foreach(arr, i, v) {
-		if (!json_is_string(v) || o + 2 >= len)
+	for (size_t i = 0; i < n; i++) {
+		if (o + 2 >= len)
 			continue;
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", json_string_value(v));
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", v[i]);
 		if (o >= len)
 			o = len - 1;
 	}
 }
 
-static void nccl_lines(FILE *out, const json_t *facts)
+static size_t count(const char *const *v)
 {
-	const json_t *libs = jpath(facts, "nccl.libs"), *lib, *c;
-	const char *np = jpath_str(facts, "nccl.net_plugin.state");
-	size_t i;
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+static void nccl_lines(FILE *out, const struct node_model *m)
+{
+	const struct nm_stack *st = &m->stack;
+	const char *np = st->net_plugin_state;
 	char fb[256];
 	int first = 1;
 
-	if (junknown(jpath(facts, "nccl")))
-		inv_line(out, "NCCL copies", "unknown (%s)", junknown(jpath(facts, "nccl")));
-	else if (!json_array_size(libs))
-		inv_line(out, "NCCL copies", "none found (%s)",
-			 str_or(jpath_str(facts, "nccl.default.why"), "-"));
-	json_array_foreach(libs, i, lib) {
-		const char *v = jpath_str(lib, "version"), *why = junknown(json_object_get(lib, "version"));
-		int def = jpath_bool(lib, "default", 0), torch = mapped_by_torch(facts, lib);
+	if (st->nccl_unknown)
+		inv_line(out, "NCCL copies", "unknown (%s)", st->nccl_unknown);
+	else if (!st->nnccl_libs)
+		inv_line(out, "NCCL copies", "none found (%s)", str_or(st->nccl_default_why, "-"));
+	for (size_t i = 0; i < st->nnccl_libs; i++) {
+		const struct nm_nccl_lib *lib = &st->nccl_libs[i];
+		int torch = mapped_by_torch(m, lib);
 
-		join(json_object_get(lib, "found_by"), fb, sizeof(fb));
+		join(lib->found_by, count(lib->found_by), fb, sizeof(fb));
 		inv_line(out, first ? "NCCL copies" : "", "%-8s %s  [%s%s%s%s]",
-			 v ? v : "unknown", str_or(jpath_str(lib, "path"), "-"), def ? "default, " : "",
-			 torch ? "torch, " : "", "found by ", fb);
-		if (why)
-			inv_line(out, "", "         unknown (%s)", why);
+			 lib->version ? lib->version : "unknown", str_or(lib->path, "-"),
+			 lib->is_default ? "default, " : "", torch ? "torch, " : "", "found by ", fb);
+		if (lib->unknown)
+			inv_line(out, "", "         unknown (%s)", lib->unknown);
 		first = 0;
 	}
 	if (np && !strcmp(np, "loads"))
-		inv_line(out, "net plugin", "%s", str_or(jpath_str(facts, "nccl.net_plugin.path"), "-"));
+		inv_line(out, "net plugin", "%s", str_or(st->net_plugin_path, "-"));
 	else if (np && !strcmp(np, "disabled"))
 		inv_line(out, "net plugin", "disabled (NCCL_NET_PLUGIN=none)");
 	else if (np && !strcmp(np, "missing"))
-		inv_line(out, "net plugin", "NCCL_NET_PLUGIN=%s not found",
-			 str_or(jpath_str(facts, "nccl.net_plugin.env"), "-"));
+		inv_line(out, "net plugin", "NCCL_NET_PLUGIN=%s not found", str_or(st->net_plugin_env, "-"));
 	else if (np)
 		inv_line(out, "net plugin", "none (NCCL uses its internal IB/socket transports)");
-	json_array_foreach(jpath(facts, "nccl.plugins"), i, lib)
-		if (!jpath_str(facts, "nccl.net_plugin.path") ||
-		    strcmp(str_or(jpath_str(lib, "realpath"), "-"), jpath_str(facts, "nccl.net_plugin.path")))
-			inv_line(out, "", "also present: %s", str_or(jpath_str(lib, "path"), "-"));
-	json_array_foreach(jpath(facts, "nccl.conf"), i, c) {
-		const json_t *vars = json_object_get(c, "vars");
-		const char *k;
-		json_t *v;
+	for (size_t i = 0; i < st->nplugins; i++)
+		if (!st->net_plugin_path ||
+		    strcmp(str_or(st->plugin_realpaths[i], "-"), st->net_plugin_path))
+			inv_line(out, "", "also present: %s", str_or(st->plugin_paths[i], "-"));
+	for (size_t i = 0; i < st->nconfs; i++) {
+		const struct nm_conf *c = &st->confs[i];
 		char names[256] = "";
 		size_t o = 0;
 
-		if (junknown(vars)) {
-			inv_line(out, "nccl.conf", "%s: unknown (%s)", str_or(jpath_str(c, "path"), "-"),
-				 junknown(vars));
+		if (c->unreadable) {
+			inv_line(out, "nccl.conf", "%s: unknown (%s)", str_or(c->path, "-"), c->unreadable);
 			continue;
 		}
-		json_object_foreach((json_t *)vars, k, v) {
+		for (size_t k = 0; k < c->nvars; k++) {
 			if (o + 2 < sizeof(names))
-				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s=%s",
-						      o ? " " : "", k, str_or(json_string_value(v), "-"));
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s=%s", o ? " " : "",
+						      c->vars[k].name, str_or(c->vars[k].value, "-"));
 			if (o >= sizeof(names))
 				o = sizeof(names) - 1;
 		}
-		if (jpath_str(c, "applies"))
-			inv_line(out, "nccl.conf", "%s: %s  (read by %s)", str_or(jpath_str(c, "path"), "-"),
-				 names[0] ? names : "(no settings)", jpath_str(c, "applies"));
+		if (c->applies)
+			inv_line(out, "nccl.conf", "%s: %s  (read by %s)", str_or(c->path, "-"),
+				 names[0] ? names : "(no settings)", c->applies);
 		else
-			inv_line(out, "nccl.conf", "%s: %s", str_or(jpath_str(c, "path"), "-"),
+			inv_line(out, "nccl.conf", "%s: %s", str_or(c->path, "-"),
 				 names[0] ? names : "(no settings)");
 	}
 }
 
-static void torch_desc(const json_t *py, char *buf, size_t len)
+static void torch_desc(const struct nm_python *py, char *buf, size_t len)
 {
-	const json_t *t = json_object_get(py, "torch");
-	const char *why = junknown(t), *nv = jpath_str(t, "nccl_version");
-	const char *cuda = jpath_str(t, "cuda");
+	const char *nv = py->torch_nccl, *cuda = py->torch_cuda;
 
-	if (why) {
-		snprintf(buf, len, "torch unknown (%s)", why);
-	} else if (!jpath_bool(t, "installed", 0)) {
+	if (py->torch_unknown) {
+		snprintf(buf, len, "torch unknown (%s)", py->torch_unknown);
+	} else if (!py->torch_installed) {
 		snprintf(buf, len, "no torch");
 	} else {
-		size_t o = (size_t)snprintf(buf, len, "torch %s, %s%s", str_or(jpath_str(t, "version"), "-"),
+		size_t o = (size_t)snprintf(buf, len, "torch %s, %s%s", str_or(py->torch, "-"),
 					    cuda ? "CUDA " : "CPU-only build", cuda ? cuda : "");
 		if (o < len && nv)
 			o += (size_t)snprintf(buf + o, len - o, ", NCCL %s %s %s", nv,
-					      jpath_bool(t, "nccl_static", 0) ? "static in" : "from",
-					      str_or(jpath_str(t, "nccl_mapped"), "-"));
+					      py->nccl_static == 1 ? "static in" : "from",
+					      str_or(py->nccl_mapped, "-"));
 		else if (o < len && !cuda)
 			o += (size_t)snprintf(buf + o, len - o, ", no NCCL");
-		if (o < len && jpath_str(t, "cudnn"))
-			o += (size_t)snprintf(buf + o, len - o, ", cuDNN %s", jpath_str(t, "cudnn"));
-		if (o < len && json_is_boolean(json_object_get(t, "cuda_available")))
-			snprintf(buf + o, len - o, ", %lld GPU%s visible",
-				 jpath_int(t, "device_count", 0),
-				 jpath_int(t, "device_count", 0) == 1 ? "" : "s");
+		if (o < len && py->torch_cudnn)
+			o += (size_t)snprintf(buf + o, len - o, ", cuDNN %s", py->torch_cudnn);
+		if (o < len && py->torch_cuda_available_known)
+			snprintf(buf + o, len - o, ", %lld GPU%s visible", py->torch_device_count,
+				 py->torch_device_count == 1 ? "" : "s");
 	}
 }
 
-static void pkg_desc(const json_t *py, const char *key, const char *label, char *buf, size_t len)
+static void pkg_desc(const char *unknown, const char *version, const char *label, char *buf,
+		     size_t len)
 {
-	const json_t *p = json_object_get(py, key);
-
-	if (junknown(p))
+	if (unknown)
 		snprintf(buf, len, "%s unknown", label);
-	else if (jpath_str(p, "version"))
-		snprintf(buf, len, "%s %s", label, jpath_str(p, "version"));
+	else if (version)
+		snprintf(buf, len, "%s %s", label, version);
 	else
 		buf[0] = '\0';
 }
 
-static void python_lines(FILE *out, const json_t *facts)
+static void python_lines(FILE *out, const struct nm_stack *st)
 {
-	const json_t *pys = json_object_get(facts, "python"), *py;
-	size_t i;
-
-	if (junknown(pys)) {
-		inv_line(out, "python", "%s", junknown(pys));
+	if (st->python_unknown) {
+		inv_line(out, "python", "%s", st->python_unknown);
 		return;
 	}
-	if (!json_array_size(pys))
+	if (!st->npython)
 		inv_line(out, "python", "no interpreter found");
-	json_array_foreach(pys, i, py) {
+	for (size_t i = 0; i < st->npython; i++) {
+		const struct nm_python *py = &st->python[i];
 		char why[128], t[512], l[64], pl[64];
-		const char *ver = jpath_str(py, "version"), *unk = junknown(json_object_get(py, "version"));
 
-		join(json_object_get(py, "why"), why, sizeof(why));
-		inv_line(out, "python", "%s (%s)  %lld ms", str_or(jpath_str(py, "path"), "-"), why,
-			 jpath_int(py, "elapsed_ms", 0));
-		if (unk) {
-			inv_line(out, "", "unknown (%s)", unk);
+		join(py->why, py->nwhy, why, sizeof(why));
+		inv_line(out, "python", "%s (%s)  %lld ms", str_or(py->path, "-"), why, py->elapsed_ms);
+		if (py->version_unknown) {
+			inv_line(out, "", "unknown (%s)", py->version_unknown);
 			continue;
 		}
 		torch_desc(py, t, sizeof(t));
-		pkg_desc(py, "lightning", "lightning", l, sizeof(l));
-		pkg_desc(py, "pytorch_lightning", "pytorch_lightning", pl, sizeof(pl));
-		inv_line(out, "", "Python %s; %s%s%s%s%s", str_or(ver, "-"), t, l[0] ? "; " : "", l,
-			 pl[0] ? "; " : "", pl);
+		pkg_desc(py->lightning_unknown, py->lightning_pkg, "lightning", l, sizeof(l));
+		pkg_desc(py->pl_unknown, py->pl_pkg, "pytorch_lightning", pl, sizeof(pl));
+		inv_line(out, "", "Python %s; %s%s%s%s%s", str_or(py->version, "-"), t, l[0] ? "; " : "",
+			 l, pl[0] ? "; " : "", pl);
 	}
 }
 
-static void resource_lines(FILE *out, const json_t *facts)
+static void resource_lines(FILE *out, const struct node_model *m)
 {
-	const json_t *shm = jpath(facts, "shm"), *ml = jpath(facts, "limits.memlock");
+	const struct nm_shm *shm = &m->shm;
+	const struct nm_memlock *ml = &m->memlock;
 	char a[32], b[32];
 
-	if (json_is_object(shm) && !junknown(shm)) {
-		if (!jpath_bool(shm, "exists", 1)) {
-			inv_line(out, "/dev/shm", "missing (%s)", str_or(jpath_str(shm, "error"), "-"));
+	/* a size not recorded shows as 0 (the model keeps -1 for "unknown") */
+	if (shm->known) {
+		if (!shm->exists) {
+			inv_line(out, "/dev/shm", "missing (%s)", str_or(shm->error, "-"));
 		} else {
-			bytes(jpath_int(shm, "size_bytes", 0), a, sizeof(a));
-			bytes(jpath_int(shm, "avail_bytes", 0), b, sizeof(b));
+			bytes(shm->size_known ? shm->size : 0, a, sizeof(a));
+			bytes(shm->avail_known ? shm->avail : 0, b, sizeof(b));
 			inv_line(out, "/dev/shm", "%s, %s free, %s", a, b,
-				 jpath_bool(shm, "writable", 0) ? "writable" : "NOT writable");
+				 shm->writable_said ? "writable" : "NOT writable");
 		}
 	}
-	if (junknown(ml)) {
-		inv_line(out, "memlock", "unknown (%s)", junknown(ml));
-	} else if (json_is_object(ml)) {
-		bytes(jpath_int(ml, "soft", 0), a, sizeof(a));
-		bytes(jpath_int(ml, "hard", 0), b, sizeof(b));
+	if (ml->unknown) {
+		inv_line(out, "memlock", "unknown (%s)", ml->unknown);
+	} else if (ml->known) {
+		bytes(ml->soft_known ? ml->soft : 0, a, sizeof(a));
+		bytes(ml->hard_known ? ml->hard : 0, b, sizeof(b));
 		inv_line(out, "memlock", "soft %s, hard %s", a, b);
 	}
 }
 
 void inv_stack(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
-	const json_t *facts = m->facts;
-
 	inv_heading(out, o, "NCCL and Python stack");
-	nccl_lines(out, facts);
-	python_lines(out, facts);
-	resource_lines(out, facts);
+	nccl_lines(out, m);
+	python_lines(out, &m->stack);
+	resource_lines(out, m);
 }

@@ -3,7 +3,6 @@
 
 #include <stdarg.h>
 
-#include "util/json.h"
 
 static void (*const sections[])(FILE *, const struct node_model *, const struct render_opts *) = {
 	inv_host,
@@ -36,32 +35,22 @@ void inv_line(FILE *out, const char *key, const char *fmt, ...)
 	fputc('\n', out);
 }
 
-void inv_fact(FILE *out, const char *key, const json_t *facts, const char *path)
+void inv_text(FILE *out, const char *key, const struct nm_text *t)
 {
-	json_t *v = jpath(facts, path);
-	const char *why = junknown(v);
-
-	if (why)
-		inv_line(out, key, "unknown (%s)", why);
-	else if (json_is_string(v))
-		inv_line(out, key, "%s", json_string_value(v));
-	else if (json_is_integer(v))
-		inv_line(out, key, "%lld", (long long)json_integer_value(v));
-	else if (json_is_boolean(v))
-		inv_line(out, key, "%s", json_is_true(v) ? "yes" : "no");
+	if (t->unknown)
+		inv_line(out, key, "unknown (%s)", t->unknown);
+	else if (t->value)
+		inv_line(out, key, "%s", t->value);
 	else
 		inv_line(out, key, "-");
 }
 
 void inv_host(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
-	const json_t *facts = m->facts;
-
 	inv_heading(out, o, "Host");
-	inv_fact(out, "hostname", facts, "host.hostname");
-	inv_fact(out, "os", facts, "host.os.pretty_name");
-	inv_fact(out, "kernel", facts, "host.kernel");
-	inv_fact(out, "container", facts, "host.container.kind");
-	inv_line(out, "cpus / numa", "%lld / %lld", jpath_int(facts, "host.cpus", -1),
-		 jpath_int(facts, "host.numa_nodes", -1));
+	inv_text(out, "hostname", &m->host_name);
+	inv_text(out, "os", &m->os_pretty);
+	inv_text(out, "kernel", &m->kernel);
+	inv_text(out, "container", &m->container_kind);
+	inv_line(out, "cpus / numa", "%lld / %lld", m->cpus.online, m->cpus.numa_online);
 }

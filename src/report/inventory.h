@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "model/node.h"
 #include "report/render.h"
 
@@ -28,7 +26,7 @@ void inv_net(FILE *out, const struct node_model *m, const struct render_opts *o)
 /* Shared line helpers for section renderers. */
 void inv_heading(FILE *out, const struct render_opts *o, const char *title);
 void inv_line(FILE *out, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* A string fact at `path` (under `facts`), or "unknown (reason)", or "-" when absent. */
-void inv_fact(FILE *out, const char *key, const json_t *facts, const char *path);
+/* A string fact, or "unknown (reason)", or "-" when absent. */
+void inv_text(FILE *out, const char *key, const struct nm_text *t);
 
 #endif

@@ -1,5 +1,5 @@
-/* Link results as short lines for people (the JSON is the full record). See link_test.h. */
-#include "link/link_int.h"
+/* Link results as short lines for people: see link_text.h. */
+#include "report/link_text.h"
 
 #include <string.h>
 

@@ -9,11 +9,11 @@
 #include "finding.h"
 #include "model/cluster.h"
 
-struct cluster_input;
-
 /*
- * The hook `cluster` runs (net/cluster_run.h): every cross-node rule on every node's model plus
- * the link results (rules_run_facts() is its per-node hook).
+ * The hook `cluster` runs (cluster/run.h): every cross-node rule on every node's model plus
+ * the link results (rules_run_facts() is its per-node hook). The rules on measurements alone
+ * (bandwidth, each link test) run first and whatever the models; the rules on models run when
+ * every node's facts made a model.
  */
 void cluster_xrules(const struct cluster_input *in, struct findings *out);
 
@@ -27,6 +27,13 @@ void xrule_hosts(const struct cluster_view *v, struct findings *out);
 /* cluster_links.c: reachability, the port-range map, path MTU; and the verdict */
 void xrule_links(const struct cluster_view *v, struct findings *out);
 void xrule_verdict(const struct cluster_view *v, struct findings *out);
+/*
+ * cluster_links.c: each link test on its own — one that could not run (cluster.link.failed), and
+ * each bandwidth figure against its link's ceiling (link.bw.ok / low / stalled)
+ */
+void xrule_link_results(const struct cluster_view *v, struct findings *out);
+/* cluster_bw.c: slow hosts and slow links from every bandwidth flow (rules/cluster_bw.h) */
+void xrule_bw(const struct cluster_view *v, struct findings *out);
 /* cluster_neigh.c: the host's neighbour table against the on-link peers each node needs */
 void xrule_neigh(const struct cluster_view *v, struct findings *out);
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/cluster_bw.h"
+#include "rules/link_findings.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -134,7 +136,7 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 		}
 	}
 	if (tested && !failed)
-		finding_add(out, SEV_OK, "cluster.link.ok",
+		finding_add(out, SEV_OK, "link.connect.ok",
 			    "every node reaches every other on every interface tested (%zu connect "
 			    "tests, round trip p50 at most %.0f us)", tested, worst_p50);
 }
@@ -187,7 +189,7 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			}
 		}
 		f = finding_add(out, cluster_nccl_uses(m, l->ifname) ? SEV_ERROR : SEV_WARN,
-				"cluster.ports.blocked",
+				"link.ports.blocked",
 				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",
 				v->nodes[l->target].name, verb, v->nodes[l->peer].name, l->ifname,
 				m->ports.lo, m->ports.hi, iv.buf);
@@ -213,7 +215,7 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 		strbuf_release(&iv);
 	}
 	if (scans && !bad)
-		finding_add(out, SEV_OK, "cluster.ports.ok",
+		finding_add(out, SEV_OK, "link.ports.ok",
 			    "every node's whole ephemeral port range is open to its peers (%zu scans)",
 			    scans);
 }
@@ -231,7 +233,7 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 			int used = cluster_nccl_uses(v->nodes[l->target].m, l->ifname) ||
 				   cluster_nccl_uses(v->nodes[l->peer].m, l->ifname);
 
-			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "cluster.mtu.blackhole",
+			f = finding_add(out, used ? SEV_ERROR : SEV_WARN, "link.mtu.blackhole",
 					"packets over %d bytes vanish from %s to %s on %s (interface MTU "
 					"%d, and no ICMP 'fragmentation needed' comes back)",
 					r->path_mtu, v->nodes[l->peer].name, v->nodes[l->target].name,
@@ -244,7 +246,7 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 				       "code 4 through the firewall on the path)", l->ifname,
 				    r->path_mtu);
 		} else {
-			f = finding_add(out, SEV_INFO, "cluster.mtu.smaller_hop",
+			f = finding_add(out, SEV_INFO, "link.mtu.smaller",
 					"the path from %s to %s on %s carries %d bytes, less than the "
 					"interface MTU %d; ICMP says so and TCP adapts",
 					v->nodes[l->peer].name, v->nodes[l->target].name, l->ifname,
@@ -309,4 +311,54 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out)
 	}
 	strbuf_release(&names);
 	cluster_verdict_release(&vd);
+}
+
+/*
+ * A flow inside one kernel has no line rate: a veth's or bridge's speed is a number its driver
+ * makes up, and with every flow at once the figure is the CPU time the flow got. Such a link
+ * meets its nominal ceiling only when it stayed slow measured alone (a shaper in a namespace);
+ * a real NIC's ceiling (SR-IOV between containers) always applies.
+ */
+static const struct link_ceiling *bw_ceiling(const struct cluster_view *v,
+					     const struct cluster_link *l,
+					     const struct cluster_bw_flow *slow, int nslow)
+{
+	const char *tb = v->nodes[l->target].boot_id, *pb = v->nodes[l->peer].boot_id;
+	int a = l->target < l->peer ? l->target : l->peer;
+	int b = l->target < l->peer ? l->peer : l->target;
+
+	if (!l->ceil.nominal || !tb || !tb[0] || !pb || strcmp(tb, pb))
+		return &l->ceil;
+	for (int k = 0; k < nslow; k++)
+		if (slow[k].from == a && slow[k].to == b)
+			return &l->ceil;
+	return NULL;
+}
+
+void xrule_link_results(const struct cluster_view *v, struct findings *out)
+{
+	struct cluster_bw_flow *slow = NULL;
+	int nslow = -1;
+
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+		const char *tn = v->nodes[l->target].name, *pn = v->nodes[l->peer].name;
+		struct link_who who = { .peer = pn, .target = tn, .ifname = l->ifname };
+		struct finding *f;
+
+		if (!l->ran) {
+			f = finding_add(out, SEV_ERROR, "cluster.link.failed",
+					"%s -> %s (%s) over %s: the %s test could not run", pn, tn,
+					l->res.addr, l->ifname, link_kind_name(l->kind));
+			finding_pair(f, pn, tn, l->ifname);
+			finding_evidence(f, "%s", l->error);
+			continue;
+		}
+		if (l->kind != LINK_BW)
+			continue;	/* connect, ports and MTU: judged across the pairs above */
+		if (nslow < 0)
+			nslow = cluster_bw_alone_slow(v, &slow);
+		link_findings(&l->res, &who, bw_ceiling(v, l, slow, nslow), out);
+	}
+	free(slow);
 }

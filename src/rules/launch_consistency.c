@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/vars.h"
 #include "model/node.h"
 #include "util/envmap.h"
-#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -90,79 +90,67 @@ static int visible(const char *s)
 	return n + 1;
 }
 
-typedef const char *(*getter)(const void *src, const char *name);
-
 static const char *from_envmap(const void *src, const char *name)
 {
 	return envmap_get(src, name);
 }
 
-static const char *from_json(const void *src, const char *name)
+static const char *from_model(const void *src, const char *name)
 {
-	const json_t *v = src ? json_object_get(src, name) : NULL;
-	return json_is_string(v) ? json_string_value(v) : NULL;
+	return node_model_env(src, name);
 }
 
-static const char *first(getter get, const void *src, const char *const *names)
+static const char *first(lv_getter get, const void *src, const enum launch_var_id *ids)
 {
-	for (; *names; names++) {
-		const char *v = get(src, *names);
-		if (v)
-			return v;
-	}
-	return NULL;
+	enum launch_var_id id = lv_first(get, src, ids);
+	return id == LV_NONE ? NULL : get(src, lv_name(id));
 }
 
-static const char *const env_nodes[] = { "SLURM_JOB_NUM_NODES", "SLURM_NNODES", NULL };
-static const char *const env_world[] = { "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL };
-static const char *const env_local[] = { "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
-					 "MPI_LOCALNRANKS", NULL };
-static const char *const env_nn[] = { "NNODES", "PET_NNODES", NULL };
-static const char *const env_nr[] = { "NODE_RANK", "GROUP_RANK", NULL };
-static const char *const env_step[] = { "SLURM_STEP_ID", "SLURM_PROCID", NULL };
+/* get() of one variable */
+#define GET(id) get(src, lv_name(LV_##id))
 
-/* Every variable fill() reads, once; the facts' "env" must record each of them. */
-const char *const launch_env_vars[] = {
-	"SLURM_JOB_ID", "SLURM_STEP_ID", "SLURM_PROCID", "SLURM_JOB_NUM_NODES", "SLURM_NNODES",
-	"SLURM_NTASKS", "SLURM_NTASKS_PER_NODE", "SLURM_NODEID", "SLURM_STEP_TASKS_PER_NODE",
-	"SLURM_TASKS_PER_NODE", "TORCHELASTIC_RUN_ID", "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
-	"PMI_SIZE", "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "NNODES",
-	"PET_NNODES", "NODE_RANK", "GROUP_RANK", "CUDA_VISIBLE_DEVICES", NULL,
-};
+static const enum launch_var_id env_nodes[] = { LV_SLURM_JOB_NUM_NODES, LV_SLURM_NNODES, LV_NONE };
+static const enum launch_var_id env_world[] = { LV_WORLD_SIZE, LV_OMPI_COMM_WORLD_SIZE, LV_PMI_SIZE,
+						LV_NONE };
+static const enum launch_var_id env_local[] = { LV_LOCAL_WORLD_SIZE, LV_OMPI_COMM_WORLD_LOCAL_SIZE,
+						LV_MPI_LOCALNRANKS, LV_NONE };
+static const enum launch_var_id env_nn[] = { LV_NNODES, LV_PET_NNODES, LV_NONE };
+static const enum launch_var_id env_nr[] = { LV_NODE_RANK, LV_GROUP_RANK, LV_NONE };
+static const enum launch_var_id env_step[] = { LV_SLURM_STEP_ID, LV_SLURM_PROCID, LV_NONE };
 
-static void fill(struct launch_facts *lf, getter get, const void *src, int gpus)
+static void fill(struct launch_facts *lf, lv_getter get, const void *src, int gpus)
 {
 	launch_facts_init(lf);
-	lf->slurm_job = get(src, "SLURM_JOB_ID") != NULL;
+	lf->slurm_job = GET(SLURM_JOB_ID) != NULL;
 	lf->slurm_step = first(get, src, env_step) != NULL;
 	lf->slurm_nodes = pos(first(get, src, env_nodes));
-	lf->slurm_ntasks = pos(get(src, "SLURM_NTASKS"));
-	lf->slurm_ntasks_per_node = pos(get(src, "SLURM_NTASKS_PER_NODE"));
-	lf->slurm_nodeid = num(get(src, "SLURM_NODEID"));
-	lf->slurm_tasks_here = tasks_for_node(get(src, lf->slurm_step ? "SLURM_STEP_TASKS_PER_NODE" :
-					      "SLURM_TASKS_PER_NODE"), lf->slurm_nodeid);
+	lf->slurm_ntasks = pos(GET(SLURM_NTASKS));
+	lf->slurm_ntasks_per_node = pos(GET(SLURM_NTASKS_PER_NODE));
+	lf->slurm_nodeid = num(GET(SLURM_NODEID));
+	lf->slurm_tasks_here = tasks_for_node(lf->slurm_step ? GET(SLURM_STEP_TASKS_PER_NODE) :
+					      GET(SLURM_TASKS_PER_NODE), lf->slurm_nodeid);
 	if (!lf->slurm_tasks_here && lf->slurm_step)
-		lf->slurm_tasks_here = tasks_for_node(get(src, "SLURM_TASKS_PER_NODE"), lf->slurm_nodeid);
-	lf->torchrun = get(src, "TORCHELASTIC_RUN_ID") != NULL;
+		lf->slurm_tasks_here = tasks_for_node(GET(SLURM_TASKS_PER_NODE), lf->slurm_nodeid);
+	lf->torchrun = GET(TORCHELASTIC_RUN_ID) != NULL;
 	lf->world_size = pos(first(get, src, env_world));
 	lf->local_world_size = pos(first(get, src, env_local));
 	lf->nnodes = pos(first(get, src, env_nn));
 	lf->node_rank = num(first(get, src, env_nr));
 	lf->gpus_on_node = gpus > 0 ? gpus : 0;
-	lf->gpus_visible = visible(get(src, "CUDA_VISIBLE_DEVICES"));
+	lf->gpus_visible = visible(GET(CUDA_VISIBLE_DEVICES));
 }
+
+#undef GET
 
 void launch_facts_from_env(struct launch_facts *lf, const struct envmap *env, int gpus_on_node)
 {
 	fill(lf, from_envmap, env, gpus_on_node);
 }
 
-void launch_facts_from_facts(struct launch_facts *lf, const json_t *facts)
+void launch_facts_from_model(struct launch_facts *lf, const struct node_model *m)
 {
-	const json_t *gpus = json_object_get(facts, "gpus");
-	const json_t *env = json_object_get(facts, "env");
-	fill(lf, from_json, json_is_object(env) ? env : NULL, 0);
-	lf->gpus_on_node = json_is_array(gpus) ? (int)json_array_size(gpus) : 0;
+	fill(lf, from_model, m, 0);
+	lf->gpus_on_node = (int)m->ngpus;
 }
 
 /* "--opt=N", "--opt N", "-X N", "-XN" in `line`: N, or 0. */
@@ -356,7 +344,7 @@ static int tasks_per_node(const struct launch_facts *lf, const char **from)
 		return lf->local_world_size;
 	}
 	if (lf->slurm_step && lf->slurm_tasks_here && !lf->torchrun) {
-		*from = "SLURM_TASKS_PER_NODE";
+		*from = lv_name(LV_SLURM_TASKS_PER_NODE);
 		return lf->slurm_tasks_here;
 	}
 	*from = NULL;
@@ -502,14 +490,19 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 
 void rule_launch_env(const json_t *facts, struct findings *out)
 {
-	struct launch_facts lf;
+	struct err e = ERR_INIT;
+	struct node_model *m = node_model_new(facts, &e);
 
-	launch_facts_from_facts(&lf, facts);
-	rule_launch_consistency(&lf, out);
+	/* a document the model refuses is reported by the node rules (facts.invalid) */
+	if (m)
+		rule_launch_node(m, out);
+	node_model_free(m);
 }
 
 void rule_launch_node(const struct node_model *m, struct findings *out)
 {
-	if (m->facts)
-		rule_launch_env(m->facts, out);
+	struct launch_facts lf;
+
+	launch_facts_from_model(&lf, m);
+	rule_launch_consistency(&lf, out);
 }

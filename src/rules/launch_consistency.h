@@ -44,17 +44,17 @@ struct launch_facts {
 };
 
 void launch_facts_init(struct launch_facts *lf);
-/*
- * Every environment variable the rule reads (NULL-terminated). probe/env.c records each of them
- * in the facts' "env", so the rule judges a peer's facts exactly as that node's own environment:
- * run's cluster phase decides from them on the master, for every node at once.
- */
-extern const char *const launch_env_vars[];
 
-/* From the job's environment (a task's, or the batch script's), and the node's GPU count. */
+struct node_model;
+/*
+ * From the job's environment (a task's, or the batch script's), and the node's GPU count. The
+ * variables are launch/vars.h's; probe/env.c records every one of them in the facts' "env", so
+ * the rule judges a peer's facts exactly as that node's own environment: run's cluster phase
+ * decides from them on the master, for every node at once.
+ */
 void launch_facts_from_env(struct launch_facts *lf, const struct envmap *env, int gpus_on_node);
-/* The same from a facts document ("env" and "gpus"), for `node`. */
-void launch_facts_from_facts(struct launch_facts *lf, const json_t *facts);
+/* The same from a node model (its env and GPUs), for `node`. */
+void launch_facts_from_model(struct launch_facts *lf, const struct node_model *m);
 /*
  * Adds what a batch script or a Python file says: #SBATCH --nodes / --ntasks-per-node, srun and
  * python lines, Trainer(devices=N, num_nodes=N). Text only; nothing is run.
@@ -69,18 +69,12 @@ int launch_consistency_id(const char *id);
 
 /* The checks; nothing is reported about numbers that are not known. */
 void rule_launch_consistency(const struct launch_facts *lf, struct findings *out);
+/* `node`'s form, a node rule (rules/rules.c's table): the launch environment the model recorded. */
+void rule_launch_node(const struct node_model *m, struct findings *out);
 /*
- * `node`'s form: the launch environment recorded in the facts ("env": Slurm, torchrun, Open MPI
- * variables; "gpus"). Silent outside a launch.
+ * The same on a facts document (decoded by the model; silent when the model refuses it, which
+ * the node rules report as facts.invalid): the cluster master's hook for a peer's facts.
  */
 void rule_launch_env(const json_t *facts, struct findings *out);
-
-struct node_model;
-/*
- * The same as a node rule (rules/rules.c's table). A thin wrapper that passes the model's
- * validated document (m->facts): the launch variables are read from "env" as recorded, which the
- * model does not type.
- */
-void rule_launch_node(const struct node_model *m, struct findings *out);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "launch/vars.h"
 #include "model/stack.h"
 #include "model/stack_tables.h"
 #include "util/json.h"
@@ -91,14 +92,8 @@ static void renamed_one(const struct node_model *m, const struct torch_renamed_v
 
 /* ---- rank variables without a launcher --------------------------------------------------- */
 
-/* Variables a launcher sets for every process it starts; their presence means one is running. */
-static const char *const launcher_markers[] = {
-	"TORCHELASTIC_RUN_ID", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-	"JSM_NAMESPACE_RANK",
-};
-
-static const char *const rank_vars[] = {
-	"LOCAL_RANK", "NODE_RANK", "GROUP_RANK", "RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE",
+static const enum launch_var_id rank_vars[] = {
+	LV_LOCAL_RANK, LV_NODE_RANK, LV_GROUP_RANK, LV_RANK, LV_WORLD_SIZE, LV_LOCAL_WORLD_SIZE,
 };
 
 /* The Lightning version of the first interpreter that has one, or NULL. */
@@ -119,31 +114,32 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 	int local = 0, n = 0, kubeflow;
 	struct finding *f;
 
-	for (size_t i = 0; i < sizeof(launcher_markers) / sizeof(launcher_markers[0]); i++)
-		if (env_get(m, launcher_markers[i]))
+	/* a marker is set in every process its launcher starts */
+	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
+		if (launch_vars[id].marker && env_get(m, lv_name(id)))
 			return; /* started by a launcher: these variables are its contract */
 	if (inter == 0)
 		return; /* a batch job or a script: whoever set them meant them */
 	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
-		const char *v = env_get(m, rank_vars[i]);
+		const char *name = lv_name(rank_vars[i]), *v = env_get(m, name);
 		if (!v)
 			continue;
 		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s=%s", n ? " " : "",
-				      rank_vars[i], v);
+				      name, v);
 		if (o >= sizeof(names))
 			o = sizeof(names) - 1;
-		u += (size_t)snprintf(unset + u, sizeof(unset) - u, " %s", rank_vars[i]);
+		u += (size_t)snprintf(unset + u, sizeof(unset) - u, " %s", name);
 		if (u >= sizeof(unset))
 			u = sizeof(unset) - 1;
-		local |= !strcmp(rank_vars[i], "LOCAL_RANK");
+		local |= rank_vars[i] == LV_LOCAL_RANK;
 		n++;
 	}
 	if (!n)
 		return;
 	/* Lightning < 2.0.7 auto-detected Kubeflow from these on any Kubernetes pod */
-	kubeflow = kind && !strcmp(kind, "kubernetes") && env_get(m, "RANK") &&
-		   env_get(m, "WORLD_SIZE") && env_get(m, "MASTER_ADDR") &&
-		   env_get(m, "MASTER_PORT") && lv && version_cmp_str(lv, "2.0.7") < 0;
+	kubeflow = kind && !strcmp(kind, "kubernetes") && env_get(m, lv_name(LV_RANK)) &&
+		   env_get(m, lv_name(LV_WORLD_SIZE)) && env_get(m, lv_name(LV_MASTER_ADDR)) &&
+		   env_get(m, lv_name(LV_MASTER_PORT)) && lv && version_cmp_str(lv, "2.0.7") < 0;
 	f = finding_add(out, local || kubeflow ? SEV_ERROR : SEV_WARN, "launch.env.stale_ranks",
 			"%s exported in %s shell with no launcher running", names,
 			inter == 1 ? "this interactive" : "this");
@@ -173,8 +169,8 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 			    "command line of that one run instead.");
 	finding_fix(f, "%s   # and remove the export from ~/.bashrc", unset);
 	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++)
-		if (env_get(m, rank_vars[i]))
-			finding_setting(f, WHERE_ENV, SCOPE_NODE, rank_vars[i], NULL);
+		if (env_get(m, lv_name(rank_vars[i])))
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, lv_name(rank_vars[i]), NULL);
 	finding_fix(f, "# per run instead: MASTER_ADDR=<master ip> MASTER_PORT=29500 NODE_RANK=<n> "
 		    "python train.py   # or use torchrun, which sets them for each process");
 }

@@ -4,15 +4,15 @@
  *
  * New ids: link.connect.refused / .timeout / .noroute / .hostunreach / .error (error),
  * link.connect.ok (ok), link.ports.blocked (error), link.ports.ok (ok), link.mtu.blackhole
- * (error), link.mtu.smaller (info), link.mtu.ok (ok), link.bw.low (warn, net/ceiling.h),
+ * (error), link.mtu.smaller (info), link.mtu.ok (ok), link.bw.low (warn, rules/link_ceiling.c),
  * link.bw.ok (ok).
  */
 #ifndef NCCLCHECK_LINK_FINDINGS_H
 #define NCCLCHECK_LINK_FINDINGS_H
 
 #include "finding.h"
-#include "link/ceiling.h"
-#include "link/link.h"
+#include "rules/link_ceiling.h"
+#include "model/link.h"
 
 /* Who a result is about: the peer ran the client side, the target the server side. */
 struct link_who {

@@ -14,6 +14,8 @@
 
 #include "util/timeutil.h"
 
+static pid_t join_group; /* subproc_set_group(): 0 = each child its own group */
+
 void subproc_result_init(struct subproc_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -87,7 +89,8 @@ static int collect(pid_t pid, int ofd, int efd, int64_t start, long timeout_ms, 
 		}
 		usleep(2000);
 	}
-	kill(-pid, SIGKILL);
+	if (!join_group)
+		kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
@@ -106,6 +109,17 @@ reaped:
 	return 0;
 }
 
+void subproc_set_group(int pgid)
+{
+	join_group = (pid_t)pgid;
+}
+
+/* Both sides set the group (the usual pair): whichever runs first, exec sees it set. */
+static void place(pid_t pid)
+{
+	setpgid(pid, join_group ? join_group : pid);
+}
+
 static void child_stdio(int ofd, int efd)
 {
 	int devnull = open("/dev/null", O_RDWR);
@@ -114,7 +128,7 @@ static void child_stdio(int ofd, int efd)
 		dup2(devnull, 0);
 	dup2(ofd, 1);
 	dup2(efd, 2);
-	setpgid(0, 0);
+	place(0);
 }
 
 /* env_set: added to the inherited environment; envp (when not NULL): the whole environment. */
@@ -147,6 +161,7 @@ static int start(struct subproc *sp, char *const argv[], char *const env_set[], 
 		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	place(pid);
 	close(op[1]);
 	close(ep[1]);
 	sp->pid = pid;
@@ -209,6 +224,7 @@ int subproc_fork(int (*fn)(void *arg, int fd), void *arg, long timeout_ms, size_
 		child_stdio(ep[1], ep[1]); /* the library's chatter goes to stderr, not the answer */
 		_exit(fn(arg, ans >= 0 ? ans : op[1]));
 	}
+	place(pid);
 	close(op[1]);
 	close(ep[1]);
 	return collect(pid, op[0], ep[0], time_now_ms(), timeout_ms, out_cap, r);

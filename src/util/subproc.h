@@ -20,6 +20,14 @@ struct subproc_result {
 };
 
 void subproc_result_init(struct subproc_result *r);
+
+/*
+ * Children started from now on join process group `pgid` instead of one of their own (0, the
+ * default: each child leads its own group). `lab up` groups everything it starts under one id
+ * so that `lab down` can end a killed build's children by that id. A deadline then kills only
+ * the child, not a group of its own.
+ */
+void subproc_set_group(int pgid);
 void subproc_result_release(struct subproc_result *r);
 
 /* A started child whose output is collected later by subproc_finish(). */

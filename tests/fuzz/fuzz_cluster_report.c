@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "cluster/run.h"
+#include "report/cluster_text.h"
 #include "rules/launch_consistency.h"
 #include "util/strbuf.h"
 

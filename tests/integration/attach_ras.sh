@@ -78,7 +78,8 @@ for mode in garbage freeze hang oversize truncate; do
 	out=$(attach --polls 1 --deadline 5s 2>&1); rc=$?
 	took=$(( $(date +%s) - start ))
 	expect_rc 3 $rc "server mode $mode"
-	if [ $took -le 7 ]; then pass "mode $mode bounded (${took}s)"; else fail "mode $mode took ${took}s"; fi
+	# bounded, not fast: a hang would last until ctest's timeout; 20 s is slack for a loaded CI box
+	if [ $took -le 20 ]; then pass "mode $mode bounded (${took}s)"; else fail "mode $mode took ${took}s"; fi
 done
 serve "$FX/ras/sleep.json" --mode garbage
 expect_match "$(attach --polls 1 2>&1)" 'not a NCCL RAS service' "garbage named"

@@ -4,8 +4,8 @@
 # scan's listeners cannot run that link test, which is said (cluster.link.failed), not hidden.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nclxl
-lab_use $P
+lab_use xl
+P=$LAB_PREFIX
 "$NCCLCHECK" lab up --nodes 2 --prefix $P >/dev/null || { fail "lab up"; finish; }
 mkdir -p "$LAB_TMP/bin"
 printf '#!/bin/sh\nsleep 30\n' > "$LAB_TMP/bin/python3"; chmod +x "$LAB_TMP/bin/python3"

@@ -11,8 +11,8 @@
 # ctest: run alone
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nclhs1
-lab_use $P
+lab_use hs1
+P=$LAB_PREFIX
 
 # all N ARGS...: every node of the lab runs cluster ARGS at once (lab_cluster)
 all() { local n=$1; shift; lab_cluster "$n" 180 "$@"; }

@@ -10,8 +10,8 @@
 # ctest: run alone
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nsg1
-lab_use $P
+lab_use sg1
+P=$LAB_PREFIX
 
 # pair SCENARIO OUT [ENV...]: lab up SCENARIO (unless SCENARIO is "-"), both nodes run cluster at
 # once; rank 0's output in $LAB_TMP/OUT.{json,txt} (--json when OUT ends in j), rc in OUT.rc

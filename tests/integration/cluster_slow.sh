@@ -8,8 +8,8 @@
 # (htb + a u32 filter on each end's eth1): link.bw.slow_link names that pair, no host is blamed.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nsg2
-lab_use $P
+lab_use sg2
+P=$LAB_PREFIX
 
 "$NCCLCHECK" lab up --nodes 3 --scenario slow-link --prefix $P >/dev/null 2>&1
 expect_rc 0 $? "lab up slow-link, 3 nodes"

@@ -5,8 +5,8 @@
 # ctest: run alone
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nclxv
-lab_use $P
+lab_use xv
+P=$LAB_PREFIX
 
 # pair SCENARIO [LAB-UP ARGS]: both nodes run cluster --json at once; documents in n0.json/n1.json
 pair() {

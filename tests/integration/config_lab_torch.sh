@@ -16,7 +16,7 @@ set -u
 TORCHPY=/usr/bin/python3
 "$TORCHPY" -c 'import torch.distributed' 2>/dev/null ||
 	{ echo "SKIP: $TORCHPY has no torch (Debian python3-torch; scripts/deps.sh installs it)"; exit 77; }
-lab_use nclem1
+lab_use em1
 JOB=$SRCDIR/tests/integration/em_job.py
 # Debian's torch 1.13 on Python 3.11: torchrun's default --redirects/--tee "0" fail to parse
 # (Std.from_str returns None); 2 is accepted and keeps both streams on the console.
@@ -26,9 +26,9 @@ LAUNCHER="$TORCHPY -m torch.distributed.run --redirects 2 --tee 2"
 # once; EXPECT pass (both ranks exit 0, the sum right, GLOO_SOCKET_IFNAME=GLOO) or fail
 run_pair() {
 	local label=$1 expect=$2 prefix=$3 limit=$4 gloo=${5:-.*} rc0 rc1 p0 p1
-	timeout "$limit" "$NCCLCHECK" lab exec nclem1-n0 -- env EM_JOB_TIMEOUT=8 sh "${prefix}0.sh" >"$LAB_TMP/$label.0" 2>&1 &
+	timeout "$limit" "$NCCLCHECK" lab exec $LAB_PREFIX-n0 -- env EM_JOB_TIMEOUT=8 sh "${prefix}0.sh" >"$LAB_TMP/$label.0" 2>&1 &
 	p0=$!
-	timeout "$limit" "$NCCLCHECK" lab exec nclem1-n1 -- env EM_JOB_TIMEOUT=8 sh "${prefix}1.sh" >"$LAB_TMP/$label.1" 2>&1 &
+	timeout "$limit" "$NCCLCHECK" lab exec $LAB_PREFIX-n1 -- env EM_JOB_TIMEOUT=8 sh "${prefix}1.sh" >"$LAB_TMP/$label.1" 2>&1 &
 	p1=$!
 	wait $p0; rc0=$?
 	wait $p1; rc1=$?
@@ -55,16 +55,16 @@ configure() {
 }
 
 # --- healthy ---
-"$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix nclem1 >/dev/null; expect_rc 0 $? "lab up healthy"
+"$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "lab up healthy"
 configure "$LAB_TMP/h"; expect_rc 0 $? "config on a healthy lab"
 expect_match "$(cat "$LAB_TMP/h/torchrun-node1.sh")" "--nnodes=2 " "--nnodes from the launch environment (NNODES)"
 run_pair healthy pass "$LAB_TMP/h/torchrun-node" 120
 
 # --- cloud-public-blocked ---
-"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix nclem1 --force >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix $LAB_PREFIX --force >/dev/null
 expect_rc 0 $? "lab up cloud-public-blocked"
-for i in 0 1; do sed -i "s/^10\.10\.0\.1$i\t/203.0.113.1$i\t/" /etc/netns/nclem1-n$i/hosts; done
-out=$(lx n1 getent hosts nclem1-n1); expect_match "$out" "^203\.0\.113\.11 " "n1's own name resolves to its public eth0"
+for i in 0 1; do sed -i "s/^10\.10\.0\.1$i\t/203.0.113.1$i\t/" /etc/netns/$LAB_PREFIX-n$i/hosts; done
+out=$(lx n1 getent hosts $LAB_PREFIX-n1); expect_match "$out" "^203\.0\.113\.11 " "n1's own name resolves to its public eth0"
 D=$LAB_TMP/b
 configure "$D"; expect_rc 0 $? "config --out on cloud-public-blocked"
 env=$(cat "$D/ncclcheck.env")
@@ -83,6 +83,6 @@ grep -h "Connect timeout\|timed out\|Timeout" "$LAB_TMP/blocked-without.0" "$LAB
 cp "$D/torchrun-c10d.sh" "$LAB_TMP/c10d0.sh"; cp "$D/torchrun-c10d.sh" "$LAB_TMP/c10d1.sh"
 run_pair blocked-c10d pass "$LAB_TMP/c10d" 120 eth1
 
-"$NCCLCHECK" lab down --prefix nclem1 >/dev/null; expect_rc 0 $? "down"
-lab_gone nclem1
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

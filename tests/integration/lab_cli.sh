@@ -34,9 +34,9 @@ done
 err=$("$NCCLCHECK" lab down --prefix "../etc" 2>&1); expect_rc 2 $? "down --prefix ../etc"
 err=$("$NCCLCHECK" lab exec 2>&1); expect_rc 2 $? "exec without a node"
 err=$("$NCCLCHECK" lab status extra 2>&1); expect_rc 2 $? "status with an extra argument"
-out=$("$NCCLCHECK" lab status --prefix nct4zz); expect_rc 0 $? "status of a lab that is not up"
-expect_match "$out" "no lab 'nct4zz'" "status says so"
-out=$("$NCCLCHECK" lab status --prefix nct4zz --json)
+out=$("$NCCLCHECK" lab status --prefix zz$$); expect_rc 0 $? "status of a lab that is not up"
+expect_match "$out" "no lab 'zz$$'" "status says so"
+out=$("$NCCLCHECK" lab status --prefix zz$$ --json)
 printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["labs"] == [] and d["verb"] == "lab"' &&
 	pass "status --json of no lab" || fail "status --json: $out"
 
@@ -57,25 +57,26 @@ fi
 if [ "$(id -u)" = 0 ]; then
 	# tools missing: nothing is built, and the message names the package
 	empty=$(mktemp -d)
-	trap '"$NCCLCHECK" lab down --prefix nct4z >/dev/null 2>&1; rm -rf "$empty"' EXIT
+	P=z$$ # this run's own prefix: two suites on one machine never share it
+	trap '"$NCCLCHECK" lab down --prefix $P >/dev/null 2>&1; rm -rf "$empty"' EXIT
 	trap 'exit 130' INT TERM
-	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix nct4z 2>&1); expect_rc 3 $? "lab up without iproute2"
+	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix $P 2>&1); expect_rc 3 $? "lab up without iproute2"
 	expect_match "$err" "apt-get install iproute2" "it names the package"
 	ln -s "$(command -v ip)" "$empty/ip"; ln -s "$(command -v tc)" "$empty/tc"
-	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix nct4z --scenario cloud-public-blocked 2>&1); expect_rc 3 $? "lab up without iptables"
+	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix $P --scenario cloud-public-blocked 2>&1); expect_rc 3 $? "lab up without iptables"
 	expect_match "$err" "apt-get install iptables" "it names iptables"
-	out=$(PATH=$empty "$NCCLCHECK" lab up --prefix nct4z --scenario healthy 2>&1); expect_rc 0 $? "healthy needs only iproute2"
-	[ -e /run/netns/nct4z-hub ] && pass "it was built" || fail "not built"
-	out=$(PATH=$empty "$NCCLCHECK" lab down --prefix nct4z 2>&1); expect_rc 0 $? "down"
-	[ ! -e /run/netns/nct4z-hub ] && pass "and removed" || fail "not removed"
+	out=$(PATH=$empty "$NCCLCHECK" lab up --prefix $P --scenario healthy 2>&1); expect_rc 0 $? "healthy needs only iproute2"
+	[ -e /run/netns/$P-hub ] && pass "it was built" || fail "not built"
+	out=$(PATH=$empty "$NCCLCHECK" lab down --prefix $P 2>&1); expect_rc 0 $? "down"
+	[ ! -e /run/netns/$P-hub ] && pass "and removed" || fail "not removed"
 	# a step that fails half-way: the error names the command, and nothing is left behind
 	printf '#!/bin/sh\necho "iptables: simulated failure" >&2\nexit 4\n' > "$empty/iptables"
 	chmod +x "$empty/iptables"
-	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix nct4z --scenario cloud-public-blocked 2>&1); expect_rc 3 $? "a failing iptables"
-	expect_match "$err" "iptables -A INPUT .* in 'nct4z-n0' failed: iptables: simulated failure" "the error names the step"
-	left=$(ip netns list | grep -c "^nct4z-"); [ -e /run/ncclcheck/lab/nct4z ] && left=$((left + 1))
+	err=$(PATH=$empty "$NCCLCHECK" lab up --prefix $P --scenario cloud-public-blocked 2>&1); expect_rc 3 $? "a failing iptables"
+	expect_match "$err" "iptables -A INPUT .* in '$P-n0' failed: iptables: simulated failure" "the error names the step"
+	left=$(ip netns list | grep -c "^$P-"); [ -e /run/ncclcheck/lab/$P ] && left=$((left + 1))
 	[ "$left" = 0 ] && pass "the failed up removed what it had built" || fail "$left things left after a failed up"
-	out=$("$NCCLCHECK" lab down --prefix nct4z); expect_rc 0 $? "down of nothing"
+	out=$("$NCCLCHECK" lab down --prefix $P); expect_rc 0 $? "down of nothing"
 	expect_match "$out" "nothing to remove" "down of nothing says so"
 fi
 finish

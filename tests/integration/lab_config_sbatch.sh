@@ -16,8 +16,8 @@ for t in slurmctld slurmd munged srun sbatch; do
 done
 /usr/bin/python3 -c 'import torch.distributed' 2>/dev/null ||
 	{ echo "SKIP: /usr/bin/python3 has no torch (Debian python3-torch; scripts/deps.sh installs it)"; exit 77; }
-P=nclq1
-lab_use $P
+lab_use q1
+P=$LAB_PREFIX
 JOB=$SRCDIR/tests/integration/em_job.py
 for sc in healthy cloud-public-blocked; do
 	"$NCCLCHECK" lab up --nodes 2 --scenario $sc --prefix $P --slurm --force >/dev/null 2>&1 ||

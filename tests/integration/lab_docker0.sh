@@ -3,9 +3,9 @@
 # itself, so a rank that advertises it sends its peers to themselves.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-lab_use nct4d
+lab_use t4d
 
-"$NCCLCHECK" lab up --nodes 2 --scenario docker0-duplicate --prefix nct4d >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario docker0-duplicate --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up docker0-duplicate"
 for n in n0 n1; do
 	out=$(lx $n ip -o -4 addr show dev docker0)
@@ -23,15 +23,15 @@ expect_match "$out" "^lo eth0 eth1 docker0 " "ifindex order lo, eth0, eth1, dock
 serve n0 5001 || finish
 serve n1 5001 || finish
 out=$(probe n1 send 172.17.0.1 5001 100 3)
-expect_match "$out" "^ok 100 .* nct4d-n1$" "from n1, 172.17.0.1 answers as n1 itself"
+expect_match "$out" "^ok 100 .* $LAB_PREFIX-n1$" "from n1, 172.17.0.1 answers as n1 itself"
 out=$(probe n0 send 172.17.0.1 5001 100 3)
-expect_match "$out" "^ok 100 .* nct4d-n0$" "from n0, 172.17.0.1 answers as n0 itself"
+expect_match "$out" "^ok 100 .* $LAB_PREFIX-n0$" "from n0, 172.17.0.1 answers as n0 itself"
 out=$(probe n1 send 10.10.0.10 5001 100 3)
-expect_match "$out" "^ok 100 .* nct4d-n0$" "eth1 reaches the real n0"
+expect_match "$out" "^ok 100 .* $LAB_PREFIX-n0$" "eth1 reaches the real n0"
 serve n0 5002 || finish
 out=$(probe n1 connect 172.17.0.1 5002 2)
 expect_match "$out" "^refused$" "n0's listener on 5002 is unreachable through 172.17.0.1"
 
-"$NCCLCHECK" lab down --prefix nct4d >/dev/null; expect_rc 0 $? "down"
-lab_gone nct4d
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

@@ -3,8 +3,8 @@
 # mpirun's rsh agent, so `mpirun --host P-n0,P-n1` starts each rank inside its own node.
 . "$(dirname "$0")/lib_lab.sh"
 command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (scripts/deps.sh installs openmpi-bin)"; exit 77; }
-lab_use ncls2
-P=ncls2
+lab_use s2
+P=$LAB_PREFIX
 "$NCCLCHECK" lab up --nodes 3 --prefix $P >/dev/null; expect_rc 0 $? "lab up"
 out=$(timeout 60 "$NCCLCHECK" lab exec $P-n0 -- mpirun -np 3 --host $P-n0,$P-n1,$P-n2 sh -c \
 	'echo "rank $OMPI_COMM_WORLD_RANK of $OMPI_COMM_WORLD_SIZE local $OMPI_COMM_WORLD_LOCAL_RANK on $(hostname) eth1 $(ip -o -4 addr show eth1 | awk "{print \$4}")"' 2>&1)

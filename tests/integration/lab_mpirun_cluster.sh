@@ -8,8 +8,8 @@
 # (seen: still nothing after 90 s) — the same trap NCCL falls into, in the launcher.
 . "$(dirname "$0")/lib_lab.sh"
 command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (scripts/deps.sh installs openmpi-bin)"; exit 77; }
-P=nclq3
-lab_use $P
+lab_use q3
+P=$LAB_PREFIX
 "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix $P >/dev/null 2>&1
 expect_rc 0 $? "lab up cloud-public-blocked"
 ids() { grep -o '([a-z0-9_]*\.[a-z0-9_.]*)$' "$1" | sort -u | tr '\n' ' '; }

@@ -13,8 +13,8 @@ command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (scripts/deps.sh in
 TORCHPY=/usr/bin/python3
 "$TORCHPY" -c 'import torch.distributed' 2>/dev/null ||
 	{ echo "SKIP: $TORCHPY has no torch (Debian python3-torch; scripts/deps.sh installs it)"; exit 77; }
-P=nrc2
-lab_use $P
+lab_use rc2
+P=$LAB_PREFIX
 JOB=$SRCDIR/tests/integration/em_job.py
 "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix $P >/dev/null
 expect_rc 0 $? "lab up cloud-public-blocked"

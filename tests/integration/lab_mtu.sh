@@ -3,14 +3,14 @@
 # "fragmentation needed" dropped: small transfers pass, large ones stall; eth0 is unaffected.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-lab_use nct4e
+lab_use t4e
 
-"$NCCLCHECK" lab up --nodes 2 --scenario mtu-blackhole --prefix nct4e >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario mtu-blackhole --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up mtu-blackhole"
 out=$(lx n1 cat /sys/class/net/eth1/mtu); expect_match "$out" "^9000$" "n1 eth1 MTU 9000"
 out=$(lx n1 ip -o -4 addr show dev eth1); expect_match "$out" "10\.10\.0\.11/24" "eth1 keeps its /24"
 out=$(lx n1 ip route get 10.10.0.10); expect_match "$out" "via 10\.10\.0\.1 dev eth1" "n1 routes to n0 via the router"
-out=$(lx rtr cat /sys/class/net/nct4e-wan/mtu); expect_match "$out" "^1500$" "the hop between the routers is 1500"
+out=$(lx rtr cat /sys/class/net/$LAB_PREFIX-wan/mtu); expect_match "$out" "^1500$" "the hop between the routers is 1500"
 
 serve n0 29500 || finish
 out=$(probe n1 send 10.10.0.10 29500 1000 5)
@@ -27,6 +27,6 @@ fi
 out=$(lx rtr "$IPTABLES" -L OUTPUT -v -n -x | awk '/DROP/ {print $1}')
 [ "${out:-0}" -gt 0 ] && pass "the router swallowed $out 'fragmentation needed' messages" || fail "no ICMP dropped"
 
-"$NCCLCHECK" lab down --prefix nct4e >/dev/null; expect_rc 0 $? "down"
-lab_gone nct4e
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

@@ -5,12 +5,12 @@
 # proven by the model's "what if", next to the export line a person reads.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-lab_use nclmo1
+lab_use mo1
 
-"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix nclmo1 >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up cloud-public-blocked"
 
-timeout 60 "$NCCLCHECK" lab exec nclmo1-n1 -- "$NCCLCHECK" node --no-python --json > "$LAB_TMP/n1.json"
+timeout 60 "$NCCLCHECK" lab exec $LAB_PREFIX-n1 -- "$NCCLCHECK" node --no-python --json > "$LAB_TMP/n1.json"
 rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 1 ] && pass "node ran inside n1 (exit $rc)" || fail "node inside n1: exit $rc"
 
@@ -42,11 +42,11 @@ expect_q "[l for x in d[\"findings\"] for l in x[\"fix\"] if l.startswith(\"expo
 	"[]" "no export line without its setting"
 
 # the fix works: with it the prediction moves to eth1 and the mismatch is gone
-timeout 60 "$NCCLCHECK" lab exec nclmo1-n1 -- env NCCL_SOCKET_IFNAME=eth1 "$NCCLCHECK" node --no-python --json \
+timeout 60 "$NCCLCHECK" lab exec $LAB_PREFIX-n1 -- env NCCL_SOCKET_IFNAME=eth1 "$NCCLCHECK" node --no-python --json \
 	> "$LAB_TMP/n1.json"
 expect_q "\"net.bootstrap.master_mismatch\" in f" no "NCCL_SOCKET_IFNAME=eth1 clears the mismatch"
 expect_q "f[\"net.bootstrap.master_match\"][\"severity\"]" ok "and NCCL bootstraps on eth1"
 
-"$NCCLCHECK" lab down --prefix nclmo1 >/dev/null; expect_rc 0 $? "down"
-lab_gone nclmo1
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

@@ -3,9 +3,9 @@
 # kernel's ephemeral range 32768-60999 (where NCCL's listeners land) does not.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-lab_use nct4c
+lab_use t4c
 
-"$NCCLCHECK" lab up --nodes 2 --scenario firewall-port-range --prefix nct4c >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario firewall-port-range --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up firewall-port-range"
 out=$(lx n0 cat /proc/sys/net/ipv4/ip_local_port_range | tr -s '\t ' ' ')
 expect_match "$out" "^32768 60999$" "n0 hands out ephemeral ports from 32768-60999"
@@ -32,6 +32,6 @@ p=$(echo "$ports" | awk '$1 < 49152 {print; exit}')
 serve n0 "$p" || finish
 out=$(probe n1 connect 10.10.0.10 "$p" 2); expect_match "$out" "^timeout$" "a kernel-chosen port ($p) is unreachable"
 
-"$NCCLCHECK" lab down --prefix nct4c >/dev/null; expect_rc 0 $? "down"
-lab_gone nct4c
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

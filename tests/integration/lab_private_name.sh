@@ -2,8 +2,8 @@
 # lab up --private-name: node 1's private NIC is ens5 instead of eth1 (interface names that
 # differ between nodes, as with mixed instance types); the network is the same.
 . "$(dirname "$0")/lib_lab.sh"
-lab_use ncls3
-P=ncls3
+lab_use s3
+P=$LAB_PREFIX
 out=$("$NCCLCHECK" lab up --nodes 2 --prefix $P --private-name 1=ens5); expect_rc 0 $? "lab up"
 expect_match "$out" "10.10.0.11/24 ens5" "status names the renamed NIC"
 out=$(lx n1 ip -o -4 addr show dev ens5); expect_match "$out" "10.10.0.11/24" "n1's ens5 holds the private address"

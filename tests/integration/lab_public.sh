@@ -3,12 +3,12 @@
 # times out) or reset (refused at once) while ping answers and eth1 carries everything.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-lab_use nct4b
+lab_use t4b
 
-"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix nct4b >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up cloud-public-blocked"
-out=$("$NCCLCHECK" lab status --prefix nct4b)
-expect_match "$out" "nct4b-n1 +iptables -A INPUT -i eth0 -p tcp -s 203\.0\.113\.0/24 -j DROP" "status shows the rule"
+out=$("$NCCLCHECK" lab status --prefix $LAB_PREFIX)
+expect_match "$out" "$LAB_PREFIX-n1 +iptables -A INPUT -i eth0 -p tcp -s 203\.0\.113\.0/24 -j DROP" "status shows the rule"
 out=$(lx n1 "$IPTABLES" -S INPUT)
 expect_match "$out" "-A INPUT -s 203\.0\.113\.0/24 -i eth0 -p tcp -j DROP" "the rule is in n1's own table"
 out=$("$IPTABLES" -S INPUT 2>/dev/null)
@@ -30,19 +30,20 @@ if command -v ping >/dev/null; then
 	lx n1 ping -c 1 -W 2 203.0.113.10 >/dev/null; expect_rc 0 $? "ping over eth0 still answers"
 fi
 
-"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-reject --prefix nct4b --force >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-reject --prefix $LAB_PREFIX --force >/dev/null
 expect_rc 0 $? "lab up cloud-public-reject (--force over the first)"
 serve n0 29500 || finish
 t0=$(date +%s%N)
 out=$(probe n1 connect 203.0.113.10 29500 5)
 expect_match "$out" "^refused$" "TCP n1 -> n0 eth0 is refused"
 ms=$((($(date +%s%N) - t0) / 1000000))
-[ $ms -lt 1500 ] && pass "refused at once ($ms ms)" || fail "refusal took $ms ms"
+# a DROP would take the whole 5 s connect timeout; below it is slack for a loaded CI box
+[ $ms -lt 4500 ] && pass "refused before the timeout ($ms ms)" || fail "refusal took $ms ms"
 out=$(probe n1 connect 10.10.0.10 29500 2)
 expect_match "$out" "^connected$" "TCP n1 -> n0 eth1 connects"
 out=$(lx n0 "$IPTABLES" -L INPUT -v -n -x | awk '/REJECT/ {print $1}')
 [ "${out:-0}" -gt 0 ] && pass "the REJECT rule counted the SYN ($out packets)" || fail "REJECT counter $out"
 
-"$NCCLCHECK" lab down --prefix nct4b >/dev/null; expect_rc 0 $? "down"
-lab_gone nct4b
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

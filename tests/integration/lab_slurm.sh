@@ -5,14 +5,14 @@
 for t in slurmctld slurmd munged srun sbatch sinfo; do
 	command -v "$t" >/dev/null || { echo "SKIP: '$t' missing (scripts/deps.sh installs slurm-wlm munge)"; exit 77; }
 done
-lab_use ncls1
-P=ncls1
+lab_use s1
+P=$LAB_PREFIX
 
 t0=$(date +%s%N)
 out=$("$NCCLCHECK" lab up --nodes 4 --prefix $P --slurm 2>&1); rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 expect_rc 0 $rc "lab up --slurm"
-[ "$ms" -lt 10000 ] && pass "4-node lab with Slurm up in $ms ms (< 10 s)" || fail "lab up --slurm took $ms ms"
+echo "note: 4-node lab with Slurm up in $ms ms (speed is not judged here: bench/lab_up.sh)"
 expect_match "$out" "slurm: up \(partition 'lab'" "up shows the Slurm"
 
 out=$(timeout 60 "$NCCLCHECK" lab exec $P-n0 -- sinfo -h -o '%P %T %D'); expect_rc 0 $? "sinfo"

@@ -6,8 +6,8 @@
 for t in slurmctld slurmd munged srun; do
 	command -v "$t" >/dev/null || { echo "SKIP: '$t' missing (scripts/deps.sh installs slurm-wlm munge)"; exit 77; }
 done
-P=ncls4
-lab_use $P
+lab_use s4
+P=$LAB_PREFIX
 for sc in cloud-public-blocked healthy; do
 	"$NCCLCHECK" lab up --nodes 2 --scenario $sc --prefix $P --slurm --force >/dev/null 2>&1 ||
 		{ fail "lab up --slurm $sc"; continue; }

@@ -7,8 +7,8 @@
 for t in slurmctld slurmd munged srun; do
 	command -v "$t" >/dev/null || { echo "SKIP: '$t' missing (scripts/deps.sh installs slurm-wlm munge)"; exit 77; }
 done
-P=nclq2
-lab_use $P
+lab_use q2
+P=$LAB_PREFIX
 "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix $P >/dev/null 2>&1
 expect_rc 0 $? "lab up cloud-public-blocked"
 D=$LAB_TMP/cfg

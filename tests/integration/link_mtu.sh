@@ -6,9 +6,9 @@
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_link.sh"
-lab_use ncllk4
+lab_use lk4
 
-"$NCCLCHECK" lab up --nodes 2 --scenario mtu-blackhole --prefix ncllk4 >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario mtu-blackhole --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up mtu-blackhole"
 p2p_serve n0 10.10.0.10 || finish
 
@@ -21,12 +21,13 @@ expect_py $J "r[1]['blackhole'] is True and r[1]['icmp_mtu'] == 0" "black hole: 
 expect_py $J "f('link.mtu.blackhole')['ifname'] == 'eth1' and 'ip link set dev eth1 mtu 1500' in f('link.mtu.blackhole')['fix'][0]" \
 	"link.mtu.blackhole names eth1 and the MTU that fits"
 ms=$(jq_py $J "r[1]['elapsed_ms']")
-[ "$ms" -lt 5000 ] && pass "MTU search took $ms ms" || fail "MTU search took $ms ms"
+# bounded, not fast (slack for a loaded 2-core CI box)
+[ "$ms" -lt 15000 ] && pass "MTU search took $ms ms" || fail "MTU search took $ms ms"
 
 p2p n1 "$LAB_TMP/bw.json" --connect 10.10.0.10:$CTL_PORT --tests bw --duration 1s --timeout 2s
 expect_rc 1 $rc "bulk TCP over the black hole"
 expect_py "$LAB_TMP/bw.json" "r[0]['stalled'] == 1 and 'link.bw.stalled' in ids" "the transfer stalls: link.bw.stalled"
-[ "$wall_ms" -lt 15000 ] && pass "bounded: $wall_ms ms" || fail "stall took $wall_ms ms"
+[ "$wall_ms" -lt 30000 ] && pass "bounded: $wall_ms ms" || fail "stall took $wall_ms ms"
 
 p2p n1 "$LAB_TMP/e0.json" --connect 10.10.0.10:$CTL_PORT --addr 203.0.113.10 --tests mtu
 expect_rc 0 $rc "eth0 (1500 end to end) passes"
@@ -34,8 +35,8 @@ expect_py "$LAB_TMP/e0.json" "r[0]['path_mtu'] == r[0]['if_mtu'] == 1500 and 'li
 
 # a plain smaller hop whose router does send ICMP (the lab's routers cannot: their own replies
 # come back to them as martians): A --9000-- R --1500-- B in namespaces of this test
-"$NCCLCHECK" lab down --prefix ncllk4 >/dev/null; expect_rc 0 $? "down"
-A=ncllk4a R=ncllk4r Bn=ncllk4b
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+A=${LAB_PREFIX}a R=${LAB_PREFIX}r Bn=${LAB_PREFIX}b
 trap 'for n in $A $R $Bn; do ip netns del $n 2>/dev/null; done; lab_cleanup' EXIT
 for n in $A $R $Bn; do ip netns del $n 2>/dev/null; ip netns add $n || { fail "netns $n"; finish; }; done
 ip -n $A link add name a0 mtu 9000 type veth peer name r0 mtu 9000 netns $R

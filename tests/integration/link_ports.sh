@@ -6,9 +6,9 @@
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_link.sh"
-lab_use ncllk3
+lab_use lk3
 
-"$NCCLCHECK" lab up --nodes 2 --scenario firewall-port-range --prefix ncllk3 >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario firewall-port-range --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up firewall-port-range"
 p2p_serve n0 10.10.0.10 || finish
 
@@ -23,8 +23,9 @@ expect_py $J "r[0]['counts']['dropped'] + r[0]['counts']['open'] + r[0]['counts'
 expect_py $J "r[0]['counts']['rejected'] == 0 and r[0]['counts']['error'] == 0" "no port misread as rejected"
 expect_py $J "r[0]['batches'] == 7" "7 batches of at most 4096 listeners"
 ms=$(jq_py $J "r[0]['elapsed_ms']")
-[ "$ms" -lt 10000 ] && pass "scan took $ms ms (< 10 s; wall $wall_ms ms)" || fail "scan took $ms ms"
-[ "$wall_ms" -lt 10000 ] && pass "whole run $wall_ms ms" || fail "whole run $wall_ms ms"
+# bounded, not fast: the dropped half waits out its probes (slack for a loaded 2-core CI box)
+[ "$ms" -lt 30000 ] && pass "scan took $ms ms (< 30 s; wall $wall_ms ms)" || fail "scan took $ms ms"
+[ "$wall_ms" -lt 30000 ] && pass "whole run $wall_ms ms" || fail "whole run $wall_ms ms"
 expect_py $J "'iptables -I INPUT -i eth1 -p tcp --dport 32768:49151 -j ACCEPT' in f('link.ports.blocked')['fix'][0]" \
 	"the firewall line that opens 32768:49151"
 expect_py $J "[s for s in f('link.ports.blocked')['settings'] if s['name'] == 'net.ipv4.ip_local_port_range'][0]['value'] == '49152 60999'" \
@@ -43,5 +44,5 @@ p2p n1 "$LAB_TMP/c.json" --connect 10.10.0.10:$CTL_PORT --tests connect --connec
 expect_py "$LAB_TMP/c.json" "r[0]['status'] == 'ok' and [t['status'] for t in r[0]['tries']] == ['ok', 'timeout']" \
 	"connect: 50001 ok, 40001 times out (the interface works, the port range does not)"
 
-"$NCCLCHECK" lab down --prefix ncllk3 >/dev/null; expect_rc 0 $? "down"
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
 finish

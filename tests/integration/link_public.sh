@@ -7,8 +7,9 @@ set -u
 . "$SRCDIR/tests/integration/lib_link.sh"
 
 for sc in cloud-public-blocked cloud-public-reject; do
-	P=ncllk1; [ "$sc" = cloud-public-reject ] && P=ncllk2
-	lab_use $P
+	t=lk1; [ "$sc" = cloud-public-reject ] && t=lk2
+	lab_use $t
+	P=$LAB_PREFIX
 	"$NCCLCHECK" lab up --nodes 2 --scenario $sc --prefix $P >/dev/null
 	expect_rc 0 $? "lab up $sc"
 	p2p_serve n0 10.10.0.10 || finish
@@ -22,7 +23,8 @@ for sc in cloud-public-blocked cloud-public-reject; do
 		expect_py "$LAB_TMP/e0.json" "r[0]['status'] == '$st'" "$sc: $1 -> $4 eth0 ($3): $st"
 		expect_py "$LAB_TMP/e0.json" "'link.connect.$st' in ids and f('link.connect.$st')['ifname'] == 'eth0'" \
 			"$sc: link.connect.$st names eth0"
-		[ $wall_ms -lt 5000 ] && pass "$sc: verdict in $wall_ms ms" || fail "$sc: $wall_ms ms"
+		# bounded by the 1 s connect timeout, with slack for a loaded 2-core CI box
+		[ $wall_ms -lt 15000 ] && pass "$sc: verdict in $wall_ms ms" || fail "$sc: $wall_ms ms"
 		p2p "$1" "$LAB_TMP/e1.json" --connect "$2:$CTL_PORT" --tests connect,mtu
 		expect_rc 0 $rc "$sc: $1 -> $4 over eth1 passes"
 		expect_py "$LAB_TMP/e1.json" "r[0]['status'] == 'ok' and r[0]['pings'] == 100 and r[0]['rtt_us']['p50'] > 0" \

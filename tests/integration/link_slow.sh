@@ -5,16 +5,17 @@
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_link.sh"
-lab_use ncllk5
+lab_use lk5
 
-"$NCCLCHECK" lab up --nodes 3 --scenario slow-link --prefix ncllk5 >/dev/null
+"$NCCLCHECK" lab up --nodes 3 --scenario slow-link --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up slow-link, 3 nodes"
 p2p_serve n1 10.10.0.11 || finish
 p2p_serve n2 10.10.0.12 || finish
 
 p2p n0 "$LAB_TMP/fast.json" --connect 10.10.0.11:$CTL_PORT --tests bw --duration 1s
 expect_rc 0 $rc "n0 -> n1: no finding"
-expect_py "$LAB_TMP/fast.json" "r[0]['total_gbps'] > 1.0" "n0 -> n1 over eth1 above 1 Gbit/s ($(jq_py "$LAB_TMP/fast.json" "round(r[0]['total_gbps'], 2)"))"
+# uncapped: above 3x the 100 Mbit/s cap (a loaded 2-core box gives a debug pair under 1 Gbit/s)
+expect_py "$LAB_TMP/fast.json" "r[0]['total_gbps'] > 0.3" "n0 -> n1 over eth1 above 0.3 Gbit/s ($(jq_py "$LAB_TMP/fast.json" "round(r[0]['total_gbps'], 2)"))"
 expect_py "$LAB_TMP/fast.json" "'link.bw.low' not in ids and 'link.bw.ok' in ids" "link.bw.ok"
 
 p2p n0 "$LAB_TMP/slow.json" --connect 10.10.0.12:$CTL_PORT --tests bw --duration 2s --streams 1,2
@@ -30,5 +31,5 @@ expect_py "$LAB_TMP/slow.json" "'10.10.0.12' in f('link.bw.low')['title'] and '9
 p2p n0 "$LAB_TMP/e0.json" --connect 10.10.0.12:$CTL_PORT --addr 203.0.113.12 --tests bw --duration 1s
 expect_py "$LAB_TMP/e0.json" "r[0]['total_gbps'] < 0.11 and f('link.bw.low')['ifname'] == 'eth0'" "eth0 to n2 low as well"
 
-"$NCCLCHECK" lab down --prefix ncllk5 >/dev/null; expect_rc 0 $? "down"
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
 finish

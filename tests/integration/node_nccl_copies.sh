@@ -18,7 +18,8 @@ expect_rc 1 $rc "an NCCL older than 2.7.8 first in LD_LIBRARY_PATH is an error"
 expect_match "$(q "[f['title'] for f in d['findings'] if f['id']=='nccl.too_old']")" "NCCL 2.4.8 is older than 2.7.8" "nccl.too_old names the version"
 expect_match "$(q "d['facts']['nccl']['default']")" "nccl_old/libnccl.so.2.*LD_LIBRARY_PATH" "the default copy comes from LD_LIBRARY_PATH"
 expect_match "$(q "[f['title'] for f in d['findings'] if f['id']=='nccl.lib.unreadable']")" "signal 11.*did not return within 1000 ms|did not return within 1000 ms.*signal 11" "crash and hang are reported, not fatal"
-[ "$took" -lt 10 ] && pass "bounded: ${took}s" || fail "took ${took}s"
+# bounded, not fast: a hung library would hold node forever (slack for a loaded 2-core CI box)
+[ "$took" -lt 30 ] && pass "bounded: ${took}s" || fail "took ${took}s"
 
 # LD_PRELOAD wins over everything (an ASan build must be told the preload is intended)
 doc=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \

@@ -38,7 +38,8 @@ expect_match "$(q "[p['version'] for p in d['facts']['python'] if p['path']=='$t
 	"an interpreter that fills the stderr pipe still gets its answer read"
 expect_match "$(q "[p['torch'].get('unknown','') for p in d['facts']['python'] if p['path']=='$tmp/sleepy'][0]")" \
 	"did not answer" "torch of a hung interpreter is unknown with the reason"
-[ "$took" -lt 20 ] && pass "the run took ${took}s, bounded by the timeout" || fail "the run took ${took}s"
+# bounded, not fast (slack for a loaded 2-core CI box)
+[ "$took" -lt 45 ] && pass "the run took ${took}s, bounded by the timeout" || fail "the run took ${took}s"
 sleep 0.2
 if pgrep -f "$tmp/sleepy" >/dev/null; then fail "the hung interpreter is still running"; else pass "no interpreter left behind"; fi
 

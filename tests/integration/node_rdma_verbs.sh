@@ -26,7 +26,8 @@ out=$(FAKE_IBV_SCENARIO=crash NCCLCHECK_IBVERBS_LIB=$lib verbs)
 expect_match "$out" 'crashed the check' "crash: unknown, because it crashed"
 out=$(FAKE_IBV_SCENARIO=hang NCCLCHECK_IBVERBS_LIB=$lib verbs)
 expect_match "$out" 'did not answer within' "hang: unknown, because of the deadline"
-[ $(( $(date +%s) - start )) -lt 20 ] || fail "crash + hang took more than 20 s"
+# bounded, not fast (slack for a loaded 2-core CI box)
+[ $(( $(date +%s) - start )) -lt 45 ] || fail "crash + hang took more than 45 s"
 
 out=$(NCCLCHECK_IBVERBS_LIB=$FAKESDIR/ibverbs_unversioned/libibverbs.so.1 verbs)
 expect_match "$out" 'lacks ibv_get_device_list@IBVERBS_1.1' "unversioned look-alike refused"

@@ -16,8 +16,8 @@ set -u
 TORCHPY=/usr/bin/python3
 "$TORCHPY" -c 'import torch.distributed' 2>/dev/null ||
 	{ echo "SKIP: $TORCHPY has no torch (Debian python3-torch; scripts/deps.sh installs it)"; exit 77; }
-P=nrc1
-lab_use $P
+lab_use rc1
+P=$LAB_PREFIX
 JOB=$SRCDIR/tests/integration/em_job.py
 # Debian's torch 1.13 on Python 3.11 cannot parse torchrun's default --redirects/--tee "0"
 LAUNCH=("$TORCHPY" -m torch.distributed.run --redirects 2 --tee 2 --nnodes=2 --nproc_per_node=1

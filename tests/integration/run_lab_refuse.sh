@@ -8,8 +8,8 @@
 # itself with the error (the worker refuses too), and a consistent launch that starts on both.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nclrs2
-lab_use $P
+lab_use rs2
+P=$LAB_PREFIX
 BOUND=30	# seconds each node may take to refuse (the rendezvous and link tests take ~3 s)
 
 timeout 60 "$NCCLCHECK" lab up --nodes 2 --prefix $P >/dev/null

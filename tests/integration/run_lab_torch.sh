@@ -12,7 +12,7 @@ set -u
 TORCHPY=/usr/bin/python3
 "$TORCHPY" -c 'import torch.distributed' 2>/dev/null ||
 	{ echo "SKIP: $TORCHPY has no torch (Debian python3-torch; scripts/deps.sh installs it)"; exit 77; }
-lab_use nclem2
+lab_use em2
 JOB=$SRCDIR/tests/integration/em_job.py
 # Debian's torch 1.13 on Python 3.11 cannot parse torchrun's default --redirects/--tee "0"
 LAUNCH=("$TORCHPY" -m torch.distributed.run --redirects 2 --tee 2 --nnodes=2 --nproc_per_node=1
@@ -24,11 +24,11 @@ pair() {
 	local label=$1 limit=$2 how=$3 i pids="" rcs=""
 	for i in 0 1; do
 		if [ "$how" = run ]; then
-			timeout "$limit" "$NCCLCHECK" lab exec nclem2-n$i -- env EM_JOB_TIMEOUT=6 \
+			timeout "$limit" "$NCCLCHECK" lab exec $LAB_PREFIX-n$i -- env EM_JOB_TIMEOUT=6 \
 				"$NCCLCHECK" run --no-cluster --no-python -- "${LAUNCH[@]}" --node_rank=$i "$JOB" \
 				>"$LAB_TMP/$label.$i" 2>&1 &
 		else
-			timeout "$limit" "$NCCLCHECK" lab exec nclem2-n$i -- env EM_JOB_TIMEOUT=6 \
+			timeout "$limit" "$NCCLCHECK" lab exec $LAB_PREFIX-n$i -- env EM_JOB_TIMEOUT=6 \
 				"${LAUNCH[@]}" --node_rank=$i "$JOB" >"$LAB_TMP/$label.$i" 2>&1 &
 		fi
 		pids="$pids $!"
@@ -37,9 +37,9 @@ pair() {
 	echo "$rcs"
 }
 
-"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix nclem2 >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix $LAB_PREFIX >/dev/null
 expect_rc 0 $? "lab up cloud-public-blocked"
-for i in 0 1; do sed -i "s/^10\.10\.0\.1$i\t/203.0.113.1$i\t/" /etc/netns/nclem2-n$i/hosts; done
+for i in 0 1; do sed -i "s/^10\.10\.0\.1$i\t/203.0.113.1$i\t/" /etc/netns/$LAB_PREFIX-n$i/hosts; done
 
 # --dry-run: what would change, and the command, and nothing started
 out=$(lx n1 "$NCCLCHECK" run --no-cluster --no-python --dry-run -- "${LAUNCH[@]}" --node_rank=1 "$JOB")
@@ -62,7 +62,7 @@ expect_match "$(cat "$LAB_TMP/through-run.1")" "ncclcheck run: checks pass" "run
 # torchrun exports) and must leave the launcher's settings alone
 rcs=""; pids=""
 for i in 0 1; do
-	timeout 120 "$NCCLCHECK" lab exec nclem2-n$i -- env EM_JOB_TIMEOUT=6 "${LAUNCH[@]}" --no_python \
+	timeout 120 "$NCCLCHECK" lab exec $LAB_PREFIX-n$i -- env EM_JOB_TIMEOUT=6 "${LAUNCH[@]}" --no_python \
 		--node_rank=$i "$NCCLCHECK" run --no-cluster --no-python -- "$TORCHPY" "$JOB" >"$LAB_TMP/under.$i" 2>&1 &
 	pids="$pids $!"
 done
@@ -96,7 +96,7 @@ expect_rc 0 $? "run --from a saved node verdict"
 expect_match "$out" "^  NCCL_SOCKET_IFNAME=eth1 " "the saved verdict gives the same environment"
 
 # an error that no environment fixes: the last node cannot resolve MASTER_ADDR (a host name)
-"$NCCLCHECK" lab up --nodes 2 --scenario dns-broken --prefix nclem2 --force >/dev/null
+"$NCCLCHECK" lab up --nodes 2 --scenario dns-broken --prefix $LAB_PREFIX --force >/dev/null
 expect_rc 0 $? "lab up dns-broken"
 rm -f "$LAB_TMP/started"
 out=$(lx n1 "$NCCLCHECK" run --no-cluster --no-python -- touch "$LAB_TMP/started")
@@ -105,6 +105,6 @@ expect_match "$out" "not starting 'touch'" "and says so"
 expect_match "$out" "net\.master\.unresolved" "showing the finding"
 [ ! -e "$LAB_TMP/started" ] && pass "CMD did not start" || fail "CMD started anyway"
 
-"$NCCLCHECK" lab down --prefix nclem2 >/dev/null; expect_rc 0 $? "down"
-lab_gone nclem2
+"$NCCLCHECK" lab down --prefix $LAB_PREFIX >/dev/null; expect_rc 0 $? "down"
+lab_gone $LAB_PREFIX
 finish

@@ -129,7 +129,7 @@ static void public_blocked_names_eth1(void **state)
 	/* docker0's 172.17.0.1 on both nodes: NCCL's defaults skip docker*, so it is a note */
 	f = expect_finding(x.fs, "cluster.ip.duplicate", SEV_INFO);
 	assert_non_null(strstr(f->title, "172.17.0.1"));
-	expect_no_finding(x.fs, "cluster.link.ok");
+	expect_no_finding(x.fs, "link.connect.ok");
 	expect_no_finding(x.fs, "cluster.versions.nccl");
 	expect_finding(x.fs, "cluster.versions.same", SEV_OK);
 	release(&x);
@@ -147,7 +147,7 @@ static void healthy_keeps_nccls_choice(void **state)
 	cluster_rules_run(&x.v, x.fs);
 	f = expect_finding(x.fs, "cluster.verdict.ifname", SEV_OK);
 	assert_int_equal(f->nsettings, 0);
-	expect_finding(x.fs, "cluster.link.ok", SEV_OK);
+	expect_finding(x.fs, "link.connect.ok", SEV_OK);
 	expect_no_finding(x.fs, "cluster.link.unreachable");
 	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
 	release(&x);
@@ -297,17 +297,17 @@ static void port_range_map_and_blackhole(void **state)
 					   .probes = 14 };
 
 	cluster_rules_run(&x.v, x.fs);
-	f = expect_finding(x.fs, "cluster.ports.blocked", SEV_ERROR);
+	f = expect_finding(x.fs, "link.ports.blocked", SEV_ERROR);
 	assert_non_null(strstr(f->title, "32768-49151 dropped"));
 	assert_true(finding_fix_contains(f, "--dport 32768:60999 -j ACCEPT"));
 	st = setting_of(f, "net.ipv4.ip_local_port_range", x.nodes[1].name);
 	assert_non_null(st);
 	assert_string_equal(st->value, "49152 60999");
 	assert_int_equal(st->where, WHERE_SYSCTL);
-	f = expect_finding(x.fs, "cluster.mtu.blackhole", SEV_ERROR);
+	f = expect_finding(x.fs, "link.mtu.blackhole", SEV_ERROR);
 	assert_true(finding_fix_contains(f, "mtu 1500"));
-	expect_no_finding(x.fs, "cluster.ports.ok");
-	expect_no_finding(x.fs, "cluster.mtu.smaller_hop");
+	expect_no_finding(x.fs, "link.ports.ok");
+	expect_no_finding(x.fs, "link.mtu.smaller");
 	findings_free(x.fs);
 
 	/* the same path with a router that says so: TCP adapts, only information */
@@ -315,9 +315,9 @@ static void port_range_map_and_blackhole(void **state)
 	l->res.m = (struct link_mtu_result){ .if_mtu = 9000, .path_mtu = 1500, .icmp_mtu = 1500,
 					   .probes = 14 };
 	cluster_rules_run(&x.v, x.fs);
-	f = expect_finding(x.fs, "cluster.mtu.smaller_hop", SEV_INFO);
+	f = expect_finding(x.fs, "link.mtu.smaller", SEV_INFO);
 	assert_non_null(strstr(f->title, "carries 1500 bytes, less than the interface MTU 9000"));
-	expect_no_finding(x.fs, "cluster.mtu.blackhole");
+	expect_no_finding(x.fs, "link.mtu.blackhole");
 	findings_free(x.fs);
 
 	/* the whole range dropped and the connect test timed out: one finding, not two */
@@ -335,8 +335,8 @@ static void port_range_map_and_blackhole(void **state)
 	}
 	cluster_rules_run(&x.v, x.fs);
 	expect_finding(x.fs, "cluster.link.unreachable", SEV_ERROR);
-	expect_no_finding(x.fs, "cluster.ports.blocked");
-	expect_no_finding(x.fs, "cluster.ports.ok");
+	expect_no_finding(x.fs, "link.ports.blocked");
+	expect_no_finding(x.fs, "link.ports.ok");
 	release(&x);
 }
 

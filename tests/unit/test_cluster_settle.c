@@ -12,6 +12,7 @@
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
 #include "cluster/run.h"
+#include "report/cluster_text.h"
 #include "rules/cluster.h"
 #include "rules/rules.h"
 #include "util/json.h"

@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "coll/boot.h"
@@ -269,6 +271,89 @@ static void test_peer_gone(void **state)
 	assert_non_null(strstr(q[3].msg, "rank 2"));
 }
 
+/* Rank 0 of test_child_relay: a plain bootstrap, then it vanishes without a goodbye. */
+static void *relay_rank0(void *arg)
+{
+	struct job *j = arg;
+	char master[64], buf[6] = "hello";
+	struct err e = ERR_INIT;
+	struct boot_opts bo = {.rank = 0, .world = 2, .master = master, .timeout_ms = 10000};
+	double v[2] = {1, 2};
+	int mine = 100, all[2] = {0, 0};
+	struct boot *b;
+
+	snprintf(master, sizeof(master), "127.0.0.1:%d", j->port);
+	j->rc = -1;
+	b = boot_new(&bo, &e);
+	if (b && boot_barrier(b, &e) == 0 && boot_sum(b, v, 2, &e) == 0 &&
+	    boot_bcast(b, buf, sizeof(buf), &e) == 0 && boot_gather(b, &mine, sizeof(mine), all, &e) == 0)
+		j->rc = v[0] == 11 && v[1] == 22 && all[0] == 100 && all[1] == 101 ? 0 : 1;
+	snprintf(j->msg, sizeof(j->msg), "%s", e.msg);
+	boot_drop(b);
+	return NULL;
+}
+
+/* What the forked child does, through its parent only; its exit status says which step failed. */
+static int relay_child(struct boot *b)
+{
+	struct err e = ERR_INIT;
+	double v[2] = {10, 20};
+	char buf[6] = "";
+	int mine = 101;
+
+	if (boot_barrier(b, &e) < 0)
+		return 10;
+	if (boot_sum(b, v, 2, &e) < 0 || v[0] != 11 || v[1] != 22)
+		return 11;
+	if (boot_bcast(b, buf, sizeof(buf), &e) < 0 || strcmp(buf, "hello"))
+		return 12;
+	if (boot_gather(b, &mine, sizeof(mine), NULL, &e) < 0)
+		return 13;
+	/* rank 0 is gone: the parent sees it and the child hears it, by name */
+	if (boot_barrier(b, &e) == 0 || !strstr(e.msg, "rank 0 (127.0.0.1)"))
+		return 14;
+	return 0;
+}
+
+/* A forked child's collectives run by its parent (as coll/nccl.c's NCCL child's): exact results,
+ * and a peer that vanishes named to the child. */
+static void test_child_relay(void **state)
+{
+	struct job j0 = {.port = next_port()};
+	char master[64];
+	struct err e = ERR_INIT;
+	struct boot_opts bo = {.rank = 1, .world = 2, .master = master, .timeout_ms = 10000};
+	struct boot *b;
+	pthread_t th;
+	int sp[2], st = -1, sr;
+	pid_t pid;
+
+	(void)state;
+	snprintf(master, sizeof(master), "127.0.0.1:%d", j0.port);
+	assert_int_equal(pthread_create(&th, NULL, relay_rank0, &j0), 0);
+	b = boot_new(&bo, &e);
+	assert_non_null(b);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sp), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(sp[0]);
+		boot_become_child(b, sp[1]);
+		_exit(relay_child(b));
+	}
+	close(sp[1]);
+	while ((sr = boot_relay_serve(b, sp[0], &e)) == 0)
+		;
+	assert_int_equal(sr, 1); /* the child closed its end: it is done */
+	close(sp[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(j0.rc, 0);
+	boot_drop(b);
+}
+
 static void test_join_timeout(void **state)
 {
 	char master[64];
@@ -334,6 +419,7 @@ int main(void)
 	    cmocka_unit_test(test_allgather_broadcast),
 	    cmocka_unit_test(test_peer_gone),
 	    cmocka_unit_test(test_join_timeout),
+	    cmocka_unit_test(test_child_relay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

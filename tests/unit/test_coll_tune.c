@@ -3,6 +3,7 @@
 #include "cmocka_helpers.h"
 
 #include "coll/tune.h"
+#include "rules/bench.h"
 
 static struct tune_result res_of(double a, double b, double c)
 {

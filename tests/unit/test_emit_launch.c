@@ -1,6 +1,7 @@
 /* rules/launch_consistency.c: the launcher's numbers against each other and against Trainer(...). */
 #include "cmocka_helpers.h"
 
+#include "model/node.h"
 #include "rules/launch_consistency.h"
 #include "util/envmap.h"
 
@@ -210,6 +211,17 @@ static void test_scripts(void **state)
 	findings_free(fs);
 }
 
+/* launch_facts_from_model on the model of `facts` */
+static void from_facts(struct launch_facts *lf, const json_t *facts)
+{
+	struct err e = ERR_INIT;
+	struct node_model *m = node_model_new(facts, &e);
+
+	assert_non_null(m);
+	launch_facts_from_model(lf, m);
+	node_model_free(m);
+}
+
 static void test_facts(void **state)
 {
 	json_t *facts = json_lit("{\"env\": {\"SLURM_JOB_ID\": \"1\", \"SLURM_STEP_ID\": \"0\", "
@@ -218,7 +230,7 @@ static void test_facts(void **state)
 	struct launch_facts lf;
 	(void)state;
 
-	launch_facts_from_facts(&lf, facts);
+	from_facts(&lf, facts);
 	assert_int_equal(lf.slurm_tasks_here, 1);
 	assert_int_equal(lf.gpus_on_node, 2);
 	assert_true(lf.slurm_step);
@@ -234,7 +246,7 @@ static void test_facts(void **state)
 	}
 	json_decref(facts);
 	facts = json_lit("{}");
-	launch_facts_from_facts(&lf, facts);
+	from_facts(&lf, facts);
 	assert_false(lf.slurm_job);
 	json_decref(facts);
 }

@@ -8,7 +8,9 @@
  *    run time or by a renamed emitter cannot hide;
  *  - every row is emitted by some code and asserted by some test (tests/unit, tests/integration,
  *    tests/fixtures outside the facts documents);
- *  - docs/findings.md has exactly one section per row, whose first line is "**sev**: summary".
+ *  - docs/findings.md has exactly one section per row, whose first line is "**sev**: summary",
+ *    and whose "- Code:" line names the source files that make it (each holds the id literal),
+ *    so that any id's code is one hop from its section.
  * When an emitter is renamed or added, add it to `emitters` below.
  */
 #include "cmocka_helpers.h"
@@ -424,6 +426,58 @@ static void test_docs_match_catalogue(void **state)
 	free(doc);
 }
 
+/* Every section's "- Code: `src/...`, ..." line: each named file exists and holds "id". */
+static void test_docs_name_the_code(void **state)
+{
+	char path[4200], *doc, *p;
+	size_t sections = 0;
+
+	(void)state;
+	find_root();
+	snprintf(path, sizeof(path), "%s/docs/findings.md", root);
+	doc = slurp(path);
+	for (p = strstr(doc, "\n## `"); p; p = strstr(p + 1, "\n## `")) {
+		char id[128], lit[140], *e = strchr(p + 5, '`'), *next, *code, *eol;
+		size_t named = 0;
+
+		assert_non_null(e);
+		snprintf(id, sizeof(id), "%.*s", (int)(e - (p + 5)), p + 5);
+		snprintf(lit, sizeof(lit), "\"%s\"", id);
+		next = strstr(e, "\n## ");
+		code = strstr(e, "\n- Code: ");
+		if (!code || (next && code > next))
+			fail_msg("docs/findings.md '%s' has no '- Code:' line naming its source file", id);
+		code += strlen("\n- Code: ");
+		eol = strchr(code, '\n');
+		assert_non_null(eol);
+		for (char *q = code; q < eol; q++) {
+			char rel[512], file[4800], *s, *end;
+
+			if (*q != '`')
+				continue;
+			end = memchr(q + 1, '`', (size_t)(eol - q - 1));
+			if (!end)
+				fail_msg("docs/findings.md '%s': unbalanced ` in its Code line", id);
+			snprintf(rel, sizeof(rel), "%.*s", (int)(end - q - 1), q + 1);
+			if (strncmp(rel, "src/", 4))
+				fail_msg("docs/findings.md '%s' names '%s', not a file under src/", id, rel);
+			snprintf(file, sizeof(file), "%s/%s", root, rel);
+			s = slurp(file);
+			if (!strstr(s, lit))
+				fail_msg("docs/findings.md '%s' names %s, which does not hold %s", id, rel,
+					 lit);
+			free(s);
+			named++;
+			q = end;
+		}
+		if (!named)
+			fail_msg("docs/findings.md '%s': its Code line names no file", id);
+		sections++;
+	}
+	assert_int_equal(sections, finding_catalog_count);
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_code_matches_catalogue),
 		cmocka_unit_test(test_every_id_is_tested),
 		cmocka_unit_test(test_docs_match_catalogue),
+		cmocka_unit_test(test_docs_name_the_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /*
- * net/ceiling: the TCP share of the line at 1500 and 9000 (frontier-2026 §3(c): 94.1 % and
+ * link/ceiling and rules/link_ceiling: the TCP share of the line at 1500 and 9000 (frontier-2026 §3(c): 94.1 % and
  * 99.0 %), unknown speeds, sysfs trees with a physical NIC, a veth (nominal) and a link that is
  * down, and the "measured low" finding naming the pair and the interface; a collective's links
  * (bench): per-interface ceilings with their reasons, the wire form ranks exchange (strict),
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "link/ceiling.h"
+#include "rules/link_ceiling.h"
 
 static void arithmetic(void **state)
 {

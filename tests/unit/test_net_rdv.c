@@ -4,6 +4,7 @@
  * two nodes on one rank, a wrong count, another protocol version, a node that dies or goes
  * silent mid-run, a master that goes silent. Every case is bounded by short deadlines.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,6 +407,15 @@ static int raw_join(int port, int rank, int nnodes)
 	return fd;
 }
 
+/* rdv_fail_fd turns readable within ms (0: is it already). */
+static int fail_fd_ready(struct rdv *r, int ms)
+{
+	struct pollfd pf = {.fd = rdv_fail_fd(r), .events = POLLIN};
+
+	assert_true(pf.fd >= 0);
+	return poll(&pf, 1, ms) == 1 && (pf.revents & POLLIN);
+}
+
 static void silent_and_dead_nodes_named(void **state)
 {
 	int port = free_port();
@@ -421,12 +431,17 @@ static void silent_and_dead_nodes_named(void **state)
 	fd = raw_join(port, 2, 3);	/* joins, then never says another word (SIGSTOP) */
 	assert_int_equal(rdv_wait_joined(m, &e), 0);
 	assert_int_equal(rdv_wait_joined(w, &e), 0);
+	assert_false(fail_fd_ready(m, 0));
+	assert_false(fail_fd_ready(w, 0));
 	t0 = time_now_ms();
 	assert_int_equal(rdv_gather(w, "facts", 0, json_object(), 2000, &all, &e), 0);
 	assert_int_equal(rdv_gather(m, "facts", 0, json_object(), 5000, &all, &e), -1);
 	assert_true(time_now_ms() - t0 < 2000);
 	assert_non_null(strstr(e.msg, "rank 2 (silent) sent nothing for"));
 	assert_true(has_event(m, RDV_EV_DEAD, "rank 2 (silent)"));
+	/* a poll loop of the caller's own (bench's ring) hears it too, on both sides */
+	assert_true(fail_fd_ready(m, 0));
+	assert_true(fail_fd_ready(w, 2000));
 	/* the other worker hears who it was */
 	assert_int_equal(rdv_bcast(w, "links", 0, &p, 2000, &e), -1);
 	assert_non_null(strstr(e.msg, "rank 2 (silent)"));
@@ -445,6 +460,8 @@ static void silent_and_dead_nodes_named(void **state)
 	assert_int_equal(rdv_wait_joined(w, &e), 0);
 	rdv_free(w);	/* no bye: like a kill -9 */
 	t0 = time_now_ms();
+	assert_true(fail_fd_ready(m, 1000));	/* without a gather: the I/O thread saw the close */
+	assert_true(time_now_ms() - t0 < 1000);
 	assert_int_equal(rdv_gather(m, "facts", 0, json_object(), 5000, &all, &e), -1);
 	assert_true(time_now_ms() - t0 < 1000);
 	assert_non_null(strstr(e.msg, "rank 1 (node-1) closed the connection"));

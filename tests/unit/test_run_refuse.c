@@ -14,6 +14,7 @@
 #include "cmocka_helpers.h"
 #include "ncclcheck.h"
 #include "cluster/run.h"
+#include "launch/vars.h"
 #include "net/sock.h"
 #include "probe/probe.h"
 #include "rules/launch_consistency.h"
@@ -32,14 +33,14 @@ static void launch_vars_recorded(void **state)
 	json_t *facts = json_object(), *env;
 	(void)state;
 
-	for (const char *const *n = launch_env_vars; *n; n++)
-		envmap_set(em, *n, "1");
+	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
+		envmap_set(em, lv_name(id), "1");
 	probe_ctx_init(&ctx, em);
 	probe_env(&ctx, facts);
 	env = json_object_get(facts, "env");
-	for (const char *const *n = launch_env_vars; *n; n++)
-		if (!json_is_string(json_object_get(env, *n)))
-			fail_msg("probe_env does not record %s, which the launch rule reads", *n);
+	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
+		if (!json_is_string(json_object_get(env, lv_name(id))))
+			fail_msg("probe_env does not record %s, which the launch rule reads", lv_name(id));
 	json_decref(facts);
 	envmap_free(em);
 

@@ -145,7 +145,7 @@ static void bw_plan(void **state)
 }
 
 /* Flows of the whole plan for n nodes, gbps by a rule. */
-static int measure(int n, double (*rate)(int from, int to), struct sched_meas *m)
+static int measure(int n, double (*rate)(int from, int to), struct cluster_bw_meas *m)
 {
 	struct sched_bw_plan p;
 	int nm = 0;
@@ -155,7 +155,7 @@ static int measure(int n, double (*rate)(int from, int to), struct sched_meas *m
 		for (int k = 0; k < p.rounds[r].nflows; k++) {
 			const struct sched_flow *f = &p.rounds[r].flows[k];
 
-			m[nm++] = (struct sched_meas){ f->from, f->to, rate(f->from, f->to) };
+			m[nm++] = (struct cluster_bw_meas){ f->from, f->to, rate(f->from, f->to) };
 		}
 	sched_bw_plan_release(&p);
 	return nm;
@@ -180,8 +180,8 @@ static double links_around2(int from, int to)
 
 static void classify(void **state)
 {
-	struct sched_meas m[64];
-	struct sched_verdict v;
+	struct cluster_bw_meas m[64];
+	struct cluster_bw_verdict v;
 	struct sched_bw_round sr;
 	struct findings *fs;
 	const char *names[] = { "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7" };
@@ -190,18 +190,18 @@ static void classify(void **state)
 	(void)state;
 	/* a slow host: slow with every peer */
 	nm = measure(8, host5_capped, m);
-	assert_int_equal(sched_bw_classify(8, m, nm, 0, 0, &v), 0);
+	assert_int_equal(cluster_bw_classify(8, m, nm, 0, 0, &v), 0);
 	assert_float_equal(v.ref_gbps, 9.4, 1e-9);
 	for (int i = 0; i < 8; i++)
-		assert_int_equal(v.node[i], i == 5 ? SCHED_NODE_SLOW : SCHED_NODE_OK);
+		assert_int_equal(v.node[i], i == 5 ? CLUSTER_BW_NODE_SLOW : CLUSTER_BW_NODE_OK);
 	assert_true(v.slow_send[5] && v.slow_recv[5]);
 	for (int k = 0; k < v.nlinks; k++)
 		assert_int_equal(v.links[k].v, v.links[k].a == 5 || v.links[k].b == 5
-						 ? SCHED_LINK_HOST : SCHED_LINK_OK);
+						 ? CLUSTER_BW_LINK_HOST : CLUSTER_BW_LINK_OK);
 	assert_true(v.known_good >= 0 && v.known_good != 5 && v.known_good != 4 &&
 		    v.known_good != 6);
 	fs = findings_new();
-	sched_bw_findings(&v, names, "eth1", fs);
+	cluster_bw_findings(&v, names, "eth1", fs);
 	assert_int_equal(fs->n, 1);
 	assert_string_equal(fs->v[0]->id, "link.bw.slow_host");
 	assert_string_equal(fs->v[0]->node, "n5");
@@ -209,144 +209,144 @@ static void classify(void **state)
 	findings_free(fs);
 	assert_int_equal(sched_bw_suspects(&v, &sr), 0);
 	free(sr.flows);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* a slow link: both ends fine elsewhere */
 	nm = measure(8, link23_slow, m);
-	assert_int_equal(sched_bw_classify(8, m, nm, 0, 0, &v), 0);
+	assert_int_equal(cluster_bw_classify(8, m, nm, 0, 0, &v), 0);
 	for (int i = 0; i < 8; i++)
-		assert_int_equal(v.node[i], SCHED_NODE_OK);
+		assert_int_equal(v.node[i], CLUSTER_BW_NODE_OK);
 	for (int k = 0; k < v.nlinks; k++)
 		assert_int_equal(v.links[k].v, v.links[k].a == 2 && v.links[k].b == 3
-						 ? SCHED_LINK_SLOW : SCHED_LINK_OK);
+						 ? CLUSTER_BW_LINK_SLOW : CLUSTER_BW_LINK_OK);
 	fs = findings_new();
-	sched_bw_findings(&v, names, "eth1", fs);
+	cluster_bw_findings(&v, names, "eth1", fs);
 	assert_int_equal(fs->n, 1);
 	assert_string_equal(fs->v[0]->id, "link.bw.slow_link");
 	assert_string_equal(fs->v[0]->node, "n2");
 	assert_string_equal(fs->v[0]->peer, "n3");
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* two slow links around n2: the shifted pairings show n2 itself is fine */
 	nm = measure(8, links_around2, m);
-	assert_int_equal(sched_bw_classify(8, m, nm, 0, 0, &v), 0);
-	assert_int_equal(v.node[2], SCHED_NODE_OK);
+	assert_int_equal(cluster_bw_classify(8, m, nm, 0, 0, &v), 0);
+	assert_int_equal(v.node[2], CLUSTER_BW_NODE_OK);
 	for (int k = 0; k < v.nlinks; k++)
 		if ((v.links[k].a == 1 && v.links[k].b == 2) || (v.links[k].a == 2 && v.links[k].b == 3))
-			assert_int_equal(v.links[k].v, SCHED_LINK_SLOW);
-	sched_verdict_release(&v);
+			assert_int_equal(v.links[k].v, CLUSTER_BW_LINK_SLOW);
+	cluster_bw_verdict_release(&v);
 
 	/* ring only (n = 3): two distinct peers each, the capped host is still found */
 	nm = measure(3, host5_capped, m);	/* 4 of the 6 flows touch node 2 */
 	for (int i = 0; i < nm; i++)
 		m[i].gbps = m[i].from == 2 || m[i].to == 2 ? 0.1 : 9.4;
-	assert_int_equal(sched_bw_classify(3, m, nm, 0, 0, &v), 0);
-	assert_int_equal(v.node[2], SCHED_NODE_SLOW);
-	assert_int_equal(v.node[0], SCHED_NODE_OK);
-	sched_verdict_release(&v);
+	assert_int_equal(cluster_bw_classify(3, m, nm, 0, 0, &v), 0);
+	assert_int_equal(v.node[2], CLUSTER_BW_NODE_SLOW);
+	assert_int_equal(v.node[0], CLUSTER_BW_NODE_OK);
+	cluster_bw_verdict_release(&v);
 
 	/*
 	 * the lab's slow-link on a loaded box (measured): n2 capped at 100 Mbit/s, and the fast
 	 * pair's two directions 8.44 and 4.94 Gbit/s — under 0.6 x 8.44. The gap names n2 alone.
 	 */
-	m[0] = (struct sched_meas){ 0, 1, 8.44 };
-	m[1] = (struct sched_meas){ 1, 0, 4.94 };
-	m[2] = (struct sched_meas){ 1, 2, 0.07 };
-	m[3] = (struct sched_meas){ 2, 0, 0.07 };
-	m[4] = (struct sched_meas){ 0, 2, 0.10 };
-	m[5] = (struct sched_meas){ 2, 1, 0.03 };
-	assert_int_equal(sched_bw_classify(3, m, 6, 0, 0, &v), 0);
-	assert_int_equal(v.node[0], SCHED_NODE_OK);
-	assert_int_equal(v.node[1], SCHED_NODE_OK);
-	assert_int_equal(v.node[2], SCHED_NODE_SLOW);
+	m[0] = (struct cluster_bw_meas){ 0, 1, 8.44 };
+	m[1] = (struct cluster_bw_meas){ 1, 0, 4.94 };
+	m[2] = (struct cluster_bw_meas){ 1, 2, 0.07 };
+	m[3] = (struct cluster_bw_meas){ 2, 0, 0.07 };
+	m[4] = (struct cluster_bw_meas){ 0, 2, 0.10 };
+	m[5] = (struct cluster_bw_meas){ 2, 1, 0.03 };
+	assert_int_equal(cluster_bw_classify(3, m, 6, 0, 0, &v), 0);
+	assert_int_equal(v.node[0], CLUSTER_BW_NODE_OK);
+	assert_int_equal(v.node[1], CLUSTER_BW_NODE_OK);
+	assert_int_equal(v.node[2], CLUSTER_BW_NODE_SLOW);
 	assert_true(v.slow_gbps > 0.1 && v.slow_gbps < 4.94);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(fs->n, 1);
 	assert_string_equal(fs->v[0]->node, "n2");
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 	/* the same pair with nothing far below: a gap of 1.7x, the slower direction stays slow */
-	assert_int_equal(sched_bw_classify(2, m, 2, 0, 0, &v), 0);
-	assert_int_not_equal(v.links[0].v, SCHED_LINK_OK);
-	sched_verdict_release(&v);
+	assert_int_equal(cluster_bw_classify(2, m, 2, 0, 0, &v), 0);
+	assert_int_not_equal(v.links[0].v, CLUSTER_BW_LINK_OK);
+	cluster_bw_verdict_release(&v);
 	/* healthy lab nodes on a loaded box (measured): 3.2 to 7.5 Gbit/s with no gap, no one slow */
-	m[0] = (struct sched_meas){ 1, 2, 6.24 };
-	m[1] = (struct sched_meas){ 2, 0, 4.31 };
-	m[2] = (struct sched_meas){ 0, 1, 3.88 };
-	m[3] = (struct sched_meas){ 0, 2, 7.05 };
-	m[4] = (struct sched_meas){ 1, 0, 7.49 };
-	m[5] = (struct sched_meas){ 2, 1, 3.22 };
-	assert_int_equal(sched_bw_classify(3, m, 6, 0, 0, &v), 0);
+	m[0] = (struct cluster_bw_meas){ 1, 2, 6.24 };
+	m[1] = (struct cluster_bw_meas){ 2, 0, 4.31 };
+	m[2] = (struct cluster_bw_meas){ 0, 1, 3.88 };
+	m[3] = (struct cluster_bw_meas){ 0, 2, 7.05 };
+	m[4] = (struct cluster_bw_meas){ 1, 0, 7.49 };
+	m[5] = (struct cluster_bw_meas){ 2, 1, 3.22 };
+	assert_int_equal(cluster_bw_classify(3, m, 6, 0, 0, &v), 0);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(v.node[i], SCHED_NODE_OK);
+		assert_int_equal(v.node[i], CLUSTER_BW_NODE_OK);
 	for (int k = 0; k < v.nlinks; k++)
-		assert_int_equal(v.links[k].v, SCHED_LINK_OK);
+		assert_int_equal(v.links[k].v, CLUSTER_BW_LINK_OK);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(fs->n, 0);
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 	/* flows far under a given ceiling are slow together, even without a gap between them */
-	m[0] = (struct sched_meas){ 0, 1, 3.0 };
-	m[1] = (struct sched_meas){ 1, 0, 3.1 };
-	assert_int_equal(sched_bw_classify(2, m, 2, 9.41, 0, &v), 0);
-	assert_int_equal(v.links[0].v, SCHED_LINK_UNKNOWN);
-	sched_verdict_release(&v);
+	m[0] = (struct cluster_bw_meas){ 0, 1, 3.0 };
+	m[1] = (struct cluster_bw_meas){ 1, 0, 3.1 };
+	assert_int_equal(cluster_bw_classify(2, m, 2, 9.41, 0, &v), 0);
+	assert_int_equal(v.links[0].v, CLUSTER_BW_LINK_UNKNOWN);
+	cluster_bw_verdict_release(&v);
 	/* a slow host at 25 % and a slow link at 50 %: equal gaps, both stay slow */
-	m[0] = (struct sched_meas){ 0, 1, 10 };
-	m[1] = (struct sched_meas){ 1, 0, 10 };
-	m[2] = (struct sched_meas){ 0, 2, 10 };
-	m[3] = (struct sched_meas){ 2, 0, 10 };
-	m[4] = (struct sched_meas){ 1, 2, 5 };
-	m[5] = (struct sched_meas){ 2, 1, 5 };
-	m[6] = (struct sched_meas){ 3, 0, 2.5 };
-	m[7] = (struct sched_meas){ 0, 3, 2.5 };
-	m[8] = (struct sched_meas){ 3, 1, 2.5 };
-	m[9] = (struct sched_meas){ 1, 3, 2.5 };
-	assert_int_equal(sched_bw_classify(4, m, 10, 0, 0, &v), 0);
-	assert_int_equal(v.node[3], SCHED_NODE_SLOW);
+	m[0] = (struct cluster_bw_meas){ 0, 1, 10 };
+	m[1] = (struct cluster_bw_meas){ 1, 0, 10 };
+	m[2] = (struct cluster_bw_meas){ 0, 2, 10 };
+	m[3] = (struct cluster_bw_meas){ 2, 0, 10 };
+	m[4] = (struct cluster_bw_meas){ 1, 2, 5 };
+	m[5] = (struct cluster_bw_meas){ 2, 1, 5 };
+	m[6] = (struct cluster_bw_meas){ 3, 0, 2.5 };
+	m[7] = (struct cluster_bw_meas){ 0, 3, 2.5 };
+	m[8] = (struct cluster_bw_meas){ 3, 1, 2.5 };
+	m[9] = (struct cluster_bw_meas){ 1, 3, 2.5 };
+	assert_int_equal(cluster_bw_classify(4, m, 10, 0, 0, &v), 0);
+	assert_int_equal(v.node[3], CLUSTER_BW_NODE_SLOW);
 	for (int k = 0; k < v.nlinks; k++)
 		if (v.links[k].a == 1 && v.links[k].b == 2)
-			assert_int_equal(v.links[k].v, SCHED_LINK_SLOW);
-	sched_verdict_release(&v);
+			assert_int_equal(v.links[k].v, CLUSTER_BW_LINK_SLOW);
+	cluster_bw_verdict_release(&v);
 
 	/* two nodes, slow both ways: undecided, and no good node to test against */
-	m[0] = (struct sched_meas){ 0, 1, 0.095 };
-	m[1] = (struct sched_meas){ 1, 0, 0.095 };
-	assert_int_equal(sched_bw_classify(2, m, 2, 9.41, 0, &v), 0);
-	assert_int_equal(v.node[0], SCHED_NODE_SUSPECT);
-	assert_int_equal(v.node[1], SCHED_NODE_SUSPECT);
-	assert_int_equal(v.links[0].v, SCHED_LINK_UNKNOWN);
+	m[0] = (struct cluster_bw_meas){ 0, 1, 0.095 };
+	m[1] = (struct cluster_bw_meas){ 1, 0, 0.095 };
+	assert_int_equal(cluster_bw_classify(2, m, 2, 9.41, 0, &v), 0);
+	assert_int_equal(v.node[0], CLUSTER_BW_NODE_SUSPECT);
+	assert_int_equal(v.node[1], CLUSTER_BW_NODE_SUSPECT);
+	assert_int_equal(v.links[0].v, CLUSTER_BW_LINK_UNKNOWN);
 	assert_int_equal(v.known_good, -1);
 	assert_int_equal(sched_bw_suspects(&v, &sr), 0);
 	free(sr.flows);
 	fs = findings_new();
-	sched_bw_findings(&v, NULL, NULL, fs);
+	cluster_bw_findings(&v, NULL, NULL, fs);
 	assert_string_equal(fs->v[0]->id, "link.bw.slow_pair");
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* a suspect with one measured peer is re-tested against the known-good node */
-	m[0] = (struct sched_meas){ 0, 1, 9.4 };
-	m[1] = (struct sched_meas){ 1, 2, 9.4 };
-	m[2] = (struct sched_meas){ 2, 0, 9.4 };
-	m[3] = (struct sched_meas){ 3, 0, 0.5 };
-	assert_int_equal(sched_bw_classify(4, m, 4, 0, 0, &v), 0);
-	assert_int_equal(v.node[3], SCHED_NODE_SUSPECT);
+	m[0] = (struct cluster_bw_meas){ 0, 1, 9.4 };
+	m[1] = (struct cluster_bw_meas){ 1, 2, 9.4 };
+	m[2] = (struct cluster_bw_meas){ 2, 0, 9.4 };
+	m[3] = (struct cluster_bw_meas){ 3, 0, 0.5 };
+	assert_int_equal(cluster_bw_classify(4, m, 4, 0, 0, &v), 0);
+	assert_int_equal(v.node[3], CLUSTER_BW_NODE_SUSPECT);
 	assert_int_equal(sched_bw_suspects(&v, &sr), 2);
 	assert_int_equal(sr.flows[0].from, 3);
 	assert_true(sr.flows[0].to == 1 || sr.flows[0].to == 2);	/* not 0: its link is slow */
 	assert_int_equal(sr.flows[1].to, 3);
 	free(sr.flows);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* garbage in: rejected */
-	m[0] = (struct sched_meas){ 0, 0, 1 };
-	assert_int_equal(sched_bw_classify(4, m, 1, 0, 0, &v), -1);
-	m[0] = (struct sched_meas){ 0, 9, 1 };
-	assert_int_equal(sched_bw_classify(4, m, 1, 0, 0, &v), -1);
+	m[0] = (struct cluster_bw_meas){ 0, 0, 1 };
+	assert_int_equal(cluster_bw_classify(4, m, 1, 0, 0, &v), -1);
+	m[0] = (struct cluster_bw_meas){ 0, 9, 1 };
+	assert_int_equal(cluster_bw_classify(4, m, 1, 0, 0, &v), -1);
 }
 
 static double host5_contended(int from, int to)
@@ -388,7 +388,7 @@ static int count_warn(const struct findings *fs)
 }
 
 /* The retest rounds: each flow of v->retest once, at most cap per round, no node twice. */
-static int check_alone_rounds(const struct sched_verdict *v, int cap)
+static int check_alone_rounds(const struct cluster_bw_verdict *v, int cap)
 {
 	struct sched_bw_round *r;
 	int nr = sched_bw_alone_rounds(v, cap, &r), seen = 0;
@@ -411,10 +411,10 @@ static int check_alone_rounds(const struct sched_verdict *v, int cap)
 }
 
 /* Every flow of v->retest measured alone at gbps. */
-static int alone_at(const struct sched_verdict *v, double gbps, struct sched_meas *a)
+static int alone_at(const struct cluster_bw_verdict *v, double gbps, struct cluster_bw_meas *a)
 {
 	for (int i = 0; i < v->nretest; i++)
-		a[i] = (struct sched_meas){ v->retest[i].from, v->retest[i].to, gbps };
+		a[i] = (struct cluster_bw_meas){ v->retest[i].from, v->retest[i].to, gbps };
 	return v->nretest;
 }
 
@@ -423,9 +423,9 @@ static void same_host(void **state)
 	static const int one_host[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	static const int distinct[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	const char *names[] = { "n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7" };
-	struct sched_meas m[64], a[64];
-	struct sched_bw_input in = { .m = m, .host = one_host };
-	struct sched_verdict v;
+	struct cluster_bw_meas m[64], a[64];
+	struct cluster_bw_input in = { .m = m, .host = one_host };
+	struct cluster_bw_verdict v;
 	struct findings *fs;
 
 	(void)state;
@@ -434,27 +434,27 @@ static void same_host(void **state)
 	 * measured again alone (each of its directions once, never two flows of n5 together) ...
 	 */
 	in.nm = measure(8, host5_contended, m);
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
-	assert_int_equal(v.node[5], SCHED_NODE_SLOW);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.node[5], CLUSTER_BW_NODE_SLOW);
 	assert_true(v.nretest >= 4);
 	for (int i = 0; i < v.nretest; i++)
 		assert_true(v.retest[i].from == 5 || v.retest[i].to == 5);
 	assert_int_equal(check_alone_rounds(&v, 8), v.nretest);	/* n5 in every one */
 	in.nalone = alone_at(&v, 6.1, a);
 	in.alone = a;
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 	/* ... where it is fast: the host's CPUs, no slow host, one info that says so */
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	for (int i = 0; i < 8; i++)
-		assert_int_equal(v.node[i], SCHED_NODE_OK);
+		assert_int_equal(v.node[i], CLUSTER_BW_NODE_OK);
 	for (int k = 0; k < v.nlinks; k++) {
-		assert_int_equal(v.links[k].v, SCHED_LINK_OK);
+		assert_int_equal(v.links[k].v, CLUSTER_BW_LINK_OK);
 		assert_true(v.links[k].same_host);
 	}
 	assert_int_equal(v.nretest, 0);
 	assert_int_equal(v.ncleared, in.nalone);
 	fs = findings_new();
-	sched_bw_findings(&v, names, "eth1", fs);
+	cluster_bw_findings(&v, names, "eth1", fs);
 	assert_int_equal(fs->n, 1);
 	assert_int_equal(count_warn(fs), 0);
 	assert_string_equal(fs->v[0]->id, "link.bw.same_host");
@@ -463,52 +463,52 @@ static void same_host(void **state)
 	assert_int_equal((int)fs->v[0]->nevidence, v.ncleared);
 	assert_non_null(strstr(fs->v[0]->evidence[0], "6.100 alone"));
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* the same figures with n5 shaped (tbf in its namespace): slow alone too, still slow_host */
 	in.nalone = 0;
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	in.nalone = alone_at(&v, 0.095, a);
-	sched_verdict_release(&v);
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
-	assert_int_equal(v.node[5], SCHED_NODE_SLOW);
+	cluster_bw_verdict_release(&v);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
+	assert_int_equal(v.node[5], CLUSTER_BW_NODE_SLOW);
 	assert_int_equal(v.ncleared, 0);
 	assert_int_equal(v.nretest, 0);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(fs->n, 1);
 	assert_string_equal(fs->v[0]->id, "link.bw.slow_host");
 	assert_string_equal(fs->v[0]->node, "n5");
 	assert_non_null(strstr(fs->v[0]->why, "share one kernel"));
 	assert_non_null(strstr(fs->v[0]->evidence[0], "measured alone"));
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* a slow-looking pair inside one kernel, fast alone: no slow_link; slow alone: slow_link */
 	in.nm = measure(8, link23_slow, m);
 	in.nalone = 0;
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	assert_int_equal(v.nretest, 2);
 	in.nalone = alone_at(&v, 9.0, a);
-	sched_verdict_release(&v);
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	cluster_bw_verdict_release(&v);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(count_warn(fs), 0);
 	assert_int_equal(count_id(fs, "link.bw.same_host"), 1);
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 	a[0].gbps = a[1].gbps = 0.1;	/* a shaper on that pair */
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(fs->n, 1);
 	assert_string_equal(fs->v[0]->id, "link.bw.slow_link");
 	assert_string_equal(fs->v[0]->node, "n2");
 	assert_string_equal(fs->v[0]->peer, "n3");
 	assert_non_null(strstr(fs->v[0]->why, "stayed slow"));
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* a retest runs at most cap flows at once */
 	in.nm = measure(8, host5_contended, m);
@@ -516,10 +516,10 @@ static void same_host(void **state)
 		if (m[i].from == 1 || m[i].to == 1)
 			m[i].gbps = 0.9;
 	in.nalone = 0;
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	assert_true(check_alone_rounds(&v, 1) == v.nretest);
 	assert_true(check_alone_rounds(&v, 2) < v.nretest);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/*
 	 * Two machines, healthy: 30 Gbit/s inside each kernel, 9.4 between them. Against one
@@ -528,32 +528,32 @@ static void same_host(void **state)
 	in.nm = measure(8, two_hosts_rate, m);
 	in.host = two_hosts;
 	in.nalone = 0;
-	assert_int_equal(sched_bw_classify(8, m, in.nm, 0, 0, &v), 0);
+	assert_int_equal(cluster_bw_classify(8, m, in.nm, 0, 0, &v), 0);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_true(count_id(fs, "link.bw.slow_link") > 0);	/* what one reference says */
 	findings_free(fs);
-	sched_verdict_release(&v);
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	cluster_bw_verdict_release(&v);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	assert_int_equal(v.nretest, 0);
 	for (int k = 0; k < v.nlinks; k++) {
-		assert_int_equal(v.links[k].v, SCHED_LINK_OK);
+		assert_int_equal(v.links[k].v, CLUSTER_BW_LINK_OK);
 		assert_int_equal(v.links[k].same_host,
 				 two_hosts[v.links[k].a] == two_hosts[v.links[k].b]);
 		assert_float_equal(v.links[k].ref_gbps, v.links[k].same_host ? 30 : 9.4, 1e-9);
 	}
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(fs->n, 0);
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* ... with one slow link between the machines: still the warning, nothing measured alone */
 	in.nm = measure(8, two_hosts_link15, m);
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	assert_int_equal(v.nretest, 0);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(fs->n, 1);
 	assert_string_equal(fs->v[0]->id, "link.bw.slow_link");
 	assert_int_equal(fs->v[0]->sev, SEV_WARN);
@@ -562,42 +562,42 @@ static void same_host(void **state)
 	assert_non_null(strstr(fs->v[0]->title, "reach 9.40"));
 	assert_non_null(strstr(fs->v[0]->why, "switch port"));
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 	/* a figure "measured alone" between machines changes nothing: only one kernel's are retests */
-	a[0] = (struct sched_meas){ 1, 5, 9.4 };
-	a[1] = (struct sched_meas){ 5, 1, 9.4 };
+	a[0] = (struct cluster_bw_meas){ 1, 5, 9.4 };
+	a[1] = (struct cluster_bw_meas){ 5, 1, 9.4 };
 	in.alone = a;
 	in.nalone = 2;
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	assert_int_equal(v.ncleared, 0);
 	for (int k = 0; k < v.nlinks; k++)
 		if (v.links[k].a == 1 && v.links[k].b == 5)
-			assert_int_equal(v.links[k].v, SCHED_LINK_SLOW);
-	sched_verdict_release(&v);
+			assert_int_equal(v.links[k].v, CLUSTER_BW_LINK_SLOW);
+	cluster_bw_verdict_release(&v);
 
 	/* a slow host among separate machines: slow_host, no retest */
 	in.nm = measure(8, host5_capped, m);
 	in.host = distinct;
 	in.nalone = 0;
-	assert_int_equal(sched_bw_judge(8, &in, &v), 0);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), 0);
 	assert_int_equal(v.nretest, 0);
-	assert_int_equal(v.node[5], SCHED_NODE_SLOW);
+	assert_int_equal(v.node[5], CLUSTER_BW_NODE_SLOW);
 	fs = findings_new();
-	sched_bw_findings(&v, names, NULL, fs);
+	cluster_bw_findings(&v, names, NULL, fs);
 	assert_int_equal(fs->n, 1);
 	assert_string_equal(fs->v[0]->id, "link.bw.slow_host");
 	assert_string_equal(fs->v[0]->node, "n5");
 	assert_non_null(strstr(fs->v[0]->why, "its NIC"));
 	findings_free(fs);
-	sched_verdict_release(&v);
+	cluster_bw_verdict_release(&v);
 
 	/* garbage among the retests: rejected */
-	a[0] = (struct sched_meas){ 3, 3, 1 };
+	a[0] = (struct cluster_bw_meas){ 3, 3, 1 };
 	in.alone = a;
 	in.nalone = 1;
-	assert_int_equal(sched_bw_judge(8, &in, &v), -1);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), -1);
 	in.nalone = -1;
-	assert_int_equal(sched_bw_judge(8, &in, &v), -1);
+	assert_int_equal(cluster_bw_judge(8, &in, &v), -1);
 }
 
 int main(void)

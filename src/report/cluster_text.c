@@ -1,0 +1,159 @@
+/*
+ * A cluster report (cluster/run.h's document, the master's or a node's own) as lines for people:
+ * the nodes, each link test's measurement, how the link tests settled each node's own checks,
+ * the timings. It reads the document only (a worker prints the one the master sent, so every
+ * member is checked before use); the findings are render.c's.
+ */
+#include "report/cluster_text.h"
+
+#include <string.h>
+
+#include "finding.h"
+#include "link/link.h"
+#include "report/link_text.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define CLUSTER_TEXT_LINKS 24	/* more link tests than this are listed with --verbose only */
+
+
+/* A member's string, "?" when the (peer's) report has none there. */
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "?";
+}
+
+/* Counts a settled[] array's verdicts. */
+static void settled_counts(const json_t *st, size_t c[3])
+{
+	json_t *e;
+	size_t k;
+
+	c[0] = c[1] = c[2] = 0;
+	json_array_foreach(st, k, e) {
+		const char *v = json_string_value(json_object_get(e, "verdict"));
+
+		if (!v)
+			continue;
+		c[!strcmp(v, "confirmed") ? 0 : !strcmp(v, "withdrawn") ? 1 : 2]++;
+	}
+}
+
+/*
+ * Per node: what the link tests made of its own guesses, and the confirmed ones (the unsettled
+ * too with --verbose). Withdrawn ones are not shown: the measurement disproved them.
+ */
+static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb)
+{
+	json_t *n;
+	size_t i, errors = 0;
+	int head = 0;
+
+	json_array_foreach(nodes, i, n) {
+		json_t *st = json_object_get(n, "settled"), *e;
+		struct findings *fs = findings_new();
+		size_t c[3], k, ne, nw, ni;
+		char buf[256];
+
+		if (!json_object_get(n, "findings") ||
+		    findings_from_json(fs, json_object_get(n, "findings"), buf, sizeof(buf)) < 0) {
+			findings_free(fs);
+			continue;
+		}
+		if (!head++)
+			strbuf_addstr(sb, "\nnode checks ('ncclcheck node' on each node), settled by the "
+				      "link tests:\n");
+		settled_counts(st, c);
+		ne = findings_count(fs, SEV_ERROR);
+		nw = findings_count(fs, SEV_WARN);
+		ni = findings_count(fs, SEV_INFO);
+		strbuf_addf(sb, "  %-20s ", jstr(n, "name"));
+		if (st)
+			strbuf_addf(sb, "%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
+				    "left: ", c[0], c[1], c[2]);
+		else
+			strbuf_addstr(sb, "not settled (the link tests did not finish): ");
+		strbuf_addf(sb, "%zu error%s, %zu warning%s, %zu note%s\n", ne, ne == 1 ? "" : "s",
+			    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
+		json_array_foreach(st, k, e) {
+			const char *v = json_string_value(json_object_get(e, "verdict"));
+
+			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
+				continue;
+			errors += !strcmp(v, "confirmed") &&
+				  !strcmp(jstr(e, "severity"), "error");
+			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
+				    jstr(e, "severity"),
+				    jstr(e, "id"),
+				    jstr(e, "title"),
+				    !strcmp(v, "confirmed") ? "measured" : "why not",
+				    jstr(e, "evidence"));
+		}
+		findings_free(fs);
+	}
+	if (errors)
+		strbuf_addf(sb, "  (%zu confirmed error%s: measured failures, counted in the exit "
+			    "code)\n", errors, errors == 1 ? "" : "s");
+}
+
+void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
+{
+	json_t *nodes = json_object_get(report, "nodes"), *links = json_object_get(report, "links");
+	json_t *n, *l;
+	size_t i;
+
+	if (json_array_size(nodes)) {
+		strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
+		json_array_foreach(nodes, i, n)
+			strbuf_addf(sb, "%s %s", i ? "," : ":",
+				    json_string_value(json_object_get(n, "name")));
+		strbuf_addch(sb, '\n');
+	}
+	if (!verbose && json_array_size(links) > CLUSTER_TEXT_LINKS) {
+		strbuf_addf(sb, "\n%zu link tests (each one is a finding below; --verbose lists the "
+			    "measurements)\n", json_array_size(links));
+		links = NULL;
+	}
+	if (json_array_size(links))
+		strbuf_addstr(sb, "\nlinks (peer -> target address over the target's interface):\n");
+	json_array_foreach(links, i, l) {
+		struct link_result r;
+		struct err e = ERR_INIT;
+		const char *err = json_string_value(json_object_get(l, "error"));
+
+		strbuf_addf(sb, "  %-5s %s -> %s %s: ", json_string_value(json_object_get(l, "test")),
+			    json_string_value(json_object_get(l, "peer_name")),
+			    json_string_value(json_object_get(l, "target_name")),
+			    json_string_value(json_object_get(l, "ifname")));
+		if (err) {
+			strbuf_addf(sb, "could not run: %s\n", err);
+			continue;
+		}
+		if (link_result_from_json(json_object_get(l, "result"), &r, &e) < 0) {
+			strbuf_addf(sb, "(unreadable result: %s)\n", e.msg);
+			continue;
+		}
+		link_result_text(&r, sb);
+		strbuf_addch(sb, '\n');
+		link_result_release(&r);
+	}
+	node_checks_text(nodes, verbose, sb);
+	{
+		json_t *t = json_object_get(report, "timings_ms");
+
+		static const char *const keys[] = { "probe", "join", "links", "total" };
+		const char *sep = "\n";
+
+		for (size_t k = 0; t && k < ARRAY_SIZE(keys); k++) {
+			if (!json_is_integer(json_object_get(t, keys[k])))
+				continue;
+			strbuf_addf(sb, "%s%s %lld ms", sep, keys[k], jpath_int(t, keys[k], -1));
+			sep = ", ";
+		}
+		if (t)
+			strbuf_addch(sb, '\n');
+	}
+}

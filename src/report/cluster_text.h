@@ -1,0 +1,15 @@
+/* The cluster report as text: see cluster_text.c. */
+#ifndef NCCLCHECK_REPORT_CLUSTER_TEXT_H
+#define NCCLCHECK_REPORT_CLUSTER_TEXT_H
+
+#include <jansson.h>
+
+struct strbuf;
+
+/*
+ * The report as lines for people (everything but the findings, which render_findings_text
+ * shows); the measurement of every link test when verbose or when there are few.
+ */
+void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb);
+
+#endif
