@@ -8,8 +8,8 @@
 # 3. the master is told another node count than the workers: every node exits 3, same sentence.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nclho1
-lab_use $P
+lab_use ho
+P=$LAB_PREFIX
 ms() { date +%s%3N; }
 
 out=$("$NCCLCHECK" lab up --nodes 3 --scenario healthy --prefix $P 2>&1); expect_rc 0 $? "lab up"

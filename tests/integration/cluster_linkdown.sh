@@ -5,8 +5,8 @@
 # down is named by the master itself while the workers name the master. Every node exits 3.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
-P=nclld1
-lab_use $P
+lab_use ld
+P=$LAB_PREFIX
 ms() { date +%s%3N; }
 
 out=$("$NCCLCHECK" lab up --nodes 3 --scenario healthy --prefix $P 2>&1); expect_rc 0 $? "lab up"

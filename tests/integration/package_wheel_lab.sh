@@ -10,10 +10,10 @@ set -u
 /usr/bin/python3 -c 'import venv, ensurepip' 2>/dev/null ||
 	{ echo "SKIP: /usr/bin/python3 has no venv/ensurepip (python3-venv)"; exit 77; }
 portable_artefacts
-lab_use nclpk
+lab_use pk
 
 W=$LAB_TMP/v0/bin/ncclcheck
-out=$("$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix nclpk 2>&1); rc=$?
+out=$("$NCCLCHECK" lab up --nodes 2 --scenario healthy --prefix $LAB_PREFIX 2>&1); rc=$?
 expect_rc 0 $rc "lab up healthy"
 for i in 0 1; do
 	out=$(lx "n$i" /usr/bin/python3 -m venv "$LAB_TMP/v$i" 2>&1 &&
@@ -21,7 +21,7 @@ for i in 0 1; do
 	expect_rc 0 $? "node n$i: venv and pip install --no-index of the wheel $out"
 done
 
-out=$(env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$W" lab exec nclpk-n0 -- ncclcheck --version 2>&1); rc=$?
+out=$(env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$W" lab exec $LAB_PREFIX-n0 -- ncclcheck --version 2>&1); rc=$?
 expect_rc 0 $rc "lab exec n0 -- ncclcheck with none on PATH"
 expect_match "$out" "^$("$W" --version)\$" "it ran the binary that ran lab exec"
 
@@ -30,11 +30,11 @@ expect_match "$out" "^$("$W" --version)\$" "it ran the binary that ran lab exec"
 pair() {
 	local c0=$1 a0=$2 c1=$3 a1=$4 w; shift 4
 	# shellcheck disable=SC2086
-	( timeout 60 "$W" lab exec nclpk-n1 -- $c1 cluster --no-python $a1 "$@" \
+	( timeout 60 "$W" lab exec $LAB_PREFIX-n1 -- $c1 cluster --no-python $a1 "$@" \
 		>"$LAB_TMP/n1.out" 2>"$LAB_TMP/n1.err"; echo $? >"$LAB_TMP/n1.rc" ) &
 	w=$!
 	# shellcheck disable=SC2086
-	timeout 60 "$W" lab exec nclpk-n0 -- $c0 cluster --no-python $a0 "$@" \
+	timeout 60 "$W" lab exec $LAB_PREFIX-n0 -- $c0 cluster --no-python $a0 "$@" \
 		>"$LAB_TMP/n0.out" 2>"$LAB_TMP/n0.err"
 	echo $? >"$LAB_TMP/n0.rc"
 	wait $w
@@ -48,7 +48,7 @@ light="--no-ports --no-bw --token-file $LAB_TMP/token"
 pair "$W" "" "$LAB_TMP/v1/bin/python -m ncclcheck" "" $light
 for i in 0 1; do
 	expect_rc 0 "$(cat "$LAB_TMP/n$i.rc")" "cluster from the wheel on n$i: $(tail -n 5 "$LAB_TMP/n$i.err")"
-	expect_match "$(cat "$LAB_TMP/n$i.out")" "cluster: 2 nodes: nclpk-n0, nclpk-n1" "n$i's report names both nodes"
+	expect_match "$(cat "$LAB_TMP/n$i.out")" "cluster: 2 nodes: $LAB_PREFIX-n0, $LAB_PREFIX-n1" "n$i's report names both nodes"
 	expect_match "$(cat "$LAB_TMP/n$i.out")" "0 errors," "n$i: the healthy verdict"
 done
 # the portable build's in-tree HMAC and the distribution build's OpenSSL one accept each other
