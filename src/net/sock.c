@@ -635,12 +635,14 @@ int net_local_port(int fd)
 	return -1;
 }
 
-int net_peer_name(int fd, char *buf, size_t len, int with_port)
+/* The peer's (getpeername) or our own (getsockname) address of fd, as text; "?" when none. */
+static int sock_name(int fd, int (*get)(int, struct sockaddr *, socklen_t *), char *buf,
+		     size_t len, int with_port)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 
-	if (getpeername(fd, (struct sockaddr *)&ss, &sl) < 0) {
+	if (get(fd, (struct sockaddr *)&ss, &sl) < 0) {
 		snprintf(buf, len, "?");
 		return -1;
 	}
@@ -648,17 +650,14 @@ int net_peer_name(int fd, char *buf, size_t len, int with_port)
 	return 0;
 }
 
+int net_peer_name(int fd, char *buf, size_t len, int with_port)
+{
+	return sock_name(fd, getpeername, buf, len, with_port);
+}
+
 int net_local_name(int fd, char *buf, size_t len, int with_port)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
-		snprintf(buf, len, "?");
-		return -1;
-	}
-	fmt_addr((struct sockaddr *)&ss, buf, len, with_port);
-	return 0;
+	return sock_name(fd, getsockname, buf, len, with_port);
 }
 
 /* The inode of a LISTEN (st 0A) socket on `port` in one /proc/net/tcp* table, or 0. */
