@@ -87,20 +87,30 @@ static const char *assigned(const char *p, const char *end)
 	return p < end ? p : NULL;
 }
 
-static void set_env(struct scan *x, const char *name, const char *p, const char *end, struct loc l)
+/*
+ * The first echo of a name wins, but NCCL's own ("set by environment to") replaces what a shell
+ * or launcher line said: it is what the process really read.
+ */
+static void set_env(struct scan *x, const char *name, const char *p, const char *end, struct loc l,
+		    char src)
 {
 	struct run_obs *o = &x->obs;
-	struct env_obs *ev;
+	struct env_obs *ev = NULL;
 	size_t n;
 
 	for (int i = 0; i < o->nenv; i++)
-		if (!strcmp(o->env[i].name, name))
-			return;	/* the first echo wins */
-	if (o->nenv >= OBS_MAX_ENV)
+		if (!strcmp(o->env[i].name, name)) {
+			if (o->env[i].src != 'S' || src != 'N')
+				return;
+			ev = &o->env[i];
+		}
+	if (!ev && o->nenv >= OBS_MAX_ENV)
 		return;
-	ev = &o->env[o->nenv++];
+	if (!ev)
+		ev = &o->env[o->nenv++];
+	ev->src = src;
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
-	xt_take(p, end, " \t", ev->value, sizeof(ev->value));
+	xt_take(p, end, " \t\"'", ev->value, sizeof(ev->value));
 	n = strlen(ev->value);
 	if (n && ev->value[n - 1] == '.')
 		ev->value[n - 1] = '\0';
@@ -412,13 +422,40 @@ static void ex_env(struct lctx *c, const char *p, const char *a)
 		return;
 	memcpy(name, n0, (size_t)(a - n0));
 	name[a - n0] = '\0';
-	set_env(c->x, name, p, END(c), c->loc);
+	set_env(c->x, name, p, END(c), c->loc, 'N');
 }
 
 static void ex_env_ifname(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
-	set_env(c->x, "NCCL_SOCKET_IFNAME", p, END(c), c->loc);
+	set_env(c->x, "NCCL_SOCKET_IFNAME", p, END(c), c->loc, 'N');
+}
+
+/*
+ * A setting written as an assignment: "export NCCL_IB_HCA=mlx5", mpirun's "-x NCCL_PROTO=LL128",
+ * a line of /etc/nccl.conf, "NCCL_SOCKET_IFNAME==eth0" (the value keeps its own '=' or '^').
+ * A sentence's "it works with NCCL_P2P_DISABLE=1" counts too (the reporter ran with it); an
+ * NCCL echo of the same name replaces it.
+ */
+static void ex_env_assign(struct lctx *c, const char *p, const char *a)
+{
+	const char *b = BODY(c), *end = END(c), *q = p;
+	char name[48];
+
+	if (a > b && (isalnum((unsigned char)a[-1]) || a[-1] == '_' || a[-1] == '$' || a[-1] == '{'))
+		return;	/* TORCH_NCCL_..., $NCCL_X, ${NCCL_X} */
+	while (q < end && (isupper((unsigned char)*q) || xt_digit(*q) || *q == '_'))
+		q++;
+	if (q >= end - 1 || *q != '=' || (size_t)(q - a) >= sizeof(name) || q == p)
+		return;
+	memcpy(name, a, (size_t)(q - a));
+	name[q - a] = '\0';
+	q++;
+	while (q < end && (*q == '"' || *q == '\''))
+		q++;
+	if (q >= end || *q == ' ' || *q == '$' || *q == '<')
+		return;	/* empty, or a placeholder */
+	set_env(c->x, name, q, end, c->loc, 'S');
 }
 
 /* ---- interface listings: ifconfig, ip addr, ip -o addr ----------------------------------------- */
@@ -873,6 +910,8 @@ static const struct extractor {
 	{ .anchor = "Hang", .fn = ex_hang },
 	{ .anchor = "deadlock", .fn = ex_hang },
 	{ .anchor = "freez", .fn = ex_hang },
+	{ .anchor = " stuck", .fn = ex_hang },
+	{ .anchor = " wedge", .fn = ex_hang },
 	{ .anchor = "NCCL_P2P_DISABLE=", .fn = ex_p2p_off },
 	{ .anchor = "CANNOT Access Peer", .fn = ex_peer_cannot },
 	{ .anchor = "ACSCtl", .fn = ex_acs },
@@ -887,6 +926,7 @@ static const struct extractor {
 	{ .anchor = "trying to connect to (", .fn = ex_c10d_target },
 	{ .anchor = "by environment to ", .fn = ex_env },
 	{ .anchor = "NCCL_SOCKET_IFNAME set to ", .fn = ex_env_ifname },
+	{ .anchor = "NCCL_", .fn = ex_env_assign },
 	{ .anchor = "flags=", .fn = ex_ifconfig_flags },
 	{ .anchor = "<BROADCAST", .fn = ex_iplink },
 	{ .anchor = "<LOOPBACK", .fn = ex_iplink },

@@ -115,6 +115,7 @@ struct env_obs {
 	char name[48];
 	char value[96];
 	struct loc loc;
+	char src;		/* 'N' NCCL's own echo; 'S' a shell, launcher or nccl.conf assignment */
 };
 
 struct run_obs {

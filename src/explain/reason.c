@@ -472,6 +472,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 
 	sig_findings(&r);
 	rule_ifname_nomatch(&r);
+	rule_ifname_excludes(&r);
 	rule_wrong_interface(&r);
 	rule_socket_bridges(&r);
 	for (size_t i = r.first; i < fs->n; i++) {

@@ -87,6 +87,7 @@ int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *add
 
 void rule_wrong_interface(struct rs *r);
 void rule_ifname_nomatch(struct rs *r);
+void rule_ifname_excludes(struct rs *r);
 void rule_version_mismatch(struct rs *r);
 void rule_missing_ranks(struct rs *r);
 void rule_init_progress(struct rs *r, int net_diag);

@@ -109,6 +109,46 @@ void rule_wrong_interface(struct rs *r)
 	free(flag);
 }
 
+/*
+ * NCCL's reading of NCCL_SOCKET_IFNAME (misc/utils.cc, matchIfList): a leading '^' excludes what
+ * the list matches, then a leading '=' makes every entry an exact name, otherwise an entry is a
+ * prefix; entries are comma-separated and may carry ":port". 1 when the list names `ifname`.
+ */
+static int ifname_listed(const char *filter, const char *ifname, int *exclude)
+{
+	int exact;
+
+	*exclude = *filter == '^';
+	filter += *exclude;
+	exact = *filter == '=';
+	filter += exact;
+	while (*filter) {
+		size_t n = strcspn(filter, ",:");
+		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, filter, n))
+			return 1;
+		filter += n;
+		filter += strcspn(filter, ",");
+		filter += *filter == ',';
+	}
+	return 0;
+}
+
+/* The one interface of the log that another node could reach (not lo, a bridge or link-local). */
+static const char *only_routable_iface(const struct run_obs *x)
+{
+	const char *pick = NULL;
+
+	for (int i = 0; i < x->nifs; i++) {
+		enum aclass c = aclass_of(x->ifs[i].ifname, x->ifs[i].addr);
+		if (c != A_PRIVATE && c != A_PUBLIC)
+			continue;
+		if (pick && strcmp(pick, x->ifs[i].ifname))
+			return NULL;
+		pick = x->ifs[i].ifname;
+	}
+	return pick;
+}
+
 void rule_ifname_nomatch(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -118,6 +158,8 @@ void rule_ifname_nomatch(struct rs *r)
 	size_t parts[OBS_SIG_STREAMS], np;
 	struct finding *d;
 	struct strbuf seen = STRBUF_INIT;
+	const char *exact_named = NULL, *only = only_routable_iface(x);
+	int exclude;
 
 	if (!ev || !g)
 		return;
@@ -128,12 +170,28 @@ void rule_ifname_nomatch(struct rs *r)
 		if (!h->count)
 			return;
 	}
+	/* '=name' naming an interface the log shows, yet nothing matched: this NCCL took the '='
+	 * as part of the name (a doubled '=' from a defaults file, or a build without exact match) */
+	if (ev->value[0] == '=')
+		for (int i = 0; i < x->nifs && !exact_named; i++)
+			if (ifname_listed(ev->value, x->ifs[i].ifname, &exclude))
+				exact_named = x->ifs[i].ifname;
 	d = rs_add(r, "explain.net.ifname_nomatch", SEV_ERROR, CONF_HIGH, 200);
-	rs_title(d, "NCCL_SOCKET_IFNAME=%s matches no interface that is up", ev->value);
+	if (exact_named)
+		rs_title(d, "NCCL_SOCKET_IFNAME=%s matched no interface although %s exists: the '=' "
+			   "(exact match) was not honoured", ev->value, exact_named);
+	else
+		rs_title(d, "NCCL_SOCKET_IFNAME=%s matches no interface that is up", ev->value);
 	rs_sig_parts(r, h, parts, &np);
 	rs_parts(r, d, parts, np);
-	if (r->suggest_if[0] || x->master[0]) {
+	if (exact_named) {
+		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s   # without the '=': a prefix that every NCCL "
+			 "release matches", exact_named);
+	} else if (r->suggest_if[0] || x->master[0]) {
 		rs_fix_ifname(r, d);
+	} else if (only) {
+		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s   # the only interface this log shows that "
+			 "another node can reach; check it is the same network on every node", only);
 	} else {
 		rs_fix(d, "ip -o -4 addr show   # pick the interface with the address the other nodes reach");
 		rs_fix(d, "export NCCL_SOCKET_IFNAME=<that name>   # a prefix (eth) matches eth0, eth1...; '=eth1' matches exactly");
@@ -148,6 +206,46 @@ void rule_ifname_nomatch(struct rs *r)
 	for (int k = 0; k < h->nev; k++)
 		rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);
 	strbuf_release(&seen);
+}
+
+/*
+ * NCCL_SOCKET_IFNAME replaces NCCL's default filter ("^docker,lo"): an exclusion list that does
+ * not name lo leaves loopback eligible, and lo comes first in the kernel's interface list, so
+ * every rank bootstraps on 127.0.0.1 and a job across nodes hangs at init (NCCL's environment
+ * documentation: the default is "^docker,lo"). Said when the job spans nodes or hangs and no
+ * bootstrap line shows another interface chosen.
+ */
+void rule_ifname_excludes(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
+	int exclude, multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	struct finding *d;
+
+	if (!ev || ev->value[0] != '^' || ifname_listed(ev->value, "lo", &exclude))
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		multi |= m->nnodes > 1;
+		stuck |= m->init_start.line && !m->init_complete.line;
+		if (m->boot_loc.line && aclass_of(m->boot_if, m->boot_addr) != A_LOOPBACK)
+			chose_other = 1;
+	}
+	if (chose_other || !(multi || stuck || x->hang_loc.line || x->peer_lines))
+		return;
+	d = rs_add(r, "net.ifname.lo_eligible", SEV_ERROR, CONF_MEDIUM, 120);
+	rs_title(d, "NCCL_SOCKET_IFNAME=%s excludes some interfaces but not lo: NCCL can bootstrap "
+		   "on loopback, which other nodes cannot reach", ev->value);
+	rs_fix(d, "export NCCL_SOCKET_IFNAME=%s,lo   # keep loopback out, as NCCL's own default (^docker,lo) does",
+	       ev->value);
+	rs_fix(d, "unset NCCL_SOCKET_IFNAME   # or let NCCL's default filter apply, or name the one interface the nodes share");
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "Medium confidence: a value of NCCL_SOCKET_IFNAME replaces NCCL's default filter, "
+		 "which excludes docker* and lo; with '^' and no lo, loopback is eligible and comes first "
+		 "on Linux, so ranks advertise 127.0.0.1 and the job hangs at init. An NCCL_DEBUG=INFO "
+		 "'Bootstrap : Using lo' line confirms it.");
+	rs_at(r, d, ev->loc, "NCCL_SOCKET_IFNAME", ev->value);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
 }
 
 /*
