@@ -548,6 +548,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
 	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
 		     "output." },
+	{ .id = "explain.launch.node_rank_c10d", .sev = SEV_ERROR,
+	  .summary = "torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
+		     "names each node itself as the endpoint." },
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes were given different MASTER_ADDR values." },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,

@@ -437,16 +437,16 @@ static void ex_env_ifname(struct lctx *c, const char *p, const char *a)
  * A sentence's "it works with NCCL_P2P_DISABLE=1" counts too (the reporter ran with it); an
  * NCCL echo of the same name replaces it.
  */
-static void ex_env_assign(struct lctx *c, const char *p, const char *a)
+static void env_assign_at(struct lctx *c, const char *a)
 {
-	const char *b = BODY(c), *end = END(c), *q = p;
+	const char *b = BODY(c), *end = END(c), *q = a + 5;
 	char name[48];
 
 	if (a > b && (isalnum((unsigned char)a[-1]) || a[-1] == '_' || a[-1] == '$' || a[-1] == '{'))
 		return;	/* TORCH_NCCL_..., $NCCL_X, ${NCCL_X} */
 	while (q < end && (isupper((unsigned char)*q) || xt_digit(*q) || *q == '_'))
 		q++;
-	if (q >= end - 1 || *q != '=' || (size_t)(q - a) >= sizeof(name) || q == p)
+	if (q >= end - 1 || *q != '=' || (size_t)(q - a) >= sizeof(name) || q == a + 5)
 		return;
 	memcpy(name, a, (size_t)(q - a));
 	name[q - a] = '\0';
@@ -456,6 +456,13 @@ static void ex_env_assign(struct lctx *c, const char *p, const char *a)
 	if (q >= end || *q == ' ' || *q == '$' || *q == '<')
 		return;	/* empty, or a placeholder */
 	set_env(c->x, name, q, end, c->loc, 'S');
+}
+
+/* the matcher reports an anchor once per line: a launch line sets several */
+static void ex_env_assign(struct lctx *c, const char *p, const char *a)
+{
+	for (; a; a = xt_find(p, END(c), "NCCL_"), p = a ? a + 5 : p)
+		env_assign_at(c, a);
 }
 
 /* ---- interface listings: ifconfig, ip addr, ip -o addr ----------------------------------------- */
@@ -643,6 +650,18 @@ static void ex_nt_header(struct lctx *c, const char *p, const char *a)
 		c->x->obs.nt_header_loc = c->loc;
 }
 
+/* nccl-tests' footer "Out of bounds values : 2 FAILED" (0 OK): elements that were wrong */
+static void ex_nt_oob(struct lctx *c, const char *p, const char *a)
+{
+	long n = xt_num_after(p, END(c), ":");
+
+	(void)a;
+	if (n > 0 && xt_find(p, END(c), "FAILED") && !c->x->obs.nt_oob_loc.line) {
+		c->x->obs.nt_oob = n;
+		c->x->obs.nt_oob_loc = c->loc;
+	}
+}
+
 static void ex_nt_done(struct lctx *c, const char *p, const char *a)
 {
 	(void)p;
@@ -700,6 +719,50 @@ static void ex_mpirun(struct lctx *c, const char *p, const char *a)
 	}
 	if (perf && (q = xt_find(perf, end, " -g ")))
 		nt_gpus(c, number_at(q + 4, end));
+}
+
+/* The value of a command-line flag "--name=v" or "--name v" in [p, end), or "" (both spellings
+ * of a torchrun flag: "-" and "_"). */
+static void flag_value(const char *p, const char *end, const char *name, char *out, size_t cap)
+{
+	char alt[40];
+	const char *q = NULL;
+	size_t n = strlen(name);
+
+	snprintf(alt, sizeof(alt), "%s", name);
+	for (char *u = alt + 2; *u; u++)
+		*u = *u == '-' ? '_' : *u;
+	out[0] = '\0';
+	for (const char *w = p; w < end && !q; w++) {
+		if (w[0] != '-' || w[1] != '-' || (size_t)(end - w) <= n + 1 || (w > p && w[-1] != ' '))
+			continue;
+		if ((!memcmp(w, name, n) || !memcmp(w, alt, n)) && (w[n] == '=' || w[n] == ' '))
+			q = w + n + 1;
+	}
+	if (q)
+		xt_take(q, end, " \t\"'", out, cap);
+}
+
+/* "torchrun --nnodes=2 --node-rank=0 --rdzv-backend=c10d --rdzv-endpoint=host:29400 ..." */
+static void ex_torchrun(struct lctx *c, const char *p, const char *a)
+{
+	struct torchrun_obs *t = &c->x->obs.tr;
+	const char *end = END(c);
+	char rank[16];
+
+	(void)a;
+	flag_value(p, end, "--node-rank", rank, sizeof(rank));
+	if (rank[0]) {
+		t->same_rank |= t->node_ranks && !strcmp(rank, t->node_rank);
+		t->node_ranks++;
+	}
+	if (t->lines++)
+		return;
+	t->loc = c->loc;
+	snprintf(t->node_rank, sizeof(t->node_rank), "%s", rank);
+	flag_value(p, end, "--nnodes", t->nnodes, sizeof(t->nnodes));
+	flag_value(p, end, "--rdzv-backend", t->backend, sizeof(t->backend));
+	flag_value(p, end, "--rdzv-endpoint", t->endpoint, sizeof(t->endpoint));
 }
 
 static void ex_ras(struct lctx *c, const char *p, const char *a)
@@ -898,9 +961,12 @@ static const struct extractor {
 	{ .anchor = " Pid ", .fn = ex_nt_device },
 	{ .anchor = "(elements)", .fn = ex_nt_header },
 	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
+	{ .anchor = "Out of bounds values", .fn = ex_nt_oob },
 	{ .anchor = "nGpus ", .fn = ex_nt_ngpus },
 	{ .anchor = "nvidia-nccl-cu", .fn = ex_pip_pin },
 	{ .anchor = "mpirun ", .fn = ex_mpirun },
+	{ .anchor = "torchrun ", .fn = ex_torchrun },
+	{ .anchor = "torch.distributed.run ", .fn = ex_torchrun },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
 	{ .anchor = "CPU Affinity", .fn = ex_topo_header },
 	{ .anchor = " X ", .fn = ex_topo_row },

@@ -148,8 +148,17 @@ struct run_obs {
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
 	int nt_done_count;		/* "Avg bus bandwidth" summaries: one per independent run */
+	long nt_oob;			/* "Out of bounds values : N FAILED": results that were wrong */
+	struct loc nt_oob_loc;
 	int nt_gpus;			/* GPUs per process: nccl-tests' -g N or its "nGpus N" header */
 	struct loc nt_gpus_loc;
+	/* torchrun's (or torch.distributed.run's) command line, the first one seen: its flags as
+	 * written ("" absent); node ranks counts the lines that gave --node-rank */
+	struct torchrun_obs {
+		char nnodes[16], node_rank[16], backend[16], endpoint[64];
+		int lines, node_ranks, same_rank;	/* same_rank: two lines gave one --node-rank */
+		struct loc loc;
+	} tr;
 	int launch_np;			/* mpirun -np/-n N */
 	struct loc launch_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */

@@ -1141,3 +1141,84 @@ void rule_common_peer(struct rs *r)
 		 (unsigned long long)x->peer_lines, pe->addr);
 	rs_at(r, d, pe->loc, "first failure naming it", NULL);
 }
+
+/*
+ * torchrun's two ways to form a job mixed on one command line: --node-rank belongs to the static
+ * launch (--master-addr/--master-port, a distinct rank typed on every node), --rdzv-backend=c10d
+ * to the dynamic one, where the rendezvous at --rdzv-endpoint hands out node ranks and every node
+ * must name the same endpoint. A job across nodes started with both, or with an endpoint each
+ * node expands to itself ($(hostname), localhost), waits at startup for nodes that joined another
+ * rendezvous (torch.distributed.run's documentation; NVIDIA/nvidia-resiliency-ext#142, where
+ * dropping --node-rank ended the hang).
+ */
+void rule_torchrun_rdzv(struct rs *r)
+{
+	const struct torchrun_obs *t = &r->x->tr;
+	const char *colon = strchr(t->nnodes, ':');
+	int nn = atoi(colon ? colon + 1 : t->nnodes);
+	int dynamic = t->backend[0] && strcmp(t->backend, "static");
+	int self = !strncmp(t->endpoint, "$(hostname", 10) || !strncmp(t->endpoint, "`hostname", 9) ||
+		   !strncmp(t->endpoint, "localhost", 9) || !strncmp(t->endpoint, "127.", 4);
+	int hang = r->x->hang_loc.line != 0 || emitted(r, "explain.init.stuck");
+	enum confidence conf = hang || self ? CONF_MEDIUM : CONF_LOW;
+	struct finding *d;
+
+	if (!t->lines || nn < 2 || !dynamic || !(t->node_rank[0] || self))
+		return;
+	d = rs_add(r, "explain.launch.node_rank_c10d", SEV_ERROR, conf, conf == CONF_LOW ? -100 : 100);
+	if (t->node_rank[0])
+		rs_title(d, "torchrun mixes --node-rank=%s (the static launch) with --rdzv-backend=%s "
+			   "across %d nodes%s", t->node_rank, t->backend, nn,
+			   self ? ", and every node names itself as --rdzv-endpoint" : "");
+	else
+		rs_title(d, "torchrun's --rdzv-endpoint=%s is each node itself: the %d nodes of "
+			   "--rdzv-backend=%s never meet", t->endpoint, nn, t->backend);
+	rs_fix(d, "torchrun --nnodes=%s --rdzv-backend=%s --rdzv-endpoint=<node 0's address>:29400 "
+	       "--rdzv-id=<job id> ...   # the same line on every node, without --node-rank: the "
+	       "rendezvous assigns node ranks", t->nnodes, t->backend);
+	rs_fix(d, "torchrun --nnodes=%s --node-rank=<0..%d, one per node> --master-addr=<node 0's "
+	       "address> --master-port=29500 ...   # or the static launch, without --rdzv-*",
+	       t->nnodes, nn - 1);
+	finding_why(d, "%s confidence: --node-rank only places a node in the static launch; with a "
+		 "dynamic rendezvous (%s) every node must reach the same --rdzv-endpoint, where ranks are "
+		 "handed out as nodes arrive. Nodes that each wait at a different endpoint, or that were "
+		 "typed the same --node-rank, sit at startup with no error.%s",
+		 conf == CONF_MEDIUM ? "Medium" : "Low", t->backend,
+		 hang ? "" : " The log shows no hang: check the launch lines of every node.");
+	rs_at(r, d, t->loc, "torchrun", NULL);
+	rs_at(r, d, r->x->hang_loc, "hang", NULL);
+}
+
+/*
+ * nccl-tests checked its results and found wrong ones while NCCL_PROTO or NCCL_ALGO was forced.
+ * NCCL enables LL128 only where the path keeps 128-byte stores whole (NVLink, some PCIe
+ * platforms); forced elsewhere, over sockets or host memory, it can deliver corrupted data, and
+ * a forced algorithm is the other setting that takes NCCL off its own validated choices
+ * (NVIDIA/nccl#831, the maintainer: LL128 must not be forced; NCCL's environment documentation).
+ */
+void rule_forced_protocol(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *proto = obs_env(x, "NCCL_PROTO"), *algo = obs_env(x, "NCCL_ALGO");
+	const struct env_obs *ev = proto ? proto : algo;
+	int ll128 = proto && (strstr(proto->value, "LL128") || strstr(proto->value, "ll128"));
+	struct finding *d;
+
+	if (!x->nt_oob_loc.line || !ev)
+		return;
+	d = rs_add(r, proto ? "nccl.env.proto_forced" : "nccl.env.algo_forced", SEV_ERROR,
+		   ll128 ? CONF_HIGH : CONF_MEDIUM, 150);
+	rs_title(d, "nccl-tests returned wrong results (%ld out of bounds) with %s=%s forced",
+		 x->nt_oob, ev->name, ev->value);
+	rs_fix(d, "unset %s   # let NCCL pick per size and path; rerun the same test: the results "
+	       "must come back correct", ev->name);
+	finding_why(d, "%s confidence: %s. Wrong results with no error are what a forced setting "
+		 "NCCL would not have chosen for this path produces; the rerun without it decides.",
+		 ll128 ? "High" : "Medium",
+		 ll128 ? "NCCL turns LL128 on only where the hardware path keeps 128-byte stores whole "
+		 "(NVLink, some PCIe platforms); forced over sockets or host memory it can deliver "
+		 "corrupted data" : "a forced protocol or algorithm bypasses NCCL's own choice per "
+		 "size and topology");
+	rs_at(r, d, ev->loc, ev->name, ev->value);
+	rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
+}

@@ -1258,6 +1258,100 @@ static void test_nccltests_launch(void **state)
 	run_free(&r);
 }
 
+/* NCCL_SOCKET_IFNAME from shell and launcher lines, read with NCCL's own '^' and '=' rules. */
+static void test_ifname_assignments(void **state)
+{
+	static const char exact[] =
+		"NCCL_SOCKET_IFNAME==enp90s0np0\n"
+		"Bootstrap : no socket interface found\n"
+		"inet 10.168.206.131/31 scope global enp90s0np0\n";
+	static const char lo[] =
+		"$ cat /etc/nccl.conf\nNCCL_SOCKET_IFNAME=^docker0\n"
+		"(mpirun over two pods: the job hangs at NCCL initialization)\n";
+	static const char lo_ok[] =	/* lo excluded by prefix: nothing to say */
+		"export NCCL_SOCKET_IFNAME=^docker,lo\n(the job hangs at NCCL initialization)\n";
+	static const char lo_chosen_other[] =	/* NCCL shows it bootstrapped on eth0: not lo */
+		"NCCL_SOCKET_IFNAME=^docker0\n"
+		"n0:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n(the job hangs)\n";
+	static const char echo_wins[] =	/* NCCL's own echo replaces the shell line */
+		"export NCCL_SOCKET_IFNAME=^docker0\n"
+		"n0:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth\n(the job hangs)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(exact, sizeof(exact) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.ifname_nomatch");
+	assert_non_null(strstr(f->title, "'=' (exact match) was not honoured"));
+	assert_true(fix_has(f, "export NCCL_SOCKET_IFNAME=enp90s0np0 "));
+	run_free(&r);
+
+	r = explain_text(lo, sizeof(lo) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "net.ifname.lo_eligible");
+	assert_true(fix_has(f, "export NCCL_SOCKET_IFNAME=^docker0,lo "));
+	run_free(&r);
+
+	r = explain_text(lo_ok, sizeof(lo_ok) - 1, NULL);
+	assert_null(findings_find(r.fs, "net.ifname.lo_eligible"));
+	run_free(&r);
+	r = explain_text(lo_chosen_other, sizeof(lo_chosen_other) - 1, NULL);
+	assert_null(findings_find(r.fs, "net.ifname.lo_eligible"));
+	run_free(&r);
+	r = explain_text(echo_wins, sizeof(echo_wins) - 1, NULL);
+	assert_null(findings_find(r.fs, "net.ifname.lo_eligible"));
+	run_free(&r);
+}
+
+/* torchrun's static --node-rank mixed with a c10d rendezvous; one launch line sets many NCCL_*. */
+static void test_launch_lines(void **state)
+{
+	static const char c10d[] =
+		"torchrun --nproc_per_node=8 --nnodes=2 --node-rank=0 --rdzv_id=61 --rdzv_backend=c10d --rdzv_endpoint=$(hostname) train.py\n"
+		"(both nodes: stuck at startup, no error)\n";
+	static const char c10d_ok[] =	/* one endpoint, no --node-rank: the documented way */
+		"torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=10.0.0.1:29400 train.py\n"
+		"(both nodes: stuck at startup, no error)\n";
+	static const char statik[] =	/* the static launch with --node-rank: not this finding */
+		"torchrun --nnodes=2 --node-rank=1 --master-addr=10.0.0.1 --master-port=29500 train.py\n";
+	static const char ll128[] =
+		"mpirun -np 2 -x NCCL_DEBUG=WARN -x NCCL_PROTO=LL128 -x NCCL_IB_DISABLE=1 all_reduce_perf -g 1\n"
+		"Out of bounds values : 2 FAILED\n"
+		"Avg bus bandwidth    : 1.49781\n";
+	static const char ll128_ok[] =	/* correct results: a forced protocol is not blamed */
+		"mpirun -np 2 -x NCCL_PROTO=LL128 all_reduce_perf -g 1\n"
+		"Out of bounds values : 0 OK\n"
+		"Avg bus bandwidth    : 1.49781\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(c10d, sizeof(c10d) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.launch.node_rank_c10d");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "--node-rank=0"));
+	assert_true(fix_has(f, "without --node-rank"));
+	run_free(&r);
+	r = explain_text(c10d_ok, sizeof(c10d_ok) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.node_rank_c10d"));
+	run_free(&r);
+	r = explain_text(statik, sizeof(statik) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.node_rank_c10d"));
+	run_free(&r);
+
+	r = explain_text(ll128, sizeof(ll128) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.env.proto_forced");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "unset NCCL_PROTO"));
+	run_free(&r);
+	r = explain_text(ll128_ok, sizeof(ll128_ok) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.env.proto_forced"));
+	run_free(&r);
+}
+
 /* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
 static void test_cross_host(void **state)
 {
@@ -1347,6 +1441,8 @@ int main(void)
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
+		cmocka_unit_test(test_ifname_assignments),
+		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
 	};
