@@ -885,6 +885,14 @@ static void ex_hang(struct lctx *c, const char *p, const char *a)
 	ex_prose_loc(c, &c->x->obs.hang_loc);
 }
 
+static void ex_arm(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.arm_loc.line)
+		c->x->obs.arm_loc = c->loc;
+}
+
 static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
@@ -978,6 +986,11 @@ static const struct extractor {
 	{ .anchor = "freez", .fn = ex_hang },
 	{ .anchor = " stuck", .fn = ex_hang },
 	{ .anchor = " wedge", .fn = ex_hang },
+	{ .anchor = "aarch64", .fn = ex_arm },
+	{ .anchor = "arm64", .fn = ex_arm },
+	{ .anchor = "GH200", .fn = ex_arm },
+	{ .anchor = "GB200", .fn = ex_arm },
+	{ .anchor = "GB300", .fn = ex_arm },
 	{ .anchor = "NCCL_P2P_DISABLE=", .fn = ex_p2p_off },
 	{ .anchor = "CANNOT Access Peer", .fn = ex_peer_cannot },
 	{ .anchor = "ACSCtl", .fn = ex_acs },

@@ -703,44 +703,80 @@ static void fix_lines(struct finding *d, const char *fix)
 	}
 }
 
+/* The one NCCL wheel version pip pins show (two different ones decide nothing), or -1. */
+static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *loc)
+{
+	for (int i = 0; i < x->npins; i++)
+		if (!strncmp(x->pins[i].pkg, "nvidia-nccl", 11) && !x->pins[i].ver[1][0]) {
+			*ver = x->pins[i].ver[0];
+			*loc = x->pins[i].loc[0];
+			return nccl_version_num(*ver);
+		}
+	return -1;
+}
+
 void rule_known_bugs(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	size_t *parts = xmalloc(OBS_SIG_STREAMS * sizeof(*parts)), np;
-	const struct stream_obs *vm = NULL;
+	const char *vtext = NULL;
+	struct loc vloc = { 0, 0 };
+	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
 	int ver = -1;
 
 	for (size_t i = 0; i < r->np && ver < 0; i++)
-		if (r->p[i].m.nccl_version[0] && (ver = nccl_version_num(r->p[i].m.nccl_version)) >= 0)
-			vm = &r->p[i].m;
+		if (r->p[i].m.nccl_version[0] && (ver = nccl_version_num(r->p[i].m.nccl_version)) >= 0) {
+			vtext = r->p[i].m.nccl_version;
+			vloc = r->p[i].m.ver_loc;
+		}
+	if (ver < 0)
+		ver = pinned_nccl(x, &vtext, &vloc);
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
-		const struct sig_hit *h = sig_hit_of(r, kb->symptom);
+		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
+		int hang = wd || x->hang_loc.line;
+		enum confidence conf = ver >= 0 && !(kb->needs & KB_MEDIUM) ? CONF_HIGH : CONF_MEDIUM;
 		struct finding *d;
 
-		if (!h || ((kb->needs & KB_NEED_RAS) && !x->ras_loc.line))
+		if (kb->symptom ? !h : !hang)
+			continue;
+		if (((kb->needs & KB_NEED_RAS) && !x->ras_loc.line) ||
+		    ((kb->needs & KB_NEED_ARM) && !x->arm_loc.line) ||
+		    ((kb->needs & KB_NEED_HANG) && !hang))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
-		d = rs_add(r, kb->id, SEV_ERROR, ver >= 0 ? CONF_HIGH : CONF_MEDIUM, 150);
-		rs_sig_parts(r, h, parts, &np);
-		rs_parts(r, d, parts, np);
+		d = rs_add(r, kb->id, SEV_ERROR, conf, 150);
+		if (h) {
+			rs_sig_parts(r, h, parts, &np);
+			rs_parts(r, d, parts, np);
+		} else if (wd) {
+			rs_sig_parts(r, wd, parts, &np);
+			rs_parts(r, d, parts, np);
+		}
 		rs_title(d, "%s", kb->title);
 		fix_lines(d, kb->fix);
 		if (ver < 0)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
-		finding_why(d, "%s confidence: %s; %s%s%s", ver >= 0 ? "High" : "Medium", kb->cause,
+		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
 			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
-			 ver >= 0 ? vm->nccl_version : "",
-			 kb->fixed_in ? "" : " (no fixed release is known yet)");
+			 ver >= 0 ? vtext : "",
+			 kb->fixed_in ? "" : " (no fixed release is named by a release note yet)");
 		if (kb->fixed_in)
 			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
 		finding_evidence(d, "source: %s", kb->source);
-		rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
+		if (h)
+			rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
+		else if (wd)
+			rs_at(r, d, wd->ev[0], "torch.watchdog.timeout", wd->ev_text[0]);
+		else
+			rs_at(r, d, x->hang_loc, "hang", NULL);
 		if ((kb->needs & KB_NEED_RAS) && x->ras_loc.line)
 			rs_at(r, d, x->ras_loc, "NCCL RAS is running", NULL);
-		if (vm && ver >= 0)
-			rs_at(r, d, vm->ver_loc, "NCCL version", vm->nccl_version);
+		if (kb->needs & KB_NEED_ARM)
+			rs_at(r, d, x->arm_loc, "aarch64 host", NULL);
+		if (ver >= 0)
+			rs_at(r, d, vloc, "NCCL version", vtext);
 	}
 	free(parts);
 }
