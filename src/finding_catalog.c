@@ -583,6 +583,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
 	  .summary = "The failing network lines of several ranks or hosts all name one peer "
 		     "address: that node is the suspect." },
+	{ .id = "explain.net.virtual_iface", .sev = SEV_ERROR,
+	  .summary = "Init hangs on a host with container interfaces (veth, bridges) and "
+		     "NCCL_SOCKET_IFNAME unset." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

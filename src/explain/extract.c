@@ -893,6 +893,13 @@ static void ex_arm(struct lctx *c, const char *p, const char *a)
 		c->x->obs.arm_loc = c->loc;
 }
 
+static void ex_veth(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.veth_loc);
+}
+
 static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
@@ -986,6 +993,7 @@ static const struct extractor {
 	{ .anchor = "freez", .fn = ex_hang },
 	{ .anchor = " stuck", .fn = ex_hang },
 	{ .anchor = " wedge", .fn = ex_hang },
+	{ .anchor = "veth", .fn = ex_veth },
 	{ .anchor = "aarch64", .fn = ex_arm },
 	{ .anchor = "arm64", .fn = ex_arm },
 	{ .anchor = "GH200", .fn = ex_arm },

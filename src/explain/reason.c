@@ -500,6 +500,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_missing_ranks(&r);
 	rule_torchrun_rdzv(&r);
 	rule_forced_protocol(&r);
+	rule_virtual_iface(&r);
 	rule_p2p_topology(&r);
 	rule_log_hints(&r);
 	rank_findings(&r);

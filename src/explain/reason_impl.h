@@ -105,6 +105,7 @@ void rule_gdr_partial(struct rs *r);
 void rule_common_peer(struct rs *r);
 void rule_torchrun_rdzv(struct rs *r);
 void rule_forced_protocol(struct rs *r);
+void rule_virtual_iface(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

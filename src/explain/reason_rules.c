@@ -1258,3 +1258,68 @@ void rule_forced_protocol(struct rs *r)
 	rs_at(r, d, ev->loc, ev->name, ev->value);
 	rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
 }
+
+/* Interfaces that containers and their networks create on a host: never another node's route. */
+static int virtual_ifname(const char *n)
+{
+	static const char *const pre[] = { "veth", "br-", "virbr", "cni", "flannel", "cali", "vxlan",
+					   "weave", "kube-", "tunl", "lxc", "cilium" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(pre); i++)
+		if (!strncmp(n, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/*
+ * A hang at init on a host with container interfaces (a docker bridge network's veth* ports,
+ * br-*, CNI bridges) and NCCL_SOCKET_IFNAME unset: NCCL's default filter excludes only docker*
+ * and lo (2.28 adds virbr), so it can bootstrap or open socket connections on an interface the
+ * other nodes cannot reach. Not when NCCL shows it bootstrapped on a routable interface of its
+ * own, nor on one node.
+ */
+void rule_virtual_iface(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const char *named = NULL;
+	struct loc at = x->veth_loc;
+	int one_node = x->nt_hosts == 1, stuck = 0, good_boot = 0;
+	struct finding *d;
+
+	if (obs_env(x, "NCCL_SOCKET_IFNAME"))
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		one_node |= m->nnodes == 1;
+		stuck |= m->init_start.line && !m->init_complete.line;
+		if (m->boot_loc.line && !virtual_ifname(m->boot_if)) {
+			enum aclass c = aclass_of(m->boot_if, m->boot_addr);
+			good_boot |= c == A_PRIVATE || c == A_PUBLIC;
+		}
+		if (m->boot_loc.line && virtual_ifname(m->boot_if) && !named) {
+			named = m->boot_if;
+			at = m->boot_loc;
+		}
+		for (int k = 0; k < m->nsock && !named; k++)
+			if (virtual_ifname(m->sock[k].ifname)) {
+				named = m->sock[k].ifname;
+				at = m->sock_loc;
+			}
+	}
+	if (one_node || good_boot || !(stuck || x->hang_loc.line) || !(named || x->veth_loc.line))
+		return;
+	d = rs_add(r, "explain.net.virtual_iface", SEV_ERROR, named ? CONF_MEDIUM : CONF_LOW,
+		   named ? 80 : -100);
+	rs_title(d, "init hangs on a host with container interfaces (%s) and NCCL_SOCKET_IFNAME unset: "
+		   "NCCL can pick one the other nodes cannot reach", named ? named : "veth*");
+	rs_fix_ifname(r, d);
+	rs_fix(d, "docker run --network=host ...   # or run the containers on the host network: no bridge in the way");
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "%s confidence: NCCL's default interface filter excludes only docker* and lo "
+		 "(NCCL 2.28+: virbr too); veth*, br-* and CNI bridges stay eligible, and connections to "
+		 "such an address from another node never arrive, so ncclCommInitRank waits.%s",
+		 named ? "Medium" : "Low", named ? "" : " Only the report names the interface: an "
+		 "NCCL_DEBUG=INFO 'Bootstrap : Using' line shows which one NCCL took.");
+	rs_at(r, d, at, "container interface", named);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
+}

@@ -1259,6 +1259,44 @@ static void test_nccltests_launch(void **state)
 	run_free(&r);
 }
 
+/* Container interfaces that NCCL's default filter leaves eligible, with a hang at init. */
+static void test_virtual_iface(void **state)
+{
+	static const char prose[] =
+		"A docker container runs in bridge networking mode, so a veth* interface exists on the host.\n"
+		"ncclCommInitRank() hangs on every rank; nothing is printed after init starts.\n";
+	static const char nccl[] =
+		"n0:1:1 [0] NCCL INFO Bootstrap : Using veth1a2b:10.1.0.5<0>\n"
+		"n0:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init START\n";
+	static const char pinned[] =	/* NCCL_SOCKET_IFNAME set: the filter is the user's */
+		"export NCCL_SOCKET_IFNAME=eth0\n"
+		"A veth* interface exists on the host. ncclCommInitRank() hangs.\n";
+	static const char good_boot[] =	/* NCCL shows it bootstrapped on eth0 */
+		"n0:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.5<0>\n"
+		"a veth interface exists; the job hangs\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(prose, sizeof(prose) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.virtual_iface");
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME"));
+	run_free(&r);
+	r = explain_text(nccl, sizeof(nccl) - 1, NULL);
+	f = expect(&r, "explain.net.virtual_iface");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "veth1a2b"));
+	run_free(&r);
+	r = explain_text(pinned, sizeof(pinned) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.virtual_iface"));
+	run_free(&r);
+	r = explain_text(good_boot, sizeof(good_boot) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.virtual_iface"));
+	run_free(&r);
+}
+
 /* Known NCCL bugs found from facts other than a signature: the arch, a hang, pip's pin. */
 static void test_known_bug_facts(void **state)
 {
@@ -1483,6 +1521,7 @@ int main(void)
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
 		cmocka_unit_test(test_known_bug_facts),
+		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
