@@ -20,7 +20,8 @@ typedef void (*extract_fn)(struct lctx *c, const char *p, const char *a);
 
 /* ---- job-wide records ----------------------------------------------------------------------- */
 
-static void add_iface(struct scan *x, const char *ifname, const char *addr, int prefix)
+static void add_iface(struct scan *x, const char *ifname, const char *addr, int prefix,
+		      uint64_t line)
 {
 	struct run_obs *o = &x->obs;
 	struct iface_obs *f;
@@ -40,6 +41,7 @@ static void add_iface(struct scan *x, const char *ifname, const char *addr, int 
 	snprintf(f->addr, sizeof(f->addr), "%s", addr);
 	f->prefix = prefix;
 	f->file = x->cur;
+	f->line = line;
 }
 
 /* A MASTER_ADDR candidate; a more reliable source (higher prio) wins. */
@@ -150,7 +152,7 @@ static void ex_bootstrap(struct lctx *c, const char *p, const char *a)
 	if (p < end && *p == ':') {
 		xt_take(p + 1, end, "< ", s->boot_addr, sizeof(s->boot_addr));
 		s->boot_loc = c->loc;
-		add_iface(c->x, s->boot_if, s->boot_addr, -1);
+		add_iface(c->x, s->boot_if, s->boot_addr, -1, 0);
 	}
 }
 
@@ -185,7 +187,7 @@ static void ex_net_socket(struct lctx *c, const char *p, const char *a)
 			break;
 		p++;
 		p += xt_take(p, end, "< ", si->addr, sizeof(si->addr));
-		add_iface(c->x, si->ifname, si->addr, -1);
+		add_iface(c->x, si->ifname, si->addr, -1, 0);
 		s->nsock++;
 	}
 }
@@ -558,7 +560,7 @@ static void ex_inet(struct lctx *c, const char *p, const char *a)
 	if ((sc = xt_find(p, end, "scope global ")))
 		xt_take(sc + 13, end, " \t\\", ifname, sizeof(ifname));
 	if (ifname[0] && addr[0] && (xt_digit(addr[0]) || strchr(addr, ':')))
-		add_iface(c->x, ifname, addr, prefix);
+		add_iface(c->x, ifname, addr, prefix, c->loc.line);
 }
 
 size_t extract_inet_at(const char *b, size_t len)
@@ -589,6 +591,45 @@ size_t extract_inet_at(const char *b, size_t len)
 	return i + 5 <= len && !memcmp(b + i, "inet ", 5) ? i + 5 : 0;
 }
 
+/*
+ * `ip -br addr` and hand-written tables: "eno1   UP   192.168.3.10/20 fe80::1/64", also with a
+ * redacted host part ("192.168.3.x/20"). Only lines that start with a name and then, after an
+ * optional state word, an IPv4 address with its prefix.
+ */
+void extract_brief(struct lctx *c)
+{
+	const char *b = BODY(c), *end = END(c), *q = b, *n0, *a0;
+	char ifname[32], addr[64];
+	int dots = 0;
+
+	while (q < end && q - b < 8 && *q == ' ')
+		q++;
+	n0 = q;
+	if (q >= end || !isalpha((unsigned char)*q))
+		return;
+	while (q < end && q - n0 < 31 && (isalnum((unsigned char)*q) || strchr("._@-", *q)))
+		q++;
+	if (q >= end || *q != ' ' || q - n0 < 2)
+		return;
+	snprintf(ifname, sizeof(ifname), "%.*s", (int)(q - n0), n0);
+	while (q < end && *q == ' ')
+		q++;
+	if (q < end && isupper((unsigned char)*q)) {	/* UP, DOWN, UNKNOWN */
+		while (q < end && isupper((unsigned char)*q))
+			q++;
+		while (q < end && *q == ' ')
+			q++;
+	}
+	a0 = q;
+	while (q < end && q - a0 < 20 && (xt_digit(*q) || *q == '.' || *q == 'x' || *q == '*'))
+		dots += *q++ == '.';
+	if (dots != 3 || q >= end - 1 || *q != '/' || !xt_digit(q[1]) || !xt_digit(*a0) ||
+	    strchr(ifname, '@') == ifname || !strcmp(ifname, "inet"))
+		return;
+	snprintf(addr, sizeof(addr), "%.*s", (int)(q - a0), a0);
+	add_iface(c->x, ifname, addr, atoi(q + 1), c->loc.line);
+}
+
 int extract_sock_cont(struct lctx *c)
 {
 	const char *p = BODY(c), *end = END(c), *rb;
@@ -605,7 +646,7 @@ int extract_sock_cont(struct lctx *c)
 	if (p >= end || *p != ':')
 		return 0;
 	xt_take(p + 1, end, "< ", si->addr, sizeof(si->addr));
-	add_iface(c->x, si->ifname, si->addr, -1);
+	add_iface(c->x, si->ifname, si->addr, -1, 0);
 	s->nsock++;
 	return 1;
 }

@@ -109,6 +109,7 @@ struct iface_obs {
 	char addr[64];
 	int prefix;		/* -1 unknown */
 	uint32_t file;
+	uint64_t line;		/* where a listing (ip addr, ifconfig) showed it; 0 NCCL's lines */
 };
 
 struct env_obs {

@@ -501,6 +501,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_torchrun_rdzv(&r);
 	rule_forced_protocol(&r);
 	rule_virtual_iface(&r);
+	rule_subnet_overlap(&r);
 	rule_p2p_topology(&r);
 	rule_log_hints(&r);
 	rank_findings(&r);

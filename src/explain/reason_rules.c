@@ -1323,3 +1323,91 @@ void rule_virtual_iface(struct rs *r)
 	rs_at(r, d, at, "container interface", named);
 	rs_at(r, d, x->hang_loc, "hang", NULL);
 }
+
+/* The IPv4 network of addr/prefix with a redacted host part allowed ("192.168.3.x"): 0 when an
+ * octet the prefix covers is not a number. */
+static int v4_network(const char *addr, int prefix, uint32_t *net)
+{
+	uint32_t v = 0;
+	const char *p = addr;
+
+	if (prefix <= 0 || prefix > 32)
+		return 0;
+	for (int o = 0; o < 4; o++) {
+		char *e;
+		long n = strtol(p, &e, 10);
+		if (e == p || n < 0 || n > 255) {
+			if (prefix > o * 8)
+				return 0;
+			n = 0;
+			e = (char *)p + strcspn(p, ".");
+		}
+		v = v << 8 | (uint32_t)n;
+		p = *e == '.' ? e + 1 : e;
+	}
+	*net = prefix == 32 ? v : v & ~(0xffffffffu >> prefix);
+	return 1;
+}
+
+/*
+ * Two interfaces of one listing (one host's `ip addr`) in one IPv4 subnet: the kernel has two
+ * routes for it and sends by whichever comes first, so traffic leaves by a NIC that
+ * NCCL_SOCKET_IFNAME did not name, and the order can differ between hosts (NVIDIA/nccl#1581: eno1
+ * and enp37s0f0 both /20, a worker sending by the 1 GbE NIC). Listings closer than 12 lines are
+ * taken as one host's.
+ */
+void rule_subnet_overlap(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
+	const struct iface_obs *a = NULL, *b = NULL;
+	uint32_t na = 0, nb = 0;
+	int pre = 0;
+	struct finding *d;
+
+	for (int i = 0; i < x->nifs && !b; i++) {
+		const struct iface_obs *f = &x->ifs[i];
+		if (!f->line || !v4_network(f->addr, f->prefix, &na))
+			continue;
+		for (int j = i + 1; j < x->nifs && !b; j++) {
+			const struct iface_obs *g = &x->ifs[j];
+			uint64_t gap = g->line > f->line ? g->line - f->line : f->line - g->line;
+			int p = f->prefix < g->prefix ? f->prefix : g->prefix;
+			uint32_t m = p == 32 ? 0xffffffffu : ~(0xffffffffu >> p);
+			if (!g->line || g->file != f->file || gap > 12 || !strcmp(f->ifname, g->ifname) ||
+			    !strcmp(f->addr, g->addr) || !v4_network(g->addr, g->prefix, &nb) ||
+			    (na & m) != (nb & m) || aclass_of(f->ifname, f->addr) == A_LOOPBACK)
+				continue;
+			a = f;
+			b = g;
+			pre = p;
+			na &= m;
+		}
+	}
+	if (!b)
+		return;
+	d = rs_add(r, "explain.hosts.route_differs", SEV_ERROR, ev ? CONF_MEDIUM : CONF_LOW,
+		   ev ? 60 : -100);
+	rs_title(d, "%s (%s/%d) and %s (%s/%d) are in one subnet, %u.%u.%u.%u/%d: the route order, "
+		   "not NCCL_SOCKET_IFNAME, decides which NIC packets leave by", a->ifname, a->addr,
+		   a->prefix, b->ifname, b->addr, b->prefix, na >> 24, (na >> 16) & 255, (na >> 8) & 255,
+		   na & 255, pre);
+	rs_fix(d, "ip route show %u.%u.%u.%u/%d   # on every node: two routes for one subnet, in an "
+	       "order that can differ between nodes", na >> 24, (na >> 16) & 255, (na >> 8) & 255,
+	       na & 255, pre);
+	rs_fix(d, "give each NIC its own subnet (the real netmask, e.g. /24 for each), or a lower "
+	       "route metric on the NIC NCCL should use (nmcli connection modify <conn> ipv4.route-metric 50)");
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "%s confidence: NCCL_SOCKET_IFNAME picks the source address NCCL binds, but the "
+		 "kernel sends by the first route that matches the destination; with two NICs in one "
+		 "subnet that may be the other NIC (slower, or not the fabric the peers listen on), and a "
+		 "different route order per node makes nodes disagree.%s", ev ? "Medium" : "Low",
+		 ev ? "" : " NCCL_SOCKET_IFNAME is not in the log.");
+	{
+		struct loc la = { a->file, a->line }, lb = { b->file, b->line };
+		rs_at(r, d, la, a->ifname, a->addr);
+		rs_at(r, d, lb, b->ifname, b->addr);
+	}
+	if (ev)
+		rs_at(r, d, ev->loc, "NCCL_SOCKET_IFNAME", ev->value);
+}

@@ -1297,6 +1297,37 @@ static void test_virtual_iface(void **state)
 	run_free(&r);
 }
 
+/* Two NICs of one host in one subnet: the route order picks the NIC, not NCCL_SOCKET_IFNAME. */
+static void test_subnet_overlap(void **state)
+{
+	static const char brief[] =
+		"NCCL_SOCKET_IFNAME=enp37s0f0\n"
+		"eno1       192.168.3.x/20   (1 Gb)\n"
+		"enp37s0f0  192.168.5.x/20   (10 Gb)\n";
+	static const char ipaddr[] =	/* `ip -br addr` with states; /24 each: separate subnets */
+		"eno1             UP             192.168.3.10/24 fe80::1/64\n"
+		"enp37s0f0        UP             192.168.5.10/24\n";
+	static const char far[] =	/* two hosts' listings far apart: not one host */
+		"node a:\neth0  UP  10.0.0.1/24\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nnode b:\nens5  UP  10.0.0.2/24\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(brief, sizeof(brief) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.route_differs");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "192.168.0.0/20"));
+	assert_true(fix_has(f, "ip route show 192.168.0.0/20"));
+	run_free(&r);
+	r = explain_text(ipaddr, sizeof(ipaddr) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.route_differs"));
+	run_free(&r);
+	r = explain_text(far, sizeof(far) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.route_differs"));
+	run_free(&r);
+}
+
 /* Known NCCL bugs found from facts other than a signature: the arch, a hang, pip's pin. */
 static void test_known_bug_facts(void **state)
 {
@@ -1522,6 +1553,7 @@ int main(void)
 		cmocka_unit_test(test_ifname_assignments),
 		cmocka_unit_test(test_known_bug_facts),
 		cmocka_unit_test(test_virtual_iface),
+		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
