@@ -596,22 +596,38 @@ size_t extract_inet_at(const char *b, size_t len)
  * redacted host part ("192.168.3.x/20"). Only lines that start with a name and then, after an
  * optional state word, an IPv4 address with its prefix.
  */
+/* The bytes of an interface name: letters, digits, '.', '_', '@', '-'. */
+static const unsigned char ifname_ch[256] = {
+	['-'] = 1, ['.'] = 1, ['@'] = 1, ['_'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
+
 void extract_brief(struct lctx *c)
 {
-	const char *b = BODY(c), *end = END(c), *q = b, *n0, *a0;
+	const char *b = BODY(c), *end = END(c), *q = b, *n0, *n1, *a0;
 	char ifname[32], addr[64];
 	int dots = 0;
 
 	while (q < end && q - b < 8 && *q == ' ')
 		q++;
 	n0 = q;
-	if (q >= end || !isalpha((unsigned char)*q))
+	if (q >= end || (unsigned)((*q | 32) - 'a') > 25)
 		return;
-	while (q < end && q - n0 < 31 && (isalnum((unsigned char)*q) || strchr("._@-", *q)))
+	/* called on most lines that are not NCCL's: one table load per byte */
+	while (q < end && q - n0 < 31 && ifname_ch[(unsigned char)*q])
 		q++;
-	if (q >= end || *q != ' ' || q - n0 < 2)
+	n1 = q;
+	if (q >= end || *q != ' ' || n1 - n0 < 2)
 		return;
-	snprintf(ifname, sizeof(ifname), "%.*s", (int)(q - n0), n0);
 	while (q < end && *q == ' ')
 		q++;
 	if (q < end && isupper((unsigned char)*q)) {	/* UP, DOWN, UNKNOWN */
@@ -621,10 +637,14 @@ void extract_brief(struct lctx *c)
 			q++;
 	}
 	a0 = q;
+	if (q >= end || !xt_digit(*q))
+		return;
 	while (q < end && q - a0 < 20 && (xt_digit(*q) || *q == '.' || *q == 'x' || *q == '*'))
 		dots += *q++ == '.';
-	if (dots != 3 || q >= end - 1 || *q != '/' || !xt_digit(q[1]) || !xt_digit(*a0) ||
-	    strchr(ifname, '@') == ifname || !strcmp(ifname, "inet"))
+	if (dots != 3 || q >= end - 1 || *q != '/' || !xt_digit(q[1]))
+		return;
+	snprintf(ifname, sizeof(ifname), "%.*s", (int)(n1 - n0), n0);
+	if (!strcmp(ifname, "inet"))
 		return;
 	snprintf(addr, sizeof(addr), "%.*s", (int)(q - a0), a0);
 	add_iface(c->x, ifname, addr, atoi(q + 1), c->loc.line);

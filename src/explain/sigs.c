@@ -636,8 +636,10 @@ const struct explain_sig explain_sigs[] = {
 	/* plugin_open.cc prints dlerror(): a plugin linked against another NCCL or libfabric */
 	.id = "nccl.plugin.symbol",
 	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "/Plugin: " },
-	.also = "undefined symbol",
+	/* the rare literal is the anchor: "/Plugin: " alone is on every benign "NET/Plugin: Could
+	 * not find" line, and each anchor hit costs a search for the other literal */
+	.anchors = { "undefined symbol" },
+	.also = "/Plugin: ",
 	.cap_after = "undefined symbol: ",
 	.cap_stop = " ,",
 	.title = "an NCCL plugin could not be loaded: undefined symbol {}",
@@ -652,8 +654,8 @@ const struct explain_sig explain_sigs[] = {
 	 * linked with (libfabric needs libefa.so.1 from a newer rdma-core, the EFA installer's) */
 	.id = "nccl.ofi.plugin_load",
 	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "/Plugin: " },
-	.also = "not found (required by",
+	.anchors = { "not found (required by" },
+	.also = "/Plugin: ",
 	.cap_after = "version `",
 	.cap_stop = "'",
 	.title = "the NCCL network plugin could not be loaded: symbol version {} not found",
