@@ -583,6 +583,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
 	  .summary = "The failing network lines of several ranks or hosts all name one peer "
 		     "address: that node is the suspect." },
+	{ .id = "explain.hosts.hca_differs", .sev = SEV_ERROR,
+	  .summary = "The nodes' network devices differ and NCCL_IGNORE_NET_MISMATCH turned "
+		     "NCCL's check of that off." },
 	{ .id = "explain.hosts.route_differs", .sev = SEV_ERROR,
 	  .summary = "Two interfaces of one host are in one IPv4 subnet: the route order decides "
 		     "the NIC traffic leaves by." },

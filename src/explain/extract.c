@@ -961,6 +961,15 @@ static void ex_veth(struct lctx *c, const char *p, const char *a)
 	ex_prose_loc(c, &c->x->obs.veth_loc);
 }
 
+static void ex_hca_fail(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+
+	(void)a;
+	if (!o->hca_fail_loc.line && xt_take(p, END(c), " \t,.:", o->hca_fail, sizeof(o->hca_fail)))
+		o->hca_fail_loc = c->loc;
+}
+
 static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
@@ -1055,6 +1064,7 @@ static const struct extractor {
 	{ .anchor = " stuck", .fn = ex_hang },
 	{ .anchor = " wedge", .fn = ex_hang },
 	{ .anchor = "veth", .fn = ex_veth },
+	{ .anchor = "Unable to open device ", .fn = ex_hca_fail },
 	{ .anchor = "aarch64", .fn = ex_arm },
 	{ .anchor = "arm64", .fn = ex_arm },
 	{ .anchor = "GH200", .fn = ex_arm },

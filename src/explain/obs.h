@@ -199,6 +199,8 @@ struct run_obs {
 	struct loc hang_loc;		/* "hangs", "deadlock", "freezes" outside NCCL's lines */
 	struct loc arm_loc;		/* an aarch64 host named: aarch64, arm64, GH200, GB200 */
 	struct loc veth_loc;		/* a container's veth interface named outside NCCL's lines */
+	char hca_fail[32];		/* "NET/IB : Unable to open device erdma_1": an HCA a rank lacks */
+	struct loc hca_fail_loc;
 	struct loc p2p_off_loc;		/* "NCCL_P2P_DISABLE=1" named (the reporter's workaround) */
 	struct loc peer_cannot_loc;	/* p2pBandwidthLatencyTest: "CANNOT Access Peer" */
 	struct loc acs_loc;		/* an ACSCtl line or the lspci command that prints it */

@@ -1411,3 +1411,44 @@ void rule_subnet_overlap(struct rs *r)
 	if (ev)
 		rs_at(r, d, ev->loc, "NCCL_SOCKET_IFNAME", ev->value);
 }
+
+/*
+ * NCCL 2.30.3+ stops at init when the ranks' network device sets differ; NCCL_IGNORE_NET_MISMATCH
+ * turns that check off, and when the sets really differ (a node that cannot open one HCA, an
+ * NCCL_IB_HCA that differs) ranks place channels on a NIC their peer does not have and the job
+ * spins after init with no error (NVIDIA/nccl#2428).
+ */
+void rule_net_mismatch_ignored(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *ev = obs_env(x, "NCCL_IGNORE_NET_MISMATCH");
+	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
+	int hang = x->hang_loc.line || wd;
+	struct finding *d;
+
+	if (!ev || !strcmp(ev->value, "0") || !(x->hca_fail_loc.line || hang))
+		return;
+	d = rs_add(r, "explain.hosts.hca_differs", SEV_ERROR,
+		   x->hca_fail_loc.line ? CONF_HIGH : CONF_MEDIUM, 170);
+	if (x->hca_fail_loc.line)
+		rs_title(d, "a node could not open %s, and NCCL_IGNORE_NET_MISMATCH=%s silenced NCCL's check "
+			   "that every node has the same network devices", x->hca_fail, ev->value);
+	else
+		rs_title(d, "the job hangs with NCCL_IGNORE_NET_MISMATCH=%s: NCCL's check that every node has "
+			   "the same network devices is off", ev->value);
+	rs_fix(d, "ibv_devinfo | grep -E 'hca_id|state'   # on every node: the HCAs it can open, all PORT_ACTIVE");
+	if (x->hca_fail[0])
+		rs_fix(d, "export NCCL_IB_HCA=^=%s   # on every node: leave out the device one node lacks, "
+		       "or name the devices every node has", x->hca_fail);
+	else
+		rs_fix(d, "export NCCL_IB_HCA=<the devices every node has>   # the same list on every node");
+	rs_fix(d, "unset NCCL_IGNORE_NET_MISMATCH   # let NCCL stop at init with the difference instead of hanging");
+	finding_why(d, "%s confidence: since 2.30.3 NCCL compares the network devices of all ranks at "
+		 "init; with the check off, a rank places channels on a NIC its peer does not have and both "
+		 "wait with no error.%s", x->hca_fail_loc.line ? "High" : "Medium",
+		 x->hca_fail_loc.line ? "" : " The log shows no device that failed to open: compare "
+		 "ibv_devinfo across the nodes.");
+	rs_at(r, d, ev->loc, "NCCL_IGNORE_NET_MISMATCH", ev->value);
+	rs_at(r, d, x->hca_fail_loc, "HCA", x->hca_fail);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
+}

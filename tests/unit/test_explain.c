@@ -1328,6 +1328,30 @@ static void test_subnet_overlap(void **state)
 	run_free(&r);
 }
 
+/* NCCL_IGNORE_NET_MISMATCH over device sets that differ. */
+static void test_hca_differs(void **state)
+{
+	static const char log[] =
+		"NCCL 2.30.7, 2 nodes x 8 H20, RoCE over eRDMA, NCCL_IGNORE_NET_MISMATCH=1\n"
+		"n1:1:1 [0] NCCL WARN NET/IB : Unable to open device erdma_1\n"
+		"(init completes, then the job hangs)\n";
+	static const char no_override[] =	/* NCCL's own check is on: it will say so itself */
+		"n1:1:1 [0] NCCL WARN NET/IB : Unable to open device erdma_1\n(the job hangs)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(log, sizeof(log) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.hca_differs");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "NCCL_IB_HCA=^=erdma_1"));
+	run_free(&r);
+	r = explain_text(no_override, sizeof(no_override) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.hca_differs"));
+	run_free(&r);
+}
+
 /* Known NCCL bugs found from facts other than a signature: the arch, a hang, pip's pin. */
 static void test_known_bug_facts(void **state)
 {
@@ -1554,6 +1578,7 @@ int main(void)
 		cmocka_unit_test(test_known_bug_facts),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
+		cmocka_unit_test(test_hca_differs),
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
