@@ -583,6 +583,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
 	  .summary = "The failing network lines of several ranks or hosts all name one peer "
 		     "address: that node is the suspect." },
+	{ .id = "explain.hosts.env_differs", .sev = SEV_ERROR,
+	  .summary = "NCCL echoed one setting with different values in different processes of "
+		     "one job." },
 	{ .id = "explain.hosts.hca_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes' network devices differ and NCCL_IGNORE_NET_MISMATCH turned "
 		     "NCCL's check of that off." },

@@ -94,7 +94,7 @@ static const char *assigned(const char *p, const char *end)
  * or launcher line said: it is what the process really read.
  */
 static void set_env(struct scan *x, const char *name, const char *p, const char *end, struct loc l,
-		    char src)
+		    char src, uint32_t si)
 {
 	struct run_obs *o = &x->obs;
 	struct env_obs *ev = NULL;
@@ -102,15 +102,30 @@ static void set_env(struct scan *x, const char *name, const char *p, const char 
 
 	for (int i = 0; i < o->nenv; i++)
 		if (!strcmp(o->env[i].name, name)) {
-			if (o->env[i].src != 'S' || src != 'N')
+			struct env_obs *e = &o->env[i];
+			if (e->src == 'N' && src == 'N' && e->stream != si && !e->value2[0]) {
+				/* the processes of one job read different values */
+				char v[sizeof(e->value2)];
+				xt_take(p, end, " \t\"'", v, sizeof(v));
+				n = strlen(v);
+				if (n && v[n - 1] == '.')
+					v[n - 1] = '\0';
+				if (v[0] && strcmp(v, e->value)) {
+					memcpy(e->value2, v, sizeof(v));
+					e->loc2 = l;
+				}
+			}
+			if (e->src != 'S' || src != 'N')
 				return;
-			ev = &o->env[i];
+			ev = e;
 		}
 	if (!ev && o->nenv >= OBS_MAX_ENV)
 		return;
 	if (!ev)
 		ev = &o->env[o->nenv++];
 	ev->src = src;
+	ev->stream = si;
+	ev->value2[0] = '\0';
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	xt_take(p, end, " \t\"'", ev->value, sizeof(ev->value));
 	n = strlen(ev->value);
@@ -424,13 +439,13 @@ static void ex_env(struct lctx *c, const char *p, const char *a)
 		return;
 	memcpy(name, n0, (size_t)(a - n0));
 	name[a - n0] = '\0';
-	set_env(c->x, name, p, END(c), c->loc, 'N');
+	set_env(c->x, name, p, END(c), c->loc, 'N', c->si);
 }
 
 static void ex_env_ifname(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
-	set_env(c->x, "NCCL_SOCKET_IFNAME", p, END(c), c->loc, 'N');
+	set_env(c->x, "NCCL_SOCKET_IFNAME", p, END(c), c->loc, 'N', c->si);
 }
 
 /*
@@ -457,7 +472,7 @@ static void env_assign_at(struct lctx *c, const char *a)
 		q++;
 	if (q >= end || *q == ' ' || *q == '$' || *q == '<')
 		return;	/* empty, or a placeholder */
-	set_env(c->x, name, q, end, c->loc, 'S');
+	set_env(c->x, name, q, end, c->loc, 'S', c->si);
 }
 
 /* the matcher reports an anchor once per line: a launch line sets several */

@@ -117,6 +117,9 @@ struct env_obs {
 	char value[96];
 	struct loc loc;
 	char src;		/* 'N' NCCL's own echo; 'S' a shell, launcher or nccl.conf assignment */
+	uint32_t stream;	/* the process whose echo this is */
+	char value2[96];	/* another process's NCCL echo with a different value ("" none) */
+	struct loc loc2;
 };
 
 struct run_obs {

@@ -1452,3 +1452,52 @@ void rule_net_mismatch_ignored(struct rs *r)
 	rs_at(r, d, x->hca_fail_loc, "HCA", x->hca_fail);
 	rs_at(r, d, x->hang_loc, "hang", NULL);
 }
+
+/*
+ * NCCL's own echo of one setting with different values in different processes of one job: the
+ * ranks built their topologies from different inputs. The settings that shape the graph (HCAs,
+ * cuMem, P2P, NVLS, protocols, GID) make that an error when the job failed or hung in a way a
+ * topology disagreement explains (a ring that does not loop back, mixed device counts, a hang);
+ * interface names may differ by design (eth0 here, ens5 there) and debug settings do not matter.
+ */
+void rule_env_differs(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	static const char *const shaping[] = {
+		"NCCL_IB_HCA", "NCCL_CUMEM_ENABLE", "NCCL_P2P_", "NCCL_NVLS_ENABLE", "NCCL_ALGO",
+		"NCCL_PROTO", "NCCL_NET", "NCCL_IB_GID_INDEX", "NCCL_CROSS_NIC", "NCCL_SHM_DISABLE",
+		"NCCL_IB_DISABLE", "NCCL_NET_GDR_LEVEL", "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS",
+		"NCCL_COLLNET_ENABLE", "NCCL_MNNVL_ENABLE", "NCCL_TOPO_FILE",
+	};
+	int failed = sig_hit_of(r, "nccl.ring.no_loop") || sig_hit_of(r, "nccl.net.device_count_mismatch") ||
+		     sig_hit_of(r, "torch.watchdog.timeout") || x->hang_loc.line ||
+		     emitted(r, "explain.init.stuck");
+
+	for (int i = 0; i < x->nenv; i++) {
+		const struct env_obs *e = &x->env[i];
+		int shapes = 0;
+		struct finding *d;
+
+		if (!e->value2[0] || !strncmp(e->name, "NCCL_DEBUG", 10) ||
+		    !strcmp(e->name, "NCCL_SOCKET_IFNAME"))
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(shaping) && !shapes; k++)
+			shapes = !strncmp(e->name, shaping[k], strlen(shaping[k]));
+		d = rs_add(r, "explain.hosts.env_differs", shapes && failed ? SEV_ERROR : SEV_WARN,
+			   shapes && failed ? CONF_MEDIUM : CONF_LOW, shapes && failed ? 160 : 0);
+		rs_title(d, "%s differs between the processes of one job: %s in one, %s in another",
+			 e->name, e->value, e->value2);
+		rs_fix(d, "env | grep ^NCCL_   # on every node and in every launcher script: set %s to one "
+		       "value everywhere (or nowhere)", e->name);
+		if (shapes)
+			rs_fix(d, "export %s=%s   # the same on every node (the value of the first process shown)",
+			       e->name, e->value);
+		finding_why(d, "%s confidence: NCCL echoed both values itself, so the processes really read "
+			 "different settings.%s", shapes && failed ? "Medium" : "Low",
+			 shapes ? " This one shapes NCCL's topology: ranks that disagree on it build "
+			 "different rings or trees, which fails at init ('does not loop back') or hangs." :
+			 " It may be intended; check it is.");
+		rs_at(r, d, e->loc, e->name, e->value);
+		rs_at(r, d, e->loc2, e->name, e->value2);
+	}
+}

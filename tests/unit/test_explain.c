@@ -1352,6 +1352,37 @@ static void test_hca_differs(void **state)
 	run_free(&r);
 }
 
+/* NCCL's own echoes of one setting disagree between processes. */
+static void test_env_differs(void **state)
+{
+	static const char log[] =
+		"a:11:11 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_0,mlx5_1\n"
+		"b:22:22 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_2\n"
+		"b:22:22 [0] graph/connect.cc:128 NCCL WARN Error : ring 0 does not loop back to start (3 != 0)\n";
+	static const char same[] =
+		"a:11:11 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_0\n"
+		"b:22:22 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_0\n";
+	static const char ifname[] =	/* names differ per host by design */
+		"a:11:11 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0\n"
+		"b:22:22 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens5\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(log, sizeof(log) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.env_differs");
+	assert_non_null(strstr(f->title, "mlx5_2"));
+	assert_true(fix_has(f, "NCCL_IB_HCA"));
+	run_free(&r);
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.env_differs"));
+	run_free(&r);
+	r = explain_text(ifname, sizeof(ifname) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.env_differs"));
+	run_free(&r);
+}
+
 /* Known NCCL bugs found from facts other than a signature: the arch, a hang, pip's pin. */
 static void test_known_bug_facts(void **state)
 {
@@ -1579,6 +1610,7 @@ int main(void)
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
+		cmocka_unit_test(test_env_differs),
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
