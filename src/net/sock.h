@@ -108,6 +108,9 @@ int net_udp_bind(const char *addr, int port, struct err *e);
 int net_route_source(const char *addr, const char *src, struct sockaddr_storage *local,
 		     struct err *e);
 
+/* The same for a host name or address (its first address): the local address, numeric. */
+int net_route_source_name(const char *host, char *buf, size_t len, struct err *e);
+
 /*
  * Listens on addr:port (addr NULL or "": every address, IPv6 dual-stack when it can, else IPv4;
  * port 0: an ephemeral port, read it back with net_local_port()). SO_REUSEADDR is set. When the
