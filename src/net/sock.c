@@ -440,6 +440,20 @@ int net_route_source(const char *addr, const char *src, struct sockaddr_storage 
 	return 0;
 }
 
+int net_tcp_acks(int fd, unsigned *unacked, unsigned *since_ack_ms)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_last_ack_recv) + sizeof(ti.tcpi_last_ack_recv))
+		return -1;
+	*unacked = ti.tcpi_unacked;
+	*since_ack_ms = ti.tcpi_last_ack_recv;
+	return 0;
+}
+
 int net_route_source_name(const char *host, char *buf, size_t len, struct err *e)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *res = NULL;

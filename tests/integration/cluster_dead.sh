@@ -62,4 +62,7 @@ scenario() {
 
 scenario KILL "(closed|reset) the connection"
 scenario STOP "sent nothing for [0-9.]+ s"
+# a stopped process's kernel still acknowledges: its link is not accused
+expect_no_match "$(cat "$LAB_TMP/n0.out")" "acknowledged nothing|link or its host is down" \
+	"SIGSTOP: the master does not blame rank 2's link"
 finish
