@@ -121,9 +121,10 @@ void boot_drop(struct boot *b)
 	if (!b)
 		return;
 	if (b->rdv) {
-		/* the reason this rank gave up goes out first; else it vanishes without a word, and
-		 * the rendezvous names it as gone */
-		if (b->gave_up)
+		/* why this rank gave up, or the rendezvous' own abort (rank 0: the ranks that never
+		 * joined), goes out first, bounded; a rank that merely drops its bootstrap vanishes
+		 * without a word, and the rendezvous names it as gone */
+		if (b->gave_up || rdv_failed(b->rdv, NULL))
 			rdv_finish(b->rdv);
 		rdv_free(b->rdv);
 	}
