@@ -59,15 +59,16 @@ int boot_gather(struct boot *b, const void *mine, size_t len, void *all, struct 
 void boot_report_error(struct boot *b, const char *msg);
 
 /*
- * A forked child's side (coll/boot_relay.c): closes its copies of the sockets and from then on
- * asks the parent, over `relay_fd` (one end of a non-blocking socketpair), for every barrier,
- * sum, broadcast, gather and error report. rank/world/peer names stay as they were.
+ * A forked child's side (coll/boot_relay.c): closes its copies of the rendezvous' descriptors
+ * (rdv_close_inherited) and of the ring's listener, and from then on asks the parent, over
+ * `relay_fd` (one end of a non-blocking socketpair), for every barrier, sum, broadcast, gather
+ * and error report. rank/world/peer names stay as they were.
  */
 void boot_become_child(struct boot *b, int relay_fd);
 /*
- * The parent's side: reads one request of the child from `fd`, runs it over the control
- * connections and answers with its outcome (a peer's failure goes back to the child as its
- * error). 0: served; 1: the child closed its end; -1: the child spoke nonsense (in `e`).
+ * The parent's side: reads one request of the child from `fd`, runs it over the rendezvous and
+ * answers with its outcome (a peer's failure goes back to the child as its error). 0: served;
+ * 1: the child closed its end; -1: the child spoke nonsense (in `e`).
  */
 int boot_relay_serve(struct boot *b, int fd, struct err *e);
 
