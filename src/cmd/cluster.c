@@ -92,6 +92,10 @@ static json_t *do_probe(void *arg)
 struct progress_state {
 	int tty;
 	int shown;
+	/* $NCCLCHECK_PROGRESS_FILE: each new phase's name replaces the file's line, so a test (or a
+	 * wrapper) waits for a state of the run instead of sleeping */
+	const char *file;
+	const char *written;
 	const char *phase;	/* the phase t0 is of */
 	int64_t t0;
 };
@@ -101,6 +105,15 @@ static void on_progress(void *arg, const char *phase, int done, int total)
 	struct progress_state *ps = arg;
 	int64_t now = time_now_ms();
 
+	if (ps->file && phase != ps->written) {
+		FILE *f = fopen(ps->file, "w");
+
+		ps->written = phase;
+		if (f) {
+			fprintf(f, "%s\n", phase);
+			fclose(f);
+		}
+	}
 	if (!ps->tty)
 		return;
 	if (phase != ps->phase) {
@@ -247,6 +260,7 @@ int cmd_cluster(int argc, char **argv)
 	co.probe_arg = &pa;
 	co.node_rules = rules_run_facts;
 	co.xrules = cluster_xrules;
+	ps.file = envmap_get(env, "NCCLCHECK_PROGRESS_FILE");
 	co.progress = on_progress;
 	co.progress_arg = &ps;
 	if (!c.common.json && l.node_rank == 0)
