@@ -226,7 +226,8 @@ static enum cluster_settle path_judge(struct settle_ctx *c, const char *ifname, 
 static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 {
 	const struct cluster_view *v = c->v;
-	size_t inbound = 0, tests = 0;
+	size_t peers = 0, tests = 0;
+	unsigned char *from = xcalloc(v->n ? v->n : 1, 1);	/* which peers tested inbound */
 	int top = 0;
 
 	for (size_t i = 0; i < v->nlinks; i++) {
@@ -238,18 +239,24 @@ static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 		if (!l->ran || l->kind != LINK_MTU || !r->if_mtu || (!in && !out))
 			continue;
 		tests++;
-		inbound += in;
+		/* distinct peers: one peer's repeated test does not stand for another's path */
+		if (in && (size_t)l->peer < v->n && (size_t)l->peer != c->node && !from[l->peer]) {
+			from[l->peer] = 1;
+			peers++;
+		}
 		if (r->blackhole && r->path_mtu < r->if_mtu) {
 			ev_set(c, "%s -> %s %s %s: packets over %d bytes vanish, interface MTU %d, no "
 			       "ICMP 'fragmentation needed' (the path MTU test)",
 			       name_of(c, (size_t)l->peer), name_of(c, (size_t)l->target), l->ifname,
 			       l->res.addr, r->path_mtu, r->if_mtu);
 			c->sev = used_sev(c, ifname);
+			free(from);
 			return CLUSTER_CONFIRMED;
 		}
 		top = r->path_mtu > top ? r->path_mtu : top;
 	}
-	if (!inbound || inbound < v->n - 1) {
+	free(from);
+	if (!peers || peers < v->n - 1) {
 		ev_set(c, "not every peer ran a path MTU test to %s's %s (--no-mtu, or the connect "
 		       "test failed)", name_of(c, c->node), ifname);
 		return CLUSTER_UNSETTLED;

@@ -427,6 +427,41 @@ static void jumbo_and_differing_mtus(void **state)
 	release(&x);
 }
 
+/*
+ * Three nodes, eth1 at 9000 everywhere: rank 1's path MTU test into rank 0 passed (twice), rank
+ * 2's never ran. One peer's clean path says nothing about another's hop: unsettled until every
+ * peer has tested, withdrawn once rank 2 has too.
+ */
+static void mtu_every_peer(void **state)
+{
+	struct fixture x;
+	(void)state;
+
+	for (int all = 0; all < 2; all++) {
+		load(&x, 3);
+		for (int i = 0; i < 3; i++)
+			json_object_set_new(iface_of(x.facts[i], "eth1"), "mtu", json_integer(9000));
+		build(&x);
+		expect_finding(x.fs, "net.mtu.jumbo", SEV_INFO);
+		good(&x, "eth0", 1500);
+		mtu_to(&x, 1, 0, "eth1", 9000, 9000, 0);
+		mtu_to(&x, 1, 0, "eth1", 9000, 9000, 0);
+		mtu_to(&x, 0, 1, "eth1", 9000, 9000, 0);
+		mtu_to(&x, 0, 2, "eth1", 9000, 9000, 0);
+		if (all)
+			mtu_to(&x, 2, 0, "eth1", 9000, 9000, 0);
+		settle(&x);
+		if (all) {
+			expect_withdrawn(&x, "net.mtu.jumbo", "largest packet 9000 bytes");
+			expect_withdrawn(&x, "net.mtu.differ", "no black hole");
+		} else {
+			expect_unsettled(&x, "net.mtu.jumbo", "not every peer ran a path MTU test");
+			expect_unsettled(&x, "net.mtu.differ", "not every peer ran a path MTU test");
+		}
+		release(&x);
+	}
+}
+
 /* the clouds' MTU notes: the same measurement over NCCL's interfaces */
 static void cloud_mtu_notes(void **state)
 {
@@ -602,6 +637,7 @@ int main(void)
 		cmocka_unit_test(public_bootstrap),
 		cmocka_unit_test(container_bridge),
 		cmocka_unit_test(jumbo_and_differing_mtus),
+		cmocka_unit_test(mtu_every_peer),
 		cmocka_unit_test(cloud_mtu_notes),
 		cmocka_unit_test(docker0),
 		cmocka_unit_test(extra_interfaces),
