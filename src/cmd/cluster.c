@@ -117,12 +117,12 @@ static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
 		snprintf(what, sizeof(what), "joining the master %s: %s", ps->master,
 			 st->last_fail[0] ? st->last_fail : "no answer yet");
 	if (ps->tty) {
-		fprintf(stderr, "\r\033[K%s; %.0f s left", what, (double)st->left_ms / 1000);
+		fprintf(stderr, "\r\033[K%s; %ld s left", what, (st->left_ms + 999) / 1000);
 		fflush(stderr);
 		ps->shown = 1;
 	} else if (ps->lines && strcmp(what, ps->last)) {
-		fprintf(stderr, "ncclcheck cluster: %s; %.0f s left\n", what,
-			(double)st->left_ms / 1000);
+		fprintf(stderr, "ncclcheck cluster: %s; %ld s left\n", what,
+			(st->left_ms + 999) / 1000);
 		fflush(stderr);
 	}
 	snprintf(ps->last, sizeof(ps->last), "%s", what);

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "util/addr.h"
+
 static const char *event_id(const struct rdv_event *ev)
 {
 	const char *code = ev->code;
@@ -70,32 +72,29 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 			    "then: ncclcheck cluster --token-file token");
 		finding_export(f, "NCCLCHECK_TOKEN", "<the same secret on every node>");
 	} else if (!strcmp(id, "cluster.rdv.missing")) {
-		int numeric = master_ip && master_ip[0] && !strcmp(mh, master_ip);
+		unsigned char bin[16];
+		int fam, numeric = addr_parse(mh, &fam, bin) == 0;
+		const char *ip = master_ip && master_ip[0] ? master_ip : mh;
 
 		finding_why(f, "a node that never reaches MASTER_ADDR:MASTER_PORT is a node whose "
 			    "torch rendezvous will hang there too. Check on it, in this order: that "
 			    "ncclcheck cluster was started there (same --nodes, its own "
 			    "--node-rank), that MASTER_ADDR resolves there, and that TCP %d reaches "
 			    "this node", ro->master_port);
-		if (master_ip && master_ip[0]) {
-			if (numeric)
-				finding_evidence(f, "this node (rank 0) listens on %s:%d", master_ip,
-						 ro->master_port);
-			else
-				finding_evidence(f, "this node (rank 0) listens on %s:%d: "
-						 "MASTER_ADDR=%s resolves to it here", master_ip,
-						 ro->master_port, mh);
+		if (master_ip && master_ip[0])
+			finding_evidence(f, "this node (rank 0) listens on %s:%d%s%s%s", master_ip,
+					 ro->master_port, numeric ? "" : ": MASTER_ADDR=",
+					 numeric ? "" : mh, numeric ? "" : " resolves to it here");
+		if (numeric)
+			finding_fix(f, "nc -zv %s %d   # on the missing node: is the port reachable",
+				    mh, ro->master_port);
+		else
 			finding_fix(f, "getent hosts %s; nc -zv %s %d   # on the missing node: does "
-				    "the name resolve, is the port reachable", mh, master_ip,
+				    "the name resolve, is the port reachable", mh, ip,
 				    ro->master_port);
-			/* the address itself works on every node, rank 0's included */
-			if (!numeric)
-				finding_export(f, "MASTER_ADDR", "%s", master_ip);
-		} else {
-			finding_fix(f, "getent hosts %s; nc -zv %s %d   # on the missing node: does "
-				    "the name resolve, is the port reachable", mh, mh,
-				    ro->master_port);
-		}
+		/* the address itself works on every node, rank 0's included */
+		if (!numeric && master_ip && master_ip[0])
+			finding_export(f, "MASTER_ADDR", "%s", master_ip);
 		finding_fix(f, "ncclcheck cluster   # on the missing node, with the same --nodes "
 			    "and its own --node-rank");
 	} else if (!strcmp(id, "cluster.rdv.unreachable")) {

@@ -20,7 +20,7 @@ wait $w
 expect_rc 3 $rc "the master cannot run without rank 2"
 expect_match "$out" "rank 2 never arrived within 2 s" "the master names the missing rank"
 expect_match "$out" "cluster.rdv.missing" "as cluster.rdv.missing"
-expect_match "$out" "nc -zv 10\.10\.0\.10 29500   # on the missing node" "with what to check on it"
+expect_match "$out" "nc -zv 10\.10\.0\.10 29500   # on the missing node: is the port reachable" "with what to check on it"
 # the wait, piped: a line per change of who joined (not one per tick), with the time left
 expect_match "$out" "waiting for the nodes: 2/3 joined; missing: rank 2; [0-9]+ s left" "the live line names the missing rank"
 nw=$(printf '%s\n' "$out" | grep -c "waiting for the nodes:")
