@@ -76,11 +76,27 @@ static int in_list(const char *list, const char *item)
 	return 0;
 }
 
+/* Peer `c`'s address on the network of `a` (the target's interface), or NULL. */
+static const char *peer_on_subnet(const struct cluster_view *v, size_t c, const struct ifs_addr *a)
+{
+	const struct node_model *m = v->nodes[c].m;
+
+	for (size_t k = 0; m && a && k < m->ifs.in.naddrs; k++) {
+		const struct ifs_addr *b = &m->ifs.in.addrs[k];
+
+		if (b->family == a->family && addr_same_subnet(a->family, a->addr, b->addr,
+							       a->prefixlen))
+			return b->text;
+	}
+	return NULL;
+}
+
 /*
- * The sources an ACCEPT rule on `target`'s `ifn` must let in: the addresses the failing peers'
- * tests came from (comma-separated, as iptables -s takes them), else the network of the
- * target's address there. "" when neither is known: then no rule is printed, never one that
- * opens the interface to anyone.
+ * The sources an ACCEPT rule on `target`'s `ifn` must let in, comma-separated as iptables -s
+ * takes them: each failing peer's source address in its test, else its address on the
+ * target's network (rank 0 has every node's facts); the network itself only when a peer has
+ * neither. "" when nothing is known: then no rule is printed, never one that opens the
+ * interface to anyone.
  */
 static void peer_sources(const struct cluster_view *v, enum link_kind kind, size_t target,
 			 const char *ifn, char *buf, size_t len)
@@ -89,18 +105,23 @@ static void peer_sources(const struct cluster_view *v, enum link_kind kind, size
 						      : NULL;
 	struct strbuf sb = STRBUF_INIT;
 
+	int whole_net = 0;
+
 	buf[0] = '\0';
 	for (size_t c = 0; c < v->n; c++) {
 		const struct link_result *r = c == target ? NULL :
 			cluster_link_find(v, kind, c, target, ifn);
+		const char *src;
 
-		if (!r || !r->src[0] || in_list(sb.len ? sb.buf : "", r->src))
+		if (!r || (kind == LINK_CONNECT && r->c.status == LINK_OK))
 			continue;
-		if (kind == LINK_CONNECT && r->c.status == LINK_OK)
-			continue;
-		strbuf_addf(&sb, "%s%s", sb.len ? "," : "", r->src);
+		src = r->src[0] ? r->src : peer_on_subnet(v, c, a);
+		if (!src)
+			whole_net = 1;
+		else if (!in_list(sb.len ? sb.buf : "", src))
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", src);
 	}
-	if (sb.len && sb.len < len)
+	if (sb.len && !whole_net && sb.len < len)
 		snprintf(buf, len, "%s", sb.buf);
 	else if (a)
 		addr_subnet_text(a->family, a->addr, a->prefixlen, a->text, buf, len);

@@ -115,8 +115,10 @@ static void public_blocked_names_eth1(void **state)
 	assert_non_null(strstr(f->title, "timed out"));
 	assert_string_equal(f->ifname, "eth0");
 	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth1"));
-	/* the firewall fix lets in only the nodes' network on that interface, no placeholder */
-	assert_true(finding_fix_contains(f, "iptables -I INPUT -i eth0 -p tcp -s 203.0.113.0/24 "
+	/* the firewall fix lets in only the peer (its address on that network, from its facts) */
+	assert_true(finding_fix_contains(f, "iptables -I INPUT -i eth0 -p tcp -s 203.0.113.11 "
+					    "-j ACCEPT") ||
+		    finding_fix_contains(f, "iptables -I INPUT -i eth0 -p tcp -s 203.0.113.10 "
 					    "-j ACCEPT"));
 	assert_false(finding_fix_contains(f, "<"));
 	st = setting_of(f, "NCCL_SOCKET_IFNAME", NULL);
