@@ -31,6 +31,14 @@ nw=$(printf '%s\n' "$out" | grep -c "waiting for the nodes:")
 expect_rc 3 "$(cat "$LAB_TMP/n1.rc")" "the joined worker exits 3 too"
 expect_match "$(cat "$LAB_TMP/n1.out")" "rank 2 never joined the master" "and names the missing rank"
 
+# on a terminal the line is rewritten in place (\r, erase to the end of the line), each time
+# with the time left
+script -qec "timeout 30 $NCCLCHECK lab exec $LAB_PREFIX-n0 -- $NCCLCHECK cluster --no-python --timeout 2" \
+	/dev/null >"$LAB_TMP/tty.out" 2>&1 </dev/null
+n=$(grep -ao $'\r\e\[Kwaiting for the nodes: 1/3 joined; missing: ranks 1, 2; [0-9]* s left' \
+	"$LAB_TMP/tty.out" | wc -l)
+[ "$n" -ge 2 ] && pass "tty: the live line rewritten in place ($n times)" || fail "tty: $n live lines"
+
 # a worker alone: nothing listens on MASTER_ADDR:MASTER_PORT
 t0=$(ms)
 out=$(timeout 30 "$NCCLCHECK" lab exec $LAB_PREFIX-n2 -- "$NCCLCHECK" cluster --no-python --timeout 1.5 2>&1); rc=$?
