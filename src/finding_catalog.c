@@ -95,8 +95,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "NCCL_NET_PLUGIN names a plugin that is not found." },
 
 	{ .id = "launch.env.stale_ranks", .sev = SEV_ERROR,
-	  .summary = "RANK/WORLD_SIZE-style variables are exported in a shell with no launcher "
-		     "running." },
+	  .summary = "per-process rank variables (RANK, LOCAL_RANK, ...) are exported in a "
+		     "shell with no launcher running." },
 	{ .id = "launch.devices_mismatch", .sev = SEV_ERROR,
 	  .summary = "The launcher's processes per node differ from Trainer(devices=N)." },
 	{ .id = "launch.gpus.hidden", .sev = SEV_ERROR,

@@ -12,6 +12,7 @@
 
 #include "rules/cluster_bw.h"
 #include "rules/link_findings.h"
+#include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -58,6 +59,73 @@ static void add_verdict_fix(const struct cluster_view *v, const struct cluster_v
 					    vd->ifname[i]);
 		}
 	}
+}
+
+/* Whether `item` is one of the comma-separated `list`. */
+static int in_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !strncmp(p, item, n))
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
+}
+
+/* Peer `c`'s address on the network of `a` (the target's interface), or NULL. */
+static const char *peer_on_subnet(const struct cluster_view *v, size_t c, const struct ifs_addr *a)
+{
+	const struct node_model *m = v->nodes[c].m;
+
+	for (size_t k = 0; m && a && k < m->ifs.in.naddrs; k++) {
+		const struct ifs_addr *b = &m->ifs.in.addrs[k];
+
+		if (b->family == a->family && addr_same_subnet(a->family, a->addr, b->addr,
+							       a->prefixlen))
+			return b->text;
+	}
+	return NULL;
+}
+
+/*
+ * The sources an ACCEPT rule on `target`'s `ifn` must let in, comma-separated as iptables -s
+ * takes them: each failing peer's source address in its test, else its address on the
+ * target's network (rank 0 has every node's facts); the network itself only when a peer has
+ * neither. "" when nothing is known: then no rule is printed, never one that opens the
+ * interface to anyone.
+ */
+static void peer_sources(const struct cluster_view *v, enum link_kind kind, size_t target,
+			 const char *ifn, char *buf, size_t len)
+{
+	const struct ifs_addr *a = v->nodes[target].m ? node_model_addr(v->nodes[target].m, ifn, 0)
+						      : NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	int whole_net = 0;
+
+	buf[0] = '\0';
+	for (size_t c = 0; c < v->n; c++) {
+		const struct link_result *r = c == target ? NULL :
+			cluster_link_find(v, kind, c, target, ifn);
+		const char *src;
+
+		if (!r || (kind == LINK_CONNECT && r->c.status == LINK_OK))
+			continue;
+		src = r->src[0] ? r->src : peer_on_subnet(v, c, a);
+		if (!src)
+			whole_net = 1;
+		else if (!in_list(sb.len ? sb.buf : "", src))
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", src);
+	}
+	if (sb.len && !whole_net && sb.len < len)
+		snprintf(buf, len, "%s", sb.buf);
+	else if (a)
+		addr_subnet_text(a->family, a->addr, a->prefixlen, a->text, buf, len);
+	strbuf_release(&sb);
 }
 
 static void connect_failures(const struct cluster_view *v, const struct cluster_verdict *vd,
@@ -125,12 +193,17 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 			}
 			if (used)
 				add_verdict_fix(v, vd, f);
-			if (st == LINK_TIMEOUT || st == LINK_REFUSED)
-				finding_fix(f, "or allow TCP between the nodes on %s: the cloud security "
-					       "group's inbound rule for the cluster's own addresses, and "
-					       "on %s: iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT",
-					    ifn, v->nodes[s].name, ifn,
-					    one->src[0] ? one->src : "<peer address>");
+			if (st == LINK_TIMEOUT || st == LINK_REFUSED) {
+				char srcs[256];
+
+				peer_sources(v, LINK_CONNECT, s, ifn, srcs, sizeof(srcs));
+				finding_fix(f, "# or allow TCP between the nodes on %s: the cloud "
+					       "security group's inbound rule for the cluster's own "
+					       "addresses, and the host firewall:", ifn);
+				if (srcs[0])
+					finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s -j "
+						       "ACCEPT", v->nodes[s].name, ifn, srcs);
+			}
 			finding_check(f, "ncclcheck cluster (re-run after the change)");
 			strbuf_release(&who);
 		}
@@ -201,10 +274,16 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 		finding_evidence(f, "%u ports scanned in %ld ms: %d open, %d dropped, %d rejected",
 				 (unsigned)(s->hi - s->lo + 1), s->elapsed_ms, s->counts[LINK_PORT_OPEN],
 				 s->counts[LINK_PORT_DROPPED], s->counts[LINK_PORT_REJECTED]);
-		finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j ACCEPT "
-			       "(or the same inbound rule in the cloud security group)",
-			    v->nodes[l->target].name, l->ifname,
-			    l->res.src[0] ? l->res.src : "<peer address>", m->ports.lo, m->ports.hi);
+		{
+			char srcs[256];
+
+			peer_sources(v, LINK_SCAN, (size_t)l->target, l->ifname, srcs, sizeof(srcs));
+			if (srcs[0])
+				finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s --dport "
+					       "%ld:%ld -j ACCEPT", v->nodes[l->target].name,
+					    l->ifname, srcs, m->ports.lo, m->ports.hi);
+			finding_fix(f, "# or the same inbound rule in the cloud security group");
+		}
 		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
 			finding_fix(f, "or keep the firewall and move NCCL's ports into the open part: "
 				       "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\" on %s",
