@@ -213,7 +213,11 @@ struct link_server *link_bw_server(const struct link_req *req, struct link_ready
 		free(s);
 		return NULL;
 	}
-	s->lfd = link_listen(req->addr, 0, LINK_BW_STREAMS_MAX, &port, e);
+	/* the port the connect test found open, when given (taken by now: the kernel's pick) */
+	s->lfd = req->nports ? link_listen(req->addr, req->ports[0], LINK_BW_STREAMS_MAX, &port,
+					   NULL) : -1;
+	if (s->lfd < 0)
+		s->lfd = link_listen(req->addr, 0, LINK_BW_STREAMS_MAX, &port, e);
 	if (s->lfd < 0)
 		goto fail;
 	ready->ports[0] = port;

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -110,9 +112,14 @@ struct link_server *link_connect_server(const struct link_req *req, struct link_
 	}
 	for (int i = 0; i < req->nports; i++) {
 		uint16_t bound = 0;
-		int fd = link_listen(req->addr, req->ports[i], 64, &bound, e);
+		struct err le = ERR_INIT;
+		int fd = link_listen(req->addr, req->ports[i], 64, &bound, &le);
 
+		/* a chosen port another socket holds: any port will do, the kernel's pick */
+		if (fd < 0 && req->ports[i] && (errno == EADDRINUSE || errno == EACCES))
+			fd = link_listen(req->addr, 0, 64, &bound, &le);
 		if (fd < 0) {
+			*e = le;
 			connect_stop(&s->base, 0);
 			return NULL;
 		}
@@ -161,6 +168,71 @@ static void pings(int fd, const struct link_req *req, struct link_connect_result
 	free(rtt);
 }
 
+/*
+ * The loss probe: `n` connects at once to an open port. A connect whose SYN or SYN-ACK was lost
+ * completes only after the kernel's 1 s retransmit, which TCP_INFO counts — a figure the kernel
+ * keeps, so a starved process does not fake loss; one not done after two retransmits is
+ * counted unanswered. Costs one round trip on a clean link, ~3 s when something was lost.
+ */
+static void loss_probe(const struct link_req *req, uint16_t port, int n,
+		       struct link_connect_result *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	struct pollfd *p = xcalloc((size_t)n, sizeof(*p));
+	int64_t t0 = time_now_ms(), deadline = t0 + 3500 + (int64_t)(4 * c->rtt_p99_us / 1000);
+	int left = 0;
+
+	if (net_sockaddr(req->addr, port, &ss, &len, NULL) < 0) {
+		free(p);
+		return;
+	}
+	net_sockaddr_set_port(&ss, port);
+	for (int i = 0; i < n; i++) {
+		struct net_connect_opts o = LINK_CONNECT_OPTS(req->src, req->ifname);
+		int err_no = 0, fd = net_connect_start((struct sockaddr *)&ss, len, &o, &err_no, NULL);
+
+		p[i] = (struct pollfd){ .fd = -1 };
+		if (fd < 0)
+			continue;
+		c->probes++;
+		if (!err_no) {
+			link_close_rst(fd);
+			continue;
+		}
+		p[i] = (struct pollfd){ .fd = fd, .events = POLLOUT };
+		left++;
+	}
+	while (left && time_now_ms() < deadline) {
+		if (net_poll(p, (size_t)n, deadline) <= 0)
+			continue;
+		for (int i = 0; i < n; i++) {
+			struct tcp_info ti;
+			socklen_t tl = sizeof(ti);
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			memset(&ti, 0, sizeof(ti));
+			if (net_connect_result(p[i].fd) != 0)
+				c->unanswered++;	/* refused mid-probe: not an answer we trust */
+			else if (getsockopt(p[i].fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 &&
+				 ti.tcpi_total_retrans > 0)
+				c->retrans++;
+			link_close_rst(p[i].fd);
+			p[i].fd = -1;
+			left--;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (p[i].fd >= 0) {
+			close(p[i].fd);
+			c->unanswered++;
+		}
+	free(p);
+	c->loss_pct = c->probes ? link_loss_from_share((double)(c->retrans + c->unanswered) /
+						       c->probes) : -1;
+}
+
 int link_connect_client(const struct link_req *req, const struct link_ready *ready,
 			struct link_result *res, struct err *e)
 {
@@ -184,16 +256,20 @@ int link_connect_client(const struct link_req *req, const struct link_ready *rea
 				t->err = EINVAL;
 			continue;
 		}
-		if (first < 0)
+		if (first < 0) {
 			first = fd;
-		else
+			c->open_port = t->port;
+		} else {
 			close(fd);
+		}
 	}
 	c->status = c->tries[0].status;
 	if (first >= 0) {
 		c->status = LINK_OK;
 		pings(first, req, c);
 		close(first);
+		if (req->probes > 0)
+			loss_probe(req, c->open_port, req->probes, c);
 	}
 	return 0;
 }

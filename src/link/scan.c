@@ -3,8 +3,9 @@
  * listens" can never be mistaken for "rejected"); the peer fires non-blocking connects at all of
  * them with a sliding window, and each port is open (handshake done), rejected (RST or ICMP port
  * unreachable) or dropped (no answer within timeout_ms). Dropped ports that sit alone among
- * answered ones get a second look with a timeout past the kernel's 1 s SYN retry, so one lost
- * SYN does not make a port "dropped". Open connections are closed with an RST, leaving no
+ * answered ones are looked at again with a timeout past the kernel's 1 s SYN retry, at least
+ * req->looks times and for as long as a look finds answers, so lost SYNs do not make a port
+ * "dropped": under loss q a port survives k looks with probability q^2k, a filtered one always. Open connections are closed with an RST, leaving no
  * TIME_WAIT on either side, so a 28,232-port range can be scanned again at once.
  */
 #include "link/link_int.h"
@@ -155,6 +156,7 @@ struct probe {
 	struct { int slot; unsigned gen; } *q;	/* FIFO in start order = expiry order */
 	size_t qhead, qtail, qcap;
 	int active;
+	int late_ms;			/* the most epoll_wait overslept: this process starved */
 };
 
 static void finish(struct probe *p, int i, enum link_port_state st)
@@ -237,6 +239,8 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 		wait = p->qhead < p->qtail
 			? p->slots[p->q[p->qhead % p->qcap].slot].t0 + timeout_ms - now : 0;
 		ne = epoll_wait(p->ep, evs, (int)ARRAY_SIZE(evs), wait < 0 ? 0 : (int)wait);
+		if (ne == 0 && wait > 0 && time_now_ms() - now - wait > p->late_ms)
+			p->late_ms = (int)(time_now_ms() - now - wait);
 		if (ne < 0 && errno != EINTR) {
 			err_sys(e, "epoll_wait");
 			goto fail;
@@ -368,24 +372,44 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 	p.q = xcalloc(p.qcap, sizeof(*p.q));
 	if (pass(&p, ready->listening, n, window, req->timeout_ms, e) < 0)
 		goto out;
+	for (size_t i = 0; i < n; i++)
+		s->first_drops += s->state[ready->listening[i]] == LINK_PORT_DROPPED;
+	/* looks again at isolated drops, spread in time: at least req->looks, and more while a
+	 * look still finds answers (loss thins out with every look, a filter never answers) */
 	again = xcalloc(n, sizeof(*again));
-	nr = isolated_drops(s->state, ready->listening, n, again);
-	if (nr) {
-		int w = (int)nr < window ? (int)nr : window;
+	for (int look = 0; look < LINK_LOOKS_MAX; look++) {
+		int w, answered = 0;
 
+		nr = isolated_drops(s->state, ready->listening, n, again);
+		if (!nr)
+			break;
+		w = (int)nr < window ? (int)nr : window;
 		s->retried += (int)nr;
 		p.qcap = nr + 1;
 		free(p.q);
 		p.q = xcalloc(p.qcap, sizeof(*p.q));
-		if (pass(&p, again, nr, w, LINK_SCAN_RETRY_TIMEOUT, e) < 0) {
+		if (pass(&p, again, nr, w, req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT,
+			 e) < 0) {
 			free(again);
 			goto out;
 		}
+		for (size_t k = 0; k < nr; k++)
+			answered += s->state[again[k]] == LINK_PORT_OPEN ||
+				    s->state[again[k]] == LINK_PORT_REJECTED;
+		s->flaky += answered;
+		if (look + 1 > s->looks)
+			s->looks = look + 1;
+		if (look + 1 >= (req->looks ? req->looks : 1) && !answered)
+			break;
 	}
 	free(again);
 	rc = 0;
 out:
 	s->elapsed_ms += time_now_ms() - t0;
+	s->timeout_ms = req->timeout_ms;
+	s->retry_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT;
+	if (p.late_ms > s->late_ms)
+		s->late_ms = p.late_ms;
 	close(p.ep);
 	free(p.slots);
 	free(p.free_slots);
@@ -481,6 +505,9 @@ void link_scan_merge(const struct link_req *req, struct link_result *into,
 		}
 	into->s.retried += again->s.retried;
 	into->s.elapsed_ms += again->s.elapsed_ms;
+	into->s.first_drops += again->s.first_drops;
+	into->s.looks = into->s.looks > again->s.looks ? into->s.looks : again->s.looks;
+	into->s.late_ms = into->s.late_ms > again->s.late_ms ? into->s.late_ms : again->s.late_ms;
 	link_scan_finish(req, into);
 	if (b != again->s.state)
 		free(b);
