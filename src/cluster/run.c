@@ -155,6 +155,7 @@ void cluster_build_req(struct run *run, enum link_kind kind, int target, int pee
 	}
 	if (kind == LINK_BW)
 		req->duration_ms = (int)run->o->bw_ms;
+	cluster_req_timing(run, target, peer, req);
 }
 
 /* Runs one request over the pair's channel into l (ran / error set). */

@@ -157,13 +157,29 @@ struct probe {
 	size_t qhead, qtail, qcap;
 	int active;
 	int late_ms;			/* the most epoll_wait overslept: this process starved */
+	int good_port;			/* a source port whose replies came back (an open port's) */
+	int src_port;			/* bind the connects to this source port, 0 = the kernel's */
 };
+
+/* The source port of an open connection: replies to it pass this side's own firewall. */
+static void note_good_port(struct probe *p, int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (p->good_port || getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+		return;
+	p->good_port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+						 : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
 
 static void finish(struct probe *p, int i, enum link_port_state st)
 {
 	struct slot *s = &p->slots[i];
 
 	p->state[s->port] = (uint8_t)st;
+	if (st == LINK_PORT_OPEN)
+		note_good_port(p, s->fd);
 	if (st == LINK_PORT_OPEN)
 		link_close_rst(s->fd);
 	else
@@ -182,6 +198,7 @@ static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 	struct epoll_event ev;
 	int fd, err_no, i;
 
+	o.src_port = p->src_port;
 	net_sockaddr_set_port(&ss, port);
 	fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, e);
 	if (fd < 0 && !err_no)
@@ -192,6 +209,7 @@ static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 	}
 	if (!err_no) {
 		p->state[port] = LINK_PORT_OPEN;
+		note_good_port(p, fd);
 		link_close_rst(fd);
 		return 0;
 	}
@@ -375,7 +393,11 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 	for (size_t i = 0; i < n; i++)
 		s->first_drops += s->state[ready->listening[i]] == LINK_PORT_DROPPED;
 	/* looks again at isolated drops, spread in time: at least req->looks, and more while a
-	 * look still finds answers (loss thins out with every look, a filter never answers) */
+	 * look still finds answers (loss thins out with every look, a filter never answers).
+	 * From a source port whose replies came back: a firewall on THIS side that drops part of
+	 * its own ephemeral range drops the replies to connects that drew a source port there,
+	 * and that must not read as the target filtering the port asked for. */
+	p.src_port = p.good_port;
 	again = xcalloc(n, sizeof(*again));
 	for (int look = 0; look < LINK_LOOKS_MAX; look++) {
 		int w, answered = 0;
