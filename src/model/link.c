@@ -127,3 +127,10 @@ void link_timeouts_derive(double rtt_us, double loss_pct, struct link_timeouts *
 	while (q > 0 && t->looks < LINK_LOOKS_MAX && (standing *= q * q) >= 0.01)
 		t->looks++;
 }
+
+int link_scan_starved(const struct link_scan_result *s)
+{
+	int wait = s->timeout_ms > 0 ? s->timeout_ms : LINK_SCAN_FIRST_FLOOR_MS;
+
+	return s->late_ms >= wait && s->counts[LINK_PORT_DROPPED] > 0;
+}
