@@ -52,7 +52,7 @@ static int measured(struct run *run, int target, int peer, const char *addr,
 }
 
 #define CONNECT_SPREAD 4	/* ports of the target's range the connect test tries at once */
-#define LOSS_PROBES 32
+#define LOSS_PROBES 64
 
 void cluster_req_timing(struct run *run, int target, int peer, struct link_req *req)
 {

@@ -47,7 +47,7 @@ static void teardown(struct fixture *x)
 	findings_free(x->fs);
 }
 
-/* Both directions of every pair over eth1: round trip rtt_ms[a][b], retransmits of 32. */
+/* Both directions of every pair over eth1: round trip rtt_ms[a][b], retransmits of 64. */
 static void connects(struct fixture *x, double rtt_ms[MAXN][MAXN], int retrans[MAXN][MAXN])
 {
 	for (int c = 0; c < MAXN; c++)
@@ -71,7 +71,7 @@ static void connects(struct fixture *x, double rtt_ms[MAXN][MAXN], int retrans[M
 			l->res.c.pings = 20;
 			l->res.c.rtt_p50_us = rtt_ms[c][s] * 1000;
 			l->res.c.rtt_p99_us = rtt_ms[c][s] * 1000 + 50;
-			l->res.c.probes = 32;
+			l->res.c.probes = 64;
 			l->res.c.retrans = retrans ? retrans[c][s] : 0;
 			l->res.c.loss_pct = 0;
 		}
@@ -162,7 +162,7 @@ static void loss_on_one_node(void **state)
 	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
 	teardown(&x);
 
-	/* one retransmitted handshake in 192 is no figure to warn about */
+	/* one retransmitted handshake in 384 is no figure to warn about */
 	setup(&x);
 	connects(&x, rtt, one);
 	xrule_link_noise(&x.v, x.fs);
