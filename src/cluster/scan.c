@@ -102,6 +102,7 @@ void cluster_req_timing(struct run *run, int target, int peer, struct link_req *
 /* Rounds of "sample, and when any answers, scan again" per suspect scan. */
 #define VERIFY_ROUNDS 2
 #define VERIFY_SAMPLE 256
+#define VERIFY_WINDOW 1024
 
 /*
  * Drops seen while other scans ran may be the load, not a firewall (in a lab every node shares
@@ -153,6 +154,11 @@ static void verify_one(struct run *run, size_t i)
 			return;	/* every sampled port dropped again, seconds later: consistent */
 		again = *l;
 		cluster_build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
+		/* the pass again waits past a SYN retransmit and in smaller bursts: ports that
+		 * lost their SYN, or came late at the tail of a burst through a slow queue, then
+		 * answer, while a filter still drops them */
+		req.timeout_ms = req.retry_ms;
+		req.window = VERIFY_WINDOW;
 		memset(&again.res, 0, sizeof(again.res));
 		cluster_run_req(run, l->target, l->peer, &req, &again);
 		if (again.ran)
