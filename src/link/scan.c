@@ -257,8 +257,10 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 		wait = p->qhead < p->qtail
 			? p->slots[p->q[p->qhead % p->qcap].slot].t0 + timeout_ms - now : 0;
 		ne = epoll_wait(p->ep, evs, (int)ARRAY_SIZE(evs), wait < 0 ? 0 : (int)wait);
-		if (ne == 0 && wait > 0 && time_now_ms() - now - wait > p->late_ms)
-			p->late_ms = (int)(time_now_ms() - now - wait);
+		/* returning later than asked is this process not being run (answers ready make
+		 * it return at once): the scan's timing then measured the scheduler */
+		if (time_now_ms() - now - (wait < 0 ? 0 : wait) > p->late_ms)
+			p->late_ms = (int)(time_now_ms() - now - (wait < 0 ? 0 : wait));
 		if (ne < 0 && errno != EINTR) {
 			err_sys(e, "epoll_wait");
 			goto fail;
