@@ -130,7 +130,9 @@ void link_timeouts_derive(double rtt_us, double loss_pct, struct link_timeouts *
 
 int link_scan_starved(const struct link_scan_result *s)
 {
-	int wait = s->timeout_ms > 0 ? s->timeout_ms : LINK_SCAN_FIRST_FLOOR_MS;
+	/* answers the kernel took while this process slept still count (the scan looks before it
+	 * expires a port), so only a stall of two looks again and more leaves no trust in drops */
+	int wait = s->retry_ms > LINK_SCAN_RETRY_TIMEOUT_MS ? s->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
 
-	return s->late_ms >= wait && s->counts[LINK_PORT_DROPPED] > 0;
+	return s->late_ms >= 2 * wait && s->counts[LINK_PORT_DROPPED] > 0;
 }

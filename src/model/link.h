@@ -164,8 +164,9 @@ void link_timeouts_derive(double rtt_us, double loss_pct, struct link_timeouts *
  * lost): q = 1 - (1 - p)^2. Pure. */
 double link_loss_from_share(double q);
 
-/* A scan whose own timers fired later than its probes wait: CPU starvation, not the network,
- * decided its drops (and it saw some). Pure. */
+/* A scan whose own timers fired later than two looks again wait: CPU starvation, not the
+ * network, decided its drops (and it saw some). Pure. */
+#define LINK_SCAN_RETRY_TIMEOUT_MS 1500
 int link_scan_starved(const struct link_scan_result *s);
 
 /* Pure: the ceiling of a link of `speed_mbps` (<= 0: unknown) at `mtu`. */

@@ -235,9 +235,9 @@ static void untested(const struct cluster_view *v, struct findings *out)
 			continue;
 		f = finding_add(out, SEV_ERROR, "cluster.link.untested",
 				"%s -> %s over %s: the port scan could not run its probes in time (its "
-				"timers fired up to %d ms late, its probes wait %d ms): no verdict on "
-				"these ports", v->nodes[l->peer].name, v->nodes[l->target].name,
-				l->ifname, l->res.s.late_ms, l->res.s.timeout_ms);
+				"timers fired up to %d ms late, a look again waits %d ms): no verdict "
+				"on these ports", v->nodes[l->peer].name, v->nodes[l->target].name,
+				l->ifname, l->res.s.late_ms, l->res.s.retry_ms);
 		finding_pair(f, v->nodes[l->peer].name, v->nodes[l->target].name, l->ifname);
 		finding_why(f, "A process starved of CPU (an overloaded host, a cgroup CPU limit, a "
 			       "stopped process) answers and reads its connects late, and a late "

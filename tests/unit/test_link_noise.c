@@ -237,7 +237,7 @@ static void starved_scan_is_untested(void **state)
 	(void)state;
 	setup(&x);
 	connects(&x, rtt, NULL);
-	block_scans(&x, 2500);	/* timers 2.5 s late against a 400 ms probe wait */
+	block_scans(&x, 3500);	/* timers 3.5 s late: two looks again (1.5 s) and more */
 	cluster_rules_run(&x.v, x.fs);
 	f = expect_finding(x.fs, "cluster.link.untested", SEV_ERROR);
 	assert_non_null(strstr(f->title, "could not run its probes in time"));
