@@ -200,7 +200,13 @@ static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 
 	o.src_port = p->src_port;
 	net_sockaddr_set_port(&ss, port);
-	fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, e);
+	fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, o.src_port ? NULL : e);
+	if (fd < 0 && !err_no && o.src_port) {
+		/* the good source port is taken this instant (another test's connect drew it):
+		 * the kernel's pick for this one */
+		o.src_port = 0;
+		fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, e);
+	}
 	if (fd < 0 && !err_no)
 		return -1;
 	if (fd < 0) {
