@@ -12,7 +12,7 @@ lab_use nlos
 NOISE_ARGS=(--no-bw)
 noise_up
 
-for prob in 0.05 0.01; do
+for prob in ${NOISE_PROBS:-0.05 0.01}; do
 	lx n1 "$IPTABLES" -F INPUT
 	lx n1 "$IPTABLES" -I INPUT -i eth1 -m statistic --mode random --probability $prob -j DROP
 	expect_rc 0 $? "n1 drops $prob of its eth1 input at random"
