@@ -360,6 +360,11 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "link.connect.timeout", .sev = SEV_ERROR,
 	  .summary = "TCP connect times out: packets are dropped by a firewall or security "
 		     "group." },
+	{ .id = "link.latency", .sev = SEV_WARN,
+	  .summary = "The round trip to a node (or over a link) is long enough to slow NCCL's "
+		     "collectives." },
+	{ .id = "link.loss", .sev = SEV_WARN,
+	  .summary = "A node or link loses packets: TCP retransmits, NCCL stalls." },
 	{ .id = "link.mtu.blackhole", .sev = SEV_ERROR,
 	  .summary = "Packets over a size vanish on a path and no ICMP says so: an MTU black "
 		     "hole." },
@@ -397,6 +402,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "Two nodes have the same address." },
 	{ .id = "cluster.link.failed", .sev = SEV_ERROR,
 	  .summary = "A link test between two nodes could not run." },
+	{ .id = "cluster.link.untested", .sev = SEV_ERROR,
+	  .summary = "A link test could not run its probes in time (CPU starvation): no verdict." },
 	{ .id = "cluster.link.unreachable", .sev = SEV_ERROR,
 	  .summary = "A node's interface is unreachable from another node." },
 	{ .id = "cluster.mtu.differs", .sev = SEV_WARN,
