@@ -189,8 +189,9 @@ static void errors_named(const struct findings *fs, struct strbuf *sb)
 		int seen = 0;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = fs->v[j]->sev == SEV_ERROR && same_subject(fs->v[j], f);
-		if (f->sev != SEV_ERROR || seen)
+			seen = fs->v[j]->sev == SEV_ERROR && !finding_folded(fs->v[j]) &&
+			       same_subject(fs->v[j], f);
+		if (f->sev != SEV_ERROR || finding_folded(f) || seen)
 			continue;
 		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", f->id);
 		if (f->node)
