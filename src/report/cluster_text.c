@@ -157,3 +157,29 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 			strbuf_addch(sb, '\n');
 	}
 }
+
+void cluster_report_brief(const json_t *report, struct strbuf *sb)
+{
+	json_t *nodes = json_object_get(report, "nodes"), *n, *f;
+	size_t i, folded = 0;
+
+	json_array_foreach(json_object_get(report, "findings"), i, f)
+		folded += json_object_get(f, "caused_by") != NULL;
+	json_array_foreach(nodes, i, n) {
+		json_t *nf;
+		size_t k;
+
+		json_array_foreach(json_object_get(n, "findings"), k, nf)
+			folded += json_object_get(nf, "caused_by") != NULL;
+	}
+	if (!json_array_size(nodes))
+		return;
+	strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
+	json_array_foreach(nodes, i, n)
+		strbuf_addf(sb, "%s %s", i ? "," : ":", jstr(n, "name"));
+	strbuf_addf(sb, "; %zu link tests", json_array_size(json_object_get(report, "links")));
+	if (json_is_integer(jpath(report, "timings_ms.total")))
+		strbuf_addf(sb, " in %.1f s", (double)jpath_int(report, "timings_ms.total", 0) / 1000);
+	strbuf_addf(sb, "\n(-v: every measurement, the node checks%s)\n",
+		    folded ? ", and the findings folded under their cause" : "");
+}

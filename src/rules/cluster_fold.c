@@ -504,6 +504,17 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 	strbuf_release(&sb);
 }
 
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (strcmp(x->f->ifname, y->f->ifname))
+		return strcmp(x->f->ifname, y->f->ifname);
+	return x->scan->peer - y->scan->peer;
+}
+
 static void group_ports(const struct cluster_view *v, struct findings *out)
 {
 	struct member *mb = NULL;
@@ -531,6 +542,8 @@ static void group_ports(const struct cluster_view *v, struct findings *out)
 		strbuf_release(&sb);
 		n++;
 	}
+	/* by node rank, then interface name: the same title on every run */
+	qsort(mb, n, sizeof(*mb), member_cmp);
 	done = xcalloc(n ? n : 1, 1);
 	for (size_t i = 0; i < n; i++) {
 		struct member *grp;
