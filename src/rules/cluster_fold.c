@@ -206,6 +206,28 @@ static int ports_explain_no_verdict(const struct fold_ctx *c, const struct findi
 	return 1;
 }
 
+/* every connect test that failed anywhere hit closed ports (and one did): the verdict's move
+ * to another interface is not needed, the port range fix is */
+static int ports_explain_verdict_move(const struct fold_ctx *c, const struct finding *cause,
+				      const struct finding *f, const struct cluster_link *by)
+{
+	int failed = 0;
+
+	(void)cause;
+	(void)f;
+	(void)by;
+	for (size_t i = 0; i < c->v->nlinks; i++) {
+		const struct cluster_link *l = &c->v->links[i];
+
+		if (!l->ran || l->kind != LINK_CONNECT || l->res.c.status == LINK_OK)
+			continue;
+		if (!connect_hit_closed(c->v, l))
+			return 0;
+		failed++;
+	}
+	return failed > 0;
+}
+
 static const struct fold_rule fold_rules[] = {
 	{ .cause = "link.ports.blocked", .consequence = "cluster.link.unreachable",
 	  .explains = ports_explain_unreachable },
@@ -221,6 +243,8 @@ static const struct fold_rule fold_rules[] = {
 	  .explains = ports_explain_guess },
 	{ .cause = "link.ports.range", .consequence = "cluster.verdict.none",
 	  .explains = ports_explain_no_verdict },
+	{ .cause = "link.ports.range", .consequence = "cluster.verdict.ifname",
+	  .explains = ports_explain_verdict_move },
 	{ .cause = "cluster.link.unreachable", .consequence = "link.mtu.blackhole",
 	  .explains = unreachable_explains_test },
 	{ .cause = "cluster.link.unreachable", .consequence = "link.bw.stalled",
