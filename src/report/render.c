@@ -222,11 +222,18 @@ void render_verdict_text(FILE *out, const struct findings *fs, const struct rend
 			strbuf_addf(&sb, " [%s]", first->node);
 		if (e > 1)
 			strbuf_addf(&sb, " (and %zu more error%s below)", e - 1, e == 2 ? "" : "s");
-	} else if (w) {
-		strbuf_addf(&sb, "no errors; %zu warning%s, the first: %s", w, w == 1 ? "" : "s",
-			    first->title);
 	} else {
-		strbuf_addstr(&sb, "no errors and no warnings");
+		const struct finding *ok = NULL;
+
+		/* a passed verdict (cluster.verdict.ifname) is what "no errors" rests on */
+		for (size_t i = 0; i < fs->n && !ok; i++)
+			if (fs->v[i]->sev == SEV_OK && strstr(fs->v[i]->id, ".verdict."))
+				ok = fs->v[i];
+		strbuf_addstr(&sb, "no errors");
+		if (w)
+			strbuf_addf(&sb, " (%zu warning%s below)", w, w == 1 ? "" : "s");
+		if (ok)
+			strbuf_addf(&sb, ": %s", ok->title);
 	}
 	strbuf_addch(&sb, '\n');
 	wrap_text(&text, sb.buf, width, 9, WRAP_PROSE);
