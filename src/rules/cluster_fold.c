@@ -101,6 +101,7 @@ static int failures_all_closed(const struct cluster_view *v, size_t x, const cha
 struct fold_ctx {
 	const struct cluster_view *v;
 	const struct cluster_verdict *vd;
+	const struct findings *out;
 };
 
 /*
@@ -228,6 +229,54 @@ static int ports_explain_verdict_move(const struct fold_ctx *c, const struct fin
 	return failed > 0;
 }
 
+/* The MTU test a link.mtu.blackhole finding is about (node: the target, peer: the client). */
+static const struct cluster_link *mtu_link_of(const struct cluster_view *v, const struct finding *f)
+{
+	int t = node_index(v, f->node), p = node_index(v, f->peer);
+
+	for (size_t i = 0; t >= 0 && p >= 0 && i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+
+		if (l->ran && l->kind == LINK_MTU && l->target == t && l->peer == p &&
+		    same(l->ifname, f->ifname) && l->res.m.blackhole)
+			return l;
+	}
+	return NULL;
+}
+
+static size_t index_in(const struct findings *out, const struct finding *f)
+{
+	for (size_t i = 0; i < out->n; i++)
+		if (out->v[i] == f)
+			return i;
+	return (size_t)-1;
+}
+
+/* one black hole seen from several pairs: the same interface, the same size that passes; the
+ * first one reported is the root */
+static int same_black_hole(const struct fold_ctx *c, const struct finding *cause,
+			   const struct finding *f, const struct cluster_link *by)
+{
+	const struct cluster_link *a = mtu_link_of(c->v, cause), *b = mtu_link_of(c->v, f);
+
+	(void)by;
+	return a && b && same(cause->ifname, f->ifname) &&
+	       a->res.m.path_mtu == b->res.m.path_mtu && a->res.m.if_mtu == b->res.m.if_mtu &&
+	       index_in(c->out, cause) < index_in(c->out, f);
+}
+
+/* a node's MTU guess that a black hole on that interface confirmed */
+static int black_hole_explains_guess(const struct fold_ctx *c, const struct finding *cause,
+				     const struct finding *f, const struct cluster_link *by)
+{
+	const struct cluster_link *a = mtu_link_of(c->v, cause);
+	int x = node_index(c->v, f->node);
+
+	return a && by && x >= 0 && by->kind == LINK_MTU && by->res.m.blackhole &&
+	       same(by->ifname, cause->ifname) && (by->target == x || by->peer == x) &&
+	       by->res.m.path_mtu == a->res.m.path_mtu;
+}
+
 static const struct fold_rule fold_rules[] = {
 	{ .cause = "link.ports.blocked", .consequence = "cluster.link.unreachable",
 	  .explains = ports_explain_unreachable },
@@ -247,6 +296,16 @@ static const struct fold_rule fold_rules[] = {
 	  .explains = ports_explain_verdict_move },
 	{ .cause = "cluster.link.unreachable", .consequence = "link.mtu.blackhole",
 	  .explains = unreachable_explains_test },
+	{ .cause = "link.mtu.blackhole", .consequence = "link.mtu.blackhole",
+	  .explains = same_black_hole },
+	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.jumbo",
+	  .explains = black_hole_explains_guess },
+	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.differ",
+	  .explains = black_hole_explains_guess },
+	{ .cause = "link.mtu.blackhole", .consequence = "cloud.gcp.mtu",
+	  .explains = black_hole_explains_guess },
+	{ .cause = "link.mtu.blackhole", .consequence = "cloud.alibaba.mtu",
+	  .explains = black_hole_explains_guess },
 	{ .cause = "cluster.link.unreachable", .consequence = "link.bw.stalled",
 	  .explains = unreachable_explains_test },
 	{ .cause = "cluster.link.unreachable", .consequence = "cluster.link.failed",
@@ -258,6 +317,8 @@ static const struct fold_rule fold_rules[] = {
 	{ .cause = "cluster.verdict.ifname", .consequence = "net.bootstrap.public",
 	  .explains = verdict_moots },
 	{ .cause = "cluster.verdict.ifname", .consequence = "cloud.container.bridge",
+	  .explains = verdict_moots },
+	{ .cause = "cluster.verdict.ifname", .consequence = "net.firewall.blocks",
 	  .explains = verdict_moots },
 };
 
@@ -588,11 +649,47 @@ static void group_ports(const struct cluster_view *v, struct findings *out)
 	free(mb);
 }
 
+/* A black hole root with others folded under it names every node whose packets vanish. */
+static void retitle_black_holes(const struct cluster_view *v, struct findings *out)
+{
+	for (size_t i = 0; i < out->n; i++) {
+		struct finding *r = out->v[i];
+		const struct cluster_link *l;
+		const char **names;
+		size_t n = 0, folded = 0;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (strcmp(r->id, "link.mtu.blackhole") || finding_folded(r) ||
+		    !(l = mtu_link_of(v, r)))
+			continue;
+		names = xcalloc(2 * out->n + 2, sizeof(*names));
+		names[n++] = r->peer;
+		names[n++] = r->node;
+		for (size_t k = 0; k < out->n; k++)
+			if (finding_cause_is(out->v[k], r) && !strcmp(out->v[k]->id, r->id)) {
+				names[n++] = out->v[k]->peer;
+				names[n++] = out->v[k]->node;
+				folded++;
+			}
+		if (folded) {
+			strbuf_addf(&sb, "packets over %d bytes vanish on %s between ", l->res.m.path_mtu,
+				    r->ifname);
+			and_list(names, n, &sb);
+			strbuf_addf(&sb, " (interface MTU %d, and no ICMP 'fragmentation needed' comes "
+				    "back)", l->res.m.if_mtu);
+			free(r->title);
+			r->title = strbuf_detach(&sb, NULL);
+		}
+		strbuf_release(&sb);
+		free(names);
+	}
+}
+
 void cluster_fold(const struct cluster_view *v, struct findings *out,
 		  struct findings *const *node_fs, struct cluster_settled *settled)
 {
 	struct cluster_verdict vd;
-	struct fold_ctx c = { .v = v, .vd = &vd };
+	struct fold_ctx c = { .v = v, .vd = &vd, .out = out };
 	int again = 1;
 
 	cluster_verdict_compute(v, &vd);
@@ -611,6 +708,7 @@ void cluster_fold(const struct cluster_view *v, struct findings *out,
 					finding_caused_by(out->v[i], r);
 			}
 	}
+	retitle_black_holes(v, out);
 	for (size_t x = 0; node_fs && settled && x < v->n; x++) {
 		for (size_t k = 0; node_fs[x] && k < settled[x].n; k++) {
 			const struct cluster_settle_entry *e = &settled[x].v[k];

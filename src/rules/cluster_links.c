@@ -60,6 +60,29 @@ static void add_verdict_fix(const struct cluster_view *v, const struct cluster_v
 	}
 }
 
+/*
+ * The addresses peers connect from to `target`'s `ifname` in the `kind` tests that failed (the
+ * client's source, else its own address on an interface of that name), comma-separated for
+ * iptables -s; "" when none is known.
+ */
+static void failed_sources(const struct cluster_view *v, enum link_kind kind, size_t target,
+			   const char *ifname, struct strbuf *sb)
+{
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+		const struct ifs_addr *a;
+		const char *src;
+
+		if (!l->ran || l->kind != kind || (size_t)l->target != target ||
+		    strcmp(l->ifname, ifname) || (kind == LINK_CONNECT && l->res.c.status == LINK_OK))
+			continue;
+		a = v->nodes[l->peer].m ? node_model_addr(v->nodes[l->peer].m, ifname, 0) : NULL;
+		src = l->res.src[0] ? l->res.src : a ? a->text : NULL;
+		if (src && !strstr(sb->buf, src))
+			strbuf_addf(sb, "%s%s", sb->len ? "," : "", src);
+	}
+}
+
 static void connect_failures(const struct cluster_view *v, const struct cluster_verdict *vd,
 			     struct findings *out)
 {
@@ -125,12 +148,18 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 			}
 			if (used)
 				add_verdict_fix(v, vd, f);
-			if (st == LINK_TIMEOUT || st == LINK_REFUSED)
-				finding_fix(f, "or allow TCP between the nodes on %s: the cloud security "
-					       "group's inbound rule for the cluster's own addresses, and "
-					       "on %s: iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT",
-					    ifn, v->nodes[s].name, ifn,
-					    one->src[0] ? one->src : "<peer address>");
+			if (st == LINK_TIMEOUT || st == LINK_REFUSED) {
+				struct strbuf src = STRBUF_INIT;
+
+				failed_sources(v, LINK_CONNECT, s, ifn, &src);
+				finding_fix(f, "# or let the peers through on %s (and the same inbound rule "
+					       "in the cloud security group), on %s", ifn,
+					    v->nodes[s].name);
+				if (src.len)
+					finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT", ifn,
+						    src.buf);
+				strbuf_release(&src);
+			}
 			finding_check(f, "ncclcheck cluster (re-run after the change)");
 			strbuf_release(&who);
 		}
@@ -201,14 +230,22 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 		finding_evidence(f, "%u ports scanned in %ld ms: %d open, %d dropped, %d rejected",
 				 (unsigned)(s->hi - s->lo + 1), s->elapsed_ms, s->counts[LINK_PORT_OPEN],
 				 s->counts[LINK_PORT_DROPPED], s->counts[LINK_PORT_REJECTED]);
-		finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j ACCEPT "
-			       "(or the same inbound rule in the cloud security group)",
-			    v->nodes[l->target].name, l->ifname,
-			    l->res.src[0] ? l->res.src : "<peer address>", m->ports.lo, m->ports.hi);
+		{
+			struct strbuf src = STRBUF_INIT;
+
+			failed_sources(v, LINK_SCAN, (size_t)l->target, l->ifname, &src);
+			finding_fix(f, "# on %s (or the same inbound rule in the cloud security group)",
+				    v->nodes[l->target].name);
+			if (src.len)
+				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j "
+					       "ACCEPT", l->ifname, src.buf, m->ports.lo, m->ports.hi);
+			strbuf_release(&src);
+		}
 		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
-			finding_fix(f, "or keep the firewall and move NCCL's ports into the open part: "
-				       "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\" on %s",
-				    best_lo, best_hi, v->nodes[l->target].name);
+			finding_fix(f, "# or keep the firewall and move NCCL's ports into the open "
+				       "part, on %s", v->nodes[l->target].name);
+			finding_fix(f, "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\"", best_lo,
+				    best_hi);
 			finding_setting_for(f, WHERE_SYSCTL, v->nodes[l->target].name,
 					    "net.ipv4.ip_local_port_range", "%ld %ld", best_lo, best_hi);
 		}
@@ -242,9 +279,10 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 				       "ICMP that would tell TCP so is filtered: small packets (ping, "
 				       "the first bootstrap messages) pass, full-size segments are lost, "
 				       "and NCCL stalls in init or in the first large all-reduce.");
-			finding_fix(f, "ip link set dev %s mtu %d on every node (or let ICMP type 3 "
-				       "code 4 through the firewall on the path)", l->ifname,
-				    r->path_mtu);
+			finding_fix(f, "# on %s and %s, the path's two ends (or let ICMP type 3 code 4 "
+				       "through the firewalls on the path)", v->nodes[l->peer].name,
+				    v->nodes[l->target].name);
+			finding_fix(f, "ip link set dev %s mtu %d", l->ifname, r->path_mtu);
 		} else {
 			f = finding_add(out, SEV_INFO, "link.mtu.smaller",
 					"the path from %s to %s on %s carries %d bytes, less than the "

@@ -263,6 +263,7 @@ static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 			       name_of(c, (size_t)l->peer), name_of(c, (size_t)l->target), l->ifname,
 			       l->res.addr, r->path_mtu, r->if_mtu);
 			c->sev = used_sev(c, ifname);
+			c->by = l;
 			return CLUSTER_CONFIRMED;
 		}
 		top = r->path_mtu > top ? r->path_mtu : top;

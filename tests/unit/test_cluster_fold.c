@@ -359,6 +359,58 @@ static void test_node_guesses_fold(void **state)
 	release(&x);
 }
 
+/*
+ * One MTU black hole on xr1-n2's eth1 (a 1500-byte hop, interface MTU 9000), seen by the path
+ * MTU tests from both peers: one root, the other folded under it, the title naming the path;
+ * eth0's clean tests and every other pair are left alone.
+ */
+static void test_black_hole_once(void **state)
+{
+	struct fixture x;
+	const struct finding *root = NULL;
+	size_t folded = 0;
+
+	(void)state;
+	load(&x);
+	measure(&x, -1, "-", 0, 40000);
+	for (int s = 0; s < N; s++)
+		for (int c = 0; c < N; c++) {
+			static const char *const ifs[] = { "eth0", "eth1" };
+
+			for (size_t k = 0; c != s && k < 2; k++) {
+				struct cluster_link *l = link_new(&x, LINK_MTU, c, s, ifs[k]);
+				int hole = s == 2 && k == 1;
+
+				l->res.m = (struct link_mtu_result){
+					.if_mtu = hole ? 9000 : 1500, .path_mtu = 1500,
+					.blackhole = hole, .probes = 12 };
+			}
+		}
+	judge(&x);
+	dump(x.out);
+	assert_int_equal(roots(x.out, "link.mtu.blackhole"), 1);
+	for (size_t i = 0; i < x.out->n; i++) {
+		const struct finding *f = x.out->v[i];
+
+		if (strcmp(f->id, "link.mtu.blackhole"))
+			continue;
+		assert_string_equal(f->node, "xr1-n2");
+		assert_string_equal(f->ifname, "eth1");
+		if (!f->caused_by)
+			root = f;
+	}
+	assert_non_null(root);
+	for (size_t i = 0; i < x.out->n; i++)
+		if (!strcmp(x.out->v[i]->id, "link.mtu.blackhole") && x.out->v[i]->caused_by) {
+			assert_true(finding_cause_is(x.out->v[i], root));
+			folded++;
+		}
+	assert_int_equal(folded, 1);
+	assert_non_null(strstr(root->title, "packets over 1500 bytes vanish on eth1 between "));
+	assert_non_null(strstr(root->title, "xr1-n2"));
+	release(&x);
+}
+
 /* The fold keeps JSON and counts in step: caused_by survives the round trip. */
 static void test_caused_by_json(void **state)
 {
@@ -395,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_unexplained_failure_stays),
 		cmocka_unit_test(test_caused_by_json),
 		cmocka_unit_test(test_node_guesses_fold),
+		cmocka_unit_test(test_black_hole_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
