@@ -81,16 +81,27 @@ static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb
 		json_array_foreach(st, k, e) {
 			const char *v = json_string_value(json_object_get(e, "verdict"));
 
+			const struct finding *kept = NULL;
+
 			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
 				continue;
+			/* the finding itself says whether it was folded under a cause */
+			for (size_t j = 0; j < fs->n && !kept; j++)
+				if (!strcmp(fs->v[j]->id, jstr(e, "id")) &&
+				    !strcmp(fs->v[j]->title, jstr(e, "title")))
+					kept = fs->v[j];
 			errors += !strcmp(v, "confirmed") &&
-				  !strcmp(jstr(e, "severity"), "error");
+				  !strcmp(jstr(e, "severity"), "error") && !(kept && kept->caused_by);
 			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
 				    jstr(e, "severity"),
 				    jstr(e, "id"),
 				    jstr(e, "title"),
 				    !strcmp(v, "confirmed") ? "measured" : "why not",
 				    jstr(e, "evidence"));
+			if (kept && kept->caused_by)
+				strbuf_addf(sb, "      cause: %s%s%s (not counted)\n", kept->caused_by->id,
+					    kept->caused_by->node ? " on " : "",
+					    kept->caused_by->node ? kept->caused_by->node : "");
 		}
 		findings_free(fs);
 	}
