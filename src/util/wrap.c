@@ -49,12 +49,27 @@ size_t wrap_cols(const char *s, size_t n)
  * Where continuation lines of `line` start: after the leading blanks, a label (a word and at
  * least two blanks: "ERROR  ", "fix:   ") is hung under; else four columns in.
  */
-static size_t hang_of(const char *line, size_t n, int width)
+static size_t hang_of(const char *raw, size_t rn, int width)
 {
-	size_t lead = strspn(line, " "), w = lead, h;
+	struct strbuf plain = STRBUF_INIT;
+	const char *line;
+	size_t n, lead, w, h;
 
+	/* on the text as seen: colour escapes take no columns */
+	for (size_t i = 0; i < rn;) {
+		size_t e = esc_len(raw + i, rn - i);
+
+		if (e)
+			i += e;
+		else
+			strbuf_addch(&plain, raw[i++]);
+	}
+	line = plain.buf;
+	n = plain.len;
+	lead = strspn(line, " ");
 	if (lead > n)
 		lead = n;
+	w = lead;
 	while (w < n && line[w] != ' ')
 		w++;
 	if (w + 1 < n && line[w] == ' ' && line[w + 1] == ' ' && w > lead) {
@@ -65,6 +80,7 @@ static size_t hang_of(const char *line, size_t n, int width)
 	} else {
 		h = wrap_cols(line, lead) + 4;
 	}
+	strbuf_release(&plain);
 	return h > (size_t)width / 2 ? (size_t)width / 2 : h;
 }
 
