@@ -17,7 +17,7 @@ FIX='sysctl -w net.ipv4.ip_local_port_range="49152 60999"'
 
 # round COLS: rank 0 in a pty COLS wide, rank 1 with --json (round 80) or piped text (round 100)
 round() {
-	local cols=$1 other=$2 w
+	local cols=$1 other=${2:-} w
 	( timeout 90 "$NCCLCHECK" lab exec $P-n1 -- "$NCCLCHECK" cluster --no-python $other \
 		>"$LAB_TMP/n1.$cols" 2>/dev/null; echo $? >"$LAB_TMP/n1.$cols.rc" ) &
 	w=$!
