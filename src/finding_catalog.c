@@ -375,6 +375,9 @@ const struct finding_kind finding_catalog[] = {
 		     "says so (ICMP)." },
 	{ .id = "link.ports.blocked", .sev = SEV_ERROR,
 	  .summary = "Ports in NCCL's ephemeral range are closed by a firewall." },
+	{ .id = "link.ports.range", .sev = SEV_ERROR,
+	  .summary = "Nodes drop (or reject) the same TCP ports of their ephemeral range: one root "
+		     "cause for every link and interface it shows on." },
 	{ .id = "link.ports.ok", .sev = SEV_OK,
 	  .summary = "Every tested port of the range accepts connections." },
 

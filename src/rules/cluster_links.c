@@ -197,12 +197,12 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 				char srcs[256];
 
 				peer_sources(v, LINK_CONNECT, s, ifn, srcs, sizeof(srcs));
-				finding_fix(f, "# or allow TCP between the nodes on %s: the cloud "
-					       "security group's inbound rule for the cluster's own "
-					       "addresses, and the host firewall:", ifn);
+				finding_fix(f, "# or let the peers through on %s (and the same inbound rule "
+					       "in the cloud security group), on %s", ifn,
+					    v->nodes[s].name);
 				if (srcs[0])
-					finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s -j "
-						       "ACCEPT", v->nodes[s].name, ifn, srcs);
+					finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT", ifn,
+						    srcs);
 			}
 			finding_check(f, "ncclcheck cluster (re-run after the change)");
 			strbuf_release(&who);
@@ -331,9 +331,10 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 				 s->counts[LINK_PORT_REJECTED], s->looks, s->looks == 1 ? "" : "s",
 				 s->retry_ms, peers.buf);
 		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
-			finding_fix(f, "on %s: sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\" (and "
-				       "the same line in /etc/sysctl.d/ to keep it): NCCL's listeners then "
-				       "land only on open ports", v->nodes[l->target].name, best_lo,
+			finding_fix(f, "# keep the firewall and move NCCL's ports into the open part "
+				       "(and the same line in /etc/sysctl.d/ to keep it), on %s",
+				    v->nodes[l->target].name);
+			finding_fix(f, "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\"", best_lo,
 				    best_hi);
 			finding_setting_for(f, WHERE_SYSCTL, v->nodes[l->target].name,
 					    "net.ipv4.ip_local_port_range", "%ld %ld", best_lo, best_hi);
@@ -342,11 +343,12 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			char srcs[256];
 
 			peer_sources(v, LINK_SCAN, (size_t)l->target, l->ifname, srcs, sizeof(srcs));
+			finding_fix(f, "# %s the range (or the same inbound rule in the cloud security "
+				       "group), on %s", best_lo >= 0 && best_hi - best_lo >= 1023 ?
+				    "or open" : "open", v->nodes[l->target].name);
 			if (srcs[0])
-				finding_fix(f, "on %s: iptables -I INPUT -i %s -p tcp -s %s --dport "
-					       "%ld:%ld -j ACCEPT", v->nodes[l->target].name,
-					    l->ifname, srcs, m->ports.lo, m->ports.hi);
-			finding_fix(f, "# or the same inbound rule in the cloud security group");
+				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j "
+					       "ACCEPT", l->ifname, srcs, m->ports.lo, m->ports.hi);
 		}
 		strbuf_release(&iv);
 		strbuf_release(&peers);
@@ -379,9 +381,10 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 				       "ICMP that would tell TCP so is filtered: small packets (ping, "
 				       "the first bootstrap messages) pass, full-size segments are lost, "
 				       "and NCCL stalls in init or in the first large all-reduce.");
-			finding_fix(f, "ip link set dev %s mtu %d on every node (or let ICMP type 3 "
-				       "code 4 through the firewall on the path)", l->ifname,
-				    r->path_mtu);
+			finding_fix(f, "# on %s and %s, the path's two ends (or let ICMP type 3 code 4 "
+				       "through the firewalls on the path)", v->nodes[l->peer].name,
+				    v->nodes[l->target].name);
+			finding_fix(f, "ip link set dev %s mtu %d", l->ifname, r->path_mtu);
 		} else {
 			f = finding_add(out, SEV_INFO, "link.mtu.smaller",
 					"the path from %s to %s on %s carries %d bytes, less than the "
