@@ -215,15 +215,14 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 }
 
 /* Another scan of the same target interface already judged (one finding per target and
- * interface: the whole map from its designated scanner, the samplers only as more peers). */
+ * interface: the whole map from its designated scanner, the samplers only as more peers). The
+ * first usable scan of a (target, interface) judges them all: widest_scan looks at every later
+ * one, so a later scan is never judged again, whether or not the first one saw a failure. */
 static int judged_before(const struct cluster_view *v, size_t i)
 {
 	for (size_t k = 0; k < i; k++)
 		if (v->links[k].kind == LINK_SCAN && v->links[k].target == v->links[i].target &&
 		    !strcmp(v->links[k].ifname, v->links[i].ifname) &&
-		    v->links[k].res.s.counts[LINK_PORT_DROPPED] +
-		    v->links[k].res.s.counts[LINK_PORT_REJECTED] +
-		    v->links[k].res.s.counts[LINK_PORT_UNREACH] > 0 &&
 		    !link_scan_starved(&v->links[k].res.s))
 			return 1;
 	return 0;
