@@ -95,8 +95,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "NCCL_NET_PLUGIN names a plugin that is not found." },
 
 	{ .id = "launch.env.stale_ranks", .sev = SEV_ERROR,
-	  .summary = "RANK/WORLD_SIZE-style variables are exported in a shell with no launcher "
-		     "running." },
+	  .summary = "per-process rank variables (RANK, LOCAL_RANK, ...) are exported in a "
+		     "shell with no launcher running." },
 	{ .id = "launch.devices_mismatch", .sev = SEV_ERROR,
 	  .summary = "The launcher's processes per node differ from Trainer(devices=N)." },
 	{ .id = "launch.gpus.hidden", .sev = SEV_ERROR,
@@ -360,6 +360,11 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "link.connect.timeout", .sev = SEV_ERROR,
 	  .summary = "TCP connect times out: packets are dropped by a firewall or security "
 		     "group." },
+	{ .id = "link.latency", .sev = SEV_WARN,
+	  .summary = "The round trip to a node (or over a link) is long enough to slow NCCL's "
+		     "collectives." },
+	{ .id = "link.loss", .sev = SEV_WARN,
+	  .summary = "A node or link loses packets: TCP retransmits, NCCL stalls." },
 	{ .id = "link.mtu.blackhole", .sev = SEV_ERROR,
 	  .summary = "Packets over a size vanish on a path and no ICMP says so: an MTU black "
 		     "hole." },
@@ -370,6 +375,9 @@ const struct finding_kind finding_catalog[] = {
 		     "says so (ICMP)." },
 	{ .id = "link.ports.blocked", .sev = SEV_ERROR,
 	  .summary = "Ports in NCCL's ephemeral range are closed by a firewall." },
+	{ .id = "link.ports.range", .sev = SEV_ERROR,
+	  .summary = "Nodes drop (or reject) the same TCP ports of their ephemeral range: one root "
+		     "cause for every link and interface it shows on." },
 	{ .id = "link.ports.ok", .sev = SEV_OK,
 	  .summary = "Every tested port of the range accepts connections." },
 
@@ -397,6 +405,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "Two nodes have the same address." },
 	{ .id = "cluster.link.failed", .sev = SEV_ERROR,
 	  .summary = "A link test between two nodes could not run." },
+	{ .id = "cluster.link.untested", .sev = SEV_ERROR,
+	  .summary = "A link test could not run its probes in time (CPU starvation): no verdict." },
 	{ .id = "cluster.link.unreachable", .sev = SEV_ERROR,
 	  .summary = "A node's interface is unreachable from another node." },
 	{ .id = "cluster.mtu.differs", .sev = SEV_WARN,

@@ -1573,6 +1573,53 @@ static void test_cross_host(void **state)
 	run_free(&r);
 }
 
+/*
+ * The ranking: best first by severity, then confidence and the rule's bonus. A severity never
+ * rises down the list, so a medium-confidence error stays above a high-confidence note (weights
+ * the other way round would put "the log has no NCCL INFO lines" above the error it is about).
+ */
+static void assert_ranked(const struct run *r, const char *what)
+{
+	for (size_t i = 1; i < r->fs->n; i++) {
+		const struct finding *a = r->fs->v[i - 1], *b = r->fs->v[i];
+
+		if (b->sev > a->sev)
+			fail_msg("%s: %s (severity %d) ranked below %s (severity %d)", what, b->id,
+				 (int)b->sev, a->id, (int)a->sev);
+	}
+}
+
+static void test_ranking(void **state)
+{
+	static const char truncated[] =
+		"node1:4712:4790 [0] bootstrap.cc:134 NCCL WARN Message truncated : received 1024 "
+		"bytes instead of 4096\n";
+	static const char *const scenarios[] = { "healthy", "lightning_dup", "lightning_hang",
+						 "missing_rank", "version_mismatch",
+						 "watchdog_desync", "wrong_iface" };
+	const struct finding *err, *note;
+	struct run r;
+	(void)state;
+
+	/* a medium-confidence error and the high-confidence note that NCCL INFO is missing */
+	r = explain_text(truncated, sizeof(truncated) - 1, NULL);
+	err = expect(&r, "nccl.bootstrap.truncated");
+	note = expect(&r, "explain.log.no_nccl_debug");
+	assert_int_equal(err->sev, SEV_ERROR);
+	assert_int_equal(err->conf, CONF_MEDIUM);
+	assert_int_equal(note->sev, SEV_INFO);
+	assert_int_equal(note->conf, CONF_HIGH);
+	assert_ptr_equal(r.fs->v[0], err);
+	assert_ranked(&r, "truncated");
+	run_free(&r);
+
+	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		r = explain_dir(scenarios[i], NULL);
+		assert_ranked(&r, scenarios[i]);
+		run_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1602,6 +1649,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_nccltests_and_bridges),
 		cmocka_unit_test(test_p2p_topology),
+		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
