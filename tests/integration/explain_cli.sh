@@ -2,6 +2,15 @@
 # ncclcheck explain against the real binary: inputs (files, directories, stdin), exit codes, JSON,
 # bad input (garbage, NUL bytes, a 100 MB line without a newline) with bounded memory.
 . "$(dirname "$0")/lib.sh"
+
+# The first finding's heading: its ERROR/warn line and the lines the report wrapped it onto
+# (indented, before its "fix:"/"why:"/"seen:" lines), joined.
+first_heading() {
+	awk '/^(ERROR|warn )/ && !f { f = 1; printf "%s", $0; next }
+	     f && /^ +[a-z]+: / { exit }
+	     f { sub(/^ +/, " "); printf "%s", $0 }'
+}
+
 SC=$FIXTURES/logs/scenarios
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,7 +34,7 @@ out=$("$NCCLCHECK" explain --no-color "$SC/wrong_iface"); rc=$?
 expect_rc 1 $rc "wrong interface: an error diagnosis"
 expect_match "$out" "export NCCL_SOCKET_IFNAME=eth1" "wrong interface: the exact fix"
 expect_match "$out" "rank0.log:3" "wrong interface: evidence with file:line"
-first=$(printf '%s\n' "$out" | grep -m1 -E '^(ERROR|warn )')
+first=$(printf '%s\n' "$out" | first_heading)
 expect_match "$first" "explain.net.wrong_interface" "wrong interface ranked first"
 
 out=$("$NCCLCHECK" explain --no-color "$SC/healthy"); rc=$?

@@ -3,13 +3,22 @@
 # committed under tests/fixtures/logs/real/<setup>/: explain must name the right cause and fix.
 # Skips (77) until the logs are there; fails when a known set-up's log is misdiagnosed.
 . "$(dirname "$0")/lib.sh"
+
+# The first finding's heading: its ERROR/warn line and the lines the report wrapped it onto
+# (indented, before its "fix:"/"why:"/"seen:" lines), joined.
+first_heading() {
+	awk '/^(ERROR|warn )/ && !f { f = 1; printf "%s", $0; next }
+	     f && /^ +[a-z]+: / { exit }
+	     f { sub(/^ +/, " "); printf "%s", $0 }'
+}
+
 REAL=$FIXTURES/logs/real
 [ -d "$REAL" ] || { echo "SKIP: no real logs under $REAL yet (tests/gpu/record_logs.sh records them)"; exit 77; }
 n=0
 for dir in "$REAL"/*/; do
 	setup=$(basename "$dir")
 	out=$("$NCCLCHECK" explain --no-color "$dir"); rc=$?
-	first=$(printf '%s\n' "$out" | grep -m1 -E '^(ERROR|warn )')
+	first=$(printf '%s\n' "$out" | first_heading)
 	case $setup in
 	healthy)
 		expect_rc 0 $rc "$setup: healthy"
