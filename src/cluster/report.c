@@ -230,7 +230,8 @@ size_t cluster_node_errors(const struct run *run)
 	for (int i = 0; run->settled && i < run->n; i++)
 		for (size_t k = 0; k < run->settled[i].n; k++)
 			n += run->settled[i].v[k].verdict == CLUSTER_CONFIRMED &&
-			     run->settled[i].v[k].f->sev == SEV_ERROR;
+			     run->settled[i].v[k].f->sev == SEV_ERROR &&
+			     !finding_folded(run->settled[i].v[k].f);
 	return n;
 }
 

@@ -155,6 +155,7 @@ void cluster_build_req(struct run *run, enum link_kind kind, int target, int pee
 	}
 	if (kind == LINK_BW)
 		req->duration_ms = (int)run->o->bw_ms;
+	cluster_req_timing(run, target, peer, req);
 }
 
 /* Runs one request over the pair's channel into l (ran / error set). */
@@ -854,6 +855,9 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	/* a node's guess that the link tests confirmed as an error is a measured failure */
 	code = findings_count(run.fs, SEV_ERROR) || cluster_node_errors(&run) ? EXIT_FINDINGS
 									       : EXIT_CLEAN;
+	/* a test that could not run its probes in time leaves no verdict: the run could not run */
+	if (findings_find(run.fs, "cluster.link.untested"))
+		code = EXIT_CANNOT_RUN;
 	*report = cluster_report_doc(&run, run.fs, code);
 	rdv_report(run.r, report, &code, 0, &we);
 	findings_free(run.fs);

@@ -72,6 +72,10 @@ void cluster_run_req(struct run *run, int target, int peer, const struct link_re
 		     struct cluster_link *l);
 /* cluster_scan.c: targets scanned at once; the second look at scans that saw drops */
 int cluster_scan_concurrency(const struct run *run);
+/* A test's ports and timeouts on its link: the connect test tries ports spread over the
+ * target's range and probes loss; the others derive their timeouts from its round trip and
+ * loss (link_timeouts_derive) and MTU/bandwidth listen on the port it found open. */
+void cluster_req_timing(struct run *run, int target, int peer, struct link_req *req);
 void cluster_verify_scans(struct run *run);
 
 void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);

@@ -40,7 +40,7 @@ enum launch_var_id {
 	LV_PMI_RANK, LV_PMI_SIZE, LV_PMI_LOCAL_RANK, LV_PMI_LOCAL_SIZE, LV_MPI_LOCALRANKID,
 	LV_MPI_LOCALNRANKS,
 	/* PMIx (prte, OpenPMIx-based launchers), IBM jsrun */
-	LV_PMIX_RANK, LV_JSM_NAMESPACE_RANK,
+	LV_PMIX_RANK, LV_PMIX_NAMESPACE, LV_OMPI_MCA_ESS_BASE_JOBID, LV_JSM_NAMESPACE_RANK,
 	/* the GPUs a task sees (Slurm's --gres / --gpus-per-task binding, or the user) */
 	LV_CUDA_VISIBLE_DEVICES,
 	LV_COUNT

@@ -531,6 +531,31 @@ int rdv_wait_joined_for(struct rdv *r, long slice_ms, struct err *e)
 	return rc;
 }
 
+void rdv_close_inherited(struct rdv *r)
+{
+	/* no lock: the parent's I/O thread may have held it at the fork, and is not here to let go;
+	 * the copy of the memory is all this process has, and nobody else changes it */
+	for (size_t i = 0; i < r->ncl; i++)
+		if (r->cl[i]->fd >= 0) {
+			close(r->cl[i]->fd);
+			r->cl[i]->fd = -1;
+		}
+	if (r->wc && r->wc->fd >= 0) {
+		close(r->wc->fd);
+		r->wc->fd = -1;
+	}
+	if (r->lfd >= 0)
+		close(r->lfd);
+	r->lfd = -1;
+	for (int i = 0; i < 2; i++) {
+		if (r->wake[i] >= 0)
+			close(r->wake[i]);
+		if (r->failpipe[i] >= 0)
+			close(r->failpipe[i]);
+		r->wake[i] = r->failpipe[i] = -1;
+	}
+}
+
 int rdv_wait_joined(struct rdv *r, struct err *e)
 {
 	int rc;

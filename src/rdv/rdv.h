@@ -158,6 +158,12 @@ int rdv_reply(struct rdv *r, const char *phase, long step, json_t *payload, stru
  */
 int rdv_failure_report(struct rdv *r, json_t **report, long timeout_ms);
 
+/*
+ * In a forked child: closes this process's copies of the rendezvous' descriptors, without a word
+ * to anyone and without the I/O thread (a fork does not carry it), so that the parent's death is
+ * not hidden from the peers by a copy. The child must not use `r` afterwards, nor free it.
+ */
+void rdv_close_inherited(struct rdv *r);
 /* Tells the other side(s) the run is over for `code` (master: every worker). Never blocks. */
 void rdv_abort(struct rdv *r, const char *code, const char *message, int rank);
 /* Says bye, flushes what is queued (bounded by a second or two), stops the I/O thread. */

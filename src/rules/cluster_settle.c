@@ -27,6 +27,7 @@ struct settle_ctx {
 	const struct finding *f;
 	char ev[CLUSTER_SETTLE_EVIDENCE];
 	enum severity sev;	/* what a confirmed finding becomes at least */
+	const struct cluster_link *by;	/* the failed link test that confirmed it */
 };
 
 typedef enum cluster_settle (*settle_judge_fn)(struct settle_ctx *c);
@@ -153,6 +154,7 @@ static enum cluster_settle ports_judge(struct settle_ctx *c, const char *ifname,
 			       name_of(c, (size_t)l->peer), name_of(c, c->node), ifname, l->res.addr,
 			       a, b, link_port_state_name(x->state), lo, hi);
 			c->sev = used_sev(c, ifname);
+			c->by = l;
 			return CLUSTER_CONFIRMED;
 		}
 		if (tested == hi - lo + 1 && !full) {
@@ -167,6 +169,20 @@ static enum cluster_settle ports_judge(struct settle_ctx *c, const char *ifname,
 		ev_set(c, "the scans of %s's %s sampled %ld-%ld without testing every port",
 		       name_of(c, c->node), ifname, lo, hi);
 	return full ? CLUSTER_WITHDRAWN : CLUSTER_UNSETTLED;
+}
+
+/* The test of `kind` that ran from `peer` to `target`'s `ifname`, or NULL. */
+static const struct cluster_link *link_of(const struct cluster_view *v, enum link_kind kind,
+					  size_t peer, size_t target, const char *ifname)
+{
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+
+		if (l->ran && l->kind == kind && (size_t)l->peer == peer &&
+		    (size_t)l->target == target && !strcmp(l->ifname, ifname))
+			return l;
+	}
+	return NULL;
 }
 
 /*
@@ -189,10 +205,12 @@ static enum cluster_settle path_judge(struct settle_ctx *c, const char *ifname, 
 	r = cluster_if_reachable(v, c->node, ifname);
 	if (r == 0) {
 		for (size_t p = 0; p < v->n; p++) {
-			const struct link_result *lr = p == c->node ? NULL :
-				cluster_link_find(v, LINK_CONNECT, p, c->node, ifname);
+			const struct cluster_link *l = p == c->node ? NULL :
+				link_of(v, LINK_CONNECT, p, c->node, ifname);
+			const struct link_result *lr = l ? &l->res : NULL;
 
 			if (lr && lr->c.status != LINK_OK) {
+				c->by = l;
 				ev_set(c, "%s -> %s %s %s:%u: %s (the connect test)", name_of(c, p),
 				       name_of(c, c->node), ifname, lr->addr,
 				       lr->c.ntries ? lr->c.tries[0].port : 0,
@@ -251,6 +269,7 @@ static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 			       l->res.addr, r->path_mtu, r->if_mtu);
 			c->sev = used_sev(c, ifname);
 			free(from);
+			c->by = l;
 			return CLUSTER_CONFIRMED;
 		}
 		top = r->path_mtu > top ? r->path_mtu : top;
@@ -483,7 +502,7 @@ int cluster_settleable(const char *id)
 }
 
 static void entry_add(struct cluster_settled *out, const struct finding *f, enum cluster_settle vd,
-		      const char *ev)
+		      const char *ev, const struct cluster_link *by)
 {
 	struct cluster_settle_entry *e;
 
@@ -491,6 +510,7 @@ static void entry_add(struct cluster_settled *out, const struct finding *f, enum
 	e = &out->v[out->n++];
 	e->f = f;
 	e->verdict = vd;
+	e->by = vd == CLUSTER_CONFIRMED ? by : NULL;
 	snprintf(e->evidence, sizeof(e->evidence), "%s", ev);
 	out->nconfirmed += vd == CLUSTER_CONFIRMED;
 	out->nwithdrawn += vd == CLUSTER_WITHDRAWN;
@@ -528,7 +548,7 @@ void cluster_settle(const struct cluster_view *v, size_t node, struct findings *
 			}
 			fs->v[keep++] = f;
 		}
-		entry_add(out, f, vd, c.ev);
+		entry_add(out, f, vd, c.ev, c.by);
 	}
 	fs->n = keep;
 }
