@@ -51,6 +51,13 @@ struct launch_var {
 	const char *launcher;	/* who sets it */
 	const char *meaning;
 	int marker;		/* set in every process the launcher starts: its presence means it runs */
+	/*
+	 * Set by a launcher for each process it starts (torchrun, Lightning's own spawns), never
+	 * part of a node's launch by hand: exported in a shell, it is left over. The node-level
+	 * contract (MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES, WORLD_SIZE: what `cluster` and a
+	 * manual Lightning launch read) is not.
+	 */
+	int per_process;
 };
 
 /* Indexed by enum launch_var_id; launch_vars[LV_NONE].name is NULL. */

@@ -51,6 +51,8 @@ struct net_connect_opts {
 	const char *src_ifname;	/* SO_BINDTODEVICE to this interface (NULL: none; needs CAP_NET_RAW) */
 	int family;		/* AF_INET, AF_INET6 or 0 (AF_UNSPEC: every address getaddrinfo gives) */
 	unsigned flags;		/* NET_FULL_MSS, NET_SOFT_IFNAME */
+	int src_port;		/* bind this source port (SO_REUSEADDR: a port scan's many
+				 * connects share one whose replies are known to come back) */
 };
 
 /*

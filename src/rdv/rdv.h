@@ -100,6 +100,22 @@ int rdv_start(struct rdv *r, struct err *e);
  * wrong count, version) fails at once. -1 with the reason in `e` and the events recorded.
  */
 int rdv_wait_joined(struct rdv *r, struct err *e);
+/*
+ * The same, for at most slice_ms: 1 when every node joined (master) or this node was welcomed
+ * (worker), 0 when the slice passed first (the caller shows rdv_join_status and waits again),
+ * -1 as rdv_wait_joined.
+ */
+int rdv_wait_joined_for(struct rdv *r, long slice_ms, struct err *e);
+
+/* Where the join stands, for a live line while nodes arrive. */
+struct rdv_join_status {
+	int joined, expected;		/* master: nodes joined (itself included) of nnodes;
+					   worker: 1 once welcomed */
+	char missing[512];		/* master: "2 (n2), 3", the ranks not joined yet */
+	long left_ms;			/* until the join deadline, >= 0 */
+	char last_fail[300];		/* worker: why the last attempt to reach the master failed */
+};
+void rdv_join_status(struct rdv *r, struct rdv_join_status *st);
 
 /*
  * Every node contributes `mine` (stolen; an object or array) for (phase, step). The master

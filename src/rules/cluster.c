@@ -5,7 +5,8 @@
 #include "util/xalloc.h"
 
 static void (*const xrules[])(const struct cluster_view *, struct findings *) = {
-	xrule_versions, xrule_settings, xrule_hosts, xrule_neigh, xrule_links, xrule_verdict,
+	xrule_versions, xrule_settings, xrule_hosts, xrule_neigh, xrule_link_noise, xrule_links,
+	xrule_verdict,
 };
 
 void cluster_rules_run(const struct cluster_view *v, struct findings *out)
@@ -52,6 +53,7 @@ void cluster_xrules(const struct cluster_input *in, struct findings *out)
 		for (size_t i = 0; in->node_findings && in->settled && i < in->n; i++)
 			if (in->node_findings[i])
 				cluster_settle(&v, i, in->node_findings[i], &in->settled[i]);
+		cluster_fold(&v, out, in->node_findings, in->settled);
 	}
 	for (size_t i = 0; i < in->n; i++)
 		node_model_free(models[i]);

@@ -46,7 +46,7 @@ scenario() {
 	expect_match "$(cat "$LAB_TMP/n0.out")" "rank 2 \($LAB_PREFIX-n2\) $2" "SIG$sig: the master names rank 2 and what it did"
 	expect_match "$(cat "$LAB_TMP/n1.out")" "rank 2 \($LAB_PREFIX-n2\) $2" "SIG$sig: rank 1 names it too"
 	expect_match "$(cat "$LAB_TMP/n0.out")" "cluster.peer.dead" "SIG$sig: as cluster.peer.dead"
-	expect_match "$(cat "$LAB_TMP/n1.out")" "\[$LAB_PREFIX-n2\]  \(cluster.peer.dead\)" "SIG$sig: about that node on rank 1 too"
+	expect_match "$(cat "$LAB_TMP/n1.out")" "\[$LAB_PREFIX-n2\] +\(cluster.peer.dead\)" "SIG$sig: about that node on rank 1 too"
 	head0=$(grep -m1 "^cluster: 3 nodes: " "$LAB_TMP/n0.out")
 	[ -n "$head0" ] && grep -qxF "$head0" "$LAB_TMP/n1.out" &&
 		pass "SIG$sig: rank 1 prints the master's header and node table ($head0)" ||

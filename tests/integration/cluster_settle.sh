@@ -14,10 +14,11 @@ lab_use sg1
 P=$LAB_PREFIX
 
 # pair SCENARIO OUT [ENV...]: lab up SCENARIO (unless SCENARIO is "-"), both nodes run cluster at
-# once; rank 0's output in $LAB_TMP/OUT.{json,txt} (--json when OUT ends in j), rc in OUT.rc
+# once; rank 0's output in $LAB_TMP/OUT.{json,txt} (--json when OUT ends in j, else -v: the text
+# shows the node checks and how they were settled only with -v), rc in OUT.rc
 pair() {
 	local sc=$1 out=$2; shift 2
-	local fmt=() ext=txt
+	local fmt=(-v) ext=txt
 	if [ "$sc" != - ]; then
 		"$NCCLCHECK" lab up --nodes 2 --scenario "$sc" --prefix $P --force >/dev/null 2>&1 ||
 			{ fail "lab up $sc"; return 1; }
