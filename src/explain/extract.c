@@ -810,7 +810,7 @@ static void flag_value(const char *p, const char *end, const char *name, char *o
 		*u = *u == '-' ? '_' : *u;
 	out[0] = '\0';
 	for (const char *w = p; w < end && !q; w++) {
-		if (w[0] != '-' || w[1] != '-' || (size_t)(end - w) <= n + 1 || (w > p && w[-1] != ' '))
+		if ((size_t)(end - w) <= n + 1 || w[0] != '-' || w[1] != '-' || (w > p && w[-1] != ' '))
 			continue;
 		if ((!memcmp(w, name, n) || !memcmp(w, alt, n)) && (w[n] == '=' || w[n] == ' '))
 			q = w + n + 1;

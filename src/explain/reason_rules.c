@@ -1373,10 +1373,14 @@ void rule_subnet_overlap(struct rs *r)
 			const struct iface_obs *g = &x->ifs[j];
 			uint64_t gap = g->line > f->line ? g->line - f->line : f->line - g->line;
 			int p = f->prefix < g->prefix ? f->prefix : g->prefix;
-			uint32_t m = p == 32 ? 0xffffffffu : ~(0xffffffffu >> p);
+			uint32_t m;
 			if (!g->line || g->file != f->file || gap > 12 || !strcmp(f->ifname, g->ifname) ||
 			    !strcmp(f->addr, g->addr) || !v4_network(g->addr, g->prefix, &nb) ||
-			    (na & m) != (nb & m) || aclass_of(f->ifname, f->addr) == A_LOOPBACK)
+			    aclass_of(f->ifname, f->addr) == A_LOOPBACK)
+				continue;
+			/* both prefixes are 1..32 here (v4_network checked them) */
+			m = p == 32 ? 0xffffffffu : ~(0xffffffffu >> p);
+			if ((na & m) != (nb & m))
 				continue;
 			a = f;
 			b = g;
