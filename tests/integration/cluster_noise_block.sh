@@ -6,6 +6,7 @@
 # the replies to n1's own source ports in that range: looked at again from a source port
 # whose replies came back). The connect test records the filtered port and the one it used.
 # ctest: run alone
+# ctest: timeout 900
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_noise.sh"

@@ -5,6 +5,7 @@
 # black hole, on n1 or on an innocent n0 or n2. At 1 % the warning may or may not show (a few
 # retransmitted handshakes of 256): only the absence of false findings is asserted.
 # ctest: run alone
+# ctest: timeout 900
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_noise.sh"

@@ -14,7 +14,7 @@ noise_up() {
 noise_run() {
 	local t0
 	t0=$(date +%s%3N)
-	lab_cluster 3 120 --json "${NOISE_ARGS[@]}"
+	lab_cluster 3 180 --json "${NOISE_ARGS[@]}"
 	NOISE_MS=$(($(date +%s%3N) - t0))
 	echo "$1: cluster on 3 nodes took $NOISE_MS ms (timing figures: bench/, not asserted)"
 	[ -n "${NOISE_BENCH:-}" ] && echo "$1 $NOISE_MS" >>"$NOISE_BENCH"
