@@ -89,6 +89,7 @@ static void finding_free(struct finding *f)
 	free(f->why);
 	free(f->rerun);
 	free(f->check);
+	finding_caused_by(f, NULL);
 	for (i = 0; i < f->nsettings; i++) {
 		free(f->settings[i].name);
 		free(f->settings[i].value);
@@ -281,6 +282,48 @@ void finding_check(struct finding *f, const char *check)
 	set_str(&f->check, check);
 }
 
+static void cause_set(struct finding *f, const char *id, const char *node, const char *ifname)
+{
+	if (f->caused_by) {
+		free(f->caused_by->id);
+		free(f->caused_by->node);
+		free(f->caused_by->ifname);
+		free(f->caused_by);
+		f->caused_by = NULL;
+	}
+	if (!id)
+		return;
+	f->caused_by = xcalloc(1, sizeof(*f->caused_by));
+	f->caused_by->id = xstrdup(id);
+	f->caused_by->node = node ? xstrdup(node) : NULL;
+	f->caused_by->ifname = ifname ? xstrdup(ifname) : NULL;
+}
+
+void finding_caused_by(struct finding *f, const struct finding *cause)
+{
+	if (cause)
+		cause_set(f, cause->id, cause->node, cause->ifname);
+	else
+		cause_set(f, NULL, NULL, NULL);
+}
+
+int finding_folded(const struct finding *f)
+{
+	return f->caused_by != NULL;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+int finding_cause_is(const struct finding *f, const struct finding *cause)
+{
+	return f->caused_by && !strcmp(f->caused_by->id, cause->id) &&
+	       same_str(f->caused_by->node, cause->node) &&
+	       same_str(f->caused_by->ifname, cause->ifname);
+}
+
 static struct setting *setting_put(struct finding *f, enum setting_where where,
 				   enum setting_scope scope, const char *name, char *value,
 				   const char *node)
@@ -370,7 +413,7 @@ size_t findings_count(const struct findings *fs, enum severity sev)
 	size_t n = 0;
 
 	for (size_t i = 0; i < fs->n; i++)
-		n += fs->v[i]->sev == sev;
+		n += fs->v[i]->sev == sev && !finding_folded(fs->v[i]);
 	return n;
 }
 
@@ -379,7 +422,7 @@ enum severity findings_max(const struct findings *fs)
 	enum severity m = SEV_OK;
 
 	for (size_t i = 0; i < fs->n; i++)
-		if (fs->v[i]->sev > m)
+		if (fs->v[i]->sev > m && !finding_folded(fs->v[i]))
 			m = fs->v[i]->sev;
 	return m;
 }
@@ -462,6 +505,16 @@ json_t *findings_to_json(const struct findings *fs)
 			jset_str(o, "rerun", f->rerun);
 		if (f->check)
 			jset_str(o, "check", f->check);
+		if (f->caused_by) {
+			json_t *c = json_object();
+
+			jset_str(c, "id", f->caused_by->id);
+			if (f->caused_by->node)
+				jset_str(c, "node", f->caused_by->node);
+			if (f->caused_by->ifname)
+				jset_str(c, "ifname", f->caused_by->ifname);
+			json_object_set_new(o, "caused_by", c);
+		}
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -537,6 +590,16 @@ int findings_from_json(struct findings *fs, const json_t *arr, char *err, size_t
 			finding_why(f, "%s", s);
 		if (bad)
 			FERR("findings[%zu] (%s): a text member is not a string", i, id);
+		x = json_object_get(o, "caused_by");
+		if (x) {
+			const char *cid = json_is_object(x) ? opt_str(x, "id", &bad) : NULL;
+			const char *cnode = json_is_object(x) ? opt_str(x, "node", &bad) : NULL;
+			const char *cif = json_is_object(x) ? opt_str(x, "ifname", &bad) : NULL;
+
+			if (!cid || !*cid || bad)
+				FERR("findings[%zu] (%s): caused_by is not {id, node, ifname}", i, id);
+			cause_set(f, cid, cnode, cif);
+		}
 		if (str_lines(o, "fix", f, finding_fix) || str_lines(o, "evidence", f, finding_evidence))
 			FERR("findings[%zu] (%s): fix/evidence must be arrays of strings", i, id);
 		x = json_object_get(o, "ranks");
@@ -608,6 +671,8 @@ struct finding *finding_copy(struct findings *to, const struct finding *f)
 			finding_setting(g, st->where, SCOPE_ALL, st->name, st->value ? "%s" : NULL,
 					st->value);
 	}
+	if (f->caused_by)
+		cause_set(g, f->caused_by->id, f->caused_by->node, f->caused_by->ifname);
 	g->decoded = f->decoded;
 	return g;
 }

@@ -70,6 +70,19 @@ struct finding {
 	char *rerun;		/* what to rerun with when the evidence is not enough, or NULL */
 	char *check;		/* the ncclcheck command that tests the suspicion, or NULL */
 	int decoded;		/* read by findings_from_json: its settings are the sender's */
+	/*
+	 * Set by the fold pass (rules/cluster_fold.c): the root cause that explains this finding.
+	 * A folded finding keeps its severity (what it would be alone) but is not counted: not in
+	 * findings_count(), findings_max(), the summary line or the exit code. NULL: a root.
+	 */
+	struct finding_cause *caused_by;
+};
+
+/* What a folded finding names as its cause: the cause's id and subjects (JSON "caused_by"). */
+struct finding_cause {
+	char *id;
+	char *node;		/* may be NULL: a cause about several nodes */
+	char *ifname;		/* may be NULL */
 };
 
 struct findings {
@@ -98,6 +111,12 @@ void finding_pair(struct finding *f, const char *node, const char *peer, const c
 void finding_rank(struct finding *f, int rank);
 void finding_rerun(struct finding *f, const char *rerun);
 void finding_check(struct finding *f, const char *check);
+/* Folds `f` under `cause` (its id and subjects are copied); a NULL cause unfolds it. */
+void finding_caused_by(struct finding *f, const struct finding *cause);
+/* Whether `f` was folded under a cause (and so is not counted). */
+int finding_folded(const struct finding *f);
+/* Whether `f` names `cause` (id, node and interface) as its cause. */
+int finding_cause_is(const struct finding *f, const struct finding *cause);
 /*
  * Adds a setting, value from the format (NULL format: unset the variable). Adding the same
  * name/where/node again replaces its value, so a rule may refine what it recommends.
@@ -127,6 +146,7 @@ int finding_unsettled(const struct finding *f, char *name, size_t len);
 const struct finding *findings_find(const struct findings *fs, const char *id);
 /* The setting `name` of a finding, or NULL. */
 const struct setting *finding_find_setting(const struct finding *f, const char *name);
+/* Counts and the top severity of the roots only: folded findings (caused_by) do not count. */
 size_t findings_count(const struct findings *fs, enum severity sev);
 enum severity findings_max(const struct findings *fs);
 /* Errors first, then warnings, info, ok; insertion order kept within a severity. */

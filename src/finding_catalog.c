@@ -95,8 +95,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "NCCL_NET_PLUGIN names a plugin that is not found." },
 
 	{ .id = "launch.env.stale_ranks", .sev = SEV_ERROR,
-	  .summary = "RANK/WORLD_SIZE-style variables are exported in a shell with no launcher "
-		     "running." },
+	  .summary = "per-process rank variables (RANK, LOCAL_RANK, ...) are exported in a "
+		     "shell with no launcher running." },
 	{ .id = "launch.devices_mismatch", .sev = SEV_ERROR,
 	  .summary = "The launcher's processes per node differ from Trainer(devices=N)." },
 	{ .id = "launch.gpus.hidden", .sev = SEV_ERROR,
@@ -375,6 +375,9 @@ const struct finding_kind finding_catalog[] = {
 		     "says so (ICMP)." },
 	{ .id = "link.ports.blocked", .sev = SEV_ERROR,
 	  .summary = "Ports in NCCL's ephemeral range are closed by a firewall." },
+	{ .id = "link.ports.range", .sev = SEV_ERROR,
+	  .summary = "Nodes drop (or reject) the same TCP ports of their ephemeral range: one root "
+		     "cause for every link and interface it shows on." },
 	{ .id = "link.ports.ok", .sev = SEV_OK,
 	  .summary = "Every tested port of the range accepts connections." },
 
@@ -555,6 +558,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
 	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
 		     "output." },
+	{ .id = "explain.launch.node_rank_c10d", .sev = SEV_ERROR,
+	  .summary = "torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
+		     "names each node itself as the endpoint." },
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes were given different MASTER_ADDR values." },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,
@@ -587,6 +593,15 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
 	  .summary = "The failing network lines of several ranks or hosts all name one peer "
 		     "address: that node is the suspect." },
+	{ .id = "explain.hosts.hca_differs", .sev = SEV_ERROR,
+	  .summary = "The nodes' network devices differ and NCCL_IGNORE_NET_MISMATCH turned "
+		     "NCCL's check of that off." },
+	{ .id = "explain.hosts.route_differs", .sev = SEV_ERROR,
+	  .summary = "Two interfaces of one host are in one IPv4 subnet: the route order decides "
+		     "the NIC traffic leaves by." },
+	{ .id = "explain.net.virtual_iface", .sev = SEV_ERROR,
+	  .summary = "Init hangs on a host with container interfaces (veth, bridges) and "
+		     "NCCL_SOCKET_IFNAME unset." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

@@ -159,12 +159,13 @@ void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name
 
 /* ---- what the rendezvous saw, judged by rules/cluster_rdv.c ---- */
 
-void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs)
+void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, const char *master_ip,
+			     struct findings *fs)
 {
 	struct rdv_event *ev;
 	size_t n = rdv_events(r, &ev);
 
-	cluster_rdv_findings(ev, n, ro, fs);
+	cluster_rdv_findings(ev, n, ro, master_ip, fs);
 	free(ev);
 }
 
@@ -229,7 +230,8 @@ size_t cluster_node_errors(const struct run *run)
 	for (int i = 0; run->settled && i < run->n; i++)
 		for (size_t k = 0; k < run->settled[i].n; k++)
 			n += run->settled[i].v[k].verdict == CLUSTER_CONFIRMED &&
-			     run->settled[i].v[k].f->sev == SEV_ERROR;
+			     run->settled[i].v[k].f->sev == SEV_ERROR &&
+			     !finding_folded(run->settled[i].v[k].f);
 	return n;
 }
 
@@ -314,7 +316,7 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 	struct findings *fs = findings_new();
 	json_t *doc;
 
-	cluster_events_findings(run->r, &run->o->rdv, fs);
+	cluster_events_findings(run->r, &run->o->rdv, run->master_ip, fs);
 	cluster_rdv_aborted(fs, why->msg);
 	/* a run that did not finish is "the check could not run" on every node, whatever the
 	 * cause (a duplicate rank, a wrong count, a wrong token, a dead node): the same exit

@@ -214,6 +214,7 @@ struct report_text {
 	unsigned flags;		/* REPORT_* */
 	int code;		/* the exit code, with REPORT_CODE */
 	const char *doc_verb;	/* the JSON document's "verb" (NULL: the descriptor's name) */
+	const char *lead;	/* REPORT_VERDICT: words before the verdict ("not starting 'x'") */
 };
 
 enum report_flags {
@@ -222,6 +223,9 @@ enum report_flags {
 	REPORT_BLANK_IF_ANY = 1 << 2,	/* the summary's blank line only after findings */
 	REPORT_VERBOSE = 1 << 3,	/* every finding in full, as -v would */
 	REPORT_DOC = 1 << 4,		/* payload is the whole JSON document (cluster's) */
+	/* the first screen: the verdict and the fix block first, then the root findings; passes
+	 * and folded findings with -v only */
+	REPORT_VERDICT = 1 << 5,
 };
 
 /*

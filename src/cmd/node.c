@@ -69,16 +69,14 @@ struct node_view {
 	int from_file;
 };
 
-static void node_head(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
-{
-	(void)payload;
-	render_inventory_text(out, ((const struct node_view *)arg)->m, ro);
-}
-
-/* Only a run that probed has timings to show. */
+/*
+ * After the verdict, the findings and the summary: what the node is (the inventory), and the
+ * probes' time when this run probed.
+ */
 static void node_tail(FILE *out, const json_t *payload, const struct render_opts *ro, const void *arg)
 {
-	(void)ro;
+	fputc('\n', out);
+	render_inventory_text(out, ((const struct node_view *)arg)->m, ro);
 	if (!((const struct node_view *)arg)->from_file)
 		fprintf(out, "probes took %lld ms\n",
 			jpath_int(json_object_get(payload, "facts"), "timings_ms.total", -1));
@@ -151,7 +149,8 @@ static int node_main(int argc, char **argv, struct envmap *env)
 	json_object_set(payload, "facts", facts);
 	view = (struct node_view){ .m = model, .from_file = facts_file != NULL };
 	code = cmd_report(&c, payload, fs,
-			  &(struct report_text){ .head = node_head, .tail = node_tail, .arg = &view });
+			  &(struct report_text){ .tail = node_tail, .arg = &view,
+						 .flags = REPORT_VERDICT });
 	json_decref(payload);
 	findings_free(fs);
 	node_model_free(model);

@@ -189,8 +189,9 @@ static void errors_named(const struct findings *fs, struct strbuf *sb)
 		int seen = 0;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = fs->v[j]->sev == SEV_ERROR && same_subject(fs->v[j], f);
-		if (f->sev != SEV_ERROR || seen)
+			seen = fs->v[j]->sev == SEV_ERROR && !finding_folded(fs->v[j]) &&
+			       same_subject(fs->v[j], f);
+		if (f->sev != SEV_ERROR || finding_folded(f) || seen)
 			continue;
 		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", f->id);
 		if (f->node)
@@ -378,12 +379,14 @@ int cmd_run(int argc, char **argv)
 	if (findings_count(after, SEV_ERROR)) {
 		struct refusal r = { .cmd = cmd[0], .fs = after,
 				     .all_nodes = v.cluster && plan == RUN_PLAN_CLUSTER };
+		char lead[300];
 		int code;
 
+		snprintf(lead, sizeof(lead), "not starting '%.250s'", cmd[0]);
 		gate_stop(gate, expect);
-		code = cmd_report(&c, NULL, after, &(struct report_text){ .tail = refused, .arg = &r,
-									 .flags = REPORT_CODE,
-									 .code = EXIT_FINDINGS });
+		code = cmd_report(&c, NULL, after, &(struct report_text){
+			.tail = refused, .arg = &r, .lead = lead,
+			.flags = REPORT_CODE | REPORT_VERDICT, .code = EXIT_FINDINGS });
 		findings_free(after);
 		envmap_free(before);
 		verdict_release(&v);

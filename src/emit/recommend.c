@@ -345,8 +345,9 @@ void rec_from_findings(struct recommendation *rec, const struct findings *fs)
 	for (size_t i = 0; fs && i < fs->n; i++) {
 		const struct finding *f = fs->v[i];
 
-		/* settings[] only: fix lines are for people, never parsed back (finding.h) */
-		if (f->sev == SEV_OK)
+		/* settings[] only: fix lines are for people, never parsed back (finding.h); a
+		 * folded finding's are for a consequence: its root's fix is the fix */
+		if (f->sev == SEV_OK || finding_folded(f))
 			continue;
 		for (size_t j = 0; j < f->nsettings; j++) {
 			const struct setting *s = &f->settings[j];

@@ -141,6 +141,7 @@ struct cluster_settle_entry {
 	const struct finding *f;	/* in the node's findings, or in `withdrawn` */
 	enum cluster_settle verdict;
 	char evidence[CLUSTER_SETTLE_EVIDENCE];	/* the link test that settled it, or why none did */
+	const struct cluster_link *by;	/* confirmed: the failed link test (in the view), or NULL */
 };
 
 struct cluster_settled {

@@ -458,6 +458,38 @@ int net_route_source(const char *addr, const char *src, struct sockaddr_storage 
 	return 0;
 }
 
+int net_tcp_acks(int fd, unsigned *unacked, unsigned *since_ack_ms)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_last_ack_recv) + sizeof(ti.tcpi_last_ack_recv))
+		return -1;
+	*unacked = ti.tcpi_unacked;
+	*since_ack_ms = ti.tcpi_last_ack_recv;
+	return 0;
+}
+
+int net_route_source_name(const char *host, char *buf, size_t len, struct err *e)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *res = NULL;
+	struct sockaddr_storage local;
+	char num[INET6_ADDRSTRLEN + IF_NAMESIZE + 2];
+	int rc = getaddrinfo(host, NULL, &hints, &res);
+
+	if (rc != 0 || !res)
+		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host,
+			       rc ? gai_strerror(rc) : "no address");
+	fmt_addr(res->ai_addr, num, sizeof(num), 0);
+	freeaddrinfo(res);
+	if (net_route_source(num, NULL, &local, e) < 0)
+		return -1;
+	fmt_addr((struct sockaddr *)&local, buf, len, 0);
+	return 0;
+}
+
 int net_listen(const char *addr, int port, int backlog, const char *proc_root, struct err *e)
 {
 	return net_listen_flags(addr, port, backlog, 0, proc_root, e);

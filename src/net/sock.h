@@ -111,6 +111,15 @@ int net_route_source(const char *addr, const char *src, struct sockaddr_storage 
 		     struct err *e);
 
 /*
+ * TCP's own view of a connection (TCP_INFO): segments sent and not yet acknowledged, and the
+ * milliseconds since the peer's kernel last acknowledged anything. A peer whose process is
+ * stopped still acknowledges; one whose link or host is gone does not. -1 when unknown.
+ */
+int net_tcp_acks(int fd, unsigned *unacked, unsigned *since_ack_ms);
+/* The same for a host name or address (its first address): the local address, numeric. */
+int net_route_source_name(const char *host, char *buf, size_t len, struct err *e);
+
+/*
  * Listens on addr:port (addr NULL or "": every address, IPv6 dual-stack when it can, else IPv4;
  * port 0: an ephemeral port, read it back with net_local_port()). SO_REUSEADDR is set. When the
  * port is taken, the message names the process holding it, found under `proc_root` (NULL or "/":

@@ -81,16 +81,27 @@ static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb
 		json_array_foreach(st, k, e) {
 			const char *v = json_string_value(json_object_get(e, "verdict"));
 
+			const struct finding *kept = NULL;
+
 			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
 				continue;
+			/* the finding itself says whether it was folded under a cause */
+			for (size_t j = 0; j < fs->n && !kept; j++)
+				if (!strcmp(fs->v[j]->id, jstr(e, "id")) &&
+				    !strcmp(fs->v[j]->title, jstr(e, "title")))
+					kept = fs->v[j];
 			errors += !strcmp(v, "confirmed") &&
-				  !strcmp(jstr(e, "severity"), "error");
+				  !strcmp(jstr(e, "severity"), "error") && !(kept && kept->caused_by);
 			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
 				    jstr(e, "severity"),
 				    jstr(e, "id"),
 				    jstr(e, "title"),
 				    !strcmp(v, "confirmed") ? "measured" : "why not",
 				    jstr(e, "evidence"));
+			if (kept && kept->caused_by)
+				strbuf_addf(sb, "      cause: %s%s%s (not counted)\n", kept->caused_by->id,
+					    kept->caused_by->node ? " on " : "",
+					    kept->caused_by->node ? kept->caused_by->node : "");
 		}
 		findings_free(fs);
 	}
@@ -156,4 +167,30 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 		if (t)
 			strbuf_addch(sb, '\n');
 	}
+}
+
+void cluster_report_brief(const json_t *report, struct strbuf *sb)
+{
+	json_t *nodes = json_object_get(report, "nodes"), *n, *f;
+	size_t i, folded = 0;
+
+	json_array_foreach(json_object_get(report, "findings"), i, f)
+		folded += json_object_get(f, "caused_by") != NULL;
+	json_array_foreach(nodes, i, n) {
+		json_t *nf;
+		size_t k;
+
+		json_array_foreach(json_object_get(n, "findings"), k, nf)
+			folded += json_object_get(nf, "caused_by") != NULL;
+	}
+	if (!json_array_size(nodes))
+		return;
+	strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
+	json_array_foreach(nodes, i, n)
+		strbuf_addf(sb, "%s %s", i ? "," : ":", jstr(n, "name"));
+	strbuf_addf(sb, "; %zu link tests", json_array_size(json_object_get(report, "links")));
+	if (json_is_integer(jpath(report, "timings_ms.total")))
+		strbuf_addf(sb, " in %.1f s", (double)jpath_int(report, "timings_ms.total", 0) / 1000);
+	strbuf_addf(sb, "\n(-v: every measurement, the node checks%s)\n",
+		    folded ? ", and the findings folded under their cause" : "");
 }

@@ -11,5 +11,10 @@ struct strbuf;
  * shows); the measurement of every link test when verbose or when there are few.
  */
 void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb);
+/*
+ * The first screen's last line: the nodes, how many link tests ran and how long it took, and
+ * that -v shows the measurements, the node checks and the findings folded under their causes.
+ */
+void cluster_report_brief(const json_t *report, struct strbuf *sb);
 
 #endif

@@ -7,6 +7,9 @@
 
 #include "ncclcheck.h"
 #include "util/json.h"
+#include "util/strbuf.h"
+#include "util/wrap.h"
+#include "util/xalloc.h"
 
 int render_want_color(FILE *stream)
 {
@@ -43,17 +46,22 @@ static const char *label(enum severity sev)
 }
 
 /* Prints `text` indented under a label, continuing wrapped/multi-line text at the same column. */
-static void indented(FILE *out, const char *tag, const char *text)
+static void indented(FILE *out, const char *tag, const char *text, const struct render_opts *o)
 {
+	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT;
 	const char *p = text;
 
-	fprintf(out, "       %-6s ", tag);
+	strbuf_addf(&line, "       %-6s ", tag);
 	for (; *p; p++) {
-		fputc(*p, out);
+		strbuf_addch(&line, *p);
 		if (*p == '\n' && p[1])
-			fputs("              ", out);
+			strbuf_addstr(&line, "              ");
 	}
+	wrap_text(&wrapped, line.buf, o && o->width ? o->width : WRAP_MAX, 14, WRAP_PROSE);
+	fputs(wrapped.buf, out);
 	fputc('\n', out);
+	strbuf_release(&line);
+	strbuf_release(&wrapped);
 }
 
 static void one(FILE *out, const struct finding *f, const struct render_opts *o)
@@ -65,16 +73,21 @@ static void one(FILE *out, const struct finding *f, const struct render_opts *o)
 	if (f->node)
 		fprintf(out, "  [%s]", f->node);
 	fprintf(out, "  (%s)\n", f->id);
+	if (f->caused_by)
+		fprintf(out, "       %-6s %s%s%s%s%s\n", "cause:", f->caused_by->id,
+			f->caused_by->node ? " on " : "", f->caused_by->node ? f->caused_by->node : "",
+			f->caused_by->ifname ? " over " : "",
+			f->caused_by->ifname ? f->caused_by->ifname : "");
 	for (i = 0; i < f->nfix; i++)
-		indented(out, i ? "" : "fix:", f->fix[i]);
+		indented(out, i ? "" : "fix:", f->fix[i], o);
 	if (f->why)
-		indented(out, "why:", f->why);
+		indented(out, "why:", f->why, o);
 	for (i = 0; i < f->nevidence; i++) {
 		if (!o->verbose && i == 6) {
-			indented(out, "", "… (--verbose shows all evidence)");
+			indented(out, "", "… (--verbose shows all evidence)", o);
 			break;
 		}
-		indented(out, i ? "" : "seen:", f->evidence[i]);
+		indented(out, i ? "" : "seen:", f->evidence[i], o);
 	}
 }
 
@@ -83,14 +96,157 @@ void render_findings_text(FILE *out, const struct findings *fs, const struct ren
 	size_t i;
 
 	for (i = 0; i < fs->n; i++)
-		if (fs->v[i]->sev != SEV_OK || o->verbose)
+		if ((fs->v[i]->sev != SEV_OK || o->verbose) &&
+		    (!o->roots || o->verbose || !finding_folded(fs->v[i])))
 			one(out, fs->v[i], o);
-	if (!o->verbose) {
+	if (!o->verbose && !o->roots) {
 		for (i = 0; i < fs->n; i++)
 			if (fs->v[i]->sev == SEV_OK)
 				fprintf(out, "%s%s%s  %s\n", render_sgr(o, SEV_OK), label(SEV_OK),
 					render_reset(o), fs->v[i]->title);
 	}
+}
+
+int render_setting_command(const struct setting *st, char *buf, size_t len)
+{
+	const char *v = st->value;
+	int plain = v && v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_,.:/=+-^@%")] == '\0';
+
+	switch (st->where) {
+	case WHERE_ENV:
+		if (!v)
+			snprintf(buf, len, "unset %s", st->name);
+		else if (plain && *v)
+			snprintf(buf, len, "export %s=%s", st->name, v);
+		else if (!strchr(v, '\''))
+			snprintf(buf, len, "export %s='%s'", st->name, v);
+		else
+			return 0;
+		return 1;
+	case WHERE_SYSCTL:
+		if (!v || strchr(v, '"') || strchr(v, '$') || strchr(v, '`'))
+			return 0;
+		snprintf(buf, len, "sysctl -w %s=\"%s\"", st->name, v);
+		return 1;
+	case WHERE_NCCL_CONF:
+		if (!v || strchr(v, '\''))
+			return 0;
+		snprintf(buf, len, "echo '%s=%s' >> /etc/nccl.conf", st->name, v);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The commands of the settings of the root findings of severity `sev`, by node. */
+static size_t fix_block(const struct findings *fs, enum severity sev, struct strbuf *sb)
+{
+	const char **nodes = NULL;
+	size_t nnodes = 0, anodes = 0, ncmd = 0;
+	struct strbuf seen = STRBUF_INIT;
+
+	/* the nodes in order of first appearance; NULL (every node) first */
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct finding *f = fs->v[i];
+
+			if (f->sev != sev || finding_folded(f))
+				continue;
+			for (size_t k = 0; k < f->nsettings; k++) {
+				const struct setting *st = &f->settings[k];
+				const char *node = st->scope == SCOPE_NODE ?
+						   (st->node ? st->node : f->node) : NULL;
+				int dup = 0;
+
+				if ((pass == 0) != (node == NULL))
+					continue;
+				for (size_t j = 0; j < nnodes; j++)
+					dup |= !strcmp(nodes[j] ? nodes[j] : "", node ? node : "");
+				if (dup)
+					continue;
+				ALLOC_GROW(nodes, nnodes + 1, anodes);
+				nodes[nnodes++] = node;
+			}
+		}
+	for (size_t j = 0; j < nnodes; j++) {
+		int head = 0;
+
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct finding *f = fs->v[i];
+
+			if (f->sev != sev || finding_folded(f))
+				continue;
+			for (size_t k = 0; k < f->nsettings; k++) {
+				const struct setting *st = &f->settings[k];
+				const char *node = st->scope == SCOPE_NODE ?
+						   (st->node ? st->node : f->node) : NULL;
+				char cmd[1024], key[1200];
+
+				if (strcmp(node ? node : "", nodes[j] ? nodes[j] : "") ||
+				    !render_setting_command(st, cmd, sizeof(cmd)))
+					continue;
+				snprintf(key, sizeof(key), "\n%s\t%s\n", node ? node : "", cmd);
+				if (seen.len && strstr(seen.buf, key))
+					continue;
+				strbuf_addstr(&seen, key);
+				if (!head++)
+					strbuf_addf(sb, "  # on %s\n", nodes[j] ? nodes[j] : "every node");
+				strbuf_addf(sb, "  %s\n", cmd);
+				ncmd++;
+			}
+		}
+	}
+	strbuf_release(&seen);
+	free(nodes);
+	return ncmd;
+}
+
+void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
+			 const char *lead)
+{
+	size_t e = findings_count(fs, SEV_ERROR), w = findings_count(fs, SEV_WARN);
+	const struct finding *first = NULL;
+	struct strbuf sb = STRBUF_INIT, block = STRBUF_INIT, text = STRBUF_INIT;
+	int width = o && o->width ? o->width : WRAP_MAX;
+
+	for (size_t i = 0; i < fs->n && !first; i++)
+		if (fs->v[i]->sev == (e ? SEV_ERROR : SEV_WARN) && !finding_folded(fs->v[i]))
+			first = fs->v[i];
+	strbuf_addf(&sb, "%sverdict:%s ", render_bold(o), render_reset(o));
+	if (lead)
+		strbuf_addf(&sb, "%s: ", lead);
+	if (e) {
+		strbuf_addf(&sb, "%s%s%s", render_sgr(o, SEV_ERROR), first->title, render_reset(o));
+		if (first->node && !strstr(first->title, first->node))
+			strbuf_addf(&sb, " [%s]", first->node);
+		if (e > 1)
+			strbuf_addf(&sb, " (and %zu more error%s below)", e - 1, e == 2 ? "" : "s");
+	} else {
+		const struct finding *ok = NULL;
+
+		/* a passed verdict (cluster.verdict.ifname) is what "no errors" rests on */
+		for (size_t i = 0; i < fs->n && !ok; i++)
+			if (fs->v[i]->sev == SEV_OK && strstr(fs->v[i]->id, ".verdict."))
+				ok = fs->v[i];
+		strbuf_addstr(&sb, "no errors");
+		if (w)
+			strbuf_addf(&sb, " (%zu warning%s below)", w, w == 1 ? "" : "s");
+		if (ok)
+			strbuf_addf(&sb, ": %s", ok->title);
+	}
+	strbuf_addch(&sb, '\n');
+	wrap_text(&text, sb.buf, width, 9, WRAP_PROSE);
+	if (fix_block(fs, e ? SEV_ERROR : SEV_WARN, &block)) {
+		strbuf_addf(&text, "\n%s (as root, on the nodes named; then run the check again):\n",
+			    e ? "the fix" : "for the warnings");
+		wrap_text(&text, block.buf, width, 4, WRAP_SHELL);
+	}
+	strbuf_addch(&text, '\n');
+	fputs(text.buf, out);
+	strbuf_release(&sb);
+	strbuf_release(&block);
+	strbuf_release(&text);
 }
 
 void render_summary_line(FILE *out, const struct findings *fs, const struct render_opts *o)

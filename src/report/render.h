@@ -14,6 +14,8 @@
 struct render_opts {
 	int color;		/* ANSI colours: only on a TTY and never with NO_COLOR */
 	int verbose;		/* show evidence and "ok" findings in full */
+	int roots;		/* the first screen: no passes, no folded findings (-v shows both) */
+	int width;		/* the columns text is wrapped to (util/wrap.h); 0: WRAP_MAX */
 };
 
 /* Colour is on when `stream` is a terminal, NO_COLOR is unset or empty and TERM is not "dumb". */
@@ -29,6 +31,17 @@ const char *render_reset(const struct render_opts *o);
  * findings as one line each; a closing count line.
  */
 void render_findings_text(FILE *out, const struct findings *fs, const struct render_opts *o);
+/*
+ * The first screen's top: "verdict: ..." in one or two lines (the first root error, how many
+ * more; or that nothing stops the job), `lead` before it when not NULL ("not starting 'x'"), then
+ * one copy-paste block of the exact commands each node needs (from the settings of the root
+ * errors, or of the warnings when there is no error), under "# on NODE" lines.
+ */
+void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
+			 const char *lead);
+/* One setting as the command that applies it ("export X=1", "sysctl -w k=\"v\""); 0 when it
+ * is not a command (a launcher option). */
+int render_setting_command(const struct setting *st, char *buf, size_t len);
 /* "2 errors, 1 warning, 3 notes, 12 checks passed" */
 void render_summary_line(FILE *out, const struct findings *fs, const struct render_opts *o);
 

@@ -53,6 +53,7 @@ void cluster_xrules(const struct cluster_input *in, struct findings *out)
 		for (size_t i = 0; in->node_findings && in->settled && i < in->n; i++)
 			if (in->node_findings[i])
 				cluster_settle(&v, i, in->node_findings[i], &in->settled[i]);
+		cluster_fold(&v, out, in->node_findings, in->settled);
 	}
 	for (size_t i = 0; i < in->n; i++)
 		node_model_free(models[i]);

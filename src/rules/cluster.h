@@ -49,6 +49,15 @@ void xrule_neigh(const struct cluster_view *v, struct findings *out);
  */
 void cluster_settle(const struct cluster_view *v, size_t node, struct findings *fs,
 		    struct cluster_settled *out);
+/*
+ * cluster_fold.c: cause, then consequences. Groups the port-range findings that share their
+ * closed ports into one root (link.ports.range), then folds every finding in `out` and every
+ * node's confirmed guess (node_fs[i] with settled[i]; both may be NULL) that a root explains
+ * under it (finding.caused_by), by the fold table there. Runs after every rule and the settling.
+ */
+void cluster_fold(const struct cluster_view *v, struct findings *out,
+		  struct findings *const *node_fs, struct cluster_settled *settled);
+
 /* Whether the link tests can settle findings with this id. */
 int cluster_settleable(const char *id);
 

@@ -12,6 +12,7 @@
 
 #include "rules/cluster_bw.h"
 #include "rules/link_findings.h"
+#include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -58,6 +59,73 @@ static void add_verdict_fix(const struct cluster_view *v, const struct cluster_v
 					    vd->ifname[i]);
 		}
 	}
+}
+
+/* Whether `item` is one of the comma-separated `list`. */
+static int in_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !strncmp(p, item, n))
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
+}
+
+/* Peer `c`'s address on the network of `a` (the target's interface), or NULL. */
+static const char *peer_on_subnet(const struct cluster_view *v, size_t c, const struct ifs_addr *a)
+{
+	const struct node_model *m = v->nodes[c].m;
+
+	for (size_t k = 0; m && a && k < m->ifs.in.naddrs; k++) {
+		const struct ifs_addr *b = &m->ifs.in.addrs[k];
+
+		if (b->family == a->family && addr_same_subnet(a->family, a->addr, b->addr,
+							       a->prefixlen))
+			return b->text;
+	}
+	return NULL;
+}
+
+/*
+ * The sources an ACCEPT rule on `target`'s `ifn` must let in, comma-separated as iptables -s
+ * takes them: each failing peer's source address in its test, else its address on the
+ * target's network (rank 0 has every node's facts); the network itself only when a peer has
+ * neither. "" when nothing is known: then no rule is printed, never one that opens the
+ * interface to anyone.
+ */
+static void peer_sources(const struct cluster_view *v, enum link_kind kind, size_t target,
+			 const char *ifn, char *buf, size_t len)
+{
+	const struct ifs_addr *a = v->nodes[target].m ? node_model_addr(v->nodes[target].m, ifn, 0)
+						      : NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	int whole_net = 0;
+
+	buf[0] = '\0';
+	for (size_t c = 0; c < v->n; c++) {
+		const struct link_result *r = c == target ? NULL :
+			cluster_link_find(v, kind, c, target, ifn);
+		const char *src;
+
+		if (!r || (kind == LINK_CONNECT && r->c.status == LINK_OK))
+			continue;
+		src = r->src[0] ? r->src : peer_on_subnet(v, c, a);
+		if (!src)
+			whole_net = 1;
+		else if (!in_list(sb.len ? sb.buf : "", src))
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", src);
+	}
+	if (sb.len && !whole_net && sb.len < len)
+		snprintf(buf, len, "%s", sb.buf);
+	else if (a)
+		addr_subnet_text(a->family, a->addr, a->prefixlen, a->text, buf, len);
+	strbuf_release(&sb);
 }
 
 static void connect_failures(const struct cluster_view *v, const struct cluster_verdict *vd,
@@ -125,12 +193,17 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 			}
 			if (used)
 				add_verdict_fix(v, vd, f);
-			if (st == LINK_TIMEOUT || st == LINK_REFUSED)
-				finding_fix(f, "or allow TCP between the nodes on %s: the cloud security "
-					       "group's inbound rule for the cluster's own addresses, and "
-					       "on %s: iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT",
-					    ifn, v->nodes[s].name, ifn,
-					    one->src[0] ? one->src : "<peer address>");
+			if (st == LINK_TIMEOUT || st == LINK_REFUSED) {
+				char srcs[256];
+
+				peer_sources(v, LINK_CONNECT, s, ifn, srcs, sizeof(srcs));
+				finding_fix(f, "# or let the peers through on %s (and the same inbound rule "
+					       "in the cloud security group), on %s", ifn,
+					    v->nodes[s].name);
+				if (srcs[0])
+					finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT", ifn,
+						    srcs);
+			}
 			finding_check(f, "ncclcheck cluster (re-run after the change)");
 			strbuf_release(&who);
 		}
@@ -142,15 +215,14 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 }
 
 /* Another scan of the same target interface already judged (one finding per target and
- * interface: the whole map from its designated scanner, the samplers only as more peers). */
+ * interface: the whole map from its designated scanner, the samplers only as more peers). The
+ * first usable scan of a (target, interface) judges them all: widest_scan looks at every later
+ * one, so a later scan is never judged again, whether or not the first one saw a failure. */
 static int judged_before(const struct cluster_view *v, size_t i)
 {
 	for (size_t k = 0; k < i; k++)
 		if (v->links[k].kind == LINK_SCAN && v->links[k].target == v->links[i].target &&
 		    !strcmp(v->links[k].ifname, v->links[i].ifname) &&
-		    v->links[k].res.s.counts[LINK_PORT_DROPPED] +
-		    v->links[k].res.s.counts[LINK_PORT_REJECTED] +
-		    v->links[k].res.s.counts[LINK_PORT_UNREACH] > 0 &&
 		    !link_scan_starved(&v->links[k].res.s))
 			return 1;
 	return 0;
@@ -258,18 +330,25 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 				 s->counts[LINK_PORT_REJECTED], s->looks, s->looks == 1 ? "" : "s",
 				 s->retry_ms, peers.buf);
 		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
-			finding_fix(f, "on %s: sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\" (and "
-				       "the same line in /etc/sysctl.d/ to keep it): NCCL's listeners then "
-				       "land only on open ports", v->nodes[l->target].name, best_lo,
+			finding_fix(f, "# keep the firewall and move NCCL's ports into the open part "
+				       "(and the same line in /etc/sysctl.d/ to keep it), on %s",
+				    v->nodes[l->target].name);
+			finding_fix(f, "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\"", best_lo,
 				    best_hi);
 			finding_setting_for(f, WHERE_SYSCTL, v->nodes[l->target].name,
 					    "net.ipv4.ip_local_port_range", "%ld %ld", best_lo, best_hi);
 		}
-		finding_fix(f, "%son %s: iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j ACCEPT "
-			       "(or the same inbound rule in the cloud security group)",
-			    best_lo >= 0 && best_hi - best_lo >= 1023 ? "or open the range: " : "",
-			    v->nodes[l->target].name, l->ifname,
-			    l->res.src[0] ? l->res.src : "<peer address>", m->ports.lo, m->ports.hi);
+		{
+			char srcs[256];
+
+			peer_sources(v, LINK_SCAN, (size_t)l->target, l->ifname, srcs, sizeof(srcs));
+			finding_fix(f, "# %s the range (or the same inbound rule in the cloud security "
+				       "group), on %s", best_lo >= 0 && best_hi - best_lo >= 1023 ?
+				    "or open" : "open", v->nodes[l->target].name);
+			if (srcs[0])
+				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j "
+					       "ACCEPT", l->ifname, srcs, m->ports.lo, m->ports.hi);
+		}
 		strbuf_release(&iv);
 		strbuf_release(&peers);
 	}
@@ -301,9 +380,10 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 				       "ICMP that would tell TCP so is filtered: small packets (ping, "
 				       "the first bootstrap messages) pass, full-size segments are lost, "
 				       "and NCCL stalls in init or in the first large all-reduce.");
-			finding_fix(f, "ip link set dev %s mtu %d on every node (or let ICMP type 3 "
-				       "code 4 through the firewall on the path)", l->ifname,
-				    r->path_mtu);
+			finding_fix(f, "# on %s and %s, the path's two ends (or let ICMP type 3 code 4 "
+				       "through the firewalls on the path)", v->nodes[l->peer].name,
+				    v->nodes[l->target].name);
+			finding_fix(f, "ip link set dev %s mtu %d", l->ifname, r->path_mtu);
 		} else {
 			f = finding_add(out, SEV_INFO, "link.mtu.smaller",
 					"the path from %s to %s on %s carries %d bytes, less than the "

@@ -27,6 +27,7 @@ struct settle_ctx {
 	const struct finding *f;
 	char ev[CLUSTER_SETTLE_EVIDENCE];
 	enum severity sev;	/* what a confirmed finding becomes at least */
+	const struct cluster_link *by;	/* the failed link test that confirmed it */
 };
 
 typedef enum cluster_settle (*settle_judge_fn)(struct settle_ctx *c);
@@ -153,6 +154,7 @@ static enum cluster_settle ports_judge(struct settle_ctx *c, const char *ifname,
 			       name_of(c, (size_t)l->peer), name_of(c, c->node), ifname, l->res.addr,
 			       a, b, link_port_state_name(x->state), lo, hi);
 			c->sev = used_sev(c, ifname);
+			c->by = l;
 			return CLUSTER_CONFIRMED;
 		}
 		if (tested == hi - lo + 1 && !full) {
@@ -167,6 +169,20 @@ static enum cluster_settle ports_judge(struct settle_ctx *c, const char *ifname,
 		ev_set(c, "the scans of %s's %s sampled %ld-%ld without testing every port",
 		       name_of(c, c->node), ifname, lo, hi);
 	return full ? CLUSTER_WITHDRAWN : CLUSTER_UNSETTLED;
+}
+
+/* The test of `kind` that ran from `peer` to `target`'s `ifname`, or NULL. */
+static const struct cluster_link *link_of(const struct cluster_view *v, enum link_kind kind,
+					  size_t peer, size_t target, const char *ifname)
+{
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
+
+		if (l->ran && l->kind == kind && (size_t)l->peer == peer &&
+		    (size_t)l->target == target && !strcmp(l->ifname, ifname))
+			return l;
+	}
+	return NULL;
 }
 
 /*
@@ -189,10 +205,12 @@ static enum cluster_settle path_judge(struct settle_ctx *c, const char *ifname, 
 	r = cluster_if_reachable(v, c->node, ifname);
 	if (r == 0) {
 		for (size_t p = 0; p < v->n; p++) {
-			const struct link_result *lr = p == c->node ? NULL :
-				cluster_link_find(v, LINK_CONNECT, p, c->node, ifname);
+			const struct cluster_link *l = p == c->node ? NULL :
+				link_of(v, LINK_CONNECT, p, c->node, ifname);
+			const struct link_result *lr = l ? &l->res : NULL;
 
 			if (lr && lr->c.status != LINK_OK) {
+				c->by = l;
 				ev_set(c, "%s -> %s %s %s:%u: %s (the connect test)", name_of(c, p),
 				       name_of(c, c->node), ifname, lr->addr,
 				       lr->c.ntries ? lr->c.tries[0].port : 0,
@@ -226,7 +244,8 @@ static enum cluster_settle path_judge(struct settle_ctx *c, const char *ifname, 
 static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 {
 	const struct cluster_view *v = c->v;
-	size_t inbound = 0, tests = 0;
+	size_t peers = 0, tests = 0;
+	unsigned char *from = xcalloc(v->n ? v->n : 1, 1);	/* which peers tested inbound */
 	int top = 0;
 
 	for (size_t i = 0; i < v->nlinks; i++) {
@@ -238,18 +257,25 @@ static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 		if (!l->ran || l->kind != LINK_MTU || !r->if_mtu || (!in && !out))
 			continue;
 		tests++;
-		inbound += in;
+		/* distinct peers: one peer's repeated test does not stand for another's path */
+		if (in && (size_t)l->peer < v->n && (size_t)l->peer != c->node && !from[l->peer]) {
+			from[l->peer] = 1;
+			peers++;
+		}
 		if (r->blackhole && r->path_mtu < r->if_mtu) {
 			ev_set(c, "%s -> %s %s %s: packets over %d bytes vanish, interface MTU %d, no "
 			       "ICMP 'fragmentation needed' (the path MTU test)",
 			       name_of(c, (size_t)l->peer), name_of(c, (size_t)l->target), l->ifname,
 			       l->res.addr, r->path_mtu, r->if_mtu);
 			c->sev = used_sev(c, ifname);
+			free(from);
+			c->by = l;
 			return CLUSTER_CONFIRMED;
 		}
 		top = r->path_mtu > top ? r->path_mtu : top;
 	}
-	if (!inbound || inbound < v->n - 1) {
+	free(from);
+	if (!peers || peers < v->n - 1) {
 		ev_set(c, "not every peer ran a path MTU test to %s's %s (--no-mtu, or the connect "
 		       "test failed)", name_of(c, c->node), ifname);
 		return CLUSTER_UNSETTLED;
@@ -389,9 +415,46 @@ static enum cluster_settle judge_firewall(struct settle_ctx *c)
 }
 
 /*
- * The settleable guesses. Not here, on purpose: net.firewall.master_port (the rendezvous
- * reached MASTER_PORT on MASTER_ADDR's interface only, the rule may be about another),
- * net.ifname.lo_eligible (loopback is never link-tested), net.ports.* (facts about the range,
+ * "the local firewall drops MASTER_PORT 29500 on eth1, the interface of MASTER_ADDR ...": the
+ * cluster's own rendezvous is that join. A view with every peer's facts means every peer
+ * reached rank 0 — on MASTER_ADDR:MASTER_PORT when each peer was given the same ones (their
+ * facts say so). Only rank 0's node (MASTER_ADDR local) is judged; a node that was not the
+ * rendezvous, or a peer given another address or port, leaves it unsettled.
+ */
+static enum cluster_settle judge_master_port(struct settle_ctx *c)
+{
+	const struct nm_master *mm = &c->m->master;
+	size_t peers = 0;
+
+	if (!mm->local || !mm->addr) {
+		ev_set(c, "%s is not MASTER_ADDR's node", name_of(c, c->node));
+		return CLUSTER_UNSETTLED;
+	}
+	for (size_t j = 0; j < c->v->n; j++) {
+		const struct node_model *mj = c->v->nodes[j].m;
+
+		if (j == c->node)
+			continue;
+		if (!mj || !mj->master.addr || strcmp(mj->master.addr, mm->addr) ||
+		    mj->master.port != mm->port) {
+			ev_set(c, "%s's facts do not show it joining through MASTER_ADDR %s:%ld",
+			       name_of(c, j), mm->addr, mm->port);
+			return CLUSTER_UNSETTLED;
+		}
+		peers++;
+	}
+	if (!peers) {
+		ev_set(c, "no peer joined");
+		return CLUSTER_UNSETTLED;
+	}
+	ev_set(c, "every peer (%zu) joined this run's rendezvous at MASTER_ADDR %s:%ld on %s: the "
+	       "rule does not stop them (the rendezvous itself)", peers, mm->addr, mm->port,
+	       name_of(c, c->node));
+	return CLUSTER_WITHDRAWN;
+}
+
+/*
+ * The settleable guesses. Not here, on purpose: net.ifname.lo_eligible (loopback is never link-tested), net.ports.* (facts about the range,
  * not guesses about the paths), link-local and RDMA findings (no socket test speaks to them).
  */
 static const struct settle_rule settle_rules[] = {
@@ -412,6 +475,9 @@ static const struct settle_rule settle_rules[] = {
 	/* a bridged container: do the peers reach NCCL's interfaces and ports here? */
 	{ .id = "cloud.container.bridge", .measured_by = "connect + port scan",
 	  .judge = judge_nccl_paths },
+	/* MASTER_PORT closed on MASTER_ADDR's interface: every peer joining disproves it */
+	{ .id = "net.firewall.master_port", .measured_by = "the rendezvous",
+	  .judge = judge_master_port },
 	/* the local firewall closes part of the range on an interface: the exact scan says */
 	{ .id = "net.firewall.blocks", .measured_by = "port scan", .judge = judge_firewall },
 	/* a jumbo MTU on one interface: the path MTU tests over it */
@@ -436,7 +502,7 @@ int cluster_settleable(const char *id)
 }
 
 static void entry_add(struct cluster_settled *out, const struct finding *f, enum cluster_settle vd,
-		      const char *ev)
+		      const char *ev, const struct cluster_link *by)
 {
 	struct cluster_settle_entry *e;
 
@@ -444,6 +510,7 @@ static void entry_add(struct cluster_settled *out, const struct finding *f, enum
 	e = &out->v[out->n++];
 	e->f = f;
 	e->verdict = vd;
+	e->by = vd == CLUSTER_CONFIRMED ? by : NULL;
 	snprintf(e->evidence, sizeof(e->evidence), "%s", ev);
 	out->nconfirmed += vd == CLUSTER_CONFIRMED;
 	out->nwithdrawn += vd == CLUSTER_WITHDRAWN;
@@ -481,7 +548,7 @@ void cluster_settle(const struct cluster_view *v, size_t node, struct findings *
 			}
 			fs->v[keep++] = f;
 		}
-		entry_add(out, f, vd, c.ev);
+		entry_add(out, f, vd, c.ev, c.by);
 	}
 	fs->n = keep;
 }

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct findings *fs;
 	struct node_model *m;
 	struct err e = ERR_INIT;
-	struct render_opts ro = { 0, 1 };
+	struct render_opts ro = { .verbose = 1 };
 	FILE *null;
 
 	if (size > 1 << 20)

@@ -20,8 +20,8 @@ run_pair() {
 }
 ms() { date +%s%3N; }
 
-t0=$(ms); run_pair; t1=$(ms)
-expect_rc 0 "$(cat "$LAB_TMP/n0.rc")" "rank 0 (python probe on)"
+t0=$(ms); run_pair -v; t1=$(ms)
+expect_rc 0 "$(cat "$LAB_TMP/n0.rc")" "rank 0 (python probe on, -v)"
 expect_rc 0 "$(cat "$LAB_TMP/n1.rc")" "rank 1 (python probe on)"
 echo "wall with the Python probe: $((t1 - t0)) ms"
 # speed is judged in bench/cluster_scale.sh (2 nodes with the Python probe under 5 s), not here
@@ -35,7 +35,8 @@ expect_match "$out" "mtu +$LAB_PREFIX-n0 -> $LAB_PREFIX-n1 eth1: path MTU to 10\
 expect_match "$out" "0 errors," "no errors"
 expect_match "$out" "cluster.auth.none" "no token is a warning"
 # bandwidth figures of lab nodes that share one loaded CPU may differ (link.bw.*); nothing else warns
-other=$(printf '%s\n' "$out" | grep -E '^warn ' | grep -v -E '\((cluster\.auth\.none|link\.bw\.[a-z_]+)\)$')
+other=$(printf '%s\n' "$out" | unwrap | grep -E '^warn ' |
+	grep -v -E '\((cluster\.auth\.none|link\.bw\.[a-z_]+)\)( |$)')
 [ -z "$other" ] && pass "no other warnings" || fail "unexpected warnings: $other"
 # both nodes print the same findings (the master's report)
 a=$(grep -E '^(ok|warn|error|note) ' "$LAB_TMP/n0.out"); b=$(grep -E '^(ok|warn|error|note) ' "$LAB_TMP/n1.out")
@@ -45,6 +46,12 @@ expect_match "$(cat "$LAB_TMP/n1.err")" "rank 1 of 2 \(env\), master 10\.10\.0\.
 t0=$(ms); run_pair --no-python; t1=$(ms)
 expect_rc 0 "$(cat "$LAB_TMP/n0.rc")" "rank 0 --no-python"
 echo "wall without the Python probe: $((t1 - t0)) ms"
+# without -v: the verdict first, no measurements, the brief line at the end
+out=$(cat "$LAB_TMP/n0.out")
+expect_match "$(head -2 "$LAB_TMP/n0.out")" "^verdict: no errors .*NCCL's own interface choice works for every pair" \
+	"the verdict is the first line, and says which interfaces work"
+expect_no_match "$out" "^  (connect|scan|mtu) " "the link measurements only with -v"
+expect_match "$out" "cluster: 2 nodes: $LAB_PREFIX-n0, $LAB_PREFIX-n1; [0-9]+ link tests" "the brief line names both nodes"
 
 # JSON: the same report on both nodes, with facts per node and the link matrix
 run_pair --no-python --json --no-ports

@@ -47,6 +47,12 @@ expect_q '("NCCL_SOCKET_IFNAME", "eth1", None, "cluster.verdict.ifname") in s' T
 	"the verdict's settings[] has NCCL_SOCKET_IFNAME=eth1 for every node"
 expect_q '("GLOO_SOCKET_IFNAME", "eth1", None, "cluster.verdict.ifname") in s' True "and GLOO_SOCKET_IFNAME=eth1"
 expect_q '"export NCCL_SOCKET_IFNAME=eth1" in f["cluster.link.unreachable"]["fix"]' True "the error's fix is the export line"
+expect_q '[x["id"] for x in d["findings"] if x["severity"] == "error" and "caused_by" not in x], d["summary"]["error"]' \
+	"\(\['cluster.verdict.ifname'\], 1\)" "one root error: the proven NCCL_SOCKET_IFNAME, counted once"
+expect_q 'f["cluster.link.unreachable"]["caused_by"]["id"]' cluster.verdict.ifname \
+	"the unreachable eth0 is folded under the verdict that moves NCCL off it"
+expect_q '[(n["name"][-2:], x["id"]) for n in d["nodes"] for x in n.get("findings", []) if x.get("settled") == "confirmed" and "caused_by" not in x and x["severity"] == "error"]' \
+	'\[\]' "no node guess about eth0 is left as an error"
 
 pair cloud-public-blocked --private-name 1=ens5
 expect_q 'f["cluster.verdict.ifname"]["title"]' ".*NCCL_SOCKET_IFNAME=eth1,ens5.*" \
@@ -57,6 +63,8 @@ expect_q '("GLOO_SOCKET_IFNAME", "ens5", "'$P'-n1", "cluster.verdict.ifname") in
 pair firewall-port-range
 expect_q 'any("32768-49151" in x["title"] for x in d["findings"] if x["id"] in ("cluster.ports.blocked", "link.ports.blocked"))' True \
 	"firewall-port-range: 32768-49151 found exactly"
+expect_q '[x["id"] for x in d["findings"] if x["severity"] == "error" and "caused_by" not in x]' "\['link.ports.range'\]" \
+	"firewall-port-range: one root error, the port range"
 expect_q 'any(n == "net.ipv4.ip_local_port_range" and v == "49152 60999" for n, v, _, _ in s)' True \
 	"the sysctl that moves NCCL's ports into the open part"
 

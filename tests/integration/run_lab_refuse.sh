@@ -56,6 +56,12 @@ for i in 0 1; do
 		"node $i: shows node 1's finding"
 	expect_match "$out" "every node of the job stops on this same verdict" \
 		"node $i: says that every node stops"
+	expect_match "$out" "^verdict: not starting 'touch': WORLD_SIZE=3, but 2 nodes" \
+		"node $i: the verdict names the refusal and its cause"
+	v=$(printf '%s\n' "$out" | grep -n -m1 '^verdict:' | cut -d: -f1)
+	w=$(printf '%s\n' "$out" | grep -n -m1 '^ERROR .*WORLD_SIZE=3, but 2 nodes' | cut -d: -f1)
+	[ -n "$v" ] && [ -n "$w" ] && [ "$v" -lt "$w" ] && pass "node $i: the verdict comes before the findings" ||
+		fail "node $i: the verdict (line ${v:-none}) is not before the findings (line ${w:-none})"
 done
 
 # 2. the master's own launch is the inconsistent one: the worker refuses as well

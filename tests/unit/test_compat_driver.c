@@ -529,14 +529,47 @@ static void test_junk(void **state)
 		"{\"cudnn\":[null,{},{\"version\":\"9.1\",\"found_by\":[1,null]},{\"version\":\"8.9.7\",\"toolkit\":\"/t\"}],"
 		"\"cuda\":{\"toolkits\":[{\"path\":\"/t\",\"version\":\"13.0\"}]},\"python\":[{\"site_packages\":[\"\",7]}]}",
 	};
+	/* which the model refuses outright; the others decode what they can */
+	static const int refused[] = { 0, 1, 1, 1, 1, 1, 1 };
+	/* (doc 0, {}, is accepted: nothing known, nothing said) */
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
 		struct findings *fs = findings_new();
 		json_t *d = json_lit(docs[i]);
+		struct err e = ERR_INIT;
+		struct node_model *m = node_model_new(d, &e);
+
+		print_message("doc %zu: %s\n", i, m ? "accepted" : e.msg);
+		/* the model refuses what it cannot decode, with the member named */
+		assert_int_equal(m == NULL, refused[i]);
+		assert_true(m || strstr(e.msg, "is not"));
+		node_model_free(m);
 		run_rule(rule_cpu_affinity, d, fs);
+		for (size_t k = 0; k < fs->n; k++)
+			print_message("doc %zu: %s\n", i, fs->v[k]->id);
+		/* half-read facts are no grounds for a claim: neither rule says anything */
+		assert_int_equal(fs->n, 0);
 		findings_free(fs);
 		fs = run(d);
+		for (size_t k = 0; k < fs->n; k++)
+			print_message("doc %zu: %s\n", i, fs->v[k]->id);
+		assert_int_equal(fs->n, 0);
+		findings_free(fs);
+	}
+	/* the least a rule needs still gives the real finding, once: the silence above is the
+	 * refusal's, not a dead rule's */
+	{
+		json_t *d = doc("470.82.01", "11.4", NULL, NULL);
+		struct findings *fs;
+
+		json_object_set_new(d, "cuda", json_lit("{\"toolkits\":[{\"path\":"
+							"\"/usr/local/cuda-12.4\",\"version\":\"12.4.1\"}]}"));
+		fs = run(d);
+		for (size_t k = 0; k < fs->n; k++)
+			print_message("real: %s\n", fs->v[k]->id);
+		assert_int_equal(count_id(fs, "compat.driver.toolkit"), 1);
+		assert_int_equal(need(fs, "compat.driver.toolkit", "12.4.1")->sev, SEV_ERROR);
 		findings_free(fs);
 	}
 }

@@ -9,7 +9,7 @@
 
 static char *render(const json_t *facts)
 {
-	struct render_opts o = { 0, 0 };
+	struct render_opts o = { .color = 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

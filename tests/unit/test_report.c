@@ -6,6 +6,9 @@
 #include "cmocka_helpers.h"
 #include "finding.h"
 #include "report/render.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/wrap.h"
 
 static struct findings *sample(void)
 {
@@ -40,6 +43,110 @@ static void sorts_errors_first_stably(void **state)
 	assert_non_null(findings_find(fs, "env.nccl_algo_forced"));
 	assert_null(findings_find(fs, "nope"));
 	findings_free(fs);
+}
+
+/*
+ * finding.h promises a stable order: many findings of each severity, interleaved, keep their
+ * insertion order within a severity (an unstable sort, e.g. qsort's, mixes them up here).
+ */
+static void sort_is_stable(void **state)
+{
+	struct findings *fs = findings_new();
+	static const enum severity order[] = { SEV_INFO, SEV_ERROR, SEV_OK, SEV_WARN };
+	int last[4] = { -1, -1, -1, -1 };
+
+	(void)state;
+	for (int i = 0; i < 64; i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "x.%d", i);
+		finding_add(fs, order[(i * 7 + i / 5) % 4], id, "%d", i);
+	}
+	findings_sort(fs);
+	for (size_t i = 0; i < fs->n; i++) {
+		int k = atoi(fs->v[i]->title);
+
+		if (i)
+			assert_true(fs->v[i - 1]->sev >= fs->v[i]->sev);
+		/* within a severity: increasing insertion index */
+		assert_true(k > last[fs->v[i]->sev]);
+		last[fs->v[i]->sev] = k;
+	}
+	findings_free(fs);
+}
+
+/* A folded finding is not counted anywhere: count, max, the summary, the JSON summary. */
+static void folded_do_not_count(void **state)
+{
+	struct findings *fs = findings_new();
+	struct finding *root, *f;
+	json_t *doc;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	struct render_opts ro = { .roots = 1 };
+
+	(void)state;
+	root = finding_add(fs, SEV_ERROR, "link.ports.range", "n1 drops TCP ports 32768-49151 on eth1");
+	finding_pair(root, "n1", NULL, "eth1");
+	finding_setting_for(root, WHERE_SYSCTL, "n1", "net.ipv4.ip_local_port_range", "49152 60999");
+	f = finding_add(fs, SEV_ERROR, "cluster.link.unreachable", "n1's eth1 is unreachable");
+	finding_caused_by(f, root);
+	f = finding_add(fs, SEV_WARN, "link.ports.blocked", "n1 drops TCP from n0 on eth1");
+	finding_caused_by(f, root);
+	assert_true(finding_cause_is(f, root));
+	assert_int_equal(findings_count(fs, SEV_ERROR), 1);
+	assert_int_equal(findings_count(fs, SEV_WARN), 0);
+	doc = render_json_doc("cluster", NULL, fs, 1);
+	assert_int_equal(jpath_int(doc, "summary.error", -1), 1);
+	assert_int_equal(jpath_int(doc, "summary.warn", -1), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(doc, "findings"), 1), "caused_by"), "id")),
+		"link.ports.range");
+	json_decref(doc);
+	m = open_memstream(&buf, &len);
+	render_verdict_text(m, fs, &ro, NULL);
+	render_findings_text(m, fs, &ro);
+	render_summary_line(m, fs, &ro);
+	fclose(m);
+	/* the verdict, then the fix block with the exact command under its node */
+	assert_true(!strncmp(buf, "verdict: n1 drops TCP ports 32768-49151 on eth1\n", 48));
+	assert_non_null(strstr(buf, "  # on n1\n  sysctl -w net.ipv4.ip_local_port_range=\"49152 60999\"\n"));
+	assert_null(strstr(buf, "unreachable"));	/* folded: not on the first screen */
+	assert_non_null(strstr(buf, "1 error, 0 warnings"));
+	free(buf);
+	findings_free(fs);
+}
+
+/* One wrapping helper: word boundaries, the label's hang, nothing wider, commands that still run. */
+static void wrap_fits(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	char *copy, *line, *save;
+
+	(void)state;
+	wrap_text(&sb, "       why:   NCCL has no port setting: every listener binds port 0 and the "
+		  "kernel picks it from net.ipv4.ip_local_port_range — so a firewall that closes "
+		  "part of that range makes init hang\nERROR  short line\n", 60, -1, WRAP_PROSE);
+	copy = strdup(sb.buf);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		assert_true(wrap_cols(line, strlen(line)) <= 60);
+		/* continuation lines hang under the label's text, at column 14 */
+		if (strncmp(line, "       why:", 11) && strncmp(line, "ERROR", 5))
+			assert_true(!strncmp(line, "              ", 14) && line[14] != ' ');
+	}
+	free(copy);
+	assert_non_null(strstr(sb.buf, "\nERROR  short line\n"));
+	/* no word was split: every word of the input is still whole */
+	assert_non_null(strstr(sb.buf, "net.ipv4.ip_local_port_range"));
+	strbuf_reset(&sb);
+	wrap_text(&sb, "  iptables -I INPUT -i eth1 -p tcp -s 10.10.0.10,10.10.0.11 --dport 32768:49151 "
+		  "-j ACCEPT", 50, 4, WRAP_SHELL);
+	for (p = sb.buf; (p = strchr(p, '\n')); p++)
+		assert_true(p[-1] == '\\' && p[-2] == ' ');
+	assert_true(wrap_cols("\033[1;31mERROR\033[0m — x", 22) == 9);
+	strbuf_release(&sb);
 }
 
 static void json_round_trip(void **state)
@@ -117,6 +224,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sorts_errors_first_stably),
+		cmocka_unit_test(sort_is_stable),
+		cmocka_unit_test(folded_do_not_count),
+		cmocka_unit_test(wrap_fits),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(text_puts_fix_first_and_no_colour),
 		cmocka_unit_test(json_doc_has_schema_and_summary),
