@@ -14,6 +14,12 @@
 #   C firewall-port-range   cluster maps the dropped sub-range; NCCL (on eth1) with the kernel's
 #                           whole range vs with the range cluster recommends
 #   D mtu-blackhole         cluster finds the black hole; NCCL on eth1 stalls as predicted
+#   E partial block         healthy lab, node 1 drops TCP 40000-44999 on eth1 only: cluster names
+#                           that one cause on node 1 alone; NCCL on eth1 without the fix does not
+#                           finish in some of 3 tries; with the fix cluster gives (its root
+#                           errors' settings, applied on the nodes they name) it passes 2 of 2
+#   F names differ          cloud-public-blocked with node 1's private NIC called ens5: the job
+#                           with the seed's NCCL_SOCKET_IFNAME=eth1 fails; with cluster's fix passes
 #
 # Output: $OUT/product_summary.txt (one line per check, PASS/FAIL) and $OUT/product.tgz with every
 # log, JSON document and recorded NCCL log (the fixtures of tests/fixtures/gpu/product/).
@@ -26,7 +32,7 @@ W=/tmp/product
 rm -rf "$W"; mkdir -p "$W"
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 [ -x "$PY" ] || PY=python3
-CASES=${*:-A B C D}
+CASES=${*:-A B C D E F}
 SUM=$OUT/product_summary.txt
 : > "$SUM"
 T0=$(date +%s)
@@ -79,11 +85,13 @@ t.fit(M(), DataLoader(ds, batch_size=8))
 print(f"fit done on node {os.environ.get('NODE_RANK')} global_rank {t.global_rank}", flush=True)
 EOF
 
-# torchrun on both nodes at once; ENVFILE (or "") is sourced first; returns 0 when both print 2.0
+# torchrun on both nodes at once; ENVFILE (or "") is sourced first, "%i" in it replaced by the
+# node's index; returns 0 when both print 2.0
 job() { # NAME ENVFILE TIMEOUT
 	local name=$1 envf=$2 to=$3 i pids=""
 	for i in 0 1; do
-		lx $i sh -c "${envf:+set -a; . $envf; set +a; }NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP JOB_TIMEOUT=$to \
+		local e=${envf//%i/$i}
+		lx $i sh -c "${e:+set -a; . $e; set +a; }NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP JOB_TIMEOUT=$to \
 			timeout -k 5 $to $PY -m torch.distributed.run --nnodes 2 --node_rank $i \
 			--nproc_per_node 1 --master_addr \$MASTER_ADDR --master_port \$MASTER_PORT $W/seed41.py" \
 			> "$W/$name.n$i.log" 2>&1 &
@@ -205,6 +213,76 @@ case_D() {
 	echo "NCCL_SOCKET_IFNAME=eth1; export NCCL_SOCKET_IFNAME" > "$W/D.eth1.env"
 	job D.stall "$W/D.eth1.env" 45
 	check "D NCCL on eth1 does not finish, as predicted (bounded 45 s)" $(( $? == 0 ))
+}
+
+# The fix cluster gives, as data: the settings of its root errors (not folded under a cause), on
+# the nodes they name. Environment settings go into W/NAME.n%i.env, sysctl ones run on the node
+# now. Prints what it applied.
+apply_fix() { # JSON NAME
+	"$PY" - "$1" "$W/$2" "$P" <<'PY'
+import json, subprocess, sys
+doc, base, prefix = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+env = {0: [], 1: []}
+for f in doc.get("findings", []):
+    if f.get("severity") != "error" or f.get("caused_by"):
+        continue
+    for st in f.get("settings", []):
+        node = st.get("node") or f.get("node")
+        idx = [0, 1] if st.get("scope") != "node" or not node else [int(node.rsplit("-n", 1)[1])]
+        for i in idx:
+            if st.get("where") == "env" and st.get("value") is not None:
+                env[i].append("export %s='%s'" % (st["name"], st["value"]))
+            elif st.get("where") == "sysctl" and st.get("value") is not None:
+                subprocess.run(["ip", "netns", "exec", "%s-n%d" % (prefix, i), "sysctl", "-qw",
+                                "%s=%s" % (st["name"], st["value"])], check=True)
+                print("n%d: sysctl -w %s=\"%s\"" % (i, st["name"], st["value"]))
+for i in (0, 1):
+    open("%s.n%d.env" % (base, i), "w").write("\n".join(env[i]) + "\n")
+    for line in env[i]:
+        print("n%d: %s" % (i, line))
+PY
+}
+
+case_E() {
+	up healthy || { say "FAIL E: lab up"; return; }
+	lx 1 iptables -I INPUT -i eth1 -p tcp --dport 40000:44999 -j DROP
+	cluster E.cluster
+	"$PY" -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+e=[f for f in d["findings"] if f["severity"]=="error" and not f.get("caused_by")]
+t=[f["title"] for f in e]
+print(" | ".join(t)); sys.exit(0 if len(e)==1 and "40000-44999" in t[0] and sys.argv[2]+"-n1" in t[0] and sys.argv[2]+"-n0" not in t[0] else 1)' \
+		"$W/E.cluster.n0.json" "$P" > "$W/E.root.txt"
+	check "E cluster: one root error, 40000-44999 on node 1 only" $? "$(cat $W/E.root.txt)"
+	echo "NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1; export NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME" > "$W/E.eth1.env"
+	local k fails=0
+	for k in 1 2 3; do
+		job "E.plain$k" "$W/E.eth1.env" 40 || fails=$((fails + 1))
+	done
+	check "E NCCL on eth1 with the whole range does not finish in some of 3 tries" $(( fails == 0 )) \
+		"$fails of 3 did not finish"
+	apply_fix "$W/E.cluster.n0.json" E.fix > "$W/E.fix.txt" 2>&1
+	check "E cluster's fix applied" $? "$(tr '\n' ';' < $W/E.fix.txt)"
+	for i in 0 1; do cat "$W/E.eth1.env" >> "$W/E.fix.n$i.env"; done
+	local ok=0
+	for k in 1 2; do
+		job "E.fixed$k" "$W/E.fix.n%i.env" 60 && ok=$((ok + 1))
+	done
+	check "E with cluster's fix NCCL passes 2 of 2" $(( ok != 2 )) "$ok of 2"
+}
+
+case_F() {
+	"$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --private-name 1=ens5 --prefix $P \
+		--force > "$W/F.up.txt" 2>&1 || { say "FAIL F: lab up"; return; }
+	echo "NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1; export NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME" > "$W/F.seed.env"
+	job F.seed "$W/F.seed.env" 40
+	check "F the seed's NCCL_SOCKET_IFNAME=eth1 fails when node 1 calls it ens5" $(( $? == 0 ))
+	cluster F.cluster
+	first_error "$W/F.cluster.n0.json" > "$W/F.root.txt"
+	apply_fix "$W/F.cluster.n0.json" F.fix > "$W/F.fix.txt" 2>&1
+	check "F cluster's fix applied" $? "$(cat $W/F.root.txt); $(tr '\n' ';' < $W/F.fix.txt)"
+	job F.fixed "$W/F.fix.n%i.env" 60
+	check "F with cluster's fix the job passes" $? "$(grep -h 'result' $W/F.fixed.n*.log | tr '\n' ' ')"
 }
 
 for c in $CASES; do
