@@ -9,8 +9,9 @@ out=$(mkdir -p "${2:?$usage}" && cd "$2" && pwd)
 licenses=$(readlink -f "${3:?$usage}")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/project.env"
-version=$("$bin" --version | awk '{ print $2 }')
-arch=$(dpkg --print-architecture)
+. "$here/binarch.sh"
+version=$(bin_run "$bin" --version | awk '{ print $2 }')
+arch=$(deb_arch "$(bin_arch "$bin")")
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 root="$stage/root"

@@ -8,13 +8,15 @@ set -eu
 bin=$(readlink -f "${1:?usage: gen-docs.sh BINARY OUTDIR}")
 out=${2:?usage: gen-docs.sh BINARY OUTDIR}
 command -v help2man >/dev/null || { echo "gen-docs.sh: needs help2man (scripts/deps.sh)" >&2; exit 1; }
-version=$("$bin" --version | awk '{ print $2 }')
+. "$(dirname "$0")/binarch.sh"
+emu=$(bin_emu "$bin")
+version=$(bin_run "$bin" --version | awk '{ print $2 }')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out/man1" "$out/bash" "$out/zsh"
 
 # "verb<TAB>one-line description", from the Verbs: block of ncclcheck --help
-"$bin" --help | awk '/^Verbs:/ { on = 1; next } on && /^$/ { exit }
+bin_run "$bin" --help | awk '/^Verbs:/ { on = 1; next } on && /^$/ { exit }
 	on && /^  [a-z]/ { v = $1; sub(/^  [a-z]+ +/, ""); print v "\t" $0 }' >"$work/verbs"
 [ -s "$work/verbs" ] || { echo "gen-docs.sh: no verbs in '$bin --help'" >&2; exit 1; }
 
@@ -28,19 +30,19 @@ man() { # NAME DESCRIPTION COMMAND...
 		--section=1 --source="ncclcheck $version" --manual="ncclcheck manual" \
 		--output="$out/man1/$name.1" "$work/$name"
 }
-man ncclcheck "check and fix multi-node PyTorch / NCCL training set-ups" "$bin"
+man ncclcheck "check and fix multi-node PyTorch / NCCL training set-ups" $emu "$bin"
 verbs=""
 while IFS="	" read -r verb desc; do
-	man "ncclcheck-$verb" "$desc" "$bin" "$verb"
+	man "ncclcheck-$verb" "$desc" $emu "$bin" "$verb"
 	verbs="$verbs $verb"
 done <"$work/verbs"
 
 opts() { # VERB: its options, one line
-	"$bin" "$1" --help 2>&1 | grep -oE '(^|[[:space:],[|])--?[a-zA-Z][a-zA-Z0-9_-]*' |
+	bin_run "$bin" "$1" --help 2>&1 | grep -oE '(^|[[:space:],[|])--?[a-zA-Z][a-zA-Z0-9_-]*' |
 		sed 's/^[^-]*//' | sort -u | tr '\n' ' '
 }
 subs() { # VERB: the sub-verbs its usage lines name
-	"$bin" "$1" --help 2>&1 | sed -n "s/^\(usage:\)\{0,1\} *ncclcheck $1 \([a-z][a-z0-9]*\)\( .*\)\{0,1\}$/\2/p" |
+	bin_run "$bin" "$1" --help 2>&1 | sed -n "s/^\(usage:\)\{0,1\} *ncclcheck $1 \([a-z][a-z0-9]*\)\( .*\)\{0,1\}$/\2/p" |
 		sort -u | tr '\n' ' '
 }
 

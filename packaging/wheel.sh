@@ -9,11 +9,9 @@ out=$(mkdir -p "${2:?$usage}" && cd "$2" && pwd)
 licenses=$(readlink -f "${3:?$usage}")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/project.env"
-version=$("$bin" --version | awk '{ print $2 }')
-case $(uname -m) in
-x86_64 | aarch64) arch=$(uname -m) ;;
-*) echo "wheel.sh: no manylinux tag for $(uname -m)" >&2; exit 1 ;;
-esac
+. "$here/binarch.sh"
+version=$(bin_run "$bin" --version | awk '{ print $2 }')
+arch=$(bin_arch "$bin")	# the manylinux tag's machine: x86_64 or aarch64
 # Debian's interpreter: a pyenv or conda python3 on PATH lacks Debian's build modules
 py=/usr/bin/python3
 "$py" -c 'import build, setuptools, wheel' 2>/dev/null ||

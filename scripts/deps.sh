@@ -14,21 +14,42 @@ packaging="python3-build python3-setuptools python3-wheel python3-venv help2man 
 
 pkgs="$build $test $lab $launchers $extra $packaging"
 
+# scripts/release.sh --arch aarch64 and its test: a cross gcc, the arm64 jansson, qemu-user to run
+# the result. Debian only: its mirror serves arm64 beside amd64, while an Ubuntu amd64 mirror
+# does not (adding the architecture there breaks apt-get update); elsewhere the test skips.
+cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user-static libjansson-dev:arm64"
+os=$(. /etc/os-release && echo "${ID:-}")
+[ "$os" = debian ] && [ "$(dpkg --print-architecture)" = amd64 ] || cross=""
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=""
 for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
-[ -z "$missing" ] && { echo "deps: all present"; exit 0; }
+missing_cross=""
+for p in $cross; do
+	installed "$p" || missing_cross="$missing_cross $p"
+done
+[ -z "$missing$missing_cross" ] && { echo "deps: all present"; exit 0; }
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
-	command -v sudo >/dev/null || { echo "deps: need root to install:$missing" >&2; exit 1; }
+	command -v sudo >/dev/null || { echo "deps: need root to install:$missing$missing_cross" >&2; exit 1; }
 	SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
-echo "deps: installing:$missing"
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "deps: installing:$missing"
+	$SUDO apt-get update -qq
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+if [ -n "$missing_cross" ]; then
+	echo "deps: installing the aarch64 cross build's:$missing_cross"
+	# optional: without them only the aarch64 release test skips
+	# shellcheck disable=SC2086
+	{ $SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -qq &&
+		$SUDO apt-get install -y -qq --no-install-recommends $missing_cross >/dev/null; } ||
+		echo "deps: could not install the aarch64 cross tools; integration.package_aarch64 will skip" >&2
+fi
 echo "deps: done"

@@ -8,9 +8,17 @@ bin=${1:?usage: check.sh BINARY}
 max_glibc=2.17
 max_bytes=$((5 * 1024 * 1024))
 fail=0
+# the binutils that read the binary's machine: a cross-built aarch64 binary needs the cross objdump
+. "$(dirname "$0")/../binarch.sh"
+objdump=objdump
+arch=$(bin_arch "$bin")
+if [ "$arch" != "$(uname -m)" ]; then
+	objdump=$arch-linux-gnu-objdump
+	command -v "$objdump" >/dev/null || { echo "check.sh: $bin is for $arch: needs $objdump" >&2; exit 1; }
+fi
 
 # the dynamic symbols with a version newer than max_glibc, one "symbol GLIBC_x.y" a line
-newer=$(objdump -T "$bin" | awk -v max="$max_glibc" '
+newer=$($objdump -T "$bin" | awk -v max="$max_glibc" '
 	function newer(v,   a, b) {
 		split(substr(v, 7), a, "."); split(max, b, ".")
 		return a[1] + 0 > b[1] + 0 || (a[1] + 0 == b[1] + 0 && a[2] + 0 > b[2] + 0)
@@ -25,14 +33,14 @@ if [ -n "$newer" ]; then
 	echo "  (bind each to its old version in packaging/portable/glibc217.c)" >&2
 	fail=1
 fi
-other=$(objdump -T "$bin" | grep -oE '[[:space:]]\(?[A-Z][A-Z0-9_]*_[0-9][0-9.]*\)?[[:space:]]' |
+other=$($objdump -T "$bin" | grep -oE '[[:space:]]\(?[A-Z][A-Z0-9_]*_[0-9][0-9.]*\)?[[:space:]]' |
 	tr -d '() \t' | grep -v '^GLIBC_' | sort -u || true)
 if [ -n "$other" ]; then
 	echo "check.sh: $bin binds versioned symbols of other libraries: $other" >&2
 	fail=1
 fi
 allowed=" libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 ld-linux-x86-64.so.2 ld-linux-aarch64.so.1 "
-for lib in $(objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }'); do
+for lib in $($objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }'); do
 	case $allowed in
 	*" $lib "*) ;;
 	*) echo "check.sh: $bin needs the shared library $lib (only glibc's may remain)" >&2; fail=1 ;;
@@ -44,5 +52,5 @@ if [ "$size" -gt "$max_bytes" ]; then
 	fail=1
 fi
 [ "$fail" = 0 ] || exit 1
-echo "check.sh: $bin: glibc <= $(objdump -T "$bin" | grep -oE 'GLIBC_[0-9.]+' | sort -V | tail -n 1 |
-	cut -c7-), libraries:$(objdump -p "$bin" | awk '$1 == "NEEDED" { printf " %s", $2 }'), $size bytes"
+echo "check.sh: $bin: glibc <= $($objdump -T "$bin" | grep -oE 'GLIBC_[0-9.]+' | sort -V | tail -n 1 |
+	cut -c7-), libraries:$($objdump -p "$bin" | awk '$1 == "NEEDED" { printf " %s", $2 }'), $size bytes"

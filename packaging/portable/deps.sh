@@ -5,13 +5,23 @@
 # reads PCI from sysfs itself: libpciaccess is kept out, not PCI). jansson's static library comes from libjansson-dev as it is.
 # Cached: a second run with the same hwloc version does nothing (CI keeps the cache directory).
 #   usage: packaging/portable/deps.sh [PREFIX]   prints PREFIX (default: ~/.cache/ncclcheck/...)
+# NCCLCHECK_HOST=aarch64-linux-gnu cross-builds it with that GNU triplet's gcc (the aarch64
+# toolchain file, packaging/portable/aarch64-linux-gnu.cmake, sets it).
 set -eu
 
 ver=$(dpkg-query -W -f='${source:Version}' libhwloc-dev 2>/dev/null) ||
 	{ echo "deps.sh: libhwloc-dev is not installed (scripts/deps.sh installs it)" >&2; exit 1; }
 upstream=${ver%-*}
 upstream=${upstream#*:}
-arch=$(uname -m)
+host=${NCCLCHECK_HOST:-}
+arch=${host%%-*}
+arch=${arch:-$(uname -m)}
+cross=""
+if [ -n "$host" ]; then
+	command -v "$host-gcc" >/dev/null ||
+		{ echo "deps.sh: no $host-gcc (scripts/deps.sh installs gcc-aarch64-linux-gnu)" >&2; exit 1; }
+	cross="--host=$host CC=$host-gcc"
+fi
 recipe=2	# bump when the configure line below changes: caches of the old recipe are not used
 prefix=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/ncclcheck/hwloc-$upstream-$arch-r$recipe}
 if [ -f "$prefix/.done" ]; then
@@ -50,7 +60,8 @@ src="$work/hwloc-$upstream"
 
 echo "deps.sh: building a static hwloc $upstream into $prefix (a minute or two, once)" >&2
 mkdir -p "$prefix"
-(cd "$src" && ./configure -q --prefix="$prefix" --enable-static --disable-shared \
+# shellcheck disable=SC2086
+(cd "$src" && ./configure -q $cross --prefix="$prefix" --enable-static --disable-shared \
 	--disable-cairo --disable-libxml2 --disable-opencl --disable-cuda \
 	--disable-nvml --disable-rsmi --disable-levelzero --disable-gl --disable-libudev \
 	--disable-plugin-dlopen --disable-plugin-ltdl --disable-doxygen --disable-readme \

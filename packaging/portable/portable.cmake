@@ -8,7 +8,11 @@ endif()
 
 set(NCCLCHECK_DEPS_PREFIX "" CACHE PATH "static hwloc prefix (default: packaging/portable/deps.sh's cache)")
 if(NOT NCCLCHECK_DEPS_PREFIX)
-  execute_process(COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/deps.sh
+  set(deps_host "")
+  if(CMAKE_CROSSCOMPILING)
+    set(deps_host ${CMAKE_LIBRARY_ARCHITECTURE})
+  endif()
+  execute_process(COMMAND env NCCLCHECK_HOST=${deps_host} sh ${CMAKE_CURRENT_LIST_DIR}/deps.sh
     OUTPUT_VARIABLE NCCLCHECK_DEPS_PREFIX OUTPUT_STRIP_TRAILING_WHITESPACE
     RESULT_VARIABLE deps_rc)
   if(NOT deps_rc EQUAL 0)

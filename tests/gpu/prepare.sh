@@ -13,4 +13,9 @@ libnetfilter-conntrack3 libnfnetlink0 libnftnl11 libjansson4 libhwloc15 iperf3 l
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)" --target ncclcheck >/dev/null
 cp build/release/ncclcheck .gpu/bin/ncclcheck
+# the wheel users install (wheel_check.sh): scripts/release.sh's, from the portable build
+if [ "${NCCLCHECK_GPU_WHEEL:-1}" = 1 ]; then
+	sh scripts/release.sh >/dev/null
+	mkdir -p .gpu/dist && rm -f .gpu/dist/*.whl && cp dist/ncclcheck-*_x86_64.whl .gpu/dist/
+fi
 du -sh .gpu
