@@ -391,7 +391,7 @@ static const struct cluster_link *scan_of(const struct cluster_view *v, const st
 static void closed_text(const struct link_scan_result *s, struct strbuf *sb, char *verb,
 			size_t n)
 {
-	int drop = 0, rej = 0;
+	int drop = 0, rej = 0, shown = 0, more = 0;
 
 	for (size_t k = 0; k < s->niv; k++) {
 		const struct link_interval *x = &s->iv[k];
@@ -400,11 +400,19 @@ static void closed_text(const struct link_scan_result *s, struct strbuf *sb, cha
 			continue;
 		drop += x->state != LINK_PORT_REJECTED;
 		rej += x->state == LINK_PORT_REJECTED;
+		/* a title, not a port map: the scan's evidence has every range */
+		if (shown == 8) {
+			more++;
+			continue;
+		}
+		shown++;
 		if (x->lo == x->hi)
 			strbuf_addf(sb, "%s%u", sb->len ? ", " : "", x->lo);
 		else
 			strbuf_addf(sb, "%s%u-%u", sb->len ? ", " : "", x->lo, x->hi);
 	}
+	if (more)
+		strbuf_addf(sb, " and %d more range%s", more, more == 1 ? "" : "s");
 	snprintf(verb, n, "%s", drop && rej ? "close" : rej ? "reject" : "drop");
 }
 
