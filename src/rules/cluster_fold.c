@@ -277,6 +277,17 @@ static int black_hole_explains_guess(const struct fold_ctx *c, const struct find
 	       by->res.m.path_mtu == a->res.m.path_mtu;
 }
 
+/* a bulk transfer that stalls between the two ends of a black hole on that interface: the
+ * full-size segments vanished */
+static int black_hole_explains_stall(const struct fold_ctx *c, const struct finding *cause,
+				     const struct finding *f, const struct cluster_link *by)
+{
+	(void)by;
+	return mtu_link_of(c->v, cause) && same(cause->ifname, f->ifname) &&
+	       ((same(cause->node, f->node) && same(cause->peer, f->peer)) ||
+		(same(cause->node, f->peer) && same(cause->peer, f->node)));
+}
+
 static const struct fold_rule fold_rules[] = {
 	{ .cause = "link.ports.blocked", .consequence = "cluster.link.unreachable",
 	  .explains = ports_explain_unreachable },
@@ -298,6 +309,8 @@ static const struct fold_rule fold_rules[] = {
 	  .explains = unreachable_explains_test },
 	{ .cause = "link.mtu.blackhole", .consequence = "link.mtu.blackhole",
 	  .explains = same_black_hole },
+	{ .cause = "link.mtu.blackhole", .consequence = "link.bw.stalled",
+	  .explains = black_hole_explains_stall },
 	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.jumbo",
 	  .explains = black_hole_explains_guess },
 	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.differ",

@@ -386,8 +386,18 @@ static void test_black_hole_once(void **state)
 					.blackhole = hole, .probes = 12 };
 			}
 		}
+	/* the bulk transfers from both peers into xr1-n2's eth1 stall; eth0's do not */
+	for (int c = 0; c < 2; c++) {
+		struct cluster_link *l = link_new(&x, LINK_BW, c, 2, "eth1");
+
+		l->res.b = (struct link_bw_result){ .streams = 1, .stalled = 1 };
+		l = link_new(&x, LINK_BW, c, 2, "eth0");
+		l->res.b = (struct link_bw_result){ .streams = 1, .total_gbps = 5 };
+	}
 	judge(&x);
 	dump(x.out);
+	assert_int_equal(roots(x.out, "link.bw.stalled"), 0);
+	assert_non_null(findings_find(x.out, "link.bw.stalled"));
 	assert_int_equal(roots(x.out, "link.mtu.blackhole"), 1);
 	for (size_t i = 0; i < x.out->n; i++) {
 		const struct finding *f = x.out->v[i];
