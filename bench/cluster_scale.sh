@@ -17,7 +17,9 @@ cd "$(dirname "$0")/.."
 NCCLCHECK=${NCCLCHECK:-build/release/ncclcheck}
 NODES=${NODES:-"2 4 8 16 32 64"}
 ARGS=${ARGS:---no-python}
-P=nclntb
+. scripts/lab_prefix.sh
+P=$(lab_prefix cs)	# this run's own lab: a second run or a test suite never shares it
+lab_sweep cs
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (lab namespaces)" >&2; exit 2; }
 [ -x "$NCCLCHECK" ] || { echo "bench: build first (or set NCCLCHECK)" >&2; exit 2; }
 NCCLCHECK=$(realpath "$NCCLCHECK")

@@ -12,7 +12,10 @@ set -u
 NC=${1:-$(dirname "$0")/../build/release/ncclcheck}
 NC=$(readlink -f "$NC")
 PY=${PY:-/usr/bin/python3}
-P=${PREFIX:-nclco2}
+. "$(dirname "$0")/../scripts/lab_prefix.sh"
+export NCCLCHECK=$NC	# lab_sweep removes a killed run's lab with it
+P=${PREFIX:-$(lab_prefix co)}	# this run's own lab unless PREFIX says
+lab_sweep co
 ITERS=${ITERS:-5}
 REPS=${REPS:-3}
 STRIPES=${STRIPES:-4}

@@ -16,8 +16,11 @@ fi
 [ -x "${NCCLCHECK:-}" ] || { echo "bench: build ncclcheck first (cmake --preset release && cmake --build --preset release)" >&2; exit 3; }
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (network namespaces); run: sudo $0" >&2; exit 3; }
 
-P=nclb   # ncclcheck's lab
-Q=nclq   # the naive script's lab
+# this run's own labs: a second run or a test suite on the machine never shares them
+. scripts/lab_prefix.sh
+P=$(lab_prefix lu)   # ncclcheck's lab
+Q=$(lab_prefix lq)   # the naive script's lab
+lab_sweep lu
 
 naive_up() {
 	local i

@@ -11,7 +11,9 @@ STREAMS=${STREAMS:-"1 2 4"}
 DURATION=${DURATION:-3}
 RUNS=${RUNS:-3}
 CAP=${CAP:-}
-P=ncllkb
+. scripts/lab_prefix.sh
+P=$(lab_prefix lp)	# this run's own lab: a second run or a test suite never shares it
+lab_sweep lp
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (lab namespaces)" >&2; exit 2; }
 [ -x "$NCCLCHECK" ] || { echo "bench: build first: cmake --preset release && cmake --build --preset release (or set NCCLCHECK)" >&2; exit 2; }
 command -v iperf3 >/dev/null || { echo "bench: iperf3 missing (scripts/deps.sh installs it)" >&2; exit 2; }

@@ -95,8 +95,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "NCCL_NET_PLUGIN names a plugin that is not found." },
 
 	{ .id = "launch.env.stale_ranks", .sev = SEV_ERROR,
-	  .summary = "RANK/WORLD_SIZE-style variables are exported in a shell with no launcher "
-		     "running." },
+	  .summary = "per-process rank variables (RANK, LOCAL_RANK, ...) are exported in a "
+		     "shell with no launcher running." },
 	{ .id = "launch.devices_mismatch", .sev = SEV_ERROR,
 	  .summary = "The launcher's processes per node differ from Trainer(devices=N)." },
 	{ .id = "launch.gpus.hidden", .sev = SEV_ERROR,
@@ -360,6 +360,11 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "link.connect.timeout", .sev = SEV_ERROR,
 	  .summary = "TCP connect times out: packets are dropped by a firewall or security "
 		     "group." },
+	{ .id = "link.latency", .sev = SEV_WARN,
+	  .summary = "The round trip to a node (or over a link) is long enough to slow NCCL's "
+		     "collectives." },
+	{ .id = "link.loss", .sev = SEV_WARN,
+	  .summary = "A node or link loses packets: TCP retransmits, NCCL stalls." },
 	{ .id = "link.mtu.blackhole", .sev = SEV_ERROR,
 	  .summary = "Packets over a size vanish on a path and no ICMP says so: an MTU black "
 		     "hole." },
@@ -400,6 +405,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "Two nodes have the same address." },
 	{ .id = "cluster.link.failed", .sev = SEV_ERROR,
 	  .summary = "A link test between two nodes could not run." },
+	{ .id = "cluster.link.untested", .sev = SEV_ERROR,
+	  .summary = "A link test could not run its probes in time (CPU starvation): no verdict." },
 	{ .id = "cluster.link.unreachable", .sev = SEV_ERROR,
 	  .summary = "A node's interface is unreachable from another node." },
 	{ .id = "cluster.mtu.differs", .sev = SEV_WARN,
@@ -551,6 +558,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
 	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
 		     "output." },
+	{ .id = "explain.launch.node_rank_c10d", .sev = SEV_ERROR,
+	  .summary = "torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
+		     "names each node itself as the endpoint." },
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes were given different MASTER_ADDR values." },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,
@@ -583,6 +593,15 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
 	  .summary = "The failing network lines of several ranks or hosts all name one peer "
 		     "address: that node is the suspect." },
+	{ .id = "explain.hosts.hca_differs", .sev = SEV_ERROR,
+	  .summary = "The nodes' network devices differ and NCCL_IGNORE_NET_MISMATCH turned "
+		     "NCCL's check of that off." },
+	{ .id = "explain.hosts.route_differs", .sev = SEV_ERROR,
+	  .summary = "Two interfaces of one host are in one IPv4 subnet: the route order decides "
+		     "the NIC traffic leaves by." },
+	{ .id = "explain.net.virtual_iface", .sev = SEV_ERROR,
+	  .summary = "Init hangs on a host with container interfaces (veth, bridges) and "
+		     "NCCL_SOCKET_IFNAME unset." },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
 	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
 		     "interfaces that the other nodes cannot reach." },

@@ -159,12 +159,13 @@ void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name
 
 /* ---- what the rendezvous saw, judged by rules/cluster_rdv.c ---- */
 
-void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs)
+void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, const char *master_ip,
+			     struct findings *fs)
 {
 	struct rdv_event *ev;
 	size_t n = rdv_events(r, &ev);
 
-	cluster_rdv_findings(ev, n, ro, fs);
+	cluster_rdv_findings(ev, n, ro, master_ip, fs);
 	free(ev);
 }
 
@@ -315,7 +316,7 @@ json_t *cluster_local_report(struct run *run, const struct err *why, int *code)
 	struct findings *fs = findings_new();
 	json_t *doc;
 
-	cluster_events_findings(run->r, &run->o->rdv, fs);
+	cluster_events_findings(run->r, &run->o->rdv, run->master_ip, fs);
 	cluster_rdv_aborted(fs, why->msg);
 	/* a run that did not finish is "the check could not run" on every node, whatever the
 	 * cause (a duplicate rank, a wrong count, a wrong token, a dead node): the same exit

@@ -155,6 +155,7 @@ void cluster_build_req(struct run *run, enum link_kind kind, int target, int pee
 	}
 	if (kind == LINK_BW)
 		req->duration_ms = (int)run->o->bw_ms;
+	cluster_req_timing(run, target, peer, req);
 }
 
 /* Runs one request over the pair's channel into l (ran / error set). */
@@ -654,6 +655,20 @@ static void progress(const struct cluster_opts *o, const char *what)
 		o->progress(o->progress_arg, what, -1, -1);
 }
 
+/* The join, shown as it goes: who came, who is missing, how long is left. */
+static int wait_joined(struct run *run, struct err *e)
+{
+	const struct cluster_opts *o = run->o;
+	struct rdv_join_status st;
+	int rc;
+
+	while ((rc = rdv_wait_joined_for(run->r, o->waiting ? 250 : -1, e)) == 0) {
+		rdv_join_status(run->r, &st);
+		o->waiting(o->progress_arg, &st, rdv_is_master(run->r));
+	}
+	return rc < 0 ? -1 : 0;
+}
+
 static void run_free(struct run *run)
 {
 	for (int i = 0; i < run->n; i++) {
@@ -763,7 +778,10 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	progress(o, master ? "listening" : "joining");
 	facts = o->probe(o->probe_arg);
 	jset_int(run.timings, "probe", time_now_ms() - run.t0);
-	if (rdv_wait_joined(run.r, &we) < 0) {
+	if (jpath_bool(facts, "net.master.local", 0) && jpath_str(facts, "net.master.resolved"))
+		snprintf(run.master_ip, sizeof(run.master_ip), "%s",
+			 jpath_str(facts, "net.master.resolved"));
+	if (wait_joined(&run, &we) < 0) {
 		json_decref(facts);
 		goto failed;
 	}
@@ -832,11 +850,14 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 		free(boot);
 		free(fa);
 	}
-	cluster_events_findings(run.r, &o->rdv, run.fs);
+	cluster_events_findings(run.r, &o->rdv, run.master_ip, run.fs);
 	findings_sort(run.fs);
 	/* a node's guess that the link tests confirmed as an error is a measured failure */
 	code = findings_count(run.fs, SEV_ERROR) || cluster_node_errors(&run) ? EXIT_FINDINGS
 									       : EXIT_CLEAN;
+	/* a test that could not run its probes in time leaves no verdict: the run could not run */
+	if (findings_find(run.fs, "cluster.link.untested"))
+		code = EXIT_CANNOT_RUN;
 	*report = cluster_report_doc(&run, run.fs, code);
 	rdv_report(run.r, report, &code, 0, &we);
 	findings_free(run.fs);

@@ -58,6 +58,11 @@ struct cluster_opts {
 	/* Progress: a phase name and pairs done of total (master), or a state line (worker). */
 	void (*progress)(void *arg, const char *phase, int done, int total);
 	void *progress_arg;
+	/*
+	 * While the nodes join: where the join stands (rdv_join_status), about every quarter of a
+	 * second until it is over; progress_arg is its argument. NULL: silent.
+	 */
+	void (*waiting)(void *arg, const struct rdv_join_status *st, int master);
 };
 
 void cluster_opts_init(struct cluster_opts *o);

@@ -60,6 +60,9 @@ struct run {
 	 * the judgement of slow hosts and links weighs (rules/cluster_bw.h) */
 	struct cluster_bw_meas *bw_alone;
 	int nbw_alone;
+	/* this node's MASTER_ADDR as it resolved here when it is one of its own addresses: on
+	 * rank 0, the address the workers can be told to use ("" when not known) */
+	char master_ip[64];
 };
 
 /* cluster_run.c: one test's request from `peer` to the target's address, and running it */
@@ -69,11 +72,16 @@ void cluster_run_req(struct run *run, int target, int peer, const struct link_re
 		     struct cluster_link *l);
 /* cluster_scan.c: targets scanned at once; the second look at scans that saw drops */
 int cluster_scan_concurrency(const struct run *run);
+/* A test's ports and timeouts on its link: the connect test tries ports spread over the
+ * target's range and probes loss; the others derive their timeouts from its round trip and
+ * loss (link_timeouts_derive) and MTU/bandwidth listen on the port it found open. */
+void cluster_req_timing(struct run *run, int target, int peer, struct link_req *req);
 void cluster_verify_scans(struct run *run);
 
 void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);
 /* The rendezvous's events, judged by rules/cluster_rdv.c into fs. */
-void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, struct findings *fs);
+void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, const char *master_ip,
+			     struct findings *fs);
 /* Runs node_rules on every node's facts into run->node_fs (the hook then settles them). */
 void cluster_node_checks(struct run *run);
 void cluster_node_checks_free(struct run *run);

@@ -1,6 +1,7 @@
 /*
- * net/cluster_scan: how many port scans a cluster run may have at once, and the second look at
- * scans that saw drops (see cluster_run_int.h).
+ * cluster/scan: how many port scans a cluster run may have at once, the second look at scans
+ * that saw drops, and the timing of every test on a link from what the connect test measured
+ * on it first (see run_int.h).
  */
 #include "cluster/run_int.h"
 
@@ -29,9 +30,79 @@ int cluster_scan_concurrency(const struct run *run)
 	return cap > 1 ? cap : 1;
 }
 
+/* What the connect test from `peer` to `addr` of `target` measured (copied under the lock:
+ * other threads append to run->links). 0 when it did not connect. */
+static int measured(struct run *run, int target, int peer, const char *addr,
+		    struct link_connect_result *out)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&run->mu);
+	for (size_t i = 0; i < run->nlinks && !found; i++) {
+		const struct cluster_link *l = &run->links[i];
+
+		if (l->kind == LINK_CONNECT && l->target == target && l->peer == peer && l->ran &&
+		    l->res.c.status == LINK_OK && !strcmp(l->res.addr, addr)) {
+			*out = l->res.c;
+			found = 1;
+		}
+	}
+	pthread_mutex_unlock(&run->mu);
+	return found;
+}
+
+#define CONNECT_SPREAD 4	/* ports of the target's range the connect test tries at once */
+#define LOSS_PROBES 64
+
+void cluster_req_timing(struct run *run, int target, int peer, struct link_req *req)
+{
+	const struct cnode *t = &run->nodes[target];
+	struct link_connect_result c;
+	struct link_timeouts to;
+	int have;
+
+	if (req->kind == LINK_CONNECT) {
+		/* the midpoints of the range's quarters, at once: a filter on part of the range
+		 * fails some of them and the others still prove the interface; the loss probe
+		 * then runs on a port that answered */
+		long span = t->range_hi - t->range_lo + 1;
+
+		req->probes = LOSS_PROBES;
+		if (t->range_lo <= 0 || span < CONNECT_SPREAD)
+			return;
+		req->nports = CONNECT_SPREAD;
+		for (int k = 0; k < CONNECT_SPREAD; k++)
+			req->ports[k] = (uint16_t)(t->range_lo + (2L * k + 1) * span /
+						   (2 * CONNECT_SPREAD));
+		return;
+	}
+	have = measured(run, target, peer, req->addr, &c);
+	link_timeouts_derive(have ? c.rtt_p99_us : 0, have ? c.loss_pct : -1, &to);
+	switch (req->kind) {
+	case LINK_SCAN:
+		req->timeout_ms = to.scan_ms;
+		req->retry_ms = to.retry_ms;
+		req->looks = to.looks;
+		break;
+	case LINK_MTU:
+		req->timeout_ms = to.mtu_ms;
+		break;
+	case LINK_BW:
+		req->timeout_ms = to.bw_stall_ms;
+		break;
+	default:
+		break;
+	}
+	if ((req->kind == LINK_MTU || req->kind == LINK_BW) && have && c.open_port) {
+		req->nports = 1;
+		req->ports[0] = c.open_port;
+	}
+}
+
 /* Rounds of "sample, and when any answers, scan again" per suspect scan. */
 #define VERIFY_ROUNDS 2
 #define VERIFY_SAMPLE 256
+#define VERIFY_WINDOW 1024
 
 /*
  * Drops seen while other scans ran may be the load, not a firewall (in a lab every node shares
@@ -60,7 +131,8 @@ static void verify_one(struct run *run, size_t i)
 
 		link_req_init(&req, LINK_SCAN);
 		snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
-		req.timeout_ms = LINK_SCAN_RETRY_TIMEOUT;
+		cluster_req_timing(run, l->target, l->peer, &req);
+		req.timeout_ms = req.retry_ms;	/* samples wait past a SYN retransmit */
 		for (size_t v = 0; v < l->res.s.niv && k < VERIFY_SAMPLE; v++) {
 			const struct link_interval *iv = &l->res.s.iv[v];
 			long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
@@ -82,6 +154,11 @@ static void verify_one(struct run *run, size_t i)
 			return;	/* every sampled port dropped again, seconds later: consistent */
 		again = *l;
 		cluster_build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
+		/* the pass again waits past a SYN retransmit and in smaller bursts: ports that
+		 * lost their SYN, or came late at the tail of a burst through a slow queue, then
+		 * answer, while a filter still drops them */
+		req.timeout_ms = req.retry_ms;
+		req.window = VERIFY_WINDOW;
 		memset(&again.res, 0, sizeof(again.res));
 		cluster_run_req(run, l->target, l->peer, &req, &again);
 		if (again.ran)

@@ -17,6 +17,7 @@
 #include "coll/tcp_ring.h"
 #include "coll/tune.h"
 #include "finding.h"
+#include "launch/vars.h"
 #include "ncclcheck.h"
 #include "rules/bench.h"
 #include "rules/link_ceiling.h"
@@ -30,7 +31,7 @@ extern char **environ;
 enum {
 	OPT_MINBYTES = 1, OPT_MAXBYTES, OPT_STEPBYTES, OPT_STEPFACTOR, OPT_ITERS, OPT_WARMUP,
 	OPT_CHECK, OPT_DATATYPE, OPT_OP, OPT_ROOT, OPT_NGPUS, OPT_TIMEOUT, OPT_BACKEND, OPT_PEERS,
-	OPT_STRIPES, OPT_CHUNK, OPT_WINDOW, OPT_NCCL, OPT_CUDA, OPT_REPEAT,
+	OPT_STRIPES, OPT_CHUNK, OPT_WINDOW, OPT_NCCL, OPT_CUDA, OPT_REPEAT, OPT_TOKEN_FILE,
 };
 
 /* nccl-tests' flags, same names and meaning; sizes take K/M/G (binary) */
@@ -74,7 +75,10 @@ enum {
 	{ .name = "rank", .arg = "R", .id = OPT_LAUNCH_NODE_RANK, .flags = CLI_OPT_ALIAS }, \
 	{ .name = "peers", .arg = "LIST", .id = OPT_PEERS, \
 	  .help = "host:port of every rank, comma-separated, rank 0 first (instead of\n" \
-		  "--master)" }
+		  "--master)" }, \
+	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE, \
+	  .help = "a secret every rank shares (else $NCCLCHECK_TOKEN), as cluster's;\n" \
+		  "without one any process that reaches the port may join" }
 
 #define BENCH_ROWS_NCCL \
 	{ .name = "nccl", .arg = "PATH", .id = OPT_NCCL, \
@@ -276,6 +280,7 @@ static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_
 		a->window = (int)w;
 		break;
 	}
+	case OPT_TOKEN_FILE: a->token_file = arg; break;
 	case OPT_NCCL: a->nccl_path = arg; break;
 	case OPT_CUDA: a->cuda_path = arg; break;
 	case OPT_REPEAT:
@@ -287,6 +292,19 @@ static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_
 	return id;
 }
 
+static const char *env_get(const void *env, const char *name)
+{
+	return envmap_get(env, name);
+}
+
+/* The value of the first of the launcher variables `ids` that is set, or NULL. */
+static const char *env_first(const struct envmap *env, const enum launch_var_id *ids)
+{
+	enum launch_var_id id = lv_first(env_get, env, ids);
+
+	return id == LV_NONE ? NULL : envmap_get(env, lv_name(id));
+}
+
 /*
  * This process's rank and the world from the launch options: one process per node unless
  * --nproc-per-node says more, then this one is LOCAL_RANK of its node. -1 after a usage error.
@@ -294,13 +312,14 @@ static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_
 static int bench_ranks(const struct cli_launch *lo, const struct envmap *env, struct bench_args *a)
 {
 	long nproc = lo->nproc_per_node > 0 ? lo->nproc_per_node : 1, local = 0;
-	const char *lr = envmap_get(env, "LOCAL_RANK");
+	const char *lr = envmap_get(env, lv_name(LV_LOCAL_RANK));
 
 	if (lo->nproc_per_node > 1 &&
 	    (!lr || cli_parse_long(lr, 0, lo->nproc_per_node - 1, &local) < 0)) {
 		cli_usage_error("bench", "--nproc-per-node %ld: which process of the node is this? "
-				"LOCAL_RANK must be 0..%ld (torchrun and srun set it), not '%s'",
-				lo->nproc_per_node, lo->nproc_per_node - 1, lr ? lr : "(unset)");
+				"%s must be 0..%ld (torchrun and srun set it), not '%s'",
+				lo->nproc_per_node, lv_name(LV_LOCAL_RANK), lo->nproc_per_node - 1,
+				lr ? lr : "(unset)");
 		return -1;
 	}
 	if (lo->nodes > 0) {
@@ -326,7 +345,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, const struct 
 
 	*a = (struct bench_args){
 	    .backend = "tcp", .rank = -1, .world = -1, .stripes = 4, .timeout_s = 60, .repeat = 3,
-	    .cli = c};
+	    .cli = c, .token = STRBUF_INIT};
 	a->so = (struct sweep_opts){.dtype = COLL_FLOAT,
 	                            .op = COLL_SUM,
 	                            .minbytes = 32 << 20,
@@ -378,14 +397,16 @@ static int parse_args(const struct verb *v, int argc, char **argv, const struct 
 
 	/* ranks from the launcher's environment when the flags do not say */
 	if (a->rank < 0) {
-		const char *r = envmap_get(env, "RANK") ? envmap_get(env, "RANK")
-		                                        : envmap_get(env, "NODE_RANK");
+		static const enum launch_var_id ids[] = { LV_RANK, LV_NODE_RANK, LV_NONE };
+		const char *r = env_first(env, ids);
+
 		if (r && cli_parse_long(r, 0, 4096, &val) == 0)
 			a->rank = (int)val;
 	}
 	if (a->world < 0 && !a->npeers) {
-		const char *w = envmap_get(env, "WORLD_SIZE") ? envmap_get(env, "WORLD_SIZE")
-		                                              : envmap_get(env, "NNODES");
+		static const enum launch_var_id ids[] = { LV_WORLD_SIZE, LV_NNODES, LV_NONE };
+		const char *w = env_first(env, ids);
+
 		if (w && cli_parse_long(w, 1, 4096, &val) == 0)
 			a->world = (int)val;
 	}
@@ -394,7 +415,8 @@ static int parse_args(const struct verb *v, int argc, char **argv, const struct 
 	if (a->world < 0)
 		a->world = a->npeers ? (int)a->npeers : 1;
 	if (!a->master && !a->npeers) {
-		const char *h = envmap_get(env, "MASTER_ADDR"), *p = envmap_get(env, "MASTER_PORT");
+		const char *h = envmap_get(env, lv_name(LV_MASTER_ADDR));
+		const char *p = envmap_get(env, lv_name(LV_MASTER_PORT));
 		if (h && *h) {
 			snprintf(a->master_buf, sizeof(a->master_buf),
 			         strchr(h, ':') ? "[%s]:%s" : "%s:%s", h, p && *p ? p : "29500");
@@ -411,6 +433,8 @@ static int parse_args(const struct verb *v, int argc, char **argv, const struct 
 	if (a->rank >= a->world)
 		return cli_usage_error("bench", "rank %d does not fit a world of %d", a->rank,
 		                       a->world);
+	if (cli_cluster_token(a->token_file, env, &a->token) < 0)
+		return EXIT_USAGE;
 	snprintf(a->sysnet, sizeof(a->sysnet), "%s/class/net",
 	         envmap_get(env, "NCCLCHECK_SYS_ROOT") && *envmap_get(env, "NCCLCHECK_SYS_ROOT")
 	             ? envmap_get(env, "NCCLCHECK_SYS_ROOT")
@@ -629,6 +653,7 @@ static void free_peers(struct bench_args *a)
 	for (size_t i = 0; i < a->npeers; i++)
 		free(a->peers[i]);
 	free(a->peers);
+	strbuf_release(&a->token);
 }
 
 static struct boot_opts boot_opts_of(const struct bench_args *a, uint64_t salt)
@@ -639,7 +664,9 @@ static struct boot_opts boot_opts_of(const struct bench_args *a, uint64_t salt)
 	                          .peers = (const char *const *)a->peers,
 	                          .npeers = a->npeers,
 	                          .timeout_ms = a->timeout_s * 1000,
-	                          .params_hash = params_hash(a) ^ salt};
+	                          .params_hash = params_hash(a) ^ salt,
+	                          .token = a->token.len ? a->token.buf : NULL,
+	                          .token_len = a->token.len};
 }
 
 /* bench tune [flags] [--repeat N] */

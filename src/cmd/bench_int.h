@@ -14,6 +14,7 @@
 #include "link/ceiling.h"
 #include "report/bench.h"
 #include "util/envmap.h"
+#include "util/strbuf.h"
 
 struct cli;
 
@@ -21,6 +22,8 @@ struct bench_args {
 	const struct cli *cli;	/* the command line parsed: --json, and the report's tail */
 	struct sweep_opts so;
 	const char *backend, *master, *nccl_path, *cuda_path;
+	const char *token_file;	/* --token-file (else $NCCLCHECK_TOKEN): cli_cluster_token's */
+	struct strbuf token;	/* the job's token, empty for none */
 	char **peers;
 	size_t npeers;
 	int rank, world, stripes, json, window;

@@ -13,6 +13,7 @@
 #include "coll/nccl.h"
 #include "coll/nccl_log.h"
 #include "coll/tune.h"
+#include "launch/vars.h"
 #include "rules/bench.h"
 #include "ncclcheck.h"
 #include "probe/probe.h"
@@ -160,7 +161,7 @@ int bench_run_nccl(const struct bench_args *a, const struct envmap *env, const s
 	                       .log_dir = envmap_get(env, "TMPDIR")};
 	struct err e = ERR_INIT;
 	char lib[1024];
-	const char *how, *lr = envmap_get(env, "LOCAL_RANK");
+	const char *how, *lr = envmap_get(env, lv_name(LV_LOCAL_RANK));
 	struct boot *b;
 	long v;
 	int rc;

@@ -92,15 +92,60 @@ static json_t *do_probe(void *arg)
 struct progress_state {
 	int tty;
 	int shown;
+	/* $NCCLCHECK_PROGRESS_FILE: each new phase's name replaces the file's line, so a test (or a
+	 * wrapper) waits for a state of the run instead of sleeping */
+	const char *file;
+	const char *written;
 	const char *phase;	/* the phase t0 is of */
 	int64_t t0;
+	int lines;		/* not a terminal: a line per change of the join (not with --json) */
+	const char *master;	/* "10.10.0.10:29500", for a worker's line */
+	char last[800];		/* the last join line printed, without its time left */
 };
+
+/*
+ * While the nodes join: on a terminal one line rewritten in place ("2/3 joined; missing: rank
+ * 2 (n2); 57 s left"); piped, a line each time who has joined changes, so a log shows when
+ * each node came and which never did.
+ */
+static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
+{
+	struct progress_state *ps = arg;
+	char what[800];
+
+	if (master)
+		snprintf(what, sizeof(what), "waiting for the nodes: %d/%d joined; missing: rank%s "
+			 "%s", st->joined, st->expected, strchr(st->missing, ',') ? "s" : "",
+			 st->missing);
+	else
+		snprintf(what, sizeof(what), "joining the master %s: %s", ps->master,
+			 st->last_fail[0] ? st->last_fail : "no answer yet");
+	if (ps->tty) {
+		fprintf(stderr, "\r\033[K%s; %ld s left", what, (st->left_ms + 999) / 1000);
+		fflush(stderr);
+		ps->shown = 1;
+	} else if (ps->lines && strcmp(what, ps->last)) {
+		fprintf(stderr, "ncclcheck cluster: %s; %ld s left\n", what,
+			(st->left_ms + 999) / 1000);
+		fflush(stderr);
+	}
+	snprintf(ps->last, sizeof(ps->last), "%s", what);
+}
 
 static void on_progress(void *arg, const char *phase, int done, int total)
 {
 	struct progress_state *ps = arg;
 	int64_t now = time_now_ms();
 
+	if (ps->file && phase != ps->written) {
+		FILE *f = fopen(ps->file, "w");
+
+		ps->written = phase;
+		if (f) {
+			fprintf(f, "%s\n", phase);
+			fclose(f);
+		}
+	}
 	if (!ps->tty)
 		return;
 	if (phase != ps->phase) {
@@ -202,7 +247,7 @@ int cmd_cluster(int argc, char **argv)
 	struct cluster_args o = { .timeout_ms = 60000 };
 	long v;
 	int id, code;
-	char host[256];
+	char host[256], master_at[300];
 	json_t *report = NULL;
 
 	cluster_opts_init(&co);
@@ -260,8 +305,13 @@ int cmd_cluster(int argc, char **argv)
 	co.probe_arg = &pa;
 	co.node_rules = rules_run_facts;
 	co.xrules = cluster_xrules;
+	ps.file = envmap_get(env, "NCCLCHECK_PROGRESS_FILE");
 	co.progress = on_progress;
+	co.waiting = on_waiting;
 	co.progress_arg = &ps;
+	ps.lines = !c.common.json;
+	snprintf(master_at, sizeof(master_at), "%s:%d", l.master_addr, l.master_port);
+	ps.master = master_at;
 	if (!c.common.json && l.node_rank == 0)
 		fprintf(stderr, "ncclcheck cluster: rank 0 of %d (%s), listening on port %d\n",
 			l.nnodes, launcher_name(l.kind), l.master_port);

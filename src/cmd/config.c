@@ -203,18 +203,30 @@ static void verdict_begin(const struct verdict_opts *o, struct verdict *v)
 	set_opt_str(&rec->image, o->image);
 }
 
+/* The facts decoded once: what the recommendation needs of them (host name, cloud) is read from
+ * the typed model. Facts that do not decode leave those unknown, as if never recorded. */
+static void verdict_decode(struct verdict *v)
+{
+	struct err e = ERR_INIT;
+
+	if (v->facts && !v->model)
+		v->model = node_model_new(v->facts, &e);
+}
+
 /* The findings' settings, the cloud profile and the defaults, once the verdict is in. */
 static int verdict_end(const struct verdict_opts *o, struct verdict *v)
 {
 	struct recommendation *rec = v->rec;
 	struct err e = ERR_INIT;
 
+	verdict_decode(v);
 	findings_sort(v->fs);
 	rec_from_findings(rec, v->fs);
 	if (o->cloud_set)
 		rec_apply_cloud(rec, o->cloud);
 	else
-		rec_apply_cloud(rec, emit_cloud_from_provider(jpath_str(v->facts, "cloud.provider")));
+		rec_apply_cloud(rec, emit_cloud_from_provider(v->model ? v->model->cloud.provider
+								    : NULL));
 	rec_defaults(rec);
 	if (rec_check(rec, &e) < 0) {
 		error("%s", e.msg);
@@ -277,7 +289,8 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 		v->facts = probe_node(&o->po);
 		rules_run_facts(v->facts, v->fs);
 		rec_numbers_from_facts(rec, v->facts);
-		host = jpath_str(v->facts, "host.hostname");
+		verdict_decode(v);
+		host = v->model ? v->model->hostname : NULL;
 		rec->source = xasprintf("ncclcheck node on %s", host ? host : "this machine");
 	}
 	return verdict_end(o, v);
@@ -287,6 +300,7 @@ void verdict_release(struct verdict *v)
 {
 	rec_free(v->rec);
 	findings_free(v->fs);
+	node_model_free(v->model);
 	json_decref(v->facts);
 	memset(v, 0, sizeof(*v));
 }
@@ -298,7 +312,7 @@ struct findings *verdict_what_if(const struct verdict *v, const struct findings 
 
 	if (v->facts && !v->cluster && json_object_get(v->facts, "env")) {
 		json_t *facts = json_deep_copy(v->facts);
-		rec_apply_facts(v->rec, facts, jpath_str(v->facts, "host.hostname"));
+		rec_apply_facts(v->rec, facts, v->model ? v->model->hostname : NULL);
 		rules_run_facts(facts, after);
 		json_decref(facts);
 	} else {

@@ -23,6 +23,7 @@
 #include "ncclcheck.h"
 #include "cluster/run.h"
 #include "launch/launch.h"
+#include "launch/vars.h"
 #include "launch/argv.h"
 #include "probe/probe.h"
 #include "report/render.h"
@@ -108,14 +109,16 @@ int run_cluster_plan(const struct verdict_opts *vo, const struct run_cluster_opt
 
 void run_gate_key(const struct verdict_opts *vo, const struct launch *l, char *key, size_t len)
 {
-	static const char *const ids[] = { "SLURM_JOB_ID", "SLURM_STEP_ID", "PMIX_NAMESPACE",
-					   "OMPI_MCA_ess_base_jobid", "TORCHELASTIC_RUN_ID", NULL };
+	/* what names this job (and this step) to its launcher */
+	static const enum launch_var_id ids[] = { LV_SLURM_JOB_ID, LV_SLURM_STEP_ID,
+						  LV_PMIX_NAMESPACE, LV_OMPI_MCA_ESS_BASE_JOBID,
+						  LV_TORCHELASTIC_RUN_ID, LV_NONE };
 	struct strbuf sb = STRBUF_INIT;
 	size_t j = 0;
 
-	for (const char *const *n = ids; *n; n++)
-		if (envmap_get(vo->po.env, *n))
-			strbuf_addf(&sb, "%s-", envmap_get(vo->po.env, *n));
+	for (const enum launch_var_id *id = ids; *id != LV_NONE; id++)
+		if (envmap_get(vo->po.env, lv_name(*id)))
+			strbuf_addf(&sb, "%s-", envmap_get(vo->po.env, lv_name(*id)));
 	strbuf_addf(&sb, "%s-%d-%d", l->master_addr, l->master_port, l->nnodes);
 	/* a name, not a path: only the safe characters */
 	for (size_t i = 0; i < sb.len && j + 1 < len; i++)

@@ -26,8 +26,11 @@ struct verdict_opts {
 	const char *torchrun, *script, *job_name, *image;
 };
 
+struct node_model;
+
 struct verdict {
 	json_t *facts;			/* this node's (or the first node's) facts; may be NULL */
+	struct node_model *model;	/* those facts decoded (NULL: none, or they do not decode) */
 	struct findings *fs;
 	struct recommendation *rec;
 	int cluster;			/* from a cluster document: its cross-node findings stand */

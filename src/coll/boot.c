@@ -1,24 +1,79 @@
-/* bench's bootstrap: a star of control connections through rank 0, and the ring's data sockets. */
+/* bench's bootstrap: the rendezvous (rdv/) as a star of collectives, and the ring's data sockets. */
 #include "coll/boot.h"
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "coll/boot_int.h"
+#include "net/sock.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
-#include "coll/boot_int.h"
+
+/* What a ring connection says first: who it is, which stripe, and this run's nonce (a stale
+ * connection from an earlier run on the same ports is told apart). */
+#define RING_MAGIC 0x4e435231u /* "NCR1" */
+#define RING_HELLO 20
+
+int64_t boot_deadline_in(long ms)
+{
+	return time_now_ms() + ms;
+}
+
+json_t *boot_hex(const void *p, size_t len)
+{
+	static const char d[] = "0123456789abcdef";
+	const unsigned char *b = p;
+	char *s = xmalloc(2 * len + 1);
+	json_t *j;
+
+	for (size_t i = 0; i < len; i++) {
+		s[2 * i] = d[b[i] >> 4];
+		s[2 * i + 1] = d[b[i] & 15];
+	}
+	s[2 * len] = '\0';
+	j = json_string(s);
+	free(s);
+	return j;
+}
+
+static int nib(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+int boot_unhex(const json_t *j, void *out, size_t len)
+{
+	const char *s = json_string_value(j);
+	unsigned char *o = out;
+
+	if (!s || strlen(s) != 2 * len)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		int h = nib(s[2 * i]), l = nib(s[2 * i + 1]);
+		if (h < 0 || l < 0)
+			return -1;
+		o[i] = (unsigned char)(h << 4 | l);
+	}
+	return 0;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 /* ---- the star ---- */
 
@@ -43,19 +98,16 @@ int boot_world(const struct boot *b)
 	return b->world;
 }
 
-static struct boot *boot_alloc(const struct boot_opts *o)
+static struct boot *boot_alloc(int rank, int world, const struct boot_opts *o)
 {
 	struct boot *b = xcalloc(1, sizeof(*b));
 
-	b->rank = o->rank;
-	b->world = o->world;
+	b->rank = rank;
+	b->world = world;
 	b->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 30000;
 	b->hash = o->params_hash;
 	b->lfd = -1;
 	b->relay = -1;
-	b->ctrl = xcalloc((size_t)b->world, sizeof(*b->ctrl));
-	for (int i = 0; i < b->world; i++)
-		b->ctrl[i] = -1;
 	b->addr = xcalloc((size_t)b->world, sizeof(*b->addr));
 	b->port = xcalloc((size_t)b->world, sizeof(*b->port));
 	b->name = xcalloc((size_t)b->world, sizeof(*b->name));
@@ -64,204 +116,207 @@ static struct boot *boot_alloc(const struct boot_opts *o)
 	return b;
 }
 
-/*
- * Closing a socket with unread bytes makes the kernel send a reset, and a reset can destroy the
- * peer's copy of what we told it last (why we give up): drain first, then close.
- */
-static void close_gently(int fd)
-{
-	char sink[4096];
-
-	shutdown(fd, SHUT_WR);
-	while (recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
-		;
-	close(fd);
-}
-
 void boot_drop(struct boot *b)
 {
 	if (!b)
 		return;
-	for (int i = 0; i < b->world; i++)
-		if (b->ctrl[i] >= 0)
-			close_gently(b->ctrl[i]);
+	if (b->rdv) {
+		/* why this rank gave up, or the rendezvous' own abort (rank 0: the ranks that never
+		 * joined), goes out first, bounded; a rank that merely drops its bootstrap vanishes
+		 * without a word, and the rendezvous names it as gone */
+		if (b->gave_up || rdv_failed(b->rdv, NULL))
+			rdv_finish(b->rdv);
+		rdv_free(b->rdv);
+	}
 	if (b->lfd >= 0)
 		close(b->lfd);
 	if (b->relay >= 0)
 		close(b->relay);
-	free(b->ctrl);
 	free(b->addr);
 	free(b->port);
 	free(b->name);
 	free(b);
 }
 
-static int encode_hello(unsigned char *p, const struct boot *b, const char *host, int port)
+void boot_free(struct boot *b)
 {
-	size_t n = strlen(host);
-
-	boot_put32(p, (uint32_t)b->world);
-	boot_put64(p + 4, b->hash);
-	p[12] = (unsigned char)(port >> 8);
-	p[13] = (unsigned char)port;
-	p[14] = (unsigned char)n;
-	memcpy(p + 15, host, n);
-	return (int)(15 + n);
+	if (b && b->rdv) {
+		/* workers say bye; rank 0 waits for every bye (or for the silent to be declared gone) */
+		rdv_finish(b->rdv);
+		rdv_free(b->rdv);
+		b->rdv = NULL;
+	}
+	boot_drop(b);
 }
 
-/* Rank 0: accepts every worker's hello, checks it, answers with the table. */
-static int master_join(struct boot *b, int64_t deadline, struct err *e)
+/* Every rank's `mine` (stolen) for (phase, step) to rank 0: as an array by rank in *all (a new
+ * reference) there, NULL on a worker. */
+static int gather(struct boot *b, const char *phase, long step, json_t *mine, json_t **all,
+		  struct err *e)
 {
-	unsigned char buf[15 + BOOT_ADDR], *table;
-	int joined = 1;
-	size_t tlen = 12, off;
+	json_t *none = NULL;
+	int rc = rdv_gather(b->rdv, phase, step, mine, b->timeout_ms, all ? all : &none, e);
 
-	while (joined < b->world) {
-		struct err e2 = ERR_INIT;
-		struct hdr h;
-		int fd = boot_accept_until(b->lfd, deadline, &e2);
-
-		if (fd < 0) {
-			char missing[160] = "";
-			size_t m = 0;
-			for (int r = 1; r < b->world && m < sizeof(missing) - 12; r++)
-				if (b->ctrl[r] < 0)
-					m += (size_t)snprintf(missing + m, sizeof(missing) - m,
-					                      "%s%d", m ? ", " : "", r);
-			return err_set(e, e2.code,
-			               "%d of %d ranks joined in %ld s; missing rank%s "
-			               "%s (%s)",
-			               joined, b->world, b->timeout_ms / 1000,
-			               strchr(missing, ',') ? "s" : "", missing, e2.msg);
-		}
-		/* a connection that is not a bench worker is dropped, not fatal */
-		if (boot_recv_msg(fd, &h, buf, sizeof(buf), time_now_ms() + 3000, &e2) < 0 ||
-		    h.type != MSG_HELLO || h.len < 15 || h.len != 15u + buf[14] ||
-		    buf[14] >= BOOT_ADDR) {
-			close(fd);
-			continue;
-		}
-		int r = (int)h.rank;
-		if (r <= 0 || r >= b->world || boot_get32(buf) != (uint32_t)b->world ||
-		    b->ctrl[r] >= 0) {
-			char why[128];
-			snprintf(why, sizeof(why),
-			         "rank %d / world %u does not fit rank 0's world of "
-			         "%d%s",
-			         r, boot_get32(buf), b->world,
-			         r > 0 && r < b->world && b->ctrl[r] >= 0 ? " (rank taken twice)"
-			                                                  : "");
-			boot_send_msg(fd, MSG_ERROR, 0, why, strlen(why), time_now_ms() + 1000, NULL);
-			close(fd);
-			return err_set(e, ERR_USAGE, "a peer asked for %s", why);
-		}
-		b->ctrl[r] = fd;
-		b->port[r] = buf[12] << 8 | buf[13];
-		memcpy(b->addr[r], buf + 15, buf[14]);
-		b->addr[r][buf[14]] = '\0';
-		if (!b->addr[r][0])
-			net_peer_name(fd, b->addr[r], sizeof(b->addr[r]), 0);
-		set_name(b, r);
-		if (boot_get64(buf + 4) != b->hash) {
-			static const char why[] = "its bench options differ from rank 0's";
-			boot_send_msg(fd, MSG_ERROR, 0, why, sizeof(why) - 1, time_now_ms() + 1000,
-			         NULL);
-			return err_set(e, ERR_USAGE,
-			               "%s runs other bench options than rank 0: every "
-			               "rank must run the same command",
-			               b->name[r]);
-		}
-		joined++;
-	}
-	table = xmalloc(12 + (size_t)b->world * (3 + BOOT_ADDR));
-	boot_put64(table, b->nonce);
-	boot_put32(table + 8, (uint32_t)b->world);
-	off = tlen;
-	for (int r = 0; r < b->world; r++) {
-		size_t n = strlen(b->addr[r]);
-		table[off] = (unsigned char)(b->port[r] >> 8);
-		table[off + 1] = (unsigned char)b->port[r];
-		table[off + 2] = (unsigned char)n;
-		memcpy(table + off + 3, b->addr[r], n);
-		off += 3 + n;
-	}
-	for (int r = 1; r < b->world; r++)
-		if (boot_send_msg(b->ctrl[r], MSG_TABLE, 0, table, off, deadline, e) < 0) {
-			free(table);
-			return err_prefix(e, "%s", b->name[r]);
-		}
-	free(table);
-	return 0;
+	json_decref(none);
+	return rc;
 }
 
-static int worker_join(struct boot *b, const char *mhost, int mport, const char *adv_host,
-                       int64_t deadline, struct err *e)
+/* Rank 0's *out (borrowed) for (phase, step) to everyone; a worker's *out is a new reference. */
+static int bcast(struct boot *b, const char *phase, long step, json_t **out, struct err *e)
 {
-	unsigned char hello[15 + BOOT_ADDR], *table;
-	struct hdr h;
-	size_t cap = 12 + (size_t)b->world * (3 + BOOT_ADDR);
-	int n;
-
-	b->ctrl[0] = boot_connect_retry(mhost, mport, deadline, e);
-	if (b->ctrl[0] < 0)
-		return err_prefix(e, "rank 0 (the master, %s:%d)", mhost, mport);
-	snprintf(b->addr[0], sizeof(b->addr[0]), "%s", mhost);
-	set_name(b, 0);
-	n = encode_hello(hello, b, adv_host, b->port[b->rank]);
-	if (boot_send_msg(b->ctrl[0], MSG_HELLO, b->rank, hello, (size_t)n, deadline, e) < 0)
-		return err_prefix(e, "%s", b->name[0]);
-	table = xmalloc(cap);
-	if (boot_recv_msg(b->ctrl[0], &h, table, cap, deadline, e) < 0) {
-		free(table);
-		if (e && e->code == ERR_TIMEOUT)
-			return err_set(e, ERR_TIMEOUT,
-			               "joined rank 0 (%s:%d) but not every rank "
-			               "arrived within %ld s",
-			               mhost, mport, b->timeout_ms / 1000);
-		return err_prefix(e, "%s", b->name[0]);
-	}
-	if (h.type != MSG_TABLE ||
-	    boot_decode_table(table, h.len, b->world, &b->nonce, b->addr, b->port) < 0) {
-		free(table);
-		return err_set(e, ERR_PEER, "%s sent a malformed address table", b->name[0]);
-	}
-	for (int r = 0; r < b->world; r++)
-		set_name(b, r);
-	free(table);
-	return 0;
+	if (b->rank)
+		*out = NULL;
+	return rdv_bcast(b->rdv, phase, step, out, b->timeout_ms, e);
 }
 
-int boot_decode_table(const unsigned char *p, size_t len, int world, uint64_t *nonce,
-		      char (*addr)[64], int *port)
+/*
+ * The join's "2 of 3 ranks joined in 2 s; missing rank 2" from the rendezvous' events, with what
+ * a missing rank's refused attempts were (a wrong token, ...) when it made any.
+ */
+static int join_err(struct boot *b, struct err *e)
 {
-	size_t off = 12;
+	struct rdv_event *ev = NULL;
+	size_t n = rdv_events(b->rdv, &ev), nmiss = 0;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 
-	if (len < 12 || world < 1 || boot_get32(p + 8) != (uint32_t)world)
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].kind == RDV_EV_MISSING) {
+			const char *w = strstr(ev[i].msg, "; ");
+
+			strbuf_addf(&sb, "%s%d", nmiss ? ", " : "", ev[i].rank);
+			if (w)
+				strbuf_addf(&why, "; rank %d: %s", ev[i].rank, w + 2);
+			nmiss++;
+		}
+	free(ev);
+	if (b->rank == 0 && nmiss)
+		err_set(e, ERR_TIMEOUT, "%d of %d ranks joined in %ld s; missing rank%s %s%s",
+			b->world - (int)nmiss, b->world, b->timeout_ms / 1000, nmiss > 1 ? "s" : "",
+			sb.buf, why.buf);
+	strbuf_release(&sb);
+	strbuf_release(&why);
+	return -1;
+}
+
+static int ok_host(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!n || n >= BOOT_ADDR)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f)
+			return 0; /* a host name or address, nothing else */
+	return 1;
+}
+
+int boot_decode_table(const json_t *t, int world, uint64_t *nonce, char (*addr)[64], int *port)
+{
+	const json_t *ranks = json_object_get(t, "ranks");
+	unsigned char nb[8];
+
+	if (!json_is_object(t) || world < 1 || json_object_size(t) != 2 || !json_is_array(ranks) ||
+	    json_array_size(ranks) != (size_t)world ||
+	    boot_unhex(json_object_get(t, "nonce"), nb, sizeof(nb)) < 0)
 		return -1;
-	*nonce = boot_get64(p);
+	*nonce = (uint64_t)get32(nb) << 32 | get32(nb + 4);
 	for (int r = 0; r < world; r++) {
-		size_t n;
-		if (off + 3 > len)
+		const json_t *x = json_array_get(ranks, (size_t)r), *p = json_object_get(x, "port");
+		const char *h = json_string_value(json_object_get(x, "addr"));
+
+		if (!json_is_object(x) || json_object_size(x) != 2 || !ok_host(h) ||
+		    !json_is_integer(p) || json_integer_value(p) < 1 || json_integer_value(p) > 65535)
 			return -1;
-		n = p[off + 2];
-		if (!n || n >= BOOT_ADDR || off + 3 + n > len)
-			return -1;
-		for (size_t i = 0; i < n; i++)
-			if (p[off + 3 + i] <= ' ' || p[off + 3 + i] >= 0x7f)
-				return -1; /* a host name or address, nothing else */
-		port[r] = p[off] << 8 | p[off + 1];
-		memcpy(addr[r], p + off + 3, n);
-		addr[r][n] = '\0';
-		off += 3 + n;
+		snprintf(addr[r], 64, "%s", h);
+		port[r] = (int)json_integer_value(p);
 	}
-	return off == len ? 0 : -1;
+	return 0;
+}
+
+/*
+ * Every rank says where its ring listens and which options it runs with; rank 0 checks them and
+ * sends the table (its nonce tells this run's ring connections from stale ones).
+ */
+static int exchange(struct boot *b, struct err *e)
+{
+	unsigned char hb[8];
+	json_t *mine = json_object(), *all = NULL, *table = NULL;
+	long step = b->step++;
+	int rc = -1;
+
+	put32(hb, (uint32_t)(b->hash >> 32));
+	put32(hb + 4, (uint32_t)b->hash);
+	json_object_set_new(mine, "hash", boot_hex(hb, sizeof(hb)));
+	json_object_set_new(mine, "addr", json_string(b->addr[b->rank]));
+	json_object_set_new(mine, "port", json_integer(b->port[b->rank]));
+	if (b->rank) {
+		if (gather(b, "join", step, mine, NULL, e) < 0 ||
+		    bcast(b, "join", step, &table, e) < 0)
+			return -1;
+		if (boot_decode_table(table, b->world, &b->nonce, b->addr, b->port) < 0) {
+			json_decref(table);
+			return err_set(e, ERR_PEER, "%s sent a malformed address table", b->name[0]);
+		}
+		json_decref(table);
+		for (int r = 0; r < b->world; r++)
+			set_name(b, r);
+		return 0;
+	}
+	if (gather(b, "join", step, mine, &all, e) < 0)
+		return -1;
+	for (int r = 1; r < b->world; r++) {
+		const json_t *x = json_array_get(all, (size_t)r), *p = json_object_get(x, "port");
+		const char *h = json_string_value(json_object_get(x, "addr"));
+		unsigned char got[8];
+		char why[300];
+
+		if (!ok_host(h) || !json_is_integer(p) || json_integer_value(p) < 1 ||
+		    json_integer_value(p) > 65535 ||
+		    boot_unhex(json_object_get(x, "hash"), got, sizeof(got)) < 0) {
+			snprintf(why, sizeof(why), "rank %d sent a malformed ring address", r);
+			rdv_abort(b->rdv, "protocol", why, 0);
+			b->gave_up = 1;
+			err_set(e, ERR_PEER, "%s", why);
+			goto out;
+		}
+		snprintf(b->addr[r], sizeof(b->addr[r]), "%s", h);
+		b->port[r] = (int)json_integer_value(p);
+		set_name(b, r);
+		if (memcmp(got, hb, sizeof(hb))) {
+			snprintf(why, sizeof(why), "%s runs other bench options than rank 0: every "
+				 "rank must run the same command", b->name[r]);
+			rdv_abort(b->rdv, "options", why, 0);
+			b->gave_up = 1;
+			err_set(e, ERR_USAGE, "%s", why);
+			goto out;
+		}
+	}
+	{
+		unsigned char nb[8];
+		json_t *ranks = json_array();
+
+		put32(nb, (uint32_t)(b->nonce >> 32));
+		put32(nb + 4, (uint32_t)b->nonce);
+		table = json_object();
+		json_object_set_new(table, "nonce", boot_hex(nb, sizeof(nb)));
+		for (int r = 0; r < b->world; r++)
+			json_array_append_new(ranks, json_pack("{s:s,s:i}", "addr", b->addr[r],
+							       "port", b->port[r]));
+		json_object_set_new(table, "ranks", ranks);
+	}
+	rc = bcast(b, "join", step, &table, e);
+out:
+	json_decref(table);
+	json_decref(all);
+	return rc;
 }
 
 struct boot *boot_new(const struct boot_opts *o, struct err *e)
 {
 	char mhost[BOOT_ADDR], lhost[BOOT_ADDR] = "";
-	int mport, lport = 0;
-	int64_t deadline;
+	const char *expected[1];
+	int mport, lport = 0, world = o->world;
+	struct rdv_opts ro;
 	struct boot *b;
 
 	if (o->peers && o->npeers) {
@@ -269,64 +324,68 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 			return err_set(e, ERR_USAGE, "--world %d but %zu peers listed", o->world,
 			               o->npeers),
 			       NULL;
-		if (net_parse_listen_hostport(o->peers[0], mhost, sizeof(mhost), &mport) < 0)
-			return err_set(e, ERR_USAGE, "bad peer address '%s' (want host:port)",
-			               o->peers[0]),
-			       NULL;
 		for (size_t i = 0; i < o->npeers; i++)
 			if (net_parse_listen_hostport(o->peers[i], lhost, sizeof(lhost), &lport) < 0)
-				return err_set(e, ERR_USAGE,
-				               "bad peer address '%s' (want "
-				               "host:port)",
+				return err_set(e, ERR_USAGE, "bad peer address '%s' (want host:port)",
 				               o->peers[i]),
 				       NULL;
-		net_parse_listen_hostport(
-		    o->peers[o->rank < (int)o->npeers && o->rank >= 0 ? o->rank : 0], lhost,
-		    sizeof(lhost), &lport);
+		net_parse_listen_hostport(o->peers[0], mhost, sizeof(mhost), &mport);
+		world = (int)o->npeers;
+		lport = 0;
+		lhost[0] = '\0';
+		if (o->rank > 0 && o->rank < world)
+			net_parse_listen_hostport(o->peers[o->rank], lhost, sizeof(lhost), &lport);
 	} else if (!o->master || net_parse_listen_hostport(o->master, mhost, sizeof(mhost), &mport) < 0) {
 		return err_set(e, ERR_USAGE, "bad master address '%s' (want host:port)",
 		               o->master ? o->master : ""),
 		       NULL;
 	}
-	{
-		struct boot_opts oo = *o;
-		if (o->peers && o->npeers)
-			oo.world = (int)o->npeers;
-		if (oo.world < 1 || oo.world > 4096 || oo.rank < 0 || oo.rank >= oo.world)
-			return err_set(e, ERR_USAGE, "rank %d does not fit a world of %d", oo.rank,
-			               oo.world),
-			       NULL;
-		b = boot_alloc(&oo);
-	}
-	deadline = boot_deadline_in(b->timeout_ms);
+	if (world < 1 || world > 4096 || o->rank < 0 || o->rank >= world)
+		return err_set(e, ERR_USAGE, "rank %d does not fit a world of %d", o->rank, world),
+		       NULL;
+	b = boot_alloc(o->rank, world, o);
+	snprintf(b->addr[0], sizeof(b->addr[0]), "%s", mhost);
+	set_name(b, 0);
+	if (world == 1)
+		return b; /* nobody to meet */
 	if (b->rank == 0) {
 		if (getrandom(&b->nonce, sizeof(b->nonce), 0) != sizeof(b->nonce))
 			b->nonce = (uint64_t)time_now_ns() ^ (uint64_t)getpid() << 32;
-		b->lfd = boot_listen_on(mhost, mport, e);
-		if (b->lfd < 0)
-			goto fail;
-		snprintf(b->addr[0], sizeof(b->addr[0]), "%s", mhost);
-		b->port[0] = mport;
-		set_name(b, 0);
-		if (b->world > 1 && master_join(b, deadline, e) < 0)
-			goto fail;
-		return b;
+		snprintf(lhost, sizeof(lhost), "%s", mhost);
+	} else if (!lhost[0] && net_route_source_name(mhost, lhost, sizeof(lhost), e) < 0) {
+		/* listen where rank 0 reaches us: the source address of the route to it */
+		err_prefix(e, "rank 0 (the master, %s:%d)", mhost, mport);
+		goto fail;
 	}
-	if (!lhost[0]) {
-		/* listen where rank 0 reaches us: the source address of a route to it */
-		int probe = boot_connect_retry(mhost, mport, deadline, e);
-		if (probe < 0) {
-			err_prefix(e, "rank 0 (the master, %s:%d)", mhost, mport);
-			goto fail;
-		}
-		net_local_name(probe, lhost, sizeof(lhost), 0);
-		close(probe); /* rank 0 drops a connection that sends no hello */
-	}
-	b->lfd = boot_listen_on(lhost, lport, e);
+	b->lfd = net_listen_flags(lhost, lport, 128, NET_FULL_MSS, o->proc_root, e);
 	if (b->lfd < 0)
 		goto fail;
+	snprintf(b->addr[b->rank], sizeof(b->addr[b->rank]), "%s", lhost);
 	b->port[b->rank] = net_local_port(b->lfd);
-	if (worker_join(b, mhost, mport, lhost, deadline, e) < 0)
+	set_name(b, b->rank);
+
+	rdv_opts_init(&ro);
+	ro.master_host = mhost;
+	ro.master_port = mport;
+	ro.listen_addr = mhost;
+	ro.rank = b->rank;
+	ro.nnodes = world;
+	ro.host = lhost; /* peers are named by the address they are reached at */
+	ro.join_timeout_ms = b->timeout_ms;
+	ro.token = o->token;
+	ro.token_len = o->token_len;
+	ro.proc_root = o->proc_root;
+	expected[0] = mhost;
+	ro.expected_hosts = expected;
+	ro.nexpected = 1;
+	b->rdv = rdv_new(&ro);
+	if (rdv_start(b->rdv, e) < 0)
+		goto fail;
+	if (rdv_wait_joined(b->rdv, e) < 0) {
+		join_err(b, e);
+		goto fail;
+	}
+	if (exchange(b, e) < 0)
 		goto fail;
 	return b;
 fail:
@@ -334,111 +393,58 @@ fail:
 	return NULL;
 }
 
-void boot_free(struct boot *b)
-{
-	int64_t deadline;
-
-	if (!b)
-		return;
-	deadline = boot_deadline_in(b->timeout_ms < 5000 ? b->timeout_ms : 5000);
-	if (b->rank) {
-		char c;
-		if (boot_send_msg(b->ctrl[0], MSG_BYE, b->rank, NULL, 0, deadline, NULL) == 0)
-			net_read_full(b->ctrl[0], &c, 1, deadline, NULL); /* rank 0 closes after all */
-	} else {
-		for (int r = 1; r < b->world; r++)
-			if (b->ctrl[r] >= 0)
-				boot_expect_msg(b->ctrl[r], MSG_BYE, NULL, 0, deadline, NULL);
-	}
-	boot_drop(b);
-}
-
-/* Rank 0 reads one `type` message of `len` bytes from every worker. */
-static int master_collect(struct boot *b, enum msg_type type, void *buf, size_t len,
-                          void (*fold)(void *acc, const void *in, int rank, void *arg), void *acc,
-                          void *arg, struct err *e)
-{
-	int64_t deadline = boot_deadline_in(b->timeout_ms);
-
-	for (int r = 1; r < b->world; r++) {
-		if (boot_expect_msg(b->ctrl[r], type, buf, len, deadline, e) < 0) {
-			if (e && e->code == ERR_TIMEOUT)
-				return err_set(e, ERR_TIMEOUT, "%s did not answer within %ld s",
-				               b->name[r], b->timeout_ms / 1000);
-			if (e && !strcmp(e->msg, "connection closed"))
-				return err_set(e, ERR_PEER, "%s is gone (its connection closed)",
-				               b->name[r]);
-			return err_prefix(e, "%s", b->name[r]);
-		}
-		if (fold)
-			fold(acc, buf, r, arg);
-	}
-	return 0;
-}
-
-static int master_send_all(struct boot *b, enum msg_type type, const void *buf, size_t len,
-                           struct err *e)
-{
-	int64_t deadline = boot_deadline_in(b->timeout_ms);
-
-	for (int r = 1; r < b->world; r++)
-		if (boot_send_msg(b->ctrl[r], type, 0, buf, len, deadline, e) < 0)
-			return err_prefix(e, "%s", b->name[r]);
-	return 0;
-}
-
-static int worker_roundtrip(struct boot *b, enum msg_type type, const void *out, size_t olen,
-                            void *in, size_t ilen, struct err *e)
-{
-	int64_t deadline = boot_deadline_in(b->timeout_ms);
-
-	if (out && boot_send_msg(b->ctrl[0], type, b->rank, out, olen, deadline, e) < 0)
-		return err_prefix(e, "%s", b->name[0]);
-	if (in && boot_expect_msg(b->ctrl[0], type, in, ilen, deadline, e) < 0) {
-		if (e && e->code == ERR_TIMEOUT)
-			return err_set(e, ERR_TIMEOUT, "%s did not answer within %ld s", b->name[0],
-			               b->timeout_ms / 1000);
-		if (e && !strcmp(e->msg, "connection closed"))
-			return err_set(e, ERR_PEER, "%s is gone (its connection closed)",
-			               b->name[0]);
-		return err_prefix(e, "%s", b->name[0]);
-	}
-	return 0;
-}
-
 int boot_barrier(struct boot *b, struct err *e)
 {
-	char dummy = 0;
+	json_t *all = NULL, *out = NULL;
+	long step = b->step++;
+	int rc;
 
 	if (b->world == 1)
 		return 0;
 	if (b->relay >= 0)
 		return boot_relay_call(b, "barrier", NULL, 0, NULL, 0, e);
-	if (b->rank)
-		return worker_roundtrip(b, MSG_BARRIER, &dummy, 0, &dummy, 0, e);
-	if (master_collect(b, MSG_BARRIER, NULL, 0, NULL, NULL, NULL, e) < 0)
+	if (gather(b, "barrier", step, json_object(), &all, e) < 0)
 		return -1;
-	return master_send_all(b, MSG_BARRIER, NULL, 0, e);
+	json_decref(all);
+	if (!b->rank)
+		out = json_object();
+	rc = bcast(b, "barrier", step, &out, e);
+	json_decref(out);
+	return rc;
 }
 
-static void fold_sum(void *acc, const void *in, int rank, void *arg)
+/* The doubles as their bit patterns: exact, and NaN or Inf travel too. */
+static json_t *doubles_hex(const double *v, size_t n)
 {
-	double *v = acc;
-	const unsigned char *p = in;
-	size_t n = *(size_t *)arg;
+	unsigned char buf[64 * 8];
 
-	(void)rank;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t u = boot_get64(p + 8 * i);
-		double d;
-		memcpy(&d, &u, 8);
-		v[i] += d;
+		uint64_t u;
+		memcpy(&u, &v[i], 8);
+		put32(buf + 8 * i, (uint32_t)(u >> 32));
+		put32(buf + 8 * i + 4, (uint32_t)u);
 	}
+	return boot_hex(buf, 8 * n);
+}
+
+static int hex_doubles(const json_t *j, double *v, size_t n)
+{
+	unsigned char buf[64 * 8];
+
+	if (boot_unhex(j, buf, 8 * n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t u = (uint64_t)get32(buf + 8 * i) << 32 | get32(buf + 8 * i + 4);
+		memcpy(&v[i], &u, 8);
+	}
+	return 0;
 }
 
 int boot_sum(struct boot *b, double *v, size_t n, struct err *e)
 {
-	unsigned char buf[64 * 8];
+	json_t *all = NULL, *out = NULL;
+	long step;
+	int rc = -1;
 
 	if (n > 64)
 		return err_set(e, ERR_INTERNAL, "boot_sum of %zu values", n);
@@ -446,81 +452,93 @@ int boot_sum(struct boot *b, double *v, size_t n, struct err *e)
 		return 0;
 	if (b->relay >= 0)
 		return boot_relay_call(b, "sum", v, 8 * n, v, 8 * n, e);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t u;
-		memcpy(&u, &v[i], 8);
-		boot_put64(buf + 8 * i, u);
-	}
-	if (b->rank) {
-		if (worker_roundtrip(b, MSG_SUM, buf, 8 * n, buf, 8 * n, e) < 0)
-			return -1;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t u = boot_get64(buf + 8 * i);
-			memcpy(&v[i], &u, 8);
-		}
-		return 0;
-	}
-	if (master_collect(b, MSG_SUM, buf, 8 * n, fold_sum, v, &n, e) < 0)
+	step = b->step++;
+	if (gather(b, "sum", step, json_pack("{s:o}", "v", doubles_hex(v, n)), &all, e) < 0)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t u;
-		memcpy(&u, &v[i], 8);
-		boot_put64(buf + 8 * i, u);
+	if (b->rank) {
+		if (bcast(b, "sum", step, &out, e) < 0)
+			return -1;
+		if (hex_doubles(json_object_get(out, "v"), v, n) < 0)
+			err_set(e, ERR_PEER, "%s sent a malformed sum", b->name[0]);
+		else
+			rc = 0;
+		json_decref(out);
+		return rc;
 	}
-	return master_send_all(b, MSG_SUM, buf, 8 * n, e);
+	/* rank 0 sums in rank order, so every rank gets the same bits */
+	for (int r = 1; r < b->world; r++) {
+		double w[64];
+
+		if (hex_doubles(json_object_get(json_array_get(all, (size_t)r), "v"), w, n) < 0) {
+			json_decref(all);
+			return err_set(e, ERR_PEER, "%s sent a malformed sum", b->name[r]);
+		}
+		for (size_t i = 0; i < n; i++)
+			v[i] += w[i];
+	}
+	json_decref(all);
+	out = json_pack("{s:o}", "v", doubles_hex(v, n));
+	rc = bcast(b, "sum", step, &out, e);
+	json_decref(out);
+	return rc;
 }
 
 int boot_bcast(struct boot *b, void *buf, size_t len, struct err *e)
 {
+	json_t *out = NULL;
+	long step;
+	int rc;
+
 	if (b->world == 1)
 		return 0;
 	if (b->relay >= 0)
 		return boot_relay_call(b, "bcast", buf, len, buf, len, e);
-	if (b->rank)
-		return worker_roundtrip(b, MSG_BCAST, NULL, 0, buf, len, e);
-	return master_send_all(b, MSG_BCAST, buf, len, e);
-}
-
-static void fold_gather(void *acc, const void *in, int rank, void *arg)
-{
-	size_t len = *(size_t *)arg;
-
-	memcpy((char *)acc + (size_t)rank * len, in, len);
+	step = b->step++;
+	if (!b->rank)
+		out = json_pack("{s:o}", "data", boot_hex(buf, len));
+	rc = bcast(b, "bcast", step, &out, e);
+	if (rc == 0 && b->rank && boot_unhex(json_object_get(out, "data"), buf, len) < 0)
+		rc = err_set(e, ERR_PEER, "%s broadcast %s", b->name[0], "bytes of the wrong length");
+	json_decref(out);
+	return rc;
 }
 
 int boot_gather(struct boot *b, const void *mine, size_t len, void *all, struct err *e)
 {
-	void *tmp;
-	int rc;
+	json_t *got = NULL;
 
 	if (b->relay >= 0 && b->world > 1)
 		return boot_relay_call(b, "gather", mine, len, all,
 				       b->rank ? 0 : len * (size_t)b->world, e);
-	if (b->rank)
-		return worker_roundtrip(b, MSG_GATHER, mine, len, NULL, 0, e);
-	memcpy(all, mine, len);
+	if (!b->rank)
+		memcpy(all, mine, len);
 	if (b->world == 1)
 		return 0;
-	tmp = xmalloc(len ? len : 1);
-	rc = master_collect(b, MSG_GATHER, tmp, len, fold_gather, all, &len, e);
-	free(tmp);
-	return rc;
+	if (gather(b, "gather", b->step++, json_pack("{s:o}", "data", boot_hex(mine, len)),
+		   b->rank ? NULL : &got, e) < 0)
+		return -1;
+	for (int r = 1; !b->rank && r < b->world; r++)
+		if (boot_unhex(json_object_get(json_array_get(got, (size_t)r), "data"),
+			       (char *)all + (size_t)r * len, len) < 0) {
+			json_decref(got);
+			return err_set(e, ERR_PEER, "%s gathered %s", b->name[r],
+				       "bytes of the wrong length");
+		}
+	json_decref(got);
+	return 0;
 }
 
 void boot_report_error(struct boot *b, const char *msg)
 {
-	int64_t deadline = boot_deadline_in(1000);
-	size_t n = strlen(msg);
-
-	if (n > 200)
-		n = 200;
 	if (b->relay >= 0) {
-		boot_relay_call(b, "error", msg, n, NULL, 0, NULL);
+		boot_relay_call(b, "error", msg, strlen(msg) < 200 ? strlen(msg) : 200, NULL, 0, NULL);
 		return;
 	}
-	for (int r = 0; r < b->world; r++)
-		if (r != b->rank && b->ctrl[r] >= 0)
-			boot_send_msg(b->ctrl[r], MSG_ERROR, b->rank, msg, n, deadline, NULL);
+	if (!b->rdv)
+		return;
+	/* rank 0 tells every worker; a worker tells rank 0, which tells the others */
+	rdv_abort(b->rdv, "bench", msg, b->rank);
+	b->gave_up = 1;
 }
 
 /* ---- the ring's data sockets ---- */
@@ -529,36 +547,41 @@ int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct
 {
 	int next = (b->rank + 1) % b->world, prev = (b->rank + b->world - 1) % b->world;
 	int64_t deadline = boot_deadline_in(b->timeout_ms);
-	unsigned char p[12];
+	struct net_connect_opts co = { .flags = NET_FULL_MSS };
+	unsigned char p[RING_HELLO];
 	int got = 0;
 
 	for (int s = 0; s < nstripes; s++)
 		send_fds[s] = recv_fds[s] = -1;
 	if (b->world == 1)
 		return 0;
-	boot_put64(p, b->nonce);
+	put32(p, RING_MAGIC);
+	put32(p + 4, (uint32_t)b->rank);
+	put32(p + 12, (uint32_t)(b->nonce >> 32));
+	put32(p + 16, (uint32_t)b->nonce);
+	/* every listener exists before the table went out: one attempt each */
 	for (int s = 0; s < nstripes; s++) {
-		send_fds[s] = boot_connect_retry(b->addr[next], b->port[next], deadline, e);
+		send_fds[s] = net_connect(b->addr[next], b->port[next], &co, deadline, NULL, e);
 		if (send_fds[s] < 0)
 			goto fail_next;
-		boot_put32(p + 8, (uint32_t)s);
-		if (boot_send_msg(send_fds[s], MSG_DATA, b->rank, p, sizeof(p), deadline, e) < 0)
+		put32(p + 8, (uint32_t)s);
+		if (net_write_full(send_fds[s], p, sizeof(p), deadline, e) < 0)
 			goto fail_next;
 	}
 	while (got < nstripes) {
 		struct err e2 = ERR_INIT;
-		struct hdr h;
-		int fd = boot_accept_until(b->lfd, deadline, &e2);
+		unsigned char h[RING_HELLO];
+		int fd = net_accept(b->lfd, deadline, NULL, 0, &e2);
 		uint32_t s;
 
 		if (fd < 0) {
 			err_set(e, e2.code, "%s never connected its ring sockets (%s)",
-			        b->name[prev], e2.msg);
+			        b->name[prev], e2.code == ERR_TIMEOUT ? "timed out" : e2.msg);
 			goto fail;
 		}
-		if (boot_recv_msg(fd, &h, p, sizeof(p), time_now_ms() + 3000, &e2) < 0 ||
-		    h.type != MSG_DATA || h.len != sizeof(p) || boot_get64(p) != b->nonce ||
-		    (int)h.rank != prev || (s = boot_get32(p + 8)) >= (uint32_t)nstripes ||
+		if (net_read_full(fd, h, sizeof(h), time_now_ms() + 3000, &e2) < 0 ||
+		    get32(h) != RING_MAGIC || get32(h + 4) != (uint32_t)prev ||
+		    memcmp(h + 12, p + 12, 8) || (s = get32(h + 8)) >= (uint32_t)nstripes ||
 		    recv_fds[s] >= 0) {
 			close(fd); /* a stray or stale connection; the real one may still come */
 			continue;
@@ -582,35 +605,18 @@ fail:
 
 size_t boot_watch_fds(const struct boot *b, int *fds, int *ranks, size_t max)
 {
-	size_t n = 0;
+	int fd = b->rdv ? rdv_fail_fd(b->rdv) : -1;
 
-	for (int r = 0; r < b->world && n < max; r++)
-		if (r != b->rank && b->ctrl[r] >= 0) {
-			fds[n] = b->ctrl[r];
-			ranks[n++] = r;
-		}
-	return n;
+	if (fd < 0 || !max)
+		return 0;
+	fds[0] = fd;
+	ranks[0] = -1;
+	return 1;
 }
 
 int boot_watch_event(struct boot *b, int fd, int rank, struct err *e)
 {
-	unsigned char raw[BOOT_HDR];
-	ssize_t n = recv(fd, raw, sizeof(raw), MSG_PEEK | MSG_DONTWAIT);
-	struct hdr h;
-
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-		return err_set(e, ERR_PEER,
-		               "%s is gone: its control connection closed "
-		               "mid-collective",
-		               boot_peer_name(b, rank)),
-		       1;
-	if (n < (ssize_t)sizeof(raw))
-		return 0;
-	if (boot_decode_hdr(raw, &h, e) < 0)
-		return err_prefix(e, "%s", boot_peer_name(b, rank)), 1;
-	if (h.type == MSG_ERROR) {
-		boot_recv_msg(fd, &h, NULL, 0, boot_deadline_in(1000), e);
-		return err_prefix(e, "%s", boot_peer_name(b, rank)), 2;
-	}
-	return 0;
+	(void)fd;
+	(void)rank;
+	return b->rdv && rdv_failed(b->rdv, e) ? 1 : 0;
 }

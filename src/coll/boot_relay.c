@@ -1,10 +1,9 @@
 /*
  * The bootstrap for a forked child (the NCCL backend's): the child never touches the network.
  * It asks its parent over a socketpair, in net/frame frames, for each barrier, sum, broadcast
- * and gather; the parent, which holds the control connections (and, once bench rides on rdv/,
- * the rendezvous whose I/O thread a fork would not carry), runs the collective and answers with
- * its outcome. A peer that dies is thus named by the parent, in the words it always used, and
- * the child's copy of a control socket can no longer hide its parent's death from the others.
+ * and gather; the parent, which holds the rendezvous (whose I/O thread a fork would not carry),
+ * runs the collective and answers with its outcome. A peer that dies is thus named by the
+ * parent, and the child's copy of a control socket cannot hide its parent's death from the others.
  *
  * One request at a time, the child waiting for each answer: {"op", "data"} with the bytes in
  * hex, answered by {"ok": true, "data"} or {"ok": false, "code", "msg"}. "error" is not answered.
@@ -24,53 +23,12 @@
 /* Gathers of world * nlocal device records are the largest; a frame of this fits 4096 ranks. */
 #define RELAY_CAP ((size_t)64 << 20)
 
-static json_t *hex_of(const void *p, size_t len)
-{
-	static const char d[] = "0123456789abcdef";
-	const unsigned char *b = p;
-	char *s = xmalloc(2 * len + 1);
-	json_t *j;
-
-	for (size_t i = 0; i < len; i++) {
-		s[2 * i] = d[b[i] >> 4];
-		s[2 * i + 1] = d[b[i] & 15];
-	}
-	s[2 * len] = '\0';
-	j = json_string(s);
-	free(s);
-	return j;
-}
-
-static int nib(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Exactly `len` bytes from a hex string, or -1. */
-static int unhex(const json_t *j, void *out, size_t len)
-{
-	const char *s = json_string_value(j);
-	unsigned char *o = out;
-
-	if (!s || strlen(s) != 2 * len)
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		int h = nib(s[2 * i]), l = nib(s[2 * i + 1]);
-		if (h < 0 || l < 0)
-			return -1;
-		o[i] = (unsigned char)(h << 4 | l);
-	}
-	return 0;
-}
-
 void boot_become_child(struct boot *b, int relay_fd)
 {
-	/* plain close, no shutdown: the parent goes on using the very same connections */
-	for (int i = 0; i < b->world; i++)
-		if (b->ctrl[i] >= 0) {
-			close(b->ctrl[i]);
-			b->ctrl[i] = -1;
-		}
+	/* plain close, no goodbye: the parent goes on using the very same connections */
+	if (b->rdv)
+		rdv_close_inherited(b->rdv);
+	b->rdv = NULL; /* the parent's: never freed here (its I/O thread is not in this process) */
 	if (b->lfd >= 0)
 		close(b->lfd);
 	b->lfd = -1;
@@ -86,7 +44,7 @@ int boot_relay_call(struct boot *b, const char *op, const void *out, size_t olen
 	int rc = -1;
 
 	json_object_set_new(req, "op", json_string(op));
-	json_object_set_new(req, "data", hex_of(out, olen));
+	json_object_set_new(req, "data", boot_hex(out, olen));
 	if (frame_write(b->relay, req, RELAY_CAP, deadline, e) != FRAME_OK) {
 		json_decref(req);
 		return err_prefix(e, "the bench parent");
@@ -97,7 +55,7 @@ int boot_relay_call(struct boot *b, const char *op, const void *out, size_t olen
 	if (frame_read(b->relay, RELAY_CAP, deadline, &ans, e) != FRAME_OK)
 		return err_prefix(e, "the bench parent");
 	if (json_is_true(json_object_get(ans, "ok"))) {
-		if (unhex(json_object_get(ans, "data"), in, ilen) == 0)
+		if (boot_unhex(json_object_get(ans, "data"), in, ilen) == 0)
 			rc = 0;
 		else
 			err_set(e, ERR_INTERNAL, "the bench parent answered %s with %s", op,
@@ -136,7 +94,7 @@ int boot_relay_serve(struct boot *b, int fd, struct err *e)
 	}
 	len = strlen(hex) / 2;
 	buf = xmalloc(len ? len : 1);
-	unhex(json_object_get(req, "data"), buf, len);
+	boot_unhex(json_object_get(req, "data"), buf, len);
 	olen = len;
 	if (!strcmp(op, "error")) {
 		char msg[256];
@@ -172,7 +130,7 @@ int boot_relay_serve(struct boot *b, int fd, struct err *e)
 	ans = json_object();
 	json_object_set_new(ans, "ok", json_boolean(rc == 0));
 	if (rc == 0) {
-		json_object_set_new(ans, "data", hex_of(all ? all : buf, olen));
+		json_object_set_new(ans, "data", boot_hex(all ? all : buf, olen));
 	} else {
 		json_object_set_new(ans, "code", json_integer(ce.code));
 		json_object_set_new(ans, "msg", json_string(ce.msg));

@@ -610,7 +610,8 @@ static int read_msg(int fd, struct pmsg *m, int64_t deadline)
 int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, struct boot *b,
                     const struct nccl_sink *sink, struct err *e)
 {
-	int fds[2], sp[2], status = 0, got_error = 0;
+	int fds[2], sp[2], status = 0, got_error = 0, wfd = -1, wrank = -1;
+	size_t nw;
 	int64_t heard;
 	struct pmsg *m;
 	pid_t pid;
@@ -648,14 +649,23 @@ int coll_nccl_bench(const struct nccl_opts *o, const struct sweep_opts *so, stru
 	close(sp[1]);
 	m = xcalloc(1, sizeof(*m));
 	heard = time_now_ms();
+	/* a peer named dead or giving up by the rendezvous ends this rank's run at once: the child
+	 * would only wait in NCCL for a peer that will never come */
+	nw = boot_watch_fds(b, &wfd, &wrank, 1);
 	for (;;) {
-		struct pollfd pf[2] = {{.fd = fds[0], .events = POLLIN},
-				       {.fd = sp[0], .events = POLLIN}};
+		struct pollfd pf[3] = {{.fd = fds[0], .events = POLLIN},
+				       {.fd = sp[0], .events = POLLIN},
+				       {.fd = nw ? wfd : -1, .events = POLLIN}};
 		int rc;
 		if (sp[0] >= 0 && time_now_ms() - heard < silence_ms) {
 			/* a relay request and the child's reports may come in any order */
-			if (poll(pf, 2, 1000) <= 0)
+			if (poll(pf, 3, 1000) <= 0)
 				continue;
+			if (pf[2].revents && boot_watch_event(b, wfd, wrank, e) > 0) {
+				kill(pid, SIGKILL);
+				got_error = 1;
+				break;
+			}
 			heard = time_now_ms();
 			if (pf[1].revents) {
 				struct err e2 = ERR_INIT;

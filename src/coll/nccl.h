@@ -1,7 +1,7 @@
 /*
  * bench --backend nccl: real NCCL and the CUDA driver, both dlopen'ed in a child process so a
- * crash or a hang inside them never takes the tool down. The child inherits the bootstrap's
- * control connections, passes the ncclUniqueId through them, initialises its communicators
+ * crash or a hang inside them never takes the tool down. The child asks its parent, which holds
+ * the bootstrap, to pass the ncclUniqueId and every barrier; it initialises its communicators
  * non-blocking (ncclCommInitRankConfig, blocking = 0) and aborts them at the timeout; it runs
  * the nccl-tests sweep on -g GPUs (one rank each, grouped) and sends rows back over a pipe.
  */

@@ -355,8 +355,8 @@ static ssize_t stripe_step(struct loop *l, int k, struct err *e)
 }
 
 /*
- * After a failure: give the control connections a moment to say who really died (the
- * neighbour that closed may only be passing on another rank's death).
+ * After a failure: give the rendezvous a moment to say who really died (the neighbour that
+ * closed may only be passing on another rank's death).
  */
 static void name_culprit(struct loop *l, struct err *e)
 {
@@ -590,7 +590,7 @@ static int run_threaded(struct ring *r, const struct sched *s, const struct coll
 					from_watch = 1;
 					loop_fail(&l, &e2);
 				}
-				/* else: it sent its next message early; stop watching it */
+				/* else: not failed after all; stop watching */
 			}
 			nw = kept;
 		}
@@ -602,7 +602,7 @@ static int run_threaded(struct ring *r, const struct sched *s, const struct coll
 	}
 	if (l.failed) {
 		/*
-		 * What the control connections said beats a stripe's closed socket: a neighbour that
+		 * What the rendezvous said beats a stripe's closed socket: a neighbour that
 		 * closed its ring connection may only be passing on another rank's death, and the
 		 * stripe and the watch race for who fails first.
 		 */
@@ -669,9 +669,9 @@ static int run_loop(struct ring *r, const struct sched *s, const struct coll_cal
 				continue;
 			if (boot_watch_event(r->b, wfd[w], wrank[w], e) > 0) {
 				loop_release(&l);
-				return -1; /* the control connection already said who and why */
+				return -1; /* the rendezvous already said who and why */
 			}
-			wfd[w] = -1; /* it only sent its next message early: stop watching it */
+			wfd[w] = -1; /* not failed after all: stop watching */
 		}
 		size_t kept = 0;
 		for (size_t i = 0; i < nw; i++)

@@ -20,7 +20,8 @@ typedef void (*extract_fn)(struct lctx *c, const char *p, const char *a);
 
 /* ---- job-wide records ----------------------------------------------------------------------- */
 
-static void add_iface(struct scan *x, const char *ifname, const char *addr, int prefix)
+static void add_iface(struct scan *x, const char *ifname, const char *addr, int prefix,
+		      uint64_t line)
 {
 	struct run_obs *o = &x->obs;
 	struct iface_obs *f;
@@ -40,6 +41,7 @@ static void add_iface(struct scan *x, const char *ifname, const char *addr, int 
 	snprintf(f->addr, sizeof(f->addr), "%s", addr);
 	f->prefix = prefix;
 	f->file = x->cur;
+	f->line = line;
 }
 
 /* A MASTER_ADDR candidate; a more reliable source (higher prio) wins. */
@@ -87,20 +89,30 @@ static const char *assigned(const char *p, const char *end)
 	return p < end ? p : NULL;
 }
 
-static void set_env(struct scan *x, const char *name, const char *p, const char *end, struct loc l)
+/*
+ * The first echo of a name wins, but NCCL's own ("set by environment to") replaces what a shell
+ * or launcher line said: it is what the process really read.
+ */
+static void set_env(struct scan *x, const char *name, const char *p, const char *end, struct loc l,
+		    char src)
 {
 	struct run_obs *o = &x->obs;
-	struct env_obs *ev;
+	struct env_obs *ev = NULL;
 	size_t n;
 
 	for (int i = 0; i < o->nenv; i++)
-		if (!strcmp(o->env[i].name, name))
-			return;	/* the first echo wins */
-	if (o->nenv >= OBS_MAX_ENV)
+		if (!strcmp(o->env[i].name, name)) {
+			if (o->env[i].src != 'S' || src != 'N')
+				return;
+			ev = &o->env[i];
+		}
+	if (!ev && o->nenv >= OBS_MAX_ENV)
 		return;
-	ev = &o->env[o->nenv++];
+	if (!ev)
+		ev = &o->env[o->nenv++];
+	ev->src = src;
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
-	xt_take(p, end, " \t", ev->value, sizeof(ev->value));
+	xt_take(p, end, " \t\"'", ev->value, sizeof(ev->value));
 	n = strlen(ev->value);
 	if (n && ev->value[n - 1] == '.')
 		ev->value[n - 1] = '\0';
@@ -140,7 +152,7 @@ static void ex_bootstrap(struct lctx *c, const char *p, const char *a)
 	if (p < end && *p == ':') {
 		xt_take(p + 1, end, "< ", s->boot_addr, sizeof(s->boot_addr));
 		s->boot_loc = c->loc;
-		add_iface(c->x, s->boot_if, s->boot_addr, -1);
+		add_iface(c->x, s->boot_if, s->boot_addr, -1, 0);
 	}
 }
 
@@ -175,7 +187,7 @@ static void ex_net_socket(struct lctx *c, const char *p, const char *a)
 			break;
 		p++;
 		p += xt_take(p, end, "< ", si->addr, sizeof(si->addr));
-		add_iface(c->x, si->ifname, si->addr, -1);
+		add_iface(c->x, si->ifname, si->addr, -1, 0);
 		s->nsock++;
 	}
 }
@@ -412,13 +424,47 @@ static void ex_env(struct lctx *c, const char *p, const char *a)
 		return;
 	memcpy(name, n0, (size_t)(a - n0));
 	name[a - n0] = '\0';
-	set_env(c->x, name, p, END(c), c->loc);
+	set_env(c->x, name, p, END(c), c->loc, 'N');
 }
 
 static void ex_env_ifname(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
-	set_env(c->x, "NCCL_SOCKET_IFNAME", p, END(c), c->loc);
+	set_env(c->x, "NCCL_SOCKET_IFNAME", p, END(c), c->loc, 'N');
+}
+
+/*
+ * A setting written as an assignment: "export NCCL_IB_HCA=mlx5", mpirun's "-x NCCL_PROTO=LL128",
+ * a line of /etc/nccl.conf, "NCCL_SOCKET_IFNAME==eth0" (the value keeps its own '=' or '^').
+ * A sentence's "it works with NCCL_P2P_DISABLE=1" counts too (the reporter ran with it); an
+ * NCCL echo of the same name replaces it.
+ */
+static void env_assign_at(struct lctx *c, const char *a)
+{
+	const char *b = BODY(c), *end = END(c), *q = a + 5;
+	char name[48];
+
+	if (a > b && (isalnum((unsigned char)a[-1]) || a[-1] == '_' || a[-1] == '$' || a[-1] == '{'))
+		return;	/* TORCH_NCCL_..., $NCCL_X, ${NCCL_X} */
+	while (q < end && (isupper((unsigned char)*q) || xt_digit(*q) || *q == '_'))
+		q++;
+	if (q >= end - 1 || *q != '=' || (size_t)(q - a) >= sizeof(name) || q == a + 5)
+		return;
+	memcpy(name, a, (size_t)(q - a));
+	name[q - a] = '\0';
+	q++;
+	while (q < end && (*q == '"' || *q == '\''))
+		q++;
+	if (q >= end || *q == ' ' || *q == '$' || *q == '<')
+		return;	/* empty, or a placeholder */
+	set_env(c->x, name, q, end, c->loc, 'S');
+}
+
+/* the matcher reports an anchor once per line: a launch line sets several */
+static void ex_env_assign(struct lctx *c, const char *p, const char *a)
+{
+	for (; a; a = xt_find(p, END(c), "NCCL_"), p = a ? a + 5 : p)
+		env_assign_at(c, a);
 }
 
 /* ---- interface listings: ifconfig, ip addr, ip -o addr ----------------------------------------- */
@@ -514,7 +560,7 @@ static void ex_inet(struct lctx *c, const char *p, const char *a)
 	if ((sc = xt_find(p, end, "scope global ")))
 		xt_take(sc + 13, end, " \t\\", ifname, sizeof(ifname));
 	if (ifname[0] && addr[0] && (xt_digit(addr[0]) || strchr(addr, ':')))
-		add_iface(c->x, ifname, addr, prefix);
+		add_iface(c->x, ifname, addr, prefix, c->loc.line);
 }
 
 size_t extract_inet_at(const char *b, size_t len)
@@ -545,6 +591,65 @@ size_t extract_inet_at(const char *b, size_t len)
 	return i + 5 <= len && !memcmp(b + i, "inet ", 5) ? i + 5 : 0;
 }
 
+/*
+ * `ip -br addr` and hand-written tables: "eno1   UP   192.168.3.10/20 fe80::1/64", also with a
+ * redacted host part ("192.168.3.x/20"). Only lines that start with a name and then, after an
+ * optional state word, an IPv4 address with its prefix.
+ */
+/* The bytes of an interface name: letters, digits, '.', '_', '@', '-'. */
+static const unsigned char ifname_ch[256] = {
+	['-'] = 1, ['.'] = 1, ['@'] = 1, ['_'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
+
+void extract_brief(struct lctx *c)
+{
+	const char *b = BODY(c), *end = END(c), *q = b, *n0, *n1, *a0;
+	char ifname[32], addr[64];
+	int dots = 0;
+
+	while (q < end && q - b < 8 && *q == ' ')
+		q++;
+	n0 = q;
+	if (q >= end || (unsigned)((*q | 32) - 'a') > 25)
+		return;
+	/* called on most lines that are not NCCL's: one table load per byte */
+	while (q < end && q - n0 < 31 && ifname_ch[(unsigned char)*q])
+		q++;
+	n1 = q;
+	if (q >= end || *q != ' ' || n1 - n0 < 2)
+		return;
+	while (q < end && *q == ' ')
+		q++;
+	if (q < end && isupper((unsigned char)*q)) {	/* UP, DOWN, UNKNOWN */
+		while (q < end && isupper((unsigned char)*q))
+			q++;
+		while (q < end && *q == ' ')
+			q++;
+	}
+	a0 = q;
+	if (q >= end || !xt_digit(*q))
+		return;
+	while (q < end && q - a0 < 20 && (xt_digit(*q) || *q == '.' || *q == 'x' || *q == '*'))
+		dots += *q++ == '.';
+	if (dots != 3 || q >= end - 1 || *q != '/' || !xt_digit(q[1]))
+		return;
+	snprintf(ifname, sizeof(ifname), "%.*s", (int)(n1 - n0), n0);
+	if (!strcmp(ifname, "inet"))
+		return;
+	snprintf(addr, sizeof(addr), "%.*s", (int)(q - a0), a0);
+	add_iface(c->x, ifname, addr, atoi(q + 1), c->loc.line);
+}
+
 int extract_sock_cont(struct lctx *c)
 {
 	const char *p = BODY(c), *end = END(c), *rb;
@@ -561,7 +666,7 @@ int extract_sock_cont(struct lctx *c)
 	if (p >= end || *p != ':')
 		return 0;
 	xt_take(p + 1, end, "< ", si->addr, sizeof(si->addr));
-	add_iface(c->x, si->ifname, si->addr, -1);
+	add_iface(c->x, si->ifname, si->addr, -1, 0);
 	s->nsock++;
 	return 1;
 }
@@ -604,6 +709,18 @@ static void ex_nt_header(struct lctx *c, const char *p, const char *a)
 	(void)a;
 	if (!c->x->obs.nt_header_loc.line)
 		c->x->obs.nt_header_loc = c->loc;
+}
+
+/* nccl-tests' footer "Out of bounds values : 2 FAILED" (0 OK): elements that were wrong */
+static void ex_nt_oob(struct lctx *c, const char *p, const char *a)
+{
+	long n = xt_num_after(p, END(c), ":");
+
+	(void)a;
+	if (n > 0 && xt_find(p, END(c), "FAILED") && !c->x->obs.nt_oob_loc.line) {
+		c->x->obs.nt_oob = n;
+		c->x->obs.nt_oob_loc = c->loc;
+	}
 }
 
 static void ex_nt_done(struct lctx *c, const char *p, const char *a)
@@ -663,6 +780,50 @@ static void ex_mpirun(struct lctx *c, const char *p, const char *a)
 	}
 	if (perf && (q = xt_find(perf, end, " -g ")))
 		nt_gpus(c, number_at(q + 4, end));
+}
+
+/* The value of a command-line flag "--name=v" or "--name v" in [p, end), or "" (both spellings
+ * of a torchrun flag: "-" and "_"). */
+static void flag_value(const char *p, const char *end, const char *name, char *out, size_t cap)
+{
+	char alt[40];
+	const char *q = NULL;
+	size_t n = strlen(name);
+
+	snprintf(alt, sizeof(alt), "%s", name);
+	for (char *u = alt + 2; *u; u++)
+		*u = *u == '-' ? '_' : *u;
+	out[0] = '\0';
+	for (const char *w = p; w < end && !q; w++) {
+		if (w[0] != '-' || w[1] != '-' || (size_t)(end - w) <= n + 1 || (w > p && w[-1] != ' '))
+			continue;
+		if ((!memcmp(w, name, n) || !memcmp(w, alt, n)) && (w[n] == '=' || w[n] == ' '))
+			q = w + n + 1;
+	}
+	if (q)
+		xt_take(q, end, " \t\"'", out, cap);
+}
+
+/* "torchrun --nnodes=2 --node-rank=0 --rdzv-backend=c10d --rdzv-endpoint=host:29400 ..." */
+static void ex_torchrun(struct lctx *c, const char *p, const char *a)
+{
+	struct torchrun_obs *t = &c->x->obs.tr;
+	const char *end = END(c);
+	char rank[16];
+
+	(void)a;
+	flag_value(p, end, "--node-rank", rank, sizeof(rank));
+	if (rank[0]) {
+		t->same_rank |= t->node_ranks && !strcmp(rank, t->node_rank);
+		t->node_ranks++;
+	}
+	if (t->lines++)
+		return;
+	t->loc = c->loc;
+	snprintf(t->node_rank, sizeof(t->node_rank), "%s", rank);
+	flag_value(p, end, "--nnodes", t->nnodes, sizeof(t->nnodes));
+	flag_value(p, end, "--rdzv-backend", t->backend, sizeof(t->backend));
+	flag_value(p, end, "--rdzv-endpoint", t->endpoint, sizeof(t->endpoint));
 }
 
 static void ex_ras(struct lctx *c, const char *p, const char *a)
@@ -785,6 +946,30 @@ static void ex_hang(struct lctx *c, const char *p, const char *a)
 	ex_prose_loc(c, &c->x->obs.hang_loc);
 }
 
+static void ex_arm(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.arm_loc.line)
+		c->x->obs.arm_loc = c->loc;
+}
+
+static void ex_veth(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.veth_loc);
+}
+
+static void ex_hca_fail(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+
+	(void)a;
+	if (!o->hca_fail_loc.line && xt_take(p, END(c), " \t,.:", o->hca_fail, sizeof(o->hca_fail)))
+		o->hca_fail_loc = c->loc;
+}
+
 static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
@@ -861,9 +1046,12 @@ static const struct extractor {
 	{ .anchor = " Pid ", .fn = ex_nt_device },
 	{ .anchor = "(elements)", .fn = ex_nt_header },
 	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
+	{ .anchor = "Out of bounds values", .fn = ex_nt_oob },
 	{ .anchor = "nGpus ", .fn = ex_nt_ngpus },
 	{ .anchor = "nvidia-nccl-cu", .fn = ex_pip_pin },
 	{ .anchor = "mpirun ", .fn = ex_mpirun },
+	{ .anchor = "torchrun ", .fn = ex_torchrun },
+	{ .anchor = "torch.distributed.run ", .fn = ex_torchrun },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
 	{ .anchor = "CPU Affinity", .fn = ex_topo_header },
 	{ .anchor = " X ", .fn = ex_topo_row },
@@ -873,6 +1061,15 @@ static const struct extractor {
 	{ .anchor = "Hang", .fn = ex_hang },
 	{ .anchor = "deadlock", .fn = ex_hang },
 	{ .anchor = "freez", .fn = ex_hang },
+	{ .anchor = " stuck", .fn = ex_hang },
+	{ .anchor = " wedge", .fn = ex_hang },
+	{ .anchor = "veth", .fn = ex_veth },
+	{ .anchor = "Unable to open device ", .fn = ex_hca_fail },
+	{ .anchor = "aarch64", .fn = ex_arm },
+	{ .anchor = "arm64", .fn = ex_arm },
+	{ .anchor = "GH200", .fn = ex_arm },
+	{ .anchor = "GB200", .fn = ex_arm },
+	{ .anchor = "GB300", .fn = ex_arm },
 	{ .anchor = "NCCL_P2P_DISABLE=", .fn = ex_p2p_off },
 	{ .anchor = "CANNOT Access Peer", .fn = ex_peer_cannot },
 	{ .anchor = "ACSCtl", .fn = ex_acs },
@@ -887,6 +1084,7 @@ static const struct extractor {
 	{ .anchor = "trying to connect to (", .fn = ex_c10d_target },
 	{ .anchor = "by environment to ", .fn = ex_env },
 	{ .anchor = "NCCL_SOCKET_IFNAME set to ", .fn = ex_env_ifname },
+	{ .anchor = "NCCL_", .fn = ex_env_assign },
 	{ .anchor = "flags=", .fn = ex_ifconfig_flags },
 	{ .anchor = "<BROADCAST", .fn = ex_iplink },
 	{ .anchor = "<LOOPBACK", .fn = ex_iplink },

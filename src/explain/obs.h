@@ -109,12 +109,14 @@ struct iface_obs {
 	char addr[64];
 	int prefix;		/* -1 unknown */
 	uint32_t file;
+	uint64_t line;		/* where a listing (ip addr, ifconfig) showed it; 0 NCCL's lines */
 };
 
 struct env_obs {
 	char name[48];
 	char value[96];
 	struct loc loc;
+	char src;		/* 'N' NCCL's own echo; 'S' a shell, launcher or nccl.conf assignment */
 };
 
 struct run_obs {
@@ -147,8 +149,17 @@ struct run_obs {
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
 	int nt_done_count;		/* "Avg bus bandwidth" summaries: one per independent run */
+	long nt_oob;			/* "Out of bounds values : N FAILED": results that were wrong */
+	struct loc nt_oob_loc;
 	int nt_gpus;			/* GPUs per process: nccl-tests' -g N or its "nGpus N" header */
 	struct loc nt_gpus_loc;
+	/* torchrun's (or torch.distributed.run's) command line, the first one seen: its flags as
+	 * written ("" absent); node ranks counts the lines that gave --node-rank */
+	struct torchrun_obs {
+		char nnodes[16], node_rank[16], backend[16], endpoint[64];
+		int lines, node_ranks, same_rank;	/* same_rank: two lines gave one --node-rank */
+		struct loc loc;
+	} tr;
 	int launch_np;			/* mpirun -np/-n N */
 	struct loc launch_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
@@ -186,6 +197,10 @@ struct run_obs {
 	struct loc via_gdr_loc, via_nogdr_loc;
 	/* prose around a pasted log: the reporter's own words and test output */
 	struct loc hang_loc;		/* "hangs", "deadlock", "freezes" outside NCCL's lines */
+	struct loc arm_loc;		/* an aarch64 host named: aarch64, arm64, GH200, GB200 */
+	struct loc veth_loc;		/* a container's veth interface named outside NCCL's lines */
+	char hca_fail[32];		/* "NET/IB : Unable to open device erdma_1": an HCA a rank lacks */
+	struct loc hca_fail_loc;
 	struct loc p2p_off_loc;		/* "NCCL_P2P_DISABLE=1" named (the reporter's workaround) */
 	struct loc peer_cannot_loc;	/* p2pBandwidthLatencyTest: "CANNOT Access Peer" */
 	struct loc acs_loc;		/* an ACSCtl line or the lspci command that prints it */

@@ -472,6 +472,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 
 	sig_findings(&r);
 	rule_ifname_nomatch(&r);
+	rule_ifname_excludes(&r);
 	rule_wrong_interface(&r);
 	rule_socket_bridges(&r);
 	for (size_t i = r.first; i < fs->n; i++) {
@@ -497,6 +498,11 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_lightning(&r, have_errors);
 	rule_watchdog_desync(&r);
 	rule_missing_ranks(&r);
+	rule_torchrun_rdzv(&r);
+	rule_forced_protocol(&r);
+	rule_virtual_iface(&r);
+	rule_subnet_overlap(&r);
+	rule_net_mismatch_ignored(&r);
 	rule_p2p_topology(&r);
 	rule_log_hints(&r);
 	rank_findings(&r);

@@ -87,6 +87,7 @@ int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *add
 
 void rule_wrong_interface(struct rs *r);
 void rule_ifname_nomatch(struct rs *r);
+void rule_ifname_excludes(struct rs *r);
 void rule_version_mismatch(struct rs *r);
 void rule_missing_ranks(struct rs *r);
 void rule_init_progress(struct rs *r, int net_diag);
@@ -102,6 +103,11 @@ void rule_p2p_topology(struct rs *r);
 void rule_nccl_tests_launch(struct rs *r);
 void rule_gdr_partial(struct rs *r);
 void rule_common_peer(struct rs *r);
+void rule_torchrun_rdzv(struct rs *r);
+void rule_forced_protocol(struct rs *r);
+void rule_virtual_iface(struct rs *r);
+void rule_subnet_overlap(struct rs *r);
+void rule_net_mismatch_ignored(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

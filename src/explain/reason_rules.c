@@ -109,6 +109,46 @@ void rule_wrong_interface(struct rs *r)
 	free(flag);
 }
 
+/*
+ * NCCL's reading of NCCL_SOCKET_IFNAME (misc/utils.cc, matchIfList): a leading '^' excludes what
+ * the list matches, then a leading '=' makes every entry an exact name, otherwise an entry is a
+ * prefix; entries are comma-separated and may carry ":port". 1 when the list names `ifname`.
+ */
+static int ifname_listed(const char *filter, const char *ifname, int *exclude)
+{
+	int exact;
+
+	*exclude = *filter == '^';
+	filter += *exclude;
+	exact = *filter == '=';
+	filter += exact;
+	while (*filter) {
+		size_t n = strcspn(filter, ",:");
+		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, filter, n))
+			return 1;
+		filter += n;
+		filter += strcspn(filter, ",");
+		filter += *filter == ',';
+	}
+	return 0;
+}
+
+/* The one interface of the log that another node could reach (not lo, a bridge or link-local). */
+static const char *only_routable_iface(const struct run_obs *x)
+{
+	const char *pick = NULL;
+
+	for (int i = 0; i < x->nifs; i++) {
+		enum aclass c = aclass_of(x->ifs[i].ifname, x->ifs[i].addr);
+		if (c != A_PRIVATE && c != A_PUBLIC)
+			continue;
+		if (pick && strcmp(pick, x->ifs[i].ifname))
+			return NULL;
+		pick = x->ifs[i].ifname;
+	}
+	return pick;
+}
+
 void rule_ifname_nomatch(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -118,6 +158,8 @@ void rule_ifname_nomatch(struct rs *r)
 	size_t parts[OBS_SIG_STREAMS], np;
 	struct finding *d;
 	struct strbuf seen = STRBUF_INIT;
+	const char *exact_named = NULL, *only = only_routable_iface(x);
+	int exclude;
 
 	if (!ev || !g)
 		return;
@@ -128,12 +170,28 @@ void rule_ifname_nomatch(struct rs *r)
 		if (!h->count)
 			return;
 	}
+	/* '=name' naming an interface the log shows, yet nothing matched: this NCCL took the '='
+	 * as part of the name (a doubled '=' from a defaults file, or a build without exact match) */
+	if (ev->value[0] == '=')
+		for (int i = 0; i < x->nifs && !exact_named; i++)
+			if (ifname_listed(ev->value, x->ifs[i].ifname, &exclude))
+				exact_named = x->ifs[i].ifname;
 	d = rs_add(r, "explain.net.ifname_nomatch", SEV_ERROR, CONF_HIGH, 200);
-	rs_title(d, "NCCL_SOCKET_IFNAME=%s matches no interface that is up", ev->value);
+	if (exact_named)
+		rs_title(d, "NCCL_SOCKET_IFNAME=%s matched no interface although %s exists: the '=' "
+			   "(exact match) was not honoured", ev->value, exact_named);
+	else
+		rs_title(d, "NCCL_SOCKET_IFNAME=%s matches no interface that is up", ev->value);
 	rs_sig_parts(r, h, parts, &np);
 	rs_parts(r, d, parts, np);
-	if (r->suggest_if[0] || x->master[0]) {
+	if (exact_named) {
+		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s   # without the '=': a prefix that every NCCL "
+			 "release matches", exact_named);
+	} else if (r->suggest_if[0] || x->master[0]) {
 		rs_fix_ifname(r, d);
+	} else if (only) {
+		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s   # the only interface this log shows that "
+			 "another node can reach; check it is the same network on every node", only);
 	} else {
 		rs_fix(d, "ip -o -4 addr show   # pick the interface with the address the other nodes reach");
 		rs_fix(d, "export NCCL_SOCKET_IFNAME=<that name>   # a prefix (eth) matches eth0, eth1...; '=eth1' matches exactly");
@@ -148,6 +206,46 @@ void rule_ifname_nomatch(struct rs *r)
 	for (int k = 0; k < h->nev; k++)
 		rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);
 	strbuf_release(&seen);
+}
+
+/*
+ * NCCL_SOCKET_IFNAME replaces NCCL's default filter ("^docker,lo"): an exclusion list that does
+ * not name lo leaves loopback eligible, and lo comes first in the kernel's interface list, so
+ * every rank bootstraps on 127.0.0.1 and a job across nodes hangs at init (NCCL's environment
+ * documentation: the default is "^docker,lo"). Said when the job spans nodes or hangs and no
+ * bootstrap line shows another interface chosen.
+ */
+void rule_ifname_excludes(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
+	int exclude, multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	struct finding *d;
+
+	if (!ev || ev->value[0] != '^' || ifname_listed(ev->value, "lo", &exclude))
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		multi |= m->nnodes > 1;
+		stuck |= m->init_start.line && !m->init_complete.line;
+		if (m->boot_loc.line && aclass_of(m->boot_if, m->boot_addr) != A_LOOPBACK)
+			chose_other = 1;
+	}
+	if (chose_other || !(multi || stuck || x->hang_loc.line || x->peer_lines))
+		return;
+	d = rs_add(r, "net.ifname.lo_eligible", SEV_ERROR, CONF_MEDIUM, 120);
+	rs_title(d, "NCCL_SOCKET_IFNAME=%s excludes some interfaces but not lo: NCCL can bootstrap "
+		   "on loopback, which other nodes cannot reach", ev->value);
+	rs_fix(d, "export NCCL_SOCKET_IFNAME=%s,lo   # keep loopback out, as NCCL's own default (^docker,lo) does",
+	       ev->value);
+	rs_fix(d, "unset NCCL_SOCKET_IFNAME   # or let NCCL's default filter apply, or name the one interface the nodes share");
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "Medium confidence: a value of NCCL_SOCKET_IFNAME replaces NCCL's default filter, "
+		 "which excludes docker* and lo; with '^' and no lo, loopback is eligible and comes first "
+		 "on Linux, so ranks advertise 127.0.0.1 and the job hangs at init. An NCCL_DEBUG=INFO "
+		 "'Bootstrap : Using lo' line confirms it.");
+	rs_at(r, d, ev->loc, "NCCL_SOCKET_IFNAME", ev->value);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
 }
 
 /*
@@ -605,44 +703,80 @@ static void fix_lines(struct finding *d, const char *fix)
 	}
 }
 
+/* The one NCCL wheel version pip pins show (two different ones decide nothing), or -1. */
+static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *loc)
+{
+	for (int i = 0; i < x->npins; i++)
+		if (!strncmp(x->pins[i].pkg, "nvidia-nccl", 11) && !x->pins[i].ver[1][0]) {
+			*ver = x->pins[i].ver[0];
+			*loc = x->pins[i].loc[0];
+			return nccl_version_num(*ver);
+		}
+	return -1;
+}
+
 void rule_known_bugs(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	size_t *parts = xmalloc(OBS_SIG_STREAMS * sizeof(*parts)), np;
-	const struct stream_obs *vm = NULL;
+	const char *vtext = NULL;
+	struct loc vloc = { 0, 0 };
+	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
 	int ver = -1;
 
 	for (size_t i = 0; i < r->np && ver < 0; i++)
-		if (r->p[i].m.nccl_version[0] && (ver = nccl_version_num(r->p[i].m.nccl_version)) >= 0)
-			vm = &r->p[i].m;
+		if (r->p[i].m.nccl_version[0] && (ver = nccl_version_num(r->p[i].m.nccl_version)) >= 0) {
+			vtext = r->p[i].m.nccl_version;
+			vloc = r->p[i].m.ver_loc;
+		}
+	if (ver < 0)
+		ver = pinned_nccl(x, &vtext, &vloc);
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
-		const struct sig_hit *h = sig_hit_of(r, kb->symptom);
+		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
+		int hang = wd || x->hang_loc.line;
+		enum confidence conf = ver >= 0 && !(kb->needs & KB_MEDIUM) ? CONF_HIGH : CONF_MEDIUM;
 		struct finding *d;
 
-		if (!h || ((kb->needs & KB_NEED_RAS) && !x->ras_loc.line))
+		if (kb->symptom ? !h : !hang)
+			continue;
+		if (((kb->needs & KB_NEED_RAS) && !x->ras_loc.line) ||
+		    ((kb->needs & KB_NEED_ARM) && !x->arm_loc.line) ||
+		    ((kb->needs & KB_NEED_HANG) && !hang))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
-		d = rs_add(r, kb->id, SEV_ERROR, ver >= 0 ? CONF_HIGH : CONF_MEDIUM, 150);
-		rs_sig_parts(r, h, parts, &np);
-		rs_parts(r, d, parts, np);
+		d = rs_add(r, kb->id, SEV_ERROR, conf, 150);
+		if (h) {
+			rs_sig_parts(r, h, parts, &np);
+			rs_parts(r, d, parts, np);
+		} else if (wd) {
+			rs_sig_parts(r, wd, parts, &np);
+			rs_parts(r, d, parts, np);
+		}
 		rs_title(d, "%s", kb->title);
 		fix_lines(d, kb->fix);
 		if (ver < 0)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
-		finding_why(d, "%s confidence: %s; %s%s%s", ver >= 0 ? "High" : "Medium", kb->cause,
+		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
 			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
-			 ver >= 0 ? vm->nccl_version : "",
-			 kb->fixed_in ? "" : " (no fixed release is known yet)");
+			 ver >= 0 ? vtext : "",
+			 kb->fixed_in ? "" : " (no fixed release is named by a release note yet)");
 		if (kb->fixed_in)
 			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
 		finding_evidence(d, "source: %s", kb->source);
-		rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
+		if (h)
+			rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
+		else if (wd)
+			rs_at(r, d, wd->ev[0], "torch.watchdog.timeout", wd->ev_text[0]);
+		else
+			rs_at(r, d, x->hang_loc, "hang", NULL);
 		if ((kb->needs & KB_NEED_RAS) && x->ras_loc.line)
 			rs_at(r, d, x->ras_loc, "NCCL RAS is running", NULL);
-		if (vm && ver >= 0)
-			rs_at(r, d, vm->ver_loc, "NCCL version", vm->nccl_version);
+		if (kb->needs & KB_NEED_ARM)
+			rs_at(r, d, x->arm_loc, "aarch64 host", NULL);
+		if (ver >= 0)
+			rs_at(r, d, vloc, "NCCL version", vtext);
 	}
 	free(parts);
 }
@@ -1042,4 +1176,279 @@ void rule_common_peer(struct rs *r)
 		 "shows as the one address everyone else fails to reach", (int)np > hosts ? (int)np : hosts,
 		 (unsigned long long)x->peer_lines, pe->addr);
 	rs_at(r, d, pe->loc, "first failure naming it", NULL);
+}
+
+/*
+ * torchrun's two ways to form a job mixed on one command line: --node-rank belongs to the static
+ * launch (--master-addr/--master-port, a distinct rank typed on every node), --rdzv-backend=c10d
+ * to the dynamic one, where the rendezvous at --rdzv-endpoint hands out node ranks and every node
+ * must name the same endpoint. A job across nodes started with both, or with an endpoint each
+ * node expands to itself ($(hostname), localhost), waits at startup for nodes that joined another
+ * rendezvous (torch.distributed.run's documentation; NVIDIA/nvidia-resiliency-ext#142, where
+ * dropping --node-rank ended the hang).
+ */
+void rule_torchrun_rdzv(struct rs *r)
+{
+	const struct torchrun_obs *t = &r->x->tr;
+	const char *colon = strchr(t->nnodes, ':');
+	int nn = atoi(colon ? colon + 1 : t->nnodes);
+	int dynamic = t->backend[0] && strcmp(t->backend, "static");
+	int self = !strncmp(t->endpoint, "$(hostname", 10) || !strncmp(t->endpoint, "`hostname", 9) ||
+		   !strncmp(t->endpoint, "localhost", 9) || !strncmp(t->endpoint, "127.", 4);
+	int hang = r->x->hang_loc.line != 0 || emitted(r, "explain.init.stuck");
+	enum confidence conf = hang || self ? CONF_MEDIUM : CONF_LOW;
+	struct finding *d;
+
+	if (!t->lines || nn < 2 || !dynamic || !(t->node_rank[0] || self))
+		return;
+	d = rs_add(r, "explain.launch.node_rank_c10d", SEV_ERROR, conf, conf == CONF_LOW ? -100 : 100);
+	if (t->node_rank[0])
+		rs_title(d, "torchrun mixes --node-rank=%s (the static launch) with --rdzv-backend=%s "
+			   "across %d nodes%s", t->node_rank, t->backend, nn,
+			   self ? ", and every node names itself as --rdzv-endpoint" : "");
+	else
+		rs_title(d, "torchrun's --rdzv-endpoint=%s is each node itself: the %d nodes of "
+			   "--rdzv-backend=%s never meet", t->endpoint, nn, t->backend);
+	rs_fix(d, "torchrun --nnodes=%s --rdzv-backend=%s --rdzv-endpoint=<node 0's address>:29400 "
+	       "--rdzv-id=<job id> ...   # the same line on every node, without --node-rank: the "
+	       "rendezvous assigns node ranks", t->nnodes, t->backend);
+	rs_fix(d, "torchrun --nnodes=%s --node-rank=<0..%d, one per node> --master-addr=<node 0's "
+	       "address> --master-port=29500 ...   # or the static launch, without --rdzv-*",
+	       t->nnodes, nn - 1);
+	finding_why(d, "%s confidence: --node-rank only places a node in the static launch; with a "
+		 "dynamic rendezvous (%s) every node must reach the same --rdzv-endpoint, where ranks are "
+		 "handed out as nodes arrive. Nodes that each wait at a different endpoint, or that were "
+		 "typed the same --node-rank, sit at startup with no error.%s",
+		 conf == CONF_MEDIUM ? "Medium" : "Low", t->backend,
+		 hang ? "" : " The log shows no hang: check the launch lines of every node.");
+	rs_at(r, d, t->loc, "torchrun", NULL);
+	rs_at(r, d, r->x->hang_loc, "hang", NULL);
+}
+
+/*
+ * nccl-tests checked its results and found wrong ones while NCCL_PROTO or NCCL_ALGO was forced.
+ * NCCL enables LL128 only where the path keeps 128-byte stores whole (NVLink, some PCIe
+ * platforms); forced elsewhere, over sockets or host memory, it can deliver corrupted data, and
+ * a forced algorithm is the other setting that takes NCCL off its own validated choices
+ * (NVIDIA/nccl#831, the maintainer: LL128 must not be forced; NCCL's environment documentation).
+ */
+void rule_forced_protocol(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *proto = obs_env(x, "NCCL_PROTO"), *algo = obs_env(x, "NCCL_ALGO");
+	const struct env_obs *ev = proto ? proto : algo;
+	int ll128 = proto && (strstr(proto->value, "LL128") || strstr(proto->value, "ll128"));
+	struct finding *d;
+
+	if (!x->nt_oob_loc.line || !ev)
+		return;
+	d = rs_add(r, proto ? "nccl.env.proto_forced" : "nccl.env.algo_forced", SEV_ERROR,
+		   ll128 ? CONF_HIGH : CONF_MEDIUM, 150);
+	rs_title(d, "nccl-tests returned wrong results (%ld out of bounds) with %s=%s forced",
+		 x->nt_oob, ev->name, ev->value);
+	rs_fix(d, "unset %s   # let NCCL pick per size and path; rerun the same test: the results "
+	       "must come back correct", ev->name);
+	finding_why(d, "%s confidence: %s. Wrong results with no error are what a forced setting "
+		 "NCCL would not have chosen for this path produces; the rerun without it decides.",
+		 ll128 ? "High" : "Medium",
+		 ll128 ? "NCCL turns LL128 on only where the hardware path keeps 128-byte stores whole "
+		 "(NVLink, some PCIe platforms); forced over sockets or host memory it can deliver "
+		 "corrupted data" : "a forced protocol or algorithm bypasses NCCL's own choice per "
+		 "size and topology");
+	rs_at(r, d, ev->loc, ev->name, ev->value);
+	rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
+}
+
+/* Interfaces that containers and their networks create on a host: never another node's route. */
+static int virtual_ifname(const char *n)
+{
+	static const char *const pre[] = { "veth", "br-", "virbr", "cni", "flannel", "cali", "vxlan",
+					   "weave", "kube-", "tunl", "lxc", "cilium" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(pre); i++)
+		if (!strncmp(n, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/*
+ * A hang at init on a host with container interfaces (a docker bridge network's veth* ports,
+ * br-*, CNI bridges) and NCCL_SOCKET_IFNAME unset: NCCL's default filter excludes only docker*
+ * and lo (2.28 adds virbr), so it can bootstrap or open socket connections on an interface the
+ * other nodes cannot reach. Not when NCCL shows it bootstrapped on a routable interface of its
+ * own, nor on one node.
+ */
+void rule_virtual_iface(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const char *named = NULL;
+	struct loc at = x->veth_loc;
+	int one_node = x->nt_hosts == 1, stuck = 0, good_boot = 0;
+	struct finding *d;
+
+	if (obs_env(x, "NCCL_SOCKET_IFNAME"))
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		one_node |= m->nnodes == 1;
+		stuck |= m->init_start.line && !m->init_complete.line;
+		if (m->boot_loc.line && !virtual_ifname(m->boot_if)) {
+			enum aclass c = aclass_of(m->boot_if, m->boot_addr);
+			good_boot |= c == A_PRIVATE || c == A_PUBLIC;
+		}
+		if (m->boot_loc.line && virtual_ifname(m->boot_if) && !named) {
+			named = m->boot_if;
+			at = m->boot_loc;
+		}
+		for (int k = 0; k < m->nsock && !named; k++)
+			if (virtual_ifname(m->sock[k].ifname)) {
+				named = m->sock[k].ifname;
+				at = m->sock_loc;
+			}
+	}
+	if (one_node || good_boot || !(stuck || x->hang_loc.line) || !(named || x->veth_loc.line))
+		return;
+	d = rs_add(r, "explain.net.virtual_iface", SEV_ERROR, named ? CONF_MEDIUM : CONF_LOW,
+		   named ? 80 : -100);
+	rs_title(d, "init hangs on a host with container interfaces (%s) and NCCL_SOCKET_IFNAME unset: "
+		   "NCCL can pick one the other nodes cannot reach", named ? named : "veth*");
+	rs_fix_ifname(r, d);
+	rs_fix(d, "docker run --network=host ...   # or run the containers on the host network: no bridge in the way");
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "%s confidence: NCCL's default interface filter excludes only docker* and lo "
+		 "(NCCL 2.28+: virbr too); veth*, br-* and CNI bridges stay eligible, and connections to "
+		 "such an address from another node never arrive, so ncclCommInitRank waits.%s",
+		 named ? "Medium" : "Low", named ? "" : " Only the report names the interface: an "
+		 "NCCL_DEBUG=INFO 'Bootstrap : Using' line shows which one NCCL took.");
+	rs_at(r, d, at, "container interface", named);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
+}
+
+/* The IPv4 network of addr/prefix with a redacted host part allowed ("192.168.3.x"): 0 when an
+ * octet the prefix covers is not a number. */
+static int v4_network(const char *addr, int prefix, uint32_t *net)
+{
+	uint32_t v = 0;
+	const char *p = addr;
+
+	if (prefix <= 0 || prefix > 32)
+		return 0;
+	for (int o = 0; o < 4; o++) {
+		char *e;
+		long n = strtol(p, &e, 10);
+		if (e == p || n < 0 || n > 255) {
+			if (prefix > o * 8)
+				return 0;
+			n = 0;
+			e = (char *)p + strcspn(p, ".");
+		}
+		v = v << 8 | (uint32_t)n;
+		p = *e == '.' ? e + 1 : e;
+	}
+	*net = prefix == 32 ? v : v & ~(0xffffffffu >> prefix);
+	return 1;
+}
+
+/*
+ * Two interfaces of one listing (one host's `ip addr`) in one IPv4 subnet: the kernel has two
+ * routes for it and sends by whichever comes first, so traffic leaves by a NIC that
+ * NCCL_SOCKET_IFNAME did not name, and the order can differ between hosts (NVIDIA/nccl#1581: eno1
+ * and enp37s0f0 both /20, a worker sending by the 1 GbE NIC). Listings closer than 12 lines are
+ * taken as one host's.
+ */
+void rule_subnet_overlap(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
+	const struct iface_obs *a = NULL, *b = NULL;
+	uint32_t na = 0, nb = 0;
+	int pre = 0;
+	struct finding *d;
+
+	for (int i = 0; i < x->nifs && !b; i++) {
+		const struct iface_obs *f = &x->ifs[i];
+		if (!f->line || !v4_network(f->addr, f->prefix, &na))
+			continue;
+		for (int j = i + 1; j < x->nifs && !b; j++) {
+			const struct iface_obs *g = &x->ifs[j];
+			uint64_t gap = g->line > f->line ? g->line - f->line : f->line - g->line;
+			int p = f->prefix < g->prefix ? f->prefix : g->prefix;
+			uint32_t m = p == 32 ? 0xffffffffu : ~(0xffffffffu >> p);
+			if (!g->line || g->file != f->file || gap > 12 || !strcmp(f->ifname, g->ifname) ||
+			    !strcmp(f->addr, g->addr) || !v4_network(g->addr, g->prefix, &nb) ||
+			    (na & m) != (nb & m) || aclass_of(f->ifname, f->addr) == A_LOOPBACK)
+				continue;
+			a = f;
+			b = g;
+			pre = p;
+			na &= m;
+		}
+	}
+	if (!b)
+		return;
+	d = rs_add(r, "explain.hosts.route_differs", SEV_ERROR, ev ? CONF_MEDIUM : CONF_LOW,
+		   ev ? 60 : -100);
+	rs_title(d, "%s (%s/%d) and %s (%s/%d) are in one subnet, %u.%u.%u.%u/%d: the route order, "
+		   "not NCCL_SOCKET_IFNAME, decides which NIC packets leave by", a->ifname, a->addr,
+		   a->prefix, b->ifname, b->addr, b->prefix, na >> 24, (na >> 16) & 255, (na >> 8) & 255,
+		   na & 255, pre);
+	rs_fix(d, "ip route show %u.%u.%u.%u/%d   # on every node: two routes for one subnet, in an "
+	       "order that can differ between nodes", na >> 24, (na >> 16) & 255, (na >> 8) & 255,
+	       na & 255, pre);
+	rs_fix(d, "give each NIC its own subnet (the real netmask, e.g. /24 for each), or a lower "
+	       "route metric on the NIC NCCL should use (nmcli connection modify <conn> ipv4.route-metric 50)");
+	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	finding_why(d, "%s confidence: NCCL_SOCKET_IFNAME picks the source address NCCL binds, but the "
+		 "kernel sends by the first route that matches the destination; with two NICs in one "
+		 "subnet that may be the other NIC (slower, or not the fabric the peers listen on), and a "
+		 "different route order per node makes nodes disagree.%s", ev ? "Medium" : "Low",
+		 ev ? "" : " NCCL_SOCKET_IFNAME is not in the log.");
+	{
+		struct loc la = { a->file, a->line }, lb = { b->file, b->line };
+		rs_at(r, d, la, a->ifname, a->addr);
+		rs_at(r, d, lb, b->ifname, b->addr);
+	}
+	if (ev)
+		rs_at(r, d, ev->loc, "NCCL_SOCKET_IFNAME", ev->value);
+}
+
+/*
+ * NCCL 2.30.3+ stops at init when the ranks' network device sets differ; NCCL_IGNORE_NET_MISMATCH
+ * turns that check off, and when the sets really differ (a node that cannot open one HCA, an
+ * NCCL_IB_HCA that differs) ranks place channels on a NIC their peer does not have and the job
+ * spins after init with no error (NVIDIA/nccl#2428).
+ */
+void rule_net_mismatch_ignored(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *ev = obs_env(x, "NCCL_IGNORE_NET_MISMATCH");
+	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
+	int hang = x->hang_loc.line || wd;
+	struct finding *d;
+
+	if (!ev || !strcmp(ev->value, "0") || !(x->hca_fail_loc.line || hang))
+		return;
+	d = rs_add(r, "explain.hosts.hca_differs", SEV_ERROR,
+		   x->hca_fail_loc.line ? CONF_HIGH : CONF_MEDIUM, 170);
+	if (x->hca_fail_loc.line)
+		rs_title(d, "a node could not open %s, and NCCL_IGNORE_NET_MISMATCH=%s silenced NCCL's check "
+			   "that every node has the same network devices", x->hca_fail, ev->value);
+	else
+		rs_title(d, "the job hangs with NCCL_IGNORE_NET_MISMATCH=%s: NCCL's check that every node has "
+			   "the same network devices is off", ev->value);
+	rs_fix(d, "ibv_devinfo | grep -E 'hca_id|state'   # on every node: the HCAs it can open, all PORT_ACTIVE");
+	if (x->hca_fail[0])
+		rs_fix(d, "export NCCL_IB_HCA=^=%s   # on every node: leave out the device one node lacks, "
+		       "or name the devices every node has", x->hca_fail);
+	else
+		rs_fix(d, "export NCCL_IB_HCA=<the devices every node has>   # the same list on every node");
+	rs_fix(d, "unset NCCL_IGNORE_NET_MISMATCH   # let NCCL stop at init with the difference instead of hanging");
+	finding_why(d, "%s confidence: since 2.30.3 NCCL compares the network devices of all ranks at "
+		 "init; with the check off, a rank places channels on a NIC its peer does not have and both "
+		 "wait with no error.%s", x->hca_fail_loc.line ? "High" : "Medium",
+		 x->hca_fail_loc.line ? "" : " The log shows no device that failed to open: compare "
+		 "ibv_devinfo across the nodes.");
+	rs_at(r, d, ev->loc, "NCCL_IGNORE_NET_MISMATCH", ev->value);
+	rs_at(r, d, x->hca_fail_loc, "HCA", x->hca_fail);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
 }

@@ -404,6 +404,8 @@ void scan_line(struct scan *x, const struct lr_line *l)
 		size_t at = extract_inet_at(li.body, li.blen);
 		if (at)
 			on_hit(&c, (uint16_t)(explain_nsigs + extract_inet()), at);
+		else if (li.blen < 200 && li.body[li.blen - 1] != ':')
+			extract_brief(&c);
 	}
 	for (int i = 0; i < c.nhits; i++) {
 		if (c.hits[i] < explain_nsigs)

@@ -55,6 +55,8 @@ size_t extract_inet(void);		/* the index of the `inet` address extractor */
 size_t extract_inet_at(const char *b, size_t len);
 /* Runs extractor `e` on the line; `at` is the offset just past its anchor in the body. */
 void extract_run(struct lctx *c, size_t e, size_t at);
+/* An `ip -br addr` / table line "eno1  UP  192.168.3.10/20": its interface, when it is one. */
+void extract_brief(struct lctx *c);
 /* A "[1]br-0a:172.19.0.1<0>" line continuing a wrapped NET/Socket list: 1 when it was one. */
 int extract_sock_cont(struct lctx *c);
 

@@ -636,8 +636,10 @@ const struct explain_sig explain_sigs[] = {
 	/* plugin_open.cc prints dlerror(): a plugin linked against another NCCL or libfabric */
 	.id = "nccl.plugin.symbol",
 	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "/Plugin: " },
-	.also = "undefined symbol",
+	/* the rare literal is the anchor: "/Plugin: " alone is on every benign "NET/Plugin: Could
+	 * not find" line, and each anchor hit costs a search for the other literal */
+	.anchors = { "undefined symbol" },
+	.also = "/Plugin: ",
 	.cap_after = "undefined symbol: ",
 	.cap_stop = " ,",
 	.title = "an NCCL plugin could not be loaded: undefined symbol {}",
@@ -652,8 +654,8 @@ const struct explain_sig explain_sigs[] = {
 	 * linked with (libfabric needs libefa.so.1 from a newer rdma-core, the EFA installer's) */
 	.id = "nccl.ofi.plugin_load",
 	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "/Plugin: " },
-	.also = "not found (required by",
+	.anchors = { "not found (required by" },
+	.also = "/Plugin: ",
 	.cap_after = "version `",
 	.cap_stop = "'",
 	.title = "the NCCL network plugin could not be loaded: symbol version {} not found",
@@ -857,7 +859,10 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "does not loop back" },
 	.title = "NCCL built an inconsistent ring",
 	.cause = "ranks computed different topologies: different NCCL_* settings or GPU counts per node",
-	.fix = "env | grep ^NCCL_   # make them identical on every node\nuse the same number of GPUs per node",
+	.fix = "env | grep ^NCCL_   # on every rank: the settings that shape the topology (NCCL_IB_HCA, "
+		"NCCL_CUMEM_ENABLE, NCCL_P2P_LEVEL, NCCL_NVLS_ENABLE...) must be identical; set on some "
+		"ranks only, they give those ranks another graph\n"
+		"use the same number of GPUs per node",
 	.rerun = RERUN_NCCL,
 },
 {
@@ -1535,6 +1540,18 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "NCCL's sockets and DataLoader workers need many descriptors; the nofile limit is too low",
 	.fix = "ulimit -n 1048576   # in the launching shell (or LimitNOFILE in the service unit)",
 },
+{
+	/* glibc's heap checks abort the process: memory corruption, in a library or the program */
+	.id = "sys.heap_corruption",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "free(): invalid", "double free or corruption", "malloc(): corrupted",
+		     "corrupted size vs. prev_size" },
+	.title = "the process aborted on heap corruption (glibc's malloc checks)",
+	.cause = "glibc found its heap damaged and aborted: a memory bug in a library (NCCL, a net plugin) "
+		"or in the program; the versions in the log decide whether it is a known library bug",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # then check the NCCL release notes for the crash\n"
+		"rerun under gdb or with core dumps on (ulimit -c unlimited): the backtrace names the library that corrupted the heap",
+},
 };
 
 const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
@@ -1632,6 +1649,35 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "rerun with NCCL_DEBUG=WARN (or INFO) and read the first NCCL WARN line: it names the real failure\n"
 		"upgrade NCCL to 2.19 or later for the right error code",
 	.source = "https://github.com/NVIDIA/nccl-tests/issues/275",
+},
+{
+	/* NVIDIA/nccl#1043: nccl-tests stuck or 'free(): invalid next size (fast)' with 2.18.5 and
+	 * 2.19.3 (not 2.16.5) on NVLS systems with dual-port NICs; the maintainer's "Support NVLS
+	 * dual-port NIC transmission" patch on master fixed it, not backported */
+	.id = "nccl.known_bug.nvls_dual_port",
+	.from = 21800, .to = 22000, .fixed_in = NULL,
+	.symptom = "sys.heap_corruption", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.18/2.19 bug: NVLS with dual-port NICs corrupts the heap or hangs; upgrade NCCL",
+	.cause = "NCCL 2.18 and 2.19 mishandle NVLS transfers through dual-port NICs: runs hang or abort in "
+		"free() (NVLS systems: H100/H200 with NVSwitch); the maintainers fixed it on master after 2.19.3",
+	.fix = "upgrade NCCL to a release after 2.19.3 (pip install -U nvidia-nccl-cu12, or a newer container): the NVLS dual-port fix is not backported\n"
+		"to test it: NCCL_NVLS_ENABLE=0 on the same run; if the crash goes away, NVLS is where it is",
+	.source = "https://github.com/NVIDIA/nccl/issues/1043",
+},
+{
+	/* NCCL 2.29.3 release notes: "Fixed CAS usage in case of weak failure which was causing a hang
+	 * on ARM. The issue affected NCCL when compiled with gcc versions prior to 10."; the 2.28.9
+	 * wheel leaks proxy-op slots on aarch64 until a rank's pool runs dry
+	 * (marin-community/marin#7344, #8038: 128 GB200s wedge with 2.28.9, clean with 2.30.7) */
+	.id = "nccl.known_bug.arm_cas_wedge",
+	.from = 22800, .to = 22903, .fixed_in = "2.29.3",
+	.symptom = NULL, .needs = KB_NEED_ARM | KB_NEED_HANG, .version_required = 1,
+	.title = "a known NCCL bug on aarch64 (Grace: GH200, GB200): proxy-op slots leak and collectives wedge silently (fixed in 2.29.3)",
+	.cause = "before 2.29.3 a weak compare-exchange that fails spuriously on ARM loses freed proxy-op slots; "
+		"when a rank runs out it spins forever, every rank sits at 100% GPU utilisation, with no error "
+		"and no NCCL WARN",
+	.fix = "upgrade NCCL to 2.29.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/archives/nccl_2293/release-notes/rel_2-29-3.html",
 },
 };
 

@@ -67,13 +67,16 @@ extern const size_t explain_nsigs;
  */
 enum {
 	KB_NEED_RAS = 1 << 0,	/* NCCL's RAS thread was running (its INFO line was seen) */
+	KB_NEED_ARM = 1 << 1,	/* the log names an aarch64 host (aarch64, arm64, Grace: GH200, GB200) */
+	KB_NEED_HANG = 1 << 2,	/* a hang: a watchdog timeout, or the reporter's "hangs", "stuck" */
+	KB_MEDIUM = 1 << 3,	/* the symptom is generic: medium confidence even with the version */
 };
 
 struct explain_known_bug {
 	const char *id;
 	int from, to;		/* affected: from <= version < to (to 0: no fixed release known) */
 	const char *fixed_in;	/* NULL: not fixed yet */
-	const char *symptom;	/* the signature id that must have matched */
+	const char *symptom;	/* the signature id that must have matched; NULL: KB_NEED_HANG's hang */
 	unsigned needs;		/* KB_NEED_* facts that must also have been seen */
 	int version_required;	/* 1: only when the log shows an affected version */
 	const char *title;

@@ -40,7 +40,7 @@ enum launch_var_id {
 	LV_PMI_RANK, LV_PMI_SIZE, LV_PMI_LOCAL_RANK, LV_PMI_LOCAL_SIZE, LV_MPI_LOCALRANKID,
 	LV_MPI_LOCALNRANKS,
 	/* PMIx (prte, OpenPMIx-based launchers), IBM jsrun */
-	LV_PMIX_RANK, LV_JSM_NAMESPACE_RANK,
+	LV_PMIX_RANK, LV_PMIX_NAMESPACE, LV_OMPI_MCA_ESS_BASE_JOBID, LV_JSM_NAMESPACE_RANK,
 	/* the GPUs a task sees (Slurm's --gres / --gpus-per-task binding, or the user) */
 	LV_CUDA_VISIBLE_DEVICES,
 	LV_COUNT
@@ -51,6 +51,13 @@ struct launch_var {
 	const char *launcher;	/* who sets it */
 	const char *meaning;
 	int marker;		/* set in every process the launcher starts: its presence means it runs */
+	/*
+	 * Set by a launcher for each process it starts (torchrun, Lightning's own spawns), never
+	 * part of a node's launch by hand: exported in a shell, it is left over. The node-level
+	 * contract (MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES, WORLD_SIZE: what `cluster` and a
+	 * manual Lightning launch read) is not.
+	 */
+	int per_process;
 };
 
 /* Indexed by enum launch_var_id; launch_vars[LV_NONE].name is NULL. */

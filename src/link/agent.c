@@ -80,9 +80,12 @@ int link_msg_timeout_ms(const struct link_req *req, const char *op)
 	switch (req->kind) {
 	case LINK_CONNECT:
 		t += (long)req->nports * req->timeout_ms + (long)req->pings * 2;
+		if (req->probes)
+			t += 4000;
 		break;
 	case LINK_SCAN:
-		t += 2L * req->timeout_ms + 2L * LINK_SCAN_RETRY_TIMEOUT;
+		t += 2L * req->timeout_ms +
+		     (long)LINK_LOOKS_MAX * (req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT);
 		break;
 	case LINK_MTU:
 		t += 20L * req->timeout_ms;
@@ -383,6 +386,13 @@ int link_run(const struct link_chan *ch, const struct link_req *req, struct link
 					cur.lo = (uint16_t)first_left;
 			}
 			res->s.retried += part.s.retried;
+			res->s.flaky += part.s.flaky;
+			res->s.first_drops += part.s.first_drops;
+			res->s.looks = part.s.looks > res->s.looks ? part.s.looks : res->s.looks;
+			res->s.late_ms = part.s.late_ms > res->s.late_ms ? part.s.late_ms
+									: res->s.late_ms;
+			res->s.timeout_ms = part.s.timeout_ms;
+			res->s.retry_ms = part.s.retry_ms;
 			res->s.batches++;
 			link_result_release(&part);
 			if (!left)

@@ -213,7 +213,11 @@ struct link_server *link_bw_server(const struct link_req *req, struct link_ready
 		free(s);
 		return NULL;
 	}
-	s->lfd = link_listen(req->addr, 0, LINK_BW_STREAMS_MAX, &port, e);
+	/* the port the connect test found open, when given (taken by now: the kernel's pick) */
+	s->lfd = req->nports ? link_listen(req->addr, req->ports[0], LINK_BW_STREAMS_MAX, &port,
+					   NULL) : -1;
+	if (s->lfd < 0)
+		s->lfd = link_listen(req->addr, 0, LINK_BW_STREAMS_MAX, &port, e);
 	if (s->lfd < 0)
 		goto fail;
 	ready->ports[0] = port;
@@ -376,6 +380,8 @@ static void *tx_main(void *arg)
 	return NULL;
 }
 
+#define CONNECT_TRIES 3
+
 int link_bw_client(const struct link_req *req, const struct link_ready *ready,
 		   struct link_result *res, struct err *e)
 {
@@ -393,8 +399,15 @@ int link_bw_client(const struct link_req *req, const struct link_ready *ready,
 		int err;
 		struct err le = ERR_INIT;
 
-		st[i].fd = link_connect_to(req->addr, ready->ports[0], req->src, req->ifname,
-					   req->timeout_ms, &status, &err, &le);
+		/* a timed-out connect is tried again from a new source port: replies to a source
+		 * port this side filters never come, and the next port the kernel picks is
+		 * another (the port map names such a filter; a transfer is not its test) */
+		for (int a = 0; a < CONNECT_TRIES; a++) {
+			st[i].fd = link_connect_to(req->addr, ready->ports[0], req->src, req->ifname,
+						   req->timeout_ms, &status, &err, &le);
+			if (st[i].fd >= 0 || status != LINK_TIMEOUT)
+				break;
+		}
 		if (st[i].fd < 0) {
 			if (le.code != ERR_NONE)
 				*e = le;

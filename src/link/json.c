@@ -5,6 +5,7 @@
 #include "link/link_int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,9 @@ int link_req_check(const struct link_req *r, struct err *e)
 		if (r->pings < 0 || r->pings > LINK_PINGS_MAX)
 			return err_set(e, ERR_USAGE, "pings %d is outside 0..%d", r->pings,
 				       LINK_PINGS_MAX);
+		if (r->probes < 0 || r->probes > LINK_PROBES_MAX)
+			return err_set(e, ERR_USAGE, "probes %d is outside 0..%d", r->probes,
+				       LINK_PROBES_MAX);
 		break;
 	case LINK_SCAN:
 		if (r->nlist < 0 || r->nlist > LINK_SCAN_LIST_MAX)
@@ -77,14 +81,22 @@ int link_req_check(const struct link_req *r, struct err *e)
 		    r->batch > LINK_SCAN_BATCH_MAX)
 			return err_set(e, ERR_USAGE, "scan window/batch outside 0..%d",
 				       LINK_SCAN_BATCH_MAX);
+		if (r->retry_ms < 0 || r->retry_ms > LINK_TIMEOUT_MAX || r->looks < 0 ||
+		    r->looks > LINK_LOOKS_MAX)
+			return err_set(e, ERR_USAGE, "scan retry %d ms / looks %d out of bounds",
+				       r->retry_ms, r->looks);
 		break;
 	case LINK_MTU:
+		if (r->nports < 0 || r->nports > 1)
+			return err_set(e, ERR_USAGE, "an MTU test listens on at most one port");
 		if (r->min_mtu < 68 || r->min_mtu > 65535 || r->max_mtu < 0 || r->max_mtu > 65535 ||
 		    (r->max_mtu && r->max_mtu < r->min_mtu))
 			return err_set(e, ERR_USAGE, "MTU search %d..%d is outside 68..65535",
 				       r->min_mtu, r->max_mtu);
 		break;
 	case LINK_BW:
+		if (r->nports < 0 || r->nports > 1)
+			return err_set(e, ERR_USAGE, "a bandwidth test listens on at most one port");
 		if (r->streams < 1 || r->streams > LINK_BW_STREAMS_MAX)
 			return err_set(e, ERR_USAGE, "streams %d is outside 1..%d", r->streams,
 				       LINK_BW_STREAMS_MAX);
@@ -147,6 +159,8 @@ json_t *link_req_to_json(const struct link_req *r)
 	case LINK_CONNECT:
 		json_object_set_new(o, "ports", ports_json(r->ports, (size_t)r->nports));
 		jset_int(o, "pings", r->pings);
+		if (r->probes)
+			jset_int(o, "probes", r->probes);
 		break;
 	case LINK_SCAN:
 		if (r->nlist)
@@ -157,12 +171,20 @@ json_t *link_req_to_json(const struct link_req *r)
 		}
 		jset_int(o, "window", r->window);
 		jset_int(o, "batch", r->batch);
+		if (r->retry_ms)
+			jset_int(o, "retry_ms", r->retry_ms);
+		if (r->looks)
+			jset_int(o, "looks", r->looks);
 		break;
 	case LINK_MTU:
+		if (r->nports)
+			json_object_set_new(o, "ports", ports_json(r->ports, (size_t)r->nports));
 		jset_int(o, "min_mtu", r->min_mtu);
 		jset_int(o, "max_mtu", r->max_mtu);
 		break;
 	case LINK_BW:
+		if (r->nports)
+			json_object_set_new(o, "ports", ports_json(r->ports, (size_t)r->nports));
 		jset_int(o, "streams", r->streams);
 		jset_int(o, "duration_ms", r->duration_ms);
 		jset_int(o, "bytes", r->bytes);
@@ -172,11 +194,11 @@ json_t *link_req_to_json(const struct link_req *r)
 }
 
 /* Keys allowed per kind, beyond the common ones. */
-static const char *const req_keys[][6] = {
-	[LINK_CONNECT] = { "ports", "pings" },
-	[LINK_SCAN] = { "list", "lo", "hi", "window", "batch" },
-	[LINK_MTU] = { "min_mtu", "max_mtu" },
-	[LINK_BW] = { "streams", "duration_ms", "bytes" },
+static const char *const req_keys[][8] = {
+	[LINK_CONNECT] = { "ports", "pings", "probes" },
+	[LINK_SCAN] = { "list", "lo", "hi", "window", "batch", "retry_ms", "looks" },
+	[LINK_MTU] = { "ports", "min_mtu", "max_mtu" },
+	[LINK_BW] = { "ports", "streams", "duration_ms", "bytes" },
 };
 
 static int key_allowed(const char *key, enum link_kind kind)
@@ -257,6 +279,10 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 		if (opt_int(j, "pings", 0, LINK_PINGS_MAX, &x, e) < 0)
 			return -1;
 		r->pings = (int)x;
+		x = r->probes;
+		if (opt_int(j, "probes", 0, LINK_PROBES_MAX, &x, e) < 0)
+			return -1;
+		r->probes = (int)x;
 		break;
 	case LINK_SCAN:
 		if ((v = json_object_get(j, "list"))) {
@@ -280,8 +306,21 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 		if (opt_int(j, "batch", 0, LINK_SCAN_BATCH_MAX, &x, e) < 0)
 			return -1;
 		r->batch = (int)x;
+		x = r->retry_ms;
+		if (opt_int(j, "retry_ms", 0, LINK_TIMEOUT_MAX, &x, e) < 0)
+			return -1;
+		r->retry_ms = (int)x;
+		x = r->looks;
+		if (opt_int(j, "looks", 0, LINK_LOOKS_MAX, &x, e) < 0)
+			return -1;
+		r->looks = (int)x;
 		break;
 	case LINK_MTU:
+		if ((v = json_object_get(j, "ports"))) {
+			if (ports_from(v, r->ports, 1, &n, 1, "ports", e) < 0)
+				return -1;
+			r->nports = (int)n;
+		}
 		x = r->min_mtu;
 		if (opt_int(j, "min_mtu", 68, 65535, &x, e) < 0)
 			return -1;
@@ -292,6 +331,11 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 		r->max_mtu = (int)x;
 		break;
 	case LINK_BW:
+		if ((v = json_object_get(j, "ports"))) {
+			if (ports_from(v, r->ports, 1, &n, 1, "ports", e) < 0)
+				return -1;
+			r->nports = (int)n;
+		}
 		x = r->streams;
 		if (opt_int(j, "streams", 1, LINK_BW_STREAMS_MAX, &x, e) < 0)
 			return -1;
@@ -441,6 +485,7 @@ void link_result_init(struct link_result *r, enum link_kind kind)
 {
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;
+	r->c.loss_pct = -1;
 }
 
 void link_result_release(struct link_result *r)
@@ -474,6 +519,14 @@ json_t *link_result_to_json(const struct link_result *r)
 		json_object_set_new(o, "rtt_us", json_pack("{sfsfsfsf}", "p50", r->c.rtt_p50_us,
 							   "p99", r->c.rtt_p99_us, "min",
 							   r->c.rtt_min_us, "max", r->c.rtt_max_us));
+		if (r->c.open_port)
+			jset_int(o, "open_port", r->c.open_port);
+		if (r->c.probes)
+			json_object_set_new(o, "loss", json_pack("{sisisisf}", "probes",
+								 r->c.probes, "retrans",
+								 r->c.retrans, "unanswered",
+								 r->c.unanswered, "pct",
+								 r->c.loss_pct));
 		break;
 	case LINK_SCAN:
 		jset_int(o, "lo", r->s.lo);
@@ -491,6 +544,11 @@ json_t *link_result_to_json(const struct link_result *r)
 		jset_int(o, "flaky", r->s.flaky);
 		jset_int(o, "batches", r->s.batches);
 		jset_int(o, "elapsed_ms", r->s.elapsed_ms);
+		jset_int(o, "timeout_ms", r->s.timeout_ms);
+		jset_int(o, "retry_ms", r->s.retry_ms);
+		jset_int(o, "looks", r->s.looks);
+		jset_int(o, "first_drops", r->s.first_drops);
+		jset_int(o, "late_ms", r->s.late_ms);
 		break;
 	case LINK_MTU:
 		jset_int(o, "if_mtu", r->m.if_mtu);
@@ -498,6 +556,7 @@ json_t *link_result_to_json(const struct link_result *r)
 		jset_int(o, "icmp_mtu", r->m.icmp_mtu);
 		jset_bool(o, "blackhole", r->m.blackhole);
 		jset_int(o, "probes", r->m.probes);
+		jset_int(o, "wait_ms", r->m.wait_ms);
 		jset_int(o, "elapsed_ms", r->m.elapsed_ms);
 		break;
 	case LINK_BW:
@@ -555,7 +614,7 @@ static int check_keys(const json_t *o, const char *const *keys, struct err *e)
 static int connect_from(const json_t *j, struct link_result *r, struct err *e)
 {
 	static const char *const keys[] = { "kind", "addr", "src", "ifname", "status", "tries",
-					    "pings", "rtt_us", NULL };
+					    "pings", "rtt_us", "open_port", "loss", NULL };
 	const json_t *tries = json_object_get(j, "tries"), *rtt = json_object_get(j, "rtt_us"), *t;
 	long long x;
 	size_t i;
@@ -594,6 +653,27 @@ static int connect_from(const json_t *j, struct link_result *r, struct err *e)
 	    num(rtt, "min", 0, 1e12, &r->c.rtt_min_us, e) < 0 ||
 	    num(rtt, "max", 0, 1e12, &r->c.rtt_max_us, e) < 0)
 		return err_set(e, ERR_PARSE, "'rtt_us' is not {p50, p99, min, max}");
+	x = 0;
+	if (opt_int(j, "open_port", 0, 65535, &x, e) < 0)
+		return -1;
+	r->c.open_port = (uint16_t)x;
+	r->c.loss_pct = -1;
+	if ((t = json_object_get(j, "loss"))) {
+		static const char *const lkeys[] = { "probes", "retrans", "unanswered", "pct",
+						     NULL };
+		long long pr, rt, un;
+
+		if (!json_is_object(t) || check_keys(t, lkeys, e) < 0 ||
+		    req_int(t, "probes", 1, LINK_PROBES_MAX, &pr, e) < 0 ||
+		    req_int(t, "retrans", 0, pr, &rt, e) < 0 ||
+		    req_int(t, "unanswered", 0, pr - rt, &un, e) < 0 ||
+		    num(t, "pct", 0, 100, &r->c.loss_pct, e) < 0)
+			return err_set(e, ERR_PARSE, "'loss' is not {probes, retrans, unanswered, "
+				       "pct} in range");
+		r->c.probes = (int)pr;
+		r->c.retrans = (int)rt;
+		r->c.unanswered = (int)un;
+	}
 	return 0;
 }
 
@@ -601,7 +681,15 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 {
 	static const char *const keys[] = { "kind", "addr", "src", "ifname", "lo", "hi", "counts",
 					    "intervals", "in_use", "retried", "flaky", "batches",
-					    "elapsed_ms", NULL };
+					    "elapsed_ms", "timeout_ms", "retry_ms", "looks",
+					    "first_drops", "late_ms", NULL };
+	static const struct { const char *key; long long max; size_t off; } extra[] = {
+		{ "timeout_ms", LINK_TIMEOUT_MAX, offsetof(struct link_scan_result, timeout_ms) },
+		{ "retry_ms", LINK_TIMEOUT_MAX, offsetof(struct link_scan_result, retry_ms) },
+		{ "looks", LINK_LOOKS_MAX, offsetof(struct link_scan_result, looks) },
+		{ "first_drops", 65536, offsetof(struct link_scan_result, first_drops) },
+		{ "late_ms", 1LL << 30, offsetof(struct link_scan_result, late_ms) },
+	};
 	const json_t *iv = json_object_get(j, "intervals"), *v;
 	long long x;
 	size_t i;
@@ -631,6 +719,12 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 	if (req_int(j, "elapsed_ms", 0, 1LL << 40, &x, e) < 0)
 		return -1;
 	r->s.elapsed_ms = (long)x;
+	for (size_t k = 0; k < ARRAY_SIZE(extra); k++) {
+		x = 0;
+		if (opt_int(j, extra[k].key, 0, extra[k].max, &x, e) < 0)
+			return -1;
+		*(int *)((char *)&r->s + extra[k].off) = (int)x;
+	}
 	if (!json_is_array(iv) || json_array_size(iv) > 65536)
 		return err_set(e, ERR_PARSE, "'intervals' is not an array");
 	/* the per-port array is only scratch here: a cluster holds thousands of decoded scans,
@@ -680,7 +774,8 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 static int mtu_from(const json_t *j, struct link_result *r, struct err *e)
 {
 	static const char *const keys[] = { "kind", "addr", "src", "ifname", "if_mtu", "path_mtu",
-					    "icmp_mtu", "blackhole", "probes", "elapsed_ms", NULL };
+					    "icmp_mtu", "blackhole", "probes", "wait_ms", "elapsed_ms",
+					    NULL };
 	long long x;
 
 	if (check_keys(j, keys, e) < 0)
@@ -700,6 +795,10 @@ static int mtu_from(const json_t *j, struct link_result *r, struct err *e)
 	if (req_int(j, "probes", 0, 100000, &x, e) < 0)
 		return -1;
 	r->m.probes = (int)x;
+	x = 0;
+	if (opt_int(j, "wait_ms", 0, LINK_TIMEOUT_MAX, &x, e) < 0)
+		return -1;
+	r->m.wait_ms = (int)x;
 	if (req_int(j, "elapsed_ms", 0, 1LL << 40, &x, e) < 0)
 		return -1;
 	r->m.elapsed_ms = (long)x;

@@ -34,7 +34,8 @@
 #define LINK_SCAN_BATCH_DEFAULT 4096	/* listeners per batch on the target */
 #define LINK_SCAN_BATCH_MAX 32768
 #define LINK_SCAN_TIMEOUT_DEFAULT 400	/* ms without an answer = dropped (SYN retry is at 1 s) */
-#define LINK_SCAN_RETRY_TIMEOUT 1500	/* ms for the second look at isolated drops */
+#define LINK_SCAN_RETRY_TIMEOUT LINK_SCAN_RETRY_TIMEOUT_MS /* a look again (default) */
+#define LINK_PROBES_MAX 256		/* loss probe connects */
 #define LINK_TIMEOUT_MAX 60000		/* ms: no single step may wait longer */
 #define LINK_DURATION_MAX 120000
 
@@ -45,10 +46,14 @@ struct link_req {
 	char ifname[LINK_IFNAME_LEN];	/* the client's interface (SO_BINDTODEVICE); "" = none */
 	int timeout_ms;			/* per connect / per probe; 0 = the test's default */
 
-	/* LINK_CONNECT: ports the target listens on (0 = one the kernel picks), pings after */
+	/* LINK_CONNECT: ports the target listens on (0 = one the kernel picks; a port another
+	 * socket holds falls back to 0), pings after, then `probes` connects at once (the loss
+	 * probe, 0 = none). LINK_MTU, LINK_BW: ports[0] is the port to listen on (nports 1; a
+	 * port the connect test found open), 0 or nports 0 = the kernel's choice. */
 	uint16_t ports[LINK_CONNECT_PORTS_MAX];
 	int nports;
 	int pings;
+	int probes;
 
 	/* LINK_SCAN: [lo, hi] when nlist == 0, else the list; `window` concurrent connects */
 	uint16_t lo, hi;
@@ -56,6 +61,8 @@ struct link_req {
 	int nlist;
 	int window;			/* 0 = all ports of the batch at once */
 	int batch;			/* listeners per batch (link_run); 0 = LINK_SCAN_BATCH_DEFAULT */
+	int retry_ms;			/* each look again at isolated drops; 0 = the default */
+	int looks;			/* looks again at least (more while some answer); 0 = 1 */
 
 	/* LINK_MTU: search [min_mtu, max_mtu] (IP packet sizes); max 0 = the client's if MTU */
 	int min_mtu, max_mtu;

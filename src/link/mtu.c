@@ -101,7 +101,11 @@ struct link_server *link_mtu_server(const struct link_req *req, struct link_read
 		free(s);
 		return NULL;
 	}
-	s->fd = net_udp_bind(req->addr, 0, e);
+	/* the port the connect test found open, when given: a firewall that filters by port
+	 * (UDP too) then cannot pass for a small MTU; taken by now: any */
+	s->fd = req->nports ? net_udp_bind(req->addr, req->ports[0], NULL) : -1;
+	if (s->fd < 0)
+		s->fd = net_udp_bind(req->addr, 0, e);
 	if (s->fd < 0)
 		goto fail;
 	ready->ports[0] = (uint16_t)net_local_port(s->fd);
@@ -239,6 +243,13 @@ int link_mtu_client(const struct link_req *req, const struct link_ready *ready,
 	/* answers now have a round-trip time: wait a generous multiple of it, not the default */
 	if (20 * rtt + 30 < p.wait_ms)
 		p.wait_ms = (int)(20 * rtt + 30);
+	/* the full size once more with that wait: a slow or lossy path may have lost the first
+	 * answer, and a size that passes twice over is no black hole */
+	if (probe(&p, top, &rtt)) {
+		m->path_mtu = top;
+		rc = 0;
+		goto out;
+	}
 	while (hi - lo > 1) {
 		int mid = lo + (hi - lo) / 2;
 
@@ -258,6 +269,7 @@ out:
 		m->blackhole = m->path_mtu && m->path_mtu < m->if_mtu && !p.icmp_mtu;
 	}
 	m->probes = p.probes;
+	m->wait_ms = p.wait_ms;
 	m->elapsed_ms = (long)(time_now_ms() - t0);
 	free(p.buf);
 	if (p.fd >= 0)

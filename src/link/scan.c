@@ -3,8 +3,9 @@
  * listens" can never be mistaken for "rejected"); the peer fires non-blocking connects at all of
  * them with a sliding window, and each port is open (handshake done), rejected (RST or ICMP port
  * unreachable) or dropped (no answer within timeout_ms). Dropped ports that sit alone among
- * answered ones get a second look with a timeout past the kernel's 1 s SYN retry, so one lost
- * SYN does not make a port "dropped". Open connections are closed with an RST, leaving no
+ * answered ones are looked at again with a timeout past the kernel's 1 s SYN retry, at least
+ * req->looks times and for as long as a look finds answers, so lost SYNs do not make a port
+ * "dropped": under loss q a port survives k looks with probability q^2k, a filtered one always. Open connections are closed with an RST, leaving no
  * TIME_WAIT on either side, so a 28,232-port range can be scanned again at once.
  */
 #include "link/link_int.h"
@@ -155,13 +156,30 @@ struct probe {
 	struct { int slot; unsigned gen; } *q;	/* FIFO in start order = expiry order */
 	size_t qhead, qtail, qcap;
 	int active;
+	int late_ms;			/* the most epoll_wait overslept: this process starved */
+	int good_port;			/* a source port whose replies came back (an open port's) */
+	int src_port;			/* bind the connects to this source port, 0 = the kernel's */
 };
+
+/* The source port of an open connection: replies to it pass this side's own firewall. */
+static void note_good_port(struct probe *p, int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (p->good_port || getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
+		return;
+	p->good_port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+						 : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
 
 static void finish(struct probe *p, int i, enum link_port_state st)
 {
 	struct slot *s = &p->slots[i];
 
 	p->state[s->port] = (uint8_t)st;
+	if (st == LINK_PORT_OPEN)
+		note_good_port(p, s->fd);
 	if (st == LINK_PORT_OPEN)
 		link_close_rst(s->fd);
 	else
@@ -180,8 +198,15 @@ static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 	struct epoll_event ev;
 	int fd, err_no, i;
 
+	o.src_port = p->src_port;
 	net_sockaddr_set_port(&ss, port);
-	fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, e);
+	fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, o.src_port ? NULL : e);
+	if (fd < 0 && !err_no && o.src_port) {
+		/* the good source port is taken this instant (another test's connect drew it):
+		 * the kernel's pick for this one */
+		o.src_port = 0;
+		fd = net_connect_start((struct sockaddr *)&ss, p->len, &o, &err_no, e);
+	}
 	if (fd < 0 && !err_no)
 		return -1;
 	if (fd < 0) {
@@ -190,6 +215,7 @@ static int start(struct probe *p, uint16_t port, int64_t now, struct err *e)
 	}
 	if (!err_no) {
 		p->state[port] = LINK_PORT_OPEN;
+		note_good_port(p, fd);
 		link_close_rst(fd);
 		return 0;
 	}
@@ -237,6 +263,10 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 		wait = p->qhead < p->qtail
 			? p->slots[p->q[p->qhead % p->qcap].slot].t0 + timeout_ms - now : 0;
 		ne = epoll_wait(p->ep, evs, (int)ARRAY_SIZE(evs), wait < 0 ? 0 : (int)wait);
+		/* returning later than asked is this process not being run (answers ready make
+		 * it return at once): the scan's timing then measured the scheduler */
+		if (time_now_ms() - now - (wait < 0 ? 0 : wait) > p->late_ms)
+			p->late_ms = (int)(time_now_ms() - now - (wait < 0 ? 0 : wait));
 		if (ne < 0 && errno != EINTR) {
 			err_sys(e, "epoll_wait");
 			goto fail;
@@ -368,24 +398,48 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 	p.q = xcalloc(p.qcap, sizeof(*p.q));
 	if (pass(&p, ready->listening, n, window, req->timeout_ms, e) < 0)
 		goto out;
+	for (size_t i = 0; i < n; i++)
+		s->first_drops += s->state[ready->listening[i]] == LINK_PORT_DROPPED;
+	/* looks again at isolated drops, spread in time: at least req->looks, and more while a
+	 * look still finds answers (loss thins out with every look, a filter never answers).
+	 * From a source port whose replies came back: a firewall on THIS side that drops part of
+	 * its own ephemeral range drops the replies to connects that drew a source port there,
+	 * and that must not read as the target filtering the port asked for. */
+	p.src_port = p.good_port;
 	again = xcalloc(n, sizeof(*again));
-	nr = isolated_drops(s->state, ready->listening, n, again);
-	if (nr) {
-		int w = (int)nr < window ? (int)nr : window;
+	for (int look = 0; look < LINK_LOOKS_MAX; look++) {
+		int w, answered = 0;
 
+		nr = isolated_drops(s->state, ready->listening, n, again);
+		if (!nr)
+			break;
+		w = (int)nr < window ? (int)nr : window;
 		s->retried += (int)nr;
 		p.qcap = nr + 1;
 		free(p.q);
 		p.q = xcalloc(p.qcap, sizeof(*p.q));
-		if (pass(&p, again, nr, w, LINK_SCAN_RETRY_TIMEOUT, e) < 0) {
+		if (pass(&p, again, nr, w, req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT,
+			 e) < 0) {
 			free(again);
 			goto out;
 		}
+		for (size_t k = 0; k < nr; k++)
+			answered += s->state[again[k]] == LINK_PORT_OPEN ||
+				    s->state[again[k]] == LINK_PORT_REJECTED;
+		s->flaky += answered;
+		if (look + 1 > s->looks)
+			s->looks = look + 1;
+		if (look + 1 >= (req->looks ? req->looks : 1) && !answered)
+			break;
 	}
 	free(again);
 	rc = 0;
 out:
 	s->elapsed_ms += time_now_ms() - t0;
+	s->timeout_ms = req->timeout_ms;
+	s->retry_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT;
+	if (p.late_ms > s->late_ms)
+		s->late_ms = p.late_ms;
 	close(p.ep);
 	free(p.slots);
 	free(p.free_slots);
@@ -481,6 +535,9 @@ void link_scan_merge(const struct link_req *req, struct link_result *into,
 		}
 	into->s.retried += again->s.retried;
 	into->s.elapsed_ms += again->s.elapsed_ms;
+	into->s.first_drops += again->s.first_drops;
+	into->s.looks = into->s.looks > again->s.looks ? into->s.looks : again->s.looks;
+	into->s.late_ms = into->s.late_ms > again->s.late_ms ? into->s.late_ms : again->s.late_ms;
 	link_scan_finish(req, into);
 	if (b != again->s.state)
 		free(b);

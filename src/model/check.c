@@ -199,6 +199,7 @@ int node_facts_check(const json_t *facts, struct err *e)
 		{ "host.os.id", W_STR },
 		{ "cloud.evidence", W_STR },
 		{ "host.container.kind", W_STR },
+		{ "host.container.netns", W_STR },
 		{ "host.hostname", W_STR },
 		{ "host.os.pretty_name", W_STR },
 		{ "host.kernel", W_STR },

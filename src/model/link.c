@@ -1,6 +1,7 @@
 /* Link measurements as data: names, and what a link can carry. See link.h. */
 #include "model/link.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/xalloc.h"
@@ -86,4 +87,52 @@ double ceiling_percent(const struct link_ceiling *c, double measured_gbps)
 	if (c->ceiling_gbps <= 0)
 		return -1;
 	return 100.0 * measured_gbps / c->ceiling_gbps;
+}
+
+static int clampi(double v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : (int)v;
+}
+
+double link_loss_from_share(double q)
+{
+	if (q <= 0)
+		return 0;
+	if (q >= 1)
+		return 100;
+	return 100.0 * (1.0 - sqrt(1.0 - q));
+}
+
+/*
+ * Why these figures: Linux retransmits an unanswered SYN after 1 s (then 2 s, 4 s), so a first
+ * look that waits less than 1 s sees a lost SYN or SYN-ACK as a drop, and a look again that
+ * waits 1 s plus the round trip sees it only when both tries were lost. Three round trips cover
+ * the p99 spread of a queue; the floors are what a LAN under load needed (400 ms per port).
+ * Looks again: a port dropped by loss survives k of them with probability q^(2k) (q: the share
+ * of connects with a loss), a filtered one always; k is the least that leaves under 0.01 of
+ * the range's ~28,000 ports standing by chance.
+ */
+void link_timeouts_derive(double rtt_us, double loss_pct, struct link_timeouts *t)
+{
+	double rtt = rtt_us > 0 ? rtt_us / 1000.0 : 0;
+	double p = loss_pct > 0 ? loss_pct / 100.0 : 0, q = 1 - (1 - p) * (1 - p);
+	double standing = 28232.0 * q;
+
+	t->connect_ms = clampi(2000 + 3 * rtt, 2000, 10000);
+	t->scan_ms = clampi(300 + 3 * rtt, LINK_SCAN_FIRST_FLOOR_MS, 5000);
+	t->retry_ms = clampi(1500 + 3 * rtt, 1500, 8000);
+	t->mtu_ms = clampi(250 + 3 * rtt, 250, 5000);
+	t->bw_stall_ms = clampi(3000 + 4 * rtt, 3000, 15000);
+	t->looks = 1;
+	while (q > 0 && t->looks < LINK_LOOKS_MAX && (standing *= q * q) >= 0.01)
+		t->looks++;
+}
+
+int link_scan_starved(const struct link_scan_result *s)
+{
+	/* answers the kernel took while this process slept still count (the scan looks before it
+	 * expires a port), so only a stall of two looks again and more leaves no trust in drops */
+	int wait = s->retry_ms > LINK_SCAN_RETRY_TIMEOUT_MS ? s->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
+
+	return s->late_ms >= 2 * wait && s->counts[LINK_PORT_DROPPED] > 0;
 }

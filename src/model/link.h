@@ -64,6 +64,11 @@ struct link_connect_result {
 	int ntries;
 	int pings;			/* round trips done */
 	double rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us;
+	uint16_t open_port;		/* the first port that connected: known open, 0 = none */
+	/* the loss probe: `probes` connects at once to an open port; a SYN or SYN-ACK lost costs
+	 * the kernel's 1 s retransmit (counted by TCP_INFO), twice lost: not done in ~3 s */
+	int probes, retrans, unanswered;
+	double loss_pct;		/* per packet, from (retrans + unanswered) / probes; -1 = none */
 };
 
 struct link_interval {
@@ -85,6 +90,13 @@ struct link_scan_result {
 					 * a filter drops every SYN, so these were loss or load */
 	int batches;
 	long elapsed_ms;
+	/* how the scan was run (derived from the link's round trip and loss) and what it met */
+	int timeout_ms;			/* first look, per port */
+	int retry_ms;			/* each look again at isolated drops */
+	int looks;			/* looks again done (the most over batches) */
+	int first_drops;		/* ports without an answer on their first look */
+	int late_ms;			/* the most this process's timers fired late: CPU
+					 * starvation; drops then say nothing about the network */
 	uint8_t *state;			/* 65536 entries, enum link_port_state; NULL in a
 					 * result decoded from JSON (the intervals hold it all) */
 };
@@ -95,6 +107,7 @@ struct link_mtu_result {
 	int icmp_mtu;			/* the MTU an ICMP "fragmentation needed" named, 0 = none came */
 	int blackhole;			/* bigger packets vanished and no ICMP said why */
 	int probes;
+	int wait_ms;			/* per probe, from the link's round trip */
 	long elapsed_ms;
 };
 
@@ -127,6 +140,34 @@ struct link_ceiling {
 	double goodput_frac;	/* TCP payload / wire bytes at this MTU */
 	double ceiling_gbps;	/* line_gbps * goodput_frac; 0 = unknown */
 };
+
+/*
+ * Every timeout of a link's tests, from what was measured on that link first (the connect
+ * test's round trip and loss probe), with floors (a LAN's sub-millisecond round trip still
+ * gets the kernel's scheduling slack) and caps (a dead path costs a bounded time).
+ */
+struct link_timeouts {
+	int connect_ms;			/* one TCP connect (bandwidth streams, MTU has none) */
+	int scan_ms;			/* a scan's first look at a port */
+	int retry_ms;			/* each look again: past one SYN retransmit (1 s) */
+	int looks;			/* looks again at isolated drops, at least */
+	int mtu_ms;			/* one MTU probe */
+	int bw_stall_ms;		/* a bandwidth stream without progress */
+};
+#define LINK_LOOKS_MAX 6
+#define LINK_SCAN_FIRST_FLOOR_MS 400
+
+/* Pure. rtt_us <= 0: unknown (the defaults of a LAN); loss_pct < 0: unknown. */
+void link_timeouts_derive(double rtt_us, double loss_pct, struct link_timeouts *t);
+
+/* Per-packet loss from the share q of connects that needed a SYN retransmit (SYN or SYN-ACK
+ * lost): q = 1 - (1 - p)^2. Pure. */
+double link_loss_from_share(double q);
+
+/* A scan whose own timers fired later than two looks again wait: CPU starvation, not the
+ * network, decided its drops (and it saw some). Pure. */
+#define LINK_SCAN_RETRY_TIMEOUT_MS 1500
+int link_scan_starved(const struct link_scan_result *s);
 
 /* Pure: the ceiling of a link of `speed_mbps` (<= 0: unknown) at `mtu`. */
 void ceiling_compute(double speed_mbps, int nominal, int mtu, int ipv6, struct link_ceiling *c);

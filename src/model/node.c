@@ -583,6 +583,7 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	m->cloud.evidence = jpath_str(facts, "cloud.evidence");
 	m->cloud.container = jpath_str(facts, "host.container.kind");
 	m->cloud.container_evidence = jpath_str(facts, "host.container.evidence");
+	m->cloud.container_netns = jpath_str(facts, "host.container.netns");
 	m->cloud.instance_type = jpath_str(facts, "cloud.instance_type");
 	m->cloud.efa = str_list(jpath(facts, "cloud.efa"), &m->cloud.nefa);
 	m->cloud.erdma = str_list(jpath(facts, "cloud.erdma"), &m->cloud.nerdma);

@@ -322,6 +322,12 @@ struct nm_cloud {
 	const char *evidence;	/* why we think so */
 	const char *container;	/* host.container.kind: "none", "docker", "kubernetes"...; or NULL */
 	const char *container_evidence;
+	/*
+	 * host.container.netns: "container" (this process's network namespace is the container's
+	 * own), "nested" (one made inside it, e.g. ip netns: the runtime's network is not what
+	 * NCCL sees here), NULL unknown
+	 */
+	const char *container_netns;
 	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
 	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
 	size_t nefa, nerdma;

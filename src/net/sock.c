@@ -201,11 +201,29 @@ int net_bind_source(int fd, int family, const struct net_connect_opts *o, struct
 		       (socklen_t)strlen(o->src_ifname) + 1) < 0 &&
 	    !(errno == EPERM && (o->flags & NET_SOFT_IFNAME)))
 		return err_sys(e, "cannot bind to interface '%s'", o->src_ifname);
+	if ((!o->src_addr || !*o->src_addr) && o->src_port) {
+		int one = 1;
+
+		memset(&ss, 0, sizeof(ss));
+		ss.ss_family = (sa_family_t)family;
+		len = family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+		net_sockaddr_set_port(&ss, o->src_port);
+		if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+		    bind(fd, (struct sockaddr *)&ss, len) < 0)
+			return err_sys(e, "cannot bind to source port %d", o->src_port);
+		return 0;
+	}
 	if (!o->src_addr || !*o->src_addr)
 		return 0;
-	if (net_sockaddr(o->src_addr, 0, &ss, &len, NULL) < 0)
+	if (net_sockaddr(o->src_addr, o->src_port, &ss, &len, NULL) < 0)
 		return err_set(e, ERR_USAGE, "source address '%s' is not a numeric address",
 			       o->src_addr);
+	if (o->src_port) {
+		int one = 1;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0)
+			return err_sys(e, "SO_REUSEADDR");
+	}
 	if (ss.ss_family != family)
 		return err_set(e, ERR_USAGE, "source address '%s' is not of the target's family",
 			       o->src_addr);
@@ -437,6 +455,38 @@ int net_route_source(const char *addr, const char *src, struct sockaddr_storage 
 		return -1;
 	}
 	close(fd);
+	return 0;
+}
+
+int net_tcp_acks(int fd, unsigned *unacked, unsigned *since_ack_ms)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_last_ack_recv) + sizeof(ti.tcpi_last_ack_recv))
+		return -1;
+	*unacked = ti.tcpi_unacked;
+	*since_ack_ms = ti.tcpi_last_ack_recv;
+	return 0;
+}
+
+int net_route_source_name(const char *host, char *buf, size_t len, struct err *e)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *res = NULL;
+	struct sockaddr_storage local;
+	char num[INET6_ADDRSTRLEN + IF_NAMESIZE + 2];
+	int rc = getaddrinfo(host, NULL, &hints, &res);
+
+	if (rc != 0 || !res)
+		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host,
+			       rc ? gai_strerror(rc) : "no address");
+	fmt_addr(res->ai_addr, num, sizeof(num), 0);
+	freeaddrinfo(res);
+	if (net_route_source(num, NULL, &local, e) < 0)
+		return -1;
+	fmt_addr((struct sockaddr *)&local, buf, len, 0);
 	return 0;
 }
 

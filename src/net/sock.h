@@ -51,6 +51,8 @@ struct net_connect_opts {
 	const char *src_ifname;	/* SO_BINDTODEVICE to this interface (NULL: none; needs CAP_NET_RAW) */
 	int family;		/* AF_INET, AF_INET6 or 0 (AF_UNSPEC: every address getaddrinfo gives) */
 	unsigned flags;		/* NET_FULL_MSS, NET_SOFT_IFNAME */
+	int src_port;		/* bind this source port (SO_REUSEADDR: a port scan's many
+				 * connects share one whose replies are known to come back) */
 };
 
 /*
@@ -107,6 +109,15 @@ int net_udp_bind(const char *addr, int port, struct err *e);
  */
 int net_route_source(const char *addr, const char *src, struct sockaddr_storage *local,
 		     struct err *e);
+
+/*
+ * TCP's own view of a connection (TCP_INFO): segments sent and not yet acknowledged, and the
+ * milliseconds since the peer's kernel last acknowledged anything. A peer whose process is
+ * stopped still acknowledges; one whose link or host is gone does not. -1 when unknown.
+ */
+int net_tcp_acks(int fd, unsigned *unacked, unsigned *since_ack_ms);
+/* The same for a host name or address (its first address): the local address, numeric. */
+int net_route_source_name(const char *host, char *buf, size_t len, struct err *e);
 
 /*
  * Listens on addr:port (addr NULL or "": every address, IPv6 dual-stack when it can, else IPv4;

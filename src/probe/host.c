@@ -2,14 +2,17 @@
 #include "probe/probe.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "util/file.h"
 #include "util/json.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* os-release values may be quoted; returns the value of KEY without quotes. */
 static int os_release_get(const char *text, const char *key, char *out, size_t len)
@@ -60,6 +63,42 @@ static void probe_os(const struct probe_ctx *ctx, json_t *host)
 }
 
 /*
+ * Whether this process's network is the container's own: "container" when its network
+ * namespace is PID 1's (a runtime puts the container's processes in the one it built: a bridge,
+ * a pod network, the host's), "nested" when it is another one made inside the container (ip
+ * netns, a lab node: the runtime's markers then say nothing about these interfaces).
+ */
+static void probe_netns(const struct probe_ctx *ctx, json_t *c)
+{
+	/* ns/net names the namespace, but PID 1 may refuse it (ptrace rules: a PID 1 with more
+	 * capabilities than this process); each namespace has its own proc entry for net/dev */
+	static const char *const pairs[][2] = { { "1/ns/net", "self/ns/net" },
+						{ "1/net/dev", "self/net/dev" } };
+	struct strbuf why = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(pairs); i++) {
+		char *init = probe_proc_path(ctx, pairs[i][0]);
+		char *self = probe_proc_path(ctx, pairs[i][1]);
+		struct stat a, b;
+		int ok = stat(init, &a) == 0 && stat(self, &b) == 0;
+
+		if (!ok)
+			strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", pairs[i][0],
+				    strerror(errno));
+		free(init);
+		free(self);
+		if (ok) {
+			jset_str(c, "netns", a.st_dev == b.st_dev && a.st_ino == b.st_ino
+						     ? "container" : "nested");
+			strbuf_release(&why);
+			return;
+		}
+	}
+	jset_unknown(c, "netns", "cannot compare with PID 1's network namespace (%s)", why.buf);
+	strbuf_release(&why);
+}
+
+/*
  * Docker leaves /.dockerenv; Podman /run/.containerenv; Kubernetes injects KUBERNETES_SERVICE_HOST
  * into every pod; cgroup paths name the runtime in most other cases.
  */
@@ -95,6 +134,8 @@ static void probe_container(const struct probe_ctx *ctx, json_t *host)
 	}
 	jset_str(c, "kind", kind);
 	jset_str(c, "evidence", evidence);
+	if (strcmp(kind, "none"))
+		probe_netns(ctx, c);
 	json_object_set_new(host, "container", c);
 	free(cgpath);
 	strbuf_release(&cg);

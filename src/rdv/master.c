@@ -556,11 +556,22 @@ static void master_timers(struct rdv *r, int64_t now)
 		struct member *m = &r->mem[i];
 
 		if (m->joined && !m->gone && !m->byed && m->c && now - m->c->last_rx > r->o.dead_ms) {
-			char why[200];
+			char why[300];
+			unsigned unacked, since_ack;
 
-			snprintf(why, sizeof(why), "sent nothing for %.1f s, not even a heartbeat (the "
-				 "process is stopped, hung, or its host is gone)",
-				 (double)(now - m->c->last_rx) / 1000);
+			/* its kernel acknowledges the heartbeats even while its process is stopped:
+			 * when it no longer does, the node's link (or the node) is gone */
+			if (net_tcp_acks(m->c->fd, &unacked, &since_ack) == 0 && unacked > 0 &&
+			    since_ack >= ACK_SILENT_MS)
+				snprintf(why, sizeof(why), "sent nothing for %.1f s and its host has "
+					 "acknowledged nothing this node sent for %.1f s: its link or "
+					 "its host is down (a stopped process would still be "
+					 "acknowledged)", (double)(now - m->c->last_rx) / 1000,
+					 (double)since_ack / 1000);
+			else
+				snprintf(why, sizeof(why), "sent nothing for %.1f s, not even a "
+					 "heartbeat (the process is stopped, hung, or its host is "
+					 "gone)", (double)(now - m->c->last_rx) / 1000);
 			member_dead(r, i, why);
 		}
 	}

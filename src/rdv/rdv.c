@@ -509,19 +509,91 @@ int rdv_start(struct rdv *r, struct err *e)
 	return 0;
 }
 
-int rdv_wait_joined(struct rdv *r, struct err *e)
+int rdv_wait_joined_for(struct rdv *r, long slice_ms, struct err *e)
 {
-	int rc = 0;
+	int64_t until;
+	int rc = 1;
 
 	pthread_mutex_lock(&r->mu);
-	while (!r->joined_all && !r->failed && time_now_ms() < r->join_deadline + 5000)
-		rdv_cond_wait_until(r, r->join_deadline + 5000);
+	/* the I/O thread fails the join at its deadline; 5 s more is a backstop, never reached */
+	until = r->join_deadline + 5000;
+	if (slice_ms >= 0 && time_now_ms() + slice_ms < until)
+		until = time_now_ms() + slice_ms;
+	while (!r->joined_all && !r->failed && time_now_ms() < until)
+		rdv_cond_wait_until(r, until);
 	if (r->failed)
 		rc = err_set(e, r->fail.code, "%s", r->fail.msg);
-	else if (!r->joined_all)
+	else if (!r->joined_all && time_now_ms() >= r->join_deadline + 5000)
 		rc = err_set(e, ERR_TIMEOUT, "the join did not finish in time");
+	else if (!r->joined_all)
+		rc = 0;
 	pthread_mutex_unlock(&r->mu);
 	return rc;
+}
+
+void rdv_close_inherited(struct rdv *r)
+{
+	/* no lock: the parent's I/O thread may have held it at the fork, and is not here to let go;
+	 * the copy of the memory is all this process has, and nobody else changes it */
+	for (size_t i = 0; i < r->ncl; i++)
+		if (r->cl[i]->fd >= 0) {
+			close(r->cl[i]->fd);
+			r->cl[i]->fd = -1;
+		}
+	if (r->wc && r->wc->fd >= 0) {
+		close(r->wc->fd);
+		r->wc->fd = -1;
+	}
+	if (r->lfd >= 0)
+		close(r->lfd);
+	r->lfd = -1;
+	for (int i = 0; i < 2; i++) {
+		if (r->wake[i] >= 0)
+			close(r->wake[i]);
+		if (r->failpipe[i] >= 0)
+			close(r->failpipe[i]);
+		r->wake[i] = r->failpipe[i] = -1;
+	}
+}
+
+int rdv_wait_joined(struct rdv *r, struct err *e)
+{
+	int rc;
+
+	while ((rc = rdv_wait_joined_for(r, -1, e)) == 0)
+		;
+	return rc < 0 ? -1 : 0;
+}
+
+void rdv_join_status(struct rdv *r, struct rdv_join_status *st)
+{
+	size_t o = 0;
+	int64_t left;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&r->mu);
+	st->expected = r->o.nnodes;
+	left = r->join_deadline - time_now_ms();
+	st->left_ms = left > 0 ? (long)left : 0;
+	if (r->master) {
+		for (int i = 0; r->mem && i < r->o.nnodes; i++) {
+			const char *h;
+
+			if (r->mem[i].joined) {
+				st->joined++;
+				continue;
+			}
+			h = rdv_rank_host(r, i);
+			if (o < sizeof(st->missing))
+				o += (size_t)snprintf(st->missing + o, sizeof(st->missing) - o,
+						      "%s%d%s%s%s", o ? ", " : "", i, h ? " (" : "",
+						      h ? h : "", h ? ")" : "");
+		}
+	} else {
+		st->joined = r->joined_all;
+		snprintf(st->last_fail, sizeof(st->last_fail), "%s", r->last_fail);
+	}
+	pthread_mutex_unlock(&r->mu);
 }
 
 void rdv_abort(struct rdv *r, const char *code, const char *message, int rank)

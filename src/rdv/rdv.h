@@ -100,6 +100,22 @@ int rdv_start(struct rdv *r, struct err *e);
  * wrong count, version) fails at once. -1 with the reason in `e` and the events recorded.
  */
 int rdv_wait_joined(struct rdv *r, struct err *e);
+/*
+ * The same, for at most slice_ms: 1 when every node joined (master) or this node was welcomed
+ * (worker), 0 when the slice passed first (the caller shows rdv_join_status and waits again),
+ * -1 as rdv_wait_joined.
+ */
+int rdv_wait_joined_for(struct rdv *r, long slice_ms, struct err *e);
+
+/* Where the join stands, for a live line while nodes arrive. */
+struct rdv_join_status {
+	int joined, expected;		/* master: nodes joined (itself included) of nnodes;
+					   worker: 1 once welcomed */
+	char missing[512];		/* master: "2 (n2), 3", the ranks not joined yet */
+	long left_ms;			/* until the join deadline, >= 0 */
+	char last_fail[300];		/* worker: why the last attempt to reach the master failed */
+};
+void rdv_join_status(struct rdv *r, struct rdv_join_status *st);
 
 /*
  * Every node contributes `mine` (stolen; an object or array) for (phase, step). The master
@@ -142,6 +158,12 @@ int rdv_reply(struct rdv *r, const char *phase, long step, json_t *payload, stru
  */
 int rdv_failure_report(struct rdv *r, json_t **report, long timeout_ms);
 
+/*
+ * In a forked child: closes this process's copies of the rendezvous' descriptors, without a word
+ * to anyone and without the I/O thread (a fork does not carry it), so that the parent's death is
+ * not hidden from the peers by a copy. The child must not use `r` afterwards, nor free it.
+ */
+void rdv_close_inherited(struct rdv *r);
 /* Tells the other side(s) the run is over for `code` (master: every worker). Never blocks. */
 void rdv_abort(struct rdv *r, const char *code, const char *message, int rank);
 /* Says bye, flushes what is queued (bounded by a second or two), stops the I/O thread. */

@@ -31,6 +31,9 @@
 /* ... and after a failure, to flush the aborts and the failure report (a master whose own link
  * is down must not wait 30 s for buffers that will never drain). */
 #define STOP_FAILED_MAX_MS 3000
+/* A member silent past dead_ms whose kernel has acknowledged none of the master's heartbeats
+ * for this long has lost its link (or its host): a kernel ACKs within an RTO of 200 ms. */
+#define ACK_SILENT_MS 1000
 /* Bytes read from one client per loop turn, so one fast sender cannot starve the others. */
 #define READ_BUDGET (256 << 10)
 

@@ -292,11 +292,15 @@ static void worker_read(struct rdv *r, struct client *c)
 	}
 }
 
+/* MASTER_ADDR's name: tried this many times, this far apart, before the worker gives up */
+#define RESOLVE_TRIES 2
+#define RESOLVE_RETRY_MS 1000
+
 void *rdv_worker_main(void *arg)
 {
 	struct rdv *r = arg;
 	long backoff = 100;
-	int fd = -1;
+	int fd = -1, unresolved = 0;
 	char addr[64];
 
 	/* connect with backoff until the join deadline */
@@ -343,8 +347,23 @@ void *rdv_worker_main(void *arg)
 		pthread_mutex_lock(&r->mu);
 		r->last_why = why;
 		snprintf(r->last_fail, sizeof(r->last_fail), "%s", e.msg);
+		/*
+		 * A name that does not resolve will not start resolving while rank 0 waits: one
+		 * retry a second later (a resolver that was busy), then the answer now, not at
+		 * the join deadline.
+		 */
+		if (why == NET_RESOLVE && ++unresolved >= RESOLVE_TRIES) {
+			rdv_add_event(r, RDV_EV_UNREACHABLE, 0, NULL, NULL, net_fail_name(why),
+				  "the master %s:%d could not be reached: %s (tried %d times, %.0f s "
+				  "apart)", r->o.master_host, r->o.master_port, e.msg, unresolved,
+				  (double)RESOLVE_RETRY_MS / 1000);
+			worker_fail(r, ERR_NOTFOUND, "the master %s:%d could not be reached: %s",
+				    r->o.master_host, r->o.master_port, e.msg);
+			pthread_mutex_unlock(&r->mu);
+			return NULL;
+		}
 		pthread_mutex_unlock(&r->mu);
-		nap(r, backoff);
+		nap(r, why == NET_RESOLVE ? RESOLVE_RETRY_MS : backoff);
 		backoff = backoff * 2 > 1000 ? 1000 : backoff * 2;
 	}
 

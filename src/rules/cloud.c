@@ -633,21 +633,40 @@ static int veth_only(const struct cloud *c, const char **first)
 	return veth > 0;
 }
 
+/*
+ * The interface NCCL bootstraps on here (NCCL_SOCKET_IFNAME honoured), when it is one of the
+ * veths; else the first veth.
+ */
+static const char *nccl_veth(const struct cloud *c, const char *first)
+{
+	const struct ifs_addr *b = c->m->have_ifs ? c->m->pred.boot : NULL;
+	const struct nm_iface *it = b ? iface(c, b->name) : NULL;
+
+	return it && it->kind && !strcmp(it->kind, "veth") ? it->name : first;
+}
+
 static void containers(struct cloud *c)
 {
-	const char *first = NULL;
+	const char *first = NULL, *netns = c->m->cloud.container_netns;
 	struct finding *f;
 	int loop = 0;
 
 	if (!c->kind)
 		return;
 	loop = c->m->master.resolved && addr_classify_text(c->m->master.resolved) == ADDR_LOOPBACK;
-	if ((!strcmp(c->kind, "docker") || !strcmp(c->kind, "podman")) && veth_only(c, &first) && !loop) {
-		const struct nm_iface *fi = iface(c, first);
+	/*
+	 * A network namespace made inside the container (ip netns, a lab node) is not the
+	 * runtime's bridge: its veths lead wherever their maker wired them, which the link tests,
+	 * not the container's markers, can tell.
+	 */
+	if ((!strcmp(c->kind, "docker") || !strcmp(c->kind, "podman")) && veth_only(c, &first) &&
+	    !loop && !(netns && !strcmp(netns, "nested"))) {
+		const char *nic = nccl_veth(c, first);
+		const struct nm_iface *fi = iface(c, nic);
 
 		f = finding_add(c->out, SEV_WARN, "cloud.container.bridge",
 				"a %s container on a bridge network: other nodes cannot reach NCCL here at %s %s",
-				c->kind, str_or(first, "?"), str_or(fi ? fi->first_addr : NULL, "?"));
+				c->kind, str_or(nic, "?"), str_or(fi ? fi->first_addr : NULL, "?"));
 		finding_why(f, "Inside a bridged container NCCL only sees the container's own interface and "
 			    "advertises its address, which other hosts cannot route to; its listeners take random "
 			    "ports from the container's ip_local_port_range, which -p cannot publish. Fine for one "
@@ -655,7 +674,11 @@ static void containers(struct cloud *c)
 		finding_fix(f, "%s run --network host ...   # the container uses the host's interfaces", c->kind);
 		finding_evidence(f, "host.container.kind = %s (%s)", c->kind,
 				 str_or(c->m->cloud.container_evidence, "?"));
-		finding_evidence(f, "every interface with an address is a veth: %s", str_or(first, "?"));
+		finding_evidence(f, "every interface with an address is a veth; NCCL's is %s",
+				 str_or(nic, "?"));
+		if (netns)
+			finding_evidence(f, "host.container.netns = %s (this process's network "
+					 "namespace is the container's own)", netns);
 	}
 	if (!strcmp(c->kind, "kubernetes") && veth_only(c, &first)) {
 		struct strbuf rd = STRBUF_INIT;

@@ -5,7 +5,8 @@
 #include "util/xalloc.h"
 
 static void (*const xrules[])(const struct cluster_view *, struct findings *) = {
-	xrule_versions, xrule_settings, xrule_hosts, xrule_neigh, xrule_links, xrule_verdict,
+	xrule_versions, xrule_settings, xrule_hosts, xrule_neigh, xrule_link_noise, xrule_links,
+	xrule_verdict,
 };
 
 void cluster_rules_run(const struct cluster_view *v, struct findings *out)

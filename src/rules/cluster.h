@@ -26,6 +26,8 @@ void xrule_settings(const struct cluster_view *v, struct findings *out);
 void xrule_hosts(const struct cluster_view *v, struct findings *out);
 /* cluster_links.c: reachability, the port-range map, path MTU; and the verdict */
 void xrule_links(const struct cluster_view *v, struct findings *out);
+/* rules/link_noise.c: link.latency, link.loss, cluster.link.untested */
+void xrule_link_noise(const struct cluster_view *v, struct findings *out);
 void xrule_verdict(const struct cluster_view *v, struct findings *out);
 /*
  * cluster_links.c: each link test on its own — one that could not run (cluster.link.failed), and

@@ -387,18 +387,38 @@ struct member {
 	char key[256];		/* the closed intervals, and the open range to move into */
 };
 
+/*
+ * The scan a link.ports.blocked finding shows: its peer's, or, for the one finding per target
+ * and interface (no peer), the scan of that interface that found the most closed ports.
+ */
 static const struct cluster_link *scan_of(const struct cluster_view *v, const struct finding *f)
 {
-	int t = node_index(v, f->node), p = node_index(v, f->peer);
+	int t = node_index(v, f->node), p = f->peer ? node_index(v, f->peer) : -1;
+	const struct cluster_link *best = NULL;
+	long most = 0;
 
-	for (size_t i = 0; t >= 0 && p >= 0 && i < v->nlinks; i++) {
+	for (size_t i = 0; t >= 0 && i < v->nlinks; i++) {
 		const struct cluster_link *l = &v->links[i];
+		const struct link_scan_result *s = &l->res.s;
+		long closed;
 
-		if (l->ran && l->kind == LINK_SCAN && l->target == t && l->peer == p &&
-		    same(l->ifname, f->ifname))
-			return l;
+		if (!l->ran || l->kind != LINK_SCAN || l->target != t || !same(l->ifname, f->ifname))
+			continue;
+		if (f->peer) {
+			if (l->peer == p)
+				return l;
+			continue;
+		}
+		closed = 0;
+		for (size_t k = 0; k < s->niv; k++)
+			if (closed_state(s->iv[k].state))
+				closed += (long)s->iv[k].hi - s->iv[k].lo + 1;
+		if (closed > most) {
+			most = closed;
+			best = l;
+		}
 	}
-	return NULL;
+	return best;
 }
 
 static void closed_text(const struct link_scan_result *s, struct strbuf *sb, char *verb,
@@ -453,16 +473,24 @@ static void and_list(const char *const *v, size_t n, struct strbuf *sb)
 	}
 }
 
-/* The peers' addresses that scanned node `x`'s `ifname` among the members, comma-separated. */
-static void peer_addrs(const struct cluster_view *v, const struct member *mb, size_t n, int x,
-		       const char *ifname, struct strbuf *sb)
+/*
+ * The addresses of the peers whose scans of node `x`'s `ifname` met closed ports, comma-
+ * separated: every sampler, not only the scan a member shows (link.ports.blocked is one
+ * finding per target and interface).
+ */
+static void peer_addrs(const struct cluster_view *v, int x, const char *ifname, struct strbuf *sb)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct cluster_link *l = mb[i].scan;
+	for (size_t i = 0; i < v->nlinks; i++) {
+		const struct cluster_link *l = &v->links[i];
 		const char *a = l->res.src;
 		const struct ifs_addr *pa;
+		int closed = 0;
 
-		if (mb[i].node != x || strcmp(l->ifname, ifname))
+		if (!l->ran || l->kind != LINK_SCAN || l->target != x || strcmp(l->ifname, ifname))
+			continue;
+		for (size_t k = 0; k < l->res.s.niv; k++)
+			closed |= closed_state(l->res.s.iv[k].state);
+		if (!closed)
 			continue;
 		if (!a[0]) {
 			pa = v->nodes[l->peer].m ? node_model_addr(v->nodes[l->peer].m, ifname, 0)
@@ -591,15 +619,16 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 			if (seen)
 				continue;
 			strbuf_reset(&sb);
-			peer_addrs(v, mb, n, mb[k].node, ifs[k], &sb);
+			peer_addrs(v, mb[k].node, ifs[k], &sb);
 			for (size_t c = 0; c < ncl && sb.len; c++)
 				finding_fix(g, "iptables -I INPUT -i %s -p tcp -s %s --dport %u:%u "
 					       "-j ACCEPT", ifs[k], sb.buf, civ[c]->lo, civ[c]->hi);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		finding_evidence(g, "%s -> %s over %s: %s", mb[i].f->peer ? mb[i].f->peer : "?",
-				 mb[i].f->node, mb[i].f->ifname, mb[i].f->title);
+		finding_evidence(g, "%s over %s: %s", mb[i].f->node, mb[i].f->ifname,
+				 mb[i].f->evidence && mb[i].f->nevidence ? mb[i].f->evidence[0]
+									  : mb[i].f->title);
 		finding_caused_by(mb[i].f, g);
 	}
 	finding_check(g, "ncclcheck cluster (re-run after the change)");

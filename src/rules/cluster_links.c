@@ -12,6 +12,7 @@
 
 #include "rules/cluster_bw.h"
 #include "rules/link_findings.h"
+#include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -60,27 +61,71 @@ static void add_verdict_fix(const struct cluster_view *v, const struct cluster_v
 	}
 }
 
-/*
- * The addresses peers connect from to `target`'s `ifname` in the `kind` tests that failed (the
- * client's source, else its own address on an interface of that name), comma-separated for
- * iptables -s; "" when none is known.
- */
-static void failed_sources(const struct cluster_view *v, enum link_kind kind, size_t target,
-			   const char *ifname, struct strbuf *sb)
+/* Whether `item` is one of the comma-separated `list`. */
+static int in_list(const char *list, const char *item)
 {
-	for (size_t i = 0; i < v->nlinks; i++) {
-		const struct cluster_link *l = &v->links[i];
-		const struct ifs_addr *a;
+	size_t n = strlen(item);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !strncmp(p, item, n))
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
+}
+
+/* Peer `c`'s address on the network of `a` (the target's interface), or NULL. */
+static const char *peer_on_subnet(const struct cluster_view *v, size_t c, const struct ifs_addr *a)
+{
+	const struct node_model *m = v->nodes[c].m;
+
+	for (size_t k = 0; m && a && k < m->ifs.in.naddrs; k++) {
+		const struct ifs_addr *b = &m->ifs.in.addrs[k];
+
+		if (b->family == a->family && addr_same_subnet(a->family, a->addr, b->addr,
+							       a->prefixlen))
+			return b->text;
+	}
+	return NULL;
+}
+
+/*
+ * The sources an ACCEPT rule on `target`'s `ifn` must let in, comma-separated as iptables -s
+ * takes them: each failing peer's source address in its test, else its address on the
+ * target's network (rank 0 has every node's facts); the network itself only when a peer has
+ * neither. "" when nothing is known: then no rule is printed, never one that opens the
+ * interface to anyone.
+ */
+static void peer_sources(const struct cluster_view *v, enum link_kind kind, size_t target,
+			 const char *ifn, char *buf, size_t len)
+{
+	const struct ifs_addr *a = v->nodes[target].m ? node_model_addr(v->nodes[target].m, ifn, 0)
+						      : NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	int whole_net = 0;
+
+	buf[0] = '\0';
+	for (size_t c = 0; c < v->n; c++) {
+		const struct link_result *r = c == target ? NULL :
+			cluster_link_find(v, kind, c, target, ifn);
 		const char *src;
 
-		if (!l->ran || l->kind != kind || (size_t)l->target != target ||
-		    strcmp(l->ifname, ifname) || (kind == LINK_CONNECT && l->res.c.status == LINK_OK))
+		if (!r || (kind == LINK_CONNECT && r->c.status == LINK_OK))
 			continue;
-		a = v->nodes[l->peer].m ? node_model_addr(v->nodes[l->peer].m, ifname, 0) : NULL;
-		src = l->res.src[0] ? l->res.src : a ? a->text : NULL;
-		if (src && !strstr(sb->buf, src))
-			strbuf_addf(sb, "%s%s", sb->len ? "," : "", src);
+		src = r->src[0] ? r->src : peer_on_subnet(v, c, a);
+		if (!src)
+			whole_net = 1;
+		else if (!in_list(sb.len ? sb.buf : "", src))
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", src);
 	}
+	if (sb.len && !whole_net && sb.len < len)
+		snprintf(buf, len, "%s", sb.buf);
+	else if (a)
+		addr_subnet_text(a->family, a->addr, a->prefixlen, a->text, buf, len);
+	strbuf_release(&sb);
 }
 
 static void connect_failures(const struct cluster_view *v, const struct cluster_verdict *vd,
@@ -149,16 +194,15 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 			if (used)
 				add_verdict_fix(v, vd, f);
 			if (st == LINK_TIMEOUT || st == LINK_REFUSED) {
-				struct strbuf src = STRBUF_INIT;
+				char srcs[256];
 
-				failed_sources(v, LINK_CONNECT, s, ifn, &src);
+				peer_sources(v, LINK_CONNECT, s, ifn, srcs, sizeof(srcs));
 				finding_fix(f, "# or let the peers through on %s (and the same inbound rule "
 					       "in the cloud security group), on %s", ifn,
 					    v->nodes[s].name);
-				if (src.len)
+				if (srcs[0])
 					finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT", ifn,
-						    src.buf);
-				strbuf_release(&src);
+						    srcs);
 			}
 			finding_check(f, "ncclcheck cluster (re-run after the change)");
 			strbuf_release(&who);
@@ -170,22 +214,59 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 			    "tests, round trip p50 at most %.0f us)", tested, worst_p50);
 }
 
+/* Another scan of the same target interface already judged (one finding per target and
+ * interface: the whole map from its designated scanner, the samplers only as more peers). The
+ * first usable scan of a (target, interface) judges them all: widest_scan looks at every later
+ * one, so a later scan is never judged again, whether or not the first one saw a failure. */
+static int judged_before(const struct cluster_view *v, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (v->links[k].kind == LINK_SCAN && v->links[k].target == v->links[i].target &&
+		    !strcmp(v->links[k].ifname, v->links[i].ifname) &&
+		    !link_scan_starved(&v->links[k].res.s))
+			return 1;
+	return 0;
+}
+
+/* The scan of (target, ifname) that tested the most ports with a failure: the map to show. */
+static const struct cluster_link *widest_scan(const struct cluster_view *v, size_t i)
+{
+	const struct cluster_link *best = &v->links[i];
+
+	for (size_t k = i + 1; k < v->nlinks; k++) {
+		const struct cluster_link *l = &v->links[k];
+
+		if (l->kind == LINK_SCAN && l->target == best->target && l->ran &&
+		    !strcmp(l->ifname, best->ifname) && !link_scan_starved(&l->res.s) &&
+		    l->res.s.niv > 0 && (long)l->res.s.counts[LINK_PORT_OPEN] +
+		    l->res.s.counts[LINK_PORT_DROPPED] > (long)best->res.s.counts[LINK_PORT_OPEN] +
+		    best->res.s.counts[LINK_PORT_DROPPED])
+			best = l;
+	}
+	return best;
+}
+
 static void port_maps(const struct cluster_view *v, struct findings *out)
 {
 	size_t scans = 0, bad = 0;
 
 	for (size_t i = 0; i < v->nlinks; i++) {
-		const struct cluster_link *l = &v->links[i];
-		const struct link_scan_result *s = &l->res.s;
+		const struct cluster_link *l0 = &v->links[i], *l;
+		const struct link_scan_result *s;
 		const struct node_model *m;
-		struct strbuf iv = STRBUF_INIT;
-		long best_lo = -1, best_hi = -1;
+		struct strbuf iv = STRBUF_INIT, peers = STRBUF_INIT;
+		long best_lo = -1, best_hi = -1, nbad = 0, span;
 		const char *verb = NULL;
 		struct finding *f;
 
-		if (l->kind != LINK_SCAN)
+		/* starved scans measured the scheduler: cluster.link.untested says so */
+		if (l0->kind != LINK_SCAN || link_scan_starved(&l0->res.s))
 			continue;
 		scans++;
+		if (judged_before(v, i))
+			continue;
+		l = widest_scan(v, i);
+		s = &l->res.s;
 		m = v->nodes[l->target].m;
 		for (size_t k = 0; k < s->niv; k++) {
 			const struct link_interval *x = &s->iv[k];
@@ -200,8 +281,11 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 				continue;
 			if (!verb)
 				verb = x->state == LINK_PORT_REJECTED ? "rejects" : "drops";
-			strbuf_addf(&iv, "%s%u-%u %s", iv.len ? ", " : "", x->lo, x->hi,
-				    link_port_state_name(x->state));
+			nbad += x->hi - x->lo + 1;
+			if (x->lo == x->hi)
+				strbuf_addf(&iv, "%s%u", iv.len ? ", " : "", x->lo);
+			else
+				strbuf_addf(&iv, "%s%u-%u", iv.len ? ", " : "", x->lo, x->hi);
 		}
 		if (!iv.len) {
 			strbuf_release(&iv);
@@ -217,39 +301,56 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 				continue;
 			}
 		}
+		for (size_t k = i; k < v->nlinks; k++) {
+			const struct cluster_link *o = &v->links[k];
+
+			if (o->kind == LINK_SCAN && o->target == l->target &&
+			    !strcmp(o->ifname, l->ifname) && o->res.s.counts[LINK_PORT_DROPPED] +
+			    o->res.s.counts[LINK_PORT_REJECTED] + o->res.s.counts[LINK_PORT_UNREACH])
+				strbuf_addf(&peers, "%s%s", peers.len ? ", " : "",
+					    v->nodes[o->peer].name);
+		}
+		/* the share of the kernel's picks that land in the closed ports: NCCL's odds */
+		span = m->ports.hi - m->ports.lo + 1;
 		f = finding_add(out, cluster_nccl_uses(m, l->ifname) ? SEV_ERROR : SEV_WARN,
 				"link.ports.blocked",
-				"%s %s TCP from %s on %s in its ephemeral port range %ld-%ld: %s",
-				v->nodes[l->target].name, verb, v->nodes[l->peer].name, l->ifname,
-				m->ports.lo, m->ports.hi, iv.buf);
-		finding_pair(f, v->nodes[l->target].name, v->nodes[l->peer].name, l->ifname);
+				"%s %s TCP ports %s on %s; NCCL's listener lands there in %.0f %% of "
+				"starts (its ephemeral range is %ld-%ld)", v->nodes[l->target].name,
+				verb, iv.buf, l->ifname, span > 0 ? 100.0 * (double)nbad / span : 100.0,
+				m->ports.lo, m->ports.hi);
+		finding_pair(f, v->nodes[l->target].name, NULL, l->ifname);
 		finding_why(f, "NCCL has no port setting: every listener (bootstrap, NET/Socket, the "
 			       "proxy) binds port 0 and the kernel picks from ip_local_port_range, so a "
 			       "firewall that closes part of that range fails or hangs init at "
 			       "random — the seeds' '49152-65535' advice misses most of Linux's range.");
-		finding_evidence(f, "%u ports scanned in %ld ms: %d open, %d dropped, %d rejected",
-				 (unsigned)(s->hi - s->lo + 1), s->elapsed_ms, s->counts[LINK_PORT_OPEN],
-				 s->counts[LINK_PORT_DROPPED], s->counts[LINK_PORT_REJECTED]);
-		{
-			struct strbuf src = STRBUF_INIT;
-
-			failed_sources(v, LINK_SCAN, (size_t)l->target, l->ifname, &src);
-			finding_fix(f, "# on %s (or the same inbound rule in the cloud security group)",
-				    v->nodes[l->target].name);
-			if (src.len)
-				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j "
-					       "ACCEPT", l->ifname, src.buf, m->ports.lo, m->ports.hi);
-			strbuf_release(&src);
-		}
+		finding_evidence(f, "%u ports scanned from %s in %ld ms: %d open, %d dropped, %d "
+				 "rejected; each dropped port failed %d look%s again %d ms apart, "
+				 "seen from %s", (unsigned)(s->hi - s->lo + 1), v->nodes[l->peer].name,
+				 s->elapsed_ms, s->counts[LINK_PORT_OPEN], s->counts[LINK_PORT_DROPPED],
+				 s->counts[LINK_PORT_REJECTED], s->looks, s->looks == 1 ? "" : "s",
+				 s->retry_ms, peers.buf);
 		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
-			finding_fix(f, "# or keep the firewall and move NCCL's ports into the open "
-				       "part, on %s", v->nodes[l->target].name);
+			finding_fix(f, "# keep the firewall and move NCCL's ports into the open part "
+				       "(and the same line in /etc/sysctl.d/ to keep it), on %s",
+				    v->nodes[l->target].name);
 			finding_fix(f, "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\"", best_lo,
 				    best_hi);
 			finding_setting_for(f, WHERE_SYSCTL, v->nodes[l->target].name,
 					    "net.ipv4.ip_local_port_range", "%ld %ld", best_lo, best_hi);
 		}
+		{
+			char srcs[256];
+
+			peer_sources(v, LINK_SCAN, (size_t)l->target, l->ifname, srcs, sizeof(srcs));
+			finding_fix(f, "# %s the range (or the same inbound rule in the cloud security "
+				       "group), on %s", best_lo >= 0 && best_hi - best_lo >= 1023 ?
+				    "or open" : "open", v->nodes[l->target].name);
+			if (srcs[0])
+				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j "
+					       "ACCEPT", l->ifname, srcs, m->ports.lo, m->ports.hi);
+		}
 		strbuf_release(&iv);
+		strbuf_release(&peers);
 	}
 	if (scans && !bad)
 		finding_add(out, SEV_OK, "link.ports.ok",

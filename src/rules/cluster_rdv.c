@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "util/addr.h"
+
 static const char *event_id(const struct rdv_event *ev)
 {
 	const char *code = ev->code;
@@ -41,8 +43,10 @@ static const char *event_id(const struct rdv_event *ev)
 }
 
 static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
-			  struct findings *fs)
+			  const char *master_ip, struct findings *fs)
 {
+	const char *mh = ro->master_host ? ro->master_host : "MASTER_ADDR";
+
 	const char *id = event_id(ev);
 	enum severity sev = SEV_ERROR;
 	struct finding *f;
@@ -68,12 +72,31 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 			    "then: ncclcheck cluster --token-file token");
 		finding_export(f, "NCCLCHECK_TOKEN", "<the same secret on every node>");
 	} else if (!strcmp(id, "cluster.rdv.missing")) {
+		unsigned char bin[16];
+		int fam, numeric = addr_parse(mh, &fam, bin) == 0;
+		const char *ip = master_ip && master_ip[0] ? master_ip : mh;
+
 		finding_why(f, "a node that never reaches MASTER_ADDR:MASTER_PORT is a node whose "
-			    "torch rendezvous will hang there too");
-		finding_fix(f, "on the missing node: ncclcheck cluster (same --nodes, its own "
-			    "--node-rank), and check that it can reach %s:%d (ncclcheck node "
-			    "--master-addr %s)", ro->master_host ? ro->master_host : "MASTER_ADDR",
-			    ro->master_port, ro->master_host ? ro->master_host : "MASTER_ADDR");
+			    "torch rendezvous will hang there too. Check on it, in this order: that "
+			    "ncclcheck cluster was started there (same --nodes, its own "
+			    "--node-rank), that MASTER_ADDR resolves there, and that TCP %d reaches "
+			    "this node", ro->master_port);
+		if (master_ip && master_ip[0])
+			finding_evidence(f, "this node (rank 0) listens on %s:%d%s%s%s", master_ip,
+					 ro->master_port, numeric ? "" : ": MASTER_ADDR=",
+					 numeric ? "" : mh, numeric ? "" : " resolves to it here");
+		if (numeric)
+			finding_fix(f, "nc -zv %s %d   # on the missing node: is the port reachable",
+				    mh, ro->master_port);
+		else
+			finding_fix(f, "getent hosts %s; nc -zv %s %d   # on the missing node: does "
+				    "the name resolve, is the port reachable", mh, ip,
+				    ro->master_port);
+		/* the address itself works on every node, rank 0's included */
+		if (!numeric && master_ip && master_ip[0])
+			finding_export(f, "MASTER_ADDR", "%s", master_ip);
+		finding_fix(f, "ncclcheck cluster   # on the missing node, with the same --nodes "
+			    "and its own --node-rank");
 	} else if (!strcmp(id, "cluster.rdv.unreachable")) {
 		finding_why(f, "torch's TCPStore listens on the same address and port: if this node "
 			    "cannot reach it, init_process_group will hang here as well");
@@ -83,9 +106,13 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 		else if (!strcmp(ev->code, "timeout"))
 			finding_fix(f, "MASTER_ADDR must be rank 0's address on a network this node "
 				    "reaches; a DROP rule or security group blocks TCP %d", ro->master_port);
-		else if (!strcmp(ev->code, "resolve"))
-			finding_fix(f, "MASTER_ADDR does not resolve here: use an address or add it "
-				    "to /etc/hosts");
+		else if (!strcmp(ev->code, "resolve")) {
+			finding_fix(f, "getent hosts %s; grep -n '%s' /etc/hosts; cat /etc/resolv.conf"
+				    "   # MASTER_ADDR is in neither /etc/hosts nor DNS here", mh, mh);
+			finding_fix(f, "# then export MASTER_ADDR as rank 0's address (rank 0's "
+				    "report prints it: export MASTER_ADDR=...), or add '%s' to "
+				    "/etc/hosts with that address", mh);
+		}
 		else
 			finding_fix(f, "check the route to MASTER_ADDR: ip route get %s",
 				    ro->master_host ? ro->master_host : "MASTER_ADDR");
@@ -110,10 +137,10 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 }
 
 void cluster_rdv_findings(const struct rdv_event *ev, size_t n, const struct rdv_opts *ro,
-			  struct findings *fs)
+			  const char *master_ip, struct findings *fs)
 {
 	for (size_t i = 0; i < n; i++)
-		event_finding(ro, &ev[i], fs);
+		event_finding(ro, &ev[i], master_ip, fs);
 }
 
 void cluster_rdv_aborted(struct findings *fs, const char *why)

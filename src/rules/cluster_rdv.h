@@ -10,9 +10,13 @@
 #include "finding.h"
 #include "rdv/rdv.h"
 
-/* One finding per event, with the fix; an abort that repeats an event already said adds none. */
+/*
+ * One finding per event, with the fix; an abort that repeats an event already said adds none.
+ * `master_ip`: on rank 0, the numeric address its MASTER_ADDR resolves to there (one of its
+ * own), which a worker that cannot resolve or reach the name can use; NULL or "" when unknown.
+ */
 void cluster_rdv_findings(const struct rdv_event *ev, size_t n, const struct rdv_opts *ro,
-			  struct findings *fs);
+			  const char *master_ip, struct findings *fs);
 
 /* cluster.rdv.aborted (`why`: the run's error) when no event explained the failure. */
 void cluster_rdv_aborted(struct findings *fs, const char *why);

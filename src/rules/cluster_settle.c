@@ -244,7 +244,8 @@ static enum cluster_settle path_judge(struct settle_ctx *c, const char *ifname, 
 static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 {
 	const struct cluster_view *v = c->v;
-	size_t inbound = 0, tests = 0;
+	size_t peers = 0, tests = 0;
+	unsigned char *from = xcalloc(v->n ? v->n : 1, 1);	/* which peers tested inbound */
 	int top = 0;
 
 	for (size_t i = 0; i < v->nlinks; i++) {
@@ -256,19 +257,25 @@ static enum cluster_settle mtu_judge(struct settle_ctx *c, const char *ifname)
 		if (!l->ran || l->kind != LINK_MTU || !r->if_mtu || (!in && !out))
 			continue;
 		tests++;
-		inbound += in;
+		/* distinct peers: one peer's repeated test does not stand for another's path */
+		if (in && (size_t)l->peer < v->n && (size_t)l->peer != c->node && !from[l->peer]) {
+			from[l->peer] = 1;
+			peers++;
+		}
 		if (r->blackhole && r->path_mtu < r->if_mtu) {
 			ev_set(c, "%s -> %s %s %s: packets over %d bytes vanish, interface MTU %d, no "
 			       "ICMP 'fragmentation needed' (the path MTU test)",
 			       name_of(c, (size_t)l->peer), name_of(c, (size_t)l->target), l->ifname,
 			       l->res.addr, r->path_mtu, r->if_mtu);
 			c->sev = used_sev(c, ifname);
+			free(from);
 			c->by = l;
 			return CLUSTER_CONFIRMED;
 		}
 		top = r->path_mtu > top ? r->path_mtu : top;
 	}
-	if (!inbound || inbound < v->n - 1) {
+	free(from);
+	if (!peers || peers < v->n - 1) {
 		ev_set(c, "not every peer ran a path MTU test to %s's %s (--no-mtu, or the connect "
 		       "test failed)", name_of(c, c->node), ifname);
 		return CLUSTER_UNSETTLED;
@@ -408,9 +415,46 @@ static enum cluster_settle judge_firewall(struct settle_ctx *c)
 }
 
 /*
- * The settleable guesses. Not here, on purpose: net.firewall.master_port (the rendezvous
- * reached MASTER_PORT on MASTER_ADDR's interface only, the rule may be about another),
- * net.ifname.lo_eligible (loopback is never link-tested), net.ports.* (facts about the range,
+ * "the local firewall drops MASTER_PORT 29500 on eth1, the interface of MASTER_ADDR ...": the
+ * cluster's own rendezvous is that join. A view with every peer's facts means every peer
+ * reached rank 0 — on MASTER_ADDR:MASTER_PORT when each peer was given the same ones (their
+ * facts say so). Only rank 0's node (MASTER_ADDR local) is judged; a node that was not the
+ * rendezvous, or a peer given another address or port, leaves it unsettled.
+ */
+static enum cluster_settle judge_master_port(struct settle_ctx *c)
+{
+	const struct nm_master *mm = &c->m->master;
+	size_t peers = 0;
+
+	if (!mm->local || !mm->addr) {
+		ev_set(c, "%s is not MASTER_ADDR's node", name_of(c, c->node));
+		return CLUSTER_UNSETTLED;
+	}
+	for (size_t j = 0; j < c->v->n; j++) {
+		const struct node_model *mj = c->v->nodes[j].m;
+
+		if (j == c->node)
+			continue;
+		if (!mj || !mj->master.addr || strcmp(mj->master.addr, mm->addr) ||
+		    mj->master.port != mm->port) {
+			ev_set(c, "%s's facts do not show it joining through MASTER_ADDR %s:%ld",
+			       name_of(c, j), mm->addr, mm->port);
+			return CLUSTER_UNSETTLED;
+		}
+		peers++;
+	}
+	if (!peers) {
+		ev_set(c, "no peer joined");
+		return CLUSTER_UNSETTLED;
+	}
+	ev_set(c, "every peer (%zu) joined this run's rendezvous at MASTER_ADDR %s:%ld on %s: the "
+	       "rule does not stop them (the rendezvous itself)", peers, mm->addr, mm->port,
+	       name_of(c, c->node));
+	return CLUSTER_WITHDRAWN;
+}
+
+/*
+ * The settleable guesses. Not here, on purpose: net.ifname.lo_eligible (loopback is never link-tested), net.ports.* (facts about the range,
  * not guesses about the paths), link-local and RDMA findings (no socket test speaks to them).
  */
 static const struct settle_rule settle_rules[] = {
@@ -431,6 +475,9 @@ static const struct settle_rule settle_rules[] = {
 	/* a bridged container: do the peers reach NCCL's interfaces and ports here? */
 	{ .id = "cloud.container.bridge", .measured_by = "connect + port scan",
 	  .judge = judge_nccl_paths },
+	/* MASTER_PORT closed on MASTER_ADDR's interface: every peer joining disproves it */
+	{ .id = "net.firewall.master_port", .measured_by = "the rendezvous",
+	  .judge = judge_master_port },
 	/* the local firewall closes part of the range on an interface: the exact scan says */
 	{ .id = "net.firewall.blocks", .measured_by = "port scan", .judge = judge_firewall },
 	/* a jumbo MTU on one interface: the path MTU tests over it */

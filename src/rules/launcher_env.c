@@ -92,10 +92,6 @@ static void renamed_one(const struct node_model *m, const struct torch_renamed_v
 
 /* ---- rank variables without a launcher --------------------------------------------------- */
 
-static const enum launch_var_id rank_vars[] = {
-	LV_LOCAL_RANK, LV_NODE_RANK, LV_GROUP_RANK, LV_RANK, LV_WORLD_SIZE, LV_LOCAL_WORLD_SIZE,
-};
-
 /* The Lightning version of the first interpreter that has one, or NULL. */
 static const char *lightning_version(const struct node_model *m)
 {
@@ -105,6 +101,12 @@ static const char *lightning_version(const struct node_model *m)
 	return NULL;
 }
 
+/*
+ * Only the per-process variables (launch/vars.h per_process: what torchrun sets in each process
+ * it starts) are left over when exported in a shell. MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES
+ * and WORLD_SIZE are a node's launch by hand — what `ncclcheck cluster` (launch/detect.c) and a
+ * manual Lightning launch read — and are never called stale.
+ */
 static void stray_ranks(const struct node_model *m, struct findings *out)
 {
 	int inter = m->interactive;
@@ -120,9 +122,10 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 			return; /* started by a launcher: these variables are its contract */
 	if (inter == 0)
 		return; /* a batch job or a script: whoever set them meant them */
-	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
-		const char *name = lv_name(rank_vars[i]), *v = env_get(m, name);
-		if (!v)
+	for (int id = LV_NONE + 1; id < LV_COUNT; id++) {
+		const char *name = lv_name(id), *v = env_get(m, name);
+
+		if (!launch_vars[id].per_process || !v)
 			continue;
 		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s=%s", n ? " " : "",
 				      name, v);
@@ -131,7 +134,7 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 		u += (size_t)snprintf(unset + u, sizeof(unset) - u, " %s", name);
 		if (u >= sizeof(unset))
 			u = sizeof(unset) - 1;
-		local |= rank_vars[i] == LV_LOCAL_RANK;
+		local |= id == LV_LOCAL_RANK;
 		n++;
 	}
 	if (!n)
@@ -161,18 +164,17 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 			    "one process per pod started externally: only one process runs and the job "
 			    "waits for the rest.", lv);
 	else
-		finding_why(f, "Exported once, these apply to every later run from this shell. A stale "
-			    "NODE_RANK=1 on the master node leaves no process with global rank 0, so "
-			    "every rank waits for a TCPStore that never starts; RANK is what Lightning's "
-			    "rank_zero_only reads first, and torch's env:// init takes WORLD_SIZE and "
-			    "RANK from here. For a manual multi-node Lightning launch, set them on the "
-			    "command line of that one run instead.");
+		finding_why(f, "torchrun sets these for each process it starts; exported once, they "
+			    "apply to every later run from this shell: torch's env:// init takes RANK "
+			    "from here, so every process started from it claims the same rank, and "
+			    "Lightning's rank_zero_only reads RANK first. A node's launch by hand needs "
+			    "only MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES (or WORLD_SIZE).");
 	finding_fix(f, "%s   # and remove the export from ~/.bashrc", unset);
-	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++)
-		if (env_get(m, lv_name(rank_vars[i])))
-			finding_setting(f, WHERE_ENV, SCOPE_NODE, lv_name(rank_vars[i]), NULL);
-	finding_fix(f, "# per run instead: MASTER_ADDR=<master ip> MASTER_PORT=29500 NODE_RANK=<n> "
-		    "python train.py   # or use torchrun, which sets them for each process");
+	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
+		if (launch_vars[id].per_process && env_get(m, lv_name(id)))
+			finding_setting(f, WHERE_ENV, SCOPE_NODE, lv_name(id), NULL);
+	finding_fix(f, "# torchrun sets them for each process; a launch by hand (ncclcheck cluster, "
+		    "Lightning) reads MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES");
 }
 
 void rule_launcher_env(const struct node_model *m, struct findings *out)

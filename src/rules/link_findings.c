@@ -145,15 +145,17 @@ static void scan_findings(const struct link_result *r, const struct link_who *w,
 	for (size_t i = 0; i < s->niv; i++) {
 		const struct link_interval *v = &s->iv[i];
 
-		if (v->state == LINK_PORT_OPEN || v->state == LINK_PORT_ERROR)
+		/* an ACCEPT only for the peer measured: no source known, no rule */
+		if (v->state == LINK_PORT_OPEN || v->state == LINK_PORT_ERROR || !r->src[0])
 			continue;
 		if (v->lo == v->hi)
-			finding_fix(f, "iptables -I INPUT -i %s -p tcp --dport %u -j ACCEPT   # on %s",
-				    ifn, (unsigned)v->lo, tgt);
+			finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %u -j ACCEPT   "
+				    "# on %s", ifn, r->src, (unsigned)v->lo, tgt);
 		else
-			finding_fix(f, "iptables -I INPUT -i %s -p tcp --dport %u:%u -j ACCEPT   # on "
-				    "%s (a cloud: the same range in the security group, from the "
-				    "nodes' own group)", ifn, (unsigned)v->lo, (unsigned)v->hi, tgt);
+			finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %u:%u -j ACCEPT   "
+				    "# on %s (a cloud: the same range in the security group, from the "
+				    "nodes' own group)", ifn, r->src, (unsigned)v->lo, (unsigned)v->hi,
+				    tgt);
 	}
 	if (best && best->hi - best->lo >= 1023) {
 		/* or keep the firewall and move NCCL's listeners into what it lets through */

@@ -23,7 +23,7 @@ static void report_ports(struct net *n)
 	long lo = n->m->ports.lo, hi = n->m->ports.hi, mport = n->m->master.port;
 	const struct ifs_addr *b = n->m->pred.boot;
 	struct finding *f;
-	char subnet[80] = "<peer subnet>";
+	char subnet[80] = "";
 	const char *ifname;
 
 	/* the network the nodes talk over: MASTER_ADDR's (where NCCL belongs, fixed or not), else NCCL's,
@@ -32,7 +32,7 @@ static void report_ports(struct net *n)
 		b = node_model_addr(n->m, n->m->master.ifname, 0);
 	if (!b && n->m->default_ifname)
 		b = node_model_addr(n->m, n->m->default_ifname, 0);
-	ifname = b ? b->name : "<interface>";
+	ifname = b ? b->name : "";
 
 	if (!n->m->ports.known)
 		return;
@@ -49,10 +49,13 @@ static void report_ports(struct net *n)
 		    lo >= 49152 && hi <= 65535 ? "covers this range" : "misses part of this node's range",
 		    lo >= 32768 && hi <= 60999 ? "covers this range (it is the Linux default)"
 					       : "misses part of this node's range");
-	finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -m multiport --dports %ld,%ld:%ld -j ACCEPT",
-		    ifname, subnet, mport, lo, hi);
-	finding_fix(f, "# cloud security group: allow inbound TCP %ld-%ld and %ld from the cluster's own "
-		    "security group or subnet %s", lo, hi, mport, subnet);
+	/* scoped to the nodes' own network: never an open port on every interface to anyone */
+	if (b) {
+		finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -m multiport --dports %ld,%ld:%ld "
+			    "-j ACCEPT", ifname, subnet, mport, lo, hi);
+		finding_fix(f, "# cloud security group: allow inbound TCP %ld-%ld and %ld from the "
+			    "cluster's own security group or subnet %s", lo, hi, mport, subnet);
+	}
 	finding_fix(f, "# or narrow the range on every node: sysctl -w net.ipv4.ip_local_port_range=\"50000 51000\"");
 	if (mport >= lo && mport <= hi) {
 		const char *res = n->m->ports.reserved;
@@ -106,11 +109,62 @@ static void peer_on(const struct net *n, const struct ifs_addr *a, char *buf, si
 	inet_ntop(a->family == 4 ? AF_INET : AF_INET6, net, buf, (socklen_t)len);
 }
 
+/*
+ * MASTER_PORT on rank 0's node: the ranks join over the interface MASTER_ADDR is on, so that
+ * interface (and a peer on its network) is the only one whose firewall says anything about
+ * them. A rule on another interface (a public eth0 while MASTER_ADDR is on eth1) is not a
+ * finding. Returns whether it found a block.
+ */
+static int report_master_port(struct net *n)
+{
+	const struct node_model *nm = n->m;
+	const char *ifn = nm->master.ifname;
+	const struct ifs_addr *a = ifn ? node_model_addr(nm, ifn, 0) : NULL;
+	char peer[INET6_ADDRSTRLEN] = "", subnet[80];
+	struct fw_packet mp;
+	struct fw_result mr;
+	struct finding *f;
+
+	if (!nm->fw || !nm->master.local || nm->master.loopback || !a)
+		return 0;
+	peer_on(n, a, peer, sizeof(peer));
+	mp.family = a->family;
+	mp.iface = ifn;
+	mp.src = peer[0] ? peer : NULL;
+	mp.port = nm->master.port;
+	fw_eval(nm->fw, &mp, &mr);
+	if (mr.verdict == FW_ACCEPT)
+		return 0;
+	addr_subnet_text(a->family, a->addr, a->prefixlen, a->text, subnet, sizeof(subnet));
+	f = finding_add(n->out, mr.uncertain ? SEV_WARN : SEV_ERROR, "net.firewall.master_port",
+			"the local firewall %s MASTER_PORT %ld on %s, the interface of MASTER_ADDR "
+			"%s: ranks on %s cannot join", mr.verdict == FW_DROP ? "drops" : "rejects",
+			nm->master.port, ifn, str_or(nm->master.addr, a->text), subnet);
+	if (mr.rule)
+		finding_evidence(f, "rule: %s", mr.rule);
+	else
+		finding_evidence(f, "policy of chain %s", str_or(mr.chain, "?"));
+	finding_evidence(f, "MASTER_ADDR %s is this node's %s address %s",
+			 str_or(nm->master.addr, "?"), ifn, a->text);
+	if (peer[0])
+		finding_evidence(f, "evaluated for a peer at %s on %s's network", peer, ifn);
+	if (mr.uncertain)
+		finding_evidence(f, "some rules use matches ncclcheck does not model; verify by hand");
+	if (mr.source && !strcmp(mr.source, "nft"))
+		finding_fix(f, "nft insert rule %s %s %s iifname \"%s\" %s saddr %s tcp dport %ld accept",
+			    str_or(mr.family, "?"), str_or(mr.table, "?"), str_or(mr.chain, "?"), ifn,
+			    a->family == 6 ? "ip6" : "ip", subnet, nm->master.port);
+	else
+		finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld -j ACCEPT", ifn,
+			    subnet, nm->master.port);
+	return 1;
+}
+
 static void report_firewall(struct net *n)
 {
 	const struct fw_model *m = n->m->fw;
 	struct fw_span spans[64];
-	long lo = n->m->ports.lo, hi = n->m->ports.hi, mport = n->m->master.port;
+	long lo = n->m->ports.lo, hi = n->m->ports.hi;
 	const char *ifnames[IFS_MAX_IFS + 1];
 	int nif = 0, any = 0, uncertain = 0;
 	struct finding *f;
@@ -133,19 +187,13 @@ static void report_firewall(struct net *n)
 		int family = a ? a->family : 4;
 		char peer[INET6_ADDRSTRLEN] = "";
 		size_t ns;
-		struct fw_result mr;
-		struct fw_packet mp;
 
 		if (a)
 			peer_on(n, a, peer, sizeof(peer));
 		ns = fw_scan(m, family, ifnames[k], peer[0] ? peer : NULL, lo, hi, spans, 64);
-		mp.family = family;
-		mp.iface = ifnames[k];
-		mp.src = peer[0] ? peer : NULL;
-		mp.port = mport;
 
 		for (size_t i = 0; i < ns; i++) {
-			char subnet[80] = "<peer subnet>";
+			char subnet[80] = "";
 
 			uncertain |= spans[i].r.uncertain;
 			if (spans[i].r.verdict == FW_ACCEPT)
@@ -173,6 +221,8 @@ static void report_firewall(struct net *n)
 				    ? "Dropped SYNs make each connect time out after about two minutes, retried up "
 				      "to 35 times: init appears to hang."
 				    : "Rejected connects fail at once with 'Connection refused' after NCCL's retries.");
+			if (!a)
+				continue;	/* no network to scope an ACCEPT to: no fix line */
 			if (spans[i].r.source && !strcmp(spans[i].r.source, "nft"))
 				finding_fix(f, "nft insert rule %s %s %s iifname \"%s\" %s saddr %s tcp dport %ld-%ld accept",
 					    str_or(spans[i].r.family, "?"), str_or(spans[i].r.table, "?"), str_or(spans[i].r.chain, "?"), ifnames[k],
@@ -181,21 +231,8 @@ static void report_firewall(struct net *n)
 				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j ACCEPT", ifnames[k],
 					    subnet, spans[i].lo, spans[i].hi);
 		}
-		if (n->m->master.local) {
-			fw_eval(m, &mp, &mr);
-			if (mr.verdict != FW_ACCEPT) {
-				any = 1;
-				f = finding_add(n->out, mr.uncertain ? SEV_WARN : SEV_ERROR, "net.firewall.master_port",
-						"the local firewall %s MASTER_PORT %ld on %s: no rank can join",
-						mr.verdict == FW_DROP ? "drops" : "rejects", mport, ifnames[k]);
-				if (mr.rule)
-					finding_evidence(f, "rule: %s", mr.rule);
-				else
-					finding_evidence(f, "policy of chain %s", str_or(mr.chain, "?"));
-				finding_fix(f, "iptables -I INPUT -i %s -p tcp --dport %ld -j ACCEPT", ifnames[k], mport);
-			}
-		}
 	}
+	any |= report_master_port(n);
 	if (!any && nif) {
 		f = finding_add(n->out, SEV_OK, "net.firewall.open",
 				"the local firewall lets TCP %ld-%ld in on %s%s", lo, hi, ifnames[0],

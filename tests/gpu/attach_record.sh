@@ -31,7 +31,9 @@
 . "$(dirname "$0")/env.sh"
 set -u
 [ "$(id -u)" = 0 ] || { echo "attach_record: needs root (network namespaces)" >&2; exit 1; }
-P=atg
+. "$(dirname "$0")/../../scripts/lab_prefix.sh"
+P=$(lab_prefix gat)	# this run's own lab: a second run on the machine never shares it
+lab_sweep gat
 N=${ATTACH_NODES:-2}
 case $N in 2|3|4) ;; *) echo "attach_record: ATTACH_NODES must be 2-4" >&2; exit 2 ;; esac
 LOCALS=()

@@ -15,7 +15,9 @@
 # one GPU is time-shared by both ranks, so a single run's spread is a few percent.
 . "$(dirname "$0")/env.sh"
 set -u
-P=gpubench
+. "$(dirname "$0")/../../scripts/lab_prefix.sh"
+P=$(lab_prefix gbn)	# this run's own lab: a second run on the machine never shares it
+lab_sweep gbn
 D=$OUT/bench_nccl
 mkdir -p "$D"
 PY=${PYTHON:-/opt/torch/.venv/bin/python}

@@ -9,7 +9,9 @@
 # Output: $OUT/config_run/summary.txt (one line per check, then PASS/FAIL) and every log.
 . "$(dirname "$0")/env.sh"
 set -u
-P=gpucfg
+. "$(dirname "$0")/../../scripts/lab_prefix.sh"
+P=$(lab_prefix gcf)	# this run's own lab: a second run on the machine never shares it
+lab_sweep gcf
 D=$OUT/config_run
 mkdir -p "$D"
 cleanup() { "$NCCLCHECK" lab down --prefix $P >/dev/null 2>&1; }

@@ -14,7 +14,9 @@
 # Output: $OUT/lab_nccl/summary.txt (one line per case, then PASS/FAIL) and every log.
 . "$(dirname "$0")/env.sh"
 set -u
-P=gpulab
+. "$(dirname "$0")/../../scripts/lab_prefix.sh"
+P=$(lab_prefix glb)	# this run's own lab: a second run on the machine never shares it
+lab_sweep glb
 D=$OUT/lab_nccl
 mkdir -p "$D"
 cleanup() { "$NCCLCHECK" lab down --prefix $P >/dev/null 2>&1; }

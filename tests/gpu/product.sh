@@ -19,7 +19,9 @@
 # log, JSON document and recorded NCCL log (the fixtures of tests/fixtures/gpu/product/).
 . "$(dirname "$0")/env.sh"
 set -u
-P=gprod
+. "$(dirname "$0")/../../scripts/lab_prefix.sh"
+P=$(lab_prefix gpd)	# this run's own lab: a second run on the machine never shares it
+lab_sweep gpd
 W=/tmp/product
 rm -rf "$W"; mkdir -p "$W"
 PY=${PYTHON:-/opt/torch/.venv/bin/python3}

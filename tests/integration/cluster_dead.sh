@@ -8,19 +8,35 @@ ms() { date +%s%3N; }
 
 out=$("$NCCLCHECK" lab up --nodes 3 --scenario healthy --prefix $LAB_PREFIX 2>&1); expect_rc 0 $? "lab up"
 
-# scenario SIGNAL: n2 gets SIGNAL 1.5 s into the run (the port scans take several seconds)
+# linking: true once the run is in its link tests, as the nodes' NCCLCHECK_PROGRESS_FILEs say:
+# n2 serves them (it has joined and sent its facts) and the master runs them (it holds every
+# node's facts, so its report has the node table). A state, not a sleep that a loaded machine
+# outruns.
+linking() {
+	local m
+	grep -qx "serving the master's link tests" "$LAB_TMP/n2.state" 2>/dev/null &&
+		m=$(cat "$LAB_TMP/n0.state" 2>/dev/null) && [ -n "$m" ] &&
+		[ "$m" != listening ] && [ "$m" != "exchanging facts" ]
+}
+
+# scenario SIGNAL: n2 gets SIGNAL in the middle of the run, once its link tests began
 scenario() {
 	local sig=$1 victim t0 t1 tk
-	"$NCCLCHECK" lab exec $LAB_PREFIX-n2 -- "$NCCLCHECK" cluster --no-python >"$LAB_TMP/n2.out" 2>&1 &
+	rm -f "$LAB_TMP/n2.state" "$LAB_TMP/n0.state"
+	"$NCCLCHECK" lab exec $LAB_PREFIX-n2 -- env NCCLCHECK_PROGRESS_FILE="$LAB_TMP/n2.state" \
+		"$NCCLCHECK" cluster --no-python >"$LAB_TMP/n2.out" 2>&1 &
 	victim=$!
 	LAB_PIDS="$LAB_PIDS $victim"
-	( timeout 30 "$NCCLCHECK" lab exec $LAB_PREFIX-n1 -- "$NCCLCHECK" cluster --no-python \
+	( timeout 90 "$NCCLCHECK" lab exec $LAB_PREFIX-n1 -- "$NCCLCHECK" cluster --no-python \
 		>"$LAB_TMP/n1.out" 2>&1; echo $? >"$LAB_TMP/n1.rc"; date +%s%3N >"$LAB_TMP/n1.t" ) &
 	local w=$!
-	( timeout 30 "$NCCLCHECK" lab exec $LAB_PREFIX-n0 -- "$NCCLCHECK" cluster --no-python \
+	( timeout 90 "$NCCLCHECK" lab exec $LAB_PREFIX-n0 -- env NCCLCHECK_PROGRESS_FILE="$LAB_TMP/n0.state" \
+		"$NCCLCHECK" cluster --no-python \
 		>"$LAB_TMP/n0.out" 2>&1; echo $? >"$LAB_TMP/n0.rc"; date +%s%3N >"$LAB_TMP/n0.t" ) &
 	local m=$!
-	sleep 1.5
+	for _ in $(seq 1200); do linking && break; sleep 0.05; done
+	linking && pass "SIG$sig: the run reached its link tests" ||
+		fail "SIG$sig: the run never reached its link tests"
 	tk=$(ms)
 	kill -"$sig" "$victim"
 	wait $m $w
@@ -34,7 +50,7 @@ scenario() {
 	head0=$(grep -m1 "^cluster: 3 nodes: " "$LAB_TMP/n0.out")
 	[ -n "$head0" ] && grep -qxF "$head0" "$LAB_TMP/n1.out" &&
 		pass "SIG$sig: rank 1 prints the master's header and node table ($head0)" ||
-		fail "SIG$sig: rank 1's header differs from the master's ('$head0')"
+		fail "SIG$sig: rank 1's header differs from the master's ('$head0'; the master printed: $(head -c 600 "$LAB_TMP/n0.out"))"
 	echo "SIG$sig: the master exited $((t0 - tk)) ms, rank 1 $((t1 - tk)) ms after the signal"
 	# bounded, not fast: the run's own timeout is far later (slack for a loaded 2-core CI box)
 	[ $((t0 - tk)) -lt 15000 ] && [ $((t1 - tk)) -lt 15000 ] &&
@@ -46,4 +62,7 @@ scenario() {
 
 scenario KILL "(closed|reset) the connection"
 scenario STOP "sent nothing for [0-9.]+ s"
+# a stopped process's kernel still acknowledges: its link is not accused
+expect_no_match "$(cat "$LAB_TMP/n0.out")" "acknowledged nothing|link or its host is down" \
+	"SIGSTOP: the master does not blame rank 2's link"
 finish

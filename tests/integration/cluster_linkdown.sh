@@ -39,6 +39,11 @@ scenario() {
 scenario n2
 expect_match "$(cat "$LAB_TMP/n0.out")" "rank 2 \($P-n2\) sent nothing" "n2 down: the master names rank 2"
 expect_match "$(cat "$LAB_TMP/n1.out")" "rank 2 \($P-n2\) sent nothing" "n2 down: rank 1 names rank 2"
+# the master sees the link go: n2's kernel stopped acknowledging its heartbeats (a stopped process's
+# kernel would still acknowledge them: cluster_dead's SIGSTOP)
+expect_match "$(cat "$LAB_TMP/n0.out")" "rank 2 \($P-n2\) sent nothing for [0-9.]+ s and its host has acknowledged nothing this node sent for [0-9.]+ s: its link or its host is down" \
+	"n2 down: the master says rank 2's link or host is down"
+expect_match "$(cat "$LAB_TMP/n1.out")" "its link or its host is down" "n2 down: rank 1 hears the same"
 expect_no_match "$(cat "$LAB_TMP/n1.out")" "the master \(rank 0" "n2 down: rank 1 does not blame the master"
 head0=$(grep -m1 "^cluster: 3 nodes: " "$LAB_TMP/n0.out")
 [ -n "$head0" ] && grep -qxF "$head0" "$LAB_TMP/n1.out" &&

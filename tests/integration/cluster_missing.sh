@@ -20,10 +20,24 @@ wait $w
 expect_rc 3 $rc "the master cannot run without rank 2"
 expect_match "$out" "rank 2 never arrived within 2 s" "the master names the missing rank"
 expect_match "$out" "cluster.rdv.missing" "as cluster.rdv.missing"
+expect_match "$out" "nc -zv 10\.10\.0\.10 29500   # on the missing node: is the port reachable" "with what to check on it"
+# the wait, piped: a line per change of who joined (not one per tick), with the time left
+expect_match "$out" "waiting for the nodes: 2/3 joined; missing: rank 2; [0-9]+ s left" "the live line names the missing rank"
+nw=$(printf '%s\n' "$out" | grep -c "waiting for the nodes:")
+[ "$nw" -ge 1 ] && [ "$nw" -le 3 ] && pass "piped: $nw waiting line(s), one per change" \
+	|| fail "piped: $nw waiting lines"
 # bounded, not fast: without the timeout it would wait until timeout 30 (slack for a loaded box)
 [ $((t1 - t0)) -lt 15000 ] && pass "bounded: $((t1 - t0)) ms for a 2 s timeout" || fail "took $((t1 - t0)) ms"
 expect_rc 3 "$(cat "$LAB_TMP/n1.rc")" "the joined worker exits 3 too"
 expect_match "$(cat "$LAB_TMP/n1.out")" "rank 2 never joined the master" "and names the missing rank"
+
+# on a terminal the line is rewritten in place (\r, erase to the end of the line), each time
+# with the time left
+script -qec "timeout 30 $NCCLCHECK lab exec $LAB_PREFIX-n0 -- $NCCLCHECK cluster --no-python --timeout 2" \
+	/dev/null >"$LAB_TMP/tty.out" 2>&1 </dev/null
+n=$(grep -ao $'\r\e\[Kwaiting for the nodes: 1/3 joined; missing: ranks 1, 2; [0-9]* s left' \
+	"$LAB_TMP/tty.out" | wc -l)
+[ "$n" -ge 2 ] && pass "tty: the live line rewritten in place ($n times)" || fail "tty: $n live lines"
 
 # a worker alone: nothing listens on MASTER_ADDR:MASTER_PORT
 t0=$(ms)

@@ -23,30 +23,8 @@ lab_cleanup() {
 	rm -rf "$LAB_TMP"
 }
 
-# lab_prefix TAG: prints this test run's prefix for TAG (at most 4 characters, [a-z][a-z0-9]*):
-# TAG and this shell's pid in base 36, 5 digits (pid_max is at most 2^22 < 36^5), so at most 9
-# characters (LAB_PREFIX_MAX). No two running tests share a pid, so no two share a prefix,
-# whichever checkout or ctest started them; a fixed prefix per test (nct4h) collided as soon
-# as two suites ran on one machine, each removing the other's lab.
-lab_prefix() {
-	local tag=$1 n=$$ d=0123456789abcdefghijklmnopqrstuvwxyz s="" i
-	[[ $tag =~ ^[a-z][a-z0-9]{0,3}$ ]] || { echo "lab_prefix: bad tag '$tag'" >&2; exit 2; }
-	for i in 1 2 3 4 5; do s=${d:n % 36:1}$s; n=$((n / 36)); done
-	echo "$tag$s"
-}
-
-# lab_sweep TAG: removes labs of TAG whose test is gone (a run killed before its trap ran);
-# a lab whose pid still runs is left alone: it may be another suite's.
-lab_sweep() {
-	local tag=$1 p pid
-	for p in $({ ls /run/ncclcheck/lab 2>/dev/null; ip netns list 2>/dev/null | awk '{print $1}' |
-		sed 's/-[a-z0-9]*$//'; } | grep -E "^$tag[0-9a-z]{5}$" | sort -u); do
-		pid=$((36#${p#"$tag"}))
-		[ "$pid" != $$ ] && ! kill -0 "$pid" 2>/dev/null &&
-			"$NCCLCHECK" lab down --prefix "$p" >/dev/null 2>&1
-	done
-	return 0
-}
+# lab_prefix TAG and lab_sweep TAG: scripts/lab_prefix.sh, shared with bench/ and tests/gpu/
+. "$SRCDIR/scripts/lab_prefix.sh"
 
 # lab_use TAG: LAB_PREFIX is this run's prefix for TAG (lab_prefix), the lab this test works on;
 # it is removed on exit, whatever happens.

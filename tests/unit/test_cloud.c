@@ -539,6 +539,66 @@ static void container_tips(void **state)
 	findings_free(fs);
 }
 
+/* A lab node's real facts without docker0: eth0 and eth1 are veths, /.dockerenv is the host's. */
+static json_t *lab_node(const char *netns, const char *ifname)
+{
+	json_t *facts = load_fixture_json("facts/cluster/lab-n0.json");
+	const char *lists[][2] = { { "ifaddrs", "ifname" }, { "interfaces", "name" } };
+	json_t *net = json_object_get(facts, "net");
+
+	for (size_t k = 0; k < 2; k++) {
+		json_t *arr = json_object_get(net, lists[k][0]);
+
+		for (size_t i = json_array_size(arr); i-- > 0;) {
+			const char *n = json_string_value(json_object_get(json_array_get(arr, i),
+									  lists[k][1]));
+			if (n && (!strcmp(n, "docker0") || !strncmp(n, "vethdock", 8)))
+				json_array_remove(arr, i);
+		}
+	}
+	if (netns)
+		json_object_set_new(jpath(facts, "host.container"), "netns", json_string(netns));
+	if (ifname)
+		json_object_set_new(json_object_get(facts, "env"), "NCCL_SOCKET_IFNAME",
+				    json_string(ifname));
+	return facts;
+}
+
+/*
+ * A network namespace made inside a container (ip netns: what `ncclcheck lab` builds) is not a
+ * bridged container, whatever /.dockerenv says; a bridged one names the interface NCCL really
+ * uses (NCCL_SOCKET_IFNAME=eth1), not the first veth.
+ */
+static void container_netns(void **state)
+{
+	struct findings *fs = findings_new();
+	const struct finding *f;
+	json_t *facts = lab_node("nested", NULL);
+
+	(void)state;
+	run_rule(rule_cloud, facts, fs);
+	expect_no_finding(fs, "cloud.container.bridge");
+	findings_free(fs);
+	json_decref(facts);
+
+	fs = findings_new();
+	facts = lab_node("container", "eth1");
+	run_rule(rule_cloud, facts, fs);
+	f = expect_finding(fs, "cloud.container.bridge", SEV_WARN);
+	assert_non_null(strstr(f->title, "NCCL here at eth1 10.10.0.10"));
+	assert_null(strstr(f->title, "eth0"));
+	findings_free(fs);
+	json_decref(facts);
+
+	/* an older facts document (netns unknown): the markers decide, as before */
+	fs = findings_new();
+	facts = lab_node(NULL, NULL);
+	run_rule(rule_cloud, facts, fs);
+	expect_finding(fs, "cloud.container.bridge", SEV_WARN);
+	findings_free(fs);
+	json_decref(facts);
+}
+
 /* The recorded GPU machine (a Firecracker VM, /.dockerenv, no DMI): nothing cloud-specific to say. */
 static void gpu_machine_quiet(void **state)
 {
@@ -560,6 +620,7 @@ int main(void)
 		cmocka_unit_test(probe_aws_uuid),
 		cmocka_unit_test(probe_others),
 		cmocka_unit_test(probe_container_and_unknown),
+		cmocka_unit_test(container_netns),
 		cmocka_unit_test(probe_hints_from_facts),
 		cmocka_unit_test(probe_garbage),
 		cmocka_unit_test(inventory),

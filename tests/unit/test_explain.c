@@ -596,7 +596,8 @@ static void test_known_bugs_complete(void **state)
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
 		assert_non_null(kb->source);
 		assert_true(!strncmp(kb->source, "https://", 8));
-		assert_non_null(explain_sig_find(kb->symptom));
+		assert_true(kb->symptom ? explain_sig_find(kb->symptom) != NULL
+					: (kb->needs & KB_NEED_HANG) != 0);
 		assert_non_null(kb->fix);
 		assert_true(!kb->to || kb->from < kb->to);
 		assert_true(!strncmp(kb->id, "nccl.known_bug.", 15));
@@ -1043,7 +1044,7 @@ static void test_garbage(void **state)
  * beside an error or a run that completed. */
 static void test_no_cause(void **state)
 {
-	static const char thin[] = "NCCL version 2.19.3+cuda12.2\nfree(): invalid next size (fast)\n";
+	static const char thin[] = "NCCL version 2.19.3+cuda12.2\nAborted (core dumped)\n";
 	static const char failing[] = "NCCL version 2.19.3+cuda12.2\n"
 		"n1:4712:4790 [0] misc/socket.cc:611 NCCL WARN socketStartConnect: connect to 198.51.100.4<40211> "
 		"failed : Network is unreachable\n";
@@ -1258,6 +1259,232 @@ static void test_nccltests_launch(void **state)
 	run_free(&r);
 }
 
+/* Container interfaces that NCCL's default filter leaves eligible, with a hang at init. */
+static void test_virtual_iface(void **state)
+{
+	static const char prose[] =
+		"A docker container runs in bridge networking mode, so a veth* interface exists on the host.\n"
+		"ncclCommInitRank() hangs on every rank; nothing is printed after init starts.\n";
+	static const char nccl[] =
+		"n0:1:1 [0] NCCL INFO Bootstrap : Using veth1a2b:10.1.0.5<0>\n"
+		"n0:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init START\n";
+	static const char pinned[] =	/* NCCL_SOCKET_IFNAME set: the filter is the user's */
+		"export NCCL_SOCKET_IFNAME=eth0\n"
+		"A veth* interface exists on the host. ncclCommInitRank() hangs.\n";
+	static const char good_boot[] =	/* NCCL shows it bootstrapped on eth0 */
+		"n0:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.5<0>\n"
+		"a veth interface exists; the job hangs\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(prose, sizeof(prose) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.virtual_iface");
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME"));
+	run_free(&r);
+	r = explain_text(nccl, sizeof(nccl) - 1, NULL);
+	f = expect(&r, "explain.net.virtual_iface");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "veth1a2b"));
+	run_free(&r);
+	r = explain_text(pinned, sizeof(pinned) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.virtual_iface"));
+	run_free(&r);
+	r = explain_text(good_boot, sizeof(good_boot) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.virtual_iface"));
+	run_free(&r);
+}
+
+/* Two NICs of one host in one subnet: the route order picks the NIC, not NCCL_SOCKET_IFNAME. */
+static void test_subnet_overlap(void **state)
+{
+	static const char brief[] =
+		"NCCL_SOCKET_IFNAME=enp37s0f0\n"
+		"eno1       192.168.3.x/20   (1 Gb)\n"
+		"enp37s0f0  192.168.5.x/20   (10 Gb)\n";
+	static const char ipaddr[] =	/* `ip -br addr` with states; /24 each: separate subnets */
+		"eno1             UP             192.168.3.10/24 fe80::1/64\n"
+		"enp37s0f0        UP             192.168.5.10/24\n";
+	static const char far[] =	/* two hosts' listings far apart: not one host */
+		"node a:\neth0  UP  10.0.0.1/24\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nnode b:\nens5  UP  10.0.0.2/24\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(brief, sizeof(brief) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.route_differs");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "192.168.0.0/20"));
+	assert_true(fix_has(f, "ip route show 192.168.0.0/20"));
+	run_free(&r);
+	r = explain_text(ipaddr, sizeof(ipaddr) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.route_differs"));
+	run_free(&r);
+	r = explain_text(far, sizeof(far) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.route_differs"));
+	run_free(&r);
+}
+
+/* NCCL_IGNORE_NET_MISMATCH over device sets that differ. */
+static void test_hca_differs(void **state)
+{
+	static const char log[] =
+		"NCCL 2.30.7, 2 nodes x 8 H20, RoCE over eRDMA, NCCL_IGNORE_NET_MISMATCH=1\n"
+		"n1:1:1 [0] NCCL WARN NET/IB : Unable to open device erdma_1\n"
+		"(init completes, then the job hangs)\n";
+	static const char no_override[] =	/* NCCL's own check is on: it will say so itself */
+		"n1:1:1 [0] NCCL WARN NET/IB : Unable to open device erdma_1\n(the job hangs)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(log, sizeof(log) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.hca_differs");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "NCCL_IB_HCA=^=erdma_1"));
+	run_free(&r);
+	r = explain_text(no_override, sizeof(no_override) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.hca_differs"));
+	run_free(&r);
+}
+
+/* Known NCCL bugs found from facts other than a signature: the arch, a hang, pip's pin. */
+static void test_known_bug_facts(void **state)
+{
+	static const char nvls[] = "NCCL version 2.19.3+cuda12.2\nfree(): invalid next size (fast)\n";
+	static const char nvls_old[] = "NCCL version 2.16.5+cuda12.2\nfree(): invalid next size (fast)\n";
+	static const char arm[] =
+		"nvidia-nccl-cu13==2.28.9 on GB200 (aarch64), 128 GPUs: training wedges between step 0 and 347,\n"
+		"all ranks sit at 100% GPU utilisation with no error.\n";
+	static const char arm_fixed[] =
+		"nvidia-nccl-cu13==2.30.7 on GB200 (aarch64): training wedges at step 10\n";
+	static const char x86[] =
+		"nvidia-nccl-cu13==2.28.9 on H100 (x86_64): training wedges at step 10\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(nvls, sizeof(nvls) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.nvls_dual_port");
+	assert_int_equal(f->conf, CONF_MEDIUM);	/* a generic crash: the version alone is not proof */
+	run_free(&r);
+	r = explain_text(nvls_old, sizeof(nvls_old) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.nvls_dual_port"));
+	expect(&r, "sys.heap_corruption");
+	run_free(&r);
+
+	r = explain_text(arm, sizeof(arm) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.arm_cas_wedge");
+	assert_true(fix_has(f, "2.29.3"));
+	run_free(&r);
+	r = explain_text(arm_fixed, sizeof(arm_fixed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.arm_cas_wedge"));
+	run_free(&r);
+	r = explain_text(x86, sizeof(x86) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.arm_cas_wedge"));
+	run_free(&r);
+}
+
+/* NCCL_SOCKET_IFNAME from shell and launcher lines, read with NCCL's own '^' and '=' rules. */
+static void test_ifname_assignments(void **state)
+{
+	static const char exact[] =
+		"NCCL_SOCKET_IFNAME==enp90s0np0\n"
+		"Bootstrap : no socket interface found\n"
+		"inet 10.168.206.131/31 scope global enp90s0np0\n";
+	static const char lo[] =
+		"$ cat /etc/nccl.conf\nNCCL_SOCKET_IFNAME=^docker0\n"
+		"(mpirun over two pods: the job hangs at NCCL initialization)\n";
+	static const char lo_ok[] =	/* lo excluded by prefix: nothing to say */
+		"export NCCL_SOCKET_IFNAME=^docker,lo\n(the job hangs at NCCL initialization)\n";
+	static const char lo_chosen_other[] =	/* NCCL shows it bootstrapped on eth0: not lo */
+		"NCCL_SOCKET_IFNAME=^docker0\n"
+		"n0:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n(the job hangs)\n";
+	static const char echo_wins[] =	/* NCCL's own echo replaces the shell line */
+		"export NCCL_SOCKET_IFNAME=^docker0\n"
+		"n0:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth\n(the job hangs)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(exact, sizeof(exact) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.ifname_nomatch");
+	assert_non_null(strstr(f->title, "'=' (exact match) was not honoured"));
+	assert_true(fix_has(f, "export NCCL_SOCKET_IFNAME=enp90s0np0 "));
+	run_free(&r);
+
+	r = explain_text(lo, sizeof(lo) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "net.ifname.lo_eligible");
+	assert_true(fix_has(f, "export NCCL_SOCKET_IFNAME=^docker0,lo "));
+	run_free(&r);
+
+	r = explain_text(lo_ok, sizeof(lo_ok) - 1, NULL);
+	assert_null(findings_find(r.fs, "net.ifname.lo_eligible"));
+	run_free(&r);
+	r = explain_text(lo_chosen_other, sizeof(lo_chosen_other) - 1, NULL);
+	assert_null(findings_find(r.fs, "net.ifname.lo_eligible"));
+	run_free(&r);
+	r = explain_text(echo_wins, sizeof(echo_wins) - 1, NULL);
+	assert_null(findings_find(r.fs, "net.ifname.lo_eligible"));
+	run_free(&r);
+}
+
+/* torchrun's static --node-rank mixed with a c10d rendezvous; one launch line sets many NCCL_*. */
+static void test_launch_lines(void **state)
+{
+	static const char c10d[] =
+		"torchrun --nproc_per_node=8 --nnodes=2 --node-rank=0 --rdzv_id=61 --rdzv_backend=c10d --rdzv_endpoint=$(hostname) train.py\n"
+		"(both nodes: stuck at startup, no error)\n";
+	static const char c10d_ok[] =	/* one endpoint, no --node-rank: the documented way */
+		"torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=10.0.0.1:29400 train.py\n"
+		"(both nodes: stuck at startup, no error)\n";
+	static const char statik[] =	/* the static launch with --node-rank: not this finding */
+		"torchrun --nnodes=2 --node-rank=1 --master-addr=10.0.0.1 --master-port=29500 train.py\n";
+	static const char ll128[] =
+		"mpirun -np 2 -x NCCL_DEBUG=WARN -x NCCL_PROTO=LL128 -x NCCL_IB_DISABLE=1 all_reduce_perf -g 1\n"
+		"Out of bounds values : 2 FAILED\n"
+		"Avg bus bandwidth    : 1.49781\n";
+	static const char ll128_ok[] =	/* correct results: a forced protocol is not blamed */
+		"mpirun -np 2 -x NCCL_PROTO=LL128 all_reduce_perf -g 1\n"
+		"Out of bounds values : 0 OK\n"
+		"Avg bus bandwidth    : 1.49781\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(c10d, sizeof(c10d) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.launch.node_rank_c10d");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "--node-rank=0"));
+	assert_true(fix_has(f, "without --node-rank"));
+	run_free(&r);
+	r = explain_text(c10d_ok, sizeof(c10d_ok) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.node_rank_c10d"));
+	run_free(&r);
+	r = explain_text(statik, sizeof(statik) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.node_rank_c10d"));
+	run_free(&r);
+
+	r = explain_text(ll128, sizeof(ll128) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.env.proto_forced");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "unset NCCL_PROTO"));
+	run_free(&r);
+	r = explain_text(ll128_ok, sizeof(ll128_ok) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.env.proto_forced"));
+	run_free(&r);
+}
+
 /* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
 static void test_cross_host(void **state)
 {
@@ -1315,6 +1542,53 @@ static void test_cross_host(void **state)
 	run_free(&r);
 }
 
+/*
+ * The ranking: best first by severity, then confidence and the rule's bonus. A severity never
+ * rises down the list, so a medium-confidence error stays above a high-confidence note (weights
+ * the other way round would put "the log has no NCCL INFO lines" above the error it is about).
+ */
+static void assert_ranked(const struct run *r, const char *what)
+{
+	for (size_t i = 1; i < r->fs->n; i++) {
+		const struct finding *a = r->fs->v[i - 1], *b = r->fs->v[i];
+
+		if (b->sev > a->sev)
+			fail_msg("%s: %s (severity %d) ranked below %s (severity %d)", what, b->id,
+				 (int)b->sev, a->id, (int)a->sev);
+	}
+}
+
+static void test_ranking(void **state)
+{
+	static const char truncated[] =
+		"node1:4712:4790 [0] bootstrap.cc:134 NCCL WARN Message truncated : received 1024 "
+		"bytes instead of 4096\n";
+	static const char *const scenarios[] = { "healthy", "lightning_dup", "lightning_hang",
+						 "missing_rank", "version_mismatch",
+						 "watchdog_desync", "wrong_iface" };
+	const struct finding *err, *note;
+	struct run r;
+	(void)state;
+
+	/* a medium-confidence error and the high-confidence note that NCCL INFO is missing */
+	r = explain_text(truncated, sizeof(truncated) - 1, NULL);
+	err = expect(&r, "nccl.bootstrap.truncated");
+	note = expect(&r, "explain.log.no_nccl_debug");
+	assert_int_equal(err->sev, SEV_ERROR);
+	assert_int_equal(err->conf, CONF_MEDIUM);
+	assert_int_equal(note->sev, SEV_INFO);
+	assert_int_equal(note->conf, CONF_HIGH);
+	assert_ptr_equal(r.fs->v[0], err);
+	assert_ranked(&r, "truncated");
+	run_free(&r);
+
+	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		r = explain_dir(scenarios[i], NULL);
+		assert_ranked(&r, scenarios[i]);
+		run_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1344,9 +1618,16 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_nccltests_and_bridges),
 		cmocka_unit_test(test_p2p_topology),
+		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
+		cmocka_unit_test(test_ifname_assignments),
+		cmocka_unit_test(test_known_bug_facts),
+		cmocka_unit_test(test_virtual_iface),
+		cmocka_unit_test(test_subnet_overlap),
+		cmocka_unit_test(test_hca_differs),
+		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
 	};

@@ -87,6 +87,43 @@ static void scan_all_open(void **state)
 	findings_free(fs);
 }
 
+/* A closed run of ports: the ACCEPT it proposes lets in only the measured peer, on its interface. */
+static void scan_blocked_scoped(void **state)
+{
+	struct link_interval iv[2] = { { .lo = 32768, .hi = 32783, .state = LINK_PORT_DROPPED },
+				       { .lo = 32784, .hi = 32799, .state = LINK_PORT_OPEN } };
+	struct link_result r;
+	const struct finding *f;
+	(void)state;
+
+	for (int src = 0; src < 2; src++) {
+		struct findings *fs = findings_new();
+
+		memset(&r, 0, sizeof(r));
+		r.kind = LINK_SCAN;
+		strcpy(r.addr, "10.10.0.11");
+		if (src)
+			strcpy(r.src, "10.10.0.10");
+		r.s.lo = 32768;
+		r.s.hi = 32799;
+		r.s.counts[LINK_PORT_DROPPED] = 16;
+		r.s.counts[LINK_PORT_OPEN] = 16;
+		r.s.iv = iv;
+		r.s.niv = 2;
+		link_findings(&r, &who, NULL, fs);
+		f = findings_find(fs, "link.ports.blocked");
+		assert_non_null(f);
+		for (size_t i = 0; i < f->nfix; i++)
+			if (strstr(f->fix[i], "iptables -I") && (!strstr(f->fix[i], " -s ") ||
+								  !strstr(f->fix[i], " -i ")))
+				fail_msg("an unscoped ACCEPT: %s", f->fix[i]);
+		assert_int_equal(finding_fix_contains(f, "iptables -I INPUT -i eth1 -p tcp -s "
+						      "10.10.0.10 --dport 32768:32783 -j ACCEPT"),
+				 src);
+		findings_free(fs);
+	}
+}
+
 /* Bandwidth against a nominal (software link) ceiling and a real one. */
 static void bw_against_ceiling(void **state)
 {
@@ -122,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(connect_statuses),
 		cmocka_unit_test(scan_all_open),
+		cmocka_unit_test(scan_blocked_scoped),
 		cmocka_unit_test(bw_against_ceiling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

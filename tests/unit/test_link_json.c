@@ -5,6 +5,7 @@
  */
 #include "cmocka_helpers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,6 +167,118 @@ static void result_round_trip(void **state)
 	json_decref(j);
 }
 
+/* What the link measured first (round trip, loss) and what the scan met travel to the rules. */
+static void noise_round_trip(void **state)
+{
+	struct link_result r, back;
+	struct link_req q, qb;
+	struct err e = ERR_INIT;
+	json_t *j;
+
+	(void)state;
+	j = json_lit("{\"kind\":\"connect\",\"addr\":\"10.10.0.10\",\"status\":\"ok\","
+		     "\"tries\":[{\"port\":43354,\"status\":\"timeout\",\"errno\":110,"
+		     "\"connect_us\":2000000},{\"port\":50412,\"status\":\"ok\",\"errno\":0,"
+		     "\"connect_us\":400}],\"pings\":20,\"rtt_us\":{\"p50\":450000,"
+		     "\"p99\":451000,\"min\":449000,\"max\":452000},\"open_port\":50412,"
+		     "\"loss\":{\"probes\":32,\"retrans\":3,\"unanswered\":0,\"pct\":4.8}}");
+	assert_int_equal(link_result_from_json(j, &r, &e), 0);
+	json_decref(j);
+	assert_int_equal(r.c.open_port, 50412);
+	assert_int_equal(r.c.retrans, 3);
+	j = link_result_to_json(&r);
+	assert_int_equal(link_result_from_json(j, &back, &e), 0);
+	json_decref(j);
+	assert_int_equal(back.c.probes, 32);
+	assert_true(back.c.loss_pct > 4.7 && back.c.loss_pct < 4.9);
+	link_result_release(&back);
+	link_result_release(&r);
+	/* more retransmits than probes is a lie */
+	j = json_lit("{\"kind\":\"connect\",\"addr\":\"10.10.0.10\",\"status\":\"ok\","
+		     "\"tries\":[],\"pings\":0,\"rtt_us\":{\"p50\":0,\"p99\":0,\"min\":0,"
+		     "\"max\":0},\"loss\":{\"probes\":4,\"retrans\":5,\"unanswered\":0,"
+		     "\"pct\":1}}");
+	assert_int_equal(link_result_from_json(j, &r, &e), -1);
+	json_decref(j);
+	/* no loss member: an older peer; the figure is unknown, not zero */
+	j = json_lit("{\"kind\":\"connect\",\"addr\":\"10.10.0.10\",\"status\":\"ok\","
+		     "\"tries\":[],\"pings\":0,\"rtt_us\":{\"p50\":0,\"p99\":0,\"min\":0,"
+		     "\"max\":0}}");
+	assert_int_equal(link_result_from_json(j, &r, &e), 0);
+	assert_true(r.c.loss_pct < 0);
+	json_decref(j);
+	link_result_release(&r);
+	j = json_lit("{\"kind\":\"scan\",\"addr\":\"10.10.0.10\",\"lo\":100,\"hi\":200,"
+		     "\"counts\":{},\"intervals\":[],\"in_use\":[],\"retried\":5,\"batches\":1,"
+		     "\"elapsed_ms\":1,\"timeout_ms\":900,\"retry_ms\":2100,\"looks\":3,"
+		     "\"first_drops\":12,\"late_ms\":7}");
+	assert_int_equal(link_result_from_json(j, &r, &e), 0);
+	json_decref(j);
+	assert_int_equal(r.s.timeout_ms, 900);
+	assert_int_equal(r.s.retry_ms, 2100);
+	assert_int_equal(r.s.looks, 3);
+	assert_int_equal(r.s.first_drops, 12);
+	assert_int_equal(r.s.late_ms, 7);
+	link_result_release(&r);
+	/* the scan's derived timeouts and an MTU/bandwidth test's known-open port */
+	link_req_init(&q, LINK_SCAN);
+	snprintf(q.addr, sizeof(q.addr), "10.10.0.10");
+	q.retry_ms = 2100;
+	q.looks = 3;
+	j = link_req_to_json(&q);
+	assert_int_equal(link_req_from_json(j, &qb, &e), 0);
+	json_decref(j);
+	assert_int_equal(qb.retry_ms, 2100);
+	assert_int_equal(qb.looks, 3);
+	link_req_init(&q, LINK_BW);
+	snprintf(q.addr, sizeof(q.addr), "10.10.0.10");
+	q.nports = 1;
+	q.ports[0] = 50412;
+	j = link_req_to_json(&q);
+	assert_int_equal(link_req_from_json(j, &qb, &e), 0);
+	json_decref(j);
+	assert_int_equal(qb.nports, 1);
+	assert_int_equal(qb.ports[0], 50412);
+	j = json_lit("{\"kind\":\"scan\",\"addr\":\"10.10.0.10\",\"looks\":99}");
+	assert_int_equal(link_req_from_json(j, &qb, &e), -1);
+	json_decref(j);
+}
+
+/* Timeouts follow the measured round trip and loss, within their floors and caps. */
+static void timeouts_derive(void **state)
+{
+	struct link_timeouts lan, wan, far, lossy, dead;
+
+	(void)state;
+	link_timeouts_derive(100, 0, &lan);
+	assert_int_equal(lan.scan_ms, 400);
+	assert_int_equal(lan.retry_ms, 1500);
+	assert_int_equal(lan.mtu_ms, 250);
+	assert_int_equal(lan.looks, 1);
+	link_timeouts_derive(200000, 0, &wan);
+	assert_int_equal(wan.scan_ms, 900);	/* 3 round trips + 300 */
+	assert_int_equal(wan.mtu_ms, 850);
+	assert_true(wan.retry_ms > 2000);
+	link_timeouts_derive(450000, 0, &far);
+	assert_true(far.scan_ms > 3 * 450 && far.mtu_ms > 3 * 450);
+	assert_true(far.connect_ms > wan.connect_ms);
+	link_timeouts_derive(60e6, -1, &dead);	/* a minute: the caps hold */
+	assert_int_equal(dead.scan_ms, 5000);
+	assert_int_equal(dead.retry_ms, 8000);
+	assert_int_equal(dead.connect_ms, 10000);
+	/* 5 % loss: ~2,750 first-look drops of 28,232; three looks leave < 0.01 standing */
+	link_timeouts_derive(100, 5, &lossy);
+	assert_int_equal(lossy.looks, 3);
+	link_timeouts_derive(100, 1, &lossy);
+	assert_int_equal(lossy.looks, 2);
+	link_timeouts_derive(100, 60, &lossy);
+	assert_int_equal(lossy.looks, LINK_LOOKS_MAX);
+	/* the share of connects that needed a retransmit, as per-packet loss */
+	assert_true(link_loss_from_share(0) == 0);
+	assert_true(fabs(link_loss_from_share(0.0975) - 5.0) < 0.05);
+	assert_true(link_loss_from_share(1) == 100);
+}
+
 static void agent_rejects(void **state)
 {
 	struct link_agent *a = link_agent_new();
@@ -202,6 +315,8 @@ int main(void)
 		cmocka_unit_test(ready_strict),
 		cmocka_unit_test(result_round_trip),
 		cmocka_unit_test(agent_rejects),
+		cmocka_unit_test(noise_round_trip),
+		cmocka_unit_test(timeouts_derive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

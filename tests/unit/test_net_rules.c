@@ -271,6 +271,22 @@ static void test_ports(void **state)
 
 #define RANGE "\"sysctl\":{\"ip_local_port_range\":[32768,60999]}"
 
+/* Every ACCEPT a finding proposes names the interface and the sources it lets in. */
+static void assert_scoped(const struct findings *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		for (size_t k = 0; k < fs->v[i]->nfix; k++) {
+			const char *x = fs->v[i]->fix[k];
+
+			if (strstr(x, "<"))
+				fail_msg("%s: a placeholder in '%s'", fs->v[i]->id, x);
+			if (strstr(x, "iptables -I") && (!strstr(x, " -i ") || !strstr(x, " -s ")))
+				fail_msg("%s: an unscoped ACCEPT '%s'", fs->v[i]->id, x);
+			if (strstr(x, "nft insert") && (!strstr(x, "iifname") || !strstr(x, "saddr")))
+				fail_msg("%s: an unscoped accept '%s'", fs->v[i]->id, x);
+		}
+}
+
 static void test_firewall(void **state)
 {
 	struct findings *fs;
@@ -286,6 +302,7 @@ static void test_firewall(void **state)
 	assert_string_equal(f->title, "the local firewall drops incoming TCP 32768-60999 on eth1: NCCL's listeners are there");
 	assert_true(finding_evidence_contains(f, "rule: -A INPUT -i eth1 -p tcp --dport 32768:60999 -j DROP"));
 	assert_true(finding_has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 --dport 32768:60999 -j ACCEPT"));
+	assert_scoped(fs);
 	findings_free(fs);
 
 	/* a rule on another interface does not matter */
@@ -293,6 +310,7 @@ static void test_firewall(void **state)
 		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":["
 		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"DROP\",\"iface\":\"eth0\"}]}");
 	expect_finding(fs, "net.firewall.open", SEV_OK);
+	assert_scoped(fs);
 	findings_free(fs);
 
 	/* nftables policy drop, an accept only for ssh, and a rule the model cannot read: a warning */
@@ -304,6 +322,7 @@ static void test_firewall(void **state)
 	f = expect_finding(fs, "net.firewall.blocks", SEV_WARN);
 	assert_true(finding_evidence_contains(f, "policy DROP of chain input (inet fw)"));
 	assert_true(finding_has_fix(f, "nft insert rule inet fw input iifname \"eth1\" ip saddr 10.0.0.0/24 tcp dport 32768-60999 accept"));
+	assert_scoped(fs);
 	findings_free(fs);
 
 	/* accepted from the master's subnet: the peers are there */
@@ -311,6 +330,7 @@ static void test_firewall(void **state)
 		 "\"name\":\"INPUT\",\"hook\":\"input\",\"policy\":\"DROP\"}],\"rules\":["
 		 "{\"family\":\"ip\",\"table\":\"filter\",\"chain\":\"INPUT\",\"action\":\"ACCEPT\",\"src\":\"10.0.0.0/24\"}]}");
 	expect_finding(fs, "net.firewall.open", SEV_OK);
+	assert_scoped(fs);
 	findings_free(fs);
 
 	/* the lab's cloud-public-blocked: public peers dropped on eth0; MASTER_ADDR is elsewhere (eth1) */
@@ -321,10 +341,12 @@ static void test_firewall(void **state)
 	f = expect_finding(fs, "net.firewall.blocks", SEV_ERROR);
 	assert_true(strstr(f->title, "on eth0") != NULL);
 	assert_true(finding_evidence_contains(f, "evaluated for a peer at 203.0.113.1 on eth0's network"));
+	assert_scoped(fs);
 	findings_free(fs);
 
 	fs = run("", LO "," ETH1, MASTER_ETH1, RANGE ",\"firewall\":{\"unknown\":\"'iptables-save' failed: Permission denied\"}");
 	expect_finding(fs, "net.firewall.unreadable", SEV_INFO);
+	assert_scoped(fs);
 	findings_free(fs);
 
 	/* MASTER_ADDR is this node: its store port must be open too */
@@ -334,7 +356,27 @@ static void test_firewall(void **state)
 		 "\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":[{\"family\":\"ip\",\"table\":\"filter\","
 		 "\"chain\":\"INPUT\",\"action\":\"REJECT\",\"proto\":\"tcp\",\"dports\":[[29500,29500]]}]}");
 	f = expect_finding(fs, "net.firewall.master_port", SEV_ERROR);
-	assert_true(finding_has_fix(f, "iptables -I INPUT -i eth1 -p tcp --dport 29500 -j ACCEPT"));
+	assert_true(strstr(f->title, "MASTER_PORT 29500 on eth1, the interface of MASTER_ADDR "
+			   "10.0.0.2") != NULL);
+	assert_true(finding_has_fix(f, "iptables -I INPUT -i eth1 -p tcp -s 10.0.0.0/24 --dport "
+				    "29500 -j ACCEPT"));
+	assert_scoped(fs);
+	findings_free(fs);
+
+	/*
+	 * cloud-public-blocked's master: MASTER_ADDR is its eth1 address, the public eth0 drops all
+	 * TCP (29500 too). The ranks join over eth1: nothing to say about MASTER_PORT, and no fix
+	 * may open the public interface to anyone.
+	 */
+	fs = run("", LO "," ETH0 "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.0.0.2\","
+		 "\"resolved\":\"10.0.0.2\",\"port\":29500,\"local\":true,\"source_addr\":\"10.0.0.2\","
+		 "\"source_ifname\":\"eth1\"}",
+		 RANGE ",\"firewall\":{\"chains\":[{\"family\":\"ip\",\"table\":\"filter\",\"name\":\"INPUT\","
+		 "\"hook\":\"input\",\"policy\":\"ACCEPT\"}],\"rules\":[{\"family\":\"ip\",\"table\":\"filter\","
+		 "\"chain\":\"INPUT\",\"action\":\"DROP\",\"proto\":\"tcp\",\"iface\":\"eth0\","
+		 "\"text\":\"-A INPUT -i eth0 -p tcp -j DROP\"}]}");
+	assert_null(findings_find(fs, "net.firewall.master_port"));
+	assert_scoped(fs);
 	findings_free(fs);
 }
 

@@ -1,0 +1,54 @@
+# shellcheck shell=bash
+# Shared by the cluster_noise_* tests (sourced after lib_lab.sh): a 3-node lab whose fault sits
+# on n1 (not the master) and its eth1 (not the first interface), every node running
+# `cluster --json` at once, and the checks each of them makes: exactly the expected root cause,
+# nothing said about n0 or n2, the same exit code on every node.
+
+# noise_up: the 3-node healthy lab.
+noise_up() {
+	"$NCCLCHECK" lab up --nodes 3 --scenario healthy --prefix "$LAB_PREFIX" >/dev/null 2>&1
+	expect_rc 0 $? "lab up (3 nodes)" || finish
+}
+
+# noise_run NAME: cluster --json on every node; NOISE_MS the wall time, documents n<i>.out.
+noise_run() {
+	local t0
+	t0=$(date +%s%3N)
+	lab_cluster 3 120 --json "${NOISE_ARGS[@]}"
+	NOISE_MS=$(($(date +%s%3N) - t0))
+	echo "$1: cluster on 3 nodes took $NOISE_MS ms (timing figures: bench/, not asserted)"
+	[ -n "${NOISE_BENCH:-}" ] && echo "$1 $NOISE_MS" >>"$NOISE_BENCH"
+	return 0
+}
+
+# nq EXPR: a Python expression over d (rank 0's document), F (its findings), E (errors),
+# W (warnings), innocent(f) (the finding names n0 or n2 as node or peer).
+nq() {
+	"$PY" - "$LAB_TMP/n0.out" "$LAB_PREFIX" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+P = sys.argv[2]
+F = d["findings"]
+E = [f for f in F if f["severity"] == "error"]
+W = [f for f in F if f["severity"] == "warn"]
+def innocent(f):
+    return any(f.get(k) in (P + "-n0", P + "-n2") for k in ("node", "peer"))
+print(eval(sys.argv[3]))
+PY
+}
+expect_nq() { expect_match "$(nq "$1" 2>&1)" "^$2\$" "$3"; }
+
+# noise_same_rc RC: every node exits RC.
+noise_same_rc() {
+	local i
+	for i in 0 1 2; do
+		expect_rc "$1" "$(cat "$LAB_TMP/n$i.rc")" "n$i exits $1"
+	done
+}
+
+# noise_no_innocent: no error or warning names n0 or n2 (node or peer), and none claims a
+# firewall, an unreachable interface or an MTU black hole that is not there.
+noise_no_innocent() {
+	expect_nq '[f["id"] + ": " + f["title"] for f in E + W if innocent(f)]' '\[\]' \
+		"no error or warning names n0 or n2"
+}

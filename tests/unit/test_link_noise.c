@@ -1,0 +1,260 @@
+/*
+ * rules/link_noise.c and the port map's grouping on three-node views: latency and loss laid at
+ * the one node every slow or lossy link touches (never at its peers), a pair named when no node
+ * explains it, starved scans reported as untested instead of a port block, and a sub-range
+ * block on a non-master node's second interface as exactly one finding about that node.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster_fixture.h"
+#include "cmocka_helpers.h"
+#include "model/cluster.h"
+#include "rules/cluster.h"
+#include "util/xalloc.h"
+
+#define MAXN 3
+#define MAXL 32
+
+struct fixture {
+	json_t *facts[MAXN];
+	struct node_model *m[MAXN];
+	struct cluster_node nodes[MAXN];
+	struct cluster_link links[MAXL];
+	struct cluster_view v;
+	struct findings *fs;
+};
+
+static const char *const names[MAXN] = { "fp-n0", "fp-n1", "fp-n2" };
+static const char *const addrs[MAXN] = { "10.10.0.10", "10.10.0.11", "10.10.0.12" };
+
+static void setup(struct fixture *x)
+{
+	memset(x, 0, sizeof(*x));
+	cluster_fixture_load(x->facts, MAXN);
+	x->v.n = MAXN;
+	for (size_t i = 0; i < MAXN; i++)
+		json_object_set_new(json_object_get(x->facts[i], "host"), "hostname",
+				    json_string(names[i]));
+	cluster_fixture_view(x->facts, x->m, x->nodes, x->links, &x->v);
+	x->fs = findings_new();
+}
+
+static void teardown(struct fixture *x)
+{
+	cluster_fixture_free(x->facts, x->m, x->links, &x->v);
+	findings_free(x->fs);
+}
+
+/* Both directions of every pair over eth1: round trip rtt_ms[a][b], retransmits of 64. */
+static void connects(struct fixture *x, double rtt_ms[MAXN][MAXN], int retrans[MAXN][MAXN])
+{
+	for (int c = 0; c < MAXN; c++)
+		for (int s = 0; s < MAXN; s++) {
+			struct cluster_link *l;
+
+			if (c == s)
+				continue;
+			l = &x->links[x->v.nlinks++];
+			memset(l, 0, sizeof(*l));
+			l->peer = c;
+			l->target = s;
+			l->ran = 1;
+			l->kind = LINK_CONNECT;
+			snprintf(l->ifname, sizeof(l->ifname), "eth1");
+			snprintf(l->res.addr, sizeof(l->res.addr), "%s", addrs[s]);
+			l->res.c.status = LINK_OK;
+			l->res.c.ntries = 1;
+			l->res.c.tries[0] = (struct link_port_try){ .port = 36297 };
+			l->res.c.open_port = 36297;
+			l->res.c.pings = 20;
+			l->res.c.rtt_p50_us = rtt_ms[c][s] * 1000;
+			l->res.c.rtt_p99_us = rtt_ms[c][s] * 1000 + 50;
+			l->res.c.probes = 64;
+			l->res.c.retrans = retrans ? retrans[c][s] : 0;
+			l->res.c.loss_pct = 0;
+		}
+}
+
+static size_t count_id(const struct findings *fs, const char *id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fs->n; i++)
+		n += !strcmp(fs->v[i]->id, id);
+	return n;
+}
+
+/* A finding that names `node` as its node (and no other node anywhere in its identity). */
+static void only_about(const struct finding *f, const char *node)
+{
+	assert_non_null(f->node);
+	assert_string_equal(f->node, node);
+	assert_null(f->peer);
+}
+
+static void latency_on_one_node(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 200.4, 0.1 }, { 200.4, 0, 201 }, { 0.1, 201, 0 } };
+	const struct finding *f;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, NULL);
+	xrule_link_noise(&x.v, x.fs);
+	f = expect_finding(x.fs, "link.latency", SEV_WARN);
+	only_about(f, "fp-n1");
+	assert_non_null(strstr(f->title, "the round trip to fp-n1 over eth1 is 200 ms"));
+	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
+	expect_no_finding(x.fs, "link.loss");
+	teardown(&x);
+}
+
+static void latency_thresholds(void **state)
+{
+	struct fixture x;
+	double lan[MAXN][MAXN] = { { 0, 0.2, 0.1 }, { 0.2, 0, 0.3 }, { 0.1, 0.3, 0 } };
+	double dc[MAXN][MAXN] = { { 0, 20, 0.1 }, { 20, 0, 21 }, { 0.1, 21, 0 } };
+	/* every pair slow: no single node explains it, so each slow pair is named */
+	double all[MAXN][MAXN] = { { 0, 450, 450 }, { 450, 0, 450 }, { 450, 450, 0 } };
+	const struct finding *f;
+
+	(void)state;
+	setup(&x);
+	connects(&x, lan, NULL);
+	xrule_link_noise(&x.v, x.fs);
+	expect_no_finding(x.fs, "link.latency");
+	teardown(&x);
+
+	setup(&x);
+	connects(&x, dc, NULL);
+	xrule_link_noise(&x.v, x.fs);
+	f = expect_finding(x.fs, "link.latency", SEV_INFO);
+	only_about(f, "fp-n1");
+	teardown(&x);
+
+	setup(&x);
+	connects(&x, all, NULL);
+	xrule_link_noise(&x.v, x.fs);
+	f = expect_finding(x.fs, "link.latency", SEV_WARN);
+	assert_non_null(strstr(f->title, "the round trip fp-n0 -> fp-n1 over eth1 is 450 ms"));
+	assert_int_equal(findings_count(x.fs, SEV_WARN), 3);
+	teardown(&x);
+}
+
+static void loss_on_one_node(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 0.2, 0.2 }, { 0.2, 0, 0.2 }, { 0.2, 0.2, 0 } };
+	int five[MAXN][MAXN] = { { 0, 3, 0 }, { 4, 0, 3 }, { 0, 2, 0 } };
+	int one[MAXN][MAXN] = { { 0, 1, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
+	const struct finding *f;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, five);
+	xrule_link_noise(&x.v, x.fs);
+	f = expect_finding(x.fs, "link.loss", SEV_WARN);
+	only_about(f, "fp-n1");
+	assert_non_null(strstr(f->title, "fp-n1 loses packets on eth1"));
+	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
+	teardown(&x);
+
+	/* one retransmitted handshake in 384 is no figure to warn about */
+	setup(&x);
+	connects(&x, rtt, one);
+	xrule_link_noise(&x.v, x.fs);
+	expect_no_finding(x.fs, "link.loss");
+	teardown(&x);
+}
+
+/* One full scan and one sampled scan of fp-n1's eth1 with 40000-44999 dropped. */
+static void block_scans(struct fixture *x, int late_ms)
+{
+	for (int k = 0; k < 2; k++) {
+		struct cluster_link *l = &x->links[x->v.nlinks++];
+		struct link_scan_result *s = &l->res.s;
+
+		memset(l, 0, sizeof(*l));
+		l->peer = k ? 0 : 2;
+		l->target = 1;
+		l->ran = 1;
+		l->kind = LINK_SCAN;
+		snprintf(l->ifname, sizeof(l->ifname), "eth1");
+		snprintf(l->res.addr, sizeof(l->res.addr), "%s", addrs[1]);
+		s->lo = 32768;
+		s->hi = 60999;
+		s->iv = xcalloc(3, sizeof(*s->iv));
+		s->iv[0] = (struct link_interval){ 32768, 39999, LINK_PORT_OPEN };
+		s->iv[1] = (struct link_interval){ 40000, 44999, LINK_PORT_DROPPED };
+		s->iv[2] = (struct link_interval){ 45000, 60999, LINK_PORT_OPEN };
+		s->niv = 3;
+		s->counts[LINK_PORT_OPEN] = k ? 53 : 23232;
+		s->counts[LINK_PORT_DROPPED] = k ? 11 : 5000;
+		s->timeout_ms = 400;
+		s->retry_ms = 1500;
+		s->looks = 1;
+		s->late_ms = late_ms;
+	}
+}
+
+static void partial_block_is_one_finding(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 0.2, 0.2 }, { 0.2, 0, 0.2 }, { 0.2, 0.2, 0 } };
+	const struct finding *f;
+	const struct setting *st = NULL;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, NULL);
+	block_scans(&x, 0);
+	cluster_rules_run(&x.v, x.fs);
+	assert_int_equal(count_id(x.fs, "link.ports.blocked"), 1);
+	f = expect_finding(x.fs, "link.ports.blocked", SEV_ERROR);
+	only_about(f, "fp-n1");
+	assert_non_null(strstr(f->title, "fp-n1 drops TCP ports 40000-44999 on eth1; NCCL's "
+				   "listener lands there in 18 % of starts"));
+	assert_true(finding_fix_contains(f, "sysctl -w net.ipv4.ip_local_port_range=\"45000 60999\""));
+	for (size_t i = 0; i < f->nsettings; i++)
+		if (!strcmp(f->settings[i].name, "net.ipv4.ip_local_port_range"))
+			st = &f->settings[i];
+	assert_non_null(st);
+	assert_string_equal(st->node, "fp-n1");
+	expect_no_finding(x.fs, "cluster.link.unreachable");
+	expect_no_finding(x.fs, "cluster.verdict.none");
+	teardown(&x);
+}
+
+static void starved_scan_is_untested(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 0.2, 0.2 }, { 0.2, 0, 0.2 }, { 0.2, 0.2, 0 } };
+	const struct finding *f;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, NULL);
+	block_scans(&x, 3500);	/* timers 3.5 s late: two looks again (1.5 s) and more */
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.link.untested", SEV_ERROR);
+	assert_non_null(strstr(f->title, "could not run its probes in time"));
+	expect_no_finding(x.fs, "link.ports.blocked");
+	expect_no_finding(x.fs, "link.ports.ok");
+	teardown(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(latency_on_one_node),
+		cmocka_unit_test(latency_thresholds),
+		cmocka_unit_test(loss_on_one_node),
+		cmocka_unit_test(partial_block_is_one_finding),
+		cmocka_unit_test(starved_scan_is_untested),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
