@@ -5,9 +5,10 @@
  * would bury the one fix under errors that are not separate problems, and accuse an interface
  * that works. So, after every rule and the settling have run:
  *
- *   1. the port-range findings with the same closed ports group into one root cause
- *      (link.ports.range: "a and b drop TCP ports A-B on eth0 and eth1", one fix block with
- *      each node's exact commands); the per-link ones fold under it;
+ *   1. the port-range findings (link.ports.blocked) with the same closed ports on several
+ *      nodes or interfaces group into one root cause (link.ports.range: "a and b drop TCP
+ *      ports A-B on eth0 and eth1", one fix block with each node's exact commands); the
+ *      members fold under it (a single one is its own root);
  *   2. the fold table below folds each finding that a root explains, by a predicate on the
  *      measurements of the subjects (node, interface, the ports the tests used);
  *   3. a folded finding names its root in caused_by and does not count (finding.h).
@@ -143,8 +144,9 @@ static int ports_explain_guess(const struct fold_ctx *c, const struct finding *c
 	if (x < 0 || !by || !same(cause->node, f->node) || by->target != x ||
 	    strcmp(by->ifname, cause->ifname ? cause->ifname : ""))
 		return 0;
+	/* the scan that confirmed it found the block's closed ports */
 	if (by->kind == LINK_SCAN)
-		return !strcmp(f->id, "net.firewall.blocks");
+		return 1;
 	return connect_hit_closed(c->v, by);
 }
 
@@ -301,9 +303,9 @@ static const struct fold_rule fold_rules[] = {
 	  .explains = ports_explain_guess },
 	{ .cause = "link.ports.blocked", .consequence = "net.firewall.blocks",
 	  .explains = ports_explain_guess },
-	{ .cause = "link.ports.range", .consequence = "cluster.verdict.none",
+	{ .cause = "link.ports.blocked", .consequence = "cluster.verdict.none",
 	  .explains = ports_explain_no_verdict },
-	{ .cause = "link.ports.range", .consequence = "cluster.verdict.ifname",
+	{ .cause = "link.ports.blocked", .consequence = "cluster.verdict.ifname",
 	  .explains = ports_explain_verdict_move },
 	{ .cause = "cluster.link.unreachable", .consequence = "link.mtu.blackhole",
 	  .explains = unreachable_explains_test },
@@ -692,7 +694,9 @@ static void group_ports(const struct cluster_view *v, struct findings *out)
 				grp[k++] = mb[j];
 				done[j] = 1;
 			}
-		group_add(v, grp, k, out);
+		/* one finding is its own root: a group is for a cause seen more than once */
+		if (k > 1)
+			group_add(v, grp, k, out);
 		free(grp);
 	}
 	free(done);
