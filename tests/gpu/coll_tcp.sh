@@ -8,6 +8,6 @@ set -u
 D=$OUT/coll_tcp
 mkdir -p "$D"
 export PY=${PY:-/opt/torch/.venv/bin/python} VERBOSE=1 RSS=0
-REPS=${REPS:-3} PREFIX=nclgt1 bash "$REPO/bench/coll_tcp.sh" "$NCCLCHECK" 2>&1 | tee "$D/cores16.txt"
-REPS=${REPS:-3} PREFIX=nclgt2 SETUPS=${SETUPS2:-"10gbit 2;none 2;none 4"} \
+REPS=${REPS:-3} bash "$REPO/bench/coll_tcp.sh" "$NCCLCHECK" 2>&1 | tee "$D/cores16.txt"
+REPS=${REPS:-3} SETUPS=${SETUPS2:-"10gbit 2;none 2;none 4"} \
 	taskset -c 0,1 bash "$REPO/bench/coll_tcp.sh" "$NCCLCHECK" 2>&1 | tee "$D/cores2.txt"

@@ -2,7 +2,8 @@
 # bench's ranks from the launch options every multi-node verb shares (--master, --nodes,
 # --node-rank, --nproc-per-node), real processes over loopback: '--nodes 2 --node-rank R' runs
 # exactly as the old '--world 2 --rank R' (same report, same JSON document), which still works
-# with a note; --nproc-per-node N makes N ranks per node, each its LOCAL_RANK.
+# with a note; --nproc-per-node N makes N ranks per node, each its LOCAL_RANK. The token is
+# cluster's (--token-file or $NCCLCHECK_TOKEN): a rank with another one is refused and named.
 set -u
 . "$SRCDIR/tests/integration/lib.sh"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -83,6 +84,33 @@ expect_rc 0 $? "--nproc-per-node 2: rank 0"
 for p in $pids; do wait $p; expect_rc 0 $? "--nproc-per-node 2: another rank"; done
 expect_match "$out" "#  Rank  3 Group  0 Pid" "2 nodes x 2 processes = 4 ranks"
 expect_match "$out" "# Out of bounds values : 0 OK" "4 ranks exact"
+
+# the token as cluster takes it: --token-file on one rank, $NCCLCHECK_TOKEN on the other
+echo "bench-token-0123456789abcdef0123" >"$T/tok"
+port=$(free_port)
+NCCLCHECK_TOKEN=bench-token-0123456789abcdef0123 timeout 60 "$NCCLCHECK" bench allreduce --nodes 2 \
+	--node-rank 1 --master 127.0.0.1:$port $SWEEP >/dev/null 2>&1 &
+p1=$!
+out=$(timeout 60 "$NCCLCHECK" bench allreduce --nodes 2 --node-rank 0 --master 127.0.0.1:$port \
+	--token-file "$T/tok" $SWEEP 2>&1)
+expect_rc 0 $? "the same token on both ranks"
+wait $p1; expect_rc 0 $? "the same token: rank 1"
+# a wrong token is refused: rank 0 names the missing rank and why, rank 1 the refusal
+port=$(free_port)
+NCCLCHECK_TOKEN=wrong-token-0123456789abcdef0123 timeout 60 "$NCCLCHECK" bench allreduce --nodes 2 \
+	--node-rank 1 --master 127.0.0.1:$port -T 3 $SWEEP >/dev/null 2>"$T/tok.e1" &
+p1=$!
+err=$(timeout 60 "$NCCLCHECK" bench allreduce --nodes 2 --node-rank 0 --master 127.0.0.1:$port \
+	--token-file "$T/tok" -T 3 $SWEEP 2>&1 >/dev/null)
+expect_rc 3 $? "a wrong token: rank 0 cannot run"
+expect_match "$err" "1 of 2 ranks joined in 3 s; missing rank 1; rank 1: .*wrong token" \
+	"a wrong token: rank 0 names rank 1 and why"
+wait $p1; expect_rc 3 $? "a wrong token: rank 1 cannot run"
+expect_match "$(cat "$T/tok.e1")" "the token does not match" "a wrong token: rank 1 says so"
+err=$("$NCCLCHECK" bench allreduce --nodes 2 --node-rank 0 --master 127.0.0.1:1 \
+	--token-file "$T/none" 2>&1 >/dev/null)
+expect_rc 2 $? "an unreadable token file"
+expect_match "$err" "cannot read the token file" "says which file"
 
 err=$(env -u LOCAL_RANK "$NCCLCHECK" bench allreduce --nodes 2 --node-rank 0 --nproc-per-node 2 \
 	--master 127.0.0.1:1 2>&1 >/dev/null)

@@ -50,12 +50,13 @@ portable_artefacts() {
 	DEB=$(ls "$PORTABLE_DIST"/ncclcheck_*.deb)
 }
 
-# old_root SUITE: $ROOT, a cached minimal Debian SUITE chroot (packaging/chroot.sh), or skip.
+# old_root SUITE [PACKAGES]: $ROOT, a cached minimal SUITE chroot with PACKAGES (comma-separated)
+# installed (packaging/chroot.sh), or skip.
 old_root() {
 	need_root
-	ROOT=$(sh "$SRCDIR/packaging/chroot.sh" "$1")
+	ROOT=$(sh "$SRCDIR/packaging/chroot.sh" "$1" "${2:-}")
 	local rc=$?
-	[ $rc = 77 ] && { echo "SKIP: no $1 chroot (the Debian archive is unreachable, or no debootstrap)"; exit 77; }
+	[ $rc = 77 ] && { echo "SKIP: no $1 chroot (its archive is unreachable, or no debootstrap)"; exit 77; }
 	[ $rc = 0 ] || { fail "packaging/chroot.sh $1 (exit $rc)"; finish; }
 }
 

@@ -363,6 +363,19 @@ static void test_firewall(void **state)
 	assert_scoped(fs);
 	findings_free(fs);
 
+	/* the same under nftables: the accept names the interface and the network too */
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"10.0.0.2\",\"resolved\":\"10.0.0.2\",\"port\":29500,"
+		 "\"local\":true,\"source_addr\":\"10.0.0.2\",\"source_ifname\":\"eth1\"}",
+		 RANGE ",\"firewall\":{\"chains\":[{\"family\":\"inet\",\"table\":\"fw\",\"name\":\"input\","
+		 "\"hook\":\"input\",\"policy\":\"ACCEPT\",\"source\":\"nft\"}],\"rules\":[{\"family\":\"inet\","
+		 "\"table\":\"fw\",\"chain\":\"input\",\"action\":\"DROP\",\"proto\":\"tcp\","
+		 "\"dports\":[[29500,29500]],\"source\":\"nft\"}]}");
+	f = expect_finding(fs, "net.firewall.master_port", SEV_ERROR);
+	assert_true(finding_has_fix(f, "nft insert rule inet fw input iifname \"eth1\" ip saddr "
+				    "10.0.0.0/24 tcp dport 29500 accept"));
+	assert_scoped(fs);
+	findings_free(fs);
+
 	/*
 	 * cloud-public-blocked's master: MASTER_ADDR is its eth1 address, the public eth0 drops all
 	 * TCP (29500 too). The ranks join over eth1: nothing to say about MASTER_PORT, and no fix
