@@ -222,6 +222,15 @@ void render_verdict_text(FILE *out, const struct findings *fs, const struct rend
 			strbuf_addf(&sb, " [%s]", first->node);
 		if (e > 1)
 			strbuf_addf(&sb, " (and %zu more error%s below)", e - 1, e == 2 ? "" : "s");
+		{
+			size_t folded = 0;
+
+			for (size_t i = 0; i < fs->n; i++)
+				folded += finding_cause_is(fs->v[i], first);
+			if (folded)
+				strbuf_addf(&sb, "; it explains %zu other finding%s (-v lists them)",
+					    folded, folded == 1 ? "" : "s");
+		}
 	} else {
 		const struct finding *ok = NULL;
 

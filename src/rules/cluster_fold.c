@@ -5,9 +5,10 @@
  * would bury the one fix under errors that are not separate problems, and accuse an interface
  * that works. So, after every rule and the settling have run:
  *
- *   1. the port-range findings with the same closed ports group into one root cause
- *      (link.ports.range: "a and b drop TCP ports A-B on eth0 and eth1", one fix block with
- *      each node's exact commands); the per-link ones fold under it;
+ *   1. the port-range findings (link.ports.blocked) with the same closed ports on several
+ *      nodes or interfaces group into one root cause (link.ports.range: "a and b drop TCP
+ *      ports A-B on eth0 and eth1", one fix block with each node's exact commands); the
+ *      members fold under it (a single one is its own root);
  *   2. the fold table below folds each finding that a root explains, by a predicate on the
  *      measurements of the subjects (node, interface, the ports the tests used);
  *   3. a folded finding names its root in caused_by and does not count (finding.h).
@@ -143,8 +144,9 @@ static int ports_explain_guess(const struct fold_ctx *c, const struct finding *c
 	if (x < 0 || !by || !same(cause->node, f->node) || by->target != x ||
 	    strcmp(by->ifname, cause->ifname ? cause->ifname : ""))
 		return 0;
+	/* the scan that confirmed it found the block's closed ports */
 	if (by->kind == LINK_SCAN)
-		return !strcmp(f->id, "net.firewall.blocks");
+		return 1;
 	return connect_hit_closed(c->v, by);
 }
 
@@ -277,6 +279,17 @@ static int black_hole_explains_guess(const struct fold_ctx *c, const struct find
 	       by->res.m.path_mtu == a->res.m.path_mtu;
 }
 
+/* a bulk transfer that stalls between the two ends of a black hole on that interface: the
+ * full-size segments vanished */
+static int black_hole_explains_stall(const struct fold_ctx *c, const struct finding *cause,
+				     const struct finding *f, const struct cluster_link *by)
+{
+	(void)by;
+	return mtu_link_of(c->v, cause) && same(cause->ifname, f->ifname) &&
+	       ((same(cause->node, f->node) && same(cause->peer, f->peer)) ||
+		(same(cause->node, f->peer) && same(cause->peer, f->node)));
+}
+
 static const struct fold_rule fold_rules[] = {
 	{ .cause = "link.ports.blocked", .consequence = "cluster.link.unreachable",
 	  .explains = ports_explain_unreachable },
@@ -290,14 +303,16 @@ static const struct fold_rule fold_rules[] = {
 	  .explains = ports_explain_guess },
 	{ .cause = "link.ports.blocked", .consequence = "net.firewall.blocks",
 	  .explains = ports_explain_guess },
-	{ .cause = "link.ports.range", .consequence = "cluster.verdict.none",
+	{ .cause = "link.ports.blocked", .consequence = "cluster.verdict.none",
 	  .explains = ports_explain_no_verdict },
-	{ .cause = "link.ports.range", .consequence = "cluster.verdict.ifname",
+	{ .cause = "link.ports.blocked", .consequence = "cluster.verdict.ifname",
 	  .explains = ports_explain_verdict_move },
 	{ .cause = "cluster.link.unreachable", .consequence = "link.mtu.blackhole",
 	  .explains = unreachable_explains_test },
 	{ .cause = "link.mtu.blackhole", .consequence = "link.mtu.blackhole",
 	  .explains = same_black_hole },
+	{ .cause = "link.mtu.blackhole", .consequence = "link.bw.stalled",
+	  .explains = black_hole_explains_stall },
 	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.jumbo",
 	  .explains = black_hole_explains_guess },
 	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.differ",
@@ -411,7 +426,7 @@ static const struct cluster_link *scan_of(const struct cluster_view *v, const st
 static void closed_text(const struct link_scan_result *s, struct strbuf *sb, char *verb,
 			size_t n)
 {
-	int drop = 0, rej = 0;
+	int drop = 0, rej = 0, shown = 0, more = 0;
 
 	for (size_t k = 0; k < s->niv; k++) {
 		const struct link_interval *x = &s->iv[k];
@@ -420,11 +435,19 @@ static void closed_text(const struct link_scan_result *s, struct strbuf *sb, cha
 			continue;
 		drop += x->state != LINK_PORT_REJECTED;
 		rej += x->state == LINK_PORT_REJECTED;
+		/* a title, not a port map: the scan's evidence has every range */
+		if (shown == 8) {
+			more++;
+			continue;
+		}
+		shown++;
 		if (x->lo == x->hi)
 			strbuf_addf(sb, "%s%u", sb->len ? ", " : "", x->lo);
 		else
 			strbuf_addf(sb, "%s%u-%u", sb->len ? ", " : "", x->lo, x->hi);
 	}
+	if (more)
+		strbuf_addf(sb, " and %d more range%s", more, more == 1 ? "" : "s");
 	snprintf(verb, n, "%s", drop && rej ? "close" : rej ? "reject" : "drop");
 }
 
@@ -671,7 +694,9 @@ static void group_ports(const struct cluster_view *v, struct findings *out)
 				grp[k++] = mb[j];
 				done[j] = 1;
 			}
-		group_add(v, grp, k, out);
+		/* one finding is its own root: a group is for a cause seen more than once */
+		if (k > 1)
+			group_add(v, grp, k, out);
 		free(grp);
 	}
 	free(done);

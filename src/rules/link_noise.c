@@ -160,7 +160,7 @@ static void loss_finding(const struct cluster_view *v, const char *ifn, const st
 	struct strbuf ev = STRBUF_INIT;
 	int probes = 0, retrans = 0;
 	struct finding *f;
-	double pct;
+	double pct, share;
 
 	for (size_t p = 0; p < v->n; p++)
 		for (size_t q = p + 1; q < v->n; q++) {
@@ -175,17 +175,21 @@ static void loss_finding(const struct cluster_view *v, const char *ifn, const st
 				    ev.len ? "; " : "", v->nodes[p].name, v->nodes[q].name, x->retrans,
 				    x->probes);
 		}
-	pct = probes ? link_loss_from_share((double)retrans / probes) : 0;
+	share = probes ? 100.0 * retrans / probes : 0;
+	pct = link_loss_from_share(share / 100.0);
+	/* a handshake is two packets, one each way: the share is the loss of one way alone, or
+	 * about half of it per packet when both ways lose */
 	if (who >= 0)
 		f = finding_add(out, SEV_WARN, "link.loss",
-				"%s loses packets on %s: about %.1f %% per packet (%d of %d TCP "
-				"handshakes with it needed a retransmit; between the other nodes "
-				"none or few)", v->nodes[who].name, ifn, pct, retrans, probes);
+				"%s loses packets on %s: %.1f %% of TCP handshakes with it lost a "
+				"packet (%d of %d; about %.1f %% per packet if both ways lose, %.1f %% "
+				"if one way does); between the other nodes none or few",
+				v->nodes[who].name, ifn, share, retrans, probes, pct, share);
 	else
 		f = finding_add(out, SEV_WARN, "link.loss",
-				"the link %s <-> %s over %s loses about %.1f %% of packets (%d of %d "
-				"TCP handshakes needed a retransmit)", v->nodes[a].name,
-				v->nodes[b].name, ifn, pct, retrans, probes);
+				"the link %s <-> %s over %s loses packets: %.1f %% of TCP handshakes "
+				"lost one (%d of %d; about %.1f %% per packet if both ways lose)",
+				v->nodes[a].name, v->nodes[b].name, ifn, share, retrans, probes, pct);
 	if (who >= 0)
 		finding_pair(f, v->nodes[who].name, NULL, ifn);
 	else

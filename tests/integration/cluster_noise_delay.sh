@@ -4,6 +4,7 @@
 # a warning about n1 that states the figure — and every link test's timeouts follow it: no MTU
 # black hole, no port block, no unreachable interface, nothing about n0 or n2.
 # ctest: run alone
+# ctest: timeout 900
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_noise.sh"

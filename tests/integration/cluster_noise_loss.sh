@@ -5,6 +5,7 @@
 # black hole, on n1 or on an innocent n0 or n2. At 1 % the warning may or may not show (a few
 # retransmitted handshakes of 256): only the absence of false findings is asserted.
 # ctest: run alone
+# ctest: timeout 900
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 . "$SRCDIR/tests/integration/lib_noise.sh"
@@ -27,7 +28,7 @@ for prob in ${NOISE_PROBS:-0.05 0.01}; do
 			expect_nq '[(f["severity"], f["node"]) for f in F if f["id"] == "link.loss"]' \
 				"\[\('warn', '$LAB_PREFIX-n1'\)\]" "loss $prob: one link.loss warning, about n1"
 			expect_nq '[f["title"] for f in F if f["id"] == "link.loss"][0]' \
-				"$LAB_PREFIX-n1 loses packets on eth1: about [0-9.]+ % per packet.*" \
+				"$LAB_PREFIX-n1 loses packets on eth1: [0-9.]+ % of TCP handshakes with it lost a packet.*" \
 				"loss $prob: it states the figure"
 		fi
 		echo "loss $prob: $(nq '[f["title"] for f in F if f["id"] == "link.loss"]')"
