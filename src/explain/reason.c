@@ -101,10 +101,31 @@ static void socket_list_suggestion(struct rs *r)
 	strbuf_release(&others);
 }
 
+/* A name the kernel could give an interface: what a fix line may paste into a shell. */
+static int plausible_ifname(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 15)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '-' || *s == '@' || *s == ':'))
+			return 0;
+	return 1;
+}
+
 static void find_suggestion(struct rs *r)
 {
 	if (!master_suggestion(r))
 		socket_list_suggestion(r);
+	if (r->suggest_if[0] && !plausible_ifname(r->suggest_if)) {
+		/* garbage in a pasted listing: the generic fix, never a broken command */
+		r->suggest_if[0] = '\0';
+		r->suggest_why[0] = '\0';
+		r->suggest_ev[0] = '\0';
+		r->suggest_loc.line = 0;
+	}
 }
 
 /* ---- resolution ----------------------------------------------------------------------------- */
