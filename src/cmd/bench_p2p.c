@@ -15,6 +15,7 @@
 #include "link/ceiling.h"
 #include "link/agent.h"
 #include "link/ctl.h"
+#include "net/sock.h"
 #include "rules/link_findings.h"
 #include "link/link_int.h"
 #include "report/link_text.h"
@@ -290,6 +291,10 @@ static int run_tests(const struct cli *c, const struct opts *o)
 				failed = 1;
 				break;
 			}
+			/* the address this node sent from: the firewall fix lets exactly it in */
+			if (!res.src[0] && net_route_source_name(r.addr, res.src, sizeof(res.src),
+								 &e) < 0)
+				res.src[0] = '\0';
 			if (k == LINK_BW && ifn[0] &&
 			    ceiling_read("/sys/class/net", ifn, strchr(r.addr, ':') != NULL, &ceil,
 					 NULL) == 0)

@@ -436,10 +436,23 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out)
 		f = finding_add(out, SEV_OK, "cluster.verdict.ifname",
 				"NCCL's own interface choice works for every pair: %s", names.buf);
 	} else {
+		struct strbuf now = STRBUF_INIT;
+
+		/* what NCCL picks today and no peer reaches: the interface the user is to leave */
+		for (size_t i = 0; i < v->n; i++) {
+			const struct node_model *m = v->nodes[i].m;
+
+			if (m && m->have_ifs && m->pred.boot &&
+			    !cluster_if_reachable(v, i, m->pred.boot->name))
+				strbuf_addf(&now, "%s%s %s", now.len ? ", " : "", v->nodes[i].name,
+					    m->pred.boot->name);
+		}
 		f = finding_add(out, SEV_ERROR, "cluster.verdict.ifname",
-				"NCCL as configured uses an interface some peer cannot reach; with "
-				"NCCL_SOCKET_IFNAME=%s every node uses one that every peer reaches (%s)",
-				vd.value[0] ? vd.value : "<per node>", names.buf);
+				"NCCL as configured uses an interface some peer cannot reach%s%s%s; "
+				"with NCCL_SOCKET_IFNAME=%s every node uses one that every peer "
+				"reaches (%s)", now.len ? " (" : "", now.len ? now.buf : "",
+				now.len ? ")" : "", vd.value[0] ? vd.value : "<per node>", names.buf);
+		strbuf_release(&now);
 		finding_why(f, "The value was tried on every node's own interface list with NCCL's "
 			       "selection rules (bootstrap and NET/Socket): each node then picks the "
 			       "interface named here, and the link tests showed every peer reaching "

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ncclcheck cluster under a real mpirun (Open MPI, issue #12) in cloud-public-blocked: rank and
 # size from Open MPI's own variables, and the same verdict as started by hand on each node
-# (exit 1, eth0 unreachable, NCCL_SOCKET_IFNAME=eth1, the same finding ids).
+# (exit 1, the verdict names eth0, NCCL_SOCKET_IFNAME=eth1, the same finding ids).
 # Open MPI's own out-of-band and TCP BTL traffic must be kept off the blocked eth0
 # (--mca oob_tcp_if_include eth1 --mca btl_tcp_if_include eth1): without them orted on node 1
 # dials mpirun's first address, 203.0.113.10 on eth0, and the launch hangs before any rank starts
@@ -31,7 +31,9 @@ expect_rc 1 $mrc "mpirun -np 2 --host $P-n0,$P-n1 ncclcheck cluster"
 out=$(cat "$LAB_TMP/mpi")
 expect_match "$out" "rank 0 of 2 \(openmpi\)" "rank 0 from Open MPI's variables"
 expect_match "$out" "rank 1 of 2 \(openmpi\)" "rank 1 from Open MPI's variables"
-expect_match "$out" "eth0 .*unreachable" "eth0 named unreachable"
+# the verdict as one line: colours off, wrapped lines joined
+flat=$(echo "$out" | sed 's/\x1b\[[0-9;]*m//g' | tr '\n' ' ' | tr -s ' ')
+expect_match "$flat" "verdict: NCCL as configured uses an interface some peer cannot reach \([^)]*-n0 eth0, [^)]*-n1 eth0\)" "the verdict names eth0 as what no peer reaches"
 expect_match "$out" "export NCCL_SOCKET_IFNAME=eth1" "the fix: NCCL_SOCKET_IFNAME=eth1"
 a=$(ids "$LAB_TMP/hand0"); b=$(ids "$LAB_TMP/mpi")
 [ -n "$a" ] && [ "$a" = "$b" ] && pass "the same findings as by hand: $a" ||

@@ -19,7 +19,9 @@ for sc in cloud-public-blocked healthy; do
 		expect_match "$out" "rank 0 of 2 \(slurm\)" "$sc/$per: rank 0 from Slurm's variables"
 		expect_match "$out" "rank 1 of 2 \(slurm\)" "$sc/$per: rank 1 from Slurm's variables"
 		if [ $sc = cloud-public-blocked ]; then
-			expect_match "$out" "eth0 .*unreachable" "$sc/$per: eth0 named unreachable"
+			# the verdict as one line: colours off, wrapped lines joined
+			flat=$(echo "$out" | sed 's/\x1b\[[0-9;]*m//g' | tr '\n' ' ' | tr -s ' ')
+			expect_match "$flat" "verdict: NCCL as configured uses an interface some peer cannot reach \([^)]*-n0 eth0, [^)]*-n1 eth0\)" "$sc/$per: the verdict names eth0 as what no peer reaches"
 			expect_match "$out" "export NCCL_SOCKET_IFNAME=eth1" "$sc/$per: the fix"
 		fi
 		[ $per = 2 ] && expect_match "$out" "local rank 1 of node 1 \(slurm\).*this process exits" \

@@ -26,8 +26,8 @@ ms=$(jq_py $J "r[0]['elapsed_ms']")
 # bounded, not fast: the dropped half waits out its probes (slack for a loaded 2-core CI box)
 [ "$ms" -lt 30000 ] && pass "scan took $ms ms (< 30 s; wall $wall_ms ms)" || fail "scan took $ms ms"
 [ "$wall_ms" -lt 30000 ] && pass "whole run $wall_ms ms" || fail "whole run $wall_ms ms"
-expect_py $J "'iptables -I INPUT -i eth1 -p tcp --dport 32768:49151 -j ACCEPT' in f('link.ports.blocked')['fix'][0]" \
-	"the firewall line that opens 32768:49151"
+expect_py $J "'iptables -I INPUT -i eth1 -p tcp -s 10.10.0.11 --dport 32768:49151 -j ACCEPT' in f('link.ports.blocked')['fix'][0]" \
+	"the firewall line that opens 32768:49151 to the measured peer (n1's 10.10.0.11) alone"
 expect_py $J "[s for s in f('link.ports.blocked')['settings'] if s['name'] == 'net.ipv4.ip_local_port_range'][0]['value'] == '49152 60999'" \
 	"or ip_local_port_range narrowed to 49152 60999 (a sysctl setting)"
 expect_py $J "f('link.ports.blocked')['ifname'] == 'eth1'" "names the interface"
