@@ -786,7 +786,7 @@ static void ex_mpirun(struct lctx *c, const char *p, const char *a)
 	long n = -1;
 
 	(void)a;
-	for (q = p - 1; q + 3 < end && n < 0; q++)	/* p - 1: the space after "mpirun" */
+	for (q = p - 1; q + 4 < end && n < 0; q++)	/* p - 1: the space after "mpirun"; "-np " read whole */
 		if (q[0] == ' ' && q[1] == '-' && (!memcmp(q + 1, "-np ", 4) || !memcmp(q + 1, "-n ", 3)))
 			n = number_at(q + (q[2] == 'n' && q[3] == 'p' ? 4 : 3), end);
 	if (n > 0 && !o->launch_np) {
