@@ -21,7 +21,8 @@ for d in "$R"/*/; do
 	out=$(timeout 40 "$NCCLCHECK" attach --ras "127.0.0.1:$(cat "$tmp/port")" --interval 2s \
 		--local-host 192.0.2.1 "${fr[@]}" --no-color 2>&1)
 	kill $spid 2>/dev/null; wait $spid 2>/dev/null; spid=
-	expect_match "$(echo "$out" | head -1)" "$(cat "$d/expect_replay.txt")" "recorded $c: verdict"
+	# the verdict is the first paragraph (wrapped to the terminal width)
+	expect_match "$(echo "$out" | sed "/^$/q")" "$(cat "$d/expect_replay.txt")" "recorded $c: verdict"
 	# the dumps alone, torch's own and the Python-asked ones, decode
 	for f in fr frpy; do
 		[ -d "$d/$f" ] || continue
