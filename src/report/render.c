@@ -139,6 +139,12 @@ int render_setting_command(const struct setting *st, char *buf, size_t len)
 	}
 }
 
+/* The node a setting is for: its own, its finding's, or NULL for every node. */
+static const char *setting_node(const struct finding *f, const struct setting *st)
+{
+	return st->scope == SCOPE_NODE ? (st->node ? st->node : f->node) : NULL;
+}
+
 /* The commands of the settings of the root findings of severity `sev`, by node. */
 static size_t fix_block(const struct findings *fs, enum severity sev, struct strbuf *sb)
 {
@@ -154,9 +160,7 @@ static size_t fix_block(const struct findings *fs, enum severity sev, struct str
 			if (f->sev != sev || finding_folded(f))
 				continue;
 			for (size_t k = 0; k < f->nsettings; k++) {
-				const struct setting *st = &f->settings[k];
-				const char *node = st->scope == SCOPE_NODE ?
-						   (st->node ? st->node : f->node) : NULL;
+				const char *node = setting_node(f, &f->settings[k]);
 				int dup = 0;
 
 				if ((pass == 0) != (node == NULL))
@@ -179,8 +183,7 @@ static size_t fix_block(const struct findings *fs, enum severity sev, struct str
 				continue;
 			for (size_t k = 0; k < f->nsettings; k++) {
 				const struct setting *st = &f->settings[k];
-				const char *node = st->scope == SCOPE_NODE ?
-						   (st->node ? st->node : f->node) : NULL;
+				const char *node = setting_node(f, st);
 				char cmd[1024], key[1200];
 
 				if (strcmp(node ? node : "", nodes[j] ? nodes[j] : "") ||

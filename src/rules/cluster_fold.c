@@ -452,23 +452,23 @@ static void closed_text(const struct link_scan_result *s, struct strbuf *sb, cha
 }
 
 /* "a", "a and b", "a, b and c" of the distinct strings in v[0..n) */
+/* Whether v[i] already stood at an earlier index. */
+static int seen_before(const char *const *v, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(v[i], v[j]))
+			return 1;
+	return 0;
+}
+
 static void and_list(const char *const *v, size_t n, struct strbuf *sb)
 {
 	size_t k = 0, cnt = 0;
 
+	for (size_t i = 0; i < n; i++)
+		cnt += !seen_before(v, i);
 	for (size_t i = 0; i < n; i++) {
-		int dup = 0;
-
-		for (size_t j = 0; j < i; j++)
-			dup |= !strcmp(v[i], v[j]);
-		cnt += !dup;
-	}
-	for (size_t i = 0; i < n; i++) {
-		int dup = 0;
-
-		for (size_t j = 0; j < i; j++)
-			dup |= !strcmp(v[i], v[j]);
-		if (dup)
+		if (seen_before(v, i))
 			continue;
 		k++;
 		strbuf_addf(sb, "%s%s", k == 1 ? "" : k == cnt ? " and " : ", ", v[i]);
@@ -536,13 +536,8 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 	{
 		size_t nn = 0;
 
-		for (size_t i = 0; i < n; i++) {
-			int dup = 0;
-
-			for (size_t j = 0; j < i; j++)
-				dup |= !strcmp(nodes[i], nodes[j]);
-			nn += !dup;
-		}
+		for (size_t i = 0; i < n; i++)
+			nn += !seen_before(nodes, i);
 		if (full) {
 			and_list(nodes, n, &title);
 			strbuf_addf(&title, " %s%s TCP ports %s on ", verb, nn == 1 ? "s" : "",
@@ -588,11 +583,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 		if (closed_state(mb[0].scan->res.s.iv[k].state))
 			civ[ncl++] = &mb[0].scan->res.s.iv[k];
 	for (size_t i = 0; i < n; i++) {
-		int dup = 0;
-
-		for (size_t j = 0; j < i; j++)
-			dup |= !strcmp(nodes[i], nodes[j]);
-		if (dup)
+		if (seen_before(nodes, i))
 			continue;
 		st = finding_find_setting(mb[i].f, "net.ipv4.ip_local_port_range");
 		finding_fix(g, "# on %s", nodes[i]);
@@ -603,11 +594,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		int dup = 0;
-
-		for (size_t j = 0; j < i; j++)
-			dup |= !strcmp(nodes[i], nodes[j]);
-		if (dup)
+		if (seen_before(nodes, i))
 			continue;
 		finding_fix(g, "# or keep the range and let the peers through the firewall, on %s",
 			    nodes[i]);
