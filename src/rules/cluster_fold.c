@@ -667,7 +667,8 @@ static void group_ports(const struct cluster_view *v, struct findings *out)
 		n++;
 	}
 	/* by node rank, then interface name: the same title on every run */
-	qsort(mb, n, sizeof(*mb), member_cmp);
+	if (n)	/* qsort's array may not be NULL, even for no elements */
+		qsort(mb, n, sizeof(*mb), member_cmp);
 	done = xcalloc(n ? n : 1, 1);
 	for (size_t i = 0; i < n; i++) {
 		struct member *grp;
