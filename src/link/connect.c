@@ -102,6 +102,9 @@ struct link_server *link_connect_server(const struct link_req *req, struct link_
 					struct err *e)
 {
 	struct connect_server *s = xcalloc(1, sizeof(*s));
+	/* the loss probe's connects arrive at once: a backlog shorter than them would drop
+	 * handshakes itself and read as loss on the link */
+	int backlog = req->probes + 16 > 64 ? req->probes + 16 : 64;
 
 	s->base.kind = LINK_CONNECT;
 	s->base.stop = connect_stop;
@@ -113,11 +116,11 @@ struct link_server *link_connect_server(const struct link_req *req, struct link_
 	for (int i = 0; i < req->nports; i++) {
 		uint16_t bound = 0;
 		struct err le = ERR_INIT;
-		int fd = link_listen(req->addr, req->ports[i], 64, &bound, &le);
+		int fd = link_listen(req->addr, req->ports[i], backlog, &bound, &le);
 
 		/* a chosen port another socket holds: any port will do, the kernel's pick */
 		if (fd < 0 && req->ports[i] && (errno == EADDRINUSE || errno == EACCES))
-			fd = link_listen(req->addr, 0, 64, &bound, &le);
+			fd = link_listen(req->addr, 0, backlog, &bound, &le);
 		if (fd < 0) {
 			*e = le;
 			connect_stop(&s->base, 0);

@@ -2,8 +2,9 @@
  * What the links' own measurements say before any test is judged: the round trip and the loss
  * the connect test measured on every link (link.latency, link.loss), and the tests that could
  * not run their probes in time (cluster.link.untested). Each is laid at the door of the one
- * node every slow or lossy link touches, when the links between the other nodes are clean; a
- * pair is named only when no single node explains it (two nodes: one link, both ends).
+ * node every slow or lossy link touches, when the links between the other nodes are clean (for
+ * loss, over the handshakes of all its links pooled: loss_culprit); a pair is named only when
+ * no single node explains it (two nodes: one link, both ends).
  *
  * Thresholds, from what NCCL does with a link:
  *   - latency: NCCL's ring all-reduce takes 2(N-1) steps, each at least one round trip, and its
@@ -105,6 +106,46 @@ static double loss_of(const struct pairfig *f)
 static int lossy(const struct pairfig *f)
 {
 	return f->retrans >= LOSS_MIN_RETRANS && loss_of(f) >= LOSS_WARN_PCT;
+}
+
+/*
+ * The node the loss is at: the pairs with it are lossy, pooled or one of them alone; the pairs
+ * without it, pooled, show at most a quarter of its share; and no lossy pair leaves it out.
+ * Pooled, because a pair holds a few hundred handshakes: at a 2-3 % loss one of a lossy node's
+ * pairs alone can fall under the bar, and at 1 % one can pass it while the others do not, and
+ * naming that pair would put an innocent end in the warning. -1 when no node, or more than
+ * one, fits (then the lossy pairs are named).
+ */
+static int loss_culprit(const struct cluster_view *v, const struct pairfig *m)
+{
+	int found = -1;
+
+	for (size_t x = 0; x < v->n; x++) {
+		struct pairfig in = { 0 }, out = { 0 };
+		int stray = 0, mine = 0;
+
+		for (size_t a = 0; a < v->n; a++)
+			for (size_t b = a + 1; b < v->n; b++) {
+				const struct pairfig *f = &m[a * v->n + b];
+				struct pairfig *pool = a == x || b == x ? &in : &out;
+
+				if (!f->have)
+					continue;
+				pool->have = 1;
+				pool->probes += f->probes;
+				pool->retrans += f->retrans;
+				stray |= pool == &out && lossy(f);
+				mine |= pool == &in && lossy(f);
+			}
+		if (!in.have || !out.have || stray || !(mine || lossy(&in)) ||
+		    in.retrans < LOSS_MIN_RETRANS ||
+		    4.0 * out.retrans * in.probes > (double)in.retrans * out.probes)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (int)x;
+	}
+	return found;
 }
 
 static void latency_finding(const struct cluster_view *v, const char *ifn, const struct pairfig *m,
@@ -213,7 +254,7 @@ static void judge_if(const struct cluster_view *v, const char *ifn, struct findi
 
 	collect(v, ifn, m);
 	for (int k = 0; k < 2; k++) {
-		int who = culprit(v, m, tests[k]);
+		int who = k ? loss_culprit(v, m) : culprit(v, m, tests[k]);
 
 		if (who >= 0) {
 			(k ? loss_finding : latency_finding)(v, ifn, m, who, 0, 0, out);

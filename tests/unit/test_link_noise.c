@@ -170,6 +170,39 @@ static void loss_on_one_node(void **state)
 	teardown(&x);
 }
 
+/*
+ * fp-n1 loses packets, but its pair with fp-n2 sampled only 2 retransmits in 128 (under the bar
+ * of 3 alone) while fp-n0 <-> fp-n1 had 9: the loss is still fp-n1's, never "fp-n0 <-> fp-n1"
+ * (the innocent fp-n0 named). And one lossy pair with the rest clean stays a pair: either end
+ * could be it.
+ */
+static void loss_pooled_per_node(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 0.2, 0.2 }, { 0.2, 0, 0.2 }, { 0.2, 0.2, 0 } };
+	int under[MAXN][MAXN] = { { 0, 4, 0 }, { 5, 0, 1 }, { 0, 1, 0 } };
+	int pair[MAXN][MAXN] = { { 0, 4, 0 }, { 5, 0, 0 }, { 0, 0, 0 } };
+	const struct finding *f;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, under);
+	xrule_link_noise(&x.v, x.fs);
+	assert_int_equal(count_id(x.fs, "link.loss"), 1);
+	f = expect_finding(x.fs, "link.loss", SEV_WARN);
+	only_about(f, "fp-n1");
+	assert_non_null(strstr(f->title, "fp-n1 loses packets on eth1"));
+	teardown(&x);
+
+	setup(&x);
+	connects(&x, rtt, pair);
+	xrule_link_noise(&x.v, x.fs);
+	assert_int_equal(count_id(x.fs, "link.loss"), 1);
+	f = expect_finding(x.fs, "link.loss", SEV_WARN);
+	assert_non_null(strstr(f->title, "the link fp-n0 <-> fp-n1 over eth1"));
+	teardown(&x);
+}
+
 /* One full scan and one sampled scan of fp-n1's eth1 with 40000-44999 dropped. */
 static void block_scans(struct fixture *x, int late_ms)
 {
@@ -252,6 +285,7 @@ int main(void)
 		cmocka_unit_test(latency_on_one_node),
 		cmocka_unit_test(latency_thresholds),
 		cmocka_unit_test(loss_on_one_node),
+		cmocka_unit_test(loss_pooled_per_node),
 		cmocka_unit_test(partial_block_is_one_finding),
 		cmocka_unit_test(starved_scan_is_untested),
 	};
