@@ -626,11 +626,14 @@ static const unsigned char ifname_ch[256] = {
 	['y'] = 1, ['z'] = 1,
 };
 
+static long number_at(const char *p, const char *end);
+
 void extract_brief(struct lctx *c)
 {
 	const char *b = BODY(c), *end = END(c), *q = b, *n0, *n1, *a0;
 	char ifname[32], addr[64];
 	int dots = 0;
+	long plen;
 
 	while (q < end && q - b < 8 && *q == ' ')
 		q++;
@@ -662,7 +665,9 @@ void extract_brief(struct lctx *c)
 	if (!strcmp(ifname, "inet"))
 		return;
 	snprintf(addr, sizeof(addr), "%.*s", (int)(q - a0), a0);
-	add_iface(c->x, ifname, addr, atoi(q + 1), c->loc.line);
+	/* the line is not NUL-terminated: the prefix length is read within it */
+	plen = number_at(q + 1, end);
+	add_iface(c->x, ifname, addr, plen >= 0 && plen <= 32 ? (int)plen : -1, c->loc.line);
 }
 
 int extract_sock_cont(struct lctx *c)
