@@ -107,27 +107,122 @@ static size_t fit_bytes(const char *s, size_t n, size_t cols)
 	return i;
 }
 
+/* Where the shell is in a command line: inside a quote (' or "), in a comment to the line's end. */
+struct shell_state {
+	char quote;
+	int comment;
+};
+
+/*
+ * The shell's reading of the byte at s[i]: a quote opens or closes, an unquoted '#' that starts a
+ * word starts a comment. Returns the bytes read (2 for a backslash and what it escapes).
+ */
+static size_t shell_step(struct shell_state *st, const char *s, size_t i, size_t n)
+{
+	char c = s[i];
+
+	if (st->comment)
+		return 1;
+	if (st->quote == '\'') {
+		st->quote = c == '\'' ? 0 : st->quote;
+		return 1;
+	}
+	if (c == '\\')
+		return i + 1 < n ? 2 : 1;
+	if (st->quote == '"')
+		st->quote = c == '"' ? 0 : st->quote;
+	else if (c == '\'' || c == '"')
+		st->quote = c;
+	else if (c == '#' && (i == 0 || strchr(" \t;&|()<>", s[i - 1])))
+		st->comment = 1;
+	return 1;
+}
+
+/*
+ * A command broken only where the shell reads a blank between words: never inside quotes, never
+ * in a comment (its rest would run as a command), never inside a word (a word wider than the
+ * line overflows it). Every broken line ends in " \", so the pasted lines are the one command.
+ * `st` carries an open quote into the next line of the text.
+ */
+static void wrap_shell_line(struct strbuf *out, const char *s, size_t n, int width, size_t h,
+			    struct shell_state *st)
+{
+	int first = 1;
+
+	st->comment = 0;
+	while (n) {
+		size_t room = (size_t)width - (first ? 0 : h) - 2, lead = first ? strspn(s, " ") : 0;
+		size_t best = 0, i = 0, skip;
+		struct shell_state at = *st;
+
+		if (!first)
+			strbuf_addchars(out, ' ', h);
+		/* the last piece needs no " \" */
+		if (wrap_cols(s, n) <= room + 2)
+			break;
+		/* the last legal break that fits, else the first one (the line overflows) */
+		while (i < n) {
+			/* a blank after a word, past the label ("fix:   ") it would gain nothing */
+			size_t cols = s[i] == ' ' ? wrap_cols(s, i) : 0;
+
+			if (cols > (first ? h : 0) && !at.quote && !at.comment && i > lead &&
+			    s[i - 1] != ' ') {
+				if (cols > room) {
+					best = best ? best : i;
+					break;
+				}
+				best = i;
+			}
+			i += shell_step(&at, s, i, n);
+		}
+		if (!best)
+			break;
+		strbuf_add(out, s, best);
+		strbuf_addstr(out, " \\\n");
+		skip = best;
+		while (skip < n && s[skip] == ' ')
+			skip++;
+		s += skip;
+		n -= skip;
+		first = 0;
+	}
+	strbuf_add(out, s, n);
+	for (size_t i = 0; i < n;)
+		i += shell_step(st, s, i, n);
+}
+
 static void wrap_line(struct strbuf *out, const char *s, size_t n, int width, int hang,
-		      enum wrap_mode mode)
+		      enum wrap_mode mode, struct shell_state *st)
 {
 	size_t h, room;
 	int first = 1;
 
 	if (width < WRAP_MIN)
 		width = WRAP_MIN;
+	if (mode == WRAP_SHELL && (st->quote || wrap_cols(s, n) <= (size_t)width)) {
+		/* inside a quote opened on an earlier line no break is legal */
+		strbuf_add(out, s, n);
+		st->comment = 0;
+		for (size_t i = 0; i < n;)
+			i += shell_step(st, s, i, n);
+		return;
+	}
 	if (wrap_cols(s, n) <= (size_t)width) {
 		strbuf_add(out, s, n);
 		return;
 	}
 	h = hang < 0 ? hang_of(s, n, width) : (size_t)hang;
+	if (mode == WRAP_SHELL) {
+		wrap_shell_line(out, s, n, width, h, st);
+		return;
+	}
 	while (n) {
 		size_t take, cut, skip;
 
-		room = (size_t)width - (first ? 0 : h) - (mode == WRAP_SHELL ? 2 : 0);
+		room = (size_t)width - (first ? 0 : h);
 		if (!first)
 			strbuf_addchars(out, ' ', h);
-		/* the last piece needs no " \" */
-		if (wrap_cols(s, n) <= room + (mode == WRAP_SHELL ? 2 : 0)) {
+		if (wrap_cols(s, n) <= room) {
 			strbuf_add(out, s, n);
 			return;
 		}
@@ -146,8 +241,6 @@ static void wrap_line(struct strbuf *out, const char *s, size_t n, int width, in
 		while (cut > 0 && s[cut - 1] == ' ' && cut > (first ? strspn(s, " ") : 0) + 1)
 			cut--;
 		strbuf_add(out, s, cut);
-		if (mode == WRAP_SHELL)
-			strbuf_addstr(out, " \\");
 		strbuf_addch(out, '\n');
 		while (skip < n && s[skip] == ' ')
 			skip++;
@@ -160,12 +253,13 @@ static void wrap_line(struct strbuf *out, const char *s, size_t n, int width, in
 void wrap_text(struct strbuf *out, const char *text, int width, int hang, enum wrap_mode mode)
 {
 	const char *p = text;
+	struct shell_state st = { 0 };
 
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 
-		wrap_line(out, p, n, width, hang, mode);
+		wrap_line(out, p, n, width, hang, mode, &st);
 		if (!nl)
 			break;
 		strbuf_addch(out, '\n');

@@ -150,6 +150,93 @@ static void wrap_fits(void **state)
 	strbuf_release(&sb);
 }
 
+/* The command a wrapped command still is: each " \" line break and the next line's blanks read as
+ * one blank, as the shell reads them. */
+static char *unwrapped(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = text; *p; p++) {
+		if (!strncmp(p, " \\\n", 3)) {
+			p += 3;
+			while (*p == ' ')
+				p++;
+			strbuf_addch(&sb, ' ');
+			p--;
+			continue;
+		}
+		strbuf_addch(&sb, *p);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Each line break of a wrapped command ends its line in " \". */
+static void expect_continued(const char *text)
+{
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		assert_true(p - text >= 2 && p[-1] == '\\' && p[-2] == ' ');
+}
+
+static void expect_wraps_to(const char *cmd, int width, const char *whole)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *back;
+
+	wrap_text(&sb, cmd, width, 4, WRAP_SHELL);
+	print_message("%s\n", sb.buf);
+	assert_non_null(strchr(sb.buf, '\n'));	/* it did break */
+	expect_continued(sb.buf);
+	back = unwrapped(sb.buf);
+	assert_string_equal(back, cmd);
+	assert_non_null(strstr(sb.buf, whole));
+	free(back);
+	strbuf_release(&sb);
+}
+
+/* A wrapped command is the same command: no break in a quote, in a comment or in a word. */
+static void wrap_shell_keeps_the_command(void **state)
+{
+	(void)state;
+	/* a quoted value: its blanks are not breaks */
+	expect_wraps_to("  export NCCL_IB_HCA='mlx5_0 mlx5_1 mlx5_2 mlx5_3 mlx5_4' NCCL_DEBUG=WARN "
+			"NCCL_X=1", 40, "'mlx5_0 mlx5_1 mlx5_2 mlx5_3 mlx5_4'");
+	expect_wraps_to("  echo \"a \\\" b c d e f g h i j k l m n o p q r s t u\" > /tmp/x y z", 40,
+			"\"a \\\" b c d e f g h i j k l m n o p q r s t u\"");
+	/* a trailing comment: it runs to the end of the line, so it overflows the line whole */
+	expect_wraps_to("  ip -s link show eth0; ethtool -S eth0 # on node-b: the counters that "
+			"name a bad cable", 40,
+			"# on node-b: the counters that name a bad cable");
+	/* a '#' inside a word starts no comment: the line still breaks after it */
+	expect_wraps_to("  echo a#b c d e f g h i j k l m n o p q r s t u v w x y z", 40,
+			"\n    ");
+	/* a word wider than the line is not cut: the line overflows */
+	expect_wraps_to("  curl -o /tmp/x https://example.invalid/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaa && echo done", 40,
+			"https://example.invalid/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	/* an escaped blank is part of its word */
+	expect_wraps_to("  ls /mnt/a\\ b/1 /mnt/a\\ b/22 /mnt/a\\ b/333 /mnt/a\\ b/4444", 40,
+			"/mnt/a\\ b/333");
+}
+
+/* A quote left open at a line's end (a multi-line value) keeps the next line whole. */
+static void wrap_shell_carries_a_quote(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *second = "    c d e f g h i j k l m n o p q r s t' && echo u v w x y z";
+
+	(void)state;
+	wrap_text(&sb, "  printf '%s\\n' 'a b\n    c d e f g h i j k l m n o p q r s t' && echo u v w x y z",
+		  40, 4, WRAP_SHELL);
+	print_message("%s\n", sb.buf);
+	assert_non_null(strstr(sb.buf, second));
+	strbuf_reset(&sb);
+	/* closed on its own line, the next line breaks again */
+	wrap_text(&sb, "  echo 'a b'\n  echo c d e f g h i j k l m n o p q r s t u v w x y z", 40, 4,
+		  WRAP_SHELL);
+	assert_non_null(strstr(sb.buf, " \\\n    "));
+	strbuf_release(&sb);
+}
+
 static void json_round_trip(void **state)
 {
 	struct findings *fs = sample(), *back = findings_new();
@@ -228,6 +315,8 @@ int main(void)
 		cmocka_unit_test(sort_is_stable),
 		cmocka_unit_test(folded_do_not_count),
 		cmocka_unit_test(wrap_fits),
+		cmocka_unit_test(wrap_shell_keeps_the_command),
+		cmocka_unit_test(wrap_shell_carries_a_quote),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(text_puts_fix_first_and_no_colour),
 		cmocka_unit_test(json_doc_has_schema_and_summary),
