@@ -237,6 +237,45 @@ static void wrap_shell_carries_a_quote(void **state)
 	strbuf_release(&sb);
 }
 
+/* A fix is wrapped as a command: its comment's words never start a line of their own. */
+static void fix_wraps_as_a_command(void **state)
+{
+	struct findings *fs = findings_new();
+	struct finding *f = finding_add(fs, SEV_ERROR, "link.loss", "eth0 on node-b loses frames");
+	struct render_opts ro = { .width = 100 };
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int in_fix = 0;
+
+	(void)state;
+	finding_fix(f, "ip -s link show eth0; ethtool -S eth0 | grep -iE 'drop|err|crc'   # on node-b: "
+		    "the counters that name a bad cable, a dirty fibre or a failing port");
+	finding_why(f, "a link that drops frames makes every collective over it wait for "
+		    "retransmissions, and the slowest link sets the pace of the whole ring");
+	render_findings_text(m, fs, &ro);
+	fclose(m);
+	print_message("%s", buf);
+	assert_non_null(strstr(buf, "# on node-b: the counters that name a bad cable, a dirty fibre "
+			       "or a failing port\n"));
+	assert_non_null(strstr(buf, "grep -iE 'drop|err|crc'"));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+
+		if (strstr(line, "fix:"))
+			in_fix = 1;
+		else if (strstr(line, "why:"))
+			in_fix = 0;
+		/* every fix line but the last continues the command; none is the comment's words */
+		if (in_fix && !strstr(line, "# on node-b"))
+			assert_true(n >= 2 && !strcmp(line + n - 2, " \\"));
+		if (!in_fix)
+			assert_true(wrap_cols(line, n) <= 100);
+	}
+	free(buf);
+	findings_free(fs);
+}
+
 static void json_round_trip(void **state)
 {
 	struct findings *fs = sample(), *back = findings_new();
@@ -317,6 +356,7 @@ int main(void)
 		cmocka_unit_test(wrap_fits),
 		cmocka_unit_test(wrap_shell_keeps_the_command),
 		cmocka_unit_test(wrap_shell_carries_a_quote),
+		cmocka_unit_test(fix_wraps_as_a_command),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(text_puts_fix_first_and_no_colour),
 		cmocka_unit_test(json_doc_has_schema_and_summary),
