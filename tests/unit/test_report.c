@@ -5,6 +5,7 @@
 
 #include "cmocka_helpers.h"
 #include "finding.h"
+#include "report/cluster_text.h"
 #include "report/render.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -276,6 +277,23 @@ static void fix_wraps_as_a_command(void **state)
 	findings_free(fs);
 }
 
+/* A peer's report without a member prints "?" there, never a NULL. */
+static void cluster_text_missing_members(void **state)
+{
+	json_t *r = json_lit("{\"nodes\":[{\"name\":\"a\"},{}],"
+			     "\"links\":[{\"test\":\"bw\",\"error\":\"refused\"}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	cluster_report_text(r, 1, &sb);
+	print_message("%s", sb.buf);
+	assert_non_null(strstr(sb.buf, "cluster: 2 nodes: a, ?\n"));
+	assert_non_null(strstr(sb.buf, "bw    ? -> ? ?: could not run: refused\n"));
+	assert_null(strstr(sb.buf, "(null)"));
+	strbuf_release(&sb);
+	json_decref(r);
+}
+
 static void json_round_trip(void **state)
 {
 	struct findings *fs = sample(), *back = findings_new();
@@ -357,6 +375,7 @@ int main(void)
 		cmocka_unit_test(wrap_shell_keeps_the_command),
 		cmocka_unit_test(wrap_shell_carries_a_quote),
 		cmocka_unit_test(fix_wraps_as_a_command),
+		cmocka_unit_test(cluster_text_missing_members),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(text_puts_fix_first_and_no_colour),
 		cmocka_unit_test(json_doc_has_schema_and_summary),
