@@ -1,10 +1,12 @@
 /* Text and JSON renderers: see render.h. */
 #include "report/render.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "emit/emit.h"
 #include "ncclcheck.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -145,34 +147,47 @@ void render_findings_text(FILE *out, const struct findings *fs, const struct ren
 
 int render_setting_command(const struct setting *st, char *buf, size_t len)
 {
-	const char *v = st->value;
-	int plain = v && v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "0123456789_,.:/=+-^@%")] == '\0';
+	struct strbuf sb = STRBUF_INIT, kv = STRBUF_INIT;
+	int fits;
 
+	/* a value with a control byte (a newline) would be a command of more than one line */
+	for (const char *p = st->value; p && *p; p++)
+		if (iscntrl((unsigned char)*p))
+			return 0;
+	/* every value is one shell word, quoted by the emitters' one quoting rule */
 	switch (st->where) {
 	case WHERE_ENV:
-		if (!v)
-			snprintf(buf, len, "unset %s", st->name);
-		else if (plain && *v)
-			snprintf(buf, len, "export %s=%s", st->name, v);
-		else if (!strchr(v, '\''))
-			snprintf(buf, len, "export %s='%s'", st->name, v);
-		else
-			return 0;
-		return 1;
+		if (!st->value) {
+			strbuf_addf(&sb, "unset %s", st->name);
+			break;
+		}
+		strbuf_addf(&sb, "export %s=", st->name);
+		emit_sh_word(&sb, st->value);
+		break;
 	case WHERE_SYSCTL:
-		if (!v || strchr(v, '"') || strchr(v, '$') || strchr(v, '`'))
+		if (!st->value)
 			return 0;
-		snprintf(buf, len, "sysctl -w %s=\"%s\"", st->name, v);
-		return 1;
+		strbuf_addf(&sb, "sysctl -w %s=", st->name);
+		emit_sh_word(&sb, st->value);
+		break;
 	case WHERE_NCCL_CONF:
-		if (!v || strchr(v, '\''))
+		if (!st->value)
 			return 0;
-		snprintf(buf, len, "echo '%s=%s' >> /etc/nccl.conf", st->name, v);
-		return 1;
+		strbuf_addf(&kv, "%s=%s", st->name, st->value);
+		strbuf_addstr(&sb, "echo ");
+		emit_sh_word(&sb, kv.buf);
+		strbuf_addstr(&sb, " >> /etc/nccl.conf");
+		strbuf_release(&kv);
+		break;
 	default:
 		return 0;
 	}
+	/* a command cut short is not the command: none rather than a wrong one */
+	fits = sb.len < len;
+	if (fits)
+		memcpy(buf, sb.buf, sb.len + 1);
+	strbuf_release(&sb);
+	return fits;
 }
 
 /* The node a setting is for: its own, its finding's, or NULL for every node. */

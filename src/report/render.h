@@ -43,8 +43,9 @@ void render_findings_text(FILE *out, const struct findings *fs, const struct ren
  */
 void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
 			 const char *lead);
-/* One setting as the command that applies it ("export X=1", "sysctl -w k=\"v\""); 0 when it
- * is not a command (a launcher option). */
+/* One setting as the command that applies it ("export X=1", "sysctl -w k='a b'", the value one
+ * shell word as emit_sh_word quotes it); 0 when it is not a command (a launcher option), would
+ * not be one line (a control byte in the value) or does not fit `len`. */
 int render_setting_command(const struct setting *st, char *buf, size_t len);
 /* "ID on NODE over IFNAME": the cause a finding is folded under, as its "cause:" line reads. */
 void render_cause(struct strbuf *sb, const struct finding_cause *cause);

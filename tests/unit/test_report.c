@@ -113,7 +113,8 @@ static void folded_do_not_count(void **state)
 	/* the verdict, then the fix block with the exact command under its node */
 	assert_true(!strncmp(buf, "verdict: n1 drops TCP ports 32768-49151 on eth1; it explains 2 other "
 			     "findings (-v lists them)\n", 94));
-	assert_non_null(strstr(buf, "  # on n1\n  sysctl -w net.ipv4.ip_local_port_range=\"49152 60999\"\n"));
+	/* the value one shell word, quoted as emit_sh_word quotes it */
+	assert_non_null(strstr(buf, "  # on n1\n  sysctl -w net.ipv4.ip_local_port_range='49152 60999'\n"));
 	assert_null(strstr(buf, "unreachable"));	/* folded: not on the first screen */
 	assert_non_null(strstr(buf, "1 error, 0 warnings"));
 	free(buf);
@@ -277,6 +278,37 @@ static void fix_wraps_as_a_command(void **state)
 	findings_free(fs);
 }
 
+/* A setting's command quotes its value as one shell word, a ' included. */
+static void setting_command_quotes(void **state)
+{
+	struct setting env = { .where = WHERE_ENV, .name = "NCCL_X", .value = "it's a b" };
+	struct setting plain = { .where = WHERE_ENV, .name = "NCCL_X", .value = "eth1,eth2" };
+	struct setting unset = { .where = WHERE_ENV, .name = "NCCL_X" };
+	struct setting sysctl = { .where = WHERE_SYSCTL, .name = "net.ipv4.ip_local_port_range",
+				  .value = "50000 51000" };
+	struct setting conf = { .where = WHERE_NCCL_CONF, .name = "NCCL_X", .value = "a'b" };
+	struct setting two_lines = { .where = WHERE_ENV, .name = "NCCL_X", .value = "a\nb" };
+	char cmd[256], tiny[8];
+
+	(void)state;
+	assert_int_equal(render_setting_command(&env, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "export NCCL_X='it'\\''s a b'");
+	assert_int_equal(render_setting_command(&plain, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "export NCCL_X=eth1,eth2");
+	assert_int_equal(render_setting_command(&unset, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "unset NCCL_X");
+	assert_int_equal(render_setting_command(&sysctl, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "sysctl -w net.ipv4.ip_local_port_range='50000 51000'");
+	assert_int_equal(render_setting_command(&conf, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "echo 'NCCL_X=a'\\''b' >> /etc/nccl.conf");
+	/* a command cut short is none, and so is one a newline would split */
+	assert_int_equal(render_setting_command(&env, tiny, sizeof(tiny)), 0);
+	assert_int_equal(render_setting_command(&two_lines, cmd, sizeof(cmd)), 0);
+	conf.value = "eth1";
+	assert_int_equal(render_setting_command(&conf, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "echo NCCL_X=eth1 >> /etc/nccl.conf");
+}
+
 /* A peer's report without a member prints "?" there, never a NULL. */
 static void cluster_text_missing_members(void **state)
 {
@@ -375,6 +407,7 @@ int main(void)
 		cmocka_unit_test(wrap_shell_keeps_the_command),
 		cmocka_unit_test(wrap_shell_carries_a_quote),
 		cmocka_unit_test(fix_wraps_as_a_command),
+		cmocka_unit_test(setting_command_quotes),
 		cmocka_unit_test(cluster_text_missing_members),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(text_puts_fix_first_and_no_colour),
