@@ -289,7 +289,9 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 		for (size_t k = i; k < v->nlinks; k++) {
 			const struct cluster_link *o = &v->links[k];
 
-			if (o->kind == LINK_SCAN && o->target == l->target &&
+			/* a starved scan's drops are no witness */
+			if (o->kind == LINK_SCAN && o->ran && !link_scan_starved(&o->res.s) &&
+			    o->target == l->target &&
 			    !strcmp(o->ifname, l->ifname) && o->res.s.counts[LINK_PORT_DROPPED] +
 			    o->res.s.counts[LINK_PORT_REJECTED] + o->res.s.counts[LINK_PORT_UNREACH])
 				strbuf_addf(&peers, "%s%s", peers.len ? ", " : "",
