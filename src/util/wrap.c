@@ -140,53 +140,64 @@ static size_t shell_step(struct shell_state *st, const char *s, size_t i, size_t
 
 /*
  * A command broken only where the shell reads a blank between words: never inside quotes, never
- * in a comment (its rest would run as a command), never inside a word (a word wider than the
- * line overflows it). Every broken line ends in " \", so the pasted lines are the one command.
- * `st` carries an open quote into the next line of the text.
+ * inside a word (a word wider than the line overflows it). Every broken line of the command ends
+ * in " \", so the pasted lines are the one command. A comment is not continued that way (a
+ * backslash does not continue a comment: its rest would run as a command): it goes on as a
+ * comment line of its own, "# " and its next words. `st` carries an open quote into the next
+ * line of the text.
  */
 static void wrap_shell_line(struct strbuf *out, const char *s, size_t n, int width, size_t h,
 			    struct shell_state *st)
 {
-	int first = 1;
+	int first = 1, cont = 0;
 
 	st->comment = 0;
 	while (n) {
-		size_t room = (size_t)width - (first ? 0 : h) - 2, lead = first ? strspn(s, " ") : 0;
-		size_t best = 0, i = 0, skip;
-		struct shell_state at = *st;
+		size_t room = (size_t)width - (first ? 0 : h) - (cont ? 2 : 0);
+		size_t lead = first ? strspn(s, " ") : 0, best = 0, i = 0, skip;
+		struct shell_state at = { .quote = st->quote, .comment = cont };
+		int best_comment = 0;
 
 		if (!first)
 			strbuf_addchars(out, ' ', h);
-		/* the last piece needs no " \" */
-		if (wrap_cols(s, n) <= room + 2)
+		if (cont)
+			strbuf_addstr(out, "# ");
+		if (wrap_cols(s, n) <= room)
 			break;
 		/* the last legal break that fits, else the first one (the line overflows) */
 		while (i < n) {
 			/* a blank after a word, past the label ("fix:   ") it would gain nothing */
 			size_t cols = s[i] == ' ' ? wrap_cols(s, i) : 0;
 
-			if (cols > (first ? h : 0) && !at.quote && !at.comment && i > lead &&
-			    s[i - 1] != ' ') {
-				if (cols > room) {
-					best = best ? best : i;
+			if (cols > (first ? h : 0) && !at.quote && i > lead && s[i - 1] != ' ' &&
+			    !(at.comment && s[i - 1] == '#')) {
+				/* a command's line needs room for its " \" */
+				if (cols + (at.comment ? 0 : 2) > room) {
+					if (!best) {
+						best = i;
+						best_comment = at.comment;
+					}
 					break;
 				}
 				best = i;
+				best_comment = at.comment;
 			}
 			i += shell_step(&at, s, i, n);
 		}
 		if (!best)
 			break;
 		strbuf_add(out, s, best);
-		strbuf_addstr(out, " \\\n");
+		strbuf_addstr(out, best_comment ? "\n" : " \\\n");
 		skip = best;
 		while (skip < n && s[skip] == ' ')
 			skip++;
 		s += skip;
 		n -= skip;
 		first = 0;
+		cont = best_comment;
 	}
 	strbuf_add(out, s, n);
+	st->comment = cont;
 	for (size_t i = 0; i < n;)
 		i += shell_step(st, s, i, n);
 }

@@ -23,8 +23,9 @@ size_t wrap_cols(const char *s, size_t n);
 enum wrap_mode {
 	WRAP_PROSE = 0,		/* continuation lines are plain text */
 	WRAP_SHELL,		/* a command: each broken line ends in " \", so it still runs; it
-				 * breaks only between words outside quotes and before any comment,
-				 * and a word, quote or comment wider than the line overflows it */
+				 * breaks only between words outside quotes (a word or quote wider
+				 * than the line overflows it), and a comment goes on as a "# "
+				 * line of its own */
 };
 
 /*

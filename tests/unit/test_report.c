@@ -152,19 +152,28 @@ static void wrap_fits(void **state)
 	strbuf_release(&sb);
 }
 
-/* The command a wrapped command still is: each " \" line break and the next line's blanks read as
- * one blank, as the shell reads them. */
+/*
+ * The command a wrapped command still is: each " \" line break and the next line's blanks read as
+ * one blank, as the shell reads them; a comment continued on a line of its own ("# " and its next
+ * words) is read back as the one comment.
+ */
 static char *unwrapped(const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	for (const char *p = text; *p; p++) {
-		if (!strncmp(p, " \\\n", 3)) {
-			p += 3;
-			while (*p == ' ')
-				p++;
+		size_t blanks = 0;
+
+		if (!strncmp(p, " \\\n", 3) || *p == '\n') {
+			const char *q = p + (*p == '\n' ? 1 : 3);
+
+			blanks = strspn(q, " ");
+			if (*p == '\n' && strncmp(q + blanks, "# ", 2)) {
+				strbuf_addch(&sb, *p);
+				continue;
+			}
+			p = q + blanks + (*p == '\n' ? 2 : 0) - 1;
 			strbuf_addch(&sb, ' ');
-			p--;
 			continue;
 		}
 		strbuf_addch(&sb, *p);
@@ -172,11 +181,43 @@ static char *unwrapped(const char *text)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Each line break of a wrapped command ends its line in " \". */
-static void expect_continued(const char *text)
+/*
+ * Each line break of a wrapped command ends its line in " \", and only a command's: a line in a
+ * comment ends as it is (a backslash would not continue the comment) and the comment goes on as a
+ * comment line of its own. No line is wider than `width` but for one word that is.
+ */
+static void expect_continued(const char *text, int width)
 {
-	for (const char *p = text; (p = strchr(p, '\n')); p++)
-		assert_true(p - text >= 2 && p[-1] == '\\' && p[-2] == ' ');
+	char *copy = strdup(text), *line, *save = NULL;
+	int comment = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line), blanks = strspn(line, " ");
+
+		if (comment)
+			assert_true(!strncmp(line + blanks, "# ", 2));
+		comment |= !strncmp(line + blanks, "# ", 2) || strstr(line, " # ") != NULL;
+		if (comment)
+			assert_true(line[n - 1] != '\\');
+		else if (*save)
+			assert_true(n >= 2 && !strcmp(line + n - 2, " \\"));
+		/* a line overflows only with a word wider than the line, its first */
+		if (wrap_cols(line, n) > (size_t)width) {
+			size_t at = blanks + (!strncmp(line + blanks, "# ", 2) ? 2 : 0), end = at;
+			char quote = 0;
+
+			/* the first shell word: to a blank outside quotes */
+			for (; line[end] && (quote || line[end] != ' '); end++)
+				if (line[end] == '\\' && quote != '\'' && line[end + 1])
+					end++;
+				else if (line[end] == quote)
+					quote = 0;
+				else if (!quote && (line[end] == '\'' || line[end] == '"'))
+					quote = line[end];
+			assert_true(end + 2 > (size_t)width);
+		}
+	}
+	free(copy);
 }
 
 static void expect_wraps_to(const char *cmd, int width, const char *whole)
@@ -187,7 +228,7 @@ static void expect_wraps_to(const char *cmd, int width, const char *whole)
 	wrap_text(&sb, cmd, width, 4, WRAP_SHELL);
 	print_message("%s\n", sb.buf);
 	assert_non_null(strchr(sb.buf, '\n'));	/* it did break */
-	expect_continued(sb.buf);
+	expect_continued(sb.buf, width);
 	back = unwrapped(sb.buf);
 	assert_string_equal(back, cmd);
 	assert_non_null(strstr(sb.buf, whole));
@@ -204,10 +245,9 @@ static void wrap_shell_keeps_the_command(void **state)
 			"NCCL_X=1", 40, "'mlx5_0 mlx5_1 mlx5_2 mlx5_3 mlx5_4'");
 	expect_wraps_to("  echo \"a \\\" b c d e f g h i j k l m n o p q r s t u\" > /tmp/x y z", 40,
 			"\"a \\\" b c d e f g h i j k l m n o p q r s t u\"");
-	/* a trailing comment: it runs to the end of the line, so it overflows the line whole */
+	/* a trailing comment: no backslash after its words; it goes on as a comment line */
 	expect_wraps_to("  ip -s link show eth0; ethtool -S eth0 # on node-b: the counters that "
-			"name a bad cable", 40,
-			"# on node-b: the counters that name a bad cable");
+			"name a bad cable", 40, "\n    # ");
 	/* a '#' inside a word starts no comment: the line still breaks after it */
 	expect_wraps_to("  echo a#b c d e f g h i j k l m n o p q r s t u v w x y z", 40,
 			"\n    ");
@@ -239,7 +279,7 @@ static void wrap_shell_carries_a_quote(void **state)
 	strbuf_release(&sb);
 }
 
-/* A fix is wrapped as a command: its comment's words never start a line of their own. */
+/* A fix is wrapped as a command: its comment's words never start a line of a command. */
 static void fix_wraps_as_a_command(void **state)
 {
 	struct findings *fs = findings_new();
@@ -258,8 +298,9 @@ static void fix_wraps_as_a_command(void **state)
 	render_findings_text(m, fs, &ro);
 	fclose(m);
 	print_message("%s", buf);
-	assert_non_null(strstr(buf, "# on node-b: the counters that name a bad cable, a dirty fibre "
-			       "or a failing port\n"));
+	/* the comment goes on as a comment line: its words never run as a command */
+	assert_non_null(strstr(buf, "# on node-b: the\n              # counters that name a bad cable, "
+			       "a dirty fibre or a failing port\n"));
 	assert_non_null(strstr(buf, "grep -iE 'drop|err|crc'"));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		size_t n = strlen(line);
@@ -268,11 +309,10 @@ static void fix_wraps_as_a_command(void **state)
 			in_fix = 1;
 		else if (strstr(line, "why:"))
 			in_fix = 0;
-		/* every fix line but the last continues the command; none is the comment's words */
-		if (in_fix && !strstr(line, "# on node-b"))
-			assert_true(n >= 2 && !strcmp(line + n - 2, " \\"));
-		if (!in_fix)
-			assert_true(wrap_cols(line, n) <= 100);
+		/* a fix line continues the command or is in its comment, never ends in a backslash */
+		if (in_fix)
+			assert_true(strchr(line, '#') && line[n - 1] != '\\');
+		assert_true(wrap_cols(line, n) <= 100);
 	}
 	free(buf);
 	findings_free(fs);
