@@ -224,12 +224,6 @@ void link_probe_wait(struct pollfd *p, int n, int64_t deadline_ms, struct link_c
 }
 
 /*
- * The loss probe: `n` connects at once to an open port. A connect whose SYN or SYN-ACK was lost
- * completes only after the kernel's 1 s retransmit, which TCP_INFO counts — a figure the kernel
- * keeps, so a starved process does not fake loss; one not done after two retransmits is
- * counted unanswered, apart. Costs one round trip on a clean link, ~3 s when something was lost.
- */
-/*
  * The loss probe's connects: as many as asked, but no more than the target's listeners queue
  * (less 16 for the other tests' connects): an overflowing accept queue drops handshakes that
  * TCP then retransmits, and the target's own limit would read as loss on the link.
@@ -243,6 +237,12 @@ static int probe_count(const struct link_req *req, const struct link_ready *read
 	return room > 8 ? room : 8;
 }
 
+/*
+ * The loss probe: `n` connects at once to an open port. A connect whose SYN or SYN-ACK was lost
+ * completes only after the kernel's 1 s retransmit, which TCP_INFO counts — a figure the kernel
+ * keeps, so a starved process does not fake loss; one not done after two retransmits is
+ * counted unanswered, apart. Costs one round trip on a clean link, ~3 s when something was lost.
+ */
 static void loss_probe(const struct link_req *req, uint16_t port, int n,
 		       struct link_connect_result *c)
 {
