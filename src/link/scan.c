@@ -256,6 +256,8 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 				goto fail;
 		if (!p->active)
 			continue;
+		/* after the connects just started: their time is work, not lateness */
+		now = time_now_ms();
 		/* the oldest live connect expires first */
 		while (p->qhead < p->qtail &&
 		       p->slots[p->q[p->qhead % p->qcap].slot].gen != p->q[p->qhead % p->qcap].gen)
