@@ -143,6 +143,11 @@ void link_scan_finish(const struct link_req *req, struct link_result *res);
  * a result decoded from JSON carries no state array. */
 uint8_t *link_scan_states(const struct link_scan_result *s);
 /*
+ * One scan's figures added into another's: ports retried and first drops summed, looks and
+ * lateness the most of either (a batch of a range, or a pass over it again).
+ */
+void link_scan_add(struct link_scan_result *into, const struct link_scan_result *part);
+/*
  * Another full pass over the same range: every port dropped in `into` that answered in `again`
  * takes that answer (a filter drops every SYN, so one answer proves the port passes), counted
  * in into->flaky; then `into` is finished again for `req` (and holds its state array).

@@ -521,6 +521,14 @@ uint8_t *link_scan_states(const struct link_scan_result *s)
 	return st;
 }
 
+void link_scan_add(struct link_scan_result *into, const struct link_scan_result *part)
+{
+	into->retried += part->retried;
+	into->first_drops += part->first_drops;
+	into->looks = into->looks > part->looks ? into->looks : part->looks;
+	into->late_ms = into->late_ms > part->late_ms ? into->late_ms : part->late_ms;
+}
+
 void link_scan_merge(const struct link_req *req, struct link_result *into,
 		     const struct link_result *again)
 {
@@ -535,11 +543,8 @@ void link_scan_merge(const struct link_req *req, struct link_result *into,
 			a[p] = b[p];
 			into->s.flaky++;
 		}
-	into->s.retried += again->s.retried;
+	link_scan_add(&into->s, &again->s);
 	into->s.elapsed_ms += again->s.elapsed_ms;
-	into->s.first_drops += again->s.first_drops;
-	into->s.looks = into->s.looks > again->s.looks ? into->s.looks : again->s.looks;
-	into->s.late_ms = into->s.late_ms > again->s.late_ms ? into->s.late_ms : again->s.late_ms;
 	link_scan_finish(req, into);
 	if (b != again->s.state)
 		free(b);

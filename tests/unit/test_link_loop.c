@@ -225,6 +225,7 @@ static void scan_answers_outlive_the_timeout(void **state)
 	struct link_req r;
 	struct link_result res, again;
 	struct err e = ERR_INIT;
+	int retried, first_drops, looks, late_ms;
 
 	(void)state;
 	link_req_init(&r, LINK_SCAN);
@@ -247,7 +248,20 @@ static void scan_answers_outlive_the_timeout(void **state)
 	}
 	res.s.state[24300] = LINK_PORT_OPEN;
 	again.s.state[24300] = LINK_PORT_DROPPED;	/* an answer is never taken back */
+	/* the second pass's figures: retries and first drops add up, looks and lateness the most */
+	retried = res.s.retried;
+	first_drops = res.s.first_drops;
+	again.s.retried = 3;
+	again.s.first_drops = 7;
+	again.s.looks = res.s.looks + 2;
+	again.s.late_ms = res.s.late_ms + 40;
+	late_ms = res.s.late_ms + 40;
+	looks = res.s.looks + 2;
 	link_scan_merge(&r, &res, &again);
+	assert_int_equal(res.s.retried, retried + 3);
+	assert_int_equal(res.s.first_drops, first_drops + 7);
+	assert_int_equal(res.s.looks, looks);
+	assert_int_equal(res.s.late_ms, late_ms);
 	assert_int_equal(res.s.flaky, 50);
 	assert_int_equal(res.s.counts[LINK_PORT_DROPPED], 50);
 	assert_int_equal(res.s.state[24149], LINK_PORT_DROPPED);
