@@ -85,7 +85,8 @@ int link_msg_timeout_ms(const struct link_req *req, const char *op)
 		break;
 	case LINK_SCAN:
 		t += 2L * req->timeout_ms +
-		     (long)LINK_LOOKS_MAX * (req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT);
+		     (long)LINK_LOOKS_MAX *
+		     (req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS);
 		break;
 	case LINK_MTU:
 		t += 20L * req->timeout_ms;

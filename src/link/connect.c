@@ -20,6 +20,7 @@
 #include "util/xalloc.h"
 
 #define ECHO_CONNS_MAX 16	/* connections the echo thread serves at once */
+#define OTHER_CONNECTS 16	/* of the target's accept queue, kept for the other tests' connects */
 
 struct connect_server {
 	struct link_server base;
@@ -105,7 +106,7 @@ struct link_server *link_connect_server(const struct link_req *req, struct link_
 	struct connect_server *s = xcalloc(1, sizeof(*s));
 	/* the loss probe's connects arrive at once: a backlog shorter than them would drop
 	 * handshakes itself and read as loss on the link */
-	int backlog = req->probes + 16 > 64 ? req->probes + 16 : 64;
+	int backlog = req->probes + OTHER_CONNECTS > 64 ? req->probes + OTHER_CONNECTS : 64;
 	long somax = 0;
 
 	s->base.kind = LINK_CONNECT;
@@ -225,12 +226,12 @@ void link_probe_wait(struct pollfd *p, int n, int64_t deadline_ms, struct link_c
 
 /*
  * The loss probe's connects: as many as asked, but no more than the target's listeners queue
- * (less 16 for the other tests' connects): an overflowing accept queue drops handshakes that
- * TCP then retransmits, and the target's own limit would read as loss on the link.
+ * less OTHER_CONNECTS: an overflowing accept queue drops handshakes that TCP then retransmits,
+ * and the target's own limit would read as loss on the link.
  */
 static int probe_count(const struct link_req *req, const struct link_ready *ready)
 {
-	int room = ready->accepts - 16;
+	int room = ready->accepts - OTHER_CONNECTS;
 
 	if (ready->accepts <= 0 || req->probes <= room)
 		return req->probes;

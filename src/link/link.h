@@ -34,7 +34,6 @@
 #define LINK_SCAN_BATCH_DEFAULT 4096	/* listeners per batch on the target */
 #define LINK_SCAN_BATCH_MAX 32768
 #define LINK_SCAN_TIMEOUT_DEFAULT 400	/* ms without an answer = dropped (SYN retry is at 1 s) */
-#define LINK_SCAN_RETRY_TIMEOUT LINK_SCAN_RETRY_TIMEOUT_MS /* a look again (default) */
 #define LINK_PROBES_MAX 256		/* loss probe connects */
 #define LINK_TIMEOUT_MAX 60000		/* ms: no single step may wait longer */
 #define LINK_DURATION_MAX 120000

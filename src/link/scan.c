@@ -420,7 +420,7 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 		p.qcap = nr + 1;
 		free(p.q);
 		p.q = xcalloc(p.qcap, sizeof(*p.q));
-		if (pass(&p, again, nr, w, req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT,
+		if (pass(&p, again, nr, w, req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS,
 			 e) < 0) {
 			free(again);
 			goto out;
@@ -439,7 +439,7 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 out:
 	s->elapsed_ms += time_now_ms() - t0;
 	s->timeout_ms = req->timeout_ms;
-	s->retry_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT;
+	s->retry_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
 	if (p.late_ms > s->late_ms)
 		s->late_ms = p.late_ms;
 	close(p.ep);
