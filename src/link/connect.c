@@ -20,7 +20,7 @@
 #include "util/xalloc.h"
 
 #define ECHO_CONNS_MAX 16	/* connections the echo thread serves at once */
-#define OTHER_CONNECTS 16	/* of the target's accept queue, kept for the other tests' connects */
+#define OTHER_CONNECTS 16	/* the target's accept queue kept for the other tests */
 
 struct connect_server {
 	struct link_server base;

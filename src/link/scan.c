@@ -420,8 +420,8 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 		p.qcap = nr + 1;
 		free(p.q);
 		p.q = xcalloc(p.qcap, sizeof(*p.q));
-		if (pass(&p, again, nr, w, req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS,
-			 e) < 0) {
+		if (pass(&p, again, nr, w,
+			 req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS, e) < 0) {
 			free(again);
 			goto out;
 		}

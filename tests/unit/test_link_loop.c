@@ -133,7 +133,7 @@ static void probe_wait_late(void **state)
 	assert_int_equal(c.retrans, 0);
 	memset(&d, 0, sizeof(d));
 	link_probe_wait(q, 6, time_now_ms() - 1, &d);
-	assert_true(d.unanswered >= 3 && d.unanswered < 6);	/* a backlog of 1 queues one or two */
+	assert_true(d.unanswered >= 3 && d.unanswered < 6);	/* a backlog of 1 queues 1-2 */
 	assert_int_equal(d.retrans, 0);
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(q[i].fd, -1);
