@@ -80,7 +80,7 @@ void rule_wrong_interface(struct rs *r)
 	}
 	rs_parts(r, d, flag, nf);
 	rs_fix_ifname(r, d);
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "%s confidence: with NCCL_SOCKET_IFNAME unset NCCL takes the first interface that is "
 		 "not docker/lo (NCCL 2.28+: not virbr either), often the public NIC on cloud VMs; its "
 		 "peers cannot reach that address (firewall, security group, no route), so bootstrap "
@@ -196,7 +196,7 @@ void rule_ifname_nomatch(struct rs *r)
 		rs_fix(d, "ip -o -4 addr show   # pick the interface with the address the other nodes reach");
 		rs_fix(d, "export NCCL_SOCKET_IFNAME=<that name>   # a prefix (eth) matches eth0, eth1...; '=eth1' matches exactly");
 	}
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	for (int i = 0; i < x->nifs; i++)
 		strbuf_addf(&seen, "%s%s (%s)", i ? ", " : "", x->ifs[i].ifname, x->ifs[i].addr);
 	finding_why(d, "High confidence: NCCL read NCCL_SOCKET_IFNAME=%s and then found no interface "
@@ -239,7 +239,7 @@ void rule_ifname_excludes(struct rs *r)
 	rs_fix(d, "export NCCL_SOCKET_IFNAME=%s,lo   # keep loopback out, as NCCL's own default (^docker,lo) does",
 	       ev->value);
 	rs_fix(d, "unset NCCL_SOCKET_IFNAME   # or let NCCL's default filter apply, or name the one interface the nodes share");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "Medium confidence: a value of NCCL_SOCKET_IFNAME replaces NCCL's default filter, "
 		 "which excludes docker* and lo; with '^' and no lo, loopback is eligible and comes first "
 		 "on Linux, so ranks advertise 127.0.0.1 and the job hangs at init. An NCCL_DEBUG=INFO "
@@ -333,7 +333,7 @@ void rule_version_mismatch(struct rs *r)
 			rs_fix(d, "install NCCL %s on every node (the same torch wheel or container image everywhere)", vers[best]);
 	}
 	rs_fix(d, "python -c 'import torch; print(torch.cuda.nccl.version())'   # on every node, to confirm");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "High confidence: one communicator needs one NCCL protocol; mixed versions fail "
 		 "with 'Message truncated', 'Mismatched NCCL version' or hang");
 	for (size_t i = 0; i < r->np; i++)
@@ -492,7 +492,7 @@ void rule_init_progress(struct rs *r, int net_diag)
 	else if (net_diag)
 		rs_fix(d, "fix the network diagnosis above first; this hang is its consequence");
 	rs_fix_ifname(r, d);
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP");
 	finding_why(d, "%s confidence: NCCL's bootstrap blocks without a timeout until every rank connects; "
 		 "ranks that print Init START and nothing after it are waiting for peers they cannot "
@@ -551,7 +551,7 @@ void rule_lightning(struct rs *r, int have_errors)
 		rs_title(d, "Lightning never registered all processes: the hang is in the TCPStore rendezvous, not in NCCL");
 		rs_fix(d, "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from every node, while rank 0 runs");
 		rs_fix(d, "use the same MASTER_ADDR, MASTER_PORT, num_nodes and devices on every node, and a distinct NODE_RANK per node");
-		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 		rs_fix(d, "if the log is not enough: rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_CPP_LOG_LEVEL=INFO");
 		finding_why(d, "%s confidence: 'Initializing distributed' is printed before init_process_group and "
 			 "'All distributed processes registered' after it; only the first appeared, so not "
@@ -569,7 +569,7 @@ void rule_lightning(struct rs *r, int have_errors)
 			rs_parts(r, d, pl, npl);
 			rs_title(d, "all processes registered, then nothing: a hang here is in NCCL, not in the rendezvous");
 			rs_fix_ifname(r, d);
-			rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+			rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 			rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP");
 			finding_why(d, "Medium confidence: 'All distributed processes registered' means the TCPStore "
 				 "worked; NCCL's own connections (other ports, maybe another interface) come next");
@@ -659,7 +659,7 @@ void rule_log_hints(struct rs *r)
 		rs_title(d, "nothing in these %llu lines names a failure: the log is not enough to decide",
 			   (unsigned long long)x->total_lines);
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_NCCL_DUMP_ON_TIMEOUT=1   # rerun, capture every rank's stdout and stderr, then: ncclcheck explain <the logs>");
-		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 		finding_why(d, "Low confidence: the lines recognised (versions, progress, settings) show no error, "
 			 "WARN or hang that explain could tie to a cause; NCCL's INFO lines name the interface, "
 			 "transport and the failing call");
@@ -795,7 +795,7 @@ void rule_master_differs(struct rs *r)
 	rs_fix(d, "use one MASTER_ADDR on every node, the address of the node that runs rank 0 (one of %s / %s is a typo or stale)",
 	       x->master, x->master2);
 	rs_fix(d, "export MASTER_ADDR=<the rank-0 node's IP>   # the same value on every node, before the launcher starts");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "High confidence: every rank must rendezvous at the same MASTER_ADDR:MASTER_PORT; with two "
 		 "values the ranks form separate groups, and NCCL then sees ranks that do not fit ('Invalid rank "
 		 "requested', a world-size mismatch) or the rendezvous waits forever");
@@ -878,7 +878,7 @@ void rule_nccl_tests(struct rs *r)
 		rs_title(d, "nccl-tests printed its header and then nothing: the first collective between the nodes never completed");
 		rs_fix_ifname(r, d);
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # rerun: the transports and interfaces NCCL chose");
-		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 		finding_why(d, "Medium confidence: no error and no result line: the ranks wait on a connection "
 			 "between the nodes (wrong interface, blocked ports, a silent IB/RoCE problem)");
 	}
@@ -917,7 +917,7 @@ void rule_socket_bridges(struct rs *r)
 	rs_title(d, "NCCL's socket transport also uses docker bridges or link-local interfaces: only %s reaches the other nodes",
 		 r->suggest_if);
 	rs_fix_ifname(r, d);
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "Medium confidence: without NCCL_SOCKET_IFNAME the socket transport spreads its connections "
 		 "over every interface it lists; a peer cannot reach another node's bridge addresses, so those "
 		 "connections fail ('unhandled system error', closed connections) or hang");
@@ -1314,7 +1314,7 @@ void rule_virtual_iface(struct rs *r)
 		   "NCCL can pick one the other nodes cannot reach", named ? named : "veth*");
 	rs_fix_ifname(r, d);
 	rs_fix(d, "docker run --network=host ...   # or run the containers on the host network: no bridge in the way");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "%s confidence: NCCL's default interface filter excludes only docker* and lo "
 		 "(NCCL 2.28+: virbr too); veth*, br-* and CNI bridges stay eligible, and connections to "
 		 "such an address from another node never arrive, so ncclCommInitRank waits.%s",
@@ -1401,7 +1401,7 @@ void rule_subnet_overlap(struct rs *r)
 	       na & 255, pre);
 	rs_fix(d, "give each NIC its own subnet (the real netmask, e.g. /24 for each), or a lower "
 	       "route metric on the NIC NCCL should use (nmcli connection modify <conn> ipv4.route-metric 50)");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "%s confidence: NCCL_SOCKET_IFNAME picks the source address NCCL binds, but the "
 		 "kernel sends by the first route that matches the destination; with two NICs in one "
 		 "subnet that may be the other NIC (slower, or not the fabric the peers listen on), and a "
