@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "launch/vars.h"
+#include "model/ifselect.h"
 #include "model/nccl_vars.h"
 #include "model/stack_tables.h"
 #include "model/node.h"
@@ -699,28 +700,13 @@ const struct rec_var *rec_value_on(const struct recommendation *rec, const char 
 	return all;
 }
 
-/* NCCL_SOCKET_IFNAME's list: prefixes, '=' for exact names, '^' to exclude (nccl-internals). */
+/* NCCL_SOCKET_IFNAME's list read as NCCL reads it: prefixes, '=' for exact names, '^' to exclude. */
 static int ifname_listed(const char *list, const char *ifname)
 {
-	const char *p = list;
-	int exact = 0;
+	struct ifs_spec spec;
 
-	if (*p == '^')
-		p++;
-	if (*p == '=') {
-		exact = 1;
-		p++;
-	}
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, p, n))
-			return 1;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
+	ifs_spec_parse(list, 1, &spec);
+	return ifs_spec_names(&spec, ifname);
 }
 
 int rec_steers_off(const struct recommendation *rec, const char *node, const char *ifname)

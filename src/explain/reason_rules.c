@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain/reason_impl.h"
+#include "model/ifselect.h"
 #include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -109,30 +110,6 @@ void rule_wrong_interface(struct rs *r)
 	free(flag);
 }
 
-/*
- * NCCL's reading of NCCL_SOCKET_IFNAME (misc/utils.cc, matchIfList): a leading '^' excludes what
- * the list matches, then a leading '=' makes every entry an exact name, otherwise an entry is a
- * prefix; entries are comma-separated and may carry ":port". 1 when the list names `ifname`.
- */
-static int ifname_listed(const char *filter, const char *ifname, int *exclude)
-{
-	int exact;
-
-	*exclude = *filter == '^';
-	filter += *exclude;
-	exact = *filter == '=';
-	filter += exact;
-	while (*filter) {
-		size_t n = strcspn(filter, ",:");
-		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, filter, n))
-			return 1;
-		filter += n;
-		filter += strcspn(filter, ",");
-		filter += *filter == ',';
-	}
-	return 0;
-}
-
 /* The one interface of the log that another node could reach (not lo, a bridge or link-local). */
 static const char *only_routable_iface(const struct run_obs *x)
 {
@@ -159,7 +136,7 @@ void rule_ifname_nomatch(struct rs *r)
 	struct finding *d;
 	struct strbuf seen = STRBUF_INIT;
 	const char *exact_named = NULL, *only = only_routable_iface(x);
-	int exclude;
+	struct ifs_spec spec;
 
 	if (!ev || !g)
 		return;
@@ -172,9 +149,10 @@ void rule_ifname_nomatch(struct rs *r)
 	}
 	/* '=name' naming an interface the log shows, yet nothing matched: this NCCL took the '='
 	 * as part of the name (a doubled '=' from a defaults file, or a build without exact match) */
+	ifs_spec_parse(ev->value, 1, &spec);
 	if (ev->value[0] == '=')
 		for (int i = 0; i < x->nifs && !exact_named; i++)
-			if (ifname_listed(ev->value, x->ifs[i].ifname, &exclude))
+			if (ifs_spec_names(&spec, x->ifs[i].ifname))
 				exact_named = x->ifs[i].ifname;
 	d = rs_add(r, "explain.net.ifname_nomatch", SEV_ERROR, CONF_HIGH, 200);
 	if (exact_named)
@@ -219,10 +197,14 @@ void rule_ifname_excludes(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
-	int exclude, multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	int multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	struct ifs_spec spec;
 	struct finding *d;
 
-	if (!ev || ev->value[0] != '^' || ifname_listed(ev->value, "lo", &exclude))
+	if (!ev || ev->value[0] != '^')
+		return;
+	ifs_spec_parse(ev->value, 1, &spec);
+	if (ifs_spec_names(&spec, "lo"))
 		return;
 	for (size_t i = 0; i < r->np; i++) {
 		const struct stream_obs *m = &r->p[i].m;
