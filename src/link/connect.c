@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/file.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -105,6 +106,7 @@ struct link_server *link_connect_server(const struct link_req *req, struct link_
 	/* the loss probe's connects arrive at once: a backlog shorter than them would drop
 	 * handshakes itself and read as loss on the link */
 	int backlog = req->probes + 16 > 64 ? req->probes + 16 : 64;
+	long somax = 0;
 
 	s->base.kind = LINK_CONNECT;
 	s->base.stop = connect_stop;
@@ -129,6 +131,11 @@ struct link_server *link_connect_server(const struct link_req *req, struct link_
 		s->lfd[s->nl++] = fd;
 		ready->ports[ready->nports++] = bound;
 	}
+	/* listen() caps the backlog at somaxconn without a word: say what is in effect */
+	ready->accepts = backlog;
+	if (file_read_long("/proc/sys/net/core/somaxconn", &somax) == 0 && somax > 0 &&
+	    somax < backlog)
+		ready->accepts = (int)somax;
 	if (pthread_create(&s->thr, NULL, echo_main, s)) {
 		err_set(e, ERR_SYS, "cannot start the echo thread");
 		connect_stop(&s->base, 0);
@@ -177,6 +184,20 @@ static void pings(int fd, const struct link_req *req, struct link_connect_result
  * keeps, so a starved process does not fake loss; one not done after two retransmits is
  * counted unanswered, apart. Costs one round trip on a clean link, ~3 s when something was lost.
  */
+/*
+ * The loss probe's connects: as many as asked, but no more than the target's listeners queue
+ * (less 16 for the other tests' connects): an overflowing accept queue drops handshakes that
+ * TCP then retransmits, and the target's own limit would read as loss on the link.
+ */
+static int probe_count(const struct link_req *req, const struct link_ready *ready)
+{
+	int room = ready->accepts - 16;
+
+	if (ready->accepts <= 0 || req->probes <= room)
+		return req->probes;
+	return room > 8 ? room : 8;
+}
+
 static void loss_probe(const struct link_req *req, uint16_t port, int n,
 		       struct link_connect_result *c)
 {
@@ -299,7 +320,7 @@ int link_connect_client(const struct link_req *req, const struct link_ready *rea
 		pings(first, req, c);
 		close(first);
 		if (req->probes > 0)
-			loss_probe(req, c->open_port, req->probes, c);
+			loss_probe(req, c->open_port, probe_count(req, ready), c);
 	}
 	return 0;
 }

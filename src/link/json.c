@@ -431,6 +431,8 @@ json_t *link_ready_to_json(const struct link_ready *r)
 		json_object_set_new(o, "in_use", ports_json(r->in_use, r->nin_use));
 	} else
 		json_object_set_new(o, "ports", ports_json(r->ports, (size_t)r->nports));
+	if (r->kind == LINK_CONNECT && r->accepts > 0)
+		jset_int(o, "accepts", r->accepts);
 	return o;
 }
 
@@ -464,6 +466,12 @@ int link_ready_from_json(const json_t *j, enum link_kind kind, struct link_ready
 			if (ports_from(v, r->ports, LINK_CONNECT_PORTS_MAX, &n, 0, "ports", e) < 0)
 				goto bad;
 			r->nports = (int)n;
+		} else if (k == LINK_CONNECT && !strcmp(key, "accepts")) {
+			long long x = 0;
+
+			if (opt_int(j, "accepts", 1, 1 << 20, &x, e) < 0)
+				goto bad;
+			r->accepts = (int)x;
 		} else {
 			err_set(e, ERR_PARSE, "unexpected member '%s' in a link ready", key);
 			goto bad;

@@ -78,6 +78,11 @@ struct link_ready {
 	enum link_kind kind;
 	uint16_t ports[LINK_CONNECT_PORTS_MAX];	/* CONNECT: actual ports; MTU, BW: ports[0] */
 	int nports;
+	/* CONNECT: how many connects the listeners queue (the backlog asked, capped by the
+	 * target's net.core.somaxconn: 128 before Linux 5.4); 0 when unknown. The loss probe
+	 * sends no more than its listeners hold, or the target's own queue drops handshakes
+	 * and reads as loss on the link. */
+	int accepts;
 	/* SCAN: the ports it listens on in this batch, and those it could not take */
 	uint16_t *listening;
 	size_t nlistening;

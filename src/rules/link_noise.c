@@ -65,14 +65,17 @@ static void collect(const struct cluster_view *v, const char *ifname, struct pai
 	}
 }
 
-/* The node every bad pair touches while some pair without it is good; -1 when none. */
+/*
+ * The node whose pairs are all bad while some pair without it is good and none is bad: a bad
+ * pair it does not touch would be left unsaid under its name. -1 when none.
+ */
 static int culprit(const struct cluster_view *v, const struct pairfig *m,
 		   int (*bad)(const struct pairfig *))
 {
 	int found = -1;
 
 	for (size_t x = 0; x < v->n; x++) {
-		int all_bad = 1, other_good = 0, any = 0;
+		int all_bad = 1, other_good = 0, other_bad = 0, any = 0;
 
 		for (size_t a = 0; a < v->n; a++)
 			for (size_t b = a + 1; b < v->n; b++) {
@@ -85,9 +88,10 @@ static int culprit(const struct cluster_view *v, const struct pairfig *m,
 					all_bad &= bad(f);
 				} else {
 					other_good |= !bad(f);
+					other_bad |= bad(f);
 				}
 			}
-		if (any && all_bad && other_good) {
+		if (any && all_bad && other_good && !other_bad) {
 			if (found >= 0)
 				return -1;	/* two nodes fit: say the pairs */
 			found = (int)x;
@@ -138,7 +142,6 @@ static int loss_culprit(const struct cluster_view *v, const struct pairfig *m)
 				mine |= pool == &in && lossy(f);
 			}
 		if (!in.have || !out.have || stray || !(mine || lossy(&in)) ||
-		    in.retrans < LOSS_MIN_RETRANS ||
 		    4.0 * out.retrans * in.probes > (double)in.retrans * out.probes)
 			continue;
 		if (found >= 0)

@@ -115,6 +115,22 @@ static void ready_strict(void **state)
 	j = json_lit("{\"kind\":\"bw\",\"ports\":[]}");
 	assert_int_equal(link_ready_from_json(j, LINK_BW, &r, &e), -1);
 	json_decref(j);
+
+	/* a connect target's queue size travels; an older peer's absent one reads as unknown */
+	j = json_lit("{\"kind\":\"connect\",\"ports\":[5000,5001],\"accepts\":64}");
+	assert_int_equal(link_ready_from_json(j, LINK_CONNECT, &r, &e), 0);
+	assert_int_equal(r.accepts, 64);
+	json_decref(j);
+	j = link_ready_to_json(&r);
+	assert_int_equal(json_integer_value(json_object_get(j, "accepts")), 64);
+	json_decref(j);
+	j = json_lit("{\"kind\":\"connect\",\"ports\":[5000]}");
+	assert_int_equal(link_ready_from_json(j, LINK_CONNECT, &r, &e), 0);
+	assert_int_equal(r.accepts, 0);
+	json_decref(j);
+	j = json_lit("{\"kind\":\"connect\",\"ports\":[5000],\"accepts\":0}");
+	assert_int_equal(link_ready_from_json(j, LINK_CONNECT, &r, &e), -1);
+	json_decref(j);
 }
 
 static void result_round_trip(void **state)

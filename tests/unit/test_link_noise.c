@@ -14,7 +14,7 @@
 #include "rules/cluster.h"
 #include "util/xalloc.h"
 
-#define MAXN 3
+#define MAXN 4
 #define MAXL 32
 
 struct fixture {
@@ -26,20 +26,23 @@ struct fixture {
 	struct findings *fs;
 };
 
-static const char *const names[MAXN] = { "fp-n0", "fp-n1", "fp-n2" };
-static const char *const addrs[MAXN] = { "10.10.0.10", "10.10.0.11", "10.10.0.12" };
+static const char *const names[MAXN] = { "fp-n0", "fp-n1", "fp-n2", "fp-n3" };
+static const char *const addrs[MAXN] = { "10.10.0.10", "10.10.0.11", "10.10.0.12", "10.10.0.13" };
 
-static void setup(struct fixture *x)
+/* A view of n nodes (three unless a test needs four). */
+static void setup_n(struct fixture *x, size_t n)
 {
 	memset(x, 0, sizeof(*x));
-	cluster_fixture_load(x->facts, MAXN);
-	x->v.n = MAXN;
-	for (size_t i = 0; i < MAXN; i++)
+	cluster_fixture_load(x->facts, n);
+	x->v.n = n;
+	for (size_t i = 0; i < n; i++)
 		json_object_set_new(json_object_get(x->facts[i], "host"), "hostname",
 				    json_string(names[i]));
 	cluster_fixture_view(x->facts, x->m, x->nodes, x->links, &x->v);
 	x->fs = findings_new();
 }
+
+static void setup(struct fixture *x) { setup_n(x, 3); }
 
 static void teardown(struct fixture *x)
 {
@@ -50,8 +53,8 @@ static void teardown(struct fixture *x)
 /* Both directions of every pair over eth1: round trip rtt_ms[a][b], retransmits of 64. */
 static void connects(struct fixture *x, double rtt_ms[MAXN][MAXN], int retrans[MAXN][MAXN])
 {
-	for (int c = 0; c < MAXN; c++)
-		for (int s = 0; s < MAXN; s++) {
+	for (int c = 0; c < (int)x->v.n; c++)
+		for (int s = 0; s < (int)x->v.n; s++) {
 			struct cluster_link *l;
 
 			if (c == s)
@@ -109,6 +112,28 @@ static void latency_on_one_node(void **state)
 	assert_non_null(strstr(f->title, "the round trip to fp-n1 over eth1 is 200 ms"));
 	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
 	expect_no_finding(x.fs, "link.loss");
+	teardown(&x);
+}
+
+/*
+ * Four nodes: fp-n1 is slow to every peer, and so is the pair fp-n2 <-> fp-n3, which fp-n1
+ * does not explain. No one node is named (fp-n1 alone would hide the other slow pair): each
+ * slow pair is.
+ */
+static void latency_stray_pair(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 200, 0.1, 0.1 }, { 200, 0, 200, 200 },
+				   { 0.1, 200, 0, 200 }, { 0.1, 200, 200, 0 } };
+
+	(void)state;
+	setup_n(&x, 4);
+	connects(&x, rtt, NULL);
+	xrule_link_noise(&x.v, x.fs);
+	assert_int_equal(count_id(x.fs, "link.latency"), 4);
+	for (size_t i = 0; i < x.fs->n; i++)
+		if (!strcmp(x.fs->v[i]->id, "link.latency"))
+			assert_null(strstr(x.fs->v[i]->title, "from every peer"));
 	teardown(&x);
 }
 
@@ -283,6 +308,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(latency_on_one_node),
+		cmocka_unit_test(latency_stray_pair),
 		cmocka_unit_test(latency_thresholds),
 		cmocka_unit_test(loss_on_one_node),
 		cmocka_unit_test(loss_pooled_per_node),
