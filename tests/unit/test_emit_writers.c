@@ -523,6 +523,32 @@ static void test_mpirun_ifaces(void **state)
 	rec_free(rec);
 }
 
+/* Which interfaces a recommendation steers NCCL and Gloo off, read as NCCL reads the list. */
+static void test_steers_off(void **state)
+{
+	struct recommendation *rec = rec_new();
+
+	(void)state;
+	assert_false(rec_steers_off(rec, "n0", "eth0"));	/* nothing recommended */
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "^docker,lo", NULL, NULL);
+	assert_true(rec_steers_off(rec, "n0", "docker0"));
+	assert_true(rec_steers_off(rec, "n0", "lo"));
+	assert_false(rec_steers_off(rec, "n0", "eth0"));
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "=eth1", NULL, NULL);
+	assert_false(rec_steers_off(rec, "n0", "eth1"));
+	assert_true(rec_steers_off(rec, "n0", "eth10"));
+	/* ":port" is not part of the name: NCCL reads "eth1:1234" as the prefix eth1 */
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "eth1:1234,ib", NULL, NULL);
+	assert_false(rec_steers_off(rec, "n0", "eth1"));
+	assert_false(rec_steers_off(rec, "n0", "ib0"));
+	assert_true(rec_steers_off(rec, "n0", "eth0"));
+	/* Gloo still on eth0: not steered off for both */
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "GLOO_SOCKET_IFNAME", "eth0", NULL, NULL);
+	assert_false(rec_steers_off(rec, "n0", "eth0"));
+	assert_true(rec_steers_off(rec, "n0", "eth00"));
+	rec_free(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_sh_word_and_apply),
 		cmocka_unit_test(test_placeholders),
 		cmocka_unit_test(test_mpirun_ifaces),
+		cmocka_unit_test(test_steers_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
