@@ -7,17 +7,25 @@
 
 #include "util/xalloc.h"
 
-const struct link_result *cluster_link_find(const struct cluster_view *v, enum link_kind kind,
-					    size_t peer, size_t target, const char *ifname)
+const struct cluster_link *cluster_link_of(const struct cluster_view *v, enum link_kind kind,
+					   size_t peer, size_t target, const char *ifname)
 {
 	for (size_t i = 0; i < v->nlinks; i++) {
 		const struct cluster_link *l = &v->links[i];
 
 		if (l->ran && l->kind == kind && (size_t)l->peer == peer &&
 		    (size_t)l->target == target && !strcmp(l->ifname, ifname))
-			return &l->res;
+			return l;
 	}
 	return NULL;
+}
+
+const struct link_result *cluster_link_find(const struct cluster_view *v, enum link_kind kind,
+					    size_t peer, size_t target, const char *ifname)
+{
+	const struct cluster_link *l = cluster_link_of(v, kind, peer, target, ifname);
+
+	return l ? &l->res : NULL;
 }
 
 int cluster_nccl_uses(const struct node_model *m, const char *ifname)

@@ -100,7 +100,10 @@ int cluster_nccl_uses(const struct node_model *m, const char *ifname);
  */
 int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *ifname);
 
-/* The result of a `kind` test that ran from `peer` to `target`'s interface `ifname`, or NULL. */
+/* The `kind` test that ran from `peer` to `target`'s interface `ifname`, or NULL. */
+const struct cluster_link *cluster_link_of(const struct cluster_view *v, enum link_kind kind,
+					   size_t peer, size_t target, const char *ifname);
+/* Its result, or NULL. */
 const struct link_result *cluster_link_find(const struct cluster_view *v, enum link_kind kind,
 					    size_t peer, size_t target, const char *ifname);
 

@@ -499,8 +499,8 @@ static void peer_addrs(const struct cluster_view *v, int x, const char *ifname, 
 						 : NULL;
 			a = pa ? pa->text : NULL;
 		}
-		if (a && !strstr(sb->buf, a))
-			strbuf_addf(sb, "%s%s", sb->len ? "," : "", a);
+		if (a)
+			strbuf_add_unique(sb, a);
 	}
 }
 
@@ -512,7 +512,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 	struct strbuf closed = STRBUF_INIT, title = STRBUF_INIT, sb = STRBUF_INIT;
 	enum severity sev = SEV_WARN;
 	const struct setting *st;
-	const struct link_interval *civ[4];
+	const struct link_interval **civ;
 	size_t ncl = 0;
 	int full = 1;
 	struct finding *g;
@@ -579,7 +579,8 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 		       "same reason: the interfaces themselves work.");
 	/* the fix: per node, the open part as its range (what NCCL needs), or the firewall
 	 * opened to the peers on each interface */
-	for (size_t k = 0; k < mb[0].scan->res.s.niv && ncl < ARRAY_SIZE(civ); k++)
+	civ = xcalloc(mb[0].scan->res.s.niv + 1, sizeof(*civ));
+	for (size_t k = 0; k < mb[0].scan->res.s.niv; k++)
 		if (closed_state(mb[0].scan->res.s.iv[k].state))
 			civ[ncl++] = &mb[0].scan->res.s.iv[k];
 	for (size_t i = 0; i < n; i++) {
@@ -621,6 +622,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 		finding_caused_by(mb[i].f, g);
 	}
 	finding_check(g, "ncclcheck cluster (re-run after the change)");
+	free(civ);
 	free(nodes);
 	free(ifs);
 	strbuf_release(&closed);

@@ -61,21 +61,6 @@ static void add_verdict_fix(const struct cluster_view *v, const struct cluster_v
 	}
 }
 
-/* Whether `item` is one of the comma-separated `list`. */
-static int in_list(const char *list, const char *item)
-{
-	size_t n = strlen(item);
-
-	for (const char *p = list; *p;) {
-		size_t k = strcspn(p, ",");
-
-		if (k == n && !strncmp(p, item, n))
-			return 1;
-		p += k + (p[k] == ',');
-	}
-	return 0;
-}
-
 /* Peer `c`'s address on the network of `a` (the target's interface), or NULL. */
 static const char *peer_on_subnet(const struct cluster_view *v, size_t c, const struct ifs_addr *a)
 {
@@ -118,8 +103,8 @@ static void peer_sources(const struct cluster_view *v, enum link_kind kind, size
 		src = r->src[0] ? r->src : peer_on_subnet(v, c, a);
 		if (!src)
 			whole_net = 1;
-		else if (!in_list(sb.len ? sb.buf : "", src))
-			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", src);
+		else
+			strbuf_add_unique(&sb, src);
 	}
 	if (sb.len && !whole_net && sb.len < len)
 		snprintf(buf, len, "%s", sb.buf);
@@ -304,7 +289,9 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 		for (size_t k = i; k < v->nlinks; k++) {
 			const struct cluster_link *o = &v->links[k];
 
-			if (o->kind == LINK_SCAN && o->target == l->target &&
+			/* a starved scan's drops are no witness */
+			if (o->kind == LINK_SCAN && o->ran && !link_scan_starved(&o->res.s) &&
+			    o->target == l->target &&
 			    !strcmp(o->ifname, l->ifname) && o->res.s.counts[LINK_PORT_DROPPED] +
 			    o->res.s.counts[LINK_PORT_REJECTED] + o->res.s.counts[LINK_PORT_UNREACH])
 				strbuf_addf(&peers, "%s%s", peers.len ? ", " : "",

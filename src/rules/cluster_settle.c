@@ -171,20 +171,6 @@ static enum cluster_settle ports_judge(struct settle_ctx *c, const char *ifname,
 	return full ? CLUSTER_WITHDRAWN : CLUSTER_UNSETTLED;
 }
 
-/* The test of `kind` that ran from `peer` to `target`'s `ifname`, or NULL. */
-static const struct cluster_link *link_of(const struct cluster_view *v, enum link_kind kind,
-					  size_t peer, size_t target, const char *ifname)
-{
-	for (size_t i = 0; i < v->nlinks; i++) {
-		const struct cluster_link *l = &v->links[i];
-
-		if (l->ran && l->kind == kind && (size_t)l->peer == peer &&
-		    (size_t)l->target == target && !strcmp(l->ifname, ifname))
-			return l;
-	}
-	return NULL;
-}
-
 /*
  * Whether every peer can open NCCL's connections to this node on `ifname`: the connect test from
  * every peer, then the exact scan of the ephemeral port range (NCCL's listeners bind port 0).
@@ -206,7 +192,7 @@ static enum cluster_settle path_judge(struct settle_ctx *c, const char *ifname, 
 	if (r == 0) {
 		for (size_t p = 0; p < v->n; p++) {
 			const struct cluster_link *l = p == c->node ? NULL :
-				link_of(v, LINK_CONNECT, p, c->node, ifname);
+				cluster_link_of(v, LINK_CONNECT, p, c->node, ifname);
 			const struct link_result *lr = l ? &l->res : NULL;
 
 			if (lr && lr->c.status != LINK_OK) {

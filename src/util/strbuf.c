@@ -150,3 +150,17 @@ const char *str_or(const char *s, const char *fallback)
 {
 	return s ? s : fallback;
 }
+
+void strbuf_add_unique(struct strbuf *sb, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *p = sb->len ? sb->buf : ""; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && !strncmp(p, item, n))
+			return;
+		p += k + (p[k] == ',');
+	}
+	strbuf_addf(sb, "%s%s", sb->len ? "," : "", item);
+}

@@ -39,6 +39,10 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Appends `s` repeated `n` times. */
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 
+/* Appends `item` to the comma-separated list in `sb`, unless it already is an element of it
+ * (a whole element: "10.0.0.1" is not in "10.0.0.11"). */
+void strbuf_add_unique(struct strbuf *sb, const char *item);
+
 /* Removes trailing whitespace. */
 void strbuf_rtrim(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);

@@ -264,6 +264,56 @@ static void test_third_node_second_interface(void **state)
 }
 
 /*
+ * A firewall that drops six separate ranges on xr1-n1's and xr1-n2's eth1: the fix lets the
+ * peers through every one of them on both, not the first few.
+ */
+static void test_many_closed_ranges(void **state)
+{
+	struct fixture x;
+	const struct finding *root;
+	int ipt = 0;
+
+	(void)state;
+	load(&x);
+	measure(&x, (1 << 1) | (1 << 2), "eth1", 49151, 50000);
+	for (size_t i = 0; i < x.nlinks; i++) {
+		struct link_scan_result *r = &x.links[i].res.s;
+
+		if (x.links[i].kind != LINK_SCAN || (x.links[i].target != 1 && x.links[i].target != 2) ||
+		    strcmp(x.links[i].ifname, "eth1"))
+			continue;
+		free(r->iv);
+		r->iv = xcalloc(12, sizeof(*r->iv));
+		r->niv = 0;
+		for (unsigned k = 0; k < 6; k++) {
+			unsigned lo = 32768 + k * 4000;
+
+			r->iv[r->niv++] = (struct link_interval){
+				.lo = (uint16_t)lo, .hi = (uint16_t)(lo + 999),
+				.state = LINK_PORT_DROPPED };
+			r->iv[r->niv++] = (struct link_interval){
+				.lo = (uint16_t)(lo + 1000), .hi = k == 5 ? 60999 : (uint16_t)(lo + 3999),
+				.state = LINK_PORT_OPEN };
+		}
+	}
+	judge(&x);
+	dump(x.out);
+	root = findings_find(x.out, "link.ports.range");
+	assert_non_null(root);
+	for (size_t i = 0; i < root->nfix; i++)
+		if (strstr(root->fix[i], "iptables")) {
+			char dport[32];
+
+			snprintf(dport, sizeof(dport), "--dport %u:%u ", 32768 + ipt % 6 * 4000,
+				 32768 + ipt % 6 * 4000 + 999);
+			assert_non_null(strstr(root->fix[i], dport));
+			ipt++;
+		}
+	assert_int_equal(ipt, 12);
+	release(&x);
+}
+
+/*
  * The same block, but the connect tests' port (55000) is open: the interface is reachable, the
  * block is still one root, and there is nothing unreachable to fold.
  */
@@ -456,6 +506,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_third_node_second_interface),
+		cmocka_unit_test(test_many_closed_ranges),
 		cmocka_unit_test(test_block_missed_by_connect),
 		cmocka_unit_test(test_unexplained_failure_stays),
 		cmocka_unit_test(test_caused_by_json),

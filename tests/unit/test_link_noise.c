@@ -286,6 +286,28 @@ static void partial_block_is_one_finding(void **state)
 	teardown(&x);
 }
 
+/* fp-n0's scan of fp-n1 ran 3.5 s late: its drops are no witness, so the block is "seen from"
+ * fp-n2 alone */
+static void starved_scan_is_no_witness(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 0.2, 0.2 }, { 0.2, 0, 0.2 }, { 0.2, 0.2, 0 } };
+	const struct finding *f;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, NULL);
+	block_scans(&x, 0);
+	assert_int_equal(x.links[x.v.nlinks - 1].peer, 0);
+	x.links[x.v.nlinks - 1].res.s.late_ms = 3500;
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "link.ports.blocked", SEV_ERROR);
+	assert_true(f->nevidence > 0);
+	assert_non_null(strstr(f->evidence[0], "seen from fp-n2"));
+	assert_null(strstr(f->evidence[0], "fp-n0"));
+	teardown(&x);
+}
+
 static void starved_scan_is_untested(void **state)
 {
 	struct fixture x;
@@ -314,6 +336,7 @@ int main(void)
 		cmocka_unit_test(loss_pooled_per_node),
 		cmocka_unit_test(partial_block_is_one_finding),
 		cmocka_unit_test(starved_scan_is_untested),
+		cmocka_unit_test(starved_scan_is_no_witness),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,21 @@ static void strbuf_grows_and_formats(void **state)
 	strbuf_release(&sb);
 }
 
+/* a list of addresses for iptables -s: an address that is a prefix of one listed still joins */
+static void strbuf_unique_list(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_add_unique(&sb, "10.0.0.11");
+	strbuf_add_unique(&sb, "10.0.0.1");
+	strbuf_add_unique(&sb, "10.0.0.11");
+	strbuf_add_unique(&sb, "10.0.0.1");
+	strbuf_add_unique(&sb, "0.0.1");
+	assert_string_equal(sb.buf, "10.0.0.11,10.0.0.1,0.0.1");
+	strbuf_release(&sb);
+}
+
 static void err_prefix_and_sys(void **state)
 {
 	struct err e = ERR_INIT;
@@ -176,6 +191,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf_grows_and_formats),
+		cmocka_unit_test(strbuf_unique_list),
 		cmocka_unit_test(err_prefix_and_sys),
 		cmocka_unit_test(suggest_finds_typos),
 		cmocka_unit_test(version_parses_and_compares),
