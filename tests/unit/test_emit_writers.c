@@ -526,27 +526,41 @@ static void test_mpirun_ifaces(void **state)
 /* Which interfaces a recommendation steers NCCL and Gloo off, read as NCCL reads the list. */
 static void test_steers_off(void **state)
 {
-	struct recommendation *rec = rec_new();
+	static const struct {
+		const char *nccl, *gloo, *ifname;
+		int off;
+	} cases[] = {
+		{ .nccl = NULL, .ifname = "eth0", .off = 0 },	/* nothing recommended */
+		{ .nccl = "^docker,lo", .ifname = "docker0", .off = 1 },
+		{ .nccl = "^docker,lo", .ifname = "lo", .off = 1 },
+		{ .nccl = "^docker,lo", .ifname = "eth0", .off = 0 },
+		{ .nccl = "=eth1", .ifname = "eth1", .off = 0 },
+		{ .nccl = "=eth1", .ifname = "eth10", .off = 1 },
+		/* ":port" is not part of the name: NCCL reads "eth1:1234" as the prefix eth1 */
+		{ .nccl = "eth1:1234,ib", .ifname = "eth1", .off = 0 },
+		{ .nccl = "eth1:1234,ib", .ifname = "ib0", .off = 0 },
+		{ .nccl = "eth1:1234,ib", .ifname = "eth0", .off = 1 },
+		/* Gloo's names are exact, and an interface Gloo still uses is not steered off */
+		{ .nccl = "eth1", .gloo = "eth0", .ifname = "eth0", .off = 0 },
+		{ .nccl = "eth1", .gloo = "eth0", .ifname = "eth00", .off = 1 },
+	};
 
 	(void)state;
-	assert_false(rec_steers_off(rec, "n0", "eth0"));	/* nothing recommended */
-	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "^docker,lo", NULL, NULL);
-	assert_true(rec_steers_off(rec, "n0", "docker0"));
-	assert_true(rec_steers_off(rec, "n0", "lo"));
-	assert_false(rec_steers_off(rec, "n0", "eth0"));
-	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "=eth1", NULL, NULL);
-	assert_false(rec_steers_off(rec, "n0", "eth1"));
-	assert_true(rec_steers_off(rec, "n0", "eth10"));
-	/* ":port" is not part of the name: NCCL reads "eth1:1234" as the prefix eth1 */
-	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME", "eth1:1234,ib", NULL, NULL);
-	assert_false(rec_steers_off(rec, "n0", "eth1"));
-	assert_false(rec_steers_off(rec, "n0", "ib0"));
-	assert_true(rec_steers_off(rec, "n0", "eth0"));
-	/* Gloo still on eth0: not steered off for both */
-	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "GLOO_SOCKET_IFNAME", "eth0", NULL, NULL);
-	assert_false(rec_steers_off(rec, "n0", "eth0"));
-	assert_true(rec_steers_off(rec, "n0", "eth00"));
-	rec_free(rec);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct recommendation *rec = rec_new();
+
+		if (cases[i].nccl)
+			assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME",
+						 cases[i].nccl, NULL, NULL), 0);
+		if (cases[i].gloo)
+			assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "GLOO_SOCKET_IFNAME",
+						 cases[i].gloo, NULL, NULL), 0);
+		if (rec_steers_off(rec, "n0", cases[i].ifname) != cases[i].off)
+			fail_msg("NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s, %s: steered off %d, not %d",
+				 cases[i].nccl, cases[i].gloo, cases[i].ifname, !cases[i].off,
+				 cases[i].off);
+		rec_free(rec);
+	}
 }
 
 int main(void)
