@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain/reason_impl.h"
+#include "model/ifselect.h"
 #include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -109,30 +110,6 @@ void rule_wrong_interface(struct rs *r)
 	free(flag);
 }
 
-/*
- * NCCL's reading of NCCL_SOCKET_IFNAME (misc/utils.cc, matchIfList): a leading '^' excludes what
- * the list matches, then a leading '=' makes every entry an exact name, otherwise an entry is a
- * prefix; entries are comma-separated and may carry ":port". 1 when the list names `ifname`.
- */
-static int ifname_listed(const char *filter, const char *ifname, int *exclude)
-{
-	int exact;
-
-	*exclude = *filter == '^';
-	filter += *exclude;
-	exact = *filter == '=';
-	filter += exact;
-	while (*filter) {
-		size_t n = strcspn(filter, ",:");
-		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, filter, n))
-			return 1;
-		filter += n;
-		filter += strcspn(filter, ",");
-		filter += *filter == ',';
-	}
-	return 0;
-}
-
 /* The one interface of the log that another node could reach (not lo, a bridge or link-local). */
 static const char *only_routable_iface(const struct run_obs *x)
 {
@@ -159,7 +136,7 @@ void rule_ifname_nomatch(struct rs *r)
 	struct finding *d;
 	struct strbuf seen = STRBUF_INIT;
 	const char *exact_named = NULL, *only = only_routable_iface(x);
-	int exclude;
+	struct ifs_spec spec;
 
 	if (!ev || !g)
 		return;
@@ -172,9 +149,10 @@ void rule_ifname_nomatch(struct rs *r)
 	}
 	/* '=name' naming an interface the log shows, yet nothing matched: this NCCL took the '='
 	 * as part of the name (a doubled '=' from a defaults file, or a build without exact match) */
+	ifs_spec_parse(ev->value, 1, &spec);
 	if (ev->value[0] == '=')
 		for (int i = 0; i < x->nifs && !exact_named; i++)
-			if (ifname_listed(ev->value, x->ifs[i].ifname, &exclude))
+			if (ifs_spec_names(&spec, x->ifs[i].ifname))
 				exact_named = x->ifs[i].ifname;
 	d = rs_add(r, "explain.net.ifname_nomatch", SEV_ERROR, CONF_HIGH, 200);
 	if (exact_named)
@@ -219,10 +197,14 @@ void rule_ifname_excludes(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
-	int exclude, multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	int multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	struct ifs_spec spec;
 	struct finding *d;
 
-	if (!ev || ev->value[0] != '^' || ifname_listed(ev->value, "lo", &exclude))
+	if (!ev || ev->value[0] != '^')
+		return;
+	ifs_spec_parse(ev->value, 1, &spec);
+	if (ifs_spec_names(&spec, "lo"))
 		return;
 	for (size_t i = 0; i < r->np; i++) {
 		const struct stream_obs *m = &r->p[i].m;
@@ -1324,29 +1306,31 @@ void rule_virtual_iface(struct rs *r)
 	rs_at(r, d, x->hang_loc, "hang", NULL);
 }
 
-/* The IPv4 network of addr/prefix with a redacted host part allowed ("192.168.3.x"): 0 when an
- * octet the prefix covers is not a number. */
-static int v4_network(const char *addr, int prefix, uint32_t *net)
+/*
+ * The IPv4 address of addr with a redacted host part allowed ("192.168.3.x", "10.0.*.*"): a copy
+ * with each redacted octet read as 0, for addr_v4. 0 when the prefix is not 1..32 or covers a
+ * redacted octet (that part of the network is unknown).
+ */
+static int v4_redacted(const char *addr, int prefix, unsigned char out[16])
 {
-	uint32_t v = 0;
-	const char *p = addr;
+	char buf[64];
+	size_t len = 0;
 
 	if (prefix <= 0 || prefix > 32)
 		return 0;
-	for (int o = 0; o < 4; o++) {
-		char *e;
-		long n = strtol(p, &e, 10);
-		if (e == p || n < 0 || n > 255) {
-			if (prefix > o * 8)
-				return 0;
-			n = 0;
-			e = (char *)p + strcspn(p, ".");
-		}
-		v = v << 8 | (uint32_t)n;
-		p = *e == '.' ? e + 1 : e;
+	for (int o = 0; o < 4 && len < sizeof(buf) - 5; o++) {
+		size_t n = strcspn(addr, ".%<");
+		int redacted = n > 0 && strspn(addr, "x*") == n;
+
+		if (redacted && prefix > o * 8)
+			return 0;
+		if (n > 3 || (o < 3 && addr[n] != '.'))
+			return 0;
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%.*s", o ? "." : "",
+					redacted ? 1 : (int)n, redacted ? "0" : addr);
+		addr += n + (o < 3);
 	}
-	*net = prefix == 32 ? v : v & ~(0xffffffffu >> prefix);
-	return 1;
+	return addr_v4(buf, out);
 }
 
 /*
@@ -1361,44 +1345,38 @@ void rule_subnet_overlap(struct rs *r)
 	const struct run_obs *x = r->x;
 	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
 	const struct iface_obs *a = NULL, *b = NULL;
-	uint32_t na = 0, nb = 0;
+	unsigned char na[16], nb[16];
+	char net[64];
 	int pre = 0;
 	struct finding *d;
 
 	for (int i = 0; i < x->nifs && !b; i++) {
 		const struct iface_obs *f = &x->ifs[i];
-		if (!f->line || !v4_network(f->addr, f->prefix, &na))
+		if (!f->line || !v4_redacted(f->addr, f->prefix, na))
 			continue;
 		for (int j = i + 1; j < x->nifs && !b; j++) {
 			const struct iface_obs *g = &x->ifs[j];
 			uint64_t gap = g->line > f->line ? g->line - f->line : f->line - g->line;
 			int p = f->prefix < g->prefix ? f->prefix : g->prefix;
-			uint32_t m;
 			if (!g->line || g->file != f->file || gap > 12 || !strcmp(f->ifname, g->ifname) ||
-			    !strcmp(f->addr, g->addr) || !v4_network(g->addr, g->prefix, &nb) ||
-			    aclass_of(f->ifname, f->addr) == A_LOOPBACK)
-				continue;
-			/* both prefixes are 1..32 here (v4_network checked them) */
-			m = p == 32 ? 0xffffffffu : ~(0xffffffffu >> p);
-			if ((na & m) != (nb & m))
+			    !strcmp(f->addr, g->addr) || !v4_redacted(g->addr, g->prefix, nb) ||
+			    aclass_of(f->ifname, f->addr) == A_LOOPBACK || !addr_same_subnet(4, na, nb, p))
 				continue;
 			a = f;
 			b = g;
 			pre = p;
-			na &= m;
 		}
 	}
 	if (!b)
 		return;
 	d = rs_add(r, "explain.hosts.route_differs", SEV_ERROR, ev ? CONF_MEDIUM : CONF_LOW,
 		   ev ? 60 : -100);
-	rs_title(d, "%s (%s/%d) and %s (%s/%d) are in one subnet, %u.%u.%u.%u/%d: the route order, "
-		   "not NCCL_SOCKET_IFNAME, decides which NIC packets leave by", a->ifname, a->addr,
-		   a->prefix, b->ifname, b->addr, b->prefix, na >> 24, (na >> 16) & 255, (na >> 8) & 255,
-		   na & 255, pre);
-	rs_fix(d, "ip route show %u.%u.%u.%u/%d   # on every node: two routes for one subnet, in an "
-	       "order that can differ between nodes", na >> 24, (na >> 16) & 255, (na >> 8) & 255,
-	       na & 255, pre);
+	addr_subnet_text(4, na, pre, a->addr, net, sizeof(net));
+	rs_title(d, "%s (%s/%d) and %s (%s/%d) are in one subnet, %s: the route order, not "
+		 "NCCL_SOCKET_IFNAME, decides which NIC packets leave by", a->ifname, a->addr,
+		 a->prefix, b->ifname, b->addr, b->prefix, net);
+	rs_fix(d, "ip route show %s   # on every node: two routes for one subnet, in an order that "
+	       "can differ between nodes", net);
 	rs_fix(d, "give each NIC its own subnet (the real netmask, e.g. /24 for each), or a lower "
 	       "route metric on the NIC NCCL should use (nmcli connection modify <conn> ipv4.route-metric 50)");
 	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
