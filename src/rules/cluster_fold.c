@@ -133,6 +133,25 @@ static int ports_explain_unreachable(const struct fold_ctx *c, const struct find
 	       failures_all_closed(c->v, (size_t)x, f->ifname, node_index(c->v, cause->peer));
 }
 
+/*
+ * ... and a test from X over I that could not open its connection to a peer whose connect test
+ * from X over I worked: X's own source port (from the same ephemeral range) landed in the
+ * closed ports, and a filter that keeps no connection state drops the peer's replies to it too.
+ * NCCL's connections from X fail the same way; the fix that moves the range covers both.
+ */
+static int ports_explain_outgoing(const struct fold_ctx *c, const struct finding *cause,
+				  const struct finding *f, const struct cluster_link *by)
+{
+	int x = node_index(c->v, f->node), y = node_index(c->v, f->peer);
+	const struct link_result *r;
+
+	(void)by;
+	if (x < 0 || y < 0 || !same(cause->node, f->node) || !same(cause->ifname, f->ifname))
+		return 0;
+	r = cluster_link_find(c->v, LINK_CONNECT, (size_t)x, (size_t)y, f->ifname);
+	return r && r->c.status == LINK_OK;
+}
+
 /* ... and a node's own guess that a connect test into X over I confirmed, when that test hit a
  * closed port; and the node's own firewall guess on I, which the scan confirmed: the same
  * firewall seen from inside */
@@ -293,6 +312,8 @@ static int black_hole_explains_stall(const struct fold_ctx *c, const struct find
 static const struct fold_rule fold_rules[] = {
 	{ .cause = "link.ports.blocked", .consequence = "cluster.link.unreachable",
 	  .explains = ports_explain_unreachable },
+	{ .cause = "link.ports.blocked", .consequence = "cluster.link.failed",
+	  .explains = ports_explain_outgoing },
 	{ .cause = "link.ports.blocked", .consequence = "net.bootstrap.master_mismatch",
 	  .explains = ports_explain_guess },
 	{ .cause = "link.ports.blocked", .consequence = "net.bootstrap.public",

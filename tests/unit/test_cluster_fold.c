@@ -314,6 +314,39 @@ static void test_many_closed_ranges(void **state)
 }
 
 /*
+ * xr1-n1 drops 32768-49151 on eth1 (no connection state kept): its bw test to xr1-n0 over eth1
+ * could not connect, although its connect test there worked (its source port fell in the
+ * closed range; on the GPU machine, product E). One root error, the block; the failed test is
+ * folded under it and xr1-n0 is named by no root.
+ */
+static void test_block_fails_outgoing(void **state)
+{
+	struct fixture x;
+	const struct finding *root, *failed;
+	struct cluster_link *l;
+
+	(void)state;
+	load(&x);
+	measure(&x, 1 << 1, "eth1", 49151, 50000);
+	l = link_new(&x, LINK_BW, 1, 0, "eth1");
+	l->ran = 0;
+	snprintf(l->error, sizeof(l->error), "peer could not run the bw test: stream connect to "
+		 "10.10.0.10 port 50000: timeout");
+	judge(&x);
+	dump(x.out);
+	assert_int_equal(roots(x.out, "cluster.link.failed"), 0);
+	assert_int_equal(roots(x.out, "link.ports.blocked"), 1);
+	root = findings_find(x.out, "link.ports.blocked");
+	failed = findings_find(x.out, "cluster.link.failed");
+	assert_non_null(failed);
+	assert_true(finding_cause_is(failed, root));
+	for (size_t i = 0; i < x.out->n; i++)
+		if (x.out->v[i]->sev == SEV_ERROR && !finding_folded(x.out->v[i]))
+			assert_ptr_equal(x.out->v[i], root);
+	release(&x);
+}
+
+/*
  * The same block, but the connect tests' port (55000) is open: the interface is reachable, the
  * block is still one root, and there is nothing unreachable to fold.
  */
@@ -507,6 +540,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_third_node_second_interface),
 		cmocka_unit_test(test_many_closed_ranges),
+		cmocka_unit_test(test_block_fails_outgoing),
 		cmocka_unit_test(test_block_missed_by_connect),
 		cmocka_unit_test(test_unexplained_failure_stays),
 		cmocka_unit_test(test_caused_by_json),
