@@ -113,6 +113,8 @@ int render_setting_command(const struct setting *st, char *buf, size_t len)
 	int plain = v && v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				   "0123456789_,.:/=+-^@%")] == '\0';
 
+	if (setting_placeholder(v))
+		return 0;	/* the user's value to choose: the finding's fix says how */
 	switch (st->where) {
 	case WHERE_ENV:
 		if (!v)
