@@ -164,8 +164,11 @@ static void verify_one(struct run *run, size_t i)
 		req.window = VERIFY_WINDOW;
 		memset(&again.res, 0, sizeof(again.res));
 		cluster_run_req(run, l->target, l->peer, &req, &again);
-		if (again.ran)
+		if (again.ran) {
 			link_scan_merge(&req, &l->res, &again.res);
+			free(l->res.s.state);	/* scratch again, as add_link made it */
+			l->res.s.state = NULL;
+		}
 		link_result_release(&again.res);
 		if (!again.ran)
 			return;

@@ -17,6 +17,28 @@ int cmd_print_json(const char *verb, json_t *payload, int code)
 	return cli_finish(code);
 }
 
+/* The report's text as its writers write it into `out`, section by section. */
+struct section {
+	FILE *out;
+	char *buf;
+	size_t len, done;
+	int width;
+	struct strbuf text;
+};
+
+/* Moves what was written since the last call to `text`, wrapped as prose when `wrap`. */
+static void section_take(struct section *s, int wrap)
+{
+	fflush(s->out);
+	if (!s->buf || s->len == s->done)
+		return;
+	if (wrap)
+		wrap_text(&s->text, s->buf + s->done, s->width, -1, WRAP_PROSE);
+	else
+		strbuf_add(&s->text, s->buf + s->done, s->len - s->done);
+	s->done = s->len;
+}
+
 int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
 	       const struct report_text *text)
 {
@@ -38,32 +60,37 @@ int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
 	cli_render_opts(&ro, c->common.verbose || (t->flags & REPORT_VERBOSE), c->common.no_color);
 	ro.width = wrap_width(1);
 	ro.roots = !!(t->flags & REPORT_VERDICT);
-	/* every writer's text, then wrapped to the terminal in one place */
+	/*
+	 * render's writers wrap their own text (a fix by the shell's rules); a verb's head and tail
+	 * are prose, wrapped here. Nothing is wrapped twice: a command a wrap left wider than the
+	 * line (one long word, a comment) must not be broken again as prose.
+	 */
 	{
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&buf, &len);
-		struct strbuf wrapped = STRBUF_INIT;
+		struct section s = { .width = ro.width, .text = STRBUF_INIT };
 
-		if (!out)
+		s.out = open_memstream(&s.buf, &s.len);
+		if (!s.out)
 			return cli_finish(EXIT_CANNOT_RUN);
 		if (t->flags & REPORT_VERDICT)
-			render_verdict_text(out, fs, &ro, t->lead);
+			render_verdict_text(s.out, fs, &ro, t->lead);
+		section_take(&s, 0);
 		if (t->head)
-			t->head(out, payload, &ro, t->arg);
-		render_findings_text(out, fs, &ro);
+			t->head(s.out, payload, &ro, t->arg);
+		section_take(&s, 1);
+		render_findings_text(s.out, fs, &ro);
 		if (!(t->flags & REPORT_NO_SUMMARY)) {
 			if (!(t->flags & REPORT_BLANK_IF_ANY) || fs->n)
-				fputc('\n', out);
-			render_summary_line(out, fs, &ro);
+				fputc('\n', s.out);
+			render_summary_line(s.out, fs, &ro);
 		}
+		section_take(&s, 0);
 		if (t->tail)
-			t->tail(out, payload, &ro, t->arg);
-		fclose(out);
-		wrap_text(&wrapped, buf ? buf : "", ro.width, -1, WRAP_PROSE);
-		fwrite(wrapped.buf, 1, wrapped.len, stdout);
-		strbuf_release(&wrapped);
-		free(buf);
+			t->tail(s.out, payload, &ro, t->arg);
+		section_take(&s, 1);
+		fclose(s.out);
+		fwrite(s.text.buf, 1, s.text.len, stdout);
+		strbuf_release(&s.text);
+		free(s.buf);
 	}
 	return cli_finish(code);
 }

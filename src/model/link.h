@@ -97,8 +97,9 @@ struct link_scan_result {
 	int first_drops;		/* ports without an answer on their first look */
 	int late_ms;			/* the most this process's timers fired late: CPU
 					 * starvation; drops then say nothing about the network */
-	uint8_t *state;			/* 65536 entries, enum link_port_state; NULL in a
-					 * result decoded from JSON (the intervals hold it all) */
+	uint8_t *state;			/* 65536 entries, enum link_port_state: scratch, NULL
+					 * in a result decoded from JSON or kept by a cluster
+					 * run (the intervals hold it all) */
 };
 
 struct link_mtu_result {

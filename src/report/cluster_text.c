@@ -11,20 +11,12 @@
 #include "finding.h"
 #include "link/link.h"
 #include "report/link_text.h"
+#include "report/render.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define CLUSTER_TEXT_LINKS 24	/* more link tests than this are listed with --verbose only */
-
-
-/* A member's string, "?" when the (peer's) report has none there. */
-static const char *jstr(const json_t *o, const char *key)
-{
-	const char *v = json_string_value(json_object_get(o, key));
-
-	return v ? v : "?";
-}
 
 /* Counts a settled[] array's verdicts. */
 static void settled_counts(const json_t *st, size_t c[3])
@@ -70,7 +62,7 @@ static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb
 		ne = findings_count(fs, SEV_ERROR);
 		nw = findings_count(fs, SEV_WARN);
 		ni = findings_count(fs, SEV_INFO);
-		strbuf_addf(sb, "  %-20s ", jstr(n, "name"));
+		strbuf_addf(sb, "  %-20s ", str_or(jpath_str(n, "name"), "?"));
 		if (st)
 			strbuf_addf(sb, "%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
 				    "left: ", c[0], c[1], c[2]);
@@ -80,28 +72,27 @@ static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb
 			    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
 		json_array_foreach(st, k, e) {
 			const char *v = json_string_value(json_object_get(e, "verdict"));
-
+			const char *id = str_or(jpath_str(e, "id"), "?");
+			const char *title = str_or(jpath_str(e, "title"), "?");
+			const char *sev = str_or(jpath_str(e, "severity"), "?");
 			const struct finding *kept = NULL;
 
 			if (!v || !strcmp(v, "withdrawn") || (!strcmp(v, "unsettled") && !verbose))
 				continue;
 			/* the finding itself says whether it was folded under a cause */
 			for (size_t j = 0; j < fs->n && !kept; j++)
-				if (!strcmp(fs->v[j]->id, jstr(e, "id")) &&
-				    !strcmp(fs->v[j]->title, jstr(e, "title")))
+				if (!strcmp(fs->v[j]->id, id) && !strcmp(fs->v[j]->title, title))
 					kept = fs->v[j];
-			errors += !strcmp(v, "confirmed") &&
-				  !strcmp(jstr(e, "severity"), "error") && !(kept && kept->caused_by);
-			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v,
-				    jstr(e, "severity"),
-				    jstr(e, "id"),
-				    jstr(e, "title"),
+			errors += !strcmp(v, "confirmed") && !strcmp(sev, "error") &&
+				  !(kept && kept->caused_by);
+			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v, sev, id, title,
 				    !strcmp(v, "confirmed") ? "measured" : "why not",
-				    jstr(e, "evidence"));
-			if (kept && kept->caused_by)
-				strbuf_addf(sb, "      cause: %s%s%s (not counted)\n", kept->caused_by->id,
-					    kept->caused_by->node ? " on " : "",
-					    kept->caused_by->node ? kept->caused_by->node : "");
+				    str_or(jpath_str(e, "evidence"), "?"));
+			if (kept && kept->caused_by) {
+				strbuf_addstr(sb, "      cause: ");
+				render_cause(sb, kept->caused_by);
+				strbuf_addstr(sb, " (not counted)\n");
+			}
 		}
 		findings_free(fs);
 	}
@@ -120,7 +111,7 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 		strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
 		json_array_foreach(nodes, i, n)
 			strbuf_addf(sb, "%s %s", i ? "," : ":",
-				    json_string_value(json_object_get(n, "name")));
+				    str_or(jpath_str(n, "name"), "?"));
 		strbuf_addch(sb, '\n');
 	}
 	if (!verbose && json_array_size(links) > CLUSTER_TEXT_LINKS) {
@@ -135,10 +126,10 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 		struct err e = ERR_INIT;
 		const char *err = json_string_value(json_object_get(l, "error"));
 
-		strbuf_addf(sb, "  %-5s %s -> %s %s: ", json_string_value(json_object_get(l, "test")),
-			    json_string_value(json_object_get(l, "peer_name")),
-			    json_string_value(json_object_get(l, "target_name")),
-			    json_string_value(json_object_get(l, "ifname")));
+		strbuf_addf(sb, "  %-5s %s -> %s %s: ", str_or(jpath_str(l, "test"), "?"),
+			    str_or(jpath_str(l, "peer_name"), "?"),
+			    str_or(jpath_str(l, "target_name"), "?"),
+			    str_or(jpath_str(l, "ifname"), "?"));
 		if (err) {
 			strbuf_addf(sb, "could not run: %s\n", err);
 			continue;
@@ -187,7 +178,7 @@ void cluster_report_brief(const json_t *report, struct strbuf *sb)
 		return;
 	strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
 	json_array_foreach(nodes, i, n)
-		strbuf_addf(sb, "%s %s", i ? "," : ":", jstr(n, "name"));
+		strbuf_addf(sb, "%s %s", i ? "," : ":", str_or(jpath_str(n, "name"), "?"));
 	strbuf_addf(sb, "; %zu link tests", json_array_size(json_object_get(report, "links")));
 	if (json_is_integer(jpath(report, "timings_ms.total")))
 		strbuf_addf(sb, " in %.1f s", (double)jpath_int(report, "timings_ms.total", 0) / 1000);

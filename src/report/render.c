@@ -1,10 +1,12 @@
 /* Text and JSON renderers: see render.h. */
 #include "report/render.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "emit/emit.h"
 #include "ncclcheck.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -45,8 +47,27 @@ static const char *label(enum severity sev)
 	return l[sev];
 }
 
-/* Prints `text` indented under a label, continuing wrapped/multi-line text at the same column. */
-static void indented(FILE *out, const char *tag, const char *text, const struct render_opts *o)
+static int width_of(const struct render_opts *o)
+{
+	return o && o->width ? o->width : WRAP_MAX;
+}
+
+/* Prints `line` (newline included) wrapped as prose, hung under its label. */
+static void prose(FILE *out, const char *line, const struct render_opts *o)
+{
+	struct strbuf wrapped = STRBUF_INIT;
+
+	wrap_text(&wrapped, line, width_of(o), -1, WRAP_PROSE);
+	fputs(wrapped.buf, out);
+	strbuf_release(&wrapped);
+}
+
+/*
+ * Prints `text` indented under a label, continuing wrapped/multi-line text at the same column:
+ * a fix is a command (WRAP_SHELL: a pasted fix runs as written), the rest prose.
+ */
+static void indented(FILE *out, const char *tag, const char *text, const struct render_opts *o,
+		     enum wrap_mode mode)
 {
 	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT;
 	const char *p = text;
@@ -57,37 +78,49 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 		if (*p == '\n' && p[1])
 			strbuf_addstr(&line, "              ");
 	}
-	wrap_text(&wrapped, line.buf, o && o->width ? o->width : WRAP_MAX, 14, WRAP_PROSE);
+	wrap_text(&wrapped, line.buf, width_of(o), 14, mode);
 	fputs(wrapped.buf, out);
 	fputc('\n', out);
 	strbuf_release(&line);
 	strbuf_release(&wrapped);
 }
 
+void render_cause(struct strbuf *sb, const struct finding_cause *cause)
+{
+	strbuf_addstr(sb, cause->id);
+	if (cause->node)
+		strbuf_addf(sb, " on %s", cause->node);
+	if (cause->ifname)
+		strbuf_addf(sb, " over %s", cause->ifname);
+}
+
 static void one(FILE *out, const struct finding *f, const struct render_opts *o)
 {
+	struct strbuf head = STRBUF_INIT;
 	size_t i;
 
-	fprintf(out, "%s%s%s  %s%s%s", render_sgr(o, f->sev), label(f->sev), render_reset(o),
-		render_bold(o), f->title, render_reset(o));
+	strbuf_addf(&head, "%s%s%s  %s%s%s", render_sgr(o, f->sev), label(f->sev), render_reset(o),
+		    render_bold(o), f->title, render_reset(o));
 	if (f->node)
-		fprintf(out, "  [%s]", f->node);
-	fprintf(out, "  (%s)\n", f->id);
-	if (f->caused_by)
-		fprintf(out, "       %-6s %s%s%s%s%s\n", "cause:", f->caused_by->id,
-			f->caused_by->node ? " on " : "", f->caused_by->node ? f->caused_by->node : "",
-			f->caused_by->ifname ? " over " : "",
-			f->caused_by->ifname ? f->caused_by->ifname : "");
+		strbuf_addf(&head, "  [%s]", f->node);
+	strbuf_addf(&head, "  (%s)\n", f->id);
+	prose(out, head.buf, o);
+	if (f->caused_by) {
+		strbuf_reset(&head);
+		render_cause(&head, f->caused_by);
+		indented(out, "cause:", head.buf, o, WRAP_PROSE);
+	}
+	strbuf_release(&head);
 	for (i = 0; i < f->nfix; i++)
-		indented(out, i ? "" : "fix:", f->fix[i], o);
+		indented(out, i ? "" : "fix:", f->fix[i], o, WRAP_SHELL);
 	if (f->why)
-		indented(out, "why:", f->why, o);
+		indented(out, "why:", f->why, o, WRAP_PROSE);
 	for (i = 0; i < f->nevidence; i++) {
 		if (!o->verbose && i == 6) {
-			indented(out, "", "… (--verbose shows all evidence)", o);
+			indented(out, "", "… (--verbose shows all evidence)", o, WRAP_PROSE);
 			break;
 		}
-		indented(out, i ? "" : "seen:", f->evidence[i], o);
+		indented(out, i ? "" : "seen:", f->evidence[i], o, WRAP_PROSE);
 	}
 }
 
@@ -101,44 +134,62 @@ void render_findings_text(FILE *out, const struct findings *fs, const struct ren
 			one(out, fs->v[i], o);
 	if (!o->verbose && !o->roots) {
 		for (i = 0; i < fs->n; i++)
-			if (fs->v[i]->sev == SEV_OK)
-				fprintf(out, "%s%s%s  %s\n", render_sgr(o, SEV_OK), label(SEV_OK),
-					render_reset(o), fs->v[i]->title);
+			if (fs->v[i]->sev == SEV_OK) {
+				struct strbuf sb = STRBUF_INIT;
+
+				strbuf_addf(&sb, "%s%s%s  %s\n", render_sgr(o, SEV_OK), label(SEV_OK),
+					    render_reset(o), fs->v[i]->title);
+				prose(out, sb.buf, o);
+				strbuf_release(&sb);
+			}
 	}
 }
 
 int render_setting_command(const struct setting *st, char *buf, size_t len)
 {
-	const char *v = st->value;
-	int plain = v && v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "0123456789_,.:/=+-^@%")] == '\0';
+	struct strbuf sb = STRBUF_INIT, kv = STRBUF_INIT;
+	int fits;
 
-	if (setting_placeholder(v))
+	if (setting_placeholder(st->value))
 		return 0;	/* the user's value to choose: the finding's fix says how */
+	/* a value with a control byte (a newline) would be a command of more than one line */
+	for (const char *p = st->value; p && *p; p++)
+		if (iscntrl((unsigned char)*p))
+			return 0;
+	/* every value is one shell word, quoted by the emitters' one quoting rule */
 	switch (st->where) {
 	case WHERE_ENV:
-		if (!v)
-			snprintf(buf, len, "unset %s", st->name);
-		else if (plain && *v)
-			snprintf(buf, len, "export %s=%s", st->name, v);
-		else if (!strchr(v, '\''))
-			snprintf(buf, len, "export %s='%s'", st->name, v);
-		else
-			return 0;
-		return 1;
+		if (!st->value) {
+			strbuf_addf(&sb, "unset %s", st->name);
+			break;
+		}
+		strbuf_addf(&sb, "export %s=", st->name);
+		emit_sh_word(&sb, st->value);
+		break;
 	case WHERE_SYSCTL:
-		if (!v || strchr(v, '"') || strchr(v, '$') || strchr(v, '`'))
+		if (!st->value)
 			return 0;
-		snprintf(buf, len, "sysctl -w %s=\"%s\"", st->name, v);
-		return 1;
+		strbuf_addf(&sb, "sysctl -w %s=", st->name);
+		emit_sh_word(&sb, st->value);
+		break;
 	case WHERE_NCCL_CONF:
-		if (!v || strchr(v, '\''))
+		if (!st->value)
 			return 0;
-		snprintf(buf, len, "echo '%s=%s' >> /etc/nccl.conf", st->name, v);
-		return 1;
+		strbuf_addf(&kv, "%s=%s", st->name, st->value);
+		strbuf_addstr(&sb, "echo ");
+		emit_sh_word(&sb, kv.buf);
+		strbuf_addstr(&sb, " >> /etc/nccl.conf");
+		strbuf_release(&kv);
+		break;
 	default:
 		return 0;
 	}
+	/* a command cut short is not the command: none rather than a wrong one */
+	fits = sb.len < len;
+	if (fits)
+		memcpy(buf, sb.buf, sb.len + 1);
+	strbuf_release(&sb);
+	return fits;
 }
 
 /* The node a setting is for: its own, its finding's, or NULL for every node. */
@@ -213,7 +264,7 @@ void render_verdict_text(FILE *out, const struct findings *fs, const struct rend
 	size_t e = findings_count(fs, SEV_ERROR), w = findings_count(fs, SEV_WARN);
 	const struct finding *first = NULL;
 	struct strbuf sb = STRBUF_INIT, block = STRBUF_INIT, text = STRBUF_INIT;
-	int width = o && o->width ? o->width : WRAP_MAX;
+	int width = width_of(o);
 
 	for (size_t i = 0; i < fs->n && !first; i++)
 		if (fs->v[i]->sev == (e ? SEV_ERROR : SEV_WARN) && !finding_folded(fs->v[i]))
@@ -267,10 +318,14 @@ void render_summary_line(FILE *out, const struct findings *fs, const struct rend
 {
 	size_t e = findings_count(fs, SEV_ERROR), w = findings_count(fs, SEV_WARN);
 	size_t n = findings_count(fs, SEV_INFO), k = findings_count(fs, SEV_OK);
+	struct strbuf sb = STRBUF_INIT;
 
-	fprintf(out, "%s%zu error%s%s, %zu warning%s, %zu note%s, %zu check%s passed\n",
-		e ? render_sgr(o, SEV_ERROR) : render_bold(o), e, e == 1 ? "" : "s", render_reset(o),
-		w, w == 1 ? "" : "s", n, n == 1 ? "" : "s", k, k == 1 ? "" : "s");
+	strbuf_addf(&sb, "%s%zu error%s%s, %zu warning%s, %zu note%s, %zu check%s passed\n",
+		    e ? render_sgr(o, SEV_ERROR) : render_bold(o), e, e == 1 ? "" : "s",
+		    render_reset(o), w, w == 1 ? "" : "s", n, n == 1 ? "" : "s", k,
+		    k == 1 ? "" : "s");
+	prose(out, sb.buf, o);
+	strbuf_release(&sb);
 }
 
 json_t *render_json_doc(const char *verb, json_t *payload, const struct findings *fs, int exit_code)

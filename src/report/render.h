@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "finding.h"
+#include "util/strbuf.h"
 
 /* JSON output's schema version: bump when a key changes meaning or disappears. */
 #define REPORT_SCHEMA_VERSION 1
@@ -27,6 +28,9 @@ const char *render_bold(const struct render_opts *o);
 const char *render_reset(const struct render_opts *o);
 
 /*
+ * The text writers below wrap their own lines to o->width (titles and reasons as prose, commands
+ * by the shell's rules), so a caller prints their text as it is.
+ *
  * Human text: errors first, the fix right under the title, then why and the evidence; "ok"
  * findings as one line each; a closing count line.
  */
@@ -39,9 +43,12 @@ void render_findings_text(FILE *out, const struct findings *fs, const struct ren
  */
 void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
 			 const char *lead);
-/* One setting as the command that applies it ("export X=1", "sysctl -w k=\"v\""); 0 when it
- * is not a command (a launcher option). */
+/* One setting as the command that applies it ("export X=1", "sysctl -w k='a b'", the value one
+ * shell word as emit_sh_word quotes it); 0 when it is not a command (a launcher option), would
+ * not be one line (a control byte in the value) or does not fit `len`. */
 int render_setting_command(const struct setting *st, char *buf, size_t len);
+/* "ID on NODE over IFNAME": the cause a finding is folded under, as its "cause:" line reads. */
+void render_cause(struct strbuf *sb, const struct finding_cause *cause);
 /* "2 errors, 1 warning, 3 notes, 12 checks passed" */
 void render_summary_line(FILE *out, const struct findings *fs, const struct render_opts *o);
 

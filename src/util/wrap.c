@@ -107,27 +107,133 @@ static size_t fit_bytes(const char *s, size_t n, size_t cols)
 	return i;
 }
 
+/* Where the shell is in a command line: inside a quote (' or "), in a comment to the line's end. */
+struct shell_state {
+	char quote;
+	int comment;
+};
+
+/*
+ * The shell's reading of the byte at s[i]: a quote opens or closes, an unquoted '#' that starts a
+ * word starts a comment. Returns the bytes read (2 for a backslash and what it escapes).
+ */
+static size_t shell_step(struct shell_state *st, const char *s, size_t i, size_t n)
+{
+	char c = s[i];
+
+	if (st->comment)
+		return 1;
+	if (st->quote == '\'') {
+		st->quote = c == '\'' ? 0 : st->quote;
+		return 1;
+	}
+	if (c == '\\')
+		return i + 1 < n ? 2 : 1;
+	if (st->quote == '"')
+		st->quote = c == '"' ? 0 : st->quote;
+	else if (c == '\'' || c == '"')
+		st->quote = c;
+	else if (c == '#' && (i == 0 || strchr(" \t;&|()<>", s[i - 1])))
+		st->comment = 1;
+	return 1;
+}
+
+/*
+ * A command broken only where the shell reads a blank between words: never inside quotes, never
+ * inside a word (a word wider than the line overflows it). Every broken line of the command ends
+ * in " \", so the pasted lines are the one command. A comment is not continued that way (a
+ * backslash does not continue a comment: its rest would run as a command): it goes on as a
+ * comment line of its own, "# " and its next words. `st` carries an open quote into the next
+ * line of the text.
+ */
+static void wrap_shell_line(struct strbuf *out, const char *s, size_t n, int width, size_t h,
+			    struct shell_state *st)
+{
+	int first = 1, cont = 0;
+
+	st->comment = 0;
+	while (n) {
+		size_t room = (size_t)width - (first ? 0 : h) - (cont ? 2 : 0);
+		size_t lead = first ? strspn(s, " ") : 0, best = 0, i = 0, skip;
+		struct shell_state at = { .quote = st->quote, .comment = cont };
+		int best_comment = 0;
+
+		if (!first)
+			strbuf_addchars(out, ' ', h);
+		if (cont)
+			strbuf_addstr(out, "# ");
+		if (wrap_cols(s, n) <= room)
+			break;
+		/* the last legal break that fits, else the first one (the line overflows) */
+		while (i < n) {
+			/* a blank after a word, past the label ("fix:   ") it would gain nothing */
+			size_t cols = s[i] == ' ' ? wrap_cols(s, i) : 0;
+
+			if (cols > (first ? h : 0) && !at.quote && i > lead && s[i - 1] != ' ' &&
+			    !(at.comment && s[i - 1] == '#')) {
+				/* a command's line needs room for its " \" */
+				if (cols + (at.comment ? 0 : 2) > room) {
+					if (!best) {
+						best = i;
+						best_comment = at.comment;
+					}
+					break;
+				}
+				best = i;
+				best_comment = at.comment;
+			}
+			i += shell_step(&at, s, i, n);
+		}
+		if (!best)
+			break;
+		strbuf_add(out, s, best);
+		strbuf_addstr(out, best_comment ? "\n" : " \\\n");
+		skip = best;
+		while (skip < n && s[skip] == ' ')
+			skip++;
+		s += skip;
+		n -= skip;
+		first = 0;
+		cont = best_comment;
+	}
+	strbuf_add(out, s, n);
+	st->comment = cont;
+	for (size_t i = 0; i < n;)
+		i += shell_step(st, s, i, n);
+}
+
 static void wrap_line(struct strbuf *out, const char *s, size_t n, int width, int hang,
-		      enum wrap_mode mode)
+		      enum wrap_mode mode, struct shell_state *st)
 {
 	size_t h, room;
 	int first = 1;
 
 	if (width < WRAP_MIN)
 		width = WRAP_MIN;
+	if (mode == WRAP_SHELL && (st->quote || wrap_cols(s, n) <= (size_t)width)) {
+		/* inside a quote opened on an earlier line no break is legal */
+		strbuf_add(out, s, n);
+		st->comment = 0;
+		for (size_t i = 0; i < n;)
+			i += shell_step(st, s, i, n);
+		return;
+	}
 	if (wrap_cols(s, n) <= (size_t)width) {
 		strbuf_add(out, s, n);
 		return;
 	}
 	h = hang < 0 ? hang_of(s, n, width) : (size_t)hang;
+	if (mode == WRAP_SHELL) {
+		wrap_shell_line(out, s, n, width, h, st);
+		return;
+	}
 	while (n) {
 		size_t take, cut, skip;
 
-		room = (size_t)width - (first ? 0 : h) - (mode == WRAP_SHELL ? 2 : 0);
+		room = (size_t)width - (first ? 0 : h);
 		if (!first)
 			strbuf_addchars(out, ' ', h);
-		/* the last piece needs no " \" */
-		if (wrap_cols(s, n) <= room + (mode == WRAP_SHELL ? 2 : 0)) {
+		if (wrap_cols(s, n) <= room) {
 			strbuf_add(out, s, n);
 			return;
 		}
@@ -146,8 +252,6 @@ static void wrap_line(struct strbuf *out, const char *s, size_t n, int width, in
 		while (cut > 0 && s[cut - 1] == ' ' && cut > (first ? strspn(s, " ") : 0) + 1)
 			cut--;
 		strbuf_add(out, s, cut);
-		if (mode == WRAP_SHELL)
-			strbuf_addstr(out, " \\");
 		strbuf_addch(out, '\n');
 		while (skip < n && s[skip] == ' ')
 			skip++;
@@ -160,12 +264,13 @@ static void wrap_line(struct strbuf *out, const char *s, size_t n, int width, in
 void wrap_text(struct strbuf *out, const char *text, int width, int hang, enum wrap_mode mode)
 {
 	const char *p = text;
+	struct shell_state st = { 0 };
 
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 
-		wrap_line(out, p, n, width, hang, mode);
+		wrap_line(out, p, n, width, hang, mode, &st);
 		if (!nl)
 			break;
 		strbuf_addch(out, '\n');

@@ -22,13 +22,16 @@ size_t wrap_cols(const char *s, size_t n);
 
 enum wrap_mode {
 	WRAP_PROSE = 0,		/* continuation lines are plain text */
-	WRAP_SHELL,		/* a command: each broken line ends in " \", so it still runs */
+	WRAP_SHELL,		/* a command: each broken line ends in " \", so it still runs; it
+				 * breaks only between words outside quotes (a word or quote wider
+				 * than the line overflows it), and a comment goes on as a "# "
+				 * line of its own */
 };
 
 /*
  * Appends `text` (any number of lines) to `out` with every line wider than `width` broken at
- * word boundaries (a word wider than the line is cut). `hang` < 0: continuation lines hang under
- * the line's label, else `hang` columns in.
+ * word boundaries (in prose a word wider than the line is cut; WRAP_SHELL never cuts one).
+ * `hang` < 0: continuation lines hang under the line's label, else `hang` columns in.
  */
 void wrap_text(struct strbuf *out, const char *text, int width, int hang, enum wrap_mode mode);
 

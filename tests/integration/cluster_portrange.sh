@@ -10,7 +10,8 @@ set -u
 lab_use pr
 P=$LAB_PREFIX
 HERE="$SRCDIR/tests/integration"
-FIX='sysctl -w net.ipv4.ip_local_port_range="49152 60999"'
+# the verdict block's command: the value one shell word, as emit_sh_word quotes it
+FIX="sysctl -w net.ipv4.ip_local_port_range='49152 60999'"
 
 "$NCCLCHECK" lab up --nodes 2 --scenario firewall-port-range --prefix $P --force >/dev/null 2>&1 ||
 	{ fail "lab up"; finish; }

@@ -128,6 +128,16 @@ static inline void expect_no_finding(const struct findings *fs, const char *id)
 		fail_msg("unexpected finding '%s': %s", id, f->title);
 }
 
+/* How many findings have the id `id`. */
+static inline size_t count_id(const struct findings *fs, const char *id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fs->n; i++)
+		n += !strcmp(fs->v[i]->id, id);
+	return n;
+}
+
 /* 1 when one of the fix lines is exactly `fix`. */
 static inline int finding_has_fix(const struct finding *f, const char *fix)
 {

@@ -74,15 +74,6 @@ static void release(struct fixture *x)
 	findings_free(x->fs);
 }
 
-static size_t count(const struct findings *fs, const char *id)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < fs->n; i++)
-		n += !strcmp(fs->v[i]->id, id);
-	return n;
-}
-
 static void overflow_is_an_error_per_node(void **state)
 {
 	struct fixture x;
@@ -91,7 +82,7 @@ static void overflow_is_an_error_per_node(void **state)
 
 	build(&x, 3, 5);
 	f = expect_finding(x.fs, "cluster.neigh.table_small", SEV_ERROR);
-	assert_int_equal(count(x.fs, "cluster.neigh.table_small"), N);
+	assert_int_equal(count_id(x.fs, "cluster.neigh.table_small"), N);
 	assert_non_null(strstr(f->title, "needs 6 neighbour entries"));
 	assert_non_null(strstr(f->title, "at most 5"));
 	/* both shared subnets counted, docker0's duplicate address not */

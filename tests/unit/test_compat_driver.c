@@ -32,15 +32,6 @@ static const struct finding *need(const struct findings *fs, const char *id, con
 	return NULL;
 }
 
-static int count_id(const struct findings *fs, const char *id)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < fs->n; i++)
-		n += !strcmp(fs->v[i]->id, id);
-	return n;
-}
-
 
 /* A present-driver document with the given driver version, CUDA max and torch CUDA build. */
 static json_t *doc(const char *driver, const char *cuda_max, const char *torch, const char *torch_cuda)

@@ -80,15 +80,6 @@ static void connects(struct fixture *x, double rtt_ms[MAXN][MAXN], int retrans[M
 		}
 }
 
-static size_t count_id(const struct findings *fs, const char *id)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < fs->n; i++)
-		n += !strcmp(fs->v[i]->id, id);
-	return n;
-}
-
 /* A finding that names `node` as its node (and no other node anywhere in its identity). */
 static void only_about(const struct finding *f, const char *node)
 {

@@ -6,6 +6,7 @@
 #include "cmocka_helpers.h"
 #include "finding.h"
 #include "rdv/rdv.h"
+#include "report/cluster_text.h"
 #include "report/render.h"
 #include "rules/cluster_rdv.h"
 #include "util/json.h"
@@ -114,7 +115,8 @@ static void folded_do_not_count(void **state)
 	/* the verdict, then the fix block with the exact command under its node */
 	assert_true(!strncmp(buf, "verdict: n1 drops TCP ports 32768-49151 on eth1; it explains 2 other "
 			     "findings (-v lists them)\n", 94));
-	assert_non_null(strstr(buf, "  # on n1\n  sysctl -w net.ipv4.ip_local_port_range=\"49152 60999\"\n"));
+	/* the value one shell word, quoted as emit_sh_word quotes it */
+	assert_non_null(strstr(buf, "  # on n1\n  sysctl -w net.ipv4.ip_local_port_range='49152 60999'\n"));
 	assert_null(strstr(buf, "unreachable"));	/* folded: not on the first screen */
 	assert_non_null(strstr(buf, "1 error, 0 warnings"));
 	free(buf);
@@ -188,6 +190,220 @@ static void wrap_fits(void **state)
 		assert_true(p[-1] == '\\' && p[-2] == ' ');
 	assert_true(wrap_cols("\033[1;31mERROR\033[0m — x", 22) == 9);
 	strbuf_release(&sb);
+}
+
+/*
+ * The command a wrapped command still is: each " \" line break and the next line's blanks read as
+ * one blank, as the shell reads them; a comment continued on a line of its own ("# " and its next
+ * words) is read back as the one comment.
+ */
+static char *unwrapped(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = text; *p; p++) {
+		size_t blanks = 0;
+
+		if (!strncmp(p, " \\\n", 3) || *p == '\n') {
+			const char *q = p + (*p == '\n' ? 1 : 3);
+
+			blanks = strspn(q, " ");
+			if (*p == '\n' && strncmp(q + blanks, "# ", 2)) {
+				strbuf_addch(&sb, *p);
+				continue;
+			}
+			p = q + blanks + (*p == '\n' ? 2 : 0) - 1;
+			strbuf_addch(&sb, ' ');
+			continue;
+		}
+		strbuf_addch(&sb, *p);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Each line break of a wrapped command ends its line in " \", and only a command's: a line in a
+ * comment ends as it is (a backslash would not continue the comment) and the comment goes on as a
+ * comment line of its own. No line is wider than `width` but for one word that is.
+ */
+static void expect_continued(const char *text, int width)
+{
+	char *copy = strdup(text), *line, *save = NULL;
+	int comment = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line), blanks = strspn(line, " ");
+
+		if (comment)
+			assert_true(!strncmp(line + blanks, "# ", 2));
+		comment |= !strncmp(line + blanks, "# ", 2) || strstr(line, " # ") != NULL;
+		if (comment)
+			assert_true(line[n - 1] != '\\');
+		else if (*save)
+			assert_true(n >= 2 && !strcmp(line + n - 2, " \\"));
+		/* a line overflows only with a word wider than the line, its first */
+		if (wrap_cols(line, n) > (size_t)width) {
+			size_t at = blanks + (!strncmp(line + blanks, "# ", 2) ? 2 : 0), end = at;
+			char quote = 0;
+
+			/* the first shell word: to a blank outside quotes */
+			for (; line[end] && (quote || line[end] != ' '); end++)
+				if (line[end] == '\\' && quote != '\'' && line[end + 1])
+					end++;
+				else if (line[end] == quote)
+					quote = 0;
+				else if (!quote && (line[end] == '\'' || line[end] == '"'))
+					quote = line[end];
+			assert_true(end + 2 > (size_t)width);
+		}
+	}
+	free(copy);
+}
+
+static void expect_wraps_to(const char *cmd, int width, const char *whole)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *back;
+
+	wrap_text(&sb, cmd, width, 4, WRAP_SHELL);
+	print_message("%s\n", sb.buf);
+	assert_non_null(strchr(sb.buf, '\n'));	/* it did break */
+	expect_continued(sb.buf, width);
+	back = unwrapped(sb.buf);
+	assert_string_equal(back, cmd);
+	assert_non_null(strstr(sb.buf, whole));
+	free(back);
+	strbuf_release(&sb);
+}
+
+/* A wrapped command is the same command: no break in a quote, in a comment or in a word. */
+static void wrap_shell_keeps_the_command(void **state)
+{
+	(void)state;
+	/* a quoted value: its blanks are not breaks */
+	expect_wraps_to("  export NCCL_IB_HCA='mlx5_0 mlx5_1 mlx5_2 mlx5_3 mlx5_4' NCCL_DEBUG=WARN "
+			"NCCL_X=1", 40, "'mlx5_0 mlx5_1 mlx5_2 mlx5_3 mlx5_4'");
+	expect_wraps_to("  echo \"a \\\" b c d e f g h i j k l m n o p q r s t u\" > /tmp/x y z", 40,
+			"\"a \\\" b c d e f g h i j k l m n o p q r s t u\"");
+	/* a trailing comment: no backslash after its words; it goes on as a comment line */
+	expect_wraps_to("  ip -s link show eth0; ethtool -S eth0 # on node-b: the counters that "
+			"name a bad cable", 40, "\n    # ");
+	/* a '#' inside a word starts no comment: the line still breaks after it */
+	expect_wraps_to("  echo a#b c d e f g h i j k l m n o p q r s t u v w x y z", 40,
+			"\n    ");
+	/* a word wider than the line is not cut: the line overflows */
+	expect_wraps_to("  curl -o /tmp/x https://example.invalid/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+			"aaaaaaaaaaaa && echo done", 40,
+			"https://example.invalid/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	/* an escaped blank is part of its word */
+	expect_wraps_to("  ls /mnt/a\\ b/1 /mnt/a\\ b/22 /mnt/a\\ b/333 /mnt/a\\ b/4444", 40,
+			"/mnt/a\\ b/333");
+}
+
+/* A quote left open at a line's end (a multi-line value) keeps the next line whole. */
+static void wrap_shell_carries_a_quote(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *second = "    c d e f g h i j k l m n o p q r s t' && echo u v w x y z";
+
+	(void)state;
+	wrap_text(&sb, "  printf '%s\\n' 'a b\n    c d e f g h i j k l m n o p q r s t' && echo u v w x y z",
+		  40, 4, WRAP_SHELL);
+	print_message("%s\n", sb.buf);
+	assert_non_null(strstr(sb.buf, second));
+	strbuf_reset(&sb);
+	/* closed on its own line, the next line breaks again */
+	wrap_text(&sb, "  echo 'a b'\n  echo c d e f g h i j k l m n o p q r s t u v w x y z", 40, 4,
+		  WRAP_SHELL);
+	assert_non_null(strstr(sb.buf, " \\\n    "));
+	strbuf_release(&sb);
+}
+
+/* A fix is wrapped as a command: its comment's words never start a line of a command. */
+static void fix_wraps_as_a_command(void **state)
+{
+	struct findings *fs = findings_new();
+	struct finding *f = finding_add(fs, SEV_ERROR, "link.loss", "eth0 on node-b loses frames");
+	struct render_opts ro = { .width = 100 };
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int in_fix = 0;
+
+	(void)state;
+	finding_fix(f, "ip -s link show eth0; ethtool -S eth0 | grep -iE 'drop|err|crc'   # on node-b: "
+		    "the counters that name a bad cable, a dirty fibre or a failing port");
+	finding_why(f, "a link that drops frames makes every collective over it wait for "
+		    "retransmissions, and the slowest link sets the pace of the whole ring");
+	render_findings_text(m, fs, &ro);
+	fclose(m);
+	print_message("%s", buf);
+	/* the comment goes on as a comment line: its words never run as a command */
+	assert_non_null(strstr(buf, "# on node-b: the\n              # counters that name a bad cable, "
+			       "a dirty fibre or a failing port\n"));
+	assert_non_null(strstr(buf, "grep -iE 'drop|err|crc'"));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+
+		if (strstr(line, "fix:"))
+			in_fix = 1;
+		else if (strstr(line, "why:"))
+			in_fix = 0;
+		/* a fix line continues the command or is in its comment, never ends in a backslash */
+		if (in_fix)
+			assert_true(strchr(line, '#') && line[n - 1] != '\\');
+		assert_true(wrap_cols(line, n) <= 100);
+	}
+	free(buf);
+	findings_free(fs);
+}
+
+/* A setting's command quotes its value as one shell word, a ' included. */
+static void setting_command_quotes(void **state)
+{
+	struct setting env = { .where = WHERE_ENV, .name = "NCCL_X", .value = "it's a b" };
+	struct setting plain = { .where = WHERE_ENV, .name = "NCCL_X", .value = "eth1,eth2" };
+	struct setting unset = { .where = WHERE_ENV, .name = "NCCL_X" };
+	struct setting sysctl = { .where = WHERE_SYSCTL, .name = "net.ipv4.ip_local_port_range",
+				  .value = "50000 51000" };
+	struct setting conf = { .where = WHERE_NCCL_CONF, .name = "NCCL_X", .value = "a'b" };
+	struct setting two_lines = { .where = WHERE_ENV, .name = "NCCL_X", .value = "a\nb" };
+	char cmd[256], tiny[8];
+
+	(void)state;
+	assert_int_equal(render_setting_command(&env, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "export NCCL_X='it'\\''s a b'");
+	assert_int_equal(render_setting_command(&plain, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "export NCCL_X=eth1,eth2");
+	assert_int_equal(render_setting_command(&unset, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "unset NCCL_X");
+	assert_int_equal(render_setting_command(&sysctl, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "sysctl -w net.ipv4.ip_local_port_range='50000 51000'");
+	assert_int_equal(render_setting_command(&conf, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "echo 'NCCL_X=a'\\''b' >> /etc/nccl.conf");
+	/* a command cut short is none, and so is one a newline would split */
+	assert_int_equal(render_setting_command(&env, tiny, sizeof(tiny)), 0);
+	assert_int_equal(render_setting_command(&two_lines, cmd, sizeof(cmd)), 0);
+	conf.value = "eth1";
+	assert_int_equal(render_setting_command(&conf, cmd, sizeof(cmd)), 1);
+	assert_string_equal(cmd, "echo NCCL_X=eth1 >> /etc/nccl.conf");
+}
+
+/* A peer's report without a member prints "?" there, never a NULL. */
+static void cluster_text_missing_members(void **state)
+{
+	json_t *r = json_lit("{\"nodes\":[{\"name\":\"a\"},{}],"
+			     "\"links\":[{\"test\":\"bw\",\"error\":\"refused\"}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	cluster_report_text(r, 1, &sb);
+	print_message("%s", sb.buf);
+	assert_non_null(strstr(sb.buf, "cluster: 2 nodes: a, ?\n"));
+	assert_non_null(strstr(sb.buf, "bw    ? -> ? ?: could not run: refused\n"));
+	assert_null(strstr(sb.buf, "(null)"));
+	strbuf_release(&sb);
+	json_decref(r);
 }
 
 static void json_round_trip(void **state)
@@ -269,6 +485,11 @@ int main(void)
 		cmocka_unit_test(folded_do_not_count),
 		cmocka_unit_test(wrap_fits),
 		cmocka_unit_test(auth_none_fix_runs),
+		cmocka_unit_test(wrap_shell_keeps_the_command),
+		cmocka_unit_test(wrap_shell_carries_a_quote),
+		cmocka_unit_test(fix_wraps_as_a_command),
+		cmocka_unit_test(setting_command_quotes),
+		cmocka_unit_test(cluster_text_missing_members),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(text_puts_fix_first_and_no_colour),
 		cmocka_unit_test(json_doc_has_schema_and_summary),

@@ -369,15 +369,6 @@ static double two_hosts_link15(int from, int to)
 	return a == 1 && b == 5 ? 2.0 : two_hosts_rate(from, to);
 }
 
-static int count_id(const struct findings *fs, const char *id)
-{
-	int k = 0;
-
-	for (size_t i = 0; i < fs->n; i++)
-		k += !strcmp(fs->v[i]->id, id);
-	return k;
-}
-
 static int count_warn(const struct findings *fs)
 {
 	int k = 0;
