@@ -102,20 +102,22 @@ static void add_link(struct run *run, struct cluster_link *l)
 	pthread_mutex_unlock(&run->mu);
 }
 
-/* Did the connect test from peer to this target address work? */
-static int connected(struct run *run, int target, int peer, const char *addr)
+int cluster_connected(struct run *run, int target, int peer, const char *addr,
+		      struct link_connect_result *out)
 {
-	int ok = 0;
+	int found = 0;
 
 	pthread_mutex_lock(&run->mu);
-	for (size_t i = 0; i < run->nlinks && !ok; i++) {
+	for (size_t i = 0; i < run->nlinks && !found; i++) {
 		const struct cluster_link *l = &run->links[i];
 
-		ok = l->kind == LINK_CONNECT && l->target == target && l->peer == peer && l->ran &&
-		     l->res.c.status == LINK_OK && !strcmp(l->res.addr, addr);
+		found = l->kind == LINK_CONNECT && l->target == target && l->peer == peer &&
+			l->ran && l->res.c.status == LINK_OK && !strcmp(l->res.addr, addr);
+		if (found && out)
+			*out = l->res.c;
 	}
 	pthread_mutex_unlock(&run->mu);
-	return ok;
+	return found;
 }
 
 /*
@@ -126,7 +128,7 @@ static int connected(struct run *run, int target, int peer, const char *addr)
 static int wanted(struct run *run, enum link_kind kind, int target, int peer, const struct caddr *a)
 {
 	switch (kind) {
-	case LINK_MTU: return connected(run, target, peer, a->addr);
+	case LINK_MTU: return cluster_connected(run, target, peer, a->addr, NULL);
 	case LINK_SCAN: return run->nodes[target].range_lo > 0;
 	default: return 1;
 	}
@@ -420,7 +422,7 @@ static const struct caddr *bw_addr(struct run *run, int target, int peer)
 	const struct caddr *any = NULL;
 
 	for (size_t i = 0; i < t->naddrs; i++) {
-		if (!connected(run, target, peer, t->addrs[i].addr))
+		if (!cluster_connected(run, target, peer, t->addrs[i].addr, NULL))
 			continue;
 		if (t->addrs[i].priv)
 			return &t->addrs[i];

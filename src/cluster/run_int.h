@@ -70,6 +70,10 @@ void cluster_build_req(struct run *run, enum link_kind kind, int target, int pee
 		       const struct caddr *a, struct link_req *req);
 void cluster_run_req(struct run *run, int target, int peer, const struct link_req *req,
 		     struct cluster_link *l);
+/* Did the connect test from `peer` to `addr` of `target` connect? What it measured into *out
+ * (may be NULL), copied under the lock: other threads append to run->links. */
+int cluster_connected(struct run *run, int target, int peer, const char *addr,
+		      struct link_connect_result *out);
 /* cluster_scan.c: targets scanned at once; the second look at scans that saw drops */
 int cluster_scan_concurrency(const struct run *run);
 /* A test's ports and timeouts on its link: the connect test tries ports spread over the

@@ -30,27 +30,6 @@ int cluster_scan_concurrency(const struct run *run)
 	return cap > 1 ? cap : 1;
 }
 
-/* What the connect test from `peer` to `addr` of `target` measured (copied under the lock:
- * other threads append to run->links). 0 when it did not connect. */
-static int measured(struct run *run, int target, int peer, const char *addr,
-		    struct link_connect_result *out)
-{
-	int found = 0;
-
-	pthread_mutex_lock(&run->mu);
-	for (size_t i = 0; i < run->nlinks && !found; i++) {
-		const struct cluster_link *l = &run->links[i];
-
-		if (l->kind == LINK_CONNECT && l->target == target && l->peer == peer && l->ran &&
-		    l->res.c.status == LINK_OK && !strcmp(l->res.addr, addr)) {
-			*out = l->res.c;
-			found = 1;
-		}
-	}
-	pthread_mutex_unlock(&run->mu);
-	return found;
-}
-
 #define CONNECT_SPREAD 4	/* ports of the target's range the connect test tries at once */
 /* per direction, all at once: at a 2-3 % handshake loss about 9 retransmits a pair, so every
  * link of one lossy node clears link.loss's bar of 3 (64 left one under it in about one run in
@@ -79,7 +58,7 @@ void cluster_req_timing(struct run *run, int target, int peer, struct link_req *
 						   (2 * CONNECT_SPREAD));
 		return;
 	}
-	have = measured(run, target, peer, req->addr, &c);
+	have = cluster_connected(run, target, peer, req->addr, &c);
 	link_timeouts_derive(have ? c.rtt_p99_us : 0, have ? c.loss_pct : -1, &to);
 	switch (req->kind) {
 	case LINK_SCAN:

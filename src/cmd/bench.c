@@ -292,19 +292,6 @@ static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_
 	return id;
 }
 
-static const char *env_get(const void *env, const char *name)
-{
-	return envmap_get(env, name);
-}
-
-/* The value of the first of the launcher variables `ids` that is set, or NULL. */
-static const char *env_first(const struct envmap *env, const enum launch_var_id *ids)
-{
-	enum launch_var_id id = lv_first(env_get, env, ids);
-
-	return id == LV_NONE ? NULL : envmap_get(env, lv_name(id));
-}
-
 /*
  * This process's rank and the world from the launch options: one process per node unless
  * --nproc-per-node says more, then this one is LOCAL_RANK of its node. -1 after a usage error.
@@ -398,14 +385,14 @@ static int parse_args(const struct verb *v, int argc, char **argv, const struct 
 	/* ranks from the launcher's environment when the flags do not say */
 	if (a->rank < 0) {
 		static const enum launch_var_id ids[] = { LV_RANK, LV_NODE_RANK, LV_NONE };
-		const char *r = env_first(env, ids);
+		const char *r = lv_first_value(lv_from_envmap, env, ids);
 
 		if (r && cli_parse_long(r, 0, 4096, &val) == 0)
 			a->rank = (int)val;
 	}
 	if (a->world < 0 && !a->npeers) {
 		static const enum launch_var_id ids[] = { LV_WORLD_SIZE, LV_NNODES, LV_NONE };
-		const char *w = env_first(env, ids);
+		const char *w = lv_first_value(lv_from_envmap, env, ids);
 
 		if (w && cli_parse_long(w, 1, 4096, &val) == 0)
 			a->world = (int)val;

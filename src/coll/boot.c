@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "coll/boot_int.h"
+#include "net/auth.h"
+#include "net/frame.h"
 #include "net/sock.h"
+#include "util/crypto.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -26,16 +28,10 @@ int64_t boot_deadline_in(long ms)
 
 json_t *boot_hex(const void *p, size_t len)
 {
-	static const char d[] = "0123456789abcdef";
-	const unsigned char *b = p;
 	char *s = xmalloc(2 * len + 1);
 	json_t *j;
 
-	for (size_t i = 0; i < len; i++) {
-		s[2 * i] = d[b[i] >> 4];
-		s[2 * i + 1] = d[b[i] & 15];
-	}
-	s[2 * len] = '\0';
+	auth_hex(p, len, s);
 	j = json_string(s);
 	free(s);
 	return j;
@@ -60,19 +56,6 @@ int boot_unhex(const json_t *j, void *out, size_t len)
 		o[i] = (unsigned char)(h << 4 | l);
 	}
 	return 0;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /* ---- the star ---- */
@@ -219,7 +202,7 @@ int boot_decode_table(const json_t *t, int world, uint64_t *nonce, char (*addr)[
 	    json_array_size(ranks) != (size_t)world ||
 	    boot_unhex(json_object_get(t, "nonce"), nb, sizeof(nb)) < 0)
 		return -1;
-	*nonce = (uint64_t)get32(nb) << 32 | get32(nb + 4);
+	*nonce = (uint64_t)get_be32(nb) << 32 | get_be32(nb + 4);
 	for (int r = 0; r < world; r++) {
 		const json_t *x = json_array_get(ranks, (size_t)r), *p = json_object_get(x, "port");
 		const char *h = json_string_value(json_object_get(x, "addr"));
@@ -244,8 +227,8 @@ static int exchange(struct boot *b, struct err *e)
 	long step = b->step++;
 	int rc = -1;
 
-	put32(hb, (uint32_t)(b->hash >> 32));
-	put32(hb + 4, (uint32_t)b->hash);
+	put_be32(hb, (uint32_t)(b->hash >> 32));
+	put_be32(hb + 4, (uint32_t)b->hash);
 	json_object_set_new(mine, "hash", boot_hex(hb, sizeof(hb)));
 	json_object_set_new(mine, "addr", json_string(b->addr[b->rank]));
 	json_object_set_new(mine, "port", json_integer(b->port[b->rank]));
@@ -295,8 +278,8 @@ static int exchange(struct boot *b, struct err *e)
 		unsigned char nb[8];
 		json_t *ranks = json_array();
 
-		put32(nb, (uint32_t)(b->nonce >> 32));
-		put32(nb + 4, (uint32_t)b->nonce);
+		put_be32(nb, (uint32_t)(b->nonce >> 32));
+		put_be32(nb + 4, (uint32_t)b->nonce);
 		table = json_object();
 		json_object_set_new(table, "nonce", boot_hex(nb, sizeof(nb)));
 		for (int r = 0; r < b->world; r++)
@@ -349,7 +332,7 @@ struct boot *boot_new(const struct boot_opts *o, struct err *e)
 	if (world == 1)
 		return b; /* nobody to meet */
 	if (b->rank == 0) {
-		if (getrandom(&b->nonce, sizeof(b->nonce), 0) != sizeof(b->nonce))
+		if (crypto_random(&b->nonce, sizeof(b->nonce)) < 0)
 			b->nonce = (uint64_t)time_now_ns() ^ (uint64_t)getpid() << 32;
 		snprintf(lhost, sizeof(lhost), "%s", mhost);
 	} else if (!lhost[0] && net_route_source_name(mhost, lhost, sizeof(lhost), e) < 0) {
@@ -421,8 +404,8 @@ static json_t *doubles_hex(const double *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t u;
 		memcpy(&u, &v[i], 8);
-		put32(buf + 8 * i, (uint32_t)(u >> 32));
-		put32(buf + 8 * i + 4, (uint32_t)u);
+		put_be32(buf + 8 * i, (uint32_t)(u >> 32));
+		put_be32(buf + 8 * i + 4, (uint32_t)u);
 	}
 	return boot_hex(buf, 8 * n);
 }
@@ -434,7 +417,7 @@ static int hex_doubles(const json_t *j, double *v, size_t n)
 	if (boot_unhex(j, buf, 8 * n) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t u = (uint64_t)get32(buf + 8 * i) << 32 | get32(buf + 8 * i + 4);
+		uint64_t u = (uint64_t)get_be32(buf + 8 * i) << 32 | get_be32(buf + 8 * i + 4);
 		memcpy(&v[i], &u, 8);
 	}
 	return 0;
@@ -555,16 +538,16 @@ int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct
 		send_fds[s] = recv_fds[s] = -1;
 	if (b->world == 1)
 		return 0;
-	put32(p, RING_MAGIC);
-	put32(p + 4, (uint32_t)b->rank);
-	put32(p + 12, (uint32_t)(b->nonce >> 32));
-	put32(p + 16, (uint32_t)b->nonce);
+	put_be32(p, RING_MAGIC);
+	put_be32(p + 4, (uint32_t)b->rank);
+	put_be32(p + 12, (uint32_t)(b->nonce >> 32));
+	put_be32(p + 16, (uint32_t)b->nonce);
 	/* every listener exists before the table went out: one attempt each */
 	for (int s = 0; s < nstripes; s++) {
 		send_fds[s] = net_connect(b->addr[next], b->port[next], &co, deadline, NULL, e);
 		if (send_fds[s] < 0)
 			goto fail_next;
-		put32(p + 8, (uint32_t)s);
+		put_be32(p + 8, (uint32_t)s);
 		if (net_write_full(send_fds[s], p, sizeof(p), deadline, e) < 0)
 			goto fail_next;
 	}
@@ -580,8 +563,8 @@ int boot_ring(struct boot *b, int nstripes, int *send_fds, int *recv_fds, struct
 			goto fail;
 		}
 		if (net_read_full(fd, h, sizeof(h), time_now_ms() + 3000, &e2) < 0 ||
-		    get32(h) != RING_MAGIC || get32(h + 4) != (uint32_t)prev ||
-		    memcmp(h + 12, p + 12, 8) || (s = get32(h + 8)) >= (uint32_t)nstripes ||
+		    get_be32(h) != RING_MAGIC || get_be32(h + 4) != (uint32_t)prev ||
+		    memcmp(h + 12, p + 12, 8) || (s = get_be32(h + 8)) >= (uint32_t)nstripes ||
 		    recv_fds[s] >= 0) {
 			close(fd); /* a stray or stale connection; the real one may still come */
 			continue;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "launch/vars.h"
+#include "model/ifselect.h"
 #include "model/nccl_vars.h"
 #include "model/stack_tables.h"
 #include "model/node.h"
@@ -388,23 +389,13 @@ static const enum launch_var_id nnodes_vars[] = {
 static const enum launch_var_id addr_vars[] = { LV_MASTER_ADDR, LV_PET_MASTER_ADDR, LV_NONE };
 static const enum launch_var_id port_vars[] = { LV_MASTER_PORT, LV_PET_MASTER_PORT, LV_NONE };
 
-static const char *from_envmap(const void *src, const char *name)
-{
-	return envmap_get(src, name);
-}
-
-static const char *from_model(const void *src, const char *name)
-{
-	return node_model_env(src, name);
-}
-
 void rec_numbers_from_env(struct recommendation *rec, const struct envmap *em)
 {
 	/* the same reading as from facts, so both agree on names and precedence */
 	if (!rec->nodes)
-		rec->nodes = env_int(from_envmap, em, nnodes_vars);
+		rec->nodes = env_int(lv_from_envmap, em, nnodes_vars);
 	if (!rec->master_port)
-		rec->master_port = env_int(from_envmap, em, port_vars);
+		rec->master_port = env_int(lv_from_envmap, em, port_vars);
 	for (const enum launch_var_id *n = addr_vars; *n != LV_NONE && !rec->master_addr; n++)
 		set_str(&rec->master_addr, envmap_get(em, lv_name(*n)));
 }
@@ -458,13 +449,13 @@ void rec_numbers_from_model(struct recommendation *rec, const struct node_model 
 		rec->bf16 = all_bf16;
 	}
 	if (!rec->nodes)
-		rec->nodes = env_int(from_model, m, nnodes_vars);
+		rec->nodes = env_int(lv_from_model, m, nnodes_vars);
 	set_str(&rec->master_addr, m->master.addr ? m->master.addr :
 		node_model_env(m, lv_name(LV_MASTER_ADDR)));
 	if (!rec->master_port) {
 		long port = m->master.port_recorded ? m->master.port : 0;
 		rec->master_port = port > 0 && port < 65536 ? (int)port :
-				   env_int(from_model, m, port_vars);
+				   env_int(lv_from_model, m, port_vars);
 	}
 	s = m->master.ifname;
 	if (s && strncmp(s, "lo", 2))
@@ -697,28 +688,13 @@ const struct rec_var *rec_value_on(const struct recommendation *rec, const char 
 	return all;
 }
 
-/* NCCL_SOCKET_IFNAME's list: prefixes, '=' for exact names, '^' to exclude (nccl-internals). */
+/* NCCL_SOCKET_IFNAME's list read as NCCL reads it: prefixes, '=' for exact names, '^' to exclude. */
 static int ifname_listed(const char *list, const char *ifname)
 {
-	const char *p = list;
-	int exact = 0;
+	struct ifs_spec spec;
 
-	if (*p == '^')
-		p++;
-	if (*p == '=') {
-		exact = 1;
-		p++;
-	}
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, p, n))
-			return 1;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
+	ifs_spec_parse(list, 1, &spec);
+	return ifs_spec_names(&spec, ifname);
 }
 
 int rec_steers_off(const struct recommendation *rec, const char *node, const char *ifname)

@@ -829,18 +829,12 @@ static void ex_torchrun(struct lctx *c, const char *p, const char *a)
 {
 	struct torchrun_obs *t = &c->x->obs.tr;
 	const char *end = END(c);
-	char rank[16];
 
 	(void)a;
-	flag_value(p, end, "--node-rank", rank, sizeof(rank));
-	if (rank[0]) {
-		t->same_rank |= t->node_ranks && !strcmp(rank, t->node_rank);
-		t->node_ranks++;
-	}
 	if (t->lines++)
 		return;
 	t->loc = c->loc;
-	snprintf(t->node_rank, sizeof(t->node_rank), "%s", rank);
+	flag_value(p, end, "--node-rank", t->node_rank, sizeof(t->node_rank));
 	flag_value(p, end, "--nnodes", t->nnodes, sizeof(t->nnodes));
 	flag_value(p, end, "--rdzv-backend", t->backend, sizeof(t->backend));
 	flag_value(p, end, "--rdzv-endpoint", t->endpoint, sizeof(t->endpoint));

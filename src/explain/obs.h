@@ -157,10 +157,10 @@ struct run_obs {
 	int nt_gpus;			/* GPUs per process: nccl-tests' -g N or its "nGpus N" header */
 	struct loc nt_gpus_loc;
 	/* torchrun's (or torch.distributed.run's) command line, the first one seen: its flags as
-	 * written ("" absent); node ranks counts the lines that gave --node-rank */
+	 * written ("" absent) */
 	struct torchrun_obs {
 		char nnodes[16], node_rank[16], backend[16], endpoint[64];
-		int lines, node_ranks, same_rank;	/* same_rank: two lines gave one --node-rank */
+		int lines;
 		struct loc loc;
 	} tr;
 	int launch_np;			/* mpirun -np/-n N */

@@ -17,7 +17,6 @@
 #include "finding.h"
 
 #define MAX_PARTS 4096
-#define CHECK_NODE_CMD EXPLAIN_CHECK_NODE
 
 struct strbuf;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain/reason_impl.h"
+#include "model/ifselect.h"
 #include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -80,7 +81,7 @@ void rule_wrong_interface(struct rs *r)
 	}
 	rs_parts(r, d, flag, nf);
 	rs_fix_ifname(r, d);
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "%s confidence: with NCCL_SOCKET_IFNAME unset NCCL takes the first interface that is "
 		 "not docker/lo (NCCL 2.28+: not virbr either), often the public NIC on cloud VMs; its "
 		 "peers cannot reach that address (firewall, security group, no route), so bootstrap "
@@ -109,30 +110,6 @@ void rule_wrong_interface(struct rs *r)
 	free(flag);
 }
 
-/*
- * NCCL's reading of NCCL_SOCKET_IFNAME (misc/utils.cc, matchIfList): a leading '^' excludes what
- * the list matches, then a leading '=' makes every entry an exact name, otherwise an entry is a
- * prefix; entries are comma-separated and may carry ":port". 1 when the list names `ifname`.
- */
-static int ifname_listed(const char *filter, const char *ifname, int *exclude)
-{
-	int exact;
-
-	*exclude = *filter == '^';
-	filter += *exclude;
-	exact = *filter == '=';
-	filter += exact;
-	while (*filter) {
-		size_t n = strcspn(filter, ",:");
-		if (n && (exact ? strlen(ifname) == n : strlen(ifname) >= n) && !strncmp(ifname, filter, n))
-			return 1;
-		filter += n;
-		filter += strcspn(filter, ",");
-		filter += *filter == ',';
-	}
-	return 0;
-}
-
 /* The one interface of the log that another node could reach (not lo, a bridge or link-local). */
 static const char *only_routable_iface(const struct run_obs *x)
 {
@@ -159,7 +136,7 @@ void rule_ifname_nomatch(struct rs *r)
 	struct finding *d;
 	struct strbuf seen = STRBUF_INIT;
 	const char *exact_named = NULL, *only = only_routable_iface(x);
-	int exclude;
+	struct ifs_spec spec;
 
 	if (!ev || !g)
 		return;
@@ -172,9 +149,10 @@ void rule_ifname_nomatch(struct rs *r)
 	}
 	/* '=name' naming an interface the log shows, yet nothing matched: this NCCL took the '='
 	 * as part of the name (a doubled '=' from a defaults file, or a build without exact match) */
+	ifs_spec_parse(ev->value, 1, &spec);
 	if (ev->value[0] == '=')
 		for (int i = 0; i < x->nifs && !exact_named; i++)
-			if (ifname_listed(ev->value, x->ifs[i].ifname, &exclude))
+			if (ifs_spec_names(&spec, x->ifs[i].ifname))
 				exact_named = x->ifs[i].ifname;
 	d = rs_add(r, "explain.net.ifname_nomatch", SEV_ERROR, CONF_HIGH, 200);
 	if (exact_named)
@@ -196,7 +174,7 @@ void rule_ifname_nomatch(struct rs *r)
 		rs_fix(d, "ip -o -4 addr show   # pick the interface with the address the other nodes reach");
 		rs_fix(d, "export NCCL_SOCKET_IFNAME=<that name>   # a prefix (eth) matches eth0, eth1...; '=eth1' matches exactly");
 	}
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	for (int i = 0; i < x->nifs; i++)
 		strbuf_addf(&seen, "%s%s (%s)", i ? ", " : "", x->ifs[i].ifname, x->ifs[i].addr);
 	finding_why(d, "High confidence: NCCL read NCCL_SOCKET_IFNAME=%s and then found no interface "
@@ -219,10 +197,14 @@ void rule_ifname_excludes(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
-	int exclude, multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	int multi = x->nt_hosts > 1, stuck = 0, chose_other = 0;
+	struct ifs_spec spec;
 	struct finding *d;
 
-	if (!ev || ev->value[0] != '^' || ifname_listed(ev->value, "lo", &exclude))
+	if (!ev || ev->value[0] != '^')
+		return;
+	ifs_spec_parse(ev->value, 1, &spec);
+	if (ifs_spec_names(&spec, "lo"))
 		return;
 	for (size_t i = 0; i < r->np; i++) {
 		const struct stream_obs *m = &r->p[i].m;
@@ -239,7 +221,7 @@ void rule_ifname_excludes(struct rs *r)
 	rs_fix(d, "export NCCL_SOCKET_IFNAME=%s,lo   # keep loopback out, as NCCL's own default (^docker,lo) does",
 	       ev->value);
 	rs_fix(d, "unset NCCL_SOCKET_IFNAME   # or let NCCL's default filter apply, or name the one interface the nodes share");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "Medium confidence: a value of NCCL_SOCKET_IFNAME replaces NCCL's default filter, "
 		 "which excludes docker* and lo; with '^' and no lo, loopback is eligible and comes first "
 		 "on Linux, so ranks advertise 127.0.0.1 and the job hangs at init. An NCCL_DEBUG=INFO "
@@ -333,7 +315,7 @@ void rule_version_mismatch(struct rs *r)
 			rs_fix(d, "install NCCL %s on every node (the same torch wheel or container image everywhere)", vers[best]);
 	}
 	rs_fix(d, "python -c 'import torch; print(torch.cuda.nccl.version())'   # on every node, to confirm");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "High confidence: one communicator needs one NCCL protocol; mixed versions fail "
 		 "with 'Message truncated', 'Mismatched NCCL version' or hang");
 	for (size_t i = 0; i < r->np; i++)
@@ -492,7 +474,7 @@ void rule_init_progress(struct rs *r, int net_diag)
 	else if (net_diag)
 		rs_fix(d, "fix the network diagnosis above first; this hang is its consequence");
 	rs_fix_ifname(r, d);
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP");
 	finding_why(d, "%s confidence: NCCL's bootstrap blocks without a timeout until every rank connects; "
 		 "ranks that print Init START and nothing after it are waiting for peers they cannot "
@@ -551,7 +533,7 @@ void rule_lightning(struct rs *r, int have_errors)
 		rs_title(d, "Lightning never registered all processes: the hang is in the TCPStore rendezvous, not in NCCL");
 		rs_fix(d, "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from every node, while rank 0 runs");
 		rs_fix(d, "use the same MASTER_ADDR, MASTER_PORT, num_nodes and devices on every node, and a distinct NODE_RANK per node");
-		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 		rs_fix(d, "if the log is not enough: rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_CPP_LOG_LEVEL=INFO");
 		finding_why(d, "%s confidence: 'Initializing distributed' is printed before init_process_group and "
 			 "'All distributed processes registered' after it; only the first appeared, so not "
@@ -569,7 +551,7 @@ void rule_lightning(struct rs *r, int have_errors)
 			rs_parts(r, d, pl, npl);
 			rs_title(d, "all processes registered, then nothing: a hang here is in NCCL, not in the rendezvous");
 			rs_fix_ifname(r, d);
-			rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+			rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 			rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP");
 			finding_why(d, "Medium confidence: 'All distributed processes registered' means the TCPStore "
 				 "worked; NCCL's own connections (other ports, maybe another interface) come next");
@@ -659,7 +641,7 @@ void rule_log_hints(struct rs *r)
 		rs_title(d, "nothing in these %llu lines names a failure: the log is not enough to decide",
 			   (unsigned long long)x->total_lines);
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_NCCL_DUMP_ON_TIMEOUT=1   # rerun, capture every rank's stdout and stderr, then: ncclcheck explain <the logs>");
-		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 		finding_why(d, "Low confidence: the lines recognised (versions, progress, settings) show no error, "
 			 "WARN or hang that explain could tie to a cause; NCCL's INFO lines name the interface, "
 			 "transport and the failing call");
@@ -795,7 +777,7 @@ void rule_master_differs(struct rs *r)
 	rs_fix(d, "use one MASTER_ADDR on every node, the address of the node that runs rank 0 (one of %s / %s is a typo or stale)",
 	       x->master, x->master2);
 	rs_fix(d, "export MASTER_ADDR=<the rank-0 node's IP>   # the same value on every node, before the launcher starts");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "High confidence: every rank must rendezvous at the same MASTER_ADDR:MASTER_PORT; with two "
 		 "values the ranks form separate groups, and NCCL then sees ranks that do not fit ('Invalid rank "
 		 "requested', a world-size mismatch) or the rendezvous waits forever");
@@ -878,7 +860,7 @@ void rule_nccl_tests(struct rs *r)
 		rs_title(d, "nccl-tests printed its header and then nothing: the first collective between the nodes never completed");
 		rs_fix_ifname(r, d);
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # rerun: the transports and interfaces NCCL chose");
-		rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 		finding_why(d, "Medium confidence: no error and no result line: the ranks wait on a connection "
 			 "between the nodes (wrong interface, blocked ports, a silent IB/RoCE problem)");
 	}
@@ -917,7 +899,7 @@ void rule_socket_bridges(struct rs *r)
 	rs_title(d, "NCCL's socket transport also uses docker bridges or link-local interfaces: only %s reaches the other nodes",
 		 r->suggest_if);
 	rs_fix_ifname(r, d);
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "Medium confidence: without NCCL_SOCKET_IFNAME the socket transport spreads its connections "
 		 "over every interface it lists; a peer cannot reach another node's bridge addresses, so those "
 		 "connections fail ('unhandled system error', closed connections) or hang");
@@ -1314,7 +1296,7 @@ void rule_virtual_iface(struct rs *r)
 		   "NCCL can pick one the other nodes cannot reach", named ? named : "veth*");
 	rs_fix_ifname(r, d);
 	rs_fix(d, "docker run --network=host ...   # or run the containers on the host network: no bridge in the way");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "%s confidence: NCCL's default interface filter excludes only docker* and lo "
 		 "(NCCL 2.28+: virbr too); veth*, br-* and CNI bridges stay eligible, and connections to "
 		 "such an address from another node never arrive, so ncclCommInitRank waits.%s",
@@ -1324,29 +1306,31 @@ void rule_virtual_iface(struct rs *r)
 	rs_at(r, d, x->hang_loc, "hang", NULL);
 }
 
-/* The IPv4 network of addr/prefix with a redacted host part allowed ("192.168.3.x"): 0 when an
- * octet the prefix covers is not a number. */
-static int v4_network(const char *addr, int prefix, uint32_t *net)
+/*
+ * The IPv4 address of addr with a redacted host part allowed ("192.168.3.x", "10.0.*.*"): a copy
+ * with each redacted octet read as 0, for addr_v4. 0 when the prefix is not 1..32 or covers a
+ * redacted octet (that part of the network is unknown).
+ */
+static int v4_redacted(const char *addr, int prefix, unsigned char out[16])
 {
-	uint32_t v = 0;
-	const char *p = addr;
+	char buf[64];
+	size_t len = 0;
 
 	if (prefix <= 0 || prefix > 32)
 		return 0;
-	for (int o = 0; o < 4; o++) {
-		char *e;
-		long n = strtol(p, &e, 10);
-		if (e == p || n < 0 || n > 255) {
-			if (prefix > o * 8)
-				return 0;
-			n = 0;
-			e = (char *)p + strcspn(p, ".");
-		}
-		v = v << 8 | (uint32_t)n;
-		p = *e == '.' ? e + 1 : e;
+	for (int o = 0; o < 4 && len < sizeof(buf) - 5; o++) {
+		size_t n = strcspn(addr, ".%<");
+		int redacted = n > 0 && strspn(addr, "x*") == n;
+
+		if (redacted && prefix > o * 8)
+			return 0;
+		if (n > 3 || (o < 3 && addr[n] != '.'))
+			return 0;
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%.*s", o ? "." : "",
+					redacted ? 1 : (int)n, redacted ? "0" : addr);
+		addr += n + (o < 3);
 	}
-	*net = prefix == 32 ? v : v & ~(0xffffffffu >> prefix);
-	return 1;
+	return addr_v4(buf, out);
 }
 
 /*
@@ -1361,47 +1345,41 @@ void rule_subnet_overlap(struct rs *r)
 	const struct run_obs *x = r->x;
 	const struct env_obs *ev = obs_env(x, "NCCL_SOCKET_IFNAME");
 	const struct iface_obs *a = NULL, *b = NULL;
-	uint32_t na = 0, nb = 0;
+	unsigned char na[16], nb[16];
+	char net[64];
 	int pre = 0;
 	struct finding *d;
 
 	for (int i = 0; i < x->nifs && !b; i++) {
 		const struct iface_obs *f = &x->ifs[i];
-		if (!f->line || !v4_network(f->addr, f->prefix, &na))
+		if (!f->line || !v4_redacted(f->addr, f->prefix, na))
 			continue;
 		for (int j = i + 1; j < x->nifs && !b; j++) {
 			const struct iface_obs *g = &x->ifs[j];
 			uint64_t gap = g->line > f->line ? g->line - f->line : f->line - g->line;
 			int p = f->prefix < g->prefix ? f->prefix : g->prefix;
-			uint32_t m;
 			if (!g->line || g->file != f->file || gap > 12 || !strcmp(f->ifname, g->ifname) ||
-			    !strcmp(f->addr, g->addr) || !v4_network(g->addr, g->prefix, &nb) ||
-			    aclass_of(f->ifname, f->addr) == A_LOOPBACK)
-				continue;
-			/* both prefixes are 1..32 here (v4_network checked them) */
-			m = p == 32 ? 0xffffffffu : ~(0xffffffffu >> p);
-			if ((na & m) != (nb & m))
+			    !strcmp(f->addr, g->addr) || !v4_redacted(g->addr, g->prefix, nb) ||
+			    aclass_of(f->ifname, f->addr) == A_LOOPBACK || !addr_same_subnet(4, na, nb, p))
 				continue;
 			a = f;
 			b = g;
 			pre = p;
-			na &= m;
 		}
 	}
 	if (!b)
 		return;
 	d = rs_add(r, "explain.hosts.route_differs", SEV_ERROR, ev ? CONF_MEDIUM : CONF_LOW,
 		   ev ? 60 : -100);
-	rs_title(d, "%s (%s/%d) and %s (%s/%d) are in one subnet, %u.%u.%u.%u/%d: the route order, "
-		   "not NCCL_SOCKET_IFNAME, decides which NIC packets leave by", a->ifname, a->addr,
-		   a->prefix, b->ifname, b->addr, b->prefix, na >> 24, (na >> 16) & 255, (na >> 8) & 255,
-		   na & 255, pre);
-	rs_fix(d, "ip route show %u.%u.%u.%u/%d   # on every node: two routes for one subnet, in an "
-	       "order that can differ between nodes", na >> 24, (na >> 16) & 255, (na >> 8) & 255,
-	       na & 255, pre);
+	addr_subnet_text(4, na, pre, a->addr, net, sizeof(net));
+	rs_title(d, "%s (%s/%d) and %s (%s/%d) are in one subnet, %s: the route order, not "
+		 "NCCL_SOCKET_IFNAME, decides which NIC packets leave by", a->ifname, a->addr,
+		 a->prefix, b->ifname, b->addr, b->prefix, net);
+	rs_fix(d, "ip route show %s   # on every node: two routes for one subnet, in an order that "
+	       "can differ between nodes", net);
 	rs_fix(d, "give each NIC its own subnet (the real netmask, e.g. /24 for each), or a lower "
 	       "route metric on the NIC NCCL should use (nmcli connection modify <conn> ipv4.route-metric 50)");
-	rs_fix(d, "to test it: %s", CHECK_NODE_CMD);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "%s confidence: NCCL_SOCKET_IFNAME picks the source address NCCL binds, but the "
 		 "kernel sends by the first route that matches the destination; with two NICs in one "
 		 "subnet that may be the other NIC (slower, or not the fabric the peers listen on), and a "

@@ -14,8 +14,6 @@
 #define RERUN_TORCH "TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_CPP_LOG_LEVEL=INFO"
 #define RERUN_HANG "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 " \
 	"TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,COLL"
-#define CHECK_NODE EXPLAIN_CHECK_NODE
-#define FIX_IFNAME EXPLAIN_FIX_IFNAME
 #define FIX_GLOO_IFNAME "export GLOO_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')"
 
 const struct explain_sig explain_sigs[] = {
@@ -29,9 +27,9 @@ const struct explain_sig explain_sigs[] = {
 		"an interface that exists only on another node, a prefix that needs no '=', or (NCCL 2.28+) an "
 		"interface that is down",
 	.fix = "ip -o -4 addr show    # the interface names and addresses this node really has\n"
-		FIX_IFNAME,
+		EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL_ENV,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.socket.no_listen_interface",
@@ -43,7 +41,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "unset NCCL_COMM_ID    # let torch pass the unique id through its TCPStore\n"
 		"export NCCL_COMM_ID=<rank-0 private IP>:<free port>   # or point it at an address every node reaches",
 	.rerun = RERUN_NCCL_ENV,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.socket.no_interface",
@@ -51,9 +49,9 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "NET/Socket : no interface found" },
 	.title = "NCCL's socket transport found no IP interface",
 	.cause = "the NET/Socket transport applies the same NCCL_SOCKET_IFNAME filter as bootstrap and found nothing",
-	.fix = "ip -o -4 addr show\n" FIX_IFNAME,
+	.fix = "ip -o -4 addr show\n" EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL_ENV,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.socket.family",
@@ -64,9 +62,9 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "NCCL_SOCKET_FAMILY or the chosen interface is IPv6 on one node and IPv4 on another, or the "
 		"interface named in NCCL_SOCKET_IFNAME has no address of that family",
 	.fix = "ip -o -4 addr show   # NCCL needs one IP interface that is up, even on one node; in a container run it with --network=host\n"
-		"export NCCL_SOCKET_FAMILY=AF_INET\n" FIX_IFNAME,
+		"export NCCL_SOCKET_FAMILY=AF_INET\n" EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL_ENV,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* NCCL 2.27: NCCL_SOCKET_IFNAME matching nothing leaves an empty address (NVIDIA/nccl#1837) */
@@ -76,9 +74,9 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL connected to an empty address: NCCL_SOCKET_IFNAME={env:NCCL_SOCKET_IFNAME} matched no interface",
 	.cause = "with NCCL_SOCKET_IFNAME naming an interface this node does not have, NCCL 2.27 goes on "
 		"with an uninitialised address instead of failing, and the first connect reports its garbage family",
-	.fix = "ip -o -4 addr show   # the interfaces this node really has\n" FIX_IFNAME,
+	.fix = "ip -o -4 addr show   # the interfaces this node really has\n" EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL_ENV,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.comm_id.invalid",
@@ -98,7 +96,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "python -c 'import torch; print(torch.cuda.nccl.version())'   # on every node; make them equal\n"
 		"pip install nvidia-nccl-cu12==<the version of rank 0>   # or the same container image everywhere",
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.bootstrap.rank_count",
@@ -139,10 +137,10 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL's connection to {} was refused until it gave up",
 	.cause = "nothing listened at the address a peer advertised: the peer process died or never started, it "
 		"advertised an address of the wrong interface (docker0, lo), or a firewall REJECTs the port",
-	.fix = FIX_IFNAME "\n"
+	.fix = EXPLAIN_FIX_IFNAME "\n"
 		"sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # then open 50000-51000/tcp between the nodes",
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.connect.timeout",
@@ -153,10 +151,10 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL's connection to {} timed out until it gave up",
 	.cause = "SYNs to that address are dropped: a firewall or security group DROPs NCCL's ephemeral ports, or "
 		"the address belongs to an interface (public IP, docker0) the other node cannot reach",
-	.fix = FIX_IFNAME "\n"
+	.fix = EXPLAIN_FIX_IFNAME "\n"
 		"sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # then allow 50000-51000/tcp between the nodes",
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.connect.no_route",
@@ -167,9 +165,9 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL has no route to {}",
 	.cause = "the peer's advertised address is in a network this node cannot reach (ARP fails or an ICMP "
 		"host-unreachable came back): wrong interface, or a REJECT rule",
-	.fix = FIX_IFNAME,
+	.fix = EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.connect.unreachable",
@@ -180,9 +178,9 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL found the network of {} unreachable",
 	.cause = "this node has no route to the subnet of the address the peer advertised: the ranks bootstrap on "
 		"interfaces in different subnets",
-	.fix = FIX_IFNAME,
+	.fix = EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.connect.retrying",
@@ -193,9 +191,9 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL keeps retrying its connection to {}",
 	.cause = "a few retries while peers start are normal; retries that go on mean the peer's address is "
 		"filtered or wrong, and NCCL will give up after about 60 s of refusals (much longer on timeouts)",
-	.fix = FIX_IFNAME,
+	.fix = EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.socket.closed_by_peer",
@@ -219,7 +217,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "find the rank that died first and fix its error; if none died, check the path MTU: ping -M do -s 8972 <peer>\n"
 		"if the resets keep coming from the same node: exclude that node (srun --exclude=<node>) and check its network",
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.socket.progress_error",
@@ -229,7 +227,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "a peer died or the network broke during a collective",
 	.fix = "find the rank that died first; if none did, test the link between the nodes under load",
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.socket.wrong_type",
@@ -314,7 +312,7 @@ const struct explain_sig explain_sigs[] = {
 		"machine without InfiniBand/RoCE",
 	.fix = "unset NCCL_NET    # let NCCL choose (it falls back to Socket)\nexport NCCL_NET=Socket   # or force TCP sockets",
 	.rerun = RERUN_NCCL_ENV,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.ib.no_device",
@@ -324,7 +322,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "no active IB port (or NCCL_IB_HCA filtered them all); NCCL falls back to NET/Socket, which is "
 		"fine on Ethernet-only clouds",
 	.fix = "nothing to do on Ethernet-only nodes; on IB nodes: ibv_devinfo, and map /dev/infiniband into the container",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.ib.no_libibverbs",
@@ -333,7 +331,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL could not load libibverbs and uses TCP sockets",
 	.cause = "rdma-core is not installed (common in containers); NCCL falls back to NET/Socket",
 	.fix = "apt-get install -y libibverbs1 ibverbs-providers   # only if the nodes have InfiniBand/RoCE",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.ib.no_ip_interface",
@@ -341,9 +339,9 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "NET/IB : No IP interface found" },
 	.title = "NCCL's IB transport found no IP interface for its out-of-band socket",
 	.cause = "NCCL_SOCKET_IFNAME matches no interface, so IB cannot exchange its connection info",
-	.fix = FIX_IFNAME,
+	.fix = EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL_ENV,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 /*
  * IB/RoCE async events and work-completion status codes (ibv_wc_status): every form NCCL printed,
@@ -493,7 +491,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL could not register memory with the IB device",
 	.cause = "the locked-memory limit is too low (ulimit -l) or GPUDirect RDMA is unavailable",
 	.fix = "ulimit -l unlimited   # or LimitMEMLOCK=infinity / docker --ulimit memlock=-1",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* net_ib/connect.cc: NCCL reads the RoCE type of a GID from sysfs to pick the index */
@@ -600,7 +598,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "nodes see different numbers of network devices",
 	.cause = "heterogeneous NICs, or NCCL_IB_HCA differs between nodes",
 	.fix = "make NCCL_IB_HCA and the NIC set equal on every node\nexport NCCL_IGNORE_NET_MISMATCH=1   # only if the mix is intended",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* aws-ofi-nccl: "EFA provider requires at least libfabric version 1.22.0." (newer plugins
@@ -693,7 +691,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "NCCL's buffers did not fit: the model already filled the GPU, or two ranks share one GPU",
 	.fix = "export NCCL_BUFFSIZE=2097152 NCCL_NCHANNELS_PER_NET_PEER=1   # smaller NCCL buffers\n"
 		"nvidia-smi   # is another process on the same GPU?",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* error 802: NVIDIA/nccl-tests#264 (enabling nvidia-fabricmanager fixed it), pytorch#35710 */
@@ -772,7 +770,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "the CUDA error inside NCCL; 'invalid device ordinal' means a bad LOCAL_RANK, driver errors mean a "
 		"broken GPU or driver",
 	.fix = "nvidia-smi; python -c 'import torch; print(torch.cuda.device_count())'   # on the failing node",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* os/linux.cc: mkstemp/open/fallocate failing with EACCES: /dev/shm not writable (a read-only
@@ -811,7 +809,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "/dev/shm is too small (docker's default is 64 MB) or not writable",
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g; in Kubernetes mount an emptyDir medium: Memory at /dev/shm\n"
 		"df -h /dev/shm",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "sys.no_space",
@@ -820,7 +818,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "no space left on a device",
 	.cause = "in a container this is usually /dev/shm (NCCL shared memory, DataLoader workers); otherwise a full disk",
 	.fix = "df -h /dev/shm /tmp .\ndocker run --ipc=host ...   # or --shm-size=16g",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.duplicate_gpu",
@@ -841,7 +839,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "different libnccl versions on different nodes or containers cannot form one communicator",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'   # on every node\n"
 		"install the same torch / nvidia-nccl wheel (or image) on every node",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.socket.truncated",
@@ -891,9 +889,9 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL failed with 'unhandled system error'",
 	.cause = "a system call failed inside NCCL; on multi-node runs this is almost always the network "
 		"(interface, firewall), and the NCCL WARN line names the call",
-	.fix = FIX_IFNAME,
+	.fix = EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.error.internal",
@@ -902,10 +900,10 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL failed with 'internal error'",
 	.cause = "despite the text this is rarely an NCCL bug: on cloud machines it is usually the wrong network "
 		"interface or a blocked port; the NCCL WARN line before it says which",
-	.fix = FIX_IFNAME "\n"
+	.fix = EXPLAIN_FIX_IFNAME "\n"
 		"rerun with NCCL_DEBUG=WARN: NCCL 2.18 reports most failures as 'internal error - please report' (NVIDIA/nccl-tests#275); the WARN line names the real one",
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.error.remote",
@@ -913,9 +911,9 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "remote process exited or there was a network error", "ncclRemoteError" },
 	.title = "NCCL failed with 'remote process exited or there was a network error'",
 	.cause = "a peer died (its own log has the real error) or a connection to it failed",
-	.fix = "find the rank whose log shows the earliest error and fix that\n" FIX_IFNAME,
+	.fix = "find the rank whose log shows the earliest error and fix that\n" EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.error.cuda",
@@ -926,7 +924,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "nvidia-smi   # on the failing node\n"
 		"dmesg | grep -i xid   # on that node: a GPU or driver fault; if one node keeps failing, exclude it (srun --exclude=<node>) and check it",
 	.rerun = RERUN_NCCL,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "nccl.error.invalid_usage",
@@ -950,7 +948,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from this node, while rank 0 runs\n"
 		"export MASTER_ADDR=<rank-0 private IP reachable from every node>",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.store.connect_refused",
@@ -964,7 +962,7 @@ const struct explain_sig explain_sigs[] = {
 		"the wrong host",
 	.fix = "start rank 0 first and check it is alive; nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.store.ipv6_noise",
@@ -984,7 +982,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "MASTER_ADDR (or the c10d endpoint) is a host name this node cannot resolve",
 	.fix = "export MASTER_ADDR=<rank-0 IP address>   # an IP avoids DNS entirely",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.store.port_in_use",
@@ -1008,7 +1006,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "start every node with the same MASTER_ADDR, MASTER_PORT, --nnodes and --nproc-per-node\n"
 		"nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from every other node",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.store.unique_id",
@@ -1067,7 +1065,7 @@ const struct explain_sig explain_sigs[] = {
 		"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang\n"
 		"dist.init_process_group(..., timeout=timedelta(minutes=60))   # when one rank is legitimately busy while the others wait (rank-0-only checkpointing or evaluation, preprocessing, slow loading)",
 	.rerun = RERUN_HANG,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.comm.aborted",
@@ -1097,7 +1095,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())'\n"
 		"docker run --gpus all ...   # containers need the GPUs passed in\n"
 		"echo \"LD_LIBRARY_PATH=$LD_LIBRARY_PATH\" >> ~/.deepspeed_env   # launchers over ssh/pdsh (deepspeed, mpirun) do not pass your shell's environment: forward LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES (mpirun -x LD_LIBRARY_PATH)",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "cuda.invalid_ordinal",
@@ -1107,7 +1105,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "LOCAL_RANK (or the device id) >= the number of visible GPUs: --nproc-per-node or Lightning's "
 		"devices is larger than the GPUs on the node, or CUDA_VISIBLE_DEVICES hides some",
 	.fix = "nvidia-smi -L   # count the GPUs\ntorchrun --nproc-per-node=<that count> ...   # (Lightning: devices=<that count>)",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* vLLM/SGLang's custom all-reduce (csrc/custom_all_reduce.cu*) uses CUDA IPC peer access
@@ -1160,7 +1158,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "the installed torch wheel was not built for this GPU (too old a wheel for a new GPU or the reverse)",
 	.fix = "python -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'\n"
 		"pip install torch --index-url https://download.pytorch.org/whl/cu128   # a build that covers the GPU",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "cuda.driver_too_old",
@@ -1169,7 +1167,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "the NVIDIA driver is too old for this torch's CUDA",
 	.cause = "the CUDA runtime in torch needs a newer driver than the node has",
 	.fix = "nvidia-smi   # driver version\npip install torch built for an older CUDA, or upgrade the driver",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.elastic.child_failed",
@@ -1198,7 +1196,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "start every node with the same --nnodes, --rdzv-id and --rdzv-endpoint=<rank-0 IP>:29400\n"
 		"nc -zv <rank-0 IP> 29400   # from every node",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.elastic.rendezvous_connection",
@@ -1208,7 +1206,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "--rdzv-endpoint is wrong or not reachable from this node, or its port is firewalled",
 	.fix = "nc -zv <rdzv host> <rdzv port>   # from this node\ntorchrun --rdzv-endpoint=<rank-0 private IP>:29400 ...",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* aws-samples/aws-do-eks#50, #69: hostname resolves to 127.0.0.1 (hostNetwork pods) */
@@ -1222,7 +1220,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = FIX_GLOO_IFNAME "   # one concrete interface name, on every node\n"
 		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* the same failure seen from the connecting side: Gloo's pair.cc names the loopback peer */
@@ -1238,7 +1236,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = FIX_GLOO_IFNAME "   # one concrete interface name, on every node\n"
 		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x (drop the 127.0.1.1 line of /etc/hosts or add the real address first)",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* aws-samples/aws-do-eks#51: "^lo,docker" is NCCL syntax, Gloo wants interface names */
@@ -1253,7 +1251,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = FIX_GLOO_IFNAME "   # a concrete interface, not NCCL's ^exclude list\n"
 		"ip -o -4 addr show   # the interface names this node really has",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.gloo.connect_failed",
@@ -1265,7 +1263,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = FIX_GLOO_IFNAME "   # on every node\n"
 		"export NCCL_SOCKET_IFNAME=<the same interface>   # NCCL takes the same interface",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* pytorch/tensorpipe#224 (maintainer: set TP_SOCKET_IFNAME; auto-detection resolves the hostname) */
@@ -1278,7 +1276,7 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "export TP_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   # on every node\n"
 		"python3 -c 'import socket; print(socket.getaddrinfo(socket.gethostname(), None))'   # what TensorPipe resolves",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.gloo.closed",
@@ -1290,7 +1288,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "the peer process died, or Gloo picked an interface the other node cannot reach",
 	.fix = "export GLOO_SOCKET_IFNAME=<the interface that reaches MASTER_ADDR>",
 	.rerun = RERUN_TORCH,
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.dataloader.shm",
@@ -1299,7 +1297,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "a process died of a bus error: shared memory (/dev/shm) is too small",
 	.cause = "DataLoader workers and NCCL's SHM transport use /dev/shm, which is 64 MB in a default docker container",
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g\ndf -h /dev/shm",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.env.deprecated",
@@ -1328,7 +1326,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "Lightning was asked for GPUs {} this node does not have",
 	.cause = "Trainer(devices=...) names more or other GPUs than are visible on this node",
 	.fix = "nvidia-smi -L   # then Trainer(devices=<that count>) or devices='auto'",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "lightning.accelerator_unavailable",
@@ -1337,7 +1335,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "Lightning's GPU accelerator is not available on this node",
 	.cause = "torch sees no CUDA device (CPU-only torch, no driver, or CUDA_VISIBLE_DEVICES empty)",
 	.fix = "python -c 'import torch; print(torch.cuda.is_available())'",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "lightning.slurm.ntasks_per_node",
@@ -1397,7 +1395,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "Lightning rejected its configuration: {}",
 	.cause = "the Trainer arguments do not fit this machine or launcher; the message names the argument",
 	.fix = "fix the Trainer argument named in the message",
-	.check = CHECK_NODE,
+	.check = EXPLAIN_CHECK_NODE,
 },
 /* ---- Slurm ---------------------------------------------------------------------------------- */
 {

@@ -7,7 +7,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,66 +19,30 @@
 #include "util/file.h"
 #include "util/json.h"
 #include "util/subproc.h"
-#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 /* how long `down` waits for the processes it SIGKILLed to be gone */
 #define KILL_WAIT_MS 10000
 
-struct ns_id {
-	dev_t dev;
-	ino_t ino;
+/* The lab's network namespaces as stat() shows their files; in_namespaces tests a process. */
+struct ns_ids {
+	struct stat *v;
+	size_t n;
 };
 
-static int matches_any(const struct ns_id *ids, size_t n, const struct stat *st)
+static int in_namespaces(const struct lab_proc *p, void *ctx)
 {
-	for (size_t i = 0; i < n; i++)
-		if (ids[i].dev == st->st_dev && ids[i].ino == st->st_ino)
+	const struct ns_ids *ids = ctx;
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld/ns/net", p->pid);
+	if (stat(path, &st) < 0)
+		return 0;
+	for (size_t i = 0; i < ids->n; i++)
+		if (ids->v[i].st_dev == st.st_dev && ids->v[i].st_ino == st.st_ino)
 			return 1;
 	return 0;
-}
-
-struct pids {
-	long *v;
-	size_t n, alloc;
-};
-
-static int pids_add(struct pids *l, long pid)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] == pid)
-			return 0;
-	ALLOC_GROW(l->v, l->n + 1, l->alloc);
-	l->v[l->n++] = pid;
-	return 1;
-}
-
-/* SIGKILLs every running process whose network namespace is one of `ids`; how many ran. */
-static int kill_in(const struct ns_id *ids, size_t n, struct pids *seen)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int count = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		char path[64];
-		struct stat st;
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (*end || pid <= 1 || pid == (long)getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/ns/net", pid);
-		if (stat(path, &st) == 0 && matches_any(ids, n, &st) && lab_proc_running(pid, 0)) {
-			kill((pid_t)pid, SIGKILL);
-			pids_add(seen, pid);
-			count++;
-		}
-	}
-	closedir(d);
-	return count;
 }
 
 /*
@@ -90,28 +53,19 @@ static int kill_in(const struct ns_id *ids, size_t n, struct pids *seen)
  */
 static int kill_inside(const struct lab_names *nss)
 {
-	struct ns_id *ids = xcalloc(nss->n + 1, sizeof(*ids));
-	struct pids seen = { 0 };
-	int64_t end = time_now_ms() + KILL_WAIT_MS;
-	size_t n = 0;
-	int killed;
+	struct ns_ids ids = { .v = xcalloc(nss->n + 1, sizeof(*ids.v)) };
+	int killed = 0;
 
 	for (size_t i = 0; i < nss->n; i++) {
 		char *path = xasprintf("%s/%s", LAB_NETNS_DIR, nss->v[i]);
-		struct stat st;
 
-		if (stat(path, &st) == 0) {
-			ids[n].dev = st.st_dev;
-			ids[n].ino = st.st_ino;
-			n++;
-		}
+		if (stat(path, &ids.v[ids.n]) == 0)
+			ids.n++;
 		free(path);
 	}
-	while (n && kill_in(ids, n, &seen) > 0 && time_now_ms() < end)
-		usleep(10000);
-	killed = (int)seen.n;
-	free(seen.v);
-	free(ids);
+	if (ids.n)
+		killed = lab_kill_all(in_namespaces, &ids, KILL_WAIT_MS);
+	free(ids.v);
 	return killed;
 }
 
@@ -134,14 +88,8 @@ static int end_builder(const char *prefix)
 	up_start = (unsigned long long)jpath_int(st, "pid_start", 0);
 	if (up != (long)getpid()) {
 		/* only the very process that wrote the state: a pid alone may be another's now */
-		if (up_start && lab_proc_running(up, up_start)) {
-			int64_t end = time_now_ms() + KILL_WAIT_MS;
-
-			kill((pid_t)up, SIGKILL);
-			n++;
-			while (lab_proc_running(up, up_start) && time_now_ms() < end)
-				usleep(5000);
-		}
+		if (up_start)
+			n += lab_proc_end(up, up_start, 0, KILL_WAIT_MS);
 		n += lab_group_end((long)jpath_int(st, "pgid", 0),
 				   (unsigned long long)jpath_int(st, "pgid_start", 0), KILL_WAIT_MS);
 	}

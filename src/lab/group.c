@@ -22,6 +22,7 @@
 #include "util/file.h"
 #include "util/subproc.h"
 #include "util/timeutil.h"
+#include "util/xalloc.h"
 
 int lab_proc_read(long pid, struct lab_proc *p)
 {
@@ -46,6 +47,79 @@ int lab_proc_running(long pid, unsigned long long start)
 
 	return pid > 1 && lab_proc_read(pid, &p) == 0 && p.state != 'Z' && p.state != 'X' &&
 	       (!start || p.start == start);
+}
+
+struct pids {
+	long *v;
+	size_t n, alloc;
+};
+
+static void pids_add(struct pids *l, long pid)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == pid)
+			return;
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = pid;
+}
+
+/* One pass over /proc: SIGKILLs each running process `pick` accepts; how many ran. */
+static int kill_pass(int (*pick)(const struct lab_proc *p, void *ctx), void *ctx,
+		     struct pids *seen)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		struct lab_proc p;
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 1 || pid == (long)getpid() || lab_proc_read(pid, &p) < 0 ||
+		    p.state == 'Z' || p.state == 'X' || !pick(&p, ctx))
+			continue;
+		kill((pid_t)pid, SIGKILL);
+		pids_add(seen, pid);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int lab_kill_all(int (*pick)(const struct lab_proc *p, void *ctx), void *ctx, long timeout_ms)
+{
+	struct pids seen = { 0 };
+	int64_t end = time_now_ms() + timeout_ms;
+	int n;
+
+	/* again until none is left: a process may fork between two scans, and one SIGKILLed a
+	 * moment ago may not have exited yet (`seen` counts it once) */
+	while (kill_pass(pick, ctx, &seen) > 0 && time_now_ms() < end)
+		usleep(10 * 1000);
+	n = (int)seen.n;
+	free(seen.v);
+	return n;
+}
+
+int lab_proc_end(long pid, unsigned long long start, long grace_ms, long timeout_ms)
+{
+	int64_t now = time_now_ms(), grace = now + grace_ms, end = now + timeout_ms;
+
+	if (!lab_proc_running(pid, start))
+		return 0;
+	if (grace_ms > 0) {
+		kill((pid_t)pid, SIGTERM);
+		while (lab_proc_running(pid, start) && time_now_ms() < grace)
+			usleep(5000);
+	}
+	if (lab_proc_running(pid, start))
+		kill((pid_t)pid, SIGKILL);
+	while (lab_proc_running(pid, start) && time_now_ms() < end)
+		usleep(5000);
+	return 1;
 }
 
 /* The keeper: leads the group, and kills it when `lab up` dies before lab_group_finish(). */
@@ -110,36 +184,22 @@ void lab_group_finish(struct lab_group *g)
 	g->pgid = 0;
 }
 
-/* SIGKILLs every running member of group `pgid` started no earlier than `start`; how many. */
-static int kill_members(long pgid, unsigned long long start)
+/* A member of group `pgid` started no earlier than the keeper (`start`). */
+struct member_of {
+	long pgid;
+	unsigned long long start;
+};
+
+static int in_group(const struct lab_proc *p, void *ctx)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int n = 0;
+	const struct member_of *g = ctx;
 
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		struct lab_proc p;
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (*end || pid <= 1 || pid == (long)getpid() || lab_proc_read(pid, &p) < 0)
-			continue;
-		if (p.pgrp == pgid && p.start >= start && p.state != 'Z' && p.state != 'X') {
-			kill((pid_t)pid, SIGKILL);
-			n++;
-		}
-	}
-	closedir(d);
-	return n;
+	return p->pgrp == g->pgid && p->start >= g->start;
 }
 
 int lab_group_end(long pgid, unsigned long long start, long timeout_ms)
 {
 	struct lab_proc leader;
-	int64_t end = time_now_ms() + timeout_ms;
-	int first = -1, n;
 
 	/* without the keeper's start time the group cannot be told from a later one of that id */
 	if (pgid <= 1 || !start || pgid == (long)getpgrp())
@@ -147,11 +207,6 @@ int lab_group_end(long pgid, unsigned long long start, long timeout_ms)
 	/* a live process with the group's id but another start time: the id was reused */
 	if (lab_proc_read(pgid, &leader) == 0 && leader.start != start)
 		return 0;
-	/* again until none is left: a member may fork between two scans */
-	while ((n = kill_members(pgid, start)) > 0 && time_now_ms() < end) {
-		if (first < 0)
-			first = n;
-		usleep(10 * 1000);
-	}
-	return first < 0 ? 0 : first;
+	return lab_kill_all(in_group, &(struct member_of){ .pgid = pgid, .start = start },
+			    timeout_ms);
 }

@@ -346,18 +346,6 @@ static pid_t daemon_pid(const char *path, const char *needle)
 	return found;
 }
 
-/* Running, not a zombie waiting for a parent (in a container, pid 1 may reap late or never). */
-static int running(pid_t pid)
-{
-	char path[64], st[256];
-	const char *rp;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (file_read_line(path, st, sizeof(st)) < 0 || !(rp = strrchr(st, ')')))
-		return 0;
-	return rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
-}
-
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
@@ -380,15 +368,8 @@ int lab_slurm_down(const char *prefix)
 	/* the daemons inside the nodes die with the namespaces; munged lives in ours */
 	pidf = xasprintf("%s/munge/munged.pid", dir);
 	pid = daemon_pid(pidf, dir);
-	if (pid > 0) {
-		kill(pid, SIGTERM);
-		for (int i = 0; i < 50 && running(pid); i++)
-			usleep(20 * 1000);
-		if (running(pid))
-			kill(pid, SIGKILL);
-		for (int i = 0; i < 250 && running(pid); i++)
-			usleep(20 * 1000);
-	}
+	if (pid > 0)
+		lab_proc_end(pid, 0, 1000, 6000);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(pidf);
 	free(dir);

@@ -63,6 +63,17 @@ struct lab_proc {
 int lab_proc_read(long pid, struct lab_proc *p);
 /* 1 when `pid` runs (not a zombie) and, when `start` is not 0, is the process started then. */
 int lab_proc_running(long pid, unsigned long long start);
+/*
+ * SIGKILLs every running process but this one that `pick` accepts, and scans /proc again until
+ * none is left or `timeout_ms` has passed; returns how many processes it killed.
+ */
+int lab_kill_all(int (*pick)(const struct lab_proc *p, void *ctx), void *ctx, long timeout_ms);
+/*
+ * Ends process `pid` (the one started at `start`; any when 0): SIGTERM and up to `grace_ms` to
+ * exit when grace_ms > 0, then SIGKILL, and waits until it is gone, at most `timeout_ms` in all.
+ * 1 when it was running.
+ */
+int lab_proc_end(long pid, unsigned long long start, long grace_ms, long timeout_ms);
 
 /*
  * The process group of a build (group.c): lab_group_start() forks its keeper and makes every

@@ -1,6 +1,9 @@
 /* The launcher variables: see vars.h. */
 #include "launch/vars.h"
 
+#include "model/node.h"
+#include "util/envmap.h"
+
 #define TORCH "torch env:// (torchrun sets it; or by hand)"
 #define TORCHRUN "torchrun"
 #define HAND "a launch by hand (torchrun --nnodes=$NNODES ..., Lightning)"
@@ -113,4 +116,21 @@ enum launch_var_id lv_first(lv_getter get, const void *src, const enum launch_va
 		if (get(src, launch_vars[*ids].name))
 			return *ids;
 	return LV_NONE;
+}
+
+const char *lv_first_value(lv_getter get, const void *src, const enum launch_var_id *ids)
+{
+	enum launch_var_id id = lv_first(get, src, ids);
+
+	return id == LV_NONE ? NULL : get(src, launch_vars[id].name);
+}
+
+const char *lv_from_envmap(const void *envmap, const char *name)
+{
+	return envmap_get(envmap, name);
+}
+
+const char *lv_from_model(const void *node_model, const char *name)
+{
+	return node_model_env(node_model, name);
 }

@@ -11,8 +11,8 @@
  * of ids): torchrun's own GROUP_RANK comes before NODE_RANK when detect.c finds the rendezvous of
  * a torchrun process, while the consistency rule reads the user's NODE_RANK first.
  *
- * No dependencies, so that the model, probes, rules and emitters may all include it without
- * reaching into launch/'s orchestration.
+ * The header has no dependencies, so that the model, probes, rules and emitters may all include
+ * it without reaching into launch/'s orchestration.
  */
 #ifndef NCCLCHECK_LAUNCH_VARS_H
 #define NCCLCHECK_LAUNCH_VARS_H
@@ -77,5 +77,11 @@ typedef const char *(*lv_getter)(const void *src, const char *name);
 
 /* The id of the first variable of `ids` (ended by LV_NONE) that `get` finds set, or LV_NONE. */
 enum launch_var_id lv_first(lv_getter get, const void *src, const enum launch_var_id *ids);
+/* The value of the first variable of `ids` that `get` finds set, or NULL. */
+const char *lv_first_value(lv_getter get, const void *src, const enum launch_var_id *ids);
+
+/* The getters of the two sources readers have: a struct envmap and a struct node_model's env. */
+const char *lv_from_envmap(const void *envmap, const char *name);
+const char *lv_from_model(const void *node_model, const char *name);
 
 #endif

@@ -85,7 +85,8 @@ int link_msg_timeout_ms(const struct link_req *req, const char *op)
 		break;
 	case LINK_SCAN:
 		t += 2L * req->timeout_ms +
-		     (long)LINK_LOOKS_MAX * (req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT);
+		     (long)LINK_LOOKS_MAX *
+		     (req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS);
 		break;
 	case LINK_MTU:
 		t += 20L * req->timeout_ms;
@@ -385,12 +386,8 @@ int link_run(const struct link_chan *ch, const struct link_req *req, struct link
 				if (left)
 					cur.lo = (uint16_t)first_left;
 			}
-			res->s.retried += part.s.retried;
+			link_scan_add(&res->s, &part.s);
 			res->s.flaky += part.s.flaky;
-			res->s.first_drops += part.s.first_drops;
-			res->s.looks = part.s.looks > res->s.looks ? part.s.looks : res->s.looks;
-			res->s.late_ms = part.s.late_ms > res->s.late_ms ? part.s.late_ms
-									: res->s.late_ms;
 			res->s.timeout_ms = part.s.timeout_ms;
 			res->s.retry_ms = part.s.retry_ms;
 			res->s.batches++;

@@ -20,6 +20,7 @@
 #include "util/xalloc.h"
 
 #define ECHO_CONNS_MAX 16	/* connections the echo thread serves at once */
+#define OTHER_CONNECTS 16	/* the target's accept queue kept for the other tests */
 
 struct connect_server {
 	struct link_server base;
@@ -105,7 +106,7 @@ struct link_server *link_connect_server(const struct link_req *req, struct link_
 	struct connect_server *s = xcalloc(1, sizeof(*s));
 	/* the loss probe's connects arrive at once: a backlog shorter than them would drop
 	 * handshakes itself and read as loss on the link */
-	int backlog = req->probes + 16 > 64 ? req->probes + 16 : 64;
+	int backlog = req->probes + OTHER_CONNECTS > 64 ? req->probes + OTHER_CONNECTS : 64;
 	long somax = 0;
 
 	s->base.kind = LINK_CONNECT;
@@ -178,34 +179,78 @@ static void pings(int fd, const struct link_req *req, struct link_connect_result
 	free(rtt);
 }
 
-/*
- * The loss probe: `n` connects at once to an open port. A connect whose SYN or SYN-ACK was lost
- * completes only after the kernel's 1 s retransmit, which TCP_INFO counts — a figure the kernel
- * keeps, so a starved process does not fake loss; one not done after two retransmits is
- * counted unanswered, apart. Costs one round trip on a clean link, ~3 s when something was lost.
- */
+/* One probe connect that ended: refused mid-probe is not an answer we trust; a completed one
+ * that needed a retransmit counts (TCP_INFO: the kernel's figure, not our timing). */
+static void probe_settle(int fd, struct link_connect_result *c)
+{
+	struct tcp_info ti;
+	socklen_t tl = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (net_connect_result(fd) != 0)
+		c->unanswered++;
+	else if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 && ti.tcpi_total_retrans > 0)
+		c->retrans++;
+	link_close_rst(fd);
+}
+
+void link_probe_wait(struct pollfd *p, int n, int64_t deadline_ms, struct link_connect_result *c)
+{
+	int left = 0;
+
+	for (int i = 0; i < n; i++)
+		left += p[i].fd >= 0;
+	/* one poll always runs after the deadline: a process starved past it still finds the
+	 * connects that completed in time, which are answered whenever we look */
+	while (left) {
+		int late = time_now_ms() >= deadline_ms;
+
+		if (net_poll(p, (size_t)n, deadline_ms) > 0)
+			for (int i = 0; i < n; i++) {
+				if (p[i].fd < 0 || !p[i].revents)
+					continue;
+				probe_settle(p[i].fd, c);
+				p[i].fd = -1;
+				left--;
+			}
+		if (late)
+			break;
+	}
+	for (int i = 0; i < n; i++)
+		if (p[i].fd >= 0) {
+			close(p[i].fd);
+			p[i].fd = -1;
+			c->unanswered++;
+		}
+}
+
 /*
  * The loss probe's connects: as many as asked, but no more than the target's listeners queue
- * (less 16 for the other tests' connects): an overflowing accept queue drops handshakes that
- * TCP then retransmits, and the target's own limit would read as loss on the link.
+ * less OTHER_CONNECTS: an overflowing accept queue drops handshakes that TCP then retransmits,
+ * and the target's own limit would read as loss on the link.
  */
 static int probe_count(const struct link_req *req, const struct link_ready *ready)
 {
-	int room = ready->accepts - 16;
+	int room = ready->accepts - OTHER_CONNECTS;
 
 	if (ready->accepts <= 0 || req->probes <= room)
 		return req->probes;
 	return room > 8 ? room : 8;
 }
 
+/*
+ * The loss probe: `n` connects at once to an open port. A connect whose SYN or SYN-ACK was lost
+ * completes only after the kernel's 1 s retransmit, which TCP_INFO counts — a figure the kernel
+ * keeps, so a starved process does not fake loss; one not done after two retransmits is
+ * counted unanswered, apart. Costs one round trip on a clean link, ~3 s when something was lost.
+ */
 static void loss_probe(const struct link_req *req, uint16_t port, int n,
 		       struct link_connect_result *c)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
 	struct pollfd *p = xcalloc((size_t)n, sizeof(*p));
-	int64_t t0 = time_now_ms(), deadline = t0 + 3500 + (int64_t)(4 * c->rtt_p99_us / 1000);
-	int left = 0;
+	int64_t deadline = time_now_ms() + 3500 + (int64_t)(4 * c->rtt_p99_us / 1000);
 
 	if (net_sockaddr(req->addr, port, &ss, &len, NULL) < 0) {
 		free(p);
@@ -225,33 +270,8 @@ static void loss_probe(const struct link_req *req, uint16_t port, int n,
 			continue;
 		}
 		p[i] = (struct pollfd){ .fd = fd, .events = POLLOUT };
-		left++;
 	}
-	while (left && time_now_ms() < deadline) {
-		if (net_poll(p, (size_t)n, deadline) <= 0)
-			continue;
-		for (int i = 0; i < n; i++) {
-			struct tcp_info ti;
-			socklen_t tl = sizeof(ti);
-
-			if (p[i].fd < 0 || !p[i].revents)
-				continue;
-			memset(&ti, 0, sizeof(ti));
-			if (net_connect_result(p[i].fd) != 0)
-				c->unanswered++;	/* refused mid-probe: not an answer we trust */
-			else if (getsockopt(p[i].fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 &&
-				 ti.tcpi_total_retrans > 0)
-				c->retrans++;
-			link_close_rst(p[i].fd);
-			p[i].fd = -1;
-			left--;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		if (p[i].fd >= 0) {
-			close(p[i].fd);
-			c->unanswered++;
-		}
+	link_probe_wait(p, n, deadline, c);
 	free(p);
 	/* loss from the connects that completed: one never answered after three SYNs is not loss
 	 * (at 5 % that is one in 10,000) but replies this side's firewall drops (a source port

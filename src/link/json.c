@@ -5,6 +5,7 @@
 #include "link/link_int.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -529,12 +530,15 @@ json_t *link_result_to_json(const struct link_result *r)
 							   r->c.rtt_min_us, "max", r->c.rtt_max_us));
 		if (r->c.open_port)
 			jset_int(o, "open_port", r->c.open_port);
+		/* no probe answered: the share is unknown, not a number out of range */
 		if (r->c.probes)
-			json_object_set_new(o, "loss", json_pack("{sisisisf}", "probes",
+			json_object_set_new(o, "loss", json_pack("{sisisiso}", "probes",
 								 r->c.probes, "retrans",
 								 r->c.retrans, "unanswered",
 								 r->c.unanswered, "pct",
-								 r->c.loss_pct));
+								 r->c.loss_pct < 0
+								 ? json_null()
+								 : json_real(r->c.loss_pct)));
 		break;
 	case LINK_SCAN:
 		jset_int(o, "lo", r->s.lo);
@@ -670,12 +674,16 @@ static int connect_from(const json_t *j, struct link_result *r, struct err *e)
 		static const char *const lkeys[] = { "probes", "retrans", "unanswered", "pct",
 						     NULL };
 		long long pr, rt, un;
+		const json_t *pct = json_is_object(t) ? json_object_get(t, "pct") : NULL;
+		/* null (or absent): no probe was answered, so there is no share to read */
+		bool unknown = !pct || json_is_null(pct);
 
 		if (!json_is_object(t) || check_keys(t, lkeys, e) < 0 ||
 		    req_int(t, "probes", 1, LINK_PROBES_MAX, &pr, e) < 0 ||
 		    req_int(t, "retrans", 0, pr, &rt, e) < 0 ||
 		    req_int(t, "unanswered", 0, pr - rt, &un, e) < 0 ||
-		    num(t, "pct", 0, 100, &r->c.loss_pct, e) < 0)
+		    (unknown && un != pr) ||
+		    (!unknown && num(t, "pct", 0, 100, &r->c.loss_pct, e) < 0))
 			return err_set(e, ERR_PARSE, "'loss' is not {probes, retrans, unanswered, "
 				       "pct} in range");
 		r->c.probes = (int)pr;

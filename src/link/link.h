@@ -34,7 +34,6 @@
 #define LINK_SCAN_BATCH_DEFAULT 4096	/* listeners per batch on the target */
 #define LINK_SCAN_BATCH_MAX 32768
 #define LINK_SCAN_TIMEOUT_DEFAULT 400	/* ms without an answer = dropped (SYN retry is at 1 s) */
-#define LINK_SCAN_RETRY_TIMEOUT LINK_SCAN_RETRY_TIMEOUT_MS /* a look again (default) */
 #define LINK_PROBES_MAX 256		/* loss probe connects */
 #define LINK_TIMEOUT_MAX 60000		/* ms: no single step may wait longer */
 #define LINK_DURATION_MAX 120000
@@ -142,6 +141,11 @@ void link_scan_finish(const struct link_req *req, struct link_result *res);
 /* The per-port states (65536 entries, caller frees) from a scan's intervals and in-use list:
  * a result decoded from JSON carries no state array. */
 uint8_t *link_scan_states(const struct link_scan_result *s);
+/*
+ * One scan's figures added into another's: ports retried and first drops summed, looks and
+ * lateness the most of either (a batch of a range, or a pass over it again).
+ */
+void link_scan_add(struct link_scan_result *into, const struct link_scan_result *part);
 /*
  * Another full pass over the same range: every port dropped in `into` that answered in `again`
  * takes that answer (a filter drops every SYN, so one answer proves the port passes), counted

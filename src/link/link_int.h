@@ -6,6 +6,7 @@
 #ifndef NCCLCHECK_LINK_INT_H
 #define NCCLCHECK_LINK_INT_H
 
+#include <poll.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -61,6 +62,14 @@ int link_mtu_client(const struct link_req *req, const struct link_ready *ready,
 		    struct link_result *res, struct err *e);
 int link_bw_client(const struct link_req *req, const struct link_ready *ready,
 		   struct link_result *res, struct err *e);
+
+/*
+ * The loss probe's wait (connect.c): settles the connects under way in p[] (fd -1: none),
+ * each POLLOUT, until `deadline_ms`. A connect that completed by then is answered however late
+ * the process looks; one still under way, or refused, is counted unanswered. Closes them all.
+ */
+void link_probe_wait(struct pollfd *p, int n, int64_t deadline_ms,
+		     struct link_connect_result *c);
 
 /* Percentile (0..100) of a sorted array, nearest rank. */
 double link_percentile(const double *sorted, int n, double pct);

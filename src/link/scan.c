@@ -256,6 +256,8 @@ static int pass(struct probe *p, const uint16_t *ports, size_t n, int window, in
 				goto fail;
 		if (!p->active)
 			continue;
+		/* after the connects just started: their time is work, not lateness */
+		now = time_now_ms();
 		/* the oldest live connect expires first */
 		while (p->qhead < p->qtail &&
 		       p->slots[p->q[p->qhead % p->qcap].slot].gen != p->q[p->qhead % p->qcap].gen)
@@ -418,8 +420,8 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 		p.qcap = nr + 1;
 		free(p.q);
 		p.q = xcalloc(p.qcap, sizeof(*p.q));
-		if (pass(&p, again, nr, w, req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT,
-			 e) < 0) {
+		if (pass(&p, again, nr, w,
+			 req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS, e) < 0) {
 			free(again);
 			goto out;
 		}
@@ -437,7 +439,7 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 out:
 	s->elapsed_ms += time_now_ms() - t0;
 	s->timeout_ms = req->timeout_ms;
-	s->retry_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT;
+	s->retry_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
 	if (p.late_ms > s->late_ms)
 		s->late_ms = p.late_ms;
 	close(p.ep);
@@ -519,6 +521,14 @@ uint8_t *link_scan_states(const struct link_scan_result *s)
 	return st;
 }
 
+void link_scan_add(struct link_scan_result *into, const struct link_scan_result *part)
+{
+	into->retried += part->retried;
+	into->first_drops += part->first_drops;
+	into->looks = into->looks > part->looks ? into->looks : part->looks;
+	into->late_ms = into->late_ms > part->late_ms ? into->late_ms : part->late_ms;
+}
+
 void link_scan_merge(const struct link_req *req, struct link_result *into,
 		     const struct link_result *again)
 {
@@ -533,11 +543,8 @@ void link_scan_merge(const struct link_req *req, struct link_result *into,
 			a[p] = b[p];
 			into->s.flaky++;
 		}
-	into->s.retried += again->s.retried;
+	link_scan_add(&into->s, &again->s);
 	into->s.elapsed_ms += again->s.elapsed_ms;
-	into->s.first_drops += again->s.first_drops;
-	into->s.looks = into->s.looks > again->s.looks ? into->s.looks : again->s.looks;
-	into->s.late_ms = into->s.late_ms > again->s.late_ms ? into->s.late_ms : again->s.late_ms;
 	link_scan_finish(req, into);
 	if (b != again->s.state)
 		free(b);

@@ -70,14 +70,18 @@ static int match_one(const char *name, const char *ref, int exact)
 	return !strncmp(name, ref, strlen(ref));
 }
 
+int ifs_spec_names(const struct ifs_spec *spec, const char *name)
+{
+	for (int i = 0; i < spec->n; i++)
+		if (match_one(name, spec->tok[i].prefix, spec->exact))
+			return 1;
+	return 0;
+}
+
 int ifs_spec_selects(const struct ifs_spec *spec, const char *name)
 {
 	/* matchIfList(): an empty list matches everything, so "^" with nothing after matches nothing */
-	int match = spec->n == 0;
-
-	for (int i = 0; i < spec->n && !match; i++)
-		match = match_one(name, spec->tok[i].prefix, spec->exact);
-	return match ^ spec->exclude;
+	return (spec->n == 0 || ifs_spec_names(spec, name)) ^ spec->exclude;
 }
 
 /* The behaviour switches, by release. */

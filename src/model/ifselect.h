@@ -54,6 +54,8 @@ struct ifs_spec {
 void ifs_spec_parse(const char *s, int exact_supported, struct ifs_spec *out);
 /* matchIfList(...) XOR exclude: whether interface `name` is selected by `spec`. */
 int ifs_spec_selects(const struct ifs_spec *spec, const char *name);
+/* matchIfList(...) alone: whether the list names `name`, before the '^'; 0 for an empty list. */
+int ifs_spec_names(const struct ifs_spec *spec, const char *name);
 
 /* NCCL_COMM_ID as ncclSocketGetAddrFromString reads it. */
 struct ifs_commid {

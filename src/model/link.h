@@ -167,7 +167,7 @@ double link_loss_from_share(double q);
 
 /* A scan whose own timers fired later than two looks again wait: CPU starvation, not the
  * network, decided its drops (and it saw some). Pure. */
-#define LINK_SCAN_RETRY_TIMEOUT_MS 1500
+#define LINK_SCAN_RETRY_TIMEOUT_MS 1500	/* a look again (default) */
 int link_scan_starved(const struct link_scan_result *s);
 
 /* Pure: the ceiling of a link of `speed_mbps` (<= 0: unknown) at `mtu`. */

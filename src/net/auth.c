@@ -10,9 +10,10 @@
 
 _Static_assert(PROTO_MAC_HEX == 2 * CRYPTO_SHA256_LEN, "the MAC is HMAC-SHA256 in hex");
 
-static void to_hex(const unsigned char *b, size_t n, char *out)
+void auth_hex(const void *p, size_t n, char *out)
 {
 	static const char hex[] = "0123456789abcdef";
+	const unsigned char *b = p;
 
 	for (size_t i = 0; i < n; i++) {
 		out[2 * i] = hex[b[i] >> 4];
@@ -29,7 +30,7 @@ int auth_nonce(char out[PROTO_NONCE_HEX + 1], struct err *e)
 		out[0] = '\0';
 		return err_set(e, ERR_INTERNAL, "the random number generator failed");
 	}
-	to_hex(b, sizeof(b), out);
+	auth_hex(b, sizeof(b), out);
 	return 0;
 }
 
@@ -54,7 +55,7 @@ void auth_mac(const void *token, size_t len, const char *role, const char *worke
 	if (crypto_hmac_sha256(token, len, sb.buf, sb.len, md) < 0)
 		out[0] = '\0';	/* never equal to a real MAC: auth_equal() refuses it */
 	else
-		to_hex(md, sizeof(md), out);
+		auth_hex(md, sizeof(md), out);
 	strbuf_release(&sb);
 }
 

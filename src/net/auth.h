@@ -14,6 +14,9 @@
 
 #define AUTH_TOKEN_MAX 4096
 
+/* n bytes as 2n lowercase hex digits and a NUL into out. */
+void auth_hex(const void *p, size_t n, char *out);
+
 /* A fresh random nonce as PROTO_NONCE_HEX lowercase hex digits (util/crypto.h's random source). */
 int auth_nonce(char out[PROTO_NONCE_HEX + 1], struct err *e);
 

@@ -19,19 +19,6 @@ const char *frame_status_name(enum frame_status s)
 	return (unsigned)s < sizeof(status_names) / sizeof(status_names[0]) ? status_names[s] : "?";
 }
 
-static uint32_t get_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
 enum frame_status frame_encode_chunked(const json_t *msg, size_t cap, size_t msg_cap,
 				       struct strbuf *out, struct err *e)
 {

@@ -26,6 +26,20 @@
 /* The largest report a worker accepts from its (authenticated) master: 256 nodes fit. */
 #define FRAME_MSG_MAX ((size_t)256 << 20)
 
+/* A frame's length, and any other 32-bit field on the wire, big-endian. */
+static inline uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
 /* The outcome of a frame operation; every failure is one of these, with the message in `e`. */
 enum frame_status {
 	FRAME_OK = 0,

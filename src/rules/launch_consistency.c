@@ -90,22 +90,6 @@ static int visible(const char *s)
 	return n + 1;
 }
 
-static const char *from_envmap(const void *src, const char *name)
-{
-	return envmap_get(src, name);
-}
-
-static const char *from_model(const void *src, const char *name)
-{
-	return node_model_env(src, name);
-}
-
-static const char *first(lv_getter get, const void *src, const enum launch_var_id *ids)
-{
-	enum launch_var_id id = lv_first(get, src, ids);
-	return id == LV_NONE ? NULL : get(src, lv_name(id));
-}
-
 /* get() of one variable */
 #define GET(id) get(src, lv_name(LV_##id))
 
@@ -122,8 +106,8 @@ static void fill(struct launch_facts *lf, lv_getter get, const void *src, int gp
 {
 	launch_facts_init(lf);
 	lf->slurm_job = GET(SLURM_JOB_ID) != NULL;
-	lf->slurm_step = first(get, src, env_step) != NULL;
-	lf->slurm_nodes = pos(first(get, src, env_nodes));
+	lf->slurm_step = lv_first_value(get, src, env_step) != NULL;
+	lf->slurm_nodes = pos(lv_first_value(get, src, env_nodes));
 	lf->slurm_ntasks = pos(GET(SLURM_NTASKS));
 	lf->slurm_ntasks_per_node = pos(GET(SLURM_NTASKS_PER_NODE));
 	lf->slurm_nodeid = num(GET(SLURM_NODEID));
@@ -132,10 +116,10 @@ static void fill(struct launch_facts *lf, lv_getter get, const void *src, int gp
 	if (!lf->slurm_tasks_here && lf->slurm_step)
 		lf->slurm_tasks_here = tasks_for_node(GET(SLURM_TASKS_PER_NODE), lf->slurm_nodeid);
 	lf->torchrun = GET(TORCHELASTIC_RUN_ID) != NULL;
-	lf->world_size = pos(first(get, src, env_world));
-	lf->local_world_size = pos(first(get, src, env_local));
-	lf->nnodes = pos(first(get, src, env_nn));
-	lf->node_rank = num(first(get, src, env_nr));
+	lf->world_size = pos(lv_first_value(get, src, env_world));
+	lf->local_world_size = pos(lv_first_value(get, src, env_local));
+	lf->nnodes = pos(lv_first_value(get, src, env_nn));
+	lf->node_rank = num(lv_first_value(get, src, env_nr));
 	lf->gpus_on_node = gpus > 0 ? gpus : 0;
 	lf->gpus_visible = visible(GET(CUDA_VISIBLE_DEVICES));
 }
@@ -144,12 +128,12 @@ static void fill(struct launch_facts *lf, lv_getter get, const void *src, int gp
 
 void launch_facts_from_env(struct launch_facts *lf, const struct envmap *env, int gpus_on_node)
 {
-	fill(lf, from_envmap, env, gpus_on_node);
+	fill(lf, lv_from_envmap, env, gpus_on_node);
 }
 
 void launch_facts_from_model(struct launch_facts *lf, const struct node_model *m)
 {
-	fill(lf, from_model, m, 0);
+	fill(lf, lv_from_model, m, 0);
 	lf->gpus_on_node = (int)m->ngpus;
 }
 

@@ -16,17 +16,12 @@
 #include "util/version.h"
 #include "util/strbuf.h"
 
-static const char *env_get(const struct node_model *m, const char *name)
-{
-	return node_model_env(m, name);
-}
-
 /* ---- renamed torch variables ------------------------------------------------------------- */
 
 static void renamed_one(const struct node_model *m, const struct torch_renamed_var *r, const char *torch,
 			const char *pypath, struct findings *out)
 {
-	const char *ov = env_get(m, r->old_name), *nv = env_get(m, r->new_name);
+	const char *ov = node_model_env(m, r->old_name), *nv = node_model_env(m, r->new_name);
 	int renamed = torch ? version_cmp_str(torch, r->renamed_in) >= 0 : -1;
 	struct finding *f;
 
@@ -118,12 +113,12 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 
 	/* a marker is set in every process its launcher starts */
 	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
-		if (launch_vars[id].marker && env_get(m, lv_name(id)))
+		if (launch_vars[id].marker && node_model_env(m, lv_name(id)))
 			return; /* started by a launcher: these variables are its contract */
 	if (inter == 0)
 		return; /* a batch job or a script: whoever set them meant them */
 	for (int id = LV_NONE + 1; id < LV_COUNT; id++) {
-		const char *name = lv_name(id), *v = env_get(m, name);
+		const char *name = lv_name(id), *v = node_model_env(m, name);
 
 		if (!launch_vars[id].per_process || !v)
 			continue;
@@ -140,9 +135,10 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 	if (!n)
 		return;
 	/* Lightning < 2.0.7 auto-detected Kubeflow from these on any Kubernetes pod */
-	kubeflow = kind && !strcmp(kind, "kubernetes") && env_get(m, lv_name(LV_RANK)) &&
-		   env_get(m, lv_name(LV_WORLD_SIZE)) && env_get(m, lv_name(LV_MASTER_ADDR)) &&
-		   env_get(m, lv_name(LV_MASTER_PORT)) && lv && version_cmp_str(lv, "2.0.7") < 0;
+	kubeflow = kind && !strcmp(kind, "kubernetes") && node_model_env(m, lv_name(LV_RANK)) &&
+		   node_model_env(m, lv_name(LV_WORLD_SIZE)) &&
+		   node_model_env(m, lv_name(LV_MASTER_ADDR)) &&
+		   node_model_env(m, lv_name(LV_MASTER_PORT)) && lv && version_cmp_str(lv, "2.0.7") < 0;
 	f = finding_add(out, local || kubeflow ? SEV_ERROR : SEV_WARN, "launch.env.stale_ranks",
 			"%s exported in %s shell with no launcher running", names,
 			inter == 1 ? "this interactive" : "this");
@@ -171,7 +167,7 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 			    "only MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES (or WORLD_SIZE).");
 	finding_fix(f, "%s   # and remove the export from ~/.bashrc", unset);
 	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
-		if (launch_vars[id].per_process && env_get(m, lv_name(id)))
+		if (launch_vars[id].per_process && node_model_env(m, lv_name(id)))
 			finding_setting(f, WHERE_ENV, SCOPE_NODE, lv_name(id), NULL);
 	finding_fix(f, "# torchrun sets them for each process; a launch by hand (ncclcheck cluster, "
 		    "Lightning) reads MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES");

@@ -9,6 +9,7 @@
 # ctest: timeout 1200
 set -u
 . "$SRCDIR/tests/integration/lib_package.sh"
+. "$SRCDIR/packaging/binarch.sh"
 command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64-static >/dev/null &&
 	[ -f /usr/lib/aarch64-linux-gnu/libjansson.a ] ||
 	{ echo "SKIP: no aarch64 cross toolchain (scripts/deps.sh installs gcc-aarch64-linux-gnu," \
@@ -22,16 +23,12 @@ out=$(sh "$top/scripts/release.sh" --arch aarch64 2>&1); rc=$?
 expect_rc 0 $rc "release.sh --arch aarch64: $(echo "$out" | tail -n 8)"
 [ $rc = 0 ] || finish
 bin=$top/build/portable-aarch64/ncclcheck
-expect_match "$(file -b "$bin")" 'ARM aarch64' "the binary is an aarch64 ELF"
-max=$(aarch64-linux-gnu-objdump -T "$bin" | grep -oE 'GLIBC_[0-9]+\.[0-9]+(\.[0-9]+)?' | sort -V | tail -n 1)
-expect_match "$max" '^GLIBC_2\.(1[0-7]|[0-9])(\.[0-9]+)?$' "highest glibc symbol version $max <= 2.17"
-libs=$(aarch64-linux-gnu-objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }' | sort | tr '\n' ' ')
-expect_match "$libs" '^ld-linux-aarch64\.so\.1 libc\.so\.6 libdl\.so\.2 libm\.so\.6 libpthread\.so\.0 $' \
-	"NEEDED: glibc's libraries only ($libs)"
-size=$(wc -c <"$bin")
-[ "$size" -le $((5 * 1024 * 1024)) ] && pass "size $size bytes <= 5 MB" || fail "size $size bytes > 5 MB"
+expect_match "$(bin_arch "$bin")" '^aarch64$' "the binary is an aarch64 ELF"
+# glibc symbol versions <= 2.17, glibc's own libraries only, at most 5 MB
+out=$(sh "$top/packaging/portable/check.sh" "$bin" 2>&1); rc=$?
+expect_rc 0 $rc "check.sh accepts the aarch64 binary: $out"
 
-q() { qemu-aarch64-static -L /usr/aarch64-linux-gnu "$bin" "$@"; }
+q() { bin_run "$bin" "$@"; }
 expect_match "$(q --version)" "^$("$NCCLCHECK" --version)\$" "the same --version under qemu"
 
 same=0 differ=""

@@ -523,6 +523,46 @@ static void test_mpirun_ifaces(void **state)
 	rec_free(rec);
 }
 
+/* Which interfaces a recommendation steers NCCL and Gloo off, read as NCCL reads the list. */
+static void test_steers_off(void **state)
+{
+	static const struct {
+		const char *nccl, *gloo, *ifname;
+		int off;
+	} cases[] = {
+		{ .nccl = NULL, .ifname = "eth0", .off = 0 },	/* nothing recommended */
+		{ .nccl = "^docker,lo", .ifname = "docker0", .off = 1 },
+		{ .nccl = "^docker,lo", .ifname = "lo", .off = 1 },
+		{ .nccl = "^docker,lo", .ifname = "eth0", .off = 0 },
+		{ .nccl = "=eth1", .ifname = "eth1", .off = 0 },
+		{ .nccl = "=eth1", .ifname = "eth10", .off = 1 },
+		/* ":port" is not part of the name: NCCL reads "eth1:1234" as the prefix eth1 */
+		{ .nccl = "eth1:1234,ib", .ifname = "eth1", .off = 0 },
+		{ .nccl = "eth1:1234,ib", .ifname = "ib0", .off = 0 },
+		{ .nccl = "eth1:1234,ib", .ifname = "eth0", .off = 1 },
+		/* Gloo's names are exact, and an interface Gloo still uses is not steered off */
+		{ .nccl = "eth1", .gloo = "eth0", .ifname = "eth0", .off = 0 },
+		{ .nccl = "eth1", .gloo = "eth0", .ifname = "eth00", .off = 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct recommendation *rec = rec_new();
+
+		if (cases[i].nccl)
+			assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_SOCKET_IFNAME",
+						 cases[i].nccl, NULL, NULL), 0);
+		if (cases[i].gloo)
+			assert_int_equal(rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "GLOO_SOCKET_IFNAME",
+						 cases[i].gloo, NULL, NULL), 0);
+		if (rec_steers_off(rec, "n0", cases[i].ifname) != cases[i].off)
+			fail_msg("NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s, %s: steered off %d, not %d",
+				 cases[i].nccl, cases[i].gloo, cases[i].ifname, !cases[i].off,
+				 cases[i].off);
+		rec_free(rec);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_sh_word_and_apply),
 		cmocka_unit_test(test_placeholders),
 		cmocka_unit_test(test_mpirun_ifaces),
+		cmocka_unit_test(test_steers_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1309,6 +1309,14 @@ static void test_subnet_overlap(void **state)
 		"enp37s0f0        UP             192.168.5.10/24\n";
 	static const char far[] =	/* two hosts' listings far apart: not one host */
 		"node a:\neth0  UP  10.0.0.1/24\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nnode b:\nens5  UP  10.0.0.2/24\n";
+	static const char covered[] =	/* the /28 covers the redacted octet: the subnet is unknown */
+		"NCCL_SOCKET_IFNAME=enp37s0f0\n"
+		"eno1       192.168.3.x/28   (1 Gb)\n"
+		"enp37s0f0  192.168.3.*/28   (10 Gb)\n";
+	static const char stars[] =	/* two redacted octets, outside the /16 */
+		"NCCL_SOCKET_IFNAME=enp37s0f0\n"
+		"eno1       10.20.*.*/16   (1 Gb)\n"
+		"enp37s0f0  10.20.5.*/16   (10 Gb)\n";
 	struct run r;
 	const struct finding *f;
 
@@ -1325,6 +1333,14 @@ static void test_subnet_overlap(void **state)
 	run_free(&r);
 	r = explain_text(far, sizeof(far) - 1, NULL);
 	assert_null(findings_find(r.fs, "explain.hosts.route_differs"));
+	run_free(&r);
+	r = explain_text(covered, sizeof(covered) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.route_differs"));
+	run_free(&r);
+	r = explain_text(stars, sizeof(stars) - 1, NULL);
+	f = findings_find(r.fs, "explain.hosts.route_differs");
+	assert_non_null(f);
+	assert_non_null(strstr(f->title, "10.20.0.0/16"));
 	run_free(&r);
 }
 

@@ -260,6 +260,51 @@ static void noise_round_trip(void **state)
 	json_decref(j);
 }
 
+/* Every loss probe unanswered (replies dropped on this side): the share is unknown, and the
+ * result still travels back, so a real measurement is not read as "could not run". */
+static void loss_unanswered_round_trip(void **state)
+{
+	struct link_result r, back;
+	struct err e = ERR_INIT;
+	json_t *j, *loss;
+
+	(void)state;
+	link_result_init(&r, LINK_CONNECT);
+	snprintf(r.addr, sizeof(r.addr), "10.10.0.10");
+	r.c.status = LINK_OK;
+	r.c.open_port = 50412;
+	r.c.probes = 32;
+	r.c.unanswered = 32;
+	r.c.loss_pct = -1;
+	j = link_result_to_json(&r);
+	loss = json_object_get(j, "loss");
+	assert_non_null(loss);
+	assert_true(json_is_null(json_object_get(loss, "pct")));
+	assert_int_equal(link_result_from_json(j, &back, &e), 0);
+	json_decref(j);
+	link_result_release(&r);
+	assert_int_equal(back.c.probes, 32);
+	assert_int_equal(back.c.unanswered, 32);
+	assert_int_equal(back.c.retrans, 0);
+	assert_true(back.c.loss_pct < 0);
+	link_result_release(&back);
+	/* an absent pct reads the same */
+	j = json_lit("{\"kind\":\"connect\",\"addr\":\"10.10.0.10\",\"status\":\"ok\","
+		     "\"tries\":[],\"pings\":0,\"rtt_us\":{\"p50\":0,\"p99\":0,\"min\":0,"
+		     "\"max\":0},\"loss\":{\"probes\":4,\"retrans\":0,\"unanswered\":4}}");
+	assert_int_equal(link_result_from_json(j, &back, &e), 0);
+	assert_true(back.c.loss_pct < 0);
+	json_decref(j);
+	link_result_release(&back);
+	/* no share although some probes were answered: the share is hidden, not unknown */
+	j = json_lit("{\"kind\":\"connect\",\"addr\":\"10.10.0.10\",\"status\":\"ok\","
+		     "\"tries\":[],\"pings\":0,\"rtt_us\":{\"p50\":0,\"p99\":0,\"min\":0,"
+		     "\"max\":0},\"loss\":{\"probes\":4,\"retrans\":0,\"unanswered\":1,"
+		     "\"pct\":null}}");
+	assert_int_equal(link_result_from_json(j, &back, &e), -1);
+	json_decref(j);
+}
+
 /* Timeouts follow the measured round trip and loss, within their floors and caps. */
 static void timeouts_derive(void **state)
 {
@@ -332,6 +377,7 @@ int main(void)
 		cmocka_unit_test(result_round_trip),
 		cmocka_unit_test(agent_rejects),
 		cmocka_unit_test(noise_round_trip),
+		cmocka_unit_test(loss_unanswered_round_trip),
 		cmocka_unit_test(timeouts_derive),
 	};
 

@@ -14,6 +14,7 @@
 
 #include "link/agent.h"
 #include "link/link_int.h"
+#include "util/timeutil.h"
 
 static struct link_local_chan lc;
 static struct link_chan ch = { link_local_call, &lc };
@@ -89,6 +90,55 @@ static void connect_refused(void **state)
 	assert_int_equal(link_client_run(&r, &ready, &res, &e), 0);
 	assert_int_equal(res.c.status, LINK_ERROR);
 	link_result_release(&res);
+}
+
+/* `n` probe connects to 127.0.0.1:port under way at once, as the loss probe starts them. */
+static void start_probes(uint16_t port, struct pollfd *p, int n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	assert_int_equal(net_sockaddr("127.0.0.1", port, &ss, &len, NULL), 0);
+	for (int i = 0; i < n; i++) {
+		struct net_connect_opts o = LINK_CONNECT_OPTS(NULL, NULL);
+		int err_no = 0, fd = net_connect_start((struct sockaddr *)&ss, len, &o, &err_no, NULL);
+
+		assert_true(fd >= 0);
+		p[i] = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	}
+}
+
+/*
+ * A process that looks only after the deadline (starved on a loaded node): the connects that
+ * completed are answered, with no retransmit; only those the kernel still has under way (a
+ * full accept queue drops their SYNs) are unanswered.
+ */
+static void probe_wait_late(void **state)
+{
+	struct pollfd p[8], q[6];
+	struct link_connect_result c, d;
+	struct err e = ERR_INIT;
+	uint16_t port, full;
+	int lfd = link_listen("127.0.0.1", 0, 64, &port, &e);
+	int sfd = link_listen("127.0.0.1", 0, 1, &full, &e);
+
+	(void)state;
+	assert_true(lfd >= 0 && sfd >= 0);
+	start_probes(port, p, 8);
+	start_probes(full, q, 6);
+	usleep(200 * 1000);	/* loopback handshakes are done long before */
+	memset(&c, 0, sizeof(c));
+	link_probe_wait(p, 8, time_now_ms() - 1, &c);
+	assert_int_equal(c.unanswered, 0);
+	assert_int_equal(c.retrans, 0);
+	memset(&d, 0, sizeof(d));
+	link_probe_wait(q, 6, time_now_ms() - 1, &d);
+	assert_true(d.unanswered >= 3 && d.unanswered < 6);	/* a backlog of 1 queues 1-2 */
+	assert_int_equal(d.retrans, 0);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(q[i].fd, -1);
+	close(lfd);
+	close(sfd);
 }
 
 /* Listeners the target does not own: a batch skips and reports them. */
@@ -175,6 +225,7 @@ static void scan_answers_outlive_the_timeout(void **state)
 	struct link_req r;
 	struct link_result res, again;
 	struct err e = ERR_INIT;
+	int retried, first_drops, looks, late_ms;
 
 	(void)state;
 	link_req_init(&r, LINK_SCAN);
@@ -197,7 +248,20 @@ static void scan_answers_outlive_the_timeout(void **state)
 	}
 	res.s.state[24300] = LINK_PORT_OPEN;
 	again.s.state[24300] = LINK_PORT_DROPPED;	/* an answer is never taken back */
+	/* the second pass's figures: retries and first drops add up, looks and lateness the most */
+	retried = res.s.retried;
+	first_drops = res.s.first_drops;
+	again.s.retried = 3;
+	again.s.first_drops = 7;
+	again.s.looks = res.s.looks + 2;
+	again.s.late_ms = res.s.late_ms + 40;
+	late_ms = res.s.late_ms + 40;
+	looks = res.s.looks + 2;
 	link_scan_merge(&r, &res, &again);
+	assert_int_equal(res.s.retried, retried + 3);
+	assert_int_equal(res.s.first_drops, first_drops + 7);
+	assert_int_equal(res.s.looks, looks);
+	assert_int_equal(res.s.late_ms, late_ms);
 	assert_int_equal(res.s.flaky, 50);
 	assert_int_equal(res.s.counts[LINK_PORT_DROPPED], 50);
 	assert_int_equal(res.s.state[24149], LINK_PORT_DROPPED);
@@ -318,6 +382,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(connect_ok),
 		cmocka_unit_test(connect_refused),
+		cmocka_unit_test(probe_wait_late),
 		cmocka_unit_test(scan_exact),
 		cmocka_unit_test(scan_list_and_split),
 		cmocka_unit_test(scan_answers_outlive_the_timeout),
