@@ -380,6 +380,13 @@ struct setting *finding_setting_for(struct finding *f, enum setting_where where,
 	return setting_put(f, where, SCOPE_NODE, name, value, node);
 }
 
+int setting_placeholder(const char *value)
+{
+	size_t n = value ? strlen(value) : 0;
+
+	return n >= 2 && value[0] == '<' && value[n - 1] == '>';
+}
+
 void finding_export(struct finding *f, const char *name, const char *value_fmt, ...)
 {
 	char *value;

@@ -40,7 +40,11 @@ enum setting_scope {
 	SCOPE_NODE,
 };
 
-/* One machine-readable part of a fix. value NULL means "unset / remove it". */
+/*
+ * One machine-readable part of a fix. value NULL means "unset / remove it"; a value in angle
+ * brackets ("<a shared secret>") is a placeholder (setting_placeholder): the user's to choose,
+ * so no writer prints it as a value and `run` never applies it.
+ */
 struct setting {
 	char *name;
 	char *value;
@@ -115,6 +119,8 @@ void finding_check(struct finding *f, const char *check);
 void finding_caused_by(struct finding *f, const struct finding *cause);
 /* Whether `f` was folded under a cause (and so is not counted). */
 int finding_folded(const struct finding *f);
+/* Whether a setting's value is a placeholder: "<...>". */
+int setting_placeholder(const char *value);
 /* Whether `f` names `cause` (id, node and interface) as its cause. */
 int finding_cause_is(const struct finding *f, const struct finding *cause);
 /*

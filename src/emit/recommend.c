@@ -668,9 +668,7 @@ int rec_var_applies(const struct rec_var *v, const char *node)
 
 int rec_placeholder(const char *value)
 {
-	size_t n = value ? strlen(value) : 0;
-
-	return n >= 2 && value[0] == '<' && value[n - 1] == '>';
+	return setting_placeholder(value);
 }
 
 /* The value of env setting `name` on `node`: its own value over the every-node one. */

@@ -150,6 +150,8 @@ int render_setting_command(const struct setting *st, char *buf, size_t len)
 	struct strbuf sb = STRBUF_INIT, kv = STRBUF_INIT;
 	int fits;
 
+	if (setting_placeholder(st->value))
+		return 0;	/* the user's value to choose: the finding's fix says how */
 	/* a value with a control byte (a newline) would be a command of more than one line */
 	for (const char *p = st->value; p && *p; p++)
 		if (iscntrl((unsigned char)*p))

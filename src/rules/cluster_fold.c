@@ -309,6 +309,32 @@ static int black_hole_explains_stall(const struct fold_ctx *c, const struct find
 		(same(cause->node, f->peer) && same(cause->peer, f->node)));
 }
 
+/* a slow link between the two ends of a black hole whose bandwidth was measured over the
+ * black hole's interface: its full-size segments vanish and are sent again smaller, so the
+ * transfer crawls; the black hole is the cause, fixing it is the fix. The finding of the
+ * cluster-wide bandwidth verdict names no interface: the pair's measured flows say which */
+static int black_hole_explains_slow(const struct fold_ctx *c, const struct finding *cause,
+				    const struct finding *f, const struct cluster_link *by)
+{
+	int a = node_index(c->v, f->node), b = node_index(c->v, f->peer);
+
+	(void)by;
+	if (!mtu_link_of(c->v, cause) || a < 0 || b < 0 ||
+	    !((same(cause->node, f->node) && same(cause->peer, f->peer)) ||
+	      (same(cause->node, f->peer) && same(cause->peer, f->node))))
+		return 0;
+	if (f->ifname)
+		return same(cause->ifname, f->ifname);
+	for (size_t i = 0; i < c->v->nlinks; i++) {
+		const struct cluster_link *l = &c->v->links[i];
+
+		if (l->ran && l->kind == LINK_BW && same(l->ifname, cause->ifname) &&
+		    ((l->peer == a && l->target == b) || (l->peer == b && l->target == a)))
+			return 1;
+	}
+	return 0;
+}
+
 static const struct fold_rule fold_rules[] = {
 	{ .cause = "link.ports.blocked", .consequence = "cluster.link.unreachable",
 	  .explains = ports_explain_unreachable },
@@ -334,6 +360,8 @@ static const struct fold_rule fold_rules[] = {
 	  .explains = same_black_hole },
 	{ .cause = "link.mtu.blackhole", .consequence = "link.bw.stalled",
 	  .explains = black_hole_explains_stall },
+	{ .cause = "link.mtu.blackhole", .consequence = "link.bw.slow_link",
+	  .explains = black_hole_explains_slow },
 	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.jumbo",
 	  .explains = black_hole_explains_guess },
 	{ .cause = "link.mtu.blackhole", .consequence = "net.mtu.differ",

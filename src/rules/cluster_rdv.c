@@ -68,9 +68,13 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 	if (!strcmp(id, "cluster.auth.none")) {
 		finding_why(f, "without a token any process that reaches MASTER_PORT can join and "
 			    "feed this run its facts and results");
-		finding_fix(f, "head -c 32 /dev/urandom | base64 > token; copy it to every node, "
-			    "then: ncclcheck cluster --token-file token");
-		finding_export(f, "NCCLCHECK_TOKEN", "<the same secret on every node>");
+		/* one secret, made once, the same on every node: the command prints the exact
+		 * export line with its value for the user to run on each node */
+		finding_fix(f, "printf 'export NCCLCHECK_TOKEN=%%s\\n' \"$(head -c 16 /dev/urandom "
+			    "| od -An -tx1 | tr -d ' \\n')\"   # on one node: it prints the line to "
+			    "run on each node, this one too, before ncclcheck cluster");
+		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCLCHECK_TOKEN",
+				"<the value the printf line printed, the same on every node>");
 	} else if (!strcmp(id, "cluster.rdv.missing")) {
 		unsigned char bin[16];
 		int fam, numeric = addr_parse(mh, &fam, bin) == 0;

@@ -182,6 +182,12 @@ static void dump(const struct findings *fs)
 			      fs->v[i]->caused_by ? " (folded)" : "");
 }
 
+static int same_pair(const struct finding *f, const char *a, const char *b)
+{
+	return f->node && f->peer && ((!strcmp(f->node, a) && !strcmp(f->peer, b)) ||
+				      (!strcmp(f->node, b) && !strcmp(f->peer, a)));
+}
+
 /* The roots of severity >= warn with `id`. */
 static size_t roots(const struct findings *fs, const char *id)
 {
@@ -506,6 +512,67 @@ static void test_black_hole_once(void **state)
 	release(&x);
 }
 
+/*
+ * A black hole between xr1-n0 and xr1-n2 on eth1 also makes their bulk transfer over eth1
+ * crawl (link.bw.slow_link: slow there, both fast with xr1-n1): the slow link folds under the
+ * black hole. A black hole on the pair xr1-n1 <-> xr1-n2 explains nothing about xr1-n0 <-> xr1-n2:
+ * that slow link stays a root.
+ */
+static void slow_beside_hole(int hole_peer, int *slow_roots, int *slow_folded)
+{
+	struct fixture x;
+	const struct finding *hole = NULL, *slow = NULL;
+
+	load(&x);
+	measure(&x, 0, "-", 0, 40000);
+	for (int c = 0; c < N; c++) {
+		for (int s = 0; s < N; s++) {
+			struct cluster_link *l;
+			int pair02 = (c == 0 && s == 2) || (c == 2 && s == 0);
+
+			if (c == s)
+				continue;
+			l = link_new(&x, LINK_MTU, c, s, "eth1");
+			l->res.m = (struct link_mtu_result){
+				.if_mtu = 9000, .path_mtu = c == hole_peer && s == 2 ? 1500 : 9000,
+				.blackhole = c == hole_peer && s == 2, .probes = 12 };
+			l = link_new(&x, LINK_BW, c, s, "eth1");
+			l->res.b = (struct link_bw_result){ .streams = 1,
+							    .total_gbps = pair02 ? 0.4 : 8 };
+		}
+	}
+	judge(&x);
+	dump(x.out);
+	for (size_t i = 0; i < x.out->n; i++) {
+		const struct finding *f = x.out->v[i];
+
+		if (!strcmp(f->id, "link.mtu.blackhole") && !f->caused_by)
+			hole = f;
+		if (!strcmp(f->id, "link.bw.slow_link"))
+			slow = f;
+	}
+	assert_non_null(hole);
+	assert_string_equal(hole->node, "xr1-n2");
+	assert_non_null(slow);
+	assert_true(same_pair(slow, "xr1-n0", "xr1-n2"));
+	*slow_roots = (int)roots(x.out, "link.bw.slow_link");
+	*slow_folded = slow->caused_by && finding_cause_is(slow, hole);
+	release(&x);
+}
+
+static void test_black_hole_slow_link(void **state)
+{
+	int r, folded;
+
+	(void)state;
+	slow_beside_hole(0, &r, &folded);	/* the hole is xr1-n0 -> xr1-n2 */
+	assert_int_equal(r, 0);
+	assert_true(folded);
+	slow_beside_hole(1, &r, &folded);	/* the hole is xr1-n1 -> xr1-n2 */
+	assert_int_equal(r, 1);
+	assert_false(folded);
+}
+
 /* The fold keeps JSON and counts in step: caused_by survives the round trip. */
 static void test_caused_by_json(void **state)
 {
@@ -546,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_caused_by_json),
 		cmocka_unit_test(test_node_guesses_fold),
 		cmocka_unit_test(test_black_hole_once),
+		cmocka_unit_test(test_black_hole_slow_link),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,8 +5,10 @@
 
 #include "cmocka_helpers.h"
 #include "finding.h"
+#include "rdv/rdv.h"
 #include "report/cluster_text.h"
 #include "report/render.h"
+#include "rules/cluster_rdv.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/wrap.h"
@@ -117,6 +119,44 @@ static void folded_do_not_count(void **state)
 	assert_non_null(strstr(buf, "  # on n1\n  sysctl -w net.ipv4.ip_local_port_range='49152 60999'\n"));
 	assert_null(strstr(buf, "unreachable"));	/* folded: not on the first screen */
 	assert_non_null(strstr(buf, "1 error, 0 warnings"));
+	free(buf);
+	findings_free(fs);
+}
+
+/*
+ * No token: the fix is a command that runs as printed (no "<...>" to fill in) and makes one
+ * secret; the setting stays a placeholder, which the first screen's fix block leaves out rather
+ * than print `export NCCLCHECK_TOKEN='<...>'`.
+ */
+static void auth_none_fix_runs(void **state)
+{
+	struct findings *fs = findings_new();
+	struct rdv_event ev = { .kind = RDV_EV_AUTH_NONE, .rank = -1 };
+	struct rdv_opts ro = { .master_host = "10.10.0.10", .master_port = 29500, .nnodes = 2 };
+	struct render_opts o = { .roots = 1 };
+	const struct finding *f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	snprintf(ev.msg, sizeof(ev.msg), "no token: any process that reaches port 29500 may join");
+	cluster_rdv_findings(&ev, 1, &ro, "10.10.0.10", fs);
+	f = findings_find(fs, "cluster.auth.none");
+	assert_non_null(f);
+	assert_true(f->nfix > 0);
+	for (size_t i = 0; i < f->nfix; i++)
+		assert_null(strchr(f->fix[i], '<'));
+	assert_non_null(strstr(f->fix[0], "printf 'export NCCLCHECK_TOKEN=%s\\n' \"$(head -c 16 "
+			       "/dev/urandom | od -An -tx1 | tr -d ' \\n')\""));
+	assert_true(setting_placeholder(finding_find_setting(f, "NCCLCHECK_TOKEN")->value));
+	m = open_memstream(&buf, &len);
+	render_verdict_text(m, fs, &o, NULL);
+	render_findings_text(m, fs, &o);
+	fclose(m);
+	assert_null(strchr(buf, '<'));
+	assert_null(strstr(buf, "export NCCLCHECK_TOKEN='"));
+	assert_non_null(strstr(buf, "printf 'export NCCLCHECK_TOKEN="));
 	free(buf);
 	findings_free(fs);
 }
@@ -444,6 +484,7 @@ int main(void)
 		cmocka_unit_test(sort_is_stable),
 		cmocka_unit_test(folded_do_not_count),
 		cmocka_unit_test(wrap_fits),
+		cmocka_unit_test(auth_none_fix_runs),
 		cmocka_unit_test(wrap_shell_keeps_the_command),
 		cmocka_unit_test(wrap_shell_carries_a_quote),
 		cmocka_unit_test(fix_wraps_as_a_command),
