@@ -474,7 +474,17 @@ void xrule_hosts(const struct cluster_view *v, struct findings *out)
 				       "on one side only hints at a path where big packets vanish; the "
 				       "path-MTU test (cluster.mtu.*) says whether they do.");
 			finding_evidence(f, "%s", ev.buf);
-			finding_fix(f, "use one MTU on every node: ip link set dev <if> mtu %ld", lo);
+			/* the smallest: a larger MTU the path may not carry is what to take back */
+			for (size_t i = 0; i < v->n; i++) {
+				const char *ifn = node_model_cluster_ifname(v->nodes[i].m);
+				const struct nm_iface *ifc = ifn ? node_model_iface(v->nodes[i].m, ifn)
+								 : NULL;
+
+				if (!ifc || ifc->mtu <= lo)
+					continue;
+				finding_fix(f, "# on %s", v->nodes[i].name);
+				finding_fix(f, "ip link set dev %s mtu %ld", ifn, lo);
+			}
 		}
 		strbuf_release(&ev);
 	}

@@ -433,6 +433,17 @@ static void stacks_gpus_rdma_mtu_that_differ(void **state)
 	assert_non_null(strstr(f->title, x.nodes[1].name));
 	f = expect_finding(x.fs, "cluster.mtu.differs", SEV_WARN);
 	assert_non_null(strstr(f->title, "1500 to 9000"));
+	/* the fix names the node and interface to take back to 1500: no "<if>" to fill in */
+	{
+		char on[128];
+
+		snprintf(on, sizeof(on), "# on %s", x.nodes[1].name);
+		assert_true(finding_fix_contains(f, on));
+		assert_true(finding_fix_contains(f, "ip link set dev eth"));
+		assert_true(finding_fix_contains(f, " mtu 1500"));
+		for (size_t k = 0; k < f->nfix; k++)
+			assert_null(strchr(f->fix[k], '<'));
+	}
 	f = expect_finding(x.fs, "cluster.env.socket_magic", SEV_ERROR);
 	assert_non_null(strstr(f->title, "NCCL_SOCKET_MAGIC"));
 	f = expect_finding(x.fs, "cluster.versions.lightning", SEV_WARN);
