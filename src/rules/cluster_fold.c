@@ -500,7 +500,6 @@ static void closed_text(const struct link_scan_result *s, struct strbuf *sb, cha
 	snprintf(verb, n, "%s", drop && rej ? "close" : rej ? "reject" : "drop");
 }
 
-/* "a", "a and b", "a, b and c" of the distinct strings in v[0..n) */
 /* Whether v[i] already stood at an earlier index. */
 static int seen_before(const char *const *v, size_t i)
 {
@@ -510,6 +509,7 @@ static int seen_before(const char *const *v, size_t i)
 	return 0;
 }
 
+/* "a", "a and b", "a, b and c" of the distinct strings in v[0..n) */
 static void and_list(const char *const *v, size_t n, struct strbuf *sb)
 {
 	size_t k = 0, cnt = 0;
