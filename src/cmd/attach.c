@@ -70,7 +70,7 @@ const struct verb verb_attach = {
 	.exit_codes =
 		"0 no hang found, 1 a culprit or a stall found, 2 usage error,\n"
 		"3 nothing answered (no RAS service, no dump).\n",
-	.flags = VERB_REPORT,
+	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_attach,
 };
 

@@ -130,7 +130,7 @@ const struct verb verb_bench_tune = {
 	.examples =
 		"  ncclcheck bench tune --master 10.0.0.1:29500 --nodes 2 --node-rank 0 -b 64M -e 64M\n",
 	.exit_codes = bench_exit_codes,
-	.flags = VERB_JSON,
+	.flags = VERB_JSON | VERB_HTML,
 	.run = cmd_bench_tune,
 };
 
@@ -629,7 +629,7 @@ const struct verb verb_bench = {
 		"  ncclcheck bench allgather --backend nccl -b 8 -e 128M -f 2 -g 8 --json\n"
 		"  ncclcheck bench p2p --serve 5201     and     ncclcheck bench p2p --connect ADDR:5201\n",
 	.exit_codes = bench_exit_codes,
-	.flags = VERB_JSON,
+	.flags = VERB_JSON | VERB_HTML,
 	.run = cmd_bench,
 	.subs = bench_subs,
 	.nsubs = ARRAY_SIZE(bench_subs),

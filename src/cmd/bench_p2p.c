@@ -86,7 +86,7 @@ const struct verb verb_bench_p2p = {
 	.exit_codes =
 		"0 every test passed, 1 a test found a problem, 2 usage error, 3 could not run\n"
 		"(no answer on the control port, the peer vanished).\n",
-	.flags = VERB_JSON,
+	.flags = VERB_JSON | VERB_HTML,
 	.run = cmd_bench_p2p,
 };
 

@@ -16,13 +16,18 @@
 
 /* getopt_long's val for the verb's option i, and for the common options. */
 #define VAL_OPT 0x1000
-enum { VAL_JSON = 0x2000, VAL_NO_COLOR, VAL_VERBOSE = 'v', VAL_HELP = 'h' };
+enum { VAL_JSON = 0x2000, VAL_NO_COLOR, VAL_HTML, VAL_VERBOSE = 'v', VAL_HELP = 'h' };
 
 #define HELP_WIDTH 100
 #define HELP_COLUMN 25
 
 static const struct cli_opt common_json = {
 	.name = "json", .help = "print the result as one JSON document",
+};
+static const struct cli_opt common_html = {
+	.name = "html", .arg = "FILE",
+	.help = "also write the report as one self-contained HTML page to FILE\n"
+		"(the --json document rendered: no script, nothing fetched)",
 };
 static const struct cli_opt common_verbose = {
 	.name = "verbose", .short_name = 'v',
@@ -77,6 +82,8 @@ void cli_start(struct cli *c, const struct verb *v, int argc, char **argv)
 	strcpy(c->optstring, v->flags & VERB_STOP_AT_ARG ? "+:" : ":");
 	if (v->flags & VERB_JSON)
 		add_long(c, &n, "json", no_argument, VAL_JSON);
+	if (v->flags & VERB_HTML)
+		add_long(c, &n, "html", required_argument, VAL_HTML);
 	for (size_t i = 0; i < k; i++) {
 		const struct cli_opt *o = &v->opts[i];
 		add_long(c, &n, o->name, o->arg ? required_argument : no_argument, VAL_OPT + (int)i);
@@ -158,6 +165,11 @@ int cli_next(struct cli *c)
 	case VAL_NO_COLOR:
 		c->common.no_color = 1;
 		return cli_next(c);
+	case VAL_HTML:
+		if (!*optarg)
+			return cli_fail(c, "--html wants a file name");
+		c->common.html = optarg;
+		return cli_next(c);
 	case VAL_HELP:
 		if (v->help)
 			v->help(stdout, v);
@@ -223,6 +235,8 @@ void cli_help_synopsis(FILE *out, const struct verb *v, const char *lead)
 	col = indent;
 	if (v->flags & VERB_JSON)
 		synopsis_opt(out, &col, indent, &common_json);
+	if (v->flags & VERB_HTML)
+		synopsis_opt(out, &col, indent, &common_html);
 	for (size_t i = 0; v->opts && v->opts[i].name; i++)
 		synopsis_opt(out, &col, indent, &v->opts[i]);
 	if (v->flags & VERB_TEXT) {
@@ -287,6 +301,8 @@ void cli_help_options(FILE *out, const struct verb *v)
 	if (verb_flags & VERB_JSON)
 		option_line(out, NULL, &common_json,
 			    v->json_help ? v->json_help : common_json.help);
+	if (verb_flags & VERB_HTML)
+		option_line(out, NULL, &common_html, common_html.help);
 	for (size_t i = 0; opts && opts[i].name; i++)
 		option_line(out, v, &opts[i], opts[i].help);
 	if (verb_flags & VERB_TEXT) {

@@ -74,7 +74,7 @@ const struct verb verb_cluster = {
 	.exit_codes =
 		"0 no errors, 1 at least one error finding, 2 usage error, 3 the check could not\n"
 		"run (a node never came, died, or the port is taken).\n",
-	.flags = VERB_REPORT,
+	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_cluster,
 };
 

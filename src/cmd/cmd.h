@@ -88,6 +88,7 @@ enum verb_flags {
 	VERB_REPORT = VERB_JSON | VERB_TEXT,	/* ends in cmd_report() */
 	VERB_ROOT = 1 << 2,		/* needs root: `ncclcheck --help` says "(needs root)" */
 	VERB_STOP_AT_ARG = 1 << 3,	/* options end at the first argument: CMD's own are left alone */
+	VERB_HTML = 1 << 4,		/* takes --html FILE: cmd_report() writes the page there too */
 };
 
 struct verb {
@@ -117,6 +118,7 @@ struct verb {
 /* The options every verb shares, filled by cli_next(). */
 struct common_opts {
 	int json, verbose, no_color;
+	const char *html;	/* --html FILE, or NULL */
 };
 
 #define CLI_OPTS_MAX 48
@@ -232,7 +234,9 @@ enum report_flags {
  * The tail every findings verb shares: the exit code from the findings (1 when one is an error,
  * else 0; REPORT_CODE: text->code); with --json the document {verb, <payload members>, findings,
  * summary, exit_code}; else text->head, the findings, a blank line, the summary line and
- * text->tail. Flushes stdout and returns the exit code, or 3 when stdout could not be written.
+ * text->tail. With --html FILE the same document is also written to FILE as one HTML page
+ * (report/html.h). Flushes stdout and returns the exit code, or 3 when stdout or the page
+ * could not be written.
  * Borrows everything; `text` may be NULL.
  */
 int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
@@ -245,7 +249,7 @@ extern const struct verb *const cmd_verbs[];
 extern const size_t cmd_nverbs;
 
 extern const struct verb verb_node, verb_cluster, verb_bench, verb_config, verb_run,
-	verb_explain, verb_lab, verb_attach;
+	verb_explain, verb_lab, verb_attach, verb_report;
 /* bench's subcommands, defined beside their code: `bench p2p` (bench_p2p.c), `bench tune`. */
 extern const struct verb verb_bench_p2p, verb_bench_tune;
 
@@ -257,6 +261,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_config(int argc, char **argv);	/* cmd/config.c */
 int cmd_run(int argc, char **argv);	/* cmd/run.c */
+int cmd_report_file(int argc, char **argv);	/* cmd/report_verb.c: `ncclcheck report` */
 
 /* "ncclcheck: error: ..." on stderr (git's message rules); returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -41,7 +41,7 @@ const struct verb verb_explain = {
 		"  ncclcheck explain rank0.log rank1.log --master-addr 10.0.0.1\n"
 		"  torchrun ... 2>&1 | ncclcheck explain -\n",
 	.exit_codes = "0 no error found, 1 an error-level diagnosis, 2 usage error, 3 unreadable input.\n",
-	.flags = VERB_REPORT,
+	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_explain,
 };
 

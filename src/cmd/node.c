@@ -59,7 +59,7 @@ const struct verb verb_node = {
 		"  ncclcheck node --no-python --master-addr 10.0.0.1\n"
 		"  ncclcheck node --json > node.json   and later   ncclcheck node --facts node.json\n",
 	.exit_codes = "0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n",
-	.flags = VERB_REPORT,
+	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_node,
 };
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "ncclcheck.h"
+#include "report/html.h"
 #include "util/strbuf.h"
 #include "util/wrap.h"
 
@@ -47,15 +48,22 @@ int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
 	int code = t->flags & REPORT_CODE ? t->code
 		   : findings_count(fs, SEV_ERROR) ? EXIT_FINDINGS : EXIT_CLEAN;
 	struct render_opts ro;
+	int page_failed = 0;
 
-	if (c->common.json) {
+	/* the page is the JSON document rendered: one document for both */
+	if (c->common.json || c->common.html) {
 		json_t *doc = t->flags & REPORT_DOC ? json_incref(payload)
 			      : render_json_doc(t->doc_verb ? t->doc_verb : c->verb->name, payload,
 						fs, code);
+		char err[512];
 
-		cli_print_doc(doc);
+		if (c->common.html && html_write_file(c->common.html, doc, err, sizeof(err)) < 0)
+			page_failed = error("--html: %s", err);
+		if (c->common.json)
+			cli_print_doc(doc);
 		json_decref(doc);
-		return cli_finish(code);
+		if (c->common.json)
+			return cli_finish(page_failed ? EXIT_CANNOT_RUN : code);
 	}
 	cli_render_opts(&ro, c->common.verbose || (t->flags & REPORT_VERBOSE), c->common.no_color);
 	ro.width = wrap_width(1);
@@ -92,5 +100,5 @@ int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
 		strbuf_release(&s.text);
 		free(s.buf);
 	}
-	return cli_finish(code);
+	return cli_finish(page_failed ? EXIT_CANNOT_RUN : code);
 }

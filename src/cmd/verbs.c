@@ -6,6 +6,6 @@
 
 const struct verb *const cmd_verbs[] = {
 	&verb_node, &verb_cluster, &verb_bench, &verb_config, &verb_run, &verb_explain, &verb_lab,
-	&verb_attach,
+	&verb_attach, &verb_report,
 };
 const size_t cmd_nverbs = ARRAY_SIZE(cmd_verbs);

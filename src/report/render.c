@@ -198,8 +198,7 @@ static const char *setting_node(const struct finding *f, const struct setting *s
 	return st->scope == SCOPE_NODE ? (st->node ? st->node : f->node) : NULL;
 }
 
-/* The commands of the settings of the root findings of severity `sev`, by node. */
-static size_t fix_block(const struct findings *fs, enum severity sev, struct strbuf *sb)
+size_t render_fix_block(const struct findings *fs, enum severity sev, struct strbuf *sb)
 {
 	const char **nodes = NULL;
 	size_t nnodes = 0, anodes = 0, ncmd = 0;
@@ -258,33 +257,30 @@ static size_t fix_block(const struct findings *fs, enum severity sev, struct str
 	return ncmd;
 }
 
-void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
-			 const char *lead)
+void render_verdict_line(struct strbuf *sb, const struct findings *fs,
+			 const struct render_opts *o, const char *lead)
 {
 	size_t e = findings_count(fs, SEV_ERROR), w = findings_count(fs, SEV_WARN);
 	const struct finding *first = NULL;
-	struct strbuf sb = STRBUF_INIT, block = STRBUF_INIT, text = STRBUF_INIT;
-	int width = width_of(o);
 
 	for (size_t i = 0; i < fs->n && !first; i++)
 		if (fs->v[i]->sev == (e ? SEV_ERROR : SEV_WARN) && !finding_folded(fs->v[i]))
 			first = fs->v[i];
-	strbuf_addf(&sb, "%sverdict:%s ", render_bold(o), render_reset(o));
 	if (lead)
-		strbuf_addf(&sb, "%s: ", lead);
+		strbuf_addf(sb, "%s: ", lead);
 	if (e) {
-		strbuf_addf(&sb, "%s%s%s", render_sgr(o, SEV_ERROR), first->title, render_reset(o));
+		strbuf_addf(sb, "%s%s%s", render_sgr(o, SEV_ERROR), first->title, render_reset(o));
 		if (first->node && !strstr(first->title, first->node))
-			strbuf_addf(&sb, " [%s]", first->node);
+			strbuf_addf(sb, " [%s]", first->node);
 		if (e > 1)
-			strbuf_addf(&sb, " (and %zu more error%s below)", e - 1, e == 2 ? "" : "s");
+			strbuf_addf(sb, " (and %zu more error%s below)", e - 1, e == 2 ? "" : "s");
 		{
 			size_t folded = 0;
 
 			for (size_t i = 0; i < fs->n; i++)
 				folded += finding_cause_is(fs->v[i], first);
 			if (folded)
-				strbuf_addf(&sb, "; it explains %zu other finding%s (-v lists them)",
+				strbuf_addf(sb, "; it explains %zu other finding%s (-v lists them)",
 					    folded, folded == 1 ? "" : "s");
 		}
 	} else {
@@ -294,15 +290,26 @@ void render_verdict_text(FILE *out, const struct findings *fs, const struct rend
 		for (size_t i = 0; i < fs->n && !ok; i++)
 			if (fs->v[i]->sev == SEV_OK && strstr(fs->v[i]->id, ".verdict."))
 				ok = fs->v[i];
-		strbuf_addstr(&sb, "no errors");
+		strbuf_addstr(sb, "no errors");
 		if (w)
-			strbuf_addf(&sb, " (%zu warning%s below)", w, w == 1 ? "" : "s");
+			strbuf_addf(sb, " (%zu warning%s below)", w, w == 1 ? "" : "s");
 		if (ok)
-			strbuf_addf(&sb, ": %s", ok->title);
+			strbuf_addf(sb, ": %s", ok->title);
 	}
+}
+
+void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
+			 const char *lead)
+{
+	size_t e = findings_count(fs, SEV_ERROR);
+	struct strbuf sb = STRBUF_INIT, block = STRBUF_INIT, text = STRBUF_INIT;
+	int width = width_of(o);
+
+	strbuf_addf(&sb, "%sverdict:%s ", render_bold(o), render_reset(o));
+	render_verdict_line(&sb, fs, o, lead);
 	strbuf_addch(&sb, '\n');
 	wrap_text(&text, sb.buf, width, 9, WRAP_PROSE);
-	if (fix_block(fs, e ? SEV_ERROR : SEV_WARN, &block)) {
+	if (render_fix_block(fs, e ? SEV_ERROR : SEV_WARN, &block)) {
 		strbuf_addf(&text, "\n%s (as root, on the nodes named; then run the check again):\n",
 			    e ? "the fix" : "for the warnings");
 		wrap_text(&text, block.buf, width, 4, WRAP_SHELL);

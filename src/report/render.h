@@ -43,6 +43,15 @@ void render_findings_text(FILE *out, const struct findings *fs, const struct ren
  */
 void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
 			 const char *lead);
+/*
+ * The verdict's words alone (no "verdict:", not wrapped) and the fix block's commands by node
+ * ("  # on NODE" then "  CMD" lines) of the root findings of severity `sev`, returning how many
+ * commands: the two halves of render_verdict_text(), for a writer that lays them out itself
+ * (report/html.c).
+ */
+void render_verdict_line(struct strbuf *sb, const struct findings *fs,
+			 const struct render_opts *o, const char *lead);
+size_t render_fix_block(const struct findings *fs, enum severity sev, struct strbuf *sb);
 /* One setting as the command that applies it ("export X=1", "sysctl -w k='a b'", the value one
  * shell word as emit_sh_word quotes it); 0 when it is not a command (a launcher option), would
  * not be one line (a control byte in the value) or does not fit `len`. */

@@ -1,0 +1,34 @@
+/* What the HTML report's sections share (report/html*.c); not for callers outside report/. */
+#ifndef NCCLCHECK_HTML_INT_H
+#define NCCLCHECK_HTML_INT_H
+
+#include <jansson.h>
+
+#include "report/html.h"
+#include "util/strbuf.h"
+
+/*
+ * A number of the document as the JSON prints it (an integer as it is, a real as %.6g) into
+ * `buf`; "–" for null or a non-number. Returns buf.
+ */
+const char *html_numstr(char *buf, size_t len, const json_t *v);
+/*
+ * The number `v` as <span class="n" data-j="POINTER">: the JSON pointer (RFC 6901) of the value
+ * in the document, so a test finds every figure shown and compares it with the document's.
+ */
+void html_num(struct strbuf *sb, const json_t *v, const char *ptr_fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* <h2 id=ID>TITLE</h2> opening a <section>; html_section_end() closes it. */
+void html_section(struct strbuf *sb, const char *id, const char *title);
+void html_section_end(struct strbuf *sb);
+/* The facts of n nodes side by side, a row per fact, a value that differs from column 0's marked. */
+void html_inventory(struct strbuf *sb, const json_t *const *facts, const char *const *names,
+		    size_t n);
+
+/* The sections of one verb, after the verdict and before the findings. */
+void html_cluster(struct strbuf *sb, const json_t *doc);
+void html_bench(struct strbuf *sb, const json_t *doc);
+void html_explain(struct strbuf *sb, const json_t *doc);
+void html_attach(struct strbuf *sb, const json_t *doc);
+
+#endif

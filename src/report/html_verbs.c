@@ -1,0 +1,300 @@
+/*
+ * The bench, explain and attach pages' sections: bench's bandwidth against message size (a log
+ * axis, both placements, the lowest link's ceiling), explain's per-rank timeline of the events
+ * the logs hold, attach's verdict and per-rank flight-recorder dumps.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report/html_int.h"
+#include "util/json.h"
+
+#define CH_W 760	/* the chart's size in px */
+#define CH_H 360
+#define CH_L 64		/* its margins: left (the y labels), right, top, bottom */
+#define CH_R 16
+#define CH_T 16
+#define CH_B 48
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* ---- bench ---- */
+
+/* One series' points: results[i].<place>.<what> against results[i].size. */
+struct series {
+	const char *place, *what, *cls, *label;
+};
+
+static const struct series series[] = {
+	{ .place = "out_of_place", .what = "alg_bw", .cls = "l-alg", .label = "algbw, out of place" },
+	{ .place = "out_of_place", .what = "bus_bw", .cls = "l-bus", .label = "busbw, out of place" },
+	{ .place = "in_place", .what = "alg_bw", .cls = "l-alg l-cmp", .label = "algbw, in place" },
+	{ .place = "in_place", .what = "bus_bw", .cls = "l-bus l-cmp", .label = "busbw, in place" },
+};
+
+static void chart(struct strbuf *sb, const json_t *results, const json_t *ceiling)
+{
+	const json_t *r, *ceil = jpath(ceiling, "lowest.ceiling_gbps");
+	double xmin = 0, xmax = 0, ymax = 0, x0 = CH_L, x1 = CH_W - CH_R, y0 = CH_H - CH_B, y1 = CH_T;
+	size_t i;
+
+	json_array_foreach(results, i, r) {
+		double s = json_number_value(json_object_get(r, "size"));
+
+		if (s > 0 && (!xmin || s < xmin))
+			xmin = s;
+		xmax = s > xmax ? s : xmax;
+		for (size_t k = 0; k < sizeof(series) / sizeof(series[0]); k++) {
+			double v = json_number_value(jpath(json_object_get(r, series[k].place),
+							    series[k].what));
+
+			ymax = v > ymax ? v : ymax;
+		}
+	}
+	/* the ceiling is in Gbit/s, the results in GB/s (nccl-tests' unit): drawn at gbps / 8 */
+	if (json_is_number(ceil) && json_number_value(ceil) / 8 > ymax)
+		ymax = json_number_value(ceil) / 8;
+	if (!(xmax > 0) || !(ymax > 0))
+		return;
+	if (xmin == xmax)
+		xmax = xmin * 10;
+	ymax *= 1.05;
+	strbuf_addf(sb, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\">\n",
+		    CH_W, CH_H, CH_W);
+	/* the axes: decades of bytes below, GB/s in fifths on the left */
+	for (double d = pow(10, floor(log10(xmin))); d <= xmax * 1.0001; d *= 10) {
+		double x = html_scale_log(d, xmin, xmax, x0, x1);
+
+		if (d < xmin / 1.0001)
+			continue;
+		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+			    x, y0, x, y1, x, y0 + 14, d);
+	}
+	for (int k = 0; k <= 5; k++) {
+		double v = ymax * k / 5, y = html_scale_lin(v, 0, ymax, y0, y1);
+
+		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n",
+			    x0, y, x1, y, x0 - 4, y + 4, v);
+	}
+	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		    "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
+		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">message size (bytes, log)</text>"
+		    "<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
+		    "GB/s</text>\n", x0, y0, x1, y0, x0, y0, x0, y1, (x0 + x1) / 2, CH_H - 12,
+		    (y0 + y1) / 2, (y0 + y1) / 2);
+	if (json_is_number(ceil)) {
+		double y = html_scale_lin(json_number_value(ceil) / 8, 0, ymax, y0, y1);
+		char num[64];
+
+		strbuf_addf(sb, "<line class=\"l-ceil\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			    "y2=\"%.1f\"><title>ceiling %s Gbit/s</title></line>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">ceiling %s Gbit/s</text>\n",
+			    x0, y, x1, y, html_numstr(num, sizeof(num), ceil), x1, y - 4, num);
+	}
+	for (size_t k = 0; k < sizeof(series) / sizeof(series[0]); k++) {
+		strbuf_addf(sb, "<polyline class=\"%s\" points=\"", series[k].cls);
+		json_array_foreach(results, i, r) {
+			const json_t *v = jpath(json_object_get(r, series[k].place), series[k].what);
+
+			if (json_is_number(v))
+				strbuf_addf(sb, "%.1f,%.1f ",
+					    html_scale_log(json_number_value(json_object_get(r, "size")),
+							   xmin, xmax, x0, x1),
+					    html_scale_lin(json_number_value(v), 0, ymax, y0, y1));
+		}
+		strbuf_addstr(sb, "\"/>\n");
+		json_array_foreach(results, i, r) {
+			const json_t *v = jpath(json_object_get(r, series[k].place), series[k].what);
+			char a[64], b[64];
+
+			if (!json_is_number(v))
+				continue;
+			strbuf_addf(sb, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>"
+				    "%s bytes: %s %s GB/s</title></circle>\n",
+				    series[k].what[0] == 'a' ? "d-alg" : "d-bus",
+				    html_scale_log(json_number_value(json_object_get(r, "size")), xmin,
+						   xmax, x0, x1),
+				    html_scale_lin(json_number_value(v), 0, ymax, y0, y1),
+				    html_numstr(a, sizeof(a), json_object_get(r, "size")),
+				    series[k].label, html_numstr(b, sizeof(b), v));
+		}
+	}
+	strbuf_addstr(sb, "</svg>\n<p class=\"legend mut\">solid: out of place, dashed: in place; "
+		      "blue: algbw, green: busbw; red dashes: the lowest link's ceiling.</p>\n");
+}
+
+void html_bench(struct strbuf *sb, const json_t *doc)
+{
+	const json_t *b = json_object_get(doc, "bench"), *results = json_object_get(b, "results"), *r;
+	size_t i;
+
+	if (!json_is_object(b))
+		return;
+	html_section(sb, "bench", "Bandwidth against message size");
+	strbuf_addstr(sb, "<p>");
+	html_esc(sb, jstr(b, "test"));
+	strbuf_addstr(sb, " over ");
+	html_esc(sb, jstr(b, "backend"));
+	strbuf_addstr(sb, "; average busbw ");
+	html_num(sb, jpath(b, "average_bus_bandwidth.bandwidth"),
+		 "/bench/average_bus_bandwidth/bandwidth");
+	strbuf_addstr(sb, " GB/s; peak busbw ");
+	html_num(sb, jpath(b, "ceiling.peak_busbw_gbps"), "/bench/ceiling/peak_busbw_gbps");
+	strbuf_addstr(sb, " Gbit/s");
+	if (json_is_object(jpath(b, "ceiling.lowest"))) {
+		strbuf_addstr(sb, "; the lowest ceiling ");
+		html_num(sb, jpath(b, "ceiling.lowest.ceiling_gbps"),
+			 "/bench/ceiling/lowest/ceiling_gbps");
+		strbuf_addstr(sb, " Gbit/s (");
+		html_esc(sb, jpath_str(b, "ceiling.lowest.host"));
+		strbuf_addch(sb, ' ');
+		html_esc(sb, jpath_str(b, "ceiling.lowest.ifname"));
+		strbuf_addstr(sb, "), peak at ");
+		html_num(sb, jpath(b, "ceiling.peak_pct"), "/bench/ceiling/peak_pct");
+		strbuf_addstr(sb, " % of it");
+	}
+	strbuf_addstr(sb, ".</p>\n");
+	chart(sb, results, json_object_get(b, "ceiling"));
+	strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"results\">\n<tr><th>bytes</th>"
+		      "<th>count</th><th>type</th><th>out of place: time (us)</th><th>algbw GB/s"
+		      "</th><th>busbw GB/s</th><th>wrong</th><th>in place: time (us)</th>"
+		      "<th>algbw GB/s</th><th>busbw GB/s</th><th>wrong</th></tr>\n");
+	json_array_foreach(results, i, r) {
+		static const char *const place[] = { "out_of_place", "in_place" };
+		static const char *const what[] = { "time", "alg_bw", "bus_bw", "nwrong" };
+
+		strbuf_addstr(sb, "<tr><td>");
+		html_num(sb, json_object_get(r, "size"), "/bench/results/%zu/size", i);
+		strbuf_addstr(sb, "</td><td>");
+		html_num(sb, json_object_get(r, "count"), "/bench/results/%zu/count", i);
+		strbuf_addstr(sb, "</td><td>");
+		html_esc(sb, jstr(r, "type"));
+		strbuf_addstr(sb, "</td>");
+		for (size_t p = 0; p < 2; p++)
+			for (size_t w = 0; w < 4; w++) {
+				strbuf_addstr(sb, "<td>");
+				html_num(sb, jpath(json_object_get(r, place[p]), what[w]),
+					 "/bench/results/%zu/%s/%s", i, place[p], what[w]);
+				strbuf_addstr(sb, "</td>");
+			}
+		strbuf_addstr(sb, "</tr>\n");
+	}
+	strbuf_addstr(sb, "</table></div>\n");
+	html_section_end(sb);
+}
+
+/* ---- explain ---- */
+
+/* One event of a rank's timeline: a label, the log line it was read from, what it says. */
+static void event(struct strbuf *sb, const char *label, const json_t *where, const char *text)
+{
+	if (!json_is_string(where))
+		return;
+	strbuf_addstr(sb, "<li><b>");
+	html_esc(sb, label);
+	strbuf_addstr(sb, "</b> <code class=\"mut\">");
+	html_esc(sb, json_string_value(where));
+	strbuf_addstr(sb, "</code>");
+	if (text) {
+		strbuf_addstr(sb, "<br><code>");
+		html_esc(sb, text);
+		strbuf_addstr(sb, "</code>");
+	}
+	strbuf_addstr(sb, "</li>\n");
+}
+
+void html_explain(struct strbuf *sb, const json_t *doc)
+{
+	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	size_t i;
+
+	if (!json_array_size(ranks))
+		return;
+	html_section(sb, "timeline", "Per rank: what the logs say, in order");
+	strbuf_addstr(sb, "<p class=\"mut\">");
+	html_num(sb, json_object_get(doc, "lines"), "/lines");
+	strbuf_addstr(sb, " lines read; each rank's events in the order NCCL and torch log them "
+		      "(init, the watchdog, the exception), ending with its last line.</p>\n");
+	json_array_foreach(ranks, i, r) {
+		const json_t *wd = json_object_get(r, "watchdog");
+
+		strbuf_addstr(sb, "<div class=\"finding rank\"><h4>");
+		html_esc(sb, str_or(jstr(r, "label"), "rank ?"));
+		if (jstr(r, "host")) {
+			strbuf_addstr(sb, " on ");
+			html_esc(sb, jstr(r, "host"));
+		}
+		strbuf_addstr(sb, "</h4>\n<p class=\"mut\">");
+		html_num(sb, json_object_get(r, "lines"), "/ranks/%zu/lines", i);
+		strbuf_addstr(sb, " lines");
+		if (jstr(r, "nccl_version")) {
+			strbuf_addstr(sb, " \u00b7 NCCL ");
+			html_esc(sb, jstr(r, "nccl_version"));
+		}
+		if (json_is_object(json_object_get(r, "bootstrap"))) {
+			strbuf_addstr(sb, " \u00b7 bootstrap ");
+			html_esc(sb, jpath_str(r, "bootstrap.ifname"));
+			strbuf_addch(sb, ' ');
+			html_esc(sb, jpath_str(r, "bootstrap.addr"));
+		}
+		strbuf_addstr(sb, "</p>\n<ol class=\"events\">\n");
+		event(sb, "init start", jpath(r, "init.start"), NULL);
+		event(sb, "init complete", jpath(r, "init.complete"), NULL);
+		event(sb, "Lightning initializing", jpath(r, "lightning.initializing"), NULL);
+		event(sb, "Lightning registered", jpath(r, "lightning.registered"), NULL);
+		if (json_is_object(wd)) {
+			struct strbuf t = STRBUF_INIT;
+			char a[32], b[32];
+
+			strbuf_addf(&t, "SeqNum %s %s, timeout %s ms",
+				    html_numstr(a, sizeof(a), json_object_get(wd, "seq")),
+				    str_or(jstr(wd, "op"), "?"),
+				    html_numstr(b, sizeof(b), json_object_get(wd, "timeout_ms")));
+			event(sb, "watchdog timeout", json_object_get(wd, "where"), t.buf);
+			strbuf_release(&t);
+		}
+		event(sb, "exception", jpath(r, "exception.where"), jpath_str(r, "exception.text"));
+		event(sb, "last line", jpath(r, "last_line.where"), jpath_str(r, "last_line.text"));
+		strbuf_addstr(sb, "</ol></div>\n");
+	}
+	html_section_end(sb);
+}
+
+/* ---- attach ---- */
+
+void html_attach(struct strbuf *sb, const json_t *doc)
+{
+	const json_t *dumps = jpath(doc, "flight_recorder.dumps"), *d;
+	size_t i;
+
+	html_section(sb, "attach", "The job as attach found it");
+	if (jstr(doc, "verdict")) {
+		strbuf_addstr(sb, "<p class=\"headline\">");
+		html_esc(sb, jstr(doc, "verdict"));
+		strbuf_addstr(sb, "</p>\n");
+	}
+	if (json_array_size(dumps)) {
+		strbuf_addstr(sb, "<h3>Flight-recorder dumps, per rank</h3>\n<div class=\"scroll\">"
+			      "<table class=\"fr\">\n<tr><th>rank</th><th>entries</th><th>version"
+			      "</th><th>dump</th></tr>\n");
+		json_array_foreach(dumps, i, d) {
+			strbuf_addstr(sb, "<tr><td>");
+			html_num(sb, json_object_get(d, "rank"), "/flight_recorder/dumps/%zu/rank", i);
+			strbuf_addstr(sb, "</td><td>");
+			html_num(sb, json_object_get(d, "entries"),
+				 "/flight_recorder/dumps/%zu/entries", i);
+			strbuf_addstr(sb, "</td><td>");
+			html_esc(sb, jstr(d, "version"));
+			strbuf_addstr(sb, "</td><td><code>");
+			html_esc(sb, jstr(d, "path"));
+			strbuf_addstr(sb, "</code></td></tr>\n");
+		}
+		strbuf_addstr(sb, "</table></div>\n");
+	}
+	html_section_end(sb);
+}
