@@ -52,6 +52,8 @@ static int takes(const struct verb *v, const char *name, size_t len)
 {
 	if ((v->flags & VERB_JSON) && len == 4 && !strncmp(name, "json", 4))
 		return 1;
+	if ((v->flags & VERB_HTML) && len == 4 && !strncmp(name, "html", 4))
+		return 1;
 	if ((v->flags & VERB_TEXT) && ((len == 7 && !strncmp(name, "verbose", 7)) ||
 				       (len == 8 && !strncmp(name, "no-color", 8))))
 		return 1;
@@ -123,8 +125,8 @@ static void check_help(const struct verb *v)
 static void test_help(void **state)
 {
 	(void)state;
-	assert_int_equal(cmd_nverbs, 8);
-	assert_true(walk(check_help) >= 8 + 2 + 5);
+	assert_int_equal(cmd_nverbs, 9);
+	assert_true(walk(check_help) >= 9 + 2 + 5);
 }
 
 /* Each row parses back to its id; ids and short names are unique; the table fits the parser. */
