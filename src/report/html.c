@@ -46,7 +46,7 @@ static const char css[] =
 	"table{border-collapse:collapse;margin:.5em 0;font-size:13px}\n"
 	"th,td{border:1px solid var(--line);padding:.2em .45em;text-align:left;vertical-align:top;"
 	"overflow-wrap:anywhere}\n"
-	"th{background:var(--box)}\n"
+	"th{background:var(--box)}table.inv th:first-child{white-space:nowrap}\n"
 	".scroll{overflow-x:auto;max-width:100%}\n"
 	"td.diff{background:var(--diff);font-weight:600}\n"
 	"td.c{text-align:center;min-width:1.8em;font-weight:600}\n"

@@ -198,9 +198,9 @@ static void port_axis(struct strbuf *sb, double y)
 		    port_x(PORT_LO), y, port_x(PORT_HI), y);
 	for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); i++)
 		strbuf_addf(sb, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			    "y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n",
+			    "y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%d</text>\n",
 			    port_x(ticks[i]), y, port_x(ticks[i]), y + 4, port_x(ticks[i]), y + 15,
-			    ticks[i]);
+			    i + 1 < sizeof(ticks) / sizeof(ticks[0]) ? "middle" : "end", ticks[i]);
 }
 
 static void port_row(struct strbuf *sb, const struct cview *v, size_t li, double y)
