@@ -1,7 +1,11 @@
 #!/bin/sh
 # Installs what building, testing and the lab need, from Debian/Ubuntu packages.
 # Idempotent: a package already present costs nothing. Needs root (or sudo).
+# --test: also what only the tests use (scripts/test.sh passes it): a headless browser for the
+# HTML report's test, optional like the cross tools (without it integration.html_report skips).
 set -eu
+for_tests=""
+[ "${1:-}" = --test ] && for_tests=1
 
 build="build-essential cmake pkg-config git libjansson-dev libhwloc-dev libssl-dev"
 test="libcmocka-dev clang llvm libclang-rt-dev python3 python3-torch python3-yaml shellcheck time jq"
@@ -21,6 +25,9 @@ cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user-static libjans
 os=$(. /etc/os-release && echo "${ID:-}")
 [ "$os" = debian ] && [ "$(dpkg --print-architecture)" = amd64 ] || cross=""
 
+browser="chromium fonts-dejavu-core"
+[ -n "$for_tests" ] || browser=""
+
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=""
 for p in $pkgs; do
@@ -30,11 +37,16 @@ missing_cross=""
 for p in $cross; do
 	installed "$p" || missing_cross="$missing_cross $p"
 done
-[ -z "$missing$missing_cross" ] && { echo "deps: all present"; exit 0; }
+missing_browser=""
+for p in $browser; do
+	installed "$p" || missing_browser="$missing_browser $p"
+done
+[ -z "$missing$missing_cross$missing_browser" ] && { echo "deps: all present"; exit 0; }
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then
-	command -v sudo >/dev/null || { echo "deps: need root to install:$missing$missing_cross" >&2; exit 1; }
+	command -v sudo >/dev/null ||
+		{ echo "deps: need root to install:$missing$missing_cross$missing_browser" >&2; exit 1; }
 	SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
@@ -51,5 +63,12 @@ if [ -n "$missing_cross" ]; then
 	{ $SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -qq &&
 		$SUDO apt-get install -y -qq --no-install-recommends $missing_cross >/dev/null; } ||
 		echo "deps: could not install the aarch64 cross tools; integration.package_aarch64 will skip" >&2
+fi
+if [ -n "$missing_browser" ]; then
+	echo "deps: installing the HTML report test's browser:$missing_browser"
+	# shellcheck disable=SC2086
+	{ $SUDO apt-get update -qq &&
+		$SUDO apt-get install -y -qq --no-install-recommends $missing_browser >/dev/null; } ||
+		echo "deps: could not install chromium; integration.html_report will skip" >&2
 fi
 echo "deps: done"

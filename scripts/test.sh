@@ -3,7 +3,7 @@
 # .ci/run both call exactly this; its last lines are ctest's summary.
 set -eu
 cd "$(dirname "$0")/.."
-./scripts/deps.sh
+./scripts/deps.sh --test
 
 quiet() { # runs "$@" with its output in a log that is shown only on failure
 	log=$(mktemp)

@@ -189,12 +189,15 @@ static json_t *links_json(struct run *run)
 		if (!l->ran)
 			jset_str(o, "error", l->error);
 		json_object_set_new(o, "result", link_result_to_json(&l->res));
-		/* what the bandwidth is measured against (the HTML report draws it; nothing judges
-		 * it here): the target interface's line rate at its MTU, null when sysfs has none */
+		/*
+		 * what the bandwidth is measured against (the HTML report draws it; nothing judges
+		 * it here): the target interface's line rate at its MTU; null when sysfs has none or
+		 * only a software link's nominal figure (bench's ceiling "known" is the same rule)
+		 */
 		if (l->kind == LINK_BW)
-			json_object_set_new(o, "ceiling_gbps", l->ceil.ceiling_gbps > 0
-							       ? json_real(l->ceil.ceiling_gbps)
-							       : json_null());
+			json_object_set_new(o, "ceiling_gbps",
+					    l->ceil.ceiling_gbps > 0 && !l->ceil.nominal
+					    ? json_real(l->ceil.ceiling_gbps) : json_null());
 		json_array_append_new(arr, o);
 	}
 	return arr;

@@ -1,0 +1,79 @@
+#!/bin/bash
+# The HTML report in a real browser (Debian's chromium, headless): fixture documents (a 2-node
+# blocked lab, 16 and 64 nodes made by make_cluster.py from its shape, the GPU machine's product
+# runs, a bench sweep, a multi-rank explain whose log holds <script>, an attach) rendered by
+# 'ncclcheck report', parsed by the browser (--dump-dom) and checked by html_check.py: every
+# figure equals the document's, every matrix cell and port-map row is a link test of it, no
+# script element, the log's <script> shows as text. Layout: a copy of the page with the test's
+# own probe script (never in the product page, whose CSP forbids scripts) lists what is wider
+# than its box after layout. A 64-node page is at most 2 MB. Screenshots go to
+# $BUILDDIR/html-report/ for a person to look at.
+# ctest: timeout 900
+set -u
+. "$SRCDIR/tests/integration/lib.sh"
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then
+	echo "SKIP: chromium is not installed (scripts/deps.sh --test installs it): the HTML report" \
+		"is not checked in a browser"
+	exit 77
+fi
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+F=$FIXTURES/html
+SHOTS=$BUILDDIR/html-report
+mkdir -p "$SHOTS"
+failures=0
+# chromium as root needs --no-sandbox; nothing it loads leaves the machine (file:// only)
+browse() { timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	--no-first-run --disable-extensions --user-data-dir="$T/profile" "$@" 2>/dev/null; }
+PROBE='<script>addEventListener("load",function(){var bad=[];
+document.querySelectorAll("html,body *").forEach(function(e){
+if(e.closest&&e.closest(".scroll"))return;
+if(e instanceof SVGElement&&!(e instanceof SVGSVGElement))return;
+var s=getComputedStyle(e);if(s.overflowX!=="visible"&&e.tagName!=="HTML")return;
+if(e.clientWidth>0&&e.scrollWidth>e.clientWidth+1)
+bad.push(e.tagName+(e.id?"#"+e.id:"")+"."+e.className+" "+e.scrollWidth+">"+e.clientWidth);});
+var p=document.createElement("pre");p.id="overflow-report";
+p.textContent=bad.length?bad.join("\n"):"none";document.body.appendChild(p);});</script>'
+
+python3 "$F/make_cluster.py" "$F/cluster_2_blocked.json" 16 "$T/cluster_16.json" --hostile ||
+	fail "make_cluster 16"
+python3 "$F/make_cluster.py" "$F/cluster_2_blocked.json" 64 "$T/cluster_64.json" || fail "make_cluster 64"
+python3 "$F/make_cluster.py" "$F/cluster_2_blocked.json" 64 "$T/cluster_64_allpairs.json" \
+	--all-pairs || fail "make_cluster 64 --all-pairs"
+docs="$F/cluster_2_blocked.json $T/cluster_16.json $T/cluster_64.json $T/cluster_64_allpairs.json
+	$F/bench_sweep.json $F/explain_ranks.json $F/attach_fr.json $FIXTURES/gpu/product/*.cluster.n0.json"
+for doc in $docs; do
+	name=$(basename "$doc" .json)
+	"$NCCLCHECK" report "$doc" --html "$T/$name.html"; expect_rc 0 $? "$name: report --html"
+	size=$(stat -c %s "$T/$name.html")
+	echo "$name: $size bytes"
+	case $name in cluster_64*)
+		[ "$size" -le 2097152 ] && pass "$name: page of $size bytes <= 2 MB" ||
+			fail "$name: page of $size bytes > 2 MB";;
+	esac
+	browse --dump-dom "file://$T/$name.html" >"$T/$name.dom"
+	[ -s "$T/$name.dom" ] || { fail "$name: chromium dumped no DOM"; continue; }
+	PROBE=$PROBE python3 -c 'import os, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+page = "\n".join(l for l in page.split("\n") if "Content-Security-Policy" not in l)
+open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", os.environ["PROBE"] + "</body>"))
+' "$T/$name.html" "$T/$name.probe.html"
+	browse --run-all-compositor-stages-before-draw --virtual-time-budget=5000 \
+		--window-size=1280,1000 --dump-dom "file://$T/$name.probe.html" >"$T/$name.probe.dom"
+	out=$(python3 "$SRCDIR/tests/integration/html_check.py" "$doc" "$T/$name.dom" \
+		"$T/$name.probe.dom" 2>&1) && pass "$name: $(echo "$out" | tail -1)" ||
+		fail "$name: $out"
+	case $name in cluster_2_blocked|cluster_16|bench_sweep|explain_ranks|attach_fr)
+		rm -f "$SHOTS/$name.png"
+		(cd "$T" && browse --window-size=1280,2400 --screenshot="$SHOTS/$name.png" \
+			"file://$T/$name.html" >/dev/null)
+		[ "$(stat -c %s "$SHOTS/$name.png" 2>/dev/null || echo 0)" -gt 20000 ] &&
+			pass "$name: screenshot" || fail "$name: no screenshot";;
+	esac
+done
+# the hostile strings: text in the browser's DOM, never an element
+expect_match "$(grep -c '&lt;script&gt;alert(.log.)&lt;/script&gt;' "$T/explain_ranks.dom")" '^[1-9]' \
+	"explain: the log's <script> is text"
+expect_match "$(grep -c '&lt;script&gt;alert(1)&lt;/script&gt;' "$T/cluster_16.dom")" '^[1-9]' \
+	"cluster: a node named <script> is text"
+finish
