@@ -768,9 +768,21 @@ static json_t *payload_json(const struct ctx *c, const char *verdict_line)
 		json_decref(polls);
 	for (size_t i = 0; i < d->fr.n; i++) {
 		const struct fr_dump *dp = d->fr.v[i];
-		json_array_append_new(dumps, json_pack("{s:i, s:s, s:s, s:I}", "rank", dp->rank, "path",
-						       dp->path, "version", dp->version, "entries",
-						       (json_int_t)dp->nentries));
+		json_t *o = json_pack("{s:i, s:s, s:s, s:I}", "rank", dp->rank, "path", dp->path,
+				      "version", dp->version, "entries", (json_int_t)dp->nentries);
+		json_t *st = json_array();
+
+		/* each process group's sequence numbers as the dump states them (who is behind) */
+		for (size_t k = 0; k < dp->nstatus; k++)
+			json_array_append_new(st, json_pack("{s:s, s:I, s:I, s:I}", "pg_id",
+							    dp->status[k].pg_id, "last_enqueued",
+							    (json_int_t)dp->status[k].last_enqueued,
+							    "last_started",
+							    (json_int_t)dp->status[k].last_started,
+							    "last_completed",
+							    (json_int_t)dp->status[k].last_completed));
+		json_object_set_new(o, "pg_status", st);
+		json_array_append_new(dumps, o);
 	}
 	if (d->fr_asked)
 		json_object_set_new(p, "flight_recorder", json_pack("{s:o}", "dumps", dumps));

@@ -12,6 +12,15 @@
 #include "report/html.h"
 #include "util/strbuf.h"
 
+enum { OPT_COMPARE = 1 };
+
+static const struct cli_opt report_opts[] = {
+	{ .name = "compare", .arg = "FILE", .id = OPT_COMPARE,
+	  .help = "bench: draw this second sweep's busbw over the document's (another\n"
+		  "'bench --json' document, or nccl-tests' JSON output)" },
+	{ 0 },
+};
+
 const struct verb verb_report = {
 	.name = "report",
 	.summary = "render a saved --json document as one self-contained HTML page",
@@ -24,26 +33,40 @@ const struct verb verb_report = {
 		"nodes side by side; bench: bandwidth against message size). Inline CSS and SVG only:\n"
 		"it opens offline, prints, and follows the viewer's dark mode. Without --html the page\n"
 		"goes to standard output.\n",
+	.opts = report_opts,
 	.examples =
-		"  ncclcheck cluster --json > run.json; ncclcheck report run.json --html run.html\n",
+		"  ncclcheck cluster --json > run.json; ncclcheck report run.json --html run.html\n"
+		"  ncclcheck report bench-new.json --compare bench-old.json --html bench.html\n",
 	.exit_codes = "0 the page was written, 2 usage error, 3 the file is unreadable or not an\n"
 		      "ncclcheck document, or the page could not be written.\n",
 	.flags = VERB_HTML,
 	.run = cmd_report_file,
 };
 
+/* A JSON file ("-": standard input), or NULL after saying why not. */
+static json_t *load(const char *path)
+{
+	json_error_t jerr;
+	json_t *doc = !strcmp(path, "-") ? json_loadf(stdin, 0, &jerr) : json_load_file(path, 0, &jerr);
+
+	if (!doc)
+		error("%s: not a JSON document: %s", path, jerr.text);
+	return doc;
+}
+
 int cmd_report_file(int argc, char **argv)
 {
-	const char *in;
+	const char *in, *compare = NULL;
+	struct html_opts o = { 0 };
 	json_t *doc;
-	json_error_t jerr;
 	char err[512];
 	struct cli c;
 	int id;
 
 	cli_start(&c, &verb_report, argc, argv);
 	while ((id = cli_next(&c)) > 0)
-		;
+		if (id == OPT_COMPARE)
+			compare = c.arg;
 	if (id == CLI_STOP)
 		return c.code;
 	if (c.optind != argc - 1)
@@ -51,28 +74,42 @@ int cmd_report_file(int argc, char **argv)
 				       "an ncclcheck verb's --json wrote, or -)"
 				       : "one document at a time");
 	in = argv[c.optind];
-	doc = !strcmp(in, "-") ? json_loadf(stdin, 0, &jerr) : json_load_file(in, 0, &jerr);
-	if (!doc) {
-		error("%s: not a JSON document: %s (line %d)", in, jerr.text, jerr.line);
+	if (compare && !strcmp(compare, "-") && !strcmp(in, "-"))
+		return cli_usage_error("report", "the document and --compare cannot both be stdin");
+	doc = load(in);
+	if (!doc)
 		return EXIT_CANNOT_RUN;
-	}
-	if (c.common.html) {
-		if (html_write_file(c.common.html, doc, err, sizeof(err)) < 0) {
-			error("%s: %s", in, err);
+	if (compare) {
+		const json_t *b;
+
+		o.compare = load(compare);
+		o.compare_label = compare;
+		b = o.compare && json_is_object(json_object_get(o.compare, "bench"))
+		    ? json_object_get(o.compare, "bench") : o.compare;
+		if (o.compare && !json_is_array(json_object_get(b, "results")))
+			error("%s: no bench results to compare with (neither 'bench --json' nor "
+			      "nccl-tests' JSON)", compare);
+		if (!o.compare || !json_is_array(json_object_get(b, "results"))) {
+			json_decref((json_t *)o.compare);
 			json_decref(doc);
 			return EXIT_CANNOT_RUN;
 		}
+		if (strcmp(str_or(json_string_value(json_object_get(doc, "verb")), ""), "bench"))
+			warning("--compare draws over a bench document's chart; %s is not one", in);
+	}
+	if (c.common.html) {
+		if (html_write_file(c.common.html, doc, &o, err, sizeof(err)) < 0)
+			id = error("%s: %s", in, err);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (html_page(&sb, doc, err, sizeof(err)) < 0) {
-			error("%s: %s", in, err);
-			json_decref(doc);
-			return EXIT_CANNOT_RUN;
-		}
-		fwrite(sb.buf, 1, sb.len, stdout);
+		if (html_page(&sb, doc, &o, err, sizeof(err)) < 0)
+			id = error("%s: %s", in, err);
+		else
+			fwrite(sb.buf, 1, sb.len, stdout);
 		strbuf_release(&sb);
 	}
+	json_decref((json_t *)o.compare);
 	json_decref(doc);
-	return cli_finish(EXIT_CLEAN);
+	return id < 0 ? EXIT_CANNOT_RUN : cli_finish(EXIT_CLEAN);
 }

@@ -46,9 +46,9 @@ static const char css[] =
 	"table{border-collapse:collapse;margin:.5em 0;font-size:13px}\n"
 	"th,td{border:1px solid var(--line);padding:.2em .45em;text-align:left;vertical-align:top;"
 	"overflow-wrap:anywhere}\n"
-	"th{background:var(--box)}table.inv th:first-child{white-space:nowrap}\n"
+	"th{background:var(--box)}table.inv th:first-child,table.matrix th{white-space:nowrap}\n"
 	".scroll{overflow-x:auto;max-width:100%}\n"
-	"td.diff{background:var(--diff);font-weight:600}\n"
+	"td.diff,tr.behind td{background:var(--diff);font-weight:600}\n"
 	"td.c{text-align:center;min-width:1.8em;font-weight:600}\n"
 	".st-ok{background:#2da44e;color:#fff}.st-refused{background:#cf222e;color:#fff}"
 	".st-timeout{background:#6e40c9;color:#fff}.st-slow{background:#bf8700;color:#fff}"
@@ -64,6 +64,7 @@ static const char css[] =
 	".l-alg{stroke:var(--info);fill:none;stroke-width:2}.l-bus{stroke:var(--ok);fill:none;"
 	"stroke-width:2}.l-cmp{stroke-dasharray:5 3}.l-ceil{stroke:var(--err);stroke-width:1.5;"
 	"stroke-dasharray:6 4}.d-alg{fill:var(--info)}.d-bus{fill:var(--ok)}\n"
+	".l-other{stroke:#e8590c;fill:none;stroke-width:2}.d-other{fill:#e8590c}\n"
 	".bar{fill:var(--bar)}.ceil{fill:none;stroke:var(--err);stroke-width:1.5}\n"
 	"@media print{body{max-width:none;font-size:11px}pre{white-space:pre-wrap}"
 	".finding,table,svg{break-inside:avoid}a{color:inherit;text-decoration:none}"
@@ -415,7 +416,8 @@ static void findings_html(struct strbuf *sb, const struct findings *fs, const js
 
 /* ---- the page ---- */
 
-int html_page(struct strbuf *sb, const json_t *doc, char *err, size_t errlen)
+int html_page(struct strbuf *sb, const json_t *doc, const struct html_opts *o, char *err,
+	      size_t errlen)
 {
 	const char *verb = json_string_value(json_object_get(doc, "verb"));
 	const json_t *farr = json_object_get(doc, "findings");
@@ -460,7 +462,7 @@ int html_page(struct strbuf *sb, const json_t *doc, char *err, size_t errlen)
 	if (!strcmp(verb, "cluster"))
 		html_cluster(&page, doc);
 	else if (!strcmp(verb, "bench"))
-		html_bench(&page, doc);
+		html_bench(&page, doc, o);
 	else if (!strcmp(verb, "explain"))
 		html_explain(&page, doc);
 	else if (!strcmp(verb, "attach"))
@@ -480,13 +482,14 @@ int html_page(struct strbuf *sb, const json_t *doc, char *err, size_t errlen)
 	return 0;
 }
 
-int html_write_file(const char *path, const json_t *doc, char *err, size_t errlen)
+int html_write_file(const char *path, const json_t *doc, const struct html_opts *o, char *err,
+		    size_t errlen)
 {
 	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
 	FILE *f;
-	int rc = -1;
+	int rc = -1, bad;
 
-	if (html_page(&sb, doc, err, errlen) < 0)
+	if (html_page(&sb, doc, o, err, errlen) < 0)
 		goto out;
 	/* a page half written is not the page: a new file, renamed over the old one */
 	strbuf_addf(&tmp, "%s.tmp", path);
@@ -495,7 +498,9 @@ int html_write_file(const char *path, const json_t *doc, char *err, size_t errle
 		snprintf(err, errlen, "cannot write %s: %s", tmp.buf, strerror(errno));
 		goto out;
 	}
-	if ((fwrite(sb.buf, 1, sb.len, f) != sb.len) | (fclose(f) != 0)) {
+	bad = fwrite(sb.buf, 1, sb.len, f) != sb.len;
+	bad |= fclose(f) != 0;	/* closed either way */
+	if (bad) {
 		snprintf(err, errlen, "cannot write %s: %s", tmp.buf, strerror(errno));
 		remove(tmp.buf);
 		goto out;

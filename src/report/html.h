@@ -13,13 +13,24 @@
 
 #include "util/strbuf.h"
 
+/* What a page may show besides its document. */
+struct html_opts {
+	/* bench: a second sweep drawn over the first (ncclcheck's bench document or nccl-tests'
+	 * JSON, both with "results"), or NULL; compare_label names it in the legend */
+	const json_t *compare;
+	const char *compare_label;
+};
+
 /*
- * The page of `doc` (any verb's --json document) appended to `sb`; -1 with the reason in `err`
- * when the document is not one (no "verb", findings that do not decode), and nothing appended.
+ * The page of `doc` (any verb's --json document) appended to `sb`; `o` may be NULL. -1 with the
+ * reason in `err` when the document is not one (no "verb", findings that do not decode), and
+ * nothing appended.
  */
-int html_page(struct strbuf *sb, const json_t *doc, char *err, size_t errlen);
+int html_page(struct strbuf *sb, const json_t *doc, const struct html_opts *o, char *err,
+	      size_t errlen);
 /* html_page() written to `path` (replaced whole, or left alone on an error); -1 with `err`. */
-int html_write_file(const char *path, const json_t *doc, char *err, size_t errlen);
+int html_write_file(const char *path, const json_t *doc, const struct html_opts *o, char *err,
+		    size_t errlen);
 
 /*
  * `s` as HTML text or an attribute value: & < > " ' as entities, a control byte other than

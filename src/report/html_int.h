@@ -27,7 +27,7 @@ void html_inventory(struct strbuf *sb, const json_t *const *facts, const char *c
 
 /* The sections of one verb, after the verdict and before the findings. */
 void html_cluster(struct strbuf *sb, const json_t *doc);
-void html_bench(struct strbuf *sb, const json_t *doc);
+void html_bench(struct strbuf *sb, const json_t *doc, const struct html_opts *o);
 void html_explain(struct strbuf *sb, const json_t *doc);
 void html_attach(struct strbuf *sb, const json_t *doc);
 

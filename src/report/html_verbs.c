@@ -9,8 +9,8 @@
 #include "report/html_int.h"
 #include "util/json.h"
 
-#define CH_W 760	/* the chart's size in px */
-#define CH_H 360
+#define CH_W 1000	/* the chart's size in px */
+#define CH_H 400
 #define CH_L 64		/* its margins: left (the y labels), right, top, bottom */
 #define CH_R 16
 #define CH_T 16
@@ -34,48 +34,107 @@ static const struct series series[] = {
 	{ .place = "in_place", .what = "alg_bw", .cls = "l-alg l-cmp", .label = "algbw, in place" },
 	{ .place = "in_place", .what = "bus_bw", .cls = "l-bus l-cmp", .label = "busbw, in place" },
 };
+/* the run compared with (--compare): its busbw, both placements */
+static const struct series cmp_series[] = {
+	{ .place = "out_of_place", .what = "bus_bw", .cls = "l-other", .label = "busbw, out of place" },
+	{ .place = "in_place", .what = "bus_bw", .cls = "l-other l-cmp", .label = "busbw, in place" },
+};
 
-static void chart(struct strbuf *sb, const json_t *results, const json_t *ceiling)
+struct plot {
+	double xmin, xmax, ymax, x0, x1, y0, y1;
+};
+
+static void domain(struct plot *p, const json_t *results, const struct series *se, size_t n)
 {
-	const json_t *r, *ceil = jpath(ceiling, "lowest.ceiling_gbps");
-	double xmin = 0, xmax = 0, ymax = 0, x0 = CH_L, x1 = CH_W - CH_R, y0 = CH_H - CH_B, y1 = CH_T;
+	const json_t *r;
 	size_t i;
 
 	json_array_foreach(results, i, r) {
 		double s = json_number_value(json_object_get(r, "size"));
 
-		if (s > 0 && (!xmin || s < xmin))
-			xmin = s;
-		xmax = s > xmax ? s : xmax;
-		for (size_t k = 0; k < sizeof(series) / sizeof(series[0]); k++) {
-			double v = json_number_value(jpath(json_object_get(r, series[k].place),
-							    series[k].what));
+		if (s > 0 && (!p->xmin || s < p->xmin))
+			p->xmin = s;
+		p->xmax = s > p->xmax ? s : p->xmax;
+		for (size_t k = 0; k < n; k++) {
+			double v = json_number_value(jpath(json_object_get(r, se[k].place), se[k].what));
 
-			ymax = v > ymax ? v : ymax;
+			p->ymax = v > p->ymax ? v : p->ymax;
 		}
 	}
+}
+
+/* The series' lines and points; a point's tooltip is its figures as the document has them. */
+static void draw(struct strbuf *sb, const struct plot *p, const json_t *results,
+		 const struct series *se, size_t n, const char *who)
+{
+	const json_t *r;
+	size_t i;
+
+	for (size_t k = 0; k < n; k++) {
+		strbuf_addf(sb, "<polyline class=\"%s\" points=\"", se[k].cls);
+		json_array_foreach(results, i, r) {
+			const json_t *v = jpath(json_object_get(r, se[k].place), se[k].what);
+
+			if (json_is_number(v) && json_number_value(json_object_get(r, "size")) > 0)
+				strbuf_addf(sb, "%.1f,%.1f ",
+					    html_scale_log(json_number_value(json_object_get(r, "size")),
+							   p->xmin, p->xmax, p->x0, p->x1),
+					    html_scale_lin(json_number_value(v), 0, p->ymax, p->y0, p->y1));
+		}
+		strbuf_addstr(sb, "\"/>\n");
+		json_array_foreach(results, i, r) {
+			const json_t *v = jpath(json_object_get(r, se[k].place), se[k].what);
+			char a[64], b[64];
+
+			if (!json_is_number(v) || !(json_number_value(json_object_get(r, "size")) > 0))
+				continue;
+			strbuf_addf(sb, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>",
+				    who ? "d-other" : se[k].what[0] == 'a' ? "d-alg" : "d-bus",
+				    html_scale_log(json_number_value(json_object_get(r, "size")),
+						   p->xmin, p->xmax, p->x0, p->x1),
+				    html_scale_lin(json_number_value(v), 0, p->ymax, p->y0, p->y1));
+			if (who) {
+				html_esc(sb, who);
+				strbuf_addstr(sb, ": ");
+			}
+			strbuf_addf(sb, "%s bytes: %s %s GB/s</title></circle>\n",
+				    html_numstr(a, sizeof(a), json_object_get(r, "size")), se[k].label,
+				    html_numstr(b, sizeof(b), v));
+		}
+	}
+}
+
+static void chart(struct strbuf *sb, const json_t *results, const json_t *ceiling,
+		  const json_t *other, const char *other_label)
+{
+	const json_t *ceil = jpath(ceiling, "lowest.ceiling_gbps");
+	struct plot p = { .x0 = CH_L, .x1 = CH_W - CH_R, .y0 = CH_H - CH_B, .y1 = CH_T };
+	double x0 = p.x0, x1 = p.x1, y0 = p.y0, y1 = p.y1;
+
+	domain(&p, results, series, sizeof(series) / sizeof(series[0]));
+	domain(&p, other, cmp_series, sizeof(cmp_series) / sizeof(cmp_series[0]));
 	/* the ceiling is in Gbit/s, the results in GB/s (nccl-tests' unit): drawn at gbps / 8 */
-	if (json_is_number(ceil) && json_number_value(ceil) / 8 > ymax)
-		ymax = json_number_value(ceil) / 8;
-	if (!(xmax > 0) || !(ymax > 0))
+	if (json_is_number(ceil) && json_number_value(ceil) / 8 > p.ymax)
+		p.ymax = json_number_value(ceil) / 8;
+	if (!(p.xmax > 0) || !(p.ymax > 0))
 		return;
-	if (xmin == xmax)
-		xmax = xmin * 10;
-	ymax *= 1.05;
+	if (p.xmin == p.xmax)
+		p.xmax = p.xmin * 10;
+	p.ymax *= 1.05;
 	strbuf_addf(sb, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\">\n",
 		    CH_W, CH_H, CH_W);
 	/* the axes: decades of bytes below, GB/s in fifths on the left */
-	for (double d = pow(10, floor(log10(xmin))); d <= xmax * 1.0001; d *= 10) {
-		double x = html_scale_log(d, xmin, xmax, x0, x1);
+	for (double d = pow(10, floor(log10(p.xmin))); d <= p.xmax * 1.0001; d *= 10) {
+		double x = html_scale_log(d, p.xmin, p.xmax, x0, x1);
 
-		if (d < xmin / 1.0001)
+		if (d < p.xmin / 1.0001)
 			continue;
 		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
 			    x, y0, x, y1, x, y0 + 14, d);
 	}
 	for (int k = 0; k <= 5; k++) {
-		double v = ymax * k / 5, y = html_scale_lin(v, 0, ymax, y0, y1);
+		double v = p.ymax * k / 5, y = html_scale_lin(v, 0, p.ymax, y0, y1);
 
 		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n",
@@ -88,7 +147,7 @@ static void chart(struct strbuf *sb, const json_t *results, const json_t *ceilin
 		    "GB/s</text>\n", x0, y0, x1, y0, x0, y0, x0, y1, (x0 + x1) / 2, CH_H - 12,
 		    (y0 + y1) / 2, (y0 + y1) / 2);
 	if (json_is_number(ceil)) {
-		double y = html_scale_lin(json_number_value(ceil) / 8, 0, ymax, y0, y1);
+		double y = html_scale_lin(json_number_value(ceil) / 8, 0, p.ymax, y0, y1);
 		char num[64];
 
 		strbuf_addf(sb, "<line class=\"l-ceil\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
@@ -96,40 +155,26 @@ static void chart(struct strbuf *sb, const json_t *results, const json_t *ceilin
 			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">ceiling %s Gbit/s</text>\n",
 			    x0, y, x1, y, html_numstr(num, sizeof(num), ceil), x1, y - 4, num);
 	}
-	for (size_t k = 0; k < sizeof(series) / sizeof(series[0]); k++) {
-		strbuf_addf(sb, "<polyline class=\"%s\" points=\"", series[k].cls);
-		json_array_foreach(results, i, r) {
-			const json_t *v = jpath(json_object_get(r, series[k].place), series[k].what);
-
-			if (json_is_number(v))
-				strbuf_addf(sb, "%.1f,%.1f ",
-					    html_scale_log(json_number_value(json_object_get(r, "size")),
-							   xmin, xmax, x0, x1),
-					    html_scale_lin(json_number_value(v), 0, ymax, y0, y1));
-		}
-		strbuf_addstr(sb, "\"/>\n");
-		json_array_foreach(results, i, r) {
-			const json_t *v = jpath(json_object_get(r, series[k].place), series[k].what);
-			char a[64], b[64];
-
-			if (!json_is_number(v))
-				continue;
-			strbuf_addf(sb, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>"
-				    "%s bytes: %s %s GB/s</title></circle>\n",
-				    series[k].what[0] == 'a' ? "d-alg" : "d-bus",
-				    html_scale_log(json_number_value(json_object_get(r, "size")), xmin,
-						   xmax, x0, x1),
-				    html_scale_lin(json_number_value(v), 0, ymax, y0, y1),
-				    html_numstr(a, sizeof(a), json_object_get(r, "size")),
-				    series[k].label, html_numstr(b, sizeof(b), v));
-		}
-	}
+	draw(sb, &p, results, series, sizeof(series) / sizeof(series[0]), NULL);
+	if (other)
+		draw(sb, &p, other, cmp_series, sizeof(cmp_series) / sizeof(cmp_series[0]),
+		     other_label ? other_label : "compared");
 	strbuf_addstr(sb, "</svg>\n<p class=\"legend mut\">solid: out of place, dashed: in place; "
-		      "blue: algbw, green: busbw; red dashes: the lowest link's ceiling.</p>\n");
+		      "blue: algbw, green: busbw; red dashes: the lowest link's ceiling");
+	if (other) {
+		strbuf_addstr(sb, "; orange: busbw of ");
+		html_esc(sb, other_label ? other_label : "the run compared with");
+	}
+	strbuf_addstr(sb, ".</p>\n");
 }
 
-void html_bench(struct strbuf *sb, const json_t *doc)
+void html_bench(struct strbuf *sb, const json_t *doc, const struct html_opts *o)
 {
+	/* a second run: ncclcheck's bench document or nccl-tests' own JSON (the same "results") */
+	const json_t *cmp = o && o->compare ? o->compare : NULL;
+	const json_t *other = cmp ? json_object_get(json_is_object(json_object_get(cmp, "bench"))
+						    ? json_object_get(cmp, "bench") : cmp, "results")
+				  : NULL;
 	const json_t *b = json_object_get(doc, "bench"), *results = json_object_get(b, "results"), *r;
 	size_t i;
 
@@ -159,7 +204,8 @@ void html_bench(struct strbuf *sb, const json_t *doc)
 		strbuf_addstr(sb, " % of it");
 	}
 	strbuf_addstr(sb, ".</p>\n");
-	chart(sb, results, json_object_get(b, "ceiling"));
+	chart(sb, results, json_object_get(b, "ceiling"), json_is_array(other) ? other : NULL,
+	      o ? o->compare_label : NULL);
 	strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"results\">\n<tr><th>bytes</th>"
 		      "<th>count</th><th>type</th><th>out of place: time (us)</th><th>algbw GB/s"
 		      "</th><th>busbw GB/s</th><th>wrong</th><th>in place: time (us)</th>"
@@ -267,10 +313,28 @@ void html_explain(struct strbuf *sb, const json_t *doc)
 
 /* ---- attach ---- */
 
+/* Whether a root error finding of the document names `rank` (the rank attach says is behind). */
+static int rank_named(const json_t *doc, const json_t *rank)
+{
+	const json_t *f, *r;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(doc, "findings"), i, f) {
+		const char *sev = jstr(f, "severity");
+
+		if (!sev || strcmp(sev, "error") || json_object_get(f, "caused_by"))
+			continue;
+		json_array_foreach(json_object_get(f, "ranks"), k, r)
+			if (json_equal((json_t *)r, (json_t *)rank))
+				return 1;
+	}
+	return 0;
+}
+
 void html_attach(struct strbuf *sb, const json_t *doc)
 {
-	const json_t *dumps = jpath(doc, "flight_recorder.dumps"), *d;
-	size_t i;
+	const json_t *dumps = jpath(doc, "flight_recorder.dumps"), *d, *st;
+	size_t i, k;
 
 	html_section(sb, "attach", "The job as attach found it");
 	if (jstr(doc, "verdict")) {
@@ -279,20 +343,41 @@ void html_attach(struct strbuf *sb, const json_t *doc)
 		strbuf_addstr(sb, "</p>\n");
 	}
 	if (json_array_size(dumps)) {
-		strbuf_addstr(sb, "<h3>Flight-recorder dumps, per rank</h3>\n<div class=\"scroll\">"
-			      "<table class=\"fr\">\n<tr><th>rank</th><th>entries</th><th>version"
-			      "</th><th>dump</th></tr>\n");
+		strbuf_addstr(sb, "<h3>Flight recorder: each rank's collective sequence numbers</h3>\n"
+			      "<p class=\"mut\">Per process group, as each rank's dump states them; a "
+			      "marked row is a rank an error finding names.</p>\n<div class=\"scroll\">"
+			      "<table class=\"fr\">\n<tr><th>rank</th><th>process group</th><th>last "
+			      "enqueued</th><th>last started</th><th>last completed</th><th>entries</th>"
+			      "<th>version</th><th>dump</th></tr>\n");
 		json_array_foreach(dumps, i, d) {
-			strbuf_addstr(sb, "<tr><td>");
-			html_num(sb, json_object_get(d, "rank"), "/flight_recorder/dumps/%zu/rank", i);
-			strbuf_addstr(sb, "</td><td>");
-			html_num(sb, json_object_get(d, "entries"),
-				 "/flight_recorder/dumps/%zu/entries", i);
-			strbuf_addstr(sb, "</td><td>");
-			html_esc(sb, jstr(d, "version"));
-			strbuf_addstr(sb, "</td><td><code>");
-			html_esc(sb, jstr(d, "path"));
-			strbuf_addstr(sb, "</code></td></tr>\n");
+			size_t n = json_array_size(json_object_get(d, "pg_status"));
+
+			for (k = 0; k < (n ? n : 1); k++) {
+				static const char *const seq[] = { "last_enqueued", "last_started",
+								   "last_completed" };
+
+				st = json_array_get(json_object_get(d, "pg_status"), k);
+				strbuf_addstr(sb, rank_named(doc, json_object_get(d, "rank"))
+					      ? "<tr class=\"behind\"><td>" : "<tr><td>");
+				html_num(sb, json_object_get(d, "rank"),
+					 "/flight_recorder/dumps/%zu/rank", i);
+				strbuf_addstr(sb, "</td><td>");
+				html_esc(sb, jstr(st, "pg_id"));
+				for (size_t q = 0; q < 3; q++) {
+					strbuf_addstr(sb, "</td><td>");
+					html_num(sb, json_object_get(st, seq[q]),
+						 "/flight_recorder/dumps/%zu/pg_status/%zu/%s", i, k,
+						 seq[q]);
+				}
+				strbuf_addstr(sb, "</td><td>");
+				html_num(sb, json_object_get(d, "entries"),
+					 "/flight_recorder/dumps/%zu/entries", i);
+				strbuf_addstr(sb, "</td><td>");
+				html_esc(sb, jstr(d, "version"));
+				strbuf_addstr(sb, "</td><td><code>");
+				html_esc(sb, jstr(d, "path"));
+				strbuf_addstr(sb, "</code></td></tr>\n");
+			}
 		}
 		strbuf_addstr(sb, "</table></div>\n");
 	}

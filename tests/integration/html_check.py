@@ -11,6 +11,7 @@ elements whose content is wider than their box outside a scroll box: there must 
 Prints one line per failure; exits 1 on any.
 """
 import json
+import os
 import re
 import sys
 from html.parser import HTMLParser
@@ -145,6 +146,22 @@ def main():
                                                     place.replace("_", " "), num(r[place][what]))
                 if want not in titles:
                     fail("bench point %s not in the chart" % want)
+    # --compare: the second sweep's busbw points, named by the file given
+    cmp = os.environ.get("HTML_COMPARE")
+    if cmp:
+        other = json.load(open(cmp))
+        other = other.get("bench", other)
+        n = 0
+        for r in other["results"]:
+            for place in ("out_of_place", "in_place"):
+                want = "%s: %s bytes: busbw, %s %s GB/s" % (cmp, num(r["size"]),
+                                                            place.replace("_", " "),
+                                                            num(r[place]["bus_bw"]))
+                n += 1
+                if want not in titles:
+                    fail("compared point %s not in the chart" % want)
+        if not n:
+            fail("no compared points")
     # every finding's title and evidence shows, as text
     for f in doc.get("findings", []):
         if f["title"] not in alltext:

@@ -71,6 +71,33 @@ open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", os.enviro
 			pass "$name: screenshot" || fail "$name: no screenshot";;
 	esac
 done
+# --html on a verb: the page of the very document --json prints, written beside it
+(cd "$F" && "$NCCLCHECK" explain --json --html "$T/verb.html" logs >"$T/verb.json"); rc=$?
+expect_rc 1 $rc "explain --json --html: the findings' exit code"
+browse --dump-dom "file://$T/verb.html" >"$T/verb.dom"
+out=$(python3 "$SRCDIR/tests/integration/html_check.py" "$T/verb.json" "$T/verb.dom" 2>&1) &&
+	pass "explain --html: $(echo "$out" | tail -1)" || fail "explain --html: $out"
+"$NCCLCHECK" explain --html "$T/nodir/x.html" "$F/logs" >/dev/null 2>"$T/err"
+expect_rc 3 $? "explain --html into a directory that does not exist: exit 3"
+expect_match "$(cat "$T/err")" "--html: cannot write" "and says why"
+# bench --compare: a second lab sweep's busbw drawn over the first, each point its figure
+"$NCCLCHECK" report "$F/bench_sweep.json" --compare "$F/bench_sweep_b.json" --html "$T/cmp.html"
+expect_rc 0 $? "report --compare"
+browse --dump-dom "file://$T/cmp.html" >"$T/cmp.dom"
+out=$(HTML_COMPARE="$F/bench_sweep_b.json" python3 "$SRCDIR/tests/integration/html_check.py" \
+	"$F/bench_sweep.json" "$T/cmp.dom" 2>&1) && pass "--compare: $(echo "$out" | tail -1)" ||
+	fail "--compare: $out"
+(cd "$T" && browse --window-size=1280,1000 --screenshot="$SHOTS/bench_compare.png" \
+	"file://$T/cmp.html" >/dev/null)
+"$NCCLCHECK" report "$F/bench_sweep.json" --compare "$F/attach_fr.json" --html "$T/x.html" 2>"$T/err"
+expect_rc 3 $? "report --compare with a document that has no bench results"
+expect_match "$(cat "$T/err")" "no bench results to compare with" "and says so"
+# bad input: a clear error and exit 3, never a page
+"$NCCLCHECK" report "$T/none.json" --html "$T/y.html" 2>"$T/err"; expect_rc 3 $? "report: a missing file"
+echo '{"x": 1}' >"$T/notdoc.json"
+"$NCCLCHECK" report "$T/notdoc.json" --html "$T/y.html" 2>"$T/err"; expect_rc 3 $? "report: not a document"
+expect_match "$(cat "$T/err")" 'not an ncclcheck --json document' "and says so"
+[ ! -e "$T/y.html" ] && pass "no page written for bad input" || fail "a page was written for bad input"
 # the hostile strings: text in the browser's DOM, never an element
 expect_match "$(grep -c '&lt;script&gt;alert(.log.)&lt;/script&gt;' "$T/explain_ranks.dom")" '^[1-9]' \
 	"explain: the log's <script> is text"

@@ -82,7 +82,7 @@ static void page_escapes_what_it_shows(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(html_page(&sb, doc, err, sizeof(err)), 0);
+	assert_int_equal(html_page(&sb, doc, NULL, err, sizeof(err)), 0);
 	assert_null(strstr(sb.buf, "<script"));
 	assert_null(strstr(sb.buf, "<img"));
 	assert_null(strstr(sb.buf, "<b>x"));
@@ -104,12 +104,12 @@ static void page_refuses_what_is_not_a_document(void **state)
 	json_t *doc = json_pack("{s:i}", "x", 1);
 
 	(void)state;
-	assert_int_equal(html_page(&sb, doc, err, sizeof(err)), -1);
+	assert_int_equal(html_page(&sb, doc, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "verb"));
 	assert_int_equal(sb.len, 0);
 	json_decref(doc);
 	doc = json_pack("{s:s, s:[{s:s}]}", "verb", "node", "findings", "id", "x");
-	assert_int_equal(html_page(&sb, doc, err, sizeof(err)), -1);
+	assert_int_equal(html_page(&sb, doc, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "findings"));
 	assert_int_equal(sb.len, 0);
 	json_decref(doc);
