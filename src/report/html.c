@@ -114,6 +114,23 @@ double html_scale_log(double v, double d0, double d1, double r0, double r1)
 	return html_scale_lin(log10(v), log10(d0), log10(d1), r0, r1);
 }
 
+double html_nice_step(double top, int n)
+{
+	double raw, mag;
+
+	if (!(top > 0) || n < 1)
+		return 1;
+	raw = top / n;
+	mag = pow(10, floor(log10(raw)));
+	if (raw <= mag * (1 + 1e-9))
+		return mag;
+	if (raw <= 2 * mag * (1 + 1e-9))
+		return 2 * mag;
+	if (raw <= 5 * mag * (1 + 1e-9))
+		return 5 * mag;
+	return 10 * mag;
+}
+
 const char *html_numstr(char *buf, size_t len, const json_t *v)
 {
 	if (json_is_integer(v))
@@ -282,7 +299,8 @@ void html_inventory(struct strbuf *sb, const json_t *const *facts, const char *c
 
 static void verdict(struct strbuf *sb, const struct findings *fs)
 {
-	static const struct render_opts plain = { .width = 0 };
+	/* verbose: the page lists every folded finding, so the line says no "-v lists them" */
+	static const struct render_opts plain = { .verbose = 1 };
 	size_t e = findings_count(fs, SEV_ERROR), w = findings_count(fs, SEV_WARN);
 	struct strbuf line = STRBUF_INIT, block = STRBUF_INIT;
 

@@ -45,5 +45,7 @@ void html_esc(struct strbuf *sb, const char *s);
  */
 double html_scale_lin(double v, double d0, double d1, double r0, double r1);
 double html_scale_log(double v, double d0, double d1, double r0, double r1);
+/* A round tick step (1, 2 or 5 times a power of ten) that cuts [0, top] into at most n steps. */
+double html_nice_step(double top, int n);
 
 #endif

@@ -107,23 +107,24 @@ static void draw(struct strbuf *sb, const struct plot *p, const json_t *results,
 static void chart(struct strbuf *sb, const json_t *results, const json_t *ceiling,
 		  const json_t *other, const char *other_label)
 {
-	const json_t *ceil = jpath(ceiling, "lowest.ceiling_gbps");
+	const json_t *cg = jpath(ceiling, "lowest.ceiling_gbps");
 	struct plot p = { .x0 = CH_L, .x1 = CH_W - CH_R, .y0 = CH_H - CH_B, .y1 = CH_T };
-	double x0 = p.x0, x1 = p.x1, y0 = p.y0, y1 = p.y1;
+	double x0 = p.x0, x1 = p.x1, y0 = p.y0, y1 = p.y1, step;
 
 	domain(&p, results, series, sizeof(series) / sizeof(series[0]));
 	domain(&p, other, cmp_series, sizeof(cmp_series) / sizeof(cmp_series[0]));
 	/* the ceiling is in Gbit/s, the results in GB/s (nccl-tests' unit): drawn at gbps / 8 */
-	if (json_is_number(ceil) && json_number_value(ceil) / 8 > p.ymax)
-		p.ymax = json_number_value(ceil) / 8;
+	if (json_is_number(cg) && json_number_value(cg) / 8 > p.ymax)
+		p.ymax = json_number_value(cg) / 8;
 	if (!(p.xmax > 0) || !(p.ymax > 0))
 		return;
 	if (p.xmin == p.xmax)
 		p.xmax = p.xmin * 10;
-	p.ymax *= 1.05;
+	step = html_nice_step(p.ymax * 1.02, 5);
+	p.ymax = ceil(p.ymax * 1.02 / step) * step;
 	strbuf_addf(sb, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\">\n",
 		    CH_W, CH_H, CH_W);
-	/* the axes: decades of bytes below, GB/s in fifths on the left */
+	/* the axes: decades of bytes below, GB/s in round steps on the left */
 	for (double d = pow(10, floor(log10(p.xmin))); d <= p.xmax * 1.0001; d *= 10) {
 		double x = html_scale_log(d, p.xmin, p.xmax, x0, x1);
 
@@ -133,11 +134,11 @@ static void chart(struct strbuf *sb, const json_t *results, const json_t *ceilin
 			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
 			    x, y0, x, y1, x, y0 + 14, d);
 	}
-	for (int k = 0; k <= 5; k++) {
-		double v = p.ymax * k / 5, y = html_scale_lin(v, 0, p.ymax, y0, y1);
+	for (int k = 0; k * step <= p.ymax * (1 + 1e-9); k++) {
+		double v = k * step, y = html_scale_lin(v, 0, p.ymax, y0, y1);
 
 		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n",
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
 			    x0, y, x1, y, x0 - 4, y + 4, v);
 	}
 	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -146,14 +147,14 @@ static void chart(struct strbuf *sb, const json_t *results, const json_t *ceilin
 		    "<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
 		    "GB/s</text>\n", x0, y0, x1, y0, x0, y0, x0, y1, (x0 + x1) / 2, CH_H - 12,
 		    (y0 + y1) / 2, (y0 + y1) / 2);
-	if (json_is_number(ceil)) {
-		double y = html_scale_lin(json_number_value(ceil) / 8, 0, p.ymax, y0, y1);
+	if (json_is_number(cg)) {
+		double y = html_scale_lin(json_number_value(cg) / 8, 0, p.ymax, y0, y1);
 		char num[64];
 
 		strbuf_addf(sb, "<line class=\"l-ceil\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			    "y2=\"%.1f\"><title>ceiling %s Gbit/s</title></line>"
 			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">ceiling %s Gbit/s</text>\n",
-			    x0, y, x1, y, html_numstr(num, sizeof(num), ceil), x1, y - 4, num);
+			    x0, y, x1, y, html_numstr(num, sizeof(num), cg), x1, y - 4, num);
 	}
 	draw(sb, &p, results, series, sizeof(series) / sizeof(series[0]), NULL);
 	if (other)

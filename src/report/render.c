@@ -280,8 +280,9 @@ void render_verdict_line(struct strbuf *sb, const struct findings *fs,
 			for (size_t i = 0; i < fs->n; i++)
 				folded += finding_cause_is(fs->v[i], first);
 			if (folded)
-				strbuf_addf(sb, "; it explains %zu other finding%s (-v lists them)",
-					    folded, folded == 1 ? "" : "s");
+				strbuf_addf(sb, "; it explains %zu other finding%s%s", folded,
+					    folded == 1 ? "" : "s",
+					    o->verbose ? "" : " (-v lists them)");
 		}
 	} else {
 		const struct finding *ok = NULL;

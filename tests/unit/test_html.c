@@ -53,6 +53,13 @@ static void scales(void **state)
 	assert_true(fabs(html_scale_log(0, 1e2, 1e6, 0, 400)) < 1e-9);
 	assert_true(fabs(html_scale_log(-1, 1e2, 1e6, 0, 400)) < 1e-9);
 	assert_true(fabs(html_scale_log(5, 0, 1e6, 3, 400) - 3) < 1e-9);
+	/* round steps for the y axis: 1, 2, 5 times a power of ten */
+	assert_true(fabs(html_nice_step(1.24, 5) - 0.5) < 1e-12);
+	assert_true(fabs(html_nice_step(1.0, 5) - 0.2) < 1e-12);
+	assert_true(fabs(html_nice_step(0.3, 5) - 0.1) < 1e-12);
+	assert_true(fabs(html_nice_step(95, 5) - 20) < 1e-12);
+	assert_true(fabs(html_nice_step(5e-3, 5) - 1e-3) < 1e-15);
+	assert_true(fabs(html_nice_step(0, 5) - 1) < 1e-12);
 }
 
 /* A document as a verb writes it, from findings whose strings came from a node and a log. */
