@@ -322,7 +322,8 @@ static void verdict(struct strbuf *sb, const struct findings *fs)
 
 static void subjects(struct strbuf *sb, const struct finding *f)
 {
-	if (f->node) {
+	/* explain's node is "ranks 0, 3" when it has ranks: said once, by the ranks below */
+	if (f->node && !(f->nranks && !strncmp(f->node, "rank", 4))) {
 		strbuf_addstr(sb, " \u00b7 ");
 		html_esc(sb, f->node);
 	}
