@@ -332,6 +332,86 @@ static int rank_named(const json_t *doc, const json_t *rank)
 	return 0;
 }
 
+/* RAS's last report: per communicator, each rank's collective counts (who is behind). */
+static void ras_counts(struct strbuf *sb, const json_t *doc)
+{
+	const json_t *polls = jpath(doc, "ras.polls"), *poll = NULL, *cm, *rk, *x;
+	size_t i, pi = 0, k, q;
+	const char *op;
+
+	json_array_foreach(polls, i, x)
+		if (json_is_object(json_object_get(x, "report"))) {
+			poll = x;
+			pi = i;
+		}
+	if (!poll)
+		return;
+	strbuf_addstr(sb, "<h3>NCCL RAS: each rank's collective counts</h3>\n<p class=\"mut\">"
+		      "From RAS's last report (poll at ");
+	html_num(sb, json_object_get(poll, "t_ms"), "/ras/polls/%zu/t_ms", pi);
+	strbuf_addstr(sb, " ms, NCCL ");
+	html_esc(sb, jpath_str(poll, "report.nccl_version"));
+	strbuf_addstr(sb, "); a marked row is a rank an error finding names.</p>\n");
+	json_array_foreach(jpath(poll, "report.communicators"), i, cm) {
+		const json_t *first = json_object_get(json_array_get(json_object_get(cm, "ranks"), 0),
+						      "collective_counts");
+
+		strbuf_addstr(sb, "<p>communicator <code>");
+		html_esc(sb, jstr(cm, "hash"));
+		strbuf_addstr(sb, "</code>, size ");
+		html_num(sb, json_object_get(cm, "size"),
+			 "/ras/polls/%zu/report/communicators/%zu/size", pi, i);
+		if (json_array_size(json_object_get(cm, "missing_ranks"))) {
+			strbuf_addstr(sb, "; missing ranks:");
+			json_array_foreach(json_object_get(cm, "missing_ranks"), k, x) {
+				strbuf_addch(sb, ' ');
+				html_num(sb, x, "/ras/polls/%zu/report/communicators/%zu/missing_ranks/%zu",
+					 pi, i, k);
+			}
+		}
+		strbuf_addstr(sb, "</p>\n<div class=\"scroll\"><table class=\"ras\">\n<tr><th>rank"
+			      "</th><th>host</th><th>pid</th><th>GPU</th><th>init state</th>"
+			      "<th>async error</th>");
+		json_object_foreach((json_t *)first, op, x) {
+			strbuf_addstr(sb, "<th>");
+			html_esc(sb, op);
+			strbuf_addstr(sb, "</th>");
+		}
+		strbuf_addstr(sb, "</tr>\n");
+		json_array_foreach(json_object_get(cm, "ranks"), k, rk) {
+			static const char *const col[] = { "pid", "gpu", "init_state", "async_error" };
+
+			strbuf_addstr(sb, rank_named(doc, json_object_get(rk, "rank"))
+				      ? "<tr class=\"behind\"><td>" : "<tr><td>");
+			html_num(sb, json_object_get(rk, "rank"),
+				 "/ras/polls/%zu/report/communicators/%zu/ranks/%zu/rank", pi, i, k);
+			strbuf_addstr(sb, "</td><td>");
+			html_esc(sb, jstr(rk, "host"));
+			for (q = 0; q < 4; q++) {
+				strbuf_addstr(sb, "</td><td>");
+				html_num(sb, json_object_get(rk, col[q]),
+					 "/ras/polls/%zu/report/communicators/%zu/ranks/%zu/%s", pi, i,
+					 k, col[q]);
+			}
+			json_object_foreach((json_t *)first, op, x) {
+				struct strbuf ptr = STRBUF_INIT;
+
+				/* the op's name is a JSON pointer token: ~ and / escaped (RFC 6901) */
+				for (const char *c = op; *c; c++)
+					strbuf_addstr(&ptr, *c == '~' ? "~0" : *c == '/' ? "~1"
+							     : (char[2]){ *c, 0 });
+				strbuf_addstr(sb, "</td><td>");
+				html_num(sb, json_object_get(json_object_get(rk, "collective_counts"), op),
+					 "/ras/polls/%zu/report/communicators/%zu/ranks/%zu/"
+					 "collective_counts/%s", pi, i, k, ptr.buf);
+				strbuf_release(&ptr);
+			}
+			strbuf_addstr(sb, "</td></tr>\n");
+		}
+		strbuf_addstr(sb, "</table></div>\n");
+	}
+}
+
 void html_attach(struct strbuf *sb, const json_t *doc)
 {
 	const json_t *dumps = jpath(doc, "flight_recorder.dumps"), *d, *st;
@@ -343,6 +423,7 @@ void html_attach(struct strbuf *sb, const json_t *doc)
 		html_esc(sb, jstr(doc, "verdict"));
 		strbuf_addstr(sb, "</p>\n");
 	}
+	ras_counts(sb, doc);
 	if (json_array_size(dumps)) {
 		strbuf_addstr(sb, "<h3>Flight recorder: each rank's collective sequence numbers</h3>\n"
 			      "<p class=\"mut\">Per process group, as each rank's dump states them; a "

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The HTML report in a real browser (Debian's chromium, headless): fixture documents (a 2-node
 # blocked lab, 16 and 64 nodes made by make_cluster.py from its shape, the GPU machine's product
-# runs, a bench sweep, a multi-rank explain whose log holds <script>, an attach) rendered by
-# 'ncclcheck report', parsed by the browser (--dump-dom) and checked by html_check.py: every
+# runs, a bench sweep, a multi-rank explain whose log holds <script>, attach from flight-recorder
+# dumps and from RAS) rendered by 'ncclcheck report', parsed by the browser (--dump-dom) and
+# checked by html_check.py: every
 # figure equals the document's, every matrix cell and port-map row is a link test of it, no
 # script element, the log's <script> shows as text. Layout: a copy of the page with the test's
 # own probe script (never in the product page, whose CSP forbids scripts) lists what is wider
@@ -41,7 +42,8 @@ python3 "$F/make_cluster.py" "$F/cluster_2_blocked.json" 64 "$T/cluster_64.json"
 python3 "$F/make_cluster.py" "$F/cluster_2_blocked.json" 64 "$T/cluster_64_allpairs.json" \
 	--all-pairs || fail "make_cluster 64 --all-pairs"
 docs="$F/cluster_2_blocked.json $T/cluster_16.json $T/cluster_64.json $T/cluster_64_allpairs.json
-	$F/bench_sweep.json $F/explain_ranks.json $F/attach_fr.json $FIXTURES/gpu/product/*.cluster.n0.json"
+	$F/bench_sweep.json $F/explain_ranks.json $F/attach_fr.json $F/attach_ras.json
+	$FIXTURES/gpu/product/*.cluster.n0.json"
 for doc in $docs; do
 	name=$(basename "$doc" .json)
 	"$NCCLCHECK" report "$doc" --html "$T/$name.html"; expect_rc 0 $? "$name: report --html"
@@ -63,7 +65,7 @@ open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", os.enviro
 	out=$(python3 "$SRCDIR/tests/integration/html_check.py" "$doc" "$T/$name.dom" \
 		"$T/$name.probe.dom" 2>&1) && pass "$name: $(echo "$out" | tail -1)" ||
 		fail "$name: $out"
-	case $name in cluster_2_blocked|cluster_16|bench_sweep|explain_ranks|attach_fr)
+	case $name in cluster_2_blocked|cluster_16|bench_sweep|explain_ranks|attach_fr|attach_ras)
 		rm -f "$SHOTS/$name.png"
 		(cd "$T" && browse --window-size=1280,2400 --screenshot="$SHOTS/$name.png" \
 			"file://$T/$name.html" >/dev/null)
