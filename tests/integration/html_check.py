@@ -171,7 +171,7 @@ def main():
                 fail("evidence not shown as text: %r" % ev[:80])
     if len(sys.argv) > 3:
         report = open(sys.argv[3], encoding="utf-8").read()
-        m = re.search(r'<pre id="overflow-report">(.*?)</pre>', report, re.S)
+        m = re.search(r'<pre id="overflow-report"[^>]*>(.*?)</pre>', report, re.S)
         if not m:
             fail("the overflow probe did not run")
         elif m.group(1).strip() != "none":

@@ -34,6 +34,7 @@ var s=getComputedStyle(e);if(s.overflowX!=="visible"&&e.tagName!=="HTML")return;
 if(e.clientWidth>0&&e.scrollWidth>e.clientWidth+1)
 bad.push(e.tagName+(e.id?"#"+e.id:"")+"."+e.className+" "+e.scrollWidth+">"+e.clientWidth);});
 var p=document.createElement("pre");p.id="overflow-report";
+p.setAttribute("data-bg",getComputedStyle(document.body).backgroundColor);
 p.textContent=bad.length?bad.join("\n"):"none";document.body.appendChild(p);});</script>'
 
 python3 "$F/make_cluster.py" "$F/cluster_2_blocked.json" 16 "$T/cluster_16.json" --hostile ||
@@ -73,6 +74,17 @@ open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", os.enviro
 			pass "$name: screenshot" || fail "$name: no screenshot";;
 	esac
 done
+# dark mode (the viewer's prefers-color-scheme) and print
+name=cluster_2_blocked
+browse --blink-settings=preferredColorScheme=0 --virtual-time-budget=5000 --dump-dom \
+	"file://$T/$name.probe.html" >"$T/dark.dom"
+expect_match "$(grep -o 'data-bg="[^"]*"' "$T/dark.dom")" 'rgb\(13, 17, 23\)' \
+	"dark mode: the page's background turns dark"
+expect_match "$(grep -o 'data-bg="[^"]*"' "$T/$name.probe.dom")" 'rgb\(255, 255, 255\)' \
+	"light mode: white"
+browse --print-to-pdf="$T/$name.pdf" "file://$T/$name.html" >/dev/null
+[ "$(head -c 4 "$T/$name.pdf" 2>/dev/null)" = "%PDF" ] && [ "$(stat -c %s "$T/$name.pdf")" -gt 10000 ] &&
+	pass "prints (PDF of $(stat -c %s "$T/$name.pdf") bytes)" || fail "print to PDF"
 # --html on a verb: the page of the very document --json prints, written beside it
 (cd "$F" && "$NCCLCHECK" explain --json --html "$T/verb.html" logs >"$T/verb.json"); rc=$?
 expect_rc 1 $rc "explain --json --html: the findings' exit code"
