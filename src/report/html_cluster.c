@@ -38,19 +38,24 @@ static const char *lstr(const json_t *l, const char *key)
 	return str_or(json_string_value(json_object_get(l, key)), "");
 }
 
-/* Whether a root finding (not folded) with an id starting `prefix` is about this link. */
+/*
+ * Whether a root warning or error (not folded) with an id starting `prefix` is about this pair
+ * over this interface, either way round (the slow-link findings name "a <-> b").
+ */
 static int link_finding(const struct cview *v, const json_t *l, const char *prefix)
 {
+	const char *t = lstr(l, "target_name"), *p = lstr(l, "peer_name");
 	const json_t *f;
 	size_t i;
 
 	json_array_foreach(v->findings, i, f) {
-		const char *id = lstr(f, "id");
+		const char *id = lstr(f, "id"), *sev = lstr(f, "severity");
+		const char *fn = lstr(f, "node"), *fp = lstr(f, "peer");
 
-		if (strncmp(id, prefix, strlen(prefix)) || json_object_get(f, "caused_by"))
+		if (strncmp(id, prefix, strlen(prefix)) || json_object_get(f, "caused_by") ||
+		    (strcmp(sev, "warn") && strcmp(sev, "error")))
 			continue;
-		if (!strcmp(lstr(f, "node"), lstr(l, "target_name")) &&
-		    !strcmp(lstr(f, "peer"), lstr(l, "peer_name")) &&
+		if (((!strcmp(fn, t) && !strcmp(fp, p)) || (!strcmp(fn, p) && !strcmp(fp, t))) &&
 		    !strcmp(lstr(f, "ifname"), lstr(l, "ifname")))
 			return 1;
 	}
