@@ -95,12 +95,13 @@ static const char *const cell_mark[][2] = {
 	{ "hostunreach", "H" }, { "error", "E" },
 };
 
-static const char *mark_of(const char *status)
+/* The row of cell_mark for `status`; NULL for a status no link test writes (a peer's garbage). */
+static const char *const *mark_of(const char *status)
 {
 	for (size_t i = 0; i < sizeof(cell_mark) / sizeof(cell_mark[0]); i++)
 		if (!strcmp(status, cell_mark[i][0]))
-			return cell_mark[i][1];
-	return "?";
+			return cell_mark[i];
+	return NULL;
 }
 
 static void matrix_cell(struct strbuf *sb, const struct cview *v, size_t li)
@@ -109,9 +110,12 @@ static void matrix_cell(struct strbuf *sb, const struct cview *v, size_t li)
 	const char *st = json_is_true(json_object_get(l, "ran")) ? lstr(r, "status") : "error";
 	int slow = !strcmp(st, "ok") && (link_finding(v, l, "link.latency") ||
 					  link_finding(v, l, "link.bw.slow"));
+	/* the class is a constant of the table, never the document's string */
+	const char *const *mark = mark_of(st);
 	char a[64], b[64], c[64];
 
-	strbuf_addf(sb, "<td class=\"c st-%s\" data-l=\"%zu\" title=\"", slow ? "slow" : st, li);
+	strbuf_addf(sb, "<td class=\"c st-%s\" data-l=\"%zu\" title=\"",
+		    slow ? "slow" : mark ? mark[0] : "unknown", li);
 	html_esc(sb, lstr(l, "peer_name"));
 	strbuf_addstr(sb, " \u2192 ");
 	html_esc(sb, lstr(l, "target_name"));
@@ -131,7 +135,7 @@ static void matrix_cell(struct strbuf *sb, const struct cview *v, size_t li)
 			    html_numstr(c, sizeof(c), jpath(r, "loss.pct")));
 	if (slow)
 		strbuf_addstr(sb, "; slow (see the findings)");
-	strbuf_addf(sb, "\">%s</td>", slow ? "S" : mark_of(st));
+	strbuf_addf(sb, "\">%s</td>", slow ? "S" : mark ? mark[1] : "?");
 }
 
 static void matrix(struct strbuf *sb, const struct cview *v)
