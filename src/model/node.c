@@ -516,6 +516,22 @@ static void decode_host(struct node_model *m, const json_t *facts)
 	m->rdma.peermem_module = jpath_str(r, "peermem.module");
 }
 
+/*
+ * An AWS instance id as the probe records it: "i-" and 8 or 17 lower-case hex digits, else NULL.
+ * It goes into shell commands, so a peer's facts get nothing else through.
+ */
+static const char *aws_instance_id(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!s || strncmp(s, "i-", 2) || (n != 10 && n != 19))
+		return NULL;
+	for (const char *p = s + 2; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return NULL;
+	return s;
+}
+
 static struct nm_text text(const json_t *facts, const char *path)
 {
 	const json_t *v = jpath(facts, path);
@@ -585,6 +601,7 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	m->cloud.container_evidence = jpath_str(facts, "host.container.evidence");
 	m->cloud.container_netns = jpath_str(facts, "host.container.netns");
 	m->cloud.instance_type = jpath_str(facts, "cloud.instance_type");
+	m->cloud.instance_id = aws_instance_id(jpath_str(facts, "cloud.instance_id"));
 	m->cloud.efa = str_list(jpath(facts, "cloud.efa"), &m->cloud.nefa);
 	m->cloud.erdma = str_list(jpath(facts, "cloud.erdma"), &m->cloud.nerdma);
 	x = json_object_get(facts, "cloud");

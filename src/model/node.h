@@ -329,6 +329,7 @@ struct nm_cloud {
 	 */
 	const char *container_netns;
 	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
+	const char *instance_id;	/* AWS "i-0123...": only ever i- and hex (it goes into commands) */
 	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
 	size_t nefa, nerdma;
 	/* what the inventory shows: recorded is 1 when the section names a provider at all */

@@ -6,6 +6,7 @@
  */
 #include "rules/rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,6 +420,31 @@ static void copies(const struct node_model *m, struct findings *out)
 
 /* ---- net plugin and config files ------------------------------------------------------------ */
 
+/*
+ * Where the plugin NCCL_NET_PLUGIN=`env` names is: a copy the probe found elsewhere
+ * (nccl.plugins[]) gives the directory to put on the loader's path; else the exact search for it.
+ */
+static void plugin_dir_fix(const struct node_model *m, const char *env, struct finding *f)
+{
+	char want[128];
+
+	if (!env || !*env || strspn(env, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	    strlen(env))
+		return;
+	snprintf(want, sizeof(want), "libnccl-net-%s.so", env);
+	for (size_t i = 0; i < m->stack.nplugins; i++) {
+		const char *n = m->stack.plugin_names[i], *p = m->stack.plugin_paths[i];
+		const char *slash = p ? strrchr(p, '/') : NULL;
+
+		if (n && slash && slash != p && (!strcmp(n, want) || !strcmp(n, env))) {
+			finding_fix(f, "export LD_LIBRARY_PATH=%.*s:$LD_LIBRARY_PATH", (int)(slash - p), p);
+			return;
+		}
+	}
+	finding_fix(f, "find / -xdev -name '%s*' 2>/dev/null   # then put its directory first in "
+		    "LD_LIBRARY_PATH", want);
+}
+
 static void plugin_and_conf(const struct node_model *m, struct findings *out)
 {
 	const char *state = m->stack.net_plugin_state;
@@ -434,8 +460,7 @@ static void plugin_and_conf(const struct node_model *m, struct findings *out)
 		finding_why(f, "NCCL then falls back to its internal IB/socket transports (older NCCL "
 			    "fails instead); on AWS EFA or other plugin-based fabrics the fallback is "
 			    "plain TCP and many times slower.");
-		finding_fix(f, "export LD_LIBRARY_PATH=<dir of libnccl-net-%s.so>:$LD_LIBRARY_PATH",
-			    str_or(env, "?"));
+		plugin_dir_fix(m, env, f);
 		finding_fix(f, "# or, to use NCCL's own transports: export NCCL_NET_PLUGIN=none");
 	} else if (state && !strcmp(state, "loads")) {
 		f = finding_add(out, SEV_INFO, "nccl.net_plugin", "NCCL will load the net plugin %s",

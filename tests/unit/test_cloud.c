@@ -62,10 +62,10 @@ static void probe_aws_nitro(void **state)
 	assert_string_equal(jpath_str(f, "cloud.efa.0"), "rdmap16s27");
 	assert_string_equal(jpath_str(f, "cloud.dmi.product_name"), "p5.48xlarge");
 	assert_true(strstr(jpath_str(f, "cloud.hints.0"), "efa driver") != NULL);
-	/* machine identifiers stay out of the facts */
+	/* the instance id (board_asset_tag) is what the AWS fixes need; hardware ids stay out */
+	assert_string_equal(jpath_str(f, "cloud.instance_id"), "i-0af01c0123456789a");
 	text = json_dumps(f, 0);
 	assert_null(strstr(text, "EC2E1916"));
-	assert_null(strstr(text, "i-0af01c0123456789a"));
 	free(text);
 	json_decref(f);
 }
@@ -256,6 +256,7 @@ static void inventory(void **state)
 	assert_non_null(strstr(t, "Cloud\n"));
 	assert_non_null(strstr(t, "provider           Amazon Web Services EC2, by dmi: DMI sys_vendor 'Amazon EC2' (a Nitro instance)\n"));
 	assert_non_null(strstr(t, "instance type      p5.48xlarge\n"));
+	assert_non_null(strstr(t, "instance id        i-0af01c0123456789a\n"));
 	assert_non_null(strstr(t, "EFA                rdmap16s27\n"));
 	assert_null(strstr(t, "hints"));
 	free(t);
@@ -316,7 +317,8 @@ static void aws_efa_plugin(void **state)
 	assert_string_equal(f->title, "AWS: the nodes' security group must admit itself: TCP 50000-51000 and 29500, and all traffic for EFA");
 	assert_non_null(strstr(f->why, "not the default: open this range"));
 	assert_non_null(strstr(f->why, "'32768-60999' is Linux's default range"));
-	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-ingress --group-id <sg-id> --protocol -1 --source-group <sg-id>"));
+	/* no instance id and no address: no command can name this instance, so none is printed */
+	assert_false(finding_fix_contains(f, "aws ec2"));
 	expect_no_finding(fs, "cloud.aws.efa_env");
 	findings_free(fs);
 
@@ -382,7 +384,7 @@ static void alibaba_tips(void **state)
 		   "\"master\": {\"set\": true, \"resolved\": \"172.16.0.10\", \"local\": false, \"source_ifname\": \"eth0\"}}}");
 	f = expect_finding(fs, "cloud.alibaba.mtu", SEV_INFO);
 	assert_string_equal(f->title, "Alibaba Cloud: MTU eth0 1500; the second seed's 'set MTU to 8000' helps only when every hop carries it");
-	assert_true(finding_has_fix(f, "ping -M do -s 8472 -c 3 172.16.0.10   # 8500-byte packets pass to every other node?"));
+	assert_true(finding_has_fix(f, "ping -M do -s 8472 -c 3 172.16.0.10   # 8500-byte packets pass?"));
 	assert_true(finding_fix_contains(f, "ip link set dev eth0 mtu 8500"));
 	f = expect_finding(fs, "cloud.alibaba.src_dst_check", SEV_INFO);
 	assert_true(finding_fix_contains(f, "ip route get 172.16.0.10"));
@@ -448,15 +450,24 @@ static void gcp_tips(void **state)
 	(void)state;
 	fs = rules("{\"cloud\": {\"provider\": \"gcp\"}, \"gpus\": [{\"name\": \"NVIDIA H100 80GB HBM3\"}],"
 		   "\"nccl\": {\"net_plugin\": {\"state\": \"internal\"}}, \"net\": {\"default_route\": {\"ifname\": \"ens4\"},"
+		   "\"ifaddrs\": [{\"ifname\": \"ens4\", \"family\": 4, \"addr\": \"10.128.0.5\", \"prefixlen\": 32}],"
 		   "\"interfaces\": [{\"name\": \"ens4\", \"kind\": \"physical\", \"driver\": \"virtio_net\", \"up\": true, \"mtu\": 1460},"
 		   "{\"name\": \"docker0\", \"kind\": \"docker\", \"driver\": \"bridge\", \"up\": true, \"mtu\": 1500}]}}");
 	f = expect_finding(fs, "cloud.gcp.tcpx", SEV_WARN);
 	assert_true(finding_fix_contains(f, "source /var/lib/tcpxo/lib64/nccl-env-profile.sh"));
 	f = expect_finding(fs, "cloud.gcp.mtu", SEV_INFO);
 	assert_true(finding_evidence_contains(f, "above ens4's 1460: docker0 1500"));
-	assert_true(finding_fix_contains(f, "gcloud compute networks describe"));
+	/* the VPC network's name is the project's: looked up by this VM's own address */
+	assert_true(finding_has_fix(f, "NET=$(gcloud compute instances list --flatten=networkInterfaces "
+				    "--filter='networkInterfaces.networkIP=10.128.0.5' "
+				    "--format='value(networkInterfaces.network.basename())')   # this VM's VPC network"));
+	assert_true(finding_fix_contains(f, "gcloud compute networks describe \"$NET\" --format='value(mtu)'"));
+	assert_true(finding_has_fix(f, "ping -M do -s 1432 -c 3 10.128.0.5   # from every other node: "
+				    "full-size packets pass?"));
 	f = expect_finding(fs, "cloud.gcp.gvnic", SEV_INFO);
 	assert_string_equal(f->title, "GCP: ens4 uses virtio-net, not gVNIC");
+	assert_true(finding_fix_contains(f, "--filter='networkInterfaces.networkIP=10.128.0.5' "
+					 "--format='value(name,zone.basename(),networkInterfaces.nicType)'"));
 	findings_free(fs);
 
 	/* gVNIC, one MTU, TCPXO configured: nothing to say */

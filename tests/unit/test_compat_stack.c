@@ -328,8 +328,20 @@ static void plugin_and_conf(void **state)
 	f = expect_finding(fs, "nccl.net_plugin.missing", SEV_WARN);
 	must_title(f, "NCCL_NET_PLUGIN=ofi");
 	assert_true(finding_fix_contains(f, "export NCCL_NET_PLUGIN=none"));
+	/* nothing found anywhere: the exact search, not a directory to fill in */
+	assert_true(finding_has_fix(f, "find / -xdev -name 'libnccl-net-ofi.so*' 2>/dev/null   # then put its "
+				    "directory first in LD_LIBRARY_PATH"));
 	f = expect_finding(fs, "nccl.conf.missing", SEV_WARN);
 	must_title(f, "NCCL_CONF_FILE=/home/u/nccl.conf");
+	findings_free(fs);
+
+	/* the probe found it off the loader's path: its directory, filled in */
+	json_object_set_new(jpath(facts, "nccl"), "plugins",
+			    json_lit("[{\"path\": \"/opt/aws-ofi-nccl/lib/libnccl-net-ofi.so\", "
+				     "\"name\": \"libnccl-net-ofi.so\"}]"));
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.net_plugin.missing", SEV_WARN);
+	assert_true(finding_has_fix(f, "export LD_LIBRARY_PATH=/opt/aws-ofi-nccl/lib:$LD_LIBRARY_PATH"));
 	findings_free(fs);
 
 	jset_str(np, "state", "loads");
