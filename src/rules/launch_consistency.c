@@ -7,6 +7,7 @@
 #include "rules/launch_consistency.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +358,7 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 {
 	const char *tfrom, *nfrom;
 	int tpn = tasks_per_node(lf, &tfrom), n = nodes(lf, &nfrom), vis;
+	char per_node[32];
 	struct finding *f;
 
 	if (tpn && lf->lightning_devices && tpn != lf->lightning_devices) {
@@ -408,6 +410,11 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 	}
 
 	vis = lf->gpus_visible >= 0 ? lf->gpus_visible : lf->gpus_on_node;
+	/* one process per GPU: this node's count, else Slurm's for the job's nodes (set with --gpus*) */
+	if (vis > 0)
+		snprintf(per_node, sizeof(per_node), "%d", vis);
+	else
+		snprintf(per_node, sizeof(per_node), "\"$SLURM_GPUS_ON_NODE\"");
 	if (lf->gpus_visible == 0 && lf->gpus_on_node > 0) {
 		f = finding_add(out, SEV_ERROR, "launch.gpus.hidden",
 				"CUDA_VISIBLE_DEVICES hides every GPU from this task (the node has %d)",
@@ -443,8 +450,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 		finding_why(f, "A batch script runs on the first node of the allocation only: a python or "
 			    "torchrun started directly is one process on one node, and every rank it waits "
 			    "for on the other nodes never starts.");
-		finding_fix(f, "srun --ntasks-per-node=<GPUs per node> python3 train.py   # or: srun "
-			    "--ntasks-per-node=1 torchrun --node_rank=\"$SLURM_NODEID\" ...");
+		finding_fix(f, "srun --ntasks-per-node=%s python3 train.py   # or: srun "
+			    "--ntasks-per-node=1 torchrun --node_rank=\"$SLURM_NODEID\" ...", per_node);
 	}
 	if (lf->script_torchrun_no_rank || (lf->slurm_step && lf->slurm_nodeid > 0 && lf->node_rank == 0)) {
 		f = finding_add(out, SEV_ERROR, "launch.node_rank.duplicate",
@@ -468,7 +475,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 			    "torchrun under srun it starts one launcher per task, not per node.");
 		if (lf->script_srun_no_tpn)
 			finding_evidence(f, "line %d", lf->script_srun_no_tpn);
-		finding_fix(f, "srun --ntasks-per-node=<GPUs per node> ...   (or #SBATCH --ntasks-per-node)");
+		finding_fix(f, "srun --ntasks-per-node=%s ...   # or #SBATCH --ntasks-per-node=%s", per_node,
+			    per_node);
 	}
 }
 

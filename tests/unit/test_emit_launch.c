@@ -164,13 +164,27 @@ static void test_scripts(void **state)
 	assert_int_equal(lf.script_python_no_srun, 3);
 	fs = check(&lf);
 	assert_int_equal(findings_find(fs, "launch.sbatch.no_srun")->sev, SEV_ERROR);
+	/* no GPU count known here: Slurm's own, for the nodes the job runs on */
+	assert_true(finding_fix_contains(findings_find(fs, "launch.sbatch.no_srun"),
+					 "srun --ntasks-per-node=\"$SLURM_GPUS_ON_NODE\" python3 train.py"));
+	findings_free(fs);
+
+	/* a node with 4 GPUs: that count */
+	launch_facts_init(&lf);
+	launch_scan_text(&lf, "#!/bin/sh\n#SBATCH -N 2\npython3 train.py\n");
+	lf.gpus_on_node = 4;
+	fs = check(&lf);
+	assert_true(finding_fix_contains(findings_find(fs, "launch.sbatch.no_srun"),
+					 "srun --ntasks-per-node=4 python3 train.py"));
 	findings_free(fs);
 
 	launch_facts_init(&lf);
 	launch_scan_text(&lf, "#!/bin/bash\n#SBATCH --nodes=2\nsrun torchrun --nproc_per_node=8 train.py\n");
 	fs = check(&lf);
 	assert_non_null(findings_find(fs, "launch.node_rank.duplicate"));
-	assert_non_null(findings_find(fs, "launch.srun.ntasks_per_node"));
+	assert_true(finding_has_fix(findings_find(fs, "launch.srun.ntasks_per_node"),
+				    "srun --ntasks-per-node=\"$SLURM_GPUS_ON_NODE\" ...   # or #SBATCH "
+				    "--ntasks-per-node=\"$SLURM_GPUS_ON_NODE\""));
 	assert_null(findings_find(fs, "launch.sbatch.no_srun"));
 	findings_free(fs);
 

@@ -437,6 +437,14 @@ static void test_host(void **state)
 	assert_true(finding_has_fix(f, "echo '10.0.0.2 gpu1' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
 	findings_free(fs);
 
+	/* 'localhost': a unique name made from the address, set and mapped */
+	fs = run("", LO "," ETH1, MASTER_ETH1,
+		 "\"hostname_resolution\":{\"name\":\"localhost\",\"addrs\":[\"127.0.0.1\"],\"loopback\":true}");
+	f = expect_finding(fs, "net.hostname.loopback", SEV_WARN);
+	assert_true(finding_fix_contains(f, "hostnamectl set-hostname node-10-0-0-2   #"));
+	assert_true(finding_has_fix(f, "echo '10.0.0.2 node-10-0-0-2' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
+	findings_free(fs);
+
 	fs = run("\"NCCL_SOCKET_SNDBUF\":\"16777216\",\"NCCL_SOCKET_RCVBUF\":\"1048576\"", LO "," ETH1, MASTER_ETH1,
 		 "\"sysctl\":{\"wmem_max\":4194304,\"rmem_max\":4194304}");
 	f = expect_finding(fs, "net.sysctl.sockbuf", SEV_WARN);
