@@ -450,15 +450,28 @@ static void report_comm_id(struct net *n)
 
 /*
  * This node's address the other nodes could use as MASTER_ADDR: the IPv4 address of the
- * interface the nodes talk over (NCCL's bootstrap, else the default route's), when it is a
- * private one. NULL when there is none to name.
+ * interface the nodes talk over (NCCL's bootstrap, else the default route's) when it is a private
+ * one, else the one private IPv4 address of a host interface (not lo, docker*, virbr*). NULL when
+ * there is none, or several to choose from.
  */
 static const char *own_private_ip(const struct net *n)
 {
-	const char *ifn = node_model_cluster_ifname(n->m);
+	const char *ifn = node_model_cluster_ifname(n->m), *only = NULL;
 	const struct ifs_addr *a = ifn ? node_model_addr(n->m, ifn, 4) : NULL;
 
-	return a && addr_classify(4, a->addr) == ADDR_PRIVATE ? a->text : NULL;
+	if (a && addr_classify(4, a->addr) == ADDR_PRIVATE)
+		return a->text;
+	for (size_t i = 0; i < n->m->ifs.in.naddrs; i++) {
+		a = &n->m->ifs.in.addrs[i];
+		if (a->family != 4 || addr_classify(4, a->addr) != ADDR_PRIVATE ||
+		    !strncmp(a->name, "lo", 2) || !strncmp(a->name, "docker", 6) ||
+		    !strncmp(a->name, "virbr", 5))
+			continue;
+		if (only && strcmp(only, a->text))
+			return NULL;
+		only = a->text;
+	}
+	return only;
 }
 
 /* MASTER_ADDR names this node: its host name (short or full). */

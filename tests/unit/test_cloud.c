@@ -365,6 +365,37 @@ static void aws_without_efa(void **state)
 	expect_no_finding(fs, "cloud.aws.efa_plugin");
 	findings_free(fs);
 
+	/* the instance id from DMI names the instance in every aws command */
+	fs = rules("{\"cloud\": {\"provider\": \"aws\", \"instance_type\": \"p5.48xlarge\", \"instance_id\": "
+		   "\"i-0af01c0123456789a\", \"efa\": []}, " RANGE "}");
+	f = expect_finding(fs, "cloud.aws.no_efa", SEV_WARN);
+	assert_true(finding_fix_contains(f, "aws ec2 describe-instances --instance-ids i-0af01c0123456789a --query "
+					 "'Reservations[].Instances[].NetworkInterfaces[].InterfaceType'"));
+	f = expect_finding(fs, "cloud.aws.security_group", SEV_INFO);
+	assert_true(finding_has_fix(f, "SG=$(aws ec2 describe-instances --instance-ids i-0af01c0123456789a --query "
+				    "'Reservations[0].Instances[0].SecurityGroups[0].GroupId' --output text)   # the first of them"));
+	/* TCP only, the range and MASTER_PORT, from the group itself: no EFA, so not all traffic */
+	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp "
+				    "--port 50000-51000 --source-group \"$SG\""));
+	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp "
+				    "--port 29500 --source-group \"$SG\""));
+	assert_false(finding_fix_contains(f, "--protocol -1"));
+	findings_free(fs);
+
+	/* an id that is not one (a peer's facts are not trusted into a shell): the private address */
+	fs = rules("{\"cloud\": {\"provider\": \"aws\", \"instance_id\": \"i-0af01c01'; reboot; '\", \"efa\": "
+		   "[\"rdmap16s27\"]}, \"net\": {\"default_route\": {\"ifname\": \"ens5\"}, \"ifaddrs\": [{\"ifname\": "
+		   "\"ens5\", \"family\": 4, \"addr\": \"172.31.5.9\", \"prefixlen\": 20}]}}");
+	f = expect_finding(fs, "cloud.aws.placement", SEV_INFO);
+	assert_true(finding_has_fix(f, "aws ec2 describe-instances --filters Name=private-ip-address,Values=172.31.5.9 "
+				    "--query 'Reservations[].Instances[].Placement.GroupName' --output text   # the "
+				    "same cluster group on every node"));
+	f = expect_finding(fs, "cloud.aws.security_group", SEV_INFO);
+	assert_false(finding_fix_contains(f, "reboot"));
+	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-egress --group-id \"$SG\" --ip-permissions "
+				    "\"IpProtocol=-1,UserIdGroupPairs=[{GroupId=$SG}]\""));
+	findings_free(fs);
+
 	/* a g5 (no EFA expected): only the security group */
 	fs = rules("{\"cloud\": {\"provider\": \"aws\", \"instance_type\": \"g5.xlarge\", \"efa\": []}}");
 	expect_no_finding(fs, "cloud.aws.no_efa");
@@ -426,6 +457,8 @@ static void autodl_tips(void **state)
 	assert_string_equal(f->title, "AutoDL: the second seed says the private NIC is usually eth1; here: eth0 172.17.0.5 (private)");
 	assert_non_null(strstr(f->why, "Unverified"));
 	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth0 GLOO_SOCKET_IFNAME=eth0   # the one private IPv4 interface here"));
+	/* no MASTER_ADDR: this node's own private address, for the others when it is rank 0 */
+	assert_true(finding_fix_contains(f, "ncclcheck node --master-addr 172.17.0.5   # on the other nodes"));
 	f = expect_finding(fs, "cloud.autodl.torch111", SEV_INFO);
 	assert_string_equal(f->title, "torch 1.11.0+cu113 (the second seed's recommended AutoDL image) runs NCCL 2.10.3 (reportedly): not an optimised NCCL, an old one");
 	assert_non_null(strstr(f->why, "not verified"));

@@ -133,6 +133,14 @@ static const struct {
 	  "{\"net\": {\"master\": {\"set\": true, \"addr\": \"127.0.0.1\", \"resolved\": \"127.0.0.1\", "
 	  "\"source_addr\": \"127.0.0.1\", \"source_ifname\": \"lo\", \"local\": true}}}",
 	  { "net.master.loopback" } },
+	{ "MASTER_ADDR on loopback, two private addresses",
+	  "{\"net\": {\"master\": {\"set\": true, \"addr\": \"127.0.0.1\", \"resolved\": \"127.0.0.1\", "
+	  "\"source_addr\": \"127.0.0.1\", \"source_ifname\": \"lo\", \"local\": true}, \"ifaddrs\": ["
+	  "{\"ifname\": \"lo\", \"family\": 4, \"addr\": \"127.0.0.1\", \"prefixlen\": 8, \"flags\": {\"running\": true}},"
+	  "{\"ifname\": \"eth0\", \"family\": 4, \"addr\": \"203.0.113.10\", \"prefixlen\": 24, \"flags\": {\"running\": true}},"
+	  "{\"ifname\": \"eth1\", \"family\": 4, \"addr\": \"10.10.0.10\", \"prefixlen\": 24, \"flags\": {\"running\": true}},"
+	  "{\"ifname\": \"eth2\", \"family\": 4, \"addr\": \"10.20.0.10\", \"prefixlen\": 24, \"flags\": {\"running\": true}}]}}",
+	  { "net.master.loopback" } },
 	{ "MASTER_ADDR unresolved, another machine",
 	  "{\"net\": {\"master\": {\"set\": true, \"addr\": \"node0\", \"resolved\": {\"unknown\": \"no such name\"}}}}",
 	  { "net.master.unresolved" } },

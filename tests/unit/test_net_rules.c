@@ -114,6 +114,20 @@ static void test_master_match(void **state)
 	expect_no_finding(fs, "net.bootstrap.master_mismatch");
 	findings_free(fs);
 
+	/* NCCL would bootstrap on public eth0: the one private address is still the one to name */
+	fs = run("", LO "," ETH0 "," ETH1, "\"master\":{\"set\":true,\"addr\":\"localhost\",\"resolved\":\"127.0.0.1\","
+		 "\"source_addr\":\"127.0.0.1\",\"source_ifname\":\"lo\",\"local\":true}", "");
+	f = expect_finding(fs, "net.master.loopback", SEV_INFO);
+	assert_true(finding_fix_contains(f, "export MASTER_ADDR=10.0.0.2 on every node"));
+	findings_free(fs);
+
+	/* NCCL's on public eth0 and two private networks: no guess */
+	fs = run("", LO "," ETH0 "," ETH1 "," ETH10, "\"master\":{\"set\":true,\"addr\":\"localhost\",\"resolved\":\"127.0.0.1\","
+		 "\"source_addr\":\"127.0.0.1\",\"source_ifname\":\"lo\",\"local\":true}", "");
+	f = expect_finding(fs, "net.master.loopback", SEV_INFO);
+	assert_int_equal(f->nfix, 0);
+	findings_free(fs);
+
 	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"node0\",\"resolved\":{\"unknown\":\"cannot resolve 'node0'\"}}", "");
 	f = expect_finding(fs, "net.master.unresolved", SEV_ERROR);
 	/* rank 0 is another machine: how to find its address there, named */
