@@ -859,11 +859,7 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	cluster_events_findings(run.r, &o->rdv, run.master_ip, run.fs);
 	findings_sort(run.fs);
 	/* a node's guess that the link tests confirmed as an error is a measured failure */
-	code = findings_count(run.fs, SEV_ERROR) || cluster_node_errors(&run) ? EXIT_FINDINGS
-									       : EXIT_CLEAN;
-	/* a test that could not run its probes in time leaves no verdict: the run could not run */
-	if (findings_find(run.fs, "cluster.link.untested"))
-		code = EXIT_CANNOT_RUN;
+	code = cluster_exit_code(run.fs, cluster_node_errors(&run));
 	*report = cluster_report_doc(&run, run.fs, code);
 	rdv_report(run.r, report, &code, 0, &we);
 	findings_free(run.fs);

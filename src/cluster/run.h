@@ -76,6 +76,14 @@ void cluster_opts_init(struct cluster_opts *o);
 int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e);
 
 /*
+ * The exit code of a finished run from its cluster findings and the count of nodes' confirmed
+ * errors: 1 when an error stands other than cluster.link.untested (a real error wins: what the
+ * untested pair would show cannot clear it), else 3 when a link test could not run its probes
+ * (no verdict on that pair: the check could not run), else 0. Folded findings do not count.
+ */
+int cluster_exit_code(const struct findings *fs, size_t node_errors);
+
+/*
  * Checks that a peer's facts document can be used: an object with this schema_version, and the
  * members the link tests read (host.hostname, net.interfaces[].{name, up, addrs[].{addr, family,
  * class}}, sysctl.ip_local_port_range) of the right types. -1 with the field named in `e`.

@@ -10,7 +10,9 @@
 
 #include "cluster_fixture.h"
 #include "cmocka_helpers.h"
+#include "cluster/run.h"
 #include "model/cluster.h"
+#include "ncclcheck.h"
 #include "rules/cluster.h"
 #include "util/xalloc.h"
 
@@ -317,6 +319,50 @@ static void starved_scan_is_untested(void **state)
 	teardown(&x);
 }
 
+/*
+ * The exit code beside an untested pair: 3 alone (no verdict), but a real error beside it wins
+ * with 1, whether it is a cluster finding or a node's confirmed error.
+ */
+static void untested_exit_code(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 0.2, 0.2 }, { 0.2, 0, 0.2 }, { 0.2, 0.2, 0 } };
+	struct findings *fs = findings_new();
+	struct finding *cause, *folded;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, NULL);
+	block_scans(&x, 3500);
+	cluster_rules_run(&x.v, x.fs);
+	/* the starved pairs' findings alone (this fixture's nodes also share addresses) */
+	for (size_t i = 0; i < x.fs->n; i++)
+		if (!strcmp(x.fs->v[i]->id, "cluster.link.untested"))
+			finding_copy(fs, x.fs->v[i]);
+	teardown(&x);
+	assert_true(fs->n > 0);
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CANNOT_RUN);
+	/* a node's error the link tests confirmed */
+	assert_int_equal(cluster_exit_code(fs, 1), EXIT_FINDINGS);
+	/* an error folded under a warning does not count: still no verdict */
+	cause = finding_add(fs, SEV_WARN, "link.loss", "n1 loses 5 %% of its packets");
+	folded = finding_add(fs, SEV_ERROR, "cluster.link.unreachable", "n1's eth1 is unreachable");
+	finding_caused_by(folded, cause);
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CANNOT_RUN);
+	/* a cluster error of its own */
+	finding_add(fs, SEV_ERROR, "link.ports.blocked", "n2 drops TCP 40000-44999 on eth1");
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_FINDINGS);
+	findings_free(fs);
+
+	/* nothing untested: the usual 0 and 1 */
+	fs = findings_new();
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CLEAN);
+	finding_add(fs, SEV_WARN, "link.loss", "n1 loses 5 %% of its packets");
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CLEAN);
+	assert_int_equal(cluster_exit_code(fs, 2), EXIT_FINDINGS);
+	findings_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +374,7 @@ int main(void)
 		cmocka_unit_test(partial_block_is_one_finding),
 		cmocka_unit_test(starved_scan_is_untested),
 		cmocka_unit_test(starved_scan_is_no_witness),
+		cmocka_unit_test(untested_exit_code),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
