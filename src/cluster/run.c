@@ -32,11 +32,22 @@
 /* a worker the master aborted waits this long for the master's failure report */
 #define FAILURE_REPORT_WAIT_MS 3000
 #define AGENT_SLACK_MS 3000
+/*
+ * A node silent this long is given up as dead: twice the stall that spoils a port scan
+ * (LINK_SCAN_STARVED_MS), so that a stopped or starved node shows in one of two ways and never
+ * as a false verdict: stalled past a scan's limit but short of this, its scans say they could
+ * not run (cluster.link.untested) and the run finishes; silent longer, it is named dead. With
+ * the two equal (3 s each) the first could not happen: a stop long enough to spoil a scan always
+ * made a dead peer first. A stop's stall shows in a scan's timers less the look it was in (at
+ * most a look again), and its silence at the master plus a heartbeat: twice leaves both margins.
+ */
+#define CLUSTER_DEAD_MS (2 * LINK_SCAN_STARVED_MS)
 
 void cluster_opts_init(struct cluster_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	rdv_opts_init(&o->rdv);
+	o->rdv.dead_ms = CLUSTER_DEAD_MS;
 	o->full_mesh_max = SCHED_FULL_MESH_MAX;
 	o->connect = 1;
 	o->mtu = 1;
