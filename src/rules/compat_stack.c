@@ -426,17 +426,22 @@ static void copies(const struct node_model *m, struct findings *out)
  */
 static void plugin_dir_fix(const struct node_model *m, const char *env, struct finding *f)
 {
+	/* names and paths go into a shell line unquoted: only characters that need no quoting */
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
 	char want[128];
 
-	if (!env || !*env || strspn(env, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-	    strlen(env))
+	if (!env || !*env || strspn(env, plain) != strlen(env))
 		return;
 	snprintf(want, sizeof(want), "libnccl-net-%s.so", env);
 	for (size_t i = 0; i < m->stack.nplugins; i++) {
 		const char *n = m->stack.plugin_names[i], *p = m->stack.plugin_paths[i];
 		const char *slash = p ? strrchr(p, '/') : NULL;
+		size_t len = slash ? (size_t)(slash - p) : 0;
+		int safe = 1;
 
-		if (n && slash && slash != p && (!strcmp(n, want) || !strcmp(n, env))) {
+		for (size_t k = 0; k < len; k++)
+			safe &= p[k] == '/' || strchr(plain, p[k]) != NULL;
+		if (n && slash && slash != p && safe && (!strcmp(n, want) || !strcmp(n, env))) {
 			finding_fix(f, "export LD_LIBRARY_PATH=%.*s:$LD_LIBRARY_PATH", (int)(slash - p), p);
 			return;
 		}

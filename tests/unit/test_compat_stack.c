@@ -344,6 +344,16 @@ static void plugin_and_conf(void **state)
 	assert_true(finding_has_fix(f, "export LD_LIBRARY_PATH=/opt/aws-ofi-nccl/lib:$LD_LIBRARY_PATH"));
 	findings_free(fs);
 
+	/* a directory that would need shell quoting (a peer's facts are not trusted): the search */
+	json_object_set_new(jpath(facts, "nccl"), "plugins",
+			    json_lit("[{\"path\": \"/opt/x;reboot/libnccl-net-ofi.so\", "
+				     "\"name\": \"libnccl-net-ofi.so\"}]"));
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.net_plugin.missing", SEV_WARN);
+	assert_false(finding_fix_contains(f, "reboot"));
+	assert_true(finding_fix_contains(f, "find / -xdev -name 'libnccl-net-ofi.so*'"));
+	findings_free(fs);
+
 	jset_str(np, "state", "loads");
 	jset_str(np, "path", "/opt/aws-ofi-nccl/lib/libnccl-net-ofi.so");
 	fs = run(facts);
