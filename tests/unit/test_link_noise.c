@@ -363,6 +363,30 @@ static void untested_exit_code(void **state)
 	findings_free(fs);
 }
 
+/*
+ * A stop between "spoils a scan" and "dead" exists: the shortest stop sure to spoil a scan (its
+ * starved stall, plus the look it fell in, at most a look again) is shorter than the longest stop
+ * sure not to be a dead peer (dead less one heartbeat of silence already there). With the dead
+ * time at 3 s, as the scan's own limit, no stop could be reported as cluster.link.untested.
+ */
+static void stop_window(void **state)
+{
+	struct cluster_opts o;
+	struct link_scan_result s;
+
+	(void)state;
+	cluster_opts_init(&o);
+	assert_true(o.rdv.dead_ms - o.rdv.heartbeat_ms > LINK_SCAN_STARVED_MS + LINK_SCAN_RETRY_TIMEOUT_MS);
+	/* and the scan's side of it: a stall of the starved time with drops is no verdict */
+	memset(&s, 0, sizeof(s));
+	s.retry_ms = LINK_SCAN_RETRY_TIMEOUT_MS;
+	s.counts[LINK_PORT_DROPPED] = 3;
+	s.late_ms = LINK_SCAN_STARVED_MS;
+	assert_true(link_scan_starved(&s));
+	s.late_ms = LINK_SCAN_STARVED_MS - 1;
+	assert_false(link_scan_starved(&s));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +399,7 @@ int main(void)
 		cmocka_unit_test(starved_scan_is_untested),
 		cmocka_unit_test(starved_scan_is_no_witness),
 		cmocka_unit_test(untested_exit_code),
+		cmocka_unit_test(stop_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
