@@ -155,6 +155,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "An NCCL_* variable is set to the empty string." },
 	{ .id = "nccl.env.int", .sev = SEV_WARN,
 	  .summary = "An integer NCCL_* variable whose text NCCL reads as something else." },
+	{ .id = "nccl.env.float", .sev = SEV_WARN,
+	  .summary = "A floating-point NCCL_* variable whose text NCCL rejects for its default." },
 	{ .id = "nccl.env.range", .sev = SEV_WARN,
 	  .summary = "An integer NCCL_* variable outside the range NCCL accepts." },
 	{ .id = "nccl.env.value", .sev = SEV_WARN,
