@@ -10,6 +10,7 @@
 #include "cmocka_helpers.h"
 #include "finding.h"
 #include "rules/rules.h"
+#include "model/compat_tables.h"
 #include "model/stack_tables.h"
 #include "util/json.h"
 
@@ -347,6 +348,16 @@ static void tables(void **state)
 	assert_string_equal(stack_find_nccl_pin("2.11.0+cu130", "13.0")->nccl, "2.28.9");
 	assert_string_equal(stack_find_nccl_pin("2.10.0+cu128", "12.8")->nccl, "2.27.5");
 	assert_string_equal(stack_find_nccl_pin("2.10.0+cu130", "13.0")->nccl, "2.28.9");
+	/* RELEASE.md's matrix (pytorch#190386, #187075, #194367): one row per CUDA line */
+	assert_string_equal(stack_find_nccl_pin("2.12.1+cu126", "12.6")->nccl, "2.29.3");
+	assert_string_equal(stack_find_nccl_pin("2.12.1+cu130", "13.0")->nccl, "2.29.7");
+	assert_string_equal(stack_find_nccl_pin("2.13.0+cu126", "12.6")->nccl, "2.29.3");
+	assert_string_equal(stack_find_nccl_pin("2.13.0+cu132", "13.2")->nccl, "2.29.7");
+	assert_string_equal(stack_find_nccl_pin("2.14.0+cu126", "12.6")->nccl, "2.29.3");
+	assert_string_equal(stack_find_nccl_pin("2.14.0+cu130", "13.0")->nccl, "2.30.7");
+	assert_string_equal(stack_find_nccl_pin("2.14.0+cu132", "13.2")->nccl, "2.30.7");
+	assert_string_equal(stack_find_torch_python("2.14.0")->python_max, "3.15");
+	assert_string_equal(compat_torch_variants("2.14.0")->variants[1], "13.0");
 	assert_string_equal(stack_find_nccl_pin("2.0.1", "11.7")->nccl, "2.14.3");
 	assert_null(stack_find_nccl_pin("2.10.0", NULL)); /* CUDA variant decides */
 	assert_null(stack_find_nccl_pin("3.0.0", "13.0"));
