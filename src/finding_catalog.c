@@ -113,6 +113,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "launch.sbatch.no_srun", .sev = SEV_ERROR,
 	  .summary = "The batch script starts python without srun: one process on the first "
 		     "node only." },
+	{ .id = "launch.torchrun.agent_store", .sev = SEV_WARN,
+	  .summary = "Under torchrun, init_method names a tcp:// store on another port than "
+		     "torchrun's: every rank waits for a server no rank starts." },
 	{ .id = "launch.srun.ntasks_per_node", .sev = SEV_WARN,
 	  .summary = "srun without --ntasks-per-node: Slurm decides how many tasks each node "
 		     "gets." },
