@@ -305,6 +305,9 @@ const struct finding_kind finding_catalog[] = {
 		     "for NCCL between instances." },
 	{ .id = "cloud.alibaba.erdma", .sev = SEV_WARN,
 	  .summary = "eRDMA devices and the NCCL settings Alibaba documents for them." },
+	{ .id = "cloud.lingjun_preset", .sev = SEV_WARN,
+	  .summary = "Alibaba PAI Lingjun's NCCL settings on a node of another cloud, judged one by "
+		     "one." },
 	{ .id = "cloud.autodl.private_nic", .sev = SEV_INFO,
 	  .summary = "AutoDL's private NIC, as the second seed describes it, against this "
 		     "node." },
