@@ -71,6 +71,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "compat.torch_nccl.older", .sev = SEV_WARN,
 	  .summary = "torch runs an older NCCL than its wheels ship." },
 
+	{ .id = "nccl.tls", .sev = SEV_INFO,
+	  .summary = "Whether the NCCL 2.32+ the job loads can encrypt its sockets: built with TLS, "
+		     "and OpenSSL 3 loading." },
 	{ .id = "nccl.version", .sev = SEV_OK,
 	  .summary = "The NCCL the job runs is at least the minimum for multi-node training." },
 	{ .id = "nccl.too_old", .sev = SEV_ERROR,
@@ -461,6 +464,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "The NVIDIA driver differs between nodes." },
 	{ .id = "cluster.versions.lightning", .sev = SEV_WARN,
 	  .summary = "The Lightning version differs between nodes." },
+	{ .id = "cluster.nccl.tls", .sev = SEV_WARN,
+	  .summary = "NCCL's socket encryption capability differs between nodes." },
 	{ .id = "cluster.versions.nccl", .sev = SEV_ERROR,
 	  .summary = "The NCCL that torch loads differs between nodes." },
 	{ .id = "cluster.versions.python", .sev = SEV_WARN,

@@ -12,8 +12,10 @@
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
+#include <link.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +193,52 @@ static void scan_conda(const struct probe_ctx *ctx, json_t *nccl, const char *ho
 
 /* ---- reading each copy's version ------------------------------------------------------------ */
 
+/*
+ * NCCL 2.32's TLS (src/misc/crypt.cc): only a build with TLS_BACKEND=OPENSSL3 holds the PSK
+ * identity "nccl-psk-v1" (and dlopens libssl.so.3 / libcrypto.so.3 when a key is set); a build
+ * without it answers a key with "NCCL was built without TLS support". Searched in the loaded
+ * image's read-only segments, in the child that loaded it.
+ */
+struct psk_search {
+	uintptr_t base;
+	int found;
+};
+
+static int psk_segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct psk_search *ps = arg;
+	static const char id[] = "nccl-psk-v1";
+
+	(void)size;
+	if (info->dlpi_addr != ps->base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && !ps->found; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && !(ph->p_flags & PF_X))
+			ps->found = memmem((const void *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz,
+					   id, sizeof(id) - 1) != NULL;
+	}
+	return 1;
+}
+
+/* "tls B S": B 1/0 built with TLS; S 1/0 libssl.so.3 and libcrypto.so.3 load (-1: not asked). */
+static void tls_report(void *h, int fd)
+{
+	struct link_map *lm = NULL;
+	struct psk_search ps = { 0, 0 };
+	int ssl = -1;
+
+	if (dlinfo(h, RTLD_DI_LINKMAP, &lm) || !lm)
+		return;
+	ps.base = (uintptr_t)lm->l_addr;
+	dl_iterate_phdr(psk_segments, &ps);
+	if (ps.found)
+		ssl = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL) &&
+		      dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL);
+	dprintf(fd, "tls %d %d\n", ps.found, ssl);
+}
+
 static int version_child(void *arg, int fd)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
@@ -216,6 +264,8 @@ static int version_child(void *arg, int fd)
 	}
 	rc = get(&code);
 	dprintf(fd, "ok %d %d\n", rc, code);
+	if (rc == 0 && code >= 23200)
+		tls_report(h, fd);
 	return 0;
 }
 
@@ -241,9 +291,22 @@ static void read_version(const struct probe_ctx *ctx, json_t *lib)
 		if (rc != 0 || code <= 0) {
 			jset_unknown(lib, "version", "ncclGetVersion() returned error %d", rc);
 		} else {
+			const char *t = strstr(r.out.buf, "\ntls ");
+			int built, ssl;
+
 			version_nccl_code_str(code, v, sizeof(v));
 			jset_str(lib, "version", v);
 			jset_int(lib, "version_code", code);
+			if (t && sscanf(t + 5, "%d %d", &built, &ssl) == 2) {
+				json_t *tls = jobj_child(lib, "tls");
+
+				jset_bool(tls, "built", built);
+				if (ssl >= 0)
+					jset_bool(tls, "libssl", ssl);
+			} else if (code >= 23200) {
+				jset_unknown(lib, "tls", "the probe child could not find the library's "
+					     "segments");
+			}
 		}
 	} else if (!strncmp(r.out.buf, "nosym", 5)) {
 		jset_unknown(lib, "version", "it does not export ncclGetVersion, so it is not NCCL");

@@ -10,6 +10,7 @@
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
 #include "rules/cluster.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 #define MAXN 4
@@ -178,6 +179,53 @@ static void readdress_if(json_t *facts, const char *ifname, const char *addr, co
 					json_object_set_new(a, "addr", json_string(addr));
 					json_object_set_new(a, "class", json_string(cls));
 				}
+}
+
+/* Sets the loaded (default) NCCL copy's version and TLS capability in a node's facts. */
+static void set_tls(json_t *facts, const char *version, int built, int libssl)
+{
+	json_t *lib = json_array_get(jpath(facts, "nccl.libs"), 0), *tls = json_object();
+
+	json_object_set_new(lib, "version", json_string(version));
+	json_object_set_new(tls, "built", json_boolean(built));
+	if (libssl >= 0)
+		json_object_set_new(tls, "libssl", json_boolean(libssl));
+	json_object_set_new(lib, "tls", tls);
+}
+
+/* NCCL 2.32's encryption capability differs between nodes: a warning naming each node. */
+static void nccl_tls_differs(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	(void)state;
+
+	load(&x, 2);
+	set_tls(x.facts[0], "2.32.3", 1, 1);
+	set_tls(x.facts[1], "2.32.3", 1, 0);
+	build(&x);
+	xrule_versions(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.nccl.tls", SEV_WARN);
+	assert_true(finding_evidence_contains(f, "built with TLS, OpenSSL 3 loads: can encrypt"));
+	assert_true(finding_evidence_contains(f, "libssl.so.3 / libcrypto.so.3 do not load"));
+	assert_true(finding_fix_contains(f, "on " ) && finding_fix_contains(f, "apt-get install -y libssl3"));
+	release(&x);
+
+	/* the same on both (even both unable): nothing to align; and 2.31 has no TLS at all */
+	load(&x, 2);
+	set_tls(x.facts[0], "2.32.3", 0, -1);
+	set_tls(x.facts[1], "2.32.3", 0, -1);
+	build(&x);
+	xrule_versions(&x.v, x.fs);
+	expect_no_finding(x.fs, "cluster.nccl.tls");
+	release(&x);
+	load(&x, 2);
+	set_tls(x.facts[0], "2.31.2", 1, 1);
+	set_tls(x.facts[1], "2.31.2", 0, -1);
+	build(&x);
+	xrule_versions(&x.v, x.fs);
+	expect_no_finding(x.fs, "cluster.nccl.tls");
+	release(&x);
 }
 
 /*
@@ -537,6 +585,7 @@ int main(void)
 		cmocka_unit_test(healthy_keeps_nccls_choice),
 		cmocka_unit_test(names_differ_one_list_for_all),
 		cmocka_unit_test(link_local_never_recommended),
+		cmocka_unit_test(nccl_tls_differs),
 		cmocka_unit_test(ifname_that_one_node_lacks),
 		cmocka_unit_test(nowhere_to_go),
 		cmocka_unit_test(versions_and_settings_that_differ),

@@ -121,6 +121,45 @@ static void ci_machine(void **state)
 	json_decref(facts);
 }
 
+/* NCCL 2.32's TLS: what the loaded build can do, said as a note; older NCCL says nothing. */
+static void nccl_tls_capability(void **state)
+{
+	json_t *facts = ci(), *lib = json_array_get(jpath(facts, "nccl.libs"), 0);
+	json_t *tls = json_object();
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_str(lib, "version", "2.32.3");
+	json_object_set_new(lib, "tls", tls);
+	jset_bool(tls, "built", 1);
+	jset_bool(tls, "libssl", 0);
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.tls", SEV_INFO);
+	must_title(f, "NCCL 2.32.3 built with TLS, but libssl.so.3 / libcrypto.so.3 do not load: a "
+		   "program that sets a key fails at its first connection");
+	assert_true(finding_has_fix(f, "apt-get install -y libssl3   # Debian/Ubuntu; RHEL-like: dnf "
+				    "install -y openssl-libs"));
+	findings_free(fs);
+	jset_bool(tls, "libssl", 1);
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.tls", SEV_INFO);
+	must_title(f, "can encrypt its sockets when the program calls ncclSetEncryption");
+	assert_int_equal(f->nfix, 0);
+	findings_free(fs);
+	json_object_set_new(tls, "built", json_false());
+	json_object_del(tls, "libssl");
+	fs = run(facts);
+	must_title(expect_finding(fs, "nccl.tls", SEV_INFO), "NCCL 2.32.3 built without TLS: cannot encrypt");
+	findings_free(fs);
+	/* before 2.32 there is no TLS to speak of, whatever a document says */
+	jset_str(lib, "version", "2.31.2");
+	fs = run(facts);
+	expect_no_finding(fs, "nccl.tls");
+	findings_free(fs);
+	json_decref(facts);
+}
+
 static void nccl_too_old(void **state)
 {
 	json_t *facts = ci(), *lib = json_array_get(jpath(facts, "nccl.libs"), 0);
@@ -413,6 +452,7 @@ int main(void)
 		cmocka_unit_test(gpu_machine_recorded),
 		cmocka_unit_test(ci_machine),
 		cmocka_unit_test(nccl_too_old),
+		cmocka_unit_test(nccl_tls_capability),
 		cmocka_unit_test(torch_pin_older),
 		cmocka_unit_test(torch_pin_unverified),
 		cmocka_unit_test(lightning_vs_torch),
