@@ -71,6 +71,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "compat.torch_nccl.older", .sev = SEV_WARN,
 	  .summary = "torch runs an older NCCL than its wheels ship." },
 
+	{ .id = "nccl.tls", .sev = SEV_INFO,
+	  .summary = "Whether the NCCL 2.32+ the job loads can encrypt its sockets: built with TLS, "
+		     "and OpenSSL 3 loading." },
 	{ .id = "nccl.version", .sev = SEV_OK,
 	  .summary = "The NCCL the job runs is at least the minimum for multi-node training." },
 	{ .id = "nccl.too_old", .sev = SEV_ERROR,
@@ -113,6 +116,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "launch.sbatch.no_srun", .sev = SEV_ERROR,
 	  .summary = "The batch script starts python without srun: one process on the first "
 		     "node only." },
+	{ .id = "launch.torchrun.agent_store", .sev = SEV_WARN,
+	  .summary = "Under torchrun, init_method names a tcp:// store on another port than "
+		     "torchrun's: every rank waits for a server no rank starts." },
 	{ .id = "launch.srun.ntasks_per_node", .sev = SEV_WARN,
 	  .summary = "srun without --ntasks-per-node: Slurm decides how many tasks each node "
 		     "gets." },
@@ -155,6 +161,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "An NCCL_* variable is set to the empty string." },
 	{ .id = "nccl.env.int", .sev = SEV_WARN,
 	  .summary = "An integer NCCL_* variable whose text NCCL reads as something else." },
+	{ .id = "nccl.env.float", .sev = SEV_WARN,
+	  .summary = "A floating-point NCCL_* variable whose text NCCL rejects for its default." },
 	{ .id = "nccl.env.range", .sev = SEV_WARN,
 	  .summary = "An integer NCCL_* variable outside the range NCCL accepts." },
 	{ .id = "nccl.env.value", .sev = SEV_WARN,
@@ -300,6 +308,9 @@ const struct finding_kind finding_catalog[] = {
 		     "for NCCL between instances." },
 	{ .id = "cloud.alibaba.erdma", .sev = SEV_WARN,
 	  .summary = "eRDMA devices and the NCCL settings Alibaba documents for them." },
+	{ .id = "cloud.lingjun_preset", .sev = SEV_WARN,
+	  .summary = "Alibaba PAI Lingjun's NCCL settings on a node of another cloud, judged one by "
+		     "one." },
 	{ .id = "cloud.autodl.private_nic", .sev = SEV_INFO,
 	  .summary = "AutoDL's private NIC, as the second seed describes it, against this "
 		     "node." },
@@ -453,6 +464,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "The NVIDIA driver differs between nodes." },
 	{ .id = "cluster.versions.lightning", .sev = SEV_WARN,
 	  .summary = "The Lightning version differs between nodes." },
+	{ .id = "cluster.nccl.tls", .sev = SEV_WARN,
+	  .summary = "NCCL's socket encryption capability differs between nodes." },
 	{ .id = "cluster.versions.nccl", .sev = SEV_ERROR,
 	  .summary = "The NCCL that torch loads differs between nodes." },
 	{ .id = "cluster.versions.python", .sev = SEV_WARN,

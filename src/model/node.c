@@ -279,6 +279,8 @@ static void decode_stack(struct node_model *m, const json_t *facts)
 			l->default_how = jpath_str(x, "default_how");
 			l->paths = str_list(json_object_get(x, "paths"), &n);
 			l->found_by = str_list(json_object_get(x, "found_by"), &n);
+			l->tls_built = jpath_bool(x, "tls.built", -1);
+			l->tls_libssl = jpath_bool(x, "tls.libssl", -1);
 		}
 	}
 	list = jpath(facts, "nccl.plugins");
@@ -689,6 +691,43 @@ void node_model_free(struct node_model *m)
 }
 
 /* ---- queries ---- */
+
+const struct nm_nccl_lib *node_model_loaded_lib(const struct node_model *m)
+{
+	const char *p = m->nccl.loaded_path;
+
+	for (size_t i = 0; p && i < m->stack.nnccl_libs; i++) {
+		const struct nm_nccl_lib *l = &m->stack.nccl_libs[i];
+
+		if ((l->path && !strcmp(l->path, p)) || (l->realpath && !strcmp(l->realpath, p)))
+			return l;
+		for (size_t k = 0; l->paths && l->paths[k]; k++)
+			if (!strcmp(l->paths[k], p))
+				return l;
+	}
+	return NULL;
+}
+
+enum nm_tls node_model_nccl_tls(const struct node_model *m)
+{
+	const struct nm_nccl_lib *l = node_model_loaded_lib(m);
+
+	if (!l || !l->version || version_cmp_str(l->version, "2.32") < 0 || l->tls_built < 0)
+		return NM_TLS_UNKNOWN;
+	if (!l->tls_built)
+		return NM_TLS_NONE;
+	return l->tls_libssl == 1 ? NM_TLS_READY : l->tls_libssl == 0 ? NM_TLS_NO_LIBSSL : NM_TLS_UNKNOWN;
+}
+
+const char *nm_tls_words(enum nm_tls t)
+{
+	switch (t) {
+	case NM_TLS_NONE: return "built without TLS: cannot encrypt";
+	case NM_TLS_NO_LIBSSL: return "built with TLS, but libssl.so.3 / libcrypto.so.3 do not load";
+	case NM_TLS_READY: return "built with TLS, OpenSSL 3 loads: can encrypt";
+	default: return "not known";
+	}
+}
 
 const struct nm_iface *node_model_iface(const struct node_model *m, const char *name)
 {

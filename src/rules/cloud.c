@@ -426,6 +426,146 @@ static void alibaba(struct cloud *c)
 	strbuf_release(&all);
 }
 
+/* ---- Alibaba PAI Lingjun's preset, copied to another cloud ---- */
+
+/*
+ * The NCCL variables PAI injects on Lingjun resources (alibabacloud.com/help/en/pai/user-guide/
+ * use-a-custom-image, "Default settings in PAI"; NCCL_DEBUG=INFO aside). Tuned for Lingjun's
+ * mlx5 RoCE fabric: its GID table, its traffic class mapping, its interface names.
+ */
+static const struct {
+	const char *name, *value;
+} lingjun_preset[] = {
+	{ "NCCL_IB_TC", "136" }, { "NCCL_IB_SL", "5" }, { "NCCL_IB_GID_INDEX", "3" },
+	{ "NCCL_SOCKET_IFNAME", "eth" }, { "NCCL_IB_HCA", "mlx5" }, { "NCCL_IB_TIMEOUT", "22" },
+	{ "NCCL_IB_QPS_PER_CONNECTION", "8" }, { "NCCL_NET_PLUGIN", "none" },
+};
+#define LINGJUN_N (sizeof(lingjun_preset) / sizeof(lingjun_preset[0]))
+
+/* The unset (or nccl.conf line removal) for one setting, as data and as a command. */
+static void unset_setting(struct finding *f, const struct nccl_setting *st)
+{
+	if (st->from_file)
+		finding_fix(f, "sed -i '/^%s=/d' %s", st->name, st->source);
+	else
+		finding_fix(f, "unset %s", st->name);
+	finding_setting(f, st->from_file ? WHERE_NCCL_CONF : WHERE_ENV, SCOPE_ALL, st->name, NULL);
+}
+
+/* What `name=value` of the preset does on this node, into `sb`; 1 when it does harm. */
+static int lingjun_judge(const struct cloud *c, const char *name, struct strbuf *sb)
+{
+	const struct node_model *m = c->m;
+	struct strbuf names = STRBUF_INIT;
+	int harm = 0, any = 0, ports = active_rdma(c, NULL, NULL);
+
+	if (!strcmp(name, "NCCL_SOCKET_IFNAME")) {
+		for (size_t i = 0; i < m->nifaces; i++) {
+			if (!m->ifaces[i].up || (m->ifaces[i].kind && !strcmp(m->ifaces[i].kind, "loopback")))
+				continue;
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", m->ifaces[i].name);
+			any |= !strncmp(m->ifaces[i].name, "eth", 3);
+		}
+		harm = names.len && !any;
+		if (harm)
+			strbuf_addf(sb, "matches none of this node's interfaces (%s): NCCL finds no socket "
+				    "interface and cannot bootstrap", names.buf);
+		else
+			strbuf_addstr(sb, "NCCL's prediction judges it like any other value");
+	} else if (!strcmp(name, "NCCL_IB_HCA")) {
+		for (int d = 0; d < m->rdma.ndevices; d++) {
+			const char *n = m->rdma.dev_names[d];
+
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", n ? n : "?");
+			any |= n && !strncmp(n, "mlx5", 4);
+		}
+		harm = m->rdma.ndevices > 0 && !any;
+		if (harm)
+			strbuf_addf(sb, "matches none of this node's RDMA devices (%s): NCCL leaves them unused",
+				    names.buf);
+		else
+			strbuf_addstr(sb, m->rdma.ndevices ? "selects this node's mlx5 devices" :
+				      "no effect here: no RDMA device");
+	} else if (!strcmp(name, "NCCL_NET_PLUGIN")) {
+		for (size_t i = 0; i < m->stack.nplugins; i++) {
+			const char *n = m->stack.plugin_names[i];
+
+			if (n && strstr(n, "net"))
+				strbuf_addf(&names, "%s%s", names.len ? ", " : "", n);
+		}
+		harm = names.len > 0;
+		if (harm)
+			strbuf_addf(sb, "stops NCCL from loading this node's network plugin (%s): traffic "
+				    "it would carry falls back to NCCL's own IB or TCP transport", names.buf);
+		else
+			strbuf_addstr(sb, "no effect here: no network plugin is installed");
+	} else if (!ports) {
+		strbuf_addstr(sb, "no effect here: no active RDMA port");
+	} else {
+		strbuf_addstr(sb, "a value for Lingjun's RoCE fabric, applied to this node's RDMA ports; "
+			      "this fabric's operator documents its own (or none)");
+	}
+	strbuf_release(&names);
+	return harm;
+}
+
+/*
+ * PAI's preset is right on Lingjun. Copied with a container image or a job script to another
+ * cloud, it names interfaces and devices that are not there and switches off that cloud's network
+ * plugin. Judged where it runs: off Alibaba, each setting's effect on this node.
+ */
+static void lingjun(struct cloud *c)
+{
+	const struct nccl_setting *st[LINGJUN_N];
+	size_t matched = 0, nharm = 0;
+	int harm[LINGJUN_N];
+	struct strbuf judged[LINGJUN_N];
+	struct finding *f;
+
+	if (is(c, "alibaba"))
+		return;
+	for (size_t i = 0; i < LINGJUN_N; i++) {
+		st[i] = node_model_setting(c->m, lingjun_preset[i].name);
+		if (st[i] && strcmp(st[i]->value, lingjun_preset[i].value))
+			st[i] = NULL;
+		matched += st[i] != NULL;
+	}
+	/* Alibaba's own traffic class and service level, and most of the rest */
+	if (matched < 4 || !(st[0] || st[1]))
+		return;
+	for (size_t i = 0; i < LINGJUN_N; i++) {
+		strbuf_init(&judged[i], 0);
+		harm[i] = st[i] && lingjun_judge(c, lingjun_preset[i].name, &judged[i]);
+		nharm += harm[i];
+	}
+	if (nharm || c->provider) {
+		if (nharm)
+			f = finding_add(c->out, SEV_WARN, "cloud.lingjun_preset",
+					"%zu of Alibaba PAI Lingjun's NCCL settings do not fit this node "
+					"(%s)", nharm, c->provider ? c->provider : "cloud not identified");
+		else
+			f = finding_add(c->out, SEV_INFO, "cloud.lingjun_preset",
+					"Alibaba PAI Lingjun's NCCL settings on a node of another cloud "
+					"(%s): none breaks anything here", c->provider);
+		finding_why(f, "NCCL_IB_TC=136, NCCL_IB_SL=5, NCCL_IB_GID_INDEX=3, NCCL_SOCKET_IFNAME=eth, "
+			    "NCCL_IB_HCA=mlx5, NCCL_IB_TIMEOUT=22, NCCL_IB_QPS_PER_CONNECTION=8 and "
+			    "NCCL_NET_PLUGIN=none are what PAI sets on Lingjun resources for their mlx5 RoCE "
+			    "network (alibabacloud.com/help/en/pai/user-guide/use-a-custom-image). Copied "
+			    "into an image or job script that runs elsewhere, they describe Lingjun's "
+			    "interfaces, devices and switch configuration, not this node's.");
+		for (size_t i = 0; i < LINGJUN_N; i++)
+			if (st[i])
+				finding_evidence(f, "%s=%s (%s): %s", st[i]->name, st[i]->value, st[i]->source,
+						 judged[i].buf);
+		ev_cloud(c, f);
+		for (size_t i = 0; i < LINGJUN_N; i++)
+			if (harm[i])
+				unset_setting(f, st[i]);
+	}
+	for (size_t i = 0; i < LINGJUN_N; i++)
+		strbuf_release(&judged[i]);
+}
+
 /* ---- AutoDL ---- */
 
 static void autodl(struct cloud *c)
@@ -813,6 +953,7 @@ void rule_cloud(const struct node_model *m, struct findings *out)
 	c.master_port = m->master.port;
 	aws(&c);
 	alibaba(&c);
+	lingjun(&c);
 	autodl(&c);
 	gcp(&c);
 	azure(&c);

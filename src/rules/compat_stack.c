@@ -493,9 +493,43 @@ static void plugin_and_conf(const struct node_model *m, struct findings *out)
 	}
 }
 
+/*
+ * NCCL 2.32 encrypts its TCP sockets (bootstrap, NET/Socket, RAS) only when the program calls
+ * ncclSetEncryption with a pre-shared key: no variable turns it on, so whether a job encrypts is
+ * not known here. What is known: whether the loaded build has TLS (src/misc/crypt.cc exists only
+ * with TLS_BACKEND=OPENSSL3) and whether the OpenSSL 3 it dlopens is there.
+ */
+static void nccl_tls(const struct node_model *m, struct findings *out)
+{
+	enum nm_tls t = node_model_nccl_tls(m);
+	const struct nm_nccl_lib *l = node_model_loaded_lib(m);
+	struct finding *f;
+
+	if (t == NM_TLS_UNKNOWN)
+		return;
+	f = finding_add(out, SEV_INFO, "nccl.tls", "NCCL %s %s%s", l->version, nm_tls_words(t),
+			t == NM_TLS_READY ? " its sockets when the program calls ncclSetEncryption" :
+			t == NM_TLS_NO_LIBSSL ? ": a program that sets a key fails at its first "
+						"connection" : "");
+	finding_evidence(f, "nccl: %s at %s", l->version, str_or(l->realpath, l->path));
+	finding_why(f, "NCCL 2.32 encrypts its own TCP sockets (TLS 1.3 with a pre-shared key) only "
+		    "when the program calls ncclSetEncryption(); no environment variable does it, so "
+		    "whether this job encrypts is not known here. A node whose NCCL encrypts drops "
+		    "peers that do not (\"TLS handshake from ... failed, discarding peer connection\"), "
+		    "so every node needs the same capability. %s",
+		    t == NM_TLS_NONE ? "This build answers a key with 'NCCL was built without TLS "
+				       "support but a pre-shared key was configured'." :
+		    t == NM_TLS_NO_LIBSSL ? "This build dlopens libcrypto.so.3 and libssl.so.3 when a "
+					    "key is set ('ncclCrypt: failed to open ...')." : "");
+	if (t == NM_TLS_NO_LIBSSL)
+		finding_fix(f, "apt-get install -y libssl3   # Debian/Ubuntu; RHEL-like: dnf install -y "
+			    "openssl-libs");
+}
+
 void rule_compat_stack(const struct node_model *m, struct findings *out)
 {
 	nccl_floor(m, out);
+	nccl_tls(m, out);
 	for (size_t i = 0; i < m->stack.npython; i++) {
 		torch_pin(&m->stack.python[i], m, out);
 		lightning_pair(&m->stack.python[i], out);

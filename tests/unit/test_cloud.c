@@ -402,6 +402,65 @@ static void aws_without_efa(void **state)
 	findings_free(fs);
 }
 
+#define LINGJUN_ENV "\"env\": {\"NCCL_IB_TC\": \"136\", \"NCCL_IB_SL\": \"5\", " \
+	"\"NCCL_IB_GID_INDEX\": \"3\", \"NCCL_SOCKET_IFNAME\": \"eth\", \"NCCL_IB_HCA\": \"mlx5\", " \
+	"\"NCCL_IB_TIMEOUT\": \"22\", \"NCCL_IB_QPS_PER_CONNECTION\": \"8\", \"NCCL_NET_PLUGIN\": \"none\"}"
+#define ENS5 "\"net\": {\"interfaces\": [{\"name\": \"lo\", \"kind\": \"loopback\", \"up\": true}, " \
+	"{\"name\": \"ens5\", \"kind\": \"physical\", \"up\": true, \"mtu\": 9001}]}"
+
+/* PAI Lingjun's preset: judged off Alibaba, setting by setting; silent on Alibaba. */
+static void lingjun_preset(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* AWS with EFA and aws-ofi-nccl: eth, mlx5 and plugin=none each break something */
+	fs = rules("{" AWS_EFA ", " LINGJUN_ENV ", " ENS5 ", \"rdma\": {\"devices\": [{\"name\": "
+		   "\"rdmap16s27\", \"ports\": [{\"port\": 1, \"state\": \"ACTIVE\", \"link_layer\": "
+		   "\"Unspecified\"}]}]}, \"nccl\": {\"plugins\": [{\"name\": \"libnccl-net-ofi.so\", "
+		   "\"path\": \"/opt/amazon/ofi-nccl/lib/libnccl-net-ofi.so\"}]}}");
+	f = expect_finding(fs, "cloud.lingjun_preset", SEV_WARN);
+	assert_string_equal(f->title, "3 of Alibaba PAI Lingjun's NCCL settings do not fit this node (aws)");
+	assert_true(finding_has_fix(f, "unset NCCL_SOCKET_IFNAME"));
+	assert_true(finding_has_fix(f, "unset NCCL_IB_HCA"));
+	assert_true(finding_has_fix(f, "unset NCCL_NET_PLUGIN"));
+	assert_false(finding_has_fix(f, "unset NCCL_IB_TC"));
+	assert_true(finding_evidence_contains(f, "NCCL_SOCKET_IFNAME=eth (environment): matches none of this "
+					 "node's interfaces (ens5)"));
+	assert_true(finding_evidence_contains(f, "NCCL_NET_PLUGIN=none (environment): stops NCCL from loading "
+					 "this node's network plugin (libnccl-net-ofi.so)"));
+	findings_free(fs);
+
+	/* GCP without RDMA or plugin, and an eth0: nothing breaks, the origin is still said */
+	fs = rules("{\"cloud\": {\"provider\": \"gcp\"}, " LINGJUN_ENV ", \"net\": {\"interfaces\": "
+		   "[{\"name\": \"eth0\", \"kind\": \"physical\", \"up\": true}]}}");
+	f = expect_finding(fs, "cloud.lingjun_preset", SEV_INFO);
+	assert_int_equal(f->nfix, 0);
+	assert_true(finding_evidence_contains(f, "NCCL_IB_TC=136 (environment): no effect here: no active "
+					 "RDMA port"));
+	findings_free(fs);
+
+	/* an unidentified cloud: only what breaks is said, and it is not called another cloud */
+	fs = rules("{" LINGJUN_ENV ", " ENS5 "}");
+	f = expect_finding(fs, "cloud.lingjun_preset", SEV_WARN);
+	assert_non_null(strstr(f->title, "(cloud not identified)"));
+	findings_free(fs);
+	fs = rules("{" LINGJUN_ENV ", \"net\": {\"interfaces\": [{\"name\": \"eth0\", \"up\": true}]}}");
+	expect_no_finding(fs, "cloud.lingjun_preset");
+	findings_free(fs);
+
+	/* on Alibaba it is the preset's home; two of its values alone are not the preset */
+	fs = rules("{\"cloud\": {\"provider\": \"alibaba\", \"erdma\": []}, " LINGJUN_ENV ", " ENS5 "}");
+	expect_no_finding(fs, "cloud.lingjun_preset");
+	findings_free(fs);
+	fs = rules("{\"cloud\": {\"provider\": \"gcp\"}, \"env\": {\"NCCL_IB_TIMEOUT\": \"22\", "
+		   "\"NCCL_IB_QPS_PER_CONNECTION\": \"8\", \"NCCL_SOCKET_IFNAME\": \"eth\", "
+		   "\"NCCL_NET_PLUGIN\": \"none\"}}");
+	expect_no_finding(fs, "cloud.lingjun_preset");
+	findings_free(fs);
+}
+
 static void alibaba_tips(void **state)
 {
 	struct findings *fs;
@@ -671,6 +730,7 @@ int main(void)
 		cmocka_unit_test(aws_efa_plugin),
 		cmocka_unit_test(aws_without_efa),
 		cmocka_unit_test(alibaba_tips),
+		cmocka_unit_test(lingjun_preset),
 		cmocka_unit_test(autodl_tips),
 		cmocka_unit_test(gcp_tips),
 		cmocka_unit_test(azure_tips),
