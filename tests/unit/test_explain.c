@@ -211,6 +211,13 @@ static void test_strip_prefixes(void **state)
 	static const char srun[] = " 12: [default1]:hello";
 	static const char warn[] = "[2025-03-01 10:00:01] node1:4712:4712 [0] misc/socket.cc:484 NCCL WARN boom";
 	static const char ansi[] = "\033[1;31m[rank0]:\033[0m RuntimeError: x";
+	static const char *const attn[] = {
+		"[2026-12-02 06:11:22] node0:4711:4799 [0] misc/crypt.cc:640 (ncclCryptHelloVerdict) "
+		"NCCL ATTN Socket magic mismatch from 10.0.0.9<53422>",
+		"[rank2]:[2026-12-02 06:11:22.123] node0:4711:4799 [0] misc/crypt.cc:640 "
+		"(ncclCryptHelloVerdict) NCCL ATTN Socket magic mismatch from 10.0.0.9<53422>",
+		"node0:4711:4799 [1] misc/crypt.cc:640 NCCL ATTN Socket magic mismatch from x",
+	};
 
 	(void)state;
 	explain_strip(torch, sizeof(torch) - 1, scratch, &li);
@@ -232,6 +239,22 @@ static void test_strip_prefixes(void **state)
 	explain_strip(ansi, sizeof(ansi) - 1, scratch, &li);
 	assert_int_equal(li.prefix_rank, 0);
 	assert_memory_equal(li.body, "RuntimeError: x", 15);
+
+	/* NCCL 2.32 (debug.cc): WARN and ATTN start with a newline (an empty line before them) and a
+	 * timestamp by default, "[%F %T] " (subseconds with %3f), then "[dev] file:line (func)" */
+	for (size_t i = 0; i < sizeof(attn) / sizeof(attn[0]); i++) {
+		explain_strip(attn[i], strlen(attn[i]), scratch, &li);
+		assert_int_equal(li.nccl, 2);
+		assert_int_equal(li.pid, 4711);
+		assert_int_equal(li.hlen, 5);
+		assert_memory_equal(li.body, "Socket magic mismatch", 21);
+	}
+	explain_strip(attn[1], strlen(attn[1]), scratch, &li);
+	assert_int_equal(li.prefix_rank, 2);
+	assert_int_equal((int)li.srclen, (int)strlen("misc/crypt.cc:640 (ncclCryptHelloVerdict)"));
+	explain_strip("", 0, scratch, &li);
+	assert_int_equal(li.nccl, 0);
+	assert_int_equal(li.blen, 0);
 }
 
 
