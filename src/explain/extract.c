@@ -103,7 +103,8 @@ static void set_env(struct scan *x, const char *name, const char *p, const char 
 	for (int i = 0; i < o->nenv; i++)
 		if (!strcmp(o->env[i].name, name)) {
 			struct env_obs *e = &o->env[i];
-			if (e->src == 'N' && src == 'N' && e->stream != si && !e->value2[0]) {
+			if ((src == 'N' || src == 'T') && e->src == src && e->stream != si &&
+			    !e->value2[0]) {
 				/* the processes of one job read different values */
 				char v[sizeof(e->value2)];
 				xt_take(p, end, " \t\"'", v, sizeof(v));
@@ -115,7 +116,7 @@ static void set_env(struct scan *x, const char *name, const char *p, const char 
 					e->loc2 = l;
 				}
 			}
-			if (e->src != 'S' || src != 'N')
+			if (e->src != 'S' || (src != 'N' && src != 'T'))
 				return;
 			ev = e;
 		}
@@ -840,6 +841,70 @@ static void ex_torchrun(struct lctx *c, const char *p, const char *a)
 	flag_value(p, end, "--rdzv-endpoint", t->endpoint, sizeof(t->endpoint));
 }
 
+/*
+ * torch's effective settings, printed by every process group at INFO (torch's C++ log):
+ * "ProcessGroupNCCL environments: NCCL version: 2.25.1, TORCH_NCCL_ASYNC_ERROR_HANDLING: 3, ...",
+ * "HeartbeatMonitor environments: TORCH_NCCL_ENABLE_MONITORING (Whether to kill ...): 1, ...",
+ * "PGNCCL Watchdog environments: TORCH_NCCL_RETHROW_CUDA_ERRORS: 1, ...". What the process
+ * really ran with: recorded as the 'T' echo of each setting the reasoning reads, and the NCCL
+ * version as the stream's.
+ */
+static void ex_torch_env(struct lctx *c, const char *p, const char *a)
+{
+	static const char *const keep[] = {
+		"TORCH_NCCL_ASYNC_ERROR_HANDLING", "TORCH_NCCL_BLOCKING_WAIT",
+		"TORCH_NCCL_DUMP_ON_TIMEOUT", "TORCH_NCCL_TRACE_BUFFER_SIZE", "TORCH_DISTRIBUTED_DEBUG",
+		"TORCH_NCCL_ENABLE_MONITORING", "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC",
+		"TORCH_NCCL_DESYNC_DEBUG", "TORCH_NCCL_PROPAGATE_ERROR", "TORCH_NCCL_RETHROW_CUDA_ERRORS",
+	};
+	const char *end = END(c);
+
+	(void)a;
+	while (p < end) {
+		const char *comma = xt_find(p, end, ", "), *ie = comma ? comma : end, *k = p, *ke, *v;
+		char name[48];
+
+		while (k < ie && *k == ' ')
+			k++;
+		for (ke = k; ke < ie && (isupper((unsigned char)*ke) || xt_digit(*ke) || *ke == '_' ||
+					 *ke == ' '); ke++)
+			;
+		while (ke > k && ke[-1] == ' ')
+			ke--;
+		/* the value follows the item's last ": " (a key may carry "(explanation): ") */
+		v = NULL;
+		for (const char *q = k; (q = xt_find(q, ie, ": ")); q += 2)
+			v = q + 2;
+		if (v && (size_t)(ie - k) > 14 && !memcmp(k, "NCCL version: ", 14)) {
+			if (!c->s->nccl_version[0] && xt_digit(*v)) {
+				xt_take(v, ie, " \t", c->s->nccl_version, sizeof(c->s->nccl_version));
+				c->s->ver_loc = c->loc;
+			}
+		} else if (v && ke > k && (size_t)(ke - k) < sizeof(name)) {
+			memcpy(name, k, (size_t)(ke - k));
+			name[ke - k] = '\0';
+			for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+				if (!strcmp(name, keep[i]))
+					set_env(c->x, name, v, ie, c->loc, 'T', c->si);
+		}
+		p = comma ? comma + 2 : end;
+	}
+}
+
+/* "<host>:<pid> NCCL DIAG [INFO] ECC: ..." (NCCL 2.31+ diagnostics: rank 0's stdout or ncclras -D) */
+static void ex_diag(struct lctx *c, const char *p, const char *a)
+{
+	struct ras_diag_line l;
+
+	(void)p;
+	(void)a;
+	if (!ras_diag_parse_line(BODY(c), c->li->blen, &l))
+		return;
+	snprintf(l.where, sizeof(l.where), "%s:%llu", c->x->in[c->loc.file].name,
+		 (unsigned long long)c->loc.line);
+	ras_diag_add(&c->x->diag, &l);
+}
+
 static void ex_ras(struct lctx *c, const char *p, const char *a)
 {
 	(void)p;
@@ -1067,6 +1132,10 @@ static const struct extractor {
 	{ .anchor = "torchrun ", .fn = ex_torchrun },
 	{ .anchor = "torch.distributed.run ", .fn = ex_torchrun },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
+	{ .anchor = "NCCL DIAG ", .fn = ex_diag },
+	{ .anchor = "ProcessGroupNCCL environments: ", .fn = ex_torch_env },
+	{ .anchor = "HeartbeatMonitor environments: ", .fn = ex_torch_env },
+	{ .anchor = "PGNCCL Watchdog environments: ", .fn = ex_torch_env },
 	{ .anchor = "CPU Affinity", .fn = ex_topo_header },
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },

@@ -13,11 +13,13 @@
 #define OBS_MAX_STREAMS 4096	/* distinct processes/ranks tracked; more share one overflow stream */
 #define OBS_MAX_INPUTS 4096
 #define OBS_MAX_IFACES 64
-#define OBS_MAX_ENV 32
+#define OBS_MAX_ENV 48
 #define OBS_SIG_EV 5		/* evidence locations kept per signature */
 #define OBS_SIG_STREAMS 64	/* streams remembered per signature */
 #define OBS_TEXT 200		/* kept excerpt of a line */
 #define OBS_PL_RANKS 4096	/* Lightning global ranks tracked for duplicates */
+
+struct ras_diag;
 
 struct loc {
 	uint32_t file;
@@ -116,7 +118,8 @@ struct env_obs {
 	char name[48];
 	char value[96];
 	struct loc loc;
-	char src;		/* 'N' NCCL's own echo; 'S' a shell, launcher or nccl.conf assignment */
+	char src;		/* 'N' NCCL's own echo; 'T' torch's "... environments:" line (what the
+				 * process ran with); 'S' a shell, launcher or nccl.conf assignment */
 	uint32_t stream;	/* the process whose echo this is */
 	char value2[96];	/* another process's NCCL echo with a different value ("" none) */
 	struct loc loc2;
@@ -166,6 +169,7 @@ struct run_obs {
 	int launch_np;			/* mpirun -np/-n N */
 	struct loc launch_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
+	const struct ras_diag *diag;	/* NCCL's own diagnostics lines (2.31+), decoded */
 	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted
 	 * once per row, so twice); columns after the header's GPU columns (NICs) are not pairs */
 	int topo_rows, topo_gpu_cols;	/* GPU rows; GPU columns of the header (0 no header) */

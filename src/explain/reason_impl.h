@@ -108,6 +108,7 @@ void rule_virtual_iface(struct rs *r);
 void rule_subnet_overlap(struct rs *r);
 void rule_net_mismatch_ignored(struct rs *r);
 void rule_env_differs(struct rs *r);
+void rule_nccl_diag(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attach/ras_diag.h"
 #include "explain/reason_impl.h"
 #include "model/ifselect.h"
 #include "util/addr.h"
@@ -561,6 +562,20 @@ void rule_lightning(struct rs *r, int have_errors)
 	free(pl);
 }
 
+/*
+ * torch printed that the flight recorder ran (TORCH_NCCL_TRACE_BUFFER_SIZE > 0) and dumped on the
+ * timeout (TORCH_NCCL_DUMP_ON_TIMEOUT 1): then the dumps exist, and a rerun asking for them is
+ * the wrong advice.
+ */
+static int flight_recorder_on(const struct run_obs *x)
+{
+	const struct env_obs *size = obs_env(x, "TORCH_NCCL_TRACE_BUFFER_SIZE");
+	const struct env_obs *dump = obs_env(x, "TORCH_NCCL_DUMP_ON_TIMEOUT");
+
+	return size && dump && size->src == 'T' && dump->src == 'T' && atol(size->value) > 0 &&
+	       !strcmp(dump->value, "1");
+}
+
 void rule_watchdog_desync(struct rs *r)
 {
 	long lo = -1, hi = -1;
@@ -588,7 +603,12 @@ void rule_watchdog_desync(struct rs *r)
 	rs_title(d, "ranks timed out on different collectives: SeqNum %ld vs %ld", lo, hi);
 	rs_fix(d, "the ranks at SeqNum %ld skipped a collective the others entered: look for rank-dependent "
 		 "branches, uneven batches or a caught exception around that point", lo);
-	rs_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: the flight recorder names the op");
+	if (flight_recorder_on(r->x))
+		rs_fix(d, "ncclcheck attach --no-ras --fr <the directory of TORCH_NCCL_DEBUG_INFO_TEMP_FILE>   "
+		       "# the flight recorder was on in this run (torch's own environment line): its "
+		       "dumps name the op");
+	else
+		rs_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: the flight recorder names the op");
 	finding_why(d, "High confidence: collectives are numbered per process group; different SeqNums at the "
 		 "timeout mean the ranks did not issue the same sequence of collectives (a desync, not the network)");
 	for (size_t i = 0; i < r->np; i++)
@@ -1461,7 +1481,8 @@ void rule_env_differs(struct rs *r)
 		struct finding *d;
 
 		if (!e->value2[0] || !strncmp(e->name, "NCCL_DEBUG", 10) ||
-		    !strcmp(e->name, "NCCL_SOCKET_IFNAME"))
+		    !strcmp(e->name, "NCCL_SOCKET_IFNAME") ||
+		    (e->src == 'T' && (strstr(e->name, "DEBUG") || strstr(e->name, "TRACE_BUFFER"))))
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(shaping) && !shapes; k++)
 			shapes = !strncmp(e->name, shaping[k], strlen(shaping[k]));
@@ -1469,17 +1490,39 @@ void rule_env_differs(struct rs *r)
 			   shapes && failed ? CONF_MEDIUM : CONF_LOW, shapes && failed ? 160 : 0);
 		rs_title(d, "%s differs between the processes of one job: %s in one, %s in another",
 			 e->name, e->value, e->value2);
-		rs_fix(d, "env | grep ^NCCL_   # on every node and in every launcher script: set %s to one "
-		       "value everywhere (or nowhere)", e->name);
+		rs_fix(d, "env | grep ^%s   # on every node and in every launcher script: set %s to one "
+		       "value everywhere (or nowhere)", e->src == 'T' ? "TORCH_" : "NCCL_", e->name);
 		if (shapes)
 			rs_fix(d, "export %s=%s   # the same on every node (the value of the first process shown)",
 			       e->name, e->value);
-		finding_why(d, "%s confidence: NCCL echoed both values itself, so the processes really read "
+		finding_why(d, "%s confidence: %s both values itself, so the processes really read "
 			 "different settings.%s", shapes && failed ? "Medium" : "Low",
+			 e->src == 'T' ? "torch's ProcessGroupNCCL printed" : "NCCL echoed",
 			 shapes ? " This one shapes NCCL's topology: ranks that disagree on it build "
 			 "different rings or trees, which fails at init ('does not loop back') or hangs." :
 			 " It may be intended; check it is.");
 		rs_at(r, d, e->loc, e->name, e->value);
 		rs_at(r, d, e->loc2, e->name, e->value2);
 	}
+}
+
+/* ---- NCCL's own diagnostics (2.31+) in the log ---- */
+
+static struct finding *diag_add(void *ctx, const char *id, enum severity sev, const char *title)
+{
+	/* a GPU fault NCCL measured outranks what the log merely suggests */
+	struct finding *d = rs_add(ctx, id, sev, CONF_HIGH, sev == SEV_ERROR ? 150 : 0);
+
+	rs_title(d, "%s", title);
+	return d;
+}
+
+/*
+ * NCCL_RUN_DIAGNOSTICS prints its report on rank 0 (and `ncclras -D` prints the same lines):
+ * NCCL compared the ranks itself, so its differences are folded in as they are, never re-derived.
+ */
+void rule_nccl_diag(struct rs *r)
+{
+	if (r->x->diag && r->x->diag->n)
+		ras_diag_fold(r->x->diag, "in the log", diag_add, r);
 }

@@ -875,6 +875,61 @@ static void test_watchdog_desync(void **state)
 	run_free(&r);
 }
 
+/*
+ * An NCCL 2.32 / torch 2.12 run (scenarios/nccl232, built from the documented formats: NCCL's
+ * debug.cc and crypt.cc ATTN lines, its diagnostics lines, torch's "... environments:" lines as
+ * meta-pytorch/torchforge#55 shows them): torch's own settings become facts (the flight recorder
+ * ran, so the desync fix reads its dumps instead of asking for a rerun; the NCCL version), and
+ * NCCL's diagnostics are folded in as they are (ECC on the rank that fell behind; NCCL_DEBUG
+ * differing is only a note).
+ */
+static void test_nccl232(void **state)
+{
+	struct run r = explain_dir("nccl232", NULL);
+	const struct finding *f = expect(&r, "explain.watchdog.desync");
+
+	(void)state;
+	assert_true(fix_has(f, "ncclcheck attach --no-ras --fr"));
+	assert_false(fix_has(f, "export TORCH_NCCL_TRACE_BUFFER_SIZE"));
+	f = expect(&r, "nccl.diag.ecc");
+	assert_int_equal(f->sev, SEV_ERROR);
+	assert_int_equal(f->ranks[0], 3);
+	assert_non_null(strstr(f->evidence[0], "rank0.log:9: NCCL DIAG ECC"));
+	assert_int_equal(expect(&r, "nccl.diag.env")->sev, SEV_INFO);
+	assert_null(findings_find(r.fs, "nccl.diag.consistent"));
+	assert_int_equal(expect(&r, "nccl.socket.closed_before_hello")->sev, SEV_INFO);
+	expect(&r, "nccl.socket.wrong_type");
+	assert_string_equal(jpath_str(r.payload, "ranks.0.nccl_version"), "2.32.3");
+	assert_string_equal(jpath_str(r.payload, "nccl_env.TORCH_NCCL_TRACE_BUFFER_SIZE"), "2000");
+	assert_string_equal(jpath_str(r.payload, "nccl_env.TORCH_NCCL_DUMP_ON_TIMEOUT"), "1");
+	/* not a setting the reasoning reads: not recorded */
+	assert_null(jpath_str(r.payload, "nccl_env.TORCH_NCCL_NAN_CHECK"));
+	run_free(&r);
+}
+
+/* torch printed different values of one setting in two processes: said, with torch's words */
+static void test_torch_env_differs(void **state)
+{
+	static const char log[] =
+		"[rank0]:I1202 06:10:01.1 1 ProcessGroupNCCL.cpp:980] [PG ID 0 PG GUID 0 Rank 0] "
+		"ProcessGroupNCCL environments: NCCL version: 2.27.5, TORCH_NCCL_ASYNC_ERROR_HANDLING: 3, "
+		"TORCH_DISTRIBUTED_DEBUG: OFF\n"
+		"[rank1]:I1202 06:10:01.1 2 ProcessGroupNCCL.cpp:980] [PG ID 0 PG GUID 0 Rank 1] "
+		"ProcessGroupNCCL environments: NCCL version: 2.27.5, TORCH_NCCL_ASYNC_ERROR_HANDLING: 0, "
+		"TORCH_DISTRIBUTED_DEBUG: DETAIL\n";
+	struct run r = explain_text(log, sizeof(log) - 1, NULL);
+	const struct finding *f = expect(&r, "explain.hosts.env_differs");
+
+	(void)state;
+	assert_non_null(strstr(f->title, "TORCH_NCCL_ASYNC_ERROR_HANDLING"));
+	assert_true(fix_has(f, "env | grep ^TORCH_"));
+	assert_non_null(strstr(f->why, "torch's ProcessGroupNCCL printed"));
+	/* a debug setting differing is not worth a finding */
+	for (size_t i = 0; i < r.fs->n; i++)
+		assert_null(strstr(r.fs->v[i]->title, "TORCH_DISTRIBUTED_DEBUG"));
+	run_free(&r);
+}
+
 /* Tracebacks: the final exception of each rank; the last line each rank printed. */
 static void test_traceback(void **state)
 {
@@ -1635,7 +1690,7 @@ static void test_ranking(void **state)
 		"bytes instead of 4096\n";
 	static const char *const scenarios[] = { "healthy", "lightning_dup", "lightning_hang",
 						 "missing_rank", "version_mismatch",
-						 "watchdog_desync", "wrong_iface" };
+						 "watchdog_desync", "wrong_iface", "nccl232" };
 	const struct finding *err, *note;
 	struct run r;
 	(void)state;
@@ -1680,6 +1735,8 @@ int main(void)
 		cmocka_unit_test(test_missing_rank),
 		cmocka_unit_test(test_lightning),
 		cmocka_unit_test(test_watchdog_desync),
+		cmocka_unit_test(test_nccl232),
+		cmocka_unit_test(test_torch_env_differs),
 		cmocka_unit_test(test_traceback),
 		cmocka_unit_test(test_ifname_nomatch),
 		cmocka_unit_test(test_partial_init_ifconfig),
