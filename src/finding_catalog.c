@@ -587,6 +587,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.launch.node_rank_c10d", .sev = SEV_ERROR,
 	  .summary = "torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
 		     "names each node itself as the endpoint." },
+	{ .id = "explain.launch.agent_store_port", .sev = SEV_ERROR,
+	  .summary = "Under torchrun, init_method=\"tcp://host:port\" on another port than the "
+		     "agent's store: every rank is a client and nobody serves (torch before #192113)." },
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes were given different MASTER_ADDR values." },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,

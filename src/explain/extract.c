@@ -418,10 +418,106 @@ static void ex_rdzv(struct lctx *c, const char *p, const char *a)
 		set_master(c->x, p, END(c), 1, "rdzv_endpoint", c->loc, 1);
 }
 
+/* The port of "host, port)" or "host:port" at p, 0 when none. */
+static int port_at(const char *p, const char *end)
+{
+	const char *q = p;
+	long v = 0;
+
+	while (q < end && q - p < 96 && *q != ',' && *q != ':' && *q != ')' && *q != ' ')
+		q++;
+	if (q >= end || (*q != ',' && *q != ':'))
+		return 0;
+	for (q++; q < end && *q == ' '; q++)
+		;
+	while (q < end && xt_digit(*q) && v < 100000)
+		v = v * 10 + (*q++ - '0');
+	return v > 0 && v < 65536 ? (int)v : 0;
+}
+
+static void store_wait(struct lctx *c, int port)
+{
+	struct run_obs *o = &c->x->obs;
+
+	if (port && !o->store_wait_port) {
+		o->store_wait_port = port;
+		o->store_wait_loc = c->loc;
+	}
+}
+
+/* "... while trying to connect to (localhost, 35980)" */
 static void ex_c10d_target(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
 	set_master(c->x, p, END(c), 0, "c10d connect target", c->loc, 0);
+	store_wait(c, port_at(p, END(c)));
+}
+
+/* c10d's trace "The server socket on localhost:35980 is not yet listening (errno: 111 ...)" */
+static void ex_not_listening(struct lctx *c, const char *p, const char *a)
+{
+	const char *on = NULL, *b = BODY(c);
+
+	(void)p;
+	for (const char *q = b; (q = xt_find(q, a, "socket on ")); q++)
+		on = q + 10;
+	if (on)
+		store_wait(c, port_at(on, a));
+}
+
+/* init_process_group(..., init_method="tcp://10.0.0.1:23456") in a traceback, a script or prose */
+static void ex_init_method(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *end = END(c), *t = xt_find(p, end - p > 12 ? p + 12 : end, "tcp://");
+	int port;
+
+	(void)a;
+	if (!t || o->init_tcp_port)
+		return;
+	t += 6;
+	if (!(port = port_at(t, end)))
+		return;
+	xt_take(t, end, " \t'\",)", o->init_tcp, sizeof(o->init_tcp));
+	o->init_tcp_port = port;
+	o->init_tcp_loc = c->loc;
+}
+
+/* torchrun's "--master-port 29500" / "--master_port=29500", or a MASTER_PORT echo */
+static void ex_master_port(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *q = assigned(p, END(c));
+	long v = 0;
+
+	(void)a;
+	if (!q && p < END(c) && *p == ' ')
+		q = p + 1;
+	if (!q || o->master_port)
+		return;
+	while (q < END(c) && xt_digit(*q) && v < 100000)
+		v = v * 10 + (*q++ - '0');
+	if (v > 0 && v < 65536) {
+		o->master_port = (int)v;
+		o->master_port_loc = c->loc;
+	}
+}
+
+static void ex_agent_store(struct lctx *c, const char *p, const char *a)
+{
+	const char *q = assigned(p, END(c));
+
+	(void)a;
+	if (q && !strncmp(q, "True", 4) && !c->x->obs.agent_store_loc.line)
+		c->x->obs.agent_store_loc = c->loc;
+}
+
+static void ex_elastic(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.elastic_loc.line)
+		c->x->obs.elastic_loc = c->loc;
 }
 
 /* NCCL's ENV echo: "NCCL_IB_HCA set by environment to mlx5_0." (the name is the word before) */
@@ -1165,6 +1261,14 @@ static const struct extractor {
 	{ .anchor = "master-addr", .fn = ex_master_arg },
 	{ .anchor = "rdzv_endpoint", .fn = ex_rdzv },
 	{ .anchor = "trying to connect to (", .fn = ex_c10d_target },
+	{ .anchor = "is not yet listening", .fn = ex_not_listening },
+	{ .anchor = "init_method", .fn = ex_init_method },
+	{ .anchor = "master_port", .fn = ex_master_port },
+	{ .anchor = "master-port", .fn = ex_master_port },
+	{ .anchor = "MASTER_PORT", .fn = ex_master_port },
+	{ .anchor = "TORCHELASTIC_USE_AGENT_STORE", .fn = ex_agent_store },
+	{ .anchor = "torch/distributed/run.py", .fn = ex_elastic },
+	{ .anchor = "torch.distributed.elastic", .fn = ex_elastic },
 	{ .anchor = "by environment to ", .fn = ex_env },
 	{ .anchor = "NCCL_SOCKET_IFNAME set to ", .fn = ex_env_ifname },
 	{ .anchor = "NCCL_", .fn = ex_env_assign },

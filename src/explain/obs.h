@@ -168,6 +168,18 @@ struct run_obs {
 	} tr;
 	int launch_np;			/* mpirun -np/-n N */
 	struct loc launch_loc;
+	/* torchrun's agent store (pytorch/pytorch#192113): the workers were told to use it
+	 * (TORCHELASTIC_USE_AGENT_STORE=True), torchrun's own lines, the port the agent hosts its
+	 * store on, the script's init_method="tcp://host:port", and a store that never answered */
+	struct loc agent_store_loc;
+	struct loc elastic_loc;		/* torch/distributed/run.py, torch.distributed.elastic */
+	int master_port;		/* --master-port / MASTER_PORT; 0 unknown */
+	struct loc master_port_loc;
+	char init_tcp[80];		/* "host:port" */
+	int init_tcp_port;
+	struct loc init_tcp_loc;
+	int store_wait_port;		/* "not yet listening" / "trying to connect to (h, port)" */
+	struct loc store_wait_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
 	const struct ras_diag *diag;	/* NCCL's own diagnostics lines (2.31+), decoded */
 	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted

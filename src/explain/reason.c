@@ -526,6 +526,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_net_mismatch_ignored(&r);
 	rule_env_differs(&r);
 	rule_nccl_diag(&r);
+	rule_agent_store(&r);
 	rule_p2p_topology(&r);
 	rule_log_hints(&r);
 	rank_findings(&r);

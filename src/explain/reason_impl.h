@@ -109,6 +109,7 @@ void rule_subnet_overlap(struct rs *r);
 void rule_net_mismatch_ignored(struct rs *r);
 void rule_env_differs(struct rs *r);
 void rule_nccl_diag(struct rs *r);
+void rule_agent_store(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

@@ -1526,3 +1526,49 @@ void rule_nccl_diag(struct rs *r)
 	if (r->x->diag && r->x->diag->n)
 		ras_diag_fold(r->x->diag, "in the log", diag_add, r);
 }
+
+/*
+ * torchrun exports TORCHELASTIC_USE_AGENT_STORE=True into every worker: its agent hosts the store
+ * at MASTER_ADDR:MASTER_PORT. Until pytorch/pytorch#192113 (August 2026) c10d applied the flag to
+ * any endpoint, so a script's init_process_group(init_method="tcp://host:port") on another port
+ * made every rank a store client of a server no rank starts: each sits in connect-retry until
+ * the store timeout (ten minutes on nccl), with nothing in the log. Said only when the log shows
+ * torchrun, the tcp:// init_method, and ranks waiting on exactly that port; never when the port is
+ * the agent's own.
+ */
+void rule_agent_store(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct torchrun_obs *t = &x->tr;
+	const char *colon = strrchr(t->endpoint, ':');
+	int agent_port = x->master_port ? x->master_port : colon ? atoi(colon + 1) : t->lines ? 29500 : 0;
+	int elastic = t->lines || x->agent_store_loc.line || x->elastic_loc.line;
+	struct finding *d;
+
+	if (!elastic || !x->init_tcp_port || x->store_wait_port != x->init_tcp_port ||
+	    agent_port == x->init_tcp_port)
+		return;
+	d = rs_add(r, "explain.launch.agent_store_port", SEV_ERROR,
+		   agent_port && x->agent_store_loc.line ? CONF_HIGH : CONF_MEDIUM, 140);
+	rs_title(d, "under torchrun, init_method=\"tcp://%s\" waits for a store no rank starts "
+		 "(torchrun's agent store is %s%d)", x->init_tcp, agent_port ? "on port " : "elsewhere",
+		 agent_port ? agent_port : 0);
+	rs_fix(d, "dist.init_process_group(backend, init_method=\"env://\")   # or no init_method: "
+	       "torchrun already exports MASTER_ADDR and MASTER_PORT for its own store");
+	rs_fix(d, "torchrun --master-port=%d ...   # or launch torchrun on the port the script names",
+	       x->init_tcp_port);
+	rs_fix(d, "pip install --upgrade torch   # a release with pytorch/pytorch#192113 (August 2026) "
+	       "honours TORCHELASTIC_USE_AGENT_STORE only at the agent's own address");
+	finding_why(d, "%s confidence: torchrun exports TORCHELASTIC_USE_AGENT_STORE=True to every "
+		    "worker, and torch before pytorch/pytorch#192113 applied it to any store address: "
+		    "every rank became a client of %s, no rank started the server, and each retried the "
+		    "connection until the store timeout (ten minutes on nccl, thirty on gloo) with no "
+		    "error before it.%s", d->conf == CONF_HIGH ? "High" : "Medium", x->init_tcp,
+		    agent_port ? "" : " torchrun's own port is not in the log.");
+	rs_at(r, d, x->init_tcp_loc, "init_method", x->init_tcp);
+	rs_at(r, d, x->store_wait_loc, "ranks wait on that port", NULL);
+	rs_at(r, d, x->agent_store_loc.line ? x->agent_store_loc : t->lines ? t->loc : x->elastic_loc,
+	      x->agent_store_loc.line ? "TORCHELASTIC_USE_AGENT_STORE=True" : "torchrun", NULL);
+	if (x->master_port)
+		rs_at(r, d, x->master_port_loc, "torchrun's store port", NULL);
+}

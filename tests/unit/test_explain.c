@@ -930,6 +930,50 @@ static void test_torch_env_differs(void **state)
 	run_free(&r);
 }
 
+/*
+ * torchrun's agent store against a script's own tcp:// store (pytorch/pytorch#192113): the log
+ * of pytorch/pytorch#143858 (scenarios/agent_store); the same port as the agent's is fine, and
+ * without ranks waiting on that port nothing is said.
+ */
+static void test_agent_store(void **state)
+{
+	static const char same[] =
+		"torchrun --nproc_per_node=4 --master-port 35980 test.py\n"
+		"init_method=\"tcp://localhost:35980\"\n"
+		"[c10d - trace] The server socket on localhost:35980 is not yet listening (errno: 111 - "
+		"Connection refused), will retry.\n";
+	static const char no_wait[] =
+		"torchrun --nproc_per_node=4 test.py\n"
+		"dist.init_process_group(\"nccl\", init_method=\"tcp://10.0.0.1:23456\")\n";
+	static const char flagged[] =
+		"TORCHELASTIC_USE_AGENT_STORE=True\nMASTER_PORT=29500\n"
+		"dist.init_process_group(\"nccl\", init_method='tcp://10.0.0.1:23456')\n"
+		"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms "
+		"while trying to connect to (10.0.0.1, 23456).\n";
+	struct run r = explain_dir("agent_store", NULL);
+	const struct finding *f = expect(&r, "explain.launch.agent_store_port");
+
+	(void)state;
+	assert_int_equal(f->sev, SEV_ERROR);
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "init_method=\"env://\""));
+	assert_true(fix_has(f, "--master-port=35980"));
+	assert_ptr_equal(top_error(&r), f);
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.agent_store_port"));
+	run_free(&r);
+	r = explain_text(no_wait, sizeof(no_wait) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.agent_store_port"));
+	run_free(&r);
+	r = explain_text(flagged, sizeof(flagged) - 1, NULL);
+	f = expect(&r, "explain.launch.agent_store_port");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_non_null(strstr(f->title, "on port 29500"));
+	run_free(&r);
+}
+
 /* Tracebacks: the final exception of each rank; the last line each rank printed. */
 static void test_traceback(void **state)
 {
@@ -1737,6 +1781,7 @@ int main(void)
 		cmocka_unit_test(test_watchdog_desync),
 		cmocka_unit_test(test_nccl232),
 		cmocka_unit_test(test_torch_env_differs),
+		cmocka_unit_test(test_agent_store),
 		cmocka_unit_test(test_traceback),
 		cmocka_unit_test(test_ifname_nomatch),
 		cmocka_unit_test(test_partial_init_ifconfig),
