@@ -217,6 +217,9 @@ static void test_strip_prefixes(void **state)
 		"[rank2]:[2026-12-02 06:11:22.123] node0:4711:4799 [0] misc/crypt.cc:640 "
 		"(ncclCryptHelloVerdict) NCCL ATTN Socket magic mismatch from 10.0.0.9<53422>",
 		"node0:4711:4799 [1] misc/crypt.cc:640 NCCL ATTN Socket magic mismatch from x",
+		/* NCCL_DEBUG_TIMESTAMP_FORMAT=%F_%T.%3f: no brackets */
+		"2026-12-02 06:11:22.123 node0:4711:4799 [1] misc/crypt.cc:640 NCCL ATTN Socket magic "
+		"mismatch from x",
 	};
 
 	(void)state;
