@@ -14,6 +14,7 @@
 #include "ncclcheck.h"
 #include "link/agent.h"
 #include "link/ceiling.h"
+#include "model/node.h"
 #include "rules/cluster_rdv.h"
 #include "cluster/sched.h"
 #include "probe/probe.h"
@@ -35,126 +36,92 @@ static int want_class(const char *cls)
 
 #define FIELD_ERR(e, ...) err_set((e), ERR_PEER, __VA_ARGS__)
 
-int cluster_facts_check(const json_t *facts, struct err *e)
+/* What the link tests need beyond the model's own reading: a peer's addresses are dialled. */
+static int peer_usable(const struct node_model *m, struct err *e)
 {
-	json_t *v, *net, *ifs, *it;
-	size_t i;
-
-	if (!json_is_object(facts))
-		return FIELD_ERR(e, "the facts are not a JSON object");
-	v = json_object_get(facts, "schema_version");
-	if (!json_is_integer(v))
-		return FIELD_ERR(e, "facts field 'schema_version' is missing or not an integer");
-	if (json_integer_value(v) != FACTS_SCHEMA_VERSION)
-		return FIELD_ERR(e, "facts schema_version %lld, this node reads %d: run the same "
-				 "ncclcheck on every node", (long long)json_integer_value(v),
-				 FACTS_SCHEMA_VERSION);
-	v = json_object_get(facts, "host");
-	if (!json_is_object(v))
-		return FIELD_ERR(e, "facts field 'host' is missing or not an object");
-	v = json_object_get(v, "hostname");
-	if (v && !json_is_string(v) && !junknown(v))
-		return FIELD_ERR(e, "facts field 'host.hostname' is not a string");
-	if (json_is_string(v) && (json_string_length(v) == 0 || json_string_length(v) > 255))
+	if (m->schema_version < 0)
+		return FIELD_ERR(e, "facts field 'schema_version' is missing");
+	if (m->schema_version != FACTS_SCHEMA_VERSION)
+		return FIELD_ERR(e, "facts schema_version %d, this node reads %d: run the same "
+				 "ncclcheck on every node", m->schema_version, FACTS_SCHEMA_VERSION);
+	if (m->hostname && (!m->hostname[0] || strlen(m->hostname) > 255))
 		return FIELD_ERR(e, "facts field 'host.hostname' is empty or too long");
-	net = json_object_get(facts, "net");
-	if (!json_is_object(net))
-		return FIELD_ERR(e, "facts field 'net' is missing or not an object");
-	ifs = json_object_get(net, "interfaces");
-	if (ifs && !json_is_array(ifs) && !junknown(ifs))
-		return FIELD_ERR(e, "facts field 'net.interfaces' is not an array");
-	json_array_foreach(json_is_array(ifs) ? ifs : NULL, i, it) {
-		json_t *name = json_object_get(it, "name"), *up = json_object_get(it, "up");
-		json_t *addrs = json_object_get(it, "addrs"), *a;
-		size_t k;
+	if (!m->net_recorded)
+		return FIELD_ERR(e, "facts field 'net' is missing");
+	for (size_t i = 0; i < m->nifaces; i++) {
+		const struct nm_iface *it = &m->ifaces[i];
 
-		if (!json_is_object(it) || !json_is_string(name) || json_string_length(name) == 0 ||
-		    json_string_length(name) >= LINK_IFNAME_LEN)
-			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.name' is missing or not an "
-					 "interface name", i);
-		if (up && !json_is_boolean(up))
-			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.up' is not a boolean", i);
-		if (addrs && !json_is_array(addrs))
-			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.addrs' is not an array", i);
-		if ((v = json_object_get(it, "mtu")) && !json_is_integer(v))
-			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.mtu' is not an integer", i);
-		if ((v = json_object_get(it, "speed_mbps")) && !json_is_integer(v) && !json_is_null(v))
-			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.speed_mbps' is not an integer",
-					 i);
-		if ((v = json_object_get(it, "virtual")) && !json_is_boolean(v))
-			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.virtual' is not a boolean", i);
-		json_array_foreach(addrs, k, a) {
-			json_t *ad = json_object_get(a, "addr"), *fam = json_object_get(a, "family");
-			json_t *cls = json_object_get(a, "class");
+		if (!it->name[0] || strlen(it->name) >= LINK_IFNAME_LEN)
+			return FIELD_ERR(e, "facts field 'net.interfaces.%zu.name' is not an interface "
+					 "name", i);
+		for (size_t k = 0; k < it->naddrs; k++) {
+			const struct nm_iface_addr *a = &it->addrs[k];
 			unsigned char buf[16];
 
-			if (!json_is_object(a) || !json_is_string(ad) || !json_is_integer(fam) ||
-			    (cls && !json_is_string(cls) && !json_is_null(cls)))
+			if (!a->addr || (a->family != 4 && a->family != 6))
 				return FIELD_ERR(e, "facts field 'net.interfaces.%zu.addrs.%zu' is not "
 						 "{addr, family, class}", i, k);
-			if (json_string_length(ad) >= LINK_ADDR_LEN ||
-			    inet_pton(json_integer_value(fam) == 6 ? AF_INET6 : AF_INET,
-				      json_string_value(ad), buf) != 1)
+			if (strlen(a->addr) >= LINK_ADDR_LEN ||
+			    inet_pton(a->family == 6 ? AF_INET6 : AF_INET, a->addr, buf) != 1)
 				return FIELD_ERR(e, "facts field 'net.interfaces.%zu.addrs.%zu.addr' is not "
-						 "a numeric IPv%lld address", i, k,
-						 (long long)json_integer_value(fam));
+						 "a numeric IPv%d address", i, k, a->family);
 		}
-	}
-	v = jpath(facts, "sysctl.ip_local_port_range");
-	if (v && !junknown(v)) {
-		json_t *lo = json_array_get(v, 0), *hi = json_array_get(v, 1);
-
-		if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(lo) ||
-		    !json_is_integer(hi) || json_integer_value(lo) < 1 ||
-		    json_integer_value(hi) > 65535 || json_integer_value(lo) > json_integer_value(hi))
-			return FIELD_ERR(e, "facts field 'sysctl.ip_local_port_range' is not [lo, hi]");
 	}
 	return 0;
 }
 
-/* Fills n from facts already checked. */
-void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name)
+struct node_model *cluster_peer_model(const json_t *facts, struct err *e)
 {
-	const char *h = jpath_str(facts, "host.hostname");
-	json_t *ifs = jpath(facts, "net.interfaces"), *it, *rg;
-	size_t i, alloc = 0;
+	struct err me = ERR_INIT;
+	struct node_model *m = node_model_new(facts, &me);
 
-	snprintf(n->name, sizeof(n->name), "%s", h ? h : fallback_name);
+	if (!m) {
+		FIELD_ERR(e, "%s", me.msg);
+		return NULL;
+	}
+	if (peer_usable(m, e) < 0) {
+		node_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void cluster_node_fill(struct cnode *n, json_t *facts, struct node_model *m,
+		       const char *fallback_name)
+{
+	size_t alloc = 0;
+
+	snprintf(n->name, sizeof(n->name), "%s", m->hostname ? m->hostname : fallback_name);
 	n->facts = json_incref(facts);
-	json_array_foreach(json_is_array(ifs) ? ifs : NULL, i, it) {
-		json_t *a;
-		size_t k;
+	n->m = m;
+	for (size_t i = 0; i < m->nifaces; i++) {
+		const struct nm_iface *it = &m->ifaces[i];
 
-		if (json_is_false(json_object_get(it, "up")))
+		if (!it->up)
 			continue;
-		json_array_foreach(json_object_get(it, "addrs"), k, a) {
+		for (size_t k = 0; k < it->naddrs; k++) {
+			const struct nm_iface_addr *a = &it->addrs[k];
 			struct caddr *c;
 
-			if (!want_class(json_string_value(json_object_get(a, "class"))))
+			if (!want_class(a->cls))
 				continue;
 			ALLOC_GROW(n->addrs, n->naddrs + 1, alloc);
 			c = &n->addrs[n->naddrs++];
-			snprintf(c->ifname, sizeof(c->ifname), "%s",
-				 json_string_value(json_object_get(it, "name")));
-			snprintf(c->addr, sizeof(c->addr), "%s",
-				 json_string_value(json_object_get(a, "addr")));
-			c->family = (int)json_integer_value(json_object_get(a, "family"));
-			c->priv = !strcmp(json_string_value(json_object_get(a, "class")), "private");
-			ceiling_compute((double)json_integer_value(json_object_get(it, "speed_mbps")),
-					json_is_true(json_object_get(it, "virtual")),
-					(int)json_integer_value(json_object_get(it, "mtu")), c->family == 6,
-					&c->ceil);
+			snprintf(c->ifname, sizeof(c->ifname), "%s", it->name);
+			snprintf(c->addr, sizeof(c->addr), "%s", a->addr);
+			c->family = a->family;
+			c->priv = !strcmp(a->cls, "private");
+			ceiling_compute(it->speed_mbps > 0 ? (double)it->speed_mbps : 0, it->virtual,
+					it->mtu > 0 ? (int)it->mtu : 0, c->family == 6, &c->ceil);
 		}
 	}
-	rg = jpath(facts, "sysctl.ip_local_port_range");
-	if (json_is_array(rg)) {
-		n->range_lo = (int)json_integer_value(json_array_get(rg, 0));
-		n->range_hi = (int)json_integer_value(json_array_get(rg, 1));
+	if (m->ports.known) {
+		n->range_lo = (int)m->ports.lo;
+		n->range_hi = (int)m->ports.hi;
 	}
-	h = jpath_str(facts, "host.boot_id");
-	snprintf(n->boot_id, sizeof(n->boot_id), "%s", h ? h : "");
-	n->pus = jpath_int(facts, "topology.cpus.pus", 0);
-	n->nofile = jpath_int(facts, "limits.nofile.hard", 0);
+	snprintf(n->boot_id, sizeof(n->boot_id), "%s", m->boot_id ? m->boot_id : "");
+	n->pus = m->cpus.allowed > 0 ? m->cpus.allowed : 0;
+	n->nofile = m->limits.nofile_hard == -2 ? 0 : m->limits.nofile_hard;
 }
 
 /* ---- what the rendezvous saw, judged by rules/cluster_rdv.c ---- */
@@ -204,10 +171,10 @@ void cluster_node_checks(struct run *run)
 	run->settled = xcalloc((size_t)(run->n > 0 ? run->n : 1), sizeof(*run->settled));
 	for (int i = 0; i < run->n; i++) {
 		cluster_settled_init(&run->settled[i]);
-		if (!run->nodes[i].facts)
+		if (!run->nodes[i].m)
 			continue;
 		run->node_fs[i] = findings_new();
-		run->o->node_rules(run->nodes[i].facts, run->node_fs[i]);
+		run->o->node_rules(run->nodes[i].m, run->node_fs[i]);
 	}
 }
 

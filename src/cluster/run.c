@@ -678,6 +678,7 @@ static int wait_joined(struct run *run, struct err *e)
 static void run_free(struct run *run)
 {
 	for (int i = 0; i < run->n; i++) {
+		node_model_free(run->nodes[i].m);
 		json_decref(run->nodes[i].facts);
 		free(run->nodes[i].addrs);
 	}
@@ -814,12 +815,14 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 		struct err fe = ERR_INIT;
 		const char *h = rdv_member_host(run.r, i);
 
-		if (cluster_facts_check(f, &fe) < 0) {
+		struct node_model *m = cluster_peer_model(f, &fe);
+
+		if (!m) {
 			cluster_peer_facts_refused(run.fs, h, i, fe.msg);
 			snprintf(run.nodes[i].name, sizeof(run.nodes[i].name), "%s", h ? h : "?");
 			continue;
 		}
-		cluster_node_fill(&run.nodes[i], f, h ? h : "?");
+		cluster_node_fill(&run.nodes[i], f, m, h ? h : "?");
 	}
 	json_decref(all);
 	jset_int(run.timings, "facts", time_now_ms() - run.t0);
@@ -837,9 +840,9 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	if (o->xrules) {
 		const char **names = xcalloc((size_t)run.n, sizeof(*names));
 		const char **boot = xcalloc((size_t)run.n, sizeof(*boot));
-		json_t **fa = xcalloc((size_t)run.n, sizeof(*fa));
+		const struct node_model **ms = xcalloc((size_t)run.n, sizeof(*ms));
 		int mesh = o->full_mesh_max > 0 ? o->full_mesh_max : SCHED_FULL_MESH_MAX;
-		struct cluster_input in = { .n = (size_t)run.n, .names = names, .facts = fa,
+		struct cluster_input in = { .n = (size_t)run.n, .names = names, .models = ms,
 					    .boot_ids = boot, .links = run.links,
 					    .nlinks = run.nlinks, .sampled = run.n > mesh,
 					    .bw_alone = run.bw_alone,
@@ -849,12 +852,12 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 		for (int i = 0; i < run.n; i++) {
 			names[i] = run.nodes[i].name;
 			boot[i] = run.nodes[i].boot_id;
-			fa[i] = run.nodes[i].facts;
+			ms[i] = run.nodes[i].m;
 		}
 		o->xrules(&in, run.fs);
 		free(names);
 		free(boot);
-		free(fa);
+		free(ms);
 	}
 	cluster_events_findings(run.r, &o->rdv, run.master_ip, run.fs);
 	findings_sort(run.fs);

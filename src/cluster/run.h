@@ -34,8 +34,8 @@
 /* The cross-node rules (rules/cluster.h cluster_xrules; pure: no I/O). */
 typedef void (*cluster_rules_fn)(const struct cluster_input *in, struct findings *fs);
 
-/* Per-node rules on one node's facts (rules_run_node today; the model's rules later). */
-typedef void (*cluster_node_rules_fn)(const json_t *facts, struct findings *fs);
+/* Per-node rules on one node's model (rules/rules.h rules_run_node). */
+typedef void (*cluster_node_rules_fn)(const struct node_model *m, struct findings *fs);
 
 struct cluster_opts {
 	struct rdv_opts rdv;
@@ -76,11 +76,12 @@ void cluster_opts_init(struct cluster_opts *o);
 int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e);
 
 /*
- * Checks that a peer's facts document can be used: an object with this schema_version, and the
- * members the link tests read (host.hostname, net.interfaces[].{name, up, addrs[].{addr, family,
- * class}}, sysctl.ip_local_port_range) of the right types. -1 with the field named in `e`.
+ * A peer's facts document decoded once into its model (model/node.h; strings point into
+ * `facts`, which must outlive it), with what the link tests need beyond the model's own reading:
+ * this schema_version, a net section, interface names that fit, and numeric addresses with their
+ * family. NULL with the reason in `e` (ERR_PEER).
  */
-int cluster_facts_check(const json_t *facts, struct err *e);
+struct node_model *cluster_peer_model(const json_t *facts, struct err *e);
 
 /*
  * From a cluster report: every node's own findings (nodes[].findings, what the master's node

@@ -28,6 +28,7 @@ struct caddr {
 struct cnode {
 	char name[256];
 	json_t *facts;		/* NULL when it was refused */
+	struct node_model *m;	/* its facts decoded (cluster_peer_model); NULL when refused */
 	struct caddr *addrs;
 	size_t naddrs;
 	int range_lo, range_hi;
@@ -82,7 +83,9 @@ int cluster_scan_concurrency(const struct run *run);
 void cluster_req_timing(struct run *run, int target, int peer, struct link_req *req);
 void cluster_verify_scans(struct run *run);
 
-void cluster_node_fill(struct cnode *n, json_t *facts, const char *fallback_name);
+/* Fills n from a peer's facts and their model (which n then owns). */
+void cluster_node_fill(struct cnode *n, json_t *facts, struct node_model *m,
+		       const char *fallback_name);
 /* The rendezvous's events, judged by rules/cluster_rdv.c into fs. */
 void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, const char *master_ip,
 			     struct findings *fs);

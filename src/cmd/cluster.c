@@ -303,7 +303,7 @@ int cmd_cluster(int argc, char **argv)
 	pa.po.master_addr = l.master_addr[0] ? l.master_addr : NULL;
 	co.probe = do_probe;
 	co.probe_arg = &pa;
-	co.node_rules = rules_run_facts;
+	co.node_rules = rules_run_node;
 	co.xrules = cluster_xrules;
 	ps.file = envmap_get(env, "NCCLCHECK_PROGRESS_FILE");
 	co.progress = on_progress;

@@ -213,6 +213,15 @@ static void verdict_decode(struct verdict *v)
 		v->model = node_model_new(v->facts, &e);
 }
 
+/* This node's facts (probed, or a bare facts file): decoded once, judged, and read for the
+ * recommendation's numbers. */
+static void verdict_judge(struct verdict *v)
+{
+	v->model = rules_judge_facts(v->facts, v->fs);
+	if (v->model)
+		rec_numbers_from_model(v->rec, v->model);
+}
+
 /* The findings' settings, the cloud profile and the defaults, once the verdict is in. */
 static int verdict_end(const struct verdict_opts *o, struct verdict *v)
 {
@@ -267,8 +276,7 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 		if (!json_object_get(doc, "findings") && json_object_get(doc, "schema_version")) {
 			/* bare facts: judge them now, as `node --facts` would */
 			v->facts = doc;
-			rules_run_facts(v->facts, v->fs);
-			rec_numbers_from_facts(rec, v->facts);
+			verdict_judge(v);
 		} else {
 			if (rec_from_doc(rec, doc, v->fs, &e) < 0) {
 				error("'%s' is not a usable ncclcheck document: %s", o->from, e.msg);
@@ -287,9 +295,7 @@ int verdict_gather(const struct verdict_opts *o, struct verdict *v)
 		 * instead (run_cluster_verdict) */
 		rec_numbers_from_env(rec, o->po.env);
 		v->facts = probe_node(&o->po);
-		rules_run_facts(v->facts, v->fs);
-		rec_numbers_from_facts(rec, v->facts);
-		verdict_decode(v);
+		verdict_judge(v);
 		host = v->model ? v->model->hostname : NULL;
 		rec->source = xasprintf("ncclcheck node on %s", host ? host : "this machine");
 	}

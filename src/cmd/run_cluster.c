@@ -192,7 +192,7 @@ int run_cluster_verdict(const struct verdict_opts *vo, const struct run_cluster_
 	po.master_addr = l->master_addr[0] ? l->master_addr : NULL;
 	co.probe = do_probe;
 	co.probe_arg = &po;
-	co.node_rules = rules_run_facts;
+	co.node_rules = rules_run_node;
 	co.xrules = cluster_xrules;
 	code = cluster_run(&co, &report, &e);
 	strbuf_release(&tok);

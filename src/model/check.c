@@ -107,7 +107,8 @@ int node_facts_check(const json_t *facts, struct err *e)
 	};
 	static const struct field iface[] = {
 		{ "name", W_STR }, { "kind", W_STR }, { "vendor", W_STR }, { "driver", W_STR },
-		{ "mtu", W_INT }, { "up", W_BOOL }, { "addrs", W_ARR },
+		{ "mtu", W_INT }, { "up", W_BOOL }, { "addrs", W_ARR }, { "speed_mbps", W_INT },
+		{ "virtual", W_BOOL }, { "running", W_BOOL },
 	};
 	static const struct field master[] = {
 		{ "set", W_BOOL }, { "addr", W_STR }, { "from", W_STR }, { "port", W_INT },

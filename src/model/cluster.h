@@ -75,7 +75,8 @@ struct cluster_settled;
 struct cluster_input {
 	size_t n;
 	const char *const *names;	/* by rank */
-	json_t *const *facts;		/* by rank; validated (cluster_facts_check), NULL: refused */
+	/* by rank, each node's facts decoded (cluster/run.h cluster_peer_model); NULL: refused */
+	const struct node_model *const *models;
 	const char *const *boot_ids;	/* by rank, may be NULL: each node's host.boot_id */
 	const struct cluster_link *links;
 	size_t nlinks;

@@ -147,6 +147,7 @@ static void decode_ifaces(struct node_model *m, const json_t *facts)
 		it->speed_mbps = (long)jpath_int(x, "speed_mbps", -1);
 		it->up = jpath_bool(x, "up", 0);
 		it->running = jpath_bool(x, "running", 0);
+		it->virtual = jpath_bool(x, "virtual", 0);
 		it->naddrs = json_is_array(addrs) ? json_array_size(addrs) : 0;
 		it->first_addr = jpath_str(json_array_get(addrs, 0), "addr");
 		it->addrs = xcalloc(it->naddrs + 1, sizeof(*it->addrs));
@@ -539,6 +540,7 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	}
 	m = xcalloc(1, sizeof(*m));
 	m->hostname = jpath_str(facts, "host.hostname");
+	m->boot_id = jpath_str(facts, "host.boot_id");
 	m->schema_version = (int)jpath_int(facts, "schema_version", -1);
 	x = jpath(facts, "host.interactive");
 	m->interactive = json_is_boolean(x) ? json_is_true(x) : -1;

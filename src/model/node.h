@@ -81,6 +81,7 @@ struct nm_iface {
 	long speed_mbps;	/* -1 when unknown */
 	int up;
 	int running;		/* up with a carrier */
+	int virtual;		/* no device behind it (veth, bridge, tun): NCCL assumes 10 Gb/s */
 	size_t naddrs;		/* addresses listed for it */
 };
 
@@ -350,6 +351,7 @@ struct nm_env {
 
 struct node_model {
 	const char *hostname;
+	const char *boot_id;	/* host.boot_id: its kernel's, NULL when unknown */
 	int schema_version;	/* -1 when absent */
 	int interactive;	/* host.interactive: stdin is a terminal (1), not (0), unknown (-1) */
 	struct nm_nccl nccl;

@@ -25,6 +25,8 @@ void rules_run_node(const struct node_model *m, struct findings *out);
  * model rejects gives the finding facts.invalid instead.
  */
 void rules_run_facts(const json_t *facts, struct findings *out);
+/* The same, handing the model on to a caller that reads it too (NULL: rejected; free it). */
+struct node_model *rules_judge_facts(const json_t *facts, struct findings *out);
 
 /* One file per topic. */
 void rule_facts_health(const struct node_model *m, struct findings *out);

@@ -3,7 +3,7 @@
 
 #include "model/node.h"
 
-void rules_run_facts(const json_t *facts, struct findings *out)
+struct node_model *rules_judge_facts(const json_t *facts, struct findings *out)
 {
 	struct err e = ERR_INIT;
 	struct node_model *m = node_model_new(facts, &e);
@@ -13,8 +13,13 @@ void rules_run_facts(const json_t *facts, struct findings *out)
 						"the facts cannot be judged: %s", e.msg);
 		finding_why(f, "The rules run only on a validated model of the facts; a document "
 			       "with members of the wrong type is rejected rather than half-used.");
-		return;
+		return NULL;
 	}
 	rules_run_node(m, out);
-	node_model_free(m);
+	return m;
+}
+
+void rules_run_facts(const json_t *facts, struct findings *out)
+{
+	node_model_free(rules_judge_facts(facts, out));
 }

@@ -11,6 +11,7 @@
 #include "cluster_fixture.h"
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
+#include "model/node.h"
 #include "rules/cluster.h"
 #include "rules/rules.h"
 #include "util/json.h"
@@ -21,6 +22,8 @@
 
 struct fixture {
 	json_t *facts[N];
+	struct node_model *m[N];
+	const struct node_model *models[N];	/* m[], as the rules read them */
 	const char *names[N];
 	struct cluster_link links[MAXL];
 	size_t nlinks;
@@ -64,9 +67,14 @@ static void load_as(struct fixture *x, int base)
 	x->facts[1] = load_fixture_json("facts/cluster/lab-n1.json");
 	x->facts[2] = third_node(base);
 	for (size_t i = 0; i < N; i++) {
+		struct err e = ERR_INIT;
+
 		x->names[i] = jpath_str(x->facts[i], "host.hostname");
 		x->node_fs[i] = findings_new();
-		rules_run_facts(x->facts[i], x->node_fs[i]);
+		x->models[i] = x->m[i] = node_model_new(x->facts[i], &e);
+		if (!x->m[i])
+			fail_msg("%s", e.msg);
+		rules_run_node(x->m[i], x->node_fs[i]);
 		cluster_settled_init(&x->settled[i]);
 	}
 	assert_string_equal(x->names[2], "xr1-n2");
@@ -152,7 +160,7 @@ static void measure(struct fixture *x, int bad, const char *bad_if, unsigned dro
 
 static void judge(struct fixture *x)
 {
-	struct cluster_input in = { .n = N, .names = x->names, .facts = x->facts,
+	struct cluster_input in = { .n = N, .names = x->names, .models = x->models,
 				    .links = x->links, .nlinks = x->nlinks,
 				    .node_findings = x->node_fs, .settled = x->settled };
 
@@ -164,6 +172,7 @@ static void judge(struct fixture *x)
 static void release(struct fixture *x)
 {
 	for (size_t i = 0; i < N; i++) {
+		node_model_free(x->m[i]);
 		json_decref(x->facts[i]);
 		findings_free(x->node_fs[i]);
 		cluster_settled_release(&x->settled[i]);

@@ -17,6 +17,7 @@
 #include "net/proto.h"
 #include "net/sock.h"
 #include "report/render.h"
+#include "model/node.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -28,41 +29,56 @@ static const char *good =
 static void facts_check(void **state)
 {
 	static const struct { const char *json, *want; } bad[] = {
-		{ "[]", "not a JSON object" },
+		{ "[]", "is a JSON object" },
 		{ "{}", "'schema_version' is missing" },
 		{ "{\"schema_version\":99,\"host\":{},\"net\":{}}", "schema_version 99" },
-		{ "{\"schema_version\":1,\"net\":{}}", "'host' is missing" },
 		{ "{\"schema_version\":1,\"host\":{\"hostname\":7},\"net\":{}}", "'host.hostname' is not" },
+		{ "{\"schema_version\":1,\"host\":{\"hostname\":\"\"},\"net\":{}}",
+		  "'host.hostname' is empty" },
 		{ "{\"schema_version\":1,\"host\":{}}", "'net' is missing" },
 		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":{}}}", "'net.interfaces' is not an array" },
 		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"averyveryverylongname\"}]}}",
 		  "'net.interfaces.0.name'" },
 		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"e\",\"up\":1}]}}",
-		  "'net.interfaces.0.up' is not a boolean" },
+		  "'net.interfaces[0].up' is not a boolean" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"e\",\"virtual\":1}]}}",
+		  "'net.interfaces[0].virtual' is not a boolean" },
 		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"e\",\"addrs\":"
 		  "[{\"addr\":\"10.0.0.300\",\"family\":4}]}]}}", "'net.interfaces.0.addrs.0.addr' is not a numeric" },
 		{ "{\"schema_version\":1,\"host\":{},\"net\":{\"interfaces\":[{\"name\":\"e\",\"addrs\":"
 		  "[{\"addr\":\"fe80::1\"}]}]}}", "'net.interfaces.0.addrs.0' is not" },
 		{ "{\"schema_version\":1,\"host\":{},\"net\":{},\"sysctl\":{\"ip_local_port_range\":[9,3]}}",
-		  "ip_local_port_range' is not [lo, hi]" },
+		  "'sysctl.ip_local_port_range' is [9, 3]" },
+		{ "{\"schema_version\":1,\"host\":{},\"net\":{},\"gpus\":{}}", "'facts.gpus' is not an array" },
 	};
 	struct err e = ERR_INIT;
+	struct node_model *m;
 	json_t *j = json_lit(good);
 
 	(void)state;
-	assert_int_equal(cluster_facts_check(j, &e), 0);
+	m = cluster_peer_model(j, &e);
+	assert_non_null(m);
+	assert_string_equal(m->hostname, "n1");
+	assert_int_equal(m->nifaces, 1);
+	assert_int_equal(m->ports.lo, 45000);
+	node_model_free(m);
 	json_decref(j);
 	/* unknown markers are facts too: a node that could not read its interfaces */
 	j = json_lit("{\"schema_version\":1,\"host\":{\"hostname\":{\"unknown\":\"x\"}},"
 		     "\"net\":{\"interfaces\":{\"unknown\":\"no /sys\"}}}");
-	assert_int_equal(cluster_facts_check(j, &e), 0);
+	m = cluster_peer_model(j, &e);
+	assert_non_null(m);
+	assert_null(m->hostname);
+	node_model_free(m);
 	json_decref(j);
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		j = json_lit(bad[i].json);
-		if (cluster_facts_check(j, &e) == 0)
+		m = cluster_peer_model(j, &e);
+		if (m)
 			fail_msg("accepted: %s", bad[i].json);
 		if (!strstr(e.msg, bad[i].want))
 			fail_msg("'%s' lacks '%s'", e.msg, bad[i].want);
+		assert_int_equal(e.code, ERR_PEER);
 		json_decref(j);
 	}
 }
@@ -85,7 +101,7 @@ static void hook(const struct cluster_input *in, struct findings *fs)
 	hook_links = in->nlinks;
 	assert_int_equal(in->n, 3);
 	assert_string_equal(in->names[2], "node-2");
-	assert_non_null(in->facts[1]);
+	assert_non_null(in->models[1]);
 	(void)fs;
 }
 

@@ -95,8 +95,8 @@ static void every_node_reads_node1s_error(void **state)
 		cluster_loopback_init(nr, i, 2, port, probe);
 		nr->o.pings = 2;
 		nr->o.mtu = nr->o.ports = nr->o.bw = 0;
-		/* the master's node rules: here the launch rule alone (run gives rules_run_facts) */
-		nr->o.node_rules = rule_launch_env;
+		/* the master's node rules: here the launch rule alone (run gives rules_run_node) */
+		nr->o.node_rules = rule_launch_node;
 		cluster_loopback_start(nr);
 	}
 	for (int i = 0; i < 2; i++)
