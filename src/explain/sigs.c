@@ -232,12 +232,10 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.socket.wrong_type",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
-	/* "socketFinalizeAccept from X: wrong type 3 != 1"; 2.32 ATTN (misc/crypt.cc): "Wrong socket
+	/* "socketFinalizeAccept[ from X]: wrong type 3 != 1"; 2.32 ATTN (misc/crypt.cc): "Wrong socket
 	 * type from X (peer 3 != expected 1 -- peer connected to wrong NCCL socket)" */
-	.anchors = { "wrong type", "Wrong socket type from" },
-	.cap_after = "ype from ",
-	.cap_stop = " :(",
-	.title = "a foreign connection reached an NCCL socket (from {})",
+	.anchors = { ": wrong type ", "Wrong socket type from" },
+	.title = "a foreign connection reached an NCCL socket",
 	.cause = "a peer connected to the wrong NCCL socket: two jobs share addresses, or a stale unique id was reused",
 	.fix = "run one job per set of nodes, and start every rank of a job from the same launch",
 },
