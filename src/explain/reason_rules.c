@@ -562,20 +562,6 @@ void rule_lightning(struct rs *r, int have_errors)
 	free(pl);
 }
 
-/*
- * torch printed that the flight recorder ran (TORCH_NCCL_TRACE_BUFFER_SIZE > 0) and dumped on the
- * timeout (TORCH_NCCL_DUMP_ON_TIMEOUT 1): then the dumps exist, and a rerun asking for them is
- * the wrong advice.
- */
-static int flight_recorder_on(const struct run_obs *x)
-{
-	const struct env_obs *size = obs_env(x, "TORCH_NCCL_TRACE_BUFFER_SIZE");
-	const struct env_obs *dump = obs_env(x, "TORCH_NCCL_DUMP_ON_TIMEOUT");
-
-	return size && dump && size->src == 'T' && dump->src == 'T' && atol(size->value) > 0 &&
-	       !strcmp(dump->value, "1");
-}
-
 void rule_watchdog_desync(struct rs *r)
 {
 	long lo = -1, hi = -1;
@@ -603,10 +589,8 @@ void rule_watchdog_desync(struct rs *r)
 	rs_title(d, "ranks timed out on different collectives: SeqNum %ld vs %ld", lo, hi);
 	rs_fix(d, "the ranks at SeqNum %ld skipped a collective the others entered: look for rank-dependent "
 		 "branches, uneven batches or a caught exception around that point", lo);
-	if (flight_recorder_on(r->x))
-		rs_fix(d, "ncclcheck attach --no-ras --fr <the directory of TORCH_NCCL_DEBUG_INFO_TEMP_FILE>   "
-		       "# the flight recorder was on in this run (torch's own environment line): its "
-		       "dumps name the op");
+	if (rs_flight_recorder_on(r->x))
+		rs_fix(d, "%s", RS_FR_READ);
 	else
 		rs_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: the flight recorder names the op");
 	finding_why(d, "High confidence: collectives are numbered per process group; different SeqNums at the "

@@ -894,6 +894,11 @@ static void test_nccl232(void **state)
 	(void)state;
 	assert_true(fix_has(f, "ncclcheck attach --no-ras --fr"));
 	assert_false(fix_has(f, "export TORCH_NCCL_TRACE_BUFFER_SIZE"));
+	/* the signature's own advice too: no rerun asking for what already ran */
+	f = expect(&r, "torch.watchdog.timeout");
+	assert_true(fix_has(f, "ncclcheck attach --no-ras --fr"));
+	assert_false(fix_has(f, "TORCH_NCCL_TRACE_BUFFER_SIZE="));
+	assert_null(f->rerun);
 	f = expect(&r, "nccl.diag.ecc");
 	assert_int_equal(f->sev, SEV_ERROR);
 	assert_int_equal(f->ranks[0], 3);
