@@ -415,14 +415,38 @@ static void run_full_scans(struct run *run)
 
 /* ---- bandwidth: a constant number of rounds, then suspects against a known-good node ---- */
 
-/* The address a flow to `target` uses: a private one that connected, else any that connected. */
+/*
+ * Whether the path MTU test from `peer` to `addr` of `target` found a black hole: full-size
+ * segments vanish there, so a flow over it can only stall for its whole timeout, and what it
+ * would say is already measured (link.mtu.blackhole).
+ */
+static int blackholed(struct run *run, int target, int peer, const char *addr)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&run->mu);
+	for (size_t i = 0; i < run->nlinks && !found; i++) {
+		const struct cluster_link *l = &run->links[i];
+
+		found = l->kind == LINK_MTU && l->target == target && l->peer == peer && l->ran &&
+			l->res.m.blackhole && !strcmp(l->res.addr, addr);
+	}
+	pthread_mutex_unlock(&run->mu);
+	return found;
+}
+
+/*
+ * The address a flow to `target` uses: a private one that connected and carries full-size
+ * segments, else any such one; none when every address that connected is a black hole.
+ */
 static const struct caddr *bw_addr(struct run *run, int target, int peer)
 {
 	const struct cnode *t = &run->nodes[target];
 	const struct caddr *any = NULL;
 
 	for (size_t i = 0; i < t->naddrs; i++) {
-		if (!cluster_connected(run, target, peer, t->addrs[i].addr, NULL))
+		if (!cluster_connected(run, target, peer, t->addrs[i].addr, NULL) ||
+		    blackholed(run, target, peer, t->addrs[i].addr))
 			continue;
 		if (t->addrs[i].priv)
 			return &t->addrs[i];
