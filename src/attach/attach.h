@@ -1,7 +1,8 @@
 /*
  * ncclcheck attach: a job hangs now; which rank, which collective, and what is that rank doing.
  *
- * attach_collect() does the I/O (it only reads: RAS STATUS polls, flight-recorder files, /proc),
+ * attach_collect() does the I/O (it only reads: RAS STATUS polls, one RAS DIAGNOSTICS request
+ * on NCCL >= 2.31 (NCCL's read-only cross-rank checks), flight-recorder files, /proc),
  * attach_reason() is pure: the collected data in, findings and one verdict line out. The
  * facts behind both: ../shared/research/frontier-2026.md §1.2, §1.4, §3(a).
  */
