@@ -534,6 +534,32 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "No RAS report could be read from the job." },
 	{ .id = "attach.ras.unresponsive", .sev = SEV_ERROR,
 	  .summary = "Every rank of one node is unresponsive to RAS." },
+	{ .id = "nccl.diag.busy", .sev = SEV_INFO,
+	  .summary = "NCCL's diagnostics were already running for another client when "
+		     "attach asked." },
+	{ .id = "nccl.diag.consistent", .sev = SEV_OK,
+	  .summary = "NCCL's own diagnostics find the ranks alike (GPUs, driver, ECC, "
+		     "NVLink, NCCL_* env, Xid)." },
+	{ .id = "nccl.diag.driver", .sev = SEV_WARN,
+	  .summary = "NCCL's diagnostics report ranks on different CUDA driver versions." },
+	{ .id = "nccl.diag.ecc", .sev = SEV_ERROR,
+	  .summary = "NCCL's diagnostics report volatile ECC errors on the GPU of some "
+		     "ranks." },
+	{ .id = "nccl.diag.env", .sev = SEV_WARN,
+	  .summary = "NCCL's diagnostics report NCCL_* variables that differ between ranks." },
+	{ .id = "nccl.diag.gpu", .sev = SEV_WARN,
+	  .summary = "NCCL's diagnostics report ranks with another GPU model or GPU count "
+		     "per node." },
+	{ .id = "nccl.diag.incomplete", .sev = SEV_INFO,
+	  .summary = "NCCL's diagnostics could not compare every rank." },
+	{ .id = "nccl.diag.nvlink", .sev = SEV_ERROR,
+	  .summary = "NCCL's diagnostics report inactive NVLinks, or fewer NVLinks on some "
+		     "ranks." },
+	{ .id = "nccl.diag.unavailable", .sev = SEV_INFO,
+	  .summary = "NCCL's own diagnostics could not be asked, and why." },
+	{ .id = "nccl.diag.xid", .sev = SEV_ERROR,
+	  .summary = "NCCL's diagnostics found GPU Xid or NVSwitch SXid errors that need "
+		     "action." },
 
 	{ .id = "explain.net.wrong_interface", .sev = SEV_ERROR,
 	  .summary = "The log shows NCCL bootstrapping on an interface other than the one that "
@@ -574,6 +600,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.launch.node_rank_c10d", .sev = SEV_ERROR,
 	  .summary = "torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
 		     "names each node itself as the endpoint." },
+	{ .id = "explain.launch.agent_store_port", .sev = SEV_ERROR,
+	  .summary = "Under torchrun, init_method=\"tcp://host:port\" on another port than the "
+		     "agent's store: every rank is a client and nobody serves (torch before #192113)." },
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes were given different MASTER_ADDR values." },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,
