@@ -71,6 +71,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "compat.torch_nccl.older", .sev = SEV_WARN,
 	  .summary = "torch runs an older NCCL than its wheels ship." },
 
+	{ .id = "nccl.tls", .sev = SEV_INFO,
+	  .summary = "Whether the NCCL 2.32+ the job loads can encrypt its sockets: built with TLS, "
+		     "and OpenSSL 3 loading." },
 	{ .id = "nccl.version", .sev = SEV_OK,
 	  .summary = "The NCCL the job runs is at least the minimum for multi-node training." },
 	{ .id = "nccl.too_old", .sev = SEV_ERROR,
@@ -113,6 +116,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "launch.sbatch.no_srun", .sev = SEV_ERROR,
 	  .summary = "The batch script starts python without srun: one process on the first "
 		     "node only." },
+	{ .id = "launch.torchrun.agent_store", .sev = SEV_WARN,
+	  .summary = "Under torchrun, init_method names a tcp:// store on another port than "
+		     "torchrun's: every rank waits for a server no rank starts." },
 	{ .id = "launch.srun.ntasks_per_node", .sev = SEV_WARN,
 	  .summary = "srun without --ntasks-per-node: Slurm decides how many tasks each node "
 		     "gets." },
@@ -155,6 +161,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "An NCCL_* variable is set to the empty string." },
 	{ .id = "nccl.env.int", .sev = SEV_WARN,
 	  .summary = "An integer NCCL_* variable whose text NCCL reads as something else." },
+	{ .id = "nccl.env.float", .sev = SEV_WARN,
+	  .summary = "A floating-point NCCL_* variable whose text NCCL rejects for its default." },
 	{ .id = "nccl.env.range", .sev = SEV_WARN,
 	  .summary = "An integer NCCL_* variable outside the range NCCL accepts." },
 	{ .id = "nccl.env.value", .sev = SEV_WARN,
@@ -300,6 +308,9 @@ const struct finding_kind finding_catalog[] = {
 		     "for NCCL between instances." },
 	{ .id = "cloud.alibaba.erdma", .sev = SEV_WARN,
 	  .summary = "eRDMA devices and the NCCL settings Alibaba documents for them." },
+	{ .id = "cloud.lingjun_preset", .sev = SEV_WARN,
+	  .summary = "Alibaba PAI Lingjun's NCCL settings on a node of another cloud, judged one by "
+		     "one." },
 	{ .id = "cloud.autodl.private_nic", .sev = SEV_INFO,
 	  .summary = "AutoDL's private NIC, as the second seed describes it, against this "
 		     "node." },
@@ -453,6 +464,8 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "The NVIDIA driver differs between nodes." },
 	{ .id = "cluster.versions.lightning", .sev = SEV_WARN,
 	  .summary = "The Lightning version differs between nodes." },
+	{ .id = "cluster.nccl.tls", .sev = SEV_WARN,
+	  .summary = "NCCL's socket encryption capability differs between nodes." },
 	{ .id = "cluster.versions.nccl", .sev = SEV_ERROR,
 	  .summary = "The NCCL that torch loads differs between nodes." },
 	{ .id = "cluster.versions.python", .sev = SEV_WARN,
@@ -521,6 +534,32 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "No RAS report could be read from the job." },
 	{ .id = "attach.ras.unresponsive", .sev = SEV_ERROR,
 	  .summary = "Every rank of one node is unresponsive to RAS." },
+	{ .id = "nccl.diag.busy", .sev = SEV_INFO,
+	  .summary = "NCCL's diagnostics were already running for another client when "
+		     "attach asked." },
+	{ .id = "nccl.diag.consistent", .sev = SEV_OK,
+	  .summary = "NCCL's own diagnostics find the ranks alike (GPUs, driver, ECC, "
+		     "NVLink, NCCL_* env, Xid)." },
+	{ .id = "nccl.diag.driver", .sev = SEV_WARN,
+	  .summary = "NCCL's diagnostics report ranks on different CUDA driver versions." },
+	{ .id = "nccl.diag.ecc", .sev = SEV_ERROR,
+	  .summary = "NCCL's diagnostics report volatile ECC errors on the GPU of some "
+		     "ranks." },
+	{ .id = "nccl.diag.env", .sev = SEV_WARN,
+	  .summary = "NCCL's diagnostics report NCCL_* variables that differ between ranks." },
+	{ .id = "nccl.diag.gpu", .sev = SEV_WARN,
+	  .summary = "NCCL's diagnostics report ranks with another GPU model or GPU count "
+		     "per node." },
+	{ .id = "nccl.diag.incomplete", .sev = SEV_INFO,
+	  .summary = "NCCL's diagnostics could not compare every rank." },
+	{ .id = "nccl.diag.nvlink", .sev = SEV_ERROR,
+	  .summary = "NCCL's diagnostics report inactive NVLinks, or fewer NVLinks on some "
+		     "ranks." },
+	{ .id = "nccl.diag.unavailable", .sev = SEV_INFO,
+	  .summary = "NCCL's own diagnostics could not be asked, and why." },
+	{ .id = "nccl.diag.xid", .sev = SEV_ERROR,
+	  .summary = "NCCL's diagnostics found GPU Xid or NVSwitch SXid errors that need "
+		     "action." },
 
 	{ .id = "explain.net.wrong_interface", .sev = SEV_ERROR,
 	  .summary = "The log shows NCCL bootstrapping on an interface other than the one that "
@@ -561,6 +600,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.launch.node_rank_c10d", .sev = SEV_ERROR,
 	  .summary = "torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
 		     "names each node itself as the endpoint." },
+	{ .id = "explain.launch.agent_store_port", .sev = SEV_ERROR,
+	  .summary = "Under torchrun, init_method=\"tcp://host:port\" on another port than the "
+		     "agent's store: every rank is a client and nobody serves (torch before #192113)." },
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes were given different MASTER_ADDR values." },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,

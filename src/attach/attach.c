@@ -238,6 +238,81 @@ static void fetch_live(const struct attach_opts *o, struct attach_data *d, int64
 		}
 }
 
+static const struct ras_report *last_report(const struct attach_data *d)
+{
+	const struct ras_report *r = NULL;
+
+	for (size_t i = 0; i < d->npolls; i++)
+		if (d->polls[i].report)
+			r = d->polls[i].report;
+	return r;
+}
+
+/* A TIMEOUT with a fraction goes as a float only to a server known to be NCCL >= 2.31. */
+static int float_timeout(const struct attach_data *d)
+{
+	const struct ras_report *r = last_report(d);
+
+	return r && ras_version_at_least(r, 2, 31, 0);
+}
+
+static void diag_skip(struct attach_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void diag_skip(struct attach_data *d, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	d->diag_skipped = strbuf_detach(&sb, NULL);
+}
+
+/*
+ * NCCL's DIAGNOSTICS compare the ranks of every communicator (GPUs, driver, ECC, Xid, NVLink,
+ * NCCL_* env) without exercising NCCL's data paths: asked once, when a STATUS report shows NCCL
+ * >= 2.31 and no communicator is initialising (the checks need the ranks' peer info).
+ */
+static void ask_diagnostics(const struct attach_opts *o, struct attach_data *d, int64_t start,
+			    int64_t deadline)
+{
+	const struct ras_report *r = last_report(d);
+	struct ras_opts ro = {
+		.host = o->ras_host,
+		.port = o->ras_port,
+		.timeout_s = o->ras_timeout_s,
+		.timeout_float = 1,
+		.diagnostics = 1,
+		.max_bytes = 1u << 20,
+	};
+	struct err qe = ERR_INIT;
+	int64_t budget = deadline - time_now_ms();
+
+	if (o->no_diagnostics || !r)
+		return;
+	if (!ras_version_at_least(r, 2, 31, 0)) {
+		diag_skip(d, "NCCL %s answers RAS, but its DIAGNOSTICS command came with NCCL 2.31",
+			  r->version[0] ? r->version : "(version not shown)");
+		return;
+	}
+	if (d->stopped_polling) {
+		diag_skip(d, "a communicator is still initialising (its ranks' peer info is not "
+			  "there yet, and asking RAS during init has crashed NCCL)");
+		return;
+	}
+	if (budget < 2000) {
+		diag_skip(d, "the --deadline left %lld ms after the polls", (long long)budget);
+		return;
+	}
+	d->diag_asked = 1;
+	ro.deadline_ms = (long)(budget < (o->ras_timeout_s + 6) * 1000 ?
+				budget : (o->ras_timeout_s + 6) * 1000);
+	d->diag_answer.t_ms = time_now_ms() - start;
+	if (ras_query(&ro, &d->diag_answer, &qe) < 0 ||
+	    ras_diag_parse(d->diag_answer.status, d->diag_answer.status_len, &d->diag, &qe) < 0)
+		d->diag_error = xstrdup(qe.msg);
+}
+
 int attach_collect(const struct attach_opts *o, struct attach_data *d, struct err *e)
 {
 	int64_t start = time_now_ms(), deadline;
@@ -273,6 +348,7 @@ int attach_collect(const struct attach_opts *o, struct attach_data *d, struct er
 			.host = o->ras_host,
 			.port = o->ras_port,
 			.timeout_s = o->ras_timeout_s,
+			.timeout_float = float_timeout(d),
 			.want_json = o->want_json,
 			.max_bytes = o->max_bytes,
 		};
@@ -290,8 +366,8 @@ int attach_collect(const struct attach_opts *o, struct attach_data *d, struct er
 			now = time_now_ms();
 		}
 		budget = deadline - now;
-		ro.deadline_ms = (long)(budget < (o->ras_timeout_s + 6) * 1000L ?
-					budget : (o->ras_timeout_s + 6) * 1000L);
+		ro.deadline_ms = (long)(budget < (o->ras_timeout_s + 6) * 1000 ?
+					budget : (o->ras_timeout_s + 6) * 1000);
 		p = &d->polls[d->npolls++];
 		p->t_ms = now - start;
 		p->answer.t_ms = p->t_ms;
@@ -309,6 +385,7 @@ int attach_collect(const struct attach_opts *o, struct attach_data *d, struct er
 		if (!p->report && p->answer.nx == 0)
 			break;
 	}
+	ask_diagnostics(o, d, start, deadline);
 	fetch_live(o, d, deadline);
 	if (d->fr.n > 1)
 		fr_set_sort(&d->fr);
@@ -324,6 +401,10 @@ void attach_data_release(struct attach_data *d)
 		free(d->polls[i].procs);
 	}
 	free(d->polls);
+	free(d->diag_skipped);
+	ras_answer_release(&d->diag_answer);
+	ras_diag_release(&d->diag);
+	free(d->diag_error);
 	fr_set_release(&d->fr);
 	free(d->fr_error);
 	for (size_t i = 0; i < d->nlocal_hosts; i++)
@@ -334,14 +415,18 @@ void attach_data_release(struct attach_data *d)
 
 json_t *attach_transcript(const struct attach_data *d)
 {
-	struct ras_answer *a = xcalloc(d->npolls ? d->npolls : 1, sizeof(*a));
+	struct ras_answer *a = xcalloc(d->npolls + 1, sizeof(*a));
 	json_t *j;
 	char src[400];
+	size_t n = 0;
 
 	for (size_t i = 0; i < d->npolls; i++)
-		a[i] = d->polls[i].answer;
+		a[n++] = d->polls[i].answer;
+	/* the diagnostics connection comes after the polls: the replay serves connection i poll i */
+	if (d->diag_asked)
+		a[n++] = d->diag_answer;
 	snprintf(src, sizeof(src), "ncclcheck attach --record, RAS at %s", d->ras_addr);
-	j = ras_transcript_json(a, d->npolls, src);
+	j = ras_transcript_json(a, n, src);
 	free(a);
 	return j;
 }

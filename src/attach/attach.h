@@ -1,7 +1,8 @@
 /*
  * ncclcheck attach: a job hangs now; which rank, which collective, and what is that rank doing.
  *
- * attach_collect() does the I/O (it only reads: RAS STATUS polls, flight-recorder files, /proc),
+ * attach_collect() does the I/O (it only reads: RAS STATUS polls, one RAS DIAGNOSTICS request
+ * on NCCL >= 2.31 (NCCL's read-only cross-rank checks), flight-recorder files, /proc),
  * attach_reason() is pure: the collected data in, findings and one verdict line out. The
  * facts behind both: ../shared/research/frontier-2026.md §1.2, §1.4, §3(a).
  */
@@ -16,6 +17,7 @@
 #include "attach/fr.h"
 #include "attach/proc.h"
 #include "attach/ras.h"
+#include "attach/ras_diag.h"
 #include "finding.h"
 
 /* Polling limits: never faster than this, never more polls than that (NVIDIA/nccl#1718). */
@@ -27,7 +29,8 @@ struct attach_opts {
 	const char *ras_port;
 	int polls;		/* default 2 */
 	long interval_ms;	/* default 4000, at least ATTACH_MIN_INTERVAL_MS */
-	int ras_timeout_s;	/* TIMEOUT sent to the server; default 2 */
+	double ras_timeout_s;	/* TIMEOUT sent to the server; default 2 (a float to NCCL >= 2.31) */
+	int no_diagnostics;	/* do not ask RAS for NCCL's DIAGNOSTICS report */
 	long deadline_ms;	/* the whole collection; default 14000 */
 	size_t max_bytes;	/* cap on one STATUS answer; default 16 MiB */
 	int want_json;		/* default 1 */
@@ -61,6 +64,12 @@ struct attach_data {
 	int ras_asked;
 	int stopped_polling;	/* the old-NCCL-during-init guard stopped further polls */
 	char ras_addr[300];
+	/* NCCL's own diagnostics (>= 2.31), asked once after the polls on a connection of its own */
+	int diag_asked;
+	char *diag_skipped;	/* why they were not asked (an older NCCL), or NULL */
+	struct ras_answer diag_answer;
+	struct ras_diag diag;	/* decoded when diag_error is NULL */
+	char *diag_error;
 	struct fr_set fr;
 	int fr_asked;
 	char *fr_error;		/* the directory could not be read */

@@ -206,17 +206,24 @@ static int do_query(struct conn *c, const struct ras_opts *o, struct ras_answer 
 	}
 	a->server_protocol = atoi(reply.buf + 16);
 	if (o->timeout_s >= 0) {
-		snprintf(line, sizeof(line), "TIMEOUT %d\n", o->timeout_s);
+		char val[32];
+		/* NCCL < 2.31 reads an integer (strtol to the end of the line) */
+		if (o->timeout_float)
+			snprintf(val, sizeof(val), "%g", o->timeout_s);
+		else
+			snprintf(val, sizeof(val), "%ld", (long)o->timeout_s +
+				 ((double)(long)o->timeout_s < o->timeout_s));
+		snprintf(line, sizeof(line), "TIMEOUT %s\n", val);
 		if (request(c, a, line, &reply, "setting the timeout", e) < 0)
 			goto out;
 		if (!chomp_eq(&reply, "OK")) {
 			strbuf_rtrim(&reply);
-			err_set(e, ERR_PEER, "the RAS service refused TIMEOUT %d: '%.60s'", o->timeout_s,
+			err_set(e, ERR_PEER, "the RAS service refused TIMEOUT %s: '%.60s'", val,
 				reply.buf);
 			goto out;
 		}
 	}
-	if (o->want_json) {
+	if (o->want_json && !o->diagnostics) {
 		if (request(c, a, "SET FORMAT json\n", &reply, "choosing the format", e) < 0)
 			goto out;
 		if (chomp_eq(&reply, "OK"))
@@ -228,7 +235,8 @@ static int do_query(struct conn *c, const struct ras_opts *o, struct ras_answer 
 		}
 		/* ERROR: an NCCL older than 2.28.7; the report comes as text */
 	}
-	x = xchg_add(a, o->verbose ? "VERBOSE STATUS\n" : "STATUS\n");
+	x = xchg_add(a, o->diagnostics ? "DIAGNOSTICS\n" :
+		     o->verbose ? "VERBOSE STATUS\n" : "STATUS\n");
 	if (conn_send(c, x->send, e) < 0)
 		goto out;
 	if (c->have)
@@ -236,7 +244,15 @@ static int do_query(struct conn *c, const struct ras_opts *o, struct ras_answer 
 	c->have = 0;
 	for (;;) {
 		char buf[16384];
-		ssize_t n = conn_fill(c, buf, sizeof(buf), "waiting for the STATUS report", e);
+		ssize_t n;
+		/* an NCCL < 2.31 answers ERROR and waits for the next command: do not wait for EOF */
+		if (o->diagnostics && memchr(status.buf, '\n', status.len) &&
+		    (!strncmp(status.buf, "ERROR", 5) || !strncmp(status.buf, "BUSY", 4))) {
+			rc = 0;
+			break;
+		}
+		n = conn_fill(c, buf, sizeof(buf), o->diagnostics ? "waiting for the diagnostics" :
+			      "waiting for the STATUS report", e);
 		if (n < 0)
 			break;
 		if (n == 0) {
@@ -256,7 +272,8 @@ static int do_query(struct conn *c, const struct ras_opts *o, struct ras_answer 
 		xchg_set(x, &copy);
 	}
 	if (rc == 0 && status.len == 0) {
-		rc = err_set(e, ERR_PEER, "the RAS service closed the connection without a report");
+		rc = err_set(e, ERR_PEER, "the RAS service closed the connection without a %s",
+			     o->diagnostics ? "diagnostics report" : "report");
 	}
 	if (rc == 0) {
 		a->status_len = status.len;

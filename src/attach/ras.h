@@ -4,7 +4,10 @@
  * typed structs. Formats follow NVIDIA/nccl src/ras/client.cc and client_support.cc, v2.24.3 to
  * v2.30.7: protocol 2 ("CLIENT PROTOCOL 2" -> "SERVER PROTOCOL 2"), "TIMEOUT <s>" -> "OK",
  * "SET FORMAT json" -> "OK" from 2.28.7 (older servers: "ERROR: Unknown command ..."), then
- * "STATUS" -> the report, read to EOF.
+ * "STATUS" -> the report, read to EOF. NCCL 2.31 (client.cc, client_support.cc at 889806836)
+ * parses TIMEOUT with strtod and adds "DIAGNOSTICS" (text only): its report read to EOF, or one
+ * "BUSY: diagnostics already in progress" line; older servers answer "ERROR: Unknown command"
+ * and keep the connection open (attach/ras_diag.h decodes the answer).
  *
  * Every connection and read is bounded: a deadline for the whole exchange, a cap on the answer,
  * at most one line of 1 KiB for each protocol reply.
@@ -28,7 +31,10 @@ extern const char *const ras_op_names[RAS_NOPS];
 struct ras_opts {
 	const char *host;	/* name or address, no brackets */
 	const char *port;
-	int timeout_s;		/* sent as TIMEOUT (the server's per-leg wait for peers); <0: not sent */
+	double timeout_s;	/* sent as TIMEOUT (the server's per-leg wait for peers); <0: not sent */
+	int timeout_float;	/* the server is NCCL >= 2.31: TIMEOUT as a float ("%g"); older
+				 * servers take an integer, so the value is rounded up for them */
+	int diagnostics;	/* ask DIAGNOSTICS (NCCL >= 2.31, text only) instead of STATUS */
 	int want_json;		/* ask SET FORMAT json, fall back to text on ERROR */
 	int verbose;		/* VERBOSE STATUS: attach never sets it (it corrupted memory in
 				 * NCCL 2.27.3 at 128 GPUs, NVIDIA/nccl#1762) */
@@ -60,7 +66,8 @@ int ras_addr_parse(const char *s, char *host, size_t hostlen, char *port, size_t
 
 /*
  * Speaks the protocol once; fills `a` (also on failure: the exchange so far, a->error). Returns
- * 0 when a STATUS answer was read to EOF.
+ * 0 when a STATUS answer was read to EOF. With o->diagnostics it asks DIAGNOSTICS and returns 0
+ * with whatever answered in a->status: a report read to EOF, or a BUSY/ERROR line.
  */
 int ras_query(const struct ras_opts *o, struct ras_answer *a, struct err *e);
 void ras_answer_release(struct ras_answer *a);

@@ -677,6 +677,77 @@ static void ras_reason(struct ctx *c)
 			"not initialised NCCL yet, or has destroyed it", d->ras_addr, c->last->version);
 }
 
+/* ---- NCCL's own diagnostics ---- */
+
+static struct finding *diag_add(void *ctx, const char *id, enum severity sev, const char *title)
+{
+	return finding_add(ctx, sev, id, "%s", title);
+}
+
+static void diag_reason(struct ctx *c)
+{
+	const struct attach_data *d = c->d;
+	struct finding *f;
+	char src[340];
+
+	if (d->diag_skipped) {
+		f = finding_add(c->fs, SEV_INFO, "nccl.diag.unavailable",
+				"NCCL's own diagnostics were not asked");
+		f->conf = CONF_HIGH;
+		finding_why(f, "%s.", d->diag_skipped);
+		return;
+	}
+	if (!d->diag_asked)
+		return;
+	if (d->diag_error) {
+		f = finding_add(c->fs, SEV_INFO, "nccl.diag.unavailable",
+				"NCCL's diagnostics did not answer");
+		finding_why(f, "%s", d->diag_error);
+		return;
+	}
+	switch (d->diag.answer) {
+	case RAS_DIAG_BUSY:
+		f = finding_add(c->fs, SEV_INFO, "nccl.diag.busy",
+				"NCCL's diagnostics are already running for another client");
+		f->conf = CONF_HIGH;
+		finding_why(f, "RAS runs one diagnostics request at a time and answered '%s'.",
+			    d->diag.answer_text);
+		finding_fix(f, "ncclcheck attach   # again once the other request (ncclras -D, "
+			    "NCCL_RUN_DIAGNOSTICS) has finished");
+		return;
+	case RAS_DIAG_UNKNOWN_CMD:
+	case RAS_DIAG_REFUSED:
+		f = finding_add(c->fs, SEV_INFO, "nccl.diag.unavailable",
+				"RAS refused the DIAGNOSTICS command");
+		f->conf = CONF_HIGH;
+		finding_why(f, "RAS at %s answered '%s'%s.", d->ras_addr, d->diag.answer_text,
+			    d->diag.answer == RAS_DIAG_UNKNOWN_CMD ? ": the NCCL serving it predates "
+			    "2.31's diagnostics" : "");
+		return;
+	case RAS_DIAG_REPORT:
+		break;
+	}
+	snprintf(src, sizeof(src), "RAS at %s", d->ras_addr);
+	ras_diag_fold(&d->diag, src, diag_add, c->fs);
+	/* a stall RAS cannot see into, and NCCL's own checks name a GPU fault: that is the lead */
+	if (c->vprio != 8)
+		return;
+	for (size_t i = 0; i < c->fs->n; i++) {
+		const struct finding *g = c->fs->v[i];
+		struct strbuf ranks = STRBUF_INIT;
+		if (g->sev != SEV_ERROR || strncmp(g->id, "nccl.diag.", 10))
+			continue;
+		for (size_t k = 0; k < g->nranks; k++)
+			strbuf_addf(&ranks, "%s%d", k ? ", " : "", g->ranks[k]);
+		reason_verdict(c, 7, "every rank launched the collective and it does not complete; "
+			       "NCCL's diagnostics report %s%s%s: %s", g->nranks ? "rank(s) " : "a fault",
+			       ranks.buf, g->nranks ? " at fault" : "", g->evidence && g->nevidence ?
+			       g->evidence[0] : g->title);
+		strbuf_release(&ranks);
+		break;
+	}
+}
+
 /* ---- payload ---- */
 
 static json_t *proc_json(const struct proc_sample *s)
@@ -741,6 +812,29 @@ static json_t *report_json(const struct ras_report *r)
 	return o;
 }
 
+static json_t *diag_json(const struct attach_data *d)
+{
+	static const char *const answers[] = {
+		[RAS_DIAG_REPORT] = "report", [RAS_DIAG_BUSY] = "busy",
+		[RAS_DIAG_UNKNOWN_CMD] = "unknown_command", [RAS_DIAG_REFUSED] = "refused",
+	};
+	json_t *o = json_object(), *lines = json_array();
+
+	json_object_set_new(o, "asked", json_boolean(d->diag_asked));
+	if (d->diag_skipped)
+		json_object_set_new(o, "skipped", json_string(d->diag_skipped));
+	if (d->diag_error)
+		json_object_set_new(o, "error", json_string(d->diag_error));
+	if (d->diag_asked && !d->diag_error) {
+		json_object_set_new(o, "answer", json_string(answers[d->diag.answer]));
+		json_object_set_new(o, "complete", json_boolean(d->diag.done));
+		for (size_t i = 0; i < d->diag.n; i++)
+			json_array_append_new(lines, json_string(d->diag.v[i].text));
+	}
+	json_object_set_new(o, "lines", lines);
+	return o;
+}
+
 static json_t *payload_json(const struct ctx *c, const char *verdict_line)
 {
 	const struct attach_data *d = c->d;
@@ -760,11 +854,12 @@ static json_t *payload_json(const struct ctx *c, const char *verdict_line)
 		json_object_set_new(o, "processes", procs);
 		json_array_append_new(polls, o);
 	}
-	if (d->ras_asked)
-		json_object_set_new(p, "ras", json_pack("{s:s, s:o, s:b}", "address", d->ras_addr,
-							"polls", polls, "stopped_polling",
-							d->stopped_polling));
-	else
+	if (d->ras_asked) {
+		json_t *ras = json_pack("{s:s, s:o, s:b}", "address", d->ras_addr, "polls", polls,
+					"stopped_polling", d->stopped_polling);
+		json_object_set_new(ras, "diagnostics", diag_json(d));
+		json_object_set_new(p, "ras", ras);
+	} else
 		json_decref(polls);
 	for (size_t i = 0; i < d->fr.n; i++) {
 		const struct fr_dump *dp = d->fr.v[i];
@@ -797,8 +892,10 @@ int attach_reason(const struct attach_data *d, struct findings *fs, char **verdi
 	struct ctx c = { .d = d, .fs = fs, .verdict = STRBUF_INIT, .vprio = 100 };
 	int nothing = 0;
 
-	if (d->ras_asked)
+	if (d->ras_asked) {
 		ras_reason(&c);
+		diag_reason(&c);
+	}
 	if (d->fr_asked)
 		reason_fr(&c);
 	if (!c.verdict.len) {

@@ -211,6 +211,18 @@ size_t cluster_node_errors(const struct run *run)
 	return n;
 }
 
+int cluster_exit_code(const struct findings *fs, size_t node_errors)
+{
+	size_t errors = findings_count(fs, SEV_ERROR), untested = 0;
+
+	for (size_t i = 0; fs && i < fs->n; i++)
+		untested += fs->v[i]->sev == SEV_ERROR && !finding_folded(fs->v[i]) &&
+			    !strcmp(fs->v[i]->id, "cluster.link.untested");
+	if (errors > untested || node_errors)
+		return EXIT_FINDINGS;
+	return untested ? EXIT_CANNOT_RUN : EXIT_CLEAN;
+}
+
 /* nodes[].settled[]: each settleable finding's verdict; a withdrawn one keeps its whole finding. */
 static json_t *settled_json(const struct cluster_settled *st)
 {

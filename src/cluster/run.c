@@ -32,11 +32,22 @@
 /* a worker the master aborted waits this long for the master's failure report */
 #define FAILURE_REPORT_WAIT_MS 3000
 #define AGENT_SLACK_MS 3000
+/*
+ * A node silent this long is given up as dead: twice the stall that spoils a port scan
+ * (LINK_SCAN_STARVED_MS), so that a stopped or starved node shows in one of two ways and never
+ * as a false verdict: stalled past a scan's limit but short of this, its scans say they could
+ * not run (cluster.link.untested) and the run finishes; silent longer, it is named dead. With
+ * the two equal (3 s each) the first could not happen: a stop long enough to spoil a scan always
+ * made a dead peer first. A stop's stall shows in a scan's timers less the look it was in (at
+ * most a look again), and its silence at the master plus a heartbeat: twice leaves both margins.
+ */
+#define CLUSTER_DEAD_MS (2 * LINK_SCAN_STARVED_MS)
 
 void cluster_opts_init(struct cluster_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	rdv_opts_init(&o->rdv);
+	o->rdv.dead_ms = CLUSTER_DEAD_MS;
 	o->full_mesh_max = SCHED_FULL_MESH_MAX;
 	o->connect = 1;
 	o->mtu = 1;
@@ -415,14 +426,38 @@ static void run_full_scans(struct run *run)
 
 /* ---- bandwidth: a constant number of rounds, then suspects against a known-good node ---- */
 
-/* The address a flow to `target` uses: a private one that connected, else any that connected. */
+/*
+ * Whether the path MTU test from `peer` to `addr` of `target` found a black hole: full-size
+ * segments vanish there, so a flow over it can only stall for its whole timeout, and what it
+ * would say is already measured (link.mtu.blackhole).
+ */
+static int blackholed(struct run *run, int target, int peer, const char *addr)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&run->mu);
+	for (size_t i = 0; i < run->nlinks && !found; i++) {
+		const struct cluster_link *l = &run->links[i];
+
+		found = l->kind == LINK_MTU && l->target == target && l->peer == peer && l->ran &&
+			l->res.m.blackhole && !strcmp(l->res.addr, addr);
+	}
+	pthread_mutex_unlock(&run->mu);
+	return found;
+}
+
+/*
+ * The address a flow to `target` uses: a private one that connected and carries full-size
+ * segments, else any such one; none when every address that connected is a black hole.
+ */
 static const struct caddr *bw_addr(struct run *run, int target, int peer)
 {
 	const struct cnode *t = &run->nodes[target];
 	const struct caddr *any = NULL;
 
 	for (size_t i = 0; i < t->naddrs; i++) {
-		if (!cluster_connected(run, target, peer, t->addrs[i].addr, NULL))
+		if (!cluster_connected(run, target, peer, t->addrs[i].addr, NULL) ||
+		    blackholed(run, target, peer, t->addrs[i].addr))
 			continue;
 		if (t->addrs[i].priv)
 			return &t->addrs[i];
@@ -862,11 +897,7 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	cluster_events_findings(run.r, &o->rdv, run.master_ip, run.fs);
 	findings_sort(run.fs);
 	/* a node's guess that the link tests confirmed as an error is a measured failure */
-	code = findings_count(run.fs, SEV_ERROR) || cluster_node_errors(&run) ? EXIT_FINDINGS
-									       : EXIT_CLEAN;
-	/* a test that could not run its probes in time leaves no verdict: the run could not run */
-	if (findings_find(run.fs, "cluster.link.untested"))
-		code = EXIT_CANNOT_RUN;
+	code = cluster_exit_code(run.fs, cluster_node_errors(&run));
 	*report = cluster_report_doc(&run, run.fs, code);
 	rdv_report(run.r, report, &code, 0, &we);
 	findings_free(run.fs);

@@ -76,6 +76,14 @@ void cluster_opts_init(struct cluster_opts *o);
 int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e);
 
 /*
+ * The exit code of a finished run from its cluster findings and the count of nodes' confirmed
+ * errors: 1 when an error stands other than cluster.link.untested (a real error wins: what the
+ * untested pair would show cannot clear it), else 3 when a link test could not run its probes
+ * (no verdict on that pair: the check could not run), else 0. Folded findings do not count.
+ */
+int cluster_exit_code(const struct findings *fs, size_t node_errors);
+
+/*
  * A peer's facts document decoded once into its model (model/node.h; strings point into
  * `facts`, which must outlive it), with what the link tests need beyond the model's own reading:
  * this schema_version, a net section, interface names that fit, and numeric addresses with their

@@ -13,7 +13,7 @@
 
 enum { OPT_RAS = 1, OPT_NO_RAS, OPT_FR, OPT_FR_PREFIX, OPT_FR_URL, OPT_FR_LIVE, OPT_POLLS,
 	OPT_INTERVAL, OPT_TIMEOUT, OPT_DEADLINE, OPT_TEXT, OPT_LOCAL_HOST, OPT_PROC_ROOT,
-	OPT_RECORD };
+	OPT_RECORD, OPT_NO_DIAG };
 
 static const struct cli_opt attach_opts[] = {
 	{ .name = "ras", .arg = "HOST:PORT", .id = OPT_RAS,
@@ -37,7 +37,11 @@ static const struct cli_opt attach_opts[] = {
 	{ .name = "interval", .arg = "DUR", .id = OPT_INTERVAL,
 	  .help = "time between polls, at least 2s (default 4s)" },
 	{ .name = "timeout", .arg = "SECS", .id = OPT_TIMEOUT,
-	  .help = "how long RAS waits for unresponsive peers per query (default 2)" },
+	  .help = "how long RAS waits for unresponsive peers per query, 0.1-60 (default\n"
+		  "2; NCCL < 2.31 takes whole seconds: a fraction is rounded up for it)" },
+	{ .name = "no-diagnostics", .id = OPT_NO_DIAG,
+	  .help = "do not ask RAS for NCCL's own DIAGNOSTICS report (NCCL >= 2.31: it\n"
+		  "compares GPUs, driver, ECC, Xid, NVLink and NCCL_* env across ranks)" },
 	{ .name = "deadline", .arg = "DUR", .id = OPT_DEADLINE,
 	  .help = "the whole collection (default 14s)" },
 	{ .name = "text", .id = OPT_TEXT,
@@ -125,10 +129,15 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 					c->arg);
 		break;
 	case OPT_TIMEOUT:
-		if (cli_parse_long(c->arg, 1, 60, &v) < 0)
-			return cli_fail(c, "--timeout wants 1-60 seconds, not '%s'", c->arg);
-		a->o.ras_timeout_s = (int)v;
+	{
+		char *end;
+		double t = strtod(c->arg, &end);
+		if (end == c->arg || *end || !(t >= 0.1 && t <= 60))
+			return cli_fail(c, "--timeout wants 0.1-60 seconds, not '%s'", c->arg);
+		a->o.ras_timeout_s = t;
 		break;
+	}
+	case OPT_NO_DIAG: a->o.no_diagnostics = 1; break;
 	case OPT_DEADLINE:
 		if (cli_parse_duration_ms(c->arg, &a->o.deadline_ms) < 0 ||
 		    a->o.deadline_ms < 1000 || a->o.deadline_ms > 600000)

@@ -73,7 +73,8 @@ const struct verb verb_cluster = {
 		"  srun -N4 --ntasks-per-node=1 ncclcheck cluster --json > cluster.json\n",
 	.exit_codes =
 		"0 no errors, 1 at least one error finding, 2 usage error, 3 the check could not\n"
-		"run (a node never came, died, or the port is taken).\n",
+		"run (a node never came, died, or the port is taken; or a link test could not run\n"
+		"its probes in time and no other error stands: an error found beside it gives 1).\n",
 	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_cluster,
 };

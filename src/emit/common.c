@@ -41,10 +41,10 @@ void em_header(struct strbuf *sb, const struct recommendation *rec, const char *
 	       const char *what)
 {
 	strbuf_addf(sb, "%sncclcheck config: %s\n", comment, what);
-	strbuf_addf(sb, "%sjob: %d node%s x %d process%s (one per GPU), rank 0 at %s:%d\n", comment,
+	strbuf_addf(sb, "%sjob: %d node%s x %d process%s (one per GPU), rank 0 at %s:%d%s\n", comment,
 		    rec->nodes, rec->nodes == 1 ? "" : "s", rec->gpus_per_node,
-		    rec->gpus_per_node == 1 ? "" : "es", rec->master_addr ? rec->master_addr : "<MASTER_ADDR>",
-		    rec->master_port);
+		    rec->gpus_per_node == 1 ? "" : "es", rec->master_addr ? rec->master_addr : "$MASTER_ADDR",
+		    rec->master_port, rec->master_addr ? "" : " (MASTER_ADDR was not given)");
 	strbuf_addf(sb, "%sfrom: %s; cloud profile: %s\n", comment, rec->source ? rec->source : "flags",
 		    emit_cloud_name(rec->cloud));
 }

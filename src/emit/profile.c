@@ -108,8 +108,14 @@ static void notes(struct recommendation *rec, enum emit_cloud cloud)
 			 "aws-ofi-nccl's own table says not to set them with current plugins");
 		break;
 	case EMIT_CLOUD_ALIYUN:
-		rec_note(rec, "Alibaba Cloud: jumbo frames are 8500 bytes (not 8000 or 9000), and only "
-			 "help when every hop carries them: check with ping -M do -s 8472 <peer>");
+		if (rec->master_addr)
+			rec_note(rec, "Alibaba Cloud: jumbo frames are 8500 bytes (not 8000 or 9000), and "
+				 "only help when every hop carries them: check from every node with ping -M "
+				 "do -s 8472 -c 3 %s", rec->master_addr);
+		else
+			rec_note(rec, "Alibaba Cloud: jumbo frames are 8500 bytes (not 8000 or 9000), and "
+				 "only help when every hop carries them: check between every two nodes with "
+				 "ping -M do -s 8472 -c 3 and the other's address");
 		rec_note(rec, "Alibaba Cloud eRDMA needs NCCL >= 2.19; in ACK, hostNetwork lets NCCL "
 			 "reach the eRDMA device");
 		break;

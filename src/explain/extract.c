@@ -103,7 +103,8 @@ static void set_env(struct scan *x, const char *name, const char *p, const char 
 	for (int i = 0; i < o->nenv; i++)
 		if (!strcmp(o->env[i].name, name)) {
 			struct env_obs *e = &o->env[i];
-			if (e->src == 'N' && src == 'N' && e->stream != si && !e->value2[0]) {
+			if ((src == 'N' || src == 'T') && e->src == src && e->stream != si &&
+			    !e->value2[0]) {
 				/* the processes of one job read different values */
 				char v[sizeof(e->value2)];
 				xt_take(p, end, " \t\"'", v, sizeof(v));
@@ -115,7 +116,7 @@ static void set_env(struct scan *x, const char *name, const char *p, const char 
 					e->loc2 = l;
 				}
 			}
-			if (e->src != 'S' || src != 'N')
+			if (e->src != 'S' || (src != 'N' && src != 'T'))
 				return;
 			ev = e;
 		}
@@ -417,10 +418,106 @@ static void ex_rdzv(struct lctx *c, const char *p, const char *a)
 		set_master(c->x, p, END(c), 1, "rdzv_endpoint", c->loc, 1);
 }
 
+/* The port of "host, port)" or "host:port" at p, 0 when none. */
+static int port_at(const char *p, const char *end)
+{
+	const char *q = p;
+	long v = 0;
+
+	while (q < end && q - p < 96 && *q != ',' && *q != ':' && *q != ')' && *q != ' ')
+		q++;
+	if (q >= end || (*q != ',' && *q != ':'))
+		return 0;
+	for (q++; q < end && *q == ' '; q++)
+		;
+	while (q < end && xt_digit(*q) && v < 100000)
+		v = v * 10 + (*q++ - '0');
+	return v > 0 && v < 65536 ? (int)v : 0;
+}
+
+static void store_wait(struct lctx *c, int port)
+{
+	struct run_obs *o = &c->x->obs;
+
+	if (port && !o->store_wait_port) {
+		o->store_wait_port = port;
+		o->store_wait_loc = c->loc;
+	}
+}
+
+/* "... while trying to connect to (localhost, 35980)" */
 static void ex_c10d_target(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
 	set_master(c->x, p, END(c), 0, "c10d connect target", c->loc, 0);
+	store_wait(c, port_at(p, END(c)));
+}
+
+/* c10d's trace "The server socket on localhost:35980 is not yet listening (errno: 111 ...)" */
+static void ex_not_listening(struct lctx *c, const char *p, const char *a)
+{
+	const char *on = NULL, *b = BODY(c);
+
+	(void)p;
+	for (const char *q = b; (q = xt_find(q, a, "socket on ")); q++)
+		on = q + 10;
+	if (on)
+		store_wait(c, port_at(on, a));
+}
+
+/* init_process_group(..., init_method="tcp://10.0.0.1:23456") in a traceback, a script or prose */
+static void ex_init_method(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *end = END(c), *t = xt_find(p, end - p > 12 ? p + 12 : end, "tcp://");
+	int port;
+
+	(void)a;
+	if (!t || o->init_tcp_port)
+		return;
+	t += 6;
+	if (!(port = port_at(t, end)))
+		return;
+	xt_take(t, end, " \t'\",)", o->init_tcp, sizeof(o->init_tcp));
+	o->init_tcp_port = port;
+	o->init_tcp_loc = c->loc;
+}
+
+/* torchrun's "--master-port 29500" / "--master_port=29500", or a MASTER_PORT echo */
+static void ex_master_port(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *q = assigned(p, END(c));
+	long v = 0;
+
+	(void)a;
+	if (!q && p < END(c) && *p == ' ')
+		q = p + 1;
+	if (!q || o->master_port)
+		return;
+	while (q < END(c) && xt_digit(*q) && v < 100000)
+		v = v * 10 + (*q++ - '0');
+	if (v > 0 && v < 65536) {
+		o->master_port = (int)v;
+		o->master_port_loc = c->loc;
+	}
+}
+
+static void ex_agent_store(struct lctx *c, const char *p, const char *a)
+{
+	const char *q = assigned(p, END(c));
+
+	(void)a;
+	if (q && !strncmp(q, "True", 4) && !c->x->obs.agent_store_loc.line)
+		c->x->obs.agent_store_loc = c->loc;
+}
+
+static void ex_elastic(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.elastic_loc.line)
+		c->x->obs.elastic_loc = c->loc;
 }
 
 /* NCCL's ENV echo: "NCCL_IB_HCA set by environment to mlx5_0." (the name is the word before) */
@@ -840,6 +937,70 @@ static void ex_torchrun(struct lctx *c, const char *p, const char *a)
 	flag_value(p, end, "--rdzv-endpoint", t->endpoint, sizeof(t->endpoint));
 }
 
+/*
+ * torch's effective settings, printed by every process group at INFO (torch's C++ log):
+ * "ProcessGroupNCCL environments: NCCL version: 2.25.1, TORCH_NCCL_ASYNC_ERROR_HANDLING: 3, ...",
+ * "HeartbeatMonitor environments: TORCH_NCCL_ENABLE_MONITORING (Whether to kill ...): 1, ...",
+ * "PGNCCL Watchdog environments: TORCH_NCCL_RETHROW_CUDA_ERRORS: 1, ...". What the process
+ * really ran with: recorded as the 'T' echo of each setting the reasoning reads, and the NCCL
+ * version as the stream's.
+ */
+static void ex_torch_env(struct lctx *c, const char *p, const char *a)
+{
+	static const char *const keep[] = {
+		"TORCH_NCCL_ASYNC_ERROR_HANDLING", "TORCH_NCCL_BLOCKING_WAIT",
+		"TORCH_NCCL_DUMP_ON_TIMEOUT", "TORCH_NCCL_TRACE_BUFFER_SIZE", "TORCH_DISTRIBUTED_DEBUG",
+		"TORCH_NCCL_ENABLE_MONITORING", "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC",
+		"TORCH_NCCL_DESYNC_DEBUG", "TORCH_NCCL_PROPAGATE_ERROR", "TORCH_NCCL_RETHROW_CUDA_ERRORS",
+	};
+	const char *end = END(c);
+
+	(void)a;
+	while (p < end) {
+		const char *comma = xt_find(p, end, ", "), *ie = comma ? comma : end, *k = p, *ke, *v;
+		char name[48];
+
+		while (k < ie && *k == ' ')
+			k++;
+		for (ke = k; ke < ie && (isupper((unsigned char)*ke) || xt_digit(*ke) || *ke == '_' ||
+					 *ke == ' '); ke++)
+			;
+		while (ke > k && ke[-1] == ' ')
+			ke--;
+		/* the value follows the item's last ": " (a key may carry "(explanation): ") */
+		v = NULL;
+		for (const char *q = k; (q = xt_find(q, ie, ": ")); q += 2)
+			v = q + 2;
+		if (v && (size_t)(ie - k) > 14 && !memcmp(k, "NCCL version: ", 14)) {
+			if (!c->s->nccl_version[0] && xt_digit(*v)) {
+				xt_take(v, ie, " \t", c->s->nccl_version, sizeof(c->s->nccl_version));
+				c->s->ver_loc = c->loc;
+			}
+		} else if (v && ke > k && (size_t)(ke - k) < sizeof(name)) {
+			memcpy(name, k, (size_t)(ke - k));
+			name[ke - k] = '\0';
+			for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+				if (!strcmp(name, keep[i]))
+					set_env(c->x, name, v, ie, c->loc, 'T', c->si);
+		}
+		p = comma ? comma + 2 : end;
+	}
+}
+
+/* "<host>:<pid> NCCL DIAG [INFO] ECC: ..." (NCCL 2.31+ diagnostics: rank 0's stdout or ncclras -D) */
+static void ex_diag(struct lctx *c, const char *p, const char *a)
+{
+	struct ras_diag_line l;
+
+	(void)p;
+	(void)a;
+	if (!ras_diag_parse_line(BODY(c), c->li->blen, &l))
+		return;
+	snprintf(l.where, sizeof(l.where), "%s:%llu", c->x->in[c->loc.file].name,
+		 (unsigned long long)c->loc.line);
+	ras_diag_add(&c->x->diag, &l);
+}
+
 static void ex_ras(struct lctx *c, const char *p, const char *a)
 {
 	(void)p;
@@ -1067,6 +1228,10 @@ static const struct extractor {
 	{ .anchor = "torchrun ", .fn = ex_torchrun },
 	{ .anchor = "torch.distributed.run ", .fn = ex_torchrun },
 	{ .anchor = "RAS client listening socket", .fn = ex_ras },
+	{ .anchor = "NCCL DIAG ", .fn = ex_diag },
+	{ .anchor = "ProcessGroupNCCL environments: ", .fn = ex_torch_env },
+	{ .anchor = "HeartbeatMonitor environments: ", .fn = ex_torch_env },
+	{ .anchor = "PGNCCL Watchdog environments: ", .fn = ex_torch_env },
 	{ .anchor = "CPU Affinity", .fn = ex_topo_header },
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
@@ -1096,6 +1261,14 @@ static const struct extractor {
 	{ .anchor = "master-addr", .fn = ex_master_arg },
 	{ .anchor = "rdzv_endpoint", .fn = ex_rdzv },
 	{ .anchor = "trying to connect to (", .fn = ex_c10d_target },
+	{ .anchor = "is not yet listening", .fn = ex_not_listening },
+	{ .anchor = "init_method", .fn = ex_init_method },
+	{ .anchor = "master_port", .fn = ex_master_port },
+	{ .anchor = "master-port", .fn = ex_master_port },
+	{ .anchor = "MASTER_PORT", .fn = ex_master_port },
+	{ .anchor = "TORCHELASTIC_USE_AGENT_STORE", .fn = ex_agent_store },
+	{ .anchor = "torch/distributed/run.py", .fn = ex_elastic },
+	{ .anchor = "torch.distributed.elastic", .fn = ex_elastic },
 	{ .anchor = "by environment to ", .fn = ex_env },
 	{ .anchor = "NCCL_SOCKET_IFNAME set to ", .fn = ex_env_ifname },
 	{ .anchor = "NCCL_", .fn = ex_env_assign },

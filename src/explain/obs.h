@@ -13,11 +13,13 @@
 #define OBS_MAX_STREAMS 4096	/* distinct processes/ranks tracked; more share one overflow stream */
 #define OBS_MAX_INPUTS 4096
 #define OBS_MAX_IFACES 64
-#define OBS_MAX_ENV 32
+#define OBS_MAX_ENV 48
 #define OBS_SIG_EV 5		/* evidence locations kept per signature */
 #define OBS_SIG_STREAMS 64	/* streams remembered per signature */
 #define OBS_TEXT 200		/* kept excerpt of a line */
 #define OBS_PL_RANKS 4096	/* Lightning global ranks tracked for duplicates */
+
+struct ras_diag;
 
 struct loc {
 	uint32_t file;
@@ -116,7 +118,8 @@ struct env_obs {
 	char name[48];
 	char value[96];
 	struct loc loc;
-	char src;		/* 'N' NCCL's own echo; 'S' a shell, launcher or nccl.conf assignment */
+	char src;		/* 'N' NCCL's own echo; 'T' torch's "... environments:" line (what the
+				 * process ran with); 'S' a shell, launcher or nccl.conf assignment */
 	uint32_t stream;	/* the process whose echo this is */
 	char value2[96];	/* another process's NCCL echo with a different value ("" none) */
 	struct loc loc2;
@@ -165,7 +168,20 @@ struct run_obs {
 	} tr;
 	int launch_np;			/* mpirun -np/-n N */
 	struct loc launch_loc;
+	/* torchrun's agent store (pytorch/pytorch#192113): the workers were told to use it
+	 * (TORCHELASTIC_USE_AGENT_STORE=True), torchrun's own lines, the port the agent hosts its
+	 * store on, the script's init_method="tcp://host:port", and a store that never answered */
+	struct loc agent_store_loc;
+	struct loc elastic_loc;		/* torch/distributed/run.py, torch.distributed.elastic */
+	int master_port;		/* --master-port / MASTER_PORT; 0 unknown */
+	struct loc master_port_loc;
+	char init_tcp[80];		/* "host:port" */
+	int init_tcp_port;
+	struct loc init_tcp_loc;
+	int store_wait_port;		/* "not yet listening" / "trying to connect to (h, port)" */
+	struct loc store_wait_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
+	const struct ras_diag *diag;	/* NCCL's own diagnostics lines (2.31+), decoded */
 	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted
 	 * once per row, so twice); columns after the header's GPU columns (NICs) are not pairs */
 	int topo_rows, topo_gpu_cols;	/* GPU rows; GPU columns of the header (0 no header) */

@@ -378,6 +378,7 @@ static char *expand(const struct rs *r, const size_t *parts, size_t np, const ch
 static void sig_findings(struct rs *r)
 {
 	const struct run_obs *x = r->x;
+	int fr_on = rs_flight_recorder_on(x);
 	size_t *parts = xmalloc(OBS_SIG_STREAMS * sizeof(*parts)), np;
 
 	for (size_t i = 0; i < explain_nsigs; i++) {
@@ -402,7 +403,8 @@ static void sig_findings(struct rs *r)
 		d = rs_add(r, g->id, g->sev, g->conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
 		rs_sig_parts(r, h, parts, &np);
-		finding_rerun(d, g->rerun);
+		/* torch said the flight recorder ran: its dumps exist, asking for them again is wrong */
+		finding_rerun(d, fr_on && g->rerun && strstr(g->rerun, FR_SETTING) ? NULL : g->rerun);
 		chk = g->check ? expand(r, parts, np, g->check, NULL) : NULL;
 		finding_check(d, chk);
 		t = expand(r, parts, np, title, h->capture);
@@ -427,7 +429,10 @@ static void sig_findings(struct rs *r)
 			} else {
 				char *line = xasprintf("%.*s", (int)n, f);
 				char *e = expand(r, parts, np, line, h->capture);
-				rs_fix(d, "%s", e);
+				if (fr_on && strstr(e, FR_SETTING))
+					rs_fix(d, "%s", RS_FR_READ);
+				else
+					rs_fix(d, "%s", e);
 				free(e);
 				free(line);
 			}
@@ -436,7 +441,8 @@ static void sig_findings(struct rs *r)
 		if (chk)
 			rs_fix(d, "to test it: %s", chk);
 		free(chk);
-		if (g->rerun && (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
+		if (g->rerun && !(fr_on && strstr(g->rerun, FR_SETTING)) &&
+		    (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
 			rs_fix(d, "if the log is not enough: rerun with %s", g->rerun);
 		t = expand(r, parts, np, cause, h->capture);
 		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
@@ -525,6 +531,8 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_subnet_overlap(&r);
 	rule_net_mismatch_ignored(&r);
 	rule_env_differs(&r);
+	rule_nccl_diag(&r);
+	rule_agent_store(&r);
 	rule_p2p_topology(&r);
 	rule_log_hints(&r);
 	rank_findings(&r);

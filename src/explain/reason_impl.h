@@ -70,6 +70,17 @@ void rs_fix_ifname(struct rs *r, struct finding *f);
 /* "rank 3", "ranks 0-2, 5", "ranks 0-7 and 12 more" from a sorted unique list. */
 void rs_rank_list(const int *v, size_t n, struct strbuf *sb);
 
+/*
+ * torch printed that the flight recorder ran (TORCH_NCCL_TRACE_BUFFER_SIZE > 0) and dumped on the
+ * timeout (TORCH_NCCL_DUMP_ON_TIMEOUT 1) in its own "... environments:" line: the dumps exist,
+ * so a fix or rerun that sets FR_SETTING is replaced by reading them (RS_FR_READ).
+ */
+int rs_flight_recorder_on(const struct run_obs *x);
+#define FR_SETTING "TORCH_NCCL_TRACE_BUFFER_SIZE="
+#define RS_FR_READ "ncclcheck attach --no-ras --fr <the directory of TORCH_NCCL_DEBUG_INFO_TEMP_FILE>" \
+	"   # the flight recorder was on in this run (torch's own environment line): its dumps " \
+	"name the op"
+
 /* ---- addresses (reason_kit.c) ---- */
 
 /* util/addr's classes folded into what the rules reason with, plus bridges known by name. */
@@ -108,6 +119,8 @@ void rule_virtual_iface(struct rs *r);
 void rule_subnet_overlap(struct rs *r);
 void rule_net_mismatch_ignored(struct rs *r);
 void rule_env_differs(struct rs *r);
+void rule_nccl_diag(struct rs *r);
+void rule_agent_store(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

@@ -324,3 +324,12 @@ int rs_iface_prefix(const struct run_obs *x, const char *ifname, const char *add
 			return x->ifs[i].prefix;
 	return -1;
 }
+
+int rs_flight_recorder_on(const struct run_obs *x)
+{
+	const struct env_obs *size = obs_env(x, "TORCH_NCCL_TRACE_BUFFER_SIZE");
+	const struct env_obs *dump = obs_env(x, "TORCH_NCCL_DUMP_ON_TIMEOUT");
+
+	return size && dump && size->src == 'T' && dump->src == 'T' && atol(size->value) > 0 &&
+	       !strcmp(dump->value, "1");
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attach/ras_diag.h"
 #include "explain/reason_impl.h"
 #include "model/ifselect.h"
 #include "util/addr.h"
@@ -588,7 +589,10 @@ void rule_watchdog_desync(struct rs *r)
 	rs_title(d, "ranks timed out on different collectives: SeqNum %ld vs %ld", lo, hi);
 	rs_fix(d, "the ranks at SeqNum %ld skipped a collective the others entered: look for rank-dependent "
 		 "branches, uneven batches or a caught exception around that point", lo);
-	rs_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: the flight recorder names the op");
+	if (rs_flight_recorder_on(r->x))
+		rs_fix(d, "%s", RS_FR_READ);
+	else
+		rs_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: the flight recorder names the op");
 	finding_why(d, "High confidence: collectives are numbered per process group; different SeqNums at the "
 		 "timeout mean the ranks did not issue the same sequence of collectives (a desync, not the network)");
 	for (size_t i = 0; i < r->np; i++)
@@ -1461,7 +1465,8 @@ void rule_env_differs(struct rs *r)
 		struct finding *d;
 
 		if (!e->value2[0] || !strncmp(e->name, "NCCL_DEBUG", 10) ||
-		    !strcmp(e->name, "NCCL_SOCKET_IFNAME"))
+		    !strcmp(e->name, "NCCL_SOCKET_IFNAME") ||
+		    (e->src == 'T' && (strstr(e->name, "DEBUG") || strstr(e->name, "TRACE_BUFFER"))))
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(shaping) && !shapes; k++)
 			shapes = !strncmp(e->name, shaping[k], strlen(shaping[k]));
@@ -1469,17 +1474,85 @@ void rule_env_differs(struct rs *r)
 			   shapes && failed ? CONF_MEDIUM : CONF_LOW, shapes && failed ? 160 : 0);
 		rs_title(d, "%s differs between the processes of one job: %s in one, %s in another",
 			 e->name, e->value, e->value2);
-		rs_fix(d, "env | grep ^NCCL_   # on every node and in every launcher script: set %s to one "
-		       "value everywhere (or nowhere)", e->name);
+		rs_fix(d, "env | grep ^%s   # on every node and in every launcher script: set %s to one "
+		       "value everywhere (or nowhere)", e->src == 'T' ? "TORCH_" : "NCCL_", e->name);
 		if (shapes)
 			rs_fix(d, "export %s=%s   # the same on every node (the value of the first process shown)",
 			       e->name, e->value);
-		finding_why(d, "%s confidence: NCCL echoed both values itself, so the processes really read "
+		finding_why(d, "%s confidence: %s both values itself, so the processes really read "
 			 "different settings.%s", shapes && failed ? "Medium" : "Low",
+			 e->src == 'T' ? "torch's ProcessGroupNCCL printed" : "NCCL echoed",
 			 shapes ? " This one shapes NCCL's topology: ranks that disagree on it build "
 			 "different rings or trees, which fails at init ('does not loop back') or hangs." :
 			 " It may be intended; check it is.");
 		rs_at(r, d, e->loc, e->name, e->value);
 		rs_at(r, d, e->loc2, e->name, e->value2);
 	}
+}
+
+/* ---- NCCL's own diagnostics (2.31+) in the log ---- */
+
+static struct finding *diag_add(void *ctx, const char *id, enum severity sev, const char *title)
+{
+	/* a GPU fault NCCL measured outranks what the log merely suggests */
+	struct finding *d = rs_add(ctx, id, sev, CONF_HIGH, sev == SEV_ERROR ? 150 : 0);
+
+	rs_title(d, "%s", title);
+	return d;
+}
+
+/*
+ * NCCL_RUN_DIAGNOSTICS prints its report on rank 0 (and `ncclras -D` prints the same lines):
+ * NCCL compared the ranks itself, so its differences are folded in as they are, never re-derived.
+ */
+void rule_nccl_diag(struct rs *r)
+{
+	if (r->x->diag && r->x->diag->n)
+		ras_diag_fold(r->x->diag, "in the log", diag_add, r);
+}
+
+/*
+ * torchrun exports TORCHELASTIC_USE_AGENT_STORE=True into every worker: its agent hosts the store
+ * at MASTER_ADDR:MASTER_PORT. Until pytorch/pytorch#192113 (August 2026) c10d applied the flag to
+ * any endpoint, so a script's init_process_group(init_method="tcp://host:port") on another port
+ * made every rank a store client of a server no rank starts: each sits in connect-retry until
+ * the store timeout (ten minutes on nccl), with nothing in the log. Said only when the log shows
+ * torchrun, the tcp:// init_method, and ranks waiting on exactly that port; never when the port is
+ * the agent's own.
+ */
+void rule_agent_store(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct torchrun_obs *t = &x->tr;
+	const char *colon = strrchr(t->endpoint, ':');
+	int agent_port = x->master_port ? x->master_port : colon ? atoi(colon + 1) : t->lines ? 29500 : 0;
+	int elastic = t->lines || x->agent_store_loc.line || x->elastic_loc.line;
+	struct finding *d;
+
+	if (!elastic || !x->init_tcp_port || x->store_wait_port != x->init_tcp_port ||
+	    agent_port == x->init_tcp_port)
+		return;
+	d = rs_add(r, "explain.launch.agent_store_port", SEV_ERROR,
+		   agent_port && x->agent_store_loc.line ? CONF_HIGH : CONF_MEDIUM, 140);
+	rs_title(d, "under torchrun, init_method=\"tcp://%s\" waits for a store no rank starts "
+		 "(torchrun's agent store is %s%d)", x->init_tcp, agent_port ? "on port " : "elsewhere",
+		 agent_port ? agent_port : 0);
+	rs_fix(d, "dist.init_process_group(backend, init_method=\"env://\")   # or no init_method: "
+	       "torchrun already exports MASTER_ADDR and MASTER_PORT for its own store");
+	rs_fix(d, "torchrun --master-port=%d ...   # or launch torchrun on the port the script names",
+	       x->init_tcp_port);
+	rs_fix(d, "pip install --upgrade torch   # a release with pytorch/pytorch#192113 (August 2026) "
+	       "honours TORCHELASTIC_USE_AGENT_STORE only at the agent's own address");
+	finding_why(d, "%s confidence: torchrun exports TORCHELASTIC_USE_AGENT_STORE=True to every "
+		    "worker, and torch before pytorch/pytorch#192113 applied it to any store address: "
+		    "every rank became a client of %s, no rank started the server, and each retried the "
+		    "connection until the store timeout (ten minutes on nccl, thirty on gloo) with no "
+		    "error before it.%s", d->conf == CONF_HIGH ? "High" : "Medium", x->init_tcp,
+		    agent_port ? "" : " torchrun's own port is not in the log.");
+	rs_at(r, d, x->init_tcp_loc, "init_method", x->init_tcp);
+	rs_at(r, d, x->store_wait_loc, "ranks wait on that port", NULL);
+	rs_at(r, d, x->agent_store_loc.line ? x->agent_store_loc : t->lines ? t->loc : x->elastic_loc,
+	      x->agent_store_loc.line ? "TORCHELASTIC_USE_AGENT_STORE=True" : "torchrun", NULL);
+	if (x->master_port)
+		rs_at(r, d, x->master_port_loc, "torchrun's store port", NULL);
 }

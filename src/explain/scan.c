@@ -172,6 +172,7 @@ void scan_free(struct scan *x)
 	free(x->htag);
 	free(x->last_text);
 	free(x->hits);
+	ras_diag_release(&x->diag);
 	free(x);
 }
 
@@ -449,5 +450,6 @@ const struct run_obs *scan_result(struct scan *x)
 	x->obs.st = x->st;
 	x->obs.nst = x->nst;
 	x->obs.hits = x->hits;
+	x->obs.diag = &x->diag;
 	return &x->obs;
 }

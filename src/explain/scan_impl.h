@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attach/ras_diag.h"
 #include "explain/ac.h"
 #include "explain/obs.h"
 #include "explain/scan.h"
@@ -29,6 +30,7 @@ struct scan {
 	 * drag the big structs through the cache */
 	char (*last_text)[OBS_TEXT];
 	struct sig_hit *hits;	/* one per signature */
+	struct ras_diag diag;	/* NCCL DIAG lines (NCCL_RUN_DIAGNOSTICS, ncclras -D pasted) */
 	char scratch[EXPLAIN_MAX_LINE];
 };
 

@@ -232,8 +232,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.socket.wrong_type",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
-	.anchors = { "wrong type" },
-	.also = "socketFinalizeAccept",
+	/* "socketFinalizeAccept[ from X]: wrong type 3 != 1"; 2.32 ATTN (misc/crypt.cc): "Wrong socket
+	 * type from X (peer 3 != expected 1 -- peer connected to wrong NCCL socket)" */
+	.anchors = { ": wrong type ", "Wrong socket type from" },
 	.title = "a foreign connection reached an NCCL socket",
 	.cause = "a peer connected to the wrong NCCL socket: two jobs share addresses, or a stale unique id was reused",
 	.fix = "run one job per set of nodes, and start every rank of a job from the same launch",
@@ -247,8 +248,9 @@ const struct explain_sig explain_sigs[] = {
 	.cap_stop = " ,(",
 	.title = "NCCL dropped a connection from {} that does not belong to this job (socket magic mismatch)",
 	.cause = "something that is not a rank of this communicator connected to an NCCL port: a port scanner or "
-		"health check, a rank of another job reusing the address, or ranks started with different "
-		"NCCL_SOCKET_MAGIC; harmless alone, a hang when the real peer is the one dropped",
+		"health check, a rank of another job reusing the address, ranks started with different "
+		"NCCL_SOCKET_MAGIC, or a peer that encrypts (NCCL 2.32 TLS: its ClientHello carries no magic) "
+		"talking to one that does not; harmless alone, a hang when the real peer is the one dropped",
 	.fix = "env | grep NCCL_SOCKET_MAGIC   # on every node: unset, or the same value everywhere\n"
 		"ss -tnp | grep <the address the line names>   # which process connects from there",
 	.rerun = RERUN_NCCL,
@@ -263,6 +265,21 @@ const struct explain_sig explain_sigs[] = {
 		"key, a peer that does not encrypt, or an NCCL built without TLS (libssl.so.3 missing) is rejected",
 	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # every rank must run NCCL 2.32+ with TLS\n"
 		"ldconfig -p | grep -E 'libssl.so.3|libcrypto.so.3'   # NCCL loads them at run time; give every rank the same key",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* NCCL 2.32 ATTN (misc/crypt.cc): a connection that ended before NCCL's hello; an ATTN, not an
+	 * error: NCCL resets it and keeps accepting */
+	.id = "nccl.socket.closed_before_hello",
+	.sev = SEV_INFO, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_BENIGN,
+	.anchors = { "closed before socket hello", "Handshake receive from" },
+	.cap_after = "eer ",
+	.cap_stop = " ",
+	.title = "a connection to an NCCL port closed before NCCL's hello: NCCL dropped it and kept listening",
+	.cause = "something connected to an NCCL listening port and left without a word: a port scan, a load "
+		"balancer or health check, a TCP reachability test (ncclcheck cluster's port tests do this), "
+		"or a peer that died while connecting; harmless unless the ranks then wait for that peer",
+	.fix = "ss -tnp | grep <the address the line names>   # which process connects from there, if it repeats",
 	.rerun = RERUN_NCCL,
 },
 {

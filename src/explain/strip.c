@@ -111,6 +111,13 @@ static size_t nccl_prefix(const char *p, size_t len, struct explain_line_info *l
 		const char *rb = memchr(p, ']', len < 40 ? len : 40);
 		if (rb && (size_t)(rb - p) + 1 < len && rb[1] == ' ')
 			i = (size_t)(rb - p) + 2;
+	} else if (len > 20 && xt_digit(p[0]) && xt_digit(p[3]) && p[4] == '-' && p[7] == '-' &&
+		   p[10] == ' ' && xt_digit(p[11])) {
+		/* NCCL_DEBUG_TIMESTAMP_FORMAT without brackets ("%F_%T" prints "2026-12-02 06:11:22 ";
+		 * NCCL turns '_' into a space): the date and the time word */
+		const char *sp = memchr(p + 11, ' ', len - 11 < 24 ? len - 11 : 24);
+		if (sp && (size_t)(sp - p) + 1 < len)
+			i = (size_t)(sp - p) + 1;
 	}
 	h0 = i;
 	while (i < len && i - h0 < 256 && p[i] != ':' && p[i] != ' ' && p[i] != '[')

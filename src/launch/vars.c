@@ -35,6 +35,9 @@ const struct launch_var launch_vars[LV_COUNT] = {
 				  .per_process = 1 },
 	[LV_TORCHELASTIC_RUN_ID] = { .name = "TORCHELASTIC_RUN_ID", .launcher = TORCHRUN,
 				     .meaning = "torchrun's run id", .marker = 1 },
+	[LV_TORCHELASTIC_USE_AGENT_STORE] = {
+		.name = "TORCHELASTIC_USE_AGENT_STORE", .launcher = TORCHRUN,
+		.meaning = "torchrun's agent serves the TCPStore at MASTER_ADDR:MASTER_PORT" },
 	[LV_NODE_RANK] = { .name = "NODE_RANK", .launcher = HAND, .meaning = "this node's rank" },
 	[LV_NNODES] = { .name = "NNODES", .launcher = HAND, .meaning = "the number of nodes" },
 	[LV_NUM_NODES] = { .name = "NUM_NODES", .launcher = HAND, .meaning = "the number of nodes" },

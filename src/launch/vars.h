@@ -24,6 +24,7 @@ enum launch_var_id {
 	/* torch's env:// init and torchrun */
 	LV_MASTER_ADDR, LV_MASTER_PORT, LV_RANK, LV_WORLD_SIZE, LV_LOCAL_RANK,
 	LV_LOCAL_WORLD_SIZE, LV_GROUP_RANK, LV_GROUP_WORLD_SIZE, LV_TORCHELASTIC_RUN_ID,
+	LV_TORCHELASTIC_USE_AGENT_STORE,
 	/* a launch by hand (and Lightning's) */
 	LV_NODE_RANK, LV_NNODES, LV_NUM_NODES,
 	/* Kubeflow PyTorchJob / Trainer v2: torchrun's arguments */

@@ -194,6 +194,7 @@ int node_facts_check(const json_t *facts, struct err *e)
 		{ "driver.version", W_STR },
 		{ "cloud.provider", W_STR },
 		{ "cloud.instance_type", W_STR },
+		{ "cloud.instance_id", W_STR },
 		{ "cloud.efa", W_ARR },
 		{ "cloud.erdma", W_ARR },
 		{ "nccl.default.why", W_STR },

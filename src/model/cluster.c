@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/addr.h"
 #include "util/xalloc.h"
 
 const struct cluster_link *cluster_link_of(const struct cluster_view *v, enum link_kind kind,
@@ -62,14 +63,30 @@ int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *
 	return -1;
 }
 
-/* The interfaces of node `i` that every peer reached, in the node's interface order. */
+/*
+ * An interface with link-local addresses only (169.254/16, fe80::/10): GH200 nodes carry the same
+ * 169.254.3.1 each, so a peer's connect to it can land on its own host and look like a path.
+ */
+static int link_local_only(const struct nm_iface *it)
+{
+	for (size_t a = 0; a < it->naddrs; a++)
+		if (addr_classify_text(it->addrs[a].addr) != ADDR_LINK_LOCAL)
+			return 0;
+	return it->naddrs > 0;
+}
+
+/*
+ * The interfaces of node `i` that every peer reached, in the node's interface order; never one
+ * whose addresses are all link-local, which the verdict must not recommend.
+ */
 static size_t working(const struct cluster_view *v, size_t i, const char **out, size_t max)
 {
 	const struct node_model *m = v->nodes[i].m;
 	size_t n = 0;
 
 	for (size_t k = 0; k < m->nifaces && n < max; k++)
-		if (cluster_if_reachable(v, i, m->ifaces[k].name) == 1)
+		if (!link_local_only(&m->ifaces[k]) &&
+		    cluster_if_reachable(v, i, m->ifaces[k].name) == 1)
 			out[n++] = m->ifaces[k].name;
 	return n;
 }
@@ -95,10 +112,11 @@ static int proves(const struct cluster_view *v, size_t i, const char *value, con
 
 	if (node_model_predict(v->nodes[i].m, value ? &ov : NULL, value ? 1 : 0, &r) < 0 ||
 	    r.boot_status != IFS_OK || !r.boot || (want && strcmp(r.boot->name, want)) ||
-	    !in_list(work, nw, r.boot->name) || r.socket_status != IFS_OK)
+	    !in_list(work, nw, r.boot->name) || r.socket_status != IFS_OK ||
+	    ifs_addr_link_local_any(r.boot))
 		return 0;
 	for (int k = 0; k < r.sockets.n; k++)
-		if (!in_list(work, nw, r.sockets.v[k]->name))
+		if (!in_list(work, nw, r.sockets.v[k]->name) || ifs_addr_link_local_any(r.sockets.v[k]))
 			return 0;
 	return 1;
 }

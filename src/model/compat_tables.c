@@ -43,8 +43,12 @@ const struct compat_cuda_floor compat_cuda_floor_tab[] = {
 };
 const size_t compat_cuda_floor_count = sizeof(compat_cuda_floor_tab) / sizeof(compat_cuda_floor_tab[0]);
 
-/* compat-data.md §4b: release wheel variants per pytorch/test-infra; 2.13 from RELEASE.md. */
+/*
+ * compat-data.md §4b: release wheel variants per pytorch/test-infra; 2.13 from RELEASE.md, 2.14
+ * from pytorch#194367 (RELEASE.md: CUDA 12.6 and 13.0 stable, 13.2 experimental).
+ */
 const struct compat_torch_cuda compat_torch_cuda_tab[] = {
+	{ "2.14", { "12.6", "13.0", "13.2", NULL } },
 	{ "2.13", { "12.6", "13.0", "13.2", NULL } },
 	{ "2.12", { "12.6", "13.0", "13.2", NULL } },
 	{ "2.11", { "12.6", "12.8", "13.0", NULL } },

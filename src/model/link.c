@@ -132,7 +132,7 @@ int link_scan_starved(const struct link_scan_result *s)
 {
 	/* answers the kernel took while this process slept still count (the scan looks before it
 	 * expires a port), so only a stall of two looks again and more leaves no trust in drops */
-	int wait = s->retry_ms > LINK_SCAN_RETRY_TIMEOUT_MS ? s->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
+	int stall = s->retry_ms > LINK_SCAN_RETRY_TIMEOUT_MS ? 2 * s->retry_ms : LINK_SCAN_STARVED_MS;
 
-	return s->late_ms >= 2 * wait && s->counts[LINK_PORT_DROPPED] > 0;
+	return s->late_ms >= stall && s->counts[LINK_PORT_DROPPED] > 0;
 }

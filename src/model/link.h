@@ -170,6 +170,13 @@ double link_loss_from_share(double q);
 #define LINK_SCAN_RETRY_TIMEOUT_MS 1500	/* a look again (default) */
 int link_scan_starved(const struct link_scan_result *s);
 
+/*
+ * The stall of a scan's own timers past which it trusts none of its drops (link_scan_starved):
+ * two looks again, here at the default. cluster/run.c derives the time a silent node is given
+ * up as dead from it.
+ */
+#define LINK_SCAN_STARVED_MS (2 * LINK_SCAN_RETRY_TIMEOUT_MS)
+
 /* Pure: the ceiling of a link of `speed_mbps` (<= 0: unknown) at `mtu`. */
 void ceiling_compute(double speed_mbps, int nominal, int mtu, int ipv6, struct link_ceiling *c);
 

@@ -15,9 +15,10 @@
 #include "util/version.h"
 #include "util/xalloc.h"
 
-#define V(n, t, d, vals, lo, hi, since, gone) { n, t, d, vals, lo, hi, since, gone, NV_OWN_NCCL, NULL }
-#define VN(n, t, d, vals, lo, hi, since, gone, note) { n, t, d, vals, lo, hi, since, gone, NV_OWN_NCCL, note }
-#define OWNED(n, owner, note) { n, NV_STR, NULL, NULL, 0, -1, NULL, NULL, owner, note }
+#define V(n, t, d, vals, lo, hi, since, gone) { n, t, d, vals, lo, hi, since, gone, NV_OWN_NCCL, NULL, NULL }
+#define VN(n, t, d, vals, lo, hi, since, gone, note) \
+	{ n, t, d, vals, lo, hi, since, gone, NV_OWN_NCCL, note, NULL }
+#define OWNED(n, owner, note) { n, NV_STR, NULL, NULL, 0, -1, NULL, NULL, owner, note, NULL }
 
 const struct nccl_var nccl_vars[] = {
 	V("NCCL_AGG_ALLOC_MODE", NV_STR, NULL, NULL, 0, -1, "2.10.3", "2.13.4"),
@@ -230,8 +231,12 @@ const struct nccl_var nccl_vars[] = {
 	V("NCCL_PXN_DISABLE", NV_INT, "0", NULL, 0, 1, "2.12.7", NULL),
 	V("NCCL_RAS_ADDR", NV_ADDR, NULL, NULL, 0, -1, "2.24.3", NULL),
 	V("NCCL_RAS_ENABLE", NV_INT, "1", NULL, 0, 1, "2.24.3", NULL),
-	/* an integer until 2.31, a float from 2.32 on (bad values: the default 1) */
-	V("NCCL_RAS_TIMEOUT_FACTOR", NV_STR, "1", NULL, 0, -1, "2.24.3", NULL),
+	/*
+	 * NCCL_PARAM (strtoll) until 2.30; from 2.31.2 src/ras/ras_param.cc reads it with strtod and
+	 * takes the default 1 for anything but a whole finite number above 0 (NVIDIA/nccl 889806836)
+	 */
+	{ .name = "NCCL_RAS_TIMEOUT_FACTOR", .type = NV_FLOAT, .def = "1", .min = 0, .max = -1,
+	  .since = "2.24.3", .typed_since = "2.31.2" },
 	V("NCCL_REPORT_CONNECT_PROGRESS", NV_INT, "0", NULL, 0, -1, "2.19.4", NULL),
 	V("NCCL_RMA_DISABLE", NV_INT, "0", NULL, 0, -1, "2.30.7", NULL),
 	V("NCCL_RMA_PLUGIN", NV_STR, NULL, NULL, 0, -1, "2.30.7", NULL),

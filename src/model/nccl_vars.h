@@ -25,6 +25,7 @@ enum nv_type {
 	NV_SUBSYS,	/* [^]subsystem,... */
 	NV_PATH,
 	NV_ADDR,	/* host:port or [v6]:port */
+	NV_FLOAT,	/* strtod over the whole value, finite and > 0, else the default */
 };
 
 enum nv_owner {
@@ -43,6 +44,7 @@ struct nccl_var {
 	const char *gone;	/* first NCCL version that no longer reads it; NULL: still read */
 	enum nv_owner owner;
 	const char *note;	/* why it is there, when it is not obvious */
+	const char *typed_since; /* first release that reads it as `type`; older ones: NV_INT */
 };
 
 extern const struct nccl_var nccl_vars[];

@@ -279,6 +279,8 @@ static void decode_stack(struct node_model *m, const json_t *facts)
 			l->default_how = jpath_str(x, "default_how");
 			l->paths = str_list(json_object_get(x, "paths"), &n);
 			l->found_by = str_list(json_object_get(x, "found_by"), &n);
+			l->tls_built = jpath_bool(x, "tls.built", -1);
+			l->tls_libssl = jpath_bool(x, "tls.libssl", -1);
 		}
 	}
 	list = jpath(facts, "nccl.plugins");
@@ -517,6 +519,22 @@ static void decode_host(struct node_model *m, const json_t *facts)
 	m->rdma.peermem_module = jpath_str(r, "peermem.module");
 }
 
+/*
+ * An AWS instance id as the probe records it: "i-" and 8 or 17 lower-case hex digits, else NULL.
+ * It goes into shell commands, so a peer's facts get nothing else through.
+ */
+static const char *aws_instance_id(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!s || strncmp(s, "i-", 2) || (n != 10 && n != 19))
+		return NULL;
+	for (const char *p = s + 2; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return NULL;
+	return s;
+}
+
 static struct nm_text text(const json_t *facts, const char *path)
 {
 	const json_t *v = jpath(facts, path);
@@ -587,6 +605,7 @@ struct node_model *node_model_new_opts(const json_t *facts, const struct node_mo
 	m->cloud.container_evidence = jpath_str(facts, "host.container.evidence");
 	m->cloud.container_netns = jpath_str(facts, "host.container.netns");
 	m->cloud.instance_type = jpath_str(facts, "cloud.instance_type");
+	m->cloud.instance_id = aws_instance_id(jpath_str(facts, "cloud.instance_id"));
 	m->cloud.efa = str_list(jpath(facts, "cloud.efa"), &m->cloud.nefa);
 	m->cloud.erdma = str_list(jpath(facts, "cloud.erdma"), &m->cloud.nerdma);
 	x = json_object_get(facts, "cloud");
@@ -672,6 +691,43 @@ void node_model_free(struct node_model *m)
 }
 
 /* ---- queries ---- */
+
+const struct nm_nccl_lib *node_model_loaded_lib(const struct node_model *m)
+{
+	const char *p = m->nccl.loaded_path;
+
+	for (size_t i = 0; p && i < m->stack.nnccl_libs; i++) {
+		const struct nm_nccl_lib *l = &m->stack.nccl_libs[i];
+
+		if ((l->path && !strcmp(l->path, p)) || (l->realpath && !strcmp(l->realpath, p)))
+			return l;
+		for (size_t k = 0; l->paths && l->paths[k]; k++)
+			if (!strcmp(l->paths[k], p))
+				return l;
+	}
+	return NULL;
+}
+
+enum nm_tls node_model_nccl_tls(const struct node_model *m)
+{
+	const struct nm_nccl_lib *l = node_model_loaded_lib(m);
+
+	if (!l || !l->version || version_cmp_str(l->version, "2.32") < 0 || l->tls_built < 0)
+		return NM_TLS_UNKNOWN;
+	if (!l->tls_built)
+		return NM_TLS_NONE;
+	return l->tls_libssl == 1 ? NM_TLS_READY : l->tls_libssl == 0 ? NM_TLS_NO_LIBSSL : NM_TLS_UNKNOWN;
+}
+
+const char *nm_tls_words(enum nm_tls t)
+{
+	switch (t) {
+	case NM_TLS_NONE: return "built without TLS: cannot encrypt";
+	case NM_TLS_NO_LIBSSL: return "built with TLS, but libssl.so.3 / libcrypto.so.3 do not load";
+	case NM_TLS_READY: return "built with TLS, OpenSSL 3 loads: can encrypt";
+	default: return "not known";
+	}
+}
 
 const struct nm_iface *node_model_iface(const struct node_model *m, const char *name)
 {

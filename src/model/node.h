@@ -135,6 +135,8 @@ struct nm_nccl_lib {
 	const char *default_how;	/* how the loader finds it (LD_LIBRARY_PATH, ld.so.cache, ...) */
 	const char **paths;	/* every name found for it, NULL-terminated */
 	const char **found_by;	/* the routes that found it ("LD_LIBRARY_PATH", ...), NULL-terminated */
+	/* NCCL 2.32+ (nccl.libs[].tls): built with TLS; libssl.so.3 + libcrypto.so.3 load; -1 unknown */
+	int tls_built, tls_libssl;
 };
 
 /* One nccl.conf candidate in NCCL's precedence (probe/nccl_libs.c). */
@@ -330,6 +332,7 @@ struct nm_cloud {
 	 */
 	const char *container_netns;
 	const char *instance_type;	/* "p5.48xlarge", ...; NULL when unknown */
+	const char *instance_id;	/* AWS "i-0123...": only ever i- and hex (it goes into commands) */
 	const char **efa, **erdma;	/* EFA / eRDMA device names, NULL-terminated (empty: none) */
 	size_t nefa, nerdma;
 	/* what the inventory shows: recorded is 1 when the section names a provider at all */
@@ -439,6 +442,18 @@ const char *node_model_addr_class(const struct node_model *m, const char *text);
  * the default route's.
  */
 const char *node_model_cluster_ifname(const struct node_model *m);
+
+/* The nccl.libs[] copy the job loads (nccl.loaded_path among its names), or NULL. */
+const struct nm_nccl_lib *node_model_loaded_lib(const struct node_model *m);
+enum nm_tls {
+	NM_TLS_UNKNOWN = 0,	/* no loaded copy known, NCCL before 2.32, or not recorded */
+	NM_TLS_NONE,		/* 2.32+ built without TLS: ncclSetEncryption with a key fails */
+	NM_TLS_NO_LIBSSL,	/* built with TLS, but libssl.so.3 / libcrypto.so.3 do not load */
+	NM_TLS_READY,		/* built with TLS and OpenSSL 3 loads: it encrypts if the program asks */
+};
+/* What NCCL 2.32's socket encryption can do on this node (whether the job asks is not known). */
+enum nm_tls node_model_nccl_tls(const struct node_model *m);
+const char *nm_tls_words(enum nm_tls t);
 
 /* A setting NCCL will see (the effective one), or NULL. */
 const struct nccl_setting *node_model_setting(const struct node_model *m, const char *name);

@@ -12,6 +12,9 @@
  * values of 2.4 / 2.7 and 2.0's cu118 builder image are inferred.
  */
 const struct torch_nccl_pin stack_torch_nccl[] = {
+	/* pytorch#194367 (RELEASE.md, values from release/2.14); pytorch#187526 moved cu13 to 2.30.7 */
+	{ "2.14", "13.", "2.30.7", 1 },
+	{ "2.14", "12.", "2.29.3", 1 },
 	{ "2.13", "13.", "2.29.7", 1 },
 	{ "2.13", "12.", "2.29.3", 1 },
 	{ "2.12", "13.", "2.29.7", 1 },
@@ -62,6 +65,7 @@ const size_t stack_lightning_count = sizeof(stack_lightning) / sizeof(stack_ligh
 
 /* compat-data.md §4b: the newest Python counts experimental wheels, since they exist. */
 const struct torch_python stack_torch_python_tab[] = {
+	{ "2.14", "3.10", "3.15" },
 	{ "2.13", "3.10", "3.15" },
 	{ "2.12", "3.10", "3.14" },
 	{ "2.11", "3.10", "3.14" },

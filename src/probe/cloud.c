@@ -348,7 +348,10 @@ void probe_cloud(const struct probe_ctx *ctx, json_t *facts)
 
 	if (d.present) {
 		dj = json_object();
-		/* vendor strings only: serials and the UUID identify the machine and stay out of facts */
+		/*
+		 * vendor strings only: serials and the UUID identify the hardware and stay out of
+		 * facts (the AWS instance id above is the one identifier a fix needs)
+		 */
 		if (d.sys_vendor[0])
 			jset_str(dj, "sys_vendor", d.sys_vendor);
 		if (d.product_name[0])
@@ -373,6 +376,12 @@ void probe_cloud(const struct probe_ctx *ctx, json_t *facts)
 		if (!strcmp(v.provider, "aws") && !strcmp(d.sys_vendor, "Amazon EC2") &&
 		    looks_like_instance_type(d.product_name))
 			jset_str(cloud, "instance_type", d.product_name);
+		/*
+		 * Nitro's board_asset_tag is the instance id, which the AWS fixes need (it names no
+		 * hardware and opens nothing; model/node.c accepts only its exact form); Xen has none
+		 */
+		if (!strcmp(v.provider, "aws") && !strncmp(d.board_asset_tag, "i-", 2))
+			jset_str(cloud, "instance_id", d.board_asset_tag);
 	} else {
 		struct strbuf why = STRBUF_INIT;
 

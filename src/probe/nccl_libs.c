@@ -10,10 +10,13 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <link.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +194,96 @@ static void scan_conda(const struct probe_ctx *ctx, json_t *nccl, const char *ho
 
 /* ---- reading each copy's version ------------------------------------------------------------ */
 
+/*
+ * NCCL 2.32's TLS (src/misc/crypt.cc): only a build with TLS_BACKEND=OPENSSL3 holds the PSK
+ * identity "nccl-psk-v1" (and dlopens libssl.so.3 / libcrypto.so.3 when a key is set); a build
+ * without it answers a key with "NCCL was built without TLS support". Searched in the loaded
+ * image's read-only segments, in the child that loaded it.
+ */
+/* The read-only, non-executable PT_LOAD file ranges of the loaded image (where .rodata is). */
+struct psk_search {
+	uintptr_t base;
+	struct {
+		uint64_t off, len;
+	} seg[8];
+	int nseg;
+};
+
+static int psk_segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct psk_search *ps = arg;
+
+	(void)size;
+	if (info->dlpi_addr != ps->base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && ps->nseg < (int)ARRAY_SIZE(ps->seg); i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && !(ph->p_flags & PF_X)) {
+			ps->seg[ps->nseg].off = ph->p_offset;
+			ps->seg[ps->nseg++].len = ph->p_filesz;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Whether the file's ranges hold the PSK identity. Read from the file, not the mapping: an
+ * instrumented library's globals carry poisoned redzones a sanitizer would trip over.
+ */
+static int psk_in_file(const char *path, const struct psk_search *ps)
+{
+	static const char id[] = "nccl-psk-v1";
+	enum { CHUNK = 1 << 20, OVERLAP = sizeof(id) - 2 };
+	char *buf = xmalloc(CHUNK + OVERLAP);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
+
+	for (int i = 0; fd >= 0 && i < ps->nseg && !found; i++) {
+		uint64_t done = 0;
+		size_t keep = 0;
+
+		while (done < ps->seg[i].len && !found) {
+			size_t want = ps->seg[i].len - done < CHUNK ? ps->seg[i].len - done : CHUNK;
+			ssize_t n = pread(fd, buf + keep, want, (off_t)(ps->seg[i].off + done));
+
+			if (n <= 0)
+				break;
+			size_t total = keep + (size_t)n;
+
+			found = memmem(buf, total, id, sizeof(id) - 1) != NULL;
+			done += (uint64_t)n;
+			/* a match may straddle two chunks: the tail goes in front of the next one */
+			keep = total < OVERLAP ? total : OVERLAP;
+			memmove(buf, buf + total - keep, keep);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return found;
+}
+
+/* "tls B S": B 1/0 built with TLS; S 1/0 libssl.so.3 and libcrypto.so.3 load (-1: not asked). */
+static void tls_report(void *h, const char *path, int fd)
+{
+	struct link_map *lm = NULL;
+	struct psk_search ps;
+	int built, ssl = -1;
+
+	memset(&ps, 0, sizeof(ps));
+	if (dlinfo(h, RTLD_DI_LINKMAP, &lm) || !lm)
+		return;
+	ps.base = (uintptr_t)lm->l_addr;
+	dl_iterate_phdr(psk_segments, &ps);
+	if (!ps.nseg)
+		return;
+	built = psk_in_file(path, &ps);
+	if (built)
+		ssl = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL) &&
+		      dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL);
+	dprintf(fd, "tls %d %d\n", built, ssl);
+}
+
 static int version_child(void *arg, int fd)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
@@ -216,6 +309,8 @@ static int version_child(void *arg, int fd)
 	}
 	rc = get(&code);
 	dprintf(fd, "ok %d %d\n", rc, code);
+	if (rc == 0 && code >= 23200)
+		tls_report(h, path, fd);
 	return 0;
 }
 
@@ -241,9 +336,22 @@ static void read_version(const struct probe_ctx *ctx, json_t *lib)
 		if (rc != 0 || code <= 0) {
 			jset_unknown(lib, "version", "ncclGetVersion() returned error %d", rc);
 		} else {
+			const char *t = strstr(r.out.buf, "\ntls ");
+			int built, ssl;
+
 			version_nccl_code_str(code, v, sizeof(v));
 			jset_str(lib, "version", v);
 			jset_int(lib, "version_code", code);
+			if (t && sscanf(t + 5, "%d %d", &built, &ssl) == 2) {
+				json_t *tls = jobj_child(lib, "tls");
+
+				jset_bool(tls, "built", built);
+				if (ssl >= 0)
+					jset_bool(tls, "libssl", ssl);
+			} else if (code >= 23200) {
+				jset_unknown(lib, "tls", "the probe child could not find the library's "
+					     "segments");
+			}
 		}
 	} else if (!strncmp(r.out.buf, "nosym", 5)) {
 		jset_unknown(lib, "version", "it does not export ncclGetVersion, so it is not NCCL");

@@ -23,6 +23,8 @@ void inv_cloud(FILE *out, const struct node_model *m, const struct render_opts *
 			 c->method ? c->method : "?", c->evidence ? c->evidence : "?");
 	if (c->instance_type)
 		inv_line(out, "instance type", "%s", c->instance_type);
+	if (c->instance_id)
+		inv_line(out, "instance id", "%s", c->instance_id);
 	for (size_t i = 0; i < c->nefa; i++)
 		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", c->efa[i]);
 	if (sb.len)

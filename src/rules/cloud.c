@@ -82,13 +82,36 @@ static const char *cluster_if(const struct cloud *c)
 	return node_model_cluster_ifname(c->m);
 }
 
+/* Rank 0's address when it is another node's (MASTER_ADDR resolved, not here), else NULL. */
 static const char *peer(const struct cloud *c)
 {
 	const struct nm_master *m = &c->m->master;
 
 	if (m->resolved && !m->local && m->ifname && strncmp(m->ifname, "lo", 2))
 		return m->resolved;
-	return "<peer's private IP>";
+	return NULL;
+}
+
+/* This node's IPv4 address on the interface the nodes talk over, or NULL. */
+static const char *own_ip(const struct cloud *c)
+{
+	const char *ifn = cluster_if(c);
+	const struct ifs_addr *a = ifn ? node_model_addr(c->m, ifn, 4) : NULL;
+
+	return a ? a->text : NULL;
+}
+
+/*
+ * A path-MTU test with `payload` bytes: to rank 0 when that is another node, else to this node
+ * from the others (its own address is known; theirs are not, here).
+ */
+static void fix_ping(const struct cloud *c, struct finding *f, long payload, const char *why)
+{
+	if (peer(c))
+		finding_fix(f, "ping -M do -s %ld -c 3 %s   # %s", payload, peer(c), why);
+	else if (own_ip(c))
+		finding_fix(f, "ping -M do -s %ld -c 3 %s   # from every other node: %s", payload, own_ip(c),
+			    why);
 }
 
 /* RDMA devices with an ACTIVE port of `link_layer` ("InfiniBand", "Ethernet"; NULL: any). */
@@ -127,6 +150,19 @@ static int gpu_named(const struct cloud *c, const char *needle)
 
 /* ---- AWS ---- */
 
+/*
+ * How the aws CLI names this instance: by the instance id DMI gave, else by its private address
+ * (unique within a VPC). 0 when neither is known.
+ */
+static int aws_self(const struct cloud *c, struct strbuf *sb)
+{
+	if (c->m->cloud.instance_id)
+		strbuf_addf(sb, "--instance-ids %s", c->m->cloud.instance_id);
+	else if (own_ip(c))
+		strbuf_addf(sb, "--filters Name=private-ip-address,Values=%s", own_ip(c));
+	return sb->len > 0;
+}
+
 /* A net plugin file of aws-ofi-nccl (libnccl-net-ofi.so, or libnccl-net.so beside it): its index or -1. */
 static long ofi_plugin(const struct cloud *c)
 {
@@ -142,7 +178,7 @@ static void aws_efa(struct cloud *c)
 {
 	const char *state = c->m->stack.net_plugin_state;
 	const char *ppath = c->m->stack.net_plugin_path;
-	struct strbuf names = STRBUF_INIT;
+	struct strbuf names = STRBUF_INIT, self = STRBUF_INIT;
 	long have;
 	struct finding *f;
 
@@ -234,18 +270,22 @@ stale:
 	finding_why(f, "AWS's EFA guides say to launch every instance that uses EFA in a cluster placement "
 		    "group (the second seed says the same). ncclcheck does not query the instance metadata "
 		    "service, so it cannot see the group; check it.");
-	finding_fix(f, "aws ec2 describe-instances --instance-ids <id> --query "
-		    "'Reservations[].Instances[].Placement.GroupName'");
+	if (aws_self(c, &self))
+		finding_fix(f, "aws ec2 describe-instances %s --query "
+			    "'Reservations[].Instances[].Placement.GroupName' --output text   # the same "
+			    "cluster group on every node", self.buf);
 	finding_fix(f, "aws ec2 create-placement-group --group-name nccl-cluster --strategy cluster   "
 		    "# then launch with --placement GroupName=nccl-cluster");
 	finding_evidence(f, "cloud.efa: %s", names.buf);
 	strbuf_release(&names);
+	strbuf_release(&self);
 }
 
 static void aws(struct cloud *c)
 {
 	const char *itype = c->m->cloud.instance_type;
 	int n_efa = (int)c->m->cloud.nefa;
+	struct strbuf self = STRBUF_INIT;
 	struct finding *f;
 
 	if (!is(c, "aws") && !n_efa)
@@ -258,13 +298,15 @@ static void aws(struct cloud *c)
 		finding_why(f, "%s instances reach their inter-node bandwidth only through EFA, which must be "
 			    "requested at launch (network interfaces of type efa); none is visible under "
 			    "/sys/class/infiniband here.", itype);
-		finding_fix(f, "aws ec2 describe-instances --instance-ids <id> --query "
-			    "'Reservations[].Instances[].NetworkInterfaces[].InterfaceType'   # 'efa' expected");
+		if (aws_self(c, &self))
+			finding_fix(f, "aws ec2 describe-instances %s --query "
+				    "'Reservations[].Instances[].NetworkInterfaces[].InterfaceType' --output text"
+				    "   # 'efa' expected", self.buf);
 		finding_evidence(f, "cloud.instance_type = %s (DMI product_name)", itype);
 		ev_cloud(c, f);
 	}
 	if (!is(c, "aws"))
-		return;
+		goto out;
 	f = finding_add(c->out, SEV_INFO, "cloud.aws.security_group",
 			"AWS: the nodes' security group must admit itself: TCP %ld-%ld and %ld%s", c->port_lo,
 			c->port_hi, c->master_port, n_efa ? ", and all traffic for EFA" : "");
@@ -275,11 +317,30 @@ static void aws(struct cloud *c)
 		    "group itself, inbound and outbound.", c->port_lo, c->port_hi,
 		    c->port_lo == NM_PORT_LO_DEFAULT && c->port_hi == NM_PORT_HI_DEFAULT ? ", the default" : ", not the default: open this range",
 		    c->master_port);
-	finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id <sg-id> --protocol -1 --source-group <sg-id>");
-	finding_fix(f, "aws ec2 authorize-security-group-egress --group-id <sg-id> --ip-permissions "
-		    "'IpProtocol=-1,UserIdGroupPairs=[{GroupId=<sg-id>}]'");
+	strbuf_reset(&self);
+	if (aws_self(c, &self)) {
+		/* the group id is the account's, not the node's: the fix looks it up, then scopes to it */
+		finding_fix(f, "aws ec2 describe-instances %s --query 'Reservations[].Instances[]."
+			    "SecurityGroups[].[GroupId,GroupName]' --output text   # this node's groups", self.buf);
+		finding_fix(f, "SG=$(aws ec2 describe-instances %s --query 'Reservations[0].Instances[0]."
+			    "SecurityGroups[0].GroupId' --output text)   # the first of them", self.buf);
+		if (n_efa) {
+			finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol -1 "
+				    "--source-group \"$SG\"");
+			finding_fix(f, "aws ec2 authorize-security-group-egress --group-id \"$SG\" --ip-permissions "
+				    "\"IpProtocol=-1,UserIdGroupPairs=[{GroupId=$SG}]\"");
+		} else {
+			finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp "
+				    "--port %ld-%ld --source-group \"$SG\"", c->port_lo, c->port_hi);
+			if (c->master_port < c->port_lo || c->master_port > c->port_hi)
+				finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" "
+					    "--protocol tcp --port %ld --source-group \"$SG\"", c->master_port);
+		}
+	}
 	finding_evidence(f, "sysctl.ip_local_port_range = %ld %ld", c->port_lo, c->port_hi);
 	ev_cloud(c, f);
+out:
+	strbuf_release(&self);
 }
 
 /* ---- Alibaba Cloud ---- */
@@ -302,7 +363,7 @@ static void alibaba(struct cloud *c)
 			    "8000) on the instance families that support them; a path's MTU is the smallest of its "
 			    "hops and larger packets are fragmented or dropped. A larger MTU does not fix NCCL errors; "
 			    "set on one node only, it makes NCCL hang once messages grow.");
-		finding_fix(f, "ping -M do -s 8472 -c 3 %s   # 8500-byte packets pass to every other node?", peer(c));
+		fix_ping(c, f, 8472, "8500-byte packets pass?");
 		if (ifn)
 			finding_fix(f, "ip link set dev %s mtu 8500   # on every node, only when that ping passes", ifn);
 		finding_evidence(f, "net.interfaces[].mtu: %s", all.len ? all.buf : "-");
@@ -317,8 +378,12 @@ static void alibaba(struct cloud *c)
 			    "NAT, VPN or router instance, or a container network that routes pod or container IPs "
 			    "across the VPC without encapsulation. NCCL between instances uses their own private "
 			    "addresses.");
-		finding_fix(f, "ip route get %s   # 'dev %s src <own IP>' without 'via': direct, the check does "
-			    "not apply", peer(c), ifn ? ifn : "<if>");
+		if (peer(c) && ifn)
+			finding_fix(f, "ip route get %s   # 'dev %s%s%s' without 'via': direct, the check does "
+				    "not apply", peer(c), ifn, own_ip(c) ? " src " : "", own_ip(c) ? own_ip(c) : "");
+		else if (ifn)
+			finding_fix(f, "ip -4 route show dev %s scope link   # the other nodes' addresses in "
+				    "these subnets are reached directly: the check does not apply", ifn);
 		ev_cloud(c, f);
 	}
 	if (n_erdma) {
@@ -361,12 +426,152 @@ static void alibaba(struct cloud *c)
 	strbuf_release(&all);
 }
 
+/* ---- Alibaba PAI Lingjun's preset, copied to another cloud ---- */
+
+/*
+ * The NCCL variables PAI injects on Lingjun resources (alibabacloud.com/help/en/pai/user-guide/
+ * use-a-custom-image, "Default settings in PAI"; NCCL_DEBUG=INFO aside). Tuned for Lingjun's
+ * mlx5 RoCE fabric: its GID table, its traffic class mapping, its interface names.
+ */
+static const struct {
+	const char *name, *value;
+} lingjun_preset[] = {
+	{ "NCCL_IB_TC", "136" }, { "NCCL_IB_SL", "5" }, { "NCCL_IB_GID_INDEX", "3" },
+	{ "NCCL_SOCKET_IFNAME", "eth" }, { "NCCL_IB_HCA", "mlx5" }, { "NCCL_IB_TIMEOUT", "22" },
+	{ "NCCL_IB_QPS_PER_CONNECTION", "8" }, { "NCCL_NET_PLUGIN", "none" },
+};
+#define LINGJUN_N (sizeof(lingjun_preset) / sizeof(lingjun_preset[0]))
+
+/* The unset (or nccl.conf line removal) for one setting, as data and as a command. */
+static void unset_setting(struct finding *f, const struct nccl_setting *st)
+{
+	if (st->from_file)
+		finding_fix(f, "sed -i '/^%s=/d' %s", st->name, st->source);
+	else
+		finding_fix(f, "unset %s", st->name);
+	finding_setting(f, st->from_file ? WHERE_NCCL_CONF : WHERE_ENV, SCOPE_ALL, st->name, NULL);
+}
+
+/* What `name=value` of the preset does on this node, into `sb`; 1 when it does harm. */
+static int lingjun_judge(const struct cloud *c, const char *name, struct strbuf *sb)
+{
+	const struct node_model *m = c->m;
+	struct strbuf names = STRBUF_INIT;
+	int harm = 0, any = 0, ports = active_rdma(c, NULL, NULL);
+
+	if (!strcmp(name, "NCCL_SOCKET_IFNAME")) {
+		for (size_t i = 0; i < m->nifaces; i++) {
+			if (!m->ifaces[i].up || (m->ifaces[i].kind && !strcmp(m->ifaces[i].kind, "loopback")))
+				continue;
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", m->ifaces[i].name);
+			any |= !strncmp(m->ifaces[i].name, "eth", 3);
+		}
+		harm = names.len && !any;
+		if (harm)
+			strbuf_addf(sb, "matches none of this node's interfaces (%s): NCCL finds no socket "
+				    "interface and cannot bootstrap", names.buf);
+		else
+			strbuf_addstr(sb, "NCCL's prediction judges it like any other value");
+	} else if (!strcmp(name, "NCCL_IB_HCA")) {
+		for (int d = 0; d < m->rdma.ndevices; d++) {
+			const char *n = m->rdma.dev_names[d];
+
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", n ? n : "?");
+			any |= n && !strncmp(n, "mlx5", 4);
+		}
+		harm = m->rdma.ndevices > 0 && !any;
+		if (harm)
+			strbuf_addf(sb, "matches none of this node's RDMA devices (%s): NCCL leaves them unused",
+				    names.buf);
+		else
+			strbuf_addstr(sb, m->rdma.ndevices ? "selects this node's mlx5 devices" :
+				      "no effect here: no RDMA device");
+	} else if (!strcmp(name, "NCCL_NET_PLUGIN")) {
+		for (size_t i = 0; i < m->stack.nplugins; i++) {
+			const char *n = m->stack.plugin_names[i];
+
+			if (n && strstr(n, "net"))
+				strbuf_addf(&names, "%s%s", names.len ? ", " : "", n);
+		}
+		harm = names.len > 0;
+		if (harm)
+			strbuf_addf(sb, "stops NCCL from loading this node's network plugin (%s): traffic "
+				    "it would carry falls back to NCCL's own IB or TCP transport", names.buf);
+		else
+			strbuf_addstr(sb, "no effect here: no network plugin is installed");
+	} else if (!ports) {
+		strbuf_addstr(sb, "no effect here: no active RDMA port");
+	} else {
+		strbuf_addstr(sb, "a value for Lingjun's RoCE fabric, applied to this node's RDMA ports; "
+			      "this fabric's operator documents its own (or none)");
+	}
+	strbuf_release(&names);
+	return harm;
+}
+
+/*
+ * PAI's preset is right on Lingjun. Copied with a container image or a job script to another
+ * cloud, it names interfaces and devices that are not there and switches off that cloud's network
+ * plugin. Judged where it runs: off Alibaba, each setting's effect on this node.
+ */
+static void lingjun(struct cloud *c)
+{
+	const struct nccl_setting *st[LINGJUN_N];
+	size_t matched = 0, nharm = 0;
+	int harm[LINGJUN_N];
+	struct strbuf judged[LINGJUN_N];
+	struct finding *f;
+
+	if (is(c, "alibaba"))
+		return;
+	for (size_t i = 0; i < LINGJUN_N; i++) {
+		st[i] = node_model_setting(c->m, lingjun_preset[i].name);
+		if (st[i] && strcmp(st[i]->value, lingjun_preset[i].value))
+			st[i] = NULL;
+		matched += st[i] != NULL;
+	}
+	/* Alibaba's own traffic class and service level, and most of the rest */
+	if (matched < 4 || !(st[0] || st[1]))
+		return;
+	for (size_t i = 0; i < LINGJUN_N; i++) {
+		strbuf_init(&judged[i], 0);
+		harm[i] = st[i] && lingjun_judge(c, lingjun_preset[i].name, &judged[i]);
+		nharm += harm[i];
+	}
+	if (nharm || c->provider) {
+		if (nharm)
+			f = finding_add(c->out, SEV_WARN, "cloud.lingjun_preset",
+					"%zu of Alibaba PAI Lingjun's NCCL settings do not fit this node "
+					"(%s)", nharm, c->provider ? c->provider : "cloud not identified");
+		else
+			f = finding_add(c->out, SEV_INFO, "cloud.lingjun_preset",
+					"Alibaba PAI Lingjun's NCCL settings on a node of another cloud "
+					"(%s): none breaks anything here", c->provider);
+		finding_why(f, "NCCL_IB_TC=136, NCCL_IB_SL=5, NCCL_IB_GID_INDEX=3, NCCL_SOCKET_IFNAME=eth, "
+			    "NCCL_IB_HCA=mlx5, NCCL_IB_TIMEOUT=22, NCCL_IB_QPS_PER_CONNECTION=8 and "
+			    "NCCL_NET_PLUGIN=none are what PAI sets on Lingjun resources for their mlx5 RoCE "
+			    "network (alibabacloud.com/help/en/pai/user-guide/use-a-custom-image). Copied "
+			    "into an image or job script that runs elsewhere, they describe Lingjun's "
+			    "interfaces, devices and switch configuration, not this node's.");
+		for (size_t i = 0; i < LINGJUN_N; i++)
+			if (st[i])
+				finding_evidence(f, "%s=%s (%s): %s", st[i]->name, st[i]->value, st[i]->source,
+						 judged[i].buf);
+		ev_cloud(c, f);
+		for (size_t i = 0; i < LINGJUN_N; i++)
+			if (harm[i])
+				unset_setting(f, st[i]);
+	}
+	for (size_t i = 0; i < LINGJUN_N; i++)
+		strbuf_release(&judged[i]);
+}
+
 /* ---- AutoDL ---- */
 
 static void autodl(struct cloud *c)
 {
 	struct strbuf all = STRBUF_INIT;
-	const char *priv = NULL;
+	const char *priv = NULL, *priv_addr = NULL;
 	int npriv = 0;
 	struct finding *f;
 
@@ -389,6 +594,7 @@ static void autodl(struct cloud *c)
 				    str_or(cls, "?"));
 			if (cls && !strcmp(cls, "private") && (!priv || strcmp(priv, n))) {
 				priv = n;
+				priv_addr = it->addrs[j].addr;
 				npriv++;
 			}
 		}
@@ -407,7 +613,11 @@ static void autodl(struct cloud *c)
 		finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_SOCKET_IFNAME", "%s", priv);
 		finding_setting(f, WHERE_ENV, SCOPE_NODE, "GLOO_SOCKET_IFNAME", "%s", priv);
 	}
-	finding_fix(f, "ncclcheck node --master-addr <rank 0's private IP>   # checks the route NCCL needs");
+	if (peer(c))
+		finding_fix(f, "ncclcheck node --master-addr %s   # checks the route NCCL needs", peer(c));
+	else if (npriv == 1 && addr_classify_text(priv_addr) == ADDR_PRIVATE)
+		finding_fix(f, "ncclcheck node --master-addr %s   # on the other nodes when this one is rank 0: "
+			    "checks the route NCCL needs", priv_addr);
 	finding_evidence(f, "net.interfaces: %s", all.len ? all.buf : "-");
 	ev_cloud(c, f);
 	strbuf_release(&all);
@@ -444,12 +654,26 @@ static void autodl(struct cloud *c)
 
 /* ---- GCP ---- */
 
+/*
+ * `gcloud compute instances list` narrowed to this VM's interface on the cluster network (its
+ * address is unique in the project's VPC networks), one row per interface; 0 when no address is
+ * known. The VM's name, zone and network are the project's, not in the facts.
+ */
+static int gcp_self(const struct cloud *c, struct strbuf *sb)
+{
+	if (!own_ip(c))
+		return 0;
+	strbuf_addf(sb, "gcloud compute instances list --flatten=networkInterfaces "
+		    "--filter='networkInterfaces.networkIP=%s'", own_ip(c));
+	return 1;
+}
+
 static void gcp(struct cloud *c)
 {
 	const char *ifn = cluster_if(c), *dr = c->m->default_ifname;
 	const struct nm_iface *nic = iface(c, ifn), *drit = iface(c, dr);
 	long nmtu = nic ? nic->mtu : -1, dmtu = drit ? drit->mtu : -1;
-	struct strbuf all = STRBUF_INIT, big = STRBUF_INIT, virtio = STRBUF_INIT;
+	struct strbuf all = STRBUF_INIT, big = STRBUF_INIT, virtio = STRBUF_INIT, self = STRBUF_INIT;
 	int gve = 0;
 	struct finding *f;
 
@@ -479,9 +703,13 @@ static void gcp(struct cloud *c)
 				    : "An MTU above the VPC's black-holes large packets: NCCL hangs once messages grow.");
 		if (big.len)
 			finding_evidence(f, "above %s's %ld: %s", str_or(dr, "?"), dmtu, big.buf);
-		finding_fix(f, "gcloud compute networks describe <network> --format='value(mtu)'   # every node's "
-			    "interfaces must not exceed it");
-		finding_fix(f, "ping -M do -s %ld -c 3 %s", (nmtu > 0 ? nmtu : 1460) - 28, peer(c));
+		if (gcp_self(c, &self)) {
+			finding_fix(f, "NET=$(%s --format='value(networkInterfaces.network.basename())')"
+				    "   # this VM's VPC network", self.buf);
+			finding_fix(f, "gcloud compute networks describe \"$NET\" --format='value(mtu)'   # no "
+				    "node's interface may exceed it");
+		}
+		fix_ping(c, f, (nmtu > 0 ? nmtu : 1460) - 28, "full-size packets pass?");
 		ev_cloud(c, f);
 	}
 	if (virtio.len && !gve) {
@@ -490,8 +718,13 @@ static void gcp(struct cloud *c)
 		finding_why(f, "gVNIC (driver gve) is Google's high-bandwidth virtual NIC; GKE GPU node pools enable "
 			    "it with --enable-gvnic, and Google's newer GPU machine types are documented with gVNIC "
 			    "(which types require it was not verified here).");
-		finding_fix(f, "gcloud compute instances create <name> ... --network-interface=nic-type=GVNIC   "
-			    "# with an image whose kernel has the gve driver");
+		strbuf_reset(&self);
+		if (gcp_self(c, &self))
+			finding_fix(f, "%s --format='value(name,zone.basename(),networkInterfaces.nicType)'   "
+				    "# GVNIC expected; empty or VIRTIO_NET: not gVNIC", self.buf);
+		finding_fix(f, "# the NIC type is fixed when a VM is created: recreate it (or its instance "
+			    "template) with --network-interface=nic-type=GVNIC and an image whose kernel has "
+			    "the gve driver");
 		ev_cloud(c, f);
 	}
 	if ((gpu_named(c, "H100") || gpu_named(c, "H200")) && !active_rdma(c, NULL, NULL)) {
@@ -522,6 +755,7 @@ static void gcp(struct cloud *c)
 	strbuf_release(&all);
 	strbuf_release(&big);
 	strbuf_release(&virtio);
+	strbuf_release(&self);
 }
 
 /* ---- Azure ---- */
@@ -549,9 +783,14 @@ static void azure(struct cloud *c)
 		    "third-party report).%s",
 		    c->kind && strcmp(c->kind, "none") ? " In a container, /etc/nccl.conf is the image's, not the "
 							"host's: mount the host's file and /opt/microsoft." : "");
-	finding_fix(f, "ls /opt/microsoft/*/topo.xml   # the file for this VM size");
-	finding_fix(f, "printf 'NCCL_TOPO_FILE=/opt/microsoft/%s/topo.xml\\nNCCL_IB_PCI_RELAXED_ORDERING=1\\n"
-		    "NCCL_IGNORE_CPU_AFFINITY=1\\n' | sudo tee -a /etc/nccl.conf", nd ? nd : "<sku>");
+	finding_fix(f, "ls /opt/microsoft/*/topo.xml   # the file for this VM size%s",
+		    nd ? "" : ": add NCCL_TOPO_FILE=that path to /etc/nccl.conf");
+	if (nd)
+		finding_fix(f, "printf 'NCCL_TOPO_FILE=/opt/microsoft/%s/topo.xml\\nNCCL_IB_PCI_RELAXED_ORDERING=1"
+			    "\\nNCCL_IGNORE_CPU_AFFINITY=1\\n' | sudo tee -a /etc/nccl.conf", nd);
+	else
+		finding_fix(f, "printf 'NCCL_IB_PCI_RELAXED_ORDERING=1\\nNCCL_IGNORE_CPU_AFFINITY=1\\n' | sudo tee "
+			    "-a /etc/nccl.conf");
 	if (nd)
 		finding_setting(f, WHERE_NCCL_CONF, SCOPE_NODE, "NCCL_TOPO_FILE", "/opt/microsoft/%s/topo.xml", nd);
 	finding_setting(f, WHERE_NCCL_CONF, SCOPE_NODE, "NCCL_IB_PCI_RELAXED_ORDERING", "1");
@@ -714,6 +953,7 @@ void rule_cloud(const struct node_model *m, struct findings *out)
 	c.master_port = m->master.port;
 	aws(&c);
 	alibaba(&c);
+	lingjun(&c);
 	autodl(&c);
 	gcp(&c);
 	azure(&c);

@@ -158,6 +158,53 @@ static const struct version_check version_checks[] = {
 	},
 };
 
+/*
+ * NCCL 2.32's socket encryption, per node (model/node.c node_model_nccl_tls): a program that sets
+ * a key runs only where every node can encrypt, and an encrypting node drops plaintext peers.
+ * Whether the program sets one is not known, so a difference is a warning, never an accusation.
+ */
+static void nccl_tls_differs(const struct cluster_view *v, struct findings *out)
+{
+	enum nm_tls first = NM_TLS_UNKNOWN;
+	int differ = 0, no_libssl = 0;
+	struct finding *f;
+
+	for (size_t i = 0; i < v->n; i++) {
+		enum nm_tls t = node_model_nccl_tls(v->nodes[i].m);
+
+		if (t == NM_TLS_UNKNOWN)
+			continue;
+		differ |= first != NM_TLS_UNKNOWN && t != first;
+		no_libssl |= t == NM_TLS_NO_LIBSSL;
+		if (first == NM_TLS_UNKNOWN)
+			first = t;
+	}
+	if (!differ)
+		return;
+	f = finding_add(out, SEV_WARN, "cluster.nccl.tls",
+			"NCCL's socket encryption differs between nodes: a job that calls "
+			"ncclSetEncryption cannot start on all of them");
+	finding_why(f, "NCCL 2.32 encrypts its TCP sockets only when the program calls "
+		    "ncclSetEncryption() with a pre-shared key (no environment variable does it; "
+		    "torch's NCCL backend is not known to call it). If the job does, a node built "
+		    "without TLS or without OpenSSL 3 fails to start, and the nodes that encrypt drop "
+		    "its connections ('TLS handshake from ... failed, discarding peer connection'). "
+		    "A job that does not encrypt is not affected.");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct node_model *m = v->nodes[i].m;
+		const struct nm_nccl_lib *l = node_model_loaded_lib(m);
+
+		finding_evidence(f, "%s: %s%s%s", v->nodes[i].name, nm_tls_words(node_model_nccl_tls(m)),
+				 l ? " at " : "", l ? str_or(l->realpath, l->path) : "");
+	}
+	finding_fix(f, "# load the same NCCL build on every node (one nvidia-nccl wheel or one "
+		    "libnccl2 package)%s", no_libssl ? ", and where libssl.so.3 does not load:" : "");
+	for (size_t i = 0; no_libssl && i < v->n; i++)
+		if (node_model_nccl_tls(v->nodes[i].m) == NM_TLS_NO_LIBSSL)
+			finding_fix(f, "on %s: apt-get install -y libssl3   # RHEL-like: dnf install -y "
+				    "openssl-libs", v->nodes[i].name);
+}
+
 void xrule_versions(const struct cluster_view *v, struct findings *out)
 {
 	int differ = 0;
@@ -190,6 +237,7 @@ void xrule_versions(const struct cluster_view *v, struct findings *out)
 		}
 		strbuf_release(&sb);
 	}
+	nccl_tls_differs(v, out);
 	if (!differ && v->n > 1) {
 		struct tally t;
 

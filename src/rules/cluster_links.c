@@ -436,9 +436,9 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out)
 		}
 		f = finding_add(out, SEV_ERROR, "cluster.verdict.ifname",
 				"NCCL as configured uses an interface some peer cannot reach%s%s%s; "
-				"with NCCL_SOCKET_IFNAME=%s every node uses one that every peer "
+				"with NCCL_SOCKET_IFNAME%s%s every node uses one that every peer "
 				"reaches (%s)", now.len ? " (" : "", now.len ? now.buf : "",
-				now.len ? ")" : "", vd.value[0] ? vd.value : "<per node>", names.buf);
+				now.len ? ")" : "", vd.value[0] ? "=" : " set per node", vd.value, names.buf);
 		strbuf_release(&now);
 		finding_why(f, "The value was tried on every node's own interface list with NCCL's "
 			       "selection rules (bootstrap and NET/Socket): each node then picks the "

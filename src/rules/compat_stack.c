@@ -6,6 +6,7 @@
  */
 #include "rules/rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,6 +420,36 @@ static void copies(const struct node_model *m, struct findings *out)
 
 /* ---- net plugin and config files ------------------------------------------------------------ */
 
+/*
+ * Where the plugin NCCL_NET_PLUGIN=`env` names is: a copy the probe found elsewhere
+ * (nccl.plugins[]) gives the directory to put on the loader's path; else the exact search for it.
+ */
+static void plugin_dir_fix(const struct node_model *m, const char *env, struct finding *f)
+{
+	/* names and paths go into a shell line unquoted: only characters that need no quoting */
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
+	char want[128];
+
+	if (!env || !*env || strspn(env, plain) != strlen(env))
+		return;
+	snprintf(want, sizeof(want), "libnccl-net-%s.so", env);
+	for (size_t i = 0; i < m->stack.nplugins; i++) {
+		const char *n = m->stack.plugin_names[i], *p = m->stack.plugin_paths[i];
+		const char *slash = p ? strrchr(p, '/') : NULL;
+		size_t len = slash ? (size_t)(slash - p) : 0;
+		int safe = 1;
+
+		for (size_t k = 0; k < len; k++)
+			safe &= p[k] == '/' || strchr(plain, p[k]) != NULL;
+		if (n && slash && slash != p && safe && (!strcmp(n, want) || !strcmp(n, env))) {
+			finding_fix(f, "export LD_LIBRARY_PATH=%.*s:$LD_LIBRARY_PATH", (int)(slash - p), p);
+			return;
+		}
+	}
+	finding_fix(f, "find / -xdev -name '%s*' 2>/dev/null   # then put its directory first in "
+		    "LD_LIBRARY_PATH", want);
+}
+
 static void plugin_and_conf(const struct node_model *m, struct findings *out)
 {
 	const char *state = m->stack.net_plugin_state;
@@ -434,8 +465,7 @@ static void plugin_and_conf(const struct node_model *m, struct findings *out)
 		finding_why(f, "NCCL then falls back to its internal IB/socket transports (older NCCL "
 			    "fails instead); on AWS EFA or other plugin-based fabrics the fallback is "
 			    "plain TCP and many times slower.");
-		finding_fix(f, "export LD_LIBRARY_PATH=<dir of libnccl-net-%s.so>:$LD_LIBRARY_PATH",
-			    str_or(env, "?"));
+		plugin_dir_fix(m, env, f);
 		finding_fix(f, "# or, to use NCCL's own transports: export NCCL_NET_PLUGIN=none");
 	} else if (state && !strcmp(state, "loads")) {
 		f = finding_add(out, SEV_INFO, "nccl.net_plugin", "NCCL will load the net plugin %s",
@@ -463,9 +493,43 @@ static void plugin_and_conf(const struct node_model *m, struct findings *out)
 	}
 }
 
+/*
+ * NCCL 2.32 encrypts its TCP sockets (bootstrap, NET/Socket, RAS) only when the program calls
+ * ncclSetEncryption with a pre-shared key: no variable turns it on, so whether a job encrypts is
+ * not known here. What is known: whether the loaded build has TLS (src/misc/crypt.cc exists only
+ * with TLS_BACKEND=OPENSSL3) and whether the OpenSSL 3 it dlopens is there.
+ */
+static void nccl_tls(const struct node_model *m, struct findings *out)
+{
+	enum nm_tls t = node_model_nccl_tls(m);
+	const struct nm_nccl_lib *l = node_model_loaded_lib(m);
+	struct finding *f;
+
+	if (t == NM_TLS_UNKNOWN)
+		return;
+	f = finding_add(out, SEV_INFO, "nccl.tls", "NCCL %s %s%s", l->version, nm_tls_words(t),
+			t == NM_TLS_READY ? " its sockets when the program calls ncclSetEncryption" :
+			t == NM_TLS_NO_LIBSSL ? ": a program that sets a key fails at its first "
+						"connection" : "");
+	finding_evidence(f, "nccl: %s at %s", l->version, str_or(l->realpath, l->path));
+	finding_why(f, "NCCL 2.32 encrypts its own TCP sockets (TLS 1.3 with a pre-shared key) only "
+		    "when the program calls ncclSetEncryption(); no environment variable does it, so "
+		    "whether this job encrypts is not known here. A node whose NCCL encrypts drops "
+		    "peers that do not (\"TLS handshake from ... failed, discarding peer connection\"), "
+		    "so every node needs the same capability. %s",
+		    t == NM_TLS_NONE ? "This build answers a key with 'NCCL was built without TLS "
+				       "support but a pre-shared key was configured'." :
+		    t == NM_TLS_NO_LIBSSL ? "This build dlopens libcrypto.so.3 and libssl.so.3 when a "
+					    "key is set ('ncclCrypt: failed to open ...')." : "");
+	if (t == NM_TLS_NO_LIBSSL)
+		finding_fix(f, "apt-get install -y libssl3   # Debian/Ubuntu; RHEL-like: dnf install -y "
+			    "openssl-libs");
+}
+
 void rule_compat_stack(const struct node_model *m, struct findings *out)
 {
 	nccl_floor(m, out);
+	nccl_tls(m, out);
 	for (size_t i = 0; i < m->stack.npython; i++) {
 		torch_pin(&m->stack.python[i], m, out);
 		lightning_pair(&m->stack.python[i], out);

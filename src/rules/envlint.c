@@ -8,6 +8,8 @@
 #include "rules/rules.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +244,66 @@ static void lint_int(struct lint *l, const struct nccl_setting *st, const struct
 			    "'infinite' or rejected at init depending on the variable.", st->name, v->min, v->max);
 		fix_unset(f, st);
 	}
+}
+
+/* NV_FLOAT as src/ras/ras_param.cc reads it: the whole value, finite and above 0. */
+static void lint_float(struct lint *l, const struct nccl_setting *st, const struct nccl_var *v)
+{
+	char *end = NULL;
+	double d;
+	struct finding *f;
+
+	if (v->typed_since && !l->assumed && !version_ge(l, v->typed_since)) {
+		lint_int(l, st, v); /* this NCCL still reads it with NCCL_PARAM's strtoll */
+		return;
+	}
+	if (!*st->value) {
+		f = add(l, SEV_INFO, "nccl.env.empty", st, "%s is set but empty: NCCL uses its default %s",
+			st->name, v->def);
+		fix_unset(f, st);
+		return;
+	}
+	errno = 0;
+	d = strtod(st->value, &end);
+	if (!errno && end != st->value && !*end && isfinite(d) && d > 0)
+		return;
+	f = add(l, SEV_WARN, "nccl.env.float", st, "%s='%s' is not a number above 0: NCCL uses %s",
+		st->name, st->value, v->def);
+	finding_why(f, "NCCL %s reads %s with strtod() over the whole value and falls back to its "
+		    "default for anything else, with only an INFO line.", l->assumed ? v->typed_since :
+		    l->version, st->name);
+	evidence_version(l, f);
+	fix_unset(f, st);
+}
+
+/* Enum values newer than the variable: an older NCCL takes them as unknown. */
+static const struct {
+	const char *name, *value, *since, *older;
+} value_since[] = {
+	{ "NCCL_DEBUG", "ATTN", "2.32.3", "WARN" },
+};
+
+/* 1 when the value is one this NCCL does not know yet (and a finding says so). */
+static int lint_value_version(struct lint *l, const struct nccl_setting *st)
+{
+	struct finding *f;
+
+	for (size_t i = 0; i < sizeof(value_since) / sizeof(value_since[0]); i++) {
+		if (strcmp(value_since[i].name, st->name) || strcasecmp(value_since[i].value, st->value) ||
+		    l->assumed || version_ge(l, value_since[i].since))
+			continue;
+		f = add(l, SEV_WARN, "nccl.env.value", st, "%s=%s is a value from NCCL %s on; NCCL %s "
+			"does not know it: %s", st->name, st->value, value_since[i].since, l->version,
+			!strcmp(st->name, "NCCL_DEBUG") ? "it prints nothing at all, not even warnings" :
+			"it ignores the setting");
+		finding_why(f, "NCCL %s added %s as a value of %s; older releases compare against the "
+			    "values they know and treat any other like an unknown one.", value_since[i].since,
+			    value_since[i].value, st->name);
+		evidence_version(l, f);
+		fix_set(f, st, st->name, value_since[i].older);
+		return 1;
+	}
+	return 0;
 }
 
 struct enum_effect {
@@ -660,8 +722,11 @@ static void lint_one(struct lint *l, const struct nccl_setting *st)
 		return;
 	}
 	lint_version(l, st, v);
+	if (lint_value_version(l, st))
+		return;
 	switch (v->type) {
 	case NV_INT: lint_int(l, st, v); break;
+	case NV_FLOAT: lint_float(l, st, v); break;
 	case NV_ENUM: lint_enum(l, st, v, 1); break;
 	case NV_ENUM_CS: lint_enum(l, st, v, 0); break;
 	case NV_LEVEL: lint_level(l, st); break;

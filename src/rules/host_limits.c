@@ -6,6 +6,7 @@
 #include "rules/rules.h"
 #include "util/strbuf.h"
 
+#include <stdio.h>
 #include <string.h>
 
 struct net {
@@ -84,9 +85,20 @@ static void report_hostname(struct net *n)
 			    "torch's Gloo backend (Lightning's CPU barriers) and torchrun's rendezvous use the host "
 			    "name's address unless told otherwise; NCCL keys 'same node' on the host name (plus "
 			    "boot id), so identical names such as 'localhost' confuse its logs and grouping.");
-		if (b && !ifs_addr_link_local(b) && b->family == 4 && strncmp(b->name, "lo", 2))
+		if (b && !ifs_addr_link_local(b) && b->family == 4 && strncmp(b->name, "lo", 2)) {
+			char uniq[64];
+
+			/* 'localhost' is no name to keep: one made from the address is unique */
+			snprintf(uniq, sizeof(uniq), "node-%s", b->text);
+			for (char *p = uniq; *p; p++)
+				if (*p == '.')
+					*p = '-';
+			if (!strcmp(name, "localhost"))
+				finding_fix(f, "hostnamectl set-hostname %s   # a name of its own, from its address",
+					    uniq);
 			finding_fix(f, "echo '%s %s' >> /etc/hosts   # and drop the 127.0.x.1 line for it", b->text,
-				    !strcmp(name, "localhost") ? "<unique name>" : name);
+				    !strcmp(name, "localhost") ? uniq : name);
+		}
 		if (b && strncmp(b->name, "lo", 2))
 			finding_export(f, "GLOO_SOCKET_IFNAME", "%s", b->name);
 	}

@@ -7,8 +7,10 @@
 #include "rules/launch_consistency.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "launch/vars.h"
 #include "model/node.h"
@@ -116,6 +118,9 @@ static void fill(struct launch_facts *lf, lv_getter get, const void *src, int gp
 	if (!lf->slurm_tasks_here && lf->slurm_step)
 		lf->slurm_tasks_here = tasks_for_node(GET(SLURM_TASKS_PER_NODE), lf->slurm_nodeid);
 	lf->torchrun = GET(TORCHELASTIC_RUN_ID) != NULL;
+	lf->agent_store = GET(TORCHELASTIC_USE_AGENT_STORE) &&
+			  !strcasecmp(GET(TORCHELASTIC_USE_AGENT_STORE), "true");
+	lf->master_port = pos(GET(MASTER_PORT));
 	lf->world_size = pos(lv_first_value(get, src, env_world));
 	lf->local_world_size = pos(lv_first_value(get, src, env_local));
 	lf->nnodes = pos(lv_first_value(get, src, env_nn));
@@ -216,6 +221,27 @@ static int kw_int(const char *line, const char *name)
 	return 0;
 }
 
+/*
+ * "tcp://host:PORT" after init_method (a keyword argument) or --dist-url / --dist_url (a script
+ * argument, as detectron2's and DeiT's launchers spell it): PORT when it is a literal, else 0.
+ */
+static int tcp_init_port(const char *line)
+{
+	static const char *const keys[] = { "init_method", "--dist-url", "--dist_url" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *p = strstr(line, keys[i]), *t, *colon;
+
+		if (!p || !(t = strstr(p, "tcp://")) || t - p > (long)strlen(keys[i]) + 4)
+			continue;
+		t += 6;
+		colon = t + strcspn(t, ":'\" \t)/");
+		if (*colon == ':' && isdigit((unsigned char)colon[1]))
+			return atoi(colon + 1);
+	}
+	return 0;
+}
+
 static void scan_line(struct launch_facts *lf, const char *line, int lineno, int shell)
 {
 	const char *p = line, *py;
@@ -240,6 +266,10 @@ static void scan_line(struct launch_facts *lf, const char *line, int lineno, int
 			free(cut);
 			return;
 		}
+	if ((v = tcp_init_port(p)) > 0 && !lf->init_tcp_port) {
+		lf->init_tcp_port = v;
+		lf->init_tcp_line = lineno;
+	}
 	if ((v = kw_int(p, "devices")) > 0)
 		lf->lightning_devices = v;
 	if ((v = kw_int(p, "num_nodes")) > 0)
@@ -247,6 +277,15 @@ static void scan_line(struct launch_facts *lf, const char *line, int lineno, int
 	if (!shell)
 		return;
 	py = python_word(p);
+	if ((py && !strncmp(py, "torchrun", 8)) || strstr(p, "torch.distributed.run")) {
+		if (!lf->script_torchrun)
+			lf->script_torchrun = lineno;
+		if ((v = opt_value(p, "--master_port", NULL)) > 0 ||
+		    (v = opt_value(p, "--master-port", NULL)) > 0)
+			lf->master_port = v;
+		if (strstr(p, "c10d"))
+			lf->script_c10d = 1;
+	}
 	if (has_word(p, "srun")) {
 		const char *s = strstr(p, "srun");
 		if (!strstr(p, "--ntasks-per-node") && !lf->script_ntasks_per_node && !lf->script_srun_no_tpn)
@@ -304,6 +343,7 @@ int launch_consistency_id(const char *id)
 		"launch.devices_mismatch", "launch.nodes_mismatch", "launch.world_size",
 		"launch.gpus.hidden", "launch.gpus.oversubscribed", "launch.gpus.one_per_task",
 		"launch.sbatch.no_srun", "launch.node_rank.duplicate", "launch.srun.ntasks_per_node",
+		"launch.torchrun.agent_store",
 	};
 
 	for (size_t i = 0; id && i < sizeof(ids) / sizeof(ids[0]); i++)
@@ -353,10 +393,44 @@ static int nodes(const struct launch_facts *lf, const char **from)
 	return 0;
 }
 
+/*
+ * torchrun exports TORCHELASTIC_USE_AGENT_STORE=True to its workers, and torch's
+ * _create_c10d_store() took it as "a client for every endpoint": init_process_group with
+ * init_method="tcp://host:P" on another port than the agent's store made every rank a client and
+ * none a server (pytorch#192113, fixed on main in August 2026). Only a port the text names is
+ * judged; with c10d the agent's port is its own choice, so nothing is said.
+ */
+static void agent_store(const struct launch_facts *lf, struct findings *out)
+{
+	int torchrun = lf->agent_store || lf->torchrun || lf->script_torchrun;
+	int store = lf->master_port > 0 ? lf->master_port : 29500;
+	struct finding *f;
+
+	if (!torchrun || !lf->init_tcp_port || lf->init_tcp_port == store ||
+	    (lf->script_c10d && lf->master_port <= 0))
+		return;
+	f = finding_add(out, SEV_WARN, "launch.torchrun.agent_store",
+			"Under torchrun, init_method tcp://...:%d is not torchrun's store (port %d): "
+			"every rank waits for a server that no rank starts", lf->init_tcp_port, store);
+	finding_why(f, "torchrun's agent serves the TCPStore at MASTER_ADDR:MASTER_PORT and tells "
+		    "each worker so (TORCHELASTIC_USE_AGENT_STORE=True). torch releases before the "
+		    "August 2026 fix (pytorch#192113) applied that to every store address, so "
+		    "init_process_group(init_method=\"tcp://host:%d\") makes every rank a client: "
+		    "nothing listens on %d and start-up hangs silently until the store timeout (10 "
+		    "minutes for nccl, 30 for gloo).", lf->init_tcp_port, lf->init_tcp_port);
+	if (lf->init_tcp_line)
+		finding_evidence(f, "line %d: tcp://...:%d", lf->init_tcp_line, lf->init_tcp_port);
+	finding_evidence(f, "torchrun's store: port %d (%s)", store,
+			 lf->master_port > 0 ? "MASTER_PORT / --master_port" : "torchrun's default");
+	finding_fix(f, "# let torchrun's variables name the store: init_method=\"env://\" (or leave "
+		    "init_method out), or use port %d in the tcp:// address", store);
+}
+
 void rule_launch_consistency(const struct launch_facts *lf, struct findings *out)
 {
 	const char *tfrom, *nfrom;
 	int tpn = tasks_per_node(lf, &tfrom), n = nodes(lf, &nfrom), vis;
+	char per_node[32];
 	struct finding *f;
 
 	if (tpn && lf->lightning_devices && tpn != lf->lightning_devices) {
@@ -408,6 +482,11 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 	}
 
 	vis = lf->gpus_visible >= 0 ? lf->gpus_visible : lf->gpus_on_node;
+	/* one process per GPU: this node's count, else Slurm's for the job's nodes (set with --gpus*) */
+	if (vis > 0)
+		snprintf(per_node, sizeof(per_node), "%d", vis);
+	else
+		snprintf(per_node, sizeof(per_node), "\"$SLURM_GPUS_ON_NODE\"");
 	if (lf->gpus_visible == 0 && lf->gpus_on_node > 0) {
 		f = finding_add(out, SEV_ERROR, "launch.gpus.hidden",
 				"CUDA_VISIBLE_DEVICES hides every GPU from this task (the node has %d)",
@@ -443,8 +522,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 		finding_why(f, "A batch script runs on the first node of the allocation only: a python or "
 			    "torchrun started directly is one process on one node, and every rank it waits "
 			    "for on the other nodes never starts.");
-		finding_fix(f, "srun --ntasks-per-node=<GPUs per node> python3 train.py   # or: srun "
-			    "--ntasks-per-node=1 torchrun --node_rank=\"$SLURM_NODEID\" ...");
+		finding_fix(f, "srun --ntasks-per-node=%s python3 train.py   # or: srun "
+			    "--ntasks-per-node=1 torchrun --node_rank=\"$SLURM_NODEID\" ...", per_node);
 	}
 	if (lf->script_torchrun_no_rank || (lf->slurm_step && lf->slurm_nodeid > 0 && lf->node_rank == 0)) {
 		f = finding_add(out, SEV_ERROR, "launch.node_rank.duplicate",
@@ -468,8 +547,10 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 			    "torchrun under srun it starts one launcher per task, not per node.");
 		if (lf->script_srun_no_tpn)
 			finding_evidence(f, "line %d", lf->script_srun_no_tpn);
-		finding_fix(f, "srun --ntasks-per-node=<GPUs per node> ...   (or #SBATCH --ntasks-per-node)");
+		finding_fix(f, "srun --ntasks-per-node=%s ...   # or #SBATCH --ntasks-per-node=%s", per_node,
+			    per_node);
 	}
+	agent_store(lf, out);
 }
 
 void rule_launch_env(const json_t *facts, struct findings *out)

@@ -41,6 +41,13 @@ struct launch_facts {
 	int script_python_no_srun;	/* line number of a python/torchrun started without srun */
 	int script_srun_no_tpn;		/* line of an srun without --ntasks-per-node (none in #SBATCH) */
 	int script_torchrun_no_rank;	/* line of srun ... torchrun with neither --node_rank nor c10d */
+	/* torchrun's own TCPStore and a store the script asks for on another port */
+	int agent_store;		/* TORCHELASTIC_USE_AGENT_STORE is true: a torchrun worker */
+	int master_port;		/* MASTER_PORT, or torchrun's --master_port in the script */
+	int script_torchrun;		/* line of a torchrun command in the script */
+	int script_c10d;		/* that torchrun uses --rdzv_backend=c10d */
+	int init_tcp_port;		/* the port of an init_method / --dist-url "tcp://host:port" */
+	int init_tcp_line;		/* its line */
 };
 
 void launch_facts_init(struct launch_facts *lf);

@@ -76,9 +76,11 @@ static void fix_ping(struct finding *f, const struct node_model *m, const struct
 	int v6 = x->a->family == 6;
 	long payload = x->mtu - (v6 ? 48 : 28);
 
-	finding_fix(f, "ping %s-M do -s %ld -c 3 %s   # from every node to every other, over %s: "
+	/* rank 0 when it is another node; else this node's own address, pinged from the others */
+	finding_fix(f, "ping %s-M do -s %ld -c 3 %s   # from %s, over %s: "
 		    "'message too long' or no reply = the path is smaller than %ld", v6 ? "-6 " : "", payload,
-		    peer ? peer : v6 ? "<peer's IPv6 address>" : "<peer's IP address>", x->a->name, x->mtu);
+		    peer ? peer : x->a->text, peer ? "every node to every other" : "every other node",
+		    x->a->name, x->mtu);
 }
 
 void rule_mtu(const struct node_model *m, struct findings *out)

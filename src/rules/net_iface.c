@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -30,6 +31,36 @@ static void ev_source(struct finding *f, const char *name, const char *value, co
 {
 	if (value)
 		finding_evidence(f, "%s=%s (from %s)", name, value, str_or(source, "?"));
+}
+
+/*
+ * What brings NCCL an interface when none it may use is running: each interface that has an
+ * address but is not running, by name (down: set it up; up without a carrier: its link is down).
+ * Returns how many it named.
+ */
+static int fix_not_running(const struct net *n, struct finding *f)
+{
+	const char *seen[64];
+	size_t ns = 0;
+
+	for (size_t i = 0; i < n->m->ifs.in.naddrs && ns < 64; i++) {
+		const struct ifs_addr *a = &n->m->ifs.in.addrs[i];
+		const struct nm_iface *it = node_model_iface(n->m, a->name);
+		int dup = 0;
+
+		for (size_t j = 0; j < ns; j++)
+			dup |= !strcmp(seen[j], a->name);
+		if (dup || a->running || !strncmp(a->name, "lo", 2))
+			continue;
+		seen[ns++] = a->name;
+		if (it && it->up)
+			finding_fix(f, "ip link show dev %s   # UP but NO-CARRIER: its cable, switch port or "
+				    "virtual NIC is down", a->name);
+		else
+			finding_fix(f, "ip link set dev %s up   # it has an address (%s) but is down", a->name,
+				    a->text);
+	}
+	return (int)ns;
 }
 
 /* "eth0 203.0.113.10, eth1 10.0.0.2" for the interfaces that have an address NCCL could use. */
@@ -187,8 +218,9 @@ static void report_prediction(struct net *n)
 			finding_fix(f, "unset NCCL_SOCKET_FAMILY");
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_SOCKET_FAMILY", NULL);
 		}
-		if (!n->m->ifs.in.socket_ifname)
-			finding_fix(f, "ip link set <interface> up   # no interface with an address is running");
+		if (!n->m->ifs.in.socket_ifname && !fix_not_running(n, f))
+			finding_fix(f, "ip -br addr show   # no interface but loopback has an address: give "
+				    "the node's network interface one");
 	}
 	report_link_local(n);
 	if (r->boot && !strncmp(r->boot->name, "docker", 6)) {
@@ -416,6 +448,41 @@ static void report_comm_id(struct net *n)
 
 /* ---- MASTER_ADDR ---- */
 
+/*
+ * This node's address the other nodes could use as MASTER_ADDR: the IPv4 address of the
+ * interface the nodes talk over (NCCL's bootstrap, else the default route's) when it is a private
+ * one, else the one private IPv4 address of a host interface (not lo, docker*, virbr*). NULL when
+ * there is none, or several to choose from.
+ */
+static const char *own_private_ip(const struct net *n)
+{
+	const char *ifn = node_model_cluster_ifname(n->m), *only = NULL;
+	const struct ifs_addr *a = ifn ? node_model_addr(n->m, ifn, 4) : NULL;
+
+	if (a && addr_classify(4, a->addr) == ADDR_PRIVATE)
+		return a->text;
+	for (size_t i = 0; i < n->m->ifs.in.naddrs; i++) {
+		a = &n->m->ifs.in.addrs[i];
+		if (a->family != 4 || addr_classify(4, a->addr) != ADDR_PRIVATE ||
+		    !strncmp(a->name, "lo", 2) || !strncmp(a->name, "docker", 6) ||
+		    !strncmp(a->name, "virbr", 5))
+			continue;
+		if (only && strcmp(only, a->text))
+			return NULL;
+		only = a->text;
+	}
+	return only;
+}
+
+/* MASTER_ADDR names this node: its host name (short or full). */
+static int names_self(const struct net *n, const char *addr)
+{
+	const char *h = n->m->hostname;
+	size_t la = strcspn(addr, "."), lh = h ? strcspn(h, ".") : 0;
+
+	return h && (!strcasecmp(addr, h) || (la == lh && !strncasecmp(addr, h, la)));
+}
+
 static void report_master(struct net *n)
 {
 	const struct ifs_result *r = &n->m->pred;
@@ -431,7 +498,17 @@ static void report_master(struct net *n)
 				addr, m->resolve_error);
 		finding_why(f, "Every rank connects to MASTER_ADDR:MASTER_PORT (torch's TCPStore) first; "
 			    "a name that does not resolve on this node fails the whole job.");
-		finding_export(f, "MASTER_ADDR", "<rank 0's private IP address>");
+		if (names_self(n, addr) && own_private_ip(n)) {
+			finding_export(f, "MASTER_ADDR", "%s", own_private_ip(n));
+			finding_evidence(f, "'%s' is this node's host name; its private address is %s", addr,
+					 own_private_ip(n));
+		} else {
+			/* rank 0's address is on rank 0's machine, not in this node's facts */
+			finding_fix(f, "getent ahostsv4 %s   # no answer here: this node's resolver does not "
+				    "know the name", addr);
+			finding_fix(f, "hostname -I   # on %s (rank 0): export its private address as "
+				    "MASTER_ADDR on every node", addr);
+		}
 		return;
 	}
 	if (m->route_error) {
@@ -444,9 +521,10 @@ static void report_master(struct net *n)
 		f = finding_add(n->out, SEV_INFO, "net.master.loopback",
 				"MASTER_ADDR %s is this machine's loopback: fine for one node, unreachable from others",
 				addr);
-		finding_fix(f, "export MASTER_ADDR=<this node's private IP address>   # for a multi-node job");
-		finding_setting(f, WHERE_ENV, SCOPE_ALL, "MASTER_ADDR", "%s",
-				"<this node's private IP address>");
+		/* advice for another job, not a setting: this one (single-node) works as it is */
+		if (own_private_ip(n))
+			finding_fix(f, "# for a multi-node job with rank 0 on this node: export MASTER_ADDR=%s "
+				    "on every node", own_private_ip(n));
 		return;
 	}
 	if (!n->m->master.ifname || r->boot_status != IFS_OK)

@@ -9,6 +9,7 @@
  *   nccl_crash/  dies with SIGSEGV inside ncclGetVersion
  *   nccl_hang/   never returns from ncclGetVersion
  *   nccl_nosym/  exports no ncclGetVersion (a file named libnccl.so.2 that is not NCCL)
+ *   nccl_tls/    answers 23203 (NCCL 2.32.3) and holds crypt.cc's PSK identity, as a TLS build does
  * Any variant also obeys FAKE_NCCL_MODE=crash|hang at run time.
  * FAKE_NCCL_PLUGIN builds an (inert) libnccl-net.so instead.
  */
@@ -38,6 +39,11 @@ static void misbehave(const char *mode)
 		for (;;)
 			pause();
 }
+
+#if defined(FAKE_NCCL_TLS)
+/* read-only data, where a TLS build keeps it (src/misc/crypt.cc ncclCryptPskIdentity) */
+EXPORT const char fake_nccl_psk_identity[] = "nccl-psk-v1";
+#endif
 
 EXPORT int ncclGetVersion(int *version)
 {

@@ -70,7 +70,7 @@ def main():
         conn.settimeout(a.idle)
         poll = polls[min(n, len(polls) - 1)]
         try:
-            serve(conn, poll, a, fix, log)
+            serve(conn, poll, a, fix, log, t.get("timeout_float", False))
         except (OSError, socket.timeout):
             pass
         finally:
@@ -78,7 +78,7 @@ def main():
     return 0
 
 
-def serve(conn, poll, a, fix, log):
+def serve(conn, poll, a, fix, log, t_float):
     buf = b""
     answers = {x["send"].strip().lower(): x.get("recv") for x in poll["exchange"]}
     while True:
@@ -100,7 +100,8 @@ def serve(conn, poll, a, fix, log):
                 pass
             return
         key = line.strip().lower()
-        status = key in ("status", "verbose status")
+        # NCCL ends the connection after a report, and after its BUSY line (client_support.cc)
+        status = key in ("status", "verbose status", "diagnostics")
         if status and a.mode == "hang":
             while conn.recv(4096):
                 pass
@@ -112,11 +113,18 @@ def serve(conn, poll, a, fix, log):
             return
         recv = answers.get(key)
         if recv is None and key.startswith("timeout "):
-            # NCCL accepts any non-negative integer (client_support.cc)
+            # NCCL accepts any non-negative integer (client_support.cc); 2.31 parses it with
+            # strtod, so a transcript of a 2.31+ server ("timeout_float") takes "2.5" too
             v = key[8:].strip()
-            recv = "OK\n" if v.isdigit() else "ERROR: Invalid timeout value %s\n" % v
+            ok = v.isdigit()
+            if not ok and t_float:
+                try:
+                    ok = float(v) >= 0
+                except ValueError:
+                    ok = False
+            recv = "OK\n" if ok else "ERROR: Invalid timeout value %s\n" % v
         if recv is None:
-            if status:
+            if status and key != "diagnostics":
                 recv = answers.get("status") or answers.get("verbose status")
             else:
                 recv = "ERROR: Unknown command %s\n" % line

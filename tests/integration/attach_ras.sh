@@ -71,6 +71,44 @@ n=$(grep -c 'CLIENT PROTOCOL' "$tmp/log_init")
 if [ "$n" = 1 ]; then pass "init in progress: one query only"; else fail "init in progress: $n queries"; fi
 expect_match "$out" 'attach.ras.one_poll' "the stop is explained"
 
+# NCCL >= 2.31: DIAGNOSTICS asked once after the polls, on a connection of its own, text only;
+# TIMEOUT as a float once a report showed 2.31 (the first poll cannot know: rounded up)
+serve "$FX/ras/diag_faults.json" --log "$tmp/log_diag"
+out=$(attach --json --timeout 2.5 --record "$tmp/rec_diag.json"); rc=$?
+expect_rc 1 $rc "diagnostics: faults"
+for id in nccl.diag.ecc nccl.diag.nvlink nccl.diag.xid nccl.diag.gpu nccl.diag.env; do
+	expect_match "$out" "\"id\": \"$id\"" "diagnostics folded: $id"
+done
+expect_match "$out" '"verdict": "every rank launched the collective and it does not complete; NCCL.s diagnostics report rank\(s\) 3 at fault' "a GPU fault leads the stall verdict"
+log=$(cut -d' ' -f2- "$tmp/log_diag")
+expect_match "$(echo "$log" | sed -n 2p)" '^TIMEOUT 3$' "first poll: TIMEOUT rounded up (version unknown)"
+expect_match "$(echo "$log" | sed -n 6p)" '^TIMEOUT 2\.5$' "second poll: TIMEOUT as a float to 2.31"
+expect_match "$(echo "$log" | tail -3 | tr '\n' '|')" '^CLIENT PROTOCOL 2\|TIMEOUT 2\.5\|DIAGNOSTICS\|$' "diagnostics: own connection, no SET FORMAT"
+[ "$(grep -c DIAGNOSTICS "$tmp/log_diag")" = 1 ] && pass "diagnostics asked once" || fail "diagnostics asked more than once"
+serve "$tmp/rec_diag.json"
+out=$(attach --timeout 2.5); rc=$?
+expect_match "$out" 'nccl\.diag\.xid' "the recording replays the diagnostics"
+serve "$FX/ras/diag_busy.json"
+out=$(attach); rc=$?
+expect_rc 0 $rc "diagnostics busy: a note"
+expect_match "$out" 'nccl\.diag\.busy' "BUSY said"
+serve "$FX/ras/diag_clean.json"
+out=$(attach --json); rc=$?
+expect_rc 0 $rc "diagnostics clean"
+expect_match "$out" '"id": "nccl.diag.consistent"' "clean diagnostics said"
+serve "$FX/ras/diag_incomplete.json"
+out=$(attach); rc=$?
+expect_match "$out" 'nccl\.diag\.incomplete' "an incomplete check said"
+serve "$FX/ras/diag_faults.json" --log "$tmp/log_nodiag"
+out=$(attach --no-diagnostics); rc=$?
+expect_no_match "$(cat "$tmp/log_nodiag")" 'DIAGNOSTICS' "--no-diagnostics asks none"
+# an older NCCL: not asked, and why
+serve "$FX/ras/equal.json" --log "$tmp/log_old"
+out=$(attach --timeout 1.5); rc=$?
+expect_match "$out" 'nccl\.diag\.unavailable' "NCCL 2.28.9: diagnostics unavailable"
+expect_match "$out" 'DIAGNOSTICS command came with NCCL 2\.31' "the reason is given"
+expect_no_match "$(cat "$tmp/log_old")" 'DIAGNOSTICS|TIMEOUT 1\.5' "an old server gets neither DIAGNOSTICS nor a float"
+
 # misbehaving servers: never a hang, never a crash, exit 3 with the reason
 for mode in garbage freeze hang oversize truncate; do
 	serve "$FX/ras/sleep.json" --mode "$mode"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # cluster: a node killed mid-run, and a node stopped (SIGSTOP) mid-run. The other two nodes name
-# it within 5 s, exit 3, and nobody hangs; rank 1 prints the master's header and findings.
+# it (killed: at once; stopped: after cluster's 6 s dead time, CLUSTER_DEAD_MS), exit 3, and
+# nobody hangs; rank 1 prints the master's header and findings.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 lab_use nt3

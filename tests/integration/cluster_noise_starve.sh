@@ -2,15 +2,20 @@
 # cluster: n1's ncclcheck (not the master) is stopped (SIGSTOP) once the run is in its port
 # scans, then continued: a CPU-starved node. Its timers fire late and its kernel keeps
 # answering, so what a scan saw while it slept is the scheduler, not the network.
-#   - stopped 1.5 s (shorter than the heartbeats' 3 s): the run goes on. No port block or port
-#     range about anyone (a starved scan is not a firewall), no error or warning naming n0 or
-#     n2 unless it is n1's own scan reported as not run (cluster.link.untested), every node
-#     exits the same code, 0 or 1, and nobody is given up as dead.
-#   - stopped 4 s (past the heartbeats' 3 s): n1 is named dead (cluster.peer.dead) and nobody
-#     else is named; every node exits 3, n1 itself too once continued.
-# A scan distrusts its drops only after a stall of 3 s (two looks again: link_scan_starved), so
-# a stop long enough for that is a dead peer first: the two cases are the two verdicts a stop
-# can give.
+# Two thresholds, one derived from the other (cluster/run.c CLUSTER_DEAD_MS): a scan whose own
+# timers stalled 3 s (two looks again: LINK_SCAN_STARVED_MS) trusts none of its drops, and a
+# node silent 6 s (twice that) is dead. A stop shows in a scan as its length less the look it
+# was in (at most 1.5 s), and at the master as its length plus a heartbeat (0.5 s).
+#   - stopped 1.5 s (spoils no scan): the run goes on. No port block or port range about
+#     anyone (a starved scan is not a firewall), no error or warning naming n0 or n2 unless it
+#     is n1's own scan reported as not run (cluster.link.untested), every node exits the same
+#     code, 0 or 1, and nobody is given up as dead.
+#   - stopped 4.5 s (spoils a scan n1 was running, short of dead): nobody is given up as dead,
+#     nothing names n0 or n2, and every node exits the same code: 3 with n1's own scan reported
+#     as not run (cluster.link.untested) when n1 was scanning, else 0 or 1 (it only served).
+#     Before the dead time was derived (3 s, the scan's own limit) this stop was a dead peer.
+#   - stopped 7.5 s (past dead): n1 is named dead (cluster.peer.dead) and nobody else is named;
+#     every node exits 3, n1 itself too once continued.
 # ctest: run alone
 # ctest: timeout 900
 set -u
@@ -84,7 +89,25 @@ for run in $(seq "${NOISE_REPEATS:-1}"); do
 		'\[\]' "no node given up as dead"
 	echo "findings that count: $(nq '[f["id"] + " [" + str(f.get("node")) + "]" for f in E + W]')"
 
-	starve_run "n1 stopped 4 s (run $run)" 4
+	starve_run "n1 stopped 4.5 s (run $run)" 4.5
+	rcs="$(cat "$LAB_TMP/n0.rc") $(cat "$LAB_TMP/n1.rc") $(cat "$LAB_TMP/n2.rc")"
+	expect_nq '[f["id"] for f in F if f["id"] in ("cluster.peer.dead", "cluster.rdv.aborted")]' \
+		'\[\]' "4.5 s: no node given up as dead (dead is 6 s)"
+	untested=$(nq '[f["node"] for f in E if f["id"] == "cluster.link.untested"]')
+	if [ "$untested" = "[]" ]; then
+		expect_match "$rcs" "^([01]) \1 \1$" "4.5 s, n1 only served: every node exits 0 or 1 ($rcs)"
+	else
+		expect_match "$untested" "^\[('$LAB_PREFIX-n1'(, )?)+\]$" \
+			"4.5 s: the scans reported as not run are n1's own ($untested)"
+		expect_match "$rcs" "^3 3 3$" "4.5 s: every node exits 3, no verdict on n1's scans ($rcs)"
+	fi
+	expect_nq '[f["id"] + ": " + f["title"] for f in F if f["id"] in ("link.ports.blocked", "link.ports.range", "net.firewall.blocks")]' \
+		'\[\]' "4.5 s: no port block, port range or firewall about anyone"
+	expect_nq '[f["id"] + ": " + f["title"] for f in E + W if innocent(f) and not (f["id"] == "cluster.link.untested" and f.get("node") == P + "-n1")]' \
+		'\[\]' "4.5 s: nothing names n0 or n2 but n1's own scans reported as not run"
+	echo "4.5 s: n1's scans reported as not run: $untested"
+
+	starve_run "n1 stopped 7.5 s (run $run)" 7.5
 	rcs="$(cat "$LAB_TMP/n0.rc") $(cat "$LAB_TMP/n1.rc") $(cat "$LAB_TMP/n2.rc")"
 	expect_match "$rcs" "^3 3 3$" "every node exits 3, n1 too ($rcs)"
 	expect_nq '[f["node"] for f in E if f["id"] == "cluster.peer.dead"]' "\['$LAB_PREFIX-n1'\]" \

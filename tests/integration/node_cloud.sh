@@ -31,7 +31,10 @@ expect_match "$(q "d['facts']['cloud']['instance_type']")" "^p5.48xlarge$" "Nitr
 expect_match "$(q "d['facts']['cloud']['efa']")" "rdmap16s27" "the EFA device is listed"
 expect_match "$(q "sorted(f['id'] for f in d['findings'] if f['id'].startswith('cloud.'))")" \
 	"cloud.aws.efa_plugin.*cloud.aws.placement.*cloud.aws.security_group" "AWS tips with EFA"
-expect_no_match "$doc" "EC2E1916|i-0af01c0123456789a" "the UUID and the instance id stay out of the output"
+expect_no_match "$doc" "EC2E1916" "the UUID stays out of the output"
+expect_match "$(q "d['facts']['cloud']['instance_id']")" "^i-0af01c0123456789a$" "Nitro's board_asset_tag is the instance id"
+expect_match "$(q "[x for f in d['findings'] if f['id'] == 'cloud.aws.placement' for x in f['fix']]")" \
+	"describe-instances --instance-ids i-0af01c0123456789a " "the placement fix names this instance"
 expect_match "$(NCCLCHECK_SYS_ROOT="$FIXTURES/sys/cloud-aws-nitro" "$NCCLCHECK" node --no-python)" \
 	"provider +Amazon Web Services EC2, by dmi" "the inventory has a Cloud section"
 

@@ -62,10 +62,10 @@ static void probe_aws_nitro(void **state)
 	assert_string_equal(jpath_str(f, "cloud.efa.0"), "rdmap16s27");
 	assert_string_equal(jpath_str(f, "cloud.dmi.product_name"), "p5.48xlarge");
 	assert_true(strstr(jpath_str(f, "cloud.hints.0"), "efa driver") != NULL);
-	/* machine identifiers stay out of the facts */
+	/* the instance id (board_asset_tag) is what the AWS fixes need; hardware ids stay out */
+	assert_string_equal(jpath_str(f, "cloud.instance_id"), "i-0af01c0123456789a");
 	text = json_dumps(f, 0);
 	assert_null(strstr(text, "EC2E1916"));
-	assert_null(strstr(text, "i-0af01c0123456789a"));
 	free(text);
 	json_decref(f);
 }
@@ -256,6 +256,7 @@ static void inventory(void **state)
 	assert_non_null(strstr(t, "Cloud\n"));
 	assert_non_null(strstr(t, "provider           Amazon Web Services EC2, by dmi: DMI sys_vendor 'Amazon EC2' (a Nitro instance)\n"));
 	assert_non_null(strstr(t, "instance type      p5.48xlarge\n"));
+	assert_non_null(strstr(t, "instance id        i-0af01c0123456789a\n"));
 	assert_non_null(strstr(t, "EFA                rdmap16s27\n"));
 	assert_null(strstr(t, "hints"));
 	free(t);
@@ -316,7 +317,8 @@ static void aws_efa_plugin(void **state)
 	assert_string_equal(f->title, "AWS: the nodes' security group must admit itself: TCP 50000-51000 and 29500, and all traffic for EFA");
 	assert_non_null(strstr(f->why, "not the default: open this range"));
 	assert_non_null(strstr(f->why, "'32768-60999' is Linux's default range"));
-	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-ingress --group-id <sg-id> --protocol -1 --source-group <sg-id>"));
+	/* no instance id and no address: no command can name this instance, so none is printed */
+	assert_false(finding_fix_contains(f, "aws ec2"));
 	expect_no_finding(fs, "cloud.aws.efa_env");
 	findings_free(fs);
 
@@ -363,9 +365,99 @@ static void aws_without_efa(void **state)
 	expect_no_finding(fs, "cloud.aws.efa_plugin");
 	findings_free(fs);
 
+	/* the instance id from DMI names the instance in every aws command */
+	fs = rules("{\"cloud\": {\"provider\": \"aws\", \"instance_type\": \"p5.48xlarge\", \"instance_id\": "
+		   "\"i-0af01c0123456789a\", \"efa\": []}, " RANGE "}");
+	f = expect_finding(fs, "cloud.aws.no_efa", SEV_WARN);
+	assert_true(finding_fix_contains(f, "aws ec2 describe-instances --instance-ids i-0af01c0123456789a --query "
+					 "'Reservations[].Instances[].NetworkInterfaces[].InterfaceType'"));
+	f = expect_finding(fs, "cloud.aws.security_group", SEV_INFO);
+	assert_true(finding_has_fix(f, "SG=$(aws ec2 describe-instances --instance-ids i-0af01c0123456789a --query "
+				    "'Reservations[0].Instances[0].SecurityGroups[0].GroupId' --output text)   # the first of them"));
+	/* TCP only, the range and MASTER_PORT, from the group itself: no EFA, so not all traffic */
+	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp "
+				    "--port 50000-51000 --source-group \"$SG\""));
+	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp "
+				    "--port 29500 --source-group \"$SG\""));
+	assert_false(finding_fix_contains(f, "--protocol -1"));
+	findings_free(fs);
+
+	/* an id that is not one (a peer's facts are not trusted into a shell): the private address */
+	fs = rules("{\"cloud\": {\"provider\": \"aws\", \"instance_id\": \"i-0af01c01'; reboot; '\", \"efa\": "
+		   "[\"rdmap16s27\"]}, \"net\": {\"default_route\": {\"ifname\": \"ens5\"}, \"ifaddrs\": [{\"ifname\": "
+		   "\"ens5\", \"family\": 4, \"addr\": \"172.31.5.9\", \"prefixlen\": 20}]}}");
+	f = expect_finding(fs, "cloud.aws.placement", SEV_INFO);
+	assert_true(finding_has_fix(f, "aws ec2 describe-instances --filters Name=private-ip-address,Values=172.31.5.9 "
+				    "--query 'Reservations[].Instances[].Placement.GroupName' --output text   # the "
+				    "same cluster group on every node"));
+	f = expect_finding(fs, "cloud.aws.security_group", SEV_INFO);
+	assert_false(finding_fix_contains(f, "reboot"));
+	assert_true(finding_has_fix(f, "aws ec2 authorize-security-group-egress --group-id \"$SG\" --ip-permissions "
+				    "\"IpProtocol=-1,UserIdGroupPairs=[{GroupId=$SG}]\""));
+	findings_free(fs);
+
 	/* a g5 (no EFA expected): only the security group */
 	fs = rules("{\"cloud\": {\"provider\": \"aws\", \"instance_type\": \"g5.xlarge\", \"efa\": []}}");
 	expect_no_finding(fs, "cloud.aws.no_efa");
+	findings_free(fs);
+}
+
+#define LINGJUN_ENV "\"env\": {\"NCCL_IB_TC\": \"136\", \"NCCL_IB_SL\": \"5\", " \
+	"\"NCCL_IB_GID_INDEX\": \"3\", \"NCCL_SOCKET_IFNAME\": \"eth\", \"NCCL_IB_HCA\": \"mlx5\", " \
+	"\"NCCL_IB_TIMEOUT\": \"22\", \"NCCL_IB_QPS_PER_CONNECTION\": \"8\", \"NCCL_NET_PLUGIN\": \"none\"}"
+#define ENS5 "\"net\": {\"interfaces\": [{\"name\": \"lo\", \"kind\": \"loopback\", \"up\": true}, " \
+	"{\"name\": \"ens5\", \"kind\": \"physical\", \"up\": true, \"mtu\": 9001}]}"
+
+/* PAI Lingjun's preset: judged off Alibaba, setting by setting; silent on Alibaba. */
+static void lingjun_preset(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* AWS with EFA and aws-ofi-nccl: eth, mlx5 and plugin=none each break something */
+	fs = rules("{" AWS_EFA ", " LINGJUN_ENV ", " ENS5 ", \"rdma\": {\"devices\": [{\"name\": "
+		   "\"rdmap16s27\", \"ports\": [{\"port\": 1, \"state\": \"ACTIVE\", \"link_layer\": "
+		   "\"Unspecified\"}]}]}, \"nccl\": {\"plugins\": [{\"name\": \"libnccl-net-ofi.so\", "
+		   "\"path\": \"/opt/amazon/ofi-nccl/lib/libnccl-net-ofi.so\"}]}}");
+	f = expect_finding(fs, "cloud.lingjun_preset", SEV_WARN);
+	assert_string_equal(f->title, "3 of Alibaba PAI Lingjun's NCCL settings do not fit this node (aws)");
+	assert_true(finding_has_fix(f, "unset NCCL_SOCKET_IFNAME"));
+	assert_true(finding_has_fix(f, "unset NCCL_IB_HCA"));
+	assert_true(finding_has_fix(f, "unset NCCL_NET_PLUGIN"));
+	assert_false(finding_has_fix(f, "unset NCCL_IB_TC"));
+	assert_true(finding_evidence_contains(f, "NCCL_SOCKET_IFNAME=eth (environment): matches none of this "
+					 "node's interfaces (ens5)"));
+	assert_true(finding_evidence_contains(f, "NCCL_NET_PLUGIN=none (environment): stops NCCL from loading "
+					 "this node's network plugin (libnccl-net-ofi.so)"));
+	findings_free(fs);
+
+	/* GCP without RDMA or plugin, and an eth0: nothing breaks, the origin is still said */
+	fs = rules("{\"cloud\": {\"provider\": \"gcp\"}, " LINGJUN_ENV ", \"net\": {\"interfaces\": "
+		   "[{\"name\": \"eth0\", \"kind\": \"physical\", \"up\": true}]}}");
+	f = expect_finding(fs, "cloud.lingjun_preset", SEV_INFO);
+	assert_int_equal(f->nfix, 0);
+	assert_true(finding_evidence_contains(f, "NCCL_IB_TC=136 (environment): no effect here: no active "
+					 "RDMA port"));
+	findings_free(fs);
+
+	/* an unidentified cloud: only what breaks is said, and it is not called another cloud */
+	fs = rules("{" LINGJUN_ENV ", " ENS5 "}");
+	f = expect_finding(fs, "cloud.lingjun_preset", SEV_WARN);
+	assert_non_null(strstr(f->title, "(cloud not identified)"));
+	findings_free(fs);
+	fs = rules("{" LINGJUN_ENV ", \"net\": {\"interfaces\": [{\"name\": \"eth0\", \"up\": true}]}}");
+	expect_no_finding(fs, "cloud.lingjun_preset");
+	findings_free(fs);
+
+	/* on Alibaba it is the preset's home; two of its values alone are not the preset */
+	fs = rules("{\"cloud\": {\"provider\": \"alibaba\", \"erdma\": []}, " LINGJUN_ENV ", " ENS5 "}");
+	expect_no_finding(fs, "cloud.lingjun_preset");
+	findings_free(fs);
+	fs = rules("{\"cloud\": {\"provider\": \"gcp\"}, \"env\": {\"NCCL_IB_TIMEOUT\": \"22\", "
+		   "\"NCCL_IB_QPS_PER_CONNECTION\": \"8\", \"NCCL_SOCKET_IFNAME\": \"eth\", "
+		   "\"NCCL_NET_PLUGIN\": \"none\"}}");
+	expect_no_finding(fs, "cloud.lingjun_preset");
 	findings_free(fs);
 }
 
@@ -382,7 +474,7 @@ static void alibaba_tips(void **state)
 		   "\"master\": {\"set\": true, \"resolved\": \"172.16.0.10\", \"local\": false, \"source_ifname\": \"eth0\"}}}");
 	f = expect_finding(fs, "cloud.alibaba.mtu", SEV_INFO);
 	assert_string_equal(f->title, "Alibaba Cloud: MTU eth0 1500; the second seed's 'set MTU to 8000' helps only when every hop carries it");
-	assert_true(finding_has_fix(f, "ping -M do -s 8472 -c 3 172.16.0.10   # 8500-byte packets pass to every other node?"));
+	assert_true(finding_has_fix(f, "ping -M do -s 8472 -c 3 172.16.0.10   # 8500-byte packets pass?"));
 	assert_true(finding_fix_contains(f, "ip link set dev eth0 mtu 8500"));
 	f = expect_finding(fs, "cloud.alibaba.src_dst_check", SEV_INFO);
 	assert_true(finding_fix_contains(f, "ip route get 172.16.0.10"));
@@ -424,6 +516,8 @@ static void autodl_tips(void **state)
 	assert_string_equal(f->title, "AutoDL: the second seed says the private NIC is usually eth1; here: eth0 172.17.0.5 (private)");
 	assert_non_null(strstr(f->why, "Unverified"));
 	assert_true(finding_has_fix(f, "export NCCL_SOCKET_IFNAME=eth0 GLOO_SOCKET_IFNAME=eth0   # the one private IPv4 interface here"));
+	/* no MASTER_ADDR: this node's own private address, for the others when it is rank 0 */
+	assert_true(finding_fix_contains(f, "ncclcheck node --master-addr 172.17.0.5   # on the other nodes"));
 	f = expect_finding(fs, "cloud.autodl.torch111", SEV_INFO);
 	assert_string_equal(f->title, "torch 1.11.0+cu113 (the second seed's recommended AutoDL image) runs NCCL 2.10.3 (reportedly): not an optimised NCCL, an old one");
 	assert_non_null(strstr(f->why, "not verified"));
@@ -448,15 +542,24 @@ static void gcp_tips(void **state)
 	(void)state;
 	fs = rules("{\"cloud\": {\"provider\": \"gcp\"}, \"gpus\": [{\"name\": \"NVIDIA H100 80GB HBM3\"}],"
 		   "\"nccl\": {\"net_plugin\": {\"state\": \"internal\"}}, \"net\": {\"default_route\": {\"ifname\": \"ens4\"},"
+		   "\"ifaddrs\": [{\"ifname\": \"ens4\", \"family\": 4, \"addr\": \"10.128.0.5\", \"prefixlen\": 32}],"
 		   "\"interfaces\": [{\"name\": \"ens4\", \"kind\": \"physical\", \"driver\": \"virtio_net\", \"up\": true, \"mtu\": 1460},"
 		   "{\"name\": \"docker0\", \"kind\": \"docker\", \"driver\": \"bridge\", \"up\": true, \"mtu\": 1500}]}}");
 	f = expect_finding(fs, "cloud.gcp.tcpx", SEV_WARN);
 	assert_true(finding_fix_contains(f, "source /var/lib/tcpxo/lib64/nccl-env-profile.sh"));
 	f = expect_finding(fs, "cloud.gcp.mtu", SEV_INFO);
 	assert_true(finding_evidence_contains(f, "above ens4's 1460: docker0 1500"));
-	assert_true(finding_fix_contains(f, "gcloud compute networks describe"));
+	/* the VPC network's name is the project's: looked up by this VM's own address */
+	assert_true(finding_has_fix(f, "NET=$(gcloud compute instances list --flatten=networkInterfaces "
+				    "--filter='networkInterfaces.networkIP=10.128.0.5' "
+				    "--format='value(networkInterfaces.network.basename())')   # this VM's VPC network"));
+	assert_true(finding_fix_contains(f, "gcloud compute networks describe \"$NET\" --format='value(mtu)'"));
+	assert_true(finding_has_fix(f, "ping -M do -s 1432 -c 3 10.128.0.5   # from every other node: "
+				    "full-size packets pass?"));
 	f = expect_finding(fs, "cloud.gcp.gvnic", SEV_INFO);
 	assert_string_equal(f->title, "GCP: ens4 uses virtio-net, not gVNIC");
+	assert_true(finding_fix_contains(f, "--filter='networkInterfaces.networkIP=10.128.0.5' "
+					 "--format='value(name,zone.basename(),networkInterfaces.nicType)'"));
 	findings_free(fs);
 
 	/* gVNIC, one MTU, TCPXO configured: nothing to say */
@@ -627,6 +730,7 @@ int main(void)
 		cmocka_unit_test(aws_efa_plugin),
 		cmocka_unit_test(aws_without_efa),
 		cmocka_unit_test(alibaba_tips),
+		cmocka_unit_test(lingjun_preset),
 		cmocka_unit_test(autodl_tips),
 		cmocka_unit_test(gcp_tips),
 		cmocka_unit_test(azure_tips),

@@ -10,6 +10,7 @@
 #include "cmocka_helpers.h"
 #include "model/cluster.h"
 #include "rules/cluster.h"
+#include "util/json.h"
 #include "util/xalloc.h"
 
 #define MAXN 4
@@ -156,6 +157,131 @@ static void healthy_keeps_nccls_choice(void **state)
 	expect_finding(x.fs, "link.connect.ok", SEV_OK);
 	expect_no_finding(x.fs, "cluster.link.unreachable");
 	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
+	release(&x);
+}
+
+/* Gives `ifname` the one IPv4 address `addr` (its class `cls`) wherever the facts list it. */
+static void readdress_if(json_t *facts, const char *ifname, const char *addr, const char *cls)
+{
+	json_t *net = json_object_get(facts, "net"), *e, *a;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(net, "ifaddrs"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "ifname")), ifname) &&
+		    json_integer_value(json_object_get(e, "family")) == 4) {
+			json_object_set_new(e, "addr", json_string(addr));
+			json_object_set_new(e, "class", json_string(cls));
+		}
+	json_array_foreach(json_object_get(net, "interfaces"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "name")), ifname))
+			json_array_foreach(json_object_get(e, "addrs"), j, a)
+				if (json_integer_value(json_object_get(a, "family")) == 4) {
+					json_object_set_new(a, "addr", json_string(addr));
+					json_object_set_new(a, "class", json_string(cls));
+				}
+}
+
+/* Sets the loaded (default) NCCL copy's version and TLS capability in a node's facts. */
+static void set_tls(json_t *facts, const char *version, int built, int libssl)
+{
+	json_t *lib = json_array_get(jpath(facts, "nccl.libs"), 0), *tls = json_object();
+
+	json_object_set_new(lib, "version", json_string(version));
+	json_object_set_new(tls, "built", json_boolean(built));
+	if (libssl >= 0)
+		json_object_set_new(tls, "libssl", json_boolean(libssl));
+	json_object_set_new(lib, "tls", tls);
+}
+
+/* NCCL 2.32's encryption capability differs between nodes: a warning naming each node. */
+static void nccl_tls_differs(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	(void)state;
+
+	load(&x, 2);
+	set_tls(x.facts[0], "2.32.3", 1, 1);
+	set_tls(x.facts[1], "2.32.3", 1, 0);
+	build(&x);
+	xrule_versions(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.nccl.tls", SEV_WARN);
+	assert_true(finding_evidence_contains(f, "built with TLS, OpenSSL 3 loads: can encrypt"));
+	assert_true(finding_evidence_contains(f, "libssl.so.3 / libcrypto.so.3 do not load"));
+	assert_true(finding_fix_contains(f, "on " ) && finding_fix_contains(f, "apt-get install -y libssl3"));
+	release(&x);
+
+	/* the same on both (even both unable): nothing to align; and 2.31 has no TLS at all */
+	load(&x, 2);
+	set_tls(x.facts[0], "2.32.3", 0, -1);
+	set_tls(x.facts[1], "2.32.3", 0, -1);
+	build(&x);
+	xrule_versions(&x.v, x.fs);
+	expect_no_finding(x.fs, "cluster.nccl.tls");
+	release(&x);
+	load(&x, 2);
+	set_tls(x.facts[0], "2.31.2", 1, 1);
+	set_tls(x.facts[1], "2.31.2", 0, -1);
+	build(&x);
+	xrule_versions(&x.v, x.fs);
+	expect_no_finding(x.fs, "cluster.nccl.tls");
+	release(&x);
+}
+
+/*
+ * GH200's case (uccl PR #1034): every node has 169.254.3.1 on the interface NCCL picks first, and
+ * a connect to it lands on the peer's own host, so the link test reads it as a working path. The
+ * verdict names the routable interface instead; it never keeps or recommends the link-local one.
+ */
+static void link_local_never_recommended(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	struct cluster_verdict vd;
+	(void)state;
+
+	load(&x, 2);
+	readdress_if(x.facts[0], "eth0", "169.254.3.1", "link-local");
+	readdress_if(x.facts[1], "eth0", "169.254.3.1", "link-local");
+	build(&x);
+	/* NCCL's own choice on each node is that link-local eth0 */
+	assert_string_equal(x.m[0]->pred.boot->name, "eth0");
+	link_connect(&x, 0, 1, "eth0", "169.254.3.1", LINK_OK);
+	link_connect(&x, 1, 0, "eth0", "169.254.3.1", LINK_OK);
+	link_connect(&x, 0, 1, "eth1", "10.10.0.11", LINK_OK);
+	link_connect(&x, 1, 0, "eth1", "10.10.0.10", LINK_OK);
+	cluster_verdict_compute(&x.v, &vd);
+	assert_true(vd.ok);
+	assert_false(vd.already);
+	assert_string_equal(vd.ifname[0], "eth1");
+	assert_string_equal(vd.ifname[1], "eth1");
+	assert_string_equal(vd.value, "eth1");
+	cluster_verdict_release(&vd);
+	cluster_rules_run(&x.v, x.fs);
+	f = expect_finding(x.fs, "cluster.verdict.ifname", SEV_ERROR);
+	assert_string_equal(setting_of(f, "NCCL_SOCKET_IFNAME", NULL)->value, "eth1");
+	assert_string_equal(setting_of(f, "GLOO_SOCKET_IFNAME", NULL)->value, "eth1");
+	for (size_t i = 0; i < x.fs->n; i++)
+		for (size_t k = 0; k < x.fs->v[i]->nsettings; k++)
+			if (x.fs->v[i]->settings[k].value &&
+			    strstr(x.fs->v[i]->settings[k].value, "eth0") &&
+			    !strstr(x.fs->v[i]->settings[k].value, "^"))
+				fail_msg("%s recommends %s=%s", x.fs->v[i]->id,
+					 x.fs->v[i]->settings[k].name, x.fs->v[i]->settings[k].value);
+	release(&x);
+
+	/* with only the link-local interface reached, there is no verdict value at all */
+	load(&x, 2);
+	readdress_if(x.facts[0], "eth0", "169.254.3.1", "link-local");
+	readdress_if(x.facts[1], "eth0", "169.254.3.1", "link-local");
+	build(&x);
+	link_connect(&x, 0, 1, "eth0", "169.254.3.1", LINK_OK);
+	link_connect(&x, 1, 0, "eth0", "169.254.3.1", LINK_OK);
+	link_connect(&x, 0, 1, "eth1", "10.10.0.11", LINK_TIMEOUT);
+	link_connect(&x, 1, 0, "eth1", "10.10.0.10", LINK_TIMEOUT);
+	cluster_verdict_compute(&x.v, &vd);
+	assert_false(vd.ok);
+	cluster_verdict_release(&vd);
 	release(&x);
 }
 
@@ -458,6 +584,8 @@ int main(void)
 		cmocka_unit_test(public_blocked_names_eth1),
 		cmocka_unit_test(healthy_keeps_nccls_choice),
 		cmocka_unit_test(names_differ_one_list_for_all),
+		cmocka_unit_test(link_local_never_recommended),
+		cmocka_unit_test(nccl_tls_differs),
 		cmocka_unit_test(ifname_that_one_node_lacks),
 		cmocka_unit_test(nowhere_to_go),
 		cmocka_unit_test(versions_and_settings_that_differ),

@@ -10,6 +10,7 @@
 #include "cmocka_helpers.h"
 #include "finding.h"
 #include "rules/rules.h"
+#include "model/compat_tables.h"
 #include "model/stack_tables.h"
 #include "util/json.h"
 
@@ -116,6 +117,45 @@ static void ci_machine(void **state)
 	expect_finding(fs, "nccl.copies", SEV_OK);
 	assert_null(findings_find(fs, "compat.torch_nccl"));
 	assert_null(findings_find(fs, "compat.torch_nccl.older"));
+	findings_free(fs);
+	json_decref(facts);
+}
+
+/* NCCL 2.32's TLS: what the loaded build can do, said as a note; older NCCL says nothing. */
+static void nccl_tls_capability(void **state)
+{
+	json_t *facts = ci(), *lib = json_array_get(jpath(facts, "nccl.libs"), 0);
+	json_t *tls = json_object();
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	jset_str(lib, "version", "2.32.3");
+	json_object_set_new(lib, "tls", tls);
+	jset_bool(tls, "built", 1);
+	jset_bool(tls, "libssl", 0);
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.tls", SEV_INFO);
+	must_title(f, "NCCL 2.32.3 built with TLS, but libssl.so.3 / libcrypto.so.3 do not load: a "
+		   "program that sets a key fails at its first connection");
+	assert_true(finding_has_fix(f, "apt-get install -y libssl3   # Debian/Ubuntu; RHEL-like: dnf "
+				    "install -y openssl-libs"));
+	findings_free(fs);
+	jset_bool(tls, "libssl", 1);
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.tls", SEV_INFO);
+	must_title(f, "can encrypt its sockets when the program calls ncclSetEncryption");
+	assert_int_equal(f->nfix, 0);
+	findings_free(fs);
+	json_object_set_new(tls, "built", json_false());
+	json_object_del(tls, "libssl");
+	fs = run(facts);
+	must_title(expect_finding(fs, "nccl.tls", SEV_INFO), "NCCL 2.32.3 built without TLS: cannot encrypt");
+	findings_free(fs);
+	/* before 2.32 there is no TLS to speak of, whatever a document says */
+	jset_str(lib, "version", "2.31.2");
+	fs = run(facts);
+	expect_no_finding(fs, "nccl.tls");
 	findings_free(fs);
 	json_decref(facts);
 }
@@ -328,8 +368,30 @@ static void plugin_and_conf(void **state)
 	f = expect_finding(fs, "nccl.net_plugin.missing", SEV_WARN);
 	must_title(f, "NCCL_NET_PLUGIN=ofi");
 	assert_true(finding_fix_contains(f, "export NCCL_NET_PLUGIN=none"));
+	/* nothing found anywhere: the exact search, not a directory to fill in */
+	assert_true(finding_has_fix(f, "find / -xdev -name 'libnccl-net-ofi.so*' 2>/dev/null   # then put its "
+				    "directory first in LD_LIBRARY_PATH"));
 	f = expect_finding(fs, "nccl.conf.missing", SEV_WARN);
 	must_title(f, "NCCL_CONF_FILE=/home/u/nccl.conf");
+	findings_free(fs);
+
+	/* the probe found it off the loader's path: its directory, filled in */
+	json_object_set_new(jpath(facts, "nccl"), "plugins",
+			    json_lit("[{\"path\": \"/opt/aws-ofi-nccl/lib/libnccl-net-ofi.so\", "
+				     "\"name\": \"libnccl-net-ofi.so\"}]"));
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.net_plugin.missing", SEV_WARN);
+	assert_true(finding_has_fix(f, "export LD_LIBRARY_PATH=/opt/aws-ofi-nccl/lib:$LD_LIBRARY_PATH"));
+	findings_free(fs);
+
+	/* a directory that would need shell quoting (a peer's facts are not trusted): the search */
+	json_object_set_new(jpath(facts, "nccl"), "plugins",
+			    json_lit("[{\"path\": \"/opt/x;reboot/libnccl-net-ofi.so\", "
+				     "\"name\": \"libnccl-net-ofi.so\"}]"));
+	fs = run(facts);
+	f = expect_finding(fs, "nccl.net_plugin.missing", SEV_WARN);
+	assert_false(finding_fix_contains(f, "reboot"));
+	assert_true(finding_fix_contains(f, "find / -xdev -name 'libnccl-net-ofi.so*'"));
 	findings_free(fs);
 
 	jset_str(np, "state", "loads");
@@ -347,6 +409,16 @@ static void tables(void **state)
 	assert_string_equal(stack_find_nccl_pin("2.11.0+cu130", "13.0")->nccl, "2.28.9");
 	assert_string_equal(stack_find_nccl_pin("2.10.0+cu128", "12.8")->nccl, "2.27.5");
 	assert_string_equal(stack_find_nccl_pin("2.10.0+cu130", "13.0")->nccl, "2.28.9");
+	/* RELEASE.md's matrix (pytorch#190386, #187075, #194367): one row per CUDA line */
+	assert_string_equal(stack_find_nccl_pin("2.12.1+cu126", "12.6")->nccl, "2.29.3");
+	assert_string_equal(stack_find_nccl_pin("2.12.1+cu130", "13.0")->nccl, "2.29.7");
+	assert_string_equal(stack_find_nccl_pin("2.13.0+cu126", "12.6")->nccl, "2.29.3");
+	assert_string_equal(stack_find_nccl_pin("2.13.0+cu132", "13.2")->nccl, "2.29.7");
+	assert_string_equal(stack_find_nccl_pin("2.14.0+cu126", "12.6")->nccl, "2.29.3");
+	assert_string_equal(stack_find_nccl_pin("2.14.0+cu130", "13.0")->nccl, "2.30.7");
+	assert_string_equal(stack_find_nccl_pin("2.14.0+cu132", "13.2")->nccl, "2.30.7");
+	assert_string_equal(stack_find_torch_python("2.14.0")->python_max, "3.15");
+	assert_string_equal(compat_torch_variants("2.14.0")->variants[1], "13.0");
 	assert_string_equal(stack_find_nccl_pin("2.0.1", "11.7")->nccl, "2.14.3");
 	assert_null(stack_find_nccl_pin("2.10.0", NULL)); /* CUDA variant decides */
 	assert_null(stack_find_nccl_pin("3.0.0", "13.0"));
@@ -402,6 +474,7 @@ int main(void)
 		cmocka_unit_test(gpu_machine_recorded),
 		cmocka_unit_test(ci_machine),
 		cmocka_unit_test(nccl_too_old),
+		cmocka_unit_test(nccl_tls_capability),
 		cmocka_unit_test(torch_pin_older),
 		cmocka_unit_test(torch_pin_unverified),
 		cmocka_unit_test(lightning_vs_torch),

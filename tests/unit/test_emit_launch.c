@@ -164,13 +164,27 @@ static void test_scripts(void **state)
 	assert_int_equal(lf.script_python_no_srun, 3);
 	fs = check(&lf);
 	assert_int_equal(findings_find(fs, "launch.sbatch.no_srun")->sev, SEV_ERROR);
+	/* no GPU count known here: Slurm's own, for the nodes the job runs on */
+	assert_true(finding_fix_contains(findings_find(fs, "launch.sbatch.no_srun"),
+					 "srun --ntasks-per-node=\"$SLURM_GPUS_ON_NODE\" python3 train.py"));
+	findings_free(fs);
+
+	/* a node with 4 GPUs: that count */
+	launch_facts_init(&lf);
+	launch_scan_text(&lf, "#!/bin/sh\n#SBATCH -N 2\npython3 train.py\n");
+	lf.gpus_on_node = 4;
+	fs = check(&lf);
+	assert_true(finding_fix_contains(findings_find(fs, "launch.sbatch.no_srun"),
+					 "srun --ntasks-per-node=4 python3 train.py"));
 	findings_free(fs);
 
 	launch_facts_init(&lf);
 	launch_scan_text(&lf, "#!/bin/bash\n#SBATCH --nodes=2\nsrun torchrun --nproc_per_node=8 train.py\n");
 	fs = check(&lf);
 	assert_non_null(findings_find(fs, "launch.node_rank.duplicate"));
-	assert_non_null(findings_find(fs, "launch.srun.ntasks_per_node"));
+	assert_true(finding_has_fix(findings_find(fs, "launch.srun.ntasks_per_node"),
+				    "srun --ntasks-per-node=\"$SLURM_GPUS_ON_NODE\" ...   # or #SBATCH "
+				    "--ntasks-per-node=\"$SLURM_GPUS_ON_NODE\""));
 	assert_null(findings_find(fs, "launch.sbatch.no_srun"));
 	findings_free(fs);
 
@@ -251,6 +265,76 @@ static void test_facts(void **state)
 	json_decref(facts);
 }
 
+/* torchrun's agent store against an init_method on another port (pytorch#192113). */
+static void test_agent_store(void **state)
+{
+	static const char *const kv[] = { "TORCHELASTIC_USE_AGENT_STORE", "True", "MASTER_PORT", "29400",
+					   NULL };
+	static const char run_sh[] = "#!/bin/bash\ntorchrun --nnodes=2 --nproc_per_node=8 \\\n"
+				     "  --master_addr=10.0.0.1 --master_port=29500 train.py\n";
+	struct envmap *em;
+	struct launch_facts lf;
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* a literal port other than torchrun's store: every rank is a client, nobody serves */
+	launch_facts_init(&lf);
+	launch_scan_text(&lf, run_sh);
+	launch_scan_text(&lf, "import torch.distributed as dist\n\ndist.init_process_group(\"nccl\",\n"
+			 "    init_method = \"tcp://10.0.0.1:23456\", rank=r, world_size=w)\n");
+	assert_int_equal(lf.script_torchrun, 2);
+	assert_int_equal(lf.master_port, 29500);
+	assert_int_equal(lf.init_tcp_port, 23456);
+	assert_int_equal(lf.init_tcp_line, 4);
+	fs = check(&lf);
+	f = findings_find(fs, "launch.torchrun.agent_store");
+	assert_non_null(f);
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_non_null(strstr(f->title, "tcp://...:23456 is not torchrun's store (port 29500)"));
+	assert_true(finding_fix_contains(f, "init_method=\"env://\""));
+	findings_free(fs);
+
+	/* the same port as torchrun's store, env://, and a port only known at run time: nothing */
+	launch_facts_init(&lf);
+	launch_scan_text(&lf, run_sh);
+	launch_scan_text(&lf, "dist.init_process_group(\"nccl\", init_method=\"tcp://10.0.0.1:29500\")\n"
+			 "dist.init_process_group(\"nccl\", init_method=\"env://\")\n"
+			 "dist.init_process_group(init_method=f\"tcp://{addr}:{port}\")\n");
+	fs = check(&lf);
+	assert_null(findings_find(fs, "launch.torchrun.agent_store"));
+	findings_free(fs);
+
+	/* no torchrun at all: a tcp:// store of one's own is what init_method is for */
+	launch_facts_init(&lf);
+	launch_scan_text(&lf, "#!/bin/bash\nsrun python3 train.py --dist-url tcp://10.0.0.1:23456\n");
+	assert_int_equal(lf.init_tcp_port, 23456);
+	fs = check(&lf);
+	assert_null(findings_find(fs, "launch.torchrun.agent_store"));
+	findings_free(fs);
+
+	/* c10d: the agent picks its store's port, the script cannot know it: nothing said */
+	launch_facts_init(&lf);
+	launch_scan_text(&lf, "#!/bin/bash\ntorchrun --rdzv_backend=c10d --rdzv_endpoint=h:29400 "
+			 "train.py --dist_url tcp://h:23456\n");
+	fs = check(&lf);
+	assert_null(findings_find(fs, "launch.torchrun.agent_store"));
+	findings_free(fs);
+
+	/* inside a torchrun worker: the agent's flag and MASTER_PORT come from the environment */
+	em = env(kv);
+	launch_facts_from_env(&lf, em, 8);
+	assert_true(lf.agent_store);
+	assert_int_equal(lf.master_port, 29400);
+	launch_scan_text(&lf, "dist.init_process_group(init_method='tcp://127.0.0.1:23456')\n");
+	fs = check(&lf);
+	f = findings_find(fs, "launch.torchrun.agent_store");
+	assert_non_null(f);
+	assert_non_null(strstr(f->title, "(port 29400)"));
+	findings_free(fs);
+	envmap_free(em);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_node_rank),
 		cmocka_unit_test(test_scripts),
 		cmocka_unit_test(test_facts),
+		cmocka_unit_test(test_agent_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

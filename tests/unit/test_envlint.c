@@ -459,6 +459,37 @@ static void test_nccl_231_232(void **state)
 		  "\"NCCL_RAS_TIMEOUT_FACTOR\":\"1.5\",\"NCCL_DEBUG\":\"ATTN\"", "");
 	assert_int_equal(findings_count(fs, SEV_WARN) + findings_count(fs, SEV_ERROR), 0);
 	findings_free(fs);
+	/* the RAS timeout factor: strtoll until 2.30, strtod over the whole value from 2.31.2 */
+	fs = lint("2.30.7", "\"NCCL_RAS_TIMEOUT_FACTOR\":\"1.5\"", "");
+	f = expect_finding(fs, "nccl.env.int", SEV_WARN);
+	assert_true(title_has(f, "is read as 1: NCCL ignores the rest"));
+	expect_no_finding(fs, "nccl.env.float");
+	findings_free(fs);
+	fs = lint("2.31.2", "\"NCCL_RAS_TIMEOUT_FACTOR\":\"1.5\"", "");
+	expect_no_finding(fs, "nccl.env.int");
+	expect_no_finding(fs, "nccl.env.float");
+	findings_free(fs);
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const bad[] = { "2x", "0", "-1", "inf" };
+		char env[96];
+
+		snprintf(env, sizeof(env), "\"NCCL_RAS_TIMEOUT_FACTOR\":\"%s\"", bad[i]);
+		fs = lint("2.32.3", env, "");
+		f = expect_finding(fs, "nccl.env.float", SEV_WARN);
+		assert_true(title_has(f, "is not a number above 0: NCCL uses 1"));
+		assert_true(finding_fix_contains(f, "unset NCCL_RAS_TIMEOUT_FACTOR"));
+		findings_free(fs);
+	}
+	/* NCCL_DEBUG=ATTN: a level of 2.32.3; older NCCL takes it as unknown and prints nothing */
+	fs = lint("2.31.2", "\"NCCL_DEBUG\":\"ATTN\"", "");
+	f = expect_finding(fs, "nccl.env.value", SEV_WARN);
+	assert_true(title_has(f, "NCCL_DEBUG=ATTN is a value from NCCL 2.32.3 on; NCCL 2.31.2 does not "
+			      "know it: it prints nothing at all"));
+	assert_true(finding_fix_contains(f, "export NCCL_DEBUG=WARN"));
+	findings_free(fs);
+	fs = lint("2.32.3", "\"NCCL_DEBUG\":\"attn\"", "");
+	expect_no_finding(fs, "nccl.env.value");
+	findings_free(fs);
 	/* NCCLX-only names are named as such, with the fix to unset them */
 	fs = lint("2.28.9", "\"NCCL_SOCKET_IPADDR_PREFIX\":\"10.\"", "");
 	f = expect_finding(fs, "nccl.env.ncclx_only", SEV_WARN);

@@ -211,6 +211,16 @@ static void test_strip_prefixes(void **state)
 	static const char srun[] = " 12: [default1]:hello";
 	static const char warn[] = "[2025-03-01 10:00:01] node1:4712:4712 [0] misc/socket.cc:484 NCCL WARN boom";
 	static const char ansi[] = "\033[1;31m[rank0]:\033[0m RuntimeError: x";
+	static const char *const attn[] = {
+		"[2026-12-02 06:11:22] node0:4711:4799 [0] misc/crypt.cc:640 (ncclCryptHelloVerdict) "
+		"NCCL ATTN Socket magic mismatch from 10.0.0.9<53422>",
+		"[rank2]:[2026-12-02 06:11:22.123] node0:4711:4799 [0] misc/crypt.cc:640 "
+		"(ncclCryptHelloVerdict) NCCL ATTN Socket magic mismatch from 10.0.0.9<53422>",
+		"node0:4711:4799 [1] misc/crypt.cc:640 NCCL ATTN Socket magic mismatch from x",
+		/* NCCL_DEBUG_TIMESTAMP_FORMAT=%F_%T.%3f: no brackets */
+		"2026-12-02 06:11:22.123 node0:4711:4799 [1] misc/crypt.cc:640 NCCL ATTN Socket magic "
+		"mismatch from x",
+	};
 
 	(void)state;
 	explain_strip(torch, sizeof(torch) - 1, scratch, &li);
@@ -232,6 +242,22 @@ static void test_strip_prefixes(void **state)
 	explain_strip(ansi, sizeof(ansi) - 1, scratch, &li);
 	assert_int_equal(li.prefix_rank, 0);
 	assert_memory_equal(li.body, "RuntimeError: x", 15);
+
+	/* NCCL 2.32 (debug.cc): WARN and ATTN start with a newline (an empty line before them) and a
+	 * timestamp by default, "[%F %T] " (subseconds with %3f), then "[dev] file:line (func)" */
+	for (size_t i = 0; i < sizeof(attn) / sizeof(attn[0]); i++) {
+		explain_strip(attn[i], strlen(attn[i]), scratch, &li);
+		assert_int_equal(li.nccl, 2);
+		assert_int_equal(li.pid, 4711);
+		assert_int_equal(li.hlen, 5);
+		assert_memory_equal(li.body, "Socket magic mismatch", 21);
+	}
+	explain_strip(attn[1], strlen(attn[1]), scratch, &li);
+	assert_int_equal(li.prefix_rank, 2);
+	assert_int_equal((int)li.srclen, (int)strlen("misc/crypt.cc:640 (ncclCryptHelloVerdict)"));
+	explain_strip("", 0, scratch, &li);
+	assert_int_equal(li.nccl, 0);
+	assert_int_equal(li.blen, 0);
 }
 
 
@@ -849,6 +875,110 @@ static void test_watchdog_desync(void **state)
 	assert_int_equal(jpath_int(r.payload, "ranks.2.watchdog.seq", -1), 41);
 	assert_string_equal(jpath_str(r.payload, "ranks.0.watchdog.op"), "ALLREDUCE");
 	assert_int_equal(jpath_int(r.payload, "ranks.0.watchdog.timeout_ms", -1), 600000);
+	run_free(&r);
+}
+
+/*
+ * An NCCL 2.32 / torch 2.12 run (scenarios/nccl232, built from the documented formats: NCCL's
+ * debug.cc and crypt.cc ATTN lines, its diagnostics lines, torch's "... environments:" lines as
+ * meta-pytorch/torchforge#55 shows them): torch's own settings become facts (the flight recorder
+ * ran, so the desync fix reads its dumps instead of asking for a rerun; the NCCL version), and
+ * NCCL's diagnostics are folded in as they are (ECC on the rank that fell behind; NCCL_DEBUG
+ * differing is only a note).
+ */
+static void test_nccl232(void **state)
+{
+	struct run r = explain_dir("nccl232", NULL);
+	const struct finding *f = expect(&r, "explain.watchdog.desync");
+
+	(void)state;
+	assert_true(fix_has(f, "ncclcheck attach --no-ras --fr"));
+	assert_false(fix_has(f, "export TORCH_NCCL_TRACE_BUFFER_SIZE"));
+	/* the signature's own advice too: no rerun asking for what already ran */
+	f = expect(&r, "torch.watchdog.timeout");
+	assert_true(fix_has(f, "ncclcheck attach --no-ras --fr"));
+	assert_false(fix_has(f, "TORCH_NCCL_TRACE_BUFFER_SIZE="));
+	assert_null(f->rerun);
+	f = expect(&r, "nccl.diag.ecc");
+	assert_int_equal(f->sev, SEV_ERROR);
+	assert_int_equal(f->ranks[0], 3);
+	assert_non_null(strstr(f->evidence[0], "rank0.log:9: NCCL DIAG ECC"));
+	assert_int_equal(expect(&r, "nccl.diag.env")->sev, SEV_INFO);
+	assert_null(findings_find(r.fs, "nccl.diag.consistent"));
+	assert_int_equal(expect(&r, "nccl.socket.closed_before_hello")->sev, SEV_INFO);
+	expect(&r, "nccl.socket.wrong_type");
+	assert_string_equal(jpath_str(r.payload, "ranks.0.nccl_version"), "2.32.3");
+	assert_string_equal(jpath_str(r.payload, "nccl_env.TORCH_NCCL_TRACE_BUFFER_SIZE"), "2000");
+	assert_string_equal(jpath_str(r.payload, "nccl_env.TORCH_NCCL_DUMP_ON_TIMEOUT"), "1");
+	/* not a setting the reasoning reads: not recorded */
+	assert_null(jpath_str(r.payload, "nccl_env.TORCH_NCCL_NAN_CHECK"));
+	run_free(&r);
+}
+
+/* torch printed different values of one setting in two processes: said, with torch's words */
+static void test_torch_env_differs(void **state)
+{
+	static const char log[] =
+		"[rank0]:I1202 06:10:01.1 1 ProcessGroupNCCL.cpp:980] [PG ID 0 PG GUID 0 Rank 0] "
+		"ProcessGroupNCCL environments: NCCL version: 2.27.5, TORCH_NCCL_ASYNC_ERROR_HANDLING: 3, "
+		"TORCH_DISTRIBUTED_DEBUG: OFF\n"
+		"[rank1]:I1202 06:10:01.1 2 ProcessGroupNCCL.cpp:980] [PG ID 0 PG GUID 0 Rank 1] "
+		"ProcessGroupNCCL environments: NCCL version: 2.27.5, TORCH_NCCL_ASYNC_ERROR_HANDLING: 0, "
+		"TORCH_DISTRIBUTED_DEBUG: DETAIL\n";
+	struct run r = explain_text(log, sizeof(log) - 1, NULL);
+	const struct finding *f = expect(&r, "explain.hosts.env_differs");
+
+	(void)state;
+	assert_non_null(strstr(f->title, "TORCH_NCCL_ASYNC_ERROR_HANDLING"));
+	assert_true(fix_has(f, "env | grep ^TORCH_"));
+	assert_non_null(strstr(f->why, "torch's ProcessGroupNCCL printed"));
+	/* a debug setting differing is not worth a finding */
+	for (size_t i = 0; i < r.fs->n; i++)
+		assert_null(strstr(r.fs->v[i]->title, "TORCH_DISTRIBUTED_DEBUG"));
+	run_free(&r);
+}
+
+/*
+ * torchrun's agent store against a script's own tcp:// store (pytorch/pytorch#192113): the log
+ * of pytorch/pytorch#143858 (scenarios/agent_store); the same port as the agent's is fine, and
+ * without ranks waiting on that port nothing is said.
+ */
+static void test_agent_store(void **state)
+{
+	static const char same[] =
+		"torchrun --nproc_per_node=4 --master-port 35980 test.py\n"
+		"init_method=\"tcp://localhost:35980\"\n"
+		"[c10d - trace] The server socket on localhost:35980 is not yet listening (errno: 111 - "
+		"Connection refused), will retry.\n";
+	static const char no_wait[] =
+		"torchrun --nproc_per_node=4 test.py\n"
+		"dist.init_process_group(\"nccl\", init_method=\"tcp://10.0.0.1:23456\")\n";
+	static const char flagged[] =
+		"TORCHELASTIC_USE_AGENT_STORE=True\nMASTER_PORT=29500\n"
+		"dist.init_process_group(\"nccl\", init_method='tcp://10.0.0.1:23456')\n"
+		"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms "
+		"while trying to connect to (10.0.0.1, 23456).\n";
+	struct run r = explain_dir("agent_store", NULL);
+	const struct finding *f = expect(&r, "explain.launch.agent_store_port");
+
+	(void)state;
+	assert_int_equal(f->sev, SEV_ERROR);
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "init_method=\"env://\""));
+	assert_true(fix_has(f, "--master-port=35980"));
+	assert_ptr_equal(top_error(&r), f);
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.agent_store_port"));
+	run_free(&r);
+	r = explain_text(no_wait, sizeof(no_wait) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.launch.agent_store_port"));
+	run_free(&r);
+	r = explain_text(flagged, sizeof(flagged) - 1, NULL);
+	f = expect(&r, "explain.launch.agent_store_port");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_non_null(strstr(f->title, "on port 29500"));
 	run_free(&r);
 }
 
@@ -1612,7 +1742,7 @@ static void test_ranking(void **state)
 		"bytes instead of 4096\n";
 	static const char *const scenarios[] = { "healthy", "lightning_dup", "lightning_hang",
 						 "missing_rank", "version_mismatch",
-						 "watchdog_desync", "wrong_iface" };
+						 "watchdog_desync", "wrong_iface", "nccl232" };
 	const struct finding *err, *note;
 	struct run r;
 	(void)state;
@@ -1657,6 +1787,9 @@ int main(void)
 		cmocka_unit_test(test_missing_rank),
 		cmocka_unit_test(test_lightning),
 		cmocka_unit_test(test_watchdog_desync),
+		cmocka_unit_test(test_nccl232),
+		cmocka_unit_test(test_torch_env_differs),
+		cmocka_unit_test(test_agent_store),
 		cmocka_unit_test(test_traceback),
 		cmocka_unit_test(test_ifname_nomatch),
 		cmocka_unit_test(test_partial_init_ifconfig),

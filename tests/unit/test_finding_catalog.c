@@ -257,7 +257,7 @@ static void scan_calls(const char *s, const char *path, struct strs *ids)
  * every id-shaped literal of these anywhere under src/ is an id and must be catalogued.
  */
 static const char *const table_namespaces[] = {
-	"explain.", "attach.", "bench.", "cluster.", "launch.", "link.",
+	"explain.", "attach.", "bench.", "cluster.", "launch.", "link.", "nccl.diag.",
 };
 
 static int in_table_namespace(const char *s)

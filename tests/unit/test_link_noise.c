@@ -10,7 +10,9 @@
 
 #include "cluster_fixture.h"
 #include "cmocka_helpers.h"
+#include "cluster/run.h"
 #include "model/cluster.h"
+#include "ncclcheck.h"
 #include "rules/cluster.h"
 #include "util/xalloc.h"
 
@@ -317,6 +319,74 @@ static void starved_scan_is_untested(void **state)
 	teardown(&x);
 }
 
+/*
+ * The exit code beside an untested pair: 3 alone (no verdict), but a real error beside it wins
+ * with 1, whether it is a cluster finding or a node's confirmed error.
+ */
+static void untested_exit_code(void **state)
+{
+	struct fixture x;
+	double rtt[MAXN][MAXN] = { { 0, 0.2, 0.2 }, { 0.2, 0, 0.2 }, { 0.2, 0.2, 0 } };
+	struct findings *fs = findings_new();
+	struct finding *cause, *folded;
+
+	(void)state;
+	setup(&x);
+	connects(&x, rtt, NULL);
+	block_scans(&x, 3500);
+	cluster_rules_run(&x.v, x.fs);
+	/* the starved pairs' findings alone (this fixture's nodes also share addresses) */
+	for (size_t i = 0; i < x.fs->n; i++)
+		if (!strcmp(x.fs->v[i]->id, "cluster.link.untested"))
+			finding_copy(fs, x.fs->v[i]);
+	teardown(&x);
+	assert_true(fs->n > 0);
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CANNOT_RUN);
+	/* a node's error the link tests confirmed */
+	assert_int_equal(cluster_exit_code(fs, 1), EXIT_FINDINGS);
+	/* an error folded under a warning does not count: still no verdict */
+	cause = finding_add(fs, SEV_WARN, "link.loss", "n1 loses 5 %% of its packets");
+	folded = finding_add(fs, SEV_ERROR, "cluster.link.unreachable", "n1's eth1 is unreachable");
+	finding_caused_by(folded, cause);
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CANNOT_RUN);
+	/* a cluster error of its own */
+	finding_add(fs, SEV_ERROR, "link.ports.blocked", "n2 drops TCP 40000-44999 on eth1");
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_FINDINGS);
+	findings_free(fs);
+
+	/* nothing untested: the usual 0 and 1 */
+	fs = findings_new();
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CLEAN);
+	finding_add(fs, SEV_WARN, "link.loss", "n1 loses 5 %% of its packets");
+	assert_int_equal(cluster_exit_code(fs, 0), EXIT_CLEAN);
+	assert_int_equal(cluster_exit_code(fs, 2), EXIT_FINDINGS);
+	findings_free(fs);
+}
+
+/*
+ * A stop between "spoils a scan" and "dead" exists: the shortest stop sure to spoil a scan (its
+ * starved stall, plus the look it fell in, at most a look again) is shorter than the longest stop
+ * sure not to be a dead peer (dead less one heartbeat of silence already there). With the dead
+ * time at 3 s, as the scan's own limit, no stop could be reported as cluster.link.untested.
+ */
+static void stop_window(void **state)
+{
+	struct cluster_opts o;
+	struct link_scan_result s;
+
+	(void)state;
+	cluster_opts_init(&o);
+	assert_true(o.rdv.dead_ms - o.rdv.heartbeat_ms > LINK_SCAN_STARVED_MS + LINK_SCAN_RETRY_TIMEOUT_MS);
+	/* and the scan's side of it: a stall of the starved time with drops is no verdict */
+	memset(&s, 0, sizeof(s));
+	s.retry_ms = LINK_SCAN_RETRY_TIMEOUT_MS;
+	s.counts[LINK_PORT_DROPPED] = 3;
+	s.late_ms = LINK_SCAN_STARVED_MS;
+	assert_true(link_scan_starved(&s));
+	s.late_ms = LINK_SCAN_STARVED_MS - 1;
+	assert_false(link_scan_starved(&s));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +398,8 @@ int main(void)
 		cmocka_unit_test(partial_block_is_one_finding),
 		cmocka_unit_test(starved_scan_is_untested),
 		cmocka_unit_test(starved_scan_is_no_witness),
+		cmocka_unit_test(untested_exit_code),
+		cmocka_unit_test(stop_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -433,6 +433,45 @@ static void probe_isolates_bad_copies(void **state)
 	free(lp);
 }
 
+/*
+ * NCCL 2.32's TLS support, read in the version child: a TLS build holds the PSK identity (and
+ * then whether libssl.so.3 loads is asked); a 2.32 built without it says so; older NCCL has
+ * no "tls" at all.
+ */
+static void probe_reads_tls_support(void **state)
+{
+	char *lp = xasprintf("%s/nccl_tls:%s/nccl", FAKES_DIR, FAKES_DIR);
+	struct envmap *env = envmap_new(NULL);
+	struct probe_ctx o;
+	json_t *facts = json_object();
+	const json_t *l;
+
+	(void)state;
+	envmap_set(env, "LD_LIBRARY_PATH", lp);
+	probe_ctx_init(&o, env);
+	setenv("FAKE_NCCL_VERSION_CODE", "23203", 1);
+	probe_nccl_libs(&o, facts);
+	l = lib_by_dir(facts, "/nccl_tls/");
+	assert_string_equal(jpath_str(l, "version"), "2.32.3");
+	assert_true(jpath_bool(l, "tls.built", 0));
+	/* whether this machine has OpenSSL 3 is its own business: the member is there either way */
+	assert_true(json_is_boolean(jpath(l, "tls.libssl")));
+	l = lib_by_dir(facts, "/nccl/");
+	assert_string_equal(jpath_str(l, "version"), "2.32.3");
+	assert_false(jpath_bool(l, "tls.built", 1));
+	assert_null(jpath(l, "tls.libssl"));
+	json_decref(facts);
+
+	facts = json_object();
+	setenv("FAKE_NCCL_VERSION_CODE", "23107", 1);
+	probe_nccl_libs(&o, facts);
+	assert_null(jpath(lib_by_dir(facts, "/nccl/"), "tls"));
+	unsetenv("FAKE_NCCL_VERSION_CODE");
+	envmap_free(env);
+	json_decref(facts);
+	free(lp);
+}
+
 /* The real CUDA 13 copy in this machine's ld.so cache is found with the version it reports. */
 static void probe_finds_real_copy(void **state)
 {
@@ -521,6 +560,7 @@ int main(void)
 		cmocka_unit_test(search_order),
 		cmocka_unit_test(elf_check),
 		cmocka_unit_test(probe_isolates_bad_copies),
+		cmocka_unit_test(probe_reads_tls_support),
 		cmocka_unit_test(probe_finds_real_copy),
 		cmocka_unit_test(probe_reads_conf_files),
 	};

@@ -106,12 +106,42 @@ static void test_master_match(void **state)
 
 	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"localhost\",\"resolved\":\"127.0.0.1\","
 		 "\"source_addr\":\"127.0.0.1\",\"source_ifname\":\"lo\",\"local\":true}", "");
-	expect_finding(fs, "net.master.loopback", SEV_INFO);
+	f = expect_finding(fs, "net.master.loopback", SEV_INFO);
+	/* this node's own private address, as advice for a multi-node job: not applied to this one */
+	assert_true(finding_has_fix(f, "# for a multi-node job with rank 0 on this node: export "
+				    "MASTER_ADDR=10.0.0.2 on every node"));
+	assert_null(finding_find_setting(f, "MASTER_ADDR"));
 	expect_no_finding(fs, "net.bootstrap.master_mismatch");
 	findings_free(fs);
 
+	/* NCCL would bootstrap on public eth0: the one private address is still the one to name */
+	fs = run("", LO "," ETH0 "," ETH1, "\"master\":{\"set\":true,\"addr\":\"localhost\",\"resolved\":\"127.0.0.1\","
+		 "\"source_addr\":\"127.0.0.1\",\"source_ifname\":\"lo\",\"local\":true}", "");
+	f = expect_finding(fs, "net.master.loopback", SEV_INFO);
+	assert_true(finding_fix_contains(f, "export MASTER_ADDR=10.0.0.2 on every node"));
+	findings_free(fs);
+
+	/* NCCL's on public eth0 and two private networks: no guess */
+	fs = run("", LO "," ETH0 "," ETH1 "," ETH10, "\"master\":{\"set\":true,\"addr\":\"localhost\",\"resolved\":\"127.0.0.1\","
+		 "\"source_addr\":\"127.0.0.1\",\"source_ifname\":\"lo\",\"local\":true}", "");
+	f = expect_finding(fs, "net.master.loopback", SEV_INFO);
+	assert_int_equal(f->nfix, 0);
+	findings_free(fs);
+
 	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"node0\",\"resolved\":{\"unknown\":\"cannot resolve 'node0'\"}}", "");
-	expect_finding(fs, "net.master.unresolved", SEV_ERROR);
+	f = expect_finding(fs, "net.master.unresolved", SEV_ERROR);
+	/* rank 0 is another machine: how to find its address there, named */
+	assert_true(finding_fix_contains(f, "getent ahostsv4 node0   # no answer here"));
+	assert_true(finding_fix_contains(f, "hostname -I   # on node0 (rank 0)"));
+	assert_null(finding_find_setting(f, "MASTER_ADDR"));
+	findings_free(fs);
+
+	/* MASTER_ADDR is this node's own (unresolvable) host name: its private address */
+	fs = run("", LO "," ETH1, "\"master\":{\"set\":true,\"addr\":\"node0\",\"resolved\":{\"unknown\":\"cannot resolve 'node0'\"}}",
+		 "\"host\":{\"hostname\":\"node0.cluster\"}");
+	f = expect_finding(fs, "net.master.unresolved", SEV_ERROR);
+	assert_true(finding_has_fix(f, "export MASTER_ADDR=10.0.0.2"));
+	assert_string_equal(finding_find_setting(f, "MASTER_ADDR")->value, "10.0.0.2");
 	findings_free(fs);
 
 	/* no MASTER_ADDR: a public bootstrap address next to a private one is suspicious */
@@ -214,8 +244,22 @@ static void test_prediction_edges(void **state)
 	struct findings *fs;
 
 	(void)state;
+	const struct finding *f;
+
 	fs = run("", "{\"ifname\":\"lo\",\"family\":4,\"addr\":\"127.0.0.1\",\"prefixlen\":8,\"flags\":{\"running\":false}}", "", "");
-	expect_finding(fs, "net.nccl.no_interface", SEV_ERROR);
+	f = expect_finding(fs, "net.nccl.no_interface", SEV_ERROR);
+	assert_true(finding_fix_contains(f, "ip -br addr show   # no interface but loopback has an address"));
+	findings_free(fs);
+
+	/* NCCL 2.28 skips eth1 (down) and eth2 (up, no carrier): each named with what brings it */
+	fs = run("", "{\"ifname\":\"lo\",\"family\":4,\"addr\":\"127.0.0.1\",\"prefixlen\":8,\"flags\":"
+		 "{\"running\":false}}," ETH1_DOWN ",{\"ifname\":\"eth2\",\"family\":4,\"addr\":\"10.1.0.2\",\"prefixlen\":24,"
+		 "\"flags\":{\"running\":false}}", "\"interfaces\":[{\"name\":\"eth1\",\"up\":false},"
+		 "{\"name\":\"eth2\",\"up\":true}]", "");
+	f = expect_finding(fs, "net.nccl.no_interface", SEV_ERROR);
+	assert_true(finding_has_fix(f, "ip link set dev eth1 up   # it has an address (10.0.0.2) but is down"));
+	assert_true(finding_fix_contains(f, "ip link show dev eth2   # UP but NO-CARRIER"));
+	assert_false(finding_fix_contains(f, "dev lo"));
 	findings_free(fs);
 
 	fs = run("", LO ",{\"ifname\":\"eth0\",\"family\":6,\"addr\":\"fe80::2\",\"prefixlen\":64,\"scope_id\":2,"
@@ -405,6 +449,14 @@ static void test_host(void **state)
 	assert_true(finding_has_fix(f, "ulimit -n 65536   # in the launching shell; persist with 'nofile 65536' in /etc/security/limits.conf"));
 	f = expect_finding(fs, "net.hostname.loopback", SEV_WARN);
 	assert_true(finding_has_fix(f, "echo '10.0.0.2 gpu1' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
+	findings_free(fs);
+
+	/* 'localhost': a unique name made from the address, set and mapped */
+	fs = run("", LO "," ETH1, MASTER_ETH1,
+		 "\"hostname_resolution\":{\"name\":\"localhost\",\"addrs\":[\"127.0.0.1\"],\"loopback\":true}");
+	f = expect_finding(fs, "net.hostname.loopback", SEV_WARN);
+	assert_true(finding_fix_contains(f, "hostnamectl set-hostname node-10-0-0-2   #"));
+	assert_true(finding_has_fix(f, "echo '10.0.0.2 node-10-0-0-2' >> /etc/hosts   # and drop the 127.0.x.1 line for it"));
 	findings_free(fs);
 
 	fs = run("\"NCCL_SOCKET_SNDBUF\":\"16777216\",\"NCCL_SOCKET_RCVBUF\":\"1048576\"", LO "," ETH1, MASTER_ETH1,
