@@ -32,6 +32,7 @@ enum {
 	OPT_MINBYTES = 1, OPT_MAXBYTES, OPT_STEPBYTES, OPT_STEPFACTOR, OPT_ITERS, OPT_WARMUP,
 	OPT_CHECK, OPT_DATATYPE, OPT_OP, OPT_ROOT, OPT_NGPUS, OPT_TIMEOUT, OPT_BACKEND, OPT_PEERS,
 	OPT_STRIPES, OPT_CHUNK, OPT_WINDOW, OPT_NCCL, OPT_CUDA, OPT_REPEAT, OPT_TOKEN_FILE,
+	OPT_COMPARE,
 };
 
 /* nccl-tests' flags, same names and meaning; sizes take K/M/G (binary) */
@@ -99,6 +100,9 @@ static const struct cli_opt bench_opts[] = {
 	  .help = "tcp: clamp each receiving socket's TCP window to N bytes (default:\n"
 		  "the kernel's autotuning)" },
 	BENCH_ROWS_NCCL,
+	{ .name = "compare", .arg = "FILE", .id = OPT_COMPARE,
+	  .help = "with --html: draw this second sweep's busbw over this one's (a\n"
+		  "'bench --json' document, or nccl-tests' JSON output)" },
 	{ 0 },
 };
 
@@ -281,6 +285,7 @@ static int bench_option(struct cli *c, int id, struct bench_args *a, struct cli_
 		break;
 	}
 	case OPT_TOKEN_FILE: a->token_file = arg; break;
+	case OPT_COMPARE: a->compare_path = arg; break;
 	case OPT_NCCL: a->nccl_path = arg; break;
 	case OPT_CUDA: a->cuda_path = arg; break;
 	case OPT_REPEAT:
@@ -529,7 +534,9 @@ int bench_finish(const struct bench_args *a, struct bench_report *rep, int64_t w
 		json_object_set_new(payload, "bench", rep ? bench_report_json(rep) : json_null());
 		code = cmd_report(a->cli, payload, fs, &(struct report_text){
 			.flags = REPORT_CODE | REPORT_NO_SUMMARY, .code = code,
-			.doc_verb = "bench" });
+			.doc_verb = "bench",
+			.html = &(struct html_opts){ .compare = a->compare,
+						     .compare_label = a->compare_path } });
 		json_decref(payload);
 	}
 	findings_free(fs);
@@ -637,6 +644,8 @@ const struct verb verb_bench = {
 
 static void free_peers(struct bench_args *a)
 {
+	json_decref(a->compare);
+	a->compare = NULL;
 	for (size_t i = 0; i < a->npeers; i++)
 		free(a->peers[i]);
 	free(a->peers);
@@ -677,6 +686,29 @@ static int cmd_bench_tune(int argc, char **argv)
 	return rc;
 }
 
+/* --compare FILE, read before the run: a sweep to draw, or a clear error now, not after it. */
+static int load_compare(struct bench_args *a)
+{
+	json_error_t jerr;
+	const json_t *b;
+
+	if (!a->cli->common.html)
+		return cli_usage_error("bench", "--compare draws on the --html page: give --html FILE");
+	a->compare = json_load_file(a->compare_path, 0, &jerr);
+	if (!a->compare) {
+		error("--compare %s: not a JSON document: %s", a->compare_path, jerr.text);
+		return EXIT_CANNOT_RUN;
+	}
+	b = json_is_object(json_object_get(a->compare, "bench")) ? json_object_get(a->compare, "bench")
+								  : a->compare;
+	if (!json_is_array(json_object_get(b, "results"))) {
+		error("--compare %s: no bench results to compare with (neither 'bench --json' nor "
+		      "nccl-tests' JSON)", a->compare_path);
+		return EXIT_CANNOT_RUN;
+	}
+	return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	const struct verb *sub = cli_sub(&verb_bench, argc, argv);
@@ -692,6 +724,8 @@ int cmd_bench(int argc, char **argv)
 		return sub->run(argc - 1, argv + 1);
 	env = envmap_new(environ);
 	rc = parse_args(&verb_bench, argc, argv, env, &a, &c);
+	if (!rc && a.compare_path)
+		rc = load_compare(&a);
 	if (rc) {
 		free_peers(&a);
 		envmap_free(env);

@@ -32,6 +32,8 @@ struct bench_args {
 	long timeout_s;
 	char master_buf[320]; /* MASTER_ADDR:MASTER_PORT when no flag gives it */
 	char sysnet[512];     /* /sys/class/net, under NCCLCHECK_SYS_ROOT for tests */
+	const char *compare_path;	/* --compare FILE, or NULL */
+	json_t *compare;	/* its document, loaded before the run (rank 0 draws it) */
 };
 
 /* One sweep's rows into the report; wrong elements counted. */

@@ -53,6 +53,7 @@
 #include <jansson.h>
 
 #include "finding.h"
+#include "report/html.h"
 #include "report/render.h"
 #include "util/envmap.h"
 #include "util/strbuf.h"
@@ -217,6 +218,8 @@ struct report_text {
 	int code;		/* the exit code, with REPORT_CODE */
 	const char *doc_verb;	/* the JSON document's "verb" (NULL: the descriptor's name) */
 	const char *lead;	/* REPORT_VERDICT: words before the verdict ("not starting 'x'") */
+	const struct html_opts *html;	/* --html: what the page shows besides the document
+					 * (bench's --compare); NULL for nothing */
 };
 
 enum report_flags {

@@ -57,7 +57,7 @@ int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
 						fs, code);
 		char err[512];
 
-		if (c->common.html && html_write_file(c->common.html, doc, NULL, err, sizeof(err)) < 0)
+		if (c->common.html && html_write_file(c->common.html, doc, t->html, err, sizeof(err)) < 0)
 			page_failed = error("--html: %s", err);
 		if (c->common.json)
 			cli_print_doc(doc);

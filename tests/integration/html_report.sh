@@ -94,7 +94,8 @@ out=$(python3 "$SRCDIR/tests/integration/html_check.py" "$T/verb.json" "$T/verb.
 "$NCCLCHECK" explain --html "$T/nodir/x.html" "$F/logs" >/dev/null 2>"$T/err"
 expect_rc 3 $? "explain --html into a directory that does not exist: exit 3"
 expect_match "$(cat "$T/err")" "--html: cannot write" "and says why"
-# node and bench (two ranks over loopback) with --json --html: the page is the printed document's
+# node and bench (two ranks over loopback, --compare a lab sweep) with --json --html: the page is
+# the printed document's
 "$NCCLCHECK" node --no-python --json --html "$T/node.html" >"$T/node.json"
 rc=$?; [ $rc -le 1 ] && pass "node --json --html (exit $rc)" || fail "node --json --html: exit $rc"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -102,13 +103,18 @@ timeout 60 "$NCCLCHECK" bench allreduce --backend tcp --nodes 2 --node-rank 1 \
 	--master "127.0.0.1:$port" -b 64K -e 1M -f 4 -n 2 >/dev/null 2>&1 &
 bpid=$!
 timeout 60 "$NCCLCHECK" bench allreduce --backend tcp --nodes 2 --node-rank 0 \
-	--master "127.0.0.1:$port" -b 64K -e 1M -f 4 -n 2 --json --html "$T/bench.html" >"$T/bench.json"
+	--master "127.0.0.1:$port" -b 64K -e 1M -f 4 -n 2 --json --html "$T/bench.html" \
+	--compare "$F/bench_sweep.json" >"$T/bench.json"
 rc=$?; wait $bpid
 [ $rc -le 1 ] && pass "bench --json --html (exit $rc)" || fail "bench --json --html: exit $rc"
 for v in node bench; do
-	out=$(python3 "$SRCDIR/tests/integration/html_check.py" "$T/$v.json" "$T/$v.html" 2>&1) &&
-		pass "$v --html: $(echo "$out" | tail -1)" || fail "$v --html: $out"
+	cmp=""; [ $v = bench ] && cmp=$F/bench_sweep.json	# bench --compare: its points too
+	out=$(HTML_COMPARE=$cmp python3 "$SRCDIR/tests/integration/html_check.py" "$T/$v.json" \
+		"$T/$v.html" 2>&1) && pass "$v --html: $(echo "$out" | tail -1)" || fail "$v --html: $out"
 done
+"$NCCLCHECK" bench allreduce --nodes 2 --node-rank 0 --master 127.0.0.1:1 \
+	--compare "$F/bench_sweep.json" >/dev/null 2>"$T/err"
+expect_rc 2 $? "bench --compare without --html: a usage error, before any run"
 expect_match "$(grep -c '<polyline class="l-bus"' "$T/bench.html")" '^[1-9]' "bench --html draws busbw"
 # bench --compare: a second lab sweep's busbw drawn over the first, each point its figure
 "$NCCLCHECK" report "$F/bench_sweep.json" --compare "$F/bench_sweep_b.json" --html "$T/cmp.html"
