@@ -39,10 +39,10 @@ static const char *lstr(const json_t *l, const char *key)
 }
 
 /*
- * Whether a root warning or error (not folded) with an id starting `prefix` is about this pair
- * over this interface, either way round (the slow-link findings name "a <-> b").
+ * Whether a root warning or error (not folded) with id `want` is about this pair over this
+ * interface, either way round (the slow-link findings name "a <-> b").
  */
-static int link_finding(const struct cview *v, const json_t *l, const char *prefix)
+static int link_finding(const struct cview *v, const json_t *l, const char *want)
 {
 	const char *t = lstr(l, "target_name"), *p = lstr(l, "peer_name");
 	const json_t *f;
@@ -52,7 +52,7 @@ static int link_finding(const struct cview *v, const json_t *l, const char *pref
 		const char *id = lstr(f, "id"), *sev = lstr(f, "severity");
 		const char *fn = lstr(f, "node"), *fp = lstr(f, "peer");
 
-		if (strncmp(id, prefix, strlen(prefix)) || json_object_get(f, "caused_by") ||
+		if (strcmp(id, want) || json_object_get(f, "caused_by") ||
 		    (strcmp(sev, "warn") && strcmp(sev, "error")))
 			continue;
 		if (((!strcmp(fn, t) && !strcmp(fp, p)) || (!strcmp(fn, p) && !strcmp(fp, t))) &&
@@ -109,7 +109,8 @@ static void matrix_cell(struct strbuf *sb, const struct cview *v, size_t li)
 	const json_t *l = json_array_get(v->links, li), *r = json_object_get(l, "result");
 	const char *st = json_is_true(json_object_get(l, "ran")) ? lstr(r, "status") : "error";
 	int slow = !strcmp(st, "ok") && (link_finding(v, l, "link.latency") ||
-					  link_finding(v, l, "link.bw.slow"));
+					  link_finding(v, l, "link.bw.slow_link") ||
+					  link_finding(v, l, "link.bw.slow_pair"));
 	/* the class is a constant of the table, never the document's string */
 	const char *const *mark = mark_of(st);
 	char a[64], b[64], c[64];

@@ -112,7 +112,7 @@ def main():
     def slow(l):
         """A root warning or error of the document calls this pair slow (either way round)."""
         for f in doc.get("findings", []):
-            if not (f["id"].startswith("link.latency") or f["id"].startswith("link.bw.slow")):
+            if f["id"] not in ("link.latency", "link.bw.slow_link", "link.bw.slow_pair"):
                 continue
             if "caused_by" in f or f["severity"] not in ("warn", "error"):
                 continue
