@@ -95,7 +95,44 @@ void cluster_req_timing(struct run *run, int target, int peer, struct link_req *
  * failed in every pass, spread over seconds. A real filter costs one sample per round; a stall
  * of the scanner or the target (CPU starvation, a SIGSTOP) never reaches the findings.
  */
-static void verify_one(struct run *run, size_t i)
+/*
+ * A sample of the drops of scan `l` tried again with the long timeout: 1 when any answered
+ * (some drops were the load, not a filter), 0 when every one dropped again, -1 when nothing could
+ * be tried. A sample listens on at most VERIFY_SAMPLE ports of the target's address and waits, so
+ * samples run side by side: only two on one address would fight over its ports.
+ */
+static int sample_answers(struct run *run, const struct cluster_link *l)
+{
+	struct cluster_link probe;
+	struct link_req req;
+	int k = 0, answered;
+
+	link_req_init(&req, LINK_SCAN);
+	snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
+	cluster_req_timing(run, l->target, l->peer, &req);
+	req.timeout_ms = req.retry_ms;	/* samples wait past a SYN retransmit */
+	for (size_t v = 0; v < l->res.s.niv && k < VERIFY_SAMPLE; v++) {
+		const struct link_interval *iv = &l->res.s.iv[v];
+		long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
+
+		if (iv->state != LINK_PORT_DROPPED)
+			continue;
+		for (long p = 0; p < take && k < VERIFY_SAMPLE; p++)
+			req.list[k++] = (uint16_t)(iv->lo + p * span / take);
+	}
+	if (!k)
+		return -1;
+	req.nlist = k;
+	memset(&probe, 0, sizeof(probe));
+	cluster_run_req(run, l->target, l->peer, &req, &probe);
+	answered = probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] ||
+				 probe.res.s.counts[LINK_PORT_REJECTED]);
+	link_result_release(&probe.res);
+	return answered;
+}
+
+/* `first`: what the first round's sample said (sampled before, side by side with others). */
+static void verify_one(struct run *run, size_t i, int first)
 {
 	struct cluster_link *l = &run->links[i];
 	const struct cnode *t = &run->nodes[l->target];
@@ -107,32 +144,10 @@ static void verify_one(struct run *run, size_t i)
 	if (!a)
 		return;
 	for (int round = 0; round < VERIFY_ROUNDS && l->res.s.counts[LINK_PORT_DROPPED]; round++) {
-		struct cluster_link probe, again;
+		struct cluster_link again;
 		struct link_req req;
-		int k = 0, answered;
 
-		link_req_init(&req, LINK_SCAN);
-		snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
-		cluster_req_timing(run, l->target, l->peer, &req);
-		req.timeout_ms = req.retry_ms;	/* samples wait past a SYN retransmit */
-		for (size_t v = 0; v < l->res.s.niv && k < VERIFY_SAMPLE; v++) {
-			const struct link_interval *iv = &l->res.s.iv[v];
-			long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
-
-			if (iv->state != LINK_PORT_DROPPED)
-				continue;
-			for (long p = 0; p < take && k < VERIFY_SAMPLE; p++)
-				req.list[k++] = (uint16_t)(iv->lo + p * span / take);
-		}
-		if (!k)
-			return;
-		req.nlist = k;
-		memset(&probe, 0, sizeof(probe));
-		cluster_run_req(run, l->target, l->peer, &req, &probe);
-		answered = probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] ||
-					 probe.res.s.counts[LINK_PORT_REJECTED]);
-		link_result_release(&probe.res);
-		if (!answered)
+		if ((round ? sample_answers(run, l) : first) != 1)
 			return;	/* every sampled port dropped again, seconds later: consistent */
 		again = *l;
 		cluster_build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
@@ -157,6 +172,8 @@ static void verify_one(struct run *run, size_t i)
 struct verify_job {
 	struct run *run;
 	size_t link;
+	int first;		/* the first sample's answer (sample_answers) */
+	int sample;		/* this job only samples */
 	pthread_t th;
 };
 
@@ -164,7 +181,10 @@ static void *verify_main(void *arg)
 {
 	struct verify_job *j = arg;
 
-	verify_one(j->run, j->link);
+	if (j->sample)
+		j->first = sample_answers(j->run, &j->run->links[j->link]);
+	else
+		verify_one(j->run, j->link, j->first);
 	return NULL;
 }
 
@@ -173,27 +193,63 @@ static int suspect(const struct cluster_link *l)
 	return l->kind == LINK_SCAN && l->ran && l->res.s.counts[LINK_PORT_DROPPED];
 }
 
+/* Whether a job of this round already uses link `l`'s target address. */
+static int addr_busy(const struct run *run, const struct verify_job *jobs, int nj,
+		     const struct cluster_link *l)
+{
+	for (int k = 0; k < nj; k++) {
+		const struct cluster_link *o = &run->links[jobs[k].link];
+
+		if (o->target == l->target && !strcmp(o->res.addr, l->res.addr))
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * The suspects in rounds where no node has two roles (a node's own connects would take ports
- * it listens on), up to scan_concurrency() at once: a firewall on every node costs one round
- * of samples, not one per link.
+ * First every suspect's sample, side by side (a sample mostly waits: it costs no CPU, and a real
+ * filter everywhere then costs one wait, not one per link); then, for the scans whose sample
+ * answered, the scans again in rounds where no node has two roles (a node's own connects would
+ * take ports it listens on), up to scan_concurrency() at once.
  */
 void cluster_verify_scans(struct run *run)
 {
-	struct verify_job *jobs = xcalloc((size_t)run->n + 1, sizeof(*jobs));
+	struct verify_job *jobs = xcalloc(run->nlinks + (size_t)run->n + 1, sizeof(*jobs));
+	int *first = xcalloc(run->nlinks + 1, sizeof(*first));
 	char *busy = xcalloc((size_t)run->n, 1), *done = xcalloc(run->nlinks + 1, 1);
 	int cap = cluster_scan_concurrency(run), nj;
 
+	do {
+		nj = 0;
+		for (size_t i = 0; i < run->nlinks && !rdv_failed(run->r, NULL); i++) {
+			const struct cluster_link *l = &run->links[i];
+
+			if (done[i] || !suspect(l) || addr_busy(run, jobs, nj, l))
+				continue;
+			done[i] = 1;
+			jobs[nj] = (struct verify_job){ .run = run, .link = i, .sample = 1 };
+			if (pthread_create(&jobs[nj].th, NULL, verify_main, &jobs[nj]) != 0)
+				verify_main(&jobs[nj]), jobs[nj].th = 0;
+			nj++;
+		}
+		for (int k = 0; k < nj; k++) {
+			if (jobs[k].th)
+				pthread_join(jobs[k].th, NULL);
+			first[jobs[k].link] = jobs[k].first;
+		}
+	} while (nj);
+	memset(done, 0, run->nlinks + 1);
 	do {
 		nj = 0;
 		memset(busy, 0, (size_t)run->n);
 		for (size_t i = 0; i < run->nlinks && nj < cap && !rdv_failed(run->r, NULL); i++) {
 			const struct cluster_link *l = &run->links[i];
 
-			if (done[i] || !suspect(l) || busy[l->target] || busy[l->peer])
+			if (done[i] || !suspect(l) || first[i] != 1 || busy[l->target] ||
+			    busy[l->peer])
 				continue;
 			done[i] = busy[l->target] = busy[l->peer] = 1;
-			jobs[nj] = (struct verify_job){ .run = run, .link = i };
+			jobs[nj] = (struct verify_job){ .run = run, .link = i, .first = 1 };
 			if (pthread_create(&jobs[nj].th, NULL, verify_main, &jobs[nj]) != 0)
 				verify_main(&jobs[nj]), jobs[nj].th = 0;
 			nj++;
@@ -203,6 +259,7 @@ void cluster_verify_scans(struct run *run)
 				pthread_join(jobs[k].th, NULL);
 	} while (nj);
 	free(jobs);
+	free(first);
 	free(busy);
 	free(done);
 }
