@@ -6,7 +6,9 @@
 #     documents that are not node facts: report/lab_text.c (the `lab status` document),
 #     report/explain_text.c (explain's payload of log evidence) and report/cluster_text.c (the
 #     cluster report document: its verdict, node findings and link results, which every node
-#     prints from the master's report as sent);
+#     prints from the master's report as sent) and report/html*.c (the page of any saved --json
+#     document, `report FILE.json`: it shows the document's own values, each tagged with its
+#     JSON path so the page's test checks it against the document; it judges nothing);
 #   - emit/ reads a saved document's structure (findings, nodes[].name, nodes[].facts) but no
 #     node facts member, and includes nothing from rules/;
 #   - no source outside launch/vars.c reads a launcher variable by a literal name (envmap_get,
@@ -17,8 +19,8 @@ set -u
 cd "$SRCDIR/src" || exit 1
 
 hits=$(grep -rnE '\b(json_object_get|jpath[a-z_]*)\(' rules report |
-	grep -vE '^report/(lab_text|explain_text|cluster_text)\.c:')
-[ -z "$hits" ] && pass "no raw JSON reads under rules/ and report/ (but the lab, explain and cluster documents)" ||
+	grep -vE '^report/(lab_text|explain_text|cluster_text|html|html_cluster|html_verbs)\.c:')
+[ -z "$hits" ] && pass "no raw JSON reads under rules/ and report/ (but the lab, explain and cluster documents and the HTML page)" ||
 	fail "raw JSON reads under rules/ or report/ (read the node model):
 $hits"
 
