@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/scan_impl.h"
+#include "explain/scan_int.h"
 #include "explain/text.h"
 #include "util/xalloc.h"
 

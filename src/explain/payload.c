@@ -1,7 +1,7 @@
 /* explain's payload: the per-rank extraction as JSON, beside the findings (see reason.h). */
 #include <string.h>
 
-#include "explain/reason_impl.h"
+#include "explain/reason_int.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain/reason_impl.h"
+#include "explain/reason_int.h"
 #include "util/addr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

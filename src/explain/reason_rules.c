@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "attach/ras_diag.h"
-#include "explain/reason_impl.h"
+#include "explain/reason_int.h"
 #include "model/ifselect.h"
 #include "util/addr.h"
 #include "util/strbuf.h"

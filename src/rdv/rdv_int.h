@@ -2,8 +2,8 @@
  * net/rdv internals shared by rdv.c (state, helpers, lifecycle), rdv_master.c, rdv_worker.c and
  * rdv_coll.c. Every helper here is called with r->mu held unless it says otherwise.
  */
-#ifndef NCCLCHECK_NET_RDV_IMPL_H
-#define NCCLCHECK_NET_RDV_IMPL_H
+#ifndef NCCLCHECK_RDV_RDV_INT_H
+#define NCCLCHECK_RDV_RDV_INT_H
 
 #include <pthread.h>
 #include <stdint.h>

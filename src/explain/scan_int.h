@@ -1,6 +1,6 @@
 /* The scanner's own state, shared by scan.c (streams, lines) and extract.c (line families). */
-#ifndef NCCLCHECK_EXPLAIN_SCAN_IMPL_H
-#define NCCLCHECK_EXPLAIN_SCAN_IMPL_H
+#ifndef NCCLCHECK_EXPLAIN_SCAN_INT_H
+#define NCCLCHECK_EXPLAIN_SCAN_INT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * cross-rank rules (reason_rules.c) and the payload (payload.c). The rules and the payload
  * call only the kit, the driver calls them: no file calls back up.
  */
-#ifndef NCCLCHECK_EXPLAIN_REASON_IMPL_H
-#define NCCLCHECK_EXPLAIN_REASON_IMPL_H
+#ifndef NCCLCHECK_EXPLAIN_REASON_INT_H
+#define NCCLCHECK_EXPLAIN_REASON_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
