@@ -536,7 +536,7 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "Every rank of one node is unresponsive to RAS." },
 	{ .id = "nccl.diag.busy", .sev = SEV_INFO,
 	  .summary = "NCCL's diagnostics were already running for another client when "
-		     "attach asked." },
+		     "attach or cluster --with-ras asked." },
 	{ .id = "nccl.diag.consistent", .sev = SEV_OK,
 	  .summary = "NCCL's own diagnostics find the ranks alike (GPUs, driver, ECC, "
 		     "NVLink, NCCL_* env, Xid)." },

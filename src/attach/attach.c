@@ -130,11 +130,7 @@ static void sleep_ms(long ms)
  */
 static int init_unsafe(const struct ras_report *r)
 {
-	for (size_t c = 0; c < r->ncomms; c++)
-		for (size_t i = 0; i < r->comms[c].nranks; i++)
-			if (r->comms[c].ranks[i].init_state == 7)
-				return 1;
-	return r->ncomms == 0 && !ras_version_at_least(r, 2, 27, 3);
+	return ras_report_initialising(r) || (r->ncomms == 0 && !ras_version_at_least(r, 2, 27, 3));
 }
 
 #define FR_LIVE_TARGET "/handler/dump_nccl_trace_pickle?includecollectives=true&" \
@@ -256,18 +252,6 @@ static int float_timeout(const struct attach_data *d)
 	return r && ras_version_at_least(r, 2, 31, 0);
 }
 
-static void diag_skip(struct attach_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void diag_skip(struct attach_data *d, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	d->diag_skipped = strbuf_detach(&sb, NULL);
-}
-
 /*
  * NCCL's DIAGNOSTICS compare the ranks of every communicator (GPUs, driver, ECC, Xid, NVLink,
  * NCCL_* env) without exercising NCCL's data paths: asked once, when a STATUS report shows NCCL
@@ -282,35 +266,23 @@ static void ask_diagnostics(const struct attach_opts *o, struct attach_data *d, 
 		.port = o->ras_port,
 		.timeout_s = o->ras_timeout_s,
 		.timeout_float = 1,
-		.diagnostics = 1,
-		.max_bytes = 1u << 20,
 	};
-	struct err qe = ERR_INIT;
 	int64_t budget = deadline - time_now_ms();
 
 	if (o->no_diagnostics || !r)
 		return;
-	if (!ras_version_at_least(r, 2, 31, 0)) {
-		diag_skip(d, "NCCL %s answers RAS, but its DIAGNOSTICS command came with NCCL 2.31",
-			  r->version[0] ? r->version : "(version not shown)");
+	/* the last report is the one that stopped the polls, if one did */
+	if (!ras_diag_ask_ready(&d->ask, r))
 		return;
-	}
-	if (d->stopped_polling) {
-		diag_skip(d, "a communicator is still initialising (its ranks' peer info is not "
-			  "there yet, and asking RAS during init has crashed NCCL)");
-		return;
-	}
 	if (budget < 2000) {
-		diag_skip(d, "the --deadline left %lld ms after the polls", (long long)budget);
+		ras_diag_ask_skip(&d->ask, "the --deadline left %lld ms after the polls",
+				  (long long)budget);
 		return;
 	}
-	d->diag_asked = 1;
 	ro.deadline_ms = (long)(budget < (o->ras_timeout_s + 6) * 1000 ?
 				budget : (o->ras_timeout_s + 6) * 1000);
-	d->diag_answer.t_ms = time_now_ms() - start;
-	if (ras_query(&ro, &d->diag_answer, &qe) < 0 ||
-	    ras_diag_parse(d->diag_answer.status, d->diag_answer.status_len, &d->diag, &qe) < 0)
-		d->diag_error = xstrdup(qe.msg);
+	d->ask.answer.t_ms = time_now_ms() - start;
+	ras_diag_ask_query(&d->ask, &ro);
 }
 
 int attach_collect(const struct attach_opts *o, struct attach_data *d, struct err *e)
@@ -401,10 +373,7 @@ void attach_data_release(struct attach_data *d)
 		free(d->polls[i].procs);
 	}
 	free(d->polls);
-	free(d->diag_skipped);
-	ras_answer_release(&d->diag_answer);
-	ras_diag_release(&d->diag);
-	free(d->diag_error);
+	ras_diag_ask_release(&d->ask);
 	fr_set_release(&d->fr);
 	free(d->fr_error);
 	for (size_t i = 0; i < d->nlocal_hosts; i++)
@@ -423,8 +392,8 @@ json_t *attach_transcript(const struct attach_data *d)
 	for (size_t i = 0; i < d->npolls; i++)
 		a[n++] = d->polls[i].answer;
 	/* the diagnostics connection comes after the polls: the replay serves connection i poll i */
-	if (d->diag_asked)
-		a[n++] = d->diag_answer;
+	if (d->ask.asked)
+		a[n++] = d->ask.answer;
 	snprintf(src, sizeof(src), "ncclcheck attach --record, RAS at %s", d->ras_addr);
 	j = ras_transcript_json(a, n, src);
 	free(a);

@@ -17,6 +17,7 @@
 #include "attach/fr.h"
 #include "attach/proc.h"
 #include "attach/ras.h"
+#include "attach/ras_ask.h"
 #include "attach/ras_diag.h"
 #include "finding.h"
 
@@ -65,11 +66,7 @@ struct attach_data {
 	int stopped_polling;	/* the old-NCCL-during-init guard stopped further polls */
 	char ras_addr[300];
 	/* NCCL's own diagnostics (>= 2.31), asked once after the polls on a connection of its own */
-	int diag_asked;
-	char *diag_skipped;	/* why they were not asked (an older NCCL), or NULL */
-	struct ras_answer diag_answer;
-	struct ras_diag diag;	/* decoded when diag_error is NULL */
-	char *diag_error;
+	struct ras_diag_ask ask;
 	struct fr_set fr;
 	int fr_asked;
 	char *fr_error;		/* the directory could not be read */

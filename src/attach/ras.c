@@ -59,6 +59,16 @@ int ras_addr_parse(const char *s, char *host, size_t hostlen, char *port, size_t
 	return 0;
 }
 
+int ras_addr_pick(const char *given, const char *env, char *host, size_t hostlen, char *port,
+		  size_t portlen, struct err *e)
+{
+	const char *s = given ? given : env;
+
+	if (!s || !*s)
+		s = "localhost:" RAS_DEFAULT_PORT;
+	return ras_addr_parse(s, host, hostlen, port, portlen, e);
+}
+
 /* ---- the bounded connection ---------------------------------------------------------------- */
 
 struct conn {

@@ -63,6 +63,9 @@ struct ras_answer {
 /* Parses "HOST:PORT", "[V6]:PORT", "HOST" or ":PORT" into host and port (defaults filled in). */
 int ras_addr_parse(const char *s, char *host, size_t hostlen, char *port, size_t portlen,
 		   struct err *e);
+/* The job's RAS socket: `given` (a flag), else `env` ($NCCL_RAS_ADDR), else localhost:28028. */
+int ras_addr_pick(const char *given, const char *env, char *host, size_t hostlen, char *port,
+		  size_t portlen, struct err *e);
 
 /*
  * Speaks the protocol once; fills `a` (also on failure: the exchange so far, a->error). Returns

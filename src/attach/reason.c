@@ -679,56 +679,13 @@ static void ras_reason(struct ctx *c)
 
 /* ---- NCCL's own diagnostics ---- */
 
-static struct finding *diag_add(void *ctx, const char *id, enum severity sev, const char *title)
-{
-	return finding_add(ctx, sev, id, "%s", title);
-}
-
 static void diag_reason(struct ctx *c)
 {
 	const struct attach_data *d = c->d;
-	struct finding *f;
-	char src[340];
 
-	if (d->diag_skipped) {
-		f = finding_add(c->fs, SEV_INFO, "nccl.diag.unavailable",
-				"NCCL's own diagnostics were not asked");
-		f->conf = CONF_HIGH;
-		finding_why(f, "%s.", d->diag_skipped);
+	ras_diag_ask_findings(&d->ask, d->ras_addr, "ncclcheck attach", c->fs);
+	if (!d->ask.asked || d->ask.error || d->ask.diag.answer != RAS_DIAG_REPORT)
 		return;
-	}
-	if (!d->diag_asked)
-		return;
-	if (d->diag_error) {
-		f = finding_add(c->fs, SEV_INFO, "nccl.diag.unavailable",
-				"NCCL's diagnostics did not answer");
-		finding_why(f, "%s", d->diag_error);
-		return;
-	}
-	switch (d->diag.answer) {
-	case RAS_DIAG_BUSY:
-		f = finding_add(c->fs, SEV_INFO, "nccl.diag.busy",
-				"NCCL's diagnostics are already running for another client");
-		f->conf = CONF_HIGH;
-		finding_why(f, "RAS runs one diagnostics request at a time and answered '%s'.",
-			    d->diag.answer_text);
-		finding_fix(f, "ncclcheck attach   # again once the other request (ncclras -D, "
-			    "NCCL_RUN_DIAGNOSTICS) has finished");
-		return;
-	case RAS_DIAG_UNKNOWN_CMD:
-	case RAS_DIAG_REFUSED:
-		f = finding_add(c->fs, SEV_INFO, "nccl.diag.unavailable",
-				"RAS refused the DIAGNOSTICS command");
-		f->conf = CONF_HIGH;
-		finding_why(f, "RAS at %s answered '%s'%s.", d->ras_addr, d->diag.answer_text,
-			    d->diag.answer == RAS_DIAG_UNKNOWN_CMD ? ": the NCCL serving it predates "
-			    "2.31's diagnostics" : "");
-		return;
-	case RAS_DIAG_REPORT:
-		break;
-	}
-	snprintf(src, sizeof(src), "RAS at %s", d->ras_addr);
-	ras_diag_fold(&d->diag, src, diag_add, c->fs);
 	/* a stall RAS cannot see into, and NCCL's own checks name a GPU fault: that is the lead */
 	if (c->vprio != 8)
 		return;
@@ -820,16 +777,16 @@ static json_t *diag_json(const struct attach_data *d)
 	};
 	json_t *o = json_object(), *lines = json_array();
 
-	json_object_set_new(o, "asked", json_boolean(d->diag_asked));
-	if (d->diag_skipped)
-		json_object_set_new(o, "skipped", json_string(d->diag_skipped));
-	if (d->diag_error)
-		json_object_set_new(o, "error", json_string(d->diag_error));
-	if (d->diag_asked && !d->diag_error) {
-		json_object_set_new(o, "answer", json_string(answers[d->diag.answer]));
-		json_object_set_new(o, "complete", json_boolean(d->diag.done));
-		for (size_t i = 0; i < d->diag.n; i++)
-			json_array_append_new(lines, json_string(d->diag.v[i].text));
+	json_object_set_new(o, "asked", json_boolean(d->ask.asked));
+	if (d->ask.skipped)
+		json_object_set_new(o, "skipped", json_string(d->ask.skipped));
+	if (d->ask.error)
+		json_object_set_new(o, "error", json_string(d->ask.error));
+	if (d->ask.asked && !d->ask.error) {
+		json_object_set_new(o, "answer", json_string(answers[d->ask.diag.answer]));
+		json_object_set_new(o, "complete", json_boolean(d->ask.diag.done));
+		for (size_t i = 0; i < d->ask.diag.n; i++)
+			json_array_append_new(lines, json_string(d->ask.diag.v[i].text));
 	}
 	json_object_set_new(o, "lines", lines);
 	return o;

@@ -894,6 +894,10 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 		free(boot);
 		free(ms);
 	}
+	if (o->master_findings) {
+		progress(o, "asking NCCL's RAS");
+		o->master_findings(o->master_findings_arg, run.fs);
+	}
 	cluster_events_findings(run.r, &o->rdv, run.master_ip, run.fs);
 	findings_sort(run.fs);
 	/* a node's guess that the link tests confirmed as an error is a measured failure */

@@ -55,6 +55,13 @@ struct cluster_opts {
 	int pings;			/* round trips per connect test (default 20) */
 	cluster_rules_fn xrules;	/* NULL: none yet */
 	cluster_node_rules_fn node_rules;	/* NULL: none */
+	/*
+	 * On the master only, once, after the link tests and the cross-node rules: findings from a
+	 * source outside the nodes (cmd/cluster.c's --with-ras asks NCCL's RAS), judged with the
+	 * rest for the exit code. It must bound its own time: the workers wait for the report.
+	 */
+	void (*master_findings)(void *arg, struct findings *fs);
+	void *master_findings_arg;
 	/* Progress: a phase name and pairs done of total (master), or a state line (worker). */
 	void (*progress)(void *arg, const char *phase, int done, int total);
 	void *progress_arg;

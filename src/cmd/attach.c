@@ -188,11 +188,8 @@ static int attach_main(struct attach_args *a, int argc, char **argv)
 		return cli_usage_error("attach", "--fr-live finds the local ranks through RAS: "
 				       "not with --no-ras (use --fr-url RANK=URL)");
 	if (!a->no_ras) {
-		const char *ras = a->ras ? a->ras : getenv("NCCL_RAS_ADDR");
-
-		if (!ras || !*ras)
-			ras = "localhost:" RAS_DEFAULT_PORT;
-		if (ras_addr_parse(ras, host, sizeof(host), port, sizeof(port), &e) < 0)
+		if (ras_addr_pick(a->ras, getenv("NCCL_RAS_ADDR"), host, sizeof(host), port,
+				  sizeof(port), &e) < 0)
 			return cli_usage_error("attach", "--ras: %s", e.msg);
 		a->o.ras_host = host;
 		a->o.ras_port = port;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attach/ras_ask.h"
 #include "finding.h"
 #include "ncclcheck.h"
 #include "cluster/run.h"
@@ -28,7 +29,7 @@
 extern char **environ;
 
 enum { OPT_TIMEOUT = 1, OPT_TOKEN_FILE, OPT_NO_PYTHON, OPT_NO_PORTS, OPT_NO_MTU, OPT_NO_BW,
-	OPT_FULL_MESH_MAX };
+	OPT_FULL_MESH_MAX, OPT_WITH_RAS };
 
 static const struct cli_opt cluster_opts[] = {
 	CLI_ROW_MASTER,
@@ -47,6 +48,10 @@ static const struct cli_opt cluster_opts[] = {
 	{ .name = "no-bw", .id = OPT_NO_BW, .help = "skip the bandwidth rounds" },
 	{ .name = "full-mesh-max", .arg = "N", .id = OPT_FULL_MESH_MAX,
 	  .help = "test all pairs up to N nodes (default 32), ring neighbours beyond" },
+	{ .name = "with-ras", .id = OPT_WITH_RAS,
+	  .help = "on a running job: rank 0 asks NCCL's RAS ($NCCL_RAS_ADDR, else\n"
+		  "localhost:28028) for its DIAGNOSTICS report (NCCL >= 2.31: GPUs, driver,\n"
+		  "ECC, Xid, NVLink and NCCL_* env compared across the job's ranks)" },
 	{ 0 },
 };
 
@@ -204,7 +209,33 @@ struct cluster_args {
 	const char *token_file;
 	long timeout_ms;
 	int skip_python;
+	int with_ras;
 };
+
+/*
+ * --with-ras: RAS is job-wide, so one ask on rank 0 covers every rank. TIMEOUT is RAS's wait for
+ * unresponsive peers; NCCL may take that plus 5 s more, so each exchange gets a bound of its own
+ * and the workers (waiting 60 s for the report) never notice.
+ */
+#define CLUSTER_RAS_TIMEOUT_S 1
+#define CLUSTER_RAS_DEADLINE_MS 6500
+
+struct ras_arg {
+	char host[256], port[16];
+};
+
+static void ask_ras(void *arg, struct findings *fs)
+{
+	const struct ras_arg *ra = arg;
+	struct ras_diag_ask a = { 0 };
+	char addr[300];
+
+	snprintf(addr, sizeof(addr), strchr(ra->host, ':') ? "[%s]:%s" : "%s:%s", ra->host,
+		 ra->port);
+	ras_diag_ask_once(&a, ra->host, ra->port, CLUSTER_RAS_TIMEOUT_S, CLUSTER_RAS_DEADLINE_MS);
+	ras_diag_ask_findings(&a, addr, "ncclcheck cluster --with-ras", fs);
+	ras_diag_ask_release(&a);
+}
 
 static int cluster_option(struct cli *c, int id, struct cli_launch *lo, struct cluster_opts *co,
 			  struct cluster_args *o)
@@ -221,6 +252,7 @@ static int cluster_option(struct cli *c, int id, struct cli_launch *lo, struct c
 		break;
 	case OPT_TOKEN_FILE: o->token_file = c->arg; break;
 	case OPT_NO_PYTHON: o->skip_python = 1; break;
+	case OPT_WITH_RAS: o->with_ras = 1; break;
 	case OPT_NO_PORTS: co->ports = 0; break;
 	case OPT_NO_MTU: co->mtu = 0; break;
 	case OPT_NO_BW: co->bw = 0; break;
@@ -246,6 +278,7 @@ int cmd_cluster(int argc, char **argv)
 	struct err e = ERR_INIT;
 	struct cli c;
 	struct cluster_args o = { .timeout_ms = 60000 };
+	struct ras_arg ra;
 	long v;
 	int id, code;
 	char host[256], master_at[300];
@@ -282,6 +315,11 @@ int cmd_cluster(int argc, char **argv)
 	if (envmap_get(env, "NCCLCHECK_FACTS_TIMEOUT_MS") &&
 	    cli_parse_long(envmap_get(env, "NCCLCHECK_FACTS_TIMEOUT_MS"), 100, 3600000, &v) == 0)
 		co.facts_timeout_ms = v;
+	if (o.with_ras && ras_addr_pick(NULL, envmap_get(env, "NCCL_RAS_ADDR"), ra.host,
+					sizeof(ra.host), ra.port, sizeof(ra.port), &e) < 0) {
+		code = cli_usage_error("cluster", "--with-ras: $NCCL_RAS_ADDR %s", e.msg);
+		goto out;
+	}
 	if (cli_cluster_token(o.token_file, env, &tok) < 0) {
 		code = EXIT_USAGE;
 		goto out;
@@ -306,6 +344,10 @@ int cmd_cluster(int argc, char **argv)
 	co.probe_arg = &pa;
 	co.node_rules = rules_run_node;
 	co.xrules = cluster_xrules;
+	if (o.with_ras) {
+		co.master_findings = ask_ras;
+		co.master_findings_arg = &ra;
+	}
 	ps.file = envmap_get(env, "NCCLCHECK_PROGRESS_FILE");
 	co.progress = on_progress;
 	co.waiting = on_waiting;
