@@ -114,6 +114,19 @@ double html_scale_log(double v, double d0, double d1, double r0, double r1)
 	return html_scale_lin(log10(v), log10(d0), log10(d1), r0, r1);
 }
 
+double html_decade(double x)
+{
+	double d = 1;
+	int k = x > 0 && isfinite(x) ? (int)floor(log10(x)) : 0;
+
+	/* not pow(): its GLIBC_2.29 version would keep the portable build off older glibc */
+	for (; k > 0; k--)
+		d *= 10;
+	for (; k < 0; k++)
+		d /= 10;
+	return d;
+}
+
 double html_nice_step(double top, int n)
 {
 	double raw, mag;
@@ -121,7 +134,7 @@ double html_nice_step(double top, int n)
 	if (!(top > 0) || n < 1)
 		return 1;
 	raw = top / n;
-	mag = pow(10, floor(log10(raw)));
+	mag = html_decade(raw);
 	if (raw <= mag * (1 + 1e-9))
 		return mag;
 	if (raw <= 2 * mag * (1 + 1e-9))

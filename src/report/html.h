@@ -47,5 +47,7 @@ double html_scale_lin(double v, double d0, double d1, double r0, double r1);
 double html_scale_log(double v, double d0, double d1, double r0, double r1);
 /* A round tick step (1, 2 or 5 times a power of ten) that cuts [0, top] into at most n steps. */
 double html_nice_step(double top, int n);
+/* 10 to the power of floor(log10(x)): the decade x lies in (1 for x <= 0) */
+double html_decade(double x);
 
 #endif

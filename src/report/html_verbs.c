@@ -125,7 +125,7 @@ static void chart(struct strbuf *sb, const json_t *results, const json_t *ceilin
 	strbuf_addf(sb, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\">\n",
 		    CH_W, CH_H, CH_W);
 	/* the axes: decades of bytes below, GB/s in round steps on the left */
-	for (double d = pow(10, floor(log10(p.xmin))); d <= p.xmax * 1.0001; d *= 10) {
+	for (double d = html_decade(p.xmin); d <= p.xmax * 1.0001; d *= 10) {
 		double x = html_scale_log(d, p.xmin, p.xmax, x0, x1);
 
 		if (d < p.xmin / 1.0001)

@@ -57,6 +57,11 @@ static void scales(void **state)
 	assert_true(fabs(html_nice_step(1.24, 5) - 0.5) < 1e-12);
 	assert_true(fabs(html_nice_step(1.0, 5) - 0.2) < 1e-12);
 	assert_true(fabs(html_nice_step(0.3, 5) - 0.1) < 1e-12);
+	assert_true(fabs(html_decade(7) - 1) < 1e-12);
+	assert_true(fabs(html_decade(12) - 10) < 1e-12);
+	assert_true(fabs(html_decade(0.05) - 0.01) < 1e-15);
+	assert_true(fabs(html_decade(3.2e9) - 1e9) < 1e-3);
+	assert_true(html_decade(0) == 1 && html_decade(-5) == 1);
 	assert_true(fabs(html_nice_step(95, 5) - 20) < 1e-12);
 	assert_true(fabs(html_nice_step(5e-3, 5) - 1e-3) < 1e-15);
 	assert_true(fabs(html_nice_step(0, 5) - 1) < 1e-12);
