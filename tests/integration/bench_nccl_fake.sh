@@ -60,7 +60,10 @@ fi
 out=$(FAKE_NCCL_TUNED=NCCL_SOCKET_NTHREADS=2 timeout 120 "$NCCLCHECK" bench tune $NC -g 2 -b 64K -e 64K -n 4 --repeat 2 --json 2>&1)
 expect_rc 0 $? "bench tune"
 v=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); f=[x for x in d["findings"] if x["id"].startswith("bench.tune")][0]; print(f["id"], " ".join("%s=%s" % (s["name"], s["value"]) for s in f["settings"]))')
-expect_match "$v" "^bench.tune.better NCCL_SOCKET_NTHREADS=2$" "tune recommends what measured better ($v)"
+# the rewarded setting must be there; a neutral one beside it may win a 2-core box's noise (a
+# fresh CI run once kept NCCL_NSOCKS_PERTHREAD=2 with it, which the fake neither helps nor hurts)
+expect_match "$v" "^bench.tune.better (NCCL_NSOCKS_PERTHREAD=[0-9]+ )?NCCL_SOCKET_NTHREADS=2( NCCL_NSOCKS_PERTHREAD=[0-9]+)?$" \
+	"tune recommends what measured better ($v)"
 
 out=$(timeout 10 "$NCCLCHECK" bench alltoall --backend tcp 2>&1)
 expect_rc 2 $? "alltoall over tcp is a usage error"
