@@ -371,6 +371,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "link.connect.timeout", .sev = SEV_ERROR,
 	  .summary = "TCP connect times out: packets are dropped by a firewall or security "
 		     "group." },
+	{ .id = "link.connect.transient", .sev = SEV_INFO,
+	  .summary = "A connect test timed out, and the port scan over the same path then found "
+		     "its ports open: handshakes lost for a while, not a filter." },
 	{ .id = "link.latency", .sev = SEV_WARN,
 	  .summary = "The round trip to a node (or over a link) is long enough to slow NCCL's "
 		     "collectives." },

@@ -41,19 +41,30 @@ int cluster_nccl_uses(const struct node_model *m, const char *ifname)
 	return 0;
 }
 
+enum cluster_reach cluster_path_reach(const struct cluster_view *v, size_t peer, size_t target,
+				      const char *ifname)
+{
+	const struct link_result *r = cluster_link_find(v, LINK_CONNECT, peer, target, ifname), *s;
+
+	if (!r)
+		return CLUSTER_UNTESTED;
+	if (r->c.status == LINK_OK)
+		return CLUSTER_REACHED;
+	s = cluster_link_find(v, LINK_SCAN, peer, target, ifname);
+	return s && link_connect_contradicted(&r->c, &s->s) ? CLUSTER_REACHED_LATER
+							    : CLUSTER_NOT_REACHED;
+}
+
 int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *ifname)
 {
 	int seen = 0;
 
 	for (size_t c = 0; c < v->n; c++) {
-		const struct link_result *r;
+		enum cluster_reach r = c == node ? CLUSTER_UNTESTED : cluster_path_reach(v, c, node, ifname);
 
-		if (c == node)
+		if (r == CLUSTER_UNTESTED)
 			continue;
-		r = cluster_link_find(v, LINK_CONNECT, c, node, ifname);
-		if (!r)
-			continue;
-		if (r->c.status != LINK_OK)
+		if (r == CLUSTER_NOT_REACHED)
 			return 0;
 		seen++;
 	}

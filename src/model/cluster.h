@@ -96,7 +96,17 @@ struct cluster_input {
 int cluster_nccl_uses(const struct node_model *m, const char *ifname);
 
 /*
- * Whether every peer reached `node`'s address on `ifname` in the connect tests: 1 yes, 0 no (a
+ * Whether `peer` reached `target`'s address on `ifname`: CLUSTER_REACHED (the connect test),
+ * CLUSTER_REACHED_LATER (the connect test failed, the port scan over the same path then found
+ * its ports open: link_connect_contradicted), CLUSTER_NOT_REACHED, or CLUSTER_UNTESTED.
+ */
+enum cluster_reach { CLUSTER_UNTESTED = -1, CLUSTER_NOT_REACHED, CLUSTER_REACHED,
+		     CLUSTER_REACHED_LATER };
+enum cluster_reach cluster_path_reach(const struct cluster_view *v, size_t peer, size_t target,
+				      const char *ifname);
+
+/*
+ * Whether every peer reached `node`'s address on `ifname` (cluster_path_reach): 1 yes, 0 no (a
  * peer failed), -1 not measured (no connect test for it).
  */
 int cluster_if_reachable(const struct cluster_view *v, size_t node, const char *ifname);

@@ -128,6 +128,29 @@ void link_timeouts_derive(double rtt_us, double loss_pct, struct link_timeouts *
 		t->looks++;
 }
 
+int link_scan_port_state(const struct link_scan_result *s, uint16_t port)
+{
+	/* in-use ports sit inside a run of another state: they come first */
+	for (size_t i = 0; i < s->nin_use; i++)
+		if (s->in_use[i] == port)
+			return LINK_PORT_IN_USE;
+	for (size_t i = 0; i < s->niv; i++)
+		if (s->iv[i].lo <= port && port <= s->iv[i].hi)
+			return (int)s->iv[i].state;
+	return -1;
+}
+
+int link_connect_contradicted(const struct link_connect_result *c, const struct link_scan_result *s)
+{
+	if (!c || !s || c->status == LINK_OK)
+		return 0;
+	for (int i = 0; i < c->ntries; i++)
+		if (c->tries[i].status == LINK_TIMEOUT &&
+		    link_scan_port_state(s, c->tries[i].port) == LINK_PORT_OPEN)
+			return 1;
+	return 0;
+}
+
 int link_scan_starved(const struct link_scan_result *s)
 {
 	/* answers the kernel took while this process slept still count (the scan looks before it

@@ -161,6 +161,18 @@ struct link_timeouts {
 /* Pure. rtt_us <= 0: unknown (the defaults of a LAN); loss_pct < 0: unknown. */
 void link_timeouts_derive(double rtt_us, double loss_pct, struct link_timeouts *t);
 
+/* The state `port` had in scan `s` (enum link_port_state), -1 when the scan did not test it.
+ * Pure. */
+int link_scan_port_state(const struct link_scan_result *s, uint16_t port);
+
+/*
+ * Whether a failed connect test `c` is contradicted by the port scan `s` that ran later over the
+ * same path: the scan found open a port the connect timed out on. A filter drops every SYN to
+ * that port, so the connect's handshakes were lost for a while (a full neighbour table, a loaded
+ * or flapping host), not filtered. Pure; 0 when `c` connected or either is NULL.
+ */
+int link_connect_contradicted(const struct link_connect_result *c, const struct link_scan_result *s);
+
 /* Per-packet loss from the share q of connects that needed a SYN retransmit (SYN or SYN-ACK
  * lost): q = 1 - (1 - p)^2. Pure. */
 double link_loss_from_share(double q);

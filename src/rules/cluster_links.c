@@ -113,6 +113,35 @@ static void peer_sources(const struct cluster_view *v, enum link_kind kind, size
 	strbuf_release(&sb);
 }
 
+/*
+ * Connect tests into `s`'s `ifn` from `who` that timed out although the port scan over the same
+ * path then found their ports open: not a filter (it drops every SYN to those ports), so nothing
+ * to fix on either node; the figures stay visible for a run that keeps losing handshakes.
+ */
+static void connect_transient(const struct cluster_view *v, size_t s, const char *ifn,
+			      const char *who, struct findings *out)
+{
+	struct finding *f;
+
+	f = finding_add(out, SEV_INFO, "link.connect.transient",
+			"%s's %s: the connect test from %s timed out, then the port scan over the "
+			"same path found those ports open", v->nodes[s].name, ifn, who);
+	finding_pair(f, v->nodes[s].name, NULL, ifn);
+	finding_why(f, "A firewall drops every handshake to a port, so the ports the scan reached "
+		       "are not filtered: the connect's handshakes were lost for a while (the "
+		       "sender's neighbour (ARP) table full, a host too loaded to answer, a link "
+		       "flapping). Not counted as unreachable.");
+	for (size_t c = 0; c < v->n; c++) {
+		const struct link_result *r = c == s ? NULL :
+			cluster_link_find(v, LINK_CONNECT, c, s, ifn);
+
+		if (r && cluster_path_reach(v, c, s, ifn) == CLUSTER_REACHED_LATER)
+			finding_evidence(f, "%s -> %s %s: connect %s on %d port(s), scan: open",
+					 v->nodes[c].name, v->nodes[s].name, r->addr,
+					 link_status_name(r->c.status), r->c.ntries);
+	}
+}
+
 static void connect_failures(const struct cluster_view *v, const struct cluster_verdict *vd,
 			     struct findings *out)
 {
@@ -124,7 +153,7 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 
 		for (size_t k = 0; k < m->nifaces; k++) {
 			const char *ifn = m->ifaces[k].name;
-			struct strbuf who = STRBUF_INIT;
+			struct strbuf who = STRBUF_INIT, late = STRBUF_INIT;
 			const struct link_result *one = NULL;
 			size_t nfail = 0, nclient = 0;
 			enum link_status st = LINK_OK;
@@ -142,6 +171,10 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 					worst_p50 = r->c.rtt_p50_us > worst_p50 ? r->c.rtt_p50_us : worst_p50;
 					continue;
 				}
+				if (cluster_path_reach(v, c, s, ifn) == CLUSTER_REACHED_LATER) {
+					strbuf_addf(&late, "%s%s", late.len ? ", " : "", v->nodes[c].name);
+					continue;
+				}
 				failed++;
 				if (!nfail)
 					st = r->c.status;
@@ -149,6 +182,9 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 				one = r;
 				nfail++;
 			}
+			if (late.len)
+				connect_transient(v, s, ifn, late.buf, out);
+			strbuf_release(&late);
 			if (!nfail) {
 				strbuf_release(&who);
 				continue;

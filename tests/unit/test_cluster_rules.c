@@ -475,6 +475,81 @@ static void port_range_map_and_blackhole(void **state)
 	release(&x);
 }
 
+/* peer c -> target s's ifname: a port scan of 32768-60999 whose ports are `open` except
+ * [dlo, dhi], dropped (dlo > dhi: none dropped). */
+static void link_scan(struct fixture *x, int c, int s, const char *ifname, int dlo, int dhi)
+{
+	struct cluster_link *l = &x->links[x->v.nlinks++];
+	struct link_scan_result *r = &l->res.s;
+
+	memset(l, 0, sizeof(*l));
+	l->peer = c;
+	l->target = s;
+	l->ran = 1;
+	snprintf(l->ifname, sizeof(l->ifname), "%s", ifname);
+	l->kind = LINK_SCAN;
+	r->lo = 32768;
+	r->hi = 60999;
+	r->iv = xcalloc(3, sizeof(*r->iv));
+	if (dlo > dhi) {
+		r->iv[r->niv++] = (struct link_interval){ .lo = 32768, .hi = 60999,
+							  .state = LINK_PORT_OPEN };
+		r->counts[LINK_PORT_OPEN] = 28232;
+		return;
+	}
+	r->iv[r->niv++] = (struct link_interval){ .lo = 32768, .hi = (uint16_t)(dlo - 1),
+						  .state = LINK_PORT_OPEN };
+	r->iv[r->niv++] = (struct link_interval){ .lo = (uint16_t)dlo, .hi = (uint16_t)dhi,
+						  .state = LINK_PORT_DROPPED };
+	r->iv[r->niv++] = (struct link_interval){ .lo = (uint16_t)(dhi + 1), .hi = 60999,
+						  .state = LINK_PORT_OPEN };
+	r->counts[LINK_PORT_DROPPED] = dhi - dlo + 1;
+	r->counts[LINK_PORT_OPEN] = 28232 - (dhi - dlo + 1);
+}
+
+/*
+ * n1's connect test into n0's eth1 timed out on its two ports, and the port scan over the same
+ * path then found them open (a full neighbour table, a loaded host): no unreachable interface,
+ * no verdict change, an info note with the figures. When the scan drops the connect's ports,
+ * the failure stands.
+ */
+static void transient_connect_is_not_unreachable(void **state)
+{
+	struct fixture x;
+	const struct finding *f;
+	struct cluster_link *c;
+	(void)state;
+
+	load(&x, 2);
+	build(&x);
+	lab_links(&x, 1, "eth1");
+	c = &x.links[3];	/* 1 -> 0 over eth1 */
+	c->res.c.status = LINK_TIMEOUT;
+	c->res.c.ntries = 2;
+	c->res.c.tries[0] = (struct link_port_try){ .port = 36297, .status = LINK_TIMEOUT };
+	c->res.c.tries[1] = (struct link_port_try){ .port = 43355, .status = LINK_TIMEOUT };
+	link_scan(&x, 1, 0, "eth1", 1, 0);
+	cluster_rules_run(&x.v, x.fs);
+	expect_no_finding(x.fs, "cluster.link.unreachable");
+	f = expect_finding(x.fs, "link.connect.transient", SEV_INFO);
+	assert_non_null(strstr(f->title, "eth1"));
+	assert_int_equal(f->nfix, 0);
+	f = expect_finding(x.fs, "cluster.verdict.ifname", SEV_OK);
+	assert_int_equal(f->nsettings, 0);
+	assert_int_equal(findings_count(x.fs, SEV_ERROR), 0);
+	findings_free(x.fs);
+
+	/* the scan drops both ports the connect tried: a filter, not a moment's loss */
+	x.fs = findings_new();
+	free(x.links[4].res.s.iv);
+	x.v.nlinks--;
+	link_scan(&x, 1, 0, "eth1", 36000, 43999);
+	cluster_rules_run(&x.v, x.fs);
+	expect_no_finding(x.fs, "link.connect.transient");
+	assert_true(findings_count(x.fs, SEV_ERROR) > 0);
+	release(&x);
+}
+
 static void collisions_and_clocks(void **state)
 {
 	struct fixture x;
@@ -590,6 +665,7 @@ int main(void)
 		cmocka_unit_test(nowhere_to_go),
 		cmocka_unit_test(versions_and_settings_that_differ),
 		cmocka_unit_test(port_range_map_and_blackhole),
+		cmocka_unit_test(transient_connect_is_not_unreachable),
 		cmocka_unit_test(collisions_and_clocks),
 		cmocka_unit_test(stacks_gpus_rdma_mtu_that_differ),
 	};
