@@ -313,6 +313,56 @@ static int run_once(const struct link_chan *ch, const struct link_req *req,
 	return rc;
 }
 
+/*
+ * The looks again of a scan of several batches, once over all of them: every batch ran its first
+ * pass only (first_only), and the isolated drops of the whole range are asked again as lists —
+ * a lossy link then waits out the SYN retransmit a few times, not once per batch.
+ */
+static int look_again(const struct link_chan *ch, const struct link_req *req,
+		      struct link_result *res, struct err *e)
+{
+	uint16_t *drops = xcalloc(65536, sizeof(*drops));
+	size_t nd = link_scan_isolated_drops(req, res->s.state, drops);
+	int rc = 0;
+
+	for (size_t i = 0; i < nd && rc == 0; i += LINK_SCAN_LIST_MAX) {
+		struct link_req lr = *req;
+		struct link_result part;
+		size_t k = nd - i < LINK_SCAN_LIST_MAX ? nd - i : LINK_SCAN_LIST_MAX;
+
+		lr.first_only = 0;
+		lr.nlist = (int)k;
+		memcpy(lr.list, drops + i, k * sizeof(*drops));
+		/* a first look of its own that waits past a SYN retransmit, as each look again */
+		lr.timeout_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
+		link_result_init(&part, LINK_SCAN);
+		rc = run_once(ch, &lr, &part, e);
+		if (rc == 0) {
+			int answered = 0;
+
+			if (!part.s.state)
+				part.s.state = link_scan_states(&part.s);
+			for (size_t j = 0; j < k; j++) {
+				uint8_t st = part.s.state[lr.list[j]];
+
+				if (st == LINK_PORT_OPEN || st == LINK_PORT_REJECTED) {
+					res->s.state[lr.list[j]] = st;
+					answered++;
+				}
+			}
+			res->s.retried += (int)k + part.s.retried;
+			res->s.flaky += answered;
+			if (1 + part.s.looks > res->s.looks)
+				res->s.looks = 1 + part.s.looks;
+			if (part.s.late_ms > res->s.late_ms)
+				res->s.late_ms = part.s.late_ms;
+		}
+		link_result_release(&part);
+	}
+	free(drops);
+	return rc;
+}
+
 int link_run(const struct link_chan *ch, const struct link_req *req, struct link_result *res,
 	     struct err *e)
 {
@@ -342,6 +392,8 @@ int link_run(const struct link_chan *ch, const struct link_req *req, struct link
 	for (int i = 0; i < n && rc == 0; i++) {
 		struct link_req cur = parts[i];
 		int rounds = 0;
+
+		cur.first_only = n > 1;
 
 		/* a target short of fds answers for the first ports only: ask again for the rest */
 		while (rc == 0 && rounds++ < 256) {
@@ -398,6 +450,8 @@ int link_run(const struct link_chan *ch, const struct link_req *req, struct link
 				rc = err_set(e, ERR_PEER, "the target listened on no port of a scan batch");
 		}
 	}
+	if (rc == 0 && n > 1)
+		rc = look_again(ch, req, res, e);
 	free(parts);
 	link_scan_finish(req, res);
 	res->s.elapsed_ms = (long)(time_now_ms() - t0);

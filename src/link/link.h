@@ -62,6 +62,8 @@ struct link_req {
 	int batch;			/* listeners per batch (link_run); 0 = LINK_SCAN_BATCH_DEFAULT */
 	int retry_ms;			/* each look again at isolated drops; 0 = the default */
 	int looks;			/* looks again at least (more while some answer); 0 = 1 */
+	int first_only;			/* this side only, never on the wire: the first pass, no
+					 * looks again (link_run looks once over every batch) */
 
 	/* LINK_MTU: search [min_mtu, max_mtu] (IP packet sizes); max 0 = the client's if MTU */
 	int min_mtu, max_mtu;
@@ -153,6 +155,13 @@ void link_scan_add(struct link_scan_result *into, const struct link_scan_result 
  */
 void link_scan_merge(const struct link_req *req, struct link_result *into,
 		     const struct link_result *again);
+
+/*
+ * The ports of `req` (its range or list) that `state` holds dropped and that sit alone among
+ * answered ones (runs of a few, what loss makes; a filter drops runs): written to out (room for
+ * 65536), their number returned. Pure.
+ */
+size_t link_scan_isolated_drops(const struct link_req *req, const uint8_t *state, uint16_t *out);
 
 /*
  * Splits a scan request into batch requests of at most `batch` ports each (ranges stay ranges).

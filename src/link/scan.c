@@ -3,7 +3,8 @@
  * listens" can never be mistaken for "rejected"); the peer fires non-blocking connects at all of
  * them with a sliding window, and each port is open (handshake done), rejected (RST or ICMP port
  * unreachable) or dropped (no answer within timeout_ms). Dropped ports that sit alone among
- * answered ones are looked at again with a timeout past the kernel's 1 s SYN retry, at least
+ * answered ones are looked at again with a timeout past the kernel's 1 s SYN retry (by link_run
+ * once over every batch of a range, when there are several), at least
  * req->looks times and for as long as a look finds answers, so lost SYNs do not make a port
  * "dropped": under loss q a port survives k looks with probability q^2k, a filtered one always. Open connections are closed with an RST, leaving no
  * TIME_WAIT on either side, so a 28,232-port range can be scanned again at once.
@@ -341,6 +342,16 @@ static size_t isolated_drops(const uint8_t *state, const uint16_t *ports, size_t
 	return m;
 }
 
+size_t link_scan_isolated_drops(const struct link_req *req, const uint8_t *state, uint16_t *out)
+{
+	size_t n, m;
+	uint16_t *ports = req_ports(req, &n);
+
+	m = isolated_drops(state, ports, n, out);
+	free(ports);
+	return m;
+}
+
 static int port_in_req(const struct link_req *req, uint16_t port)
 {
 	if (!req->nlist)
@@ -409,7 +420,7 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 	 * and that must not read as the target filtering the port asked for. */
 	p.src_port = p.good_port;
 	again = xcalloc(n, sizeof(*again));
-	for (int look = 0; look < LINK_LOOKS_MAX; look++) {
+	for (int look = 0; look < LINK_LOOKS_MAX && !req->first_only; look++) {
 		int w, answered = 0;
 
 		nr = isolated_drops(s->state, ready->listening, n, again);
