@@ -98,6 +98,7 @@ struct sig_hit {
 	int nstreams;
 	int streams_overflow;
 	char capture[96];
+	int variant;		/* 1 + the index of the sig's variant the first line matched; 0 none */
 };
 
 struct input_obs {

@@ -393,13 +393,12 @@ static void sig_findings(struct rs *r)
 		title = g->title;
 		cause = g->cause;
 		fix = g->fix;
-		for (const struct explain_sig_variant *v = g->variants; v && v->when; v++)
-			if (strstr(h->ev_text[0], v->when)) {
-				title = v->title;
-				cause = v->cause;
-				fix = v->fix;
-				break;
-			}
+		if (h->variant) {
+			const struct explain_sig_variant *v = &g->variants[h->variant - 1];
+			title = v->title;
+			cause = v->cause;
+			fix = v->fix;
+		}
 		d = rs_add(r, g->id, g->sev, g->conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
 		rs_sig_parts(r, h, parts, &np);

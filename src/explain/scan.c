@@ -285,6 +285,10 @@ static void record_sig(struct lctx *c, size_t si)
 	if (g->unless && xt_find(b, end, g->unless))
 		return;
 	h->count++;
+	if (!h->nev && g->variants)	/* decided on the whole line: the code can sit past the excerpt */
+		for (int v = 0; g->variants[v].when && !h->variant; v++)
+			if (xt_find(b, end, g->variants[v].when))
+				h->variant = v + 1;
 	if (h->nev < OBS_SIG_EV) {
 		h->ev[h->nev] = c->loc;
 		xt_excerpt(b, c->li->blen, h->ev_text[h->nev], OBS_TEXT);

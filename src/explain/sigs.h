@@ -21,7 +21,7 @@ enum {
 	SIG_WARN_ONLY = 1 << 4,	/* only on an "NCCL WARN" line (the same text at INFO is normal) */
 };
 
-#define SIG_MAX_ANCHORS 4
+#define SIG_MAX_ANCHORS 6
 #define SIG_UNTIL "\x01"
 
 /* The ncclcheck command that tests an interface/route suspicion on one node. */
@@ -31,8 +31,9 @@ enum {
 #define EXPLAIN_FIX_IFNAME "export NCCL_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   # the interface that reaches MASTER_ADDR, on every node"
 
 /*
- * One meaning of a signature whose line carries a code (an errno, a status): the first variant
- * whose `when` is on the matched line replaces the row's title, cause and fix.
+ * One meaning of a signature whose line carries a code (an errno, a status, an event name): the
+ * first variant whose `when` is on the first matched line (the whole line, not its excerpt)
+ * replaces the row's title, cause and fix.
  */
 struct explain_sig_variant {
 	const char *when;	/* NULL ends the list */

@@ -426,6 +426,119 @@ static void test_issue13_rules(void **state)
 	run_free(&r);
 }
 
+/* ---- knowledge tables: IB completion statuses, async events, CUDA error strings ------------- */
+
+/* Each table row is chosen from the whole matched line, in every format NCCL has printed it. */
+static void test_ib_cuda_tables(void **state)
+{
+	static const char st9_220[] =
+		"n1:1:2 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.1.3.201<33057> "
+		"with status=9 opcode=0 len=0 vendor err 138 (Send) localGid ::ffff:10.206.1.23 remoteGids::ffff:10.206.1.11\n";
+	static const char st11_old[] =
+		"n1:1:2 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 11, opcode 2, len 1048576, vendor err 137\n";
+	static const char st11_230[] =
+		"n1:1:2 [0] transport/net_ib/p2p.cc:688 NCCL WARN NET/IB: Got completion from peer 10.0.0.2<4242> with "
+		"status=IBV_WC_REM_OP_ERR(11) opcode=IBV_WC_RDMA_WRITE(1) vendor_err=137 hca mlx5_0\n";
+	static const char st1[] =	/* status=1 must not be read as 12 or the other way round */
+		"n1:1:2 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4242> with status=12 opcode=0 len=0 vendor err 129 (Send)\n";
+	/* the event name sits past the 200-character excerpt the finding keeps */
+	static const char qp_access[] =
+		"[2025-11-09 07:39:30] h100-28:238:1219 [0] transport/net_ib.cc:180 NCCL WARN NET/IB : mlx5_ib0:1 async fatal "
+		"event on QP (0x7f69f01519a8) qpn=1234 handle=5 send_cq=6 recv_cq=7 state=6 sq_psn=123456 rq_psn=654321: "
+		"local access violation work queue error\n";
+	static const char dev_fatal[] =
+		"gpu-b07:1:2 [0] transport/net_ib/common.cc:123 NCCL WARN NET/IB : mlx5_3:1 async fatal event: local catastrophic error\n";
+	static const char port_down_new[] =
+		"gpu-b07:1:2 [0] NCCL WARN NET/IB : mlx5_3:1 Got non-fatal async event: port error(10)\n";
+	static const char sm_change[] =
+		"gpu-b07:1:2 [0] NCCL WARN NET/IB : mlx5_3:1 Got non-fatal async event: SM change(14)\n";
+	static const char speed[] =	/* an INFO line about the port is no event */
+		"gpu-b07:1:2 [0] NCCL INFO NET/IB : mlx5_3:1 speed change detected: 400000 -> 200000 Mbps\n";
+	static const char cuda999[] =
+		"n1:1:2 [1] init.cc:416 NCCL WARN Cuda failure 999 'unknown error'\n";
+	static const char cuda801[] =
+		"n1:1:2 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'\n";
+	static const char cuda_other[] =	/* a string the table does not know keeps the generic row */
+		"n1:1:2 [0] init.cc:416 NCCL WARN Cuda failure 'some future error'\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(st9_220, sizeof(st9_220) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_non_null(strstr(f->title, "remote invalid request (completion status 9)"));
+	run_free(&r);
+
+	r = explain_text(st11_old, sizeof(st11_old) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_non_null(strstr(f->title, "remote operation error (completion status 11)"));
+	assert_true(fix_has(f, "NCCL_NET_GDR_LEVEL=0"));
+	run_free(&r);
+
+	r = explain_text(st11_230, sizeof(st11_230) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_non_null(strstr(f->title, "completion status 11"));
+	run_free(&r);
+
+	r = explain_text(st1, sizeof(st1) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_null(strstr(f->title, "local length"));
+	assert_string_equal(top_error(&r)->id, "nccl.ib.retry_exceeded");
+	run_free(&r);
+
+	r = explain_text(qp_access, sizeof(qp_access) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.async_qp_error");
+	assert_non_null(strstr(f->title, "local access violation"));
+	assert_non_null(strstr(f->title, "h100-28"));
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	run_free(&r);
+
+	r = explain_text(dev_fatal, sizeof(dev_fatal) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.async_event");
+	assert_non_null(strstr(f->title, "catastrophic"));
+	assert_true(fix_has(f, "--exclude=gpu-b07"));
+	run_free(&r);
+
+	/* NCCL 2.23+ files a port going down among the "non-fatal" events: still the link failing */
+	r = explain_text(port_down_new, sizeof(port_down_new) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.async_event");
+	assert_non_null(strstr(f->title, "went down"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_event_nonfatal"));
+	run_free(&r);
+
+	r = explain_text(sm_change, sizeof(sm_change) - 1, NULL);
+	f = expect(&r, "nccl.ib.async_event_nonfatal");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_non_null(strstr(f->title, "subnet manager"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_event"));
+	run_free(&r);
+
+	r = explain_text(speed, sizeof(speed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.ib.async_event"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_event_nonfatal"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_qp_error"));
+	run_free(&r);
+
+	r = explain_text(cuda999, sizeof(cuda999) - 1, NULL);
+	f = expect(&r, "nccl.cuda.failure");
+	assert_non_null(strstr(f->title, "unknown error"));
+	assert_true(fix_has(f, "xid"));
+	run_free(&r);
+
+	r = explain_text(cuda801, sizeof(cuda801) - 1, NULL);
+	f = expect(&r, "nccl.cuda.failure");
+	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	run_free(&r);
+
+	r = explain_text(cuda_other, sizeof(cuda_other) - 1, NULL);
+	f = expect(&r, "nccl.cuda.failure");
+	assert_string_equal(f->title, "a CUDA call inside NCCL failed: 'some future error'");
+	run_free(&r);
+}
+
 /* ---- matcher -------------------------------------------------------------------------------- */
 
 struct acr {
@@ -1811,6 +1924,7 @@ int main(void)
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
+		cmocka_unit_test(test_ib_cuda_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
