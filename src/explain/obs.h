@@ -59,6 +59,13 @@ struct stream_obs {
 	char ib[128];
 	struct loc ib_loc;
 	char network[32];
+	struct loc network_loc;
+	/* what each host's NCCL says about its set-up, to compare hosts: the net plugin it loaded
+	 * ("" none seen; "internal" NCCL's own) and the CUDA driver version */
+	char net_plugin[64];
+	struct loc plugin_loc;
+	int cuda_driver;
+	struct loc cuda_driver_loc;
 	int nranks, nnodes, local_ranks;
 	struct loc topo_loc;
 	struct loc init_start, init_complete;

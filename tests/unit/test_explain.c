@@ -539,6 +539,59 @@ static void test_ib_cuda_tables(void **state)
 	run_free(&r);
 }
 
+/* The hosts of one bundle compared: the odd host is named; one host, or agreeing hosts, say nothing. */
+static void test_hosts_facts(void **state)
+{
+	static const char net[] =
+		"hgx-01:100:100 [0] NCCL INFO cudaDriverVersion 12040\n"
+		"hgx-01:100:120 [0] NCCL INFO NET/Plugin: Loaded net plugin NCCL RDMA Plugin v6 (v6)\n"
+		"hgx-01:100:120 [0] NCCL INFO Using network IB\n"
+		"hgx-02:200:200 [0] NCCL INFO cudaDriverVersion 12040\n"
+		"hgx-02:200:220 [0] NCCL INFO Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so\n"
+		"hgx-02:200:220 [0] NCCL INFO NET/Plugin: Loaded net plugin NCCL RDMA Plugin v6 (v6)\n"
+		"hgx-02:200:220 [0] NCCL INFO Using network IB\n"
+		"hgx-03:300:300 [0] NCCL INFO cudaDriverVersion 12020\n"
+		"hgx-03:300:320 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.\n"
+		"hgx-03:300:320 [0] NCCL INFO Using network Socket\n"
+		"hgx-03:300:320 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer hgx-01<41109>\n";
+	static const char same[] =
+		"hgx-01:100:120 [0] NCCL INFO Using network IB\n"
+		"hgx-01:101:121 [1] NCCL INFO Using network Socket\n"	/* two processes of ONE host */
+		"hgx-02:200:220 [0] NCCL INFO Using network IB\n";
+	static const char quiet[] =	/* a difference without any failure is a low-confidence warning */
+		"hgx-01:100:120 [0] NCCL INFO Using network IB\n"
+		"hgx-02:200:220 [0] NCCL INFO Using network Socket\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(net, sizeof(net) - 1, NULL);
+	f = expect(&r, "explain.hosts.network_differs");
+	assert_int_equal(f->sev, SEV_ERROR);
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "Socket on hgx-03"));
+	assert_non_null(strstr(f->title, "IB on the other 2 hosts"));
+	expect_setting(f, "NCCL_NET", "Socket");
+	f = expect(&r, "explain.hosts.plugin_differs");
+	assert_non_null(strstr(f->title, "internal on hgx-03"));
+	expect_setting(f, "NCCL_NET_PLUGIN", "none");
+	f = expect(&r, "explain.hosts.driver_differs");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_non_null(strstr(f->title, "12020 on hgx-03"));
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.network_differs"));
+	run_free(&r);
+
+	r = explain_text(quiet, sizeof(quiet) - 1, NULL);
+	f = expect(&r, "explain.hosts.network_differs");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_LOW);
+	run_free(&r);
+}
+
 /* ---- matcher -------------------------------------------------------------------------------- */
 
 struct acr {
@@ -1925,6 +1978,7 @@ int main(void)
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
 		cmocka_unit_test(test_ib_cuda_tables),
+		cmocka_unit_test(test_hosts_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
