@@ -1271,6 +1271,57 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* c10d's socket.cpp: "The client socket has failed to connect to [host]:port (errno: N - text)."
+	 * -- the errno says why (refused has its own row); c10d retries until its timeout, so these
+	 * are warnings that name what to fix before the timeout error arrives */
+	.id = "torch.store.connect_failed",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET | SIG_SYMPTOM,	/* below a named cause (gai) */
+	.anchors = { "The client socket has failed to connect to" },
+	.unless = "refused",
+	.cap_after = "connect to ",
+	.cap_stop = " ",
+	.title = "the TCPStore client cannot connect to {}",
+	.cause = "a rank cannot open a connection to MASTER_ADDR:MASTER_PORT; the errno on the line says why",
+	.fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from the failing node",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "errno: 113",
+			.title = "the TCPStore at {} is unreachable (errno 113, no route to host)",
+			.cause = "the host answers that no route leads there: a firewall that REJECTs the port (or ICMP "
+				"host-unreachable), or MASTER_ADDR is an address of a network this node is not on",
+			.fix = "ip route get \"$MASTER_ADDR\"; nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from the failing node\n"
+				"sudo firewall-cmd --list-all; sudo iptables -S | grep -i reject   # on the rank-0 node: allow MASTER_PORT from the other nodes",
+		},
+		{
+			.when = "errno: 110",
+			.title = "connecting to the TCPStore at {} timed out (errno 110)",
+			.cause = "SYNs to MASTER_ADDR:MASTER_PORT get no answer: a firewall or security group that DROPs the "
+				"port, or an address the other nodes cannot reach (a public or docker address)",
+			.fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from the failing node\n"
+				"export MASTER_ADDR=<rank-0 node's address on the network the nodes share>   # on every node",
+		},
+		{
+			.when = "errno: 101",
+			.title = "the network of the TCPStore at {} is unreachable from this node (errno 101)",
+			.cause = "this node has no route to MASTER_ADDR's network: MASTER_ADDR is an address on a network "
+				"this node is not attached to",
+			.fix = "ip route get \"$MASTER_ADDR\"   # from the failing node: no route\n"
+				"export MASTER_ADDR=<rank-0 node's address on the network the nodes share>   # on every node",
+		},
+		{
+			.when = "errno: 99",
+			.title = "this node cannot use a local address to reach the TCPStore at {} (errno 99)",
+			.cause = "EADDRNOTAVAIL: no local address can be bound for that destination (an IPv6 or link-local "
+				"MASTER_ADDR without a usable interface, or the ephemeral ports are exhausted)",
+			.fix = "ip -o addr show; ip route get \"$MASTER_ADDR\"   # the local address that should be used\n"
+				"sysctl net.ipv4.ip_local_port_range; ss -s   # ephemeral ports left",
+		},
+		{ .when = NULL },
+	},
+},
+{
 	.id = "torch.store.ipv6_noise",
 	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
 	.anchors = { "97 - Address family not supported by protocol" },

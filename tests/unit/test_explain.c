@@ -537,6 +537,23 @@ static void test_ib_cuda_tables(void **state)
 	f = expect(&r, "nccl.cuda.failure");
 	assert_string_equal(f->title, "a CUDA call inside NCCL failed: 'some future error'");
 	run_free(&r);
+	/* c10d's connect failures by errno; a refusal keeps its own row */
+	{
+		static const char noroute[] =
+			"[W socket.cpp:558] [c10d] The client socket has failed to connect to [fake-host]:1234 (errno: 113 - No route to host).\n";
+		static const char refused[] =
+			"[W socket.cpp:558] [c10d] The client socket has failed to connect to [node0]:29500 (errno: 111 - Connection refused).\n";
+
+		r = explain_text(noroute, sizeof(noroute) - 1, NULL);
+		f = expect(&r, "torch.store.connect_failed");
+		assert_non_null(strstr(f->title, "errno 113"));
+		assert_non_null(strstr(f->title, "[fake-host]:1234"));
+		run_free(&r);
+		r = explain_text(refused, sizeof(refused) - 1, NULL);
+		assert_null(findings_find(r.fs, "torch.store.connect_failed"));
+		expect(&r, "torch.store.connect_refused");
+		run_free(&r);
+	}
 }
 
 /* The hosts of one bundle compared: the odd host is named; one host, or agreeing hosts, say nothing. */
