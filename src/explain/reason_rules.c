@@ -720,11 +720,11 @@ void rule_known_bugs(struct rs *r)
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
 		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
-		int hang = wd || x->hang_loc.line;
+		int hang = wd || x->hang_loc.line, wrong = x->nt_oob > 0;
 		enum confidence conf = ver >= 0 && !(kb->needs & KB_MEDIUM) ? CONF_HIGH : CONF_MEDIUM;
 		struct finding *d;
 
-		if (kb->symptom ? !h : !hang)
+		if (kb->symptom ? !h : (kb->needs & KB_NEED_WRONG) ? !wrong : !hang)
 			continue;
 		if (((kb->needs & KB_NEED_RAS) && !x->ras_loc.line) ||
 		    ((kb->needs & KB_NEED_ARM) && !x->arm_loc.line) ||
@@ -753,6 +753,8 @@ void rule_known_bugs(struct rs *r)
 		finding_evidence(d, "source: %s", kb->source);
 		if (h)
 			rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
+		else if (kb->needs & KB_NEED_WRONG)
+			rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
 		else if (wd)
 			rs_at(r, d, wd->ev[0], "torch.watchdog.timeout", wd->ev_text[0]);
 		else

@@ -2034,6 +2034,21 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.29.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
 	.source = "https://docs.nvidia.com/deeplearning/nccl/archives/nccl_2293/release-notes/rel_2-29-3.html",
 },
+{
+	/* NCCL 2.15.5 release notes: "Fix potential data corruption with LL128 protocol on unaligned
+	 * buffers"; 2.18.3: "Fix data corruption with Tree/LL128 on systems with 1GPU:1NIC". Wrong
+	 * results with an older NCCL: rule the protocol out before the hardware. */
+	.id = "nccl.known_bug.ll128_corruption",
+	.from = 0, .to = 21803, .fixed_in = "2.18.3",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with NCCL before 2.18.3: known LL128 data-corruption bugs (fixed in 2.15.5 and 2.18.3)",
+	.cause = "NCCL releases before 2.18.3 could corrupt data with the LL128 protocol (unaligned buffers, "
+		"fixed in 2.15.5; Tree/LL128 on systems with one NIC per GPU, fixed in 2.18.3); nccl-tests then "
+		"reports values out of bounds",
+	.fix = "export NCCL_PROTO=^LL128   # to test it: if the results become correct, LL128 is where it is\n"
+		"upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.18.3-1",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

@@ -806,7 +806,7 @@ static void test_known_bugs_complete(void **state)
 		assert_non_null(kb->source);
 		assert_true(!strncmp(kb->source, "https://", 8));
 		assert_true(kb->symptom ? explain_sig_find(kb->symptom) != NULL
-					: (kb->needs & KB_NEED_HANG) != 0);
+					: (kb->needs & (KB_NEED_HANG | KB_NEED_WRONG)) != 0);
 		assert_non_null(kb->fix);
 		assert_true(!kb->to || kb->from < kb->to);
 		assert_true(!strncmp(kb->id, "nccl.known_bug.", 15));
@@ -1843,6 +1843,30 @@ static void test_launch_lines(void **state)
 	r = explain_text(ll128_ok, sizeof(ll128_ok) - 1, NULL);
 	assert_null(findings_find(r.fs, "nccl.env.proto_forced"));
 	run_free(&r);
+
+	/* wrong results and a NCCL older than the LL128 corruption fixes: a known bug, at medium */
+	{
+		static const char old_nccl[] =
+			"node1:4711:4711 [0] NCCL INFO NCCL version 2.17.1+cuda11.8\n"
+			"Out of bounds values : 12 FAILED\n";
+		static const char new_nccl[] =
+			"node1:4711:4711 [0] NCCL INFO NCCL version 2.18.3+cuda12.1\n"
+			"Out of bounds values : 12 FAILED\n";
+		static const char no_version[] = "Out of bounds values : 12 FAILED\n";
+
+		r = explain_text(old_nccl, sizeof(old_nccl) - 1, NULL);
+		f = top_error(&r);
+		assert_string_equal(f->id, "nccl.known_bug.ll128_corruption");
+		assert_int_equal(f->conf, CONF_MEDIUM);
+		expect_setting(f, "NCCL_PROTO", "^LL128");
+		run_free(&r);
+		r = explain_text(new_nccl, sizeof(new_nccl) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+		run_free(&r);
+		r = explain_text(no_version, sizeof(no_version) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+		run_free(&r);
+	}
 }
 
 /* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
