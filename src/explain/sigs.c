@@ -1609,6 +1609,21 @@ const struct explain_sig explain_sigs[] = {
 		"ip -o -4 addr show   # the interface names this node really has",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	/* gloo's tcp/device.cc has two lookups with the same words: by interface name
+	 * (GLOO_ENFORCE(ifa != nullptr, ...)) and by host name (GLOO_ENFORCE(rp != nullptr, ...),
+	 * when GLOO_SOCKET_IFNAME is unset): only the first one is about GLOO_SOCKET_IFNAME */
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "rp != nullptr",
+			.title = "Gloo cannot bind to any address of this host's name ({}): the name does not resolve to a local address",
+			.cause = "without GLOO_SOCKET_IFNAME Gloo resolves the host name and binds to the first address it "
+				"gets; here none of them is an address of this node (the name resolves elsewhere, or not at "
+				"all, e.g. a container or host name missing from /etc/hosts)",
+			.fix = "getent hosts \"$(hostname)\"; ip -o -4 addr show   # the addresses the name resolves to against the node's own\n"
+				FIX_GLOO_IFNAME "   # or bind Gloo to an interface explicitly",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	.id = "torch.gloo.connect_failed",

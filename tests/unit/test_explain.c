@@ -554,6 +554,23 @@ static void test_ib_cuda_tables(void **state)
 		expect(&r, "torch.store.connect_refused");
 		run_free(&r);
 	}
+	/* gloo's host-name lookup says the same words as its interface lookup: no GLOO_SOCKET_IFNAME blamed */
+	{
+		static const char byname[] =
+			"RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:127] rp != nullptr. Unable to find address for: dgx-1.ai\n";
+		static const char byif[] =
+			"RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa != nullptr. Unable to find address for: ^lo\n";
+
+		r = explain_text(byname, sizeof(byname) - 1, NULL);
+		f = expect(&r, "torch.gloo.ifname");
+		assert_null(strstr(f->title, "GLOO_SOCKET_IFNAME="));
+		assert_non_null(strstr(f->title, "dgx-1.ai"));
+		run_free(&r);
+		r = explain_text(byif, sizeof(byif) - 1, NULL);
+		f = expect(&r, "torch.gloo.ifname");
+		assert_non_null(strstr(f->title, "GLOO_SOCKET_IFNAME=^lo"));
+		run_free(&r);
+	}
 }
 
 /* The hosts of one bundle compared: the odd host is named; one host, or agreeing hosts, say nothing. */
