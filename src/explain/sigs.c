@@ -183,6 +183,45 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* NCCL <= 2.5 (include/socket.h): "Call to connect failed : <strerror>", 2.3/2.4 also
+	 * "Call to connect timeout : <strerror>"; the strerror says why, as in today's messages */
+	.id = "nccl.connect.failed_old",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Call to connect failed", "Call to connect timeout" },
+	.title = "NCCL could not connect to a peer (an older NCCL's socket error)",
+	.cause = "a bootstrap or socket-transport connection failed; the error after the colon says why",
+	.fix = EXPLAIN_FIX_IFNAME,
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Connection refused",
+			.title = "NCCL's connection to a peer was refused (an older NCCL's socket error)",
+			.cause = "nothing listened at the address a peer advertised: the peer process died or never "
+				"started, it advertised an address of the wrong interface (docker0, lo), or a firewall "
+				"REJECTs the port",
+			.fix = EXPLAIN_FIX_IFNAME "\n"
+				"sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # then open 50000-51000/tcp between the nodes",
+		},
+		{
+			.when = "Connection timed out",
+			.title = "NCCL's connection to a peer timed out (an older NCCL's socket error)",
+			.cause = "SYNs to the peer's advertised address are dropped: a firewall or security group DROPs "
+				"NCCL's ports, or the address belongs to an interface the other node cannot reach",
+			.fix = EXPLAIN_FIX_IFNAME "\n"
+				"sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # then allow 50000-51000/tcp between the nodes",
+		},
+		{
+			.when = "No route to host",
+			.title = "NCCL has no route to a peer (an older NCCL's socket error)",
+			.cause = "the peer's advertised address is in a network this node cannot reach: the wrong "
+				"interface, or a REJECT rule",
+			.fix = EXPLAIN_FIX_IFNAME,
+		},
+		{ .when = NULL },
+	},
+},
+{
 	.id = "nccl.connect.retrying",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "retrying (", "Call to connect returned" },
@@ -714,6 +753,68 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "the locked-memory limit is too low (ulimit -l) or GPUDirect RDMA is unavailable",
 	.fix = "ulimit -l unlimited   # or LimitMEMLOCK=infinity / docker --ulimit memlock=-1",
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/ibvwrap.cc: "Call to <verb> failed" / "... failed with error <strerror>" for the verbs
+	 * NCCL opens a device and creates its queues with (ibv_modify_qp and ibv_reg_mr have rows) */
+	.id = "nccl.ib.verbs_call",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Call to ibv_open_device failed", "Call to ibv_create_cq failed", "Call to ibv_create_qp failed",
+		     "Call to ibv_alloc_pd failed", "Call to ibv_query_port failed", "Call to ibv_query_gid failed" },
+	.cap_after = "Call to ",
+	.cap_stop = " ",
+	.title = "an InfiniBand verbs call inside NCCL failed ({})",
+	.cause = "NCCL could not set up the RDMA device: the device is not usable from this process, or a "
+		"resource limit was hit",
+	.fix = "ibv_devinfo   # in the failing process's environment: the devices and their port state\n"
+		"ulimit -l   # must be unlimited (or very large) where NCCL runs",
+	.rerun = RERUN_NCCL,
+	.check = "ncclcheck node   (on that node: RDMA devices, port state and rate)",
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Cannot allocate memory",
+			.title = "an InfiniBand verbs call ran out of lockable memory ({}: Cannot allocate memory)",
+			.cause = "queues and registrations pin memory, and the locked-memory limit (ulimit -l) of this "
+				"process is too small: the default 64 KB or 8 MB, an mpirun or a container that does not "
+				"inherit the limit",
+			.fix = "ulimit -l   # in the job's own environment (mpirun ... sh -c 'ulimit -l'): must print unlimited\n"
+				"echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf; echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf   # then log in again; containers: docker run --ulimit memlock=-1",
+		},
+		{
+			.when = "ibv_open_device",
+			.title = "NCCL could not open the InfiniBand device (ibv_open_device failed)",
+			.cause = "the HCA is listed but this process may not open it: a container without the RDMA device "
+				"files (/dev/infiniband/uverbs*), missing permissions, or a user-space driver (libmlx5) that "
+				"does not match the kernel's",
+			.fix = "ls -l /dev/infiniband   # in the container: the uverbs devices must be there and readable\n"
+				"docker run --device=/dev/infiniband --cap-add=IPC_LOCK ...   # or the RDMA device plugin in Kubernetes",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* transport/p2p.cc (p2p.cu before 2.8): "failed to open CUDA IPC handle : <code> <string>" */
+	.id = "nccl.p2p.ipc_open",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "failed to open CUDA IPC handle" },
+	.title = "NCCL could not open a peer GPU's memory through CUDA IPC",
+	.cause = "the P2P transport maps the peer GPU's buffer with cudaIpcOpenMemHandle; the CUDA error on the "
+		"line says why it failed",
+	.fix = "nvidia-smi topo -p2p r   # which GPU pairs support P2P\n"
+		"export NCCL_P2P_DISABLE=1   # to test it: NCCL copies through host memory instead",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "peer access is not supported",
+			.title = "CUDA peer access is not supported between the GPUs NCCL paired (failed to open CUDA IPC handle)",
+			.cause = "NCCL chose its P2P transport for two GPUs that cannot map each other's memory: consumer "
+				"boards, GPUs under different PCIe root complexes or a virtualised PCIe path, often with "
+				"processes that see different CUDA_VISIBLE_DEVICES so NCCL cannot check the pair",
+			.fix = "nvidia-smi topo -p2p r   # which GPU pairs support P2P reads\n"
+				"export NCCL_P2P_DISABLE=1   # NCCL copies through host memory (SHM) instead",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	/* net_ib/connect.cc: NCCL reads the RoCE type of a GID from sysfs to pick the index */

@@ -571,6 +571,39 @@ static void test_ib_cuda_tables(void **state)
 		assert_non_null(strstr(f->title, "GLOO_SOCKET_IFNAME=^lo"));
 		run_free(&r);
 	}
+	/* older NCCL's socket errors, verbs-call failures, CUDA IPC opens: each read by its error */
+	{
+		static const char old_to[] =
+			"gpu-a:1:2 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out\n";
+		static const char cq[] =
+			"spark01:2683:2826 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate memory\n";
+		static const char open_dev[] =
+			"n1:1:2 [0] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed\n";
+		static const char skipped[] =	/* an optional verb NCCL skips is INFO, not a failure */
+			"n1:1:2 [0] NCCL INFO Call to ibv_query_ece skipped, internal_name doesn't exist\n";
+		static const char ipc[] =
+			"z-pc:909608:910337 [0] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices\n";
+
+		r = explain_text(old_to, sizeof(old_to) - 1, NULL);
+		f = expect(&r, "nccl.connect.failed_old");
+		assert_non_null(strstr(f->title, "timed out"));
+		run_free(&r);
+		r = explain_text(cq, sizeof(cq) - 1, NULL);
+		f = expect(&r, "nccl.ib.verbs_call");
+		assert_non_null(strstr(f->title, "lockable memory"));
+		run_free(&r);
+		r = explain_text(open_dev, sizeof(open_dev) - 1, NULL);
+		f = expect(&r, "nccl.ib.verbs_call");
+		assert_non_null(strstr(f->title, "could not open"));
+		run_free(&r);
+		r = explain_text(skipped, sizeof(skipped) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.ib.verbs_call"));
+		run_free(&r);
+		r = explain_text(ipc, sizeof(ipc) - 1, NULL);
+		f = expect(&r, "nccl.p2p.ipc_open");
+		expect_setting(f, "NCCL_P2P_DISABLE", "1");
+		run_free(&r);
+	}
 }
 
 /* The hosts of one bundle compared: the odd host is named; one host, or agreeing hosts, say nothing. */
