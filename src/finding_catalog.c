@@ -594,6 +594,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.log.no_cause", .sev = SEV_INFO,
 	  .summary = "The log was recognised but names no failure: it is not enough to decide, "
 		     "and the finding says what to rerun with." },
+	{ .id = "explain.nccl.warn_unknown", .sev = SEV_WARN,
+	  .summary = "NCCL printed a WARN line that no signature knows, and nothing else explains "
+		     "the run: it is quoted, at low confidence." },
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
 	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
 		     "output." },

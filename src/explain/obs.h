@@ -189,6 +189,8 @@ struct run_obs {
 	int store_wait_port;		/* "not yet listening" / "trying to connect to (h, port)" */
 	struct loc store_wait_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
+	struct loc warn_loc;		/* the first NCCL WARN line no signature matched */
+	char warn_text[OBS_TEXT];
 	const struct ras_diag *diag;	/* NCCL's own diagnostics lines (2.31+), decoded */
 	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted
 	 * once per row, so twice); columns after the header's GPU columns (NICs) are not pairs */

@@ -631,6 +631,18 @@ void rule_log_hints(struct rs *r)
 	for (size_t i = 0; i < r->np && !any; i++)
 		any = r->p[i].m.nccl_version[0] || r->p[i].m.init_start.line || r->p[i].m.pl_init.line ||
 		      r->p[i].m.exc_loc.line;
+	/* NCCL warned in words no row knows, and nothing else explains the run: quote it, at low
+	 * confidence, with what to run to learn more, instead of calling the log unrecognised */
+	if (x->warn_loc.line && !cause_or_warning(r)) {
+		d = rs_add(r, "explain.nccl.warn_unknown", SEV_WARN, CONF_LOW, 0);
+		rs_title(d, "NCCL warned '%s': explain has no row for this message", x->warn_text);
+		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=ALL   # rerun: the INFO lines around the WARN name the call that failed and its arguments");
+		rs_fix(d, "search NCCL's issues for the message: https://github.com/NVIDIA/nccl/issues (the words after 'NCCL WARN', without addresses and numbers)");
+		finding_why(d, "Low confidence: the WARN line is NCCL's own report of the failure, but explain "
+			 "has no knowledge of this message, so it cannot say what causes it");
+		rs_at(r, d, x->warn_loc, "NCCL WARN", x->warn_text);
+		any = 1;
+	}
 	if (nccl_sig && !x->nccl_info_lines) {
 		d = rs_add(r, "explain.log.no_nccl_debug", SEV_INFO, CONF_HIGH, 0);
 		rs_title(d, "the log has no NCCL INFO lines, so NCCL's own view of the failure is missing");

@@ -418,6 +418,16 @@ void scan_line(struct scan *x, const struct lr_line *l)
 		else
 			extract_run(&c, c.hits[i] - explain_nsigs, c.ends[i]);
 	}
+	/* a WARN no row knows: kept, so a log of NCCL is never called unrecognised */
+	if (li.nccl == 2 && !x->obs.warn_loc.line && li.blen) {
+		int sig = 0;
+		for (int i = 0; i < c.nhits && !sig; i++)
+			sig = c.hits[i] < explain_nsigs;
+		if (!sig) {
+			x->obs.warn_loc = c.loc;
+			xt_excerpt(li.body, li.blen, x->obs.warn_text, sizeof(x->obs.warn_text));
+		}
+	}
 
 	/* the hot path: a raw copy; the reasoner cleans the few that are shown */
 	if (li.blen && (li.body[0] != ' ' || li.blen > 1)) {

@@ -604,6 +604,24 @@ static void test_ib_cuda_tables(void **state)
 		expect_setting(f, "NCCL_P2P_DISABLE", "1");
 		run_free(&r);
 	}
+	/* an NCCL WARN no row knows is quoted at low confidence, never "unrecognised"; a known one is not */
+	{
+		static const char unknown[] =
+			"n1:1:2 [0] transport/foo.cc:12 NCCL WARN Something unexpected happened in the frobnicator\n"
+			"n1:1:2 [0] NCCL INFO foo.cc:13 -> 3\n";
+		static const char known[] =
+			"n1:1:2 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'\n";
+
+		r = explain_text(unknown, sizeof(unknown) - 1, NULL);
+		f = expect(&r, "explain.nccl.warn_unknown");
+		assert_int_equal(f->conf, CONF_LOW);
+		assert_non_null(strstr(f->title, "frobnicator"));
+		assert_null(findings_find(r.fs, "explain.log.unrecognised"));
+		run_free(&r);
+		r = explain_text(known, sizeof(known) - 1, NULL);
+		assert_null(findings_find(r.fs, "explain.nccl.warn_unknown"));
+		run_free(&r);
+	}
 }
 
 /* The hosts of one bundle compared: the odd host is named; one host, or agreeing hosts, say nothing. */
