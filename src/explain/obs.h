@@ -62,7 +62,7 @@ struct stream_obs {
 	struct loc network_loc;
 	/* what each host's NCCL says about its set-up, to compare hosts: the net plugin it loaded
 	 * ("" none seen; "internal" NCCL's own) and the CUDA driver version */
-	char net_plugin[64];
+	char net_plugin[40];
 	struct loc plugin_loc;
 	int cuda_driver;
 	struct loc cuda_driver_loc;
