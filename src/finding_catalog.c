@@ -597,6 +597,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.log.no_cause", .sev = SEV_INFO,
 	  .summary = "The log was recognised but names no failure: it is not enough to decide, "
 		     "and the finding says what to rerun with." },
+	{ .id = "explain.nccl.warn_unknown", .sev = SEV_WARN,
+	  .summary = "NCCL printed a WARN line that no signature knows, and nothing else explains "
+		     "the run: it is quoted, at low confidence." },
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
 	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
 		     "output." },
@@ -644,6 +647,15 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hosts.hca_differs", .sev = SEV_ERROR,
 	  .summary = "The nodes' network devices differ and NCCL_IGNORE_NET_MISMATCH turned "
 		     "NCCL's check of that off." },
+	{ .id = "explain.hosts.network_differs", .sev = SEV_ERROR,
+	  .summary = "The hosts of one bundle report different NCCL networks (IB on some, Socket "
+		     "on others): the odd hosts are named." },
+	{ .id = "explain.hosts.plugin_differs", .sev = SEV_ERROR,
+	  .summary = "A net plugin is loaded on some hosts of the bundle and NCCL's internal "
+		     "network code is used on the others." },
+	{ .id = "explain.hosts.driver_differs", .sev = SEV_WARN,
+	  .summary = "The hosts of one bundle report different CUDA driver versions "
+		     "(cudaDriverVersion)." },
 	{ .id = "explain.hosts.route_differs", .sev = SEV_ERROR,
 	  .summary = "Two interfaces of one host are in one IPv4 subnet: the route order decides "
 		     "the NIC traffic leaves by." },

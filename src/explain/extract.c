@@ -222,8 +222,67 @@ static void ex_net_ib(struct lctx *c, const char *p, const char *a)
 static void ex_network(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
-	if (c->li->nccl && !c->s->network[0])
+	if (c->li->nccl && !c->s->network[0]) {
 		xt_take(p, END(c), " \t", c->s->network, sizeof(c->s->network));
+		c->s->network_loc = c->loc;
+	}
+}
+
+/* "cudaDriverVersion 12040": the CUDA version of the loaded driver, per process */
+static void ex_cuda_driver(struct lctx *c, const char *p, const char *a)
+{
+	(void)a;
+	if (c->li->nccl && !c->s->cuda_driver && p < END(c) && xt_digit(*p)) {
+		c->s->cuda_driver = atoi(p);
+		c->s->cuda_driver_loc = c->loc;
+	}
+}
+
+/*
+ * The net plugin NCCL loaded: "NET/Plugin: Loaded net plugin NCCL RDMA Plugin v6 (v6)", "Plugin
+ * Path : /opt/hpcx/.../libnccl-net.so", or NCCL's own ("Using internal network plugin", "No plugin
+ * found (libnccl-net.so), using internal implementation"); a loaded plugin outranks the internal
+ * one (NCCL tries several symbol versions before it loads one).
+ */
+static void set_plugin(struct lctx *c, const char *name, size_t n, int loaded)
+{
+	struct stream_obs *s = c->s;
+
+	if (!c->li->nccl || (s->net_plugin[0] && (!loaded || strcmp(s->net_plugin, "internal"))))
+		return;
+	while (n && (name[n - 1] == ' ' || name[n - 1] == '.'))
+		n--;
+	if (!n)
+		return;
+	snprintf(s->net_plugin, sizeof(s->net_plugin), "%.*s", (int)n, name);
+	s->plugin_loc = c->loc;
+}
+
+static void ex_plugin_loaded(struct lctx *c, const char *p, const char *a)
+{
+	const char *end = END(c), *q = p;
+
+	(void)a;
+	while (q < end && *q != '(')
+		q++;
+	set_plugin(c, p, (size_t)(q - p), 1);
+}
+
+static void ex_plugin_path(struct lctx *c, const char *p, const char *a)
+{
+	const char *end = END(c), *q = p;
+
+	(void)a;
+	while (q < end && *q != ' ' && *q != '\t')
+		q++;
+	set_plugin(c, p, (size_t)(q - p), 1);
+}
+
+static void ex_plugin_internal(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	set_plugin(c, "internal", 8, 0);
 }
 
 /* "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM" */
@@ -1211,6 +1270,11 @@ static const struct extractor {
 	{ .anchor = "NET/Socket : Using", .fn = ex_net_socket },
 	{ .anchor = "NET/IB : Using", .fn = ex_net_ib },
 	{ .anchor = "Using network ", .fn = ex_network },
+	{ .anchor = "cudaDriverVersion ", .fn = ex_cuda_driver },
+	{ .anchor = "Loaded net plugin ", .fn = ex_plugin_loaded },
+	{ .anchor = "Plugin Path : ", .fn = ex_plugin_path },
+	{ .anchor = "Using internal network plugin", .fn = ex_plugin_internal },
+	{ .anchor = "using internal implementation", .fn = ex_plugin_internal },
 	{ .anchor = "] via ", .fn = ex_via },
 	{ .anchor = "Init START", .fn = ex_init_start },
 	{ .anchor = "Init COMPLETE", .fn = ex_init_complete },

@@ -59,6 +59,13 @@ struct stream_obs {
 	char ib[128];
 	struct loc ib_loc;
 	char network[32];
+	struct loc network_loc;
+	/* what each host's NCCL says about its set-up, to compare hosts: the net plugin it loaded
+	 * ("" none seen; "internal" NCCL's own) and the CUDA driver version */
+	char net_plugin[40];
+	struct loc plugin_loc;
+	int cuda_driver;
+	struct loc cuda_driver_loc;
 	int nranks, nnodes, local_ranks;
 	struct loc topo_loc;
 	struct loc init_start, init_complete;
@@ -98,6 +105,7 @@ struct sig_hit {
 	int nstreams;
 	int streams_overflow;
 	char capture[96];
+	int variant;		/* 1 + the index of the sig's variant the first line matched; 0 none */
 };
 
 struct input_obs {
@@ -181,6 +189,8 @@ struct run_obs {
 	int store_wait_port;		/* "not yet listening" / "trying to connect to (h, port)" */
 	struct loc store_wait_loc;
 	struct loc ras_loc;		/* NCCL's RAS thread is running (2.24+) */
+	struct loc warn_loc;		/* the first NCCL WARN line no signature matched */
+	char warn_text[OBS_TEXT];
 	const struct ras_diag *diag;	/* NCCL's own diagnostics lines (2.31+), decoded */
 	/* a pasted `nvidia-smi topo -m` matrix: how its GPU pairs are linked (each pair is counted
 	 * once per row, so twice); columns after the header's GPU columns (NICs) are not pairs */

@@ -164,7 +164,18 @@ static void merge(struct stream_obs *d, const struct stream_obs *s)
 		memcpy(d->ib, s->ib, sizeof(d->ib));
 		d->ib_loc = s->ib_loc;
 	}
-	TAKE_STR(network);
+	if (!d->network[0] && s->network[0]) {
+		memcpy(d->network, s->network, sizeof(d->network));
+		d->network_loc = s->network_loc;
+	}
+	if (!d->net_plugin[0] && s->net_plugin[0]) {
+		memcpy(d->net_plugin, s->net_plugin, sizeof(d->net_plugin));
+		d->plugin_loc = s->plugin_loc;
+	}
+	if (!d->cuda_driver && s->cuda_driver) {
+		d->cuda_driver = s->cuda_driver;
+		d->cuda_driver_loc = s->cuda_driver_loc;
+	}
 	if (d->nranks < 0 && s->nranks >= 0) {
 		d->nranks = s->nranks;
 		d->nnodes = s->nnodes;
@@ -393,13 +404,12 @@ static void sig_findings(struct rs *r)
 		title = g->title;
 		cause = g->cause;
 		fix = g->fix;
-		for (const struct explain_sig_variant *v = g->variants; v && v->when; v++)
-			if (strstr(h->ev_text[0], v->when)) {
-				title = v->title;
-				cause = v->cause;
-				fix = v->fix;
-				break;
-			}
+		if (h->variant) {
+			const struct explain_sig_variant *v = &g->variants[h->variant - 1];
+			title = v->title;
+			cause = v->cause;
+			fix = v->fix;
+		}
 		d = rs_add(r, g->id, g->sev, g->conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
 		rs_sig_parts(r, h, parts, &np);
@@ -531,6 +541,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_subnet_overlap(&r);
 	rule_net_mismatch_ignored(&r);
 	rule_env_differs(&r);
+	rule_hosts_facts(&r);
 	rule_nccl_diag(&r);
 	rule_agent_store(&r);
 	rule_p2p_topology(&r);

@@ -121,6 +121,7 @@ void rule_net_mismatch_ignored(struct rs *r);
 void rule_env_differs(struct rs *r);
 void rule_nccl_diag(struct rs *r);
 void rule_agent_store(struct rs *r);
+void rule_hosts_facts(struct rs *r);
 
 /* ---- payload (payload.c) ---- */
 

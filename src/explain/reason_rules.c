@@ -631,6 +631,18 @@ void rule_log_hints(struct rs *r)
 	for (size_t i = 0; i < r->np && !any; i++)
 		any = r->p[i].m.nccl_version[0] || r->p[i].m.init_start.line || r->p[i].m.pl_init.line ||
 		      r->p[i].m.exc_loc.line;
+	/* NCCL warned in words no row knows, and nothing else explains the run: quote it, at low
+	 * confidence, with what to run to learn more, instead of calling the log unrecognised */
+	if (x->warn_loc.line && !cause_or_warning(r)) {
+		d = rs_add(r, "explain.nccl.warn_unknown", SEV_WARN, CONF_LOW, 0);
+		rs_title(d, "NCCL warned '%s': explain has no row for this message", x->warn_text);
+		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=ALL   # rerun: the INFO lines around the WARN name the call that failed and its arguments");
+		rs_fix(d, "search NCCL's issues for the message: https://github.com/NVIDIA/nccl/issues (the words after 'NCCL WARN', without addresses and numbers)");
+		finding_why(d, "Low confidence: the WARN line is NCCL's own report of the failure, but explain "
+			 "has no knowledge of this message, so it cannot say what causes it");
+		rs_at(r, d, x->warn_loc, "NCCL WARN", x->warn_text);
+		any = 1;
+	}
 	if (nccl_sig && !x->nccl_info_lines) {
 		d = rs_add(r, "explain.log.no_nccl_debug", SEV_INFO, CONF_HIGH, 0);
 		rs_title(d, "the log has no NCCL INFO lines, so NCCL's own view of the failure is missing");
@@ -720,11 +732,11 @@ void rule_known_bugs(struct rs *r)
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
 		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
-		int hang = wd || x->hang_loc.line;
+		int hang = wd || x->hang_loc.line, wrong = x->nt_oob > 0;
 		enum confidence conf = ver >= 0 && !(kb->needs & KB_MEDIUM) ? CONF_HIGH : CONF_MEDIUM;
 		struct finding *d;
 
-		if (kb->symptom ? !h : !hang)
+		if (kb->symptom ? !h : (kb->needs & KB_NEED_WRONG) ? !wrong : !hang)
 			continue;
 		if (((kb->needs & KB_NEED_RAS) && !x->ras_loc.line) ||
 		    ((kb->needs & KB_NEED_ARM) && !x->arm_loc.line) ||
@@ -753,6 +765,8 @@ void rule_known_bugs(struct rs *r)
 		finding_evidence(d, "source: %s", kb->source);
 		if (h)
 			rs_at(r, d, h->ev[0], kb->symptom, h->ev_text[0]);
+		else if (kb->needs & KB_NEED_WRONG)
+			rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
 		else if (wd)
 			rs_at(r, d, wd->ev[0], "torch.watchdog.timeout", wd->ev_text[0]);
 		else
@@ -1555,4 +1569,147 @@ void rule_agent_store(struct rs *r)
 	      x->agent_store_loc.line ? "TORCHELASTIC_USE_AGENT_STORE=True" : "torchrun", NULL);
 	if (x->master_port)
 		rs_at(r, d, x->master_port_loc, "torchrun's store port", NULL);
+}
+
+/* ---- the hosts of one bundle compared: what each host's NCCL said about its set-up ---- */
+
+#define HF_HOSTS 64
+
+struct host_fact {
+	char host[64];
+	char value[64];		/* "" unknown */
+	struct loc loc;
+	size_t part;
+	uint32_t stream;
+};
+
+/* One value per host (the first process that says it), for the parts that name their host. */
+static int host_values(const struct rs *r, struct host_fact *h, int which)
+{
+	int n = 0;
+
+	/* per stream, not per part: the processes of a log without rank prefixes share one part */
+	for (uint32_t i = 0; i < r->x->nst; i++) {
+		const struct stream_obs *m = &r->x->st[i];
+		const char *host = m->nhost[0] ? m->nhost : m->host;
+		char v[64] = "";
+		struct loc l = { 0, 0 };
+		int k;
+
+		if (which == 0 && m->network[0]) {
+			snprintf(v, sizeof(v), "%s", m->network);
+			l = m->network_loc;
+		} else if (which == 1 && m->net_plugin[0]) {
+			snprintf(v, sizeof(v), "%s", strcmp(m->net_plugin, "internal") ? "external" : "internal");
+			l = m->plugin_loc;
+		} else if (which == 2 && m->cuda_driver) {
+			snprintf(v, sizeof(v), "%d", m->cuda_driver);
+			l = m->cuda_driver_loc;
+		}
+		if (!v[0] || !host[0] || r->st2p[i] < 0)
+			continue;
+		for (k = 0; k < n && strcmp(h[k].host, host); k++)
+			;
+		if (k < n || n == HF_HOSTS)
+			continue;
+		snprintf(h[n].host, sizeof(h[n].host), "%s", host);
+		snprintf(h[n].value, sizeof(h[n].value), "%s", v);
+		h[n].loc = l;
+		h[n].part = (size_t)r->st2p[i];
+		h[n].stream = i;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Every host of one job must use the same network, the same net plugin (or none) and should run
+ * the same driver. NCCL prints each per process ("Using network IB", "NET/Plugin: Loaded net
+ * plugin ...", "cudaDriverVersion 12040"): when the hosts of one bundle disagree, the hosts in
+ * the minority are named, with what to check on them. A failure or hang in the same bundle makes
+ * a network or plugin difference an error; alone it is a warning.
+ */
+void rule_hosts_facts(struct rs *r)
+{
+	static const struct {
+		const char *id, *what;
+	} facts[] = {
+		{ "explain.hosts.network_differs", "the network NCCL uses" },
+		{ "explain.hosts.plugin_differs", "the NCCL net plugin" },
+		{ "explain.hosts.driver_differs", "the CUDA driver version" },
+	};
+	struct host_fact *h = xmalloc(HF_HOSTS * sizeof(*h));
+	int failed = error_causes(r, 1) || r->x->hang_loc.line || sig_hit_of(r, "torch.watchdog.timeout");
+
+	for (int which = 0; which < (int)ARRAY_SIZE(facts); which++) {
+		int n = host_values(r, h, which), odd[HF_HOSTS], nodd = 0, first_count = 0;
+		size_t parts[HF_HOSTS], np = 0;
+		const char *major = NULL, *minor = NULL;
+		struct strbuf hosts = STRBUF_INIT;
+		struct finding *d;
+		int err = which < 2 && failed;
+
+		if (n < 2)
+			continue;
+		for (int i = 0; i < n; i++)
+			first_count += !strcmp(h[i].value, h[0].value);
+		if (first_count == n)
+			continue;
+		/* the majority value is the reference; a tie keeps the first host's */
+		major = first_count * 2 >= n ? h[0].value : NULL;
+		for (int i = 0; i < n && !major; i++) {
+			int c = 0;
+			for (int j = 0; j < n; j++)
+				c += !strcmp(h[j].value, h[i].value);
+			if (c * 2 > n)
+				major = h[i].value;
+		}
+		if (!major)
+			major = h[0].value;
+		for (int i = 0; i < n; i++)
+			if (strcmp(h[i].value, major)) {
+				size_t k = 0;
+				while (k < np && parts[k] != h[i].part)
+					k++;
+				if (k == np)
+					parts[np++] = h[i].part;
+				odd[nodd++] = i;
+				minor = h[i].value;
+				strbuf_addf(&hosts, "%s%s", hosts.len ? ", " : "", h[i].host);
+			}
+		d = rs_add(r, facts[which].id, err ? SEV_ERROR : SEV_WARN, err ? CONF_MEDIUM : CONF_LOW,
+			   err ? 170 : 0);
+		rs_parts(r, d, parts, np);
+		rs_title(d, "the hosts of this job differ in %s: %s on %s, %s on the other %d host%s",
+			 facts[which].what, minor, hosts.buf, major, n - nodd, n - nodd == 1 ? "" : "s");
+		if (which == 0) {
+			rs_fix(d, "ibv_devinfo; env | grep -E 'NCCL_IB_DISABLE|NCCL_NET='   # on %s: the RDMA devices NCCL could not use there (a container needs --device=/dev/infiniband and IPC_LOCK), and settings that differ",
+			       hosts.buf);
+			rs_fix(d, "export NCCL_NET=Socket   # to test it: every host on the same (slower) network; remove once %s sees its HCAs",
+			       hosts.buf);
+		} else if (which == 1) {
+			rs_fix(d, "echo $NCCL_NET_PLUGIN $LD_LIBRARY_PATH; ls /opt/hpcx/nccl_rdma_sharp_plugin/lib   # on every host: the same libnccl-net.so must be found everywhere, or nowhere");
+			rs_fix(d, "export NCCL_NET_PLUGIN=none   # to test it: every host uses NCCL's internal network code");
+		} else {
+			rs_fix(d, "nvidia-smi   # on %s and the others: install the same driver version on every host", hosts.buf);
+		}
+		finding_why(d, "%s confidence: NCCL printed %s on every host shown, and %d of %d hosts "
+			 "disagree with the rest.%s", err ? "Medium" : "Low", facts[which].what, nodd, n,
+			 which == 0 ? " Ranks on different networks cannot connect: the other side "
+			 "expects a handle of its own transport." :
+			 which == 1 ? " A plugin on some hosts only makes those ranks speak its protocol "
+			 "while the others use NCCL's own; connections between the two fail or hang." :
+			 " Different drivers do not break NCCL by themselves; it is a difference to rule out.");
+		for (int i = 0; i < nodd && i < 2; i++)
+			rs_at(r, d, h[odd[i]].loc, h[odd[i]].host,
+			      which == 1 ? r->x->st[h[odd[i]].stream].net_plugin : h[odd[i]].value);
+		for (int i = 0; i < n; i++)
+			if (!strcmp(h[i].value, major)) {
+				rs_at(r, d, h[i].loc, h[i].host,
+				      which == 1 ? r->x->st[h[i].stream].net_plugin : h[i].value);
+				break;
+			}
+		strbuf_release(&hosts);
+	}
+	free(h);
 }

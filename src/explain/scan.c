@@ -285,6 +285,10 @@ static void record_sig(struct lctx *c, size_t si)
 	if (g->unless && xt_find(b, end, g->unless))
 		return;
 	h->count++;
+	if (!h->nev && g->variants)	/* decided on the whole line: the code can sit past the excerpt */
+		for (int v = 0; g->variants[v].when && !h->variant; v++)
+			if (xt_find(b, end, g->variants[v].when))
+				h->variant = v + 1;
 	if (h->nev < OBS_SIG_EV) {
 		h->ev[h->nev] = c->loc;
 		xt_excerpt(b, c->li->blen, h->ev_text[h->nev], OBS_TEXT);
@@ -413,6 +417,16 @@ void scan_line(struct scan *x, const struct lr_line *l)
 			record_sig(&c, c.hits[i]);
 		else
 			extract_run(&c, c.hits[i] - explain_nsigs, c.ends[i]);
+	}
+	/* a WARN no row knows: kept, so a log of NCCL is never called unrecognised */
+	if (li.nccl == 2 && !x->obs.warn_loc.line && li.blen) {
+		int sig = 0;
+		for (int i = 0; i < c.nhits && !sig; i++)
+			sig = c.hits[i] < explain_nsigs;
+		if (!sig) {
+			x->obs.warn_loc = c.loc;
+			xt_excerpt(li.body, li.blen, x->obs.warn_text, sizeof(x->obs.warn_text));
+		}
 	}
 
 	/* the hot path: a raw copy; the reasoner cleans the few that are shown */

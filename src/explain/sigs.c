@@ -183,6 +183,45 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* NCCL <= 2.5 (include/socket.h): "Call to connect failed : <strerror>", 2.3/2.4 also
+	 * "Call to connect timeout : <strerror>"; the strerror says why, as in today's messages */
+	.id = "nccl.connect.failed_old",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Call to connect failed", "Call to connect timeout" },
+	.title = "NCCL could not connect to a peer (an older NCCL's socket error)",
+	.cause = "a bootstrap or socket-transport connection failed; the error after the colon says why",
+	.fix = EXPLAIN_FIX_IFNAME,
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Connection refused",
+			.title = "NCCL's connection to a peer was refused (an older NCCL's socket error)",
+			.cause = "nothing listened at the address a peer advertised: the peer process died or never "
+				"started, it advertised an address of the wrong interface (docker0, lo), or a firewall "
+				"REJECTs the port",
+			.fix = EXPLAIN_FIX_IFNAME "\n"
+				"sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # then open 50000-51000/tcp between the nodes",
+		},
+		{
+			.when = "Connection timed out",
+			.title = "NCCL's connection to a peer timed out (an older NCCL's socket error)",
+			.cause = "SYNs to the peer's advertised address are dropped: a firewall or security group DROPs "
+				"NCCL's ports, or the address belongs to an interface the other node cannot reach",
+			.fix = EXPLAIN_FIX_IFNAME "\n"
+				"sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # then allow 50000-51000/tcp between the nodes",
+		},
+		{
+			.when = "No route to host",
+			.title = "NCCL has no route to a peer (an older NCCL's socket error)",
+			.cause = "the peer's advertised address is in a network this node cannot reach: the wrong "
+				"interface, or a REJECT rule",
+			.fix = EXPLAIN_FIX_IFNAME,
+		},
+		{ .when = NULL },
+	},
+},
+{
 	.id = "nccl.connect.retrying",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "retrying (", "Call to connect returned" },
@@ -368,11 +407,15 @@ const struct explain_sig explain_sigs[] = {
  * Async events come first: a failing port explains the completion errors after it.
  */
 {
-	/* NVIDIA/nccl#905 (maintainer: "a flapping link"), #394 (GID table change, RoCE), #230 */
+	/* NVIDIA/nccl#905 (maintainer: "a flapping link"), #394 (GID table change, RoCE), #230.
+	 * Formats: "Got async event : <ibv_event_type_str>" (<= 2.22); since 2.23 (net_ib common.cc)
+	 * "async fatal event: <str>" for the device, "Got non-fatal async event: port error(10)",
+	 * "GID table changed". */
 	.id = "nccl.ib.async_event",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got async event : port error", "Got async event : GID table change",
-		     "Got async event : local catastrophic error", "Got async event : port flap" },
+		     "Got async event : local catastrophic error", "Got async event : port flap",
+		     "non-fatal async event: port error", "async fatal event: " },
 	.cap_after = "Got async event : ",
 	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
 	.cause = "NCCL's async thread got a port event from the HCA: 'port error' is the link going down "
@@ -382,6 +425,139 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "exclude {node} from the job (srun --exclude={node}, or drain it) and rerun without it\n"
 		"ibstat; ibqueryerrors   # on {node}: port state and link-down / symbol-error counters; reseat or replace the cable or HCA",
 	.check = "ncclcheck node   (on that node: RDMA devices, port state and rate)",
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "port error",
+			.title = "the IB/RoCE port of {node} went down (async event 'port error'): that node's link is failing",
+			.cause = "the HCA reported its port leaving the active state: a flapping or bad cable, transceiver "
+				"or switch port; every rank that talks through that port then fails or hangs (completion "
+				"errors that follow are consequences)",
+			.fix = "exclude {node} from the job (srun --exclude={node}, or drain it) and rerun without it\n"
+				"ibstat; ibqueryerrors   # on {node}: port state and link-down / symbol-error counters; reseat or replace the cable or transceiver",
+		},
+		{
+			.when = "GID table change",
+			.title = "the RoCE address of a port on {node} changed under the running job (async event 'GID table change')",
+			.cause = "the GID table is derived from the interface's IP addresses: something re-assigned the "
+				"address of the RoCE interface (DHCP, NetworkManager, a CNI plugin, a bond fail-over) while "
+				"NCCL was using it; connections on the old GID then time out",
+			.fix = "ip -o addr show; journalctl -u NetworkManager | tail   # on {node}: what changed the address of the RoCE interface; give it a static address\n"
+				"show_gids   # on {node}: the GID index NCCL uses must keep its IPv4 address for the whole job",
+		},
+		{
+			.when = "local catastrophic error",
+			.title = "the HCA of {node} reported a catastrophic error (async event 'local catastrophic error')",
+			.cause = "the device itself failed (hardware, firmware or a PCIe error); every queue pair on it is "
+				"lost and the ranks of that node fail",
+			.fix = "exclude {node} from the job (srun --exclude={node}, or drain it) and rerun without it\n"
+				"dmesg | grep -iE 'mlx5|health|pcie'   # on {node}: the HCA's health report; update its firmware or replace it",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* IBV_EVENT_QP_FATAL / QP_REQ_ERR / QP_ACCESS_ERR / CQ_ERR (ibv_event_type_str strings):
+	 * NCCL 2.23+ prints "async fatal event on QP (<ptr>) ...: <str>", older ones
+	 * "Got async event : <str>". A queue pair's own error; completion errors follow. */
+	.id = "nccl.ib.async_qp_error",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "async fatal event on QP", "async fatal event on CQ",
+		     "Got async event : local access violation work queue error",
+		     "Got async event : invalid request local work queue error",
+		     "Got async event : local work queue catastrophic error", "Got async event : CQ error" },
+	.title = "an IB queue pair on {node} went into error (async QP event)",
+	.cause = "the HCA put one of NCCL's queue pairs into the error state; the completion errors that follow "
+		"on that connection are its consequences",
+	.fix = "read the first completion error or port event near this line: it names the failing transfer\n"
+		"ibstat; ibqueryerrors   # on {node}: port state and error counters",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "local access violation work queue error",
+			.title = "an RDMA access to registered memory on {node} was refused (async QP event 'local access violation work queue error')",
+			.cause = "a transfer through this queue pair touched memory it may not access: with GPU buffers "
+				"the GPUDirect RDMA path (nvidia-peermem or DMA-BUF registration, ACS or the IOMMU on the "
+				"PCIe path), or a peer that writes with keys of another registration (different NCCL "
+				"versions or net plugins on the two ends)",
+			.fix = "export NCCL_NET_GDR_LEVEL=0   # to confirm: without GPUDirect RDMA the error goes away (slower)\n"
+				"lsmod | grep -E 'nvidia_peermem|nv_peer_mem'; sudo lspci -vvv | grep ACSCtl   # on {node}: GPUDirect module loaded, no SrcValid+ (ACS) on the PCIe bridges\n"
+				"python3 -c 'import torch; print(torch.cuda.nccl.version())'   # on every node: the same NCCL and net plugin",
+		},
+		{
+			.when = "invalid request local work queue error",
+			.title = "the HCA of {node} rejected a request on an IB queue pair (async QP event 'invalid request local work queue error')",
+			.cause = "the queue pair received a request it considers invalid (an opcode, length or address it "
+				"does not accept): the two ends speak differently, different NCCL versions, net plugins or "
+				"NCCL_IB_* settings, or the peer's buffers were released while traffic was in flight",
+			.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # on every node: the same NCCL, the same net plugin (NET/Plugin lines) and the same NCCL_IB_* settings\n"
+				"read the peer's log: an error or restart there comes first",
+		},
+		{
+			.when = "local work queue catastrophic error",
+			.title = "an IB queue pair on {node} hit a catastrophic error (async QP event 'local work queue catastrophic error')",
+			.cause = "the queue pair failed on a transport error it could not report in a completion: usually a "
+				"link or HCA failure on this node or the peer",
+			.fix = "ibstat; ibqueryerrors   # on {node} and its peer: port state, link-down and symbol-error counters\n"
+				"dmesg | grep -iE 'mlx5|infiniband'   # the HCA's own report",
+		},
+		{
+			.when = "CQ error",
+			.title = "an IB completion queue on {node} overflowed or failed (async event 'CQ error')",
+			.cause = "the HCA could not post a completion (the completion queue overran or failed): a defect of "
+				"the NCCL or net plugin in use, or an HCA fault",
+			.fix = "upgrade NCCL and the net plugin to the current release\n"
+				"dmesg | grep -iE 'mlx5|infiniband'   # on {node}: the HCA's own report",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* The subnet events NCCL 2.23+ prints as "Got non-fatal async event: <str>(<n>)" (older:
+	 * "Got async event : <str>"): the IB subnet manager re-swept the fabric or a port came back. */
+	.id = "nccl.ib.async_event_nonfatal",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Got non-fatal async event", "Got async event : port active", "Got async event : SM change",
+		     "Got async event : LID change", "Got async event : client reregistration",
+		     "Got async event : P_Key change" },
+	.unless = "port error",
+	.title = "the IB fabric changed under the job on {node} (a non-fatal async event)",
+	.cause = "the HCA reported a fabric event that does not break connections by itself; when errors follow "
+		"in the same minute, the fabric event is where to look",
+	.fix = "ibstat   # on {node}: port state and the subnet manager's LID\n"
+		"ibdiagnet   # if errors follow: the fabric's own view (links, the subnet manager)",
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "port active",
+			.title = "an IB/RoCE port of {node} came (back) up during the job (async event 'port active')",
+			.cause = "a port returning to the active state in the middle of a job means it went down first: "
+				"with a 'port error' before it, a flapping link",
+			.fix = "ibqueryerrors   # on {node}: link-down counters; a port that flaps needs its cable or transceiver replaced\n"
+				"exclude {node} (srun --exclude={node}) if the link keeps flapping",
+		},
+		{
+			.when = "SM change",
+			.title = "the IB subnet manager changed during the job (async event 'SM change')",
+			.cause = "another subnet manager took over (fail-over or a restart): paths and LIDs may be "
+				"reprogrammed, transfers in flight can time out",
+			.fix = "journalctl -u opensm | tail   # or the UFM/SM logs: why the subnet manager changed\n"
+				"ibdiagnet   # the fabric after the change",
+		},
+		{
+			.when = "LID change",
+			.title = "the LID of an IB port on {node} changed during the job (async event 'LID change')",
+			.cause = "the subnet manager re-assigned the port's address: connections to the old LID break",
+			.fix = "journalctl -u opensm | tail   # or the UFM/SM logs: why the subnet was re-swept\n"
+				"ibstat   # on {node}: the port's LID now",
+		},
+		{
+			.when = "client reregistration",
+			.title = "the IB subnet manager asked {node}'s port to re-register (async event 'client reregistration')",
+			.cause = "the subnet manager restarted or failed over and lost its registrations: a fabric event, "
+				"harmless alone",
+			.fix = "journalctl -u opensm | tail   # or the UFM/SM logs: why the subnet manager restarted",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	/* status 12 = IBV_WC_RETRY_EXC_ERR. NVIDIA/nccl#426 (NCCL_IB_GID_INDEX=3 fixed it), #902 and
@@ -463,6 +639,10 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* The statuses without a row of their own, from ibv_wc_status (libibverbs verbs.h, the
+	 * meanings of ibv_poll_cq(3)); NCCL prints the number ("with error N," <= 2.19, "status=N "
+	 * 2.20-2.29) or, since 2.30, NCCL's ibvWcStatusStr name ("status=IBV_WC_REM_OP_ERR(11)").
+	 * Statuses 3, 6, 14, 15, 17 and 18 belong to RD/EE or memory windows, which NCCL never uses. */
 	.id = "nccl.ib.completion_error",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got completion from peer", "Got completion with error" },
@@ -473,6 +653,70 @@ const struct explain_sig explain_sigs[] = {
 		"is too small; status 5 (flush) is a follow-on error; status 4 (local protection) points at ACS/GPUDirect",
 	.fix = "ibstat; ibv_devinfo   # port state and rate on both nodes\nexport NCCL_IB_TIMEOUT=22   # if the fabric is long or congested",
 	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+#define IB_WC(n, name, t, c, f) \
+		{ .when = "with error " #n ",", .title = t, .cause = c, .fix = f }, \
+		{ .when = "status=" #n " ", .title = t, .cause = c, .fix = f }, \
+		{ .when = "IBV_WC_" name "(", .title = t, .cause = c, .fix = f }
+#define IB_FIX_SAME_NCCL "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # on both nodes: the same NCCL and the same net plugin (NET/Plugin lines), and the same NCCL_IB_* settings"
+#define IB_FIX_GDR "export NCCL_NET_GDR_LEVEL=0   # to confirm: without GPUDirect RDMA the error goes away (slower)\n" \
+	"lsmod | grep -E 'nvidia_peermem|nv_peer_mem'; sudo lspci -vvv | grep ACSCtl   # GPUDirect module loaded, and no SrcValid+ (ACS) on the PCIe bridges"
+#define IB_FIX_HCA "dmesg | grep -iE 'mlx5|infiniband'; ibstat   # on {node}: HCA health, port state; update the HCA firmware and MLNX_OFED/rdma-core, or exclude the node"
+		IB_WC(1, "LOC_LEN_ERR",
+		      "IB local length error (completion status 1): a message did not fit the buffer posted for it",
+		      "the receive posted for an incoming message was smaller than the message (or a send exceeded the "
+		      "port's maximum): the two ends disagree on buffer sizes, almost always different NCCL versions, "
+		      "net plugins or NCCL_BUFFSIZE/NCCL_IB_* settings between the ranks",
+		      IB_FIX_SAME_NCCL),
+		IB_WC(2, "LOC_QP_OP_ERR",
+		      "IB local queue-pair operation error (completion status 2): the HCA rejected a work request",
+		      "the work request broke a limit of the queue pair (scatter list, inline size, message size): an "
+		      "HCA driver or firmware that does not support what this NCCL (or its net plugin) asks for",
+		      IB_FIX_HCA "\n" IB_FIX_SAME_NCCL),
+		IB_WC(7, "BAD_RESP_ERR",
+		      "IB bad response (completion status 7): the peer's HCA answered with an unexpected transport opcode",
+		      "the response that came back does not fit the request: a fabric that corrupts packets or an HCA "
+		      "firmware fault on one of the two nodes",
+		      "ibqueryerrors; ibdiagnet   # symbol and link errors on the path between the two nodes\n" IB_FIX_HCA),
+		IB_WC(8, "LOC_ACCESS_ERR",
+		      "IB local access error (completion status 8): an incoming RDMA write hit a buffer this NIC may not access",
+		      "the NIC was refused access to the local registered buffer of an RDMA write with immediate: with GPU "
+		      "buffers the GPUDirect RDMA path (nvidia-peermem or DMA-BUF, ACS or the IOMMU on the PCIe path)",
+		      IB_FIX_GDR),
+		IB_WC(9, "REM_INV_REQ_ERR",
+		      "IB remote invalid request (completion status 9): the peer's HCA rejected what this node sent",
+		      "the responder found the request invalid: an RDMA write outside the memory region the peer "
+		      "registered, or an operation or length its queue pair does not accept; the two ends run different "
+		      "NCCL versions, net plugins or NCCL_IB_* settings, or the peer's registration failed (its own log "
+		      "has the first error)",
+		      "read the peer's log first: an earlier error or a restart there invalidates its buffers\n" IB_FIX_SAME_NCCL),
+		IB_WC(11, "REM_OP_ERR",
+		      "IB remote operation error (completion status 11): the peer's HCA could not complete the operation",
+		      "the responder failed to carry out a valid request, usually while writing into its own (GPU) "
+		      "memory: GPUDirect RDMA on the peer (nvidia-peermem or DMA-BUF, ACS or the IOMMU on its PCIe path)",
+		      IB_FIX_GDR "   # on the peer"),
+		IB_WC(16, "REM_ABORT_ERR",
+		      "IB remote abort (completion status 16): the peer aborted the operation",
+		      "the responder aborted the operation in progress: its queue pair was torn down (the peer process "
+		      "failed or exited) or its HCA failed",
+		      "read the peer's log first: the failure there is the cause\n" IB_FIX_HCA),
+		IB_WC(19, "FATAL_ERR",
+		      "IB fatal error (completion status 19): the HCA reported a fatal transport error",
+		      "a fatal error of the HCA itself (hardware or firmware): every queue pair on it fails",
+		      "exclude {node} from the job (srun --exclude={node}) and rerun without it\n" IB_FIX_HCA),
+		IB_WC(20, "RESP_TIMEOUT_ERR",
+		      "IB response timeout (completion status 20): the peer did not answer in time",
+		      "like status 12 the responder did not answer within NCCL_IB_TIMEOUT: the two NICs cannot reach each "
+		      "other (routing, RoCE GID, a port down) or the fabric is congested",
+		      "ib_write_bw -d <hca> <peer IP>   # perftest between the two nodes must pass before NCCL can\n"
+		      "export NCCL_IB_TIMEOUT=22   # only when the fabric is reachable but long or congested"),
+		IB_WC(21, "GENERAL_ERR",
+		      "IB general error (completion status 21): the HCA reported an error it does not classify",
+		      "a vendor-specific error: the 'vendor err' value on the line and the kernel log say which",
+		      IB_FIX_HCA),
+#undef IB_WC
+		{ .when = NULL },
+	},
 },
 {
 	/* aws/aws-ofi-nccl#663: the security group needs inbound and outbound rules naming itself */
@@ -509,6 +753,68 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "the locked-memory limit is too low (ulimit -l) or GPUDirect RDMA is unavailable",
 	.fix = "ulimit -l unlimited   # or LimitMEMLOCK=infinity / docker --ulimit memlock=-1",
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/ibvwrap.cc: "Call to <verb> failed" / "... failed with error <strerror>" for the verbs
+	 * NCCL opens a device and creates its queues with (ibv_modify_qp and ibv_reg_mr have rows) */
+	.id = "nccl.ib.verbs_call",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Call to ibv_open_device failed", "Call to ibv_create_cq failed", "Call to ibv_create_qp failed",
+		     "Call to ibv_alloc_pd failed", "Call to ibv_query_port failed", "Call to ibv_query_gid failed" },
+	.cap_after = "Call to ",
+	.cap_stop = " ",
+	.title = "an InfiniBand verbs call inside NCCL failed ({})",
+	.cause = "NCCL could not set up the RDMA device: the device is not usable from this process, or a "
+		"resource limit was hit",
+	.fix = "ibv_devinfo   # in the failing process's environment: the devices and their port state\n"
+		"ulimit -l   # must be unlimited (or very large) where NCCL runs",
+	.rerun = RERUN_NCCL,
+	.check = "ncclcheck node   (on that node: RDMA devices, port state and rate)",
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Cannot allocate memory",
+			.title = "an InfiniBand verbs call ran out of lockable memory ({}: Cannot allocate memory)",
+			.cause = "queues and registrations pin memory, and the locked-memory limit (ulimit -l) of this "
+				"process is too small: the default 64 KB or 8 MB, an mpirun or a container that does not "
+				"inherit the limit",
+			.fix = "ulimit -l   # in the job's own environment (mpirun ... sh -c 'ulimit -l'): must print unlimited\n"
+				"echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf; echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf   # then log in again; containers: docker run --ulimit memlock=-1",
+		},
+		{
+			.when = "ibv_open_device",
+			.title = "NCCL could not open the InfiniBand device (ibv_open_device failed)",
+			.cause = "the HCA is listed but this process may not open it: a container without the RDMA device "
+				"files (/dev/infiniband/uverbs*), missing permissions, or a user-space driver (libmlx5) that "
+				"does not match the kernel's",
+			.fix = "ls -l /dev/infiniband   # in the container: the uverbs devices must be there and readable\n"
+				"docker run --device=/dev/infiniband --cap-add=IPC_LOCK ...   # or the RDMA device plugin in Kubernetes",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* transport/p2p.cc (p2p.cu before 2.8): "failed to open CUDA IPC handle : <code> <string>" */
+	.id = "nccl.p2p.ipc_open",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "failed to open CUDA IPC handle" },
+	.title = "NCCL could not open a peer GPU's memory through CUDA IPC",
+	.cause = "the P2P transport maps the peer GPU's buffer with cudaIpcOpenMemHandle; the CUDA error on the "
+		"line says why it failed",
+	.fix = "nvidia-smi topo -p2p r   # which GPU pairs support P2P\n"
+		"export NCCL_P2P_DISABLE=1   # to test it: NCCL copies through host memory instead",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "peer access is not supported",
+			.title = "CUDA peer access is not supported between the GPUs NCCL paired (failed to open CUDA IPC handle)",
+			.cause = "NCCL chose its P2P transport for two GPUs that cannot map each other's memory: consumer "
+				"boards, GPUs under different PCIe root complexes or a virtualised PCIe path, often with "
+				"processes that see different CUDA_VISIBLE_DEVICES so NCCL cannot check the pair",
+			.fix = "nvidia-smi topo -p2p r   # which GPU pairs support P2P reads\n"
+				"export NCCL_P2P_DISABLE=1   # NCCL copies through host memory (SHM) instead",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	/* net_ib/connect.cc: NCCL reads the RoCE type of a GID from sysfs to pick the index */
@@ -788,6 +1094,90 @@ const struct explain_sig explain_sigs[] = {
 		"broken GPU or driver",
 	.fix = "nvidia-smi; python -c 'import torch; print(torch.cuda.device_count())'   # on the failing node",
 	.check = EXPLAIN_CHECK_NODE,
+	/* The CUDA error strings (cudaGetErrorString of the runtime's cudaError_t, CUDA 12 headers)
+	 * NCCL quotes, and what they mean inside NCCL's own calls (cuMem, IPC, NVLS, kernels) */
+	.variants = (const struct explain_sig_variant[]){
+#define CUDA_ERR(str, t, c, f) { .when = "'" str "'", .title = t, .cause = c, .fix = f }
+#define CUDA_FIX_XID "dmesg | grep -i xid   # on {node}: an Xid names the GPU fault; reset the GPU (nvidia-smi -r) or reboot, and exclude the node if it recurs"
+		CUDA_ERR("unknown error",
+			 "a CUDA call inside NCCL failed with 'unknown error' (999): the GPU or driver of {node} is in a bad state",
+			 "error 999 is the driver failing without a reason: a GPU fault (an Xid), a GPU that fell off "
+			 "the bus, or on NVSwitch systems a fabric manager restarted while processes held the GPUs",
+			 CUDA_FIX_XID "\n"
+			 "systemctl status nvidia-fabricmanager   # on NVSwitch systems: running, and not restarted since the GPUs were last reset"),
+		CUDA_ERR("operation not supported",
+			 "a CUDA call inside NCCL is not supported here ('operation not supported', 801)",
+			 "the driver or the environment lacks a feature this NCCL uses by default: cuMem (virtual memory "
+			 "management) and memory pools are missing under vGPU, WSL, some containers and old drivers",
+			 "export NCCL_CUMEM_ENABLE=0   # to test: NCCL goes back to cudaMalloc and legacy IPC\n"
+			 "nvidia-smi   # the driver version: update it to the one the CUDA of this NCCL needs"),
+		CUDA_ERR("API call is not supported in the installed CUDA driver",
+			 "the NVIDIA driver is older than the CUDA that NCCL was built with ('API call is not supported in the installed CUDA driver')",
+			 "NCCL (or torch's wheel) calls a CUDA driver API the installed driver does not have: the driver "
+			 "predates the CUDA version in NCCL's 'NCCL version x+cudaY' line",
+			 "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports: upgrade the driver, or use a NCCL/torch built for that CUDA"),
+		CUDA_ERR("CUDA driver version is insufficient for CUDA runtime version",
+			 "the NVIDIA driver is too old for the CUDA runtime in use",
+			 "the CUDA runtime linked into NCCL/torch needs a newer driver than the one loaded",
+			 "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports: upgrade the driver, or install a build for that CUDA"),
+		CUDA_ERR("peer access is not supported between these two devices",
+			 "CUDA peer-to-peer access is not supported between two GPUs of {node} (217)",
+			 "the two GPUs cannot map each other's memory: consumer boards without P2P, GPUs on different "
+			 "PCIe root complexes, or a virtualised or IOMMU-translated PCIe path",
+			 "nvidia-smi topo -p2p r   # which GPU pairs support P2P reads\n"
+			 "export NCCL_P2P_DISABLE=1   # NCCL then copies through host memory (SHM); also disable the framework's own P2P paths (vLLM/SGLang: --disable-custom-all-reduce)"),
+		CUDA_ERR("an illegal memory access was encountered",
+			 "a GPU kernel made an illegal memory access (700) on {node}",
+			 "a kernel read or wrote outside its memory: a bug in the application or a kernel it launched, or "
+			 "collectives whose buffers or counts differ between ranks; after it the CUDA context is unusable",
+			 "CUDA_LAUNCH_BLOCKING=1 python ...   # rerun: the traceback then names the kernel that faulted\n" CUDA_FIX_XID),
+		CUDA_ERR("unspecified launch failure",
+			 "a GPU kernel crashed on {node} ('unspecified launch failure', 719)",
+			 "a kernel faulted without a specific reason: an application bug or a GPU fault",
+			 CUDA_FIX_XID),
+		CUDA_ERR("no kernel image is available for execution on the device",
+			 "this NCCL/torch build has no kernels for the GPU of {node} ('no kernel image is available', 209)",
+			 "the binary was compiled without this GPU's architecture (a GPU newer than the build, or a build "
+			 "trimmed to other architectures)",
+			 "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures against the GPU's\n"
+			 "upgrade NCCL/torch to a build that lists this GPU's architecture"),
+		CUDA_ERR("too many resources requested for launch",
+			 "a kernel inside NCCL asked for more GPU resources than {node}'s GPU has ('too many resources requested for launch', 701)",
+			 "the kernel needs more registers or shared memory per block than this GPU offers: a NCCL build "
+			 "that predates this GPU model",
+			 "upgrade NCCL to a release that supports this GPU (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)"),
+		CUDA_ERR("all CUDA-capable devices are busy or unavailable",
+			 "the GPUs of {node} are busy or unavailable to this process (46)",
+			 "the GPU is in an exclusive compute mode and another process holds it, or it is being reset",
+			 "nvidia-smi -q | grep -i 'compute mode'   # Exclusive_Process allows one process per GPU: sudo nvidia-smi -c DEFAULT\n"
+			 "nvidia-smi   # which process holds the GPU"),
+		CUDA_ERR("no CUDA-capable device is detected",
+			 "this process sees no GPU on {node} (100)",
+			 "CUDA_VISIBLE_DEVICES is empty or wrong, or the container was started without GPUs",
+			 "echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L   # in the failing process's environment (docker run --gpus all)"),
+		CUDA_ERR("initialization error",
+			 "CUDA failed to initialise in this process on {node} (3)",
+			 "the driver could not set up a context: CUDA used in a forked child after the parent initialised "
+			 "it, or a driver and kernel module that do not match",
+			 "nvidia-smi   # does the driver answer at all?\n"
+			 "use the 'spawn' start method for worker processes that use CUDA"),
+		CUDA_ERR("uncorrectable ECC error encountered",
+			 "a GPU of {node} hit an uncorrectable ECC memory error (214)",
+			 "the GPU's memory returned corrupted data: the GPU needs a reset, and a replacement if it recurs",
+			 "nvidia-smi -q -d ECC,PAGE_RETIREMENT   # on {node}\n"
+			 "exclude {node} (srun --exclude={node}) until the GPU is reset or replaced"),
+		CUDA_ERR("system has unsupported display driver / cuda driver combination",
+			 "the CUDA user-space driver does not match the kernel driver on {node} (803)",
+			 "libcuda.so (often a container's cuda-compat package) and the loaded kernel module are of different "
+			 "driver versions",
+			 "cat /proc/driver/nvidia/version; ldconfig -p | grep libcuda   # the two versions must match; drop cuda-compat from LD_LIBRARY_PATH or update the driver"),
+		CUDA_ERR("forward compatibility was attempted on non supported HW",
+			 "CUDA forward compatibility is in use on a GPU that does not support it (804)",
+			 "the cuda-compat libraries (newer libcuda in a container) only work on data-centre GPUs",
+			 "drop the cuda-compat directory from LD_LIBRARY_PATH, or upgrade the host driver"),
+#undef CUDA_ERR
+		{ .when = NULL },
+	},
 },
 {
 	/* os/linux.cc: mkstemp/open/fallocate failing with EACCES: /dev/shm not writable (a read-only
@@ -980,6 +1370,57 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "start rank 0 first and check it is alive; nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* c10d's socket.cpp: "The client socket has failed to connect to [host]:port (errno: N - text)."
+	 * -- the errno says why (refused has its own row); c10d retries until its timeout, so these
+	 * are warnings that name what to fix before the timeout error arrives */
+	.id = "torch.store.connect_failed",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET | SIG_SYMPTOM,	/* below a named cause (gai) */
+	.anchors = { "The client socket has failed to connect to" },
+	.unless = "refused",
+	.cap_after = "connect to ",
+	.cap_stop = " ",
+	.title = "the TCPStore client cannot connect to {}",
+	.cause = "a rank cannot open a connection to MASTER_ADDR:MASTER_PORT; the errno on the line says why",
+	.fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from the failing node",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "errno: 113",
+			.title = "the TCPStore at {} is unreachable (errno 113, no route to host)",
+			.cause = "the host answers that no route leads there: a firewall that REJECTs the port (or ICMP "
+				"host-unreachable), or MASTER_ADDR is an address of a network this node is not on",
+			.fix = "ip route get \"$MASTER_ADDR\"; nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from the failing node\n"
+				"sudo firewall-cmd --list-all; sudo iptables -S | grep -i reject   # on the rank-0 node: allow MASTER_PORT from the other nodes",
+		},
+		{
+			.when = "errno: 110",
+			.title = "connecting to the TCPStore at {} timed out (errno 110)",
+			.cause = "SYNs to MASTER_ADDR:MASTER_PORT get no answer: a firewall or security group that DROPs the "
+				"port, or an address the other nodes cannot reach (a public or docker address)",
+			.fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from the failing node\n"
+				"export MASTER_ADDR=<rank-0 node's address on the network the nodes share>   # on every node",
+		},
+		{
+			.when = "errno: 101",
+			.title = "the network of the TCPStore at {} is unreachable from this node (errno 101)",
+			.cause = "this node has no route to MASTER_ADDR's network: MASTER_ADDR is an address on a network "
+				"this node is not attached to",
+			.fix = "ip route get \"$MASTER_ADDR\"   # from the failing node: no route\n"
+				"export MASTER_ADDR=<rank-0 node's address on the network the nodes share>   # on every node",
+		},
+		{
+			.when = "errno: 99",
+			.title = "this node cannot use a local address to reach the TCPStore at {} (errno 99)",
+			.cause = "EADDRNOTAVAIL: no local address can be bound for that destination (an IPv6 or link-local "
+				"MASTER_ADDR without a usable interface, or the ephemeral ports are exhausted)",
+			.fix = "ip -o addr show; ip route get \"$MASTER_ADDR\"   # the local address that should be used\n"
+				"sysctl net.ipv4.ip_local_port_range; ss -s   # ephemeral ports left",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	.id = "torch.store.ipv6_noise",
@@ -1269,6 +1710,21 @@ const struct explain_sig explain_sigs[] = {
 		"ip -o -4 addr show   # the interface names this node really has",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	/* gloo's tcp/device.cc has two lookups with the same words: by interface name
+	 * (GLOO_ENFORCE(ifa != nullptr, ...)) and by host name (GLOO_ENFORCE(rp != nullptr, ...),
+	 * when GLOO_SOCKET_IFNAME is unset): only the first one is about GLOO_SOCKET_IFNAME */
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "rp != nullptr",
+			.title = "Gloo cannot bind to any address of this host's name ({}): the name does not resolve to a local address",
+			.cause = "without GLOO_SOCKET_IFNAME Gloo resolves the host name and binds to the first address it "
+				"gets; here none of them is an address of this node (the name resolves elsewhere, or not at "
+				"all, e.g. a container or host name missing from /etc/hosts)",
+			.fix = "getent hosts \"$(hostname)\"; ip -o -4 addr show   # the addresses the name resolves to against the node's own\n"
+				FIX_GLOO_IFNAME "   # or bind Gloo to an interface explicitly",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	.id = "torch.gloo.connect_failed",
@@ -1693,6 +2149,21 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"and no NCCL WARN",
 	.fix = "upgrade NCCL to 2.29.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
 	.source = "https://docs.nvidia.com/deeplearning/nccl/archives/nccl_2293/release-notes/rel_2-29-3.html",
+},
+{
+	/* NCCL 2.15.5 release notes: "Fix potential data corruption with LL128 protocol on unaligned
+	 * buffers"; 2.18.3: "Fix data corruption with Tree/LL128 on systems with 1GPU:1NIC". Wrong
+	 * results with an older NCCL: rule the protocol out before the hardware. */
+	.id = "nccl.known_bug.ll128_corruption",
+	.from = 0, .to = 21803, .fixed_in = "2.18.3",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with NCCL before 2.18.3: known LL128 data-corruption bugs (fixed in 2.15.5 and 2.18.3)",
+	.cause = "NCCL releases before 2.18.3 could corrupt data with the LL128 protocol (unaligned buffers, "
+		"fixed in 2.15.5; Tree/LL128 on systems with one NIC per GPU, fixed in 2.18.3); nccl-tests then "
+		"reports values out of bounds",
+	.fix = "export NCCL_PROTO=^LL128   # to test it: if the results become correct, LL128 is where it is\n"
+		"upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.18.3-1",
 },
 };
 

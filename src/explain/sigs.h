@@ -21,7 +21,7 @@ enum {
 	SIG_WARN_ONLY = 1 << 4,	/* only on an "NCCL WARN" line (the same text at INFO is normal) */
 };
 
-#define SIG_MAX_ANCHORS 4
+#define SIG_MAX_ANCHORS 6
 #define SIG_UNTIL "\x01"
 
 /* The ncclcheck command that tests an interface/route suspicion on one node. */
@@ -31,8 +31,9 @@ enum {
 #define EXPLAIN_FIX_IFNAME "export NCCL_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   # the interface that reaches MASTER_ADDR, on every node"
 
 /*
- * One meaning of a signature whose line carries a code (an errno, a status): the first variant
- * whose `when` is on the matched line replaces the row's title, cause and fix.
+ * One meaning of a signature whose line carries a code (an errno, a status, an event name): the
+ * first variant whose `when` is on the first matched line (the whole line, not its excerpt)
+ * replaces the row's title, cause and fix.
  */
 struct explain_sig_variant {
 	const char *when;	/* NULL ends the list */
@@ -70,13 +71,16 @@ enum {
 	KB_NEED_ARM = 1 << 1,	/* the log names an aarch64 host (aarch64, arm64, Grace: GH200, GB200) */
 	KB_NEED_HANG = 1 << 2,	/* a hang: a watchdog timeout, or the reporter's "hangs", "stuck" */
 	KB_MEDIUM = 1 << 3,	/* the symptom is generic: medium confidence even with the version */
+	KB_NEED_WRONG = 1 << 4,	/* with no symptom row: wrong results (nccl-tests' "Out of bounds
+				 * values : N FAILED"), not a hang, are the symptom */
 };
 
 struct explain_known_bug {
 	const char *id;
 	int from, to;		/* affected: from <= version < to (to 0: no fixed release known) */
 	const char *fixed_in;	/* NULL: not fixed yet */
-	const char *symptom;	/* the signature id that must have matched; NULL: KB_NEED_HANG's hang */
+	const char *symptom;	/* the signature id that must have matched; NULL: a hang, or wrong
+				 * results with KB_NEED_WRONG */
 	unsigned needs;		/* KB_NEED_* facts that must also have been seen */
 	int version_required;	/* 1: only when the log shows an affected version */
 	const char *title;

@@ -18,7 +18,7 @@ expect_match "$out" "confidence calibration" "a calibration table"
 expect_match "$out" "hit rate: [0-9]+/$rows " "an overall rate over the dev rows"
 expect_no_match "$out" "heldout" "nothing of the held-out half is printed"
 # the manifest itself: every fresh row is split, has a source URL and an expected id and literal
-bad=$(awk -F'\t' 'NR > 1 && !/^#/ && ($8 !~ /^(dev|heldout)$/ || $2 !~ /^https?:\/\// || $5 == "" ||
+bad=$(awk -F'\t' 'NR > 1 && !/^#/ && ($8 !~ /^(dev|heldout|dev2|heldout2)$/ || $2 !~ /^https?:\/\// || $5 == "" ||
 	$6 == "" || $7 !~ /^(existing|proposed)$/)' "$manifest")
 expect_rc "" "$bad" "every row has a split, a URL, an expected id, a fix literal and an id status"
 # the split is the seeded one recorded in the manifest (split.py --check recomputes it)

@@ -426,6 +426,257 @@ static void test_issue13_rules(void **state)
 	run_free(&r);
 }
 
+/* ---- knowledge tables: IB completion statuses, async events, CUDA error strings ------------- */
+
+/* Each table row is chosen from the whole matched line, in every format NCCL has printed it. */
+static void test_ib_cuda_tables(void **state)
+{
+	static const char st9_220[] =
+		"n1:1:2 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.1.3.201<33057> "
+		"with status=9 opcode=0 len=0 vendor err 138 (Send) localGid ::ffff:10.206.1.23 remoteGids::ffff:10.206.1.11\n";
+	static const char st11_old[] =
+		"n1:1:2 [0] transport/net_ib.cu:788 NCCL WARN NET/IB : Got completion with error 11, opcode 2, len 1048576, vendor err 137\n";
+	static const char st11_230[] =
+		"n1:1:2 [0] transport/net_ib/p2p.cc:688 NCCL WARN NET/IB: Got completion from peer 10.0.0.2<4242> with "
+		"status=IBV_WC_REM_OP_ERR(11) opcode=IBV_WC_RDMA_WRITE(1) vendor_err=137 hca mlx5_0\n";
+	static const char st1[] =	/* status=1 must not be read as 12 or the other way round */
+		"n1:1:2 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4242> with status=12 opcode=0 len=0 vendor err 129 (Send)\n";
+	/* the event name sits past the 200-character excerpt the finding keeps */
+	static const char qp_access[] =
+		"[2025-11-09 07:39:30] h100-28:238:1219 [0] transport/net_ib.cc:180 NCCL WARN NET/IB : mlx5_ib0:1 async fatal "
+		"event on QP (0x7f69f01519a8) qpn=1234 handle=5 send_cq=6 recv_cq=7 state=6 sq_psn=123456 rq_psn=654321: "
+		"local access violation work queue error\n";
+	static const char dev_fatal[] =
+		"gpu-b07:1:2 [0] transport/net_ib/common.cc:123 NCCL WARN NET/IB : mlx5_3:1 async fatal event: local catastrophic error\n";
+	static const char port_down_new[] =
+		"gpu-b07:1:2 [0] NCCL WARN NET/IB : mlx5_3:1 Got non-fatal async event: port error(10)\n";
+	static const char sm_change[] =
+		"gpu-b07:1:2 [0] NCCL WARN NET/IB : mlx5_3:1 Got non-fatal async event: SM change(14)\n";
+	static const char speed[] =	/* an INFO line about the port is no event */
+		"gpu-b07:1:2 [0] NCCL INFO NET/IB : mlx5_3:1 speed change detected: 400000 -> 200000 Mbps\n";
+	static const char cuda999[] =
+		"n1:1:2 [1] init.cc:416 NCCL WARN Cuda failure 999 'unknown error'\n";
+	static const char cuda801[] =
+		"n1:1:2 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'\n";
+	static const char cuda_other[] =	/* a string the table does not know keeps the generic row */
+		"n1:1:2 [0] init.cc:416 NCCL WARN Cuda failure 'some future error'\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(st9_220, sizeof(st9_220) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_non_null(strstr(f->title, "remote invalid request (completion status 9)"));
+	run_free(&r);
+
+	r = explain_text(st11_old, sizeof(st11_old) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_non_null(strstr(f->title, "remote operation error (completion status 11)"));
+	assert_true(fix_has(f, "NCCL_NET_GDR_LEVEL=0"));
+	run_free(&r);
+
+	r = explain_text(st11_230, sizeof(st11_230) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_non_null(strstr(f->title, "completion status 11"));
+	run_free(&r);
+
+	r = explain_text(st1, sizeof(st1) - 1, NULL);
+	f = expect(&r, "nccl.ib.completion_error");
+	assert_null(strstr(f->title, "local length"));
+	assert_string_equal(top_error(&r)->id, "nccl.ib.retry_exceeded");
+	run_free(&r);
+
+	r = explain_text(qp_access, sizeof(qp_access) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.async_qp_error");
+	assert_non_null(strstr(f->title, "local access violation"));
+	assert_non_null(strstr(f->title, "h100-28"));
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	run_free(&r);
+
+	r = explain_text(dev_fatal, sizeof(dev_fatal) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.async_event");
+	assert_non_null(strstr(f->title, "catastrophic"));
+	assert_true(fix_has(f, "--exclude=gpu-b07"));
+	run_free(&r);
+
+	/* NCCL 2.23+ files a port going down among the "non-fatal" events: still the link failing */
+	r = explain_text(port_down_new, sizeof(port_down_new) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.async_event");
+	assert_non_null(strstr(f->title, "went down"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_event_nonfatal"));
+	run_free(&r);
+
+	r = explain_text(sm_change, sizeof(sm_change) - 1, NULL);
+	f = expect(&r, "nccl.ib.async_event_nonfatal");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_non_null(strstr(f->title, "subnet manager"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_event"));
+	run_free(&r);
+
+	r = explain_text(speed, sizeof(speed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.ib.async_event"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_event_nonfatal"));
+	assert_null(findings_find(r.fs, "nccl.ib.async_qp_error"));
+	run_free(&r);
+
+	r = explain_text(cuda999, sizeof(cuda999) - 1, NULL);
+	f = expect(&r, "nccl.cuda.failure");
+	assert_non_null(strstr(f->title, "unknown error"));
+	assert_true(fix_has(f, "xid"));
+	run_free(&r);
+
+	r = explain_text(cuda801, sizeof(cuda801) - 1, NULL);
+	f = expect(&r, "nccl.cuda.failure");
+	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	run_free(&r);
+
+	r = explain_text(cuda_other, sizeof(cuda_other) - 1, NULL);
+	f = expect(&r, "nccl.cuda.failure");
+	assert_string_equal(f->title, "a CUDA call inside NCCL failed: 'some future error'");
+	run_free(&r);
+	/* c10d's connect failures by errno; a refusal keeps its own row */
+	{
+		static const char noroute[] =
+			"[W socket.cpp:558] [c10d] The client socket has failed to connect to [fake-host]:1234 (errno: 113 - No route to host).\n";
+		static const char refused[] =
+			"[W socket.cpp:558] [c10d] The client socket has failed to connect to [node0]:29500 (errno: 111 - Connection refused).\n";
+
+		r = explain_text(noroute, sizeof(noroute) - 1, NULL);
+		f = expect(&r, "torch.store.connect_failed");
+		assert_non_null(strstr(f->title, "errno 113"));
+		assert_non_null(strstr(f->title, "[fake-host]:1234"));
+		run_free(&r);
+		r = explain_text(refused, sizeof(refused) - 1, NULL);
+		assert_null(findings_find(r.fs, "torch.store.connect_failed"));
+		expect(&r, "torch.store.connect_refused");
+		run_free(&r);
+	}
+	/* gloo's host-name lookup says the same words as its interface lookup: no GLOO_SOCKET_IFNAME blamed */
+	{
+		static const char byname[] =
+			"RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:127] rp != nullptr. Unable to find address for: dgx-1.ai\n";
+		static const char byif[] =
+			"RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa != nullptr. Unable to find address for: ^lo\n";
+
+		r = explain_text(byname, sizeof(byname) - 1, NULL);
+		f = expect(&r, "torch.gloo.ifname");
+		assert_null(strstr(f->title, "GLOO_SOCKET_IFNAME="));
+		assert_non_null(strstr(f->title, "dgx-1.ai"));
+		run_free(&r);
+		r = explain_text(byif, sizeof(byif) - 1, NULL);
+		f = expect(&r, "torch.gloo.ifname");
+		assert_non_null(strstr(f->title, "GLOO_SOCKET_IFNAME=^lo"));
+		run_free(&r);
+	}
+	/* older NCCL's socket errors, verbs-call failures, CUDA IPC opens: each read by its error */
+	{
+		static const char old_to[] =
+			"gpu-a:1:2 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out\n";
+		static const char cq[] =
+			"spark01:2683:2826 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate memory\n";
+		static const char open_dev[] =
+			"n1:1:2 [0] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed\n";
+		static const char skipped[] =	/* an optional verb NCCL skips is INFO, not a failure */
+			"n1:1:2 [0] NCCL INFO Call to ibv_query_ece skipped, internal_name doesn't exist\n";
+		static const char ipc[] =
+			"z-pc:909608:910337 [0] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices\n";
+
+		r = explain_text(old_to, sizeof(old_to) - 1, NULL);
+		f = expect(&r, "nccl.connect.failed_old");
+		assert_non_null(strstr(f->title, "timed out"));
+		run_free(&r);
+		r = explain_text(cq, sizeof(cq) - 1, NULL);
+		f = expect(&r, "nccl.ib.verbs_call");
+		assert_non_null(strstr(f->title, "lockable memory"));
+		run_free(&r);
+		r = explain_text(open_dev, sizeof(open_dev) - 1, NULL);
+		f = expect(&r, "nccl.ib.verbs_call");
+		assert_non_null(strstr(f->title, "could not open"));
+		run_free(&r);
+		r = explain_text(skipped, sizeof(skipped) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.ib.verbs_call"));
+		run_free(&r);
+		r = explain_text(ipc, sizeof(ipc) - 1, NULL);
+		f = expect(&r, "nccl.p2p.ipc_open");
+		expect_setting(f, "NCCL_P2P_DISABLE", "1");
+		run_free(&r);
+	}
+	/* an NCCL WARN no row knows is quoted at low confidence, never "unrecognised"; a known one is not */
+	{
+		static const char unknown[] =
+			"n1:1:2 [0] transport/foo.cc:12 NCCL WARN Something unexpected happened in the frobnicator\n"
+			"n1:1:2 [0] NCCL INFO foo.cc:13 -> 3\n";
+		static const char known[] =
+			"n1:1:2 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'\n";
+
+		r = explain_text(unknown, sizeof(unknown) - 1, NULL);
+		f = expect(&r, "explain.nccl.warn_unknown");
+		assert_int_equal(f->conf, CONF_LOW);
+		assert_non_null(strstr(f->title, "frobnicator"));
+		assert_null(findings_find(r.fs, "explain.log.unrecognised"));
+		run_free(&r);
+		r = explain_text(known, sizeof(known) - 1, NULL);
+		assert_null(findings_find(r.fs, "explain.nccl.warn_unknown"));
+		run_free(&r);
+	}
+}
+
+/* The hosts of one bundle compared: the odd host is named; one host, or agreeing hosts, say nothing. */
+static void test_hosts_facts(void **state)
+{
+	static const char net[] =
+		"hgx-01:100:100 [0] NCCL INFO cudaDriverVersion 12040\n"
+		"hgx-01:100:120 [0] NCCL INFO NET/Plugin: Loaded net plugin NCCL RDMA Plugin v6 (v6)\n"
+		"hgx-01:100:120 [0] NCCL INFO Using network IB\n"
+		"hgx-02:200:200 [0] NCCL INFO cudaDriverVersion 12040\n"
+		"hgx-02:200:220 [0] NCCL INFO Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so\n"
+		"hgx-02:200:220 [0] NCCL INFO NET/Plugin: Loaded net plugin NCCL RDMA Plugin v6 (v6)\n"
+		"hgx-02:200:220 [0] NCCL INFO Using network IB\n"
+		"hgx-03:300:300 [0] NCCL INFO cudaDriverVersion 12020\n"
+		"hgx-03:300:320 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.\n"
+		"hgx-03:300:320 [0] NCCL INFO Using network Socket\n"
+		"hgx-03:300:320 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer hgx-01<41109>\n";
+	static const char same[] =
+		"hgx-01:100:120 [0] NCCL INFO Using network IB\n"
+		"hgx-01:101:121 [1] NCCL INFO Using network Socket\n"	/* two processes of ONE host */
+		"hgx-02:200:220 [0] NCCL INFO Using network IB\n";
+	static const char quiet[] =	/* a difference without any failure is a low-confidence warning */
+		"hgx-01:100:120 [0] NCCL INFO Using network IB\n"
+		"hgx-02:200:220 [0] NCCL INFO Using network Socket\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(net, sizeof(net) - 1, NULL);
+	f = expect(&r, "explain.hosts.network_differs");
+	assert_int_equal(f->sev, SEV_ERROR);
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "Socket on hgx-03"));
+	assert_non_null(strstr(f->title, "IB on the other 2 hosts"));
+	expect_setting(f, "NCCL_NET", "Socket");
+	f = expect(&r, "explain.hosts.plugin_differs");
+	assert_non_null(strstr(f->title, "internal on hgx-03"));
+	expect_setting(f, "NCCL_NET_PLUGIN", "none");
+	f = expect(&r, "explain.hosts.driver_differs");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_non_null(strstr(f->title, "12020 on hgx-03"));
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hosts.network_differs"));
+	run_free(&r);
+
+	r = explain_text(quiet, sizeof(quiet) - 1, NULL);
+	f = expect(&r, "explain.hosts.network_differs");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_LOW);
+	run_free(&r);
+}
+
 /* ---- matcher -------------------------------------------------------------------------------- */
 
 struct acr {
@@ -623,7 +874,7 @@ static void test_known_bugs_complete(void **state)
 		assert_non_null(kb->source);
 		assert_true(!strncmp(kb->source, "https://", 8));
 		assert_true(kb->symptom ? explain_sig_find(kb->symptom) != NULL
-					: (kb->needs & KB_NEED_HANG) != 0);
+					: (kb->needs & (KB_NEED_HANG | KB_NEED_WRONG)) != 0);
 		assert_non_null(kb->fix);
 		assert_true(!kb->to || kb->from < kb->to);
 		assert_true(!strncmp(kb->id, "nccl.known_bug.", 15));
@@ -1660,6 +1911,30 @@ static void test_launch_lines(void **state)
 	r = explain_text(ll128_ok, sizeof(ll128_ok) - 1, NULL);
 	assert_null(findings_find(r.fs, "nccl.env.proto_forced"));
 	run_free(&r);
+
+	/* wrong results and a NCCL older than the LL128 corruption fixes: a known bug, at medium */
+	{
+		static const char old_nccl[] =
+			"node1:4711:4711 [0] NCCL INFO NCCL version 2.17.1+cuda11.8\n"
+			"Out of bounds values : 12 FAILED\n";
+		static const char new_nccl[] =
+			"node1:4711:4711 [0] NCCL INFO NCCL version 2.18.3+cuda12.1\n"
+			"Out of bounds values : 12 FAILED\n";
+		static const char no_version[] = "Out of bounds values : 12 FAILED\n";
+
+		r = explain_text(old_nccl, sizeof(old_nccl) - 1, NULL);
+		f = top_error(&r);
+		assert_string_equal(f->id, "nccl.known_bug.ll128_corruption");
+		assert_int_equal(f->conf, CONF_MEDIUM);
+		expect_setting(f, "NCCL_PROTO", "^LL128");
+		run_free(&r);
+		r = explain_text(new_nccl, sizeof(new_nccl) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+		run_free(&r);
+		r = explain_text(no_version, sizeof(no_version) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+		run_free(&r);
+	}
 }
 
 /* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
@@ -1811,6 +2086,8 @@ int main(void)
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
+		cmocka_unit_test(test_ib_cuda_tables),
+		cmocka_unit_test(test_hosts_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
