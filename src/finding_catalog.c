@@ -222,6 +222,9 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "NCCL will find no interface to bootstrap on." },
 	{ .id = "net.bootstrap.link_local", .sev = SEV_WARN,
 	  .summary = "NCCL will bootstrap on a link-local address (169.254/16 or fe80::/10)." },
+	{ .id = "net.neigh.overflowed", .sev = SEV_WARN,
+	  .summary = "The kernel refused new neighbour (ARP) entries since boot: packets to peers "
+		     "without one were dropped, as if a firewall had." },
 	{ .id = "net.socket.link_local", .sev = SEV_WARN,
 	  .summary = "NCCL's NET/Socket transport will use a link-local address." },
 	{ .id = "net.bootstrap.docker", .sev = SEV_WARN,

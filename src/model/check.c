@@ -217,6 +217,8 @@ int node_facts_check(const json_t *facts, struct err *e)
 		{ "sysctl.rmem_max", W_INT },
 		{ "sysctl.neigh_gc_thresh2", W_INT },
 		{ "sysctl.neigh_gc_thresh3", W_INT },
+		{ "sysctl.neigh_table_fulls", W_INT },
+		{ "sysctl.neigh_entries", W_INT },
 		{ "limits.memlock.soft", W_INT },
 		{ "limits.memlock.hard", W_INT },
 		{ "sysctl.wmem_max", W_INT },

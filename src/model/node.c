@@ -467,6 +467,8 @@ static void decode_host(struct node_model *m, const json_t *facts)
 	m->limits.wmem_max = jpath_int(facts, "sysctl.wmem_max", -1);
 	m->limits.neigh_gc_thresh2 = jpath_int(facts, "sysctl.neigh_gc_thresh2", -1);
 	m->limits.neigh_gc_thresh3 = jpath_int(facts, "sysctl.neigh_gc_thresh3", -1);
+	m->limits.neigh_table_fulls = jpath_int(facts, "sysctl.neigh_table_fulls", -1);
+	m->limits.neigh_entries = jpath_int(facts, "sysctl.neigh_entries", -1);
 	m->hostname_res.recorded = hr != NULL;
 	m->hostname_res.unknown = junknown(hr);
 	if (hr && !junknown(hr)) {

@@ -250,6 +250,8 @@ struct nm_limits {
 	int nofile_known;			/* limits.nofile was read */
 	long long rmem_max, wmem_max;		/* net.core.*, -1 unknown */
 	long long neigh_gc_thresh2, neigh_gc_thresh3;	/* the host's ARP table limits, -1 unknown */
+	long long neigh_table_fulls, neigh_entries;	/* new entries refused since boot, entries
+							 * now; -1 unknown */
 };
 
 /* /dev/shm (probe/resources.c). */

@@ -53,6 +53,65 @@ static void port_range(const struct probe_ctx *ctx, json_t *sc)
 	free(p);
 }
 
+/*
+ * The neighbour table's own counters (/proc/net/stat/arp_cache: a header naming the columns, then
+ * one line of hex per CPU): its entries now, and table_fulls summed over the CPUs — how often
+ * the kernel refused a new entry (and dropped the packet waiting for it) since boot. The file
+ * exists in the initial network namespace only.
+ */
+static void neigh_counters(const struct probe_ctx *ctx, json_t *sc)
+{
+	char *p = probe_proc_path(ctx, "net/stat/arp_cache");
+	FILE *f = fopen(p, "re");
+	char line[1024];
+	int col_entries = -1, col_fulls = -1, lines = 0;
+	long long entries = -1, fulls = 0;
+
+	if (!f) {
+		jset_unknown(sc, "neigh_table_fulls", "cannot read '%s' (only the initial network "
+			     "namespace has it)", p);
+		free(p);
+		return;
+	}
+	if (fgets(line, sizeof(line), f)) {
+		int k = 0;
+
+		for (char *save = NULL, *t = strtok_r(line, " \t\n", &save); t;
+		     t = strtok_r(NULL, " \t\n", &save), k++) {
+			if (!strcmp(t, "entries"))
+				col_entries = k;
+			else if (!strcmp(t, "table_fulls"))
+				col_fulls = k;
+		}
+	}
+	while (col_fulls >= 0 && fgets(line, sizeof(line), f) && lines < 4096) {
+		int k = 0;
+
+		for (char *save = NULL, *t = strtok_r(line, " \t\n", &save); t;
+		     t = strtok_r(NULL, " \t\n", &save), k++) {
+			char *end;
+			unsigned long long v = strtoull(t, &end, 16);
+
+			if (*end || v > 1ULL << 48)
+				continue;
+			if (k == col_fulls)
+				fulls += (long long)v;
+			else if (k == col_entries && !lines)
+				entries = (long long)v;
+		}
+		lines++;
+	}
+	fclose(f);
+	if (col_fulls < 0 || !lines) {
+		jset_unknown(sc, "neigh_table_fulls", "'%s' has no table_fulls column", p);
+	} else {
+		jset_int(sc, "neigh_table_fulls", fulls);
+		if (entries >= 0)
+			jset_int(sc, "neigh_entries", entries);
+	}
+	free(p);
+}
+
 static void neigh_limits(const struct probe_ctx *ctx, json_t *sc)
 {
 	char *dir = probe_proc_path(ctx, "sys/net/ipv4/neigh/default");
@@ -67,6 +126,7 @@ static void neigh_limits(const struct probe_ctx *ctx, json_t *sc)
 		read_long_fact(ctx, sc, "neigh_gc_thresh3", "sys/net/ipv4/neigh/default/gc_thresh3");
 	}
 	free(dir);
+	neigh_counters(ctx, sc);
 }
 
 static void nofile(json_t *facts)

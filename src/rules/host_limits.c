@@ -1,7 +1,7 @@
 /*
  * Host limits that decide how many sockets and how much buffer NCCL gets, and a host name that
  * hands other nodes a loopback address: the open-files limit, NCCL_SOCKET_SNDBUF/RCVBUF above the
- * kernel's ceiling, a host name resolving to 127.x. Pure.
+ * kernel's ceiling, a host name resolving to 127.x, a neighbour table that overflowed. Pure.
  */
 #include "rules/rules.h"
 #include "util/strbuf.h"
@@ -104,6 +104,47 @@ static void report_hostname(struct net *n)
 	}
 }
 
+/*
+ * The kernel refused new neighbour (ARP) entries: the packet that waited for one was dropped, so
+ * the first connect to a peer without an entry timed out — what a firewall looks like from the
+ * other end. A counter since boot: it says this happened on this host, not when.
+ */
+static void report_neigh(struct net *n)
+{
+	long long fulls = n->m->limits.neigh_table_fulls, now = n->m->limits.neigh_entries;
+	long long t2 = n->m->limits.neigh_gc_thresh2, t3 = n->m->limits.neigh_gc_thresh3;
+	struct finding *f;
+
+	if (fulls <= 0)
+		return;
+	f = finding_add(n->out, SEV_WARN, "net.neigh.overflowed",
+			"the kernel refused new neighbour (ARP) entries %lld times since boot: "
+			"packets to peers without one were dropped", fulls);
+	finding_evidence(f, "/proc/net/stat/arp_cache: table_fulls %lld, entries %lld now", fulls, now);
+	if (t3 > 0)
+		finding_evidence(f, "net.ipv4.neigh.default.gc_thresh2 = %lld, gc_thresh3 = %lld", t2, t3);
+	finding_why(f, "Past gc_thresh3 entries (the whole host's, every network namespace and "
+		       "container counted) the kernel refuses a new one and drops the packet that "
+		       "waited for it (dmesg: 'neighbour: arp_cache: neighbor table overflow!'), so the "
+		       "first SYN to a peer times out as if a firewall dropped it: NCCL's bootstrap "
+		       "hangs or reports a peer unreachable, and the peer is innocent.");
+	if (t3 > 0) {
+		long long want = t3 * 4 > 8192 ? t3 * 4 : 8192;
+
+		finding_fix(f, "sysctl -w net.ipv4.neigh.default.gc_thresh3=%lld "
+			       "net.ipv4.neigh.default.gc_thresh2=%lld "
+			       "net.ipv4.neigh.default.gc_thresh1=%lld", want, want / 2, want / 8);
+		finding_setting(f, WHERE_SYSCTL, SCOPE_NODE, "net.ipv4.neigh.default.gc_thresh3",
+				"%lld", want);
+	} else {
+		finding_fix(f, "# on the host (the limits are not visible in this network namespace)");
+		finding_fix(f, "sysctl -w net.ipv4.neigh.default.gc_thresh3=8192 "
+			       "net.ipv4.neigh.default.gc_thresh2=4096 "
+			       "net.ipv4.neigh.default.gc_thresh1=1024");
+	}
+	finding_check(f, "ip -s neigh show | wc -l; dmesg | grep -c 'neighbor table overflow'");
+}
+
 void rule_host_limits(const struct node_model *m, struct findings *out)
 {
 	struct net n = { m, out };
@@ -113,4 +154,5 @@ void rule_host_limits(const struct node_model *m, struct findings *out)
 	report_limits(&n);
 	report_bufs(&n);
 	report_hostname(&n);
+	report_neigh(&n);
 }

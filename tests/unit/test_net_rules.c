@@ -471,6 +471,24 @@ static void test_host(void **state)
 	expect_no_finding(fs, "net.limits.nofile");
 	expect_no_finding(fs, "net.hostname.loopback");
 	findings_free(fs);
+
+	/* the neighbour table overflowed: its figures, and limits four times the current ones */
+	fs = run("", LO "," ETH1, MASTER_ETH1, "\"sysctl\":{\"neigh_gc_thresh2\":512,"
+		 "\"neigh_gc_thresh3\":1024,\"neigh_table_fulls\":27200,\"neigh_entries\":1020}");
+	f = expect_finding(fs, "net.neigh.overflowed", SEV_WARN);
+	assert_non_null(strstr(f->title, "27200 times"));
+	assert_true(finding_has_fix(f, "sysctl -w net.ipv4.neigh.default.gc_thresh3=8192 "
+				       "net.ipv4.neigh.default.gc_thresh2=4096 "
+				       "net.ipv4.neigh.default.gc_thresh1=1024"));
+	findings_free(fs);
+	/* never refused one, or not known (a network namespace): nothing */
+	fs = run("", LO "," ETH1, MASTER_ETH1, "\"sysctl\":{\"neigh_gc_thresh3\":1024,"
+		 "\"neigh_table_fulls\":0,\"neigh_entries\":3}");
+	expect_no_finding(fs, "net.neigh.overflowed");
+	findings_free(fs);
+	fs = run("", LO "," ETH1, MASTER_ETH1, "\"sysctl\":{\"neigh_table_fulls\":{\"unknown\":\"x\"}}");
+	expect_no_finding(fs, "net.neigh.overflowed");
+	findings_free(fs);
 }
 
 static void test_rdma(void **state)

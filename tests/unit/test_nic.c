@@ -230,6 +230,9 @@ static void test_probe_rdma_sysctl_fixture(void **state)
 	assert_int_equal(jpath_int(facts, "sysctl.rmem_max", 0), 212992);
 	assert_int_equal(jpath_int(facts, "sysctl.neigh_gc_thresh2", 0), 2048);
 	assert_int_equal(jpath_int(facts, "sysctl.neigh_gc_thresh3", 0), 4096);
+	/* the neighbour table's counters: entries now, table_fulls summed over both CPUs */
+	assert_int_equal(jpath_int(facts, "sysctl.neigh_entries", -1), 0x3fc);
+	assert_int_equal(jpath_int(facts, "sysctl.neigh_table_fulls", -1), 0x4b4e + 0x1ef2);
 	assert_true(jpath_int(facts, "limits.nofile.soft", 0) != 0);
 	json_decref(facts);
 }
@@ -252,6 +255,7 @@ static void test_probe_missing_roots(void **state)
 	assert_non_null(junknown(jpath(facts, "sysctl.ip_local_port_range")));
 	/* what a container sees: the host keeps the neighbour table's limits to itself */
 	assert_non_null(junknown(jpath(facts, "sysctl.neigh_gc_thresh3")));
+	assert_non_null(junknown(jpath(facts, "sysctl.neigh_table_fulls")));
 	assert_int_equal(json_array_size(jpath(facts, "rdma.devices")), 0);
 	json_decref(facts);
 	envmap_free(env);
