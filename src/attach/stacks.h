@@ -1,0 +1,53 @@
+/*
+ * `attach --pid PID`, and the culprit's stack in attach's verdict: one process's Python stacks
+ * (pystack.h) joined to its threads' kernel view (tasks.h) by native thread id. Collection does
+ * the reads; attach_stacks_json() is the one description of the result that the text and the
+ * --json output both render.
+ */
+#ifndef NCCLCHECK_ATTACH_STACKS_H
+#define NCCLCHECK_ATTACH_STACKS_H
+
+#include <jansson.h>
+
+#include "attach/pystack.h"
+#include "attach/tasks.h"
+#include "util/strbuf.h"
+
+struct attach_stacks {
+	int pid;
+	int exists;
+	struct py_stacks py;
+	struct task_list tasks;
+};
+
+/* Reads `pid` (never stops or signals it). With `image` non-NULL the memory the walk read is
+ * appended to it as a pymem image (for --record and test fixtures). */
+void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
+			   struct attach_stacks *a);
+
+/* From a recorded image instead of a live process (tests): no threads' kernel view. */
+int attach_stacks_from_image(const void *buf, size_t len, struct attach_stacks *a,
+			     struct err *e);
+
+void attach_stacks_release(struct attach_stacks *a);
+
+/*
+ * {"pid", "python": {"version", "binary", "layout_tested", "status", "error"}, "threads": [
+ *   {"tid", "name", "state", "wchan", "syscall", "lib", "where", "frames": [{"function", "file",
+ *   "line"}], "frames_note"}]}: frames outermost first (Python's "most recent call last").
+ * Python threads with no kernel thread in the list (an image) are listed with their tid alone.
+ */
+json_t *attach_stacks_json(const struct attach_stacks *a);
+
+/* The thread of `tid` in the Python stacks, or NULL. */
+const struct py_thread *attach_stacks_thread(const struct attach_stacks *a, long tid);
+
+/*
+ * The one phrase the verdict uses for what a rank's main thread is doing in Python:
+ * "in save_checkpoint (train.py:42) → torch.save (serialization.py:618) → write"
+ * (the innermost `depth` frames, outermost of them first, file names without directories);
+ * "" when no stack was read.
+ */
+void attach_stacks_phrase(const struct attach_stacks *a, size_t depth, struct strbuf *sb);
+
+#endif
