@@ -24,10 +24,19 @@
  * the frame itself (3.13+).
  */
 #define NO_CFRAME UINT64_MAX
+#define NO_OWNER UINT64_MAX
+
+/* What a frame's position is and how its code maps it to a line. */
+enum frame_kind {
+	FRAME_INTERP,		/* 3.11+: an instruction pointer into co_code_adaptive, location table */
+	FRAME_LASTI_310,	/* 3.10: PyFrameObject.f_lasti in code units, co_linetable of pairs */
+	FRAME_LASTI_39,		/* 3.9: f_lasti in bytes, co_lnotab */
+};
 
 struct py_layout {
 	unsigned minor;
 	int tested_here;
+	enum frame_kind frame;
 	uint64_t rt_interp_head;
 	uint64_t is_next, is_threads_head;
 	uint64_t ts_next, ts_native_tid, ts_frame, cframe;
@@ -40,10 +49,104 @@ struct py_layout {
 	uint64_t bytes_size, bytes_sval;
 };
 
-/* 3.11: offsetof() against /usr/include/python3.11/internal (Debian 3.11.7), and live walks. */
+/*
+ * 3.9-3.12: offsetof() against each version's own internal headers (pyenv's 3.9.18, 3.10.13,
+ * 3.11.7, 3.12.1 and Debian's 3.11.2 on the build machine), and live walks of each (tests/).
+ * 3.9 and 3.10 have no native_thread_id: their threads are matched to the kernel's by order.
+ */
+static const struct py_layout layout_39 = {
+	.minor = 9,
+	.tested_here = 1,
+	.frame = FRAME_LASTI_39,
+	.rt_interp_head = 32,
+	.is_next = 0,
+	.is_threads_head = 8,
+	.ts_next = 8,
+	.ts_native_tid = NO_CFRAME,
+	.ts_frame = 24,
+	.cframe = NO_CFRAME,
+	.fr_previous = 24,
+	.fr_code = 32,
+	.fr_instr = 104,
+	.fr_owner = NO_OWNER,
+	.ob_type = 8,
+	.co_filename = 104,
+	.co_name = 112,
+	.co_qualname = NO_OWNER,
+	.co_firstlineno = 40,
+	.co_linetable = 120,
+	.str_length = 16,
+	.str_state = 32,
+	.str_ascii_size = 48,
+	.str_compact_size = 72,
+	.bytes_size = 16,
+	.bytes_sval = 32,
+};
+
+static const struct py_layout layout_310 = {
+	.minor = 10,
+	.tested_here = 1,
+	.frame = FRAME_LASTI_310,
+	.rt_interp_head = 32,
+	.is_next = 0,
+	.is_threads_head = 8,
+	.ts_next = 8,
+	.ts_native_tid = NO_CFRAME,
+	.ts_frame = 24,
+	.cframe = NO_CFRAME,
+	.fr_previous = 24,
+	.fr_code = 32,
+	.fr_instr = 96,
+	.fr_owner = NO_OWNER,
+	.ob_type = 8,
+	.co_filename = 104,
+	.co_name = 112,
+	.co_qualname = NO_OWNER,
+	.co_firstlineno = 40,
+	.co_linetable = 120,
+	.str_length = 16,
+	.str_state = 32,
+	.str_ascii_size = 48,
+	.str_compact_size = 72,
+	.bytes_size = 16,
+	.bytes_sval = 32,
+};
+
+static const struct py_layout layout_312 = {
+	.minor = 12,
+	.tested_here = 1,
+	.frame = FRAME_INTERP,
+	.rt_interp_head = 40,
+	.is_next = 0,
+	.is_threads_head = 72,
+	.ts_next = 8,
+	.ts_native_tid = 144,
+	.ts_frame = 56,
+	.cframe = 0,
+	.fr_previous = 8,
+	.fr_code = 0,
+	.fr_instr = 56,
+	.fr_owner = 70,
+	.owner_not_python = 3,	/* FRAME_OWNED_BY_CSTACK: the shim of a C call into Python */
+	.ob_type = 8,
+	.co_filename = 112,
+	.co_name = 120,
+	.co_qualname = 128,
+	.co_firstlineno = 68,
+	.co_linetable = 136,
+	.co_code = 192,
+	.str_length = 16,
+	.str_state = 32,
+	.str_ascii_size = 40,
+	.str_compact_size = 56,
+	.bytes_size = 16,
+	.bytes_sval = 32,
+};
+
 static const struct py_layout layout_311 = {
 	.minor = 11,
 	.tested_here = 1,
+	.frame = FRAME_INTERP,
 	.rt_interp_head = 40,
 	.is_next = 0,
 	.is_threads_head = 16,
@@ -113,7 +216,11 @@ static void set_status(struct py_stacks *s, enum py_status st, const char *fmt, 
 
 void py_version_str(unsigned hex, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u.%u.%u", (hex >> 24) & 0xff, (hex >> 16) & 0xff, (hex >> 8) & 0xff);
+	/* no release level: only the file name's minor was known (3.9, 3.10) */
+	if (!(hex & 0xf0))
+		snprintf(buf, len, "%u.%u", (hex >> 24) & 0xff, (hex >> 16) & 0xff);
+	else
+		snprintf(buf, len, "%u.%u.%u", (hex >> 24) & 0xff, (hex >> 16) & 0xff, (hex >> 8) & 0xff);
 }
 
 /* ---- reading ---- */
@@ -294,6 +401,46 @@ int py_linetable_line(const unsigned char *tab, size_t len, int firstlineno, lon
 	return 0;
 }
 
+/* 3.10: (bytes advanced, signed line delta) pairs; -128 is "no line" (addr in bytes). */
+int py_linetable310_line(const unsigned char *tab, size_t len, int firstlineno, long addr)
+{
+	long start = 0;
+	int line = firstlineno;
+
+	if (addr < 0)
+		return 0;
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		long end = start + tab[i];
+		signed char d = (signed char)tab[i + 1];
+		int here;
+
+		if (d != -128)
+			line += d;
+		here = d == -128 ? 0 : line;
+		if (addr >= start && addr < end)
+			return here > 0 ? here : 0;
+		start = end;
+	}
+	return 0;
+}
+
+/* 3.9: co_lnotab's (address increment, signed line increment) pairs (addr in bytes). */
+int py_lnotab_line(const unsigned char *tab, size_t len, int firstlineno, long addr)
+{
+	long a = 0;
+	int line = firstlineno;
+
+	if (addr < 0)
+		return 0;
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		a += tab[i];
+		if (a > addr)
+			break;
+		line += (signed char)tab[i + 1];
+	}
+	return line > 0 ? line : 0;
+}
+
 /* ---- the walk ---- */
 
 /* The layout of the version in *t (3.13+: built from the interpreter's debug offsets). */
@@ -307,14 +454,16 @@ static int pick_layout(struct pymem *m, const struct py_target *t, struct py_lay
 	char ver[32];
 
 	py_version_str(t->version_hex, ver, sizeof(ver));
-	if (major != 3 || minor < 11 || minor == 12 || minor > 14) {
-		set_status(s, PY_UNSUPPORTED, "Python %s: this build reads the stacks of Python 3.11, "
-			   "3.13 and 3.14 (3.9, 3.10 and 3.12 have no offset table yet); py-spy dump "
-			   "--pid PID reads them", ver);
+	if (major != 3 || minor < 9 || minor > 14) {
+		set_status(s, PY_UNSUPPORTED, "Python %s: this build reads the stacks of Python "
+			   "3.9 to 3.14; py-spy dump --pid PID may read this one", ver);
 		return -1;
 	}
-	if (minor == 11) {
-		*L = layout_311;
+	if (minor <= 12) {
+		static const struct py_layout *const by_minor[] = {
+			[9] = &layout_39, [10] = &layout_310, [11] = &layout_311, [12] = &layout_312,
+		};
+		*L = *by_minor[minor];
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(dbg_positions) / sizeof(dbg_positions[0]); i++)
@@ -362,6 +511,8 @@ static int pick_layout(struct pymem *m, const struct py_target *t, struct py_lay
 	}
 	*L = (struct py_layout){
 		.minor = minor,
+		.tested_here = minor == 13,	/* pyenv's 3.13.0 on the build machine; 3.14 not */
+		.frame = FRAME_INTERP,
 		.rt_interp_head = v[0],
 		.is_next = v[2],
 		.is_threads_head = v[3],
@@ -399,16 +550,20 @@ static int pick_layout(struct pymem *m, const struct py_target *t, struct py_lay
 static int read_frame(struct pymem *m, const struct py_layout *L, const struct py_target *t,
 		      uint64_t frame, struct py_frame *f)
 {
-	uint64_t code, instr, type, lt, ltn;
-	uint32_t first;
+	uint64_t code, instr = 0, type, lt, ltn;
+	uint32_t first, lasti32 = 0;
 	unsigned char owner;
 	unsigned char *tab;
 
 	memset(f, 0, sizeof(*f));
-	if (pymem_read(m, frame + L->fr_owner, &owner, 1) < 0 || rd_u64(m, frame + L->fr_code, &code) < 0)
+	if (rd_u64(m, frame + L->fr_code, &code) < 0)
 		return -1;
-	if (owner >= L->owner_not_python)
-		return 0;
+	if (L->fr_owner != NO_OWNER) {
+		if (pymem_read(m, frame + L->fr_owner, &owner, 1) < 0)
+			return -1;
+		if (owner >= L->owner_not_python)
+			return 0;
+	}
 	if (L->code_tagged)
 		code &= ~(uint64_t)3;
 	if (!ptr_ok(code) || rd_u64(m, code + L->ob_type, &type) < 0)
@@ -417,7 +572,8 @@ static int read_frame(struct pymem *m, const struct py_layout *L, const struct p
 		return 0;	/* not a code object: a frame being torn down, or a shim */
 	{
 		uint64_t nm = 0, fn = 0;
-		if ((rd_u64(m, code + L->co_qualname, &nm) < 0 || rd_str(m, L, nm, f->func, sizeof(f->func)) < 0) &&
+		if ((L->co_qualname == NO_OWNER || rd_u64(m, code + L->co_qualname, &nm) < 0 ||
+		     rd_str(m, L, nm, f->func, sizeof(f->func)) < 0) &&
 		    (rd_u64(m, code + L->co_name, &nm) < 0 || rd_str(m, L, nm, f->func, sizeof(f->func)) < 0))
 			snprintf(f->func, sizeof(f->func), "?");
 		if (rd_u64(m, code + L->co_filename, &fn) < 0 ||
@@ -425,16 +581,23 @@ static int read_frame(struct pymem *m, const struct py_layout *L, const struct p
 			snprintf(f->file, sizeof(f->file), "?");
 	}
 	if (rd_u32(m, code + L->co_firstlineno, &first) < 0 ||
-	    rd_u64(m, frame + L->fr_instr, &instr) < 0 ||
+	    (L->frame == FRAME_INTERP ? rd_u64(m, frame + L->fr_instr, &instr) :
+	     rd_u32(m, frame + L->fr_instr, &lasti32)) < 0 ||
 	    rd_u64(m, code + L->co_linetable, &lt) < 0 || !ptr_ok(lt) ||
 	    rd_u64(m, lt + L->bytes_size, &ltn) < 0 || ltn > LINETABLE_MAX)
 		return 1;	/* a name without a line is still worth printing */
 	f->line = (int)first > 0 ? (int)first : 0;
 	tab = xmalloc(ltn ? (size_t)ltn : 1);
-	if (pymem_read(m, lt + L->bytes_sval, tab, (size_t)ltn) == 0 &&
-	    instr >= code + L->co_code) {
-		long lasti = (long)((instr - (code + L->co_code)) / 2);
-		int line = py_linetable_line(tab, (size_t)ltn, (int)first, lasti);
+	if (pymem_read(m, lt + L->bytes_sval, tab, (size_t)ltn) == 0) {
+		int line = 0;
+
+		if (L->frame == FRAME_INTERP && instr >= code + L->co_code)
+			line = py_linetable_line(tab, (size_t)ltn, (int)first,
+						 (long)((instr - (code + L->co_code)) / 2));
+		else if (L->frame == FRAME_LASTI_310)
+			line = py_linetable310_line(tab, (size_t)ltn, (int)first, (int32_t)lasti32 * 2L);
+		else if (L->frame == FRAME_LASTI_39)
+			line = py_lnotab_line(tab, (size_t)ltn, (int)first, (int32_t)lasti32);
 		if (line > 0)
 			f->line = line;
 	}
@@ -449,7 +612,8 @@ static void walk_thread(struct pymem *m, const struct py_layout *L, const struct
 	size_t alloc = 0;
 
 	memset(th, 0, sizeof(*th));
-	if (rd_u64(m, ts + L->ts_native_tid, &tid) == 0 && tid < (1u << 30))
+	if (L->ts_native_tid != NO_CFRAME && rd_u64(m, ts + L->ts_native_tid, &tid) == 0 &&
+	    tid < (1u << 30))
 		th->native_tid = (long)tid;
 	if (rd_u64(m, ts + L->ts_frame, &frame) < 0) {
 		snprintf(th->note, sizeof(th->note), "its thread state did not read");
@@ -599,7 +763,8 @@ static int try_binary(int pid, const struct mapping *mp, struct py_target *t, ui
 		t->code_type = ct.value + bias;
 	/* Py_Version (3.11+) is read from the process; before it, the file name says the minor */
 	*pv_addr = elf_lookup(&src, &d, "Py_Version", &pv) == 1 ? pv.value + bias : 0;
-	t->version_hex = name_minor(mp->path) ? 0x03000000u | name_minor(mp->path) << 16 : 0;
+	t->version_hex = name_minor(mp->path) && name_minor(mp->path) < 256 ?
+		0x03000000u | name_minor(mp->path) << 16 : 0;
 	elf_dyn_release(&d);
 	close(fd);
 	return 1;

@@ -6,10 +6,12 @@
  * interpreter itself on 3.13+ (`_Py_DebugOffsets`, cookie "xdebugpy", at the start of
  * _PyRuntime) and from a table per minor version before that.
  *
- * Versions: 3.11 is checked against live interpreters on the build machine (tests/unit and
- * tests/integration); 3.13 and 3.14 follow CPython's pycore_debug_offsets.h / pycore_runtime.h
- * and are validated at run time against the sizes the interpreter states; 3.9, 3.10 and 3.12
- * are refused with a message (no table yet, see docs/architecture.md "attach stacks").
+ * Versions: 3.9-3.12 by a table per minor version, from offsetof() against each version's own
+ * internal headers; 3.13 and 3.14 from the interpreter's debug offsets, at the positions
+ * CPython's pycore_runtime.h (3.13) and pycore_debug_offsets.h (3.14) give, checked at run time
+ * against the sizes the same block states. 3.9, 3.10, 3.11, 3.12 and 3.13 are walked live by
+ * the tests on the build machine; 3.14 is not (no interpreter there). Free-threaded builds are
+ * refused with a message.
  *
  * The walk reads only through a pymem (pymem.h), so a recorded image replays it exactly and
  * arbitrary bytes fuzz it: every pointer is followed with bounds on count, length and depth.
@@ -85,5 +87,8 @@ void py_version_str(unsigned hex, char *buf, size_t len);
 
 /* The line of code-unit index `lasti` in a 3.11+ location table (co_linetable); 0 unknown. */
 int py_linetable_line(const unsigned char *tab, size_t len, int firstlineno, long lasti);
+/* The same for 3.10's co_linetable and 3.9's co_lnotab (`addr` a byte offset). */
+int py_linetable310_line(const unsigned char *tab, size_t len, int firstlineno, long addr);
+int py_lnotab_line(const unsigned char *tab, size_t len, int firstlineno, long addr);
 
 #endif

@@ -18,6 +18,11 @@ void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
 	/* threads first: a process that is gone is said so once, by the stack reader */
 	a->exists = tasks_read(proc_root, pid, &a->tasks) == 0;
 	pystack_read_pid(pid, &m, &t, image != NULL, &a->py);
+	/* 3.9 and 3.10 keep no kernel thread id: the oldest thread state, last in the list, is
+	 * the main thread's, whose tid is the pid; the others stay unmatched (tid 0) */
+	if (a->py.nthreads && !a->py.threads[a->py.nthreads - 1].native_tid &&
+	    (a->py.version_hex >> 16 & 0xff) < 11)
+		a->py.threads[a->py.nthreads - 1].native_tid = pid;
 	if (image && a->py.status == PY_OK)
 		pymem_image_bytes(&m, &t, image);
 	pymem_release(&m);
