@@ -52,6 +52,8 @@ void attach_stacks_release(struct attach_stacks *a)
 
 const struct py_thread *attach_stacks_thread(const struct attach_stacks *a, long tid)
 {
+	if (tid <= 0)
+		return NULL;	/* 0 is "unknown" on 3.9, 3.10 and in images, not a thread */
 	for (size_t i = 0; i < a->py.nthreads; i++)
 		if (a->py.threads[i].native_tid == tid)
 			return &a->py.threads[i];
