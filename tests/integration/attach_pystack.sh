@@ -1,0 +1,105 @@
+#!/bin/bash
+# attach --pid on live CPython processes of every version this machine has: a main thread
+# sleeping in a known function, a thread blocked on a lock (a futex), a spinning main thread;
+# each function and file:line asserted, and the process left running, never stopped. Then the
+# refusals: not a Python process, no such process, another user's process, a process that exits
+# while it is read (reported, never a crash).
+. "$(dirname "$0")/lib.sh"
+SL=$SRCDIR/tests/fixtures/pystack/sleeper.py
+tmp=$(mktemp -d)
+pids=()
+trap 'kill -KILL "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
+att() { timeout 30 "$NCCLCHECK" attach --no-color "$@"; }
+start() { # python args... -> $p, once the script has printed "ready"
+	rm -f "$tmp/out"
+	"$@" >"$tmp/out" 2>&1 & p=$!; pids+=($p)
+	for _ in $(seq 100); do grep -q ready "$tmp/out" 2>/dev/null && break; sleep 0.05; done
+	sleep 0.3	# past print(): into the sleep, the lock, the loop
+}
+
+# the distribution's, those on PATH, and pyenv's interpreters (each real file once)
+pythons=() seen=" "
+for py in /usr/bin/python3.1[0-9] /usr/bin/python3.9 python3.9 python3.10 python3.11 python3.12 \
+	  python3.13 python3.14 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.*/bin/python3.[0-9]*; do
+	case $py in *-config|*m) continue ;; esac
+	exe=$(command -v "$py" 2>/dev/null) || continue
+	"$exe" -c 'import sys; assert sys.version_info >= (3, 9)' 2>/dev/null || continue
+	real=$(readlink -f "$exe")
+	case $seen in *" $real "*) continue ;; esac
+	seen="$seen$real "
+	pythons+=("$exe")
+done
+[ ${#pythons[@]} -gt 0 ] || { echo "SKIP: no CPython 3.9+ here"; exit 77; }
+
+for py in "${pythons[@]}"; do
+	v=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+	start "$py" "$SL"
+	out=$(att --pid $p); rc=$?
+	expect_rc 0 $rc "$v: stacks of a sleeping process"
+	expect_match "$out" "^process $p: Python $v" "$v: the version"
+	expect_match "$out" "^thread $p \"[^\"]*\" state S, sleeping|^thread $p \"[^\"]*\" state S, polling" "$v: the main thread sleeps"
+	expect_match "$out" 'File "[^"]*sleeper.py", line 21, in <module>
+    File "[^"]*sleeper.py", line 11, in outer
+    File "[^"]*sleeper.py", line 9, in inner_sleep' "$v: main thread outermost first, with lines"
+	expect_match "$out" 'in a futex' "$v: the locker thread waits in a futex"
+	expect_match "$out" 'File "[^"]*sleeper.py", line 18, in blocked' "$v: the locker thread's frame"
+	state=$(awk '{print $3}' /proc/$p/stat)
+	if kill -0 $p 2>/dev/null && [ "$state" != T ] && [ "$state" != t ]; then
+		pass "$v: the process runs on (state $state)"; else fail "$v: the process was disturbed (state $state)"; fi
+	json=$(att --pid $p --json)
+	if printf '%s' "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["python"]["status"] == "ok", d["python"]
+main = [t for t in d["threads"] if t["tid"] == d["pid"]][0]
+f = main["frames"]
+assert [x["function"] for x in f] == ["<module>", "outer", "inner_sleep"], f
+assert [x["line"] for x in f] == [21, 11, 9], f
+assert any(x["function"] == "blocked" and x["line"] == 18 for t in d["threads"] for x in t.get("frames", [])), d
+'; then pass "$v: --json carries the stacks"; else fail "$v: --json: $json"; fi
+	kill -KILL $p
+
+	start "$py" "$SL" spin
+	out=$(att --pid $p); rc=$?
+	expect_rc 0 $rc "$v: stacks of a spinning process"
+	expect_match "$out" 'File "[^"]*sleeper.py", line 14, in spin' "$v: the spinning frame and line"
+	expect_match "$out" "^thread $p \"[^\"]*\" state R" "$v: the spinning thread runs"
+	kill -KILL $p
+done
+
+py=${pythons[0]}
+# not Python
+sleep 60 & p=$!; pids+=($p)
+out=$(att --pid $p 2>&1); rc=$?
+expect_rc 3 $rc "a process that is not Python"
+expect_match "$out" 'maps no CPython interpreter' "not Python: said so"
+kill -KILL $p
+# no such process (pid_max is at most 4194304)
+out=$(att --pid 4194303 2>&1); rc=$?
+expect_rc 3 $rc "no such process"
+expect_match "$out" 'no process 4194303 here' "no such process: said so"
+
+# another user's process: ncclcheck as nobody against root's Python
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && \
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$NCCLCHECK" 2>/dev/null; then
+	start "$py" "$SL"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		timeout 30 "$NCCLCHECK" attach --no-color --pid $p 2>&1); rc=$?
+	expect_rc 3 $rc "another user's process"
+	expect_match "$out" "process $p belongs to uid 0 and ncclcheck runs as uid 65534: run it as that user, or with sudo" "another user: which, and what to run"
+	kill -KILL $p
+else
+	echo "skip: another user's process (not root, no setpriv, or the binary is not reachable as nobody)"
+fi
+
+# processes that exit while they are read: every answer is a report (0 or 3), never a crash
+bad=0
+for i in $(seq 20); do
+	"$py" -c "import time; time.sleep(0.$((i % 5)))" & p=$!
+	sleep 0.0$((i % 10))
+	att --pid $p >/dev/null 2>"$tmp/err"; rc=$?
+	if [ $rc != 0 ] && [ $rc != 3 ]; then bad=$((bad + 1)); cat "$tmp/err" >&2; fi
+	wait $p 2>/dev/null
+done
+[ $bad = 0 ] && pass "20 processes read as they exit: each a report" || fail "$bad of 20 exiting processes ended ncclcheck abnormally"
+finish
