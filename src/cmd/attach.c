@@ -14,7 +14,7 @@
 
 enum { OPT_RAS = 1, OPT_NO_RAS, OPT_FR, OPT_FR_PREFIX, OPT_FR_URL, OPT_FR_LIVE, OPT_POLLS,
 	OPT_INTERVAL, OPT_TIMEOUT, OPT_DEADLINE, OPT_TEXT, OPT_LOCAL_HOST, OPT_PROC_ROOT,
-	OPT_RECORD, OPT_NO_DIAG, OPT_PID };
+	OPT_RECORD, OPT_NO_DIAG, OPT_PID, OPT_NO_STACKS };
 
 static const struct cli_opt attach_opts[] = {
 	{ .name = "ras", .arg = "HOST:PORT", .id = OPT_RAS,
@@ -54,6 +54,8 @@ static const struct cli_opt attach_opts[] = {
 	{ .name = "record", .arg = "FILE", .id = OPT_RECORD,
 	  .help = "save the RAS exchanges as a transcript (tests/fakes/ras_replay.py\n"
 		  "serves it again); with --pid, the memory the stack reader read" },
+	{ .name = "no-stacks", .id = OPT_NO_STACKS,
+	  .help = "do not read the local ranks' Python stacks for the verdict" },
 	{ .name = "pid", .arg = "PID", .id = OPT_PID,
 	  .help = "print the Python stacks and thread states of one local process, job\n"
 		  "or not (read from its memory: never stopped, never signalled)" },
@@ -156,6 +158,7 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 		break;
 	case OPT_PROC_ROOT: a->o.proc_root = c->arg; break;
 	case OPT_RECORD: a->record = c->arg; break;
+	case OPT_NO_STACKS: a->o.no_stacks = 1; break;
 	case OPT_PID:
 		if (cli_parse_long(c->arg, 1, 1L << 22, &a->pid) < 0)
 			return cli_fail(c, "--pid wants a process id, not '%s'", c->arg);

@@ -9,6 +9,7 @@ SL=$SRCDIR/tests/fixtures/pystack/sleeper.py
 tmp=$(mktemp -d)
 pids=()
 trap 'kill -KILL "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
+stop() { kill -KILL "$1"; wait "$1" 2>/dev/null; }
 att() { timeout 30 "$NCCLCHECK" attach --no-color "$@"; }
 start() { # python args... -> $p, once the script has printed "ready"
 	rm -f "$tmp/out"
@@ -57,23 +58,49 @@ assert [x["function"] for x in f] == ["<module>", "outer", "inner_sleep"], f
 assert [x["line"] for x in f] == [21, 11, 9], f
 assert any(x["function"] == "blocked" and x["line"] == 18 for t in d["threads"] for x in t.get("frames", [])), d
 '; then pass "$v: --json carries the stacks"; else fail "$v: --json: $json"; fi
-	kill -KILL $p
+	stop $p
 
 	start "$py" "$SL" spin
 	out=$(att --pid $p); rc=$?
 	expect_rc 0 $rc "$v: stacks of a spinning process"
 	expect_match "$out" 'File "[^"]*sleeper.py", line 14, in spin' "$v: the spinning frame and line"
 	expect_match "$out" "^thread $p \"[^\"]*\" state R" "$v: the spinning thread runs"
-	kill -KILL $p
+	stop $p
 done
 
+# the verdict names the code: a recorded RAS answer (tests/fakes/ras_replay.py) whose stalled
+# rank 1 is, on this "node", a real Python process sleeping, then one spinning
 py=${pythons[0]}
+if command -v python3 >/dev/null; then
+	FX=$FIXTURES/attach
+	sed 's/4202/@P1@/g' "$FX/ras/sleep.json" > "$tmp/sleep_local.json"
+	for mode in sleep spin; do
+		if [ $mode = spin ]; then start "$py" "$SL" spin; else start "$py" "$SL"; fi
+		rm -f "$tmp/port"
+		timeout 60 python3 "$SRCDIR/tests/fakes/ras_replay.py" "$tmp/sleep_local.json" \
+			--port-file "$tmp/port" --idle 20 --subst "P1=$p" >/dev/null 2>&1 & pids+=($!)
+		for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+		out=$(timeout 40 "$NCCLCHECK" attach --no-color --ras "127.0.0.1:$(cat "$tmp/port")" \
+			--interval 2s --local-host 10.77.0.2 2>&1); rc=$?
+		expect_rc 1 $rc "verdict with a $mode Python rank"
+		if [ $mode = sleep ]; then
+			expect_match "$out" "^verdict: rank 1 \(pid $p on 10\.77\.0\.2, GPU 0\) has not launched AllReduce #6 .*it is idle.*; it is in <module> \(sleeper\.py:21\) → outer \(sleeper\.py:11\) → inner_sleep \(sleeper\.py:9\) → sleeping" "the verdict names the sleeping rank's code"
+		else
+			expect_match "$out" "^verdict: rank 1 \(pid $p on 10\.77\.0\.2, GPU 0\) has not launched AllReduce #6 .*it is running.*; it is in <module> \(sleeper\.py:21\) → spin \(sleeper\.py:14\)" "the verdict names the spinning rank's loop"
+		fi
+		out=$(timeout 40 "$NCCLCHECK" attach --no-color --ras "127.0.0.1:$(cat "$tmp/port")" \
+			--interval 2s --local-host 10.77.0.2 --no-stacks 2>&1)
+		expect_no_match "$out" "sleeper\.py" "--no-stacks: /proc alone"
+		stop $p
+	done
+fi
+
 # not Python
 sleep 60 & p=$!; pids+=($p)
 out=$(att --pid $p 2>&1); rc=$?
 expect_rc 3 $rc "a process that is not Python"
 expect_match "$out" 'maps no CPython interpreter' "not Python: said so"
-kill -KILL $p
+stop $p
 # no such process (pid_max is at most 4194304)
 out=$(att --pid 4194303 2>&1); rc=$?
 expect_rc 3 $rc "no such process"
@@ -87,7 +114,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && \
 		timeout 30 "$NCCLCHECK" attach --no-color --pid $p 2>&1); rc=$?
 	expect_rc 3 $rc "another user's process"
 	expect_match "$out" "process $p belongs to uid 0 and ncclcheck runs as uid 65534: run it as that user, or with sudo" "another user: which, and what to run"
-	kill -KILL $p
+	stop $p
 else
 	echo "skip: another user's process (not root, no setpriv, or the binary is not reachable as nobody)"
 fi
