@@ -15,6 +15,14 @@
 #include "util/xalloc.h"
 
 #define MAPS_MAX (8u << 20)
+
+#if defined(__x86_64__)
+#define NATIVE_MACHINE 62	/* EM_X86_64 */
+#elif defined(__aarch64__)
+#define NATIVE_MACHINE 183	/* EM_AARCH64 */
+#else
+#define NATIVE_MACHINE 0	/* no table was checked on this architecture: nothing matches */
+#endif
 #define LINETABLE_MAX (256u << 10)
 #define STR_READ_MAX 512		/* characters of a name or path we read */
 
@@ -749,7 +757,9 @@ static int try_binary(int pid, const struct mapping *mp, struct py_target *t, ui
 		close(fd);
 		return -1;
 	}
-	if (elf_lookup(&src, &d, "_PyRuntime", &rt) != 1 || !d.load_base_set ||
+	/* the tables are for 64-bit little-endian processes of this machine's own architecture */
+	if (!d.is64 || !d.little || d.machine != NATIVE_MACHINE ||
+	    elf_lookup(&src, &d, "_PyRuntime", &rt) != 1 || !d.load_base_set ||
 	    mp->start < d.load_base) {
 		elf_dyn_release(&d);
 		close(fd);
