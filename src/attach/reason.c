@@ -852,9 +852,16 @@ static json_t *payload_json(const struct ctx *c, const char *verdict_line)
 	}
 	if (d->nstacks) {
 		json_t *st = json_array();
+		struct stack_group *g;
+		size_t ng = attach_stack_groups(d->stacks, d->nstacks, &g);
+
 		for (size_t i = 0; i < d->nstacks; i++)
 			json_array_append_new(st, attach_stacks_json(&d->stacks[i]));
 		json_object_set_new(p, "stacks", st);
+		/* the local ranks by where their main threads stand: the smallest groups are the
+		 * odd ones out */
+		json_object_set_new(p, "stack_groups", attach_stack_groups_json(g, ng));
+		attach_stack_groups_release(g, ng);
 	}
 	if (d->ras_asked) {
 		json_t *ras = json_pack("{s:s, s:o, s:b}", "address", d->ras_addr, "polls", polls,

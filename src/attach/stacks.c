@@ -175,3 +175,67 @@ void attach_stacks_phrase(const struct attach_stacks *a, size_t depth, struct st
 			strbuf_addstr(sb, " → ");
 	}
 }
+
+static int by_size(const void *a, const void *b)
+{
+	const struct stack_group *x = a, *y = b;
+
+	if (x->npids != y->npids)
+		return x->npids < y->npids ? 1 : -1;
+	return x->pids[0] - y->pids[0];
+}
+
+size_t attach_stack_groups(const struct attach_stacks *v, size_t n, struct stack_group **out)
+{
+	struct stack_group *g = NULL;
+	size_t ng = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t k;
+
+		if (v[i].py.status != PY_OK)
+			continue;
+		attach_stacks_phrase(&v[i], PY_FRAMES_MAX, &sb);
+		if (!sb.len) {
+			strbuf_release(&sb);
+			continue;
+		}
+		for (k = 0; k < ng && strcmp(g[k].stack, sb.buf); k++)
+			;
+		if (k == ng) {
+			g = xrealloc(g, (ng + 1) * sizeof(*g));
+			g[ng++] = (struct stack_group){ .stack = strbuf_detach(&sb, NULL) };
+		} else {
+			strbuf_release(&sb);
+		}
+		g[k].pids = xrealloc(g[k].pids, (g[k].npids + 1) * sizeof(*g[k].pids));
+		g[k].pids[g[k].npids++] = v[i].pid;
+	}
+	if (ng > 1)
+		qsort(g, ng, sizeof(*g), by_size);
+	*out = g;
+	return ng;
+}
+
+void attach_stack_groups_release(struct stack_group *g, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(g[i].stack);
+		free(g[i].pids);
+	}
+	free(g);
+}
+
+json_t *attach_stack_groups_json(const struct stack_group *g, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *pids = json_array();
+		for (size_t k = 0; k < g[i].npids; k++)
+			json_array_append_new(pids, json_integer(g[i].pids[k]));
+		json_array_append_new(arr, json_pack("{s:s, s:o}", "stack", g[i].stack, "pids", pids));
+	}
+	return arr;
+}

@@ -50,4 +50,20 @@ const struct py_thread *attach_stacks_thread(const struct attach_stacks *a, long
  */
 void attach_stacks_phrase(const struct attach_stacks *a, size_t depth, struct strbuf *sb);
 
+/*
+ * The processes whose main threads stand in the same Python code, largest group first (the
+ * odd ones out last: on a hung job, the suspects). Each group's key is its whole main-thread
+ * phrase; processes whose stack was not read are left out. Returns the count; *out is freed
+ * with attach_stack_groups_release().
+ */
+struct stack_group {
+	char *stack;		/* attach_stacks_phrase() of its first member, all frames */
+	int *pids;
+	size_t npids;
+};
+
+size_t attach_stack_groups(const struct attach_stacks *v, size_t n, struct stack_group **out);
+void attach_stack_groups_release(struct stack_group *g, size_t n);
+json_t *attach_stack_groups_json(const struct stack_group *g, size_t n);
+
 #endif

@@ -171,8 +171,25 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 static void attach_head(FILE *out, const json_t *payload, const struct render_opts *ro,
 			const void *arg)
 {
-	(void)payload;
+	const json_t *groups = json_object_get(payload, "stack_groups"), *g;
+	size_t i;
+
 	fprintf(out, "%sverdict:%s %s\n\n", render_bold(ro), render_reset(ro), (const char *)arg);
+	/* only where the local ranks stand apart: one group says nothing the verdict does not */
+	if (json_array_size(groups) < 2)
+		return;
+	fprintf(out, "local ranks by Python stack (main thread):\n");
+	json_array_foreach(groups, i, g) {
+		const json_t *pids = json_object_get(g, "pids"), *p;
+		size_t k;
+
+		fprintf(out, "  %zu process%s (pid", json_array_size(pids),
+			json_array_size(pids) == 1 ? "" : "es");
+		json_array_foreach(pids, k, p)
+			fprintf(out, "%s %lld", k ? "," : "", (long long)json_integer_value(p));
+		fprintf(out, "): %s\n", json_string_value(json_object_get(g, "stack")));
+	}
+	fputc('\n', out);
 }
 
 /* --pid: each thread, its state and its Python stack, outermost frame first. */

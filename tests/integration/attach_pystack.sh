@@ -71,8 +71,8 @@ done
 # the verdict names the code: a recorded RAS answer (tests/fakes/ras_replay.py) whose stalled
 # rank 1 is, on this "node", a real Python process sleeping, then one spinning
 py=${pythons[0]}
+FX=$FIXTURES/attach
 if command -v python3 >/dev/null; then
-	FX=$FIXTURES/attach
 	sed 's/4202/@P1@/g' "$FX/ras/sleep.json" > "$tmp/sleep_local.json"
 	for mode in sleep spin; do
 		if [ $mode = spin ]; then start "$py" "$SL" spin; else start "$py" "$SL"; fi
@@ -93,6 +93,32 @@ if command -v python3 >/dev/null; then
 		expect_no_match "$out" "sleeper\.py" "--no-stacks: /proc alone"
 		stop $p
 	done
+fi
+
+# two local ranks standing in different code: the text groups them by stack
+if command -v python3 >/dev/null; then
+	sed 's/4202/@P1@/g; s/4101/@P0@/g' "$FX/ras/sleep.json" > "$tmp/sleep_two.json"
+	start "$py" "$SL"; p0=$p
+	start "$py" "$SL" spin; p1=$p
+	rm -f "$tmp/port"
+	timeout 60 python3 "$SRCDIR/tests/fakes/ras_replay.py" "$tmp/sleep_two.json" \
+		--port-file "$tmp/port" --idle 20 --subst "P0=$p0" --subst "P1=$p1" >/dev/null 2>&1 & pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+	out=$(timeout 40 "$NCCLCHECK" attach --no-color --ras "127.0.0.1:$(cat "$tmp/port")" \
+		--interval 2s --local-host 10.77.0.1 --local-host 10.77.0.2 2>&1)
+	expect_match "$out" "^local ranks by Python stack \(main thread\):" "two local ranks: grouped by stack"
+	expect_match "$out" "1 process \(pid $p0\): in <module> \(sleeper\.py:21\) → outer \(sleeper\.py:11\) → inner_sleep \(sleeper\.py:9\)" "the sleeping rank's group"
+	expect_match "$out" "1 process \(pid $p1\): in <module> \(sleeper\.py:21\) → spin \(sleeper\.py:14\)" "the spinning rank's group"
+	json=$(timeout 40 "$NCCLCHECK" attach --json --ras "127.0.0.1:$(cat "$tmp/port")" \
+		--interval 2s --local-host 10.77.0.1 --local-host 10.77.0.2 2>/dev/null)
+	if printf '%s' "$json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+g = d["stack_groups"]
+assert len(g) == 2 and sorted(len(x["pids"]) for x in g) == [1, 1], g
+assert len(d["stacks"]) == 2, d["stacks"]
+'; then pass "--json: stacks and stack_groups"; else fail "--json stack groups: $json"; fi
+	stop $p0; stop $p1
 fi
 
 # not Python

@@ -126,6 +126,38 @@ static void test_json_order(void **state)
 	strbuf_release(&img);
 }
 
+/* Local ranks grouped by their main thread's stack: the spinning one stands apart, last. */
+static void test_groups(void **state)
+{
+	static const char *const names[] = { "py311.img", "py312.img", "py311_spin.img",
+					     "py313.img" };
+	struct attach_stacks a[4];
+	struct strbuf img[4];
+	struct stack_group *g;
+	struct err e = ERR_INIT;
+	size_t ng;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		img[i] = read_image(names[i]);
+		assert_int_equal(attach_stacks_from_image(img[i].buf, img[i].len, &a[i], &e), 0);
+		a[i].pid = 100 + i;
+	}
+	ng = attach_stack_groups(a, 4, &g);
+	assert_int_equal(ng, 2);
+	assert_int_equal(g[0].npids, 3);
+	assert_string_equal(g[0].stack, "in <module> (sleeper.py:21) → outer (sleeper.py:11) → "
+			    "inner_sleep (sleeper.py:9)");
+	assert_int_equal(g[1].npids, 1);
+	assert_int_equal(g[1].pids[0], 102);
+	assert_string_equal(g[1].stack, "in <module> (sleeper.py:21) → spin (sleeper.py:14)");
+	attach_stack_groups_release(g, ng);
+	for (int i = 0; i < 4; i++) {
+		attach_stacks_release(&a[i]);
+		strbuf_release(&img[i]);
+	}
+}
+
 /* Truncated, padded and bit-flipped images: an error or a bounded walk, never a crash. */
 static void test_hostile_images(void **state)
 {
@@ -233,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_image_312),
 		cmocka_unit_test(test_image_313),
 		cmocka_unit_test(test_json_order),
+		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_hostile_images),
 		cmocka_unit_test(test_line_tables),
 		cmocka_unit_test(test_task_where),
