@@ -287,7 +287,8 @@ static void ask_diagnostics(const struct attach_opts *o, struct attach_data *d, 
 
 /*
  * Every local rank process the polls sampled, once: where its Python threads are, read after
- * the polls (the moment the verdict describes). Only from this machine's own /proc.
+ * the polls (the moment the verdict describes). Only from this machine's own /proc, and only
+ * processes that map NCCL.
  */
 static void read_stacks(const struct attach_opts *o, struct attach_data *d)
 {
@@ -302,7 +303,13 @@ static void read_stacks(const struct attach_opts *o, struct attach_data *d)
 			if (seen || !s->exists)
 				continue;
 			d->stacks = xrealloc(d->stacks, (d->nstacks + 1) * sizeof(*d->stacks));
-			attach_stacks_collect(s->pid, o->proc_root, NULL, &d->stacks[d->nstacks++]);
+			attach_stacks_collect(s->pid, o->proc_root, NULL, &d->stacks[d->nstacks]);
+			/* a pid RAS reported from another PID namespace (a container) can be another
+			 * process here: only one that maps NCCL is taken for the rank */
+			if (!d->stacks[d->nstacks].maps_nccl)
+				attach_stacks_release(&d->stacks[d->nstacks]);
+			else
+				d->nstacks++;
 		}
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file.h"
 #include "util/xalloc.h"
 
 void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
@@ -15,6 +16,15 @@ void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
 
 	memset(a, 0, sizeof(*a));
 	a->pid = pid;
+	{
+		struct strbuf maps = STRBUF_INIT;
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%d/maps", proc_root, pid);
+		if (file_read(path, &maps, 8u << 20, NULL) == 0)
+			a->maps_nccl = strstr(maps.buf, "/libnccl") || strstr(maps.buf, "/libtorch_cuda");
+		strbuf_release(&maps);
+	}
 	/* threads first: a process that is gone is said so once, by the stack reader */
 	a->exists = tasks_read(proc_root, pid, &a->tasks) == 0;
 	pystack_read_pid(pid, &m, &t, image != NULL, &a->py);

@@ -16,6 +16,9 @@
 struct attach_stacks {
 	int pid;
 	int exists;
+	/* it maps NCCL (libnccl, or libtorch_cuda with NCCL linked in): the process RAS named,
+	 * not another one that happens to have its pid in this PID namespace */
+	int maps_nccl;
 	struct py_stacks py;
 	struct task_list tasks;
 };

@@ -13,7 +13,7 @@ stop() { kill -KILL "$1"; wait "$1" 2>/dev/null; }
 att() { timeout 30 "$NCCLCHECK" attach --no-color "$@"; }
 start() { # python args... -> $p, once the script has printed "ready"
 	rm -f "$tmp/out"
-	"$@" >"$tmp/out" 2>&1 & p=$!; pids+=($p)
+	env SLEEPER_LOAD="${LOAD:-}" "$@" >"$tmp/out" 2>&1 & p=$!; pids+=($p)
 	for _ in $(seq 100); do grep -q ready "$tmp/out" 2>/dev/null && break; sleep 0.05; done
 	sleep 0.3	# past print(): into the sleep, the lock, the loop
 }
@@ -72,6 +72,8 @@ done
 # rank 1 is, on this "node", a real Python process sleeping, then one spinning
 py=${pythons[0]}
 FX=$FIXTURES/attach
+# a stand-in rank maps a (fake) libnccl, as a real rank does: attach names the code of no other
+LOAD=$FAKESDIR/nccl/libnccl.so.2
 if command -v python3 >/dev/null; then
 	sed 's/4202/@P1@/g' "$FX/ras/sleep.json" > "$tmp/sleep_local.json"
 	for mode in sleep spin; do
@@ -93,6 +95,17 @@ if command -v python3 >/dev/null; then
 		expect_no_match "$out" "sleeper\.py" "--no-stacks: /proc alone"
 		stop $p
 	done
+	# a process that maps no NCCL in the rank's pid (another PID namespace's pid): not named
+	LOAD= start "$py" "$SL"
+	rm -f "$tmp/port"
+	timeout 60 python3 "$SRCDIR/tests/fakes/ras_replay.py" "$tmp/sleep_local.json" \
+		--port-file "$tmp/port" --idle 20 --subst "P1=$p" >/dev/null 2>&1 & pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+	out=$(timeout 40 "$NCCLCHECK" attach --no-color --ras "127.0.0.1:$(cat "$tmp/port")" \
+		--interval 2s --local-host 10.77.0.2 2>&1)
+	expect_match "$out" "^verdict: rank 1 .*it is idle" "a rank's pid without NCCL: /proc still says idle"
+	expect_no_match "$out" "sleeper\.py" "a rank's pid without NCCL: its Python code is not named"
+	stop $p
 fi
 
 # two local ranks standing in different code: the text groups them by stack
