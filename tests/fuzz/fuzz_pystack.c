@@ -26,6 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_decref(j);
 	attach_stacks_phrase(&a, 3, &sb);
 	strbuf_release(&sb);
+	{
+		struct stack_group *g;
+		size_t ng = attach_stack_groups(&a, 1, &g);
+		json_decref(attach_stack_groups_json(g, ng));
+		attach_stack_groups_release(g, ng);
+	}
 	attach_stacks_release(&a);
 	return 0;
 }
