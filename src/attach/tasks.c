@@ -129,9 +129,10 @@ static void read_task(const char *proc_root, int pid, long tid, const char *maps
 		if (!strncmp(sb.buf, "running", 7)) {
 			t->syscall = -1;
 		} else {
-			char *tok[9];
+			char *tok[9], *save = NULL;
 			int n = 0;
-			for (char *p = strtok(sb.buf, " \n"); p && n < 9; p = strtok(NULL, " \n"))
+			for (char *p = strtok_r(sb.buf, " \n", &save); p && n < 9;
+			     p = strtok_r(NULL, " \n", &save))
 				tok[n++] = p;
 			if (n >= 1)
 				t->syscall = strtol(tok[0], NULL, 0) >= 0 ? strtol(tok[0], NULL, 0) : -2;
