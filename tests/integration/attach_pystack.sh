@@ -123,7 +123,13 @@ if command -v python3 >/dev/null; then
 	expect_match "$out" "1 process \(pid $p0\): in <module> \(sleeper\.py:21\) → outer \(sleeper\.py:11\) → inner_sleep \(sleeper\.py:9\)" "the sleeping rank's group"
 	expect_match "$out" "1 process \(pid $p1\): in <module> \(sleeper\.py:21\) → spin \(sleeper\.py:14\)" "the spinning rank's group"
 	json=$(timeout 40 "$NCCLCHECK" attach --json --ras "127.0.0.1:$(cat "$tmp/port")" \
-		--interval 2s --local-host 10.77.0.1 --local-host 10.77.0.2 2>/dev/null)
+		--interval 2s --local-host 10.77.0.1 --local-host 10.77.0.2 --html "$tmp/two.html" \
+		2>/dev/null)
+	printf '%s' "$json" > "$tmp/two.json"
+	if python3 "$SRCDIR/tests/integration/html_check.py" "$tmp/two.json" "$tmp/two.html" >"$tmp/hc" &&
+	   grep -q 'Local ranks by Python stack' "$tmp/two.html" && grep -q 'spin (sleeper.py:14)' "$tmp/two.html"; then
+		pass "--html: the groups and stacks, every figure the document's"
+	else fail "--html: $(cat "$tmp/hc")"; fi
 	if printf '%s' "$json" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
