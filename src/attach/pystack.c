@@ -462,6 +462,11 @@ static int pick_layout(struct pymem *m, const struct py_target *t, struct py_lay
 	char ver[32];
 
 	py_version_str(t->version_hex, ver, sizeof(ver));
+	if (!t->version_hex) {
+		set_status(s, PY_UNSUPPORTED, "the interpreter's version could not be read (no "
+			   "Py_Version in it, and its file name has no python3.N)");
+		return -1;
+	}
 	if (major != 3 || minor < 9 || minor > 14) {
 		set_status(s, PY_UNSUPPORTED, "Python %s: this build reads the stacks of Python "
 			   "3.9 to 3.14; py-spy dump --pid PID may read this one", ver);

@@ -195,6 +195,12 @@ static void test_hostile_images(void **state)
 	assert_int_equal(a.py.status, PY_UNSUPPORTED);
 	assert_non_null(strstr(a.py.error, "3.9 to 3.14"));
 	attach_stacks_release(&a);
+	/* no version at all */
+	memcpy(copy, img.buf, img.len);
+	memset(copy + 8, 0, 4);
+	assert_int_equal(attach_stacks_from_image(copy, img.len, &a, &e), -1);
+	assert_non_null(strstr(a.py.error, "version could not be read"));
+	attach_stacks_release(&a);
 	free(copy);
 	strbuf_release(&img);
 }
