@@ -285,6 +285,34 @@ static void ask_diagnostics(const struct attach_opts *o, struct attach_data *d, 
 	ras_diag_ask_query(&d->ask, &ro);
 }
 
+/*
+ * Every local rank process the polls sampled, once: where its Python threads are, read after
+ * the polls (the moment the verdict describes). Only from this machine's own /proc, and only
+ * processes that map NCCL.
+ */
+static void read_stacks(const struct attach_opts *o, struct attach_data *d)
+{
+	if (o->no_stacks || strcmp(o->proc_root, "/proc") != 0)
+		return;
+	for (size_t i = 0; i < d->npolls; i++)
+		for (size_t j = 0; j < d->polls[i].nprocs; j++) {
+			const struct proc_sample *s = &d->polls[i].procs[j];
+			int seen = 0;
+			for (size_t k = 0; k < d->nstacks && !seen; k++)
+				seen = d->stacks[k].pid == s->pid;
+			if (seen || !s->exists)
+				continue;
+			d->stacks = xrealloc(d->stacks, (d->nstacks + 1) * sizeof(*d->stacks));
+			attach_stacks_collect(s->pid, o->proc_root, NULL, &d->stacks[d->nstacks]);
+			/* a pid RAS reported from another PID namespace (a container) can be another
+			 * process here: only one that maps NCCL is taken for the rank */
+			if (!d->stacks[d->nstacks].maps_nccl)
+				attach_stacks_release(&d->stacks[d->nstacks]);
+			else
+				d->nstacks++;
+		}
+}
+
 int attach_collect(const struct attach_opts *o, struct attach_data *d, struct err *e)
 {
 	int64_t start = time_now_ms(), deadline;
@@ -357,6 +385,7 @@ int attach_collect(const struct attach_opts *o, struct attach_data *d, struct er
 		if (!p->report && p->answer.nx == 0)
 			break;
 	}
+	read_stacks(o, d);
 	ask_diagnostics(o, d, start, deadline);
 	fetch_live(o, d, deadline);
 	if (d->fr.n > 1)
@@ -374,6 +403,9 @@ void attach_data_release(struct attach_data *d)
 	}
 	free(d->polls);
 	ras_diag_ask_release(&d->ask);
+	for (size_t i = 0; i < d->nstacks; i++)
+		attach_stacks_release(&d->stacks[i]);
+	free(d->stacks);
 	fr_set_release(&d->fr);
 	free(d->fr_error);
 	for (size_t i = 0; i < d->nlocal_hosts; i++)

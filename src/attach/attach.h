@@ -19,6 +19,7 @@
 #include "attach/ras.h"
 #include "attach/ras_ask.h"
 #include "attach/ras_diag.h"
+#include "attach/stacks.h"
 #include "finding.h"
 
 /* Polling limits: never faster than this, never more polls than that (NVIDIA/nccl#1718). */
@@ -48,6 +49,9 @@ struct attach_opts {
 	 * own addresses (getifaddrs) */
 	const char *const *local_hosts;
 	size_t nlocal_hosts;
+	/* do not read the local ranks' Python stacks (they are read only from the real /proc:
+	 * a fixture --proc-root's pids are not this machine's processes) */
+	int no_stacks;
 };
 
 struct attach_poll {
@@ -75,6 +79,9 @@ struct attach_data {
 	size_t nlocal_hosts;
 	long interval_ms;
 	long ticks_per_sec;
+	/* the Python stacks of the local ranks the last poll sampled, read after the polls */
+	struct attach_stacks *stacks;
+	size_t nstacks;
 };
 
 /* Fills the defaults of unset members (polls, interval, timeouts, caps, proc_root). */

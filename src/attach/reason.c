@@ -63,6 +63,8 @@ void reason_who_str(const struct who *w, struct strbuf *sb)
 
 /* ---- /proc ---- */
 
+static enum pkind reason_proc_doing_proc(const struct ctx *c, int pid, struct strbuf *sb);
+
 static const struct proc_sample *sample_of(const struct attach_poll *p, int pid)
 {
 	for (size_t i = 0; i < p->nprocs; i++)
@@ -71,8 +73,45 @@ static const struct proc_sample *sample_of(const struct attach_poll *p, int pid)
 	return NULL;
 }
 
+/*
+ * Where the process's main thread is in Python, when its stack was read: ", in f (a.py:3) → g
+ * (b.py:9)", and what the thread does natively under the innermost frame. A spinning rank's
+ * innermost frame is the loop itself.
+ */
+static void stack_doing(const struct ctx *c, int pid, struct strbuf *sb)
+{
+	const struct attach_stacks *st = NULL;
+	size_t before = sb->len;
+
+	for (size_t i = 0; i < c->d->nstacks; i++)
+		if (c->d->stacks[i].pid == pid)
+			st = &c->d->stacks[i];
+	if (!st || st->py.status != PY_OK)
+		return;
+	strbuf_addstr(sb, "; it is ");
+	attach_stacks_phrase(st, 3, sb);
+	if (sb->len == before + 8) {
+		strbuf_setlen(sb, before);
+		return;
+	}
+	for (size_t i = 0; i < st->tasks.n; i++)
+		if (st->tasks.v[i].tid == pid && st->tasks.v[i].where[0] &&
+		    strncmp(st->tasks.v[i].where, "running", 7))
+			strbuf_addf(sb, " → %s", st->tasks.v[i].where);
+}
+
 /* What process `pid` does, from its first and last samples; "" and P_UNKNOWN when not local. */
 enum pkind reason_proc_doing(const struct ctx *c, int pid, struct strbuf *sb)
+{
+	enum pkind k = reason_proc_doing_proc(c, pid, sb);
+
+	if (k == P_IDLE || k == P_BUSY || k == P_ALIVE || k == P_DSTATE)
+		stack_doing(c, pid, sb);
+	return k;
+}
+
+/* reason_proc_doing() from /proc's samples alone. */
+static enum pkind reason_proc_doing_proc(const struct ctx *c, int pid, struct strbuf *sb)
 {
 	const struct proc_sample *a = NULL, *b = NULL;
 	const struct attach_data *d = c->d;
@@ -236,8 +275,8 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    "ranks on its node answered: the process is frozen (stopped, in a "
 				    "debugger, out of memory and swapping) or its RAS thread is stuck.");
 			if (m->pid > 0)
-				finding_fix(f, "on %s: ncclcheck attach (its state from /proc), py-spy dump "
-					    "--pid %d", m->host, m->pid);
+				finding_fix(f, "on %s: ncclcheck attach --pid %d (its state and Python "
+					    "stacks)", m->host, m->pid);
 			else
 				finding_fix(f, "RAS no longer knows its process: find rank %d's node and "
 					    "process from the launcher (its exit code, its log)", m->rank);
@@ -379,7 +418,7 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 			    "ranks behind, and the counts did not move for %.1f s: those ranks never "
 			    "called the next collective. That is their application side (a data loader, a "
 			    "rank-dependent branch, a swallowed exception), not NCCL or the network.", secs);
-		finding_fix(f, "look at what %s does now: py-spy dump --pid %d", w.buf, lag->pid);
+		finding_fix(f, "look at what %s does now: ncclcheck attach --pid %d", w.buf, lag->pid);
 		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %" PRIu64 "; rank(s) "
 				 "%s fewer, unchanged over %.1f s", cm->hash, cm->text_hi_n[op],
 				 ras_op_names[op], hi, behind.buf, secs);
@@ -463,7 +502,7 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 				    "data loader, a rank-dependent branch, an exception swallowed, a "
 				    "checkpoint or an eval only some ranks run), not NCCL or the network.",
 				    secs);
-			finding_fix(f, "look at what %s does now: py-spy dump --pid %d (on %s)", w.buf,
+			finding_fix(f, "look at what %s does now: ncclcheck attach --pid %d (on %s)", w.buf,
 				    lag->pid, lag->host[0] ? lag->host : "its node");
 			finding_fix(f, "make every rank call the same collectives in the same order; "
 				    "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that at each collective");
@@ -810,6 +849,19 @@ static json_t *payload_json(const struct ctx *c, const char *verdict_line)
 			json_array_append_new(procs, proc_json(&ap->procs[j]));
 		json_object_set_new(o, "processes", procs);
 		json_array_append_new(polls, o);
+	}
+	if (d->nstacks) {
+		json_t *st = json_array();
+		struct stack_group *g;
+		size_t ng = attach_stack_groups(d->stacks, d->nstacks, &g);
+
+		for (size_t i = 0; i < d->nstacks; i++)
+			json_array_append_new(st, attach_stacks_json(&d->stacks[i]));
+		json_object_set_new(p, "stacks", st);
+		/* the local ranks by where their main threads stand: the smallest groups are the
+		 * odd ones out */
+		json_object_set_new(p, "stack_groups", attach_stack_groups_json(g, ng));
+		attach_stack_groups_release(g, ng);
 	}
 	if (d->ras_asked) {
 		json_t *ras = json_pack("{s:s, s:o, s:b}", "address", d->ras_addr, "polls", polls,

@@ -229,7 +229,7 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 				add_stack(f, dumps[i]->rank, coll_at(dumps[i], pg->name, seq), "waits in");
 				break;
 			}
-		finding_fix(f, "see what rank %d does after the stack above: py-spy dump --pid <its pid>",
+		finding_fix(f, "see what rank %d does after the stack above: ncclcheck attach --pid <its pid>",
 			    dumps[firstmiss]->rank);
 		finding_fix(f, "make every rank reach the same collectives in the same order");
 		{
@@ -281,7 +281,7 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 			finding_evidence(f, "%s", states.buf);
 			add_stack(f, dumps[0]->rank, last[0], "waits in");
 			finding_fix(f, "look at rank(s) %s: ncclcheck attach on their node (RAS and /proc), "
-				    "py-spy dump --pid <pid>", nodump.buf);
+				    "ncclcheck attach --pid <pid>", nodump.buf);
 			reason_verdict(c, 3, "rank(s) %s wrote no dump while rank(s) that did all wait in %s #%ld "
 				"(process group '%s'): they are stopped, frozen, dead or elsewhere",
 				nodump.buf, fr_op_name(last[0]), hi, pg_label(pg));

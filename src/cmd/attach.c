@@ -6,6 +6,7 @@
 
 #include "attach/attach.h"
 #include "attach/http.h"
+#include "attach/stacks.h"
 #include "finding.h"
 #include "ncclcheck.h"
 #include "report/render.h"
@@ -13,7 +14,7 @@
 
 enum { OPT_RAS = 1, OPT_NO_RAS, OPT_FR, OPT_FR_PREFIX, OPT_FR_URL, OPT_FR_LIVE, OPT_POLLS,
 	OPT_INTERVAL, OPT_TIMEOUT, OPT_DEADLINE, OPT_TEXT, OPT_LOCAL_HOST, OPT_PROC_ROOT,
-	OPT_RECORD, OPT_NO_DIAG };
+	OPT_RECORD, OPT_NO_DIAG, OPT_PID, OPT_NO_STACKS };
 
 static const struct cli_opt attach_opts[] = {
 	{ .name = "ras", .arg = "HOST:PORT", .id = OPT_RAS,
@@ -52,7 +53,12 @@ static const struct cli_opt attach_opts[] = {
 	{ .name = "proc-root", .arg = "DIR", .id = OPT_PROC_ROOT, .help = "read /proc from DIR (tests)" },
 	{ .name = "record", .arg = "FILE", .id = OPT_RECORD,
 	  .help = "save the RAS exchanges as a transcript (tests/fakes/ras_replay.py\n"
-		  "serves it again)" },
+		  "serves it again); with --pid, the memory the stack reader read" },
+	{ .name = "no-stacks", .id = OPT_NO_STACKS,
+	  .help = "do not read the local ranks' Python stacks for the verdict" },
+	{ .name = "pid", .arg = "PID", .id = OPT_PID,
+	  .help = "print the Python stacks and thread states of one local process, job\n"
+		  "or not (read from its memory: never stopped, never signalled)" },
 	{ 0 },
 };
 
@@ -70,7 +76,8 @@ const struct verb verb_attach = {
 	.examples =
 		"  ncclcheck attach                          (on a node of the hung job; RAS on 28028)\n"
 		"  ncclcheck attach --no-ras --fr /tmp/fr    (flight-recorder dumps only)\n"
-		"  ncclcheck attach --fr-live --json\n",
+		"  ncclcheck attach --fr-live --json\n"
+		"  ncclcheck attach --pid 4242                (one process's Python stacks)\n",
 	.exit_codes =
 		"0 no hang found, 1 a culprit or a stall found, 2 usage error,\n"
 		"3 nothing answered (no RAS service, no dump).\n",
@@ -85,6 +92,7 @@ struct attach_args {
 	int *url_ranks;
 	size_t nlocals, alocals, nurls, aurls, aurl_ranks;
 	int no_ras;
+	long pid;
 };
 
 static int attach_option(struct cli *c, int id, struct attach_args *a)
@@ -150,6 +158,11 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 		break;
 	case OPT_PROC_ROOT: a->o.proc_root = c->arg; break;
 	case OPT_RECORD: a->record = c->arg; break;
+	case OPT_NO_STACKS: a->o.no_stacks = 1; break;
+	case OPT_PID:
+		if (cli_parse_long(c->arg, 1, 1L << 22, &a->pid) < 0)
+			return cli_fail(c, "--pid wants a process id, not '%s'", c->arg);
+		break;
 	}
 	return id;
 }
@@ -158,8 +171,113 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 static void attach_head(FILE *out, const json_t *payload, const struct render_opts *ro,
 			const void *arg)
 {
-	(void)payload;
+	const json_t *groups = json_object_get(payload, "stack_groups"), *g;
+	size_t i;
+
 	fprintf(out, "%sverdict:%s %s\n\n", render_bold(ro), render_reset(ro), (const char *)arg);
+	/* only where the local ranks stand apart: one group says nothing the verdict does not */
+	if (json_array_size(groups) < 2)
+		return;
+	fprintf(out, "local ranks by Python stack (main thread):\n");
+	json_array_foreach(groups, i, g) {
+		const json_t *pids = json_object_get(g, "pids"), *p;
+		size_t k;
+
+		fprintf(out, "  %zu process%s (pid", json_array_size(pids),
+			json_array_size(pids) == 1 ? "" : "es");
+		json_array_foreach(pids, k, p)
+			fprintf(out, "%s %lld", k ? "," : "", (long long)json_integer_value(p));
+		fprintf(out, "): %s\n", json_string_value(json_object_get(g, "stack")));
+	}
+	fputc('\n', out);
+}
+
+/* --pid: each thread, its state and its Python stack, outermost frame first. */
+static void stacks_head(FILE *out, const json_t *payload, const struct render_opts *ro,
+			const void *arg)
+{
+	const json_t *py = json_object_get(payload, "python"), *th;
+	size_t i;
+
+	(void)arg;
+	fprintf(out, "%sprocess %lld%s", render_bold(ro),
+		(long long)json_integer_value(json_object_get(payload, "pid")), render_reset(ro));
+	if (json_is_string(json_object_get(py, "version")))
+		fprintf(out, ": Python %s (%s)%s", json_string_value(json_object_get(py, "version")),
+			json_string_value(json_object_get(py, "binary")),
+			json_is_true(json_object_get(py, "layout_tested")) ? "" :
+			" [layout from CPython's headers, not tested on a live interpreter here]");
+	fputc('\n', out);
+	if (json_is_string(json_object_get(py, "error")))
+		fprintf(out, "no Python stacks: %s\n", json_string_value(json_object_get(py, "error")));
+	json_array_foreach(json_object_get(payload, "threads"), i, th) {
+		const json_t *frames = json_object_get(th, "frames"), *f;
+		size_t k;
+
+		fprintf(out, "\nthread %lld", (long long)json_integer_value(json_object_get(th, "tid")));
+		if (json_is_string(json_object_get(th, "name")))
+			fprintf(out, " \"%s\" state %s%s%s", json_string_value(json_object_get(th, "name")),
+				json_string_value(json_object_get(th, "state")),
+				*json_string_value(json_object_get(th, "where")) ? ", " : "",
+				json_string_value(json_object_get(th, "where")));
+		fputc('\n', out);
+		if (!json_array_size(frames)) {
+			if (json_is_true(json_object_get(th, "python")))
+				fprintf(out, "  (no Python frames: outside the interpreter's loop)\n");
+			continue;
+		}
+		fprintf(out, "  Traceback (most recent call last):\n");
+		json_array_foreach(frames, k, f) {
+			const json_t *line = json_object_get(f, "line");
+			if (json_is_integer(line))
+				fprintf(out, "    File \"%s\", line %lld, in %s\n",
+					json_string_value(json_object_get(f, "file")),
+					(long long)json_integer_value(line),
+					json_string_value(json_object_get(f, "function")));
+			else
+				fprintf(out, "    File \"%s\", in %s\n",
+					json_string_value(json_object_get(f, "file")),
+					json_string_value(json_object_get(f, "function")));
+		}
+		if (json_is_string(json_object_get(th, "frames_note")))
+			fprintf(out, "    ... stopped: %s\n",
+				json_string_value(json_object_get(th, "frames_note")));
+	}
+	fputc('\n', out);
+}
+
+static int stacks_main(struct cli *c, struct attach_args *a)
+{
+	struct strbuf image = STRBUF_INIT;
+	struct attach_stacks st;
+	struct findings *fs;
+	json_t *payload;
+	int code, ok;
+
+	attach_stacks_collect((int)a->pid, a->o.proc_root ? a->o.proc_root : "/proc",
+			      a->record ? &image : NULL, &st);
+	ok = st.py.status == PY_OK;
+	if (a->record && ok) {
+		FILE *f = fopen(a->record, "wb");
+		if (!f || fwrite(image.buf, 1, image.len, f) != image.len || fclose(f) != 0)
+			warning("cannot write the memory image to '%s'", a->record);
+		else
+			f = NULL;
+		if (f)
+			fclose(f);
+	}
+	payload = attach_stacks_json(&st);
+	fs = findings_new();
+	code = cmd_report(c, payload, fs, &(struct report_text){
+		.head = stacks_head, .flags = REPORT_CODE | REPORT_NO_SUMMARY,
+		.code = ok ? EXIT_CLEAN : EXIT_CANNOT_RUN });
+	if (!ok)
+		error("no Python stacks for process %d: %s", st.pid, st.py.error);
+	json_decref(payload);
+	findings_free(fs);
+	attach_stacks_release(&st);
+	strbuf_release(&image);
+	return code;
 }
 
 static int attach_main(struct attach_args *a, int argc, char **argv)
@@ -179,6 +297,11 @@ static int attach_main(struct attach_args *a, int argc, char **argv)
 			return c.code;
 	if (id == CLI_STOP)
 		return c.code;
+	if (a->pid && (a->ras || a->no_ras || a->o.fr_dir || a->nurls || a->o.fr_live))
+		return cli_usage_error("attach", "--pid reads one process alone: not with --ras, "
+				       "--no-ras or the flight-recorder options");
+	if (a->pid)
+		return stacks_main(&c, a);
 	if (a->no_ras && a->ras)
 		return cli_usage_error("attach", "--ras and --no-ras contradict each other");
 	if (a->no_ras && !a->o.fr_dir && !a->nurls)

@@ -120,6 +120,12 @@ int elf_dyn_read(const struct elf_src *src, struct elf_dyn *out, struct err *e)
 			filesz = u(&r, ph + 16, 4);
 			memsz = u(&r, ph + 20, 4);
 		}
+		if (type == PT_LOAD && !out->load_base_set && va >= off) {
+			/* where file offset 0 lands before the load bias: the first segment's
+			 * address less its offset (ld.so maps every segment at the same bias) */
+			out->load_base = (va - off) & ~(uint64_t)0xfff;
+			out->load_base_set = 1;
+		}
 		if (type == PT_LOAD && nld < sizeof(ld) / sizeof(ld[0]))
 			ld[nld++] = (struct load){ .vaddr = va, .memsz = memsz, .offset = off,
 						   .filesz = filesz };
@@ -219,8 +225,10 @@ static uint32_t sysv_hash(const char *s)
 	return h;
 }
 
-/* Symbol `idx`: 1 when it is `name` and defined, 0 when not, -1 when unreadable. */
-static int sym_is(const struct rd *r, const struct elf_dyn *d, uint64_t idx, const char *name)
+/* Symbol `idx`: 1 when it is `name` and defined (its value and size into *out), 0 when not,
+ * -1 when unreadable. */
+static int sym_is(const struct rd *r, const struct elf_dyn *d, uint64_t idx, const char *name,
+		  struct elf_sym *out)
 {
 	unsigned char s[24];
 	uint64_t nameoff, shndx;
@@ -238,10 +246,20 @@ static int sym_is(const struct rd *r, const struct elf_dyn *d, uint64_t idx, con
 		return -1;
 	hit = !strcmp(nm, name) && shndx != SHN_UNDEF;
 	free(nm);
+	if (hit && out) {
+		out->value = r->is64 ? u(r, s + 8, 8) : u(r, s + 4, 4);
+		out->size = r->is64 ? u(r, s + 16, 8) : u(r, s + 8, 4);
+	}
 	return hit;
 }
 
 int elf_defines(const struct elf_src *src, const struct elf_dyn *d, const char *name)
+{
+	return elf_lookup(src, d, name, NULL);
+}
+
+int elf_lookup(const struct elf_src *src, const struct elf_dyn *d, const char *name,
+	       struct elf_sym *out)
 {
 	struct rd r = { .src = src, .is64 = d->is64, .little = d->little };
 	unsigned char b[16];
@@ -274,7 +292,7 @@ int elf_defines(const struct elf_src *src, const struct elf_dyn *d, const char *
 				return -1;
 			ch = (uint32_t)u(&r, b, 4);
 			if ((ch | 1) == (h | 1)) {
-				int is = sym_is(&r, d, v, name);
+				int is = sym_is(&r, d, v, name, out);
 				if (is != 0)
 					return is;
 			}
@@ -300,7 +318,7 @@ int elf_defines(const struct elf_src *src, const struct elf_dyn *d, const char *
 
 			if (idx >= nchain)
 				return -1;
-			is = sym_is(&r, d, idx, name);
+			is = sym_is(&r, d, idx, name, out);
 			if (is != 0)
 				return is;
 			if (get(&r, b, 4, d->sysv_hash + 8 + ((uint64_t)nbucket + idx) * 4) < 0)

@@ -43,6 +43,15 @@ struct elf_dyn {
 	/* for symbol lookups: file offsets of the tables (0: absent) */
 	uint64_t symtab, strtab, strsz, gnu_hash, sysv_hash;
 	uint64_t syment;
+	/* the page-aligned virtual address of the lowest PT_LOAD segment: a mapping of the file at
+	 * address A has load bias A - load_base (0 for a non-PIE executable) */
+	uint64_t load_base;
+	int load_base_set;
+};
+
+struct elf_sym {
+	uint64_t value;			/* st_value: a virtual address before the load bias */
+	uint64_t size;
 };
 
 /* Reads the dynamic section. Returns 0, or -1 with `e` set (ERR_PARSE) when it is not ELF or
@@ -55,6 +64,10 @@ void elf_dyn_release(struct elf_dyn *d);
  * 1 yes, 0 no, -1 it has no hash table to look it up with (or the table is malformed).
  */
 int elf_defines(const struct elf_src *src, const struct elf_dyn *d, const char *name);
+
+/* elf_defines() that also gives the symbol's value and size (out may be NULL). */
+int elf_lookup(const struct elf_src *src, const struct elf_dyn *d, const char *name,
+	       struct elf_sym *out);
 
 /* An elf_src over an open file descriptor (pread). */
 int elf_src_fd(struct elf_src *src, int fd);

@@ -412,6 +412,69 @@ static void ras_counts(struct strbuf *sb, const json_t *doc)
 	}
 }
 
+/* One process's Python threads, outermost frame first; `base` is its JSON pointer ("" when the
+ * document is the process itself, attach --pid's). */
+static void py_process(struct strbuf *sb, const json_t *st, const char *base)
+{
+	const json_t *th, *f;
+	size_t t, k;
+
+	json_array_foreach(json_object_get(st, "threads"), t, th) {
+		const json_t *frames = json_object_get(th, "frames");
+
+		if (!json_array_size(frames))
+			continue;
+		strbuf_addstr(sb, "<p>process ");
+		html_num(sb, json_object_get(st, "pid"), "%s/pid", base);
+		strbuf_addstr(sb, ", thread ");
+		html_num(sb, json_object_get(th, "tid"), "%s/threads/%zu/tid", base, t);
+		strbuf_addstr(sb, " (");
+		html_esc(sb, jstr(th, "where") ? jstr(th, "where") : "");
+		strbuf_addstr(sb, "), outermost frame first:</p>\n<pre>");
+		json_array_foreach(frames, k, f) {
+			html_esc(sb, jstr(f, "file"));
+			strbuf_addch(sb, ':');
+			html_num(sb, json_object_get(f, "line"), "%s/threads/%zu/frames/%zu/line", base,
+				 t, k);
+			strbuf_addstr(sb, " in ");
+			html_esc(sb, jstr(f, "function"));
+			strbuf_addch(sb, '\n');
+		}
+		strbuf_addstr(sb, "</pre>\n");
+	}
+}
+
+/* The local ranks' Python stacks: the groups (the odd ones out last), then each process. */
+static void py_stacks(struct strbuf *sb, const json_t *doc)
+{
+	const json_t *groups = json_object_get(doc, "stack_groups"), *g, *p, *st;
+	size_t i, k;
+
+	if (json_array_size(groups)) {
+		strbuf_addstr(sb, "<h3>Local ranks by Python stack</h3>\n<p class=\"mut\">Their main "
+			      "threads, read from their memory; the smallest groups are the odd ones "
+			      "out.</p>\n<table class=\"stacks\">\n<tr><th>pids</th>"
+			      "<th>where the main thread is</th></tr>\n");
+		json_array_foreach(groups, i, g) {
+			strbuf_addstr(sb, "<tr><td>");
+			json_array_foreach(json_object_get(g, "pids"), k, p) {
+				strbuf_addstr(sb, k ? ", " : "");
+				html_num(sb, p, "/stack_groups/%zu/pids/%zu", i, k);
+			}
+			strbuf_addstr(sb, "</td><td>");
+			html_esc(sb, jstr(g, "stack"));
+			strbuf_addstr(sb, "</td></tr>\n");
+		}
+		strbuf_addstr(sb, "</table>\n");
+	}
+	json_array_foreach(json_object_get(doc, "stacks"), i, st) {
+		char base[32];
+
+		snprintf(base, sizeof(base), "/stacks/%zu", i);
+		py_process(sb, st, base);
+	}
+}
+
 void html_attach(struct strbuf *sb, const json_t *doc)
 {
 	const json_t *dumps = jpath(doc, "flight_recorder.dumps"), *d, *st;
@@ -463,5 +526,10 @@ void html_attach(struct strbuf *sb, const json_t *doc)
 		}
 		strbuf_addstr(sb, "</table></div>\n");
 	}
+	/* attach --pid's document is one process: the same rendering as one rank's */
+	if (json_is_array(json_object_get(doc, "threads")))
+		py_process(sb, doc, "");
+	else
+		py_stacks(sb, doc);
 	html_section_end(sb);
 }

@@ -21,6 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	(void)elf_defines(&src, &d, "ncclGetVersion");
 	(void)elf_defines(&src, &d, "");
+	{
+		struct elf_sym sym;
+		(void)elf_lookup(&src, &d, "_PyRuntime", &sym);
+	}
 	if (d.runpath) {
 		char *x = elf_expand_origin(d.runpath, __builtin_strlen(d.runpath), "/o");
 		free(x);

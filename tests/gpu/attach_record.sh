@@ -4,7 +4,9 @@
 # CPU suite)? Two lab nodes (network namespaces, eth1 10.10.0.10/.11; ATTACH_NODES=4 for four)
 # share the one GPU, one rank each, NCCL_HOSTID per node, sockets only. Every rank runs 5 warm-up all_reduces, then
 # waits for "go" and runs all_reduce #6. Cases (the culprit is always rank 1, on node n1):
-#   sleep   rank 1 sleeps in a function "load_batch" instead of entering all_reduce #6
+#   sleep   rank 1 sleeps in a function "load_batch" instead of entering all_reduce #6 (the
+#           verdict must name load_batch with job.py:line, read from the rank's memory)
+#   spin    rank 1 spins in a loop in "spin_loop" instead (the verdict: running, in spin_loop)
 #   stop    rank 1 is SIGSTOPped before #6
 #   kill    rank 1 is SIGKILLed before #6
 #   net     all of n1's traffic on eth0 and eth1 is dropped (iptables in n1) before #6; every rank
@@ -43,7 +45,7 @@ rm -rf "$W"; mkdir -p "$W"
 PY=${PYTHON:-}
 [ -n "$PY" ] || { [ -x /opt/torch/.venv/bin/python3 ] && PY=/opt/torch/.venv/bin/python3 || PY=python3; }
 T0=$(date +%s)
-CASES=${*:-sleep stop kill net}
+CASES=${*:-sleep spin stop kill net}
 jobpids=()
 cleanup() {
 	for p in "${jobpids[@]}"; do kill -CONT "$p" 2>/dev/null; kill -9 "$p" 2>/dev/null; done
@@ -93,10 +95,17 @@ with open("%s/ready.%d" % (d, rank), "w") as f:
 def load_batch():
     time.sleep(600)
 
+def spin_loop():
+    n = 0
+    while True:
+        n += 1
+
 while not os.path.exists(d + "/go"):
     time.sleep(0.05)
 if mode == "sleep" and rank == culprit:
     load_batch()
+if mode == "spin" and rank == culprit:
+    spin_loop()
 dist.all_reduce(x)                # collective #6
 torch.cuda.synchronize()
 print("all_reduce 6 ok %.1f" % x[0].item(), flush=True)
@@ -178,14 +187,23 @@ run_case() {
 		> "$D/attach_frpy.json" 2>&1
 	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --text --polls 1 \
 		--record "$D/ras_text.json" > "$D/attach_text_format.txt" 2>&1
+	# the culprit's Python stacks and threads on their own, and a memory image of a real torch
+	# process (a unit-test fixture of the interpreter the GPU machine runs)
+	case $c in sleep|spin)
+		timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --no-color --pid "$pid1" \
+			--record "$D/stacks_rank1.img" > "$D/stacks_rank1.txt" 2>&1
+		echo "exit $?" >> "$D/stacks_rank1.txt"
+		timeout 40 "$NCCLCHECK" attach --json --pid "$pid1" > "$D/stacks_rank1.json" 2>&1 ;;
+	esac
 	if [ "$c" = stop ]; then
 		timeout 40 "$NCCLCHECK" lab exec $P-n1 -- "$NCCLCHECK" attach --no-color \
 			--local-host 10.10.0.11 --record "$D/ras_n1.json" > "$D/attach_n1.txt" 2>&1
 		echo "exit $?" >> "$D/attach_n1.txt"
 	fi
-	verdict=$(grep -m1 '^verdict:' "$D/attach.txt")
+	verdict=$(sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  */ /g' "$D/attach.txt" | grep -m1 '^verdict:')
 	case $c in
-	sleep) expect='rank 1 .*(has not entered|has not launched)' ;;
+	sleep) expect='rank 1 .*(has not entered|has not launched).*it is in .*load_batch \(job\.py:[0-9]+\)' ;;
+	spin) expect='rank 1 .*(has not entered|has not launched).*running.*it is in .*spin_loop \(job\.py:[0-9]+\)' ;;
 	stop) expect='rank 1 .*(is stopped|does not answer)' ;;
 	kill) expect='rank 1 .*(is gone|dead)|process .* dead|rank\(s\) 1 wrote no dump' ;;
 	net) expect='node 10\.10\.0\.1[01] does not answer|every rank (launched|entered)' ;;
@@ -193,7 +211,7 @@ run_case() {
 	# what the CPU suite's replay (tests/integration/attach_recorded.sh) must conclude without
 	# this machine's /proc: RAS and the dumps alone
 	case $c in
-	sleep) echo 'rank 1 .*(has not entered|has not launched)' ;;
+	sleep|spin) echo 'rank 1 .*(has not entered|has not launched)' ;;
 	stop) echo 'rank 1 .*(does not answer|is stopped|wrote no dump)|node 10\.10\.0\.11 does not answer' ;;
 	kill) echo 'rank 1 .*(is gone|does not answer|wrote no dump)|process .* dead|node 10\.10\.0\.11 does not answer' ;;
 	net) echo 'node 10\.10\.0\.1[01] does not answer|every rank (launched|entered)' ;;
@@ -204,7 +222,7 @@ run_case() {
 	else
 		summary="$summary$c: ${secs}s, exit $rc, expected /$expect/, got: $verdict  FAIL\n"
 	fi
-	verdict=$(grep -m1 '^verdict:' "$D/attach_live.txt")
+	verdict=$(sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  */ /g' "$D/attach_live.txt" | grep -m1 '^verdict:')
 	secs=$(awk -v a="$t3" -v b="$t4" 'BEGIN { printf "%.1f", b - a }')
 	if echo "$verdict" | grep -Eq "$expect" && awk -v s="$secs" 'BEGIN { exit !(s <= 15) }'; then
 		summary="$summary$c (--fr-live): ${secs}s, $verdict  PASS\n"

@@ -26,7 +26,7 @@ value_for() {
 	*--max-mtu) echo 1500; return;;
 	esac
 	case "$1" in
-	SEC|SECS|SECONDS) echo 5;; N) echo 2;; R) echo 1;; I=NAME) echo 1=ens5;;
+	SEC|SECS|SECONDS) echo 5;; N|PID) echo 2;; R) echo 1;; I=NAME) echo 1=ens5;;
 	ADDR:PORT) echo 127.0.0.1:1;; '[ADDR:]PORT'|PORT) echo 29400;; LO-HI) echo 1-2;;
 	'P,...'|'N[,N...]') echo 1;; D|DUR) echo 2s;;
 	B) echo tcp;; T) echo float;; OP) echo sum;; NAME) echo generic;; LIST) echo connect;;
