@@ -47,7 +47,8 @@ json_t *jarr_child(json_t *obj, const char *key);
  * An array written one element at a time where a document holds the placeholder `at` (an
  * empty array): a cluster report's thousands of link tests cost ten times their JSON text as a
  * jansson tree (102 MB at 32 nodes), so rank 0 makes each element, writes it and frees it.
- * item(arg, i) returns element i (a new reference).
+ * item(arg, i) returns element i (a new reference). `at` is found through objects only (a
+ * placeholder inside an array is written as the empty array it is).
  */
 struct jsplice {
 	const json_t *at;
