@@ -138,36 +138,64 @@ void cluster_events_findings(struct rdv *r, const struct rdv_opts *ro, const cha
 
 /* ---- the report ---- */
 
-static json_t *links_json(struct run *run)
+/* links[i] of the report, made when a writer reaches it (struct cluster_links) */
+static json_t *link_json(void *arg, size_t i)
 {
-	json_t *arr = json_array();
+	const struct cluster_links *cl = arg;
+	const struct cluster_link *l = &cl->v[i];
+	json_t *o = json_object();
 
-	for (size_t i = 0; i < run->nlinks; i++) {
-		const struct cluster_link *l = &run->links[i];
-		json_t *o = json_object();
+	jset_int(o, "target", l->target);
+	jset_int(o, "peer", l->peer);
+	jset_str(o, "target_name", cl->names[l->target]);
+	jset_str(o, "peer_name", cl->names[l->peer]);
+	jset_str(o, "ifname", l->ifname);
+	jset_str(o, "test", link_kind_name(l->kind));
+	jset_bool(o, "ran", l->ran);
+	if (!l->ran)
+		jset_str(o, "error", l->error);
+	json_object_set_new(o, "result", link_result_to_json(&l->res));
+	/*
+	 * what the bandwidth is measured against (the HTML report draws it; nothing judges it
+	 * here): the target interface's line rate at its MTU; null when sysfs has none or only a
+	 * software link's nominal figure (bench's ceiling "known" is the same rule)
+	 */
+	if (l->kind == LINK_BW)
+		json_object_set_new(o, "ceiling_gbps",
+				    l->ceil.ceiling_gbps > 0 && !l->ceil.nominal
+				    ? json_real(l->ceil.ceiling_gbps) : json_null());
+	return o;
+}
 
-		jset_int(o, "target", l->target);
-		jset_int(o, "peer", l->peer);
-		jset_str(o, "target_name", run->nodes[l->target].name);
-		jset_str(o, "peer_name", run->nodes[l->peer].name);
-		jset_str(o, "ifname", l->ifname);
-		jset_str(o, "test", link_kind_name(l->kind));
-		jset_bool(o, "ran", l->ran);
-		if (!l->ran)
-			jset_str(o, "error", l->error);
-		json_object_set_new(o, "result", link_result_to_json(&l->res));
-		/*
-		 * what the bandwidth is measured against (the HTML report draws it; nothing judges
-		 * it here): the target interface's line rate at its MTU; null when sysfs has none or
-		 * only a software link's nominal figure (bench's ceiling "known" is the same rule)
-		 */
-		if (l->kind == LINK_BW)
-			json_object_set_new(o, "ceiling_gbps",
-					    l->ceil.ceiling_gbps > 0 && !l->ceil.nominal
-					    ? json_real(l->ceil.ceiling_gbps) : json_null());
-		json_array_append_new(arr, o);
-	}
-	return arr;
+/* The run's link tests move to a struct cluster_links whose placeholder `payload` holds. */
+static void links_take(struct run *run, json_t *payload)
+{
+	struct cluster_links *cl = xcalloc(1, sizeof(*cl));
+	json_t *at = json_array();
+
+	cluster_links_free(run->report_links);
+	cl->v = run->links;
+	cl->n = run->nlinks;
+	run->links = NULL;
+	run->nlinks = run->alinks = 0;
+	cl->nnodes = run->n;
+	cl->names = xcalloc((size_t)(run->n > 0 ? run->n : 1), sizeof(*cl->names));
+	for (int i = 0; i < run->n; i++)
+		memcpy(cl->names[i], run->nodes[i].name, sizeof(cl->names[i]));
+	cl->sp = (struct jsplice){ .at = at, .n = cl->n, .item = link_json, .arg = cl };
+	json_object_set_new(payload, "links", at);
+	run->report_links = cl;
+}
+
+void cluster_links_free(struct cluster_links *cl)
+{
+	if (!cl)
+		return;
+	for (size_t i = 0; i < cl->n; i++)
+		link_result_release(&cl->v[i].res);
+	free(cl->v);
+	free(cl->names);
+	free(cl);
 }
 
 /* ---- each node's own checks, settled by the link tests ---- */
@@ -290,7 +318,7 @@ json_t *cluster_report_doc(struct run *run, struct findings *fs, int code)
 		json_array_append_new(nodes, o);
 	}
 	json_object_set_new(payload, "nodes", nodes);
-	json_object_set_new(payload, "links", links_json(run));
+	links_take(run, payload);
 	jset_int(run->timings, "total", time_now_ms() - run->t0);
 	json_object_set(payload, "timings_ms", run->timings);
 	doc = render_json_doc("cluster", payload, fs, code);

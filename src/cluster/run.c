@@ -723,6 +723,7 @@ static void run_free(struct run *run)
 		link_result_release(&run->links[i].res);
 	free(run->links);
 	free(run->bw_alone);
+	cluster_links_free(run->report_links);
 	link_agent_free(run->agent);
 	json_decref(run->timings);
 	pthread_mutex_destroy(&run->mu);
@@ -785,6 +786,27 @@ static int master_links(struct run *run, struct err *e)
 	return rdv_failed(run->r, e) ? -1 : 0;
 }
 
+/* The report's link tests: sent in place of its placeholder (run.h struct cluster_links). */
+static const struct jsplice *report_splice(const struct run *run)
+{
+	return run->report_links ? &run->report_links->sp : NULL;
+}
+
+/* ... then handed to the caller that writes them, or put in the document it gets. */
+static void hand_links(struct run *run, json_t *report)
+{
+	struct cluster_links *cl = run->report_links;
+
+	run->report_links = NULL;
+	if (run->o->links) {
+		*run->o->links = cl;
+		return;
+	}
+	if (cl)
+		jsplice_materialize(report, &cl->sp);
+	cluster_links_free(cl);
+}
+
 int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 {
 	struct run run;
@@ -794,6 +816,8 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	int64_t t;
 
 	*report = NULL;
+	if (o->links)
+		*o->links = NULL;
 	memset(&run, 0, sizeof(run));
 	pthread_mutex_init(&run.mu, NULL);
 	run.o = o;
@@ -809,6 +833,7 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 			/* the rendezvous judged it (a second rank 0 holds the port): its report */
 			we = *e;
 			*report = cluster_local_report(&run, &we, &code);
+			hand_links(&run, *report);
 			rdv_free(run.r);
 			run_free(&run);
 			return code;
@@ -836,7 +861,7 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 		if (worker_serve(&run, &we) < 0)
 			goto failed;
 		progress(o, "waiting for the report");
-		if (rdv_report(run.r, report, &code, REPORT_TIMEOUT_MS, &we) < 0)
+		if (rdv_report(run.r, report, NULL, &code, REPORT_TIMEOUT_MS, &we) < 0)
 			goto failed;
 		rdv_finish(run.r);
 		rdv_free(run.r);
@@ -903,7 +928,8 @@ int cluster_run(const struct cluster_opts *o, json_t **report, struct err *e)
 	/* a node's guess that the link tests confirmed as an error is a measured failure */
 	code = cluster_exit_code(run.fs, cluster_node_errors(&run));
 	*report = cluster_report_doc(&run, run.fs, code);
-	rdv_report(run.r, report, &code, 0, &we);
+	rdv_report(run.r, report, report_splice(&run), &code, 0, &we);
+	hand_links(&run, *report);
 	findings_free(run.fs);
 	rdv_finish(run.r);
 	rdv_free(run.r);
@@ -916,7 +942,7 @@ failed:
 		struct err re = ERR_INIT;
 
 		/* the workers still connected print this same report (header, node table) */
-		rdv_report(run.r, report, &code, 0, &re);
+		rdv_report(run.r, report, report_splice(&run), &code, 0, &re);
 	} else {
 		json_t *mr = NULL;
 
@@ -926,10 +952,13 @@ failed:
 			json_decref(*report);
 			*report = mr;
 			code = EXIT_CANNOT_RUN;
+			cluster_links_free(run.report_links);
+			run.report_links = NULL;
 		} else {
 			json_decref(mr);
 		}
 	}
+	hand_links(&run, *report);
 	rdv_finish(run.r);
 	rdv_free(run.r);
 	run_free(&run);

@@ -27,6 +27,7 @@
 #include "model/cluster.h"
 #include "rdv/rdv.h"
 #include "util/err.h"
+#include "util/json.h"
 
 /* struct cluster_link (one link test's record) and struct cluster_input (what the cross-node
  * rules see) are model/cluster.h's: the rules read them. */
@@ -70,9 +71,31 @@ struct cluster_opts {
 	 * second until it is over; progress_arg is its argument. NULL: silent.
 	 */
 	void (*waiting)(void *arg, const struct rdv_join_status *st, int master);
+	/*
+	 * NULL: the report comes back holding its links. Else the master's report keeps "links" as
+	 * an empty placeholder and its link tests come back in *links (NULL on a worker, whose
+	 * report came whole over the wire), for the caller to write (struct cluster_links).
+	 */
+	struct cluster_links **links;
 };
 
 void cluster_opts_init(struct cluster_opts *o);
+
+/*
+ * The master's link tests kept as measured until a writer needs them: the report's "links" is
+ * the placeholder sp.at, and sp makes each element in turn (util/json.h). As one jansson tree
+ * they were most of rank 0's memory: ten times their JSON text, 102 MB at 32 nodes (issue #23).
+ * jdump_splice writes them one at a time; jsplice_materialize puts them in the document for
+ * the writers that read a tree (HTML, the verbose text).
+ */
+struct cluster_links {
+	struct jsplice sp;
+	struct cluster_link *v;
+	size_t n;
+	char (*names)[256];	/* each rank's name */
+	int nnodes;
+};
+void cluster_links_free(struct cluster_links *l);
 
 /*
  * Runs the whole cluster check on this node. Returns the exit code (0, 1, 3) and the report in

@@ -64,6 +64,8 @@ struct run {
 	/* this node's MASTER_ADDR as it resolved here when it is one of its own addresses: on
 	 * rank 0, the address the workers can be told to use ("" when not known) */
 	char master_ip[64];
+	/* the report's link tests, moved out of links by cluster_report_doc (run.h) */
+	struct cluster_links *report_links;
 };
 
 /* cluster_run.c: one test's request from `peer` to the target's address, and running it */

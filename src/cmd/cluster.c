@@ -170,11 +170,17 @@ static void on_progress(void *arg, const char *phase, int done, int total)
 	ps->shown = 1;
 }
 
+/* what the text's head and tail read besides the report */
+struct cluster_tail_arg {
+	const struct launch *l;
+	size_t deferred;	/* link tests the report holds as a placeholder (cluster_links) */
+};
+
 /* Why this node could not finish, right under the verdict. */
 static void cluster_head(FILE *out, const json_t *report, const struct render_opts *ro,
 			 const void *arg)
 {
-	const struct launch *l = arg;
+	const struct launch *l = ((const struct cluster_tail_arg *)arg)->l;
 	char host[256];
 
 	(void)ro;
@@ -191,14 +197,14 @@ static void cluster_head(FILE *out, const json_t *report, const struct render_op
 static void cluster_tail(FILE *out, const json_t *report, const struct render_opts *ro,
 			 const void *arg)
 {
+	const struct cluster_tail_arg *ta = arg;
 	struct strbuf text = STRBUF_INIT;
 
-	(void)arg;
 	if (ro->verbose) {
 		fputc('\n', out);
 		cluster_report_text(report, ro->verbose, &text);
 	} else {
-		cluster_report_brief(report, &text);
+		cluster_report_brief(report, ta->deferred, &text);
 	}
 	fputs(text.buf, out);
 	strbuf_release(&text);
@@ -283,6 +289,7 @@ int cmd_cluster(int argc, char **argv)
 	int id, code;
 	char host[256], master_at[300];
 	json_t *report = NULL;
+	struct cluster_links *links = NULL;
 
 	cluster_opts_init(&co);
 	cli_launch_init(&lo);
@@ -344,6 +351,7 @@ int cmd_cluster(int argc, char **argv)
 	co.probe_arg = &pa;
 	co.node_rules = rules_run_node;
 	co.xrules = cluster_xrules;
+	co.links = &links;
 	if (o.with_ras) {
 		co.master_findings = ask_ras;
 		co.master_findings_arg = &ra;
@@ -370,18 +378,26 @@ int cmd_cluster(int argc, char **argv)
 		code = EXIT_CANNOT_RUN;
 	} else {
 		struct findings *fs = findings_new();
+		struct cluster_tail_arg ta = { .l = &l };
 		char ferr[256];
 
+		/* the writers that read the links as a tree get them there; --json writes them one
+		 * at a time, the first screen only counts them */
+		if (links && (c.common.html || (!c.common.json && c.common.verbose)))
+			jsplice_materialize(report, &links->sp);
+		ta.deferred = links ? links->sp.n : 0;
 		if (!c.common.json && findings_from_json(fs, json_object_get(report, "findings"),
 							 ferr, sizeof(ferr)) < 0)
 			error("the report's findings are unreadable: %s", ferr);
 		code = cmd_report(&c, report, fs, &(struct report_text){
-			.head = cluster_head, .tail = cluster_tail, .arg = &l,
+			.head = cluster_head, .tail = cluster_tail, .arg = &ta,
+			.splice = links ? &links->sp : NULL,
 			.flags = REPORT_CODE | REPORT_DOC | REPORT_VERDICT,
 			.code = code });
 		findings_free(fs);
 	}
 	json_decref(report);
+	cluster_links_free(links);
 out:
 	strbuf_release(&tok);
 	launch_release(&l);

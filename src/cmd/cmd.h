@@ -220,6 +220,10 @@ struct report_text {
 	const char *lead;	/* REPORT_VERDICT: words before the verdict ("not starting 'x'") */
 	const struct html_opts *html;	/* --html: what the page shows besides the document
 					 * (bench's --compare); NULL for nothing */
+	/* --json: an array the document holds as a placeholder, written one element at a time
+	 * (cluster's link tests, util/json.h); NULL or empty: none. --html needs it in the
+	 * document (jsplice_materialize) */
+	const struct jsplice *splice;
 };
 
 enum report_flags {
@@ -311,5 +315,7 @@ int cli_json_error_flush(int code);
 void cli_json_errors(int on);
 /* Prints a verb's JSON document (and remembers that one was printed). */
 void cli_print_doc(json_t *doc);
+/* As cli_print_doc, with sp's elements in place of its placeholder (util/json.h). */
+void cli_print_doc_splice(json_t *doc, const struct jsplice *sp);
 
 #endif

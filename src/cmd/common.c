@@ -30,10 +30,15 @@ static void keep_error(const char *fmt, va_list ap)
 		vsnprintf(json_err.msg, sizeof(json_err.msg), fmt, ap);
 }
 
-void cli_print_doc(json_t *doc)
+void cli_print_doc_splice(json_t *doc, const struct jsplice *sp)
 {
 	json_err.doc_printed = 1;
-	render_json_print(stdout, doc);
+	render_json_print_splice(stdout, doc, sp);
+}
+
+void cli_print_doc(json_t *doc)
+{
+	cli_print_doc_splice(doc, NULL);
 }
 
 int cli_json_error_flush(int code)

@@ -60,7 +60,7 @@ int cmd_report(const struct cli *c, json_t *payload, const struct findings *fs,
 		if (c->common.html && html_write_file(c->common.html, doc, t->html, err, sizeof(err)) < 0)
 			page_failed = error("--html: %s", err);
 		if (c->common.json)
-			cli_print_doc(doc);
+			cli_print_doc_splice(doc, t->splice);
 		json_decref(doc);
 		if (c->common.json)
 			return cli_finish(page_failed ? EXIT_CANNOT_RUN : code);

@@ -444,6 +444,10 @@ int link_bw_client(const struct link_req *req, const struct link_ready *ready,
 			rc = -1;
 		}
 	b->streams = req->streams;
+	free(b->gbps);
+	free(b->bytes);
+	b->gbps = xcalloc((size_t)(req->streams > 0 ? req->streams : 1), sizeof(*b->gbps));
+	b->bytes = xcalloc((size_t)(req->streams > 0 ? req->streams : 1), sizeof(*b->bytes));
 	b->total_bytes = 0;
 	b->stalled = 0;
 	for (int i = 0; i < req->streams && !rc; i++) {

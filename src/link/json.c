@@ -502,6 +502,8 @@ void link_result_release(struct link_result *r)
 	free(r->s.iv);
 	free(r->s.in_use);
 	free(r->s.state);
+	free(r->b.gbps);
+	free(r->b.bytes);
 	link_result_init(r, r->kind);
 }
 
@@ -575,7 +577,7 @@ json_t *link_result_to_json(const struct link_result *r)
 		jset_int(o, "streams", r->b.streams);
 		a = jarr_child(o, "gbps");
 		c = jarr_child(o, "bytes");
-		for (int i = 0; i < r->b.streams && i < LINK_BW_STREAMS_MAX; i++) {
+		for (int i = 0; r->b.gbps && r->b.bytes && i < r->b.streams; i++) {
 			json_array_append_new(a, json_real(r->b.gbps[i]));
 			json_array_append_new(c, json_integer(r->b.bytes[i]));
 		}
@@ -837,6 +839,8 @@ static int bw_from(const json_t *j, struct link_result *r, struct err *e)
 	if (!json_is_array(g) || !json_is_array(b) || json_array_size(g) != (size_t)x ||
 	    json_array_size(b) != (size_t)x)
 		return err_set(e, ERR_PARSE, "'gbps' and 'bytes' are not arrays of 'streams'");
+	r->b.gbps = xcalloc((size_t)x, sizeof(*r->b.gbps));
+	r->b.bytes = xcalloc((size_t)x, sizeof(*r->b.bytes));
 	for (int i = 0; i < r->b.streams; i++) {
 		const json_t *gi = json_array_get(g, (size_t)i), *bi = json_array_get(b, (size_t)i);
 

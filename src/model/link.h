@@ -114,8 +114,10 @@ struct link_mtu_result {
 
 struct link_bw_result {
 	int streams;
-	double gbps[LINK_BW_STREAMS_MAX];	/* per stream, receiver's bytes over its time */
-	long long bytes[LINK_BW_STREAMS_MAX];
+	/* per stream (`streams` of each, freed by link_result_release): inline, 64 of each made
+	 * every kind's record 1.5 KB, a cluster's thousands of them 10 MB at 32 nodes */
+	double *gbps;				/* receiver's bytes over its time */
+	long long *bytes;
 	int stalled;			/* streams that made no progress for timeout_ms (counted 0) */
 	double total_gbps;		/* all bytes over first byte .. last byte at the receiver */
 	long long total_bytes;

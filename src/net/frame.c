@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "net/sock.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -19,42 +20,77 @@ const char *frame_status_name(enum frame_status s)
 	return (unsigned)s < sizeof(status_names) / sizeof(status_names[0]) ? status_names[s] : "?";
 }
 
-enum frame_status frame_encode_chunked(const json_t *msg, size_t cap, size_t msg_cap,
-				       struct strbuf *out, struct err *e)
+/* frames written as the encoder goes: a 7 MB report is never held whole besides its frames */
+struct chunker {
+	struct strbuf *out;
+	size_t cap, msg_cap;
+	size_t hdr;		/* where the open frame's header is */
+	size_t in_frame;	/* its body bytes so far */
+	size_t total;
+	int started;
+};
+
+static void close_frame(struct chunker *k, uint32_t more)
 {
-	unsigned char hdr[FRAME_HDR];
-	char *body;
-	size_t len, off = 0;
+	put_be32((unsigned char *)k->out->buf + k->hdr, (uint32_t)k->in_frame | more);
+}
+
+static int chunk_cb(const char *buf, size_t size, void *data)
+{
+	struct chunker *k = data;
+
+	k->total += size;
+	if (k->total > k->msg_cap || !k->cap)
+		return -1;
+	while (size) {
+		size_t n;
+
+		if (!k->started || k->in_frame == k->cap) {
+			if (k->started)
+				close_frame(k, FRAME_MORE);
+			k->started = 1;
+			k->hdr = k->out->len;
+			k->in_frame = 0;
+			strbuf_add(k->out, "\0\0\0\0", FRAME_HDR);
+		}
+		n = size < k->cap - k->in_frame ? size : k->cap - k->in_frame;
+		strbuf_add(k->out, buf, n);
+		k->in_frame += n;
+		buf += n;
+		size -= n;
+	}
+	return 0;
+}
+
+enum frame_status frame_encode_splice(const json_t *msg, const struct jsplice *sp, size_t cap,
+				      size_t msg_cap, struct strbuf *out, struct err *e)
+{
+	struct chunker k = { .out = out, .cap = cap > FRAME_MORE - 1 ? FRAME_MORE - 1 : cap,
+			     .msg_cap = msg_cap };
+	size_t was = out->len;
 
 	if (!json_is_object(msg)) {
 		err_set(e, ERR_INTERNAL, "a frame carries one JSON object");
 		return FRAME_NOTJSON;
 	}
-	body = json_dumps(msg, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	if (!body) {
+	if (jdump_splice(msg, JSON_COMPACT | JSON_PRESERVE_ORDER, sp, chunk_cb, &k) < 0) {
+		strbuf_setlen(out, was);
+		if (k.total > k.msg_cap || !k.cap) {
+			err_set(e, ERR_USAGE, "a message of more than %zu bytes is over the %s cap of "
+				"%zu", msg_cap, msg_cap > cap ? "message" : "frame", msg_cap);
+			return FRAME_TOOBIG;
+		}
 		err_set(e, ERR_INTERNAL, "cannot encode a message");
 		return FRAME_NOTJSON;
 	}
-	len = strlen(body);
-	if (cap > FRAME_MORE - 1)
-		cap = FRAME_MORE - 1;
-	if (len > msg_cap || (len > cap && !cap)) {
-		err_set(e, ERR_USAGE, "a message of %zu bytes is over the %s cap of %zu", len,
-			msg_cap > cap ? "message" : "frame", msg_cap);
-		free(body);
-		return FRAME_TOOBIG;
-	}
-	strbuf_grow(out, len + (len / (cap ? cap : 1) + 1) * FRAME_HDR);
-	do {
-		size_t n = len - off < cap ? len - off : cap;
-
-		put_be32(hdr, (uint32_t)n | (off + n < len ? FRAME_MORE : 0));
-		strbuf_add(out, hdr, sizeof(hdr));
-		strbuf_add(out, body + off, n);
-		off += n;
-	} while (off < len);
-	free(body);
+	close_frame(&k, 0);
 	return FRAME_OK;
+}
+
+enum frame_status frame_encode_chunked(const json_t *msg, size_t cap, size_t msg_cap,
+				       struct strbuf *out, struct err *e)
+{
+	return frame_encode_splice(msg, NULL, cap, msg_cap, out, e);
 }
 
 enum frame_status frame_encode(const json_t *msg, size_t cap, struct strbuf *out, struct err *e)

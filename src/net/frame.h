@@ -66,6 +66,11 @@ enum frame_status frame_encode(const json_t *msg, size_t cap, struct strbuf *out
  */
 enum frame_status frame_encode_chunked(const json_t *msg, size_t cap, size_t msg_cap,
 				       struct strbuf *out, struct err *e);
+/* As frame_encode_chunked, with sp's elements written in place of its placeholder (sp NULL:
+ * none), one at a time (util/json.h). */
+struct jsplice;
+enum frame_status frame_encode_splice(const json_t *msg, const struct jsplice *sp, size_t cap,
+				      size_t msg_cap, struct strbuf *out, struct err *e);
 
 /* Decodes one frame body; FRAME_NOTJSON (with jansson's reason) when it is not one object. */
 enum frame_status frame_decode_body(const void *body, size_t len, json_t **out, struct err *e);

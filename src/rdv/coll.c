@@ -169,7 +169,8 @@ out:
 	return rc;
 }
 
-int rdv_report(struct rdv *r, json_t **report, int *exit_code, long timeout_ms, struct err *e)
+int rdv_report(struct rdv *r, json_t **report, const struct jsplice *sp, int *exit_code,
+	       long timeout_ms, struct err *e)
 {
 	int rc = 0;
 
@@ -182,7 +183,7 @@ int rdv_report(struct rdv *r, json_t **report, int *exit_code, long timeout_ms, 
 		msg_init(&m, MSG_REPORT);
 		m.u.report.exit_code = *exit_code;
 		m.u.report.report = *report;
-		b = rdv_blob_encode(&m, r->o.frame_cap, FRAME_MSG_MAX, e);
+		b = rdv_blob_encode(&m, sp, r->o.frame_cap, FRAME_MSG_MAX, e);
 		pthread_mutex_lock(&r->mu);
 		if (!b)
 			rc = err_prefix(e, "cannot send the report");

@@ -270,8 +270,8 @@ void rdv_rank_name(struct rdv *r, int rank, char *buf, size_t len)
 		snprintf(buf, len, "rank %d", rank);
 }
 
-struct blob *rdv_blob_encode(const struct msg *m, size_t frame_cap, size_t msg_cap,
-			     struct err *e)
+struct blob *rdv_blob_encode(const struct msg *m, const struct jsplice *sp, size_t frame_cap,
+			     size_t msg_cap, struct err *e)
 {
 	struct strbuf sb = STRBUF_INIT;
 	json_t *j = msg_to_json(m, e);
@@ -280,7 +280,7 @@ struct blob *rdv_blob_encode(const struct msg *m, size_t frame_cap, size_t msg_c
 
 	if (!j)
 		return NULL;
-	st = frame_encode_chunked(j, frame_cap, msg_cap, &sb, e);
+	st = frame_encode_splice(j, sp, frame_cap, msg_cap, &sb, e);
 	json_decref(j);
 	if (st != FRAME_OK) {
 		strbuf_release(&sb);
@@ -324,7 +324,7 @@ int rdv_queue_msg(struct rdv *r, struct client *c, const struct msg *m)
 
 	if (!c || c->fd < 0)
 		return -1;
-	b = rdv_blob_encode(m, r->o.frame_cap, r->o.frame_cap, &e);
+	b = rdv_blob_encode(m, NULL, r->o.frame_cap, r->o.frame_cap, &e);
 	if (!b)
 		return -1;
 	rdv_queue_blob(r, c, b);

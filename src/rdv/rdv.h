@@ -131,8 +131,12 @@ int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long t
  */
 int rdv_bcast(struct rdv *r, const char *phase, long step, json_t **payload, long timeout_ms,
 	      struct err *e);
-/* As bcast, for the final report document and exit code every node prints and returns. */
-int rdv_report(struct rdv *r, json_t **report, int *exit_code, long timeout_ms, struct err *e);
+/* As bcast, for the final report document and exit code every node prints and returns; on the
+ * master, sp's elements go in place of its placeholder in *report (sp NULL: none), each made,
+ * encoded and freed in turn (util/json.h). */
+struct jsplice;
+int rdv_report(struct rdv *r, json_t **report, const struct jsplice *sp, int *exit_code,
+	       long timeout_ms, struct err *e);
 
 /*
  * Master: a request to one worker (a plan of (phase, id) to `rank` alone) and its answer (that

@@ -164,9 +164,10 @@ void rdv_add_event(struct rdv *r, enum rdv_event_kind k, int rank, const char *h
 const char *rdv_rank_host(struct rdv *r, int rank);
 void rdv_rank_name(struct rdv *r, int rank, char *buf, size_t len);
 /* A message encoded into a blob of one reference (frames of at most frame_cap, the message at
- * most msg_cap), or NULL with the reason in `e`. Needs no lock. */
-struct blob *rdv_blob_encode(const struct msg *m, size_t frame_cap, size_t msg_cap,
-			     struct err *e);
+ * most msg_cap; sp's elements in place of its placeholder, sp NULL: none), or NULL with the
+ * reason in `e`. Needs no lock. */
+struct blob *rdv_blob_encode(const struct msg *m, const struct jsplice *sp, size_t frame_cap,
+			     size_t msg_cap, struct err *e);
 void rdv_blob_unref(struct blob *b);
 /* Queues b for c (c takes its own reference). */
 void rdv_queue_blob(struct rdv *r, struct client *c, struct blob *b);

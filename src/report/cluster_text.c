@@ -160,7 +160,7 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 	}
 }
 
-void cluster_report_brief(const json_t *report, struct strbuf *sb)
+void cluster_report_brief(const json_t *report, size_t deferred, struct strbuf *sb)
 {
 	json_t *nodes = json_object_get(report, "nodes"), *n, *f;
 	size_t i, folded = 0;
@@ -179,7 +179,8 @@ void cluster_report_brief(const json_t *report, struct strbuf *sb)
 	strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
 	json_array_foreach(nodes, i, n)
 		strbuf_addf(sb, "%s %s", i ? "," : ":", str_or(jpath_str(n, "name"), "?"));
-	strbuf_addf(sb, "; %zu link tests", json_array_size(json_object_get(report, "links")));
+	strbuf_addf(sb, "; %zu link tests",
+		    json_array_size(json_object_get(report, "links")) + deferred);
 	if (json_is_integer(jpath(report, "timings_ms.total")))
 		strbuf_addf(sb, " in %.1f s", (double)jpath_int(report, "timings_ms.total", 0) / 1000);
 	strbuf_addf(sb, "\n(-v: every measurement, the node checks%s)\n",

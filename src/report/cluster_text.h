@@ -14,7 +14,9 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb);
 /*
  * The first screen's last line: the nodes, how many link tests ran and how long it took, and
  * that -v shows the measurements, the node checks and the findings folded under their causes.
+ * `deferred`: link tests the report's "links" holds as a placeholder (cluster/run.h
+ * struct cluster_links), counted with the array's.
  */
-void cluster_report_brief(const json_t *report, struct strbuf *sb);
+void cluster_report_brief(const json_t *report, size_t deferred, struct strbuf *sb);
 
 #endif

@@ -84,7 +84,7 @@ void link_result_text(const struct link_result *r, struct strbuf *sb)
 		from(r, sb);
 		strbuf_addf(sb, ": %.2f Gbit/s with %d stream%s", r->b.total_gbps, r->b.streams,
 			    r->b.streams == 1 ? "" : "s");
-		if (r->b.streams > 1) {
+		if (r->b.streams > 1 && r->b.gbps) {
 			strbuf_addstr(sb, " (");
 			for (int i = 0; i < r->b.streams; i++)
 				strbuf_addf(sb, "%s%.2f", i ? " " : "", r->b.gbps[i]);

@@ -364,9 +364,19 @@ json_t *render_json_doc(const char *verb, json_t *payload, const struct findings
 	return doc;
 }
 
-int render_json_print(FILE *out, const json_t *doc)
+static int to_file(const char *buf, size_t size, void *data)
 {
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) < 0)
+	return fwrite(buf, 1, size, data) == size ? 0 : -1;
+}
+
+int render_json_print_splice(FILE *out, const json_t *doc, const struct jsplice *sp)
+{
+	if (jdump_splice(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(6), sp, to_file, out) < 0)
 		return -1;
 	return fputc('\n', out) == EOF ? -1 : 0;
+}
+
+int render_json_print(FILE *out, const json_t *doc)
+{
+	return render_json_print_splice(out, doc, NULL);
 }

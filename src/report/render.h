@@ -71,5 +71,8 @@ void render_summary_line(FILE *out, const struct findings *fs, const struct rend
 json_t *render_json_doc(const char *verb, json_t *payload, const struct findings *fs, int exit_code);
 /* Dumps `doc` indented, with a newline; returns -1 on a write error. */
 int render_json_print(FILE *out, const json_t *doc);
+/* As render_json_print, with sp's elements in place of its placeholder (util/json.h). */
+struct jsplice;
+int render_json_print_splice(FILE *out, const json_t *doc, const struct jsplice *sp);
 
 #endif

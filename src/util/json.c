@@ -167,3 +167,169 @@ void jarr_join(const json_t *arr, struct strbuf *sb)
 		if (json_is_string(v))
 			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", json_string_value(v));
 }
+
+/* ---- an array written one element at a time (struct jsplice) ---- */
+
+struct jout {
+	json_dump_callback_t cb;
+	void *data;
+	size_t indent;		/* spaces per level; 0: one line */
+	int compact;
+};
+
+static int put(const struct jout *o, const char *s, size_t n)
+{
+	return n ? o->cb(s, n, o->data) : 0;
+}
+
+/* jansson's dump_indent: a line break and `depth` levels, or a space between items */
+static int put_break(const struct jout *o, size_t depth, int space)
+{
+	static const char spaces[] = "                                ";
+	size_t left = o->indent * depth;
+
+	if (!o->indent)
+		return space && !o->compact ? put(o, " ", 1) : 0;
+	if (put(o, "\n", 1) < 0)
+		return -1;
+	for (; left; left -= left < 32 ? left : 32)
+		if (put(o, spaces, left < 32 ? left : 32) < 0)
+			return -1;
+	return 0;
+}
+
+struct reindent {
+	const struct jout *o;
+	size_t depth;
+};
+
+/* a value written at depth 0 moved to `depth`: JSON text has no line break but its indent's */
+static int reindent_cb(const char *buf, size_t n, void *data)
+{
+	const struct reindent *r = data;
+	size_t start = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] != '\n')
+			continue;
+		if (put(r->o, buf + start, i - start) < 0 || put_break(r->o, r->depth, 0) < 0)
+			return -1;
+		start = i + 1;
+	}
+	return put(r->o, buf + start, n - start);
+}
+
+static int put_value(const struct jout *o, const json_t *v, size_t flags, size_t depth)
+{
+	struct reindent r = { .o = o, .depth = depth };
+
+	return json_dump_callback(v, reindent_cb, &r, flags | JSON_ENCODE_ANY);
+}
+
+static int holds(const json_t *j, const json_t *at)
+{
+	const char *k;
+	json_t *v;
+
+	if (j == at)
+		return 1;
+	if (!json_is_object(j))
+		return 0;
+	json_object_foreach((json_t *)j, k, v)
+		if (holds(v, at))
+			return 1;
+	return 0;
+}
+
+static int put_items(const struct jout *o, size_t flags, size_t depth, const struct jsplice *sp)
+{
+	if (!sp->n)
+		return put(o, "[]", 2);
+	if (put(o, "[", 1) < 0 || put_break(o, depth + 1, 0) < 0)
+		return -1;
+	for (size_t i = 0; i < sp->n; i++) {
+		json_t *v = sp->item(sp->arg, i);
+		int rc = v ? put_value(o, v, flags, depth + 1) : -1;
+
+		json_decref(v);
+		if (rc < 0 || (i + 1 < sp->n && (put(o, ",", 1) < 0 || put_break(o, depth + 1, 1) < 0)))
+			return -1;
+	}
+	return put_break(o, depth, 0) < 0 ? -1 : put(o, "]", 1);
+}
+
+/* the objects on the way to the placeholder are written key by key, as jansson does */
+static int put_tree(const struct jout *o, const json_t *j, size_t flags, size_t depth,
+		    const struct jsplice *sp)
+{
+	const char *k;
+	json_t *v;
+	int first = 1;
+
+	if (j == sp->at)
+		return put_items(o, flags, depth, sp);
+	if (!holds(j, sp->at))
+		return put_value(o, j, flags, depth);
+	if (put(o, "{", 1) < 0 || put_break(o, depth + 1, 0) < 0)
+		return -1;
+	json_object_foreach((json_t *)j, k, v) {
+		json_t *key = json_string(k);
+		int rc;
+
+		if (!first && (put(o, ",", 1) < 0 || put_break(o, depth + 1, 1) < 0)) {
+			json_decref(key);
+			return -1;
+		}
+		first = 0;
+		rc = key ? json_dump_callback(key, o->cb, o->data, flags | JSON_ENCODE_ANY) : -1;
+		json_decref(key);
+		if (rc < 0 || put(o, o->compact ? ":" : ": ", o->compact ? 1 : 2) < 0 ||
+		    put_tree(o, v, flags, depth + 1, sp) < 0)
+			return -1;
+	}
+	return put_break(o, depth, 0) < 0 ? -1 : put(o, "}", 1);
+}
+
+int jdump_splice(const json_t *doc, size_t flags, const struct jsplice *sp,
+		 json_dump_callback_t cb, void *data)
+{
+	struct jout o = { .cb = cb, .data = data, .indent = flags & JSON_MAX_INDENT,
+			  .compact = !!(flags & JSON_COMPACT) };
+
+	if (!sp || !sp->at)
+		return json_dump_callback(doc, cb, data, flags);
+	if (!json_is_object(doc) && doc != sp->at)
+		return -1;
+	return put_tree(&o, doc, flags, 0, sp);
+}
+
+static int replace(json_t *j, const json_t *at, json_t *arr)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(j))
+		return 0;
+	json_object_foreach(j, k, v) {
+		if (v == at)
+			return json_object_set_new(j, k, arr) == 0;
+		if (replace(v, at, arr))
+			return 1;
+	}
+	return 0;
+}
+
+void jsplice_materialize(json_t *doc, struct jsplice *sp)
+{
+	json_t *arr;
+
+	if (!sp || !sp->at)
+		return;
+	arr = json_array();
+	for (size_t i = 0; i < sp->n; i++)
+		json_array_append_new(arr, sp->item(sp->arg, i));
+	if (!replace(doc, sp->at, arr))
+		json_decref(arr);
+	sp->at = NULL;
+	sp->n = 0;
+}

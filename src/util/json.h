@@ -43,4 +43,29 @@ json_t *jobj_child(json_t *obj, const char *key);
 /* Creates (or returns) the array member `key` of `obj`. Borrowed reference. */
 json_t *jarr_child(json_t *obj, const char *key);
 
+/*
+ * An array written one element at a time where a document holds the placeholder `at` (an
+ * empty array): a cluster report's thousands of link tests cost ten times their JSON text as a
+ * jansson tree (102 MB at 32 nodes), so rank 0 makes each element, writes it and frees it.
+ * item(arg, i) returns element i (a new reference). `at` is found through objects only (a
+ * placeholder inside an array is written as the empty array it is).
+ */
+struct jsplice {
+	const json_t *at;
+	size_t n;
+	json_t *(*item)(void *arg, size_t i);
+	void *arg;
+};
+
+/*
+ * json_dump_callback of `doc` with sp's elements in place of sp->at (sp NULL: none), byte for
+ * byte what json_dump_callback writes of the document holding them (objects in their order;
+ * JSON_SORT_KEYS is not supported). -1 when the callback fails or the document does not encode.
+ */
+int jdump_splice(const json_t *doc, size_t flags, const struct jsplice *sp,
+		 json_dump_callback_t cb, void *data);
+/* Puts the whole array in place of sp->at in `doc` (the writers that read it as a tree), after
+ * which sp is empty. */
+void jsplice_materialize(json_t *doc, struct jsplice *sp);
+
 #endif

@@ -149,6 +149,9 @@ static void three_nodes_in_process(void **state)
 		assert_true(bws >= 6);	/* ring next, ring previous, shifted pairings */
 		assert_true(json_equal(json_object_get(r, "findings"),
 				       json_object_get(nodes[0].report, "findings")));
+		/* the master wrote its links one at a time on the wire (struct cluster_links): the
+		 * workers got the very array the master's own document holds */
+		assert_true(json_equal(links, json_object_get(nodes[0].report, "links")));
 	}
 	for (int i = 0; i < 3; i++)
 		json_decref(nodes[i].report);

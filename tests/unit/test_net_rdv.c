@@ -129,14 +129,14 @@ static void healthy_three_nodes(void **state)
 
 	rep = json_pack("{s:s}", "verdict", "ok");
 	code = 1;
-	assert_int_equal(rdv_report(m, &rep, &code, 2000, &e), 0);
+	assert_int_equal(rdv_report(m, &rep, NULL, &code, 2000, &e), 0);
 	json_decref(rep);
 	code = 0;
-	assert_int_equal(rdv_report(w2, &got, &code, 2000, &e), 0);
+	assert_int_equal(rdv_report(w2, &got, NULL, &code, 2000, &e), 0);
 	assert_int_equal(code, 1);
 	assert_string_equal(json_string_value(json_object_get(got, "verdict")), "ok");
 	json_decref(got);
-	assert_int_equal(rdv_report(w1, &got, &code, 2000, &e), 0);
+	assert_int_equal(rdv_report(w1, &got, NULL, &code, 2000, &e), 0);
 	json_decref(got);
 	rdv_finish(w1);
 	rdv_finish(w2);
@@ -173,10 +173,10 @@ static void report_over_one_frame(void **state)
 		json_array_append_new(rep, json_pack("{s:i, s:s}", "i", i, "pad",
 						     "0123456789abcdef0123456789abcdef0123456789"));
 	doc = json_pack("{s:o}", "links", rep);
-	assert_int_equal(rdv_report(n[0], &doc, &code, 2000, &e), 0);
+	assert_int_equal(rdv_report(n[0], &doc, NULL, &code, 2000, &e), 0);
 	for (int i = 1; i < N; i++) {
 		code = 0;
-		assert_int_equal(rdv_report(n[i], &got, &code, 5000, &e), 0);
+		assert_int_equal(rdv_report(n[i], &got, NULL, &code, 5000, &e), 0);
 		assert_int_equal(code, 1);
 		assert_true(json_equal(got, doc));
 		json_decref(got);

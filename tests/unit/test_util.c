@@ -187,6 +187,76 @@ static void dl_open_first_takes_the_override(void **state)
 	assert_non_null(strstr(e.msg, "NCCLCHECK_X_LIB='/nonexistent/libx.so.1' does not load"));
 }
 
+/* splice_items: element i of the spliced array, made on demand */
+static json_t *splice_item(void *arg, size_t i)
+{
+	const json_t *items = arg;
+
+	return json_deep_copy(json_array_get(items, i));
+}
+
+struct dump_sink {
+	struct strbuf sb;
+	size_t calls;
+};
+
+static int sink_cb(const char *buf, size_t size, void *data)
+{
+	struct dump_sink *d = data;
+
+	d->calls++;
+	strbuf_add(&d->sb, buf, size);
+	return 0;
+}
+
+/* A document written with a spliced array is byte for byte the one holding the array, in every
+ * layout the writers use (the wire's compact, --json's indented with its precision), nested or
+ * at the top, empty or not; materialized, the document is the one holding it. */
+static void json_splice_writes_what_the_tree_would(void **state)
+{
+	static const size_t flags[] = {
+		JSON_COMPACT | JSON_PRESERVE_ORDER, JSON_INDENT(2) | JSON_REAL_PRECISION(6),
+		JSON_INDENT(3), 0,
+	};
+	json_t *items = json_pack("[{s:i, s:[i, i], s:{s:f, s:[]}, s:s}, {s:n}, [], 1.23456789, "
+				  "{s:{s:{s:s}}}]", "target", 1, "ports", 80, 443, "result",
+				  "gbps", 9.87654321, "none", "name", "a\nb \"q\"", "ceiling", "deep",
+				  "er", "x", "y");
+
+	(void)state;
+	for (size_t nitems = 0; nitems <= json_array_size(items); nitems += 5) {
+		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+			json_t *at = json_array(), *full = json_array();
+			json_t *doc = json_pack("{s:s, s:{s:i, s:{s:o, s:i}, s:[i]}, s:f}", "verb", "c",
+						"report", "exit_code", 1, "inner", "links",
+						json_incref(at), "after", 2, "list", 3, "last", 0.5);
+			json_t *whole = json_deep_copy(doc);
+			struct jsplice sp = { .at = at, .n = nitems, .item = splice_item,
+					      .arg = items };
+			struct dump_sink got = { .sb = STRBUF_INIT };
+			char *want;
+
+			for (size_t i = 0; i < nitems; i++)
+				json_array_append_new(full, splice_item(items, i));
+			json_object_set_new(jpath(whole, "report.inner"), "links", full);
+			want = json_dumps(whole, flags[f]);
+			assert_int_equal(jdump_splice(doc, flags[f], &sp, sink_cb, &got), 0);
+			assert_string_equal(got.sb.buf, want);
+			/* the spliced array never went through one buffer */
+			assert_true(got.calls > 1);
+			jsplice_materialize(doc, &sp);
+			assert_null(sp.at);
+			assert_true(json_equal(doc, whole));
+			free(want);
+			strbuf_release(&got.sb);
+			json_decref(at);
+			json_decref(doc);
+			json_decref(whole);
+		}
+	}
+	json_decref(items);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +266,7 @@ int main(void)
 		cmocka_unit_test(suggest_finds_typos),
 		cmocka_unit_test(version_parses_and_compares),
 		cmocka_unit_test(json_paths),
+		cmocka_unit_test(json_splice_writes_what_the_tree_would),
 		cmocka_unit_test(file_reads_are_bounded),
 		cmocka_unit_test(envmap_is_the_environment_as_data),
 		cmocka_unit_test(dl_open_first_takes_the_override),
