@@ -282,7 +282,9 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 			add_stack(f, dumps[0]->rank, last[0], "waits in");
 			finding_fix(f, "look at rank(s) %s: ncclcheck attach on their node (RAS and /proc), "
 				    "ncclcheck attach --pid <pid>", nodump.buf);
-			reason_verdict(c, 3, "rank(s) %s wrote no dump while rank(s) that did all wait in %s #%ld "
+			/* an absence (no dump) is weaker than what RAS and /proc say of those ranks (a
+			 * count behind, a state, the Python stack): any of those verdicts comes first */
+			reason_verdict(c, 6, "rank(s) %s wrote no dump while rank(s) that did all wait in %s #%ld "
 				"(process group '%s'): they are stopped, frozen, dead or elsewhere",
 				nodump.buf, fr_op_name(last[0]), hi, pg_label(pg));
 		} else if (!done) {
