@@ -20,6 +20,12 @@ root=${XDG_CACHE_HOME:-$HOME/.cache}/ncclcheck/chroot-$suite-$arch$tag
 command -v debootstrap >/dev/null || { echo "chroot.sh: no debootstrap (scripts/deps.sh)" >&2; exit 77; }
 [ -f "/usr/share/debootstrap/scripts/$suite" ] ||
 	{ echo "chroot.sh: this debootstrap does not know $suite" >&2; exit 77; }
+# a build killed half-way leaves its debootstrap mounts (proc, sys) under the .tmp: rm cannot
+# cross them, so they go first, deepest first
+if [ -d "$root.tmp" ]; then
+	awk -v p="$root.tmp/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r |
+		while read -r m; do umount -l "$m" 2>/dev/null || true; done
+fi
 rm -rf --one-file-system "$root.tmp"
 mkdir -p "$(dirname "$root")" "$root.tmp"
 unreachable() { echo "chroot.sh: the archive ($mirror, $suite) is unreachable from here" >&2; exit 77; }

@@ -21,7 +21,7 @@ pkgs="$build $test $lab $launchers $extra $packaging"
 # scripts/release.sh --arch aarch64 and its test: a cross gcc, the arm64 jansson, qemu-user to run
 # the result. Debian only: its mirror serves arm64 beside amd64, while an Ubuntu amd64 mirror
 # does not (adding the architecture there breaks apt-get update); elsewhere the test skips.
-cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user-static libjansson-dev:arm64"
+cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static libjansson-dev:arm64"
 os=$(. /etc/os-release && echo "${ID:-}")
 [ "$os" = debian ] && [ "$(dpkg --print-architecture)" = amd64 ] || cross=""
 

@@ -218,12 +218,14 @@ struct report_text {
 	int code;		/* the exit code, with REPORT_CODE */
 	const char *doc_verb;	/* the JSON document's "verb" (NULL: the descriptor's name) */
 	const char *lead;	/* REPORT_VERDICT: words before the verdict ("not starting 'x'") */
-	const struct html_opts *html;	/* --html: what the page shows besides the document
-					 * (bench's --compare); NULL for nothing */
 	/* --json: an array the document holds as a placeholder, written one element at a time
 	 * (cluster's link tests, util/json.h); NULL or empty: none. --html needs it in the
 	 * document (jsplice_materialize) */
 	const struct jsplice *splice;
+	/* last: gcc < 11 (PR 82283) warns of the fields after a nested compound literal in a
+	 * designated initializer (bench's `.html = &(struct html_opts){...}`) */
+	const struct html_opts *html;	/* --html: what the page shows besides the document
+					 * (bench's --compare); NULL for nothing */
 };
 
 enum report_flags {
