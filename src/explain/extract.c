@@ -228,12 +228,15 @@ static void ex_network(struct lctx *c, const char *p, const char *a)
 	}
 }
 
-/* "cudaDriverVersion 12040": the CUDA version of the loaded driver, per process */
+static long number_at(const char *p, const char *end);
+
+/* "cudaDriverVersion 12040": the CUDA version of the loaded driver, per process (the line is no
+ * C string: its number is read up to END) */
 static void ex_cuda_driver(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
 	if (c->li->nccl && !c->s->cuda_driver && p < END(c) && xt_digit(*p)) {
-		c->s->cuda_driver = atoi(p);
+		c->s->cuda_driver = (int)number_at(p, END(c));
 		c->s->cuda_driver_loc = c->loc;
 	}
 }
@@ -782,7 +785,6 @@ static const unsigned char ifname_ch[256] = {
 	['y'] = 1, ['z'] = 1,
 };
 
-static long number_at(const char *p, const char *end);
 
 void extract_brief(struct lctx *c)
 {
