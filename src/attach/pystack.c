@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attach/tasks.h"
 #include "probe/elf.h"
 #include "util/file.h"
 #include "util/strbuf.h"
@@ -813,20 +814,16 @@ static int locate(int pid, struct py_target *t, uint64_t *pv_addr, struct py_sta
 		strbuf_release(&sb);
 		return -1;
 	}
-	for (char *line = sb.buf, *nl; line && *line && !found; line = nl ? nl + 1 : NULL) {
+	for (const char *line = sb.buf; line && *line && !found;) {
 		struct mapping mp = { 0 };
-		unsigned long long start, end, off;
-		int pathpos = 0;
+		struct maps_line ml;
 
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &start, &end, &off, &pathpos) < 3 ||
-		    !pathpos || line[pathpos] != '/' || off != 0)
+		line = maps_line_next(line, &ml);
+		if (!ml.path_len || ml.offset != 0)
 			continue;
-		mp.start = start;
-		mp.offset = off;
-		snprintf(mp.path, sizeof(mp.path), "%s", line + pathpos);
+		mp.start = ml.start;
+		mp.offset = ml.offset;
+		snprintf(mp.path, sizeof(mp.path), "%.*s", (int)ml.path_len, ml.path);
 		if (!is_python_name(mp.path))
 			continue;
 		if (try_binary(pid, &mp, t, pv_addr) == 1) {

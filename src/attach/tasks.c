@@ -76,28 +76,44 @@ void task_where(struct task_state *t)
 		t->where[0] = '\0';	/* nothing more than the state itself */
 }
 
+const char *maps_line_next(const char *line, struct maps_line *out)
+{
+	const char *nl = strchr(line, '\n');
+	size_t n = nl ? (size_t)(nl - line) : strlen(line);
+	unsigned long long a, b, off;
+	int pos = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->path = "";
+	if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &a, &b, &off, &pos) >= 3 && a < b) {
+		out->start = a;
+		out->end = b;
+		out->offset = off;
+		if (pos && (size_t)pos < n && line[pos] == '/') {
+			out->path = line + pos;
+			out->path_len = n - (size_t)pos;
+		}
+	}
+	return nl && nl[1] ? nl + 1 : NULL;
+}
+
 /* The basename of the file mapped at `pc` in a maps text; "" when anonymous or unmapped. */
 static void lib_of(const char *maps, uint64_t pc, char *out, size_t len)
 {
 	out[0] = '\0';
 	for (const char *line = maps; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		unsigned long long a, b;
-		int pos = 0;
+		struct maps_line ml;
+		const char *slash;
 
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &a, &b, &pos) >= 2 && pc >= a &&
-		    pc < b) {
-			size_t n = nl ? (size_t)(nl - line) : strlen(line);
-			if (pos && (size_t)pos < n && line[pos] == '/') {
-				const char *p = line + pos, *end = line + n, *slash = p;
-				for (const char *q = p; q < end; q++)
-					if (*q == '/')
-						slash = q + 1;
-				snprintf(out, len, "%.*s", (int)(end - slash), slash);
-			}
-			return;
-		}
-		line = nl ? nl + 1 : NULL;
+		line = maps_line_next(line, &ml);
+		if (pc < ml.start || pc >= ml.end)
+			continue;
+		slash = ml.path;
+		for (size_t i = 0; i < ml.path_len; i++)
+			if (ml.path[i] == '/')
+				slash = ml.path + i + 1;
+		snprintf(out, len, "%.*s", (int)(ml.path + ml.path_len - slash), slash);
+		return;
 	}
 }
 

@@ -33,6 +33,19 @@ struct task_list {
 int tasks_read(const char *proc_root, int pid, struct task_list *out);
 void task_list_release(struct task_list *l);
 
+/* One line of /proc/PID/maps: its range, file offset and path ("" when anonymous). */
+struct maps_line {
+	uint64_t start, end, offset;
+	const char *path;	/* into the line, up to its end */
+	size_t path_len;
+};
+
+/*
+ * Parses the line at `line` (up to its '\n' or NUL) into *out. Returns the next line, NULL at
+ * the end; out->start == out->end when the line is not a mapping.
+ */
+const char *maps_line_next(const char *line, struct maps_line *out);
+
 /* The summary of one thread from its fields (pure: unit-tested). */
 void task_where(struct task_state *t);
 

@@ -236,6 +236,31 @@ static void test_line_tables(void **state)
 	assert_int_equal(py_lnotab_line(l39, sizeof(l39), 20, 12), 21);
 }
 
+/* /proc/PID/maps lines: a file (offset, path with a space), an anonymous one, garbage, the last
+ * line without its newline */
+static void test_maps_lines(void **state)
+{
+	const char *maps = "7f10a000-7f10b000 r-xp 00002000 08:01 1234   /usr/lib/lib nccl.so.2\n"
+			   "7ffc0000-7ffd0000 rw-p 00000000 00:00 0 \n"
+			   "not a mapping\n"
+			   "55550000-55560000 r--p 00000000 08:01 99 /usr/bin/python3.11";
+	struct maps_line ml;
+	const char *next;
+
+	(void)state;
+	next = maps_line_next(maps, &ml);
+	assert_true(ml.start == 0x7f10a000 && ml.end == 0x7f10b000 && ml.offset == 0x2000);
+	assert_int_equal(ml.path_len, strlen("/usr/lib/lib nccl.so.2"));
+	assert_memory_equal(ml.path, "/usr/lib/lib nccl.so.2", ml.path_len);
+	next = maps_line_next(next, &ml);
+	assert_true(ml.start == 0x7ffc0000 && ml.path_len == 0);
+	next = maps_line_next(next, &ml);
+	assert_true(ml.start == ml.end);
+	next = maps_line_next(next, &ml);
+	assert_null(next);
+	assert_int_equal(ml.path_len, strlen("/usr/bin/python3.11"));
+}
+
 static void test_task_where(void **state)
 {
 	struct task_state t = { .tid = 7, .state = 'S', .syscall = 202, .lib = "libc.so.6" };
@@ -274,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_hostile_images),
 		cmocka_unit_test(test_line_tables),
+		cmocka_unit_test(test_maps_lines),
 		cmocka_unit_test(test_task_where),
 	};
 
