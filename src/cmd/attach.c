@@ -1,6 +1,7 @@
 /* ncclcheck attach: a job hangs now; name the rank, the collective, and what that rank does. */
 #include "cmd/cmd.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,12 +260,14 @@ static int stacks_main(struct cli *c, struct attach_args *a)
 	ok = st.py.status == PY_OK;
 	if (a->record && ok) {
 		FILE *f = fopen(a->record, "wb");
-		if (!f || fwrite(image.buf, 1, image.len, f) != image.len || fclose(f) != 0)
-			warning("cannot write the memory image to '%s'", a->record);
-		else
-			f = NULL;
-		if (f)
-			fclose(f);
+		int bad = !f;
+
+		if (f) {
+			bad = fwrite(image.buf, 1, image.len, f) != image.len;
+			bad |= fclose(f) != 0;	/* closed either way */
+		}
+		if (bad)
+			warning("cannot write the memory image to '%s': %s", a->record, strerror(errno));
 	}
 	payload = attach_stacks_json(&st);
 	fs = findings_new();
