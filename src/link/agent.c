@@ -333,8 +333,10 @@ static int look_again(const struct link_chan *ch, const struct link_req *req,
 		lr.first_only = 0;
 		lr.nlist = (int)k;
 		memcpy(lr.list, drops + i, k * sizeof(*drops));
-		/* a first look of its own that waits past a SYN retransmit, as each look again */
+		/* a first look of its own that waits past a SYN retransmit, as each look again:
+		 * it is one of the looks asked for */
 		lr.timeout_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
+		lr.looks = req->looks > 1 ? req->looks - 1 : 1;
 		link_result_init(&part, LINK_SCAN);
 		rc = run_once(ch, &lr, &part, e);
 		if (rc == 0) {

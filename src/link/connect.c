@@ -153,6 +153,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+#define TCP_RTO_MIN_US 200000.0	/* Linux's TCP_RTO_MIN: the soonest a lost segment is sent again */
 #define PINGS_ENOUGH 5		/* round trips that give a p50 and a worst case */
 #define PINGS_BUDGET_MS 1000	/* ... after which a long link stops pinging */
 
@@ -176,14 +177,26 @@ static void pings(int fd, const struct link_req *req, struct link_connect_result
 		rtt[n++] = (double)(time_now_ns() - t0) / 1000.0;
 	}
 	c->pings = n;
-	if (n) {
-		qsort(rtt, (size_t)n, sizeof(*rtt), cmp_double);
-		c->rtt_min_us = rtt[0];
-		c->rtt_max_us = rtt[n - 1];
-		c->rtt_p50_us = link_percentile(rtt, n, 50);
-		c->rtt_p99_us = link_percentile(rtt, n, 99);
-	}
+	link_rtt_figures(rtt, n, c);
 	free(rtt);
+}
+
+void link_rtt_figures(double *rtt, int n, struct link_connect_result *c)
+{
+	int k = n;
+
+	if (n <= 0)
+		return;
+	qsort(rtt, (size_t)n, sizeof(*rtt), cmp_double);
+	c->rtt_min_us = rtt[0];
+	c->rtt_max_us = rtt[n - 1];
+	/* a ping or its echo that was lost came back only after TCP's retransmit timeout (200 ms
+	 * at least past the fastest): that is not a round trip, and on a lossy link it made the
+	 * p99 — and every timeout derived from it — a retransmit timeout */
+	while (k > 1 && rtt[k - 1] >= rtt[0] + TCP_RTO_MIN_US)
+		k--;
+	c->rtt_p50_us = link_percentile(rtt, k, 50);
+	c->rtt_p99_us = link_percentile(rtt, k, 99);
 }
 
 /* One probe connect that ended: refused mid-probe is not an answer we trust; a completed one
@@ -248,16 +261,21 @@ static int probe_count(const struct link_req *req, const struct link_ready *read
 /*
  * The loss probe: `n` connects at once to an open port. A connect whose SYN or SYN-ACK was lost
  * completes only after the kernel's 1 s retransmit, which TCP_INFO counts — a figure the kernel
- * keeps, so a starved process does not fake loss; one not done after two retransmits is
- * counted unanswered, apart. Costs one round trip on a clean link, ~3 s when something was lost.
+ * keeps, so a starved process does not fake loss. The wait ends past that first retransmit: a
+ * handshake with a loss share s then completes clean with probability 1 - s and after one
+ * retransmit with s(1 - s), so s = retransmitted / clean, whatever is still under way (lost
+ * twice, or replies this side's firewall drops: `unanswered`). Costs one round trip on a clean
+ * link, ~1.5 s when something was lost (waiting out the second retransmit cost 3.5 s a pair).
  */
+#define LOSS_PROBE_WAIT_MS 1500
 static void loss_probe(const struct link_req *req, uint16_t port, int n,
 		       struct link_connect_result *c)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
 	struct pollfd *p = xcalloc((size_t)n, sizeof(*p));
-	int64_t deadline = time_now_ms() + 3500 + (int64_t)(4 * c->rtt_p99_us / 1000);
+	int clean;
+	int64_t deadline = time_now_ms() + LOSS_PROBE_WAIT_MS + (int64_t)(4 * c->rtt_p99_us / 1000);
 
 	if (net_sockaddr(req->addr, port, &ss, &len, NULL) < 0) {
 		free(p);
@@ -280,11 +298,11 @@ static void loss_probe(const struct link_req *req, uint16_t port, int n,
 	}
 	link_probe_wait(p, n, deadline, c);
 	free(p);
-	/* loss from the connects that completed: one never answered after three SYNs is not loss
-	 * (at 5 % that is one in 10,000) but replies this side's firewall drops (a source port
-	 * in a filtered range): kept apart as `unanswered` */
-	c->loss_pct = c->probes > c->unanswered
-		? link_loss_from_share((double)c->retrans / (c->probes - c->unanswered)) : -1;
+	/* loss from the connects that completed (see above): what is still under way is not
+	 * counted either way — a source port in a filtered range is no loss */
+	clean = c->probes - c->unanswered - c->retrans;
+	c->loss_pct = clean > 0 ? link_loss_from_share((double)c->retrans / clean)
+		    : c->retrans > 0 ? 100 : -1;
 }
 
 struct try_job {

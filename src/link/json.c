@@ -176,6 +176,8 @@ json_t *link_req_to_json(const struct link_req *r)
 			jset_int(o, "retry_ms", r->retry_ms);
 		if (r->looks)
 			jset_int(o, "looks", r->looks);
+		if (r->first_only)
+			jset_int(o, "first_only", 1);
 		break;
 	case LINK_MTU:
 		if (r->nports)
@@ -197,7 +199,7 @@ json_t *link_req_to_json(const struct link_req *r)
 /* Keys allowed per kind, beyond the common ones. */
 static const char *const req_keys[][8] = {
 	[LINK_CONNECT] = { "ports", "pings", "probes" },
-	[LINK_SCAN] = { "list", "lo", "hi", "window", "batch", "retry_ms", "looks" },
+	[LINK_SCAN] = { "list", "lo", "hi", "window", "batch", "retry_ms", "looks", "first_only" },
 	[LINK_MTU] = { "ports", "min_mtu", "max_mtu" },
 	[LINK_BW] = { "ports", "streams", "duration_ms", "bytes" },
 };
@@ -315,6 +317,10 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 		if (opt_int(j, "looks", 0, LINK_LOOKS_MAX, &x, e) < 0)
 			return -1;
 		r->looks = (int)x;
+		x = r->first_only;
+		if (opt_int(j, "first_only", 0, 1, &x, e) < 0)
+			return -1;
+		r->first_only = (int)x;
 		break;
 	case LINK_MTU:
 		if ((v = json_object_get(j, "ports"))) {

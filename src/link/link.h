@@ -30,7 +30,8 @@
 #include "util/err.h"
 
 #define LINK_PINGS_MAX 10000
-#define LINK_SCAN_LIST_MAX 1024		/* sampled ports per request */
+#define LINK_SCAN_LIST_MAX 4096		/* listed ports per request: a batch (every isolated
+					 * drop of a lossy full range in one look again) */
 #define LINK_SCAN_BATCH_DEFAULT 4096	/* listeners per batch on the target */
 #define LINK_SCAN_BATCH_MAX 32768
 #define LINK_SCAN_TIMEOUT_DEFAULT 400	/* ms without an answer = dropped (SYN retry is at 1 s) */
@@ -62,8 +63,8 @@ struct link_req {
 	int batch;			/* listeners per batch (link_run); 0 = LINK_SCAN_BATCH_DEFAULT */
 	int retry_ms;			/* each look again at isolated drops; 0 = the default */
 	int looks;			/* looks again at least (more while some answer); 0 = 1 */
-	int first_only;			/* this side only, never on the wire: the first pass, no
-					 * looks again (link_run looks once over every batch) */
+	int first_only;			/* the first pass only, no looks again: a batch of a range
+					 * that link_run looks at again once, over every batch */
 
 	/* LINK_MTU: search [min_mtu, max_mtu] (IP packet sizes); max 0 = the client's if MTU */
 	int min_mtu, max_mtu;

@@ -73,5 +73,8 @@ void link_probe_wait(struct pollfd *p, int n, int64_t deadline_ms,
 
 /* Percentile (0..100) of a sorted array, nearest rank. */
 double link_percentile(const double *sorted, int n, double pct);
+/* The RTT figures of `n` ping times (sorted in place): min and max of all; p50 and p99 of the
+ * round trips that needed no retransmit (a time TCP_RTO_MIN past the fastest waited for one). */
+void link_rtt_figures(double *rtt, int n, struct link_connect_result *c);
 
 #endif

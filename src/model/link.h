@@ -63,12 +63,14 @@ struct link_connect_result {
 	struct link_port_try tries[LINK_CONNECT_PORTS_MAX];
 	int ntries;
 	int pings;			/* round trips done */
+	/* p50 and p99 of the round trips that needed no retransmit (a lost ping's wait is TCP's
+	 * retransmit timeout, not the path's); min and max of every ping */
 	double rtt_p50_us, rtt_p99_us, rtt_min_us, rtt_max_us;
 	uint16_t open_port;		/* the first port that connected: known open, 0 = none */
 	/* the loss probe: `probes` connects at once to an open port; a SYN or SYN-ACK lost costs
-	 * the kernel's 1 s retransmit (counted by TCP_INFO), twice lost: not done in ~3 s */
+	 * the kernel's 1 s retransmit (counted by TCP_INFO); `unanswered`: not done after it */
 	int probes, retrans, unanswered;
-	double loss_pct;		/* per packet, from (retrans + unanswered) / probes; -1 = none */
+	double loss_pct;		/* per packet, from retrans / clean handshakes; -1 = none */
 };
 
 struct link_interval {

@@ -377,10 +377,28 @@ static void scan_fd_limit(void **state)
 	setrlimit(RLIMIT_NOFILE, &old);
 }
 
+/* A ping lost on a 40 us link comes back after TCP's 200 ms retransmit: that is no round trip
+ * (on a lossy link it made the p99 - and the scan timeouts derived from it - 200 ms). */
+static void rtt_figures_leave_retransmits_out(void **state)
+{
+	double t[6] = { 41, 208000, 40, 39, 43, 44 }, slow[4] = { 200100, 200050, 200300, 200000 };
+	struct link_connect_result c = { 0 };
+
+	(void)state;
+	link_rtt_figures(t, 6, &c);
+	assert_true(c.rtt_min_us == 39 && c.rtt_max_us == 208000);
+	assert_true(c.rtt_p99_us == 44 && c.rtt_p50_us == 41);
+	/* a long link is no retransmit: 200 ms each, all kept */
+	memset(&c, 0, sizeof(c));
+	link_rtt_figures(slow, 4, &c);
+	assert_true(c.rtt_p99_us == 200300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(connect_ok),
+		cmocka_unit_test(rtt_figures_leave_retransmits_out),
 		cmocka_unit_test(connect_refused),
 		cmocka_unit_test(probe_wait_late),
 		cmocka_unit_test(scan_exact),
