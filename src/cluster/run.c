@@ -159,14 +159,18 @@ void cluster_build_req(struct run *run, enum link_kind kind, int target, int pee
 		req->lo = (uint16_t)t->range_lo;
 		req->hi = (uint16_t)t->range_hi;
 		if (peer != sched_full_scanner(run->n, target) && run->o->sampled_ports > 0) {
-			/* one peer maps the whole range; the others sample it (a rule may name a source) */
+			/* one peer maps the whole range; the others sample it (a rule may name a source),
+			 * each at ports of its own within the stride: the second looks at two samplers'
+			 * drops then listen side by side (cluster_verify_scans) */
 			int span = t->range_hi - t->range_lo + 1;
 			int k = run->o->sampled_ports < span ? run->o->sampled_ports : span;
+			long off;
 
 			if (k > LINK_SCAN_LIST_MAX)
 				k = LINK_SCAN_LIST_MAX;
+			off = (long)(span / k) * peer / (run->n > 0 ? run->n : 1);
 			for (int i = 0; i < k; i++)
-				req->list[i] = (uint16_t)(t->range_lo + (long)i * span / k);
+				req->list[i] = (uint16_t)(t->range_lo + (long)i * span / k + off);
 			req->nlist = k;
 		}
 	}

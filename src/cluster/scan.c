@@ -96,37 +96,60 @@ void cluster_req_timing(struct run *run, int target, int peer, struct link_req *
  * of the scanner or the target (CPU starvation, a SIGSTOP) never reaches the findings.
  */
 /*
- * A sample of the drops of scan `l` tried again with the long timeout: 1 when any answered
- * (some drops were the load, not a filter), 0 when every one dropped again, -1 when nothing could
- * be tried. A sample listens on at most VERIFY_SAMPLE ports of the target's address and waits, so
- * samples run side by side: only two on one address would fight over its ports.
+ * The ports a sample of scan `l`'s drops tries: up to VERIFY_SAMPLE, 32 a dropped run at most,
+ * spread over it; a port another sample of the same round listens on (`claimed`, a bit per port
+ * of the same target address; NULL: none) gives way to the next free one of its stride.
  */
-static int sample_answers(struct run *run, const struct cluster_link *l)
+static int sample_ports(const struct cluster_link *l, const uint8_t *claimed, uint16_t *out)
+{
+	int k = 0;
+
+	for (size_t v = 0; v < l->res.s.niv && k < VERIFY_SAMPLE; v++) {
+		const struct link_interval *iv = &l->res.s.iv[v];
+		long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
+		long stride = span / take;
+
+		if (iv->state != LINK_PORT_DROPPED)
+			continue;
+		for (long p = 0; p < take && k < VERIFY_SAMPLE; p++) {
+			long port = iv->lo + p * span / take, d = 0;
+
+			while (claimed && d < stride && claimed[(port + d) / 8] & (1u << ((port + d) % 8)))
+				d++;
+			if (d < stride)
+				out[k++] = (uint16_t)(port + d);
+		}
+	}
+	return k;
+}
+
+/*
+ * A sample of the drops of scan `l` (its `ports`, sample_ports) tried again with the long
+ * timeout: 1 when any answered (some drops were the load, not a filter), 0 when every one dropped
+ * again, -1 when nothing could be tried. A sample listens on at most VERIFY_SAMPLE ports of the
+ * target's address and waits, so samples run side by side, on one address too when their ports
+ * differ.
+ */
+static int sample_answers(struct run *run, const struct cluster_link *l, const uint16_t *ports,
+			  int n)
 {
 	struct cluster_link probe;
 	struct link_req req;
-	int k = 0, answered;
+	int answered;
 
+	if (n <= 0)
+		return -1;
 	link_req_init(&req, LINK_SCAN);
 	snprintf(req.addr, sizeof(req.addr), "%s", l->res.addr);
 	cluster_req_timing(run, l->target, l->peer, &req);
 	req.timeout_ms = req.retry_ms;	/* samples wait past a SYN retransmit */
-	for (size_t v = 0; v < l->res.s.niv && k < VERIFY_SAMPLE; v++) {
-		const struct link_interval *iv = &l->res.s.iv[v];
-		long span = (long)iv->hi - iv->lo + 1, take = span < 32 ? span : 32;
-
-		if (iv->state != LINK_PORT_DROPPED)
-			continue;
-		for (long p = 0; p < take && k < VERIFY_SAMPLE; p++)
-			req.list[k++] = (uint16_t)(iv->lo + p * span / take);
-	}
-	if (!k)
-		return -1;
-	req.nlist = k;
+	memcpy(req.list, ports, (size_t)n * sizeof(*ports));
+	req.nlist = n;
 	memset(&probe, 0, sizeof(probe));
 	cluster_run_req(run, l->target, l->peer, &req, &probe);
-	answered = probe.ran && (probe.res.s.counts[LINK_PORT_OPEN] ||
-				 probe.res.s.counts[LINK_PORT_REJECTED]);
+	answered = !probe.ran ? -1
+		 : probe.res.s.counts[LINK_PORT_OPEN] || probe.res.s.counts[LINK_PORT_REJECTED] ? 1
+		 : probe.res.s.counts[LINK_PORT_DROPPED] ? 0 : -1;
 	link_result_release(&probe.res);
 	return answered;
 }
@@ -146,8 +169,9 @@ static void verify_one(struct run *run, size_t i, int first)
 	for (int round = 0; round < VERIFY_ROUNDS && l->res.s.counts[LINK_PORT_DROPPED]; round++) {
 		struct cluster_link again;
 		struct link_req req;
+		uint16_t ports[VERIFY_SAMPLE];
 
-		if ((round ? sample_answers(run, l) : first) != 1)
+		if ((round ? sample_answers(run, l, ports, sample_ports(l, NULL, ports)) : first) != 1)
 			return;	/* every sampled port dropped again, seconds later: consistent */
 		again = *l;
 		cluster_build_req(run, LINK_SCAN, l->target, l->peer, a, &req);
@@ -173,7 +197,9 @@ struct verify_job {
 	struct run *run;
 	size_t link;
 	int first;		/* the first sample's answer (sample_answers) */
-	int sample;		/* this job only samples */
+	int sample;		/* this job only samples, these ports */
+	uint16_t ports[VERIFY_SAMPLE];
+	int nports;
 	pthread_t th;
 };
 
@@ -182,7 +208,7 @@ static void *verify_main(void *arg)
 	struct verify_job *j = arg;
 
 	if (j->sample)
-		j->first = sample_answers(j->run, &j->run->links[j->link]);
+		j->first = sample_answers(j->run, &j->run->links[j->link], j->ports, j->nports);
 	else
 		verify_one(j->run, j->link, j->first);
 	return NULL;
@@ -193,17 +219,30 @@ static int suspect(const struct cluster_link *l)
 	return l->kind == LINK_SCAN && l->ran && l->res.s.counts[LINK_PORT_DROPPED];
 }
 
-/* Whether a job of this round already uses link `l`'s target address. */
-static int addr_busy(const struct run *run, const struct verify_job *jobs, int nj,
-		     const struct cluster_link *l)
+/*
+ * The ports a sample of link `l` claims in this round of `nj` jobs: where another sample of the
+ * round listens on l's target address, its ports are taken (`bits`, one per port, scratch). The
+ * sample joins the round when it loses none of its ports to them; else it waits for the next
+ * one, unless it is the address's first (one sample always runs).
+ */
+static int claim_sample(const struct run *run, const struct verify_job *jobs, int nj,
+			const struct cluster_link *l, uint8_t *bits, struct verify_job *j)
 {
+	uint16_t alone[VERIFY_SAMPLE];
+	int n = sample_ports(l, NULL, alone), shared = 0;
+
+	memset(bits, 0, 65536 / 8);
 	for (int k = 0; k < nj; k++) {
 		const struct cluster_link *o = &run->links[jobs[k].link];
 
-		if (o->target == l->target && !strcmp(o->res.addr, l->res.addr))
-			return 1;
+		if (o->target != l->target || strcmp(o->res.addr, l->res.addr))
+			continue;
+		shared = 1;
+		for (int p = 0; p < jobs[k].nports; p++)
+			bits[jobs[k].ports[p] / 8] |= (uint8_t)(1u << (jobs[k].ports[p] % 8));
 	}
-	return 0;
+	j->nports = sample_ports(l, shared ? bits : NULL, j->ports);
+	return !shared || j->nports == n;
 }
 
 /*
@@ -217,17 +256,23 @@ void cluster_verify_scans(struct run *run)
 	struct verify_job *jobs = xcalloc(run->nlinks + (size_t)run->n + 1, sizeof(*jobs));
 	int *first = xcalloc(run->nlinks + 1, sizeof(*first));
 	char *busy = xcalloc((size_t)run->n, 1), *done = xcalloc(run->nlinks + 1, 1);
+	uint8_t *bits = xcalloc(65536 / 8, 1);
 	int cap = cluster_scan_concurrency(run), nj;
 
 	do {
 		nj = 0;
-		for (size_t i = 0; i < run->nlinks && !rdv_failed(run->r, NULL); i++) {
+		/* the samplers' drops first: their ports are fixed, a whole map's can give way */
+		for (size_t k = 0; k < 2 * run->nlinks && !rdv_failed(run->r, NULL); k++) {
+			size_t i = k % run->nlinks;
 			const struct cluster_link *l = &run->links[i];
+			int whole = l->peer == sched_full_scanner(run->n, l->target);
 
-			if (done[i] || !suspect(l) || addr_busy(run, jobs, nj, l))
+			if (done[i] || !suspect(l) || whole != (k >= run->nlinks))
+				continue;
+			jobs[nj] = (struct verify_job){ .run = run, .link = i, .sample = 1 };
+			if (!claim_sample(run, jobs, nj, l, bits, &jobs[nj]))
 				continue;
 			done[i] = 1;
-			jobs[nj] = (struct verify_job){ .run = run, .link = i, .sample = 1 };
 			if (pthread_create(&jobs[nj].th, NULL, verify_main, &jobs[nj]) != 0)
 				verify_main(&jobs[nj]), jobs[nj].th = 0;
 			nj++;
@@ -262,4 +307,5 @@ void cluster_verify_scans(struct run *run)
 	free(first);
 	free(busy);
 	free(done);
+	free(bits);
 }

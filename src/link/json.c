@@ -21,7 +21,10 @@ void link_req_init(struct link_req *r, enum link_kind kind)
 	r->kind = kind;
 	switch (kind) {
 	case LINK_CONNECT:
-		r->timeout_ms = 2000;
+		/* past the first SYN retransmit (1 s) and its answer over a 500 ms round trip; the
+		 * ports are tried at once, so one lost SYN seldom matters, and an address that drops
+		 * everything costs this in every pair round */
+		r->timeout_ms = 1500;
 		r->nports = 1;
 		r->pings = 100;
 		break;
