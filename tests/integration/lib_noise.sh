@@ -20,7 +20,12 @@ noise_run() {
 	NOISE_MS=$(($(date +%s%3N) - t0))
 	echo "$1: cluster on $NOISE_NODES nodes took $NOISE_MS ms (timing figures: bench/, not asserted)"
 	# NOISE_KEEP=DIR keeps rank 0's document of every run there (where the time went)
-	[ -n "${NOISE_KEEP:-}" ] && t=$(date +%s%N); cp "$LAB_TMP/n0.out" "$NOISE_KEEP/$t.json"; cp "$LAB_TMP/n0.err" "$NOISE_KEEP/$t.err"
+	if [ -n "${NOISE_KEEP:-}" ]; then
+		local t
+		t=$(date +%s%N)
+		cp "$LAB_TMP/n0.out" "$NOISE_KEEP/$t.json"
+		cp "$LAB_TMP/n0.err" "$NOISE_KEEP/$t.err"
+	fi
 	echo "$1: rank 0's timings_ms $(nq 'd.get("timings_ms")' 2>&1)"
 	[ -n "${NOISE_BENCH:-}" ] && echo "$1 $NOISE_MS" >>"$NOISE_BENCH"
 	return 0
