@@ -324,13 +324,20 @@ static int look_again(const struct link_chan *ch, const struct link_req *req,
 	uint16_t *drops = xcalloc(65536, sizeof(*drops));
 	size_t nd = link_scan_isolated_drops(req, res->s.state, drops);
 	int rc = 0;
+	/* a list is one batch of listeners on the target */
+	size_t most = req->batch > 0 && req->batch < LINK_SCAN_LIST_MAX ? (size_t)req->batch
+									 : LINK_SCAN_LIST_MAX;
 
-	for (size_t i = 0; i < nd && rc == 0; i += LINK_SCAN_LIST_MAX) {
+	for (size_t i = 0; i < nd && rc == 0; i += most) {
 		struct link_req lr = *req;
 		struct link_result part;
-		size_t k = nd - i < LINK_SCAN_LIST_MAX ? nd - i : LINK_SCAN_LIST_MAX;
+		size_t k = nd - i < most ? nd - i : most;
 
 		lr.first_only = 0;
+		/* each was alone among answers in its range: in a list it has no neighbours, and a
+		 * source-port filter on this side drops the list's first pass in long runs (the
+		 * kernel draws a port for a destination port near where it drew it before) */
+		lr.look_all = 1;
 		lr.nlist = (int)k;
 		memcpy(lr.list, drops + i, k * sizeof(*drops));
 		/* a first look of its own that waits past a SYN retransmit, as each look again:

@@ -181,6 +181,8 @@ json_t *link_req_to_json(const struct link_req *r)
 			jset_int(o, "looks", r->looks);
 		if (r->first_only)
 			jset_int(o, "first_only", 1);
+		if (r->look_all)
+			jset_int(o, "look_all", 1);
 		break;
 	case LINK_MTU:
 		if (r->nports)
@@ -200,9 +202,10 @@ json_t *link_req_to_json(const struct link_req *r)
 }
 
 /* Keys allowed per kind, beyond the common ones. */
-static const char *const req_keys[][8] = {
+static const char *const req_keys[][10] = {
 	[LINK_CONNECT] = { "ports", "pings", "probes" },
-	[LINK_SCAN] = { "list", "lo", "hi", "window", "batch", "retry_ms", "looks", "first_only" },
+	[LINK_SCAN] = { "list", "lo", "hi", "window", "batch", "retry_ms", "looks", "first_only",
+			"look_all" },
 	[LINK_MTU] = { "ports", "min_mtu", "max_mtu" },
 	[LINK_BW] = { "ports", "streams", "duration_ms", "bytes" },
 };
@@ -324,6 +327,10 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 		if (opt_int(j, "first_only", 0, 1, &x, e) < 0)
 			return -1;
 		r->first_only = (int)x;
+		x = r->look_all;
+		if (opt_int(j, "look_all", 0, 1, &x, e) < 0)
+			return -1;
+		r->look_all = (int)x;
 		break;
 	case LINK_MTU:
 		if ((v = json_object_get(j, "ports"))) {

@@ -65,6 +65,8 @@ struct link_req {
 	int looks;			/* looks again at least (more while some answer); 0 = 1 */
 	int first_only;			/* the first pass only, no looks again: a batch of a range
 					 * that link_run looks at again once, over every batch */
+	int look_all;			/* looks again at every drop, not only isolated ones: a list
+					 * of a range's isolated drops (its neighbours are not in it) */
 
 	/* LINK_MTU: search [min_mtu, max_mtu] (IP packet sizes); max 0 = the client's if MTU */
 	int min_mtu, max_mtu;

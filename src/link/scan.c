@@ -342,6 +342,17 @@ static size_t isolated_drops(const uint8_t *state, const uint16_t *ports, size_t
 	return m;
 }
 
+/* Every dropped port of `ports`. */
+static size_t all_drops(const uint8_t *state, const uint16_t *ports, size_t n, uint16_t *out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (state[ports[i]] == LINK_PORT_DROPPED)
+			out[m++] = ports[i];
+	return m;
+}
+
 size_t link_scan_isolated_drops(const struct link_req *req, const uint8_t *state, uint16_t *out)
 {
 	size_t n, m;
@@ -423,7 +434,8 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 	for (int look = 0; look < LINK_LOOKS_MAX && !req->first_only; look++) {
 		int w, answered = 0;
 
-		nr = isolated_drops(s->state, ready->listening, n, again);
+		nr = req->look_all ? all_drops(s->state, ready->listening, n, again)
+				   : isolated_drops(s->state, ready->listening, n, again);
 		if (!nr)
 			break;
 		w = (int)nr < window ? (int)nr : window;

@@ -245,12 +245,14 @@ static void noise_round_trip(void **state)
 	 * (it stayed on the master's side, and every batch of a lossy range waited out its own
 	 * SYN retransmit: 7 x 1.5 s per full scan) */
 	q.first_only = 1;
+	q.look_all = 1;
 	j = link_req_to_json(&q);
 	assert_int_equal(link_req_from_json(j, &qb, &e), 0);
 	json_decref(j);
 	assert_int_equal(qb.retry_ms, 2100);
 	assert_int_equal(qb.looks, 3);
 	assert_int_equal(qb.first_only, 1);
+	assert_int_equal(qb.look_all, 1);
 	j = json_lit("{\"kind\":\"scan\",\"addr\":\"10.10.0.10\",\"first_only\":2}");
 	assert_int_equal(link_req_from_json(j, &qb, &e), -1);
 	json_decref(j);
