@@ -158,7 +158,7 @@ void cluster_build_req(struct run *run, enum link_kind kind, int target, int pee
 	if (kind == LINK_SCAN) {
 		req->lo = (uint16_t)t->range_lo;
 		req->hi = (uint16_t)t->range_hi;
-		if (peer != sched_full_scanner(run->n, target) && run->o->sampled_ports > 0) {
+		if (peer != cluster_full_scanner(run, target) && run->o->sampled_ports > 0) {
 			/* one peer maps the whole range; the others sample it (a rule may name a source),
 			 * each at ports of its own within the stride: the second looks at two samplers'
 			 * drops then listen side by side (cluster_verify_scans) */
@@ -275,7 +275,7 @@ static void *direction_main(void *arg)
 	const struct cnode *t = &run->nodes[target];
 	struct addr_job *aj = xcalloc(t->naddrs + 1, sizeof(*aj));
 	int serial = j->kind == LINK_SCAN && !scans_fit_at_once(run, target, peer);
-	int full = peer == sched_full_scanner(run->n, target);
+	int full = peer == cluster_full_scanner(run, target);
 
 	if (j->kind == LINK_SCAN && ((j->part == SCAN_FULL && !full) ||
 				     (j->part == SCAN_SAMPLED && full))) {
@@ -387,11 +387,11 @@ static void run_phase(struct run *run, enum link_kind kind, const struct sched_p
 }
 
 /*
- * The whole ranges in two or three rounds of their own, whatever N is: target t's is scanned by
- * t + 1 (sched_full_scanner), and no node is a target and a scanner in one round — its own
- * connects would take ports from the range it listens on — so even targets go first, then odd
- * ones, then the last of an odd count alone. The pair rounds then run only the samples (64
- * ports each), so the phase no longer costs a full scan per pair round.
+ * The whole ranges in rounds of their own (two or three, whatever N is): cluster_plan_scanners
+ * says who maps each target and when — the ring successor, unless its link measured loss or a
+ * long round trip and another peer's does not — and no node is a target and a scanner in one
+ * round (its own connects would take ports from the range it listens on). The pair rounds then
+ * run only the samples (64 ports each), so the phase no longer costs a full scan per pair round.
  */
 static void join_jobs(struct pair_job *jobs, int n)
 {
@@ -405,20 +405,20 @@ static void run_full_scans(struct run *run)
 	struct pair_job *jobs = xcalloc((size_t)run->n + 1, sizeof(*jobs));
 	int cap = cluster_scan_concurrency(run);
 
-	for (int round = 0; round < 3 && run->n > 1 && !rdv_failed(run->r, NULL); round++) {
+	cluster_plan_scanners(run);
+	for (int round = 0; round < run->scan_rounds && run->n > 1 && !rdv_failed(run->r, NULL);
+	     round++) {
 		int nj = 0;
 
 		for (int t = 0; t < run->n && !rdv_failed(run->r, NULL); t++) {
-			int last_odd = run->n % 2 && t == run->n - 1;
-
-			if ((round == 2) != last_odd || (round < 2 && t % 2 != round))
+			if (run->scan_round[t] != round)
 				continue;
 			if (nj == cap) {
 				join_jobs(jobs, nj);
 				nj = 0;
 			}
 			jobs[nj] = (struct pair_job){ .run = run, .kind = LINK_SCAN, .part = SCAN_FULL,
-						      .a = t, .b = sched_full_scanner(run->n, t) };
+						      .a = t, .b = run->scanner[t] };
 			if (pthread_create(&jobs[nj].th, NULL, direction_main, &jobs[nj]) != 0)
 				direction_main(&jobs[nj]), jobs[nj].th = 0;
 			nj++;
@@ -723,6 +723,8 @@ static void run_free(struct run *run)
 	}
 	cluster_node_checks_free(run);
 	free(run->nodes);
+	free(run->scanner);
+	free(run->scan_round);
 	for (size_t i = 0; i < run->nlinks; i++)
 		link_result_release(&run->links[i].res);
 	free(run->links);

@@ -66,6 +66,10 @@ struct run {
 	char master_ip[64];
 	/* the report's link tests, moved out of links by cluster_report_doc (run.h) */
 	struct cluster_links *report_links;
+	/* who maps each node's whole range, and in which round (cluster_plan_scanners); NULL
+	 * before the scan phase: the ring successor */
+	int *scanner, *scan_round;
+	int scan_rounds;
 };
 
 /* cluster_run.c: one test's request from `peer` to the target's address, and running it */
@@ -84,6 +88,11 @@ int cluster_scan_concurrency(const struct run *run);
  * loss (link_timeouts_derive) and MTU/bandwidth listen on the port it found open. */
 void cluster_req_timing(struct run *run, int target, int peer, struct link_req *req);
 void cluster_verify_scans(struct run *run);
+/* Who maps each node's whole range and when (sched_full_scans over what the connect tests
+ * measured: a lossy or long link's scan costs more), into run->scanner / scan_round. */
+void cluster_plan_scanners(struct run *run);
+/* The node that maps `target`'s whole range. */
+int cluster_full_scanner(const struct run *run, int target);
 
 /* Fills n from a peer's facts and their model (which n then owns). */
 void cluster_node_fill(struct cnode *n, json_t *facts, struct node_model *m,

@@ -81,6 +81,53 @@ void cluster_req_timing(struct run *run, int target, int peer, struct link_req *
 	}
 }
 
+int cluster_full_scanner(const struct run *run, int target)
+{
+	return run->scanner ? run->scanner[target] : sched_full_scanner(run->n, target);
+}
+
+/* A loss or a round trip this large makes every batch of a scan wait out its timeout. */
+#define SCAN_DEAR_LOSS_PCT 0.5
+#define SCAN_DEAR_RTT_US 10000.0
+#define SCAN_DEAR 4		/* such a scan costs about four clean ones (4.6 s against 1.2 s) */
+
+/*
+ * What a full scan of t from s costs: its dearest address, from the connect test over it. An
+ * address no connect reached costs the same from everyone (its batches all wait).
+ */
+static int scan_cost(struct run *run, int t, int s)
+{
+	int cost = 1;
+
+	for (size_t i = 0; i < run->nodes[t].naddrs; i++) {
+		struct link_connect_result c;
+
+		if (cluster_connected(run, t, s, run->nodes[t].addrs[i].addr, &c) &&
+		    (c.loss_pct >= SCAN_DEAR_LOSS_PCT || c.rtt_p50_us >= SCAN_DEAR_RTT_US))
+			cost = SCAN_DEAR;
+	}
+	return cost;
+}
+
+void cluster_plan_scanners(struct run *run)
+{
+	int n = run->n, *cost = NULL;
+
+	/* weighed only where sched_full_scans searches (n^2 lookups over n^2 links) */
+	if (n <= SCHED_SCANNER_SEARCH_MAX) {
+		cost = xcalloc((size_t)n * (size_t)n + 1, sizeof(*cost));
+		for (int t = 0; t < n; t++)
+			for (int s = 0; s < n; s++)
+				cost[s * n + t] = s == t ? 0 : scan_cost(run, t, s);
+	}
+	free(run->scanner);
+	free(run->scan_round);
+	run->scanner = xcalloc((size_t)n + 1, sizeof(*run->scanner));
+	run->scan_round = xcalloc((size_t)n + 1, sizeof(*run->scan_round));
+	run->scan_rounds = sched_full_scans(n, cost, run->scanner, run->scan_round);
+	free(cost);
+}
+
 /* Rounds of "sample, and when any answers, scan again" per suspect scan. */
 #define VERIFY_ROUNDS 2
 #define VERIFY_SAMPLE 256
@@ -265,7 +312,7 @@ void cluster_verify_scans(struct run *run)
 		for (size_t k = 0; k < 2 * run->nlinks && !rdv_failed(run->r, NULL); k++) {
 			size_t i = k % run->nlinks;
 			const struct cluster_link *l = &run->links[i];
-			int whole = l->peer == sched_full_scanner(run->n, l->target);
+			int whole = l->peer == cluster_full_scanner(run, l->target);
 
 			if (done[i] || !suspect(l) || whole != (k >= run->nlinks))
 				continue;

@@ -45,6 +45,77 @@ int sched_full_scanner(int n, int i)
 	return n > 1 ? (i + 1) % n : i;
 }
 
+/* Greedy rounds for an assignment; the schedule's cost (NULL cost: the number of rounds). */
+static int full_rounds(int n, const int *cost, const int *scanner, int *round, int *nrounds,
+		       char *scratch)
+{
+	char *target_in = scratch, *scanner_in = scratch + n;
+	int left = n, total = 0;
+
+	for (int t = 0; t < n; t++)
+		round[t] = -1;
+	*nrounds = 0;
+	while (left > 0) {
+		int dearest = 0;
+
+		memset(scratch, 0, 2 * (size_t)n);
+		for (int t = 0; t < n; t++) {
+			int s = scanner[t];
+
+			if (round[t] >= 0 || scanner_in[t] || target_in[s] || scanner_in[s])
+				continue;
+			round[t] = *nrounds;
+			target_in[t] = scanner_in[s] = 1;
+			left--;
+			if (cost && cost[s * n + t] > dearest)
+				dearest = cost[s * n + t];
+		}
+		total += cost ? dearest : 1;
+		(*nrounds)++;
+	}
+	return total;
+}
+
+int sched_full_scans(int n, const int *cost, int *scanner, int *round)
+{
+	int *try = xcalloc((size_t)n + 1, sizeof(*try)), *tr = xcalloc((size_t)n + 1, sizeof(*tr));
+	char *scratch = xcalloc(2 * (size_t)n + 1, 1);
+	int nrounds, best, k, tn;
+
+	for (int t = 0; t < n; t++)
+		scanner[t] = sched_full_scanner(n, t);
+	best = full_rounds(n, cost, scanner, round, &nrounds, scratch);
+	if (cost && n > 2 && n <= SCHED_SCANNER_SEARCH_MAX) {
+		/* every assignment, as an odometer over each target's peers */
+		for (int t = 0; t < n; t++)
+			try[t] = t ? 0 : 1;
+		for (;;) {
+			int c = full_rounds(n, cost, try, tr, &tn, scratch);
+
+			if (c < best) {
+				best = c;
+				nrounds = tn;
+				memcpy(scanner, try, (size_t)n * sizeof(*try));
+				memcpy(round, tr, (size_t)n * sizeof(*tr));
+			}
+			for (k = 0; k < n; k++) {
+				do
+					try[k]++;
+				while (try[k] == k);
+				if (try[k] < n)
+					break;
+				try[k] = k ? 0 : 1;
+			}
+			if (k == n)
+				break;
+		}
+	}
+	free(try);
+	free(tr);
+	free(scratch);
+	return nrounds;
+}
+
 static int is_ring_edge(int n, int a, int b)
 {
 	int d = abs(a - b);

@@ -11,8 +11,9 @@
  *     N for odd N, where each round gives one node a bye);
  *   - beyond it: ring neighbours (i, i+1) in 2 rounds (3 for odd N) plus `samples` random
  *     perfect matchings, so the number of rounds stays flat in N.
- * Node i's whole ephemeral range is scanned by its ring successor (i+1) mod N; every other peer
- * scans sampled ports (sched_full_scanner).
+ * Node i's whole ephemeral range is scanned by its ring successor (i+1) mod N unless, up to
+ * SCHED_SCANNER_SEARCH_MAX nodes, another peer costs less over what the connect tests measured
+ * (sched_full_scans); every other peer scans sampled ports.
  *
  * Bandwidth runs in a constant number of rounds (frontier-2026 §3(d)): every node sends to its
  * ring successor (all flows at once), then to its predecessor; then two shifted pairings (the
@@ -62,8 +63,23 @@ struct sched_opts {
 int sched_pairs(int n, const struct sched_opts *o, struct sched_plan *p);
 void sched_plan_release(struct sched_plan *p);
 
-/* The node that scans node i's whole port range: its ring successor. */
+/* The node that scans node i's whole port range by default: its ring successor. */
 int sched_full_scanner(int n, int i);
+
+#define SCHED_SCANNER_SEARCH_MAX 6	/* up to this many nodes, every assignment is weighed */
+
+/*
+ * Who maps each target's whole range, and in which round: `cost[s * n + t]` is what a full scan
+ * of t from s costs (1 on a clean link; more where the connect test measured loss or a long
+ * round trip: every batch then waits out its timeout). Fills scanner[t] and round[t] and returns
+ * the number of rounds. In a round no node is both a target and a scanner (its own connects
+ * would take ports it listens on) and a node scans one target. A schedule costs the sum over its
+ * rounds of the round's dearest scan; for n <= SCHED_SCANNER_SEARCH_MAX every assignment is
+ * weighed and the ring successor's kept unless another costs less (a lossy node then maps no
+ * innocent one's range, and its own scan shares a round); beyond, or with cost NULL, t + 1 scans
+ * t. Pure.
+ */
+int sched_full_scans(int n, const int *cost, int *scanner, int *round);
 
 /* ---- bandwidth ------------------------------------------------------------------------- */
 

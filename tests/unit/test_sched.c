@@ -591,11 +591,90 @@ static void same_host(void **state)
 	assert_int_equal(cluster_bw_judge(8, &in, &v), -1);
 }
 
+/* Every round of a full-scan schedule: no node a target and a scanner, none scanning twice. */
+static void check_full_rounds(int n, const int *scanner, const int *round, int nrounds)
+{
+	for (int r = 0; r < nrounds; r++)
+		for (int t = 0; t < n; t++) {
+			if (round[t] != r)
+				continue;
+			assert_int_not_equal(scanner[t], t);
+			for (int u = 0; u < n; u++)
+				if (u != t && round[u] == r) {
+					assert_int_not_equal(scanner[u], t);
+					assert_int_not_equal(scanner[u], scanner[t]);
+				}
+		}
+	for (int t = 0; t < n; t++)
+		assert_true(round[t] >= 0 && round[t] < nrounds);
+}
+
+/* A full-scan schedule's cost: the sum over its rounds of the round's dearest scan. */
+static int schedule_cost(int n, const int *cost, const int *scanner, const int *round, int r)
+{
+	int total = 0;
+
+	for (int k = 0; k < r; k++) {
+		int dearest = 0;
+
+		for (int t = 0; t < n; t++)
+			if (round[t] == k && cost[scanner[t] * n + t] > dearest)
+				dearest = cost[scanner[t] * n + t];
+		total += dearest;
+	}
+	return total;
+}
+
+/*
+ * Who maps whose range: the ring successor on clean links (2 rounds for even N, 3 for odd);
+ * with fp-n1's links dear (5 % loss), no innocent node's range is mapped by n1 and the schedule
+ * costs less than the ring's (4 nodes: 4 + 1 + 1 against 4 + 4 — two rounds would make n1 scan).
+ */
+static void full_scans(void **state)
+{
+	int scanner[8], round[8], cost[64], ring[8], ring_round[8];
+
+	(void)state;
+	for (int n = 2; n <= 8; n++) {
+		int r = sched_full_scans(n, NULL, scanner, round);
+
+		assert_int_equal(r, 2 + (n & 1));
+		for (int t = 0; t < n; t++)
+			assert_int_equal(scanner[t], sched_full_scanner(n, t));
+		check_full_rounds(n, scanner, round, r);
+	}
+	for (int n = 3; n <= 5; n++) {
+		int r, rr;
+
+		for (int s = 0; s < n; s++)
+			for (int t = 0; t < n; t++)
+				cost[s * n + t] = s == t ? 0 : s == 1 || t == 1 ? 4 : 1;
+		rr = sched_full_scans(n, NULL, ring, ring_round);
+		r = sched_full_scans(n, cost, scanner, round);
+		check_full_rounds(n, scanner, round, r);
+		for (int t = 0; t < n; t++)
+			if (t != 1)
+				assert_int_not_equal(scanner[t], 1);
+		assert_true(schedule_cost(n, cost, scanner, round, r) <
+			    schedule_cost(n, cost, ring, ring_round, rr));
+		if (n == 4)
+			assert_int_equal(schedule_cost(n, cost, scanner, round, r), 6);
+	}
+	/* all clean: the ring's, unchanged */
+	for (int s = 0; s < 4; s++)
+		for (int t = 0; t < 4; t++)
+			cost[s * 4 + t] = s != t;
+	sched_full_scans(4, cost, scanner, round);
+	for (int t = 0; t < 4; t++)
+		assert_int_equal(scanner[t], (t + 1) % 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_mesh),
 		cmocka_unit_test(beyond_mesh),
+		cmocka_unit_test(full_scans),
 		cmocka_unit_test(bw_plan),
 		cmocka_unit_test(classify),
 		cmocka_unit_test(same_host),
