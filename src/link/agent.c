@@ -338,6 +338,9 @@ static int look_again(const struct link_chan *ch, const struct link_req *req,
 		 * source-port filter on this side drops the list's first pass in long runs (the
 		 * kernel draws a port for a destination port near where it drew it before) */
 		lr.look_all = 1;
+		/* from a source port the batches found replies come back to: a filter on this side
+		 * of part of its own range dropped the kernel's picks for these ports before */
+		lr.src_port = res->s.src_port;
 		lr.nlist = (int)k;
 		memcpy(lr.list, drops + i, k * sizeof(*drops));
 		/* a first look of its own that waits past a SYN retransmit, as each look again:

@@ -183,6 +183,8 @@ json_t *link_req_to_json(const struct link_req *r)
 			jset_int(o, "first_only", 1);
 		if (r->look_all)
 			jset_int(o, "look_all", 1);
+		if (r->src_port)
+			jset_int(o, "src_port", r->src_port);
 		break;
 	case LINK_MTU:
 		if (r->nports)
@@ -202,10 +204,10 @@ json_t *link_req_to_json(const struct link_req *r)
 }
 
 /* Keys allowed per kind, beyond the common ones. */
-static const char *const req_keys[][10] = {
+static const char *const req_keys[][12] = {
 	[LINK_CONNECT] = { "ports", "pings", "probes" },
 	[LINK_SCAN] = { "list", "lo", "hi", "window", "batch", "retry_ms", "looks", "first_only",
-			"look_all" },
+			"look_all", "src_port" },
 	[LINK_MTU] = { "ports", "min_mtu", "max_mtu" },
 	[LINK_BW] = { "ports", "streams", "duration_ms", "bytes" },
 };
@@ -331,6 +333,10 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 		if (opt_int(j, "look_all", 0, 1, &x, e) < 0)
 			return -1;
 		r->look_all = (int)x;
+		x = r->src_port;
+		if (opt_int(j, "src_port", 0, 65535, &x, e) < 0)
+			return -1;
+		r->src_port = (int)x;
 		break;
 	case LINK_MTU:
 		if ((v = json_object_get(j, "ports"))) {
@@ -579,6 +585,8 @@ json_t *link_result_to_json(const struct link_result *r)
 		jset_int(o, "looks", r->s.looks);
 		jset_int(o, "first_drops", r->s.first_drops);
 		jset_int(o, "late_ms", r->s.late_ms);
+		if (r->s.src_port)
+			jset_int(o, "src_port", r->s.src_port);
 		break;
 	case LINK_MTU:
 		jset_int(o, "if_mtu", r->m.if_mtu);
@@ -716,13 +724,14 @@ static int scan_from(const json_t *j, struct link_result *r, struct err *e)
 	static const char *const keys[] = { "kind", "addr", "src", "ifname", "lo", "hi", "counts",
 					    "intervals", "in_use", "retried", "flaky", "batches",
 					    "elapsed_ms", "timeout_ms", "retry_ms", "looks",
-					    "first_drops", "late_ms", NULL };
+					    "first_drops", "late_ms", "src_port", NULL };
 	static const struct { const char *key; long long max; size_t off; } extra[] = {
 		{ "timeout_ms", LINK_TIMEOUT_MAX, offsetof(struct link_scan_result, timeout_ms) },
 		{ "retry_ms", LINK_TIMEOUT_MAX, offsetof(struct link_scan_result, retry_ms) },
 		{ "looks", LINK_LOOKS_MAX, offsetof(struct link_scan_result, looks) },
 		{ "first_drops", 65536, offsetof(struct link_scan_result, first_drops) },
 		{ "late_ms", 1LL << 30, offsetof(struct link_scan_result, late_ms) },
+		{ "src_port", 65535, offsetof(struct link_scan_result, src_port) },
 	};
 	const json_t *iv = json_object_get(j, "intervals"), *v;
 	long long x;

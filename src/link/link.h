@@ -67,6 +67,8 @@ struct link_req {
 					 * that link_run looks at again once, over every batch */
 	int look_all;			/* looks again at every drop, not only isolated ones: a list
 					 * of a range's isolated drops (its neighbours are not in it) */
+	int src_port;			/* connects from this source port (one whose replies came
+					 * back in an earlier pass), 0 = the kernel's choice */
 
 	/* LINK_MTU: search [min_mtu, max_mtu] (IP packet sizes); max 0 = the client's if MTU */
 	int min_mtu, max_mtu;

@@ -410,6 +410,8 @@ int link_scan_client(const struct link_req *req, const struct link_ready *ready,
 	if (net_sockaddr(req->addr, 0, &p.ss, &p.len, e) < 0)
 		return -1;
 	p.state = s->state;
+	/* a source port the caller knows replies come back to: from the first pass on */
+	p.good_port = p.src_port = req->src_port;
 	p.ep = epoll_create1(EPOLL_CLOEXEC);
 	if (p.ep < 0)
 		return err_sys(e, "epoll_create1");
@@ -463,6 +465,8 @@ out:
 	s->elapsed_ms += time_now_ms() - t0;
 	s->timeout_ms = req->timeout_ms;
 	s->retry_ms = req->retry_ms ? req->retry_ms : LINK_SCAN_RETRY_TIMEOUT_MS;
+	if (!s->src_port)
+		s->src_port = p.good_port;
 	if (p.late_ms > s->late_ms)
 		s->late_ms = p.late_ms;
 	close(p.ep);
@@ -546,6 +550,8 @@ uint8_t *link_scan_states(const struct link_scan_result *s)
 
 void link_scan_add(struct link_scan_result *into, const struct link_scan_result *part)
 {
+	if (!into->src_port)
+		into->src_port = part->src_port;
 	into->retried += part->retried;
 	into->first_drops += part->first_drops;
 	into->looks = into->looks > part->looks ? into->looks : part->looks;

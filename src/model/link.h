@@ -99,6 +99,8 @@ struct link_scan_result {
 	int first_drops;		/* ports without an answer on their first look */
 	int late_ms;			/* the most this process's timers fired late: CPU
 					 * starvation; drops then say nothing about the network */
+	int src_port;			/* a source port whose replies came back (an open port's
+					 * connect), 0: none; the looks again bind to it */
 	uint8_t *state;			/* 65536 entries, enum link_port_state: scratch, NULL
 					 * in a result decoded from JSON or kept by a cluster
 					 * run (the intervals hold it all) */

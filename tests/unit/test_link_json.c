@@ -227,9 +227,10 @@ static void noise_round_trip(void **state)
 	j = json_lit("{\"kind\":\"scan\",\"addr\":\"10.10.0.10\",\"lo\":100,\"hi\":200,"
 		     "\"counts\":{},\"intervals\":[],\"in_use\":[],\"retried\":5,\"batches\":1,"
 		     "\"elapsed_ms\":1,\"timeout_ms\":900,\"retry_ms\":2100,\"looks\":3,"
-		     "\"first_drops\":12,\"late_ms\":7}");
+		     "\"first_drops\":12,\"late_ms\":7,\"src_port\":40001}");
 	assert_int_equal(link_result_from_json(j, &r, &e), 0);
 	json_decref(j);
+	assert_int_equal(r.s.src_port, 40001);
 	assert_int_equal(r.s.timeout_ms, 900);
 	assert_int_equal(r.s.retry_ms, 2100);
 	assert_int_equal(r.s.looks, 3);
@@ -246,6 +247,7 @@ static void noise_round_trip(void **state)
 	 * SYN retransmit: 7 x 1.5 s per full scan) */
 	q.first_only = 1;
 	q.look_all = 1;
+	q.src_port = 33001;
 	j = link_req_to_json(&q);
 	assert_int_equal(link_req_from_json(j, &qb, &e), 0);
 	json_decref(j);
@@ -253,6 +255,7 @@ static void noise_round_trip(void **state)
 	assert_int_equal(qb.looks, 3);
 	assert_int_equal(qb.first_only, 1);
 	assert_int_equal(qb.look_all, 1);
+	assert_int_equal(qb.src_port, 33001);
 	j = json_lit("{\"kind\":\"scan\",\"addr\":\"10.10.0.10\",\"first_only\":2}");
 	assert_int_equal(link_req_from_json(j, &qb, &e), -1);
 	json_decref(j);
