@@ -252,6 +252,43 @@ static int opt_str(const json_t *o, const char *key, char *out, size_t len, stru
 	return 0;
 }
 
+/* A request's optional int fields of one kind: key, bounds, where it lives. */
+struct req_int {
+	const char *key;
+	long long min, max;
+	size_t off;
+};
+
+static const struct req_int connect_ints[] = {
+	{ .key = "pings", .max = LINK_PINGS_MAX, .off = offsetof(struct link_req, pings) },
+	{ .key = "probes", .max = LINK_PROBES_MAX, .off = offsetof(struct link_req, probes) },
+};
+
+static const struct req_int scan_ints[] = {
+	{ .key = "window", .max = LINK_SCAN_BATCH_MAX, .off = offsetof(struct link_req, window) },
+	{ .key = "batch", .max = LINK_SCAN_BATCH_MAX, .off = offsetof(struct link_req, batch) },
+	{ .key = "retry_ms", .max = LINK_TIMEOUT_MAX, .off = offsetof(struct link_req, retry_ms) },
+	{ .key = "looks", .max = LINK_LOOKS_MAX, .off = offsetof(struct link_req, looks) },
+	{ .key = "first_only", .max = 1, .off = offsetof(struct link_req, first_only) },
+	{ .key = "look_all", .max = 1, .off = offsetof(struct link_req, look_all) },
+	{ .key = "src_port", .max = 65535, .off = offsetof(struct link_req, src_port) },
+};
+
+/* Each field of `t` that `j` has, in its bounds, into r; an absent one keeps its default. */
+static int opt_ints(const json_t *j, const struct req_int *t, size_t n, struct link_req *r,
+		    struct err *e)
+{
+	for (size_t i = 0; i < n; i++) {
+		int *f = (int *)((char *)r + t[i].off);
+		long long x = *f;
+
+		if (opt_int(j, t[i].key, t[i].min, t[i].max, &x, e) < 0)
+			return -1;
+		*f = (int)x;
+	}
+	return 0;
+}
+
 int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 {
 	const char *key;
@@ -286,14 +323,8 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 				return -1;
 			r->nports = (int)n;
 		}
-		x = r->pings;
-		if (opt_int(j, "pings", 0, LINK_PINGS_MAX, &x, e) < 0)
+		if (opt_ints(j, connect_ints, ARRAY_SIZE(connect_ints), r, e) < 0)
 			return -1;
-		r->pings = (int)x;
-		x = r->probes;
-		if (opt_int(j, "probes", 0, LINK_PROBES_MAX, &x, e) < 0)
-			return -1;
-		r->probes = (int)x;
 		break;
 	case LINK_SCAN:
 		if ((v = json_object_get(j, "list"))) {
@@ -309,34 +340,8 @@ int link_req_from_json(const json_t *j, struct link_req *r, struct err *e)
 		if (opt_int(j, "hi", 1, 65535, &x, e) < 0)
 			return -1;
 		r->hi = (uint16_t)x;
-		x = r->window;
-		if (opt_int(j, "window", 0, LINK_SCAN_BATCH_MAX, &x, e) < 0)
+		if (opt_ints(j, scan_ints, ARRAY_SIZE(scan_ints), r, e) < 0)
 			return -1;
-		r->window = (int)x;
-		x = r->batch;
-		if (opt_int(j, "batch", 0, LINK_SCAN_BATCH_MAX, &x, e) < 0)
-			return -1;
-		r->batch = (int)x;
-		x = r->retry_ms;
-		if (opt_int(j, "retry_ms", 0, LINK_TIMEOUT_MAX, &x, e) < 0)
-			return -1;
-		r->retry_ms = (int)x;
-		x = r->looks;
-		if (opt_int(j, "looks", 0, LINK_LOOKS_MAX, &x, e) < 0)
-			return -1;
-		r->looks = (int)x;
-		x = r->first_only;
-		if (opt_int(j, "first_only", 0, 1, &x, e) < 0)
-			return -1;
-		r->first_only = (int)x;
-		x = r->look_all;
-		if (opt_int(j, "look_all", 0, 1, &x, e) < 0)
-			return -1;
-		r->look_all = (int)x;
-		x = r->src_port;
-		if (opt_int(j, "src_port", 0, 65535, &x, e) < 0)
-			return -1;
-		r->src_port = (int)x;
 		break;
 	case LINK_MTU:
 		if ((v = json_object_get(j, "ports"))) {
