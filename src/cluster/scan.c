@@ -89,7 +89,7 @@ int cluster_full_scanner(const struct run *run, int target)
 /* A loss or a round trip this large makes every batch of a scan wait out its timeout. */
 #define SCAN_DEAR_LOSS_PCT 0.5
 #define SCAN_DEAR_RTT_US 10000.0
-#define SCAN_DEAR 4		/* such a scan costs about four clean ones (4.6 s against 1.2 s) */
+#define SCAN_DEAR 4		/* such a scan costs several clean ones: a weight, not a time */
 
 /*
  * What a full scan of t from s costs: its dearest address, from the connect test over it. An

@@ -261,10 +261,9 @@ static int probe_count(const struct link_req *req, const struct link_ready *read
 /*
  * The loss probe: `n` connects at once to an open port. A connect whose SYN or SYN-ACK was lost
  * completes only after the kernel's 1 s retransmit, which TCP_INFO counts — a figure the kernel
- * keeps, so a starved process does not fake loss. The wait ends past that first retransmit: a
- * handshake with a loss share s then completes clean with probability 1 - s and after one
- * retransmit with s(1 - s), so s = retransmitted / clean, whatever is still under way (lost
- * twice, or replies this side's firewall drops: `unanswered`). Costs one round trip on a clean
+ * keeps, so a starved process does not fake loss. The wait ends past that first retransmit
+ * (what is still under way then, lost twice or replies this side's firewall drops, is
+ * `unanswered`; link_handshake_share reads the share without it). Costs one round trip on a clean
  * link, ~1.5 s when something was lost (waiting out the second retransmit cost 3.5 s a pair).
  */
 #define LOSS_PROBE_WAIT_MS 1500
@@ -274,7 +273,7 @@ static void loss_probe(const struct link_req *req, uint16_t port, int n,
 	struct sockaddr_storage ss;
 	socklen_t len;
 	struct pollfd *p = xcalloc((size_t)n, sizeof(*p));
-	int clean;
+	int done;
 	int64_t deadline = time_now_ms() + LOSS_PROBE_WAIT_MS + (int64_t)(4 * c->rtt_p99_us / 1000);
 
 	if (net_sockaddr(req->addr, port, &ss, &len, NULL) < 0) {
@@ -298,11 +297,10 @@ static void loss_probe(const struct link_req *req, uint16_t port, int n,
 	}
 	link_probe_wait(p, n, deadline, c);
 	free(p);
-	/* loss from the connects that completed (see above): what is still under way is not
-	 * counted either way — a source port in a filtered range is no loss */
-	clean = c->probes - c->unanswered - c->retrans;
-	c->loss_pct = clean > 0 ? link_loss_from_share((double)c->retrans / clean)
-		    : c->retrans > 0 ? 100 : -1;
+	/* loss from the connects that completed (link_handshake_share): what is still under way
+	 * is not counted either way — a source port in a filtered range is no loss */
+	done = c->probes - c->unanswered;
+	c->loss_pct = done > 0 ? link_loss_from_share(link_handshake_share(c->retrans, done)) : -1;
 }
 
 struct try_job {

@@ -94,6 +94,13 @@ static int clampi(double v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : (int)v;
 }
 
+double link_handshake_share(int retrans, int done)
+{
+	if (retrans <= 0)
+		return 0;
+	return done > retrans ? (double)retrans / (done - retrans) : 1;
+}
+
 double link_loss_from_share(double q)
 {
 	if (q <= 0)

@@ -183,6 +183,14 @@ int link_connect_contradicted(const struct link_connect_result *c, const struct 
  * lost): q = 1 - (1 - p)^2. Pure. */
 double link_loss_from_share(double q);
 
+/*
+ * The share of handshakes with a loss, from `retrans` retransmitted of `done` completed loss
+ * probes. The probe waits past the first retransmit only, so a handshake completes clean with
+ * 1 - s and after one retransmit with s(1 - s): s = retransmitted / clean, unbiased by what was
+ * still under way (lost twice, or replies a filter on the prober's side drops). Pure.
+ */
+double link_handshake_share(int retrans, int done);
+
 /* A scan whose own timers fired later than two looks again wait: CPU starvation, not the
  * network, decided its drops (and it saw some). Pure. */
 #define LINK_SCAN_RETRY_TIMEOUT_MS 1500	/* a look again (default) */

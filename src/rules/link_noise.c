@@ -102,21 +102,9 @@ static int culprit(const struct cluster_view *v, const struct pairfig *m,
 
 static int slow(const struct pairfig *f) { return f->rtt_ms >= LATENCY_NOTE_MS; }
 
-/*
- * The share of handshakes with a loss, from `retrans` of `done` completed probes: the probe
- * waits past the first retransmit only, so one completes clean with 1 - s and retransmitted with
- * s(1 - s) (the model's link_probe comment): s = retransmitted / clean.
- */
-static double handshake_share(int retrans, int done)
-{
-	if (retrans <= 0)
-		return 0;
-	return done > retrans ? (double)retrans / (done - retrans) : 1;
-}
-
 static double loss_of(const struct pairfig *f)
 {
-	return link_loss_from_share(handshake_share(f->retrans, f->probes));
+	return link_loss_from_share(link_handshake_share(f->retrans, f->probes));
 }
 
 static int lossy(const struct pairfig *f)
@@ -231,7 +219,7 @@ static void loss_finding(const struct cluster_view *v, const char *ifn, const st
 				    ev.len ? "; " : "", v->nodes[p].name, v->nodes[q].name, x->retrans,
 				    x->probes);
 		}
-	share = 100.0 * handshake_share(retrans, probes);
+	share = 100.0 * link_handshake_share(retrans, probes);
 	pct = link_loss_from_share(share / 100.0);
 	/* a handshake is two packets, one each way: the share is the loss of one way alone, or
 	 * about half of it per packet when both ways lose */

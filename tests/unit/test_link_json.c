@@ -351,6 +351,10 @@ static void timeouts_derive(void **state)
 	assert_true(link_loss_from_share(0) == 0);
 	assert_true(fabs(link_loss_from_share(0.0975) - 5.0) < 0.05);
 	assert_true(link_loss_from_share(1) == 100);
+	/* retransmitted / clean: the probe waits past one retransmit only */
+	assert_true(fabs(link_handshake_share(12, 256) - 12.0 / 244) < 1e-12);
+	assert_true(link_handshake_share(0, 100) == 0);
+	assert_true(link_handshake_share(5, 5) == 1);
 }
 
 static void agent_rejects(void **state)
