@@ -8,8 +8,9 @@
  * FAKE_NCCL_SCENARIO: init_hang   init stays ncclInProgress forever (bench must abort it)
  *                     init_error  init fails with ncclSystemError and a last-error text
  *                     wrong       allreduce adds one to element 0 (bench must count it)
- * FAKE_NCCL_TUNED=NAME=VALUE: every operation takes 2 ms longer unless the environment has
- *                     NAME=VALUE (bench tune must find and recommend it)
+ * FAKE_NCCL_TUNED=NAME=VALUE: every operation takes 10 ms longer unless the environment has
+ *                     NAME=VALUE (bench tune must find and recommend it; 2 ms was within
+ *                     the scheduler's noise of a 2-core box running two suites at once)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -193,7 +194,7 @@ static void tuned_delay(void)
 	name[eq - want] = '\0';
 	have = getenv(name);
 	if (!have || strcmp(have, eq + 1))
-		usleep(2000);
+		usleep(10000);
 }
 
 static int execute(void)
