@@ -28,6 +28,15 @@ void xrule_hosts(const struct cluster_view *v, struct findings *out);
 void xrule_links(const struct cluster_view *v, struct findings *out);
 /* rules/link_noise.c: link.latency, link.loss, cluster.link.untested */
 void xrule_link_noise(const struct cluster_view *v, struct findings *out);
+/*
+ * link.loss's judgement, pure: over n nodes, probes[a * n + b] and retrans[a * n + b] (a < b)
+ * the completed and the retransmitted handshakes of each pair (probes <= 0: no figure). The
+ * node the loss is at (>= 0); LOSS_UNSURE when packets are lost but no one node stands out
+ * (suspect[x] = 1 for each node whose links the lost handshakes fit, maybe none: spread over
+ * every link); LOSS_NONE when there is no loss to speak of.
+ */
+enum { LOSS_NONE = -2, LOSS_UNSURE = -1 };
+int link_loss_judge(size_t n, const int *probes, const int *retrans, unsigned char *suspect);
 void xrule_verdict(const struct cluster_view *v, struct findings *out);
 /*
  * cluster_links.c: each link test on its own — one that could not run (cluster.link.failed), and

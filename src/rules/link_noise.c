@@ -2,9 +2,10 @@
  * What the links' own measurements say before any test is judged: the round trip and the loss
  * the connect test measured on every link (link.latency, link.loss), and the tests that could
  * not run their probes in time (cluster.link.untested). Each is laid at the door of the one
- * node every slow or lossy link touches, when the links between the other nodes are clean (for
- * loss, over the handshakes of all its links pooled: loss_culprit); a pair is named only when
- * no single node explains it (two nodes: one link, both ends).
+ * node every slow link touches, when the links between the other nodes are fast (a pair is
+ * named only when no single node explains it); for loss, at the node whose links' handshakes,
+ * pooled, a likelihood ratio test singles out (link_loss_judge), and otherwise at no node: the
+ * nodes the figures fit are said as suspects, each with the counters that decide.
  *
  * Thresholds, from what NCCL does with a link:
  *   - latency: NCCL's ring all-reduce takes 2(N-1) steps, each at least one round trip, and its
@@ -19,6 +20,7 @@
  */
 #include "rules/cluster.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,43 +114,121 @@ static int lossy(const struct pairfig *f)
 	return f->retrans >= LOSS_MIN_RETRANS && loss_of(f) >= LOSS_WARN_PCT;
 }
 
-/*
- * The node the loss is at: the pairs with it are lossy, pooled or one of them alone; the pairs
- * without it, pooled, show at most a quarter of its share; and no lossy pair leaves it out.
- * Pooled, because a pair holds a few hundred handshakes: at a 2-3 % loss one of a lossy node's
- * pairs alone can fall under the bar, and at 1 % one can pass it while the others do not, and
- * naming that pair would put an innocent end in the warning. -1 when no node, or more than
- * one, fits (then the lossy pairs are named).
- */
-static int loss_culprit(const struct cluster_view *v, const struct pairfig *m)
+/* Binomial log-likelihood of k events in n trials at their own rate (0 log 0 = 0). */
+static double loglik(int k, int n)
 {
-	int found = -1;
+	double p;
 
-	for (size_t x = 0; x < v->n; x++) {
-		struct pairfig in = { 0 }, out = { 0 };
-		int stray = 0, mine = 0;
+	if (n <= 0 || k <= 0 || k >= n)
+		return 0;
+	p = (double)k / n;
+	return k * log(p) + (n - k) * log1p(-p);
+}
 
-		for (size_t a = 0; a < v->n; a++)
-			for (size_t b = a + 1; b < v->n; b++) {
-				const struct pairfig *f = &m[a * v->n + b];
-				struct pairfig *pool = a == x || b == x ? &in : &out;
+/* One node's fit: its links pooled (in) and the others' pooled (out). */
+struct nodefit {
+	int in_k, in_n, out_k, out_n;
+	double gain;			/* log-likelihood over one rate for every link; 0: no fit */
+};
 
-				if (!f->have)
-					continue;
-				pool->have = 1;
-				pool->probes += f->probes;
-				pool->retrans += f->retrans;
-				stray |= pool == &out && lossy(f);
-				mine |= pool == &in && lossy(f);
+static int pooled_lossy(int k, int n)
+{
+	const struct pairfig f = { .have = 1, .probes = n, .retrans = k };
+
+	return n > 0 && lossy(&f);
+}
+
+/*
+ * Each node's hypothesis "the loss is at x": its links lose at one rate, the others at another,
+ * lower one; its gain is the log-likelihood it adds over one rate for every link (a likelihood
+ * ratio test). A node is named when its gain is significant (LOSS_NAME_GAIN: p < 0.001), its
+ * pooled links clear the bar, the other links lose at most a third of its share (a second
+ * source that large would go unsaid under its name), and it is LOSS_MARGIN times likelier than
+ * any other node; the nodes within that margin with a gain of at least LOSS_SUSPECT_GAIN
+ * (p < 0.05) are the suspects said when none is named. Pooled, because a pair holds 384
+ * handshakes: at 1 % one of a lossy node's pairs can show 8 retransmits and the other 1, and a
+ * handshake between innocent nodes can retransmit too (a loaded host answers late); a rule on
+ * single pairs, or on a share against a share, then names an innocent end (the simulation in
+ * tests/unit/test_link_noise.c measures both).
+ */
+#define LOSS_NAME_GAIN (10.83 / 2)
+#define LOSS_SUSPECT_GAIN (3.84 / 2)
+#define LOSS_MARGIN 3.0			/* ln 20 */
+#define LOSS_OTHERS 3.0
+
+int link_loss_judge(size_t n, const int *probes, const int *retrans, unsigned char *suspect)
+{
+	struct nodefit *fit = xcalloc(n ? n : 1, sizeof(*fit));
+	int all_k = 0, all_n = 0, best = -1, named = 1;
+	size_t pairs = 0, ends[2] = { 0, 0 };
+	double l0;
+
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++) {
+			int k = retrans[a * n + b], m = probes[a * n + b];
+
+			if (m <= 0)
+				continue;
+			k = k < 0 ? 0 : k > m ? m : k;
+			all_k += k;
+			all_n += m;
+			for (size_t x = 0; x < n; x++) {
+				int in = a == x || b == x;
+
+				*(in ? &fit[x].in_k : &fit[x].out_k) += k;
+				*(in ? &fit[x].in_n : &fit[x].out_n) += m;
 			}
-		if (!in.have || !out.have || stray || !(mine || lossy(&in)) ||
-		    4.0 * out.retrans * in.probes > (double)in.retrans * out.probes)
+		}
+	l0 = loglik(all_k, all_n);
+	for (size_t x = 0; x < n; x++) {
+		struct nodefit *f = &fit[x];
+
+		suspect[x] = 0;
+		if (!f->in_n || !f->out_n || !pooled_lossy(f->in_k, f->in_n) ||
+		    (double)f->in_k * f->out_n <= (double)f->out_k * f->in_n)
 			continue;
-		if (found >= 0)
-			return -1;
-		found = (int)x;
+		f->gain = loglik(f->in_k, f->in_n) + loglik(f->out_k, f->out_n) - l0;
+		if (best < 0 || f->gain > fit[best].gain)
+			best = (int)x;
 	}
-	return found;
+	for (size_t x = 0; x < n && best >= 0; x++) {
+		if (!fit[x].gain || fit[best].gain - fit[x].gain >= LOSS_MARGIN)
+			continue;
+		named &= (int)x == best;
+		suspect[x] = fit[x].gain >= LOSS_SUSPECT_GAIN;
+	}
+	if (best >= 0 && named && fit[best].gain >= LOSS_NAME_GAIN &&
+	    LOSS_OTHERS * fit[best].out_k * fit[best].in_n <= (double)fit[best].in_k * fit[best].out_n) {
+		free(fit);
+		return best;
+	}
+	free(fit);
+	/* one link alone, lossy and as significant as a node must be: either end could be it */
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++) {
+			int k = retrans[a * n + b], m = probes[a * n + b];
+
+			if (m <= 0 || k <= 0 || k > m || !pooled_lossy(k, m) ||
+			    loglik(k, m) + loglik(all_k - k, all_n - m) - l0 < LOSS_NAME_GAIN)
+				continue;
+			suspect[a] = suspect[b] = 1;
+		}
+	for (size_t x = 0; x < n; x++)
+		if (suspect[x])
+			return LOSS_UNSURE;
+	if (!pooled_lossy(all_k, all_n))
+		return LOSS_NONE;
+	/* one link in all (two nodes): its two ends, not "every link alike" */
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++)
+			if (probes[a * n + b] > 0) {
+				pairs++;
+				ends[0] = a;
+				ends[1] = b;
+			}
+	if (pairs == 1)
+		suspect[ends[0]] = suspect[ends[1]] = 1;
+	return LOSS_UNSURE;
 }
 
 static void latency_finding(const struct cluster_view *v, const char *ifn, const struct pairfig *m,
@@ -198,28 +278,66 @@ static void latency_finding(const struct cluster_view *v, const char *ifn, const
 	strbuf_release(&ev);
 }
 
-static void loss_finding(const struct cluster_view *v, const char *ifn, const struct pairfig *m,
-			 int who, size_t a, size_t b, struct findings *out)
+/* "a, b or c": the suspects' names. */
+static int suspect_names(const struct cluster_view *v, const unsigned char *suspect,
+			 struct strbuf *sb)
 {
-	struct strbuf ev = STRBUF_INIT;
-	int probes = 0, retrans = 0;
+	int n = 0;
+
+	for (size_t x = 0; x < v->n; x++)
+		n += suspect[x] ? 1 : 0;
+	for (size_t x = 0, k = 0; x < v->n; x++) {
+		if (!suspect[x])
+			continue;
+		k++;
+		strbuf_addf(sb, "%s%s", k == 1 ? "" : (int)k == n ? " or " : ", ", v->nodes[x].name);
+	}
+	return n;
+}
+
+#define LOSS_EVIDENCE_PAIRS 16
+
+/*
+ * who >= 0: that node loses the packets. LOSS_UNSURE: the suspects' links do, and the figures
+ * do not tell which of them (none: every link alike); no node is named then, so no innocent
+ * one is, and the fix runs the deciding counters on each suspect.
+ */
+static void loss_finding(const struct cluster_view *v, const char *ifn, const struct pairfig *m,
+			 int who, const unsigned char *suspect, struct findings *out)
+{
+	struct strbuf ev = STRBUF_INIT, names = STRBUF_INIT;
+	int k_in = 0, n_in = 0, k_out = 0, n_out = 0, listed = 0, quiet = 0, nsus = 0;
 	struct finding *f;
 	double pct, share;
 
+	if (who < 0)
+		nsus = suspect_names(v, suspect, &names);
 	for (size_t p = 0; p < v->n; p++)
 		for (size_t q = p + 1; q < v->n; q++) {
 			const struct pairfig *x = &m[p * v->n + q];
+			int mine = who >= 0 ? p == (size_t)who || q == (size_t)who
+					    : !nsus || suspect[p] || suspect[q];
 
-			if (!x->have || (who >= 0 && p != (size_t)who && q != (size_t)who) ||
-			    (who < 0 && (p != a || q != b)))
+			if (!x->have)
 				continue;
-			probes += x->probes;
-			retrans += x->retrans;
+			*(mine ? &k_in : &k_out) += x->retrans;
+			*(mine ? &n_in : &n_out) += x->probes;
+			if (!mine)
+				continue;
+			if (!x->retrans || listed == LOSS_EVIDENCE_PAIRS) {
+				quiet++;
+				continue;
+			}
+			listed++;
 			strbuf_addf(&ev, "%s%s <-> %s: %d of %d handshakes retransmitted",
 				    ev.len ? "; " : "", v->nodes[p].name, v->nodes[q].name, x->retrans,
 				    x->probes);
 		}
-	share = 100.0 * link_handshake_share(retrans, probes);
+	if (quiet)
+		strbuf_addf(&ev, "%s%d more pair%s: %s", ev.len ? "; " : "", quiet,
+			    quiet == 1 ? "" : "s", listed == LOSS_EVIDENCE_PAIRS ? "not listed"
+										 : "none retransmitted");
+	share = 100.0 * link_handshake_share(k_in, n_in);
 	pct = link_loss_from_share(share / 100.0);
 	/* a handshake is two packets, one each way: the share is the loss of one way alone, or
 	 * about half of it per packet when both ways lose */
@@ -227,48 +345,89 @@ static void loss_finding(const struct cluster_view *v, const char *ifn, const st
 		f = finding_add(out, SEV_WARN, "link.loss",
 				"%s loses packets on %s: %.1f %% of TCP handshakes with it lost a "
 				"packet (%d of %d; about %.1f %% per packet if both ways lose, %.1f %% "
-				"if one way does); between the other nodes none or few",
-				v->nodes[who].name, ifn, share, retrans, probes, pct, share);
+				"if one way does); between the other nodes %d of %d",
+				v->nodes[who].name, ifn, share, k_in, n_in, pct, share, k_out, n_out);
+	else if (nsus == 1 && n_out)
+		f = finding_add(out, SEV_WARN, "link.loss",
+				"%s may be losing packets on %s: %.1f %% of TCP handshakes with it lost "
+				"a packet (%d of %d; about %.1f %% per packet if both ways lose); between "
+				"the other nodes %d of %d: too few retransmits to be sure where",
+				names.buf, ifn, share, k_in, n_in, pct, k_out, n_out);
+	else if (nsus && n_out)
+		f = finding_add(out, SEV_WARN, "link.loss",
+				"%s loses packets on %s, and these figures cannot tell which: %.1f %% "
+				"of TCP handshakes on their links lost a packet (%d of %d; about %.1f %% "
+				"per packet if both ways lose); between the other nodes %d of %d",
+				names.buf, ifn, share, k_in, n_in, pct, k_out, n_out);
+	else if (nsus)
+		f = finding_add(out, SEV_WARN, "link.loss",
+				"%s loses packets on %s, and these figures cannot tell which: %.1f %% "
+				"of TCP handshakes lost a packet (%d of %d; about %.1f %% per packet if "
+				"both ways lose)", names.buf, ifn, share, k_in, n_in, pct);
 	else
 		f = finding_add(out, SEV_WARN, "link.loss",
-				"the link %s <-> %s over %s loses packets: %.1f %% of TCP handshakes "
-				"lost one (%d of %d; about %.1f %% per packet if both ways lose)",
-				v->nodes[a].name, v->nodes[b].name, ifn, share, retrans, probes, pct);
-	if (who >= 0)
-		finding_pair(f, v->nodes[who].name, NULL, ifn);
-	else
-		finding_pair(f, v->nodes[a].name, v->nodes[b].name, ifn);
+				"packets are lost over %s on every node's links alike: %.1f %% of TCP "
+				"handshakes lost one (%d of %d; about %.1f %% per packet if both ways "
+				"lose); no one node stands out", ifn, share, k_in, n_in, pct);
+	finding_pair(f, who >= 0 ? v->nodes[who].name : NULL, NULL, ifn);
 	finding_why(f, "NCCL's NET/Socket transport runs over TCP: a lost segment is retransmitted, "
 		       "after at least Linux's 200 ms minimum RTO when fast retransmit cannot repair "
 		       "it, and every collective waits for its slowest connection, so loss shows as "
 		       "stalls and a bandwidth far below the line rate, not as errors. The port scans "
-		       "looked again at every port a lost SYN left unanswered: this is not a firewall.");
+		       "looked again at every port a lost SYN left unanswered: this is not a firewall.%s",
+		    who >= 0 ? "" : nsus > 1 ? " The retransmits fit more than one node (or the "
+					       "link between them) too well to name one: the drop and "
+					       "error counters on each decide."
+			     : nsus ? " The retransmits are too few to tell a lossy node from chance: "
+				      "its own drop and error counters decide."
+				  : " Loss on every link alike points at what they share: the switch, "
+				    "the hosts' common path, or CPU load on every node.");
 	finding_evidence(f, "%s", ev.buf);
-	finding_fix(f, "ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s: "
-		       "the counters that name a bad cable, NIC or full queue", ifn, ifn,
-		    v->nodes[who >= 0 ? (size_t)who : b].name);
+	if (who >= 0)
+		finding_fix(f, "ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s: "
+			       "the counters that name a bad cable, NIC or full queue", ifn, ifn,
+			    v->nodes[who].name);
+	else if (nsus == 1)
+		finding_fix(f, "ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s, "
+			       "before and after ncclcheck cluster runs again: if its drop or error "
+			       "counters grow it is losing the packets, if not run the same on its peers",
+			    ifn, ifn, names.buf);
+	else
+		finding_fix(f, "ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s, "
+			       "before and after ncclcheck cluster runs again: the node whose drop or "
+			       "error counters grow is losing the packets", ifn, ifn,
+			    nsus ? names.buf : "every node");
+	strbuf_release(&names);
 	strbuf_release(&ev);
 }
 
 static void judge_if(const struct cluster_view *v, const char *ifn, struct findings *out)
 {
-	struct pairfig *m = xcalloc(v->n * v->n, sizeof(*m));
-	int (*const tests[2])(const struct pairfig *) = { slow, lossy };
+	size_t nn = v->n * v->n;
+	struct pairfig *m = xcalloc(nn, sizeof(*m));
+	int *probes = xcalloc(nn, sizeof(*probes)), *retrans = xcalloc(nn, sizeof(*retrans));
+	unsigned char *suspect = xcalloc(v->n, 1);
+	int who;
 
 	collect(v, ifn, m);
-	for (int k = 0; k < 2; k++) {
-		int who = k ? loss_culprit(v, m) : culprit(v, m, tests[k]);
-
-		if (who >= 0) {
-			(k ? loss_finding : latency_finding)(v, ifn, m, who, 0, 0, out);
-			continue;
-		}
+	who = culprit(v, m, slow);
+	if (who >= 0)
+		latency_finding(v, ifn, m, who, 0, 0, out);
+	else
 		for (size_t a = 0; a < v->n; a++)
 			for (size_t b = a + 1; b < v->n; b++)
-				if (m[a * v->n + b].have && tests[k](&m[a * v->n + b]))
-					(k ? loss_finding : latency_finding)(v, ifn, m, -1, a, b,
-									     out);
+				if (m[a * v->n + b].have && slow(&m[a * v->n + b]))
+					latency_finding(v, ifn, m, -1, a, b, out);
+	for (size_t i = 0; i < nn; i++) {
+		probes[i] = m[i].have ? m[i].probes : 0;
+		retrans[i] = m[i].retrans;
 	}
+	who = link_loss_judge(v->n, probes, retrans, suspect);
+	if (who != LOSS_NONE)
+		loss_finding(v, ifn, m, who, suspect, out);
+	free(suspect);
+	free(retrans);
+	free(probes);
 	free(m);
 }
 

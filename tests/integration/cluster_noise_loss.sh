@@ -3,7 +3,8 @@
 # statistic match). Loss is a warning with its figure about n1 (link.loss) when the handshakes
 # show it, never an error and never a firewall: no port block, no unreachable interface, no MTU
 # black hole, on n1 or on an innocent n0 or n2. At 1 % the warning may or may not show (a few
-# retransmitted handshakes of 256): only the absence of false findings is asserted.
+# retransmitted handshakes of 768), and when it does it names no node (n1 as a maybe, or the
+# suspects): only the absence of false findings is asserted.
 # ctest: run alone
 # ctest: timeout 900
 set -u
