@@ -632,6 +632,12 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.pcie.p2p", .sev = SEV_ERROR,
 	  .summary = "A hang or failed collective on one node that the evidence ties to GPU "
 		     "peer-to-peer over PCIe, without telling ACS from the IOMMU." },
+	{ .id = "explain.shm.sigbus", .sev = SEV_ERROR,
+	  .summary = "NCCL died of a bus error in its own frames: its shared-memory buffers in "
+		     "/dev/shm could not be backed (a container's 64 MB default)." },
+	{ .id = "explain.shm.container_full", .sev = SEV_ERROR,
+	  .summary = "No space left on a device in a container whose /dev/shm was not sized: "
+		     "Docker's 64 MB default." },
 	{ .id = "explain.nccltests.gpus_per_process", .sev = SEV_ERROR,
 	  .summary = "nccl-tests failed with 'invalid device ordinal' while each process asked "
 		     "for several GPUs (-g N): more processes per node than GPUs / N." },

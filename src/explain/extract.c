@@ -1168,6 +1168,37 @@ static void ex_consumer_gpu(struct lctx *c, const char *p, const char *a)
 	o->consumer_loc = c->loc;
 }
 
+/* "docker run ... --shm-size=16g" or "--ipc=host": whether the container's /dev/shm was sized */
+static void ex_docker_run(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+
+	(void)p;
+	if (o->docker_loc.line)
+		return;
+	o->docker_loc = c->loc;
+	o->docker_shm = xt_find(a, END(c), "--shm-size") || xt_find(a, END(c), "--ipc=host") ||
+			xt_find(a, END(c), "--ipc host");
+	if (!o->container_loc.line)
+		o->container_loc = c->loc;
+}
+
+static void ex_container(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.container_loc.line)
+		c->x->obs.container_loc = c->loc;
+}
+
+static void ex_nccl_frame(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.nccl_frame_loc.line)
+		c->x->obs.nccl_frame_loc = c->loc;
+}
+
 /* The reporter's words: kept once, only from lines that are not NCCL's own. */
 static void ex_prose_loc(struct lctx *c, struct loc *l)
 {
@@ -1302,6 +1333,13 @@ static const struct extractor {
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = "docker run", .fn = ex_docker_run },
+	{ .anchor = "Docker", .fn = ex_container },
+	{ .anchor = "docker ", .fn = ex_container },
+	{ .anchor = "nvcr.io/", .fn = ex_container },
+	{ .anchor = "libnccl.so.2:", .fn = ex_nccl_frame },
+	{ .anchor = "libnccl.so.2(", .fn = ex_nccl_frame },
+	{ .anchor = "ncclGroupEnd()", .fn = ex_nccl_frame },
 	{ .anchor = " hang", .fn = ex_hang },
 	{ .anchor = "Hang", .fn = ex_hang },
 	{ .anchor = "deadlock", .fn = ex_hang },

@@ -236,6 +236,12 @@ struct run_obs {
 	/* a consumer or workstation GeForce/TITAN board named anywhere (nvidia-smi, torch) */
 	char consumer_gpu[64];
 	struct loc consumer_loc;
+	/* a container: a "docker run" line (and whether it sized /dev/shm: --shm-size, --ipc=host),
+	 * or Docker or an NGC image named anywhere */
+	struct loc docker_loc;
+	int docker_shm;
+	struct loc container_loc;
+	struct loc nccl_frame_loc;	/* a backtrace frame in NCCL: libnccl.so, ncclGroupEnd() */
 };
 
 /* "name:line" of a location. */

@@ -1098,6 +1098,54 @@ void rule_nccl_tests_launch(struct rs *r)
 }
 
 /*
+ * Shared memory in a container: Docker gives a container 64 MB of /dev/shm unless it runs with
+ * --shm-size or --ipc=host, and NCCL's SHM transport maps its buffers there as sparse files. A
+ * bus error inside NCCL's own frames is a touch of a mapped page the full tmpfs could not back;
+ * "No space left on device" in a container started without either flag is the same limit met
+ * when a segment is sized (NVIDIA/nccl#290, Megatron-LM#878-style threads). The generic rows
+ * (torch.dataloader.shm, sys.no_space) cannot tell NCCL's or a container's case from the rest.
+ */
+void rule_shm_container(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *bus = sig_hit_of(r, "torch.dataloader.shm");
+	const struct sig_hit *nospc = sig_hit_of(r, "sys.no_space");
+	int bare = x->docker_loc.line && !x->docker_shm;
+	int boxed = bare || (!x->docker_loc.line && x->container_loc.line);
+	struct finding *d;
+
+	if (bus && x->nccl_frame_loc.line) {
+		d = rs_add(r, "explain.shm.sigbus", SEV_ERROR, boxed ? CONF_HIGH : CONF_MEDIUM, 200);
+		rs_title(d, "NCCL died of a bus error in its own code: a shared-memory buffer in /dev/shm "
+			 "could not be backed%s", boxed ? " (a container: Docker's /dev/shm is 64 MB unless "
+			 "sized)" : "");
+		rs_fix(d, "docker run --shm-size=16g ...   # or --ipc=host; in Kubernetes an emptyDir with medium: Memory mounted at /dev/shm");
+		rs_fix(d, "df -h /dev/shm   # inside the container: 64M is Docker's default");
+		rs_fix(d, "export NCCL_SHM_DISABLE=1   # to confirm without a restart: the run gets through, slower, without NCCL's SHM transport");
+		finding_why(d, "%s confidence: NCCL's SHM transport maps files in /dev/shm; on a full tmpfs "
+			 "the first touch of an unbacked page raises SIGBUS, here in NCCL's own frames%s",
+			 boxed ? "High" : "Medium", boxed ? ", in a container" : "");
+		rs_at(r, d, bus->ev[0], "bus error", bus->ev_text[0]);
+		rs_at(r, d, x->nccl_frame_loc, "NCCL frame", NULL);
+		if (boxed)
+			rs_at(r, d, bare ? x->docker_loc : x->container_loc, "container", NULL);
+	}
+	if (nospc && boxed) {
+		d = rs_add(r, "explain.shm.container_full", SEV_ERROR, bare ? CONF_HIGH : CONF_MEDIUM, 200);
+		rs_title(d, "no space left on a device in a container%s: its /dev/shm is Docker's 64 MB "
+			 "default, too small for NCCL's and the DataLoader's shared memory",
+			 bare ? " started without --shm-size or --ipc=host" : "");
+		rs_fix(d, "docker run --shm-size=16g ...   # or --ipc=host: restart the container with either");
+		rs_fix(d, "df -h /dev/shm /tmp .   # inside the container: which device is full");
+		finding_why(d, "%s confidence: %s; a full disk says the same, which df tells apart",
+			 bare ? "High" : "Medium", bare ? "the docker run line sizes no /dev/shm"
+			 : "the log names a container, not how it was started");
+		rs_at(r, d, nospc->ev[0], "no space", nospc->ev_text[0]);
+		rs_at(r, d, bare ? x->docker_loc : x->container_loc, "container", NULL);
+	}
+}
+
+/*
  * GPUDirect RDMA on some IB connections of a job and not on others (NCCL's "via NET/IB/0/GDRDMA"
  * beside "via NET/IB/1"): NCCL decides GDR per node and HCA, so one node without a loaded
  * peer-memory module (or with GDR disabled for distance) sends through host memory while the

@@ -1562,7 +1562,8 @@ const struct explain_sig explain_sigs[] = {
 	.title = "a rank asked for a GPU index this node does not have",
 	.cause = "LOCAL_RANK (or the device id) >= the number of visible GPUs: --nproc-per-node or Lightning's "
 		"devices is larger than the GPUs on the node, or CUDA_VISIBLE_DEVICES hides some",
-	.fix = "nvidia-smi -L   # count the GPUs\ntorchrun --nproc-per-node=<that count> ...   # (Lightning: devices=<that count>)",
+	.fix = "nvidia-smi -L   # count the GPUs (CUDA_VISIBLE_DEVICES narrows them to those it lists)\n"
+		"torchrun --nproc_per_node=<that count> ...   # one process per visible GPU (Lightning: devices=<that count>; a run script's own count, e.g. NGPU, likewise)",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {

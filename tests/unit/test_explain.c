@@ -1597,6 +1597,50 @@ static void test_sig_variants(void **state)
 }
 
 /* How nccl-tests was started: -g N per process against the node's GPUs, and a non-MPI build. */
+/* Shared memory in a container: NCCL's own bus error, and ENOSPC under a docker run without --shm-size. */
+static void test_shm_container(void **state)
+{
+	static const char sigbus[] =
+		"[8d6bf97c3bf4:3039 :0:3095] Caught signal 7 (Bus error: nonexistent physical address)\n"
+		"==== backtrace (tid:   3095) ====\n"
+		" 2 0x000000000007587d ncclGroupEnd()  ???:0\n"
+		" 5 0x00000000000489b1 ncclCommInitRank()  /usr/lib/x86_64-linux-gnu/libnccl.so.2:0\n"
+		"(running in Docker)\n";
+	static const char loader[] =	/* a bus error without NCCL's frames: the DataLoader's row */
+		"ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+		"RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error.\n";
+	static const char nospc[] =
+		"OSError: [Errno 28] No space left on device\n"
+		"docker run -it --name m -v /data:/data --gpus all nvcr.io/nvidia/pytorch:23.09-py3\n";
+	static const char sized[] =	/* the container's /dev/shm was sized: a disk, not shm */
+		"OSError: [Errno 28] No space left on device\n"
+		"docker run -it --shm-size=64g --gpus all nvcr.io/nvidia/pytorch:23.09-py3\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(sigbus, sizeof(sigbus) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.shm.sigbus");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "--shm-size=16g"));
+	run_free(&r);
+
+	r = explain_text(loader, sizeof(loader) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.shm.sigbus"));
+	run_free(&r);
+
+	r = explain_text(nospc, sizeof(nospc) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.shm.container_full");
+	assert_int_equal(f->conf, CONF_HIGH);
+	run_free(&r);
+
+	r = explain_text(sized, sizeof(sized) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.shm.container_full"));
+	run_free(&r);
+}
+
 static void test_nccltests_launch(void **state)
 {
 	static const char ordinal[] =
@@ -2075,6 +2119,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_topology),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_sig_variants),
+		cmocka_unit_test(test_shm_container),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
