@@ -632,6 +632,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.pcie.p2p", .sev = SEV_ERROR,
 	  .summary = "A hang or failed collective on one node that the evidence ties to GPU "
 		     "peer-to-peer over PCIe, without telling ACS from the IOMMU." },
+	{ .id = "explain.net.container_bridge", .sev = SEV_ERROR,
+	  .summary = "Containers on several hosts failed with a bare system error: on Docker's "
+		     "bridge network each advertises an address the other hosts cannot reach." },
 	{ .id = "explain.shm.sigbus", .sev = SEV_ERROR,
 	  .summary = "NCCL died of a bus error in its own frames: its shared-memory buffers in "
 		     "/dev/shm could not be backed (a container's 64 MB default)." },

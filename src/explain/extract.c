@@ -1213,6 +1213,13 @@ static void ex_hang(struct lctx *c, const char *p, const char *a)
 	ex_prose_loc(c, &c->x->obs.hang_loc);
 }
 
+static void ex_multi_host(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.multi_host_loc);
+}
+
 static void ex_arm(struct lctx *c, const char *p, const char *a)
 {
 	(void)p;
@@ -1334,6 +1341,14 @@ static const struct extractor {
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
 	{ .anchor = "docker run", .fn = ex_docker_run },
+	{ .anchor = "two machines", .fn = ex_multi_host },
+	{ .anchor = "two nodes", .fn = ex_multi_host },
+	{ .anchor = "two hosts", .fn = ex_multi_host },
+	{ .anchor = "2 machines", .fn = ex_multi_host },
+	{ .anchor = "2 nodes", .fn = ex_multi_host },
+	{ .anchor = "multi-node", .fn = ex_multi_host },
+	{ .anchor = "multiple nodes", .fn = ex_multi_host },
+	{ .anchor = "multiple machines", .fn = ex_multi_host },
 	{ .anchor = "Docker", .fn = ex_container },
 	{ .anchor = "docker ", .fn = ex_container },
 	{ .anchor = "nvcr.io/", .fn = ex_container },

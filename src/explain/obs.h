@@ -242,6 +242,7 @@ struct run_obs {
 	int docker_shm;
 	struct loc container_loc;
 	struct loc nccl_frame_loc;	/* a backtrace frame in NCCL: libnccl.so, ncclGroupEnd() */
+	struct loc multi_host_loc;	/* the reporter's "two machines", "multi-node", "2 nodes" */
 };
 
 /* "name:line" of a location. */

@@ -530,6 +530,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_nccl_tests_launch(&r);
 	rule_gdr_partial(&r);
 	rule_shm_container(&r);
+	rule_container_hosts(&r);
 	rule_common_peer(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);

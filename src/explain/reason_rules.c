@@ -1146,6 +1146,36 @@ void rule_shm_container(struct rs *r)
 }
 
 /*
+ * Containers on two or more hosts that fail with nothing but a system error: on Docker's default
+ * bridge network each container advertises its private address (172.17.0.x), which no other host
+ * can reach, and NCCL's first connect to a peer fails as "unhandled system error" (pytorch#23363,
+ * insightface#1444-style threads; the fix is host networking). Medium: the log shows containers
+ * and several hosts, not the network mode.
+ */
+void rule_container_hosts(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *sys = sig_hit_of(r, "nccl.error.system");
+	struct finding *d;
+
+	if (!sys || !x->multi_host_loc.line || error_causes(r, 0) ||
+	    !(x->container_loc.line || x->veth_loc.line))
+		return;
+	d = rs_add(r, "explain.net.container_bridge", SEV_ERROR, CONF_MEDIUM, 200);
+	rs_title(d, "NCCL failed with a system error between containers on several hosts: on Docker's "
+		 "default bridge network each container advertises a private address the other hosts "
+		 "cannot reach");
+	rs_fix(d, "docker run --network=host ...   # on every host: the containers then use the hosts' own interfaces and addresses");
+	rs_fix(d, "export NCCL_SOCKET_IFNAME=<the host interface that reaches MASTER_ADDR>   # with host networking, if the hosts have several");
+	rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO (its 'NET/Socket : Using' line shows the address each rank advertises: 172.17.x is the bridge)");
+	finding_why(d, "Medium confidence: the log shows containers and several hosts and no cause "
+		 "but a system error; the network mode itself is not in the log");
+	rs_at(r, d, sys->ev[0], "system error", sys->ev_text[0]);
+	rs_at(r, d, x->container_loc.line ? x->container_loc : x->veth_loc, "container", NULL);
+	rs_at(r, d, x->multi_host_loc, "several hosts", NULL);
+}
+
+/*
  * GPUDirect RDMA on some IB connections of a job and not on others (NCCL's "via NET/IB/0/GDRDMA"
  * beside "via NET/IB/1"): NCCL decides GDR per node and HCA, so one node without a loaded
  * peer-memory module (or with GDR disabled for distance) sends through host memory while the

@@ -1641,6 +1641,31 @@ static void test_shm_container(void **state)
 	run_free(&r);
 }
 
+/* Containers on several hosts and nothing but a system error: host networking; one host: not. */
+static void test_container_hosts(void **state)
+{
+	static const char two[] =
+		"(trained on two machines, each inside a Docker container; the second machine errors)\n"
+		"RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:518, unhandled system error, NCCL version 2.4.8\n";
+	static const char one[] =
+		"(trained inside a Docker container on one machine)\n"
+		"RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:518, unhandled system error, NCCL version 2.4.8\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(two, sizeof(two) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.container_bridge");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "--network=host"));
+	run_free(&r);
+
+	r = explain_text(one, sizeof(one) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.container_bridge"));
+	run_free(&r);
+}
+
 static void test_nccltests_launch(void **state)
 {
 	static const char ordinal[] =
@@ -2120,6 +2145,7 @@ int main(void)
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_shm_container),
+		cmocka_unit_test(test_container_hosts),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
