@@ -32,14 +32,16 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
-	.id = "nccl.socket.no_listen_interface",
+	/* bootstrap.cc: with NCCL_COMM_ID set, the bootstrap interface is the one whose subnet holds
+	 * that address (ncclFindInterfaceMatchSubnet); NCCL_SOCKET_IFNAME is not consulted */
+	.id = "nccl.bootstrap.comm_id_subnet",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "No usable listening interface found" },
+	.anchors = { "No usable listening interface found", "No interface found in the same subnet as remote address" },
 	.title = "NCCL_COMM_ID is set but no local interface is in its subnet",
-	.cause = "with NCCL_COMM_ID set NCCL bootstraps on the interface in the same subnet as that address; this "
-		"node has none",
+	.cause = "with NCCL_COMM_ID set NCCL bootstraps on the interface in the same subnet as that address "
+		"(NCCL_SOCKET_IFNAME does not change it); this node has none: the hosts sit in different subnets",
 	.fix = "unset NCCL_COMM_ID    # let torch pass the unique id through its TCPStore\n"
-		"export NCCL_COMM_ID=<rank-0 private IP>:<free port>   # or point it at an address every node reaches",
+		"ip -o -4 addr show   # on every node: one address must share NCCL_COMM_ID's subnet, or NCCL_COMM_ID must differ per subnet (an address of the root each subnet reaches)",
 	.rerun = RERUN_NCCL_ENV,
 	.check = EXPLAIN_CHECK_NODE,
 },
