@@ -1338,10 +1338,12 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.error.invalid_usage",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
-	.anchors = { "invalid usage (run with NCCL_DEBUG=WARN", "ncclInvalidUsage" },
+	/* torch before 1.9 printed "NCCL error in: <file>:<line>, invalid usage, NCCL version x" */
+	.anchors = { "invalid usage (run with NCCL_DEBUG=WARN", "ncclInvalidUsage", "invalid usage, NCCL version" },
 	.title = "NCCL failed with 'invalid usage'",
 	.cause = "NCCL rejected how it was called: duplicate GPUs, mismatched versions or ranks; the NCCL WARN line says which",
-	.fix = "rerun with NCCL_DEBUG=WARN to see the reason",
+	.fix = "rerun with NCCL_DEBUG=WARN to see the reason\n"
+		"torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # before init_process_group; the commonest invalid usage at init is two ranks on one GPU: check CUDA_VISIBLE_DEVICES on every node",
 	.rerun = "NCCL_DEBUG=WARN",
 },
 /* ---- torch c10d / ProcessGroupNCCL / elastic --------------------------------------------- */
