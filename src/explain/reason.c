@@ -431,6 +431,9 @@ static void sig_findings(struct rs *r)
 				r->p[parts[p]].err_sig = 1;
 			if (g->flags & SIG_NET)
 				r->p[parts[p]].net_sig = 1;
+			if ((g->flags & SIG_NET) && strncmp(g->id, "nccl.ib.", 8) &&
+			    strncmp(g->id, "nccl.ofi.", 9))
+				r->p[parts[p]].sock_sig = 1;
 		}
 		for (const char *f = fix; f && *f;) {
 			size_t n = strcspn(f, "\n");

@@ -27,6 +27,7 @@ struct part {
 	struct stream_obs m;
 	int err_sig;		/* an error-level signature hit one of its streams */
 	int net_sig;		/* a network signature hit one of its streams */
+	int sock_sig;		/* ... one of the socket path's, not an IB or OFI transport's */
 };
 
 struct rs {

@@ -36,9 +36,10 @@ void rule_wrong_interface(struct rs *r)
 		if (!p->m.boot_loc.line)
 			continue;
 		c = aclass_of(p->m.boot_if, p->m.boot_addr);
-		/* a rank that failed with an error of its own (NCCL_NET=IB, a CUDA error) is not stuck */
-		stuck = p->m.init_start.line && !p->m.init_complete.line && (!p->err_sig || p->net_sig);
-		if (!stuck && !p->net_sig)
+		/* a rank that failed with an error of its own (NCCL_NET=IB, a CUDA error, an IB queue
+		 * pair: its HCA, not the socket interface) is not stuck */
+		stuck = p->m.init_start.line && !p->m.init_complete.line && (!p->err_sig || p->sock_sig);
+		if (!stuck && !p->sock_sig)
 			continue;
 		if (c == A_LOOPBACK && p->m.nnodes == 1)
 			continue;

@@ -898,7 +898,8 @@ const struct explain_sig explain_sigs[] = {
 				"with NCCL_IB_GID_INDEX={env:NCCL_IB_GID_INDEX} (often 0, a link-local RoCE v1 GID) or picked from a "
 				"GID table the container sees only in part",
 			.fix = "unset NCCL_IB_GID_INDEX   # let NCCL pick the RoCE v2 GID of the interface; NCCL 2.26.2+ also skips GIDs a container cannot query (NVIDIA/nccl#1573)\n"
-				"show_gids   # inside the container: the RoCE v2 index with the pod's IPv4 address, if one must be forced",
+				"show_gids   # inside the container: the RoCE v2 index with the pod's IPv4 address, if one must be forced\n"
+				"export NCCL_IB_HCA=^<the HCA of the failing queue pair>   # when the container cannot use that HCA at all (an OFED in the image that does not match the host's driver): NCCL uses the others, or sockets (NCCL_IB_DISABLE=1)",
 		},
 		{ .when = NULL },
 	},

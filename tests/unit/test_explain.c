@@ -1641,6 +1641,26 @@ static void test_shm_container(void **state)
 	run_free(&r);
 }
 
+/* An IB queue pair that fails after bootstrap got through is the HCA's, not the socket interface's. */
+static void test_ib_error_not_interface(void **state)
+{
+	static const char log[] =
+		"host-a:76786:76786 [0] NCCL INFO Bootstrap : Using [0]eth1:9.73.133.81<0>\n"
+		"host-a:76786:76786 [0] NCCL INFO NET/IB : Using [0]mlx5_3:1/RoCE ; OOB eth1:9.73.133.81<0>\n"
+		"host-a:76786:76786 [0] NCCL INFO Using network IB\n"
+		"host-a:76786:77145 [3] misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp failed with error No such device\n"
+		"host-a:76786:77145 [3] NCCL INFO transport/net_ib.cc:395 -> 2\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(log, sizeof(log) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.modify_qp");
+	assert_null(findings_find(r.fs, "explain.net.wrong_interface"));
+	run_free(&r);
+}
+
 /* Containers on several hosts and nothing but a system error: host networking; one host: not. */
 static void test_container_hosts(void **state)
 {
@@ -2146,6 +2166,7 @@ int main(void)
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_shm_container),
 		cmocka_unit_test(test_container_hosts),
+		cmocka_unit_test(test_ib_error_not_interface),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
