@@ -738,11 +738,14 @@ const struct explain_sig explain_sigs[] = {
 	 * fallback messages after it are consequences) */
 	.id = "nccl.ofi.no_provider",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Could not find any optimal provider", "provider efa output empty list" },
+	/* fi_getinfo() failing with -FI_ENODATA ("No data available"): no provider matched the hints */
+	.anchors = { "Could not find any optimal provider", "provider efa output empty list",
+		     "fi_getinfo() call failed: No data available" },
 	.title = "aws-ofi-nccl found no EFA provider: NCCL falls back to TCP sockets (or fails)",
 	.cause = "libfabric has no usable 'efa' provider in this process: the EFA software or driver is not "
 		"installed, the container does not see the EFA devices, or LD_LIBRARY_PATH misses /opt/amazon/efa/lib",
 	.fix = "fi_info -p efa   # must list the EFA devices; if empty: install the EFA software (aws-efa-installer) and pass the EFA devices into the container\n"
+		"docker run --device=/dev/infiniband/uverbs0 ...   # one --device per /dev/infiniband/uverbs* on the host (Kubernetes: request vpc.amazonaws.com/efa from the EFA device plugin)\n"
 		"export FI_PROVIDER=efa LD_LIBRARY_PATH=/opt/amazon/efa/lib:$LD_LIBRARY_PATH",
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
 },
