@@ -1220,6 +1220,21 @@ static void ex_multi_host(struct lctx *c, const char *p, const char *a)
 	ex_prose_loc(c, &c->x->obs.multi_host_loc);
 }
 
+static void ex_scan(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	ex_prose_loc(c, &c->x->obs.scan_loc);
+}
+
+static void ex_boot_chain(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.boot_chain_loc.line)
+		c->x->obs.boot_chain_loc = c->loc;
+}
+
 static void ex_arm(struct lctx *c, const char *p, const char *a)
 {
 	(void)p;
@@ -1341,6 +1356,10 @@ static const struct extractor {
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
 	{ .anchor = "docker run", .fn = ex_docker_run },
+	{ .anchor = "nmap", .fn = ex_scan },
+	{ .anchor = "port scan", .fn = ex_scan },
+	{ .anchor = "security scan", .fn = ex_scan },
+	{ .anchor = "bootstrap.cc:", .fn = ex_boot_chain },
 	{ .anchor = "two machines", .fn = ex_multi_host },
 	{ .anchor = "two nodes", .fn = ex_multi_host },
 	{ .anchor = "two hosts", .fn = ex_multi_host },

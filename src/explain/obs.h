@@ -243,6 +243,8 @@ struct run_obs {
 	struct loc container_loc;
 	struct loc nccl_frame_loc;	/* a backtrace frame in NCCL: libnccl.so, ncclGroupEnd() */
 	struct loc multi_host_loc;	/* the reporter's "two machines", "multi-node", "2 nodes" */
+	struct loc scan_loc;		/* the reporter names a port scan: nmap, a security scan */
+	struct loc boot_chain_loc;	/* an NCCL line of bootstrap.cc (an error's return chain) */
 };
 
 /* "name:line" of a location. */

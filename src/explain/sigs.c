@@ -2042,6 +2042,23 @@ const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
  */
 const struct explain_known_bug explain_known_bugs[] = {
 {
+	/* NVIDIA/nccl#1612: a connection to the bootstrap listener closed before its 8-byte magic
+	 * (nmap -sT, a security scanner) failed the bootstrap instead of being ignored; PR #1613,
+	 * "resolved in release v2.27.3-1" (maintainer). Both the scan and the bootstrap chain must
+	 * show: a peer rank that died closes connections in bootstrap too. */
+	.id = "nccl.known_bug.bootstrap_short_connect",
+	.from = 0, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "nccl.socket.closed_by_peer", .needs = KB_NEED_BOOT_SCAN | KB_MEDIUM,
+	.version_required = 0,
+	.title = "a known NCCL bug before 2.27.3: a connection that closes before NCCL's magic (a port scan) fails the bootstrap",
+	.cause = "NCCL's bootstrap listener ignores strangers that send a wrong magic, but before 2.27.3 one that "
+		"connects and closes without sending 8 bytes (nmap -sT, a security scanner, a health check) "
+		"ended the bootstrap with 'Connection closed by remote peer'",
+	.fix = "upgrade NCCL to 2.27.3 or later   # pip install -U nvidia-nccl-cu12, or a torch built with it\n"
+		"exclude the job's port range from the scanner while jobs start (NCCL listens on ephemeral ports: sysctl net.ipv4.ip_local_port_range)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1612",
+},
+{
 	/* NVIDIA/nccl#1748 (maintainer): with NIC fusion in 2.26 the topology search's fallback uses a
 	 * hard-coded NET id 0 that fusion removed ("Could not find a path for pattern ..." first);
 	 * works with 2.27, whose fusion keeps NET/0; NCCL_NET_MERGE_LEVEL=LOC disables fusion */

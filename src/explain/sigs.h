@@ -73,6 +73,8 @@ enum {
 	KB_MEDIUM = 1 << 3,	/* the symptom is generic: medium confidence even with the version */
 	KB_NEED_WRONG = 1 << 4,	/* with no symptom row: wrong results (nccl-tests' "Out of bounds
 				 * values : N FAILED"), not a hang, are the symptom */
+	KB_NEED_BOOT_SCAN = 1 << 5,	/* the failure ran through bootstrap.cc and the reporter names
+					 * a port scan (nmap, a security scanner, health checks) */
 };
 
 struct explain_known_bug {

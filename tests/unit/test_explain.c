@@ -1641,6 +1641,44 @@ static void test_shm_container(void **state)
 	run_free(&r);
 }
 
+/* NVIDIA/nccl#1612: a scan's short connection ends the bootstrap before 2.27.3; a peer that closed
+ * in bootstrap without a scan named stays the generic row, and 2.27.3 is not affected. */
+static void test_known_bug_boot_scan(void **state)
+{
+	static const char scan[] =
+		"(bootstrap fails while the security team's nmap -sT runs over our port range)\n"
+		"h1:5:6 [0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>\n"
+		"h1:5:6 [0] NCCL INFO misc/socket.cc:731 -> 6\n"
+		"h1:5:6 [0] NCCL INFO bootstrap.cc:701 -> 6\n";
+	static const char died[] =
+		"h1:5:6 [0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>\n"
+		"h1:5:6 [0] NCCL INFO bootstrap.cc:701 -> 6\n";
+	static const char fixed[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.8\n"
+		"(bootstrap fails while nmap runs)\n"
+		"h1:5:6 [0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer 10.10.1.3<36138>\n"
+		"h1:5:6 [0] NCCL INFO bootstrap.cc:701 -> 6\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(scan, sizeof(scan) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.bootstrap_short_connect");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "2.27.3"));
+	run_free(&r);
+
+	r = explain_text(died, sizeof(died) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.bootstrap_short_connect"));
+	expect(&r, "nccl.socket.closed_by_peer");
+	run_free(&r);
+
+	r = explain_text(fixed, sizeof(fixed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.bootstrap_short_connect"));
+	run_free(&r);
+}
+
 /* An IB queue pair that fails after bootstrap got through is the HCA's, not the socket interface's. */
 static void test_ib_error_not_interface(void **state)
 {
@@ -2167,6 +2205,7 @@ int main(void)
 		cmocka_unit_test(test_shm_container),
 		cmocka_unit_test(test_container_hosts),
 		cmocka_unit_test(test_ib_error_not_interface),
+		cmocka_unit_test(test_known_bug_boot_scan),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
