@@ -40,7 +40,7 @@ __attribute__((constructor)) static void count(void) { runs++; }
 int main(void) { printf("constructors ran %d time(s)\n", runs); return runs != 1; }
 C
 if gcc -O2 -o "$ROOT/tmp/ctor-$$" "$ROOT/tmp/ctor-$$.c" "$SRCDIR/packaging/portable/glibc217.c" \
-	-Wl,--wrap=__libc_start_main 2>"$ROOT/tmp/ctor-$$.err"; then
+	-Wl,--wrap=__libc_start_main -lm 2>"$ROOT/tmp/ctor-$$.err"; then
 	out=$("$ROOT/tmp/ctor-$$"); rc=$?
 	expect_rc 0 $rc "constructors once on the host's glibc ($out)"
 	out=$(in_root "/tmp/ctor-$$"); rc=$?
