@@ -372,7 +372,7 @@ static void ex_topology(struct lctx *c, const char *p, const char *a)
 	(void)a;
 	if (!c->li->nccl)
 		return;
-	if ((v = xt_num_after(b, end, " nRanks ")) >= 0 && s->nranks < 0) {
+	if ((v = xt_num_after(b, end, " nRanks ")) >= 0 && !s->topo_loc.line) {
 		s->nranks = (int)v;
 		s->nnodes = (int)xt_num_after(b, end, " nNodes ");
 		s->local_ranks = (int)xt_num_after(b, end, " localRanks ");
@@ -380,6 +380,23 @@ static void ex_topology(struct lctx *c, const char *p, const char *a)
 		if ((v = xt_num_after(b, end, " rank ")) >= 0)
 			scan_set_rank(s, (int)v, 2, s->nranks);
 	}
+}
+
+/* "rank 0 nranks 8" (NCCL 2.3-2.4), "comm 0x... rank 0 nranks 8 cudaDev 0 ... Init COMPLETE":
+ * the job's size where no topology line gives it */
+static void ex_nranks(struct lctx *c, const char *p, const char *a)
+{
+	struct stream_obs *s = c->s;
+	const char *b = BODY(c), *end = END(c);
+	long v;
+
+	(void)p;
+	(void)a;
+	if (!c->li->nccl || s->nranks >= 0 || (v = xt_num_after(b, end, " nranks ")) <= 0)
+		return;
+	s->nranks = (int)v;
+	if ((v = xt_num_after(b, end, "rank ")) >= 0)
+		scan_set_rank(s, (int)v, 2, s->nranks);
 }
 
 /* ---- torch and Lightning ---------------------------------------------------------------------- */
@@ -1335,6 +1352,7 @@ static const struct extractor {
 	{ .anchor = "Init COMPLETE", .fn = ex_init_complete },
 	{ .anchor = "Init timings", .fn = ex_init_timings },
 	{ .anchor = "nRanks ", .fn = ex_topology },
+	{ .anchor = " nranks ", .fn = ex_nranks },
 	{ .anchor = "Initializing distributed: GLOBAL_RANK:", .fn = ex_pl_init },
 	{ .anchor = "initializing ddp: GLOBAL_RANK:", .fn = ex_pl_init },	/* Lightning < 1.6 */
 	{ .anchor = " Pid ", .fn = ex_nt_device },
@@ -1380,6 +1398,10 @@ static const struct extractor {
 	{ .anchor = "freez", .fn = ex_hang },
 	{ .anchor = " stuck", .fn = ex_hang },
 	{ .anchor = " wedge", .fn = ex_hang },
+	{ .anchor = "just stops", .fn = ex_hang },
+	{ .anchor = "stops responding", .fn = ex_hang },
+	{ .anchor = "stopped responding", .fn = ex_hang },
+	{ .anchor = "no progress", .fn = ex_hang },
 	{ .anchor = "veth", .fn = ex_veth },
 	{ .anchor = "Unable to open device ", .fn = ex_hca_fail },
 	{ .anchor = "aarch64", .fn = ex_arm },

@@ -948,6 +948,34 @@ static int emitted(const struct rs *r, const char *id)
  * explain.pcie.acs, or explain.pcie.p2p when it cannot tell. Never when a network error explains
  * the failure: P2P is one node's business.
  */
+/*
+ * Several NCCL processes of the log, all on one host (NCCL's host:pid prefix) and no more ranks
+ * than those: its GPUs talk to each other over P2P or shared memory, whatever the log says of
+ * the transports.
+ */
+static int one_host_ranks(const struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const char *host = NULL;
+	long pid = 0;
+	int procs = 0, nranks = 0;
+
+	for (uint32_t i = 0; i < x->nst; i++) {
+		const struct stream_obs *m = &x->st[i];
+
+		if (!m->nhost[0] || !m->nccl_lines || !m->npid)
+			continue;
+		if (host && strcmp(host, m->nhost))
+			return 0;
+		host = m->nhost;
+		procs += !pid || m->npid != pid;
+		pid = m->npid;
+		nranks = m->nranks > nranks ? m->nranks : nranks;
+	}
+	/* "nranks 8" from two processes of this host: the job has ranks elsewhere too */
+	return procs >= 2 && nranks <= procs;
+}
+
 void rule_p2p_topology(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -978,6 +1006,7 @@ void rule_p2p_topology(struct rs *r)
 		multi |= r->p[i].m.nnodes > 1;
 		gpus |= (r->p[i].m.transports & TR_P2P) != 0;
 	}
+	gpus |= one_host_ranks(r);
 	if (!gpus || multi || x->nt_hosts > 1)
 		return;		/* across nodes the network is the first suspect */
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !symptom; i++) {
