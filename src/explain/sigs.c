@@ -1214,6 +1214,20 @@ const struct explain_sig explain_sigs[] = {
 		"export NCCL_SHM_DISABLE=1   # if the containers cannot share /dev/shm",
 },
 {
+	/* shmutils.cc: "unlink shared memory %s failed, error: %s"; ENOENT means someone else
+	 * removed the file first (NCCL user guide, troubleshooting: systemd's RemoveIPC) */
+	.id = "nccl.shm.removed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "unlink shared memory" },
+	.also = "No such file or directory",
+	.title = "NCCL's shared-memory file in /dev/shm was removed while the job ran",
+	.cause = "something deleted NCCL's segment before NCCL did: systemd-logind's RemoveIPC=yes (the default) "
+		"removes a user's /dev/shm files when the user has no login session left, which is the case for jobs "
+		"started by Slurm or by mpirun over ssh; also a /dev/shm cleanup job, or another container sharing it",
+	.fix = "grep -i RemoveIPC /etc/systemd/logind.conf   # on every node: RemoveIPC=no, then systemctl restart systemd-logind (NCCL's troubleshooting guide)\n"
+		"loginctl enable-linger <user>   # or keep the job's user logged in for systemd",
+},
+{
 	.id = "nccl.shm.create",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Error while creating shared memory segment", "failed to extend" },
