@@ -1237,6 +1237,46 @@ static void ex_multi_host(struct lctx *c, const char *p, const char *a)
 	ex_prose_loc(c, &c->x->obs.multi_host_loc);
 }
 
+/*
+ * Data-center GPU models and their compute capability, for "no kernels for this GPU" (CUDA's
+ * sm_XY). Whole model names only: a name inside a longer word or number is not one (A30 is not
+ * an RTX A3000); consumer series are left out (RTX 4000 is a Turing Quadro, RTX 4090 Ada).
+ */
+static const struct {
+	const char *name;
+	int sm;
+} gpu_models[] = {
+	{ "K20", 35 }, { "K40", 35 }, { "K80", 37 }, { "M40", 52 }, { "M60", 52 },
+	{ "P100", 60 }, { "P40", 61 }, { "V100", 70 }, { "T4", 75 }, { "A100", 80 },
+	{ "A800", 80 }, { "A30", 80 }, { "A10G", 86 }, { "A40", 86 }, { "A6000", 86 },
+	{ "L40", 89 }, { "H100", 90 }, { "H800", 90 }, { "H200", 90 },
+	{ "B200", 100 },
+};
+
+static void ex_gpu_model(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *body = BODY(c), *end = END(c);
+
+	if (o->gpu_sm || (a > body && isalnum((unsigned char)a[-1])))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(gpu_models); i++) {
+		size_t n = strlen(gpu_models[i].name);
+
+		if ((size_t)(end - a) < n || memcmp(a, gpu_models[i].name, n))
+			continue;
+		/* K40m, K40c, A100-SXM4, H100 80GB: a suffix letter or a separator, never a digit */
+		if (a + n < end && (isdigit((unsigned char)a[n]) ||
+				    (isalpha((unsigned char)a[n]) && a + n + 1 < end &&
+				     isalpha((unsigned char)a[n + 1]))))
+			continue;
+		snprintf(o->gpu_model, sizeof(o->gpu_model), "%s", gpu_models[i].name);
+		o->gpu_sm = gpu_models[i].sm;
+		return;
+	}
+	(void)p;
+}
+
 static void ex_scan(struct lctx *c, const char *p, const char *a)
 {
 	(void)p;
@@ -1374,6 +1414,26 @@ static const struct extractor {
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
 	{ .anchor = "docker run", .fn = ex_docker_run },
+	{ .anchor = "K20", .fn = ex_gpu_model },
+	{ .anchor = "K40", .fn = ex_gpu_model },
+	{ .anchor = "K80", .fn = ex_gpu_model },
+	{ .anchor = "M40", .fn = ex_gpu_model },
+	{ .anchor = "M60", .fn = ex_gpu_model },
+	{ .anchor = "P100", .fn = ex_gpu_model },
+	{ .anchor = "P40", .fn = ex_gpu_model },
+	{ .anchor = "V100", .fn = ex_gpu_model },
+	{ .anchor = "T4", .fn = ex_gpu_model },
+	{ .anchor = "A100", .fn = ex_gpu_model },
+	{ .anchor = "A800", .fn = ex_gpu_model },
+	{ .anchor = "A30", .fn = ex_gpu_model },
+	{ .anchor = "A10G", .fn = ex_gpu_model },
+	{ .anchor = "A40", .fn = ex_gpu_model },
+	{ .anchor = "A6000", .fn = ex_gpu_model },
+	{ .anchor = "L40", .fn = ex_gpu_model },
+	{ .anchor = "H100", .fn = ex_gpu_model },
+	{ .anchor = "H800", .fn = ex_gpu_model },
+	{ .anchor = "H200", .fn = ex_gpu_model },
+	{ .anchor = "B200", .fn = ex_gpu_model },
 	{ .anchor = "nmap", .fn = ex_scan },
 	{ .anchor = "port scan", .fn = ex_scan },
 	{ .anchor = "security scan", .fn = ex_scan },

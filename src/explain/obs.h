@@ -244,6 +244,9 @@ struct run_obs {
 	struct loc nccl_frame_loc;	/* a backtrace frame in NCCL: libnccl.so, ncclGroupEnd() */
 	struct loc multi_host_loc;	/* the reporter's "two machines", "multi-node", "2 nodes" */
 	struct loc scan_loc;		/* the reporter names a port scan: nmap, a security scan */
+	/* the first data-center GPU model named anywhere and its compute capability (35: sm_35) */
+	char gpu_model[16];
+	int gpu_sm;
 	struct loc boot_chain_loc;	/* an NCCL line of bootstrap.cc (an error's return chain) */
 };
 

@@ -349,7 +349,8 @@ static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struc
 
 /*
  * A signature's text with its placeholders filled: "{}" the value captured from the line,
- * "{node}" the hosts whose lines matched, "{env:NAME}" a setting the log echoes ("?" unknown).
+ * "{node}" the hosts whose lines matched, "{env:NAME}" a setting the log echoes ("?" unknown),
+ * "{gpu_arch}" the compute capability of the GPU model the log names ("sm_35 (K40)").
  */
 static char *expand(const struct rs *r, const size_t *parts, size_t np, const char *text,
 		    const char *value)
@@ -370,6 +371,12 @@ static char *expand(const struct rs *r, const size_t *parts, size_t np, const ch
 		} else if (!strncmp(m, "{node}", 6)) {
 			part_hosts(r, parts, np, &sb);
 			p = m + 6;
+		} else if (!strncmp(m, "{gpu_arch}", 10)) {
+			if (r->x->gpu_sm)
+				strbuf_addf(&sb, "sm_%d (%s)", r->x->gpu_sm, r->x->gpu_model);
+			else
+				strbuf_addstr(&sb, "this GPU's architecture");
+			p = m + 10;
 		} else if (!strncmp(m, "{env:", 5) && strchr(m, '}')) {
 			const char *e = strchr(m, '}');
 			char name[48];

@@ -1143,10 +1143,17 @@ const struct explain_sig explain_sigs[] = {
 			 CUDA_FIX_XID),
 		CUDA_ERR("no kernel image is available for execution on the device",
 			 "this NCCL/torch build has no kernels for the GPU of {node} ('no kernel image is available', 209)",
-			 "the binary was compiled without this GPU's architecture (a GPU newer than the build, or a build "
+			 "the binary was compiled without {gpu_arch} (a GPU newer than the build, or a build "
 			 "trimmed to other architectures)",
-			 "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures against the GPU's\n"
-			 "upgrade NCCL/torch to a build that lists this GPU's architecture"),
+			 "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures must include {gpu_arch}\n"
+			 "upgrade NCCL/torch to a build that lists {gpu_arch}"),
+		/* cudaErrorInvalidDeviceFunction (98): the kernel has no code for this GPU, as 209 */
+		CUDA_ERR("invalid device function",
+			 "a GPU kernel of this NCCL/torch build cannot run on the GPU of {node} ('invalid device function', 98)",
+			 "the binary has no code for {gpu_arch}: a GPU older than the oldest architecture the build "
+			 "keeps (Kepler and Maxwell were dropped by recent NCCL and torch builds), or newer than the build",
+			 "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures must include {gpu_arch}\n"
+			 "a torch/NCCL build for {gpu_arch}: an older release that still ships it, or from source with TORCH_CUDA_ARCH_LIST (torch) and NVCC_GENCODE (NCCL) naming it"),
 		CUDA_ERR("too many resources requested for launch",
 			 "a kernel inside NCCL asked for more GPU resources than {node}'s GPU has ('too many resources requested for launch', 701)",
 			 "the kernel needs more registers or shared memory per block than this GPU offers: a NCCL build "
@@ -1636,8 +1643,8 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "no kernel image is available for execution on the device" },
 	.title = "torch has no kernels for this GPU's architecture",
-	.cause = "the installed torch wheel was not built for this GPU (too old a wheel for a new GPU or the reverse)",
-	.fix = "python -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'\n"
+	.cause = "the installed torch wheel was not built for {gpu_arch} (too old a wheel for a new GPU or the reverse)",
+	.fix = "python -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # must include {gpu_arch}\n"
 		"pip install torch --index-url https://download.pytorch.org/whl/cu128   # a build that covers the GPU",
 	.check = EXPLAIN_CHECK_NODE,
 },

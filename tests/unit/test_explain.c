@@ -1679,6 +1679,31 @@ static void test_known_bug_boot_scan(void **state)
 	run_free(&r);
 }
 
+/* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
+static void test_gpu_arch(void **state)
+{
+	static const char k40[] =
+		"(one node with 4x Tesla K40m, DDP with mp.spawn)\n"
+		"[0] enqueue.cc:215 NCCL WARN Cuda failure 'invalid device function'\n";
+	static const char a3000[] =
+		"(a laptop RTX A3000)\n"
+		"[0] enqueue.cc:215 NCCL WARN Cuda failure 'invalid device function'\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(k40, sizeof(k40) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.cuda.failure");
+	assert_true(fix_has(f, "must include sm_35 (K40)"));
+	run_free(&r);
+
+	r = explain_text(a3000, sizeof(a3000) - 1, NULL);
+	f = top_error(&r);
+	assert_true(fix_has(f, "must include this GPU's architecture"));
+	run_free(&r);
+}
+
 /* An IB queue pair that fails after bootstrap got through is the HCA's, not the socket interface's. */
 static void test_ib_error_not_interface(void **state)
 {
@@ -2206,6 +2231,7 @@ int main(void)
 		cmocka_unit_test(test_container_hosts),
 		cmocka_unit_test(test_ib_error_not_interface),
 		cmocka_unit_test(test_known_bug_boot_scan),
+		cmocka_unit_test(test_gpu_arch),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
