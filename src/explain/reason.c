@@ -549,6 +549,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_missing_ranks(&r);
 	rule_torchrun_rdzv(&r);
 	rule_forced_protocol(&r);
+	rule_wrong_results(&r);
 	rule_virtual_iface(&r);
 	rule_subnet_overlap(&r);
 	rule_net_mismatch_ignored(&r);

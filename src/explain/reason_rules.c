@@ -1372,6 +1372,43 @@ void rule_forced_protocol(struct rs *r)
 	rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
 }
 
+/*
+ * nccl-tests found wrong results and nothing above names why (no forced protocol, no known bug of
+ * the version): data is corrupted on one of the paths NCCL used, and the reruns that turn one
+ * path off at a time decide which (GPUDirect RDMA through the driver and nvidia-peermem, P2P
+ * between a node's GPUs, shared memory). A driver with a GDR data bug is the classic case
+ * (nccl-tests#7: 390.x; the maintainer: use a driver without it).
+ */
+void rule_wrong_results(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *gdr = obs_env(x, "NCCL_IB_CUDA_SUPPORT");
+	struct finding *d;
+
+	if (!x->nt_oob_loc.line)
+		return;
+	if (!gdr)
+		gdr = obs_env(x, "NCCL_NET_GDR_LEVEL");
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15) ||
+		    !strcmp(r->fs->v[i]->id, "nccl.env.proto_forced") ||
+		    !strcmp(r->fs->v[i]->id, "nccl.env.algo_forced"))
+			return;
+	d = rs_add(r, "bench.result.wrong", SEV_ERROR, CONF_MEDIUM, 100);
+	rs_title(d, "nccl-tests returned wrong results (%ld values out of bounds): data is corrupted on "
+		 "a path NCCL used%s%s%s", x->nt_oob, gdr ? ", with " : "", gdr ? gdr->name : "",
+		 gdr ? " set (GPUDirect RDMA)" : "");
+	rs_fix(d, "export NCCL_NET_GDR_LEVEL=LOC   # rerun the same test without GPUDirect RDMA (NCCL < 2.4: NCCL_IB_CUDA_SUPPORT=0): right results now put the fault on GDR (the driver, nvidia-peermem, the PCIe path between GPU and NIC)");
+	rs_fix(d, "export NCCL_P2P_DISABLE=1   # then without P2P between a node's GPUs, and NCCL_SHM_DISABLE=1 without shared memory: one path off per rerun");
+	rs_fix(d, "nvidia-smi --query-gpu=driver_version --format=csv,noheader   # a driver release with a GPUDirect data bug (390.x, nccl-tests#7) corrupts exactly this way: change the driver");
+	finding_why(d, "Medium confidence: nccl-tests checks every result, and out-of-bounds values with "
+		 "no error are data corrupted in flight; which path corrupts it the log does not say, "
+		 "the reruns with one path off do");
+	rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
+	if (gdr)
+		rs_at(r, d, gdr->loc, gdr->name, gdr->value);
+}
+
 /* Interfaces that containers and their networks create on a host: never another node's route. */
 static int virtual_ifname(const char *n)
 {

@@ -1679,6 +1679,33 @@ static void test_known_bug_boot_scan(void **state)
 	run_free(&r);
 }
 
+/* nccl-tests' wrong results that nothing else explains: the reruns that find the path. */
+static void test_wrong_results(void **state)
+{
+	static const char oob[] =
+		"mpirun -x NCCL_IB_CUDA_SUPPORT=1 -np 2 -host a,b ./build/all_reduce_perf -b 9 -e 32M -g 8 -c 1\n"
+		"Out of bounds values : 248 FAILED\n";
+	static const char forced[] =
+		"mpirun -x NCCL_PROTO=LL128 -np 2 ./build/all_reduce_perf -g 1\n"
+		"Out of bounds values : 12 FAILED\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(oob, sizeof(oob) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "bench.result.wrong");
+	assert_non_null(strstr(f->title, "248 values out of bounds"));
+	assert_non_null(strstr(f->title, "NCCL_IB_CUDA_SUPPORT set"));
+	assert_true(fix_has(f, "NCCL_NET_GDR_LEVEL=LOC"));
+	run_free(&r);
+
+	r = explain_text(forced, sizeof(forced) - 1, NULL);
+	assert_null(findings_find(r.fs, "bench.result.wrong"));	/* the forced protocol says why */
+	expect(&r, "nccl.env.proto_forced");
+	run_free(&r);
+}
+
 /* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
 static void test_gpu_arch(void **state)
 {
@@ -2232,6 +2259,7 @@ int main(void)
 		cmocka_unit_test(test_ib_error_not_interface),
 		cmocka_unit_test(test_known_bug_boot_scan),
 		cmocka_unit_test(test_gpu_arch),
+		cmocka_unit_test(test_wrong_results),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
