@@ -1012,6 +1012,26 @@ const struct explain_sig explain_sigs[] = {
 },
 /* ---- NCCL: devices, memory, topology ----------------------------------------------------- */
 {
+	/* graph/xml.h: "Attribute %s of node %s not found" while NCCL reads its topology XML:
+	 * NVIDIA/nccl#379 (an injected file, fewer GPUs than it describes; fixed in 2.8),
+	 * aws/aws-ofi-nccl#785 (the plugin's static p5 XML with a subset of the GPUs; >= 1.11
+	 * generates it) */
+	.id = "nccl.topo.xml_attribute",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Attribute " },
+	.also = " of node ",
+	.cap_after = "Attribute ",
+	.title = "NCCL's topology lacks an attribute ({}): an injected topology file does not describe this run",
+	.cause = "NCCL read a topology XML that does not describe the machine as used: NCCL_TOPO_FILE (in the "
+		"environment or /etc/nccl.conf), or a net plugin's static file (aws-ofi-nccl before 1.11 shipped "
+		"p4d/p5 XMLs), with a subset of the GPUs or on another machine type; NCCL before 2.8 also failed "
+		"on a valid file when fewer GPUs than it describes were used",
+	.fix = "unset NCCL_TOPO_FILE   # and remove it from /etc/nccl.conf and ~/.nccl.conf: rerun on NCCL's own detection\n"
+		"export NCCL_TOPO_DUMP_FILE=/tmp/topo.xml   # rerun: NCCL writes what it detected, the base for a file that matches\n"
+		"upgrade aws-ofi-nccl to 1.11 or later where it is in use: it then writes the topology for the GPUs in use",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.cuda.oom",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Cuda failure" },
@@ -2062,6 +2082,18 @@ const size_t explain_nsigs = sizeof(explain_sigs) / sizeof(explain_sigs[0]);
  * repository carry them, ../shared/research/frontier-2026.md §1.1) and the issue named per row.
  */
 const struct explain_known_bug explain_known_bugs[] = {
+{
+	/* NVIDIA/nccl#379: "This should be fixed in 2.8" (maintainer) */
+	.id = "nccl.known_bug.topo_file_cpu_attr",
+	.from = 0, .to = 20800, .fixed_in = "2.8",
+	.symptom = "nccl.topo.xml_attribute", .version_required = 0,
+	.title = "a known NCCL bug before 2.8: an injected topology with more GPUs than the run uses leaves a CPU's attributes unread",
+	.cause = "with NCCL_TOPO_FILE set NCCL before 2.8 read the attributes of only the CPUs whose GPUs the run "
+		"uses, and failed on the others the file describes ('Attribute arch of node cpu not found')",
+	.fix = "upgrade NCCL to 2.8 or later\n"
+		"unset NCCL_TOPO_FILE   # or run without the injected topology",
+	.source = "https://github.com/NVIDIA/nccl/issues/379",
+},
 {
 	/* NVIDIA/nccl#1612: a connection to the bootstrap listener closed before its 8-byte magic
 	 * (nmap -sT, a security scanner) failed the bootstrap instead of being ignored; PR #1613,

@@ -1679,6 +1679,33 @@ static void test_known_bug_boot_scan(void **state)
 	run_free(&r);
 }
 
+/* A topology XML that lacks an attribute: NCCL's bug before 2.8, a file that does not fit after. */
+static void test_topo_attribute(void **state)
+{
+	static const char old[] =
+		"graph/xml.h:77 NCCL WARN Attribute arch of node cpu not found\n"
+		"NCCL INFO graph/topo.cc:380 -> 3\n";
+	static const char now[] =
+		"h:1:2 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
+		"h:1:2 [1] graph/xml.h:101 NCCL WARN Attribute arch of node cpu not found\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(old, sizeof(old) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.topo_file_cpu_attr");
+	assert_int_equal(f->conf, CONF_MEDIUM);	/* the version is not in the log */
+	run_free(&r);
+
+	r = explain_text(now, sizeof(now) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.topo.xml_attribute");
+	assert_non_null(strstr(f->title, "(arch of node cpu not found)"));
+	assert_true(fix_has(f, "unset NCCL_TOPO_FILE"));
+	run_free(&r);
+}
+
 /* nccl-tests' wrong results that nothing else explains: the reruns that find the path. */
 static void test_wrong_results(void **state)
 {
@@ -2260,6 +2287,7 @@ int main(void)
 		cmocka_unit_test(test_known_bug_boot_scan),
 		cmocka_unit_test(test_gpu_arch),
 		cmocka_unit_test(test_wrong_results),
+		cmocka_unit_test(test_topo_attribute),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
