@@ -635,6 +635,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.net.container_bridge", .sev = SEV_ERROR,
 	  .summary = "Containers on several hosts failed with a bare system error: on Docker's "
 		     "bridge network each advertises an address the other hosts cannot reach." },
+	{ .id = "explain.k8s.sidecar", .sev = SEV_ERROR,
+	  .summary = "Kubernetes pods reach the rendezvous store and then wait with no error: a "
+		     "service mesh sidecar intercepts the ranks' own connections." },
 	{ .id = "explain.shm.sigbus", .sev = SEV_ERROR,
 	  .summary = "NCCL died of a bus error in its own frames: its shared-memory buffers in "
 		     "/dev/shm could not be backed (a container's 64 MB default)." },

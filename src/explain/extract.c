@@ -1277,6 +1277,30 @@ static void ex_gpu_model(struct lctx *c, const char *p, const char *a)
 	(void)p;
 }
 
+static void ex_k8s(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.k8s_loc.line)
+		c->x->obs.k8s_loc = c->loc;
+}
+
+static void ex_mesh(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.mesh_loc.line)
+		c->x->obs.mesh_loc = c->loc;
+}
+
+static void ex_store_conn(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.store_conn_loc.line)
+		c->x->obs.store_conn_loc = c->loc;
+}
+
 static void ex_scan(struct lctx *c, const char *p, const char *a)
 {
 	(void)p;
@@ -1414,6 +1438,15 @@ static const struct extractor {
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
 	{ .anchor = "docker run", .fn = ex_docker_run },
+	{ .anchor = ".svc.cluster.local", .fn = ex_k8s },
+	{ .anchor = "PyTorchJob", .fn = ex_k8s },
+	{ .anchor = "kubeflow", .fn = ex_k8s },
+	{ .anchor = "Kubeflow", .fn = ex_k8s },
+	{ .anchor = "istio", .fn = ex_mesh },
+	{ .anchor = "envoy", .fn = ex_mesh },
+	{ .anchor = "linkerd", .fn = ex_mesh },
+	{ .anchor = "The client socket has connected to", .fn = ex_store_conn },
+	{ .anchor = "never returns", .fn = ex_hang },
 	{ .anchor = "K20", .fn = ex_gpu_model },
 	{ .anchor = "K40", .fn = ex_gpu_model },
 	{ .anchor = "K80", .fn = ex_gpu_model },

@@ -244,6 +244,9 @@ struct run_obs {
 	struct loc nccl_frame_loc;	/* a backtrace frame in NCCL: libnccl.so, ncclGroupEnd() */
 	struct loc multi_host_loc;	/* the reporter's "two machines", "multi-node", "2 nodes" */
 	struct loc scan_loc;		/* the reporter names a port scan: nmap, a security scan */
+	struct loc k8s_loc;		/* a Kubernetes service name (.svc.cluster.local) or Kubeflow */
+	struct loc mesh_loc;		/* a service mesh named: istio, envoy, linkerd */
+	struct loc store_conn_loc;	/* c10d: "The client socket has connected to ..." */
 	/* the first data-center GPU model named anywhere and its compute capability (35: sm_35) */
 	char gpu_model[16];
 	int gpu_sm;

@@ -550,6 +550,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_torchrun_rdzv(&r);
 	rule_forced_protocol(&r);
 	rule_wrong_results(&r);
+	rule_k8s_sidecar(&r);
 	rule_virtual_iface(&r);
 	rule_subnet_overlap(&r);
 	rule_net_mismatch_ignored(&r);

@@ -116,6 +116,7 @@ void rule_gdr_partial(struct rs *r);
 void rule_shm_container(struct rs *r);
 void rule_container_hosts(struct rs *r);
 void rule_wrong_results(struct rs *r);
+void rule_k8s_sidecar(struct rs *r);
 void rule_common_peer(struct rs *r);
 void rule_torchrun_rdzv(struct rs *r);
 void rule_forced_protocol(struct rs *r);

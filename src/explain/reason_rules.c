@@ -1373,6 +1373,39 @@ void rule_forced_protocol(struct rs *r)
 }
 
 /*
+ * Kubernetes pods whose ranks reach the store and then wait for ever, with no error: a service
+ * mesh sidecar (istio's envoy, linkerd) in the pods intercepts their TCP, and the connections
+ * c10d, Gloo and NCCL open to pod addresses and ephemeral ports after the store never arrive
+ * (pytorch#81704 and kubeflow/trainer threads: sidecar.istio.io/inject: "false" fixed it).
+ * Medium when the log names the mesh, low when it shows only Kubernetes and the stall.
+ */
+void rule_k8s_sidecar(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	struct finding *d;
+	int mesh = x->mesh_loc.line != 0;
+
+	if (!x->k8s_loc.line || !x->store_conn_loc.line || !x->hang_loc.line || error_causes(r, 1))
+		return;
+	d = rs_add(r, "explain.k8s.sidecar", SEV_ERROR, mesh ? CONF_MEDIUM : CONF_LOW, 100);
+	rs_title(d, "the pods reach the rendezvous store and then wait with no error: %s",
+		 mesh ? "the service mesh sidecar in the pods intercepts the ranks' own connections"
+		 : "in Kubernetes, a service mesh sidecar (istio) that intercepts the ranks' own connections "
+		 "is the usual cause");
+	rs_fix(d, "kubectl get pod <a training pod> -o jsonpath='{.spec.containers[*].name}'   # an istio-proxy (or linkerd-proxy) container means a sidecar");
+	rs_fix(d, "sidecar.istio.io/inject: \"false\"   # as an annotation on the PyTorchJob's pod templates (Master and Worker), then resubmit");
+	finding_why(d, "%s confidence: the store connection works (the log shows it), so names and the "
+		 "service resolve; what follows goes to pod addresses and ephemeral ports, which a "
+		 "mesh proxy in the pod captures and cannot route. %s", mesh ? "Medium" : "Low",
+		 mesh ? "The log names the mesh." : "The log does not name a mesh: the container list decides.");
+	rs_at(r, d, x->store_conn_loc, "store connected", NULL);
+	rs_at(r, d, x->k8s_loc, "Kubernetes", NULL);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
+	if (mesh)
+		rs_at(r, d, x->mesh_loc, "service mesh", NULL);
+}
+
+/*
  * nccl-tests found wrong results and nothing above names why (no forced protocol, no known bug of
  * the version): data is corrupted on one of the paths NCCL used, and the reruns that turn one
  * path off at a time decide which (GPUDirect RDMA through the driver and nvidia-peermem, P2P

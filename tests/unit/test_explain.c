@@ -1679,6 +1679,33 @@ static void test_known_bug_boot_scan(void **state)
 	run_free(&r);
 }
 
+/* Kubernetes pods that reach the store and then stall with no error: a mesh sidecar is the
+ * suspect, medium when the log names it; an error of its own is not this. */
+static void test_k8s_sidecar(void **state)
+{
+	static const char stall[] =
+		"(Kubeflow PyTorchJob with istio injection on; init_process_group never returns)\n"
+		"[I socket.cpp:725] [c10d] The client socket has connected to [10-1-0-200.job-master-0.kubeflow.svc.cluster.local]:23456 on [job-worker-0]:38244.\n";
+	static const char refused[] =
+		"(Kubeflow PyTorchJob; init_process_group never returns)\n"
+		"[I socket.cpp:725] [c10d] The client socket has connected to [10-1-0-200.job-master-0.kubeflow.svc.cluster.local]:23456 on [job-worker-0]:38244.\n"
+		"h:1:2 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: connect to 10.1.0.201<40000> returned Connection refused, exceeded error retry count after 35 attempts\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(stall, sizeof(stall) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.k8s.sidecar");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "sidecar.istio.io/inject"));
+	run_free(&r);
+
+	r = explain_text(refused, sizeof(refused) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.k8s.sidecar"));
+	run_free(&r);
+}
+
 /* A topology XML that lacks an attribute: NCCL's bug before 2.8, a file that does not fit after. */
 static void test_topo_attribute(void **state)
 {
@@ -2288,6 +2315,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_arch),
 		cmocka_unit_test(test_wrong_results),
 		cmocka_unit_test(test_topo_attribute),
+		cmocka_unit_test(test_k8s_sidecar),
 		cmocka_unit_test(test_nccltests_launch),
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
