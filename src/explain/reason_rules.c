@@ -949,14 +949,14 @@ static int emitted(const struct rs *r, const char *id)
  * the failure: P2P is one node's business.
  */
 /*
- * Several NCCL processes of the log, all on one host (NCCL's host:pid prefix) and no more ranks
- * than those: its GPUs talk to each other over P2P or shared memory, whatever the log says of
- * the transports.
+ * Several NCCL processes of the log, all on one host (NCCL's host:pid prefix, one bootstrap
+ * address) and no more ranks than those: its GPUs talk to each other over P2P or shared memory,
+ * whatever the log says of the transports.
  */
 static int one_host_ranks(const struct rs *r)
 {
 	const struct run_obs *x = r->x;
-	const char *host = NULL;
+	const char *host = NULL, *addr = NULL;
 	long pid = 0;
 	int procs = 0, nranks = 0;
 
@@ -967,6 +967,12 @@ static int one_host_ranks(const struct rs *r)
 			continue;
 		if (host && strcmp(host, m->nhost))
 			return 0;
+		/* one name, two bootstrap addresses: two machines (or namespaces) named alike */
+		if (m->boot_addr[0]) {
+			if (addr && strcmp(addr, m->boot_addr))
+				return 0;
+			addr = m->boot_addr;
+		}
 		host = m->nhost;
 		procs += !pid || m->npid != pid;
 		pid = m->npid;
@@ -1006,7 +1012,8 @@ void rule_p2p_topology(struct rs *r)
 		multi |= r->p[i].m.nnodes > 1;
 		gpus |= (r->p[i].m.transports & TR_P2P) != 0;
 	}
-	gpus |= one_host_ranks(r);
+	/* weak evidence: only where no error of its own names the cause */
+	gpus |= !error_causes(r, 0) && one_host_ranks(r);
 	if (!gpus || multi || x->nt_hosts > 1)
 		return;		/* across nodes the network is the first suspect */
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !symptom; i++) {
