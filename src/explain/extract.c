@@ -4,6 +4,7 @@
  * each row's function records the value in the line's stream or in the job-wide observations.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1200,41 +1201,11 @@ static void ex_docker_run(struct lctx *c, const char *p, const char *a)
 		o->container_loc = c->loc;
 }
 
-static void ex_container(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	if (!c->x->obs.container_loc.line)
-		c->x->obs.container_loc = c->loc;
-}
-
-static void ex_nccl_frame(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	if (!c->x->obs.nccl_frame_loc.line)
-		c->x->obs.nccl_frame_loc = c->loc;
-}
-
 /* The reporter's words: kept once, only from lines that are not NCCL's own. */
 static void ex_prose_loc(struct lctx *c, struct loc *l)
 {
 	if (!l->line && !c->li->nccl)
 		*l = c->loc;
-}
-
-static void ex_hang(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	ex_prose_loc(c, &c->x->obs.hang_loc);
-}
-
-static void ex_multi_host(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	ex_prose_loc(c, &c->x->obs.multi_host_loc);
 }
 
 /*
@@ -1277,60 +1248,6 @@ static void ex_gpu_model(struct lctx *c, const char *p, const char *a)
 	(void)p;
 }
 
-static void ex_k8s(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	if (!c->x->obs.k8s_loc.line)
-		c->x->obs.k8s_loc = c->loc;
-}
-
-static void ex_mesh(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	if (!c->x->obs.mesh_loc.line)
-		c->x->obs.mesh_loc = c->loc;
-}
-
-static void ex_store_conn(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	if (!c->x->obs.store_conn_loc.line)
-		c->x->obs.store_conn_loc = c->loc;
-}
-
-static void ex_scan(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	ex_prose_loc(c, &c->x->obs.scan_loc);
-}
-
-static void ex_boot_chain(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	if (!c->x->obs.boot_chain_loc.line)
-		c->x->obs.boot_chain_loc = c->loc;
-}
-
-static void ex_arm(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	if (!c->x->obs.arm_loc.line)
-		c->x->obs.arm_loc = c->loc;
-}
-
-static void ex_veth(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	ex_prose_loc(c, &c->x->obs.veth_loc);
-}
-
 static void ex_hca_fail(struct lctx *c, const char *p, const char *a)
 {
 	struct run_obs *o = &c->x->obs;
@@ -1345,20 +1262,6 @@ static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 	(void)a;
 	if (p < END(c) && *p == '1')
 		ex_prose_loc(c, &c->x->obs.p2p_off_loc);
-}
-
-static void ex_peer_cannot(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	ex_prose_loc(c, &c->x->obs.peer_cannot_loc);
-}
-
-static void ex_acs(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	(void)a;
-	ex_prose_loc(c, &c->x->obs.acs_loc);
 }
 
 /* "nvidia-nccl-cu12==2.20.5" (pip freeze) or "nvidia-nccl-cu12    2.20.5" (pip list) */
@@ -1396,9 +1299,14 @@ static void ex_pip_pin(struct lctx *c, const char *p, const char *a)
 
 /* ---- the table -------------------------------------------------------------------------------- */
 
+/* An observation that is only where a line was seen: obs.FIELD, a struct loc */
+#define OBS_LOC(field) (offsetof(struct run_obs, field) + 1)
+
 static const struct extractor {
 	const char *anchor;	/* NULL: found by extract_inet_at(), "in" is too common for the prefilter */
 	extract_fn fn;
+	size_t first;		/* OBS_LOC(field), no fn: the first line with the anchor goes there */
+	int prose;		/* ... only a line that is not NCCL's own (the reporter's words) */
 } extractors[] = {
 	{ .anchor = "NCCL version ", .fn = ex_version },
 	{ .anchor = "Bootstrap : Using", .fn = ex_bootstrap },
@@ -1438,15 +1346,15 @@ static const struct extractor {
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
 	{ .anchor = "docker run", .fn = ex_docker_run },
-	{ .anchor = ".svc.cluster.local", .fn = ex_k8s },
-	{ .anchor = "PyTorchJob", .fn = ex_k8s },
-	{ .anchor = "kubeflow", .fn = ex_k8s },
-	{ .anchor = "Kubeflow", .fn = ex_k8s },
-	{ .anchor = "istio", .fn = ex_mesh },
-	{ .anchor = "envoy", .fn = ex_mesh },
-	{ .anchor = "linkerd", .fn = ex_mesh },
-	{ .anchor = "The client socket has connected to", .fn = ex_store_conn },
-	{ .anchor = "never returns", .fn = ex_hang },
+	{ .anchor = ".svc.cluster.local", .first = OBS_LOC(k8s_loc) },
+	{ .anchor = "PyTorchJob", .first = OBS_LOC(k8s_loc) },
+	{ .anchor = "kubeflow", .first = OBS_LOC(k8s_loc) },
+	{ .anchor = "Kubeflow", .first = OBS_LOC(k8s_loc) },
+	{ .anchor = "istio", .first = OBS_LOC(mesh_loc) },
+	{ .anchor = "envoy", .first = OBS_LOC(mesh_loc) },
+	{ .anchor = "linkerd", .first = OBS_LOC(mesh_loc) },
+	{ .anchor = "The client socket has connected to", .first = OBS_LOC(store_conn_loc) },
+	{ .anchor = "never returns", .first = OBS_LOC(hang_loc), .prose = 1 },
 	{ .anchor = "K20", .fn = ex_gpu_model },
 	{ .anchor = "K40", .fn = ex_gpu_model },
 	{ .anchor = "K80", .fn = ex_gpu_model },
@@ -1467,44 +1375,44 @@ static const struct extractor {
 	{ .anchor = "H800", .fn = ex_gpu_model },
 	{ .anchor = "H200", .fn = ex_gpu_model },
 	{ .anchor = "B200", .fn = ex_gpu_model },
-	{ .anchor = "nmap", .fn = ex_scan },
-	{ .anchor = "port scan", .fn = ex_scan },
-	{ .anchor = "security scan", .fn = ex_scan },
-	{ .anchor = "bootstrap.cc:", .fn = ex_boot_chain },
-	{ .anchor = "two machines", .fn = ex_multi_host },
-	{ .anchor = "two nodes", .fn = ex_multi_host },
-	{ .anchor = "two hosts", .fn = ex_multi_host },
-	{ .anchor = "2 machines", .fn = ex_multi_host },
-	{ .anchor = "2 nodes", .fn = ex_multi_host },
-	{ .anchor = "multi-node", .fn = ex_multi_host },
-	{ .anchor = "multiple nodes", .fn = ex_multi_host },
-	{ .anchor = "multiple machines", .fn = ex_multi_host },
-	{ .anchor = "Docker", .fn = ex_container },
-	{ .anchor = "docker ", .fn = ex_container },
-	{ .anchor = "nvcr.io/", .fn = ex_container },
-	{ .anchor = "libnccl.so.2:", .fn = ex_nccl_frame },
-	{ .anchor = "libnccl.so.2(", .fn = ex_nccl_frame },
-	{ .anchor = "ncclGroupEnd()", .fn = ex_nccl_frame },
-	{ .anchor = " hang", .fn = ex_hang },
-	{ .anchor = "Hang", .fn = ex_hang },
-	{ .anchor = "deadlock", .fn = ex_hang },
-	{ .anchor = "freez", .fn = ex_hang },
-	{ .anchor = " stuck", .fn = ex_hang },
-	{ .anchor = " wedge", .fn = ex_hang },
-	{ .anchor = "just stops", .fn = ex_hang },
-	{ .anchor = "stops responding", .fn = ex_hang },
-	{ .anchor = "stopped responding", .fn = ex_hang },
-	{ .anchor = "no progress", .fn = ex_hang },
-	{ .anchor = "veth", .fn = ex_veth },
+	{ .anchor = "nmap", .first = OBS_LOC(scan_loc), .prose = 1 },
+	{ .anchor = "port scan", .first = OBS_LOC(scan_loc), .prose = 1 },
+	{ .anchor = "security scan", .first = OBS_LOC(scan_loc), .prose = 1 },
+	{ .anchor = "bootstrap.cc:", .first = OBS_LOC(boot_chain_loc) },
+	{ .anchor = "two machines", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "two nodes", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "two hosts", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "2 machines", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "2 nodes", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "multi-node", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "multiple nodes", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "multiple machines", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "Docker", .first = OBS_LOC(container_loc) },
+	{ .anchor = "docker ", .first = OBS_LOC(container_loc) },
+	{ .anchor = "nvcr.io/", .first = OBS_LOC(container_loc) },
+	{ .anchor = "libnccl.so.2:", .first = OBS_LOC(nccl_frame_loc) },
+	{ .anchor = "libnccl.so.2(", .first = OBS_LOC(nccl_frame_loc) },
+	{ .anchor = "ncclGroupEnd()", .first = OBS_LOC(nccl_frame_loc) },
+	{ .anchor = " hang", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "Hang", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "deadlock", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "freez", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = " stuck", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = " wedge", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "just stops", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "stops responding", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "stopped responding", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "no progress", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "veth", .first = OBS_LOC(veth_loc), .prose = 1 },
 	{ .anchor = "Unable to open device ", .fn = ex_hca_fail },
-	{ .anchor = "aarch64", .fn = ex_arm },
-	{ .anchor = "arm64", .fn = ex_arm },
-	{ .anchor = "GH200", .fn = ex_arm },
-	{ .anchor = "GB200", .fn = ex_arm },
-	{ .anchor = "GB300", .fn = ex_arm },
+	{ .anchor = "aarch64", .first = OBS_LOC(arm_loc) },
+	{ .anchor = "arm64", .first = OBS_LOC(arm_loc) },
+	{ .anchor = "GH200", .first = OBS_LOC(arm_loc) },
+	{ .anchor = "GB200", .first = OBS_LOC(arm_loc) },
+	{ .anchor = "GB300", .first = OBS_LOC(arm_loc) },
 	{ .anchor = "NCCL_P2P_DISABLE=", .fn = ex_p2p_off },
-	{ .anchor = "CANNOT Access Peer", .fn = ex_peer_cannot },
-	{ .anchor = "ACSCtl", .fn = ex_acs },
+	{ .anchor = "CANNOT Access Peer", .first = OBS_LOC(peer_cannot_loc), .prose = 1 },
+	{ .anchor = "ACSCtl", .first = OBS_LOC(acs_loc), .prose = 1 },
 	{ .anchor = "TITAN ", .fn = ex_consumer_gpu },
 	{ .anchor = "All distributed processes registered", .fn = ex_pl_registered },
 	{ .anchor = "Watchdog caught collective operation timeout", .fn = ex_watchdog },
@@ -1552,5 +1460,12 @@ void extract_run(struct lctx *c, size_t e, size_t at)
 	const struct extractor *x = &extractors[e];
 	const char *p = c->li->body + at;
 
+	if (x->first) {
+		struct loc *l = (struct loc *)((char *)&c->x->obs + x->first - 1);
+
+		if (!l->line && !(x->prose && c->li->nccl))
+			*l = c->loc;
+		return;
+	}
 	x->fn(c, p, x->anchor ? p - strlen(x->anchor) : p);
 }
