@@ -939,16 +939,6 @@ static int emitted(const struct rs *r, const char *id)
 }
 
 /*
- * GPU peer-to-peer over PCIe, read from the log, a pasted `nvidia-smi topo -m` and the reporter's
- * own words together: a hang or failed collective (or "it works with NCCL_P2P_DISABLE=1") on GPUs
- * that the matrix shows linked through PCIe switches (ACS redirects their traffic) or through the
- * CPU (the IOMMU translates it), with IOMMU faults, ACS on, GeForce boards whose driver can report
- * P2P that does not work, or p2pBandwidthLatencyTest refusing pairs (NVIDIA/nccl-tests#117,
- * nccl#257, #120, #631). The id names the mechanism the evidence shows: explain.pcie.iommu,
- * explain.pcie.acs, or explain.pcie.p2p when it cannot tell. Never when a network error explains
- * the failure: P2P is one node's business.
- */
-/*
  * Several NCCL processes of the log, all on one host (NCCL's host:pid prefix, one bootstrap
  * address) and no more ranks than those: its GPUs talk to each other over P2P or shared memory,
  * whatever the log says of the transports.
@@ -982,6 +972,16 @@ static int one_host_ranks(const struct rs *r)
 	return procs >= 2 && nranks <= procs;
 }
 
+/*
+ * GPU peer-to-peer over PCIe, read from the log, a pasted `nvidia-smi topo -m` and the reporter's
+ * own words together: a hang or failed collective (or "it works with NCCL_P2P_DISABLE=1") on GPUs
+ * that the matrix shows linked through PCIe switches (ACS redirects their traffic) or through the
+ * CPU (the IOMMU translates it), with IOMMU faults, ACS on, GeForce boards whose driver can report
+ * P2P that does not work, or p2pBandwidthLatencyTest refusing pairs (NVIDIA/nccl-tests#117,
+ * nccl#257, #120, #631). The id names the mechanism the evidence shows: explain.pcie.iommu,
+ * explain.pcie.acs, or explain.pcie.p2p when it cannot tell. Never when a network error explains
+ * the failure: P2P is one node's business.
+ */
 void rule_p2p_topology(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -1429,10 +1429,10 @@ void rule_wrong_results(struct rs *r)
 		return;
 	if (!gdr)
 		gdr = obs_env(x, "NCCL_NET_GDR_LEVEL");
+	if (emitted(r, "nccl.env.proto_forced") || emitted(r, "nccl.env.algo_forced"))
+		return;
 	for (size_t i = r->first; i < r->fs->n; i++)
-		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15) ||
-		    !strcmp(r->fs->v[i]->id, "nccl.env.proto_forced") ||
-		    !strcmp(r->fs->v[i]->id, "nccl.env.algo_forced"))
+		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15))
 			return;
 	d = rs_add(r, "bench.result.wrong", SEV_ERROR, CONF_MEDIUM, 100);
 	rs_title(d, "nccl-tests returned wrong results (%ld values out of bounds): data is corrupted on "

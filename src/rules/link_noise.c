@@ -154,7 +154,7 @@ static int pooled_lossy(int k, int n)
 #define LOSS_NAME_GAIN (10.83 / 2)
 #define LOSS_SUSPECT_GAIN (3.84 / 2)
 #define LOSS_MARGIN 3.0			/* ln 20 */
-#define LOSS_OTHERS 3.0
+#define LOSS_OTHERS 3.0		/* the others' share at most a third of the node's */
 
 int link_loss_judge(size_t n, const int *probes, const int *retrans, unsigned char *suspect)
 {
