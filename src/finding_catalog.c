@@ -625,13 +625,18 @@ const struct finding_kind finding_catalog[] = {
 		     "collective between the nodes never completed." },
 	{ .id = "explain.pcie.iommu", .sev = SEV_ERROR,
 	  .summary = "A hang or failed collective on one node where the IOMMU faults GPU peer "
-		     "DMA or the GPUs meet only through the CPU: P2P does not deliver." },
+		     "DMA, the GPUs meet only through the CPU, or nothing tells the mechanism (the "
+		     "IOMMU first): P2P does not deliver." },
 	{ .id = "explain.pcie.acs", .sev = SEV_ERROR,
 	  .summary = "A hang or failed collective on one node with ACS on, or GPUs linked only "
 		     "through PCIe switches: P2P does not deliver." },
 	{ .id = "explain.pcie.p2p", .sev = SEV_ERROR,
 	  .summary = "A hang or failed collective on one node that the evidence ties to GPU "
-		     "peer-to-peer over PCIe, without telling ACS from the IOMMU." },
+		     "peer-to-peer over PCIe: switch and CPU paths both, or a GeForce board "
+		     "without P2P of its own." },
+	{ .id = "explain.pcie.driver_p2p_bug", .sev = SEV_ERROR,
+	  .summary = "A hang or failed collective on one node tied to GPU peer-to-peer, under an "
+		     "NVIDIA driver branch reported to break PCIe P2P (545, 560)." },
 	{ .id = "explain.net.container_bridge", .sev = SEV_ERROR,
 	  .summary = "Containers on several hosts failed with a bare system error: on Docker's "
 		     "bridge network each advertises an address the other hosts cannot reach." },

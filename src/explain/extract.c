@@ -1186,6 +1186,60 @@ static void ex_consumer_gpu(struct lctx *c, const char *p, const char *a)
 	o->consumer_loc = c->loc;
 }
 
+/*
+ * The NVIDIA driver: a branch of three digits (>= 300: a CUDA version such as deviceQuery's
+ * "CUDA Driver Version / Runtime Version 12.2" is not one), with its minor and patch when
+ * given. `a` is the anchor, `n` its length: only blanks, ':' and '=' may stand between.
+ */
+static void nv_driver_at(struct lctx *c, const char *a, size_t n)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *q = a + n, *end = END(c), *v;
+	long branch;
+
+	if (o->nv_driver)
+		return;
+	while (q < end && (*q == ' ' || *q == '\t' || *q == ':' || *q == '='))
+		q++;
+	if (q + 3 > end || !xt_digit(q[0]) || !xt_digit(q[1]) || !xt_digit(q[2]) ||
+	    (q + 3 < end && xt_digit(q[3])))
+		return;
+	branch = number_at(q, end);
+	if (branch < 300)
+		return;
+	for (v = q; v < end && (xt_digit(*v) || *v == '.') && v - q < 15; v++)
+		;
+	while (v > q && v[-1] == '.')
+		v--;
+	o->nv_driver = (int)branch;
+	snprintf(o->nv_driver_ver, sizeof(o->nv_driver_ver), "%.*s", (int)(v - q), q);
+	o->nv_driver_loc = c->loc;
+}
+
+static void ex_nv_driver_smi(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	nv_driver_at(c, a, strlen("Driver Version"));
+}
+
+static void ex_nv_driver_env(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	nv_driver_at(c, a, strlen("driver version"));
+}
+
+static void ex_nv_driver_prose(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	nv_driver_at(c, a, strlen("driver"));
+}
+
+static void ex_nv_driver_nvrm(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	nv_driver_at(c, a, strlen("Kernel Module"));
+}
+
 /* "docker run ... --shm-size=16g" or "--ipc=host": whether the container's /dev/shm was sized */
 static void ex_docker_run(struct lctx *c, const char *p, const char *a)
 {
@@ -1345,6 +1399,11 @@ static const struct extractor {
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = "Driver Version", .fn = ex_nv_driver_smi },
+	{ .anchor = "driver version", .fn = ex_nv_driver_env },
+	{ .anchor = "driver ", .fn = ex_nv_driver_prose },
+	{ .anchor = "Driver ", .fn = ex_nv_driver_prose },
+	{ .anchor = "Kernel Module ", .fn = ex_nv_driver_nvrm },
 	{ .anchor = "docker run", .fn = ex_docker_run },
 	{ .anchor = ".svc.cluster.local", .first = OBS_LOC(k8s_loc) },
 	{ .anchor = "PyTorchJob", .first = OBS_LOC(k8s_loc) },

@@ -236,6 +236,11 @@ struct run_obs {
 	/* a consumer or workstation GeForce/TITAN board named anywhere (nvidia-smi, torch) */
 	char consumer_gpu[64];
 	struct loc consumer_loc;
+	/* the NVIDIA driver named anywhere: nvidia-smi's "Driver Version: 545.23.08", torch's
+	 * collect_env, a kernel's NVRM line, the reporter's "driver 560" (its branch: 545) */
+	int nv_driver;
+	char nv_driver_ver[16];
+	struct loc nv_driver_loc;
 	/* a container: a "docker run" line (and whether it sized /dev/shm: --shm-size, --ipc=host),
 	 * or Docker or an NGC image named anywhere */
 	struct loc docker_loc;

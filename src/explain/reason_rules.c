@@ -4,6 +4,7 @@
  * versions, missing ranks, init that never completed, Lightning's rendezvous vs NCCL hangs,
  * watchdog timeouts on different collectives). Each adds findings through the reasoner's helpers.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -973,6 +974,38 @@ static int one_host_ranks(const struct rs *r)
 }
 
 /*
+ * NVIDIA driver branches reported to break PCIe P2P that NCCL then uses and hangs on, with the
+ * branch the reports found working. A driver the log names outside this table proves nothing.
+ */
+static const struct p2p_driver_bug {
+	int branch;
+	const char *works, *source;
+} p2p_driver_bugs[] = {
+	{ .branch = 545, .works = "535 (or a current branch)",
+	  .source = "NVIDIA/nccl#1127: P2P on RTX 3090s failed with 545, downgrading to 535 fixed it" },
+	{ .branch = 560, .works = "570 or later",
+	  .source = "dmlc/xgboost#11242: NCCL hangs with P2P on 560; tested fixed with 570" },
+};
+
+static const struct p2p_driver_bug *p2p_driver_bug(int branch)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(p2p_driver_bugs); i++)
+		if (p2p_driver_bugs[i].branch == branch)
+			return &p2p_driver_bugs[i];
+	return NULL;
+}
+
+/* GeForce boards of the Ada and Blackwell generations (RTX 40xx, 50xx) have no PCIe P2P of their
+ * own; drivers that still reported it made NCCL hang (NVIDIA/nccl-tests#117, nccl#1637). */
+static int geforce_no_p2p(const char *gpu)
+{
+	const char *q = strstr(gpu, "RTX ");
+
+	return q && (q[4] == '4' || q[4] == '5') && isdigit((unsigned char)q[5]) &&
+	       isdigit((unsigned char)q[6]) && isdigit((unsigned char)q[7]);
+}
+
+/*
  * GPU peer-to-peer over PCIe, read from the log, a pasted `nvidia-smi topo -m` and the reporter's
  * own words together: a hang or failed collective (or "it works with NCCL_P2P_DISABLE=1") on GPUs
  * that the matrix shows linked through PCIe switches (ACS redirects their traffic) or through the
@@ -992,6 +1025,7 @@ void rule_p2p_topology(struct rs *r)
 		"cuda.illegal_access", "cuda.launch_failure", "torch.comm.aborted",
 	};
 	const char *symptom = NULL, *id;
+	const struct p2p_driver_bug *bug = p2p_driver_bug(x->nv_driver);
 	struct loc sloc = { 0, 0 };
 	/* any NVLink pair: the matrix may lack its header, and a SYS column could be a NIC */
 	int pcie = x->topo_rows >= 2 && !x->topo_nv && x->topo_switch + x->topo_host > 0;
@@ -1040,12 +1074,23 @@ void rule_p2p_topology(struct rs *r)
 		conf = CONF_MEDIUM;
 	else
 		conf = CONF_LOW;	/* a generic error only: said, below the findings that name a cause */
+	/*
+	 * With nothing to tell them apart the IOMMU comes first: Linux turns ACS on in every PCIe
+	 * switch port when an IOMMU is enabled (pci_request_acs() from the Intel and AMD IOMMU
+	 * set-up), so peer traffic goes up to the CPU and is translated there; NCCL's
+	 * troubleshooting guide names VT-d/IOMMU as the cause of these hangs. A driver branch
+	 * known to break P2P, or a GeForce board without P2P, outranks it.
+	 */
 	if (iommu || (pcie && !x->topo_switch))
 		id = "explain.pcie.iommu";
 	else if (acs || (pcie && !x->topo_host))
 		id = "explain.pcie.acs";
-	else
+	else if (bug)
+		id = "explain.pcie.driver_p2p_bug";
+	else if (pcie || geforce_no_p2p(x->consumer_gpu))
 		id = "explain.pcie.p2p";
+	else
+		id = "explain.pcie.iommu";
 	d = rs_add(r, id, SEV_ERROR, conf, conf == CONF_LOW ? -100 : 160);
 	if (pcie)
 		rs_title(d, "GPU peer-to-peer over PCIe does not deliver: the GPUs have no NVLink between "
@@ -1054,11 +1099,19 @@ void rule_p2p_topology(struct rs *r)
 			   iommu ? "IOMMU faults their DMA" : acs ? "PCIe switches have ACS on" :
 			   hang ? "collectives hang" : "collectives fail or time out");
 	else
-		rs_title(d, "GPU peer-to-peer %s%s does not deliver: %s", x->consumer_gpu[0] ? "on " : "",
+		rs_title(d, "GPU peer-to-peer%s%s does not deliver: %s%s%s", x->consumer_gpu[0] ? " on " : "",
 			 x->consumer_gpu, iommu ? "the IOMMU faults the GPUs' DMA" :
 			 acs ? "ACS is on in the PCIe switches" :
 			 works_off ? "the job works with NCCL_P2P_DISABLE=1" :
-			 hang ? "the collective hangs" : "collectives fail or time out");
+			 hang ? "the collective hangs" : "collectives fail or time out",
+			 iommu || acs ? "" : bug ? "; driver " : !strcmp(id, "explain.pcie.iommu") ?
+			 "; the likeliest cause is the IOMMU" : "", !iommu && !acs && bug ?
+			 x->nv_driver_ver : "");
+	if (bug && !iommu && !acs) {
+		rs_fix(d, "sudo apt install nvidia-driver-%s   # or your distribution's package: driver %s is reported to break PCIe P2P; %s works",
+		       strncmp(bug->works, "570", 3) ? "535" : "570", x->nv_driver_ver, bug->works);
+		rs_fix(d, "nvidia-smi --query-gpu=driver_version --format=csv,noheader   # after the reboot: the new branch on every GPU");
+	}
 	rs_fix(d, "export NCCL_P2P_DISABLE=1   # to confirm: rerun; if it completes, P2P is the fault (NCCL then uses shared memory, slower)");
 	if (iommu || x->topo_host || !pcie)
 		rs_fix(d, "cat /proc/cmdline; sudo dmesg | grep -i -e DMAR -e AMD-Vi -e IO_PAGE_FAULT   # an IOMMU that translates peer DMA: boot with iommu=pt (amd_iommu=pt, or intel_iommu=on iommu=pt) or turn it off in the BIOS");
@@ -1072,14 +1125,19 @@ void rule_p2p_topology(struct rs *r)
 		 "allows it; over PCIe that traffic crosses switches (ACS sends it up to the root complex) "
 		 "or the CPU (an IOMMU not in passthrough translates and can drop it), and on GeForce boards "
 		 "the driver can report P2P the platform does not carry: the collective hangs or returns "
-		 "zeros, with no error naming P2P.%s", conf == CONF_HIGH ? "High" :
+		 "zeros, with no error naming P2P.%s%s%s%s", conf == CONF_HIGH ? "High" :
 		 conf == CONF_MEDIUM ? "Medium" : "Low",
 		 conf == CONF_LOW ? " The log only shows a generic failure: the NCCL_P2P_DISABLE=1 rerun "
-		 "decides it." : "");
+		 "decides it." : "", bug ? " Driver branch: " : "", bug ? bug->source : "",
+		 !bug && !strcmp(id, "explain.pcie.iommu") && !iommu && !pcie ? " Nothing here "
+		 "tells the IOMMU from ACS set in the BIOS or a driver fault; the IOMMU is checked first "
+		 "because Linux turns ACS on in every PCIe switch when an IOMMU is enabled." : "");
 	if (x->topo_loc.line)
 		rs_at(r, d, x->topo_loc, "nvidia-smi topo", x->topo_row);
 	if (x->consumer_loc.line)
 		rs_at(r, d, x->consumer_loc, "GPU", x->consumer_gpu);
+	if (bug)
+		rs_at(r, d, x->nv_driver_loc, "driver", x->nv_driver_ver);
 	if (iommu)
 		rs_at(r, d, iommu->ev[0], "IOMMU fault", iommu->ev_text[0]);
 	if (acs)

@@ -1559,11 +1559,67 @@ static void test_p2p_topology(void **state)
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s%s", geforce, timeout);
 	r = explain_text(sb.buf, sb.len, NULL);
-	f = expect(&r, "explain.pcie.p2p");	/* nothing tells ACS from the IOMMU */
+	f = expect(&r, "explain.pcie.p2p");	/* a board without P2P of its own: not the IOMMU */
 	assert_int_equal(f->conf, CONF_HIGH);
 	assert_non_null(strstr(f->title, "GeForce RTX 4090"));
 	run_free(&r);
 	strbuf_release(&sb);
+}
+
+/*
+ * P2P with nothing that tells the mechanism: the IOMMU first; a driver branch reported to break
+ * P2P outranks it, wherever the log names the driver (nvidia-smi, collect_env, prose).
+ */
+static void test_p2p_driver(void **state)
+{
+	static const char prose560[] =
+		"NCCL might hang with P2P enabled (driver 560).\n"
+		"NCCL_P2P_DISABLE=1 python ./myscript.py\n";
+	static const char smi545[] =
+		"| NVIDIA-SMI 545.23.08              Driver Version: 545.23.08    CUDA Version: 12.3     |\n"
+		"training hangs after NCCL init, works with NCCL_P2P_DISABLE=1\n";
+	static const char env535[] =
+		"GPU 0: NVIDIA RTX A6000\nGPU 1: NVIDIA RTX A6000\n"
+		"Nvidia driver version: 535.104.05\n"
+		"all_reduce_perf deadlocks; it works with NCCL_P2P_DISABLE=1\n";
+	static const char devquery[] =
+		"  CUDA Driver Version / Runtime Version          12.2 / 12.1\n"
+		"the collective hangs; it works with NCCL_P2P_DISABLE=1\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(prose560, sizeof(prose560) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.pcie.driver_p2p_bug");
+	assert_non_null(strstr(f->title, "driver 560"));
+	assert_true(fix_has(f, "nvidia-driver-570"));
+	expect_setting(f, "NCCL_P2P_DISABLE", "1");
+	run_free(&r);
+
+	r = explain_text(smi545, sizeof(smi545) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.pcie.driver_p2p_bug");
+	assert_non_null(strstr(f->title, "driver 545.23.08"));
+	assert_true(fix_has(f, "nvidia-driver-535"));
+	run_free(&r);
+
+	/* a driver no report blames: the IOMMU first, with the ACS and driver checks after it */
+	r = explain_text(env535, sizeof(env535) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.pcie.iommu");
+	assert_non_null(strstr(f->title, "likeliest cause is the IOMMU"));
+	assert_true(fix_has(f, "iommu=pt"));
+	assert_true(fix_has(f, "ACSCtl"));
+	assert_false(fix_has(f, "nvidia-driver-"));
+	run_free(&r);
+
+	/* deviceQuery's CUDA driver API version is not a driver branch */
+	r = explain_text(devquery, sizeof(devquery) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.pcie.iommu");
+	assert_null(findings_find(r.fs, "explain.pcie.driver_p2p_bug"));
+	run_free(&r);
 }
 
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
@@ -2306,6 +2362,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_nccltests_and_bridges),
 		cmocka_unit_test(test_p2p_topology),
+		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_shm_container),
