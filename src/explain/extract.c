@@ -138,11 +138,20 @@ static void set_env(struct scan *x, const char *name, const char *p, const char 
 
 /* ---- NCCL init: version, interfaces, transports, progress ------------------------------------ */
 
+/*
+ * NCCL prints its version line bare, without the host:pid prefix (rank 0, or each process of
+ * older releases): it belongs to the process whose NCCL line came just before it in this input,
+ * so that the hosts of one pasted bundle each keep their own version.
+ */
 static void ex_version(struct lctx *c, const char *p, const char *a)
 {
 	struct stream_obs *s = c->s;
+	uint32_t prev = c->x->last_nccl;
 
 	(void)a;
+	if (!c->li->hlen && prev && prev - 1 != c->si && c->x->st[prev - 1].file == c->x->cur &&
+	    !c->x->st[prev - 1].nccl_version[0])
+		s = &c->x->st[prev - 1];
 	if (!s->nccl_version[0] && p < END(c) && xt_digit(*p)) {
 		xt_take(p, END(c), " \t", s->nccl_version, sizeof(s->nccl_version));
 		s->ver_loc = c->loc;

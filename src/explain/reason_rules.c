@@ -262,55 +262,110 @@ static void pinned_versions(struct rs *r)
 	rs_at(r, d, q->loc[1], q->pkg, q->ver[1]);
 }
 
+static int nccl_version_num(const char *v);
+
+/*
+ * One NCCL version per job. Counted per process where ranks are known, and per host where a
+ * bundle pasted as one file mixes hosts without rank prefixes (those share one part): the
+ * streams carry each host's own "NCCL version" line.
+ */
 void rule_version_mismatch(struct rs *r)
 {
+	enum { UNITS = 64 };
+	struct vunit {
+		char key[96];		/* "rank 3", or the host */
+		char ver[40];		/* without "+cuda..." */
+		const char *full;
+		struct loc loc;
+		size_t part;
+	} *u = xmalloc(UNITS * sizeof(*u));
 	char vers[8][40];
-	int count[8] = { 0 }, nv = 0, best = 0;
+	int count[8] = { 0 }, nv = 0, best = 0, nu = 0, by_host = 0;
 	struct finding *d;
 	size_t *parts = xmalloc((r->np ? r->np : 1) * sizeof(*parts)), np = 0;
 
-	for (size_t i = 0; i < r->np; i++) {
-		char v[40];
-		int k;
-		if (!r->p[i].m.nccl_version[0])
+	for (uint32_t i = 0; i < r->x->nst && nu < UNITS; i++) {
+		const struct stream_obs *m = &r->x->st[i];
+		const char *host = m->nhost[0] ? m->nhost : m->host;
+		int k, p = r->st2p[i];
+		char key[96];
+
+		if (!m->nccl_version[0] || p < 0)
 			continue;
-		snprintf(v, sizeof(v), "%s", r->p[i].m.nccl_version);
-		v[strcspn(v, "+")] = '\0';
-		for (k = 0; k < nv; k++)
-			if (!strcmp(vers[k], v))
-				break;
+		if (r->p[p].rank < 0 && host[0]) {
+			snprintf(key, sizeof(key), "%s", host);
+			by_host = 1;
+		} else {
+			snprintf(key, sizeof(key), "%s", r->p[p].label);
+		}
+		for (k = 0; k < nu && strcmp(u[k].key, key); k++)
+			;
+		if (k < nu)
+			continue;	/* the first version a process or host names is its own */
+		snprintf(u[nu].key, sizeof(u[nu].key), "%s", key);
+		snprintf(u[nu].ver, sizeof(u[nu].ver), "%s", m->nccl_version);
+		u[nu].ver[strcspn(u[nu].ver, "+")] = '\0';
+		u[nu].full = m->nccl_version;
+		u[nu].loc = m->ver_loc;
+		u[nu].part = (size_t)p;
+		nu++;
+	}
+	for (int i = 0; i < nu; i++) {
+		int k;
+		for (k = 0; k < nv && strcmp(vers[k], u[i].ver); k++)
+			;
 		if (k == nv) {
 			if (nv == 8)
 				continue;
-			snprintf(vers[nv++], sizeof(vers[0]), "%s", v);
+			snprintf(vers[nv++], sizeof(vers[0]), "%s", u[i].ver);
 		}
 		count[k]++;
 	}
 	if (nv < 2) {
 		free(parts);
+		free(u);
 		pinned_versions(r);
 		return;
 	}
+	/* the reference is the version most run; on a tie, the newer */
 	for (int k = 1; k < nv; k++)
-		if (count[k] > count[best])
+		if (count[k] > count[best] || (count[k] == count[best] &&
+		    nccl_version_num(vers[k]) > nccl_version_num(vers[best])))
 			best = k;
 	d = rs_add(r, "explain.nccl.version_mismatch", SEV_ERROR, CONF_HIGH, 120);
-	rs_title(d, "ranks run different NCCL versions: %s on %d rank%s, %s on %d", vers[best],
-		   count[best], count[best] == 1 ? "" : "s", vers[best == 0 ? 1 : 0],
-		   count[best == 0 ? 1 : 0]);
-	for (size_t i = 0; i < r->np; i++) {
-		char v[40];
-		snprintf(v, sizeof(v), "%s", r->p[i].m.nccl_version);
-		v[strcspn(v, "+")] = '\0';
-		if (r->p[i].m.nccl_version[0] && strcmp(v, vers[best]))
-			parts[np++] = i;
+	if (by_host) {
+		struct strbuf t = STRBUF_INIT;
+		for (int k = 0; k < nv; k++) {
+			int shown = 0;
+			strbuf_addf(&t, "%s%s on ", k ? "; " : "", vers[k]);
+			for (int i = 0; i < nu; i++)
+				if (!strcmp(u[i].ver, vers[k]) && shown++ < 3)
+					strbuf_addf(&t, "%s%s", shown > 1 ? ", " : "", u[i].key);
+			if (count[k] > 3)
+				strbuf_addf(&t, " and %d more", count[k] - 3);
+		}
+		rs_title(d, "the hosts run different NCCL versions: %s", t.buf);
+		strbuf_release(&t);
+	} else {
+		rs_title(d, "ranks run different NCCL versions: %s on %d rank%s, %s on %d", vers[best],
+			 count[best], count[best] == 1 ? "" : "s", vers[best == 0 ? 1 : 0],
+			 count[best == 0 ? 1 : 0]);
+	}
+	for (int i = 0; i < nu; i++) {
+		size_t k;
+		if (!strcmp(u[i].ver, vers[best]))
+			continue;
+		for (k = 0; k < np && parts[k] != u[i].part; k++)
+			;
+		if (k == np)
+			parts[np++] = u[i].part;
 	}
 	rs_parts(r, d, parts, np);
 	{
 		const char *cu = NULL;
-		for (size_t i = 0; i < r->np && !cu; i++)
-			if (strstr(r->p[i].m.nccl_version, "+cuda"))
-				cu = strstr(r->p[i].m.nccl_version, "+cuda") + 5;
+		for (int i = 0; i < nu && !cu; i++)
+			if (strstr(u[i].full, "+cuda"))
+				cu = strstr(u[i].full, "+cuda") + 5;
 		if (cu && atoi(cu) > 0)
 			rs_fix(d, "pip install nvidia-nccl-cu%d==%s   # on the nodes with another version (or the same torch / image everywhere)",
 				 atoi(cu), vers[best]);
@@ -321,15 +376,14 @@ void rule_version_mismatch(struct rs *r)
 	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 	finding_why(d, "High confidence: one communicator needs one NCCL protocol; mixed versions fail "
 		 "with 'Message truncated', 'Mismatched NCCL version' or hang");
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].m.ver_loc.line) {
-			char what[256];
-			snprintf(what, sizeof(what), "%s NCCL version", r->p[i].label);
-			rs_at(r, d, r->p[i].m.ver_loc, what, r->p[i].m.nccl_version);
-			if (d->nevidence >= 8)
-				break;
+	for (int i = 0; i < nu && d->nevidence < 8; i++)
+		if (u[i].loc.line) {
+			char what[128];
+			snprintf(what, sizeof(what), "%s NCCL version", u[i].key);
+			rs_at(r, d, u[i].loc, what, u[i].full);
 		}
 	free(parts);
+	free(u);
 }
 
 static int world_size(const struct rs *r)

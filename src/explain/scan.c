@@ -380,6 +380,8 @@ void scan_line(struct scan *x, const struct lr_line *l)
 		c.s->nccl_lines++;
 		if (li.nccl == 1)
 			x->obs.nccl_info_lines++;
+		if (li.hlen)
+			x->last_nccl = c.si + 1;
 		if (!c.s->nhost[0] && li.hlen) {
 			size_t n = li.hlen < sizeof(c.s->nhost) ? li.hlen : sizeof(c.s->nhost) - 1;
 			memcpy(c.s->nhost, li.host, n);

@@ -24,6 +24,7 @@ struct scan {
 	uint32_t *htag;		/* the key's hash, compared before touching the stream */
 	uint32_t hcap;
 	uint32_t last_stream;	/* index + 1 of the stream of the previous line */
+	uint32_t last_nccl;	/* index + 1 of the stream of the input's last NCCL line with a host */
 	uint32_t sock_wrap;	/* index + 1 of the stream whose "NET/Socket : Using" list wraps onto the next lines */
 	uint32_t scache[64];	/* direct-mapped: recent streams by a cheap key hash, index + 1 */
 	/* per stream: its latest line, apart from the streams so that the per-line copy does not

@@ -1092,6 +1092,40 @@ static void test_version_mismatch(void **state)
 	run_free(&r);
 }
 
+/*
+ * One pasted bundle, no rank prefixes, two hosts: each host keeps its own version, the bare
+ * "NCCL version" line going to the process whose NCCL line precedes it; a tie names the newer.
+ */
+static void test_version_mismatch_hosts(void **state)
+{
+	static const char bundle[] =
+		"node1:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"NCCL version 2.18.1+cuda12.1\n"
+		"node2:2234:2234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+		"node2:2234:2234 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n"
+		"node1:1234:1300 [0] transport/net_socket.cc:443 NCCL WARN NET/Socket : peer 10.0.0.2<52346> "
+		"message truncated : receiving 1048576 bytes instead of 65536.\n";
+	static const char same[] =
+		"node1:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"NCCL version 2.19.3+cuda12.2\n"
+		"node2:2234:2234 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+		"NCCL version 2.19.3+cuda12.2\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(bundle, sizeof(bundle) - 1, NULL);
+	f = expect(&r, "explain.nccl.version_mismatch");
+	assert_non_null(strstr(f->title, "2.18.1 on node1"));
+	assert_non_null(strstr(f->title, "2.19.3 on node2"));
+	assert_true(fix_has(f, "nvidia-nccl-cu12==2.19.3"));
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccl.version_mismatch"));
+	run_free(&r);
+}
+
 static void test_missing_rank(void **state)
 {
 	struct run r = explain_dir("missing_rank", NULL);
@@ -2348,6 +2382,7 @@ int main(void)
 		cmocka_unit_test(test_socket_list_suggestion),
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_version_mismatch),
+		cmocka_unit_test(test_version_mismatch_hosts),
 		cmocka_unit_test(test_missing_rank),
 		cmocka_unit_test(test_lightning),
 		cmocka_unit_test(test_watchdog_desync),
