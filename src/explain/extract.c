@@ -1379,6 +1379,7 @@ static const struct extractor {
 	{ .anchor = "port scan", .first = OBS_LOC(scan_loc), .prose = 1 },
 	{ .anchor = "security scan", .first = OBS_LOC(scan_loc), .prose = 1 },
 	{ .anchor = "bootstrap.cc:", .first = OBS_LOC(boot_chain_loc) },
+	{ .anchor = "CUDA_LAUNCH_BLOCKING=1", .first = OBS_LOC(launch_blocking_loc) },
 	{ .anchor = "two machines", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two nodes", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two hosts", .first = OBS_LOC(multi_host_loc), .prose = 1 },

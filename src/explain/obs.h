@@ -251,6 +251,7 @@ struct run_obs {
 	char gpu_model[16];
 	int gpu_sm;
 	struct loc boot_chain_loc;	/* an NCCL line of bootstrap.cc (an error's return chain) */
+	struct loc launch_blocking_loc;	/* CUDA_LAUNCH_BLOCKING=1 set (export, launch line) */
 };
 
 /* "name:line" of a location. */
