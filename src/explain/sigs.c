@@ -2336,6 +2336,49 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"upgrade NCCL to 2.17.1 or later (torch 2.1+ wheels)",
 	.source = "https://github.com/NVIDIA/nccl/issues/750",
 },
+{
+	/* pytorch/pytorch#149153 (a PyTorch maintainer): "ncclCommAbort hangs when using NCCL
+	 * 2.25.1-1 ... This is fixed with NCCL 2.26.2-1"; NCCL 2.26.2 release notes: "Fixes to
+	 * ncclCommAbort: Fix hangs due to the progress thread spinning indefinitely on the network
+	 * progress". A stuck abort blocks torch's watchdog, whose heartbeat monitor then fires. */
+	.id = "nccl.known_bug.abort_hang_2251",
+	.from = 22500, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "torch.watchdog.heartbeat", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.25 bug: ncclCommAbort can hang, and torch's watchdog with it (fixed in 2.26.2)",
+	.cause = "NCCL 2.25 can hang in ncclCommAbort (its progress thread spins on the network forever); torch "
+		"aborts communicators from its watchdog on errors and timeouts, so the watchdog stops and the "
+		"heartbeat monitor kills the job",
+	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
+	.source = "https://github.com/pytorch/pytorch/issues/149153",
+},
+{
+	/* pytorch/pytorch#154055 (a PyTorch maintainer): "NCCL 2.26 seems to introduce random hang in
+	 * non-blocking API mode"; torch 2.7.0 turned that mode on when init_process_group gets a
+	 * device_id, 2.7.1 no longer does (#153960). No NCCL release names a fix. */
+	.id = "nccl.known_bug.nonblocking_hang_226",
+	.from = 22600, .to = 22700, .fixed_in = NULL,
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NONBLOCKING | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.26 hang in non-blocking mode (torch 2.7.0 with device_id): collectives hang at random",
+	.cause = "torch 2.7.0 creates communicators in NCCL's non-blocking mode when init_process_group gets a "
+		"device_id, and NCCL 2.26 can hang at random in that mode",
+	.fix = "export TORCH_NCCL_USE_COMM_NONBLOCKING=0   # the blocking API, as torch 2.7.1 chooses again\n"
+		"upgrade torch to 2.7.1 or later",
+	.source = "https://github.com/pytorch/pytorch/pull/154055",
+},
+{
+	/* NVIDIA/nccl#1136: Intel and AMD hosts in one job pick different algorithms and protocols
+	 * (tuning by the local CPU vendor, 2.18.1 and 2.19.3 hang, 2.17.1 does not); NCCL 2.22.3
+	 * release notes: "Fix hang when nodes have different CPU types ... Fixes issue #1136" */
+	.id = "nccl.known_bug.mixed_cpu_hang",
+	.from = 21801, .to = 22203, .fixed_in = "2.22.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_MIXED_CPU, .version_required = 1,
+	.title = "a known NCCL bug: nodes with Intel and AMD CPUs choose different algorithms and hang (fixed in 2.22.3)",
+	.cause = "NCCL 2.18-2.21 tune by the local CPU's vendor, so Intel and AMD hosts in one job pick different "
+		"algorithms or protocols for the same size and wait for each other forever",
+	.fix = "upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_NET_OVERHEAD=1000   # meanwhile, on every node: the Intel value, the reporter's workaround (or NCCL_ALGO/NCCL_PROTO set alike everywhere)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1136",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

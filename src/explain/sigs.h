@@ -78,6 +78,10 @@ enum {
 					 * a port scan (nmap, a security scanner, health checks) */
 	KB_NEED_LAUNCH_BLOCKING = 1 << 6,	/* CUDA_LAUNCH_BLOCKING=1 is set (a launch line, an
 						 * export, torch's environment dump) */
+	KB_NEED_NONBLOCKING = 1 << 7,	/* torch used NCCL's non-blocking API: init_process_group's
+					 * device_id= (eager init, torch 2.7.0) or
+					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
+	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
 };
 
 struct explain_known_bug {

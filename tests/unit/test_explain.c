@@ -2099,6 +2099,31 @@ static const struct kb_case kb_cases[] = {
 		"h1:5:5 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
 		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800011 milliseconds before timing out.\n",
 },
+{
+	.id = "nccl.known_bug.abort_hang_2251", .fix = "2.26.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.25.1+cuda12.8\n"
+		"[rank0]:[E313 10:20:00.1 ProcessGroupNCCL.cpp:1418] [PG 0 Rank 0] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"[rank0]:[E313 10:20:00.1 ProcessGroupNCCL.cpp:1418] [PG 0 Rank 0] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1\n",
+},
+{
+	.id = "nccl.known_bug.nonblocking_hang_226", .fix = "TORCH_NCCL_USE_COMM_NONBLOCKING=0",
+	.log = "dist.init_process_group(backend=\"nccl\", device_id=torch.device(\"cuda\", local_rank))\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.6\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=412, OpType=ALLGATHER, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "dist.init_process_group(backend=\"nccl\", device_id=torch.device(\"cuda\", local_rank))\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=412, OpType=ALLGATHER, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.mixed_cpu_hang", .top = 1, .fix = "2.22.3",
+	.log = "node-a: Vendor ID: GenuineIntel   node-b: Vendor ID: AuthenticAMD\n"
+		"NCCL version 2.19.3+cuda12.2\n"
+		"all_reduce_perf hangs at 4194304 bytes\n",
+	.fixed_log = "node-a: Vendor ID: GenuineIntel   node-b: Vendor ID: AuthenticAMD\n"
+		"NCCL version 2.23.4+cuda12.6\n"
+		"all_reduce_perf hangs at 4194304 bytes\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
