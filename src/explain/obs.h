@@ -256,6 +256,10 @@ struct run_obs {
 	char gpu_model[16];
 	int gpu_sm;
 	struct loc boot_chain_loc;	/* an NCCL line of bootstrap.cc (an error's return chain) */
+	struct loc launch_blocking_loc;	/* CUDA_LAUNCH_BLOCKING=1 set (export, launch line) */
+	struct loc nonblocking_loc;	/* NCCL's non-blocking API: device_id=, or torch's variable */
+	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
+	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
 };
 
 /* "name:line" of a location. */

@@ -797,7 +797,10 @@ void rule_known_bugs(struct rs *r)
 		if (((kb->needs & KB_NEED_RAS) && !x->ras_loc.line) ||
 		    ((kb->needs & KB_NEED_ARM) && !x->arm_loc.line) ||
 		    ((kb->needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
-		    ((kb->needs & KB_NEED_HANG) && !hang))
+		    ((kb->needs & KB_NEED_HANG) && !hang) ||
+		    ((kb->needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
+		    ((kb->needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
+		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
@@ -832,6 +835,14 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->ras_loc, "NCCL RAS is running", NULL);
 		if (kb->needs & KB_NEED_ARM)
 			rs_at(r, d, x->arm_loc, "aarch64 host", NULL);
+		if (kb->needs & KB_NEED_LAUNCH_BLOCKING)
+			rs_at(r, d, x->launch_blocking_loc, "CUDA_LAUNCH_BLOCKING=1", NULL);
+		if (kb->needs & KB_NEED_NONBLOCKING)
+			rs_at(r, d, x->nonblocking_loc, "non-blocking NCCL init", NULL);
+		if (kb->needs & KB_NEED_MIXED_CPU) {
+			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
+			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);
+		}
 		if (kb->needs & KB_NEED_BOOT_SCAN) {
 			rs_at(r, d, x->boot_chain_loc, "in bootstrap", NULL);
 			rs_at(r, d, x->scan_loc, "a port scan", NULL);

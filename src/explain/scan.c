@@ -269,6 +269,25 @@ static void note_peer(struct lctx *c, const char *b, const char *end)
 		pe->streams[pe->nstreams++] = c->si;
 }
 
+/* Whether one of the SIG_UNTIL-separated literals of `list` is in [b, end). */
+static int any_of(const char *b, const char *end, const char *list)
+{
+	char lit[128];
+
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, SIG_UNTIL);
+
+		if (n < sizeof(lit)) {
+			memcpy(lit, p, n);
+			lit[n] = '\0';
+			if (xt_find(b, end, lit))
+				return 1;
+		}
+		p += n + (p[n] != '\0');
+	}
+	return 0;
+}
+
 static void record_sig(struct lctx *c, size_t si)
 {
 	const struct explain_sig *g = &explain_sigs[si];
@@ -282,7 +301,7 @@ static void record_sig(struct lctx *c, size_t si)
 	if (g->also && !xt_find(b, end, g->also) &&
 	    !(c->li->src && xt_find(c->li->src, c->li->src + c->li->srclen, g->also)))
 		return;
-	if (g->unless && xt_find(b, end, g->unless))
+	if (g->unless && any_of(b, end, g->unless))
 		return;
 	h->count++;
 	if (!h->nev && g->variants)	/* decided on the whole line: the code can sit past the excerpt */

@@ -343,6 +343,21 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "ss -ltnp | grep <the NCCL_COMM_ID port>   # and stop the old process\nunset NCCL_COMM_ID",
 },
 {
+	/* misc/ipcsocket.cc: the proxy's Unix socket (cuMem handle exchange, 2.19+) is an abstract
+	 * name "/tmp/nccl-socket-<rank>-<hash>", per network namespace */
+	.id = "nccl.uds.bind",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "UDS: Binding to socket" },
+	.cap_after = "Binding to socket ",
+	.cap_stop = " ",
+	.title = "NCCL could not bind its proxy's Unix socket {}",
+	.cause = "NCCL names the abstract Unix socket its proxy uses for cuMem handles by rank and a hash; "
+		"another communicator in the same network namespace already holds that name (a second "
+		"communicator of the same rank, or containers sharing the host's network)",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # NCCL 2.20.3 gives every communicator of a process the same name: upgrade to 2.20.5 or later\n"
+		"ss -xlp | grep nccl-socket   # which process holds the name",
+},
+{
 	.id = "nccl.bind.cannot_assign",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Call to bind failed" },
@@ -1003,6 +1018,24 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "nothing to do",
 },
 {
+	/* plugin/plugin_open.cc of 2.27.3: a name that does not start with "lib" and end in ".so" is
+	 * only tried as "libnccl-<type>-<name>.so", so a path becomes "libnccl-net-/opt/x.so.so"
+	 * (2.26 tried the name as given first and listed it first) */
+	.id = "nccl.plugin.path_mangled",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Could not find: libnccl-net-/", "Could not find: libnccl-net-.",
+		     "Could not find: libnccl-tuner-/", "Could not find: libnccl-tuner-.",
+		     "Could not find: libnccl-profiler-/", "Could not find: libnccl-profiler-." },
+	.cap_after = "Could not find: ",
+	.cap_stop = " ",
+	.title = "NCCL did not load the plugin given by a path: it looked for {}",
+	.cause = "the plugin variable (NCCL_NET_PLUGIN, NCCL_TUNER_PLUGIN, NCCL_PROFILER_PLUGIN) holds a path, "
+		"and this NCCL only tried 'libnccl-<type>-<path>.so'; the plugin is not loaded and NCCL "
+		"falls back to its internal transport or tuner",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # NCCL 2.27.3 mangles plugin paths; 2.27.5 restores them\n"
+		"export NCCL_NET_PLUGIN=libnccl-net-XXX.so   # the plugin's file name, its directory in LD_LIBRARY_PATH: a lib*.so name is opened as given",
+},
+{
 	.id = "nccl.env.echo",
 	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
 	.anchors = { "NCCL_P2P_LEVEL set by environment", "NCCL_NET_GDR_LEVEL set by environment", "NCCL_IB_DISABLE set by environment" },
@@ -1495,7 +1528,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "torch.store.port_in_use",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "failed to listen on any local network address", "Address already in use" },
-	.unless = "Call to bind",
+	.unless = "Call to bind" SIG_UNTIL "UDS: ",	/* NCCL's own binds, not torch's store */
 	.title = "MASTER_PORT is already in use on the rank-0 node",
 	.cause = "another job or a leftover process of a previous run still listens on MASTER_PORT",
 	.fix = "ss -ltnp 'sport = :29500'   # find and stop the old process (use your MASTER_PORT)\n"
@@ -2243,6 +2276,108 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "export NCCL_PROTO=^LL128   # to test it: if the results become correct, LL128 is where it is\n"
 		"upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.18.3-1",
+},
+{
+	/* NCCL 2.20.5 release notes: "Fix UDS connection failure when using ncclCommSplit. Issue
+	 * #1185" ("FSDP fails on v2.20.3-1"); 2.20.3's ncclProxyCreate names every communicator's
+	 * UDS socket by rank and process hash (read in its source), 2.19 had no UDS service thread */
+	.id = "nccl.known_bug.uds_split_2203",
+	.from = 22003, .to = 22005, .fixed_in = "2.20.5",
+	.symptom = "nccl.uds.bind",
+	.title = "a known NCCL 2.20.3 bug: a second communicator of the same rank (ncclCommSplit, new_group, FSDP) cannot bind its UDS socket (fixed in 2.20.5)",
+	.cause = "NCCL 2.20.3 names the proxy's Unix socket by rank and process only, so the second communicator "
+		"a process creates for the same rank finds the name taken ('UDS: Binding to socket ... failed : "
+		"Address already in use')",
+	.fix = "upgrade NCCL to 2.20.5 or later (pip install -U nvidia-nccl-cu12, or torch 2.3+)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1185",
+},
+{
+	/* NCCL 2.27.5 release notes: "Restore the plugin name handling logic to make it possible to
+	 * specify a path to the plugin (Issue #1732)"; #1732 "[nccl2.27.3] plugin loading bug" */
+	.id = "nccl.known_bug.plugin_path_2273",
+	.from = 22703, .to = 22705, .fixed_in = "2.27.5",
+	.symptom = "nccl.plugin.path_mangled",
+	.title = "a known NCCL 2.27.3 bug: a plugin given by a path is not loaded (fixed in 2.27.5)",
+	.cause = "NCCL 2.27.3 turns a plugin path in NCCL_NET_PLUGIN, NCCL_TUNER_PLUGIN or NCCL_PROFILER_PLUGIN "
+		"into 'libnccl-<type>-<path>.so' and never opens the path itself, so the plugin (an EFA, gIB or "
+		"SHARP net plugin, a tuner) silently stays unloaded",
+	.fix = "upgrade NCCL to 2.27.5 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_NET_PLUGIN=libnccl-net-XXX.so   # meanwhile: the plugin's file name, its directory in LD_LIBRARY_PATH (2.27.3 opens a lib*.so name as given)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1732",
+},
+{
+	/* NCCL 2.19.1 release notes: "Better detect SHM allocation failures to avoid crash with Bus
+	 * Error"; NVIDIA/nccl#983 (maintainer, a Bus error in ncclCommInitRank): usually /dev/shm too
+	 * small, in a container in particular */
+	.id = "nccl.known_bug.shm_bus_error",
+	.from = 0, .to = 21901, .fixed_in = "2.19.1",
+	.symptom = "torch.dataloader.shm", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a bus error with NCCL before 2.19.1: NCCL crashes instead of reporting that /dev/shm is too small",
+	.cause = "NCCL before 2.19.1 did not detect that its shared-memory segment could not be backed: when "
+		"/dev/shm is too small (64 MB in a default docker container) the process dies of SIGBUS; 2.19.1 "
+		"reports the failure instead",
+	.fix = "docker run --ipc=host ...   # or --shm-size=16g: NCCL's SHM transport needs /dev/shm space\n"
+		"df -h /dev/shm   # on the node that crashed\n"
+		"upgrade NCCL to 2.19.1 or later: a full /dev/shm is then an error message, not a crash",
+	.source = "https://github.com/NVIDIA/nccl/issues/983",
+},
+{
+	/* NVIDIA/nccl#750 (maintainer): with CUDA_LAUNCH_BLOCKING=1 the kernel launch blocks until the
+	 * kernel ends while NCCL enqueues the proxy's network work only after it, since 2.13; PR #774
+	 * enqueues it first, in 2.17.1 (ncclCudaLaunchBlocking, read in 2.17.1's enqueue.cc) */
+	.id = "nccl.known_bug.launch_blocking_hang",
+	.from = 21300, .to = 21701, .fixed_in = "2.17.1",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_LAUNCH_BLOCKING, .version_required = 0,
+	.title = "a known NCCL bug: CUDA_LAUNCH_BLOCKING=1 deadlocks NCCL 2.13-2.16 across nodes (fixed in 2.17.1)",
+	.cause = "with CUDA_LAUNCH_BLOCKING=1 a kernel launch waits for the kernel to finish, but NCCL 2.13-2.16 "
+		"hand the network work to the proxy thread only after the launch: the kernel waits for data "
+		"that is never sent",
+	.fix = "unset CUDA_LAUNCH_BLOCKING   # it is a debugging aid: training does not need it\n"
+		"upgrade NCCL to 2.17.1 or later (torch 2.1+ wheels)",
+	.source = "https://github.com/NVIDIA/nccl/issues/750",
+},
+{
+	/* pytorch/pytorch#149153 (a PyTorch maintainer): "ncclCommAbort hangs when using NCCL
+	 * 2.25.1-1 ... This is fixed with NCCL 2.26.2-1"; NCCL 2.26.2 release notes: "Fixes to
+	 * ncclCommAbort: Fix hangs due to the progress thread spinning indefinitely on the network
+	 * progress". A stuck abort blocks torch's watchdog, whose heartbeat monitor then fires. */
+	.id = "nccl.known_bug.abort_hang_2251",
+	.from = 22500, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "torch.watchdog.heartbeat", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.25 bug: ncclCommAbort can hang, and torch's watchdog with it (fixed in 2.26.2)",
+	.cause = "NCCL 2.25 can hang in ncclCommAbort (its progress thread spins on the network forever); torch "
+		"aborts communicators from its watchdog on errors and timeouts, so the watchdog stops and the "
+		"heartbeat monitor kills the job",
+	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
+	.source = "https://github.com/pytorch/pytorch/issues/149153",
+},
+{
+	/* pytorch/pytorch#154055 (a PyTorch maintainer): "NCCL 2.26 seems to introduce random hang in
+	 * non-blocking API mode"; torch 2.7.0 turned that mode on when init_process_group gets a
+	 * device_id, 2.7.1 no longer does (#153960). No NCCL release names a fix. */
+	.id = "nccl.known_bug.nonblocking_hang_226",
+	.from = 22600, .to = 22700, .fixed_in = NULL,
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NONBLOCKING | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.26 hang in non-blocking mode (torch 2.7.0 with device_id): collectives hang at random",
+	.cause = "torch 2.7.0 creates communicators in NCCL's non-blocking mode when init_process_group gets a "
+		"device_id, and NCCL 2.26 can hang at random in that mode",
+	.fix = "export TORCH_NCCL_USE_COMM_NONBLOCKING=0   # the blocking API, as torch 2.7.1 chooses again\n"
+		"upgrade torch to 2.7.1 or later",
+	.source = "https://github.com/pytorch/pytorch/pull/154055",
+},
+{
+	/* NVIDIA/nccl#1136: Intel and AMD hosts in one job pick different algorithms and protocols
+	 * (tuning by the local CPU vendor, 2.18.1 and 2.19.3 hang, 2.17.1 does not); NCCL 2.22.3
+	 * release notes: "Fix hang when nodes have different CPU types ... Fixes issue #1136" */
+	.id = "nccl.known_bug.mixed_cpu_hang",
+	.from = 21801, .to = 22203, .fixed_in = "2.22.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_MIXED_CPU, .version_required = 1,
+	.title = "a known NCCL bug: nodes with Intel and AMD CPUs choose different algorithms and hang (fixed in 2.22.3)",
+	.cause = "NCCL 2.18-2.21 tune by the local CPU's vendor, so Intel and AMD hosts in one job pick different "
+		"algorithms or protocols for the same size and wait for each other forever",
+	.fix = "upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_NET_OVERHEAD=1000   # meanwhile, on every node: the Intel value, the reporter's workaround (or NCCL_ALGO/NCCL_PROTO set alike everywhere)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1136",
 },
 };
 

@@ -47,7 +47,8 @@ struct explain_sig {
 	unsigned flags;
 	const char *anchors[SIG_MAX_ANCHORS];	/* any one of them triggers */
 	const char *also;	/* must also be on the line, or NULL */
-	const char *unless;	/* must not be on the line, or NULL */
+	const char *unless;	/* must not be on the line, or NULL; several literals are joined by
+				 * SIG_UNTIL ("a" SIG_UNTIL "b": neither may be there) */
 	const char *cap_after;	/* the value for "{}" in the title: the text after this literal */
 	const char *cap_stop;	/* ... up to one of these characters (end of line when NULL), or
 				 * up to the literal after SIG_UNTIL */
@@ -75,6 +76,12 @@ enum {
 				 * values : N FAILED"), not a hang, are the symptom */
 	KB_NEED_BOOT_SCAN = 1 << 5,	/* the failure ran through bootstrap.cc and the reporter names
 					 * a port scan (nmap, a security scanner, health checks) */
+	KB_NEED_LAUNCH_BLOCKING = 1 << 6,	/* CUDA_LAUNCH_BLOCKING=1 is set (a launch line, an
+						 * export, torch's environment dump) */
+	KB_NEED_NONBLOCKING = 1 << 7,	/* torch used NCCL's non-blocking API: init_process_group's
+					 * device_id= (eager init, torch 2.7.0) or
+					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
+	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
 };
 
 struct explain_known_bug {

@@ -2142,6 +2142,102 @@ static void test_known_bug_facts(void **state)
 	run_free(&r);
 }
 
+/*
+ * The known-bug rows keyed on a symptom line: a log of an affected version names the bug (first,
+ * where `top` is set) and its fixed release; the same log with a fixed version does not.
+ */
+struct kb_case {
+	const char *id;
+	const char *log, *fixed_log;
+	const char *fix;	/* a literal of the fix */
+	int top;		/* the bug must be the first error */
+};
+
+static const struct kb_case kb_cases[] = {
+{
+	.id = "nccl.known_bug.uds_split_2203", .top = 1, .fix = "2.20.5",
+	.log = "h1:33:33 [2] NCCL INFO NCCL version 2.20.3+cuda12.3\n"
+		"h1:33:10589 [2] misc/ipcsocket.cc:57 NCCL WARN UDS: Binding to socket /tmp/nccl-socket-2-e647f8d8e15809a1 failed : Address already in use (98)\n"
+		"h1:33:10589 [2] NCCL INFO proxy.cc:1697 -> 2\n"
+		"h1:33:10589 [2] NCCL INFO init.cc:1210 -> 2\n",
+	.fixed_log = "h1:33:33 [2] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"h1:33:10589 [2] misc/ipcsocket.cc:57 NCCL WARN UDS: Binding to socket /tmp/nccl-socket-2-e647f8d8e15809a1 failed : Address already in use (98)\n",
+},
+{
+	.id = "nccl.known_bug.plugin_path_2273", .top = 1, .fix = "2.27.5",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+		"h1:5:5 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net-/opt/amazon/ofi-nccl/lib/libnccl-net-ofi.so.so.\n"
+		"h1:5:5 [0] NCCL INFO NET/IB : No device found.\n"
+		"h1:5:5 [0] NCCL INFO Using network Socket\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.7+cuda12.9\n"
+		"h1:5:5 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net-/opt/amazon/ofi-nccl/lib/libnccl-net-ofi.so.so.\n",
+},
+{
+	.id = "nccl.known_bug.shm_bus_error", .fix = "--shm-size",
+	.log = "NCCL version 2.18.5+cuda12.2\n"
+		"[4c217144f0b1:113168] *** Process received signal ***\n"
+		"[4c217144f0b1:113168] Signal: Bus error (7)\n",
+	.fixed_log = "NCCL version 2.19.3+cuda12.2\n"
+		"[4c217144f0b1:113168] Signal: Bus error (7)\n",
+},
+{
+	.id = "nccl.known_bug.launch_blocking_hang", .top = 1, .fix = "unset CUDA_LAUNCH_BLOCKING",
+	.log = "$ CUDA_LAUNCH_BLOCKING=1 torchrun --nnodes=2 --nproc_per_node=8 train.py\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800011 milliseconds before timing out.\n",
+	.fixed_log = "$ CUDA_LAUNCH_BLOCKING=1 torchrun --nnodes=2 --nproc_per_node=8 train.py\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800011 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.abort_hang_2251", .fix = "2.26.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.25.1+cuda12.8\n"
+		"[rank0]:[E313 10:20:00.1 ProcessGroupNCCL.cpp:1418] [PG 0 Rank 0] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"[rank0]:[E313 10:20:00.1 ProcessGroupNCCL.cpp:1418] [PG 0 Rank 0] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=1\n",
+},
+{
+	.id = "nccl.known_bug.nonblocking_hang_226", .fix = "TORCH_NCCL_USE_COMM_NONBLOCKING=0",
+	.log = "dist.init_process_group(backend=\"nccl\", device_id=torch.device(\"cuda\", local_rank))\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.6\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=412, OpType=ALLGATHER, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "dist.init_process_group(backend=\"nccl\", device_id=torch.device(\"cuda\", local_rank))\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=412, OpType=ALLGATHER, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.mixed_cpu_hang", .top = 1, .fix = "2.22.3",
+	.log = "node-a: Vendor ID: GenuineIntel   node-b: Vendor ID: AuthenticAMD\n"
+		"NCCL version 2.19.3+cuda12.2\n"
+		"all_reduce_perf hangs at 4194304 bytes\n",
+	.fixed_log = "node-a: Vendor ID: GenuineIntel   node-b: Vendor ID: AuthenticAMD\n"
+		"NCCL version 2.23.4+cuda12.6\n"
+		"all_reduce_perf hangs at 4194304 bytes\n",
+},
+};
+
+static void test_known_bug_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(kb_cases) / sizeof(kb_cases[0]); i++) {
+		const struct kb_case *c = &kb_cases[i];
+		struct run r = explain_text(c->log, strlen(c->log), NULL);
+		const struct finding *f = findings_find(r.fs, c->id);
+
+		if (!f)
+			fail_msg("%s: not found on its affected log", c->id);
+		if (c->top && strcmp(top_error(&r)->id, c->id))
+			fail_msg("%s: the first error is %s", c->id, top_error(&r)->id);
+		if (!fix_has(f, c->fix))
+			fail_msg("%s: the fix lacks '%s'", c->id, c->fix);
+		run_free(&r);
+		r = explain_text(c->fixed_log, strlen(c->fixed_log), NULL);
+		if (findings_find(r.fs, c->id))
+			fail_msg("%s: reported on a fixed version", c->id);
+		run_free(&r);
+	}
+}
+
 /* NCCL_SOCKET_IFNAME from shell and launcher lines, read with NCCL's own '^' and '=' rules. */
 static void test_ifname_assignments(void **state)
 {
@@ -2412,6 +2508,7 @@ int main(void)
 		cmocka_unit_test(test_cross_host),
 		cmocka_unit_test(test_ifname_assignments),
 		cmocka_unit_test(test_known_bug_facts),
+		cmocka_unit_test(test_known_bug_rows),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
