@@ -622,6 +622,18 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "look above for the first completion error with another status, or a port event: fix that one\n"
 		"sudo lspci -vvv | grep ACSCtl   # status 5 with vendor err 249 has been PCI ACS or platform firmware",
 	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "vendor err 249",
+		  .title = "IB work requests flushed (completion status 5, vendor err 249): ACS on the PCIe path or the server's firmware",
+		  .cause = "status 5 follows an earlier failure of the queue pair (a completion error with another "
+			"status, here or on the peer, is the cause when there is one); when it comes first with vendor "
+			"err 249 NCCL's maintainers name two causes: ACS left on in the PCIe path between the GPUs and "
+			"the NIC, which breaks GPUDirect RDMA, and outdated server platform firmware (BIOS/UEFI)",
+		  .fix = "sudo lspci -vvv | grep ACSCtl   # 'SrcValid+' on a PCIe bridge means ACS is on: disable it in the BIOS (or with setpci at boot)\n"
+			"export NCCL_NET_GDR_LEVEL=0   # to confirm: without GPUDirect RDMA the error goes away (slower)\n"
+			"sudo dmidecode -s bios-version   # on {node}: update the server's BIOS/platform firmware to the vendor's latest (Dell: the maintainers' first suspect)" },
+		{ .when = NULL },
+	},
 },
 {
 	/* status 10 = IBV_WC_REM_ACCESS_ERR: the responder refused an RDMA write into the memory
@@ -663,6 +675,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.ib.completion_error",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got completion from peer", "Got completion with error" },
+	/* status 5 is nccl.ib.wr_flushed's: one cause, one finding */
+	.unless = "with error 5," SIG_UNTIL "status=5 " SIG_UNTIL "IBV_WC_WR_FLUSH_ERR",
 	.cap_after = "status=",
 	.cap_stop = " ",
 	.title = "an InfiniBand transfer failed (status={})",

@@ -1656,6 +1656,39 @@ static void test_p2p_driver(void **state)
 	run_free(&r);
 }
 
+/*
+ * IB status 5 is one finding: alone with vendor err 249 it names ACS and the firmware; after a
+ * first error of another status it stays the symptom below that one.
+ */
+static void test_ib_flush(void **state)
+{
+	static const char alone[] =
+		"NET/IB : Got completion from peer with error 5, opcode 0, len 5384, vendor err 249 (Send)\n";
+	static const char after12[] =
+		"n1:11:22 [0] transport/net_ib.cc:1695 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4242> "
+		"with error 12, opcode 0, len 0, vendor err 129 (Send)\n"
+		"n1:11:22 [0] transport/net_ib.cc:1695 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<4242> "
+		"with error 5, opcode 0, len 0, vendor err 249 (Send)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(alone, sizeof(alone) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.wr_flushed");
+	assert_non_null(strstr(f->title, "vendor err 249"));
+	assert_true(fix_has(f, "ACSCtl"));
+	assert_true(fix_has(f, "bios-version"));
+	assert_null(findings_find(r.fs, "nccl.ib.completion_error"));
+	run_free(&r);
+
+	r = explain_text(after12, sizeof(after12) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.ib.retry_exceeded");	/* status 12 has its own row */
+	assert_non_null(findings_find(r.fs, "nccl.ib.wr_flushed"));	/* below it, a symptom */
+	run_free(&r);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2495,6 +2528,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_topology),
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
+		cmocka_unit_test(test_ib_flush),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_shm_container),
 		cmocka_unit_test(test_container_hosts),
