@@ -176,6 +176,9 @@ struct run_obs {
 	} tr;
 	int launch_np;			/* mpirun -np/-n N */
 	struct loc launch_loc;
+	/* other launchers named anywhere: Ray (ray::, RayWorker, ray.init, "by Ray"), Slurm's srun
+	 * (or its SLURM_LOCALID), DeepSpeed's launcher, accelerate launch */
+	struct loc ray_loc, srun_loc, deepspeed_loc, accelerate_loc;
 	/* torchrun's agent store (pytorch/pytorch#192113): the workers were told to use it
 	 * (TORCHELASTIC_USE_AGENT_STORE=True), torchrun's own lines, the port the agent hosts its
 	 * store on, the script's init_method="tcp://host:port", and a store that never answered */

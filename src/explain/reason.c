@@ -348,6 +348,24 @@ static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struc
 }
 
 /*
+ * How the launcher the log names gives each process its GPU, as a fix line ("" when none is
+ * named: the torch lines of the row say it for torchrun and plain scripts).
+ */
+static void launcher_gpu(const struct run_obs *x, struct strbuf *sb)
+{
+	if (x->ray_loc.line)
+		strbuf_addstr(sb, "@ray.remote(num_gpus=1)   # Ray: every worker asks for its GPU; Ray sets CUDA_VISIBLE_DEVICES per worker, so each uses cuda:0 (ray.get_gpu_ids()); if Ray still hands two workers one GPU, upgrade Ray");
+	else if (x->srun_loc.line)
+		strbuf_addstr(sb, "srun --ntasks-per-node=<GPUs> --gpus-per-task=1 ...   # Slurm: one GPU per task (or torch.cuda.set_device(int(os.environ['SLURM_LOCALID'])))");
+	else if (x->launch_loc.line)
+		strbuf_addstr(sb, "torch.cuda.set_device(int(os.environ['OMPI_COMM_WORLD_LOCAL_RANK']))   # mpirun: the local rank Open MPI gives each process");
+	else if (x->deepspeed_loc.line)
+		strbuf_addstr(sb, "deepspeed --num_gpus=<GPUs> ...   # DeepSpeed: one process per GPU, each using its --local_rank / LOCAL_RANK");
+	else if (x->accelerate_loc.line)
+		strbuf_addstr(sb, "accelerate launch --num_processes=<GPUs> ...   # accelerate: one process per GPU; accelerator.device, not a fixed cuda:0");
+}
+
+/*
  * A signature's text with its placeholders filled: "{}" the value captured from the line,
  * "{node}" the hosts whose lines matched, "{env:NAME}" a setting the log echoes ("?" unknown),
  * "{gpu_arch}" the compute capability of the GPU model the log names ("sm_35 (K40)").
@@ -377,6 +395,9 @@ static char *expand(const struct rs *r, const size_t *parts, size_t np, const ch
 			else
 				strbuf_addstr(&sb, "this GPU's architecture");
 			p = m + 10;
+		} else if (!strncmp(m, "{launcher_gpu}", 14)) {
+			launcher_gpu(r->x, &sb);
+			p = m + 14;
 		} else if (!strncmp(m, "{env:", 5) && strchr(m, '}')) {
 			const char *e = strchr(m, '}');
 			char name[48];
@@ -449,7 +470,9 @@ static void sig_findings(struct rs *r)
 			} else {
 				char *line = xasprintf("%.*s", (int)n, f);
 				char *e = expand(r, parts, np, line, h->capture);
-				if (fr_on && strstr(e, FR_SETTING))
+				if (!*e)
+					;	/* a placeholder with nothing to say */
+				else if (fr_on && strstr(e, FR_SETTING))
 					rs_fix(d, "%s", RS_FR_READ);
 				else
 					rs_fix(d, "%s", e);

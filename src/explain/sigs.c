@@ -1327,8 +1327,9 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "Duplicate GPU detected", "Multiple Ranks are using the same GPU" },
 	.title = "two ranks use the same GPU",
 	.cause = "each process must call torch.cuda.set_device(LOCAL_RANK) before init; or CUDA_VISIBLE_DEVICES "
-		"shows one GPU to several ranks",
-	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # before init_process_group\n"
+		"shows one GPU to several ranks; or the launcher (Ray, Slurm, mpirun) gave two processes one GPU",
+	.fix = "{launcher_gpu}\n"
+		"torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # before init_process_group\n"
 		"init_process_group('nccl', device_id=torch.device('cuda', int(os.environ['LOCAL_RANK'])))",
 },
 {

@@ -1689,6 +1689,40 @@ static void test_ib_flush(void **state)
 	run_free(&r);
 }
 
+/* Two ranks on one GPU: the fix speaks the launcher the log names, and only that one. */
+static void test_duplicate_gpu_launcher(void **state)
+{
+	static const char dup[] =
+		"ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+		"Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10\n";
+	static const char *const launchers[][2] = {
+		{ "(pid=4242) ray::WorkerDict.__init__() failed\n", "@ray.remote(num_gpus=1)" },
+		{ "srun -N2 --ntasks-per-node=8 python train.py\n", "--gpus-per-task=1" },
+		{ "mpirun -np 8 python train.py\n", "OMPI_COMM_WORLD_LOCAL_RANK" },
+		{ "", NULL },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(launchers); i++) {
+		struct run r;
+		const struct finding *f;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s%s", launchers[i][0], dup);
+		r = explain_text(sb.buf, sb.len, NULL);
+		f = expect(&r, "nccl.duplicate_gpu");
+		if (launchers[i][1])
+			assert_true(fix_has(f, launchers[i][1]));
+		assert_true(fix_has(f, "LOCAL_RANK"));
+		if (!launchers[i][1]) {
+			assert_false(fix_has(f, "ray"));
+			assert_false(fix_has(f, "srun"));
+		}
+		run_free(&r);
+	}
+	strbuf_release(&sb);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2529,6 +2563,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_duplicate_gpu_launcher),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_shm_container),
 		cmocka_unit_test(test_container_hosts),
