@@ -1564,6 +1564,26 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* torch < 2.0 (_store_based_barrier in distributed_c10d.py): every rank adds itself to a
+	 * store key after init_process_group and waits for world_size of them */
+	.id = "torch.store.barrier_timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
+	.anchors = { "store based barrier" },
+	.also = "Timed out",
+	.cap_after = "(world_size=",
+	.cap_stop = SIG_UNTIL ", timeout",
+	.title = "not every rank reached init_process_group's store barrier (world_size={})",
+	.cause = "torch counts the ranks that finished init_process_group in the rendezvous store: a worker_count "
+		"below world_size means ranks that never got there (crashed earlier, not launched, or pointed at "
+		"another MASTER_ADDR/MASTER_PORT); above world_size, another run (a restarted or concurrent job) "
+		"shares the same MASTER_ADDR:MASTER_PORT store",
+	.fix = "read the log of the ranks that are missing first: an earlier error there is the cause\n"
+		"start every node with the same MASTER_ADDR, MASTER_PORT, --nnodes and --nproc-per-node\n"
+		"export MASTER_PORT=<a port no other job uses>   # when worker_count is above world_size: another run shares the store",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	.id = "torch.store.unique_id",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
 	.anchors = { "retrieving ncclUniqueId from [0]", "retrieving NcclUniqueId from [0]" },
