@@ -769,7 +769,10 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	/* fi_getinfo() failing with -FI_ENODATA ("No data available"): no provider matched the hints */
 	.anchors = { "Could not find any optimal provider", "provider efa output empty list",
-		     "fi_getinfo() call failed: No data available" },
+		     "fi_getinfo() call failed: No data available",
+		     /* aws-ofi-nccl's plugin set-up when neither its RDMA nor its SENDRECV protocol found
+		      * a provider */
+		     "Unable to find a protocol that worked" },
 	.title = "aws-ofi-nccl found no EFA provider: NCCL falls back to TCP sockets (or fails)",
 	.cause = "libfabric has no usable 'efa' provider in this process: the EFA software or driver is not "
 		"installed, the container does not see the EFA devices, or LD_LIBRARY_PATH misses /opt/amazon/efa/lib",
@@ -1087,6 +1090,39 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "NCCL's buffers did not fit: the model already filled the GPU, or two ranks share one GPU",
 	.fix = "export NCCL_BUFFSIZE=2097152 NCCL_NCHANNELS_PER_NET_PEER=1   # smaller NCCL buffers\n"
 		"nvidia-smi   # is another process on the same GPU?",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* NCCL's alloc.h: "Failed to CUDA calloc %ld bytes" (2.x; "CUDA calloc async" in newer ones)
+	 * when cudaMalloc of its own buffers fails: the GPU is already full */
+	.id = "nccl.cuda.calloc",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Failed to CUDA calloc" },
+	.cap_after = "calloc ",
+	.cap_stop = "\n",
+	.title = "NCCL could not allocate GPU memory for its buffers (CUDA calloc {})",
+	.cause = "NCCL allocates its communication buffers when a communicator is created or a new peer is "
+		"connected; this allocation failed because the GPU was full: the model, the framework's memory pool "
+		"(vLLM/SGLang reserve a fraction of the GPU up front) or another process already took it",
+	.fix = "nvidia-smi   # on the failing node: what else holds the GPU\n"
+		"lower the framework's reservation (vLLM --gpu-memory-utilization 0.85, SGLang --mem-fraction-static) or the batch size\n"
+		"export NCCL_BUFFSIZE=2097152 NCCL_NCHANNELS_PER_NET_PEER=1   # smaller NCCL buffers",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* net_ib.cc: ibv_open_device() of an HCA that NCCL listed (or NCCL_IB_HCA named) failed */
+	.id = "nccl.ib.open_device",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "NET/IB : Unable to open device" },
+	.cap_after = "open device ",
+	.cap_stop = " \t,",
+	.title = "NCCL could not open the RDMA device {}",
+	.cause = "the HCA is listed in /sys but cannot be opened here: a container without its /dev/infiniband "
+		"node (or without IPC_LOCK), a device that is down or being reset, or an HCA set that differs between "
+		"the hosts (NCCL_IB_HCA naming a device this node does not have)",
+	.fix = "ibv_devinfo -d {}   # on {node}: state PORT_ACTIVE; in a container: --device=/dev/infiniband --cap-add=IPC_LOCK\n"
+		"export NCCL_IB_HCA=^{}   # to run without it meanwhile (every node the same setting)",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
@@ -1582,6 +1618,33 @@ const struct explain_sig explain_sigs[] = {
 		"export MASTER_PORT=<a port no other job uses>   # when worker_count is above world_size: another run shares the store",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* torch < 2.2's TCPStore client: "RuntimeError: Socket Timeout" alone (a get or connect that
+	 * waited past the store timeout) */
+	.id = "torch.store.socket_timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
+	.anchors = { "Socket Timeout" },
+	.unless = "ncclUniqueId" SIG_UNTIL "NcclUniqueId",
+	.title = "a rank timed out talking to the rendezvous store (Socket Timeout)",
+	.cause = "the TCPStore at MASTER_ADDR:MASTER_PORT did not answer in time: rank 0 was not up yet (or "
+		"crashed), another rank was slower to arrive than the store timeout, or the port is filtered between "
+		"the nodes",
+	.fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from every other node, while rank 0 runs\n"
+		"read rank 0's log first: an error there before the timeout is the cause\n"
+		"init_process_group(..., timeout=datetime.timedelta(minutes=30))   # when ranks legitimately start far apart",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* torch 2.4+ at exit without destroy_process_group(): a warning, not the failure */
+	.id = "torch.pg.not_destroyed",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
+	.anchors = { "process group has NOT been destroyed" },
+	.title = "benign: the script exited without dist.destroy_process_group()",
+	.cause = "torch 2.4 and later warn when a process exits with its process group alive; the warning is "
+		"printed on every exit path, the failure (if any) is elsewhere in the log",
+	.fix = "dist.destroy_process_group()   # at the end of the script: silences it and lets pending work finish",
 },
 {
 	.id = "torch.store.unique_id",
