@@ -1376,7 +1376,8 @@ void rule_common_peer(struct rs *r)
 	const struct run_obs *x = r->x;
 	const struct peer_obs *pe;
 	size_t parts[8], np = 0;
-	int hosts = 0;
+	int hosts = 0, witnesses;
+	enum confidence conf;
 	struct finding *d;
 
 	if (x->npeers != 1 || x->peer_lines < 2)
@@ -1403,20 +1404,29 @@ void rule_common_peer(struct rs *r)
 		if (np < 2 && hosts < 2)
 			return;		/* one rank or one host: nothing to compare */
 	}
-	d = rs_add(r, "explain.hosts.common_peer", SEV_ERROR, CONF_MEDIUM, 100);
+	/* three independent witnesses naming one peer localise the fault better than any one
+	 * connection error says what it is: the verdict comes first, the errors are its evidence */
+	witnesses = (int)np > hosts ? (int)np : hosts;
+	conf = witnesses >= 3 ? CONF_HIGH : CONF_MEDIUM;
+	d = rs_add(r, "explain.hosts.common_peer", SEV_ERROR, conf, conf == CONF_HIGH ? 300 : 100);
 	rs_title(d, "every failing rank points at one peer, %s: look at that node first", pe->addr);
 	rs_parts(r, d, parts, np);
 	rs_fix(d, "grep -n -m3 -e 'NCCL WARN' -e Error -e Traceback <the log of the rank on %s>   # its first error is the cause; the others only lost their peer", pe->addr);
 	rs_fix(d, "ssh %s 'dmesg | tail -50; nvidia-smi -q | grep -i -e xid -e retired; ibstat'   # the node itself: GPU errors, link state", pe->addr);
-	if (sig_hit_of(r, "slurm.task_failed") || sig_hit_of(r, "slurm.cancelled") || sig_hit_of(r, "slurm.step_create"))
+	rs_fix(d, "ssh %s ncclcheck node   # or its 'Bootstrap : Using' line: an address the others cannot reach (public IP, docker0) fails the same way", pe->addr);
+	if (x->srun_loc.line || sig_hit_of(r, "slurm.task_failed") || sig_hit_of(r, "slurm.cancelled") ||
+	    sig_hit_of(r, "slurm.step_create"))
 		rs_fix(d, "srun --exclude=$(getent hosts %s | awk '{print $2}') ...   # rerun without that node", pe->addr);
 	else if (x->launch_np)
 		rs_fix(d, "mpirun --host <every host but %s> ...   # rerun without that node", pe->addr);
+	else if (x->deepspeed_loc.line)
+		rs_fix(d, "deepspeed --exclude=$(getent hosts %s | awk '{print $2}') ...   # rerun without that node", pe->addr);
 	else
 		rs_fix(d, "remove %s from the hostfile or node list (torchrun: start the job on the other nodes) and rerun", pe->addr);
-	finding_why(d, "Medium confidence: %d processes logged %llu network failures and all name %s; a "
-		 "network-wide problem would show several peers, one node that died or lost its link "
-		 "shows as the one address everyone else fails to reach", (int)np > hosts ? (int)np : hosts,
+	finding_why(d, "%s confidence: %d processes logged %llu network failures and all name %s; a "
+		 "network-wide problem would show several peers, one node that died, lost its link or "
+		 "advertised an address the others cannot reach shows as the one address everyone else "
+		 "fails to reach", conf == CONF_HIGH ? "High" : "Medium", witnesses,
 		 (unsigned long long)x->peer_lines, pe->addr);
 	rs_at(r, d, pe->loc, "first failure naming it", NULL);
 }

@@ -133,7 +133,10 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.connect.refused",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Connection refused, exceeded", "exceeded retries (" },
+	/* 2.12-2.20 also "socketStartConnect: Connect to X failed : Connection refused", and
+	 * socketPollConnect's "returned 111(Connection refused)" */
+	.anchors = { "Connection refused, exceeded", "exceeded retries (", "failed : Connection refused",
+		     "(Connection refused)" },
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} was refused until it gave up",
@@ -147,7 +150,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.connect.timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Connection timed out, exceeded", "exceeded timeouts (" },
+	.anchors = { "Connection timed out, exceeded", "exceeded timeouts (", "failed : Connection timed out",
+		     "(Connection timed out)" },
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} timed out until it gave up",

@@ -2438,6 +2438,11 @@ static void test_cross_host(void **state)
 	static const char peers[] =
 		"gpu-a01:4711:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.7<40122> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
 		"gpu-a02:4712:4790 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.1.0.9<40123> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n";
+	static const char three[] =
+		"srun -N4 --ntasks-per-node=1 python train.py\n"
+		"node1:111:150 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.0.0.5<43521> failed : Connection timed out\n"
+		"node2:222:250 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.0.0.5<41233> failed : Connection timed out\n"
+		"node3:333:350 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.0.0.5<39876> failed : Connection timed out\n";
 	static const char gdr[] =
 		"9[1a000] -> 2[6b000] [send] via NET/IB/0/GDRDMA\n"
 		"9[1a000] -> 2[6b000] [receive] via NET/IB/1\n";
@@ -2469,6 +2474,14 @@ static void test_cross_host(void **state)
 	f = expect(&r, "explain.hosts.common_peer");
 	assert_non_null(strstr(f->title, "10.1.0.7"));
 	assert_true(fix_has(f, "srun --exclude="));	/* the launcher in use is Slurm */
+	run_free(&r);
+
+	r = explain_text(three, sizeof(three) - 1, NULL);	/* three witnesses: the verdict comes first */
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.common_peer");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_true(fix_has(f, "srun --exclude=$(getent hosts 10.0.0.5"));
+	expect(&r, "nccl.connect.timeout");	/* 2.12-2.20's "failed : Connection timed out" */
 	run_free(&r);
 
 	r = explain_text(peers, sizeof(peers) - 1, NULL);	/* two peers: not one node's fault */
