@@ -1101,16 +1101,100 @@ const struct explain_sig explain_sigs[] = {
 	 * when cudaMalloc of its own buffers fails: the GPU is already full */
 	.id = "nccl.cuda.calloc",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Failed to CUDA calloc" },
-	.cap_after = "calloc ",
+	.anchors = { "Failed to CUDA calloc", "Failed to CUDA malloc", "Failed to CUDA host alloc", "Failed to malloc " },
+	.cap_after = "Failed to ",
 	.cap_stop = "\n",
-	.title = "NCCL could not allocate GPU memory for its buffers (CUDA calloc {})",
+	.title = "NCCL could not allocate memory for its buffers ({})",
 	.cause = "NCCL allocates its communication buffers when a communicator is created or a new peer is "
 		"connected; this allocation failed because the GPU was full: the model, the framework's memory pool "
 		"(vLLM/SGLang reserve a fraction of the GPU up front) or another process already took it",
 	.fix = "nvidia-smi   # on the failing node: what else holds the GPU\n"
 		"lower the framework's reservation (vLLM --gpu-memory-utilization 0.85, SGLang --mem-fraction-static) or the batch size\n"
 		"export NCCL_BUFFSIZE=2097152 NCCL_NCHANNELS_PER_NET_PEER=1   # smaller NCCL buffers",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "host alloc",
+		  .title = "NCCL could not allocate pinned host memory ({})",
+		  .cause = "cudaHostAlloc of NCCL's host buffers failed: the node (or the container's memory limit) is "
+			"out of memory, or pinned memory is capped",
+		  .fix = "free -g; cat /sys/fs/cgroup/memory.max   # on {node}: host memory and the container's limit\n"
+			"export NCCL_BUFFSIZE=2097152   # smaller NCCL buffers, fewer pinned bytes" },
+		{ .when = "Failed to malloc",
+		  .title = "NCCL could not allocate host memory ({})",
+		  .cause = "malloc failed inside NCCL: the node or the container's memory limit is exhausted (other "
+			"processes, data loader workers, a memory leak)",
+		  .fix = "free -g; cat /sys/fs/cgroup/memory.max; dmesg | grep -i -e oom -e 'out of memory'   # on {node}" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/nvmlwrap.cc "nvmlInit_v2() failed: <nvmlErrorString>", os/linux.cc "Failed to open
+	 * libnvidia-ml.so.1": NCCL reads the topology through NVML, so init fails without it */
+	.id = "nccl.nvml.init",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "nvmlInit_v2() failed", "nvmlInit() failed", "Failed to open libnvidia-ml" },
+	.title = "NCCL could not use NVML, the driver's management library",
+	.cause = "NCCL asks NVML for the GPUs and their links during init: libnvidia-ml.so.1 is missing from the "
+		"process's environment (a container started without the NVIDIA runtime or --gpus) or cannot talk to "
+		"the loaded driver",
+	.fix = "nvidia-smi   # in the same environment as the job: it uses NVML too and fails the same way\n"
+		"docker run --gpus all ...   # containers: the NVIDIA container toolkit mounts libnvidia-ml.so.1 (Kubernetes: the GPU device plugin)",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "version mismatch",
+		  .title = "NVML reports a driver/library version mismatch: the driver was upgraded without a reboot",
+		  .cause = "the user-space driver libraries on disk are newer than the kernel module still loaded: "
+			"every CUDA and NVML call fails until the module is reloaded",
+		  .fix = "cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*   # on {node}: the loaded module and the libraries differ\n"
+			"sudo reboot   # or stop every GPU process and reload: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia" },
+		{ .when = "Insufficient Permissions",
+		  .title = "NVML refused access: insufficient permissions on the GPU devices",
+		  .cause = "the process may not open /dev/nvidia*: a container or user without access to the devices",
+		  .fix = "ls -l /dev/nvidia*   # on {node}: the job's user must be able to open them (docker --gpus, or the video group)" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/argcheck.cc: a collective's buffer lives on another GPU than the communicator's */
+	.id = "nccl.buffer.device_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "mismatchs with NCCL device", "mismatches with NCCL device" },
+	.cap_after = "allocated on ",
+	.cap_stop = SIG_UNTIL " mismatch",
+	.title = "a collective was given a tensor on another GPU than its communicator's ({})",
+	.cause = "each rank's communicator is bound to one GPU (the current device when it was created); the "
+		"tensor passed to the collective was allocated on another one: the process did not call "
+		"torch.cuda.set_device before creating tensors, or moves them with .cuda() / 'cuda' (device 0)",
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first thing in every process, before any tensor or init_process_group\n"
+		"tensor = tensor.to(f'cuda:{int(os.environ[\"LOCAL_RANK\"])}')   # not .cuda() / 'cuda' before set_device",
+},
+{
+	/* include/checks.h "Thread creation failed: <what()>" (2.2x+), older SYSCHECK "Call to
+	 * pthread_create failed : Resource temporarily unavailable" */
+	.id = "nccl.thread.create",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Thread creation failed", "pthread_create failed" },
+	.title = "NCCL could not start one of its threads",
+	.cause = "creating a thread failed (EAGAIN: 'Resource temporarily unavailable'): the process or container "
+		"hit its limit on processes/threads (a Kubernetes or systemd pids limit, ulimit -u), which data "
+		"loader workers and OpenMP threads use up first",
+	.fix = "cat /sys/fs/cgroup/pids.max /sys/fs/cgroup/pids.current; ulimit -u   # on {node}, in the job's environment\n"
+		"raise the limit (docker run --pids-limit=-1, the pod's pid limit, ulimit -u unlimited) or lower num_workers / OMP_NUM_THREADS",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* graph/paths.cc: NVML says P2P is off between two GPUs the topology links by NVLink */
+	.id = "nccl.p2p.nvlink_disabled",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "P2P is disabled between NVLINK connected GPUs" },
+	.cap_after = "connected GPUs ",
+	.cap_stop = ".",
+	.title = "NVML reports P2P disabled between NVLink-connected GPUs {}",
+	.cause = "NCCL found NVLink between the two GPUs but the driver reports peer access off: a failed NVLink, an "
+		"NVSwitch system whose fabric manager is not running, or a GPU in a bad state",
+	.fix = "nvidia-smi nvlink -s; nvidia-smi topo -p2p r   # on {node}: inactive links and the driver's P2P verdict per pair\n"
+		"systemctl status nvidia-fabricmanager   # NVSwitch systems (HGX/DGX): it must run, at the driver's version\n"
+		"export NCCL_IGNORE_DISABLED_P2P=1   # NCCL's own escape hatch, only to keep running while the hardware is checked",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
