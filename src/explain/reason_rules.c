@@ -776,6 +776,7 @@ void rule_known_bugs(struct rs *r)
 	const char *vtext = NULL;
 	struct loc vloc = { 0, 0 };
 	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
+	char ngc_text[120];
 	int ver = -1;
 
 	for (size_t i = 0; i < r->np && ver < 0; i++)
@@ -785,6 +786,13 @@ void rule_known_bugs(struct rs *r)
 		}
 	if (ver < 0)
 		ver = pinned_nccl(x, &vtext, &vloc);
+	if (ver < 0 && x->ngc_nccl > 0 && !x->ngc_differs) {	/* only the image names it */
+		ver = x->ngc_nccl;
+		snprintf(ngc_text, sizeof(ngc_text), "%d.%d.%d (the NCCL of %s)", ver / 10000,
+			 ver / 100 % 100, ver % 100, x->ngc_image);
+		vtext = ngc_text;
+		vloc = x->ngc_loc;
+	}
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
 		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
@@ -816,6 +824,8 @@ void rule_known_bugs(struct rs *r)
 		fix_lines(d, kb->fix);
 		if (ver < 0)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
+		else if (vtext == ngc_text)
+			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # in the container: a torch installed over the image's brings its own NCCL");
 		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
 			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
 			 ver >= 0 ? vtext : "",
