@@ -270,6 +270,7 @@ struct run_obs {
 	struct loc nonblocking_loc;	/* NCCL's non-blocking API: device_id=, or torch's variable */
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
+	struct loc a2a_loc;		/* all-to-all named: alltoall_perf, all_to_all, ALLTOALL */
 };
 
 /* "name:line" of a location. */

@@ -354,6 +354,15 @@ static void test_issue13_rules(void **state)
 	static const char kb_221[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n";
+	static const char kb_219_prose[] =	/* nccl-tests has no watchdog: the reporter's "hangs" */
+		"h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"alltoall_perf on all 14 nodes with PXN on: hangs, the progress threads idle\n";
+	static const char kb_219_prose_ar[] =	/* a hang that is not an all-to-all: not this bug */
+		"h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"all_reduce_perf on all 14 nodes: hangs at 4194304 bytes\n";
+	static const char kb_221_prose[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"alltoall_perf on all 14 nodes with PXN on: hangs, the progress threads idle\n";
 	static const char kb_peermem[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"h1:5:6 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n";
@@ -415,6 +424,21 @@ static void test_issue13_rules(void **state)
 	run_free(&r);
 
 	r = explain_text(kb_221, sizeof(kb_221) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
+	run_free(&r);
+
+	r = explain_text(kb_219_prose, sizeof(kb_219_prose) - 1, NULL);
+	f = expect(&r, "nccl.known_bug.cumem_a2a_hang");
+	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	assert_true(finding_evidence_contains(f, "test.log:2: hang"));
+	assert_true(finding_evidence_contains(f, "test.log:2: all-to-all"));
+	run_free(&r);
+
+	r = explain_text(kb_219_prose_ar, sizeof(kb_219_prose_ar) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
+	run_free(&r);
+
+	r = explain_text(kb_221_prose, sizeof(kb_221_prose) - 1, NULL);
 	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
 	run_free(&r);
 
