@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain/ngc.h"
 #include "explain/scan_int.h"
 #include "explain/text.h"
 #include "util/xalloc.h"
@@ -1327,6 +1328,37 @@ static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 		ex_prose_loc(c, &c->x->obs.p2p_off_loc);
 }
 
+/*
+ * "nvcr.io/nvidia/pytorch:23.11-py3": the image as written (from the start of its word) and the
+ * NCCL its release ships. The first image of a known release is kept; one of another NCCL named
+ * later makes the two undecided (ngc_differs).
+ */
+static void ex_ngc_pytorch(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *body = BODY(c), *end = END(c), *s = a;
+	int yy, mm, nccl;
+
+	if (end - p < 5 || !xt_digit(p[0]) || !xt_digit(p[1]) || p[2] != '.' || !xt_digit(p[3]) ||
+	    !xt_digit(p[4]) || (p + 5 < end && xt_digit(p[5])))
+		return;
+	yy = (p[0] - '0') * 10 + (p[1] - '0');
+	mm = (p[3] - '0') * 10 + (p[4] - '0');
+	if (mm < 1 || mm > 12)
+		return;
+	nccl = ngc_pytorch_nccl(yy, mm);
+	if (o->ngc_loc.line && (o->ngc_nccl || !nccl)) {
+		if (nccl && nccl != o->ngc_nccl)
+			o->ngc_differs = 1;
+		return;
+	}
+	while (s > body && !strchr(" \t'\"=(`[", s[-1]))
+		s--;
+	xt_take(s, end, " \t'\",)]`;", o->ngc_image, sizeof(o->ngc_image));
+	o->ngc_nccl = nccl;
+	o->ngc_loc = c->loc;
+}
+
 /* "nvidia-nccl-cu12==2.20.5" (pip freeze) or "nvidia-nccl-cu12    2.20.5" (pip list) */
 static void ex_pip_pin(struct lctx *c, const char *p, const char *a)
 {
@@ -1461,6 +1493,11 @@ static const struct extractor {
 	{ .anchor = "CUDA_LAUNCH_BLOCKING=1", .first = OBS_LOC(launch_blocking_loc) },
 	{ .anchor = "device_id=", .first = OBS_LOC(nonblocking_loc) },
 	{ .anchor = "TORCH_NCCL_USE_COMM_NONBLOCKING=1", .first = OBS_LOC(nonblocking_loc) },
+	{ .anchor = "alltoall", .first = OBS_LOC(a2a_loc) },
+	{ .anchor = "ALLTOALL", .first = OBS_LOC(a2a_loc) },
+	{ .anchor = "all_to_all", .first = OBS_LOC(a2a_loc) },
+	{ .anchor = "all-to-all", .first = OBS_LOC(a2a_loc) },
+	{ .anchor = "AllToAll", .first = OBS_LOC(a2a_loc) },
 	{ .anchor = "GenuineIntel", .first = OBS_LOC(intel_cpu_loc) },
 	{ .anchor = "Intel(R) Xeon", .first = OBS_LOC(intel_cpu_loc) },
 	{ .anchor = "AuthenticAMD", .first = OBS_LOC(amd_cpu_loc) },
@@ -1476,6 +1513,7 @@ static const struct extractor {
 	{ .anchor = "Docker", .first = OBS_LOC(container_loc) },
 	{ .anchor = "docker ", .first = OBS_LOC(container_loc) },
 	{ .anchor = "nvcr.io/", .first = OBS_LOC(container_loc) },
+	{ .anchor = "nvidia/pytorch:", .fn = ex_ngc_pytorch },
 	{ .anchor = "libnccl.so.2:", .first = OBS_LOC(nccl_frame_loc) },
 	{ .anchor = "libnccl.so.2(", .first = OBS_LOC(nccl_frame_loc) },
 	{ .anchor = "ncclGroupEnd()", .first = OBS_LOC(nccl_frame_loc) },

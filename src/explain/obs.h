@@ -249,6 +249,13 @@ struct run_obs {
 	struct loc docker_loc;
 	int docker_shm;
 	struct loc container_loc;
+	/* an NGC PyTorch image named anywhere ("nvcr.io/nvidia/pytorch:23.11-py3", a Dockerfile's
+	 * FROM): the image as written, the NCCL its release ships (ngc.c; 0 a release the table
+	 * lacks), and whether an image of another NCCL is named too (then neither decides) */
+	char ngc_image[64];
+	int ngc_nccl;
+	struct loc ngc_loc;
+	int ngc_differs;
 	struct loc nccl_frame_loc;	/* a backtrace frame in NCCL: libnccl.so, ncclGroupEnd() */
 	struct loc multi_host_loc;	/* the reporter's "two machines", "multi-node", "2 nodes" */
 	struct loc scan_loc;		/* the reporter names a port scan: nmap, a security scan */
@@ -263,6 +270,7 @@ struct run_obs {
 	struct loc nonblocking_loc;	/* NCCL's non-blocking API: device_id=, or torch's variable */
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
+	struct loc a2a_loc;		/* all-to-all named: alltoall_perf, all_to_all, ALLTOALL */
 };
 
 /* "name:line" of a location. */

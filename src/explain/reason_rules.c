@@ -776,6 +776,7 @@ void rule_known_bugs(struct rs *r)
 	const char *vtext = NULL;
 	struct loc vloc = { 0, 0 };
 	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
+	char ngc_text[120];
 	int ver = -1;
 
 	for (size_t i = 0; i < r->np && ver < 0; i++)
@@ -785,6 +786,13 @@ void rule_known_bugs(struct rs *r)
 		}
 	if (ver < 0)
 		ver = pinned_nccl(x, &vtext, &vloc);
+	if (ver < 0 && x->ngc_nccl > 0 && !x->ngc_differs) {	/* only the image names it */
+		ver = x->ngc_nccl;
+		snprintf(ngc_text, sizeof(ngc_text), "%d.%d.%d (the NCCL of %s)", ver / 10000,
+			 ver / 100 % 100, ver % 100, x->ngc_image);
+		vtext = ngc_text;
+		vloc = x->ngc_loc;
+	}
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
 		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
@@ -800,7 +808,8 @@ void rule_known_bugs(struct rs *r)
 		    ((kb->needs & KB_NEED_HANG) && !hang) ||
 		    ((kb->needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
 		    ((kb->needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
-		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)))
+		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
+		    ((kb->needs & KB_PROSE_A2A) && !wd && !x->a2a_loc.line))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
@@ -816,6 +825,8 @@ void rule_known_bugs(struct rs *r)
 		fix_lines(d, kb->fix);
 		if (ver < 0)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
+		else if (vtext == ngc_text)
+			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # in the container: a torch installed over the image's brings its own NCCL");
 		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
 			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
 			 ver >= 0 ? vtext : "",
@@ -839,6 +850,8 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->launch_blocking_loc, "CUDA_LAUNCH_BLOCKING=1", NULL);
 		if (kb->needs & KB_NEED_NONBLOCKING)
 			rs_at(r, d, x->nonblocking_loc, "non-blocking NCCL init", NULL);
+		if ((kb->needs & KB_PROSE_A2A) && x->a2a_loc.line)
+			rs_at(r, d, x->a2a_loc, "all-to-all", NULL);
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);

@@ -2385,10 +2385,11 @@ const struct explain_known_bug explain_known_bugs[] = {
 },
 {
 	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
-	 * (the 2.19 default); the maintainer: fixed in 2.20 */
+	 * (the 2.19 default); the maintainer: fixed in 2.20. The hang is a watchdog timeout, or the
+	 * reporter's own "hangs" of an all-to-all (nccl-tests' alltoall_perf has no watchdog). */
 	.id = "nccl.known_bug.cumem_a2a_hang",
 	.from = 21900, .to = 22000, .fixed_in = "2.20.3",
-	.symptom = "torch.watchdog.timeout", .version_required = 1,
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_PROSE_A2A, .version_required = 1,
 	.title = "a known NCCL 2.19 bug: all-to-all connection set-up can deadlock with cuMem (fixed in 2.20)",
 	.cause = "NCCL 2.19 enabled cuMem by default, and connecting many peers at once (alltoall, PXN) could "
 		"deadlock; the hang then surfaces as a watchdog timeout",

@@ -82,6 +82,8 @@ enum {
 					 * device_id= (eager init, torch 2.7.0) or
 					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
 	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
+	KB_PROSE_A2A = 1 << 9,	/* a hang with no watchdog timeout (the reporter's "hangs") counts
+				 * only when the log names all-to-all (alltoall_perf, ALLTOALL) */
 };
 
 struct explain_known_bug {

@@ -15,6 +15,7 @@
 #include "explain/ac.h"
 #include "explain/explain.h"
 #include "explain/lreader.h"
+#include "explain/ngc.h"
 #include "explain/sigs.h"
 #include "finding.h"
 #include "util/json.h"
@@ -353,6 +354,15 @@ static void test_issue13_rules(void **state)
 	static const char kb_221[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n";
+	static const char kb_219_prose[] =	/* nccl-tests has no watchdog: the reporter's "hangs" */
+		"h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"alltoall_perf on all 14 nodes with PXN on: hangs, the progress threads idle\n";
+	static const char kb_219_prose_ar[] =	/* a hang that is not an all-to-all: not this bug */
+		"h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"all_reduce_perf on all 14 nodes: hangs at 4194304 bytes\n";
+	static const char kb_221_prose[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"alltoall_perf on all 14 nodes with PXN on: hangs, the progress threads idle\n";
 	static const char kb_peermem[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"h1:5:6 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n";
@@ -414,6 +424,21 @@ static void test_issue13_rules(void **state)
 	run_free(&r);
 
 	r = explain_text(kb_221, sizeof(kb_221) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
+	run_free(&r);
+
+	r = explain_text(kb_219_prose, sizeof(kb_219_prose) - 1, NULL);
+	f = expect(&r, "nccl.known_bug.cumem_a2a_hang");
+	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	assert_true(finding_evidence_contains(f, "test.log:2: hang"));
+	assert_true(finding_evidence_contains(f, "test.log:2: all-to-all"));
+	run_free(&r);
+
+	r = explain_text(kb_219_prose_ar, sizeof(kb_219_prose_ar) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
+	run_free(&r);
+
+	r = explain_text(kb_221_prose, sizeof(kb_221_prose) - 1, NULL);
 	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
 	run_free(&r);
 
@@ -2423,6 +2448,65 @@ static void test_launch_lines(void **state)
 	}
 }
 
+/*
+ * An NGC PyTorch image named and no "NCCL version" line: the NCCL its release ships (ngc.c) is
+ * the version the known-bug table reads, and the finding says where it came from; a version line
+ * the log does print wins over the image, and two images of different NCCLs decide nothing.
+ */
+static void test_ngc_container(void **state)
+{
+	static const char image[] =
+		"FROM nvcr.io/nvidia/pytorch:19.11-py3\n"
+		"Out of bounds values : 12 FAILED\n";
+	static const char printed[] =	/* the log's own version line: 2.21.5, not affected */
+		"FROM nvcr.io/nvidia/pytorch:19.11-py3\n"
+		"node1:4711:4711 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"Out of bounds values : 12 FAILED\n";
+	static const char unknown[] =	/* a release the table lacks: no version */
+		"docker run --gpus all nvcr.io/nvidia/pytorch:19.13-py3\n"
+		"image: nvcr.io/nvidia/pytorch:18.01-py3\n"
+		"Out of bounds values : 12 FAILED\n";
+	static const char two[] =	/* two releases of different NCCLs: neither decides */
+		"FROM nvcr.io/nvidia/pytorch:19.03-py3\n"
+		"then with nvcr.io/nvidia/pytorch:19.11-py3 too\n"
+		"Out of bounds values : 12 FAILED\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	assert_int_equal(ngc_pytorch_nccl(19, 11), 20506);
+	assert_int_equal(ngc_pytorch_nccl(19, 3), 20403);
+	assert_int_equal(ngc_pytorch_nccl(19, 13), 0);
+	assert_int_equal(ngc_pytorch_nccl(19, 4), 0);	/* no page read for 19.04 */
+	for (size_t i = 0; i < ngc_pytorch_nreleases; i++) {
+		const struct ngc_pytorch *g = &ngc_pytorch_releases[i];
+		assert_true(g->mm >= 1 && g->mm <= 12 && g->nccl > 20000 && g->cuda);
+		for (size_t j = i + 1; j < ngc_pytorch_nreleases; j++)
+			assert_false(g->yy == ngc_pytorch_releases[j].yy &&
+				     g->mm == ngc_pytorch_releases[j].mm);
+	}
+
+	r = explain_text(image, sizeof(image) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.ll128_corruption");
+	assert_non_null(strstr(f->why, "NCCL 2.5.6 (the NCCL of nvcr.io/nvidia/pytorch:19.11-py3)"));
+	assert_true(finding_evidence_contains(f, "test.log:1: NCCL version: 2.5.6 (the NCCL of nvcr.io/nvidia/pytorch:19.11-py3)"));
+	assert_true(fix_has(f, "torch.cuda.nccl.version()"));
+	run_free(&r);
+
+	r = explain_text(printed, sizeof(printed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+	run_free(&r);
+
+	r = explain_text(unknown, sizeof(unknown) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+	run_free(&r);
+
+	r = explain_text(two, sizeof(two) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+	run_free(&r);
+}
+
 /* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
 static void test_cross_host(void **state)
 {
@@ -2598,6 +2682,7 @@ int main(void)
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
+		cmocka_unit_test(test_ngc_container),
 		cmocka_unit_test(test_ib_cuda_tables),
 		cmocka_unit_test(test_hosts_facts),
 	};
