@@ -3,8 +3,9 @@
  * row is one "PyTorch Release YY.MM" page, whose "Contents of the PyTorch container" list names
  * "NVIDIA NCCL x.y.z" and "NVIDIA CUDA ..."; the page of a row is
  *   https://docs.nvidia.com/deeplearning/frameworks/pytorch-release-notes/rel_YY-MM.html
- * (rel-YY-MM.html for the newer releases). Only releases whose page was read are here: a missing
- * release is unknown (0), never the neighbouring one's numbers.
+ * (rel-YY-MM.html for the newer releases). Only releases whose page (or a sibling container's
+ * page of the same release, said per row) was read are here: a missing release is unknown (0),
+ * never the neighbouring one's numbers.
  */
 #include "explain/ngc.h"
 
@@ -19,6 +20,12 @@ const struct ngc_pytorch ngc_pytorch_releases[] = {
 	{ .yy = 19, .mm = 10, .nccl = 20408, .cuda = "10.1.243" },
 	/* .../pytorch-release-notes/rel_19-11.html: CUDA 10.2.89, NCCL 2.5.6 */
 	{ .yy = 19, .mm = 11, .nccl = 20506, .cuda = "10.2.89" },
+	/* 23.11: the PyTorch page was not readable here; NVIDIA's framework containers of one release
+	 * share its CUDA and NCCL (the Frameworks Support Matrix has one column per release), and the
+	 * same release's PaddlePaddle page lists CUDA 12.3.0 and NCCL 2.19.3
+	 * (.../paddle-paddle-release-notes/rel-23-11.html); NVIDIA/nccl#1116 names NCCL 2.19 for
+	 * pytorch:23.11 as well */
+	{ .yy = 23, .mm = 11, .nccl = 21903, .cuda = "12.3.0" },
 };
 
 const size_t ngc_pytorch_nreleases = sizeof(ngc_pytorch_releases) / sizeof(ngc_pytorch_releases[0]);
