@@ -83,7 +83,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.comm_id.invalid",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Invalid NCCL_COMM_ID" },
+	/* socket.cc parsing NCCL_COMM_ID: getaddrinfo() failed, or no host:port form */
+	.anchors = { "Invalid NCCL_COMM_ID", "error encountered when getting address info",
+		     "No valid <IPv4_or_hostname>:<port> pair found", "No valid [IPv6]:port pair found" },
 	.title = "NCCL_COMM_ID is malformed or does not resolve",
 	.cause = "NCCL_COMM_ID must be <ipv4>:<port>, [<ipv6>]:<port> or <hostname>:<port>",
 	.fix = "unset NCCL_COMM_ID    # torch does not need it\nexport NCCL_COMM_ID=10.0.0.1:29600   # the form NCCL accepts",
@@ -837,7 +839,8 @@ const struct explain_sig explain_sigs[] = {
 	/* transport/p2p.cc (p2p.cu before 2.8): "failed to open CUDA IPC handle : <code> <string>" */
 	.id = "nccl.p2p.ipc_open",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
-	.anchors = { "failed to open CUDA IPC handle" },
+	/* p2p.cc: "failed to peer with device N(=busid): <code> <string>" from cudaDeviceEnablePeerAccess */
+	.anchors = { "failed to open CUDA IPC handle", "failed to peer with device" },
 	.title = "NCCL could not open a peer GPU's memory through CUDA IPC",
 	.cause = "the P2P transport maps the peer GPU's buffer with cudaIpcOpenMemHandle; the CUDA error on the "
 		"line says why it failed",
@@ -847,7 +850,7 @@ const struct explain_sig explain_sigs[] = {
 	.variants = (const struct explain_sig_variant[]){
 		{
 			.when = "peer access is not supported",
-			.title = "CUDA peer access is not supported between the GPUs NCCL paired (failed to open CUDA IPC handle)",
+			.title = "CUDA peer access is not supported between the GPUs NCCL paired for P2P",
 			.cause = "NCCL chose its P2P transport for two GPUs that cannot map each other's memory: consumer "
 				"boards, GPUs under different PCIe root complexes or a virtualised PCIe path, often with "
 				"processes that see different CUDA_VISIBLE_DEVICES so NCCL cannot check the pair",
@@ -1759,7 +1762,8 @@ const struct explain_sig explain_sigs[] = {
 	/* NVIDIA/nccl#296 (maintainer: tensors of different sizes or collectives in a different order) */
 	.id = "nccl.collective.mismatch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Mismatched collective detected" },
+	/* net_ib.cc: the receiver posted a buffer of another size than the sender's message */
+	.anchors = { "Mismatched collective detected", "collective mismatch error, local size" },
 	.title = "NCCL saw ranks call different collectives (or different sizes) at the same point",
 	.cause = "the ranks issued collectives in a different order or with different counts; NCCL only notices "
 		"some of these, the rest hang",
