@@ -1785,7 +1785,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.watchdog.timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "Watchdog caught collective operation timeout" },
+	/* torch 2.2+ also prints "Timeout at NCCL work: N, last enqueued NCCL work: N, last completed
+	 * NCCL work: N-1" per rank */
+	.anchors = { "Watchdog caught collective operation timeout", "Timeout at NCCL work:" },
 	.cap_after = "WorkNCCL(",
 	.cap_stop = SIG_UNTIL ") ran",
 	.title = "a collective timed out in the watchdog ({})",
@@ -1819,7 +1821,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.nccl.no_gpu",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "ProcessGroupNCCL is only supported with GPUs" },
+	.anchors = { "ProcessGroupNCCL is only supported with GPUs", "No CUDA GPUs are available" },
 	.title = "the NCCL backend found no GPU",
 	.cause = "torch sees no CUDA device: a CPU-only torch build, CUDA_VISIBLE_DEVICES empty, or no driver in the container",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())'\n"
@@ -1912,10 +1914,140 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "sys.sigkill",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
-	.anchors = { "Signal 9 (SIGKILL)", "exitcode  : -9", "exit code -9" },
+	.anchors = { "Signal 9 (SIGKILL)", "exitcode  : -9", "exit code -9", "failed (exitcode: -9)" },
 	.title = "a worker was killed with SIGKILL",
 	.cause = "usually the kernel's OOM killer (host RAM, not GPU memory), or the scheduler killing the job",
 	.fix = "dmesg -T | grep -i -E 'killed process|out of memory'\nreduce DataLoader num_workers / pin_memory, or ask for more RAM",
+},
+{
+	/* torch's elastic agent: "...api:failed (exitcode: N) local_rank: R (pid: P) of binary: ..."; the
+	 * exit code is the signal (negative) or the worker's own status */
+	.id = "torch.elastic.worker_exit",
+	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
+	.anchors = { "failed (exitcode: " },
+	.cap_after = "failed (exitcode: ",
+	.cap_stop = ")",
+	.title = "a worker exited with code {} and torchrun stopped the job",
+	.cause = "torchrun only reports the exit; the worker's own output (its traceback, or the kernel log for a "
+		"signal) says why",
+	.fix = "read the named local_rank's traceback: the first exception there is the cause",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "exitcode: -11",
+		  .title = "a worker died of a segmentation fault (exitcode -11)",
+		  .cause = "SIGSEGV in the worker: a crash in native code (a CUDA or NCCL library mismatch, a "
+			"custom extension, a torch/NCCL bug); the faulthandler or core dump names the library",
+		  .fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\\n"
+			"python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'   # on every node: one torch, one NCCL" },
+		{ .when = "exitcode: -7",
+		  .title = "a worker died of a bus error (exitcode -7): shared memory could not be backed",
+		  .cause = "SIGBUS when touching shared memory: /dev/shm is full or too small (a container's 64 MB "
+			"default), used by NCCL and by DataLoader workers",
+		  .fix = "df -h /dev/shm   # on the node\\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" },
+		{ .when = "exitcode: -6",
+		  .title = "a worker aborted (exitcode -6, SIGABRT)",
+		  .cause = "the worker called abort(): torch's NCCL watchdog tearing the process down after a "
+			"timeout or NCCL error, a C++ exception nobody caught, or a failed assertion; the lines before "
+			"it name which",
+		  .fix = "read the worker's last lines before the abort: a watchdog timeout or NCCL error there is the cause" },
+		{ .when = "exitcode: -15",
+		  .title = "a worker was stopped with SIGTERM (exitcode -15): another worker failed first, or the job was cancelled",
+		  .cause = "torchrun sends SIGTERM to the other workers when one fails; the scheduler does it on a "
+			"time limit or cancel: the first worker that failed is the cause",
+		  .fix = "find the first worker that failed (the lowest timestamp, or 'Root Cause (first observed failure)') and read its traceback" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch.distributed.elastic agent: the launching shell went away (ssh session closed) */
+	.id = "torch.elastic.sighup",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "SIGHUP death signal" },
+	.title = "torchrun was hung up on (SIGHUP): the terminal or ssh session that started it closed",
+	.cause = "a job started in the foreground of an ssh session or terminal receives SIGHUP when that "
+		"session ends, and torchrun then shuts its workers down; nothing in the job failed",
+	.fix = "nohup torchrun ... > train.log 2>&1 &   # or run it inside tmux/screen, or submit it to the scheduler (sbatch)",
+},
+{
+	/* torch.distributed.elastic: the c10d/etcd rendezvous was closed by another node's agent */
+	.id = "torch.elastic.rendezvous_closed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "RendezvousClosedError" },
+	.title = "the rendezvous was closed: another node's torchrun ended the job",
+	.cause = "a node's agent closes the rendezvous when its workers failed beyond --max-restarts or it "
+		"finished; the other nodes then stop with this error: the first failing node's log holds the cause",
+	.fix = "read the other nodes' logs for the first worker failure\\n"
+		"torchrun --max-restarts=3 ...   # to ride over a transient failure",
+},
+{
+	/* ProcessGroupNCCL's barrier without a known device (torch 2.x): it guesses rank % GPUs (or the
+	 * current device), and a wrong guess puts two ranks on one GPU or waits forever */
+	.id = "torch.barrier.device_unknown",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM,
+	.anchors = { "to perform barrier as devices used by this process are currently unknown",
+		     "Guessing device ID based on global rank" },
+	.title = "torch guessed the GPU of a rank for barrier(): a wrong guess hangs or shares a GPU",
+	.cause = "the process called dist.barrier() (or init) before telling torch its GPU; torch then uses a GPU "
+		"from the rank number, which is wrong when ranks per node differ or CUDA_VISIBLE_DEVICES narrows "
+		"the GPUs, and ranks hang in the barrier or two use one GPU",
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first, in every process\\n"
+		"init_process_group('nccl', device_id=torch.device('cuda', int(os.environ['LOCAL_RANK'])))   # torch 2.3+\\n"
+		"dist.barrier(device_ids=[int(os.environ['LOCAL_RANK'])])",
+},
+{
+	.id = "torch.nccl.cpu_tensor",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Tensors must be CUDA and dense" },
+	.title = "a CPU tensor was passed to an NCCL collective",
+	.cause = "the NCCL backend only moves GPU tensors; a tensor on the CPU (a metric, a Python scalar turned "
+		"into a tensor, an object collective on a CPU tensor) reached all_reduce/broadcast",
+	.fix = "tensor = tensor.cuda()   # before the collective, on the rank's own device\\n"
+		"dist.new_group(backend='gloo')   # for collectives that must stay on the CPU, pass group= this one",
+},
+{
+	.id = "torch.ddp.unused_parameters",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Expected to have finished reduction in the prior iteration" },
+	.title = "DDP found parameters that got no gradient in the last iteration",
+	.cause = "DistributedDataParallel waits for a gradient of every parameter; a module or branch that did not "
+		"contribute to the loss leaves its bucket unreduced (and ranks taking different branches can hang)",
+	.fix = "DistributedDataParallel(model, find_unused_parameters=True)   # or make every parameter take part in the loss\\n"
+		"export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch names the parameters that got no gradient",
+},
+{
+	.id = "torch.pg.not_initialized",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "process group has not been initialized" },
+	.title = "a torch.distributed call ran before init_process_group()",
+	.cause = "dist.* was called in a process whose default process group does not exist: init_process_group "
+		"was not called (or not yet), or the code runs in a process the launcher did not start (a "
+		"DataLoader worker, a notebook)",
+	.fix = "dist.init_process_group('nccl')   # once, at the start of every rank, before any dist.* call\\n"
+		"if dist.is_available() and dist.is_initialized(): ...   # guard code that also runs single-process",
+},
+{
+	/* torch's env:// rendezvous: a variable the launcher sets is missing */
+	.id = "torch.env.not_set",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "expected, but not set" },
+	.cap_after = "environment variable ",
+	.cap_stop = " ",
+	.title = "the script was not started by a launcher: {} is not set",
+	.cause = "init_process_group('nccl') with env:// reads MASTER_ADDR, MASTER_PORT, RANK and WORLD_SIZE; "
+		"torchrun (or srun/mpirun with a wrapper) sets them, a plain 'python train.py' does not",
+	.fix = "torchrun --nnodes=<N> --nproc-per-node=<GPUs> --rdzv-backend=c10d --rdzv-endpoint=<node0>:29500 train.py   # on every node\\n"
+		"export MASTER_ADDR=<node0 IP> MASTER_PORT=29500 RANK=<rank> WORLD_SIZE=<world>   # when starting processes yourself",
+},
+{
+	.id = "cuda.device_busy",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "busy or unavailable" },
+	.also = "CUDA",
+	.title = "CUDA reports the GPU busy or unavailable",
+	.cause = "the GPU is in Exclusive Process compute mode and another process (another rank, a leftover job) "
+		"holds it, or the GPU is in a bad state (an Xid error, a failed MIG set-up)",
+	.fix = "nvidia-smi -q | grep -i 'compute mode'; nvidia-smi   # on {node}: the mode and the processes on each GPU\\n"
+		"sudo nvidia-smi -c DEFAULT   # let several processes share a GPU, or make each rank use its own (LOCAL_RANK)",
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.elastic.rendezvous_timeout",
