@@ -255,6 +255,7 @@ struct run_obs {
 	struct loc nonblocking_loc;	/* NCCL's non-blocking API: device_id=, or torch's variable */
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
+	struct loc alltoall_loc;	/* all-to-all named: a watchdog's OpType=ALLTOALL, alltoall_perf */
 };
 
 /* "name:line" of a location. */

@@ -745,7 +745,8 @@ void rule_known_bugs(struct rs *r)
 		    ((kb->needs & KB_NEED_HANG) && !hang) ||
 		    ((kb->needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
 		    ((kb->needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
-		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)))
+		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
+		    ((kb->needs & KB_NEED_ALLTOALL) && !x->alltoall_loc.line))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
@@ -784,6 +785,8 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->launch_blocking_loc, "CUDA_LAUNCH_BLOCKING=1", NULL);
 		if (kb->needs & KB_NEED_NONBLOCKING)
 			rs_at(r, d, x->nonblocking_loc, "non-blocking NCCL init", NULL);
+		if (kb->needs & KB_NEED_ALLTOALL)
+			rs_at(r, d, x->alltoall_loc, "all-to-all", NULL);
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);

@@ -2379,6 +2379,48 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"export NCCL_NET_OVERHEAD=1000   # meanwhile, on every node: the Intel value, the reporter's workaround (or NCCL_ALGO/NCCL_PROTO set alike everywhere)",
 	.source = "https://github.com/NVIDIA/nccl/issues/1136",
 },
+{
+	/* NVIDIA/nccl#1020 ("ring 0 does not loop back to start" with 2.19.3; the maintainer: the
+	 * PCI speeds read from sysfs were left uninitialised when absent, so ranks built different
+	 * rings); NCCL 2.19.4 release notes: "Make topology detection more deterministic when PCI
+	 * speeds are not available (fix issue #1020)". The uninitialised speeds date from 2.6.4
+	 * (read in xml.cc's history). */
+	.id = "nccl.known_bug.ring_pci_speed",
+	.from = 20604, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "nccl.ring.no_loop", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL bug before 2.19.4: where sysfs lacks PCI link speeds (VMs) ranks build different rings (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 left a PCI link speed uninitialised when sysfs does not show it (VMs, some "
+		"hypervisors: 'could not read .../max_link_speed'), so ranks computed different topologies and "
+		"init failed with 'ring N does not loop back to start'",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12)\n"
+		"NCCL_TOPO_DUMP_FILE=/tmp/nccl_topo.xml   # meanwhile, rerun with it and compare the files of two nodes: link_speed values that differ between identical nodes confirm it",
+	.source = "https://github.com/NVIDIA/nccl/issues/1020",
+},
+{
+	/* NVIDIA/nccl#179 (sporadic "ring 0 does not loop back to start", NCCL 2.3.7, DGX-1 with four
+	 * IB ports); the NCCL 2.5.6 release (PR #255, the maintainer): "Rewrite the topology
+	 * detection and tree/ring creation (#179)" */
+	.id = "nccl.known_bug.ring_rewrite_25",
+	.from = 0, .to = 20506, .fixed_in = "2.5.6",
+	.symptom = "nccl.ring.no_loop", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known bug of NCCL before 2.5: ring construction can fail on nodes with several NICs (fixed by the 2.5.6 rewrite)",
+	.cause = "NCCL before 2.5 built rings from a topology detection that several NICs per node could make "
+		"differ between ranks; 2.5.6 rewrote topology detection and ring creation for it",
+	.fix = "upgrade NCCL to 2.5.6 or later (any current torch wheel or container brings a far newer NCCL)",
+	.source = "https://github.com/NVIDIA/nccl/issues/179",
+},
+{
+	/* NCCL 2.18.1 release notes: "Fix alltoallv hang (#788)"; #788: "Alltoallv hangs with NCCL
+	 * 2.12 and newer" (multi-node all-to-all, IB). The release note names no first version. */
+	.id = "nccl.known_bug.alltoallv_hang",
+	.from = 0, .to = 21801, .fixed_in = "2.18.1",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ALLTOALL | KB_MEDIUM, .version_required = 1,
+	.title = "an all-to-all hang with NCCL before 2.18.1: a known alltoallv hang (fixed in 2.18.1)",
+	.cause = "NCCL before 2.18.1 could hang in all-to-all-v patterns across nodes (reported from 2.12 on: a "
+		"subset of nodes stalls after some iterations); 2.18.1 fixes it",
+	.fix = "upgrade NCCL to 2.18.1 or later (pip install -U nvidia-nccl-cu12, or torch 2.1+)",
+	.source = "https://github.com/NVIDIA/nccl/issues/788",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

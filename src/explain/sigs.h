@@ -82,6 +82,7 @@ enum {
 					 * device_id= (eager init, torch 2.7.0) or
 					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
 	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
+	KB_NEED_ALLTOALL = 1 << 9,	/* all-to-all traffic named: OpType=ALLTOALL, alltoall_perf */
 };
 
 struct explain_known_bug {

@@ -2124,6 +2124,28 @@ static const struct kb_case kb_cases[] = {
 		"NCCL version 2.23.4+cuda12.6\n"
 		"all_reduce_perf hangs at 4194304 bytes\n",
 },
+{
+	.id = "nccl.known_bug.ring_pci_speed", .fix = "2.19.4",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"h1:5:5 [0] NCCL INFO Topology detection : could not read /sys/devices/pci0001:00/0001:00:00.0/../max_link_speed, ignoring\n"
+		"h1:5:9 [7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15).\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"h1:5:9 [7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15).\n",
+},
+{
+	.id = "nccl.known_bug.ring_rewrite_25", .fix = "2.5.6",
+	.log = "NCCL version 2.3.7+cuda9.0\n"
+		"learnfair0536:46395:46758 [2] misc/rings.cu:326 NCCL WARN Error : ring 0 does not loop back to start (4 != 2)\n",
+	.fixed_log = "NCCL version 2.7.8+cuda11.0\n"
+		"learnfair0536:46395:46758 [2] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (4 != 2)\n",
+},
+{
+	.id = "nccl.known_bug.alltoallv_hang", .fix = "2.18.1",
+	.log = "NCCL version 2.16.5+cuda11.8\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
+	.fixed_log = "NCCL version 2.18.3+cuda12.1\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
