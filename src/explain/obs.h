@@ -256,6 +256,8 @@ struct run_obs {
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
 	struct loc alltoall_loc;	/* all-to-all named: a watchdog's OpType=ALLTOALL, alltoall_perf */
+	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
+	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */
 };
 
 /* "name:line" of a location. */

@@ -2421,6 +2421,69 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.18.1 or later (pip install -U nvidia-nccl-cu12, or torch 2.1+)",
 	.source = "https://github.com/NVIDIA/nccl/issues/788",
 },
+{
+	/* NCCL 2.28.7 release notes: "Fixes spurious failures when PyTorch is statically linked with
+	 * NCCL-2.28.3 because error is not drained, but rather gets propagated into the next CUDA
+	 * kernel invocation (PR #1864)"; pytorch/pytorch#164402: a torch built from source with
+	 * 2.28.3 fails its next kernel with cudaErrorNoKernelImageForDevice on H100 */
+	.id = "nccl.known_bug.static_link_2283",
+	.from = 22803, .to = 22807, .fixed_in = "2.28.7",
+	.symptom = "cuda.no_kernel_image", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.28.3 bug: statically linked (torch built from source), NCCL leaves a CUDA error that torch's next kernel reports as 'no kernel image' (fixed in 2.28.7)",
+	.cause = "NCCL 2.28.3 probes its kernels at init and ignores a failure without clearing CUDA's last error; "
+		"linked statically into torch (source builds), the stale 'no kernel image is available' error "
+		"surfaces in the next torch kernel although the GPU is supported",
+	.fix = "rebuild torch against NCCL 2.28.7 or later (or use a released torch wheel, which loads NCCL dynamically)\n"
+		"python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # if the GPU's arch is listed, the error is NCCL's",
+	.source = "https://github.com/pytorch/pytorch/issues/164402",
+},
+{
+	/* NVIDIA/nccl#931: a repeatable segfault in the NVLS graph search (ncclTopoSearchRecNet reads
+	 * past the NET array) with 2.18.3 on H100 with one NIC per GPU; the maintainer: "that code is
+	 * obviously wrong"; NCCL 2.18.5 release notes: "Fix NVLS search (issue #931)" */
+	.id = "nccl.known_bug.nvls_search_218",
+	.from = 21801, .to = 21805, .fixed_in = "2.18.5",
+	.symptom = "sys.segfault", .needs = KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.18 bug: the NVLS graph search can crash init on NVSwitch systems (fixed in 2.18.5)",
+	.cause = "NCCL 2.18.1-2.18.4 read past the end of the NIC list while searching NVLS graphs (H100/H800 with "
+		"NVSwitch and one NIC per GPU), and the process died with a segmentation fault during init",
+	.fix = "upgrade NCCL to 2.18.5 or later (pip install -U nvidia-nccl-cu12)\n"
+		"to test it: NCCL_NVLS_ENABLE=0 on the same run; if the crash goes away, the NVLS search is where it is",
+	.source = "https://github.com/NVIDIA/nccl/issues/931",
+},
+{
+	/* pytorch/pytorch#152302 ("NCCL out of memory error after updating to PyTorch 2.7", NCCL
+	 * 2.26.2), the NCCL maintainer: "running with NCCL_CUMEM_HOST_ENABLE=0 should unblock you ...
+	 * more of these cuMem host allocation failures lately"; NCCL 2.26.3 release notes: "Test if
+	 * cuMem host allocations work and if not, disable them. Enabled by default since NCCL 2.24 ...
+	 * We recommend invoking Docker with --cap-add SYS_NICE" */
+	.id = "nccl.known_bug.cumem_host_alloc",
+	.from = 22400, .to = 22603, .fixed_in = "2.26.3",
+	.symptom = "nccl.cuda.oom", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.24-2.26.2 problem: cuMem host allocations fail (Docker without NUMA) and show as 'out of memory' (fixed in 2.26.3)",
+	.cause = "since 2.24 NCCL allocates host buffers with cuMem (CUDA 12.6+ drivers), which needs NUMA support "
+		"that Docker withholds by default; before 2.26.3 NCCL did not test it and init failed with a CUDA "
+		"'out of memory' although the GPU has room",
+	.fix = "export NCCL_CUMEM_HOST_ENABLE=0   # the NCCL team's workaround: host buffers without cuMem\n"
+		"docker run --cap-add SYS_NICE ...   # the release notes' recommendation: gives the container NUMA support\n"
+		"upgrade NCCL to 2.26.3 or later: it tests cuMem host allocations and falls back",
+	.source = "https://github.com/pytorch/pytorch/issues/152302",
+},
+{
+	/* NCCL 2.27.6 release notes: "A note for users on MNNVL systems: ... we've seen crashes if the
+	 * limit is changed to 'unlimited', as it causes the glibc library to unexpectedly *decrease*
+	 * the stack size of NCCL's background threads to just 2048 KB ... reset it to 8192 KB using
+	 * 'ulimit -s 8192'". glibc's behaviour, so no NCCL release fixes it. */
+	.id = "nccl.known_bug.stack_unlimited_mnnvl",
+	.from = 0, .to = 0, .fixed_in = NULL,
+	.symptom = "sys.segfault", .needs = KB_NEED_ARM | KB_NEED_STACK_UNLIMITED | KB_MEDIUM,
+	.version_required = 0,
+	.title = "a known crash on multi-node NVLink systems (GB200): 'ulimit -s unlimited' shrinks NCCL's thread stacks to 2 MB",
+	.cause = "with the stack limit 'unlimited' glibc gives new threads only 2048 KB of stack, too little for "
+		"NCCL's background threads on MNNVL systems, which then crash; the default 8192 KB is enough",
+	.fix = "ulimit -s 8192   # on every node, in the shell or job script that launches the ranks (srun/mpirun propagate it)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.6-1",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

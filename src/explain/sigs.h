@@ -83,6 +83,8 @@ enum {
 					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
 	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
 	KB_NEED_ALLTOALL = 1 << 9,	/* all-to-all traffic named: OpType=ALLTOALL, alltoall_perf */
+	KB_NEED_NVLS = 1 << 10,		/* NCCL found NVLS (NVLink SHARP) usable on the GPUs */
+	KB_NEED_STACK_UNLIMITED = 1 << 11,	/* the stack limit is unlimited: ulimit -s unlimited */
 };
 
 struct explain_known_bug {

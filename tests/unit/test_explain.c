@@ -2054,7 +2054,8 @@ static void test_known_bug_facts(void **state)
 
 /*
  * The known-bug rows keyed on a symptom line: a log of an affected version names the bug (first,
- * where `top` is set) and its fixed release; the same log with a fixed version does not.
+ * where `top` is set) and its fixed release; the same log with a fixed version (or, for a row
+ * that no release fixes, without the fact it needs) does not.
  */
 struct kb_case {
 	const char *id;
@@ -2145,6 +2146,40 @@ static const struct kb_case kb_cases[] = {
 		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
 	.fixed_log = "NCCL version 2.18.3+cuda12.1\n"
 		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.static_link_2283", .fix = "2.28.7",
+	.log = "2.10.0a0+git1a2b3c4 (2, 28, 3)\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n",
+},
+{
+	.id = "nccl.known_bug.nvls_search_218", .fix = "NCCL_NVLS_ENABLE=0",
+	.log = "p5:77:77 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+		"p5:77:90 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[p5:00077] *** Process received signal ***\n"
+		"[p5:00077] Signal: Segmentation fault (11)\n",
+	.fixed_log = "p5:77:77 [0] NCCL INFO NCCL version 2.18.5+cuda12.2\n"
+		"p5:77:90 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[p5:00077] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.cumem_host_alloc", .fix = "NCCL_CUMEM_HOST_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.2\n"
+		"[2025-04-28 10:00:01] h1:5:9 [0] include/alloc.h:120 NCCL WARN Cuda failure 2 'out of memory'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:9 [0] include/alloc.h:120 NCCL WARN Cuda failure 2 'out of memory'\n",
+},
+{
+	.id = "nccl.known_bug.stack_unlimited_mnnvl", .fix = "ulimit -s 8192",
+	.log = "$ ulimit -s unlimited; srun python train.py   # 4 GB200 (aarch64) nodes\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"[gb200-a01:4711] *** Process received signal ***\n",
+	.fixed_log = "$ srun python train.py   # 4 GB200 (aarch64) nodes\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"[gb200-a01:4711] *** Process received signal ***\n",
 },
 };
 
