@@ -185,6 +185,24 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* misc/socket.cc: "socketStartConnect: Connect to %s failed : %s" with ECONNABORTED; the NCCL
+	 * maintainer on NVIDIA/nccl#1515: a bug of NCCL's error handling, "most likely a secondary
+	 * effect" of an earlier connect failure (2.24.3: "Avoid 'Software caused connection abort'
+	 * errors on retries") */
+	.id = "nccl.connect.aborted",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_SYMPTOM,
+	.anchors = { "Software caused connection abort" },
+	.cap_after = "onnect to ",
+	.cap_stop = " ,",
+	.title = "NCCL's connection to {} was aborted (ECONNABORTED)",
+	.cause = "the socket was aborted while NCCL retried a failed connect; the first failure (a refused or "
+		"unreachable peer, a peer that died, a wrong interface) is the real cause",
+	.fix = "read the first NCCL WARN of every rank, before this line: it names the connect that failed first\n"
+		EXPLAIN_FIX_IFNAME,
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	/* NCCL <= 2.5 (include/socket.h): "Call to connect failed : <strerror>", 2.3/2.4 also
 	 * "Call to connect timeout : <strerror>"; the strerror says why, as in today's messages */
 	.id = "nccl.connect.failed_old",
@@ -2483,6 +2501,21 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"NCCL's background threads on MNNVL systems, which then crash; the default 8192 KB is enough",
 	.fix = "ulimit -s 8192   # on every node, in the shell or job script that launches the ranks (srun/mpirun propagate it)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.6-1",
+},
+{
+	/* NVIDIA/nccl#1515, the NCCL maintainer: "'Software caused connection abort' is due to a bug in
+	 * NCCL that's already been fixed for the next release ... most likely a secondary effect";
+	 * NCCL 2.24.3 release notes: "Socket connection failure retry ... Avoid 'Software caused
+	 * connection abort' errors on retries" */
+	.id = "nccl.known_bug.connect_abort_retry",
+	.from = 0, .to = 22403, .fixed_in = "2.24.3",
+	.symptom = "nccl.connect.aborted", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "'Software caused connection abort' with NCCL before 2.24.3: a known bug of NCCL's connect retries hides the first failure (fixed in 2.24.3)",
+	.cause = "NCCL before 2.24.3 mishandles a connect it retries and reports ECONNABORTED instead of the first "
+		"failure; the message itself is the bug, what made the first connect fail is the cause to find",
+	.fix = "read the first NCCL WARN of every rank: the connect that failed first (refused, timed out, unreachable) is the real failure\n"
+		"upgrade NCCL to 2.24.3 or later: connect failures are then retried and reported as they are",
+	.source = "https://github.com/NVIDIA/nccl/issues/1515",
 },
 };
 

@@ -2181,6 +2181,13 @@ static const struct kb_case kb_cases[] = {
 		"h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
 		"[gb200-a01:4711] *** Process received signal ***\n",
 },
+{
+	.id = "nccl.known_bug.connect_abort_retry", .fix = "2.24.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:90 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"h1:5:90 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
