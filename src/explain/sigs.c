@@ -345,9 +345,23 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.accept.failed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Accept failed", "TryAccept: exceeded error retry count" },
+	.unless = "Interrupted system call",	/* nccl.accept.eintr */
 	.title = "NCCL could not accept connections",
 	.cause = "accept() kept failing: the network interface flapped, or the process ran out of file descriptors",
 	.fix = "ulimit -n 1048576   # in the shell that launches training\nip -s link   # look for an interface going down",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* misc/socket.cc 2.18.1-2.27.2: socketTryAccept retries EAGAIN only, so a signal that
+	 * interrupts accept() fails the connection; 2.27.3 also retries EINTR (read in its source) */
+	.id = "nccl.accept.eintr",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Accept failed: Interrupted system call" },
+	.title = "a signal interrupted NCCL's accept() and NCCL gave up (EINTR)",
+	.cause = "a signal reached the rank while NCCL waited in accept(); NCCL before 2.27.3 treats the "
+		"interrupted call as a failure instead of retrying it",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # before 2.27.3 an interrupted accept is fatal: upgrade NCCL\n"
+		"look for what signals the ranks (profilers and samplers, timers, a launcher's health checks)",
 	.rerun = RERUN_NCCL,
 },
 {
@@ -2516,6 +2530,20 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "read the first NCCL WARN of every rank: the connect that failed first (refused, timed out, unreachable) is the real failure\n"
 		"upgrade NCCL to 2.24.3 or later: connect failures are then retried and reported as they are",
 	.source = "https://github.com/NVIDIA/nccl/issues/1515",
+},
+{
+	/* NVIDIA/nccl PR #1758 (bootstrap jobs failing in socketTryAccept on EINTR, "all NCCL
+	 * versions from 2.19 all the way to 2.25"); the NCCL maintainer: "this bug was in fact fixed
+	 * in NCCL 2.27.3" (its socketTryAccept retries EINTR; the message dates from 2.18.1) */
+	.id = "nccl.known_bug.accept_eintr",
+	.from = 21801, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "nccl.accept.eintr",
+	.title = "a known NCCL bug before 2.27.3: a signal during accept() fails the bootstrap (fixed in 2.27.3)",
+	.cause = "NCCL 2.18-2.27.2 retry accept() only on EAGAIN, so any signal delivered to a rank while it waits "
+		"for connections (timers, profilers, a launcher) ends init with 'Accept failed: Interrupted "
+		"system call'; it strikes at random, more often at scale",
+	.fix = "upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or torch 2.8+)",
+	.source = "https://github.com/NVIDIA/nccl/pull/1758",
 },
 };
 

@@ -2188,6 +2188,15 @@ static const struct kb_case kb_cases[] = {
 	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
 		"h1:5:90 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n",
 },
+{
+	.id = "nccl.known_bug.accept_eintr", .top = 1, .fix = "2.27.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:60 [0] misc/socket.cc:447 NCCL WARN socketTryAccept: Accept failed: Interrupted system call\n"
+		"h1:5:60 [0] NCCL INFO misc/socket.cc:559 -> 2\n"
+		"h1:5:60 [0] NCCL INFO bootstrap.cc:280 -> 2\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+		"h1:5:60 [0] misc/socket.cc:447 NCCL WARN socketTryAccept: Accept failed: Interrupted system call\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
