@@ -258,6 +258,7 @@ struct run_obs {
 	struct loc alltoall_loc;	/* all-to-all named: a watchdog's OpType=ALLTOALL, alltoall_perf */
 	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
 	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */
+	struct loc cudagraph_loc;	/* CUDA graphs named: "cudagraph", "CUDA graph" */
 };
 
 /* "name:line" of a location. */

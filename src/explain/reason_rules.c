@@ -748,7 +748,8 @@ void rule_known_bugs(struct rs *r)
 		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
 		    ((kb->needs & KB_NEED_ALLTOALL) && !x->alltoall_loc.line) ||
 		    ((kb->needs & KB_NEED_NVLS) && !x->nvls_loc.line) ||
-		    ((kb->needs & KB_NEED_STACK_UNLIMITED) && !x->stack_unlimited_loc.line))
+		    ((kb->needs & KB_NEED_STACK_UNLIMITED) && !x->stack_unlimited_loc.line) ||
+		    ((kb->needs & KB_NEED_CUDAGRAPH) && !x->cudagraph_loc.line))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
@@ -793,6 +794,8 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->nvls_loc, "NVLS in use", NULL);
 		if (kb->needs & KB_NEED_STACK_UNLIMITED)
 			rs_at(r, d, x->stack_unlimited_loc, "stack limit unlimited", NULL);
+		if (kb->needs & KB_NEED_CUDAGRAPH)
+			rs_at(r, d, x->cudagraph_loc, "CUDA graphs", NULL);
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);

@@ -2091,10 +2091,11 @@ const struct explain_sig explain_sigs[] = {
 		"ulimit -c unlimited   # rerun to get a core file; then gdb -batch -ex bt $(which python3) <core>",
 },
 {
-	/* NVIDIA/nccl#1996 (2.27.7, bypassed with NCCL_RAS_ENABLE=0), #2346 (2.29.7) */
+	/* NVIDIA/nccl#1996 (2.27.7, bypassed with NCCL_RAS_ENABLE=0), #2346 (2.29.7), #1762
+	 * (rasClientRunComms, 2.26.2-2.28.9) */
 	.id = "nccl.known_bug.ras_segfault",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "rasMsgHandle", "rasCollReq", "rasNetRecv" },
+	.anchors = { "rasMsgHandle", "rasCollReq", "rasNetRecv", "rasClientRun" },
 	.title = "NCCL's RAS thread crashed the process (a known NCCL bug)",
 	.cause = "the crash is inside NCCL's RAS subsystem (2.24+), which only serves 'ncclras' monitoring queries; "
 		"RAS crashes were reported on 2.26.2 (fixed in 2.27.3), 2.27.7 and 2.29.7",
@@ -2544,6 +2545,37 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"system call'; it strikes at random, more often at scale",
 	.fix = "upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or torch 2.8+)",
 	.source = "https://github.com/NVIDIA/nccl/pull/1758",
+},
+{
+	/* NVIDIA/nccl#1762 ("Possible bug in NCCL RAS v2.27.3"): rasClientRunComms steps over a
+	 * communicator's record without its missing-rank entries, so a RAS report of a job with
+	 * missing ranks reads garbage; the maintainer: "the fix was included in NCCL 2.29.2 release".
+	 * The missing-rank records date from 2.26.2 (read in client_support.cc). */
+	.id = "nccl.known_bug.ras_missing_ranks",
+	.from = 22602, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = "sys.segfault", .needs = KB_NEED_RAS | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.26-2.28 bug: a RAS report of a job with missing ranks can crash the process (fixed in 2.29.2)",
+	.cause = "NCCL 2.26.2-2.28.9 miscompute the size of a communicator's RAS record when ranks are missing "
+		"(a rank died or never joined), so answering a RAS query (ncclras, a monitoring agent) can crash "
+		"a healthy rank too",
+	.fix = "export NCCL_RAS_ENABLE=0   # RAS is a monitoring aid: training does not need it\n"
+		"upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1762",
+},
+{
+	/* vllm-project/vllm#5091 (a vLLM maintainer): "NCCL 2.19 will turn on virtual memory by
+	 * default, which costs memory during cudagraph capture"; vllm-project/vllm#24141: "confirmed
+	 * in https://github.com/NVIDIA/nccl/issues/1234 that NCCL 2.22.3 resolved the memory overhead
+	 * issue". vLLM set NCCL_CUMEM_ENABLE=0 meanwhile. */
+	.id = "nccl.known_bug.cumem_cudagraph_memory",
+	.from = 21900, .to = 22203, .fixed_in = "2.22.3",
+	.symptom = "cuda.oom", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "out of memory with CUDA graphs and NCCL 2.19-2.21: a known cuMem memory overhead of NCCL during graph capture (resolved in 2.22.3)",
+	.cause = "NCCL 2.19 enabled cuMem by default, and with it NCCL calls captured in CUDA graphs cost extra "
+		"GPU memory (vLLM and SGLang capture many graphs); 2.22.3 removed the overhead",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # what vLLM set on these versions\n"
+		"upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/vllm-project/vllm/pull/24141",
 },
 };
 

@@ -85,6 +85,7 @@ enum {
 	KB_NEED_ALLTOALL = 1 << 9,	/* all-to-all traffic named: OpType=ALLTOALL, alltoall_perf */
 	KB_NEED_NVLS = 1 << 10,		/* NCCL found NVLS (NVLink SHARP) usable on the GPUs */
 	KB_NEED_STACK_UNLIMITED = 1 << 11,	/* the stack limit is unlimited: ulimit -s unlimited */
+	KB_NEED_CUDAGRAPH = 1 << 12,	/* CUDA graphs named: capture, cudagraph (vLLM, SGLang) */
 };
 
 struct explain_known_bug {

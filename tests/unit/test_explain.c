@@ -2197,6 +2197,25 @@ static const struct kb_case kb_cases[] = {
 	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
 		"h1:5:60 [0] misc/socket.cc:447 NCCL WARN socketTryAccept: Accept failed: Interrupted system call\n",
 },
+{
+	.id = "nccl.known_bug.ras_missing_ranks", .fix = "NCCL_RAS_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:70 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+		"[h1:00005] *** Process received signal ***\n"
+		" 4 0x0000000000122927 rasClientRunComms() /build/nccl/src/ras/client_support.cc:993\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.3+cuda12.9\n"
+		"h1:5:70 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+		"[h1:00005] *** Process received signal ***\n",
+},
+{
+	.id = "nccl.known_bug.cumem_cudagraph_memory", .fix = "NCCL_CUMEM_ENABLE=0",
+	.log = "INFO 05-28 10:00:00 model_runner.py:1000] Capturing cudagraphs for decoding.\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 20.00 MiB is free.\n",
+	.fixed_log = "INFO 05-28 10:00:00 model_runner.py:1000] Capturing cudagraphs for decoding.\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.22.3+cuda12.5\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 20.00 MiB is free.\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
