@@ -2339,9 +2339,9 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.source = "https://github.com/NVIDIA/nccl/issues/1732",
 },
 {
-	/* NCCL 2.19.1 release notes: "Better detect SHM allocation failures to avoid crash with Bus
-	 * Error"; NVIDIA/nccl#983 (maintainer, a Bus error in ncclCommInitRank): usually /dev/shm too
-	 * small, in a container in particular */
+	/* NCCL 2.19.1 release notes (its release commit): "Better detect SHM allocation failures to
+	 * avoid crash with Bus Error". NCCL's SHM segments live in /dev/shm, 64 MB in a default
+	 * docker container (NVIDIA/nccl#983: "Signal: Bus error (7)" in ncclCommInitRank). */
 	.id = "nccl.known_bug.shm_bus_error",
 	.from = 0, .to = 21901, .fixed_in = "2.19.1",
 	.symptom = "torch.dataloader.shm", .needs = KB_MEDIUM, .version_required = 1,
@@ -2352,7 +2352,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g: NCCL's SHM transport needs /dev/shm space\n"
 		"df -h /dev/shm   # on the node that crashed\n"
 		"upgrade NCCL to 2.19.1 or later: a full /dev/shm is then an error message, not a crash",
-	.source = "https://github.com/NVIDIA/nccl/issues/983",
+	.source = "https://github.com/NVIDIA/nccl/commit/f9c3dc251e0fd3144341b4f43336c53dd913c110",
 },
 {
 	/* NVIDIA/nccl#750 (maintainer): with CUDA_LAUNCH_BLOCKING=1 the kernel launch blocks until the
@@ -2443,8 +2443,9 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.source = "https://github.com/NVIDIA/nccl/issues/179",
 },
 {
-	/* NCCL 2.18.1 release notes: "Fix alltoallv hang (#788)"; #788: "Alltoallv hangs with NCCL
-	 * 2.12 and newer" (multi-node all-to-all, IB). The release note names no first version. */
+	/* NCCL 2.18.1 release notes: "Fixed hangs with irregular send/receive patterns (e.g.,
+	 * alltoallv)" (the release commit: "Fix alltoallv hang (#788)"); NVIDIA/nccl#788: "Alltoallv
+	 * hangs with NCCL 2.12 and newer" (multi-node, IB). The notes name no first version. */
 	.id = "nccl.known_bug.alltoallv_hang",
 	.from = 0, .to = 21801, .fixed_in = "2.18.1",
 	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ALLTOALL | KB_MEDIUM, .version_required = 1,
@@ -2452,7 +2453,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.cause = "NCCL before 2.18.1 could hang in all-to-all-v patterns across nodes (reported from 2.12 on: a "
 		"subset of nodes stalls after some iterations); 2.18.1 fixes it",
 	.fix = "upgrade NCCL to 2.18.1 or later (pip install -U nvidia-nccl-cu12, or torch 2.1+)",
-	.source = "https://github.com/NVIDIA/nccl/issues/788",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/release-notes/rel_2-18-1.html",
 },
 {
 	/* NCCL 2.28.7 release notes: "Fixes spurious failures when PyTorch is statically linked with
@@ -2487,19 +2488,21 @@ const struct explain_known_bug explain_known_bugs[] = {
 {
 	/* pytorch/pytorch#152302 ("NCCL out of memory error after updating to PyTorch 2.7", NCCL
 	 * 2.26.2), the NCCL maintainer: "running with NCCL_CUMEM_HOST_ENABLE=0 should unblock you ...
-	 * more of these cuMem host allocation failures lately"; NCCL 2.26.3 release notes: "Test if
-	 * cuMem host allocations work and if not, disable them. Enabled by default since NCCL 2.24 ...
-	 * We recommend invoking Docker with --cap-add SYS_NICE" */
+	 * We've been seeing more of these cuMem host allocation failures lately", and the fallback
+	 * added in 2.26.3/2.26.5 does not catch every case; NCCL 2.26.3 release notes: cuMem host
+	 * allocations are "Enabled by default since NCCL 2.24 ... rely on NUMA support, which is by
+	 * default not available under Docker. We recommend invoking Docker with --cap-add SYS_NICE".
+	 * No release is named as fixing the failure itself. */
 	.id = "nccl.known_bug.cumem_host_alloc",
-	.from = 22400, .to = 22603, .fixed_in = "2.26.3",
+	.from = 22400, .to = 0, .fixed_in = NULL,
 	.symptom = "nccl.cuda.oom", .needs = KB_MEDIUM, .version_required = 1,
-	.title = "a known NCCL 2.24-2.26.2 problem: cuMem host allocations fail (Docker without NUMA) and show as 'out of memory' (fixed in 2.26.3)",
-	.cause = "since 2.24 NCCL allocates host buffers with cuMem (CUDA 12.6+ drivers), which needs NUMA support "
-		"that Docker withholds by default; before 2.26.3 NCCL did not test it and init failed with a CUDA "
+	.title = "NCCL 2.24+ allocates host memory with cuMem: a known init failure that reads 'out of memory' (NCCL_CUMEM_HOST_ENABLE=0 avoids it)",
+	.cause = "since 2.24 NCCL allocates its host buffers with cuMem (CUDA 12.6+ drivers), which needs NUMA "
+		"support (Docker withholds it by default); when such an allocation fails, init fails with a CUDA "
 		"'out of memory' although the GPU has room",
 	.fix = "export NCCL_CUMEM_HOST_ENABLE=0   # the NCCL team's workaround: host buffers without cuMem\n"
-		"docker run --cap-add SYS_NICE ...   # the release notes' recommendation: gives the container NUMA support\n"
-		"upgrade NCCL to 2.26.3 or later: it tests cuMem host allocations and falls back",
+		"docker run --cap-add SYS_NICE ...   # in Docker, the release notes' recommendation: cuMem host memory needs NUMA support\n"
+		"nvidia-smi   # if the GPU really is full, this is not the cause",
 	.source = "https://github.com/pytorch/pytorch/issues/152302",
 },
 {
