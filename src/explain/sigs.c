@@ -955,6 +955,20 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* graph/topo.cc and transport/net_ib.cc of 2.24.3-2.25.1: NIC fusion failing to build a
+	 * virtual NIC is fatal; 2.26.2 logs it at INFO ("...and failed. vProps=...") and goes on */
+	.id = "nccl.net.merge_failed",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Tried merging multiple devices together and failed. Try",
+		     "Trying to merge multiple devices together with different link_layer" },
+	.title = "NCCL's NIC fusion could not merge the NICs it chose (e.g. IB and RoCE ports together)",
+	.cause = "NCCL 2.24+ fuses NICs under one PCI switch into a virtual NIC; ports of different link layers "
+		"(InfiniBand and RoCE) cannot be fused, and in 2.24-2.25 the failure ends init",
+	.fix = "export NCCL_NET_MERGE_LEVEL=LOC   # no NIC fusion: NCCL's own advice in the message\n"
+		"export NCCL_IB_HCA=<the HCAs of one link type>   # or select NICs of only one link layer (ibv_devinfo shows link_layer)",
+	.rerun = RERUN_NCCL,
+},
+{
 	/* graph/topo.h: the NET device id the search wants is not in the topology (NVIDIA/nccl#1748:
 	 * NIC fusion in 2.26; NVIDIA-NeMo/Speech#13996: a newer NCCL, 2.27.3, solved it) */
 	.id = "nccl.net.id_not_found",
@@ -2579,6 +2593,20 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "export NCCL_CUMEM_ENABLE=0   # what vLLM set on these versions\n"
 		"upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)",
 	.source = "https://github.com/vllm-project/vllm/pull/24141",
+},
+{
+	/* NCCL 2.26.2 release notes (its release commit): "Make the auto-merge failures in the NIC
+	 * fusion non-fatal. This could happen when trying to merge IB and RoCE devices."; NIC
+	 * fusion came with 2.24.3 ("Add NIC fusion", its release notes) */
+	.id = "nccl.known_bug.nic_fusion_fatal",
+	.from = 22403, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "nccl.net.merge_failed",
+	.title = "a known NCCL 2.24/2.25 bug: a NIC fusion that fails (IB and RoCE ports on one switch) ends init (fixed in 2.26.2)",
+	.cause = "NCCL 2.24.3-2.25.1 stop when their automatic NIC fusion cannot merge devices, e.g. an InfiniBand "
+		"and a RoCE port under one PCI switch; 2.26.2 skips the merge and goes on",
+	.fix = "export NCCL_NET_MERGE_LEVEL=LOC   # meanwhile: no NIC fusion\n"
+		"upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
 },
 };
 

@@ -2216,6 +2216,14 @@ static const struct kb_case kb_cases[] = {
 		"h1:5:5 [0] NCCL INFO NCCL version 2.22.3+cuda12.5\n"
 		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 20.00 MiB is free.\n",
 },
+{
+	.id = "nccl.known_bug.nic_fusion_fatal", .top = 1, .fix = "NCCL_NET_MERGE_LEVEL=LOC",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.25.1+cuda12.8\n"
+		"h1:5:40 [0] graph/topo.cc:965 NCCL WARN TOPO/NET : Tried merging multiple devices together and failed. Try setting NCCL_NET_MERGE_LEVEL=LOC\n"
+		"h1:5:40 [0] NCCL INFO graph/topo.cc:1064 -> 5\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"h1:5:40 [0] graph/topo.cc:965 NCCL WARN TOPO/NET : Tried merging multiple devices together and failed. Try setting NCCL_NET_MERGE_LEVEL=LOC\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
