@@ -185,6 +185,24 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* misc/socket.cc: "socketStartConnect: Connect to %s failed : %s" with EADDRNOTAVAIL, which
+	 * connect() returns when no ephemeral port is left (or the source address vanished) */
+	.id = "nccl.connect.no_port",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "failed : Cannot assign requested address" },
+	.also = "onnect",
+	.unless = "Call to bind",	/* nccl.bind.cannot_assign */
+	.cap_after = "onnect to ",
+	.cap_stop = " ,",
+	.title = "NCCL could not open a connection to {}: no local port or address left (EADDRNOTAVAIL)",
+	.cause = "connect() found no free ephemeral port (many connections opened at once, as in all-to-all at "
+		"scale, or sockets piling up in TIME_WAIT) or the local address it would use is gone",
+	.fix = "sysctl net.ipv4.ip_local_port_range   # on every node: a narrow range runs out first\n"
+		"ss -s   # many sockets in TIME_WAIT or established point to port exhaustion",
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	/* misc/socket.cc: "socketStartConnect: Connect to %s failed : %s" with ECONNABORTED; the NCCL
 	 * maintainer on NVIDIA/nccl#1515: a bug of NCCL's error handling, "most likely a secondary
 	 * effect" of an earlier connect failure (2.24.3: "Avoid 'Software caused connection abort'
@@ -2607,6 +2625,21 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "export NCCL_NET_MERGE_LEVEL=LOC   # meanwhile: no NIC fusion\n"
 		"upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
 	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+},
+{
+	/* NCCL 2.19.4 release notes (its release commit): "Split transport connect phase into
+	 * multiple steps to avoid port exhaustion when connecting alltoall at large scale. Defaults
+	 * to 128 peers per round." Before, every peer was connected at once. */
+	.id = "nccl.known_bug.connect_port_exhaustion",
+	.from = 0, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "nccl.connect.no_port", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "no local port left with NCCL before 2.19.4: a known port exhaustion when all-to-all connects every peer at once (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 opened the connections to all peers of an all-to-all at once, which at large "
+		"scale exhausts the node's ephemeral ports ('Cannot assign requested address'); 2.19.4 connects "
+		"128 peers per round",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12, or torch 2.3+)\n"
+		"sysctl net.ipv4.ip_local_port_range   # meanwhile, on every node: a wider range delays the exhaustion",
+	.source = "https://github.com/NVIDIA/nccl/commit/88d44d777f6970bdbf6610badcbd7e25a05380f0",
 },
 };
 

@@ -2224,6 +2224,13 @@ static const struct kb_case kb_cases[] = {
 	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
 		"h1:5:40 [0] graph/topo.cc:965 NCCL WARN TOPO/NET : Tried merging multiple devices together and failed. Try setting NCCL_NET_MERGE_LEVEL=LOC\n",
 },
+{
+	.id = "nccl.known_bug.connect_port_exhaustion", .fix = "2.19.4",
+	.log = "NCCL version 2.18.5+cuda12.2\n"
+		"h1:5:90 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.3.7<45763> failed : Cannot assign requested address\n",
+	.fixed_log = "NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:90 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.3.7<45763> failed : Cannot assign requested address\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
