@@ -1076,6 +1076,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.plugin.absent",
 	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
 	.anchors = { "NET/Plugin: Could not find", "NET/Plugin : Plugin load returned", "Failed to find libnccl-net", "No plugin found" },
+	/* a path 2.27.3 mangled is nccl.plugin.path_mangled: the user asked for a plugin */
+	.unless = "Could not find: libnccl-net-/" SIG_UNTIL "Could not find: libnccl-net-.",
 	.title = "benign: no external NCCL network plugin (libnccl-net.so) is installed",
 	.cause = "NCCL looks for an optional plugin and uses its internal IB/Socket transports without one; this "
 		"line is not the failure",
@@ -2348,7 +2350,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	 * UDS socket by rank and process hash (read in its source), 2.19 had no UDS service thread */
 	.id = "nccl.known_bug.uds_split_2203",
 	.from = 22003, .to = 22005, .fixed_in = "2.20.5",
-	.symptom = "nccl.uds.bind",
+	.symptom = "nccl.uds.bind", .version_required = 1,	/* other versions collide too, rarely */
 	.title = "a known NCCL 2.20.3 bug: a second communicator of the same rank (ncclCommSplit, new_group, FSDP) cannot bind its UDS socket (fixed in 2.20.5)",
 	.cause = "NCCL 2.20.3 names the proxy's Unix socket by rank and process only, so the second communicator "
 		"a process creates for the same rank finds the name taken ('UDS: Binding to socket ... failed : "
