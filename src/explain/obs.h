@@ -270,7 +270,10 @@ struct run_obs {
 	struct loc nonblocking_loc;	/* NCCL's non-blocking API: device_id=, or torch's variable */
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
-	struct loc a2a_loc;		/* all-to-all named: alltoall_perf, all_to_all, ALLTOALL */
+	struct loc alltoall_loc;	/* all-to-all named: a watchdog's OpType=ALLTOALL, alltoall_perf */
+	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
+	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */
+	struct loc cudagraph_loc;	/* CUDA graphs named: "cudagraph", "CUDA graph" */
 };
 
 /* "name:line" of a location. */

@@ -809,7 +809,11 @@ void rule_known_bugs(struct rs *r)
 		    ((kb->needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
 		    ((kb->needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
 		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
-		    ((kb->needs & KB_PROSE_A2A) && !wd && !x->a2a_loc.line))
+		    ((kb->needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line) ||
+		    ((kb->needs & KB_NEED_ALLTOALL) && !x->alltoall_loc.line) ||
+		    ((kb->needs & KB_NEED_NVLS) && !x->nvls_loc.line) ||
+		    ((kb->needs & KB_NEED_STACK_UNLIMITED) && !x->stack_unlimited_loc.line) ||
+		    ((kb->needs & KB_NEED_CUDAGRAPH) && !x->cudagraph_loc.line))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
@@ -850,8 +854,14 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->launch_blocking_loc, "CUDA_LAUNCH_BLOCKING=1", NULL);
 		if (kb->needs & KB_NEED_NONBLOCKING)
 			rs_at(r, d, x->nonblocking_loc, "non-blocking NCCL init", NULL);
-		if ((kb->needs & KB_PROSE_A2A) && x->a2a_loc.line)
-			rs_at(r, d, x->a2a_loc, "all-to-all", NULL);
+		if (kb->needs & (KB_NEED_ALLTOALL | KB_PROSE_A2A))
+			rs_at(r, d, x->alltoall_loc, "all-to-all", NULL);
+		if (kb->needs & KB_NEED_NVLS)
+			rs_at(r, d, x->nvls_loc, "NVLS in use", NULL);
+		if (kb->needs & KB_NEED_STACK_UNLIMITED)
+			rs_at(r, d, x->stack_unlimited_loc, "stack limit unlimited", NULL);
+		if (kb->needs & KB_NEED_CUDAGRAPH)
+			rs_at(r, d, x->cudagraph_loc, "CUDA graphs", NULL);
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);

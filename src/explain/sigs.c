@@ -191,6 +191,42 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* misc/socket.cc: "socketStartConnect: Connect to %s failed : %s" with EADDRNOTAVAIL, which
+	 * connect() returns when no ephemeral port is left (or the source address vanished) */
+	.id = "nccl.connect.no_port",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "failed : Cannot assign requested address" },
+	.also = "onnect",
+	.unless = "Call to bind",	/* nccl.bind.cannot_assign */
+	.cap_after = "onnect to ",
+	.cap_stop = " ,",
+	.title = "NCCL could not open a connection to {}: no local port or address left (EADDRNOTAVAIL)",
+	.cause = "connect() found no free ephemeral port (many connections opened at once, as in all-to-all at "
+		"scale, or sockets piling up in TIME_WAIT) or the local address it would use is gone",
+	.fix = "sysctl net.ipv4.ip_local_port_range   # on every node: a narrow range runs out first\n"
+		"ss -s   # many sockets in TIME_WAIT or established point to port exhaustion",
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/socket.cc: "socketStartConnect: Connect to %s failed : %s" with ECONNABORTED; the NCCL
+	 * maintainer on NVIDIA/nccl#1515: a bug of NCCL's error handling, "most likely a secondary
+	 * effect" of an earlier connect failure (2.24.3: "Avoid 'Software caused connection abort'
+	 * errors on retries") */
+	.id = "nccl.connect.aborted",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_SYMPTOM,
+	.anchors = { "Software caused connection abort" },
+	.cap_after = "onnect to ",
+	.cap_stop = " ,",
+	.title = "NCCL's connection to {} was aborted (ECONNABORTED)",
+	.cause = "the socket was aborted while NCCL retried a failed connect; the first failure (a refused or "
+		"unreachable peer, a peer that died, a wrong interface) is the real cause",
+	.fix = "read the first NCCL WARN of every rank, before this line: it names the connect that failed first\n"
+		EXPLAIN_FIX_IFNAME,
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	/* NCCL <= 2.5 (include/socket.h): "Call to connect failed : <strerror>", 2.3/2.4 also
 	 * "Call to connect timeout : <strerror>"; the strerror says why, as in today's messages */
 	.id = "nccl.connect.failed_old",
@@ -333,9 +369,23 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.accept.failed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Accept failed", "TryAccept: exceeded error retry count" },
+	.unless = "Interrupted system call",	/* nccl.accept.eintr */
 	.title = "NCCL could not accept connections",
 	.cause = "accept() kept failing: the network interface flapped, or the process ran out of file descriptors",
 	.fix = "ulimit -n 1048576   # in the shell that launches training\nip -s link   # look for an interface going down",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* misc/socket.cc 2.18.1-2.27.2: socketTryAccept retries EAGAIN only, so a signal that
+	 * interrupts accept() fails the connection; 2.27.3 also retries EINTR (read in its source) */
+	.id = "nccl.accept.eintr",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Accept failed: Interrupted system call" },
+	.title = "a signal interrupted NCCL's accept() and NCCL gave up (EINTR)",
+	.cause = "a signal reached the rank while NCCL waited in accept(); NCCL before 2.27.3 treats the "
+		"interrupted call as a failure instead of retrying it",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # before 2.27.3 an interrupted accept is fatal: upgrade NCCL\n"
+		"look for what signals the ranks (profilers and samplers, timers, a launcher's health checks)",
 	.rerun = RERUN_NCCL,
 },
 {
@@ -947,6 +997,20 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* graph/topo.cc and transport/net_ib.cc of 2.24.3-2.25.1: NIC fusion failing to build a
+	 * virtual NIC is fatal; 2.26.2 logs it at INFO ("...and failed. vProps=...") and goes on */
+	.id = "nccl.net.merge_failed",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Tried merging multiple devices together and failed. Try",
+		     "Trying to merge multiple devices together with different link_layer" },
+	.title = "NCCL's NIC fusion could not merge the NICs it chose (e.g. IB and RoCE ports together)",
+	.cause = "NCCL 2.24+ fuses NICs under one PCI switch into a virtual NIC; ports of different link layers "
+		"(InfiniBand and RoCE) cannot be fused, and in 2.24-2.25 the failure ends init",
+	.fix = "export NCCL_NET_MERGE_LEVEL=LOC   # no NIC fusion: NCCL's own advice in the message\n"
+		"export NCCL_IB_HCA=<the HCAs of one link type>   # or select NICs of only one link layer (ibv_devinfo shows link_layer)",
+	.rerun = RERUN_NCCL,
+},
+{
 	/* graph/topo.h: the NET device id the search wants is not in the topology (NVIDIA/nccl#1748:
 	 * NIC fusion in 2.26; NVIDIA-NeMo/Speech#13996: a newer NCCL, 2.27.3, solved it) */
 	.id = "nccl.net.id_not_found",
@@ -1036,6 +1100,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.plugin.absent",
 	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
 	.anchors = { "NET/Plugin: Could not find", "NET/Plugin : Plugin load returned", "Failed to find libnccl-net", "No plugin found" },
+	/* a path 2.27.3 mangled is nccl.plugin.path_mangled: the user asked for a plugin */
+	.unless = "Could not find: libnccl-net-/" SIG_UNTIL "Could not find: libnccl-net-.",
 	.title = "benign: no external NCCL network plugin (libnccl-net.so) is installed",
 	.cause = "NCCL looks for an optional plugin and uses its internal IB/Socket transports without one; this "
 		"line is not the failure",
@@ -2381,10 +2447,11 @@ const struct explain_sig explain_sigs[] = {
 		"ulimit -c unlimited   # rerun to get a core file; then gdb -batch -ex bt $(which python3) <core>",
 },
 {
-	/* NVIDIA/nccl#1996 (2.27.7, bypassed with NCCL_RAS_ENABLE=0), #2346 (2.29.7) */
+	/* NVIDIA/nccl#1996 (2.27.7, bypassed with NCCL_RAS_ENABLE=0), #2346 (2.29.7), #1762
+	 * (rasClientRunComms, 2.26.2-2.28.9) */
 	.id = "nccl.known_bug.ras_segfault",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "rasMsgHandle", "rasCollReq", "rasNetRecv" },
+	.anchors = { "rasMsgHandle", "rasCollReq", "rasNetRecv", "rasClientRun" },
 	.title = "NCCL's RAS thread crashed the process (a known NCCL bug)",
 	.cause = "the crash is inside NCCL's RAS subsystem (2.24+), which only serves 'ncclras' monitoring queries; "
 		"RAS crashes were reported on 2.26.2 (fixed in 2.27.3), 2.27.7 and 2.29.7",
@@ -2606,7 +2673,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	 * UDS socket by rank and process hash (read in its source), 2.19 had no UDS service thread */
 	.id = "nccl.known_bug.uds_split_2203",
 	.from = 22003, .to = 22005, .fixed_in = "2.20.5",
-	.symptom = "nccl.uds.bind",
+	.symptom = "nccl.uds.bind", .version_required = 1,	/* other versions collide too, rarely */
 	.title = "a known NCCL 2.20.3 bug: a second communicator of the same rank (ncclCommSplit, new_group, FSDP) cannot bind its UDS socket (fixed in 2.20.5)",
 	.cause = "NCCL 2.20.3 names the proxy's Unix socket by rank and process only, so the second communicator "
 		"a process creates for the same rank finds the name taken ('UDS: Binding to socket ... failed : "
@@ -2629,9 +2696,9 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.source = "https://github.com/NVIDIA/nccl/issues/1732",
 },
 {
-	/* NCCL 2.19.1 release notes: "Better detect SHM allocation failures to avoid crash with Bus
-	 * Error"; NVIDIA/nccl#983 (maintainer, a Bus error in ncclCommInitRank): usually /dev/shm too
-	 * small, in a container in particular */
+	/* NCCL 2.19.1 release notes (its release commit): "Better detect SHM allocation failures to
+	 * avoid crash with Bus Error". NCCL's SHM segments live in /dev/shm, 64 MB in a default
+	 * docker container (NVIDIA/nccl#983: "Signal: Bus error (7)" in ncclCommInitRank). */
 	.id = "nccl.known_bug.shm_bus_error",
 	.from = 0, .to = 21901, .fixed_in = "2.19.1",
 	.symptom = "torch.dataloader.shm", .needs = KB_MEDIUM, .version_required = 1,
@@ -2642,7 +2709,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g: NCCL's SHM transport needs /dev/shm space\n"
 		"df -h /dev/shm   # on the node that crashed\n"
 		"upgrade NCCL to 2.19.1 or later: a full /dev/shm is then an error message, not a crash",
-	.source = "https://github.com/NVIDIA/nccl/issues/983",
+	.source = "https://github.com/NVIDIA/nccl/commit/f9c3dc251e0fd3144341b4f43336c53dd913c110",
 },
 {
 	/* NVIDIA/nccl#750 (maintainer): with CUDA_LAUNCH_BLOCKING=1 the kernel launch blocks until the
@@ -2701,6 +2768,203 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)\n"
 		"export NCCL_NET_OVERHEAD=1000   # meanwhile, on every node: the Intel value, the reporter's workaround (or NCCL_ALGO/NCCL_PROTO set alike everywhere)",
 	.source = "https://github.com/NVIDIA/nccl/issues/1136",
+},
+{
+	/* NVIDIA/nccl#1020 ("ring 0 does not loop back to start" with 2.19.3; the maintainer: the
+	 * PCI speeds read from sysfs were left uninitialised when absent, so ranks built different
+	 * rings); NCCL 2.19.4 release notes: "Make topology detection more deterministic when PCI
+	 * speeds are not available (fix issue #1020)". The uninitialised speeds date from 2.6.4
+	 * (read in xml.cc's history). */
+	.id = "nccl.known_bug.ring_pci_speed",
+	.from = 20604, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "nccl.ring.no_loop", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL bug before 2.19.4: where sysfs lacks PCI link speeds (VMs) ranks build different rings (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 left a PCI link speed uninitialised when sysfs does not show it (VMs, some "
+		"hypervisors: 'could not read .../max_link_speed'), so ranks computed different topologies and "
+		"init failed with 'ring N does not loop back to start'",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12)\n"
+		"NCCL_TOPO_DUMP_FILE=/tmp/nccl_topo.xml   # meanwhile, rerun with it and compare the files of two nodes: link_speed values that differ between identical nodes confirm it",
+	.source = "https://github.com/NVIDIA/nccl/issues/1020",
+},
+{
+	/* NVIDIA/nccl#179 (sporadic "ring 0 does not loop back to start", NCCL 2.3.7, DGX-1 with four
+	 * IB ports); the NCCL 2.5.6 release (PR #255, the maintainer): "Rewrite the topology
+	 * detection and tree/ring creation (#179)" */
+	.id = "nccl.known_bug.ring_rewrite_25",
+	.from = 0, .to = 20506, .fixed_in = "2.5.6",
+	.symptom = "nccl.ring.no_loop", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known bug of NCCL before 2.5: ring construction can fail on nodes with several NICs (fixed by the 2.5.6 rewrite)",
+	.cause = "NCCL before 2.5 built rings from a topology detection that several NICs per node could make "
+		"differ between ranks; 2.5.6 rewrote topology detection and ring creation for it",
+	.fix = "upgrade NCCL to 2.5.6 or later (any current torch wheel or container brings a far newer NCCL)",
+	.source = "https://github.com/NVIDIA/nccl/issues/179",
+},
+{
+	/* NCCL 2.18.1 release notes: "Fixed hangs with irregular send/receive patterns (e.g.,
+	 * alltoallv)" (the release commit: "Fix alltoallv hang (#788)"); NVIDIA/nccl#788: "Alltoallv
+	 * hangs with NCCL 2.12 and newer" (multi-node, IB). The notes name no first version. */
+	.id = "nccl.known_bug.alltoallv_hang",
+	.from = 0, .to = 21801, .fixed_in = "2.18.1",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ALLTOALL | KB_MEDIUM, .version_required = 1,
+	.title = "an all-to-all hang with NCCL before 2.18.1: a known alltoallv hang (fixed in 2.18.1)",
+	.cause = "NCCL before 2.18.1 could hang in all-to-all-v patterns across nodes (reported from 2.12 on: a "
+		"subset of nodes stalls after some iterations); 2.18.1 fixes it",
+	.fix = "upgrade NCCL to 2.18.1 or later (pip install -U nvidia-nccl-cu12, or torch 2.1+)",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/release-notes/rel_2-18-1.html",
+},
+{
+	/* NCCL 2.28.7 release notes: "Fixes spurious failures when PyTorch is statically linked with
+	 * NCCL-2.28.3 because error is not drained, but rather gets propagated into the next CUDA
+	 * kernel invocation (PR #1864)"; pytorch/pytorch#164402: a torch built from source with
+	 * 2.28.3 fails its next kernel with cudaErrorNoKernelImageForDevice on H100 */
+	.id = "nccl.known_bug.static_link_2283",
+	.from = 22803, .to = 22807, .fixed_in = "2.28.7",
+	.symptom = "cuda.no_kernel_image", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.28.3 bug: statically linked (torch built from source), NCCL leaves a CUDA error that torch's next kernel reports as 'no kernel image' (fixed in 2.28.7)",
+	.cause = "NCCL 2.28.3 probes its kernels at init and ignores a failure without clearing CUDA's last error; "
+		"linked statically into torch (source builds), the stale 'no kernel image is available' error "
+		"surfaces in the next torch kernel although the GPU is supported",
+	.fix = "rebuild torch against NCCL 2.28.7 or later (or use a released torch wheel, which loads NCCL dynamically)\n"
+		"python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # if the GPU's arch is listed, the error is NCCL's",
+	.source = "https://github.com/pytorch/pytorch/issues/164402",
+},
+{
+	/* NVIDIA/nccl#931: a repeatable segfault in the NVLS graph search (ncclTopoSearchRecNet reads
+	 * past the NET array) with 2.18.3 on H100 with one NIC per GPU; the maintainer: "that code is
+	 * obviously wrong"; NCCL 2.18.5 release notes: "Fix NVLS search (issue #931)" */
+	.id = "nccl.known_bug.nvls_search_218",
+	.from = 21801, .to = 21805, .fixed_in = "2.18.5",
+	.symptom = "sys.segfault", .needs = KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.18 bug: the NVLS graph search can crash init on NVSwitch systems (fixed in 2.18.5)",
+	.cause = "NCCL 2.18.1-2.18.4 read past the end of the NIC list while searching NVLS graphs (H100/H800 with "
+		"NVSwitch and one NIC per GPU), and the process died with a segmentation fault during init",
+	.fix = "upgrade NCCL to 2.18.5 or later (pip install -U nvidia-nccl-cu12)\n"
+		"to test it: NCCL_NVLS_ENABLE=0 on the same run; if the crash goes away, the NVLS search is where it is",
+	.source = "https://github.com/NVIDIA/nccl/issues/931",
+},
+{
+	/* pytorch/pytorch#152302 ("NCCL out of memory error after updating to PyTorch 2.7", NCCL
+	 * 2.26.2), the NCCL maintainer: "running with NCCL_CUMEM_HOST_ENABLE=0 should unblock you ...
+	 * We've been seeing more of these cuMem host allocation failures lately", and the fallback
+	 * added in 2.26.3/2.26.5 does not catch every case; NCCL 2.26.3 release notes: cuMem host
+	 * allocations are "Enabled by default since NCCL 2.24 ... rely on NUMA support, which is by
+	 * default not available under Docker. We recommend invoking Docker with --cap-add SYS_NICE".
+	 * No release is named as fixing the failure itself. */
+	.id = "nccl.known_bug.cumem_host_alloc",
+	.from = 22400, .to = 0, .fixed_in = NULL,
+	.symptom = "nccl.cuda.oom", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "NCCL 2.24+ allocates host memory with cuMem: a known init failure that reads 'out of memory' (NCCL_CUMEM_HOST_ENABLE=0 avoids it)",
+	.cause = "since 2.24 NCCL allocates its host buffers with cuMem (CUDA 12.6+ drivers), which needs NUMA "
+		"support (Docker withholds it by default); when such an allocation fails, init fails with a CUDA "
+		"'out of memory' although the GPU has room",
+	.fix = "export NCCL_CUMEM_HOST_ENABLE=0   # the NCCL team's workaround: host buffers without cuMem\n"
+		"docker run --cap-add SYS_NICE ...   # in Docker, the release notes' recommendation: cuMem host memory needs NUMA support\n"
+		"nvidia-smi   # if the GPU really is full, this is not the cause",
+	.source = "https://github.com/pytorch/pytorch/issues/152302",
+},
+{
+	/* NCCL 2.27.6 release notes: "A note for users on MNNVL systems: ... we've seen crashes if the
+	 * limit is changed to 'unlimited', as it causes the glibc library to unexpectedly *decrease*
+	 * the stack size of NCCL's background threads to just 2048 KB ... reset it to 8192 KB using
+	 * 'ulimit -s 8192'". glibc's behaviour, so no NCCL release fixes it. */
+	.id = "nccl.known_bug.stack_unlimited_mnnvl",
+	.from = 0, .to = 0, .fixed_in = NULL,
+	.symptom = "sys.segfault", .needs = KB_NEED_ARM | KB_NEED_STACK_UNLIMITED | KB_MEDIUM,
+	.version_required = 0,
+	.title = "a known crash on multi-node NVLink systems (GB200): 'ulimit -s unlimited' shrinks NCCL's thread stacks to 2 MB",
+	.cause = "with the stack limit 'unlimited' glibc gives new threads only 2048 KB of stack, too little for "
+		"NCCL's background threads on MNNVL systems, which then crash; the default 8192 KB is enough",
+	.fix = "ulimit -s 8192   # on every node, in the shell or job script that launches the ranks (srun/mpirun propagate it)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.6-1",
+},
+{
+	/* NVIDIA/nccl#1515, the NCCL maintainer: "'Software caused connection abort' is due to a bug in
+	 * NCCL that's already been fixed for the next release ... most likely a secondary effect";
+	 * NCCL 2.24.3 release notes: "Socket connection failure retry ... Avoid 'Software caused
+	 * connection abort' errors on retries" */
+	.id = "nccl.known_bug.connect_abort_retry",
+	.from = 0, .to = 22403, .fixed_in = "2.24.3",
+	.symptom = "nccl.connect.aborted", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "'Software caused connection abort' with NCCL before 2.24.3: a known bug of NCCL's connect retries hides the first failure (fixed in 2.24.3)",
+	.cause = "NCCL before 2.24.3 mishandles a connect it retries and reports ECONNABORTED instead of the first "
+		"failure; the message itself is the bug, what made the first connect fail is the cause to find",
+	.fix = "read the first NCCL WARN of every rank: the connect that failed first (refused, timed out, unreachable) is the real failure\n"
+		"upgrade NCCL to 2.24.3 or later: connect failures are then retried and reported as they are",
+	.source = "https://github.com/NVIDIA/nccl/issues/1515",
+},
+{
+	/* NVIDIA/nccl PR #1758 (bootstrap jobs failing in socketTryAccept on EINTR, "all NCCL
+	 * versions from 2.19 all the way to 2.25"); the NCCL maintainer: "this bug was in fact fixed
+	 * in NCCL 2.27.3" (its socketTryAccept retries EINTR; the message dates from 2.18.1) */
+	.id = "nccl.known_bug.accept_eintr",
+	.from = 21801, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "nccl.accept.eintr",
+	.title = "a known NCCL bug before 2.27.3: a signal during accept() fails the bootstrap (fixed in 2.27.3)",
+	.cause = "NCCL 2.18-2.27.2 retry accept() only on EAGAIN, so any signal delivered to a rank while it waits "
+		"for connections (timers, profilers, a launcher) ends init with 'Accept failed: Interrupted "
+		"system call'; it strikes at random, more often at scale",
+	.fix = "upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or torch 2.8+)",
+	.source = "https://github.com/NVIDIA/nccl/pull/1758",
+},
+{
+	/* NVIDIA/nccl#1762 ("Possible bug in NCCL RAS v2.27.3"): rasClientRunComms steps over a
+	 * communicator's record without its missing-rank entries, so a RAS report of a job with
+	 * missing ranks reads garbage; the maintainer: "the fix was included in NCCL 2.29.2 release".
+	 * The missing-rank records date from 2.26.2 (read in client_support.cc). */
+	.id = "nccl.known_bug.ras_missing_ranks",
+	.from = 22602, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = "sys.segfault", .needs = KB_NEED_RAS | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.26-2.28 bug: a RAS report of a job with missing ranks can crash the process (fixed in 2.29.2)",
+	.cause = "NCCL 2.26.2-2.28.9 miscompute the size of a communicator's RAS record when ranks are missing "
+		"(a rank died or never joined), so answering a RAS query (ncclras, a monitoring agent) can crash "
+		"a healthy rank too",
+	.fix = "export NCCL_RAS_ENABLE=0   # RAS is a monitoring aid: training does not need it\n"
+		"upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1762",
+},
+{
+	/* vllm-project/vllm#5091 (a vLLM maintainer): "NCCL 2.19 will turn on virtual memory by
+	 * default, which costs memory during cudagraph capture"; vllm-project/vllm#24141: "confirmed
+	 * in https://github.com/NVIDIA/nccl/issues/1234 that NCCL 2.22.3 resolved the memory overhead
+	 * issue". vLLM set NCCL_CUMEM_ENABLE=0 meanwhile. */
+	.id = "nccl.known_bug.cumem_cudagraph_memory",
+	.from = 21900, .to = 22203, .fixed_in = "2.22.3",
+	.symptom = "cuda.oom", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "out of memory with CUDA graphs and NCCL 2.19-2.21: a known cuMem memory overhead of NCCL during graph capture (resolved in 2.22.3)",
+	.cause = "NCCL 2.19 enabled cuMem by default, and with it NCCL calls captured in CUDA graphs cost extra "
+		"GPU memory (vLLM and SGLang capture many graphs); 2.22.3 removed the overhead",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # what vLLM set on these versions\n"
+		"upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/vllm-project/vllm/pull/24141",
+},
+{
+	/* NCCL 2.26.2 release notes (its release commit): "Make the auto-merge failures in the NIC
+	 * fusion non-fatal. This could happen when trying to merge IB and RoCE devices."; NIC
+	 * fusion came with 2.24.3 ("Add NIC fusion", its release notes) */
+	.id = "nccl.known_bug.nic_fusion_fatal",
+	.from = 22403, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "nccl.net.merge_failed",
+	.title = "a known NCCL 2.24/2.25 bug: a NIC fusion that fails (IB and RoCE ports on one switch) ends init (fixed in 2.26.2)",
+	.cause = "NCCL 2.24.3-2.25.1 stop when their automatic NIC fusion cannot merge devices, e.g. an InfiniBand "
+		"and a RoCE port under one PCI switch; 2.26.2 skips the merge and goes on",
+	.fix = "export NCCL_NET_MERGE_LEVEL=LOC   # meanwhile: no NIC fusion\n"
+		"upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+},
+{
+	/* NCCL 2.19.4 release notes (its release commit): "Split transport connect phase into
+	 * multiple steps to avoid port exhaustion when connecting alltoall at large scale. Defaults
+	 * to 128 peers per round." Before, every peer was connected at once. */
+	.id = "nccl.known_bug.connect_port_exhaustion",
+	.from = 0, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "nccl.connect.no_port", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "no local port left with NCCL before 2.19.4: a known port exhaustion when all-to-all connects every peer at once (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 opened the connections to all peers of an all-to-all at once, which at large "
+		"scale exhausts the node's ephemeral ports ('Cannot assign requested address'); 2.19.4 connects "
+		"128 peers per round",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12, or torch 2.3+)\n"
+		"sysctl net.ipv4.ip_local_port_range   # meanwhile, on every node: a wider range delays the exhaustion",
+	.source = "https://github.com/NVIDIA/nccl/commit/88d44d777f6970bdbf6610badcbd7e25a05380f0",
 },
 };
 

@@ -82,7 +82,11 @@ enum {
 					 * device_id= (eager init, torch 2.7.0) or
 					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
 	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
-	KB_PROSE_A2A = 1 << 9,	/* a hang with no watchdog timeout (the reporter's "hangs") counts
+	KB_NEED_ALLTOALL = 1 << 9,	/* all-to-all traffic named: OpType=ALLTOALL, alltoall_perf */
+	KB_NEED_NVLS = 1 << 10,		/* NCCL found NVLS (NVLink SHARP) usable on the GPUs */
+	KB_NEED_STACK_UNLIMITED = 1 << 11,	/* the stack limit is unlimited: ulimit -s unlimited */
+	KB_NEED_CUDAGRAPH = 1 << 12,	/* CUDA graphs named: capture, cudagraph (vLLM, SGLang) */
+	KB_PROSE_A2A = 1 << 13,	/* a hang with no watchdog timeout (the reporter's "hangs") counts
 				 * only when the log names all-to-all (alltoall_perf, ALLTOALL) */
 };
 

@@ -2236,7 +2236,8 @@ static void test_known_bug_facts(void **state)
 
 /*
  * The known-bug rows keyed on a symptom line: a log of an affected version names the bug (first,
- * where `top` is set) and its fixed release; the same log with a fixed version does not.
+ * where `top` is set) and its fixed release; the same log with a fixed version (or, for a row
+ * that no release fixes, without the fact it needs) does not.
  */
 struct kb_case {
 	const char *id;
@@ -2305,6 +2306,112 @@ static const struct kb_case kb_cases[] = {
 	.fixed_log = "node-a: Vendor ID: GenuineIntel   node-b: Vendor ID: AuthenticAMD\n"
 		"NCCL version 2.23.4+cuda12.6\n"
 		"all_reduce_perf hangs at 4194304 bytes\n",
+},
+{
+	.id = "nccl.known_bug.ring_pci_speed", .fix = "2.19.4",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"h1:5:5 [0] NCCL INFO Topology detection : could not read /sys/devices/pci0001:00/0001:00:00.0/../max_link_speed, ignoring\n"
+		"h1:5:9 [7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15).\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"h1:5:9 [7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15).\n",
+},
+{
+	.id = "nccl.known_bug.ring_rewrite_25", .fix = "2.5.6",
+	.log = "NCCL version 2.3.7+cuda9.0\n"
+		"learnfair0536:46395:46758 [2] misc/rings.cu:326 NCCL WARN Error : ring 0 does not loop back to start (4 != 2)\n",
+	.fixed_log = "NCCL version 2.7.8+cuda11.0\n"
+		"learnfair0536:46395:46758 [2] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (4 != 2)\n",
+},
+{
+	.id = "nccl.known_bug.alltoallv_hang", .fix = "2.18.1",
+	.log = "NCCL version 2.16.5+cuda11.8\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
+	.fixed_log = "NCCL version 2.18.3+cuda12.1\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.static_link_2283", .fix = "2.28.7",
+	.log = "2.10.0a0+git1a2b3c4 (2, 28, 3)\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n",
+},
+{
+	.id = "nccl.known_bug.nvls_search_218", .fix = "NCCL_NVLS_ENABLE=0",
+	.log = "p5:77:77 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+		"p5:77:90 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[p5:00077] *** Process received signal ***\n"
+		"[p5:00077] Signal: Segmentation fault (11)\n",
+	.fixed_log = "p5:77:77 [0] NCCL INFO NCCL version 2.18.5+cuda12.2\n"
+		"p5:77:90 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[p5:00077] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.cumem_host_alloc", .fix = "NCCL_CUMEM_HOST_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.2\n"
+		"[2025-04-28 10:00:01] h1:5:9 [0] include/alloc.h:120 NCCL WARN Cuda failure 2 'out of memory'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:9 [0] include/alloc.h:120 NCCL WARN Cuda failure 2 'out of memory'\n",
+},
+{
+	.id = "nccl.known_bug.stack_unlimited_mnnvl", .fix = "ulimit -s 8192",
+	.log = "$ ulimit -s unlimited; srun python train.py   # 4 GB200 (aarch64) nodes\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"[gb200-a01:4711] *** Process received signal ***\n",
+	.fixed_log = "$ srun python train.py   # 4 GB200 (aarch64) nodes\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"[gb200-a01:4711] *** Process received signal ***\n",
+},
+{
+	.id = "nccl.known_bug.connect_abort_retry", .fix = "2.24.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:90 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"h1:5:90 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n",
+},
+{
+	.id = "nccl.known_bug.accept_eintr", .top = 1, .fix = "2.27.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:60 [0] misc/socket.cc:447 NCCL WARN socketTryAccept: Accept failed: Interrupted system call\n"
+		"h1:5:60 [0] NCCL INFO misc/socket.cc:559 -> 2\n"
+		"h1:5:60 [0] NCCL INFO bootstrap.cc:280 -> 2\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+		"h1:5:60 [0] misc/socket.cc:447 NCCL WARN socketTryAccept: Accept failed: Interrupted system call\n",
+},
+{
+	.id = "nccl.known_bug.ras_missing_ranks", .fix = "NCCL_RAS_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:70 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+		"[h1:00005] *** Process received signal ***\n"
+		" 4 0x0000000000122927 rasClientRunComms() /build/nccl/src/ras/client_support.cc:993\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.3+cuda12.9\n"
+		"h1:5:70 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+		"[h1:00005] *** Process received signal ***\n",
+},
+{
+	.id = "nccl.known_bug.cumem_cudagraph_memory", .fix = "NCCL_CUMEM_ENABLE=0",
+	.log = "INFO 05-28 10:00:00 model_runner.py:1000] Capturing cudagraphs for decoding.\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 20.00 MiB is free.\n",
+	.fixed_log = "INFO 05-28 10:00:00 model_runner.py:1000] Capturing cudagraphs for decoding.\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.22.3+cuda12.5\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 20.00 MiB is free.\n",
+},
+{
+	.id = "nccl.known_bug.nic_fusion_fatal", .top = 1, .fix = "NCCL_NET_MERGE_LEVEL=LOC",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.25.1+cuda12.8\n"
+		"h1:5:40 [0] graph/topo.cc:965 NCCL WARN TOPO/NET : Tried merging multiple devices together and failed. Try setting NCCL_NET_MERGE_LEVEL=LOC\n"
+		"h1:5:40 [0] NCCL INFO graph/topo.cc:1064 -> 5\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"h1:5:40 [0] graph/topo.cc:965 NCCL WARN TOPO/NET : Tried merging multiple devices together and failed. Try setting NCCL_NET_MERGE_LEVEL=LOC\n",
+},
+{
+	.id = "nccl.known_bug.connect_port_exhaustion", .fix = "2.19.4",
+	.log = "NCCL version 2.18.5+cuda12.2\n"
+		"h1:5:90 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.3.7<45763> failed : Cannot assign requested address\n",
+	.fixed_log = "NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:90 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.3.7<45763> failed : Cannot assign requested address\n",
 },
 };
 
