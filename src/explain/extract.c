@@ -1250,6 +1250,45 @@ static void ex_nv_driver_nvrm(struct lctx *c, const char *p, const char *a)
 	nv_driver_at(c, a, strlen("Kernel Module"));
 }
 
+/*
+ * An NCCL version outside NCCL's own lines: "NCCL 2.25.1-1", "NCCL v2.18", vLLM's "using
+ * nccl==2.21.5". `n` is the anchor's length up to the digits; two different versions make it
+ * undecided (-1), as the reporter may be comparing releases.
+ */
+static void prose_nccl_at(struct lctx *c, const char *a, size_t n)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *q = a + n, *end = END(c), *v;
+	unsigned maj, min, pat = 0;
+	char buf[24];
+	int num;
+
+	if (c->li->nccl || o->prose_nccl < 0 || q >= end || !xt_digit(*q))
+		return;
+	for (v = q; v < end && (xt_digit(*v) || *v == '.') && v - q < 12; v++)
+		;
+	while (v > q && v[-1] == '.')
+		v--;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(v - q), q);
+	if (sscanf(buf, "%u.%u.%u", &maj, &min, &pat) < 2 || maj != 2 || min > 99 || pat > 99)
+		return;
+	num = (int)(maj * 10000 + min * 100 + pat);
+	if (o->prose_nccl_loc.line) {
+		if (o->prose_nccl != num)
+			o->prose_nccl = -1;
+		return;
+	}
+	o->prose_nccl = num;
+	snprintf(o->prose_nccl_text, sizeof(o->prose_nccl_text), "%s", buf);
+	o->prose_nccl_loc = c->loc;
+}
+
+static void ex_prose_nccl(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	prose_nccl_at(c, a, a[4] == ' ' && a[5] == 'v' ? 6 : a[4] == '=' ? 6 : 5);
+}
+
 /* "docker run ... --shm-size=16g" or "--ipc=host": whether the container's /dev/shm was sized */
 static void ex_docker_run(struct lctx *c, const char *p, const char *a)
 {
@@ -1440,6 +1479,14 @@ static const struct extractor {
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = "NCCL 2.", .fn = ex_prose_nccl },
+	{ .anchor = "NCCL v2.", .fn = ex_prose_nccl },
+	{ .anchor = "nccl 2.", .fn = ex_prose_nccl },
+	{ .anchor = "nccl==2.", .fn = ex_prose_nccl },
+	{ .anchor = "NCCL==2.", .fn = ex_prose_nccl },
+	{ .anchor = "ncclCommAbort", .first = OBS_LOC(abort_loc) },
+	{ .anchor = "ProcessGroupNCCL::abort", .first = OBS_LOC(abort_loc) },
+	{ .anchor = "ProcessGroupNCCL.abort", .first = OBS_LOC(abort_loc) },
 	{ .anchor = "Driver Version", .fn = ex_nv_driver_smi },
 	{ .anchor = "driver version", .fn = ex_nv_driver_env },
 	{ .anchor = "driver ", .fn = ex_nv_driver_prose },

@@ -270,6 +270,12 @@ struct run_obs {
 	struct loc nonblocking_loc;	/* NCCL's non-blocking API: device_id=, or torch's variable */
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
+	struct loc abort_loc;		/* ncclCommAbort / ProcessGroupNCCL::abort named (a stack, prose) */
+	/* an NCCL version in the reporter's words ("with NCCL 2.25.1", vLLM's "using nccl==2.21.5"):
+	 * its number, or -1 when two different ones were named */
+	int prose_nccl;
+	char prose_nccl_text[24];
+	struct loc prose_nccl_loc;
 	struct loc alltoall_loc;	/* all-to-all named: a watchdog's OpType=ALLTOALL, alltoall_perf */
 	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
 	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */

@@ -718,7 +718,8 @@ void rule_log_hints(struct rs *r)
 			 "WARN or hang that explain could tie to a cause; NCCL's INFO lines name the interface, "
 			 "transport and the failing call");
 	}
-	if (!any) {
+	/* a finding reasoned from the reporter's words and stacks (a known bug, P2P) recognised it */
+	if (!any && !cause_or_warning(r)) {
 		d = rs_add(r, "explain.log.unrecognised", SEV_INFO, CONF_LOW, 0);
 		rs_title(d, "nothing in %llu lines was recognised as NCCL, torch, Lightning or Slurm output",
 			   (unsigned long long)x->total_lines);
@@ -769,6 +770,27 @@ static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *lo
 	return -1;
 }
 
+/* Whether every KB_NEED_* fact in `needs` was seen (KB_MEDIUM and KB_NEED_WRONG are not facts
+ * here: the caller reads them). */
+static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
+{
+	const struct run_obs *x = r->x;
+
+	return !(((needs & KB_NEED_RAS) && !x->ras_loc.line) ||
+		 ((needs & KB_NEED_ARM) && !x->arm_loc.line) ||
+		 ((needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
+		 ((needs & KB_NEED_HANG) && !hang) ||
+		 ((needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
+		 ((needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
+		 ((needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
+		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line) ||
+		 ((needs & KB_NEED_ALLTOALL) && !x->alltoall_loc.line) ||
+		 ((needs & KB_NEED_NVLS) && !x->nvls_loc.line) ||
+		 ((needs & KB_NEED_STACK_UNLIMITED) && !x->stack_unlimited_loc.line) ||
+		 ((needs & KB_NEED_CUDAGRAPH) && !x->cudagraph_loc.line) ||
+		 ((needs & KB_NEED_ABORT) && !x->abort_loc.line));
+}
+
 void rule_known_bugs(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -786,6 +808,11 @@ void rule_known_bugs(struct rs *r)
 		}
 	if (ver < 0)
 		ver = pinned_nccl(x, &vtext, &vloc);
+	if (ver < 0 && x->prose_nccl > 0) {	/* the reporter's "with NCCL 2.25.1" */
+		ver = x->prose_nccl;
+		vtext = x->prose_nccl_text;
+		vloc = x->prose_nccl_loc;
+	}
 	if (ver < 0 && x->ngc_nccl > 0 && !x->ngc_differs) {	/* only the image names it */
 		ver = x->ngc_nccl;
 		snprintf(ngc_text, sizeof(ngc_text), "%d.%d.%d (the NCCL of %s)", ver / 10000,
@@ -801,19 +828,9 @@ void rule_known_bugs(struct rs *r)
 		struct finding *d;
 
 		if (kb->symptom ? !h : (kb->needs & KB_NEED_WRONG) ? !wrong : !hang)
-			continue;
-		if (((kb->needs & KB_NEED_RAS) && !x->ras_loc.line) ||
-		    ((kb->needs & KB_NEED_ARM) && !x->arm_loc.line) ||
-		    ((kb->needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
-		    ((kb->needs & KB_NEED_HANG) && !hang) ||
-		    ((kb->needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
-		    ((kb->needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
-		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
-		    ((kb->needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line) ||
-		    ((kb->needs & KB_NEED_ALLTOALL) && !x->alltoall_loc.line) ||
-		    ((kb->needs & KB_NEED_NVLS) && !x->nvls_loc.line) ||
-		    ((kb->needs & KB_NEED_STACK_UNLIMITED) && !x->stack_unlimited_loc.line) ||
-		    ((kb->needs & KB_NEED_CUDAGRAPH) && !x->cudagraph_loc.line))
+			if (!kb->or_needs || !kb_facts(r, kb->or_needs, hang, wd != NULL))
+				continue;
+		if (!kb_facts(r, kb->needs, hang, wd != NULL))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
@@ -862,6 +879,8 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->stack_unlimited_loc, "stack limit unlimited", NULL);
 		if (kb->needs & KB_NEED_CUDAGRAPH)
 			rs_at(r, d, x->cudagraph_loc, "CUDA graphs", NULL);
+		if ((kb->needs | kb->or_needs) & KB_NEED_ABORT)
+			rs_at(r, d, x->abort_loc, "abort", NULL);
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);

@@ -2734,6 +2734,8 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.id = "nccl.known_bug.abort_hang_2251",
 	.from = 22500, .to = 22602, .fixed_in = "2.26.2",
 	.symptom = "torch.watchdog.heartbeat", .needs = KB_MEDIUM, .version_required = 1,
+	/* or the hang itself: a stack stuck in ProcessGroupNCCL::abort / ncclCommAbort */
+	.or_needs = KB_NEED_HANG | KB_NEED_ABORT,
 	.title = "a known NCCL 2.25 bug: ncclCommAbort can hang, and torch's watchdog with it (fixed in 2.26.2)",
 	.cause = "NCCL 2.25 can hang in ncclCommAbort (its progress thread spins on the network forever); torch "
 		"aborts communicators from its watchdog on errors and timeouts, so the watchdog stops and the "

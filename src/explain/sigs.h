@@ -86,6 +86,8 @@ enum {
 	KB_NEED_NVLS = 1 << 10,		/* NCCL found NVLS (NVLink SHARP) usable on the GPUs */
 	KB_NEED_STACK_UNLIMITED = 1 << 11,	/* the stack limit is unlimited: ulimit -s unlimited */
 	KB_NEED_CUDAGRAPH = 1 << 12,	/* CUDA graphs named: capture, cudagraph (vLLM, SGLang) */
+	KB_NEED_ABORT = 1 << 14,	/* a stack or the reporter names NCCL's or torch's abort
+					 * (ncclCommAbort, ProcessGroupNCCL::abort) */
 	KB_PROSE_A2A = 1 << 13,	/* a hang with no watchdog timeout (the reporter's "hangs") counts
 				 * only when the log names all-to-all (alltoall_perf, ALLTOALL) */
 };
@@ -97,6 +99,8 @@ struct explain_known_bug {
 	const char *symptom;	/* the signature id that must have matched; NULL: a hang, or wrong
 				 * results with KB_NEED_WRONG */
 	unsigned needs;		/* KB_NEED_* facts that must also have been seen */
+	unsigned or_needs;	/* when the symptom did not match: these KB_NEED_* facts together
+				 * stand for it (0: the symptom is required) */
 	int version_required;	/* 1: only when the log shows an affected version */
 	const char *title;
 	const char *cause;

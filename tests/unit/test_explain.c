@@ -1748,6 +1748,47 @@ static void test_duplicate_gpu_launcher(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * The reporter's own "NCCL 2.25.1" dates a known bug when no NCCL line does (two different ones
+ * decide nothing), and a stack stuck in abort stands for the bug's watchdog symptom.
+ */
+static void test_prose_version_abort(void **state)
+{
+	static const char abort_hang[] =
+		"(PyTorch nightly with NCCL 2.25.1-1: ProcessGroupNCCL.abort() never returns)\n"
+		"    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664\n";
+	static const char two_versions[] =
+		"(works with NCCL 2.26.2, hangs with NCCL 2.25.1: ProcessGroupNCCL.abort() never returns)\n"
+		"    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664\n";
+	static const char fixed[] =
+		"(with NCCL 2.26.5: ProcessGroupNCCL.abort() never returns)\n"
+		"    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664\n";
+	static const char no_abort[] =
+		"(with NCCL 2.25.1 the job hangs at step 100)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(abort_hang, sizeof(abort_hang) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.abort_hang_2251");
+	assert_true(fix_has(f, "2.26.2"));
+	assert_null(findings_find(r.fs, "explain.log.unrecognised"));	/* the stack was read */
+	run_free(&r);
+
+	r = explain_text(two_versions, sizeof(two_versions) - 1, NULL);	/* version_required: undecided */
+	assert_null(findings_find(r.fs, "nccl.known_bug.abort_hang_2251"));
+	run_free(&r);
+
+	r = explain_text(fixed, sizeof(fixed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.abort_hang_2251"));
+	run_free(&r);
+
+	r = explain_text(no_abort, sizeof(no_abort) - 1, NULL);	/* a hang alone is not this bug */
+	assert_null(findings_find(r.fs, "nccl.known_bug.abort_hang_2251"));
+	run_free(&r);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2767,6 +2808,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_prose_version_abort),
 		cmocka_unit_test(test_duplicate_gpu_launcher),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_shm_container),
