@@ -211,6 +211,8 @@ struct run_obs {
 		uint64_t count;
 		uint32_t streams[8];	/* the streams whose lines name it */
 		int nstreams;
+		int sock;		/* named by a socket connect ("connect to X"), not an IB/OFI
+					 * completion: an address a rank advertised for NCCL's sockets */
 		struct loc loc;
 	} peers[16];
 	int npeers;

@@ -565,6 +565,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_shm_container(&r);
 	rule_container_hosts(&r);
 	rule_common_peer(&r);
+	rule_peer_address(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
 	rule_lightning(&r, have_errors);

@@ -1409,6 +1409,55 @@ void rule_gdr_partial(struct rs *r)
 }
 
 /*
+ * The address a failing connection names, read for what it is: an address of loopback, Docker's
+ * default bridge (docker0 is 172.17.0.1/16 unless configured otherwise), libvirt's default
+ * virbr0 (192.168.122.0/24) or IPv4 link-local is one a peer advertised from the wrong interface:
+ * other hosts cannot reach it (NCCL's default filter excludes only lo and docker*, so a bridge
+ * under another name, or a container's own eth0 on the bridge, is still chosen).
+ */
+void rule_peer_address(struct rs *r)
+{
+	static const struct {
+		const char *prefix, *what;
+		enum confidence conf;
+	} kinds[] = {
+		{ .prefix = "127.", .what = "a loopback address", .conf = CONF_HIGH },
+		{ .prefix = "172.17.", .what = "in Docker's default bridge network (docker0, 172.17.0.0/16)", .conf = CONF_MEDIUM },
+		{ .prefix = "192.168.122.", .what = "in libvirt's default bridge network (virbr0, 192.168.122.0/24)", .conf = CONF_MEDIUM },
+		{ .prefix = "169.254.", .what = "an IPv4 link-local address", .conf = CONF_MEDIUM },
+	};
+	const struct run_obs *x = r->x;
+	struct finding *d;
+
+	for (int i = 0; i < x->npeers; i++) {
+		const struct peer_obs *pe = &x->peers[i];
+		/* an IB completion's peer is the RoCE/IPoIB address the fabric uses, not a choice of
+		 * socket interface: only socket connects are read here */
+		for (size_t k = 0; k < ARRAY_SIZE(kinds) && pe->sock; k++) {
+			if (strncmp(pe->addr, kinds[k].prefix, strlen(kinds[k].prefix)))
+				continue;
+			d = rs_add(r, "explain.net.peer_address", SEV_ERROR, kinds[k].conf, 260);
+			rs_title(d, "NCCL tried to reach %s, %s: a peer advertised an address other hosts cannot reach",
+				 pe->addr, kinds[k].what);
+			rs_fix_ifname(r, d);
+			if (k == 1)
+				rs_fix(d, "docker run --network=host ...   # containers on several hosts: the host's own interfaces, not the bridge (or NCCL_SOCKET_IFNAME=^docker0,lo,veth)");
+			else if (k == 2)
+				rs_fix(d, "export NCCL_SOCKET_IFNAME=^virbr0,lo,docker0   # on every node: never the libvirt bridge");
+			rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
+			finding_why(d, "%s confidence: NCCL connects to the address each rank advertised from the "
+				 "interface it chose; %s exists on every such host and leads nowhere across hosts, so "
+				 "the connection is refused or times out. NCCL_SOCKET_IFNAME names the interface that "
+				 "carries the nodes' own addresses.%s", kinds[k].conf == CONF_HIGH ? "High" : "Medium",
+				 pe->addr, kinds[k].conf == CONF_HIGH ? "" : " (If this range is really your nodes' "
+				 "network, this finding does not apply: the connection error below it does.)");
+			rs_at(r, d, pe->loc, "a failing connection to", pe->addr);
+			return;
+		}
+	}
+}
+
+/*
  * Across hosts: when the failing network lines of several ranks all name one peer address, that
  * node is the suspect (its process died first, or its NIC, port or cable failed), not the
  * network of every rank; the finding says how to rerun without it with the launcher in use.

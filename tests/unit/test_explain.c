@@ -1789,6 +1789,48 @@ static void test_prose_version_abort(void **state)
 	run_free(&r);
 }
 
+/*
+ * A socket connect to an address of loopback or Docker's default bridge names the interface the
+ * peer advertised; the same range in an IB completion's peer is the fabric's and names nothing.
+ */
+static void test_peer_address(void **state)
+{
+	static const char docker[] =
+		"n1:11:22 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 172.17.0.1<45123> failed : Connection refused\n";
+	static const char loop[] =
+		"n1:11:22 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 127.0.1.1<45123> failed : Connection refused\n";
+	static const char ib[] =
+		"n1:11:22 [0] transport/net_ib.cc:881 NCCL WARN NET/IB : Got completion from peer 172.17.127.143<49577> "
+		"with error 12, opcode 1, len 0, vendor err 129\n";
+	static const char lan[] =
+		"n1:11:22 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.1.2.3<45123> failed : Connection refused\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(docker, sizeof(docker) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.peer_address");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "docker0"));
+	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME"));
+	run_free(&r);
+
+	r = explain_text(loop, sizeof(loop) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.peer_address");
+	assert_int_equal(f->conf, CONF_HIGH);
+	run_free(&r);
+
+	r = explain_text(ib, sizeof(ib) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.peer_address"));
+	run_free(&r);
+
+	r = explain_text(lan, sizeof(lan) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.peer_address"));
+	run_free(&r);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2808,6 +2850,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_peer_address),
 		cmocka_unit_test(test_prose_version_abort),
 		cmocka_unit_test(test_duplicate_gpu_launcher),
 		cmocka_unit_test(test_sig_variants),
