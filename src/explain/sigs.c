@@ -1980,7 +1980,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "sys.sigkill",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
-	.anchors = { "Signal 9 (SIGKILL)", "exitcode  : -9", "exit code -9", "failed (exitcode: -9)" },
+	.anchors = { "Signal 9 (SIGKILL)", "exitcode  : -9", "exit code -9", "failed (exitcode: -9)",
+		     "terminated with signal SIGKILL", "exits with return code = -9" },
 	.title = "a worker was killed with SIGKILL",
 	.cause = "usually the kernel's OOM killer (host RAM, not GPU memory), or the scheduler killing the job",
 	.fix = "dmesg -T | grep -i -E 'killed process|out of memory'\nreduce DataLoader num_workers / pin_memory, or ask for more RAM",
@@ -2386,6 +2387,124 @@ const struct explain_sig explain_sigs[] = {
 	.title = "Slurm could not start the step ({})",
 	.cause = "the step asks for more tasks, CPUs or GPUs than the allocation has",
 	.fix = "make srun's --ntasks-per-node/--gpus-per-node fit the #SBATCH allocation",
+},
+/* ---- launchers: Open MPI, ssh/pdsh, shared libraries ------------------------------------------- */
+{
+	.id = "mpi.slots",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "There are not enough slots available in the system" },
+	.title = "mpirun was asked for more processes than the hosts' slots",
+	.cause = "Open MPI gives each host as many slots as its cores (or the hostfile's slots=N, or -H host:N); "
+		"-np is larger than the slots of the hosts listed, often because -H lists each host without :N or "
+		"only one host was given",
+	.fix = "mpirun -np <GPUs in all> -H node1:<GPUs>,node2:<GPUs> ...   # or a hostfile with 'node1 slots=<GPUs>' per host\n"
+		"mpirun --oversubscribe ...   # only to run more processes than cores on purpose",
+},
+{
+	.id = "mpi.daemons",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "ORTE was unable to reliably start one or more daemons",
+		     "PRTE has lost communication with a remote daemon" },
+	.title = "mpirun could not start its daemon on another host",
+	.cause = "mpirun starts orted/prted on each remote host over ssh in a non-interactive shell: ssh needs "
+		"passwordless keys and a known host key, and that shell's PATH and LD_LIBRARY_PATH must find the same "
+		"Open MPI (set in ~/.bashrc above its 'interactive only' return, or mpirun --prefix)",
+	.fix = "ssh <other host> which orted mpirun   # from this node: no password prompt, and the same Open MPI path\n"
+		"mpirun --prefix $(dirname $(dirname $(which mpirun))) ...   # the remote daemons find Open MPI where it is here",
+},
+{
+	.id = "mpi.tcp_connect",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "unable to complete a TCP connection", "tcp_peer_send_blocking", "tcp_peer_recv_blocking" },
+	.title = "Open MPI's own TCP connections between the hosts failed",
+	.cause = "Open MPI picked an interface for its daemons or byte-transfer layer that the other host cannot "
+		"reach (docker0, virbr0, a second NIC), or a firewall blocks its ports; this is before NCCL runs",
+	.fix = "mpirun --mca oob_tcp_if_include <NIC> --mca btl_tcp_if_include <NIC> ...   # the interface with the hosts' own addresses, e.g. eth0 or 10.0.0.0/24\n"
+		"mpirun --mca btl_tcp_if_exclude lo,docker0,virbr0 ...   # or exclude the bridges",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	.id = "mpi.executable",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "could not access or execute an executable", "unable to launch the specified application" },
+	.title = "mpirun could not run the program on every host",
+	.cause = "the executable's path does not exist (or is not executable) on a remote host: it was built in a "
+		"directory that is not on a shared file system, or a relative path that differs there",
+	.fix = "ssh <other host> ls -l <the executable's absolute path>   # it must exist at the same path on every host\n"
+		"build it on a shared file system (or copy it to the same path on every host) and give mpirun the absolute path",
+},
+{
+	.id = "launch.ssh",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "ssh exited with exit code 255", "Host key verification failed", "ssh: connect to host",
+		     "Permission denied (publickey" },
+	.title = "the launcher could not ssh to another host",
+	.cause = "DeepSpeed's pdsh, mpirun and similar launchers start the remote processes over ssh: the host "
+		"refused or timed out on port 22, its key is not in known_hosts, or no passwordless key is set up",
+	.fix = "ssh <other host> hostname   # from the launching node, as the job's user: no prompt may appear\n"
+		"ssh-keyscan <other host> >> ~/.ssh/known_hosts; ssh-copy-id <other host>   # the host key and a passwordless key",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Host key verification failed",
+		  .title = "the launcher could not ssh to another host: its host key is not known",
+		  .cause = "ssh refuses a host whose key is not in ~/.ssh/known_hosts when it cannot ask (non-interactive launch)",
+		  .fix = "ssh-keyscan <other host> >> ~/.ssh/known_hosts   # for every host, as the job's user" },
+		{ .when = "port 22",
+		  .title = "the launcher could not reach another host's ssh port",
+		  .cause = "nothing answers on port 22 of that host from here: sshd not running (containers usually have "
+			"none), another port, or a firewall",
+		  .fix = "ssh -p <port> <other host> hostname   # the port sshd listens on; containers: run sshd or use a launcher without ssh (torchrun on every node)" },
+		{ .when = NULL },
+	},
+},
+{
+	.id = "launch.lib_missing",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "error while loading shared libraries: ", "cannot open shared object file" },
+	.also = ".so",
+	.unless = "libnccl-net" SIG_UNTIL "NET/Plugin" SIG_UNTIL "libibverbs" SIG_UNTIL "libnvidia-ml",
+	.cap_after = "libraries: ",
+	.cap_stop = ":",
+	.title = "a shared library could not be found where the process ran ({})",
+	.cause = "the dynamic loader did not find the library: LD_LIBRARY_PATH is set in an interactive shell but "
+		"not passed to remote processes (mpirun needs -x LD_LIBRARY_PATH), or the library is not installed on "
+		"that host or in that container",
+	.fix = "mpirun -x LD_LIBRARY_PATH -x PATH ...   # pass the environment to every process\n"
+		"ldconfig -p | grep <the library>; ls $CUDA_HOME/lib64 /usr/lib/x86_64-linux-gnu | grep <the library>   # on the failing host",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "ImportError",
+		  .title = "Python could not import a module: a shared library it needs was not found",
+		  .cause = "the extension module links a library (libnccl.so.2, libcudart) the loader cannot find: a "
+			"torch built against a system NCCL or CUDA that is not installed here, or LD_LIBRARY_PATH not "
+			"set in this environment (a remote process, a container)",
+		  .fix = "python -c 'import torch; print(torch.__file__)'; ldd $(python -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), \"lib\", \"libtorch_cuda.so\"))') | grep 'not found'   # the missing libraries\n"
+			"pip install nvidia-nccl-cu12   # or the CUDA runtime wheel, or export LD_LIBRARY_PATH to where the library is" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch's libtorch_cuda.so needs symbols of the NCCL it was built against; an older libnccl found
+	 * first (LD_LIBRARY_PATH, LD_PRELOAD, a system NCCL) lacks them */
+	.id = "torch.nccl_symbol",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "undefined symbol: nccl" },
+	.cap_after = "undefined symbol: ",
+	.cap_stop = " \t,'\"",
+	.title = "torch loaded an NCCL older than the one it was built for (undefined symbol {})",
+	.cause = "libtorch_cuda.so was linked against a newer NCCL than the libnccl.so.2 the loader found first: "
+		"LD_LIBRARY_PATH or LD_PRELOAD puts a system or conda NCCL ahead of the nvidia-nccl wheel torch ships with",
+	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'   # fails the same way until the right NCCL is found\n"
+		"echo $LD_LIBRARY_PATH $LD_PRELOAD; ldconfig -p | grep libnccl   # remove the older NCCL's directory, or pip install -U nvidia-nccl-cu12 to the version torch needs",
+},
+{
+	.id = "lightning.cuda_initialized",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "can't create new processes if CUDA is already initialized" },
+	.title = "Lightning could not fork its processes: CUDA was already initialised in the main process",
+	.cause = "the notebook/fork strategies (ddp_notebook, ddp_fork, the default in Jupyter) fork the main "
+		"process, and a forked process cannot use CUDA once the parent touched it (a torch.cuda call, a model "
+		"moved to the GPU before trainer.fit)",
+	.fix = "remove torch.cuda calls and .cuda()/.to('cuda') before trainer.fit   # Lightning moves the model itself\n"
+		"run it as a script with Trainer(strategy='ddp')   # launched per process, no fork",
 },
 /* ---- GPUs and the host ---------------------------------------------------------------------- */
 {
