@@ -890,7 +890,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.p2p.ipc_open",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
 	/* p2p.cc: "failed to peer with device N(=busid): <code> <string>" from cudaDeviceEnablePeerAccess */
-	.anchors = { "failed to open CUDA IPC handle", "failed to peer with device" },
+	.anchors = { "failed to open CUDA IPC handle", "failed to peer with device", "failed to get CUDA IPC handle" },
 	.title = "NCCL could not open a peer GPU's memory through CUDA IPC",
 	.cause = "the P2P transport maps the peer GPU's buffer with cudaIpcOpenMemHandle; the CUDA error on the "
 		"line says why it failed",
@@ -1201,7 +1201,8 @@ const struct explain_sig explain_sigs[] = {
 	 * libnvidia-ml.so.1": NCCL reads the topology through NVML, so init fails without it */
 	.id = "nccl.nvml.init",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "nvmlInit_v2() failed", "nvmlInit() failed", "Failed to open libnvidia-ml" },
+	/* NCCL <= 2.8's nvmlwrap.h: "NVML failure '<nvmlErrorString>'" */
+	.anchors = { "nvmlInit_v2() failed", "nvmlInit() failed", "Failed to open libnvidia-ml", "NVML failure '" },
 	.title = "NCCL could not use NVML, the driver's management library",
 	.cause = "NCCL asks NVML for the GPUs and their links during init: libnvidia-ml.so.1 is missing from the "
 		"process's environment (a container started without the NVIDIA runtime or --gpus) or cannot talk to "
@@ -1220,6 +1221,38 @@ const struct explain_sig explain_sigs[] = {
 		  .title = "NVML refused access: insufficient permissions on the GPU devices",
 		  .cause = "the process may not open /dev/nvidia*: a container or user without access to the devices",
 		  .fix = "ls -l /dev/nvidia*   # on {node}: the job's user must be able to open them (docker --gpus, or the video group)" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/nvmlwrap.cc: "nvmlDeviceGetHandleByPciBusId() failed: <nvmlErrorString>" and the other
+	 * per-device calls: NCCL maps each CUDA device to its NVML device during topology detection */
+	.id = "nccl.nvml.device",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "nvmlDeviceGetHandleByPciBusId", "nvmlDeviceGetHandleByIndex", "nvmlDeviceGetMinorNumber",
+		     "nvmlDeviceGetPciInfo", "nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetNvLink" },
+	.also = "failed",
+	.title = "NCCL could not query a GPU through NVML",
+	.cause = "NVML could not answer for a GPU that CUDA sees: the container or cgroup exposes a different set "
+		"of GPUs to NVML than to CUDA (NVIDIA_VISIBLE_DEVICES against CUDA_VISIBLE_DEVICES), or the GPU is in "
+		"a bad state",
+	.fix = "nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES $NVIDIA_VISIBLE_DEVICES   # on {node}, inside the job's container: the same GPUs both ways\n"
+		"sudo dmesg | grep -i -e xid -e 'fallen off'   # a GPU in a bad state",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "GPU is lost",
+		  .title = "NVML reports a GPU lost: it fell off the bus",
+		  .cause = "the driver lost the GPU (an Xid 79, a PCIe or power fault); every process on it fails "
+			"until the node is reset",
+		  .fix = "sudo dmesg | grep -i -e xid -e 'fallen off'   # on {node}\n"
+			"drain {node} and reset the GPU (nvidia-smi -r, or reboot); exclude it from the job meanwhile" },
+		{ .when = "Not Found",
+		  .title = "NVML does not see a GPU that CUDA uses: the container exposes different GPUs to each",
+		  .cause = "NCCL looked up a CUDA device's PCI bus id in NVML and NVML has no such GPU: the container "
+			"runtime gave the process GPUs through device files that NVML is not allowed to see, or "
+			"CUDA_VISIBLE_DEVICES names GPUs outside NVIDIA_VISIBLE_DEVICES",
+		  .fix = "nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES $NVIDIA_VISIBLE_DEVICES   # inside the container: the same GPUs both ways\n"
+			"docker run --gpus '\"device=0,1\"' ...   # expose the GPUs through the NVIDIA runtime, not only --device=/dev/nvidiaN" },
 		{ .when = NULL },
 	},
 },
@@ -1561,7 +1594,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.no_transport",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "No transport found for rank" },
+	.anchors = { "No transport found for rank", "No transport found !" },
 	.title = "NCCL has no transport between two ranks",
 	.cause = "P2P, SHM and NET are all disabled or unusable for a pair (e.g. NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 "
 		"and no network)",
@@ -1829,7 +1862,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.collective.mismatch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	/* net_ib.cc: the receiver posted a buffer of another size than the sender's message */
-	.anchors = { "Mismatched collective detected", "collective mismatch error, local size" },
+	.anchors = { "Mismatched collective detected", "collective mismatch error, local size",
+		     "collective mismatch error local size" },
 	.title = "NCCL saw ranks call different collectives (or different sizes) at the same point",
 	.cause = "the ranks issued collectives in a different order or with different counts; NCCL only notices "
 		"some of these, the rest hang",
@@ -2003,13 +2037,13 @@ const struct explain_sig explain_sigs[] = {
 		  .title = "a worker died of a segmentation fault (exitcode -11)",
 		  .cause = "SIGSEGV in the worker: a crash in native code (a CUDA or NCCL library mismatch, a "
 			"custom extension, a torch/NCCL bug); the faulthandler or core dump names the library",
-		  .fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\\n"
+		  .fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\n"
 			"python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'   # on every node: one torch, one NCCL" },
 		{ .when = "exitcode: -7",
 		  .title = "a worker died of a bus error (exitcode -7): shared memory could not be backed",
 		  .cause = "SIGBUS when touching shared memory: /dev/shm is full or too small (a container's 64 MB "
 			"default), used by NCCL and by DataLoader workers",
-		  .fix = "df -h /dev/shm   # on the node\\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" },
+		  .fix = "df -h /dev/shm   # on the node\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" },
 		{ .when = "exitcode: -6",
 		  .title = "a worker aborted (exitcode -6, SIGABRT)",
 		  .cause = "the worker called abort(): torch's NCCL watchdog tearing the process down after a "
@@ -2042,7 +2076,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "the rendezvous was closed: another node's torchrun ended the job",
 	.cause = "a node's agent closes the rendezvous when its workers failed beyond --max-restarts or it "
 		"finished; the other nodes then stop with this error: the first failing node's log holds the cause",
-	.fix = "read the other nodes' logs for the first worker failure\\n"
+	.fix = "read the other nodes' logs for the first worker failure\n"
 		"torchrun --max-restarts=3 ...   # to ride over a transient failure",
 },
 {
@@ -2056,8 +2090,8 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "the process called dist.barrier() (or init) before telling torch its GPU; torch then uses a GPU "
 		"from the rank number, which is wrong when ranks per node differ or CUDA_VISIBLE_DEVICES narrows "
 		"the GPUs, and ranks hang in the barrier or two use one GPU",
-	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first, in every process\\n"
-		"init_process_group('nccl', device_id=torch.device('cuda', int(os.environ['LOCAL_RANK'])))   # torch 2.3+\\n"
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first, in every process\n"
+		"init_process_group('nccl', device_id=torch.device('cuda', int(os.environ['LOCAL_RANK'])))   # torch 2.3+\n"
 		"dist.barrier(device_ids=[int(os.environ['LOCAL_RANK'])])",
 },
 {
@@ -2067,7 +2101,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "a CPU tensor was passed to an NCCL collective",
 	.cause = "the NCCL backend only moves GPU tensors; a tensor on the CPU (a metric, a Python scalar turned "
 		"into a tensor, an object collective on a CPU tensor) reached all_reduce/broadcast",
-	.fix = "tensor = tensor.cuda()   # before the collective, on the rank's own device\\n"
+	.fix = "tensor = tensor.cuda()   # before the collective, on the rank's own device\n"
 		"dist.new_group(backend='gloo')   # for collectives that must stay on the CPU, pass group= this one",
 },
 {
@@ -2077,7 +2111,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "DDP found parameters that got no gradient in the last iteration",
 	.cause = "DistributedDataParallel waits for a gradient of every parameter; a module or branch that did not "
 		"contribute to the loss leaves its bucket unreduced (and ranks taking different branches can hang)",
-	.fix = "DistributedDataParallel(model, find_unused_parameters=True)   # or make every parameter take part in the loss\\n"
+	.fix = "DistributedDataParallel(model, find_unused_parameters=True)   # or make every parameter take part in the loss\n"
 		"export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch names the parameters that got no gradient",
 },
 {
@@ -2088,7 +2122,7 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "dist.* was called in a process whose default process group does not exist: init_process_group "
 		"was not called (or not yet), or the code runs in a process the launcher did not start (a "
 		"DataLoader worker, a notebook)",
-	.fix = "dist.init_process_group('nccl')   # once, at the start of every rank, before any dist.* call\\n"
+	.fix = "dist.init_process_group('nccl')   # once, at the start of every rank, before any dist.* call\n"
 		"if dist.is_available() and dist.is_initialized(): ...   # guard code that also runs single-process",
 },
 {
@@ -2101,7 +2135,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "the script was not started by a launcher: {} is not set",
 	.cause = "init_process_group('nccl') with env:// reads MASTER_ADDR, MASTER_PORT, RANK and WORLD_SIZE; "
 		"torchrun (or srun/mpirun with a wrapper) sets them, a plain 'python train.py' does not",
-	.fix = "torchrun --nnodes=<N> --nproc-per-node=<GPUs> --rdzv-backend=c10d --rdzv-endpoint=<node0>:29500 train.py   # on every node\\n"
+	.fix = "torchrun --nnodes=<N> --nproc-per-node=<GPUs> --rdzv-backend=c10d --rdzv-endpoint=<node0>:29500 train.py   # on every node\n"
 		"export MASTER_ADDR=<node0 IP> MASTER_PORT=29500 RANK=<rank> WORLD_SIZE=<world>   # when starting processes yourself",
 },
 {
@@ -2112,7 +2146,7 @@ const struct explain_sig explain_sigs[] = {
 	.title = "CUDA reports the GPU busy or unavailable",
 	.cause = "the GPU is in Exclusive Process compute mode and another process (another rank, a leftover job) "
 		"holds it, or the GPU is in a bad state (an Xid error, a failed MIG set-up)",
-	.fix = "nvidia-smi -q | grep -i 'compute mode'; nvidia-smi   # on {node}: the mode and the processes on each GPU\\n"
+	.fix = "nvidia-smi -q | grep -i 'compute mode'; nvidia-smi   # on {node}: the mode and the processes on each GPU\n"
 		"sudo nvidia-smi -c DEFAULT   # let several processes share a GPU, or make each rank use its own (LOCAL_RANK)",
 	.check = EXPLAIN_CHECK_NODE,
 },

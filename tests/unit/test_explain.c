@@ -890,6 +890,30 @@ static void test_every_signature(void **state)
 	free(text);
 }
 
+/* No text of the tables carries a "\\n" typed as two characters (a new line was meant). */
+static void test_table_text(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < explain_nsigs; i++) {
+		const struct explain_sig *g = &explain_sigs[i];
+		const char *t[] = { g->title, g->cause, g->fix };
+		for (size_t k = 0; k < ARRAY_SIZE(t); k++)
+			if (t[k] && strstr(t[k], "\\n"))
+				fail_msg("signature '%s' has a literal \\n: %s", g->id, t[k]);
+		for (const struct explain_sig_variant *v = g->variants; v && v->when; v++) {
+			const char *u[] = { v->title, v->cause, v->fix };
+			for (size_t k = 0; k < ARRAY_SIZE(u); k++)
+				if (u[k] && strstr(u[k], "\\n"))
+					fail_msg("signature '%s' (%s) has a literal \\n: %s", g->id, v->when, u[k]);
+		}
+	}
+	for (size_t k = 0; k < explain_nknown_bugs; k++) {
+		const struct explain_known_bug *kb = &explain_known_bugs[k];
+		if (strstr(kb->fix, "\\n") || strstr(kb->cause, "\\n"))
+			fail_msg("known bug '%s' has a literal \\n", kb->id);
+	}
+}
+
 /* Every known-bug row names its source, its symptom signature and a fix. */
 static void test_known_bugs_complete(void **state)
 {
@@ -2850,6 +2874,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_table_text),
 		cmocka_unit_test(test_peer_address),
 		cmocka_unit_test(test_prose_version_abort),
 		cmocka_unit_test(test_duplicate_gpu_launcher),
