@@ -1693,6 +1693,20 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "start rank 0 first and check it is alive; nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "[localhost]",
+		  .title = "this rank looked for the TCPStore on itself (MASTER_ADDR=localhost), and nothing listens there",
+		  .cause = "with MASTER_ADDR=localhost every node connects to its own loopback: only the rank-0 node "
+			"finds the store; on the others nothing listens (refused) and the job waits",
+		  .fix = "export MASTER_ADDR=<the private address of the node that runs rank 0>   # the same on every node, never localhost across nodes" },
+		{ .when = "[127.",
+		  .title = "this rank looked for the TCPStore on a loopback address, and nothing listens there",
+		  .cause = "MASTER_ADDR (or the rendezvous endpoint) resolved to 127.x: a host name mapped to 127.0.1.1 "
+			"in /etc/hosts, or localhost; every node then connects to itself",
+		  .fix = "export MASTER_ADDR=<the private address of the node that runs rank 0>   # an address, not a name /etc/hosts maps to 127.0.1.1\n"
+			"getent hosts \"$MASTER_ADDR\"   # on every node: it must print the rank-0 node's private address" },
+		{ .when = NULL },
+	},
 },
 {
 	/* c10d's socket.cpp: "The client socket has failed to connect to [host]:port (errno: N - text)."
@@ -1769,11 +1783,26 @@ const struct explain_sig explain_sigs[] = {
 	.id = "torch.store.port_in_use",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "failed to listen on any local network address", "Address already in use" },
-	.unless = "Call to bind" SIG_UNTIL "UDS: ",	/* NCCL's own binds, not torch's store */
+	.unless = "Call to bind" SIG_UNTIL "UDS: " SIG_UNTIL "EADDRNOTAVAIL",	/* NCCL's own binds, not torch's store */
 	.title = "MASTER_PORT is already in use on the rank-0 node",
 	.cause = "another job or a leftover process of a previous run still listens on MASTER_PORT",
 	.fix = "ss -ltnp 'sport = :29500'   # find and stop the old process (use your MASTER_PORT)\n"
 		"export MASTER_PORT=$((20000 + RANDOM % 20000))   # or pick another port on every node",
+},
+{
+	/* torch 2.4+: "... failed to listen on any local network address. port: 29500, useIpv6: 0,
+	 * code: -99, name: EADDRNOTAVAIL": the store binds MASTER_ADDR itself */
+	.id = "torch.store.addr_not_local",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "EADDRNOTAVAIL" },
+	.also = "listen",
+	.title = "the rank-0 node cannot listen on MASTER_ADDR: that address is not one of its own",
+	.cause = "the process that hosts the store (rank 0, or torchrun's agent with node rank 0) binds "
+		"MASTER_ADDR, and this host has no such address: rank 0 was started on another host than "
+		"MASTER_ADDR names, or MASTER_ADDR is a public/NAT address the host does not carry",
+	.fix = "ip -o addr | grep \"$MASTER_ADDR\"   # on the node started with rank 0 / --node-rank=0: it must list MASTER_ADDR\n"
+		"export MASTER_ADDR=<the private address of the node that runs rank 0>   # the same on every node",
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.store.wait_clients",
@@ -1835,6 +1864,43 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "torch 2.4 and later warn when a process exits with its process group alive; the warning is "
 		"printed on every exit path, the failure (if any) is elsewhere in the log",
 	.fix = "dist.destroy_process_group()   # at the end of the script: silences it and lets pending work finish",
+},
+{
+	/* gloo/transport/tcp/pair.cc: a message longer than the buffer the receiver posted */
+	.id = "torch.gloo.size_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "op.preamble.length <= op.nbytes" },
+	.title = "Gloo received a message larger than the buffer its rank posted",
+	.cause = "two ranks disagree on a collective's size or order on the Gloo (CPU) group: a rank-dependent "
+		"branch, tensors of different shapes (all_gather of unequal sizes), or different torch versions",
+	.fix = "export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch checks every collective and names the rank, op and shapes that differ\n"
+		"python -c 'import torch; print(torch.__version__)'   # on every node: one torch",
+	.rerun = RERUN_TORCH,
+},
+{
+	/* gloo's tcp pair/unbound_buffer: a send or recv waited the whole process-group timeout */
+	.id = "torch.gloo.timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "for send operation to complete", "for recv operation to complete" },
+	.also = "Timed out waiting",
+	.title = "a Gloo collective timed out: a peer rank never took part",
+	.cause = "the CPU (Gloo) side of a collective waited the whole timeout for a peer: that rank is stuck, "
+		"crashed, or took another code path; or the Gloo connection's interface does not reach it",
+	.fix = "read the other ranks' logs for an earlier error or a rank that stopped printing\n"
+		"dist.monitored_barrier(timeout=datetime.timedelta(seconds=60))   # on a Gloo group: names the ranks that did not arrive\n"
+		"export GLOO_SOCKET_IFNAME=<the NIC with the nodes' own addresses>   # on every node, if the ranks are alive",
+	.rerun = RERUN_TORCH,
+},
+{
+	/* torch 2.4+ defaults the TCPStore to libuv; builds without it (Windows, some source builds) */
+	.id = "torch.store.libuv",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "use_libuv was requested but PyTorch was build without libuv support",
+		     "use_libuv was requested but PyTorch was built without libuv support" },
+	.title = "the TCPStore asked for libuv, which this torch build lacks",
+	.cause = "torch 2.4 made libuv the TCPStore's default backend; a build without libuv (Windows, some "
+		"source builds) must be told to use the old one",
+	.fix = "export USE_LIBUV=0   # on every node, before the launcher (or init_method='env://?use_libuv=False')",
 },
 {
 	.id = "torch.store.unique_id",
@@ -2072,7 +2138,7 @@ const struct explain_sig explain_sigs[] = {
 	/* torch.distributed.elastic: the c10d/etcd rendezvous was closed by another node's agent */
 	.id = "torch.elastic.rendezvous_closed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
-	.anchors = { "RendezvousClosedError" },
+	.anchors = { "RendezvousClosedError", "but it has already been closed" },
 	.title = "the rendezvous was closed: another node's torchrun ended the job",
 	.cause = "a node's agent closes the rendezvous when its workers failed beyond --max-restarts or it "
 		"finished; the other nodes then stop with this error: the first failing node's log holds the cause",
