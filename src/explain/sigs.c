@@ -1344,6 +1344,34 @@ const struct explain_sig explain_sigs[] = {
 		"sudo apt-get install nvidia-fabricmanager-<branch>=<the driver version>   # install the nvidia-fabricmanager of exactly the driver's version (or the driver of the FM's), then: sudo systemctl restart nvidia-fabricmanager",
 },
 {
+	/* systemd's and the fabric manager's own lines when the service does not stay up */
+	.id = "gpu.fabricmanager.failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "Fabric Manager failed to initialize", "nvidia-fabricmanager.service: Main process exited",
+		     "nvidia-fabricmanager.service: Failed with result", "Failed to start NVIDIA fabric manager" },
+	.title = "the NVIDIA fabric manager does not run: the NVSwitch fabric stays down",
+	.cause = "on NVSwitch systems (HGX/DGX) CUDA and NCCL need nvidia-fabricmanager; it exits when its version "
+		"differs from the driver's, when the NVSwitch devices are not visible (a VM or container without "
+		"them), or when a GPU or NVSwitch is in a bad state; CUDA then reports 'system not yet initialized'",
+	.fix = "sudo journalctl -u nvidia-fabricmanager -n 50; sudo tail -50 /var/log/fabricmanager.log   # on {node}: why it stopped\n"
+		"cat /proc/driver/nvidia/version; nv-fabricmanager --version   # the two versions must be equal\n"
+		"sudo systemctl restart nvidia-fabricmanager   # once fixed; nvidia-smi -q | grep -A2 -i fabric shows State: Completed",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* libibverbs: a provider named by /etc/libibverbs.d is not installed. Noise for absent hardware
+	 * (libibverbs lists every provider), fatal for the HCAs the node has: mlx5 is Mellanox/NVIDIA's */
+	.id = "nccl.ib.provider_missing",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET,
+	.anchors = { "couldn't load driver 'libmlx5", "couldn't load driver 'mlx5" },
+	.title = "libibverbs could not load the mlx5 provider: NCCL cannot use Mellanox/NVIDIA HCAs here",
+	.cause = "rdma-core's user-space driver for ConnectX HCAs (libmlx5) is missing from this image or host, "
+		"so ibv_open_device fails and NCCL falls back to TCP sockets (or fails with NCCL_IB_DISABLE unset "
+		"and NCCL_NET=IB); on a node without ConnectX HCAs the warning is harmless",
+	.fix = "apt-get install ibverbs-providers libibverbs1   # in the image (RHEL: rdma-core libibverbs), or the MLNX_OFED/DOCA user space\n"
+		"ibv_devinfo   # afterwards: the mlx5_* devices with state PORT_ACTIVE",
+},
+{
 	/* NVIDIA/nccl#976 (maintainer: nv-fabricmanager restarted while processes held GPU resources;
 	 * reboot), #1488 (stop/start of the fabric manager; only a reboot or GPU reset clears it) */
 	.id = "nccl.cuda.nvls",
