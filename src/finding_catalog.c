@@ -637,6 +637,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.pcie.driver_p2p_bug", .sev = SEV_ERROR,
 	  .summary = "A hang or failed collective on one node tied to GPU peer-to-peer, under an "
 		     "NVIDIA driver branch reported to break PCIe P2P (545, 560)." },
+	{ .id = "explain.hosts.bootstrap_differs", .sev = SEV_ERROR,
+	  .summary = "The hosts of one bundle bootstrap NCCL on different networks (a private "
+		     "address next to a public one, or two private ranges)." },
 	{ .id = "explain.net.peer_address", .sev = SEV_ERROR,
 	  .summary = "A failing connection names a loopback, Docker-bridge, libvirt-bridge or "
 		     "link-local address: a peer advertised an interface other hosts cannot reach." },

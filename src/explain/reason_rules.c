@@ -1458,6 +1458,83 @@ void rule_peer_address(struct rs *r)
 }
 
 /*
+ * Across hosts: the address each host's NCCL bootstraps on ("Bootstrap : Using <if>:<addr>"),
+ * compared. Hosts whose addresses are of different kinds (private and public) or, both private
+ * IPv4, in different RFC 1918 blocks are on different networks as far as NCCL is concerned: each connects
+ * to the address the other advertised, which it may not reach (a public address behind a
+ * security group, another site's private range). A failure in the bundle makes it an error.
+ */
+static int rfc1918_block(const unsigned char *a)
+{
+	return a[0] == 10 ? 1 : a[0] == 172 && (a[1] & 0xf0) == 16 ? 2 : a[0] == 192 && a[1] == 168 ? 3 : 0;
+}
+
+void rule_hosts_bootstrap(struct rs *r)
+{
+	enum { HOSTS = 16 };
+	const struct run_obs *x = r->x;
+	struct {
+		const char *host, *ifname, *addr;
+		enum addr_class cls;
+		struct loc loc;
+	} h[HOSTS];
+	int n = 0, differ = 0, failed = error_causes(r, 1) || x->hang_loc.line ||
+					  sig_hit_of(r, "torch.watchdog.timeout");
+	struct strbuf t = STRBUF_INIT;
+	struct finding *d;
+
+	for (uint32_t i = 0; i < x->nst && n < HOSTS; i++) {
+		const struct stream_obs *m = &x->st[i];
+		int k;
+		if (!m->nhost[0] || !m->boot_addr[0])
+			continue;
+		for (k = 0; k < n && strcmp(h[k].host, m->nhost); k++)
+			;
+		if (k < n)
+			continue;
+		h[n].host = m->nhost;
+		h[n].ifname = m->boot_if;
+		h[n].addr = m->boot_addr;
+		h[n].cls = addr_classify_text(m->boot_addr);
+		h[n].loc = m->boot_loc;
+		n++;
+	}
+	for (int i = 1; i < n && !differ; i++) {
+		int fa, fb;
+		unsigned char a[16], b[16];
+		if (addr_class_public_like(h[i].cls) != addr_class_public_like(h[0].cls)) {
+			differ = 1;
+			break;
+		}
+		/* two private IPv4 blocks (10/8, 172.16/12, 192.168/16): a routed cluster can span
+		 * several subnets of one block, but not usually two blocks */
+		if (!addr_class_public_like(h[0].cls) && addr_parse(h[0].addr, &fa, a) == 0 &&
+		    addr_parse(h[i].addr, &fb, b) == 0 && fa == 4 && fb == 4 &&
+		    rfc1918_block(a) && rfc1918_block(b) && rfc1918_block(a) != rfc1918_block(b))
+			differ = 1;
+	}
+	if (n < 2 || !differ)
+		return;
+	for (int i = 0; i < n && i < 4; i++)
+		strbuf_addf(&t, "%s%s %s %s (%s)", i ? ", " : "", h[i].host, h[i].ifname, h[i].addr,
+			    addr_class_name(h[i].cls));
+	d = rs_add(r, "explain.hosts.bootstrap_differs", failed ? SEV_ERROR : SEV_WARN,
+		   failed ? CONF_MEDIUM : CONF_LOW, failed ? 230 : 0);
+	rs_title(d, "the hosts bootstrap NCCL on different networks: %s", t.buf);
+	rs_fix(d, "ip -o -4 addr   # on every host: an interface on one network all hosts share (the cluster's private network)");
+	rs_fix(d, "export NCCL_SOCKET_IFNAME=<that interface>   # per host (names may differ: NCCL_SOCKET_IFNAME=eth0,enp3s0 takes every prefix listed); GLOO_SOCKET_IFNAME the same");
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
+	finding_why(d, "%s confidence: NCCL connects to the address each host advertised; hosts on "
+		 "different networks (a private address next to a public one, or two private ranges) reach "
+		 "each other only if routing and firewalls allow it, and a public address usually sits "
+		 "behind a security group that drops NCCL's ports.%s", failed ? "Medium" : "Low",
+		 failed ? "" : " Nothing failed in these lines: it is a difference to rule out.");
+	for (int i = 0; i < n && i < 4; i++)
+		rs_at(r, d, h[i].loc, h[i].host, h[i].addr);
+	strbuf_release(&t);
+}
+
+/*
  * Across hosts: when the failing network lines of several ranks all name one peer address, that
  * node is the suspect (its process died first, or its NIC, port or cable failed), not the
  * network of every rank; the finding says how to rerun without it with the launcher in use.

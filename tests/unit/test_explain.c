@@ -1855,6 +1855,47 @@ static void test_peer_address(void **state)
 	run_free(&r);
 }
 
+/*
+ * One pasted file with the NCCL lines of two hosts and no ranks: a part per host, and their
+ * bootstrap addresses compared (private next to public, or two RFC 1918 blocks).
+ */
+static void test_hosts_bootstrap(void **state)
+{
+	static const char diff[] =
+		"nodeA:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"nodeB:200:200 [0] NCCL INFO Bootstrap : Using enp3s0:198.51.100.7<0>\n"
+		"nodeA:100:150 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 198.51.100.7<43521> failed : Connection timed out\n";
+	static const char blocks[] =
+		"nodeA:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"nodeB:200:200 [0] NCCL INFO Bootstrap : Using eth0:192.168.1.7<0>\n";
+	static const char same[] =
+		"nodeA:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"nodeB:200:200 [0] NCCL INFO Bootstrap : Using ens5:10.7.3.9<0>\n"
+		"nodeA:100:150 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.7.3.9<43521> failed : Connection timed out\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(diff, sizeof(diff) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.bootstrap_differs");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "nodeA eth0 10.0.0.1"));
+	assert_non_null(strstr(f->title, "nodeB enp3s0 198.51.100.7"));
+	assert_string_equal(jpath_str(r.payload, "ranks.1.host"), "nodeB");	/* a part per host */
+	run_free(&r);
+
+	r = explain_text(blocks, sizeof(blocks) - 1, NULL);	/* nothing failed: a difference to rule out */
+	f = expect(&r, "explain.hosts.bootstrap_differs");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_LOW);
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);	/* one private block, two subnets: routed */
+	assert_null(findings_find(r.fs, "explain.hosts.bootstrap_differs"));
+	run_free(&r);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2874,6 +2915,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_hosts_bootstrap),
 		cmocka_unit_test(test_table_text),
 		cmocka_unit_test(test_peer_address),
 		cmocka_unit_test(test_prose_version_abort),
