@@ -2624,6 +2624,49 @@ const struct explain_sig explain_sigs[] = {
 		"echo $LD_LIBRARY_PATH $LD_PRELOAD; ldconfig -p | grep libnccl   # remove the older NCCL's directory, or pip install -U nvidia-nccl-cu12 to the version torch needs",
 },
 {
+	/* init.cc: ncclConfig_t fields read as garbage (-2147483648 is NCCL_CONFIG_UNDEF_INT): the
+	 * caller was compiled against another NCCL's header than the library it loaded */
+	.id = "nccl.config.mismatch",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Invalid config blocking attribute value", "argument not initialized via NCCL_CONFIG_INITIALIZER" },
+	.title = "torch and the libnccl.so.2 it loaded come from different NCCL releases (ncclConfig_t does not match)",
+	.cause = "torch passes NCCL a config struct laid out by the NCCL headers it was built with; a libnccl.so.2 "
+		"of another release (a system or conda NCCL ahead of the wheel's on LD_LIBRARY_PATH, or a torch built "
+		"from source against other headers) reads its fields as invalid",
+	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'; echo $LD_LIBRARY_PATH $LD_PRELOAD   # which NCCL torch expects and what is found first\n"
+		"pip install -U nvidia-nccl-cu12   # the wheel torch expects; remove the other NCCL's directory from LD_LIBRARY_PATH",
+},
+{
+	.id = "torch.nccl.not_built",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Distributed package doesn't have NCCL built in" },
+	.title = "this torch has no NCCL: a Windows, macOS or CPU-only build",
+	.cause = "NCCL is Linux-only and ships in torch's CUDA wheels; a CPU wheel, a macOS or Windows torch (or a "
+		"source build without USE_NCCL) cannot use backend='nccl'",
+	.fix = "pip install torch --index-url https://download.pytorch.org/whl/cu124   # a CUDA build on Linux (pick the CUDA your driver supports)\n"
+		"dist.init_process_group('gloo')   # on Windows or macOS: Gloo is the backend there",
+},
+{
+	.id = "torch.cpu_build",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Torch not compiled with CUDA enabled" },
+	.title = "this torch is a CPU-only build: it cannot use the GPUs",
+	.cause = "pip or conda installed the CPU wheel (the default index on some platforms, or a requirements pin "
+		"that replaced the CUDA build)",
+	.fix = "python -c 'import torch; print(torch.__version__, torch.version.cuda)'   # '+cpu' and None mean a CPU build\n"
+		"pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124   # a CUDA build matching the driver",
+},
+{
+	.id = "cuda.device_assert",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "device-side assert triggered" },
+	.title = "a GPU kernel assertion fired (device-side assert): a bug in the model's inputs, not in NCCL",
+	.cause = "a kernel checked an index and it was out of range (labels >= number of classes, an embedding index, "
+		"a gather); CUDA reports it asynchronously, so it often surfaces at the next NCCL call",
+	.fix = "export CUDA_LAUNCH_BLOCKING=1   # rerun: the traceback then points at the operation that asserted\n"
+		"check the labels and indices of that operation (e.g. assert labels.max() < num_classes) on the failing rank",
+},
+{
 	.id = "lightning.cuda_initialized",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "can't create new processes if CUDA is already initialized" },
