@@ -3258,6 +3258,20 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"sysctl net.ipv4.ip_local_port_range   # meanwhile, on every node: a wider range delays the exhaustion",
 	.source = "https://github.com/NVIDIA/nccl/commit/88d44d777f6970bdbf6610badcbd7e25a05380f0",
 },
+{
+	/* NVIDIA's cuBLASMp troubleshooting page (Known Issues): "Some users on multi-node InfiniBand
+	 * configurations may experience hangs with NCCL 2.29.7 and above. To work around this issue,
+	 * set the NCCL_PXN_DISABLE=1 environment variable. This issue is fixed in NCCL 2.30.7." */
+	.id = "nccl.known_bug.pxn_hang_2297",
+	.from = 22907, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.29.7-2.30.6 bug: multi-node InfiniBand jobs can hang (fixed in 2.30.7)",
+	.cause = "NVIDIA documents hangs on multi-node InfiniBand configurations from NCCL 2.29.7 on, fixed in "
+		"2.30.7, with PXN off as the workaround; rule it out before debugging the fabric",
+	.fix = "export NCCL_PXN_DISABLE=1   # the documented workaround, on every node\n"
+		"upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://docs.nvidia.com/cuda/cuest/troubleshooting/index.html",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

@@ -2396,6 +2396,15 @@ struct kb_case {
 
 static const struct kb_case kb_cases[] = {
 {
+	.id = "nccl.known_bug.pxn_hang_2297", .fix = "NCCL_PXN_DISABLE=1",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO Using network IB\n"
+		"(16 nodes: the job hangs at the first all_reduce)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO Using network IB\n"
+		"(16 nodes: the job hangs at the first all_reduce)\n",
+},
+{
 	.id = "nccl.known_bug.uds_split_2203", .top = 1, .fix = "2.20.5",
 	.log = "h1:33:33 [2] NCCL INFO NCCL version 2.20.3+cuda12.3\n"
 		"h1:33:10589 [2] misc/ipcsocket.cc:57 NCCL WARN UDS: Binding to socket /tmp/nccl-socket-2-e647f8d8e15809a1 failed : Address already in use (98)\n"
