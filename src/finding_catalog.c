@@ -640,6 +640,9 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hosts.bootstrap_differs", .sev = SEV_ERROR,
 	  .summary = "The hosts of one bundle bootstrap NCCL on different networks (a private "
 		     "address next to a public one, or two private ranges)." },
+	{ .id = "explain.rdma.ib_unused", .sev = SEV_ERROR,
+	  .summary = "The reporter names an RDMA fabric and NCCL uses TCP sockets: it does not see "
+		     "the HCAs (a container without the devices, a filtering setting)." },
 	{ .id = "explain.net.peer_address", .sev = SEV_ERROR,
 	  .summary = "A failing connection names a loopback, Docker-bridge, libvirt-bridge or "
 		     "link-local address: a peer advertised an interface other hosts cannot reach." },

@@ -931,10 +931,18 @@ static void ex_nt_oob(struct lctx *c, const char *p, const char *a)
 
 static void ex_nt_done(struct lctx *c, const char *p, const char *a)
 {
-	(void)p;
+	const char *q = p, *end = END(c);
+
 	(void)a;
 	c->x->obs.nt_done_loc = c->loc;
 	c->x->obs.nt_done_count++;
+	while (q < end && (*q == ' ' || *q == ':' || *q == '\t'))
+		q++;
+	if (!c->x->obs.nt_busbw && q < end && xt_digit(*q)) {
+		char buf[24];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(end - q < 23 ? end - q : 23), q);
+		c->x->obs.nt_busbw = strtod(buf, NULL);
+	}
 }
 
 /* The number after `p` (spaces skipped), or -1. */
@@ -1484,6 +1492,13 @@ static const struct extractor {
 	{ .anchor = "nccl 2.", .fn = ex_prose_nccl },
 	{ .anchor = "nccl==2.", .fn = ex_prose_nccl },
 	{ .anchor = "NCCL==2.", .fn = ex_prose_nccl },
+	{ .anchor = "InfiniBand", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = "Infiniband", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = "RoCE", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = "ConnectX", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = " slow", .first = OBS_LOC(slow_loc), .prose = 1 },
+	{ .anchor = "Slow", .first = OBS_LOC(slow_loc), .prose = 1 },
+	{ .anchor = "low bandwidth", .first = OBS_LOC(slow_loc), .prose = 1 },
 	{ .anchor = "ncclCommAbort", .first = OBS_LOC(abort_loc) },
 	{ .anchor = "ProcessGroupNCCL::abort", .first = OBS_LOC(abort_loc) },
 	{ .anchor = "ProcessGroupNCCL.abort", .first = OBS_LOC(abort_loc) },

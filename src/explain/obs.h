@@ -163,6 +163,9 @@ struct run_obs {
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
 	int nt_done_count;		/* "Avg bus bandwidth" summaries: one per independent run */
+	double nt_busbw;		/* the first summary's average bus bandwidth, GB/s (0 none) */
+	/* the reporter names an RDMA fabric (InfiniBand, RoCE, ConnectX) or slowness, in prose */
+	struct loc rdma_named_loc, slow_loc;
 	long nt_oob;			/* "Out of bounds values : N FAILED": results that were wrong */
 	struct loc nt_oob_loc;
 	int nt_gpus;			/* GPUs per process: nccl-tests' -g N or its "nGpus N" header */

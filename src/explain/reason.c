@@ -592,6 +592,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_common_peer(&r);
 	rule_peer_address(&r);
 	rule_hosts_bootstrap(&r);
+	rule_ib_unused(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
 	rule_lightning(&r, have_errors);

@@ -120,6 +120,7 @@ void rule_k8s_sidecar(struct rs *r);
 void rule_common_peer(struct rs *r);
 void rule_peer_address(struct rs *r);
 void rule_hosts_bootstrap(struct rs *r);
+void rule_ib_unused(struct rs *r);
 void rule_torchrun_rdzv(struct rs *r);
 void rule_forced_protocol(struct rs *r);
 void rule_virtual_iface(struct rs *r);

@@ -1458,6 +1458,55 @@ void rule_peer_address(struct rs *r)
 }
 
 /*
+ * The reporter names an RDMA fabric (InfiniBand, RoCE, ConnectX) and NCCL says it uses TCP
+ * sockets ("NET/IB : No device found", "Using network Socket"): the IB devices are not visible to
+ * NCCL, which is why the job is slow (or, across nodes, why nccl-tests' bus bandwidth is a few
+ * GB/s). NCCL's own "no device" line is fine on Ethernet clouds; it is wrong where the user says
+ * the fabric is there.
+ */
+void rule_ib_unused(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *nodev = sig_hit_of(r, "nccl.ib.no_device");
+	int socket = 0;
+	struct loc sloc = { 0, 0 };
+	struct finding *d;
+
+	for (uint32_t i = 0; i < x->nst && !socket; i++)
+		if (!strcmp(x->st[i].network, "Socket")) {
+			socket = 1;
+			sloc = x->st[i].network_loc;
+		}
+	if (!x->rdma_named_loc.line || !(nodev || socket) || sig_hit_of(r, "nccl.ib.provider_missing") ||
+	    obs_env(x, "NCCL_IB_DISABLE"))
+		return;
+	d = rs_add(r, "explain.rdma.ib_unused", SEV_ERROR,
+		   x->slow_loc.line || x->nt_busbw > 0 ? CONF_HIGH : CONF_MEDIUM, 180);
+	if (x->nt_busbw > 0)
+		rs_title(d, "NCCL runs over TCP sockets although the nodes have an RDMA fabric: %.2f GB/s bus bandwidth",
+			 x->nt_busbw);
+	else
+		rs_title(d, "NCCL runs over TCP sockets although the nodes have an RDMA fabric: it does not see the HCAs");
+	rs_fix(d, "ibv_devinfo   # in the job's own environment (the container): the HCAs must be listed with state PORT_ACTIVE");
+	rs_fix(d, "docker run --device=/dev/infiniband --cap-add=IPC_LOCK --ulimit memlock=-1 ...   # containers (Kubernetes: the RDMA device plugin's resource); the image needs rdma-core (ibverbs-providers)");
+	rs_fix(d, "env | grep -E 'NCCL_(IB_HCA|NET|IB_DISABLE)'   # a setting that filters every HCA out or forces sockets");
+	rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the NET/IB lines say why each HCA was skipped)");
+	finding_why(d, "%s confidence: NCCL says it found no usable InfiniBand/RoCE device and uses TCP "
+		 "sockets, while the reporter names the RDMA fabric the nodes have; sockets carry a few GB/s "
+		 "where the fabric carries tens, and the usual reasons are a container without the RDMA "
+		 "devices or libraries, or a setting that filters the HCAs out.",
+		 x->slow_loc.line || x->nt_busbw > 0 ? "High" : "Medium");
+	rs_at(r, d, x->rdma_named_loc, "the fabric named", NULL);
+	if (nodev)
+		rs_at(r, d, nodev->ev[0], "NET/IB", nodev->ev_text[0]);
+	else
+		rs_at(r, d, sloc, "network", "Socket");
+	if (x->nt_busbw > 0)
+		rs_at(r, d, x->nt_done_loc, "bus bandwidth", NULL);
+	rs_at(r, d, x->slow_loc, "slow", NULL);
+}
+
+/*
  * Across hosts: the address each host's NCCL bootstraps on ("Bootstrap : Using <if>:<addr>"),
  * compared. Hosts whose addresses are of different kinds (private and public) or, both private
  * IPv4, in different RFC 1918 blocks are on different networks as far as NCCL is concerned: each connects

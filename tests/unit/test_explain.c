@@ -1896,6 +1896,43 @@ static void test_hosts_bootstrap(void **state)
 	run_free(&r);
 }
 
+/* NCCL on sockets where the reporter says the nodes have InfiniBand: the HCAs are not seen. */
+static void test_ib_unused(void **state)
+{
+	static const char slow[] =
+		"node1:1234:1234 [0] NCCL INFO NET/IB : No device found.\n"
+		"node1:1234:1234 [0] NCCL INFO Using network Socket\n"
+		"# Avg bus bandwidth    : 1.40\n"
+		"(our nodes have 8x HDR InfiniBand; why is it so slow?)\n";
+	static const char ethernet[] =	/* no fabric named: NCCL's line is fine */
+		"node1:1234:1234 [0] NCCL INFO NET/IB : No device found.\n"
+		"node1:1234:1234 [0] NCCL INFO Using network Socket\n"
+		"# Avg bus bandwidth    : 1.40\n";
+	static const char disabled[] =	/* the user turned IB off: said by its own row */
+		"export NCCL_IB_DISABLE=1\n"
+		"node1:1234:1234 [0] NCCL INFO Using network Socket\n"
+		"(the nodes have InfiniBand)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(slow, sizeof(slow) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.rdma.ib_unused");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_non_null(strstr(f->title, "1.40 GB/s"));
+	assert_true(fix_has(f, "--device=/dev/infiniband"));
+	run_free(&r);
+
+	r = explain_text(ethernet, sizeof(ethernet) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.ib_unused"));
+	run_free(&r);
+
+	r = explain_text(disabled, sizeof(disabled) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.ib_unused"));
+	run_free(&r);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2924,6 +2961,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_ib_unused),
 		cmocka_unit_test(test_hosts_bootstrap),
 		cmocka_unit_test(test_table_text),
 		cmocka_unit_test(test_peer_address),
