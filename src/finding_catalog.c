@@ -643,6 +643,10 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.rdma.ib_unused", .sev = SEV_ERROR,
 	  .summary = "The reporter names an RDMA fabric and NCCL uses TCP sockets: it does not see "
 		     "the HCAs (a container without the devices, a filtering setting)." },
+	{ .id = "explain.hang.after_init", .sev = SEV_ERROR,
+	  .summary = "NCCL init completed on every rank of several hosts, then the job hangs with no "
+		     "error: the data connections (other ports than the bootstrap's) or a collective "
+		     "mismatch." },
 	{ .id = "explain.net.peer_address", .sev = SEV_ERROR,
 	  .summary = "A failing connection names a loopback, Docker-bridge, libvirt-bridge or "
 		     "link-local address: a peer advertised an interface other hosts cannot reach." },

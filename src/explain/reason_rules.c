@@ -2253,3 +2253,64 @@ void rule_hosts_facts(struct rs *r)
 	}
 	free(h);
 }
+
+/*
+ * Every rank finished NCCL init on two or more hosts, then the job hangs (the reporter's words or a
+ * watchdog timeout) with no error: the bootstrap got through, so MASTER_ADDR and the interface
+ * are right. Since 2.12 NCCL opens the connections between nodes at the first collective
+ * ("Channel NN/0 : a[..] -> b[..] via NET/Socket/0"); without any such line they were never
+ * made: the data connections go to other, ephemeral ports than the bootstrap's, and a firewall
+ * or security group that lets one through drops the others. With them, the hang is after the
+ * network came up: ranks in different collectives, which the flight recorder shows.
+ */
+void rule_hang_after_init(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
+	const char *first = NULL;
+	int hosts = 0, net = 0, complete = 0, old = 0;
+	struct finding *d;
+
+	if (!emitted(r, "explain.init.ok") || !(x->hang_loc.line || wd) || error_causes(r, 0))
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		if (!m->init_complete.line)
+			continue;
+		complete++;
+		net |= (m->transports & (TR_NET_SOCKET | TR_NET_IB | TR_NET_OTHER)) != 0;
+		if (m->nhost[0] && (!first || strcmp(first, m->nhost))) {
+			hosts += !first || strcmp(first, m->nhost);
+			if (!first)
+				first = m->nhost;
+		}
+	}
+	if (complete < 2 || hosts < 2)
+		return;
+	/* before 2.12 NCCL connected during init: a completed init had its connections */
+	for (size_t i = 0; i < r->np && !old; i++)
+		old = r->p[i].m.nccl_version[0] && nccl_version_num(r->p[i].m.nccl_version) >= 0 &&
+		      nccl_version_num(r->p[i].m.nccl_version) < 21200;
+	if (!net && !old) {
+		d = rs_add(r, "explain.hang.after_init", SEV_ERROR, CONF_MEDIUM, 150);
+		rs_title(d, "NCCL init completed on every rank, then the first collective hangs: the connections between the nodes were never made");
+		rs_fix(d, "sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # on every node, then allow 50000-51000/tcp between the nodes only (firewall or security group)");
+		rs_fix(d, "nc -zv <the other node> 50000   # from each node while a listener runs there: NCCL's data connections use ports other than MASTER_PORT");
+		rs_fix(d, "to test it: ncclcheck cluster   (from every node: checks the bootstrap port and NCCL's port range between the nodes)");
+		finding_why(d, "Medium confidence: the bootstrap worked (every rank printed Init COMPLETE), and since "
+			 "NCCL 2.12 the connections between nodes are opened at the first collective; no "
+			 "'via NET/...' connection line appears, so they never completed: a firewall or security "
+			 "group that admits MASTER_PORT but drops the ephemeral ports NCCL listens on is the usual "
+			 "cause. Ranks that call different collectives hang the same way; the flight recorder "
+			 "(TORCH_NCCL_TRACE_BUFFER_SIZE=2000) tells the two apart.");
+	} else {
+		d = rs_add(r, "explain.hang.after_init", SEV_ERROR, CONF_LOW, 40);
+		rs_title(d, "NCCL init and its connections completed on every rank, then the job hangs: the ranks are most likely in different collectives");
+		rs_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: at the timeout torch dumps what each rank last called");
+		rs_fix(d, "to test it: ncclcheck attach   (on every node while it hangs: names the rank that is not where the others are)");
+		finding_why(d, "Low confidence: NCCL connected the nodes (its 'via NET/...' lines), so the network "
+			 "carried the set-up; a hang after that is most often one rank in another collective or "
+			 "stuck outside NCCL (data loading, a checkpoint), which the flight recorder or attach shows.");
+	}
+	rs_at(r, d, x->hang_loc.line ? x->hang_loc : wd->ev[0], "hang", NULL);
+}

@@ -1933,6 +1933,50 @@ static void test_ib_unused(void **state)
 	run_free(&r);
 }
 
+/*
+ * Init completed on two hosts, then a hang with no error: without NCCL's connection lines the
+ * data connections were never made (ports); with them, the ranks are elsewhere (low).
+ */
+static void test_hang_after_init(void **state)
+{
+	static const char base[] =
+		"node1:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"node1:100:150 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init START\n"
+		"node1:100:150 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init COMPLETE\n"
+		"node2:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+		"node2:200:250 [0] NCCL INFO comm 0x66d0 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init START\n"
+		"node2:200:250 [0] NCCL INFO comm 0x66d0 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init COMPLETE\n";
+	static const char hang[] = "(then it hangs forever at the first all_reduce; no error)\n";
+	static const char via[] =
+		"node1:100:150 [0] NCCL INFO Channel 00/0 : 0[1b000] -> 1[1b000] [send] via NET/Socket/0\n"
+		"node2:200:250 [0] NCCL INFO Channel 00/0 : 1[1b000] -> 0[1b000] [send] via NET/Socket/0\n";
+	struct strbuf sb = STRBUF_INIT;
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	strbuf_addf(&sb, "%s%s", base, hang);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hang.after_init");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "ip_local_port_range"));
+	run_free(&r);
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s%s", base, via, hang);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = expect(&r, "explain.hang.after_init");
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_true(fix_has(f, "TORCH_NCCL_TRACE_BUFFER_SIZE"));
+	run_free(&r);
+
+	r = explain_text(base, sizeof(base) - 1, NULL);	/* no hang: nothing to say */
+	assert_null(findings_find(r.fs, "explain.hang.after_init"));
+	run_free(&r);
+	strbuf_release(&sb);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2961,6 +3005,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_hang_after_init),
 		cmocka_unit_test(test_ib_unused),
 		cmocka_unit_test(test_hosts_bootstrap),
 		cmocka_unit_test(test_table_text),
