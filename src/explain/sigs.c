@@ -1359,6 +1359,23 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* mnnvl.cc (2.27.3+, where MNNVL init failure became fatal): FABRIC memory handles could not be
+	 * allocated, exported or imported, i.e. IMEX is not set up for this process */
+	.id = "nccl.mnnvl.imex",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "is available but not working on this system" },
+	.also = "MNNVL",
+	.title = "multi-node NVLink (MNNVL) is there but not usable: the IMEX set-up is missing",
+	.cause = "on GB200/GB300 NVL systems NCCL shares GPU memory across trays with FABRIC handles, which need "
+		"the IMEX daemon running on every node of the NVLink domain and an IMEX channel device "
+		"(/dev/nvidia-caps-imex-channels/channel0) inside the job's container; without them NCCL 2.27.3+ "
+		"stops at init",
+	.fix = "sudo systemctl status nvidia-imex; nvidia-imex-ctl -N   # on {node}: the daemon runs and every node of the domain is connected\n"
+		"ls /dev/nvidia-caps-imex-channels   # inside the container: channel0 must be there (Kubernetes: the IMEX channel from the DRA driver / ComputeDomain)\n"
+		"export NCCL_MNNVL_ENABLE=0   # only to run without multi-node NVLink meanwhile (traffic then uses the network)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	/* libibverbs: a provider named by /etc/libibverbs.d is not installed. Noise for absent hardware
 	 * (libibverbs lists every provider), fatal for the HCAs the node has: mlx5 is Mellanox/NVIDIA's */
 	.id = "nccl.ib.provider_missing",
