@@ -489,6 +489,7 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "Got async event : port error", "Got async event : GID table change",
 		     "Got async event : local catastrophic error", "Got async event : port flap",
 		     "non-fatal async event: port error", "async fatal event: " },
+	/* 2.28's "NET/IB : mlx5_0:1 GID table changed" has no "async event" words: see nccl.ib.gid_changed */
 	.cap_after = "Got async event : ",
 	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
 	.cause = "NCCL's async thread got a port event from the HCA: 'port error' is the link going down "
@@ -1373,6 +1374,34 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "sudo systemctl status nvidia-imex; nvidia-imex-ctl -N   # on {node}: the daemon runs and every node of the domain is connected\n"
 		"ls /dev/nvidia-caps-imex-channels   # inside the container: channel0 must be there (Kubernetes: the IMEX channel from the DRA driver / ComputeDomain)\n"
 		"export NCCL_MNNVL_ENABLE=0   # only to run without multi-node NVLink meanwhile (traffic then uses the network)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* net_ib common.cc (2.28+): the port's GID table changed while NCCL used it (RoCE link flap,
+	 * an address change on the interface) */
+	.id = "nccl.ib.gid_changed",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "GID table changed" },
+	.unless = "Got async event",
+	.cap_after = "NET/IB : ",
+	.cap_stop = " ",
+	.title = "the RoCE address table of {} changed under the running job: the link flapped or its address changed",
+	.cause = "the GID NCCL uses belongs to the interface's IP address; when the link goes down and up or the "
+		"address is changed (DHCP, NetworkManager, a link flap), the GID goes away and the connections on it fail",
+	.fix = "sudo dmesg -T | grep -i -e mlx5 -e 'link down' -e 'link up'   # on {node}: the flap and when it happened\n"
+		"show_gids; ip addr   # the RoCE v2 GID must keep its IPv4 address for the whole job (static addressing)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* net_ib connect.cc: two HCAs of different link layers (InfiniBand and RoCE/Ethernet) paired */
+	.id = "nccl.ib.incompatible_devices",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Attempted to connect incompatible devices", "device is incompatible with the local" },
+	.title = "NCCL paired NICs of different link types (InfiniBand with RoCE/Ethernet)",
+	.cause = "the HCAs NCCL uses include ports of both link layers (or the nodes' HCA sets differ), and a "
+		"connection joined an InfiniBand port with an Ethernet one, which cannot talk",
+	.fix = "ibv_devinfo | grep -E 'hca_id|link_layer'   # on every node: which HCAs are InfiniBand and which Ethernet\n"
+		"export NCCL_IB_HCA==mlx5_0,mlx5_1   # on every node: only the HCAs of one link type ('=' for exact names)",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
