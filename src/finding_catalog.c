@@ -647,6 +647,9 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = "NCCL init completed on every rank of several hosts, then the job hangs with no "
 		     "error: the data connections (other ports than the bootstrap's) or a collective "
 		     "mismatch." },
+	{ .id = "explain.hang.cudagraph", .sev = SEV_ERROR,
+	  .summary = "Ranks that replay CUDA graphs with NCCL inside hang (in NCCL's launch path): "
+		     "a CUDA-graph/NCCL deadlock, decided by running eagerly." },
 	{ .id = "explain.net.peer_address", .sev = SEV_ERROR,
 	  .summary = "A failing connection names a loopback, Docker-bridge, libvirt-bridge or "
 		     "link-local address: a peer advertised an interface other hosts cannot reach." },

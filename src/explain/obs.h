@@ -276,6 +276,8 @@ struct run_obs {
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
 	struct loc abort_loc;		/* ncclCommAbort / ProcessGroupNCCL::abort named (a stack, prose) */
+	struct loc launch_frame_loc;	/* a stack in NCCL's kernel launch (ncclLaunchKernelBefore,
+					 * waitWorkFifoAvailable, doLaunches) */
 	/* an NCCL version in the reporter's words ("with NCCL 2.25.1", vLLM's "using nccl==2.21.5"):
 	 * its number, or -1 when two different ones were named */
 	int prose_nccl;

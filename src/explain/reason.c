@@ -596,6 +596,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
 	rule_hang_after_init(&r);
+	rule_cudagraph_hang(&r);
 	rule_lightning(&r, have_errors);
 	rule_watchdog_desync(&r);
 	rule_missing_ranks(&r);

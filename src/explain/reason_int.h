@@ -122,6 +122,7 @@ void rule_peer_address(struct rs *r);
 void rule_hosts_bootstrap(struct rs *r);
 void rule_ib_unused(struct rs *r);
 void rule_hang_after_init(struct rs *r);
+void rule_cudagraph_hang(struct rs *r);
 void rule_torchrun_rdzv(struct rs *r);
 void rule_forced_protocol(struct rs *r);
 void rule_virtual_iface(struct rs *r);

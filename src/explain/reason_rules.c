@@ -2314,3 +2314,38 @@ void rule_hang_after_init(struct rs *r)
 	}
 	rs_at(r, d, x->hang_loc.line ? x->hang_loc : wd->ev[0], "hang", NULL);
 }
+
+/*
+ * A hang of ranks that replay CUDA graphs with NCCL inside, stuck in NCCL's launch path (or with
+ * nothing else to blame): NCCL's user guide warns that its graph-mixing mechanism has been seen
+ * to deadlock CUDA when graphs of several communicators are launched from one thread
+ * (NCCL_GRAPH_MIXING_SUPPORT), and users report such deadlocks gone with newer NCCL (a work-FIFO
+ * leak, NVIDIA/nccl#1251: 2.21.5 -> 2.22.3 in sgl-project/sglang#7602; 2.28.9 -> 2.30.4 in
+ * vllm-project/vllm#52504). Eager mode decides it.
+ */
+void rule_cudagraph_hang(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	int hang = x->hang_loc.line || sig_hit_of(r, "torch.watchdog.timeout") ||
+		   sig_hit_of(r, "torch.watchdog.heartbeat");
+	struct finding *d;
+
+	if (!x->cudagraph_loc.line || !hang || error_causes(r, 0) ||
+	    (!x->launch_frame_loc.line && emitted(r, "explain.hang.after_init")))
+		return;
+	d = rs_add(r, "explain.hang.cudagraph", SEV_ERROR, x->launch_frame_loc.line ? CONF_MEDIUM : CONF_LOW,
+		   x->launch_frame_loc.line ? 120 : 20);
+	rs_title(d, "ranks replaying CUDA graphs with NCCL inside hang%s: a CUDA-graph/NCCL deadlock",
+		 x->launch_frame_loc.line ? " in NCCL's kernel launch" : "");
+	rs_fix(d, "run eagerly to test it (vLLM/SGLang: --enforce-eager / --disable-cuda-graph; torch.compile: no 'reduce-overhead' mode): if the hang goes away, the graphs are where it is");
+	rs_fix(d, "export NCCL_GRAPH_MIXING_SUPPORT=0   # NCCL's documented switch for the deadlock of graphs of several communicators launched from one thread");
+	rs_fix(d, "pip install -U nvidia-nccl-cu12   # reports: a 2.20/2.21 work-FIFO deadlock gone with 2.22.3 (nccl#1251), a 2.28.9 cross-node replay deadlock gone with 2.30.4");
+	finding_why(d, "%s confidence: the processes use CUDA graphs that contain NCCL collectives%s; NCCL's "
+		 "user guide warns that its graph-mixing mechanism can deadlock CUDA when graphs of several "
+		 "communicators are launched from one thread, and several NCCL releases had graph deadlocks that "
+		 "newer ones fixed.", x->launch_frame_loc.line ? "Medium" : "Low",
+		 x->launch_frame_loc.line ? " and a stack spins in NCCL's launch path" : "");
+	rs_at(r, d, x->cudagraph_loc, "CUDA graphs", NULL);
+	rs_at(r, d, x->launch_frame_loc, "NCCL launch frame", NULL);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
+}

@@ -1977,6 +1977,31 @@ static void test_hang_after_init(void **state)
 	strbuf_release(&sb);
 }
 
+/* A hang with CUDA graphs and a stack in NCCL's launch path; graphs alone with no hang say nothing. */
+static void test_cudagraph_hang(void **state)
+{
+	static const char spin[] =
+		"(vLLM with TP=8 and default CUDA graphs: the shards hang, py-spy shows)\n"
+		"    sched_yield (libc.so.6)\n"
+		"    ncclLaunchKernelBefore_NoUncapturedCuda (enqueue.cc:968)\n"
+		"    doLaunches (group.cc:161)\n";
+	static const char no_hang[] = "(vLLM with TP=8 and default CUDA graphs serves fine)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(spin, sizeof(spin) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hang.cudagraph");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "NCCL_GRAPH_MIXING_SUPPORT=0"));
+	run_free(&r);
+
+	r = explain_text(no_hang, sizeof(no_hang) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.cudagraph"));
+	run_free(&r);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -3005,6 +3030,7 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_cudagraph_hang),
 		cmocka_unit_test(test_hang_after_init),
 		cmocka_unit_test(test_ib_unused),
 		cmocka_unit_test(test_hosts_bootstrap),
