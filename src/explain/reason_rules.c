@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "attach/ras_diag.h"
 #include "explain/reason_int.h"
@@ -1454,6 +1455,32 @@ void rule_peer_address(struct rs *r)
 			rs_at(r, d, pe->loc, "a failing connection to", pe->addr);
 			return;
 		}
+	}
+	/* the address a rank advertises itself: a link-local one (IPv6 fe80::, or 169.254/16) serves
+	 * only its own link, as NCCL picks it when the chosen interface has nothing routable */
+	for (uint32_t i = 0; i < x->nst; i++) {
+		const struct stream_obs *m = &x->st[i];
+		int v6 = !strncasecmp(m->boot_addr, "fe80:", 5), v4 = !strncmp(m->boot_addr, "169.254.", 8);
+		int failed = error_causes(r, 1) || x->hang_loc.line, hosts = 0;
+		if (!v6 && !v4)
+			continue;
+		for (uint32_t j = 0; j < x->nst && hosts < 2; j++)
+			hosts += x->st[j].nhost[0] && strcmp(x->st[j].nhost, m->nhost);
+		if (!failed && !hosts && !x->multi_host_loc.line)
+			return;		/* one host: a link-local address serves it */
+		d = rs_add(r, "explain.net.peer_address", failed ? SEV_ERROR : SEV_WARN, CONF_MEDIUM,
+			   failed ? 200 : 0);
+		rs_title(d, "NCCL bootstraps on %s%s%s, a link-local address: other hosts cannot reach it",
+			 m->boot_if, m->boot_if[0] ? " " : "", m->boot_addr);
+		rs_fix_ifname(r, d);
+		if (v6)
+			rs_fix(d, "export NCCL_SOCKET_FAMILY=AF_INET   # on every node: only IPv4 addresses (NCCL tries IPv6 when an interface has no IPv4)");
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
+		finding_why(d, "Medium confidence: a link-local address (%s) is valid only on its own link and "
+			 "needs the interface's scope; NCCL advertises it when the interface it chose has no "
+			 "routable address, and ranks on other hosts then cannot connect.", v6 ? "fe80::/10" : "169.254.0.0/16");
+		rs_at(r, d, m->boot_loc, "Bootstrap", m->boot_addr);
+		return;
 	}
 }
 

@@ -181,6 +181,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.connect.unreachable",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Network is unreachable" },
+	.unless = "gloo" SIG_UNTIL "c10d",	/* Gloo's and torch's store have their own rows */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL found the network of {} unreachable",
@@ -2325,6 +2326,58 @@ const struct explain_sig explain_sigs[] = {
 		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* gloo/transport/tcp/pair.cc: "connect [<addr>]:<port>: <strerror>" toward a peer's advertised
+	 * address (loopback has its own row) */
+	.id = "torch.gloo.connect_peer",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
+	.anchors = { "tcp/pair.cc" },
+	.also = "connect [",
+	.unless = "connect [127.",
+	.cap_after = "connect [",
+	.cap_stop = "]",
+	.title = "Gloo could not connect to the address a peer advertised ({})",
+	.cause = "Gloo connects every rank to the address each peer advertised for its chosen interface; this one "
+		"is unreachable from here: the peer chose an interface the others cannot reach, or a firewall drops "
+		"Gloo's ports",
+	.fix = FIX_GLOO_IFNAME "   # on every node: the interface with the nodes' own addresses\n"
+		"getent hosts $(hostname)   # on every node: the routable address Gloo advertises when GLOO_SOCKET_IFNAME is unset",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "[fe80:",
+		  .title = "Gloo tried an IPv6 link-local address: a peer advertised fe80::, reachable only on its own link",
+		  .cause = "the peer's hostname resolved to (or its interface has) only an IPv6 link-local address, "
+			"which needs the interface scope and does not cross routers; another host cannot use it",
+		  .fix = FIX_GLOO_IFNAME "   # an interface with a routable IPv4 address, on every node\n"
+			"getent ahostsv4 $(hostname)   # on every node: an IPv4 address the other nodes reach" },
+		{ .when = NULL },
+	},
+},
+{
+	/* gloo/transport/tcp/device.cc: the hostname does not resolve on this node */
+	.id = "torch.gloo.resolve",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
+	.anchors = { "Unable to find address for hostname" },
+	.cap_after = "hostname: ",
+	.cap_stop = " ",
+	.title = "Gloo could not resolve this node's hostname ({})",
+	.cause = "without GLOO_SOCKET_IFNAME Gloo binds to the address the hostname resolves to; this hostname is "
+		"in neither /etc/hosts nor DNS (containers and cloud images with generated names)",
+	.fix = FIX_GLOO_IFNAME "   # on every node: Gloo then needs no name resolution\n"
+		"echo \"$(hostname -I | cut -d' ' -f1) $(hostname)\" | sudo tee -a /etc/hosts   # or make the name resolve to the node's own address",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* c10d socket.cpp: reverse lookup of a client's address failed; the connection itself works */
+	.id = "torch.store.client_name",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
+	.anchors = { "The hostname of the client socket cannot be retrieved" },
+	.title = "benign: torch could not reverse-resolve a store client's address",
+	.cause = "c10d looks up a name for each client's address only to log it; the connection is unaffected",
+	.fix = "nothing to do (add the nodes to /etc/hosts or DNS to silence it)",
 },
 {
 	/* the same failure seen from the connecting side: Gloo's pair.cc names the loopback peer */

@@ -1826,6 +1826,9 @@ static void test_peer_address(void **state)
 	static const char ib[] =
 		"n1:11:22 [0] transport/net_ib.cc:881 NCCL WARN NET/IB : Got completion from peer 172.17.127.143<49577> "
 		"with error 12, opcode 1, len 0, vendor err 129\n";
+	static const char ll[] =
+		"node1:1:2 [0] NCCL INFO Bootstrap : Using eth0:fe80::42:acff:fe11:2%eth0<0>\n"
+		"node2:1:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n";
 	static const char lan[] =
 		"n1:11:22 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.1.2.3<45123> failed : Connection refused\n";
 	struct run r;
@@ -1851,6 +1854,16 @@ static void test_peer_address(void **state)
 	run_free(&r);
 
 	r = explain_text(lan, sizeof(lan) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.peer_address"));
+	run_free(&r);
+
+	r = explain_text(ll, sizeof(ll) - 1, NULL);	/* a link-local bootstrap, two hosts */
+	f = expect(&r, "explain.net.peer_address");
+	assert_non_null(strstr(f->title, "link-local"));
+	assert_true(fix_has(f, "NCCL_SOCKET_FAMILY=AF_INET"));
+	run_free(&r);
+
+	r = explain_text(ll, strchr(ll, '\n') - ll + 1, NULL);	/* one host only: it serves */
 	assert_null(findings_find(r.fs, "explain.net.peer_address"));
 	run_free(&r);
 }
