@@ -1987,6 +1987,13 @@ static void test_hang_after_init(void **state)
 	r = explain_text(base, sizeof(base) - 1, NULL);	/* no hang: nothing to say */
 	assert_null(findings_find(r.fs, "explain.hang.after_init"));
 	run_free(&r);
+
+	strbuf_reset(&sb);	/* the reporter's words in Chinese: "it keeps hanging after init" */
+	strbuf_addf(&sb, "%s%s", base, "\xe5\x88\x9d\xe5\xa7\x8b\xe5\x8c\x96\xe4\xb9\x8b\xe5\x90\x8e"
+		    "\xe4\xb8\x80\xe7\x9b\xb4\xe5\x8d\xa1\xe4\xbd\x8f\n");
+	r = explain_text(sb.buf, sb.len, NULL);
+	expect(&r, "explain.hang.after_init");
+	run_free(&r);
 	strbuf_release(&sb);
 }
 
