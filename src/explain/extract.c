@@ -1234,28 +1234,20 @@ static void nv_driver_at(struct lctx *c, const char *a, size_t n)
 	o->nv_driver_loc = c->loc;
 }
 
-static void ex_nv_driver_smi(struct lctx *c, const char *p, const char *a)
+/* One extractor for every anchor of the driver: the words before the number, longest first. */
+static void ex_nv_driver(struct lctx *c, const char *p, const char *a)
 {
-	(void)p;
-	nv_driver_at(c, a, strlen("Driver Version"));
-}
+	static const char *const lead[] = { "Driver Version", "driver version", "Kernel Module", "driver",
+					    "Driver" };
 
-static void ex_nv_driver_env(struct lctx *c, const char *p, const char *a)
-{
 	(void)p;
-	nv_driver_at(c, a, strlen("driver version"));
-}
-
-static void ex_nv_driver_prose(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	nv_driver_at(c, a, strlen("driver"));
-}
-
-static void ex_nv_driver_nvrm(struct lctx *c, const char *p, const char *a)
-{
-	(void)p;
-	nv_driver_at(c, a, strlen("Kernel Module"));
+	for (size_t i = 0; i < ARRAY_SIZE(lead); i++) {
+		size_t n = strlen(lead[i]);
+		if ((size_t)(END(c) - a) >= n && !memcmp(a, lead[i], n)) {
+			nv_driver_at(c, a, n);
+			return;
+		}
+	}
 }
 
 /*
@@ -1502,11 +1494,11 @@ static const struct extractor {
 	{ .anchor = "ncclCommAbort", .first = OBS_LOC(abort_loc) },
 	{ .anchor = "ProcessGroupNCCL::abort", .first = OBS_LOC(abort_loc) },
 	{ .anchor = "ProcessGroupNCCL.abort", .first = OBS_LOC(abort_loc) },
-	{ .anchor = "Driver Version", .fn = ex_nv_driver_smi },
-	{ .anchor = "driver version", .fn = ex_nv_driver_env },
-	{ .anchor = "driver ", .fn = ex_nv_driver_prose },
-	{ .anchor = "Driver ", .fn = ex_nv_driver_prose },
-	{ .anchor = "Kernel Module ", .fn = ex_nv_driver_nvrm },
+	{ .anchor = "Driver Version", .fn = ex_nv_driver },
+	{ .anchor = "driver version", .fn = ex_nv_driver },
+	{ .anchor = "driver ", .fn = ex_nv_driver },
+	{ .anchor = "Driver ", .fn = ex_nv_driver },
+	{ .anchor = "Kernel Module ", .fn = ex_nv_driver },
 	{ .anchor = "docker run", .fn = ex_docker_run },
 	{ .anchor = ".svc.cluster.local", .first = OBS_LOC(k8s_loc) },
 	{ .anchor = "PyTorchJob", .first = OBS_LOC(k8s_loc) },

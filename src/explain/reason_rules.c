@@ -5,6 +5,7 @@
  * watchdog timeouts on different collectives). Each adds findings through the reasoner's helpers.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -771,25 +772,48 @@ static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *lo
 	return -1;
 }
 
+/*
+ * The facts a known-bug row can need that are one observation each: the fact holds when its line
+ * was seen, and that line is the finding's evidence. The others (a hang, wrong results, a port
+ * scan in bootstrap, Intel and AMD hosts) are read by kb_facts() itself.
+ */
+static const struct kb_fact {
+	unsigned bit;
+	size_t loc;		/* offsetof(struct run_obs, <the struct loc>) */
+	const char *what;
+} kb_fact_lines[] = {
+	{ .bit = KB_NEED_RAS, .loc = offsetof(struct run_obs, ras_loc), .what = "NCCL RAS is running" },
+	{ .bit = KB_NEED_ARM, .loc = offsetof(struct run_obs, arm_loc), .what = "aarch64 host" },
+	{ .bit = KB_NEED_LAUNCH_BLOCKING, .loc = offsetof(struct run_obs, launch_blocking_loc),
+	  .what = "CUDA_LAUNCH_BLOCKING=1" },
+	{ .bit = KB_NEED_NONBLOCKING, .loc = offsetof(struct run_obs, nonblocking_loc),
+	  .what = "non-blocking NCCL init" },
+	{ .bit = KB_NEED_ALLTOALL, .loc = offsetof(struct run_obs, alltoall_loc), .what = "all-to-all" },
+	{ .bit = KB_NEED_NVLS, .loc = offsetof(struct run_obs, nvls_loc), .what = "NVLS in use" },
+	{ .bit = KB_NEED_STACK_UNLIMITED, .loc = offsetof(struct run_obs, stack_unlimited_loc),
+	  .what = "stack limit unlimited" },
+	{ .bit = KB_NEED_CUDAGRAPH, .loc = offsetof(struct run_obs, cudagraph_loc), .what = "CUDA graphs" },
+	{ .bit = KB_NEED_ABORT, .loc = offsetof(struct run_obs, abort_loc), .what = "abort" },
+};
+
+static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
+{
+	return *(const struct loc *)((const char *)x + f->loc);
+}
+
 /* Whether every KB_NEED_* fact in `needs` was seen (KB_MEDIUM and KB_NEED_WRONG are not facts
  * here: the caller reads them). */
 static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
 {
 	const struct run_obs *x = r->x;
 
-	return !(((needs & KB_NEED_RAS) && !x->ras_loc.line) ||
-		 ((needs & KB_NEED_ARM) && !x->arm_loc.line) ||
-		 ((needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
+	for (size_t i = 0; i < ARRAY_SIZE(kb_fact_lines); i++)
+		if ((needs & kb_fact_lines[i].bit) && !kb_fact_loc(x, &kb_fact_lines[i]).line)
+			return 0;
+	return !(((needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
 		 ((needs & KB_NEED_HANG) && !hang) ||
-		 ((needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
-		 ((needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
 		 ((needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
-		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line) ||
-		 ((needs & KB_NEED_ALLTOALL) && !x->alltoall_loc.line) ||
-		 ((needs & KB_NEED_NVLS) && !x->nvls_loc.line) ||
-		 ((needs & KB_NEED_STACK_UNLIMITED) && !x->stack_unlimited_loc.line) ||
-		 ((needs & KB_NEED_CUDAGRAPH) && !x->cudagraph_loc.line) ||
-		 ((needs & KB_NEED_ABORT) && !x->abort_loc.line));
+		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line));
 }
 
 void rule_known_bugs(struct rs *r)
@@ -864,24 +888,12 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, wd->ev[0], "torch.watchdog.timeout", wd->ev_text[0]);
 		else
 			rs_at(r, d, x->hang_loc, "hang", NULL);
-		if ((kb->needs & KB_NEED_RAS) && x->ras_loc.line)
-			rs_at(r, d, x->ras_loc, "NCCL RAS is running", NULL);
-		if (kb->needs & KB_NEED_ARM)
-			rs_at(r, d, x->arm_loc, "aarch64 host", NULL);
-		if (kb->needs & KB_NEED_LAUNCH_BLOCKING)
-			rs_at(r, d, x->launch_blocking_loc, "CUDA_LAUNCH_BLOCKING=1", NULL);
-		if (kb->needs & KB_NEED_NONBLOCKING)
-			rs_at(r, d, x->nonblocking_loc, "non-blocking NCCL init", NULL);
-		if (kb->needs & (KB_NEED_ALLTOALL | KB_PROSE_A2A))
-			rs_at(r, d, x->alltoall_loc, "all-to-all", NULL);
-		if (kb->needs & KB_NEED_NVLS)
-			rs_at(r, d, x->nvls_loc, "NVLS in use", NULL);
-		if (kb->needs & KB_NEED_STACK_UNLIMITED)
-			rs_at(r, d, x->stack_unlimited_loc, "stack limit unlimited", NULL);
-		if (kb->needs & KB_NEED_CUDAGRAPH)
-			rs_at(r, d, x->cudagraph_loc, "CUDA graphs", NULL);
-		if ((kb->needs | kb->or_needs) & KB_NEED_ABORT)
-			rs_at(r, d, x->abort_loc, "abort", NULL);
+		for (size_t i = 0; i < ARRAY_SIZE(kb_fact_lines); i++) {
+			const struct kb_fact *f = &kb_fact_lines[i];
+			unsigned bits = kb->needs | kb->or_needs | (kb->needs & KB_PROSE_A2A ? KB_NEED_ALLTOALL : 0);
+			if (bits & f->bit)
+				rs_at(r, d, kb_fact_loc(x, f), f->what, NULL);
+		}
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);
