@@ -36,50 +36,50 @@ static const struct cli_opt cluster_opts[] = {
 	CLI_ROW_NODES,
 	CLI_ROW_NODE_RANK,
 	{ .name = "timeout", .arg = "SECONDS", .id = OPT_TIMEOUT,
-	  .help = "how long to wait for every node to join (default 60)" },
+	  .help = N_("how long to wait for every node to join (default 60)") },
 	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE,
-	  .help = "a secret every node shares (else $NCCLCHECK_TOKEN); without one any\n"
-		  "process that reaches the port may join, and rank 0 warns" },
+	  .help = N_("a secret every node shares (else $NCCLCHECK_TOKEN); without one any\n"
+		     "process that reaches the port may join, and rank 0 warns") },
 	{ .name = "no-python", .id = OPT_NO_PYTHON,
-	  .help = "skip the Python probe (importing torch takes a second or more)" },
+	  .help = N_("skip the Python probe (importing torch takes a second or more)") },
 	{ .name = "no-ports", .id = OPT_NO_PORTS,
-	  .help = "skip the scan of each node's ephemeral port range" },
-	{ .name = "no-mtu", .id = OPT_NO_MTU, .help = "skip the path MTU test" },
-	{ .name = "no-bw", .id = OPT_NO_BW, .help = "skip the bandwidth rounds" },
+	  .help = N_("skip the scan of each node's ephemeral port range") },
+	{ .name = "no-mtu", .id = OPT_NO_MTU, .help = N_("skip the path MTU test") },
+	{ .name = "no-bw", .id = OPT_NO_BW, .help = N_("skip the bandwidth rounds") },
 	{ .name = "full-mesh-max", .arg = "N", .id = OPT_FULL_MESH_MAX,
-	  .help = "test all pairs up to N nodes (default 32), ring neighbours beyond" },
+	  .help = N_("test all pairs up to N nodes (default 32), ring neighbours beyond") },
 	{ .name = "with-ras", .id = OPT_WITH_RAS,
-	  .help = "on a running job: rank 0 asks NCCL's RAS ($NCCL_RAS_ADDR, else\n"
-		  "localhost:28028) for its DIAGNOSTICS report (NCCL >= 2.31: GPUs, driver,\n"
-		  "ECC, Xid, NVLink and NCCL_* env compared across the job's ranks)" },
+	  .help = N_("on a running job: rank 0 asks NCCL's RAS ($NCCL_RAS_ADDR, else\n"
+		     "localhost:28028) for its DIAGNOSTICS report (NCCL >= 2.31: GPUs, driver,\n"
+		     "ECC, Xid, NVLink and NCCL_* env compared across the job's ranks)") },
 	{ 0 },
 };
 
 const struct verb verb_cluster = {
 	.name = "cluster",
-	.summary = "run on every node: can these nodes train together, and with which settings?",
+	.summary = N_("run on every node: can these nodes train together, and with which settings?"),
 	.description =
-		"Run it on every node of the job at the same time. The nodes meet on MASTER_ADDR:\n"
-		"MASTER_PORT (rank 0 listens there itself, the port torch's TCPStore will use, so a join\n"
-		"proves that path), exchange what each node is, test every link between every pair over\n"
-		"every interface (TCP connect both ways, latency, path MTU, the peer's ephemeral port\n"
-		"range, bandwidth in a constant number of rounds), and every node prints the same report.\n"
-		"\n"
-		"With no flags, rank, node count and master come from the launcher: torchrun, srun (the\n"
-		"master is the first host of SLURM_JOB_NODELIST unless MASTER_ADDR is set), mpirun, PMI\n"
-		"launchers, Kubeflow (PET_*), or a script's MASTER_ADDR, MASTER_PORT, NODE_RANK and\n"
-		"NNODES. With several processes per node only local rank 0 takes part; the others exit\n"
-		"at once.\n",
+		N_("Run it on every node of the job at the same time. The nodes meet on MASTER_ADDR:\n"
+		   "MASTER_PORT (rank 0 listens there itself, the port torch's TCPStore will use, so a join\n"
+		   "proves that path), exchange what each node is, test every link between every pair over\n"
+		   "every interface (TCP connect both ways, latency, path MTU, the peer's ephemeral port\n"
+		   "range, bandwidth in a constant number of rounds), and every node prints the same report.\n"
+		   "\n"
+		   "With no flags, rank, node count and master come from the launcher: torchrun, srun (the\n"
+		   "master is the first host of SLURM_JOB_NODELIST unless MASTER_ADDR is set), mpirun, PMI\n"
+		   "launchers, Kubeflow (PET_*), or a script's MASTER_ADDR, MASTER_PORT, NODE_RANK and\n"
+		   "NNODES. With several processes per node only local rank 0 takes part; the others exit\n"
+		   "at once.\n"),
 	.opts = cluster_opts,
-	.json_help = "print the report as JSON: nodes[{name, facts}], links[], findings",
+	.json_help = N_("print the report as JSON: nodes[{name, facts}], links[], findings"),
 	.examples =
-		"  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 0    (on node 0)\n"
-		"  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 1    (on node 1)\n"
-		"  srun -N4 --ntasks-per-node=1 ncclcheck cluster --json > cluster.json\n",
+		N_("  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 0    (on node 0)\n"
+		   "  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 1    (on node 1)\n"
+		   "  srun -N4 --ntasks-per-node=1 ncclcheck cluster --json > cluster.json\n"),
 	.exit_codes =
-		"0 no errors, 1 at least one error finding, 2 usage error, 3 the check could not\n"
-		"run (a node never came, died, or the port is taken; or a link test could not run\n"
-		"its probes in time and no other error stands: an error found beside it gives 1).\n",
+		N_("0 no errors, 1 at least one error finding, 2 usage error, 3 the check could not\n"
+		   "run (a node never came, died, or the port is taken; or a link test could not run\n"
+		   "its probes in time and no other error stands: an error found beside it gives 1).\n"),
 	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_cluster,
 };

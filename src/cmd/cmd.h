@@ -56,6 +56,7 @@
 #include "report/html.h"
 #include "report/render.h"
 #include "util/envmap.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 /* One option of a verb: a row of its options table, which ends with { 0 }. */

@@ -28,17 +28,17 @@ enum { OPT_DRY_RUN = 1, OPT_QUIET, OPT_NO_CLUSTER, OPT_TIMEOUT, OPT_TOKEN_FILE }
 
 static const struct cli_opt run_opts[] = {
 	{ .name = "dry-run", .id = OPT_DRY_RUN,
-	  .help = "print which checks ran, the environment changes and the command;\n"
-		  "start nothing" },
+	  .help = N_("print which checks ran, the environment changes and the command;\n"
+		     "start nothing") },
 	{ .name = "quiet", .short_name = 'q', .id = OPT_QUIET,
-	  .help = "no summary line on standard error before CMD starts" },
+	  .help = N_("no summary line on standard error before CMD starts") },
 	{ .name = "no-cluster", .id = OPT_NO_CLUSTER,
-	  .help = "this node's checks only, even in a multi-node launch" },
+	  .help = N_("this node's checks only, even in a multi-node launch") },
 	CLI_ROW_NODE_RANK,
 	{ .name = "timeout", .arg = "SECONDS", .id = OPT_TIMEOUT,
-	  .help = "how long to wait for every node to join the cluster check (default 60)" },
+	  .help = N_("how long to wait for every node to join the cluster check (default 60)") },
 	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE,
-	  .help = "the cluster check's shared secret (else $NCCLCHECK_TOKEN)" },
+	  .help = N_("the cluster check's shared secret (else $NCCLCHECK_TOKEN)") },
 	VERDICT_ROW_FROM,
 	VERDICT_ROW_NO_PYTHON,
 	VERDICT_ROW_PYTHON_TIMEOUT,
@@ -48,37 +48,37 @@ static const struct cli_opt run_opts[] = {
 
 const struct verb verb_run = {
 	.name = "run",
-	.summary = "check this node, then start a command with the recommended environment",
+	.summary = N_("check this node, then start a command with the recommended environment"),
 	.args = "-- CMD [ARGS]...",
 	.description =
-		"Checks first, then starts CMD with the environment the checks showed it needs (the\n"
-		"settings 'ncclcheck config --env' writes), after checking again as the job will run\n"
-		"with it. When an error is left that the environment does not fix, CMD is not started:\n"
-		"the findings are shown instead (exit code 1). CMD replaces ncclcheck, so its exit code\n"
-		"is the job's.\n"
-		"\n"
-		"Which checks: this node's ('ncclcheck node'), and, when run is started on every node of\n"
-		"a multi-node launch, the cluster's ('ncclcheck cluster': the nodes meet on MASTER_ADDR:\n"
-		"MASTER_PORT, test every link, and every node gets the same verdict, with its own\n"
-		"per-node values such as its interface name). The launch is read from run's --master,\n"
-		"--nodes and --node-rank, then from torchrun's own arguments in CMD (--nnodes,\n"
-		"--node_rank, --master_addr, --master_port, --rdzv_endpoint), then from the launcher's\n"
-		"environment (srun, mpirun, PMI, Kubeflow PET_*, or MASTER_ADDR, MASTER_PORT, NODE_RANK\n"
-		"and NNODES). The rendezvous is over, and its port closed, on every node before any\n"
-		"starts CMD, so torch's TCPStore can take MASTER_PORT. When the launch of any node does\n"
-		"not add up (WORLD_SIZE, NNODES, SLURM_*, ...), every node refuses, naming it. With\n"
-		"several processes per node only local rank 0 takes part. Under torchrun (ncclcheck run\n"
-		"started by torchrun) only the node checks run: torchrun's TCPStore already holds\n"
-		"MASTER_PORT.\n",
+		N_("Checks first, then starts CMD with the environment the checks showed it needs (the\n"
+		   "settings 'ncclcheck config --env' writes), after checking again as the job will run\n"
+		   "with it. When an error is left that the environment does not fix, CMD is not started:\n"
+		   "the findings are shown instead (exit code 1). CMD replaces ncclcheck, so its exit code\n"
+		   "is the job's.\n"
+		   "\n"
+		   "Which checks: this node's ('ncclcheck node'), and, when run is started on every node of\n"
+		   "a multi-node launch, the cluster's ('ncclcheck cluster': the nodes meet on MASTER_ADDR:\n"
+		   "MASTER_PORT, test every link, and every node gets the same verdict, with its own\n"
+		   "per-node values such as its interface name). The launch is read from run's --master,\n"
+		   "--nodes and --node-rank, then from torchrun's own arguments in CMD (--nnodes,\n"
+		   "--node_rank, --master_addr, --master_port, --rdzv_endpoint), then from the launcher's\n"
+		   "environment (srun, mpirun, PMI, Kubeflow PET_*, or MASTER_ADDR, MASTER_PORT, NODE_RANK\n"
+		   "and NNODES). The rendezvous is over, and its port closed, on every node before any\n"
+		   "starts CMD, so torch's TCPStore can take MASTER_PORT. When the launch of any node does\n"
+		   "not add up (WORLD_SIZE, NNODES, SLURM_*, ...), every node refuses, naming it. With\n"
+		   "several processes per node only local rank 0 takes part. Under torchrun (ncclcheck run\n"
+		   "started by torchrun) only the node checks run: torchrun's TCPStore already holds\n"
+		   "MASTER_PORT.\n"),
 	.opts = run_opts,
 	.examples =
-		"  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A \\\n"
-		"      --master_port=29500 --nproc_per_node=8 train.py      (on each of the 2 nodes)\n"
-		"  ncclcheck run --dry-run --no-cluster -- python train.py\n"
-		"  ncclcheck run --from cluster.json -- torchrun --standalone --nproc-per-node 8 train.py\n",
+		N_("  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A \\\n"
+		   "      --master_port=29500 --nproc_per_node=8 train.py      (on each of the 2 nodes)\n"
+		   "  ncclcheck run --dry-run --no-cluster -- python train.py\n"
+		   "  ncclcheck run --from cluster.json -- torchrun --standalone --nproc-per-node 8 train.py\n"),
 	.exit_codes =
-		"CMD's own once it starts; 1 an error finding stopped it; 2 usage error;\n"
-		"3 the checks could not run (a node never came) or CMD could not be started.\n",
+		N_("CMD's own once it starts; 1 an error finding stopped it; 2 usage error;\n"
+		   "3 the checks could not run (a node never came) or CMD could not be started.\n"),
 	.flags = VERB_TEXT | VERB_STOP_AT_ARG,
 	.run = cmd_run,
 };
