@@ -132,7 +132,10 @@ def main():
             die(src, e["line"], "msgstr has another number of conversions than msgid")
         if fmt and any(m.group(1) for m in convs(text)) and "*" in text:
             die(src, e["line"], "'*' widths cannot be reordered: write the msgstr in order")
-        rows.append((e["msgid"], text, fmt and "%" in e["msgid"]))
+        # a format that is mostly conversions ("%s", "%s: %s") would match any text: such glue
+        # is looked up exactly (where it is used), never matched against a formatted text
+        words = sum(1 for ch in CONV.sub("", e["msgid"]) if ch.isalnum() or ord(ch) > 127)
+        rows.append((e["msgid"], text, fmt and "%" in e["msgid"] and words >= 3))
     rows.sort(key=lambda r: r[0].encode())
     fmts = sorted((i for i, r in enumerate(rows) if r[2]),
                   key=lambda i: (-literal_len(rows[i][0]), rows[i][0].encode()))

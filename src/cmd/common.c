@@ -56,7 +56,7 @@ int cli_json_error_flush(int code)
 }
 
 /*
- * "ncclcheck: <prefix>: <message>" on stderr. The message is formatted in English (what --json's
+ * "ncclcheck: error: <message>" (the prefix) on stderr. The message is formatted in English (what --json's
  * "error" keeps) and printed in the reader's language, as findings are (util/i18n.h): so a
  * message a core module wrote into a struct err and passed on as "%s" is translated as well.
  */
@@ -67,7 +67,7 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 	fflush(stdout);
 	strbuf_vaddf(&msg, fmt, ap);
 	i18n_text(&l10n, msg.buf);
-	fprintf(stderr, "ncclcheck: %s: %s", prefix, l10n.buf);
+	fprintf(stderr, "%s%s", prefix, l10n.buf);
 	strbuf_release(&msg);
 	strbuf_release(&l10n);
 }
@@ -77,7 +77,7 @@ int error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(_("error"), fmt, ap);
+	say(_("ncclcheck: error: "), fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
 	keep_error(fmt, ap);
@@ -91,7 +91,7 @@ void warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(_("warning"), fmt, ap);
+	say(_("ncclcheck: warning: "), fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -101,7 +101,7 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	say(_("error"), fmt, ap);
+	say(_("ncclcheck: error: "), fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
 	keep_error(fmt, ap);
