@@ -278,9 +278,12 @@ size_t render_fix_block(const struct findings *fs, enum severity sev, struct str
 				if (seen.len && strstr(seen.buf, key))
 					continue;
 				strbuf_addstr(&seen, key);
-				if (!head++)
-					strbuf_addf(sb, _("  # on %s\n"),
-						    nodes[j] ? nodes[j] : _("every node"));
+				if (!head++) {
+					if (nodes[j])
+						strbuf_addf(sb, _("  # on %s\n"), nodes[j]);
+					else
+						strbuf_addstr(sb, _("  # on every node\n"));
+				}
 				strbuf_addf(sb, "  %s\n", cmd);
 				ncmd++;
 			}
