@@ -116,8 +116,8 @@ static const struct cli_opt tune_opts[] = {
 };
 
 static const char bench_exit_codes[] =
-	"0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
-	"(a peer missing or dead, no GPU, NCCL failed).\n";
+	N_("0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
+	   "(a peer missing or dead, no GPU, NCCL failed).\n");
 
 static int cmd_bench_tune(int argc, char **argv);
 
