@@ -134,8 +134,11 @@ def main():
             die(src, e["line"], "'*' widths cannot be reordered: write the msgstr in order")
         # a format that is mostly conversions ("%s", "%s: %s") would match any text: such glue
         # is looked up exactly (where it is used), never matched against a formatted text
+        # and one with few words of its own ("%s and %s") only rewrites a value inside another
+        # format's text, where it is a list, never a whole sentence that happens to hold "and"
         words = sum(1 for ch in CONV.sub("", e["msgid"]) if ch.isalnum() or ord(ch) > 127)
-        rows.append((e["msgid"], text, fmt and "%" in e["msgid"] and words >= 3))
+        kind = 0 if not (fmt and "%" in e["msgid"] and words >= 3) else 2 if words < 6 else 1
+        rows.append((e["msgid"], text, kind))
     rows.sort(key=lambda r: r[0].encode())
     fmts = sorted((i for i, r in enumerate(rows) if r[2]),
                   key=lambda i: (-literal_len(rows[i][0]), rows[i][0].encode()))

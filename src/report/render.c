@@ -96,8 +96,15 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT, l10n = STRBUF_INIT;
 	const char *p = mode == WRAP_PROSE || (text[0] == '#' && text[1] == ' ') ?
 			render_l10n(&l10n, text) : text;
+	const char *comment = mode == WRAP_SHELL && p == text && i18n_lang() != I18N_EN ?
+			      strstr(text, "  # ") : NULL;
 
-	/* a fix is a command, left alone; a fix line that is a comment is read by a person */
+	/* a fix is a command, left alone; a comment, alone or after the command, is read by a person */
+	if (comment) {
+		strbuf_add(&l10n, text, (size_t)(comment - text) + 4);
+		i18n_text(&l10n, comment + 4);
+		p = l10n.buf;
+	}
 	strbuf_addstr(&line, "       ");
 	add_padded(&line, tag, 6);
 	strbuf_addch(&line, ' ');

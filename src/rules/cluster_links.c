@@ -13,6 +13,7 @@
 #include "rules/cluster_bw.h"
 #include "rules/link_findings.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -218,8 +219,8 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 				char srcs[256];
 
 				peer_sources(v, LINK_CONNECT, s, ifn, srcs, sizeof(srcs));
-				finding_fix(f, "# or let the peers through on %s (and the same inbound rule "
-					       "in the cloud security group), on %s", ifn,
+				finding_fix(f, N_("# or let the peers through on %s (and the same inbound "
+						  "rule in the cloud security group), on %s"), ifn,
 					    v->nodes[s].name);
 				if (srcs[0])
 					finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT", ifn,
@@ -301,7 +302,7 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			if (x->state == LINK_PORT_UNTESTED)
 				continue;
 			if (!verb)
-				verb = x->state == LINK_PORT_REJECTED ? "rejects" : "drops";
+				verb = x->state == LINK_PORT_REJECTED ? N_("rejects") : N_("drops");
 			nbad += x->hi - x->lo + 1;
 			if (x->lo == x->hi)
 				strbuf_addf(&iv, "%s%u", iv.len ? ", " : "", x->lo);
@@ -474,7 +475,7 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out)
 				"NCCL as configured uses an interface some peer cannot reach%s%s%s; "
 				"with NCCL_SOCKET_IFNAME%s%s every node uses one that every peer "
 				"reaches (%s)", now.len ? " (" : "", now.len ? now.buf : "",
-				now.len ? ")" : "", vd.value[0] ? "=" : " set per node", vd.value, names.buf);
+				now.len ? ")" : "", vd.value[0] ? "=" : N_(" set per node"), vd.value, names.buf);
 		strbuf_release(&now);
 		finding_why(f, "The value was tried on every node's own interface list with NCCL's "
 			       "selection rules (bootstrap and NET/Socket): each node then picks the "

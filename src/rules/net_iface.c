@@ -13,9 +13,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
-#include "util/xalloc.h"
 #include "util/version.h"
+#include "util/xalloc.h"
 
 struct net {
 	const struct node_model *m;
@@ -558,8 +559,8 @@ static void report_master(struct net *n)
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_COMM_ID", NULL);
 		} else if (node_model_ifname_for(n->m, n->m->master.ifname, fix, sizeof(fix)) == 0) {
 			finding_export(f, "NCCL_SOCKET_IFNAME", "%s", fix);
-			finding_fix(f, "export GLOO_SOCKET_IFNAME=%s   # the same for torch's Gloo (CPU) groups",
-				    n->m->master.ifname);
+			finding_fix(f, "export GLOO_SOCKET_IFNAME=%s   # %s", n->m->master.ifname,
+				    N_("the same for torch's Gloo (CPU) groups"));
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "GLOO_SOCKET_IFNAME", "%s", n->m->master.ifname);
 		} else {
 			finding_fix(f, "ip link set %s up   # NCCL %s skips interfaces that are not running, then:",

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/i18n_table.h"
+#include "util/xalloc.h"
 
 /* set once by main() before any thread starts, then only read */
 static enum i18n_lang current = I18N_EN;
@@ -206,8 +207,15 @@ static int match(const char *f, const char *s, struct cap *caps, int k, int *nca
 	return 1;
 }
 
-/* `str` (the translation of a format) with its conversions replaced by the values in caps. */
-static void fill(struct strbuf *out, const char *str, const struct cap *caps, int ncaps)
+static void text_at(struct strbuf *out, const char *text, int depth);
+
+/*
+ * `str` (the translation of a format) with its conversions replaced by the values in caps. A
+ * string value is itself English a rule composed ("drops", "NCCL's automatic pass, ..."): it is
+ * put into the language too, a word by its exact msgid, words by a format as well; names,
+ * addresses and numbers match no msgid and stay as they are.
+ */
+static void fill(struct strbuf *out, const char *str, const struct cap *caps, int ncaps, int depth)
 {
 	int seq = 0;
 
@@ -227,6 +235,11 @@ static void fill(struct strbuf *out, const char *str, const struct cap *caps, in
 		}
 		len = spec(str, &type);
 		at = seq++;
+		/* "%.0s": a translation that drops a value ("stream%s"'s plural "s") */
+		if (type == 's' && len >= 4 && !strncmp(str + len - 3, ".0s", 3)) {
+			str += len;
+			continue;
+		}
 		if (str[1] >= '1' && str[1] <= '9') {
 			/* "%2$s": a translation that needs the values in another order */
 			char *end;
@@ -235,13 +248,19 @@ static void fill(struct strbuf *out, const char *str, const struct cap *caps, in
 			if (*end == '$')
 				at = (int)pos - 1;
 		}
-		if (at >= 0 && at < ncaps)
+		if (at >= 0 && at < ncaps && type == 's' && depth < 2 && caps[at].n) {
+			char *v = xstrndup(caps[at].p, caps[at].n);
+
+			text_at(out, v, depth + 1);
+			free(v);
+		} else if (at >= 0 && at < ncaps) {
 			strbuf_add(out, caps[at].p, caps[at].n);
+		}
 		str += len;
 	}
 }
 
-void i18n_text(struct strbuf *out, const char *text)
+static void text_at(struct strbuf *out, const char *text, int depth)
 {
 	const struct i18n_entry *e = find(current, text);
 	struct cap caps[CAPS_MAX];
@@ -251,19 +270,25 @@ void i18n_text(struct strbuf *out, const char *text)
 		strbuf_addstr(out, e->str);
 		return;
 	}
-	if (current == I18N_ZH && text) {
+	/* a value that is one word is only ever looked up exactly */
+	if (current == I18N_ZH && text && (depth == 0 || strchr(text, ' '))) {
 		for (size_t i = 0; i < i18n_zh_CN_nformats; i++) {
 			const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
 			size_t lit = strcspn(fe->id, "%");
 
 			/* the literal text before the first conversion: most formats fail here */
-			if (strncmp(fe->id, text, lit))
+			if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0))
 				continue;
 			if (match(fe->id, text, caps, 0, &ncaps)) {
-				fill(out, fe->str, caps, ncaps);
+				fill(out, fe->str, caps, ncaps, depth);
 				return;
 			}
 		}
 	}
 	strbuf_addstr(out, text ? text : "");
+}
+
+void i18n_text(struct strbuf *out, const char *text)
+{
+	text_at(out, text, 0);
 }

@@ -57,8 +57,9 @@ const char *i18n_trn(const char *one, const char *other, unsigned long n)
  * Appends `text`, an English text that a c-format msgid (or a plain one) produced, in the
  * current language: the msgid it is exactly, else the most specific format it matches (the
  * literal parts equal, each conversion standing for what was formatted there: digits for %d,
- * any text for %s) with its translation filled with the same values. Text no msgid produced
- * is appended as it is.
+ * any text for %s) with its translation filled with the same values, a %s value put into the
+ * language in turn (a word only by its exact msgid). Text no msgid produced is appended as it
+ * is.
  */
 void i18n_text(struct strbuf *out, const char *text);
 

@@ -10,7 +10,9 @@
 struct i18n_entry {
 	const char *id;		/* the English msgid */
 	const char *str;	/* its translation (msgstr, or msgstr[0] of a plural) */
-	int format;		/* a c-format msgid with conversions: i18n_text() matches it */
+	int format;		/* a c-format msgid with conversions: i18n_text() matches it
+				 * against a whole text (1), or only against a value inside
+				 * another format's text (2: few words of its own, "%s and %s") */
 };
 
 /* Sorted by id as strcmp() orders it. */
