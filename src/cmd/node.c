@@ -14,6 +14,7 @@
 #include "report/inventory.h"
 #include "report/render.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/envmap.h"
 #include "util/json.h"
 #include "util/xalloc.h"
@@ -78,7 +79,7 @@ static void node_tail(FILE *out, const json_t *payload, const struct render_opts
 	fputc('\n', out);
 	render_inventory_text(out, ((const struct node_view *)arg)->m, ro);
 	if (!((const struct node_view *)arg)->from_file)
-		fprintf(out, "probes took %lld ms\n",
+		fprintf(out, _("probes took %lld ms\n"),
 			jpath_int(json_object_get(payload, "facts"), "timings_ms.total", -1));
 }
 

@@ -20,12 +20,12 @@
 static const char *status_words(enum link_status s)
 {
 	switch (s) {
-	case LINK_OK: return "connects";
-	case LINK_REFUSED: return "refused (a REJECT rule: the host answers, TCP is turned away)";
-	case LINK_TIMEOUT: return "timed out (a DROP rule or security group swallows TCP)";
-	case LINK_NOROUTE: return "no route from the client";
-	case LINK_HOSTUNREACH: return "host unreachable (no ARP answer or ICMP prohibited)";
-	default: return "failed locally";
+	case LINK_OK: return N_("connects");
+	case LINK_REFUSED: return N_("refused (a REJECT rule: the host answers, TCP is turned away)");
+	case LINK_TIMEOUT: return N_("timed out (a DROP rule or security group swallows TCP)");
+	case LINK_NOROUTE: return N_("no route from the client");
+	case LINK_HOSTUNREACH: return N_("host unreachable (no ARP answer or ICMP prohibited)");
+	default: return N_("failed locally");
 	}
 }
 
@@ -201,8 +201,8 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 			finding_why(f, used ? "NCCL on %s will listen on %s (its bootstrap or NET/Socket "
 					    "interface), so the peers that cannot reach it hang at init "
 					    "— ping may still work: ICMP passing says nothing about TCP."
-					  : "NCCL does not use %s's %s as configured; it is listed so that "
-					    "nobody points NCCL_SOCKET_IFNAME at it.",
+					  : N_("NCCL does not use %s's %s as configured; it is listed so "
+					       "that nobody points NCCL_SOCKET_IFNAME at it."),
 				    v->nodes[s].name, ifn);
 			for (size_t c = 0; c < v->n; c++) {
 				const struct link_result *r = c == s ? NULL :

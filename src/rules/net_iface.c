@@ -201,9 +201,10 @@ static void report_prediction(struct net *n)
 		ev_source(f, "NCCL_COMM_ID", n->m->ifs.in.comm_id, n->m->ifs.comm_id_source);
 		finding_why(f, "Reproduces ncclFindInterfaces()/bootstrapNetInit() of NCCL %s over this node's "
 			    "getifaddrs() list: %s%s.", n->m->nccl.version,
-			    r->running_filter ? "interfaces that are not RUNNING are skipped (2.28+)"
-					      : "interfaces that are down but have an address still count (before 2.28)",
-			    r->virbr_last ? ", virbr* is tried last" : "");
+			    r->running_filter ? N_("interfaces that are not RUNNING are skipped (2.28+)")
+					      : N_("interfaces that are down but have an address still count "
+						   "(before 2.28)"),
+			    r->virbr_last ? N_(", virbr* is tried last") : "");
 	} else if (r->boot_status == IFS_NONE && !r->commid_set && !(r->ifname_set && !r->ifname_ignored)) {
 		/* (a NCCL_SOCKET_IFNAME that matches nothing is reported by report_ifname) */
 		f = finding_add(n->out, SEV_ERROR, "net.nccl.no_interface",

@@ -226,9 +226,10 @@ static void report_firewall(struct net *n)
 				finding_evidence(f, "some rules use matches ncclcheck does not model; verify by hand");
 			finding_why(f, "Other ranks connect to this node's ephemeral ports (bootstrap ring, proxy, "
 				    "NET/Socket). %s", spans[i].r.verdict == FW_DROP
-				    ? "Dropped SYNs make each connect time out after about two minutes, retried up "
-				      "to 35 times: init appears to hang."
-				    : "Rejected connects fail at once with 'Connection refused' after NCCL's retries.");
+				    ? N_("Dropped SYNs make each connect time out after about two minutes, "
+					 "retried up to 35 times: init appears to hang.")
+				    : N_("Rejected connects fail at once with 'Connection refused' after "
+					 "NCCL's retries."));
 			if (!a)
 				continue;	/* no network to scope an ACCEPT to: no fix line */
 			if (spans[i].r.source && !strcmp(spans[i].r.source, "nft"))
