@@ -120,22 +120,38 @@ static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
 	char what[800];
 
 	if (master)
-		snprintf(what, sizeof(what), "waiting for the nodes: %d/%d joined; missing: rank%s "
-			 "%s", st->joined, st->expected, strchr(st->missing, ',') ? "s" : "",
-			 st->missing);
+		snprintf(what, sizeof(what), _("waiting for the nodes: %d/%d joined; missing: rank%s %s"),
+			 st->joined, st->expected, strchr(st->missing, ',') ? "s" : "", st->missing);
 	else
-		snprintf(what, sizeof(what), "joining the master %s: %s", ps->master,
-			 st->last_fail[0] ? st->last_fail : "no answer yet");
+		snprintf(what, sizeof(what), _("joining the master %s: %s"), ps->master,
+			 st->last_fail[0] ? st->last_fail : _("no answer yet"));
 	if (ps->tty) {
-		fprintf(stderr, "\r\033[K%s; %ld s left", what, (st->left_ms + 999) / 1000);
+		fputs("\r\033[K", stderr);
+		fprintf(stderr, _("%s; %ld s left"), what, (st->left_ms + 999) / 1000);
 		fflush(stderr);
 		ps->shown = 1;
 	} else if (ps->lines && strcmp(what, ps->last)) {
-		fprintf(stderr, "ncclcheck cluster: %s; %ld s left\n", what,
+		fprintf(stderr, _("ncclcheck cluster: %s; %ld s left\n"), what,
 			(st->left_ms + 999) / 1000);
 		fflush(stderr);
 	}
 	snprintf(ps->last, sizeof(ps->last), "%s", what);
+}
+
+/* A phase's name as a person reads it: the names are --json's timing keys, so they stay English
+ * there and are put into the language here. */
+static const char *phase_label(const char *phase)
+{
+	static const char *const words[] = {
+		N_("listening"), N_("joining"), N_("exchanging facts"),
+		N_("serving the master's link tests"), N_("waiting for the report"),
+		N_("asking NCCL's RAS"), N_("connect"), N_("scan"), N_("mtu"), N_("bw"),
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(phase, words[i]))
+			return _(words[i]);
+	return phase;
 }
 
 static void on_progress(void *arg, const char *phase, int done, int total)
@@ -158,14 +174,15 @@ static void on_progress(void *arg, const char *phase, int done, int total)
 		ps->phase = phase;
 		ps->t0 = now;
 	}
+	fputs("\r\033[K", stderr);
 	if (total < 0)
-		fprintf(stderr, "\r\033[K%s ...", phase);
+		fprintf(stderr, "%s ...", phase_label(phase));
 	else if (done > 0 && done < total && now - ps->t0 > 500)
 		/* the tests of a phase cost about the same: the pace so far is the best guess */
-		fprintf(stderr, "\r\033[K%s: %d/%d tests, about %.0f s left", phase, done, total,
-			(double)(now - ps->t0) / done * (total - done) / 1000.0);
+		fprintf(stderr, _("%s: %d/%d tests, about %.0f s left"), phase_label(phase), done,
+			total, (double)(now - ps->t0) / done * (total - done) / 1000.0);
 	else
-		fprintf(stderr, "\r\033[K%s: %d/%d tests", phase, done, total);
+		fprintf(stderr, _("%s: %d/%d tests"), phase_label(phase), done, total);
 	fflush(stderr);
 	ps->shown = 1;
 }
@@ -313,7 +330,7 @@ int cmd_cluster(int argc, char **argv)
 		return cli_usage_error("cluster", "%s", e.msg);
 	}
 	if (!l.participate) {
-		fprintf(stderr, "ncclcheck: note: %s; this process exits\n", l.note);
+		fprintf(stderr, _("ncclcheck: note: %s; this process exits\n"), l.note);
 		launch_release(&l);
 		envmap_free(env);
 		return cli_finish(EXIT_CLEAN);
@@ -364,10 +381,10 @@ int cmd_cluster(int argc, char **argv)
 	snprintf(master_at, sizeof(master_at), "%s:%d", l.master_addr, l.master_port);
 	ps.master = master_at;
 	if (!c.common.json && l.node_rank == 0)
-		fprintf(stderr, "ncclcheck cluster: rank 0 of %d (%s), listening on port %d\n",
+		fprintf(stderr, _("ncclcheck cluster: rank 0 of %d (%s), listening on port %d\n"),
 			l.nnodes, launcher_name(l.kind), l.master_port);
 	else if (!c.common.json)
-		fprintf(stderr, "ncclcheck cluster: rank %d of %d (%s), master %s:%d\n", l.node_rank,
+		fprintf(stderr, _("ncclcheck cluster: rank %d of %d (%s), master %s:%d\n"), l.node_rank,
 			l.nnodes, launcher_name(l.kind), l.master_addr, l.master_port);
 
 	code = cluster_run(&co, &report, &e);

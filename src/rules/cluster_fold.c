@@ -657,7 +657,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 		if (seen_before(nodes, i))
 			continue;
 		st = finding_find_setting(mb[i].f, "net.ipv4.ip_local_port_range");
-		finding_fix(g, "# on %s", nodes[i]);
+		finding_fix(g, N_("# on %s"), nodes[i]);
 		if (st && st->value) {
 			finding_fix(g, "sysctl -w net.ipv4.ip_local_port_range=\"%s\"", st->value);
 			finding_setting_for(g, WHERE_SYSCTL, nodes[i], "net.ipv4.ip_local_port_range",
