@@ -199,12 +199,16 @@ static void report_prediction(struct net *n)
 		ev_source(f, "NCCL_SOCKET_IFNAME", n->m->ifs.in.socket_ifname, n->m->ifs.ifname_source);
 		ev_source(f, "NCCL_SOCKET_FAMILY", n->m->ifs.in.socket_family, n->m->ifs.family_source);
 		ev_source(f, "NCCL_COMM_ID", n->m->ifs.in.comm_id, n->m->ifs.comm_id_source);
-		finding_why(f, "Reproduces ncclFindInterfaces()/bootstrapNetInit() of NCCL %s over this node's "
-			    "getifaddrs() list: %s%s.", n->m->nccl.version,
+		/* two formats, not "%s%s": a translation cannot tell where pasted pieces meet */
+		finding_why(f, r->virbr_last ? N_("Reproduces ncclFindInterfaces()/bootstrapNetInit() of "
+						  "NCCL %s over this node's getifaddrs() list: %s, virbr* "
+						  "is tried last.")
+					     : N_("Reproduces ncclFindInterfaces()/bootstrapNetInit() of "
+						  "NCCL %s over this node's getifaddrs() list: %s."),
+			    n->m->nccl.version,
 			    r->running_filter ? N_("interfaces that are not RUNNING are skipped (2.28+)")
 					      : N_("interfaces that are down but have an address still count "
-						   "(before 2.28)"),
-			    r->virbr_last ? N_(", virbr* is tried last") : "");
+						   "(before 2.28)"));
 	} else if (r->boot_status == IFS_NONE && !r->commid_set && !(r->ifname_set && !r->ifname_ignored)) {
 		/* (a NCCL_SOCKET_IFNAME that matches nothing is reported by report_ifname) */
 		f = finding_add(n->out, SEV_ERROR, "net.nccl.no_interface",
