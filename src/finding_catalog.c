@@ -179,6 +179,9 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = N_("NCCL_DEBUG is left on in what looks like a production run.") },
 	{ .id = "nccl.env.buffsize", .sev = SEV_WARN,
 	  .summary = N_("NCCL_BUFFSIZE is NCCL's default or an odd size.") },
+	{ .id = "nccl.env.other_ccl", .sev = SEV_WARN,
+	  .summary = N_("HCCL_* (Huawei Ascend) or MCCL_* (MetaX) variables where the job runs NCCL, "
+			"which never reads them.") },
 	{ .id = "nccl.env.launch_mode", .sev = SEV_INFO,
 	  .summary = N_("NCCL_LAUNCH_MODE is set.") },
 	{ .id = "nccl.env.gid_index", .sev = SEV_INFO,
