@@ -99,8 +99,15 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 	const char *comment = mode == WRAP_SHELL && p == text && i18n_lang() != I18N_EN ?
 			      strstr(text, "  # ") : NULL;
 
-	/* a fix is a command, left alone; a comment, alone or after the command, is read by a person */
-	if (comment) {
+	/*
+	 * A fix is a command, left alone; a comment, alone or after the command, is read by a
+	 * person: the whole line when it is a msgid of its own (its translation repeats the
+	 * command), else the comment by itself.
+	 */
+	if (comment && strcmp(render_l10n(&l10n, text), text)) {
+		p = l10n.buf;
+	} else if (comment) {
+		strbuf_reset(&l10n);
 		strbuf_add(&l10n, text, (size_t)(comment - text) + 4);
 		i18n_text(&l10n, comment + 4);
 		p = l10n.buf;
