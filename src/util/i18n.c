@@ -260,6 +260,23 @@ static void fill(struct strbuf *out, const char *str, const struct cap *caps, in
 	}
 }
 
+/*
+ * Whether every value is a name or two ("fp-n0", "fp-n0's eth0"): list glue ("%s and %s") joins
+ * names; an English sentence that holds "and" stays one sentence.
+ */
+static int names(const struct cap *caps, int ncaps)
+{
+	for (int i = 0; i < ncaps; i++) {
+		int blanks = 0;
+
+		for (size_t k = 0; k < caps[i].n; k++)
+			blanks += caps[i].p[k] == ' ';
+		if (blanks > 1)
+			return 0;
+	}
+	return 1;
+}
+
 static void text_at(struct strbuf *out, const char *text, int depth)
 {
 	const struct i18n_entry *e = find(current, text);
@@ -279,7 +296,7 @@ static void text_at(struct strbuf *out, const char *text, int depth)
 			/* the literal text before the first conversion: most formats fail here */
 			if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0))
 				continue;
-			if (match(fe->id, text, caps, 0, &ncaps)) {
+			if (match(fe->id, text, caps, 0, &ncaps) && (fe->format != 2 || names(caps, ncaps))) {
 				fill(out, fe->str, caps, ncaps, depth);
 				return;
 			}

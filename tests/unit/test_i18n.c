@@ -88,6 +88,12 @@ static void formatted_text_back_into_its_translation(void **state)
 	     "'node' 没有选项 '--jsn'；是不是想用 '--json'？");
 	/* glue formats ("%s: %s") never rewrite a text they happen to match */
 	text("cannot frobnicate: no such thing", "cannot frobnicate: no such thing");
+	/* list glue ("%s and %s") joins names inside another format, never a sentence's words */
+	text("fp-n0 and fp-n1 drop TCP ports 32768-49151 on eth0 and eth1",
+	     "fp-n0 和 fp-n1 在 eth0 和 eth1 上丢弃 TCP 端口 32768-49151");
+	text("unknown (no DMI strings to read, and no cloud NIC)",
+	     "未知（no DMI strings to read, and no cloud NIC）");
+	text("eth0 and eth1", "eth0 and eth1");
 	text("", "");
 	{
 		struct strbuf sb = STRBUF_INIT;
