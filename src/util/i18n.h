@@ -4,7 +4,7 @@
  *
  * One way to make a string translatable: write it in English in the code and mark it, _("...")
  * where it is used, N_("...") where it is only stored (tables); po/POTFILES lists the files
- * whose marked strings and finding texts must have a Chinese entry (unit.i18n, integration.po).
+ * whose marked strings and finding texts must have a Chinese entry (unit.i18n, unit.cli_i18n, integration.po_zh).
  *
  * Findings are the one exception to "translate where it is used": a rule formats its title, why
  * and fix lines in English (finding_add() etc.; JSON, peers and saved reports carry that text),
