@@ -136,7 +136,10 @@ def main():
         # is looked up exactly (where it is used), never matched against a formatted text
         # and one with few words of its own ("%s and %s") only rewrites a value inside another
         # format's text, where it is a list, never a whole sentence that happens to hold "and"
+        # A fix line's "# " counts as a word: "# on %s" is a comment of its own kind.
         words = sum(1 for ch in CONV.sub("", e["msgid"]) if ch.isalnum() or ord(ch) > 127)
+        if e["msgid"].startswith("# "):
+            words += 4
         kind = 0 if not (fmt and "%" in e["msgid"] and words >= 3) else 2 if words < 6 else 1
         rows.append((e["msgid"], text, kind))
     rows.sort(key=lambda r: r[0].encode())

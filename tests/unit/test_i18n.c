@@ -94,6 +94,8 @@ static void formatted_text_back_into_its_translation(void **state)
 	text("unknown (no DMI strings to read, and no cloud NIC)",
 	     "未知（no DMI strings to read, and no cloud NIC）");
 	text("eth0 and eth1", "eth0 and eth1");
+	/* a fix comment's "# " makes a short format specific enough to match a whole line */
+	text("# on fp-n0", "# 在 fp-n0 上执行");
 	text("", "");
 	{
 		struct strbuf sb = STRBUF_INIT;
