@@ -223,7 +223,7 @@ static void hint_sudo(int argc, char **argv)
 		else
 			strbuf_addf(&sb, " %s", argv[i]);
 	}
-	fprintf(stderr, "hint: run it as root: sudo ncclcheck%s\n", sb.buf);
+	fprintf(stderr, _("hint: run it as root: sudo ncclcheck%s\n"), sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -238,8 +238,8 @@ static int preflight(unsigned needs, struct lab_tools *t, int argc, char **argv)
 		if (not_root)
 			hint_sudo(argc, argv);
 		else
-			fputs("hint: run the container with --privileged, or with --cap-add SYS_ADMIN "
-			      "--cap-add NET_ADMIN\n", stderr);
+			fputs(_("hint: run the container with --privileged, or with --cap-add SYS_ADMIN "
+				"--cap-add NET_ADMIN\n"), stderr);
 		return EXIT_CANNOT_RUN;
 	}
 	if (lab_tools_find(needs, t, &e) < 0) {
@@ -368,7 +368,7 @@ static int lab_up_cmd(int argc, char **argv)
 		if (c.common.json)
 			code = cmd_print_json("lab", st, EXIT_CLEAN);
 		else {
-			printf("lab '%s' is up: %d node%s, scenario '%s', built in %.2f s\n\n", o.prefix,
+			printf(_("lab '%s' is up: %d node%s, scenario '%s', built in %.2f s\n\n"), o.prefix,
 			       o.nodes, o.nodes == 1 ? "" : "s", o.sc->name,
 			       (double)(time_now_ms() - t0) / 1000.0);
 			render_lab_status_text(stdout, st);
@@ -412,7 +412,7 @@ static int lab_status_cmd(int argc, char **argv)
 		code = cmd_print_json("lab", st, EXIT_CLEAN);
 	} else {
 		if (prefix && !json_array_size(json_object_get(st, "labs")))
-			printf("no lab '%s'\n", prefix);
+			printf(_("no lab '%s'\n"), prefix);
 		else
 			render_lab_status_text(stdout, st);
 		code = cli_finish(EXIT_CLEAN);
@@ -459,17 +459,17 @@ static int lab_down_cmd(int argc, char **argv)
 		return code;
 	}
 	if (!r.namespaces && !r.links && !r.etc_dirs && !r.state && !r.slurm && !r.builders)
-		printf("lab '%s': nothing to remove\n", prefix);
+		printf(_("lab '%s': nothing to remove\n"), prefix);
 	else
-		printf("lab '%s' removed: %d namespace%s, %d process%s left inside, %d root link%s, "
-		       "%d /etc/netns entr%s\n", prefix, r.namespaces, r.namespaces == 1 ? "" : "s",
+		printf(_("lab '%s' removed: %d namespace%s, %d process%s left inside, %d root link%s, "
+			 "%d /etc/netns entr%s\n"), prefix, r.namespaces, r.namespaces == 1 ? "" : "s",
 		       r.processes, r.processes == 1 ? "" : "es", r.links, r.links == 1 ? "" : "s",
 		       r.etc_dirs, r.etc_dirs == 1 ? "y" : "ies");
 	if (r.builders)
-		printf("lab '%s': ended %d process%s of a 'lab up' that had not finished\n", prefix,
+		printf(_("lab '%s': ended %d process%s of a 'lab up' that had not finished\n"), prefix,
 		       r.builders, r.builders == 1 ? "" : "es");
 	if (r.slurm)
-		printf("lab '%s': its Slurm is stopped and removed (munged, spool, logs)\n", prefix);
+		printf(_("lab '%s': its Slurm is stopped and removed (munged, spool, logs)\n"), prefix);
 	return cli_finish(EXIT_CLEAN);
 }
 
