@@ -347,9 +347,9 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			       "proxy) binds port 0 and the kernel picks from ip_local_port_range, so a "
 			       "firewall that closes part of that range fails or hangs init at "
 			       "random — the seeds' '49152-65535' advice misses most of Linux's range.");
-		finding_evidence(f, "%u ports scanned from %s in %ld ms: %d open, %d dropped, %d "
-				 "rejected; each dropped port failed %d look%s again %d ms apart, "
-				 "seen from %s", (unsigned)(s->hi - s->lo + 1), v->nodes[l->peer].name,
+		finding_evidence(f, N_("%u ports scanned from %s in %ld ms: %d open, %d dropped, %d "
+				    "rejected; each dropped port failed %d look%s again %d ms apart, "
+				    "seen from %s"), (unsigned)(s->hi - s->lo + 1), v->nodes[l->peer].name,
 				 s->elapsed_ms, s->counts[LINK_PORT_OPEN], s->counts[LINK_PORT_DROPPED],
 				 s->counts[LINK_PORT_REJECTED], s->looks, s->looks == 1 ? "" : "s",
 				 s->retry_ms, peers.buf);

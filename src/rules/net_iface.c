@@ -25,7 +25,7 @@ struct net {
 
 static void ev_version(struct net *n, struct finding *f)
 {
-	finding_evidence(f, "NCCL %s modelled (%s)", n->m->nccl.version, n->m->nccl.why);
+	finding_evidence(f, N_("NCCL %s modelled (%s)"), n->m->nccl.version, n->m->nccl.why);
 }
 
 static void ev_source(struct finding *f, const char *name, const char *value, const char *source)
@@ -190,10 +190,11 @@ static void report_prediction(struct net *n)
 	if (r->boot_status == IFS_OK) {
 		f = finding_add(n->out, SEV_INFO, "net.nccl.bootstrap", "NCCL %s will bootstrap on %s %s, picked by %s",
 				n->m->nccl.version, r->boot->name, r->boot->text, ifs_rule_describe(r->boot_rule));
-		finding_evidence(f, "NET/Socket devices: %s, picked by %s", socks.len ? socks.buf : "none",
+		finding_evidence(f, N_("NET/Socket devices: %s, picked by %s"), socks.len ? socks.buf : "none",
 				 ifs_rule_describe(r->sockets.rule));
 		if (r->sockets.n)
-			finding_evidence(f, "IB out-of-band interface (if NCCL uses IB): %s", r->sockets.v[0]->name);
+			finding_evidence(f, N_("IB out-of-band interface (if NCCL uses IB): %s"),
+					 r->sockets.v[0]->name);
 		finding_evidence(f, "net.ifaddrs (getifaddrs order): %s", all.len ? all.buf : "none");
 		ev_version(n, f);
 		ev_source(f, "NCCL_SOCKET_IFNAME", n->m->ifs.in.socket_ifname, n->m->ifs.ifname_source);
@@ -542,8 +543,9 @@ static void report_master(struct net *n)
 		f = finding_add(n->out, SEV_ERROR, "net.bootstrap.master_mismatch",
 				"NCCL will bootstrap on %s %s, but MASTER_ADDR %s is reached through %s", r->boot->name,
 				r->boot->text, addr, n->m->master.ifname);
-		finding_evidence(f, "kernel route to %s: source %s on %s%s", m->resolved, str_or(src_addr, "?"),
-				 n->m->master.ifname, m->local ? " (MASTER_ADDR is this node)" : "");
+		finding_evidence(f, N_("kernel route to %s: source %s on %s%s"), m->resolved,
+				 str_or(src_addr, "?"), n->m->master.ifname,
+				 m->local ? N_(" (MASTER_ADDR is this node)") : "");
 		finding_evidence(f, "predicted bootstrap: %s %s, picked by %s%s%s%s", r->boot->name, r->boot->text,
 				 ifs_rule_describe(r->boot_rule), bcls ? "; address class " : "", bcls ? bcls : "",
 				 bcls && !strcmp(bcls, "documentation") ? " range, treated as public" : "");

@@ -155,9 +155,10 @@ static int report_master_port(struct net *n)
 	finding_evidence(f, "MASTER_ADDR %s is this node's %s address %s",
 			 str_or(nm->master.addr, "?"), ifn, a->text);
 	if (peer[0])
-		finding_evidence(f, "evaluated for a peer at %s on %s's network", peer, ifn);
+		finding_evidence(f, N_("evaluated for a peer at %s on %s's network"), peer, ifn);
 	if (mr.uncertain)
-		finding_evidence(f, "some rules use matches ncclcheck does not model; verify by hand");
+		finding_evidence(f, "%s",
+				 N_("some rules use matches ncclcheck does not model; verify by hand"));
 	if (mr.source && !strcmp(mr.source, "nft"))
 		finding_fix(f, "nft insert rule %s %s %s iifname \"%s\" %s saddr %s tcp dport %ld accept",
 			    str_or(mr.family, "?"), str_or(mr.table, "?"), str_or(mr.chain, "?"), ifn,
@@ -221,9 +222,10 @@ static void report_firewall(struct net *n)
 						 str_or(spans[i].r.family, "?"), str_or(spans[i].r.table, "?"));
 			finding_evidence(f, "sysctl.ip_local_port_range = %ld %ld", lo, hi);
 			if (peer[0])
-				finding_evidence(f, "evaluated for a peer at %s on %s's network", peer, ifnames[k]);
+				finding_evidence(f, N_("evaluated for a peer at %s on %s's network"), peer, ifnames[k]);
 			if (spans[i].r.uncertain)
-				finding_evidence(f, "some rules use matches ncclcheck does not model; verify by hand");
+				finding_evidence(f, "%s",
+				 N_("some rules use matches ncclcheck does not model; verify by hand"));
 			finding_why(f, "Other ranks connect to this node's ephemeral ports (bootstrap ring, proxy, "
 				    "NET/Socket). %s", spans[i].r.verdict == FW_DROP
 				    ? N_("Dropped SYNs make each connect time out after about two minutes, "
