@@ -361,12 +361,13 @@ void render_verdict_text(FILE *out, const struct findings *fs, const struct rend
 	size_t e = findings_count(fs, SEV_ERROR);
 	struct strbuf sb = STRBUF_INIT, block = STRBUF_INIT, text = STRBUF_INIT;
 	int width = width_of(o);
-	const char *verdict = _("verdict:");
+	/* the label's own blank: a Chinese full-width colon needs none */
+	const char *verdict = _("verdict: ");
 
-	strbuf_addf(&sb, "%s%s%s ", render_bold(o), verdict, render_reset(o));
+	strbuf_addf(&sb, "%s%s%s", render_bold(o), verdict, render_reset(o));
 	render_verdict_line(&sb, fs, o, lead);
 	strbuf_addch(&sb, '\n');
-	wrap_text(&text, sb.buf, width, (int)wrap_cols(verdict, strlen(verdict)) + 1, WRAP_PROSE);
+	wrap_text(&text, sb.buf, width, (int)wrap_cols(verdict, strlen(verdict)), WRAP_PROSE);
 	if (render_fix_block(fs, e ? SEV_ERROR : SEV_WARN, &block)) {
 		strbuf_addch(&text, '\n');
 		strbuf_addstr(&text, e ? _("the fix (as root, on the nodes named; then run the check "

@@ -48,10 +48,10 @@ static void language_from_the_environment(void **state)
 static void lookups_fall_back_to_english(void **state)
 {
 	(void)state;
-	assert_string_equal(_("verdict:"), "verdict:");
-	assert_null(i18n_lookup(I18N_EN, "verdict:"));
+	assert_string_equal(_("verdict: "), "verdict: ");
+	assert_null(i18n_lookup(I18N_EN, "verdict: "));
 	i18n_set_lang(I18N_ZH);
-	assert_string_equal(_("verdict:"), "结论：");
+	assert_string_equal(_("verdict: "), "结论：");
 	assert_string_equal(_("not a msgid anywhere"), "not a msgid anywhere");
 	assert_null(i18n_lookup(I18N_ZH, "not a msgid anywhere"));
 	/* Chinese has one plural form; English picks by n */
@@ -76,7 +76,7 @@ static void formatted_text_back_into_its_translation(void **state)
 	/* English stays English */
 	text("--master wants an address, not 'x:1'", "--master wants an address, not 'x:1'");
 	i18n_set_lang(I18N_ZH);
-	text("verdict:", "结论：");
+	text("verdict: ", "结论：");
 	text("--master wants an address, not 'x:1'", "--master 需要一个地址，而不是 'x:1'");
 	/* a value may hold the format's own literal text: the rest must still match */
 	text("--master wants an address, not ', not ''", "--master 需要一个地址，而不是 ', not ''");
@@ -243,7 +243,7 @@ static void render_in_chinese_json_in_english(void **state)
 	render_findings_text(out, fs, &o);
 	render_summary_line(out, fs, &o);
 	fclose(out);
-	assert_non_null(strstr(buf, "结论： 本机防火墙丢弃或拒绝 NCCL 端口范围内的入站 TCP。 [n0]"));
+	assert_non_null(strstr(buf, "结论：本机防火墙丢弃或拒绝 NCCL 端口范围内的入站 TCP。 [n0]"));
 	assert_non_null(strstr(buf, "修复方法（以 root 在所列节点上执行；然后重新检查）：\n"
 			    "  # 在每个节点上执行\n  export NCCL_SOCKET_IFNAME=eth1\n"));
 	assert_non_null(strstr(buf, "错误   本机防火墙"));
