@@ -119,12 +119,12 @@ static void print_changes(FILE *out, const struct recommendation *rec, const str
 			fprintf(out, "  unset %s (was %s)   # %s\n", v->name, old, v->why ? v->why : "");
 	}
 	if (!n)
-		fputs("  (no changes: the environment already has what the job needs)\n", out);
+		fputs(_("  (no changes: the environment already has what the job needs)\n"), out);
 }
 
 static void print_command(char **cmd)
 {
-	fputs("command:", stdout);
+	fputs(_("command:"), stdout);
 	for (char **p = cmd; *p; p++) {
 		struct strbuf w = STRBUF_INIT;
 		emit_sh_word(&w, *p);
@@ -216,11 +216,11 @@ static void refused(FILE *out, const json_t *payload, const struct render_opts *
 	(void)payload;
 	(void)ro;
 	errors_named(r->fs, &who);
-	fprintf(out, "not starting '%s': %zu error(s) that the recommended environment does not "
-		"fix: %s\n", r->cmd, findings_count(r->fs, SEV_ERROR), who.buf);
+	fprintf(out, _("not starting '%s': %zu error(s) that the recommended environment does not "
+		       "fix: %s\n"), r->cmd, findings_count(r->fs, SEV_ERROR), who.buf);
 	if (r->all_nodes)
-		fprintf(out, "ncclcheck run: every node of the job stops on this same verdict; none "
-			"starts '%s' to wait for the others\n", r->cmd);
+		fprintf(out, _("ncclcheck run: every node of the job stops on this same verdict; none "
+			       "starts '%s' to wait for the others\n"), r->cmd);
 	strbuf_release(&who);
 }
 
@@ -248,8 +248,8 @@ static int run_out(const struct run_cluster_opts *rco, const char *key, char **c
 	}
 	if (!go) {
 		json_decref(env);
-		printf("not starting '%s': local rank 0 of this node stopped the job (its output shows "
-		       "the findings)\n", cmd[0]);
+		printf(_("not starting '%s': local rank 0 of this node stopped the job (its output "
+			 "shows the findings)\n"), cmd[0]);
 		return cli_finish(EXIT_FINDINGS);
 	}
 	em = envmap_new(environ);
@@ -258,8 +258,9 @@ static int run_out(const struct run_cluster_opts *rco, const char *key, char **c
 	if (dry || !quiet) {
 		FILE *out = dry ? stdout : stderr;
 
-		fprintf(out, "ncclcheck run: local rank 0's checks pass; %s CMD with:\n",
-			dry ? "it would start" : "starting");
+		fprintf(out, dry ? _("ncclcheck run: local rank 0's checks pass; it would start CMD "
+				     "with:\n") :
+				   _("ncclcheck run: local rank 0's checks pass; starting CMD with:\n"));
 		json_object_foreach(env, name, val)
 			if (json_is_null(val))
 				fprintf(out, "  unset %s\n", name);
@@ -382,7 +383,7 @@ int cmd_run(int argc, char **argv)
 		char lead[300];
 		int code;
 
-		snprintf(lead, sizeof(lead), "not starting '%.250s'", cmd[0]);
+		snprintf(lead, sizeof(lead), _("not starting '%.250s'"), cmd[0]);
 		gate_stop(gate, expect);
 		code = cmd_report(&c, NULL, after, &(struct report_text){
 			.tail = refused, .arg = &r, .lead = lead,
@@ -402,12 +403,12 @@ int cmd_run(int argc, char **argv)
 		json_decref(genv);
 		run_gate_free(gate);
 		if (!quiet)
-			fprintf(stderr, "ncclcheck run: told %d other local rank(s) to start\n", told);
+			fprintf(stderr, _("ncclcheck run: told %d other local rank(s) to start\n"), told);
 	}
 	if (dry) {
-		printf("ncclcheck run: checks: %s\n", checks);
-		printf("ncclcheck run: the checks pass with this environment (%zu warning(s)); it would "
-		       "start CMD with:\n", findings_count(after, SEV_WARN));
+		printf(_("ncclcheck run: checks: %s\n"), checks);
+		printf(_("ncclcheck run: the checks pass with this environment (%zu warning(s)); it "
+			 "would start CMD with:\n"), findings_count(after, SEV_WARN));
 		print_changes(stdout, v.rec, before, em, self);
 		print_command(cmd);
 		findings_free(after);
@@ -417,9 +418,10 @@ int cmd_run(int argc, char **argv)
 		return cli_finish(EXIT_CLEAN);
 	}
 	if (!quiet) {
-		fprintf(stderr, "ncclcheck run: checks pass (%s; %zu warning(s)); starting %s with:\n",
-			v.cluster ? "node and cluster" : "node", findings_count(after, SEV_WARN),
-			cmd[0]);
+		fprintf(stderr, v.cluster ? _("ncclcheck run: checks pass (node and cluster; %zu "
+					      "warning(s)); starting %s with:\n") :
+					    _("ncclcheck run: checks pass (node; %zu warning(s)); starting "
+					      "%s with:\n"), findings_count(after, SEV_WARN), cmd[0]);
 		print_changes(stderr, v.rec, before, em, self);
 	}
 	findings_free(after);

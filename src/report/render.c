@@ -320,7 +320,7 @@ void render_verdict_line(struct strbuf *sb, const struct findings *fs,
 	struct strbuf t = STRBUF_INIT;
 
 	if (lead)
-		strbuf_addf(sb, "%s: ", lead);
+		strbuf_addf(sb, _("%s: "), lead);
 	if (e) {
 		strbuf_addf(sb, "%s%s%s", render_sgr(o, SEV_ERROR), render_l10n(&t, first->title),
 			    render_reset(o));
