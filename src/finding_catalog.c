@@ -642,6 +642,22 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.pcie.driver_p2p_bug", .sev = SEV_ERROR,
 	  .summary = N_("A hang or failed collective on one node tied to GPU peer-to-peer, under an "
 		        "NVIDIA driver branch reported to break PCIe P2P (545, 560).") },
+	{ .id = "explain.hosts.bootstrap_differs", .sev = SEV_ERROR,
+	  .summary = N_("The hosts of one bundle bootstrap NCCL on different networks (a private "
+		        "address next to a public one, or two private ranges).") },
+	{ .id = "explain.rdma.ib_unused", .sev = SEV_ERROR,
+	  .summary = N_("The reporter names an RDMA fabric and NCCL uses TCP sockets: it does not see "
+		        "the HCAs (a container without the devices, a filtering setting).") },
+	{ .id = "explain.hang.after_init", .sev = SEV_ERROR,
+	  .summary = N_("NCCL init completed on every rank of several hosts, then the job hangs with no "
+		        "error: the data connections (other ports than the bootstrap's) or a collective "
+		        "mismatch.") },
+	{ .id = "explain.hang.cudagraph", .sev = SEV_ERROR,
+	  .summary = N_("Ranks that replay CUDA graphs with NCCL inside hang (in NCCL's launch path): "
+		        "a CUDA-graph/NCCL deadlock, decided by running eagerly.") },
+	{ .id = "explain.net.peer_address", .sev = SEV_ERROR,
+	  .summary = N_("A failing connection names a loopback, Docker-bridge, libvirt-bridge or "
+		        "link-local address: a peer advertised an interface other hosts cannot reach.") },
 	{ .id = "explain.net.container_bridge", .sev = SEV_ERROR,
 	  .summary = N_("Containers on several hosts failed with a bare system error: on Docker's "
 		        "bridge network each advertises an address the other hosts cannot reach.") },

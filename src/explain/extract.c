@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain/ngc.h"
 #include "explain/scan_int.h"
 #include "explain/text.h"
 #include "util/xalloc.h"
@@ -930,10 +931,18 @@ static void ex_nt_oob(struct lctx *c, const char *p, const char *a)
 
 static void ex_nt_done(struct lctx *c, const char *p, const char *a)
 {
-	(void)p;
+	const char *q = p, *end = END(c);
+
 	(void)a;
 	c->x->obs.nt_done_loc = c->loc;
 	c->x->obs.nt_done_count++;
+	while (q < end && (*q == ' ' || *q == ':' || *q == '\t'))
+		q++;
+	if (!c->x->obs.nt_busbw && q < end && xt_digit(*q)) {
+		char buf[24];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(end - q < 23 ? end - q : 23), q);
+		c->x->obs.nt_busbw = strtod(buf, NULL);
+	}
 }
 
 /* The number after `p` (spaces skipped), or -1. */
@@ -1249,6 +1258,45 @@ static void ex_nv_driver_nvrm(struct lctx *c, const char *p, const char *a)
 	nv_driver_at(c, a, strlen("Kernel Module"));
 }
 
+/*
+ * An NCCL version outside NCCL's own lines: "NCCL 2.25.1-1", "NCCL v2.18", vLLM's "using
+ * nccl==2.21.5". `n` is the anchor's length up to the digits; two different versions make it
+ * undecided (-1), as the reporter may be comparing releases.
+ */
+static void prose_nccl_at(struct lctx *c, const char *a, size_t n)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *q = a + n, *end = END(c), *v;
+	unsigned maj, min, pat = 0;
+	char buf[24];
+	int num;
+
+	if (c->li->nccl || o->prose_nccl < 0 || q >= end || !xt_digit(*q))
+		return;
+	for (v = q; v < end && (xt_digit(*v) || *v == '.') && v - q < 12; v++)
+		;
+	while (v > q && v[-1] == '.')
+		v--;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(v - q), q);
+	if (sscanf(buf, "%u.%u.%u", &maj, &min, &pat) < 2 || maj != 2 || min > 99 || pat > 99)
+		return;
+	num = (int)(maj * 10000 + min * 100 + pat);
+	if (o->prose_nccl_loc.line) {
+		if (o->prose_nccl != num)
+			o->prose_nccl = -1;
+		return;
+	}
+	o->prose_nccl = num;
+	snprintf(o->prose_nccl_text, sizeof(o->prose_nccl_text), "%s", buf);
+	o->prose_nccl_loc = c->loc;
+}
+
+static void ex_prose_nccl(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	prose_nccl_at(c, a, a[4] == ' ' && a[5] == 'v' ? 6 : a[4] == '=' ? 6 : 5);
+}
+
 /* "docker run ... --shm-size=16g" or "--ipc=host": whether the container's /dev/shm was sized */
 static void ex_docker_run(struct lctx *c, const char *p, const char *a)
 {
@@ -1325,6 +1373,37 @@ static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 	(void)a;
 	if (p < END(c) && *p == '1')
 		ex_prose_loc(c, &c->x->obs.p2p_off_loc);
+}
+
+/*
+ * "nvcr.io/nvidia/pytorch:23.11-py3": the image as written (from the start of its word) and the
+ * NCCL its release ships. The first image of a known release is kept; one of another NCCL named
+ * later makes the two undecided (ngc_differs).
+ */
+static void ex_ngc_pytorch(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *body = BODY(c), *end = END(c), *s = a;
+	int yy, mm, nccl;
+
+	if (end - p < 5 || !xt_digit(p[0]) || !xt_digit(p[1]) || p[2] != '.' || !xt_digit(p[3]) ||
+	    !xt_digit(p[4]) || (p + 5 < end && xt_digit(p[5])))
+		return;
+	yy = (p[0] - '0') * 10 + (p[1] - '0');
+	mm = (p[3] - '0') * 10 + (p[4] - '0');
+	if (mm < 1 || mm > 12)
+		return;
+	nccl = ngc_pytorch_nccl(yy, mm);
+	if (o->ngc_loc.line && (o->ngc_nccl || !nccl)) {
+		if (nccl && nccl != o->ngc_nccl)
+			o->ngc_differs = 1;
+		return;
+	}
+	while (s > body && !strchr(" \t'\"=(`[", s[-1]))
+		s--;
+	xt_take(s, end, " \t'\",)]`;", o->ngc_image, sizeof(o->ngc_image));
+	o->ngc_nccl = nccl;
+	o->ngc_loc = c->loc;
 }
 
 /* "nvidia-nccl-cu12==2.20.5" (pip freeze) or "nvidia-nccl-cu12    2.20.5" (pip list) */
@@ -1408,6 +1487,21 @@ static const struct extractor {
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = "NCCL 2.", .fn = ex_prose_nccl },
+	{ .anchor = "NCCL v2.", .fn = ex_prose_nccl },
+	{ .anchor = "nccl 2.", .fn = ex_prose_nccl },
+	{ .anchor = "nccl==2.", .fn = ex_prose_nccl },
+	{ .anchor = "NCCL==2.", .fn = ex_prose_nccl },
+	{ .anchor = "InfiniBand", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = "Infiniband", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = "RoCE", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = "ConnectX", .first = OBS_LOC(rdma_named_loc), .prose = 1 },
+	{ .anchor = " slow", .first = OBS_LOC(slow_loc), .prose = 1 },
+	{ .anchor = "Slow", .first = OBS_LOC(slow_loc), .prose = 1 },
+	{ .anchor = "low bandwidth", .first = OBS_LOC(slow_loc), .prose = 1 },
+	{ .anchor = "ncclCommAbort", .first = OBS_LOC(abort_loc) },
+	{ .anchor = "ProcessGroupNCCL::abort", .first = OBS_LOC(abort_loc) },
+	{ .anchor = "ProcessGroupNCCL.abort", .first = OBS_LOC(abort_loc) },
 	{ .anchor = "Driver Version", .fn = ex_nv_driver_smi },
 	{ .anchor = "driver version", .fn = ex_nv_driver_env },
 	{ .anchor = "driver ", .fn = ex_nv_driver_prose },
@@ -1465,6 +1559,22 @@ static const struct extractor {
 	{ .anchor = "Intel(R) Xeon", .first = OBS_LOC(intel_cpu_loc) },
 	{ .anchor = "AuthenticAMD", .first = OBS_LOC(amd_cpu_loc) },
 	{ .anchor = "AMD EPYC", .first = OBS_LOC(amd_cpu_loc) },
+	{ .anchor = "ALLTOALL", .first = OBS_LOC(alltoall_loc) },
+	{ .anchor = "all-to-all", .first = OBS_LOC(alltoall_loc) },
+	{ .anchor = "alltoall", .first = OBS_LOC(alltoall_loc) },
+	{ .anchor = "AllToAll", .first = OBS_LOC(alltoall_loc) },
+	{ .anchor = "all_to_all", .first = OBS_LOC(alltoall_loc) },
+	{ .anchor = "NVLS multicast support is available", .first = OBS_LOC(nvls_loc) },
+	{ .anchor = "ulimit -s unlimited", .first = OBS_LOC(stack_unlimited_loc) },
+	{ .anchor = "(kbytes, -s) unlimited", .first = OBS_LOC(stack_unlimited_loc) },
+	{ .anchor = "ncclLaunchKernelBefore", .first = OBS_LOC(launch_frame_loc) },
+	{ .anchor = "waitWorkFifoAvailable", .first = OBS_LOC(launch_frame_loc) },
+	{ .anchor = "doLaunches", .first = OBS_LOC(launch_frame_loc) },
+	{ .anchor = "cudagraph", .first = OBS_LOC(cudagraph_loc) },
+	{ .anchor = "CUDA graph", .first = OBS_LOC(cudagraph_loc) },
+	{ .anchor = "cuda graph", .first = OBS_LOC(cudagraph_loc) },
+	{ .anchor = "CUDAGraph", .first = OBS_LOC(cudagraph_loc) },
+	{ .anchor = "cuda_graph", .first = OBS_LOC(cudagraph_loc) },
 	{ .anchor = "two machines", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two nodes", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two hosts", .first = OBS_LOC(multi_host_loc), .prose = 1 },
@@ -1476,6 +1586,7 @@ static const struct extractor {
 	{ .anchor = "Docker", .first = OBS_LOC(container_loc) },
 	{ .anchor = "docker ", .first = OBS_LOC(container_loc) },
 	{ .anchor = "nvcr.io/", .first = OBS_LOC(container_loc) },
+	{ .anchor = "nvidia/pytorch:", .fn = ex_ngc_pytorch },
 	{ .anchor = "libnccl.so.2:", .first = OBS_LOC(nccl_frame_loc) },
 	{ .anchor = "libnccl.so.2(", .first = OBS_LOC(nccl_frame_loc) },
 	{ .anchor = "ncclGroupEnd()", .first = OBS_LOC(nccl_frame_loc) },
@@ -1489,6 +1600,18 @@ static const struct extractor {
 	{ .anchor = "stops responding", .first = OBS_LOC(hang_loc), .prose = 1 },
 	{ .anchor = "stopped responding", .first = OBS_LOC(hang_loc), .prose = 1 },
 	{ .anchor = "no progress", .first = OBS_LOC(hang_loc), .prose = 1 },
+	/* the Chinese community's words for the same (CSDN, Zhihu, the seed articles' readers) */
+	{ .anchor = "卡住", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "卡死", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "hang住", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "没有反应", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "一直等待", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "不动了", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "多机", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "两台", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "双机", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "跨节点", .first = OBS_LOC(multi_host_loc), .prose = 1 },
+	{ .anchor = "多节点", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "veth", .first = OBS_LOC(veth_loc), .prose = 1 },
 	{ .anchor = "Unable to open device ", .fn = ex_hca_fail },
 	{ .anchor = "aarch64", .first = OBS_LOC(arm_loc) },

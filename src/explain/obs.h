@@ -163,6 +163,9 @@ struct run_obs {
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
 	int nt_done_count;		/* "Avg bus bandwidth" summaries: one per independent run */
+	double nt_busbw;		/* the first summary's average bus bandwidth, GB/s (0 none) */
+	/* the reporter names an RDMA fabric (InfiniBand, RoCE, ConnectX) or slowness, in prose */
+	struct loc rdma_named_loc, slow_loc;
 	long nt_oob;			/* "Out of bounds values : N FAILED": results that were wrong */
 	struct loc nt_oob_loc;
 	int nt_gpus;			/* GPUs per process: nccl-tests' -g N or its "nGpus N" header */
@@ -211,6 +214,8 @@ struct run_obs {
 		uint64_t count;
 		uint32_t streams[8];	/* the streams whose lines name it */
 		int nstreams;
+		int sock;		/* named by a socket connect ("connect to X"), not an IB/OFI
+					 * completion: an address a rank advertised for NCCL's sockets */
 		struct loc loc;
 	} peers[16];
 	int npeers;
@@ -249,6 +254,13 @@ struct run_obs {
 	struct loc docker_loc;
 	int docker_shm;
 	struct loc container_loc;
+	/* an NGC PyTorch image named anywhere ("nvcr.io/nvidia/pytorch:23.11-py3", a Dockerfile's
+	 * FROM): the image as written, the NCCL its release ships (ngc.c; 0 a release the table
+	 * lacks), and whether an image of another NCCL is named too (then neither decides) */
+	char ngc_image[64];
+	int ngc_nccl;
+	struct loc ngc_loc;
+	int ngc_differs;
 	struct loc nccl_frame_loc;	/* a backtrace frame in NCCL: libnccl.so, ncclGroupEnd() */
 	struct loc multi_host_loc;	/* the reporter's "two machines", "multi-node", "2 nodes" */
 	struct loc scan_loc;		/* the reporter names a port scan: nmap, a security scan */
@@ -263,6 +275,18 @@ struct run_obs {
 	struct loc nonblocking_loc;	/* NCCL's non-blocking API: device_id=, or torch's variable */
 	struct loc intel_cpu_loc;	/* an Intel host CPU named: GenuineIntel, Xeon */
 	struct loc amd_cpu_loc;		/* an AMD host CPU named: AuthenticAMD, EPYC */
+	struct loc abort_loc;		/* ncclCommAbort / ProcessGroupNCCL::abort named (a stack, prose) */
+	struct loc launch_frame_loc;	/* a stack in NCCL's kernel launch (ncclLaunchKernelBefore,
+					 * waitWorkFifoAvailable, doLaunches) */
+	/* an NCCL version in the reporter's words ("with NCCL 2.25.1", vLLM's "using nccl==2.21.5"):
+	 * its number, or -1 when two different ones were named */
+	int prose_nccl;
+	char prose_nccl_text[24];
+	struct loc prose_nccl_loc;
+	struct loc alltoall_loc;	/* all-to-all named: a watchdog's OpType=ALLTOALL, alltoall_perf */
+	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
+	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */
+	struct loc cudagraph_loc;	/* CUDA graphs named: "cudagraph", "CUDA graph" */
 };
 
 /* "name:line" of a location. */

@@ -229,6 +229,23 @@ static int cmp_part(const void *a, const void *b)
 	return (ka > kb) - (ka < kb);
 }
 
+/* Whether the NCCL lines of input `file` name more than one host. */
+static int multi_host(const struct run_obs *x, uint32_t file)
+{
+	const char *first = NULL;
+
+	for (uint32_t i = 0; i < x->nst; i++) {
+		const struct stream_obs *s = &x->st[i];
+		if (s->file != file || !s->nhost[0])
+			continue;
+		if (!first)
+			first = s->nhost;
+		else if (strcmp(first, s->nhost))
+			return 1;
+	}
+	return 0;
+}
+
 static void resolve(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -268,9 +285,17 @@ static void resolve(struct rs *r)
 		r->st2p[i] = -1;
 		if (!s->lines)
 			continue;
+		/*
+		 * Without ranks the processes of one file are one part, so that torch's traceback and
+		 * the NCCL lines around it stay together; a file whose NCCL lines come from several hosts
+		 * (a bundle pasted from every node) gets a part per host, and its lines without a host go
+		 * with the first host's.
+		 */
 		for (k = 0; k < r->np; k++) {
 			if (rank >= 0 ? r->p[k].rank == rank
-				      : (r->p[k].rank < 0 && r->p[k].m.file == s->file))
+				      : (r->p[k].rank < 0 && r->p[k].m.file == s->file &&
+					 (!s->nhost[0] || !r->p[k].m.nhost[0] ||
+					  !strcmp(r->p[k].m.nhost, s->nhost) || !multi_host(x, s->file))))
 				break;
 		}
 		if (k == r->np) {
@@ -565,8 +590,13 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_shm_container(&r);
 	rule_container_hosts(&r);
 	rule_common_peer(&r);
+	rule_peer_address(&r);
+	rule_hosts_bootstrap(&r);
+	rule_ib_unused(&r);
 	rule_version_mismatch(&r);
 	rule_init_progress(&r, net_diag);
+	rule_hang_after_init(&r);
+	rule_cudagraph_hang(&r);
 	rule_lightning(&r, have_errors);
 	rule_watchdog_desync(&r);
 	rule_missing_ranks(&r);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "attach/ras_diag.h"
 #include "explain/reason_int.h"
@@ -718,7 +719,8 @@ void rule_log_hints(struct rs *r)
 			 "WARN or hang that explain could tie to a cause; NCCL's INFO lines name the interface, "
 			 "transport and the failing call");
 	}
-	if (!any) {
+	/* a finding reasoned from the reporter's words and stacks (a known bug, P2P) recognised it */
+	if (!any && !cause_or_warning(r)) {
 		d = rs_add(r, "explain.log.unrecognised", SEV_INFO, CONF_LOW, 0);
 		rs_title(d, "nothing in %llu lines was recognised as NCCL, torch, Lightning or Slurm output",
 			   (unsigned long long)x->total_lines);
@@ -769,6 +771,27 @@ static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *lo
 	return -1;
 }
 
+/* Whether every KB_NEED_* fact in `needs` was seen (KB_MEDIUM and KB_NEED_WRONG are not facts
+ * here: the caller reads them). */
+static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
+{
+	const struct run_obs *x = r->x;
+
+	return !(((needs & KB_NEED_RAS) && !x->ras_loc.line) ||
+		 ((needs & KB_NEED_ARM) && !x->arm_loc.line) ||
+		 ((needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
+		 ((needs & KB_NEED_HANG) && !hang) ||
+		 ((needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
+		 ((needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
+		 ((needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
+		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line) ||
+		 ((needs & KB_NEED_ALLTOALL) && !x->alltoall_loc.line) ||
+		 ((needs & KB_NEED_NVLS) && !x->nvls_loc.line) ||
+		 ((needs & KB_NEED_STACK_UNLIMITED) && !x->stack_unlimited_loc.line) ||
+		 ((needs & KB_NEED_CUDAGRAPH) && !x->cudagraph_loc.line) ||
+		 ((needs & KB_NEED_ABORT) && !x->abort_loc.line));
+}
+
 void rule_known_bugs(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -776,6 +799,7 @@ void rule_known_bugs(struct rs *r)
 	const char *vtext = NULL;
 	struct loc vloc = { 0, 0 };
 	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
+	char ngc_text[120];
 	int ver = -1;
 
 	for (size_t i = 0; i < r->np && ver < 0; i++)
@@ -785,6 +809,18 @@ void rule_known_bugs(struct rs *r)
 		}
 	if (ver < 0)
 		ver = pinned_nccl(x, &vtext, &vloc);
+	if (ver < 0 && x->prose_nccl > 0) {	/* the reporter's "with NCCL 2.25.1" */
+		ver = x->prose_nccl;
+		vtext = x->prose_nccl_text;
+		vloc = x->prose_nccl_loc;
+	}
+	if (ver < 0 && x->ngc_nccl > 0 && !x->ngc_differs) {	/* only the image names it */
+		ver = x->ngc_nccl;
+		snprintf(ngc_text, sizeof(ngc_text), "%d.%d.%d (the NCCL of %s)", ver / 10000,
+			 ver / 100 % 100, ver % 100, x->ngc_image);
+		vtext = ngc_text;
+		vloc = x->ngc_loc;
+	}
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
 		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
@@ -793,14 +829,9 @@ void rule_known_bugs(struct rs *r)
 		struct finding *d;
 
 		if (kb->symptom ? !h : (kb->needs & KB_NEED_WRONG) ? !wrong : !hang)
-			continue;
-		if (((kb->needs & KB_NEED_RAS) && !x->ras_loc.line) ||
-		    ((kb->needs & KB_NEED_ARM) && !x->arm_loc.line) ||
-		    ((kb->needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
-		    ((kb->needs & KB_NEED_HANG) && !hang) ||
-		    ((kb->needs & KB_NEED_LAUNCH_BLOCKING) && !x->launch_blocking_loc.line) ||
-		    ((kb->needs & KB_NEED_NONBLOCKING) && !x->nonblocking_loc.line) ||
-		    ((kb->needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)))
+			if (!kb->or_needs || !kb_facts(r, kb->or_needs, hang, wd != NULL))
+				continue;
+		if (!kb_facts(r, kb->needs, hang, wd != NULL))
 			continue;
 		if (ver >= 0 ? (ver < kb->from || (kb->to && ver >= kb->to)) : kb->version_required)
 			continue;
@@ -816,6 +847,8 @@ void rule_known_bugs(struct rs *r)
 		fix_lines(d, kb->fix);
 		if (ver < 0)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
+		else if (vtext == ngc_text)
+			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # in the container: a torch installed over the image's brings its own NCCL");
 		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
 			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
 			 ver >= 0 ? vtext : "",
@@ -839,6 +872,16 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->launch_blocking_loc, "CUDA_LAUNCH_BLOCKING=1", NULL);
 		if (kb->needs & KB_NEED_NONBLOCKING)
 			rs_at(r, d, x->nonblocking_loc, "non-blocking NCCL init", NULL);
+		if (kb->needs & (KB_NEED_ALLTOALL | KB_PROSE_A2A))
+			rs_at(r, d, x->alltoall_loc, "all-to-all", NULL);
+		if (kb->needs & KB_NEED_NVLS)
+			rs_at(r, d, x->nvls_loc, "NVLS in use", NULL);
+		if (kb->needs & KB_NEED_STACK_UNLIMITED)
+			rs_at(r, d, x->stack_unlimited_loc, "stack limit unlimited", NULL);
+		if (kb->needs & KB_NEED_CUDAGRAPH)
+			rs_at(r, d, x->cudagraph_loc, "CUDA graphs", NULL);
+		if ((kb->needs | kb->or_needs) & KB_NEED_ABORT)
+			rs_at(r, d, x->abort_loc, "abort", NULL);
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);
@@ -1364,6 +1407,207 @@ void rule_gdr_partial(struct rs *r)
 		 "at that speed. GPUs far from their NIC (NCCL_NET_GDR_LEVEL) also show the split.");
 	rs_at(r, d, x->via_gdr_loc, "with GPUDirect RDMA", NULL);
 	rs_at(r, d, x->via_nogdr_loc, "without", NULL);
+}
+
+/*
+ * The address a failing connection names, read for what it is: an address of loopback, Docker's
+ * default bridge (docker0 is 172.17.0.1/16 unless configured otherwise), libvirt's default
+ * virbr0 (192.168.122.0/24) or IPv4 link-local is one a peer advertised from the wrong interface:
+ * other hosts cannot reach it (NCCL's default filter excludes only lo and docker*, so a bridge
+ * under another name, or a container's own eth0 on the bridge, is still chosen).
+ */
+void rule_peer_address(struct rs *r)
+{
+	static const struct {
+		const char *prefix, *what;
+		enum confidence conf;
+	} kinds[] = {
+		{ .prefix = "127.", .what = "a loopback address", .conf = CONF_HIGH },
+		{ .prefix = "172.17.", .what = "in Docker's default bridge network (docker0, 172.17.0.0/16)", .conf = CONF_MEDIUM },
+		{ .prefix = "192.168.122.", .what = "in libvirt's default bridge network (virbr0, 192.168.122.0/24)", .conf = CONF_MEDIUM },
+		{ .prefix = "169.254.", .what = "an IPv4 link-local address", .conf = CONF_MEDIUM },
+	};
+	const struct run_obs *x = r->x;
+	struct finding *d;
+
+	for (int i = 0; i < x->npeers; i++) {
+		const struct peer_obs *pe = &x->peers[i];
+		/* an IB completion's peer is the RoCE/IPoIB address the fabric uses, not a choice of
+		 * socket interface: only socket connects are read here */
+		for (size_t k = 0; k < ARRAY_SIZE(kinds) && pe->sock; k++) {
+			if (strncmp(pe->addr, kinds[k].prefix, strlen(kinds[k].prefix)))
+				continue;
+			d = rs_add(r, "explain.net.peer_address", SEV_ERROR, kinds[k].conf, 260);
+			rs_title(d, "NCCL tried to reach %s, %s: a peer advertised an address other hosts cannot reach",
+				 pe->addr, kinds[k].what);
+			rs_fix_ifname(r, d);
+			if (k == 1)
+				rs_fix(d, "docker run --network=host ...   # containers on several hosts: the host's own interfaces, not the bridge (or NCCL_SOCKET_IFNAME=^docker0,lo,veth)");
+			else if (k == 2)
+				rs_fix(d, "export NCCL_SOCKET_IFNAME=^virbr0,lo,docker0   # on every node: never the libvirt bridge");
+			rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
+			finding_why(d, "%s confidence: NCCL connects to the address each rank advertised from the "
+				 "interface it chose; %s exists on every such host and leads nowhere across hosts, so "
+				 "the connection is refused or times out. NCCL_SOCKET_IFNAME names the interface that "
+				 "carries the nodes' own addresses.%s", kinds[k].conf == CONF_HIGH ? "High" : "Medium",
+				 pe->addr, kinds[k].conf == CONF_HIGH ? "" : " (If this range is really your nodes' "
+				 "network, this finding does not apply: the connection error below it does.)");
+			rs_at(r, d, pe->loc, "a failing connection to", pe->addr);
+			return;
+		}
+	}
+	/* the address a rank advertises itself: a link-local one (IPv6 fe80::, or 169.254/16) serves
+	 * only its own link, as NCCL picks it when the chosen interface has nothing routable */
+	for (uint32_t i = 0; i < x->nst; i++) {
+		const struct stream_obs *m = &x->st[i];
+		int v6 = !strncasecmp(m->boot_addr, "fe80:", 5), v4 = !strncmp(m->boot_addr, "169.254.", 8);
+		int failed = error_causes(r, 1) || x->hang_loc.line, hosts = 0;
+		if (!v6 && !v4)
+			continue;
+		for (uint32_t j = 0; j < x->nst && hosts < 2; j++)
+			hosts += x->st[j].nhost[0] && strcmp(x->st[j].nhost, m->nhost);
+		if (!failed && !hosts && !x->multi_host_loc.line)
+			return;		/* one host: a link-local address serves it */
+		d = rs_add(r, "explain.net.peer_address", failed ? SEV_ERROR : SEV_WARN, CONF_MEDIUM,
+			   failed ? 200 : 0);
+		rs_title(d, "NCCL bootstraps on %s%s%s, a link-local address: other hosts cannot reach it",
+			 m->boot_if, m->boot_if[0] ? " " : "", m->boot_addr);
+		rs_fix_ifname(r, d);
+		if (v6)
+			rs_fix(d, "export NCCL_SOCKET_FAMILY=AF_INET   # on every node: only IPv4 addresses (NCCL tries IPv6 when an interface has no IPv4)");
+		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
+		finding_why(d, "Medium confidence: a link-local address (%s) is valid only on its own link and "
+			 "needs the interface's scope; NCCL advertises it when the interface it chose has no "
+			 "routable address, and ranks on other hosts then cannot connect.", v6 ? "fe80::/10" : "169.254.0.0/16");
+		rs_at(r, d, m->boot_loc, "Bootstrap", m->boot_addr);
+		return;
+	}
+}
+
+/*
+ * The reporter names an RDMA fabric (InfiniBand, RoCE, ConnectX) and NCCL says it uses TCP
+ * sockets ("NET/IB : No device found", "Using network Socket"): the IB devices are not visible to
+ * NCCL, which is why the job is slow (or, across nodes, why nccl-tests' bus bandwidth is a few
+ * GB/s). NCCL's own "no device" line is fine on Ethernet clouds; it is wrong where the user says
+ * the fabric is there.
+ */
+void rule_ib_unused(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *nodev = sig_hit_of(r, "nccl.ib.no_device");
+	int socket = 0;
+	struct loc sloc = { 0, 0 };
+	struct finding *d;
+
+	for (uint32_t i = 0; i < x->nst && !socket; i++)
+		if (!strcmp(x->st[i].network, "Socket")) {
+			socket = 1;
+			sloc = x->st[i].network_loc;
+		}
+	if (!x->rdma_named_loc.line || !(nodev || socket) || sig_hit_of(r, "nccl.ib.provider_missing") ||
+	    obs_env(x, "NCCL_IB_DISABLE"))
+		return;
+	d = rs_add(r, "explain.rdma.ib_unused", SEV_ERROR,
+		   x->slow_loc.line || x->nt_busbw > 0 ? CONF_HIGH : CONF_MEDIUM, 180);
+	if (x->nt_busbw > 0)
+		rs_title(d, "NCCL runs over TCP sockets although the nodes have an RDMA fabric: %.2f GB/s bus bandwidth",
+			 x->nt_busbw);
+	else
+		rs_title(d, "NCCL runs over TCP sockets although the nodes have an RDMA fabric: it does not see the HCAs");
+	rs_fix(d, "ibv_devinfo   # in the job's own environment (the container): the HCAs must be listed with state PORT_ACTIVE");
+	rs_fix(d, "docker run --device=/dev/infiniband --cap-add=IPC_LOCK --ulimit memlock=-1 ...   # containers (Kubernetes: the RDMA device plugin's resource); the image needs rdma-core (ibverbs-providers)");
+	rs_fix(d, "env | grep -E 'NCCL_(IB_HCA|NET|IB_DISABLE)'   # a setting that filters every HCA out or forces sockets");
+	rs_fix(d, "if the log is not enough: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the NET/IB lines say why each HCA was skipped)");
+	finding_why(d, "%s confidence: NCCL says it found no usable InfiniBand/RoCE device and uses TCP "
+		 "sockets, while the reporter names the RDMA fabric the nodes have; sockets carry a few GB/s "
+		 "where the fabric carries tens, and the usual reasons are a container without the RDMA "
+		 "devices or libraries, or a setting that filters the HCAs out.",
+		 x->slow_loc.line || x->nt_busbw > 0 ? "High" : "Medium");
+	rs_at(r, d, x->rdma_named_loc, "the fabric named", NULL);
+	if (nodev)
+		rs_at(r, d, nodev->ev[0], "NET/IB", nodev->ev_text[0]);
+	else
+		rs_at(r, d, sloc, "network", "Socket");
+	if (x->nt_busbw > 0)
+		rs_at(r, d, x->nt_done_loc, "bus bandwidth", NULL);
+	rs_at(r, d, x->slow_loc, "slow", NULL);
+}
+
+/*
+ * Across hosts: the address each host's NCCL bootstraps on ("Bootstrap : Using <if>:<addr>"),
+ * compared. Hosts whose addresses are of different kinds (private and public) or, both private
+ * IPv4, in different RFC 1918 blocks are on different networks as far as NCCL is concerned: each connects
+ * to the address the other advertised, which it may not reach (a public address behind a
+ * security group, another site's private range). A failure in the bundle makes it an error.
+ */
+static int rfc1918_block(const unsigned char *a)
+{
+	return a[0] == 10 ? 1 : a[0] == 172 && (a[1] & 0xf0) == 16 ? 2 : a[0] == 192 && a[1] == 168 ? 3 : 0;
+}
+
+void rule_hosts_bootstrap(struct rs *r)
+{
+	enum { HOSTS = 16 };
+	const struct run_obs *x = r->x;
+	struct {
+		const char *host, *ifname, *addr;
+		enum addr_class cls;
+		struct loc loc;
+	} h[HOSTS];
+	int n = 0, differ = 0, failed = error_causes(r, 1) || x->hang_loc.line ||
+					  sig_hit_of(r, "torch.watchdog.timeout");
+	struct strbuf t = STRBUF_INIT;
+	struct finding *d;
+
+	for (uint32_t i = 0; i < x->nst && n < HOSTS; i++) {
+		const struct stream_obs *m = &x->st[i];
+		int k;
+		if (!m->nhost[0] || !m->boot_addr[0])
+			continue;
+		for (k = 0; k < n && strcmp(h[k].host, m->nhost); k++)
+			;
+		if (k < n)
+			continue;
+		h[n].host = m->nhost;
+		h[n].ifname = m->boot_if;
+		h[n].addr = m->boot_addr;
+		h[n].cls = addr_classify_text(m->boot_addr);
+		h[n].loc = m->boot_loc;
+		n++;
+	}
+	for (int i = 1; i < n && !differ; i++) {
+		int fa, fb;
+		unsigned char a[16], b[16];
+		if (addr_class_public_like(h[i].cls) != addr_class_public_like(h[0].cls)) {
+			differ = 1;
+			break;
+		}
+		/* two private IPv4 blocks (10/8, 172.16/12, 192.168/16): a routed cluster can span
+		 * several subnets of one block, but not usually two blocks */
+		if (!addr_class_public_like(h[0].cls) && addr_parse(h[0].addr, &fa, a) == 0 &&
+		    addr_parse(h[i].addr, &fb, b) == 0 && fa == 4 && fb == 4 &&
+		    rfc1918_block(a) && rfc1918_block(b) && rfc1918_block(a) != rfc1918_block(b))
+			differ = 1;
+	}
+	if (n < 2 || !differ)
+		return;
+	for (int i = 0; i < n && i < 4; i++)
+		strbuf_addf(&t, "%s%s %s %s (%s)", i ? ", " : "", h[i].host, h[i].ifname, h[i].addr,
+			    addr_class_name(h[i].cls));
+	d = rs_add(r, "explain.hosts.bootstrap_differs", failed ? SEV_ERROR : SEV_WARN,
+		   failed ? CONF_MEDIUM : CONF_LOW, failed ? 230 : 0);
+	rs_title(d, "the hosts bootstrap NCCL on different networks: %s", t.buf);
+	rs_fix(d, "ip -o -4 addr   # on every host: an interface on one network all hosts share (the cluster's private network)");
+	rs_fix(d, "export NCCL_SOCKET_IFNAME=<that interface>   # per host (names may differ: NCCL_SOCKET_IFNAME=eth0,enp3s0 takes every prefix listed); GLOO_SOCKET_IFNAME the same");
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
+	finding_why(d, "%s confidence: NCCL connects to the address each host advertised; hosts on "
+		 "different networks (a private address next to a public one, or two private ranges) reach "
+		 "each other only if routing and firewalls allow it, and a public address usually sits "
+		 "behind a security group that drops NCCL's ports.%s", failed ? "Medium" : "Low",
+		 failed ? "" : " Nothing failed in these lines: it is a difference to rule out.");
+	for (int i = 0; i < n && i < 4; i++)
+		rs_at(r, d, h[i].loc, h[i].host, h[i].addr);
+	strbuf_release(&t);
 }
 
 /*
@@ -2035,4 +2279,100 @@ void rule_hosts_facts(struct rs *r)
 		strbuf_release(&hosts);
 	}
 	free(h);
+}
+
+/*
+ * Every rank finished NCCL init on two or more hosts, then the job hangs (the reporter's words or a
+ * watchdog timeout) with no error: the bootstrap got through, so MASTER_ADDR and the interface
+ * are right. Since 2.12 NCCL opens the connections between nodes at the first collective
+ * ("Channel NN/0 : a[..] -> b[..] via NET/Socket/0"); without any such line they were never
+ * made: the data connections go to other, ephemeral ports than the bootstrap's, and a firewall
+ * or security group that lets one through drops the others. With them, the hang is after the
+ * network came up: ranks in different collectives, which the flight recorder shows.
+ */
+void rule_hang_after_init(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
+	const char *first = NULL;
+	int hosts = 0, net = 0, complete = 0, old = 0;
+	struct finding *d;
+
+	if (!emitted(r, "explain.init.ok") || !(x->hang_loc.line || wd) || error_causes(r, 0))
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		const struct stream_obs *m = &r->p[i].m;
+		if (!m->init_complete.line)
+			continue;
+		complete++;
+		net |= (m->transports & (TR_NET_SOCKET | TR_NET_IB | TR_NET_OTHER)) != 0;
+		if (m->nhost[0] && (!first || strcmp(first, m->nhost))) {
+			hosts += !first || strcmp(first, m->nhost);
+			if (!first)
+				first = m->nhost;
+		}
+	}
+	if (complete < 2 || hosts < 2)
+		return;
+	/* before 2.12 NCCL connected during init: a completed init had its connections */
+	for (size_t i = 0; i < r->np && !old; i++)
+		old = r->p[i].m.nccl_version[0] && nccl_version_num(r->p[i].m.nccl_version) >= 0 &&
+		      nccl_version_num(r->p[i].m.nccl_version) < 21200;
+	if (!net && !old) {
+		d = rs_add(r, "explain.hang.after_init", SEV_ERROR, CONF_MEDIUM, 150);
+		rs_title(d, "NCCL init completed on every rank, then the first collective hangs: the connections between the nodes were never made");
+		rs_fix(d, "sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # on every node, then allow 50000-51000/tcp between the nodes only (firewall or security group)");
+		rs_fix(d, "nc -zv <the other node> 50000   # from each node while a listener runs there: NCCL's data connections use ports other than MASTER_PORT");
+		rs_fix(d, "to test it: ncclcheck cluster   (from every node: checks the bootstrap port and NCCL's port range between the nodes)");
+		finding_why(d, "Medium confidence: the bootstrap worked (every rank printed Init COMPLETE), and since "
+			 "NCCL 2.12 the connections between nodes are opened at the first collective; no "
+			 "'via NET/...' connection line appears, so they never completed: a firewall or security "
+			 "group that admits MASTER_PORT but drops the ephemeral ports NCCL listens on is the usual "
+			 "cause. Ranks that call different collectives hang the same way; the flight recorder "
+			 "(TORCH_NCCL_TRACE_BUFFER_SIZE=2000) tells the two apart.");
+	} else {
+		d = rs_add(r, "explain.hang.after_init", SEV_ERROR, CONF_LOW, 40);
+		rs_title(d, "NCCL init and its connections completed on every rank, then the job hangs: the ranks are most likely in different collectives");
+		rs_fix(d, "export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: at the timeout torch dumps what each rank last called");
+		rs_fix(d, "to test it: ncclcheck attach   (on every node while it hangs: names the rank that is not where the others are)");
+		finding_why(d, "Low confidence: NCCL connected the nodes (its 'via NET/...' lines), so the network "
+			 "carried the set-up; a hang after that is most often one rank in another collective or "
+			 "stuck outside NCCL (data loading, a checkpoint), which the flight recorder or attach shows.");
+	}
+	rs_at(r, d, x->hang_loc.line ? x->hang_loc : wd->ev[0], "hang", NULL);
+}
+
+/*
+ * A hang of ranks that replay CUDA graphs with NCCL inside, stuck in NCCL's launch path (or with
+ * nothing else to blame): NCCL's user guide warns that its graph-mixing mechanism has been seen
+ * to deadlock CUDA when graphs of several communicators are launched from one thread
+ * (NCCL_GRAPH_MIXING_SUPPORT), and users report such deadlocks gone with newer NCCL (a work-FIFO
+ * leak, NVIDIA/nccl#1251: 2.21.5 -> 2.22.3 in sgl-project/sglang#7602; 2.28.9 -> 2.30.4 in
+ * vllm-project/vllm#52504). Eager mode decides it.
+ */
+void rule_cudagraph_hang(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	int hang = x->hang_loc.line || sig_hit_of(r, "torch.watchdog.timeout") ||
+		   sig_hit_of(r, "torch.watchdog.heartbeat");
+	struct finding *d;
+
+	if (!x->cudagraph_loc.line || !hang || error_causes(r, 0) ||
+	    (!x->launch_frame_loc.line && emitted(r, "explain.hang.after_init")))
+		return;
+	d = rs_add(r, "explain.hang.cudagraph", SEV_ERROR, x->launch_frame_loc.line ? CONF_MEDIUM : CONF_LOW,
+		   x->launch_frame_loc.line ? 120 : 20);
+	rs_title(d, "ranks replaying CUDA graphs with NCCL inside hang%s: a CUDA-graph/NCCL deadlock",
+		 x->launch_frame_loc.line ? " in NCCL's kernel launch" : "");
+	rs_fix(d, "run eagerly to test it (vLLM/SGLang: --enforce-eager / --disable-cuda-graph; torch.compile: no 'reduce-overhead' mode): if the hang goes away, the graphs are where it is");
+	rs_fix(d, "export NCCL_GRAPH_MIXING_SUPPORT=0   # NCCL's documented switch for the deadlock of graphs of several communicators launched from one thread");
+	rs_fix(d, "pip install -U nvidia-nccl-cu12   # reports: a 2.20/2.21 work-FIFO deadlock gone with 2.22.3 (nccl#1251), a 2.28.9 cross-node replay deadlock gone with 2.30.4");
+	finding_why(d, "%s confidence: the processes use CUDA graphs that contain NCCL collectives%s; NCCL's "
+		 "user guide warns that its graph-mixing mechanism can deadlock CUDA when graphs of several "
+		 "communicators are launched from one thread, and several NCCL releases had graph deadlocks that "
+		 "newer ones fixed.", x->launch_frame_loc.line ? "Medium" : "Low",
+		 x->launch_frame_loc.line ? " and a stack spins in NCCL's launch path" : "");
+	rs_at(r, d, x->cudagraph_loc, "CUDA graphs", NULL);
+	rs_at(r, d, x->launch_frame_loc, "NCCL launch frame", NULL);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
 }

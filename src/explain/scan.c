@@ -262,6 +262,7 @@ static void note_peer(struct lctx *c, const char *b, const char *end)
 		pe->loc = c->loc;
 	}
 	pe->count++;
+	pe->sock |= k == 1 && !xt_find(b, end, "NET/IB") && !xt_find(b, end, "NET/OFI");
 	for (int i = 0; i < pe->nstreams; i++)
 		if (pe->streams[i] == c->si)
 			return;

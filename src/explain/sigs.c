@@ -83,7 +83,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.comm_id.invalid",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Invalid NCCL_COMM_ID" },
+	/* socket.cc parsing NCCL_COMM_ID: getaddrinfo() failed, or no host:port form */
+	.anchors = { "Invalid NCCL_COMM_ID", "error encountered when getting address info",
+		     "No valid <IPv4_or_hostname>:<port> pair found", "No valid [IPv6]:port pair found" },
 	.title = "NCCL_COMM_ID is malformed or does not resolve",
 	.cause = "NCCL_COMM_ID must be <ipv4>:<port>, [<ipv6>]:<port> or <hostname>:<port>",
 	.fix = "unset NCCL_COMM_ID    # torch does not need it\nexport NCCL_COMM_ID=10.0.0.1:29600   # the form NCCL accepts",
@@ -179,12 +181,49 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.connect.unreachable",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Network is unreachable" },
+	.unless = "gloo" SIG_UNTIL "c10d",	/* Gloo's and torch's store have their own rows */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL found the network of {} unreachable",
 	.cause = "this node has no route to the subnet of the address the peer advertised: the ranks bootstrap on "
 		"interfaces in different subnets",
 	.fix = EXPLAIN_FIX_IFNAME,
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/socket.cc: "socketStartConnect: Connect to %s failed : %s" with EADDRNOTAVAIL, which
+	 * connect() returns when no ephemeral port is left (or the source address vanished) */
+	.id = "nccl.connect.no_port",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "failed : Cannot assign requested address" },
+	.also = "onnect",
+	.unless = "Call to bind",	/* nccl.bind.cannot_assign */
+	.cap_after = "onnect to ",
+	.cap_stop = " ,",
+	.title = "NCCL could not open a connection to {}: no local port or address left (EADDRNOTAVAIL)",
+	.cause = "connect() found no free ephemeral port (many connections opened at once, as in all-to-all at "
+		"scale, or sockets piling up in TIME_WAIT) or the local address it would use is gone",
+	.fix = "sysctl net.ipv4.ip_local_port_range   # on every node: a narrow range runs out first\n"
+		"ss -s   # many sockets in TIME_WAIT or established point to port exhaustion",
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/socket.cc: "socketStartConnect: Connect to %s failed : %s" with ECONNABORTED; the NCCL
+	 * maintainer on NVIDIA/nccl#1515: a bug of NCCL's error handling, "most likely a secondary
+	 * effect" of an earlier connect failure (2.24.3: "Avoid 'Software caused connection abort'
+	 * errors on retries") */
+	.id = "nccl.connect.aborted",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_SYMPTOM,
+	.anchors = { "Software caused connection abort" },
+	.cap_after = "onnect to ",
+	.cap_stop = " ,",
+	.title = "NCCL's connection to {} was aborted (ECONNABORTED)",
+	.cause = "the socket was aborted while NCCL retried a failed connect; the first failure (a refused or "
+		"unreachable peer, a peer that died, a wrong interface) is the real cause",
+	.fix = "read the first NCCL WARN of every rank, before this line: it names the connect that failed first\n"
+		EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL,
 	.check = EXPLAIN_CHECK_NODE,
 },
@@ -331,9 +370,23 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.accept.failed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Accept failed", "TryAccept: exceeded error retry count" },
+	.unless = "Interrupted system call",	/* nccl.accept.eintr */
 	.title = "NCCL could not accept connections",
 	.cause = "accept() kept failing: the network interface flapped, or the process ran out of file descriptors",
 	.fix = "ulimit -n 1048576   # in the shell that launches training\nip -s link   # look for an interface going down",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* misc/socket.cc 2.18.1-2.27.2: socketTryAccept retries EAGAIN only, so a signal that
+	 * interrupts accept() fails the connection; 2.27.3 also retries EINTR (read in its source) */
+	.id = "nccl.accept.eintr",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Accept failed: Interrupted system call" },
+	.title = "a signal interrupted NCCL's accept() and NCCL gave up (EINTR)",
+	.cause = "a signal reached the rank while NCCL waited in accept(); NCCL before 2.27.3 treats the "
+		"interrupted call as a failure instead of retrying it",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # before 2.27.3 an interrupted accept is fatal: upgrade NCCL\n"
+		"look for what signals the ranks (profilers and samplers, timers, a launcher's health checks)",
 	.rerun = RERUN_NCCL,
 },
 {
@@ -437,6 +490,7 @@ const struct explain_sig explain_sigs[] = {
 	.anchors = { "Got async event : port error", "Got async event : GID table change",
 		     "Got async event : local catastrophic error", "Got async event : port flap",
 		     "non-fatal async event: port error", "async fatal event: " },
+	/* 2.28's "NET/IB : mlx5_0:1 GID table changed" has no "async event" words: see nccl.ib.gid_changed */
 	.cap_after = "Got async event : ",
 	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
 	.cause = "NCCL's async thread got a port event from the HCA: 'port error' is the link going down "
@@ -837,7 +891,8 @@ const struct explain_sig explain_sigs[] = {
 	/* transport/p2p.cc (p2p.cu before 2.8): "failed to open CUDA IPC handle : <code> <string>" */
 	.id = "nccl.p2p.ipc_open",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
-	.anchors = { "failed to open CUDA IPC handle" },
+	/* p2p.cc: "failed to peer with device N(=busid): <code> <string>" from cudaDeviceEnablePeerAccess */
+	.anchors = { "failed to open CUDA IPC handle", "failed to peer with device", "failed to get CUDA IPC handle" },
 	.title = "NCCL could not open a peer GPU's memory through CUDA IPC",
 	.cause = "the P2P transport maps the peer GPU's buffer with cudaIpcOpenMemHandle; the CUDA error on the "
 		"line says why it failed",
@@ -847,7 +902,7 @@ const struct explain_sig explain_sigs[] = {
 	.variants = (const struct explain_sig_variant[]){
 		{
 			.when = "peer access is not supported",
-			.title = "CUDA peer access is not supported between the GPUs NCCL paired (failed to open CUDA IPC handle)",
+			.title = "CUDA peer access is not supported between the GPUs NCCL paired for P2P",
 			.cause = "NCCL chose its P2P transport for two GPUs that cannot map each other's memory: consumer "
 				"boards, GPUs under different PCIe root complexes or a virtualised PCIe path, often with "
 				"processes that see different CUDA_VISIBLE_DEVICES so NCCL cannot check the pair",
@@ -944,6 +999,20 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* graph/topo.cc and transport/net_ib.cc of 2.24.3-2.25.1: NIC fusion failing to build a
+	 * virtual NIC is fatal; 2.26.2 logs it at INFO ("...and failed. vProps=...") and goes on */
+	.id = "nccl.net.merge_failed",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Tried merging multiple devices together and failed. Try",
+		     "Trying to merge multiple devices together with different link_layer" },
+	.title = "NCCL's NIC fusion could not merge the NICs it chose (e.g. IB and RoCE ports together)",
+	.cause = "NCCL 2.24+ fuses NICs under one PCI switch into a virtual NIC; ports of different link layers "
+		"(InfiniBand and RoCE) cannot be fused, and in 2.24-2.25 the failure ends init",
+	.fix = "export NCCL_NET_MERGE_LEVEL=LOC   # no NIC fusion: NCCL's own advice in the message\n"
+		"export NCCL_IB_HCA=<the HCAs of one link type>   # or select NICs of only one link layer (ibv_devinfo shows link_layer)",
+	.rerun = RERUN_NCCL,
+},
+{
 	/* graph/topo.h: the NET device id the search wants is not in the topology (NVIDIA/nccl#1748:
 	 * NIC fusion in 2.26; NVIDIA-NeMo/Speech#13996: a newer NCCL, 2.27.3, solved it) */
 	.id = "nccl.net.id_not_found",
@@ -1033,6 +1102,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.plugin.absent",
 	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
 	.anchors = { "NET/Plugin: Could not find", "NET/Plugin : Plugin load returned", "Failed to find libnccl-net", "No plugin found" },
+	/* a path 2.27.3 mangled is nccl.plugin.path_mangled: the user asked for a plugin */
+	.unless = "Could not find: libnccl-net-/" SIG_UNTIL "Could not find: libnccl-net-.",
 	.title = "benign: no external NCCL network plugin (libnccl-net.so) is installed",
 	.cause = "NCCL looks for an optional plugin and uses its internal IB/Socket transports without one; this "
 		"line is not the failure",
@@ -1101,16 +1172,133 @@ const struct explain_sig explain_sigs[] = {
 	 * when cudaMalloc of its own buffers fails: the GPU is already full */
 	.id = "nccl.cuda.calloc",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Failed to CUDA calloc" },
-	.cap_after = "calloc ",
+	.anchors = { "Failed to CUDA calloc", "Failed to CUDA malloc", "Failed to CUDA host alloc", "Failed to malloc " },
+	.cap_after = "Failed to ",
 	.cap_stop = "\n",
-	.title = "NCCL could not allocate GPU memory for its buffers (CUDA calloc {})",
+	.title = "NCCL could not allocate memory for its buffers ({})",
 	.cause = "NCCL allocates its communication buffers when a communicator is created or a new peer is "
 		"connected; this allocation failed because the GPU was full: the model, the framework's memory pool "
 		"(vLLM/SGLang reserve a fraction of the GPU up front) or another process already took it",
 	.fix = "nvidia-smi   # on the failing node: what else holds the GPU\n"
 		"lower the framework's reservation (vLLM --gpu-memory-utilization 0.85, SGLang --mem-fraction-static) or the batch size\n"
 		"export NCCL_BUFFSIZE=2097152 NCCL_NCHANNELS_PER_NET_PEER=1   # smaller NCCL buffers",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "host alloc",
+		  .title = "NCCL could not allocate pinned host memory ({})",
+		  .cause = "cudaHostAlloc of NCCL's host buffers failed: the node (or the container's memory limit) is "
+			"out of memory, or pinned memory is capped",
+		  .fix = "free -g; cat /sys/fs/cgroup/memory.max   # on {node}: host memory and the container's limit\n"
+			"export NCCL_BUFFSIZE=2097152   # smaller NCCL buffers, fewer pinned bytes" },
+		{ .when = "Failed to malloc",
+		  .title = "NCCL could not allocate host memory ({})",
+		  .cause = "malloc failed inside NCCL: the node or the container's memory limit is exhausted (other "
+			"processes, data loader workers, a memory leak)",
+		  .fix = "free -g; cat /sys/fs/cgroup/memory.max; dmesg | grep -i -e oom -e 'out of memory'   # on {node}" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/nvmlwrap.cc "nvmlInit_v2() failed: <nvmlErrorString>", os/linux.cc "Failed to open
+	 * libnvidia-ml.so.1": NCCL reads the topology through NVML, so init fails without it */
+	.id = "nccl.nvml.init",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	/* NCCL <= 2.8's nvmlwrap.h: "NVML failure '<nvmlErrorString>'" */
+	.anchors = { "nvmlInit_v2() failed", "nvmlInit() failed", "Failed to open libnvidia-ml", "NVML failure '" },
+	.title = "NCCL could not use NVML, the driver's management library",
+	.cause = "NCCL asks NVML for the GPUs and their links during init: libnvidia-ml.so.1 is missing from the "
+		"process's environment (a container started without the NVIDIA runtime or --gpus) or cannot talk to "
+		"the loaded driver",
+	.fix = "nvidia-smi   # in the same environment as the job: it uses NVML too and fails the same way\n"
+		"docker run --gpus all ...   # containers: the NVIDIA container toolkit mounts libnvidia-ml.so.1 (Kubernetes: the GPU device plugin)",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "version mismatch",
+		  .title = "NVML reports a driver/library version mismatch: the driver was upgraded without a reboot",
+		  .cause = "the user-space driver libraries on disk are newer than the kernel module still loaded: "
+			"every CUDA and NVML call fails until the module is reloaded",
+		  .fix = "cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*   # on {node}: the loaded module and the libraries differ\n"
+			"sudo reboot   # or stop every GPU process and reload: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia" },
+		{ .when = "Insufficient Permissions",
+		  .title = "NVML refused access: insufficient permissions on the GPU devices",
+		  .cause = "the process may not open /dev/nvidia*: a container or user without access to the devices",
+		  .fix = "ls -l /dev/nvidia*   # on {node}: the job's user must be able to open them (docker --gpus, or the video group)" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/nvmlwrap.cc: "nvmlDeviceGetHandleByPciBusId() failed: <nvmlErrorString>" and the other
+	 * per-device calls: NCCL maps each CUDA device to its NVML device during topology detection */
+	.id = "nccl.nvml.device",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "nvmlDeviceGetHandleByPciBusId", "nvmlDeviceGetHandleByIndex", "nvmlDeviceGetMinorNumber",
+		     "nvmlDeviceGetPciInfo", "nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetNvLink" },
+	.also = "failed",
+	.title = "NCCL could not query a GPU through NVML",
+	.cause = "NVML could not answer for a GPU that CUDA sees: the container or cgroup exposes a different set "
+		"of GPUs to NVML than to CUDA (NVIDIA_VISIBLE_DEVICES against CUDA_VISIBLE_DEVICES), or the GPU is in "
+		"a bad state",
+	.fix = "nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES $NVIDIA_VISIBLE_DEVICES   # on {node}, inside the job's container: the same GPUs both ways\n"
+		"sudo dmesg | grep -i -e xid -e 'fallen off'   # a GPU in a bad state",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "GPU is lost",
+		  .title = "NVML reports a GPU lost: it fell off the bus",
+		  .cause = "the driver lost the GPU (an Xid 79, a PCIe or power fault); every process on it fails "
+			"until the node is reset",
+		  .fix = "sudo dmesg | grep -i -e xid -e 'fallen off'   # on {node}\n"
+			"drain {node} and reset the GPU (nvidia-smi -r, or reboot); exclude it from the job meanwhile" },
+		{ .when = "Not Found",
+		  .title = "NVML does not see a GPU that CUDA uses: the container exposes different GPUs to each",
+		  .cause = "NCCL looked up a CUDA device's PCI bus id in NVML and NVML has no such GPU: the container "
+			"runtime gave the process GPUs through device files that NVML is not allowed to see, or "
+			"CUDA_VISIBLE_DEVICES names GPUs outside NVIDIA_VISIBLE_DEVICES",
+		  .fix = "nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES $NVIDIA_VISIBLE_DEVICES   # inside the container: the same GPUs both ways\n"
+			"docker run --gpus '\"device=0,1\"' ...   # expose the GPUs through the NVIDIA runtime, not only --device=/dev/nvidiaN" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/argcheck.cc: a collective's buffer lives on another GPU than the communicator's */
+	.id = "nccl.buffer.device_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "mismatchs with NCCL device", "mismatches with NCCL device" },
+	.cap_after = "allocated on ",
+	.cap_stop = SIG_UNTIL " mismatch",
+	.title = "a collective was given a tensor on another GPU than its communicator's ({})",
+	.cause = "each rank's communicator is bound to one GPU (the current device when it was created); the "
+		"tensor passed to the collective was allocated on another one: the process did not call "
+		"torch.cuda.set_device before creating tensors, or moves them with .cuda() / 'cuda' (device 0)",
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first thing in every process, before any tensor or init_process_group\n"
+		"tensor = tensor.to(f'cuda:{int(os.environ[\"LOCAL_RANK\"])}')   # not .cuda() / 'cuda' before set_device",
+},
+{
+	/* include/checks.h "Thread creation failed: <what()>" (2.2x+), older SYSCHECK "Call to
+	 * pthread_create failed : Resource temporarily unavailable" */
+	.id = "nccl.thread.create",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Thread creation failed", "pthread_create failed" },
+	.title = "NCCL could not start one of its threads",
+	.cause = "creating a thread failed (EAGAIN: 'Resource temporarily unavailable'): the process or container "
+		"hit its limit on processes/threads (a Kubernetes or systemd pids limit, ulimit -u), which data "
+		"loader workers and OpenMP threads use up first",
+	.fix = "cat /sys/fs/cgroup/pids.max /sys/fs/cgroup/pids.current; ulimit -u   # on {node}, in the job's environment\n"
+		"raise the limit (docker run --pids-limit=-1, the pod's pid limit, ulimit -u unlimited) or lower num_workers / OMP_NUM_THREADS",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* graph/paths.cc: NVML says P2P is off between two GPUs the topology links by NVLink */
+	.id = "nccl.p2p.nvlink_disabled",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "P2P is disabled between NVLINK connected GPUs" },
+	.cap_after = "connected GPUs ",
+	.cap_stop = ".",
+	.title = "NVML reports P2P disabled between NVLink-connected GPUs {}",
+	.cause = "NCCL found NVLink between the two GPUs but the driver reports peer access off: a failed NVLink, an "
+		"NVSwitch system whose fabric manager is not running, or a GPU in a bad state",
+	.fix = "nvidia-smi nvlink -s; nvidia-smi topo -p2p r   # on {node}: inactive links and the driver's P2P verdict per pair\n"
+		"systemctl status nvidia-fabricmanager   # NVSwitch systems (HGX/DGX): it must run, at the driver's version\n"
+		"export NCCL_IGNORE_DISABLED_P2P=1   # NCCL's own escape hatch, only to keep running while the hardware is checked",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
@@ -1156,6 +1344,79 @@ const struct explain_sig explain_sigs[] = {
 		"aborts and CUDA on NVSwitch systems fails with 'system not yet initialized'",
 	.fix = "cat /proc/driver/nvidia/version; nv-fabricmanager --version   # the two versions must be equal\n"
 		"sudo apt-get install nvidia-fabricmanager-<branch>=<the driver version>   # install the nvidia-fabricmanager of exactly the driver's version (or the driver of the FM's), then: sudo systemctl restart nvidia-fabricmanager",
+},
+{
+	/* systemd's and the fabric manager's own lines when the service does not stay up */
+	.id = "gpu.fabricmanager.failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "Fabric Manager failed to initialize", "nvidia-fabricmanager.service: Main process exited",
+		     "nvidia-fabricmanager.service: Failed with result", "Failed to start NVIDIA fabric manager" },
+	.title = "the NVIDIA fabric manager does not run: the NVSwitch fabric stays down",
+	.cause = "on NVSwitch systems (HGX/DGX) CUDA and NCCL need nvidia-fabricmanager; it exits when its version "
+		"differs from the driver's, when the NVSwitch devices are not visible (a VM or container without "
+		"them), or when a GPU or NVSwitch is in a bad state; CUDA then reports 'system not yet initialized'",
+	.fix = "sudo journalctl -u nvidia-fabricmanager -n 50; sudo tail -50 /var/log/fabricmanager.log   # on {node}: why it stopped\n"
+		"cat /proc/driver/nvidia/version; nv-fabricmanager --version   # the two versions must be equal\n"
+		"sudo systemctl restart nvidia-fabricmanager   # once fixed; nvidia-smi -q | grep -A2 -i fabric shows State: Completed",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* mnnvl.cc (2.27.3+, where MNNVL init failure became fatal): FABRIC memory handles could not be
+	 * allocated, exported or imported, i.e. IMEX is not set up for this process */
+	.id = "nccl.mnnvl.imex",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "is available but not working on this system" },
+	.also = "MNNVL",
+	.title = "multi-node NVLink (MNNVL) is there but not usable: the IMEX set-up is missing",
+	.cause = "on GB200/GB300 NVL systems NCCL shares GPU memory across trays with FABRIC handles, which need "
+		"the IMEX daemon running on every node of the NVLink domain and an IMEX channel device "
+		"(/dev/nvidia-caps-imex-channels/channel0) inside the job's container; without them NCCL 2.27.3+ "
+		"stops at init",
+	.fix = "sudo systemctl status nvidia-imex; nvidia-imex-ctl -N   # on {node}: the daemon runs and every node of the domain is connected\n"
+		"ls /dev/nvidia-caps-imex-channels   # inside the container: channel0 must be there (Kubernetes: the IMEX channel from the DRA driver / ComputeDomain)\n"
+		"export NCCL_MNNVL_ENABLE=0   # only to run without multi-node NVLink meanwhile (traffic then uses the network)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* net_ib common.cc (2.28+): the port's GID table changed while NCCL used it (RoCE link flap,
+	 * an address change on the interface) */
+	.id = "nccl.ib.gid_changed",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "GID table changed" },
+	.unless = "Got async event",
+	.cap_after = "NET/IB : ",
+	.cap_stop = " ",
+	.title = "the RoCE address table of {} changed under the running job: the link flapped or its address changed",
+	.cause = "the GID NCCL uses belongs to the interface's IP address; when the link goes down and up or the "
+		"address is changed (DHCP, NetworkManager, a link flap), the GID goes away and the connections on it fail",
+	.fix = "sudo dmesg -T | grep -i -e mlx5 -e 'link down' -e 'link up'   # on {node}: the flap and when it happened\n"
+		"show_gids; ip addr   # the RoCE v2 GID must keep its IPv4 address for the whole job (static addressing)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* net_ib connect.cc: two HCAs of different link layers (InfiniBand and RoCE/Ethernet) paired */
+	.id = "nccl.ib.incompatible_devices",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Attempted to connect incompatible devices", "device is incompatible with the local" },
+	.title = "NCCL paired NICs of different link types (InfiniBand with RoCE/Ethernet)",
+	.cause = "the HCAs NCCL uses include ports of both link layers (or the nodes' HCA sets differ), and a "
+		"connection joined an InfiniBand port with an Ethernet one, which cannot talk",
+	.fix = "ibv_devinfo | grep -E 'hca_id|link_layer'   # on every node: which HCAs are InfiniBand and which Ethernet\n"
+		"export NCCL_IB_HCA==mlx5_0,mlx5_1   # on every node: only the HCAs of one link type ('=' for exact names)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* libibverbs: a provider named by /etc/libibverbs.d is not installed. Noise for absent hardware
+	 * (libibverbs lists every provider), fatal for the HCAs the node has: mlx5 is Mellanox/NVIDIA's */
+	.id = "nccl.ib.provider_missing",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET,
+	.anchors = { "couldn't load driver 'libmlx5", "couldn't load driver 'mlx5" },
+	.title = "libibverbs could not load the mlx5 provider: NCCL cannot use Mellanox/NVIDIA HCAs here",
+	.cause = "rdma-core's user-space driver for ConnectX HCAs (libmlx5) is missing from this image or host, "
+		"so ibv_open_device fails and NCCL falls back to TCP sockets (or fails with NCCL_IB_DISABLE unset "
+		"and NCCL_NET=IB); on a node without ConnectX HCAs the warning is harmless",
+	.fix = "apt-get install ibverbs-providers libibverbs1   # in the image (RHEL: rdma-core libibverbs), or the MLNX_OFED/DOCA user space\n"
+		"ibv_devinfo   # afterwards: the mlx5_* devices with state PORT_ACTIVE",
 },
 {
 	/* NVIDIA/nccl#976 (maintainer: nv-fabricmanager restarted while processes held GPU resources;
@@ -1408,7 +1669,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.no_transport",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "No transport found for rank" },
+	.anchors = { "No transport found for rank", "No transport found !" },
 	.title = "NCCL has no transport between two ranks",
 	.cause = "P2P, SHM and NET are all disabled or unusable for a pair (e.g. NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 "
 		"and no network)",
@@ -1507,6 +1768,20 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "start rank 0 first and check it is alive; nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "[localhost]",
+		  .title = "this rank looked for the TCPStore on itself (MASTER_ADDR=localhost), and nothing listens there",
+		  .cause = "with MASTER_ADDR=localhost every node connects to its own loopback: only the rank-0 node "
+			"finds the store; on the others nothing listens (refused) and the job waits",
+		  .fix = "export MASTER_ADDR=<the private address of the node that runs rank 0>   # the same on every node, never localhost across nodes" },
+		{ .when = "[127.",
+		  .title = "this rank looked for the TCPStore on a loopback address, and nothing listens there",
+		  .cause = "MASTER_ADDR (or the rendezvous endpoint) resolved to 127.x: a host name mapped to 127.0.1.1 "
+			"in /etc/hosts, or localhost; every node then connects to itself",
+		  .fix = "export MASTER_ADDR=<the private address of the node that runs rank 0>   # an address, not a name /etc/hosts maps to 127.0.1.1\n"
+			"getent hosts \"$MASTER_ADDR\"   # on every node: it must print the rank-0 node's private address" },
+		{ .when = NULL },
+	},
 },
 {
 	/* c10d's socket.cpp: "The client socket has failed to connect to [host]:port (errno: N - text)."
@@ -1583,11 +1858,26 @@ const struct explain_sig explain_sigs[] = {
 	.id = "torch.store.port_in_use",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "failed to listen on any local network address", "Address already in use" },
-	.unless = "Call to bind" SIG_UNTIL "UDS: ",	/* NCCL's own binds, not torch's store */
+	.unless = "Call to bind" SIG_UNTIL "UDS: " SIG_UNTIL "EADDRNOTAVAIL",	/* NCCL's own binds, not torch's store */
 	.title = "MASTER_PORT is already in use on the rank-0 node",
 	.cause = "another job or a leftover process of a previous run still listens on MASTER_PORT",
 	.fix = "ss -ltnp 'sport = :29500'   # find and stop the old process (use your MASTER_PORT)\n"
 		"export MASTER_PORT=$((20000 + RANDOM % 20000))   # or pick another port on every node",
+},
+{
+	/* torch 2.4+: "... failed to listen on any local network address. port: 29500, useIpv6: 0,
+	 * code: -99, name: EADDRNOTAVAIL": the store binds MASTER_ADDR itself */
+	.id = "torch.store.addr_not_local",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "EADDRNOTAVAIL" },
+	.also = "listen",
+	.title = "the rank-0 node cannot listen on MASTER_ADDR: that address is not one of its own",
+	.cause = "the process that hosts the store (rank 0, or torchrun's agent with node rank 0) binds "
+		"MASTER_ADDR, and this host has no such address: rank 0 was started on another host than "
+		"MASTER_ADDR names, or MASTER_ADDR is a public/NAT address the host does not carry",
+	.fix = "ip -o addr | grep \"$MASTER_ADDR\"   # on the node started with rank 0 / --node-rank=0: it must list MASTER_ADDR\n"
+		"export MASTER_ADDR=<the private address of the node that runs rank 0>   # the same on every node",
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.store.wait_clients",
@@ -1651,6 +1941,43 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "dist.destroy_process_group()   # at the end of the script: silences it and lets pending work finish",
 },
 {
+	/* gloo/transport/tcp/pair.cc: a message longer than the buffer the receiver posted */
+	.id = "torch.gloo.size_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "op.preamble.length <= op.nbytes" },
+	.title = "Gloo received a message larger than the buffer its rank posted",
+	.cause = "two ranks disagree on a collective's size or order on the Gloo (CPU) group: a rank-dependent "
+		"branch, tensors of different shapes (all_gather of unequal sizes), or different torch versions",
+	.fix = "export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch checks every collective and names the rank, op and shapes that differ\n"
+		"python -c 'import torch; print(torch.__version__)'   # on every node: one torch",
+	.rerun = RERUN_TORCH,
+},
+{
+	/* gloo's tcp pair/unbound_buffer: a send or recv waited the whole process-group timeout */
+	.id = "torch.gloo.timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "for send operation to complete", "for recv operation to complete" },
+	.also = "Timed out waiting",
+	.title = "a Gloo collective timed out: a peer rank never took part",
+	.cause = "the CPU (Gloo) side of a collective waited the whole timeout for a peer: that rank is stuck, "
+		"crashed, or took another code path; or the Gloo connection's interface does not reach it",
+	.fix = "read the other ranks' logs for an earlier error or a rank that stopped printing\n"
+		"dist.monitored_barrier(timeout=datetime.timedelta(seconds=60))   # on a Gloo group: names the ranks that did not arrive\n"
+		"export GLOO_SOCKET_IFNAME=<the NIC with the nodes' own addresses>   # on every node, if the ranks are alive",
+	.rerun = RERUN_TORCH,
+},
+{
+	/* torch 2.4+ defaults the TCPStore to libuv; builds without it (Windows, some source builds) */
+	.id = "torch.store.libuv",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "use_libuv was requested but PyTorch was build without libuv support",
+		     "use_libuv was requested but PyTorch was built without libuv support" },
+	.title = "the TCPStore asked for libuv, which this torch build lacks",
+	.cause = "torch 2.4 made libuv the TCPStore's default backend; a build without libuv (Windows, some "
+		"source builds) must be told to use the old one",
+	.fix = "export USE_LIBUV=0   # on every node, before the launcher (or init_method='env://?use_libuv=False')",
+},
+{
 	.id = "torch.store.unique_id",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
 	.anchors = { "retrieving ncclUniqueId from [0]", "retrieving NcclUniqueId from [0]" },
@@ -1675,7 +2002,9 @@ const struct explain_sig explain_sigs[] = {
 	/* NVIDIA/nccl#296 (maintainer: tensors of different sizes or collectives in a different order) */
 	.id = "nccl.collective.mismatch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Mismatched collective detected" },
+	/* net_ib.cc: the receiver posted a buffer of another size than the sender's message */
+	.anchors = { "Mismatched collective detected", "collective mismatch error, local size",
+		     "collective mismatch error local size" },
 	.title = "NCCL saw ranks call different collectives (or different sizes) at the same point",
 	.cause = "the ranks issued collectives in a different order or with different counts; NCCL only notices "
 		"some of these, the rest hang",
@@ -1697,7 +2026,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.watchdog.timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "Watchdog caught collective operation timeout" },
+	/* torch 2.2+ also prints "Timeout at NCCL work: N, last enqueued NCCL work: N, last completed
+	 * NCCL work: N-1" per rank */
+	.anchors = { "Watchdog caught collective operation timeout", "Timeout at NCCL work:" },
 	.cap_after = "WorkNCCL(",
 	.cap_stop = SIG_UNTIL ") ran",
 	.title = "a collective timed out in the watchdog ({})",
@@ -1731,7 +2062,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.nccl.no_gpu",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "ProcessGroupNCCL is only supported with GPUs" },
+	.anchors = { "ProcessGroupNCCL is only supported with GPUs", "No CUDA GPUs are available" },
 	.title = "the NCCL backend found no GPU",
 	.cause = "torch sees no CUDA device: a CPU-only torch build, CUDA_VISIBLE_DEVICES empty, or no driver in the container",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())'\n"
@@ -1824,10 +2155,141 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "sys.sigkill",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
-	.anchors = { "Signal 9 (SIGKILL)", "exitcode  : -9", "exit code -9" },
+	.anchors = { "Signal 9 (SIGKILL)", "exitcode  : -9", "exit code -9", "failed (exitcode: -9)",
+		     "terminated with signal SIGKILL", "exits with return code = -9" },
 	.title = "a worker was killed with SIGKILL",
 	.cause = "usually the kernel's OOM killer (host RAM, not GPU memory), or the scheduler killing the job",
 	.fix = "dmesg -T | grep -i -E 'killed process|out of memory'\nreduce DataLoader num_workers / pin_memory, or ask for more RAM",
+},
+{
+	/* torch's elastic agent: "...api:failed (exitcode: N) local_rank: R (pid: P) of binary: ..."; the
+	 * exit code is the signal (negative) or the worker's own status */
+	.id = "torch.elastic.worker_exit",
+	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
+	.anchors = { "failed (exitcode: " },
+	.cap_after = "failed (exitcode: ",
+	.cap_stop = ")",
+	.title = "a worker exited with code {} and torchrun stopped the job",
+	.cause = "torchrun only reports the exit; the worker's own output (its traceback, or the kernel log for a "
+		"signal) says why",
+	.fix = "read the named local_rank's traceback: the first exception there is the cause",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "exitcode: -11",
+		  .title = "a worker died of a segmentation fault (exitcode -11)",
+		  .cause = "SIGSEGV in the worker: a crash in native code (a CUDA or NCCL library mismatch, a "
+			"custom extension, a torch/NCCL bug); the faulthandler or core dump names the library",
+		  .fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\n"
+			"python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'   # on every node: one torch, one NCCL" },
+		{ .when = "exitcode: -7",
+		  .title = "a worker died of a bus error (exitcode -7): shared memory could not be backed",
+		  .cause = "SIGBUS when touching shared memory: /dev/shm is full or too small (a container's 64 MB "
+			"default), used by NCCL and by DataLoader workers",
+		  .fix = "df -h /dev/shm   # on the node\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" },
+		{ .when = "exitcode: -6",
+		  .title = "a worker aborted (exitcode -6, SIGABRT)",
+		  .cause = "the worker called abort(): torch's NCCL watchdog tearing the process down after a "
+			"timeout or NCCL error, a C++ exception nobody caught, or a failed assertion; the lines before "
+			"it name which",
+		  .fix = "read the worker's last lines before the abort: a watchdog timeout or NCCL error there is the cause" },
+		{ .when = "exitcode: -15",
+		  .title = "a worker was stopped with SIGTERM (exitcode -15): another worker failed first, or the job was cancelled",
+		  .cause = "torchrun sends SIGTERM to the other workers when one fails; the scheduler does it on a "
+			"time limit or cancel: the first worker that failed is the cause",
+		  .fix = "find the first worker that failed (the lowest timestamp, or 'Root Cause (first observed failure)') and read its traceback" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch.distributed.elastic agent: the launching shell went away (ssh session closed) */
+	.id = "torch.elastic.sighup",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "SIGHUP death signal" },
+	.title = "torchrun was hung up on (SIGHUP): the terminal or ssh session that started it closed",
+	.cause = "a job started in the foreground of an ssh session or terminal receives SIGHUP when that "
+		"session ends, and torchrun then shuts its workers down; nothing in the job failed",
+	.fix = "nohup torchrun ... > train.log 2>&1 &   # or run it inside tmux/screen, or submit it to the scheduler (sbatch)",
+},
+{
+	/* torch.distributed.elastic: the c10d/etcd rendezvous was closed by another node's agent */
+	.id = "torch.elastic.rendezvous_closed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "RendezvousClosedError", "but it has already been closed" },
+	.title = "the rendezvous was closed: another node's torchrun ended the job",
+	.cause = "a node's agent closes the rendezvous when its workers failed beyond --max-restarts or it "
+		"finished; the other nodes then stop with this error: the first failing node's log holds the cause",
+	.fix = "read the other nodes' logs for the first worker failure\n"
+		"torchrun --max-restarts=3 ...   # to ride over a transient failure",
+},
+{
+	/* ProcessGroupNCCL's barrier without a known device (torch 2.x): it guesses rank % GPUs (or the
+	 * current device), and a wrong guess puts two ranks on one GPU or waits forever */
+	.id = "torch.barrier.device_unknown",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM,
+	.anchors = { "to perform barrier as devices used by this process are currently unknown",
+		     "Guessing device ID based on global rank" },
+	.title = "torch guessed the GPU of a rank for barrier(): a wrong guess hangs or shares a GPU",
+	.cause = "the process called dist.barrier() (or init) before telling torch its GPU; torch then uses a GPU "
+		"from the rank number, which is wrong when ranks per node differ or CUDA_VISIBLE_DEVICES narrows "
+		"the GPUs, and ranks hang in the barrier or two use one GPU",
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first, in every process\n"
+		"init_process_group('nccl', device_id=torch.device('cuda', int(os.environ['LOCAL_RANK'])))   # torch 2.3+\n"
+		"dist.barrier(device_ids=[int(os.environ['LOCAL_RANK'])])",
+},
+{
+	.id = "torch.nccl.cpu_tensor",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Tensors must be CUDA and dense" },
+	.title = "a CPU tensor was passed to an NCCL collective",
+	.cause = "the NCCL backend only moves GPU tensors; a tensor on the CPU (a metric, a Python scalar turned "
+		"into a tensor, an object collective on a CPU tensor) reached all_reduce/broadcast",
+	.fix = "tensor = tensor.cuda()   # before the collective, on the rank's own device\n"
+		"dist.new_group(backend='gloo')   # for collectives that must stay on the CPU, pass group= this one",
+},
+{
+	.id = "torch.ddp.unused_parameters",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Expected to have finished reduction in the prior iteration" },
+	.title = "DDP found parameters that got no gradient in the last iteration",
+	.cause = "DistributedDataParallel waits for a gradient of every parameter; a module or branch that did not "
+		"contribute to the loss leaves its bucket unreduced (and ranks taking different branches can hang)",
+	.fix = "DistributedDataParallel(model, find_unused_parameters=True)   # or make every parameter take part in the loss\n"
+		"export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch names the parameters that got no gradient",
+},
+{
+	.id = "torch.pg.not_initialized",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "process group has not been initialized" },
+	.title = "a torch.distributed call ran before init_process_group()",
+	.cause = "dist.* was called in a process whose default process group does not exist: init_process_group "
+		"was not called (or not yet), or the code runs in a process the launcher did not start (a "
+		"DataLoader worker, a notebook)",
+	.fix = "dist.init_process_group('nccl')   # once, at the start of every rank, before any dist.* call\n"
+		"if dist.is_available() and dist.is_initialized(): ...   # guard code that also runs single-process",
+},
+{
+	/* torch's env:// rendezvous: a variable the launcher sets is missing */
+	.id = "torch.env.not_set",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "expected, but not set" },
+	.cap_after = "environment variable ",
+	.cap_stop = " ",
+	.title = "the script was not started by a launcher: {} is not set",
+	.cause = "init_process_group('nccl') with env:// reads MASTER_ADDR, MASTER_PORT, RANK and WORLD_SIZE; "
+		"torchrun (or srun/mpirun with a wrapper) sets them, a plain 'python train.py' does not",
+	.fix = "torchrun --nnodes=<N> --nproc-per-node=<GPUs> --rdzv-backend=c10d --rdzv-endpoint=<node0>:29500 train.py   # on every node\n"
+		"export MASTER_ADDR=<node0 IP> MASTER_PORT=29500 RANK=<rank> WORLD_SIZE=<world>   # when starting processes yourself",
+},
+{
+	.id = "cuda.device_busy",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "busy or unavailable" },
+	.also = "CUDA",
+	.title = "CUDA reports the GPU busy or unavailable",
+	.cause = "the GPU is in Exclusive Process compute mode and another process (another rank, a leftover job) "
+		"holds it, or the GPU is in a bad state (an Xid error, a failed MIG set-up)",
+	.fix = "nvidia-smi -q | grep -i 'compute mode'; nvidia-smi   # on {node}: the mode and the processes on each GPU\n"
+		"sudo nvidia-smi -c DEFAULT   # let several processes share a GPU, or make each rank use its own (LOCAL_RANK)",
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	.id = "torch.elastic.rendezvous_timeout",
@@ -1864,6 +2326,58 @@ const struct explain_sig explain_sigs[] = {
 		"getent hosts $(hostname)   # must print this node's routable address, not 127.0.x.x",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* gloo/transport/tcp/pair.cc: "connect [<addr>]:<port>: <strerror>" toward a peer's advertised
+	 * address (loopback has its own row) */
+	.id = "torch.gloo.connect_peer",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
+	.anchors = { "tcp/pair.cc" },
+	.also = "connect [",
+	.unless = "connect [127.",
+	.cap_after = "connect [",
+	.cap_stop = "]",
+	.title = "Gloo could not connect to the address a peer advertised ({})",
+	.cause = "Gloo connects every rank to the address each peer advertised for its chosen interface; this one "
+		"is unreachable from here: the peer chose an interface the others cannot reach, or a firewall drops "
+		"Gloo's ports",
+	.fix = FIX_GLOO_IFNAME "   # on every node: the interface with the nodes' own addresses\n"
+		"getent hosts $(hostname)   # on every node: the routable address Gloo advertises when GLOO_SOCKET_IFNAME is unset",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "[fe80:",
+		  .title = "Gloo tried an IPv6 link-local address: a peer advertised fe80::, reachable only on its own link",
+		  .cause = "the peer's hostname resolved to (or its interface has) only an IPv6 link-local address, "
+			"which needs the interface scope and does not cross routers; another host cannot use it",
+		  .fix = FIX_GLOO_IFNAME "   # an interface with a routable IPv4 address, on every node\n"
+			"getent ahostsv4 $(hostname)   # on every node: an IPv4 address the other nodes reach" },
+		{ .when = NULL },
+	},
+},
+{
+	/* gloo/transport/tcp/device.cc: the hostname does not resolve on this node */
+	.id = "torch.gloo.resolve",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
+	.anchors = { "Unable to find address for hostname" },
+	.cap_after = "hostname: ",
+	.cap_stop = " ",
+	.title = "Gloo could not resolve this node's hostname ({})",
+	.cause = "without GLOO_SOCKET_IFNAME Gloo binds to the address the hostname resolves to; this hostname is "
+		"in neither /etc/hosts nor DNS (containers and cloud images with generated names)",
+	.fix = FIX_GLOO_IFNAME "   # on every node: Gloo then needs no name resolution\n"
+		"echo \"$(hostname -I | cut -d' ' -f1) $(hostname)\" | sudo tee -a /etc/hosts   # or make the name resolve to the node's own address",
+	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* c10d socket.cpp: reverse lookup of a client's address failed; the connection itself works */
+	.id = "torch.store.client_name",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
+	.anchors = { "The hostname of the client socket cannot be retrieved" },
+	.title = "benign: torch could not reverse-resolve a store client's address",
+	.cause = "c10d looks up a name for each client's address only to log it; the connection is unaffected",
+	.fix = "nothing to do (add the nodes to /etc/hosts or DNS to silence it)",
 },
 {
 	/* the same failure seen from the connecting side: Gloo's pair.cc names the loopback peer */
@@ -2101,6 +2615,167 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "the step asks for more tasks, CPUs or GPUs than the allocation has",
 	.fix = "make srun's --ntasks-per-node/--gpus-per-node fit the #SBATCH allocation",
 },
+/* ---- launchers: Open MPI, ssh/pdsh, shared libraries ------------------------------------------- */
+{
+	.id = "mpi.slots",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "There are not enough slots available in the system" },
+	.title = "mpirun was asked for more processes than the hosts' slots",
+	.cause = "Open MPI gives each host as many slots as its cores (or the hostfile's slots=N, or -H host:N); "
+		"-np is larger than the slots of the hosts listed, often because -H lists each host without :N or "
+		"only one host was given",
+	.fix = "mpirun -np <GPUs in all> -H node1:<GPUs>,node2:<GPUs> ...   # or a hostfile with 'node1 slots=<GPUs>' per host\n"
+		"mpirun --oversubscribe ...   # only to run more processes than cores on purpose",
+},
+{
+	.id = "mpi.daemons",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "ORTE was unable to reliably start one or more daemons",
+		     "PRTE has lost communication with a remote daemon" },
+	.title = "mpirun could not start its daemon on another host",
+	.cause = "mpirun starts orted/prted on each remote host over ssh in a non-interactive shell: ssh needs "
+		"passwordless keys and a known host key, and that shell's PATH and LD_LIBRARY_PATH must find the same "
+		"Open MPI (set in ~/.bashrc above its 'interactive only' return, or mpirun --prefix)",
+	.fix = "ssh <other host> which orted mpirun   # from this node: no password prompt, and the same Open MPI path\n"
+		"mpirun --prefix $(dirname $(dirname $(which mpirun))) ...   # the remote daemons find Open MPI where it is here",
+},
+{
+	.id = "mpi.tcp_connect",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "unable to complete a TCP connection", "tcp_peer_send_blocking", "tcp_peer_recv_blocking" },
+	.title = "Open MPI's own TCP connections between the hosts failed",
+	.cause = "Open MPI picked an interface for its daemons or byte-transfer layer that the other host cannot "
+		"reach (docker0, virbr0, a second NIC), or a firewall blocks its ports; this is before NCCL runs",
+	.fix = "mpirun --mca oob_tcp_if_include <NIC> --mca btl_tcp_if_include <NIC> ...   # the interface with the hosts' own addresses, e.g. eth0 or 10.0.0.0/24\n"
+		"mpirun --mca btl_tcp_if_exclude lo,docker0,virbr0 ...   # or exclude the bridges",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	.id = "mpi.executable",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "could not access or execute an executable", "unable to launch the specified application" },
+	.title = "mpirun could not run the program on every host",
+	.cause = "the executable's path does not exist (or is not executable) on a remote host: it was built in a "
+		"directory that is not on a shared file system, or a relative path that differs there",
+	.fix = "ssh <other host> ls -l <the executable's absolute path>   # it must exist at the same path on every host\n"
+		"build it on a shared file system (or copy it to the same path on every host) and give mpirun the absolute path",
+},
+{
+	.id = "launch.ssh",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "ssh exited with exit code 255", "Host key verification failed", "ssh: connect to host",
+		     "Permission denied (publickey" },
+	.title = "the launcher could not ssh to another host",
+	.cause = "DeepSpeed's pdsh, mpirun and similar launchers start the remote processes over ssh: the host "
+		"refused or timed out on port 22, its key is not in known_hosts, or no passwordless key is set up",
+	.fix = "ssh <other host> hostname   # from the launching node, as the job's user: no prompt may appear\n"
+		"ssh-keyscan <other host> >> ~/.ssh/known_hosts; ssh-copy-id <other host>   # the host key and a passwordless key",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Host key verification failed",
+		  .title = "the launcher could not ssh to another host: its host key is not known",
+		  .cause = "ssh refuses a host whose key is not in ~/.ssh/known_hosts when it cannot ask (non-interactive launch)",
+		  .fix = "ssh-keyscan <other host> >> ~/.ssh/known_hosts   # for every host, as the job's user" },
+		{ .when = "port 22",
+		  .title = "the launcher could not reach another host's ssh port",
+		  .cause = "nothing answers on port 22 of that host from here: sshd not running (containers usually have "
+			"none), another port, or a firewall",
+		  .fix = "ssh -p <port> <other host> hostname   # the port sshd listens on; containers: run sshd or use a launcher without ssh (torchrun on every node)" },
+		{ .when = NULL },
+	},
+},
+{
+	.id = "launch.lib_missing",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "error while loading shared libraries: ", "cannot open shared object file" },
+	.also = ".so",
+	.unless = "libnccl-net" SIG_UNTIL "NET/Plugin" SIG_UNTIL "libibverbs" SIG_UNTIL "libnvidia-ml",
+	.cap_after = "libraries: ",
+	.cap_stop = ":",
+	.title = "a shared library could not be found where the process ran ({})",
+	.cause = "the dynamic loader did not find the library: LD_LIBRARY_PATH is set in an interactive shell but "
+		"not passed to remote processes (mpirun needs -x LD_LIBRARY_PATH), or the library is not installed on "
+		"that host or in that container",
+	.fix = "mpirun -x LD_LIBRARY_PATH -x PATH ...   # pass the environment to every process\n"
+		"ldconfig -p | grep <the library>; ls $CUDA_HOME/lib64 /usr/lib/x86_64-linux-gnu | grep <the library>   # on the failing host",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "ImportError",
+		  .title = "Python could not import a module: a shared library it needs was not found",
+		  .cause = "the extension module links a library (libnccl.so.2, libcudart) the loader cannot find: a "
+			"torch built against a system NCCL or CUDA that is not installed here, or LD_LIBRARY_PATH not "
+			"set in this environment (a remote process, a container)",
+		  .fix = "python -c 'import torch; print(torch.__file__)'; ldd $(python -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), \"lib\", \"libtorch_cuda.so\"))') | grep 'not found'   # the missing libraries\n"
+			"pip install nvidia-nccl-cu12   # or the CUDA runtime wheel, or export LD_LIBRARY_PATH to where the library is" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch's libtorch_cuda.so needs symbols of the NCCL it was built against; an older libnccl found
+	 * first (LD_LIBRARY_PATH, LD_PRELOAD, a system NCCL) lacks them */
+	.id = "torch.nccl_symbol",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "undefined symbol: nccl" },
+	.cap_after = "undefined symbol: ",
+	.cap_stop = " \t,'\"",
+	.title = "torch loaded an NCCL older than the one it was built for (undefined symbol {})",
+	.cause = "libtorch_cuda.so was linked against a newer NCCL than the libnccl.so.2 the loader found first: "
+		"LD_LIBRARY_PATH or LD_PRELOAD puts a system or conda NCCL ahead of the nvidia-nccl wheel torch ships with",
+	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'   # fails the same way until the right NCCL is found\n"
+		"echo $LD_LIBRARY_PATH $LD_PRELOAD; ldconfig -p | grep libnccl   # remove the older NCCL's directory, or pip install -U nvidia-nccl-cu12 to the version torch needs",
+},
+{
+	/* init.cc: ncclConfig_t fields read as garbage (-2147483648 is NCCL_CONFIG_UNDEF_INT): the
+	 * caller was compiled against another NCCL's header than the library it loaded */
+	.id = "nccl.config.mismatch",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Invalid config blocking attribute value", "argument not initialized via NCCL_CONFIG_INITIALIZER" },
+	.title = "torch and the libnccl.so.2 it loaded come from different NCCL releases (ncclConfig_t does not match)",
+	.cause = "torch passes NCCL a config struct laid out by the NCCL headers it was built with; a libnccl.so.2 "
+		"of another release (a system or conda NCCL ahead of the wheel's on LD_LIBRARY_PATH, or a torch built "
+		"from source against other headers) reads its fields as invalid",
+	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'; echo $LD_LIBRARY_PATH $LD_PRELOAD   # which NCCL torch expects and what is found first\n"
+		"pip install -U nvidia-nccl-cu12   # the wheel torch expects; remove the other NCCL's directory from LD_LIBRARY_PATH",
+},
+{
+	.id = "torch.nccl.not_built",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Distributed package doesn't have NCCL built in" },
+	.title = "this torch has no NCCL: a Windows, macOS or CPU-only build",
+	.cause = "NCCL is Linux-only and ships in torch's CUDA wheels; a CPU wheel, a macOS or Windows torch (or a "
+		"source build without USE_NCCL) cannot use backend='nccl'",
+	.fix = "pip install torch --index-url https://download.pytorch.org/whl/cu124   # a CUDA build on Linux (pick the CUDA your driver supports)\n"
+		"dist.init_process_group('gloo')   # on Windows or macOS: Gloo is the backend there",
+},
+{
+	.id = "torch.cpu_build",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Torch not compiled with CUDA enabled" },
+	.title = "this torch is a CPU-only build: it cannot use the GPUs",
+	.cause = "pip or conda installed the CPU wheel (the default index on some platforms, or a requirements pin "
+		"that replaced the CUDA build)",
+	.fix = "python -c 'import torch; print(torch.__version__, torch.version.cuda)'   # '+cpu' and None mean a CPU build\n"
+		"pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cu124   # a CUDA build matching the driver",
+},
+{
+	.id = "cuda.device_assert",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "device-side assert triggered" },
+	.title = "a GPU kernel assertion fired (device-side assert): a bug in the model's inputs, not in NCCL",
+	.cause = "a kernel checked an index and it was out of range (labels >= number of classes, an embedding index, "
+		"a gather); CUDA reports it asynchronously, so it often surfaces at the next NCCL call",
+	.fix = "export CUDA_LAUNCH_BLOCKING=1   # rerun: the traceback then points at the operation that asserted\n"
+		"check the labels and indices of that operation (e.g. assert labels.max() < num_classes) on the failing rank",
+},
+{
+	.id = "lightning.cuda_initialized",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "can't create new processes if CUDA is already initialized" },
+	.title = "Lightning could not fork its processes: CUDA was already initialised in the main process",
+	.cause = "the notebook/fork strategies (ddp_notebook, ddp_fork, the default in Jupyter) fork the main "
+		"process, and a forked process cannot use CUDA once the parent touched it (a torch.cuda call, a model "
+		"moved to the GPU before trainer.fit)",
+	.fix = "remove torch.cuda calls and .cuda()/.to('cuda') before trainer.fit   # Lightning moves the model itself\n"
+		"run it as a script with Trainer(strategy='ddp')   # launched per process, no fork",
+},
 /* ---- GPUs and the host ---------------------------------------------------------------------- */
 {
 	.id = "gpu.xid",
@@ -2161,10 +2836,11 @@ const struct explain_sig explain_sigs[] = {
 		"ulimit -c unlimited   # rerun to get a core file; then gdb -batch -ex bt $(which python3) <core>",
 },
 {
-	/* NVIDIA/nccl#1996 (2.27.7, bypassed with NCCL_RAS_ENABLE=0), #2346 (2.29.7) */
+	/* NVIDIA/nccl#1996 (2.27.7, bypassed with NCCL_RAS_ENABLE=0), #2346 (2.29.7), #1762
+	 * (rasClientRunComms, 2.26.2-2.28.9) */
 	.id = "nccl.known_bug.ras_segfault",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "rasMsgHandle", "rasCollReq", "rasNetRecv" },
+	.anchors = { "rasMsgHandle", "rasCollReq", "rasNetRecv", "rasClientRun" },
 	.title = "NCCL's RAS thread crashed the process (a known NCCL bug)",
 	.cause = "the crash is inside NCCL's RAS subsystem (2.24+), which only serves 'ncclras' monitoring queries; "
 		"RAS crashes were reported on 2.26.2 (fixed in 2.27.3), 2.27.7 and 2.29.7",
@@ -2301,10 +2977,11 @@ const struct explain_known_bug explain_known_bugs[] = {
 },
 {
 	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
-	 * (the 2.19 default); the maintainer: fixed in 2.20 */
+	 * (the 2.19 default); the maintainer: fixed in 2.20. The hang is a watchdog timeout, or the
+	 * reporter's own "hangs" of an all-to-all (nccl-tests' alltoall_perf has no watchdog). */
 	.id = "nccl.known_bug.cumem_a2a_hang",
 	.from = 21900, .to = 22000, .fixed_in = "2.20.3",
-	.symptom = "torch.watchdog.timeout", .version_required = 1,
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_PROSE_A2A, .version_required = 1,
 	.title = "a known NCCL 2.19 bug: all-to-all connection set-up can deadlock with cuMem (fixed in 2.20)",
 	.cause = "NCCL 2.19 enabled cuMem by default, and connecting many peers at once (alltoall, PXN) could "
 		"deadlock; the hang then surfaces as a watchdog timeout",
@@ -2385,7 +3062,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	 * UDS socket by rank and process hash (read in its source), 2.19 had no UDS service thread */
 	.id = "nccl.known_bug.uds_split_2203",
 	.from = 22003, .to = 22005, .fixed_in = "2.20.5",
-	.symptom = "nccl.uds.bind",
+	.symptom = "nccl.uds.bind", .version_required = 1,	/* other versions collide too, rarely */
 	.title = "a known NCCL 2.20.3 bug: a second communicator of the same rank (ncclCommSplit, new_group, FSDP) cannot bind its UDS socket (fixed in 2.20.5)",
 	.cause = "NCCL 2.20.3 names the proxy's Unix socket by rank and process only, so the second communicator "
 		"a process creates for the same rank finds the name taken ('UDS: Binding to socket ... failed : "
@@ -2408,9 +3085,9 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.source = "https://github.com/NVIDIA/nccl/issues/1732",
 },
 {
-	/* NCCL 2.19.1 release notes: "Better detect SHM allocation failures to avoid crash with Bus
-	 * Error"; NVIDIA/nccl#983 (maintainer, a Bus error in ncclCommInitRank): usually /dev/shm too
-	 * small, in a container in particular */
+	/* NCCL 2.19.1 release notes (its release commit): "Better detect SHM allocation failures to
+	 * avoid crash with Bus Error". NCCL's SHM segments live in /dev/shm, 64 MB in a default
+	 * docker container (NVIDIA/nccl#983: "Signal: Bus error (7)" in ncclCommInitRank). */
 	.id = "nccl.known_bug.shm_bus_error",
 	.from = 0, .to = 21901, .fixed_in = "2.19.1",
 	.symptom = "torch.dataloader.shm", .needs = KB_MEDIUM, .version_required = 1,
@@ -2421,7 +3098,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g: NCCL's SHM transport needs /dev/shm space\n"
 		"df -h /dev/shm   # on the node that crashed\n"
 		"upgrade NCCL to 2.19.1 or later: a full /dev/shm is then an error message, not a crash",
-	.source = "https://github.com/NVIDIA/nccl/issues/983",
+	.source = "https://github.com/NVIDIA/nccl/commit/f9c3dc251e0fd3144341b4f43336c53dd913c110",
 },
 {
 	/* NVIDIA/nccl#750 (maintainer): with CUDA_LAUNCH_BLOCKING=1 the kernel launch blocks until the
@@ -2446,6 +3123,8 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.id = "nccl.known_bug.abort_hang_2251",
 	.from = 22500, .to = 22602, .fixed_in = "2.26.2",
 	.symptom = "torch.watchdog.heartbeat", .needs = KB_MEDIUM, .version_required = 1,
+	/* or the hang itself: a stack stuck in ProcessGroupNCCL::abort / ncclCommAbort */
+	.or_needs = KB_NEED_HANG | KB_NEED_ABORT,
 	.title = "a known NCCL 2.25 bug: ncclCommAbort can hang, and torch's watchdog with it (fixed in 2.26.2)",
 	.cause = "NCCL 2.25 can hang in ncclCommAbort (its progress thread spins on the network forever); torch "
 		"aborts communicators from its watchdog on errors and timeouts, so the watchdog stops and the "
@@ -2480,6 +3159,217 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)\n"
 		"export NCCL_NET_OVERHEAD=1000   # meanwhile, on every node: the Intel value, the reporter's workaround (or NCCL_ALGO/NCCL_PROTO set alike everywhere)",
 	.source = "https://github.com/NVIDIA/nccl/issues/1136",
+},
+{
+	/* NVIDIA/nccl#1020 ("ring 0 does not loop back to start" with 2.19.3; the maintainer: the
+	 * PCI speeds read from sysfs were left uninitialised when absent, so ranks built different
+	 * rings); NCCL 2.19.4 release notes: "Make topology detection more deterministic when PCI
+	 * speeds are not available (fix issue #1020)". The uninitialised speeds date from 2.6.4
+	 * (read in xml.cc's history). */
+	.id = "nccl.known_bug.ring_pci_speed",
+	.from = 20604, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "nccl.ring.no_loop", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL bug before 2.19.4: where sysfs lacks PCI link speeds (VMs) ranks build different rings (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 left a PCI link speed uninitialised when sysfs does not show it (VMs, some "
+		"hypervisors: 'could not read .../max_link_speed'), so ranks computed different topologies and "
+		"init failed with 'ring N does not loop back to start'",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12)\n"
+		"NCCL_TOPO_DUMP_FILE=/tmp/nccl_topo.xml   # meanwhile, rerun with it and compare the files of two nodes: link_speed values that differ between identical nodes confirm it",
+	.source = "https://github.com/NVIDIA/nccl/issues/1020",
+},
+{
+	/* NVIDIA/nccl#179 (sporadic "ring 0 does not loop back to start", NCCL 2.3.7, DGX-1 with four
+	 * IB ports); the NCCL 2.5.6 release (PR #255, the maintainer): "Rewrite the topology
+	 * detection and tree/ring creation (#179)" */
+	.id = "nccl.known_bug.ring_rewrite_25",
+	.from = 0, .to = 20506, .fixed_in = "2.5.6",
+	.symptom = "nccl.ring.no_loop", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known bug of NCCL before 2.5: ring construction can fail on nodes with several NICs (fixed by the 2.5.6 rewrite)",
+	.cause = "NCCL before 2.5 built rings from a topology detection that several NICs per node could make "
+		"differ between ranks; 2.5.6 rewrote topology detection and ring creation for it",
+	.fix = "upgrade NCCL to 2.5.6 or later (any current torch wheel or container brings a far newer NCCL)",
+	.source = "https://github.com/NVIDIA/nccl/issues/179",
+},
+{
+	/* NCCL 2.18.1 release notes: "Fixed hangs with irregular send/receive patterns (e.g.,
+	 * alltoallv)" (the release commit: "Fix alltoallv hang (#788)"); NVIDIA/nccl#788: "Alltoallv
+	 * hangs with NCCL 2.12 and newer" (multi-node, IB). The notes name no first version. */
+	.id = "nccl.known_bug.alltoallv_hang",
+	.from = 0, .to = 21801, .fixed_in = "2.18.1",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ALLTOALL | KB_MEDIUM, .version_required = 1,
+	.title = "an all-to-all hang with NCCL before 2.18.1: a known alltoallv hang (fixed in 2.18.1)",
+	.cause = "NCCL before 2.18.1 could hang in all-to-all-v patterns across nodes (reported from 2.12 on: a "
+		"subset of nodes stalls after some iterations); 2.18.1 fixes it",
+	.fix = "upgrade NCCL to 2.18.1 or later (pip install -U nvidia-nccl-cu12, or torch 2.1+)",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/release-notes/rel_2-18-1.html",
+},
+{
+	/* NCCL 2.28.7 release notes: "Fixes spurious failures when PyTorch is statically linked with
+	 * NCCL-2.28.3 because error is not drained, but rather gets propagated into the next CUDA
+	 * kernel invocation (PR #1864)"; pytorch/pytorch#164402: a torch built from source with
+	 * 2.28.3 fails its next kernel with cudaErrorNoKernelImageForDevice on H100 */
+	.id = "nccl.known_bug.static_link_2283",
+	.from = 22803, .to = 22807, .fixed_in = "2.28.7",
+	.symptom = "cuda.no_kernel_image", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.28.3 bug: statically linked (torch built from source), NCCL leaves a CUDA error that torch's next kernel reports as 'no kernel image' (fixed in 2.28.7)",
+	.cause = "NCCL 2.28.3 probes its kernels at init and ignores a failure without clearing CUDA's last error; "
+		"linked statically into torch (source builds), the stale 'no kernel image is available' error "
+		"surfaces in the next torch kernel although the GPU is supported",
+	.fix = "rebuild torch against NCCL 2.28.7 or later (or use a released torch wheel, which loads NCCL dynamically)\n"
+		"python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # if the GPU's arch is listed, the error is NCCL's",
+	.source = "https://github.com/pytorch/pytorch/issues/164402",
+},
+{
+	/* NVIDIA/nccl#931: a repeatable segfault in the NVLS graph search (ncclTopoSearchRecNet reads
+	 * past the NET array) with 2.18.3 on H100 with one NIC per GPU; the maintainer: "that code is
+	 * obviously wrong"; NCCL 2.18.5 release notes: "Fix NVLS search (issue #931)" */
+	.id = "nccl.known_bug.nvls_search_218",
+	.from = 21801, .to = 21805, .fixed_in = "2.18.5",
+	.symptom = "sys.segfault", .needs = KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.18 bug: the NVLS graph search can crash init on NVSwitch systems (fixed in 2.18.5)",
+	.cause = "NCCL 2.18.1-2.18.4 read past the end of the NIC list while searching NVLS graphs (H100/H800 with "
+		"NVSwitch and one NIC per GPU), and the process died with a segmentation fault during init",
+	.fix = "upgrade NCCL to 2.18.5 or later (pip install -U nvidia-nccl-cu12)\n"
+		"to test it: NCCL_NVLS_ENABLE=0 on the same run; if the crash goes away, the NVLS search is where it is",
+	.source = "https://github.com/NVIDIA/nccl/issues/931",
+},
+{
+	/* pytorch/pytorch#152302 ("NCCL out of memory error after updating to PyTorch 2.7", NCCL
+	 * 2.26.2), the NCCL maintainer: "running with NCCL_CUMEM_HOST_ENABLE=0 should unblock you ...
+	 * We've been seeing more of these cuMem host allocation failures lately", and the fallback
+	 * added in 2.26.3/2.26.5 does not catch every case; NCCL 2.26.3 release notes: cuMem host
+	 * allocations are "Enabled by default since NCCL 2.24 ... rely on NUMA support, which is by
+	 * default not available under Docker. We recommend invoking Docker with --cap-add SYS_NICE".
+	 * No release is named as fixing the failure itself. */
+	.id = "nccl.known_bug.cumem_host_alloc",
+	.from = 22400, .to = 0, .fixed_in = NULL,
+	.symptom = "nccl.cuda.oom", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "NCCL 2.24+ allocates host memory with cuMem: a known init failure that reads 'out of memory' (NCCL_CUMEM_HOST_ENABLE=0 avoids it)",
+	.cause = "since 2.24 NCCL allocates its host buffers with cuMem (CUDA 12.6+ drivers), which needs NUMA "
+		"support (Docker withholds it by default); when such an allocation fails, init fails with a CUDA "
+		"'out of memory' although the GPU has room",
+	.fix = "export NCCL_CUMEM_HOST_ENABLE=0   # the NCCL team's workaround: host buffers without cuMem\n"
+		"docker run --cap-add SYS_NICE ...   # in Docker, the release notes' recommendation: cuMem host memory needs NUMA support\n"
+		"nvidia-smi   # if the GPU really is full, this is not the cause",
+	.source = "https://github.com/pytorch/pytorch/issues/152302",
+},
+{
+	/* NCCL 2.27.6 release notes: "A note for users on MNNVL systems: ... we've seen crashes if the
+	 * limit is changed to 'unlimited', as it causes the glibc library to unexpectedly *decrease*
+	 * the stack size of NCCL's background threads to just 2048 KB ... reset it to 8192 KB using
+	 * 'ulimit -s 8192'". glibc's behaviour, so no NCCL release fixes it. */
+	.id = "nccl.known_bug.stack_unlimited_mnnvl",
+	.from = 0, .to = 0, .fixed_in = NULL,
+	.symptom = "sys.segfault", .needs = KB_NEED_ARM | KB_NEED_STACK_UNLIMITED | KB_MEDIUM,
+	.version_required = 0,
+	.title = "a known crash on multi-node NVLink systems (GB200): 'ulimit -s unlimited' shrinks NCCL's thread stacks to 2 MB",
+	.cause = "with the stack limit 'unlimited' glibc gives new threads only 2048 KB of stack, too little for "
+		"NCCL's background threads on MNNVL systems, which then crash; the default 8192 KB is enough",
+	.fix = "ulimit -s 8192   # on every node, in the shell or job script that launches the ranks (srun/mpirun propagate it)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.6-1",
+},
+{
+	/* NVIDIA/nccl#1515, the NCCL maintainer: "'Software caused connection abort' is due to a bug in
+	 * NCCL that's already been fixed for the next release ... most likely a secondary effect";
+	 * NCCL 2.24.3 release notes: "Socket connection failure retry ... Avoid 'Software caused
+	 * connection abort' errors on retries" */
+	.id = "nccl.known_bug.connect_abort_retry",
+	.from = 0, .to = 22403, .fixed_in = "2.24.3",
+	.symptom = "nccl.connect.aborted", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "'Software caused connection abort' with NCCL before 2.24.3: a known bug of NCCL's connect retries hides the first failure (fixed in 2.24.3)",
+	.cause = "NCCL before 2.24.3 mishandles a connect it retries and reports ECONNABORTED instead of the first "
+		"failure; the message itself is the bug, what made the first connect fail is the cause to find",
+	.fix = "read the first NCCL WARN of every rank: the connect that failed first (refused, timed out, unreachable) is the real failure\n"
+		"upgrade NCCL to 2.24.3 or later: connect failures are then retried and reported as they are",
+	.source = "https://github.com/NVIDIA/nccl/issues/1515",
+},
+{
+	/* NVIDIA/nccl PR #1758 (bootstrap jobs failing in socketTryAccept on EINTR, "all NCCL
+	 * versions from 2.19 all the way to 2.25"); the NCCL maintainer: "this bug was in fact fixed
+	 * in NCCL 2.27.3" (its socketTryAccept retries EINTR; the message dates from 2.18.1) */
+	.id = "nccl.known_bug.accept_eintr",
+	.from = 21801, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "nccl.accept.eintr",
+	.title = "a known NCCL bug before 2.27.3: a signal during accept() fails the bootstrap (fixed in 2.27.3)",
+	.cause = "NCCL 2.18-2.27.2 retry accept() only on EAGAIN, so any signal delivered to a rank while it waits "
+		"for connections (timers, profilers, a launcher) ends init with 'Accept failed: Interrupted "
+		"system call'; it strikes at random, more often at scale",
+	.fix = "upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or torch 2.8+)",
+	.source = "https://github.com/NVIDIA/nccl/pull/1758",
+},
+{
+	/* NVIDIA/nccl#1762 ("Possible bug in NCCL RAS v2.27.3"): rasClientRunComms steps over a
+	 * communicator's record without its missing-rank entries, so a RAS report of a job with
+	 * missing ranks reads garbage; the maintainer: "the fix was included in NCCL 2.29.2 release".
+	 * The missing-rank records date from 2.26.2 (read in client_support.cc). */
+	.id = "nccl.known_bug.ras_missing_ranks",
+	.from = 22602, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = "sys.segfault", .needs = KB_NEED_RAS | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.26-2.28 bug: a RAS report of a job with missing ranks can crash the process (fixed in 2.29.2)",
+	.cause = "NCCL 2.26.2-2.28.9 miscompute the size of a communicator's RAS record when ranks are missing "
+		"(a rank died or never joined), so answering a RAS query (ncclras, a monitoring agent) can crash "
+		"a healthy rank too",
+	.fix = "export NCCL_RAS_ENABLE=0   # RAS is a monitoring aid: training does not need it\n"
+		"upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/issues/1762",
+},
+{
+	/* vllm-project/vllm#5091 (a vLLM maintainer): "NCCL 2.19 will turn on virtual memory by
+	 * default, which costs memory during cudagraph capture"; vllm-project/vllm#24141: "confirmed
+	 * in https://github.com/NVIDIA/nccl/issues/1234 that NCCL 2.22.3 resolved the memory overhead
+	 * issue". vLLM set NCCL_CUMEM_ENABLE=0 meanwhile. */
+	.id = "nccl.known_bug.cumem_cudagraph_memory",
+	.from = 21900, .to = 22203, .fixed_in = "2.22.3",
+	.symptom = "cuda.oom", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "out of memory with CUDA graphs and NCCL 2.19-2.21: a known cuMem memory overhead of NCCL during graph capture (resolved in 2.22.3)",
+	.cause = "NCCL 2.19 enabled cuMem by default, and with it NCCL calls captured in CUDA graphs cost extra "
+		"GPU memory (vLLM and SGLang capture many graphs); 2.22.3 removed the overhead",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # what vLLM set on these versions\n"
+		"upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/vllm-project/vllm/pull/24141",
+},
+{
+	/* NCCL 2.26.2 release notes (its release commit): "Make the auto-merge failures in the NIC
+	 * fusion non-fatal. This could happen when trying to merge IB and RoCE devices."; NIC
+	 * fusion came with 2.24.3 ("Add NIC fusion", its release notes) */
+	.id = "nccl.known_bug.nic_fusion_fatal",
+	.from = 22403, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "nccl.net.merge_failed",
+	.title = "a known NCCL 2.24/2.25 bug: a NIC fusion that fails (IB and RoCE ports on one switch) ends init (fixed in 2.26.2)",
+	.cause = "NCCL 2.24.3-2.25.1 stop when their automatic NIC fusion cannot merge devices, e.g. an InfiniBand "
+		"and a RoCE port under one PCI switch; 2.26.2 skips the merge and goes on",
+	.fix = "export NCCL_NET_MERGE_LEVEL=LOC   # meanwhile: no NIC fusion\n"
+		"upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+},
+{
+	/* NCCL 2.19.4 release notes (its release commit): "Split transport connect phase into
+	 * multiple steps to avoid port exhaustion when connecting alltoall at large scale. Defaults
+	 * to 128 peers per round." Before, every peer was connected at once. */
+	.id = "nccl.known_bug.connect_port_exhaustion",
+	.from = 0, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "nccl.connect.no_port", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "no local port left with NCCL before 2.19.4: a known port exhaustion when all-to-all connects every peer at once (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 opened the connections to all peers of an all-to-all at once, which at large "
+		"scale exhausts the node's ephemeral ports ('Cannot assign requested address'); 2.19.4 connects "
+		"128 peers per round",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12, or torch 2.3+)\n"
+		"sysctl net.ipv4.ip_local_port_range   # meanwhile, on every node: a wider range delays the exhaustion",
+	.source = "https://github.com/NVIDIA/nccl/commit/88d44d777f6970bdbf6610badcbd7e25a05380f0",
+},
+{
+	/* NVIDIA's cuBLASMp troubleshooting page (Known Issues): "Some users on multi-node InfiniBand
+	 * configurations may experience hangs with NCCL 2.29.7 and above. To work around this issue,
+	 * set the NCCL_PXN_DISABLE=1 environment variable. This issue is fixed in NCCL 2.30.7." */
+	.id = "nccl.known_bug.pxn_hang_2297",
+	.from = 22907, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_MEDIUM, .version_required = 1,
+	.title = "a known NCCL 2.29.7-2.30.6 bug: multi-node InfiniBand jobs can hang (fixed in 2.30.7)",
+	.cause = "NVIDIA documents hangs on multi-node InfiniBand configurations from NCCL 2.29.7 on, fixed in "
+		"2.30.7, with PXN off as the workaround; rule it out before debugging the fabric",
+	.fix = "export NCCL_PXN_DISABLE=1   # the documented workaround, on every node\n"
+		"upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://docs.nvidia.com/cuda/cuest/troubleshooting/index.html",
 },
 };
 

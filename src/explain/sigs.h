@@ -82,6 +82,14 @@ enum {
 					 * device_id= (eager init, torch 2.7.0) or
 					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
 	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
+	KB_NEED_ALLTOALL = 1 << 9,	/* all-to-all traffic named: OpType=ALLTOALL, alltoall_perf */
+	KB_NEED_NVLS = 1 << 10,		/* NCCL found NVLS (NVLink SHARP) usable on the GPUs */
+	KB_NEED_STACK_UNLIMITED = 1 << 11,	/* the stack limit is unlimited: ulimit -s unlimited */
+	KB_NEED_CUDAGRAPH = 1 << 12,	/* CUDA graphs named: capture, cudagraph (vLLM, SGLang) */
+	KB_NEED_ABORT = 1 << 14,	/* a stack or the reporter names NCCL's or torch's abort
+					 * (ncclCommAbort, ProcessGroupNCCL::abort) */
+	KB_PROSE_A2A = 1 << 13,	/* a hang with no watchdog timeout (the reporter's "hangs") counts
+				 * only when the log names all-to-all (alltoall_perf, ALLTOALL) */
 };
 
 struct explain_known_bug {
@@ -91,6 +99,8 @@ struct explain_known_bug {
 	const char *symptom;	/* the signature id that must have matched; NULL: a hang, or wrong
 				 * results with KB_NEED_WRONG */
 	unsigned needs;		/* KB_NEED_* facts that must also have been seen */
+	unsigned or_needs;	/* when the symptom did not match: these KB_NEED_* facts together
+				 * stand for it (0: the symptom is required) */
 	int version_required;	/* 1: only when the log shows an affected version */
 	const char *title;
 	const char *cause;

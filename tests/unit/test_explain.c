@@ -15,6 +15,7 @@
 #include "explain/ac.h"
 #include "explain/explain.h"
 #include "explain/lreader.h"
+#include "explain/ngc.h"
 #include "explain/sigs.h"
 #include "finding.h"
 #include "util/json.h"
@@ -353,6 +354,15 @@ static void test_issue13_rules(void **state)
 	static const char kb_221[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n";
+	static const char kb_219_prose[] =	/* nccl-tests has no watchdog: the reporter's "hangs" */
+		"h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"alltoall_perf on all 14 nodes with PXN on: hangs, the progress threads idle\n";
+	static const char kb_219_prose_ar[] =	/* a hang that is not an all-to-all: not this bug */
+		"h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"all_reduce_perf on all 14 nodes: hangs at 4194304 bytes\n";
+	static const char kb_221_prose[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"alltoall_perf on all 14 nodes with PXN on: hangs, the progress threads idle\n";
 	static const char kb_peermem[] =
 		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"h1:5:6 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n";
@@ -414,6 +424,21 @@ static void test_issue13_rules(void **state)
 	run_free(&r);
 
 	r = explain_text(kb_221, sizeof(kb_221) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
+	run_free(&r);
+
+	r = explain_text(kb_219_prose, sizeof(kb_219_prose) - 1, NULL);
+	f = expect(&r, "nccl.known_bug.cumem_a2a_hang");
+	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
+	assert_true(finding_evidence_contains(f, "test.log:2: hang"));
+	assert_true(finding_evidence_contains(f, "test.log:2: all-to-all"));
+	run_free(&r);
+
+	r = explain_text(kb_219_prose_ar, sizeof(kb_219_prose_ar) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
+	run_free(&r);
+
+	r = explain_text(kb_221_prose, sizeof(kb_221_prose) - 1, NULL);
 	assert_null(findings_find(r.fs, "nccl.known_bug.cumem_a2a_hang"));
 	run_free(&r);
 
@@ -863,6 +888,30 @@ static void test_every_signature(void **state)
 	assert_int_equal(tested, explain_nsigs);
 	free(done);
 	free(text);
+}
+
+/* No text of the tables carries a "\\n" typed as two characters (a new line was meant). */
+static void test_table_text(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < explain_nsigs; i++) {
+		const struct explain_sig *g = &explain_sigs[i];
+		const char *t[] = { g->title, g->cause, g->fix };
+		for (size_t k = 0; k < ARRAY_SIZE(t); k++)
+			if (t[k] && strstr(t[k], "\\n"))
+				fail_msg("signature '%s' has a literal \\n: %s", g->id, t[k]);
+		for (const struct explain_sig_variant *v = g->variants; v && v->when; v++) {
+			const char *u[] = { v->title, v->cause, v->fix };
+			for (size_t k = 0; k < ARRAY_SIZE(u); k++)
+				if (u[k] && strstr(u[k], "\\n"))
+					fail_msg("signature '%s' (%s) has a literal \\n: %s", g->id, v->when, u[k]);
+		}
+	}
+	for (size_t k = 0; k < explain_nknown_bugs; k++) {
+		const struct explain_known_bug *kb = &explain_known_bugs[k];
+		if (strstr(kb->fix, "\\n") || strstr(kb->cause, "\\n"))
+			fail_msg("known bug '%s' has a literal \\n", kb->id);
+	}
 }
 
 /* Every known-bug row names its source, its symptom signature and a fix. */
@@ -1723,6 +1772,256 @@ static void test_duplicate_gpu_launcher(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * The reporter's own "NCCL 2.25.1" dates a known bug when no NCCL line does (two different ones
+ * decide nothing), and a stack stuck in abort stands for the bug's watchdog symptom.
+ */
+static void test_prose_version_abort(void **state)
+{
+	static const char abort_hang[] =
+		"(PyTorch nightly with NCCL 2.25.1-1: ProcessGroupNCCL.abort() never returns)\n"
+		"    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664\n";
+	static const char two_versions[] =
+		"(works with NCCL 2.26.2, hangs with NCCL 2.25.1: ProcessGroupNCCL.abort() never returns)\n"
+		"    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664\n";
+	static const char fixed[] =
+		"(with NCCL 2.26.5: ProcessGroupNCCL.abort() never returns)\n"
+		"    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664\n";
+	static const char no_abort[] =
+		"(with NCCL 2.25.1 the job hangs at step 100)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(abort_hang, sizeof(abort_hang) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.abort_hang_2251");
+	assert_true(fix_has(f, "2.26.2"));
+	assert_null(findings_find(r.fs, "explain.log.unrecognised"));	/* the stack was read */
+	run_free(&r);
+
+	r = explain_text(two_versions, sizeof(two_versions) - 1, NULL);	/* version_required: undecided */
+	assert_null(findings_find(r.fs, "nccl.known_bug.abort_hang_2251"));
+	run_free(&r);
+
+	r = explain_text(fixed, sizeof(fixed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.abort_hang_2251"));
+	run_free(&r);
+
+	r = explain_text(no_abort, sizeof(no_abort) - 1, NULL);	/* a hang alone is not this bug */
+	assert_null(findings_find(r.fs, "nccl.known_bug.abort_hang_2251"));
+	run_free(&r);
+}
+
+/*
+ * A socket connect to an address of loopback or Docker's default bridge names the interface the
+ * peer advertised; the same range in an IB completion's peer is the fabric's and names nothing.
+ */
+static void test_peer_address(void **state)
+{
+	static const char docker[] =
+		"n1:11:22 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 172.17.0.1<45123> failed : Connection refused\n";
+	static const char loop[] =
+		"n1:11:22 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 127.0.1.1<45123> failed : Connection refused\n";
+	static const char ib[] =
+		"n1:11:22 [0] transport/net_ib.cc:881 NCCL WARN NET/IB : Got completion from peer 172.17.127.143<49577> "
+		"with error 12, opcode 1, len 0, vendor err 129\n";
+	static const char ll[] =
+		"node1:1:2 [0] NCCL INFO Bootstrap : Using eth0:fe80::42:acff:fe11:2%eth0<0>\n"
+		"node2:1:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n";
+	static const char lan[] =
+		"n1:11:22 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.1.2.3<45123> failed : Connection refused\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(docker, sizeof(docker) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.peer_address");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "docker0"));
+	assert_true(fix_has(f, "NCCL_SOCKET_IFNAME"));
+	run_free(&r);
+
+	r = explain_text(loop, sizeof(loop) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.net.peer_address");
+	assert_int_equal(f->conf, CONF_HIGH);
+	run_free(&r);
+
+	r = explain_text(ib, sizeof(ib) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.peer_address"));
+	run_free(&r);
+
+	r = explain_text(lan, sizeof(lan) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.peer_address"));
+	run_free(&r);
+
+	r = explain_text(ll, sizeof(ll) - 1, NULL);	/* a link-local bootstrap, two hosts */
+	f = expect(&r, "explain.net.peer_address");
+	assert_non_null(strstr(f->title, "link-local"));
+	assert_true(fix_has(f, "NCCL_SOCKET_FAMILY=AF_INET"));
+	run_free(&r);
+
+	r = explain_text(ll, strchr(ll, '\n') - ll + 1, NULL);	/* one host only: it serves */
+	assert_null(findings_find(r.fs, "explain.net.peer_address"));
+	run_free(&r);
+}
+
+/*
+ * One pasted file with the NCCL lines of two hosts and no ranks: a part per host, and their
+ * bootstrap addresses compared (private next to public, or two RFC 1918 blocks).
+ */
+static void test_hosts_bootstrap(void **state)
+{
+	static const char diff[] =
+		"nodeA:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"nodeB:200:200 [0] NCCL INFO Bootstrap : Using enp3s0:198.51.100.7<0>\n"
+		"nodeA:100:150 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 198.51.100.7<43521> failed : Connection timed out\n";
+	static const char blocks[] =
+		"nodeA:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"nodeB:200:200 [0] NCCL INFO Bootstrap : Using eth0:192.168.1.7<0>\n";
+	static const char same[] =
+		"nodeA:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"nodeB:200:200 [0] NCCL INFO Bootstrap : Using ens5:10.7.3.9<0>\n"
+		"nodeA:100:150 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.7.3.9<43521> failed : Connection timed out\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(diff, sizeof(diff) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hosts.bootstrap_differs");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_non_null(strstr(f->title, "nodeA eth0 10.0.0.1"));
+	assert_non_null(strstr(f->title, "nodeB enp3s0 198.51.100.7"));
+	assert_string_equal(jpath_str(r.payload, "ranks.1.host"), "nodeB");	/* a part per host */
+	run_free(&r);
+
+	r = explain_text(blocks, sizeof(blocks) - 1, NULL);	/* nothing failed: a difference to rule out */
+	f = expect(&r, "explain.hosts.bootstrap_differs");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_int_equal(f->conf, CONF_LOW);
+	run_free(&r);
+
+	r = explain_text(same, sizeof(same) - 1, NULL);	/* one private block, two subnets: routed */
+	assert_null(findings_find(r.fs, "explain.hosts.bootstrap_differs"));
+	run_free(&r);
+}
+
+/* NCCL on sockets where the reporter says the nodes have InfiniBand: the HCAs are not seen. */
+static void test_ib_unused(void **state)
+{
+	static const char slow[] =
+		"node1:1234:1234 [0] NCCL INFO NET/IB : No device found.\n"
+		"node1:1234:1234 [0] NCCL INFO Using network Socket\n"
+		"# Avg bus bandwidth    : 1.40\n"
+		"(our nodes have 8x HDR InfiniBand; why is it so slow?)\n";
+	static const char ethernet[] =	/* no fabric named: NCCL's line is fine */
+		"node1:1234:1234 [0] NCCL INFO NET/IB : No device found.\n"
+		"node1:1234:1234 [0] NCCL INFO Using network Socket\n"
+		"# Avg bus bandwidth    : 1.40\n";
+	static const char disabled[] =	/* the user turned IB off: said by its own row */
+		"export NCCL_IB_DISABLE=1\n"
+		"node1:1234:1234 [0] NCCL INFO Using network Socket\n"
+		"(the nodes have InfiniBand)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(slow, sizeof(slow) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.rdma.ib_unused");
+	assert_int_equal(f->conf, CONF_HIGH);
+	assert_non_null(strstr(f->title, "1.40 GB/s"));
+	assert_true(fix_has(f, "--device=/dev/infiniband"));
+	run_free(&r);
+
+	r = explain_text(ethernet, sizeof(ethernet) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.ib_unused"));
+	run_free(&r);
+
+	r = explain_text(disabled, sizeof(disabled) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.ib_unused"));
+	run_free(&r);
+}
+
+/*
+ * Init completed on two hosts, then a hang with no error: without NCCL's connection lines the
+ * data connections were never made (ports); with them, the ranks are elsewhere (low).
+ */
+static void test_hang_after_init(void **state)
+{
+	static const char base[] =
+		"node1:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"node1:100:150 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init START\n"
+		"node1:100:150 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init COMPLETE\n"
+		"node2:200:200 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+		"node2:200:250 [0] NCCL INFO comm 0x66d0 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init START\n"
+		"node2:200:250 [0] NCCL INFO comm 0x66d0 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x1234 - Init COMPLETE\n";
+	static const char hang[] = "(then it hangs forever at the first all_reduce; no error)\n";
+	static const char via[] =
+		"node1:100:150 [0] NCCL INFO Channel 00/0 : 0[1b000] -> 1[1b000] [send] via NET/Socket/0\n"
+		"node2:200:250 [0] NCCL INFO Channel 00/0 : 1[1b000] -> 0[1b000] [send] via NET/Socket/0\n";
+	struct strbuf sb = STRBUF_INIT;
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	strbuf_addf(&sb, "%s%s", base, hang);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hang.after_init");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "ip_local_port_range"));
+	run_free(&r);
+
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s%s%s", base, via, hang);
+	r = explain_text(sb.buf, sb.len, NULL);
+	f = expect(&r, "explain.hang.after_init");
+	assert_int_equal(f->conf, CONF_LOW);
+	assert_true(fix_has(f, "TORCH_NCCL_TRACE_BUFFER_SIZE"));
+	run_free(&r);
+
+	r = explain_text(base, sizeof(base) - 1, NULL);	/* no hang: nothing to say */
+	assert_null(findings_find(r.fs, "explain.hang.after_init"));
+	run_free(&r);
+
+	strbuf_reset(&sb);	/* the reporter's words in Chinese: "it keeps hanging after init" */
+	strbuf_addf(&sb, "%s%s", base, "\xe5\x88\x9d\xe5\xa7\x8b\xe5\x8c\x96\xe4\xb9\x8b\xe5\x90\x8e"
+		    "\xe4\xb8\x80\xe7\x9b\xb4\xe5\x8d\xa1\xe4\xbd\x8f\n");
+	r = explain_text(sb.buf, sb.len, NULL);
+	expect(&r, "explain.hang.after_init");
+	run_free(&r);
+	strbuf_release(&sb);
+}
+
+/* A hang with CUDA graphs and a stack in NCCL's launch path; graphs alone with no hang say nothing. */
+static void test_cudagraph_hang(void **state)
+{
+	static const char spin[] =
+		"(vLLM with TP=8 and default CUDA graphs: the shards hang, py-spy shows)\n"
+		"    sched_yield (libc.so.6)\n"
+		"    ncclLaunchKernelBefore_NoUncapturedCuda (enqueue.cc:968)\n"
+		"    doLaunches (group.cc:161)\n";
+	static const char no_hang[] = "(vLLM with TP=8 and default CUDA graphs serves fine)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(spin, sizeof(spin) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "explain.hang.cudagraph");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "NCCL_GRAPH_MIXING_SUPPORT=0"));
+	run_free(&r);
+
+	r = explain_text(no_hang, sizeof(no_hang) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.cudagraph"));
+	run_free(&r);
+}
+
 /* One signature, three meanings: ibv_modify_qp's errno picks the cause and the fix. */
 static void test_sig_variants(void **state)
 {
@@ -2211,7 +2510,8 @@ static void test_known_bug_facts(void **state)
 
 /*
  * The known-bug rows keyed on a symptom line: a log of an affected version names the bug (first,
- * where `top` is set) and its fixed release; the same log with a fixed version does not.
+ * where `top` is set) and its fixed release; the same log with a fixed version (or, for a row
+ * that no release fixes, without the fact it needs) does not.
  */
 struct kb_case {
 	const char *id;
@@ -2221,6 +2521,15 @@ struct kb_case {
 };
 
 static const struct kb_case kb_cases[] = {
+{
+	.id = "nccl.known_bug.pxn_hang_2297", .fix = "NCCL_PXN_DISABLE=1",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO Using network IB\n"
+		"(16 nodes: the job hangs at the first all_reduce)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO Using network IB\n"
+		"(16 nodes: the job hangs at the first all_reduce)\n",
+},
 {
 	.id = "nccl.known_bug.uds_split_2203", .top = 1, .fix = "2.20.5",
 	.log = "h1:33:33 [2] NCCL INFO NCCL version 2.20.3+cuda12.3\n"
@@ -2280,6 +2589,112 @@ static const struct kb_case kb_cases[] = {
 	.fixed_log = "node-a: Vendor ID: GenuineIntel   node-b: Vendor ID: AuthenticAMD\n"
 		"NCCL version 2.23.4+cuda12.6\n"
 		"all_reduce_perf hangs at 4194304 bytes\n",
+},
+{
+	.id = "nccl.known_bug.ring_pci_speed", .fix = "2.19.4",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+		"h1:5:5 [0] NCCL INFO Topology detection : could not read /sys/devices/pci0001:00/0001:00:00.0/../max_link_speed, ignoring\n"
+		"h1:5:9 [7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15).\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"h1:5:9 [7] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (13 != 15).\n",
+},
+{
+	.id = "nccl.known_bug.ring_rewrite_25", .fix = "2.5.6",
+	.log = "NCCL version 2.3.7+cuda9.0\n"
+		"learnfair0536:46395:46758 [2] misc/rings.cu:326 NCCL WARN Error : ring 0 does not loop back to start (4 != 2)\n",
+	.fixed_log = "NCCL version 2.7.8+cuda11.0\n"
+		"learnfair0536:46395:46758 [2] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start (4 != 2)\n",
+},
+{
+	.id = "nccl.known_bug.alltoallv_hang", .fix = "2.18.1",
+	.log = "NCCL version 2.16.5+cuda11.8\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
+	.fixed_log = "NCCL version 2.18.3+cuda12.1\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:828] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=90, OpType=ALLTOALL_BASE, Timeout(ms)=1800000) ran for 1800105 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.static_link_2283", .fix = "2.28.7",
+	.log = "2.10.0a0+git1a2b3c4 (2, 28, 3)\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n",
+},
+{
+	.id = "nccl.known_bug.nvls_search_218", .fix = "NCCL_NVLS_ENABLE=0",
+	.log = "p5:77:77 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+		"p5:77:90 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[p5:00077] *** Process received signal ***\n"
+		"[p5:00077] Signal: Segmentation fault (11)\n",
+	.fixed_log = "p5:77:77 [0] NCCL INFO NCCL version 2.18.5+cuda12.2\n"
+		"p5:77:90 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[p5:00077] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.cumem_host_alloc", .fix = "NCCL_CUMEM_HOST_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.2\n"
+		"[2025-04-28 10:00:01] h1:5:9 [0] include/alloc.h:120 NCCL WARN Cuda failure 2 'out of memory'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:9 [0] include/alloc.h:120 NCCL WARN Cuda failure 2 'out of memory'\n",
+},
+{
+	.id = "nccl.known_bug.stack_unlimited_mnnvl", .fix = "ulimit -s 8192",
+	.log = "$ ulimit -s unlimited; srun python train.py   # 4 GB200 (aarch64) nodes\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"[gb200-a01:4711] *** Process received signal ***\n",
+	.fixed_log = "$ srun python train.py   # 4 GB200 (aarch64) nodes\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"[gb200-a01:4711] *** Process received signal ***\n",
+},
+{
+	.id = "nccl.known_bug.connect_abort_retry", .fix = "2.24.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:90 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"h1:5:90 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n",
+},
+{
+	.id = "nccl.known_bug.accept_eintr", .top = 1, .fix = "2.27.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:60 [0] misc/socket.cc:447 NCCL WARN socketTryAccept: Accept failed: Interrupted system call\n"
+		"h1:5:60 [0] NCCL INFO misc/socket.cc:559 -> 2\n"
+		"h1:5:60 [0] NCCL INFO bootstrap.cc:280 -> 2\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+		"h1:5:60 [0] misc/socket.cc:447 NCCL WARN socketTryAccept: Accept failed: Interrupted system call\n",
+},
+{
+	.id = "nccl.known_bug.ras_missing_ranks", .fix = "NCCL_RAS_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:70 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+		"[h1:00005] *** Process received signal ***\n"
+		" 4 0x0000000000122927 rasClientRunComms() /build/nccl/src/ras/client_support.cc:993\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.3+cuda12.9\n"
+		"h1:5:70 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+		"[h1:00005] *** Process received signal ***\n",
+},
+{
+	.id = "nccl.known_bug.cumem_cudagraph_memory", .fix = "NCCL_CUMEM_ENABLE=0",
+	.log = "INFO 05-28 10:00:00 model_runner.py:1000] Capturing cudagraphs for decoding.\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 20.00 MiB is free.\n",
+	.fixed_log = "INFO 05-28 10:00:00 model_runner.py:1000] Capturing cudagraphs for decoding.\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.22.3+cuda12.5\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 20.00 MiB is free.\n",
+},
+{
+	.id = "nccl.known_bug.nic_fusion_fatal", .top = 1, .fix = "NCCL_NET_MERGE_LEVEL=LOC",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.25.1+cuda12.8\n"
+		"h1:5:40 [0] graph/topo.cc:965 NCCL WARN TOPO/NET : Tried merging multiple devices together and failed. Try setting NCCL_NET_MERGE_LEVEL=LOC\n"
+		"h1:5:40 [0] NCCL INFO graph/topo.cc:1064 -> 5\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"h1:5:40 [0] graph/topo.cc:965 NCCL WARN TOPO/NET : Tried merging multiple devices together and failed. Try setting NCCL_NET_MERGE_LEVEL=LOC\n",
+},
+{
+	.id = "nccl.known_bug.connect_port_exhaustion", .fix = "2.19.4",
+	.log = "NCCL version 2.18.5+cuda12.2\n"
+		"h1:5:90 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.3.7<45763> failed : Cannot assign requested address\n",
+	.fixed_log = "NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:90 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.3.7<45763> failed : Cannot assign requested address\n",
 },
 };
 
@@ -2421,6 +2836,65 @@ static void test_launch_lines(void **state)
 		assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
 		run_free(&r);
 	}
+}
+
+/*
+ * An NGC PyTorch image named and no "NCCL version" line: the NCCL its release ships (ngc.c) is
+ * the version the known-bug table reads, and the finding says where it came from; a version line
+ * the log does print wins over the image, and two images of different NCCLs decide nothing.
+ */
+static void test_ngc_container(void **state)
+{
+	static const char image[] =
+		"FROM nvcr.io/nvidia/pytorch:19.11-py3\n"
+		"Out of bounds values : 12 FAILED\n";
+	static const char printed[] =	/* the log's own version line: 2.21.5, not affected */
+		"FROM nvcr.io/nvidia/pytorch:19.11-py3\n"
+		"node1:4711:4711 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"Out of bounds values : 12 FAILED\n";
+	static const char unknown[] =	/* a release the table lacks: no version */
+		"docker run --gpus all nvcr.io/nvidia/pytorch:19.13-py3\n"
+		"image: nvcr.io/nvidia/pytorch:18.01-py3\n"
+		"Out of bounds values : 12 FAILED\n";
+	static const char two[] =	/* two releases of different NCCLs: neither decides */
+		"FROM nvcr.io/nvidia/pytorch:19.03-py3\n"
+		"then with nvcr.io/nvidia/pytorch:19.11-py3 too\n"
+		"Out of bounds values : 12 FAILED\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	assert_int_equal(ngc_pytorch_nccl(19, 11), 20506);
+	assert_int_equal(ngc_pytorch_nccl(19, 3), 20403);
+	assert_int_equal(ngc_pytorch_nccl(19, 13), 0);
+	assert_int_equal(ngc_pytorch_nccl(19, 4), 0);	/* no page read for 19.04 */
+	for (size_t i = 0; i < ngc_pytorch_nreleases; i++) {
+		const struct ngc_pytorch *g = &ngc_pytorch_releases[i];
+		assert_true(g->mm >= 1 && g->mm <= 12 && g->nccl > 20000 && g->cuda);
+		for (size_t j = i + 1; j < ngc_pytorch_nreleases; j++)
+			assert_false(g->yy == ngc_pytorch_releases[j].yy &&
+				     g->mm == ngc_pytorch_releases[j].mm);
+	}
+
+	r = explain_text(image, sizeof(image) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "nccl.known_bug.ll128_corruption");
+	assert_non_null(strstr(f->why, "NCCL 2.5.6 (the NCCL of nvcr.io/nvidia/pytorch:19.11-py3)"));
+	assert_true(finding_evidence_contains(f, "test.log:1: NCCL version: 2.5.6 (the NCCL of nvcr.io/nvidia/pytorch:19.11-py3)"));
+	assert_true(fix_has(f, "torch.cuda.nccl.version()"));
+	run_free(&r);
+
+	r = explain_text(printed, sizeof(printed) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+	run_free(&r);
+
+	r = explain_text(unknown, sizeof(unknown) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+	run_free(&r);
+
+	r = explain_text(two, sizeof(two) - 1, NULL);
+	assert_null(findings_find(r.fs, "nccl.known_bug.ll128_corruption"));
+	run_free(&r);
 }
 
 /* Across machines pasted together: pip pins of one package at two versions, GDR on some links. */
@@ -2576,6 +3050,13 @@ int main(void)
 		cmocka_unit_test(test_p2p_driver),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
+		cmocka_unit_test(test_cudagraph_hang),
+		cmocka_unit_test(test_hang_after_init),
+		cmocka_unit_test(test_ib_unused),
+		cmocka_unit_test(test_hosts_bootstrap),
+		cmocka_unit_test(test_table_text),
+		cmocka_unit_test(test_peer_address),
+		cmocka_unit_test(test_prose_version_abort),
 		cmocka_unit_test(test_duplicate_gpu_launcher),
 		cmocka_unit_test(test_sig_variants),
 		cmocka_unit_test(test_shm_container),
@@ -2598,6 +3079,7 @@ int main(void)
 		cmocka_unit_test(test_launch_lines),
 		cmocka_unit_test(test_no_cause),
 		cmocka_unit_test(test_known_bugs_complete),
+		cmocka_unit_test(test_ngc_container),
 		cmocka_unit_test(test_ib_cuda_tables),
 		cmocka_unit_test(test_hosts_facts),
 	};
