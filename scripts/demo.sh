@@ -16,13 +16,20 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then B=$'\033[1m' D=$'\033[2m' R=$'\033[0m'; else B='' D='' R=''; fi
+# The narration follows ncclcheck's language (LC_ALL, LC_MESSAGES, LANG: zh... is Chinese): en ZH
+# picks the line. Chinese is written in short lines, never folded (fold cuts bytes, not columns).
+case "${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}" in zh*) ZH=1 ;; *) ZH="" ;; esac
+en() { if [ -n "$ZH" ]; then printf '%s' "$2"; else printf '%s' "$1"; fi; }
 step() { printf '\n%s== %s%s\n' "$B" "$*" "$R"; }
-say() { printf '%s%s%s\n' "$D" "$*" "$R" | fold -s -w 100; }
+say() {
+	if [ -n "$ZH" ]; then printf '%s%s%s\n' "$D" "$*" "$R"; return; fi
+	printf '%s%s%s\n' "$D" "$*" "$R" | fold -s -w 100
+}
 run() { printf '%s$ %s%s\n' "$B" "$*" "$R"; "$@"; }
 
-step "1/7 build ncclcheck (release)"
+step "$(en "1/7 build ncclcheck (release)" "1/7 编译 ncclcheck（release）")"
 if [ -n "${NCCLCHECK:-}" ]; then
-	say "using NCCLCHECK=$NCCLCHECK instead of building"
+	say "$(en "using NCCLCHECK=$NCCLCHECK instead of building" "不编译，使用 NCCLCHECK=$NCCLCHECK")"
 else
 	./scripts/deps.sh >/dev/null
 	cmake --preset release >/dev/null
@@ -56,18 +63,22 @@ expect_rc() {
 	[ "$2" = "$1" ] || differs "$3: exit $2, expected $1" "${4:-}"
 }
 
-step "2/7 a simulated two-node cloud cluster"
-say "Each node is a network namespace laid out like an AutoDL-style VM: eth0 on a public \
+step "$(en "2/7 a simulated two-node cloud cluster" "2/7 模拟的双节点云集群")"
+say "$(en "Each node is a network namespace laid out like an AutoDL-style VM: eth0 on a public \
 segment, eth1 on a private one, MASTER_ADDR on node 0's private address. The platform drops \
-TCP between the public addresses but lets ping through (second seed, §1 and §5.1)."
+TCP between the public addresses but lets ping through (second seed, §1 and §5.1)." \
+"每个节点是一个网络命名空间，布局和 AutoDL 式的云主机一样：eth0 在公网网段，eth1 在私网网段，
+MASTER_ADDR 是节点 0 的私网地址。平台丢弃公网地址之间的 TCP，但放行 ping（文章 2 §1、§5.1）。")"
 if ! run "$NCCLCHECK" lab up --nodes 2 --scenario cloud-public-blocked --prefix "$PREFIX"; then
 	echo "demo: the lab could not be built (above); nothing else can be shown" >&2
 	exit 1
 fi
 
-step "3/7 the fault, seen with the tools the articles use by hand"
-say "A listener on n0's MASTER_PORT (29500); from n1: ping, then nc -zv to n0's public and \
-private address (second seed, §2.1 and §2.4)."
+step "$(en "3/7 the fault, seen with the tools the articles use by hand" "3/7 用文章里手工排查的工具看故障")"
+say "$(en "A listener on n0's MASTER_PORT (29500); from n1: ping, then nc -zv to n0's public and \
+private address (second seed, §2.1 and §2.4)." \
+"在 n0 的 MASTER_PORT（29500）上起一个监听；在 n1 上先 ping，再用 nc -zv 连 n0 的公网和私网地址
+（文章 2 §2.1、§2.4）。")"
 # lab exec execs ip, ip netns exec execs nc: $! is the listener itself, ended by that pid
 "$NCCLCHECK" lab exec "$PREFIX-n0" -- nc -lk 29500 >/dev/null 2>&1 &
 NC_PID=$!
@@ -85,9 +96,11 @@ lx n1 nc -zv -w 3 203.0.113.10 29500 2>&1 && rc=0 || rc=$?
 printf '%s$ nc -zv -w 3 10.10.0.10 29500    (n0 eth1, from n1)%s\n' "$B" "$R"
 lx n1 nc -zv -w 3 10.10.0.10 29500 2>&1 && rc=0 || rc=$?
 expect_rc 0 $rc "TCP to n0's private address connects"
-say "ping answers and the private address connects, but TCP to the public address hangs. \
+say "$(en "ping answers and the private address connects, but TCP to the public address hangs. \
 Left alone, NCCL picks eth0 (the first interface that is not docker or lo): training hangs \
-after the data loads and dies with ncclInternalError."
+after the data loads and dies with ncclInternalError." \
+"ping 有应答，私网地址也能连上，但连公网地址的 TCP 卡住。不加设置时 NCCL 会选 eth0（第一块
+不是 docker、lo 的网卡）：数据加载完后训练卡住，最后报 ncclInternalError。")"
 
 # The checks run on every node one after the other; cluster runs on both at once (below).
 CHECKS=("node --no-python")
@@ -98,26 +111,27 @@ cluster_both() {
 	local want=$1 out rc rc1 w
 	lx n1 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 >"$TMP/c1.out" 2>"$TMP/c1.err" &
 	w=$!
-	printf '\n%s[n0, n1 at once]$ ncclcheck cluster --no-python --no-bw%s\n' "$B" "$R"
+	printf '\n%s[%s]$ ncclcheck cluster --no-python --no-bw%s\n' "$B" "$(en "n0, n1 at once" "n0、n1 同时")" "$R"
 	out=$(lx n0 "$NCCLCHECK" cluster --no-python --no-bw --timeout 30 2>"$TMP/c0.err") &&
 		rc=0 || rc=$?
 	wait $w && rc1=0 || rc1=$?
 	printf '%s\n' "$out" | grep -E "$2" || printf '%s\n' "$out"
-	printf '%s(exit %d on n0, %d on n1)%s\n' "$D" "$rc" "$rc1" "$R"
+	printf "%s$(en "(exit %d on n0, %d on n1)" "（退出码：n0 为 %d，n1 为 %d）")%s\n" "$D" "$rc" "$rc1" "$R"
 	expect_rc "$want" $rc "cluster on n0" "$TMP/c0.err"
 	expect_rc "$want" $rc1 "cluster on n1" "$TMP/c1.err"
 	CLUSTER_OUT=$out
 }
 
-step "4/7 ncclcheck on every node"
-say "What an engineer runs first: the node's stack, and what NCCL will do there."
+step "$(en "4/7 ncclcheck on every node" "4/7 在每个节点上运行 ncclcheck")"
+say "$(en "What an engineer runs first: the node's stack, and what NCCL will do there." \
+"工程师首先会跑的：节点的软件栈，以及 NCCL 在那里会怎么做。")"
 for node in n0 n1; do
 	for check in "${CHECKS[@]}"; do
 		# shellcheck disable=SC2086
 		printf '\n%s[%s]$ ncclcheck %s%s\n' "$B" "$node" "$check" "$R"
 		lx "$node" "$NCCLCHECK" $check 2>"$TMP/node.err" | tee "$TMP/node.out" &&
 			rc=${PIPESTATUS[0]} || rc=${PIPESTATUS[0]}
-		printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+		printf "%s$(en "(exit %d)" "（退出码 %d）")%s\n" "$D" "$rc" "$R"
 		expect_rc 1 "$rc" "[$node] ncclcheck $check finds the error" "$TMP/node.err"
 		grep -q "export NCCL_SOCKET_IFNAME=eth1" "$TMP/node.out" ||
 			differs "[$node] ncclcheck $check gives no 'export NCCL_SOCKET_IFNAME=eth1'"
@@ -129,16 +143,20 @@ done
 kill "$NC_PID" 2>/dev/null
 wait "$NC_PID" 2>/dev/null || true
 NC_PID=""
-step "5/7 ncclcheck cluster: every node at once, every link measured"
-say "Started on both nodes together (torchrun-style variables, no flags), the nodes meet on \
-MASTER_ADDR:MASTER_PORT, test every interface between them and agree on one verdict."
-cluster_both 1 '^(ERROR|error) |cluster.verdict|NCCL_SOCKET_IFNAME|^[0-9]+ error'
+step "$(en "5/7 ncclcheck cluster: every node at once, every link measured" \
+	"5/7 ncclcheck cluster：所有节点同时运行，测量每条链路")"
+say "$(en "Started on both nodes together (torchrun-style variables, no flags), the nodes meet on \
+MASTER_ADDR:MASTER_PORT, test every interface between them and agree on one verdict." \
+"两个节点同时启动（torchrun 风格的变量，不加参数），在 MASTER_ADDR:MASTER_PORT 汇合，测试彼此之间的
+每块网卡，并得出同一个结论。")"
+cluster_both 1 '^(ERROR|error|错误) |cluster.verdict|NCCL_SOCKET_IFNAME|^[0-9]+ (error|个错误)'
 grep -q "NCCL_SOCKET_IFNAME=eth1" <<<"$CLUSTER_OUT" ||
 	differs "cluster's verdict does not name NCCL_SOCKET_IFNAME=eth1"
 
-step "6/7 the fix ncclcheck gave, applied"
-say "Export the line from the fix (the Gloo twin too) and re-run the same checks; only the \
-findings are shown this time."
+step "$(en "6/7 the fix ncclcheck gave, applied" "6/7 应用 ncclcheck 给出的修复")"
+say "$(en "Export the line from the fix (the Gloo twin too) and re-run the same checks; only the \
+findings are shown this time." \
+"导出修复方法里的那一行（连同 Gloo 的同名变量），再跑一遍同样的检查；这次只显示发现。")"
 export NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1
 printf '%s$ export NCCL_SOCKET_IFNAME=eth1 GLOO_SOCKET_IFNAME=eth1%s\n' "$B" "$R"
 for node in n0 n1; do
@@ -146,20 +164,23 @@ for node in n0 n1; do
 		printf '\n%s[%s]$ ncclcheck %s%s\n' "$B" "$node" "$check" "$R"
 		# shellcheck disable=SC2086
 		out=$(lx "$node" "$NCCLCHECK" $check 2>"$TMP/node.err") && rc=0 || rc=$?
-		printf '%s\n' "$out" | grep -E '^(ERROR|warn|info) |^[0-9]+ error|^no error|checks passed' || printf '%s\n' "$out"
-		printf '%s(exit %d)%s\n' "$D" "$rc" "$R"
+		printf '%s\n' "$out" |
+			grep -E '^(ERROR|warn|info|错误|警告|提示) |^[0-9]+ (error|个错误)|^no error|checks passed|项检查通过' ||
+			printf '%s\n' "$out"
+		printf "%s$(en "(exit %d)" "（退出码 %d）")%s\n" "$D" "$rc" "$R"
 		expect_rc 0 "$rc" "[$node] ncclcheck $check with the fix" "$TMP/node.err"
 	done
 done
 n_wrong=${#WRONG[@]}
-cluster_both 0 '^(ERROR|error) |cluster.verdict|^[0-9]+ error|no error'
+cluster_both 0 '^(ERROR|error|错误) |cluster.verdict|^[0-9]+ (error|个错误)|no error|没有错误'
 if [ ${#WRONG[@]} = "$n_wrong" ]; then
-	say "NCCL now bootstraps on eth1, the interface nc showed working, and the error is gone."
+	say "$(en "NCCL now bootstraps on eth1, the interface nc showed working, and the error is gone." \
+		"NCCL 现在在 eth1（nc 证明能通的那块网卡）上 bootstrap，错误消失了。")"
 else
-	say "The error is NOT gone: see above."
+	say "$(en "The error is NOT gone: see above." "错误没有消失：见上文。")"
 fi
 
-step "7/7 remove the lab"
+step "$(en "7/7 remove the lab" "7/7 删除实验环境")"
 run "$NCCLCHECK" lab down --prefix "$PREFIX" && rc=0 || rc=$?
 expect_rc 0 $rc "lab down"
 if [ ${#WRONG[@]} -gt 0 ]; then
@@ -167,4 +188,4 @@ if [ ${#WRONG[@]} -gt 0 ]; then
 	printf '  - %s\n' "${WRONG[@]}" >&2
 	exit 1
 fi
-printf '\n%sdemo: every step did what it says%s\n' "$B" "$R"
+printf '\n%sdemo: %s%s\n' "$B" "$(en "every step did what it says" "每一步都与说明一致")" "$R"

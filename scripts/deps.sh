@@ -7,8 +7,8 @@ set -eu
 for_tests=""
 [ "${1:-}" = --test ] && for_tests=1
 
-build="build-essential cmake pkg-config git libjansson-dev libhwloc-dev libssl-dev"
-test="libcmocka-dev clang llvm libclang-rt-dev python3 python3-torch python3-yaml shellcheck time jq"
+build="build-essential cmake pkg-config python3 git libjansson-dev libhwloc-dev libssl-dev"
+test="libcmocka-dev clang llvm libclang-rt-dev python3-torch python3-yaml shellcheck time jq"
 lab="iproute2 iptables nftables iperf3 procps netcat-openbsd kmod iputils-ping util-linux"
 launchers="slurm-wlm munge openmpi-bin"
 extra="libibverbs-dev gettext file"

@@ -3,704 +3,709 @@
 
 #include <string.h>
 
+#include "util/i18n.h"
+
 const struct finding_kind finding_catalog[] = {
 	{ .id = "facts.schema", .sev = SEV_WARN,
-	  .summary = "The facts document was written for another schema version." },
+	  .summary = N_("The facts document was written for another schema version.") },
 	{ .id = "facts.invalid", .sev = SEV_ERROR,
-	  .summary = "The facts document has members of the wrong type, so no rule judges it." },
+	  .summary = N_("The facts document has members of the wrong type, so no rule judges it.") },
 
 	{ .id = "compat.driver.minimum", .sev = SEV_ERROR,
-	  .summary = "The NVIDIA driver is older than the floor for CUDA 11.x and NCCL "
-		     "training." },
+	  .summary = N_("The NVIDIA driver is older than the floor for CUDA 11.x and NCCL "
+		        "training.") },
 	{ .id = "compat.driver.torch", .sev = SEV_ERROR,
-	  .summary = "Whether the driver runs the CUDA that the installed torch wheel was "
-		     "built for." },
+	  .summary = N_("Whether the driver runs the CUDA that the installed torch wheel was "
+		        "built for.") },
 	{ .id = "compat.driver.toolkit", .sev = SEV_ERROR,
-	  .summary = "Whether the driver runs the installed CUDA toolkit." },
+	  .summary = N_("Whether the driver runs the installed CUDA toolkit.") },
 	{ .id = "compat.driver.cuda_sources", .sev = SEV_WARN,
-	  .summary = "libcuda.so.1 and the kernel driver report different CUDA versions: a "
-		     "forward-compatibility libcuda is loaded." },
+	  .summary = N_("libcuda.so.1 and the kernel driver report different CUDA versions: a "
+		        "forward-compatibility libcuda is loaded.") },
 	{ .id = "compat.cudnn.cuda", .sev = SEV_ERROR,
-	  .summary = "Whether a cuDNN copy supports the CUDA next to it." },
+	  .summary = N_("Whether a cuDNN copy supports the CUDA next to it.") },
 
 	{ .id = "gpu.cuda.init", .sev = SEV_ERROR,
-	  .summary = "cuInit() fails: CUDA cannot be used on this node." },
+	  .summary = N_("cuInit() fails: CUDA cannot be used on this node.") },
 	{ .id = "gpu.driver.absent", .sev = SEV_WARN,
-	  .summary = "No NVIDIA driver is present although a CUDA build of torch is installed." },
+	  .summary = N_("No NVIDIA driver is present although a CUDA build of torch is installed.") },
 	{ .id = "gpu.driver.mismatch", .sev = SEV_ERROR,
-	  .summary = "The loaded kernel module and the user-space driver libraries are "
-		     "different versions." },
+	  .summary = N_("The loaded kernel module and the user-space driver libraries are "
+		        "different versions.") },
 	{ .id = "gpu.driver.unknown", .sev = SEV_WARN,
-	  .summary = "Whether an NVIDIA driver works could not be determined." },
+	  .summary = N_("Whether an NVIDIA driver works could not be determined.") },
 	{ .id = "gpu.none", .sev = SEV_WARN,
-	  .summary = "The NVIDIA driver is loaded but lists no GPU." },
+	  .summary = N_("The NVIDIA driver is loaded but lists no GPU.") },
 	{ .id = "gpu.nvml.failed", .sev = SEV_WARN,
-	  .summary = "NVML returned an error, so GPU facts are incomplete." },
+	  .summary = N_("NVML returned an error, so GPU facts are incomplete.") },
 
 	{ .id = "compat.toolkit.torch", .sev = SEV_WARN,
-	  .summary = "The CUDA toolkit on this node is another CUDA than the one torch was "
-		     "built for." },
+	  .summary = N_("The CUDA toolkit on this node is another CUDA than the one torch was "
+		        "built for.") },
 	{ .id = "compat.toolkit.none", .sev = SEV_INFO,
-	  .summary = "No CUDA toolkit for builds was found; torch runs without one." },
+	  .summary = N_("No CUDA toolkit for builds was found; torch runs without one.") },
 	{ .id = "compat.toolkit.cuda_home", .sev = SEV_WARN,
-	  .summary = "CUDA_HOME or CUDA_PATH names a directory that is not a CUDA toolkit." },
+	  .summary = N_("CUDA_HOME or CUDA_PATH names a directory that is not a CUDA toolkit.") },
 
 	{ .id = "host.cpus.restricted", .sev = SEV_INFO,
-	  .summary = "This process may use fewer CPUs than the machine has online." },
+	  .summary = N_("This process may use fewer CPUs than the machine has online.") },
 
 	{ .id = "compat.lightning_torch", .sev = SEV_ERROR,
-	  .summary = "Whether the installed Lightning supports the installed torch." },
+	  .summary = N_("Whether the installed Lightning supports the installed torch.") },
 	{ .id = "compat.lightning_torch.untested", .sev = SEV_INFO,
-	  .summary = "torch is newer than the releases this Lightning was tested with." },
+	  .summary = N_("torch is newer than the releases this Lightning was tested with.") },
 	{ .id = "compat.lightning_python", .sev = SEV_ERROR,
-	  .summary = "Lightning needs a newer Python than this interpreter." },
+	  .summary = N_("Lightning needs a newer Python than this interpreter.") },
 	{ .id = "compat.lightning.two_packages", .sev = SEV_WARN,
-	  .summary = "Both lightning and pytorch-lightning are installed." },
+	  .summary = N_("Both lightning and pytorch-lightning are installed.") },
 	{ .id = "supply.compromised", .sev = SEV_ERROR,
-	  .summary = "An installed torch/Lightning/NCCL release is a known malicious one." },
+	  .summary = N_("An installed torch/Lightning/NCCL release is a known malicious one.") },
 	{ .id = "supply.lightning_payload", .sev = SEV_ERROR,
-	  .summary = "A lightning/_runtime/ malware payload is installed." },
+	  .summary = N_("A lightning/_runtime/ malware payload is installed.") },
 	{ .id = "supply.record_mismatch", .sev = SEV_WARN,
-	  .summary = "Files of a torch/Lightning/NCCL wheel differ from its RECORD." },
+	  .summary = N_("Files of a torch/Lightning/NCCL wheel differ from its RECORD.") },
 	{ .id = "compat.python_torch", .sev = SEV_WARN,
-	  .summary = "torch is not released for this Python version." },
+	  .summary = N_("torch is not released for this Python version.") },
 	{ .id = "compat.torch_nccl", .sev = SEV_OK,
-	  .summary = "torch runs the NCCL version its release was built with." },
+	  .summary = N_("torch runs the NCCL version its release was built with.") },
 	{ .id = "compat.torch_nccl.newer", .sev = SEV_INFO,
-	  .summary = "torch runs a newer NCCL than its wheels ship." },
+	  .summary = N_("torch runs a newer NCCL than its wheels ship.") },
 	{ .id = "compat.torch_nccl.older", .sev = SEV_WARN,
-	  .summary = "torch runs an older NCCL than its wheels ship." },
+	  .summary = N_("torch runs an older NCCL than its wheels ship.") },
 
 	{ .id = "nccl.tls", .sev = SEV_INFO,
-	  .summary = "Whether the NCCL 2.32+ the job loads can encrypt its sockets: built with TLS, "
-		     "and OpenSSL 3 loading." },
+	  .summary = N_("Whether the NCCL 2.32+ the job loads can encrypt its sockets: built with TLS, "
+		        "and OpenSSL 3 loading.") },
 	{ .id = "nccl.version", .sev = SEV_OK,
-	  .summary = "The NCCL the job runs is at least the minimum for multi-node training." },
+	  .summary = N_("The NCCL the job runs is at least the minimum for multi-node training.") },
 	{ .id = "nccl.too_old", .sev = SEV_ERROR,
-	  .summary = "The NCCL the job runs is older than the minimum for multi-node training." },
+	  .summary = N_("The NCCL the job runs is older than the minimum for multi-node training.") },
 	{ .id = "nccl.copies", .sev = SEV_OK,
-	  .summary = "One NCCL version is installed, in one or more copies." },
+	  .summary = N_("One NCCL version is installed, in one or more copies.") },
 	{ .id = "nccl.copies.several", .sev = SEV_INFO,
-	  .summary = "Several NCCL copies with different versions are installed." },
+	  .summary = N_("Several NCCL copies with different versions are installed.") },
 	{ .id = "nccl.copies.differ", .sev = SEV_WARN,
-	  .summary = "torch uses another NCCL than nccl-tests and C/C++ programs load by "
-		     "default." },
+	  .summary = N_("torch uses another NCCL than nccl-tests and C/C++ programs load by "
+		        "default.") },
 	{ .id = "nccl.default.none", .sev = SEV_INFO,
-	  .summary = "torch brings its own NCCL but programs outside torch find no "
-		     "libnccl.so.2." },
+	  .summary = N_("torch brings its own NCCL but programs outside torch find no "
+		        "libnccl.so.2.") },
 	{ .id = "nccl.lib.unreadable", .sev = SEV_ERROR,
-	  .summary = "An NCCL library copy could not be loaded to read its version." },
+	  .summary = N_("An NCCL library copy could not be loaded to read its version.") },
 	{ .id = "nccl.conf.missing", .sev = SEV_WARN,
-	  .summary = "NCCL_CONF_FILE names a file that cannot be read." },
+	  .summary = N_("NCCL_CONF_FILE names a file that cannot be read.") },
 	{ .id = "nccl.net_plugin", .sev = SEV_INFO,
-	  .summary = "NCCL will load this net plugin." },
+	  .summary = N_("NCCL will load this net plugin.") },
 	{ .id = "nccl.net_plugin.missing", .sev = SEV_WARN,
-	  .summary = "NCCL_NET_PLUGIN names a plugin that is not found." },
+	  .summary = N_("NCCL_NET_PLUGIN names a plugin that is not found.") },
 
 	{ .id = "launch.env.stale_ranks", .sev = SEV_ERROR,
-	  .summary = "per-process rank variables (RANK, LOCAL_RANK, ...) are exported in a "
-		     "shell with no launcher running." },
+	  .summary = N_("per-process rank variables (RANK, LOCAL_RANK, ...) are exported in a "
+		        "shell with no launcher running.") },
 	{ .id = "launch.devices_mismatch", .sev = SEV_ERROR,
-	  .summary = "The launcher's processes per node differ from Trainer(devices=N)." },
+	  .summary = N_("The launcher's processes per node differ from Trainer(devices=N).") },
 	{ .id = "launch.gpus.hidden", .sev = SEV_ERROR,
-	  .summary = "CUDA_VISIBLE_DEVICES hides every GPU from this task." },
+	  .summary = N_("CUDA_VISIBLE_DEVICES hides every GPU from this task.") },
 	{ .id = "launch.gpus.one_per_task", .sev = SEV_WARN,
-	  .summary = "Each task sees one GPU while Trainer(devices=N) picks cuda:LOCAL_RANK." },
+	  .summary = N_("Each task sees one GPU while Trainer(devices=N) picks cuda:LOCAL_RANK.") },
 	{ .id = "launch.gpus.oversubscribed", .sev = SEV_ERROR,
-	  .summary = "More processes per node than GPUs visible to them." },
+	  .summary = N_("More processes per node than GPUs visible to them.") },
 	{ .id = "launch.node_rank.duplicate", .sev = SEV_ERROR,
-	  .summary = "Every node thinks it is node rank 0 (srun ... torchrun with no "
-		     "--node_rank)." },
+	  .summary = N_("Every node thinks it is node rank 0 (srun ... torchrun with no "
+		        "--node_rank).") },
 	{ .id = "launch.nodes_mismatch", .sev = SEV_ERROR,
-	  .summary = "The job's node count differs from Trainer(num_nodes=N)." },
+	  .summary = N_("The job's node count differs from Trainer(num_nodes=N).") },
 	{ .id = "launch.sbatch.no_srun", .sev = SEV_ERROR,
-	  .summary = "The batch script starts python without srun: one process on the first "
-		     "node only." },
+	  .summary = N_("The batch script starts python without srun: one process on the first "
+		        "node only.") },
 	{ .id = "launch.torchrun.agent_store", .sev = SEV_WARN,
-	  .summary = "Under torchrun, init_method names a tcp:// store on another port than "
-		     "torchrun's: every rank waits for a server no rank starts." },
+	  .summary = N_("Under torchrun, init_method names a tcp:// store on another port than "
+		        "torchrun's: every rank waits for a server no rank starts.") },
 	{ .id = "launch.srun.ntasks_per_node", .sev = SEV_WARN,
-	  .summary = "srun without --ntasks-per-node: Slurm decides how many tasks each node "
-		     "gets." },
+	  .summary = N_("srun without --ntasks-per-node: Slurm decides how many tasks each node "
+		        "gets.") },
 	{ .id = "launch.world_size", .sev = SEV_ERROR,
-	  .summary = "WORLD_SIZE differs from nodes x processes per node." },
+	  .summary = N_("WORLD_SIZE differs from nodes x processes per node.") },
 
 	{ .id = "torch.env.renamed", .sev = SEV_WARN,
-	  .summary = "A torch variable is set under its old name." },
+	  .summary = N_("A torch variable is set under its old name.") },
 	{ .id = "torch.env.both_names", .sev = SEV_WARN,
-	  .summary = "A torch variable is set under both its old and its new name." },
+	  .summary = N_("A torch variable is set under both its old and its new name.") },
 	{ .id = "torch.env.new_name_ignored", .sev = SEV_WARN,
-	  .summary = "The new name of a torch variable is set, but this torch reads only the "
-		     "old one." },
+	  .summary = N_("The new name of a torch variable is set, but this torch reads only the "
+		        "old one.") },
 
 	{ .id = "shm", .sev = SEV_OK,
-	  .summary = "/dev/shm exists and is writable." },
+	  .summary = N_("/dev/shm exists and is writable.") },
 	{ .id = "shm.missing", .sev = SEV_ERROR,
-	  .summary = "/dev/shm does not exist." },
+	  .summary = N_("/dev/shm does not exist.") },
 	{ .id = "shm.not_writable", .sev = SEV_ERROR,
-	  .summary = "/dev/shm is not writable." },
+	  .summary = N_("/dev/shm is not writable.") },
 	{ .id = "shm.small", .sev = SEV_WARN,
-	  .summary = "/dev/shm is smaller than NCCL's shared-memory transport wants." },
+	  .summary = N_("/dev/shm is smaller than NCCL's shared-memory transport wants.") },
 	{ .id = "shm.full", .sev = SEV_WARN,
-	  .summary = "/dev/shm has little free space." },
+	  .summary = N_("/dev/shm has little free space.") },
 
 	{ .id = "memlock", .sev = SEV_OK,
-	  .summary = "Locked memory is unlimited, as RDMA needs." },
+	  .summary = N_("Locked memory is unlimited, as RDMA needs.") },
 	{ .id = "memlock.limited", .sev = SEV_WARN,
-	  .summary = "The locked-memory limit is low for RDMA." },
+	  .summary = N_("The locked-memory limit is low for RDMA.") },
 
 	{ .id = "nccl.env.unknown", .sev = SEV_WARN,
-	  .summary = "An NCCL_* variable that NCCL does not read." },
+	  .summary = N_("An NCCL_* variable that NCCL does not read.") },
 	{ .id = "nccl.env.removed", .sev = SEV_WARN,
-	  .summary = "An NCCL_* variable that this NCCL no longer reads." },
+	  .summary = N_("An NCCL_* variable that this NCCL no longer reads.") },
 	{ .id = "nccl.env.too_new", .sev = SEV_WARN,
-	  .summary = "An NCCL_* variable that this NCCL is too old to read." },
+	  .summary = N_("An NCCL_* variable that this NCCL is too old to read.") },
 	{ .id = "nccl.env.ncclx_only", .sev = SEV_WARN,
-	  .summary = "An NCCL_* variable that only Meta's NCCLX reads; upstream NCCL ignores it." },
+	  .summary = N_("An NCCL_* variable that only Meta's NCCLX reads; upstream NCCL ignores it.") },
 	{ .id = "nccl.env.empty", .sev = SEV_INFO,
-	  .summary = "An NCCL_* variable is set to the empty string." },
+	  .summary = N_("An NCCL_* variable is set to the empty string.") },
 	{ .id = "nccl.env.int", .sev = SEV_WARN,
-	  .summary = "An integer NCCL_* variable whose text NCCL reads as something else." },
+	  .summary = N_("An integer NCCL_* variable whose text NCCL reads as something else.") },
 	{ .id = "nccl.env.float", .sev = SEV_WARN,
-	  .summary = "A floating-point NCCL_* variable whose text NCCL rejects for its default." },
+	  .summary = N_("A floating-point NCCL_* variable whose text NCCL rejects for its default.") },
 	{ .id = "nccl.env.range", .sev = SEV_WARN,
-	  .summary = "An integer NCCL_* variable outside the range NCCL accepts." },
+	  .summary = N_("An integer NCCL_* variable outside the range NCCL accepts.") },
 	{ .id = "nccl.env.value", .sev = SEV_WARN,
-	  .summary = "An NCCL_* variable whose value is not one NCCL accepts." },
+	  .summary = N_("An NCCL_* variable whose value is not one NCCL accepts.") },
 	{ .id = "nccl.env.tuning_syntax", .sev = SEV_ERROR,
-	  .summary = "NCCL_ALGO/NCCL_PROTO with a syntax NCCL rejects." },
+	  .summary = N_("NCCL_ALGO/NCCL_PROTO with a syntax NCCL rejects.") },
 	{ .id = "nccl.env.algo_forced", .sev = SEV_WARN,
-	  .summary = "NCCL_ALGO forces one algorithm for every collective and size." },
+	  .summary = N_("NCCL_ALGO forces one algorithm for every collective and size.") },
 	{ .id = "nccl.env.proto_forced", .sev = SEV_WARN,
-	  .summary = "NCCL_PROTO forces one protocol for every collective and size." },
+	  .summary = N_("NCCL_PROTO forces one protocol for every collective and size.") },
 	{ .id = "nccl.env.debug", .sev = SEV_WARN,
-	  .summary = "NCCL_DEBUG is left on in what looks like a production run." },
+	  .summary = N_("NCCL_DEBUG is left on in what looks like a production run.") },
 	{ .id = "nccl.env.buffsize", .sev = SEV_WARN,
-	  .summary = "NCCL_BUFFSIZE is NCCL's default or an odd size." },
+	  .summary = N_("NCCL_BUFFSIZE is NCCL's default or an odd size.") },
+	{ .id = "nccl.env.other_ccl", .sev = SEV_WARN,
+	  .summary = N_("HCCL_* (Huawei Ascend) or MCCL_* (MetaX) variables where the job runs NCCL, "
+			"which never reads them.") },
 	{ .id = "nccl.env.launch_mode", .sev = SEV_INFO,
-	  .summary = "NCCL_LAUNCH_MODE is set." },
+	  .summary = N_("NCCL_LAUNCH_MODE is set.") },
 	{ .id = "nccl.env.gid_index", .sev = SEV_INFO,
-	  .summary = "NCCL_IB_GID_INDEX overrides the GID NCCL selects by itself (2.21+)." },
+	  .summary = N_("NCCL_IB_GID_INDEX overrides the GID NCCL selects by itself (2.21+).") },
 	{ .id = "nccl.env.p2p_disabled", .sev = SEV_WARN,
-	  .summary = "NCCL_P2P_DISABLE is on." },
+	  .summary = N_("NCCL_P2P_DISABLE is on.") },
 	{ .id = "nccl.env.shm_disabled", .sev = SEV_WARN,
-	  .summary = "NCCL_SHM_DISABLE is on." },
+	  .summary = N_("NCCL_SHM_DISABLE is on.") },
 	{ .id = "nccl.env.ib_disabled", .sev = SEV_WARN,
-	  .summary = "NCCL_IB_DISABLE is on while RDMA ports are active." },
+	  .summary = N_("NCCL_IB_DISABLE is on while RDMA ports are active.") },
 	{ .id = "nccl.env.ib_hca_nomatch", .sev = SEV_ERROR,
-	  .summary = "NCCL_IB_HCA matches none of this node's RDMA devices." },
+	  .summary = N_("NCCL_IB_HCA matches none of this node's RDMA devices.") },
 	{ .id = "nccl.env.net_ib", .sev = SEV_ERROR,
-	  .summary = "NCCL_NET=IB but this node has no usable RDMA." },
+	  .summary = N_("NCCL_NET=IB but this node has no usable RDMA.") },
 	{ .id = "nccl.env.net_unknown", .sev = SEV_ERROR,
-	  .summary = "NCCL_NET names no network this node has." },
+	  .summary = N_("NCCL_NET names no network this node has.") },
 	{ .id = "nccl.env.net_plugin", .sev = SEV_INFO,
-	  .summary = "NCCL_NET names a network that only a plugin can provide; ncclcheck "
-		     "cannot verify the name." },
+	  .summary = N_("NCCL_NET names a network that only a plugin can provide; ncclcheck "
+		        "cannot verify the name.") },
 	{ .id = "nccl.env.comm_blocking", .sev = SEV_WARN,
-	  .summary = "NCCL_COMM_BLOCKING=0 makes every communicator non-blocking." },
+	  .summary = N_("NCCL_COMM_BLOCKING=0 makes every communicator non-blocking.") },
 	{ .id = "nccl.env.sockets", .sev = SEV_WARN,
-	  .summary = "NCCL_SOCKET_NTHREADS / NCCL_NSOCKS_PERTHREAD have no effect or exceed "
-		     "NCCL's limits." },
+	  .summary = N_("NCCL_SOCKET_NTHREADS / NCCL_NSOCKS_PERTHREAD have no effect or exceed "
+		        "NCCL's limits.") },
 	{ .id = "nccl.env.conf_key", .sev = SEV_WARN,
-	  .summary = "A line of an nccl.conf file whose key is not a variable name." },
+	  .summary = N_("A line of an nccl.conf file whose key is not a variable name.") },
 	{ .id = "nccl.env.shadowed", .sev = SEV_INFO,
-	  .summary = "A setting in a config file is overridden by the environment or a "
-		     "higher-precedence file." },
+	  .summary = N_("A setting in a config file is overridden by the environment or a "
+		        "higher-precedence file.") },
 	{ .id = "nccl.env.conf_skipped", .sev = SEV_INFO,
-	  .summary = "An nccl.conf file this NCCL does not read." },
+	  .summary = N_("An nccl.conf file this NCCL does not read.") },
 	{ .id = "nccl.env.ok", .sev = SEV_OK,
-	  .summary = "Every NCCL_* setting is a variable NCCL reads, with a value it parses as "
-		     "written." },
+	  .summary = N_("Every NCCL_* setting is a variable NCCL reads, with a value it parses as "
+		        "written.") },
 	{ .id = "nccl.env.comm_id", .sev = SEV_WARN,
-	  .summary = "NCCL_COMM_ID is set: invalid, unresolvable, in no local subnet, or risky "
-		     "with PyTorch." },
+	  .summary = N_("NCCL_COMM_ID is set: invalid, unresolvable, in no local subnet, or risky "
+		        "with PyTorch.") },
 
 	{ .id = "net.nccl.bootstrap", .sev = SEV_INFO,
-	  .summary = "The interface and address NCCL will bootstrap on, and its NET/Socket "
-		     "devices." },
+	  .summary = N_("The interface and address NCCL will bootstrap on, and its NET/Socket "
+		        "devices.") },
 	{ .id = "net.nccl.no_interface", .sev = SEV_ERROR,
-	  .summary = "NCCL will find no interface to bootstrap on." },
+	  .summary = N_("NCCL will find no interface to bootstrap on.") },
 	{ .id = "net.bootstrap.link_local", .sev = SEV_WARN,
-	  .summary = "NCCL will bootstrap on a link-local address (169.254/16 or fe80::/10)." },
+	  .summary = N_("NCCL will bootstrap on a link-local address (169.254/16 or fe80::/10).") },
 	{ .id = "net.neigh.overflowed", .sev = SEV_WARN,
-	  .summary = "The kernel refused new neighbour (ARP) entries since boot: packets to peers "
-		     "without one were dropped, as if a firewall had." },
+	  .summary = N_("The kernel refused new neighbour (ARP) entries since boot: packets to peers "
+		        "without one were dropped, as if a firewall had.") },
 	{ .id = "net.socket.link_local", .sev = SEV_WARN,
-	  .summary = "NCCL's NET/Socket transport will use a link-local address." },
+	  .summary = N_("NCCL's NET/Socket transport will use a link-local address.") },
 	{ .id = "net.bootstrap.docker", .sev = SEV_WARN,
-	  .summary = "NCCL will bootstrap on a Docker bridge." },
+	  .summary = N_("NCCL will bootstrap on a Docker bridge.") },
 	{ .id = "net.bootstrap.master_mismatch", .sev = SEV_ERROR,
-	  .summary = "NCCL will bootstrap on another interface than the one that reaches "
-		     "MASTER_ADDR." },
+	  .summary = N_("NCCL will bootstrap on another interface than the one that reaches "
+		        "MASTER_ADDR.") },
 	{ .id = "net.bootstrap.master_match", .sev = SEV_OK,
-	  .summary = "NCCL bootstraps on the interface that reaches MASTER_ADDR." },
+	  .summary = N_("NCCL bootstraps on the interface that reaches MASTER_ADDR.") },
 	{ .id = "net.socket.extra_interfaces", .sev = SEV_WARN,
-	  .summary = "NCCL's NET/Socket transport will also use interfaces other than "
-		     "MASTER_ADDR's." },
+	  .summary = N_("NCCL's NET/Socket transport will also use interfaces other than "
+		        "MASTER_ADDR's.") },
 	{ .id = "net.bootstrap.public", .sev = SEV_WARN,
-	  .summary = "NCCL will bootstrap on a public address while a private one exists." },
+	  .summary = N_("NCCL will bootstrap on a public address while a private one exists.") },
 	{ .id = "net.ifname.ignored", .sev = SEV_WARN,
-	  .summary = "NCCL_SOCKET_IFNAME has at most one character, so NCCL ignores it." },
+	  .summary = N_("NCCL_SOCKET_IFNAME has at most one character, so NCCL ignores it.") },
 	{ .id = "net.ifname.space", .sev = SEV_ERROR,
-	  .summary = "NCCL_SOCKET_IFNAME contains whitespace." },
+	  .summary = N_("NCCL_SOCKET_IFNAME contains whitespace.") },
 	{ .id = "net.ifname.too_many", .sev = SEV_WARN,
-	  .summary = "NCCL_SOCKET_IFNAME lists more entries than NCCL reads." },
+	  .summary = N_("NCCL_SOCKET_IFNAME lists more entries than NCCL reads.") },
 	{ .id = "net.ifname.port", .sev = SEV_INFO,
-	  .summary = "NCCL_SOCKET_IFNAME entries carry ':port', which chooses no port." },
+	  .summary = N_("NCCL_SOCKET_IFNAME entries carry ':port', which chooses no port.") },
 	{ .id = "net.ifname.nomatch", .sev = SEV_ERROR,
-	  .summary = "NCCL_SOCKET_IFNAME matches no interface of this node." },
+	  .summary = N_("NCCL_SOCKET_IFNAME matches no interface of this node.") },
 	{ .id = "net.ifname.lo_eligible", .sev = SEV_WARN,
-	  .summary = "An exclusion list in NCCL_SOCKET_IFNAME makes lo eligible." },
+	  .summary = N_("An exclusion list in NCCL_SOCKET_IFNAME makes lo eligible.") },
 	{ .id = "net.ifname.docker_eligible", .sev = SEV_WARN,
-	  .summary = "An exclusion list in NCCL_SOCKET_IFNAME makes docker* eligible." },
+	  .summary = N_("An exclusion list in NCCL_SOCKET_IFNAME makes docker* eligible.") },
 	{ .id = "net.ifname.prefix", .sev = SEV_WARN,
-	  .summary = "An NCCL_SOCKET_IFNAME prefix also matches longer interface names." },
+	  .summary = N_("An NCCL_SOCKET_IFNAME prefix also matches longer interface names.") },
 	{ .id = "net.master.unresolved", .sev = SEV_ERROR,
-	  .summary = "MASTER_ADDR does not resolve on this node." },
+	  .summary = N_("MASTER_ADDR does not resolve on this node.") },
 	{ .id = "net.master.no_route", .sev = SEV_ERROR,
-	  .summary = "This node has no route to MASTER_ADDR." },
+	  .summary = N_("This node has no route to MASTER_ADDR.") },
 	{ .id = "net.master.loopback", .sev = SEV_INFO,
-	  .summary = "MASTER_ADDR is a loopback address." },
+	  .summary = N_("MASTER_ADDR is a loopback address.") },
 	{ .id = "net.ports.range", .sev = SEV_INFO,
-	  .summary = "The ephemeral TCP port range NCCL listens in, which the other nodes must "
-		     "reach." },
+	  .summary = N_("The ephemeral TCP port range NCCL listens in, which the other nodes must "
+		        "reach.") },
 	{ .id = "net.ports.master_in_range", .sev = SEV_WARN,
-	  .summary = "MASTER_PORT lies inside the ephemeral port range." },
+	  .summary = N_("MASTER_PORT lies inside the ephemeral port range.") },
 	{ .id = "net.firewall.unreadable", .sev = SEV_INFO,
-	  .summary = "The local firewall rules could not be read." },
+	  .summary = N_("The local firewall rules could not be read.") },
 	{ .id = "net.firewall.blocks", .sev = SEV_ERROR,
-	  .summary = "The local firewall drops or rejects incoming TCP in NCCL's port range." },
+	  .summary = N_("The local firewall drops or rejects incoming TCP in NCCL's port range.") },
 	{ .id = "net.firewall.master_port", .sev = SEV_ERROR,
-	  .summary = "The local firewall blocks MASTER_PORT on rank 0's node." },
+	  .summary = N_("The local firewall blocks MASTER_PORT on rank 0's node.") },
 	{ .id = "net.firewall.open", .sev = SEV_OK,
-	  .summary = "The local firewall lets NCCL's port range in." },
+	  .summary = N_("The local firewall lets NCCL's port range in.") },
 	{ .id = "net.limits.nofile", .sev = SEV_WARN,
-	  .summary = "The open-files limit is low for NCCL's sockets." },
+	  .summary = N_("The open-files limit is low for NCCL's sockets.") },
 	{ .id = "net.sysctl.sockbuf", .sev = SEV_WARN,
-	  .summary = "NCCL_SOCKET_SNDBUF/RCVBUF ask for more than the kernel's maximum." },
+	  .summary = N_("NCCL_SOCKET_SNDBUF/RCVBUF ask for more than the kernel's maximum.") },
 	{ .id = "net.hostname.loopback", .sev = SEV_WARN,
-	  .summary = "The host name resolves to a loopback address." },
+	  .summary = N_("The host name resolves to a loopback address.") },
 	{ .id = "net.rdma.down", .sev = SEV_INFO,
-	  .summary = "RDMA devices are present but no port is ACTIVE." },
+	  .summary = N_("RDMA devices are present but no port is ACTIVE.") },
 	{ .id = "net.rdma.verbs", .sev = SEV_WARN,
-	  .summary = "RDMA ports are active but libibverbs does not load." },
+	  .summary = N_("RDMA ports are active but libibverbs does not load.") },
 	{ .id = "net.rdma.providers", .sev = SEV_WARN,
-	  .summary = "libibverbs loads but lists no device although ports are active: its "
-		     "provider is missing." },
+	  .summary = N_("libibverbs loads but lists no device although ports are active: its "
+		        "provider is missing.") },
 	{ .id = "net.rdma.peermem", .sev = SEV_INFO,
-	  .summary = "RDMA is active but nvidia_peermem is not loaded." },
+	  .summary = N_("RDMA is active but nvidia_peermem is not loaded.") },
 	{ .id = "net.mtu.differ", .sev = SEV_INFO,
-	  .summary = "NCCL's interfaces have different MTUs." },
+	  .summary = N_("NCCL's interfaces have different MTUs.") },
 	{ .id = "net.mtu.jumbo", .sev = SEV_INFO,
-	  .summary = "NCCL's interface has a jumbo MTU." },
+	  .summary = N_("NCCL's interface has a jumbo MTU.") },
 
 	{ .id = "cloud.aws.no_efa", .sev = SEV_WARN,
-	  .summary = "An AWS instance type with EFA has no EFA device attached." },
+	  .summary = N_("An AWS instance type with EFA has no EFA device attached.") },
 	{ .id = "cloud.aws.efa_plugin", .sev = SEV_WARN,
-	  .summary = "Whether NCCL will use EFA through the aws-ofi-nccl plugin." },
+	  .summary = N_("Whether NCCL will use EFA through the aws-ofi-nccl plugin.") },
 	{ .id = "cloud.aws.efa_env", .sev = SEV_INFO,
-	  .summary = "Settings from old EFA recipes are in the environment." },
+	  .summary = N_("Settings from old EFA recipes are in the environment.") },
 	{ .id = "cloud.aws.placement", .sev = SEV_INFO,
-	  .summary = "EFA nodes belong in one cluster placement group." },
+	  .summary = N_("EFA nodes belong in one cluster placement group.") },
 	{ .id = "cloud.aws.security_group", .sev = SEV_INFO,
-	  .summary = "The nodes' security group must admit itself on NCCL's ports." },
+	  .summary = N_("The nodes' security group must admit itself on NCCL's ports.") },
 	{ .id = "cloud.alibaba.mtu", .sev = SEV_INFO,
-	  .summary = "Alibaba Cloud MTU advice, checked against this node." },
+	  .summary = N_("Alibaba Cloud MTU advice, checked against this node.") },
 	{ .id = "cloud.alibaba.src_dst_check", .sev = SEV_INFO,
-	  .summary = "The second seed's 'turn off the source/destination check' is not needed "
-		     "for NCCL between instances." },
+	  .summary = N_("The second seed's 'turn off the source/destination check' is not needed "
+		        "for NCCL between instances.") },
 	{ .id = "cloud.alibaba.erdma", .sev = SEV_WARN,
-	  .summary = "eRDMA devices and the NCCL settings Alibaba documents for them." },
+	  .summary = N_("eRDMA devices and the NCCL settings Alibaba documents for them.") },
 	{ .id = "cloud.lingjun_preset", .sev = SEV_WARN,
-	  .summary = "Alibaba PAI Lingjun's NCCL settings on a node of another cloud, judged one by "
-		     "one." },
+	  .summary = N_("Alibaba PAI Lingjun's NCCL settings on a node of another cloud, judged one by "
+		        "one.") },
 	{ .id = "cloud.autodl.private_nic", .sev = SEV_INFO,
-	  .summary = "AutoDL's private NIC, as the second seed describes it, against this "
-		     "node." },
+	  .summary = N_("AutoDL's private NIC, as the second seed describes it, against this "
+		        "node.") },
 	{ .id = "cloud.autodl.torch111", .sev = SEV_INFO,
-	  .summary = "The second seed's recommended AutoDL torch 1.11 image runs an old NCCL." },
+	  .summary = N_("The second seed's recommended AutoDL torch 1.11 image runs an old NCCL.") },
 	{ .id = "cloud.gcp.mtu", .sev = SEV_INFO,
-	  .summary = "GCP: every VM takes its VPC network's MTU." },
+	  .summary = N_("GCP: every VM takes its VPC network's MTU.") },
 	{ .id = "cloud.gcp.gvnic", .sev = SEV_INFO,
-	  .summary = "A GCP VM uses virtio-net instead of gVNIC." },
+	  .summary = N_("A GCP VM uses virtio-net instead of gVNIC.") },
 	{ .id = "cloud.gcp.tcpx", .sev = SEV_WARN,
-	  .summary = "A GCP H100/H200 VM without GPUDirect-TCPX/TCPXO." },
+	  .summary = N_("A GCP H100/H200 VM without GPUDirect-TCPX/TCPXO.") },
 	{ .id = "cloud.azure.nccl_conf", .sev = SEV_INFO,
-	  .summary = "Azure InfiniBand VMs and the topology file NCCL needs." },
+	  .summary = N_("Azure InfiniBand VMs and the topology file NCCL needs.") },
 	{ .id = "cloud.oci.roce", .sev = SEV_INFO,
-	  .summary = "OCI RoCE without NCCL_IB_HCA: Oracle's sample settings." },
+	  .summary = N_("OCI RoCE without NCCL_IB_HCA: Oracle's sample settings.") },
 	{ .id = "cloud.container.bridge", .sev = SEV_WARN,
-	  .summary = "A container on a bridge network: other nodes cannot reach NCCL here." },
+	  .summary = N_("A container on a bridge network: other nodes cannot reach NCCL here.") },
 	{ .id = "cloud.k8s.pod_network", .sev = SEV_INFO,
-	  .summary = "A Kubernetes pod on the pod network: NCCL runs over the CNI." },
+	  .summary = N_("A Kubernetes pod on the pod network: NCCL runs over the CNI.") },
 
 	{ .id = "bench.result.wrong", .sev = SEV_ERROR,
-	  .summary = "A collective returned wrong results: data corruption, not rounding." },
+	  .summary = N_("A collective returned wrong results: data corruption, not rounding.") },
 	{ .id = "bench.tune.better", .sev = SEV_INFO,
-	  .summary = "A socket setting beats NCCL's defaults on this link by more than the "
-		     "run-to-run spread." },
+	  .summary = N_("A socket setting beats NCCL's defaults on this link by more than the "
+		        "run-to-run spread.") },
 	{ .id = "bench.tune.defaults", .sev = SEV_OK,
-	  .summary = "Nothing tried beats NCCL's socket defaults by more than the run-to-run "
-		     "spread." },
+	  .summary = N_("Nothing tried beats NCCL's socket defaults by more than the run-to-run "
+		        "spread.") },
 
 	{ .id = "link.bw.low", .sev = SEV_WARN,
-	  .summary = "A link's TCP goodput is far below what its line rate and MTU allow." },
+	  .summary = N_("A link's TCP goodput is far below what its line rate and MTU allow.") },
 	{ .id = "link.bw.ok", .sev = SEV_OK,
-	  .summary = "A link's TCP goodput is near what the link can carry." },
+	  .summary = N_("A link's TCP goodput is near what the link can carry.") },
 	{ .id = "link.bw.same_host", .sev = SEV_INFO,
-	  .summary = "Flows between nodes of one kernel were slow only while they shared its "
-		     "CPUs: no host or link is slow." },
+	  .summary = N_("Flows between nodes of one kernel were slow only while they shared its "
+		        "CPUs: no host or link is slow.") },
 	{ .id = "link.bw.slow_host", .sev = SEV_WARN,
-	  .summary = "One node is slow with every peer: the cause is on that host." },
+	  .summary = N_("One node is slow with every peer: the cause is on that host.") },
 	{ .id = "link.bw.slow_link", .sev = SEV_WARN,
-	  .summary = "The link between two nodes is slow while both are fast with other "
-		     "peers." },
+	  .summary = N_("The link between two nodes is slow while both are fast with other "
+		        "peers.") },
 	{ .id = "link.bw.slow_pair", .sev = SEV_WARN,
-	  .summary = "Two nodes are slow with each other and there is no third node to tell "
-		     "host from link." },
+	  .summary = N_("Two nodes are slow with each other and there is no third node to tell "
+		        "host from link.") },
 	{ .id = "link.bw.stalled", .sev = SEV_ERROR,
-	  .summary = "A TCP transfer stalls after connecting: streams made no progress." },
+	  .summary = N_("A TCP transfer stalls after connecting: streams made no progress.") },
 	{ .id = "link.connect.error", .sev = SEV_ERROR,
-	  .summary = "TCP connect fails on this node before reaching the network." },
+	  .summary = N_("TCP connect fails on this node before reaching the network.") },
 	{ .id = "link.connect.hostunreach", .sev = SEV_ERROR,
-	  .summary = "TCP connect reports the host unreachable." },
+	  .summary = N_("TCP connect reports the host unreachable.") },
 	{ .id = "link.connect.noroute", .sev = SEV_ERROR,
-	  .summary = "TCP connect finds no route to the address." },
+	  .summary = N_("TCP connect finds no route to the address.") },
 	{ .id = "link.connect.ok", .sev = SEV_OK,
-	  .summary = "TCP connects from one node to another's address over an interface (in a "
-		     "cluster: every pair on every interface tested)." },
+	  .summary = N_("TCP connects from one node to another's address over an interface (in a "
+		        "cluster: every pair on every interface tested).") },
 	{ .id = "link.connect.refused", .sev = SEV_ERROR,
-	  .summary = "TCP connect to a listening port is refused: a firewall REJECT rule." },
+	  .summary = N_("TCP connect to a listening port is refused: a firewall REJECT rule.") },
 	{ .id = "link.connect.timeout", .sev = SEV_ERROR,
-	  .summary = "TCP connect times out: packets are dropped by a firewall or security "
-		     "group." },
+	  .summary = N_("TCP connect times out: packets are dropped by a firewall or security "
+		        "group.") },
 	{ .id = "link.connect.transient", .sev = SEV_INFO,
-	  .summary = "A connect test timed out, and the port scan over the same path then found "
-		     "its ports open: handshakes lost for a while, not a filter." },
+	  .summary = N_("A connect test timed out, and the port scan over the same path then found "
+		        "its ports open: handshakes lost for a while, not a filter.") },
 	{ .id = "link.latency", .sev = SEV_WARN,
-	  .summary = "The round trip to a node (or over a link) is long enough to slow NCCL's "
-		     "collectives." },
+	  .summary = N_("The round trip to a node (or over a link) is long enough to slow NCCL's "
+		        "collectives.") },
 	{ .id = "link.loss", .sev = SEV_WARN,
-	  .summary = "A node or link loses packets: TCP retransmits, NCCL stalls." },
+	  .summary = N_("A node or link loses packets: TCP retransmits, NCCL stalls.") },
 	{ .id = "link.mtu.blackhole", .sev = SEV_ERROR,
-	  .summary = "Packets over a size vanish on a path and no ICMP says so: an MTU black "
-		     "hole." },
+	  .summary = N_("Packets over a size vanish on a path and no ICMP says so: an MTU black "
+		        "hole.") },
 	{ .id = "link.mtu.ok", .sev = SEV_OK,
-	  .summary = "Packets of the interface MTU pass with DF set." },
+	  .summary = N_("Packets of the interface MTU pass with DF set.") },
 	{ .id = "link.mtu.smaller", .sev = SEV_INFO,
-	  .summary = "The path carries smaller packets than the interface MTU and a router "
-		     "says so (ICMP)." },
+	  .summary = N_("The path carries smaller packets than the interface MTU and a router "
+		        "says so (ICMP).") },
 	{ .id = "link.ports.blocked", .sev = SEV_ERROR,
-	  .summary = "Ports in NCCL's ephemeral range are closed by a firewall." },
+	  .summary = N_("Ports in NCCL's ephemeral range are closed by a firewall.") },
 	{ .id = "link.ports.range", .sev = SEV_ERROR,
-	  .summary = "Nodes drop (or reject) the same TCP ports of their ephemeral range: one root "
-		     "cause for every link and interface it shows on." },
+	  .summary = N_("Nodes drop (or reject) the same TCP ports of their ephemeral range: one root "
+		        "cause for every link and interface it shows on.") },
 	{ .id = "link.ports.ok", .sev = SEV_OK,
-	  .summary = "Every tested port of the range accepts connections." },
+	  .summary = N_("Every tested port of the range accepts connections.") },
 
 	{ .id = "cluster.auth.failed", .sev = SEV_ERROR,
-	  .summary = "A peer presented the wrong token, or this node's was refused." },
+	  .summary = N_("A peer presented the wrong token, or this node's was refused.") },
 	{ .id = "cluster.auth.none", .sev = SEV_WARN,
-	  .summary = "The rendezvous runs without a token: any process that reaches "
-		     "MASTER_PORT can join." },
+	  .summary = N_("The rendezvous runs without a token: any process that reaches "
+		        "MASTER_PORT can join.") },
 	{ .id = "cluster.clock.skew", .sev = SEV_WARN,
-	  .summary = "A node's clock is off node rank 0's." },
+	  .summary = N_("A node's clock is off node rank 0's.") },
 	{ .id = "cluster.env.differs", .sev = SEV_ERROR,
-	  .summary = "An NCCL setting is not the same on every node." },
+	  .summary = N_("An NCCL setting is not the same on every node.") },
 	{ .id = "cluster.env.socket_magic", .sev = SEV_ERROR,
-	  .summary = "NCCL_SOCKET_MAGIC is not the same on every node." },
+	  .summary = N_("NCCL_SOCKET_MAGIC is not the same on every node.") },
 	{ .id = "cluster.gpus.differs", .sev = SEV_WARN,
-	  .summary = "The nodes have different GPU counts." },
+	  .summary = N_("The nodes have different GPU counts.") },
 	{ .id = "cluster.hostname.duplicate", .sev = SEV_WARN,
-	  .summary = "Two nodes share a host name." },
+	  .summary = N_("Two nodes share a host name.") },
 	{ .id = "cluster.ib.partial", .sev = SEV_ERROR,
-	  .summary = "InfiniBand/RoCE is active on some nodes but not on others." },
+	  .summary = N_("InfiniBand/RoCE is active on some nodes but not on others.") },
 	{ .id = "cluster.ifname.missing", .sev = SEV_ERROR,
-	  .summary = "NCCL_SOCKET_IFNAME matches no interface on some node, though it does on"
-		     " others." },
+	  .summary = N_("NCCL_SOCKET_IFNAME matches no interface on some node, though it does on"
+		        " others.") },
 	{ .id = "cluster.ip.duplicate", .sev = SEV_ERROR,
-	  .summary = "Two nodes have the same address." },
+	  .summary = N_("Two nodes have the same address.") },
 	{ .id = "cluster.link.failed", .sev = SEV_ERROR,
-	  .summary = "A link test between two nodes could not run." },
+	  .summary = N_("A link test between two nodes could not run.") },
 	{ .id = "cluster.link.untested", .sev = SEV_ERROR,
-	  .summary = "A link test could not run its probes in time (CPU starvation): no verdict." },
+	  .summary = N_("A link test could not run its probes in time (CPU starvation): no verdict.") },
 	{ .id = "cluster.link.unreachable", .sev = SEV_ERROR,
-	  .summary = "A node's interface is unreachable from another node." },
+	  .summary = N_("A node's interface is unreachable from another node.") },
 	{ .id = "cluster.mtu.differs", .sev = SEV_WARN,
-	  .summary = "The nodes' interfaces have different MTUs." },
+	  .summary = N_("The nodes' interfaces have different MTUs.") },
 	{ .id = "cluster.neigh.table_small", .sev = SEV_ERROR,
-	  .summary = "A node needs more neighbour (ARP) entries for its on-link peers than the "
-		     "kernel's table keeps: connects time out at random (warn: past gc_thresh2)." },
+	  .summary = N_("A node needs more neighbour (ARP) entries for its on-link peers than the "
+		        "kernel's table keeps: connects time out at random (warn: past gc_thresh2).") },
 	{ .id = "cluster.peer.dead", .sev = SEV_ERROR,
-	  .summary = "A peer's connection closed during the rendezvous: its ncclcheck exited "
-		     "or its node went away." },
+	  .summary = N_("A peer's connection closed during the rendezvous: its ncclcheck exited "
+		        "or its node went away.") },
 	{ .id = "cluster.peer.facts", .sev = SEV_ERROR,
-	  .summary = "A peer sent facts this node cannot use." },
+	  .summary = N_("A peer sent facts this node cannot use.") },
 	{ .id = "cluster.peer.garbage", .sev = SEV_WARN,
-	  .summary = "Something that is not an ncclcheck peer spoke to the rendezvous port." },
+	  .summary = N_("Something that is not an ncclcheck peer spoke to the rendezvous port.") },
 	{ .id = "cluster.peer.oversized", .sev = SEV_WARN,
-	  .summary = "A peer sent a frame larger than the rendezvous accepts." },
+	  .summary = N_("A peer sent a frame larger than the rendezvous accepts.") },
 	{ .id = "cluster.peer.slow", .sev = SEV_ERROR,
-	  .summary = "A peer did not answer within the rendezvous deadline." },
+	  .summary = N_("A peer did not answer within the rendezvous deadline.") },
 	{ .id = "cluster.peer.stalled", .sev = SEV_WARN,
-	  .summary = "A peer stopped sending in the middle of a message." },
+	  .summary = N_("A peer stopped sending in the middle of a message.") },
 	{ .id = "cluster.rdv.aborted", .sev = SEV_ERROR,
-	  .summary = "The rendezvous was aborted." },
+	  .summary = N_("The rendezvous was aborted.") },
 	{ .id = "cluster.rdv.bad_rank", .sev = SEV_ERROR,
-	  .summary = "A node gave a node rank outside 0..nodes-1." },
+	  .summary = N_("A node gave a node rank outside 0..nodes-1.") },
 	{ .id = "cluster.rdv.duplicate_rank", .sev = SEV_ERROR,
-	  .summary = "Two nodes claim the same node rank." },
+	  .summary = N_("Two nodes claim the same node rank.") },
 	{ .id = "cluster.rdv.missing", .sev = SEV_ERROR,
-	  .summary = "A node never joined the rendezvous." },
+	  .summary = N_("A node never joined the rendezvous.") },
 	{ .id = "cluster.rdv.unreachable", .sev = SEV_ERROR,
-	  .summary = "This node cannot reach the rendezvous at MASTER_ADDR:MASTER_PORT." },
+	  .summary = N_("This node cannot reach the rendezvous at MASTER_ADDR:MASTER_PORT.") },
 	{ .id = "cluster.rdv.version", .sev = SEV_ERROR,
-	  .summary = "Nodes run ncclcheck versions whose rendezvous protocols differ." },
+	  .summary = N_("Nodes run ncclcheck versions whose rendezvous protocols differ.") },
 	{ .id = "cluster.rdv.wrong_count", .sev = SEV_ERROR,
-	  .summary = "The nodes disagree on the number of nodes." },
+	  .summary = N_("The nodes disagree on the number of nodes.") },
 	{ .id = "cluster.verdict.ifname", .sev = SEV_ERROR,
-	  .summary = "The NCCL_SOCKET_IFNAME proven to work on every node, or that the "
-		     "current setting fails." },
+	  .summary = N_("The NCCL_SOCKET_IFNAME proven to work on every node, or that the "
+		        "current setting fails.") },
 	{ .id = "cluster.verdict.none", .sev = SEV_ERROR,
-	  .summary = "No NCCL_SOCKET_IFNAME works: some node has no interface that every "
-		     "other node reaches." },
+	  .summary = N_("No NCCL_SOCKET_IFNAME works: some node has no interface that every "
+		        "other node reaches.") },
 	{ .id = "cluster.versions.cuda", .sev = SEV_WARN,
-	  .summary = "torch's CUDA build differs between nodes." },
+	  .summary = N_("torch's CUDA build differs between nodes.") },
 	{ .id = "cluster.versions.driver", .sev = SEV_WARN,
-	  .summary = "The NVIDIA driver differs between nodes." },
+	  .summary = N_("The NVIDIA driver differs between nodes.") },
 	{ .id = "cluster.versions.lightning", .sev = SEV_WARN,
-	  .summary = "The Lightning version differs between nodes." },
+	  .summary = N_("The Lightning version differs between nodes.") },
 	{ .id = "cluster.nccl.tls", .sev = SEV_WARN,
-	  .summary = "NCCL's socket encryption capability differs between nodes." },
+	  .summary = N_("NCCL's socket encryption capability differs between nodes.") },
 	{ .id = "cluster.versions.nccl", .sev = SEV_ERROR,
-	  .summary = "The NCCL that torch loads differs between nodes." },
+	  .summary = N_("The NCCL that torch loads differs between nodes.") },
 	{ .id = "cluster.versions.python", .sev = SEV_WARN,
-	  .summary = "The Python version differs between nodes." },
+	  .summary = N_("The Python version differs between nodes.") },
 	{ .id = "cluster.versions.same", .sev = SEV_OK,
-	  .summary = "The same driver, NCCL, torch and Lightning on every node." },
+	  .summary = N_("The same driver, NCCL, torch and Lightning on every node.") },
 	{ .id = "cluster.versions.torch", .sev = SEV_ERROR,
-	  .summary = "The torch version differs between nodes." },
+	  .summary = N_("The torch version differs between nodes.") },
 
 	{ .id = "attach.fr.all_entered", .sev = SEV_ERROR,
-	  .summary = "Every rank entered the same collective and it did not complete: the "
-		     "cause is below PyTorch." },
+	  .summary = N_("Every rank entered the same collective and it did not complete: the "
+		        "cause is below PyTorch.") },
 	{ .id = "attach.fr.bad_dump", .sev = SEV_WARN,
-	  .summary = "A flight-recorder file does not decode and was skipped." },
+	  .summary = N_("A flight-recorder file does not decode and was skipped.") },
 	{ .id = "attach.fr.completed", .sev = SEV_OK,
-	  .summary = "Every rank of a process group completed its last recorded collective." },
+	  .summary = N_("Every rank of a process group completed its last recorded collective.") },
 	{ .id = "attach.fr.dtype_mismatch", .sev = SEV_ERROR,
-	  .summary = "Two ranks called the same collective of a process group with different "
-		     "dtypes." },
+	  .summary = N_("Two ranks called the same collective of a process group with different "
+		        "dtypes.") },
 	{ .id = "attach.fr.no_dump", .sev = SEV_WARN,
-	  .summary = "Some ranks of a process group wrote no flight-recorder dump." },
+	  .summary = N_("Some ranks of a process group wrote no flight-recorder dump.") },
 	{ .id = "attach.fr.none", .sev = SEV_WARN,
-	  .summary = "There is no flight-recorder dump to read." },
+	  .summary = N_("There is no flight-recorder dump to read.") },
 	{ .id = "attach.fr.not_entered", .sev = SEV_ERROR,
-	  .summary = "Some ranks never entered a collective that the other ranks of the "
-		     "process group entered." },
+	  .summary = N_("Some ranks never entered a collective that the other ranks of the "
+		        "process group entered.") },
 	{ .id = "attach.fr.op_mismatch", .sev = SEV_ERROR,
-	  .summary = "Two ranks called different collectives at the same sequence number of a"
-		     " process group." },
+	  .summary = N_("Two ranks called different collectives at the same sequence number of a"
+		        " process group.") },
 	{ .id = "attach.fr.size_mismatch", .sev = SEV_ERROR,
-	  .summary = "Two ranks called the same collective of a process group with different "
-		     "tensor sizes." },
+	  .summary = N_("Two ranks called the same collective of a process group with different "
+		        "tensor sizes.") },
 	{ .id = "attach.fr.unreadable", .sev = SEV_ERROR,
-	  .summary = "The flight-recorder dumps cannot be read." },
+	  .summary = N_("The flight-recorder dumps cannot be read.") },
 	{ .id = "attach.proc.dstate", .sev = SEV_WARN,
-	  .summary = "A local rank has a thread in uninterruptible sleep (D state)." },
+	  .summary = N_("A local rank has a thread in uninterruptible sleep (D state).") },
 	{ .id = "attach.proc.gone", .sev = SEV_ERROR,
-	  .summary = "A rank that RAS still lists has exited." },
+	  .summary = N_("A rank that RAS still lists has exited.") },
 	{ .id = "attach.proc.stopped", .sev = SEV_ERROR,
-	  .summary = "A local rank is stopped (SIGSTOP, Ctrl-Z): neither its loop nor its "
-		     "NCCL threads run." },
+	  .summary = N_("A local rank is stopped (SIGSTOP, Ctrl-Z): neither its loop nor its "
+		        "NCCL threads run.") },
 	{ .id = "attach.ras.async_error", .sev = SEV_ERROR,
-	  .summary = "A rank reported an asynchronous NCCL error: its communicator is "
-		     "unusable." },
+	  .summary = N_("A rank reported an asynchronous NCCL error: its communicator is "
+		        "unusable.") },
 	{ .id = "attach.ras.counts_equal", .sev = SEV_ERROR,
-	  .summary = "Every rank launched the same collectives and the counts do not move: "
-		     "the collective itself does not finish." },
+	  .summary = N_("Every rank launched the same collectives and the counts do not move: "
+		        "the collective itself does not finish.") },
 	{ .id = "attach.ras.counts_unequal", .sev = SEV_ERROR,
-	  .summary = "Some ranks never launched the collective the others launched, and the "
-		     "counts do not move." },
+	  .summary = N_("Some ranks never launched the collective the others launched, and the "
+		        "counts do not move.") },
 	{ .id = "attach.ras.dead", .sev = SEV_ERROR,
-	  .summary = "RAS reports a rank of the job as dead." },
+	  .summary = N_("RAS reports a rank of the job as dead.") },
 	{ .id = "attach.ras.init_error", .sev = SEV_ERROR,
-	  .summary = "A rank failed to initialise a communicator, as RAS reports it." },
+	  .summary = N_("A rank failed to initialise a communicator, as RAS reports it.") },
 	{ .id = "attach.ras.json_repaired", .sev = SEV_INFO,
-	  .summary = "NCCL's RAS report was not valid JSON and was repaired." },
+	  .summary = N_("NCCL's RAS report was not valid JSON and was repaired.") },
 	{ .id = "attach.ras.one_poll", .sev = SEV_INFO,
-	  .summary = "RAS answered once, so whether its counts are frozen is not known." },
+	  .summary = N_("RAS answered once, so whether its counts are frozen is not known.") },
 	{ .id = "attach.ras.progressing", .sev = SEV_OK,
-	  .summary = "A communicator is making progress between RAS polls." },
+	  .summary = N_("A communicator is making progress between RAS polls.") },
 	{ .id = "attach.ras.protocol", .sev = SEV_INFO,
-	  .summary = "The RAS service speaks another protocol version than this client." },
+	  .summary = N_("The RAS service speaks another protocol version than this client.") },
 	{ .id = "attach.ras.skew", .sev = SEV_WARN,
-	  .summary = "The ranks' collective counts differ; some ranks are behind." },
+	  .summary = N_("The ranks' collective counts differ; some ranks are behind.") },
 	{ .id = "attach.ras.unreachable", .sev = SEV_ERROR,
-	  .summary = "No RAS report could be read from the job." },
+	  .summary = N_("No RAS report could be read from the job.") },
 	{ .id = "attach.ras.unresponsive", .sev = SEV_ERROR,
-	  .summary = "Every rank of one node is unresponsive to RAS." },
+	  .summary = N_("Every rank of one node is unresponsive to RAS.") },
 	{ .id = "nccl.diag.busy", .sev = SEV_INFO,
-	  .summary = "NCCL's diagnostics were already running for another client when "
-		     "attach or cluster --with-ras asked." },
+	  .summary = N_("NCCL's diagnostics were already running for another client when "
+		        "attach or cluster --with-ras asked.") },
 	{ .id = "nccl.diag.consistent", .sev = SEV_OK,
-	  .summary = "NCCL's own diagnostics find the ranks alike (GPUs, driver, ECC, "
-		     "NVLink, NCCL_* env, Xid)." },
+	  .summary = N_("NCCL's own diagnostics find the ranks alike (GPUs, driver, ECC, "
+		        "NVLink, NCCL_* env, Xid).") },
 	{ .id = "nccl.diag.driver", .sev = SEV_WARN,
-	  .summary = "NCCL's diagnostics report ranks on different CUDA driver versions." },
+	  .summary = N_("NCCL's diagnostics report ranks on different CUDA driver versions.") },
 	{ .id = "nccl.diag.ecc", .sev = SEV_ERROR,
-	  .summary = "NCCL's diagnostics report volatile ECC errors on the GPU of some "
-		     "ranks." },
+	  .summary = N_("NCCL's diagnostics report volatile ECC errors on the GPU of some "
+		        "ranks.") },
 	{ .id = "nccl.diag.env", .sev = SEV_WARN,
-	  .summary = "NCCL's diagnostics report NCCL_* variables that differ between ranks." },
+	  .summary = N_("NCCL's diagnostics report NCCL_* variables that differ between ranks.") },
 	{ .id = "nccl.diag.gpu", .sev = SEV_WARN,
-	  .summary = "NCCL's diagnostics report ranks with another GPU model or GPU count "
-		     "per node." },
+	  .summary = N_("NCCL's diagnostics report ranks with another GPU model or GPU count "
+		        "per node.") },
 	{ .id = "nccl.diag.incomplete", .sev = SEV_INFO,
-	  .summary = "NCCL's diagnostics could not compare every rank." },
+	  .summary = N_("NCCL's diagnostics could not compare every rank.") },
 	{ .id = "nccl.diag.nvlink", .sev = SEV_ERROR,
-	  .summary = "NCCL's diagnostics report inactive NVLinks, or fewer NVLinks on some "
-		     "ranks." },
+	  .summary = N_("NCCL's diagnostics report inactive NVLinks, or fewer NVLinks on some "
+		        "ranks.") },
 	{ .id = "nccl.diag.unavailable", .sev = SEV_INFO,
-	  .summary = "NCCL's own diagnostics could not be asked, and why." },
+	  .summary = N_("NCCL's own diagnostics could not be asked, and why.") },
 	{ .id = "nccl.diag.xid", .sev = SEV_ERROR,
-	  .summary = "NCCL's diagnostics found GPU Xid or NVSwitch SXid errors that need "
-		     "action." },
+	  .summary = N_("NCCL's diagnostics found GPU Xid or NVSwitch SXid errors that need "
+		        "action.") },
 
 	{ .id = "explain.net.wrong_interface", .sev = SEV_ERROR,
-	  .summary = "The log shows NCCL bootstrapping on an interface other than the one that "
-		     "reaches MASTER_ADDR." },
+	  .summary = N_("The log shows NCCL bootstrapping on an interface other than the one that "
+		        "reaches MASTER_ADDR.") },
 	{ .id = "explain.net.ifname_nomatch", .sev = SEV_ERROR,
-	  .summary = "The log shows NCCL_SOCKET_IFNAME matching no interface." },
+	  .summary = N_("The log shows NCCL_SOCKET_IFNAME matching no interface.") },
 	{ .id = "explain.nccl.version_mismatch", .sev = SEV_ERROR,
-	  .summary = "The ranks run different NCCL versions." },
+	  .summary = N_("The ranks run different NCCL versions.") },
 	{ .id = "explain.ranks.missing", .sev = SEV_WARN,
-	  .summary = "Some ranks of the world left no line in these logs." },
+	  .summary = N_("Some ranks of the world left no line in these logs.") },
 	{ .id = "explain.log.single_rank", .sev = SEV_INFO,
-	  .summary = "The logs show one rank of a larger world." },
+	  .summary = N_("The logs show one rank of a larger world.") },
 	{ .id = "explain.init.ok", .sev = SEV_OK,
-	  .summary = "Every rank finished NCCL init." },
+	  .summary = N_("Every rank finished NCCL init.") },
 	{ .id = "explain.init.partial", .sev = SEV_ERROR,
-	  .summary = "Some ranks finished NCCL init and others did not." },
+	  .summary = N_("Some ranks finished NCCL init and others did not.") },
 	{ .id = "explain.init.stuck", .sev = SEV_ERROR,
-	  .summary = "NCCL init started and no rank finished it." },
+	  .summary = N_("NCCL init started and no rank finished it.") },
 	{ .id = "explain.lightning.duplicate_rank", .sev = SEV_ERROR,
-	  .summary = "Two Lightning processes claim the same global rank." },
+	  .summary = N_("Two Lightning processes claim the same global rank.") },
 	{ .id = "explain.lightning.rendezvous_hang", .sev = SEV_ERROR,
-	  .summary = "Lightning never registered all processes: the hang is in the TCPStore "
-		     "rendezvous." },
+	  .summary = N_("Lightning never registered all processes: the hang is in the TCPStore "
+		        "rendezvous.") },
 	{ .id = "explain.lightning.nccl_hang", .sev = SEV_WARN,
-	  .summary = "All Lightning processes registered, then nothing: a hang in NCCL, not in "
-		     "the rendezvous." },
+	  .summary = N_("All Lightning processes registered, then nothing: a hang in NCCL, not in "
+		        "the rendezvous.") },
 	{ .id = "explain.watchdog.desync", .sev = SEV_ERROR,
-	  .summary = "The NCCL watchdog fired with ranks at different collective sequence "
-		     "numbers." },
+	  .summary = N_("The NCCL watchdog fired with ranks at different collective sequence "
+		        "numbers.") },
 	{ .id = "explain.log.no_nccl_debug", .sev = SEV_INFO,
-	  .summary = "The log has NCCL errors but no NCCL INFO lines." },
+	  .summary = N_("The log has NCCL errors but no NCCL INFO lines.") },
 	{ .id = "explain.log.no_cause", .sev = SEV_INFO,
-	  .summary = "The log was recognised but names no failure: it is not enough to decide, "
-		     "and the finding says what to rerun with." },
+	  .summary = N_("The log was recognised but names no failure: it is not enough to decide, "
+		        "and the finding says what to rerun with.") },
 	{ .id = "explain.nccl.warn_unknown", .sev = SEV_WARN,
-	  .summary = "NCCL printed a WARN line that no signature knows, and nothing else explains "
-		     "the run: it is quoted, at low confidence." },
+	  .summary = N_("NCCL printed a WARN line that no signature knows, and nothing else explains "
+		        "the run: it is quoted, at low confidence.") },
 	{ .id = "explain.log.unrecognised", .sev = SEV_INFO,
-	  .summary = "Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
-		     "output." },
+	  .summary = N_("Nothing in the input was recognised as NCCL, torch, Lightning or Slurm "
+		        "output.") },
 	{ .id = "explain.launch.node_rank_c10d", .sev = SEV_ERROR,
-	  .summary = "torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
-		     "names each node itself as the endpoint." },
+	  .summary = N_("torchrun mixes the static launch's --node-rank with a dynamic rendezvous, or "
+		        "names each node itself as the endpoint.") },
 	{ .id = "explain.launch.agent_store_port", .sev = SEV_ERROR,
-	  .summary = "Under torchrun, init_method=\"tcp://host:port\" on another port than the "
-		     "agent's store: every rank is a client and nobody serves (torch before #192113)." },
+	  .summary = N_("Under torchrun, init_method=\"tcp://host:port\" on another port than the "
+		        "agent's store: every rank is a client and nobody serves (torch before #192113).") },
 	{ .id = "explain.launch.master_addr_differs", .sev = SEV_ERROR,
-	  .summary = "The nodes were given different MASTER_ADDR values." },
+	  .summary = N_("The nodes were given different MASTER_ADDR values.") },
 	{ .id = "explain.nccltests.single_node_system", .sev = SEV_ERROR,
-	  .summary = "nccl-tests failed with a system error on one node: in a container "
-		     "usually a too small /dev/shm." },
+	  .summary = N_("nccl-tests failed with a system error on one node: in a container "
+		        "usually a too small /dev/shm.") },
 	{ .id = "explain.hang.p2p", .sev = SEV_ERROR,
-	  .summary = "nccl-tests on one node printed its header and then nothing: GPU peer-to-peer "
-		     "does not deliver." },
+	  .summary = N_("nccl-tests on one node printed its header and then nothing: GPU peer-to-peer "
+		        "does not deliver.") },
 	{ .id = "explain.hang.nccltests", .sev = SEV_ERROR,
-	  .summary = "nccl-tests across nodes printed its header and then nothing: the first "
-		     "collective between the nodes never completed." },
+	  .summary = N_("nccl-tests across nodes printed its header and then nothing: the first "
+		        "collective between the nodes never completed.") },
 	{ .id = "explain.pcie.iommu", .sev = SEV_ERROR,
-	  .summary = "A hang or failed collective on one node where the IOMMU faults GPU peer "
-		     "DMA, the GPUs meet only through the CPU, or nothing tells the mechanism (the "
-		     "IOMMU first): P2P does not deliver." },
+	  .summary = N_("A hang or failed collective on one node where the IOMMU faults GPU peer "
+		        "DMA, the GPUs meet only through the CPU, or nothing tells the mechanism (the "
+		        "IOMMU first): P2P does not deliver.") },
 	{ .id = "explain.pcie.acs", .sev = SEV_ERROR,
-	  .summary = "A hang or failed collective on one node with ACS on, or GPUs linked only "
-		     "through PCIe switches: P2P does not deliver." },
+	  .summary = N_("A hang or failed collective on one node with ACS on, or GPUs linked only "
+		        "through PCIe switches: P2P does not deliver.") },
 	{ .id = "explain.pcie.p2p", .sev = SEV_ERROR,
-	  .summary = "A hang or failed collective on one node that the evidence ties to GPU "
-		     "peer-to-peer over PCIe: switch and CPU paths both, or a GeForce board "
-		     "without P2P of its own." },
+	  .summary = N_("A hang or failed collective on one node that the evidence ties to GPU "
+		        "peer-to-peer over PCIe: switch and CPU paths both, or a GeForce board "
+		        "without P2P of its own.") },
 	{ .id = "explain.pcie.driver_p2p_bug", .sev = SEV_ERROR,
-	  .summary = "A hang or failed collective on one node tied to GPU peer-to-peer, under an "
-		     "NVIDIA driver branch reported to break PCIe P2P (545, 560)." },
+	  .summary = N_("A hang or failed collective on one node tied to GPU peer-to-peer, under an "
+		        "NVIDIA driver branch reported to break PCIe P2P (545, 560).") },
 	{ .id = "explain.hosts.bootstrap_differs", .sev = SEV_ERROR,
-	  .summary = "The hosts of one bundle bootstrap NCCL on different networks (a private "
-		     "address next to a public one, or two private ranges)." },
+	  .summary = N_("The hosts of one bundle bootstrap NCCL on different networks (a private "
+		        "address next to a public one, or two private ranges).") },
 	{ .id = "explain.rdma.ib_unused", .sev = SEV_ERROR,
-	  .summary = "The reporter names an RDMA fabric and NCCL uses TCP sockets: it does not see "
-		     "the HCAs (a container without the devices, a filtering setting)." },
+	  .summary = N_("The reporter names an RDMA fabric and NCCL uses TCP sockets: it does not see "
+		        "the HCAs (a container without the devices, a filtering setting).") },
 	{ .id = "explain.hang.after_init", .sev = SEV_ERROR,
-	  .summary = "NCCL init completed on every rank of several hosts, then the job hangs with no "
-		     "error: the data connections (other ports than the bootstrap's) or a collective "
-		     "mismatch." },
+	  .summary = N_("NCCL init completed on every rank of several hosts, then the job hangs with no "
+		        "error: the data connections (other ports than the bootstrap's) or a collective "
+		        "mismatch.") },
 	{ .id = "explain.hang.cudagraph", .sev = SEV_ERROR,
-	  .summary = "Ranks that replay CUDA graphs with NCCL inside hang (in NCCL's launch path): "
-		     "a CUDA-graph/NCCL deadlock, decided by running eagerly." },
+	  .summary = N_("Ranks that replay CUDA graphs with NCCL inside hang (in NCCL's launch path): "
+		        "a CUDA-graph/NCCL deadlock, decided by running eagerly.") },
 	{ .id = "explain.net.peer_address", .sev = SEV_ERROR,
-	  .summary = "A failing connection names a loopback, Docker-bridge, libvirt-bridge or "
-		     "link-local address: a peer advertised an interface other hosts cannot reach." },
+	  .summary = N_("A failing connection names a loopback, Docker-bridge, libvirt-bridge or "
+		        "link-local address: a peer advertised an interface other hosts cannot reach.") },
 	{ .id = "explain.net.container_bridge", .sev = SEV_ERROR,
-	  .summary = "Containers on several hosts failed with a bare system error: on Docker's "
-		     "bridge network each advertises an address the other hosts cannot reach." },
+	  .summary = N_("Containers on several hosts failed with a bare system error: on Docker's "
+		        "bridge network each advertises an address the other hosts cannot reach.") },
 	{ .id = "explain.k8s.sidecar", .sev = SEV_ERROR,
-	  .summary = "Kubernetes pods reach the rendezvous store and then wait with no error: a "
-		     "service mesh sidecar intercepts the ranks' own connections." },
+	  .summary = N_("Kubernetes pods reach the rendezvous store and then wait with no error: a "
+		        "service mesh sidecar intercepts the ranks' own connections.") },
 	{ .id = "explain.shm.sigbus", .sev = SEV_ERROR,
-	  .summary = "NCCL died of a bus error in its own frames: its shared-memory buffers in "
-		     "/dev/shm could not be backed (a container's 64 MB default)." },
+	  .summary = N_("NCCL died of a bus error in its own frames: its shared-memory buffers in "
+		        "/dev/shm could not be backed (a container's 64 MB default).") },
 	{ .id = "explain.shm.container_full", .sev = SEV_ERROR,
-	  .summary = "No space left on a device in a container whose /dev/shm was not sized: "
-		     "Docker's 64 MB default." },
+	  .summary = N_("No space left on a device in a container whose /dev/shm was not sized: "
+		        "Docker's 64 MB default.") },
 	{ .id = "explain.nccltests.gpus_per_process", .sev = SEV_ERROR,
-	  .summary = "nccl-tests failed with 'invalid device ordinal' while each process asked "
-		     "for several GPUs (-g N): more processes per node than GPUs / N." },
+	  .summary = N_("nccl-tests failed with 'invalid device ordinal' while each process asked "
+		        "for several GPUs (-g N): more processes per node than GPUs / N.") },
 	{ .id = "explain.nccltests.not_mpi_build", .sev = SEV_ERROR,
-	  .summary = "mpirun started several nccl-tests processes that each ran alone: the "
-		     "binary was built without MPI=1." },
+	  .summary = N_("mpirun started several nccl-tests processes that each ran alone: the "
+		        "binary was built without MPI=1.") },
 	{ .id = "explain.rdma.gdr_partial", .sev = SEV_WARN,
-	  .summary = "Some IB connections of the job use GPUDirect RDMA and others do not: a node "
-		     "without the peer-memory module is the usual cause." },
+	  .summary = N_("Some IB connections of the job use GPUDirect RDMA and others do not: a node "
+		        "without the peer-memory module is the usual cause.") },
 	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
-	  .summary = "The failing network lines of several ranks or hosts all name one peer "
-		     "address: that node is the suspect." },
+	  .summary = N_("The failing network lines of several ranks or hosts all name one peer "
+		        "address: that node is the suspect.") },
 	{ .id = "explain.hosts.env_differs", .sev = SEV_ERROR,
-	  .summary = "NCCL echoed one setting with different values in different processes of "
-		     "one job." },
+	  .summary = N_("NCCL echoed one setting with different values in different processes of "
+		        "one job.") },
 	{ .id = "explain.hosts.hca_differs", .sev = SEV_ERROR,
-	  .summary = "The nodes' network devices differ and NCCL_IGNORE_NET_MISMATCH turned "
-		     "NCCL's check of that off." },
+	  .summary = N_("The nodes' network devices differ and NCCL_IGNORE_NET_MISMATCH turned "
+		        "NCCL's check of that off.") },
 	{ .id = "explain.hosts.network_differs", .sev = SEV_ERROR,
-	  .summary = "The hosts of one bundle report different NCCL networks (IB on some, Socket "
-		     "on others): the odd hosts are named." },
+	  .summary = N_("The hosts of one bundle report different NCCL networks (IB on some, Socket "
+		        "on others): the odd hosts are named.") },
 	{ .id = "explain.hosts.plugin_differs", .sev = SEV_ERROR,
-	  .summary = "A net plugin is loaded on some hosts of the bundle and NCCL's internal "
-		     "network code is used on the others." },
+	  .summary = N_("A net plugin is loaded on some hosts of the bundle and NCCL's internal "
+		        "network code is used on the others.") },
 	{ .id = "explain.hosts.driver_differs", .sev = SEV_WARN,
-	  .summary = "The hosts of one bundle report different CUDA driver versions "
-		     "(cudaDriverVersion)." },
+	  .summary = N_("The hosts of one bundle report different CUDA driver versions "
+		        "(cudaDriverVersion).") },
 	{ .id = "explain.hosts.route_differs", .sev = SEV_ERROR,
-	  .summary = "Two interfaces of one host are in one IPv4 subnet: the route order decides "
-		     "the NIC traffic leaves by." },
+	  .summary = N_("Two interfaces of one host are in one IPv4 subnet: the route order decides "
+		        "the NIC traffic leaves by.") },
 	{ .id = "explain.net.virtual_iface", .sev = SEV_ERROR,
-	  .summary = "Init hangs on a host with container interfaces (veth, bridges) and "
-		     "NCCL_SOCKET_IFNAME unset." },
+	  .summary = N_("Init hangs on a host with container interfaces (veth, bridges) and "
+		        "NCCL_SOCKET_IFNAME unset.") },
 	{ .id = "explain.net.socket_bridges", .sev = SEV_ERROR,
-	  .summary = "NCCL's socket transport also uses docker bridges or link-local "
-		     "interfaces that the other nodes cannot reach." },
+	  .summary = N_("NCCL's socket transport also uses docker bridges or link-local "
+		        "interfaces that the other nodes cannot reach.") },
 };
 const size_t finding_catalog_count = sizeof(finding_catalog) / sizeof(finding_catalog[0]);
 

@@ -19,69 +19,69 @@ enum { OPT_RAS = 1, OPT_NO_RAS, OPT_FR, OPT_FR_PREFIX, OPT_FR_URL, OPT_FR_LIVE, 
 
 static const struct cli_opt attach_opts[] = {
 	{ .name = "ras", .arg = "HOST:PORT", .id = OPT_RAS,
-	  .help = "the job's RAS socket (default: $NCCL_RAS_ADDR, else localhost:28028)" },
-	{ .name = "no-ras", .id = OPT_NO_RAS, .help = "do not ask RAS (flight-recorder dumps only)" },
+	  .help = N_("the job's RAS socket (default: $NCCL_RAS_ADDR, else localhost:28028)") },
+	{ .name = "no-ras", .id = OPT_NO_RAS, .help = N_("do not ask RAS (flight-recorder dumps only)") },
 	{ .name = "fr", .arg = "DIR", .id = OPT_FR,
-	  .help = "a directory of flight-recorder dumps, one file per rank, as\n"
-		  "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1\n"
-		  "TORCH_NCCL_DEBUG_INFO_TEMP_FILE=DIR/nccl_trace_rank_ write them" },
+	  .help = N_("a directory of flight-recorder dumps, one file per rank, as\n"
+		     "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1\n"
+		     "TORCH_NCCL_DEBUG_INFO_TEMP_FILE=DIR/nccl_trace_rank_ write them") },
 	{ .name = "fr-prefix", .arg = "P", .id = OPT_FR_PREFIX,
-	  .help = "only files named P<rank> (default: any name ending in a rank number\n"
-		  "whose content starts like a pickle)" },
+	  .help = N_("only files named P<rank> (default: any name ending in a rank number\n"
+		     "whose content starts like a pickle)") },
 	{ .name = "fr-url", .arg = "RANK=URL", .id = OPT_FR_URL, .flags = CLI_OPT_MULTI,
-	  .help = "ask that rank's torch WorkerServer for its dump, live: URL is\n"
-		  "unix:/PATH or http://127.0.0.1:PORT (this machine only; repeatable)" },
+	  .help = N_("ask that rank's torch WorkerServer for its dump, live: URL is\n"
+		     "unix:/PATH or http://127.0.0.1:PORT (this machine only; repeatable)") },
 	{ .name = "fr-live", .id = OPT_FR_LIVE,
-	  .help = "ask every local rank whose environment has TORCH_WORKER_SERVER_SOCKET\n"
-		  "(torch.distributed.elastic's worker server) for its dump, live" },
+	  .help = N_("ask every local rank whose environment has TORCH_WORKER_SERVER_SOCKET\n"
+		     "(torch.distributed.elastic's worker server) for its dump, live") },
 	{ .name = "polls", .arg = "N", .id = OPT_POLLS,
-	  .help = "RAS polls, 1-10 (default 2: a stall is told from progress by two)" },
+	  .help = N_("RAS polls, 1-10 (default 2: a stall is told from progress by two)") },
 	{ .name = "interval", .arg = "DUR", .id = OPT_INTERVAL,
-	  .help = "time between polls, at least 2s (default 4s)" },
+	  .help = N_("time between polls, at least 2s (default 4s)") },
 	{ .name = "timeout", .arg = "SECS", .id = OPT_TIMEOUT,
-	  .help = "how long RAS waits for unresponsive peers per query, 0.1-60 (default\n"
-		  "2; NCCL < 2.31 takes whole seconds: a fraction is rounded up for it)" },
+	  .help = N_("how long RAS waits for unresponsive peers per query, 0.1-60 (default\n"
+		     "2; NCCL < 2.31 takes whole seconds: a fraction is rounded up for it)") },
 	{ .name = "no-diagnostics", .id = OPT_NO_DIAG,
-	  .help = "do not ask RAS for NCCL's own DIAGNOSTICS report (NCCL >= 2.31: it\n"
-		  "compares GPUs, driver, ECC, Xid, NVLink and NCCL_* env across ranks)" },
+	  .help = N_("do not ask RAS for NCCL's own DIAGNOSTICS report (NCCL >= 2.31: it\n"
+		     "compares GPUs, driver, ECC, Xid, NVLink and NCCL_* env across ranks)") },
 	{ .name = "deadline", .arg = "DUR", .id = OPT_DEADLINE,
-	  .help = "the whole collection (default 14s)" },
+	  .help = N_("the whole collection (default 14s)") },
 	{ .name = "text", .id = OPT_TEXT,
-	  .help = "ask RAS for its text report even where JSON exists (NCCL >= 2.28.7)" },
+	  .help = N_("ask RAS for its text report even where JSON exists (NCCL >= 2.28.7)") },
 	{ .name = "local-host", .arg = "ADDR", .id = OPT_LOCAL_HOST, .flags = CLI_OPT_MULTI,
-	  .help = "a RAS host address whose processes this /proc shows (repeatable;\n"
-		  "default: this machine's own addresses)" },
-	{ .name = "proc-root", .arg = "DIR", .id = OPT_PROC_ROOT, .help = "read /proc from DIR (tests)" },
+	  .help = N_("a RAS host address whose processes this /proc shows (repeatable;\n"
+		     "default: this machine's own addresses)") },
+	{ .name = "proc-root", .arg = "DIR", .id = OPT_PROC_ROOT, .help = N_("read /proc from DIR (tests)") },
 	{ .name = "record", .arg = "FILE", .id = OPT_RECORD,
-	  .help = "save the RAS exchanges as a transcript (tests/fakes/ras_replay.py\n"
-		  "serves it again); with --pid, the memory the stack reader read" },
+	  .help = N_("save the RAS exchanges as a transcript (tests/fakes/ras_replay.py\n"
+		     "serves it again); with --pid, the memory the stack reader read") },
 	{ .name = "no-stacks", .id = OPT_NO_STACKS,
-	  .help = "do not read the local ranks' Python stacks for the verdict" },
+	  .help = N_("do not read the local ranks' Python stacks for the verdict") },
 	{ .name = "pid", .arg = "PID", .id = OPT_PID,
-	  .help = "print the Python stacks and thread states of one local process, job\n"
-		  "or not (read from its memory: never stopped, never signalled)" },
+	  .help = N_("print the Python stacks and thread states of one local process, job\n"
+		     "or not (read from its memory: never stopped, never signalled)") },
 	{ 0 },
 };
 
 const struct verb verb_attach = {
 	.name = "attach",
-	.summary = "a job hangs now: name the rank, the collective and what that rank does",
+	.summary = N_("a job hangs now: name the rank, the collective and what that rank does"),
 	.description =
-		"Run it on a node of a job that hangs. It asks NCCL's RAS service (NCCL >= 2.24, on by\n"
-		"default) a few times, reads PyTorch flight-recorder dumps if you have them, looks at the\n"
-		"local ranks' processes in /proc, and prints one verdict line: which rank, on which host\n"
-		"and GPU, has not entered which collective that the others entered, and what it is doing.\n"
-		"Read-only: it never signals or writes to the job, and polls RAS no faster than every 2 s.\n",
+		N_("Run it on a node of a job that hangs. It asks NCCL's RAS service (NCCL >= 2.24, on by\n"
+		   "default) a few times, reads PyTorch flight-recorder dumps if you have them, looks at the\n"
+		   "local ranks' processes in /proc, and prints one verdict line: which rank, on which host\n"
+		   "and GPU, has not entered which collective that the others entered, and what it is doing.\n"
+		   "Read-only: it never signals or writes to the job, and polls RAS no faster than every 2 s.\n"),
 	.opts = attach_opts,
-	.json_help = "one JSON document: verdict, RAS polls, dumps, processes, findings",
+	.json_help = N_("one JSON document: verdict, RAS polls, dumps, processes, findings"),
 	.examples =
-		"  ncclcheck attach                          (on a node of the hung job; RAS on 28028)\n"
-		"  ncclcheck attach --no-ras --fr /tmp/fr    (flight-recorder dumps only)\n"
-		"  ncclcheck attach --fr-live --json\n"
-		"  ncclcheck attach --pid 4242                (one process's Python stacks)\n",
+		N_("  ncclcheck attach                          (on a node of the hung job; RAS on 28028)\n"
+		   "  ncclcheck attach --no-ras --fr /tmp/fr    (flight-recorder dumps only)\n"
+		   "  ncclcheck attach --fr-live --json\n"
+		   "  ncclcheck attach --pid 4242                (one process's Python stacks)\n"),
 	.exit_codes =
-		"0 no hang found, 1 a culprit or a stall found, 2 usage error,\n"
-		"3 nothing answered (no RAS service, no dump).\n",
+		N_("0 no hang found, 1 a culprit or a stall found, 2 usage error,\n"
+		   "3 nothing answered (no RAS service, no dump).\n"),
 	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_attach,
 };

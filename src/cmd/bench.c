@@ -38,31 +38,31 @@ enum {
 /* nccl-tests' flags, same names and meaning; sizes take K/M/G (binary) */
 #define BENCH_ROWS_SWEEP \
 	{ .name = "minbytes", .short_name = 'b', .arg = "N", .id = OPT_MINBYTES, \
-	  .help = "smallest size (default 32M)" }, \
+	  .help = N_("smallest size (default 32M)") }, \
 	{ .name = "maxbytes", .short_name = 'e', .arg = "N", .id = OPT_MAXBYTES, \
-	  .help = "largest size (default 32M)" }, \
+	  .help = N_("largest size (default 32M)") }, \
 	{ .name = "stepbytes", .short_name = 'i', .arg = "N", .id = OPT_STEPBYTES, \
-	  .help = "add N between sizes (default 1M)" }, \
+	  .help = N_("add N between sizes (default 1M)") }, \
 	{ .name = "stepfactor", .short_name = 'f', .arg = "N", .id = OPT_STEPFACTOR, \
-	  .help = "multiply sizes by N instead (default 1: off)" }, \
+	  .help = N_("multiply sizes by N instead (default 1: off)") }, \
 	{ .name = "iters", .short_name = 'n', .arg = "N", .id = OPT_ITERS, \
-	  .help = "timed iterations per size and placement (default 20)" }, \
+	  .help = N_("timed iterations per size and placement (default 20)") }, \
 	{ .name = "warmup_iters", .short_name = 'w', .arg = "N", .id = OPT_WARMUP, \
-	  .help = "warm-up iterations per size before the sweep (default 1)" }, \
+	  .help = N_("warm-up iterations per size before the sweep (default 1)") }, \
 	{ .name = "check", .short_name = 'c', .arg = "N", .id = OPT_CHECK, \
-	  .help = "tcp: 0 skips checking, else every timed iteration is checked;\n" \
-		  "nccl: N checked runs after the timed ones (default 1)" }, \
+	  .help = N_("tcp: 0 skips checking, else every timed iteration is checked;\n" \
+		     "nccl: N checked runs after the timed ones (default 1)") }, \
 	{ .name = "datatype", .short_name = 'd', .arg = "T", .id = OPT_DATATYPE, \
-	  .help = "int8 uint8 int32 uint32 int64 uint64 half float double bfloat16\n" \
-		  "(default float)" }, \
+	  .help = N_("int8 uint8 int32 uint32 int64 uint64 half float double bfloat16\n" \
+		     "(default float)") }, \
 	{ .name = "op", .short_name = 'o', .arg = "OP", .id = OPT_OP, \
-	  .help = "sum prod max min (default sum)" }, \
+	  .help = N_("sum prod max min (default sum)") }, \
 	{ .name = "root", .short_name = 'r', .arg = "N", .id = OPT_ROOT, \
-	  .help = "root of broadcast (default 0)" }, \
+	  .help = N_("root of broadcast (default 0)") }, \
 	{ .name = "ngpus", .short_name = 'g', .arg = "N", .id = OPT_NGPUS, \
-	  .help = "nccl: GPUs driven by this process, one rank each (default 1)" }, \
+	  .help = N_("nccl: GPUs driven by this process, one rank each (default 1)") }, \
 	{ .name = "timeout", .short_name = 'T', .arg = "SEC", .id = OPT_TIMEOUT, \
-	  .help = "give up (abort NCCL) after SEC without progress (default 60)" }
+	  .help = N_("give up (abort NCCL) after SEC without progress (default 60)") }
 
 /* who is who: the launch options every multi-node verb shares, and bench's old spellings */
 #define BENCH_ROWS_RANKS \
@@ -70,39 +70,39 @@ enum {
 	CLI_ROW_NODES, \
 	CLI_ROW_NODE_RANK, \
 	{ .name = "nproc-per-node", .arg = "N", .id = OPT_LAUNCH_NPROC, \
-	  .help = "processes per node: N x --nodes ranks, this one LOCAL_RANK of its\n" \
-		  "node (default 1: one process per node)" }, \
+	  .help = N_("processes per node: N x --nodes ranks, this one LOCAL_RANK of its\n" \
+		     "node (default 1: one process per node)") }, \
 	{ .name = "world", .arg = "N", .id = OPT_LAUNCH_NODES, .flags = CLI_OPT_ALIAS }, \
 	{ .name = "rank", .arg = "R", .id = OPT_LAUNCH_NODE_RANK, .flags = CLI_OPT_ALIAS }, \
 	{ .name = "peers", .arg = "LIST", .id = OPT_PEERS, \
-	  .help = "host:port of every rank, comma-separated, rank 0 first (instead of\n" \
-		  "--master)" }, \
+	  .help = N_("host:port of every rank, comma-separated, rank 0 first (instead of\n" \
+		     "--master)") }, \
 	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE, \
-	  .help = "a secret every rank shares (else $NCCLCHECK_TOKEN), as cluster's;\n" \
-		  "without one any process that reaches the port may join" }
+	  .help = N_("a secret every rank shares (else $NCCLCHECK_TOKEN), as cluster's;\n" \
+		     "without one any process that reaches the port may join") }
 
 #define BENCH_ROWS_NCCL \
 	{ .name = "nccl", .arg = "PATH", .id = OPT_NCCL, \
-	  .help = "nccl: the libnccl.so.2 to load (default: the copy torch loads,\n" \
-		  "else the loader's default)" }, \
-	{ .name = "cuda", .arg = "PATH", .id = OPT_CUDA, .help = "nccl: libcuda.so.1 to load" }
+	  .help = N_("nccl: the libnccl.so.2 to load (default: the copy torch loads,\n" \
+		     "else the loader's default)") }, \
+	{ .name = "cuda", .arg = "PATH", .id = OPT_CUDA, .help = N_("nccl: libcuda.so.1 to load") }
 
 static const struct cli_opt bench_opts[] = {
 	BENCH_ROWS_SWEEP,
 	BENCH_ROWS_RANKS,
 	{ .name = "backend", .arg = "B", .id = OPT_BACKEND,
-	  .help = "tcp (default): a pipelined CPU ring over TCP; nccl: real NCCL on GPUs" },
+	  .help = N_("tcp (default): a pipelined CPU ring over TCP; nccl: real NCCL on GPUs") },
 	{ .name = "stripes", .arg = "N", .id = OPT_STRIPES,
-	  .help = "tcp: sockets per ring neighbour (default 4)" },
+	  .help = N_("tcp: sockets per ring neighbour (default 4)") },
 	{ .name = "chunk", .arg = "N", .id = OPT_CHUNK,
-	  .help = "tcp: bytes per pipelined piece (default 512K)" },
+	  .help = N_("tcp: bytes per pipelined piece (default 512K)") },
 	{ .name = "window", .arg = "N", .id = OPT_WINDOW,
-	  .help = "tcp: clamp each receiving socket's TCP window to N bytes (default:\n"
-		  "the kernel's autotuning)" },
+	  .help = N_("tcp: clamp each receiving socket's TCP window to N bytes (default:\n"
+		     "the kernel's autotuning)") },
 	BENCH_ROWS_NCCL,
 	{ .name = "compare", .arg = "FILE", .id = OPT_COMPARE,
-	  .help = "with --html: draw this second sweep's busbw over this one's (a\n"
-		  "'bench --json' document, or nccl-tests' JSON output)" },
+	  .help = N_("with --html: draw this second sweep's busbw over this one's (a\n"
+		     "'bench --json' document, or nccl-tests' JSON output)") },
 	{ 0 },
 };
 
@@ -111,26 +111,26 @@ static const struct cli_opt tune_opts[] = {
 	BENCH_ROWS_RANKS,
 	BENCH_ROWS_NCCL,
 	{ .name = "repeat", .arg = "N", .id = OPT_REPEAT,
-	  .help = "runs of each configuration, 2..8 (default 3)" },
+	  .help = N_("runs of each configuration, 2..8 (default 3)") },
 	{ 0 },
 };
 
 static const char bench_exit_codes[] =
-	"0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
-	"(a peer missing or dead, no GPU, NCCL failed).\n";
+	N_("0 every result correct, 1 wrong results, 2 usage error, 3 could not run\n"
+	   "(a peer missing or dead, no GPU, NCCL failed).\n");
 
 static int cmd_bench_tune(int argc, char **argv);
 
 const struct verb verb_bench_tune = {
 	.name = "bench tune",
-	.summary = "find the NCCL socket settings that beat the defaults on this network",
+	.summary = N_("find the NCCL socket settings that beat the defaults on this network"),
 	.description =
-		"Runs an NCCL all-reduce (sizes and -n as for bench) under NCCL_NSOCKS_PERTHREAD x\n"
-		"NCCL_SOCKET_NTHREADS, NCCL_BUFFSIZE and NCCL_MIN_NCHANNELS, --repeat times each, and\n"
-		"recommends the best only when it beats the defaults by more than their run-to-run\n"
-		"spread. Run the same command on every node.\n",
+		N_("Runs an NCCL all-reduce (sizes and -n as for bench) under NCCL_NSOCKS_PERTHREAD x\n"
+		   "NCCL_SOCKET_NTHREADS, NCCL_BUFFSIZE and NCCL_MIN_NCHANNELS, --repeat times each, and\n"
+		   "recommends the best only when it beats the defaults by more than their run-to-run\n"
+		   "spread. Run the same command on every node.\n"),
 	.opts = tune_opts,
-	.json_help = "every configuration's runs and the recommendation as JSON",
+	.json_help = N_("every configuration's runs and the recommendation as JSON"),
 	.examples =
 		"  ncclcheck bench tune --master 10.0.0.1:29500 --nodes 2 --node-rank 0 -b 64M -e 64M\n",
 	.exit_codes = bench_exit_codes,
@@ -615,26 +615,26 @@ static const struct verb *const bench_subs[] = { &verb_bench_p2p, &verb_bench_tu
 
 const struct verb verb_bench = {
 	.name = "bench",
-	.summary = "measure links and collectives across nodes in nccl-tests' format (tcp or NCCL)",
+	.summary = N_("measure links and collectives across nodes in nccl-tests' format (tcp or NCCL)"),
 	.args = "COLLECTIVE",
 	.description =
-		"Measures a collective across every rank and checks every result, with nccl-tests'\n"
-		"columns and footer. Run the same command on every node (like 'cluster'): no MPI, no\n"
-		"Python. The footer holds busbw against each link's ceiling (sysfs line rate, TCP goodput\n"
-		"at its MTU; link.bw.low under 60 %), as # lines after 'Avg bus bandwidth' and in --json.\n"
-		"COLLECTIVE: allreduce, allgather, reducescatter, broadcast, alltoall (--backend tcp runs\n"
-		"allreduce, allgather and broadcast on the CPU over TCP).\n"
-		"\n"
-		"Ranks come from --master, --nodes and --node-rank (one process per node; with\n"
-		"--nproc-per-node N, N per node and this one is LOCAL_RANK of its node), else from\n"
-		"MASTER_ADDR/MASTER_PORT and RANK/WORLD_SIZE or NODE_RANK/NNODES.\n",
+		N_("Measures a collective across every rank and checks every result, with nccl-tests'\n"
+		   "columns and footer. Run the same command on every node (like 'cluster'): no MPI, no\n"
+		   "Python. The footer holds busbw against each link's ceiling (sysfs line rate, TCP goodput\n"
+		   "at its MTU; link.bw.low under 60 %), as # lines after 'Avg bus bandwidth' and in --json.\n"
+		   "COLLECTIVE: allreduce, allgather, reducescatter, broadcast, alltoall (--backend tcp runs\n"
+		   "allreduce, allgather and broadcast on the CPU over TCP).\n"
+		   "\n"
+		   "Ranks come from --master, --nodes and --node-rank (one process per node; with\n"
+		   "--nproc-per-node N, N per node and this one is LOCAL_RANK of its node), else from\n"
+		   "MASTER_ADDR/MASTER_PORT and RANK/WORLD_SIZE or NODE_RANK/NNODES.\n"),
 	.opts = bench_opts,
-	.json_help = "nccl-tests' JSON figures inside ncclcheck's document",
+	.json_help = N_("nccl-tests' JSON figures inside ncclcheck's document"),
 	.examples =
-		"  ncclcheck bench allreduce --master 10.0.0.1:29500 --nodes 2 --node-rank 0   (node 0)\n"
-		"  ncclcheck bench allreduce --master 10.0.0.1:29500 --nodes 2 --node-rank 1   (node 1)\n"
-		"  ncclcheck bench allgather --backend nccl -b 8 -e 128M -f 2 -g 8 --json\n"
-		"  ncclcheck bench p2p --serve 5201     and     ncclcheck bench p2p --connect ADDR:5201\n",
+		N_("  ncclcheck bench allreduce --master 10.0.0.1:29500 --nodes 2 --node-rank 0   (node 0)\n"
+		   "  ncclcheck bench allreduce --master 10.0.0.1:29500 --nodes 2 --node-rank 1   (node 1)\n"
+		   "  ncclcheck bench allgather --backend nccl -b 8 -e 128M -f 2 -g 8 --json\n"
+		   "  ncclcheck bench p2p --serve 5201     and     ncclcheck bench p2p --connect ADDR:5201\n"),
 	.exit_codes = bench_exit_codes,
 	.flags = VERB_JSON | VERB_HTML,
 	.run = cmd_bench,

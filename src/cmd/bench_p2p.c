@@ -30,41 +30,41 @@ enum { OPT_SERVE = 1, OPT_IDLE, OPT_CONNECT, OPT_TESTS, OPT_ADDR, OPT_SRC, OPT_I
 
 static const struct cli_opt p2p_opts[] = {
 	{ .name = "serve", .arg = "[ADDR:]PORT", .id = OPT_SERVE,
-	  .help = "answer link tests on this control port (all addresses by default)" },
+	  .help = N_("answer link tests on this control port (all addresses by default)") },
 	{ .name = "idle", .arg = "D", .id = OPT_IDLE,
-	  .help = "with --serve: exit after D without a control connection (default 300s)" },
+	  .help = N_("with --serve: exit after D without a control connection (default 300s)") },
 	{ .name = "connect", .arg = "ADDR:PORT", .id = OPT_CONNECT,
-	  .help = "the serving node's control address" },
+	  .help = N_("the serving node's control address") },
 	{ .name = "tests", .arg = "LIST", .id = OPT_TESTS,
-	  .help = "connect, scan, mtu, bw, comma-separated (default connect,mtu,bw)" },
+	  .help = N_("connect, scan, mtu, bw, comma-separated (default connect,mtu,bw)") },
 	{ .name = "addr", .arg = "ADDR", .id = OPT_ADDR,
-	  .help = "the target address to test (default: the control address); test\n"
-		  "another interface of the serving node by its address there" },
+	  .help = N_("the target address to test (default: the control address); test\n"
+		     "another interface of the serving node by its address there") },
 	{ .name = "src", .arg = "ADDR", .id = OPT_SRC,
-	  .help = "source address on this node (default: the kernel's choice)" },
+	  .help = N_("source address on this node (default: the kernel's choice)") },
 	{ .name = "ifname", .arg = "IF", .id = OPT_IFNAME,
-	  .help = "bind to this interface too (default: the route's)" },
+	  .help = N_("bind to this interface too (default: the route's)") },
 	{ .name = "connect-ports", .arg = "P,...", .id = OPT_CONNECT_PORTS,
-	  .help = "connect: ports the target listens on (default 0: one the kernel\n"
-		  "picks, as NCCL's listeners do)" },
+	  .help = N_("connect: ports the target listens on (default 0: one the kernel\n"
+		     "picks, as NCCL's listeners do)") },
 	{ .name = "ports", .arg = "LO-HI", .id = OPT_PORTS,
-	  .help = "scan: the range (default 32768-60999, Linux's ip_local_port_range)" },
+	  .help = N_("scan: the range (default 32768-60999, Linux's ip_local_port_range)") },
 	{ .name = "port-list", .arg = "P,...", .id = OPT_PORT_LIST,
-	  .help = "scan: just these ports (sampled ports; default: the whole range)" },
+	  .help = N_("scan: just these ports (sampled ports; default: the whole range)") },
 	{ .name = "streams", .arg = "N[,N...]", .id = OPT_STREAMS,
-	  .help = "bw: TCP streams per run (default 1), e.g. 1,2,4" },
+	  .help = N_("bw: TCP streams per run (default 1), e.g. 1,2,4") },
 	{ .name = "duration", .arg = "D", .id = OPT_DURATION,
-	  .help = "bw: seconds per run (default 3s)" },
+	  .help = N_("bw: seconds per run (default 3s)") },
 	{ .name = "max-mtu", .arg = "N", .id = OPT_MAX_MTU,
-	  .help = "mtu: top of the search (default: this node's interface MTU)" },
+	  .help = N_("mtu: top of the search (default: this node's interface MTU)") },
 	{ .name = "timeout", .arg = "D", .id = OPT_TIMEOUT,
-	  .help = "connect / mtu / bw step timeout (defaults 2s / 250ms / 3s)" },
+	  .help = N_("connect / mtu / bw step timeout (defaults 2s / 250ms / 3s)") },
 	{ .name = "scan-timeout", .arg = "D", .id = OPT_SCAN_TIMEOUT,
-	  .help = "scan: no answer after D = dropped (default 400ms)" },
+	  .help = N_("scan: no answer after D = dropped (default 400ms)") },
 	{ .name = "window", .arg = "N", .id = OPT_WINDOW,
-	  .help = "scan: connects in flight (default: a whole batch)" },
+	  .help = N_("scan: connects in flight (default: a whole batch)") },
 	{ .name = "batch", .arg = "N", .id = OPT_BATCH,
-	  .help = "scan: listeners the target opens per batch (default 4096)" },
+	  .help = N_("scan: listeners the target opens per batch (default 4096)") },
 	{ 0 },
 };
 
@@ -72,20 +72,20 @@ int cmd_bench_p2p(int argc, char **argv);
 
 const struct verb verb_bench_p2p = {
 	.name = "bench p2p",
-	.summary = "link tests between two nodes, one serving and one connecting (iperf3 style)",
+	.summary = N_("link tests between two nodes, one serving and one connecting (iperf3 style)"),
 	.description =
-		"Link tests between two nodes, one serving and one connecting (iperf3 -s / -c style),\n"
-		"over a plain control connection. The serving node is the target: it opens the\n"
-		"listeners, UDP echo and receivers on its own address; the connecting node reaches for\n"
-		"them. Give either --serve or --connect.\n",
+		N_("Link tests between two nodes, one serving and one connecting (iperf3 -s / -c style),\n"
+		   "over a plain control connection. The serving node is the target: it opens the\n"
+		   "listeners, UDP echo and receivers on its own address; the connecting node reaches for\n"
+		   "them. Give either --serve or --connect.\n"),
 	.opts = p2p_opts,
-	.json_help = "machine-readable output: every test's result and the findings",
+	.json_help = N_("machine-readable output: every test's result and the findings"),
 	.examples =
-		"  ncclcheck bench p2p --serve 5201                                 (on node A)\n"
-		"  ncclcheck bench p2p --connect 10.0.0.1:5201 --tests connect,mtu,bw --streams 1,4\n",
+		N_("  ncclcheck bench p2p --serve 5201                                 (on node A)\n"
+		   "  ncclcheck bench p2p --connect 10.0.0.1:5201 --tests connect,mtu,bw --streams 1,4\n"),
 	.exit_codes =
-		"0 every test passed, 1 a test found a problem, 2 usage error, 3 could not run\n"
-		"(no answer on the control port, the peer vanished).\n",
+		N_("0 every test passed, 1 a test found a problem, 2 usage error, 3 could not run\n"
+		   "(no answer on the control port, the peer vanished).\n"),
 	.flags = VERB_JSON | VERB_HTML,
 	.run = cmd_bench_p2p,
 };

@@ -10,6 +10,8 @@
 
 #include "launch/launch.h"
 #include "ncclcheck.h"
+#include "util/i18n.h"
+#include "util/wrap.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -22,19 +24,20 @@ enum { VAL_JSON = 0x2000, VAL_NO_COLOR, VAL_HTML, VAL_VERBOSE = 'v', VAL_HELP = 
 #define HELP_COLUMN 25
 
 static const struct cli_opt common_json = {
-	.name = "json", .help = "print the result as one JSON document",
+	.name = "json", .help = N_("print the result as one JSON document"),
 };
 static const struct cli_opt common_html = {
 	.name = "html", .arg = "FILE",
-	.help = "also write the report as one self-contained HTML page to FILE\n"
-		"(the --json document rendered: no script, nothing fetched)",
+	.help = N_("also write the report as one self-contained HTML page to FILE\n"
+		   "(the --json document rendered: no script, nothing fetched)"),
 };
 static const struct cli_opt common_verbose = {
 	.name = "verbose", .short_name = 'v',
-	.help = "show every piece of evidence and every passed check in full",
+	.help = N_("show every piece of evidence and every passed check in full"),
 };
 static const struct cli_opt common_no_color = {
-	.name = "no-color", .help = "no colours (also: NO_COLOR=1; colours are only used on a terminal)",
+	.name = "no-color",
+	.help = N_("no colours (also: NO_COLOR=1; colours are only used on a terminal)"),
 };
 
 static size_t nopts(const struct cli_opt *opts)
@@ -119,8 +122,8 @@ static const struct cli_opt *alias_target(const struct verb *v, const struct cli
 static void alias_note(const struct verb *v, const struct cli_opt *o)
 {
 	fflush(stdout);
-	fprintf(stderr, "ncclcheck: note: '%s --%s' is the old spelling of '--%s'; it works for "
-		"one more release\n", v->name, o->name, alias_target(v, o)->name);
+	fprintf(stderr, _("ncclcheck: note: '%s --%s' is the old spelling of '--%s'; it works for "
+			  "one more release\n"), v->name, o->name, alias_target(v, o)->name);
 }
 
 int cli_fail(struct cli *c, const char *fmt, ...)
@@ -230,9 +233,11 @@ static void synopsis_opt(FILE *out, int *col, int indent, const struct cli_opt *
 
 void cli_help_synopsis(FILE *out, const struct verb *v, const char *lead)
 {
-	int col = fprintf(out, "%sncclcheck %s ", lead, v->name), indent = col;
+	/* columns, not bytes: a Chinese "usage: " is narrower than its bytes */
+	int indent = (int)(wrap_cols(lead, strlen(lead)) + strlen("ncclcheck  ") + strlen(v->name));
+	int col = indent;
 
-	col = indent;
+	fprintf(out, "%sncclcheck %s ", lead, v->name);
 	if (v->flags & VERB_JSON)
 		synopsis_opt(out, &col, indent, &common_json);
 	if (v->flags & VERB_HTML)
@@ -247,7 +252,7 @@ void cli_help_synopsis(FILE *out, const struct verb *v, const char *lead)
 		synopsis_item(out, &col, indent, v->args);
 	fputc('\n', out);
 	if (v->nsubs)
-		fprintf(out, "%*sncclcheck %s SUBCOMMAND ...\n", (int)strlen(lead), "",
+		fprintf(out, "%*sncclcheck %s SUBCOMMAND ...\n", (int)wrap_cols(lead, strlen(lead)), "",
 			v->name);
 }
 
@@ -284,13 +289,13 @@ static void option_line(FILE *out, const struct verb *v, const struct cli_opt *o
 		n = 0;
 	}
 	fprintf(out, "%*s", HELP_COLUMN - n, "");
-	hanging(out, help, HELP_COLUMN);
+	hanging(out, _(help), HELP_COLUMN);
 	/* its old spellings, each on a line of its own under it */
 	for (size_t i = 0; v && v->opts && v->opts[i].name; i++)
 		if ((v->opts[i].flags & CLI_OPT_ALIAS) && v->opts[i].id == o->id)
-			fprintf(out, "%*s(old spelling --%s%s%s: works, with a note, for one more "
-				"release)\n", HELP_COLUMN, "", v->opts[i].name, v->opts[i].arg ? " " : "",
-				v->opts[i].arg ? v->opts[i].arg : "");
+			fprintf(out, _("%*s(old spelling --%s%s%s: works, with a note, for one more "
+				       "release)\n"), HELP_COLUMN, "", v->opts[i].name,
+				v->opts[i].arg ? " " : "", v->opts[i].arg ? v->opts[i].arg : "");
 }
 
 void cli_help_options(FILE *out, const struct verb *v)
@@ -323,27 +328,27 @@ void cli_help_subs(FILE *out, const struct verb *v)
 {
 	if (!v->nsubs)
 		return;
-	fprintf(out, "\nSubcommands ('ncclcheck %s SUBCOMMAND --help' explains each):\n", v->name);
+	fprintf(out, _("\nSubcommands ('ncclcheck %s SUBCOMMAND --help' explains each):\n"), v->name);
 	for (size_t i = 0; i < v->nsubs; i++) {
 		fprintf(out, "  %-10s ", sub_word(v->subs[i]));
-		hanging(out, v->subs[i]->summary, 13);
+		hanging(out, _(v->subs[i]->summary), 13);
 	}
 }
 
 void cli_help_tail(FILE *out, const struct verb *v)
 {
 	if (v->epilogue)
-		fprintf(out, "\n%s", v->epilogue);
+		fprintf(out, "\n%s", _(v->epilogue));
 	if (v->examples)
-		fprintf(out, "\nExamples:\n%s", v->examples);
+		fprintf(out, "\n%s\n%s", _("Examples:"), _(v->examples));
 	if (v->exit_codes)
-		fprintf(out, "\nExit codes: %s", v->exit_codes);
+		fprintf(out, "\n%s %s", _("Exit codes:"), _(v->exit_codes));
 }
 
 void cli_help(FILE *out, const struct verb *v)
 {
-	cli_help_synopsis(out, v, "usage: ");
-	fprintf(out, "\n%s", v->description ? v->description : v->summary);
+	cli_help_synopsis(out, v, _("usage: "));
+	fprintf(out, "\n%s", _(v->description ? v->description : v->summary));
 	if (!v->description)
 		fputc('\n', out);
 	fputc('\n', out);

@@ -36,50 +36,50 @@ static const struct cli_opt cluster_opts[] = {
 	CLI_ROW_NODES,
 	CLI_ROW_NODE_RANK,
 	{ .name = "timeout", .arg = "SECONDS", .id = OPT_TIMEOUT,
-	  .help = "how long to wait for every node to join (default 60)" },
+	  .help = N_("how long to wait for every node to join (default 60)") },
 	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE,
-	  .help = "a secret every node shares (else $NCCLCHECK_TOKEN); without one any\n"
-		  "process that reaches the port may join, and rank 0 warns" },
+	  .help = N_("a secret every node shares (else $NCCLCHECK_TOKEN); without one any\n"
+		     "process that reaches the port may join, and rank 0 warns") },
 	{ .name = "no-python", .id = OPT_NO_PYTHON,
-	  .help = "skip the Python probe (importing torch takes a second or more)" },
+	  .help = N_("skip the Python probe (importing torch takes a second or more)") },
 	{ .name = "no-ports", .id = OPT_NO_PORTS,
-	  .help = "skip the scan of each node's ephemeral port range" },
-	{ .name = "no-mtu", .id = OPT_NO_MTU, .help = "skip the path MTU test" },
-	{ .name = "no-bw", .id = OPT_NO_BW, .help = "skip the bandwidth rounds" },
+	  .help = N_("skip the scan of each node's ephemeral port range") },
+	{ .name = "no-mtu", .id = OPT_NO_MTU, .help = N_("skip the path MTU test") },
+	{ .name = "no-bw", .id = OPT_NO_BW, .help = N_("skip the bandwidth rounds") },
 	{ .name = "full-mesh-max", .arg = "N", .id = OPT_FULL_MESH_MAX,
-	  .help = "test all pairs up to N nodes (default 32), ring neighbours beyond" },
+	  .help = N_("test all pairs up to N nodes (default 32), ring neighbours beyond") },
 	{ .name = "with-ras", .id = OPT_WITH_RAS,
-	  .help = "on a running job: rank 0 asks NCCL's RAS ($NCCL_RAS_ADDR, else\n"
-		  "localhost:28028) for its DIAGNOSTICS report (NCCL >= 2.31: GPUs, driver,\n"
-		  "ECC, Xid, NVLink and NCCL_* env compared across the job's ranks)" },
+	  .help = N_("on a running job: rank 0 asks NCCL's RAS ($NCCL_RAS_ADDR, else\n"
+		     "localhost:28028) for its DIAGNOSTICS report (NCCL >= 2.31: GPUs, driver,\n"
+		     "ECC, Xid, NVLink and NCCL_* env compared across the job's ranks)") },
 	{ 0 },
 };
 
 const struct verb verb_cluster = {
 	.name = "cluster",
-	.summary = "run on every node: can these nodes train together, and with which settings?",
+	.summary = N_("run on every node: can these nodes train together, and with which settings?"),
 	.description =
-		"Run it on every node of the job at the same time. The nodes meet on MASTER_ADDR:\n"
-		"MASTER_PORT (rank 0 listens there itself, the port torch's TCPStore will use, so a join\n"
-		"proves that path), exchange what each node is, test every link between every pair over\n"
-		"every interface (TCP connect both ways, latency, path MTU, the peer's ephemeral port\n"
-		"range, bandwidth in a constant number of rounds), and every node prints the same report.\n"
-		"\n"
-		"With no flags, rank, node count and master come from the launcher: torchrun, srun (the\n"
-		"master is the first host of SLURM_JOB_NODELIST unless MASTER_ADDR is set), mpirun, PMI\n"
-		"launchers, Kubeflow (PET_*), or a script's MASTER_ADDR, MASTER_PORT, NODE_RANK and\n"
-		"NNODES. With several processes per node only local rank 0 takes part; the others exit\n"
-		"at once.\n",
+		N_("Run it on every node of the job at the same time. The nodes meet on MASTER_ADDR:\n"
+		   "MASTER_PORT (rank 0 listens there itself, the port torch's TCPStore will use, so a join\n"
+		   "proves that path), exchange what each node is, test every link between every pair over\n"
+		   "every interface (TCP connect both ways, latency, path MTU, the peer's ephemeral port\n"
+		   "range, bandwidth in a constant number of rounds), and every node prints the same report.\n"
+		   "\n"
+		   "With no flags, rank, node count and master come from the launcher: torchrun, srun (the\n"
+		   "master is the first host of SLURM_JOB_NODELIST unless MASTER_ADDR is set), mpirun, PMI\n"
+		   "launchers, Kubeflow (PET_*), or a script's MASTER_ADDR, MASTER_PORT, NODE_RANK and\n"
+		   "NNODES. With several processes per node only local rank 0 takes part; the others exit\n"
+		   "at once.\n"),
 	.opts = cluster_opts,
-	.json_help = "print the report as JSON: nodes[{name, facts}], links[], findings",
+	.json_help = N_("print the report as JSON: nodes[{name, facts}], links[], findings"),
 	.examples =
-		"  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 0    (on node 0)\n"
-		"  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 1    (on node 1)\n"
-		"  srun -N4 --ntasks-per-node=1 ncclcheck cluster --json > cluster.json\n",
+		N_("  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 0    (on node 0)\n"
+		   "  ncclcheck cluster --master 10.0.0.1:29500 --nodes 2 --node-rank 1    (on node 1)\n"
+		   "  srun -N4 --ntasks-per-node=1 ncclcheck cluster --json > cluster.json\n"),
 	.exit_codes =
-		"0 no errors, 1 at least one error finding, 2 usage error, 3 the check could not\n"
-		"run (a node never came, died, or the port is taken; or a link test could not run\n"
-		"its probes in time and no other error stands: an error found beside it gives 1).\n",
+		N_("0 no errors, 1 at least one error finding, 2 usage error, 3 the check could not\n"
+		   "run (a node never came, died, or the port is taken; or a link test could not run\n"
+		   "its probes in time and no other error stands: an error found beside it gives 1).\n"),
 	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_cluster,
 };
@@ -120,22 +120,38 @@ static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
 	char what[800];
 
 	if (master)
-		snprintf(what, sizeof(what), "waiting for the nodes: %d/%d joined; missing: rank%s "
-			 "%s", st->joined, st->expected, strchr(st->missing, ',') ? "s" : "",
-			 st->missing);
+		snprintf(what, sizeof(what), _("waiting for the nodes: %d/%d joined; missing: rank%s %s"),
+			 st->joined, st->expected, strchr(st->missing, ',') ? "s" : "", st->missing);
 	else
-		snprintf(what, sizeof(what), "joining the master %s: %s", ps->master,
-			 st->last_fail[0] ? st->last_fail : "no answer yet");
+		snprintf(what, sizeof(what), _("joining the master %s: %s"), ps->master,
+			 st->last_fail[0] ? st->last_fail : _("no answer yet"));
 	if (ps->tty) {
-		fprintf(stderr, "\r\033[K%s; %ld s left", what, (st->left_ms + 999) / 1000);
+		fputs("\r\033[K", stderr);
+		fprintf(stderr, _("%s; %ld s left"), what, (st->left_ms + 999) / 1000);
 		fflush(stderr);
 		ps->shown = 1;
 	} else if (ps->lines && strcmp(what, ps->last)) {
-		fprintf(stderr, "ncclcheck cluster: %s; %ld s left\n", what,
+		fprintf(stderr, _("ncclcheck cluster: %s; %ld s left\n"), what,
 			(st->left_ms + 999) / 1000);
 		fflush(stderr);
 	}
 	snprintf(ps->last, sizeof(ps->last), "%s", what);
+}
+
+/* A phase's name as a person reads it: the names are --json's timing keys, so they stay English
+ * there and are put into the language here. */
+static const char *phase_label(const char *phase)
+{
+	static const char *const words[] = {
+		N_("listening"), N_("joining"), N_("exchanging facts"),
+		N_("serving the master's link tests"), N_("waiting for the report"),
+		N_("asking NCCL's RAS"), N_("connect"), N_("scan"), N_("mtu"), N_("bw"),
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(phase, words[i]))
+			return _(words[i]);
+	return phase;
 }
 
 static void on_progress(void *arg, const char *phase, int done, int total)
@@ -158,14 +174,15 @@ static void on_progress(void *arg, const char *phase, int done, int total)
 		ps->phase = phase;
 		ps->t0 = now;
 	}
+	fputs("\r\033[K", stderr);
 	if (total < 0)
-		fprintf(stderr, "\r\033[K%s ...", phase);
+		fprintf(stderr, "%s ...", phase_label(phase));
 	else if (done > 0 && done < total && now - ps->t0 > 500)
 		/* the tests of a phase cost about the same: the pace so far is the best guess */
-		fprintf(stderr, "\r\033[K%s: %d/%d tests, about %.0f s left", phase, done, total,
-			(double)(now - ps->t0) / done * (total - done) / 1000.0);
+		fprintf(stderr, _("%s: %d/%d tests, about %.0f s left"), phase_label(phase), done,
+			total, (double)(now - ps->t0) / done * (total - done) / 1000.0);
 	else
-		fprintf(stderr, "\r\033[K%s: %d/%d tests", phase, done, total);
+		fprintf(stderr, _("%s: %d/%d tests"), phase_label(phase), done, total);
 	fflush(stderr);
 	ps->shown = 1;
 }
@@ -313,7 +330,7 @@ int cmd_cluster(int argc, char **argv)
 		return cli_usage_error("cluster", "%s", e.msg);
 	}
 	if (!l.participate) {
-		fprintf(stderr, "ncclcheck: note: %s; this process exits\n", l.note);
+		fprintf(stderr, _("ncclcheck: note: %s; this process exits\n"), l.note);
 		launch_release(&l);
 		envmap_free(env);
 		return cli_finish(EXIT_CLEAN);
@@ -364,10 +381,10 @@ int cmd_cluster(int argc, char **argv)
 	snprintf(master_at, sizeof(master_at), "%s:%d", l.master_addr, l.master_port);
 	ps.master = master_at;
 	if (!c.common.json && l.node_rank == 0)
-		fprintf(stderr, "ncclcheck cluster: rank 0 of %d (%s), listening on port %d\n",
+		fprintf(stderr, _("ncclcheck cluster: rank 0 of %d (%s), listening on port %d\n"),
 			l.nnodes, launcher_name(l.kind), l.master_port);
 	else if (!c.common.json)
-		fprintf(stderr, "ncclcheck cluster: rank %d of %d (%s), master %s:%d\n", l.node_rank,
+		fprintf(stderr, _("ncclcheck cluster: rank %d of %d (%s), master %s:%d\n"), l.node_rank,
 			l.nnodes, launcher_name(l.kind), l.master_addr, l.master_port);
 
 	code = cluster_run(&co, &report, &e);

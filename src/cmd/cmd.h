@@ -7,9 +7,9 @@
  *
  *	enum { OPT_FACTS = 1, OPT_PYTHON };
  *	static const struct cli_opt node_opts[] = {
- *		{ .name = "facts", .arg = "FILE", .id = OPT_FACTS, .help = "re-run on saved facts" },
+ *		{ .name = "facts", .arg = "FILE", .id = OPT_FACTS, .help = N_("re-run on saved facts") },
  *		{ .name = "python", .arg = "PATH", .id = OPT_PYTHON, .flags = CLI_OPT_MULTI,
- *		  .help = "also inspect this interpreter" },
+ *		  .help = N_("also inspect this interpreter") },
  *		{ 0 },
  *	};
  *	const struct verb verb_node = {
@@ -56,6 +56,7 @@
 #include "report/html.h"
 #include "report/render.h"
 #include "util/envmap.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 /* One option of a verb: a row of its options table, which ends with { 0 }. */
@@ -184,15 +185,15 @@ enum cli_launch_id {
 	OPT_LAUNCH_NPROC,
 };
 #define CLI_ROW_MASTER { .name = "master", .arg = "ADDR:PORT", .id = OPT_LAUNCH_MASTER, \
-	.help = "rank 0's address and port; the port may be left out (default\n" \
-		"$MASTER_ADDR:$MASTER_PORT or the launcher's, port 29500)" }
+	.help = N_("rank 0's address and port; the port may be left out (default\n" \
+		   "$MASTER_ADDR:$MASTER_PORT or the launcher's, port 29500)") }
 #define CLI_ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_LAUNCH_NODES, \
-	.help = "how many nodes take part (default $NNODES or the launcher's)" }
+	.help = N_("how many nodes take part (default $NNODES or the launcher's)") }
 #define CLI_ROW_NODE_RANK { .name = "node-rank", .arg = "R", .id = OPT_LAUNCH_NODE_RANK, \
-	.help = "this node's rank, 0..N-1; 0 is the master (default $NODE_RANK or\n" \
-		"the launcher's)" }
+	.help = N_("this node's rank, 0..N-1; 0 is the master (default $NODE_RANK or\n" \
+		   "the launcher's)") }
 #define CLI_ROW_NPROC { .name = "nproc-per-node", .arg = "N", .id = OPT_LAUNCH_NPROC, \
-	.help = "processes per node, one per GPU (torchrun's --nproc-per-node)" }
+	.help = N_("processes per node, one per GPU (torchrun's --nproc-per-node)") }
 
 struct cli_launch {
 	const char *master;		/* --master as given, or NULL */

@@ -9,6 +9,7 @@
 #include "ncclcheck.h"
 #include "net/auth.h"
 #include "util/file.h"
+#include "util/i18n.h"
 #include "util/envmap.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -54,14 +55,29 @@ int cli_json_error_flush(int code)
 	return cli_finish(code);
 }
 
+/*
+ * "ncclcheck: error: <message>" (the prefix) on stderr. The message is formatted in English (what --json's
+ * "error" keeps) and printed in the reader's language, as findings are (util/i18n.h): so a
+ * message a core module wrote into a struct err and passed on as "%s" is translated as well.
+ */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf msg = STRBUF_INIT, l10n = STRBUF_INIT;
+
+	fflush(stdout);
+	strbuf_vaddf(&msg, fmt, ap);
+	i18n_text(&l10n, msg.buf);
+	fprintf(stderr, "%s%s", prefix, l10n.buf);
+	strbuf_release(&msg);
+	strbuf_release(&l10n);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("ncclcheck: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(_("ncclcheck: error: "), fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
 	keep_error(fmt, ap);
@@ -74,10 +90,8 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("ncclcheck: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(_("ncclcheck: warning: "), fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -86,15 +100,13 @@ int cli_usage_error(const char *verb, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("ncclcheck: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(_("ncclcheck: error: "), fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
 	keep_error(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: see 'ncclcheck %s --help'\n", verb);
+	fprintf(stderr, _("\nusage: see 'ncclcheck %s --help'\n"), verb);
 	return EXIT_USAGE;
 }
 
@@ -183,7 +195,7 @@ struct envmap *cli_environ(void)
 int cli_finish(int code)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "ncclcheck: error: cannot write to standard output: %s\n",
+		fprintf(stderr, _("ncclcheck: error: cannot write to standard output: %s\n"),
 			strerror(errno));
 		return EXIT_CANNOT_RUN;
 	}

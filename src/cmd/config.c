@@ -29,24 +29,24 @@ enum { OPT_ENV = 1, OPT_TORCHRUN, OPT_LIGHTNING, OPT_SBATCH, OPT_TASKPROLOG, OPT
 	OPT_OUT, OPT_CHECK };
 
 static const struct cli_opt config_opts[] = {
-	{ .name = "env", .id = OPT_ENV, .help = "env file / .bashrc block (ncclcheck.env)" },
+	{ .name = "env", .id = OPT_ENV, .help = N_("env file / .bashrc block (ncclcheck.env)") },
 	{ .name = "torchrun", .id = OPT_TORCHRUN,
-	  .help = "torchrun per node, and the c10d form (torchrun-node<R>.sh,\n"
-		  "torchrun-c10d.sh)" },
+	  .help = N_("torchrun per node, and the c10d form (torchrun-node<R>.sh,\n"
+		     "torchrun-c10d.sh)") },
 	{ .name = "lightning", .id = OPT_LIGHTNING,
-	  .help = "PyTorch Lightning Trainer(...) (trainer.py)" },
-	{ .name = "sbatch", .id = OPT_SBATCH, .help = "Slurm batch script (job.sbatch)" },
+	  .help = N_("PyTorch Lightning Trainer(...) (trainer.py)") },
+	{ .name = "sbatch", .id = OPT_SBATCH, .help = N_("Slurm batch script (job.sbatch)") },
 	{ .name = "taskprolog", .id = OPT_TASKPROLOG,
-	  .help = "Slurm TaskProlog printing the exports (taskprolog.sh)" },
-	{ .name = "mpirun", .id = OPT_MPIRUN, .help = "Open MPI mpirun with -x (mpirun.sh)" },
-	{ .name = "k8s", .id = OPT_K8S, .help = "Kubeflow PyTorchJob (pytorchjob.yaml)" },
+	  .help = N_("Slurm TaskProlog printing the exports (taskprolog.sh)") },
+	{ .name = "mpirun", .id = OPT_MPIRUN, .help = N_("Open MPI mpirun with -x (mpirun.sh)") },
+	{ .name = "k8s", .id = OPT_K8S, .help = N_("Kubeflow PyTorchJob (pytorchjob.yaml)") },
 	{ .name = "out", .arg = "DIR", .id = OPT_OUT,
-	  .help = "write every output into DIR (created), plus recommendation.json,\n"
-		  "and nccl.conf / sysctl-nccl.conf when settings belong there\n"
-		  "(no output chosen and no --out: --env on standard output)" },
+	  .help = N_("write every output into DIR (created), plus recommendation.json,\n"
+		     "and nccl.conf / sysctl-nccl.conf when settings belong there\n"
+		     "(no output chosen and no --out: --env on standard output)") },
 	{ .name = "check", .arg = "FILE", .id = OPT_CHECK, .flags = CLI_OPT_MULTI,
-	  .help = "instead: check a batch script / Trainer(...) file (repeatable, read\n"
-		  "together) for launcher numbers that disagree (exit 1 on an error)" },
+	  .help = N_("instead: check a batch script / Trainer(...) file (repeatable, read\n"
+		     "together) for launcher numbers that disagree (exit 1 on an error)") },
 	VERDICT_ROW_FROM,
 	VERDICT_ROW_NO_PYTHON,
 	VERDICT_ROW_PYTHON_TIMEOUT,
@@ -57,25 +57,25 @@ static const struct cli_opt config_opts[] = {
 
 const struct verb verb_config = {
 	.name = "config",
-	.summary = "write the env file, torchrun / sbatch / mpirun / Kubernetes lines and Trainer(...) "
-		   "that fit",
+	.summary = N_("write the env file, torchrun / sbatch / mpirun / Kubernetes lines and Trainer(...) "
+		      "that fit"),
 	.description =
-		"Writes the environment and the launch commands that fit what ncclcheck measured: only\n"
-		"the settings the checks showed to be needed, each with the reason, and never the\n"
-		"obsolete or wrong advice in circulation (the reason for leaving each out is written too).\n"
-		"The verdict is a saved document (--from) or this node, checked now. The job's numbers\n"
-		"default to what the facts and the launch environment show (NNODES, PET_NNODES,\n"
-		"SLURM_JOB_NUM_NODES, MASTER_ADDR, MASTER_PORT); --node-rank R with --torchrun writes\n"
-		"only node R's script.\n",
+		N_("Writes the environment and the launch commands that fit what ncclcheck measured: only\n"
+		   "the settings the checks showed to be needed, each with the reason, and never the\n"
+		   "obsolete or wrong advice in circulation (the reason for leaving each out is written too).\n"
+		   "The verdict is a saved document (--from) or this node, checked now. The job's numbers\n"
+		   "default to what the facts and the launch environment show (NNODES, PET_NNODES,\n"
+		   "SLURM_JOB_NUM_NODES, MASTER_ADDR, MASTER_PORT); --node-rank R with --torchrun writes\n"
+		   "only node R's script.\n"),
 	.opts = config_opts,
-	.json_help = "print the recommendation, the outputs and the findings as JSON",
+	.json_help = N_("print the recommendation, the outputs and the findings as JSON"),
 	.examples =
-		"  ncclcheck config                                   (the env file, for this node)\n"
-		"  ncclcheck config --from cluster.json --out job/    (every output, from a verdict)\n"
-		"  ncclcheck config --torchrun --nodes 2 --nproc-per-node 8 --master 10.0.0.1:29500\n"
-		"  ncclcheck config --check job.sbatch --check train.py\n",
-	.exit_codes = "0 written, 1 --check found an error, 2 usage error or unusable document,\n"
-		      "3 could not run or write.\n",
+		N_("  ncclcheck config                                   (the env file, for this node)\n"
+		   "  ncclcheck config --from cluster.json --out job/    (every output, from a verdict)\n"
+		   "  ncclcheck config --torchrun --nodes 2 --nproc-per-node 8 --master 10.0.0.1:29500\n"
+		   "  ncclcheck config --check job.sbatch --check train.py\n"),
+	.exit_codes = N_("0 written, 1 --check found an error, 2 usage error or unusable document,\n"
+		         "3 could not run or write.\n"),
 	.flags = VERB_JSON,
 	.run = cmd_config,
 };

@@ -16,31 +16,31 @@ enum { OPT_MASTER_ADDR = 1 };
 
 static const struct cli_opt explain_opts[] = {
 	{ .name = "master-addr", .arg = "ADDR", .id = OPT_MASTER_ADDR,
-	  .help = "MASTER_ADDR of the job, when the log does not show it (lets explain\n"
-		  "name the interface NCCL_SOCKET_IFNAME should be)" },
+	  .help = N_("MASTER_ADDR of the job, when the log does not show it (lets explain\n"
+		     "name the interface NCCL_SOCKET_IFNAME should be)") },
 	{ 0 },
 };
 
 const struct verb verb_explain = {
 	.name = "explain",
-	.summary = "read NCCL / torch / Lightning logs and say what failed and how to fix it",
+	.summary = N_("read NCCL / torch / Lightning logs and say what failed and how to fix it"),
 	.args = "[LOG|DIR|-]...",
 	.description =
-		"Reads NCCL / PyTorch / Lightning / torchrun / Slurm output and says what went wrong, on which\n"
-		"rank, why, and what to change. Give it every rank's log: files, a directory with one log per\n"
-		"rank (rank0.log, rank1.log ...), or '-' for standard input (the default when input is piped).\n"
-		"Prefixes are understood: torchrun's [rank3]: / [default0]:, srun -l's '3: ', ANSI colours and\n"
-		"NCCL's 'host:pid:tid [dev] NCCL INFO'. Logs of any size are streamed in bounded memory.\n",
+		N_("Reads NCCL / PyTorch / Lightning / torchrun / Slurm output and says what went wrong, on which\n"
+		   "rank, why, and what to change. Give it every rank's log: files, a directory with one log per\n"
+		   "rank (rank0.log, rank1.log ...), or '-' for standard input (the default when input is piped).\n"
+		   "Prefixes are understood: torchrun's [rank3]: / [default0]:, srun -l's '3: ', ANSI colours and\n"
+		   "NCCL's 'host:pid:tid [dev] NCCL INFO'. Logs of any size are streamed in bounded memory.\n"),
 	.opts = explain_opts,
-	.json_help = "print the per-rank extraction and the findings as one JSON document",
+	.json_help = N_("print the per-rank extraction and the findings as one JSON document"),
 	.epilogue =
-		"Best results come from logs recorded with\n"
-		"  NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL\n",
+		N_("Best results come from logs recorded with\n"
+		   "  NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL\n"),
 	.examples =
-		"  ncclcheck explain logs/                  (one log per rank: rank0.log, rank1.log ...)\n"
-		"  ncclcheck explain rank0.log rank1.log --master-addr 10.0.0.1\n"
-		"  torchrun ... 2>&1 | ncclcheck explain -\n",
-	.exit_codes = "0 no error found, 1 an error-level diagnosis, 2 usage error, 3 unreadable input.\n",
+		N_("  ncclcheck explain logs/                  (one log per rank: rank0.log, rank1.log ...)\n"
+		   "  ncclcheck explain rank0.log rank1.log --master-addr 10.0.0.1\n"
+		   "  torchrun ... 2>&1 | ncclcheck explain -\n"),
+	.exit_codes = N_("0 no error found, 1 an error-level diagnosis, 2 usage error, 3 unreadable input.\n"),
 	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_explain,
 };

@@ -9,34 +9,36 @@
 #include "ncclcheck.h"
 #include "report/lab_text.h"
 #include "report/render.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/timeutil.h"
+#include "util/wrap.h"
 #include "util/xalloc.h"
 
 enum { OPT_NODES = 1, OPT_SCENARIO, OPT_PREFIX, OPT_DOCKER0, OPT_FORCE, OPT_SLURM, OPT_PRIVATE_NAME, OPT_TASK_PROLOG };
 
 /* Each option once; the subcommands' tables and the help page's list are built from these rows. */
-#define ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_NODES, .help = "1 to 64 nodes (default 2)" }
+#define ROW_NODES { .name = "nodes", .arg = "N", .id = OPT_NODES, .help = N_("1 to 64 nodes (default 2)") }
 #define ROW_SCENARIO { .name = "scenario", .arg = "NAME", .id = OPT_SCENARIO, \
-	.help = "a scenario of the list 'ncclcheck lab --help' shows (default healthy)" }
+	.help = N_("a scenario of the list 'ncclcheck lab --help' shows (default healthy)") }
 #define ROW_PREFIX { .name = "prefix", .arg = "P", .id = OPT_PREFIX, \
-	.help = "names every namespace and link of the lab: P-n0, P-hub, P-n0e0 ...\n" \
-		"(a-z, 0-9, '-', at most 9 characters; default ncl)" }
+	.help = N_("names every namespace and link of the lab: P-n0, P-hub, P-n0e0 ...\n" \
+		   "(a-z, 0-9, '-', at most 9 characters; default ncl)") }
 #define ROW_DOCKER0 { .name = "docker0", .id = OPT_DOCKER0, \
-	.help = "give every node docker0 with 172.17.0.1/16 whatever the scenario" }
+	.help = N_("give every node docker0 with 172.17.0.1/16 whatever the scenario") }
 #define ROW_FORCE { .name = "force", .id = OPT_FORCE, \
-	.help = "up: remove a lab with the same prefix first, instead of refusing" }
+	.help = N_("up: remove a lab with the same prefix first, instead of refusing") }
 #define ROW_PRIVATE_NAME { .name = "private-name", .arg = "I=NAME", .id = OPT_PRIVATE_NAME, \
-	.help = "up: call node I's private NIC NAME instead of eth1 (1=ens5): nodes whose\n" \
-		"interface names differ, as with mixed cloud instance types (repeatable)" }
+	.help = N_("up: call node I's private NIC NAME instead of eth1 (1=ens5): nodes whose\n" \
+		   "interface names differ, as with mixed cloud instance types (repeatable)") }
 #define ROW_SLURM { .name = "slurm", .id = OPT_SLURM, \
-	.help = "up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n" \
-		"slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n" \
-		"(needs: apt-get install slurm-wlm munge)" }
+	.help = N_("up: also start a real Slurm over the nodes (munged, slurmctld in n0, a\n" \
+		   "slurmd per node, partition 'lab'): 'lab exec n0 -- srun -N2 ...' works\n" \
+		   "(needs: apt-get install slurm-wlm munge)") }
 #define ROW_TASK_PROLOG { .name = "task-prolog", .arg = "FILE", .id = OPT_TASK_PROLOG, \
-	.help = "up --slurm: slurmd runs a copy of FILE before every task (TaskProlog=),\n" \
-		"as 'ncclcheck config --taskprolog' writes it" }
+	.help = N_("up --slurm: slurmd runs a copy of FILE before every task (TaskProlog=),\n" \
+		   "as 'ncclcheck config --taskprolog' writes it") }
 
 static const struct cli_opt up_opts[] = { ROW_NODES, ROW_SCENARIO, ROW_PREFIX, ROW_DOCKER0, ROW_PRIVATE_NAME, ROW_SLURM, ROW_TASK_PROLOG, ROW_FORCE, { 0 } };
 static const struct cli_opt prefix_opts[] = { ROW_PREFIX, { 0 } };
@@ -50,17 +52,17 @@ static int lab_rsh_cmd(int argc, char **argv);
 static void lab_help(FILE *out, const struct verb *v);
 
 static const char lab_exit_codes[] =
-"0 done, 2 usage error, 3 could not run (not root, ip/iptables/tc missing, the lab\n"
-"exists already, a step failed; the reason is printed). exec exits with the command's code.\n";
+N_("0 done, 2 usage error, 3 could not run (not root, ip/iptables/tc missing, the lab\n"
+"exists already, a step failed; the reason is printed). exec exits with the command's code.\n");
 
 static const struct verb lab_subs[] = {
 	{
 		.name = "lab up",
-		.summary = "build nodes P-n0 .. P-n<N-1> with the scenario's fault",
+		.summary = N_("build nodes P-n0 .. P-n<N-1> with the scenario's fault"),
 		.description =
-			"Builds nodes P-n0 .. P-n<N-1> (network namespaces with a cloud VM's NICs) and puts\n"
-			"the scenario's kernel fault in place; 'ncclcheck lab --help' lists the scenarios\n"
-			"and the layout.\n",
+			N_("Builds nodes P-n0 .. P-n<N-1> (network namespaces with a cloud VM's NICs) and puts\n"
+			   "the scenario's kernel fault in place; 'ncclcheck lab --help' lists the scenarios\n"
+			   "and the layout.\n"),
 		.examples =
 			"  sudo ncclcheck lab up --nodes 2 --scenario cloud-public-blocked\n"
 			"  sudo ncclcheck lab up --nodes 4 --slurm --prefix ncs\n",
@@ -69,17 +71,17 @@ static const struct verb lab_subs[] = {
 	},
 	{
 		.name = "lab status",
-		.summary = "nodes, addresses, scenario and the faults in place (every lab unless --prefix);\n"
-			   "the faults are read back from each node's kernel and compared with the plan",
+		.summary = N_("nodes, addresses, scenario and the faults in place (every lab unless --prefix);\n"
+			      "the faults are read back from each node's kernel and compared with the plan"),
 		.examples = "  ncclcheck lab status\n  ncclcheck lab status --prefix ncs --json\n",
 		.exit_codes = lab_exit_codes,
 		.opts = prefix_opts, .flags = VERB_JSON, .run = lab_status_cmd,
 	},
 	{
 		.name = "lab exec",
-		.summary = "run CMD (default: $SHELL) on NODE (n0, n1, ... or P-n1) with the node's launch\n"
-			   "environment exported (MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES, WORLD_SIZE),\n"
-			   "its /etc/hosts and its hostname; exits with CMD's exit code",
+		.summary = N_("run CMD (default: $SHELL) on NODE (n0, n1, ... or P-n1) with the node's launch\n"
+			      "environment exported (MASTER_ADDR, MASTER_PORT, NODE_RANK, NNODES, WORLD_SIZE),\n"
+			      "its /etc/hosts and its hostname; exits with CMD's exit code"),
 		.args = "NODE [--] [CMD [ARG]...]",
 		.examples =
 			"  sudo ncclcheck lab exec n1 -- ncclcheck node --no-python\n"
@@ -89,18 +91,18 @@ static const struct verb lab_subs[] = {
 	},
 	{
 		.name = "lab down",
-		.summary = "remove the lab: processes left in it, namespaces, links, /etc/netns entries and\n"
-			   "state, found by prefix alone (works after a crash); safe to repeat",
+		.summary = N_("remove the lab: processes left in it, namespaces, links, /etc/netns entries and\n"
+			      "state, found by prefix alone (works after a crash); safe to repeat"),
 		.examples = "  sudo ncclcheck lab down\n  sudo ncclcheck lab down --prefix ncs\n",
 		.exit_codes = lab_exit_codes,
 		.opts = prefix_opts, .flags = VERB_JSON | VERB_ROOT, .run = lab_down_cmd,
 	},
 	{
 		.name = "lab rsh",
-		.summary = "Open MPI's rsh agent: run the shell command CMD on the node HOST names (a\n"
-			   "hostname, n1, or one of its addresses), like ssh HOST CMD",
+		.summary = N_("Open MPI's rsh agent: run the shell command CMD on the node HOST names (a\n"
+			      "hostname, n1, or one of its addresses), like ssh HOST CMD"),
 		.args = "HOST CMD...",
-		.examples = "  sudo ncclcheck lab rsh ncl-n1 hostname     (as mpirun calls it)\n",
+		.examples = N_("  sudo ncclcheck lab rsh ncl-n1 hostname     (as mpirun calls it)\n"),
 		.exit_codes = lab_exit_codes,
 		.opts = prefix_opts, .flags = VERB_STOP_AT_ARG | VERB_ROOT, .run = lab_rsh_cmd,
 	},
@@ -112,7 +114,7 @@ static const struct verb *const lab_sub_list[] = {
 
 const struct verb verb_lab = {
 	.name = "lab",
-	.summary = "build a simulated multi-node cluster with real network faults",
+	.summary = N_("build a simulated multi-node cluster with real network faults"),
 	.flags = VERB_ROOT,
 	.run = cmd_lab,
 	.help = lab_help,
@@ -121,13 +123,13 @@ const struct verb verb_lab = {
 };
 
 static const char lab_description[] =
-"Builds a simulated multi-node GPU cluster on this Linux machine: every node is a network\n"
+N_("Builds a simulated multi-node GPU cluster on this Linux machine: every node is a network\n"
 "namespace with the NICs of a cloud VM, and a scenario adds one real kernel fault (iptables,\n"
 "MTU, tbf, a missing hosts entry) that breaks NCCL the way it breaks in the field. The lab is\n"
-"where the other verbs are tried out: 'ncclcheck lab exec n1 -- ncclcheck node'. Needs root.\n";
+"where the other verbs are tried out: 'ncclcheck lab exec n1 -- ncclcheck node'. Needs root.\n");
 
 static const char lab_layout[] =
-"Layout: node i has eth0 203.0.113.(10+i)/24 on the \"public\" bridge and eth1 10.10.0.(10+i)/24\n"
+N_("Layout: node i has eth0 203.0.113.(10+i)/24 on the \"public\" bridge and eth1 10.10.0.(10+i)/24\n"
 "on the \"private\" bridge, both bridges in the hidden namespace P-hub; eth0 comes first, as\n"
 "on the VMs. Hostnames P-n<i> resolve to eth1 addresses (/etc/netns/P-n<i>/hosts).\n"
 "MASTER_ADDR is n0's eth1 address, MASTER_PORT 29500. Every node's ip_local_port_range is\n"
@@ -140,7 +142,7 @@ static const char lab_layout[] =
 "With --slurm, srun and sbatch work from any node (SLURM_CONF is exported). torchrun needs\n"
 "nothing: run it on every node with 'lab exec' and the exported variables.\n"
 "\n"
-"Scenarios:\n";
+"Scenarios:\n");
 
 static const char lab_examples[] =
 "  sudo ncclcheck lab up --nodes 2 --scenario cloud-public-blocked\n"
@@ -148,43 +150,35 @@ static const char lab_examples[] =
 "  sudo NCCL_SOCKET_IFNAME=eth1 ncclcheck lab exec n1 -- ncclcheck node --no-python\n"
 "  sudo ncclcheck lab down\n";
 
-/* Prints `text` wrapped at `width` columns, every line indented by `indent` spaces. */
+/* Prints `label` and `text` wrapped at `width` columns (CJK counted as two), indented by
+ * `indent`, continuation lines under the text. */
 static void wrapped(FILE *out, const char *label, const char *text, int indent, int width)
 {
-	int col = fprintf(out, "%*s%s", indent, "", label);
+	struct strbuf line = STRBUF_INIT, w = STRBUF_INIT;
 
-	while (*text) {
-		size_t w = strcspn(text, " ");
-
-		if (col + 1 + (int)w > width && col > indent + (int)strlen(label)) {
-			col = fprintf(out, "\n%*s", indent + (int)strlen(label), "") - 1;
-		} else if (col > indent + (int)strlen(label)) {
-			fputc(' ', out);
-			col++;
-		}
-		col += fprintf(out, "%.*s", (int)w, text);
-		text += w;
-		while (*text == ' ')
-			text++;
-	}
+	strbuf_addf(&line, "%*s%s%s", indent, "", label, text);
+	wrap_text(&w, line.buf, width, indent + (int)wrap_cols(label, strlen(label)), WRAP_PROSE);
+	fputs(w.buf, out);
 	fputc('\n', out);
+	strbuf_release(&line);
+	strbuf_release(&w);
 }
 
 /* One page for all subcommands: their synopses, what each does, every option once, scenarios. */
 static void lab_help(FILE *out, const struct verb *v)
 {
 	const struct verb all = { .name = "lab", .opts = all_opts, .flags = VERB_JSON,
-				  .json_help = "machine-readable output" };
+				  .json_help = N_("machine-readable output") };
 	size_t n;
 	const struct lab_scenario *sc = lab_scenarios(&n);
 
 	(void)v;
 	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++)
-		cli_help_synopsis(out, &lab_subs[i], i ? "       " : "usage: ");
-	fprintf(out, "\n%s\n", lab_description);
-	fputs("Subcommands ('ncclcheck lab SUBCOMMAND --help' explains each):\n", out);
+		cli_help_synopsis(out, &lab_subs[i], i ? "       " : _("usage: "));
+	fprintf(out, "\n%s\n", _(lab_description));
+	fputs(_("Subcommands ('ncclcheck lab SUBCOMMAND --help' explains each):\n"), out);
 	for (size_t i = 0; i < ARRAY_SIZE(lab_subs); i++) {
-		const char *p = lab_subs[i].summary;
+		const char *p = _(lab_subs[i].summary);
 
 		fprintf(out, "  %-8s ", lab_subs[i].name + strlen("lab "));
 		while (*p) {
@@ -198,15 +192,16 @@ static void lab_help(FILE *out, const struct verb *v)
 	}
 	fputc('\n', out);
 	cli_help_options(out, &all);
-	fprintf(out, "\n%s", lab_layout);
+	fprintf(out, "\n%s", _(lab_layout));
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "  %s%s\n", sc[i].name, i == 0 ? " (default)" : "");
-		wrapped(out, "", sc[i].summary, 6, 96);
-		wrapped(out, "reproduces: ", sc[i].reproduces, 6, 96);
-		wrapped(out, "from: ", sc[i].seed, 6, 96);
-		wrapped(out, "see it: ", sc[i].show, 6, 96);
+		fprintf(out, "  %s%s\n", sc[i].name, i == 0 ? _(" (default)") : "");
+		wrapped(out, "", _(sc[i].summary), 6, 96);
+		wrapped(out, _("reproduces: "), _(sc[i].reproduces), 6, 96);
+		wrapped(out, _("from: "), _(sc[i].seed), 6, 96);
+		wrapped(out, _("see it: "), _(sc[i].show), 6, 96);
 	}
-	fprintf(out, "\nExamples:\n%s\nExit codes: %s", lab_examples, lab_exit_codes);
+	fprintf(out, "\n%s\n%s\n%s %s", _("Examples:"), lab_examples, _("Exit codes:"),
+		_(lab_exit_codes));
 }
 
 static volatile sig_atomic_t interrupted;
@@ -228,7 +223,7 @@ static void hint_sudo(int argc, char **argv)
 		else
 			strbuf_addf(&sb, " %s", argv[i]);
 	}
-	fprintf(stderr, "hint: run it as root: sudo ncclcheck%s\n", sb.buf);
+	fprintf(stderr, _("hint: run it as root: sudo ncclcheck%s\n"), sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -243,8 +238,8 @@ static int preflight(unsigned needs, struct lab_tools *t, int argc, char **argv)
 		if (not_root)
 			hint_sudo(argc, argv);
 		else
-			fputs("hint: run the container with --privileged, or with --cap-add SYS_ADMIN "
-			      "--cap-add NET_ADMIN\n", stderr);
+			fputs(_("hint: run the container with --privileged, or with --cap-add SYS_ADMIN "
+				"--cap-add NET_ADMIN\n"), stderr);
 		return EXIT_CANNOT_RUN;
 	}
 	if (lab_tools_find(needs, t, &e) < 0) {
@@ -373,7 +368,7 @@ static int lab_up_cmd(int argc, char **argv)
 		if (c.common.json)
 			code = cmd_print_json("lab", st, EXIT_CLEAN);
 		else {
-			printf("lab '%s' is up: %d node%s, scenario '%s', built in %.2f s\n\n", o.prefix,
+			printf(_("lab '%s' is up: %d node%s, scenario '%s', built in %.2f s\n\n"), o.prefix,
 			       o.nodes, o.nodes == 1 ? "" : "s", o.sc->name,
 			       (double)(time_now_ms() - t0) / 1000.0);
 			render_lab_status_text(stdout, st);
@@ -417,7 +412,7 @@ static int lab_status_cmd(int argc, char **argv)
 		code = cmd_print_json("lab", st, EXIT_CLEAN);
 	} else {
 		if (prefix && !json_array_size(json_object_get(st, "labs")))
-			printf("no lab '%s'\n", prefix);
+			printf(_("no lab '%s'\n"), prefix);
 		else
 			render_lab_status_text(stdout, st);
 		code = cli_finish(EXIT_CLEAN);
@@ -464,17 +459,17 @@ static int lab_down_cmd(int argc, char **argv)
 		return code;
 	}
 	if (!r.namespaces && !r.links && !r.etc_dirs && !r.state && !r.slurm && !r.builders)
-		printf("lab '%s': nothing to remove\n", prefix);
+		printf(_("lab '%s': nothing to remove\n"), prefix);
 	else
-		printf("lab '%s' removed: %d namespace%s, %d process%s left inside, %d root link%s, "
-		       "%d /etc/netns entr%s\n", prefix, r.namespaces, r.namespaces == 1 ? "" : "s",
+		printf(_("lab '%s' removed: %d namespace%s, %d process%s left inside, %d root link%s, "
+			 "%d /etc/netns entr%s\n"), prefix, r.namespaces, r.namespaces == 1 ? "" : "s",
 		       r.processes, r.processes == 1 ? "" : "es", r.links, r.links == 1 ? "" : "s",
 		       r.etc_dirs, r.etc_dirs == 1 ? "y" : "ies");
 	if (r.builders)
-		printf("lab '%s': ended %d process%s of a 'lab up' that had not finished\n", prefix,
+		printf(_("lab '%s': ended %d process%s of a 'lab up' that had not finished\n"), prefix,
 		       r.builders, r.builders == 1 ? "" : "es");
 	if (r.slurm)
-		printf("lab '%s': its Slurm is stopped and removed (munged, spool, logs)\n", prefix);
+		printf(_("lab '%s': its Slurm is stopped and removed (munged, spool, logs)\n"), prefix);
 	return cli_finish(EXIT_CLEAN);
 }
 

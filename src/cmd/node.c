@@ -14,6 +14,7 @@
 #include "report/inventory.h"
 #include "report/render.h"
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/envmap.h"
 #include "util/json.h"
 #include "util/xalloc.h"
@@ -23,42 +24,42 @@ enum { OPT_FACTS = 1, OPT_PYTHON, OPT_NO_PYTHON, OPT_PYTHON_TIMEOUT, OPT_MASTER_
 
 static const struct cli_opt node_opts[] = {
 	{ .name = "facts", .arg = "FILE", .id = OPT_FACTS,
-	  .help = "do not probe: re-run the rules on a facts document saved with\n"
-		  "'ncclcheck node --json > FILE' (its \"facts\" member, or the bare facts)" },
+	  .help = N_("do not probe: re-run the rules on a facts document saved with\n"
+		     "'ncclcheck node --json > FILE' (its \"facts\" member, or the bare facts)") },
 	{ .name = "python", .arg = "PATH", .id = OPT_PYTHON, .flags = CLI_OPT_MULTI,
-	  .help = "also inspect this interpreter (repeatable); python3 on PATH,\n"
-		  "/usr/bin/python3 and the active venv/conda are inspected anyway" },
+	  .help = N_("also inspect this interpreter (repeatable); python3 on PATH,\n"
+		     "/usr/bin/python3 and the active venv/conda are inspected anyway") },
 	{ .name = "no-python", .id = OPT_NO_PYTHON,
-	  .help = "skip the Python probe (importing torch takes seconds)" },
+	  .help = N_("skip the Python probe (importing torch takes seconds)") },
 	{ .name = "python-timeout", .arg = "SEC", .id = OPT_PYTHON_TIMEOUT,
-	  .help = "give up on an interpreter after SEC seconds (default 20)" },
+	  .help = N_("give up on an interpreter after SEC seconds (default 20)") },
 	{ .name = "deep", .id = OPT_DEEP,
-	  .help = "import torch in each interpreter (seconds) instead of reading\n"
-		  "its files, version.py and libtorch_cuda.so's libraries" },
+	  .help = N_("import torch in each interpreter (seconds) instead of reading\n"
+		     "its files, version.py and libtorch_cuda.so's libraries") },
 	{ .name = "master-addr", .arg = "ADDR", .id = OPT_MASTER_ADDR,
-	  .help = "rank 0's address (default $MASTER_ADDR): the kernel's route to it\n"
-		  "must leave through the interface NCCL bootstraps on" },
+	  .help = N_("rank 0's address (default $MASTER_ADDR): the kernel's route to it\n"
+		     "must leave through the interface NCCL bootstraps on") },
 	{ 0 },
 };
 
 const struct verb verb_node = {
 	.name = "node",
-	.summary = "check this machine's stack and predict what NCCL will do here",
+	.summary = N_("check this machine's stack and predict what NCCL will do here"),
 	.description =
-		"Inventories this machine's GPU / CUDA / NCCL / PyTorch / Lightning stack and its network,\n"
-		"predicts what NCCL will do here (which interface it bootstraps on, which library torch\n"
-		"loads), and reports every problem with the exact fix. Nothing is changed on the machine.\n",
+		N_("Inventories this machine's GPU / CUDA / NCCL / PyTorch / Lightning stack and its network,\n"
+		   "predicts what NCCL will do here (which interface it bootstraps on, which library torch\n"
+		   "loads), and reports every problem with the exact fix. Nothing is changed on the machine.\n"),
 	.opts = node_opts,
-	.json_help = "print the facts and the findings as one JSON document",
+	.json_help = N_("print the facts and the findings as one JSON document"),
 	.epilogue =
-		"For tests, NCCLCHECK_SYS_ROOT, NCCLCHECK_PROC_ROOT and NCCLCHECK_ETC_ROOT point the probes\n"
-		"at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
-		"NCCL's interface choice for that version instead of the one torch loads.\n",
+		N_("For tests, NCCLCHECK_SYS_ROOT, NCCLCHECK_PROC_ROOT and NCCLCHECK_ETC_ROOT point the probes\n"
+		   "at fixture trees that stand for /sys, /proc and /etc. NCCLCHECK_ASSUME_NCCL=2.28.9 predicts\n"
+		   "NCCL's interface choice for that version instead of the one torch loads.\n"),
 	.examples =
 		"  ncclcheck node\n"
 		"  ncclcheck node --no-python --master-addr 10.0.0.1\n"
 		"  ncclcheck node --json > node.json   and later   ncclcheck node --facts node.json\n",
-	.exit_codes = "0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n",
+	.exit_codes = N_("0 no errors, 1 at least one error finding, 2 usage error, 3 could not run.\n"),
 	.flags = VERB_REPORT | VERB_HTML,
 	.run = cmd_node,
 };
@@ -78,7 +79,7 @@ static void node_tail(FILE *out, const json_t *payload, const struct render_opts
 	fputc('\n', out);
 	render_inventory_text(out, ((const struct node_view *)arg)->m, ro);
 	if (!((const struct node_view *)arg)->from_file)
-		fprintf(out, "probes took %lld ms\n",
+		fprintf(out, _("probes took %lld ms\n"),
 			jpath_int(json_object_get(payload, "facts"), "timings_ms.total", -1));
 }
 

@@ -16,29 +16,29 @@ enum { OPT_COMPARE = 1 };
 
 static const struct cli_opt report_opts[] = {
 	{ .name = "compare", .arg = "FILE", .id = OPT_COMPARE,
-	  .help = "bench: draw this second sweep's busbw over the document's (another\n"
-		  "'bench --json' document, or nccl-tests' JSON output)" },
+	  .help = N_("bench: draw this second sweep's busbw over the document's (another\n"
+		     "'bench --json' document, or nccl-tests' JSON output)") },
 	{ 0 },
 };
 
 const struct verb verb_report = {
 	.name = "report",
-	.summary = "render a saved --json document as one self-contained HTML page",
+	.summary = N_("render a saved --json document as one self-contained HTML page"),
 	.args = "FILE.json|-",
 	.description =
-		"Reads the document a verb printed with --json (node, cluster, bench, explain,\n"
-		"attach; '-' for standard input) and writes the page that verb's --html FILE writes:\n"
-		"the verdict and the fix first, the findings by severity, and the verb's own figures\n"
-		"(cluster: the reachability matrix, the port map, MTU and bandwidth per link, the\n"
-		"nodes side by side; bench: bandwidth against message size). Inline CSS and SVG only:\n"
-		"it opens offline, prints, and follows the viewer's dark mode. Without --html the page\n"
-		"goes to standard output.\n",
+		N_("Reads the document a verb printed with --json (node, cluster, bench, explain,\n"
+		   "attach; '-' for standard input) and writes the page that verb's --html FILE writes:\n"
+		   "the verdict and the fix first, the findings by severity, and the verb's own figures\n"
+		   "(cluster: the reachability matrix, the port map, MTU and bandwidth per link, the\n"
+		   "nodes side by side; bench: bandwidth against message size). Inline CSS and SVG only:\n"
+		   "it opens offline, prints, and follows the viewer's dark mode. Without --html the page\n"
+		   "goes to standard output.\n"),
 	.opts = report_opts,
 	.examples =
 		"  ncclcheck cluster --json > run.json; ncclcheck report run.json --html run.html\n"
 		"  ncclcheck report bench-new.json --compare bench-old.json --html bench.html\n",
-	.exit_codes = "0 the page was written, 2 usage error, 3 the file is unreadable or not an\n"
-		      "ncclcheck document, or the page could not be written.\n",
+	.exit_codes = N_("0 the page was written, 2 usage error, 3 the file is unreadable or not an\n"
+		         "ncclcheck document, or the page could not be written.\n"),
 	.flags = VERB_HTML,
 	.run = cmd_report_file,
 };

@@ -28,17 +28,17 @@ enum { OPT_DRY_RUN = 1, OPT_QUIET, OPT_NO_CLUSTER, OPT_TIMEOUT, OPT_TOKEN_FILE }
 
 static const struct cli_opt run_opts[] = {
 	{ .name = "dry-run", .id = OPT_DRY_RUN,
-	  .help = "print which checks ran, the environment changes and the command;\n"
-		  "start nothing" },
+	  .help = N_("print which checks ran, the environment changes and the command;\n"
+		     "start nothing") },
 	{ .name = "quiet", .short_name = 'q', .id = OPT_QUIET,
-	  .help = "no summary line on standard error before CMD starts" },
+	  .help = N_("no summary line on standard error before CMD starts") },
 	{ .name = "no-cluster", .id = OPT_NO_CLUSTER,
-	  .help = "this node's checks only, even in a multi-node launch" },
+	  .help = N_("this node's checks only, even in a multi-node launch") },
 	CLI_ROW_NODE_RANK,
 	{ .name = "timeout", .arg = "SECONDS", .id = OPT_TIMEOUT,
-	  .help = "how long to wait for every node to join the cluster check (default 60)" },
+	  .help = N_("how long to wait for every node to join the cluster check (default 60)") },
 	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE,
-	  .help = "the cluster check's shared secret (else $NCCLCHECK_TOKEN)" },
+	  .help = N_("the cluster check's shared secret (else $NCCLCHECK_TOKEN)") },
 	VERDICT_ROW_FROM,
 	VERDICT_ROW_NO_PYTHON,
 	VERDICT_ROW_PYTHON_TIMEOUT,
@@ -48,37 +48,37 @@ static const struct cli_opt run_opts[] = {
 
 const struct verb verb_run = {
 	.name = "run",
-	.summary = "check this node, then start a command with the recommended environment",
+	.summary = N_("check this node, then start a command with the recommended environment"),
 	.args = "-- CMD [ARGS]...",
 	.description =
-		"Checks first, then starts CMD with the environment the checks showed it needs (the\n"
-		"settings 'ncclcheck config --env' writes), after checking again as the job will run\n"
-		"with it. When an error is left that the environment does not fix, CMD is not started:\n"
-		"the findings are shown instead (exit code 1). CMD replaces ncclcheck, so its exit code\n"
-		"is the job's.\n"
-		"\n"
-		"Which checks: this node's ('ncclcheck node'), and, when run is started on every node of\n"
-		"a multi-node launch, the cluster's ('ncclcheck cluster': the nodes meet on MASTER_ADDR:\n"
-		"MASTER_PORT, test every link, and every node gets the same verdict, with its own\n"
-		"per-node values such as its interface name). The launch is read from run's --master,\n"
-		"--nodes and --node-rank, then from torchrun's own arguments in CMD (--nnodes,\n"
-		"--node_rank, --master_addr, --master_port, --rdzv_endpoint), then from the launcher's\n"
-		"environment (srun, mpirun, PMI, Kubeflow PET_*, or MASTER_ADDR, MASTER_PORT, NODE_RANK\n"
-		"and NNODES). The rendezvous is over, and its port closed, on every node before any\n"
-		"starts CMD, so torch's TCPStore can take MASTER_PORT. When the launch of any node does\n"
-		"not add up (WORLD_SIZE, NNODES, SLURM_*, ...), every node refuses, naming it. With\n"
-		"several processes per node only local rank 0 takes part. Under torchrun (ncclcheck run\n"
-		"started by torchrun) only the node checks run: torchrun's TCPStore already holds\n"
-		"MASTER_PORT.\n",
+		N_("Checks first, then starts CMD with the environment the checks showed it needs (the\n"
+		   "settings 'ncclcheck config --env' writes), after checking again as the job will run\n"
+		   "with it. When an error is left that the environment does not fix, CMD is not started:\n"
+		   "the findings are shown instead (exit code 1). CMD replaces ncclcheck, so its exit code\n"
+		   "is the job's.\n"
+		   "\n"
+		   "Which checks: this node's ('ncclcheck node'), and, when run is started on every node of\n"
+		   "a multi-node launch, the cluster's ('ncclcheck cluster': the nodes meet on MASTER_ADDR:\n"
+		   "MASTER_PORT, test every link, and every node gets the same verdict, with its own\n"
+		   "per-node values such as its interface name). The launch is read from run's --master,\n"
+		   "--nodes and --node-rank, then from torchrun's own arguments in CMD (--nnodes,\n"
+		   "--node_rank, --master_addr, --master_port, --rdzv_endpoint), then from the launcher's\n"
+		   "environment (srun, mpirun, PMI, Kubeflow PET_*, or MASTER_ADDR, MASTER_PORT, NODE_RANK\n"
+		   "and NNODES). The rendezvous is over, and its port closed, on every node before any\n"
+		   "starts CMD, so torch's TCPStore can take MASTER_PORT. When the launch of any node does\n"
+		   "not add up (WORLD_SIZE, NNODES, SLURM_*, ...), every node refuses, naming it. With\n"
+		   "several processes per node only local rank 0 takes part. Under torchrun (ncclcheck run\n"
+		   "started by torchrun) only the node checks run: torchrun's TCPStore already holds\n"
+		   "MASTER_PORT.\n"),
 	.opts = run_opts,
 	.examples =
-		"  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A \\\n"
-		"      --master_port=29500 --nproc_per_node=8 train.py      (on each of the 2 nodes)\n"
-		"  ncclcheck run --dry-run --no-cluster -- python train.py\n"
-		"  ncclcheck run --from cluster.json -- torchrun --standalone --nproc-per-node 8 train.py\n",
+		N_("  ncclcheck run -- torchrun --nnodes=2 --node_rank=$R --master_addr=$A \\\n"
+		   "      --master_port=29500 --nproc_per_node=8 train.py      (on each of the 2 nodes)\n"
+		   "  ncclcheck run --dry-run --no-cluster -- python train.py\n"
+		   "  ncclcheck run --from cluster.json -- torchrun --standalone --nproc-per-node 8 train.py\n"),
 	.exit_codes =
-		"CMD's own once it starts; 1 an error finding stopped it; 2 usage error;\n"
-		"3 the checks could not run (a node never came) or CMD could not be started.\n",
+		N_("CMD's own once it starts; 1 an error finding stopped it; 2 usage error;\n"
+		   "3 the checks could not run (a node never came) or CMD could not be started.\n"),
 	.flags = VERB_TEXT | VERB_STOP_AT_ARG,
 	.run = cmd_run,
 };
@@ -119,12 +119,12 @@ static void print_changes(FILE *out, const struct recommendation *rec, const str
 			fprintf(out, "  unset %s (was %s)   # %s\n", v->name, old, v->why ? v->why : "");
 	}
 	if (!n)
-		fputs("  (no changes: the environment already has what the job needs)\n", out);
+		fputs(_("  (no changes: the environment already has what the job needs)\n"), out);
 }
 
 static void print_command(char **cmd)
 {
-	fputs("command:", stdout);
+	fputs(_("command:"), stdout);
 	for (char **p = cmd; *p; p++) {
 		struct strbuf w = STRBUF_INIT;
 		emit_sh_word(&w, *p);
@@ -216,11 +216,11 @@ static void refused(FILE *out, const json_t *payload, const struct render_opts *
 	(void)payload;
 	(void)ro;
 	errors_named(r->fs, &who);
-	fprintf(out, "not starting '%s': %zu error(s) that the recommended environment does not "
-		"fix: %s\n", r->cmd, findings_count(r->fs, SEV_ERROR), who.buf);
+	fprintf(out, _("not starting '%s': %zu error(s) that the recommended environment does not "
+		       "fix: %s\n"), r->cmd, findings_count(r->fs, SEV_ERROR), who.buf);
 	if (r->all_nodes)
-		fprintf(out, "ncclcheck run: every node of the job stops on this same verdict; none "
-			"starts '%s' to wait for the others\n", r->cmd);
+		fprintf(out, _("ncclcheck run: every node of the job stops on this same verdict; none "
+			       "starts '%s' to wait for the others\n"), r->cmd);
 	strbuf_release(&who);
 }
 
@@ -248,8 +248,8 @@ static int run_out(const struct run_cluster_opts *rco, const char *key, char **c
 	}
 	if (!go) {
 		json_decref(env);
-		printf("not starting '%s': local rank 0 of this node stopped the job (its output shows "
-		       "the findings)\n", cmd[0]);
+		printf(_("not starting '%s': local rank 0 of this node stopped the job (its output "
+			 "shows the findings)\n"), cmd[0]);
 		return cli_finish(EXIT_FINDINGS);
 	}
 	em = envmap_new(environ);
@@ -258,8 +258,9 @@ static int run_out(const struct run_cluster_opts *rco, const char *key, char **c
 	if (dry || !quiet) {
 		FILE *out = dry ? stdout : stderr;
 
-		fprintf(out, "ncclcheck run: local rank 0's checks pass; %s CMD with:\n",
-			dry ? "it would start" : "starting");
+		fprintf(out, dry ? _("ncclcheck run: local rank 0's checks pass; it would start CMD "
+				     "with:\n") :
+				   _("ncclcheck run: local rank 0's checks pass; starting CMD with:\n"));
 		json_object_foreach(env, name, val)
 			if (json_is_null(val))
 				fprintf(out, "  unset %s\n", name);
@@ -382,7 +383,7 @@ int cmd_run(int argc, char **argv)
 		char lead[300];
 		int code;
 
-		snprintf(lead, sizeof(lead), "not starting '%.250s'", cmd[0]);
+		snprintf(lead, sizeof(lead), _("not starting '%.250s'"), cmd[0]);
 		gate_stop(gate, expect);
 		code = cmd_report(&c, NULL, after, &(struct report_text){
 			.tail = refused, .arg = &r, .lead = lead,
@@ -402,12 +403,12 @@ int cmd_run(int argc, char **argv)
 		json_decref(genv);
 		run_gate_free(gate);
 		if (!quiet)
-			fprintf(stderr, "ncclcheck run: told %d other local rank(s) to start\n", told);
+			fprintf(stderr, _("ncclcheck run: told %d other local rank(s) to start\n"), told);
 	}
 	if (dry) {
-		printf("ncclcheck run: checks: %s\n", checks);
-		printf("ncclcheck run: the checks pass with this environment (%zu warning(s)); it would "
-		       "start CMD with:\n", findings_count(after, SEV_WARN));
+		printf(_("ncclcheck run: checks: %s\n"), checks);
+		printf(_("ncclcheck run: the checks pass with this environment (%zu warning(s)); it "
+			 "would start CMD with:\n"), findings_count(after, SEV_WARN));
 		print_changes(stdout, v.rec, before, em, self);
 		print_command(cmd);
 		findings_free(after);
@@ -417,9 +418,10 @@ int cmd_run(int argc, char **argv)
 		return cli_finish(EXIT_CLEAN);
 	}
 	if (!quiet) {
-		fprintf(stderr, "ncclcheck run: checks pass (%s; %zu warning(s)); starting %s with:\n",
-			v.cluster ? "node and cluster" : "node", findings_count(after, SEV_WARN),
-			cmd[0]);
+		fprintf(stderr, v.cluster ? _("ncclcheck run: checks pass (node and cluster; %zu "
+					      "warning(s)); starting %s with:\n") :
+					    _("ncclcheck run: checks pass (node; %zu warning(s)); starting "
+					      "%s with:\n"), findings_count(after, SEV_WARN), cmd[0]);
 		print_changes(stderr, v.rec, before, em, self);
 	}
 	findings_free(after);

@@ -45,39 +45,39 @@ enum verdict_opt_id {
 	OPT_VERDICT_JOB_NAME, OPT_VERDICT_IMAGE, OPT_VERDICT_NO_PYTHON, OPT_VERDICT_PYTHON_TIMEOUT,
 };
 #define VERDICT_ROW_FROM { .name = "from", .arg = "FILE", .id = OPT_VERDICT_FROM, \
-	.help = "a saved 'ncclcheck cluster --json' or 'node --json' document (or bare\n" \
-		"facts) instead of checking this node now, as 'ncclcheck node' does" }
+	.help = N_("a saved 'ncclcheck cluster --json' or 'node --json' document (or bare\n" \
+		   "facts) instead of checking this node now, as 'ncclcheck node' does") }
 #define VERDICT_ROW_NO_PYTHON { .name = "no-python", .id = OPT_VERDICT_NO_PYTHON, \
-	.help = "skip the Python probe when checking this node (importing torch takes\n" \
-		"seconds)" }
+	.help = N_("skip the Python probe when checking this node (importing torch takes\n" \
+		   "seconds)") }
 #define VERDICT_ROW_PYTHON_TIMEOUT { .name = "python-timeout", .arg = "SEC", \
 	.id = OPT_VERDICT_PYTHON_TIMEOUT, \
-	.help = "give up on an interpreter after SEC seconds (default 20)" }
+	.help = N_("give up on an interpreter after SEC seconds (default 20)") }
 /* The job's shape: the launch rows of cmd.h and the rest of what the emitted lines need. */
 #define VERDICT_ROWS_JOB \
 	CLI_ROW_NODES, \
 	{ .name = "nproc-per-node", .arg = "N", .id = OPT_LAUNCH_NPROC, \
-	  .help = "processes per node = Lightning devices = torchrun's --nproc-per-node\n" \
-		  "(default: the GPUs seen)" }, \
+	  .help = N_("processes per node = Lightning devices = torchrun's --nproc-per-node\n" \
+		     "(default: the GPUs seen)") }, \
 	{ .name = "gpus-per-node", .arg = "N", .id = OPT_LAUNCH_NPROC, .flags = CLI_OPT_ALIAS }, \
 	CLI_ROW_MASTER, \
 	{ .name = "rdzv-port", .arg = "PORT", .id = OPT_VERDICT_RDZV_PORT, \
-	  .help = "the c10d rendezvous port (default 29400)" }, \
+	  .help = N_("the c10d rendezvous port (default 29400)") }, \
 	{ .name = "cloud", .arg = "NAME", .id = OPT_VERDICT_CLOUD, \
-	  .help = "add a cloud's documented settings: autodl, aws, aliyun, azure, gcp,\n" \
-		  "oci or generic (default: the detected cloud)" }, \
+	  .help = N_("add a cloud's documented settings: autodl, aws, aliyun, azure, gcp,\n" \
+		     "oci or generic (default: the detected cloud)") }, \
 	{ .name = "launcher", .arg = "CMD", .id = OPT_VERDICT_LAUNCHER, \
-	  .help = "the torchrun command (default: torchrun)" }, \
+	  .help = N_("the torchrun command (default: torchrun)") }, \
 	{ .name = "script", .arg = "CMD", .id = OPT_VERDICT_SCRIPT, \
-	  .help = "the training script and its arguments (default: train.py)" }, \
+	  .help = N_("the training script and its arguments (default: train.py)") }, \
 	{ .name = "job-name", .arg = "NAME", .id = OPT_VERDICT_JOB_NAME, \
-	  .help = "sbatch / Kubernetes job name (default: train)" }, \
+	  .help = N_("sbatch / Kubernetes job name (default: train)") }, \
 	{ .name = "image", .arg = "IMAGE", .id = OPT_VERDICT_IMAGE, \
-	  .help = "container image for --k8s (default: a placeholder to fill in)" }, \
+	  .help = N_("container image for --k8s (default: a placeholder to fill in)") }, \
 	{ .name = "find-unused-parameters", .id = OPT_VERDICT_FIND_UNUSED, \
-	  .help = "the model has parameters without a gradient in some steps" }, \
+	  .help = N_("the model has parameters without a gradient in some steps") }, \
 	{ .name = "static-graph", .id = OPT_VERDICT_STATIC_GRAPH, \
-	  .help = "the model's graph is the same every step (DDP static_graph)" }
+	  .help = N_("the model's graph is the same every step (DDP static_graph)") }
 
 /*
  * Takes option `id` when it is one of the rows above or a launch row (1), else 0; CLI_STOP after

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/nccl_vars.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -257,13 +258,13 @@ const char *ifs_rule_describe(enum ifs_rule r)
 {
 	switch (r) {
 	case IFS_RULE_USER: return "NCCL_SOCKET_IFNAME";
-	case IFS_RULE_IB: return "NCCL's first automatic pass, names starting with 'ib' (IPoIB wins)";
-	case IFS_RULE_COMMID: return "the subnet of NCCL_COMM_ID";
-	case IFS_RULE_AUTO: return "NCCL's automatic pass, every interface but docker*, lo* (and virbr* from 2.28)";
-	case IFS_RULE_DOCKER: return "NCCL's fallback to docker*, as nothing else was usable";
-	case IFS_RULE_LO: return "NCCL's fallback to lo*, as nothing else was usable";
-	case IFS_RULE_VIRBR: return "NCCL's last fallback to virbr*, as nothing else was usable";
-	case IFS_RULE_BOOT_COMMID: return "NCCL_COMM_ID, whose subnet alone decides bootstrap";
+	case IFS_RULE_IB: return N_("NCCL's first automatic pass, names starting with 'ib' (IPoIB wins)");
+	case IFS_RULE_COMMID: return N_("the subnet of NCCL_COMM_ID");
+	case IFS_RULE_AUTO: return N_("NCCL's automatic pass, every interface but docker*, lo* (and virbr* from 2.28)");
+	case IFS_RULE_DOCKER: return N_("NCCL's fallback to docker*, as nothing else was usable");
+	case IFS_RULE_LO: return N_("NCCL's fallback to lo*, as nothing else was usable");
+	case IFS_RULE_VIRBR: return N_("NCCL's last fallback to virbr*, as nothing else was usable");
+	case IFS_RULE_BOOT_COMMID: return N_("NCCL_COMM_ID, whose subnet alone decides bootstrap");
 	case IFS_RULE_NONE: break;
 	}
 	return "nothing";

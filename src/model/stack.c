@@ -1,6 +1,7 @@
 /* stack: see stack.h. */
 #include "model/stack.h"
 
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/version.h"
 
@@ -31,8 +32,8 @@ const char *stack_effective_nccl(const json_t *facts, const char **path, const c
 			*path = jpath_str(py, "torch.nccl_mapped");
 		if (why)
 			*why = jpath_bool(py, "torch.nccl_static", 0)
-				       ? "reported by torch.cuda.nccl.version(), linked into torch"
-				       : "reported by torch.cuda.nccl.version()";
+				       ? N_("reported by torch.cuda.nccl.version(), linked into torch")
+				       : N_("reported by torch.cuda.nccl.version()");
 		return v;
 	}
 	json_array_foreach(jpath(facts, "nccl.libs"), i, lib) {
@@ -43,7 +44,7 @@ const char *stack_effective_nccl(const json_t *facts, const char **path, const c
 			if (path)
 				*path = jpath_str(lib, "path");
 			if (why)
-				*why = "the copy the dynamic loader picks by default";
+				*why = N_("the copy the dynamic loader picks by default");
 			return lv;
 		}
 		if (!newest || version_cmp_str(lv, newest) > 0) {
@@ -55,7 +56,7 @@ const char *stack_effective_nccl(const json_t *facts, const char **path, const c
 		if (path)
 			*path = newest_path;
 		if (why)
-			*why = "the newest copy found on this machine";
+			*why = N_("the newest copy found on this machine");
 	}
 	return newest;
 }

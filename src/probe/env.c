@@ -15,6 +15,7 @@ static const char *const prefixes[] = {
 	"NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "TORCHELASTIC_", "SLURM_", "OMPI_", "PMI_",
 	"PMIX_", "PL_", "LIGHTNING_", "CUDA_", "NVIDIA_", "TORCH_", "GLOO_", "FI_", "UCX_",
 	"PET_",		/* Kubeflow's torchrun arguments (PET_NNODES, PET_NODE_RANK, ...) */
+	"HCCL_", "MCCL_",	/* Huawei Ascend's and MetaX's libraries: rules/other_ccl.c */
 };
 static const char *const names[] = {
 	"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "VIRTUAL_ENV",

@@ -21,6 +21,7 @@
 #include "net/auth.h"
 #include "net/frame.h"
 #include "net/proto.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -496,7 +497,7 @@ int rdv_start(struct rdv *r, struct err *e)
 		}
 		if (!r->o.token_len)
 			rdv_add_event(r, RDV_EV_AUTH_NONE, -1, NULL, NULL, "none",
-				  "no token: any process that reaches port %d may join this run",
+				  N_("no token: any process that reaches port %d may join this run"),
 				  r->o.master_port);
 		r->joined_all = r->o.nnodes == 1;
 	}

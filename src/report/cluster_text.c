@@ -12,6 +12,7 @@
 #include "link/link.h"
 #include "report/link_text.h"
 #include "report/render.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -176,13 +177,18 @@ void cluster_report_brief(const json_t *report, size_t deferred, struct strbuf *
 	}
 	if (!json_array_size(nodes))
 		return;
-	strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
-	json_array_foreach(nodes, i, n)
-		strbuf_addf(sb, "%s %s", i ? "," : ":", str_or(jpath_str(n, "name"), "?"));
-	strbuf_addf(sb, "; %zu link tests",
-		    json_array_size(json_object_get(report, "links")) + deferred);
+	{
+		struct strbuf names = STRBUF_INIT;
+
+		json_array_foreach(nodes, i, n)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", str_or(jpath_str(n, "name"), "?"));
+		strbuf_addf(sb, _("cluster: %zu nodes: %s; %zu link tests"), json_array_size(nodes),
+			    names.buf, json_array_size(json_object_get(report, "links")) + deferred);
+		strbuf_release(&names);
+	}
 	if (json_is_integer(jpath(report, "timings_ms.total")))
-		strbuf_addf(sb, " in %.1f s", (double)jpath_int(report, "timings_ms.total", 0) / 1000);
-	strbuf_addf(sb, "\n(-v: every measurement, the node checks%s)\n",
-		    folded ? ", and the findings folded under their cause" : "");
+		strbuf_addf(sb, _(" in %.1f s"), (double)jpath_int(report, "timings_ms.total", 0) / 1000);
+	strbuf_addstr(sb, folded ? _("\n(-v: every measurement, the node checks, and the findings "
+				     "folded under their cause)\n") :
+				   _("\n(-v: every measurement, the node checks)\n"));
 }

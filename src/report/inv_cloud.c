@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 void inv_cloud(FILE *out, const struct node_model *m, const struct render_opts *o)
@@ -13,31 +14,31 @@ void inv_cloud(FILE *out, const struct node_model *m, const struct render_opts *
 
 	if (!c->recorded)
 		return;	/* a document from before the cloud probe */
-	inv_heading(out, o, "Cloud");
+	inv_heading(out, o, N_("Cloud"));
 	if (c->unknown)
-		inv_line(out, "provider", "unknown (%s)", c->unknown);
+		inv_line(out, N_("provider"), N_("unknown (%s)"), c->unknown);
 	else if (!c->provider)
-		inv_line(out, "provider", "unknown (%s)", c->why ? c->why : "no signature");
+		inv_line(out, N_("provider"), N_("unknown (%s)"), c->why ? c->why : "no signature");
 	else
-		inv_line(out, "provider", "%s, by %s: %s", c->name ? c->name : c->provider,
+		inv_line(out, N_("provider"), "%s, by %s: %s", c->name ? c->name : c->provider,
 			 c->method ? c->method : "?", c->evidence ? c->evidence : "?");
 	if (c->instance_type)
-		inv_line(out, "instance type", "%s", c->instance_type);
+		inv_line(out, N_("instance type"), "%s", c->instance_type);
 	if (c->instance_id)
-		inv_line(out, "instance id", "%s", c->instance_id);
+		inv_line(out, N_("instance id"), "%s", c->instance_id);
 	for (size_t i = 0; i < c->nefa; i++)
 		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", c->efa[i]);
 	if (sb.len)
-		inv_line(out, "EFA", "%s", sb.buf);
+		inv_line(out, N_("EFA"), "%s", sb.buf);
 	strbuf_reset(&sb);
 	for (size_t i = 0; i < c->nerdma; i++)
 		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", c->erdma[i]);
 	if (sb.len)
-		inv_line(out, "eRDMA", "%s", sb.buf);
+		inv_line(out, N_("eRDMA"), "%s", sb.buf);
 	/* with a verdict the hints repeat it; without one they are all there is */
 	if (!c->provider || o->verbose)
 		for (size_t i = 0; i < c->nhints; i++)
 			if (c->hints[i])
-				inv_line(out, i ? "" : "hints", "%s", c->hints[i]);
+				inv_line(out, i ? "" : N_("hints"), "%s", c->hints[i]);
 	strbuf_release(&sb);
 }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 static void inv_driver(FILE *out, const struct nm_driver *d)
@@ -10,31 +11,31 @@ static void inv_driver(FILE *out, const struct nm_driver *d)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!d->section) {
-		inv_line(out, "driver", "-");
+		inv_line(out, N_("driver"), "-");
 		return;
 	}
 	if (d->present_unknown) {
-		inv_line(out, "driver", "unknown (%s)", d->present_unknown);
+		inv_line(out, N_("driver"), N_("unknown (%s)"), d->present_unknown);
 		return;
 	}
 	if (d->present != 1) {
-		inv_line(out, "driver", "none (%s)", d->reason ? d->reason : "");
+		inv_line(out, N_("driver"), N_("none (%s)"), d->reason ? d->reason : "");
 		return;
 	}
 	if (d->version)
 		strbuf_addf(&sb, "%s (%s)", d->version, d->source ? d->source : "?");
 	else
-		strbuf_addf(&sb, "unknown (%s)", d->version_unknown ? d->version_unknown :
+		strbuf_addf(&sb, N_("unknown (%s)"), d->version_unknown ? d->version_unknown :
 			    "no source answered");
 	if (d->cuda_max)
 		strbuf_addf(&sb, ", supports CUDA <= %s", d->cuda_max);
 	if (d->kmod_version)
 		strbuf_addf(&sb, "; kernel module %s (%s)", d->kmod_version,
 			    d->kmod_flavor ? d->kmod_flavor : "?");
-	inv_line(out, "driver", "%s", sb.buf);
+	inv_line(out, N_("driver"), "%s", sb.buf);
 	strbuf_reset(&sb);
 	if (d->nvml_status && strcmp(d->nvml_status, "ok"))
-		inv_line(out, "NVML", "%s: %s", d->nvml_status, d->nvml_error ? d->nvml_error : "");
+		inv_line(out, N_("NVML"), "%s: %s", d->nvml_status, d->nvml_error ? d->nvml_error : "");
 	if (d->cuda_status) {
 		if (!strcmp(d->cuda_status, "ok")) {
 			strbuf_addf(&sb, "CUDA %s (%s)", str_or(d->cuda_version, "(null)"),
@@ -47,7 +48,7 @@ static void inv_driver(FILE *out, const struct nm_driver *d)
 		} else {
 			strbuf_addf(&sb, "%s", d->cuda_error ? d->cuda_error : d->cuda_status);
 		}
-		inv_line(out, "libcuda", "%s", sb.buf);
+		inv_line(out, N_("libcuda"), "%s", sb.buf);
 	}
 	strbuf_release(&sb);
 }
@@ -55,11 +56,11 @@ static void inv_driver(FILE *out, const struct nm_driver *d)
 static void inv_gpus(FILE *out, const struct node_model *m)
 {
 	if (m->gpus_unknown) {
-		inv_line(out, "gpus", "unknown (%s)", m->gpus_unknown);
+		inv_line(out, N_("gpus"), N_("unknown (%s)"), m->gpus_unknown);
 		return;
 	}
 	if (!m->ngpus) {
-		inv_line(out, "gpus", "none");
+		inv_line(out, N_("gpus"), "none");
 		return;
 	}
 	for (size_t i = 0; i < m->ngpus; i++) {
@@ -98,7 +99,7 @@ static void inv_topology(FILE *out, const struct node_model *m)
 		inv_line(out, key, "%s", p->level ? p->level : "?");
 	}
 	if (m->gpu_nic_unknown && m->ngpus) {
-		inv_line(out, "gpu <-> nic", "unknown (%s)", m->gpu_nic_unknown);
+		inv_line(out, N_("gpu <-> nic"), N_("unknown (%s)"), m->gpu_nic_unknown);
 		return;
 	}
 	for (size_t i = 0; i < m->ngpu_nic; i++) {
@@ -125,16 +126,16 @@ static void inv_topology(FILE *out, const struct node_model *m)
 static void inv_toolkits(FILE *out, const struct nm_cuda *c)
 {
 	if (!c->ntoolkits)
-		inv_line(out, "CUDA toolkits", "none found");
+		inv_line(out, N_("CUDA toolkits"), N_("none found"));
 	for (size_t i = 0; i < c->ntoolkits; i++) {
 		const struct nm_toolkit *t = &c->toolkits[i];
 
-		inv_line(out, i ? "" : "CUDA toolkits", "%s at %s (%s)%s",
+		inv_line(out, i ? "" : N_("CUDA toolkits"), "%s at %s (%s)%s",
 			 t->version ? t->version : "unknown version", str_or(t->path, "(null)"),
 			 t->source ? t->source : "no version file", t->is_default ? ", nvcc on PATH" : "");
 	}
 	if (c->nvcc_found && !c->nvcc_toolkit)
-		inv_line(out, "nvcc", "%s %s", str_or(c->nvcc_path, "(null)"),
+		inv_line(out, N_("nvcc"), "%s %s", str_or(c->nvcc_path, "(null)"),
 			 c->nvcc_version ? c->nvcc_version : "");
 }
 
@@ -143,11 +144,11 @@ static void inv_cudnn(FILE *out, const struct node_model *m)
 	if (!m->cudnn_listed)
 		return;
 	if (!m->ncudnn)
-		inv_line(out, "cuDNN", "none found");
+		inv_line(out, N_("cuDNN"), N_("none found"));
 	for (size_t i = 0; i < m->ncudnn; i++) {
 		const struct nm_cudnn *c = &m->cudnn[i];
 
-		inv_line(out, i ? "" : "cuDNN", "%s %s %s", c->version ? c->version : "unknown version",
+		inv_line(out, i ? "" : N_("cuDNN"), "%s %s %s", c->version ? c->version : "unknown version",
 			 !strcmp(c->source ? c->source : "", "header") ? "header" : "library",
 			 c->path ? c->path : "?");
 	}
@@ -155,7 +156,7 @@ static void inv_cudnn(FILE *out, const struct node_model *m)
 
 void inv_gpu(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
-	inv_heading(out, o, "GPU and CUDA");
+	inv_heading(out, o, N_("GPU and CUDA"));
 	inv_driver(out, &m->driver);
 	inv_gpus(out, m);
 	inv_topology(out, m);

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 static void interfaces(FILE *out, const struct node_model *m, const struct render_opts *o)
@@ -14,7 +15,7 @@ static void interfaces(FILE *out, const struct node_model *m, const struct rende
 	int shown = 0, hidden = 0;
 
 	if (m->ifaces_unknown) {
-		inv_line(out, "interfaces", "unknown (%s)", m->ifaces_unknown);
+		inv_line(out, N_("interfaces"), N_("unknown (%s)"), m->ifaces_unknown);
 		return;
 	}
 	for (size_t i = 0; i < m->nifaces; i++) {
@@ -33,12 +34,12 @@ static void interfaces(FILE *out, const struct node_model *m, const struct rende
 			strbuf_addf(&sb, "%s%s/%ld (%s)", j ? ", " : "  ", str_or(it->addrs[j].addr, "-"),
 				    it->addrs[j].prefixlen, str_or(it->addrs[j].cls, "-"));
 		strbuf_rtrim(&sb);
-		inv_line(out, shown ? "" : "interfaces", "%s", sb.buf);
+		inv_line(out, shown ? "" : N_("interfaces"), "%s", sb.buf);
 		strbuf_release(&sb);
 		shown++;
 	}
 	if (!shown)
-		inv_line(out, "interfaces", "none");
+		inv_line(out, N_("interfaces"), "none");
 	if (hidden)
 		inv_line(out, "", "(%d down without addresses; --verbose shows them)", hidden);
 }
@@ -50,22 +51,22 @@ static void routes(FILE *out, const struct node_model *nm)
 	const char *addr = str_or(m->addr, "-"), *resolved = str_or(m->resolved, "-");
 
 	if (dr->unknown)
-		inv_line(out, "default route", "unknown (%s)", dr->unknown);
+		inv_line(out, N_("default route"), N_("unknown (%s)"), dr->unknown);
 	else if (dr->present)
-		inv_line(out, "default route", "%s%s%s", str_or(dr->ifname, "-"),
+		inv_line(out, N_("default route"), "%s%s%s", str_or(dr->ifname, "-"),
 			 dr->gateway ? " via " : "", dr->gateway ? dr->gateway : "");
 	else if (dr->recorded)
-		inv_line(out, "default route", "none");
+		inv_line(out, N_("default route"), "none");
 	if (!m->recorded)
 		return;
 	if (!m->set)
-		inv_line(out, "MASTER_ADDR", "not set (pass --master-addr to check the route to rank 0)");
+		inv_line(out, N_("MASTER_ADDR"), "not set (pass --master-addr to check the route to rank 0)");
 	else if (m->resolve_error)
-		inv_line(out, "MASTER_ADDR", "%s: %s", addr, m->resolve_error);
+		inv_line(out, N_("MASTER_ADDR"), "%s: %s", addr, m->resolve_error);
 	else if (m->route_error)
-		inv_line(out, "MASTER_ADDR", "%s: %s", addr, m->route_error);
+		inv_line(out, N_("MASTER_ADDR"), "%s: %s", addr, m->route_error);
 	else
-		inv_line(out, "MASTER_ADDR", "%s%s%s: reached through %s (source %s)%s", addr,
+		inv_line(out, N_("MASTER_ADDR"), "%s%s%s: reached through %s (source %s)%s", addr,
 			 strcmp(addr, resolved) ? " = " : "", strcmp(addr, resolved) ? resolved : "",
 			 str_or(m->ifname, "-"), str_or(m->source_addr, "-"),
 			 m->local ? ", this node" : "");
@@ -88,7 +89,7 @@ static void prediction(FILE *out, const struct node_model *m)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", r->sockets.v[i]->name);
 	if (!r->sockets.n)
 		strbuf_addstr(&sb, r->socket_status == IFS_UNRESOLVED ? "unknown" : "none");
-	inv_line(out, "NCCL will use", "%s", sb.buf);
+	inv_line(out, N_("NCCL will use"), "%s", sb.buf);
 	inv_line(out, "", "(NCCL %s: %s)", m->nccl.version, m->nccl.why);
 	strbuf_release(&sb);
 }
@@ -96,13 +97,13 @@ static void prediction(FILE *out, const struct node_model *m)
 static void limits(FILE *out, const struct node_model *m)
 {
 	if (m->ports.known)
-		inv_line(out, "ephemeral ports", "%ld-%ld (NCCL listens there; rmem_max %lld, wmem_max %lld)",
+		inv_line(out, N_("ephemeral ports"), "%ld-%ld (NCCL listens there; rmem_max %lld, wmem_max %lld)",
 			 m->ports.lo, m->ports.hi, m->limits.rmem_max, m->limits.wmem_max);
 	else if (m->ports.unknown)
-		inv_line(out, "ephemeral ports", "unknown (%s)", m->ports.unknown);
+		inv_line(out, N_("ephemeral ports"), N_("unknown (%s)"), m->ports.unknown);
 	/* a member not recorded shows as -1 (the model keeps -2 for "unknown") */
 	if (m->limits.nofile_known)
-		inv_line(out, "open files", "%lld (hard %lld)",
+		inv_line(out, N_("open files"), "%lld (hard %lld)",
 			 m->limits.nofile_soft == -2 ? -1 : m->limits.nofile_soft,
 			 m->limits.nofile_hard == -2 ? -1 : m->limits.nofile_hard);
 }
@@ -114,12 +115,12 @@ static void firewall(FILE *out, const struct node_model *m)
 	if (!m->fw_recorded)
 		return;
 	if (m->fw_unknown) {
-		inv_line(out, "firewall", "unknown (%s)", m->fw_unknown);
+		inv_line(out, N_("firewall"), N_("unknown (%s)"), m->fw_unknown);
 		return;
 	}
 	for (size_t i = 0; i < m->fw_nsources; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(m->fw_sources[i], "-"));
-	inv_line(out, "firewall", "%zu rules in %zu chains (%s)", m->fw_nrules, m->fw_nchains,
+	inv_line(out, N_("firewall"), "%zu rules in %zu chains (%s)", m->fw_nrules, m->fw_nchains,
 		 sb.len ? sb.buf : "-");
 	strbuf_release(&sb);
 }
@@ -133,12 +134,12 @@ static void rdma(FILE *out, const struct nm_rdma *r)
 	for (size_t i = 0; i < r->nports; i++) {
 		const struct nm_rdma_port *p = &r->ports[i];
 
-		inv_line(out, n++ ? "" : "RDMA", "%s port %ld: %s, %s, %s", str_or(p->dev, "-"),
+		inv_line(out, n++ ? "" : N_("RDMA"), "%s port %ld: %s, %s, %s", str_or(p->dev, "-"),
 			 p->port_known ? p->port : -1, str_or(p->state, "-"), str_or(p->rate, "-"),
 			 str_or(p->link_layer, "-"));
 	}
 	if (!n)
-		inv_line(out, "RDMA", "none (/sys/class/infiniband is empty)");
+		inv_line(out, N_("RDMA"), "none (/sys/class/infiniband is empty)");
 	if (r->verbs_probed)
 		inv_line(out, "", "libibverbs %s%s%s; GPUDirect RDMA module %s",
 			 r->verbs_loaded == 1 ? "loads from " : "does not load",
@@ -153,14 +154,14 @@ static void hostname(FILE *out, const struct nm_hostname *h)
 	if (!h->recorded)
 		return;
 	if (h->unknown) {
-		inv_line(out, "host name", "unknown (%s)", h->unknown);
+		inv_line(out, N_("host name"), N_("unknown (%s)"), h->unknown);
 		return;
 	}
 	if (h->addrs_unknown)
 		strbuf_addf(&sb, "unresolved (%s)", h->addrs_unknown);
 	for (size_t i = 0; i < h->naddrs; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(h->addrs[i], "-"));
-	inv_line(out, "host name", "%s -> %s", str_or(h->name, "-"), sb.buf);
+	inv_line(out, N_("host name"), "%s -> %s", str_or(h->name, "-"), sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -168,7 +169,7 @@ void inv_net(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
 	if (!m->net_recorded)
 		return;
-	inv_heading(out, o, "Network");
+	inv_heading(out, o, N_("Network"));
 	interfaces(out, m, o);
 	routes(out, m);
 	prediction(out, m);

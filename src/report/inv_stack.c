@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 static void bytes(long long b, char *buf, size_t len)
@@ -70,9 +71,9 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 	int first = 1;
 
 	if (st->nccl_unknown)
-		inv_line(out, "NCCL copies", "unknown (%s)", st->nccl_unknown);
+		inv_line(out, N_("NCCL copies"), N_("unknown (%s)"), st->nccl_unknown);
 	else if (!st->nnccl_libs)
-		inv_line(out, "NCCL copies", "none found (%s)", str_or(st->nccl_default_why, "-"));
+		inv_line(out, N_("NCCL copies"), "none found (%s)", str_or(st->nccl_default_why, "-"));
 	for (size_t i = 0; i < st->nnccl_libs; i++) {
 		const struct nm_nccl_lib *lib = &st->nccl_libs[i];
 		int torch = mapped_by_torch(m, lib);
@@ -86,13 +87,13 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 		first = 0;
 	}
 	if (np && !strcmp(np, "loads"))
-		inv_line(out, "net plugin", "%s", str_or(st->net_plugin_path, "-"));
+		inv_line(out, N_("net plugin"), "%s", str_or(st->net_plugin_path, "-"));
 	else if (np && !strcmp(np, "disabled"))
-		inv_line(out, "net plugin", "disabled (NCCL_NET_PLUGIN=none)");
+		inv_line(out, N_("net plugin"), "disabled (NCCL_NET_PLUGIN=none)");
 	else if (np && !strcmp(np, "missing"))
-		inv_line(out, "net plugin", "NCCL_NET_PLUGIN=%s not found", str_or(st->net_plugin_env, "-"));
+		inv_line(out, N_("net plugin"), "NCCL_NET_PLUGIN=%s not found", str_or(st->net_plugin_env, "-"));
 	else if (np)
-		inv_line(out, "net plugin", "none (NCCL uses its internal IB/socket transports)");
+		inv_line(out, N_("net plugin"), "none (NCCL uses its internal IB/socket transports)");
 	for (size_t i = 0; i < st->nplugins; i++)
 		if (!st->net_plugin_path ||
 		    strcmp(str_or(st->plugin_realpaths[i], "-"), st->net_plugin_path))
@@ -103,7 +104,7 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 		size_t o = 0;
 
 		if (c->unreadable) {
-			inv_line(out, "nccl.conf", "%s: unknown (%s)", str_or(c->path, "-"), c->unreadable);
+			inv_line(out, N_("nccl.conf"), "%s: unknown (%s)", str_or(c->path, "-"), c->unreadable);
 			continue;
 		}
 		for (size_t k = 0; k < c->nvars; k++) {
@@ -114,10 +115,10 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 				o = sizeof(names) - 1;
 		}
 		if (c->applies)
-			inv_line(out, "nccl.conf", "%s: %s  (read by %s)", str_or(c->path, "-"),
+			inv_line(out, N_("nccl.conf"), "%s: %s  (read by %s)", str_or(c->path, "-"),
 				 names[0] ? names : "(no settings)", c->applies);
 		else
-			inv_line(out, "nccl.conf", "%s: %s", str_or(c->path, "-"),
+			inv_line(out, N_("nccl.conf"), "%s: %s", str_or(c->path, "-"),
 				 names[0] ? names : "(no settings)");
 	}
 }
@@ -161,19 +162,19 @@ static void pkg_desc(const char *unknown, const char *version, const char *label
 static void python_lines(FILE *out, const struct nm_stack *st)
 {
 	if (st->python_unknown) {
-		inv_line(out, "python", "%s", st->python_unknown);
+		inv_line(out, N_("python"), "%s", st->python_unknown);
 		return;
 	}
 	if (!st->npython)
-		inv_line(out, "python", "no interpreter found");
+		inv_line(out, N_("python"), "no interpreter found");
 	for (size_t i = 0; i < st->npython; i++) {
 		const struct nm_python *py = &st->python[i];
 		char why[128], t[512], l[64], pl[64];
 
 		join(py->why, py->nwhy, why, sizeof(why));
-		inv_line(out, "python", "%s (%s)  %lld ms", str_or(py->path, "-"), why, py->elapsed_ms);
+		inv_line(out, N_("python"), "%s (%s)  %lld ms", str_or(py->path, "-"), why, py->elapsed_ms);
 		if (py->version_unknown) {
-			inv_line(out, "", "unknown (%s)", py->version_unknown);
+			inv_line(out, "", N_("unknown (%s)"), py->version_unknown);
 			continue;
 		}
 		torch_desc(py, t, sizeof(t));
@@ -193,26 +194,26 @@ static void resource_lines(FILE *out, const struct node_model *m)
 	/* a size not recorded shows as 0 (the model keeps -1 for "unknown") */
 	if (shm->known) {
 		if (!shm->exists) {
-			inv_line(out, "/dev/shm", "missing (%s)", str_or(shm->error, "-"));
+			inv_line(out, N_("/dev/shm"), "missing (%s)", str_or(shm->error, "-"));
 		} else {
 			bytes(shm->size_known ? shm->size : 0, a, sizeof(a));
 			bytes(shm->avail_known ? shm->avail : 0, b, sizeof(b));
-			inv_line(out, "/dev/shm", "%s, %s free, %s", a, b,
+			inv_line(out, N_("/dev/shm"), "%s, %s free, %s", a, b,
 				 shm->writable_said ? "writable" : "NOT writable");
 		}
 	}
 	if (ml->unknown) {
-		inv_line(out, "memlock", "unknown (%s)", ml->unknown);
+		inv_line(out, N_("memlock"), N_("unknown (%s)"), ml->unknown);
 	} else if (ml->known) {
 		bytes(ml->soft_known ? ml->soft : 0, a, sizeof(a));
 		bytes(ml->hard_known ? ml->hard : 0, b, sizeof(b));
-		inv_line(out, "memlock", "soft %s, hard %s", a, b);
+		inv_line(out, N_("memlock"), "soft %s, hard %s", a, b);
 	}
 }
 
 void inv_stack(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
-	inv_heading(out, o, "NCCL and Python stack");
+	inv_heading(out, o, N_("NCCL and Python stack"));
 	nccl_lines(out, m);
 	python_lines(out, &m->stack);
 	resource_lines(out, m);

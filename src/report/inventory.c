@@ -2,6 +2,11 @@
 #include "report/inventory.h"
 
 #include <stdarg.h>
+#include <string.h>
+
+#include "util/i18n.h"
+#include "util/strbuf.h"
+#include "util/wrap.h"
 
 
 static void (*const sections[])(FILE *, const struct node_model *, const struct render_opts *) = {
@@ -21,24 +26,36 @@ void render_inventory_text(FILE *out, const struct node_model *m, const struct r
 
 void inv_heading(FILE *out, const struct render_opts *o, const char *title)
 {
-	fprintf(out, "%s%s%s\n", render_bold(o), title, render_reset(o));
+	fprintf(out, "%s%s%s\n", render_bold(o), _(title), render_reset(o));
 }
 
+/*
+ * The key in the reader's language, padded to 18 columns (not bytes: a Chinese key is narrower
+ * than its bytes); the value formatted in English and put into the language as a finding's
+ * text is (util/i18n.h): a value whose format is a msgid reads translated, names and numbers
+ * as they are.
+ */
 void inv_line(FILE *out, const char *key, const char *fmt, ...)
 {
+	struct strbuf value = STRBUF_INIT, l10n = STRBUF_INIT;
+	const char *k = *key ? _(key) : key;
+	size_t w = wrap_cols(k, strlen(k));
 	va_list ap;
 
-	fprintf(out, "  %-18s ", key);
+	fprintf(out, "  %s%*s ", k, w < 18 ? (int)(18 - w) : 0, "");
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	strbuf_vaddf(&value, fmt, ap);
 	va_end(ap);
+	fputs(render_l10n(&l10n, value.buf), out);
 	fputc('\n', out);
+	strbuf_release(&value);
+	strbuf_release(&l10n);
 }
 
 void inv_text(FILE *out, const char *key, const struct nm_text *t)
 {
 	if (t->unknown)
-		inv_line(out, key, "unknown (%s)", t->unknown);
+		inv_line(out, key, N_("unknown (%s)"), t->unknown);
 	else if (t->value)
 		inv_line(out, key, "%s", t->value);
 	else
@@ -47,10 +64,10 @@ void inv_text(FILE *out, const char *key, const struct nm_text *t)
 
 void inv_host(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
-	inv_heading(out, o, "Host");
-	inv_text(out, "hostname", &m->host_name);
-	inv_text(out, "os", &m->os_pretty);
-	inv_text(out, "kernel", &m->kernel);
-	inv_text(out, "container", &m->container_kind);
-	inv_line(out, "cpus / numa", "%lld / %lld", m->cpus.online, m->cpus.numa_online);
+	inv_heading(out, o, N_("Host"));
+	inv_text(out, N_("hostname"), &m->host_name);
+	inv_text(out, N_("os"), &m->os_pretty);
+	inv_text(out, N_("kernel"), &m->kernel);
+	inv_text(out, N_("container"), &m->container_kind);
+	inv_line(out, N_("cpus / numa"), "%lld / %lld", m->cpus.online, m->cpus.numa_online);
 }

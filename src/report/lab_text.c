@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lab/lab.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -33,12 +34,12 @@ static void print_kernel(FILE *out, const json_t *lab)
 	const char *why = junknown(kern);
 
 	if (why) {
-		fprintf(out, "  in the kernel now: not read (%s)\n", why);
+		fprintf(out, _("  in the kernel now: not read (%s)\n"), why);
 		return;
 	}
 	if (!json_is_array(kern))
 		return;
-	fputs("  in the kernel now (iptables -S, tc qdisc show, ip link):\n", out);
+	fputs(_("  in the kernel now (iptables -S, tc qdisc show, ip link):\n"), out);
 	json_array_foreach(kern, i, k) {
 		const char *ns = jpath_str(k, "netns"), *key;
 		const json_t *m = json_object_get(k, "mtu");
@@ -59,10 +60,10 @@ static void print_kernel(FILE *out, const json_t *lab)
 	}
 	diffs = json_object_get(lab, "kernel_differs");
 	if (!json_array_size(diffs)) {
-		fputs("  the kernel matches the plan\n", out);
+		fputs(_("  the kernel matches the plan\n"), out);
 		return;
 	}
-	fputs("  the kernel differs from the plan (changed by hand since 'lab up'?):\n", out);
+	fputs(_("  the kernel differs from the plan (changed by hand since 'lab up'?):\n"), out);
 	json_array_foreach(diffs, i, v)
 		fprintf(out, "    %s\n", json_string_value(v));
 }
@@ -78,18 +79,19 @@ static void print_lab(FILE *out, const json_t *lab)
 
 	if (!state)
 		state = "unknown";
-	fprintf(out, "lab '%s': %s", prefix, state);
+	/* the states lab/state.c writes, as a person reads them */
+	fprintf(out, _("lab '%s': %s"), prefix, !strcmp(state, "up") ? _("up") : state);
 	if (scen)
-		fprintf(out, ", %zu node%s, scenario '%s'", nn, nn == 1 ? "" : "s", scen);
+		fprintf(out, _(", %zu node%s, scenario '%s'"), nn, nn == 1 ? "" : "s", scen);
 	fputc('\n', out);
 	if (jpath_str(lab, "problem"))
-		fprintf(out, "  problem: %s\n  fix: ncclcheck lab down%s%s\n", jpath_str(lab, "problem"),
+		fprintf(out, _("  problem: %s\n  fix: ncclcheck lab down%s%s\n"), jpath_str(lab, "problem"),
 			strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
 			strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
 	if (summary)
-		fprintf(out, "  %s\n", summary);
+		fprintf(out, "  %s\n", _(summary));	/* a scenario row's summary (lab/scenario.c) */
 	if (jpath_str(lab, "host_change"))
-		fprintf(out, "  host: %s\n", jpath_str(lab, "host_change"));
+		fprintf(out, _("  host: %s\n"), jpath_str(lab, "host_change"));
 	if (nn) {
 		fprintf(out, "\n  %-5s %-14s %-18s %-18s %-5s %s\n", "node", "hostname",
 			"eth0 (public)", "eth1 (private)", "mtu", "docker0");
@@ -107,8 +109,8 @@ static void print_lab(FILE *out, const json_t *lab)
 				jpath_int(v, "eth1_mtu", 0),
 				jpath_str(v, "docker0") ? jpath_str(v, "docker0") : "-");
 		}
-		fprintf(out, "\n  launch environment ('lab exec' exports it): MASTER_ADDR=%s "
-			"MASTER_PORT=%lld NNODES=%zu WORLD_SIZE=%zu NODE_RANK=<the node's index>\n",
+		fprintf(out, _("\n  launch environment ('lab exec' exports it): MASTER_ADDR=%s "
+			       "MASTER_PORT=%lld NNODES=%zu WORLD_SIZE=%zu NODE_RANK=<the node's index>\n"),
 			jpath_str(lab, "master_addr") ? jpath_str(lab, "master_addr") : "?",
 			jpath_int(lab, "master_port", 0), nn, nn);
 	}
@@ -122,18 +124,18 @@ static void print_lab(FILE *out, const json_t *lab)
 			jpath_bool(sl, "slurmctld", 0) ? "running" : "gone");
 	}
 	if (json_array_size(faults)) {
-		fputs("  faults in place:\n", out);
+		fputs(_("  faults in place:\n"), out);
 		json_array_foreach(faults, i, v)
 			fprintf(out, "    %-12s %s\n", jpath_str(v, "netns"), jpath_str(v, "what"));
 	} else if (scen) {
-		fputs("  faults in place: none\n", out);
+		fputs(_("  faults in place: none\n"), out);
 	}
 	print_kernel(out, lab);
 	if (show && nn && !strcmp(state, "up")) {
 		node_arg(arg, sizeof(arg), prefix, nn > 1 ? "n1" : "n0");
-		fprintf(out, "  see it: %s\n", show);
-		fprintf(out, "  try:    ncclcheck lab exec %s -- ncclcheck node\n", arg);
-		fprintf(out, "  remove: ncclcheck lab down%s%s\n",
+		fprintf(out, _("  see it: %s\n"), _(show));
+		fprintf(out, _("  try:    ncclcheck lab exec %s -- ncclcheck node\n"), arg);
+		fprintf(out, _("  remove: ncclcheck lab down%s%s\n"),
 			strcmp(prefix, LAB_PREFIX_DEFAULT) ? " --prefix " : "",
 			strcmp(prefix, LAB_PREFIX_DEFAULT) ? prefix : "");
 	}
@@ -145,8 +147,8 @@ void render_lab_status_text(FILE *out, const json_t *status)
 	size_t i;
 
 	if (!json_array_size(labs)) {
-		fputs("no lab is up; start one with: sudo ncclcheck lab up --nodes 2 "
-		      "--scenario cloud-public-blocked\n", out);
+		fputs(_("no lab is up; start one with: sudo ncclcheck lab up --nodes 2 "
+			"--scenario cloud-public-blocked\n"), out);
 		return;
 	}
 	json_array_foreach(labs, i, v) {

@@ -8,6 +8,7 @@
 
 #include "emit/emit.h"
 #include "ncclcheck.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/wrap.h"
@@ -41,10 +42,33 @@ const char *render_reset(const struct render_opts *o)
 	return o && o->color ? "\033[0m" : "";
 }
 
-static const char *label(enum severity sev)
+/* Appends `text` and blanks up to `cols` display columns (a Chinese label is narrower in bytes). */
+static void add_padded(struct strbuf *sb, const char *text, size_t cols)
 {
-	static const char *const l[] = { "ok   ", "info ", "warn ", "ERROR" };
-	return l[sev];
+	size_t w = wrap_cols(text, strlen(text));
+
+	strbuf_addstr(sb, text);
+	if (w < cols)
+		strbuf_addchars(sb, ' ', cols - w);
+}
+
+/* The severity's label, five columns wide. */
+static const char *label(struct strbuf *sb, enum severity sev)
+{
+	static const char *const l[] = { N_("ok"), N_("info"), N_("warn"), N_("ERROR") };
+
+	strbuf_reset(sb);
+	add_padded(sb, _(l[sev]), 5);
+	return sb->buf;
+}
+
+const char *render_l10n(struct strbuf *sb, const char *text)
+{
+	strbuf_reset(sb);
+	if (i18n_lang() == I18N_EN || !text)
+		return text;
+	i18n_text(sb, text);
+	return sb->buf;
 }
 
 static int width_of(const struct render_opts *o)
@@ -69,10 +93,28 @@ static void prose(FILE *out, const char *line, const struct render_opts *o)
 static void indented(FILE *out, const char *tag, const char *text, const struct render_opts *o,
 		     enum wrap_mode mode)
 {
-	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT;
-	const char *p = text;
+	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT, l10n = STRBUF_INIT;
+	const char *p = mode == WRAP_PROSE || (text[0] == '#' && text[1] == ' ') ?
+			render_l10n(&l10n, text) : text;
+	const char *comment = mode == WRAP_SHELL && p == text && i18n_lang() != I18N_EN ?
+			      strstr(text, "  # ") : NULL;
 
-	strbuf_addf(&line, "       %-6s ", tag);
+	/*
+	 * A fix is a command, left alone; a comment, alone or after the command, is read by a
+	 * person: the whole line when it is a msgid of its own (its translation repeats the
+	 * command), else the comment by itself.
+	 */
+	if (comment && strcmp(render_l10n(&l10n, text), text)) {
+		p = l10n.buf;
+	} else if (comment) {
+		strbuf_reset(&l10n);
+		strbuf_add(&l10n, text, (size_t)(comment - text) + 4);
+		i18n_text(&l10n, comment + 4);
+		p = l10n.buf;
+	}
+	strbuf_addstr(&line, "       ");
+	add_padded(&line, tag, 6);
+	strbuf_addch(&line, ' ');
 	for (; *p; p++) {
 		strbuf_addch(&line, *p);
 		if (*p == '\n' && p[1])
@@ -83,24 +125,27 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 	fputc('\n', out);
 	strbuf_release(&line);
 	strbuf_release(&wrapped);
+	strbuf_release(&l10n);
 }
 
 void render_cause(struct strbuf *sb, const struct finding_cause *cause)
 {
 	strbuf_addstr(sb, cause->id);
 	if (cause->node)
-		strbuf_addf(sb, " on %s", cause->node);
+		strbuf_addf(sb, _(" on %s"), cause->node);
 	if (cause->ifname)
-		strbuf_addf(sb, " over %s", cause->ifname);
+		strbuf_addf(sb, _(" over %s"), cause->ifname);
 }
 
 static void one(FILE *out, const struct finding *f, const struct render_opts *o)
 {
-	struct strbuf head = STRBUF_INIT;
+	struct strbuf head = STRBUF_INIT, lab = STRBUF_INIT, title = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addf(&head, "%s%s%s  %s%s%s", render_sgr(o, f->sev), label(f->sev), render_reset(o),
-		    render_bold(o), f->title, render_reset(o));
+	strbuf_addf(&head, "%s%s%s  %s%s%s", render_sgr(o, f->sev), label(&lab, f->sev),
+		    render_reset(o), render_bold(o), render_l10n(&title, f->title), render_reset(o));
+	strbuf_release(&lab);
+	strbuf_release(&title);
 	if (f->node)
 		strbuf_addf(&head, "  [%s]", f->node);
 	strbuf_addf(&head, "  (%s)\n", f->id);
@@ -108,19 +153,19 @@ static void one(FILE *out, const struct finding *f, const struct render_opts *o)
 	if (f->caused_by) {
 		strbuf_reset(&head);
 		render_cause(&head, f->caused_by);
-		indented(out, "cause:", head.buf, o, WRAP_PROSE);
+		indented(out, _("cause:"), head.buf, o, WRAP_PROSE);
 	}
 	strbuf_release(&head);
 	for (i = 0; i < f->nfix; i++)
-		indented(out, i ? "" : "fix:", f->fix[i], o, WRAP_SHELL);
+		indented(out, i ? "" : _("fix:"), f->fix[i], o, WRAP_SHELL);
 	if (f->why)
-		indented(out, "why:", f->why, o, WRAP_PROSE);
+		indented(out, _("why:"), f->why, o, WRAP_PROSE);
 	for (i = 0; i < f->nevidence; i++) {
 		if (!o->verbose && i == 6) {
-			indented(out, "", "… (--verbose shows all evidence)", o, WRAP_PROSE);
+			indented(out, "", _("… (--verbose shows all evidence)"), o, WRAP_PROSE);
 			break;
 		}
-		indented(out, i ? "" : "seen:", f->evidence[i], o, WRAP_PROSE);
+		indented(out, i ? "" : _("seen:"), f->evidence[i], o, WRAP_PROSE);
 	}
 }
 
@@ -135,12 +180,14 @@ void render_findings_text(FILE *out, const struct findings *fs, const struct ren
 	if (!o->verbose && !o->roots) {
 		for (i = 0; i < fs->n; i++)
 			if (fs->v[i]->sev == SEV_OK) {
-				struct strbuf sb = STRBUF_INIT;
+				struct strbuf sb = STRBUF_INIT, lab = STRBUF_INIT, t = STRBUF_INIT;
 
-				strbuf_addf(&sb, "%s%s%s  %s\n", render_sgr(o, SEV_OK), label(SEV_OK),
-					    render_reset(o), fs->v[i]->title);
+				strbuf_addf(&sb, "%s%s%s  %s\n", render_sgr(o, SEV_OK), label(&lab, SEV_OK),
+					    render_reset(o), render_l10n(&t, fs->v[i]->title));
 				prose(out, sb.buf, o);
 				strbuf_release(&sb);
+				strbuf_release(&lab);
+				strbuf_release(&t);
 			}
 	}
 }
@@ -245,8 +292,12 @@ size_t render_fix_block(const struct findings *fs, enum severity sev, struct str
 				if (seen.len && strstr(seen.buf, key))
 					continue;
 				strbuf_addstr(&seen, key);
-				if (!head++)
-					strbuf_addf(sb, "  # on %s\n", nodes[j] ? nodes[j] : "every node");
+				if (!head++) {
+					if (nodes[j])
+						strbuf_addf(sb, _("  # on %s\n"), nodes[j]);
+					else
+						strbuf_addstr(sb, _("  # on every node\n"));
+				}
 				strbuf_addf(sb, "  %s\n", cmd);
 				ncmd++;
 			}
@@ -266,23 +317,27 @@ void render_verdict_line(struct strbuf *sb, const struct findings *fs,
 	for (size_t i = 0; i < fs->n && !first; i++)
 		if (fs->v[i]->sev == (e ? SEV_ERROR : SEV_WARN) && !finding_folded(fs->v[i]))
 			first = fs->v[i];
+	struct strbuf t = STRBUF_INIT;
+
 	if (lead)
-		strbuf_addf(sb, "%s: ", lead);
+		strbuf_addf(sb, _("%s: "), lead);
 	if (e) {
-		strbuf_addf(sb, "%s%s%s", render_sgr(o, SEV_ERROR), first->title, render_reset(o));
+		strbuf_addf(sb, "%s%s%s", render_sgr(o, SEV_ERROR), render_l10n(&t, first->title),
+			    render_reset(o));
 		if (first->node && !strstr(first->title, first->node))
 			strbuf_addf(sb, " [%s]", first->node);
 		if (e > 1)
-			strbuf_addf(sb, " (and %zu more error%s below)", e - 1, e == 2 ? "" : "s");
+			strbuf_addf(sb, Q_(" (and %zu more error below)", " (and %zu more errors below)",
+					   e - 1), e - 1);
 		{
 			size_t folded = 0;
 
 			for (size_t i = 0; i < fs->n; i++)
 				folded += finding_cause_is(fs->v[i], first);
 			if (folded)
-				strbuf_addf(sb, "; it explains %zu other finding%s%s", folded,
-					    folded == 1 ? "" : "s",
-					    o->verbose ? "" : " (-v lists them)");
+				strbuf_addf(sb, Q_("; it explains %zu other finding%s",
+						   "; it explains %zu other findings%s", folded),
+					    folded, o->verbose ? "" : _(" (-v lists them)"));
 		}
 	} else {
 		const struct finding *ok = NULL;
@@ -291,12 +346,13 @@ void render_verdict_line(struct strbuf *sb, const struct findings *fs,
 		for (size_t i = 0; i < fs->n && !ok; i++)
 			if (fs->v[i]->sev == SEV_OK && strstr(fs->v[i]->id, ".verdict."))
 				ok = fs->v[i];
-		strbuf_addstr(sb, "no errors");
+		strbuf_addstr(sb, _("no errors"));
 		if (w)
-			strbuf_addf(sb, " (%zu warning%s below)", w, w == 1 ? "" : "s");
+			strbuf_addf(sb, Q_(" (%zu warning below)", " (%zu warnings below)", w), w);
 		if (ok)
-			strbuf_addf(sb, ": %s", ok->title);
+			strbuf_addf(sb, _(": %s"), render_l10n(&t, ok->title));
 	}
+	strbuf_release(&t);
 }
 
 void render_verdict_text(FILE *out, const struct findings *fs, const struct render_opts *o,
@@ -305,14 +361,19 @@ void render_verdict_text(FILE *out, const struct findings *fs, const struct rend
 	size_t e = findings_count(fs, SEV_ERROR);
 	struct strbuf sb = STRBUF_INIT, block = STRBUF_INIT, text = STRBUF_INIT;
 	int width = width_of(o);
+	/* the label's own blank: a Chinese full-width colon needs none */
+	const char *verdict = _("verdict: ");
 
-	strbuf_addf(&sb, "%sverdict:%s ", render_bold(o), render_reset(o));
+	strbuf_addf(&sb, "%s%s%s", render_bold(o), verdict, render_reset(o));
 	render_verdict_line(&sb, fs, o, lead);
 	strbuf_addch(&sb, '\n');
-	wrap_text(&text, sb.buf, width, 9, WRAP_PROSE);
+	wrap_text(&text, sb.buf, width, (int)wrap_cols(verdict, strlen(verdict)), WRAP_PROSE);
 	if (render_fix_block(fs, e ? SEV_ERROR : SEV_WARN, &block)) {
-		strbuf_addf(&text, "\n%s (as root, on the nodes named; then run the check again):\n",
-			    e ? "the fix" : "for the warnings");
+		strbuf_addch(&text, '\n');
+		strbuf_addstr(&text, e ? _("the fix (as root, on the nodes named; then run the check "
+					   "again):\n") :
+				    _("for the warnings (as root, on the nodes named; then run the "
+				      "check again):\n"));
 		wrap_text(&text, block.buf, width, 4, WRAP_SHELL);
 	}
 	strbuf_addch(&text, '\n');
@@ -327,11 +388,18 @@ void render_summary_line(FILE *out, const struct findings *fs, const struct rend
 	size_t e = findings_count(fs, SEV_ERROR), w = findings_count(fs, SEV_WARN);
 	size_t n = findings_count(fs, SEV_INFO), k = findings_count(fs, SEV_OK);
 	struct strbuf sb = STRBUF_INIT;
+	const char *sep = _(", ");
 
-	strbuf_addf(&sb, "%s%zu error%s%s, %zu warning%s, %zu note%s, %zu check%s passed\n",
-		    e ? render_sgr(o, SEV_ERROR) : render_bold(o), e, e == 1 ? "" : "s",
-		    render_reset(o), w, w == 1 ? "" : "s", n, n == 1 ? "" : "s", k,
-		    k == 1 ? "" : "s");
+	strbuf_addstr(&sb, e ? render_sgr(o, SEV_ERROR) : render_bold(o));
+	strbuf_addf(&sb, Q_("%zu error", "%zu errors", e), e);
+	strbuf_addstr(&sb, render_reset(o));
+	strbuf_addstr(&sb, sep);
+	strbuf_addf(&sb, Q_("%zu warning", "%zu warnings", w), w);
+	strbuf_addstr(&sb, sep);
+	strbuf_addf(&sb, Q_("%zu note", "%zu notes", n), n);
+	strbuf_addstr(&sb, sep);
+	strbuf_addf(&sb, Q_("%zu check passed", "%zu checks passed", k), k);
+	strbuf_addch(&sb, '\n');
 	prose(out, sb.buf, o);
 	strbuf_release(&sb);
 }
@@ -347,6 +415,9 @@ json_t *render_json_doc(const char *verb, json_t *payload, const struct findings
 	jset_str(tool, "version", NCCLCHECK_VERSION);
 	json_object_set_new(doc, "tool", tool);
 	jset_str(doc, "verb", verb);
+	/* the text is English whatever the reader's language; "lang" says which one they read */
+	if (i18n_lang() != I18N_EN)
+		jset_str(doc, "lang", i18n_lang_code(i18n_lang()));
 	if (payload)
 		json_object_foreach(payload, key, val)
 			json_object_set(doc, key, val);

@@ -19,6 +19,13 @@ struct render_opts {
 	int width;		/* the columns text is wrapped to (util/wrap.h); 0: WRAP_MAX */
 };
 
+/*
+ * A finding's English text (title, why, a fix line that is a comment, evidence) in the reader's
+ * language (util/i18n.h): `text` itself in English or when no translation produced it, else
+ * sb's buffer, valid until sb changes.
+ */
+const char *render_l10n(struct strbuf *sb, const char *text);
+
 /* Colour is on when `stream` is a terminal, NO_COLOR is unset or empty and TERM is not "dumb". */
 int render_want_color(FILE *stream);
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -512,16 +513,22 @@ static int seen_before(const char *const *v, size_t i)
 /* "a", "a and b", "a, b and c" of the distinct strings in v[0..n) */
 static void and_list(const char *const *v, size_t n, struct strbuf *sb)
 {
-	size_t k = 0, cnt = 0;
+	struct strbuf head = STRBUF_INIT;
+	const char *last = NULL;
 
-	for (size_t i = 0; i < n; i++)
-		cnt += !seen_before(v, i);
 	for (size_t i = 0; i < n; i++) {
 		if (seen_before(v, i))
 			continue;
-		k++;
-		strbuf_addf(sb, "%s%s", k == 1 ? "" : k == cnt ? " and " : ", ", v[i]);
+		if (last)
+			strbuf_addf(&head, "%s%s", head.len ? ", " : "", last);
+		last = v[i];
 	}
+	/* the last pair as a format of its own: "a 和 b" in a translation (util/i18n.h) */
+	if (head.len)
+		strbuf_addf(sb, N_("%s and %s"), head.buf, last);
+	else if (last)
+		strbuf_addstr(sb, last);
+	strbuf_release(&head);
 }
 
 /*
@@ -588,10 +595,21 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 		for (size_t i = 0; i < n; i++)
 			nn += !seen_before(nodes, i);
 		if (full) {
-			and_list(nodes, n, &title);
-			strbuf_addf(&title, " %s%s TCP ports %s on ", verb, nn == 1 ? "s" : "",
-				    closed.buf);
-			and_list(ifs, n, &title);
+			/* whole sentences, not pieces: a translation words each (util/i18n.h) */
+			static const char *const fmt[2][3] = {
+				{ N_("%s drop TCP ports %s on %s"), N_("%s reject TCP ports %s on %s"),
+				  N_("%s close TCP ports %s on %s") },
+				{ N_("%s drops TCP ports %s on %s"), N_("%s rejects TCP ports %s on %s"),
+				  N_("%s closes TCP ports %s on %s") },
+			};
+			struct strbuf who = STRBUF_INIT, where = STRBUF_INIT;
+			int k = !strcmp(verb, "drop") ? 0 : !strcmp(verb, "reject") ? 1 : 2;
+
+			and_list(nodes, n, &who);
+			and_list(ifs, n, &where);
+			strbuf_addf(&title, fmt[nn == 1][k], who.buf, closed.buf, where.buf);
+			strbuf_release(&who);
+			strbuf_release(&where);
 		} else {
 			const char **pairs = xcalloc(n, sizeof(*pairs));
 			struct strbuf *pb = xcalloc(n, sizeof(*pb));
@@ -601,10 +619,13 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 				strbuf_addf(&pb[i], "%s's %s", nodes[i], ifs[i]);
 				pairs[i] = pb[i].buf;
 			}
-			strbuf_addf(&title, "TCP ports %s are %s on ", closed.buf,
-				    !strcmp(verb, "drop") ? "dropped" : !strcmp(verb, "reject") ?
-				    "rejected" : "closed");
-			and_list(pairs, n, &title);
+			struct strbuf where = STRBUF_INIT;
+
+			and_list(pairs, n, &where);
+			strbuf_addf(&title, !strcmp(verb, "drop") ? N_("TCP ports %s are dropped on %s") :
+					    !strcmp(verb, "reject") ? N_("TCP ports %s are rejected on %s") :
+					    N_("TCP ports %s are closed on %s"), closed.buf, where.buf);
+			strbuf_release(&where);
 			for (size_t i = 0; i < n; i++)
 				strbuf_release(&pb[i]);
 			free(pb);
@@ -636,7 +657,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 		if (seen_before(nodes, i))
 			continue;
 		st = finding_find_setting(mb[i].f, "net.ipv4.ip_local_port_range");
-		finding_fix(g, "# on %s", nodes[i]);
+		finding_fix(g, N_("# on %s"), nodes[i]);
 		if (st && st->value) {
 			finding_fix(g, "sysctl -w net.ipv4.ip_local_port_range=\"%s\"", st->value);
 			finding_setting_for(g, WHERE_SYSCTL, nodes[i], "net.ipv4.ip_local_port_range",
@@ -646,7 +667,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (seen_before(nodes, i))
 			continue;
-		finding_fix(g, "# or keep the range and let the peers through the firewall, on %s",
+		finding_fix(g, N_("# or keep the range and let the peers through the firewall, on %s"),
 			    nodes[i]);
 		for (size_t k = 0; k < n; k++) {
 			int seen = 0;

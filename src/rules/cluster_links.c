@@ -13,18 +13,19 @@
 #include "rules/cluster_bw.h"
 #include "rules/link_findings.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *status_words(enum link_status s)
 {
 	switch (s) {
-	case LINK_OK: return "connects";
-	case LINK_REFUSED: return "refused (a REJECT rule: the host answers, TCP is turned away)";
-	case LINK_TIMEOUT: return "timed out (a DROP rule or security group swallows TCP)";
-	case LINK_NOROUTE: return "no route from the client";
-	case LINK_HOSTUNREACH: return "host unreachable (no ARP answer or ICMP prohibited)";
-	default: return "failed locally";
+	case LINK_OK: return N_("connects");
+	case LINK_REFUSED: return N_("refused (a REJECT rule: the host answers, TCP is turned away)");
+	case LINK_TIMEOUT: return N_("timed out (a DROP rule or security group swallows TCP)");
+	case LINK_NOROUTE: return N_("no route from the client");
+	case LINK_HOSTUNREACH: return N_("host unreachable (no ARP answer or ICMP prohibited)");
+	default: return N_("failed locally");
 	}
 }
 
@@ -200,8 +201,8 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 			finding_why(f, used ? "NCCL on %s will listen on %s (its bootstrap or NET/Socket "
 					    "interface), so the peers that cannot reach it hang at init "
 					    "— ping may still work: ICMP passing says nothing about TCP."
-					  : "NCCL does not use %s's %s as configured; it is listed so that "
-					    "nobody points NCCL_SOCKET_IFNAME at it.",
+					  : N_("NCCL does not use %s's %s as configured; it is listed so "
+					       "that nobody points NCCL_SOCKET_IFNAME at it."),
 				    v->nodes[s].name, ifn);
 			for (size_t c = 0; c < v->n; c++) {
 				const struct link_result *r = c == s ? NULL :
@@ -218,8 +219,8 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 				char srcs[256];
 
 				peer_sources(v, LINK_CONNECT, s, ifn, srcs, sizeof(srcs));
-				finding_fix(f, "# or let the peers through on %s (and the same inbound rule "
-					       "in the cloud security group), on %s", ifn,
+				finding_fix(f, N_("# or let the peers through on %s (and the same inbound "
+						  "rule in the cloud security group), on %s"), ifn,
 					    v->nodes[s].name);
 				if (srcs[0])
 					finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT", ifn,
@@ -301,7 +302,7 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			if (x->state == LINK_PORT_UNTESTED)
 				continue;
 			if (!verb)
-				verb = x->state == LINK_PORT_REJECTED ? "rejects" : "drops";
+				verb = x->state == LINK_PORT_REJECTED ? N_("rejects") : N_("drops");
 			nbad += x->hi - x->lo + 1;
 			if (x->lo == x->hi)
 				strbuf_addf(&iv, "%s%u", iv.len ? ", " : "", x->lo);
@@ -346,9 +347,9 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			       "proxy) binds port 0 and the kernel picks from ip_local_port_range, so a "
 			       "firewall that closes part of that range fails or hangs init at "
 			       "random — the seeds' '49152-65535' advice misses most of Linux's range.");
-		finding_evidence(f, "%u ports scanned from %s in %ld ms: %d open, %d dropped, %d "
-				 "rejected; each dropped port failed %d look%s again %d ms apart, "
-				 "seen from %s", (unsigned)(s->hi - s->lo + 1), v->nodes[l->peer].name,
+		finding_evidence(f, N_("%u ports scanned from %s in %ld ms: %d open, %d dropped, %d "
+				    "rejected; each dropped port failed %d look%s again %d ms apart, "
+				    "seen from %s"), (unsigned)(s->hi - s->lo + 1), v->nodes[l->peer].name,
 				 s->elapsed_ms, s->counts[LINK_PORT_OPEN], s->counts[LINK_PORT_DROPPED],
 				 s->counts[LINK_PORT_REJECTED], s->looks, s->looks == 1 ? "" : "s",
 				 s->retry_ms, peers.buf);
@@ -474,7 +475,7 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out)
 				"NCCL as configured uses an interface some peer cannot reach%s%s%s; "
 				"with NCCL_SOCKET_IFNAME%s%s every node uses one that every peer "
 				"reaches (%s)", now.len ? " (" : "", now.len ? now.buf : "",
-				now.len ? ")" : "", vd.value[0] ? "=" : " set per node", vd.value, names.buf);
+				now.len ? ")" : "", vd.value[0] ? "=" : N_(" set per node"), vd.value, names.buf);
 		strbuf_release(&now);
 		finding_why(f, "The value was tried on every node's own interface list with NCCL's "
 			       "selection rules (bootstrap and NET/Socket): each node then picks the "

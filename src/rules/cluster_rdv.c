@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/addr.h"
 
 static const char *event_id(const struct rdv_event *ev)
@@ -71,8 +72,8 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 		/* one secret, made once, the same on every node: the command prints the exact
 		 * export line with its value for the user to run on each node */
 		finding_fix(f, "printf 'export NCCLCHECK_TOKEN=%%s\\n' \"$(head -c 16 /dev/urandom "
-			    "| od -An -tx1 | tr -d ' \\n')\"   # on one node: it prints the line to "
-			    "run on each node, this one too, before ncclcheck cluster");
+			    "| od -An -tx1 | tr -d ' \\n')\"   # %s", N_("on one node: it prints the line "
+			    "to run on each node, this one too, before ncclcheck cluster"));
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCLCHECK_TOKEN",
 				"<the value the printf line printed, the same on every node>");
 	} else if (!strcmp(id, "cluster.rdv.missing")) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/compat_tables.h"
+#include "util/i18n.h"
 #include "util/version.h"
 
 /* "13.0" -> "cu130", the wheel index name. */
@@ -42,15 +43,15 @@ static void fix_install_driver(struct finding *f, const struct node_model *m, co
 	if (br < 580)
 		br = 580;
 	if (os && !strcmp(os, "ubuntu"))
-		finding_fix(f, "sudo apt-get install -y nvidia-driver-%ld-server && sudo reboot   "
-			    "# any driver >= %s works", br, need);
+		finding_fix(f, N_("sudo apt-get install -y nvidia-driver-%ld-server && sudo reboot   "
+			       "# any driver >= %s works"), br, need);
 	else if (os && (!strcmp(os, "rhel") || !strcmp(os, "rocky") || !strcmp(os, "almalinux") ||
 			!strcmp(os, "centos") || !strcmp(os, "fedora") || !strcmp(os, "amzn")))
-		finding_fix(f, "sudo dnf install -y cuda-drivers-%ld && sudo reboot   "
-			    "# from NVIDIA's CUDA repository; any driver >= %s works", br, need);
+		finding_fix(f, N_("sudo dnf install -y cuda-drivers-%ld && sudo reboot   "
+			       "# from NVIDIA's CUDA repository; any driver >= %s works"), br, need);
 	else
-		finding_fix(f, "sudo apt-get install -y cuda-drivers-%ld && sudo reboot   "
-			    "# from NVIDIA's CUDA repository; any driver >= %s works", br, need);
+		finding_fix(f, N_("sudo apt-get install -y cuda-drivers-%ld && sudo reboot   "
+			       "# from NVIDIA's CUDA repository; any driver >= %s works"), br, need);
 }
 
 static void evidence_driver(struct finding *f, const struct nm_driver *driver)
@@ -112,10 +113,10 @@ static void fix_wheel(struct finding *f, const struct nm_python *py, const char 
 	if (!which)
 		return;
 	cu_tag(cuda, tag, sizeof(tag));
-	finding_fix(f, "%s -m pip install --force-reinstall '%s.*' --index-url "
-		    "https://download.pytorch.org/whl/%s   # %s build for CUDA %s, which this driver runs%s",
-		    pyp ? pyp : "python3", pin, tag, which == 1 ? "the same torch release," : "an older torch",
-		    cuda, which == 1 ? "" : " (no build of this release does)");
+	finding_fix(f, N_("%s -m pip install --force-reinstall '%s.*' --index-url "
+		       "https://download.pytorch.org/whl/%s   # %s build for CUDA %s, which this driver runs%s"),
+		    pyp ? pyp : "python3", pin, tag, which == 1 ? N_("the same torch release,") :
+		    N_("an older torch"), cuda, which == 1 ? "" : N_(" (no build of this release does)"));
 }
 
 /* ---- driver presence and health ---- */
@@ -150,8 +151,8 @@ static void rule_absent(const struct node_model *m, const struct nm_driver *driv
 		finding_why(f, "without a driver torch.cuda.is_available() is False and the NCCL backend "
 			    "cannot start: training falls back to CPU or fails at init_process_group");
 		if (kind && (!strcmp(kind, "docker") || !strcmp(kind, "podman")) && libs_only)
-			finding_fix(f, "docker run --gpus all ...   # the NVIDIA libraries are in the image "
-				    "but the container was started without GPUs");
+			finding_fix(f, N_("docker run --gpus all ...   # the NVIDIA libraries are in the image "
+				       "but the container was started without GPUs"));
 		else if (kind && !strcmp(kind, "kubernetes"))
 			finding_fix(f, "request GPUs in the pod spec: resources.limits.nvidia.com/gpu: 1");
 		else if (need)
@@ -160,7 +161,7 @@ static void rule_absent(const struct node_model *m, const struct nm_driver *driv
 		f = finding_add(out, SEV_INFO, "gpu.driver.absent", "no NVIDIA driver on this machine");
 		finding_why(f, "fine for a CPU-only node; a GPU training node needs the driver");
 		if (kind && (!strcmp(kind, "docker") || !strcmp(kind, "podman")))
-			finding_fix(f, "docker run --gpus all ...   # on a GPU host, start the container with GPUs");
+			finding_fix(f, N_("docker run --gpus all ...   # on a GPU host, start the container with GPUs"));
 		else
 			fix_install_driver(f, m, compat_driver_floor("13.0"));
 	}
@@ -188,9 +189,9 @@ static int rule_mismatch(const struct nm_driver *driver, struct findings *out)
 				kver ? kver : "");
 	finding_why(f, "the driver was upgraded but the old kernel module is still loaded: nvidia-smi "
 		    "fails with 'Driver/library version mismatch' and CUDA cannot initialise");
-	finding_fix(f, "sudo reboot   # loads the new kernel module");
-	finding_fix(f, "sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia "
-		    "nvidia_uvm   # without a reboot, when no process uses the GPUs");
+	finding_fix(f, N_("sudo reboot   # loads the new kernel module"));
+	finding_fix(f, N_("sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia "
+		       "nvidia_uvm   # without a reboot, when no process uses the GPUs"));
 	if (kver)
 		finding_evidence(f, "driver.kernel_module.version = %s (%s)", kver,
 				 driver->kmod_source);
@@ -214,17 +215,17 @@ static void rule_health(const struct node_model *m, const struct nm_driver *driv
 		finding_why(f, "%s; GPU facts and topology are missing from this report",
 			    hint ? hint : "the NVIDIA management library did not answer");
 		if (driver->nvml_error_code == 4)
-			finding_fix(f, "sudo usermod -aG video $USER   # then log in again; or run ncclcheck as root");
+			finding_fix(f, N_("sudo usermod -aG video $USER   # then log in again; or run ncclcheck as root"));
 		else
-			finding_fix(f, "nvidia-smi   # shows the same failure; if it hangs, the driver is wedged: sudo reboot");
+			finding_fix(f, N_("nvidia-smi   # shows the same failure; if it hangs, the driver is wedged: sudo reboot"));
 		finding_evidence(f, "driver.nvml.status = %s", nst);
 	}
 	if (nst && !strcmp(nst, "ok") && m->gpus_known && m->ngpus == 0) {
 		f = finding_add(out, SEV_WARN, "gpu.none", "the NVIDIA driver %s is loaded but lists no GPU",
 				driver->version ? driver->version : "");
 		finding_why(f, "NCCL needs at least one GPU per rank");
-		finding_fix(f, "lspci -d 10de:   # lists the NVIDIA devices on the PCI bus; none means the "
-			    "VM or container was given no GPU");
+		finding_fix(f, N_("lspci -d 10de:   # lists the NVIDIA devices on the PCI bus; none means the "
+			       "VM or container was given no GPU"));
 		finding_evidence(f, "gpus = []");
 	}
 	if (init && strcmp(init, "CUDA_SUCCESS") != 0) {
@@ -238,12 +239,12 @@ static void rule_health(const struct node_model *m, const struct nm_driver *driv
 			finding_fix(f, "export LD_LIBRARY_PATH=$(echo \"$LD_LIBRARY_PATH\" | tr : '\\n' | "
 				    "grep -v /stubs | paste -sd:)");
 		} else if (!strcmp(init, "CUDA_ERROR_NO_DEVICE")) {
-			finding_fix(f, "unset CUDA_VISIBLE_DEVICES   # or list real GPU indices in it");
+			finding_fix(f, N_("unset CUDA_VISIBLE_DEVICES   # or list real GPU indices in it"));
 			finding_setting(f, WHERE_ENV, SCOPE_NODE, "CUDA_VISIBLE_DEVICES", NULL);
 		} else if (!strcmp(init, "CUDA_ERROR_SYSTEM_NOT_READY")) {
 			finding_fix(f, "sudo systemctl enable --now nvidia-fabricmanager");
 		} else {
-			finding_fix(f, "nvidia-smi && dmesg | grep -i nvrm | tail   # the kernel log names the cause");
+			finding_fix(f, N_("nvidia-smi && dmesg | grep -i nvrm | tail   # the kernel log names the cause"));
 		}
 		finding_evidence(f, "driver.cuda_driver.init = %s (%s)", init,
 				 driver->cuda_library ? driver->cuda_library : "libcuda.so.1");
@@ -266,7 +267,7 @@ static void rule_cuda_sources(const struct nm_driver *driver, struct findings *o
 				driver->cuda_version, driver->nvml_cuda_version);
 		finding_why(f, "NVIDIA's cuda-compat package lets a newer CUDA run on an older data-center "
 			    "driver; on other GPUs cuInit then fails with CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE");
-		finding_fix(f, "ls -l %s   # remove its directory from LD_LIBRARY_PATH if you did not mean to use it",
+		finding_fix(f, N_("ls -l %s   # remove its directory from LD_LIBRARY_PATH if you did not mean to use it"),
 			    lib ? lib : "libcuda.so.1");
 	} else {
 		f = finding_add(out, SEV_WARN, "compat.driver.cuda_sources",
@@ -274,7 +275,7 @@ static void rule_cuda_sources(const struct nm_driver *driver, struct findings *o
 				driver->cuda_version, driver->nvml_cuda_version);
 		finding_why(f, "programs load an old libcuda.so.1 (a copy left in the image or on "
 			    "LD_LIBRARY_PATH) instead of the driver's own, and lose features of the newer driver");
-		finding_fix(f, "ldconfig -p | grep libcuda.so.1; ls -l %s   # delete or move the stale copy",
+		finding_fix(f, N_("ldconfig -p | grep libcuda.so.1; ls -l %s   # delete or move the stale copy"),
 			    lib ? lib : "libcuda.so.1");
 	}
 	finding_evidence(f, "driver.nvml.cuda_version = %s", driver->nvml_cuda_version);
@@ -395,8 +396,8 @@ static void rule_toolkits(const struct node_model *m, const struct nm_driver *dr
 			if (dv && compat_cuda_for_driver(dv, fits, sizeof(fits)) == 0) {
 				struct version v;
 				version_parse(fits, &v);
-				finding_fix(f, "sudo apt-get install -y cuda-toolkit-%ld-%ld   # or use CUDA %s, "
-					    "which this driver runs", v.part[0], v.part[1], fits);
+				finding_fix(f, N_("sudo apt-get install -y cuda-toolkit-%ld-%ld   # or use CUDA %s, "
+					       "which this driver runs"), v.part[0], v.part[1], fits);
 			}
 		} else {
 			continue; /* CUDA 10.1 and older, or a toolkit newer than the table: no verdict */
@@ -418,8 +419,8 @@ void rule_compat_driver(const struct node_model *m, struct findings *out)
 		f = finding_add(out, SEV_WARN, "gpu.driver.unknown", "could not tell whether an NVIDIA "
 				"driver works: %s", driver->present_unknown);
 		finding_why(f, "a driver probe that hangs or crashes usually means a wedged driver or GPU");
-		finding_fix(f, "timeout 20 nvidia-smi; dmesg | grep -iE 'nvrm|xid' | tail   # if nvidia-smi "
-			    "hangs too: sudo reboot");
+		finding_fix(f, N_("timeout 20 nvidia-smi; dmesg | grep -iE 'nvrm|xid' | tail   # if nvidia-smi "
+			       "hangs too: sudo reboot"));
 		finding_evidence(f, "driver.present: %s", driver->present_unknown);
 		return;
 	}
@@ -518,14 +519,14 @@ void rule_compat_cudnn(const struct node_model *m, struct findings *out)
 					c->path, cuda, where ? where : "?");
 			finding_why(f, "%s; code built against it fails with CUDNN_STATUS_NOT_SUPPORTED or "
 				    "missing symbols", note);
-			finding_fix(f, "sudo apt-get install -y cudnn9-cuda-%ld   # cuDNN 9 built for CUDA %ld, "
-				    "from NVIDIA's CUDA repository", v.part[0], v.part[0]);
+			finding_fix(f, N_("sudo apt-get install -y cudnn9-cuda-%ld   # cuDNN 9 built for CUDA %ld, "
+				       "from NVIDIA's CUDA repository"), v.part[0], v.part[0]);
 		} else {
 			f = finding_add(out, SEV_INFO, "compat.cudnn.cuda",
 					"cuDNN %s with CUDA %s: not in the support matrices this tool knows", cv, cuda);
 			finding_why(f, "%s", note);
-			finding_fix(f, "python3 -c 'import torch; print(torch.backends.cudnn.is_available())'   "
-				    "# a quick check that cuDNN loads");
+			finding_fix(f, N_("python3 -c 'import torch; print(torch.backends.cudnn.is_available())'   "
+				       "# a quick check that cuDNN loads"));
 		}
 		finding_evidence(f, "cudnn[%zu] = %s at %s (%s)", i, cv, c->path, c->source);
 		finding_evidence(f, "CUDA %s from %s", cuda, where ? where : "?");

@@ -13,9 +13,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
-#include "util/xalloc.h"
 #include "util/version.h"
+#include "util/xalloc.h"
 
 struct net {
 	const struct node_model *m;
@@ -24,7 +25,7 @@ struct net {
 
 static void ev_version(struct net *n, struct finding *f)
 {
-	finding_evidence(f, "NCCL %s modelled (%s)", n->m->nccl.version, n->m->nccl.why);
+	finding_evidence(f, N_("NCCL %s modelled (%s)"), n->m->nccl.version, n->m->nccl.why);
 }
 
 static void ev_source(struct finding *f, const char *name, const char *value, const char *source)
@@ -189,20 +190,26 @@ static void report_prediction(struct net *n)
 	if (r->boot_status == IFS_OK) {
 		f = finding_add(n->out, SEV_INFO, "net.nccl.bootstrap", "NCCL %s will bootstrap on %s %s, picked by %s",
 				n->m->nccl.version, r->boot->name, r->boot->text, ifs_rule_describe(r->boot_rule));
-		finding_evidence(f, "NET/Socket devices: %s, picked by %s", socks.len ? socks.buf : "none",
+		finding_evidence(f, N_("NET/Socket devices: %s, picked by %s"), socks.len ? socks.buf : "none",
 				 ifs_rule_describe(r->sockets.rule));
 		if (r->sockets.n)
-			finding_evidence(f, "IB out-of-band interface (if NCCL uses IB): %s", r->sockets.v[0]->name);
+			finding_evidence(f, N_("IB out-of-band interface (if NCCL uses IB): %s"),
+					 r->sockets.v[0]->name);
 		finding_evidence(f, "net.ifaddrs (getifaddrs order): %s", all.len ? all.buf : "none");
 		ev_version(n, f);
 		ev_source(f, "NCCL_SOCKET_IFNAME", n->m->ifs.in.socket_ifname, n->m->ifs.ifname_source);
 		ev_source(f, "NCCL_SOCKET_FAMILY", n->m->ifs.in.socket_family, n->m->ifs.family_source);
 		ev_source(f, "NCCL_COMM_ID", n->m->ifs.in.comm_id, n->m->ifs.comm_id_source);
-		finding_why(f, "Reproduces ncclFindInterfaces()/bootstrapNetInit() of NCCL %s over this node's "
-			    "getifaddrs() list: %s%s.", n->m->nccl.version,
-			    r->running_filter ? "interfaces that are not RUNNING are skipped (2.28+)"
-					      : "interfaces that are down but have an address still count (before 2.28)",
-			    r->virbr_last ? ", virbr* is tried last" : "");
+		/* two formats, not "%s%s": a translation cannot tell where pasted pieces meet */
+		finding_why(f, r->virbr_last ? N_("Reproduces ncclFindInterfaces()/bootstrapNetInit() of "
+						  "NCCL %s over this node's getifaddrs() list: %s, virbr* "
+						  "is tried last.")
+					     : N_("Reproduces ncclFindInterfaces()/bootstrapNetInit() of "
+						  "NCCL %s over this node's getifaddrs() list: %s."),
+			    n->m->nccl.version,
+			    r->running_filter ? N_("interfaces that are not RUNNING are skipped (2.28+)")
+					      : N_("interfaces that are down but have an address still count "
+						   "(before 2.28)"));
 	} else if (r->boot_status == IFS_NONE && !r->commid_set && !(r->ifname_set && !r->ifname_ignored)) {
 		/* (a NCCL_SOCKET_IFNAME that matches nothing is reported by report_ifname) */
 		f = finding_add(n->out, SEV_ERROR, "net.nccl.no_interface",
@@ -536,8 +543,9 @@ static void report_master(struct net *n)
 		f = finding_add(n->out, SEV_ERROR, "net.bootstrap.master_mismatch",
 				"NCCL will bootstrap on %s %s, but MASTER_ADDR %s is reached through %s", r->boot->name,
 				r->boot->text, addr, n->m->master.ifname);
-		finding_evidence(f, "kernel route to %s: source %s on %s%s", m->resolved, str_or(src_addr, "?"),
-				 n->m->master.ifname, m->local ? " (MASTER_ADDR is this node)" : "");
+		finding_evidence(f, N_("kernel route to %s: source %s on %s%s"), m->resolved,
+				 str_or(src_addr, "?"), n->m->master.ifname,
+				 m->local ? N_(" (MASTER_ADDR is this node)") : "");
 		finding_evidence(f, "predicted bootstrap: %s %s, picked by %s%s%s%s", r->boot->name, r->boot->text,
 				 ifs_rule_describe(r->boot_rule), bcls ? "; address class " : "", bcls ? bcls : "",
 				 bcls && !strcmp(bcls, "documentation") ? " range, treated as public" : "");
@@ -558,8 +566,8 @@ static void report_master(struct net *n)
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_COMM_ID", NULL);
 		} else if (node_model_ifname_for(n->m, n->m->master.ifname, fix, sizeof(fix)) == 0) {
 			finding_export(f, "NCCL_SOCKET_IFNAME", "%s", fix);
-			finding_fix(f, "export GLOO_SOCKET_IFNAME=%s   # the same for torch's Gloo (CPU) groups",
-				    n->m->master.ifname);
+			finding_fix(f, "export GLOO_SOCKET_IFNAME=%s   # %s", n->m->master.ifname,
+				    N_("the same for torch's Gloo (CPU) groups"));
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "GLOO_SOCKET_IFNAME", "%s", n->m->master.ifname);
 		} else {
 			finding_fix(f, "ip link set %s up   # NCCL %s skips interfaces that are not running, then:",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 struct net {
@@ -38,25 +39,32 @@ static void report_ports(struct net *n)
 		return;
 	if (b)
 		addr_subnet_text(b->family, b->addr, b->prefixlen, b->text, subnet, sizeof(subnet));
-	f = finding_add(n->out, SEV_INFO, "net.ports.range",
-			"NCCL listens on TCP ports %ld-%ld here (net.ipv4.ip_local_port_range): the other nodes must "
-			"reach them%s%s", lo, hi, b ? " on " : "", b ? b->name : "");
+	/* two whole sentences, not " on " pasted in: a translation words them differently */
+	if (b)
+		f = finding_add(n->out, SEV_INFO, "net.ports.range",
+				"NCCL listens on TCP ports %ld-%ld here (net.ipv4.ip_local_port_range): the other "
+				"nodes must reach them on %s", lo, hi, b->name);
+	else
+		f = finding_add(n->out, SEV_INFO, "net.ports.range",
+				"NCCL listens on TCP ports %ld-%ld here (net.ipv4.ip_local_port_range): the other "
+				"nodes must reach them", lo, hi);
 	finding_evidence(f, "sysctl.ip_local_port_range = %ld %ld", lo, hi);
 	finding_why(f, "NCCL has no port setting: every listener (bootstrap root and ring, proxy, NET/Socket) "
 		    "binds port 0 and gets a port from this range; torch's TCPStore adds MASTER_PORT (%ld). "
 		    "The first seed says to open 49152-65535, which %s; the second says 32768-60999, which %s.",
 		    mport,
-		    lo >= 49152 && hi <= 65535 ? "covers this range" : "misses part of this node's range",
-		    lo >= 32768 && hi <= 60999 ? "covers this range (it is the Linux default)"
-					       : "misses part of this node's range");
+		    lo >= 49152 && hi <= 65535 ? N_("covers this range") : N_("misses part of this node's range"),
+		    lo >= 32768 && hi <= 60999 ? N_("covers this range (it is the Linux default)")
+					       : N_("misses part of this node's range"));
 	/* scoped to the nodes' own network: never an open port on every interface to anyone */
 	if (b) {
 		finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -m multiport --dports %ld,%ld:%ld "
 			    "-j ACCEPT", ifname, subnet, mport, lo, hi);
-		finding_fix(f, "# cloud security group: allow inbound TCP %ld-%ld and %ld from the "
-			    "cluster's own security group or subnet %s", lo, hi, mport, subnet);
+		finding_fix(f, N_("# cloud security group: allow inbound TCP %ld-%ld and %ld from the "
+				  "cluster's own security group or subnet %s"), lo, hi, mport, subnet);
 	}
-	finding_fix(f, "# or narrow the range on every node: sysctl -w net.ipv4.ip_local_port_range=\"50000 51000\"");
+	finding_fix(f, "%s", N_("# or narrow the range on every node: sysctl -w "
+				"net.ipv4.ip_local_port_range=\"50000 51000\""));
 	if (mport >= lo && mport <= hi) {
 		const char *res = n->m->ports.reserved;
 		char want[16];
@@ -138,7 +146,7 @@ static int report_master_port(struct net *n)
 	addr_subnet_text(a->family, a->addr, a->prefixlen, a->text, subnet, sizeof(subnet));
 	f = finding_add(n->out, mr.uncertain ? SEV_WARN : SEV_ERROR, "net.firewall.master_port",
 			"the local firewall %s MASTER_PORT %ld on %s, the interface of MASTER_ADDR "
-			"%s: ranks on %s cannot join", mr.verdict == FW_DROP ? "drops" : "rejects",
+			"%s: ranks on %s cannot join", mr.verdict == FW_DROP ? N_("drops") : N_("rejects"),
 			nm->master.port, ifn, str_or(nm->master.addr, a->text), subnet);
 	if (mr.rule)
 		finding_evidence(f, "rule: %s", mr.rule);
@@ -147,9 +155,10 @@ static int report_master_port(struct net *n)
 	finding_evidence(f, "MASTER_ADDR %s is this node's %s address %s",
 			 str_or(nm->master.addr, "?"), ifn, a->text);
 	if (peer[0])
-		finding_evidence(f, "evaluated for a peer at %s on %s's network", peer, ifn);
+		finding_evidence(f, N_("evaluated for a peer at %s on %s's network"), peer, ifn);
 	if (mr.uncertain)
-		finding_evidence(f, "some rules use matches ncclcheck does not model; verify by hand");
+		finding_evidence(f, "%s",
+				 N_("some rules use matches ncclcheck does not model; verify by hand"));
 	if (mr.source && !strcmp(mr.source, "nft"))
 		finding_fix(f, "nft insert rule %s %s %s iifname \"%s\" %s saddr %s tcp dport %ld accept",
 			    str_or(mr.family, "?"), str_or(mr.table, "?"), str_or(mr.chain, "?"), ifn,
@@ -203,7 +212,7 @@ static void report_firewall(struct net *n)
 				addr_subnet_text(a->family, a->addr, a->prefixlen, a->text, subnet, sizeof(subnet));
 			f = finding_add(n->out, spans[i].r.uncertain ? SEV_WARN : SEV_ERROR, "net.firewall.blocks",
 					"the local firewall %s incoming TCP %ld-%ld on %s: NCCL's listeners are there",
-					spans[i].r.verdict == FW_DROP ? "drops" : "rejects", spans[i].lo, spans[i].hi,
+					spans[i].r.verdict == FW_DROP ? N_("drops") : N_("rejects"), spans[i].lo, spans[i].hi,
 					ifnames[k]);
 			if (spans[i].r.rule)
 				finding_evidence(f, "rule: %s", spans[i].r.rule);
@@ -213,14 +222,16 @@ static void report_firewall(struct net *n)
 						 str_or(spans[i].r.family, "?"), str_or(spans[i].r.table, "?"));
 			finding_evidence(f, "sysctl.ip_local_port_range = %ld %ld", lo, hi);
 			if (peer[0])
-				finding_evidence(f, "evaluated for a peer at %s on %s's network", peer, ifnames[k]);
+				finding_evidence(f, N_("evaluated for a peer at %s on %s's network"), peer, ifnames[k]);
 			if (spans[i].r.uncertain)
-				finding_evidence(f, "some rules use matches ncclcheck does not model; verify by hand");
+				finding_evidence(f, "%s",
+				 N_("some rules use matches ncclcheck does not model; verify by hand"));
 			finding_why(f, "Other ranks connect to this node's ephemeral ports (bootstrap ring, proxy, "
 				    "NET/Socket). %s", spans[i].r.verdict == FW_DROP
-				    ? "Dropped SYNs make each connect time out after about two minutes, retried up "
-				      "to 35 times: init appears to hang."
-				    : "Rejected connects fail at once with 'Connection refused' after NCCL's retries.");
+				    ? N_("Dropped SYNs make each connect time out after about two minutes, "
+					 "retried up to 35 times: init appears to hang.")
+				    : N_("Rejected connects fail at once with 'Connection refused' after "
+					 "NCCL's retries."));
 			if (!a)
 				continue;	/* no network to scope an ACCEPT to: no fix line */
 			if (spans[i].r.source && !strcmp(spans[i].r.source, "nft"))

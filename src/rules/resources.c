@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 #define MiB (1024LL * 1024)
@@ -38,16 +39,16 @@ static void shm_fixes(struct finding *f, const char *kind)
 	int docker = kind && !strcmp(kind, "docker"), k8s = kind && !strcmp(kind, "kubernetes");
 
 	if (k8s) {
-		finding_fix(f, "# pod spec: volumes: [{name: dshm, emptyDir: {medium: Memory, "
-			    "sizeLimit: 8Gi}}]");
-		finding_fix(f, "# container: volumeMounts: [{name: dshm, mountPath: /dev/shm}]");
+		finding_fix(f, "%s", N_("# pod spec: volumes: [{name: dshm, emptyDir: {medium: Memory, "
+				      "sizeLimit: 8Gi}}]"));
+		finding_fix(f, "%s", N_("# container: volumeMounts: [{name: dshm, mountPath: /dev/shm}]"));
 	} else if (docker) {
-		finding_fix(f, "docker run --shm-size=8g ...   # restart the container with this");
-		finding_fix(f, "# or share the host's IPC namespace: docker run --ipc=host ...");
+		finding_fix(f, "%s", N_("docker run --shm-size=8g ...   # restart the container with this"));
+		finding_fix(f, "%s", N_("# or share the host's IPC namespace: docker run --ipc=host ..."));
 	} else {
 		finding_fix(f, "mount -o remount,size=8G /dev/shm");
-		finding_fix(f, "# in a container: docker run --shm-size=8g (or --ipc=host); on "
-			    "Kubernetes mount an emptyDir with medium: Memory at /dev/shm");
+		finding_fix(f, "%s", N_("# in a container: docker run --shm-size=8g (or --ipc=host); on "
+				      "Kubernetes mount an emptyDir with medium: Memory at /dev/shm"));
 	}
 }
 
@@ -65,8 +66,9 @@ static void rule_shm(const struct node_model *m, struct findings *out)
 		ngpus = (long long)m->ngpus;
 	if (!shm->exists || !shm->writable) {
 		int missing = !shm->exists;
+		/* whole sentences: a translation words each (util/i18n.h) */
 		f = finding_add(out, SEV_ERROR, missing ? "shm.missing" : "shm.not_writable",
-				"%s %s", path, missing ? "does not exist" : "is not writable");
+				missing ? N_("%s does not exist") : N_("%s is not writable"), path);
 		finding_evidence(f, "shm: %s: %s", path, str_or(shm->error, "write test failed"));
 		finding_why(f, "NCCL creates its shared-memory segments there (shm_open) for the SHM "
 			    "transport and proxy buffers; without it initialisation fails with "
@@ -89,7 +91,7 @@ static void rule_shm(const struct node_model *m, struct findings *out)
 			    "10 MB, and there are several per pair and channel; %s fills up and NCCL "
 			    "fails with \"Error while creating shared memory segment\" (Docker's default "
 			    "is 64 MB). PyTorch's DataLoader workers share the same space.%s", a,
-			    ngpus == 1 ? " With one GPU here, NCCL itself does not need it." : "");
+			    ngpus == 1 ? N_(" With one GPU here, NCCL itself does not need it.") : "");
 		shm_fixes(f, kind);
 		return;
 	}
@@ -100,11 +102,13 @@ static void rule_shm(const struct node_model *m, struct findings *out)
 		finding_evidence(f, "shm: size %s, available %s", b, a);
 		finding_why(f, "Leftover segments of crashed jobs (nccl-*, torch_*) keep the memory; "
 			    "NCCL fails to create new ones.");
-		finding_fix(f, "ls -la %s   # remove leftovers of jobs that are no longer running", path);
+		finding_fix(f, N_("ls -la %s   # remove leftovers of jobs that are no longer running"),
+			    path);
 		return;
 	}
 	human(size, a, sizeof(a));
-	f = finding_add(out, SEV_OK, "shm", "%s: %s, writable", path, size >= 0 ? a : "size unknown");
+	f = finding_add(out, SEV_OK, "shm", "%s: %s, writable", path,
+			size >= 0 ? a : N_("size unknown"));
 	finding_evidence(f, "shm: size %s", a);
 }
 
@@ -160,13 +164,17 @@ static void rule_memlock(const struct node_model *m, struct findings *out)
 		    "against RLIMIT_MEMLOCK; at %s registration fails (\"NET/IB : ... ibv_reg_mr "
 		    "failed\", \"unhandled system error\"). NCCL's documentation asks for an unlimited "
 		    "limit.", s);
-	finding_fix(f, "ulimit -l unlimited   # in the shell or job script that starts training%s",
-		    hard >= 0 ? "; the hard limit must allow it" : "");
+	finding_fix(f, hard >= 0 ? N_("ulimit -l unlimited   # in the shell or job script that "
+				      "starts training; the hard limit must allow it") :
+				   N_("ulimit -l unlimited   # in the shell or job script that starts "
+				      "training"));
 	if (kind && !strcmp(kind, "docker"))
-		finding_fix(f, "docker run --ulimit memlock=-1 ...   # restart the container with this");
-	finding_fix(f, "printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' >> "
-		    "/etc/security/limits.conf   # then log in again");
-	finding_fix(f, "# under systemd or Slurm daemons: LimitMEMLOCK=infinity in the unit file");
+		finding_fix(f, "%s", N_("docker run --ulimit memlock=-1 ...   # restart the container "
+				      "with this"));
+	finding_fix(f, "%s", N_("printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' >> "
+			      "/etc/security/limits.conf   # then log in again"));
+	finding_fix(f, "%s", N_("# under systemd or Slurm daemons: LimitMEMLOCK=infinity in the unit "
+			      "file"));
 }
 
 void rule_resources(const struct node_model *m, struct findings *out)

@@ -15,6 +15,7 @@ static const struct rule rules_node[] = {
 	{ "launch", rule_launch_node },
 	{ "resources", rule_resources },
 	{ "nccl_env", rule_nccl_env },
+	{ "other_ccl", rule_other_ccl },
 	{ "net_iface", rule_net_iface },
 	{ "net_ports", rule_net_ports },
 	{ "host_limits", rule_host_limits },

@@ -37,6 +37,8 @@ void rule_compat_stack(const struct node_model *m, struct findings *out);
 void rule_launcher_env(const struct node_model *m, struct findings *out);
 void rule_resources(const struct node_model *m, struct findings *out);
 void rule_nccl_env(const struct node_model *m, struct findings *out);	/* envlint.c: NCCL_* lint */
+/* other_ccl.c: HCCL_* (Huawei Ascend), MCCL_* (MetaX) variables where NCCL runs */
+void rule_other_ccl(const struct node_model *m, struct findings *out);
 /* net_iface.c: interface prediction, NCCL_SOCKET_IFNAME, NCCL_COMM_ID, MASTER_ADDR route */
 void rule_net_iface(const struct node_model *m, struct findings *out);
 void rule_net_ports(const struct node_model *m, struct findings *out);	/* net_ports.c: port range, firewall */

@@ -28,21 +28,106 @@ static size_t esc_len(const char *s, size_t n)
 	return i < n ? i + 1 : n;
 }
 
+/* The code point of the UTF-8 sequence at s (n > 0 bytes left) and its length in *len; a byte
+ * that starts no valid sequence is read alone, as itself. */
+static unsigned utf8_at(const char *s, size_t n, size_t *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t k = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 1;
+	unsigned cp = k == 4 ? u[0] & 0x07 : k == 3 ? u[0] & 0x0f : k == 2 ? u[0] & 0x1f : u[0];
+
+	if (k > n)
+		k = 1;
+	for (size_t i = 1; i < k; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*len = 1;
+			return u[0];
+		}
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	*len = k;
+	return cp;
+}
+
+int wrap_cp_cols(unsigned cp)
+{
+	/* Unicode's EastAsianWidth W and F ranges that text can hold (UAX #11), as glibc's wcwidth */
+	static const struct { unsigned lo, hi; } wide[] = {
+		{ 0x1100, 0x115f },	/* Hangul Jamo initials */
+		{ 0x2e80, 0x303e },	/* CJK radicals, Kangxi, CJK symbols and punctuation (、。「」) */
+		{ 0x3041, 0x33ff },	/* kana, bopomofo, CJK compatibility */
+		{ 0x3400, 0x4dbf },	/* CJK extension A */
+		{ 0x4e00, 0x9fff },	/* CJK unified ideographs: Chinese text */
+		{ 0xa000, 0xa4cf },	/* Yi */
+		{ 0xac00, 0xd7a3 },	/* Hangul syllables */
+		{ 0xf900, 0xfaff },	/* CJK compatibility ideographs */
+		{ 0xfe10, 0xfe19 },	/* vertical forms */
+		{ 0xfe30, 0xfe6f },	/* CJK compatibility and small forms */
+		{ 0xff00, 0xff60 },	/* fullwidth forms: （），：；！？ */
+		{ 0xffe0, 0xffe6 },	/* fullwidth signs */
+		{ 0x1f300, 0x1f64f },	/* pictographs, emoticons */
+		{ 0x1f900, 0x1f9ff },	/* supplemental symbols */
+		{ 0x20000, 0x3fffd },	/* CJK extensions B and later */
+	};
+
+	if ((cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x200b && cp <= 0x200f) || cp == 0xfe0f)
+		return 0;	/* combining marks, zero-width spaces and joiners, variation selector */
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (cp >= wide[i].lo && cp <= wide[i].hi)
+			return 2;
+	return 1;
+}
+
 size_t wrap_cols(const char *s, size_t n)
 {
 	size_t cols = 0;
 
 	for (size_t i = 0; i < n;) {
-		size_t e = esc_len(s + i, n - i);
+		size_t e = esc_len(s + i, n - i), len;
 
 		if (e) {
 			i += e;
 			continue;
 		}
-		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
-		i++;
+		cols += (size_t)wrap_cp_cols(utf8_at(s + i, n - i, &len));
+		i += len;
 	}
 	return cols;
+}
+
+/*
+ * Whether a line of s[0..n) may break at byte pos with no blank there: between two characters of
+ * which one is CJK, unless what follows closes (，。）》) or what precedes opens (（《「) — the
+ * rule Chinese typesetting keeps (a line starting with a comma reads as a mistake).
+ */
+static int cjk_break(const char *s, size_t n, size_t pos)
+{
+	static const char *const no_start[] = { "，", "。", "、", "；", "：", "！", "？", "）",
+						 "》", "」", "』", "…", "”", "’" };
+	static const char *const no_end[] = { "（", "《", "「", "『", "“", "‘" };
+	size_t p = pos, len;
+	unsigned before, after;
+
+	if (pos == 0 || pos >= n || ((unsigned char)s[pos] & 0xc0) == 0x80)
+		return 0;
+	while (p > 0 && ((unsigned char)s[p - 1] & 0xc0) == 0x80)
+		p--;
+	if (p == 0)
+		return 0;
+	before = utf8_at(s + p - 1, n - p + 1, &len);
+	if (len != pos - p + 1)
+		return 0;
+	after = utf8_at(s + pos, n - pos, &len);
+	if (wrap_cp_cols(before) != 2 && wrap_cp_cols(after) != 2)
+		return 0;
+	for (size_t i = 0; i < sizeof(no_start) / sizeof(no_start[0]); i++)
+		if (!strncmp(s + pos, no_start[i], strlen(no_start[i])))
+			return 0;
+	for (size_t i = 0; i < sizeof(no_end) / sizeof(no_end[0]); i++)
+		if (pos >= strlen(no_end[i]) &&
+		    !strncmp(s + pos - strlen(no_end[i]), no_end[i], strlen(no_end[i])))
+			return 0;
+	return 1;
 }
 
 /*
@@ -91,18 +176,17 @@ static size_t fit_bytes(const char *s, size_t n, size_t cols)
 
 	while (i < n) {
 		size_t e = esc_len(s + i, n - i), k;
+		int w;
 
 		if (e) {
 			i += e;
 			continue;
 		}
-		if (c == cols)
+		w = wrap_cp_cols(utf8_at(s + i, n - i, &k));
+		if (c + (size_t)w > cols)
 			break;
-		k = 1;
-		while (i + k < n && ((unsigned char)s[i + k] & 0xc0) == 0x80)
-			k++;
 		i += k;
-		c++;
+		c += (size_t)w;
 	}
 	return i;
 }
@@ -166,10 +250,12 @@ static void wrap_shell_line(struct strbuf *out, const char *s, size_t n, int wid
 			break;
 		/* the last legal break that fits, else the first one (the line overflows) */
 		while (i < n) {
-			/* a blank after a word, past the label ("fix:   ") it would gain nothing */
-			size_t cols = s[i] == ' ' ? wrap_cols(s, i) : 0;
+			/* a blank after a word, past the label ("fix:   ") it would gain nothing; in
+			 * a comment also between Chinese characters */
+			int cjk = at.comment && s[i] != ' ' && cjk_break(s, n, i);
+			size_t cols = s[i] == ' ' || cjk ? wrap_cols(s, i) : 0;
 
-			if (cols > (first ? h : 0) && !at.quote && i > lead && s[i - 1] != ' ' &&
+			if (cols > (first ? h : 0) && !at.quote && i > lead && (cjk || s[i - 1] != ' ') &&
 			    !(at.comment && s[i - 1] == '#')) {
 				/* a command's line needs room for its " \" */
 				if (cols + (at.comment ? 0 : 2) > room) {
@@ -243,7 +329,7 @@ static void wrap_line(struct strbuf *out, const char *s, size_t n, int width, in
 		if (cut < n && s[cut] != ' ') {
 			size_t lead = first ? strspn(s, " ") : 0;
 
-			while (cut > lead && s[cut - 1] != ' ')
+			while (cut > lead && s[cut - 1] != ' ' && !cjk_break(s, n, cut))
 				cut--;
 			if (cut <= lead)
 				cut = take;	/* one word wider than the line: cut it */

@@ -17,8 +17,14 @@
  * is not a terminal or says nothing. */
 int wrap_width(int fd);
 
-/* Display columns of s[0..n): UTF-8 code points; ANSI escape sequences take none. */
+/*
+ * Display columns of s[0..n), as a terminal shows them: a CJK character (East Asian Wide or
+ * Fullwidth: Han, kana, Hangul, the fullwidth punctuation of Chinese text) takes two, a
+ * combining mark none, any other code point one; ANSI escape sequences take none.
+ */
 size_t wrap_cols(const char *s, size_t n);
+/* The columns of one code point (0, 1 or 2): wcwidth() for the ranges our text has. */
+int wrap_cp_cols(unsigned cp);
 
 enum wrap_mode {
 	WRAP_PROSE = 0,		/* continuation lines are plain text */
@@ -31,6 +37,8 @@ enum wrap_mode {
 /*
  * Appends `text` (any number of lines) to `out` with every line wider than `width` broken at
  * word boundaries (in prose a word wider than the line is cut; WRAP_SHELL never cuts one).
+ * Chinese has no blanks between words: a line may also break before or after a CJK character,
+ * but never before closing punctuation (，。）) nor after opening punctuation (（《).
  * `hang` < 0: continuation lines hang under the line's label, else `hang` columns in.
  */
 void wrap_text(struct strbuf *out, const char *text, int width, int hang, enum wrap_mode mode);

@@ -8,7 +8,7 @@
 set -u
 . "$SRCDIR/tests/integration/lib_package.sh"
 need_root
-old_root focal build-essential,cmake,pkg-config,libjansson-dev,libhwloc-dev,libssl-dev
+old_root focal build-essential,cmake,pkg-config,python3,libjansson-dev,libhwloc-dev,libssl-dev
 echo "chroot: $(grep PRETTY_NAME "$ROOT/etc/os-release" | cut -d= -f2), $(in_root cmake --version | head -n 1)"
 
 src=/tmp/ncclcheck-src-$$ b=/tmp/ncclcheck-build-$$

@@ -212,6 +212,62 @@ static void test_hardware(void **state)
 	findings_free(fs);
 }
 
+/* rules/other_ccl.c over the same facts as lint(): "" as version leaves NCCL unknown */
+static struct findings *other_ccl(const char *version, const char *env, const char *extra)
+{
+	char buf[4096];
+	json_t *facts;
+	struct findings *fs = findings_new();
+
+	snprintf(buf, sizeof(buf), "{\"schema_version\":1,\"env\":{%s},\"net\":{%s%s%s}%s%s}", env,
+		 *version ? "\"assume_nccl\":\"" : "", version, *version ? "\"" : "",
+		 *extra ? "," : "", extra);
+	facts = json_lit(buf);
+	run_rule(rule_other_ccl, facts, fs);
+	json_decref(facts);
+	return fs;
+}
+
+static void test_other_ccl(void **state)
+{
+	struct findings *fs;
+	const struct finding *f;
+
+	(void)state;
+	/* an Ascend recipe on an NCCL node: every HCCL_* variable named, unset, its twin named */
+	fs = other_ccl("2.28.9", "\"HCCL_CONNECT_TIMEOUT\":\"1200\",\"NCCL_DEBUG\":\"WARN\","
+		       "\"HCCL_SOCKET_IFNAME\":\"eth1\"", "");
+	f = expect_finding(fs, "nccl.env.other_ccl", SEV_WARN);
+	assert_non_null(strstr(f->title, "HCCL_CONNECT_TIMEOUT, HCCL_SOCKET_IFNAME set: Huawei "
+					 "Ascend's HCCL reads them"));
+	assert_null(strstr(f->title, "NCCL_DEBUG"));
+	assert_true(finding_has_fix(f, "unset HCCL_CONNECT_TIMEOUT"));
+	assert_true(finding_has_fix(f, "unset HCCL_SOCKET_IFNAME"));
+	assert_true(finding_fix_contains(f, "# NCCL's own variable for HCCL_SOCKET_IFNAME is "
+					 "NCCL_SOCKET_IFNAME:"));
+	assert_null(finding_find_setting(f, "NCCL_SOCKET_IFNAME"));	/* never copied over */
+	assert_non_null(finding_find_setting(f, "HCCL_SOCKET_IFNAME"));
+	assert_null(finding_find_setting(f, "HCCL_SOCKET_IFNAME")->value);
+	findings_free(fs);
+
+	/* MetaX's clones: one finding per library */
+	fs = other_ccl("2.28.9", "\"MCCL_P2P_LEVEL\":\"SYS\",\"HCCL_IF_IP\":\"10.0.0.2\"", "");
+	assert_int_equal(fs->n, 2);
+	assert_non_null(strstr(fs->v[1]->title, "MCCL_P2P_LEVEL set: MetaX's MCCL"));
+	findings_free(fs);
+
+	/* no NCCL known and no NVIDIA driver: an Ascend node's own settings are not ours to judge */
+	fs = other_ccl("", "\"HCCL_IF_IP\":\"10.0.0.2\"", "");
+	expect_no_finding(fs, "nccl.env.other_ccl");
+	findings_free(fs);
+	fs = other_ccl("", "\"HCCL_IF_IP\":\"10.0.0.2\"", "\"driver\":{\"present\":true}");
+	expect_finding(fs, "nccl.env.other_ccl", SEV_WARN);
+	findings_free(fs);
+	fs = other_ccl("2.28.9", "\"NCCL_DEBUG\":\"WARN\"", "");
+	expect_no_finding(fs, "nccl.env.other_ccl");
+	findings_free(fs);
+}
+
 static void test_values(void **state)
 {
 	struct findings *fs;
@@ -513,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_sockets_aws),
 		cmocka_unit_test(test_hardware),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_other_ccl),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_conf_files),
 		cmocka_unit_test(test_table),

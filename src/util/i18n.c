@@ -1,0 +1,311 @@
+/* Languages: see i18n.h. */
+#include "util/i18n.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n_table.h"
+#include "util/xalloc.h"
+
+/* set once by main() before any thread starts, then only read */
+static enum i18n_lang current = I18N_EN;
+
+void i18n_set_lang(enum i18n_lang lang)
+{
+	current = lang;
+}
+
+enum i18n_lang i18n_lang(void)
+{
+	return current;
+}
+
+const char *i18n_lang_code(enum i18n_lang lang)
+{
+	return lang == I18N_ZH ? "zh_CN" : "en";
+}
+
+int i18n_parse_lang(const char *s, enum i18n_lang *out)
+{
+	if (!s)
+		return -1;
+	/* "zh", "zh_CN", "zh_CN.UTF-8", "zh-Hans": Simplified Chinese is the one Chinese we have */
+	if (!strncmp(s, "zh", 2) && (!s[2] || strchr("_-.@", s[2]))) {
+		*out = I18N_ZH;
+		return 0;
+	}
+	if (!strcmp(s, "C") || !strcmp(s, "POSIX") ||
+	    (!strncmp(s, "en", 2) && (!s[2] || strchr("_-.@", s[2])))) {
+		*out = I18N_EN;
+		return 0;
+	}
+	return -1;
+}
+
+enum i18n_lang i18n_lang_from_env(const char *lc_all, const char *lc_messages, const char *lang)
+{
+	const char *v = lc_all && *lc_all ? lc_all :
+			lc_messages && *lc_messages ? lc_messages : lang;
+
+	/* any other language (de_DE, ja_JP) reads English: it is what we have for it */
+	return v && !strncmp(v, "zh", 2) ? I18N_ZH : I18N_EN;
+}
+
+static int by_id(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct i18n_entry *)elem)->id);
+}
+
+static const struct i18n_entry *find(enum i18n_lang lang, const char *msgid)
+{
+	if (lang != I18N_ZH || !msgid)
+		return NULL;
+	return bsearch(msgid, i18n_zh_CN, i18n_zh_CN_count, sizeof(*i18n_zh_CN), by_id);
+}
+
+const char *i18n_lookup(enum i18n_lang lang, const char *msgid)
+{
+	const struct i18n_entry *e = find(lang, msgid);
+
+	return e ? e->str : NULL;
+}
+
+const char *i18n_tr(const char *msgid)
+{
+	const struct i18n_entry *e = find(current, msgid);
+
+	return e ? e->str : msgid;
+}
+
+const char *i18n_trn(const char *one, const char *other, unsigned long n)
+{
+	const struct i18n_entry *e = find(current, one);
+
+	if (e)
+		return e->str;	/* zh_CN: nplurals=1 */
+	return n == 1 ? one : other;
+}
+
+/* ---- formatted text back to its format ---- */
+
+#define CAPS_MAX 16
+
+struct cap {
+	const char *p;
+	size_t n;
+};
+
+/*
+ * The conversion at f ('%' there, not "%%"): its length, and its type character. Positional
+ * "N$", flags, width, precision and length modifiers are skipped, as printf reads them.
+ */
+static size_t spec(const char *f, char *type)
+{
+	size_t i = 1;
+
+	while (f[i] >= '0' && f[i] <= '9')
+		i++;
+	if (f[i] != '$')
+		i = 1;	/* those digits were a width */
+	else
+		i++;
+	while (f[i] && strchr("-+ #0'", f[i]))
+		i++;
+	while (f[i] == '*' || (f[i] >= '0' && f[i] <= '9'))
+		i++;
+	if (f[i] == '.') {
+		i++;
+		while (f[i] == '*' || (f[i] >= '0' && f[i] <= '9'))
+			i++;
+	}
+	while (f[i] && strchr("hlLqjzZt", f[i]))
+		i++;
+	*type = f[i];
+	return f[i] ? i + 1 : i;
+}
+
+/* The bytes of the number a numeric conversion of `type` printed at s: 0 if none. */
+static size_t number_at(const char *s, char type)
+{
+	size_t i = 0, digits = 0;
+	const char *set = strchr("xXp", type) ? "0123456789abcdefABCDEFx" :
+			  strchr("eEfFgGaA", type) ? "0123456789.eE+-" : "0123456789";
+
+	if (s[0] == '-' && !strchr("uxXop", type))
+		i++;
+	if (strchr("eEfFgGaA", type) && (!strncmp(s + i, "inf", 3) || !strncmp(s + i, "nan", 3)))
+		return i + 3;
+	while (s[i] && strchr(set, s[i])) {
+		i++;
+		digits++;
+	}
+	return digits ? i : 0;
+}
+
+/* Whether text s is what format f printed; the values of its conversions into caps. */
+static int match(const char *f, const char *s, struct cap *caps, int k, int *ncaps)
+{
+	while (*f) {
+		char type;
+		size_t len;
+
+		if (*f != '%') {
+			if (*f != *s)
+				return 0;
+			f++;
+			s++;
+			continue;
+		}
+		if (f[1] == '%') {
+			if (*s != '%')
+				return 0;
+			f += 2;
+			s++;
+			continue;
+		}
+		if (k == CAPS_MAX)
+			return 0;
+		len = spec(f, &type);
+		f += len;
+		if (type == 's') {
+			/* the shortest value the rest matches after: a title's values are short */
+			for (const char *e = s;; e++) {
+				if (!*f || *f == '%' || *e == *f) {
+					caps[k] = (struct cap){ .p = s, .n = (size_t)(e - s) };
+					if (!*f) {
+						caps[k].n = strlen(s);
+						*ncaps = k + 1;
+						return 1;
+					}
+					if (match(f, e, caps, k + 1, ncaps))
+						return 1;
+				}
+				if (!*e)
+					return 0;
+			}
+		}
+		if (type == 'c') {
+			size_t n = 1;
+
+			if (!*s)
+				return 0;
+			while (((unsigned char)s[n] & 0xc0) == 0x80)
+				n++;
+			caps[k++] = (struct cap){ .p = s, .n = n };
+			s += n;
+			continue;
+		}
+		len = number_at(s, type);
+		if (!len)
+			return 0;
+		caps[k++] = (struct cap){ .p = s, .n = len };
+		s += len;
+	}
+	if (*s)
+		return 0;
+	*ncaps = k;
+	return 1;
+}
+
+static void text_at(struct strbuf *out, const char *text, int depth);
+
+/*
+ * `str` (the translation of a format) with its conversions replaced by the values in caps. A
+ * string value is itself English a rule composed ("drops", "NCCL's automatic pass, ..."): it is
+ * put into the language too, a word by its exact msgid, words by a format as well; names,
+ * addresses and numbers match no msgid and stay as they are.
+ */
+static void fill(struct strbuf *out, const char *str, const struct cap *caps, int ncaps, int depth)
+{
+	int seq = 0;
+
+	while (*str) {
+		char type;
+		size_t len;
+		int at;
+
+		if (*str != '%') {
+			strbuf_addch(out, *str++);
+			continue;
+		}
+		if (str[1] == '%') {
+			strbuf_addch(out, '%');
+			str += 2;
+			continue;
+		}
+		len = spec(str, &type);
+		at = seq++;
+		/* "%.0s": a translation that drops a value ("stream%s"'s plural "s") */
+		if (type == 's' && len >= 4 && !strncmp(str + len - 3, ".0s", 3)) {
+			str += len;
+			continue;
+		}
+		if (str[1] >= '1' && str[1] <= '9') {
+			/* "%2$s": a translation that needs the values in another order */
+			char *end;
+			long pos = strtol(str + 1, &end, 10);
+
+			if (*end == '$')
+				at = (int)pos - 1;
+		}
+		if (at >= 0 && at < ncaps && type == 's' && depth < 2 && caps[at].n) {
+			char *v = xstrndup(caps[at].p, caps[at].n);
+
+			text_at(out, v, depth + 1);
+			free(v);
+		} else if (at >= 0 && at < ncaps) {
+			strbuf_add(out, caps[at].p, caps[at].n);
+		}
+		str += len;
+	}
+}
+
+/*
+ * Whether every value is a name or two ("fp-n0", "fp-n0's eth0"): list glue ("%s and %s") joins
+ * names; an English sentence that holds "and" stays one sentence.
+ */
+static int names(const struct cap *caps, int ncaps)
+{
+	for (int i = 0; i < ncaps; i++) {
+		int blanks = 0;
+
+		for (size_t k = 0; k < caps[i].n; k++)
+			blanks += caps[i].p[k] == ' ';
+		if (blanks > 1)
+			return 0;
+	}
+	return 1;
+}
+
+static void text_at(struct strbuf *out, const char *text, int depth)
+{
+	const struct i18n_entry *e = find(current, text);
+	struct cap caps[CAPS_MAX];
+	int ncaps;
+
+	if (e) {
+		strbuf_addstr(out, e->str);
+		return;
+	}
+	/* a value that is one word is only ever looked up exactly */
+	if (current == I18N_ZH && text && (depth == 0 || strchr(text, ' '))) {
+		for (size_t i = 0; i < i18n_zh_CN_nformats; i++) {
+			const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
+			size_t lit = strcspn(fe->id, "%");
+
+			/* the literal text before the first conversion: most formats fail here */
+			if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0))
+				continue;
+			if (match(fe->id, text, caps, 0, &ncaps) && (fe->format != 2 || names(caps, ncaps))) {
+				fill(out, fe->str, caps, ncaps, depth);
+				return;
+			}
+		}
+	}
+	strbuf_addstr(out, text ? text : "");
+}
+
+void i18n_text(struct strbuf *out, const char *text)
+{
+	text_at(out, text, 0);
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# The Chinese messages (#28): po/zh_CN.po passes `msgfmt -c` (every c-format msgstr takes the
+# msgid's arguments), every translatable string of the files po/POTFILES lists has a zh_CN entry
+# (xgettext with po/update.sh's keywords, compared with msgcmp), and the binary speaks Chinese
+# when asked (--lang zh, LANG=zh_CN.UTF-8), English otherwise (--lang en beats the
+# environment), with --json the same document in both but for "lang".
+set -u
+. "$SRCDIR/tests/integration/lib.sh"
+command -v msgfmt >/dev/null && command -v xgettext >/dev/null && command -v msgcmp >/dev/null ||
+	{ fail "no msgfmt/xgettext/msgcmp: apt-get install gettext (scripts/deps.sh)"; finish; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+out=$(msgfmt -c --statistics -o /dev/null "$SRCDIR/po/zh_CN.po" 2>&1); expect_rc 0 $? "msgfmt -c po/zh_CN.po: $out"
+expect_no_match "$out" "untranslated|fuzzy" "no untranslated or fuzzy entry in po/zh_CN.po ($out)"
+
+"$SRCDIR/po/update.sh" "$tmp/ncclcheck.pot"; expect_rc 0 $? "po/update.sh extracts the POTFILES' strings"
+out=$(msgcmp "$SRCDIR/po/zh_CN.po" "$tmp/ncclcheck.pot" 2>&1); rc=$?
+expect_rc 0 $rc "every string po/POTFILES' files mark has a zh_CN entry$([ $rc = 0 ] || printf '\n%s' "$(echo "$out" | head -20)")"
+
+zh=$(LANG=zh_CN.UTF-8 LC_ALL= LC_MESSAGES= "$NCCLCHECK" --help)
+expect_match "$zh" "^用法：ncclcheck" "LANG=zh_CN.UTF-8: ncclcheck --help is Chinese"
+expect_match "$("$NCCLCHECK" --lang zh --help)" "^用法：" "--lang zh"
+expect_match "$("$NCCLCHECK" --lang=zh node --help)" "^用法：ncclcheck node" "--lang=zh node --help"
+expect_match "$(LANG=zh_CN.UTF-8 "$NCCLCHECK" --lang en --help)" "^usage: ncclcheck" "--lang en beats LANG"
+expect_match "$(LC_ALL=C LANG=zh_CN.UTF-8 "$NCCLCHECK" --help)" "^usage: ncclcheck" "LC_ALL=C beats LANG"
+wide=$(printf '%s\n' "$zh" | python3 -c 'import sys,unicodedata as u; print(max(sum(2 if u.east_asian_width(c) in "WF" else 1 for c in l.rstrip("\n")) for l in sys.stdin))')
+[ "$wide" -le 100 ] && pass "the Chinese --help fits 100 columns ($wide)" || fail "the Chinese --help is $wide columns wide"
+err=$("$NCCLCHECK" --lang xx node 2>&1); expect_rc 2 $? "--lang xx is a usage error"
+expect_match "$err" "--lang wants zh or en, not 'xx'" "--lang xx says what it wants"
+err=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --bogus 2>&1); expect_rc 2 $? "an unknown option in Chinese: exit 2"
+expect_match "$err" "^ncclcheck：错误：'node' 没有选项 '--bogus'" "the usage error is Chinese: $err"
+
+# --json: English keys and values whatever the language; only "lang" is added
+facts="$FIXTURES/facts/stack-ci-debian.json"
+"$NCCLCHECK" node --facts "$facts" --json > "$tmp/en.json"; rc_en=$?
+LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts "$facts" --json > "$tmp/zh.json"; rc_zh=$?
+expect_rc $rc_en $rc_zh "the same exit code in Chinese"
+same=$(python3 - "$tmp/en.json" "$tmp/zh.json" <<'PY'
+import json, sys
+en, zh = (json.load(open(p)) for p in sys.argv[1:])
+ok = "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == zh
+print("same" if ok else "differs")
+PY
+)
+expect_match "$same" "^same$" "--json is the same document in Chinese, plus \"lang\": \"zh_CN\""
+text=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts "$facts" --no-color)
+expect_match "$text" "项检查通过" "node's text report ends in a Chinese summary line"
+"$NCCLCHECK" --lang zh node --facts "$facts" --json | jq -e '.error' >/dev/null 2>&1 &&
+	fail "a report is not an error document" || pass "--lang zh node --json is a report"
+err=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts /nonexistent --json 2>/dev/null)
+expect_match "$(echo "$err" | jq -r .error)" "^[ -~]+$" "an error document's \"error\" stays English: $err"
+finish

@@ -1,0 +1,285 @@
+/* util/i18n and the CJK-aware wrap: the language choice, lookups, formatted text put back into
+ * its format's translation, the catalogue's and the lab's strings all in Chinese, and widths. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_helpers.h"
+#include "finding.h"
+#include "finding_catalog.h"
+#include "lab/lab.h"
+#include "report/render.h"
+#include "util/i18n.h"
+#include "util/json.h"
+#include "util/strbuf.h"
+#include "util/wrap.h"
+
+static int reset(void **state)
+{
+	(void)state;
+	i18n_set_lang(I18N_EN);
+	return 0;
+}
+
+static void language_from_the_environment(void **state)
+{
+	enum i18n_lang l = I18N_ZH;
+
+	(void)state;
+	assert_int_equal(i18n_lang_from_env(NULL, NULL, NULL), I18N_EN);
+	assert_int_equal(i18n_lang_from_env(NULL, NULL, "zh_CN.UTF-8"), I18N_ZH);
+	assert_int_equal(i18n_lang_from_env(NULL, NULL, "zh_TW.UTF-8"), I18N_ZH);
+	/* gettext's order: LC_ALL over LC_MESSAGES over LANG; an empty one does not count */
+	assert_int_equal(i18n_lang_from_env("C.UTF-8", NULL, "zh_CN.UTF-8"), I18N_EN);
+	assert_int_equal(i18n_lang_from_env("", "zh_CN", "en_US.UTF-8"), I18N_ZH);
+	assert_int_equal(i18n_lang_from_env("", "", "de_DE.UTF-8"), I18N_EN);
+	assert_int_equal(i18n_parse_lang("en", &l), 0);
+	assert_int_equal(l, I18N_EN);
+	assert_int_equal(i18n_parse_lang("zh", &l), 0);
+	assert_int_equal(l, I18N_ZH);
+	assert_int_equal(i18n_parse_lang("zh_CN.UTF-8", &l), 0);
+	assert_int_equal(i18n_parse_lang("zhx", &l), -1);
+	assert_int_equal(i18n_parse_lang("fr", &l), -1);
+	assert_int_equal(i18n_parse_lang(NULL, &l), -1);
+	assert_string_equal(i18n_lang_code(I18N_ZH), "zh_CN");
+	assert_string_equal(i18n_lang_code(I18N_EN), "en");
+}
+
+static void lookups_fall_back_to_english(void **state)
+{
+	(void)state;
+	assert_string_equal(_("verdict: "), "verdict: ");
+	assert_null(i18n_lookup(I18N_EN, "verdict: "));
+	i18n_set_lang(I18N_ZH);
+	assert_string_equal(_("verdict: "), "结论：");
+	assert_string_equal(_("not a msgid anywhere"), "not a msgid anywhere");
+	assert_null(i18n_lookup(I18N_ZH, "not a msgid anywhere"));
+	/* Chinese has one plural form; English picks by n */
+	assert_string_equal(Q_("%zu error", "%zu errors", 5), "%zu 个错误");
+	i18n_set_lang(I18N_EN);
+	assert_string_equal(Q_("%zu error", "%zu errors", 1), "%zu error");
+	assert_string_equal(Q_("%zu error", "%zu errors", 2), "%zu errors");
+}
+
+static void text(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	i18n_text(&sb, in);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void formatted_text_back_into_its_translation(void **state)
+{
+	(void)state;
+	/* English stays English */
+	text("--master wants an address, not 'x:1'", "--master wants an address, not 'x:1'");
+	i18n_set_lang(I18N_ZH);
+	text("verdict: ", "结论：");
+	text("--master wants an address, not 'x:1'", "--master 需要一个地址，而不是 'x:1'");
+	/* a value may hold the format's own literal text: the rest must still match */
+	text("--master wants an address, not ', not ''", "--master 需要一个地址，而不是 ', not ''");
+	/* numbers must be numbers: %ld and %d do not match words */
+	text("--node-rank 3 is not below --nodes 2", "--node-rank 3 必须小于 --nodes 2");
+	text("--node-rank x is not below --nodes 2", "--node-rank x is not below --nodes 2");
+	/* a translation that needs the values in another order (%2$s) */
+	text("unknown option '--jsn' for 'node'; did you mean '--json'?",
+	     "'node' 没有选项 '--jsn'；是不是想用 '--json'？");
+	/* glue formats ("%s: %s") never rewrite a text they happen to match */
+	text("cannot frobnicate: no such thing", "cannot frobnicate: no such thing");
+	/* list glue ("%s and %s") joins names inside another format, never a sentence's words */
+	text("fp-n0 and fp-n1 drop TCP ports 32768-49151 on eth0 and eth1",
+	     "fp-n0 和 fp-n1 在 eth0 和 eth1 上丢弃 TCP 端口 32768-49151");
+	text("unknown (no DMI strings to read, and no cloud NIC)",
+	     "未知（no DMI strings to read, and no cloud NIC）");
+	text("eth0 and eth1", "eth0 and eth1");
+	/* a fix comment's "# " makes a short format specific enough to match a whole line */
+	text("# on fp-n0", "# 在 fp-n0 上执行");
+	text("", "");
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		i18n_text(&sb, NULL);
+		assert_string_equal(sb.buf, "");
+		strbuf_release(&sb);
+	}
+}
+
+/* Every catalogued finding id's summary has a Chinese entry (#28: a test fails without one). */
+static void every_catalogue_summary_has_chinese(void **state)
+{
+	size_t missing = 0;
+
+	(void)state;
+	for (size_t i = 0; i < finding_catalog_count; i++)
+		if (!i18n_lookup(I18N_ZH, finding_catalog[i].summary)) {
+			fprintf(stderr, "no zh_CN entry for %s's summary: msgid \"%s\"\n",
+				finding_catalog[i].id, finding_catalog[i].summary);
+			missing++;
+		}
+	assert_int_equal(missing, 0);
+}
+
+static void every_lab_scenario_has_chinese(void **state)
+{
+	size_t n, missing = 0;
+	const struct lab_scenario *sc = lab_scenarios(&n);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const char *s[] = { sc[i].summary, sc[i].reproduces, sc[i].seed, sc[i].show };
+
+		for (size_t k = 0; k < sizeof(s) / sizeof(s[0]); k++)
+			if (s[k] && !i18n_lookup(I18N_ZH, s[k])) {
+				fprintf(stderr, "no zh_CN entry for scenario %s: msgid \"%s\"\n",
+					sc[i].name, s[k]);
+				missing++;
+			}
+	}
+	assert_int_equal(missing, 0);
+}
+
+static void cjk_takes_two_columns(void **state)
+{
+	(void)state;
+	assert_int_equal(wrap_cp_cols('a'), 1);
+	assert_int_equal(wrap_cp_cols(0x4e2d), 2);	/* 中 */
+	assert_int_equal(wrap_cp_cols(0xff0c), 2);	/* ， fullwidth comma */
+	assert_int_equal(wrap_cp_cols(0x3002), 2);	/* 。 */
+	assert_int_equal(wrap_cp_cols(0x20000), 2);	/* CJK extension B */
+	assert_int_equal(wrap_cp_cols(0x0301), 0);	/* combining acute */
+	assert_int_equal(wrap_cp_cols(0x00e9), 1);	/* é */
+	assert_int_equal(wrap_cp_cols(0x2026), 1);	/* … is narrow */
+	assert_int_equal(wrap_cols("中文ab", strlen("中文ab")), 6);
+	assert_int_equal(wrap_cols("\033[1m网卡\033[0m", strlen("\033[1m网卡\033[0m")), 4);
+	/* a cut UTF-8 sequence counts its bytes as one column each, never reads past n */
+	assert_int_equal(wrap_cols("中", 2), 2);
+}
+
+/* Lines of `s` wider than `width` columns, and lines that start with closing punctuation. */
+static size_t bad_lines(const char *s, int width)
+{
+	size_t bad = 0;
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+
+		if (wrap_cols(s, n) > (size_t)width || !strncmp(s, "，", 3) || !strncmp(s, "。", 3)) {
+			fprintf(stderr, "bad line: '%.*s'\n", (int)n, s);
+			bad++;
+		}
+		s += n + (s[n] == '\n');
+	}
+	return bad;
+}
+
+static void chinese_prose_wraps_between_characters(void **state)
+{
+	const char *zh = "错误  NCCL 将在 eth0 203.0.113.10 上 bootstrap，但通往 MASTER_ADDR 10.10.0.10 "
+			 "的路由走的是 eth1：其他节点连回这个地址时会卡住或被拒绝，初始化最终以 "
+			 "ncclInternalError 失败。这是云主机双网卡的典型陷阱：公网 eth0，私网 eth1。";
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	for (int width = 40; width <= 100; width += 7) {
+		strbuf_reset(&out);
+		wrap_text(&out, zh, width, -1, WRAP_PROSE);
+		assert_int_equal(bad_lines(out.buf, width), 0);
+		/* nothing lost: the text without the breaks and hangs is the input's */
+		{
+			struct strbuf flat = STRBUF_INIT;
+
+			for (const char *p = out.buf; *p; p++)
+				if (*p != '\n' && *p != ' ')
+					strbuf_addch(&flat, *p);
+			for (const char *p = zh; *p; p++)
+				assert_true(*p == ' ' || memchr(flat.buf, *p, flat.len));
+			strbuf_release(&flat);
+		}
+	}
+	/* the hang under the label is counted in columns: "错误  " is six */
+	strbuf_reset(&out);
+	wrap_text(&out, zh, 60, -1, WRAP_PROSE);
+	assert_non_null(strstr(out.buf, "\n      "));
+	assert_null(strstr(out.buf, "\n       "));
+	/* a Chinese comment in a command block breaks as a comment line of its own */
+	strbuf_reset(&out);
+	wrap_text(&out, "# 云安全组：放行来自本集群安全组或子网 10.10.0.0/24 的入站 TCP 32768-60999 "
+		  "和 29500，然后在每个节点上重新运行检查", 50, 4, WRAP_SHELL);
+	assert_int_equal(bad_lines(out.buf, 50), 0);
+	for (const char *p = strchr(out.buf, '\n'); p; p = strchr(p + 1, '\n'))
+		assert_int_equal(strncmp(p + 1, "    # ", 6), 0);
+	strbuf_release(&out);
+}
+
+static struct findings *sample(void)
+{
+	struct findings *fs = findings_new();
+	struct finding *f;
+
+	/* a title that is a catalogue summary: translated exactly */
+	f = finding_add(fs, SEV_ERROR, "net.firewall.blocks", "%s",
+			"The local firewall drops or rejects incoming TCP in NCCL's port range.");
+	finding_export(f, "NCCL_SOCKET_IFNAME", "eth1");
+	finding_fix(f, "# not a translated comment: stays");
+	finding_node(f, "n0");
+	finding_add(fs, SEV_WARN, "cluster.auth.none", "%s", "an English title no one translated");
+	return fs;
+}
+
+static void render_in_chinese_json_in_english(void **state)
+{
+	struct findings *fs = sample();
+	struct render_opts o = { .width = 100 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	json_t *doc;
+
+	(void)state;
+	i18n_set_lang(I18N_ZH);
+	render_verdict_text(out, fs, &o, NULL);
+	render_findings_text(out, fs, &o);
+	render_summary_line(out, fs, &o);
+	fclose(out);
+	assert_non_null(strstr(buf, "结论：本机防火墙丢弃或拒绝 NCCL 端口范围内的入站 TCP。 [n0]"));
+	assert_non_null(strstr(buf, "修复方法（以 root 在所列节点上执行；然后重新检查）：\n"
+			    "  # 在每个节点上执行\n  export NCCL_SOCKET_IFNAME=eth1\n"));
+	assert_non_null(strstr(buf, "错误   本机防火墙"));
+	assert_non_null(strstr(buf, "       修复： export NCCL_SOCKET_IFNAME=eth1\n"));
+	assert_non_null(strstr(buf, "# not a translated comment: stays"));
+	assert_non_null(strstr(buf, "警告   an English title no one translated"));
+	assert_non_null(strstr(buf, "1 个错误，1 个警告，0 条提示，0 项检查通过\n"));
+	assert_int_equal(bad_lines(buf, 100), 0);
+
+	/* --json: English text, and "lang" says what the person read */
+	doc = render_json_doc("node", NULL, fs, 1);
+	assert_string_equal(json_string_value(json_object_get(doc, "lang")), "zh_CN");
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "findings"), 0), "title")),
+		"The local firewall drops or rejects incoming TCP in NCCL's port range.");
+	json_decref(doc);
+	i18n_set_lang(I18N_EN);
+	doc = render_json_doc("node", NULL, fs, 1);
+	assert_null(json_object_get(doc, "lang"));
+	json_decref(doc);
+	free(buf);
+	findings_free(fs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(language_from_the_environment, reset),
+		cmocka_unit_test_setup(lookups_fall_back_to_english, reset),
+		cmocka_unit_test_setup(formatted_text_back_into_its_translation, reset),
+		cmocka_unit_test_setup(every_catalogue_summary_has_chinese, reset),
+		cmocka_unit_test_setup(every_lab_scenario_has_chinese, reset),
+		cmocka_unit_test_setup(cjk_takes_two_columns, reset),
+		cmocka_unit_test_setup(chinese_prose_wraps_between_characters, reset),
+		cmocka_unit_test_setup(render_in_chinese_json_in_english, reset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
