@@ -2326,22 +2326,26 @@ void rule_hang_after_init(struct rs *r)
 	}
 	if (complete < 2 || hosts < 2)
 		return;
+	/* a watchdog on a later collective (SeqNum > 1) means earlier ones crossed the network */
+	for (size_t i = 0; i < r->np && !net; i++)
+		net = r->p[i].m.wd_seq > 1;
 	/* before 2.12 NCCL connected during init: a completed init had its connections */
 	for (size_t i = 0; i < r->np && !old; i++)
 		old = r->p[i].m.nccl_version[0] && nccl_version_num(r->p[i].m.nccl_version) >= 0 &&
 		      nccl_version_num(r->p[i].m.nccl_version) < 21200;
 	if (!net && !old) {
 		d = rs_add(r, "explain.hang.after_init", SEV_ERROR, CONF_MEDIUM, 150);
-		rs_title(d, "NCCL init completed on every rank, then the first collective hangs: the connections between the nodes were never made");
+		rs_title(d, "NCCL init completed on every rank, then the job hangs and no connection between the nodes appears: the data ports are the likely block");
 		rs_fix(d, "sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # on every node, then allow 50000-51000/tcp between the nodes only (firewall or security group)");
 		rs_fix(d, "nc -zv <the other node> 50000   # from each node while a listener runs there: NCCL's data connections use ports other than MASTER_PORT");
 		rs_fix(d, "to test it: ncclcheck cluster   (from every node: checks the bootstrap port and NCCL's port range between the nodes)");
 		finding_why(d, "Medium confidence: the bootstrap worked (every rank printed Init COMPLETE), and since "
 			 "NCCL 2.12 the connections between nodes are opened at the first collective; no "
-			 "'via NET/...' connection line appears, so they never completed: a firewall or security "
-			 "group that admits MASTER_PORT but drops the ephemeral ports NCCL listens on is the usual "
-			 "cause. Ranks that call different collectives hang the same way; the flight recorder "
-			 "(TORCH_NCCL_TRACE_BUFFER_SIZE=2000) tells the two apart.");
+			 "'via NET/...' connection line appears, so they most likely never completed: a firewall or "
+			 "security group that admits MASTER_PORT but drops the ephemeral ports NCCL listens on is "
+			 "the usual cause. A log cut after init, or ranks that call different collectives, look "
+			 "the same; the port check and the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000) "
+			 "tell them apart.");
 	} else {
 		d = rs_add(r, "explain.hang.after_init", SEV_ERROR, CONF_LOW, 40);
 		rs_title(d, "NCCL init and its connections completed on every rank, then the job hangs: the ranks are most likely in different collectives");
