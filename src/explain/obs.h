@@ -287,6 +287,11 @@ struct run_obs {
 	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
 	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */
 	struct loc cudagraph_loc;	/* CUDA graphs named: "cudagraph", "CUDA graph" */
+	struct loc sharp_loc;		/* IB SHARP / CollNet named (CollNet, NCCL_COLLNET_ENABLE=1) */
+	struct loc bf16_loc;		/* bfloat16 named (bfloat16, bf16) */
+	struct loc fp8_loc;		/* an fp8 type named (ncclFloat8e4m3, float8_e5m2, fp8) */
+	struct loc enqueue_loc;		/* an NCCL line of enqueue.cc (a WARN or an error's return chain) */
+	struct loc cross_nic_loc;	/* NCCL_CROSS_NIC set (NCCL's echo, an export) */
 };
 
 /* "name:line" of a location. */

@@ -794,7 +794,34 @@ static const struct kb_fact {
 	  .what = "stack limit unlimited" },
 	{ .bit = KB_NEED_CUDAGRAPH, .loc = offsetof(struct run_obs, cudagraph_loc), .what = "CUDA graphs" },
 	{ .bit = KB_NEED_ABORT, .loc = offsetof(struct run_obs, abort_loc), .what = "abort" },
+	{ .bit = KB_NEED_SHARP, .loc = offsetof(struct run_obs, sharp_loc), .what = "IB SHARP (CollNet)" },
+	{ .bit = KB_NEED_BF16, .loc = offsetof(struct run_obs, bf16_loc), .what = "bfloat16" },
+	{ .bit = KB_NEED_FP8, .loc = offsetof(struct run_obs, fp8_loc), .what = "fp8" },
+	{ .bit = KB_NEED_ENQUEUE, .loc = offsetof(struct run_obs, enqueue_loc), .what = "in enqueue.cc" },
+	{ .bit = KB_NEED_CROSS_NIC, .loc = offsetof(struct run_obs, cross_nic_loc), .what = "NCCL_CROSS_NIC" },
 };
+
+/* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in
+ * its error path is then a consequence). */
+static const char *const kb_nccl_errors[] = {
+	"nccl.error.system", "nccl.error.internal", "nccl.error.remote", "nccl.error.cuda",
+	"nccl.error.invalid_usage",
+};
+
+static const struct sig_hit *kb_nccl_error(const struct rs *r)
+{
+	const struct sig_hit *h = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kb_nccl_errors) && !h; i++)
+		h = sig_hit_of(r, kb_nccl_errors[i]);
+	return h;
+}
+
+/* An x86 host (Intel or AMD named) beside an aarch64 one: the first x86 line. */
+static struct loc kb_x86_loc(const struct run_obs *x)
+{
+	return x->intel_cpu_loc.line ? x->intel_cpu_loc : x->amd_cpu_loc;
+}
 
 static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
 {
@@ -813,6 +840,8 @@ static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
 	return !(((needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
 		 ((needs & KB_NEED_HANG) && !hang) ||
 		 ((needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
+		 ((needs & KB_NEED_MIXED_ARCH) && !(x->arm_loc.line && kb_x86_loc(x).line)) ||
+		 ((needs & KB_NEED_NCCL_ERROR) && !kb_nccl_error(r)) ||
 		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line));
 }
 
@@ -897,6 +926,14 @@ void rule_known_bugs(struct rs *r)
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);
+		}
+		if (kb->needs & KB_NEED_MIXED_ARCH) {
+			rs_at(r, d, x->arm_loc, "an aarch64 host", NULL);
+			rs_at(r, d, kb_x86_loc(x), "an x86 host", NULL);
+		}
+		if (kb->needs & KB_NEED_NCCL_ERROR) {
+			const struct sig_hit *e = kb_nccl_error(r);
+			rs_at(r, d, e->ev[0], "NCCL's error first", e->ev_text[0]);
 		}
 		if (kb->needs & KB_NEED_BOOT_SCAN) {
 			rs_at(r, d, x->boot_chain_loc, "in bootstrap", NULL);

@@ -1382,7 +1382,8 @@ const struct explain_sig explain_sigs[] = {
 	 * an address change on the interface) */
 	.id = "nccl.ib.gid_changed",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "GID table changed" },
+	/* 2.23.4-2.28.2 print the same event (IBV_EVENT_GID_CHANGE, 18) as "unknown event type (18)" */
+	.anchors = { "GID table changed", "unknown event type (18)" },
 	.unless = "Got async event",
 	.cap_after = "NET/IB : ",
 	.cap_stop = " ",
@@ -1679,7 +1680,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.algo.unavailable",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "No algorithm/protocol available", "Unrecognized element token", "Unrecognized prefix token" },
+	/* NCCL writes "Error : no algorithm/protocol available" (lower case) in every release */
+	.anchors = { "o algorithm/protocol available", "Unrecognized element token", "Unrecognized prefix token" },
 	.title = "NCCL_ALGO / NCCL_PROTO rule out every algorithm",
 	.cause = "NCCL_ALGO or NCCL_PROTO is too restrictive or malformed",
 	.fix = "unset NCCL_ALGO NCCL_PROTO",
@@ -3369,6 +3371,281 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"2.30.7, with PXN off as the workaround; rule it out before debugging the fabric",
 	.fix = "export NCCL_PXN_DISABLE=1   # the documented workaround, on every node\n"
 		"upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://docs.nvidia.com/cuda/cuest/troubleshooting/index.html",
+},
+/* ---- thirteenth session (issue #29): from NCCL's release commits and NVIDIA's pages ---------- */
+{
+	/* NCCL 2.12.12 release notes (its release commit): "Fix crash when setting
+	 * NCCL_SET_THREAD_NAME. Fix random crash in init due to uninitialized struct." Thread naming
+	 * came with 2.12.7, so 2.12.7 and 2.12.10 are the releases with both. */
+	.id = "nccl.known_bug.init_crash_2127",
+	.from = 21207, .to = 21212, .fixed_in = "2.12.12",
+	.symptom = "sys.segfault", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a crash with NCCL 2.12.7/2.12.10: two known crashes (init, NCCL_SET_THREAD_NAME) fixed in 2.12.12",
+	.cause = "NCCL 2.12.7 and 2.12.10 can crash at random during init (a struct left uninitialised) and when "
+		"NCCL_SET_THREAD_NAME is set; 2.12.12 fixes both",
+	.fix = "upgrade NCCL to 2.12.12 or later (any current torch wheel or container brings a far newer NCCL)\n"
+		"unset NCCL_SET_THREAD_NAME   # meanwhile, if it is set",
+	.source = "https://github.com/NVIDIA/nccl/commit/7aa1c46fd551d5514474cfc55848219dc67ca683",
+},
+{
+	/* NCCL 2.14.3 release notes (its release commit): "Fix: wait for CUDA graph destroy before
+	 * destroying comm with linked graph resources." CUDA graph support came with 2.9. */
+	.id = "nccl.known_bug.graph_destroy_2143",
+	.from = 20900, .to = 21403, .fixed_in = "2.14.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a crash with CUDA graphs and NCCL 2.9-2.14.2: NCCL could free a communicator a captured graph still uses (fixed in 2.14.3)",
+	.cause = "NCCL before 2.14.3 destroyed a communicator without waiting for the CUDA graphs that captured its "
+		"collectives to be destroyed, so a graph destroyed later (often at exit) touched freed resources",
+	.fix = "upgrade NCCL to 2.14.3 or later (pip install -U nvidia-nccl-cu11 / -cu12, or torch 2.0+)\n"
+		"destroy the CUDA graphs before the process group (del graph; dist.destroy_process_group())   # meanwhile",
+	.source = "https://github.com/NVIDIA/nccl/commit/c4e2aa6c792b4e94d0343c72ce20e71285238827",
+},
+{
+	/* NCCL 2.14.3 release notes: "Fix DMABUF fallback on MOFED 5.4 and earlier." DMA-BUF came with
+	 * 2.13.4; its probe took only EOPNOTSUPP as "not supported", while those drivers answer
+	 * EPROTONOSUPPORT (read in the 2.13.4 -> 2.14.3 diff of net_ib.cc), so 2.13 used DMA-BUF there. */
+	.id = "nccl.known_bug.dmabuf_mofed_2134",
+	.from = 21300, .to = 21403, .fixed_in = "2.14.3",
+	.symptom = "nccl.ib.dmabuf", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "ibv_reg_dmabuf_mr failed with NCCL 2.13: a known misdetection of DMA-BUF on MLNX_OFED 5.4 and older (fixed in 2.14.3)",
+	.cause = "NCCL 2.13 took only EOPNOTSUPP as 'DMA-BUF not supported'; MLNX_OFED 5.4 and older answer "
+		"EPROTONOSUPPORT, so NCCL believed DMA-BUF worked and every registration through it then failed",
+	.fix = "export NCCL_DMABUF_ENABLE=0   # meanwhile: register through nvidia-peermem\n"
+		"upgrade NCCL to 2.14.3 or later: it falls back by itself",
+	.source = "https://github.com/NVIDIA/nccl/commit/c4e2aa6c792b4e94d0343c72ce20e71285238827",
+},
+{
+	/* NCCL 2.15.5 release notes (its release commit): "Fix hang when interleaving the capture of
+	 * different graphs". CUDA graph support came with 2.9. */
+	.id = "nccl.known_bug.graph_interleave_2155",
+	.from = 20900, .to = 21505, .fixed_in = "2.15.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with CUDA graphs and NCCL before 2.15.5: capturing several graphs interleaved could hang (fixed in 2.15.5)",
+	.cause = "NCCL 2.9-2.15.4 could hang when the capture of different CUDA graphs was interleaved (capture "
+		"of one graph begun before another's ended, or on several streams)",
+	.fix = "upgrade NCCL to 2.15.5 or later (pip install -U nvidia-nccl-cu11 / -cu12, or torch 2.0+)\n"
+		"to test it: run without CUDA graphs (eager mode); if the hang goes away, the graph capture is where it is",
+	.source = "https://github.com/NVIDIA/nccl/commit/cb111f764a6d46370f24f75101d6b219bb2dda54",
+},
+{
+	/* NCCL 2.16.5 release notes (its release commit): "Fix crash in ncclCommAbort"; 2.16.2: "Various
+	 * fixes to ncclCommAbort". torch aborts communicators on errors and timeouts. */
+	.id = "nccl.known_bug.abort_crash_2165",
+	.from = 0, .to = 21605, .fixed_in = "2.16.5",
+	.symptom = "sys.segfault", .needs = KB_NEED_ABORT | KB_MEDIUM, .version_required = 1,
+	.title = "a crash in ncclCommAbort with NCCL before 2.16.5: a known abort crash (fixed in 2.16.5)",
+	.cause = "NCCL before 2.16.5 could crash inside ncclCommAbort, which torch calls after an error or a "
+		"timeout; the crash hides the first failure, which is the one to find",
+	.fix = "read the first error of every rank before the crash: that failure made torch abort the communicator\n"
+		"upgrade NCCL to 2.16.5 or later (torch 2.0+ wheels)",
+	.source = "https://github.com/NVIDIA/nccl/commit/f3d51667838f7542df8ea32ea4e144d812b3ed7c",
+},
+{
+	/* NCCL 2.18.1 release notes, Known Issues: "On systems with less than 1 NIC per GPU, running
+	 * bfloat16 reductions with IB SHARP will cause a hang."; 2.18.3 (its release commit): "Fix hang
+	 * with Collnet on bfloat16 on systems with less than one NIC per GPU". */
+	.id = "nccl.known_bug.sharp_bf16_2181",
+	.from = 21801, .to = 21803, .fixed_in = "2.18.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_SHARP | KB_NEED_BF16, .version_required = 1,
+	.title = "a known NCCL 2.18.1 issue: bfloat16 reductions with IB SHARP hang on systems with fewer NICs than GPUs (fixed in 2.18.3)",
+	.cause = "NCCL 2.18.1 lists it as a known issue: with IB SHARP (CollNet) and less than one NIC per GPU, "
+		"bfloat16 reductions hang",
+	.fix = "upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_COLLNET_ENABLE=0   # meanwhile: no IB SHARP",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/release-notes/rel_2-18-1.html",
+},
+{
+	/* NCCL 2.18.1 release notes, Known Issues: "Running allreduce on H100 platforms with IB SHARP
+	 * with multiple GPUs per process can result in data corruption if all GPUs on the node are not
+	 * part of the same process"; 2.18.3 (its release commit): "Fix data corruption with Collnet
+	 * when mixing multi-process and multi-GPU per process". */
+	.id = "nccl.known_bug.sharp_multiproc_2181",
+	.from = 0, .to = 21803, .fixed_in = "2.18.3",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SHARP | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with IB SHARP and NCCL before 2.18.3: a known CollNet corruption when processes drive several GPUs each (fixed in 2.18.3)",
+	.cause = "with IB SHARP (CollNet), NCCL before 2.18.3 could corrupt allreduce results when a process drives "
+		"several GPUs and the node's GPUs are not all in one process (a known issue of 2.18.1)",
+	.fix = "export NCCL_COLLNET_ENABLE=0   # to test it: if the results become correct, CollNet is where it is\n"
+		"upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"one GPU per process (torchrun, mpirun -np <GPUs>) avoids the mixed layout",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/release-notes/rel_2-18-1.html",
+},
+{
+	/* NCCL 2.19.4 release notes (its release commit): "Fix alltoallv crash on self-sendrecv." */
+	.id = "nccl.known_bug.alltoallv_self_2194",
+	.from = 0, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "sys.segfault", .needs = KB_NEED_ALLTOALL | KB_MEDIUM, .version_required = 1,
+	.title = "a crash in all-to-all with NCCL before 2.19.4: a known alltoallv crash when a rank sends to itself (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 could crash in alltoallv patterns where a rank also sends to and receives from "
+		"itself (uneven splits, MoE token routing)",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12, or torch 2.3+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/88d44d777f6970bdbf6610badcbd7e25a05380f0",
+},
+{
+	/* NCCL 2.21.5 release notes (its release commit): "Fix hang when crossNic is inconsistent
+	 * between ranks." NCCL_CROSS_NIC set differently on some nodes (or a value only some honour). */
+	.id = "nccl.known_bug.cross_nic_2215",
+	.from = 0, .to = 22105, .fixed_in = "2.21.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_CROSS_NIC | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with NCCL_CROSS_NIC and NCCL before 2.21.5: ranks that disagree on cross-NIC rings hang (fixed in 2.21.5)",
+	.cause = "NCCL before 2.21.5 hangs when ranks end up with different cross-NIC settings (NCCL_CROSS_NIC set "
+		"on some nodes only, or to different values), because they build incompatible rings",
+	.fix = "set NCCL_CROSS_NIC to the same value on every node, or unset it everywhere\n"
+		"upgrade NCCL to 2.21.5 or later (pip install -U nvidia-nccl-cu12, or torch 2.4+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/ab2b89c4c339bd7f816fbc114a4b05d386b66290",
+},
+{
+	/* NCCL 2.22.3 release notes (its release commit): "Fix crash with collnetDirect"; 2.17.1: "Fix
+	 * crash when one CollNet (SHARP) rail fails to initialize." */
+	.id = "nccl.known_bug.collnet_crash_2223",
+	.from = 0, .to = 22203, .fixed_in = "2.22.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_SHARP | KB_MEDIUM, .version_required = 1,
+	.title = "a crash with IB SHARP (CollNet) and NCCL before 2.22.3: known CollNet crashes (fixed in 2.17.1 and 2.22.3)",
+	.cause = "NCCL before 2.17.1 crashed when one CollNet (SHARP) rail failed to initialise, and before 2.22.3 "
+		"could crash with CollNetDirect",
+	.fix = "export NCCL_COLLNET_ENABLE=0   # to test it: if the crash goes away, CollNet is where it is\n"
+		"upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/178b6b759074597777ce13438efb0e0ba625e429",
+},
+{
+	/* NCCL 2.24.3 release notes (its release commit): "Fix non-blocking ncclSend/ncclRecv. Fix case
+	 * where ncclSend/ncclRecv would return ncclSuccess in non-blocking mode even though the
+	 * operation was not enqueued onto the stream. Issue #1495". Non-blocking mode came with 2.14. */
+	.id = "nccl.known_bug.nonblocking_p2p_2243",
+	.from = 21400, .to = 22403, .fixed_in = "2.24.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NONBLOCKING | KB_MEDIUM, .version_required = 1,
+	.title = "a hang in non-blocking mode with NCCL 2.14-2.24.2: a send/recv could report success without being queued (fixed in 2.24.3)",
+	.cause = "in NCCL's non-blocking mode (torch: TORCH_NCCL_USE_COMM_NONBLOCKING=1, or device_id= on some "
+		"releases) ncclSend/ncclRecv before 2.24.3 could return success without enqueuing the operation, so "
+		"its peer waits forever",
+	.fix = "export TORCH_NCCL_USE_COMM_NONBLOCKING=0   # the blocking API\n"
+		"upgrade NCCL to 2.24.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/6aae37927840b2bd7b7d42d2f0050e75f88ee97f",
+},
+{
+	/* NCCL 2.26.2 release notes (its release commit): "Fix double-free on failed ncclCommInitRank
+	 * and ncclCommFinalize."; earlier: 2.15.5 "Fixes double-free in the error path for
+	 * ncclCommInitAll", 2.16.5 "Fix double free in case of init failure". */
+	.id = "nccl.known_bug.double_free_2262",
+	.from = 0, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "sys.heap_corruption", .needs = KB_NEED_NCCL_ERROR | KB_MEDIUM, .version_required = 1,
+	.title = "a double free after an NCCL failure with NCCL before 2.26.2: NCCL's error path frees twice (fixed in 2.26.2); the first NCCL error is the cause",
+	.cause = "NCCL before 2.26.2 could free memory twice when ncclCommInitRank or ncclCommFinalize failed, so "
+		"glibc aborts after NCCL already reported an error; the abort is a consequence of that error",
+	.fix = "read NCCL's first error (rerun with NCCL_DEBUG=WARN: the first NCCL WARN line): that failure is what to fix\n"
+		"upgrade NCCL to 2.26.2 or later: the failure is then reported without the crash",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+},
+{
+	/* NCCL 2.24.3 release notes: "Fix hangs when running with different CPU architectures ...
+	 * Ensure Algo/Proto decisions are made based on that unified state."; 2.26.2 (its release
+	 * commit): "Fix a hang on heterogeneous architectures. Ensure we harmonize the tuning to avoid
+	 * different tuning choices, causing a hang." */
+	.id = "nccl.known_bug.mixed_arch_2262",
+	.from = 0, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_MIXED_ARCH | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with aarch64 and x86 hosts in one job and NCCL before 2.26.2: known hangs on heterogeneous architectures (fixed in 2.26.2)",
+	.cause = "NCCL tunes algorithms and protocols by the local CPU; before 2.26.2 (partly fixed in 2.24.3) "
+		"aarch64 and x86 hosts in one job could choose differently and wait for each other forever",
+	.fix = "upgrade NCCL to 2.26.2 or later on every host (pip install -U nvidia-nccl-cu12, or torch 2.7+)\n"
+		"export NCCL_ALGO=Ring NCCL_PROTO=Simple   # meanwhile, the same on every host: no per-host choice left",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+},
+{
+	/* NCCL 2.26.5 release notes (its release commit): "Work around a potential hang in alltoall-like
+	 * communication patterns on MNNVL systems at a scale of over 80 ranks."; 2.27.3: "Fix a
+	 * potential hang in alltoall-like communication patterns at a scale of over 80 ranks." */
+	.id = "nccl.known_bug.mnnvl_a2a_2265",
+	.from = 0, .to = 22605, .fixed_in = "2.26.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ALLTOALL | KB_NEED_ARM | KB_MEDIUM, .version_required = 1,
+	.title = "an all-to-all hang on multi-node NVLink (GB200) with NCCL before 2.26.5: a known hang at over 80 ranks (worked around in 2.26.5, fixed in 2.27.3)",
+	.cause = "on MNNVL systems (GB200 NVL72) NCCL before 2.26.5 could hang in all-to-all-like patterns when more "
+		"than 80 ranks take part",
+	.fix = "upgrade NCCL to 2.27.3 or later (2.26.5 has the workaround; pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/3000e3c797b4b236221188c07aa09c1f3a0170d4",
+},
+{
+	/* NCCL 2.27.5 release notes (its release commit): "Fix PXN support on MNNVL systems, where NCCL
+	 * would try (and fail) to share regular host memory across multiple nodes." */
+	.id = "nccl.known_bug.mnnvl_pxn_2273",
+	.from = 22703, .to = 22705, .fixed_in = "2.27.5",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_ARM | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure on a multi-node NVLink system (GB200) with NCCL 2.27.3: PXN tried to share host memory across nodes (fixed in 2.27.5)",
+	.cause = "NCCL 2.27.3 tried to share ordinary host memory across nodes for PXN on MNNVL systems, and "
+		"failed",
+	.fix = "upgrade NCCL to 2.27.5 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_PXN_DISABLE=1   # to test it: if the failure goes away, PXN is where it is",
+	.source = "https://github.com/NVIDIA/nccl/commit/3ea7eedf3b9b94f1d9f99f4e55536dfcbd23c1ca",
+},
+{
+	/* NCCL 2.27.7 release notes (its release commit): "Prevent initialization failures in certain
+	 * configurations when attempting to load fp8-specific symmetric multicast kernels on GPUs
+	 * older than Blackwell." 2.27.3-2.27.6's ncclInitKernelsForDevice (enqueue.cc) skipped only
+	 * cudaErrorNoKernelImageForDevice and failed init on any other error (the 2.27.7 diff). */
+	.id = "nccl.known_bug.symk_init_2273",
+	.from = 22703, .to = 22707, .fixed_in = "2.27.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_ENQUEUE | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in enqueue.cc at init with NCCL 2.27.3-2.27.6: a known failure to load fp8 symmetric kernels on pre-Blackwell GPUs (fixed in 2.27.7)",
+	.cause = "NCCL 2.27.3-2.27.6 query every kernel at init and fail init when one of the fp8 symmetric "
+		"multicast kernels cannot be loaded on a GPU older than Blackwell, instead of skipping it",
+	.fix = "upgrade NCCL to 2.27.7 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/593de54e52679b51428571c13271e2ea9f91b1b1",
+},
+{
+	/* NCCL 2.28.3 release notes (its release commit): "Respond better to RoCE link flaps. Instead
+	 * of reporting an 'unknown event' it will now report 'GID table changed'." 2.23.4-2.28.2 print
+	 * IBV_EVENT_GID_CHANGE (18) as "unknown event type (18)" (net_ib.cc). */
+	.id = "nccl.known_bug.roce_flap_event_2283",
+	.from = 22304, .to = 22803, .fixed_in = "2.28.3",
+	.symptom = "nccl.ib.gid_changed", .version_required = 1,
+	.title = "'unknown event type (18)' from NCCL 2.23-2.28.2 is a RoCE link flap: the port's GID table changed (reported as such from 2.28.3)",
+	.cause = "event 18 is IBV_EVENT_GID_CHANGE: the RoCE interface went down and up or changed its address "
+		"under the job; NCCL 2.23.4-2.28.2 do not name it, 2.28.3 reports 'GID table changed' and handles "
+		"the flap better",
+	.fix = "sudo dmesg -T | grep -i -e mlx5 -e 'link down' -e 'link up'   # on that node: the flap and when it happened\n"
+		"upgrade NCCL to 2.28.3 or later: it names the event and responds better to RoCE link flaps",
+	.source = "https://github.com/NVIDIA/nccl/commit/f1308997d0420148b1be1c24d63f19d902ae589b",
+},
+{
+	/* NCCL 2.28.9 release notes (its release commit): "Fix operation ordering between main thread
+	 * and proxy thread to prevent hangs at large scale." */
+	.id = "nccl.known_bug.proxy_order_2289",
+	.from = 22800, .to = 22809, .fixed_in = "2.28.9",
+	.symptom = "torch.watchdog.timeout", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a collective timeout with NCCL 2.28.3/2.28.7: a known hang at large scale (fixed in 2.28.9)",
+	.cause = "NCCL 2.28 before 2.28.9 could order operations between the main thread and the proxy thread "
+		"wrongly, which hangs collectives at large scale; rule it out before debugging the fabric",
+	.fix = "upgrade NCCL to 2.28.9 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/commit/dbc86fd06e8b0c4517b95d8958a09ccacf9520c9",
+},
+{
+	/* NCCL 2.29.2 release notes (its release commit): "Fixes a bug that could cause AllReduce on
+	 * ncclFloat8e4m3 to yield 'no algorithm/protocol available'." fp8 came with 2.24.3. */
+	.id = "nccl.known_bug.fp8_no_algo_2292",
+	.from = 22403, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = "nccl.algo.unavailable", .needs = KB_NEED_FP8, .version_required = 1,
+	.title = "'no algorithm/protocol available' on an fp8 AllReduce with NCCL 2.24-2.29.1: a known NCCL bug (fixed in 2.29.2)",
+	.cause = "NCCL 2.24.3-2.29.1 can find no algorithm/protocol for an AllReduce on ncclFloat8e4m3 even when "
+		"NCCL_ALGO/NCCL_PROTO are not restricted",
+	.fix = "upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_ALGO NCCL_PROTO   # if set, they narrow the choice further",
+	.source = "https://github.com/NVIDIA/nccl/commit/ebd1e929285881cb4df02c3459588a2e12b2d8c0",
+},
+{
+	/* NVIDIA's cuBLASMp troubleshooting page (Known Issues): "Due to a NCCL bug in 2.30.4, NCCL
+	 * does not initialize its internal RMA signal buffers until the first
+	 * ncclPutSignal/ncclWaitSignal operation. When using CUDA Graphs, users must run at least one
+	 * ... operation before starting a CUDA Graph capture ... This issue is fixed in NCCL 2.30.7." */
+	.id = "nccl.known_bug.rma_graph_2304",
+	.from = 23004, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure under CUDA graph capture with NCCL 2.30.4: NCCL sets up its RMA signal buffers lazily (fixed in 2.30.7)",
+	.cause = "NCCL 2.30.4 sets up its internal RMA signal buffers only on the first ncclPutSignal/ncclWaitSignal; "
+		"NVIDIA documents that with CUDA graphs (cuBLASMp) such an operation must run once before the "
+		"capture starts",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"run the operation once eagerly before capturing the graph   # NVIDIA's workaround on 2.30.4",
 	.source = "https://docs.nvidia.com/cuda/cuest/troubleshooting/index.html",
 },
 };

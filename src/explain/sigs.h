@@ -90,6 +90,14 @@ enum {
 					 * (ncclCommAbort, ProcessGroupNCCL::abort) */
 	KB_PROSE_A2A = 1 << 13,	/* a hang with no watchdog timeout (the reporter's "hangs") counts
 				 * only when the log names all-to-all (alltoall_perf, ALLTOALL) */
+	KB_NEED_SHARP = 1 << 15,	/* IB SHARP in use: CollNet named, NCCL_COLLNET_ENABLE=1 */
+	KB_NEED_BF16 = 1 << 16,		/* bfloat16 named */
+	KB_NEED_FP8 = 1 << 17,		/* an fp8 type named (ncclFloat8e4m3, float8_e5m2, fp8) */
+	KB_NEED_ENQUEUE = 1 << 18,	/* the failure ran through NCCL's enqueue.cc */
+	KB_NEED_CROSS_NIC = 1 << 19,	/* NCCL_CROSS_NIC set */
+	KB_NEED_MIXED_ARCH = 1 << 20,	/* an aarch64 host and an x86 one (Intel or AMD) in one log */
+	KB_NEED_NCCL_ERROR = 1 << 21,	/* NCCL reported a failure first (torch's 'NCCL error ...:
+					 * unhandled system/cuda/internal error', invalid usage) */
 };
 
 struct explain_known_bug {

@@ -2706,6 +2706,170 @@ static const struct kb_case kb_cases[] = {
 	.fixed_log = "NCCL version 2.21.5+cuda12.4\n"
 		"h1:5:90 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.3.7<45763> failed : Cannot assign requested address\n",
 },
+{
+	.id = "nccl.known_bug.init_crash_2127", .fix = "2.12.12",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.10+cuda11.6\n"
+		"[h1:00005] *** Process received signal ***\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.12+cuda11.6\n"
+		"[h1:00005] *** Process received signal ***\n",
+},
+{
+	.id = "nccl.known_bug.graph_destroy_2143", .fix = "2.14.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.12+cuda11.6\n"
+		"torch.cuda.graphs: capturing CUDA graph for the decoder step\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n"
+		"torch.cuda.graphs: capturing CUDA graph for the decoder step\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.dmabuf_mofed_2134", .fix = "NCCL_DMABUF_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.13.4+cuda11.7\n"
+		"h1:5:60 [0] misc/ibvwrap.cc:288 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Protocol not supported\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n"
+		"h1:5:60 [0] misc/ibvwrap.cc:288 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Protocol not supported\n",
+},
+{
+	.id = "nccl.known_bug.graph_interleave_2155", .fix = "2.15.5",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n"
+		"two CUDA graphs captured on two streams: the job hangs at the first replay\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.15.5+cuda11.8\n"
+		"two CUDA graphs captured on two streams: the job hangs at the first replay\n",
+},
+{
+	.id = "nccl.known_bug.abort_crash_2165", .fix = "2.16.5",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n"
+		"[h1:00005] [ 3] /usr/lib/libnccl.so.2(ncclCommAbort+0x9c)[0x7f0c3a1b2c3d]\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.16.5+cuda11.8\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n"
+		"[h1:00005] [ 3] /usr/lib/libnccl.so.2(ncclCommAbort+0x9c)[0x7f0c3a1b2c3d]\n",
+},
+{
+	.id = "nccl.known_bug.sharp_bf16_2181", .top = 1, .fix = "NCCL_COLLNET_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NCCL_COLLNET_ENABLE set by environment to 1.\n"
+		"model dtype bfloat16; all_reduce hangs after the first step\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NCCL_COLLNET_ENABLE set by environment to 1.\n"
+		"model dtype bfloat16; all_reduce hangs after the first step\n",
+},
+{
+	.id = "nccl.known_bug.sharp_multiproc_2181", .fix = "NCCL_COLLNET_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NCCL_COLLNET_ENABLE set by environment to 1.\n"
+		"Out of bounds values : 96 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NCCL_COLLNET_ENABLE set by environment to 1.\n"
+		"Out of bounds values : 96 FAILED\n",
+},
+{
+	.id = "nccl.known_bug.alltoallv_self_2194", .fix = "2.19.4",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n"
+		"  File \"moe.py\", line 88, in dispatch\n    dist.all_to_all_single(out, inp, out_splits, in_splits)\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.19.4+cuda12.3\n"
+		"  File \"moe.py\", line 88, in dispatch\n    dist.all_to_all_single(out, inp, out_splits, in_splits)\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.cross_nic_2215", .fix = "NCCL_CROSS_NIC",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\n"
+		"h1:5:5 [0] NCCL INFO NCCL_CROSS_NIC set by environment to 1.\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:5 [0] NCCL INFO NCCL_CROSS_NIC set by environment to 1.\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.collnet_crash_2223", .fix = "NCCL_COLLNET_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:5 [0] NCCL INFO Plugin name set by env to libnccl-net.so; CollNet enabled (IB SHARP)\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.22.3+cuda12.5\n"
+		"h1:5:5 [0] NCCL INFO Plugin name set by env to libnccl-net.so; CollNet enabled (IB SHARP)\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.nonblocking_p2p_2243", .fix = "TORCH_NCCL_USE_COMM_NONBLOCKING=0",
+	.log = "export TORCH_NCCL_USE_COMM_NONBLOCKING=1\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"[rank1]:[E ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=RECV, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "export TORCH_NCCL_USE_COMM_NONBLOCKING=1\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.24.3+cuda12.6\n"
+		"[rank1]:[E ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=RECV, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.double_free_2262", .fix = "NCCL_DEBUG=WARN",
+	.log = "[rank0]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+		"double free or corruption (!prev)\n",
+	.fixed_log = "[rank0]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n"
+		"double free or corruption (!prev)\n",
+},
+{
+	.id = "nccl.known_bug.mixed_arch_2262", .fix = "2.26.2",
+	.log = "node-a (GH200, aarch64) and node-b (Intel(R) Xeon Platinum 8480+): NCCL version 2.23.4+cuda12.6\n"
+		"the first all_reduce across the two nodes hangs\n",
+	.fixed_log = "node-a (GH200, aarch64) and node-b (Intel(R) Xeon Platinum 8480+): NCCL version 2.26.2+cuda12.8\n"
+		"the first all_reduce across the two nodes hangs\n",
+},
+{
+	.id = "nccl.known_bug.mnnvl_a2a_2265", .fix = "2.27.3",
+	.log = "gb200-r01:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"[rank64]:[E ProcessGroupNCCL.cpp:632] [Rank 64] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n"
+		"(72 GB200 GPUs x 2 racks, aarch64)\n",
+	.fixed_log = "gb200-r01:5:5 [0] NCCL INFO NCCL version 2.26.5+cuda12.9\n"
+		"[rank64]:[E ProcessGroupNCCL.cpp:632] [Rank 64] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=40, OpType=ALLTOALL_BASE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n"
+		"(72 GB200 GPUs x 2 racks, aarch64)\n",
+},
+{
+	.id = "nccl.known_bug.mnnvl_pxn_2273", .fix = "NCCL_PXN_DISABLE=1",
+	.log = "gb200-r01:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+		"gb200-r01:5:40 [0] transport/net.cc:844 NCCL WARN Cuda failure 1 'invalid argument'\n"
+		"(2 x GB200 NVL72 trays, aarch64)\n",
+	.fixed_log = "gb200-r01:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"gb200-r01:5:40 [0] transport/net.cc:844 NCCL WARN Cuda failure 1 'invalid argument'\n"
+		"(2 x GB200 NVL72 trays, aarch64)\n",
+},
+{
+	.id = "nccl.known_bug.symk_init_2273", .fix = "2.27.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"h1:5:40 [0] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'\n"
+		"h1:5:40 [0] NCCL INFO init.cc:1650 -> 1\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.7+cuda12.9\n"
+		"h1:5:40 [0] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'\n",
+},
+{
+	.id = "nccl.known_bug.roce_flap_event_2283", .top = 1, .fix = "2.28.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"h1:5:30 [0] transport/net_ib.cc:176 NCCL WARN NET/IB : mlx5_2:1 unknown event type (18)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:30 [0] transport/net_ib/common.cc:112 NCCL WARN NET/IB : mlx5_2:1 GID table changed\n",
+},
+{
+	.id = "nccl.known_bug.proxy_order_2289", .fix = "2.28.9",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9120, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9120, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.fp8_no_algo_2292", .top = 1, .fix = "2.29.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"h1:5:9 [0] enqueue.cc:1859 NCCL WARN Error : no algorithm/protocol available for function AllReduce with datatype ncclFloat8e4m3.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.2+cuda12.9\n"
+		"h1:5:9 [0] enqueue.cc:1859 NCCL WARN Error : no algorithm/protocol available for function AllReduce with datatype ncclFloat8e4m3.\n",
+},
+{
+	.id = "nccl.known_bug.rma_graph_2304", .fix = "2.30.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.4+cuda13.0\n"
+		"cublasMp: capturing the AllGather+Matmul into a CUDA graph\n"
+		"h1:5:9 [0] NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"cublasMp: capturing the AllGather+Matmul into a CUDA graph\n"
+		"h1:5:9 [0] NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
