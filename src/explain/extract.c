@@ -1582,6 +1582,8 @@ static const struct extractor {
 	{ .anchor = "FP8", .first = OBS_LOC(fp8_loc) },
 	{ .anchor = "enqueue.cc:", .first = OBS_LOC(enqueue_loc) },
 	{ .anchor = "NCCL_CROSS_NIC", .first = OBS_LOC(cross_nic_loc) },
+	{ .anchor = "ncclNetPluginInit", .first = OBS_LOC(net_init_loc) },
+	{ .anchor = "ncclNetInit", .first = OBS_LOC(net_init_loc) },
 	{ .anchor = "two machines", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two nodes", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two hosts", .first = OBS_LOC(multi_host_loc), .prose = 1 },

@@ -292,6 +292,7 @@ struct run_obs {
 	struct loc fp8_loc;		/* an fp8 type named (ncclFloat8e4m3, float8_e5m2, fp8) */
 	struct loc enqueue_loc;		/* an NCCL line of enqueue.cc (a WARN or an error's return chain) */
 	struct loc cross_nic_loc;	/* NCCL_CROSS_NIC set (NCCL's echo, an export) */
+	struct loc net_init_loc;	/* a stack frame in NCCL's network plugin init */
 };
 
 /* "name:line" of a location. */

@@ -799,6 +799,8 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_FP8, .loc = offsetof(struct run_obs, fp8_loc), .what = "fp8" },
 	{ .bit = KB_NEED_ENQUEUE, .loc = offsetof(struct run_obs, enqueue_loc), .what = "in enqueue.cc" },
 	{ .bit = KB_NEED_CROSS_NIC, .loc = offsetof(struct run_obs, cross_nic_loc), .what = "NCCL_CROSS_NIC" },
+	{ .bit = KB_NEED_NET_INIT, .loc = offsetof(struct run_obs, net_init_loc),
+	  .what = "in NCCL's network plugin init" },
 };
 
 /* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in
@@ -842,6 +844,7 @@ static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
 		 ((needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
 		 ((needs & KB_NEED_MIXED_ARCH) && !(x->arm_loc.line && kb_x86_loc(x).line)) ||
 		 ((needs & KB_NEED_NCCL_ERROR) && !kb_nccl_error(r)) ||
+		 ((needs & KB_NEED_HOPPER) && x->gpu_sm != 90) ||
 		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line));
 }
 

@@ -642,6 +642,21 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* proxy.cc 2.12.7-2.16.1: the proxy service thread returned on any poll() failure, EINTR
+	 * included; 2.16.2 retries EINTR ("Make service thread polling resistant to EINTR", its
+	 * release commit, read in the diff) */
+	.id = "nccl.proxy.poll_failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "[Proxy Service] Poll failed" },
+	.title = "NCCL's proxy service thread stopped: its poll() failed",
+	.cause = "the thread that serves NCCL's proxy requests returns when poll() fails; the ranks of that "
+		"process then wait for it forever; 'Interrupted system call' is a signal (a profiler, a timer) "
+		"that NCCL before 2.16.2 did not retry",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # before 2.16.2 an interrupted poll stops the proxy: upgrade NCCL\n"
+		"look for what signals the ranks (profilers and samplers, timers, a launcher's health checks)",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.bind.address_in_use",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Call to bind failed" },
@@ -3827,6 +3842,47 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
 		"run the operation once eagerly before capturing the graph   # NVIDIA's workaround on 2.30.4",
 	.source = "https://docs.nvidia.com/cuda/cuest/troubleshooting/index.html",
+},
+{
+	/* NCCL 2.15.5 release notes (its release commit): "Workaround hang on H100 with Ring/LL128 on
+	 * 2 GPUs." */
+	.id = "nccl.known_bug.hopper_ll128_2155",
+	.from = 0, .to = 21505, .fixed_in = "2.15.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_HOPPER | KB_MEDIUM, .version_required = 1,
+	.title = "a hang on H100 with NCCL before 2.15.5: Ring/LL128 between 2 GPUs can hang (worked around in 2.15.5)",
+	.cause = "NCCL before 2.15.5 can hang on H100 when two GPUs run Ring with the LL128 protocol; 2.15.5 "
+		"works around it",
+	.fix = "upgrade NCCL to 2.15.5 or later (torch 2.0+ cu118 wheels bring 2.14.3: pip install -U nvidia-nccl-cu11 / -cu12)\n"
+		"export NCCL_PROTO=^LL128   # meanwhile, to test it: if the hang goes away, LL128 is where it is",
+	.source = "https://github.com/NVIDIA/nccl/commit/cb111f764a6d46370f24f75101d6b219bb2dda54",
+},
+{
+	/* NCCL 2.16.2 release notes (its release commit): "Make service thread polling resistant to
+	 * EINTR"; before, proxy.cc's service thread returned on "[Proxy Service] Poll failed" (the
+	 * service thread and the message date from 2.12.7, read in its source) */
+	.id = "nccl.known_bug.proxy_poll_eintr_2162",
+	.from = 21207, .to = 21602, .fixed_in = "2.16.2",
+	.symptom = "nccl.proxy.poll_failed", .version_required = 1,
+	.title = "a known NCCL bug before 2.16.2: a signal during poll() stops the proxy service thread and the ranks hang (fixed in 2.16.2)",
+	.cause = "NCCL 2.12.7-2.16.1 end the proxy service thread when poll() is interrupted by a signal (EINTR), "
+		"so the process's ranks wait for proxy replies that never come",
+	.fix = "upgrade NCCL to 2.16.2 or later (torch 2.0+ wheels)\n"
+		"look for what signals the ranks (profilers and samplers, timers, a launcher's health checks)   # meanwhile",
+	.source = "https://github.com/NVIDIA/nccl/commit/28189e2df85885b78bf20384cefc3cedab023bf5",
+},
+{
+	/* NCCL 2.29.2 release notes (its release commit): "Fixes segfault in ncclGin initialization that
+	 * can happen if ncclGinIbGdaki.devices() fails after init() succeeds. (Github PR #1881)"; GIN
+	 * came with 2.28.7, whose ncclNetPluginInit (plugin/net.cc) then calls init() through the
+	 * placeholder pointer -1 (read in its source) */
+	.id = "nccl.known_bug.gin_init_2287",
+	.from = 22807, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = "sys.segfault", .needs = KB_NEED_NET_INIT | KB_MEDIUM, .version_required = 1,
+	.title = "a crash in NCCL's network plugin init with NCCL 2.28.7/2.28.9: a known GIN initialisation segfault (fixed in 2.29.2)",
+	.cause = "NCCL 2.28.7 and 2.28.9 crash in ncclNetPluginInit when the GPU-initiated networking (GIN) probe "
+		"finds the IB GDAKI library usable but no device for it, and calls through an unset pointer",
+	.fix = "upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/commit/ebd1e929285881cb4df02c3459588a2e12b2d8c0",
 },
 };
 

@@ -98,6 +98,9 @@ enum {
 	KB_NEED_MIXED_ARCH = 1 << 20,	/* an aarch64 host and an x86 one (Intel or AMD) in one log */
 	KB_NEED_NCCL_ERROR = 1 << 21,	/* NCCL reported a failure first (torch's 'NCCL error ...:
 					 * unhandled system/cuda/internal error', invalid usage) */
+	KB_NEED_HOPPER = 1 << 22,	/* the GPUs are Hopper (H100, H800, H200 named) */
+	KB_NEED_NET_INIT = 1 << 23,	/* a stack in NCCL's network plugin init (ncclNetPluginInit,
+					 * ncclNetInit) */
 };
 
 struct explain_known_bug {

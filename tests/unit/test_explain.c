@@ -2913,6 +2913,31 @@ static const struct kb_case kb_cases[] = {
 		"cublasMp: capturing the AllGather+Matmul into a CUDA graph\n"
 		"h1:5:9 [0] NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
 },
+{
+	.id = "nccl.known_bug.hopper_ll128_2155", .fix = "NCCL_PROTO=^LL128",
+	.log = "#  Rank  0 Group  0 Pid  4711 on     h1 device  0 [0x19] NVIDIA H100 80GB HBM3\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.14.3+cuda11.8\n"
+		"all_reduce_perf -g 2 hangs after the header\n",
+	.fixed_log = "#  Rank  0 Group  0 Pid  4711 on     h1 device  0 [0x19] NVIDIA H100 80GB HBM3\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.15.5+cuda11.8\n"
+		"all_reduce_perf -g 2 hangs after the header\n",
+},
+{
+	.id = "nccl.known_bug.proxy_poll_eintr_2162", .top = 1, .fix = "2.16.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.14.3+cuda11.7\n"
+		"h1:5:66 [0] proxy.cc:1119 NCCL WARN [Proxy Service] Poll failed: Interrupted system call\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.16.2+cuda11.8\n"
+		"h1:5:66 [0] proxy.cc:1119 NCCL WARN [Proxy Service] Poll failed: Interrupted system call\n",
+},
+{
+	.id = "nccl.known_bug.gin_init_2287", .fix = "2.29.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"[h1:00005] *** Process received signal ***\n"
+		"[h1:00005] [ 2] /usr/lib/x86_64-linux-gnu/libnccl.so.2(_ZL17ncclNetPluginInitP8ncclCommP12netPluginLib+0x1b4)[0x7f0c3a1b2c3d]\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.2+cuda12.9\n"
+		"[h1:00005] *** Process received signal ***\n"
+		"[h1:00005] [ 2] /usr/lib/x86_64-linux-gnu/libnccl.so.2(_ZL17ncclNetPluginInitP8ncclCommP12netPluginLib+0x1b4)[0x7f0c3a1b2c3d]\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
@@ -2933,6 +2958,30 @@ static void test_known_bug_rows(void **state)
 		r = explain_text(c->fixed_log, strlen(c->fixed_log), NULL);
 		if (findings_find(r.fs, c->id))
 			fail_msg("%s: reported on a fixed version", c->id);
+		run_free(&r);
+	}
+}
+
+/* A generic symptom with no NCCL version anywhere: the rows that require one stay silent (no
+ * "upgrade" claim for a release the log does not show). */
+static void test_known_bug_no_version(void **state)
+{
+	static const char *const logs[] = {
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9120, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:77, unhandled system error\n"
+		"double free or corruption (!prev)\n",
+		"h1:5:40 [0] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'\n",
+		"h1:5:30 [0] transport/net_ib.cc:176 NCCL WARN NET/IB : mlx5_2:1 unknown event type (18)\n",
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
+		struct run r = explain_text(logs[i], strlen(logs[i]), NULL);
+		for (size_t k = 0; k < r.fs->n; k++)
+			if (!strncmp(r.fs->v[k]->id, "nccl.known_bug.", 15))
+				for (size_t b = 0; b < explain_nknown_bugs; b++)
+					if (!strcmp(explain_known_bugs[b].id, r.fs->v[k]->id) &&
+					    explain_known_bugs[b].version_required)
+						fail_msg("log %zu: %s without a version", i, r.fs->v[k]->id);
 		run_free(&r);
 	}
 }
@@ -3290,6 +3339,7 @@ int main(void)
 		cmocka_unit_test(test_ifname_assignments),
 		cmocka_unit_test(test_known_bug_facts),
 		cmocka_unit_test(test_known_bug_rows),
+		cmocka_unit_test(test_known_bug_no_version),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
