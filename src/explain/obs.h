@@ -293,6 +293,10 @@ struct run_obs {
 	struct loc enqueue_loc;		/* an NCCL line of enqueue.cc (a WARN or an error's return chain) */
 	struct loc cross_nic_loc;	/* NCCL_CROSS_NIC set (NCCL's echo, an export) */
 	struct loc net_init_loc;	/* a stack frame in NCCL's network plugin init */
+	struct loc gdr_off_loc;		/* NCCL_NET_GDR_LEVEL=LOC or 0 (GPUDirect RDMA off) */
+	struct loc b40_loc;		/* B40 GPUs named */
+	struct loc mlopart_loc;		/* MPS with MLOPart named */
+	struct loc no_rtc_loc;		/* NCCL_RUNTIME_CONNECT=0 */
 };
 
 /* "name:line" of a location. */

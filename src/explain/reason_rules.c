@@ -801,6 +801,12 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_CROSS_NIC, .loc = offsetof(struct run_obs, cross_nic_loc), .what = "NCCL_CROSS_NIC" },
 	{ .bit = KB_NEED_NET_INIT, .loc = offsetof(struct run_obs, net_init_loc),
 	  .what = "in NCCL's network plugin init" },
+	{ .bit = KB_NEED_SCAN, .loc = offsetof(struct run_obs, scan_loc), .what = "a port scan" },
+	{ .bit = KB_NEED_GDR_OFF, .loc = offsetof(struct run_obs, gdr_off_loc), .what = "GPUDirect RDMA off" },
+	{ .bit = KB_NEED_B40, .loc = offsetof(struct run_obs, b40_loc), .what = "B40 GPUs" },
+	{ .bit = KB_NEED_MLOPART, .loc = offsetof(struct run_obs, mlopart_loc), .what = "MPS MLOPart" },
+	{ .bit = KB_NEED_NO_RUNTIME_CONNECT, .loc = offsetof(struct run_obs, no_rtc_loc),
+	  .what = "NCCL_RUNTIME_CONNECT=0" },
 };
 
 /* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in

@@ -3884,6 +3884,77 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
 	.source = "https://github.com/NVIDIA/nccl/commit/ebd1e929285881cb4df02c3459588a2e12b2d8c0",
 },
+{
+	/* NCCL 2.30.7 release notes (github.com/NVIDIA/nccl/releases): "Fixes issue when receiving an
+	 * external TCP request causes the proxy thread's ncclProxyService to hang (Github PR #1834)".
+	 * The proxy service thread came with 2.12.7. */
+	.id = "nccl.known_bug.proxy_stranger_2307",
+	.from = 21207, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_SCAN | KB_MEDIUM, .version_required = 1,
+	.title = "a hang while a port scan or health check runs, with NCCL before 2.30.7: an external TCP connection can hang NCCL's proxy service (fixed in 2.30.7)",
+	.cause = "NCCL's proxy service thread listens on a TCP port; before 2.30.7 a connection from anything other "
+		"than a rank (a port scanner, a security or health check) could hang it, and the ranks of that "
+		"process with it",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"exclude the job's hosts or port range from the scanner while jobs run (NCCL listens on ephemeral ports: sysctl net.ipv4.ip_local_port_range)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.30.7-1",
+},
+{
+	/* NCCL 2.29.2 release notes: "Fixes a hang on GB200/300 + CX8 when the user disables GDR."
+	 * ConnectX-8 (DirectNIC) support came with 2.27.6. */
+	.id = "nccl.known_bug.cx8_gdr_off_2292",
+	.from = 22706, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ARM | KB_NEED_GDR_OFF | KB_MEDIUM, .version_required = 1,
+	.title = "a hang on GB200/GB300 with GPUDirect RDMA turned off and NCCL 2.27.6-2.29.1: a known hang with ConnectX-8 (fixed in 2.29.2)",
+	.cause = "on GB200/GB300 with ConnectX-8 NICs, NCCL before 2.29.2 can hang when the user disables GPUDirect "
+		"RDMA (NCCL_NET_GDR_LEVEL=LOC)",
+	.fix = "upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_NET_GDR_LEVEL   # meanwhile: keep GPUDirect RDMA on, if it was turned off only as a test",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.29.2-1",
+},
+{
+	/* NCCL 2.31.2 release notes, Known Issues: "B40 symmetric TMA kernels: On B40 GPUs, TMA-based
+	 * symmetric kernels can exceed available shared memory and fail with an illegal memory access.
+	 * Set NCCL_SYM_TMA_ENABLE=0"; 2.32.3: "Fixes B40 TMA symmetric kernels crash due to
+	 * insufficient shared memory." 2.31.2 turned TMA kernels on by default on Blackwell. */
+	.id = "nccl.known_bug.b40_tma_2312",
+	.from = 23102, .to = 23203, .fixed_in = "2.32.3",
+	.symptom = "cuda.illegal_access", .needs = KB_NEED_B40, .version_required = 1,
+	.title = "an illegal memory access on B40 GPUs with NCCL 2.31: a known failure of the TMA symmetric kernels (fixed in 2.32.3)",
+	.cause = "NCCL 2.31 enables TMA-based symmetric kernels on Blackwell by default, and on B40 GPUs they can "
+		"need more shared memory than the GPU has, which ends in an illegal memory access",
+	.fix = "export NCCL_SYM_TMA_ENABLE=0   # the release notes' workaround\n"
+		"upgrade NCCL to 2.32.3 or later (pip install -U nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.31.2-1",
+},
+{
+	/* NCCL 2.31.2 and 2.32.3 release notes, Known Issues: "B100 PCIe MLoPart: Multi-rank-per-GPU
+	 * workloads using MPS MLoPart on B100 PCIe systems can fail during memory allocation with CUDA
+	 * error 101 (invalid device ordinal). Set NCCL_CUMEM_ENABLE=0 as a workaround." MPS with
+	 * MLOPart came with 2.30.7; no release names a fix yet. */
+	.id = "nccl.known_bug.mlopart_b100",
+	.from = 23007, .to = 0, .fixed_in = NULL,
+	.symptom = "cuda.invalid_ordinal", .needs = KB_NEED_MLOPART, .version_required = 1,
+	.title = "'invalid device ordinal' with MPS MLOPart and NCCL 2.30.7+: a known allocation failure of several ranks per GPU on B100 PCIe (NCCL_CUMEM_ENABLE=0 avoids it)",
+	.cause = "NCCL documents that several ranks per GPU under MPS with MLOPart on B100 PCIe systems can fail "
+		"while allocating memory with CUDA error 101 (invalid device ordinal); not fixed in a release yet",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # the release notes' workaround",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.32.3-1",
+},
+{
+	/* NCCL 2.32.3 release notes: "Fixes PAT connection-setup deadlocks when runtime connection is
+	 * disabled and nodes have uneven local-rank counts. (Github Issue #2385)". PAT came with
+	 * 2.23.4. */
+	.id = "nccl.known_bug.pat_connect_2323",
+	.from = 22304, .to = 23203, .fixed_in = "2.32.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NO_RUNTIME_CONNECT | KB_MEDIUM, .version_required = 1,
+	.title = "a hang at connection set-up with NCCL_RUNTIME_CONNECT=0 and NCCL 2.23.4-2.32.2: a known PAT deadlock when nodes run different numbers of ranks (fixed in 2.32.3)",
+	.cause = "with runtime connection turned off NCCL connects every algorithm up front; before 2.32.3 the PAT "
+		"connection set-up could deadlock when nodes have different numbers of local ranks",
+	.fix = "unset NCCL_RUNTIME_CONNECT   # meanwhile: connect on first use, the default\n"
+		"upgrade NCCL to 2.32.3 or later (pip install -U nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.32.3-1",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

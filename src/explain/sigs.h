@@ -101,6 +101,11 @@ enum {
 	KB_NEED_HOPPER = 1 << 22,	/* the GPUs are Hopper (H100, H800, H200 named) */
 	KB_NEED_NET_INIT = 1 << 23,	/* a stack in NCCL's network plugin init (ncclNetPluginInit,
 					 * ncclNetInit) */
+	KB_NEED_SCAN = 1 << 24,		/* the reporter names a port scan or security scanner */
+	KB_NEED_GDR_OFF = 1 << 25,	/* GPUDirect RDMA turned off: NCCL_NET_GDR_LEVEL=LOC (or 0) */
+	KB_NEED_B40 = 1 << 26,		/* B40 GPUs named */
+	KB_NEED_MLOPART = 1 << 27,	/* MPS with MLOPart named */
+	KB_NEED_NO_RUNTIME_CONNECT = 1 << 28,	/* NCCL_RUNTIME_CONNECT=0 */
 };
 
 struct explain_known_bug {

@@ -2938,6 +2938,49 @@ static const struct kb_case kb_cases[] = {
 		"[h1:00005] *** Process received signal ***\n"
 		"[h1:00005] [ 2] /usr/lib/x86_64-linux-gnu/libnccl.so.2(_ZL17ncclNetPluginInitP8ncclCommP12netPluginLib+0x1b4)[0x7f0c3a1b2c3d]\n",
 },
+{
+	.id = "nccl.known_bug.proxy_stranger_2307", .fix = "2.30.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"the security team's nmap sweep ran at 02:00; the job hangs since then\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda12.9\n"
+		"the security team's nmap sweep ran at 02:00; the job hangs since then\n",
+},
+{
+	.id = "nccl.known_bug.cx8_gdr_off_2292", .fix = "2.29.2",
+	.log = "gb200-a01:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"gb200-a01:5:5 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC\n"
+		"(GB200, ConnectX-8) all_reduce_perf hangs at the first size\n",
+	.fixed_log = "gb200-a01:5:5 [0] NCCL INFO NCCL version 2.29.2+cuda12.9\n"
+		"gb200-a01:5:5 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to LOC\n"
+		"(GB200, ConnectX-8) all_reduce_perf hangs at the first size\n",
+},
+{
+	.id = "nccl.known_bug.b40_tma_2312", .fix = "NCCL_SYM_TMA_ENABLE=0",
+	.log = "#  Rank  0 Group  0 Pid  4711 on     h1 device  0 [0x19] NVIDIA B40\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.31.2+cuda13.0\n"
+		"torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n",
+	.fixed_log = "#  Rank  0 Group  0 Pid  4711 on     h1 device  0 [0x19] NVIDIA B40\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.32.3+cuda13.0\n"
+		"torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n",
+},
+{
+	.id = "nccl.known_bug.mlopart_b100", .fix = "NCCL_CUMEM_ENABLE=0",
+	.log = "(2 ranks per B100 PCIe GPU under MPS with MLOPart)\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.31.2+cuda13.0\n"
+		"h1:5:40 [0] NCCL WARN Cuda failure 101 'invalid device ordinal'\n",
+	.fixed_log = "(2 ranks per B100 PCIe GPU under MPS with MLOPart)\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.29.3+cuda12.9\n"
+		"h1:5:40 [0] NCCL WARN Cuda failure 101 'invalid device ordinal'\n",
+},
+{
+	.id = "nccl.known_bug.pat_connect_2323", .fix = "unset NCCL_RUNTIME_CONNECT",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda12.9\n"
+		"h1:5:5 [0] NCCL INFO NCCL_RUNTIME_CONNECT set by environment to 0\n"
+		"(3 nodes: 8, 8 and 4 GPUs) the job hangs during init\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.32.3+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO NCCL_RUNTIME_CONNECT set by environment to 0\n"
+		"(3 nodes: 8, 8 and 4 GPUs) the job hangs during init\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
