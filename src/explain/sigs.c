@@ -3105,7 +3105,8 @@ const struct explain_known_bug explain_known_bugs[] = {
 {
 	/* NVIDIA/nccl#1612: a connection to the bootstrap listener closed before its 8-byte magic
 	 * (nmap -sT, a security scanner) failed the bootstrap instead of being ignored; PR #1613,
-	 * "resolved in release v2.27.3-1" (maintainer). Both the scan and the bootstrap chain must
+	 * "resolved in release v2.27.3-1" (maintainer); its release notes: "accept() will retry also if
+	 * just reading the magic failed (Issue #1613)". Both the scan and the bootstrap chain must
 	 * show: a peer rank that died closes connections in bootstrap too. */
 	.id = "nccl.known_bug.bootstrap_short_connect",
 	.from = 0, .to = 22703, .fixed_in = "2.27.3",
@@ -3117,7 +3118,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"ended the bootstrap with 'Connection closed by remote peer'",
 	.fix = "upgrade NCCL to 2.27.3 or later   # pip install -U nvidia-nccl-cu12, or a torch built with it\n"
 		"exclude the job's port range from the scanner while jobs start (NCCL listens on ephemeral ports: sysctl net.ipv4.ip_local_port_range)",
-	.source = "https://github.com/NVIDIA/nccl/issues/1612",
+	.source = "https://github.com/NVIDIA/nccl/commit/72d2432094d6ae36abd6e511c3a16a2d052dbf94",
 },
 {
 	/* NVIDIA/nccl#1748 (maintainer): with NIC fusion in 2.26 the topology search's fallback uses a
@@ -3144,11 +3145,14 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"(macvlan/SR-IOV RDMA) the GID table holds entries the pod's sysfs does not map",
 	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or a newer container): it skips those GIDs\n"
 		"export NCCL_IB_GID_INDEX=<index>   # meanwhile: the pod's RoCE v2 index (show_gids)",
-	.source = "https://github.com/NVIDIA/nccl/issues/1573",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
 },
 {
-	/* NVIDIA/nccl#1676: net_ib.cc of 2.22.3 checks /sys/kernel/mm/memory_peers/nv_mem and the
-	 * nv_peer_mem module only; 2.23.4 also checks /sys/module/nvidia_peermem (read in the source) */
+	/* NCCL 2.23.4 release notes: "Add new check for nvidia peermem: On linux kernels 6.6+,
+	 * /sys/kernel/mm/memory_peers is no longer present; check for /sys/module/nvidia_peermem/version
+	 * instead"; NVIDIA/nccl#1676: net_ib.cc of 2.22.3 checks /sys/kernel/mm/memory_peers/nv_mem
+	 * and the nv_peer_mem module only; 2.23.4 also checks /sys/module/nvidia_peermem (read in the
+	 * source) */
 	.id = "nccl.known_bug.peermem_name",
 	.from = 0, .to = 22304, .fixed_in = "2.23.4",
 	.symptom = "nccl.ib.gdr_disabled",
@@ -3157,7 +3161,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"that ship nvidia-peermem instead make it disable GDR on every HCA, and bandwidth collapses",
 	.fix = "upgrade NCCL to 2.23.4 or later (it also checks nvidia_peermem)\n"
 		"lsmod | grep nvidia_peermem   # the module must still be loaded: sudo modprobe nvidia-peermem",
-	.source = "https://github.com/NVIDIA/nccl/issues/1676",
+	.source = "https://github.com/NVIDIA/nccl/commit/68b542363f9a44cdaac480f51ebe0fc26de96139",
 },
 {
 	/* NVIDIA/nccl#1669 (2.26.2), #1718 (2.26.5); 2.27.3 release notes: "Fix a race condition
@@ -3170,12 +3174,13 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"generated while communicators are still initialising; the log shows RAS running and a crash",
 	.fix = "export NCCL_RAS_ENABLE=0   # avoids the crash; RAS is only a monitoring aid\n"
 		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
-	.source = "https://github.com/NVIDIA/nccl/issues/1669",
+	.source = "https://github.com/NVIDIA/nccl/commit/72d2432094d6ae36abd6e511c3a16a2d052dbf94",
 },
 {
 	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
-	 * (the 2.19 default); the maintainer: fixed in 2.20. The hang is a watchdog timeout, or the
-	 * reporter's own "hangs" of an all-to-all (nccl-tests' alltoall_perf has no watchdog). */
+	 * (the 2.19 default); the maintainer: fixed in 2.20 (2.20.3 release notes: "Fix hang during A2A
+	 * connection"). The hang is a watchdog timeout, or the reporter's own "hangs" of an all-to-all
+	 * (nccl-tests' alltoall_perf has no watchdog). */
 	.id = "nccl.known_bug.cumem_a2a_hang",
 	.from = 21900, .to = 22000, .fixed_in = "2.20.3",
 	.symptom = NULL, .needs = KB_NEED_HANG | KB_PROSE_A2A, .version_required = 1,
@@ -3184,7 +3189,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"deadlock; the hang then surfaces as a watchdog timeout",
 	.fix = "export NCCL_CUMEM_ENABLE=0   # the workaround the NCCL team gave\n"
 		"upgrade NCCL to 2.20 or later",
-	.source = "https://github.com/NVIDIA/nccl/issues/1116",
+	.source = "https://github.com/NVIDIA/nccl/commit/b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2",
 },
 {
 	/* pytorch/pytorch#174338: "2.29.3 is a patch release that fixes the regression (hang) in 2.29.2";
@@ -3313,8 +3318,9 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.source = "https://github.com/NVIDIA/nccl/issues/750",
 },
 {
-	/* pytorch/pytorch#149153 (a PyTorch maintainer): "ncclCommAbort hangs when using NCCL
-	 * 2.25.1-1 ... This is fixed with NCCL 2.26.2-1"; NCCL 2.26.2 release notes: "Fixes to
+	/* pytorch/pytorch PR #149546 (torch 2.7's cherry-pick): "nccl: upgrade to 2.26.2 to avoid hang
+	 * on ncclCommAbort"; pytorch/pytorch#149153 (a PyTorch maintainer): "ncclCommAbort hangs when
+	 * using NCCL 2.25.1-1 ... This is fixed with NCCL 2.26.2-1"; NCCL 2.26.2 release notes: "Fixes to
 	 * ncclCommAbort: Fix hangs due to the progress thread spinning indefinitely on the network
 	 * progress". A stuck abort blocks torch's watchdog, whose heartbeat monitor then fires. */
 	.id = "nccl.known_bug.abort_hang_2251",
@@ -3327,7 +3333,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"aborts communicators from its watchdog on errors and timeouts, so the watchdog stops and the "
 		"heartbeat monitor kills the job",
 	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
-	.source = "https://github.com/pytorch/pytorch/issues/149153",
+	.source = "https://github.com/pytorch/pytorch/pull/149546",
 },
 {
 	/* pytorch/pytorch#154055 (a PyTorch maintainer): "NCCL 2.26 seems to introduce random hang in

@@ -407,7 +407,7 @@ static void test_issue13_rules(void **state)
 
 	r = explain_text(kb_219, sizeof(kb_219) - 1, NULL);
 	f = expect(&r, "nccl.known_bug.cumem_a2a_hang");
-	assert_string_equal(f->evidence[1], "source: https://github.com/NVIDIA/nccl/issues/1116");
+	assert_string_equal(f->evidence[1], "source: https://github.com/NVIDIA/nccl/commit/b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2");
 	assert_int_equal(f->conf, CONF_HIGH);
 	expect_setting(f, "NCCL_CUMEM_ENABLE", "0");
 	run_free(&r);
