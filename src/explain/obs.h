@@ -291,6 +291,8 @@ struct run_obs {
 	struct loc bf16_loc;		/* bfloat16 named (bfloat16, bf16) */
 	struct loc fp8_loc;		/* an fp8 type named (ncclFloat8e4m3, float8_e5m2, fp8) */
 	struct loc enqueue_loc;		/* an NCCL line of enqueue.cc (a WARN or an error's return chain) */
+	struct loc transport_loc;	/* a WARN of NCCL's transport.cc (transport set-up) */
+	struct loc ce_coll_loc;		/* a WARN of NCCL's ce_coll.cc (copy-engine collectives) */
 	struct loc cross_nic_loc;	/* NCCL_CROSS_NIC set (NCCL's echo, an export) */
 	struct loc net_init_loc;	/* a stack frame in NCCL's network plugin init */
 	struct loc gdr_off_loc;		/* NCCL_NET_GDR_LEVEL=LOC or 0 (GPUDirect RDMA off) */

@@ -807,6 +807,9 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_MLOPART, .loc = offsetof(struct run_obs, mlopart_loc), .what = "MPS MLOPart" },
 	{ .bit = KB_NEED_NO_RUNTIME_CONNECT, .loc = offsetof(struct run_obs, no_rtc_loc),
 	  .what = "NCCL_RUNTIME_CONNECT=0" },
+	{ .bit = KB_NEED_TRANSPORT, .loc = offsetof(struct run_obs, transport_loc),
+	  .what = "in transport.cc" },
+	{ .bit = KB_NEED_CE_COLL, .loc = offsetof(struct run_obs, ce_coll_loc), .what = "in ce_coll.cc" },
 };
 
 /* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in

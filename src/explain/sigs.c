@@ -3961,6 +3961,40 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"upgrade NCCL to 2.32.3 or later (pip install -U nvidia-nccl-cu13)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.32.3-1",
 },
+{
+	/* NVIDIA/nccl#957 ("NCCL 2.18.3: Socket recv failed while polling for opId=... / Cuda failure
+	 * 'invalid argument'"), the maintainer: the first cudaMemcpy that retrieves the peer address
+	 * "should not be an async operation"; fixed by 43654587 ("Fix cudaMemcpyAsync bug ... Fixes
+	 * #957"), released in 2.18.6 (torch 2.1.1's PR #111677 "Update NCCL to 2.18.6 for upstream
+	 * bugfix") and 2.19.3; the async copy dates from 2.18.1 (read in transport.cc). 2.19.1 has it
+	 * too; the row stops at 2.18.6 to keep one range. */
+	.id = "nccl.known_bug.p2p_setup_copy_2181",
+	.from = 21801, .to = 21806, .fixed_in = "2.18.6",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_TRANSPORT | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in transport.cc with NCCL 2.18.1-2.18.5: a known race in connection set-up (fixed in 2.18.6 and 2.19.3)",
+	.cause = "NCCL 2.18.1-2.18.5 (and 2.19.1) read a peer's device address with an asynchronous copy and used "
+		"it before the copy completed, so connection set-up could fail with a CUDA error such as 'invalid "
+		"argument'",
+	.fix = "upgrade NCCL to 2.18.6, or 2.19.3 or later (pip install -U nvidia-nccl-cu12, or torch 2.1.1+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/4365458757e4107ecbf629b2fd6e0e19a5d237c2",
+},
+{
+	/* NVIDIA/nccl#2003 ("CE collectives fail if they are run on default cuda stream":
+	 * cudaMemcpyBatchAsync refuses the default stream, torch reports 'unhandled cuda error'); the
+	 * maintainer: fixed in 2.29.7, whose release notes say "Fall back to cudaMemcpyAsync API when
+	 * null/default stream is used for CE-based collective operations"; workaround
+	 * NCCL_SYM_CE_THRESHOLD=1000000000000 (the maintainers). CE collectives came with 2.28.3. */
+	.id = "nccl.known_bug.ce_default_stream_2283",
+	.from = 22803, .to = 22907, .fixed_in = "2.29.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CE_COLL | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in a copy-engine collective with NCCL 2.28.3-2.29.3: CE collectives on the default CUDA stream fail (fixed in 2.29.7)",
+	.cause = "NCCL's copy-engine collectives (symmetric memory, 2.28.3+) use cudaMemcpyBatchAsync, which refuses "
+		"the default (null) stream; torch runs collectives on it for async_op=False, and NCCL before 2.29.7 "
+		"does not fall back",
+	.fix = "upgrade NCCL to 2.29.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"export NCCL_SYM_CE_THRESHOLD=1000000000000   # meanwhile: the maintainers' workaround, no CE collectives",
+	.source = "https://github.com/NVIDIA/nccl/issues/2003",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

@@ -106,6 +106,8 @@ enum {
 	KB_NEED_B40 = 1 << 26,		/* B40 GPUs named */
 	KB_NEED_MLOPART = 1 << 27,	/* MPS with MLOPart named */
 	KB_NEED_NO_RUNTIME_CONNECT = 1 << 28,	/* NCCL_RUNTIME_CONNECT=0 */
+	KB_NEED_TRANSPORT = 1 << 29,	/* a WARN of NCCL's transport.cc (transport set-up) */
+	KB_NEED_CE_COLL = 1 << 30,	/* a WARN of NCCL's ce_coll.cc (copy-engine collectives) */
 };
 
 struct explain_known_bug {

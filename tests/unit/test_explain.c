@@ -2981,6 +2981,20 @@ static const struct kb_case kb_cases[] = {
 		"h1:5:5 [0] NCCL INFO NCCL_RUNTIME_CONNECT set by environment to 0\n"
 		"(3 nodes: 8, 8 and 4 GPUs) the job hangs during init\n",
 },
+{
+	.id = "nccl.known_bug.p2p_setup_copy_2181", .fix = "2.18.6",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+		"h1:5:40 [0] transport.cc:154 NCCL WARN Cuda failure 'invalid argument'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.6+cuda12.2\n"
+		"h1:5:40 [0] transport.cc:154 NCCL WARN Cuda failure 'invalid argument'\n",
+},
+{
+	.id = "nccl.known_bug.ce_default_stream_2283", .fix = "NCCL_SYM_CE_THRESHOLD",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.2+cuda13.1\n"
+		"h1:5:9 [0] ce_coll.cc:392 NCCL WARN Cuda failure 'invalid argument'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.1\n"
+		"h1:5:9 [0] ce_coll.cc:392 NCCL WARN Cuda failure 'invalid argument'\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
@@ -3016,6 +3030,14 @@ static void test_known_bug_no_version(void **state)
 		"h1:5:40 [0] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'\n",
 		"h1:5:30 [0] transport/net_ib.cc:176 NCCL WARN NET/IB : mlx5_2:1 unknown event type (18)\n",
 	};
+	/* transport/net.cc is not transport.cc: its CUDA failure is not the 2.18 set-up race */
+	static const char net_cc[] =
+		"h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+		"h1:5:40 [0] transport/net.cc:844 NCCL WARN Cuda failure 'invalid argument'\n";
+	struct run r0 = explain_text(net_cc, sizeof(net_cc) - 1, NULL);
+
+	assert_null(findings_find(r0.fs, "nccl.known_bug.p2p_setup_copy_2181"));
+	run_free(&r0);
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
 		struct run r = explain_text(logs[i], strlen(logs[i]), NULL);
