@@ -2390,6 +2390,96 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "nohup torchrun ... > train.log 2>&1 &   # or run it inside tmux/screen, or submit it to the scheduler (sbatch)",
 },
 {
+	/* torch.distributed.elastic's agent: "Received <signal> death signal, shutting down workers"
+	 * (Signals.SIGTERM from torch 2.x, the number before); SIGHUP has its own row */
+	.id = "torch.elastic.death_signal",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "death signal, shutting down workers" },
+	.unless = "SIGHUP" SIG_UNTIL "Received 1 death",
+	.cap_after = "Received ",
+	.cap_stop = SIG_UNTIL " death signal",
+	.title = "torchrun itself received a signal ({}) and stopped its workers",
+	.cause = "the signal came from outside the job: the launcher was stopped, and its workers with it",
+	.fix = "sacct -j $SLURM_JOB_ID -o JobID,State,Elapsed,Timelimit   # Slurm: TIMEOUT, CANCELLED or PREEMPTED",
+	.variants = (const struct explain_sig_variant[]){
+#define SIGTERM_VARIANT(w) { .when = w, \
+	.title = "torchrun itself received SIGTERM and stopped its workers: the job was ended from outside this node", \
+	.cause = "SIGTERM comes from outside: a Slurm time limit or scancel, srun stopping the other tasks after " \
+	"one task (on another node) failed, a Kubernetes eviction or preemption (spot instances), or a kill", \
+	.fix = "sacct -j $SLURM_JOB_ID -o JobID,State,Elapsed,Timelimit   # Slurm: TIMEOUT, CANCELLED or PREEMPTED\n" \
+	"kubectl describe pod <pod>   # Kubernetes: Evicted, Preempted, or the node was drained\n" \
+	"grep -n 'Traceback\\|Error' <the other nodes' logs>   # srun ends every task when one fails: the first failure is the cause" \
+	}
+		SIGTERM_VARIANT("SIGTERM"),
+		SIGTERM_VARIANT("Received 15 death"),	/* torch before 2.0: the number */
+#undef SIGTERM_VARIANT
+		{ .when = "SIGINT",
+		  .title = "torchrun itself received SIGINT (Ctrl-C) and stopped its workers",
+		  .cause = "an interrupt from the terminal (or a kill -INT) stops torchrun, and it stops its workers",
+		  .fix = "nohup torchrun ... > train.log 2>&1 &   # a run that must outlive the terminal; or submit it to the scheduler" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch.distributed.elastic: what the agent does after a worker failed; the failure is elsewhere */
+	.id = "torch.elastic.stopping_workers",
+	.sev = SEV_WARN, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
+	.anchors = { "closing signal SIGTERM", "Worker group FAILED" },
+	.title = "torchrun stopped or restarted the workers after one of them failed",
+	.cause = "torchrun sends SIGTERM to the remaining workers (and restarts the group while --max-restarts "
+		"allows) once a worker fails: these lines follow the failure and are not it",
+	.fix = "grep -n 'Root Cause\\|Traceback\\|Error' <log>   # the first worker's failure, in torchrun's summary or above these lines",
+},
+{
+	/* ProcessGroupGloo::monitoredBarrier, rank 0: "[Rank 0]: Ranks 1, 2 failed to pass
+	 * monitoredBarrier in 30000 ms" */
+	.id = "torch.barrier.monitored_missing",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "failed to pass monitoredBarrier" },
+	.cap_after = "]: Ranks ",
+	.cap_stop = SIG_UNTIL " failed to pass",
+	.title = "rank(s) {} never reached torch's monitored barrier: they are stuck or died before it",
+	.cause = "dist.monitored_barrier() on rank 0 names the ranks that did not arrive in time; the others "
+		"were there, so the cause is in those ranks (a crash, a hang in their own code, a slower data path)",
+	.fix = "read the logs of the ranks named above first\n"
+		"py-spy dump --pid <pid of that rank>   # where a stuck rank is (ncclcheck attach --pid <pid> reads its Python stack too)",
+},
+{
+	/* ProcessGroupGloo::monitoredBarrier, a non-zero rank whose exchange with rank 0 failed */
+	.id = "torch.barrier.monitored_rank0",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "successfully reached monitoredBarrier, but received errors" },
+	.title = "rank 0 failed during torch's monitored barrier: this rank arrived, rank 0's log holds the cause",
+	.cause = "the reporting rank reached dist.monitored_barrier() but its Gloo exchange with rank 0 failed: "
+		"rank 0 crashed, was killed, or cannot be reached over Gloo's interface",
+	.fix = "read rank 0's log first\n" FIX_GLOO_IFNAME "   # if rank 0 is alive: Gloo must use an interface the ranks reach each other on",
+},
+{
+	/* torch: a collective on a CPU tensor with a process group that has no CPU backend */
+	.id = "torch.pg.no_cpu_backend",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "No backend type associated with device type cpu" },
+	.title = "a collective got a CPU tensor, and the process group has only NCCL (no CPU backend)",
+	.cause = "init_process_group('nccl') serves CUDA tensors only; a CPU tensor (a metric, an object "
+		"collective, a barrier without a device) has no backend to run on",
+	.fix = "dist.init_process_group(backend='cpu:gloo,cuda:nccl')   # CPU tensors then go over Gloo\n"
+		"tensor = tensor.cuda()   # or move the tensor to the rank's GPU before the collective",
+},
+{
+	/* C10D_CHECK_TIMEOUT (NCCLUtils.hpp): a non-blocking NCCL call still in progress after
+	 * TORCH_NCCL_NONBLOCKING_TIMEOUT */
+	.id = "torch.nccl.nonblocking_timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "NCCL timeout in: " },
+	.title = "an NCCL call in non-blocking mode did not finish within torch's timeout (NCCL timeout in ...)",
+	.cause = "torch used NCCL's non-blocking API (init_process_group(device_id=...) or "
+		"TORCH_NCCL_USE_COMM_NONBLOCKING=1) and the communicator set-up or call stayed in progress: ranks "
+		"that cannot reach each other, a rank that never started, or a hang inside NCCL",
+	.fix = "srun --ntasks-per-node=1 ncclcheck cluster   # on every node at once (or under torchrun/mpirun): interfaces, routes and NCCL's port ranges between them\n"
+		"export TORCH_NCCL_NONBLOCKING_TIMEOUT=<seconds>   # only when set-up is merely slow (many ranks)",
+	.rerun = RERUN_NCCL,
+},
+{
 	/* torch.distributed.elastic: the c10d/etcd rendezvous was closed by another node's agent */
 	.id = "torch.elastic.rendezvous_closed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
@@ -2675,6 +2765,7 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "You requested gpu:" },
 	.cap_after = "You requested gpu: ",
+	.cap_stop = SIG_UNTIL " But your machine",
 	.title = "Lightning was asked for GPUs {} this node does not have",
 	.cause = "Trainer(devices=...) names more or other GPUs than are visible on this node",
 	.fix = "nvidia-smi -L   # then Trainer(devices=<that count>) or devices='auto'",

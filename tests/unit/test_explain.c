@@ -2051,6 +2051,45 @@ static void test_cuda_error_strings(void **state)
 	}
 }
 
+/* torchrun's own lines about signals and stopped workers follow a failure; they name it only alone */
+static void test_torchrun_signals(void **state)
+{
+	static const char term[] =
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
+	static const char hup[] =
+		"WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGHUP death signal, shutting down workers\n";
+	static const char after_oom[] =
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 1235 closing signal SIGTERM\n"
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
+	static const char barrier[] = "RuntimeError: [Rank 0]: Ranks 3, 7 failed to pass monitoredBarrier in 30000 ms\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(term, sizeof(term) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "torch.elastic.death_signal");
+	assert_non_null(strstr(f->title, "SIGTERM"));
+	assert_true(fix_has(f, "sacct"));
+	run_free(&r);
+
+	r = explain_text(hup, sizeof(hup) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "torch.elastic.sighup");
+	assert_null(findings_find(r.fs, "torch.elastic.death_signal"));
+	run_free(&r);
+
+	r = explain_text(after_oom, sizeof(after_oom) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "cuda.oom");
+	run_free(&r);
+
+	r = explain_text(barrier, sizeof(barrier) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "torch.barrier.monitored_missing");
+	assert_non_null(strstr(f->title, "rank(s) 3, 7 never reached"));
+	run_free(&r);
+}
+
 static void test_cudagraph_hang(void **state)
 {
 	static const char spin[] =
@@ -3105,6 +3144,7 @@ int main(void)
 		cmocka_unit_test(test_ib_flush),
 		cmocka_unit_test(test_cudagraph_hang),
 		cmocka_unit_test(test_cuda_error_strings),
+		cmocka_unit_test(test_torchrun_signals),
 		cmocka_unit_test(test_hang_after_init),
 		cmocka_unit_test(test_ib_unused),
 		cmocka_unit_test(test_hosts_bootstrap),
