@@ -1652,6 +1652,36 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* net_ib (2.2x INFO, NCCL_IB_WARN_RAIL_LOCAL): a connection joins NICs of different indices on
+	 * the two nodes, i.e. it crosses rails */
+	.id = "nccl.ib.rail_mismatch",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "mismatched physical devices between local" },
+	.cap_after = "between local ",
+	.cap_stop = ".",
+	.title = "NCCL connects NICs of different rails between the nodes: local {}",
+	.cause = "the two nodes number their NICs differently (another NCCL_IB_HCA order, an HCA missing or down on "
+		"one node, a different PCI layout), so a connection joins NIC i on one node to NIC j on the other; "
+		"on rail-optimised fabrics that traffic crosses the spine (slower), on rail-only fabrics it has no route",
+	.fix = "ibv_devinfo -l; nvidia-smi topo -m   # on both nodes: the same HCAs, in the same order, near the same GPUs\n"
+		"export NCCL_IB_HCA==mlx5_0,mlx5_1   # the same explicit list on every node ('=' for exact names)",
+},
+{
+	/* graph/paths.cc (INFO): NVML says P2P is not OK between two PCIe-connected GPUs; NCCL copies
+	 * through host memory for that pair instead */
+	.id = "nccl.p2p.nvml_disabled",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "P2P is disabled between connected GPUs" },
+	.cap_after = "connected GPUs ",
+	.cap_stop = ".",
+	.title = "the driver reports P2P disabled between GPUs {}: NCCL copies through host memory there",
+	.cause = "NVML says these PCIe-connected GPUs cannot read or write each other's memory: GeForce boards, "
+		"ACS or an IOMMU on the PCIe path, or a BIOS setting; NCCL uses shared memory for the pair, which "
+		"works but is slower, and a hang elsewhere is not this pair's P2P",
+	.fix = "nvidia-smi topo -p2p rw   # which GPU pairs the driver allows P2P between\n"
+		"sudo lspci -vvv | grep -i 'ACSCtl'   # ACS redirect on the bridges blocks P2P (see the IOMMU/ACS fix when a hang shows)",
+},
+{
 	/* net_ib connect.cc: two HCAs of different link layers (InfiniBand and RoCE/Ethernet) paired */
 	.id = "nccl.ib.incompatible_devices",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
@@ -2195,6 +2225,21 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch checks every collective and names the rank, op and shapes that differ\n"
 		"py-spy dump --pid <pid of that rank>   # if it is stuck outside NCCL: where it is",
 	.rerun = RERUN_HANG,
+},
+{
+	/* ras/rasnet.cc (2.24+ INFO): RAS gave up on a peer connection after its long timeouts */
+	.id = "nccl.ras.peer_lost",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "RAS keep-alive timeout error", "RAS connect retry timeout", "RAS init timeout error",
+		     "RAS send stuck timeout error" },
+	.cap_after = "connection with ",
+	.cap_stop = " ,<",
+	.title = "NCCL's RAS lost contact with {}: that peer stopped answering, or the network between the nodes did",
+	.cause = "RAS keeps a connection to other ranks' processes and gives up after long timeouts (tens of "
+		"seconds) without a reply: that process is frozen or dead, its node went down, or the link between "
+		"the nodes fails; when several ranks name one address, it is that node",
+	.fix = "ncclras   # on any node of a running job (NCCL 2.24+): which ranks RAS sees as dead or missing\n"
+		"ping -c 5 {}; ssh {} 'dmesg | tail'   # is that node up, and what did its kernel say",
 },
 {
 	/* ras.cc (2.24+): NCCL's RAS found a peer of another NCCL version */

@@ -2113,6 +2113,8 @@ static void test_nccl_warn_scan(void **state)
 		  "nccl.version.peer_mismatch", "different NCCL versions" },
 		{ "Your program may be hanging, this may be caused by a collective mismatch around rank 3. Please check your collective calls at and around this rank.",
 		  "nccl.collective.suspected_mismatch", "around rank 3:" },
+		{ "RAS keep-alive timeout error (60s) on socket connection with 10.0.0.7<36223>", "nccl.ras.peer_lost",
+		  "lost contact with 10.0.0.7:" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -2126,6 +2128,20 @@ static void test_nccl_warn_scan(void **state)
 		run_free(&r);
 		free(log);
 	}
+	/* INFO lines that are warnings: a rail mismatch and P2P off for a PCIe pair are never the error */
+	static const char info[] =
+		"n1:1:2 [0] NCCL INFO NET/IB : There are mismatched physical devices between local (0,1) and remote (2,3). To disable this warning, set NCCL_IB_WARN_RAIL_LOCAL=0\n"
+		"n1:1:2 [0] NCCL INFO P2P is disabled between connected GPUs 0 and 1. You can repress this message with NCCL_IGNORE_DISABLED_P2P=1.\n";
+	struct run r = explain_text(info, sizeof(info) - 1, NULL);
+	const struct finding *f = expect(&r, "nccl.ib.rail_mismatch");
+
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_non_null(strstr(f->title, "local (0,1) and remote (2,3)"));
+	f = expect(&r, "nccl.p2p.nvml_disabled");
+	assert_int_equal(f->sev, SEV_WARN);
+	for (size_t i = 0; i < r.fs->n; i++)
+		assert_int_not_equal(r.fs->v[i]->sev, SEV_ERROR);
+	run_free(&r);
 }
 
 static void test_cudagraph_hang(void **state)
