@@ -1894,8 +1894,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.algo.unavailable",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	/* NCCL writes "Error : no algorithm/protocol available" (lower case) in every release */
-	.anchors = { "o algorithm/protocol available", "Unrecognized element token", "Unrecognized prefix token" },
+	.anchors = { "No algorithm/protocol available", "Unrecognized element token", "Unrecognized prefix token" },
 	.title = "NCCL_ALGO / NCCL_PROTO rule out every algorithm",
 	.cause = "NCCL_ALGO or NCCL_PROTO is too restrictive or malformed",
 	.fix = "unset NCCL_ALGO NCCL_PROTO",
@@ -4087,7 +4086,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 	 * ncclFloat8e4m3 to yield 'no algorithm/protocol available'." fp8 came with 2.24.3. */
 	.id = "nccl.known_bug.fp8_no_algo_2292",
 	.from = 22403, .to = 22902, .fixed_in = "2.29.2",
-	.symptom = "nccl.algo.unavailable", .needs = KB_NEED_FP8, .version_required = 1,
+	.symptom = "nccl.env.algo_unavailable", .needs = KB_NEED_FP8, .version_required = 1,
 	.title = "'no algorithm/protocol available' on an fp8 AllReduce with NCCL 2.24-2.29.1: a known NCCL bug (fixed in 2.29.2)",
 	.cause = "NCCL 2.24.3-2.29.1 can find no algorithm/protocol for an AllReduce on ncclFloat8e4m3 even when "
 		"NCCL_ALGO/NCCL_PROTO are not restricted",
