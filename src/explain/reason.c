@@ -584,6 +584,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 			net_diag = 1;
 	}
 	rule_known_bugs(&r);
+	rule_torch_nccl(&r);
 	rule_master_differs(&r);
 	rule_lightning_duplicates(&r);
 	rule_nccl_tests(&r);
