@@ -305,6 +305,7 @@ struct run_obs {
 	struct loc b40_loc;		/* B40 GPUs named */
 	struct loc mlopart_loc;		/* MPS with MLOPart named */
 	struct loc no_rtc_loc;		/* NCCL_RUNTIME_CONNECT=0 */
+	struct loc inspector_loc;	/* NCCL's Inspector profiler plugin enabled */
 };
 
 /* "name:line" of a location. */

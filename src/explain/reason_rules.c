@@ -779,7 +779,7 @@ static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *lo
  * scan in bootstrap, Intel and AMD hosts) are read by kb_facts() itself.
  */
 static const struct kb_fact {
-	unsigned bit;
+	uint64_t bit;
 	size_t loc;		/* offsetof(struct run_obs, <the struct loc>) */
 	const char *what;
 } kb_fact_lines[] = {
@@ -811,6 +811,8 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_TRANSPORT, .loc = offsetof(struct run_obs, transport_loc),
 	  .what = "in transport.cc" },
 	{ .bit = KB_NEED_CE_COLL, .loc = offsetof(struct run_obs, ce_coll_loc), .what = "in ce_coll.cc" },
+	{ .bit = KB_NEED_INSPECTOR, .loc = offsetof(struct run_obs, inspector_loc),
+	  .what = "the Inspector plugin" },
 };
 
 /* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in
@@ -842,7 +844,7 @@ static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
 
 /* Whether every KB_NEED_* fact in `needs` was seen (KB_MEDIUM and KB_NEED_WRONG are not facts
  * here: the caller reads them). */
-static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
+static int kb_facts(const struct rs *r, uint64_t needs, int hang, int wd)
 {
 	const struct run_obs *x = r->x;
 
@@ -976,7 +978,7 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->hang_loc, "hang", NULL);
 		for (size_t i = 0; i < ARRAY_SIZE(kb_fact_lines); i++) {
 			const struct kb_fact *f = &kb_fact_lines[i];
-			unsigned bits = kb->needs | kb->or_needs | (kb->needs & KB_PROSE_A2A ? KB_NEED_ALLTOALL : 0);
+			uint64_t bits = kb->needs | kb->or_needs | (kb->needs & KB_PROSE_A2A ? KB_NEED_ALLTOALL : 0);
 			if (bits & f->bit)
 				rs_at(r, d, kb_fact_loc(x, f), f->what, NULL);
 		}

@@ -4256,6 +4256,20 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"export NCCL_SYM_CE_THRESHOLD=1000000000000   # meanwhile: the maintainers' workaround, no CE collectives",
 	.source = "https://github.com/NVIDIA/nccl/issues/2003",
 },
+{
+	/* NCCL 2.30.3 release notes (github.com/NVIDIA/nccl/releases): "Fixes deadlock and
+	 * use-after-free in the inspector plugin (Github Issue #2000)". The Inspector plugin came with
+	 * 2.28.3 (NCCL_PROFILER_PLUGIN, NCCL_INSPECTOR_ENABLE). */
+	.id = "nccl.known_bug.inspector_2283",
+	.from = 22803, .to = 23003, .fixed_in = "2.30.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_INSPECTOR | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with NCCL's Inspector profiler plugin and NCCL 2.28.3-2.29.7: a known deadlock in the plugin (fixed in 2.30.3)",
+	.cause = "the Inspector profiler plugin shipped with NCCL 2.28.3-2.29.7 can deadlock (and use freed memory); "
+		"with it loaded, the ranks hang although the network is fine",
+	.fix = "unset NCCL_INSPECTOR_ENABLE NCCL_PROFILER_PLUGIN   # to test it: if the hang goes away, the plugin is where it is\n"
+		"upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.30.3-1",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

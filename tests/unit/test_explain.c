@@ -3147,6 +3147,15 @@ static const struct kb_case kb_cases[] = {
 	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.1\n"
 		"h1:5:9 [0] ce_coll.cc:392 NCCL WARN Cuda failure 'invalid argument'\n",
 },
+{
+	.id = "nccl.known_bug.inspector_2283", .fix = "NCCL_INSPECTOR_ENABLE",
+	.log = "export NCCL_PROFILER_PLUGIN=inspector NCCL_INSPECTOR_ENABLE=1\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"training hangs after a few hundred steps\n",
+	.fixed_log = "export NCCL_PROFILER_PLUGIN=inspector NCCL_INSPECTOR_ENABLE=1\n"
+		"h1:5:5 [0] NCCL INFO NCCL version 2.30.3+cuda12.9\n"
+		"training hangs after a few hundred steps\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
