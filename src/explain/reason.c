@@ -9,6 +9,7 @@
 
 #include "explain/reason_int.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -418,7 +419,7 @@ static char *expand(const struct rs *r, const size_t *parts, size_t np, const ch
 			if (r->x->gpu_sm)
 				strbuf_addf(&sb, "sm_%d (%s)", r->x->gpu_sm, r->x->gpu_model);
 			else
-				strbuf_addstr(&sb, "this GPU's architecture");
+				strbuf_addstr(&sb, N_("this GPU's architecture"));
 			p = m + 10;
 		} else if (!strncmp(m, "{launcher_gpu}", 14)) {
 			launcher_gpu(r->x, &sb);
@@ -507,14 +508,15 @@ static void sig_findings(struct rs *r)
 			f += n + (f[n] == '\n');
 		}
 		if (chk)
-			rs_fix(d, "to test it: %s", chk);
+			rs_fix(d, N_("to test it: %s"), chk);
 		free(chk);
 		if (g->rerun && !(fr_on && strstr(g->rerun, FR_SETTING)) &&
 		    (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
-			rs_fix(d, "if the log is not enough: rerun with %s", g->rerun);
+			rs_fix(d, N_("if the log is not enough: rerun with %s"), g->rerun);
 		t = expand(r, parts, np, cause, h->capture);
-		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
-			 g->conf == CONF_MEDIUM ? "Medium" : "Low", t);
+		/* the words every rule's "%s confidence: ..." starts with: the renderer translates them */
+		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? N_("High") :
+			 g->conf == CONF_MEDIUM ? N_("Medium") : N_("Low"), t);
 		free(t);
 		for (int k = 0; k < h->nev; k++)
 			rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);

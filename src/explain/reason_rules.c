@@ -873,10 +873,20 @@ void rule_known_bugs(struct rs *r)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
 		else if (vtext == ngc_text)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # in the container: a torch installed over the image's brings its own NCCL");
-		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
-			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
-			 ver >= 0 ? vtext : "",
-			 kb->fixed_in ? "" : " (no fixed release is named by a release note yet)");
+		/* whole sentences, so that the renderer finds each one's translation */
+		if (ver >= 0 && kb->fixed_in)
+			finding_why(d, "%s confidence: %s; the log shows an affected NCCL %s",
+				    conf == CONF_HIGH ? "High" : "Medium", kb->cause, vtext);
+		else if (ver >= 0)
+			finding_why(d, "%s confidence: %s; the log shows an affected NCCL %s (no fixed "
+				    "release is named by a release note yet)",
+				    conf == CONF_HIGH ? "High" : "Medium", kb->cause, vtext);
+		else if (kb->fixed_in)
+			finding_why(d, "%s confidence: %s; the NCCL version is not in the log", "Medium",
+				    kb->cause);
+		else
+			finding_why(d, "%s confidence: %s; the NCCL version is not in the log (no fixed "
+				    "release is named by a release note yet)", "Medium", kb->cause);
 		if (kb->fixed_in)
 			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
 		finding_evidence(d, "source: %s", kb->source);

@@ -111,6 +111,10 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 		strbuf_add(&l10n, text, (size_t)(comment - text) + 4);
 		i18n_text(&l10n, comment + 4);
 		p = l10n.buf;
+	} else if (mode == WRAP_SHELL && p == text) {
+		/* an instruction in words (explain's "upgrade NCCL to 2.8 or later") is a msgid; a
+		 * command matches none and stays as it is */
+		p = render_l10n(&l10n, text);
 	}
 	strbuf_addstr(&line, "       ");
 	add_padded(&line, tag, 6);

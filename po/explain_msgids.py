@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Extracts the texts of explain's tables (src/explain/sigs.c) into a POT file.
+
+explain's verdicts are rows, not format strings in calls, so xgettext does not see them; this
+reads the preprocessed sigs.c (macros such as IB_WC and CUDA_ERR expanded, literals still
+apart) and takes every .title, .cause, .fix and .check by field name. A text becomes a msgid the way
+tests/unit/test_i18n.c's walk of the tables makes it (keep the two in step):
+  - explain's placeholders ({}, {node}, {env:NAME}, {gpu_arch}, {launcher_gpu}) become %s and a
+    '%' becomes %%: the msgid is a c-format one, and i18n_text() matches the filled-in English
+    against it like any rule's format;
+  - a check ("ncclcheck node   (on every node: ...)") is one msgid: the value of "to test it: %s";
+  - a fix is lines: a line that is a comment ("# ...") is a msgid as a whole; a command with a
+    comment ("cmd   # why") gives the comment's words (the renderer translates those alone); a
+    line of prose (no command: see prose()) is a msgid as a whole; a bare command none.
+Usage: cc -E -P -Isrc src/explain/sigs.c | explain_msgids.py > explain.pot
+"""
+import re
+import sys
+
+PLACEHOLDER = re.compile(r"\{(?:env:[A-Za-z0-9_]+|node|gpu_arch|launcher_gpu|)\}")
+LIT = re.compile(r'"((?:[^"\\]|\\.)*)"')
+FIELD = re.compile(r"\.(title|cause|fix|check)\s*=\s*")
+ESC = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'", "?": "?"}
+# the words a fix line that is a command starts with (a prose line starts with an English word)
+FIX_IFNAME_TAIL = "# the interface that reaches MASTER_ADDR, on every node"
+
+
+def unescape(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s):
+            if s[i + 1] in ESC:
+                out.append(ESC[s[i + 1]])
+                i += 2
+                continue
+            m = re.match(r"x([0-9a-fA-F]{1,2})|([0-7]{1,3})", s[i + 1:])
+            if m:
+                out.append(chr(int(m.group(1), 16) if m.group(1) else int(m.group(2), 8)))
+                i += 1 + len(m.group(0))
+                continue
+        out.append(s[i])
+        i += 1
+    return "".join(out)
+
+
+def literals(src, pos):
+    """The concatenated string literals at pos (whitespace between them), or None."""
+    parts = []
+    while True:
+        while pos < len(src) and src[pos] in " \t\n":
+            pos += 1
+        m = LIT.match(src, pos)
+        if not m:
+            break
+        parts.append(unescape(m.group(1)))
+        pos = m.end()
+    return "".join(parts) if parts else None
+
+
+def msgid(text):
+    return PLACEHOLDER.sub("%s", text.replace("%", "%%"))
+
+
+def prose(line):
+    """A fix line that is an instruction in English rather than a command to paste."""
+    words = line.split(" ")
+    return (len(words) >= 3 and re.fullmatch(r"[a-z]+", words[0]) is not None and
+            words[0] not in COMMANDS and not words[1].startswith(("-", "/", ".")) and "=" not in words[1])
+
+
+COMMANDS = {"export", "unset", "sudo", "pip", "pip3", "python", "python3", "ip", "ulimit",
+            "docker", "kubectl", "torchrun", "srun", "sysctl", "dmesg", "lsmod", "ibstat",
+            "echo", "cat", "ls", "df", "mount", "grep", "ncclcheck", "nvidia-smi", "modprobe",
+            "ping", "ss", "nc", "iptables", "nft", "ufw", "firewall-cmd", "env", "ibv_devinfo",
+            "mpirun", "deepspeed", "accelerate", "conda", "apt", "apt-get", "yum", "dnf", "rm",
+            "mkdir", "ln", "chmod", "ethtool", "lspci", "ulimit", "systemctl", "journalctl",
+            "strace", "gdb", "py-spy", "ray", "hostname", "getent", "nslookup", "dig", "curl",
+            "wget", "tc", "route", "sed", "awk", "readlink", "ldd", "ldconfig", "which",
+            "nvcc", "uname", "numactl", "lscpu", "lstopo", "ibdev2netdev", "rdma", "mst",
+            "show_gids", "perftest", "ib_write_bw", "all_reduce_perf", "cd", "git",
+            "cmake", "timeout", "watch", "top", "htop", "free", "du", "mpiexec", "scontrol",
+            "sinfo", "squeue", "sbatch", "salloc", "set", "source", "nproc", "sh", "bash"}
+
+
+def fix_msgids(fix):
+    for line in fix.split("\n"):
+        if not line or line.endswith(FIX_IFNAME_TAIL) and line.startswith("export NCCL_SOCKET_IFNAME=$("):
+            continue	# EXPLAIN_FIX_IFNAME: rs_fix_ifname() writes its own line
+        if line.startswith("# "):
+            yield line
+        elif "  # " in line:
+            yield line[line.index("  # ") + 4:]
+        elif prose(line):
+            yield line
+
+
+def main():
+    src = sys.stdin.read()
+    seen, order = {}, []
+    for m in FIELD.finditer(src):
+        text = literals(src, m.end())
+        if text is None:
+            continue	# NULL, or a variable
+        texts = fix_msgids(text) if m.group(1) == "fix" else [text]
+        for t in texts:
+            t = msgid(t)
+            if t and t not in seen:
+                seen[t] = m.group(1)
+                order.append(t)
+    out = sys.stdout
+    out.write('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n')
+    for t in order:
+        out.write(f"#: src/explain/sigs.c ({seen[t]})\n")
+        if "%" in t:
+            out.write("#, c-format\n")
+        body = t.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t").replace("\n", "\\n")
+        out.write(f'msgid "{body}"\nmsgstr ""\n\n')
+
+
+main()
