@@ -489,11 +489,18 @@ void rule_init_progress(struct rs *r, int net_diag)
 						m0 = &r->p[i].m;
 				}
 			rs_parts(r, d, all, na);
-			rs_title(d, "NCCL init completed on %zu rank%s%s%s%s%s", na, na == 1 ? "" : "s",
-				   m0 && m0->nccl_version[0] ? " (NCCL " : "",
-				   m0 && m0->nccl_version[0] ? m0->nccl_version : "",
-				   m0 && m0->nccl_version[0] ? ")" : "",
-				   m0 && m0->network[0] ? (strcmp(m0->network, "IB") ? ", network Socket" : ", network IB") : "");
+			const char *v = m0 && m0->nccl_version[0] ? m0->nccl_version : NULL;
+			const char *net = m0 && m0->network[0] ? (strcmp(m0->network, "IB") ?
+				", network Socket" : ", network IB") : "";
+
+			/* one format per number: a plural "s" next to the other values would be
+			 * taken for one of them where the renderer finds the format again */
+			if (na == 1)
+				rs_title(d, "NCCL init completed on %zu rank%s%s%s%s", na, v ? " (NCCL " : "",
+					 v ? v : "", v ? ")" : "", net);
+			else
+				rs_title(d, "NCCL init completed on %zu ranks%s%s%s%s", na, v ? " (NCCL " : "",
+					 v ? v : "", v ? ")" : "", net);
 			if (m0)
 				rs_at(r, d, m0->init_complete, "Init COMPLETE", NULL);
 			free(all);
