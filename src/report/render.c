@@ -107,19 +107,18 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 	if (comment && strcmp(render_l10n(&l10n, text), text)) {
 		p = l10n.buf;
 	} else if (comment) {
-		/* "# on fp-n0" is a msgid of its own kind ("# on %s"); other comments are their words */
-		struct strbuf c = STRBUF_INIT;
+		size_t at = (size_t)(comment - text) + 4;
 
-		i18n_text(&c, comment + 2);
 		strbuf_reset(&l10n);
-		strbuf_add(&l10n, text, (size_t)(comment - text) + 2);
-		if (strcmp(c.buf, comment + 2)) {
-			strbuf_add(&l10n, c.buf, c.len);
-		} else {
-			strbuf_addstr(&l10n, "# ");
-			i18n_text(&l10n, comment + 4);
+		strbuf_add(&l10n, text, at);
+		i18n_text(&l10n, comment + 4);
+		/* words no msgid holds that only say where to run it ("# on fp-n0", explain's
+		 * "# on {node}") are the msgid "# on %s", which must not swallow a longer comment */
+		if (!strcmp(l10n.buf + at, comment + 4) && !strncmp(comment + 4, "on ", 3) &&
+		    !strpbrk(comment + 4, ":;")) {
+			strbuf_setlen(&l10n, at - 2);
+			i18n_text(&l10n, comment + 2);
 		}
-		strbuf_release(&c);
 		p = l10n.buf;
 	} else if (mode == WRAP_SHELL && p == text) {
 		/* an instruction in words (explain's "upgrade NCCL to 2.8 or later") is a msgid; a

@@ -208,18 +208,15 @@ static size_t explain_one(const char *row, const char *field, const char *text, 
 
 	whole = xasprintf(wrap, filled);
 	i18n_set_lang(I18N_ZH);
-	if (!strcmp(field, "fix comment")) {
-		/* as the renderer reads a comment: "# on fp-n1" first, then its words alone */
+	i18n_text(&sb, whole);
+	if (!strcmp(field, "fix comment") && !strcmp(sb.buf, whole) && !strncmp(whole, "on ", 3) &&
+	    !strpbrk(whole, ":;")) {
+		/* as the renderer reads a comment that only says where: "# on fp-n1" */
 		char *c = xasprintf("# %s", whole);
 
+		strbuf_reset(&sb);
 		i18n_text(&sb, c);
-		if (!strcmp(sb.buf, c)) {
-			strbuf_reset(&sb);
-			i18n_text(&sb, whole);
-		}
 		free(c);
-	} else {
-		i18n_text(&sb, whole);
 	}
 	i18n_set_lang(I18N_EN);
 	if (!i18n_lookup(I18N_ZH, id)) {
