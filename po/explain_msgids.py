@@ -12,7 +12,11 @@ tests/unit/test_i18n.c's walk of the tables makes it (keep the two in step):
   - a fix is lines: a line that is a comment ("# ...") is a msgid as a whole; a command with a
     comment ("cmd   # why") gives the comment's words (the renderer translates those alone); a
     line of prose (no command: see prose()) is a msgid as a whole; a bare command none.
+The rules' fix lines (rs_fix() calls in src/explain/reason*.c) are formats whose command part
+holds values; xgettext extracts them and --calls makes the same comment / prose msgids of them
+(their conversions stay as they are).
 Usage: cc -E -P -Isrc src/explain/sigs.c | explain_msgids.py > explain.pot
+       explain_msgids.py --calls rs_fix.pot > explain_fix.pot
 """
 import re
 import sys
@@ -94,23 +98,40 @@ def fix_msgids(fix):
             yield line
 
 
+def from_calls(path):
+    """The fix msgids of the rs_fix() formats in an xgettext POT: (msgid, where)."""
+    text = open(path, encoding="utf-8").read()
+    for entry in text.split("\n\n"):
+        refs = re.findall(r"^#: (.*)$", entry, re.M)
+        m = re.search(r'^msgid "((?:[^"\\]|\\.)*)"$', entry, re.M)
+        if not m or not m.group(1):
+            continue
+        where = refs[0].split(" ")[0] if refs else "src/explain"
+        for t in fix_msgids(unescape(m.group(1))):
+            yield t, f"{where} (rs_fix)"
+
+
 def main():
-    src = sys.stdin.read()
     seen, order = {}, []
-    for m in FIELD.finditer(src):
-        text = literals(src, m.end())
-        if text is None:
-            continue	# NULL, or a variable
-        texts = fix_msgids(text) if m.group(1) == "fix" else [text]
-        for t in texts:
-            t = msgid(t)
-            if t and t not in seen:
-                seen[t] = m.group(1)
-                order.append(t)
+    if sys.argv[1:2] == ["--calls"]:
+        found = from_calls(sys.argv[2])
+    else:
+        src = sys.stdin.read()
+        found = []
+        for m in FIELD.finditer(src):
+            text = literals(src, m.end())
+            if text is None:
+                continue	# NULL, or a variable
+            texts = fix_msgids(text) if m.group(1) == "fix" else [text]
+            found += [(msgid(t), f"src/explain/sigs.c ({m.group(1)})") for t in texts]
+    for t, where in found:
+        if t and t not in seen:
+            seen[t] = where
+            order.append(t)
     out = sys.stdout
     out.write('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n')
     for t in order:
-        out.write(f"#: src/explain/sigs.c ({seen[t]})\n")
+        out.write(f"#: {seen[t]}\n")
         if "%" in t:
             out.write("#, c-format\n")
         body = t.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t").replace("\n", "\\n")

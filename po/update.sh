@@ -19,13 +19,18 @@ xgettext --from-code=UTF-8 --language=C --no-wrap --sort-by-file --add-comments=
 	--flag=rs_title:2:c-format \
 	--flag=_:1:pass-c-format --flag=Q_:1:pass-c-format --flag=Q_:2:pass-c-format \
 	-o "$pot.calls" $(grep -v '^#' po/POTFILES)
+# explain's fix lines, rows and rs_fix() formats alike: the comment's words, or a line of prose
 if grep -qx 'src/explain/sigs.c' po/POTFILES; then
 	${CC:-cc} -E -P -Isrc src/explain/sigs.c | python3 po/explain_msgids.py > "$pot.tables"
+	# shellcheck disable=SC2046
+	xgettext --from-code=UTF-8 --language=C --no-wrap -krs_fix:2 --flag=rs_fix:2:c-format \
+		-o "$pot.fix" $(grep '^src/explain/' po/POTFILES)
+	python3 po/explain_msgids.py --calls "$pot.fix" > "$pot.fixes"
+	msgcat --use-first --no-wrap -o "$pot" "$pot.calls" "$pot.tables" "$pot.fixes"
 else
-	: > "$pot.tables"
+	cp "$pot.calls" "$pot"
 fi
-msgcat --use-first --no-wrap -o "$pot" "$pot.calls" "$pot.tables"
-rm -f "$pot.calls" "$pot.tables"
+rm -f "$pot.calls" "$pot.tables" "$pot.fix" "$pot.fixes"
 [ $# -gt 0 ] && exit 0
 msgmerge --quiet --no-wrap --update --backup=none po/zh_CN.po "$pot"
 rm -f "$pot"
