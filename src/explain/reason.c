@@ -474,7 +474,7 @@ static void sig_findings(struct rs *r)
 		t = expand(r, parts, np, title, h->capture);
 		if (!strcmp(g->id, "nccl.net.not_found") && obs_env(x, "NCCL_NET")) {
 			free(t);
-			t = xasprintf("NCCL_NET=%s names a network this node does not have",
+			t = xasprintf(N_("NCCL_NET=%s names a network this node does not have"),
 				      obs_env(x, "NCCL_NET")->value);
 		}
 		rs_title(d, "%s", t);
