@@ -25,8 +25,6 @@ PLACEHOLDER = re.compile(r"\{(?:env:[A-Za-z0-9_]+|node|gpu_arch|launcher_gpu|)\}
 LIT = re.compile(r'"((?:[^"\\]|\\.)*)"')
 FIELD = re.compile(r"\.(title|cause|fix|check)\s*=\s*")
 ESC = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'", "?": "?"}
-# the words a fix line that is a command starts with (a prose line starts with an English word)
-FIX_IFNAME_TAIL = "# the interface that reaches MASTER_ADDR, on every node"
 
 
 def unescape(s):
@@ -88,8 +86,8 @@ COMMANDS = {"export", "unset", "sudo", "pip", "pip3", "python", "python3", "ip",
 
 def fix_msgids(fix):
     for line in fix.split("\n"):
-        if not line or line.endswith(FIX_IFNAME_TAIL) and line.startswith("export NCCL_SOCKET_IFNAME=$("):
-            continue	# EXPLAIN_FIX_IFNAME: rs_fix_ifname() writes its own line
+        if not line:
+            continue
         if line.startswith("# "):
             yield line
         elif "  # " in line:

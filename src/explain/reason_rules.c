@@ -15,6 +15,7 @@
 #include "explain/reason_int.h"
 #include "model/ifselect.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -1266,9 +1267,9 @@ void rule_p2p_topology(struct rs *r)
 		 conf == CONF_MEDIUM ? "Medium" : "Low",
 		 conf == CONF_LOW ? " The log only shows a generic failure: the NCCL_P2P_DISABLE=1 rerun "
 		 "decides it." : "", bug ? " Driver branch: " : "", bug ? bug->source : "",
-		 !bug && !strcmp(id, "explain.pcie.iommu") && !iommu && !pcie ? " Nothing here "
+		 !bug && !strcmp(id, "explain.pcie.iommu") && !iommu && !pcie ? N_(" Nothing here "
 		 "tells the IOMMU from ACS set in the BIOS or a driver fault; the IOMMU is checked first "
-		 "because Linux turns ACS on in every PCIe switch when an IOMMU is enabled." : "");
+		 "because Linux turns ACS on in every PCIe switch when an IOMMU is enabled.") : "");
 	if (x->topo_loc.line)
 		rs_at(r, d, x->topo_loc, "nvidia-smi topo", x->topo_row);
 	if (x->consumer_loc.line)

@@ -262,9 +262,7 @@ static size_t explain_fix(const char *row, const char *fix)
 			cmd |= strlen(commands[i]) == w && !strncmp(f, commands[i], w);
 		for (size_t i = 0; i < n; i++)
 			words += f[i] == ' ';
-		if (n == strlen(EXPLAIN_FIX_IFNAME) && !strncmp(f, EXPLAIN_FIX_IFNAME, n))
-			;	/* rs_fix_ifname() writes its own line */
-		else if (f[0] == '#' && f[1] == ' ')
+		if (f[0] == '#' && f[1] == ' ')
 			missing += explain_one(row, "fix comment", f, n, "%s");
 		else if (c)
 			missing += explain_one(row, "fix comment", c + 4, n - (size_t)(c + 4 - f), "%s");
