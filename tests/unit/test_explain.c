@@ -2008,6 +2008,88 @@ static void test_hang_after_init(void **state)
 }
 
 /* A hang with CUDA graphs and a stack in NCCL's launch path; graphs alone with no hang say nothing. */
+/* torch's "CUDA error: <string>" reads the same table as NCCL's "Cuda failure N '<string>'" */
+static void test_cuda_error_strings(void **state)
+{
+	static const struct {
+		const char *log, *id, *title, *fix;
+	} cases[] = {
+		{ "RuntimeError: CUDA error: out of memory\n", "cuda.error", "('CUDA error: out of memory', 2)",
+		  "torch.cuda.set_device" },
+		{ "RuntimeError: CUDA error: CUDA driver is a stub library\n", "cuda.error", "stub library",
+		  "stubs" },
+		{ "RuntimeError: CUDA driver error: uncorrectable NVLink error detected during the execution\n",
+		  "cuda.error", "NVLink error", "nvidia-smi nvlink -e" },
+		{ "h9:1:2 [0] misc/x.cc:1 NCCL WARN Cuda failure 220 'uncorrectable NVLink error detected during the execution'\n",
+		  "nccl.cuda.failure", "NVLink error hit a GPU of h9", "on h9:" },
+		{ "RuntimeError: CUDA error: misaligned address\n", "cuda.error", "('misaligned address', 716)",
+		  "CUDA_LAUNCH_BLOCKING=1" },
+		{ "RuntimeError: CUDA error: operation not permitted when stream is capturing\n", "cuda.error",
+		  "(900)", "--enforce-eager" },
+		/* a string the table does not know: the generic title with the string */
+		{ "RuntimeError: CUDA error: some future error\n", "cuda.error", "a CUDA call failed: some future error",
+		  "CUDA_LAUNCH_BLOCKING=1" },
+		/* strings with a signature of their own keep it */
+		{ "RuntimeError: CUDA error: an illegal memory access was encountered\n", "cuda.illegal_access",
+		  "illegal memory access", NULL },
+		{ "RuntimeError: CUDA error: device-side assert triggered\n", "cuda.device_assert", NULL, NULL },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r = explain_text(cases[i].log, strlen(cases[i].log), NULL);
+		const struct finding *f = top_error(&r);
+
+		assert_non_null(f);
+		assert_string_equal(f->id, cases[i].id);
+		if (cases[i].title)
+			assert_non_null(strstr(f->title, cases[i].title));
+		if (cases[i].fix)
+			assert_true(fix_has(f, cases[i].fix));
+		/* no host in the log: the prose names "the failing node", never a placeholder */
+		assert_null(strstr(f->title, "<node>"));
+		run_free(&r);
+	}
+}
+
+/* torchrun's own lines about signals and stopped workers follow a failure; they name it only alone */
+static void test_torchrun_signals(void **state)
+{
+	static const char term[] =
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
+	static const char hup[] =
+		"WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGHUP death signal, shutting down workers\n";
+	static const char after_oom[] =
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 1235 closing signal SIGTERM\n"
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
+	static const char barrier[] = "RuntimeError: [Rank 0]: Ranks 3, 7 failed to pass monitoredBarrier in 30000 ms\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(term, sizeof(term) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "torch.elastic.death_signal");
+	assert_non_null(strstr(f->title, "SIGTERM"));
+	assert_true(fix_has(f, "sacct"));
+	run_free(&r);
+
+	r = explain_text(hup, sizeof(hup) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "torch.elastic.sighup");
+	assert_null(findings_find(r.fs, "torch.elastic.death_signal"));
+	run_free(&r);
+
+	r = explain_text(after_oom, sizeof(after_oom) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "cuda.oom");
+	run_free(&r);
+
+	r = explain_text(barrier, sizeof(barrier) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "torch.barrier.monitored_missing");
+	assert_non_null(strstr(f->title, "rank(s) 3, 7 never reached"));
+	run_free(&r);
+}
+
 static void test_cudagraph_hang(void **state)
 {
 	static const char spin[] =
@@ -3061,6 +3143,8 @@ int main(void)
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
 		cmocka_unit_test(test_cudagraph_hang),
+		cmocka_unit_test(test_cuda_error_strings),
+		cmocka_unit_test(test_torchrun_signals),
 		cmocka_unit_test(test_hang_after_init),
 		cmocka_unit_test(test_ib_unused),
 		cmocka_unit_test(test_hosts_bootstrap),
