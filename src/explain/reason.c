@@ -25,7 +25,7 @@ static int master_suggestion(struct rs *r)
 	for (int i = 0; i < x->nifs; i++)
 		if (!strcmp(x->ifs[i].addr, x->master)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
-			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s has MASTER_ADDR %s itself",
+			snprintf(r->suggest_why, sizeof(r->suggest_why), N_("%s has MASTER_ADDR %s itself"),
 				 x->ifs[i].ifname, x->master);
 			return 1;
 		}
@@ -33,7 +33,7 @@ static int master_suggestion(struct rs *r)
 		if (x->ifs[i].prefix > 0 && addr_v4(x->ifs[i].addr, a) &&
 		    addr_same_subnet(4, a, r->master_ip, x->ifs[i].prefix)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
-			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s (%s/%d) is in MASTER_ADDR %s's subnet",
+			snprintf(r->suggest_why, sizeof(r->suggest_why), N_("%s (%s/%d) is in MASTER_ADDR %s's subnet"),
 				 x->ifs[i].ifname, x->ifs[i].addr, x->ifs[i].prefix, x->master);
 			return 1;
 		}
@@ -44,7 +44,7 @@ static int master_suggestion(struct rs *r)
 			    addr_same_subnet(4, a, r->master_ip, guesses[g])) {
 				snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 				snprintf(r->suggest_why, sizeof(r->suggest_why),
-					 "%s (%s) shares MASTER_ADDR %s's /%d", x->ifs[i].ifname,
+					 N_("%s (%s) shares MASTER_ADDR %s's /%d"), x->ifs[i].ifname,
 					 x->ifs[i].addr, x->master, guesses[g]);
 				return 1;
 			}
@@ -90,7 +90,7 @@ static void socket_list_suggestion(struct rs *r)
 	if (pick && others.len) {
 		snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", pick->ifname);
 		snprintf(r->suggest_why, sizeof(r->suggest_why),
-			 "%s (%s) is the only private interface in NCCL's NET/Socket list (%s)",
+			 N_("%s (%s) is the only private interface in NCCL's NET/Socket list (%s)"),
 			 pick->ifname, pick->addr, others.buf);
 		r->suggest_loc = at->m.sock_loc;
 		for (int k = 0; k < at->m.nsock; k++)

@@ -77,13 +77,20 @@ void rule_wrong_interface(struct rs *r)
 	{
 		const struct part *p0 = &r->p[flag[0]];
 		enum aclass c0 = aclass_of(p0->m.boot_if, p0->m.boot_addr);
-		if (x->master[0])
-			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s%s",
-				   aclass_name(c0), p0->m.boot_if, p0->m.boot_addr, x->master,
-				   stuck_any ? ": ranks hang after Init START" : "");
+		/* whole formats, not a pasted ending: the renderer finds each one's translation */
+		if (x->master[0] && stuck_any)
+			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s: "
+				 "ranks hang after Init START", aclass_name(c0), p0->m.boot_if,
+				 p0->m.boot_addr, x->master);
+		else if (x->master[0])
+			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s",
+				 aclass_name(c0), p0->m.boot_if, p0->m.boot_addr, x->master);
+		else if (stuck_any)
+			rs_title(d, "NCCL bootstraps on %s %s (%s) and the ranks hang after Init START",
+				 aclass_name(c0), p0->m.boot_if, p0->m.boot_addr);
 		else
-			rs_title(d, "NCCL bootstraps on %s %s (%s)%s", aclass_name(c0), p0->m.boot_if,
-				   p0->m.boot_addr, stuck_any ? " and the ranks hang after Init START" : "");
+			rs_title(d, "NCCL bootstraps on %s %s (%s)", aclass_name(c0), p0->m.boot_if,
+				 p0->m.boot_addr);
 	}
 	rs_parts(r, d, flag, nf);
 	rs_fix_ifname(r, d);
