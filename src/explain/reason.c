@@ -370,7 +370,7 @@ static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struc
 	}
 	/* no host named: prose says which node it means, a command argument keeps a placeholder */
 	if (!shown)
-		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '=' ? "<node>" : "the failing node");
+		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '=' ? "<node>" : N_("the failing node"));
 	else if (more)
 		strbuf_addf(sb, " and %zu more", more);
 }
