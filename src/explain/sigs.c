@@ -390,7 +390,8 @@ const struct explain_sig explain_sigs[] = {
 	/* 2.12-2.20 also "socketStartConnect: Connect to X failed : Connection refused", and
 	 * socketPollConnect's "returned 111(Connection refused)" */
 	.anchors = { "Connection refused, exceeded", "exceeded retries (", "failed : Connection refused",
-		     "(Connection refused)" },
+		     "(Connection refused)", "failed with error Connection refused" },
+	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} was refused until it gave up",
@@ -405,7 +406,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.connect.timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Connection timed out, exceeded", "exceeded timeouts (", "failed : Connection timed out",
-		     "(Connection timed out)" },
+		     "(Connection timed out)", "failed with error Connection timed out" },
+	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} timed out until it gave up",
@@ -419,7 +421,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.connect.no_route",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "No route to host, exceeded", "(No route to host)", "failed : No route to host" },
+	.anchors = { "No route to host, exceeded", "(No route to host)", "failed : No route to host",
+		     "failed with error No route to host" },
+	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL has no route to {}",
@@ -741,7 +745,8 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got async event : port error", "Got async event : GID table change",
 		     "Got async event : local catastrophic error", "Got async event : port flap",
-		     "non-fatal async event: port error", "async fatal event: " },
+		     "non-fatal async event: port error", "async fatal event: ",
+		     "Got async error event: port error" },
 	/* 2.28's "NET/IB : mlx5_0:1 GID table changed" has no "async event" words: see nccl.ib.gid_changed */
 	.cap_after = "Got async event : ",
 	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
@@ -843,7 +848,8 @@ const struct explain_sig explain_sigs[] = {
 	 * "Got async event : <str>"): the IB subnet manager re-swept the fabric or a port came back. */
 	.id = "nccl.ib.async_event_nonfatal",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Got non-fatal async event", "Got async event : port active", "Got async event : SM change",
+	.anchors = { "Got non-fatal async event", "Got async error event: ", "Got async event : port active",
+		     "Got async event : SM change",
 		     "Got async event : LID change", "Got async event : client reregistration",
 		     "Got async event : P_Key change" },
 	.unless = "port error",
@@ -1617,7 +1623,7 @@ const struct explain_sig explain_sigs[] = {
 	 * allocated, exported or imported, i.e. IMEX is not set up for this process */
 	.id = "nccl.mnnvl.imex",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "is available but not working on this system" },
+	.anchors = { "is available but not working on this system", "is available but not supported on this system" },
 	.also = "MNNVL",
 	.title = "multi-node NVLink (MNNVL) is there but not usable: the IMEX set-up is missing",
 	.cause = "on GB200/GB300 NVL systems NCCL shares GPU memory across trays with FABRIC handles, which need "
@@ -1646,10 +1652,41 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* net_ib (2.2x INFO, NCCL_IB_WARN_RAIL_LOCAL): a connection joins NICs of different indices on
+	 * the two nodes, i.e. it crosses rails */
+	.id = "nccl.ib.rail_mismatch",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "mismatched physical devices between local" },
+	.cap_after = "between local ",
+	.cap_stop = ".",
+	.title = "NCCL connects NICs of different rails between the nodes: local {}",
+	.cause = "the two nodes number their NICs differently (another NCCL_IB_HCA order, an HCA missing or down on "
+		"one node, a different PCI layout), so a connection joins NIC i on one node to NIC j on the other; "
+		"on rail-optimised fabrics that traffic crosses the spine (slower), on rail-only fabrics it has no route",
+	.fix = "ibv_devinfo -l; nvidia-smi topo -m   # on both nodes: the same HCAs, in the same order, near the same GPUs\n"
+		"export NCCL_IB_HCA==mlx5_0,mlx5_1   # the same explicit list on every node ('=' for exact names)",
+},
+{
+	/* graph/paths.cc (INFO): NVML says P2P is not OK between two PCIe-connected GPUs; NCCL copies
+	 * through host memory for that pair instead */
+	.id = "nccl.p2p.nvml_disabled",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "P2P is disabled between connected GPUs" },
+	.cap_after = "connected GPUs ",
+	.cap_stop = ".",
+	.title = "the driver reports P2P disabled between GPUs {}: NCCL copies through host memory there",
+	.cause = "NVML says these PCIe-connected GPUs cannot read or write each other's memory: GeForce boards, "
+		"ACS or an IOMMU on the PCIe path, or a BIOS setting; NCCL uses shared memory for the pair, which "
+		"works but is slower, and a hang elsewhere is not this pair's P2P",
+	.fix = "nvidia-smi topo -p2p rw   # which GPU pairs the driver allows P2P between\n"
+		"sudo lspci -vvv | grep -i 'ACSCtl'   # ACS redirect on the bridges blocks P2P (see the IOMMU/ACS fix when a hang shows)",
+},
+{
 	/* net_ib connect.cc: two HCAs of different link layers (InfiniBand and RoCE/Ethernet) paired */
 	.id = "nccl.ib.incompatible_devices",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Attempted to connect incompatible devices", "device is incompatible with the local" },
+	.anchors = { "Attempted to connect incompatible devices", "device is incompatible with the local",
+		     "Attempted to merge incompatible devices" },
 	.title = "NCCL paired NICs of different link types (InfiniBand with RoCE/Ethernet)",
 	.cause = "the HCAs NCCL uses include ports of both link layers (or the nodes' HCA sets differ), and a "
 		"connection joined an InfiniBand port with an Ethernet one, which cannot talk",
@@ -2173,6 +2210,109 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch checks every collective and names the rank, op and shapes that differ\n"
 		"make every rank call the same collectives in the same order with the same sizes (rank-dependent branches, uneven last batches)",
 	.rerun = RERUN_HANG,
+},
+{
+	/* init.cc (2.4-2.5): the kernel's watchdog saw a peer wait for a collective this rank never
+	 * posted (ncclDevSuspectedMismatch): a suspicion, NCCL does not stop the job */
+	.id = "nccl.collective.suspected_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "may be caused by a collective mismatch around rank" },
+	.cap_after = "mismatch around rank ",
+	.cap_stop = ".",
+	.title = "NCCL suspects a collective mismatch around rank {}: the job hangs there",
+	.cause = "NCCL's kernels waited long for data that rank should have sent: it called a different collective, "
+		"a different size, or none (a rank-dependent branch, an uneven last batch), or it is stuck elsewhere",
+	.fix = "export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch checks every collective and names the rank, op and shapes that differ\n"
+		"py-spy dump --pid <pid of that rank>   # if it is stuck outside NCCL: where it is",
+	.rerun = RERUN_HANG,
+},
+{
+	/* ras/rasnet.cc (2.24+ INFO): RAS gave up on a peer connection after its long timeouts */
+	.id = "nccl.ras.peer_lost",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "RAS keep-alive timeout error", "RAS connect retry timeout", "RAS init timeout error",
+		     "RAS send stuck timeout error" },
+	.cap_after = "connection with ",
+	.cap_stop = " ,<",
+	.title = "NCCL's RAS lost contact with {}: that peer stopped answering, or the network between the nodes did",
+	.cause = "RAS keeps a connection to other ranks' processes and gives up after long timeouts (tens of "
+		"seconds) without a reply: that process is frozen or dead, its node went down, or the link between "
+		"the nodes fails; when several ranks name one address, it is that node",
+	.fix = "ncclras   # on any node of a running job (NCCL 2.24+): which ranks RAS sees as dead or missing\n"
+		"ping -c 5 {}; ssh {} 'dmesg | tail'   # is that node up, and what did its kernel say",
+},
+{
+	/* ras.cc (2.24+): NCCL's RAS found a peer of another NCCL version */
+	.id = "nccl.version.peer_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "NCCL version mismatch with remote peer" },
+	.cap_after = "remote peer ",
+	.title = "the ranks run different NCCL versions: remote peer {}",
+	.cause = "the nodes load different NCCL libraries (another container image, another torch wheel, an "
+		"LD_LIBRARY_PATH or LD_PRELOAD that picks a system NCCL on some nodes); mixed versions are not "
+		"supported and fail or hang in set-up",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # on every node: must print the same\n"
+		"NCCL_DEBUG=INFO python ... 2>&1 | grep 'NCCL version'   # the library each node really loads",
+	.check = "ncclcheck cluster   (on every node at once: compares the NCCL, CUDA and driver versions of the nodes)",
+},
+{
+	/* enqueue.cc: no algorithm/protocol can run this collective; with NCCL_ALGO/NCCL_PROTO set the
+	 * message names them and NCCL returns invalid usage */
+	.id = "nccl.env.algo_unavailable",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "no algorithm/protocol available" },
+	.title = "NCCL found no algorithm/protocol that can run a collective here",
+	.cause = "with neither NCCL_ALGO nor NCCL_PROTO set this is NCCL's own internal error: a collective, data "
+		"type or topology its tuning does not cover (an NCCL too old for the GPUs or the operation)",
+	.fix = "env | grep -E '^NCCL_'   # on every node: any setting that restricts NCCL (NCCL_ALGO, NCCL_PROTO, NCCL_*_DISABLE)\n"
+		"pip install -U nvidia-nccl-cu12   # or nvidia-nccl-cu13: a newer NCCL",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "was set to",
+		  .title = "NCCL has no algorithm/protocol left for a collective: NCCL_ALGO / NCCL_PROTO exclude every one that works here",
+		  .cause = "NCCL_ALGO or NCCL_PROTO force choices (NVLS, CollNet, Tree, LL128...) that this system, "
+			"this collective or this data type cannot use; NCCL then fails with invalid usage",
+		  .fix = "unset NCCL_ALGO NCCL_PROTO   # on every node: let NCCL choose; force them only to test a suspicion\n"
+			"env | grep -E '^NCCL_(ALGO|PROTO)='   # where they are set (a container image, a launcher script)" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/cudawrap.cc (2.14+): NCCL_CUDA_PATH names no libcuda */
+	.id = "nccl.env.cuda_path",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Failed to find CUDA library in" },
+	.also = "NCCL_CUDA_PATH=",
+	.cap_after = "NCCL_CUDA_PATH=",
+	.cap_stop = ")",
+	.title = "NCCL_CUDA_PATH={} holds no CUDA driver library",
+	.cause = "NCCL_CUDA_PATH tells NCCL where libcuda.so is; the directory given has none, so NCCL cannot use CUDA",
+	.fix = "unset NCCL_CUDA_PATH   # NCCL finds the driver's libcuda.so.1 itself\n"
+		"ldconfig -p | grep libcuda.so.1   # where the driver's library really is",
+},
+{
+	/* init.cc: a non-blocking communicator used before ncclCommGetAsyncError said ncclSuccess */
+	.id = "nccl.nonblocking.in_progress",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Attempt to use communicator before the previous operation returned ncclSuccess" },
+	.title = "a non-blocking NCCL communicator was used before its previous operation finished",
+	.cause = "with NCCL's non-blocking mode (torch: init_process_group(device_id=...) or "
+		"TORCH_NCCL_USE_COMM_NONBLOCKING=1) every call must wait until the communicator is ready; a "
+		"framework or extension that issues NCCL calls on that communicator itself does not",
+	.fix = "export TORCH_NCCL_USE_COMM_NONBLOCKING=0   # to test: blocking mode\n"
+		"pip install -U torch   # code that drives the communicator itself must poll ncclCommGetAsyncError until ncclSuccess",
+},
+{
+	/* bootstrap.cc (2.23+): NCCL_OOB_NET_IFNAME matched nothing; NCCL ignores it */
+	.id = "nccl.env.oob_ifname",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "no device found matching NCCL_OOB_NET_IFNAME=" },
+	.cap_after = "NCCL_OOB_NET_IFNAME=",
+	.cap_stop = ",",
+	.title = "NCCL_OOB_NET_IFNAME={} matches no network device: NCCL ignores it",
+	.cause = "NCCL_OOB_NET_IFNAME picks the device of NCCL's out-of-band bootstrap over the network plugin "
+		"(with NCCL_OOB_NET_ENABLE=1); a name no device has is ignored and the default is used",
+	.fix = "ibv_devices; ip -br link   # the device names this node has\n"
+		"unset NCCL_OOB_NET_IFNAME   # or set it to one of them, on every node",
 },
 {
 	/* Lightning-AI/pytorch-lightning#19106 (log_dict keys differ), modelscope/ms-swift#9443 */

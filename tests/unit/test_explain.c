@@ -2090,6 +2090,60 @@ static void test_torchrun_signals(void **state)
 	run_free(&r);
 }
 
+/* NCCL WARN lines of 2.4-2.30 that had no row (a scan of every WARN string of seven releases) */
+static void test_nccl_warn_scan(void **state)
+{
+	static const struct {
+		const char *line, *id, *title;
+	} cases[] = {
+		{ "MNNVL (cliqueSize 4) is available but not supported on this system. Check the IMEX configuration.",
+		  "nccl.mnnvl.imex", "IMEX" },
+		{ "NET/IB : mlx5_0:1 Got async error event: port error", "nccl.ib.async_event", "went down" },
+		{ "NET/IB : mlx5_0:1 Got async error event: SM change", "nccl.ib.async_event_nonfatal", "subnet manager" },
+		{ "NET/IB : Attempted to merge incompatible devices: [0]mlx5_0:1/IB and [1]mlx5_2:1/RoCE. Try selecting NICs of only one link type using NCCL_IB_HCA",
+		  "nccl.ib.incompatible_devices", "different link types" },
+		{ "socketPollConnect to 10.0.0.2<43215> failed with error Connection refused", "nccl.connect.refused",
+		  "10.0.0.2<43215>" },
+		{ "Error : no algorithm/protocol available for function AllReduce with datatype ncclFloat32. NCCL_ALGO was set to NVLS.",
+		  "nccl.env.algo_unavailable", "exclude every one" },
+		/* without NCCL_ALGO/NCCL_PROTO the same words are NCCL's own failure, not the user's setting */
+		{ "Error : no algorithm/protocol available for function AllReduce with datatype ncclBfloat16.",
+		  "nccl.env.algo_unavailable", "found no algorithm" },
+		{ "NCCL version mismatch with remote peer 10.0.0.2<43215> (local: 2.30.7, remote 2.28.9)",
+		  "nccl.version.peer_mismatch", "different NCCL versions" },
+		{ "Your program may be hanging, this may be caused by a collective mismatch around rank 3. Please check your collective calls at and around this rank.",
+		  "nccl.collective.suspected_mismatch", "around rank 3:" },
+		{ "RAS keep-alive timeout error (60s) on socket connection with 10.0.0.7<36223>", "nccl.ras.peer_lost",
+		  "lost contact with 10.0.0.7:" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *log = xasprintf("n1:1:2 [0] x.cc:1 NCCL WARN %s\n", cases[i].line);
+		struct run r = explain_text(log, strlen(log), NULL);
+		const struct finding *f = top_error(&r);
+
+		if (!f || strcmp(f->id, cases[i].id))
+			fail_msg("case %zu: want %s, got %s", i, cases[i].id, f ? f->id : "nothing");
+		assert_non_null(strstr(f->title, cases[i].title));
+		run_free(&r);
+		free(log);
+	}
+	/* INFO lines that are warnings: a rail mismatch and P2P off for a PCIe pair are never the error */
+	static const char info[] =
+		"n1:1:2 [0] NCCL INFO NET/IB : There are mismatched physical devices between local (0,1) and remote (2,3). To disable this warning, set NCCL_IB_WARN_RAIL_LOCAL=0\n"
+		"n1:1:2 [0] NCCL INFO P2P is disabled between connected GPUs 0 and 1. You can repress this message with NCCL_IGNORE_DISABLED_P2P=1.\n";
+	struct run r = explain_text(info, sizeof(info) - 1, NULL);
+	const struct finding *f = expect(&r, "nccl.ib.rail_mismatch");
+
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_non_null(strstr(f->title, "local (0,1) and remote (2,3)"));
+	f = expect(&r, "nccl.p2p.nvml_disabled");
+	assert_int_equal(f->sev, SEV_WARN);
+	for (size_t i = 0; i < r.fs->n; i++)
+		assert_int_not_equal(r.fs->v[i]->sev, SEV_ERROR);
+	run_free(&r);
+}
+
 static void test_cudagraph_hang(void **state)
 {
 	static const char spin[] =
@@ -3145,6 +3199,7 @@ int main(void)
 		cmocka_unit_test(test_cudagraph_hang),
 		cmocka_unit_test(test_cuda_error_strings),
 		cmocka_unit_test(test_torchrun_signals),
+		cmocka_unit_test(test_nccl_warn_scan),
 		cmocka_unit_test(test_hang_after_init),
 		cmocka_unit_test(test_ib_unused),
 		cmocka_unit_test(test_hosts_bootstrap),
