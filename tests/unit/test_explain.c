@@ -2128,6 +2128,19 @@ static void test_nccl_warn_scan(void **state)
 		run_free(&r);
 		free(log);
 	}
+	/* Huawei Ascend's HCCL (vllm-ascend#1955, #486): a log from an NPU node is read, not "unrecognised" */
+	static const char hccl[] =
+		"[ERROR] HCCL(2717288,python3):2025-07-23-03:47:57.070.463 [hccl_socket.cc:100] [2717288][HcclSocket][Listen] socket type[1], listen on ip[192.168.20.160] and specific port[16666] fail. Please check the port status and whether the port is been using by other process.\n"
+		"[rank1]: EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.\n";
+	struct run rh = explain_text(hccl, sizeof(hccl) - 1, NULL);
+	const struct finding *h = expect(&rh, "hccl.listen_failed");
+
+	assert_non_null(strstr(h->title, "port 16666"));
+	assert_true(fix_has(h, "sport = :16666"));
+	h = expect(&rh, "hccl.connect_timeout");
+	assert_true(fix_has(h, "HCCL_CONNECT_TIMEOUT=1200"));
+	run_free(&rh);
+
 	/* INFO lines that are warnings: a rail mismatch and P2P off for a PCIe pair are never the error */
 	static const char info[] =
 		"n1:1:2 [0] NCCL INFO NET/IB : There are mismatched physical devices between local (0,1) and remote (2,3). To disable this warning, set NCCL_IB_WARN_RAIL_LOCAL=0\n"
