@@ -12,6 +12,7 @@
 #include "explain/ngc.h"
 #include "explain/scan_int.h"
 #include "explain/text.h"
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 /* `p` is just past the anchor, `a` at its start, both inside the line's body. */
@@ -498,7 +499,7 @@ static void ex_master_arg(struct lctx *c, const char *p, const char *a)
 	if (!q && p < END(c) && *p == ' ')
 		q = p + 1;
 	if (q)
-		set_master(c->x, q, END(c), 2, "launcher arguments", c->loc, 0);
+		set_master(c->x, q, END(c), 2, N_("launcher arguments"), c->loc, 0);
 }
 
 static void ex_rdzv(struct lctx *c, const char *p, const char *a)
@@ -539,7 +540,7 @@ static void store_wait(struct lctx *c, int port)
 static void ex_c10d_target(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
-	set_master(c->x, p, END(c), 0, "c10d connect target", c->loc, 0);
+	set_master(c->x, p, END(c), 0, N_("c10d connect target"), c->loc, 0);
 	store_wait(c, port_at(p, END(c)));
 }
 

@@ -16,6 +16,7 @@
 #include "model/ifselect.h"
 #include "model/stack_tables.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -77,13 +78,20 @@ void rule_wrong_interface(struct rs *r)
 	{
 		const struct part *p0 = &r->p[flag[0]];
 		enum aclass c0 = aclass_of(p0->m.boot_if, p0->m.boot_addr);
-		if (x->master[0])
-			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s%s",
-				   aclass_name(c0), p0->m.boot_if, p0->m.boot_addr, x->master,
-				   stuck_any ? ": ranks hang after Init START" : "");
+		/* whole formats, not a pasted ending: the renderer finds each one's translation */
+		if (x->master[0] && stuck_any)
+			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s: "
+				 "ranks hang after Init START", aclass_name(c0), p0->m.boot_if,
+				 p0->m.boot_addr, x->master);
+		else if (x->master[0])
+			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s",
+				 aclass_name(c0), p0->m.boot_if, p0->m.boot_addr, x->master);
+		else if (stuck_any)
+			rs_title(d, "NCCL bootstraps on %s %s (%s) and the ranks hang after Init START",
+				 aclass_name(c0), p0->m.boot_if, p0->m.boot_addr);
 		else
-			rs_title(d, "NCCL bootstraps on %s %s (%s)%s", aclass_name(c0), p0->m.boot_if,
-				   p0->m.boot_addr, stuck_any ? " and the ranks hang after Init START" : "");
+			rs_title(d, "NCCL bootstraps on %s %s (%s)", aclass_name(c0), p0->m.boot_if,
+				 p0->m.boot_addr);
 	}
 	rs_parts(r, d, flag, nf);
 	rs_fix_ifname(r, d);
@@ -490,11 +498,18 @@ void rule_init_progress(struct rs *r, int net_diag)
 						m0 = &r->p[i].m;
 				}
 			rs_parts(r, d, all, na);
-			rs_title(d, "NCCL init completed on %zu rank%s%s%s%s%s", na, na == 1 ? "" : "s",
-				   m0 && m0->nccl_version[0] ? " (NCCL " : "",
-				   m0 && m0->nccl_version[0] ? m0->nccl_version : "",
-				   m0 && m0->nccl_version[0] ? ")" : "",
-				   m0 && m0->network[0] ? (strcmp(m0->network, "IB") ? ", network Socket" : ", network IB") : "");
+			const char *v = m0 && m0->nccl_version[0] ? m0->nccl_version : NULL;
+			const char *net = m0 && m0->network[0] ? (strcmp(m0->network, "IB") ?
+				", network Socket" : ", network IB") : "";
+
+			/* one format per number: a plural "s" next to the other values would be
+			 * taken for one of them where the renderer finds the format again */
+			if (na == 1)
+				rs_title(d, "NCCL init completed on %zu rank%s%s%s%s", na, v ? " (NCCL " : "",
+					 v ? v : "", v ? ")" : "", net);
+			else
+				rs_title(d, "NCCL init completed on %zu ranks%s%s%s%s", na, v ? " (NCCL " : "",
+					 v ? v : "", v ? ")" : "", net);
 			if (m0)
 				rs_at(r, d, m0->init_complete, "Init COMPLETE", NULL);
 			free(all);
@@ -961,10 +976,20 @@ void rule_known_bugs(struct rs *r)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # in the container: a torch installed over the image's brings its own NCCL");
 		else if (inferred)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log names torch's release, not its NCCL: confirm this one runs the wheel's");
-		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
-			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
-			 ver >= 0 ? vtext : "",
-			 kb->fixed_in ? "" : " (no fixed release is named by a release note yet)");
+		/* whole sentences, so that the renderer finds each one's translation */
+		if (ver >= 0 && kb->fixed_in)
+			finding_why(d, "%s confidence: %s; the log shows an affected NCCL %s",
+				    conf == CONF_HIGH ? "High" : "Medium", kb->cause, vtext);
+		else if (ver >= 0)
+			finding_why(d, "%s confidence: %s; the log shows an affected NCCL %s (no fixed "
+				    "release is named by a release note yet)",
+				    conf == CONF_HIGH ? "High" : "Medium", kb->cause, vtext);
+		else if (kb->fixed_in)
+			finding_why(d, "%s confidence: %s; the NCCL version is not in the log", "Medium",
+				    kb->cause);
+		else
+			finding_why(d, "%s confidence: %s; the NCCL version is not in the log (no fixed "
+				    "release is named by a release note yet)", "Medium", kb->cause);
 		if (kb->fixed_in)
 			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
 		finding_evidence(d, "source: %s", kb->source);
@@ -1402,9 +1427,9 @@ void rule_p2p_topology(struct rs *r)
 		 conf == CONF_MEDIUM ? "Medium" : "Low",
 		 conf == CONF_LOW ? " The log only shows a generic failure: the NCCL_P2P_DISABLE=1 rerun "
 		 "decides it." : "", bug ? " Driver branch: " : "", bug ? bug->source : "",
-		 !bug && !strcmp(id, "explain.pcie.iommu") && !iommu && !pcie ? " Nothing here "
+		 !bug && !strcmp(id, "explain.pcie.iommu") && !iommu && !pcie ? N_(" Nothing here "
 		 "tells the IOMMU from ACS set in the BIOS or a driver fault; the IOMMU is checked first "
-		 "because Linux turns ACS on in every PCIe switch when an IOMMU is enabled." : "");
+		 "because Linux turns ACS on in every PCIe switch when an IOMMU is enabled.") : "");
 	if (x->topo_loc.line)
 		rs_at(r, d, x->topo_loc, "nvidia-smi topo", x->topo_row);
 	if (x->consumer_loc.line)
