@@ -927,6 +927,14 @@ static void test_known_bugs_complete(void **state)
 		assert_non_null(kb->fix);
 		assert_true(!kb->to || kb->from < kb->to);
 		assert_true(!strncmp(kb->id, "nccl.known_bug.", 15));
+		/* the release it says to upgrade to is past the affected range */
+		if (kb->fixed_in) {
+			unsigned a, b, c = 0;
+
+			assert_true(sscanf(kb->fixed_in, "%u.%u.%u", &a, &b, &c) >= 2);
+			if ((int)(a * 10000 + b * 100 + c) < kb->to)
+				fail_msg("known bug '%s': fixed in %s, inside its range", kb->id, kb->fixed_in);
+		}
 	}
 }
 
