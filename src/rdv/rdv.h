@@ -126,6 +126,14 @@ void rdv_join_status(struct rdv *r, struct rdv_join_status *st);
 int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long timeout_ms,
 	       json_t **all, struct err *e);
 /*
+ * As rdv_gather, but the master waits for what comes: at the deadline, or once the run has
+ * failed (a node died), it returns every rank's part that came (json null for the others,
+ * each named in an RDV_EV_SLOW event when the deadline passed) and the run goes on. For
+ * answers that are useful in part (attach's stacks: a node that froze must not hide the rest).
+ */
+int rdv_gather_partial(struct rdv *r, const char *phase, long step, json_t *mine,
+		       long timeout_ms, json_t **all, struct err *e);
+/*
  * The master sends *payload (borrowed) to every worker; a worker waits, up to timeout_ms, for
  * the master's payload of (phase, step) and gets it in *payload (new reference).
  */
