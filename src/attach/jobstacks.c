@@ -17,16 +17,40 @@ const char *js_kind_name(enum js_kind k)
 	return (unsigned)k < JS_KIND_COUNT ? kind_names[k] : "unknown";
 }
 
+/*
+ * A text that fits the decoder's cap. A deep stack's phrase (256 frames) does not: its innermost
+ * frames, at the end, say what the rank does, so the outer ones go ("… → " in their place),
+ * cut at a frame's arrow, never inside a UTF-8 character.
+ */
+static json_t *fit(const char *s)
+{
+	size_t len = strlen(s);
+	const char *arrow;
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+
+	if (len < JS_TEXT_MAX)
+		j = json_string(s);
+	else if (!(arrow = strstr(s + len - (JS_TEXT_MAX - 16), " → ")))
+		j = json_string("…");	/* one frame longer than the cap: no arrow to cut at */
+	else {
+		strbuf_addf(&sb, "…%s", arrow);
+		j = json_string(sb.buf);
+		strbuf_release(&sb);
+	}
+	/* not UTF-8 (json_string refuses it): the rank is still sent, without these words */
+	return j ? j : json_string("");
+}
+
 json_t *js_encode(const struct js_rank *v, size_t n)
 {
 	json_t *arr = json_array();
 
 	for (size_t i = 0; i < n && i < JS_RANKS_MAX; i++)
-		json_array_append_new(arr, json_pack("{s:i, s:i, s:s, s:s, s:s%, s:s%}",
+		json_array_append_new(arr, json_pack("{s:i, s:i, s:s, s:s, s:o, s:o}",
 						     "rank", v[i].rank, "pid", v[i].pid,
 						     "host", v[i].host, "kind", js_kind_name(v[i].kind),
-						     "doing", v[i].doing, strnlen(v[i].doing, JS_TEXT_MAX),
-						     "stack", v[i].stack, strnlen(v[i].stack, JS_TEXT_MAX)));
+						     "doing", fit(v[i].doing), "stack", fit(v[i].stack)));
 	return json_pack("{s:i, s:o}", "v", JS_VERSION, "ranks", arr);
 }
 

@@ -14,6 +14,7 @@
 #include "attach/across.h"
 #include "attach/jobstacks.h"
 #include "net/sock.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 
 static struct js_rank rank_of(int rank, int pid, const char *host, enum js_kind k,
@@ -105,6 +106,9 @@ static void test_hostile(void **state)
 		memset(big, 'x', JS_TEXT_MAX + 1);
 		r.stack = big;
 		j = js_encode(&r, 1);	/* the encoder cuts its own texts to the cap */
+		assert_int_equal(js_decode(j, &n, &e), 0);
+		assert_string_equal(n.v[0].stack, "…");
+		js_node_release(&n);
 		json_object_set_new(json_array_get(json_object_get(j, "ranks"), 0), "stack",
 				    json_string(big));
 		assert_int_equal(js_decode(j, &n, &e), -1);
@@ -118,6 +122,31 @@ static void test_hostile(void **state)
 		json_decref(j);
 		free(big);
 	}
+}
+
+/* A 256-frame stack's phrase is over the cap: the innermost frames are what is kept. */
+static void test_deep_stack(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct js_rank r;
+	struct js_node n = { 0 };
+	struct err e = ERR_INIT;
+	json_t *j;
+
+	(void)state;
+	strbuf_addstr(&sb, "in <module> (train.py:1)");
+	for (int i = 0; i < 255; i++)
+		strbuf_addf(&sb, " → recurse_%d (deep.py:%d)", i, i + 10);
+	assert_true(sb.len >= JS_TEXT_MAX);
+	r = rank_of(0, 5, "h", JS_BUSY, "it is running", sb.buf);
+	j = js_encode(&r, 1);
+	assert_int_equal(js_decode(j, &n, &e), 0);
+	assert_true(strlen(n.v[0].stack) < JS_TEXT_MAX);
+	assert_true(!strncmp(n.v[0].stack, "… → recurse_", strlen("… → recurse_")));
+	assert_non_null(strstr(n.v[0].stack, "→ recurse_254 (deep.py:264)"));
+	js_node_release(&n);
+	json_decref(j);
+	strbuf_release(&sb);
 }
 
 /* 3 nodes: the 3 ranks in all_reduce first, the odd one last; a rank without a stack left out. */
@@ -308,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_across_loopback),
 	};
