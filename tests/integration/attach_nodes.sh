@@ -5,8 +5,8 @@
 # (tests/fakes/ras_replay.py) of one job-wide answer in which rank 2 has launched one AllReduce
 # fewer. attach runs on every node at once: each reads only its own rank's stack, and every node
 # prints the same verdict (rank 2's code, read on n2) and the same groups, the odd rank named.
-# Then the failures: a node that never comes (named, the others answer, bounded), a node with a
-# wrong token, and garbage on the master's port.
+# Then the failures: a node that never comes (named, the others answer, bounded), one that
+# freezes once joined (SIGSTOP), a node with a wrong token, and garbage on the master's port.
 set -u
 . "$SRCDIR/tests/integration/lib_lab.sh"
 lab_use atn
@@ -147,6 +147,25 @@ for i in 0 1; do
 done
 expect_no_match "$(cat "$T/a0.out")" "spin \(sleeper" "rank 2's code is not guessed without its node"
 [ $((t1 - t0)) -lt 30000 ] && pass "bounded: $((t1 - t0)) ms with a node missing" || fail "took $((t1 - t0)) ms"
+
+# a node that freezes once joined (SIGSTOP: its heartbeats stop): named dead, the others answer
+for i in 0 1 2; do serve_ras $i; done
+attach_on 1 & w1=$!
+attach_on 2 & w2=$!
+# its attach (and the lab exec before it) by its RAS port, once it has had a second to join
+frozen() { pgrep -f -- "--ras 127.0.0.1:$(cat "$T/ras_port2")"; }
+( sleep 1; kill -STOP $(frozen) ) &
+t0=$(ms)
+attach_on 0
+t1=$(ms)
+wait $w1
+kill -CONT $(frozen) 2>/dev/null
+wait $w2
+expect_rc 1 "$(cat "$T/a0.rc")" "a frozen node: the master still answers"
+expect_match "$(cat "$T/a0.out")" "cluster\.peer\.dead|cluster\.rdv\.missing" "the frozen node is named (dead; missing had it frozen before it joined)"
+expect_match "$(cat "$T/a0.out")" "^node 2 \([^)]*\) is not in it" "and left out of the answer"
+expect_match "$(cat "$T/a1.out")" "^verdict: rank 2 " "node 1 prints the master's answer"
+[ $((t1 - t0)) -lt 30000 ] && pass "bounded: $((t1 - t0)) ms with a node frozen" || fail "took $((t1 - t0)) ms"
 
 # a node with the wrong token: refused, named; the one with the right token answers
 for i in 0 1 2; do serve_ras $i; done
