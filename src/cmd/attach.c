@@ -451,6 +451,7 @@ static int across_main(struct cli *c, struct attach_args *a)
 	x.rdv.nnodes = l.nnodes;
 	x.rdv.host = host;
 	x.rdv.join_timeout_ms = a->join_ms ? a->join_ms : 10000;
+	x.rdv.verb = "attach --all-nodes";
 	x.rdv.token = tok.len ? tok.buf : NULL;
 	x.rdv.token_len = tok.len;
 	x.rdv.expected_hosts = (const char *const *)l.hosts;

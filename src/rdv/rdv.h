@@ -41,6 +41,9 @@ struct rdv_opts {
 	const void *token;		/* NULL: no authentication (the master warns) */
 	size_t token_len;
 	const char *proc_root;		/* where to look for the holder of a taken port */
+	/* the verb every node runs ("attach"), for the findings' fixes; NULL: "cluster", whose
+	 * port is the job's own MASTER_PORT (a node that cannot reach it, torch cannot either) */
+	const char *verb;
 	size_t frame_cap;		/* default FRAME_MAX_DEFAULT */
 	const char *const *expected_hosts;	/* optional, by rank (a Slurm node list): names missing ranks */
 	size_t nexpected;
