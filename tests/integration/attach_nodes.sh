@@ -116,8 +116,12 @@ echo "timing: 3 nodes answered in $((t1 - t0)) ms"
 for i in 0 1 2; do serve_ras $i; done
 attach_on 1 --json & w1=$!
 attach_on 2 --json & w2=$!
-attach_on 0 --json
+attach_on 0 --json --html "$T/a0.html"
 wait $w1 $w2
+if "$PY" "$SRCDIR/tests/integration/html_check.py" "$T/a0.out" "$T/a0.html" >"$T/hc" 2>&1 &&
+   grep -q "Every node's ranks by Python stack" "$T/a0.html" && grep -q 'spin (sleeper.py:14)' "$T/a0.html"; then
+	pass "--html: the job-wide groups, every figure the document's"
+else fail "--html: $(cat "$T/hc")"; fi
 for i in 0 1 2; do
 	"$PY" - "$T/a$i.out" "${pid[2]}" <<'PY' && pass "n$i --json: job_stack_groups and nodes" || fail "n$i --json: $(head -c 2000 "$T/a$i.out")"
 import json, sys
