@@ -94,10 +94,13 @@ done
 for n in $(seq 0 $((NODES - 1))); do
 	read -r rc ms <"$T/a$n.rc"
 	ok=named
-	grep -Eq "^verdict: rank $wait_for .*spin \(sleeper\.py:14\)" "$T/a$n.out" || ok=VERDICT-MISSES-IT
+	# the text wraps long lines: joined again before the verdict is read
+	sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    */ /g' "$T/a$n.out" |
+		grep -Eq "^verdict: rank $wait_for .*spin \(sleeper\.py:14\)" || ok=VERDICT-MISSES-IT
 	grep -Eq "^  1 rank \(rank $wait_for on [^)]*\): in .*spin \(sleeper\.py:14\)" "$T/a$n.out" ||
 		ok="$ok,GROUP-MISSES-IT"
 	grep -Eq "^  $((total - 1)) ranks: in .*inner_sleep" "$T/a$n.out" || ok="$ok,NO-BIG-GROUP"
 	echo "n$n exit $rc $ms ms $ok" | tee -a "$OUT"
 done
+cp "$T/a0.out" "$OUT.n0"	# one node's whole report, to read
 echo "$NODES nodes x $RANKS ranks: $(sort -k4 -n "$OUT" | tail -1 | awk '{print $4}') ms the slowest node"
