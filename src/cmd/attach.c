@@ -224,8 +224,11 @@ static void member_str(FILE *out, const json_t *m)
 static void job_groups(FILE *out, const json_t *payload)
 {
 	const json_t *groups = json_object_get(payload, "job_stack_groups"), *g, *n;
+	const char *error = json_string_value(json_object_get(payload, "error"));
 	size_t i, k;
 
+	if (error)
+		fprintf(out, "not every node's answer: %s\n", error);
 	if (json_array_size(groups)) {
 		fprintf(out, "ranks by Python stack (main thread), every node:\n");
 		json_array_foreach(groups, i, g) {
