@@ -88,6 +88,15 @@ static json_t *report_doc(struct attach_data *d, const struct js_node *nodes, si
 	return doc;
 }
 
+/* rank left the run (died, or went silent past the heartbeats) */
+static int left_run(const struct rdv_event *ev, size_t nev, int rank)
+{
+	for (size_t i = 0; i < nev; i++)
+		if (ev[i].kind == RDV_EV_DEAD && ev[i].rank == rank)
+			return 1;
+	return 0;
+}
+
 /* The master's nodes: itself first, then each worker's decoded summary (or why there is none). */
 static struct js_node *master_nodes(struct rdv *r, const struct across_opts *x,
 				    struct js_rank *mine, size_t nmine, const json_t *all,
@@ -95,6 +104,8 @@ static struct js_node *master_nodes(struct rdv *r, const struct across_opts *x,
 {
 	int nn = x->rdv.nnodes;
 	struct js_node *nodes = xcalloc((size_t)nn, sizeof(*nodes));
+	struct rdv_event *ev;
+	size_t nev = rdv_events(r, &ev);
 
 	for (int i = 0; i < nn; i++) {
 		struct js_node *n = &nodes[i];
@@ -109,7 +120,8 @@ static struct js_node *master_nodes(struct rdv *r, const struct across_opts *x,
 			n->n = nmine;
 			n->answered = 1;
 		} else if (!part || json_is_null(part)) {
-			snprintf(n->error, sizeof(n->error), "%s", why_none);
+			snprintf(n->error, sizeof(n->error), "%s", left_run(ev, nev, i) ?
+				 "died or went silent before it answered" : why_none);
 		} else if (js_decode(part, n, &de) < 0) {
 			snprintf(n->error, sizeof(n->error), "%s", de.msg);
 			n->refused = 1;
@@ -117,6 +129,7 @@ static struct js_node *master_nodes(struct rdv *r, const struct across_opts *x,
 			n->answered = 1;
 		}
 	}
+	free(ev);
 	return nodes;
 }
 
@@ -191,13 +204,16 @@ int attach_across(const struct attach_opts *o, const struct across_opts *x, json
 		  int *code, struct err *e)
 {
 	int64_t t0 = time_now_ms();
-	struct rdv *r = rdv_new(&x->rdv);
+	struct rdv_opts ro = x->rdv;
+	struct rdv *r;
 	struct attach_data d;
 	struct js_rank *mine;
 	size_t nmine;
 	int rc;
 
 	*doc = NULL;
+	ro.survive_dead = 1;	/* a node that freezes is named; the others' answers stand */
+	r = rdv_new(&ro);
 	if (rdv_start(r, e) < 0) {
 		rdv_free(r);
 		return -1;

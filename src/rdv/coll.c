@@ -24,6 +24,16 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
+/* Members that left (survive_dead) without their part of `s`: nothing more will come of them. */
+static int gone_unanswered(const struct rdv *r, const struct slot *s)
+{
+	int n = 0;
+
+	for (int i = 1; i < r->o.nnodes; i++)
+		n += r->mem[i].gone && !s->v[i];
+	return n;
+}
+
 /* partial: the master returns what came by the deadline (null for the others, each named in
  * an RDV_EV_SLOW event) instead of failing the run, and what came before a failure */
 static int gather(struct rdv *r, const char *phase, long step, json_t *mine, long timeout_ms,
@@ -35,7 +45,8 @@ static int gather(struct rdv *r, const char *phase, long step, json_t *mine, lon
 
 	*all = NULL;
 	pthread_mutex_lock(&r->mu);
-	if (r->failed || !r->joined_all) {
+	/* a partial gather keeps what came before a failure */
+	if ((r->failed && !partial) || !r->joined_all) {
 		rc = err_set(e, r->failed ? r->fail.code : ERR_INTERNAL, "%s",
 			     r->failed ? r->fail.msg : "not joined");
 		json_decref(mine);
@@ -67,7 +78,7 @@ static int gather(struct rdv *r, const char *phase, long step, json_t *mine, lon
 	else
 		json_decref(s->v[0]);
 	s->v[0] = mine;
-	while (s->got < r->o.nnodes && !r->failed)
+	while (s->got + (partial ? gone_unanswered(r, s) : 0) < r->o.nnodes && !r->failed)
 		if (rdv_cond_wait_until(r, dl) == ETIMEDOUT)
 			break;
 	if (partial) {
@@ -76,8 +87,8 @@ static int gather(struct rdv *r, const char *phase, long step, json_t *mine, lon
 			char who[300];
 
 			json_array_append(*all, s->v[i] ? s->v[i] : json_null());
-			if (s->v[i] || r->failed)
-				continue;
+			if (s->v[i] || r->failed || r->mem[i].gone)
+				continue;	/* a node that left is named dead already */
 			rdv_rank_name(r, i, who, sizeof(who));
 			rdv_add_event(r, RDV_EV_SLOW, i, rdv_rank_host(r, i), r->mem[i].addr, phase,
 				      "%s sent no '%s' result within %.1f s", who, phase,

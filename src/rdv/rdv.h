@@ -44,6 +44,10 @@ struct rdv_opts {
 	/* the verb every node runs ("attach"), for the findings' fixes; NULL: "cluster", whose
 	 * port is the job's own MASTER_PORT (a node that cannot reach it, torch cannot either) */
 	const char *verb;
+	/* master: a joined node that dies or goes silent is an event (RDV_EV_DEAD) and leaves,
+	 * and the run goes on without it: for answers that are useful in part (attach's stacks),
+	 * where one frozen node must not take every other node's answer with it */
+	int survive_dead;
 	size_t frame_cap;		/* default FRAME_MAX_DEFAULT */
 	const char *const *expected_hosts;	/* optional, by rank (a Slurm node list): names missing ranks */
 	size_t nexpected;
