@@ -2,7 +2,8 @@
  * attach across nodes: the stack summary a node sends (its encoder and the decoder of a peer's
  * bytes), the groups of every node's ranks, and a real rendezvous on loopback whose master runs
  * attach_across() while this thread plays the workers: one answers with its ranks, one sends a
- * summary the decoder refuses, one joins and never answers. The master's report names each.
+ * summary the decoder refuses, one joins and never answers, one dies once joined. The master's
+ * report names each, and the one that answered is in it.
  */
 #include "cmocka_helpers.h"
 
@@ -261,7 +262,7 @@ static void test_across_loopback(void **state)
 	struct master_run m = { 0 };
 	struct js_rank mine = rank_of(9, 4242, "10.0.0.3", JS_IDLE, "it is idle",
 				      "in <module> (job.py:49) → load_batch (job.py:39)");
-	struct rdv *w1, *w2, *w3;
+	struct rdv *w1, *w2, *w3, *w4;
 	struct err e = ERR_INIT;
 	json_t *none = NULL, *rep = NULL, *payload, *g;
 	int port = free_port(), code = -1;
@@ -278,7 +279,7 @@ static void test_across_loopback(void **state)
 	m.x.rdv.listen_addr = "127.0.0.1";
 	m.x.rdv.master_port = port;
 	m.x.rdv.rank = 0;
-	m.x.rdv.nnodes = 4;
+	m.x.rdv.nnodes = 5;
 	m.x.rdv.host = "node-0";
 	m.x.rdv.join_timeout_ms = 8000;
 	m.x.rdv.token = "t";
@@ -286,12 +287,16 @@ static void test_across_loopback(void **state)
 	m.x.answer_ms = 3000;
 	assert_int_equal(pthread_create(&m.th, NULL, master_main, &m), 0);
 
-	w1 = worker(port, 1, 4, "node-1");
-	w2 = worker(port, 2, 4, "node-2");
-	w3 = worker(port, 3, 4, "node-3");
+	w1 = worker(port, 1, 5, "node-1");
+	w2 = worker(port, 2, 5, "node-2");
+	w3 = worker(port, 3, 5, "node-3");
+	w4 = worker(port, 4, 5, "node-4");
 	assert_int_equal(rdv_wait_joined(w1, &e), 0);
 	assert_int_equal(rdv_wait_joined(w2, &e), 0);
 	assert_int_equal(rdv_wait_joined(w3, &e), 0);
+	assert_int_equal(rdv_wait_joined(w4, &e), 0);
+	/* node 4 dies once joined: it leaves the run, which goes on without it */
+	rdv_free(w4);
 	/* node 1 answers; node 2's summary has a terminal escape in it; node 3 never answers */
 	assert_int_equal(rdv_gather(w1, "stacks", 0, js_encode(&mine, 1), 0, &none, &e), 0);
 	assert_int_equal(rdv_gather(w2, "stacks", 0,
@@ -326,6 +331,9 @@ static void test_across_loopback(void **state)
 			       "control character"));
 	assert_string_equal(json_string_value(json_object_get(node_of(payload, 3), "error")),
 			    "sent no stacks in time");
+	assert_string_equal(json_string_value(json_object_get(node_of(payload, 4), "error")),
+			    "died or went silent before it answered");
+	assert_true(has_finding(rep, "cluster.peer.dead", "node-4"));
 	assert_true(has_finding(rep, "attach.peer.stacks", "node 2 (node-2)"));
 	assert_true(has_finding(rep, "cluster.peer.slow", NULL));
 	json_decref(rep);
