@@ -197,6 +197,32 @@ static enum pkind reason_proc_doing_proc(const struct ctx *c, int pid, struct st
 
 /* ---- RAS ---- */
 
+static int by_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "0, 1, 5-62": the ranks in order, a run of three or more as its ends (63 ranks in one line). */
+static void rank_list(int *v, size_t n, struct strbuf *sb)
+{
+	qsort(v, n, sizeof(*v), by_int);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (j - i >= 2) {
+			strbuf_addf(sb, "%s%d-%d", sb->len ? ", " : "", v[i], v[j]);
+			i = j + 1;
+		} else {
+			strbuf_addf(sb, "%s%d", sb->len ? ", " : "", v[i]);
+			i++;
+		}
+	}
+}
+
 /* The job's communicator: the largest one of a report (its rank numbers are the job's). */
 static const struct ras_comm *main_comm(const struct ras_report *r)
 {
@@ -519,15 +545,23 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			lo = cm->ranks[i].counts[op] < lo ? cm->ranks[i].counts[op] : lo;
 			hi = cm->ranks[i].counts[op] > hi ? cm->ranks[i].counts[op] : hi;
 		}
+		int *nb = xcalloc(cm->nranks + 1, sizeof(*nb)), *na = xcalloc(cm->nranks + 1, sizeof(*na));
+		size_t nnb = 0, nna = 0;
+
 		for (size_t i = 0; i < cm->nranks; i++) {
-			struct strbuf *sb = cm->ranks[i].counts[op] < hi ? &behind : &ahead;
 			if (cm->ranks[i].counts[op] < hi) {
 				nbehind++;
 				if (!lag || cm->ranks[i].counts[op] < lag->counts[op])
 					lag = &cm->ranks[i];
+				nb[nnb++] = cm->ranks[i].rank;
+			} else {
+				na[nna++] = cm->ranks[i].rank;
 			}
-			strbuf_addf(sb, "%s%d", sb->len ? ", " : "", cm->ranks[i].rank);
 		}
+		rank_list(nb, nnb, &behind);
+		rank_list(na, nna, &ahead);
+		free(nb);
+		free(na);
 		if (lo != hi && fz) {
 			struct who who;
 			struct strbuf w = STRBUF_INIT, doing = STRBUF_INIT;

@@ -369,6 +369,37 @@ static void test_text_outlier_only(void **state)
 	attach_data_release(&d);
 }
 
+/* 8 ranks, rank 5 behind: the others in one run-length list ("0-4, 6, 7"), not eight numbers */
+static void test_rank_ranges(void **state)
+{
+	struct attach_data d;
+	struct findings *fs = findings_new();
+	struct strbuf js = STRBUF_INIT;
+	int nothing;
+	char *v;
+
+	(void)state;
+	data_init(&d, 1);
+	strbuf_addstr(&js, "{\"nccl_version\": \"2.28.9\", \"communicators\": [{\"hash\": "
+		      "\"0xabc1\", \"size\": 8, \"ranks\": [");
+	for (int i = 7; i >= 0; i--)	/* RAS's order is not the ranks' */
+		strbuf_addf(&js, "%s{\"rank\": %d, \"host\": \"10.0.0.%d\", \"pid\": %d, "
+			    "\"cuda_dev\": 0, \"nvml_dev\": 0, \"status\": {\"init_state\": 0, "
+			    "\"async_error\": 0, \"finalize_called\": false, \"destroy_flag\": false, "
+			    "\"abort_flag\": false}, \"collective_counts\": {\"AllReduce\": %d}}",
+			    i < 7 ? ", " : "", i, 20 + i, 100 + i, i == 5 ? 5 : 6);
+	strbuf_addstr(&js, "], \"missing_ranks\": []}]}");
+	add_poll_str(&d, js.buf, 0);
+	add_poll_str(&d, js.buf, 4000);
+	v = run(&d, fs, &nothing);
+	expect_verdict(v, "rank 5 (pid 105 on 10.0.0.25, GPU 0) has not launched AllReduce #6 that "
+		       "rank(s) 0-4, 6, 7 launched");
+	free(v);
+	strbuf_release(&js);
+	findings_free(fs);
+	attach_data_release(&d);
+}
+
 /* RAS forgot the process (host "unknown", pid -1): a rank that does not answer, not a node */
 static void test_unknown_process(void **state)
 {
@@ -629,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_sleeping_rank_named_with_proc),
 		cmocka_unit_test(test_busy_rank_is_running),
 		cmocka_unit_test(test_remote_rank_from_its_node),
+		cmocka_unit_test(test_rank_ranges),
 		cmocka_unit_test(test_one_poll_is_not_a_verdict),
 		cmocka_unit_test(test_equal_counts_say_gpu_or_network),
 		cmocka_unit_test(test_progress_is_clean),
