@@ -140,8 +140,8 @@ static void nodes_free(struct js_node *nodes, size_t nn)
 	free(nodes);
 }
 
-static int run_master(struct rdv *r, const struct across_opts *x, struct attach_data *d,
-		      struct js_rank *mine, size_t nmine, int64_t t0, json_t **doc, int *code)
+static void run_master(struct rdv *r, const struct across_opts *x, struct attach_data *d,
+		       struct js_rank *mine, size_t nmine, int64_t t0, json_t **doc, int *code)
 {
 	struct err we = ERR_INIT;
 	json_t *all = NULL;
@@ -149,7 +149,7 @@ static int run_master(struct rdv *r, const struct across_opts *x, struct attach_
 	const char *why = "did not join";
 
 	if (rdv_wait_joined(r, &we) == 0) {
-			/* its own part is in nodes[0] already: an empty object stands for it */
+		/* its own part is in nodes[0] already: an empty object stands for it */
 		rdv_gather_partial(r, "stacks", 0, json_object(), left_ms(t0, x->answer_ms, 500),
 				   &all, &we);
 		why = rdv_failed(r, NULL) ? "was lost before it answered" : "sent no stacks in time";
@@ -161,7 +161,6 @@ static int run_master(struct rdv *r, const struct across_opts *x, struct attach_
 	/* the workers still connected print this same report */
 	rdv_report(r, doc, NULL, code, 0, &we);
 	nodes_free(nodes, (size_t)x->rdv.nnodes);
-	return 0;
 }
 
 /* A doc's exit code, read from a peer: only the codes attach has. */
@@ -172,8 +171,8 @@ static int doc_code(const json_t *doc)
 	return c >= EXIT_CLEAN && c <= EXIT_CANNOT_RUN && c != EXIT_USAGE ? (int)c : EXIT_CANNOT_RUN;
 }
 
-static int run_worker(struct rdv *r, const struct across_opts *x, struct attach_data *d,
-		      struct js_rank *mine, size_t nmine, int64_t t0, json_t **doc, int *code)
+static void run_worker(struct rdv *r, const struct across_opts *x, struct attach_data *d,
+		       struct js_rank *mine, size_t nmine, int64_t t0, json_t **doc, int *code)
 {
 	struct err we = ERR_INIT;
 	json_t *none = NULL;
@@ -185,19 +184,18 @@ static int run_worker(struct rdv *r, const struct across_opts *x, struct attach_
 	    rdv_report(r, doc, NULL, code, left_ms(t0, x->answer_ms + x->rdv.join_timeout_ms, 2000),
 		       &we) == 0 && json_is_object(*doc)) {
 		*code = doc_code(*doc);
-		return 0;
+		return;
 	}
 	json_decref(*doc);
 	*doc = NULL;
 	/* the master ended the run (a node died or never came): its report, if it sent one */
 	if (rdv_failure_report(r, doc, 3000) == 0 && json_is_object(*doc)) {
 		*code = doc_code(*doc);
-		return 0;
+		return;
 	}
 	json_decref(*doc);
 	/* no master: this node's own answer, with why the others are not in it */
 	*doc = report_doc(d, &self, 1, r, &x->rdv, we.msg, code);
-	return 0;
 }
 
 int attach_across(const struct attach_opts *o, const struct across_opts *x, json_t **doc,
@@ -209,7 +207,6 @@ int attach_across(const struct attach_opts *o, const struct across_opts *x, json
 	struct attach_data d;
 	struct js_rank *mine;
 	size_t nmine;
-	int rc;
 
 	*doc = NULL;
 	ro.survive_dead = 1;	/* a node that freezes is named; the others' answers stand */
@@ -227,9 +224,9 @@ int attach_across(const struct attach_opts *o, const struct across_opts *x, json
 	}
 	nmine = attach_summaries(&d, &mine);
 	if (rdv_is_master(r))
-		rc = run_master(r, x, &d, mine, nmine, t0, doc, code);
+		run_master(r, x, &d, mine, nmine, t0, doc, code);
 	else
-		rc = run_worker(r, x, &d, mine, nmine, t0, doc, code);
+		run_worker(r, x, &d, mine, nmine, t0, doc, code);
 	attach_summaries_release(mine, nmine);
 	attach_data_release(&d);
 	/* the answer is out before the goodbyes: the master stays until each worker has its copy
@@ -238,5 +235,5 @@ int attach_across(const struct attach_opts *o, const struct across_opts *x, json
 		x->deliver(x->deliver_arg, *doc, *code);
 	rdv_finish(r);
 	rdv_free(r);
-	return rc;
+	return 0;
 }
