@@ -654,6 +654,9 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = N_("NCCL init completed on every rank of several hosts, then the job hangs with no "
 		        "error: the data connections (other ports than the bootstrap's) or a collective "
 		        "mismatch.") },
+	{ .id = "explain.torch.nccl_older", .sev = SEV_WARN,
+	  .summary = N_("The log names a torch release and an NCCL older than the one that release's "
+		        "wheels ship; an error when NCCL itself fails and nothing else explains it.") },
 	{ .id = "explain.hang.cudagraph", .sev = SEV_ERROR,
 	  .summary = N_("Ranks that replay CUDA graphs with NCCL inside hang (in NCCL's launch path): "
 		        "a CUDA-graph/NCCL deadlock, decided by running eagerly.") },

@@ -2226,6 +2226,37 @@ const struct explain_sig explain_sigs[] = {
 		"py-spy dump --pid <pid of that rank>   # if it is stuck outside NCCL: where it is",
 	.rerun = RERUN_HANG,
 },
+/* ---- Huawei Ascend's HCCL (torch_npu, vllm-ascend): its own log lines, "[ERROR] HCCL(pid,..." */
+{
+	/* hccl_socket.cc: "listen on ip[A] and specific port[16666] fail. Please check the port status
+	 * and whether the port is been using by other process." */
+	.id = "hccl.listen_failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "and specific port[" },
+	.also = "listen on ip[",
+	.cap_after = "specific port[",
+	.cap_stop = "]",
+	.title = "HCCL could not listen on port {}: another process holds it, or the address is not this host's",
+	.cause = "HCCL binds a fixed port on the address it was given; a process of an earlier or parallel run "
+		"still holding the port (on the same NPUs), or an HCCL_IF_IP that is not an address of this host, "
+		"makes the bind fail, and the ranks that wait for it time out later",
+	.fix = "ss -ltnp 'sport = :{}'   # on that host: which process holds the port (an old run: stop it)\n"
+		"ip -br addr   # the address in 'listen on ip[...]' must be this host's (HCCL_IF_IP)",
+},
+{
+	/* EI0006 "Getting socket times out", hccl_socket_manager.cc "wait socket establish timeout ...
+	 * timeout[120]": HCCL_CONNECT_TIMEOUT (120 s by default) passed before the peers connected */
+	.id = "hccl.connect_timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "wait socket establish timeout", "Getting socket times out", "Communication_Error_Get_Socket" },
+	.title = "HCCL's connections between ranks timed out (EI0006): a rank was late, stuck, or could not be reached",
+	.cause = "HCCL waits HCCL_CONNECT_TIMEOUT (120 s by default) for the other ranks to connect; a rank that "
+		"failed earlier, reached the collective much later (model loading, graph compilation), or whose "
+		"NPU network is down leaves the others waiting",
+	.fix = "grep -n 'ERROR' <every rank's log> | head   # the earliest error in the cluster is the cause; the others wait for it\n"
+		"export HCCL_CONNECT_TIMEOUT=1200   # on every rank, the same value, when ranks reach the collective far apart\n"
+		"hccn_tool -i <npu> -link -g; hccn_tool -i <npu> -net_health -g   # on each host: the NPU NICs' link and reachability",
+},
 {
 	/* ras/rasnet.cc (2.24+ INFO): RAS gave up on a peer connection after its long timeouts */
 	.id = "nccl.ras.peer_lost",

@@ -107,10 +107,23 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 	if (comment && strcmp(render_l10n(&l10n, text), text)) {
 		p = l10n.buf;
 	} else if (comment) {
+		size_t at = (size_t)(comment - text) + 4;
+
 		strbuf_reset(&l10n);
-		strbuf_add(&l10n, text, (size_t)(comment - text) + 4);
+		strbuf_add(&l10n, text, at);
 		i18n_text(&l10n, comment + 4);
+		/* words no msgid holds that only say where to run it ("# on fp-n0", explain's
+		 * "# on {node}") are the msgid "# on %s", which must not swallow a longer comment */
+		if (!strcmp(l10n.buf + at, comment + 4) && !strncmp(comment + 4, "on ", 3) &&
+		    !strpbrk(comment + 4, ":;")) {
+			strbuf_setlen(&l10n, at - 2);
+			i18n_text(&l10n, comment + 2);
+		}
 		p = l10n.buf;
+	} else if (mode == WRAP_SHELL && p == text) {
+		/* an instruction in words (explain's "upgrade NCCL to 2.8 or later") is a msgid; a
+		 * command matches none and stays as it is */
+		p = render_l10n(&l10n, text);
 	}
 	strbuf_addstr(&line, "       ");
 	add_padded(&line, tag, 6);
