@@ -511,6 +511,8 @@ const struct finding_kind finding_catalog[] = {
 		        "tensor sizes.") },
 	{ .id = "attach.fr.unreadable", .sev = SEV_ERROR,
 	  .summary = N_("The flight-recorder dumps cannot be read.") },
+	{ .id = "attach.peer.stacks", .sev = SEV_WARN,
+	  .summary = N_("A node's summary of its ranks' stacks could not be read.") },
 	{ .id = "attach.proc.dstate", .sev = SEV_WARN,
 	  .summary = N_("A local rank has a thread in uninterruptible sleep (D state).") },
 	{ .id = "attach.proc.gone", .sev = SEV_ERROR,

@@ -695,9 +695,23 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "export NCCL_COMM_ID=<an IP of rank 0's node>:<port>   # or unset NCCL_COMM_ID",
 },
 {
+	/* graph/xml.cc getPciPath: a GPU's or NIC's PCI path is missing from /sys, so topology
+	 * detection fails */
+	.id = "nccl.topo.sysfs",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Could not find real path of /sys/" },
+	.cap_after = "real path of ",
+	.cap_stop = " ",
+	.title = "NCCL could not find a device's PCI path in /sys ({}): it cannot detect the topology",
+	.cause = "NCCL reads the GPUs' and NICs' PCI tree from /sys; inside a sandbox or VM that hides or fakes it "
+		"(gVisor, WSL, a masked or partial /sys mount, some virtual NICs) the path does not resolve",
+	.fix = "ls -l /sys/class/pci_bus/   # in the failing container: the host's PCI buses must be listed (run it with the host's /sys)\n"
+		"export NCCL_TOPO_FILE=/path/to/topo.xml   # where /sys cannot be exposed: a topology file (the cloud provider's for the VM type)",
+},
+{
 	.id = "nccl.proxy.failed",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
-	.anchors = { "Failed to execute operation", "Proxy Call to rank" },
+	.anchors = { "Failed to execute operation", "Proxy Call to rank", "Error encountered progressing operation=" },
 	.title = "NCCL's proxy thread failed to set up a connection",
 	.cause = "a follow-on error: the socket or IB error just before it in the same rank's log is the cause",
 	.fix = "read the NCCL WARN line before this one in the same rank's log",
@@ -763,7 +777,7 @@ const struct explain_sig explain_sigs[] = {
 		     "non-fatal async event: port error", "async fatal event: ",
 		     "Got async error event: port error" },
 	/* 2.28's "NET/IB : mlx5_0:1 GID table changed" has no "async event" words: see nccl.ib.gid_changed */
-	.cap_after = "Got async event : ",
+	.cap_after = "Got async event : " SIG_UNTIL "async fatal event: " SIG_UNTIL "Got async error event: ",
 	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
 	.cause = "NCCL's async thread got a port event from the HCA: 'port error' is the link going down "
 		"(a flapping cable, port or switch port), 'GID table change' is the RoCE address of the port "

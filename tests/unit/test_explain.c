@@ -2123,6 +2123,11 @@ static void test_nccl_warn_scan(void **state)
 		  "nccl.collective.suspected_mismatch", "around rank 3:" },
 		{ "RAS keep-alive timeout error (60s) on socket connection with 10.0.0.7<36223>", "nccl.ras.peer_lost",
 		  "lost contact with 10.0.0.7:" },
+		/* 2.23+'s fatal form names its event after "async fatal event: " */
+		{ "NET/IB : mlx5_0:1 async fatal event: QP access violation", "nccl.ib.async_event",
+		  "reported 'QP access violation'" },
+		{ "Could not find real path of /sys/class/pci_bus/0000:00/../../0000:00:05.0", "nccl.topo.sysfs",
+		  "(/sys/class/pci_bus/0000:00/../../0000:00:05.0)" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
