@@ -180,27 +180,6 @@ static void fetch_one(struct attach_data *d, int rank, const char *url, int64_t 
 	strbuf_release(&body);
 }
 
-/* TORCH_WORKER_SERVER_SOCKET from a process's environment ("" when unset or unreadable). */
-static void worker_socket(const char *proc_root, int pid, char *out, size_t len)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char path[512];
-	static const char key[] = "TORCH_WORKER_SERVER_SOCKET=";
-
-	out[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%d/environ", proc_root, pid);
-	if (file_read(path, &sb, 1u << 20, NULL) == 0) {
-		for (size_t i = 0; i < sb.len;) {
-			const char *v = sb.buf + i;
-			size_t n = strnlen(v, sb.len - i);
-			if (n > sizeof(key) - 1 && !strncmp(v, key, sizeof(key) - 1))
-				snprintf(out, len, "unix:%.*s", (int)(n - sizeof(key) + 1), v + sizeof(key) - 1);
-			i += n + 1;
-		}
-	}
-	strbuf_release(&sb);
-}
-
 static void fetch_live(const struct attach_opts *o, struct attach_data *d, int64_t deadline)
 {
 	const struct ras_report *r = NULL;
@@ -223,7 +202,7 @@ static void fetch_live(const struct attach_opts *o, struct attach_data *d, int64
 			char url[300];
 			if (rk->pid <= 0 || !is_local(d, rk->host))
 				continue;
-			worker_socket(o->proc_root, rk->pid, url, sizeof(url));
+			proc_worker_socket(o->proc_root, rk->pid, url, sizeof(url));
 			if (url[0])
 				fetch_one(d, rk->rank, url, deadline);
 			else if (!have_rank(d, rk->rank)) {
@@ -290,7 +269,7 @@ static void ask_diagnostics(const struct attach_opts *o, struct attach_data *d, 
  * the polls (the moment the verdict describes). Only from this machine's own /proc, and only
  * processes that map NCCL.
  */
-static void read_stacks(const struct attach_opts *o, struct attach_data *d)
+static void read_stacks(const struct attach_opts *o, struct attach_data *d, int64_t deadline)
 {
 	if (o->no_stacks || strcmp(o->proc_root, "/proc") != 0)
 		return;
@@ -303,7 +282,11 @@ static void read_stacks(const struct attach_opts *o, struct attach_data *d)
 			if (seen || !s->exists)
 				continue;
 			d->stacks = xrealloc(d->stacks, (d->nstacks + 1) * sizeof(*d->stacks));
-			attach_stacks_collect(s->pid, o->proc_root, NULL, &d->stacks[d->nstacks]);
+			/* each WorkerServer may take its whole timeout: none past the deadline */
+			attach_stacks_collect(s->pid, o->proc_root,
+					      o->stacks_from == STACKS_AUTO &&
+					      deadline - time_now_ms() < STACKS_WORKER_SERVER_MS ?
+					      STACKS_MEMORY : o->stacks_from, NULL, &d->stacks[d->nstacks]);
 			/* a pid RAS reported from another PID namespace (a container) can be another
 			 * process here: only one that maps NCCL is taken for the rank */
 			if (!d->stacks[d->nstacks].maps_nccl)
@@ -385,7 +368,7 @@ int attach_collect(const struct attach_opts *o, struct attach_data *d, struct er
 		if (!p->report && p->answer.nx == 0)
 			break;
 	}
-	read_stacks(o, d);
+	read_stacks(o, d, deadline);
 	ask_diagnostics(o, d, start, deadline);
 	fetch_live(o, d, deadline);
 	if (d->fr.n > 1)

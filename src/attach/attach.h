@@ -53,6 +53,7 @@ struct attach_opts {
 	/* do not read the local ranks' Python stacks (they are read only from the real /proc:
 	 * a fixture --proc-root's pids are not this machine's processes) */
 	int no_stacks;
+	enum stacks_from stacks_from;	/* memory first, torch's WorkerServer when it fails */
 };
 
 struct attach_poll {

@@ -12,6 +12,26 @@
 
 #define PROC_MAX_THREADS 4096
 
+void proc_worker_socket(const char *proc_root, int pid, char *out, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[512];
+	static const char key[] = "TORCH_WORKER_SERVER_SOCKET=";
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%d/environ", proc_root, pid);
+	if (file_read(path, &sb, 1u << 20, NULL) == 0) {
+		for (size_t i = 0; i < sb.len;) {
+			const char *v = sb.buf + i;
+			size_t n = strnlen(v, sb.len - i);
+			if (n > sizeof(key) - 1 && !strncmp(v, key, sizeof(key) - 1))
+				snprintf(out, len, "unix:%.*s", (int)(n - sizeof(key) + 1), v + sizeof(key) - 1);
+			i += n + 1;
+		}
+	}
+	strbuf_release(&sb);
+}
+
 long proc_ticks_per_sec(void)
 {
 	long t = sysconf(_SC_CLK_TCK);

@@ -6,6 +6,7 @@
 #ifndef NCCLCHECK_ATTACH_PROC_H
 #define NCCLCHECK_ATTACH_PROC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct proc_sample {
@@ -25,6 +26,10 @@ struct proc_sample {
 
 /* Samples `pid` under `proc_root` ("/proc" or a fixture tree). Never fails: exists=0 if gone. */
 void proc_sample(const char *proc_root, int pid, int64_t t_ms, struct proc_sample *s);
+
+/* "unix:PATH" from TORCH_WORKER_SERVER_SOCKET in the process's environment (torch's per-rank
+ * WorkerServer), "" when unset or unreadable. */
+void proc_worker_socket(const char *proc_root, int pid, char *out, size_t len);
 
 /* Clock ticks per second for cpu_ticks (sysconf, 100 on Linux). */
 long proc_ticks_per_sec(void);

@@ -94,6 +94,8 @@ static void stack_doing(const struct ctx *c, int pid, struct strbuf *sb)
 		strbuf_setlen(sb, before);
 		return;
 	}
+	if (st->source == SOURCE_WORKER_SERVER)
+		strbuf_addstr(sb, " (from torch's WorkerServer)");
 	for (size_t i = 0; i < st->tasks.n; i++)
 		if (st->tasks.v[i].tid == pid && st->tasks.v[i].where[0] &&
 		    strncmp(st->tasks.v[i].where, "running", 7))

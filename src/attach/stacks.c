@@ -5,11 +5,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attach/faulthandler.h"
+#include "attach/http.h"
+#include "attach/proc.h"
 #include "util/file.h"
 #include "util/xalloc.h"
 
-void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
-			   struct attach_stacks *a)
+int attach_stacks_from_parse(const char *s, enum stacks_from *out)
+{
+	static const char *const names[] = {
+		[STACKS_AUTO] = "auto",
+		[STACKS_MEMORY] = "memory",
+		[STACKS_WORKER_SERVER] = "worker-server",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum stacks_from)i;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * The stacks from the process's own WorkerServer, replacing a->py. On failure a->py.error
+ * says the server's reason and a->memory_error keeps the memory reader's: both reach the user.
+ */
+static void from_worker_server(const char *proc_root, struct attach_stacks *a)
+{
+	struct strbuf body = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	struct py_stacks fh;
+
+	proc_worker_socket(proc_root, a->pid, a->worker_server, sizeof(a->worker_server));
+	if (!a->worker_server[0]) {
+		/* no server to ask: the memory reader's reason is the whole story */
+		if (a->py.status == PY_OK || !a->py.error[0])
+			snprintf(a->py.error, sizeof(a->py.error), "no TORCH_WORKER_SERVER_SOCKET in "
+				 "its environment (torch's WorkerServer does not run in it)");
+		if (a->py.status == PY_OK)
+			a->py.status = PY_UNREADABLE;
+		return;
+	}
+	snprintf(a->memory_error, sizeof(a->memory_error), "%s", a->py.error);
+	if (http_post(a->worker_server, STACKS_WORKER_SERVER_TARGET, FAULTHANDLER_TEXT_MAX,
+		      STACKS_WORKER_SERVER_MS, &body, &e) < 0) {
+		if (a->py.status == PY_OK)
+			a->py.status = PY_UNREADABLE;
+		snprintf(a->py.error, sizeof(a->py.error), "torch's WorkerServer: %.200s (a rank "
+			 "spinning in Python holds the GIL the server needs)", e.msg);
+	} else if (faulthandler_parse(body.buf, body.len, &fh) < 0) {
+		if (a->py.status == PY_OK)
+			a->py.status = PY_UNREADABLE;
+		snprintf(a->py.error, sizeof(a->py.error), "torch's WorkerServer: %.300s", fh.error);
+	} else {
+		py_stacks_release(&a->py);
+		a->py = fh;
+		a->source = SOURCE_WORKER_SERVER;
+		/* faulthandler lists the newest thread first: the oldest, the main thread, last */
+		a->py.threads[a->py.nthreads - 1].native_tid = a->pid;
+	}
+	strbuf_release(&body);
+}
+
+void attach_stacks_collect(int pid, const char *proc_root, enum stacks_from from,
+			   struct strbuf *image, struct attach_stacks *a)
 {
 	struct pymem m;
 	struct py_target t;
@@ -27,7 +87,13 @@ void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
 	}
 	/* threads first: a process that is gone is said so once, by the stack reader */
 	a->exists = tasks_read(proc_root, pid, &a->tasks) == 0;
+	if (from == STACKS_WORKER_SERVER) {
+		from_worker_server(proc_root, a);
+		return;
+	}
 	pystack_read_pid(pid, &m, &t, image != NULL, &a->py);
+	if (a->py.status == PY_OK)
+		a->source = SOURCE_MEMORY;
 	/* 3.9 and 3.10 keep no kernel thread id: the oldest thread state, last in the list, is
 	 * the main thread's, whose tid is the pid; the others stay unmatched (tid 0) */
 	if (a->py.nthreads && !a->py.threads[a->py.nthreads - 1].native_tid &&
@@ -36,6 +102,9 @@ void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
 	if (image && a->py.status == PY_OK)
 		pymem_image_bytes(&m, &t, image);
 	pymem_release(&m);
+	/* a process that is gone has no server either */
+	if (from == STACKS_AUTO && a->py.status != PY_OK && a->py.status != PY_GONE)
+		from_worker_server(proc_root, a);
 }
 
 int attach_stacks_from_image(const void *buf, size_t len, struct attach_stacks *a,
@@ -49,6 +118,8 @@ int attach_stacks_from_image(const void *buf, size_t len, struct attach_stacks *
 	if (pymem_image(&m, buf, len, &t, e) < 0)
 		return -1;
 	r = pystack_walk(&m, &t, &a->py);
+	if (r == 0)
+		a->source = SOURCE_MEMORY;
 	pymem_release(&m);
 	return r;
 }
@@ -129,6 +200,13 @@ json_t *attach_stacks_json(const struct attach_stacks *a)
 	char ver[32];
 
 	json_object_set_new(o, "pid", json_integer(a->pid));
+	json_object_set_new(o, "stack_source", a->source == SOURCE_MEMORY ? json_string("memory") :
+			    a->source == SOURCE_WORKER_SERVER ? json_string("worker_server") :
+			    json_null());
+	if (a->worker_server[0])
+		json_object_set_new(o, "worker_server", json_string(a->worker_server));
+	if (a->memory_error[0])
+		json_object_set_new(o, "memory_error", json_string(a->memory_error));
 	py_version_str(a->py.version_hex, ver, sizeof(ver));
 	json_object_set_new(py, "status", json_string(status_word(a->py.status)));
 	if (a->py.status != PY_OK)

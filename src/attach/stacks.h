@@ -13,8 +13,35 @@
 #include "attach/tasks.h"
 #include "util/strbuf.h"
 
+/*
+ * Where the stacks come from. The memory reader first: it needs neither the GIL nor anything
+ * of the job's, so it reads a rank that spins in Python too. Torch's WorkerServer
+ * (TORCH_WORKER_SERVER_SOCKET, /handler/dump_traceback, torch 2.10+) answers from inside the
+ * process, under the GIL: where the memory read is refused (ptrace_scope, a container) or the
+ * interpreter's layout is unknown, and the rank does not hold the GIL.
+ */
+enum stacks_from {
+	STACKS_AUTO = 0,		/* memory, then the WorkerServer when the read fails */
+	STACKS_MEMORY,
+	STACKS_WORKER_SERVER,
+};
+
+enum stack_source {
+	SOURCE_NONE = 0,
+	SOURCE_MEMORY,
+	SOURCE_WORKER_SERVER,
+};
+
+/* The WorkerServer's answer within this (a rank spinning in Python holds the GIL: the server
+ * cannot answer, and attach must not wait on it). */
+#define STACKS_WORKER_SERVER_MS 2000
+#define STACKS_WORKER_SERVER_TARGET "/handler/dump_traceback"
+
 struct attach_stacks {
 	int pid;
+	enum stack_source source;	/* where py came from; SOURCE_NONE: nowhere */
+	char worker_server[300];	/* the URL asked, "" when none was */
+	char memory_error[384];		/* why the memory read failed, when the server was asked */
 	int exists;
 	/* it maps NCCL (libnccl, or libtorch_cuda with NCCL linked in): the process RAS named,
 	 * not another one that happens to have its pid in this PID namespace */
@@ -23,10 +50,14 @@ struct attach_stacks {
 	struct task_list tasks;
 };
 
-/* Reads `pid` (never stops or signals it). With `image` non-NULL the memory the walk read is
- * appended to it as a pymem image (for --record and test fixtures). */
-void attach_stacks_collect(int pid, const char *proc_root, struct strbuf *image,
-			   struct attach_stacks *a);
+/* Reads `pid` (never stops or signals it) from the sources `from` names. With `image` non-NULL
+ * the memory the walk read is appended to it as a pymem image (for --record and test
+ * fixtures). */
+void attach_stacks_collect(int pid, const char *proc_root, enum stacks_from from,
+			   struct strbuf *image, struct attach_stacks *a);
+
+/* "auto", "memory", "worker-server" into *out; -1 for anything else. */
+int attach_stacks_from_parse(const char *s, enum stacks_from *out);
 
 /* From a recorded image instead of a live process (tests): no threads' kernel view. */
 int attach_stacks_from_image(const void *buf, size_t len, struct attach_stacks *a,
@@ -35,7 +66,9 @@ int attach_stacks_from_image(const void *buf, size_t len, struct attach_stacks *
 void attach_stacks_release(struct attach_stacks *a);
 
 /*
- * {"pid", "python": {"version", "binary", "layout_tested", "status", "error"}, "threads": [
+ * {"pid", "stack_source": "memory"|"worker_server"|null, "worker_server": URL (when asked),
+ * "memory_error" (when the server was asked because the read failed),
+ * "python": {"version", "binary", "layout_tested", "status", "error"}, "threads": [
  *   {"tid", "name", "state", "wchan", "syscall", "lib", "where", "frames": [{"function", "file",
  *   "line"}], "frames_note"}]}: frames outermost first (Python's "most recent call last").
  * Python threads with no kernel thread in the list (an image) are listed with their tid alone.

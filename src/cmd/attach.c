@@ -20,7 +20,7 @@
 enum { OPT_RAS = 1, OPT_NO_RAS, OPT_FR, OPT_FR_PREFIX, OPT_FR_URL, OPT_FR_LIVE, OPT_POLLS,
 	OPT_INTERVAL, OPT_TIMEOUT, OPT_DEADLINE, OPT_TEXT, OPT_LOCAL_HOST, OPT_PROC_ROOT,
 	OPT_RECORD, OPT_NO_DIAG, OPT_PID, OPT_NO_STACKS, OPT_ALL_NODES, OPT_TOKEN_FILE,
-	OPT_JOIN_TIMEOUT };
+	OPT_JOIN_TIMEOUT, OPT_STACKS_FROM };
 
 static const struct cli_opt attach_opts[] = {
 	{ .name = "ras", .arg = "HOST:PORT", .id = OPT_RAS,
@@ -62,6 +62,12 @@ static const struct cli_opt attach_opts[] = {
 		     "serves it again); with --pid, the memory the stack reader read") },
 	{ .name = "no-stacks", .id = OPT_NO_STACKS,
 	  .help = N_("do not read the local ranks' Python stacks for the verdict") },
+	{ .name = "stacks-from", .arg = "SRC", .id = OPT_STACKS_FROM,
+	  .help = N_("where the Python stacks come from: auto (default: the process's memory,\n"
+		     "and where that read fails, torch's WorkerServer at the process's\n"
+		     "TORCH_WORKER_SERVER_SOCKET, /handler/dump_traceback, torch 2.10+),\n"
+		     "memory, or worker-server (only the server: it answers under the GIL,\n"
+		     "so not for a rank spinning in Python)") },
 	{ .name = "all-nodes", .id = OPT_ALL_NODES,
 	  .help = N_("run on every node of the job at once: the nodes meet as `ncclcheck\n"
 		     "cluster`'s do (--master, --nodes, --node-rank or the launcher's), and\n"
@@ -197,6 +203,11 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 	case OPT_PROC_ROOT: a->o.proc_root = c->arg; break;
 	case OPT_RECORD: a->record = c->arg; break;
 	case OPT_NO_STACKS: a->o.no_stacks = 1; break;
+	case OPT_STACKS_FROM:
+		if (attach_stacks_from_parse(c->arg, &a->o.stacks_from) < 0)
+			return cli_fail(c, "--stacks-from wants auto, memory or worker-server, not '%s'",
+					c->arg);
+		break;
 	case OPT_PID:
 		if (cli_parse_long(c->arg, 1, 1L << 22, &a->pid) < 0)
 			return cli_fail(c, "--pid wants a process id, not '%s'", c->arg);
@@ -306,7 +317,14 @@ static void stacks_head(FILE *out, const json_t *payload, const struct render_op
 			json_string_value(json_object_get(py, "binary")),
 			json_is_true(json_object_get(py, "layout_tested")) ? "" :
 			" [layout from CPython's headers, not tested on a live interpreter here]");
+	if (json_is_string(json_object_get(payload, "worker_server")) &&
+	    json_is_string(json_object_get(payload, "stack_source")))
+		fprintf(out, ": from torch's WorkerServer (%s)",
+			json_string_value(json_object_get(payload, "worker_server")));
 	fputc('\n', out);
+	if (json_is_string(json_object_get(payload, "memory_error")))
+		fprintf(out, "its memory was not read: %s\n",
+			json_string_value(json_object_get(payload, "memory_error")));
 	if (json_is_string(json_object_get(py, "error")))
 		fprintf(out, "no Python stacks: %s\n", json_string_value(json_object_get(py, "error")));
 	json_array_foreach(json_object_get(payload, "threads"), i, th) {
@@ -354,9 +372,9 @@ static int stacks_main(struct cli *c, struct attach_args *a)
 	int code, ok;
 
 	attach_stacks_collect((int)a->pid, a->o.proc_root ? a->o.proc_root : "/proc",
-			      a->record ? &image : NULL, &st);
+			      a->o.stacks_from, a->record ? &image : NULL, &st);
 	ok = st.py.status == PY_OK;
-	if (a->record && ok) {
+	if (a->record && st.source == SOURCE_MEMORY) {
 		FILE *f = fopen(a->record, "wb");
 		int bad = !f;
 
