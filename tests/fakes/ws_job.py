@@ -2,9 +2,10 @@
 /handler/dump_traceback on the Unix socket $TORCH_WORKER_SERVER_SOCKET answers text/plain with
 faulthandler.dump_traceback(fd, all_threads=True) (torch/csrc/distributed/c10d/control_plane/
 PythonHandlers.cpp, torch 2.10+). A stand-in: torch with its WorkerServer cannot be installed on
-the CPU test machine. The main thread sleeps in load_batch (line 43); "spin": it loops in spin
-(lines 46-47) holding the GIL, so the server cannot answer. Python 3.8+ (3.8: an interpreter whose
-layout attach's memory reader does not know). The tests assert these lines: keep them.
+the CPU test machine. The main thread sleeps in load_batch (line 44); "mute": the socket listens
+and nobody answers (a server stuck behind a GIL that a rank's C code holds). Python 3.8+ (3.8:
+an interpreter whose layout attach's memory reader does not know). The tests assert these lines:
+keep them.
 """
 import faulthandler
 import http.server
@@ -41,12 +42,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 def load_batch():
     time.sleep(600)
-def spin():
-    x = 0
-    while True:
-        x += 1
 
-srv = socketserver.UnixStreamServer(os.environ["TORCH_WORKER_SERVER_SOCKET"], Handler)
-threading.Thread(target=srv.serve_forever, name="worker_server", daemon=True).start()
+
+if sys.argv[1:] == ["mute"]:
+    mute = __import__("socket").socket(__import__("socket").AF_UNIX)
+    mute.bind(os.environ["TORCH_WORKER_SERVER_SOCKET"])
+    mute.listen(8)
+else:
+    srv = socketserver.UnixStreamServer(os.environ["TORCH_WORKER_SERVER_SOCKET"], Handler)
+    threading.Thread(target=srv.serve_forever, name="worker_server", daemon=True).start()
 print("ready", flush=True)
-spin() if sys.argv[1:] == ["spin"] else load_batch()
+load_batch()
