@@ -17,6 +17,12 @@
 #   xsleep  rank 0 (on n0, the rendezvous master) sleeps in load_batch before all_reduce #6
 #   xspin   rank 1 (on n1, a worker) spins in spin_loop
 # so that on either node the culprit's code was read on the other one in one of the two cases.
+# and the second stack source (issue #27: torch's WorkerServer, /handler/dump_traceback):
+#   wssleep rank 1 sleeps in load_batch as in sleep, and attach on n0 runs with --stacks-from
+#           worker-server: the stacks come from torch's own server in each rank (faulthandler's
+#           text, under the GIL), never from memory; the verdict must name load_batch with
+#           job.py:line and say "from torch's WorkerServer", --json "stack_source":
+#           "worker_server" for every local rank, and `attach --pid` the same for rank 1.
 # TORCH_NCCL_ASYNC_ERROR_HANDLING=0: when rank 1 is killed, rank 0's NCCL sees the closed socket
 # as an asynchronous error; with torch's default (3, tear down) rank 0 would exit too and there
 # would be no hang left to attach to. With 0 it stays, hung, as jobs with other settings do.
@@ -29,7 +35,8 @@
 # one PID namespace, so --local-host names both.
 #
 # Usage (repo root, as root, $OUT set): [ATTACH_NODES=4] bash tests/gpu/attach_record.sh [case...]
-#   (default: sleep spin stop kill net; the across cases: ... attach_record.sh xsleep xspin)
+#   (default: sleep spin stop kill net; the across cases: ... attach_record.sh xsleep xspin;
+#   the WorkerServer source: ... attach_record.sh wssleep)
 # Output (few files: a device call brings back at most 8):
 #   $OUT/attach_summary.txt   one line per case: expected, verdict, seconds, PASS/FAIL
 #   $OUT/attach_record.tgz    attach_record/<case>/{ras.json, attach.txt, attach.json, fr/,
@@ -159,10 +166,42 @@ run_across() { # case culprit dir
 	[ $ok = PASS ] || summary="$summary    see attach_record/$c/across_n*.txt\n"
 }
 
+# the stacks from torch's WorkerServer alone: the verdict, --json's stack_source, --pid
+run_ws() { # case dir pid-of-rank-1
+	local c=$1 D=$2 pid1=$3 t0 secs verdict rc src
+	local expect="rank 1 .*(has not entered|has not launched).*it is in .*load_batch \(job\.py:[0-9]+\) \(from torch's WorkerServer\)"
+	t0=$(date +%s%N)
+	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --no-color --stacks-from \
+		worker-server "${LOCALS[@]}" -v > "$D/attach_ws.txt" 2>&1
+	rc=$?
+	secs=$(awk -v ns="$(( $(date +%s%N) - t0 ))" 'BEGIN { printf "%.1f", ns / 1e9 }')
+	echo "exit $rc" >> "$D/attach_ws.txt"
+	timeout 40 "$NCCLCHECK" lab exec $P-n0 -- "$NCCLCHECK" attach --json --stacks-from \
+		worker-server "${LOCALS[@]}" > "$D/attach_ws.json" 2> "$D/attach_ws.json.err"
+	timeout 40 "$NCCLCHECK" attach --no-color --pid "$pid1" --stacks-from worker-server \
+		> "$D/stacks_ws_rank1.txt" 2>&1
+	echo "exit $?" >> "$D/stacks_ws_rank1.txt"
+	# rank 1's stack_source, then every local rank's pid=source for the summary
+	src=$("$PY" -c 'import json, sys
+s = json.load(open(sys.argv[1])).get("stacks") or []
+print(" ".join([str(x.get("stack_source")) for x in s if x.get("pid") == int(sys.argv[2])] or ["none"]))
+print(" ".join("%s=%s" % (x.get("pid"), x.get("stack_source")) for x in s))' "$D/attach_ws.json" "$pid1" 2>&1)
+	verdict=$(sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  */ /g' "$D/attach_ws.txt" | grep -m1 '^verdict:')
+	if echo "$verdict" | grep -Eq "$expect" && [ "$(echo "$src" | head -1)" = worker_server ] &&
+	   grep -Eq 'File ".*job\.py", line [0-9]+, in load_batch' "$D/stacks_ws_rank1.txt" &&
+	   grep -q "from torch's WorkerServer" "$D/stacks_ws_rank1.txt" &&
+	   awk -v s="$secs" 'BEGIN { exit !(s <= 15) }'; then
+		summary="$summary$c (--stacks-from worker-server): ${secs}s, exit $rc, stack_source $(echo $src), $verdict  PASS\n"
+	else
+		summary="$summary$c (--stacks-from worker-server): ${secs}s, exit $rc, stack_source $(echo $src), expected /$expect/, got: $verdict  FAIL\n"
+		summary="$summary    see attach_record/$c/attach_ws.txt, stacks_ws_rank1.txt\n"
+	fi
+}
+
 run_case() {
 	local c=$1 D=$W/$1 i pid1 t1 t2 t3 t4 secs verdict expect rc
 	local mode=$1 culprit=1
-	case $c in xsleep) mode=sleep culprit=0 ;; xspin) mode=spin culprit=1 ;; esac
+	case $c in xsleep) mode=sleep culprit=0 ;; xspin) mode=spin culprit=1 ;; wssleep) mode=sleep ;; esac
 	mkdir -p "$D/fr" "$D/frpy"
 	if [ $(( $(date +%s) - T0 )) -gt 360 ]; then
 		summary="$summary$c: skipped (time budget)\n"; return
@@ -204,6 +243,11 @@ run_case() {
 	sleep 3
 	case $c in x*)
 		run_across "$c" "$culprit" "$D"
+		cleanup
+		sleep 1
+		return ;;
+	ws*)
+		run_ws "$c" "$D" "$pid1"
 		cleanup
 		sleep 1
 		return ;;
