@@ -44,6 +44,10 @@ def load_batch():
     time.sleep(600)
 
 
+# WS_JOB_LOAD=LIB maps a library's file read-only, as tests/fixtures/pystack/sleeper.py does: a
+# fake libnccl, so that attach takes the process for the rank RAS names
+L = os.environ.get("WS_JOB_LOAD") and __import__("mmap").mmap(
+    os.open(os.environ["WS_JOB_LOAD"], os.O_RDONLY), 0, prot=1)
 if sys.argv[1:] == ["mute"]:
     mute = __import__("socket").socket(__import__("socket").AF_UNIX)
     mute.bind(os.environ["TORCH_WORKER_SERVER_SOCKET"])

@@ -14,7 +14,8 @@ stop() { kill -KILL "$1"; wait "$1" 2>/dev/null; }
 att() { timeout 30 "$NCCLCHECK" attach --no-color "$@"; }
 start() { # python [mode] -> $p once it serves
 	rm -f "$tmp/out" "$tmp/ws.sock"
-	TORCH_WORKER_SERVER_SOCKET=$tmp/ws.sock "$1" "$JOB" ${2:-} >"$tmp/out" 2>&1 & p=$!; pids+=($p)
+	TORCH_WORKER_SERVER_SOCKET=$tmp/ws.sock WS_JOB_LOAD=${LOAD:-} "$1" "$JOB" ${2:-} >"$tmp/out" 2>&1 &
+	p=$!; pids+=($p)
 	for _ in $(seq 200); do grep -q ready "$tmp/out" 2>/dev/null && break; sleep 0.05; done
 	grep -q ready "$tmp/out" || { fail "ws_job.py under $1 did not start: $(cat "$tmp/out")"; finish; }
 }
@@ -52,6 +53,30 @@ if [ -n "$py38" ]; then
 	stop $p
 else
 	echo "skip: no CPython 3.8 (the reader's unknown layout)"
+fi
+
+# the verdict: a recorded RAS answer (tests/fakes/ras_replay.py) whose stalled rank 1 is, on
+# this "node", the process above, mapping a (fake) libnccl as a real rank does
+verdict() { # python [attach options...]
+	local py=$1
+	shift
+	LOAD=$FAKESDIR/nccl/libnccl.so.2 start "$py"
+	rm -f "$tmp/port"
+	timeout 60 python3 "$SRCDIR/tests/fakes/ras_replay.py" "$tmp/sleep_local.json" \
+		--port-file "$tmp/port" --idle 20 --subst "P1=$p" >/dev/null 2>&1 & pids+=($!)
+	for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+	out=$(timeout 40 "$NCCLCHECK" attach --no-color --ras "127.0.0.1:$(cat "$tmp/port")" \
+		--interval 2s --local-host 10.77.0.2 "$@" 2>&1); rc=$?
+	stop $p
+}
+sed 's/4202/@P1@/g' "$FIXTURES/attach/ras/sleep.json" > "$tmp/sleep_local.json"
+verdict "$py" --stacks-from worker-server
+expect_rc 1 $rc "verdict, --stacks-from worker-server"
+expect_match "$out" "^verdict: rank 1 \(pid [0-9]+ on 10\.77\.0\.2, GPU 0\) has not launched AllReduce #6 .*; it is in <module> \(ws_job\.py:[0-9]+\) → load_batch \(ws_job\.py:44\) \(from torch's WorkerServer\)" "the verdict: load_batch from torch's WorkerServer"
+if [ -n "$py38" ]; then
+	verdict "$py38"
+	expect_rc 1 $rc "verdict, 3.8"
+	expect_match "$out" "^verdict: rank 1 .*; it is in <module> \(ws_job\.py:[0-9]+\) → load_batch \(ws_job\.py:44\) \(from torch's WorkerServer\)" "3.8: the verdict falls back to the server"
 fi
 
 # a server that never answers: given up on in its 2 s, said so, not hung on
