@@ -52,8 +52,8 @@ static void from_worker_server(const char *proc_root, struct attach_stacks *a)
 		      STACKS_WORKER_SERVER_MS, &body, &e) < 0) {
 		if (a->py.status == PY_OK)
 			a->py.status = PY_UNREADABLE;
-		snprintf(a->py.error, sizeof(a->py.error), "torch's WorkerServer: %.200s (a rank "
-			 "spinning in Python holds the GIL the server needs)", e.msg);
+		snprintf(a->py.error, sizeof(a->py.error), "torch's WorkerServer: %.200s (it answers "
+			 "under the GIL: not while the rank's native code holds it)", e.msg);
 	} else if (faulthandler_parse(body.buf, body.len, &fh) < 0) {
 		if (a->py.status == PY_OK)
 			a->py.status = PY_UNREADABLE;

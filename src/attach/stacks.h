@@ -32,8 +32,8 @@ enum stack_source {
 	SOURCE_WORKER_SERVER,
 };
 
-/* The WorkerServer's answer within this (a rank spinning in Python holds the GIL: the server
- * cannot answer, and attach must not wait on it). */
+/* The WorkerServer's answer within this (a rank whose native code holds the GIL keeps the
+ * server from answering, and attach must not wait on it). */
 #define STACKS_WORKER_SERVER_MS 2000
 #define STACKS_WORKER_SERVER_TARGET "/handler/dump_traceback"
 

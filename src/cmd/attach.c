@@ -67,7 +67,7 @@ static const struct cli_opt attach_opts[] = {
 		     "and where that read fails, torch's WorkerServer at the process's\n"
 		     "TORCH_WORKER_SERVER_SOCKET, /handler/dump_traceback, torch 2.10+),\n"
 		     "memory, or worker-server (only the server: it answers under the GIL,\n"
-		     "so not for a rank spinning in Python)") },
+		     "so not while the rank's native code holds it)") },
 	{ .name = "all-nodes", .id = OPT_ALL_NODES,
 	  .help = N_("run on every node of the job at once: the nodes meet as `ncclcheck\n"
 		     "cluster`'s do (--master, --nodes, --node-rank or the launcher's), and\n"
