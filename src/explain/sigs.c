@@ -1834,7 +1834,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.shm.create",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Error while creating shared memory segment", "failed to extend" },
+	/* 2.4-2.7 (include/shm.h): "Call to posix_fallocate failed : No space left on device" */
+	.anchors = { "Error while creating shared memory segment", "failed to extend", "Call to posix_fallocate failed" },
 	.unless = "ermission denied",
 	.title = "NCCL could not create its shared-memory segment in /dev/shm",
 	.cause = "/dev/shm is too small (docker's default is 64 MB) or not writable",
@@ -1974,7 +1975,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.store.client_timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
-	.anchors = { "The client socket has timed out after", "client socket has timed out after" },
+	.anchors = { "The client socket has timed out after", "client socket has timed out after", "connect() timed out" },
 	.cap_after = "trying to connect to (",
 	.cap_stop = ")",
 	.title = "no rank could reach the TCPStore at ({})",
@@ -1984,6 +1985,24 @@ const struct explain_sig explain_sigs[] = {
 		"export MASTER_ADDR=<rank-0 private IP reachable from every node>",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "connect() timed out",	/* torch 1.x's TCPStore client, without the address */
+		  .title = "this rank could not reach the TCPStore at MASTER_ADDR:MASTER_PORT (torch 1.x: 'connect() timed out')",
+		  .cause = "the rendezvous address MASTER_ADDR:MASTER_PORT is unreachable from this node: wrong "
+			"MASTER_ADDR, rank 0 not started (or crashed), or a firewall on MASTER_PORT",
+		  .fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from this node, while rank 0 runs\n"
+			"export MASTER_ADDR=<rank-0 private IP reachable from every node>" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch's tcp:// rendezvous handler: init_method without a port */
+	.id = "torch.init_method.no_port",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "using tcp:// rendezvous: port number missing" },
+	.title = "init_method='tcp://...' has no port",
+	.cause = "torch's tcp:// rendezvous needs host and port (tcp://10.0.0.1:29500); without the port it cannot start",
+	.fix = "dist.init_process_group('nccl', init_method=f'tcp://{os.environ[\"MASTER_ADDR\"]}:{os.environ[\"MASTER_PORT\"]}', rank=rank, world_size=world_size)",
 },
 {
 	.id = "torch.store.connect_refused",
