@@ -730,6 +730,9 @@ void rule_log_hints(struct rs *r)
 		d = rs_add(r, "explain.log.no_cause", SEV_INFO, CONF_LOW, 0);
 		rs_title(d, "nothing in these %llu lines names a failure: the log is not enough to decide",
 			   (unsigned long long)x->total_lines);
+		if (x->hang_loc.line && x->multi_host_loc.line)
+			rs_fix(d, "srun --ntasks-per-node=1 ncclcheck cluster   # a hang across nodes: on every node at once "
+			       "(or under torchrun/mpirun), it tests the interfaces, routes and NCCL's ports between them");
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV TORCH_DISTRIBUTED_DEBUG=DETAIL TORCH_NCCL_DUMP_ON_TIMEOUT=1   # rerun, capture every rank's stdout and stderr, then: ncclcheck explain <the logs>");
 		rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
 		finding_why(d, "Low confidence: the lines recognised (versions, progress, settings) show no error, "
@@ -741,6 +744,10 @@ void rule_log_hints(struct rs *r)
 		d = rs_add(r, "explain.log.unrecognised", SEV_INFO, CONF_LOW, 0);
 		rs_title(d, "nothing in %llu lines was recognised as NCCL, torch, Lightning or Slurm output",
 			   (unsigned long long)x->total_lines);
+		/* the reporter's "hangs on two nodes": the test that decides it first */
+		if (x->hang_loc.line && x->multi_host_loc.line)
+			rs_fix(d, "srun --ntasks-per-node=1 ncclcheck cluster   # a hang across nodes: on every node at once "
+			       "(or under torchrun/mpirun), it tests the interfaces, routes and NCCL's ports between them");
 		rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,BOOTSTRAP TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun and capture stdout and stderr of every rank");
 		rs_fix(d, "torchrun --log-dir logs --tee 3 ...   # one log per rank; then: ncclcheck explain logs/");
 		finding_why(d, "explain needs the training output itself (both streams, every rank)");

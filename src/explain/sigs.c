@@ -1834,7 +1834,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.shm.create",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Error while creating shared memory segment", "failed to extend" },
+	/* 2.4-2.7 (include/shm.h): "Call to posix_fallocate failed : No space left on device" */
+	.anchors = { "Error while creating shared memory segment", "failed to extend", "Call to posix_fallocate failed" },
 	.unless = "ermission denied",
 	.title = "NCCL could not create its shared-memory segment in /dev/shm",
 	.cause = "/dev/shm is too small (docker's default is 64 MB) or not writable",
@@ -1974,7 +1975,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.store.client_timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
-	.anchors = { "The client socket has timed out after", "client socket has timed out after" },
+	.anchors = { "The client socket has timed out after", "client socket has timed out after", "connect() timed out" },
 	.cap_after = "trying to connect to (",
 	.cap_stop = ")",
 	.title = "no rank could reach the TCPStore at ({})",
@@ -1984,6 +1985,24 @@ const struct explain_sig explain_sigs[] = {
 		"export MASTER_ADDR=<rank-0 private IP reachable from every node>",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "connect() timed out",	/* torch 1.x's TCPStore client, without the address */
+		  .title = "this rank could not reach the TCPStore at MASTER_ADDR:MASTER_PORT (torch 1.x: 'connect() timed out')",
+		  .cause = "the rendezvous address MASTER_ADDR:MASTER_PORT is unreachable from this node: wrong "
+			"MASTER_ADDR, rank 0 not started (or crashed), or a firewall on MASTER_PORT",
+		  .fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from this node, while rank 0 runs\n"
+			"export MASTER_ADDR=<rank-0 private IP reachable from every node>" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch's tcp:// rendezvous handler: init_method without a port */
+	.id = "torch.init_method.no_port",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "using tcp:// rendezvous: port number missing" },
+	.title = "init_method='tcp://...' has no port",
+	.cause = "torch's tcp:// rendezvous needs host and port (tcp://10.0.0.1:29500); without the port it cannot start",
+	.fix = "dist.init_process_group('nccl', init_method=f'tcp://{os.environ[\"MASTER_ADDR\"]}:{os.environ[\"MASTER_PORT\"]}', rank=rank, world_size=world_size)",
 },
 {
 	.id = "torch.store.connect_refused",
@@ -2539,7 +2558,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "sys.sigkill",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
 	.anchors = { "Signal 9 (SIGKILL)", "exitcode  : -9", "exit code -9", "failed (exitcode: -9)",
-		     "terminated with signal SIGKILL", "exits with return code = -9" },
+		     "terminated with signal SIGKILL", "exits with return code = -9", "died with <Signals.SIGKILL" },
 	.title = "a worker was killed with SIGKILL",
 	.cause = "usually the kernel's OOM killer (host RAM, not GPU memory), or the scheduler killing the job",
 	.fix = "dmesg -T | grep -i -E 'killed process|out of memory'\nreduce DataLoader num_workers / pin_memory, or ask for more RAM",
@@ -3235,6 +3254,36 @@ const struct explain_sig explain_sigs[] = {
 		"directory that is not on a shared file system, or a relative path that differs there",
 	.fix = "ssh <other host> ls -l <the executable's absolute path>   # it must exist at the same path on every host\n"
 		"build it on a shared file system (or copy it to the same path on every host) and give mpirun the absolute path",
+},
+{
+	/* DeepSpeed's runner: no hostfile (default /job/hostfile), so it launches on this node only */
+	.id = "deepspeed.no_hostfile",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM,
+	.anchors = { "Unable to find hostfile, will proceed with training with local resources only" },
+	.title = "DeepSpeed found no hostfile and starts the job on this node only",
+	.cause = "the deepspeed launcher reads the nodes from a hostfile (--hostfile, default /job/hostfile); "
+		"without one a multi-node run silently becomes a one-node run, or waits for ranks that never start",
+	.fix = "deepspeed --hostfile=hostfile train.py ...   # lines 'node-0 slots=8', one per node, reachable by passwordless ssh",
+},
+{
+	/* DeepSpeed's runner: --include/--exclude/--num_gpus replace CUDA_VISIBLE_DEVICES */
+	.id = "deepspeed.visible_devices_ignored",
+	.sev = SEV_WARN, .conf = CONF_HIGH,
+	.anchors = { "but ignoring it because one or several of --include/--exclude/--num_gpus" },
+	.title = "DeepSpeed ignored CUDA_VISIBLE_DEVICES: its --include/--exclude/--num_gpus choose the GPUs",
+	.cause = "with any of those flags the deepspeed launcher picks the GPUs itself, so the ranks may land "
+		"on GPUs the CUDA_VISIBLE_DEVICES setting meant to avoid (busy ones, another job's)",
+	.fix = "deepspeed --include localhost:0,1 train.py ...   # name the GPUs in --include instead of CUDA_VISIBLE_DEVICES",
+},
+{
+	/* accelerate (state.py): RTX 40xx without NCCL_P2P_DISABLE/NCCL_IB_DISABLE set */
+	.id = "accelerate.rtx4000",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Using RTX 4000 series doesn't support faster communication" },
+	.title = "accelerate refuses to start on RTX 40xx GPUs without NCCL's P2P and IB turned off",
+	.cause = "GeForce RTX 40xx boards have no GPU peer-to-peer; accelerate stops early rather than let NCCL "
+		"try P2P and hang, unless the run disables P2P and InfiniBand (accelerate launch does it)",
+	.fix = "export NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1   # before python/torchrun; or start with accelerate launch, which sets them",
 },
 {
 	.id = "launch.ssh",

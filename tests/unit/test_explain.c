@@ -2091,6 +2091,13 @@ static void test_torchrun_signals(void **state)
 	assert_string_equal(top_error(&r)->id, "cuda.oom");
 	run_free(&r);
 
+	/* the reporter's words only: a hang on two nodes is first tested with cluster */
+	static const char prose[] = "Training works on one node but hangs when I use two nodes, no error at all.\n";
+	r = explain_text(prose, sizeof(prose) - 1, NULL);
+	f = expect(&r, "explain.log.unrecognised");
+	assert_true(fix_has(f, "ncclcheck cluster"));
+	run_free(&r);
+
 	r = explain_text(barrier, sizeof(barrier) - 1, NULL);
 	f = top_error(&r);
 	assert_string_equal(f->id, "torch.barrier.monitored_missing");
