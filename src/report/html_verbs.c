@@ -430,7 +430,11 @@ static void py_process(struct strbuf *sb, const json_t *st, const char *base)
 		html_num(sb, json_object_get(th, "tid"), "%s/threads/%zu/tid", base, t);
 		strbuf_addstr(sb, " (");
 		html_esc(sb, jstr(th, "where") ? jstr(th, "where") : "");
-		strbuf_addstr(sb, "), outermost frame first:</p>\n<pre>");
+		strbuf_addstr(sb, "), outermost frame first");
+		/* a stack the process's own server gave (faulthandler's text), not its memory */
+		if (jstr(st, "stack_source") && !strcmp(jstr(st, "stack_source"), "worker_server"))
+			strbuf_addstr(sb, ", from torch's WorkerServer");
+		strbuf_addstr(sb, ":</p>\n<pre>");
 		json_array_foreach(frames, k, f) {
 			html_esc(sb, jstr(f, "file"));
 			strbuf_addch(sb, ':');

@@ -36,6 +36,8 @@ expect_match "$out" "^process $p: from torch's WorkerServer \\(unix:$tmp/ws.sock
 expect_match "$out" 'File ".*ws_job.py", line 44, in load_batch' "load_batch with ws_job.py:44"
 json=$(att --pid $p --stacks-from worker-server --json)
 expect_match "$(printf '%s' "$json" | field stack_source)" '^worker_server$' "--json: stack_source"
+att --pid $p --stacks-from worker-server --html "$tmp/p.html" >/dev/null
+expect_match "$(cat "$tmp/p.html")" "outermost frame first, from torch's WorkerServer" "--html: the source named"
 stop $p
 
 # the memory read fails for real (3.8's layout is unknown to it): auto falls back to the server
