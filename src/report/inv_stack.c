@@ -63,6 +63,15 @@ static size_t count(const char *const *v)
 	return n;
 }
 
+/* TCCL, Tencent Cloud's NCCL: the probe tags the copies under /opt/tencent/tccl */
+static int tccl_copy(const struct nm_nccl_lib *lib)
+{
+	for (const char *const *v = lib->found_by; v && *v; v++)
+		if (!strcmp(*v, "tccl"))
+			return 1;
+	return 0;
+}
+
 static void nccl_lines(FILE *out, const struct node_model *m)
 {
 	const struct nm_stack *st = &m->stack;
@@ -79,8 +88,9 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 		int torch = mapped_by_torch(m, lib);
 
 		join(lib->found_by, count(lib->found_by), fb, sizeof(fb));
-		inv_line(out, first ? "NCCL copies" : "", "%-8s %s  [%s%s%s%s]",
+		inv_line(out, first ? "NCCL copies" : "", "%-8s %s  [%s%s%s%s%s]",
 			 lib->version ? lib->version : "unknown", str_or(lib->path, "-"),
+			 tccl_copy(lib) ? "TCCL (Tencent Cloud), " : "",
 			 lib->is_default ? "default, " : "", torch ? "torch, " : "", "found by ", fb);
 		if (lib->unknown)
 			inv_line(out, "", "         unknown (%s)", lib->unknown);

@@ -71,6 +71,30 @@ const char *render_l10n(struct strbuf *sb, const char *text)
 	return sb->buf;
 }
 
+const char *render_fix_l10n(struct strbuf *sb, const char *line)
+{
+	const char *comment;
+
+	if (i18n_lang() == I18N_EN || !line)
+		return line;
+	if (line[0] == '#' && line[1] == ' ')
+		return render_l10n(sb, line);
+	/*
+	 * A fix is a command, left alone; a comment after the command is read by a person: the
+	 * whole line when it is a msgid of its own (its translation repeats the command), else the
+	 * comment by itself.
+	 */
+	comment = strstr(line, "  # ");
+	if (!comment)
+		return line;
+	if (strcmp(render_l10n(sb, line), line))
+		return sb->buf;
+	strbuf_reset(sb);
+	strbuf_add(sb, line, (size_t)(comment - line) + 4);
+	i18n_text(sb, comment + 4);
+	return sb->buf;
+}
+
 static int width_of(const struct render_opts *o)
 {
 	return o && o->width ? o->width : WRAP_MAX;
@@ -94,24 +118,8 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 		     enum wrap_mode mode)
 {
 	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT, l10n = STRBUF_INIT;
-	const char *p = mode == WRAP_PROSE || (text[0] == '#' && text[1] == ' ') ?
-			render_l10n(&l10n, text) : text;
-	const char *comment = mode == WRAP_SHELL && p == text && i18n_lang() != I18N_EN ?
-			      strstr(text, "  # ") : NULL;
+	const char *p = mode == WRAP_PROSE ? render_l10n(&l10n, text) : render_fix_l10n(&l10n, text);
 
-	/*
-	 * A fix is a command, left alone; a comment, alone or after the command, is read by a
-	 * person: the whole line when it is a msgid of its own (its translation repeats the
-	 * command), else the comment by itself.
-	 */
-	if (comment && strcmp(render_l10n(&l10n, text), text)) {
-		p = l10n.buf;
-	} else if (comment) {
-		strbuf_reset(&l10n);
-		strbuf_add(&l10n, text, (size_t)(comment - text) + 4);
-		i18n_text(&l10n, comment + 4);
-		p = l10n.buf;
-	}
 	strbuf_addstr(&line, "       ");
 	add_padded(&line, tag, 6);
 	strbuf_addch(&line, ' ');

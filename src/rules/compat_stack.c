@@ -526,6 +526,50 @@ static void nccl_tls(const struct node_model *m, struct findings *out)
 			    "openssl-libs");
 }
 
+/*
+ * TCCL (Tencent Cloud's NCCL, found under /opt/tencent/tccl) is one more NCCL copy: a process uses
+ * it only when it loads that file. Tencent's own guide says community PyTorch links NCCL
+ * statically, so swapping the shared library does not put TCCL under torch; it documents an
+ * NCCL plugin, a PyTorch plugin or a torch built against TCCL instead.
+ */
+static void tccl(const struct node_model *m, struct findings *out)
+{
+	const struct nm_python *py = m->stack.nccl_python;
+	const struct nm_nccl_lib *t = NULL;
+	const char *tmapped = py ? py->nccl_mapped : NULL;
+	struct finding *f;
+	char fb[256];
+
+	for (size_t i = 0; i < m->stack.nnccl_libs && !t; i++)
+		if (has_str(m->stack.nccl_libs[i].found_by, "tccl"))
+			t = &m->stack.nccl_libs[i];
+	if (!t)
+		return;
+	if (py && tmapped && py->nccl_static != 1 && find_lib(m, tmapped) == t) {
+		f = finding_add(out, SEV_OK, "nccl.tccl", "torch loads TCCL (%s), Tencent Cloud's NCCL",
+				str_or(t->path, "?"));
+		finding_evidence(f, "torch (%s) maps %s", str_or(py->path, "?"), tmapped);
+		return;
+	}
+	f = finding_add(out, SEV_INFO, "nccl.tccl.unused",
+			"TCCL, Tencent Cloud's NCCL, is installed at %s but torch does not load it",
+			str_or(t->path, "?"));
+	finding_evidence(f, "nccl.libs: %s (%s; found by %s)%s", str_or(t->path, "?"),
+			 t->version ? t->version : "version unknown", found_by_str(t, fb, sizeof(fb)),
+			 t->is_default ? ", the copy programs load by default" : "");
+	if (py && py->nccl_static == 1)
+		finding_evidence(f, "torch (%s) links NCCL %s statically", str_or(py->path, "?"),
+				 str_or(py->torch_nccl, "?"));
+	else if (py && tmapped)
+		finding_evidence(f, "torch (%s) maps %s", str_or(py->path, "?"), tmapped);
+	finding_why(f, "TCCL is Tencent's extension of NCCL for its RDMA network, one more NCCL copy "
+		    "on this node: a process runs it only if it loads that file. A torch wheel "
+		    "brings its own NCCL (or links it statically), so training runs the wheel's "
+		    "NCCL and TCCL's speed-up never applies; nccl-tests may meanwhile measure TCCL.");
+	finding_fix(f, "# Tencent's guide: its NCCL plugin (recommended), its PyTorch plugin, or "
+		    "torch built against TCCL (cloud.tencent.com/document/product/1646/93319)");
+}
+
 void rule_compat_stack(const struct node_model *m, struct findings *out)
 {
 	nccl_floor(m, out);
@@ -537,5 +581,6 @@ void rule_compat_stack(const struct node_model *m, struct findings *out)
 	}
 	unreadable_copies(m, out);
 	copies(m, out);
+	tccl(m, out);
 	plugin_and_conf(m, out);
 }
