@@ -60,7 +60,7 @@ static void inv_gpus(FILE *out, const struct node_model *m)
 		return;
 	}
 	if (!m->ngpus) {
-		inv_line(out, N_("gpus"), "none");
+		inv_line(out, N_("gpus"), N_("none"));
 		return;
 	}
 	for (size_t i = 0; i < m->ngpus; i++) {

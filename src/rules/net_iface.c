@@ -546,12 +546,26 @@ static void report_master(struct net *n)
 		finding_evidence(f, N_("kernel route to %s: source %s on %s%s"), m->resolved,
 				 str_or(src_addr, "?"), n->m->master.ifname,
 				 m->local ? N_(" (MASTER_ADDR is this node)") : "");
-		finding_evidence(f, "predicted bootstrap: %s %s, picked by %s%s%s%s", r->boot->name, r->boot->text,
-				 ifs_rule_describe(r->boot_rule), bcls ? "; address class " : "", bcls ? bcls : "",
-				 bcls && !strcmp(bcls, "documentation") ? " range, treated as public" : "");
-		if (ma)
-			finding_evidence(f, "%s: %s (%s%s)", n->m->master.ifname, ma->text, str_or(mcls, "?"),
-					 mcls && !strcmp(mcls, "documentation") ? " range, treated as public" : "");
+		/* whole formats, one per address class, so each reads as a sentence in Chinese too */
+		if (bcls && !strcmp(bcls, "documentation"))
+			finding_evidence(f, "predicted bootstrap: %s %s, picked by %s; address class "
+					 "documentation range, treated as public", r->boot->name,
+					 r->boot->text, ifs_rule_describe(r->boot_rule));
+		else if (bcls)
+			finding_evidence(f, "predicted bootstrap: %s %s, picked by %s; address class %s",
+					 r->boot->name, r->boot->text, ifs_rule_describe(r->boot_rule), bcls);
+		else
+			finding_evidence(f, "predicted bootstrap: %s %s, picked by %s", r->boot->name,
+					 r->boot->text, ifs_rule_describe(r->boot_rule));
+		if (ma && mcls && !strcmp(mcls, "documentation"))
+			finding_evidence(f, "%s: %s (documentation range, treated as public)",
+					 n->m->master.ifname, ma->text);
+		else if (ma && mcls && !strcmp(mcls, "private"))
+			finding_evidence(f, "%s: %s (private)", n->m->master.ifname, ma->text);
+		else if (ma && mcls && !strcmp(mcls, "public"))
+			finding_evidence(f, "%s: %s (public)", n->m->master.ifname, ma->text);
+		else if (ma)
+			finding_evidence(f, "%s: %s (%s)", n->m->master.ifname, ma->text, str_or(mcls, "?"));
 		ev_version(n, f);
 		ev_source(f, "NCCL_SOCKET_IFNAME", n->m->ifs.in.socket_ifname, n->m->ifs.ifname_source);
 		ev_source(f, "NCCL_COMM_ID", n->m->ifs.in.comm_id, n->m->ifs.comm_id_source);
