@@ -19,7 +19,8 @@ static void inv_driver(FILE *out, const struct nm_driver *d)
 		return;
 	}
 	if (d->present != 1) {
-		inv_line(out, N_("driver"), N_("none (%s)"), d->reason ? d->reason : "");
+		/* the probe's reason is a whole sentence ("no NVIDIA driver: ...") and a msgid */
+		inv_line(out, N_("driver"), "%s", d->reason ? d->reason : _("none"));
 		return;
 	}
 	if (d->version)

@@ -91,7 +91,7 @@ static void prediction(FILE *out, const struct node_model *m)
 	if (!r->sockets.n)
 		strbuf_addstr(&sb, r->socket_status == IFS_UNRESOLVED ? "unknown" : "none");
 	inv_line(out, N_("NCCL will use"), "%s", sb.buf);
-	inv_line(out, "", N_("(NCCL %s: %s)"), m->nccl.version, m->nccl.why);
+	inv_line(out, "", N_("(modelled on NCCL %s: %s)"), m->nccl.version, m->nccl.why);
 	strbuf_release(&sb);
 }
 

@@ -543,9 +543,12 @@ static void report_master(struct net *n)
 		f = finding_add(n->out, SEV_ERROR, "net.bootstrap.master_mismatch",
 				"NCCL will bootstrap on %s %s, but MASTER_ADDR %s is reached through %s", r->boot->name,
 				r->boot->text, addr, n->m->master.ifname);
-		finding_evidence(f, N_("kernel route to %s: source %s on %s%s"), m->resolved,
-				 str_or(src_addr, "?"), n->m->master.ifname,
-				 m->local ? N_(" (MASTER_ADDR is this node)") : "");
+		if (m->local)
+			finding_evidence(f, "kernel route to %s: source %s on %s (MASTER_ADDR is this node)",
+					 m->resolved, str_or(src_addr, "?"), n->m->master.ifname);
+		else
+			finding_evidence(f, "kernel route to %s: source %s on %s", m->resolved,
+					 str_or(src_addr, "?"), n->m->master.ifname);
 		/* whole formats, one per address class, so each reads as a sentence in Chinese too */
 		if (bcls && !strcmp(bcls, "documentation"))
 			finding_evidence(f, "predicted bootstrap: %s %s, picked by %s; address class "
