@@ -131,9 +131,10 @@ static void inv_toolkits(FILE *out, const struct nm_cuda *c)
 	for (size_t i = 0; i < c->ntoolkits; i++) {
 		const struct nm_toolkit *t = &c->toolkits[i];
 
-		inv_line(out, i ? "" : N_("CUDA toolkits"), "%s at %s (%s)%s",
-			 t->version ? t->version : "unknown version", str_or(t->path, "(null)"),
-			 t->source ? t->source : "no version file", t->is_default ? ", nvcc on PATH" : "");
+		/* translated here: "%s at %s" has too few words of its own to be matched later */
+		inv_line(out, i ? "" : N_("CUDA toolkits"), _("%s at %s (%s)%s"),
+			 t->version ? t->version : _("unknown version"), str_or(t->path, "(null)"),
+			 t->source ? t->source : _("no version file"), t->is_default ? _(", nvcc on PATH") : "");
 	}
 	if (c->nvcc_found && !c->nvcc_toolkit)
 		inv_line(out, N_("nvcc"), "%s %s", str_or(c->nvcc_path, "(null)"),
@@ -149,8 +150,8 @@ static void inv_cudnn(FILE *out, const struct node_model *m)
 	for (size_t i = 0; i < m->ncudnn; i++) {
 		const struct nm_cudnn *c = &m->cudnn[i];
 
-		inv_line(out, i ? "" : N_("cuDNN"), "%s %s %s", c->version ? c->version : "unknown version",
-			 !strcmp(c->source ? c->source : "", "header") ? "header" : "library",
+		inv_line(out, i ? "" : N_("cuDNN"), "%s %s %s", c->version ? c->version : _("unknown version"),
+			 !strcmp(c->source ? c->source : "", "header") ? _("header") : _("library"),
 			 c->path ? c->path : "?");
 	}
 }

@@ -104,7 +104,7 @@ static void limits(FILE *out, const struct node_model *m)
 		inv_line(out, N_("ephemeral ports"), N_("unknown (%s)"), m->ports.unknown);
 	/* a member not recorded shows as -1 (the model keeps -2 for "unknown") */
 	if (m->limits.nofile_known)
-		inv_line(out, N_("open files"), N_("%lld (hard %lld)"),
+		inv_line(out, N_("open files"), _("%lld (hard %lld)"),
 			 m->limits.nofile_soft == -2 ? -1 : m->limits.nofile_soft,
 			 m->limits.nofile_hard == -2 ? -1 : m->limits.nofile_hard);
 }
