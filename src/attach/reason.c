@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 void reason_verdict(struct ctx *c, int prio, const char *fmt, ...)
@@ -396,8 +397,8 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 		}
 		if (!fz) {
 			f = finding_add(c->fs, two ? SEV_INFO : SEV_WARN, "attach.ras.skew",
-					"%s counts differ (rank(s) %s behind %" PRIu64 ")%s", ras_op_names[op],
-					behind.buf, hi, two ? " but move: normal skew" : "; seen once");
+					"%s counts differ (rank(s) %s behind %llu)%s", ras_op_names[op],
+					behind.buf, (unsigned long long)hi, two ? " but move: normal skew" : "; seen once");
 			f->conf = two ? CONF_HIGH : CONF_LOW;
 			strbuf_release(&behind);
 			continue;
@@ -406,8 +407,8 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 		reason_who_str(&who, &w);
 		reason_proc_doing(c, lag->pid, &doing);
 		f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
-				"rank(s) %s never launched %s #%" PRIu64 " that %d other rank(s) launched",
-				behind.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op]);
+				"rank(s) %s never launched %s #%llu that %d other rank(s) launched",
+				behind.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), cm->text_hi_n[op]);
 		for (size_t i = 0; i < cm->nranks; i++)
 			if ((cm->ranks[i].counts_known & (1u << op)) && cm->ranks[i].counts[op] < hi) {
 				finding_rank(f, cm->ranks[i].rank);
@@ -419,13 +420,13 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 			    "called the next collective. That is their application side (a data loader, a "
 			    "rank-dependent branch, a swallowed exception), not NCCL or the network.", secs);
 		finding_fix(f, "look at what %s does now: ncclcheck attach --pid %d", w.buf, lag->pid);
-		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %" PRIu64 "; rank(s) "
+		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %llu; rank(s) "
 				 "%s fewer, unchanged over %.1f s", cm->hash, cm->text_hi_n[op],
-				 ras_op_names[op], hi, behind.buf, secs);
+				 ras_op_names[op], (unsigned long long)hi, behind.buf, secs);
 		if (doing.len)
 			finding_evidence(f, "/proc: rank %d: %s", lag->rank, doing.buf);
-		reason_verdict(c, 4, "%s has not launched %s #%" PRIu64 " that %d other rank(s) launched%s%s",
-			w.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op],
+		reason_verdict(c, 4, "%s has not launched %s #%llu that %d other rank(s) launched%s%s",
+			w.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), cm->text_hi_n[op],
 			doing.len ? "; " : "", doing.buf);
 		strbuf_release(&behind);
 		strbuf_release(&w);
@@ -488,8 +489,8 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			reason_who_str(&who, &w);
 			reason_proc_doing(c, lag->pid, &doing);
 			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
-					"rank(s) %s never launched %s #%" PRIu64 " that rank(s) %s launched",
-					behind.buf, ras_op_names[op], lag->counts[op] + 1, ahead.buf);
+					"rank(s) %s never launched %s #%llu that rank(s) %s launched",
+					behind.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), ahead.buf);
 			for (size_t i = 0; i < cm->nranks; i++)
 				if (cm->ranks[i].counts[op] < hi) {
 					finding_rank(f, cm->ranks[i].rank);
@@ -512,22 +513,22 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 				      "ncclcheck attach --fr DIR names the collective and its stack)");
 			for (size_t i = 0; i < cm->nranks; i++)
 				finding_evidence(f, "RAS communicator %s: rank %d (pid %d on %s, GPU %d) "
-						 "launched %" PRIu64 " %s, %" PRIu64 " %.1f s earlier",
+						 "launched %llu %s, %llu %.1f s earlier",
 						 cm->hash, cm->ranks[i].rank, cm->ranks[i].pid,
 						 cm->ranks[i].host, cm->ranks[i].cuda_dev,
-						 cm->ranks[i].counts[op], ras_op_names[op],
-						 rank_in(old, cm->ranks[i].rank)->counts[op], secs);
+						 (unsigned long long)cm->ranks[i].counts[op], ras_op_names[op],
+						 (unsigned long long)rank_in(old, cm->ranks[i].rank)->counts[op], secs);
 			if (doing.len)
 				finding_evidence(f, "/proc: rank %d: %s", lag->rank, doing.buf);
-			reason_verdict(c, 4, "%s has not launched %s #%" PRIu64 " that rank(s) %s launched%s%s",
-				w.buf, ras_op_names[op], lag->counts[op] + 1, ahead.buf,
+			reason_verdict(c, 4, "%s has not launched %s #%llu that rank(s) %s launched%s%s",
+				w.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), ahead.buf,
 				doing.len ? "; " : "", doing.buf);
 			strbuf_release(&w);
 			strbuf_release(&doing);
 		} else if (lo != hi) {
 			f = finding_add(c->fs, two ? SEV_INFO : SEV_WARN, "attach.ras.skew",
-					"%s counts differ (%" PRIu64 "..%" PRIu64 ")%s", ras_op_names[op], lo,
-					hi, two ? " but move: normal skew" : "; seen once");
+					"%s counts differ (%llu..%llu)%s", ras_op_names[op], (unsigned long long)lo,
+					(unsigned long long)hi, two ? " but move: normal skew" : "; seen once");
 			finding_why(f, "%s", two ?
 				    "Ranks launch collectives asynchronously, so counts differ in flight; "
 				    "only counts that stay unequal across polls point at a rank." :
@@ -537,8 +538,8 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			finding_evidence(f, "ranks behind: %s; ahead: %s", behind.buf, ahead.buf);
 		} else if (cm->nmissing == 0 && fz) {
 			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_equal",
-					"every rank launched %s #%" PRIu64 " and none moved on for %.1f s: a "
-					"GPU-side or network stall", ras_op_names[op], hi, secs);
+					"every rank launched %s #%llu and none moved on for %.1f s: a "
+					"GPU-side or network stall", ras_op_names[op], (unsigned long long)hi, secs);
 			finding_why(f, "All %zu ranks of communicator %s launched the same number of "
 				    "collectives and nothing changed between polls. The application side "
 				    "did its part; the collective itself does not finish. RAS counts "
@@ -553,20 +554,20 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (the flight recorder tells "
 				      "'started' from 'scheduled' per rank)");
 			f->conf = CONF_MEDIUM;
-			finding_evidence(f, "RAS communicator %s: %s count %" PRIu64 " on ranks %s, unchanged "
-					 "over %.1f s", cm->hash, ras_op_names[op], hi, ahead.buf, secs);
-			reason_verdict(c, 8, "every rank launched %s #%" PRIu64 " and it does not complete: a GPU or "
-				"network stall that RAS cannot see into", ras_op_names[op], hi);
+			finding_evidence(f, "RAS communicator %s: %s count %llu on ranks %s, unchanged "
+					 "over %.1f s", cm->hash, ras_op_names[op], (unsigned long long)hi, ahead.buf, secs);
+			reason_verdict(c, 8, "every rank launched %s #%llu and it does not complete: a GPU or "
+				"network stall that RAS cannot see into", ras_op_names[op], (unsigned long long)hi);
 		} else if (cm->nmissing == 0 && two) {
 			uint64_t ohi = 0;
 			for (size_t i = 0; i < old->nranks; i++)
 				if (old->ranks[i].counts[op] > ohi)
 					ohi = old->ranks[i].counts[op];
 			f = finding_add(c->fs, SEV_OK, "attach.ras.progressing",
-					"communicator %s is making progress: %s %" PRIu64 " -> %" PRIu64
-					" in %.1f s", cm->hash, ras_op_names[op], ohi, hi, secs);
-			reason_verdict(c, 9, "the job is making progress: %s count went from %" PRIu64 " to %"
-				PRIu64 " in %.1f s", ras_op_names[op], ohi, hi, secs);
+					"communicator %s is making progress: %s %llu -> %llu"
+					" in %.1f s", cm->hash, ras_op_names[op], (unsigned long long)ohi, (unsigned long long)hi, secs);
+			reason_verdict(c, 9, "the job is making progress: %s count went from %llu to %llu in %.1f s",
+				       ras_op_names[op], (unsigned long long)ohi, (unsigned long long)hi, secs);
 		}
 		strbuf_release(&behind);
 		strbuf_release(&ahead);
@@ -912,10 +913,10 @@ int attach_reason(const struct attach_data *d, struct findings *fs, char **verdi
 		int fr_ok = d->fr_asked && d->fr.n > 0;
 		if (!ras_ok && !fr_ok) {
 			nothing = 1;
-			strbuf_addstr(&c.verdict, "could not attach: no RAS report and no flight-recorder "
-				      "dump");
+			strbuf_addstr(&c.verdict, N_("could not attach: no RAS report and no "
+						     "flight-recorder dump"));
 		} else {
-			strbuf_addstr(&c.verdict, "no hang found: no rank is missing, stopped or behind");
+			strbuf_addstr(&c.verdict, N_("no hang found: no rank is missing, stopped or behind"));
 		}
 	}
 	findings_sort(fs);
