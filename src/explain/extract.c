@@ -1547,6 +1547,7 @@ static const struct extractor {
 	{ .anchor = "CUDA_LAUNCH_BLOCKING=1", .first = OBS_LOC(launch_blocking_loc) },
 	{ .anchor = "device_id=", .first = OBS_LOC(nonblocking_loc) },
 	{ .anchor = "TORCH_NCCL_USE_COMM_NONBLOCKING=1", .first = OBS_LOC(nonblocking_loc) },
+	{ .anchor = "NCCL timeout in: ", .first = OBS_LOC(nonblocking_loc) },
 	{ .anchor = "GenuineIntel", .first = OBS_LOC(intel_cpu_loc) },
 	{ .anchor = "Intel(R) Xeon", .first = OBS_LOC(intel_cpu_loc) },
 	{ .anchor = "AuthenticAMD", .first = OBS_LOC(amd_cpu_loc) },

@@ -340,6 +340,7 @@ static void resolve(struct rs *r)
 
 /* ---- signature findings ----------------------------------------------------------------------- */
 
+/* The hosts of a signature's parts, for "{node}": "a", "a,b", "a,b and 3 more". */
 static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struct strbuf *sb)
 {
 	size_t shown = 0, more = 0;
@@ -366,8 +367,9 @@ static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struc
 			more++;
 		}
 	}
+	/* no host named: prose says which node it means, a command argument keeps a placeholder */
 	if (!shown)
-		strbuf_addstr(sb, "<node>");
+		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '=' ? "<node>" : "the failing node");
 	else if (more)
 		strbuf_addf(sb, " and %zu more", more);
 }

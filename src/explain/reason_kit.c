@@ -246,8 +246,6 @@ void rs_sig_parts(struct rs *r, const struct sig_hit *h, size_t *out, size_t *n)
 	}
 }
 
-/* The hosts of a signature's parts, for "{node}": "a", "a, b", "a, b and 3 more" or "<node>". */
-
 /* The fix lines for "use the interface that reaches MASTER_ADDR". */
 void rs_fix_ifname(struct rs *r, struct finding *d)
 {

@@ -16,6 +16,258 @@
 	"TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,COLL"
 #define FIX_GLOO_IFNAME "export GLOO_SOCKET_IFNAME=$(ip -o route get \"$MASTER_ADDR\" | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')"
 
+/*
+ * The CUDA error strings (cudaGetErrorString of the runtime's cudaError_t, CUDA 12 and 13
+ * headers) as NCCL quotes them ("Cuda failure 217 'peer access ...'") and torch prints them
+ * ("CUDA error: peer access ..."), and what each means for a distributed job. Matched on the
+ * line in order: a string that another contains comes after it.
+ */
+#define CUDA_FIX_XID "dmesg | grep -i xid   # on {node}: an Xid names the GPU fault; reset the GPU (nvidia-smi -r) or reboot, and exclude the node if it recurs"
+#define KERNEL_FAULT_CAUSE "a kernel stopped on a fault of its own: a bug in the application's or an extension's " \
+	"kernel, a build for another GPU, or a faulty GPU (then an Xid in the kernel log)"
+#define KERNEL_FAULT_FIX "CUDA_LAUNCH_BLOCKING=1 python ...   # rerun: the traceback then names the kernel that faulted\n" \
+	CUDA_FIX_XID
+static const struct explain_sig_variant cuda_errors[] = {
+{
+	.when = "unknown error",
+	.title = "a CUDA call failed with 'unknown error' (999): the GPU or driver of {node} is in a bad state",
+	.cause = "error 999 is the driver failing without a reason: a GPU fault (an Xid), a GPU that fell off "
+		"the bus, or on NVSwitch systems a fabric manager restarted while processes held the GPUs",
+	.fix = CUDA_FIX_XID "\n"
+		"systemctl status nvidia-fabricmanager   # on NVSwitch systems: running, and not restarted since the GPUs were last reset",
+},
+{
+	.when = "operation not supported",
+	.title = "a CUDA call is not supported here ('operation not supported', 801)",
+	.cause = "the driver or the environment lacks a feature in use: cuMem (virtual memory management, NCCL's "
+		"default since 2.19 and torch's expandable_segments) and memory pools are missing under vGPU, WSL, "
+		"some containers and old drivers",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # to test: NCCL goes back to cudaMalloc and legacy IPC\n"
+		"nvidia-smi   # the driver version: update it to the one the CUDA of this NCCL needs",
+},
+{
+	.when = "API call is not supported in the installed CUDA driver",
+	.title = "the NVIDIA driver is older than the CUDA that NCCL was built with ('API call is not supported in the installed CUDA driver')",
+	.cause = "NCCL (or torch's wheel) calls a CUDA driver API the installed driver does not have: the driver "
+		"predates the CUDA version in NCCL's 'NCCL version x+cudaY' line",
+	.fix = "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports: upgrade the driver, or use a NCCL/torch built for that CUDA",
+},
+{
+	.when = "CUDA driver version is insufficient for CUDA runtime version",
+	.title = "the NVIDIA driver is too old for the CUDA runtime in use",
+	.cause = "the CUDA runtime linked into NCCL/torch needs a newer driver than the one loaded",
+	.fix = "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports: upgrade the driver, or install a build for that CUDA",
+},
+{
+	.when = "peer access is not supported between these two devices",
+	.title = "CUDA peer-to-peer access is not supported between two GPUs of {node} (217)",
+	.cause = "the two GPUs cannot map each other's memory: consumer boards without P2P, GPUs on different "
+		"PCIe root complexes, or a virtualised or IOMMU-translated PCIe path",
+	.fix = "nvidia-smi topo -p2p r   # which GPU pairs support P2P reads\n"
+		"export NCCL_P2P_DISABLE=1   # NCCL then copies through host memory (SHM); also disable the framework's own P2P paths (vLLM/SGLang: --disable-custom-all-reduce)",
+},
+{
+	.when = "an illegal memory access was encountered",
+	.title = "a GPU kernel made an illegal memory access (700) on {node}",
+	.cause = "a kernel read or wrote outside its memory: a bug in the application or a kernel it launched, or "
+		"collectives whose buffers or counts differ between ranks; after it the CUDA context is unusable",
+	.fix = "CUDA_LAUNCH_BLOCKING=1 python ...   # rerun: the traceback then names the kernel that faulted\n" CUDA_FIX_XID,
+},
+{
+	.when = "unspecified launch failure",
+	.title = "a GPU kernel crashed on {node} ('unspecified launch failure', 719)",
+	.cause = "a kernel faulted without a specific reason: an application bug or a GPU fault",
+	.fix = CUDA_FIX_XID,
+},
+{
+	.when = "no kernel image is available for execution on the device",
+	.title = "this NCCL/torch build has no kernels for the GPU of {node} ('no kernel image is available', 209)",
+	.cause = "the binary was compiled without {gpu_arch} (a GPU newer than the build, or a build "
+		"trimmed to other architectures)",
+	.fix = "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures must include {gpu_arch}\n"
+		"upgrade NCCL/torch to a build that lists {gpu_arch}",
+},
+/* cudaErrorInvalidDeviceFunction (98): the kernel has no code for this GPU, as 209 */
+{
+	.when = "invalid device function",
+	.title = "a GPU kernel of this NCCL/torch build cannot run on the GPU of {node} ('invalid device function', 98)",
+	.cause = "the binary has no code for {gpu_arch}: a GPU older than the oldest architecture the build "
+		"keeps (Kepler and Maxwell were dropped by recent NCCL and torch builds), or newer than the build",
+	.fix = "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures must include {gpu_arch}\n"
+		"a torch/NCCL build for {gpu_arch}: an older release that still ships it, or from source with TORCH_CUDA_ARCH_LIST (torch) and NVCC_GENCODE (NCCL) naming it",
+},
+{
+	.when = "too many resources requested for launch",
+	.title = "a GPU kernel asked for more resources than {node}'s GPU has ('too many resources requested for launch', 701)",
+	.cause = "the kernel needs more registers or shared memory per block than this GPU offers: a NCCL build "
+		"that predates this GPU model",
+	.fix = "upgrade NCCL to a release that supports this GPU (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+},
+{
+	.when = "all CUDA-capable devices are busy or unavailable",
+	.title = "the GPUs of {node} are busy or unavailable to this process (46)",
+	.cause = "the GPU is in an exclusive compute mode and another process holds it, or it is being reset",
+	.fix = "nvidia-smi -q | grep -i 'compute mode'   # Exclusive_Process allows one process per GPU: sudo nvidia-smi -c DEFAULT\n"
+		"nvidia-smi   # which process holds the GPU",
+},
+{
+	.when = "no CUDA-capable device is detected",
+	.title = "this process sees no GPU on {node} (100)",
+	.cause = "CUDA_VISIBLE_DEVICES is empty or wrong, or the container was started without GPUs",
+	.fix = "echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L   # in the failing process's environment (docker run --gpus all)",
+},
+{
+	.when = "initialization error",
+	.title = "CUDA failed to initialise in this process on {node} (3)",
+	.cause = "the driver could not set up a context: CUDA used in a forked child after the parent initialised "
+		"it, or a driver and kernel module that do not match",
+	.fix = "nvidia-smi   # does the driver answer at all?\n"
+		"use the 'spawn' start method for worker processes that use CUDA",
+},
+{
+	.when = "uncorrectable ECC error encountered",
+	.title = "a GPU of {node} hit an uncorrectable ECC memory error (214)",
+	.cause = "the GPU's memory returned corrupted data: the GPU needs a reset, and a replacement if it recurs",
+	.fix = "nvidia-smi -q -d ECC,PAGE_RETIREMENT   # on {node}\n"
+		"exclude {node} (srun --exclude={node}) until the GPU is reset or replaced",
+},
+{
+	.when = "system has unsupported display driver / cuda driver combination",
+	.title = "the CUDA user-space driver does not match the kernel driver on {node} (803)",
+	.cause = "libcuda.so (often a container's cuda-compat package) and the loaded kernel module are of different "
+		"driver versions",
+	.fix = "cat /proc/driver/nvidia/version; ldconfig -p | grep libcuda   # the two versions must match; drop cuda-compat from LD_LIBRARY_PATH or update the driver",
+},
+{
+	.when = "forward compatibility was attempted on non supported HW",
+	.title = "CUDA forward compatibility is in use on a GPU that does not support it (804)",
+	.cause = "the cuda-compat libraries (newer libcuda in a container) only work on data-centre GPUs",
+	.fix = "drop the cuda-compat directory from LD_LIBRARY_PATH, or upgrade the host driver",
+},
+{
+	.when = "out of memory",
+	.title = "CUDA itself could not get GPU memory on {node} ('CUDA error: out of memory', 2)",
+	.cause = "unlike torch's 'CUDA out of memory. Tried to allocate', this comes from CUDA, often at start-up "
+		"when a context is created: the GPU is already full with another job, or every rank of the node "
+		"made its context on GPU 0 because it never selected its own GPU",
+	.fix = "nvidia-smi   # on {node}: several of this job's processes on GPU 0 mean a missing torch.cuda.set_device(int(os.environ['LOCAL_RANK']))\n"
+		"nvidia-smi --query-compute-apps=pid,used_memory --format=csv   # another job's processes holding the GPUs",
+},
+{
+	.when = "uncorrectable NVLink error",
+	.title = "an uncorrectable NVLink error hit a GPU of {node} (220)",
+	.cause = "an NVLink of the GPU (to a peer GPU or an NVSwitch) failed while a kernel used it: a fault of the "
+		"link, the GPU or the switch tray, logged by the driver as Xid 74",
+	.fix = "nvidia-smi nvlink -e -i <gpu>   # on {node}: the error counters of each link\n"
+		CUDA_FIX_XID,
+},
+{
+	/* cudaErrorContained: Hopper's error containment (Xid 94 contained, 95 uncontained) */
+	.when = "Invalid access of peer GPU memory over nvlink or a hardware error",
+	.title = "a GPU of {node} stopped a kernel for an invalid access to a peer GPU's memory over NVLink, or a hardware error (226)",
+	.cause = "the GPU's error containment ended the kernel: it touched peer memory that is no longer mapped "
+		"(a buffer freed, or a peer process gone, while a collective ran) or the GPU or NVLink failed",
+	.fix = CUDA_FIX_XID "\n"
+		"CUDA_LAUNCH_BLOCKING=1 python ...   # rerun: the traceback then names the kernel that faulted",
+},
+{
+	.when = "CUDA driver is a stub library",
+	.title = "this process loaded the CUDA driver's stub library instead of the real driver on {node} (34)",
+	.cause = "a directory of stubs (the toolkit's lib64/stubs, meant only for linking) comes before the "
+		"driver's libcuda.so.1 in LD_LIBRARY_PATH or an rpath",
+	.fix = "echo \"$LD_LIBRARY_PATH\" | grep -o '[^:]*stubs[^:]*'   # remove this directory from LD_LIBRARY_PATH\n"
+		"ldconfig -p | grep libcuda.so.1   # the real driver library, from the NVIDIA driver",
+},
+{
+	.when = "PTX JIT compiler library not found",
+	.title = "the driver's PTX compiler is missing on {node} (221)",
+	.cause = "a kernel shipped only as PTX is compiled by the driver when it loads, and the driver's "
+		"libnvidia-ptxjitcompiler is not there: a container started without the driver's compute "
+		"libraries, or a partial driver install",
+	.fix = "ldconfig -p | grep ptxjitcompiler   # must be found in the failing container\n"
+		"docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=compute,utility ...   # the NVIDIA container toolkit mounts it",
+},
+{
+	.when = "the provided PTX was compiled with an unsupported toolchain",
+	.title = "the NVIDIA driver of {node} is older than the CUDA that compiled this code (222)",
+	.cause = "a kernel shipped as PTX (no binary for this GPU) is compiled by the driver when it loads, "
+		"and a driver older than the CUDA that produced the PTX cannot",
+	.fix = "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports: upgrade the driver, or install a build for that CUDA",
+},
+{
+	.when = "the launch timed out and was terminated",
+	.title = "a GPU kernel on {node} ran into the driver's run-time limit and was killed (702)",
+	.cause = "a GPU that drives a display (an X server, or Windows/WSL's TDR) kills kernels that run more "
+		"than a few seconds; a collective waiting for a late peer runs that long",
+	.fix = "nvidia-smi --query-gpu=index,display_active,display_mode --format=csv   # on {node}: train on GPUs without a display, or stop the display server on them",
+},
+{
+	.when = "peer mapping resources exhausted",
+	.title = "a GPU of {node} has no peer mappings left (711)",
+	.cause = "without NVSwitch a GPU can map at most eight peer GPUs at once: a process group or framework "
+		"enabling peer access among more than eight GPUs of the node",
+	.fix = "nvidia-smi topo -m   # how the GPUs connect\n"
+		"export NCCL_P2P_DISABLE=1   # to test: NCCL copies through host memory instead; or keep each process group within eight GPUs",
+},
+{
+	.when = "MPS client failed to connect to the MPS control daemon",
+	.title = "CUDA MPS is configured on {node} but its daemon does not answer (805)",
+	.cause = "the process looked for an MPS control daemon (CUDA_MPS_PIPE_DIRECTORY, or the default pipe "
+		"directory because one ran) that is not running or belongs to another user",
+	.fix = "echo get_server_list | nvidia-cuda-mps-control   # on {node}: is the daemon up for this user?\n"
+		"nvidia-cuda-mps-control -d   # start it, or unset CUDA_MPS_PIPE_DIRECTORY to run without MPS",
+},
+{
+	.when = "device doesn't have valid Grid license",
+	.title = "the virtual GPU of {node} has no valid NVIDIA license (102)",
+	.cause = "an unlicensed vGPU limits CUDA; the licence client (nvidia-gridd) has no licence",
+	.fix = "nvidia-smi -q | grep -i -A2 license   # on {node}: the status must be Licensed\n"
+		"systemctl restart nvidia-gridd   # after fixing /etc/nvidia/gridd.conf",
+},
+{
+	.when = "operation not permitted when stream is capturing",
+	.title = "a call that CUDA-graph capture forbids ran while a stream was being captured (900)",
+	.cause = "a CUDA graph (torch.cuda.graph, torch.compile's reduce-overhead mode, vLLM's and SGLang's "
+		"graphs) recorded a synchronising call: a barrier, .item() or a CPU copy inside the captured "
+		"region, another thread using the default stream, or an NCCL older than 2.9 (no graph support)",
+	.fix = "python -c 'import torch; print(torch.cuda.nccl.version())'   # NCCL collectives can be captured from 2.9\n"
+		"--enforce-eager   # vLLM (SGLang: --disable-cuda-graph): to confirm, run without graphs; then move the synchronising call out of the captured region",
+},
+{
+	.when = "invalid resource handle",
+	.title = "a CUDA handle was used where it does not belong on {node} ('invalid resource handle', 400)",
+	.cause = "a stream, event or shared-memory handle of one GPU or process used from another: ranks of a "
+		"node that never select their own GPU, or a handle made before a fork",
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # in each rank before init_process_group\n"
+		"CUDA_LAUNCH_BLOCKING=1 python ...   # rerun: the traceback then names the call",
+},
+{
+	.when = "misaligned address",
+	.title = "a GPU kernel faulted on {node} ('misaligned address', 716)",
+	.cause = KERNEL_FAULT_CAUSE,
+	.fix = KERNEL_FAULT_FIX,
+},
+{
+	.when = "an illegal instruction was encountered",
+	.title = "a GPU kernel faulted on {node} ('an illegal instruction was encountered', 715)",
+	.cause = KERNEL_FAULT_CAUSE,
+	.fix = KERNEL_FAULT_FIX,
+},
+{
+	.when = "hardware stack error",
+	.title = "a GPU kernel faulted on {node} ('hardware stack error', 714)",
+	.cause = KERNEL_FAULT_CAUSE,
+	.fix = KERNEL_FAULT_FIX,
+},
+{
+	.when = "invalid program counter",
+	.title = "a GPU kernel faulted on {node} ('invalid program counter', 718)",
+	.cause = KERNEL_FAULT_CAUSE,
+	.fix = KERNEL_FAULT_FIX,
+},
+{ .when = NULL },
+};
+
 const struct explain_sig explain_sigs[] = {
 /* ---- NCCL: interfaces and bootstrap ------------------------------------------------------ */
 {
@@ -138,7 +390,8 @@ const struct explain_sig explain_sigs[] = {
 	/* 2.12-2.20 also "socketStartConnect: Connect to X failed : Connection refused", and
 	 * socketPollConnect's "returned 111(Connection refused)" */
 	.anchors = { "Connection refused, exceeded", "exceeded retries (", "failed : Connection refused",
-		     "(Connection refused)" },
+		     "(Connection refused)", "failed with error Connection refused" },
+	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} was refused until it gave up",
@@ -153,7 +406,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.connect.timeout",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Connection timed out, exceeded", "exceeded timeouts (", "failed : Connection timed out",
-		     "(Connection timed out)" },
+		     "(Connection timed out)", "failed with error Connection timed out" },
+	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} timed out until it gave up",
@@ -167,7 +421,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.connect.no_route",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "No route to host, exceeded", "(No route to host)", "failed : No route to host" },
+	.anchors = { "No route to host, exceeded", "(No route to host)", "failed : No route to host",
+		     "failed with error No route to host" },
+	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL has no route to {}",
@@ -489,7 +745,8 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got async event : port error", "Got async event : GID table change",
 		     "Got async event : local catastrophic error", "Got async event : port flap",
-		     "non-fatal async event: port error", "async fatal event: " },
+		     "non-fatal async event: port error", "async fatal event: ",
+		     "Got async error event: port error" },
 	/* 2.28's "NET/IB : mlx5_0:1 GID table changed" has no "async event" words: see nccl.ib.gid_changed */
 	.cap_after = "Got async event : ",
 	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
@@ -591,7 +848,8 @@ const struct explain_sig explain_sigs[] = {
 	 * "Got async event : <str>"): the IB subnet manager re-swept the fabric or a port came back. */
 	.id = "nccl.ib.async_event_nonfatal",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Got non-fatal async event", "Got async event : port active", "Got async event : SM change",
+	.anchors = { "Got non-fatal async event", "Got async error event: ", "Got async event : port active",
+		     "Got async event : SM change",
 		     "Got async event : LID change", "Got async event : client reregistration",
 		     "Got async event : P_Key change" },
 	.unless = "port error",
@@ -1365,7 +1623,7 @@ const struct explain_sig explain_sigs[] = {
 	 * allocated, exported or imported, i.e. IMEX is not set up for this process */
 	.id = "nccl.mnnvl.imex",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "is available but not working on this system" },
+	.anchors = { "is available but not working on this system", "is available but not supported on this system" },
 	.also = "MNNVL",
 	.title = "multi-node NVLink (MNNVL) is there but not usable: the IMEX set-up is missing",
 	.cause = "on GB200/GB300 NVL systems NCCL shares GPU memory across trays with FABRIC handles, which need "
@@ -1394,10 +1652,41 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* net_ib (2.2x INFO, NCCL_IB_WARN_RAIL_LOCAL): a connection joins NICs of different indices on
+	 * the two nodes, i.e. it crosses rails */
+	.id = "nccl.ib.rail_mismatch",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "mismatched physical devices between local" },
+	.cap_after = "between local ",
+	.cap_stop = ".",
+	.title = "NCCL connects NICs of different rails between the nodes: local {}",
+	.cause = "the two nodes number their NICs differently (another NCCL_IB_HCA order, an HCA missing or down on "
+		"one node, a different PCI layout), so a connection joins NIC i on one node to NIC j on the other; "
+		"on rail-optimised fabrics that traffic crosses the spine (slower), on rail-only fabrics it has no route",
+	.fix = "ibv_devinfo -l; nvidia-smi topo -m   # on both nodes: the same HCAs, in the same order, near the same GPUs\n"
+		"export NCCL_IB_HCA==mlx5_0,mlx5_1   # the same explicit list on every node ('=' for exact names)",
+},
+{
+	/* graph/paths.cc (INFO): NVML says P2P is not OK between two PCIe-connected GPUs; NCCL copies
+	 * through host memory for that pair instead */
+	.id = "nccl.p2p.nvml_disabled",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "P2P is disabled between connected GPUs" },
+	.cap_after = "connected GPUs ",
+	.cap_stop = ".",
+	.title = "the driver reports P2P disabled between GPUs {}: NCCL copies through host memory there",
+	.cause = "NVML says these PCIe-connected GPUs cannot read or write each other's memory: GeForce boards, "
+		"ACS or an IOMMU on the PCIe path, or a BIOS setting; NCCL uses shared memory for the pair, which "
+		"works but is slower, and a hang elsewhere is not this pair's P2P",
+	.fix = "nvidia-smi topo -p2p rw   # which GPU pairs the driver allows P2P between\n"
+		"sudo lspci -vvv | grep -i 'ACSCtl'   # ACS redirect on the bridges blocks P2P (see the IOMMU/ACS fix when a hang shows)",
+},
+{
 	/* net_ib connect.cc: two HCAs of different link layers (InfiniBand and RoCE/Ethernet) paired */
 	.id = "nccl.ib.incompatible_devices",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Attempted to connect incompatible devices", "device is incompatible with the local" },
+	.anchors = { "Attempted to connect incompatible devices", "device is incompatible with the local",
+		     "Attempted to merge incompatible devices" },
 	.title = "NCCL paired NICs of different link types (InfiniBand with RoCE/Ethernet)",
 	.cause = "the HCAs NCCL uses include ports of both link layers (or the nodes' HCA sets differ), and a "
 		"connection joined an InfiniBand port with an Ethernet one, which cannot talk",
@@ -1468,97 +1757,7 @@ const struct explain_sig explain_sigs[] = {
 		"broken GPU or driver",
 	.fix = "nvidia-smi; python -c 'import torch; print(torch.cuda.device_count())'   # on the failing node",
 	.check = EXPLAIN_CHECK_NODE,
-	/* The CUDA error strings (cudaGetErrorString of the runtime's cudaError_t, CUDA 12 headers)
-	 * NCCL quotes, and what they mean inside NCCL's own calls (cuMem, IPC, NVLS, kernels) */
-	.variants = (const struct explain_sig_variant[]){
-#define CUDA_ERR(str, t, c, f) { .when = "'" str "'", .title = t, .cause = c, .fix = f }
-#define CUDA_FIX_XID "dmesg | grep -i xid   # on {node}: an Xid names the GPU fault; reset the GPU (nvidia-smi -r) or reboot, and exclude the node if it recurs"
-		CUDA_ERR("unknown error",
-			 "a CUDA call inside NCCL failed with 'unknown error' (999): the GPU or driver of {node} is in a bad state",
-			 "error 999 is the driver failing without a reason: a GPU fault (an Xid), a GPU that fell off "
-			 "the bus, or on NVSwitch systems a fabric manager restarted while processes held the GPUs",
-			 CUDA_FIX_XID "\n"
-			 "systemctl status nvidia-fabricmanager   # on NVSwitch systems: running, and not restarted since the GPUs were last reset"),
-		CUDA_ERR("operation not supported",
-			 "a CUDA call inside NCCL is not supported here ('operation not supported', 801)",
-			 "the driver or the environment lacks a feature this NCCL uses by default: cuMem (virtual memory "
-			 "management) and memory pools are missing under vGPU, WSL, some containers and old drivers",
-			 "export NCCL_CUMEM_ENABLE=0   # to test: NCCL goes back to cudaMalloc and legacy IPC\n"
-			 "nvidia-smi   # the driver version: update it to the one the CUDA of this NCCL needs"),
-		CUDA_ERR("API call is not supported in the installed CUDA driver",
-			 "the NVIDIA driver is older than the CUDA that NCCL was built with ('API call is not supported in the installed CUDA driver')",
-			 "NCCL (or torch's wheel) calls a CUDA driver API the installed driver does not have: the driver "
-			 "predates the CUDA version in NCCL's 'NCCL version x+cudaY' line",
-			 "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports: upgrade the driver, or use a NCCL/torch built for that CUDA"),
-		CUDA_ERR("CUDA driver version is insufficient for CUDA runtime version",
-			 "the NVIDIA driver is too old for the CUDA runtime in use",
-			 "the CUDA runtime linked into NCCL/torch needs a newer driver than the one loaded",
-			 "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports: upgrade the driver, or install a build for that CUDA"),
-		CUDA_ERR("peer access is not supported between these two devices",
-			 "CUDA peer-to-peer access is not supported between two GPUs of {node} (217)",
-			 "the two GPUs cannot map each other's memory: consumer boards without P2P, GPUs on different "
-			 "PCIe root complexes, or a virtualised or IOMMU-translated PCIe path",
-			 "nvidia-smi topo -p2p r   # which GPU pairs support P2P reads\n"
-			 "export NCCL_P2P_DISABLE=1   # NCCL then copies through host memory (SHM); also disable the framework's own P2P paths (vLLM/SGLang: --disable-custom-all-reduce)"),
-		CUDA_ERR("an illegal memory access was encountered",
-			 "a GPU kernel made an illegal memory access (700) on {node}",
-			 "a kernel read or wrote outside its memory: a bug in the application or a kernel it launched, or "
-			 "collectives whose buffers or counts differ between ranks; after it the CUDA context is unusable",
-			 "CUDA_LAUNCH_BLOCKING=1 python ...   # rerun: the traceback then names the kernel that faulted\n" CUDA_FIX_XID),
-		CUDA_ERR("unspecified launch failure",
-			 "a GPU kernel crashed on {node} ('unspecified launch failure', 719)",
-			 "a kernel faulted without a specific reason: an application bug or a GPU fault",
-			 CUDA_FIX_XID),
-		CUDA_ERR("no kernel image is available for execution on the device",
-			 "this NCCL/torch build has no kernels for the GPU of {node} ('no kernel image is available', 209)",
-			 "the binary was compiled without {gpu_arch} (a GPU newer than the build, or a build "
-			 "trimmed to other architectures)",
-			 "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures must include {gpu_arch}\n"
-			 "upgrade NCCL/torch to a build that lists {gpu_arch}"),
-		/* cudaErrorInvalidDeviceFunction (98): the kernel has no code for this GPU, as 209 */
-		CUDA_ERR("invalid device function",
-			 "a GPU kernel of this NCCL/torch build cannot run on the GPU of {node} ('invalid device function', 98)",
-			 "the binary has no code for {gpu_arch}: a GPU older than the oldest architecture the build "
-			 "keeps (Kepler and Maxwell were dropped by recent NCCL and torch builds), or newer than the build",
-			 "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures must include {gpu_arch}\n"
-			 "a torch/NCCL build for {gpu_arch}: an older release that still ships it, or from source with TORCH_CUDA_ARCH_LIST (torch) and NVCC_GENCODE (NCCL) naming it"),
-		CUDA_ERR("too many resources requested for launch",
-			 "a kernel inside NCCL asked for more GPU resources than {node}'s GPU has ('too many resources requested for launch', 701)",
-			 "the kernel needs more registers or shared memory per block than this GPU offers: a NCCL build "
-			 "that predates this GPU model",
-			 "upgrade NCCL to a release that supports this GPU (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)"),
-		CUDA_ERR("all CUDA-capable devices are busy or unavailable",
-			 "the GPUs of {node} are busy or unavailable to this process (46)",
-			 "the GPU is in an exclusive compute mode and another process holds it, or it is being reset",
-			 "nvidia-smi -q | grep -i 'compute mode'   # Exclusive_Process allows one process per GPU: sudo nvidia-smi -c DEFAULT\n"
-			 "nvidia-smi   # which process holds the GPU"),
-		CUDA_ERR("no CUDA-capable device is detected",
-			 "this process sees no GPU on {node} (100)",
-			 "CUDA_VISIBLE_DEVICES is empty or wrong, or the container was started without GPUs",
-			 "echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L   # in the failing process's environment (docker run --gpus all)"),
-		CUDA_ERR("initialization error",
-			 "CUDA failed to initialise in this process on {node} (3)",
-			 "the driver could not set up a context: CUDA used in a forked child after the parent initialised "
-			 "it, or a driver and kernel module that do not match",
-			 "nvidia-smi   # does the driver answer at all?\n"
-			 "use the 'spawn' start method for worker processes that use CUDA"),
-		CUDA_ERR("uncorrectable ECC error encountered",
-			 "a GPU of {node} hit an uncorrectable ECC memory error (214)",
-			 "the GPU's memory returned corrupted data: the GPU needs a reset, and a replacement if it recurs",
-			 "nvidia-smi -q -d ECC,PAGE_RETIREMENT   # on {node}\n"
-			 "exclude {node} (srun --exclude={node}) until the GPU is reset or replaced"),
-		CUDA_ERR("system has unsupported display driver / cuda driver combination",
-			 "the CUDA user-space driver does not match the kernel driver on {node} (803)",
-			 "libcuda.so (often a container's cuda-compat package) and the loaded kernel module are of different "
-			 "driver versions",
-			 "cat /proc/driver/nvidia/version; ldconfig -p | grep libcuda   # the two versions must match; drop cuda-compat from LD_LIBRARY_PATH or update the driver"),
-		CUDA_ERR("forward compatibility was attempted on non supported HW",
-			 "CUDA forward compatibility is in use on a GPU that does not support it (804)",
-			 "the cuda-compat libraries (newer libcuda in a container) only work on data-centre GPUs",
-			 "drop the cuda-compat directory from LD_LIBRARY_PATH, or upgrade the host driver"),
-#undef CUDA_ERR
-		{ .when = NULL },
-	},
+	.variants = cuda_errors,
 },
 {
 	/* os/linux.cc: mkstemp/open/fallocate failing with EACCES: /dev/shm not writable (a read-only
@@ -2013,6 +2212,140 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_HANG,
 },
 {
+	/* init.cc (2.4-2.5): the kernel's watchdog saw a peer wait for a collective this rank never
+	 * posted (ncclDevSuspectedMismatch): a suspicion, NCCL does not stop the job */
+	.id = "nccl.collective.suspected_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "may be caused by a collective mismatch around rank" },
+	.cap_after = "mismatch around rank ",
+	.cap_stop = ".",
+	.title = "NCCL suspects a collective mismatch around rank {}: the job hangs there",
+	.cause = "NCCL's kernels waited long for data that rank should have sent: it called a different collective, "
+		"a different size, or none (a rank-dependent branch, an uneven last batch), or it is stuck elsewhere",
+	.fix = "export TORCH_DISTRIBUTED_DEBUG=DETAIL   # rerun: torch checks every collective and names the rank, op and shapes that differ\n"
+		"py-spy dump --pid <pid of that rank>   # if it is stuck outside NCCL: where it is",
+	.rerun = RERUN_HANG,
+},
+/* ---- Huawei Ascend's HCCL (torch_npu, vllm-ascend): its own log lines, "[ERROR] HCCL(pid,..." */
+{
+	/* hccl_socket.cc: "listen on ip[A] and specific port[16666] fail. Please check the port status
+	 * and whether the port is been using by other process." */
+	.id = "hccl.listen_failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "and specific port[" },
+	.also = "listen on ip[",
+	.cap_after = "specific port[",
+	.cap_stop = "]",
+	.title = "HCCL could not listen on port {}: another process holds it, or the address is not this host's",
+	.cause = "HCCL binds a fixed port on the address it was given; a process of an earlier or parallel run "
+		"still holding the port (on the same NPUs), or an HCCL_IF_IP that is not an address of this host, "
+		"makes the bind fail, and the ranks that wait for it time out later",
+	.fix = "ss -ltnp 'sport = :{}'   # on that host: which process holds the port (an old run: stop it)\n"
+		"ip -br addr   # the address in 'listen on ip[...]' must be this host's (HCCL_IF_IP)",
+},
+{
+	/* EI0006 "Getting socket times out", hccl_socket_manager.cc "wait socket establish timeout ...
+	 * timeout[120]": HCCL_CONNECT_TIMEOUT (120 s by default) passed before the peers connected */
+	.id = "hccl.connect_timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "wait socket establish timeout", "Getting socket times out", "Communication_Error_Get_Socket" },
+	.title = "HCCL's connections between ranks timed out (EI0006): a rank was late, stuck, or could not be reached",
+	.cause = "HCCL waits HCCL_CONNECT_TIMEOUT (120 s by default) for the other ranks to connect; a rank that "
+		"failed earlier, reached the collective much later (model loading, graph compilation), or whose "
+		"NPU network is down leaves the others waiting",
+	.fix = "grep -n 'ERROR' <every rank's log> | head   # the earliest error in the cluster is the cause; the others wait for it\n"
+		"export HCCL_CONNECT_TIMEOUT=1200   # on every rank, the same value, when ranks reach the collective far apart\n"
+		"hccn_tool -i <npu> -link -g; hccn_tool -i <npu> -net_health -g   # on each host: the NPU NICs' link and reachability",
+},
+{
+	/* ras/rasnet.cc (2.24+ INFO): RAS gave up on a peer connection after its long timeouts */
+	.id = "nccl.ras.peer_lost",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "RAS keep-alive timeout error", "RAS connect retry timeout", "RAS init timeout error",
+		     "RAS send stuck timeout error" },
+	.cap_after = "connection with ",
+	.cap_stop = " ,<",
+	.title = "NCCL's RAS lost contact with {}: that peer stopped answering, or the network between the nodes did",
+	.cause = "RAS keeps a connection to other ranks' processes and gives up after long timeouts (tens of "
+		"seconds) without a reply: that process is frozen or dead, its node went down, or the link between "
+		"the nodes fails; when several ranks name one address, it is that node",
+	.fix = "ncclras   # on any node of a running job (NCCL 2.24+): which ranks RAS sees as dead or missing\n"
+		"ping -c 5 {}; ssh {} 'dmesg | tail'   # is that node up, and what did its kernel say",
+},
+{
+	/* ras.cc (2.24+): NCCL's RAS found a peer of another NCCL version */
+	.id = "nccl.version.peer_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "NCCL version mismatch with remote peer" },
+	.cap_after = "remote peer ",
+	.title = "the ranks run different NCCL versions: remote peer {}",
+	.cause = "the nodes load different NCCL libraries (another container image, another torch wheel, an "
+		"LD_LIBRARY_PATH or LD_PRELOAD that picks a system NCCL on some nodes); mixed versions are not "
+		"supported and fail or hang in set-up",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # on every node: must print the same\n"
+		"NCCL_DEBUG=INFO python ... 2>&1 | grep 'NCCL version'   # the library each node really loads",
+	.check = "ncclcheck cluster   (on every node at once: compares the NCCL, CUDA and driver versions of the nodes)",
+},
+{
+	/* enqueue.cc: no algorithm/protocol can run this collective; with NCCL_ALGO/NCCL_PROTO set the
+	 * message names them and NCCL returns invalid usage */
+	.id = "nccl.env.algo_unavailable",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "no algorithm/protocol available" },
+	.title = "NCCL found no algorithm/protocol that can run a collective here",
+	.cause = "with neither NCCL_ALGO nor NCCL_PROTO set this is NCCL's own internal error: a collective, data "
+		"type or topology its tuning does not cover (an NCCL too old for the GPUs or the operation)",
+	.fix = "env | grep -E '^NCCL_'   # on every node: any setting that restricts NCCL (NCCL_ALGO, NCCL_PROTO, NCCL_*_DISABLE)\n"
+		"pip install -U nvidia-nccl-cu12   # or nvidia-nccl-cu13: a newer NCCL",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "was set to",
+		  .title = "NCCL has no algorithm/protocol left for a collective: NCCL_ALGO / NCCL_PROTO exclude every one that works here",
+		  .cause = "NCCL_ALGO or NCCL_PROTO force choices (NVLS, CollNet, Tree, LL128...) that this system, "
+			"this collective or this data type cannot use; NCCL then fails with invalid usage",
+		  .fix = "unset NCCL_ALGO NCCL_PROTO   # on every node: let NCCL choose; force them only to test a suspicion\n"
+			"env | grep -E '^NCCL_(ALGO|PROTO)='   # where they are set (a container image, a launcher script)" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/cudawrap.cc (2.14+): NCCL_CUDA_PATH names no libcuda */
+	.id = "nccl.env.cuda_path",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Failed to find CUDA library in" },
+	.also = "NCCL_CUDA_PATH=",
+	.cap_after = "NCCL_CUDA_PATH=",
+	.cap_stop = ")",
+	.title = "NCCL_CUDA_PATH={} holds no CUDA driver library",
+	.cause = "NCCL_CUDA_PATH tells NCCL where libcuda.so is; the directory given has none, so NCCL cannot use CUDA",
+	.fix = "unset NCCL_CUDA_PATH   # NCCL finds the driver's libcuda.so.1 itself\n"
+		"ldconfig -p | grep libcuda.so.1   # where the driver's library really is",
+},
+{
+	/* init.cc: a non-blocking communicator used before ncclCommGetAsyncError said ncclSuccess */
+	.id = "nccl.nonblocking.in_progress",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Attempt to use communicator before the previous operation returned ncclSuccess" },
+	.title = "a non-blocking NCCL communicator was used before its previous operation finished",
+	.cause = "with NCCL's non-blocking mode (torch: init_process_group(device_id=...) or "
+		"TORCH_NCCL_USE_COMM_NONBLOCKING=1) every call must wait until the communicator is ready; a "
+		"framework or extension that issues NCCL calls on that communicator itself does not",
+	.fix = "export TORCH_NCCL_USE_COMM_NONBLOCKING=0   # to test: blocking mode\n"
+		"pip install -U torch   # code that drives the communicator itself must poll ncclCommGetAsyncError until ncclSuccess",
+},
+{
+	/* bootstrap.cc (2.23+): NCCL_OOB_NET_IFNAME matched nothing; NCCL ignores it */
+	.id = "nccl.env.oob_ifname",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "no device found matching NCCL_OOB_NET_IFNAME=" },
+	.cap_after = "NCCL_OOB_NET_IFNAME=",
+	.cap_stop = ",",
+	.title = "NCCL_OOB_NET_IFNAME={} matches no network device: NCCL ignores it",
+	.cause = "NCCL_OOB_NET_IFNAME picks the device of NCCL's out-of-band bootstrap over the network plugin "
+		"(with NCCL_OOB_NET_ENABLE=1); a name no device has is ignored and the default is used",
+	.fix = "ibv_devices; ip -br link   # the device names this node has\n"
+		"unset NCCL_OOB_NET_IFNAME   # or set it to one of them, on every node",
+},
+{
 	/* Lightning-AI/pytorch-lightning#19106 (log_dict keys differ), modelscope/ms-swift#9443 */
 	.id = "torch.collective.mismatch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
@@ -2095,6 +2428,24 @@ const struct explain_sig explain_sigs[] = {
 		"not supported' or 'invalid argument'",
 	.fix = "--disable-custom-all-reduce   # vllm serve / sglang.launch_server flag (disable_custom_all_reduce=True in Python): NCCL does the all-reduce\n"
 		"nvidia-smi topo -p2p r   # whether the driver allows P2P between these GPUs",
+},
+{
+	/* torch's C10_CUDA_CHECK ("CUDA error: %s") and its driver-API check ("CUDA driver error: %s"):
+	 * the strings that have a signature of their own are left to it */
+	.id = "cuda.error",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "CUDA error: ", "CUDA driver error: " },
+	.unless = "device-side assert" SIG_UNTIL "illegal memory access" SIG_UNTIL "unspecified launch failure"
+		SIG_UNTIL "no kernel image" SIG_UNTIL "nvalid device ordinal" SIG_UNTIL "busy or unavailable"
+		SIG_UNTIL "insufficient for CUDA runtime" SIG_UNTIL "system not yet initialized" SIG_UNTIL "ECC error",
+	.cap_after = "error: ",
+	.title = "a CUDA call failed: {}",
+	.cause = "CUDA's own error for a call the process made; kernels report asynchronously, so the failing "
+		"call can be an earlier one than the traceback shows",
+	.fix = "CUDA_LAUNCH_BLOCKING=1 python ...   # rerun: the traceback then names the call that failed\n"
+		"nvidia-smi   # on the failing node: the GPUs, the driver, and who holds them",
+	.rerun = "CUDA_LAUNCH_BLOCKING=1",
+	.variants = cuda_errors,
 },
 {
 	.id = "cuda.oom",
@@ -2208,6 +2559,96 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "a job started in the foreground of an ssh session or terminal receives SIGHUP when that "
 		"session ends, and torchrun then shuts its workers down; nothing in the job failed",
 	.fix = "nohup torchrun ... > train.log 2>&1 &   # or run it inside tmux/screen, or submit it to the scheduler (sbatch)",
+},
+{
+	/* torch.distributed.elastic's agent: "Received <signal> death signal, shutting down workers"
+	 * (Signals.SIGTERM from torch 2.x, the number before); SIGHUP has its own row */
+	.id = "torch.elastic.death_signal",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "death signal, shutting down workers" },
+	.unless = "SIGHUP" SIG_UNTIL "Received 1 death",
+	.cap_after = "Received ",
+	.cap_stop = SIG_UNTIL " death signal",
+	.title = "torchrun itself received a signal ({}) and stopped its workers",
+	.cause = "the signal came from outside the job: the launcher was stopped, and its workers with it",
+	.fix = "sacct -j $SLURM_JOB_ID -o JobID,State,Elapsed,Timelimit   # Slurm: TIMEOUT, CANCELLED or PREEMPTED",
+	.variants = (const struct explain_sig_variant[]){
+#define SIGTERM_VARIANT(w) { .when = w, \
+	.title = "torchrun itself received SIGTERM and stopped its workers: the job was ended from outside this node", \
+	.cause = "SIGTERM comes from outside: a Slurm time limit or scancel, srun stopping the other tasks after " \
+	"one task (on another node) failed, a Kubernetes eviction or preemption (spot instances), or a kill", \
+	.fix = "sacct -j $SLURM_JOB_ID -o JobID,State,Elapsed,Timelimit   # Slurm: TIMEOUT, CANCELLED or PREEMPTED\n" \
+	"kubectl describe pod <pod>   # Kubernetes: Evicted, Preempted, or the node was drained\n" \
+	"grep -n 'Traceback\\|Error' <the other nodes' logs>   # srun ends every task when one fails: the first failure is the cause" \
+	}
+		SIGTERM_VARIANT("SIGTERM"),
+		SIGTERM_VARIANT("Received 15 death"),	/* torch before 2.0: the number */
+#undef SIGTERM_VARIANT
+		{ .when = "SIGINT",
+		  .title = "torchrun itself received SIGINT (Ctrl-C) and stopped its workers",
+		  .cause = "an interrupt from the terminal (or a kill -INT) stops torchrun, and it stops its workers",
+		  .fix = "nohup torchrun ... > train.log 2>&1 &   # a run that must outlive the terminal; or submit it to the scheduler" },
+		{ .when = NULL },
+	},
+},
+{
+	/* torch.distributed.elastic: what the agent does after a worker failed; the failure is elsewhere */
+	.id = "torch.elastic.stopping_workers",
+	.sev = SEV_WARN, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
+	.anchors = { "closing signal SIGTERM", "Worker group FAILED" },
+	.title = "torchrun stopped or restarted the workers after one of them failed",
+	.cause = "torchrun sends SIGTERM to the remaining workers (and restarts the group while --max-restarts "
+		"allows) once a worker fails: these lines follow the failure and are not it",
+	.fix = "grep -n 'Root Cause\\|Traceback\\|Error' <log>   # the first worker's failure, in torchrun's summary or above these lines",
+},
+{
+	/* ProcessGroupGloo::monitoredBarrier, rank 0: "[Rank 0]: Ranks 1, 2 failed to pass
+	 * monitoredBarrier in 30000 ms" */
+	.id = "torch.barrier.monitored_missing",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "failed to pass monitoredBarrier" },
+	.cap_after = "]: Ranks ",
+	.cap_stop = SIG_UNTIL " failed to pass",
+	.title = "rank(s) {} never reached torch's monitored barrier: they are stuck or died before it",
+	.cause = "dist.monitored_barrier() on rank 0 names the ranks that did not arrive in time; the others "
+		"were there, so the cause is in those ranks (a crash, a hang in their own code, a slower data path)",
+	.fix = "read the logs of the ranks named above first\n"
+		"py-spy dump --pid <pid of that rank>   # where a stuck rank is (ncclcheck attach --pid <pid> reads its Python stack too)",
+},
+{
+	/* ProcessGroupGloo::monitoredBarrier, a non-zero rank whose exchange with rank 0 failed */
+	.id = "torch.barrier.monitored_rank0",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "successfully reached monitoredBarrier, but received errors" },
+	.title = "rank 0 failed during torch's monitored barrier: this rank arrived, rank 0's log holds the cause",
+	.cause = "the reporting rank reached dist.monitored_barrier() but its Gloo exchange with rank 0 failed: "
+		"rank 0 crashed, was killed, or cannot be reached over Gloo's interface",
+	.fix = "read rank 0's log first\n" FIX_GLOO_IFNAME "   # if rank 0 is alive: Gloo must use an interface the ranks reach each other on",
+},
+{
+	/* torch: a collective on a CPU tensor with a process group that has no CPU backend */
+	.id = "torch.pg.no_cpu_backend",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "No backend type associated with device type cpu" },
+	.title = "a collective got a CPU tensor, and the process group has only NCCL (no CPU backend)",
+	.cause = "init_process_group('nccl') serves CUDA tensors only; a CPU tensor (a metric, an object "
+		"collective, a barrier without a device) has no backend to run on",
+	.fix = "dist.init_process_group(backend='cpu:gloo,cuda:nccl')   # CPU tensors then go over Gloo\n"
+		"tensor = tensor.cuda()   # or move the tensor to the rank's GPU before the collective",
+},
+{
+	/* C10D_CHECK_TIMEOUT (NCCLUtils.hpp): a non-blocking NCCL call still in progress after
+	 * TORCH_NCCL_NONBLOCKING_TIMEOUT */
+	.id = "torch.nccl.nonblocking_timeout",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "NCCL timeout in: " },
+	.title = "an NCCL call in non-blocking mode did not finish within torch's timeout (NCCL timeout in ...)",
+	.cause = "torch used NCCL's non-blocking API (init_process_group(device_id=...) or "
+		"TORCH_NCCL_USE_COMM_NONBLOCKING=1) and the communicator set-up or call stayed in progress: ranks "
+		"that cannot reach each other, a rank that never started, or a hang inside NCCL",
+	.fix = "srun --ntasks-per-node=1 ncclcheck cluster   # on every node at once (or under torchrun/mpirun): interfaces, routes and NCCL's port ranges between them\n"
+		"export TORCH_NCCL_NONBLOCKING_TIMEOUT=<seconds>   # only when set-up is merely slow (many ranks)",
+	.rerun = RERUN_NCCL,
 },
 {
 	/* torch.distributed.elastic: the c10d/etcd rendezvous was closed by another node's agent */
@@ -2495,6 +2936,7 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "You requested gpu:" },
 	.cap_after = "You requested gpu: ",
+	.cap_stop = SIG_UNTIL " But your machine",
 	.title = "Lightning was asked for GPUs {} this node does not have",
 	.cause = "Trainer(devices=...) names more or other GPUs than are visible on this node",
 	.fix = "nvidia-smi -L   # then Trainer(devices=<that count>) or devices='auto'",

@@ -21,7 +21,7 @@ enum {
 	SIG_WARN_ONLY = 1 << 4,	/* only on an "NCCL WARN" line (the same text at INFO is normal) */
 };
 
-#define SIG_MAX_ANCHORS 6
+#define SIG_MAX_ANCHORS 8
 #define SIG_UNTIL "\x01"
 
 /* The ncclcheck command that tests an interface/route suspicion on one node. */

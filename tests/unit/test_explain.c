@@ -2008,6 +2008,155 @@ static void test_hang_after_init(void **state)
 }
 
 /* A hang with CUDA graphs and a stack in NCCL's launch path; graphs alone with no hang say nothing. */
+/* torch's "CUDA error: <string>" reads the same table as NCCL's "Cuda failure N '<string>'" */
+static void test_cuda_error_strings(void **state)
+{
+	static const struct {
+		const char *log, *id, *title, *fix;
+	} cases[] = {
+		{ "RuntimeError: CUDA error: out of memory\n", "cuda.error", "('CUDA error: out of memory', 2)",
+		  "torch.cuda.set_device" },
+		{ "RuntimeError: CUDA error: CUDA driver is a stub library\n", "cuda.error", "stub library",
+		  "stubs" },
+		{ "RuntimeError: CUDA driver error: uncorrectable NVLink error detected during the execution\n",
+		  "cuda.error", "NVLink error", "nvidia-smi nvlink -e" },
+		{ "h9:1:2 [0] misc/x.cc:1 NCCL WARN Cuda failure 220 'uncorrectable NVLink error detected during the execution'\n",
+		  "nccl.cuda.failure", "NVLink error hit a GPU of h9", "on h9:" },
+		{ "RuntimeError: CUDA error: misaligned address\n", "cuda.error", "('misaligned address', 716)",
+		  "CUDA_LAUNCH_BLOCKING=1" },
+		{ "RuntimeError: CUDA error: operation not permitted when stream is capturing\n", "cuda.error",
+		  "(900)", "--enforce-eager" },
+		/* a string the table does not know: the generic title with the string */
+		{ "RuntimeError: CUDA error: some future error\n", "cuda.error", "a CUDA call failed: some future error",
+		  "CUDA_LAUNCH_BLOCKING=1" },
+		/* strings with a signature of their own keep it */
+		{ "RuntimeError: CUDA error: an illegal memory access was encountered\n", "cuda.illegal_access",
+		  "illegal memory access", NULL },
+		{ "RuntimeError: CUDA error: device-side assert triggered\n", "cuda.device_assert", NULL, NULL },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r = explain_text(cases[i].log, strlen(cases[i].log), NULL);
+		const struct finding *f = top_error(&r);
+
+		assert_non_null(f);
+		assert_string_equal(f->id, cases[i].id);
+		if (cases[i].title)
+			assert_non_null(strstr(f->title, cases[i].title));
+		if (cases[i].fix)
+			assert_true(fix_has(f, cases[i].fix));
+		/* no host in the log: the prose names "the failing node", never a placeholder */
+		assert_null(strstr(f->title, "<node>"));
+		run_free(&r);
+	}
+}
+
+/* torchrun's own lines about signals and stopped workers follow a failure; they name it only alone */
+static void test_torchrun_signals(void **state)
+{
+	static const char term[] =
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
+	static const char hup[] =
+		"WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGHUP death signal, shutting down workers\n";
+	static const char after_oom[] =
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 1235 closing signal SIGTERM\n"
+		"torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers\n";
+	static const char barrier[] = "RuntimeError: [Rank 0]: Ranks 3, 7 failed to pass monitoredBarrier in 30000 ms\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(term, sizeof(term) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "torch.elastic.death_signal");
+	assert_non_null(strstr(f->title, "SIGTERM"));
+	assert_true(fix_has(f, "sacct"));
+	run_free(&r);
+
+	r = explain_text(hup, sizeof(hup) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "torch.elastic.sighup");
+	assert_null(findings_find(r.fs, "torch.elastic.death_signal"));
+	run_free(&r);
+
+	r = explain_text(after_oom, sizeof(after_oom) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "cuda.oom");
+	run_free(&r);
+
+	r = explain_text(barrier, sizeof(barrier) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "torch.barrier.monitored_missing");
+	assert_non_null(strstr(f->title, "rank(s) 3, 7 never reached"));
+	run_free(&r);
+}
+
+/* NCCL WARN lines of 2.4-2.30 that had no row (a scan of every WARN string of seven releases) */
+static void test_nccl_warn_scan(void **state)
+{
+	static const struct {
+		const char *line, *id, *title;
+	} cases[] = {
+		{ "MNNVL (cliqueSize 4) is available but not supported on this system. Check the IMEX configuration.",
+		  "nccl.mnnvl.imex", "IMEX" },
+		{ "NET/IB : mlx5_0:1 Got async error event: port error", "nccl.ib.async_event", "went down" },
+		{ "NET/IB : mlx5_0:1 Got async error event: SM change", "nccl.ib.async_event_nonfatal", "subnet manager" },
+		{ "NET/IB : Attempted to merge incompatible devices: [0]mlx5_0:1/IB and [1]mlx5_2:1/RoCE. Try selecting NICs of only one link type using NCCL_IB_HCA",
+		  "nccl.ib.incompatible_devices", "different link types" },
+		{ "socketPollConnect to 10.0.0.2<43215> failed with error Connection refused", "nccl.connect.refused",
+		  "10.0.0.2<43215>" },
+		{ "Error : no algorithm/protocol available for function AllReduce with datatype ncclFloat32. NCCL_ALGO was set to NVLS.",
+		  "nccl.env.algo_unavailable", "exclude every one" },
+		/* without NCCL_ALGO/NCCL_PROTO the same words are NCCL's own failure, not the user's setting */
+		{ "Error : no algorithm/protocol available for function AllReduce with datatype ncclBfloat16.",
+		  "nccl.env.algo_unavailable", "found no algorithm" },
+		{ "NCCL version mismatch with remote peer 10.0.0.2<43215> (local: 2.30.7, remote 2.28.9)",
+		  "nccl.version.peer_mismatch", "different NCCL versions" },
+		{ "Your program may be hanging, this may be caused by a collective mismatch around rank 3. Please check your collective calls at and around this rank.",
+		  "nccl.collective.suspected_mismatch", "around rank 3:" },
+		{ "RAS keep-alive timeout error (60s) on socket connection with 10.0.0.7<36223>", "nccl.ras.peer_lost",
+		  "lost contact with 10.0.0.7:" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *log = xasprintf("n1:1:2 [0] x.cc:1 NCCL WARN %s\n", cases[i].line);
+		struct run r = explain_text(log, strlen(log), NULL);
+		const struct finding *f = top_error(&r);
+
+		if (!f || strcmp(f->id, cases[i].id))
+			fail_msg("case %zu: want %s, got %s", i, cases[i].id, f ? f->id : "nothing");
+		assert_non_null(strstr(f->title, cases[i].title));
+		run_free(&r);
+		free(log);
+	}
+	/* Huawei Ascend's HCCL (vllm-ascend#1955, #486): a log from an NPU node is read, not "unrecognised" */
+	static const char hccl[] =
+		"[ERROR] HCCL(2717288,python3):2025-07-23-03:47:57.070.463 [hccl_socket.cc:100] [2717288][HcclSocket][Listen] socket type[1], listen on ip[192.168.20.160] and specific port[16666] fail. Please check the port status and whether the port is been using by other process.\n"
+		"[rank1]: EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.\n";
+	struct run rh = explain_text(hccl, sizeof(hccl) - 1, NULL);
+	const struct finding *h = expect(&rh, "hccl.listen_failed");
+
+	assert_non_null(strstr(h->title, "port 16666"));
+	assert_true(fix_has(h, "sport = :16666"));
+	h = expect(&rh, "hccl.connect_timeout");
+	assert_true(fix_has(h, "HCCL_CONNECT_TIMEOUT=1200"));
+	run_free(&rh);
+
+	/* INFO lines that are warnings: a rail mismatch and P2P off for a PCIe pair are never the error */
+	static const char info[] =
+		"n1:1:2 [0] NCCL INFO NET/IB : There are mismatched physical devices between local (0,1) and remote (2,3). To disable this warning, set NCCL_IB_WARN_RAIL_LOCAL=0\n"
+		"n1:1:2 [0] NCCL INFO P2P is disabled between connected GPUs 0 and 1. You can repress this message with NCCL_IGNORE_DISABLED_P2P=1.\n";
+	struct run r = explain_text(info, sizeof(info) - 1, NULL);
+	const struct finding *f = expect(&r, "nccl.ib.rail_mismatch");
+
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_non_null(strstr(f->title, "local (0,1) and remote (2,3)"));
+	f = expect(&r, "nccl.p2p.nvml_disabled");
+	assert_int_equal(f->sev, SEV_WARN);
+	for (size_t i = 0; i < r.fs->n; i++)
+		assert_int_not_equal(r.fs->v[i]->sev, SEV_ERROR);
+	run_free(&r);
+}
+
 static void test_cudagraph_hang(void **state)
 {
 	static const char spin[] =
@@ -3061,6 +3210,9 @@ int main(void)
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ib_flush),
 		cmocka_unit_test(test_cudagraph_hang),
+		cmocka_unit_test(test_cuda_error_strings),
+		cmocka_unit_test(test_torchrun_signals),
+		cmocka_unit_test(test_nccl_warn_scan),
 		cmocka_unit_test(test_hang_after_init),
 		cmocka_unit_test(test_ib_unused),
 		cmocka_unit_test(test_hosts_bootstrap),
