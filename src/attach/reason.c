@@ -228,10 +228,10 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    m->dead ? "considers the process dead (unreachable over the RAS network "
 				    "for 60 s, or its connections closed)" :
 				    "could not reach the process, and /proc confirms it is gone", cm->hash);
-			finding_fix(f, "find why it exited: its log, dmesg (OOM killer: 'Killed process "
-				    "%d'), the launcher's exit report", m->pid);
-			finding_fix(f, "restart the job; with torchrun, --max-restarts lets the launcher do "
-				    "it");
+			finding_fix(f, N_("find why it exited: its log, dmesg (OOM killer: 'Killed process "
+				    "%d'), the launcher's exit report"), m->pid);
+			finding_fix(f, N_("restart the job; with torchrun, --max-restarts lets the launcher do "
+				    "it"));
 			finding_check(f, "ncclcheck explain <that rank's log>");
 			reason_verdict(c, 1, "%s is gone%s%s; the other ranks wait for it", w.buf,
 				doing.len ? ": " : "", doing.buf);
@@ -239,9 +239,9 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 			f = finding_add(c->fs, SEV_ERROR, "attach.proc.stopped", "%s is stopped", w.buf);
 			finding_why(f, "The process is stopped, so neither its training loop nor its NCCL "
 				    "threads run; RAS gets no answer from it and every other rank waits.");
-			finding_fix(f, "kill -CONT %d   # if it was stopped by mistake (Ctrl-Z, SIGSTOP)",
+			finding_fix(f, N_("kill -CONT %d   # if it was stopped by mistake (Ctrl-Z, SIGSTOP)"),
 				    m->pid);
-			finding_fix(f, "detach the debugger that holds it, if one does");
+			finding_fix(f, N_("detach the debugger that holds it, if one does"));
 			reason_verdict(c, 2, "%s is stopped (SIGSTOP, Ctrl-Z or a debugger): every other rank waits "
 				"for it", w.buf);
 		} else if (host_all && n_on_host > 0) {
@@ -263,8 +263,8 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    "rank of a node is silent at once, the network between the nodes (a "
 				    "firewall, a link, a route) or the node itself is down; a frozen single "
 				    "process looks different (one rank, not the node).");
-			finding_fix(f, "from this node: ping %s; check the firewall on both ends", m->host);
-			finding_fix(f, "on %s: is the node up, are its ranks running (ncclcheck attach there)",
+			finding_fix(f, N_("from this node: ping %s; check the firewall on both ends"), m->host);
+			finding_fix(f, N_("on %s: is the node up, are its ranks running (ncclcheck attach there)"),
 				    m->host);
 			finding_check(f, "ncclcheck cluster   # every interface between the nodes, both ways");
 			reason_verdict(c, 5, "node %s does not answer (%d rank(s) unresponsive): the network between "
@@ -276,11 +276,11 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    "ranks on its node answered: the process is frozen (stopped, in a "
 				    "debugger, out of memory and swapping) or its RAS thread is stuck.");
 			if (m->pid > 0)
-				finding_fix(f, "on %s: ncclcheck attach --pid %d (its state and Python "
-					    "stacks)", m->host, m->pid);
+				finding_fix(f, N_("on %s: ncclcheck attach --pid %d (its state and Python "
+					    "stacks)"), m->host, m->pid);
 			else
-				finding_fix(f, "RAS no longer knows its process: find rank %d's node and "
-					    "process from the launcher (its exit code, its log)", m->rank);
+				finding_fix(f, N_("RAS no longer knows its process: find rank %d's node and "
+					    "process from the launcher (its exit code, its log)"), m->rank);
 			reason_verdict(c, 6, "%s does not answer RAS%s%s", w.buf, doing.len ? "; " : "", doing.buf);
 		}
 		finding_rank(f, m->rank);
@@ -316,7 +316,7 @@ static void ras_errors(struct ctx *c, const struct ras_comm *cm)
 			finding_why(f, "An asynchronous error means a collective of that rank failed after "
 				    "launch (a peer vanished, a network error, a CUDA fault). The "
 				    "communicator is unusable; the other ranks hang until they time out.");
-			finding_fix(f, "read that rank's NCCL WARN lines (NCCL_DEBUG=WARN is enough)");
+			finding_fix(f, N_("read that rank's NCCL WARN lines (NCCL_DEBUG=WARN is enough)"));
 			finding_check(f, "ncclcheck explain <that rank's log>");
 			finding_evidence(f, "RAS communicator %s: rank %d async_error=%d%s%s", cm->hash,
 					 rk->rank, rk->async_error, rk->error_text[0] ? " " : "",
@@ -419,7 +419,7 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 			    "ranks behind, and the counts did not move for %.1f s: those ranks never "
 			    "called the next collective. That is their application side (a data loader, a "
 			    "rank-dependent branch, a swallowed exception), not NCCL or the network.", secs);
-		finding_fix(f, "look at what %s does now: ncclcheck attach --pid %d", w.buf, lag->pid);
+		finding_fix(f, N_("look at what %s does now: ncclcheck attach --pid %d"), w.buf, lag->pid);
 		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %llu; rank(s) "
 				 "%s fewer, unchanged over %.1f s", cm->hash, cm->text_hi_n[op],
 				 ras_op_names[op], (unsigned long long)hi, behind.buf, secs);
@@ -503,10 +503,10 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 				    "data loader, a rank-dependent branch, an exception swallowed, a "
 				    "checkpoint or an eval only some ranks run), not NCCL or the network.",
 				    secs);
-			finding_fix(f, "look at what %s does now: ncclcheck attach --pid %d (on %s)", w.buf,
+			finding_fix(f, N_("look at what %s does now: ncclcheck attach --pid %d (on %s)"), w.buf,
 				    lag->pid, lag->host[0] ? lag->host : "its node");
-			finding_fix(f, "make every rank call the same collectives in the same order; "
-				    "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that at each collective");
+			finding_fix(f, N_("make every rank call the same collectives in the same order; "
+				    "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that at each collective"));
 			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 "
 				      "TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_ (then "
 				      "echo 1 > /tmp/nccl_trace_pipe_<rank>.pipe dumps a hung rank, and "
@@ -547,9 +547,9 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 				    "(NVIDIA/nccl#1730): the cause is the network between the nodes (a "
 				    "firewall dropping NCCL's ports, an MTU black hole, a dead link) or a "
 				    "GPU that stopped making progress.", cm->nranks, cm->hash);
-			finding_fix(f, "check the path between the nodes on every interface NCCL uses");
-			finding_fix(f, "nvidia-smi on each node: a GPU at 100%% with no progress, Xid errors "
-				    "in dmesg");
+			finding_fix(f, N_("check the path between the nodes on every interface NCCL uses"));
+			finding_fix(f, N_("nvidia-smi on each node: a GPU at 100%% with no progress, Xid errors "
+				    "in dmesg"));
 			finding_check(f, "ncclcheck cluster   # reachability, ports and MTU between the nodes");
 			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (the flight recorder tells "
 				      "'started' from 'scheduled' per rank)");
@@ -595,7 +595,7 @@ static void ras_local_procs(struct ctx *c, const struct ras_comm *cm)
 			f = finding_add(c->fs, SEV_ERROR, "attach.proc.stopped", "%s is stopped", w.buf);
 			finding_why(f, "A stopped process runs neither its training loop nor NCCL's threads; "
 				    "every other rank waits for it.");
-			finding_fix(f, "kill -CONT %d   # if it was stopped by mistake", rk->pid);
+			finding_fix(f, N_("kill -CONT %d   # if it was stopped by mistake"), rk->pid);
 			reason_verdict(c, 2, "%s is stopped (SIGSTOP, Ctrl-Z or a debugger): every other rank waits "
 				"for it", w.buf);
 		} else if (k == P_DSTATE) {
@@ -603,7 +603,7 @@ static void ras_local_procs(struct ctx *c, const struct ras_comm *cm)
 					"%s has a thread in uninterruptible sleep", w.buf);
 			finding_why(f, "A thread in D state waits in the kernel (a file system such as NFS "
 				    "or Lustre, a GPU driver call, swap); it cannot be interrupted.");
-			finding_fix(f, "cat /proc/%d/task/*/stack (as root) shows where", rk->pid);
+			finding_fix(f, N_("cat /proc/%d/task/*/stack (as root) shows where"), rk->pid);
 		}
 		if (f) {
 			rank_subject(f, rk);
@@ -638,9 +638,9 @@ static void ras_reason(struct ctx *c)
 			f->conf = CONF_HIGH;
 			finding_why(f, "%s", d->polls[d->npolls - 1].error ?
 				    d->polls[d->npolls - 1].error : "no answer");
-			finding_fix(f, "run attach on a node of the job (RAS listens on localhost:28028 "
-				    "there), or give --ras HOST:PORT as set in NCCL_RAS_ADDR");
-			finding_fix(f, "RAS needs NCCL >= 2.24 and NCCL_RAS_ENABLE not 0");
+			finding_fix(f, N_("run attach on a node of the job (RAS listens on localhost:28028 "
+				    "there), or give --ras HOST:PORT as set in NCCL_RAS_ADDR"));
+			finding_fix(f, N_("RAS needs NCCL >= 2.24 and NCCL_RAS_ENABLE not 0"));
 			finding_evidence(f, "%zu poll(s) of %s failed", d->npolls, d->ras_addr);
 		}
 		return;

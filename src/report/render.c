@@ -80,15 +80,16 @@ const char *render_fix_l10n(struct strbuf *sb, const char *line)
 	if (line[0] == '#' && line[1] == ' ')
 		return render_l10n(sb, line);
 	/*
-	 * A fix is a command, left alone; a comment after the command is read by a person: the
-	 * whole line when it is a msgid of its own (its translation repeats the command), else the
-	 * comment by itself.
+	 * A fix is a command, left alone; what a person reads is translated: the whole line when it
+	 * is a msgid of its own, else a comment after the command by itself.
 	 */
+	/* a line that is a msgid of its own: prose ("look at what rank 1 does now: ..."), or a
+	 * command and its comment, the translation repeating the command */
+	if (strcmp(render_l10n(sb, line), line))
+		return sb->buf;
 	comment = strstr(line, "  # ");
 	if (!comment)
 		return line;
-	if (strcmp(render_l10n(sb, line), line))
-		return sb->buf;
 	strbuf_reset(sb);
 	strbuf_add(sb, line, (size_t)(comment - line) + 4);
 	i18n_text(sb, comment + 4);
@@ -119,6 +120,10 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 {
 	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT, l10n = STRBUF_INIT;
 	const char *p = mode == WRAP_PROSE ? render_l10n(&l10n, text) : render_fix_l10n(&l10n, text);
+
+	/* a fix line in prose ("look at what rank 1 does now: ...") translated whole wraps as prose */
+	if (mode == WRAP_SHELL && p != text && text[0] != '#' && !strstr(text, "  # "))
+		mode = WRAP_PROSE;
 
 	strbuf_addstr(&line, "       ");
 	add_padded(&line, tag, 6);

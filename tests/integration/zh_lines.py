@@ -31,7 +31,7 @@ NAMES = {"NCCL", "TCP", "UDP", "IB", "RDMA", "GPU", "GPUs", "CUDA", "NVML", "MTU
          "running", "docker", "toolkit", "python", "cuDNN", "libibverbs", "GPUDirect", "eth",
          "and", "or", "release", "demo", "lab", "ncclcheck", "bookworm", "up", "down", "tc",
          "qdisc", "show", "ip", "link", "S", "exec", "nvcc", "PATH", "ldconfig", "cuda", "default",
-         "schema"}
+         "schema", "flight", "recorder", "dump", "Flight"}
 
 
 def cols(s):
