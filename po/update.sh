@@ -3,6 +3,8 @@
 # po/POTFILES lists (xgettext, with ncclcheck's keywords) and merges them into the PO file
 # (msgmerge): new strings arrive untranslated, changed ones fuzzy. Translate those, then build:
 # CMake compiles the PO file into the binary (po/po2c.py). Needs gettext (scripts/deps.sh).
+# explain's verdicts are table rows that no call passes to a keyword: po/explain_msgids.py takes
+# their .title, .cause and .fix from the preprocessed src/explain/sigs.c (a C compiler: $CC).
 #   usage: po/update.sh [OUT.pot]   (with OUT.pot: only extract, the PO file is left alone)
 set -eu
 cd "$(dirname "$0")/.."
@@ -12,10 +14,25 @@ xgettext --from-code=UTF-8 --language=C --no-wrap --sort-by-file --add-comments=
 	--package-name=ncclcheck --msgid-bugs-address=https://github.com/ncclcheck/issues \
 	-k_ -kN_ -kQ_:1,2 -kfinding_add:4 -kfinding_why:2 -kerror:1 -kwarning:1 \
 	-kcli_usage_error:2 -kcli_fail:2 -kfinding_evidence:2 -kreason_verdict:3 -kev_set:2 \
+	-krs_title:2 \
 	--flag=finding_add:4:c-format --flag=finding_why:2:c-format --flag=error:1:c-format \
-	--flag=warning:1:c-format --flag=cli_usage_error:2:c-format --flag=cli_fail:2:c-format --flag=finding_evidence:2:c-format --flag=reason_verdict:3:c-format --flag=ev_set:2:c-format \
+	--flag=warning:1:c-format --flag=cli_usage_error:2:c-format --flag=cli_fail:2:c-format \
+	--flag=finding_evidence:2:c-format --flag=reason_verdict:3:c-format --flag=ev_set:2:c-format \
+	--flag=rs_title:2:c-format \
 	--flag=_:1:pass-c-format --flag=Q_:1:pass-c-format --flag=Q_:2:pass-c-format \
-	-o "$pot" $(grep -v '^#' po/POTFILES)
+	-o "$pot.calls" $(grep -v '^#' po/POTFILES)
+# explain's fix lines, rows and rs_fix() formats alike: the comment's words, or a line of prose
+if grep -qx 'src/explain/sigs.c' po/POTFILES; then
+	${CC:-cc} -E -P -Isrc src/explain/sigs.c | python3 po/explain_msgids.py > "$pot.tables"
+	# shellcheck disable=SC2046
+	xgettext --from-code=UTF-8 --language=C --no-wrap -krs_fix:2 --flag=rs_fix:2:c-format \
+		-o "$pot.fix" $(grep '^src/explain/' po/POTFILES)
+	python3 po/explain_msgids.py --calls "$pot.fix" > "$pot.fixes"
+	msgcat --use-first --no-wrap -o "$pot" "$pot.calls" "$pot.tables" "$pot.fixes"
+else
+	cp "$pot.calls" "$pot"
+fi
+rm -f "$pot.calls" "$pot.tables" "$pot.fix" "$pot.fixes"
 [ $# -gt 0 ] && exit 0
 msgmerge --quiet --no-wrap --update --backup=none po/zh_CN.po "$pot"
 rm -f "$pot"

@@ -516,6 +516,8 @@ const struct finding_kind finding_catalog[] = {
 		        "tensor sizes.") },
 	{ .id = "attach.fr.unreadable", .sev = SEV_ERROR,
 	  .summary = N_("The flight-recorder dumps cannot be read.") },
+	{ .id = "attach.peer.stacks", .sev = SEV_WARN,
+	  .summary = N_("A node's summary of its ranks' stacks could not be read.") },
 	{ .id = "attach.proc.dstate", .sev = SEV_WARN,
 	  .summary = N_("A local rank has a thread in uninterruptible sleep (D state).") },
 	{ .id = "attach.proc.gone", .sev = SEV_ERROR,
@@ -657,6 +659,9 @@ const struct finding_kind finding_catalog[] = {
 	  .summary = N_("NCCL init completed on every rank of several hosts, then the job hangs with no "
 		        "error: the data connections (other ports than the bootstrap's) or a collective "
 		        "mismatch.") },
+	{ .id = "explain.torch.nccl_older", .sev = SEV_WARN,
+	  .summary = N_("The log names a torch release and an NCCL older than the one that release's "
+		        "wheels ship; an error when NCCL itself fails and nothing else explains it.") },
 	{ .id = "explain.hang.cudagraph", .sev = SEV_ERROR,
 	  .summary = N_("Ranks that replay CUDA graphs with NCCL inside hang (in NCCL's launch path): "
 		        "a CUDA-graph/NCCL deadlock, decided by running eagerly.") },

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "attach/fr.h"
+#include "attach/jobstacks.h"
 #include "attach/proc.h"
 #include "attach/ras.h"
 #include "attach/ras_ask.h"
@@ -82,6 +83,10 @@ struct attach_data {
 	/* the Python stacks of the local ranks the last poll sampled, read after the polls */
 	struct attach_stacks *stacks;
 	size_t nstacks;
+	/* across nodes: what the attach on every other node said its local ranks do (borrowed;
+	 * the verdict describes a rank of another node from it) */
+	const struct js_node *remote;
+	size_t nremote;
 };
 
 /* Fills the defaults of unset members (polls, interval, timeouts, caps, proc_root). */
@@ -102,6 +107,15 @@ void attach_data_release(struct attach_data *d);
  */
 int attach_reason(const struct attach_data *d, struct findings *fs, char **verdict,
 		  json_t **payload);
+
+/*
+ * Pure: this node's local ranks as the other nodes need them (jobstacks.h): each local rank
+ * process the polls sampled, its rank in the job's largest communicator, the verdict's words
+ * for what it does and its main thread's whole stack. Returns the count; *out is freed with
+ * attach_summaries_release().
+ */
+size_t attach_summaries(const struct attach_data *d, struct js_rank **out);
+void attach_summaries_release(struct js_rank *v, size_t n);
 
 /* The RAS recording of all polls (for --record FILE). */
 json_t *attach_transcript(const struct attach_data *d);

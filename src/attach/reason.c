@@ -101,14 +101,49 @@ static void stack_doing(const struct ctx *c, int pid, struct strbuf *sb)
 			strbuf_addf(sb, " → %s", st->tasks.v[i].where);
 }
 
-/* What process `pid` does, from its first and last samples; "" and P_UNKNOWN when not local. */
-enum pkind reason_proc_doing(const struct ctx *c, int pid, struct strbuf *sb)
+/* RAS's address for a rank's node is one whose processes this /proc shows. */
+static int host_local(const struct attach_data *d, const char *host)
 {
-	enum pkind k = reason_proc_doing_proc(c, pid, sb);
+	for (size_t i = 0; i < d->nlocal_hosts; i++)
+		if (!strcmp(d->local_hosts[i], host))
+			return 1;
+	return 0;
+}
 
-	if (k == P_IDLE || k == P_BUSY || k == P_ALIVE || k == P_DSTATE)
-		stack_doing(c, pid, sb);
-	return k;
+/* the verdict's classes travel between nodes as jobstacks' kinds: one order for both */
+_Static_assert((int)P_UNKNOWN == (int)JS_UNKNOWN && (int)P_GONE == (int)JS_GONE &&
+	       (int)P_STOPPED == (int)JS_STOPPED && (int)P_ZOMBIE == (int)JS_ZOMBIE &&
+	       (int)P_DSTATE == (int)JS_DSTATE && (int)P_IDLE == (int)JS_IDLE &&
+	       (int)P_BUSY == (int)JS_BUSY && (int)P_ALIVE == (int)JS_ALIVE,
+	       "enum pkind and enum js_kind differ");
+
+/*
+ * What process `pid` on `host` does: from this node's samples when the host is local, else
+ * from what the attach on the rank's own node said of it (across nodes); "" and P_UNKNOWN
+ * when neither knows. A pid alone is not enough: another node's rank can have a local
+ * process's number.
+ */
+enum pkind reason_proc_doing(const struct ctx *c, const char *host, int pid, struct strbuf *sb)
+{
+	enum pkind k = P_UNKNOWN;
+
+	if (!host || host_local(c->d, host)) {
+		k = reason_proc_doing_proc(c, pid, sb);
+		if (k == P_IDLE || k == P_BUSY || k == P_ALIVE || k == P_DSTATE)
+			stack_doing(c, pid, sb);
+	}
+	if (k != P_UNKNOWN || !host)
+		return k;
+	for (size_t i = 0; i < c->d->nremote; i++) {
+		const struct js_node *n = &c->d->remote[i];
+
+		for (size_t j = 0; j < n->n; j++)
+			if (n->v[j].pid == pid && !strcmp(n->v[j].host, host) && n->v[j].doing[0]) {
+				strbuf_addstr(sb, n->v[j].doing);
+				return (enum pkind)n->v[j].kind;
+			}
+	}
+	return P_UNKNOWN;
 }
 
 /* reason_proc_doing() from /proc's samples alone. */
@@ -163,6 +198,44 @@ static enum pkind reason_proc_doing_proc(const struct ctx *c, int pid, struct st
 
 /* ---- RAS ---- */
 
+static int by_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "0, 1, 5-62": the ranks in order, a run of three or more as its ends (63 ranks in one line). */
+static void rank_list(int *v, size_t n, struct strbuf *sb)
+{
+	qsort(v, n, sizeof(*v), by_int);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (j - i >= 2) {
+			strbuf_addf(sb, "%s%d-%d", sb->len ? ", " : "", v[i], v[j]);
+			i = j + 1;
+		} else {
+			strbuf_addf(sb, "%s%d", sb->len ? ", " : "", v[i]);
+			i++;
+		}
+	}
+}
+
+/* The job's communicator: the largest one of a report (its rank numbers are the job's). */
+static const struct ras_comm *main_comm(const struct ras_report *r)
+{
+	const struct ras_comm *m = NULL;
+
+	for (size_t i = 0; r && i < r->ncomms; i++)
+		if (!m || r->comms[i].size > m->size ||
+		    (r->comms[i].size == 0 && !m->size && r->comms[i].nranks > m->nranks))
+			m = &r->comms[i];
+	return m;
+}
+
 static const struct ras_comm *comm_by_hash(const struct ras_report *r, const char *hash)
 {
 	for (size_t i = 0; r && i < r->ncomms; i++)
@@ -207,7 +280,7 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 		const struct ras_missing *m = &cm->missing[i];
 		struct strbuf doing = STRBUF_INIT, w = STRBUF_INIT;
 		struct who who;
-		enum pkind k = m->pid > 0 ? reason_proc_doing(c, m->pid, &doing) : P_UNKNOWN;
+		enum pkind k = m->pid > 0 ? reason_proc_doing(c, m->host, m->pid, &doing) : P_UNKNOWN;
 		struct finding *f;
 		int host_all = 1, n_on_host = 0;
 
@@ -405,7 +478,7 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 		}
 		reason_find_who(cm, lag->rank, &who);
 		reason_who_str(&who, &w);
-		reason_proc_doing(c, lag->pid, &doing);
+		reason_proc_doing(c, lag->host, lag->pid, &doing);
 		f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
 				"rank(s) %s never launched %s #%llu that %d other rank(s) launched",
 				behind.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), cm->text_hi_n[op]);
@@ -473,21 +546,29 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			lo = cm->ranks[i].counts[op] < lo ? cm->ranks[i].counts[op] : lo;
 			hi = cm->ranks[i].counts[op] > hi ? cm->ranks[i].counts[op] : hi;
 		}
+		int *nb = xcalloc(cm->nranks + 1, sizeof(*nb)), *na = xcalloc(cm->nranks + 1, sizeof(*na));
+		size_t nnb = 0, nna = 0;
+
 		for (size_t i = 0; i < cm->nranks; i++) {
-			struct strbuf *sb = cm->ranks[i].counts[op] < hi ? &behind : &ahead;
 			if (cm->ranks[i].counts[op] < hi) {
 				nbehind++;
 				if (!lag || cm->ranks[i].counts[op] < lag->counts[op])
 					lag = &cm->ranks[i];
+				nb[nnb++] = cm->ranks[i].rank;
+			} else {
+				na[nna++] = cm->ranks[i].rank;
 			}
-			strbuf_addf(sb, "%s%d", sb->len ? ", " : "", cm->ranks[i].rank);
 		}
+		rank_list(nb, nnb, &behind);
+		rank_list(na, nna, &ahead);
+		free(nb);
+		free(na);
 		if (lo != hi && fz) {
 			struct who who;
 			struct strbuf w = STRBUF_INIT, doing = STRBUF_INIT;
 			reason_find_who(cm, lag->rank, &who);
 			reason_who_str(&who, &w);
-			reason_proc_doing(c, lag->pid, &doing);
+			reason_proc_doing(c, lag->host, lag->pid, &doing);
 			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
 					"rank(s) %s never launched %s #%llu that rank(s) %s launched",
 					behind.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), ahead.buf);
@@ -580,7 +661,7 @@ static void ras_local_procs(struct ctx *c, const struct ras_comm *cm)
 	for (size_t i = 0; i < cm->nranks; i++) {
 		const struct ras_rank *rk = &cm->ranks[i];
 		struct strbuf doing = STRBUF_INIT, w = STRBUF_INIT;
-		enum pkind k = rk->pid > 0 ? reason_proc_doing(c, rk->pid, &doing) : P_UNKNOWN;
+		enum pkind k = rk->pid > 0 ? reason_proc_doing(c, rk->host, rk->pid, &doing) : P_UNKNOWN;
 		struct finding *f = NULL;
 		struct who who;
 
@@ -645,11 +726,7 @@ static void ras_reason(struct ctx *c)
 		}
 		return;
 	}
-	for (size_t i = 0; i < c->last->ncomms; i++)
-		if (!c->main || c->last->comms[i].size > c->main->size ||
-		    (c->last->comms[i].size == 0 && !c->main->size &&
-		     c->last->comms[i].nranks > c->main->nranks))
-			c->main = &c->last->comms[i];
+	c->main = main_comm(c->last);
 	for (size_t i = 0; i < d->npolls; i++)
 		if (d->polls[i].report && d->polls[i].answer.server_protocol != RAS_PROTOCOL) {
 			struct finding *f = finding_add(c->fs, SEV_INFO, "attach.ras.protocol",
@@ -894,6 +971,66 @@ static json_t *payload_json(const struct ctx *c, const char *verdict_line)
 	else
 		json_decref(dumps);
 	return p;
+}
+
+/* The rank of the local process `pid` in the job's communicator and RAS's address for its node. */
+static int local_rank_of(const struct ras_comm *cm, const struct attach_data *d, int pid,
+			 const char **host)
+{
+	for (size_t i = 0; cm && i < cm->nranks; i++)
+		if (cm->ranks[i].pid == pid && host_local(d, cm->ranks[i].host)) {
+			*host = cm->ranks[i].host;
+			return cm->ranks[i].rank;
+		}
+	for (size_t i = 0; cm && i < cm->nmissing; i++)
+		if (cm->missing[i].pid == pid && host_local(d, cm->missing[i].host)) {
+			*host = cm->missing[i].host;
+			return cm->missing[i].rank;
+		}
+	return -1;
+}
+
+size_t attach_summaries(const struct attach_data *d, struct js_rank **out)
+{
+	struct ctx c = { .d = d };
+	const struct attach_poll *p = d->npolls ? &d->polls[d->npolls - 1] : NULL;
+	struct js_rank *v;
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->npolls; i++)
+		if (d->polls[i].report)
+			c.last = d->polls[i].report;
+	c.main = main_comm(c.last);
+	v = xcalloc(p && p->nprocs ? p->nprocs : 1, sizeof(*v));
+	for (size_t i = 0; p && i < p->nprocs && n < JS_RANKS_MAX; i++) {
+		struct js_rank *r = &v[n];
+		struct strbuf doing = STRBUF_INIT, st = STRBUF_INIT;
+		const char *host = NULL;
+
+		r->pid = p->procs[i].pid;
+		r->rank = local_rank_of(c.main, d, r->pid, &host);
+		if (!host)
+			continue;	/* a pid of another communicator only: not a rank of the job's */
+		snprintf(r->host, sizeof(r->host), "%s", host);
+		r->kind = (enum js_kind)reason_proc_doing(&c, host, r->pid, &doing);
+		for (size_t k = 0; k < d->nstacks; k++)
+			if (d->stacks[k].pid == r->pid && d->stacks[k].py.status == PY_OK)
+				attach_stacks_phrase(&d->stacks[k], PY_FRAMES_MAX, &st);
+		r->doing = strbuf_detach(&doing, NULL);
+		r->stack = strbuf_detach(&st, NULL);
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+void attach_summaries_release(struct js_rank *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].doing);
+		free(v[i].stack);
+	}
+	free(v);
 }
 
 int attach_reason(const struct attach_data *d, struct findings *fs, char **verdict_out,

@@ -240,7 +240,7 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 			int joined = c->main && c->main->size >= (int)n && strcmp(pg->name, "0") == 0;
 			if (joined && reason_find_who(c->main, rk, &who)) {
 				reason_who_str(&who, &w);
-				reason_proc_doing(c, who.pid, &doing);
+				reason_proc_doing(c, who.host, who.pid, &doing);
 				finding_node(f, who.host);
 				if (doing.len)
 					finding_evidence(f, "/proc: rank %d: %s", rk, doing.buf);

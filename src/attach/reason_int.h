@@ -37,8 +37,9 @@ void reason_verdict(struct ctx *c, int prio, const char *fmt, ...) __attribute__
 /* Rank numbers are per communicator: `cm` is the one `rank` belongs to. */
 int reason_find_who(const struct ras_comm *cm, int rank, struct who *w);
 void reason_who_str(const struct who *w, struct strbuf *sb);
-/* What process `pid` does, from its first and last samples; "" and P_UNKNOWN when not local. */
-enum pkind reason_proc_doing(const struct ctx *c, int pid, struct strbuf *sb);
+/* What process `pid` on `host` (NULL: this node) does: this node's samples, else what the
+ * attach on its own node said; "" and P_UNKNOWN when neither knows. */
+enum pkind reason_proc_doing(const struct ctx *c, const char *host, int pid, struct strbuf *sb);
 
 /* The flight-recorder half (reason_fr.c). */
 void reason_fr(struct ctx *c);

@@ -4,18 +4,23 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "attach/across.h"
 #include "attach/attach.h"
 #include "attach/http.h"
 #include "attach/stacks.h"
 #include "finding.h"
 #include "ncclcheck.h"
+#include "launch/launch.h"
 #include "report/render.h"
+#include "util/envmap.h"
 #include "util/xalloc.h"
 
 enum { OPT_RAS = 1, OPT_NO_RAS, OPT_FR, OPT_FR_PREFIX, OPT_FR_URL, OPT_FR_LIVE, OPT_POLLS,
 	OPT_INTERVAL, OPT_TIMEOUT, OPT_DEADLINE, OPT_TEXT, OPT_LOCAL_HOST, OPT_PROC_ROOT,
-	OPT_RECORD, OPT_NO_DIAG, OPT_PID, OPT_NO_STACKS };
+	OPT_RECORD, OPT_NO_DIAG, OPT_PID, OPT_NO_STACKS, OPT_ALL_NODES, OPT_TOKEN_FILE,
+	OPT_JOIN_TIMEOUT };
 
 static const struct cli_opt attach_opts[] = {
 	{ .name = "ras", .arg = "HOST:PORT", .id = OPT_RAS,
@@ -57,6 +62,19 @@ static const struct cli_opt attach_opts[] = {
 		     "serves it again); with --pid, the memory the stack reader read") },
 	{ .name = "no-stacks", .id = OPT_NO_STACKS,
 	  .help = N_("do not read the local ranks' Python stacks for the verdict") },
+	{ .name = "all-nodes", .id = OPT_ALL_NODES,
+	  .help = N_("run on every node of the job at once: the nodes meet as `ncclcheck\n"
+		     "cluster`'s do (--master, --nodes, --node-rank or the launcher's), and\n"
+		     "every node prints one verdict and every rank's stack grouped; give\n"
+		     "--master a port the job does not use (its TCPStore holds MASTER_PORT)") },
+	CLI_ROW_MASTER,
+	CLI_ROW_NODES,
+	CLI_ROW_NODE_RANK,
+	{ .name = "token-file", .arg = "FILE", .id = OPT_TOKEN_FILE,
+	  .help = N_("with --all-nodes: a secret every node shares (else $NCCLCHECK_TOKEN)") },
+	{ .name = "join-timeout", .arg = "DUR", .id = OPT_JOIN_TIMEOUT,
+	  .help = N_("with --all-nodes: how long rank 0 waits for every node (default 10s);\n"
+		     "one that does not come is named, the others answer") },
 	{ .name = "pid", .arg = "PID", .id = OPT_PID,
 	  .help = N_("print the Python stacks and thread states of one local process, job\n"
 		     "or not (read from its memory: never stopped, never signalled)") },
@@ -78,7 +96,9 @@ const struct verb verb_attach = {
 		N_("  ncclcheck attach                          (on a node of the hung job; RAS on 28028)\n"
 		   "  ncclcheck attach --no-ras --fr /tmp/fr    (flight-recorder dumps only)\n"
 		   "  ncclcheck attach --fr-live --json\n"
-		   "  ncclcheck attach --pid 4242                (one process's Python stacks)\n"),
+		   "  ncclcheck attach --pid 4242                (one process's Python stacks)\n"
+		   "  ncclcheck attach --all-nodes --master 10.0.0.1:29600 --nodes 4 --node-rank R\n"
+		   "                                            (on every node at once)\n"),
 	.exit_codes =
 		N_("0 no hang found, 1 a culprit or a stall found, 2 usage error,\n"
 		   "3 nothing answered (no RAS service, no dump).\n"),
@@ -88,6 +108,10 @@ const struct verb verb_attach = {
 
 struct attach_args {
 	struct attach_opts o;
+	struct cli_launch lo;
+	int across;		/* --all-nodes or a launch option */
+	const char *token_file;
+	long join_ms;
 	const char *ras, *record;
 	const char **locals, **urls;
 	int *url_ranks;
@@ -100,8 +124,21 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 {
 	struct err e = ERR_INIT;
 	long v;
+	int took = cli_launch_option(c, id, &a->lo);
 
+	if (took) {
+		a->across = 1;
+		return took;
+	}
 	switch (id) {
+	case OPT_ALL_NODES: a->across = 1; break;
+	case OPT_TOKEN_FILE: a->token_file = c->arg; break;
+	case OPT_JOIN_TIMEOUT:
+		if (cli_parse_duration_ms(c->arg, &a->join_ms) < 0 || a->join_ms < 100 ||
+		    a->join_ms > 600000)
+			return cli_fail(c, "--join-timeout wants a duration up to 10m, not '%s'",
+					c->arg);
+		break;
 	case OPT_RAS: a->ras = c->arg; break;
 	case OPT_NO_RAS: a->no_ras = 1; break;
 	case OPT_FR: a->o.fr_dir = c->arg; break;
@@ -168,6 +205,63 @@ static int attach_option(struct cli *c, int id, struct attach_args *a)
 	return id;
 }
 
+/* a member of a job-wide group: "rank 9 on node-3", "pid 4242 on node-3" without a rank */
+static void member_str(FILE *out, const json_t *m)
+{
+	const json_t *rank = json_object_get(m, "rank");
+	const char *node = json_string_value(json_object_get(m, "node"));
+
+	if (json_is_integer(rank))
+		fprintf(out, "rank %lld", (long long)json_integer_value(rank));
+	else
+		fprintf(out, "pid %lld", (long long)json_integer_value(json_object_get(m, "pid")));
+	fprintf(out, " on %s", node ? node : "?");
+}
+
+/* --all-nodes: every node's ranks by stack, largest group first (the odd ones out last: the
+ * suspects), a small group's members named; then the nodes that did not answer */
+#define GROUP_NAMES_MAX 8
+static void job_groups(FILE *out, const json_t *payload)
+{
+	const json_t *groups = json_object_get(payload, "job_stack_groups"), *g, *n;
+	const char *error = json_string_value(json_object_get(payload, "error"));
+	size_t i, k;
+
+	if (error)
+		fprintf(out, "not every node's answer: %s\n", error);
+	if (json_array_size(groups)) {
+		fprintf(out, "ranks by Python stack (main thread), every node:\n");
+		json_array_foreach(groups, i, g) {
+			const json_t *ranks = json_object_get(g, "ranks"), *m;
+			const char *stack = json_string_value(json_object_get(g, "stack"));
+			size_t nr = json_array_size(ranks);
+
+			fprintf(out, "  %zu rank%s", nr, nr == 1 ? "" : "s");
+			/* a group of many is the job at large: its count says it */
+			if (nr <= GROUP_NAMES_MAX) {
+				fputs(" (", out);
+				json_array_foreach(ranks, k, m) {
+					if (k)
+						fputs(", ", out);
+					member_str(out, m);
+				}
+				fputc(')', out);
+			}
+			fprintf(out, ": %s\n", stack ? stack : "?");
+		}
+	}
+	json_array_foreach(json_object_get(payload, "nodes"), i, n) {
+		const char *name = json_string_value(json_object_get(n, "name"));
+		const char *why = json_string_value(json_object_get(n, "error"));
+
+		if (!json_is_true(json_object_get(n, "answered")))
+			fprintf(out, "node %lld (%s) is not in it: %s\n",
+				(long long)json_integer_value(json_object_get(n, "node_rank")),
+				name ? name : "?", why ? why : "?");
+	}
+	fputc('\n', out);
+}
+
 /* The verdict line before the findings. */
 static void attach_head(FILE *out, const json_t *payload, const struct render_opts *ro,
 			const void *arg)
@@ -180,6 +274,10 @@ static void attach_head(FILE *out, const json_t *payload, const struct render_op
 	fprintf(out, "%s%s%s%s\n\n", render_bold(ro), _("verdict: "), render_reset(ro),
 		render_l10n(&l10n, (const char *)arg));
 	strbuf_release(&l10n);
+	if (json_object_get(payload, "nodes")) {
+		job_groups(out, payload);
+		return;
+	}
 	/* only where the local ranks stand apart: one group says nothing the verdict does not */
 	if (json_array_size(groups) < 2)
 		return;
@@ -288,6 +386,101 @@ static int stacks_main(struct cli *c, struct attach_args *a)
 	return code;
 }
 
+/* --all-nodes: the report the master sent (or this node's own), printed as a lone attach's. */
+static int across_print(struct cli *c, const json_t *doc, int code)
+{
+	const json_t *payload = json_object_get(doc, "payload");
+	const char *verdict = json_string_value(json_object_get(payload, "verdict"));
+	struct findings *fs = findings_new();
+	char ferr[256];
+
+	if (!json_is_object(payload) || !verdict ||
+	    findings_from_json(fs, json_object_get(doc, "findings"), ferr, sizeof(ferr)) < 0) {
+		findings_free(fs);
+		error("the master's report is unreadable%s%s", verdict ? ": " : "",
+		      verdict ? ferr : "");
+		return cli_finish(EXIT_CANNOT_RUN);
+	}
+	code = cmd_report(c, (json_t *)payload, fs, &(struct report_text){
+		.head = attach_head, .arg = verdict, .flags = REPORT_CODE, .code = code });
+	findings_free(fs);
+	return code;
+}
+
+struct printed {
+	struct cli *c;
+	int code;
+	int done;
+};
+
+static void deliver(void *arg, const json_t *doc, int code)
+{
+	struct printed *p = arg;
+
+	p->code = across_print(p->c, doc, code);
+	p->done = 1;
+}
+
+static int across_main(struct cli *c, struct attach_args *a)
+{
+	struct launch_flags lf = { .master = a->lo.master, .nodes = a->lo.nodes,
+				   .node_rank = a->lo.node_rank };
+	struct printed pr = { .c = c };
+	struct across_opts x = { .answer_ms = ACROSS_ANSWER_MS, .deliver = deliver,
+				 .deliver_arg = &pr };
+	struct strbuf tok = STRBUF_INIT;
+	struct envmap *env = cli_environ();
+	struct err e = ERR_INIT;
+	struct launch l;
+	json_t *doc = NULL;
+	char host[256];
+	int code;
+
+	if (launch_detect(env, &lf, &l, &e) < 0) {
+		envmap_free(env);
+		return cli_usage_error("attach", "--all-nodes: %s", e.msg);
+	}
+	if (!l.participate) {
+		fprintf(stderr, _("ncclcheck: note: %s; this process exits\n"), l.note);
+		code = cli_finish(EXIT_CLEAN);
+		goto out;
+	}
+	if (cli_cluster_token(a->token_file, env, &tok) < 0) {
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (gethostname(host, sizeof(host)) < 0)
+		snprintf(host, sizeof(host), "rank-%d", l.node_rank);
+	host[sizeof(host) - 1] = '\0';
+	rdv_opts_init(&x.rdv);
+	x.rdv.master_host = l.master_addr[0] ? l.master_addr : NULL;
+	x.rdv.master_port = l.master_port;
+	x.rdv.rank = l.node_rank;
+	x.rdv.nnodes = l.nnodes;
+	x.rdv.host = host;
+	x.rdv.join_timeout_ms = a->join_ms ? a->join_ms : 10000;
+	x.rdv.verb = "attach --all-nodes";
+	x.rdv.token = tok.len ? tok.buf : NULL;
+	x.rdv.token_len = tok.len;
+	x.rdv.expected_hosts = (const char *const *)l.hosts;
+	x.rdv.nexpected = l.nhosts;
+	if (!c->common.json)
+		fprintf(stderr, _("ncclcheck attach: node %d of %d (%s), master %s:%d\n"), l.node_rank,
+			l.nnodes, launcher_name(l.kind), l.master_addr, l.master_port);
+	if (attach_across(&a->o, &x, &doc, &code, &e) < 0) {
+		error("%s", e.msg);
+		code = cli_finish(EXIT_CANNOT_RUN);
+		goto out;
+	}
+	code = pr.done ? pr.code : across_print(c, doc, code);
+out:
+	json_decref(doc);
+	strbuf_release(&tok);
+	launch_release(&l);
+	envmap_free(env);
+	return code;
+}
+
 static int attach_main(struct attach_args *a, int argc, char **argv)
 {
 	char host[256], port[16];
@@ -308,8 +501,14 @@ static int attach_main(struct attach_args *a, int argc, char **argv)
 	if (a->pid && (a->ras || a->no_ras || a->o.fr_dir || a->nurls || a->o.fr_live))
 		return cli_usage_error("attach", "--pid reads one process alone: not with --ras, "
 				       "--no-ras or the flight-recorder options");
+	if (a->pid && a->across)
+		return cli_usage_error("attach", "--pid reads one local process: not with "
+				       "--all-nodes or the launch options");
 	if (a->pid)
 		return stacks_main(&c, a);
+	if (a->across && a->record)
+		return cli_usage_error("attach", "--record keeps one node's RAS exchanges: not with "
+				       "--all-nodes");
 	if (a->no_ras && a->ras)
 		return cli_usage_error("attach", "--ras and --no-ras contradict each other");
 	if (a->no_ras && !a->o.fr_dir && !a->nurls)
@@ -330,7 +529,12 @@ static int attach_main(struct attach_args *a, int argc, char **argv)
 	a->o.fr_urls = a->urls;
 	a->o.fr_url_ranks = a->url_ranks;
 	a->o.nfr_urls = a->nurls;
+	/* across nodes the whole answer is bounded: the collection gets its part of it */
+	if (a->across && !a->o.deadline_ms)
+		a->o.deadline_ms = ACROSS_COLLECT_MS;
 	attach_opts_defaults(&a->o);
+	if (a->across)
+		return across_main(&c, a);
 	if (attach_collect(&a->o, &d, &e) < 0) {
 		attach_data_release(&d);
 		return cli_usage_error("attach", "%s", e.msg);
@@ -359,7 +563,10 @@ static int attach_main(struct attach_args *a, int argc, char **argv)
 int cmd_attach(int argc, char **argv)
 {
 	struct attach_args a = { .o = { .want_json = 1 } };
-	int code = attach_main(&a, argc, argv);
+	int code;
+
+	cli_launch_init(&a.lo);
+	code = attach_main(&a, argc, argv);
 
 	free(a.locals);
 	free(a.urls);

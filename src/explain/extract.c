@@ -12,6 +12,7 @@
 #include "explain/ngc.h"
 #include "explain/scan_int.h"
 #include "explain/text.h"
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 /* `p` is just past the anchor, `a` at its start, both inside the line's body. */
@@ -498,7 +499,7 @@ static void ex_master_arg(struct lctx *c, const char *p, const char *a)
 	if (!q && p < END(c) && *p == ' ')
 		q = p + 1;
 	if (q)
-		set_master(c->x, q, END(c), 2, "launcher arguments", c->loc, 0);
+		set_master(c->x, q, END(c), 2, N_("launcher arguments"), c->loc, 0);
 }
 
 static void ex_rdzv(struct lctx *c, const char *p, const char *a)
@@ -539,7 +540,7 @@ static void store_wait(struct lctx *c, int port)
 static void ex_c10d_target(struct lctx *c, const char *p, const char *a)
 {
 	(void)a;
-	set_master(c->x, p, END(c), 0, "c10d connect target", c->loc, 0);
+	set_master(c->x, p, END(c), 0, N_("c10d connect target"), c->loc, 0);
 	store_wait(c, port_at(p, END(c)));
 }
 
@@ -1289,6 +1290,44 @@ static void ex_prose_nccl(struct lctx *c, const char *p, const char *a)
 	prose_nccl_at(c, a, a[4] == ' ' && a[5] == 'v' ? 6 : a[4] == '=' ? 6 : 5);
 }
 
+/*
+ * A torch release outside NCCL's lines: collect_env's "PyTorch version: 2.3.0+cu121", pip's
+ * "torch==2.3.0" and "torch    2.3.0", the reporter's "PyTorch 2.3". `p` is past the anchor.
+ */
+static void ex_torch_version(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	const char *end = END(c), *v = p, *q;
+	char ver[16], cuda[8] = "";
+	unsigned maj, min;
+
+	(void)a;
+	if (c->li->nccl || o->torch_ambiguous)
+		return;
+	while (v < end && (*v == ' ' || *v == ':' || *v == '=' || *v == 'v' || *v == '\t') && v - p < 40)
+		v++;
+	for (q = v; q < end && (xt_digit(*q) || *q == '.') && q - v < 12; q++)
+		;
+	while (q > v && q[-1] == '.')
+		q--;
+	snprintf(ver, sizeof(ver), "%.*s", (int)(q - v), v);
+	if (sscanf(ver, "%u.%u", &maj, &min) != 2 || maj < 1 || maj > 3 || min > 99 || !strchr(ver, '.'))
+		return;
+	if (end - q > 5 && !strncmp(q, "+cu", 3) && xt_digit(q[3]) && xt_digit(q[4]) && xt_digit(q[5]))
+		snprintf(cuda, sizeof(cuda), "%c%c.%c", q[3], q[4], q[5]);	/* +cu121: CUDA 12.1 */
+	if (o->torch_loc.line) {
+		size_t n = strlen(o->torch_ver) < strlen(ver) ? strlen(o->torch_ver) : strlen(ver);
+		if (strncmp(o->torch_ver, ver, n)) {	/* "2.3" and "2.3.0" agree */
+			o->torch_ambiguous = 1;
+			o->torch_ver[0] = 0;
+		}
+		return;
+	}
+	snprintf(o->torch_ver, sizeof(o->torch_ver), "%s", ver);
+	snprintf(o->torch_cuda, sizeof(o->torch_cuda), "%s", cuda);
+	o->torch_loc = c->loc;
+}
+
 /* "docker run ... --shm-size=16g" or "--ipc=host": whether the container's /dev/shm was sized */
 static void ex_docker_run(struct lctx *c, const char *p, const char *a)
 {
@@ -1479,6 +1518,11 @@ static const struct extractor {
 	{ .anchor = " X ", .fn = ex_topo_row },
 	{ .anchor = "\tX\t", .fn = ex_topo_row },
 	{ .anchor = "GeForce ", .fn = ex_consumer_gpu },
+	{ .anchor = "torch==", .fn = ex_torch_version },
+	{ .anchor = "torch version", .fn = ex_torch_version },
+	{ .anchor = "Torch version", .fn = ex_torch_version },
+	{ .anchor = "torch ", .fn = ex_torch_version },
+	{ .anchor = "Torch ", .fn = ex_torch_version },	/* PyTorch 2.3 */
 	{ .anchor = "NCCL 2.", .fn = ex_prose_nccl },
 	{ .anchor = "NCCL v2.", .fn = ex_prose_nccl },
 	{ .anchor = "nccl 2.", .fn = ex_prose_nccl },

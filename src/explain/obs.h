@@ -283,6 +283,12 @@ struct run_obs {
 	int prose_nccl;
 	char prose_nccl_text[24];
 	struct loc prose_nccl_loc;
+	/* the torch release the log names ("PyTorch version: 2.3.0+cu121", "torch==2.3.0", "torch 2.3"):
+	 * "2.3.0" and its CUDA ("12.1" from +cu121, "" unknown); torch_ver is "" when two differ */
+	char torch_ver[16];
+	char torch_cuda[8];
+	int torch_ambiguous;
+	struct loc torch_loc;
 	struct loc alltoall_loc;	/* all-to-all named: a watchdog's OpType=ALLTOALL, alltoall_perf */
 	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
 	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */

@@ -9,6 +9,7 @@
 
 #include "explain/reason_int.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -24,7 +25,7 @@ static int master_suggestion(struct rs *r)
 	for (int i = 0; i < x->nifs; i++)
 		if (!strcmp(x->ifs[i].addr, x->master)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
-			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s has MASTER_ADDR %s itself",
+			snprintf(r->suggest_why, sizeof(r->suggest_why), N_("%s has MASTER_ADDR %s itself"),
 				 x->ifs[i].ifname, x->master);
 			return 1;
 		}
@@ -32,7 +33,7 @@ static int master_suggestion(struct rs *r)
 		if (x->ifs[i].prefix > 0 && addr_v4(x->ifs[i].addr, a) &&
 		    addr_same_subnet(4, a, r->master_ip, x->ifs[i].prefix)) {
 			snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
-			snprintf(r->suggest_why, sizeof(r->suggest_why), "%s (%s/%d) is in MASTER_ADDR %s's subnet",
+			snprintf(r->suggest_why, sizeof(r->suggest_why), N_("%s (%s/%d) is in MASTER_ADDR %s's subnet"),
 				 x->ifs[i].ifname, x->ifs[i].addr, x->ifs[i].prefix, x->master);
 			return 1;
 		}
@@ -43,7 +44,7 @@ static int master_suggestion(struct rs *r)
 			    addr_same_subnet(4, a, r->master_ip, guesses[g])) {
 				snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", x->ifs[i].ifname);
 				snprintf(r->suggest_why, sizeof(r->suggest_why),
-					 "%s (%s) shares MASTER_ADDR %s's /%d", x->ifs[i].ifname,
+					 N_("%s (%s) shares MASTER_ADDR %s's /%d"), x->ifs[i].ifname,
 					 x->ifs[i].addr, x->master, guesses[g]);
 				return 1;
 			}
@@ -89,7 +90,7 @@ static void socket_list_suggestion(struct rs *r)
 	if (pick && others.len) {
 		snprintf(r->suggest_if, sizeof(r->suggest_if), "%s", pick->ifname);
 		snprintf(r->suggest_why, sizeof(r->suggest_why),
-			 "%s (%s) is the only private interface in NCCL's NET/Socket list (%s)",
+			 N_("%s (%s) is the only private interface in NCCL's NET/Socket list (%s)"),
 			 pick->ifname, pick->addr, others.buf);
 		r->suggest_loc = at->m.sock_loc;
 		for (int k = 0; k < at->m.nsock; k++)
@@ -369,7 +370,7 @@ static void part_hosts(const struct rs *r, const size_t *parts, size_t np, struc
 	}
 	/* no host named: prose says which node it means, a command argument keeps a placeholder */
 	if (!shown)
-		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '=' ? "<node>" : "the failing node");
+		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '=' ? "<node>" : N_("the failing node"));
 	else if (more)
 		strbuf_addf(sb, " and %zu more", more);
 }
@@ -420,7 +421,7 @@ static char *expand(const struct rs *r, const size_t *parts, size_t np, const ch
 			if (r->x->gpu_sm)
 				strbuf_addf(&sb, "sm_%d (%s)", r->x->gpu_sm, r->x->gpu_model);
 			else
-				strbuf_addstr(&sb, "this GPU's architecture");
+				strbuf_addstr(&sb, N_("this GPU's architecture"));
 			p = m + 10;
 		} else if (!strncmp(m, "{launcher_gpu}", 14)) {
 			launcher_gpu(r->x, &sb);
@@ -475,7 +476,7 @@ static void sig_findings(struct rs *r)
 		t = expand(r, parts, np, title, h->capture);
 		if (!strcmp(g->id, "nccl.net.not_found") && obs_env(x, "NCCL_NET")) {
 			free(t);
-			t = xasprintf("NCCL_NET=%s names a network this node does not have",
+			t = xasprintf(N_("NCCL_NET=%s names a network this node does not have"),
 				      obs_env(x, "NCCL_NET")->value);
 		}
 		rs_title(d, "%s", t);
@@ -509,14 +510,15 @@ static void sig_findings(struct rs *r)
 			f += n + (f[n] == '\n');
 		}
 		if (chk)
-			rs_fix(d, "to test it: %s", chk);
+			rs_fix(d, N_("to test it: %s"), chk);
 		free(chk);
 		if (g->rerun && !(fr_on && strstr(g->rerun, FR_SETTING)) &&
 		    (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
-			rs_fix(d, "if the log is not enough: rerun with %s", g->rerun);
+			rs_fix(d, N_("if the log is not enough: rerun with %s"), g->rerun);
 		t = expand(r, parts, np, cause, h->capture);
-		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? "High" :
-			 g->conf == CONF_MEDIUM ? "Medium" : "Low", t);
+		/* the words every rule's "%s confidence: ..." starts with: the renderer translates them */
+		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? N_("High") :
+			 g->conf == CONF_MEDIUM ? N_("Medium") : N_("Low"), t);
 		free(t);
 		for (int k = 0; k < h->nev; k++)
 			rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);
@@ -584,6 +586,7 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 			net_diag = 1;
 	}
 	rule_known_bugs(&r);
+	rule_torch_nccl(&r);
 	rule_master_differs(&r);
 	rule_lightning_duplicates(&r);
 	rule_nccl_tests(&r);

@@ -106,6 +106,7 @@ void rule_lightning(struct rs *r, int have_errors);
 void rule_watchdog_desync(struct rs *r);
 void rule_log_hints(struct rs *r);
 void rule_known_bugs(struct rs *r);
+void rule_torch_nccl(struct rs *r);
 void rule_master_differs(struct rs *r);
 void rule_lightning_duplicates(struct rs *r);
 void rule_nccl_tests(struct rs *r);

@@ -12,6 +12,7 @@
 
 #include "explain/reason_int.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -252,8 +253,10 @@ void rs_fix_ifname(struct rs *r, struct finding *d)
 	if (r->suggest_loc.line)	/* the fix rests on it */
 		rs_at(r, d, r->suggest_loc, "NET/Socket", r->suggest_ev);
 	if (r->suggest_if[0]) {
-		rs_fix(d, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # on every node: %s",
-			 r->suggest_if, r->suggest_if, r->suggest_why);
+		/* a msgid as a whole line: its reason ("eth1 has MASTER_ADDR ... itself") is a format
+		 * that would otherwise take the comment's words for its first value */
+		rs_fix(d, N_("export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # on every node: %s"),
+		       r->suggest_if, r->suggest_if, r->suggest_why);
 	} else if (r->x->master[0]) {
 		rs_fix(d, "export NCCL_SOCKET_IFNAME=$(ip -o route get %s | sed -n 's/.* dev \\([^ ]*\\).*/\\1/p')   "
 			 "# on every node: the interface that reaches MASTER_ADDR", r->x->master);
@@ -266,8 +269,9 @@ void rs_fix_ifname(struct rs *r, struct finding *d)
 
 const char *aclass_name(enum aclass c)
 {
-	static const char *const n[] = { "unknown", "private", "public", "loopback", "link-local",
-					 "docker bridge" };
+	/* words of titles ("NCCL bootstraps on public eth0"): the renderer translates them */
+	static const char *const n[] = { N_("unknown"), N_("private"), N_("public"), N_("loopback"),
+					 N_("link-local"), N_("docker bridge") };
 	return n[c];
 }
 

@@ -14,7 +14,9 @@
 #include "attach/ras_diag.h"
 #include "explain/reason_int.h"
 #include "model/ifselect.h"
+#include "model/stack_tables.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -76,13 +78,20 @@ void rule_wrong_interface(struct rs *r)
 	{
 		const struct part *p0 = &r->p[flag[0]];
 		enum aclass c0 = aclass_of(p0->m.boot_if, p0->m.boot_addr);
-		if (x->master[0])
-			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s%s",
-				   aclass_name(c0), p0->m.boot_if, p0->m.boot_addr, x->master,
-				   stuck_any ? ": ranks hang after Init START" : "");
+		/* whole formats, not a pasted ending: the renderer finds each one's translation */
+		if (x->master[0] && stuck_any)
+			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s: "
+				 "ranks hang after Init START", aclass_name(c0), p0->m.boot_if,
+				 p0->m.boot_addr, x->master);
+		else if (x->master[0])
+			rs_title(d, "NCCL bootstraps on %s %s (%s), not on the network of MASTER_ADDR %s",
+				 aclass_name(c0), p0->m.boot_if, p0->m.boot_addr, x->master);
+		else if (stuck_any)
+			rs_title(d, "NCCL bootstraps on %s %s (%s) and the ranks hang after Init START",
+				 aclass_name(c0), p0->m.boot_if, p0->m.boot_addr);
 		else
-			rs_title(d, "NCCL bootstraps on %s %s (%s)%s", aclass_name(c0), p0->m.boot_if,
-				   p0->m.boot_addr, stuck_any ? " and the ranks hang after Init START" : "");
+			rs_title(d, "NCCL bootstraps on %s %s (%s)", aclass_name(c0), p0->m.boot_if,
+				 p0->m.boot_addr);
 	}
 	rs_parts(r, d, flag, nf);
 	rs_fix_ifname(r, d);
@@ -489,11 +498,18 @@ void rule_init_progress(struct rs *r, int net_diag)
 						m0 = &r->p[i].m;
 				}
 			rs_parts(r, d, all, na);
-			rs_title(d, "NCCL init completed on %zu rank%s%s%s%s%s", na, na == 1 ? "" : "s",
-				   m0 && m0->nccl_version[0] ? " (NCCL " : "",
-				   m0 && m0->nccl_version[0] ? m0->nccl_version : "",
-				   m0 && m0->nccl_version[0] ? ")" : "",
-				   m0 && m0->network[0] ? (strcmp(m0->network, "IB") ? ", network Socket" : ", network IB") : "");
+			const char *v = m0 && m0->nccl_version[0] ? m0->nccl_version : NULL;
+			const char *net = m0 && m0->network[0] ? (strcmp(m0->network, "IB") ?
+				", network Socket" : ", network IB") : "";
+
+			/* one format per number: a plural "s" next to the other values would be
+			 * taken for one of them where the renderer finds the format again */
+			if (na == 1)
+				rs_title(d, "NCCL init completed on %zu rank%s%s%s%s", na, v ? " (NCCL " : "",
+					 v ? v : "", v ? ")" : "", net);
+			else
+				rs_title(d, "NCCL init completed on %zu ranks%s%s%s%s", na, v ? " (NCCL " : "",
+					 v ? v : "", v ? ")" : "", net);
 			if (m0)
 				rs_at(r, d, m0->init_complete, "Init COMPLETE", NULL);
 			free(all);
@@ -816,6 +832,37 @@ static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
 		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line));
 }
 
+/*
+ * The NCCL a torch release's wheels ship, for a log that names the release: by its CUDA when the
+ * log says it (+cu121), else only when every CUDA variant of that release ships the same NCCL.
+ * `verified` is 0 when the research marks every such row inferred.
+ */
+static const char *torch_wheel_nccl(const struct run_obs *x, int *verified)
+{
+	const struct torch_nccl_pin *pin;
+	const char *nccl = NULL;
+	char mm[32];
+
+	*verified = 0;
+	if (x->torch_cuda[0]) {
+		pin = stack_find_nccl_pin(x->torch_ver, x->torch_cuda);
+		*verified = pin && pin->verified;
+		return pin ? pin->nccl : NULL;
+	}
+	if (stack_major_minor(x->torch_ver, mm, sizeof(mm)) < 0)
+		return NULL;
+	for (size_t i = 0; i < stack_torch_nccl_count; i++) {
+		pin = &stack_torch_nccl[i];
+		if (strcmp(pin->torch, mm))
+			continue;
+		if (nccl && strcmp(nccl, pin->nccl))
+			return NULL;	/* the variants differ: which one ran is unknown */
+		nccl = pin->nccl;
+		*verified |= pin->verified;
+	}
+	return nccl;
+}
+
 void rule_known_bugs(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -823,8 +870,8 @@ void rule_known_bugs(struct rs *r)
 	const char *vtext = NULL;
 	struct loc vloc = { 0, 0 };
 	const struct sig_hit *wd = sig_hit_of(r, "torch.watchdog.timeout");
-	char ngc_text[120];
-	int ver = -1;
+	char ngc_text[120], torch_text[96];
+	int ver = -1, inferred = 0;
 
 	for (size_t i = 0; i < r->np && ver < 0; i++)
 		if (r->p[i].m.nccl_version[0] && (ver = nccl_version_num(r->p[i].m.nccl_version)) >= 0) {
@@ -845,11 +892,22 @@ void rule_known_bugs(struct rs *r)
 		vtext = ngc_text;
 		vloc = x->ngc_loc;
 	}
+	if (ver < 0 && x->torch_ver[0]) {	/* only torch's release is named: the NCCL its wheels ship */
+		int verified;
+		const char *wheel = torch_wheel_nccl(x, &verified);
+		if (wheel && verified && (ver = nccl_version_num(wheel)) >= 0) {
+			snprintf(torch_text, sizeof(torch_text), "%s (the NCCL torch %s's wheels ship)", wheel,
+				 x->torch_ver);
+			vtext = torch_text;
+			vloc = x->torch_loc;
+			inferred = 1;
+		}
+	}
 	for (size_t k = 0; k < explain_nknown_bugs; k++) {
 		const struct explain_known_bug *kb = &explain_known_bugs[k];
 		const struct sig_hit *h = kb->symptom ? sig_hit_of(r, kb->symptom) : NULL;
 		int hang = wd || x->hang_loc.line, wrong = x->nt_oob > 0;
-		enum confidence conf = ver >= 0 && !(kb->needs & KB_MEDIUM) ? CONF_HIGH : CONF_MEDIUM;
+		enum confidence conf = ver >= 0 && !inferred && !(kb->needs & KB_MEDIUM) ? CONF_HIGH : CONF_MEDIUM;
 		struct finding *d;
 
 		if (kb->symptom ? !h : (kb->needs & KB_NEED_WRONG) ? !wrong : !hang)
@@ -873,10 +931,22 @@ void rule_known_bugs(struct rs *r)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log does not show the NCCL version: confirm it is affected");
 		else if (vtext == ngc_text)
 			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # in the container: a torch installed over the image's brings its own NCCL");
-		finding_why(d, "%s confidence: %s; %s%s%s", conf == CONF_HIGH ? "High" : "Medium", kb->cause,
-			 ver >= 0 ? "the log shows an affected NCCL " : "the NCCL version is not in the log",
-			 ver >= 0 ? vtext : "",
-			 kb->fixed_in ? "" : " (no fixed release is named by a release note yet)");
+		else if (inferred)
+			rs_fix(d, "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # the log names torch's release, not its NCCL: confirm this one runs the wheel's");
+		/* whole sentences, so that the renderer finds each one's translation */
+		if (ver >= 0 && kb->fixed_in)
+			finding_why(d, "%s confidence: %s; the log shows an affected NCCL %s",
+				    conf == CONF_HIGH ? "High" : "Medium", kb->cause, vtext);
+		else if (ver >= 0)
+			finding_why(d, "%s confidence: %s; the log shows an affected NCCL %s (no fixed "
+				    "release is named by a release note yet)",
+				    conf == CONF_HIGH ? "High" : "Medium", kb->cause, vtext);
+		else if (kb->fixed_in)
+			finding_why(d, "%s confidence: %s; the NCCL version is not in the log", "Medium",
+				    kb->cause);
+		else
+			finding_why(d, "%s confidence: %s; the NCCL version is not in the log (no fixed "
+				    "release is named by a release note yet)", "Medium", kb->cause);
 		if (kb->fixed_in)
 			finding_evidence(d, "fixed in NCCL %s", kb->fixed_in);
 		finding_evidence(d, "source: %s", kb->source);
@@ -906,6 +976,63 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, vloc, "NCCL version", vtext);
 	}
 	free(parts);
+}
+
+/*
+ * A torch release and the NCCL it runs, both named: an NCCL older than the one that release's
+ * wheels ship means another libnccl is loaded first (LD_LIBRARY_PATH, LD_PRELOAD, a source
+ * build) and lacks what that torch was tested with. The node-side compat.torch_nccl.older reads it
+ * from the process; here only from the log's own lines, never from an inferred version.
+ */
+void rule_torch_nccl(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const char *vtext = NULL, *wheel;
+	struct loc vloc = { 0, 0 };
+	struct finding *d;
+	int ver = -1, want, nccl_err = 0, sure = 0, verified;
+
+	if (!x->torch_ver[0] || !(wheel = torch_wheel_nccl(x, &verified)))
+		return;
+	for (size_t i = 0; i < r->np && ver < 0; i++)
+		if (r->p[i].m.nccl_version[0] && (ver = nccl_version_num(r->p[i].m.nccl_version)) >= 0) {
+			vtext = r->p[i].m.nccl_version;
+			vloc = r->p[i].m.ver_loc;
+		}
+	if (ver < 0 && x->prose_nccl > 0) {
+		ver = x->prose_nccl;
+		vtext = x->prose_nccl_text;
+		vloc = x->prose_nccl_loc;
+	}
+	want = nccl_version_num(wheel);
+	/* minor releases only: a patch release apart is how the CUDA variants of one torch differ */
+	if (ver < 0 || want < 0 || ver / 100 >= want / 100)
+		return;
+	/* NCCL itself failed and nothing explains it with confidence: the old NCCL is the first suspect */
+	for (size_t i = r->first; i < r->fs->n; i++) {
+		const struct finding *f = r->fs->v[i];
+		if (f->sev == SEV_ERROR && f->conf == CONF_HIGH)
+			sure = 1;
+		else if (f->sev == SEV_ERROR && !strncmp(f->id, "nccl.", 5))
+			nccl_err = 1;
+	}
+	if (nccl_err && !sure && verified) {
+		d = rs_add(r, "explain.torch.nccl_older", SEV_ERROR, CONF_MEDIUM, 100);
+		rs_title(d, "torch %s runs NCCL %s, older than the %s its wheels ship: NCCL fails, upgrade it first",
+			 x->torch_ver, vtext, wheel);
+	} else {
+		d = rs_add(r, "explain.torch.nccl_older", SEV_WARN, verified ? CONF_MEDIUM : CONF_LOW, 0);
+		rs_title(d, "torch %s runs NCCL %s, older than the %s its wheels ship", x->torch_ver, vtext, wheel);
+	}
+	rs_fix(d, "python3 -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'   # on every node: the NCCL torch really loads");
+	rs_fix(d, "pip install 'nvidia-nccl-cu%s==%s'   # the NCCL torch %s was tested with; and drop a system libnccl from LD_LIBRARY_PATH / LD_PRELOAD",
+	       x->torch_cuda[0] == '1' && x->torch_cuda[1] == '1' ? "11" : x->torch_cuda[0] == '1' && x->torch_cuda[1] == '3' ? "13" : "12",
+	       wheel, x->torch_ver);
+	finding_why(d, "%s confidence: PyTorch tests each release against one NCCL; an older one usually means a "
+		 "system libnccl ahead of the wheel's on the library path, or torch built from source against it, "
+		 "and it lacks the fixes that torch release relies on", verified ? "Medium" : "Low");
+	rs_at(r, d, x->torch_loc, "torch", x->torch_ver);
+	rs_at(r, d, vloc, "NCCL version", vtext);
 }
 
 /* Two values of MASTER_ADDR from the same kind of source: the nodes were told different things. */
@@ -1249,9 +1376,9 @@ void rule_p2p_topology(struct rs *r)
 		 conf == CONF_MEDIUM ? "Medium" : "Low",
 		 conf == CONF_LOW ? " The log only shows a generic failure: the NCCL_P2P_DISABLE=1 rerun "
 		 "decides it." : "", bug ? " Driver branch: " : "", bug ? bug->source : "",
-		 !bug && !strcmp(id, "explain.pcie.iommu") && !iommu && !pcie ? " Nothing here "
+		 !bug && !strcmp(id, "explain.pcie.iommu") && !iommu && !pcie ? N_(" Nothing here "
 		 "tells the IOMMU from ACS set in the BIOS or a driver fault; the IOMMU is checked first "
-		 "because Linux turns ACS on in every PCIe switch when an IOMMU is enabled." : "");
+		 "because Linux turns ACS on in every PCIe switch when an IOMMU is enabled.") : "");
 	if (x->topo_loc.line)
 		rs_at(r, d, x->topo_loc, "nvidia-smi topo", x->topo_row);
 	if (x->consumer_loc.line)

@@ -326,9 +326,19 @@ static void record_sig(struct lctx *c, size_t si)
 	if ((g->flags & SIG_NET) && g->sev == SEV_ERROR && !(g->flags & SIG_SYMPTOM))
 		note_peer(c, b, end);
 	if (g->cap_after && !h->capture[0]) {
-		const char *q = xt_find(b, end, g->cap_after);
+		/* several literals joined by SIG_UNTIL: the first one on the line */
+		const char *alt = g->cap_after, *q = NULL;
+		char lit[64];
+		size_t n = 0;
+
+		while (!q && *alt) {
+			n = strcspn(alt, SIG_UNTIL);
+			snprintf(lit, sizeof(lit), "%.*s", (int)n, alt);
+			q = xt_find(b, end, lit);
+			alt += n + (alt[n] != '\0');
+		}
 		if (q) {
-			q += strlen(g->cap_after);
+			q += strlen(lit);
 			if (g->cap_stop && g->cap_stop[0] == SIG_UNTIL[0]) {
 				const char *u = xt_find(q, end, g->cap_stop + 1);
 				xt_take(q, u ? u : end, "", h->capture, sizeof(h->capture));

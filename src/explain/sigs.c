@@ -680,9 +680,23 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "export NCCL_COMM_ID=<an IP of rank 0's node>:<port>   # or unset NCCL_COMM_ID",
 },
 {
+	/* graph/xml.cc getPciPath: a GPU's or NIC's PCI path is missing from /sys, so topology
+	 * detection fails */
+	.id = "nccl.topo.sysfs",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Could not find real path of /sys/" },
+	.cap_after = "real path of ",
+	.cap_stop = " ",
+	.title = "NCCL could not find a device's PCI path in /sys ({}): it cannot detect the topology",
+	.cause = "NCCL reads the GPUs' and NICs' PCI tree from /sys; inside a sandbox or VM that hides or fakes it "
+		"(gVisor, WSL, a masked or partial /sys mount, some virtual NICs) the path does not resolve",
+	.fix = "ls -l /sys/class/pci_bus/   # in the failing container: the host's PCI buses must be listed (run it with the host's /sys)\n"
+		"export NCCL_TOPO_FILE=/path/to/topo.xml   # where /sys cannot be exposed: a topology file (the cloud provider's for the VM type)",
+},
+{
 	.id = "nccl.proxy.failed",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
-	.anchors = { "Failed to execute operation", "Proxy Call to rank" },
+	.anchors = { "Failed to execute operation", "Proxy Call to rank", "Error encountered progressing operation=" },
 	.title = "NCCL's proxy thread failed to set up a connection",
 	.cause = "a follow-on error: the socket or IB error just before it in the same rank's log is the cause",
 	.fix = "read the NCCL WARN line before this one in the same rank's log",
@@ -748,7 +762,7 @@ const struct explain_sig explain_sigs[] = {
 		     "non-fatal async event: port error", "async fatal event: ",
 		     "Got async error event: port error" },
 	/* 2.28's "NET/IB : mlx5_0:1 GID table changed" has no "async event" words: see nccl.ib.gid_changed */
-	.cap_after = "Got async event : ",
+	.cap_after = "Got async event : " SIG_UNTIL "async fatal event: " SIG_UNTIL "Got async error event: ",
 	.title = "the IB/RoCE port of {node} reported '{}': that node's link or HCA is failing",
 	.cause = "NCCL's async thread got a port event from the HCA: 'port error' is the link going down "
 		"(a flapping cable, port or switch port), 'GID table change' is the RoCE address of the port "
@@ -1898,7 +1912,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.error.internal",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
-	.anchors = { "please report this issue to the NCCL", "ncclInternalError" },
+	.anchors = { "please report this issue to the NCCL", "ncclInternalError", "NCCL Error 3: internal error",
+		     "internal error, NCCL version" },	/* before 2.18: no "please report" */
 	.title = "NCCL failed with 'internal error'",
 	.cause = "despite the text this is rarely an NCCL bug: on cloud machines it is usually the wrong network "
 		"interface or a blocked port; the NCCL WARN line before it says which",
@@ -2451,6 +2466,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "cuda.oom",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "CUDA out of memory", "OutOfMemoryError" },
+	.unless = "running low on memory",	/* Ray's OutOfMemoryError is the host's: host.oom */
 	.title = "a rank ran out of GPU memory",
 	.cause = "the model, batch or activations do not fit on the GPU (or another process shares it)",
 	.fix = "reduce the batch size, enable activation checkpointing or FSDP/ZeRO sharding\n"
@@ -2590,6 +2606,84 @@ const struct explain_sig explain_sigs[] = {
 		  .fix = "nohup torchrun ... > train.log 2>&1 &   # a run that must outlive the terminal; or submit it to the scheduler" },
 		{ .when = NULL },
 	},
+},
+{
+	/* torch.cuda._lazy_init: a child made by fork() after the parent used CUDA */
+	.id = "torch.cuda.fork",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Cannot re-initialize CUDA in forked subprocess" },
+	.title = "CUDA was used in a process forked after its parent had initialised CUDA",
+	.cause = "a CUDA context does not survive fork(): DataLoader workers, multiprocessing pools or a "
+		"launcher that forks (Lightning's ddp_fork, notebooks) after the parent touched the GPU",
+	.fix = "torch.multiprocessing.set_start_method('spawn', force=True)   # at the top of the main script\n"
+		"keep CUDA out of the parent before the fork (no .cuda() or torch.cuda calls in DataLoader workers or before the pool starts)",
+},
+{
+	/* Ray: an actor or worker process died; its own log holds the reason */
+	.id = "ray.worker_died",
+	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
+	.anchors = { "The actor died unexpectedly before finishing this task", "A worker died or was killed while executing" },
+	.title = "a Ray actor or worker died: its own log says why",
+	.cause = "Ray reports the death, not its cause: a crash, an out-of-memory kill, or an NCCL failure inside "
+		"the worker (vLLM's and verl's GPU workers are Ray actors)",
+	.fix = "ls /tmp/ray/session_latest/logs/worker-*   # on the node of the dead worker: its stderr has the first error\n"
+		"dmesg | grep -i -E 'killed process|oom'   # the kernel's OOM killer",
+},
+{
+	/* Ray: a node could not reach the head's GCS (port 6379 by default) */
+	.id = "ray.gcs_connect",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "Failed to connect to GCS at address" },
+	.cap_after = "GCS at address ",
+	.cap_stop = " ,",
+	.title = "a node could not reach Ray's head (GCS at {})",
+	.cause = "the worker node cannot open the head node's GCS port: wrong address (a public or docker IP), "
+		"a firewall or security group, or the head is not running",
+	.fix = "ray status --address={}   # from the failing node: does the head answer?\n"
+		"nc -zv <head address> 6379   # the GCS port must be open between the nodes (and Ray's other ports)",
+},
+{
+	/* vLLM: the GPU count asked for (tensor x pipeline parallel) exceeds the Ray cluster's */
+	.id = "vllm.gpus_exceed",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "number of required GPUs exceeds the total number of available GPUs",
+		     "Ray does not allocate any GPUs on the driver node" },
+	.title = "vLLM asked Ray for more GPUs than its cluster has (or none on the driver's node)",
+	.cause = "tensor_parallel_size x pipeline_parallel_size must not exceed the GPUs Ray sees, and the node "
+		"that starts vLLM must have GPUs in the Ray cluster; a node that did not join shrinks the count",
+	.fix = "ray status   # the GPUs Ray counts, per node: every node must have joined\n"
+		"--tensor-parallel-size <GPUs per node> --pipeline-parallel-size <nodes>   # their product at most the GPUs Ray counts",
+},
+{
+	/* vLLM's config check: attention heads split evenly across the tensor-parallel ranks */
+	.id = "vllm.tp_heads",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "must be divisible by tensor parallel size" },
+	.title = "the model's attention heads do not divide by the tensor-parallel size",
+	.cause = "tensor parallelism splits the attention heads evenly across the GPUs; the size asked for is "
+		"not a divisor of the model's head count",
+	.fix = "--tensor-parallel-size <a divisor of the head count>   # e.g. 1, 2, 4 or 8 for 32 heads; use pipeline parallelism for the rest",
+},
+{
+	/* vLLM (custom_all_reduce.py): a note, not a failure; NCCL does the all-reduce */
+	.id = "vllm.custom_allreduce_off",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
+	.anchors = { "Custom allreduce is disabled because" },
+	.title = "vLLM turned its custom all-reduce off here; NCCL does the all-reduce (harmless)",
+	.cause = "vLLM uses its own all-reduce only where GPU peer access allows it (NVLink, or two PCIe GPUs); "
+		"otherwise it says so and uses NCCL",
+	.fix = "--disable-custom-all-reduce   # silences the note; nothing else to do",
+},
+{
+	/* torch: tensors of one op on two GPUs, the usual sign of a rank that did not select its GPU */
+	.id = "torch.device_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "Expected all tensors to be on the same device" },
+	.title = "an operation got tensors on different devices",
+	.cause = "a tensor stayed on another GPU (or the CPU) than the model: in distributed jobs, a rank that "
+		"did not select its own GPU (cuda:0 is the default) or a model moved before set_device",
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first thing in each rank, then .to('cuda') or .cuda()\n"
+		"DistributedDataParallel(model, device_ids=[local_rank])   # the model and its inputs on the rank's own GPU",
 },
 {
 	/* torch.distributed.elastic: what the agent does after a worker failed; the failure is elsewhere */
@@ -3039,6 +3133,18 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "#SBATCH --mem=0   # all of the node's memory, or a larger --mem-per-cpu\nreduce DataLoader num_workers",
 },
 {
+	/* the host's OOM killer outside Slurm: Kubernetes' OOMKilled, Ray's memory monitor */
+	.id = "host.oom",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "OOMKilled", "running low on memory" },
+	.title = "a process was killed for using too much host memory (not GPU memory)",
+	.cause = "the container's memory limit (Kubernetes OOMKilled) or the node's memory ran out: data loader "
+		"workers, pinned buffers or a model loaded on the CPU by every rank; Ray's memory monitor kills "
+		"tasks before the kernel does",
+	.fix = "kubectl describe pod <pod>   # Kubernetes: Last State OOMKilled and the limit; raise resources.limits.memory\n"
+		"reduce DataLoader num_workers, and load checkpoints on one rank or with mmap   # less host memory per rank",
+},
+{
 	.id = "slurm.task_failed",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
 	.anchors = { "srun: error:" },
@@ -3058,6 +3164,18 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "make srun's --ntasks-per-node/--gpus-per-node fit the #SBATCH allocation",
 },
 /* ---- launchers: Open MPI, ssh/pdsh, shared libraries ------------------------------------------- */
+{
+	/* Open MPI's openib BTL: no active IB port; harmless when UCX or TCP carries MPI's traffic */
+	.id = "mpi.openib_no_ports",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM,
+	.anchors = { "no active ports found" },
+	.also = "openib",
+	.title = "Open MPI's openib transport found no active InfiniBand port (usually harmless)",
+	.cause = "the openib BTL probes the HCAs and warns when none has an active port; Open MPI then uses UCX "
+		"or TCP, and NCCL's own transport is not affected; a port that should be up is a link problem",
+	.fix = "mpirun --mca btl ^openib ...   # silence it (UCX handles InfiniBand in Open MPI 4+)\n"
+		"ibstat   # on each node: State Active for the ports the job should use",
+},
 {
 	.id = "mpi.slots",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,

@@ -49,7 +49,8 @@ struct explain_sig {
 	const char *also;	/* must also be on the line, or NULL */
 	const char *unless;	/* must not be on the line, or NULL; several literals are joined by
 				 * SIG_UNTIL ("a" SIG_UNTIL "b": neither may be there) */
-	const char *cap_after;	/* the value for "{}" in the title: the text after this literal */
+	const char *cap_after;	/* the value for "{}" in the title: the text after this literal (or
+				 * the first on the line of several joined by SIG_UNTIL) */
 	const char *cap_stop;	/* ... up to one of these characters (end of line when NULL), or
 				 * up to the literal after SIG_UNTIL */
 	const char *title;	/* one line; "{}" is replaced by the captured value */

@@ -24,8 +24,20 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
-int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long timeout_ms,
-	       json_t **all, struct err *e)
+/* Members that left (survive_dead) without their part of `s`: nothing more will come of them. */
+static int gone_unanswered(const struct rdv *r, const struct slot *s)
+{
+	int n = 0;
+
+	for (int i = 1; i < r->o.nnodes; i++)
+		n += r->mem[i].gone && !s->v[i];
+	return n;
+}
+
+/* partial: the master returns what came by the deadline (null for the others, each named in
+ * an RDV_EV_SLOW event) instead of failing the run, and what came before a failure */
+static int gather(struct rdv *r, const char *phase, long step, json_t *mine, long timeout_ms,
+		  int partial, json_t **all, struct err *e)
 {
 	int64_t dl = rdv_deadline_after(timeout_ms);
 	struct slot *s;
@@ -33,7 +45,8 @@ int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long t
 
 	*all = NULL;
 	pthread_mutex_lock(&r->mu);
-	if (r->failed || !r->joined_all) {
+	/* a partial gather keeps what came before a failure */
+	if ((r->failed && !partial) || !r->joined_all) {
 		rc = err_set(e, r->failed ? r->fail.code : ERR_INTERNAL, "%s",
 			     r->failed ? r->fail.msg : "not joined");
 		json_decref(mine);
@@ -65,9 +78,25 @@ int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long t
 	else
 		json_decref(s->v[0]);
 	s->v[0] = mine;
-	while (s->got < r->o.nnodes && !r->failed)
+	while (s->got + (partial ? gone_unanswered(r, s) : 0) < r->o.nnodes && !r->failed)
 		if (rdv_cond_wait_until(r, dl) == ETIMEDOUT)
 			break;
+	if (partial) {
+		*all = json_array();
+		for (int i = 0; i < r->o.nnodes; i++) {
+			char who[300];
+
+			json_array_append(*all, s->v[i] ? s->v[i] : json_null());
+			if (s->v[i] || r->failed || r->mem[i].gone)
+				continue;	/* a node that left is named dead already */
+			rdv_rank_name(r, i, who, sizeof(who));
+			rdv_add_event(r, RDV_EV_SLOW, i, rdv_rank_host(r, i), r->mem[i].addr, phase,
+				      "%s sent no '%s' result within %.1f s", who, phase,
+				      (double)timeout_ms / 1000);
+		}
+		rdv_slot_remove(r, s);
+		goto out;
+	}
 	if (r->failed) {
 		rc = err_set(e, r->fail.code, "%s", r->fail.msg);
 		goto out;
@@ -101,6 +130,18 @@ int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long t
 out:
 	pthread_mutex_unlock(&r->mu);
 	return rc;
+}
+
+int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long timeout_ms,
+	       json_t **all, struct err *e)
+{
+	return gather(r, phase, step, mine, timeout_ms, 0, all, e);
+}
+
+int rdv_gather_partial(struct rdv *r, const char *phase, long step, json_t *mine,
+		       long timeout_ms, json_t **all, struct err *e)
+{
+	return gather(r, phase, step, mine, timeout_ms, 1, all, e);
 }
 
 /* Worker: waits for the first inbox message of `type` (and phase/step for plans). */

@@ -77,6 +77,10 @@ static void member_dead(struct rdv *r, int rank, const char *why)
 	rdv_rank_name(r, rank, who, sizeof(who));
 	snprintf(text, sizeof(text), "%s %s", who, why);
 	rdv_add_event(r, RDV_EV_DEAD, rank, m->host, m->addr, "dead", "%s", text);
+	if (r->o.survive_dead && r->joined_all) {
+		pthread_cond_broadcast(&r->cv);	/* a partial gather stops waiting for it */
+		return;
+	}
 	rdv_master_fail(r, "dead", rank, rank, ERR_PEER, text);
 }
 

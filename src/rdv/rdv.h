@@ -41,6 +41,13 @@ struct rdv_opts {
 	const void *token;		/* NULL: no authentication (the master warns) */
 	size_t token_len;
 	const char *proc_root;		/* where to look for the holder of a taken port */
+	/* the verb every node runs ("attach"), for the findings' fixes; NULL: "cluster", whose
+	 * port is the job's own MASTER_PORT (a node that cannot reach it, torch cannot either) */
+	const char *verb;
+	/* master: a joined node that dies or goes silent is an event (RDV_EV_DEAD) and leaves,
+	 * and the run goes on without it: for answers that are useful in part (attach's stacks),
+	 * where one frozen node must not take every other node's answer with it */
+	int survive_dead;
 	size_t frame_cap;		/* default FRAME_MAX_DEFAULT */
 	const char *const *expected_hosts;	/* optional, by rank (a Slurm node list): names missing ranks */
 	size_t nexpected;
@@ -125,6 +132,14 @@ void rdv_join_status(struct rdv *r, struct rdv_join_status *st);
  */
 int rdv_gather(struct rdv *r, const char *phase, long step, json_t *mine, long timeout_ms,
 	       json_t **all, struct err *e);
+/*
+ * As rdv_gather, but the master waits for what comes: at the deadline, or once the run has
+ * failed (a node died), it returns every rank's part that came (json null for the others,
+ * each named in an RDV_EV_SLOW event when the deadline passed) and the run goes on. For
+ * answers that are useful in part (attach's stacks: a node that froze must not hide the rest).
+ */
+int rdv_gather_partial(struct rdv *r, const char *phase, long step, json_t *mine,
+		       long timeout_ms, json_t **all, struct err *e);
 /*
  * The master sends *payload (borrowed) to every worker; a worker waits, up to timeout_ms, for
  * the master's payload of (phase, step) and gets it in *payload (new reference).

@@ -453,12 +453,58 @@ static void py_process(struct strbuf *sb, const json_t *st, const char *base)
 	}
 }
 
+/* attach --all-nodes: every node's ranks by stack (the odd ones out last), then who is not in it. */
+static void job_stacks(struct strbuf *sb, const json_t *doc)
+{
+	const json_t *groups = json_object_get(doc, "job_stack_groups"), *g, *m, *n;
+	size_t i, k;
+
+	strbuf_addstr(sb, "<h3>Every node's ranks by Python stack</h3>\n<p class=\"mut\">Their main "
+		      "threads, each read on its own node; the smallest groups are the odd ones "
+		      "out.</p>\n<table class=\"stacks\">\n<tr><th>ranks</th>"
+		      "<th>where the main thread is</th></tr>\n");
+	json_array_foreach(groups, i, g) {
+		strbuf_addstr(sb, "<tr><td>");
+		json_array_foreach(json_object_get(g, "ranks"), k, m) {
+			strbuf_addstr(sb, k ? ", " : "");
+			if (json_is_integer(json_object_get(m, "rank"))) {
+				strbuf_addstr(sb, "rank ");
+				html_num(sb, json_object_get(m, "rank"),
+					 "/job_stack_groups/%zu/ranks/%zu/rank", i, k);
+			} else {
+				strbuf_addstr(sb, "pid ");
+				html_num(sb, json_object_get(m, "pid"),
+					 "/job_stack_groups/%zu/ranks/%zu/pid", i, k);
+			}
+			strbuf_addstr(sb, " on ");
+			html_esc(sb, jstr(m, "node") ? jstr(m, "node") : "?");
+		}
+		strbuf_addstr(sb, "</td><td>");
+		html_esc(sb, jstr(g, "stack") ? jstr(g, "stack") : "");
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		if (json_is_true(json_object_get(n, "answered")))
+			continue;
+		strbuf_addstr(sb, "<p class=\"mut\">Node ");
+		html_num(sb, json_object_get(n, "node_rank"), "/nodes/%zu/node_rank", i);
+		strbuf_addstr(sb, " (");
+		html_esc(sb, jstr(n, "name") ? jstr(n, "name") : "?");
+		strbuf_addstr(sb, ") is not in it: ");
+		html_esc(sb, jstr(n, "error") ? jstr(n, "error") : "?");
+		strbuf_addstr(sb, "</p>\n");
+	}
+}
+
 /* The local ranks' Python stacks: the groups (the odd ones out last), then each process. */
 static void py_stacks(struct strbuf *sb, const json_t *doc)
 {
 	const json_t *groups = json_object_get(doc, "stack_groups"), *g, *p, *st;
 	size_t i, k;
 
+	if (json_object_get(doc, "nodes"))
+		job_stacks(sb, doc);
 	if (json_array_size(groups)) {
 		html_h3(sb, N_("Local ranks by Python stack"),
 			N_("Their main threads, read from their memory; the smallest groups are the "

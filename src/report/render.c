@@ -74,6 +74,7 @@ const char *render_l10n(struct strbuf *sb, const char *text)
 const char *render_fix_l10n(struct strbuf *sb, const char *line)
 {
 	const char *comment;
+	size_t at;
 
 	if (i18n_lang() == I18N_EN || !line)
 		return line;
@@ -81,18 +82,26 @@ const char *render_fix_l10n(struct strbuf *sb, const char *line)
 		return render_l10n(sb, line);
 	/*
 	 * A fix is a command, left alone; what a person reads is translated: the whole line when it
-	 * is a msgid of its own, else a comment after the command by itself.
+	 * is a msgid of its own (prose such as "look at what rank 1 does now: ...", explain's
+	 * "upgrade NCCL to 2.8 or later", or a command and its comment, the translation repeating
+	 * the command); else a comment after the command by itself. A command matches no msgid.
 	 */
-	/* a line that is a msgid of its own: prose ("look at what rank 1 does now: ..."), or a
-	 * command and its comment, the translation repeating the command */
 	if (strcmp(render_l10n(sb, line), line))
 		return sb->buf;
 	comment = strstr(line, "  # ");
 	if (!comment)
 		return line;
+	at = (size_t)(comment - line) + 4;
 	strbuf_reset(sb);
-	strbuf_add(sb, line, (size_t)(comment - line) + 4);
+	strbuf_add(sb, line, at);
 	i18n_text(sb, comment + 4);
+	/* words no msgid holds that only say where to run it ("# on fp-n0", explain's "# on
+	 * {node}") are the msgid "# on %s", which must not swallow a longer comment */
+	if (!strcmp(sb->buf + at, comment + 4) && !strncmp(comment + 4, "on ", 3) &&
+	    !strpbrk(comment + 4, ":;")) {
+		strbuf_setlen(sb, at - 2);
+		i18n_text(sb, comment + 2);
+	}
 	return sb->buf;
 }
 

@@ -81,11 +81,18 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 		int fam, numeric = addr_parse(mh, &fam, bin) == 0;
 		const char *ip = master_ip && master_ip[0] ? master_ip : mh;
 
-		finding_why(f, "a node that never reaches MASTER_ADDR:MASTER_PORT is a node whose "
-			    "torch rendezvous will hang there too. Check on it, in this order: that "
-			    "ncclcheck cluster was started there (same --nodes, its own "
-			    "--node-rank), that MASTER_ADDR resolves there, and that TCP %d reaches "
-			    "this node", ro->master_port);
+		if (!ro->verb)
+			finding_why(f, "a node that never reaches MASTER_ADDR:MASTER_PORT is a node "
+				    "whose torch rendezvous will hang there too. Check on it, in this "
+				    "order: that ncclcheck cluster was started there (same --nodes, its "
+				    "own --node-rank), that MASTER_ADDR resolves there, and that TCP %d "
+				    "reaches this node", ro->master_port);
+		else
+			finding_why(f, "it never reached this node's port %d: check on it, in this "
+				    "order, that ncclcheck %s was started there (same --nodes and "
+				    "--master, its own --node-rank), that the address resolves there, "
+				    "and that TCP %d reaches this node", ro->master_port, ro->verb,
+				    ro->master_port);
 		if (master_ip && master_ip[0])
 			finding_evidence(f, "this node (rank 0) listens on %s:%d%s%s%s", master_ip,
 					 ro->master_port, numeric ? "" : ": MASTER_ADDR=",
@@ -100,11 +107,13 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 		/* the address itself works on every node, rank 0's included */
 		if (!numeric && master_ip && master_ip[0])
 			finding_export(f, "MASTER_ADDR", "%s", master_ip);
-		finding_fix(f, N_("ncclcheck cluster   # on the missing node, with the same --nodes "
-			    "and its own --node-rank"));
+		finding_fix(f, N_("ncclcheck %s   # on the missing node, with the same --nodes "
+				  "and its own --node-rank"), ro->verb ? ro->verb : "cluster");
 	} else if (!strcmp(id, "cluster.rdv.unreachable")) {
-		finding_why(f, "torch's TCPStore listens on the same address and port: if this node "
-			    "cannot reach it, init_process_group will hang here as well");
+		if (!ro->verb)
+			finding_why(f, "torch's TCPStore listens on the same address and port: if "
+				    "this node cannot reach it, init_process_group will hang here as "
+				    "well");
 		if (!strcmp(ev->code, "refused"))
 			finding_fix(f, N_("start rank 0 first, or open TCP %d on it (a REJECT rule also "
 				    "answers 'refused')"), ro->master_port);

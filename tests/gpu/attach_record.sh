@@ -11,6 +11,12 @@
 #   kill    rank 1 is SIGKILLed before #6
 #   net     all of n1's traffic on eth0 and eth1 is dropped (iptables in n1) before #6; every rank
 #           enters it
+# and across nodes (issue #27: `attach --all-nodes` started on every node at once, each reading
+# only its own node's ranks, every node printing the one verdict and every rank's stack grouped;
+# each node's wall time from the common start is asserted <= 15 s):
+#   xsleep  rank 0 (on n0, the rendezvous master) sleeps in load_batch before all_reduce #6
+#   xspin   rank 1 (on n1, a worker) spins in spin_loop
+# so that on either node the culprit's code was read on the other one in one of the two cases.
 # TORCH_NCCL_ASYNC_ERROR_HANDLING=0: when rank 1 is killed, rank 0's NCCL sees the closed socket
 # as an asynchronous error; with torch's default (3, tear down) rank 0 would exit too and there
 # would be no hang left to attach to. With 0 it stays, hung, as jobs with other settings do.
@@ -23,6 +29,7 @@
 # one PID namespace, so --local-host names both.
 #
 # Usage (repo root, as root, $OUT set): [ATTACH_NODES=4] bash tests/gpu/attach_record.sh [case...]
+#   (default: sleep spin stop kill net; the across cases: ... attach_record.sh xsleep xspin)
 # Output (few files: a device call brings back at most 8):
 #   $OUT/attach_summary.txt   one line per case: expected, verdict, seconds, PASS/FAIL
 #   $OUT/attach_record.tgz    attach_record/<case>/{ras.json, attach.txt, attach.json, fr/,
@@ -119,8 +126,43 @@ wait_file() { # file seconds
 }
 
 summary=""
+# across nodes: `attach --all-nodes` on every node at once on a port of its own (the job's
+# TCPStore holds MASTER_PORT 29500), no --local-host (each namespace's own addresses say which
+# ranks are its), each node's output and wall time kept; both nodes must name the culprit rank,
+# all_reduce #6 and the function with job.py:line, and group the culprit apart.
+run_across() { # case culprit dir
+	local c=$1 k=$2 D=$3 i ok=PASS line verdict expect group secs t0
+	local fn=load_batch
+	[ "$c" = xspin ] && fn=spin_loop
+	expect="rank $k .*(has not entered|has not launched) (all_reduce|AllReduce) #6.*it is in .*$fn \(job\.py:[0-9]+\)"
+	group="1 rank \(rank $k on [^)]*\): in .*$fn \(job\.py:[0-9]+\)"
+	t0=$(date +%s%N)
+	for ((i = 0; i < N; i++)); do
+		( timeout 60 "$NCCLCHECK" lab exec $P-n$i -- "$NCCLCHECK" attach --no-color --all-nodes \
+			--master 10.10.0.10:29611 --nodes "$N" --node-rank "$i" -v > "$D/across_n$i.txt" 2>&1
+		  echo "exit $? after $(( ($(date +%s%N) - t0) / 1000000 )) ms" >> "$D/across_n$i.txt" ) &
+	done
+	wait
+	for ((i = 0; i < N; i++)); do
+		line=$(sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  */ /g' "$D/across_n$i.txt")
+		verdict=$(echo "$line" | grep -m1 '^verdict:')
+		secs=$(tail -1 "$D/across_n$i.txt" | awk '{printf "%.1f", $4 / 1000}')
+		if echo "$verdict" | grep -Eq "$expect" && echo "$line" | grep -Eq "$group" &&
+		   awk -v s="$secs" 'BEGIN { exit !(s <= 15) }'; then
+			summary="$summary$c on n$i (--all-nodes): ${secs}s, $verdict  PASS\n"
+		else
+			ok=FAIL
+			summary="$summary$c on n$i (--all-nodes): ${secs}s, expected /$expect/ and /$group/, got: $verdict  FAIL\n"
+		fi
+	done
+	summary="$summary    $c groups (n0): $(grep -A3 '^ranks by Python stack' "$D/across_n0.txt" | tail -n +2 | tr '\n' '|')\n"
+	[ $ok = PASS ] || summary="$summary    see attach_record/$c/across_n*.txt\n"
+}
+
 run_case() {
 	local c=$1 D=$W/$1 i pid1 t1 t2 t3 t4 secs verdict expect rc
+	local mode=$1 culprit=1
+	case $c in xsleep) mode=sleep culprit=0 ;; xspin) mode=spin culprit=1 ;; esac
 	mkdir -p "$D/fr" "$D/frpy"
 	if [ $(( $(date +%s) - T0 )) -gt 360 ]; then
 		summary="$summary$c: skipped (time budget)\n"; return
@@ -136,7 +178,7 @@ run_case() {
 			TORCH_NCCL_DEBUG_INFO_TEMP_FILE="$D/fr/nccl_trace_rank_" \
 			TORCH_NCCL_DEBUG_INFO_PIPE_FILE="$D/fr/pipe_" \
 			TORCH_WORKER_SERVER_SOCKET="$D/ws_rank$i.sock" \
-			"$NCCLCHECK" lab exec $P-n$i -- timeout -k 5 200 "$PY" "$W/job.py" "$c" 1 "$D" \
+			"$NCCLCHECK" lab exec $P-n$i -- timeout -k 5 200 "$PY" "$W/job.py" "$mode" "$culprit" "$D" \
 			> "$D/rank$i.log" 2>&1 &
 		jobpids+=($!)
 	done
@@ -160,6 +202,12 @@ run_case() {
 	esac
 	touch "$D/go"
 	sleep 3
+	case $c in x*)
+		run_across "$c" "$culprit" "$D"
+		cleanup
+		sleep 1
+		return ;;
+	esac
 	# ask every live rank for its dump: the FIFO (torch's own), and the Python thread
 	for ((i = 0; i < N; i++)); do
 		[ -p "$D/fr/pipe_$i.pipe" ] && timeout 2 sh -c "echo 1 > '$D/fr/pipe_$i.pipe'" 2>/dev/null

@@ -61,6 +61,34 @@ expect_match "$page" "badge b-ok\">通过</span>" "the HTML findings carry Chine
 expect_no_match "$page" "<h2>(Verdict|Findings|This node)</h2>" "no English heading on the Chinese page"
 expect_match "$(cat "$tmp/en.html")" '<html lang="en">.*' "without LANG the page is English"
 expect_match "$(cat "$tmp/en.html")" "<h2>Verdict</h2>" "the English page keeps its headings"
+
+# explain's verdicts (tables and rules) in Chinese; its --json stays the English document
+log="$FIXTURES/logs/signatures.log"
+ex=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" explain "$log" --no-color 2>&1)
+expect_match "$ex" "^错误   NCCL_SOCKET_IFNAME=eth9 匹配不到任何处于 up 状态的网卡" "explain's rule title is Chinese"
+expect_match "$ex" "^错误   两个进程使用了同一个 NCCL rank（" "a signature's title, its {} filled, is Chinese"
+expect_match "$ex" "原因： 高置信度：" "explain's reasons are Chinese"
+expect_match "$ex" "# 本节点实际拥有的网卡名和地址" "a fix comment is Chinese, the command before it as it was"
+# every title Chinese; every line with Chinese in it within 100 columns (CJK counts two); a
+# command alone may be wider, in English too (a pasted fix runs as written)
+read -r english wide < <(printf '%s\n' "$ex" | python3 -c '
+import re, sys, unicodedata as u
+cjk = re.compile("[\u4e00-\u9fff]")
+lines = sys.stdin.read().splitlines()
+titles = [l for l in lines if re.match("(错误|警告|信息|正常) ", l)]
+width = [sum(2 if u.east_asian_width(c) in "WF" else 1 for c in l) for l in lines if cjk.search(l)]
+print(sum(1 for t in titles if not cjk.search(t)), max(width or [0]))')
+[ "$english" = 0 ] && pass "every explain title is Chinese" || fail "$english explain titles are English"
+[ "$wide" -le 100 ] && pass "explain's Chinese lines fit 100 columns ($wide)" || fail "an explain line in Chinese is $wide columns wide"
+"$NCCLCHECK" explain "$log" --json > "$tmp/ex-en.json"
+"$NCCLCHECK" --lang zh explain "$log" --json > "$tmp/ex-zh.json"
+same=$(python3 - "$tmp/ex-en.json" "$tmp/ex-zh.json" <<'PY'
+import json, sys
+en, zh = (json.load(open(p)) for p in sys.argv[1:])
+print("same" if "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == zh else "differs")
+PY
+)
+expect_match "$same" "^same$" "explain --json is the same document in Chinese, plus \"lang\""
 err=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts /nonexistent --json 2>/dev/null)
 expect_match "$(echo "$err" | jq -r .error)" "^[ -~]+$" "an error document's \"error\" stays English: $err"
 finish

@@ -31,6 +31,12 @@ static void data_init(struct attach_data *d, int ras)
 	d->interval_ms = 4000;
 	snprintf(d->ras_addr, sizeof(d->ras_addr), "localhost:28028");
 	d->polls = xcalloc(4, sizeof(*d->polls));
+	/* the fixtures' two nodes are this machine's, as --local-host says in the integration
+	 * tests: /proc's samples describe only ranks on a local host */
+	d->local_hosts = xcalloc(3, sizeof(*d->local_hosts));
+	d->local_hosts[d->nlocal_hosts++] = xstrdup("10.77.0.1");
+	d->local_hosts[d->nlocal_hosts++] = xstrdup("10.77.0.2");
+	d->local_hosts[d->nlocal_hosts++] = xstrdup("10.0.0.1");
 }
 
 static struct attach_poll *add_poll(struct attach_data *d, const char *fixture, size_t i,
@@ -132,6 +138,49 @@ static void test_sleeping_rank_named_with_proc(void **state)
 	expect_verdict(v, "rank 1 (pid 4202 on 10.77.0.2, GPU 0) has not launched AllReduce #6");
 	expect_verdict(v, "idle");
 	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+}
+
+/*
+ * Across nodes: rank 1 is on 10.77.0.2, which is not this node; a local process that happens to
+ * have its pid describes nothing, and what the attach on rank 1's node said does.
+ */
+static void test_remote_rank_from_its_node(void **state)
+{
+	struct attach_data d;
+	struct findings *fs = findings_new();
+	struct js_rank r = { .rank = 1, .pid = 4202, .kind = JS_BUSY,
+			     .doing = "it is running: state R, 99% of a CPU over 4.0 s; it is in "
+				      "<module> (job.py:51) → spin_loop (job.py:44)",
+			     .stack = "in <module> (job.py:51) → spin_loop (job.py:44)" };
+	struct js_node n = { .node = 1, .name = "n1", .answered = 1, .v = &r, .n = 1 };
+	int nothing;
+	char *v;
+
+	(void)state;
+	data_init(&d, 1);
+	free(d.local_hosts[1]);
+	d.local_hosts[1] = xstrdup("10.77.0.9");	/* rank 1's host is not this node */
+	add_proc(add_poll(&d, "sleep", 0, 0), 4202, 'S', 500, 1000);
+	add_proc(add_poll(&d, "sleep", 1, 4000), 4202, 'S', 501, 5000);
+	v = run(&d, fs, &nothing);
+	expect_verdict(v, "rank 1 (pid 4202 on 10.77.0.2, GPU 0) has not launched AllReduce #6");
+	if (strstr(v, "idle"))
+		fail_msg("a local process with rank 1's pid described it: '%s'", v);
+	free(v);
+	findings_free(fs);
+	fs = findings_new();
+	snprintf(r.host, sizeof(r.host), "10.77.0.2");
+	d.remote = &n;
+	d.nremote = 1;
+	v = run(&d, fs, &nothing);
+	expect_verdict(v, "has not launched AllReduce #6 that rank(s) 0 launched; it is running: "
+		       "state R, 99% of a CPU over 4.0 s; it is in <module> (job.py:51) → "
+		       "spin_loop (job.py:44)");
+	free(v);
+	d.remote = NULL;
+	d.nremote = 0;
 	findings_free(fs);
 	attach_data_release(&d);
 }
@@ -316,6 +365,37 @@ static void test_text_outlier_only(void **state)
 	expect_verdict(v, "rank 5 (pid 4306 on 10.77.0.2, GPU 1) has not launched AllReduce #1200 "
 		       "that 7 other rank(s) launched");
 	free(v);
+	findings_free(fs);
+	attach_data_release(&d);
+}
+
+/* 8 ranks, rank 5 behind: the others in one run-length list ("0-4, 6, 7"), not eight numbers */
+static void test_rank_ranges(void **state)
+{
+	struct attach_data d;
+	struct findings *fs = findings_new();
+	struct strbuf js = STRBUF_INIT;
+	int nothing;
+	char *v;
+
+	(void)state;
+	data_init(&d, 1);
+	strbuf_addstr(&js, "{\"nccl_version\": \"2.28.9\", \"communicators\": [{\"hash\": "
+		      "\"0xabc1\", \"size\": 8, \"ranks\": [");
+	for (int i = 7; i >= 0; i--)	/* RAS's order is not the ranks' */
+		strbuf_addf(&js, "%s{\"rank\": %d, \"host\": \"10.0.0.%d\", \"pid\": %d, "
+			    "\"cuda_dev\": 0, \"nvml_dev\": 0, \"status\": {\"init_state\": 0, "
+			    "\"async_error\": 0, \"finalize_called\": false, \"destroy_flag\": false, "
+			    "\"abort_flag\": false}, \"collective_counts\": {\"AllReduce\": %d}}",
+			    i < 7 ? ", " : "", i, 20 + i, 100 + i, i == 5 ? 5 : 6);
+	strbuf_addstr(&js, "], \"missing_ranks\": []}]}");
+	add_poll_str(&d, js.buf, 0);
+	add_poll_str(&d, js.buf, 4000);
+	v = run(&d, fs, &nothing);
+	expect_verdict(v, "rank 5 (pid 105 on 10.0.0.25, GPU 0) has not launched AllReduce #6 that "
+		       "rank(s) 0-4, 6, 7 launched");
+	free(v);
+	strbuf_release(&js);
 	findings_free(fs);
 	attach_data_release(&d);
 }
@@ -579,6 +659,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sleeping_rank_named_with_proc),
 		cmocka_unit_test(test_busy_rank_is_running),
+		cmocka_unit_test(test_remote_rank_from_its_node),
+		cmocka_unit_test(test_rank_ranges),
 		cmocka_unit_test(test_one_poll_is_not_a_verdict),
 		cmocka_unit_test(test_equal_counts_say_gpu_or_network),
 		cmocka_unit_test(test_progress_is_clean),

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmocka_helpers.h"
+#include "explain/sigs.h"
 #include "finding.h"
 #include "finding_catalog.h"
 #include "lab/lab.h"
@@ -13,6 +14,7 @@
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/wrap.h"
+#include "util/xalloc.h"
 
 static int reset(void **state)
 {
@@ -137,6 +139,171 @@ static void every_lab_scenario_has_chinese(void **state)
 				missing++;
 			}
 	}
+	assert_int_equal(missing, 0);
+}
+
+/*
+ * explain's verdicts (#28): every title, cause, fix comment and check of its tables has a zh_CN
+ * entry, made into a msgid the way po/explain_msgids.py makes it (keep the two in step), and
+ * the text explain fills in is rendered Chinese: the placeholders matched as the values they
+ * hold. A new row without a translation fails here; po/update.sh brings its msgids into the PO.
+ */
+static char *explain_msgid(const char *text, size_t n)
+{
+	static const char *const ph[] = { "{}", "{node}", "{gpu_arch}", "{launcher_gpu}" };
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n;) {
+		size_t k, len = 0;
+
+		for (k = 0; k < ARRAY_SIZE(ph); k++)
+			if (!strncmp(text + i, ph[k], strlen(ph[k])))
+				len = strlen(ph[k]);
+		if (!len && !strncmp(text + i, "{env:", 5) && memchr(text + i, '}', n - i))
+			len = (size_t)((const char *)memchr(text + i, '}', n - i) - (text + i)) + 1;
+		if (len) {
+			strbuf_addstr(&sb, "%s");
+			i += len;
+		} else {
+			if (text[i] == '%')
+				strbuf_addch(&sb, '%');
+			strbuf_addch(&sb, text[i++]);
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The msgid filled with a value, as explain would: "%s" -> "fp-n1", "%%" -> "%". */
+static char *explain_filled(const char *msgid)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = msgid; *p; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			strbuf_addstr(&sb, "fp-n1");
+			p++;
+		} else {
+			strbuf_addch(&sb, *p);
+			p += p[0] == '%' && p[1] == '%';
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static int has_cjk(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0xe3 && (unsigned char)*s <= 0xe9)
+			return 1;
+	return 0;
+}
+
+/* One text of a row: a zh_CN entry, and `wrap` ("High confidence: %s") rendered Chinese. */
+static size_t explain_one(const char *row, const char *field, const char *text, size_t n,
+			  const char *wrap)
+{
+	char *id = explain_msgid(text, n), *filled = explain_filled(id), *whole;
+	struct strbuf sb = STRBUF_INIT;
+	size_t missing = 0;
+
+	whole = xasprintf(wrap, filled);
+	i18n_set_lang(I18N_ZH);
+	i18n_text(&sb, whole);
+	if (!strcmp(field, "fix comment") && !strcmp(sb.buf, whole) && !strncmp(whole, "on ", 3) &&
+	    !strpbrk(whole, ":;")) {
+		/* as the renderer reads a comment that only says where: "# on fp-n1" */
+		char *c = xasprintf("# %s", whole);
+
+		strbuf_reset(&sb);
+		i18n_text(&sb, c);
+		free(c);
+	}
+	i18n_set_lang(I18N_EN);
+	if (!i18n_lookup(I18N_ZH, id)) {
+		fprintf(stderr, "no zh_CN entry for %s's %s (po/update.sh, then translate): msgid \"%s\"\n",
+			row, field, id);
+		missing++;
+	} else if (!has_cjk(sb.buf) && has_cjk(i18n_lookup(I18N_ZH, id))) {
+		/* a translation with no Chinese ("torch 2.3+") is the English on purpose */
+		fprintf(stderr, "%s's %s is not rendered Chinese: \"%s\" -> \"%s\"\n", row, field,
+			whole, sb.buf);
+		missing++;
+	}
+	strbuf_release(&sb);
+	free(whole);
+	free(filled);
+	free(id);
+	return missing;
+}
+
+/* A fix's lines as po/explain_msgids.py reads them: a comment, a command's comment, prose. */
+static size_t explain_fix(const char *row, const char *fix)
+{
+	static const char *const commands[] = {
+		"export", "unset", "sudo", "pip", "pip3", "python", "python3", "ip", "ulimit", "docker",
+		"kubectl", "torchrun", "srun", "sysctl", "dmesg", "lsmod", "ibstat", "echo", "cat",
+		"ls", "df", "mount", "grep", "ncclcheck", "modprobe", "ping", "ss", "nc", "iptables",
+		"nft", "ufw", "env", "mpirun", "deepspeed", "accelerate", "conda", "apt", "yum", "dnf",
+		"rm", "mkdir", "ln", "chmod", "ethtool", "lspci", "systemctl", "journalctl", "strace",
+		"gdb", "ray", "hostname", "getent", "nslookup", "dig", "curl", "wget", "tc", "route",
+		"sed", "awk", "readlink", "ldd", "ldconfig", "which", "nvcc", "uname", "numactl",
+		"lscpu", "lstopo", "ibdev2netdev", "rdma", "mst", "perftest", "cd", "git", "cmake",
+		"timeout", "watch", "top", "htop", "free", "du", "mpiexec", "scontrol", "sinfo",
+		"squeue", "sbatch", "salloc", "set", "source", "nproc", "sh", "bash",
+	};
+	size_t missing = 0;
+
+	for (const char *f = fix; f && *f;) {
+		size_t n = strcspn(f, "\n"), w = strspn(f, "abcdefghijklmnopqrstuvwxyz");
+		const char *c = memmem(f, n, "  # ", 4);
+		int cmd = 0, words = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			cmd |= strlen(commands[i]) == w && !strncmp(f, commands[i], w);
+		for (size_t i = 0; i < n; i++)
+			words += f[i] == ' ';
+		if (f[0] == '#' && f[1] == ' ')
+			missing += explain_one(row, "fix comment", f, n, "%s");
+		else if (c)
+			missing += explain_one(row, "fix comment", c + 4, n - (size_t)(c + 4 - f), "%s");
+		else if (w && f[w] == ' ' && !cmd && words >= 2 && !strchr("-/.", f[w + 1]) &&
+			 !memchr(f + w + 1, '=', strcspn(f + w + 1, " \n")))
+			missing += explain_one(row, "fix line", f, n, "%s");
+		f += n + (f[n] == '\n');
+	}
+	return missing;
+}
+
+static void every_explain_verdict_has_chinese(void **state)
+{
+	size_t missing = 0;
+
+	(void)state;
+	for (size_t i = 0; i < explain_nsigs; i++) {
+		const struct explain_sig *g = &explain_sigs[i];
+
+		missing += explain_one(g->id, "title", g->title, strlen(g->title), "%s");
+		missing += explain_one(g->id, "cause", g->cause, strlen(g->cause), "High confidence: %s");
+		missing += explain_fix(g->id, g->fix);
+		if (g->check)
+			missing += explain_one(g->id, "check", g->check, strlen(g->check), "to test it: %s");
+		for (const struct explain_sig_variant *v = g->variants; v && v->when; v++) {
+			missing += explain_one(g->id, "variant title", v->title, strlen(v->title), "%s");
+			missing += explain_one(g->id, "variant cause", v->cause, strlen(v->cause),
+					       "Medium confidence: %s");
+			missing += explain_fix(g->id, v->fix);
+		}
+	}
+	for (size_t i = 0; i < explain_nknown_bugs; i++) {
+		const struct explain_known_bug *kb = &explain_known_bugs[i];
+
+		missing += explain_one(kb->id, "title", kb->title, strlen(kb->title), "%s");
+		missing += explain_one(kb->id, "cause", kb->cause, strlen(kb->cause),
+				       "High confidence: %s; the log shows an affected NCCL 2.27.3");
+		missing += explain_fix(kb->id, kb->fix);
+	}
+	if (missing)
+		fprintf(stderr, "%zu explain texts without Chinese\n", missing);
 	assert_int_equal(missing, 0);
 }
 
@@ -276,6 +443,7 @@ int main(void)
 		cmocka_unit_test_setup(formatted_text_back_into_its_translation, reset),
 		cmocka_unit_test_setup(every_catalogue_summary_has_chinese, reset),
 		cmocka_unit_test_setup(every_lab_scenario_has_chinese, reset),
+		cmocka_unit_test_setup(every_explain_verdict_has_chinese, reset),
 		cmocka_unit_test_setup(cjk_takes_two_columns, reset),
 		cmocka_unit_test_setup(chinese_prose_wraps_between_characters, reset),
 		cmocka_unit_test_setup(render_in_chinese_json_in_english, reset),
