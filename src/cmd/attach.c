@@ -228,15 +228,15 @@ static void job_groups(FILE *out, const json_t *payload)
 	size_t i, k;
 
 	if (error)
-		fprintf(out, "not every node's answer: %s\n", error);
+		fprintf(out, _("not every node's answer: %s\n"), error);
 	if (json_array_size(groups)) {
-		fprintf(out, "ranks by Python stack (main thread), every node:\n");
+		fputs(_("ranks by Python stack (main thread), every node:\n"), out);
 		json_array_foreach(groups, i, g) {
 			const json_t *ranks = json_object_get(g, "ranks"), *m;
 			const char *stack = json_string_value(json_object_get(g, "stack"));
 			size_t nr = json_array_size(ranks);
 
-			fprintf(out, "  %zu rank%s", nr, nr == 1 ? "" : "s");
+			fprintf(out, _("  %zu rank%s"), nr, nr == 1 ? "" : "s");
 			/* a group of many is the job at large: its count says it */
 			if (nr <= GROUP_NAMES_MAX) {
 				fputs(" (", out);
@@ -255,7 +255,7 @@ static void job_groups(FILE *out, const json_t *payload)
 		const char *why = json_string_value(json_object_get(n, "error"));
 
 		if (!json_is_true(json_object_get(n, "answered")))
-			fprintf(out, "node %lld (%s) is not in it: %s\n",
+			fprintf(out, _("node %lld (%s) is not in it: %s\n"),
 				(long long)json_integer_value(json_object_get(n, "node_rank")),
 				name ? name : "?", why ? why : "?");
 	}
