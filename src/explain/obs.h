@@ -293,6 +293,19 @@ struct run_obs {
 	struct loc nvls_loc;		/* "NVLS multicast support is available on dev N" */
 	struct loc stack_unlimited_loc;	/* ulimit -s unlimited, or ulimit -a showing it */
 	struct loc cudagraph_loc;	/* CUDA graphs named: "cudagraph", "CUDA graph" */
+	struct loc sharp_loc;		/* IB SHARP / CollNet named (CollNet, NCCL_COLLNET_ENABLE=1) */
+	struct loc bf16_loc;		/* bfloat16 named (bfloat16, bf16) */
+	struct loc fp8_loc;		/* an fp8 type named (ncclFloat8e4m3, float8_e5m2, fp8) */
+	struct loc enqueue_loc;		/* an NCCL line of enqueue.cc (a WARN or an error's return chain) */
+	struct loc transport_loc;	/* a WARN of NCCL's transport.cc (transport set-up) */
+	struct loc ce_coll_loc;		/* a WARN of NCCL's ce_coll.cc (copy-engine collectives) */
+	struct loc cross_nic_loc;	/* NCCL_CROSS_NIC set (NCCL's echo, an export) */
+	struct loc net_init_loc;	/* a stack frame in NCCL's network plugin init */
+	struct loc gdr_off_loc;		/* NCCL_NET_GDR_LEVEL=LOC or 0 (GPUDirect RDMA off) */
+	struct loc b40_loc;		/* B40 GPUs named */
+	struct loc mlopart_loc;		/* MPS with MLOPart named */
+	struct loc no_rtc_loc;		/* NCCL_RUNTIME_CONNECT=0 */
+	struct loc inspector_loc;	/* NCCL's Inspector profiler plugin enabled */
 };
 
 /* "name:line" of a location. */

@@ -794,7 +794,7 @@ static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *lo
  * scan in bootstrap, Intel and AMD hosts) are read by kb_facts() itself.
  */
 static const struct kb_fact {
-	unsigned bit;
+	uint64_t bit;
 	size_t loc;		/* offsetof(struct run_obs, <the struct loc>) */
 	const char *what;
 } kb_fact_lines[] = {
@@ -810,7 +810,47 @@ static const struct kb_fact {
 	  .what = "stack limit unlimited" },
 	{ .bit = KB_NEED_CUDAGRAPH, .loc = offsetof(struct run_obs, cudagraph_loc), .what = "CUDA graphs" },
 	{ .bit = KB_NEED_ABORT, .loc = offsetof(struct run_obs, abort_loc), .what = "abort" },
+	{ .bit = KB_NEED_SHARP, .loc = offsetof(struct run_obs, sharp_loc), .what = "IB SHARP (CollNet)" },
+	{ .bit = KB_NEED_BF16, .loc = offsetof(struct run_obs, bf16_loc), .what = "bfloat16" },
+	{ .bit = KB_NEED_FP8, .loc = offsetof(struct run_obs, fp8_loc), .what = "fp8" },
+	{ .bit = KB_NEED_ENQUEUE, .loc = offsetof(struct run_obs, enqueue_loc), .what = "in enqueue.cc" },
+	{ .bit = KB_NEED_CROSS_NIC, .loc = offsetof(struct run_obs, cross_nic_loc), .what = "NCCL_CROSS_NIC" },
+	{ .bit = KB_NEED_NET_INIT, .loc = offsetof(struct run_obs, net_init_loc),
+	  .what = "in NCCL's network plugin init" },
+	{ .bit = KB_NEED_SCAN, .loc = offsetof(struct run_obs, scan_loc), .what = "a port scan" },
+	{ .bit = KB_NEED_GDR_OFF, .loc = offsetof(struct run_obs, gdr_off_loc), .what = "GPUDirect RDMA off" },
+	{ .bit = KB_NEED_B40, .loc = offsetof(struct run_obs, b40_loc), .what = "B40 GPUs" },
+	{ .bit = KB_NEED_MLOPART, .loc = offsetof(struct run_obs, mlopart_loc), .what = "MPS MLOPart" },
+	{ .bit = KB_NEED_NO_RUNTIME_CONNECT, .loc = offsetof(struct run_obs, no_rtc_loc),
+	  .what = "NCCL_RUNTIME_CONNECT=0" },
+	{ .bit = KB_NEED_TRANSPORT, .loc = offsetof(struct run_obs, transport_loc),
+	  .what = "in transport.cc" },
+	{ .bit = KB_NEED_CE_COLL, .loc = offsetof(struct run_obs, ce_coll_loc), .what = "in ce_coll.cc" },
+	{ .bit = KB_NEED_INSPECTOR, .loc = offsetof(struct run_obs, inspector_loc),
+	  .what = "the Inspector plugin" },
 };
+
+/* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in
+ * its error path is then a consequence). */
+static const char *const kb_nccl_errors[] = {
+	"nccl.error.system", "nccl.error.internal", "nccl.error.remote", "nccl.error.cuda",
+	"nccl.error.invalid_usage",
+};
+
+static const struct sig_hit *kb_nccl_error(const struct rs *r)
+{
+	const struct sig_hit *h = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kb_nccl_errors) && !h; i++)
+		h = sig_hit_of(r, kb_nccl_errors[i]);
+	return h;
+}
+
+/* An x86 host (Intel or AMD named) beside an aarch64 one: the first x86 line. */
+static struct loc kb_x86_loc(const struct run_obs *x)
+{
+	return x->intel_cpu_loc.line ? x->intel_cpu_loc : x->amd_cpu_loc;
+}
 
 static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
 {
@@ -819,7 +859,7 @@ static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
 
 /* Whether every KB_NEED_* fact in `needs` was seen (KB_MEDIUM and KB_NEED_WRONG are not facts
  * here: the caller reads them). */
-static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
+static int kb_facts(const struct rs *r, uint64_t needs, int hang, int wd)
 {
 	const struct run_obs *x = r->x;
 
@@ -829,6 +869,9 @@ static int kb_facts(const struct rs *r, unsigned needs, int hang, int wd)
 	return !(((needs & KB_NEED_BOOT_SCAN) && !(x->scan_loc.line && x->boot_chain_loc.line)) ||
 		 ((needs & KB_NEED_HANG) && !hang) ||
 		 ((needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
+		 ((needs & KB_NEED_MIXED_ARCH) && !(x->arm_loc.line && kb_x86_loc(x).line)) ||
+		 ((needs & KB_NEED_NCCL_ERROR) && !kb_nccl_error(r)) ||
+		 ((needs & KB_NEED_HOPPER) && x->gpu_sm != 90) ||
 		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line));
 }
 
@@ -960,13 +1003,21 @@ void rule_known_bugs(struct rs *r)
 			rs_at(r, d, x->hang_loc, "hang", NULL);
 		for (size_t i = 0; i < ARRAY_SIZE(kb_fact_lines); i++) {
 			const struct kb_fact *f = &kb_fact_lines[i];
-			unsigned bits = kb->needs | kb->or_needs | (kb->needs & KB_PROSE_A2A ? KB_NEED_ALLTOALL : 0);
+			uint64_t bits = kb->needs | kb->or_needs | (kb->needs & KB_PROSE_A2A ? KB_NEED_ALLTOALL : 0);
 			if (bits & f->bit)
 				rs_at(r, d, kb_fact_loc(x, f), f->what, NULL);
 		}
 		if (kb->needs & KB_NEED_MIXED_CPU) {
 			rs_at(r, d, x->intel_cpu_loc, "an Intel host", NULL);
 			rs_at(r, d, x->amd_cpu_loc, "an AMD host", NULL);
+		}
+		if (kb->needs & KB_NEED_MIXED_ARCH) {
+			rs_at(r, d, x->arm_loc, "an aarch64 host", NULL);
+			rs_at(r, d, kb_x86_loc(x), "an x86 host", NULL);
+		}
+		if (kb->needs & KB_NEED_NCCL_ERROR) {
+			const struct sig_hit *e = kb_nccl_error(r);
+			rs_at(r, d, e->ev[0], "NCCL's error first", e->ev_text[0]);
 		}
 		if (kb->needs & KB_NEED_BOOT_SCAN) {
 			rs_at(r, d, x->boot_chain_loc, "in bootstrap", NULL);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,6 +290,28 @@ static int any_of(const char *b, const char *end, const char *list)
 	return 0;
 }
 
+/* NCCL source files whose WARNs the known-bug table tells apart (a CUDA failure in kernel set-up,
+ * in transport set-up, in a copy-engine collective): the first WARN of each. "transport.cc" is the
+ * top-level file only: transport/net.cc does not contain it. */
+static const struct {
+	const char *file;
+	size_t loc;		/* offsetof(struct run_obs, <the struct loc>) */
+} warn_sources[] = {
+	{ "enqueue.cc", offsetof(struct run_obs, enqueue_loc) },
+	{ "transport.cc", offsetof(struct run_obs, transport_loc) },
+	{ "ce_coll.cc", offsetof(struct run_obs, ce_coll_loc) },
+};
+
+static void note_warn_source(struct run_obs *o, const struct explain_line_info *li, struct loc at)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(warn_sources); i++) {
+		struct loc *l = (struct loc *)((char *)o + warn_sources[i].loc);
+
+		if (!l->line && xt_find(li->src, li->src + li->srclen, warn_sources[i].file))
+			*l = at;
+	}
+}
+
 static void record_sig(struct lctx *c, size_t si)
 {
 	const struct explain_sig *g = &explain_sigs[si];
@@ -412,6 +435,8 @@ void scan_line(struct scan *x, const struct lr_line *l)
 			x->obs.nccl_info_lines++;
 		if (li.hlen)
 			x->last_nccl = c.si + 1;
+		if (li.nccl == 2 && li.src)
+			note_warn_source(&x->obs, &li, c.loc);
 		if (!c.s->nhost[0] && li.hlen) {
 			size_t n = li.hlen < sizeof(c.s->nhost) ? li.hlen : sizeof(c.s->nhost) - 1;
 			memcpy(c.s->nhost, li.host, n);

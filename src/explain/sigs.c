@@ -646,6 +646,21 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* proxy.cc 2.12.7-2.16.1: the proxy service thread returned on any poll() failure, EINTR
+	 * included; 2.16.2 retries EINTR ("Make service thread polling resistant to EINTR", its
+	 * release commit, read in the diff) */
+	.id = "nccl.proxy.poll_failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "[Proxy Service] Poll failed" },
+	.title = "NCCL's proxy service thread stopped: its poll() failed",
+	.cause = "the thread that serves NCCL's proxy requests returns when poll() fails; the ranks of that "
+		"process then wait for it forever; 'Interrupted system call' is a signal (a profiler, a timer) "
+		"that NCCL before 2.16.2 did not retry",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'   # before 2.16.2 an interrupted poll stops the proxy: upgrade NCCL\n"
+		"look for what signals the ranks (profilers and samplers, timers, a launcher's health checks)",
+	.rerun = RERUN_NCCL,
+},
+{
 	.id = "nccl.bind.address_in_use",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Call to bind failed" },
@@ -1654,7 +1669,8 @@ const struct explain_sig explain_sigs[] = {
 	 * an address change on the interface) */
 	.id = "nccl.ib.gid_changed",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "GID table changed" },
+	/* 2.23.4-2.28.2 print the same event (IBV_EVENT_GID_CHANGE, 18) as "unknown event type (18)" */
+	.anchors = { "GID table changed", "unknown event type (18)" },
 	.unless = "Got async event",
 	.cap_after = "NET/IB : ",
 	.cap_stop = " ",
@@ -3468,7 +3484,8 @@ const struct explain_known_bug explain_known_bugs[] = {
 {
 	/* NVIDIA/nccl#1612: a connection to the bootstrap listener closed before its 8-byte magic
 	 * (nmap -sT, a security scanner) failed the bootstrap instead of being ignored; PR #1613,
-	 * "resolved in release v2.27.3-1" (maintainer). Both the scan and the bootstrap chain must
+	 * "resolved in release v2.27.3-1" (maintainer); its release notes: "accept() will retry also if
+	 * just reading the magic failed (Issue #1613)". Both the scan and the bootstrap chain must
 	 * show: a peer rank that died closes connections in bootstrap too. */
 	.id = "nccl.known_bug.bootstrap_short_connect",
 	.from = 0, .to = 22703, .fixed_in = "2.27.3",
@@ -3480,7 +3497,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"ended the bootstrap with 'Connection closed by remote peer'",
 	.fix = "upgrade NCCL to 2.27.3 or later   # pip install -U nvidia-nccl-cu12, or a torch built with it\n"
 		"exclude the job's port range from the scanner while jobs start (NCCL listens on ephemeral ports: sysctl net.ipv4.ip_local_port_range)",
-	.source = "https://github.com/NVIDIA/nccl/issues/1612",
+	.source = "https://github.com/NVIDIA/nccl/commit/72d2432094d6ae36abd6e511c3a16a2d052dbf94",
 },
 {
 	/* NVIDIA/nccl#1748 (maintainer): with NIC fusion in 2.26 the topology search's fallback uses a
@@ -3507,11 +3524,14 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"(macvlan/SR-IOV RDMA) the GID table holds entries the pod's sysfs does not map",
 	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or a newer container): it skips those GIDs\n"
 		"export NCCL_IB_GID_INDEX=<index>   # meanwhile: the pod's RoCE v2 index (show_gids)",
-	.source = "https://github.com/NVIDIA/nccl/issues/1573",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
 },
 {
-	/* NVIDIA/nccl#1676: net_ib.cc of 2.22.3 checks /sys/kernel/mm/memory_peers/nv_mem and the
-	 * nv_peer_mem module only; 2.23.4 also checks /sys/module/nvidia_peermem (read in the source) */
+	/* NCCL 2.23.4 release notes: "Add new check for nvidia peermem: On linux kernels 6.6+,
+	 * /sys/kernel/mm/memory_peers is no longer present; check for /sys/module/nvidia_peermem/version
+	 * instead"; NVIDIA/nccl#1676: net_ib.cc of 2.22.3 checks /sys/kernel/mm/memory_peers/nv_mem
+	 * and the nv_peer_mem module only; 2.23.4 also checks /sys/module/nvidia_peermem (read in the
+	 * source) */
 	.id = "nccl.known_bug.peermem_name",
 	.from = 0, .to = 22304, .fixed_in = "2.23.4",
 	.symptom = "nccl.ib.gdr_disabled",
@@ -3520,7 +3540,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"that ship nvidia-peermem instead make it disable GDR on every HCA, and bandwidth collapses",
 	.fix = "upgrade NCCL to 2.23.4 or later (it also checks nvidia_peermem)\n"
 		"lsmod | grep nvidia_peermem   # the module must still be loaded: sudo modprobe nvidia-peermem",
-	.source = "https://github.com/NVIDIA/nccl/issues/1676",
+	.source = "https://github.com/NVIDIA/nccl/commit/68b542363f9a44cdaac480f51ebe0fc26de96139",
 },
 {
 	/* NVIDIA/nccl#1669 (2.26.2), #1718 (2.26.5); 2.27.3 release notes: "Fix a race condition
@@ -3533,12 +3553,13 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"generated while communicators are still initialising; the log shows RAS running and a crash",
 	.fix = "export NCCL_RAS_ENABLE=0   # avoids the crash; RAS is only a monitoring aid\n"
 		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12, or a newer container)",
-	.source = "https://github.com/NVIDIA/nccl/issues/1669",
+	.source = "https://github.com/NVIDIA/nccl/commit/72d2432094d6ae36abd6e511c3a16a2d052dbf94",
 },
 {
 	/* NVIDIA/nccl#1116, #1134: all-to-all connection set-up deadlocks with NCCL_CUMEM_ENABLE=1
-	 * (the 2.19 default); the maintainer: fixed in 2.20. The hang is a watchdog timeout, or the
-	 * reporter's own "hangs" of an all-to-all (nccl-tests' alltoall_perf has no watchdog). */
+	 * (the 2.19 default); the maintainer: fixed in 2.20 (2.20.3 release notes: "Fix hang during A2A
+	 * connection"). The hang is a watchdog timeout, or the reporter's own "hangs" of an all-to-all
+	 * (nccl-tests' alltoall_perf has no watchdog). */
 	.id = "nccl.known_bug.cumem_a2a_hang",
 	.from = 21900, .to = 22000, .fixed_in = "2.20.3",
 	.symptom = NULL, .needs = KB_NEED_HANG | KB_PROSE_A2A, .version_required = 1,
@@ -3547,7 +3568,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"deadlock; the hang then surfaces as a watchdog timeout",
 	.fix = "export NCCL_CUMEM_ENABLE=0   # the workaround the NCCL team gave\n"
 		"upgrade NCCL to 2.20 or later",
-	.source = "https://github.com/NVIDIA/nccl/issues/1116",
+	.source = "https://github.com/NVIDIA/nccl/commit/b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2",
 },
 {
 	/* pytorch/pytorch#174338: "2.29.3 is a patch release that fixes the regression (hang) in 2.29.2";
@@ -3676,8 +3697,9 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.source = "https://github.com/NVIDIA/nccl/issues/750",
 },
 {
-	/* pytorch/pytorch#149153 (a PyTorch maintainer): "ncclCommAbort hangs when using NCCL
-	 * 2.25.1-1 ... This is fixed with NCCL 2.26.2-1"; NCCL 2.26.2 release notes: "Fixes to
+	/* pytorch/pytorch PR #149546 (torch 2.7's cherry-pick): "nccl: upgrade to 2.26.2 to avoid hang
+	 * on ncclCommAbort"; pytorch/pytorch#149153 (a PyTorch maintainer): "ncclCommAbort hangs when
+	 * using NCCL 2.25.1-1 ... This is fixed with NCCL 2.26.2-1"; NCCL 2.26.2 release notes: "Fixes to
 	 * ncclCommAbort: Fix hangs due to the progress thread spinning indefinitely on the network
 	 * progress". A stuck abort blocks torch's watchdog, whose heartbeat monitor then fires. */
 	.id = "nccl.known_bug.abort_hang_2251",
@@ -3690,7 +3712,7 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"aborts communicators from its watchdog on errors and timeouts, so the watchdog stops and the "
 		"heartbeat monitor kills the job",
 	.fix = "upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12, or torch 2.7+)",
-	.source = "https://github.com/pytorch/pytorch/issues/149153",
+	.source = "https://github.com/pytorch/pytorch/pull/149546",
 },
 {
 	/* pytorch/pytorch#154055 (a PyTorch maintainer): "NCCL 2.26 seems to introduce random hang in
@@ -3930,6 +3952,441 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "export NCCL_PXN_DISABLE=1   # the documented workaround, on every node\n"
 		"upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
 	.source = "https://docs.nvidia.com/cuda/cuest/troubleshooting/index.html",
+},
+/* ---- thirteenth session (issue #29): from NCCL's release commits and NVIDIA's pages ---------- */
+{
+	/* NCCL 2.12.12 release notes (its release commit): "Fix crash when setting
+	 * NCCL_SET_THREAD_NAME. Fix random crash in init due to uninitialized struct." Thread naming
+	 * came with 2.12.7, so 2.12.7 and 2.12.10 are the releases with both. */
+	.id = "nccl.known_bug.init_crash_2127",
+	.from = 21207, .to = 21212, .fixed_in = "2.12.12",
+	.symptom = "sys.segfault", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a crash with NCCL 2.12.7/2.12.10: two known crashes (init, NCCL_SET_THREAD_NAME) fixed in 2.12.12",
+	.cause = "NCCL 2.12.7 and 2.12.10 can crash at random during init (a struct left uninitialised) and when "
+		"NCCL_SET_THREAD_NAME is set; 2.12.12 fixes both",
+	.fix = "upgrade NCCL to 2.12.12 or later (any current torch wheel or container brings a far newer NCCL)\n"
+		"unset NCCL_SET_THREAD_NAME   # meanwhile, if it is set",
+	.source = "https://github.com/NVIDIA/nccl/commit/7aa1c46fd551d5514474cfc55848219dc67ca683",
+},
+{
+	/* NCCL 2.14.3 release notes (its release commit): "Fix: wait for CUDA graph destroy before
+	 * destroying comm with linked graph resources." CUDA graph support came with 2.9. */
+	.id = "nccl.known_bug.graph_destroy_2143",
+	.from = 20900, .to = 21403, .fixed_in = "2.14.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a crash with CUDA graphs and NCCL 2.9-2.14.2: NCCL could free a communicator a captured graph still uses (fixed in 2.14.3)",
+	.cause = "NCCL before 2.14.3 destroyed a communicator without waiting for the CUDA graphs that captured its "
+		"collectives to be destroyed, so a graph destroyed later (often at exit) touched freed resources",
+	.fix = "upgrade NCCL to 2.14.3 or later (pip install -U nvidia-nccl-cu11 / -cu12, or torch 2.0+)\n"
+		"destroy the CUDA graphs before the process group (del graph; dist.destroy_process_group())   # meanwhile",
+	.source = "https://github.com/NVIDIA/nccl/commit/c4e2aa6c792b4e94d0343c72ce20e71285238827",
+},
+{
+	/* NCCL 2.14.3 release notes: "Fix DMABUF fallback on MOFED 5.4 and earlier." DMA-BUF came with
+	 * 2.13.4; its probe took only EOPNOTSUPP as "not supported", while those drivers answer
+	 * EPROTONOSUPPORT (read in the 2.13.4 -> 2.14.3 diff of net_ib.cc), so 2.13 used DMA-BUF there. */
+	.id = "nccl.known_bug.dmabuf_mofed_2134",
+	.from = 21300, .to = 21403, .fixed_in = "2.14.3",
+	.symptom = "nccl.ib.dmabuf", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "ibv_reg_dmabuf_mr failed with NCCL 2.13: a known misdetection of DMA-BUF on MLNX_OFED 5.4 and older (fixed in 2.14.3)",
+	.cause = "NCCL 2.13 took only EOPNOTSUPP as 'DMA-BUF not supported'; MLNX_OFED 5.4 and older answer "
+		"EPROTONOSUPPORT, so NCCL believed DMA-BUF worked and every registration through it then failed",
+	.fix = "export NCCL_DMABUF_ENABLE=0   # meanwhile: register through nvidia-peermem\n"
+		"upgrade NCCL to 2.14.3 or later: it falls back by itself",
+	.source = "https://github.com/NVIDIA/nccl/commit/c4e2aa6c792b4e94d0343c72ce20e71285238827",
+},
+{
+	/* NCCL 2.15.5 release notes (its release commit): "Fix hang when interleaving the capture of
+	 * different graphs". CUDA graph support came with 2.9. */
+	.id = "nccl.known_bug.graph_interleave_2155",
+	.from = 20900, .to = 21505, .fixed_in = "2.15.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with CUDA graphs and NCCL before 2.15.5: capturing several graphs interleaved could hang (fixed in 2.15.5)",
+	.cause = "NCCL 2.9-2.15.4 could hang when the capture of different CUDA graphs was interleaved (capture "
+		"of one graph begun before another's ended, or on several streams)",
+	.fix = "upgrade NCCL to 2.15.5 or later (pip install -U nvidia-nccl-cu11 / -cu12, or torch 2.0+)\n"
+		"to test it: run without CUDA graphs (eager mode); if the hang goes away, the graph capture is where it is",
+	.source = "https://github.com/NVIDIA/nccl/commit/cb111f764a6d46370f24f75101d6b219bb2dda54",
+},
+{
+	/* NCCL 2.16.5 release notes (its release commit): "Fix crash in ncclCommAbort"; 2.16.2: "Various
+	 * fixes to ncclCommAbort". torch aborts communicators on errors and timeouts. */
+	.id = "nccl.known_bug.abort_crash_2165",
+	.from = 0, .to = 21605, .fixed_in = "2.16.5",
+	.symptom = "sys.segfault", .needs = KB_NEED_ABORT | KB_MEDIUM, .version_required = 1,
+	.title = "a crash in ncclCommAbort with NCCL before 2.16.5: a known abort crash (fixed in 2.16.5)",
+	.cause = "NCCL before 2.16.5 could crash inside ncclCommAbort, which torch calls after an error or a "
+		"timeout; the crash hides the first failure, which is the one to find",
+	.fix = "read the first error of every rank before the crash: that failure made torch abort the communicator\n"
+		"upgrade NCCL to 2.16.5 or later (torch 2.0+ wheels)",
+	.source = "https://github.com/NVIDIA/nccl/commit/f3d51667838f7542df8ea32ea4e144d812b3ed7c",
+},
+{
+	/* NCCL 2.18.1 release notes, Known Issues: "On systems with less than 1 NIC per GPU, running
+	 * bfloat16 reductions with IB SHARP will cause a hang."; 2.18.3 (its release commit): "Fix hang
+	 * with Collnet on bfloat16 on systems with less than one NIC per GPU". */
+	.id = "nccl.known_bug.sharp_bf16_2181",
+	.from = 21801, .to = 21803, .fixed_in = "2.18.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_SHARP | KB_NEED_BF16, .version_required = 1,
+	.title = "a known NCCL 2.18.1 issue: bfloat16 reductions with IB SHARP hang on systems with fewer NICs than GPUs (fixed in 2.18.3)",
+	.cause = "NCCL 2.18.1 lists it as a known issue: with IB SHARP (CollNet) and less than one NIC per GPU, "
+		"bfloat16 reductions hang",
+	.fix = "upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_COLLNET_ENABLE=0   # meanwhile: no IB SHARP",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/release-notes/rel_2-18-1.html",
+},
+{
+	/* NCCL 2.18.1 release notes, Known Issues: "Running allreduce on H100 platforms with IB SHARP
+	 * with multiple GPUs per process can result in data corruption if all GPUs on the node are not
+	 * part of the same process"; 2.18.3 (its release commit): "Fix data corruption with Collnet
+	 * when mixing multi-process and multi-GPU per process". */
+	.id = "nccl.known_bug.sharp_multiproc_2181",
+	.from = 0, .to = 21803, .fixed_in = "2.18.3",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SHARP | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with IB SHARP and NCCL before 2.18.3: a known CollNet corruption when processes drive several GPUs each (fixed in 2.18.3)",
+	.cause = "with IB SHARP (CollNet), NCCL before 2.18.3 could corrupt allreduce results when a process drives "
+		"several GPUs and the node's GPUs are not all in one process (a known issue of 2.18.1)",
+	.fix = "export NCCL_COLLNET_ENABLE=0   # to test it: if the results become correct, CollNet is where it is\n"
+		"upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"one GPU per process (torchrun, mpirun -np <GPUs>) avoids the mixed layout",
+	.source = "https://docs.nvidia.com/deeplearning/nccl/release-notes/rel_2-18-1.html",
+},
+{
+	/* NCCL 2.19.4 release notes (its release commit): "Fix alltoallv crash on self-sendrecv." */
+	.id = "nccl.known_bug.alltoallv_self_2194",
+	.from = 0, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "sys.segfault", .needs = KB_NEED_ALLTOALL | KB_MEDIUM, .version_required = 1,
+	.title = "a crash in all-to-all with NCCL before 2.19.4: a known alltoallv crash when a rank sends to itself (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 could crash in alltoallv patterns where a rank also sends to and receives from "
+		"itself (uneven splits, MoE token routing)",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12, or torch 2.3+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/88d44d777f6970bdbf6610badcbd7e25a05380f0",
+},
+{
+	/* NCCL 2.21.5 release notes (its release commit): "Fix hang when crossNic is inconsistent
+	 * between ranks." NCCL_CROSS_NIC set differently on some nodes (or a value only some honour). */
+	.id = "nccl.known_bug.cross_nic_2215",
+	.from = 0, .to = 22105, .fixed_in = "2.21.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_CROSS_NIC | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with NCCL_CROSS_NIC and NCCL before 2.21.5: ranks that disagree on cross-NIC rings hang (fixed in 2.21.5)",
+	.cause = "NCCL before 2.21.5 hangs when ranks end up with different cross-NIC settings (NCCL_CROSS_NIC set "
+		"on some nodes only, or to different values), because they build incompatible rings",
+	.fix = "set NCCL_CROSS_NIC to the same value on every node, or unset it everywhere\n"
+		"upgrade NCCL to 2.21.5 or later (pip install -U nvidia-nccl-cu12, or torch 2.4+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/ab2b89c4c339bd7f816fbc114a4b05d386b66290",
+},
+{
+	/* NCCL 2.22.3 release notes (its release commit): "Fix crash with collnetDirect"; 2.17.1: "Fix
+	 * crash when one CollNet (SHARP) rail fails to initialize." */
+	.id = "nccl.known_bug.collnet_crash_2223",
+	.from = 0, .to = 22203, .fixed_in = "2.22.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_SHARP | KB_MEDIUM, .version_required = 1,
+	.title = "a crash with IB SHARP (CollNet) and NCCL before 2.22.3: known CollNet crashes (fixed in 2.17.1 and 2.22.3)",
+	.cause = "NCCL before 2.17.1 crashed when one CollNet (SHARP) rail failed to initialise, and before 2.22.3 "
+		"could crash with CollNetDirect",
+	.fix = "export NCCL_COLLNET_ENABLE=0   # to test it: if the crash goes away, CollNet is where it is\n"
+		"upgrade NCCL to 2.22.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/178b6b759074597777ce13438efb0e0ba625e429",
+},
+{
+	/* NCCL 2.24.3 release notes (its release commit): "Fix non-blocking ncclSend/ncclRecv. Fix case
+	 * where ncclSend/ncclRecv would return ncclSuccess in non-blocking mode even though the
+	 * operation was not enqueued onto the stream. Issue #1495". Non-blocking mode came with 2.14. */
+	.id = "nccl.known_bug.nonblocking_p2p_2243",
+	.from = 21400, .to = 22403, .fixed_in = "2.24.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NONBLOCKING | KB_MEDIUM, .version_required = 1,
+	.title = "a hang in non-blocking mode with NCCL 2.14-2.24.2: a send/recv could report success without being queued (fixed in 2.24.3)",
+	.cause = "in NCCL's non-blocking mode (torch: TORCH_NCCL_USE_COMM_NONBLOCKING=1, or device_id= on some "
+		"releases) ncclSend/ncclRecv before 2.24.3 could return success without enqueuing the operation, so "
+		"its peer waits forever",
+	.fix = "export TORCH_NCCL_USE_COMM_NONBLOCKING=0   # the blocking API\n"
+		"upgrade NCCL to 2.24.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/6aae37927840b2bd7b7d42d2f0050e75f88ee97f",
+},
+{
+	/* NCCL 2.26.2 release notes (its release commit): "Fix double-free on failed ncclCommInitRank
+	 * and ncclCommFinalize."; earlier: 2.15.5 "Fixes double-free in the error path for
+	 * ncclCommInitAll", 2.16.5 "Fix double free in case of init failure". */
+	.id = "nccl.known_bug.double_free_2262",
+	.from = 0, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = "sys.heap_corruption", .needs = KB_NEED_NCCL_ERROR | KB_MEDIUM, .version_required = 1,
+	.title = "a double free after an NCCL failure with NCCL before 2.26.2: NCCL's error path frees twice (fixed in 2.26.2); the first NCCL error is the cause",
+	.cause = "NCCL before 2.26.2 could free memory twice when ncclCommInitRank or ncclCommFinalize failed, so "
+		"glibc aborts after NCCL already reported an error; the abort is a consequence of that error",
+	.fix = "read NCCL's first error (rerun with NCCL_DEBUG=WARN: the first NCCL WARN line): that failure is what to fix\n"
+		"upgrade NCCL to 2.26.2 or later: the failure is then reported without the crash",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+},
+{
+	/* NCCL 2.24.3 release notes: "Fix hangs when running with different CPU architectures ...
+	 * Ensure Algo/Proto decisions are made based on that unified state."; 2.26.2 (its release
+	 * commit): "Fix a hang on heterogeneous architectures. Ensure we harmonize the tuning to avoid
+	 * different tuning choices, causing a hang." */
+	.id = "nccl.known_bug.mixed_arch_2262",
+	.from = 0, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_MIXED_ARCH | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with aarch64 and x86 hosts in one job and NCCL before 2.26.2: known hangs on heterogeneous architectures (fixed in 2.26.2)",
+	.cause = "NCCL tunes algorithms and protocols by the local CPU; before 2.26.2 (partly fixed in 2.24.3) "
+		"aarch64 and x86 hosts in one job could choose differently and wait for each other forever",
+	.fix = "upgrade NCCL to 2.26.2 or later on every host (pip install -U nvidia-nccl-cu12, or torch 2.7+)\n"
+		"export NCCL_ALGO=Ring NCCL_PROTO=Simple   # meanwhile, the same on every host: no per-host choice left",
+	.source = "https://github.com/NVIDIA/nccl/commit/f44ac759fee12ecb3cc6891e9e739a000f66fd70",
+},
+{
+	/* NCCL 2.26.5 release notes (its release commit): "Work around a potential hang in alltoall-like
+	 * communication patterns on MNNVL systems at a scale of over 80 ranks."; 2.27.3: "Fix a
+	 * potential hang in alltoall-like communication patterns at a scale of over 80 ranks." */
+	.id = "nccl.known_bug.mnnvl_a2a_2265",
+	.from = 0, .to = 22605, .fixed_in = "2.26.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ALLTOALL | KB_NEED_ARM | KB_MEDIUM, .version_required = 1,
+	.title = "an all-to-all hang on multi-node NVLink (GB200) with NCCL before 2.26.5: a known hang at over 80 ranks (worked around in 2.26.5, fixed in 2.27.3)",
+	.cause = "on MNNVL systems (GB200 NVL72) NCCL before 2.26.5 could hang in all-to-all-like patterns when more "
+		"than 80 ranks take part",
+	.fix = "upgrade NCCL to 2.27.3 or later (2.26.5 has the workaround; pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/3000e3c797b4b236221188c07aa09c1f3a0170d4",
+},
+{
+	/* NCCL 2.27.5 release notes (its release commit): "Fix PXN support on MNNVL systems, where NCCL
+	 * would try (and fail) to share regular host memory across multiple nodes." */
+	.id = "nccl.known_bug.mnnvl_pxn_2273",
+	.from = 22703, .to = 22705, .fixed_in = "2.27.5",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_ARM | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure on a multi-node NVLink system (GB200) with NCCL 2.27.3: PXN tried to share host memory across nodes (fixed in 2.27.5)",
+	.cause = "NCCL 2.27.3 tried to share ordinary host memory across nodes for PXN on MNNVL systems, and "
+		"failed",
+	.fix = "upgrade NCCL to 2.27.5 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_PXN_DISABLE=1   # to test it: if the failure goes away, PXN is where it is",
+	.source = "https://github.com/NVIDIA/nccl/commit/3ea7eedf3b9b94f1d9f99f4e55536dfcbd23c1ca",
+},
+{
+	/* NCCL 2.27.7 release notes (its release commit): "Prevent initialization failures in certain
+	 * configurations when attempting to load fp8-specific symmetric multicast kernels on GPUs
+	 * older than Blackwell." 2.27.3-2.27.6's ncclInitKernelsForDevice (enqueue.cc) skipped only
+	 * cudaErrorNoKernelImageForDevice and failed init on any other error (the 2.27.7 diff). */
+	.id = "nccl.known_bug.symk_init_2273",
+	.from = 22703, .to = 22707, .fixed_in = "2.27.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_ENQUEUE | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in enqueue.cc at init with NCCL 2.27.3-2.27.6: a known failure to load fp8 symmetric kernels on pre-Blackwell GPUs (fixed in 2.27.7)",
+	.cause = "NCCL 2.27.3-2.27.6 query every kernel at init and fail init when one of the fp8 symmetric "
+		"multicast kernels cannot be loaded on a GPU older than Blackwell, instead of skipping it",
+	.fix = "upgrade NCCL to 2.27.7 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/commit/593de54e52679b51428571c13271e2ea9f91b1b1",
+},
+{
+	/* NCCL 2.28.3 release notes (its release commit): "Respond better to RoCE link flaps. Instead
+	 * of reporting an 'unknown event' it will now report 'GID table changed'." 2.23.4-2.28.2 print
+	 * IBV_EVENT_GID_CHANGE (18) as "unknown event type (18)" (net_ib.cc). */
+	.id = "nccl.known_bug.roce_flap_event_2283",
+	.from = 22304, .to = 22803, .fixed_in = "2.28.3",
+	.symptom = "nccl.ib.gid_changed", .version_required = 1,
+	.title = "'unknown event type (18)' from NCCL 2.23-2.28.2 is a RoCE link flap: the port's GID table changed (reported as such from 2.28.3)",
+	.cause = "event 18 is IBV_EVENT_GID_CHANGE: the RoCE interface went down and up or changed its address "
+		"under the job; NCCL 2.23.4-2.28.2 do not name it, 2.28.3 reports 'GID table changed' and handles "
+		"the flap better",
+	.fix = "sudo dmesg -T | grep -i -e mlx5 -e 'link down' -e 'link up'   # on that node: the flap and when it happened\n"
+		"upgrade NCCL to 2.28.3 or later: it names the event and responds better to RoCE link flaps",
+	.source = "https://github.com/NVIDIA/nccl/commit/f1308997d0420148b1be1c24d63f19d902ae589b",
+},
+{
+	/* NCCL 2.28.9 release notes (its release commit): "Fix operation ordering between main thread
+	 * and proxy thread to prevent hangs at large scale." */
+	.id = "nccl.known_bug.proxy_order_2289",
+	.from = 22800, .to = 22809, .fixed_in = "2.28.9",
+	.symptom = "torch.watchdog.timeout", .needs = KB_MEDIUM, .version_required = 1,
+	.title = "a collective timeout with NCCL 2.28.3/2.28.7: a known hang at large scale (fixed in 2.28.9)",
+	.cause = "NCCL 2.28 before 2.28.9 could order operations between the main thread and the proxy thread "
+		"wrongly, which hangs collectives at large scale; rule it out before debugging the fabric",
+	.fix = "upgrade NCCL to 2.28.9 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/commit/dbc86fd06e8b0c4517b95d8958a09ccacf9520c9",
+},
+{
+	/* NCCL 2.29.2 release notes (its release commit): "Fixes a bug that could cause AllReduce on
+	 * ncclFloat8e4m3 to yield 'no algorithm/protocol available'." fp8 came with 2.24.3. */
+	.id = "nccl.known_bug.fp8_no_algo_2292",
+	.from = 22403, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = "nccl.env.algo_unavailable", .needs = KB_NEED_FP8, .version_required = 1,
+	.title = "'no algorithm/protocol available' on an fp8 AllReduce with NCCL 2.24-2.29.1: a known NCCL bug (fixed in 2.29.2)",
+	.cause = "NCCL 2.24.3-2.29.1 can find no algorithm/protocol for an AllReduce on ncclFloat8e4m3 even when "
+		"NCCL_ALGO/NCCL_PROTO are not restricted",
+	.fix = "upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_ALGO NCCL_PROTO   # if set, they narrow the choice further",
+	.source = "https://github.com/NVIDIA/nccl/commit/ebd1e929285881cb4df02c3459588a2e12b2d8c0",
+},
+{
+	/* NVIDIA's cuBLASMp troubleshooting page (Known Issues): "Due to a NCCL bug in 2.30.4, NCCL
+	 * does not initialize its internal RMA signal buffers until the first
+	 * ncclPutSignal/ncclWaitSignal operation. When using CUDA Graphs, users must run at least one
+	 * ... operation before starting a CUDA Graph capture ... This issue is fixed in NCCL 2.30.7." */
+	.id = "nccl.known_bug.rma_graph_2304",
+	.from = 23004, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure under CUDA graph capture with NCCL 2.30.4: NCCL sets up its RMA signal buffers lazily (fixed in 2.30.7)",
+	.cause = "NCCL 2.30.4 sets up its internal RMA signal buffers only on the first ncclPutSignal/ncclWaitSignal; "
+		"NVIDIA documents that with CUDA graphs (cuBLASMp) such an operation must run once before the "
+		"capture starts",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"run the operation once eagerly before capturing the graph   # NVIDIA's workaround on 2.30.4",
+	.source = "https://docs.nvidia.com/cuda/cuest/troubleshooting/index.html",
+},
+{
+	/* NCCL 2.15.5 release notes (its release commit): "Workaround hang on H100 with Ring/LL128 on
+	 * 2 GPUs." */
+	.id = "nccl.known_bug.hopper_ll128_2155",
+	.from = 0, .to = 21505, .fixed_in = "2.15.5",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_HOPPER | KB_MEDIUM, .version_required = 1,
+	.title = "a hang on H100 with NCCL before 2.15.5: Ring/LL128 between 2 GPUs can hang (worked around in 2.15.5)",
+	.cause = "NCCL before 2.15.5 can hang on H100 when two GPUs run Ring with the LL128 protocol; 2.15.5 "
+		"works around it",
+	.fix = "upgrade NCCL to 2.15.5 or later (torch 2.0+ cu118 wheels bring 2.14.3: pip install -U nvidia-nccl-cu11 / -cu12)\n"
+		"export NCCL_PROTO=^LL128   # meanwhile, to test it: if the hang goes away, LL128 is where it is",
+	.source = "https://github.com/NVIDIA/nccl/commit/cb111f764a6d46370f24f75101d6b219bb2dda54",
+},
+{
+	/* NCCL 2.16.2 release notes (its release commit): "Make service thread polling resistant to
+	 * EINTR"; before, proxy.cc's service thread returned on "[Proxy Service] Poll failed" (the
+	 * service thread and the message date from 2.12.7, read in its source) */
+	.id = "nccl.known_bug.proxy_poll_eintr_2162",
+	.from = 21207, .to = 21602, .fixed_in = "2.16.2",
+	.symptom = "nccl.proxy.poll_failed", .version_required = 1,
+	.title = "a known NCCL bug before 2.16.2: a signal during poll() stops the proxy service thread and the ranks hang (fixed in 2.16.2)",
+	.cause = "NCCL 2.12.7-2.16.1 end the proxy service thread when poll() is interrupted by a signal (EINTR), "
+		"so the process's ranks wait for proxy replies that never come",
+	.fix = "upgrade NCCL to 2.16.2 or later (torch 2.0+ wheels)\n"
+		"look for what signals the ranks (profilers and samplers, timers, a launcher's health checks)   # meanwhile",
+	.source = "https://github.com/NVIDIA/nccl/commit/28189e2df85885b78bf20384cefc3cedab023bf5",
+},
+{
+	/* NCCL 2.29.2 release notes (its release commit): "Fixes segfault in ncclGin initialization that
+	 * can happen if ncclGinIbGdaki.devices() fails after init() succeeds. (Github PR #1881)"; GIN
+	 * came with 2.28.7, whose ncclNetPluginInit (plugin/net.cc) then calls init() through the
+	 * placeholder pointer -1 (read in its source) */
+	.id = "nccl.known_bug.gin_init_2287",
+	.from = 22807, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = "sys.segfault", .needs = KB_NEED_NET_INIT | KB_MEDIUM, .version_required = 1,
+	.title = "a crash in NCCL's network plugin init with NCCL 2.28.7/2.28.9: a known GIN initialisation segfault (fixed in 2.29.2)",
+	.cause = "NCCL 2.28.7 and 2.28.9 crash in ncclNetPluginInit when the GPU-initiated networking (GIN) probe "
+		"finds the IB GDAKI library usable but no device for it, and calls through an unset pointer",
+	.fix = "upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/commit/ebd1e929285881cb4df02c3459588a2e12b2d8c0",
+},
+{
+	/* NCCL 2.30.7 release notes (github.com/NVIDIA/nccl/releases): "Fixes issue when receiving an
+	 * external TCP request causes the proxy thread's ncclProxyService to hang (Github PR #1834)".
+	 * The proxy service thread came with 2.12.7. */
+	.id = "nccl.known_bug.proxy_stranger_2307",
+	.from = 21207, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_SCAN | KB_MEDIUM, .version_required = 1,
+	.title = "a hang while a port scan or health check runs, with NCCL before 2.30.7: an external TCP connection can hang NCCL's proxy service (fixed in 2.30.7)",
+	.cause = "NCCL's proxy service thread listens on a TCP port; before 2.30.7 a connection from anything other "
+		"than a rank (a port scanner, a security or health check) could hang it, and the ranks of that "
+		"process with it",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"exclude the job's hosts or port range from the scanner while jobs run (NCCL listens on ephemeral ports: sysctl net.ipv4.ip_local_port_range)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.30.7-1",
+},
+{
+	/* NCCL 2.29.2 release notes: "Fixes a hang on GB200/300 + CX8 when the user disables GDR."
+	 * ConnectX-8 (DirectNIC) support came with 2.27.6. */
+	.id = "nccl.known_bug.cx8_gdr_off_2292",
+	.from = 22706, .to = 22902, .fixed_in = "2.29.2",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_ARM | KB_NEED_GDR_OFF | KB_MEDIUM, .version_required = 1,
+	.title = "a hang on GB200/GB300 with GPUDirect RDMA turned off and NCCL 2.27.6-2.29.1: a known hang with ConnectX-8 (fixed in 2.29.2)",
+	.cause = "on GB200/GB300 with ConnectX-8 NICs, NCCL before 2.29.2 can hang when the user disables GPUDirect "
+		"RDMA (NCCL_NET_GDR_LEVEL=LOC)",
+	.fix = "upgrade NCCL to 2.29.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_NET_GDR_LEVEL   # meanwhile: keep GPUDirect RDMA on, if it was turned off only as a test",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.29.2-1",
+},
+{
+	/* NCCL 2.31.2 release notes, Known Issues: "B40 symmetric TMA kernels: On B40 GPUs, TMA-based
+	 * symmetric kernels can exceed available shared memory and fail with an illegal memory access.
+	 * Set NCCL_SYM_TMA_ENABLE=0"; 2.32.3: "Fixes B40 TMA symmetric kernels crash due to
+	 * insufficient shared memory." 2.31.2 turned TMA kernels on by default on Blackwell. */
+	.id = "nccl.known_bug.b40_tma_2312",
+	.from = 23102, .to = 23203, .fixed_in = "2.32.3",
+	.symptom = "cuda.illegal_access", .needs = KB_NEED_B40, .version_required = 1,
+	.title = "an illegal memory access on B40 GPUs with NCCL 2.31: a known failure of the TMA symmetric kernels (fixed in 2.32.3)",
+	.cause = "NCCL 2.31 enables TMA-based symmetric kernels on Blackwell by default, and on B40 GPUs they can "
+		"need more shared memory than the GPU has, which ends in an illegal memory access",
+	.fix = "export NCCL_SYM_TMA_ENABLE=0   # the release notes' workaround\n"
+		"upgrade NCCL to 2.32.3 or later (pip install -U nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.31.2-1",
+},
+{
+	/* NCCL 2.31.2 and 2.32.3 release notes, Known Issues: "B100 PCIe MLoPart: Multi-rank-per-GPU
+	 * workloads using MPS MLoPart on B100 PCIe systems can fail during memory allocation with CUDA
+	 * error 101 (invalid device ordinal). Set NCCL_CUMEM_ENABLE=0 as a workaround." MPS with
+	 * MLOPart came with 2.30.7; no release names a fix yet. */
+	.id = "nccl.known_bug.mlopart_b100",
+	.from = 23007, .to = 0, .fixed_in = NULL,
+	.symptom = "cuda.invalid_ordinal", .needs = KB_NEED_MLOPART, .version_required = 1,
+	.title = "'invalid device ordinal' with MPS MLOPart and NCCL 2.30.7+: a known allocation failure of several ranks per GPU on B100 PCIe (NCCL_CUMEM_ENABLE=0 avoids it)",
+	.cause = "NCCL documents that several ranks per GPU under MPS with MLOPart on B100 PCIe systems can fail "
+		"while allocating memory with CUDA error 101 (invalid device ordinal); not fixed in a release yet",
+	.fix = "export NCCL_CUMEM_ENABLE=0   # the release notes' workaround",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.32.3-1",
+},
+{
+	/* NCCL 2.32.3 release notes: "Fixes PAT connection-setup deadlocks when runtime connection is
+	 * disabled and nodes have uneven local-rank counts. (Github Issue #2385)". PAT came with
+	 * 2.23.4. */
+	.id = "nccl.known_bug.pat_connect_2323",
+	.from = 22304, .to = 23203, .fixed_in = "2.32.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NO_RUNTIME_CONNECT | KB_MEDIUM, .version_required = 1,
+	.title = "a hang at connection set-up with NCCL_RUNTIME_CONNECT=0 and NCCL 2.23.4-2.32.2: a known PAT deadlock when nodes run different numbers of ranks (fixed in 2.32.3)",
+	.cause = "with runtime connection turned off NCCL connects every algorithm up front; before 2.32.3 the PAT "
+		"connection set-up could deadlock when nodes have different numbers of local ranks",
+	.fix = "unset NCCL_RUNTIME_CONNECT   # meanwhile: connect on first use, the default\n"
+		"upgrade NCCL to 2.32.3 or later (pip install -U nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.32.3-1",
+},
+{
+	/* NVIDIA/nccl#957 ("NCCL 2.18.3: Socket recv failed while polling for opId=... / Cuda failure
+	 * 'invalid argument'"), the maintainer: the first cudaMemcpy that retrieves the peer address
+	 * "should not be an async operation"; fixed by 43654587 ("Fix cudaMemcpyAsync bug ... Fixes
+	 * #957"), released in 2.18.6 (torch 2.1.1's PR #111677 "Update NCCL to 2.18.6 for upstream
+	 * bugfix") and 2.19.3; the async copy dates from 2.18.1 (read in transport.cc). 2.19.1 has it
+	 * too; the row stops at 2.18.6 to keep one range. */
+	.id = "nccl.known_bug.p2p_setup_copy_2181",
+	.from = 21801, .to = 21806, .fixed_in = "2.18.6",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_TRANSPORT | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in transport.cc with NCCL 2.18.1-2.18.5: a known race in connection set-up (fixed in 2.18.6 and 2.19.3)",
+	.cause = "NCCL 2.18.1-2.18.5 (and 2.19.1) read a peer's device address with an asynchronous copy and used "
+		"it before the copy completed, so connection set-up could fail with a CUDA error such as 'invalid "
+		"argument'",
+	.fix = "upgrade NCCL to 2.18.6, or 2.19.3 or later (pip install -U nvidia-nccl-cu12, or torch 2.1.1+)",
+	.source = "https://github.com/NVIDIA/nccl/commit/4365458757e4107ecbf629b2fd6e0e19a5d237c2",
+},
+{
+	/* NVIDIA/nccl#2003 ("CE collectives fail if they are run on default cuda stream":
+	 * cudaMemcpyBatchAsync refuses the default stream, torch reports 'unhandled cuda error'); the
+	 * maintainer: fixed in 2.29.7, whose release notes say "Fall back to cudaMemcpyAsync API when
+	 * null/default stream is used for CE-based collective operations"; workaround
+	 * NCCL_SYM_CE_THRESHOLD=1000000000000 (the maintainers). CE collectives came with 2.28.3. */
+	.id = "nccl.known_bug.ce_default_stream_2283",
+	.from = 22803, .to = 22907, .fixed_in = "2.29.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CE_COLL | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in a copy-engine collective with NCCL 2.28.3-2.29.3: CE collectives on the default CUDA stream fail (fixed in 2.29.7)",
+	.cause = "NCCL's copy-engine collectives (symmetric memory, 2.28.3+) use cudaMemcpyBatchAsync, which refuses "
+		"the default (null) stream; torch runs collectives on it for async_op=False, and NCCL before 2.29.7 "
+		"does not fall back",
+	.fix = "upgrade NCCL to 2.29.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"export NCCL_SYM_CE_THRESHOLD=1000000000000   # meanwhile: the maintainers' workaround, no CE collectives",
+	.source = "https://github.com/NVIDIA/nccl/issues/2003",
+},
+{
+	/* NCCL 2.30.3 release notes (github.com/NVIDIA/nccl/releases): "Fixes deadlock and
+	 * use-after-free in the inspector plugin (Github Issue #2000)". The Inspector plugin came with
+	 * 2.28.3 (NCCL_PROFILER_PLUGIN, NCCL_INSPECTOR_ENABLE). */
+	.id = "nccl.known_bug.inspector_2283",
+	.from = 22803, .to = 23003, .fixed_in = "2.30.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_INSPECTOR | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with NCCL's Inspector profiler plugin and NCCL 2.28.3-2.29.7: a known deadlock in the plugin (fixed in 2.30.3)",
+	.cause = "the Inspector profiler plugin shipped with NCCL 2.28.3-2.29.7 can deadlock (and use freed memory); "
+		"with it loaded, the ranks hang although the network is fine",
+	.fix = "unset NCCL_INSPECTOR_ENABLE NCCL_PROFILER_PLUGIN   # to test it: if the hang goes away, the plugin is where it is\n"
+		"upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.30.3-1",
 },
 };
 

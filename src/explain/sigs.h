@@ -9,6 +9,7 @@
 #define NCCLCHECK_EXPLAIN_SIGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "finding.h"
 
@@ -68,30 +69,77 @@ extern const size_t explain_nsigs;
  * Known NCCL bugs by version: consulted by the reasoner when their symptom shows, before anything
  * blames the set-up. Versions are 10000 * major + 100 * minor + patch (2.27.3 is 22703).
  */
-enum {
-	KB_NEED_RAS = 1 << 0,	/* NCCL's RAS thread was running (its INFO line was seen) */
-	KB_NEED_ARM = 1 << 1,	/* the log names an aarch64 host (aarch64, arm64, Grace: GH200, GB200) */
-	KB_NEED_HANG = 1 << 2,	/* a hang: a watchdog timeout, or the reporter's "hangs", "stuck" */
-	KB_MEDIUM = 1 << 3,	/* the symptom is generic: medium confidence even with the version */
-	KB_NEED_WRONG = 1 << 4,	/* with no symptom row: wrong results (nccl-tests' "Out of bounds
-				 * values : N FAILED"), not a hang, are the symptom */
-	KB_NEED_BOOT_SCAN = 1 << 5,	/* the failure ran through bootstrap.cc and the reporter names
-					 * a port scan (nmap, a security scanner, health checks) */
-	KB_NEED_LAUNCH_BLOCKING = 1 << 6,	/* CUDA_LAUNCH_BLOCKING=1 is set (a launch line, an
-						 * export, torch's environment dump) */
-	KB_NEED_NONBLOCKING = 1 << 7,	/* torch used NCCL's non-blocking API: init_process_group's
-					 * device_id= (eager init, torch 2.7.0) or
-					 * TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
-	KB_NEED_MIXED_CPU = 1 << 8,	/* the log names both an Intel and an AMD host CPU */
-	KB_NEED_ALLTOALL = 1 << 9,	/* all-to-all traffic named: OpType=ALLTOALL, alltoall_perf */
-	KB_NEED_NVLS = 1 << 10,		/* NCCL found NVLS (NVLink SHARP) usable on the GPUs */
-	KB_NEED_STACK_UNLIMITED = 1 << 11,	/* the stack limit is unlimited: ulimit -s unlimited */
-	KB_NEED_CUDAGRAPH = 1 << 12,	/* CUDA graphs named: capture, cudagraph (vLLM, SGLang) */
-	KB_NEED_ABORT = 1 << 14,	/* a stack or the reporter names NCCL's or torch's abort
-					 * (ncclCommAbort, ProcessGroupNCCL::abort) */
-	KB_PROSE_A2A = 1 << 13,	/* a hang with no watchdog timeout (the reporter's "hangs") counts
-				 * only when the log names all-to-all (alltoall_perf, ALLTOALL) */
-};
+/* The bits of a row's `needs` and `or_needs`, one per fact (64 available). */
+/* NCCL's RAS thread was running (its INFO line was seen) */
+#define KB_NEED_RAS (UINT64_C(1) << 0)
+/* the log names an aarch64 host (aarch64, arm64, Grace: GH200, GB200) */
+#define KB_NEED_ARM (UINT64_C(1) << 1)
+/* a hang: a watchdog timeout, or the reporter's "hangs", "stuck" */
+#define KB_NEED_HANG (UINT64_C(1) << 2)
+/* the symptom is generic: medium confidence even with the version */
+#define KB_MEDIUM (UINT64_C(1) << 3)
+/* with no symptom row: wrong results (nccl-tests' "Out of bounds values : N FAILED"), not a
+ * hang, are the symptom */
+#define KB_NEED_WRONG (UINT64_C(1) << 4)
+/* the failure ran through bootstrap.cc and the reporter names a port scan (nmap, a security
+ * scanner, health checks) */
+#define KB_NEED_BOOT_SCAN (UINT64_C(1) << 5)
+/* CUDA_LAUNCH_BLOCKING=1 is set (a launch line, an export, torch's environment dump) */
+#define KB_NEED_LAUNCH_BLOCKING (UINT64_C(1) << 6)
+/* torch used NCCL's non-blocking API: init_process_group's device_id= (eager init, torch
+ * 2.7.0) or TORCH_NCCL_USE_COMM_NONBLOCKING=1 */
+#define KB_NEED_NONBLOCKING (UINT64_C(1) << 7)
+/* the log names both an Intel and an AMD host CPU */
+#define KB_NEED_MIXED_CPU (UINT64_C(1) << 8)
+/* all-to-all traffic named: OpType=ALLTOALL, alltoall_perf */
+#define KB_NEED_ALLTOALL (UINT64_C(1) << 9)
+/* NCCL found NVLS (NVLink SHARP) usable on the GPUs */
+#define KB_NEED_NVLS (UINT64_C(1) << 10)
+/* the stack limit is unlimited: ulimit -s unlimited */
+#define KB_NEED_STACK_UNLIMITED (UINT64_C(1) << 11)
+/* CUDA graphs named: capture, cudagraph (vLLM, SGLang) */
+#define KB_NEED_CUDAGRAPH (UINT64_C(1) << 12)
+/* a stack or the reporter names NCCL's or torch's abort (ncclCommAbort,
+ * ProcessGroupNCCL::abort) */
+#define KB_NEED_ABORT (UINT64_C(1) << 14)
+/* a hang with no watchdog timeout (the reporter's "hangs") counts only when the log names all-
+ * to-all (alltoall_perf, ALLTOALL) */
+#define KB_PROSE_A2A (UINT64_C(1) << 13)
+/* IB SHARP in use: CollNet named, NCCL_COLLNET_ENABLE=1 */
+#define KB_NEED_SHARP (UINT64_C(1) << 15)
+/* bfloat16 named */
+#define KB_NEED_BF16 (UINT64_C(1) << 16)
+/* an fp8 type named (ncclFloat8e4m3, float8_e5m2, fp8) */
+#define KB_NEED_FP8 (UINT64_C(1) << 17)
+/* the failure ran through NCCL's enqueue.cc */
+#define KB_NEED_ENQUEUE (UINT64_C(1) << 18)
+/* NCCL_CROSS_NIC set */
+#define KB_NEED_CROSS_NIC (UINT64_C(1) << 19)
+/* an aarch64 host and an x86 one (Intel or AMD) in one log */
+#define KB_NEED_MIXED_ARCH (UINT64_C(1) << 20)
+/* NCCL reported a failure first (torch's 'NCCL error ...: unhandled system/cuda/internal
+ * error', invalid usage) */
+#define KB_NEED_NCCL_ERROR (UINT64_C(1) << 21)
+/* the GPUs are Hopper (H100, H800, H200 named) */
+#define KB_NEED_HOPPER (UINT64_C(1) << 22)
+/* a stack in NCCL's network plugin init (ncclNetPluginInit, ncclNetInit) */
+#define KB_NEED_NET_INIT (UINT64_C(1) << 23)
+/* the reporter names a port scan or security scanner */
+#define KB_NEED_SCAN (UINT64_C(1) << 24)
+/* GPUDirect RDMA turned off: NCCL_NET_GDR_LEVEL=LOC (or 0) */
+#define KB_NEED_GDR_OFF (UINT64_C(1) << 25)
+/* B40 GPUs named */
+#define KB_NEED_B40 (UINT64_C(1) << 26)
+/* MPS with MLOPart named */
+#define KB_NEED_MLOPART (UINT64_C(1) << 27)
+/* NCCL_RUNTIME_CONNECT=0 */
+#define KB_NEED_NO_RUNTIME_CONNECT (UINT64_C(1) << 28)
+/* a WARN of NCCL's transport.cc (transport set-up) */
+#define KB_NEED_TRANSPORT (UINT64_C(1) << 29)
+/* a WARN of NCCL's ce_coll.cc (copy-engine collectives) */
+#define KB_NEED_CE_COLL (UINT64_C(1) << 30)
+/* NCCL's Inspector profiler plugin enabled */
+#define KB_NEED_INSPECTOR (UINT64_C(1) << 31)
 
 struct explain_known_bug {
 	const char *id;
@@ -99,8 +147,8 @@ struct explain_known_bug {
 	const char *fixed_in;	/* NULL: not fixed yet */
 	const char *symptom;	/* the signature id that must have matched; NULL: a hang, or wrong
 				 * results with KB_NEED_WRONG */
-	unsigned needs;		/* KB_NEED_* facts that must also have been seen */
-	unsigned or_needs;	/* when the symptom did not match: these KB_NEED_* facts together
+	uint64_t needs;		/* KB_NEED_* facts that must also have been seen */
+	uint64_t or_needs;	/* when the symptom did not match: these KB_NEED_* facts together
 				 * stand for it (0: the symptom is required) */
 	int version_required;	/* 1: only when the log shows an affected version */
 	const char *title;
