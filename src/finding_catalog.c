@@ -87,6 +87,11 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "nccl.copies.differ", .sev = SEV_WARN,
 	  .summary = N_("torch uses another NCCL than nccl-tests and C/C++ programs load by "
 		        "default.") },
+	{ .id = "nccl.tccl", .sev = SEV_OK,
+	  .summary = N_("torch loads TCCL, Tencent Cloud's NCCL.") },
+	{ .id = "nccl.tccl.unused", .sev = SEV_INFO,
+	  .summary = N_("TCCL (Tencent Cloud's NCCL, /opt/tencent/tccl) is installed but torch runs "
+			"another NCCL copy.") },
 	{ .id = "nccl.default.none", .sev = SEV_INFO,
 	  .summary = N_("torch brings its own NCCL but programs outside torch find no "
 		        "libnccl.so.2.") },

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "finding.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -126,8 +127,8 @@ void ras_diag_ask_findings(const struct ras_diag_ask *a, const char *addr, const
 		f->conf = CONF_HIGH;
 		finding_why(f, "RAS runs one diagnostics request at a time and answered '%s'.",
 			    a->diag.answer_text);
-		finding_fix(f, "%s   # again once the other request (ncclras -D, "
-			    "NCCL_RUN_DIAGNOSTICS) has finished", again);
+		finding_fix(f, N_("%s   # again once the other request (ncclras -D, "
+			    "NCCL_RUN_DIAGNOSTICS) has finished"), again);
 		return;
 	case RAS_DIAG_UNKNOWN_CMD:
 	case RAS_DIAG_REFUSED:

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -365,30 +366,30 @@ static const struct fold_row fold_rows[] = {
 	  .why = "NCCL's diagnostics compare every rank's GPU model and the GPU count of its node, "
 		 "per communicator: a node with another GPU, or one whose GPU fell off the bus, "
 		 "runs at a different pace or not at all.",
-	  .fix = "nvidia-smi -L   # on the nodes of the ranks named: the same GPUs as the others; "
-		 "otherwise take the node out of the job" },
+	  .fix = N_("nvidia-smi -L   # on the nodes of the ranks named: the same GPUs as the others; "
+		 "otherwise take the node out of the job")},
 	{ .id = "nccl.diag.driver", .check = RAS_DIAG_DRIVER, .what = "CUDA driver version",
 	  .why = "NCCL's diagnostics compare the CUDA driver version every rank sees: nodes on "
 		 "different drivers behave differently (P2P, NVLS, CUDA graph support).",
-	  .fix = "nvidia-smi --query-gpu=driver_version --format=csv,noheader   # on every node: "
-		 "install one driver version everywhere" },
+	  .fix = N_("nvidia-smi --query-gpu=driver_version --format=csv,noheader   # on every node: "
+		 "install one driver version everywhere")},
 	{ .id = "nccl.diag.ecc", .check = RAS_DIAG_ECC, .what = "ECC",
 	  .why = "NVML reports volatile ECC errors on the GPU of those ranks (uncorrected always; "
 		 "corrected at or above NCCL_DIAGNOSTICS_ECC_THRESHOLD): the GPU corrupts or "
 		 "loses data.",
-	  .fix = "nvidia-smi -q -d ECC   # on the node of those ranks; uncorrected errors: drain "
-		 "the node, reset the GPU (nvidia-smi -r -i <gpu>) or replace it" },
+	  .fix = N_("nvidia-smi -q -d ECC   # on the node of those ranks; uncorrected errors: drain "
+		 "the node, reset the GPU (nvidia-smi -r -i <gpu>) or replace it")},
 	{ .id = "nccl.diag.nvlink", .check = RAS_DIAG_NVLINK, .what = "NVLink",
 	  .why = "NVML reports NVLinks of those ranks' GPUs not enabled, or fewer links than on "
 		 "the other ranks: NCCL falls back to slower paths or hangs on a dead link.",
-	  .fix = "nvidia-smi nvlink --status   # on the node of those ranks; inactive links: "
+	  .fix = N_("nvidia-smi nvlink --status   # on the node of those ranks; inactive links: "
 		 "reset the GPU, check systemctl status nvidia-fabricmanager, or replace the "
-		 "node" },
+		 "node")},
 	{ .id = "nccl.diag.xid", .check = RAS_DIAG_XID, .what = "Xid/SXid",
 	  .why = "the kernel log of that host shows GPU (Xid) or NVSwitch (SXid) errors that "
 		 "NVIDIA's catalog says need action; NCCL's line names the response.",
-	  .fix = "dmesg -T | grep -iE 'xid|sxid'   # on the host named; then the response NCCL's "
-		 "line names (https://docs.nvidia.com/deploy/xid-errors/)" },
+	  .fix = N_("dmesg -T | grep -iE 'xid|sxid'   # on the host named; then the response NCCL's "
+		 "line names (https://docs.nvidia.com/deploy/xid-errors/)")},
 };
 
 static size_t fold_check(const struct ras_diag *d, const struct fold_row *row, const char *source,
@@ -468,8 +469,8 @@ static size_t fold_env(const struct ras_diag *d, const char *source, ras_diag_ad
 		if (l->kind == RAS_DIAG_DIFF) {
 			evidence(f, l);
 			if (!logging_only(l->key))
-				finding_fix(f, "env | grep '^%s='   # on the ranks named below: set one "
-					    "value for every rank in the launcher", l->key);
+				finding_fix(f, N_("env | grep '^%s='   # on the ranks named below: set one "
+					    "value for every rank in the launcher"), l->key);
 		} else if (l->kind == RAS_DIAG_ENV_VALUE) {
 			evidence(f, l);
 			if (!logging_only(l->key))

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 void reason_verdict(struct ctx *c, int prio, const char *fmt, ...)
@@ -302,10 +303,10 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    m->dead ? "considers the process dead (unreachable over the RAS network "
 				    "for 60 s, or its connections closed)" :
 				    "could not reach the process, and /proc confirms it is gone", cm->hash);
-			finding_fix(f, "find why it exited: its log, dmesg (OOM killer: 'Killed process "
-				    "%d'), the launcher's exit report", m->pid);
-			finding_fix(f, "restart the job; with torchrun, --max-restarts lets the launcher do "
-				    "it");
+			finding_fix(f, N_("find why it exited: its log, dmesg (OOM killer: 'Killed process "
+				    "%d'), the launcher's exit report"), m->pid);
+			finding_fix(f, N_("restart the job; with torchrun, --max-restarts lets the launcher do "
+				    "it"));
 			finding_check(f, "ncclcheck explain <that rank's log>");
 			reason_verdict(c, 1, "%s is gone%s%s; the other ranks wait for it", w.buf,
 				doing.len ? ": " : "", doing.buf);
@@ -313,9 +314,9 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 			f = finding_add(c->fs, SEV_ERROR, "attach.proc.stopped", "%s is stopped", w.buf);
 			finding_why(f, "The process is stopped, so neither its training loop nor its NCCL "
 				    "threads run; RAS gets no answer from it and every other rank waits.");
-			finding_fix(f, "kill -CONT %d   # if it was stopped by mistake (Ctrl-Z, SIGSTOP)",
+			finding_fix(f, N_("kill -CONT %d   # if it was stopped by mistake (Ctrl-Z, SIGSTOP)"),
 				    m->pid);
-			finding_fix(f, "detach the debugger that holds it, if one does");
+			finding_fix(f, N_("detach the debugger that holds it, if one does"));
 			reason_verdict(c, 2, "%s is stopped (SIGSTOP, Ctrl-Z or a debugger): every other rank waits "
 				"for it", w.buf);
 		} else if (host_all && n_on_host > 0) {
@@ -337,8 +338,8 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    "rank of a node is silent at once, the network between the nodes (a "
 				    "firewall, a link, a route) or the node itself is down; a frozen single "
 				    "process looks different (one rank, not the node).");
-			finding_fix(f, "from this node: ping %s; check the firewall on both ends", m->host);
-			finding_fix(f, "on %s: is the node up, are its ranks running (ncclcheck attach there)",
+			finding_fix(f, N_("from this node: ping %s; check the firewall on both ends"), m->host);
+			finding_fix(f, N_("on %s: is the node up, are its ranks running (ncclcheck attach there)"),
 				    m->host);
 			finding_check(f, "ncclcheck cluster   # every interface between the nodes, both ways");
 			reason_verdict(c, 5, "node %s does not answer (%d rank(s) unresponsive): the network between "
@@ -350,11 +351,11 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    "ranks on its node answered: the process is frozen (stopped, in a "
 				    "debugger, out of memory and swapping) or its RAS thread is stuck.");
 			if (m->pid > 0)
-				finding_fix(f, "on %s: ncclcheck attach --pid %d (its state and Python "
-					    "stacks)", m->host, m->pid);
+				finding_fix(f, N_("on %s: ncclcheck attach --pid %d (its state and Python "
+					    "stacks)"), m->host, m->pid);
 			else
-				finding_fix(f, "RAS no longer knows its process: find rank %d's node and "
-					    "process from the launcher (its exit code, its log)", m->rank);
+				finding_fix(f, N_("RAS no longer knows its process: find rank %d's node and "
+					    "process from the launcher (its exit code, its log)"), m->rank);
 			reason_verdict(c, 6, "%s does not answer RAS%s%s", w.buf, doing.len ? "; " : "", doing.buf);
 		}
 		finding_rank(f, m->rank);
@@ -390,7 +391,7 @@ static void ras_errors(struct ctx *c, const struct ras_comm *cm)
 			finding_why(f, "An asynchronous error means a collective of that rank failed after "
 				    "launch (a peer vanished, a network error, a CUDA fault). The "
 				    "communicator is unusable; the other ranks hang until they time out.");
-			finding_fix(f, "read that rank's NCCL WARN lines (NCCL_DEBUG=WARN is enough)");
+			finding_fix(f, N_("read that rank's NCCL WARN lines (NCCL_DEBUG=WARN is enough)"));
 			finding_check(f, "ncclcheck explain <that rank's log>");
 			finding_evidence(f, "RAS communicator %s: rank %d async_error=%d%s%s", cm->hash,
 					 rk->rank, rk->async_error, rk->error_text[0] ? " " : "",
@@ -471,8 +472,8 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 		}
 		if (!fz) {
 			f = finding_add(c->fs, two ? SEV_INFO : SEV_WARN, "attach.ras.skew",
-					"%s counts differ (rank(s) %s behind %" PRIu64 ")%s", ras_op_names[op],
-					behind.buf, hi, two ? " but move: normal skew" : "; seen once");
+					"%s counts differ (rank(s) %s behind %llu)%s", ras_op_names[op],
+					behind.buf, (unsigned long long)hi, two ? " but move: normal skew" : "; seen once");
 			f->conf = two ? CONF_HIGH : CONF_LOW;
 			strbuf_release(&behind);
 			continue;
@@ -481,8 +482,8 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 		reason_who_str(&who, &w);
 		reason_proc_doing(c, lag->host, lag->pid, &doing);
 		f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
-				"rank(s) %s never launched %s #%" PRIu64 " that %d other rank(s) launched",
-				behind.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op]);
+				"rank(s) %s never launched %s #%llu that %d other rank(s) launched",
+				behind.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), cm->text_hi_n[op]);
 		for (size_t i = 0; i < cm->nranks; i++)
 			if ((cm->ranks[i].counts_known & (1u << op)) && cm->ranks[i].counts[op] < hi) {
 				finding_rank(f, cm->ranks[i].rank);
@@ -493,14 +494,14 @@ static void ras_counts_text(struct ctx *c, const struct ras_comm *cm)
 			    "ranks behind, and the counts did not move for %.1f s: those ranks never "
 			    "called the next collective. That is their application side (a data loader, a "
 			    "rank-dependent branch, a swallowed exception), not NCCL or the network.", secs);
-		finding_fix(f, "look at what %s does now: ncclcheck attach --pid %d", w.buf, lag->pid);
-		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %" PRIu64 "; rank(s) "
+		finding_fix(f, N_("look at what %s does now: ncclcheck attach --pid %d"), w.buf, lag->pid);
+		finding_evidence(f, "RAS communicator %s: %d rank(s) launched up to %s %llu; rank(s) "
 				 "%s fewer, unchanged over %.1f s", cm->hash, cm->text_hi_n[op],
-				 ras_op_names[op], hi, behind.buf, secs);
+				 ras_op_names[op], (unsigned long long)hi, behind.buf, secs);
 		if (doing.len)
 			finding_evidence(f, "/proc: rank %d: %s", lag->rank, doing.buf);
-		reason_verdict(c, 4, "%s has not launched %s #%" PRIu64 " that %d other rank(s) launched%s%s",
-			w.buf, ras_op_names[op], lag->counts[op] + 1, cm->text_hi_n[op],
+		reason_verdict(c, 4, "%s has not launched %s #%llu that %d other rank(s) launched%s%s",
+			w.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), cm->text_hi_n[op],
 			doing.len ? "; " : "", doing.buf);
 		strbuf_release(&behind);
 		strbuf_release(&w);
@@ -571,8 +572,8 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			reason_who_str(&who, &w);
 			reason_proc_doing(c, lag->host, lag->pid, &doing);
 			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_unequal",
-					"rank(s) %s never launched %s #%" PRIu64 " that rank(s) %s launched",
-					behind.buf, ras_op_names[op], lag->counts[op] + 1, ahead.buf);
+					"rank(s) %s never launched %s #%llu that rank(s) %s launched",
+					behind.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), ahead.buf);
 			for (size_t i = 0; i < cm->nranks; i++)
 				if (cm->ranks[i].counts[op] < hi) {
 					finding_rank(f, cm->ranks[i].rank);
@@ -585,32 +586,32 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 				    "data loader, a rank-dependent branch, an exception swallowed, a "
 				    "checkpoint or an eval only some ranks run), not NCCL or the network.",
 				    secs);
-			finding_fix(f, "look at what %s does now: ncclcheck attach --pid %d (on %s)", w.buf,
+			finding_fix(f, N_("look at what %s does now: ncclcheck attach --pid %d (on %s)"), w.buf,
 				    lag->pid, lag->host[0] ? lag->host : "its node");
-			finding_fix(f, "make every rank call the same collectives in the same order; "
-				    "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that at each collective");
+			finding_fix(f, N_("make every rank call the same collectives in the same order; "
+				    "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that at each collective"));
 			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 "
 				      "TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_ (then "
 				      "echo 1 > /tmp/nccl_trace_pipe_<rank>.pipe dumps a hung rank, and "
 				      "ncclcheck attach --fr DIR names the collective and its stack)");
 			for (size_t i = 0; i < cm->nranks; i++)
 				finding_evidence(f, "RAS communicator %s: rank %d (pid %d on %s, GPU %d) "
-						 "launched %" PRIu64 " %s, %" PRIu64 " %.1f s earlier",
+						 "launched %llu %s, %llu %.1f s earlier",
 						 cm->hash, cm->ranks[i].rank, cm->ranks[i].pid,
 						 cm->ranks[i].host, cm->ranks[i].cuda_dev,
-						 cm->ranks[i].counts[op], ras_op_names[op],
-						 rank_in(old, cm->ranks[i].rank)->counts[op], secs);
+						 (unsigned long long)cm->ranks[i].counts[op], ras_op_names[op],
+						 (unsigned long long)rank_in(old, cm->ranks[i].rank)->counts[op], secs);
 			if (doing.len)
 				finding_evidence(f, "/proc: rank %d: %s", lag->rank, doing.buf);
-			reason_verdict(c, 4, "%s has not launched %s #%" PRIu64 " that rank(s) %s launched%s%s",
-				w.buf, ras_op_names[op], lag->counts[op] + 1, ahead.buf,
+			reason_verdict(c, 4, "%s has not launched %s #%llu that rank(s) %s launched%s%s",
+				w.buf, ras_op_names[op], (unsigned long long)(lag->counts[op] + 1), ahead.buf,
 				doing.len ? "; " : "", doing.buf);
 			strbuf_release(&w);
 			strbuf_release(&doing);
 		} else if (lo != hi) {
 			f = finding_add(c->fs, two ? SEV_INFO : SEV_WARN, "attach.ras.skew",
-					"%s counts differ (%" PRIu64 "..%" PRIu64 ")%s", ras_op_names[op], lo,
-					hi, two ? " but move: normal skew" : "; seen once");
+					"%s counts differ (%llu..%llu)%s", ras_op_names[op], (unsigned long long)lo,
+					(unsigned long long)hi, two ? " but move: normal skew" : "; seen once");
 			finding_why(f, "%s", two ?
 				    "Ranks launch collectives asynchronously, so counts differ in flight; "
 				    "only counts that stay unequal across polls point at a rank." :
@@ -620,8 +621,8 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			finding_evidence(f, "ranks behind: %s; ahead: %s", behind.buf, ahead.buf);
 		} else if (cm->nmissing == 0 && fz) {
 			f = finding_add(c->fs, SEV_ERROR, "attach.ras.counts_equal",
-					"every rank launched %s #%" PRIu64 " and none moved on for %.1f s: a "
-					"GPU-side or network stall", ras_op_names[op], hi, secs);
+					"every rank launched %s #%llu and none moved on for %.1f s: a "
+					"GPU-side or network stall", ras_op_names[op], (unsigned long long)hi, secs);
 			finding_why(f, "All %zu ranks of communicator %s launched the same number of "
 				    "collectives and nothing changed between polls. The application side "
 				    "did its part; the collective itself does not finish. RAS counts "
@@ -629,27 +630,27 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 				    "(NVIDIA/nccl#1730): the cause is the network between the nodes (a "
 				    "firewall dropping NCCL's ports, an MTU black hole, a dead link) or a "
 				    "GPU that stopped making progress.", cm->nranks, cm->hash);
-			finding_fix(f, "check the path between the nodes on every interface NCCL uses");
-			finding_fix(f, "nvidia-smi on each node: a GPU at 100%% with no progress, Xid errors "
-				    "in dmesg");
+			finding_fix(f, N_("check the path between the nodes on every interface NCCL uses"));
+			finding_fix(f, N_("nvidia-smi on each node: a GPU at 100%% with no progress, Xid errors "
+				    "in dmesg"));
 			finding_check(f, "ncclcheck cluster   # reachability, ports and MTU between the nodes");
 			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (the flight recorder tells "
 				      "'started' from 'scheduled' per rank)");
 			f->conf = CONF_MEDIUM;
-			finding_evidence(f, "RAS communicator %s: %s count %" PRIu64 " on ranks %s, unchanged "
-					 "over %.1f s", cm->hash, ras_op_names[op], hi, ahead.buf, secs);
-			reason_verdict(c, 8, "every rank launched %s #%" PRIu64 " and it does not complete: a GPU or "
-				"network stall that RAS cannot see into", ras_op_names[op], hi);
+			finding_evidence(f, "RAS communicator %s: %s count %llu on ranks %s, unchanged "
+					 "over %.1f s", cm->hash, ras_op_names[op], (unsigned long long)hi, ahead.buf, secs);
+			reason_verdict(c, 8, "every rank launched %s #%llu and it does not complete: a GPU or "
+				"network stall that RAS cannot see into", ras_op_names[op], (unsigned long long)hi);
 		} else if (cm->nmissing == 0 && two) {
 			uint64_t ohi = 0;
 			for (size_t i = 0; i < old->nranks; i++)
 				if (old->ranks[i].counts[op] > ohi)
 					ohi = old->ranks[i].counts[op];
 			f = finding_add(c->fs, SEV_OK, "attach.ras.progressing",
-					"communicator %s is making progress: %s %" PRIu64 " -> %" PRIu64
-					" in %.1f s", cm->hash, ras_op_names[op], ohi, hi, secs);
-			reason_verdict(c, 9, "the job is making progress: %s count went from %" PRIu64 " to %"
-				PRIu64 " in %.1f s", ras_op_names[op], ohi, hi, secs);
+					"communicator %s is making progress: %s %llu -> %llu"
+					" in %.1f s", cm->hash, ras_op_names[op], (unsigned long long)ohi, (unsigned long long)hi, secs);
+			reason_verdict(c, 9, "the job is making progress: %s count went from %llu to %llu in %.1f s",
+				       ras_op_names[op], (unsigned long long)ohi, (unsigned long long)hi, secs);
 		}
 		strbuf_release(&behind);
 		strbuf_release(&ahead);
@@ -677,7 +678,7 @@ static void ras_local_procs(struct ctx *c, const struct ras_comm *cm)
 			f = finding_add(c->fs, SEV_ERROR, "attach.proc.stopped", "%s is stopped", w.buf);
 			finding_why(f, "A stopped process runs neither its training loop nor NCCL's threads; "
 				    "every other rank waits for it.");
-			finding_fix(f, "kill -CONT %d   # if it was stopped by mistake", rk->pid);
+			finding_fix(f, N_("kill -CONT %d   # if it was stopped by mistake"), rk->pid);
 			reason_verdict(c, 2, "%s is stopped (SIGSTOP, Ctrl-Z or a debugger): every other rank waits "
 				"for it", w.buf);
 		} else if (k == P_DSTATE) {
@@ -685,7 +686,7 @@ static void ras_local_procs(struct ctx *c, const struct ras_comm *cm)
 					"%s has a thread in uninterruptible sleep", w.buf);
 			finding_why(f, "A thread in D state waits in the kernel (a file system such as NFS "
 				    "or Lustre, a GPU driver call, swap); it cannot be interrupted.");
-			finding_fix(f, "cat /proc/%d/task/*/stack (as root) shows where", rk->pid);
+			finding_fix(f, N_("cat /proc/%d/task/*/stack (as root) shows where"), rk->pid);
 		}
 		if (f) {
 			rank_subject(f, rk);
@@ -720,9 +721,9 @@ static void ras_reason(struct ctx *c)
 			f->conf = CONF_HIGH;
 			finding_why(f, "%s", d->polls[d->npolls - 1].error ?
 				    d->polls[d->npolls - 1].error : "no answer");
-			finding_fix(f, "run attach on a node of the job (RAS listens on localhost:28028 "
-				    "there), or give --ras HOST:PORT as set in NCCL_RAS_ADDR");
-			finding_fix(f, "RAS needs NCCL >= 2.24 and NCCL_RAS_ENABLE not 0");
+			finding_fix(f, N_("run attach on a node of the job (RAS listens on localhost:28028 "
+				    "there), or give --ras HOST:PORT as set in NCCL_RAS_ADDR"));
+			finding_fix(f, N_("RAS needs NCCL >= 2.24 and NCCL_RAS_ENABLE not 0"));
 			finding_evidence(f, "%zu poll(s) of %s failed", d->npolls, d->ras_addr);
 		}
 		return;
@@ -1051,10 +1052,10 @@ int attach_reason(const struct attach_data *d, struct findings *fs, char **verdi
 		int fr_ok = d->fr_asked && d->fr.n > 0;
 		if (!ras_ok && !fr_ok) {
 			nothing = 1;
-			strbuf_addstr(&c.verdict, "could not attach: no RAS report and no flight-recorder "
-				      "dump");
+			strbuf_addstr(&c.verdict, N_("could not attach: no RAS report and no "
+						     "flight-recorder dump"));
 		} else {
-			strbuf_addstr(&c.verdict, "no hang found: no rank is missing, stopped or behind");
+			strbuf_addstr(&c.verdict, N_("no hang found: no rank is missing, stopped or behind"));
 		}
 	}
 	findings_sort(fs);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 /* ---- flight recorder ---- */
@@ -121,8 +122,8 @@ static void fr_mismatch(struct ctx *c, const struct frpg *pg, const struct fr_du
 			finding_why(f, "Every rank of a process group must call the same collective, with the "
 				    "same sizes and dtypes, in the same order. A mismatch hangs the job or "
 				    "corrupts data silently; NCCL does not check it.");
-			finding_fix(f, "fix the code path that builds this tensor on rank %d (the stacks "
-				    "below show where each rank called it)", dumps[i]->rank);
+			finding_fix(f, N_("fix the code path that builds this tensor on rank %d (the stacks "
+				    "below show where each rank called it)"), dumps[i]->rank);
 			finding_rerun(f, "TORCH_DISTRIBUTED_DEBUG=DETAIL (checks shapes and ops at each "
 				      "collective and raises instead of hanging)");
 			finding_evidence(f, "rank %d: %s", refrank, a);
@@ -173,10 +174,10 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 		finding_why(f, "A rank that wrote no dump was not asked (the dump is per rank, written "
 			    "on timeout or on request), or could not answer: a stopped, frozen or dead "
 			    "process writes nothing. Its absence is itself a clue.");
-		finding_fix(f, "ask a live rank for its dump: echo 1 > <TORCH_NCCL_DEBUG_INFO_PIPE_FILE>"
-			    "<rank>.pipe (the job must run with that variable set)");
-		finding_fix(f, "collect every rank's TORCH_NCCL_DEBUG_INFO_TEMP_FILE<rank> into one "
-			    "directory (one file per rank)");
+		finding_fix(f, N_("ask a live rank for its dump: echo 1 > <TORCH_NCCL_DEBUG_INFO_PIPE_FILE>"
+			    "<rank>.pipe (the job must run with that variable set)"));
+		finding_fix(f, N_("collect every rank's TORCH_NCCL_DEBUG_INFO_TEMP_FILE<rank> into one "
+			    "directory (one file per rank)"));
 		for (size_t r = 0; pg->cfg && r < pg->cfg->nrank_list; r++) {
 			int have = 0;
 			for (size_t i = 0; i < set->n; i++)
@@ -223,15 +224,15 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 			finding_evidence(f, "rank %d: last collective #%ld %s (%s)", dumps[i]->rank,
 					 last[i]->collective_seq_id, fr_op_name(last[i]),
 					 fr_state_name(last[i]->state));
-		add_stack(f, dumps[firstmiss]->rank, last[firstmiss], "last entered");
+		add_stack(f, dumps[firstmiss]->rank, last[firstmiss], N_("last entered"));
 		for (size_t i = 0; i < n; i++)
 			if (last[i]->collective_seq_id >= seq) {
-				add_stack(f, dumps[i]->rank, coll_at(dumps[i], pg->name, seq), "waits in");
+				add_stack(f, dumps[i]->rank, coll_at(dumps[i], pg->name, seq), N_("waits in"));
 				break;
 			}
-		finding_fix(f, "see what rank %d does after the stack above: ncclcheck attach --pid <its pid>",
+		finding_fix(f, N_("see what rank %d does after the stack above: ncclcheck attach --pid <its pid>"),
 			    dumps[firstmiss]->rank);
-		finding_fix(f, "make every rank reach the same collectives in the same order");
+		finding_fix(f, N_("make every rank reach the same collectives in the same order"));
 		{
 			struct who who;
 			struct strbuf w = STRBUF_INIT, doing = STRBUF_INIT;
@@ -279,9 +280,9 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 				    "rank(s) without a dump are the ones they wait for: stopped, frozen, dead, "
 				    "or busy before the collective (then its dump, once asked, shows it).");
 			finding_evidence(f, "%s", states.buf);
-			add_stack(f, dumps[0]->rank, last[0], "waits in");
-			finding_fix(f, "look at rank(s) %s: ncclcheck attach on their node (RAS and /proc), "
-				    "ncclcheck attach --pid <pid>", nodump.buf);
+			add_stack(f, dumps[0]->rank, last[0], N_("waits in"));
+			finding_fix(f, N_("look at rank(s) %s: ncclcheck attach on their node (RAS and /proc), "
+				    "ncclcheck attach --pid <pid>"), nodump.buf);
 			/* an absence (no dump) is weaker than what RAS and /proc say of those ranks (a
 			 * count behind, a state, the Python stack): any of those verdicts comes first */
 			reason_verdict(c, 6, "rank(s) %s wrote no dump while rank(s) that did all wait in %s #%ld "
@@ -351,11 +352,11 @@ void reason_fr(struct ctx *c)
 	if (!set->n) {
 		struct finding *f = finding_add(c->fs, SEV_WARN, "attach.fr.none",
 						"no flight-recorder dump to read");
-		finding_fix(f, "run the job with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 "
+		finding_fix(f, N_("run the job with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 "
 			    "TORCH_NCCL_DUMP_ON_TIMEOUT=1 TORCH_NCCL_DEBUG_INFO_TEMP_FILE=/tmp/nccl_trace_"
-			    "rank_ TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_");
-		finding_fix(f, "when it hangs, on each node: for p in /tmp/nccl_trace_pipe_*.pipe; do timeout 2 "
-			    "sh -c \"echo 1 > $p\"; done; then ncclcheck attach --fr /tmp");
+			    "rank_ TORCH_NCCL_DEBUG_INFO_PIPE_FILE=/tmp/nccl_trace_pipe_"));
+		finding_fix(f, N_("when it hangs, on each node: for p in /tmp/nccl_trace_pipe_*.pipe; do timeout 2 "
+			    "sh -c \"echo 1 > $p\"; done; then ncclcheck attach --fr /tmp"));
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_TRACE_BUFFER_SIZE", "2000");
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DUMP_ON_TIMEOUT", "1");
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "TORCH_NCCL_DEBUG_INFO_TEMP_FILE", "%s",

@@ -239,15 +239,15 @@ static void job_groups(FILE *out, const json_t *payload)
 	size_t i, k;
 
 	if (error)
-		fprintf(out, "not every node's answer: %s\n", error);
+		fprintf(out, _("not every node's answer: %s\n"), error);
 	if (json_array_size(groups)) {
-		fprintf(out, "ranks by Python stack (main thread), every node:\n");
+		fputs(_("ranks by Python stack (main thread), every node:\n"), out);
 		json_array_foreach(groups, i, g) {
 			const json_t *ranks = json_object_get(g, "ranks"), *m;
 			const char *stack = json_string_value(json_object_get(g, "stack"));
 			size_t nr = json_array_size(ranks);
 
-			fprintf(out, "  %zu rank%s", nr, nr == 1 ? "" : "s");
+			fprintf(out, _("  %zu rank%s"), nr, nr == 1 ? "" : "s");
 			/* a group of many is the job at large: its count says it */
 			if (nr <= GROUP_NAMES_MAX) {
 				fputs(" (", out);
@@ -266,7 +266,7 @@ static void job_groups(FILE *out, const json_t *payload)
 		const char *why = json_string_value(json_object_get(n, "error"));
 
 		if (!json_is_true(json_object_get(n, "answered")))
-			fprintf(out, "node %lld (%s) is not in it: %s\n",
+			fprintf(out, _("node %lld (%s) is not in it: %s\n"),
 				(long long)json_integer_value(json_object_get(n, "node_rank")),
 				name ? name : "?", why ? why : "?");
 	}
@@ -278,9 +278,13 @@ static void attach_head(FILE *out, const json_t *payload, const struct render_op
 			const void *arg)
 {
 	const json_t *groups = json_object_get(payload, "stack_groups"), *g;
+	struct strbuf l10n = STRBUF_INIT;
 	size_t i;
 
-	fprintf(out, "%sverdict:%s %s\n\n", render_bold(ro), render_reset(ro), (const char *)arg);
+	/* the verdict is English (as --json keeps it), put into the reader's language here */
+	fprintf(out, "%s%s%s%s\n\n", render_bold(ro), _("verdict: "), render_reset(ro),
+		render_l10n(&l10n, (const char *)arg));
+	strbuf_release(&l10n);
 	if (json_object_get(payload, "nodes")) {
 		job_groups(out, payload);
 		return;
@@ -288,16 +292,17 @@ static void attach_head(FILE *out, const json_t *payload, const struct render_op
 	/* only where the local ranks stand apart: one group says nothing the verdict does not */
 	if (json_array_size(groups) < 2)
 		return;
-	fprintf(out, "local ranks by Python stack (main thread):\n");
+	fputs(_("local ranks by Python stack (main thread):\n"), out);
 	json_array_foreach(groups, i, g) {
 		const json_t *pids = json_object_get(g, "pids"), *p;
 		size_t k;
 
-		fprintf(out, "  %zu process%s (pid", json_array_size(pids),
-			json_array_size(pids) == 1 ? "" : "es");
+		fputs("  ", out);
+		fprintf(out, Q_("%zu process (pid", "%zu processes (pid", json_array_size(pids)),
+			json_array_size(pids));
 		json_array_foreach(pids, k, p)
 			fprintf(out, "%s %lld", k ? "," : "", (long long)json_integer_value(p));
-		fprintf(out, "): %s\n", json_string_value(json_object_get(g, "stack")));
+		fprintf(out, _("): %s\n"), json_string_value(json_object_get(g, "stack")));
 	}
 	fputc('\n', out);
 }
@@ -310,37 +315,37 @@ static void stacks_head(FILE *out, const json_t *payload, const struct render_op
 	size_t i;
 
 	(void)arg;
-	fprintf(out, "%sprocess %lld%s", render_bold(ro),
+	fprintf(out, _("%sprocess %lld%s"), render_bold(ro),
 		(long long)json_integer_value(json_object_get(payload, "pid")), render_reset(ro));
 	if (json_is_string(json_object_get(py, "version")))
 		fprintf(out, ": Python %s (%s)%s", json_string_value(json_object_get(py, "version")),
 			json_string_value(json_object_get(py, "binary")),
 			json_is_true(json_object_get(py, "layout_tested")) ? "" :
-			" [layout from CPython's headers, not tested on a live interpreter here]");
+			_(" [layout from CPython's headers, not tested on a live interpreter here]"));
 	if (json_is_string(json_object_get(payload, "worker_server")) &&
 	    json_is_string(json_object_get(payload, "stack_source")))
-		fprintf(out, ": from torch's WorkerServer (%s)",
+		fprintf(out, _(": from torch's WorkerServer (%s)"),
 			json_string_value(json_object_get(payload, "worker_server")));
 	fputc('\n', out);
 	if (json_is_string(json_object_get(payload, "memory_error")))
-		fprintf(out, "its memory was not read: %s\n",
+		fprintf(out, _("its memory was not read: %s\n"),
 			json_string_value(json_object_get(payload, "memory_error")));
 	if (json_is_string(json_object_get(py, "error")))
-		fprintf(out, "no Python stacks: %s\n", json_string_value(json_object_get(py, "error")));
+		fprintf(out, _("no Python stacks: %s\n"), json_string_value(json_object_get(py, "error")));
 	json_array_foreach(json_object_get(payload, "threads"), i, th) {
 		const json_t *frames = json_object_get(th, "frames"), *f;
 		size_t k;
 
-		fprintf(out, "\nthread %lld", (long long)json_integer_value(json_object_get(th, "tid")));
+		fprintf(out, _("\nthread %lld"), (long long)json_integer_value(json_object_get(th, "tid")));
 		if (json_is_string(json_object_get(th, "name")))
-			fprintf(out, " \"%s\" state %s%s%s", json_string_value(json_object_get(th, "name")),
+			fprintf(out, _(" \"%s\" state %s%s%s"), json_string_value(json_object_get(th, "name")),
 				json_string_value(json_object_get(th, "state")),
 				*json_string_value(json_object_get(th, "where")) ? ", " : "",
 				json_string_value(json_object_get(th, "where")));
 		fputc('\n', out);
 		if (!json_array_size(frames)) {
 			if (json_is_true(json_object_get(th, "python")))
-				fprintf(out, "  (no Python frames: outside the interpreter's loop)\n");
+				fputs(_("  (no Python frames: outside the interpreter's loop)\n"), out);
 			continue;
 		}
 		fprintf(out, "  Traceback (most recent call last):\n");
@@ -357,7 +362,7 @@ static void stacks_head(FILE *out, const json_t *payload, const struct render_op
 					json_string_value(json_object_get(f, "function")));
 		}
 		if (json_is_string(json_object_get(th, "frames_note")))
-			fprintf(out, "    ... stopped: %s\n",
+			fprintf(out, _("    ... stopped: %s\n"),
 				json_string_value(json_object_get(th, "frames_note")));
 	}
 	fputc('\n', out);

@@ -135,13 +135,16 @@ static void nccl_link(const struct nccl_ctx *n, struct ceiling_link *l)
 	snprintf(l->host, sizeof(l->host), "%s", host);
 	snprintf(l->ifname, sizeof(l->ifname), "%.15s", n->ifname);
 	if (!n->uses_net)
-		snprintf(l->why, sizeof(l->why), "NCCL's log shows no NET transport: every byte "
-		                                 "moved inside the host (P2P/SHM), not over a link");
+		snprintf(l->why, sizeof(l->why), "%s", N_("NCCL's log shows no NET transport: every "
+							   "byte moved inside the host (P2P/SHM), not "
+							   "over a link"));
 	else if (n->net[0])
-		snprintf(l->why, sizeof(l->why), "NCCL uses network %s%s%s: only a socket "
-		         "interface's rate is read", n->net, n->ifname[0] ? " over " : "", n->ifname);
+		snprintf(l->why, sizeof(l->why), n->ifname[0] ?
+			 N_("NCCL uses network %s over %s: only a socket interface's rate is read") :
+			 N_("NCCL uses network %s%s: only a socket interface's rate is read"),
+			 n->net, n->ifname);
 	else
-		snprintf(l->why, sizeof(l->why), "NCCL's log does not say which network it used");
+		snprintf(l->why, sizeof(l->why), "%s", N_("NCCL's log does not say which network it used"));
 }
 
 int bench_run_nccl(const struct bench_args *a, const struct envmap *env, const struct boot_opts *bo)
@@ -180,9 +183,9 @@ int bench_run_nccl(const struct bench_args *a, const struct envmap *env, const s
 	if (rc < 0) {
 		error("rank %d: %s", boot_rank(b), e.msg);
 		if (e.code == ERR_NOTFOUND)
-			fputs("hint: 'bench allreduce --backend tcp' measures the network without "
-			      "GPUs; 'ncclcheck node' shows which NCCL and driver this machine "
-			      "has\n",
+			fputs(_("hint: 'bench allreduce --backend tcp' measures the network without "
+				"GPUs; 'ncclcheck node' shows which NCCL and driver this machine "
+				"has\n"),
 			      stderr);
 		boot_drop(b);
 		free(n.devs);

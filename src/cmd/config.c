@@ -581,7 +581,7 @@ static int config_main(struct config_args *a, int argc, char **argv)
 		json_decref(payload);
 	} else if (out_dir) {
 		if (code == EXIT_CLEAN) {
-			printf("wrote %zu files into %s:", nprod, out_dir);
+			printf(_("wrote %zu files into %s:"), nprod, out_dir);
 			for (size_t i = 0; i < nprod; i++)
 				printf(" %s", prod[i].name);
 			putchar('\n');

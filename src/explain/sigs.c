@@ -1108,6 +1108,34 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
 },
 {
+	/* aws-ofi-nccl platform-aws.cpp: FI_EHOSTUNREACH, which EFA returns when the security group
+	 * drops the packets; the plugin prints this banner */
+	.id = "nccl.ofi.security_group",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "the security group on either this instance or the peer instance" },
+	.title = "EFA packets between the instances are dropped by a security group",
+	.cause = "EFA traffic needs a security group that allows all traffic, inbound and outbound, to and from "
+		"itself, on every instance of the job; a rule set for TCP ports only lets the TCP bootstrap pass and "
+		"drops EFA's own traffic (aws-ofi-nccl reports FI_EHOSTUNREACH)",
+	.fix = "aws ec2 authorize-security-group-ingress --group-id <sg> --protocol -1 --source-group <sg>   # all traffic from the group itself\n"
+		"aws ec2 authorize-security-group-egress --group-id <sg> --ip-permissions 'IpProtocol=-1,UserIdGroupPairs=[{GroupId=<sg>}]'   # and to it",
+},
+{
+	/* aws-ofi-nccl platform-aws.cpp: an instance type that requires GPUDirect RDMA found it off;
+	 * the plugin then fails to initialise */
+	.id = "nccl.ofi.gdr_disabled",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "GDR disabled on GDR-supported instance type" },
+	.cap_after = "instance type ",
+	.cap_stop = " ",
+	.title = "aws-ofi-nccl found GPUDirect RDMA off on {}, where it is required",
+	.cause = "the EFA provider did not offer GPU memory (FI_HMEM) to the plugin: FI_EFA_USE_DEVICE_RDMA=0, an "
+		"EFA driver or libfabric too old for the instance, or GPU peer memory / DMA-BUF unavailable",
+	.fix = "env | grep -E 'FI_EFA_USE_DEVICE_RDMA|FI_PROVIDER'   # FI_EFA_USE_DEVICE_RDMA must not be 0\n"
+		"fi_info -p efa   # the EFA provider must be listed; install the EFA installer's libfabric and driver\n"
+		"export OFI_NCCL_DISABLE_GDR_REQUIRED_CHECK=1   # only to run without GPUDirect RDMA meanwhile (slower)",
+},
+{
 	/* NVIDIA/nccl#229 (maintainer: the OFI plugin did not initialise; libibverbs and the socket
 	 * fallback messages after it are consequences) */
 	.id = "nccl.ofi.no_provider",
@@ -1117,7 +1145,7 @@ const struct explain_sig explain_sigs[] = {
 		     "fi_getinfo() call failed: No data available",
 		     /* aws-ofi-nccl's plugin set-up when neither its RDMA nor its SENDRECV protocol found
 		      * a provider */
-		     "Unable to find a protocol that worked" },
+		     "Unable to find a protocol that worked", "Insufficient Libfabric devices found" },
 	.title = "aws-ofi-nccl found no EFA provider: NCCL falls back to TCP sockets (or fails)",
 	.cause = "libfabric has no usable 'efa' provider in this process: the EFA software or driver is not "
 		"installed, the container does not see the EFA devices, or LD_LIBRARY_PATH misses /opt/amazon/efa/lib",
@@ -1142,7 +1170,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.ib.verbs_call",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Call to ibv_open_device failed", "Call to ibv_create_cq failed", "Call to ibv_create_qp failed",
-		     "Call to ibv_alloc_pd failed", "Call to ibv_query_port failed", "Call to ibv_query_gid failed" },
+		     "Call to ibv_alloc_pd failed", "Call to ibv_query_port failed", "Call to ibv_query_gid failed",
+		     "Call to ibv_create_comp_channel failed", "Call to ibv_get_device_list failed" },
 	.cap_after = "Call to ",
 	.cap_stop = " ",
 	.title = "an InfiniBand verbs call inside NCCL failed ({})",

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "util/file.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -386,12 +387,14 @@ void probe_cloud(const struct probe_ctx *ctx, json_t *facts)
 		struct strbuf why = STRBUF_INIT;
 
 		jset_str(cloud, "provider", "unknown");
+		/* whole sentences (msgids), so the inventory reads them in the reader's language */
 		if (!d.present)
-			strbuf_addstr(&why, "no DMI strings to read (a container or a VM without SMBIOS)");
+			strbuf_addstr(&why, N_("no DMI strings to read (a container or a VM without "
+					       "SMBIOS), and no cloud NIC, RDMA device or image marker"));
 		else
-			strbuf_addf(&why, "no cloud signature in DMI (sys_vendor '%s', product_name '%s')",
+			strbuf_addf(&why, N_("no cloud signature in DMI (sys_vendor '%s', product_name "
+					     "'%s'), and no cloud NIC, RDMA device or image marker"),
 				    d.sys_vendor[0] ? d.sys_vendor : "-", d.product_name[0] ? d.product_name : "-");
-		strbuf_addstr(&why, ", and no cloud NIC, RDMA device or image marker");
 		if (d.unreadable.len)
 			strbuf_addf(&why, "; %s readable by root only", d.unreadable.buf);
 		jset_str(cloud, "why", why.buf);

@@ -613,6 +613,13 @@ void probe_nccl_libs(const struct probe_ctx *ctx, json_t *facts)
 	scan_glob(nccl, "/usr/local/cuda*/lib*", "cuda");
 	scan_glob(nccl, "/usr/local/cuda*/targets/*/lib", "cuda");
 	scan_conda(ctx, nccl, user_home());
+	/*
+	 * TCCL, Tencent Cloud's extension of NCCL for its RDMA network: its package installs under
+	 * /opt/tencent/tccl (cloud.tencent.com/document/product/1573/93190, 1646/93319). The tag
+	 * says which copy is TCCL whatever route found it too.
+	 */
+	scan_dir(nccl, "/opt/tencent/tccl", "tccl");
+	scan_glob(nccl, "/opt/tencent/tccl/lib*", "tccl");
 
 	mark_default(nccl, &s);
 	net_plugin(ctx, nccl, &s);

@@ -15,6 +15,7 @@
 #include "probe/gpu.h"
 #include "probe/nvml_abi.h"
 #include "util/file.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/subproc.h"
@@ -517,16 +518,16 @@ static void decide_driver(json_t *facts, json_t *driver, const json_t *kmod, con
 	} else if (fate && (!nst || !strcmp(nst, "failed"))) {
 		jset_unknown(driver, "present", "the NVML probe %s before it answered", fate);
 	} else {
-		struct strbuf why = STRBUF_INIT;
-		strbuf_addstr(&why, "no NVIDIA driver: ");
-		strbuf_addstr(&why, jpath_bool(kmod, "loaded", 0) ? "" : "the kernel module is not loaded");
-		if (nst && !strcmp(nst, "not_found"))
-			strbuf_addstr(&why, " and libnvidia-ml.so.1 is not installed");
-		else if (nst && !strcmp(nst, "init_failed"))
-			strbuf_addstr(&why, " (NVML: driver not loaded)");
+		/* whole sentences (msgids): the kernel module is not loaded on this branch */
+		const char *why = nst && !strcmp(nst, "not_found") ?
+			N_("no NVIDIA driver: the kernel module is not loaded and libnvidia-ml.so.1 is "
+			   "not installed") :
+			nst && !strcmp(nst, "init_failed") ?
+			N_("no NVIDIA driver: the kernel module is not loaded (NVML: driver not loaded)") :
+			N_("no NVIDIA driver: the kernel module is not loaded");
+
 		jset_bool(driver, "present", 0);
-		jset_str(driver, "reason", why.buf);
-		strbuf_release(&why);
+		jset_str(driver, "reason", why);
 		if (!json_object_get(facts, "gpus"))
 			json_object_set_new(facts, "gpus", json_array());
 	}

@@ -26,6 +26,7 @@
 #include "probe/probe.h"
 #include "probe/torch_static.h"
 #include "util/file.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/subproc.h"
@@ -613,7 +614,7 @@ long probe_python_finish(struct python_run *run, const struct probe_ctx *ctx, js
 	long elapsed;
 
 	if (!run) {
-		jset_unknown(facts, "python", "not probed (--no-python)");
+		jset_unknown(facts, "python", N_("not probed (--no-python)"));
 		return 0;
 	}
 	for (size_t i = 0; i < run->n; i++) {

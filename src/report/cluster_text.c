@@ -39,6 +39,11 @@ static void settled_counts(const json_t *st, size_t c[3])
  * Per node: what the link tests made of its own guesses, and the confirmed ones (the unsettled
  * too with --verbose). Withdrawn ones are not shown: the measurement disproved them.
  */
+/* the settle verdicts shown (withdrawn ones are not), as msgids */
+static const char *const settle_words[] __attribute__((unused)) = {
+	N_("confirmed"), N_("unsettled"),
+};
+
 static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb)
 {
 	json_t *n;
@@ -57,19 +62,19 @@ static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb
 			continue;
 		}
 		if (!head++)
-			strbuf_addstr(sb, "\nnode checks ('ncclcheck node' on each node), settled by the "
-				      "link tests:\n");
+			strbuf_addstr(sb, _("\nnode checks ('ncclcheck node' on each node), settled by "
+					    "the link tests:\n"));
 		settled_counts(st, c);
 		ne = findings_count(fs, SEV_ERROR);
 		nw = findings_count(fs, SEV_WARN);
 		ni = findings_count(fs, SEV_INFO);
 		strbuf_addf(sb, "  %-20s ", str_or(jpath_str(n, "name"), "?"));
 		if (st)
-			strbuf_addf(sb, "%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
-				    "left: ", c[0], c[1], c[2]);
+			strbuf_addf(sb, _("%zu confirmed, %zu withdrawn by measurement, %zu unsettled; "
+					  "left: "), c[0], c[1], c[2]);
 		else
-			strbuf_addstr(sb, "not settled (the link tests did not finish): ");
-		strbuf_addf(sb, "%zu error%s, %zu warning%s, %zu note%s\n", ne, ne == 1 ? "" : "s",
+			strbuf_addstr(sb, _("not settled (the link tests did not finish): "));
+		strbuf_addf(sb, _("%zu error%s, %zu warning%s, %zu note%s\n"), ne, ne == 1 ? "" : "s",
 			    nw, nw == 1 ? "" : "s", ni, ni == 1 ? "" : "s");
 		json_array_foreach(st, k, e) {
 			const char *v = json_string_value(json_object_get(e, "verdict"));
@@ -86,20 +91,28 @@ static void node_checks_text(const json_t *nodes, int verbose, struct strbuf *sb
 					kept = fs->v[j];
 			errors += !strcmp(v, "confirmed") && !strcmp(sev, "error") &&
 				  !(kept && kept->caused_by);
-			strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", v, sev, id, title,
-				    !strcmp(v, "confirmed") ? "measured" : "why not",
-				    str_or(jpath_str(e, "evidence"), "?"));
+			{
+				/* the words and the finding's English in the reader's language */
+				struct strbuf t = STRBUF_INIT, ev = STRBUF_INIT;
+
+				strbuf_addf(sb, "    %s %s %s: %s\n      %s: %s\n", _(v), _(sev), id,
+					    render_l10n(&t, title),
+					    !strcmp(v, "confirmed") ? _("measured") : _("why not"),
+					    render_l10n(&ev, str_or(jpath_str(e, "evidence"), "?")));
+				strbuf_release(&t);
+				strbuf_release(&ev);
+			}
 			if (kept && kept->caused_by) {
-				strbuf_addstr(sb, "      cause: ");
+				strbuf_addstr(sb, _("      cause: "));
 				render_cause(sb, kept->caused_by);
-				strbuf_addstr(sb, " (not counted)\n");
+				strbuf_addstr(sb, _(" (not counted)\n"));
 			}
 		}
 		findings_free(fs);
 	}
 	if (errors)
-		strbuf_addf(sb, "  (%zu confirmed error%s: measured failures, counted in the exit "
-			    "code)\n", errors, errors == 1 ? "" : "s");
+		strbuf_addf(sb, _("  (%zu confirmed error%s: measured failures, counted in the exit "
+				  "code)\n"), errors, errors == 1 ? "" : "s");
 }
 
 void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
@@ -109,19 +122,19 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 	size_t i;
 
 	if (json_array_size(nodes)) {
-		strbuf_addf(sb, "cluster: %zu nodes", json_array_size(nodes));
+		strbuf_addf(sb, _("cluster: %zu nodes"), json_array_size(nodes));
 		json_array_foreach(nodes, i, n)
 			strbuf_addf(sb, "%s %s", i ? "," : ":",
 				    str_or(jpath_str(n, "name"), "?"));
 		strbuf_addch(sb, '\n');
 	}
 	if (!verbose && json_array_size(links) > CLUSTER_TEXT_LINKS) {
-		strbuf_addf(sb, "\n%zu link tests (each one is a finding below; --verbose lists the "
-			    "measurements)\n", json_array_size(links));
+		strbuf_addf(sb, _("\n%zu link tests (each one is a finding below; --verbose lists the "
+				  "measurements)\n"), json_array_size(links));
 		links = NULL;
 	}
 	if (json_array_size(links))
-		strbuf_addstr(sb, "\nlinks (peer -> target address over the target's interface):\n");
+		strbuf_addstr(sb, _("\nlinks (peer -> target address over the target's interface):\n"));
 	json_array_foreach(links, i, l) {
 		struct link_result r;
 		struct err e = ERR_INIT;
@@ -132,11 +145,11 @@ void cluster_report_text(const json_t *report, int verbose, struct strbuf *sb)
 			    str_or(jpath_str(l, "target_name"), "?"),
 			    str_or(jpath_str(l, "ifname"), "?"));
 		if (err) {
-			strbuf_addf(sb, "could not run: %s\n", err);
+			strbuf_addf(sb, _("could not run: %s\n"), err);
 			continue;
 		}
 		if (link_result_from_json(json_object_get(l, "result"), &r, &e) < 0) {
-			strbuf_addf(sb, "(unreadable result: %s)\n", e.msg);
+			strbuf_addf(sb, _("(unreadable result: %s)\n"), e.msg);
 			continue;
 		}
 		link_result_text(&r, sb);

@@ -14,6 +14,7 @@
 #include "finding.h"
 #include "report/html_int.h"
 #include "report/render.h"
+#include "util/i18n.h"
 #include "util/json.h"
 
 static const char css[] =
@@ -73,9 +74,17 @@ static const char css[] =
 static const char *const sev_word[] = {
 	[SEV_OK] = "ok", [SEV_INFO] = "info", [SEV_WARN] = "warn", [SEV_ERROR] = "error",
 };
+/* the badges: the text renderer's severity words, in the reader's language */
+static const char *const sev_label[] = {
+	[SEV_OK] = N_("ok"), [SEV_INFO] = N_("info"), [SEV_WARN] = N_("warn"), [SEV_ERROR] = N_("error"),
+};
+static const char *const conf_word[] = {
+	[CONF_LOW] = N_("confidence low"), [CONF_MEDIUM] = N_("confidence medium"),
+	[CONF_HIGH] = N_("confidence high"),
+};
 static const char *const sev_heading[] = {
-	[SEV_OK] = "Checks passed", [SEV_INFO] = "Notes", [SEV_WARN] = "Warnings",
-	[SEV_ERROR] = "Errors",
+	[SEV_OK] = N_("Checks passed"), [SEV_INFO] = N_("Notes"), [SEV_WARN] = N_("Warnings"),
+	[SEV_ERROR] = N_("Errors"),
 };
 
 void html_esc(struct strbuf *sb, const char *s)
@@ -94,6 +103,19 @@ void html_esc(struct strbuf *sb, const char *s)
 			else
 				strbuf_addch(sb, *p);
 		}
+}
+
+static const char *sev_badge(enum severity sev)
+{
+	return _(sev_label[sev]);
+}
+
+/* `fmt` (a translated c-format) with one size_t, into `sb` (cleared first); its text */
+static const char *html_fmt(struct strbuf *sb, const char *fmt, size_t n)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, fmt, n);
+	return sb->buf;
 }
 
 double html_scale_lin(double v, double d0, double d1, double r0, double r1)
@@ -177,11 +199,48 @@ void html_num(struct strbuf *sb, const json_t *v, const char *ptr_fmt, ...)
 	strbuf_addf(sb, "\">%s</span>", html_numstr(num, sizeof(num), v));
 }
 
+void html_tx(struct strbuf *sb, const char *text)
+{
+	struct strbuf l10n = STRBUF_INIT;
+
+	i18n_text(&l10n, text ? text : "");
+	html_esc(sb, l10n.buf);
+	strbuf_release(&l10n);
+}
+
 void html_section(struct strbuf *sb, const char *id, const char *title)
 {
 	strbuf_addf(sb, "<section id=\"%s\">\n<h2>", id);
-	html_esc(sb, title);
+	html_esc(sb, _(title));
 	strbuf_addstr(sb, "</h2>\n");
+}
+
+void html_th_row(struct strbuf *sb, ...)
+{
+	va_list ap;
+	const char *label;
+
+	strbuf_addstr(sb, "<tr>");
+	va_start(ap, sb);
+	while ((label = va_arg(ap, const char *))) {
+		strbuf_addstr(sb, "<th>");
+		html_esc(sb, *label ? _(label) : label);
+		strbuf_addstr(sb, "</th>");
+	}
+	va_end(ap);
+	strbuf_addstr(sb, "</tr>\n");
+}
+
+void html_h3(struct strbuf *sb, const char *title, const char *note)
+{
+	strbuf_addstr(sb, "<h3>");
+	html_esc(sb, _(title));
+	strbuf_addstr(sb, "</h3>\n");
+	if (note) {
+		strbuf_addstr(sb, "<p class=\"mut\">");
+		html_esc(sb, _(note));
+		strbuf_addstr(sb, "</p>\n");
+	}
 }
 
 void html_section_end(struct strbuf *sb)
@@ -251,7 +310,7 @@ static void inv_value(struct strbuf *sb, const json_t *facts, const struct inv_r
 	else if (json_is_number(v))
 		strbuf_addstr(sb, html_numstr(num, sizeof(num), v));
 	else if (json_is_boolean(v))
-		strbuf_addstr(sb, json_is_true(v) ? "yes" : "no");
+		strbuf_addstr(sb, json_is_true(v) ? _("yes") : _("no"));
 	else if (json_is_array(v) && !strcmp(r->path, "net.interfaces"))
 		json_array_foreach(v, i, x) {
 			if (i)
@@ -268,16 +327,16 @@ static void inv_value(struct strbuf *sb, const json_t *facts, const struct inv_r
 				    json_is_string(x) ? json_string_value(x)
 				    : html_numstr(num, sizeof(num), x));
 	else if (junknown(v))
-		strbuf_addf(sb, "unknown: %s", junknown(v));
+		strbuf_addf(sb, _("unknown: %s"), junknown(v));
 }
 
 void html_inventory(struct strbuf *sb, const json_t *const *facts, const char *const *names,
 		    size_t n)
 {
-	html_section(sb, "inventory", n > 1 ? "Nodes side by side" : "This node");
+	html_section(sb, "inventory", n > 1 ? N_("Nodes side by side") : N_("This node"));
 	if (n > 1)
-		strbuf_addstr(sb, "<p class=\"mut\">A value that differs from the first node's is "
-			      "marked.</p>\n");
+		strbuf_addf(sb, "<p class=\"mut\">%s</p>\n",
+			    _("A value that differs from the first node's is marked."));
 	strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"inv\">\n<tr><th></th>");
 	for (size_t j = 0; j < n; j++) {
 		strbuf_addstr(sb, "<th>");
@@ -288,7 +347,9 @@ void html_inventory(struct strbuf *sb, const json_t *const *facts, const char *c
 	for (size_t r = 0; r < sizeof(inv_rows) / sizeof(inv_rows[0]); r++) {
 		struct strbuf first = STRBUF_INIT;
 
-		strbuf_addf(sb, "<tr><th>%s</th>", inv_rows[r].label);
+		strbuf_addstr(sb, "<tr><th>");
+		html_esc(sb, _(inv_rows[r].label));
+		strbuf_addstr(sb, "</th>");
 		for (size_t j = 0; j < n; j++) {
 			struct strbuf v = STRBUF_INIT;
 
@@ -318,13 +379,15 @@ static void verdict(struct strbuf *sb, const struct findings *fs)
 	struct strbuf line = STRBUF_INIT, block = STRBUF_INIT;
 
 	render_verdict_line(&line, fs, &plain, NULL);
-	strbuf_addf(sb, "<section id=\"verdict\" class=\"verdict sev-%s\">\n<h2>Verdict</h2>\n"
-		    "<p class=\"headline\">", e ? "error" : w ? "warn" : "ok");
+	strbuf_addf(sb, "<section id=\"verdict\" class=\"verdict sev-%s\">\n<h2>%s</h2>\n"
+		    "<p class=\"headline\">", e ? "error" : w ? "warn" : "ok", _("Verdict"));
 	html_esc(sb, line.buf);
 	strbuf_addstr(sb, "</p>\n");
 	if (render_fix_block(fs, e ? SEV_ERROR : SEV_WARN, &block)) {
-		strbuf_addf(sb, "<p>%s (as root, on the nodes named; then run the check again):</p>\n"
-			    "<pre class=\"fix\">", e ? "The fix" : "For the warnings");
+		strbuf_addstr(sb, "<p>");
+		html_esc(sb, e ? _("The fix (as root, on the nodes named; then run the check again):")
+			 : _("For the warnings (as root, on the nodes named; then run the check again):"));
+		strbuf_addstr(sb, "</p>\n<pre class=\"fix\">");
 		html_esc(sb, block.buf);
 		strbuf_addstr(sb, "</pre>\n");
 	}
@@ -345,62 +408,72 @@ static void subjects(struct strbuf *sb, const struct finding *f)
 		html_esc(sb, f->peer);
 	}
 	if (f->ifname) {
-		strbuf_addstr(sb, " over ");
+		strbuf_addch(sb, ' ');
+		html_esc(sb, _("over"));
+		strbuf_addch(sb, ' ');
 		html_esc(sb, f->ifname);
 	}
 	for (size_t k = 0; k < f->nranks; k++)
-		strbuf_addf(sb, "%s%d", k ? ", " : " \u00b7 rank ", f->ranks[k]);
+		{
+		if (!k)
+			strbuf_addf(sb, " \u00b7 %s ", _("rank"));
+		strbuf_addf(sb, "%s%d", k ? ", " : "", f->ranks[k]);
+	}
 }
 
 static void one_finding(struct strbuf *sb, const struct finding *f, size_t i)
 {
 	strbuf_addf(sb, "<article class=\"finding sev-%s%s\" id=\"f%zu\">\n<h4>"
 		    "<span class=\"badge b-%s\">%s</span>", sev_word[f->sev],
-		    f->caused_by ? " folded" : "", i, sev_word[f->sev], sev_word[f->sev]);
-	html_esc(sb, f->title);
+		    f->caused_by ? " folded" : "", i, sev_word[f->sev], sev_badge(f->sev));
+	html_tx(sb, f->title);
 	strbuf_addstr(sb, "</h4>\n<p class=\"mut\"><code>");
 	html_esc(sb, f->id);
 	strbuf_addstr(sb, "</code>");
 	subjects(sb, f);
-	strbuf_addf(sb, " \u00b7 confidence %s</p>\n", confidence_name(f->conf));
+	strbuf_addf(sb, " \u00b7 %s</p>\n", _(conf_word[f->conf]));
 	if (f->caused_by) {
 		struct strbuf c = STRBUF_INIT;
 
 		render_cause(&c, f->caused_by);
-		strbuf_addstr(sb, "<p class=\"cause\">explained by: <code>");
+		strbuf_addf(sb, "<p class=\"cause\">%s <code>", _("explained by:"));
 		html_esc(sb, c.buf);
-		strbuf_addstr(sb, "</code> (not counted on its own)</p>\n");
+		strbuf_addf(sb, "</code> %s</p>\n", _("(not counted on its own)"));
 		strbuf_release(&c);
 	}
 	if (f->nfix) {
-		strbuf_addstr(sb, "<p>fix:</p>\n<pre class=\"fix\">");
+		strbuf_addf(sb, "<p>%s</p>\n<pre class=\"fix\">", _("fix:"));
 		for (size_t k = 0; k < f->nfix; k++) {
-			html_esc(sb, f->fix[k]);
+			struct strbuf l = STRBUF_INIT;
+
+			render_fix_l10n(&l, f->fix[k]);
+			html_esc(sb, l.buf);
+			strbuf_release(&l);
 			strbuf_addch(sb, '\n');
 		}
 		strbuf_addstr(sb, "</pre>\n");
 	}
 	if (f->why) {
 		strbuf_addstr(sb, "<p class=\"why\">");
-		html_esc(sb, f->why);
+		html_tx(sb, f->why);
 		strbuf_addstr(sb, "</p>\n");
 	}
 	if (f->nevidence) {
-		strbuf_addstr(sb, "<p>evidence:</p>\n<ul class=\"evidence\">\n");
+		strbuf_addf(sb, "<p>%s</p>\n<ul class=\"evidence\">\n", _("evidence:"));
 		for (size_t k = 0; k < f->nevidence; k++) {
 			strbuf_addstr(sb, "<li><code>");
-			html_esc(sb, f->evidence[k]);
+			html_tx(sb, f->evidence[k]);
 			strbuf_addstr(sb, "</code></li>\n");
 		}
 		strbuf_addstr(sb, "</ul>\n");
 	}
 	if (f->rerun) {
-		strbuf_addstr(sb, "<p>to know more, rerun with: <code>");
+		strbuf_addf(sb, "<p>%s <code>", _("to know more, rerun with:"));
 		html_esc(sb, f->rerun);
 		strbuf_addstr(sb, "</code></p>\n");
 	}
 	if (f->check) {
-		strbuf_addstr(sb, "<p>check: <code>");
+		strbuf_addf(sb, "<p>%s <code>", _("check:"));
 		html_esc(sb, f->check);
 		strbuf_addstr(sb, "</code></p>\n");
 	}
@@ -410,13 +483,15 @@ static void one_finding(struct strbuf *sb, const struct finding *f, size_t i)
 static void findings_html(struct strbuf *sb, const struct findings *fs, const json_t *summary)
 {
 	static const enum severity order[] = { SEV_ERROR, SEV_WARN, SEV_INFO, SEV_OK };
+	struct strbuf more = STRBUF_INIT;
 
-	html_section(sb, "findings", "Findings");
+	html_section(sb, "findings", N_("Findings"));
 	strbuf_addstr(sb, "<p class=\"summary\">");
 	for (size_t s = 0; s < 4; s++) {
 		const char *key = sev_word[order[s]];
 
-		strbuf_addf(sb, "%s<span class=\"badge b-%s\">%s</span>", s ? " " : "", key, key);
+		strbuf_addf(sb, "%s<span class=\"badge b-%s\">%s</span>", s ? " " : "", key,
+			    sev_badge(order[s]));
 		html_num(sb, json_object_get(summary, key), "/summary/%s", key);
 	}
 	strbuf_addstr(sb, "</p>\n");
@@ -431,19 +506,22 @@ static void findings_html(struct strbuf *sb, const struct findings *fs, const js
 				nroot++;
 		if (!nroot && !nfold)
 			continue;
-		strbuf_addf(sb, "<h3 id=\"sev-%s\">%s (%zu)</h3>\n", sev_word[sev], sev_heading[sev],
+		strbuf_addf(sb, "<h3 id=\"sev-%s\">%s (%zu)</h3>\n", sev_word[sev], _(sev_heading[sev]),
 			    nroot);
 		for (size_t i = 0; i < fs->n; i++)
 			if (fs->v[i]->sev == sev && !fs->v[i]->caused_by)
 				one_finding(sb, fs->v[i], i);
 		if (nfold)
-			strbuf_addf(sb, "<p class=\"mut\">%zu more, each explained by a root cause "
-				    "above:</p>\n", nfold);
+			strbuf_addf(sb, "<p class=\"mut\">%s</p>\n",
+				    html_fmt(&more, Q_("%zu more, explained by a root cause above:",
+						       "%zu more, each explained by a root cause above:",
+						       nfold), nfold));
 		for (size_t i = 0; i < fs->n; i++)
 			if (fs->v[i]->sev == sev && fs->v[i]->caused_by)
 				one_finding(sb, fs->v[i], i);
 	}
 	html_section_end(sb);
+	strbuf_release(&more);
 }
 
 /* ---- the page ---- */
@@ -472,10 +550,11 @@ int html_page(struct strbuf *sb, const json_t *doc, const struct html_opts *o, c
 		findings_free(fs);
 		return -1;
 	}
-	strbuf_addstr(&page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	strbuf_addf(&page, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-		      "style-src 'unsafe-inline'; img-src data:\">\n<title>ncclcheck ");
+		      "style-src 'unsafe-inline'; img-src data:\">\n<title>ncclcheck ",
+		    i18n_lang() == I18N_ZH ? "zh-CN" : "en");
 	html_esc(&page, verb);
 	strbuf_addstr(&page, "</title>\n<style>\n");
 	strbuf_addstr(&page, css);
@@ -485,9 +564,9 @@ int html_page(struct strbuf *sb, const json_t *doc, const struct html_opts *o, c
 	html_esc(&page, jpath_str(doc, "tool.name"));
 	strbuf_addch(&page, ' ');
 	html_esc(&page, jpath_str(doc, "tool.version"));
-	strbuf_addstr(&page, " \u00b7 schema ");
+	strbuf_addf(&page, " \u00b7 %s ", _("schema"));
 	html_num(&page, json_object_get(doc, "schema_version"), "/schema_version");
-	strbuf_addstr(&page, " \u00b7 exit code ");
+	strbuf_addf(&page, " \u00b7 %s ", _("exit code"));
 	html_num(&page, json_object_get(doc, "exit_code"), "/exit_code");
 	strbuf_addstr(&page, "</p>\n</header>\n");
 	verdict(&page, fs);
@@ -506,8 +585,10 @@ int html_page(struct strbuf *sb, const json_t *doc, const struct html_opts *o, c
 		html_inventory(&page, &facts, &name, 1);
 	}
 	findings_html(&page, fs, json_object_get(doc, "summary"));
-	strbuf_addstr(&page, "<footer class=\"mut\"><p>Rendered from the run's --json document; "
-		      "this page loads nothing and runs no script.</p></footer>\n</body>\n</html>\n");
+	strbuf_addstr(&page, "<footer class=\"mut\"><p>");
+	html_esc(&page, _("Rendered from the run's --json document; this page loads nothing and "
+			  "runs no script."));
+	strbuf_addstr(&page, "</p></footer>\n</body>\n</html>\n");
 	strbuf_add(sb, page.buf, page.len);
 	strbuf_release(&page);
 	findings_free(fs);

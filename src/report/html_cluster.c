@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/html_int.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -143,13 +144,22 @@ static void matrix(struct strbuf *sb, const struct cview *v)
 {
 	size_t *cell = xcalloc(v->n * v->n + 1, sizeof(*cell));
 
-	html_section(sb, "reachability", "Reachability (TCP connect), per interface");
-	strbuf_addstr(sb, "<p class=\"legend\">row: the node that connects; column: the node "
-		      "connected to. <span class=\"st-ok\">\u2713 ok</span><span class=\"st-refused\">"
-		      "R refused</span><span class=\"st-timeout\">D dropped (timed out)</span>"
-		      "<span class=\"st-slow\">S slow</span><span class=\"st-error\">N/H/E no route, "
-		      "host unreachable, error</span> blank: not tested. Hover a cell for its "
-		      "figures.</p>\n");
+	html_section(sb, "reachability", N_("Reachability (TCP connect), per interface"));
+	strbuf_addstr(sb, "<p class=\"legend\">");
+	html_esc(sb, _("row: the node that connects; column: the node connected to."));
+	strbuf_addstr(sb, " <span class=\"st-ok\">\u2713 ");
+	html_esc(sb, _("ok"));
+	strbuf_addstr(sb, "</span><span class=\"st-refused\">R ");
+	html_esc(sb, _("refused"));
+	strbuf_addstr(sb, "</span><span class=\"st-timeout\">D ");
+	html_esc(sb, _("dropped (timed out)"));
+	strbuf_addstr(sb, "</span><span class=\"st-slow\">S ");
+	html_esc(sb, _("slow"));
+	strbuf_addstr(sb, "</span><span class=\"st-error\">N/H/E ");
+	html_esc(sb, _("no route, host unreachable, error"));
+	strbuf_addstr(sb, "</span> ");
+	html_esc(sb, _("blank: not tested. Hover a cell for its figures."));
+	strbuf_addstr(sb, "</p>\n");
 	for (size_t k = 0; k < v->nif; k++) {
 		const json_t *l;
 		size_t i;
@@ -167,7 +177,9 @@ static void matrix(struct strbuf *sb, const struct cview *v)
 		html_esc(sb, v->ifnames[k]);
 		strbuf_addstr(sb, "</h3>\n<div class=\"scroll\"><table class=\"matrix\" data-if=\"");
 		html_esc(sb, v->ifnames[k]);
-		strbuf_addstr(sb, "\">\n<tr><th>from \\ to</th>");
+		strbuf_addstr(sb, "\">\n<tr><th>");
+		html_esc(sb, _("from \\ to"));
+		strbuf_addstr(sb, "</th>");
 		for (size_t c = 0; c < v->n; c++) {
 			strbuf_addstr(sb, "<th>");
 			html_esc(sb, node_name(v, (long long)c));
@@ -257,12 +269,21 @@ static void port_map(struct strbuf *sb, const struct cview *v)
 		rows += !strcmp(lstr(l, "test"), "scan") && json_is_true(json_object_get(l, "ran"));
 	if (!rows)
 		return;
-	html_section(sb, "ports", "Ephemeral ports, per node and interface (1024-65535)");
-	strbuf_addstr(sb, "<p class=\"legend\">Each row: the node's ports as a peer's scan found "
-		      "them. <span class=\"st-ok\">open</span><span class=\"st-refused\">rejected"
-		      "</span><span class=\"st-timeout\">dropped</span><span class=\"st-slow\">in use"
-		      "</span> the outline: the node's net.ipv4.ip_local_port_range, where NCCL's "
-		      "listeners land.</p>\n");
+	html_section(sb, "ports", N_("Ephemeral ports, per node and interface (1024-65535)"));
+	strbuf_addstr(sb, "<p class=\"legend\">");
+	html_esc(sb, _("Each row: the node's ports as a peer's scan found them."));
+	strbuf_addstr(sb, " <span class=\"st-ok\">");
+	html_esc(sb, _("open"));
+	strbuf_addstr(sb, "</span><span class=\"st-refused\">");
+	html_esc(sb, _("rejected"));
+	strbuf_addstr(sb, "</span><span class=\"st-timeout\">");
+	html_esc(sb, _("dropped"));
+	strbuf_addstr(sb, "</span><span class=\"st-slow\">");
+	html_esc(sb, _("in use"));
+	strbuf_addstr(sb, "</span> ");
+	html_esc(sb, _("the outline: the node's net.ipv4.ip_local_port_range, where NCCL's "
+		       "listeners land."));
+	strbuf_addstr(sb, "</p>\n");
 	strbuf_addf(sb, "<svg class=\"portmap\" viewBox=\"0 0 %d %.0f\" width=\"%d\" role=\"img\">\n",
 		    MAP_W, (double)rows * MAP_ROW + 30, MAP_W);
 	for (size_t t = 0; t < v->n; t++)
@@ -318,10 +339,10 @@ static void mtu_table(struct strbuf *sb, const struct cview *v)
 		if (strcmp(lstr(l, "test"), "mtu") || !json_is_true(json_object_get(l, "ran")))
 			continue;
 		if (!head++) {
-			html_section(sb, "mtu", "Path MTU per link");
-			strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"mtu\">\n<tr><th>from"
-				      "</th><th>to</th><th>interface</th><th>interface MTU</th>"
-				      "<th>path MTU</th><th>ICMP said</th><th>black hole</th></tr>\n");
+			html_section(sb, "mtu", N_("Path MTU per link"));
+			strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"mtu\">\n");
+			html_th_row(sb, N_("from"), N_("to"), N_("interface"), N_("interface MTU"),
+				    N_("path MTU"), N_("ICMP said"), N_("black hole"), NULL);
 		}
 		strbuf_addf(sb, "<tr data-l=\"%zu\">", i);
 		link_label(sb, l);
@@ -332,7 +353,7 @@ static void mtu_table(struct strbuf *sb, const struct cview *v)
 		strbuf_addstr(sb, "</td><td>");
 		html_num(sb, json_object_get(r, "icmp_mtu"), "/links/%zu/result/icmp_mtu", i);
 		strbuf_addf(sb, "</td><td>%s</td></tr>\n",
-			    json_is_true(json_object_get(r, "blackhole")) ? "yes" : "no");
+			    json_is_true(json_object_get(r, "blackhole")) ? _("yes") : _("no"));
 	}
 	if (head) {
 		strbuf_addstr(sb, "</table></div>\n");
@@ -362,13 +383,22 @@ static void bw_table(struct strbuf *sb, const struct cview *v)
 		if (strcmp(lstr(l, "test"), "bw") || !json_is_true(json_object_get(l, "ran")))
 			continue;
 		if (!head++) {
-			html_section(sb, "bandwidth", "Bandwidth per link against its ceiling");
-			strbuf_addstr(sb, "<p class=\"mut\">The bar: the measured TCP bandwidth; the red "
-				      "mark: the link's ceiling (its line rate at its MTU), when "
-				      "sysfs knows the line rate.</p>\n<div class=\"scroll\">"
-				      "<table class=\"bw\">\n<tr><th>from</th><th>to</th><th>interface"
-				      "</th><th>Gbit/s</th><th>streams</th><th>ceiling Gbit/s</th>"
-				      "<th style=\"min-width:320px\"></th></tr>\n");
+			html_section(sb, "bandwidth", N_("Bandwidth per link against its ceiling"));
+			strbuf_addstr(sb, "<p class=\"mut\">");
+			html_esc(sb, _("The bar: the measured TCP bandwidth; the red mark: the link's "
+				       "ceiling (its line rate at its MTU), when sysfs knows the line "
+				       "rate."));
+			strbuf_addstr(sb, "</p>\n<div class=\"scroll\"><table class=\"bw\">\n<tr><th>");
+			html_esc(sb, _("from"));
+			strbuf_addstr(sb, "</th><th>");
+			html_esc(sb, _("to"));
+			strbuf_addstr(sb, "</th><th>");
+			html_esc(sb, _("interface"));
+			strbuf_addstr(sb, "</th><th>Gbit/s</th><th>");
+			html_esc(sb, _("streams"));
+			strbuf_addstr(sb, "</th><th>");
+			html_esc(sb, _("ceiling Gbit/s"));
+			strbuf_addstr(sb, "</th><th style=\"min-width:320px\"></th></tr>\n");
 		}
 		strbuf_addf(sb, "<tr data-l=\"%zu\">", i);
 		link_label(sb, l);

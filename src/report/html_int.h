@@ -21,6 +21,12 @@ void html_num(struct strbuf *sb, const json_t *v, const char *ptr_fmt, ...)
 /* <h2 id=ID>TITLE</h2> opening a <section>; html_section_end() closes it. */
 void html_section(struct strbuf *sb, const char *id, const char *title);
 void html_section_end(struct strbuf *sb);
+/* `text` (English, a finding's or a msgid) in the reader's language, escaped (i18n_text). */
+void html_tx(struct strbuf *sb, const char *text);
+/* A table's header row: <tr><th>LABEL</th>...</tr>, each label a msgid (N_()), NULL-terminated. */
+void html_th_row(struct strbuf *sb, ...) __attribute__((sentinel));
+/* <h3>TITLE</h3><p class="mut">NOTE</p>, both msgids put into the reader's language; note may be NULL. */
+void html_h3(struct strbuf *sb, const char *title, const char *note);
 /* The facts of n nodes side by side, a row per fact, a value that differs from column 0's marked. */
 void html_inventory(struct strbuf *sb, const json_t *const *facts, const char *const *names,
 		    size_t n);

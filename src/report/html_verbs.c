@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/html_int.h"
+#include "util/i18n.h"
 #include "util/json.h"
 
 #define CH_W 1000	/* the chart's size in px */
@@ -181,7 +182,7 @@ void html_bench(struct strbuf *sb, const json_t *doc, const struct html_opts *o)
 
 	if (!json_is_object(b))
 		return;
-	html_section(sb, "bench", "Bandwidth against message size");
+	html_section(sb, "bench", N_("Bandwidth against message size"));
 	strbuf_addstr(sb, "<p>");
 	html_esc(sb, jstr(b, "test"));
 	strbuf_addstr(sb, " over ");
@@ -207,10 +208,10 @@ void html_bench(struct strbuf *sb, const json_t *doc, const struct html_opts *o)
 	strbuf_addstr(sb, ".</p>\n");
 	chart(sb, results, json_object_get(b, "ceiling"), json_is_array(other) ? other : NULL,
 	      o ? o->compare_label : NULL);
-	strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"results\">\n<tr><th>bytes</th>"
-		      "<th>count</th><th>type</th><th>out of place: time (us)</th><th>algbw GB/s"
-		      "</th><th>busbw GB/s</th><th>wrong</th><th>in place: time (us)</th>"
-		      "<th>algbw GB/s</th><th>busbw GB/s</th><th>wrong</th></tr>\n");
+	strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"results\">\n");
+	html_th_row(sb, N_("bytes"), N_("count"), N_("type"), N_("out of place: time (us)"),
+		    "algbw GB/s", "busbw GB/s", N_("wrong"), N_("in place: time (us)"), "algbw GB/s",
+		    "busbw GB/s", N_("wrong"), NULL);
 	json_array_foreach(results, i, r) {
 		static const char *const place[] = { "out_of_place", "in_place" };
 		static const char *const what[] = { "time", "alg_bw", "bus_bw", "nwrong" };
@@ -262,7 +263,7 @@ void html_explain(struct strbuf *sb, const json_t *doc)
 
 	if (!json_array_size(ranks))
 		return;
-	html_section(sb, "timeline", "Per rank: what the logs say, in order");
+	html_section(sb, "timeline", N_("Per rank: what the logs say, in order"));
 	strbuf_addstr(sb, "<p class=\"mut\">");
 	html_num(sb, json_object_get(doc, "lines"), "/lines");
 	strbuf_addstr(sb, " lines read; each rank's events in the order NCCL and torch log them "
@@ -346,8 +347,8 @@ static void ras_counts(struct strbuf *sb, const json_t *doc)
 		}
 	if (!poll)
 		return;
-	strbuf_addstr(sb, "<h3>NCCL RAS: each rank's collective counts</h3>\n<p class=\"mut\">"
-		      "From RAS's last report (poll at ");
+	html_h3(sb, N_("NCCL RAS: each rank's collective counts"), NULL);
+	strbuf_addstr(sb, "<p class=\"mut\">From RAS's last report (poll at ");
 	html_num(sb, json_object_get(poll, "t_ms"), "/ras/polls/%zu/t_ms", pi);
 	strbuf_addstr(sb, " ms, NCCL ");
 	html_esc(sb, jpath_str(poll, "report.nccl_version"));
@@ -369,9 +370,17 @@ static void ras_counts(struct strbuf *sb, const json_t *doc)
 					 pi, i, k);
 			}
 		}
-		strbuf_addstr(sb, "</p>\n<div class=\"scroll\"><table class=\"ras\">\n<tr><th>rank"
-			      "</th><th>host</th><th>pid</th><th>GPU</th><th>init state</th>"
-			      "<th>async error</th>");
+		strbuf_addstr(sb, "</p>\n<div class=\"scroll\"><table class=\"ras\">\n<tr>");
+		{
+			static const char *const th[] = { N_("rank"), N_("host"), "pid", "GPU",
+							  N_("init state"), N_("async error") };
+
+			for (size_t h = 0; h < sizeof(th) / sizeof(th[0]); h++) {
+				strbuf_addstr(sb, "<th>");
+				html_esc(sb, _(th[h]));
+				strbuf_addstr(sb, "</th>");
+			}
+		}
 		json_object_foreach((json_t *)first, op, x) {
 			strbuf_addstr(sb, "<th>");
 			html_esc(sb, op);
@@ -501,10 +510,11 @@ static void py_stacks(struct strbuf *sb, const json_t *doc)
 	if (json_object_get(doc, "nodes"))
 		job_stacks(sb, doc);
 	if (json_array_size(groups)) {
-		strbuf_addstr(sb, "<h3>Local ranks by Python stack</h3>\n<p class=\"mut\">Their main "
-			      "threads, read from their memory; the smallest groups are the odd ones "
-			      "out.</p>\n<table class=\"stacks\">\n<tr><th>pids</th>"
-			      "<th>where the main thread is</th></tr>\n");
+		html_h3(sb, N_("Local ranks by Python stack"),
+			N_("Their main threads, read from their memory; the smallest groups are the "
+			   "odd ones out."));
+		strbuf_addstr(sb, "<table class=\"stacks\">\n");
+		html_th_row(sb, "pids", N_("where the main thread is"), NULL);
 		json_array_foreach(groups, i, g) {
 			strbuf_addstr(sb, "<tr><td>");
 			json_array_foreach(json_object_get(g, "pids"), k, p) {
@@ -530,20 +540,21 @@ void html_attach(struct strbuf *sb, const json_t *doc)
 	const json_t *dumps = jpath(doc, "flight_recorder.dumps"), *d, *st;
 	size_t i, k;
 
-	html_section(sb, "attach", "The job as attach found it");
+	html_section(sb, "attach", N_("The job as attach found it"));
 	if (jstr(doc, "verdict")) {
 		strbuf_addstr(sb, "<p class=\"headline\">");
-		html_esc(sb, jstr(doc, "verdict"));
+		html_tx(sb, jstr(doc, "verdict"));
 		strbuf_addstr(sb, "</p>\n");
 	}
 	ras_counts(sb, doc);
 	if (json_array_size(dumps)) {
-		strbuf_addstr(sb, "<h3>Flight recorder: each rank's collective sequence numbers</h3>\n"
-			      "<p class=\"mut\">Per process group, as each rank's dump states them; a "
-			      "marked row is a rank an error finding names.</p>\n<div class=\"scroll\">"
-			      "<table class=\"fr\">\n<tr><th>rank</th><th>process group</th><th>last "
-			      "enqueued</th><th>last started</th><th>last completed</th><th>entries</th>"
-			      "<th>version</th><th>dump</th></tr>\n");
+		html_h3(sb, N_("Flight recorder: each rank's collective sequence numbers"),
+			N_("Per process group, as each rank's dump states them; a marked row is a rank "
+			   "an error finding names."));
+		strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"fr\">\n");
+		html_th_row(sb, N_("rank"), N_("process group"), N_("last enqueued"),
+			    N_("last started"), N_("last completed"), N_("entries"), N_("version"),
+			    N_("dump"), NULL);
 		json_array_foreach(dumps, i, d) {
 			size_t n = json_array_size(json_object_get(d, "pg_status"));
 

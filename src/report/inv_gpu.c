@@ -19,7 +19,8 @@ static void inv_driver(FILE *out, const struct nm_driver *d)
 		return;
 	}
 	if (d->present != 1) {
-		inv_line(out, N_("driver"), N_("none (%s)"), d->reason ? d->reason : "");
+		/* the probe's reason is a whole sentence ("no NVIDIA driver: ...") and a msgid */
+		inv_line(out, N_("driver"), "%s", d->reason ? d->reason : _("none"));
 		return;
 	}
 	if (d->version)
@@ -60,7 +61,7 @@ static void inv_gpus(FILE *out, const struct node_model *m)
 		return;
 	}
 	if (!m->ngpus) {
-		inv_line(out, N_("gpus"), "none");
+		inv_line(out, N_("gpus"), N_("none"));
 		return;
 	}
 	for (size_t i = 0; i < m->ngpus; i++) {
@@ -130,9 +131,10 @@ static void inv_toolkits(FILE *out, const struct nm_cuda *c)
 	for (size_t i = 0; i < c->ntoolkits; i++) {
 		const struct nm_toolkit *t = &c->toolkits[i];
 
-		inv_line(out, i ? "" : N_("CUDA toolkits"), "%s at %s (%s)%s",
-			 t->version ? t->version : "unknown version", str_or(t->path, "(null)"),
-			 t->source ? t->source : "no version file", t->is_default ? ", nvcc on PATH" : "");
+		/* translated here: "%s at %s" has too few words of its own to be matched later */
+		inv_line(out, i ? "" : N_("CUDA toolkits"), _("%s at %s (%s)%s"),
+			 t->version ? t->version : _("unknown version"), str_or(t->path, "(null)"),
+			 t->source ? t->source : _("no version file"), t->is_default ? _(", nvcc on PATH") : "");
 	}
 	if (c->nvcc_found && !c->nvcc_toolkit)
 		inv_line(out, N_("nvcc"), "%s %s", str_or(c->nvcc_path, "(null)"),
@@ -148,8 +150,8 @@ static void inv_cudnn(FILE *out, const struct node_model *m)
 	for (size_t i = 0; i < m->ncudnn; i++) {
 		const struct nm_cudnn *c = &m->cudnn[i];
 
-		inv_line(out, i ? "" : N_("cuDNN"), "%s %s %s", c->version ? c->version : "unknown version",
-			 !strcmp(c->source ? c->source : "", "header") ? "header" : "library",
+		inv_line(out, i ? "" : N_("cuDNN"), "%s %s %s", c->version ? c->version : _("unknown version"),
+			 !strcmp(c->source ? c->source : "", "header") ? _("header") : _("library"),
 			 c->path ? c->path : "?");
 	}
 }

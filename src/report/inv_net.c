@@ -39,9 +39,9 @@ static void interfaces(FILE *out, const struct node_model *m, const struct rende
 		shown++;
 	}
 	if (!shown)
-		inv_line(out, N_("interfaces"), "none");
+		inv_line(out, N_("interfaces"), N_("none"));
 	if (hidden)
-		inv_line(out, "", "(%d down without addresses; --verbose shows them)", hidden);
+		inv_line(out, "", N_("(%d down without addresses; --verbose shows them)"), hidden);
 }
 
 static void routes(FILE *out, const struct node_model *nm)
@@ -56,20 +56,21 @@ static void routes(FILE *out, const struct node_model *nm)
 		inv_line(out, N_("default route"), "%s%s%s", str_or(dr->ifname, "-"),
 			 dr->gateway ? " via " : "", dr->gateway ? dr->gateway : "");
 	else if (dr->recorded)
-		inv_line(out, N_("default route"), "none");
+		inv_line(out, N_("default route"), N_("none"));
 	if (!m->recorded)
 		return;
 	if (!m->set)
-		inv_line(out, N_("MASTER_ADDR"), "not set (pass --master-addr to check the route to rank 0)");
+		inv_line(out, N_("MASTER_ADDR"), N_("not set (pass --master-addr to check the route to rank 0)"));
 	else if (m->resolve_error)
 		inv_line(out, N_("MASTER_ADDR"), "%s: %s", addr, m->resolve_error);
 	else if (m->route_error)
 		inv_line(out, N_("MASTER_ADDR"), "%s: %s", addr, m->route_error);
 	else
-		inv_line(out, N_("MASTER_ADDR"), "%s%s%s: reached through %s (source %s)%s", addr,
+		inv_line(out, N_("MASTER_ADDR"), m->local ? N_("%s%s%s: reached through %s (source %s), "
+							      "this node") :
+			 N_("%s%s%s: reached through %s (source %s)"), addr,
 			 strcmp(addr, resolved) ? " = " : "", strcmp(addr, resolved) ? resolved : "",
-			 str_or(m->ifname, "-"), str_or(m->source_addr, "-"),
-			 m->local ? ", this node" : "");
+			 str_or(m->ifname, "-"), str_or(m->source_addr, "-"));
 }
 
 /* The model's prediction (the same one the net.nccl.bootstrap finding states). */
@@ -90,20 +91,20 @@ static void prediction(FILE *out, const struct node_model *m)
 	if (!r->sockets.n)
 		strbuf_addstr(&sb, r->socket_status == IFS_UNRESOLVED ? "unknown" : "none");
 	inv_line(out, N_("NCCL will use"), "%s", sb.buf);
-	inv_line(out, "", "(NCCL %s: %s)", m->nccl.version, m->nccl.why);
+	inv_line(out, "", N_("(modelled on NCCL %s: %s)"), m->nccl.version, m->nccl.why);
 	strbuf_release(&sb);
 }
 
 static void limits(FILE *out, const struct node_model *m)
 {
 	if (m->ports.known)
-		inv_line(out, N_("ephemeral ports"), "%ld-%ld (NCCL listens there; rmem_max %lld, wmem_max %lld)",
+		inv_line(out, N_("ephemeral ports"), N_("%ld-%ld (NCCL listens there; rmem_max %lld, wmem_max %lld)"),
 			 m->ports.lo, m->ports.hi, m->limits.rmem_max, m->limits.wmem_max);
 	else if (m->ports.unknown)
 		inv_line(out, N_("ephemeral ports"), N_("unknown (%s)"), m->ports.unknown);
 	/* a member not recorded shows as -1 (the model keeps -2 for "unknown") */
 	if (m->limits.nofile_known)
-		inv_line(out, N_("open files"), "%lld (hard %lld)",
+		inv_line(out, N_("open files"), _("%lld (hard %lld)"),
 			 m->limits.nofile_soft == -2 ? -1 : m->limits.nofile_soft,
 			 m->limits.nofile_hard == -2 ? -1 : m->limits.nofile_hard);
 }
@@ -120,7 +121,7 @@ static void firewall(FILE *out, const struct node_model *m)
 	}
 	for (size_t i = 0; i < m->fw_nsources; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", str_or(m->fw_sources[i], "-"));
-	inv_line(out, N_("firewall"), "%zu rules in %zu chains (%s)", m->fw_nrules, m->fw_nchains,
+	inv_line(out, N_("firewall"), N_("%zu rules in %zu chains (%s)"), m->fw_nrules, m->fw_nchains,
 		 sb.len ? sb.buf : "-");
 	strbuf_release(&sb);
 }
@@ -139,12 +140,15 @@ static void rdma(FILE *out, const struct nm_rdma *r)
 			 str_or(p->link_layer, "-"));
 	}
 	if (!n)
-		inv_line(out, N_("RDMA"), "none (/sys/class/infiniband is empty)");
+		inv_line(out, N_("RDMA"), N_("none (/sys/class/infiniband is empty)"));
 	if (r->verbs_probed)
-		inv_line(out, "", "libibverbs %s%s%s; GPUDirect RDMA module %s",
-			 r->verbs_loaded == 1 ? "loads from " : "does not load",
+		inv_line(out, "", r->verbs_loaded == 1 ?
+			 (r->peermem_loaded ? N_("libibverbs loads from %s; GPUDirect RDMA module %s") :
+			  N_("libibverbs loads from %s; GPUDirect RDMA module not loaded")) :
+			 (r->peermem_loaded ? N_("libibverbs does not load%s; GPUDirect RDMA module %s") :
+			  N_("libibverbs does not load%s; GPUDirect RDMA module not loaded")),
 			 r->verbs_loaded == 1 ? str_or(r->verbs_path, "-") : "",
-			 "", r->peermem_loaded ? str_or(r->peermem_module, "-") : "not loaded");
+			 r->peermem_loaded ? str_or(r->peermem_module, "-") : "");
 }
 
 static void hostname(FILE *out, const struct nm_hostname *h)

@@ -63,6 +63,15 @@ static size_t count(const char *const *v)
 	return n;
 }
 
+/* TCCL, Tencent Cloud's NCCL: the probe tags the copies under /opt/tencent/tccl */
+static int tccl_copy(const struct nm_nccl_lib *lib)
+{
+	for (const char *const *v = lib->found_by; v && *v; v++)
+		if (!strcmp(*v, "tccl"))
+			return 1;
+	return 0;
+}
+
 static void nccl_lines(FILE *out, const struct node_model *m)
 {
 	const struct nm_stack *st = &m->stack;
@@ -73,15 +82,17 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 	if (st->nccl_unknown)
 		inv_line(out, N_("NCCL copies"), N_("unknown (%s)"), st->nccl_unknown);
 	else if (!st->nnccl_libs)
-		inv_line(out, N_("NCCL copies"), "none found (%s)", str_or(st->nccl_default_why, "-"));
+		inv_line(out, N_("NCCL copies"), N_("none found (%s)"), str_or(st->nccl_default_why, "-"));
 	for (size_t i = 0; i < st->nnccl_libs; i++) {
 		const struct nm_nccl_lib *lib = &st->nccl_libs[i];
 		int torch = mapped_by_torch(m, lib);
 
 		join(lib->found_by, count(lib->found_by), fb, sizeof(fb));
-		inv_line(out, first ? "NCCL copies" : "", "%-8s %s  [%s%s%s%s]",
-			 lib->version ? lib->version : "unknown", str_or(lib->path, "-"),
-			 lib->is_default ? "default, " : "", torch ? "torch, " : "", "found by ", fb);
+		/* the words in the reader's language here: the line as a whole is no msgid */
+		inv_line(out, first ? "NCCL copies" : "", "%-8s %s  [%s%s%s%s%s]",
+			 lib->version ? lib->version : _("unknown"), str_or(lib->path, "-"),
+			 tccl_copy(lib) ? _("TCCL (Tencent Cloud), ") : "",
+			 lib->is_default ? _("default, ") : "", torch ? "torch, " : "", _("found by "), fb);
 		if (lib->unknown)
 			inv_line(out, "", "         unknown (%s)", lib->unknown);
 		first = 0;
@@ -89,22 +100,22 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 	if (np && !strcmp(np, "loads"))
 		inv_line(out, N_("net plugin"), "%s", str_or(st->net_plugin_path, "-"));
 	else if (np && !strcmp(np, "disabled"))
-		inv_line(out, N_("net plugin"), "disabled (NCCL_NET_PLUGIN=none)");
+		inv_line(out, N_("net plugin"), N_("disabled (NCCL_NET_PLUGIN=none)"));
 	else if (np && !strcmp(np, "missing"))
-		inv_line(out, N_("net plugin"), "NCCL_NET_PLUGIN=%s not found", str_or(st->net_plugin_env, "-"));
+		inv_line(out, N_("net plugin"), N_("NCCL_NET_PLUGIN=%s not found"), str_or(st->net_plugin_env, "-"));
 	else if (np)
-		inv_line(out, N_("net plugin"), "none (NCCL uses its internal IB/socket transports)");
+		inv_line(out, N_("net plugin"), N_("none (NCCL uses its internal IB/socket transports)"));
 	for (size_t i = 0; i < st->nplugins; i++)
 		if (!st->net_plugin_path ||
 		    strcmp(str_or(st->plugin_realpaths[i], "-"), st->net_plugin_path))
-			inv_line(out, "", "also present: %s", str_or(st->plugin_paths[i], "-"));
+			inv_line(out, "", N_("also present: %s"), str_or(st->plugin_paths[i], "-"));
 	for (size_t i = 0; i < st->nconfs; i++) {
 		const struct nm_conf *c = &st->confs[i];
 		char names[256] = "";
 		size_t o = 0;
 
 		if (c->unreadable) {
-			inv_line(out, N_("nccl.conf"), "%s: unknown (%s)", str_or(c->path, "-"), c->unreadable);
+			inv_line(out, N_("nccl.conf"), N_("%s: unknown (%s)"), str_or(c->path, "-"), c->unreadable);
 			continue;
 		}
 		for (size_t k = 0; k < c->nvars; k++) {
@@ -115,7 +126,7 @@ static void nccl_lines(FILE *out, const struct node_model *m)
 				o = sizeof(names) - 1;
 		}
 		if (c->applies)
-			inv_line(out, N_("nccl.conf"), "%s: %s  (read by %s)", str_or(c->path, "-"),
+			inv_line(out, N_("nccl.conf"), N_("%s: %s  (read by %s)"), str_or(c->path, "-"),
 				 names[0] ? names : "(no settings)", c->applies);
 		else
 			inv_line(out, N_("nccl.conf"), "%s: %s", str_or(c->path, "-"),
@@ -166,7 +177,7 @@ static void python_lines(FILE *out, const struct nm_stack *st)
 		return;
 	}
 	if (!st->npython)
-		inv_line(out, N_("python"), "no interpreter found");
+		inv_line(out, N_("python"), N_("no interpreter found"));
 	for (size_t i = 0; i < st->npython; i++) {
 		const struct nm_python *py = &st->python[i];
 		char why[128], t[512], l[64], pl[64];
@@ -194,12 +205,12 @@ static void resource_lines(FILE *out, const struct node_model *m)
 	/* a size not recorded shows as 0 (the model keeps -1 for "unknown") */
 	if (shm->known) {
 		if (!shm->exists) {
-			inv_line(out, N_("/dev/shm"), "missing (%s)", str_or(shm->error, "-"));
+			inv_line(out, N_("/dev/shm"), N_("missing (%s)"), str_or(shm->error, "-"));
 		} else {
 			bytes(shm->size_known ? shm->size : 0, a, sizeof(a));
 			bytes(shm->avail_known ? shm->avail : 0, b, sizeof(b));
-			inv_line(out, N_("/dev/shm"), "%s, %s free, %s", a, b,
-				 shm->writable_said ? "writable" : "NOT writable");
+			inv_line(out, N_("/dev/shm"), shm->writable_said ? N_("%s, %s free, writable") :
+				 N_("%s, %s free, NOT writable"), a, b);
 		}
 	}
 	if (ml->unknown) {
@@ -207,7 +218,7 @@ static void resource_lines(FILE *out, const struct node_model *m)
 	} else if (ml->known) {
 		bytes(ml->soft_known ? ml->soft : 0, a, sizeof(a));
 		bytes(ml->hard_known ? ml->hard : 0, b, sizeof(b));
-		inv_line(out, N_("memlock"), "soft %s, hard %s", a, b);
+		inv_line(out, N_("memlock"), N_("soft %s, hard %s"), a, b);
 	}
 }
 

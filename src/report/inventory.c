@@ -37,17 +37,30 @@ void inv_heading(FILE *out, const struct render_opts *o, const char *title)
  */
 void inv_line(FILE *out, const char *key, const char *fmt, ...)
 {
-	struct strbuf value = STRBUF_INIT, l10n = STRBUF_INIT;
+	struct strbuf value = STRBUF_INIT, l10n = STRBUF_INIT, line = STRBUF_INIT;
 	const char *k = *key ? _(key) : key;
 	size_t w = wrap_cols(k, strlen(k));
 	va_list ap;
 
-	fprintf(out, "  %s%*s ", k, w < 18 ? (int)(18 - w) : 0, "");
+	strbuf_addf(&line, "  %s%*s ", k, w < 18 ? (int)(18 - w) : 0, "");
 	va_start(ap, fmt);
 	strbuf_vaddf(&value, fmt, ap);
 	va_end(ap);
-	fputs(render_l10n(&l10n, value.buf), out);
+	strbuf_addstr(&line, render_l10n(&l10n, value.buf));
+	/*
+	 * A key of two words ("NCCL copies") is no label the writer's wrap hangs under: a long
+	 * value continues under the value column here (21), as it does after a one-word key.
+	 */
+	if (strchr(k, ' ') && wrap_cols(line.buf, line.len) > WRAP_MAX) {
+		struct strbuf wrapped = STRBUF_INIT;
+
+		wrap_text(&wrapped, line.buf, WRAP_MAX, 21, WRAP_PROSE);
+		strbuf_release(&line);
+		line = wrapped;
+	}
+	fputs(line.buf, out);
 	fputc('\n', out);
+	strbuf_release(&line);
 	strbuf_release(&value);
 	strbuf_release(&l10n);
 }

@@ -71,6 +71,40 @@ const char *render_l10n(struct strbuf *sb, const char *text)
 	return sb->buf;
 }
 
+const char *render_fix_l10n(struct strbuf *sb, const char *line)
+{
+	const char *comment;
+	size_t at;
+
+	if (i18n_lang() == I18N_EN || !line)
+		return line;
+	if (line[0] == '#' && line[1] == ' ')
+		return render_l10n(sb, line);
+	/*
+	 * A fix is a command, left alone; what a person reads is translated: the whole line when it
+	 * is a msgid of its own (prose such as "look at what rank 1 does now: ...", explain's
+	 * "upgrade NCCL to 2.8 or later", or a command and its comment, the translation repeating
+	 * the command); else a comment after the command by itself. A command matches no msgid.
+	 */
+	if (strcmp(render_l10n(sb, line), line))
+		return sb->buf;
+	comment = strstr(line, "  # ");
+	if (!comment)
+		return line;
+	at = (size_t)(comment - line) + 4;
+	strbuf_reset(sb);
+	strbuf_add(sb, line, at);
+	i18n_text(sb, comment + 4);
+	/* words no msgid holds that only say where to run it ("# on fp-n0", explain's "# on
+	 * {node}") are the msgid "# on %s", which must not swallow a longer comment */
+	if (!strcmp(sb->buf + at, comment + 4) && !strncmp(comment + 4, "on ", 3) &&
+	    !strpbrk(comment + 4, ":;")) {
+		strbuf_setlen(sb, at - 2);
+		i18n_text(sb, comment + 2);
+	}
+	return sb->buf;
+}
+
 static int width_of(const struct render_opts *o)
 {
 	return o && o->width ? o->width : WRAP_MAX;
@@ -94,37 +128,12 @@ static void indented(FILE *out, const char *tag, const char *text, const struct 
 		     enum wrap_mode mode)
 {
 	struct strbuf line = STRBUF_INIT, wrapped = STRBUF_INIT, l10n = STRBUF_INIT;
-	const char *p = mode == WRAP_PROSE || (text[0] == '#' && text[1] == ' ') ?
-			render_l10n(&l10n, text) : text;
-	const char *comment = mode == WRAP_SHELL && p == text && i18n_lang() != I18N_EN ?
-			      strstr(text, "  # ") : NULL;
+	const char *p = mode == WRAP_PROSE ? render_l10n(&l10n, text) : render_fix_l10n(&l10n, text);
 
-	/*
-	 * A fix is a command, left alone; a comment, alone or after the command, is read by a
-	 * person: the whole line when it is a msgid of its own (its translation repeats the
-	 * command), else the comment by itself.
-	 */
-	if (comment && strcmp(render_l10n(&l10n, text), text)) {
-		p = l10n.buf;
-	} else if (comment) {
-		size_t at = (size_t)(comment - text) + 4;
+	/* a fix line in prose ("look at what rank 1 does now: ...") translated whole wraps as prose */
+	if (mode == WRAP_SHELL && p != text && text[0] != '#' && !strstr(text, "  # "))
+		mode = WRAP_PROSE;
 
-		strbuf_reset(&l10n);
-		strbuf_add(&l10n, text, at);
-		i18n_text(&l10n, comment + 4);
-		/* words no msgid holds that only say where to run it ("# on fp-n0", explain's
-		 * "# on {node}") are the msgid "# on %s", which must not swallow a longer comment */
-		if (!strcmp(l10n.buf + at, comment + 4) && !strncmp(comment + 4, "on ", 3) &&
-		    !strpbrk(comment + 4, ":;")) {
-			strbuf_setlen(&l10n, at - 2);
-			i18n_text(&l10n, comment + 2);
-		}
-		p = l10n.buf;
-	} else if (mode == WRAP_SHELL && p == text) {
-		/* an instruction in words (explain's "upgrade NCCL to 2.8 or later") is a msgid; a
-		 * command matches none and stays as it is */
-		p = render_l10n(&l10n, text);
-	}
 	strbuf_addstr(&line, "       ");
 	add_padded(&line, tag, 6);
 	strbuf_addch(&line, ' ');

@@ -25,6 +25,11 @@ struct render_opts {
  * sb's buffer, valid until sb changes.
  */
 const char *render_l10n(struct strbuf *sb, const char *text);
+/*
+ * A fix line in the reader's language: a command stays as written, a comment (the whole line,
+ * or after the command's "  # ") is translated. Returns `line` or sb's buffer, as render_l10n.
+ */
+const char *render_fix_l10n(struct strbuf *sb, const char *line);
 
 /* Colour is on when `stream` is a terminal, NO_COLOR is unset or empty and TERM is not "dumb". */
 int render_want_color(FILE *stream);

@@ -1,6 +1,8 @@
 /* bench's judgements: see bench.h. */
 #include "rules/bench.h"
 
+#include "util/i18n.h"
+
 size_t tune_pick(const struct tune_result *res, size_t n, double spread)
 {
 	const struct tune_config *cfg;
@@ -86,6 +88,6 @@ void bench_result_findings(struct findings *fs, const char *coll, int64_t wrong)
 	finding_why(f, "%lld elements differed from the exact expected values (the inputs are "
 		    "small integers, so any difference is corruption, not rounding)",
 		    (long long)wrong);
-	finding_fix(f, "rerun with -c 1 on fewer ranks to find the rank or link, and check "
-		    "'ncclcheck node' on every node");
+	finding_fix(f, N_("rerun with -c 1 on fewer ranks to find the rank or link, and check "
+		    "'ncclcheck node' on every node"));
 }

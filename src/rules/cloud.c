@@ -16,6 +16,7 @@
 
 #include "model/compat_tables.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/version.h"
@@ -108,9 +109,9 @@ static const char *own_ip(const struct cloud *c)
 static void fix_ping(const struct cloud *c, struct finding *f, long payload, const char *why)
 {
 	if (peer(c))
-		finding_fix(f, "ping -M do -s %ld -c 3 %s   # %s", payload, peer(c), why);
+		finding_fix(f, N_("ping -M do -s %ld -c 3 %s   # %s"), payload, peer(c), why);
 	else if (own_ip(c))
-		finding_fix(f, "ping -M do -s %ld -c 3 %s   # from every other node: %s", payload, own_ip(c),
+		finding_fix(f, N_("ping -M do -s %ld -c 3 %s   # from every other node: %s"), payload, own_ip(c),
 			    why);
 }
 
@@ -192,7 +193,7 @@ static void aws_efa(struct cloud *c)
 				ofi ? "" : ": make sure it is aws-ofi-nccl");
 		finding_evidence(f, "nccl.net_plugin: state loads, path %s", str_or(ppath, "?"));
 		if (!ofi)
-			finding_fix(f, "strings %s | grep -i -m1 ofi   # aws-ofi-nccl names itself; no output: another plugin",
+			finding_fix(f, N_("strings %s | grep -i -m1 ofi   # aws-ofi-nccl names itself; no output: another plugin"),
 				    str_or(ppath, "?"));
 		goto stale;
 	}
@@ -233,12 +234,12 @@ static void aws_efa(struct cloud *c)
 	} else {
 		finding_fix(f, "curl -O https://efa-installer.amazonaws.com/aws-efa-installer-latest.tar.gz && tar xf "
 			    "aws-efa-installer-latest.tar.gz && cd aws-efa-installer && sudo ./efa_installer.sh -y");
-		finding_fix(f, "export LD_LIBRARY_PATH=/opt/amazon/ofi-nccl/lib:/opt/amazon/efa/lib:$LD_LIBRARY_PATH   "
+		finding_fix(f, N_("export LD_LIBRARY_PATH=/opt/amazon/ofi-nccl/lib:/opt/amazon/efa/lib:$LD_LIBRARY_PATH   "
 			    "# where recent EFA installers put aws-ofi-nccl (unverified here); or use an AWS Deep "
-			    "Learning AMI or container, which ship it");
+			    "Learning AMI or container, which ship it"));
 	}
-	finding_fix(f, "# only with aws-ofi-nccl <= 1.5.0 / libfabric < 1.18 (p4d, p5): export FI_PROVIDER=efa "
-		    "FI_EFA_USE_DEVICE_RDMA=1");
+	finding_fix(f, N_("# only with aws-ofi-nccl <= 1.5.0 / libfabric < 1.18 (p4d, p5): export FI_PROVIDER=efa "
+		    "FI_EFA_USE_DEVICE_RDMA=1"));
 stale:
 	{
 		static const char *const old[] = { "FI_PROVIDER", "FI_EFA_USE_DEVICE_RDMA", "FI_EFA_FORK_SAFE" };
@@ -256,7 +257,7 @@ stale:
 				    "themselves; stale values hide what the plugin would do.");
 			for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
 				if (env(c, old[i])) {
-					finding_fix(f, "unset %s   # unless your aws-ofi-nccl is older than the versions above",
+					finding_fix(f, N_("unset %s   # unless your aws-ofi-nccl is older than the versions above"),
 						    old[i]);
 					finding_setting(f, WHERE_ENV, SCOPE_ALL, old[i], NULL);
 				}
@@ -271,11 +272,11 @@ stale:
 		    "group (the second seed says the same). ncclcheck does not query the instance metadata "
 		    "service, so it cannot see the group; check it.");
 	if (aws_self(c, &self))
-		finding_fix(f, "aws ec2 describe-instances %s --query "
+		finding_fix(f, N_("aws ec2 describe-instances %s --query "
 			    "'Reservations[].Instances[].Placement.GroupName' --output text   # the same "
-			    "cluster group on every node", self.buf);
-	finding_fix(f, "aws ec2 create-placement-group --group-name nccl-cluster --strategy cluster   "
-		    "# then launch with --placement GroupName=nccl-cluster");
+			    "cluster group on every node"), self.buf);
+	finding_fix(f, N_("aws ec2 create-placement-group --group-name nccl-cluster --strategy cluster   "
+		    "# then launch with --placement GroupName=nccl-cluster"));
 	finding_evidence(f, "cloud.efa: %s", names.buf);
 	strbuf_release(&names);
 	strbuf_release(&self);
@@ -299,9 +300,9 @@ static void aws(struct cloud *c)
 			    "requested at launch (network interfaces of type efa); none is visible under "
 			    "/sys/class/infiniband here.", itype);
 		if (aws_self(c, &self))
-			finding_fix(f, "aws ec2 describe-instances %s --query "
+			finding_fix(f, N_("aws ec2 describe-instances %s --query "
 				    "'Reservations[].Instances[].NetworkInterfaces[].InterfaceType' --output text"
-				    "   # 'efa' expected", self.buf);
+				    "   # 'efa' expected"), self.buf);
 		finding_evidence(f, "cloud.instance_type = %s (DMI product_name)", itype);
 		ev_cloud(c, f);
 	}
@@ -320,21 +321,21 @@ static void aws(struct cloud *c)
 	strbuf_reset(&self);
 	if (aws_self(c, &self)) {
 		/* the group id is the account's, not the node's: the fix looks it up, then scopes to it */
-		finding_fix(f, "aws ec2 describe-instances %s --query 'Reservations[].Instances[]."
-			    "SecurityGroups[].[GroupId,GroupName]' --output text   # this node's groups", self.buf);
-		finding_fix(f, "SG=$(aws ec2 describe-instances %s --query 'Reservations[0].Instances[0]."
-			    "SecurityGroups[0].GroupId' --output text)   # the first of them", self.buf);
+		finding_fix(f, N_("aws ec2 describe-instances %s --query 'Reservations[].Instances[]."
+			    "SecurityGroups[].[GroupId,GroupName]' --output text   # this node's groups"), self.buf);
+		finding_fix(f, N_("SG=$(aws ec2 describe-instances %s --query 'Reservations[0].Instances[0]."
+			    "SecurityGroups[0].GroupId' --output text)   # the first of them"), self.buf);
 		if (n_efa) {
-			finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol -1 "
-				    "--source-group \"$SG\"");
-			finding_fix(f, "aws ec2 authorize-security-group-egress --group-id \"$SG\" --ip-permissions "
-				    "\"IpProtocol=-1,UserIdGroupPairs=[{GroupId=$SG}]\"");
+			finding_fix(f, N_("aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol -1 "
+				    "--source-group \"$SG\""));
+			finding_fix(f, N_("aws ec2 authorize-security-group-egress --group-id \"$SG\" --ip-permissions "
+				    "\"IpProtocol=-1,UserIdGroupPairs=[{GroupId=$SG}]\""));
 		} else {
-			finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp "
-				    "--port %ld-%ld --source-group \"$SG\"", c->port_lo, c->port_hi);
+			finding_fix(f, N_("aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp "
+				    "--port %ld-%ld --source-group \"$SG\""), c->port_lo, c->port_hi);
 			if (c->master_port < c->port_lo || c->master_port > c->port_hi)
-				finding_fix(f, "aws ec2 authorize-security-group-ingress --group-id \"$SG\" "
-					    "--protocol tcp --port %ld --source-group \"$SG\"", c->master_port);
+				finding_fix(f, N_("aws ec2 authorize-security-group-ingress --group-id \"$SG\" "
+					    "--protocol tcp --port %ld --source-group \"$SG\""), c->master_port);
 		}
 	}
 	finding_evidence(f, "sysctl.ip_local_port_range = %ld %ld", c->port_lo, c->port_hi);
@@ -365,7 +366,7 @@ static void alibaba(struct cloud *c)
 			    "set on one node only, it makes NCCL hang once messages grow.");
 		fix_ping(c, f, 8472, "8500-byte packets pass?");
 		if (ifn)
-			finding_fix(f, "ip link set dev %s mtu 8500   # on every node, only when that ping passes", ifn);
+			finding_fix(f, N_("ip link set dev %s mtu 8500   # on every node, only when that ping passes"), ifn);
 		finding_evidence(f, "net.interfaces[].mtu: %s", all.len ? all.buf : "-");
 		ev_cloud(c, f);
 
@@ -379,11 +380,11 @@ static void alibaba(struct cloud *c)
 			    "across the VPC without encapsulation. NCCL between instances uses their own private "
 			    "addresses.");
 		if (peer(c) && ifn)
-			finding_fix(f, "ip route get %s   # 'dev %s%s%s' without 'via': direct, the check does "
-				    "not apply", peer(c), ifn, own_ip(c) ? " src " : "", own_ip(c) ? own_ip(c) : "");
+			finding_fix(f, N_("ip route get %s   # 'dev %s%s%s' without 'via': direct, the check does "
+				    "not apply"), peer(c), ifn, own_ip(c) ? " src " : "", own_ip(c) ? own_ip(c) : "");
 		else if (ifn)
-			finding_fix(f, "ip -4 route show dev %s scope link   # the other nodes' addresses in "
-				    "these subnets are reached directly: the check does not apply", ifn);
+			finding_fix(f, N_("ip -4 route show dev %s scope link   # the other nodes' addresses in "
+				    "these subnets are reached directly: the check does not apply"), ifn);
 		ev_cloud(c, f);
 	}
 	if (n_erdma) {
@@ -397,8 +398,8 @@ static void alibaba(struct cloud *c)
 					c->nccl);
 			finding_why(f, "Alibaba's eRDMA guide requires NCCL >= 2.19; older NCCL cannot use the "
 				    "devices and falls back to TCP sockets.");
-			finding_fix(f, "python3 -m pip install --upgrade 'torch>=2.2'   # torch 2.2+ wheels carry "
-				    "NCCL 2.19.3 or newer");
+			finding_fix(f, N_("python3 -m pip install --upgrade 'torch>=2.2'   # torch 2.2+ wheels carry "
+				    "NCCL 2.19.3 or newer"));
 		} else if (!hca || !strstr(hca, "erdma") || !gid) {
 			f = finding_add(c->out, SEV_INFO, "cloud.alibaba.erdma",
 					"eRDMA device(s) %s: Alibaba's settings for NCCL are not all set", names.buf);
@@ -416,8 +417,8 @@ static void alibaba(struct cloud *c)
 					names.buf, hca);
 		}
 		if (c->kind && !strcmp(c->kind, "kubernetes"))
-			finding_fix(f, "# in Kubernetes: hostNetwork: true in the pod spec, so NCCL reaches the eRDMA "
-				    "device (Alibaba's ACK guide)");
+			finding_fix(f, N_("# in Kubernetes: hostNetwork: true in the pod spec, so NCCL reaches the eRDMA "
+				    "device (Alibaba's ACK guide)"));
 		finding_evidence(f, "cloud.erdma: %s", names.buf);
 		if (c->nccl)
 			finding_evidence(f, "NCCL %s", c->nccl);
@@ -608,16 +609,16 @@ static void autodl(struct cloud *c)
 		    "seed also says to open the NCCL port range in AutoDL's console (not verified either): NCCL "
 		    "listens on TCP %ld-%ld here, torch's TCPStore on %ld.", c->port_lo, c->port_hi, c->master_port);
 	if (npriv == 1) {
-		finding_fix(f, "export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # the one private IPv4 "
-			    "interface here", priv, priv);
+		finding_fix(f, N_("export NCCL_SOCKET_IFNAME=%s GLOO_SOCKET_IFNAME=%s   # the one private IPv4 "
+			    "interface here"), priv, priv);
 		finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_SOCKET_IFNAME", "%s", priv);
 		finding_setting(f, WHERE_ENV, SCOPE_NODE, "GLOO_SOCKET_IFNAME", "%s", priv);
 	}
 	if (peer(c))
-		finding_fix(f, "ncclcheck node --master-addr %s   # checks the route NCCL needs", peer(c));
+		finding_fix(f, N_("ncclcheck node --master-addr %s   # checks the route NCCL needs"), peer(c));
 	else if (npriv == 1 && addr_classify_text(priv_addr) == ADDR_PRIVATE)
-		finding_fix(f, "ncclcheck node --master-addr %s   # on the other nodes when this one is rank 0: "
-			    "checks the route NCCL needs", priv_addr);
+		finding_fix(f, N_("ncclcheck node --master-addr %s   # on the other nodes when this one is rank 0: "
+			    "checks the route NCCL needs"), priv_addr);
 	finding_evidence(f, "net.interfaces: %s", all.len ? all.buf : "-");
 	ev_cloud(c, f);
 	strbuf_release(&all);
@@ -644,9 +645,9 @@ static void autodl(struct cloud *c)
 			    : nv ? "This torch reports that NCCL itself."
 				 : "torch 1.11's wheels link NCCL statically, reportedly 2.10.3 (not verified from a "
 				   "primary source), so no other NCCL in the image would be used.");
-		finding_fix(f, "%s -m pip install 'torch==2.11.*' lightning --index-url "
+		finding_fix(f, N_("%s -m pip install 'torch==2.11.*' lightning --index-url "
 			    "https://download.pytorch.org/whl/cu126 --extra-index-url https://pypi.org/simple   "
-			    "# CUDA 12.6 build: driver >= %s, or >= %s with minor-version compatibility",
+			    "# CUDA 12.6 build: driver >= %s, or >= %s with minor-version compatibility"),
 			    str_or(py->path, "?"), str_or(full, "?"), str_or(floor, "?"));
 		finding_evidence(f, "python[%zu].torch = %s (%s)", i, tv, str_or(py->path, "?"));
 	}
@@ -704,10 +705,10 @@ static void gcp(struct cloud *c)
 		if (big.len)
 			finding_evidence(f, "above %s's %ld: %s", str_or(dr, "?"), dmtu, big.buf);
 		if (gcp_self(c, &self)) {
-			finding_fix(f, "NET=$(%s --format='value(networkInterfaces.network.basename())')"
-				    "   # this VM's VPC network", self.buf);
-			finding_fix(f, "gcloud compute networks describe \"$NET\" --format='value(mtu)'   # no "
-				    "node's interface may exceed it");
+			finding_fix(f, N_("NET=$(%s --format='value(networkInterfaces.network.basename())')"
+				    "   # this VM's VPC network"), self.buf);
+			finding_fix(f, N_("gcloud compute networks describe \"$NET\" --format='value(mtu)'   # no "
+				    "node's interface may exceed it"));
 		}
 		fix_ping(c, f, (nmtu > 0 ? nmtu : 1460) - 28, "full-size packets pass?");
 		ev_cloud(c, f);
@@ -720,11 +721,11 @@ static void gcp(struct cloud *c)
 			    "(which types require it was not verified here).");
 		strbuf_reset(&self);
 		if (gcp_self(c, &self))
-			finding_fix(f, "%s --format='value(name,zone.basename(),networkInterfaces.nicType)'   "
-				    "# GVNIC expected; empty or VIRTIO_NET: not gVNIC", self.buf);
-		finding_fix(f, "# the NIC type is fixed when a VM is created: recreate it (or its instance "
+			finding_fix(f, N_("%s --format='value(name,zone.basename(),networkInterfaces.nicType)'   "
+				    "# GVNIC expected; empty or VIRTIO_NET: not gVNIC"), self.buf);
+		finding_fix(f, N_("# the NIC type is fixed when a VM is created: recreate it (or its instance "
 			    "template) with --network-interface=nic-type=GVNIC and an image whose kernel has "
-			    "the gve driver");
+			    "the gve driver"));
 		ev_cloud(c, f);
 	}
 	if ((gpu_named(c, "H100") || gpu_named(c, "H200")) && !active_rdma(c, NULL, NULL)) {
@@ -744,10 +745,10 @@ static void gcp(struct cloud *c)
 				    "GPUDirect-TCPX (A3 High) or TCPXO (A3 Mega) NCCL plugin; without it NCCL falls "
 				    "back to TCP (about 4 GB/s against about 340 GB/s with TCPXO, per NVIDIA's GKE "
 				    "guide). A3 Ultra and A4 use RDMA NICs instead, and none is active here.");
-			finding_fix(f, "source /var/lib/tcpxo/lib64/nccl-env-profile.sh   # A3 Mega (TCPXO), as "
-				    "Google's cluster-toolkit scripts do");
-			finding_fix(f, "export LD_LIBRARY_PATH=/usr/local/tcpx/lib64:$LD_LIBRARY_PATH   # A3 High "
-				    "(TCPX), plus the NCCL_GPUDIRECTTCPX_* settings of Google's guide");
+			finding_fix(f, N_("source /var/lib/tcpxo/lib64/nccl-env-profile.sh   # A3 Mega (TCPXO), as "
+				    "Google's cluster-toolkit scripts do"));
+			finding_fix(f, N_("export LD_LIBRARY_PATH=/usr/local/tcpx/lib64:$LD_LIBRARY_PATH   # A3 High "
+				    "(TCPX), plus the NCCL_GPUDIRECTTCPX_* settings of Google's guide"));
 			finding_evidence(f, "nccl.net_plugin.state = %s", str_or(state, "?"));
 			ev_cloud(c, f);
 		}
@@ -783,7 +784,7 @@ static void azure(struct cloud *c)
 		    "third-party report).%s",
 		    c->kind && strcmp(c->kind, "none") ? " In a container, /etc/nccl.conf is the image's, not the "
 							"host's: mount the host's file and /opt/microsoft." : "");
-	finding_fix(f, "ls /opt/microsoft/*/topo.xml   # the file for this VM size%s",
+	finding_fix(f, N_("ls /opt/microsoft/*/topo.xml   # the file for this VM size%s"),
 		    nd ? "" : ": add NCCL_TOPO_FILE=that path to /etc/nccl.conf");
 	if (nd)
 		finding_fix(f, "printf 'NCCL_TOPO_FILE=/opt/microsoft/%s/topo.xml\\nNCCL_IB_PCI_RELAXED_ORDERING=1"
@@ -841,7 +842,7 @@ static void oci(struct cloud *c)
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_QPS_PER_CONNECTION", "16");
 	}
 	if (c->nccl && version_cmp_str(c->nccl, "2.21") < 0) {
-		finding_fix(f, "export NCCL_IB_GID_INDEX=3   # NCCL %s is older than 2.21", c->nccl);
+		finding_fix(f, N_("export NCCL_IB_GID_INDEX=3   # NCCL %s is older than 2.21"), c->nccl);
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_IB_GID_INDEX", "3");
 	}
 	finding_evidence(f, "active RoCE devices: %s; front-end interface %s", roce.buf, str_or(dr, "?"));
@@ -910,7 +911,7 @@ static void containers(struct cloud *c)
 			    "advertises its address, which other hosts cannot route to; its listeners take random "
 			    "ports from the container's ip_local_port_range, which -p cannot publish. Fine for one "
 			    "node; multi-node NCCL needs the host's network.");
-		finding_fix(f, "%s run --network host ...   # the container uses the host's interfaces", c->kind);
+		finding_fix(f, N_("%s run --network host ...   # the container uses the host's interfaces"), c->kind);
 		finding_evidence(f, "host.container.kind = %s (%s)", c->kind,
 				 str_or(c->m->cloud.container_evidence, "?"));
 		finding_evidence(f, "every interface with an address is a veth; NCCL's is %s",
@@ -929,7 +930,7 @@ static void containers(struct cloud *c)
 			    "CNI's overlay or NAT: lower bandwidth and often a smaller MTU. RDMA devices (EFA, "
 			    "InfiniBand, eRDMA) are usable only with hostNetwork or an RDMA device plugin with "
 			    "Multus/SR-IOV.%s", nr ? " RDMA ports are active in this pod, so a device plugin is in use." : "");
-		finding_fix(f, "hostNetwork: true   # in the pod spec, with dnsPolicy: ClusterFirstWithHostNet");
+		finding_fix(f, N_("hostNetwork: true   # in the pod spec, with dnsPolicy: ClusterFirstWithHostNet"));
 		finding_evidence(f, "host.container.kind = kubernetes (%s)",
 				 str_or(c->m->cloud.container_evidence, "?"));
 		strbuf_release(&rd);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -494,8 +495,8 @@ void cluster_bw_findings(const struct cluster_bw_verdict *v, const char *const *
 						 name_of(names, l->b, b2, sizeof(b2)), l->min_gbps);
 		}
 		nm = name_of(names, i, b1, sizeof(b1));
-		finding_fix(f, "tc qdisc show; ethtool %s; top   # on %s: a shaper, the negotiated "
-			    "speed, CPU", ifname ? ifname : "IF", nm);
+		finding_fix(f, N_("tc qdisc show; ethtool %s; top   # on %s: a shaper, the negotiated "
+			    "speed, CPU"), ifname ? ifname : "IF", nm);
 	}
 	for (int k = 0; k < v->nlinks; k++) {
 		const struct cluster_bw_link *l = &v->links[k];

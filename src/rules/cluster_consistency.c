@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/version.h"
 #include "util/xalloc.h"
@@ -197,12 +198,12 @@ static void nccl_tls_differs(const struct cluster_view *v, struct findings *out)
 		finding_evidence(f, "%s: %s%s%s", v->nodes[i].name, nm_tls_words(node_model_nccl_tls(m)),
 				 l ? " at " : "", l ? str_or(l->realpath, l->path) : "");
 	}
-	finding_fix(f, "# load the same NCCL build on every node (one nvidia-nccl wheel or one "
-		    "libnccl2 package)%s", no_libssl ? ", and where libssl.so.3 does not load:" : "");
+	finding_fix(f, N_("# load the same NCCL build on every node (one nvidia-nccl wheel or one "
+		    "libnccl2 package)%s"), no_libssl ? ", and where libssl.so.3 does not load:" : "");
 	for (size_t i = 0; no_libssl && i < v->n; i++)
 		if (node_model_nccl_tls(v->nodes[i].m) == NM_TLS_NO_LIBSSL)
-			finding_fix(f, "on %s: apt-get install -y libssl3   # RHEL-like: dnf install -y "
-				    "openssl-libs", v->nodes[i].name);
+			finding_fix(f, N_("on %s: apt-get install -y libssl3   # RHEL-like: dnf install -y "
+				    "openssl-libs"), v->nodes[i].name);
 }
 
 void xrule_versions(const struct cluster_view *v, struct findings *out)
@@ -343,8 +344,8 @@ static void settings_differ(const struct cluster_view *v, struct findings *out)
 			finding_fix(f, "unset %s on every node (node %s runs without it)", names[j],
 				    v->nodes[0].name);
 		else if (!must)
-			finding_fix(f, "decide which value %s should have and set it the same way on "
-				       "every node", names[j]);
+			finding_fix(f, N_("decide which value %s should have and set it the same way on "
+				       "every node"), names[j]);
 	}
 }
 
@@ -382,7 +383,7 @@ static void ifname_partial(const struct cluster_view *v, struct findings *out)
 			finding_evidence(f, "%s: interfaces %s", v->nodes[i].name, names.buf);
 			strbuf_release(&names);
 		}
-		finding_fix(f, "use the value of cluster.verdict.ifname (it is proven on every node)");
+		finding_fix(f, N_("use the value of cluster.verdict.ifname (it is proven on every node)"));
 	}
 	(void)nset;
 	strbuf_release(&bad);
@@ -406,8 +407,8 @@ static void ib_partial(const struct cluster_view *v, struct findings *out)
 			       "NET/IB, the others NET/Socket, and ranks on different transports cannot "
 			       "connect (init fails or hangs).");
 		finding_export(f, "NCCL_IB_DISABLE", "1");
-		finding_fix(f, "or bring the RDMA ports up on %s (ibstat; the provider library, "
-			       "rdma-core) and keep IB everywhere", without.buf);
+		finding_fix(f, N_("or bring the RDMA ports up on %s (ibstat; the provider library, "
+			       "rdma-core) and keep IB everywhere"), without.buf);
 	}
 	strbuf_release(&with);
 	strbuf_release(&without);
@@ -493,8 +494,8 @@ void xrule_hosts(const struct cluster_view *v, struct findings *out)
 				       "NCCL_HOSTID): containers started from one image on one host "
 				       "share both and are taken for one machine; a MASTER_ADDR or Slurm "
 				       "node list that names the host is ambiguous too.");
-			finding_fix(f, "give every node its own host name (hostnamectl set-hostname), "
-				       "or set NCCL_HOSTID to a different value on each node");
+			finding_fix(f, N_("give every node its own host name (hostnamectl set-hostname), "
+				       "or set NCCL_HOSTID to a different value on each node"));
 		}
 		strbuf_release(&who);
 	}
@@ -530,7 +531,7 @@ void xrule_hosts(const struct cluster_view *v, struct findings *out)
 
 				if (!ifc || ifc->mtu <= lo)
 					continue;
-				finding_fix(f, "# on %s", v->nodes[i].name);
+				finding_fix(f, N_("# on %s"), v->nodes[i].name);
 				finding_fix(f, "ip link set dev %s mtu %ld", ifn, lo);
 			}
 		}
@@ -571,7 +572,7 @@ void xrule_hosts(const struct cluster_view *v, struct findings *out)
 		finding_why(f, "NCCL does not need synchronised clocks, but logs of different nodes "
 			       "no longer line up (a watchdog timeout looks like it came first on the "
 			       "wrong node), and TLS or Kerberos-based storage may refuse the node.");
-		finding_fix(f, "enable time sync on %s: timedatectl set-ntp true (or chronyd)",
+		finding_fix(f, N_("enable time sync on %s: timedatectl set-ntp true (or chronyd)"),
 			    v->nodes[i].name);
 	}
 }

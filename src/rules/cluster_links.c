@@ -43,7 +43,7 @@ static void add_verdict_fix(const struct cluster_view *v, const struct cluster_v
 		finding_export(f, "NCCL_SOCKET_IFNAME", "%s", vd->value);
 	} else {
 		for (size_t i = 0; i < v->n; i++) {
-			finding_fix(f, "on %s: export NCCL_SOCKET_IFNAME=%s", v->nodes[i].name,
+			finding_fix(f, N_("on %s: export NCCL_SOCKET_IFNAME=%s"), v->nodes[i].name,
 				    vd->per_node[i]);
 			finding_setting_for(f, WHERE_ENV, v->nodes[i].name, "NCCL_SOCKET_IFNAME", "%s",
 					    vd->per_node[i]);
@@ -54,7 +54,7 @@ static void add_verdict_fix(const struct cluster_view *v, const struct cluster_v
 		finding_export(f, "GLOO_SOCKET_IFNAME", "%s", vd->ifname[0]);
 	} else {
 		for (size_t i = 0; i < v->n; i++) {
-			finding_fix(f, "on %s: export GLOO_SOCKET_IFNAME=%s", v->nodes[i].name,
+			finding_fix(f, N_("on %s: export GLOO_SOCKET_IFNAME=%s"), v->nodes[i].name,
 				    vd->ifname[i]);
 			finding_setting_for(f, WHERE_ENV, v->nodes[i].name, "GLOO_SOCKET_IFNAME", "%s",
 					    vd->ifname[i]);
@@ -354,8 +354,8 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 				 s->counts[LINK_PORT_REJECTED], s->looks, s->looks == 1 ? "" : "s",
 				 s->retry_ms, peers.buf);
 		if (best_lo >= 0 && best_hi - best_lo >= 1023) {
-			finding_fix(f, "# keep the firewall and move NCCL's ports into the open part "
-				       "(and the same line in /etc/sysctl.d/ to keep it), on %s",
+			finding_fix(f, N_("# keep the firewall and move NCCL's ports into the open part "
+				       "(and the same line in /etc/sysctl.d/ to keep it), on %s"),
 				    v->nodes[l->target].name);
 			finding_fix(f, "sysctl -w net.ipv4.ip_local_port_range=\"%ld %ld\"", best_lo,
 				    best_hi);
@@ -366,9 +366,13 @@ static void port_maps(const struct cluster_view *v, struct findings *out)
 			char srcs[256];
 
 			peer_sources(v, LINK_SCAN, (size_t)l->target, l->ifname, srcs, sizeof(srcs));
-			finding_fix(f, "# %s the range (or the same inbound rule in the cloud security "
-				       "group), on %s", best_lo >= 0 && best_hi - best_lo >= 1023 ?
-				    "or open" : "open", v->nodes[l->target].name);
+			/* whole sentences, so each reads as one in Chinese too */
+			if (best_lo >= 0 && best_hi - best_lo >= 1023)
+				finding_fix(f, N_("# or open the range (or the same inbound rule in the "
+						  "cloud security group), on %s"), v->nodes[l->target].name);
+			else
+				finding_fix(f, N_("# open the range (or the same inbound rule in the cloud "
+						  "security group), on %s"), v->nodes[l->target].name);
 			if (srcs[0])
 				finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %ld:%ld -j "
 					       "ACCEPT", l->ifname, srcs, m->ports.lo, m->ports.hi);
@@ -404,8 +408,8 @@ static void path_mtu(const struct cluster_view *v, struct findings *out)
 				       "ICMP that would tell TCP so is filtered: small packets (ping, "
 				       "the first bootstrap messages) pass, full-size segments are lost, "
 				       "and NCCL stalls in init or in the first large all-reduce.");
-			finding_fix(f, "# on %s and %s, the path's two ends (or let ICMP type 3 code 4 "
-				       "through the firewalls on the path)", v->nodes[l->peer].name,
+			finding_fix(f, N_("# on %s and %s, the path's two ends (or let ICMP type 3 code 4 "
+				       "through the firewalls on the path)"), v->nodes[l->peer].name,
 				    v->nodes[l->target].name);
 			finding_fix(f, "ip link set dev %s mtu %d", l->ifname, r->path_mtu);
 		} else {

@@ -13,6 +13,7 @@
 
 #include "rules/rules.h"
 #include "util/addr.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 /* Whether `peer` has an IPv4 address on the subnet of `a` (a's prefix length). */
@@ -103,9 +104,9 @@ void xrule_neigh(const struct cluster_view *v, struct findings *out)
 					    "net.ipv4.neigh.default.gc_thresh3", "%ld", t3n);
 			finding_setting_for(f, WHERE_SYSCTL, v->nodes[i].name,
 					    "net.ipv4.neigh.default.gc_thresh2", "%ld", t3n * 3 / 4);
-			finding_fix(f, "on %s: sysctl -w net.ipv4.neigh.default.gc_thresh3=%ld "
+			finding_fix(f, N_("on %s: sysctl -w net.ipv4.neigh.default.gc_thresh3=%ld "
 				       "net.ipv4.neigh.default.gc_thresh2=%ld (and in /etc/sysctl.d/ to "
-				       "keep it)", v->nodes[i].name, t3n, t3n * 3 / 4);
+				       "keep it)"), v->nodes[i].name, t3n, t3n * 3 / 4);
 		}
 		strbuf_release(&ev);
 	}

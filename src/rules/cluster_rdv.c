@@ -71,8 +71,8 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 			    "feed this run its facts and results");
 		/* one secret, made once, the same on every node: the command prints the exact
 		 * export line with its value for the user to run on each node */
-		finding_fix(f, "printf 'export NCCLCHECK_TOKEN=%%s\\n' \"$(head -c 16 /dev/urandom "
-			    "| od -An -tx1 | tr -d ' \\n')\"   # %s", N_("on one node: it prints the line "
+		finding_fix(f, N_("printf 'export NCCLCHECK_TOKEN=%%s\\n' \"$(head -c 16 /dev/urandom "
+			    "| od -An -tx1 | tr -d ' \\n')\"   # %s"), N_("on one node: it prints the line "
 			    "to run on each node, this one too, before ncclcheck cluster"));
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCLCHECK_TOKEN",
 				"<the value the printf line printed, the same on every node>");
@@ -98,55 +98,55 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 					 ro->master_port, numeric ? "" : ": MASTER_ADDR=",
 					 numeric ? "" : mh, numeric ? "" : " resolves to it here");
 		if (numeric)
-			finding_fix(f, "nc -zv %s %d   # on the missing node: is the port reachable",
+			finding_fix(f, N_("nc -zv %s %d   # on the missing node: is the port reachable"),
 				    mh, ro->master_port);
 		else
-			finding_fix(f, "getent hosts %s; nc -zv %s %d   # on the missing node: does "
-				    "the name resolve, is the port reachable", mh, ip,
+			finding_fix(f, N_("getent hosts %s; nc -zv %s %d   # on the missing node: does "
+				    "the name resolve, is the port reachable"), mh, ip,
 				    ro->master_port);
 		/* the address itself works on every node, rank 0's included */
 		if (!numeric && master_ip && master_ip[0])
 			finding_export(f, "MASTER_ADDR", "%s", master_ip);
-		finding_fix(f, "ncclcheck %s   # on the missing node, with the same --nodes "
-			    "and its own --node-rank", ro->verb ? ro->verb : "cluster");
+		finding_fix(f, N_("ncclcheck %s   # on the missing node, with the same --nodes "
+				  "and its own --node-rank"), ro->verb ? ro->verb : "cluster");
 	} else if (!strcmp(id, "cluster.rdv.unreachable")) {
 		if (!ro->verb)
 			finding_why(f, "torch's TCPStore listens on the same address and port: if "
 				    "this node cannot reach it, init_process_group will hang here as "
 				    "well");
 		if (!strcmp(ev->code, "refused"))
-			finding_fix(f, "start rank 0 first, or open TCP %d on it (a REJECT rule also "
-				    "answers 'refused')", ro->master_port);
+			finding_fix(f, N_("start rank 0 first, or open TCP %d on it (a REJECT rule also "
+				    "answers 'refused')"), ro->master_port);
 		else if (!strcmp(ev->code, "timeout"))
 			finding_fix(f, "MASTER_ADDR must be rank 0's address on a network this node "
 				    "reaches; a DROP rule or security group blocks TCP %d", ro->master_port);
 		else if (!strcmp(ev->code, "resolve")) {
-			finding_fix(f, "getent hosts %s; grep -n '%s' /etc/hosts; cat /etc/resolv.conf"
-				    "   # MASTER_ADDR is in neither /etc/hosts nor DNS here", mh, mh);
-			finding_fix(f, "# then export MASTER_ADDR as rank 0's address (rank 0's "
+			finding_fix(f, N_("getent hosts %s; grep -n '%s' /etc/hosts; cat /etc/resolv.conf"
+				    "   # MASTER_ADDR is in neither /etc/hosts nor DNS here"), mh, mh);
+			finding_fix(f, N_("# then export MASTER_ADDR as rank 0's address (rank 0's "
 				    "report prints it: export MASTER_ADDR=...), or add '%s' to "
-				    "/etc/hosts with that address", mh);
+				    "/etc/hosts with that address"), mh);
 		}
 		else
-			finding_fix(f, "check the route to MASTER_ADDR: ip route get %s",
+			finding_fix(f, N_("check the route to MASTER_ADDR: ip route get %s"),
 				    ro->master_host ? ro->master_host : "MASTER_ADDR");
 	} else if (!strcmp(id, "cluster.rdv.duplicate_rank")) {
 		finding_why(f, "every node needs its own node rank; torchrun's rendezvous would "
 			    "fail or pair the wrong processes");
-		finding_fix(f, "give each node its own NODE_RANK / --node-rank 0..N-1 (under srun: "
-			    "--ntasks-per-node=1, or let ncclcheck read SLURM_NODEID)");
+		finding_fix(f, N_("give each node its own NODE_RANK / --node-rank 0..N-1 (under srun: "
+			    "--ntasks-per-node=1, or let ncclcheck read SLURM_NODEID)"));
 		finding_setting(f, WHERE_LAUNCHER, SCOPE_ALL, "--ntasks-per-node", "1");
 	} else if (!strcmp(id, "cluster.rdv.wrong_count") || !strcmp(id, "cluster.rdv.bad_rank")) {
-		finding_fix(f, "start every node with the same --nodes / NNODES and ranks 0..N-1");
+		finding_fix(f, N_("start every node with the same --nodes / NNODES and ranks 0..N-1"));
 	} else if (!strcmp(id, "cluster.rdv.version")) {
-		finding_fix(f, "install the same ncclcheck on every node");
+		finding_fix(f, N_("install the same ncclcheck on every node"));
 	} else if (!strcmp(id, "cluster.auth.failed")) {
-		finding_fix(f, "give every node the same NCCLCHECK_TOKEN or --token-file");
+		finding_fix(f, N_("give every node the same NCCLCHECK_TOKEN or --token-file"));
 	} else if (!strcmp(id, "cluster.peer.dead")) {
 		finding_why(f, "a node that dies or stops mid-run here would hang the job's "
 			    "collectives until NCCL's timeout");
-		finding_fix(f, "look at that node: is the process stopped (kill -CONT), killed "
-			    "(dmesg: OOM), or is its network gone?");
+		finding_fix(f, N_("look at that node: is the process stopped (kill -CONT), killed "
+			    "(dmesg: OOM), or is its network gone?"));
 	}
 }
 
@@ -172,5 +172,5 @@ void cluster_peer_facts_refused(struct findings *fs, const char *host, int rank,
 
 	finding_node(f, host);
 	finding_rank(f, rank);
-	finding_fix(f, "run the same ncclcheck on every node");
+	finding_fix(f, N_("run the same ncclcheck on every node"));
 }

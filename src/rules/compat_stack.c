@@ -12,6 +12,7 @@
 
 #include "model/stack.h"
 #include "model/stack_tables.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"
@@ -113,7 +114,7 @@ static void nccl_floor(const struct node_model *m, struct findings *out)
 		finding_fix(f, "%s -m pip install --upgrade torch", str_or(m->stack.nccl_python->path, "?"));
 	} else {
 		finding_fix(f, "apt-get install --only-upgrade libnccl2 libnccl-dev");
-		finding_fix(f, "# or, in a conda environment: conda install -c conda-forge nccl");
+		finding_fix(f, N_("# or, in a conda environment: conda install -c conda-forge nccl"));
 	}
 }
 
@@ -166,7 +167,7 @@ static void torch_pin(const struct nm_python *py, const struct node_model *m, st
 		const char *const *fb = lib ? lib->found_by : NULL;
 		char *dir = dir_of(mapped);
 		if (has_str(fb, "LD_PRELOAD")) {
-			finding_fix(f, "unset LD_PRELOAD   # it preloads %s", mapped);
+			finding_fix(f, N_("unset LD_PRELOAD   # it preloads %s"), mapped);
 			finding_setting(f, WHERE_ENV, SCOPE_NODE, "LD_PRELOAD", NULL);
 		} else if (has_str(fb, "LD_LIBRARY_PATH"))
 			finding_fix(f, "export LD_LIBRARY_PATH=$(echo \"$LD_LIBRARY_PATH\" | tr ':' "
@@ -213,7 +214,7 @@ static void lightning_one(const struct nm_python *py, const char *pkg, struct fi
 			    "Lightning 1.8 and torch 2.0 with Lightning 2.0.");
 		finding_fix(f, "%s -m pip install 'torch>=%s'", pypath, row->torch_min);
 		if (alt)
-			finding_fix(f, "# or keep torch %s: %s -m pip install '%s==%s.*'", torch, pypath,
+			finding_fix(f, N_("# or keep torch %s: %s -m pip install '%s==%s.*'"), torch, pypath,
 				    dist, alt->lightning);
 	} else if (torch && stack_major_minor(torch, mm, sizeof(mm)) == 0 &&
 		   version_cmp_str(mm, row->torch_tested) > 0) {
@@ -238,8 +239,8 @@ static void lightning_one(const struct nm_python *py, const char *pkg, struct fi
 		finding_why(f, "The package declares python_requires >= %s; it was installed by "
 			    "bypassing that check and fails on import or at run time.",
 			    row->python_min);
-		finding_fix(f, "# use a Python %s or newer environment, e.g.: python%s -m venv ~/venv "
-			    "&& ~/venv/bin/pip install torch %s", row->python_min, row->python_min, dist);
+		finding_fix(f, N_("# use a Python %s or newer environment, e.g.: python%s -m venv ~/venv "
+			    "&& ~/venv/bin/pip install torch %s"), row->python_min, row->python_min, dist);
 	}
 }
 
@@ -284,8 +285,8 @@ static void python_torch(const struct nm_python *py, struct findings *out)
 	finding_why(f, "This torch came from a distribution package or a source build, not a "
 		    "PyTorch wheel: nodes that install the wheel get a different torch, CUDA and "
 		    "NCCL than this one. Use one environment on every node.");
-	finding_fix(f, "# install an official wheel into a Python %s..%s environment, e.g.: "
-		    "python%s -m venv ~/venv && ~/venv/bin/pip install 'torch==%s.*'", row->python_min,
+	finding_fix(f, N_("# install an official wheel into a Python %s..%s environment, e.g.: "
+		    "python%s -m venv ~/venv && ~/venv/bin/pip install 'torch==%s.*'"), row->python_min,
 		    row->python_max, row->python_max, row->torch);
 }
 
@@ -311,7 +312,7 @@ static void unreadable_copies(const struct node_model *m, struct findings *out)
 			    "NCCL's initialisation). A libnccl.so.2 that is not NCCL, or lacks its "
 			    "dependencies, is usually a leftover from another install.");
 		finding_fix(f, "ldd %s | grep 'not found'", path);
-		finding_fix(f, "# if it is a leftover: mv %s %s.disabled && ldconfig", path, path);
+		finding_fix(f, N_("# if it is a leftover: mv %s %s.disabled && ldconfig"), path, path);
 	}
 }
 
@@ -358,23 +359,23 @@ static void copies(const struct node_model *m, struct findings *out)
 			    "check) measures NCCL %s while training runs %s, and a pass there proves "
 			    "little about torch.", dv, tv);
 		if (dir && tmapped && tmapped[0] == '/') {
-			finding_fix(f, "export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH   # before running "
-				    "nccl-tests, so it tests torch's NCCL", dir);
-			finding_fix(f, "# or per run: LD_PRELOAD=%s ./build/all_reduce_perf -b 8 -e 256M "
-				    "-f 2 -g 1", tmapped);
+			finding_fix(f, N_("export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH   # before running "
+				    "nccl-tests, so it tests torch's NCCL"), dir);
+			finding_fix(f, N_("# or per run: LD_PRELOAD=%s ./build/all_reduce_perf -b 8 -e 256M "
+				    "-f 2 -g 1"), tmapped);
 		} else {
-			finding_fix(f, "# torch links NCCL %s statically: build nccl-tests against the "
-				    "same version (make NCCL_HOME=<nccl %s install>)", tv, tv);
+			finding_fix(f, N_("# torch links NCCL %s statically: build nccl-tests against the "
+				    "same version (make NCCL_HOME=<nccl %s install>)"), tv, tv);
 		}
 		if (dpath && has_str(def->found_by, "LD_LIBRARY_PATH")) {
 			char *ddir = dir_of(dpath);
-			finding_fix(f, "# or drop the stale copy's directory: export LD_LIBRARY_PATH=$(echo "
-				    "\"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -vx '%s' | paste -sd:)",
+			finding_fix(f, N_("# or drop the stale copy's directory: export LD_LIBRARY_PATH=$(echo "
+				    "\"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -vx '%s' | paste -sd:)"),
 				    ddir);
 			free(ddir);
 		} else if (dpath) {
-			finding_fix(f, "# or replace the stale copy: dpkg -S %s   # then upgrade that "
-				    "package to NCCL %s", dpath, tv);
+			finding_fix(f, N_("# or replace the stale copy: dpkg -S %s   # then upgrade that "
+				    "package to NCCL %s"), dpath, tv);
 		}
 		free(dir);
 		return;
@@ -406,8 +407,8 @@ static void copies(const struct node_model *m, struct findings *out)
 		finding_why(f, "Which copy a job gets depends on how it is started; use one NCCL "
 			    "everywhere so what you test is what you train with.");
 		if (dpath)
-			finding_fix(f, "# check what a given program loads: ldd $(which all_reduce_perf) "
-				    "| grep nccl");
+			finding_fix(f, N_("# check what a given program loads: ldd $(which all_reduce_perf) "
+				    "| grep nccl"));
 		return;
 	}
 	if (first) {
@@ -446,8 +447,8 @@ static void plugin_dir_fix(const struct node_model *m, const char *env, struct f
 			return;
 		}
 	}
-	finding_fix(f, "find / -xdev -name '%s*' 2>/dev/null   # then put its directory first in "
-		    "LD_LIBRARY_PATH", want);
+	finding_fix(f, N_("find / -xdev -name '%s*' 2>/dev/null   # then put its directory first in "
+		    "LD_LIBRARY_PATH"), want);
 }
 
 static void plugin_and_conf(const struct node_model *m, struct findings *out)
@@ -466,7 +467,7 @@ static void plugin_and_conf(const struct node_model *m, struct findings *out)
 			    "fails instead); on AWS EFA or other plugin-based fabrics the fallback is "
 			    "plain TCP and many times slower.");
 		plugin_dir_fix(m, env, f);
-		finding_fix(f, "# or, to use NCCL's own transports: export NCCL_NET_PLUGIN=none");
+		finding_fix(f, N_("# or, to use NCCL's own transports: export NCCL_NET_PLUGIN=none"));
 	} else if (state && !strcmp(state, "loads")) {
 		f = finding_add(out, SEV_INFO, "nccl.net_plugin", "NCCL will load the net plugin %s",
 				str_or(m->stack.net_plugin_path, "?"));
@@ -488,7 +489,7 @@ static void plugin_and_conf(const struct node_model *m, struct findings *out)
 		finding_why(f, "NCCL silently skips a missing config file, so the settings you meant "
 			    "to apply are not applied; with NCCL_CONF_FILE set, NCCL 2.23+ also stops "
 			    "reading ~/.nccl.conf.");
-		finding_fix(f, "unset NCCL_CONF_FILE   # or point it at the file you meant");
+		finding_fix(f, N_("unset NCCL_CONF_FILE   # or point it at the file you meant"));
 		finding_setting(f, WHERE_ENV, SCOPE_NODE, "NCCL_CONF_FILE", NULL);
 	}
 }
@@ -522,8 +523,52 @@ static void nccl_tls(const struct node_model *m, struct findings *out)
 		    t == NM_TLS_NO_LIBSSL ? "This build dlopens libcrypto.so.3 and libssl.so.3 when a "
 					    "key is set ('ncclCrypt: failed to open ...')." : "");
 	if (t == NM_TLS_NO_LIBSSL)
-		finding_fix(f, "apt-get install -y libssl3   # Debian/Ubuntu; RHEL-like: dnf install -y "
-			    "openssl-libs");
+		finding_fix(f, N_("apt-get install -y libssl3   # Debian/Ubuntu; RHEL-like: dnf install -y "
+			    "openssl-libs"));
+}
+
+/*
+ * TCCL (Tencent Cloud's NCCL, found under /opt/tencent/tccl) is one more NCCL copy: a process uses
+ * it only when it loads that file. Tencent's own guide says community PyTorch links NCCL
+ * statically, so swapping the shared library does not put TCCL under torch; it documents an
+ * NCCL plugin, a PyTorch plugin or a torch built against TCCL instead.
+ */
+static void tccl(const struct node_model *m, struct findings *out)
+{
+	const struct nm_python *py = m->stack.nccl_python;
+	const struct nm_nccl_lib *t = NULL;
+	const char *tmapped = py ? py->nccl_mapped : NULL;
+	struct finding *f;
+	char fb[256];
+
+	for (size_t i = 0; i < m->stack.nnccl_libs && !t; i++)
+		if (has_str(m->stack.nccl_libs[i].found_by, "tccl"))
+			t = &m->stack.nccl_libs[i];
+	if (!t)
+		return;
+	if (py && tmapped && py->nccl_static != 1 && find_lib(m, tmapped) == t) {
+		f = finding_add(out, SEV_OK, "nccl.tccl", "torch loads TCCL (%s), Tencent Cloud's NCCL",
+				str_or(t->path, "?"));
+		finding_evidence(f, "torch (%s) maps %s", str_or(py->path, "?"), tmapped);
+		return;
+	}
+	f = finding_add(out, SEV_INFO, "nccl.tccl.unused",
+			"TCCL, Tencent Cloud's NCCL, is installed at %s but torch does not load it",
+			str_or(t->path, "?"));
+	finding_evidence(f, "nccl.libs: %s (%s; found by %s)%s", str_or(t->path, "?"),
+			 t->version ? t->version : "version unknown", found_by_str(t, fb, sizeof(fb)),
+			 t->is_default ? ", the copy programs load by default" : "");
+	if (py && py->nccl_static == 1)
+		finding_evidence(f, "torch (%s) links NCCL %s statically", str_or(py->path, "?"),
+				 str_or(py->torch_nccl, "?"));
+	else if (py && tmapped)
+		finding_evidence(f, "torch (%s) maps %s", str_or(py->path, "?"), tmapped);
+	finding_why(f, "TCCL is Tencent's extension of NCCL for its RDMA network, one more NCCL copy "
+		    "on this node: a process runs it only if it loads that file. A torch wheel "
+		    "brings its own NCCL (or links it statically), so training runs the wheel's "
+		    "NCCL and TCCL's speed-up never applies; nccl-tests may meanwhile measure TCCL.");
+	finding_fix(f, N_("# Tencent's guide: its NCCL plugin (recommended), its PyTorch plugin, or "
+		    "torch built against TCCL (cloud.tencent.com/document/product/1646/93319)"));
 }
 
 void rule_compat_stack(const struct node_model *m, struct findings *out)
@@ -537,5 +582,6 @@ void rule_compat_stack(const struct node_model *m, struct findings *out)
 	}
 	unreadable_copies(m, out);
 	copies(m, out);
+	tccl(m, out);
 	plugin_and_conf(m, out);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model/compat_tables.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/version.h"
 
@@ -142,7 +143,7 @@ static void others(const struct node_model *m, const struct build_tk *b, struct 
 
 static void fix_cuda_home(struct finding *f, const struct nm_toolkit *t)
 {
-	finding_fix(f, "export CUDA_HOME=%s PATH=%s/bin:$PATH   # CUDA %s, already installed",
+	finding_fix(f, N_("export CUDA_HOME=%s PATH=%s/bin:$PATH   # CUDA %s, already installed"),
 		    str_or(t->path, "?"), str_or(t->path, "?"), str_or(t->version, "?"));
 	if (t->path)
 		finding_setting(f, WHERE_ENV, SCOPE_NODE, "CUDA_HOME", "%s", t->path);
@@ -150,8 +151,8 @@ static void fix_cuda_home(struct finding *f, const struct nm_toolkit *t)
 
 static void fix_install(struct finding *f, const struct version *tc)
 {
-	finding_fix(f, "sudo apt-get install -y cuda-toolkit-%ld-%ld && export CUDA_HOME=/usr/local/cuda-%ld.%ld   "
-		    "# from NVIDIA's CUDA repository", tc->part[0], tc->part[1], tc->part[0], tc->part[1]);
+	finding_fix(f, N_("sudo apt-get install -y cuda-toolkit-%ld-%ld && export CUDA_HOME=/usr/local/cuda-%ld.%ld   "
+		    "# from NVIDIA's CUDA repository"), tc->part[0], tc->part[1], tc->part[0], tc->part[1]);
 	finding_setting(f, WHERE_ENV, SCOPE_NODE, "CUDA_HOME", "/usr/local/cuda-%ld.%ld", tc->part[0],
 			tc->part[1]);
 }
@@ -171,9 +172,9 @@ static void fix_wheel(struct finding *f, const struct nm_python *py, const char 
 			pick_v = rel->variants[i];
 	if (!pick_v || version_parse(pick_v, &cv) < 0)
 		return;
-	finding_fix(f, "%s -m pip install --force-reinstall 'torch==%ld.%ld.*' --index-url "
+	finding_fix(f, N_("%s -m pip install --force-reinstall 'torch==%ld.%ld.*' --index-url "
 		    "https://download.pytorch.org/whl/cu%ld%ld   # or torch's CUDA %s build, to match the toolkit "
-		    "(the driver must run it)", str_or(py->path, "?"), tvv.part[0], tvv.part[1], cv.part[0],
+		    "(the driver must run it)"), str_or(py->path, "?"), tvv.part[0], tvv.part[1], cv.part[0],
 		    cv.part[1], pick_v);
 }
 

@@ -4,6 +4,7 @@
  * its GPUs with fewer data-loader and NCCL proxy threads than it looks like. Pure.
  */
 #include "rules/rules.h"
+#include "util/i18n.h"
 
 void rule_cpu_affinity(const struct node_model *m, struct findings *out)
 {
@@ -23,10 +24,10 @@ void rule_cpu_affinity(const struct node_model *m, struct findings *out)
 		    "these CPUs");
 	want = ngpu > 0 ? (pus / ngpu > 0 ? pus / ngpu : 1) : pus;
 	if (ngpu > 0)
-		finding_fix(f, "export OMP_NUM_THREADS=%lld   # %lld usable CPUs shared by %lld ranks (one per GPU)",
+		finding_fix(f, N_("export OMP_NUM_THREADS=%lld   # %lld usable CPUs shared by %lld ranks (one per GPU)"),
 			    want, pus, ngpu);
 	else
-		finding_fix(f, "export OMP_NUM_THREADS=%lld   # no more threads than usable CPUs", want);
+		finding_fix(f, N_("export OMP_NUM_THREADS=%lld   # no more threads than usable CPUs"), want);
 	finding_setting(f, WHERE_ENV, SCOPE_NODE, "OMP_NUM_THREADS", "%lld", want);
 	finding_evidence(f, "host.cpus = %lld (sysfs, online)", c->online);
 	finding_evidence(f, "topology.cpus = %lld allowed (hwloc), %lld in this process's affinity mask",

@@ -18,6 +18,7 @@
 
 #include "model/nccl_vars.h"
 #include "model/stack_tables.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/version.h"
@@ -173,8 +174,8 @@ static void lint_version(struct lint *l, const struct nccl_setting *st, const st
 		finding_why(f, "The variable appeared in NCCL %s. Older releases do not look it up, so the "
 			    "setting silently has no effect.", v->since);
 		evidence_version(l, f);
-		finding_fix(f, "# upgrade NCCL to %s or newer (pip install -U nvidia-nccl-cu12 or a newer torch), "
-			    "or drop the setting:", v->since);
+		finding_fix(f, N_("# upgrade NCCL to %s or newer (pip install -U nvidia-nccl-cu12 or a newer torch), "
+			    "or drop the setting:"), v->since);
 		fix_unset(f, st);
 	}
 }
@@ -812,7 +813,7 @@ static void lint_sockets(struct lint *l)
 			    "NCCL_NSOCKS_PERTHREAD=4.");
 		if (vendor)
 			finding_evidence(f, "net.interfaces[%s].vendor = %s", ifname, vendor);
-		finding_fix(f, "export NCCL_SOCKET_NTHREADS=2   # and keep the product at most 64, or unset both");
+		finding_fix(f, N_("export NCCL_SOCKET_NTHREADS=2   # and keep the product at most 64, or unset both"));
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_SOCKET_NTHREADS", "2");
 	}
 }

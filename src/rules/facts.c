@@ -2,6 +2,7 @@
 #include "rules/rules.h"
 
 #include "probe/probe.h"
+#include "util/i18n.h"
 
 void rule_facts_health(const struct node_model *m, struct findings *out)
 {
@@ -13,6 +14,6 @@ void rule_facts_health(const struct node_model *m, struct findings *out)
 				"facts document has schema_version %lld; this ncclcheck reads %d", v,
 				FACTS_SCHEMA_VERSION);
 		finding_why(f, "verdicts on facts of another schema may be wrong or missing");
-		finding_fix(f, "ncclcheck node --json > facts.json   # re-collect with this version");
+		finding_fix(f, N_("ncclcheck node --json > facts.json   # re-collect with this version"));
 	}
 }

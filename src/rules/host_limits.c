@@ -4,6 +4,7 @@
  * kernel's ceiling, a host name resolving to 127.x, a neighbour table that overflowed. Pure.
  */
 #include "rules/rules.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -60,7 +61,7 @@ static void report_limits(struct net *n)
 		finding_evidence(f, "limits.nofile: soft %lld, hard %lld", soft, hard);
 		finding_why(f, "NCCL opens sockets per peer and channel (NET/Socket adds helper sockets), torch's "
 			    "DataLoader workers and the TCPStore add more; 1024 is quickly reached at scale.");
-		finding_fix(f, "ulimit -n %lld   # in the launching shell; %s", want,
+		finding_fix(f, N_("ulimit -n %lld   # in the launching shell; %s"), want,
 			    want < 65536 ? "raise the hard limit in /etc/security/limits.conf for more"
 					 : "persist with 'nofile 65536' in /etc/security/limits.conf");
 	}
@@ -94,9 +95,9 @@ static void report_hostname(struct net *n)
 				if (*p == '.')
 					*p = '-';
 			if (!strcmp(name, "localhost"))
-				finding_fix(f, "hostnamectl set-hostname %s   # a name of its own, from its address",
+				finding_fix(f, N_("hostnamectl set-hostname %s   # a name of its own, from its address"),
 					    uniq);
-			finding_fix(f, "echo '%s %s' >> /etc/hosts   # and drop the 127.0.x.1 line for it", b->text,
+			finding_fix(f, N_("echo '%s %s' >> /etc/hosts   # and drop the 127.0.x.1 line for it"), b->text,
 				    !strcmp(name, "localhost") ? uniq : name);
 		}
 		if (b && strncmp(b->name, "lo", 2))
@@ -137,7 +138,7 @@ static void report_neigh(struct net *n)
 		finding_setting(f, WHERE_SYSCTL, SCOPE_NODE, "net.ipv4.neigh.default.gc_thresh3",
 				"%lld", want);
 	} else {
-		finding_fix(f, "# on the host (the limits are not visible in this network namespace)");
+		finding_fix(f, N_("# on the host (the limits are not visible in this network namespace)"));
 		finding_fix(f, "sysctl -w net.ipv4.neigh.default.gc_thresh3=8192 "
 			       "net.ipv4.neigh.default.gc_thresh2=4096 "
 			       "net.ipv4.neigh.default.gc_thresh1=1024");

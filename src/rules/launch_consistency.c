@@ -15,6 +15,7 @@
 #include "launch/vars.h"
 #include "model/node.h"
 #include "util/envmap.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -422,8 +423,8 @@ static void agent_store(const struct launch_facts *lf, struct findings *out)
 		finding_evidence(f, "line %d: tcp://...:%d", lf->init_tcp_line, lf->init_tcp_port);
 	finding_evidence(f, "torchrun's store: port %d (%s)", store,
 			 lf->master_port > 0 ? "MASTER_PORT / --master_port" : "torchrun's default");
-	finding_fix(f, "# let torchrun's variables name the store: init_method=\"env://\" (or leave "
-		    "init_method out), or use port %d in the tcp:// address", store);
+	finding_fix(f, N_("# let torchrun's variables name the store: init_method=\"env://\" (or leave "
+		    "init_method out), or use port %d in the tcp:// address"), store);
 }
 
 void rule_launch_consistency(const struct launch_facts *lf, struct findings *out)
@@ -443,8 +444,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 			    "and init_process_group hangs.");
 		finding_evidence(f, "processes per node: %d from %s", tpn, tfrom);
 		finding_evidence(f, "Trainer(devices=%d)", lf->lightning_devices);
-		finding_fix(f, "make them equal: #SBATCH --ntasks-per-node=%d / --nproc_per_node=%d, or "
-			    "Trainer(devices=%d)", lf->lightning_devices, lf->lightning_devices, tpn);
+		finding_fix(f, N_("make them equal: #SBATCH --ntasks-per-node=%d / --nproc_per_node=%d, or "
+			    "Trainer(devices=%d)"), lf->lightning_devices, lf->lightning_devices, tpn);
 		finding_setting(f, WHERE_LAUNCHER, SCOPE_ALL, "--ntasks-per-node", "%d", lf->lightning_devices);
 	}
 	if (n && lf->lightning_num_nodes && n != lf->lightning_num_nodes) {
@@ -456,7 +457,7 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 			    "counted) and init_process_group hangs until its timeout.");
 		finding_evidence(f, "nodes: %d from %s", n, nfrom);
 		finding_evidence(f, "Trainer(num_nodes=%d)", lf->lightning_num_nodes);
-		finding_fix(f, "Trainer(num_nodes=%d)   # or #SBATCH --nodes=%d / torchrun --nnodes=%d", n,
+		finding_fix(f, N_("Trainer(num_nodes=%d)   # or #SBATCH --nodes=%d / torchrun --nnodes=%d"), n,
 			    lf->lightning_num_nodes, lf->lightning_num_nodes);
 		finding_setting(f, WHERE_LAUNCHER, SCOPE_ALL, "--nodes", "%d", lf->lightning_num_nodes);
 	}
@@ -468,7 +469,7 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 			    "too large and it hangs until the timeout, too small and the extra ranks are "
 			    "refused.");
 		finding_evidence(f, "nodes %d from %s; processes per node %d from %s", n, nfrom, tpn, tfrom);
-		finding_fix(f, "let the launcher set WORLD_SIZE (torchrun, srun) instead of exporting it by hand");
+		finding_fix(f, N_("let the launcher set WORLD_SIZE (torchrun, srun) instead of exporting it by hand"));
 	} else if (lf->slurm_step && lf->slurm_ntasks && lf->slurm_nodes && lf->slurm_ntasks_per_node &&
 		   !lf->torchrun && lf->slurm_ntasks != lf->slurm_nodes * lf->slurm_ntasks_per_node) {
 		f = finding_add(out, SEV_ERROR, "launch.world_size",
@@ -493,8 +494,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 				lf->gpus_on_node);
 		finding_why(f, "torch sees no GPU: Trainer(accelerator=\"gpu\") stops, and a plain job "
 			    "falls back to the CPU or fails in init_process_group(\"nccl\").");
-		finding_fix(f, "request the GPUs for the step: srun --gres=gpu:%d (or #SBATCH --gres=gpu:%d), "
-			    "and do not export CUDA_VISIBLE_DEVICES by hand", lf->gpus_on_node, lf->gpus_on_node);
+		finding_fix(f, N_("request the GPUs for the step: srun --gres=gpu:%d (or #SBATCH --gres=gpu:%d), "
+			    "and do not export CUDA_VISIBLE_DEVICES by hand"), lf->gpus_on_node, lf->gpus_on_node);
 	} else if (tpn > 1 && vis > 1 && tpn > vis) {
 		f = finding_add(out, SEV_ERROR, "launch.gpus.oversubscribed",
 				"%d processes per node, but only %d GPU%s visible to them", tpn, vis,
@@ -502,7 +503,7 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 		finding_why(f, "Two ranks end up on one GPU; NCCL refuses that (\"Duplicate GPU detected\") "
 			    "and the process group fails to start.");
 		finding_evidence(f, "processes per node %d from %s", tpn, tfrom);
-		finding_fix(f, "one process per GPU: --ntasks-per-node=%d / --nproc_per_node=%d", vis, vis);
+		finding_fix(f, N_("one process per GPU: --ntasks-per-node=%d / --nproc_per_node=%d"), vis, vis);
 	} else if (lf->gpus_visible == 1 && tpn > 1 && lf->lightning_devices > 1) {
 		f = finding_add(out, SEV_WARN, "launch.gpus.one_per_task",
 				"Each task sees one GPU (CUDA_VISIBLE_DEVICES has one entry), but "
@@ -511,8 +512,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 		finding_why(f, "With per-task GPU binding (--gpus-per-task=1, --gpu-bind) every task's "
 			    "only GPU is cuda:0, while a Trainer with devices=N picks cuda:LOCAL_RANK: local "
 			    "ranks above 0 fail with \"invalid device ordinal\".");
-		finding_fix(f, "let every task see the node's GPUs (no --gpus-per-task / --gpu-bind), or "
-			    "bind and use devices=1 per process");
+		finding_fix(f, N_("let every task see the node's GPUs (no --gpus-per-task / --gpu-bind), or "
+			    "bind and use devices=1 per process"));
 	}
 
 	if (lf->script_python_no_srun) {
@@ -522,8 +523,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 		finding_why(f, "A batch script runs on the first node of the allocation only: a python or "
 			    "torchrun started directly is one process on one node, and every rank it waits "
 			    "for on the other nodes never starts.");
-		finding_fix(f, "srun --ntasks-per-node=%s python3 train.py   # or: srun "
-			    "--ntasks-per-node=1 torchrun --node_rank=\"$SLURM_NODEID\" ...", per_node);
+		finding_fix(f, N_("srun --ntasks-per-node=%s python3 train.py   # or: srun "
+			    "--ntasks-per-node=1 torchrun --node_rank=\"$SLURM_NODEID\" ..."), per_node);
 	}
 	if (lf->script_torchrun_no_rank || (lf->slurm_step && lf->slurm_nodeid > 0 && lf->node_rank == 0)) {
 		f = finding_add(out, SEV_ERROR, "launch.node_rank.duplicate",
@@ -535,8 +536,8 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 			finding_evidence(f, "line %d: srun ... torchrun without --node_rank", lf->script_torchrun_no_rank);
 		else
 			finding_evidence(f, "SLURM_NODEID=%d but NODE_RANK/GROUP_RANK=0", lf->slurm_nodeid);
-		finding_fix(f, "srun --ntasks-per-node=1 torchrun --nnodes=\"$SLURM_JOB_NUM_NODES\" "
-			    "--node_rank=\"$SLURM_NODEID\" ...   # or --rdzv_backend=c10d");
+		finding_fix(f, N_("srun --ntasks-per-node=1 torchrun --nnodes=\"$SLURM_JOB_NUM_NODES\" "
+			    "--node_rank=\"$SLURM_NODEID\" ...   # or --rdzv_backend=c10d"));
 	}
 	if (lf->script_srun_no_tpn || (lf->slurm_step && !lf->slurm_ntasks_per_node && !lf->torchrun &&
 				       lf->slurm_ntasks > lf->slurm_nodes && lf->slurm_nodes > 0)) {
@@ -547,7 +548,7 @@ void rule_launch_consistency(const struct launch_facts *lf, struct findings *out
 			    "torchrun under srun it starts one launcher per task, not per node.");
 		if (lf->script_srun_no_tpn)
 			finding_evidence(f, "line %d", lf->script_srun_no_tpn);
-		finding_fix(f, "srun --ntasks-per-node=%s ...   # or #SBATCH --ntasks-per-node=%s", per_node,
+		finding_fix(f, N_("srun --ntasks-per-node=%s ...   # or #SBATCH --ntasks-per-node=%s"), per_node,
 			    per_node);
 	}
 	agent_store(lf, out);

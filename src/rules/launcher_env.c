@@ -12,6 +12,7 @@
 #include "launch/vars.h"
 #include "model/stack.h"
 #include "model/stack_tables.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/version.h"
 #include "util/strbuf.h"
@@ -68,7 +69,7 @@ static void renamed_one(const struct node_model *m, const struct torch_renamed_v
 		finding_fix(f, "unset %s", r->old_name);
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, r->old_name, NULL);
 		if (blocking)
-			finding_fix(f, "# only if you really want blocking collectives: export %s=%s",
+			finding_fix(f, N_("# only if you really want blocking collectives: export %s=%s"),
 				    r->new_name, ov);
 		else
 			finding_export(f, r->new_name, "%s", ov);
@@ -165,12 +166,12 @@ static void stray_ranks(const struct node_model *m, struct findings *out)
 			    "from here, so every process started from it claims the same rank, and "
 			    "Lightning's rank_zero_only reads RANK first. A node's launch by hand needs "
 			    "only MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES (or WORLD_SIZE).");
-	finding_fix(f, "%s   # and remove the export from ~/.bashrc", unset);
+	finding_fix(f, N_("%s   # and remove the export from ~/.bashrc"), unset);
 	for (int id = LV_NONE + 1; id < LV_COUNT; id++)
 		if (launch_vars[id].per_process && node_model_env(m, lv_name(id)))
 			finding_setting(f, WHERE_ENV, SCOPE_NODE, lv_name(id), NULL);
-	finding_fix(f, "# torchrun sets them for each process; a launch by hand (ncclcheck cluster, "
-		    "Lightning) reads MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES");
+	finding_fix(f, N_("# torchrun sets them for each process; a launch by hand (ncclcheck cluster, "
+		    "Lightning) reads MASTER_ADDR, MASTER_PORT, NODE_RANK and NNODES"));
 }
 
 void rule_launcher_env(const struct node_model *m, struct findings *out)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 int ceiling_check(struct findings *fs, const struct link_ceiling *c, double measured_gbps,
@@ -29,12 +30,12 @@ int ceiling_check(struct findings *fs, const struct link_ceiling *c, double meas
 	finding_evidence(f, "measured %.3f Gbit/s with %d TCP stream%s; ceiling %.3f Gbit/s = "
 			 "%.0f Mbit/s x %.3f", measured_gbps, streams, streams == 1 ? "" : "s",
 			 c->ceiling_gbps, c->line_gbps * 1000, c->goodput_frac);
-	finding_fix(f, "tc qdisc show dev %s; ethtool %s; ethtool -S %s | grep -i -E "
-		    "'err|drop|retrans'   # on %s and %s: a shaper, the negotiated speed, errors",
+	finding_fix(f, N_("tc qdisc show dev %s; ethtool %s; ethtool -S %s | grep -i -E "
+		    "'err|drop|retrans'   # on %s and %s: a shaper, the negotiated speed, errors"),
 		    ifname ? ifname : "IF", ifname ? ifname : "IF", ifname ? ifname : "IF",
 		    node ? node : "this node", peer ? peer : "the peer");
-	finding_fix(f, "nstat -az TcpRetransSegs   # before and after a transfer: retransmissions "
-		    "mean loss on the path");
+	finding_fix(f, N_("nstat -az TcpRetransSegs   # before and after a transfer: retransmissions "
+		    "mean loss on the path"));
 	return 1;
 }
 

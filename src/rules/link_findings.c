@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 static const char *nm(const char *name, const char *fallback)
@@ -57,21 +58,21 @@ static void connect_findings(const struct link_result *r, const struct link_who 
 			    "NCCL retries a timed-out connect for minutes before it gives up, so the "
 			    "job stalls in init instead of failing. A firewall or security group "
 			    "drops TCP between these addresses", ifn);
-		finding_fix(f, "iptables -S INPUT; nft list ruleset   # on %s: a DROP rule for %s",
+		finding_fix(f, N_("iptables -S INPUT; nft list ruleset   # on %s: a DROP rule for %s"),
 			    tgt, ifn);
 		break;
 	case LINK_REFUSED:
 		finding_why(f, "a reset for a port that listens is a firewall REJECT rule; NCCL "
 			    "fails at once in init with 'Connection refused' over %s", ifn);
-		finding_fix(f, "iptables -S INPUT   # on %s: a REJECT rule for %s", tgt, ifn);
+		finding_fix(f, N_("iptables -S INPUT   # on %s: a REJECT rule for %s"), tgt, ifn);
 		break;
 	case LINK_NOROUTE:
 	case LINK_HOSTUNREACH:
 		finding_why(f, "the kernel (or a router, by ICMP) says the address cannot be "
 			    "reached from %s: NCCL fails at once with 'No route to host' or "
 			    "'Network is unreachable'", r->src[0] ? r->src : "the default source");
-		finding_fix(f, "ip route get %s   # on %s: which interface and source the kernel "
-			    "picks", r->addr, peer);
+		finding_fix(f, N_("ip route get %s   # on %s: which interface and source the kernel "
+			    "picks"), r->addr, peer);
 		break;
 	default:
 		finding_why(f, "the connect failed before reaching the network (errno %d)",
@@ -149,12 +150,12 @@ static void scan_findings(const struct link_result *r, const struct link_who *w,
 		if (v->state == LINK_PORT_OPEN || v->state == LINK_PORT_ERROR || !r->src[0])
 			continue;
 		if (v->lo == v->hi)
-			finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %u -j ACCEPT   "
-				    "# on %s", ifn, r->src, (unsigned)v->lo, tgt);
+			finding_fix(f, N_("iptables -I INPUT -i %s -p tcp -s %s --dport %u -j ACCEPT   "
+				    "# on %s"), ifn, r->src, (unsigned)v->lo, tgt);
 		else
-			finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s --dport %u:%u -j ACCEPT   "
+			finding_fix(f, N_("iptables -I INPUT -i %s -p tcp -s %s --dport %u:%u -j ACCEPT   "
 				    "# on %s (a cloud: the same range in the security group, from the "
-				    "nodes' own group)", ifn, r->src, (unsigned)v->lo, (unsigned)v->hi,
+				    "nodes' own group)"), ifn, r->src, (unsigned)v->lo, (unsigned)v->hi,
 				    tgt);
 	}
 	if (best && best->hi - best->lo >= 1023) {
@@ -195,10 +196,10 @@ static void mtu_findings(const struct link_result *r, const struct link_who *w,
 			    "would make the kernel shrink them is filtered. Small messages pass, so "
 			    "the rendezvous works, then NCCL stalls at its first large transfer",
 			    m->path_mtu);
-		finding_fix(f, "ip link set dev %s mtu %d   # on every node, or the largest size "
-			    "every hop carries", ifn, m->path_mtu);
-		finding_fix(f, "or let ICMP type 3 code 4 (fragmentation needed) through the "
-			    "firewalls and routers on the path");
+		finding_fix(f, N_("ip link set dev %s mtu %d   # on every node, or the largest size "
+			    "every hop carries"), ifn, m->path_mtu);
+		finding_fix(f, N_("or let ICMP type 3 code 4 (fragmentation needed) through the "
+			    "firewalls and routers on the path"));
 		finding_fix(f, "or: sysctl -w net.ipv4.tcp_mtu_probing=1 on every node (TCP then "
 			    "finds the size itself, after a stall)");
 		finding_setting(f, WHERE_SYSCTL, SCOPE_ALL, "net.ipv4.tcp_mtu_probing", "1");
@@ -207,8 +208,8 @@ static void mtu_findings(const struct link_result *r, const struct link_who *w,
 				"%s -> %s over %s: the path carries %d-byte packets, not the "
 				"interface's %d; a router says so (ICMP), so TCP adapts", peer, tgt,
 				ifn, m->path_mtu, m->if_mtu);
-		finding_fix(f, "ip link set dev %s mtu %d   # optional: no fragmentation or "
-			    "first-packet loss", ifn, m->path_mtu);
+		finding_fix(f, N_("ip link set dev %s mtu %d   # optional: no fragmentation or "
+			    "first-packet loss"), ifn, m->path_mtu);
 	}
 	finding_pair(f, w->peer, w->target, ifn);
 	finding_evidence(f, "largest DF packet through: %d bytes; %d was lost; ICMP named %s; "
@@ -233,7 +234,7 @@ static void bw_findings(const struct link_result *r, const struct link_who *w,
 			    "black hole (full-size segments vanish) or a path that drops traffic "
 			    "after the handshake. NCCL hangs in the same way at its first large "
 			    "transfer");
-		finding_fix(f, "ncclcheck bench p2p --connect ... --tests mtu   # is it the MTU?");
+		finding_fix(f, N_("ncclcheck bench p2p --connect ... --tests mtu   # is it the MTU?"));
 		return;
 	}
 	if (ceil && ceiling_check(fs, ceil, r->b.total_gbps, r->b.streams, nm(w->peer, NULL),

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -272,8 +273,8 @@ static void latency_finding(const struct cluster_view *v, const char *ifn, const
 		       "NCCL_NSOCKS_PERTHREAD / NCCL_SOCKET_NTHREADS and tcp_rmem for bandwidth.",
 		    worst, 30 * worst / 1000.0, WINDOW_BYTES * 8 / (worst / 1000.0) / 1e6);
 	finding_evidence(f, "connect test ping-pongs, p50 per pair: %s", ev.buf);
-	finding_fix(f, "ping -c 20 %s   # from a peer: confirm the round trip, then look for the "
-		       "queue or route that adds it (tc qdisc show; mtr)", v->nodes[who >= 0 ? (size_t)who
+	finding_fix(f, N_("ping -c 20 %s   # from a peer: confirm the round trip, then look for the "
+		       "queue or route that adds it (tc qdisc show; mtr)"), v->nodes[who >= 0 ? (size_t)who
 										   : b].name);
 	strbuf_release(&ev);
 }
@@ -384,18 +385,18 @@ static void loss_finding(const struct cluster_view *v, const char *ifn, const st
 				    "the hosts' common path, or CPU load on every node.");
 	finding_evidence(f, "%s", ev.buf);
 	if (who >= 0)
-		finding_fix(f, "ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s: "
-			       "the counters that name a bad cable, NIC or full queue", ifn, ifn,
+		finding_fix(f, N_("ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s: "
+			       "the counters that name a bad cable, NIC or full queue"), ifn, ifn,
 			    v->nodes[who].name);
 	else if (nsus == 1)
-		finding_fix(f, "ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s, "
+		finding_fix(f, N_("ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s, "
 			       "before and after ncclcheck cluster runs again: if its drop or error "
-			       "counters grow it is losing the packets, if not run the same on its peers",
+			       "counters grow it is losing the packets, if not run the same on its peers"),
 			    ifn, ifn, names.buf);
 	else
-		finding_fix(f, "ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s, "
+		finding_fix(f, N_("ip -s link show %s; ethtool -S %s | grep -iE 'drop|err|crc'   # on %s, "
 			       "before and after ncclcheck cluster runs again: the node whose drop or "
-			       "error counters grow is losing the packets", ifn, ifn,
+			       "error counters grow is losing the packets"), ifn, ifn,
 			    nsus ? names.buf : "every node");
 	strbuf_release(&names);
 	strbuf_release(&ev);
@@ -452,8 +453,8 @@ static void untested(const struct cluster_view *v, struct findings *out)
 			       "the network, so it is reported as not run rather than as a firewall.");
 		finding_evidence(f, "%d ports without an answer, %d dropped on the first look",
 				 l->res.s.counts[LINK_PORT_DROPPED], l->res.s.first_drops);
-		finding_fix(f, "uptime; top -bn1 | head -15   # on %s: what takes the CPUs; then "
-			       "re-run ncclcheck cluster", v->nodes[l->peer].name);
+		finding_fix(f, N_("uptime; top -bn1 | head -15   # on %s: what takes the CPUs; then "
+			       "re-run ncclcheck cluster"), v->nodes[l->peer].name);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 #define MTU_MAX_IFS (IFS_MAX_IFS + 1)
@@ -77,8 +78,8 @@ static void fix_ping(struct finding *f, const struct node_model *m, const struct
 	long payload = x->mtu - (v6 ? 48 : 28);
 
 	/* rank 0 when it is another node; else this node's own address, pinged from the others */
-	finding_fix(f, "ping %s-M do -s %ld -c 3 %s   # from %s, over %s: "
-		    "'message too long' or no reply = the path is smaller than %ld", v6 ? "-6 " : "", payload,
+	finding_fix(f, N_("ping %s-M do -s %ld -c 3 %s   # from %s, over %s: "
+		    "'message too long' or no reply = the path is smaller than %ld"), v6 ? "-6 " : "", payload,
 		    peer ? peer : x->a->text, peer ? "every node to every other" : "every other node",
 		    x->a->name, x->mtu);
 }
@@ -134,7 +135,7 @@ void rule_mtu(const struct node_model *m, struct findings *out)
 			    "small messages pass. NCCL then connects, exchanges its first bootstrap messages and "
 			    "hangs in init or in the first large transfer, with no error.%s", cloud_note(m));
 		fix_ping(f, m, x);
-		finding_fix(f, "ip link set dev %s mtu 1500   # on every node, if only the small ping "
-			    "(-s %d) gets through", x->a->name, x->a->family == 6 ? 1452 : 1472);
+		finding_fix(f, N_("ip link set dev %s mtu 1500   # on every node, if only the small ping "
+			    "(-s %d) gets through"), x->a->name, x->a->family == 6 ? 1452 : 1472);
 	}
 }

@@ -55,10 +55,10 @@ static int fix_not_running(const struct net *n, struct finding *f)
 			continue;
 		seen[ns++] = a->name;
 		if (it && it->up)
-			finding_fix(f, "ip link show dev %s   # UP but NO-CARRIER: its cable, switch port or "
-				    "virtual NIC is down", a->name);
+			finding_fix(f, N_("ip link show dev %s   # UP but NO-CARRIER: its cable, switch port or "
+				    "virtual NIC is down"), a->name);
 		else
-			finding_fix(f, "ip link set dev %s up   # it has an address (%s) but is down", a->name,
+			finding_fix(f, N_("ip link set dev %s up   # it has an address (%s) but is down"), a->name,
 				    a->text);
 	}
 	return (int)ns;
@@ -172,8 +172,8 @@ static void report_link_local(struct net *n)
 	} else if (ll->family == 6) {
 		finding_export(f, "NCCL_SOCKET_FAMILY", "AF_INET");
 	} else {
-		finding_fix(f, "# no interface with a routable address is up here: give one an address, "
-			    "then set NCCL_SOCKET_IFNAME to it");
+		finding_fix(f, N_("# no interface with a routable address is up here: give one an address, "
+			    "then set NCCL_SOCKET_IFNAME to it"));
 	}
 }
 
@@ -226,8 +226,8 @@ static void report_prediction(struct net *n)
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_SOCKET_FAMILY", NULL);
 		}
 		if (!n->m->ifs.in.socket_ifname && !fix_not_running(n, f))
-			finding_fix(f, "ip -br addr show   # no interface but loopback has an address: give "
-				    "the node's network interface one");
+			finding_fix(f, N_("ip -br addr show   # no interface but loopback has an address: give "
+				    "the node's network interface one"));
 	}
 	report_link_local(n);
 	if (r->boot && !strncmp(r->boot->name, "docker", 6)) {
@@ -324,12 +324,12 @@ static void report_ifname(struct net *n)
 		if (n->m->master.ifname && !n->m->master.loopback) {
 			char fix[80];
 			if (node_model_ifname_for(n->m, n->m->master.ifname, fix, sizeof(fix)) == 0) {
-				finding_fix(f, "export NCCL_SOCKET_IFNAME=%s   # the interface that reaches MASTER_ADDR %s",
+				finding_fix(f, N_("export NCCL_SOCKET_IFNAME=%s   # the interface that reaches MASTER_ADDR %s"),
 					    fix, n->m->master.addr);
 				finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_SOCKET_IFNAME", "%s", fix);
 			}
 		}
-		finding_fix(f, "unset NCCL_SOCKET_IFNAME   # or let NCCL choose");
+		finding_fix(f, N_("unset NCCL_SOCKET_IFNAME   # or let NCCL choose"));
 		if (!finding_find_setting(f, "NCCL_SOCKET_IFNAME"))
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_SOCKET_IFNAME", NULL);
 		strbuf_release(&notes);
@@ -449,7 +449,7 @@ static void report_comm_id(struct net *n)
 	finding_why(f, "Every communicator then shares one root address and a constant magic; PyTorch creates "
 		    "several communicators (subgroups, splits), which collide, and rank 0 must own that exact "
 		    "address.%s", r->commid.port < 0 ? " Without ':port' NCCL listens on port 65535." : "");
-	finding_fix(f, "unset NCCL_COMM_ID   # torch passes NCCL's unique id through MASTER_ADDR:MASTER_PORT");
+	finding_fix(f, N_("unset NCCL_COMM_ID   # torch passes NCCL's unique id through MASTER_ADDR:MASTER_PORT"));
 	finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_COMM_ID", NULL);
 }
 
@@ -511,10 +511,10 @@ static void report_master(struct net *n)
 					 own_private_ip(n));
 		} else {
 			/* rank 0's address is on rank 0's machine, not in this node's facts */
-			finding_fix(f, "getent ahostsv4 %s   # no answer here: this node's resolver does not "
-				    "know the name", addr);
-			finding_fix(f, "hostname -I   # on %s (rank 0): export its private address as "
-				    "MASTER_ADDR on every node", addr);
+			finding_fix(f, N_("getent ahostsv4 %s   # no answer here: this node's resolver does not "
+				    "know the name"), addr);
+			finding_fix(f, N_("hostname -I   # on %s (rank 0): export its private address as "
+				    "MASTER_ADDR on every node"), addr);
 		}
 		return;
 	}
@@ -530,8 +530,8 @@ static void report_master(struct net *n)
 				addr);
 		/* advice for another job, not a setting: this one (single-node) works as it is */
 		if (own_private_ip(n))
-			finding_fix(f, "# for a multi-node job with rank 0 on this node: export MASTER_ADDR=%s "
-				    "on every node", own_private_ip(n));
+			finding_fix(f, N_("# for a multi-node job with rank 0 on this node: export MASTER_ADDR=%s "
+				    "on every node"), own_private_ip(n));
 		return;
 	}
 	if (!n->m->master.ifname || r->boot_status != IFS_OK)
@@ -543,15 +543,32 @@ static void report_master(struct net *n)
 		f = finding_add(n->out, SEV_ERROR, "net.bootstrap.master_mismatch",
 				"NCCL will bootstrap on %s %s, but MASTER_ADDR %s is reached through %s", r->boot->name,
 				r->boot->text, addr, n->m->master.ifname);
-		finding_evidence(f, N_("kernel route to %s: source %s on %s%s"), m->resolved,
-				 str_or(src_addr, "?"), n->m->master.ifname,
-				 m->local ? N_(" (MASTER_ADDR is this node)") : "");
-		finding_evidence(f, "predicted bootstrap: %s %s, picked by %s%s%s%s", r->boot->name, r->boot->text,
-				 ifs_rule_describe(r->boot_rule), bcls ? "; address class " : "", bcls ? bcls : "",
-				 bcls && !strcmp(bcls, "documentation") ? " range, treated as public" : "");
-		if (ma)
-			finding_evidence(f, "%s: %s (%s%s)", n->m->master.ifname, ma->text, str_or(mcls, "?"),
-					 mcls && !strcmp(mcls, "documentation") ? " range, treated as public" : "");
+		if (m->local)
+			finding_evidence(f, "kernel route to %s: source %s on %s (MASTER_ADDR is this node)",
+					 m->resolved, str_or(src_addr, "?"), n->m->master.ifname);
+		else
+			finding_evidence(f, "kernel route to %s: source %s on %s", m->resolved,
+					 str_or(src_addr, "?"), n->m->master.ifname);
+		/* whole formats, one per address class, so each reads as a sentence in Chinese too */
+		if (bcls && !strcmp(bcls, "documentation"))
+			finding_evidence(f, "predicted bootstrap: %s %s, picked by %s; address class "
+					 "documentation range, treated as public", r->boot->name,
+					 r->boot->text, ifs_rule_describe(r->boot_rule));
+		else if (bcls)
+			finding_evidence(f, "predicted bootstrap: %s %s, picked by %s; address class %s",
+					 r->boot->name, r->boot->text, ifs_rule_describe(r->boot_rule), bcls);
+		else
+			finding_evidence(f, "predicted bootstrap: %s %s, picked by %s", r->boot->name,
+					 r->boot->text, ifs_rule_describe(r->boot_rule));
+		if (ma && mcls && !strcmp(mcls, "documentation"))
+			finding_evidence(f, "%s: %s (documentation range, treated as public)",
+					 n->m->master.ifname, ma->text);
+		else if (ma && mcls && !strcmp(mcls, "private"))
+			finding_evidence(f, "%s: %s (private)", n->m->master.ifname, ma->text);
+		else if (ma && mcls && !strcmp(mcls, "public"))
+			finding_evidence(f, "%s: %s (public)", n->m->master.ifname, ma->text);
+		else if (ma)
+			finding_evidence(f, "%s: %s (%s)", n->m->master.ifname, ma->text, str_or(mcls, "?"));
 		ev_version(n, f);
 		ev_source(f, "NCCL_SOCKET_IFNAME", n->m->ifs.in.socket_ifname, n->m->ifs.ifname_source);
 		ev_source(f, "NCCL_COMM_ID", n->m->ifs.in.comm_id, n->m->ifs.comm_id_source);
@@ -562,15 +579,15 @@ static void report_master(struct net *n)
 			    "public %s, private %s.", r->boot->text, n->m->master.ifname, r->boot->text,
 			    public_like(bcls) ? r->boot->name : "eth0", n->m->master.ifname);
 		if (r->commid_set) {
-			finding_fix(f, "unset NCCL_COMM_ID   # it decides NCCL's bootstrap interface");
+			finding_fix(f, N_("unset NCCL_COMM_ID   # it decides NCCL's bootstrap interface"));
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCL_COMM_ID", NULL);
 		} else if (node_model_ifname_for(n->m, n->m->master.ifname, fix, sizeof(fix)) == 0) {
 			finding_export(f, "NCCL_SOCKET_IFNAME", "%s", fix);
-			finding_fix(f, "export GLOO_SOCKET_IFNAME=%s   # %s", n->m->master.ifname,
+			finding_fix(f, N_("export GLOO_SOCKET_IFNAME=%s   # %s"), n->m->master.ifname,
 				    N_("the same for torch's Gloo (CPU) groups"));
 			finding_setting(f, WHERE_ENV, SCOPE_ALL, "GLOO_SOCKET_IFNAME", "%s", n->m->master.ifname);
 		} else {
-			finding_fix(f, "ip link set %s up   # NCCL %s skips interfaces that are not running, then:",
+			finding_fix(f, N_("ip link set %s up   # NCCL %s skips interfaces that are not running, then:"),
 				    n->m->master.ifname, n->m->nccl.version);
 			finding_export(f, "NCCL_SOCKET_IFNAME", "=%s", n->m->master.ifname);
 		}

@@ -181,7 +181,7 @@ static void report_firewall(struct net *n)
 	if (n->m->fw_unknown) {
 		f = finding_add(n->out, SEV_INFO, "net.firewall.unreadable", "could not read the local firewall: %s",
 				n->m->fw_unknown);
-		finding_fix(f, "sudo ncclcheck node   # reading iptables/nftables rules needs root");
+		finding_fix(f, N_("sudo ncclcheck node   # reading iptables/nftables rules needs root"));
 		return;
 	}
 	if (!m)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 struct net {
@@ -40,7 +41,7 @@ static void report_rdma(struct net *n)
 	if (!active) {
 		f = finding_add(n->out, SEV_INFO, "net.rdma.down", "%d RDMA device(s) but no port is ACTIVE: NCCL "
 				"uses TCP sockets", devices);
-		finding_fix(f, "ibstat   # check cabling / subnet manager, or the RoCE interface's link");
+		finding_fix(f, N_("ibstat   # check cabling / subnet manager, or the RoCE interface's link"));
 		goto out;
 	}
 	if (rdma->verbs_probed && rdma->verbs_loaded != 1) {
@@ -48,7 +49,7 @@ static void report_rdma(struct net *n)
 				"RDMA ports are active (%s) but libibverbs does not load: NCCL silently uses TCP sockets",
 				names.buf);
 		finding_evidence(f, "rdma.verbs.error: %s", str_or(rdma->verbs_error, "?"));
-		finding_fix(f, "apt-get install ibverbs-providers libibverbs1   # or your distribution's rdma-core");
+		finding_fix(f, N_("apt-get install ibverbs-providers libibverbs1   # or your distribution's rdma-core"));
 		goto out;
 	}
 	/*
@@ -62,8 +63,8 @@ static void report_rdma(struct net *n)
 				"library is missing, so NCCL silently uses TCP sockets", names.buf);
 		finding_evidence(f, "rdma.verbs.path: %s; rdma.verbs.devices: []",
 				 str_or(rdma->verbs_path, "?"));
-		finding_fix(f, "apt-get install ibverbs-providers   # libmlx5 and the other providers (rdma-core)");
-		finding_fix(f, "ibv_devices   # must list the devices /sys/class/infiniband shows");
+		finding_fix(f, N_("apt-get install ibverbs-providers   # libmlx5 and the other providers (rdma-core)"));
+		finding_fix(f, N_("ibv_devices   # must list the devices /sys/class/infiniband shows"));
 		goto out;
 	}
 	if (rdma->peermem_probed && !rdma->peermem_loaded) {

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/version.h"
 
 struct advisory {
@@ -42,8 +43,8 @@ static const struct advisory *advisory_for(const struct nm_dist *d)
 
 static void credentials_fix(struct finding *f)
 {
-	finding_fix(f, "# then rotate every credential this account could read (cloud keys, SSH "
-		    "keys, git and registry tokens, ~/.netrc, .env files)");
+	finding_fix(f, N_("# then rotate every credential this account could read (cloud keys, SSH "
+		    "keys, git and registry tokens, ~/.netrc, .env files)"));
 }
 
 static void compromised(const struct nm_python *py, const struct nm_dist *d,

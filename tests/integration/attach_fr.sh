@@ -41,4 +41,15 @@ expect_match "$out" 'cannot read the flight-recorder directory' "missing directo
 mkdir "$tmp/empty"
 out=$(fr --fr "$tmp/empty" 2>&1); rc=$?
 expect_rc 3 $rc "empty directory: nothing to conclude"
+
+# in Chinese (issue #28): verdicts, findings and fixes read in Chinese within 100 columns; the
+# stacks' file names, ids and commands stay as they are (tests/integration/zh_lines.py)
+for s in sleep size_mismatch dtype_mismatch op_mismatch no_dump all_entered healthy; do
+	env LANG=zh_CN.UTF-8 LC_ALL= LC_MESSAGES= timeout 20 "$NCCLCHECK" attach --no-ras --no-color \
+		--fr "$FX/$s" -v >"$tmp/zh-$s.out" 2>"$tmp/zh-$s.err"
+	bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$tmp/zh-$s.out")
+	[ -z "$bad" ] && pass "$s in Chinese: every line Chinese and within 100 columns" ||
+		fail "$s in Chinese: $bad"
+done
+expect_match "$(cat "$tmp/zh-sleep.out")" "^结论：rank 0 已进入 all_reduce #6" "the verdict is Chinese"
 finish

@@ -42,6 +42,18 @@ expect_match "$out" "\(exit 1 on n0, 1 on n1\)" "cluster before the fix: exit 1 
 expect_match "$out" "\(exit 0 on n0, 0 on n1\)" "cluster after the fix: exit 0 on both nodes"
 demo_gone "after a good run"
 
+# 1b. in Chinese (LANG=zh_CN.UTF-8, issue #28): the same steps, and every line a person reads is
+# Chinese and within 100 columns, CJK counted as two (tests/integration/zh_lines.py says which not)
+LANG=zh_CN.UTF-8 LC_ALL= LC_MESSAGES= demo_run "$LAB_TMP/zh.out"
+expect_rc 0 $demo_rc "demo.sh with LANG=zh_CN.UTF-8"
+out=$(cat "$LAB_TMP/zh.out")
+expect_match "$out" "demo: 每一步都与说明一致" "in Chinese it says every step did what it says"
+expect_match "$out" "错误" "the findings are in Chinese"
+bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$LAB_TMP/zh.out")
+[ -z "$bad" ] && pass "every line of the Chinese demo is Chinese and within 100 columns" ||
+	fail "lines of the Chinese demo that are English or too wide: $bad"
+demo_gone "after the Chinese run"
+
 # 2. a step that does not do what the narration says: cluster fails after the fix
 fake=$LAB_TMP/fake-ncclcheck
 cat >"$fake" <<EOF

@@ -48,6 +48,20 @@ text=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts "$facts" --no-color)
 expect_match "$text" "项检查通过" "node's text report ends in a Chinese summary line"
 "$NCCLCHECK" --lang zh node --facts "$facts" --json | jq -e '.error' >/dev/null 2>&1 &&
 	fail "a report is not an error document" || pass "--lang zh node --json is a report"
+# --html: the page in the reader's language (its lang attribute, headings, the findings), the same
+# page in English without LANG
+LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts "$facts" --html "$tmp/zh.html" >/dev/null
+"$NCCLCHECK" node --facts "$facts" --html "$tmp/en.html" >/dev/null
+page=$(cat "$tmp/zh.html")
+expect_match "$page" '<html lang="zh-CN">' "LANG=zh_CN.UTF-8: the HTML page says lang=zh-CN"
+expect_match "$page" "<h2>结论</h2>" "the HTML verdict heading is Chinese"
+expect_match "$page" "<h2>发现</h2>" "the HTML findings heading is Chinese"
+expect_match "$page" "<p class=\"headline\">没有错误" "the HTML verdict line is Chinese"
+expect_match "$page" "badge b-ok\">通过</span>" "the HTML findings carry Chinese badges and titles"
+expect_no_match "$page" "<h2>(Verdict|Findings|This node)</h2>" "no English heading on the Chinese page"
+expect_match "$(cat "$tmp/en.html")" '<html lang="en">.*' "without LANG the page is English"
+expect_match "$(cat "$tmp/en.html")" "<h2>Verdict</h2>" "the English page keeps its headings"
+
 # explain's verdicts (tables and rules) in Chinese; its --json stays the English document
 log="$FIXTURES/logs/signatures.log"
 ex=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" explain "$log" --no-color 2>&1)

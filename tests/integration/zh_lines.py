@@ -5,8 +5,9 @@ A line is wider than 100 columns (an East Asian Wide or Fullwidth character coun
 is English prose: three or more English words in a row that are not a command, an identifier or a
 value (words with digits, dots, slashes, '=', '_', '-', '*', ':' or '$' are names and values).
 Lines that quote commands or other tools stay as they are: a shown command ('$ ...'), export/unset
-and the fix commands, and the output of ping and nc the demo shows. Prints each offending line
-with its reason; exit 1 if any.
+and the fix commands, the output of ping and nc the demo shows, and the system's own error text
+(dlerror's "cannot open shared object file"). Prints each offending line with its reason; exit 1
+if any.
 """
 import re
 import sys
@@ -18,6 +19,7 @@ QUOTED = re.compile(r"^\s*(\$|\[n[0-9, 、]+.*\]\$|export |unset |iptables |ip6t
                     r"ldd |ncclcheck |torchrun |srun |nc:|Connection to |PING |64 bytes |"
                     r"[0-9]+ packets transmitted|rtt |--- |dm[0-9]+-n[0-9]+ +iptables|"
                     r"n[0-9]+ +dm[0-9]+-n[0-9]+ )")
+SYSTEM = ("cannot open shared object file",)
 # an English word: letters only, with an apostrophe at most (names and values carry other signs)
 WORD = re.compile(r"^[A-Za-z]+('[a-z]+)?[,;:.)]*$")
 # words that are names wherever they stand
@@ -27,7 +29,9 @@ NAMES = {"NCCL", "TCP", "UDP", "IB", "RDMA", "GPU", "GPUs", "CUDA", "NVML", "MTU
          "Linux", "Ubuntu", "RoCE", "NET", "Socket", "TCCL", "HCCL", "MCCL", "AutoDL", "ping",
          "nc", "torch", "bootstrap", "proxy", "ring", "root", "rank", "ranks", "veth", "loopback",
          "running", "docker", "toolkit", "python", "cuDNN", "libibverbs", "GPUDirect", "eth",
-         "and", "or", "release", "demo", "lab", "ncclcheck", "bookworm", "up", "down"}
+         "and", "or", "release", "demo", "lab", "ncclcheck", "bookworm", "up", "down", "tc",
+         "qdisc", "show", "ip", "link", "S", "exec", "nvcc", "PATH", "ldconfig", "cuda", "default",
+         "schema", "flight", "recorder", "dump", "Flight"}
 
 
 def cols(s):
@@ -42,9 +46,7 @@ def english_run(line):
         if WORD.match(tok) and tok.rstrip(",;:.)") not in NAMES:
             run += 1
             best = max(best, run)
-        elif WORD.match(tok):
-            continue  # a name neither breaks nor extends a run of prose
-        else:
+        elif not WORD.match(tok):
             run = 0
     return best
 
@@ -53,10 +55,11 @@ def main():
     bad = 0
     for n, raw in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
         line = re.sub(r"\x1b\[[0-9;]*m", "", raw.rstrip("\n"))
-        if cols(line) > WIDTH:
+        quoted = QUOTED.match(line) or ("  # " in line and QUOTED.match(line.split("  # ")[0]))
+        if cols(line) > WIDTH and not line.startswith("$ "):
             print(f"{n}: {cols(line)} columns: {line}")
             bad += 1
-        if QUOTED.match(line) or "  # " in line and QUOTED.match(line.split("  # ")[0]):
+        if quoted or any(s in line for s in SYSTEM):
             continue
         if english_run(line) >= 3:
             print(f"{n}: English: {line}")

@@ -334,6 +334,50 @@ static void static_torch_differs(void **state)
 	json_decref(facts);
 }
 
+/* A TCCL copy (Tencent Cloud's NCCL, /opt/tencent/tccl) torch does not load, then one it does. */
+static json_t *with_tccl(json_t *facts)
+{
+	json_t *lib = json_object(), *fb = json_array();
+
+	jset_str(lib, "path", "/opt/tencent/tccl/lib/libnccl.so.2");
+	jset_str(lib, "realpath", "/opt/tencent/tccl/lib/libnccl.so.2.12.10");
+	jset_str(lib, "version", "2.12.10");
+	json_array_append_new(fb, json_string("ldconfig"));
+	json_array_append_new(fb, json_string("tccl"));
+	json_object_set_new(lib, "found_by", fb);
+	json_array_append_new(jpath(facts, "nccl.libs"), lib);
+	return facts;
+}
+
+static void tccl_copy(void **state)
+{
+	json_t *facts = with_tccl(h200()), *t = json_object_get(py0(facts), "torch");
+	struct findings *fs = run(facts);
+	const struct finding *f = expect_finding(fs, "nccl.tccl.unused", SEV_INFO);
+
+	(void)state;
+	must_title(f, "installed at /opt/tencent/tccl/lib/libnccl.so.2 but torch does not load it");
+	assert_true(finding_fix_contains(f, "NCCL plugin"));
+	assert_null(findings_find(fs, "nccl.tccl"));
+	findings_free(fs);
+
+	jset_str(t, "nccl_mapped", "/opt/tencent/tccl/lib/libnccl.so.2");
+	jset_str(t, "nccl_version", "2.12.10");
+	fs = run(facts);
+	expect_finding(fs, "nccl.tccl", SEV_OK);
+	assert_null(findings_find(fs, "nccl.tccl.unused"));
+	findings_free(fs);
+	json_decref(facts);
+
+	/* no TCCL copy: neither */
+	facts = h200();
+	fs = run(facts);
+	assert_null(findings_find(fs, "nccl.tccl"));
+	assert_null(findings_find(fs, "nccl.tccl.unused"));
+	findings_free(fs);
+	json_decref(facts);
+}
+
 static void unreadable_copy(void **state)
 {
 	json_t *facts = h200(), *lib = json_array_get(jpath(facts, "nccl.libs"), 0);
@@ -482,6 +526,7 @@ int main(void)
 		cmocka_unit_test(several_copies_without_torch),
 		cmocka_unit_test(no_default_copy),
 		cmocka_unit_test(static_torch_differs),
+		cmocka_unit_test(tccl_copy),
 		cmocka_unit_test(unreadable_copy),
 		cmocka_unit_test(plugin_and_conf),
 		cmocka_unit_test(tables),

@@ -37,7 +37,9 @@ static void gpu_machine(void **state)
 
 	(void)state;
 	must_have(t, "NCCL and Python stack");
-	must_have(t, "2.28.3   /usr/lib/x86_64-linux-gnu/libnccl.so.2  [default, found by ldconfig, /usr/lib]");
+	/* past 100 columns the two-word key's value continues under the value column (21) */
+	must_have(t, "2.28.3   /usr/lib/x86_64-linux-gnu/libnccl.so.2  [default, found by ldconfig,\n"
+		  "                     /usr/lib]");
 	must_have(t, "2.28.9   /usr/local/lib/python3.12/dist-packages/nvidia/nccl/lib/libnccl.so.2  [torch, found by site-packages:/usr/bin/python3");
 	must_have(t, "/usr/bin/python3 (PATH, /usr/bin)  4100 ms");
 	must_have(t, "Python 3.12.3; torch 2.11.0+cu130, CUDA 13.0, NCCL 2.28.9 from /usr/local/lib/python3.12/dist-packages/nvidia/nccl/lib/libnccl.so.2, cuDNN 9.17.1, 2 GPUs visible; lightning 2.6.6; pytorch_lightning 2.6.6");
