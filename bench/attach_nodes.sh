@@ -45,31 +45,8 @@ for k in $(seq 0 $((total - 1))); do
 	p=$(cat "$T/rank$k.pid"); pids="$pids $p"; LAB_PIDS="$LAB_PIDS $p"
 done
 sleep 0.5
-"$PY" - "$SRCDIR/tests/fixtures/attach/ras/sleep.json" "$T/ras.json" "$addrs" "$pids" <<'PY'
-import json, sys
-skel = json.load(open(sys.argv[1]))
-addrs, pids = sys.argv[3].split(), [int(p) for p in sys.argv[4].split()]
-last = len(pids) - 1
-ranks = [{"rank": i, "host": a, "pid": p, "cuda_dev": i % 8, "nvml_dev": i % 8,
-          "status": {"init_state": 0, "async_error": 0, "finalize_called": False,
-                     "destroy_flag": False, "abort_flag": False},
-          "collective_counts": {"Broadcast": 0, "Reduce": 0, "AllGather": 0,
-                                "ReduceScatter": 0, "AllReduce": 5 if i == last else 6}}
-         for i, (a, p) in enumerate(zip(addrs, pids))]
-status = json.dumps({"nccl_version": "2.28.9", "cuda_runtime_version": 13000,
-                     "cuda_driver_version": 13000, "timestamp": "2026-12-03 10:00:00",
-                     "communicators_count": 1,
-                     "communicators": [{"hash": "0xabc1", "secondary_hash": "0x1:0x2",
-                                        "size": len(ranks), "ranks_count": len(ranks),
-                                        "missing_ranks_count": 0, "ranks": ranks,
-                                        "missing_ranks": []}],
-                     "ras": {"collection_time_sec": 0.004, "timeouts_count": 0}}, indent=2) + "\n"
-for poll in skel["polls"]:
-    for x in poll["exchange"]:
-        if x["send"].strip() == "STATUS":
-            x["recv"] = status
-json.dump(skel, open(sys.argv[2], "w"))
-PY
+"$PY" "$SRCDIR/tests/fakes/ras_job.py" "$SRCDIR/tests/fixtures/attach/ras/sleep.json" "$T/ras.json" \
+	"$addrs" "$pids" $((total - 1)) "$RANKS"
 for n in $(seq 0 $((NODES - 1))); do
 	rm -f "$T/ras_port$n"
 	lx "n$n" timeout 300 "$PY" "$SRCDIR/tests/fakes/ras_replay.py" "$T/ras.json" \

@@ -42,32 +42,8 @@ pass "3 stand-in ranks: pids ${pid[*]} on ${addr[*]}"
 sleep 0.3	# past print(): into the sleep and the loop
 
 # one job-wide RAS answer, two polls: rank 2 launched 5 AllReduce, the others 6
-"$PY" - "$SRCDIR/tests/fixtures/attach/ras/sleep.json" "$T/ras.json" "${addr[*]}" "${pid[*]}" <<'PY'
-import json, sys
-skel = json.load(open(sys.argv[1]))
-addrs, pids = sys.argv[3].split(), [int(p) for p in sys.argv[4].split()]
-def status():
-    ranks = [{"rank": i, "host": a, "pid": p, "cuda_dev": 0, "nvml_dev": 0,
-              "status": {"init_state": 0, "async_error": 0, "finalize_called": False,
-                         "destroy_flag": False, "abort_flag": False},
-              "collective_counts": {"Broadcast": 0, "Reduce": 0, "AllGather": 0,
-                                    "ReduceScatter": 0, "AllReduce": 5 if i == 2 else 6}}
-             for i, (a, p) in enumerate(zip(addrs, pids))]
-    return json.dumps({"nccl_version": "2.28.9", "cuda_runtime_version": 13000,
-                       "cuda_driver_version": 13000, "timestamp": "2026-12-03 10:00:00",
-                       "communicators_count": 1,
-                       "communicators": [{"hash": "0xabc1", "secondary_hash": "0x1:0x2",
-                                          "size": len(ranks), "ranks_count": len(ranks),
-                                          "missing_ranks_count": 0, "ranks": ranks,
-                                          "missing_ranks": []}],
-                       "ras": {"collection_time_sec": 0.004, "timeouts_count": 0}}, indent=2) + "\n"
-for poll in skel["polls"]:
-    for x in poll["exchange"]:
-        if x["send"].strip() == "STATUS":
-            x["recv"] = status()
-skel["source"] = "attach_nodes.sh: 3 ranks, rank 2 one AllReduce behind; synthetic"
-json.dump(skel, open(sys.argv[2], "w"))
-PY
+"$PY" "$SRCDIR/tests/fakes/ras_job.py" "$SRCDIR/tests/fixtures/attach/ras/sleep.json" "$T/ras.json" \
+	"${addr[*]}" "${pid[*]}" 2 1 "attach_nodes.sh: 3 ranks, rank 2 one AllReduce behind; synthetic"
 # serve_ras I: a replay on node I's own loopback; its port in $T/ras_port$i
 serve_ras() {
 	rm -f "$T/ras_port$1"
