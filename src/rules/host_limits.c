@@ -77,9 +77,13 @@ static void report_hostname(struct net *n)
 	if (!name)
 		return;
 	if (!strcmp(name, "localhost") || hr->loopback) {
-		f = finding_add(n->out, SEV_WARN, "net.hostname.loopback", "host name '%s' %s", name,
-				!strcmp(name, "localhost") ? "is 'localhost'"
-				: "resolves to a loopback address");
+		/* two whole sentences: the renderer translates a format, not pieces of one */
+		if (!strcmp(name, "localhost"))
+			f = finding_add(n->out, SEV_WARN, "net.hostname.loopback", "host name '%s' is 'localhost'",
+					name);
+		else
+			f = finding_add(n->out, SEV_WARN, "net.hostname.loopback",
+					"host name '%s' resolves to a loopback address", name);
 		finding_evidence(f, "hostname_resolution: %s -> %s", name,
 				 str_or(hr->first, "?"));
 		finding_why(f, "Tools that advertise this node by name hand out a loopback address to the others: "
