@@ -3206,8 +3206,8 @@ static void test_known_bug_no_version(void **state)
 {
 	static const char *const logs[] = {
 		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9120, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
-		"[rank0]: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:77, unhandled system error\n"
-		"double free or corruption (!prev)\n",
+		("[rank0]: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:77, unhandled system error\n"
+		 "double free or corruption (!prev)\n"),	/* one log of two lines */
 		"h1:5:40 [0] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not found'\n",
 		"h1:5:30 [0] transport/net_ib.cc:176 NCCL WARN NET/IB : mlx5_2:1 unknown event type (18)\n",
 	};
