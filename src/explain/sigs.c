@@ -2644,7 +2644,9 @@ const struct explain_sig explain_sigs[] = {
 	/* torch.distributed.elastic's agent: "Received <signal> death signal, shutting down workers"
 	 * (Signals.SIGTERM from torch 2.x, the number before); SIGHUP has its own row */
 	.id = "torch.elastic.death_signal",
-	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	/* a warning: a job that hung and was then stopped (a timeout, scancel) prints it too, and the
+	 * hang's own reasoning must still run and come first */
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
 	.anchors = { "death signal, shutting down workers" },
 	.unless = "SIGHUP" SIG_UNTIL "Received 1 death",
 	.cap_after = "Received ",

@@ -29,7 +29,7 @@ value_for() {
 	SEC|SECS|SECONDS) echo 5;; N|PID) echo 2;; R) echo 1;; I=NAME) echo 1=ens5;;
 	ADDR:PORT) echo 127.0.0.1:1;; '[ADDR:]PORT'|PORT) echo 29400;; LO-HI) echo 1-2;;
 	'P,...'|'N[,N...]') echo 1;; D|DUR) echo 2s;;
-	B) echo tcp;; T) echo float;; OP) echo sum;; NAME) echo generic;; LIST) echo connect;;
+	B) echo tcp;; T) echo float;; OP) echo sum;; NAME) echo generic;; LIST) echo connect;; SRC) echo auto;;
 	ADDR) echo 127.0.0.1;; IF) echo eth0;; RANK=URL) echo 0=http://127.0.0.1:1;; DIR) echo /tmp;;
 	*) echo x;;
 	esac
