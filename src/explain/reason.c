@@ -453,6 +453,7 @@ static void sig_findings(struct rs *r)
 		const struct sig_hit *h = &x->hits[i];
 		struct finding *d;
 		const char *title, *cause, *fix;
+		enum confidence conf;
 		char *t, *chk;
 
 		if (!h->count)
@@ -466,7 +467,9 @@ static void sig_findings(struct rs *r)
 			cause = v->cause;
 			fix = v->fix;
 		}
-		d = rs_add(r, g->id, g->sev, g->conf,
+		/* a CUDA message no row knows says what failed, not why: not a medium-confidence cause */
+		conf = (g->flags & SIG_VARIANT_CONF) && !h->variant ? CONF_LOW : g->conf;
+		d = rs_add(r, g->id, g->sev, conf,
 			     (g->flags & SIG_SYMPTOM) ? -400 : (g->flags & SIG_BENIGN) ? -50 : 0);
 		rs_sig_parts(r, h, parts, &np);
 		/* torch said the flight recorder ran: its dumps exist, asking for them again is wrong */
@@ -513,12 +516,12 @@ static void sig_findings(struct rs *r)
 			rs_fix(d, N_("to test it: %s"), chk);
 		free(chk);
 		if (g->rerun && !(fr_on && strstr(g->rerun, FR_SETTING)) &&
-		    (g->conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
+		    (conf < CONF_HIGH || ((g->flags & SIG_NCCL) && !x->nccl_info_lines)))
 			rs_fix(d, N_("if the log is not enough: rerun with %s"), g->rerun);
 		t = expand(r, parts, np, cause, h->capture);
 		/* the words every rule's "%s confidence: ..." starts with: the renderer translates them */
-		finding_why(d, "%s confidence: %s", g->conf == CONF_HIGH ? N_("High") :
-			 g->conf == CONF_MEDIUM ? N_("Medium") : N_("Low"), t);
+		finding_why(d, "%s confidence: %s", conf == CONF_HIGH ? N_("High") :
+			 conf == CONF_MEDIUM ? N_("Medium") : N_("Low"), t);
 		free(t);
 		for (int k = 0; k < h->nev; k++)
 			rs_at(r, d, h->ev[k], NULL, h->ev_text[k]);

@@ -1036,6 +1036,22 @@ void rule_known_bugs(struct rs *r)
 	free(parts);
 }
 
+/* The ids of failures inside NCCL, as opposed to what NCCL reports of the network or the host. */
+static int nccl_inside_failure(const char *id)
+{
+	static const char *const inside[] = {
+		"nccl.error.internal", "nccl.error.cuda", "nccl.error.system", "nccl.cuda.failure",
+		"nccl.cuda.nvls",
+		"nccl.proxy.", "nccl.ring.", "nccl.topo.", "nccl.no_transport", "nccl.algo.",
+		"nccl.p2p.ipc_open", "nccl.collective.",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(inside); i++)
+		if (!strncmp(id, inside[i], strlen(inside[i])))
+			return 1;
+	return 0;
+}
+
 /*
  * A torch release and the NCCL it runs, both named: an NCCL older than the one that release's
  * wheels ship means another libnccl is loaded first (LD_LIBRARY_PATH, LD_PRELOAD, a source
@@ -1066,12 +1082,17 @@ void rule_torch_nccl(struct rs *r)
 	/* minor releases only: a patch release apart is how the CUDA variants of one torch differ */
 	if (ver < 0 || want < 0 || ver / 100 >= want / 100)
 		return;
-	/* NCCL itself failed and nothing explains it with confidence: the old NCCL is the first suspect */
+	/*
+	 * NCCL itself failed inside (an internal, CUDA or proxy error, a topology it could not
+	 * build) and nothing explains it with confidence: the old NCCL is the first suspect. A
+	 * refused connect, a reset socket or an IB completion error is the network's, whatever
+	 * NCCL reports it: an older NCCL is no cause of those, so it stays a warning there.
+	 */
 	for (size_t i = r->first; i < r->fs->n; i++) {
 		const struct finding *f = r->fs->v[i];
 		if (f->sev == SEV_ERROR && f->conf == CONF_HIGH)
 			sure = 1;
-		else if (f->sev == SEV_ERROR && !strncmp(f->id, "nccl.", 5))
+		else if (f->sev == SEV_ERROR && nccl_inside_failure(f->id))
 			nccl_err = 1;
 	}
 	if (nccl_err && !sure && verified) {

@@ -2512,7 +2512,7 @@ const struct explain_sig explain_sigs[] = {
 	/* torch's C10_CUDA_CHECK ("CUDA error: %s") and its driver-API check ("CUDA driver error: %s"):
 	 * the strings that have a signature of their own are left to it */
 	.id = "cuda.error",
-	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_VARIANT_CONF,
 	.anchors = { "CUDA error: ", "CUDA driver error: " },
 	.unless = "device-side assert" SIG_UNTIL "illegal memory access" SIG_UNTIL "unspecified launch failure"
 		SIG_UNTIL "no kernel image" SIG_UNTIL "nvalid device ordinal" SIG_UNTIL "busy or unavailable"

@@ -20,6 +20,8 @@ enum {
 	SIG_NCCL = 1 << 2,	/* an NCCL failure: NCCL_DEBUG=INFO lines would explain it */
 	SIG_NET = 1 << 3,	/* a network failure: the interface reasoning applies */
 	SIG_WARN_ONLY = 1 << 4,	/* only on an "NCCL WARN" line (the same text at INFO is normal) */
+	SIG_VARIANT_CONF = 1 << 5,	/* the confidence holds only for a line one of the variants
+					 * names; any other message of the family is low */
 };
 
 #define SIG_MAX_ANCHORS 8

@@ -2055,6 +2055,9 @@ static void test_cuda_error_strings(void **state)
 			assert_true(fix_has(f, cases[i].fix));
 		/* no host in the log: the prose names "the failing node", never a placeholder */
 		assert_null(strstr(f->title, "<node>"));
+		/* a message no row knows names what failed, not why: low confidence, the table's medium */
+		if (!strcmp(f->id, "cuda.error"))
+			assert_int_equal(f->conf, strstr(f->title, "some future error") ? CONF_LOW : CONF_MEDIUM);
 		run_free(&r);
 	}
 }
@@ -2188,6 +2191,10 @@ static void test_torch_release_nccl(void **state)
 		"torch==2.6.0\n"
 		"h1:5:9 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"h1:5:9 [0] enqueue.cc:336 NCCL WARN Cuda failure 'some future error'\n";
+	static const char reset[] =
+		"PyTorch version: 2.3.1+cu121\n"
+		"h1:5:9 [0] NCCL INFO NCCL version 2.12.10+cuda12.1\n"
+		"h1:5:9 [0] misc/socket.cc:59 NCCL WARN socketProgressOpt: Call to recv from 10.0.0.2<48812> failed : Connection reset by peer\n";
 	static const char kb[] =	/* launch_blocking_hang: 2.13 to 2.17.0; torch 2.0.1+cu117 ships 2.14.3 */
 		"PyTorch version: 2.0.1+cu117\n"
 		"export CUDA_LAUNCH_BLOCKING=1\n"
@@ -2208,6 +2215,13 @@ static void test_torch_release_nccl(void **state)
 
 	r = explain_text(same, sizeof(same) - 1, NULL);
 	assert_null(findings_find(r.fs, "explain.torch.nccl_older"));
+	run_free(&r);
+
+	/* a reset socket is the network's whatever NCCL runs: the old NCCL is a warning there */
+	r = explain_text(reset, sizeof(reset) - 1, NULL);
+	f = expect(&r, "explain.torch.nccl_older");
+	assert_int_equal(f->sev, SEV_WARN);
+	assert_string_not_equal(top_error(&r)->id, "explain.torch.nccl_older");
 	run_free(&r);
 
 	r = explain_text(kb, sizeof(kb) - 1, NULL);
