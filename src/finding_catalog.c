@@ -635,6 +635,12 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.hang.nccltests", .sev = SEV_ERROR,
 	  .summary = N_("nccl-tests across nodes printed its header and then nothing: the first "
 		        "collective between the nodes never completed.") },
+	{ .id = "explain.hang.nvls", .sev = SEV_ERROR,
+	  .summary = N_("GPUs of one NVSwitch node hang after init although P2P is off or NCCL "
+		        "announced NVLS: the NVLink SHARP (NVLS) path is the suspect.") },
+	{ .id = "explain.multinode.no_detail", .sev = SEV_ERROR,
+	  .summary = N_("A job across nodes failed in NCCL with no NCCL output in the log: the "
+		        "transport between the nodes is the first suspect.") },
 	{ .id = "explain.pcie.iommu", .sev = SEV_ERROR,
 	  .summary = N_("A hang or failed collective on one node where the IOMMU faults GPU peer "
 		        "DMA, the GPUs meet only through the CPU, or nothing tells the mechanism (the "

@@ -878,22 +878,48 @@ int extract_sock_cont(struct lctx *c)
 	return 1;
 }
 
-/* nccl-tests: "#  Rank  0 Group  0 Pid 1234 on node-a device  0 [0x1a] NVIDIA GeForce RTX 4090" */
+/*
+ * nccl-tests' device table, in the forms its releases printed:
+ *   "#  Rank  0 Group  0 Pid 1234 on node-a device  0 [0x1a] NVIDIA GeForce RTX 4090" (2019 on)
+ *   "#   Rank  0 on     node03 device  0 [0x00] Tesla P100-PCIE-16GB"              (2017-2018)
+ *   "#   Rank  0 uses device  0 [0x02] Tesla P100-PCIE-16GB"  (NCCL 1's single-process tests:
+ *   one process, so one node, which the line does not name)
+ */
 static void ex_nt_device(struct lctx *c, const char *p, const char *a)
 {
 	struct run_obs *o = &c->x->obs;
-	const char *b = BODY(c), *end = END(c), *on, *name;
+	const char *end = END(c), *q = a + 5, *on, *name;
 	char host[64];
 
 	(void)p;
-	if (!xt_find(b, a, "Rank ") || !(on = xt_find(a, end, " on ")) || !xt_find(on, end, " device "))
+	while (q < end && *q == ' ')
+		q++;
+	if (q >= end || !xt_digit(*q))
 		return;
-	on += 4;
-	while (on < end && *on == ' ')
-		on++;
-	xt_take(on, end, " ", host, sizeof(host));
-	if (!host[0])
-		return;
+	while (q < end && xt_digit(*q))
+		q++;
+	/* only the table's own words follow the rank: torch's "[Rank 0] ..." lines are not rows */
+	{
+		const char *w = q;
+		while (w < end && *w == ' ')
+			w++;
+		if (xt_find(w, end, "Group ") != w && xt_find(w, end, "Pid ") != w &&
+		    xt_find(w, end, "on ") != w && xt_find(w, end, "uses device ") != w)
+			return;
+	}
+	if (xt_find(q, end, " uses device ") == q) {
+		snprintf(host, sizeof(host), "%s", "this node");
+		on = q;
+	} else {
+		if (!(on = xt_find(q, end, " on ")) || !xt_find(on, end, " device "))
+			return;
+		on += 4;
+		while (on < end && *on == ' ')
+			on++;
+		xt_take(on, end, " ", host, sizeof(host));
+		if (!host[0])
+			return;
+	}
 	if (!o->nt_rows++) {
 		snprintf(o->nt_host, sizeof(o->nt_host), "%s", host);
 		o->nt_loc = c->loc;
@@ -1399,11 +1425,29 @@ static void ex_hca_fail(struct lctx *c, const char *p, const char *a)
 		o->hca_fail_loc = c->loc;
 }
 
+/*
+ * "NCCL_P2P_DISABLE=1" named: the reporter's workaround, unless the same sentence says it changed
+ * nothing ("add or not, the result is not changed", "still hangs with ..."): then P2P was off in a
+ * run that failed the same way, which clears P2P instead of accusing it.
+ */
 static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 {
+	static const char *const nohelp[] = {
+		"no difference", "not changed", "no change", "no effect", "doesn't help",
+		"does not help", "didn't help", "did not help", "still hang", "still stuck",
+		"makes no", "same result", "or not",
+	};
+	const char *b = BODY(c), *end = END(c);
+
 	(void)a;
-	if (p < END(c) && *p == '1')
-		ex_prose_loc(c, &c->x->obs.p2p_off_loc);
+	if (p >= end || *p != '1')
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(nohelp); i++)
+		if (xt_find(b, end, nohelp[i])) {
+			ex_prose_loc(c, &c->x->obs.p2p_nohelp_loc);
+			return;
+		}
+	ex_prose_loc(c, &c->x->obs.p2p_off_loc);
 }
 
 /*
@@ -1500,8 +1544,10 @@ static const struct extractor {
 	{ .anchor = " nranks ", .fn = ex_nranks },
 	{ .anchor = "Initializing distributed: GLOBAL_RANK:", .fn = ex_pl_init },
 	{ .anchor = "initializing ddp: GLOBAL_RANK:", .fn = ex_pl_init },	/* Lightning < 1.6 */
-	{ .anchor = " Pid ", .fn = ex_nt_device },
+	{ .anchor = "Rank ", .fn = ex_nt_device },
+	/* the results header: "(elements)" since 2019, the column names in every release */
 	{ .anchor = "(elements)", .fn = ex_nt_header },
+	{ .anchor = " algbw ", .fn = ex_nt_header },
 	{ .anchor = "Avg bus bandwidth", .fn = ex_nt_done },
 	{ .anchor = "Out of bounds values", .fn = ex_nt_oob },
 	{ .anchor = "nGpus ", .fn = ex_nt_ngpus },

@@ -239,6 +239,7 @@ struct run_obs {
 	char hca_fail[32];		/* "NET/IB : Unable to open device erdma_1": an HCA a rank lacks */
 	struct loc hca_fail_loc;
 	struct loc p2p_off_loc;		/* "NCCL_P2P_DISABLE=1" named (the reporter's workaround) */
+	struct loc p2p_nohelp_loc;	/* ... in a sentence that says it changed nothing */
 	struct loc peer_cannot_loc;	/* p2pBandwidthLatencyTest: "CANNOT Access Peer" */
 	struct loc acs_loc;		/* an ACSCtl line or the lspci command that prints it */
 	/* a consumer or workstation GeForce/TITAN board named anywhere (nvidia-smi, torch) */

@@ -619,6 +619,8 @@ json_t *explain_reason(const struct run_obs *x, struct findings *fs)
 	rule_hosts_facts(&r);
 	rule_nccl_diag(&r);
 	rule_agent_store(&r);
+	rule_nvls_hang(&r);
+	rule_multinode_blind(&r);
 	rule_p2p_topology(&r);
 	rule_log_hints(&r);
 	rank_findings(&r);

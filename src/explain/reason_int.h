@@ -111,6 +111,8 @@ void rule_master_differs(struct rs *r);
 void rule_lightning_duplicates(struct rs *r);
 void rule_nccl_tests(struct rs *r);
 void rule_socket_bridges(struct rs *r);
+void rule_nvls_hang(struct rs *r);
+void rule_multinode_blind(struct rs *r);
 void rule_p2p_topology(struct rs *r);
 void rule_nccl_tests_launch(struct rs *r);
 void rule_gdr_partial(struct rs *r);

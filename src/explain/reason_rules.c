@@ -1357,7 +1357,7 @@ void rule_p2p_topology(struct rs *r)
 	int pcie = x->topo_rows >= 2 && !x->topo_nv && x->topo_switch + x->topo_host > 0;
 	int hang = emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck") ||
 		   x->hang_loc.line;
-	int works_off = x->p2p_off_loc.line != 0, timeout, multi = 0;
+	int works_off = x->p2p_off_loc.line && !x->p2p_nohelp_loc.line, timeout, multi = 0;
 	/* GPUs of one node talking to each other: nccl-tests on one host, or NCCL's P2P transport */
 	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1;
 	int gpus = pcie || x->consumer_gpu[0] || x->peer_cannot_loc.line || x->acs_loc.line ||
@@ -1387,6 +1387,12 @@ void rule_p2p_topology(struct rs *r)
 		return;
 	if (acs && !pcie && !iommu)
 		return;		/* sys.pci.acs_enabled names it, with its fixes */
+	if (x->p2p_nohelp_loc.line && !iommu && !acs)
+		return;		/* the run with P2P off failed the same way: not P2P */
+	if (sig_hit_of(r, "nccl.version.nccl1") && !iommu && !acs)
+		return;		/* a NCCL 1 build is the suspect before the platform */
+	if (emitted(r, "explain.hang.nvls") && !iommu && !acs)
+		return;		/* NVSwitch GPUs: their peer traffic is NVLink, not PCIe */
 	if (emitted(r, "explain.hang.p2p") && !pcie && !iommu && !acs)
 		return;		/* nccl-tests' own hang finding already says it all */
 	if (emitted(r, "explain.nccltests.single_node_system") && !iommu && !acs)
@@ -1475,6 +1481,115 @@ void rule_p2p_topology(struct rs *r)
 	rs_at(r, d, x->hang_loc, "hang", NULL);
 	if (symptom)
 		rs_at(r, d, sloc, symptom, NULL);
+}
+
+/* Hopper and Blackwell boards that sit on NVSwitch (SXM/HGX): NVLS needs NVSwitch */
+static int nvswitch_gpu(const struct run_obs *x)
+{
+	const char *name = x->nt_gpu[0] ? x->nt_gpu : x->gpu_model;
+
+	if (x->gpu_sm < 90 || strstr(name, "PCIe") || strstr(name, "NVL"))
+		return 0;	/* H100 PCIe and H100 NVL pairs have no NVSwitch */
+	return !strcmp(x->gpu_model, "H100") || !strcmp(x->gpu_model, "H800") ||
+	       !strcmp(x->gpu_model, "H200") || !strcmp(x->gpu_model, "B200");
+}
+
+/*
+ * A hang on one node of NVSwitch GPUs (H100/H800/H200/B200 SXM) that P2P does not explain: NCCL
+ * (2.17 on) runs collectives among the GPUs of an NVSwitch node through NVLink SHARP (NVLS),
+ * multicast objects the fabric manager sets up; when that path stalls, the job hangs after init
+ * with nothing in the log, and NCCL_P2P_DISABLE=1 changes nothing since NVLS is not P2P. The NCCL
+ * environment-variable docs name NCCL_NVLS_ENABLE=0 to turn NVLS off; the fabric manager state
+ * (nvidia-smi -q: Fabric State) is where it breaks. Said only when the board is an NVSwitch one
+ * and either NCCL announced NVLS or a run with P2P off hung the same way; never across nodes.
+ */
+void rule_nvls_hang(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const struct env_obs *nvls = obs_env(x, "NCCL_NVLS_ENABLE");
+	const struct env_obs *p2p = obs_env(x, "NCCL_P2P_DISABLE");
+	int hang = x->hang_loc.line || emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck");
+	int p2p_off = x->p2p_nohelp_loc.line || (p2p && p2p->value[0] == '1');
+	const char *v = NULL;
+	struct finding *d;
+
+	if (!hang || !nvswitch_gpu(x) || x->nt_hosts > 1 || error_causes(r, 1) ||
+	    (nvls && nvls->value[0] == '0') || (!x->nvls_loc.line && !p2p_off))
+		return;
+	for (size_t i = 0; i < r->np; i++) {
+		if (r->p[i].m.nnodes > 1)
+			return;
+		if (!v && r->p[i].m.nccl_version[0])
+			v = r->p[i].m.nccl_version;
+	}
+	if (v && nccl_version_num(v) >= 0 && nccl_version_num(v) < 21700)
+		return;		/* NVLS came with 2.17 */
+	d = rs_add(r, "explain.hang.nvls", SEV_ERROR, CONF_MEDIUM, 170);
+	rs_title(d, "the GPUs of one NVSwitch node (%s) hang after init%s: the NVLink SHARP (NVLS) path of the collectives is the suspect",
+		 x->nt_gpu[0] ? x->nt_gpu : x->gpu_model, p2p_off ? " with P2P off as well" : "");
+	rs_fix(d, "export NCCL_NVLS_ENABLE=0   # rerun: if it completes, NVLS is the fault (NCCL falls back to NVLink rings and trees)");
+	rs_fix(d, "nvidia-smi -q | grep -A2 -i fabric; systemctl status nvidia-fabricmanager   # NVLS needs the fabric manager running and every GPU's fabric state 'Completed'");
+	rs_fix(d, "upgrade NCCL and the driver/fabric manager together (the same driver branch), then rerun without NCCL_NVLS_ENABLE");
+	finding_why(d, "Medium confidence: on an NVSwitch node NCCL (2.17 on) runs collectives through NVLS "
+		 "multicast, set up by the fabric manager; %s, so the GPU peer-to-peer path is not what "
+		 "hangs. A fabric manager restarted while the GPUs were in use, or one of another "
+		 "driver branch, leaves NVLS half set up.", p2p_off ? "the run with NCCL_P2P_DISABLE=1 "
+		 "hung the same way" : "NCCL announced NVLS for these GPUs");
+	if (x->nt_loc.line)
+		rs_at(r, d, x->nt_loc, "nccl-tests devices", x->nt_gpu);
+	rs_at(r, d, x->nvls_loc, "NVLS", NULL);
+	if (p2p)
+		rs_at(r, d, p2p->loc, "NCCL_P2P_DISABLE", p2p->value);
+	rs_at(r, d, x->p2p_nohelp_loc, "P2P off changed nothing", NULL);
+	rs_at(r, d, x->hang_loc, "hang", NULL);
+}
+
+/* torchrun's --nnodes as written ("2", "1:4"): the most nodes it allows, or 0 */
+static int torchrun_nodes(const struct run_obs *x)
+{
+	const char *n = strchr(x->tr.nnodes, ':');
+
+	return atoi(n ? n + 1 : x->tr.nnodes);
+}
+
+/*
+ * A job launched across nodes that failed inside NCCL while NCCL printed nothing (NCCL_DEBUG
+ * unset): the log cannot tell which transport failed, and the commonest failures between nodes
+ * are NCCL choosing an InfiniBand/RoCE device that has no path to the other node (NCCL uses IB
+ * whenever it finds an HCA; NCCL_IB_DISABLE=1 makes it use TCP sockets) or a socket interface the
+ * other node cannot reach. Said at low confidence, with the checks that decide it, only when no
+ * error of its own names a cause and the launch line shows more than one node.
+ */
+void rule_multinode_blind(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	static const char *const symptoms[] = {
+		"torch.comm.aborted", "torch.watchdog.timeout", "nccl.error.remote", "nccl.error.system",
+		"nccl.error.internal",
+	};
+	const struct sig_hit *h = NULL;
+	int nodes = torchrun_nodes(x);
+	struct finding *d;
+
+	if (nodes < 2 || x->nccl_info_lines || error_causes(r, 0))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !h; i++)
+		h = sig_hit_of(r, symptoms[i]);
+	if (!h)
+		return;
+	d = rs_add(r, "explain.multinode.no_detail", SEV_ERROR, CONF_LOW, 60);
+	rs_title(d, "a job across %d nodes failed in NCCL and the log has no NCCL detail: the transport between the nodes (InfiniBand/RoCE, or the socket interface) is the first suspect",
+		 nodes);
+	rs_fix(d, "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # rerun on every node: the NET lines name the transport (IB or Socket) and the interface NCCL chose");
+	rs_fix(d, "export NCCL_IB_DISABLE=1   # if the nodes have no working InfiniBand/RoCE path between them: NCCL uses IB whenever it finds an HCA, and TCP sockets only with this");
+	rs_fix_ifname(r, d);
+	rs_fix(d, "to test it: %s", EXPLAIN_CHECK_NODE);
+	finding_why(d, "Low confidence: the launch line runs %d nodes and NCCL printed no INFO lines, so the "
+		 "log cannot say which transport failed; between nodes the usual failures are an "
+		 "InfiniBand/RoCE device NCCL picked that has no path to the other node, or a socket "
+		 "interface the other node cannot reach. The NCCL_DEBUG=INFO rerun decides it.", nodes);
+	rs_at(r, d, x->tr.loc, "torchrun", x->tr.nnodes);
+	rs_at(r, d, h->ev[0], "failure", NULL);
 }
 
 /*

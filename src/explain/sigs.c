@@ -87,6 +87,21 @@ static const struct explain_sig_variant cuda_errors[] = {
 	.fix = "python3 -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'   # the build's architectures must include {gpu_arch}\n"
 		"upgrade NCCL/torch to a build that lists {gpu_arch}",
 },
+/*
+ * cudaErrorSymbolNotFound (500): a kernel the library looks up by name is not in the binary for
+ * this GPU. NCCL looks its kernels up when it initialises a device (enqueue.cc); a libnccl built
+ * with NVCC_GENCODE for other GPUs (NCCL's Makefile builds only the architectures NVCC_GENCODE
+ * names) reports this, as does a libnccl from another build shadowing the one expected.
+ */
+{
+	.when = "named symbol not found",
+	.title = "a GPU kernel this NCCL/torch build looks up is missing for the GPU of {node} ('named symbol not found', 500)",
+	.cause = "the library was compiled without code for {gpu_arch}: a NCCL built from source with "
+		"NVCC_GENCODE for other GPUs (a cluster that had older GPUs), or another libnccl found "
+		"first on the library path",
+	.fix = "cuobjdump --list-elf $(ldconfig -p | awk '/libnccl.so.2 /{print $NF; exit}') | grep -o 'sm_[0-9]*' | sort -u   # the architectures this NCCL carries: {gpu_arch} must be one\n"
+		"make -j src.build NVCC_GENCODE=\"-gencode=arch=compute_XX,code=sm_XX ...\"   # rebuild NCCL with this GPU's compute capability added (or use a released NCCL build)",
+},
 /* cudaErrorInvalidDeviceFunction (98): the kernel has no code for this GPU, as 209 */
 {
 	.when = "invalid device function",
@@ -1999,6 +2014,23 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "rerun with NCCL_DEBUG=WARN to see the reason\n"
 		"torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # before init_process_group; the commonest invalid usage at init is two ranks on one GPU: check CUDA_VISIBLE_DEVICES on every node",
 	.rerun = "NCCL_DEBUG=WARN",
+},
+/*
+ * nccl-tests prints the NCCL it was compiled against in its header. NCCL 1.x is the single-node
+ * library NCCL 2.0 (2017) replaced, and the 1.x line got no releases since: a test built on it
+ * measures an old library whose CUDA errors on current drivers and GPUs say nothing about them.
+ */
+{
+	.id = "nccl.version.nccl1",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "NCCL Tests compiled with NCCL 1." },
+	.cap_after = "compiled with NCCL ",
+	.title = "nccl-tests was compiled against NCCL {}: the NCCL 1 library that NCCL 2 replaced, not the NCCL the jobs use",
+	.cause = "the tests were built with NCCL_HOME pointing at a NCCL 1.x build; NCCL 1 has no "
+		"multi-process or multi-node support and no releases since 2017, so its failures do not "
+		"test this machine's NCCL",
+	.fix = "ls /usr/lib/x86_64-linux-gnu/libnccl.so.2* /usr/local/nccl*/lib 2>/dev/null   # find the NCCL 2 installation (NVIDIA's libnccl2/libnccl-dev packages, or a release build)\n"
+		"make -C nccl-tests clean; make -C nccl-tests NCCL_HOME=<the NCCL 2 prefix>   # rebuild the tests against NCCL 2, then rerun",
 },
 /* ---- torch c10d / ProcessGroupNCCL / elastic --------------------------------------------- */
 {

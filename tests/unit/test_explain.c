@@ -3540,6 +3540,140 @@ static void test_ranking(void **state)
 	}
 }
 
+/* round 6 of the fresh corpus: mechanisms, each with the case that must stay silent */
+static void test_round6_mechanisms(void **state)
+{
+	static const char nt_nccl1_hang[] =	/* NCCL 1's single-process tests: no host, no Pid */
+		" Using devices\n"
+		"   Rank  0 uses device  0 [0x05] Tesla M40 24GB\n"
+		"   Rank  1 uses device  1 [0x08] Tesla M40 24GB\n"
+		"\n"
+		"      bytes             N    type      op     time  algbw  busbw      res     time  algbw  busbw      res\n";
+	static const char nt_2018_done[] =	/* "Rank N on host device" rows, then a result */
+		"#   Rank  0 on     node03 device  0 [0x00] Tesla P100-PCIE-16GB\n"
+		"#   Rank  1 on     node03 device  1 [0x00] Tesla P100-PCIE-16GB\n"
+		"#      bytes             N    type      op     time  algbw  busbw      res     time  algbw  busbw      res\n"
+		"# Avg bus bandwidth    : 6.6972\n";
+	static const char torch_rank_lines[] =	/* torch's "[Rank 0]" lines are not a device table */
+		"[Rank 0] Watchdog caught collective operation timeout on device 0\n"
+		"[Rank 1] Watchdog caught collective operation timeout on device 1\n";
+	static const char named_symbol[] =
+		"(training on H100 GPUs with a locally built NCCL)\n"
+		"gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'\n";
+	static const char nccl1[] =
+		"# NCCL Tests compiled with NCCL 1.0\n"
+		"#   Rank  0 on     node03 device  0 [0x00] Tesla P100-PCIE-16GB\n"
+		"#   Rank  1 on     node03 device  1 [0x00] Tesla P100-PCIE-16GB\n"
+		"NCCL failure all_reduce.cu:95 'unhandled cuda error'\n";
+	static const char nvls[] =
+		"h:1:1 [0] NCCL INFO NCCL version 2.26.5+cuda12.4\n"
+		"$ NCCL_P2P_DISABLE=1 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4\n"
+		"#  Rank  0 Group  0 Pid 2081556 on   deepseek device  0 [0000:0f:00] NVIDIA H800\n"
+		"#  Rank  1 Group  0 Pid 2081556 on   deepseek device  1 [0000:34:00] NVIDIA H800\n"
+		"(the test stays stuck after init)\n";
+	static const char nvls_pcie[] =		/* H100 PCIe boards have no NVSwitch */
+		"h:1:1 [0] NCCL INFO NCCL version 2.26.5+cuda12.4\n"
+		"$ NCCL_P2P_DISABLE=1 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4\n"
+		"#  Rank  0 Group  0 Pid 11 on   box device  0 [0000:0f:00] NVIDIA H100 PCIe\n"
+		"#  Rank  1 Group  0 Pid 11 on   box device  1 [0000:34:00] NVIDIA H100 PCIe\n"
+		"(the test stays stuck after init)\n";
+	static const char nvls_p2p_on[] =	/* P2P not ruled out and no NVLS line: P2P first */
+		"h:1:1 [0] NCCL INFO NCCL version 2.26.5+cuda12.4\n"
+		"#  Rank  0 Group  0 Pid 11 on   box device  0 [0000:0f:00] NVIDIA H800\n"
+		"#  Rank  1 Group  0 Pid 11 on   box device  1 [0000:34:00] NVIDIA H800\n"
+		"(the test stays stuck after init)\n";
+	static const char nvls_old[] =		/* NVLS came with 2.17 */
+		"h:1:1 [0] NCCL INFO NCCL version 2.16.5+cuda12.0\n"
+		"$ NCCL_P2P_DISABLE=1 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4\n"
+		"#  Rank  0 Group  0 Pid 11 on   box device  0 [0000:0f:00] NVIDIA H100 80GB HBM3\n"
+		"#  Rank  1 Group  0 Pid 11 on   box device  1 [0000:34:00] NVIDIA H100 80GB HBM3\n"
+		"(the test stays stuck after init)\n";
+	static const char p2p_nohelp[] =	/* the reporter's run with P2P off hung too */
+		"#  Rank  0 Group  0 Pid 11 on   box device  0 [0x1a] NVIDIA GeForce RTX 4090\n"
+		"#  Rank  1 Group  0 Pid 11 on   box device  1 [0x1b] NVIDIA GeForce RTX 4090\n"
+		"it hangs; NCCL_P2P_DISABLE=1 or not makes no difference\n";
+	static const char blind[] =
+		"$ torchrun --nproc_per_node=8 --nnodes=2 --node_rank=0 --master_addr=10.0.0.1 --master_port=1234 train.py\n"
+		"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n";
+	static const char blind_one_node[] =
+		"$ torchrun --nproc_per_node=8 --nnodes=1 train.py\n"
+		"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n";
+	static const char blind_with_info[] =
+		"$ torchrun --nproc_per_node=8 --nnodes=2 --node_rank=0 --master_addr=10.0.0.1 --master_port=1234 train.py\n"
+		"n1:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>\n"
+		"[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(nt_nccl1_hang, sizeof(nt_nccl1_hang) - 1, NULL);
+	f = expect(&r, "explain.hang.p2p");
+	assert_non_null(strstr(f->title, "2 GPUs of this node"));
+	assert_true(fix_has(f, "ACSCtl"));
+	run_free(&r);
+
+	r = explain_text(nt_2018_done, sizeof(nt_2018_done) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.p2p"));
+	run_free(&r);
+
+	r = explain_text(torch_rank_lines, sizeof(torch_rank_lines) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.p2p"));
+	assert_null(findings_find(r.fs, "explain.nccltests.single_node_system"));
+	run_free(&r);
+
+	r = explain_text(named_symbol, sizeof(named_symbol) - 1, NULL);
+	f = expect(&r, "nccl.cuda.failure");
+	assert_non_null(strstr(f->title, "named symbol not found"));
+	assert_true(fix_has(f, "NVCC_GENCODE"));
+	assert_non_null(strstr(f->why, "sm_90"));
+	run_free(&r);
+
+	r = explain_text(nccl1, sizeof(nccl1) - 1, NULL);
+	f = expect(&r, "nccl.version.nccl1");
+	assert_non_null(strstr(f->title, "NCCL 1.0"));
+	assert_true(fix_has(f, "NCCL_HOME"));
+	assert_null(findings_find(r.fs, "explain.pcie.iommu"));	/* the library first */
+	run_free(&r);
+
+	r = explain_text(nvls, sizeof(nvls) - 1, NULL);
+	f = expect(&r, "explain.hang.nvls");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	expect_setting(f, "NCCL_NVLS_ENABLE", "0");
+	assert_null(findings_find(r.fs, "explain.pcie.iommu"));
+	run_free(&r);
+
+	r = explain_text(nvls_pcie, sizeof(nvls_pcie) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.nvls"));
+	run_free(&r);
+
+	r = explain_text(nvls_p2p_on, sizeof(nvls_p2p_on) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.nvls"));
+	run_free(&r);
+
+	r = explain_text(nvls_old, sizeof(nvls_old) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.nvls"));
+	run_free(&r);
+
+	r = explain_text(p2p_nohelp, sizeof(p2p_nohelp) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.pcie.iommu"));
+	assert_null(findings_find(r.fs, "explain.pcie.p2p"));
+	run_free(&r);
+
+	r = explain_text(blind, sizeof(blind) - 1, NULL);
+	f = expect(&r, "explain.multinode.no_detail");
+	assert_int_equal(f->conf, CONF_LOW);
+	expect_setting(f, "NCCL_IB_DISABLE", "1");
+	run_free(&r);
+
+	r = explain_text(blind_one_node, sizeof(blind_one_node) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.multinode.no_detail"));
+	run_free(&r);
+
+	r = explain_text(blind_with_info, sizeof(blind_with_info) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.multinode.no_detail"));
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3613,6 +3747,7 @@ int main(void)
 		cmocka_unit_test(test_ngc_container),
 		cmocka_unit_test(test_ib_cuda_tables),
 		cmocka_unit_test(test_hosts_facts),
+		cmocka_unit_test(test_round6_mechanisms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
