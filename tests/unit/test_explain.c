@@ -705,8 +705,8 @@ static void test_hosts_facts(void **state)
 /* ---- matcher -------------------------------------------------------------------------------- */
 
 struct acr {
-	int seen[4];
-	size_t end[4];
+	int seen[8];
+	size_t end[8];
 };
 
 static void ac_cb(void *ctx, uint16_t c, size_t end)
@@ -800,6 +800,61 @@ static void test_ac(void **state)
 	assert_int_equal(r.end[1], 7);	/* "she" first ends in "ushers" */
 	ac_scan(a, &sn, "he", 2, ac_cb, &r);	/* a new scan reports again */
 	assert_int_equal(r.seen[0], 2);
+	free(sn.seen);
+	ac_free(a);
+}
+
+/*
+ * The automaton's alphabet is the bytes its patterns use, every other byte one class: such a byte
+ * inside a would-be match breaks it, as does a different case (matching is case-sensitive); bytes
+ * above 0x7f and NUL are bytes like any other, overlapping patterns are all reported, and a
+ * pattern that ends the buffer is seen.
+ */
+static void test_ac_classes(void **state)
+{
+	static const char *pats[] = { "abcd", "bc", "bcde", "cd", "Error", "\xe2\x80\x94x", "tail",
+				      "xyz" };
+	static const char s[] = "ab!cd xy\xffz error ERROR Error abcdef \xe2\x80\x94x tail";
+	const char *ab = strstr(s, "abcdef");
+	struct ac *a = ac_new();
+	struct acr r = { { 0 }, { 0 } };
+	struct ac_seen sn = { NULL, 0 };
+
+	(void)state;
+	for (uint16_t i = 0; i < 8; i++)
+		ac_add(a, pats[i], i);
+	ac_build(a);
+	sn.seen = xcalloc(ac_consumers(a), sizeof(*sn.seen));
+	ac_scan(a, &sn, s, sizeof(s) - 1, ac_cb, &r);
+	assert_int_equal(r.seen[0], 1);
+	assert_int_equal(r.end[0], (size_t)(ab - s) + 4);
+	assert_int_equal(r.seen[1], 1);	/* "ab!cd" has no "bc": the first is inside "abcdef" */
+	assert_int_equal(r.end[1], (size_t)(ab - s) + 3);
+	assert_int_equal(r.seen[2], 1);
+	assert_int_equal(r.end[2], (size_t)(ab - s) + 5);
+	assert_int_equal(r.seen[3], 1);
+	assert_int_equal(r.end[3], 5);	/* "cd" right after '!', a byte of no pattern */
+	assert_int_equal(r.seen[4], 1);
+	assert_int_equal(r.end[4], (size_t)(strstr(s, "Error") - s) + 5);
+	assert_int_equal(r.seen[5], 1);
+	assert_int_equal(r.end[5], (size_t)(strstr(s, "\xe2\x80\x94x") - s) + 4);
+	assert_int_equal(r.seen[6], 1);
+	assert_int_equal(r.end[6], sizeof(s) - 1);
+	assert_int_equal(r.seen[7], 0);	/* 0xff between "xy" and "z" */
+
+	/* "error" alone, a NUL before "bc", "abc" cut by the end of the buffer */
+	memset(&r, 0, sizeof(r));
+	ac_scan(a, &sn, "error ERROR x\0bc abc", 20, ac_cb, &r);
+	assert_int_equal(r.seen[4], 0);
+	assert_int_equal(r.seen[1], 1);
+	assert_int_equal(r.end[1], 16);
+	assert_int_equal(r.seen[0] + r.seen[2] + r.seen[3], 0);
+	memset(&r, 0, sizeof(r));
+	ac_scan(a, &sn, "bcdef", 3, ac_cb, &r);	/* only "bcd" is scanned */
+	assert_int_equal(r.seen[1], 1);
+	assert_int_equal(r.seen[3], 1);
+	assert_int_equal(r.end[3], 3);
+	assert_int_equal(r.seen[0] + r.seen[2], 0);
 	free(sn.seen);
 	ac_free(a);
 }
@@ -3684,6 +3739,7 @@ int main(void)
 		cmocka_unit_test(test_issue13_rules),
 		cmocka_unit_test(test_line_cap),
 		cmocka_unit_test(test_ac),
+		cmocka_unit_test(test_ac_classes),
 		cmocka_unit_test(test_table_complete),
 		cmocka_unit_test(test_every_signature),
 		cmocka_unit_test(test_wrong_interface),
