@@ -198,6 +198,7 @@ static void cluster_head(FILE *out, const json_t *report, const struct render_op
 			 const void *arg)
 {
 	const struct launch *l = ((const struct cluster_tail_arg *)arg)->l;
+	struct strbuf l10n = STRBUF_INIT;
 	char host[256];
 
 	(void)ro;
@@ -206,8 +207,9 @@ static void cluster_head(FILE *out, const json_t *report, const struct render_op
 	if (gethostname(host, sizeof(host)) < 0)
 		snprintf(host, sizeof(host), "rank-%d", l->node_rank);
 	host[sizeof(host) - 1] = '\0';
-	fprintf(out, "this node (rank %d, %s) could not finish: %s\n\n", l->node_rank, host,
-		json_string_value(json_object_get(report, "error")));
+	fprintf(out, _("this node (rank %d, %s) could not finish: %s\n\n"), l->node_rank, host,
+		render_l10n(&l10n, json_string_value(json_object_get(report, "error"))));
+	strbuf_release(&l10n);
 }
 
 /* After the summary: the measurements (-v), or one line of what was measured. */

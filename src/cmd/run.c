@@ -147,7 +147,7 @@ static int start(char **cmd, struct envmap *em)
 	execvpe(cmd[0], cmd, envmap_envp(em));
 	rc = errno;
 	envmap_free(em);
-	error("cannot start '%s': %s", cmd[0], strerror(rc));
+	error("cannot start '%s': %s", cmd[0], err_errno_text(rc));
 	return EXIT_CANNOT_RUN;
 }
 
@@ -307,7 +307,8 @@ int cmd_run(int argc, char **argv)
 	struct envmap *before, *em;
 	struct cli c;
 	int dry = 0, quiet = 0, id, rc, plan;
-	char **cmd, checks[512], key[200];
+	char **cmd, checks[512], shown[1024], key[200];
+	struct strbuf l10n = STRBUF_INIT;
 	const char *self;
 	struct run_gate *gate = NULL;
 	int expect = -1;
@@ -329,9 +330,12 @@ int cmd_run(int argc, char **argv)
 	plan = run_cluster_plan(&vo, &rco, cmd, &l, checks, sizeof(checks));
 	if (plan < 0)
 		return -plan;
+	/* `checks` stays English for the test below: what a person reads is `shown` */
+	snprintf(shown, sizeof(shown), "%s", render_l10n(&l10n, checks));
+	strbuf_release(&l10n);
 	/* which checks, unless nothing at all looked like a multi-node launch */
 	if (!quiet && (plan != RUN_PLAN_NODE || !strstr(checks, "no rendezvous given")))
-		fprintf(stderr, "ncclcheck run: %s\n", checks);
+		fprintf(stderr, "ncclcheck run: %s\n", shown);
 	run_gate_key(&vo, &l, key, sizeof(key));
 	if (plan == RUN_PLAN_OUT) {
 		launch_release(&l);
@@ -406,7 +410,7 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, _("ncclcheck run: told %d other local rank(s) to start\n"), told);
 	}
 	if (dry) {
-		printf(_("ncclcheck run: checks: %s\n"), checks);
+		printf(_("ncclcheck run: checks: %s\n"), shown);
 		printf(_("ncclcheck run: the checks pass with this environment (%zu warning(s)); it "
 			 "would start CMD with:\n"), findings_count(after, SEV_WARN));
 		print_changes(stdout, v.rec, before, em, self);

@@ -324,7 +324,7 @@ int net_connect_sa(const struct sockaddr *sa, socklen_t len, const struct net_co
 	if (err_no) {
 		*why = classify(err_no);
 		err_set(e, *why == NET_TIMEOUT ? ERR_TIMEOUT : ERR_SYS, "cannot connect to '%s': %s",
-			what, strerror(err_no));
+			what, err_errno_text(err_no));
 		close(fd);
 		errno = err_no;
 		return -1;
@@ -362,7 +362,7 @@ int net_connect(const char *host, int port, const struct net_connect_opts *o, in
 	if (rc) {
 		*why = NET_RESOLVE;
 		err_set(e, ERR_NOTFOUND, "cannot resolve '%s': %s", host,
-			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+			rc == EAI_SYSTEM ? err_errno_text(errno) : gai_strerror(rc));
 		errno = 0;
 		return -1;
 	}
@@ -523,7 +523,7 @@ int net_listen_flags(const char *addr, int port, int backlog, unsigned flags, co
 	rc = getaddrinfo(addr, serv, &hints, &res);
 	if (rc) {
 		err_set(e, ERR_NOTFOUND, "cannot listen on '%s': %s", addr,
-			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+			rc == EAI_SYSTEM ? err_errno_text(errno) : gai_strerror(rc));
 		errno = EADDRNOTAVAIL;
 		return -1;
 	}

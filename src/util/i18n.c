@@ -89,6 +89,8 @@ const char *i18n_trn(const char *one, const char *other, unsigned long n)
 /* ---- formatted text back to its format ---- */
 
 #define CAPS_MAX 16
+/* how deep a value inside a value is put into the language: an error's causes nest */
+#define I18N_DEPTH 4
 
 struct cap {
 	const char *p;
@@ -248,7 +250,7 @@ static void fill(struct strbuf *out, const char *str, const struct cap *caps, in
 			if (*end == '$')
 				at = (int)pos - 1;
 		}
-		if (at >= 0 && at < ncaps && type == 's' && depth < 2 && caps[at].n) {
+		if (at >= 0 && at < ncaps && type == 's' && depth < I18N_DEPTH && caps[at].n) {
 			char *v = xstrndup(caps[at].p, caps[at].n);
 
 			text_at(out, v, depth + 1);
@@ -277,7 +279,8 @@ static int names(const struct cap *caps, int ncaps)
 	return 1;
 }
 
-static void text_at(struct strbuf *out, const char *text, int depth)
+/* Whether `text` is a msgid or a format's text: its translation appended. */
+static int translate(struct strbuf *out, const char *text, int depth)
 {
 	const struct i18n_entry *e = find(current, text);
 	struct cap caps[CAPS_MAX];
@@ -285,24 +288,58 @@ static void text_at(struct strbuf *out, const char *text, int depth)
 
 	if (e) {
 		strbuf_addstr(out, e->str);
-		return;
+		return 1;
 	}
 	/* a value that is one word is only ever looked up exactly */
-	if (current == I18N_ZH && text && (depth == 0 || strchr(text, ' '))) {
-		for (size_t i = 0; i < i18n_zh_CN_nformats; i++) {
-			const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
-			size_t lit = strcspn(fe->id, "%");
+	if (current != I18N_ZH || !text || (depth > 0 && !strchr(text, ' ')))
+		return 0;
+	for (size_t i = 0; i < i18n_zh_CN_nformats; i++) {
+		const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
+		size_t lit = strcspn(fe->id, "%");
 
-			/* the literal text before the first conversion: most formats fail here */
-			if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0))
-				continue;
-			if (match(fe->id, text, caps, 0, &ncaps) && (fe->format != 2 || names(caps, ncaps))) {
-				fill(out, fe->str, caps, ncaps, depth);
-				return;
-			}
+		/* the literal text before the first conversion: most formats fail here */
+		if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0))
+			continue;
+		if (match(fe->id, text, caps, 0, &ncaps) && (fe->format != 2 || names(caps, ncaps))) {
+			fill(out, fe->str, caps, ncaps, depth);
+			return 1;
 		}
 	}
-	strbuf_addstr(out, text ? text : "");
+	return 0;
+}
+
+static void text_at(struct strbuf *out, const char *text, int depth)
+{
+	struct strbuf head = STRBUF_INIT;
+
+	if (translate(out, text, depth))
+		return;
+	if (current != I18N_ZH || !text) {
+		strbuf_addstr(out, text ? text : "");
+		return;
+	}
+	/*
+	 * An error that unwound through err_prefix() or err_sys() reads "context: message": no one
+	 * format wrote it, but each part is a msgid's text. The first head that is one is put into
+	 * the language, and the rest is read as a message of its own.
+	 */
+	for (const char *c = strstr(text, ": "); c; c = strstr(c + 2, ": ")) {
+		char *h = xstrndup(text, (size_t)(c - text));
+		int ok;
+
+		strbuf_reset(&head);
+		ok = translate(&head, h, 0);
+		free(h);
+		if (ok) {
+			strbuf_add(out, head.buf, head.len);
+			strbuf_addstr(out, "\xef\xbc\x9a");	/* the full-width colon */
+			text_at(out, c + 2, depth);
+			strbuf_release(&head);
+			return;
+		}
+	}
+	strbuf_release(&head);
+	strbuf_addstr(out, text);
 }
 
 void i18n_text(struct strbuf *out, const char *text)
