@@ -117,6 +117,7 @@ struct progress_state {
 static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
 {
 	struct progress_state *ps = arg;
+	struct strbuf l10n = STRBUF_INIT;
 	char what[800];
 
 	if (master)
@@ -124,7 +125,8 @@ static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
 			 st->joined, st->expected, strchr(st->missing, ',') ? "s" : "", st->missing);
 	else
 		snprintf(what, sizeof(what), _("joining the master %s: %s"), ps->master,
-			 st->last_fail[0] ? st->last_fail : _("no answer yet"));
+			 st->last_fail[0] ? render_l10n(&l10n, st->last_fail) : _("no answer yet"));
+	strbuf_release(&l10n);
 	if (ps->tty) {
 		fputs("\r\033[K", stderr);
 		fprintf(stderr, _("%s; %ld s left"), what, (st->left_ms + 999) / 1000);

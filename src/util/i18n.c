@@ -279,8 +279,42 @@ static int names(const struct cap *caps, int ncaps)
 	return 1;
 }
 
-/* Whether `text` is a msgid or a format's text: its translation appended. */
-static int translate(struct strbuf *out, const char *text, int depth)
+/* The bytes of format f that are its own text, not conversions: how specific it is. */
+static size_t literal_len(const char *f)
+{
+	size_t n = 0;
+	char type;
+
+	while (*f) {
+		if (*f == '%' && f[1] != '%') {
+			f += spec(f, &type);
+			continue;
+		}
+		f += *f == '%' ? 2 : 1;
+		n++;
+	}
+	return n;
+}
+
+#define EXACT ((size_t)-1)
+
+/*
+ * A short format that puts a message under a prefix of names ("rank %d: %s", "%s (rank %d):
+ * %s"): whole texts are read by it, the names kept and the message put into the language, where
+ * other short formats ("%s and %s") only ever rewrite a value.
+ */
+static int prefix_glue(const char *f)
+{
+	size_t n = strlen(f);
+
+	return n > 4 && !strcmp(f + n - 4, ": %s") && f[0] != '%';
+}
+
+/*
+ * `text`'s translation appended, when it is a msgid (EXACT) or a format's text (the format's
+ * literal_len(), at least 1); 0 when it is neither.
+ */
+static size_t translate(struct strbuf *out, const char *text, int depth)
 {
 	const struct i18n_entry *e = find(current, text);
 	struct cap caps[CAPS_MAX];
@@ -288,7 +322,7 @@ static int translate(struct strbuf *out, const char *text, int depth)
 
 	if (e) {
 		strbuf_addstr(out, e->str);
-		return 1;
+		return EXACT;
 	}
 	/* a value that is one word is only ever looked up exactly */
 	if (current != I18N_ZH || !text || (depth > 0 && !strchr(text, ' ')))
@@ -297,12 +331,16 @@ static int translate(struct strbuf *out, const char *text, int depth)
 		const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
 		size_t lit = strcspn(fe->id, "%");
 
+		int glue = fe->format == 2 && prefix_glue(fe->id);
+
 		/* the literal text before the first conversion: most formats fail here */
-		if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0))
+		if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0 && !glue))
 			continue;
-		if (match(fe->id, text, caps, 0, &ncaps) && (fe->format != 2 || names(caps, ncaps))) {
+		if (match(fe->id, text, caps, 0, &ncaps) &&
+		    (fe->format != 2 || names(caps, glue ? ncaps - 1 : ncaps))) {
 			fill(out, fe->str, caps, ncaps, depth);
-			return 1;
+			lit = literal_len(fe->id);
+			return lit ? lit : 1;
 		}
 	}
 	return 0;
@@ -310,36 +348,39 @@ static int translate(struct strbuf *out, const char *text, int depth)
 
 static void text_at(struct strbuf *out, const char *text, int depth)
 {
-	struct strbuf head = STRBUF_INIT;
+	struct strbuf whole = STRBUF_INIT, head = STRBUF_INIT;
+	size_t got = translate(&whole, text, depth);
 
-	if (translate(out, text, depth))
-		return;
-	if (current != I18N_ZH || !text) {
-		strbuf_addstr(out, text ? text : "");
+	if (got == EXACT || current != I18N_ZH || !text) {
+		strbuf_addstr(out, got ? whole.buf : text ? text : "");
+		strbuf_release(&whole);
 		return;
 	}
 	/*
 	 * An error that unwound through err_prefix() or err_sys() reads "context: message": no one
-	 * format wrote it, but each part is a msgid's text. The first head that is one is put into
-	 * the language, and the rest is read as a message of its own.
+	 * format wrote it, but each part is a msgid's text. The first head that is one, and more
+	 * specific than a format the whole text happens to match ("cannot connect to %s: %s"),
+	 * is put into the language, and the rest is read as a message of its own.
 	 */
 	for (const char *c = strstr(text, ": "); c; c = strstr(c + 2, ": ")) {
 		char *h = xstrndup(text, (size_t)(c - text));
-		int ok;
+		size_t hl;
 
 		strbuf_reset(&head);
-		ok = translate(&head, h, 0);
+		hl = translate(&head, h, 0);
 		free(h);
-		if (ok) {
+		if (hl && hl > got) {
 			strbuf_add(out, head.buf, head.len);
 			strbuf_addstr(out, "\xef\xbc\x9a");	/* the full-width colon */
 			text_at(out, c + 2, depth);
 			strbuf_release(&head);
+			strbuf_release(&whole);
 			return;
 		}
 	}
+	strbuf_addstr(out, got ? whole.buf : text);
 	strbuf_release(&head);
-	strbuf_addstr(out, text);
+	strbuf_release(&whole);
 }
 
 void i18n_text(struct strbuf *out, const char *text)
