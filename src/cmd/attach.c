@@ -316,8 +316,11 @@ static void stacks_head(FILE *out, const json_t *payload, const struct render_op
 	size_t i;
 
 	(void)arg;
-	fprintf(out, _("%sprocess %lld%s"), render_bold(ro),
-		(long long)json_integer_value(json_object_get(payload, "pid")), render_reset(ro));
+	/* "process %lld" alone: a format that starts and ends in a conversion would match inside
+	 * any message that names a process (i18n_text) */
+	fputs(render_bold(ro), out);
+	fprintf(out, _("process %lld"), (long long)json_integer_value(json_object_get(payload, "pid")));
+	fputs(render_reset(ro), out);
 	if (json_is_string(json_object_get(py, "version")))
 		fprintf(out, ": Python %s (%s)%s", json_string_value(json_object_get(py, "version")),
 			json_string_value(json_object_get(py, "binary")),
