@@ -87,6 +87,7 @@ const struct verb verb_run = {
 static void print_changes(FILE *out, const struct recommendation *rec, const struct envmap *before,
 			  const struct envmap *after, const char *node)
 {
+	struct strbuf l10n = STRBUF_INIT;
 	size_t n = 0;
 
 	for (size_t i = 0; i < rec->n; i++) {
@@ -113,11 +114,14 @@ static void print_changes(FILE *out, const struct recommendation *rec, const str
 			continue;
 		n++;
 		if (v->value)
-			fprintf(out, "  %s=%s%s%s%s   # %s\n", v->name, v->value, old ? " (was " : "",
-				old ? old : "", old ? ")" : "", v->why ? v->why : "");
+			fprintf(out, "  %s=%s", v->name, v->value);
 		else
-			fprintf(out, "  unset %s (was %s)   # %s\n", v->name, old, v->why ? v->why : "");
+			fprintf(out, "  unset %s", v->name);
+		if (old)
+			fprintf(out, _(" (was %s)"), old);
+		fprintf(out, "   # %s\n", v->why ? render_l10n(&l10n, v->why) : "");
 	}
+	strbuf_release(&l10n);
 	if (!n)
 		fputs(_("  (no changes: the environment already has what the job needs)\n"), out);
 }

@@ -481,7 +481,7 @@ static int lookup_child(void *arg, int fd)
 	hints.ai_socktype = SOCK_STREAM;
 	rc = getaddrinfo(l->host, NULL, &hints, &res);
 	if (rc) {
-		dprintf(fd, "!%s\n", gai_strerror(rc));
+		dprintf(fd, "!%s\n", err_gai_text(rc));
 		return 1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {

@@ -2,6 +2,7 @@
 #include "util/err.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,30 @@ const char *err_errno_text(int errnum)
 	    errno_text[errnum])
 		return errno_text[errnum];
 	return strerror(errnum);
+}
+
+/* getaddrinfo()'s words, as glibc's gai_strerror() writes them: msgids as errno_text's are */
+static const struct {
+	int rc;
+	const char *text;
+} gai_text[] = {
+	{ .rc = EAI_NONAME, .text = N_("Name or service not known") },
+	{ .rc = EAI_AGAIN, .text = N_("Temporary failure in name resolution") },
+	{ .rc = EAI_FAIL, .text = N_("Non-recoverable failure in name resolution") },
+	{ .rc = EAI_FAMILY, .text = N_("ai_family not supported") },
+	{ .rc = EAI_SERVICE, .text = N_("Servname not supported for ai_socktype") },
+	{ .rc = EAI_MEMORY, .text = N_("Memory allocation failure") },
+#ifdef EAI_NODATA
+	{ .rc = EAI_NODATA, .text = N_("No address associated with hostname") },
+#endif
+};
+
+const char *err_gai_text(int rc)
+{
+	for (size_t i = 0; i < sizeof(gai_text) / sizeof(gai_text[0]); i++)
+		if (gai_text[i].rc == rc)
+			return gai_text[i].text;
+	return gai_strerror(rc);
 }
 
 int err_set(struct err *e, enum err_code code, const char *fmt, ...)

@@ -40,5 +40,7 @@ void err_clear(struct err *e);
  * message reads in the reader's language wherever it is shown (util/i18n.h).
  */
 const char *err_errno_text(int errnum);
+/* gai_strerror(), the same way. */
+const char *err_gai_text(int rc);
 
 #endif

@@ -300,14 +300,15 @@ static size_t literal_len(const char *f)
 
 /*
  * A short format that puts a message under a prefix of names ("rank %d: %s", "%s (rank %d):
- * %s"): whole texts are read by it, the names kept and the message put into the language, where
- * other short formats ("%s and %s") only ever rewrite a value.
+ * %s"): whole texts are read by it when the values before the message are names, which are kept,
+ * and the message is put into the language; other short formats ("%s and %s") only ever rewrite
+ * a value.
  */
 static int prefix_glue(const char *f)
 {
 	size_t n = strlen(f);
 
-	return n > 4 && !strcmp(f + n - 4, ": %s") && f[0] != '%';
+	return n > 4 && !strcmp(f + n - 4, ": %s");
 }
 
 /*

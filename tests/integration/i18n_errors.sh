@@ -45,6 +45,7 @@ run "config: a saved verdict missing" config --from /nonexistent
 run "config: a bad cloud" config --cloud mars
 run "run without a command" run
 run "run: a saved verdict missing" run --from /nonexistent -- true
+run "run --dry-run: the checks and the environment's reasons" run --dry-run --no-python -- true
 run "explain: a log missing" explain /nonexistent
 run "lab without a subcommand" lab
 run "lab: an unknown subcommand" lab bogus
@@ -55,6 +56,7 @@ run "attach: a process without CPython" attach --pid "$sleeper"
 run "attach: pid 1" attach --pid 1
 run "attach: RAS unreachable" attach --ras 127.0.0.1:1 --no-stacks --deadline 3s --no-color
 run "attach: a dump directory missing" attach --fr /nonexistent --no-ras --no-color
+run "attach: a rank's dump unreachable" attach --fr-url 0=http://127.0.0.1:1/ --no-ras --no-color
 run "report: a document missing" report /nonexistent
 
 bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" --words 4 --no-width "$tmp/out")
@@ -69,6 +71,7 @@ expect_match "$out" "这里没有进程 999999" "attach --pid of a process that 
 expect_match "$out" "rank 1：2 秒内连不上 master 127.0.0.1:1" "bench's 'rank %d: %s' puts its message into Chinese"
 expect_match "$out" "连接被拒绝" "the system's error text (err_sys) in Chinese"
 expect_match "$out" "无法读取 '/nonexistent'：没有那个文件或目录" "a missing file in Chinese"
+expect_match "$out" "http://127.0.0.1:1/（rank 0）：无法连接" "'%s (rank %d): %s' puts its message into Chinese"
 # English stays English
 en=$(LANG=C "$NCCLCHECK" attach --pid 999999 2>&1)
 expect_match "$en" "no process 999999 here" "in English the message is the English one"

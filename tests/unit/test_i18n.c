@@ -136,7 +136,11 @@ static void stored_errors_read_whole(void **state)
 	text("rank 3: process 42 maps no CPython interpreter (no python or libpython file that "
 	     "defines _PyRuntime)",
 	     "rank 3：进程 42 没有加载 CPython 解释器（没有定义 _PyRuntime 的 python 或 libpython 文件）");
+	text("http://h:1/ (rank 0): cannot connect to h:1: Connection refused",
+	     "http://h:1/（rank 0）：无法连接 h:1：连接被拒绝");
 	/* ... but never a sentence that only starts like one */
+	text("a sentence of words (rank 0): Connection refused",
+	     "a sentence of words (rank 0): Connection refused");
 	text("rank and file: no such thing", "rank and file: no such thing");
 	text("cannot frobnicate: Connection refused", "cannot frobnicate: Connection refused");
 	assert_string_equal(err_errno_text(ENOENT), "No such file or directory");
