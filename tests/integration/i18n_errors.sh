@@ -71,6 +71,7 @@ expect_match "$out" "这里没有进程 999999" "attach --pid of a process that 
 expect_match "$out" "rank 1：2 秒内连不上 master 127.0.0.1:1" "bench's 'rank %d: %s' puts its message into Chinese"
 expect_match "$out" "连接被拒绝" "the system's error text (err_sys) in Chinese"
 expect_match "$out" "无法读取 '/nonexistent'：没有那个文件或目录" "a missing file in Chinese"
+expect_match "$out" "不是 JSON：'[^']*' 附近应为 '\\[' 或 '\\{'" "jansson's parse error in Chinese"
 expect_match "$out" "http://127.0.0.1:1/（rank 0）：无法连接" "'%s (rank %d): %s' puts its message into Chinese"
 # English stays English
 en=$(LANG=C "$NCCLCHECK" attach --pid 999999 2>&1)

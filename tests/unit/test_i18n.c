@@ -144,6 +144,12 @@ static void stored_errors_read_whole(void **state)
 	text("rank and file: no such thing", "rank and file: no such thing");
 	text("cannot frobnicate: Connection refused", "cannot frobnicate: Connection refused");
 	assert_string_equal(err_errno_text(ENOENT), "No such file or directory");
+	/* jansson's words inside an error, and every one of them has Chinese */
+	text("facts 'f' is not JSON: '[' or '{' expected near 'root' (line 1, column 4)",
+	     "facts 'f' 不是 JSON：'root' 附近应为 '[' 或 '{'（第 1 行，第 4 列）");
+	for (size_t i = 0; i < json_error_nmsgids; i++)
+		if (!i18n_lookup(I18N_ZH, json_error_msgids[i]))
+			fail_msg("no zh_CN entry for jansson's \"%s\"", json_error_msgids[i]);
 }
 
 /* Every catalogued finding id's summary has a Chinese entry (#28: a test fails without one). */
