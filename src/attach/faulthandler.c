@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 /* A field of a line into dst: printable ASCII kept, anything else '?', cut at `cap`. */
@@ -123,14 +124,14 @@ int faulthandler_parse(const char *buf, size_t len, struct py_stacks *s)
 		} else if (n == 5 && !memcmp(p, "  ...", 5)) {
 			th->truncated = 1;
 			snprintf(th->note, sizeof(th->note),
-				 "faulthandler writes at most 100 frames");
+				 N_("faulthandler writes at most 100 frames"));
 		}
 	}
 	if (!s->nthreads) {
 		s->status = PY_UNREADABLE;
 		snprintf(s->error, sizeof(s->error),
-			 "the answer is not faulthandler's traceback (no \"Thread 0x... (most recent "
-			 "call first):\" line)");
+			 N_("the answer is not faulthandler's traceback (no \"Thread 0x... (most "
+			    "recent call first):\" line)"));
 		return -1;
 	}
 	return 0;

@@ -106,8 +106,8 @@ static int do_connect(const struct target *t, int64_t deadline, struct err *e)
 	if (why == NET_TIMEOUT)
 		return server_err(e, NULL);
 	if (t->unix_sock)
-		return err_set(e, ERR_SYS, "cannot connect to '%s': %s", t->path, strerror(errno));
-	return err_set(e, ERR_SYS, "cannot connect to %s:%s: %s", t->host, t->port, strerror(errno));
+		return err_set(e, ERR_SYS, "cannot connect to '%s': %s", t->path, err_errno_text(errno));
+	return err_set(e, ERR_SYS, "cannot connect to %s:%s: %s", t->host, t->port, err_errno_text(errno));
 }
 
 /* The value of header `name` in `head` (lines after the status line), or NULL. */

@@ -12,6 +12,7 @@
 #include "attach/tasks.h"
 #include "probe/elf.h"
 #include "util/file.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -932,33 +933,33 @@ void pystack_why_denied(int pid, char *buf, size_t len)
 	have_cap = status_field("/proc/self/status", "CapEff:", 1, &cap) == 0 && (cap >> 19 & 1);
 	if (status_field(path, "Uid:", 0, &uid) == 0 && uid != (unsigned long long)geteuid() &&
 	    !have_cap) {
-		snprintf(buf, len, "process %d belongs to uid %llu and ncclcheck runs as uid %u: run "
-			 "it as that user, or with sudo", pid, uid, (unsigned)geteuid());
+		snprintf(buf, len, N_("process %d belongs to uid %llu and ncclcheck runs as uid %u: run "
+			 "it as that user, or with sudo"), pid, uid, (unsigned)geteuid());
 		return;
 	}
 	if (scope == 3) {
-		snprintf(buf, len, "kernel.yama.ptrace_scope=3 forbids reading any other process's "
+		snprintf(buf, len, N_("kernel.yama.ptrace_scope=3 forbids reading any other process's "
 			 "memory until the next reboot: py-spy cannot either; only the job itself "
-			 "(faulthandler.dump_traceback_later) can say where it is");
+			 "(faulthandler.dump_traceback_later) can say where it is"));
 		return;
 	}
 	if (scope == 2 && !have_cap) {
-		snprintf(buf, len, "kernel.yama.ptrace_scope=2 lets only CAP_SYS_PTRACE read another "
-			 "process's memory: run ncclcheck with sudo");
+		snprintf(buf, len, N_("kernel.yama.ptrace_scope=2 lets only CAP_SYS_PTRACE read another "
+			 "process's memory: run ncclcheck with sudo"));
 		return;
 	}
 	if (scope == 1 && !have_cap) {
-		snprintf(buf, len, "kernel.yama.ptrace_scope=1 lets a process read only its own "
-			 "children: run ncclcheck with sudo (or sudo sysctl kernel.yama.ptrace_scope=0)");
+		snprintf(buf, len, N_("kernel.yama.ptrace_scope=1 lets a process read only its own "
+			 "children: run ncclcheck with sudo (or sudo sysctl kernel.yama.ptrace_scope=0)"));
 		return;
 	}
 	if (geteuid() == 0 && !have_cap) {
-		snprintf(buf, len, "ncclcheck runs as root without CAP_SYS_PTRACE, as in a container: "
-			 "start the container with --cap-add=SYS_PTRACE, or run ncclcheck on the host");
+		snprintf(buf, len, N_("ncclcheck runs as root without CAP_SYS_PTRACE, as in a container: "
+			 "start the container with --cap-add=SYS_PTRACE, or run ncclcheck on the host"));
 		return;
 	}
-	snprintf(buf, len, "reading process %d's memory was refused (a security module such as "
-		 "AppArmor or SELinux, or a container boundary): run ncclcheck with sudo on the host",
+	snprintf(buf, len, N_("reading process %d's memory was refused (a security module such as "
+		 "AppArmor or SELinux, or a container boundary): run ncclcheck with sudo on the host"),
 		 pid);
 }
 

@@ -312,11 +312,15 @@ static void stacks_head(FILE *out, const json_t *payload, const struct render_op
 			const void *arg)
 {
 	const json_t *py = json_object_get(payload, "python"), *th;
+	struct strbuf l10n = STRBUF_INIT;
 	size_t i;
 
 	(void)arg;
-	fprintf(out, _("%sprocess %lld%s"), render_bold(ro),
-		(long long)json_integer_value(json_object_get(payload, "pid")), render_reset(ro));
+	/* "process %lld" alone: a format that starts and ends in a conversion would match inside
+	 * any message that names a process (i18n_text) */
+	fputs(render_bold(ro), out);
+	fprintf(out, _("process %lld"), (long long)json_integer_value(json_object_get(payload, "pid")));
+	fputs(render_reset(ro), out);
 	if (json_is_string(json_object_get(py, "version")))
 		fprintf(out, ": Python %s (%s)%s", json_string_value(json_object_get(py, "version")),
 			json_string_value(json_object_get(py, "binary")),
@@ -329,9 +333,10 @@ static void stacks_head(FILE *out, const json_t *payload, const struct render_op
 	fputc('\n', out);
 	if (json_is_string(json_object_get(payload, "memory_error")))
 		fprintf(out, _("its memory was not read: %s\n"),
-			json_string_value(json_object_get(payload, "memory_error")));
+			render_l10n(&l10n, json_string_value(json_object_get(payload, "memory_error"))));
 	if (json_is_string(json_object_get(py, "error")))
-		fprintf(out, _("no Python stacks: %s\n"), json_string_value(json_object_get(py, "error")));
+		fprintf(out, _("no Python stacks: %s\n"),
+			render_l10n(&l10n, json_string_value(json_object_get(py, "error"))));
 	json_array_foreach(json_object_get(payload, "threads"), i, th) {
 		const json_t *frames = json_object_get(th, "frames"), *f;
 		size_t k;
@@ -363,9 +368,10 @@ static void stacks_head(FILE *out, const json_t *payload, const struct render_op
 		}
 		if (json_is_string(json_object_get(th, "frames_note")))
 			fprintf(out, _("    ... stopped: %s\n"),
-				json_string_value(json_object_get(th, "frames_note")));
+				render_l10n(&l10n, json_string_value(json_object_get(th, "frames_note"))));
 	}
 	fputc('\n', out);
+	strbuf_release(&l10n);
 }
 
 static int stacks_main(struct cli *c, struct attach_args *a)
@@ -388,7 +394,7 @@ static int stacks_main(struct cli *c, struct attach_args *a)
 			bad |= fclose(f) != 0;	/* closed either way */
 		}
 		if (bad)
-			warning("cannot write the memory image to '%s': %s", a->record, strerror(errno));
+			warning("cannot write the memory image to '%s': %s", a->record, err_errno_text(errno));
 	}
 	payload = attach_stacks_json(&st);
 	fs = findings_new();

@@ -390,7 +390,8 @@ int cli_select(const struct verb *v, int argc, char **argv)
 	words = xcalloc(v->nsubs + 1, sizeof(*words));
 	for (size_t i = 0; i < v->nsubs; i++) {
 		words[i] = sub_word(v->subs[i]);
-		strbuf_addf(&list, "%s%s", i ? (i + 1 == v->nsubs ? " or " : ", ") : "", words[i]);
+		/* names only, no "or": the list reads the same in every language */
+		strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
 	}
 	if (argc < 2)
 		code = cli_usage_error(v->name, "'%s' needs a subcommand: %s", v->name, list.buf);

@@ -117,6 +117,7 @@ struct progress_state {
 static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
 {
 	struct progress_state *ps = arg;
+	struct strbuf l10n = STRBUF_INIT;
 	char what[800];
 
 	if (master)
@@ -124,7 +125,8 @@ static void on_waiting(void *arg, const struct rdv_join_status *st, int master)
 			 st->joined, st->expected, strchr(st->missing, ',') ? "s" : "", st->missing);
 	else
 		snprintf(what, sizeof(what), _("joining the master %s: %s"), ps->master,
-			 st->last_fail[0] ? st->last_fail : _("no answer yet"));
+			 st->last_fail[0] ? render_l10n(&l10n, st->last_fail) : _("no answer yet"));
+	strbuf_release(&l10n);
 	if (ps->tty) {
 		fputs("\r\033[K", stderr);
 		fprintf(stderr, _("%s; %ld s left"), what, (st->left_ms + 999) / 1000);
@@ -198,6 +200,7 @@ static void cluster_head(FILE *out, const json_t *report, const struct render_op
 			 const void *arg)
 {
 	const struct launch *l = ((const struct cluster_tail_arg *)arg)->l;
+	struct strbuf l10n = STRBUF_INIT;
 	char host[256];
 
 	(void)ro;
@@ -206,8 +209,9 @@ static void cluster_head(FILE *out, const json_t *report, const struct render_op
 	if (gethostname(host, sizeof(host)) < 0)
 		snprintf(host, sizeof(host), "rank-%d", l->node_rank);
 	host[sizeof(host) - 1] = '\0';
-	fprintf(out, "this node (rank %d, %s) could not finish: %s\n\n", l->node_rank, host,
-		json_string_value(json_object_get(report, "error")));
+	fprintf(out, _("this node (rank %d, %s) could not finish: %s\n\n"), l->node_rank, host,
+		render_l10n(&l10n, json_string_value(json_object_get(report, "error"))));
+	strbuf_release(&l10n);
 }
 
 /* After the summary: the measurements (-v), or one line of what was measured. */

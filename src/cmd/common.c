@@ -196,7 +196,7 @@ int cli_finish(int code)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, _("ncclcheck: error: cannot write to standard output: %s\n"),
-			strerror(errno));
+			err_errno_text(errno));
 		return EXIT_CANNOT_RUN;
 	}
 	return code;

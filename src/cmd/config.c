@@ -367,7 +367,7 @@ static int write_file(const char *dir, const struct produced *p)
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, p->mode);
 	if (fd < 0) {
-		error("cannot write '%s': %s", path, strerror(errno));
+		error("cannot write '%s': %s", path, err_errno_text(errno));
 		free(path);
 		return -1;
 	}
@@ -376,14 +376,14 @@ static int write_file(const char *dir, const struct produced *p)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			error("cannot write '%s': %s", path, strerror(errno));
+			error("cannot write '%s': %s", path, err_errno_text(errno));
 			rc = -1;
 			break;
 		}
 		off += (size_t)w;
 	}
 	if (close(fd) < 0 && !rc) {
-		error("cannot write '%s': %s", path, strerror(errno));
+		error("cannot write '%s': %s", path, err_errno_text(errno));
 		rc = -1;
 	}
 	if (!rc)
@@ -546,7 +546,7 @@ static int config_main(struct config_args *a, int argc, char **argv)
 		strbuf_addch(&prod[nprod - 1].text, '\n');
 		free(js);
 		if (mkdir(out_dir, 0755) < 0 && errno != EEXIST) {
-			error("cannot create '%s': %s", out_dir, strerror(errno));
+			error("cannot create '%s': %s", out_dir, err_errno_text(errno));
 			code = EXIT_CANNOT_RUN;
 		} else if (!file_is_dir(out_dir)) {
 			error("'%s' is not a directory", out_dir);

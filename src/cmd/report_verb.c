@@ -5,11 +5,14 @@
  */
 #include "cmd/cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ncclcheck.h"
 #include "report/html.h"
+#include "util/err.h"
 #include "util/strbuf.h"
 
 enum { OPT_COMPARE = 1 };
@@ -47,8 +50,14 @@ const struct verb verb_report = {
 static json_t *load(const char *path)
 {
 	json_error_t jerr;
-	json_t *doc = !strcmp(path, "-") ? json_loadf(stdin, 0, &jerr) : json_load_file(path, 0, &jerr);
+	json_t *doc;
 
+	/* the system's reason, not jansson's English sentence around it */
+	if (strcmp(path, "-") && access(path, R_OK) < 0) {
+		error("cannot read '%s': %s", path, err_errno_text(errno));
+		return NULL;
+	}
+	doc = !strcmp(path, "-") ? json_loadf(stdin, 0, &jerr) : json_load_file(path, 0, &jerr);
 	if (!doc)
 		error("%s: not a JSON document: %s", path, jerr.text);
 	return doc;

@@ -87,6 +87,7 @@ const struct verb verb_run = {
 static void print_changes(FILE *out, const struct recommendation *rec, const struct envmap *before,
 			  const struct envmap *after, const char *node)
 {
+	struct strbuf l10n = STRBUF_INIT;
 	size_t n = 0;
 
 	for (size_t i = 0; i < rec->n; i++) {
@@ -113,11 +114,14 @@ static void print_changes(FILE *out, const struct recommendation *rec, const str
 			continue;
 		n++;
 		if (v->value)
-			fprintf(out, "  %s=%s%s%s%s   # %s\n", v->name, v->value, old ? " (was " : "",
-				old ? old : "", old ? ")" : "", v->why ? v->why : "");
+			fprintf(out, "  %s=%s", v->name, v->value);
 		else
-			fprintf(out, "  unset %s (was %s)   # %s\n", v->name, old, v->why ? v->why : "");
+			fprintf(out, "  unset %s", v->name);
+		if (old)
+			fprintf(out, _(" (was %s)"), old);
+		fprintf(out, "   # %s\n", v->why ? render_l10n(&l10n, v->why) : "");
 	}
+	strbuf_release(&l10n);
 	if (!n)
 		fputs(_("  (no changes: the environment already has what the job needs)\n"), out);
 }
@@ -147,7 +151,7 @@ static int start(char **cmd, struct envmap *em)
 	execvpe(cmd[0], cmd, envmap_envp(em));
 	rc = errno;
 	envmap_free(em);
-	error("cannot start '%s': %s", cmd[0], strerror(rc));
+	error("cannot start '%s': %s", cmd[0], err_errno_text(rc));
 	return EXIT_CANNOT_RUN;
 }
 
@@ -307,7 +311,8 @@ int cmd_run(int argc, char **argv)
 	struct envmap *before, *em;
 	struct cli c;
 	int dry = 0, quiet = 0, id, rc, plan;
-	char **cmd, checks[512], key[200];
+	char **cmd, checks[512], shown[1024], key[200];
+	struct strbuf l10n = STRBUF_INIT;
 	const char *self;
 	struct run_gate *gate = NULL;
 	int expect = -1;
@@ -329,9 +334,12 @@ int cmd_run(int argc, char **argv)
 	plan = run_cluster_plan(&vo, &rco, cmd, &l, checks, sizeof(checks));
 	if (plan < 0)
 		return -plan;
+	/* `checks` stays English for the test below: what a person reads is `shown` */
+	snprintf(shown, sizeof(shown), "%s", render_l10n(&l10n, checks));
+	strbuf_release(&l10n);
 	/* which checks, unless nothing at all looked like a multi-node launch */
 	if (!quiet && (plan != RUN_PLAN_NODE || !strstr(checks, "no rendezvous given")))
-		fprintf(stderr, "ncclcheck run: %s\n", checks);
+		fprintf(stderr, "ncclcheck run: %s\n", shown);
 	run_gate_key(&vo, &l, key, sizeof(key));
 	if (plan == RUN_PLAN_OUT) {
 		launch_release(&l);
@@ -406,7 +414,7 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, _("ncclcheck run: told %d other local rank(s) to start\n"), told);
 	}
 	if (dry) {
-		printf(_("ncclcheck run: checks: %s\n"), checks);
+		printf(_("ncclcheck run: checks: %s\n"), shown);
 		printf(_("ncclcheck run: the checks pass with this environment (%zu warning(s)); it "
 			 "would start CMD with:\n"), findings_count(after, SEV_WARN));
 		print_changes(stdout, v.rec, before, em, self);

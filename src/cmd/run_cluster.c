@@ -44,23 +44,23 @@ int run_cluster_plan(const struct verdict_opts *vo, const struct run_cluster_opt
 
 	memset(l, 0, sizeof(*l));
 	if (vo->from) {
-		snprintf(why, len, "node checks only: the saved verdict %s is used", vo->from);
+		snprintf(why, len, N_("node checks only: the saved verdict %s is used"), vo->from);
 		return RUN_PLAN_NODE;
 	}
 	if (ro->no_cluster) {
-		snprintf(why, len, "%s", "node checks only (--no-cluster)");
+		snprintf(why, len, "%s", N_("node checks only (--no-cluster)"));
 		return RUN_PLAN_NODE;
 	}
 	/* the rendezvous CMD itself names, over the environment's; run's own flags over both */
 	launch_argv_torchrun(cmd, &t);
 	if (t.standalone) {
-		snprintf(why, len, "%s", "node checks only: torchrun --standalone runs on one node");
+		snprintf(why, len, "%s", N_("node checks only: torchrun --standalone runs on one node"));
 		return RUN_PLAN_NODE;
 	}
 	if (t.nnodes == -2) {
-		snprintf(why, len, "%s", "node checks only: torchrun's --nnodes MIN:MAX is elastic, "
+		snprintf(why, len, "%s", N_("node checks only: torchrun's --nnodes MIN:MAX is elastic, "
 			 "the node count is not fixed (run 'ncclcheck cluster' on every node to check "
-			 "them together)");
+			 "them together)"));
 		return RUN_PLAN_NODE;
 	}
 	if (vo->master_addr) {
@@ -84,24 +84,24 @@ int run_cluster_plan(const struct verdict_opts *vo, const struct run_cluster_opt
 			cli_usage_error("run", "%s", e.msg);
 			return -EXIT_USAGE;
 		}
-		snprintf(why, len, "node checks only: no multi-node launch seen (%s)", e.msg);
+		snprintf(why, len, N_("node checks only: no multi-node launch seen (%s)"), e.msg);
 		return RUN_PLAN_NODE;
 	}
 	if (l->nnodes <= 1) {
-		snprintf(why, len, "%s", "node checks only: a job of one node");
+		snprintf(why, len, "%s", N_("node checks only: a job of one node"));
 		return RUN_PLAN_NODE;
 	}
 	if (l->kind == LAUNCH_TORCHRUN) {
-		snprintf(why, len, "%s", "node checks only: started by torchrun, whose TCPStore "
+		snprintf(why, len, "%s", N_("node checks only: started by torchrun, whose TCPStore "
 			 "already holds MASTER_PORT (start torchrun through run instead: ncclcheck "
-			 "run -- torchrun ...)");
+			 "run -- torchrun ...)"));
 		return RUN_PLAN_NODE;
 	}
 	if (!l->participate) {
-		snprintf(why, len, "node checks only: %s", l->note);
+		snprintf(why, len, N_("node checks only: %s"), l->note);
 		return RUN_PLAN_OUT;
 	}
-	snprintf(why, len, "node and cluster checks: node rank %d of %d (%s), rendezvous on %s:%d",
+	snprintf(why, len, N_("node and cluster checks: node rank %d of %d (%s), rendezvous on %s:%d"),
 		 l->node_rank, l->nnodes, launcher_name(l->kind),
 		 l->master_addr[0] ? l->master_addr : "this node", l->master_port);
 	return RUN_PLAN_CLUSTER;

@@ -279,7 +279,7 @@ static int peer_err(struct loop *l, int peer, int sending, ssize_t rc, struct er
 		               "die?)",
 		               who);
 	return err_set(e, ERR_PEER, "%s: ring connection lost while %s (%s)", who,
-	               sending ? "sending" : "receiving", strerror(errno));
+	               sending ? "sending" : "receiving", err_errno_text(errno));
 }
 
 /* Moves what it can on stripe k without blocking; returns bytes moved, or -1. */

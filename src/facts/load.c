@@ -38,7 +38,7 @@ json_t *facts_load_file(const char *path, struct err *e)
 	json_t *doc;
 
 	if (stat(path, &st) < 0) {
-		err_set(e, ERR_SYS, "cannot read facts '%s': %s", path, strerror(errno));
+		err_set(e, ERR_SYS, "cannot read facts '%s': %s", path, err_errno_text(errno));
 		return NULL;
 	}
 	if (st.st_size > FACTS_MAX_BYTES) {

@@ -175,11 +175,11 @@ static int in_netns_child(void *arg, int fd)
 		close(fd);
 	}
 	if (enter(a->netns) < 0) {
-		fprintf(stderr, "cannot enter namespace '%s': %s\n", a->netns, strerror(errno));
+		fprintf(stderr, "cannot enter namespace '%s': %s\n", a->netns, err_errno_text(errno));
 		return 126;
 	}
 	execv(a->argv[0], a->argv);
-	fprintf(stderr, "cannot run '%s': %s\n", a->argv[0], strerror(errno));
+	fprintf(stderr, "cannot run '%s': %s\n", a->argv[0], err_errno_text(errno));
 	return 127;
 }
 
@@ -221,7 +221,7 @@ static int sysctl_child(void *arg, int fd)
 
 		if (enter(a->jobs[i].netns) < 0) {
 			dprintf(fd, "cannot enter namespace '%s': %s", a->jobs[i].netns,
-				strerror(errno));
+				err_errno_text(errno));
 			return 1;
 		}
 		for (char *l = strtok_r(lines, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -232,7 +232,7 @@ static int sysctl_child(void *arg, int fd)
 			*eq = '\0';
 			if (write_sysctl(l, eq + 1) < 0) {
 				dprintf(fd, "cannot set %s=%s in '%s': %s", l, eq + 1,
-					a->jobs[i].netns, strerror(errno));
+					a->jobs[i].netns, err_errno_text(errno));
 				return 1;
 			}
 		}

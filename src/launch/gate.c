@@ -54,7 +54,7 @@ struct run_gate *run_gate_open(const char *key, struct err *e)
 		return NULL;
 	}
 	if (bind(fd, (struct sockaddr *)&sa, len) < 0 || listen(fd, 1024) < 0) {
-		err_set(e, ERR_SYS, "cannot open the local ranks' gate: %s%s", strerror(errno),
+		err_set(e, ERR_SYS, "cannot open the local ranks' gate: %s%s", err_errno_text(errno),
 			errno == EADDRINUSE ? " (another 'ncclcheck run' of this job is local rank 0 "
 			"here too)" : "");
 		close(fd);

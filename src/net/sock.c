@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "util/file.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -324,7 +325,7 @@ int net_connect_sa(const struct sockaddr *sa, socklen_t len, const struct net_co
 	if (err_no) {
 		*why = classify(err_no);
 		err_set(e, *why == NET_TIMEOUT ? ERR_TIMEOUT : ERR_SYS, "cannot connect to '%s': %s",
-			what, strerror(err_no));
+			what, err_errno_text(err_no));
 		close(fd);
 		errno = err_no;
 		return -1;
@@ -362,7 +363,7 @@ int net_connect(const char *host, int port, const struct net_connect_opts *o, in
 	if (rc) {
 		*why = NET_RESOLVE;
 		err_set(e, ERR_NOTFOUND, "cannot resolve '%s': %s", host,
-			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+			rc == EAI_SYSTEM ? err_errno_text(errno) : err_gai_text(rc));
 		errno = 0;
 		return -1;
 	}
@@ -481,7 +482,7 @@ int net_route_source_name(const char *host, char *buf, size_t len, struct err *e
 
 	if (rc != 0 || !res)
 		return err_set(e, ERR_USAGE, "cannot resolve '%s': %s", host,
-			       rc ? gai_strerror(rc) : "no address");
+			       rc ? err_gai_text(rc) : N_("no address"));
 	fmt_addr(res->ai_addr, num, sizeof(num), 0);
 	freeaddrinfo(res);
 	if (net_route_source(num, NULL, &local, e) < 0)
@@ -523,7 +524,7 @@ int net_listen_flags(const char *addr, int port, int backlog, unsigned flags, co
 	rc = getaddrinfo(addr, serv, &hints, &res);
 	if (rc) {
 		err_set(e, ERR_NOTFOUND, "cannot listen on '%s': %s", addr,
-			rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+			rc == EAI_SYSTEM ? err_errno_text(errno) : err_gai_text(rc));
 		errno = EADDRNOTAVAIL;
 		return -1;
 	}

@@ -84,7 +84,7 @@ static void probe_netns(const struct probe_ctx *ctx, json_t *c)
 
 		if (!ok)
 			strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", pairs[i][0],
-				    strerror(errno));
+				    err_errno_text(errno));
 		free(init);
 		free(self);
 		if (ok) {

@@ -210,7 +210,7 @@ static void probe_ifaddrs(json_t *net, json_t *flags_by_name)
 	json_t *list;
 
 	if (getifaddrs(&ifa) < 0) {
-		jset_unknown(net, "ifaddrs", "getifaddrs() failed: %s", strerror(errno));
+		jset_unknown(net, "ifaddrs", "getifaddrs() failed: %s", err_errno_text(errno));
 		return;
 	}
 	list = json_array();
@@ -401,7 +401,7 @@ static void probe_interfaces(const struct probe_ctx *ctx, json_t *net, const jso
 	DIR *dir = opendir(root);
 
 	if (!dir) {
-		jset_unknown(net, "interfaces", "cannot list '%s': %s", root, strerror(errno));
+		jset_unknown(net, "interfaces", "cannot list '%s': %s", root, err_errno_text(errno));
 		free(root);
 		return;
 	}
@@ -481,7 +481,7 @@ static int lookup_child(void *arg, int fd)
 	hints.ai_socktype = SOCK_STREAM;
 	rc = getaddrinfo(l->host, NULL, &hints, &res);
 	if (rc) {
-		dprintf(fd, "!%s\n", gai_strerror(rc));
+		dprintf(fd, "!%s\n", err_gai_text(rc));
 		return 1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
@@ -568,7 +568,7 @@ static void probe_hostname(json_t *facts)
 	if (gethostname(name, sizeof(name)) < 0) {
 		json_decref(addrs);
 		json_decref(hr);
-		jset_unknown(facts, "hostname_resolution", "gethostname() failed: %s", strerror(errno));
+		jset_unknown(facts, "hostname_resolution", "gethostname() failed: %s", err_errno_text(errno));
 		return;
 	}
 	name[sizeof(name) - 1] = '\0';
@@ -619,18 +619,18 @@ static int route_source(const char *addr, long port, char *src, size_t len, char
 	}
 	fd = socket(fam, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		snprintf(why, wlen, "socket() failed: %s", strerror(errno));
+		snprintf(why, wlen, "socket() failed: %s", err_errno_text(errno));
 		return -1;
 	}
 	rc = connect(fd, (struct sockaddr *)&ss, fam == AF_INET ? sizeof(struct sockaddr_in)
 							     : sizeof(struct sockaddr_in6));
 	if (rc < 0) {
-		snprintf(why, wlen, "no route to %s: %s", addr, strerror(errno));
+		snprintf(why, wlen, "no route to %s: %s", addr, err_errno_text(errno));
 		close(fd);
 		return -1;
 	}
 	if (getsockname(fd, (struct sockaddr *)&local, &sl) < 0) {
-		snprintf(why, wlen, "getsockname() failed: %s", strerror(errno));
+		snprintf(why, wlen, "getsockname() failed: %s", err_errno_text(errno));
 		close(fd);
 		return -1;
 	}

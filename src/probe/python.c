@@ -473,7 +473,7 @@ static int static_torch(const struct probe_ctx *ctx, const json_t *facts, const 
 	jset_str(t, "cuda", ts.v.cuda);
 
 	if (!realpath(ts.nccl_path, real)) {
-		snprintf(why, n, "nccl_mapped: '%s': %s", ts.nccl_path, strerror(errno));
+		snprintf(why, n, "nccl_mapped: '%s': %s", ts.nccl_path, err_errno_text(errno));
 		goto out;
 	}
 	lib = json_object();
@@ -498,7 +498,7 @@ static int static_torch(const struct probe_ctx *ctx, const json_t *facts, const 
 	if (!ts.cudnn_path) {
 		json_object_set_new(t, "cudnn", json_null());	/* built without cuDNN */
 	} else if (!realpath(ts.cudnn_path, real)) {
-		snprintf(why, n, "cudnn: '%s': %s", ts.cudnn_path, strerror(errno));
+		snprintf(why, n, "cudnn: '%s': %s", ts.cudnn_path, err_errno_text(errno));
 		goto out;
 	} else {
 		json_t *one = json_array();

@@ -16,6 +16,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "util/err.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -63,7 +64,7 @@ static void probe_shm(const struct probe_ctx *ctx, json_t *facts)
 	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		jset_bool(shm, "exists", 0);
 		jset_bool(shm, "writable", 0);
-		jset_fmt(shm, "error", "%s", stat(path, &st) < 0 ? strerror(errno) : "not a directory");
+		jset_fmt(shm, "error", "%s", stat(path, &st) < 0 ? err_errno_text(errno) : "not a directory");
 		json_object_set_new(facts, "shm", shm);
 		return;
 	}
@@ -73,7 +74,7 @@ static void probe_shm(const struct probe_ctx *ctx, json_t *facts)
 		jset_int(shm, "avail_bytes", (long long)vfs.f_bavail * (long long)vfs.f_frsize);
 		jset_bool(shm, "read_only", (vfs.f_flag & ST_RDONLY) != 0);
 	} else {
-		jset_unknown(shm, "size_bytes", "statvfs('%s') failed: %s", path, strerror(errno));
+		jset_unknown(shm, "size_bytes", "statvfs('%s') failed: %s", path, err_errno_text(errno));
 	}
 	if (statfs(path, &fs) == 0)
 		jset_str(shm, "fstype", (unsigned long)fs.f_type == TMPFS_MAGIC_ ? "tmpfs" : "other");
@@ -81,7 +82,7 @@ static void probe_shm(const struct probe_ctx *ctx, json_t *facts)
 	jset_bool(shm, "writable", err == 0);
 	if (err)
 		jset_fmt(shm, "error", "cannot create and write a file in '%s': %s", path,
-			 strerror(err));
+			 err_errno_text(err));
 	json_object_set_new(facts, "shm", shm);
 }
 
@@ -92,7 +93,7 @@ static void probe_memlock(json_t *facts)
 
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) < 0) {
 		json_decref(ml);
-		jset_unknown(limits, "memlock", "getrlimit(RLIMIT_MEMLOCK) failed: %s", strerror(errno));
+		jset_unknown(limits, "memlock", "getrlimit(RLIMIT_MEMLOCK) failed: %s", err_errno_text(errno));
 		return;
 	}
 	jset_int(ml, "soft", rl.rlim_cur == RLIM_INFINITY ? -1 : (long long)rl.rlim_cur);

@@ -136,7 +136,7 @@ static void nofile(json_t *facts)
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0) {
 		json_decref(nf);
-		jset_unknown(limits, "nofile", "getrlimit(RLIMIT_NOFILE) failed: %s", strerror(errno));
+		jset_unknown(limits, "nofile", "getrlimit(RLIMIT_NOFILE) failed: %s", err_errno_text(errno));
 		return;
 	}
 	jset_int(nf, "soft", rl.rlim_cur == RLIM_INFINITY ? -1 : (long long)rl.rlim_cur);

@@ -14,6 +14,7 @@
 #include "finding.h"
 #include "report/html_int.h"
 #include "report/render.h"
+#include "util/err.h"
 #include "util/i18n.h"
 #include "util/json.h"
 
@@ -608,18 +609,18 @@ int html_write_file(const char *path, const json_t *doc, const struct html_opts 
 	strbuf_addf(&tmp, "%s.tmp", path);
 	f = fopen(tmp.buf, "w");
 	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp.buf, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", tmp.buf, err_errno_text(errno));
 		goto out;
 	}
 	bad = fwrite(sb.buf, 1, sb.len, f) != sb.len;
 	bad |= fclose(f) != 0;	/* closed either way */
 	if (bad) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp.buf, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", tmp.buf, err_errno_text(errno));
 		remove(tmp.buf);
 		goto out;
 	}
 	if (rename(tmp.buf, path) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", path, err_errno_text(errno));
 		remove(tmp.buf);
 		goto out;
 	}

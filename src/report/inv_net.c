@@ -9,6 +9,35 @@
 
 #include "util/i18n.h"
 #include "util/strbuf.h"
+#include "util/wrap.h"
+
+/*
+ * The words of the interface table that are ncclcheck's own (a kind, a state, an address class),
+ * each a msgid; names (veth, docker, ib, bond, vlan, tun) read the same in every language.
+ */
+static const char *const iface_words[] = {
+	N_("physical"), N_("bridge"), N_("loopback"), N_("other"),
+	N_("running"), N_("up, no carrier"), N_("down"),
+	N_("unspecified"), N_("link-local"), N_("private"), N_("cgnat"), N_("documentation"),
+	N_("multicast"), N_("public"), N_("unknown"),
+};
+
+static const char *iface_word(const char *w)
+{
+	for (size_t i = 0; w && i < sizeof(iface_words) / sizeof(iface_words[0]); i++)
+		if (!strcmp(w, iface_words[i]))
+			return _(iface_words[i]);
+	return str_or(w, "-");
+}
+
+/* `text` padded with blanks to `cols` display columns (a Chinese word is two a character). */
+static void add_col(struct strbuf *sb, const char *text, size_t cols)
+{
+	size_t w = wrap_cols(text, strlen(text));
+
+	strbuf_addstr(sb, text);
+	strbuf_addchars(sb, ' ', (w < cols ? cols - w : 0) + 1);
+}
 
 static void interfaces(FILE *out, const struct node_model *m, const struct render_opts *o)
 {
@@ -26,13 +55,15 @@ static void interfaces(FILE *out, const struct node_model *m, const struct rende
 			hidden++;
 			continue;
 		}
-		strbuf_addf(&sb, "%-10s %-8s %-12s mtu %-5ld", it->name, str_or(it->kind, "-"),
-			    it->running ? "running" : it->up ? "up, no carrier" : "down", it->mtu);
+		add_col(&sb, it->name, 10);
+		add_col(&sb, iface_word(it->kind), 8);
+		add_col(&sb, iface_word(it->running ? "running" : it->up ? "up, no carrier" : "down"), 12);
+		strbuf_addf(&sb, "mtu %-5ld", it->mtu);
 		if (it->speed_mbps > 0)
 			strbuf_addf(&sb, " %ld Mb/s", it->speed_mbps);
 		for (size_t j = 0; j < it->naddrs; j++)
 			strbuf_addf(&sb, "%s%s/%ld (%s)", j ? ", " : "  ", str_or(it->addrs[j].addr, "-"),
-				    it->addrs[j].prefixlen, str_or(it->addrs[j].cls, "-"));
+				    it->addrs[j].prefixlen, iface_word(it->addrs[j].cls));
 		strbuf_rtrim(&sb);
 		inv_line(out, shown ? "" : N_("interfaces"), "%s", sb.buf);
 		strbuf_release(&sb);

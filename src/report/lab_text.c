@@ -118,15 +118,21 @@ static void print_lab(FILE *out, const json_t *lab)
 		const json_t *sl = json_object_get(lab, "slurm");
 		int up = jpath_bool(sl, "munged", 0) && jpath_bool(sl, "slurmctld", 0);
 
-		fprintf(out, "  slurm: %s (partition 'lab', SLURM_CONF=%s; munged %s, slurmctld %s)\n",
-			up ? "up" : "broken", jpath_str(sl, "conf"),
-			jpath_bool(sl, "munged", 0) ? "running" : "gone",
-			jpath_bool(sl, "slurmctld", 0) ? "running" : "gone");
+		fprintf(out, _("  slurm: %s (partition 'lab', SLURM_CONF=%s; munged %s, slurmctld %s)\n"),
+			up ? _("up") : _("broken"), jpath_str(sl, "conf"),
+			jpath_bool(sl, "munged", 0) ? _("running") : _("gone"),
+			jpath_bool(sl, "slurmctld", 0) ? _("running") : _("gone"));
 	}
 	if (json_array_size(faults)) {
 		fputs(_("  faults in place:\n"), out);
-		json_array_foreach(faults, i, v)
-			fprintf(out, "    %-12s %s\n", jpath_str(v, "netns"), jpath_str(v, "what"));
+		json_array_foreach(faults, i, v) {
+			struct strbuf what = STRBUF_INIT;
+
+			/* the fault as the plan wrote it (lab_plan_fault), in the reader's language */
+			i18n_text(&what, jpath_str(v, "what"));
+			fprintf(out, "    %-12s %s\n", jpath_str(v, "netns"), what.buf);
+			strbuf_release(&what);
+		}
 	} else if (scen) {
 		fputs(_("  faults in place: none\n"), out);
 	}

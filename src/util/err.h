@@ -35,5 +35,12 @@ int err_sys(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2
 /* Prepends "context: " to the message already in `e`, as an error unwinds. */
 int err_prefix(struct err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void err_clear(struct err *e);
+/*
+ * strerror(), but the common errors' text is always glibc's English, a msgid: the text of a
+ * message reads in the reader's language wherever it is shown (util/i18n.h).
+ */
+const char *err_errno_text(int errnum);
+/* gai_strerror(), the same way. */
+const char *err_gai_text(int rc);
 
 #endif

@@ -89,6 +89,8 @@ const char *i18n_trn(const char *one, const char *other, unsigned long n)
 /* ---- formatted text back to its format ---- */
 
 #define CAPS_MAX 16
+/* how deep a value inside a value is put into the language: an error's causes nest */
+#define I18N_DEPTH 4
 
 struct cap {
 	const char *p;
@@ -248,7 +250,7 @@ static void fill(struct strbuf *out, const char *str, const struct cap *caps, in
 			if (*end == '$')
 				at = (int)pos - 1;
 		}
-		if (at >= 0 && at < ncaps && type == 's' && depth < 2 && caps[at].n) {
+		if (at >= 0 && at < ncaps && type == 's' && depth < I18N_DEPTH && caps[at].n) {
 			char *v = xstrndup(caps[at].p, caps[at].n);
 
 			text_at(out, v, depth + 1);
@@ -277,7 +279,43 @@ static int names(const struct cap *caps, int ncaps)
 	return 1;
 }
 
-static void text_at(struct strbuf *out, const char *text, int depth)
+/* The bytes of format f that are its own text, not conversions: how specific it is. */
+static size_t literal_len(const char *f)
+{
+	size_t n = 0;
+	char type;
+
+	while (*f) {
+		if (*f == '%' && f[1] != '%') {
+			f += spec(f, &type);
+			continue;
+		}
+		f += *f == '%' ? 2 : 1;
+		n++;
+	}
+	return n;
+}
+
+#define EXACT ((size_t)-1)
+
+/*
+ * A short format that puts a message under a prefix of names ("rank %d: %s", "%s (rank %d):
+ * %s"): whole texts are read by it when the values before the message are names, which are kept,
+ * and the message is put into the language; other short formats ("%s and %s") only ever rewrite
+ * a value.
+ */
+static int prefix_glue(const char *f)
+{
+	size_t n = strlen(f);
+
+	return n > 4 && !strcmp(f + n - 4, ": %s");
+}
+
+/*
+ * `text`'s translation appended, when it is a msgid (EXACT) or a format's text (the format's
+ * literal_len(), at least 1); 0 when it is neither.
+ */
+static size_t translate(struct strbuf *out, const char *text, int depth)
 {
 	const struct i18n_entry *e = find(current, text);
 	struct cap caps[CAPS_MAX];
@@ -285,24 +323,65 @@ static void text_at(struct strbuf *out, const char *text, int depth)
 
 	if (e) {
 		strbuf_addstr(out, e->str);
-		return;
+		return EXACT;
 	}
 	/* a value that is one word is only ever looked up exactly */
-	if (current == I18N_ZH && text && (depth == 0 || strchr(text, ' '))) {
-		for (size_t i = 0; i < i18n_zh_CN_nformats; i++) {
-			const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
-			size_t lit = strcspn(fe->id, "%");
+	if (current != I18N_ZH || !text || (depth > 0 && !strchr(text, ' ')))
+		return 0;
+	for (size_t i = 0; i < i18n_zh_CN_nformats; i++) {
+		const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
+		size_t lit = strcspn(fe->id, "%");
 
-			/* the literal text before the first conversion: most formats fail here */
-			if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0))
-				continue;
-			if (match(fe->id, text, caps, 0, &ncaps) && (fe->format != 2 || names(caps, ncaps))) {
-				fill(out, fe->str, caps, ncaps, depth);
-				return;
-			}
+		int glue = fe->format == 2 && prefix_glue(fe->id);
+
+		/* the literal text before the first conversion: most formats fail here */
+		if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0 && !glue))
+			continue;
+		if (match(fe->id, text, caps, 0, &ncaps) &&
+		    (fe->format != 2 || names(caps, glue ? ncaps - 1 : ncaps))) {
+			fill(out, fe->str, caps, ncaps, depth);
+			lit = literal_len(fe->id);
+			return lit ? lit : 1;
 		}
 	}
-	strbuf_addstr(out, text ? text : "");
+	return 0;
+}
+
+static void text_at(struct strbuf *out, const char *text, int depth)
+{
+	struct strbuf whole = STRBUF_INIT, head = STRBUF_INIT;
+	size_t got = translate(&whole, text, depth);
+
+	if (got == EXACT || current != I18N_ZH || !text) {
+		strbuf_addstr(out, got ? whole.buf : text ? text : "");
+		strbuf_release(&whole);
+		return;
+	}
+	/*
+	 * An error that unwound through err_prefix() or err_sys() reads "context: message": no one
+	 * format wrote it, but each part is a msgid's text. The first head that is one, and more
+	 * specific than a format the whole text happens to match ("cannot connect to %s: %s"),
+	 * is put into the language, and the rest is read as a message of its own.
+	 */
+	for (const char *c = strstr(text, ": "); c; c = strstr(c + 2, ": ")) {
+		char *h = xstrndup(text, (size_t)(c - text));
+		size_t hl;
+
+		strbuf_reset(&head);
+		hl = translate(&head, h, 0);
+		free(h);
+		if (hl && hl > got) {
+			strbuf_add(out, head.buf, head.len);
+			strbuf_addstr(out, "\xef\xbc\x9a");	/* the full-width colon */
+			text_at(out, c + 2, depth);
+			strbuf_release(&head);
+			strbuf_release(&whole);
+			return;
+		}
+	}
+	strbuf_addstr(out, got ? whole.buf : text);
+	strbuf_release(&head);
+	strbuf_release(&whole);
 }
 
 void i18n_text(struct strbuf *out, const char *text)

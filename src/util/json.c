@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 
 json_t *jpath(const json_t *root, const char *path)
@@ -333,3 +334,24 @@ void jsplice_materialize(json_t *doc, struct jsplice *sp)
 	sp->at = NULL;
 	sp->n = 0;
 }
+
+/* jansson's load.c: "<message> near '<token>'", or "... near end of file" at its end */
+const char *const json_error_msgids[] = {
+	N_("'[' or '{' expected near '%s'"),
+	N_("'[' or '{' expected near end of file"),
+	N_("end of file expected near '%s'"),
+	N_("unexpected token near '%s'"),
+	N_("unexpected token near end of file"),
+	N_("invalid token near '%s'"),
+	N_("invalid token near end of file"),
+	N_("string or '}' expected near '%s'"),
+	N_("string or '}' expected near end of file"),
+	N_("':' expected near '%s'"),
+	N_("']' expected near '%s'"),
+	N_("premature end of input near '%s'"),
+	N_("premature end of input near end of file"),
+	N_("duplicate object key near '%s'"),
+	N_("maximum parsing depth reached near '%s'"),
+	N_("unable to open %s: %s"),
+};
+const size_t json_error_nmsgids = sizeof(json_error_msgids) / sizeof(json_error_msgids[0]);

@@ -68,4 +68,12 @@ int jdump_splice(const json_t *doc, size_t flags, const struct jsplice *sp,
  * which sp is empty. */
 void jsplice_materialize(json_t *doc, struct jsplice *sp);
 
+/*
+ * What jansson says of a file it cannot read as JSON (json_error_t.text), as msgids: an error
+ * that quotes it reads whole in the reader's language (util/i18n.h). unit.i18n checks each has
+ * a Chinese entry.
+ */
+extern const char *const json_error_msgids[];
+extern const size_t json_error_nmsgids;
+
 #endif

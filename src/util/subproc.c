@@ -158,7 +158,7 @@ static int start(struct subproc *sp, char *const argv[], char *const env_set[], 
 			execvpe(argv[0], argv, envp);
 		else
 			execvp(argv[0], argv);
-		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
+		dprintf(2, "exec %s: %s\n", argv[0], err_errno_text(errno));
 		_exit(127);
 	}
 	place(pid);

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""zh_lines.py FILE: the lines of ncclcheck's Chinese output that break the Chinese promise.
+"""zh_lines.py [--words N] [--no-width] FILE: the lines of ncclcheck's Chinese output that break
+the Chinese promise.
 
 A line is wider than 100 columns (an East Asian Wide or Fullwidth character counting two), or it
 is English prose: three or more English words in a row that are not a command, an identifier or a
-value (words with digits, dots, slashes, '=', '_', '-', '*', ':' or '$' are names and values).
+value (words with digits, dots, slashes, '=', '_', '-', '*', ':' or '$' are names and values; the
+items of a list that Chinese separates with '、' are names). --words N: N words in a row are prose
+(default 3); --no-width: no width limit (messages on stderr are one line, unwrapped, as in English).
 Lines that quote commands or other tools stay as they are: a shown command ('$ ...'), export/unset
 and the fix commands, the output of ping and nc the demo shows, and the system's own error text
 (dlerror's "cannot open shared object file"). Prints each offending line with its reason; exit 1
@@ -40,8 +43,10 @@ def cols(s):
 
 def english_run(line):
     run = best = 0
+    # a word next to a '、' is an item of a list of names (allreduce、allgather)
+    listed = set(re.findall(r"([A-Za-z0-9_.-]+)、", line)) | set(re.findall(r"、([A-Za-z0-9_.-]+)", line))
     for tok in re.split(r"[\s（）()《》，。；：、]+", line):
-        if not tok:
+        if not tok or tok in listed:
             continue
         if WORD.match(tok) and tok.rstrip(",;:.)") not in NAMES:
             run += 1
@@ -52,16 +57,26 @@ def english_run(line):
 
 
 def main():
+    args, words, width = sys.argv[1:], 3, True
+    while args and args[0].startswith("--"):
+        if args[0] == "--words":
+            words = int(args[1])
+            args = args[2:]
+        elif args[0] == "--no-width":
+            width = False
+            args = args[1:]
+        else:
+            sys.exit(f"zh_lines.py: unknown option {args[0]}")
     bad = 0
-    for n, raw in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    for n, raw in enumerate(open(args[0], encoding="utf-8"), 1):
         line = re.sub(r"\x1b\[[0-9;]*m", "", raw.rstrip("\n"))
         quoted = QUOTED.match(line) or ("  # " in line and QUOTED.match(line.split("  # ")[0]))
-        if cols(line) > WIDTH and not line.startswith("$ "):
+        if width and cols(line) > WIDTH and not line.startswith("$ "):
             print(f"{n}: {cols(line)} columns: {line}")
             bad += 1
         if quoted or any(s in line for s in SYSTEM):
             continue
-        if english_run(line) >= 3:
+        if english_run(line) >= words:
             print(f"{n}: English: {line}")
             bad += 1
     return 1 if bad else 0

@@ -1,5 +1,6 @@
 /* util/i18n and the CJK-aware wrap: the language choice, lookups, formatted text put back into
  * its format's translation, the catalogue's and the lab's strings all in Chinese, and widths. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "finding_catalog.h"
 #include "lab/lab.h"
 #include "report/render.h"
+#include "util/err.h"
 #include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -106,6 +108,48 @@ static void formatted_text_back_into_its_translation(void **state)
 		assert_string_equal(sb.buf, "");
 		strbuf_release(&sb);
 	}
+}
+
+/*
+ * An error a core module stored in a struct err and a verb shows under a prefix (#28): the
+ * "context: message" of err_prefix()/err_sys() reads whole, a short prefix of names ("rank %d:
+ * %s") puts its message into the language, and a head no msgid wrote keeps the text as it is.
+ */
+static void stored_errors_read_whole(void **state)
+{
+	struct err e = ERR_INIT;
+
+	(void)state;
+	errno = ECONNREFUSED;
+	err_sys(&e, "cannot connect to '%s'", "10.0.0.1:29500");
+	text(e.msg, "cannot connect to '10.0.0.1:29500': Connection refused");
+	i18n_set_lang(I18N_ZH);
+	text(e.msg, "无法连接 '10.0.0.1:29500'：连接被拒绝");
+	err_prefix(&e, "the master %s:%d could not be reached", "10.0.0.1", 29500);
+	text(e.msg, "连不上 master 10.0.0.1:29500：无法连接 '10.0.0.1:29500'：连接被拒绝");
+	/* a head more specific than a format the whole text matches wins over it */
+	text("cannot connect to the RAS service at h:1 (is an NCCL >= 2.24 job running here, with "
+	     "NCCL_RAS_ENABLE not 0?): Connection refused",
+	     "无法连接 h:1 上的 RAS 服务（这里是否在运行 NCCL >= 2.24 的作业，且 NCCL_RAS_ENABLE 不为 "
+	     "0？）：连接被拒绝");
+	/* prefix glue: the names stay, the message is put into the language */
+	text("rank 3: process 42 maps no CPython interpreter (no python or libpython file that "
+	     "defines _PyRuntime)",
+	     "rank 3：进程 42 没有加载 CPython 解释器（没有定义 _PyRuntime 的 python 或 libpython 文件）");
+	text("http://h:1/ (rank 0): cannot connect to h:1: Connection refused",
+	     "http://h:1/（rank 0）：无法连接 h:1：连接被拒绝");
+	/* ... but never a sentence that only starts like one */
+	text("a sentence of words (rank 0): Connection refused",
+	     "a sentence of words (rank 0): Connection refused");
+	text("rank and file: no such thing", "rank and file: no such thing");
+	text("cannot frobnicate: Connection refused", "cannot frobnicate: Connection refused");
+	assert_string_equal(err_errno_text(ENOENT), "No such file or directory");
+	/* jansson's words inside an error, and every one of them has Chinese */
+	text("facts 'f' is not JSON: '[' or '{' expected near 'root' (line 1, column 4)",
+	     "facts 'f' 不是 JSON：'root' 附近应为 '[' 或 '{'（第 1 行，第 4 列）");
+	for (size_t i = 0; i < json_error_nmsgids; i++)
+		if (!i18n_lookup(I18N_ZH, json_error_msgids[i]))
+			fail_msg("no zh_CN entry for jansson's \"%s\"", json_error_msgids[i]);
 }
 
 /* Every catalogued finding id's summary has a Chinese entry (#28: a test fails without one). */
@@ -441,6 +485,7 @@ int main(void)
 		cmocka_unit_test_setup(language_from_the_environment, reset),
 		cmocka_unit_test_setup(lookups_fall_back_to_english, reset),
 		cmocka_unit_test_setup(formatted_text_back_into_its_translation, reset),
+		cmocka_unit_test_setup(stored_errors_read_whole, reset),
 		cmocka_unit_test_setup(every_catalogue_summary_has_chinese, reset),
 		cmocka_unit_test_setup(every_lab_scenario_has_chinese, reset),
 		cmocka_unit_test_setup(every_explain_verdict_has_chinese, reset),
