@@ -14,12 +14,12 @@ xgettext --from-code=UTF-8 --language=C --no-wrap --sort-by-file --add-comments=
 	--package-name=ncclcheck --msgid-bugs-address=https://github.com/ncclcheck/issues \
 	-k_ -kN_ -kQ_:1,2 -kfinding_add:4 -kfinding_why:2 -kerror:1 -kwarning:1 \
 	-kcli_usage_error:2 -kcli_fail:2 -kfinding_evidence:2 -kreason_verdict:3 -kev_set:2 \
-	-krs_title:2 -kerr_set:3 -kerr_sys:2 -kerr_prefix:2 \
+	-krs_title:2 -kerr_set:3 -kerr_sys:2 -kerr_prefix:2 -krec_note:2 \
 	--flag=finding_add:4:c-format --flag=finding_why:2:c-format --flag=error:1:c-format \
 	--flag=warning:1:c-format --flag=cli_usage_error:2:c-format --flag=cli_fail:2:c-format \
 	--flag=finding_evidence:2:c-format --flag=reason_verdict:3:c-format --flag=ev_set:2:c-format \
 	--flag=rs_title:2:c-format --flag=err_set:3:c-format --flag=err_sys:2:c-format \
-	--flag=err_prefix:2:c-format \
+	--flag=err_prefix:2:c-format --flag=rec_note:2:c-format \
 	--flag=_:1:pass-c-format --flag=Q_:1:pass-c-format --flag=Q_:2:pass-c-format \
 	-o "$pot.calls" $(grep -v '^#' po/POTFILES)
 # explain's fix lines, rows and rs_fix() formats alike: the comment's words, or a line of prose

@@ -89,6 +89,36 @@ print("same" if "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == z
 PY
 )
 expect_match "$same" "^same$" "explain --json is the same document in Chinese, plus \"lang\""
+# config's env file: every comment a person reads is Chinese (the header, the reasons after
+# "# <finding id>: ", the notes), the exports and commands as they are, still valid shell; under
+# each cloud profile, whose notes and reasons are recommend.c's and profile.c's own formats
+for cloud in generic autodl aws aliyun azure gcp oci; do
+	LANG=zh_CN.UTF-8 "$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --env \
+		--cloud "$cloud" > "$tmp/zh-$cloud.env" 2>/dev/null
+	sh -n "$tmp/zh-$cloud.env" && pass "the Chinese env file ($cloud) is valid shell" ||
+		fail "the Chinese env file ($cloud) is not valid shell"
+	bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$tmp/zh-$cloud.env" | grep ': English: ')
+	[ -z "$bad" ] && pass "no English prose in the Chinese env file ($cloud)" ||
+		fail "English prose in the Chinese env file ($cloud):$(printf '\n%s' "$bad")"
+done
+env_zh=$(cat "$tmp/zh-aws.env")
+expect_match "$env_zh" "^# ncclcheck config：本作业每个节点的环境变量" "the env file's header is Chinese"
+expect_match "$env_zh" "^# 有意没有写入的设置" "the env file's notes heading is Chinese"
+expect_match "$env_zh" "^export NCCL_SOCKET_IFNAME=" "the exports stay as they are"
+env_en=$("$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --env --cloud aws 2>/dev/null)
+expect_match "$env_en" "^# ncclcheck config: the environment for every node of this job" "the English env file keeps its header"
+expect_match "$env_en" "^# Not written, on purpose, or to check by hand:" "the English env file keeps its notes heading"
+bad=$(printf '%s\n' "$env_en" | grep -c '[^ -~]' | grep -v '^0$')
+[ -z "$bad" ] && pass "the English env file has no Chinese" || fail "the English env file has $bad lines of Chinese"
+"$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --json --cloud aws > "$tmp/cfg-en.json" 2>/dev/null
+LANG=zh_CN.UTF-8 "$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --json --cloud aws > "$tmp/cfg-zh.json" 2>/dev/null
+same=$(python3 - "$tmp/cfg-en.json" "$tmp/cfg-zh.json" <<'PY'
+import json, sys
+en, zh = (json.load(open(p)) for p in sys.argv[1:])
+print("same" if "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == zh else "differs")
+PY
+)
+expect_match "$same" "^same$" "config --json (the recommendation, the files' content) stays English in Chinese"
 err=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts /nonexistent --json 2>/dev/null)
 expect_match "$(echo "$err" | jq -r .error)" "^[ -~]+$" "an error document's \"error\" stays English: $err"
 finish
