@@ -5,8 +5,8 @@ A line is wider than 100 columns (an East Asian Wide or Fullwidth character coun
 is English prose: three or more English words in a row that are not a command, an identifier or a
 value (words with digits, dots, slashes, '=', '_', '-', '*', ':' or '$' are names and values).
 Lines that quote commands or other tools stay as they are: a shown command ('$ ...'), export/unset
-and the fix commands, the output of ping and nc the demo shows, and the system's own error text
-(dlerror's "cannot open shared object file"). Prints each offending line with its reason; exit 1
+and the fix commands, the output of ping and nc the demo shows, the system's own error text
+(dlerror's "cannot open shared object file"), and nccl-tests' own lines in bench's table. Prints each offending line with its reason; exit 1
 if any.
 """
 import re
@@ -20,6 +20,13 @@ QUOTED = re.compile(r"^\s*(\$|\[n[0-9, 、]+.*\]\$|export |unset |iptables |ip6t
                     r"[0-9]+ packets transmitted|rtt |--- |dm[0-9]+-n[0-9]+ +iptables|"
                     r"n[0-9]+ +dm[0-9]+-n[0-9]+ )")
 SYSTEM = ("cannot open shared object file",)
+# nccl-tests' own lines, which bench prints as nccl-tests does in every language (scripts grep and
+# parse them): its header, device lines, the column header, the rows and the footer's two figures. bench's
+# own lines (its banner, notes, the link ceiling under the footer) are prose like any other.
+NCCL_TESTS = re.compile(r"^# (nThread [0-9]|Collective test (starting|concluded): |Using devices$|"
+                        r" Rank +[0-9]+ Group +[0-9]+ Pid +[0-9]+ on |Out of bounds values +: |"
+                        r"Avg bus bandwidth +: | +size +count +type +redop +root +time | +\(B\) +"
+                        r"\(elements\) | +out-of-place +in-place)|^ +[0-9]+ +[0-9]+ +[a-z0-9]+ +[a-z]+ +-?[0-9]+ ")
 # an English word: letters only, with an apostrophe at most (names and values carry other signs)
 WORD = re.compile(r"^[A-Za-z]+('[a-z]+)?[,;:.)]*$")
 # words that are names wherever they stand
@@ -56,6 +63,8 @@ def main():
     for n, raw in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
         line = re.sub(r"\x1b\[[0-9;]*m", "", raw.rstrip("\n"))
         quoted = QUOTED.match(line) or ("  # " in line and QUOTED.match(line.split("  # ")[0]))
+        if NCCL_TESTS.match(line):
+            continue
         if cols(line) > WIDTH and not line.startswith("$ "):
             print(f"{n}: {cols(line)} columns: {line}")
             bad += 1
