@@ -119,6 +119,22 @@ print("same" if "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == z
 PY
 )
 expect_match "$same" "^same$" "config --json (the recommendation, the files' content) stays English in Chinese"
+# the HTML pages of every verb (tests/fixtures/html: bench, cluster, explain, attach) in Chinese:
+# no English prose outside <code>/<pre> (commands, log lines), tooltips included; the sentences
+# with figures in them are whole formats (html_sentence), so none comes out half English
+for doc in "$FIXTURES"/html/*.json; do
+	name=$(basename "$doc" .json)
+	LANG=zh_CN.UTF-8 "$NCCLCHECK" report "$doc" --html "$tmp/zh-$name.html" >/dev/null 2>&1
+	python3 "$SRCDIR/tests/integration/html_text.py" "$tmp/zh-$name.html" > "$tmp/zh-$name.txt"
+	bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$tmp/zh-$name.txt" | grep ': English: ')
+	[ -s "$tmp/zh-$name.txt" ] && [ -z "$bad" ] && pass "no English prose on the Chinese $name page" ||
+		fail "English prose on the Chinese $name page:$(printf '\n%s' "$bad" | head -6)"
+done
+expect_match "$(cat "$tmp/zh-bench_sweep.txt")" "^all_reduce_perf，后端 tcp；平均 busbw [0-9.]+ GB/s" \
+	"bench's headline is one Chinese sentence around its figures"
+expect_match "$(grep -c 'class="n" data-j="/bench/average_bus_bandwidth/bandwidth"' "$tmp/zh-bench_sweep.html")" \
+	"^1$" "the Chinese headline keeps its figure's span (html_check.py finds it)"
+
 err=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts /nonexistent --json 2>/dev/null)
 expect_match "$(echo "$err" | jq -r .error)" "^[ -~]+$" "an error document's \"error\" stays English: $err"
 finish
