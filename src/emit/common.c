@@ -39,12 +39,7 @@ void em_comment(struct strbuf *sb, const char *prefix, const char *text)
 	strbuf_addch(sb, '\n');
 }
 
-/*
- * A comment in the reader's language: `text` is the English a msgid produced (a finding's title,
- * a note of recommend.c), put into the language the way the text renderers do (i18n_text), so
- * recommendation.json keeps the English while the files a person reads follow --lang.
- */
-static void em_comment_tr(struct strbuf *sb, const char *prefix, const char *text)
+void em_comment_tr(struct strbuf *sb, const char *prefix, const char *text)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -123,6 +118,15 @@ static void why_line(struct strbuf *sb, const char *indent, const struct rec_var
 	strbuf_release(&c);
 }
 
+void em_fill_in(struct strbuf *sb, const char *placeholder)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	i18n_text(&t, placeholder);
+	strbuf_addf(sb, _("to fill in: %s"), t.buf);
+	strbuf_release(&t);
+}
+
 void em_placeholder(struct strbuf *sb, const char *indent, const char *form, const struct rec_var *v)
 {
 	struct strbuf line = STRBUF_INIT, c = STRBUF_INIT;
@@ -130,7 +134,7 @@ void em_placeholder(struct strbuf *sb, const char *indent, const char *form, con
 	/* one commented line: the value is the user's to choose, never the placeholder itself */
 	strbuf_addf(&line, form, v->name);
 	strbuf_addstr(&line, "   # ");
-	strbuf_addf(&line, _("to fill in: %s"), v->value);
+	em_fill_in(&line, v->value);
 	strbuf_addf(&c, "%s# ", indent);
 	em_comment(sb, c.buf, line.buf);
 	strbuf_release(&line);
@@ -215,7 +219,7 @@ void em_exports(struct strbuf *sb, const struct recommendation *rec, const char 
 			strbuf_addf(&line, _("launcher: %s%s%s"), v->name, v->value ? "=" : "", val);
 		strbuf_addstr(&line, "   # ");
 		if (ph) {
-			strbuf_addf(&line, _("to fill in: %s"), v->value);
+			em_fill_in(&line, v->value);
 			strbuf_addstr(&line, "; ");
 		}
 		i18n_text(&line, v->why ? v->why : N_("recommended"));

@@ -89,17 +89,32 @@ print("same" if "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == z
 PY
 )
 expect_match "$same" "^same$" "explain --json is the same document in Chinese, plus \"lang\""
-# config's env file: every comment a person reads is Chinese (the header, the reasons after
-# "# <finding id>: ", the notes), the exports and commands as they are, still valid shell; under
-# each cloud profile, whose notes and reasons are recommend.c's and profile.c's own formats
+# config's outputs: every comment a person reads is Chinese (the headers, the reasons after
+# "# <finding id>: ", the notes, the placeholders), the exports and commands as they are, the
+# scripts still valid shell; under each cloud profile (recommend.c's and profile.c's notes and
+# reasons), for a node document and for a cluster one (per-node settings, mpirun's interfaces)
 for cloud in generic autodl aws aliyun azure gcp oci; do
+	for from in facts/cluster/lab-n0.json html/cluster_2_blocked.json; do
+		out="$tmp/cfg-$cloud-$(basename "$from" .json)"
+		LANG=zh_CN.UTF-8 "$NCCLCHECK" config --from "$FIXTURES/$from" --nodes 2 --cloud "$cloud" \
+			--out "$out" >/dev/null 2>&1
+		bad=
+		for f in "$out"/*.sh "$out"/*.env "$out"/*.sbatch; do
+			sh -n "$f" || bad="$bad $(basename "$f")"
+		done
+		[ -z "$bad" ] && pass "config's Chinese scripts are valid shell ($cloud, $from)" ||
+			fail "config's Chinese scripts are not valid shell ($cloud, $from):$bad"
+		bad=$(for f in "$out"/*; do
+			[ "${f##*/}" = recommendation.json ] && continue
+			python3 "$SRCDIR/tests/integration/zh_lines.py" "$f" | grep ': English: ' |
+				sed "s|^|${f##*/}:|"
+		done)
+		[ -s "$out/ncclcheck.env" ] && [ -z "$bad" ] &&
+			pass "no English prose in config's Chinese outputs ($cloud, $from)" ||
+			fail "English prose in config's Chinese outputs ($cloud, $from):$(printf '\n%s' "$bad" | head -8)"
+	done
 	LANG=zh_CN.UTF-8 "$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --env \
 		--cloud "$cloud" > "$tmp/zh-$cloud.env" 2>/dev/null
-	sh -n "$tmp/zh-$cloud.env" && pass "the Chinese env file ($cloud) is valid shell" ||
-		fail "the Chinese env file ($cloud) is not valid shell"
-	bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$tmp/zh-$cloud.env" | grep ': English: ')
-	[ -z "$bad" ] && pass "no English prose in the Chinese env file ($cloud)" ||
-		fail "English prose in the Chinese env file ($cloud):$(printf '\n%s' "$bad")"
 done
 env_zh=$(cat "$tmp/zh-aws.env")
 expect_match "$env_zh" "^# ncclcheck config：本作业每个节点的环境变量" "the env file's header is Chinese"

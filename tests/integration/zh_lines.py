@@ -18,7 +18,7 @@ WIDTH = 100
 QUOTED = re.compile(r"^\s*(\$|\[n[0-9, 、]+.*\]\$|export |unset |iptables |ip6tables |sysctl |docker |"
                     r"ldd |ncclcheck |torchrun |srun |nc:|Connection to |PING |64 bytes |"
                     r"[0-9]+ packets transmitted|rtt |--- |dm[0-9]+-n[0-9]+ +iptables|"
-                    r"n[0-9]+ +dm[0-9]+-n[0-9]+ )")
+                    r"n[0-9]+ +dm[0-9]+-n[0-9]+ |#+ +\(?kubectl )")
 SYSTEM = ("cannot open shared object file",)
 # nccl-tests' own lines, which bench prints as nccl-tests does in every language (scripts grep and
 # parse them): its header, device lines, the column header, the rows and the footer's two figures. bench's
@@ -38,7 +38,8 @@ NAMES = {"NCCL", "TCP", "UDP", "IB", "RDMA", "GPU", "GPUs", "CUDA", "NVML", "MTU
          "running", "docker", "toolkit", "python", "cuDNN", "libibverbs", "GPUDirect", "eth",
          "and", "or", "release", "demo", "lab", "ncclcheck", "bookworm", "up", "down", "tc",
          "qdisc", "show", "ip", "link", "S", "exec", "nvcc", "PATH", "ldconfig", "cuda", "default",
-         "schema", "flight", "recorder", "dump", "Flight"}
+         "schema", "flight", "recorder", "dump", "Flight", "MPI", "mpirun", "Kubeflow",
+         "PyTorchJob", "kubectl", "TaskProlog", "srun", "sbatch"}
 
 
 def cols(s):
