@@ -234,9 +234,13 @@ static const char *lint(struct recommendation *rec, const char *name, const char
 		rec_note(rec, "%s not set: %s", name, nv->note ? nv->note : N_("NCCL does not read it"));
 		return NULL;
 	}
+	if (nv->gone && nv->note) {
+		/* the note a whole value of its own, so that it translates */
+		rec_note(rec, "%s not set: NCCL stopped reading it in %s; %s", name, nv->gone, nv->note);
+		return NULL;
+	}
 	if (nv->gone) {
-		rec_note(rec, "%s not set: NCCL stopped reading it in %s%s%s", name, nv->gone,
-			 nv->note ? "; " : "", nv->note ? nv->note : "");
+		rec_note(rec, "%s not set: NCCL stopped reading it in %s", name, nv->gone);
 		return NULL;
 	}
 	return name;
