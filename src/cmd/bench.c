@@ -560,8 +560,10 @@ static int run_tcp(const struct bench_args *a, struct boot *b)
 	int rcode;
 
 	gethostname(me.host, sizeof(me.host) - 1);
-	snprintf(me.name, sizeof(me.name), "CPU, tcp ring, %d socket%s per neighbour", a->stripes,
-	         a->stripes > 1 ? "s" : "");
+	/* English in the JSON's device_info; the table puts it into the reader's language */
+	snprintf(me.name, sizeof(me.name), a->stripes > 1 ? N_("CPU, tcp ring, %d sockets per neighbour")
+	                                                  : N_("CPU, tcp ring, %d socket per neighbour"),
+	         a->stripes);
 	r = ring_new(b, &ro, &e);
 	if (!r || bench_gather_devices(b, a, &me, &devs, &e) < 0) {
 		error("rank %d: %s", boot_rank(b), e.msg);

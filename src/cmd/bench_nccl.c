@@ -65,7 +65,7 @@ static void nccl_on_devices(void *arg, const struct nccl_device *d, size_t nd)
 	n->rc.rep = n->rep;
 	if (n->path[0]) {
 		char note[600];
-		snprintf(note, sizeof(note), "NCCL %d.%d.%d from %s", n->version / 10000,
+		snprintf(note, sizeof(note), N_("NCCL %d.%d.%d from %s"), n->version / 10000,
 		         n->version / 100 % 100, n->version % 100, n->path);
 		bench_report_note(n->rep, note);
 	}
@@ -265,8 +265,10 @@ int bench_run_tune(const struct bench_args *a, const struct envmap *env, const s
 			if (boot_rank(b) == 0 && ts.n && res[c].n < TUNE_MAX_REPS) {
 				res[c].busbw[res[c].n++] = ts.sum / (double)ts.n;
 				if (!a->json) {
-					printf("# tune %-22s run %d: %.3f GB/s busbw\n",
-					       cfg[c].label, r + 1, ts.sum / (double)ts.n);
+					printf("# ");
+					printf(_("tune %-22s run %d: %.3f GB/s busbw"), cfg[c].label,
+					       r + 1, ts.sum / (double)ts.n);
+					putchar('\n');
 					fflush(stdout);
 				}
 			}

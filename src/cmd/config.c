@@ -478,6 +478,7 @@ static int config_main(struct config_args *a, int argc, char **argv)
 	const char *out_dir;
 	struct produced *prod = NULL;
 	size_t nprod = 0, unfixed;
+	enum i18n_lang lang = I18N_EN;
 
 	cli_start(&c, &verb_config, argc, argv);
 	while ((id = cli_next(&c)) > 0)
@@ -506,6 +507,15 @@ static int config_main(struct config_args *a, int argc, char **argv)
 		return rc;
 	}
 
+	/*
+	 * --json carries the files' text in "content", and a --json document is English in every
+	 * language: the files are written in English then (main() set the language and no thread
+	 * runs yet, so switching it for the writers and back is seen by nobody else).
+	 */
+	if (c.common.json) {
+		lang = i18n_lang();
+		i18n_set_lang(I18N_EN);
+	}
 	for (int i = 0; i < O_COUNT; i++) {
 		if (!want[i])
 			continue;
@@ -545,6 +555,10 @@ static int config_main(struct config_args *a, int argc, char **argv)
 		strbuf_addstr(&prod[nprod - 1].text, js ? js : "{}");
 		strbuf_addch(&prod[nprod - 1].text, '\n');
 		free(js);
+	}
+	if (c.common.json)
+		i18n_set_lang(lang);
+	if (out_dir) {
 		if (mkdir(out_dir, 0755) < 0 && errno != EEXIST) {
 			error("cannot create '%s': %s", out_dir, err_errno_text(errno));
 			code = EXIT_CANNOT_RUN;

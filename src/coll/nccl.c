@@ -18,6 +18,7 @@
 #include "coll/nccl_abi.h"
 #include "coll/nccl_log.h"
 #include "util/dl.h"
+#include "util/i18n.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
@@ -522,7 +523,7 @@ static void child_notes(struct child *ch)
 		free(lines[i]);
 	}
 	free(lines);
-	snprintf(line, sizeof(line), "NCCL's own log of this run: %s", ch->log);
+	snprintf(line, sizeof(line), N_("NCCL's own log of this run: %s"), ch->log);
 	psend(ch->pipe_fd, PM_NOTE, 0, line, strlen(line) + 1, 0);
 }
 

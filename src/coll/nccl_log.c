@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -109,12 +110,14 @@ size_t nccl_log_describe(const struct nccl_log_summary *s, char ***lines)
 	*lines = NULL;
 	if (s->network[0] || s->coll_channels >= 0)
 		push(lines, &n,
-		     xasprintf("NCCL chose: network %s%s%s, %d coll channels",
-		               s->network[0] ? s->network : "?", s->ifaces[0] ? " over " : "",
-		               s->ifaces, s->coll_channels));
+		     s->ifaces[0] ? xasprintf(N_("NCCL chose: network %s over %s, %d coll channels"),
+		                              s->network[0] ? s->network : "?", s->ifaces,
+		                              s->coll_channels)
+		                  : xasprintf(N_("NCCL chose: network %s, %d coll channels"),
+		                              s->network[0] ? s->network : "?", s->coll_channels));
 	for (size_t i = 0; i < s->nlinks; i++)
 		push(lines, &n,
-		     xasprintf("NCCL transport: rank %d -> %d via %s (%d channel%s)",
+		     xasprintf(N_("NCCL transport: rank %d -> %d via %s (%d channel%s)"),
 		               s->links[i].from, s->links[i].to, s->links[i].via,
 		               s->links[i].channels, s->links[i].channels > 1 ? "s" : ""));
 	/* algorithm/protocol runs: "AllReduce 1024..65536 B Tree/LL" */
@@ -126,12 +129,12 @@ size_t nccl_log_describe(const struct nccl_log_summary *s, char ***lines)
 			j++;
 		if (j == i)
 			push(lines, &n,
-			     xasprintf("NCCL algorithm: %s %lld B %s/%s", s->choices[i].coll,
+			     xasprintf(N_("NCCL algorithm: %s %lld B %s/%s"), s->choices[i].coll,
 			               s->choices[i].bytes, s->choices[i].algo,
 			               s->choices[i].proto));
 		else
 			push(lines, &n,
-			     xasprintf("NCCL algorithm: %s %lld..%lld B %s/%s", s->choices[i].coll,
+			     xasprintf(N_("NCCL algorithm: %s %lld..%lld B %s/%s"), s->choices[i].coll,
 			               s->choices[i].bytes, s->choices[j].bytes, s->choices[i].algo,
 			               s->choices[i].proto));
 		i = j + 1;

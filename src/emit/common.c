@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "util/i18n.h"
+
 void emit_sh_word(struct strbuf *sb, const char *s)
 {
 	const char *p;
@@ -37,16 +39,44 @@ void em_comment(struct strbuf *sb, const char *prefix, const char *text)
 	strbuf_addch(sb, '\n');
 }
 
+void em_comment_tr(struct strbuf *sb, const char *prefix, const char *text)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	i18n_text(&t, text);
+	em_comment(sb, prefix, t.buf);
+	strbuf_release(&t);
+}
+
 void em_header(struct strbuf *sb, const struct recommendation *rec, const char *comment,
 	       const char *what)
 {
-	strbuf_addf(sb, "%sncclcheck config: %s\n", comment, what);
-	strbuf_addf(sb, "%sjob: %d node%s x %d process%s (one per GPU), rank 0 at %s:%d%s\n", comment,
-		    rec->nodes, rec->nodes == 1 ? "" : "s", rec->gpus_per_node,
-		    rec->gpus_per_node == 1 ? "" : "es", rec->master_addr ? rec->master_addr : "$MASTER_ADDR",
-		    rec->master_port, rec->master_addr ? "" : " (MASTER_ADDR was not given)");
-	strbuf_addf(sb, "%sfrom: %s; cloud profile: %s\n", comment, rec->source ? rec->source : "flags",
+	struct strbuf nodes = STRBUF_INIT, procs = STRBUF_INIT, line = STRBUF_INIT;
+	const char *addr = rec->master_addr ? rec->master_addr : "$MASTER_ADDR";
+
+	i18n_text(&nodes, what);
+	strbuf_addf(&line, _("ncclcheck config: %s"), nodes.buf);
+	em_comment(sb, comment, line.buf);
+	strbuf_reset(&line);
+	strbuf_reset(&nodes);
+	/* the counts as whole phrases: English's plural and Chinese's measure word go with them */
+	strbuf_addf(&nodes, Q_("%d node", "%d nodes", (unsigned long)rec->nodes), rec->nodes);
+	strbuf_addf(&procs, Q_("%d process", "%d processes", (unsigned long)rec->gpus_per_node),
+		    rec->gpus_per_node);
+	if (rec->master_addr)
+		strbuf_addf(&line, _("job: %s x %s (one per GPU), rank 0 at %s:%d"), nodes.buf,
+			    procs.buf, addr, rec->master_port);
+	else
+		strbuf_addf(&line, _("job: %s x %s (one per GPU), rank 0 at %s:%d (MASTER_ADDR was "
+				     "not given)"), nodes.buf, procs.buf, addr, rec->master_port);
+	em_comment(sb, comment, line.buf);
+	strbuf_reset(&line);
+	strbuf_addf(&line, _("from: %s; cloud profile: %s"), rec->source ? rec->source : _("flags"),
 		    emit_cloud_name(rec->cloud));
+	em_comment(sb, comment, line.buf);
+	strbuf_release(&nodes);
+	strbuf_release(&procs);
+	strbuf_release(&line);
 }
 
 int em_is_node_var(const struct rec_var *v, const char *node)
@@ -80,10 +110,21 @@ static void why_line(struct strbuf *sb, const char *indent, const struct rec_var
 	struct strbuf c = STRBUF_INIT;
 
 	strbuf_addf(&c, "%s# ", indent);
-	if (v->source)
-		strbuf_addf(&c, "%s: ", v->source);
-	em_comment(sb, c.buf, v->why ? v->why : "recommended");
+	if (v->source) {
+		i18n_text(&c, v->source);
+		strbuf_addstr(&c, ": ");
+	}
+	em_comment_tr(sb, c.buf, v->why ? v->why : N_("recommended"));
 	strbuf_release(&c);
+}
+
+void em_fill_in(struct strbuf *sb, const char *placeholder)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	i18n_text(&t, placeholder);
+	strbuf_addf(sb, _("to fill in: %s"), t.buf);
+	strbuf_release(&t);
 }
 
 void em_placeholder(struct strbuf *sb, const char *indent, const char *form, const struct rec_var *v)
@@ -92,7 +133,8 @@ void em_placeholder(struct strbuf *sb, const char *indent, const char *form, con
 
 	/* one commented line: the value is the user's to choose, never the placeholder itself */
 	strbuf_addf(&line, form, v->name);
-	strbuf_addf(&line, "   # to fill in: %s", v->value);
+	strbuf_addstr(&line, "   # ");
+	em_fill_in(&line, v->value);
 	strbuf_addf(&c, "%s# ", indent);
 	em_comment(sb, c.buf, line.buf);
 	strbuf_release(&line);
@@ -130,8 +172,8 @@ void em_exports(struct strbuf *sb, const struct recommendation *rec, const char 
 			any_other = 1;
 	}
 	if (!em_env_count(rec) && !any_node)
-		strbuf_addf(sb, "%s# nothing to export: the checks found NCCL's and torch's defaults right "
-			    "for this job\n", indent);
+		strbuf_addf(sb, "%s# %s\n", indent, _("nothing to export: the checks found NCCL's and "
+							 "torch's defaults right for this job"));
 	strbuf_addf(&in2, "%s\t", indent);
 	if (any_node) {
 		/* the node's own name picks its lines, so one file serves every node */
@@ -160,17 +202,27 @@ void em_exports(struct strbuf *sb, const struct recommendation *rec, const char 
 
 		if (v->where == WHERE_ENV)
 			continue;
-		if (v->where == WHERE_NCCL_CONF)
-			strbuf_addf(&line, "in /etc/nccl.conf: %s=%s", v->name, val);
+		/* one format per place, the node's restriction inside it: a whole sentence to translate */
+		if (v->where == WHERE_NCCL_CONF && v->node)
+			strbuf_addf(&line, _("in /etc/nccl.conf: %s=%s (on %s only)"), v->name, val, v->node);
+		else if (v->where == WHERE_NCCL_CONF)
+			strbuf_addf(&line, _("in /etc/nccl.conf: %s=%s"), v->name, val);
+		else if (v->where == WHERE_SYSCTL && v->node)
+			strbuf_addf(&line, _("as root: sysctl -w %s=\"%s\" (on %s only)"), v->name, val,
+				    v->node);
 		else if (v->where == WHERE_SYSCTL)
-			strbuf_addf(&line, "as root: sysctl -w %s=\"%s\"", v->name, val);
+			strbuf_addf(&line, _("as root: sysctl -w %s=\"%s\""), v->name, val);
+		else if (v->node)
+			strbuf_addf(&line, _("launcher: %s%s%s (on %s only)"), v->name, v->value ? "=" : "",
+				    val, v->node);
 		else
-			strbuf_addf(&line, "launcher: %s%s%s", v->name, v->value ? "=" : "", val);
-		if (v->node)
-			strbuf_addf(&line, " (on %s only)", v->node);
-		strbuf_addf(&line, "   # %s%s%s", ph ? "to fill in: " : "", ph ? v->value : "",
-			    ph ? "; " : "");
-		strbuf_addstr(&line, v->why ? v->why : "recommended");
+			strbuf_addf(&line, _("launcher: %s%s%s"), v->name, v->value ? "=" : "", val);
+		strbuf_addstr(&line, "   # ");
+		if (ph) {
+			em_fill_in(&line, v->value);
+			strbuf_addstr(&line, "; ");
+		}
+		i18n_text(&line, v->why ? v->why : N_("recommended"));
 		strbuf_reset(&in2);
 		strbuf_addf(&in2, "%s# ", indent);
 		em_comment(sb, in2.buf, line.buf);
@@ -186,10 +238,10 @@ void em_notes(struct strbuf *sb, const struct recommendation *rec, const char *c
 	if (!rec->nnotes)
 		return;
 	strbuf_add(sb, comment, strcspn(comment, " "));
-	strbuf_addf(sb, "\n%sNot written, on purpose, or to check by hand:\n", comment);
+	strbuf_addf(sb, "\n%s%s\n", comment, _("Not written, on purpose, or to check by hand:"));
 	strbuf_addf(&c, "%s  ", comment);
 	for (size_t i = 0; i < rec->nnotes; i++)
-		em_comment(sb, c.buf, rec->notes[i]);
+		em_comment_tr(sb, c.buf, rec->notes[i]);
 	strbuf_release(&c);
 }
 
@@ -203,9 +255,10 @@ void em_endpoint(struct strbuf *sb, const char *addr, int port)
 
 void emit_env(struct strbuf *sb, const struct recommendation *rec)
 {
-	em_header(sb, rec, "# ", "the environment for every node of this job");
-	strbuf_addstr(sb, "# Source it on every node (. ./ncclcheck.env) or append it to ~/.bashrc.\n"
-		      "# Only what the checks showed to be needed; each line says why.\n\n");
+	em_header(sb, rec, "# ", _("the environment for every node of this job"));
+	strbuf_addf(sb, "# %s\n# %s\n\n",
+		    _("Source it on every node (. ./ncclcheck.env) or append it to ~/.bashrc."),
+		    _("Only what the checks showed to be needed; each line says why."));
 	em_exports(sb, rec, "");
 	em_notes(sb, rec, "# ");
 }
@@ -232,12 +285,12 @@ static size_t file_settings(struct strbuf *sb, const struct recommendation *rec,
 
 size_t emit_nccl_conf(struct strbuf *sb, const struct recommendation *rec)
 {
-	return file_settings(sb, rec, WHERE_NCCL_CONF, "lines for /etc/nccl.conf (environment variables "
-			     "still win over them)", "%s=%s\n");
+	return file_settings(sb, rec, WHERE_NCCL_CONF, _("lines for /etc/nccl.conf (environment "
+			     "variables still win over them)"), "%s=%s\n");
 }
 
 size_t emit_sysctl(struct strbuf *sb, const struct recommendation *rec)
 {
-	return file_settings(sb, rec, WHERE_SYSCTL, "kernel settings for every node: "
-			     "/etc/sysctl.d/90-nccl.conf, then sysctl --system (as root)", "%s = %s\n");
+	return file_settings(sb, rec, WHERE_SYSCTL, _("kernel settings for every node: "
+			     "/etc/sysctl.d/90-nccl.conf, then sysctl --system (as root)"), "%s = %s\n");
 }

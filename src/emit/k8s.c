@@ -59,7 +59,8 @@ static void placeholder(struct strbuf *sb, const struct rec_var *v, const char *
 	struct strbuf c = STRBUF_INIT, s = STRBUF_INIT;
 
 	strbuf_addf(&c, "%s  # ", in);
-	strbuf_addf(&s, "%s: to fill in, %s", v->name, v->value);
+	strbuf_addf(&s, "%s: ", v->name);
+	em_fill_in(&s, v->value);
 	em_comment(sb, c.buf, s.buf);
 	if (secret_name(v->name)) {
 		struct strbuf k = STRBUF_INIT;
@@ -93,7 +94,7 @@ static void env_list(struct strbuf *sb, const struct recommendation *rec, const 
 		{
 			struct strbuf c = STRBUF_INIT;
 			strbuf_addf(&c, "%s  # ", in);
-			em_comment(sb, c.buf, v->why ? v->why : "recommended");
+			em_comment_tr(sb, c.buf, v->why ? v->why : N_("recommended"));
 			strbuf_release(&c);
 		}
 		if (rec_placeholder(v->value)) {
@@ -112,20 +113,22 @@ static void pod(struct strbuf *sb, const struct recommendation *rec, int master)
 	struct strbuf cmd = STRBUF_INIT;
 
 	strbuf_addf(sb, "%sspec:\n", in);
-	strbuf_addf(sb, "%s  # the host's interfaces: the NIC measured by ncclcheck is the pod's NIC, "
-		    "and RDMA devices are reachable\n"
+	strbuf_addf(sb, "%s  # %s\n"
 		    "%s  hostNetwork: true\n"
-		    "%s  dnsPolicy: ClusterFirstWithHostNet\n", in, in, in);
+		    "%s  dnsPolicy: ClusterFirstWithHostNet\n", in,
+		    _("the host's interfaces: the NIC measured by ncclcheck is the pod's NIC, and RDMA "
+		      "devices are reachable"), in, in);
 	strbuf_addf(sb, "%s  initContainers:\n"
-		    "%s    # checks the nodes before the trainer starts; a failure fails the pod, and "
-		    "the job restarts\n"
+		    "%s    # %s\n"
 		    "%s    - name: ncclcheck\n"
-		    "%s      image: ", in, in, in, in);
+		    "%s      image: ", in, in,
+		    _("checks the nodes before the trainer starts; a failure fails the pod, and the job "
+		      "restarts"), in, in);
 	yaml_str(sb, rec->image ? rec->image : "your-registry/your-image:tag");
 	strbuf_addf(sb, "\n%s      env:\n", in);
-	strbuf_addf(sb, "%s        # one ncclcheck per node; it meets the others at rank 0's pod on a port "
-		    "that is not the TCPStore's\n"
-		    "%s        - name: MASTER_ADDR\n"
+	strbuf_addf(sb, "%s        # %s\n", in, _("one ncclcheck per node; it meets the others at rank "
+						    "0's pod on a port that is not the TCPStore's"));
+	strbuf_addf(sb, "%s        - name: MASTER_ADDR\n"
 		    "%s          value: \"%s-master-0\"\n"
 		    "%s        - name: MASTER_PORT\n"
 		    "%s          value: \"%d\"\n"
@@ -135,16 +138,17 @@ static void pod(struct strbuf *sb, const struct recommendation *rec, int master)
 		    "%s          valueFrom:\n"
 		    "%s            fieldRef:\n"
 		    "%s              fieldPath: \"metadata.labels['training.kubeflow.org/replica-index']\"\n",
-		    in, in, in, rec->job_name, in, in, rec->master_port + 1, in, in, rec->nodes, in, in,
+		    in, in, rec->job_name, in, in, rec->master_port + 1, in, in, rec->nodes, in, in,
 		    in, in);
 	/* the operator numbers workers from 0; rank 0 is the master's */
 	strbuf_addf(sb, "%s      command: [\"sh\", \"-c\", \"RANK=%s exec ncclcheck cluster\"]\n", in,
 		    master ? "0" : "$((REPLICA_INDEX + 1))");
 	strbuf_addf(sb, "%s  containers:\n"
-		    "%s    # the operator gives the container named pytorch PET_NNODES, PET_NODE_RANK, "
-		    "PET_MASTER_ADDR, PET_MASTER_PORT; torchrun reads them\n"
+		    "%s    # %s\n"
 		    "%s    - name: pytorch\n"
-		    "%s      image: ", in, in, in, in);
+		    "%s      image: ", in, in,
+		    _("the operator gives the container named pytorch PET_NNODES, PET_NODE_RANK, "
+		      "PET_MASTER_ADDR, PET_MASTER_PORT; torchrun reads them"), in, in);
 	yaml_str(sb, rec->image ? rec->image : "your-registry/your-image:tag");
 	strbuf_addf(&cmd, "%s --nproc_per_node=%d %s", rec->torchrun, rec->gpus_per_node, rec->script);
 	strbuf_addf(sb, "\n%s      command: ", in);
@@ -164,20 +168,23 @@ static void pod(struct strbuf *sb, const struct recommendation *rec, int master)
 		    "%s        - name: dshm\n"
 		    "%s          mountPath: /dev/shm\n"
 		    "%s  volumes:\n"
-		    "%s    # NCCL's shared-memory transport needs more than a pod's small default /dev/shm\n"
+		    "%s    # %s\n"
 		    "%s    - name: dshm\n"
 		    "%s      emptyDir:\n"
 		    "%s        medium: Memory\n",
-		    in, in, in, rec->gpus_per_node, in, in, in, in, in, in, in, in);
+		    in, in, in, rec->gpus_per_node, in, in, in, in, in,
+		    _("NCCL's shared-memory transport needs more than a pod's small default /dev/shm"),
+		    in, in, in);
 }
 
 void emit_k8s(struct strbuf *sb, const struct recommendation *rec)
 {
-	em_header(sb, rec, "# ", "Kubeflow PyTorchJob (kubectl apply -f FILE)");
-	strbuf_addstr(sb, "# Kubeflow Trainer v2 (TrainJob) sets PET_NNODES, PET_NPROC_PER_NODE, "
-		      "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT=29500 instead;\n"
-		      "# the env, hostNetwork, /dev/shm volume and init container go into its pod "
-		      "template the same way.\n");
+	em_header(sb, rec, "# ", _("Kubeflow PyTorchJob (kubectl apply -f FILE)"));
+	strbuf_addf(sb, "# %s\n# %s\n",
+		    _("Kubeflow Trainer v2 (TrainJob) sets PET_NNODES, PET_NPROC_PER_NODE, "
+		      "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT=29500 instead;"),
+		    _("the env, hostNetwork, /dev/shm volume and init container go into its pod "
+		      "template the same way."));
 	strbuf_addf(sb, "apiVersion: kubeflow.org/v1\n"
 		    "kind: PyTorchJob\n"
 		    "metadata:\n"

@@ -9,7 +9,7 @@ static void master_word(struct strbuf *sb, const struct recommendation *rec)
 	if (rec->master_addr)
 		strbuf_addstr(sb, rec->master_addr);
 	else
-		strbuf_addstr(sb, "\"${MASTER_ADDR:?set MASTER_ADDR to the address of rank 0}\"");
+		strbuf_addf(sb, "\"${MASTER_ADDR:?%s}\"", _("set MASTER_ADDR to the address of rank 0"));
 }
 
 static void script_head(struct strbuf *sb, const struct recommendation *rec, const char *what)
@@ -25,13 +25,16 @@ void emit_torchrun(struct strbuf *sb, const struct recommendation *rec, int node
 {
 	struct strbuf what = STRBUF_INIT;
 
-	strbuf_addf(&what, "torchrun for node %d of %d%s", node_rank, rec->nodes,
-		    node_rank == 0 ? " (rank 0's machine: it hosts the TCPStore)" : "");
+	if (node_rank == 0)
+		strbuf_addf(&what, _("torchrun for node %d of %d (rank 0's machine: it hosts the "
+				     "TCPStore)"), node_rank, rec->nodes);
+	else
+		strbuf_addf(&what, _("torchrun for node %d of %d"), node_rank, rec->nodes);
 	script_head(sb, rec, what.buf);
 	strbuf_release(&what);
-	strbuf_addf(sb, "# every node runs this with its own --node_rank; start them all within "
-		    "the rendezvous timeout\n"
-		    "exec %s \\\n"
+	strbuf_addf(sb, "# %s\n", _("every node runs this with its own --node_rank; start them all "
+				     "within the rendezvous timeout"));
+	strbuf_addf(sb, "exec %s \\\n"
 		    "\t--nnodes=%d \\\n"
 		    "\t--node_rank=%d \\\n"
 		    "\t--nproc_per_node=%d \\\n"
@@ -51,31 +54,32 @@ void emit_torchrun_c10d(struct strbuf *sb, const struct recommendation *rec)
 {
 	const char *m = rec->master_addr;
 
-	script_head(sb, rec, "torchrun with the c10d rendezvous: the same command on every node");
+	script_head(sb, rec, _("torchrun with the c10d rendezvous: the same command on every node"));
 	/*
 	 * torchrun hosts the rendezvous store only where the endpoint equals the host name or an
 	 * address that name resolves to; a name resolving elsewhere (the public IP in /etc/hosts)
 	 * leaves nobody hosting it and every node waits. Deciding is_host from the interfaces
 	 * themselves does not depend on that.
 	 */
-	strbuf_addstr(sb, "# the machine that owns the endpoint address hosts the rendezvous store "
-		      "(said explicitly: torchrun's own guess goes by the host name's address)\n"
-		      "is_host=0\n");
+	strbuf_addf(sb, "# %s\nis_host=0\n", _("the machine that owns the endpoint address hosts the "
+					     "rendezvous store (said explicitly: torchrun's own guess "
+					     "goes by the host name's address)"));
 	if (is_name(m))
 		strbuf_addf(sb, "if [ \"$(uname -n)\" = %s ] || [ \"$(uname -n | cut -d. -f1)\" = %s ]; "
 			    "then is_host=1; fi\n", m, m);
 	else if (m)
 		strbuf_addf(sb, "if ip -o addr show 2>/dev/null | grep -qF ' %s/'; then is_host=1; fi\n", m);
 	else
-		strbuf_addstr(sb, "if ip -o addr show 2>/dev/null | grep -qF \" ${MASTER_ADDR:?set MASTER_ADDR "
-			      "to the address of rank 0}/\"; then is_host=1; fi\n");
-	strbuf_addf(sb, "\n# node ranks are assigned at the rendezvous; the endpoint is rank 0's machine "
-		    "(port %d, not the TCPStore's)\n"
-		    "exec %s \\\n"
+		strbuf_addf(sb, "if ip -o addr show 2>/dev/null | grep -qF \" ${MASTER_ADDR:?%s}/\"; "
+			    "then is_host=1; fi\n", _("set MASTER_ADDR to the address of rank 0"));
+	strbuf_addstr(sb, "\n# ");
+	strbuf_addf(sb, _("node ranks are assigned at the rendezvous; the endpoint is rank 0's "
+			  "machine (port %d, not the TCPStore's)"), rec->rdzv_port);
+	strbuf_addf(sb, "\nexec %s \\\n"
 		    "\t--nnodes=%d \\\n"
 		    "\t--nproc_per_node=%d \\\n"
 		    "\t--rdzv_backend=c10d \\\n"
-		    "\t--rdzv_endpoint=", rec->rdzv_port, rec->torchrun, rec->nodes, rec->gpus_per_node);
+		    "\t--rdzv_endpoint=", rec->torchrun, rec->nodes, rec->gpus_per_node);
 	if (m)
 		em_endpoint(sb, m, rec->rdzv_port);
 	else
@@ -127,7 +131,7 @@ static void mpi_ifaces(struct strbuf *sb, struct strbuf *why, const struct recom
 			differ = 1;
 		}
 		any = 1;
-		strbuf_addf(&seen, "%s%s %s", seen.len ? ", " : "", host ? host : "this node", n.buf);
+		strbuf_addf(&seen, "%s%s %s", seen.len ? ", " : "", host ? host : _("this node"), n.buf);
 		/* the subnet, when the node's interface is one name with one IPv4 network */
 		c = host && !strchr(n.buf, ',') && v->value[0] != '^' ? rec_if_cidr(rec, host, n.buf) : NULL;
 		if (!c || (cidr.len && strcmp(cidr.buf, c)))
@@ -143,29 +147,40 @@ static void mpi_ifaces(struct strbuf *sb, struct strbuf *why, const struct recom
 	} else if (exclude && !differ) {
 		strbuf_addf(sb, "\t--mca btl_tcp_if_exclude lo,%s --mca oob_tcp_if_exclude lo,%s \\\n",
 			    first.buf, first.buf);
-		strbuf_addf(why, "# Open MPI's daemons and TCP BTL kept off %s as NCCL is (NCCL_SOCKET_IFNAME=^%s)\n",
-			    first.buf, first.buf);
+		strbuf_addstr(why, "# ");
+		strbuf_addf(why, _("Open MPI's daemons and TCP BTL kept off %s as NCCL is "
+				   "(NCCL_SOCKET_IFNAME=^%s)"), first.buf, first.buf);
+		strbuf_addch(why, '\n');
 	} else if (!differ) {
 		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
 			    first.buf, first.buf);
-		strbuf_addf(why, "# Open MPI's daemons (oob) and TCP BTL on %s, NCCL's interface: otherwise "
-			    "they try every interface and hang on a blocked one\n", first.buf);
+		strbuf_addstr(why, "# ");
+		strbuf_addf(why, _("Open MPI's daemons (oob) and TCP BTL on %s, NCCL's interface: "
+				   "otherwise they try every interface and hang on a blocked one"),
+			    first.buf);
+		strbuf_addch(why, '\n');
 	} else if (cidr_ok && !exclude) {
 		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
 			    cidr.buf, cidr.buf);
-		strbuf_addf(why, "# the nodes' interface names differ (%s): Open MPI's daemons and TCP BTL "
-			    "are given the subnet they share, %s\n", seen.buf, cidr.buf);
+		strbuf_addstr(why, "# ");
+		strbuf_addf(why, _("the nodes' interface names differ (%s): Open MPI's daemons and TCP "
+				   "BTL are given the subnet they share, %s"), seen.buf, cidr.buf);
+		strbuf_addch(why, '\n');
 	} else if (!exclude) {
 		strbuf_addf(sb, "\t--mca btl_tcp_if_include %s --mca oob_tcp_if_include %s \\\n",
 			    names.buf, names.buf);
-		strbuf_addf(why, "# the nodes' interface names differ (%s) and no one subnet is known: Open "
-			    "MPI gets every name; check that no node has one of the others' names on a "
-			    "blocked network, or give the private subnet instead (--mca btl_tcp_if_include "
-			    "10.0.0.0/16)\n", seen.buf);
+		strbuf_addstr(why, "# ");
+		strbuf_addf(why, _("the nodes' interface names differ (%s) and no one subnet is known: "
+				   "Open MPI gets every name; check that no node has one of the others' "
+				   "names on a blocked network, or give the private subnet instead (--mca "
+				   "btl_tcp_if_include 10.0.0.0/16)"), seen.buf);
+		strbuf_addch(why, '\n');
 	} else {
-		strbuf_addf(why, "# the nodes' NCCL_SOCKET_IFNAME differ (%s): set Open MPI's "
-			    "--mca btl_tcp_if_include / oob_tcp_if_include to the private subnet by hand\n",
+		strbuf_addstr(why, "# ");
+		strbuf_addf(why, _("the nodes' NCCL_SOCKET_IFNAME differ (%s): set Open MPI's --mca "
+				   "btl_tcp_if_include / oob_tcp_if_include to the private subnet by hand"),
 			    seen.buf);
+		strbuf_addch(why, '\n');
 	}
 	strbuf_release(&first);
 	strbuf_release(&names);
@@ -181,17 +196,20 @@ void emit_mpirun(struct strbuf *sb, const struct recommendation *rec)
 	for (size_t i = 0; i < rec->n; i++)
 		per_node |= rec->v[i].where == WHERE_ENV && rec->v[i].scope == SCOPE_NODE;
 	mpi_ifaces(&mca, &why, rec);
-	script_head(sb, rec, "Open MPI mpirun: one process per GPU on every node");
-	strbuf_addstr(sb, "# the job reads its rank from OMPI_COMM_WORLD_RANK / _LOCAL_RANK / _SIZE "
-		      "(Lightning: MPIEnvironment, needs mpi4py)\n");
+	script_head(sb, rec, _("Open MPI mpirun: one process per GPU on every node"));
+	strbuf_addf(sb, "# %s\n", _("the job reads its rank from OMPI_COMM_WORLD_RANK / _LOCAL_RANK / "
+				     "_SIZE (Lightning: MPIEnvironment, needs mpi4py)"));
 	strbuf_add(sb, why.buf, why.len);
 	if (per_node)
-		strbuf_addstr(sb, "# some settings differ per node: -x would pass this node's values to "
-			      "every rank, so each rank sources ncclcheck.env (its case on the host name) "
-			      "from the working directory\n");
-	if (!rec->nhosts)
-		strbuf_addf(sb, "# hostfile: one line per node, \"<host> slots=%d\", rank 0's machine first\n",
-			    rec->gpus_per_node);
+		strbuf_addf(sb, "# %s\n", _("some settings differ per node: -x would pass this node's "
+					     "values to every rank, so each rank sources ncclcheck.env "
+					     "(its case on the host name) from the working directory"));
+	if (!rec->nhosts) {
+		strbuf_addstr(sb, "# ");
+		strbuf_addf(sb, _("hostfile: one line per node, \"<host> slots=%d\", rank 0's machine "
+				  "first"), rec->gpus_per_node);
+		strbuf_addch(sb, '\n');
+	}
 	strbuf_addf(sb, "exec mpirun -np %d --map-by ppr:%d:node \\\n",
 		    rec->nodes * rec->gpus_per_node, rec->gpus_per_node);
 	if (rec->nhosts) {
@@ -225,29 +243,33 @@ void emit_mpirun(struct strbuf *sb, const struct recommendation *rec)
 
 void emit_sbatch(struct strbuf *sb, const struct recommendation *rec)
 {
+	struct strbuf alt = STRBUF_INIT;
+
 	strbuf_addstr(sb, "#!/bin/bash\n");
-	em_header(sb, rec, "# ", "Slurm batch script (sbatch FILE)");
-	strbuf_addf(sb, "# --ntasks-per-node is Lightning's devices (one task per GPU) and --nodes its "
-		    "num_nodes; Lightning's SLURMEnvironment checks both\n"
-		    "#SBATCH --job-name=%s\n"
+	em_header(sb, rec, "# ", _("Slurm batch script (sbatch FILE)"));
+	strbuf_addf(sb, "# %s\n", _("--ntasks-per-node is Lightning's devices (one task per GPU) and "
+				     "--nodes its num_nodes; Lightning's SLURMEnvironment checks both"));
+	strbuf_addf(sb, "#SBATCH --job-name=%s\n"
 		    "#SBATCH --nodes=%d\n"
 		    "#SBATCH --ntasks-per-node=%d\n"
 		    "#SBATCH --gres=gpu:%d\n\n"
 		    "set -euo pipefail\n\n", rec->job_name, rec->nodes, rec->gpus_per_node,
 		    rec->gpus_per_node);
-	strbuf_addf(sb, "# rank 0's address: the first host of the allocation, which is where this "
-		    "script runs\n"
-		    "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+	strbuf_addf(sb, "# %s\n", _("rank 0's address: the first host of the allocation, which is "
+				     "where this script runs"));
+	strbuf_addf(sb, "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
 		    "export MASTER_ADDR\n"
 		    "export MASTER_PORT=%d\n\n", rec->master_port);
 	em_exports(sb, rec, "");
-	strbuf_addf(sb, "\n# srun starts the tasks on every node; python started without srun would run "
-		    "on this node only\n"
-		    "# (torchrun instead: srun --ntasks-per-node=1 %s --nnodes=\"$SLURM_JOB_NUM_NODES\" "
+	strbuf_addf(sb, "\n# %s\n# ", _("srun starts the tasks on every node; python started without "
+					 "srun would run on this node only"));
+	strbuf_addf(&alt, "srun --ntasks-per-node=1 %s --nnodes=\"$SLURM_JOB_NUM_NODES\" "
 		    "--node_rank=\"$SLURM_NODEID\" --nproc_per_node=%d --master_addr=\"$MASTER_ADDR\" "
-		    "--master_port=\"$MASTER_PORT\" %s)\n"
-		    "srun --ntasks-per-node=%d --kill-on-bad-exit=1 python3 %s\n",
-		    rec->torchrun, rec->gpus_per_node, rec->script, rec->gpus_per_node, rec->script);
+		    "--master_port=\"$MASTER_PORT\" %s", rec->torchrun, rec->gpus_per_node, rec->script);
+	strbuf_addf(sb, _("(torchrun instead: %s)"), alt.buf);
+	strbuf_addf(sb, "\nsrun --ntasks-per-node=%d --kill-on-bad-exit=1 python3 %s\n",
+		    rec->gpus_per_node, rec->script);
+	strbuf_release(&alt);
 	em_notes(sb, rec, "# ");
 }
 
@@ -276,11 +298,13 @@ void emit_taskprolog(struct strbuf *sb, const struct recommendation *rec)
 	int any_node = 0;
 
 	strbuf_addstr(sb, "#!/bin/sh\n");
-	em_header(sb, rec, "# ", "Slurm TaskProlog (slurm.conf: TaskProlog=/etc/slurm/ncclcheck-taskprolog.sh)");
-	strbuf_addstr(sb, "# slurmd runs it before every task; the lines it prints (\"export NAME=VALUE\", "
-		      "\"unset NAME\") change that task's environment.\n"
-		      "# It fixes the job's settings instead of draining the node: it never fails (a "
-		      "failing TaskProlog cancels the task) and calls no Slurm command.\n\n");
+	em_header(sb, rec, "# ", _("Slurm TaskProlog (slurm.conf: "
+				   "TaskProlog=/etc/slurm/ncclcheck-taskprolog.sh)"));
+	strbuf_addf(sb, "# %s\n# %s\n\n",
+		    _("slurmd runs it before every task; the lines it prints (\"export NAME=VALUE\", "
+		      "\"unset NAME\") change that task's environment."),
+		    _("It fixes the job's settings instead of draining the node: it never fails (a "
+		      "failing TaskProlog cancels the task) and calls no Slurm command."));
 	for (size_t i = 0; i < rec->n; i++) {
 		const struct rec_var *v = &rec->v[i];
 		if (v->where != WHERE_ENV)
@@ -289,7 +313,7 @@ void emit_taskprolog(struct strbuf *sb, const struct recommendation *rec)
 			any_node = 1;
 			continue;
 		}
-		em_comment(sb, "# ", v->why ? v->why : "recommended");
+		em_comment_tr(sb, "# ", v->why ? v->why : N_("recommended"));
 		prolog_echo(sb, "", v);
 	}
 	if (any_node) {
@@ -307,6 +331,7 @@ void emit_taskprolog(struct strbuf *sb, const struct recommendation *rec)
 		strbuf_addstr(sb, "esac\n");
 	}
 	if (!em_env_count(rec) && !any_node)
-		strbuf_addstr(sb, "# nothing to export: the checks found the defaults right for this job\n");
+		strbuf_addf(sb, "# %s\n", _("nothing to export: the checks found the defaults right for "
+					     "this job"));
 	strbuf_addstr(sb, "exit 0\n");
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/version.h"
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 /* The NCCL release from which a line is no longer wanted (NCCL picks the RoCE GID itself from 2.21). */
@@ -28,38 +29,38 @@ const struct profile_line emit_profile_lines[] = {
 	/* Alibaba Cloud PAI-DLC eRDMA (needs NCCL >= 2.19) [launch-and-cloud S48] */
 	{ .cloud = EMIT_CLOUD_ALIYUN, .name = "NCCL_IB_HCA", .value = "erdma", .where = WHERE_ENV,
 	  .needs_rdma = 1, .needs_rdma_name = "erdma",
-	  .why = "Alibaba's eRDMA guide: NCCL drives the eRDMA devices through its IB transport" },
+	  .why = N_("Alibaba's eRDMA guide: NCCL drives the eRDMA devices through its IB transport") },
 	{ .cloud = EMIT_CLOUD_ALIYUN, .name = "NCCL_IB_GID_INDEX", .value = "1", .where = WHERE_ENV,
 	  .needs_rdma = 1, .needs_rdma_name = "erdma",
-	  .why = "Alibaba's eRDMA guide (NCCL >= 2.21 chooses the GID itself and needs no index)" },
+	  .why = N_("Alibaba's eRDMA guide (NCCL >= 2.21 chooses the GID itself and needs no index)") },
 	{ .cloud = EMIT_CLOUD_ALIYUN, .name = "NCCL_IB_QPS_PER_CONNECTION", .value = "8",
 	  .where = WHERE_ENV, .needs_rdma = 1, .needs_rdma_name = "erdma",
-	  .why = "Alibaba's eRDMA guide: 8 queue pairs per connection" },
+	  .why = N_("Alibaba's eRDMA guide: 8 queue pairs per connection") },
 	{ .cloud = EMIT_CLOUD_ALIYUN, .name = "NCCL_MIN_NCHANNELS", .value = "16", .where = WHERE_ENV,
 	  .needs_rdma = 1, .needs_rdma_name = "erdma",
-	  .why = "Alibaba's eRDMA guide: at least 16 channels" },
+	  .why = N_("Alibaba's eRDMA guide: at least 16 channels") },
 	/* Azure ND-series HPC images write these into /etc/nccl.conf [S44] */
 	{ .cloud = EMIT_CLOUD_AZURE, .name = "NCCL_IB_PCI_RELAXED_ORDERING", .value = "1",
 	  .where = WHERE_NCCL_CONF, .needs_rdma = 1,
-	  .why = "Azure HPC image's /etc/nccl.conf: relaxed PCI ordering for InfiniBand in a VM "
-		 "(1 forces it, 2 is NCCL's auto)" },
+	  .why = N_("Azure HPC image's /etc/nccl.conf: relaxed PCI ordering for InfiniBand in a VM "
+		 "(1 forces it, 2 is NCCL's auto)") },
 	{ .cloud = EMIT_CLOUD_AZURE, .name = "NCCL_IGNORE_CPU_AFFINITY", .value = "1",
 	  .where = WHERE_NCCL_CONF, .needs_rdma = 1,
-	  .why = "Azure HPC image's /etc/nccl.conf: the VM's CPU affinity does not describe the host" },
+	  .why = N_("Azure HPC image's /etc/nccl.conf: the VM's CPU affinity does not describe the host") },
 	/* Oracle OCI BM.GPU.H100.8 RoCE sample [S52] */
 	{ .cloud = EMIT_CLOUD_OCI, .name = "NCCL_IB_TC", .value = "41", .where = WHERE_ENV,
-	  .needs_rdma = 1, .why = "Oracle's RoCE sample: the traffic class OCI's fabric expects" },
+	  .needs_rdma = 1, .why = N_("Oracle's RoCE sample: the traffic class OCI's fabric expects") },
 	{ .cloud = EMIT_CLOUD_OCI, .name = "NCCL_IB_SL", .value = "0", .where = WHERE_ENV,
-	  .needs_rdma = 1, .why = "Oracle's RoCE sample: service level 0" },
+	  .needs_rdma = 1, .why = N_("Oracle's RoCE sample: service level 0") },
 	{ .cloud = EMIT_CLOUD_OCI, .name = "NCCL_IB_TIMEOUT", .value = "22", .where = WHERE_ENV,
-	  .needs_rdma = 1, .why = "Oracle's RoCE sample: a longer IB timeout (NCCL's default is 20)" },
+	  .needs_rdma = 1, .why = N_("Oracle's RoCE sample: a longer IB timeout (NCCL's default is 20)") },
 	{ .cloud = EMIT_CLOUD_OCI, .name = "NCCL_IB_QPS_PER_CONNECTION", .value = "16",
-	  .where = WHERE_ENV, .needs_rdma = 1, .why = "Oracle's RoCE sample: 16 queue pairs per connection" },
+	  .where = WHERE_ENV, .needs_rdma = 1, .why = N_("Oracle's RoCE sample: 16 queue pairs per connection") },
 	{ .cloud = EMIT_CLOUD_OCI, .name = "NCCL_IB_SPLIT_DATA_ON_QPS", .value = "0",
-	  .where = WHERE_ENV, .needs_rdma = 1, .why = "Oracle's RoCE sample: do not split messages over QPs" },
+	  .where = WHERE_ENV, .needs_rdma = 1, .why = N_("Oracle's RoCE sample: do not split messages over QPs") },
 	{ .cloud = EMIT_CLOUD_OCI, .name = "NCCL_IB_GID_INDEX", .value = "3", .where = WHERE_ENV,
 	  .needs_rdma = 1,
-	  .why = "Oracle's RoCE sample: the RoCE v2 GID (NCCL >= 2.21 chooses it itself)" },
+	  .why = N_("Oracle's RoCE sample: the RoCE v2 GID (NCCL >= 2.21 chooses it itself)") },
 };
 
 const size_t emit_profile_count = ARRAY_SIZE(emit_profile_lines);
@@ -143,7 +144,7 @@ static void notes(struct recommendation *rec, enum emit_cloud cloud)
 
 void rec_apply_cloud(struct recommendation *rec, enum emit_cloud cloud)
 {
-	char *src = xasprintf("cloud profile %s", emit_cloud_name(cloud));
+	char *src = xasprintf(N_("cloud profile %s"), emit_cloud_name(cloud));
 	int skipped = 0;
 
 	rec->cloud = cloud;
@@ -167,7 +168,8 @@ void rec_apply_cloud(struct recommendation *rec, enum emit_cloud cloud)
 	if (cloud == EMIT_CLOUD_OCI && rec->rdma && rec->rdma_devs && !rec_get(rec, "NCCL_IB_HCA")) {
 		char *hca = xasprintf("=%s", rec->rdma_devs);
 		rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_IB_HCA", hca,
-			"exactly the RDMA devices with an active port (Oracle's sample lists them with '=')",
+			N_("exactly the RDMA devices with an active port (Oracle's sample lists them "
+			   "with '=')"),
 			src);
 		free(hca);
 	}

@@ -21,6 +21,7 @@
 #include "util/envmap.h"
 #include "util/json.h"
 #include "util/version.h"
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 static const char *const cloud_names[] = {
@@ -148,34 +149,34 @@ static const struct never {
 	const char *why;
 } nevers[] = {
 	{ .name = "NCCL_ALGO",
-	  .why = "a debugging knob: forced for every collective and size it is often slower than "
+	  .why = N_("a debugging knob: forced for every collective and size it is often slower than "
 		 "NCCL's own choice, and an unparsable value is fatal from NCCL 2.24; try it for one "
-		 "measured run, never globally" },
+		 "measured run, never globally") },
 	{ .name = "NCCL_PROTO",
-	  .why = "a debugging knob: forced globally it is often slower, and an unparsable value is "
-		 "fatal from NCCL 2.24 (EFA's NCCL_PROTO=simple was only for aws-ofi-nccl <= 1.5.0)" },
+	  .why = N_("a debugging knob: forced globally it is often slower, and an unparsable value is "
+		 "fatal from NCCL 2.24 (EFA's NCCL_PROTO=simple was only for aws-ofi-nccl <= 1.5.0)") },
 	{ .name = "NCCL_IB_DISABLE", .value = "0",
-	  .why = "0 is NCCL's default and enables nothing: NCCL uses InfiniBand/RoCE only where an "
-		 "RDMA device has an active port" },
-	{ .name = "NCCL_LAUNCH_MODE", .value = "PARALLEL", .why = "PARALLEL is NCCL's default" },
-	{ .name = "NCCL_BUFFSIZE", .value = "4194304", .why = "4194304 (4 MiB) is NCCL's default" },
+	  .why = N_("0 is NCCL's default and enables nothing: NCCL uses InfiniBand/RoCE only where an "
+		 "RDMA device has an active port") },
+	{ .name = "NCCL_LAUNCH_MODE", .value = "PARALLEL", .why = N_("PARALLEL is NCCL's default") },
+	{ .name = "NCCL_BUFFSIZE", .value = "4194304", .why = N_("4194304 (4 MiB) is NCCL's default") },
 	{ .name = "NCCL_DEBUG", .value = "INFO",
-	  .why = "for one debugging run only (NCCL_DEBUG=INFO ncclcheck run -- ...); left on it "
-		 "floods every rank's log" },
+	  .why = N_("for one debugging run only (NCCL_DEBUG=INFO ncclcheck run -- ...); left on it "
+		 "floods every rank's log") },
 	{ .name = "NCCL_TIMEOUT",
-	  .why = "NCCL reads no such variable; the collective timeout is torch's: "
-		 "init_process_group(timeout=...) or DDPStrategy(timeout=...)" },
+	  .why = N_("NCCL reads no such variable; the collective timeout is torch's: "
+		 "init_process_group(timeout=...) or DDPStrategy(timeout=...)") },
 	{ .name = "NCCL_PORT_RANGE",
-	  .why = "NCCL reads no such variable; its listeners take the kernel's ephemeral ports "
-		 "(sysctl net.ipv4.ip_local_port_range)" },
-	{ .name = "NCCL_IB_PORT_RANGE", .why = "NCCL reads no such variable" },
-	{ .name = "NCCL_P2P_PORT_RANGE", .why = "NCCL reads no such variable" },
+	  .why = N_("NCCL reads no such variable; its listeners take the kernel's ephemeral ports "
+		 "(sysctl net.ipv4.ip_local_port_range)") },
+	{ .name = "NCCL_IB_PORT_RANGE", .why = N_("NCCL reads no such variable") },
+	{ .name = "NCCL_P2P_PORT_RANGE", .why = N_("NCCL reads no such variable") },
 	{ .name = "FI_EFA_USE_DEVICE_RDMA",
-	  .why = "aws-ofi-nccl: \"Do not set for libfabric>=1.18.0 and aws-ofi-nccl>=1.7.0\"" },
-	{ .name = "FI_EFA_FORK_SAFE", .why = "aws-ofi-nccl: \"Not needed anymore\"" },
-	{ .name = "RDMAV_FORK_SAFE", .why = "aws-ofi-nccl: \"Do not use\"" },
+	  .why = N_("aws-ofi-nccl: \"Do not set for libfabric>=1.18.0 and aws-ofi-nccl>=1.7.0\"") },
+	{ .name = "FI_EFA_FORK_SAFE", .why = N_("aws-ofi-nccl: \"Not needed anymore\"") },
+	{ .name = "RDMAV_FORK_SAFE", .why = N_("aws-ofi-nccl: \"Do not use\"") },
 	{ .name = "FI_PROVIDER", .value = "efa",
-	  .why = "only for aws-ofi-nccl <= 1.5.0; newer plugins pick the EFA provider themselves" },
+	  .why = N_("only for aws-ofi-nccl <= 1.5.0; newer plugins pick the EFA provider themselves") },
 };
 
 static int name_ok(const char *s)
@@ -230,12 +231,16 @@ static const char *lint(struct recommendation *rec, const char *name, const char
 		return NULL;
 	}
 	if (nv->owner != NV_OWN_NCCL) {
-		rec_note(rec, "%s not set: %s", name, nv->note ? nv->note : "NCCL does not read it");
+		rec_note(rec, "%s not set: %s", name, nv->note ? nv->note : N_("NCCL does not read it"));
+		return NULL;
+	}
+	if (nv->gone && nv->note) {
+		/* the note a whole value of its own, so that it translates */
+		rec_note(rec, "%s not set: NCCL stopped reading it in %s; %s", name, nv->gone, nv->note);
 		return NULL;
 	}
 	if (nv->gone) {
-		rec_note(rec, "%s not set: NCCL stopped reading it in %s%s%s", name, nv->gone,
-			 nv->note ? "; " : "", nv->note ? nv->note : "");
+		rec_note(rec, "%s not set: NCCL stopped reading it in %s", name, nv->gone);
 		return NULL;
 	}
 	return name;
@@ -336,8 +341,8 @@ static void join_gloo(struct recommendation *rec)
 			strbuf_addch(&sb, *p);
 	if (sb.len)
 		rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "GLOO_SOCKET_IFNAME", sb.buf,
-			"the same interface for torch's Gloo groups (CPU tensors, Lightning's barriers), "
-			"which do not read NCCL_SOCKET_IFNAME", n->source);
+			N_("the same interface for torch's Gloo groups (CPU tensors, Lightning's "
+			   "barriers), which do not read NCCL_SOCKET_IFNAME"), n->source);
 	strbuf_release(&sb);
 }
 

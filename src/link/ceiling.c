@@ -1,4 +1,8 @@
-/* Link ceilings: what an interface can carry, read from sysfs or from a socket; see ceiling.h. */
+/*
+ * Link ceilings: what an interface can carry, read from sysfs or from a socket; see ceiling.h.
+ * The reasons a link has no known ceiling stay English (the JSON, the peers' wire); they are N_()
+ * so that bench prints them in the reader's language.
+ */
 #include "link/ceiling.h"
 
 #include <errno.h>
@@ -10,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "util/i18n.h"
 #include "util/xalloc.h"
 
 
@@ -71,11 +76,11 @@ void ceiling_link_of_ifname(const char *sysfs, const char *ifname, int ipv6, int
 		return;
 	}
 	if (l->c.ceiling_gbps <= 0)
-		snprintf(l->why, sizeof(l->why), "%s has no line rate in sysfs (%s/%s/speed: "
-			 "loopback, a virtual or a down link)", l->ifname, sysfs, l->ifname);
+		snprintf(l->why, sizeof(l->why), N_("%s has no line rate in sysfs (%s/%s/speed: "
+			 "loopback, a virtual or a down link)"), l->ifname, sysfs, l->ifname);
 	else if (l->c.nominal)
-		snprintf(l->why, sizeof(l->why), "%s is a software link: its %.0f Mbit/s is "
-			 "nominal, and a tc cap does not show in sysfs", l->ifname,
+		snprintf(l->why, sizeof(l->why), N_("%s is a software link: its %.0f Mbit/s is "
+			 "nominal, and a tc cap does not show in sysfs"), l->ifname,
 			 l->c.line_gbps * 1000);
 	else
 		l->known = 1;
@@ -105,7 +110,7 @@ void ceiling_link_of_socket(const char *sysfs, int fd, int rank, const char *hos
 	l->rank = rank;
 	snprintf(l->host, sizeof(l->host), "%s", host ? host : "");
 	if (fd < 0 || getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
-		snprintf(l->why, sizeof(l->why), "no connection to a peer to follow");
+		snprintf(l->why, sizeof(l->why), "%s", N_("no connection to a peer to follow"));
 		return;
 	}
 	if (ss.ss_family == AF_INET6) {
@@ -125,8 +130,8 @@ void ceiling_link_of_socket(const char *sysfs, int fd, int rank, const char *hos
 		freeifaddrs(ifa);
 	}
 	if (!name[0]) {
-		snprintf(l->why, sizeof(l->why), "no interface holds the connection's local "
-			 "address");
+		snprintf(l->why, sizeof(l->why), "%s",
+			 N_("no interface holds the connection's local address"));
 		return;
 	}
 	ceiling_link_of_ifname(sysfs, name, ss.ss_family == AF_INET6, rank, host, l);
@@ -160,7 +165,7 @@ void ceiling_link_from_wire(const struct ceiling_wire *w, struct ceiling_link *l
 	    w->nominal < 0 || w->nominal > 1 || w->ipv6 < 0 || w->ipv6 > 1 ||
 	    w->speed_mbps < -1 || w->speed_mbps > 100000000 ||
 	    (w->known && (w->mtu < 68 || w->mtu > 65536 || w->speed_mbps <= 0 || w->nominal))) {
-		snprintf(l->why, sizeof(l->why), "the peer sent a malformed link description");
+		snprintf(l->why, sizeof(l->why), "%s", N_("the peer sent a malformed link description"));
 		return;
 	}
 	snprintf(l->host, sizeof(l->host), "%s", w->host);

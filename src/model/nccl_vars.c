@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/stack.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/version.h"
 #include "util/xalloc.h"
@@ -154,12 +155,12 @@ const struct nccl_var nccl_vars[] = {
 	V("NCCL_LSA_TEAM_SIZE", NV_INT, "0", NULL, 0, -1, "2.29.7", NULL),
 	V("NCCL_MAX_CTAS", NV_INT, "unset", NULL, 1, 64, "2.17.1", NULL),
 	V("NCCL_MAX_NCHANNELS", NV_INT, "-2", NULL, 0, -1, NULL, NULL),
-	VN("NCCL_MAX_NRINGS", NV_INT, "-2", NULL, 0, -1, NULL, NULL, "old name of NCCL_MAX_NCHANNELS (2.5), ignored when that is set"),
+	VN("NCCL_MAX_NRINGS", NV_INT, "-2", NULL, 0, -1, NULL, NULL, N_("old name of NCCL_MAX_NCHANNELS (2.5), ignored when that is set")),
 	V("NCCL_MAX_P2P_NCHANNELS", NV_INT, NULL, NULL, 0, -1, NULL, NULL),
 	V("NCCL_MEM_SYNC_DOMAIN", NV_INT, "1", NULL, 0, -1, "2.16.2", NULL),
 	V("NCCL_MIN_CTAS", NV_INT, "unset", NULL, 1, 64, "2.17.1", NULL),
 	V("NCCL_MIN_NCHANNELS", NV_INT, "-2", NULL, 0, -1, NULL, NULL),
-	VN("NCCL_MIN_NRINGS", NV_INT, "-2", NULL, 0, -1, NULL, NULL, "old name of NCCL_MIN_NCHANNELS (2.5), ignored when that is set"),
+	VN("NCCL_MIN_NRINGS", NV_INT, "-2", NULL, 0, -1, NULL, NULL, N_("old name of NCCL_MIN_NCHANNELS (2.5), ignored when that is set")),
 	V("NCCL_MIN_P2P_NCHANNELS", NV_INT, "1", NULL, 0, -1, NULL, NULL),
 	V("NCCL_MLOPART_RDMA_ENABLE", NV_INT, "0", NULL, 0, -1, "2.30.7", NULL),
 	V("NCCL_MNNVL", NV_INT, "-2", NULL, 0, -1, "2.20.3", "2.21.5"),
@@ -171,7 +172,7 @@ const struct nccl_var nccl_vars[] = {
 	V("NCCL_MNNVL_UUID", NV_INT, "-1", NULL, 0, -1, "2.25.1", NULL),
 	V("NCCL_MULTI_RANK_GPU_ENABLE", NV_INT, "0", NULL, 0, -1, "2.30.3", NULL),
 	V("NCCL_MULTI_SEGMENT_REGISTER", NV_INT, "1", NULL, 0, -1, "2.29.2", NULL),
-	VN("NCCL_NCCL_ALLOC_P2P_NET_LL_BUFFERS", NV_INT, "0", NULL, 0, -1, "2.14.3", "2.16.5", "the doubled prefix is how NCCL 2.14-2.16 spelled NCCL_ALLOC_P2P_NET_LL_BUFFERS"),
+	VN("NCCL_NCCL_ALLOC_P2P_NET_LL_BUFFERS", NV_INT, "0", NULL, 0, -1, "2.14.3", "2.16.5", N_("the doubled prefix is how NCCL 2.14-2.16 spelled NCCL_ALLOC_P2P_NET_LL_BUFFERS")),
 	V("NCCL_NCHANNELS_PER_NET_PEER", NV_INT, "unset", NULL, 0, -1, "2.12.7", NULL),
 	V("NCCL_NET", NV_NET, NULL, NULL, 0, -1, "2.10.3", NULL),
 	V("NCCL_NETDEVS_POLICY", NV_STR, NULL, NULL, 0, -1, "2.28.3", NULL),
@@ -289,12 +290,12 @@ const struct nccl_var nccl_vars[] = {
 	V("NCCL_WORK_FIFO_BYTES", NV_INT, NULL, NULL, 0, -1, "2.22.3", NULL),
 	V("NCCL_WORK_FIFO_DEPTH", NV_INT, "65536", NULL, 0, -1, "2.13.4", "2.22.3"),
 	/* read by NCCL versions older than any PyTorch 2.x ships (env.rst "deprecated" section) */
-	VN("NCCL_SINGLE_RING_THRESHOLD", NV_INT, NULL, NULL, 0, -1, NULL, "2.3", "removed in NCCL 2.3"),
-	VN("NCCL_LL_THRESHOLD", NV_INT, NULL, NULL, 0, -1, NULL, "2.5", "removed in NCCL 2.5; use NCCL_PROTO only for debugging"),
-	VN("NCCL_TREE_THRESHOLD", NV_INT, NULL, NULL, 0, -1, NULL, "2.5", "removed in NCCL 2.5; use NCCL_ALGO only for debugging"),
-	VN("NCCL_CHECKS_DISABLE", NV_INT, NULL, NULL, 0, -1, NULL, "2.2.12", "deprecated in NCCL 2.2.12"),
-	VN("NCCL_IB_CUDA_SUPPORT", NV_INT, NULL, NULL, 0, -1, NULL, "2.4.0", "removed in NCCL 2.4.0; NCCL_NET_GDR_LEVEL replaces it"),
-	VN("NCCL_IB_GDR_LEVEL", NV_LEVEL, NULL, NULL, 0, -1, NULL, "2.4.0", "renamed NCCL_NET_GDR_LEVEL in NCCL 2.4.0"),
+	VN("NCCL_SINGLE_RING_THRESHOLD", NV_INT, NULL, NULL, 0, -1, NULL, "2.3", N_("removed in NCCL 2.3")),
+	VN("NCCL_LL_THRESHOLD", NV_INT, NULL, NULL, 0, -1, NULL, "2.5", N_("removed in NCCL 2.5; use NCCL_PROTO only for debugging")),
+	VN("NCCL_TREE_THRESHOLD", NV_INT, NULL, NULL, 0, -1, NULL, "2.5", N_("removed in NCCL 2.5; use NCCL_ALGO only for debugging")),
+	VN("NCCL_CHECKS_DISABLE", NV_INT, NULL, NULL, 0, -1, NULL, "2.2.12", N_("deprecated in NCCL 2.2.12")),
+	VN("NCCL_IB_CUDA_SUPPORT", NV_INT, NULL, NULL, 0, -1, NULL, "2.4.0", N_("removed in NCCL 2.4.0; NCCL_NET_GDR_LEVEL replaces it")),
+	VN("NCCL_IB_GDR_LEVEL", NV_LEVEL, NULL, NULL, 0, -1, NULL, "2.4.0", N_("renamed NCCL_NET_GDR_LEVEL in NCCL 2.4.0")),
 	/* set by NVIDIA containers and build systems, read by nobody at run time */
 	/*
 	 * 2.31 and 2.32: no local source tag yet, so these rows come from the 2.31.2 library's
@@ -332,20 +333,20 @@ const struct nccl_var nccl_vars[] = {
 	V("NCCL_PROGRESS_COUNTER_MONITOR_STALE_WARN_SEC", NV_INT, "600", NULL, 0, -1, "2.32.3", NULL),
 	V("NCCL_WIN_GIN_ONLY", NV_INT, NULL, NULL, 0, -1, "2.32.3", NULL),
 	/* Meta's NCCLX (meta-pytorch/torchcomms comms/ncclx): names upstream NCCL never reads */
-	OWNED("NCCL_SOCKET_IPADDR_PREFIX", NV_OWN_NCCLX, "NCCLX picks the interface by IP prefix"),
+	OWNED("NCCL_SOCKET_IPADDR_PREFIX", NV_OWN_NCCLX, N_("NCCLX picks the interface by IP prefix")),
 	OWNED("NCCL_CLIENT_SOCKET_IFNAME", NV_OWN_NCCLX,
-	      "NCCLX binds outgoing sockets to this device (SO_BINDTODEVICE); upstream lets the "
-	      "kernel's routing choose"),
-	OWNED("NCCL_SOCKET_TOS_CONFIG", NV_OWN_NCCLX, "NCCLX sets the IP TOS of its sockets"),
-	OWNED("NCCL_COLLTRACE", NV_OWN_NCCLX, "NCCLX's collective trace"),
-	OWNED("NCCL_COMMSMONITOR_ENABLE", NV_OWN_NCCLX, "NCCLX's communicator monitor"),
-	OWNED("NCCL_VERSION", NV_OWN_BUILD, "set by NVIDIA container images to describe their NCCL"),
-	OWNED("NCCL_HOME", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
-	OWNED("NCCL_ROOT", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
-	OWNED("NCCL_ROOT_DIR", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
-	OWNED("NCCL_INCLUDE_DIR", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
-	OWNED("NCCL_LIB_DIR", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
-	OWNED("NCCL_LIBRARY", NV_OWN_BUILD, "a build-time hint for finding NCCL"),
+	      N_("NCCLX binds outgoing sockets to this device (SO_BINDTODEVICE); upstream lets the "
+		 "kernel's routing choose")),
+	OWNED("NCCL_SOCKET_TOS_CONFIG", NV_OWN_NCCLX, N_("NCCLX sets the IP TOS of its sockets")),
+	OWNED("NCCL_COLLTRACE", NV_OWN_NCCLX, N_("NCCLX's collective trace")),
+	OWNED("NCCL_COMMSMONITOR_ENABLE", NV_OWN_NCCLX, N_("NCCLX's communicator monitor")),
+	OWNED("NCCL_VERSION", NV_OWN_BUILD, N_("set by NVIDIA container images to describe their NCCL")),
+	OWNED("NCCL_HOME", NV_OWN_BUILD, N_("a build-time hint for finding NCCL")),
+	OWNED("NCCL_ROOT", NV_OWN_BUILD, N_("a build-time hint for finding NCCL")),
+	OWNED("NCCL_ROOT_DIR", NV_OWN_BUILD, N_("a build-time hint for finding NCCL")),
+	OWNED("NCCL_INCLUDE_DIR", NV_OWN_BUILD, N_("a build-time hint for finding NCCL")),
+	OWNED("NCCL_LIB_DIR", NV_OWN_BUILD, N_("a build-time hint for finding NCCL")),
+	OWNED("NCCL_LIBRARY", NV_OWN_BUILD, N_("a build-time hint for finding NCCL")),
 };
 const size_t nccl_vars_count = sizeof(nccl_vars) / sizeof(nccl_vars[0]);
 

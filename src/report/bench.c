@@ -1,10 +1,19 @@
-/* nccl-tests' output format for bench, text and JSON, from one set of rows. */
+/*
+ * nccl-tests' output format for bench, text and JSON, from one set of rows. The lines nccl-tests
+ * prints ("# nThread", "# Using devices", "#  Rank", the column header, "# Out of bounds values",
+ * "# Avg bus bandwidth", "# Collective test starting/concluded") are the format that scripts grep
+ * and parse: they stay as nccl-tests writes them in every language. ncclcheck's own lines (its
+ * banner, the notes, the lines under the footer, a CPU device's name) are prose: stored English
+ * (the JSON) and printed in the reader's language.
+ */
 #include "report/bench.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "ncclcheck.h"
+#include "util/i18n.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct bench_report {
@@ -16,6 +25,17 @@ struct bench_report {
 	size_t bw_n;
 	int oob;
 };
+
+/* "# " and one of ncclcheck's own lines, put into the reader's language. */
+static void prose_line(FILE *out, const char *text)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	i18n_text(&t, text);
+	fprintf(out, "# %s\n", t.buf);
+	fflush(out);
+	strbuf_release(&t);
+}
 
 void bench_float_str(double v, int width, char *buf, size_t len)
 {
@@ -44,7 +64,8 @@ struct bench_report *bench_report_new(FILE *out, const struct bench_meta *m)
 	r->extra = json_object();
 	if (!out)
 		return r;
-	fprintf(out, "# ncclcheck %s bench, nccl-tests format, backend %s", NCCLCHECK_VERSION,
+	fputs("# ", out);
+	fprintf(out, _("ncclcheck %s bench, nccl-tests format, backend %s"), NCCLCHECK_VERSION,
 	        m->backend);
 	if (m->lib_version)
 		fprintf(out, " nccl-library=%d", m->lib_version);
@@ -59,10 +80,14 @@ struct bench_report *bench_report_new(FILE *out, const struct bench_meta *m)
 	fputs("#\n# Using devices\n", out);
 	for (size_t i = 0; i < m->ndevs; i++) {
 		const struct bench_device *d = &m->devs[i];
+		struct strbuf name = STRBUF_INIT;
+
+		i18n_text(&name, d->name);
 		fprintf(out,
 		        "#  Rank %2d Group %2d Pid %6d on %10s device %2d [%04x:%02x:%02x] %s\n",
 		        d->rank, d->group, d->pid, d->host, d->device, d->pci_domain, d->pci_bus,
-		        d->pci_dev, d->name);
+		        d->pci_dev, name.buf);
+		strbuf_release(&name);
 	}
 	fflush(out);
 	return r;
@@ -101,10 +126,8 @@ void bench_report_columns(struct bench_report *r)
 void bench_report_note(struct bench_report *r, const char *text)
 {
 	json_array_append_new(r->notes, json_string(text));
-	if (r->out) {
-		fprintf(r->out, "# %s\n", text);
-		fflush(r->out);
-	}
+	if (r->out)
+		prose_line(r->out, text);
 }
 
 static void half_text(FILE *out, const struct bench_half *h)
@@ -196,7 +219,7 @@ int bench_report_footer(struct bench_report *r)
 		fprintf(r->out, "# %-20s : %g %s\n", "Avg bus bandwidth", bench_report_avg_busbw(r),
 		        "");
 		json_array_foreach(r->tail, i, t)
-			fprintf(r->out, "# %s\n", json_string_value(t));
+			prose_line(r->out, json_string_value(t));
 		fprintf(r->out, "#\n# Collective test concluded: %s\n#\n", r->m.perf);
 		fflush(r->out);
 	}

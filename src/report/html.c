@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "finding.h"
@@ -207,6 +208,61 @@ void html_tx(struct strbuf *sb, const char *text)
 	i18n_text(&l10n, text ? text : "");
 	html_esc(sb, l10n.buf);
 	strbuf_release(&l10n);
+}
+
+void html_sentence(struct strbuf *sb, const char *fmt, ...)
+{
+	const char *frag[HTML_SENTENCE_MAX];
+	va_list ap;
+	int n = 0, seq = 0;
+
+	/* the format's conversions are all %s: count them, then take that many fragments */
+	for (const char *p = fmt; *p; p++)
+		if (*p == '%' && p[1] == '%')
+			p++;
+		else if (*p == '%' && n < HTML_SENTENCE_MAX)
+			n++;
+	va_start(ap, fmt);
+	for (int i = 0; i < n; i++)
+		frag[i] = va_arg(ap, const char *);
+	va_end(ap);
+	while (*fmt) {
+		char *end;
+		long at;
+
+		/* the format's own text: safe in an element and in a "..." attribute (a tooltip);
+		 * an apostrophe is left as it is, as the page's literal text always has it */
+		if (*fmt != '%') {
+			char c[2] = { *fmt++, 0 };
+
+			if (*c == '\'')
+				strbuf_addch(sb, *c);
+			else
+				html_esc(sb, c);
+			continue;
+		}
+		if (fmt[1] == '%') {
+			strbuf_addch(sb, '%');
+			fmt += 2;
+			continue;
+		}
+		/* "%s", or "%2$s" where the translation puts the parts in another order */
+		at = seq++;
+		if (fmt[1] >= '1' && fmt[1] <= '9') {
+			long pos = strtol(fmt + 1, &end, 10);
+
+			if (*end == '$') {
+				at = pos - 1;
+				fmt = end;
+			}
+		}
+		while (*fmt && *fmt != 's')
+			fmt++;
+		if (*fmt)
+			fmt++;
+		if (at >= 0 && at < n && frag[at])
+			strbuf_addstr(sb, frag[at]);
+	}
 }
 
 void html_section(struct strbuf *sb, const char *id, const char *title)

@@ -96,6 +96,14 @@ static const char *const cell_mark[][2] = {
 	{ "hostunreach", "H" }, { "error", "E" },
 };
 
+/*
+ * The statuses as words of the reader's language in a cell's tooltip (html_tx finds them by
+ * their exact msgid): the document's tokens are English words, marked here so they have one.
+ */
+static const char *const status_words[] __attribute__((unused)) = {
+	N_("ok"), N_("refused"), N_("timeout"), N_("noroute"), N_("hostunreach"), N_("error"),
+};
+
 /* The row of cell_mark for `status`; NULL for a status no link test writes (a peer's garbage). */
 static const char *const *mark_of(const char *status)
 {
@@ -116,27 +124,35 @@ static void matrix_cell(struct strbuf *sb, const struct cview *v, size_t li)
 	const char *const *mark = mark_of(st);
 	char a[64], b[64], c[64];
 
+	struct strbuf f[4] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+
 	strbuf_addf(sb, "<td class=\"c st-%s\" data-l=\"%zu\" title=\"",
 		    slow ? "slow" : mark ? mark[0] : "unknown", li);
-	html_esc(sb, lstr(l, "peer_name"));
-	strbuf_addstr(sb, " \u2192 ");
-	html_esc(sb, lstr(l, "target_name"));
-	strbuf_addch(sb, ' ');
-	html_esc(sb, lstr(r, "addr"));
-	strbuf_addstr(sb, ": ");
-	html_esc(sb, st);
+	html_esc(&f[0], lstr(l, "peer_name"));
+	html_esc(&f[1], lstr(l, "target_name"));
+	html_esc(&f[2], lstr(r, "addr"));
+	html_tx(&f[3], st);
+	/* the tooltip is one sentence per case, so that it translates whole */
 	if (!json_is_true(json_object_get(l, "ran"))) {
-		strbuf_addstr(sb, " (not run: ");
-		html_esc(sb, lstr(l, "error"));
-		strbuf_addch(sb, ')');
+		struct strbuf why = STRBUF_INIT;
+
+		html_tx(&why, lstr(l, "error"));
+		html_sentence(sb, _("%s \u2192 %s %s: %s (not run: %s)"), f[0].buf, f[1].buf, f[2].buf,
+			      f[3].buf, why.buf);
+		strbuf_release(&why);
+	} else if (!strcmp(st, "ok")) {
+		html_numstr(a, sizeof(a), jpath(r, "rtt_us.p50"));
+		html_numstr(b, sizeof(b), jpath(r, "rtt_us.p99"));
+		html_numstr(c, sizeof(c), jpath(r, "loss.pct"));
+		html_sentence(sb, slow ? _("%s \u2192 %s %s: %s; rtt p50 %s us, p99 %s us; loss %s %%; "
+					   "slow (see the findings)")
+				       : _("%s \u2192 %s %s: %s; rtt p50 %s us, p99 %s us; loss %s %%"),
+			      f[0].buf, f[1].buf, f[2].buf, f[3].buf, a, b, c);
+	} else {
+		html_sentence(sb, _("%s \u2192 %s %s: %s"), f[0].buf, f[1].buf, f[2].buf, f[3].buf);
 	}
-	if (!strcmp(st, "ok"))
-		strbuf_addf(sb, "; rtt p50 %s us, p99 %s us; loss %s %%",
-			    html_numstr(a, sizeof(a), jpath(r, "rtt_us.p50")),
-			    html_numstr(b, sizeof(b), jpath(r, "rtt_us.p99")),
-			    html_numstr(c, sizeof(c), jpath(r, "loss.pct")));
-	if (slow)
-		strbuf_addstr(sb, "; slow (see the findings)");
+	for (size_t i = 0; i < 4; i++)
+		strbuf_release(&f[i]);
 	strbuf_addf(sb, "\">%s</td>", slow ? "S" : mark ? mark[1] : "?");
 }
 

@@ -18,6 +18,15 @@ const char *html_numstr(char *buf, size_t len, const json_t *v);
  */
 void html_num(struct strbuf *sb, const json_t *v, const char *ptr_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * One sentence of the page from a translated format (_("...")): each %s (or %N$s, where the
+ * translation orders the parts otherwise) is the next fragment, HTML already made (a figure's
+ * html_num span, escaped text), and the format's own text is escaped. So a sentence with figures
+ * in it is one msgid that a translator sees whole, never English pasted around numbers. At most
+ * HTML_SENTENCE_MAX fragments, all const char *.
+ */
+#define HTML_SENTENCE_MAX 9
+void html_sentence(struct strbuf *sb, const char *fmt, ...);
 /* <h2 id=ID>TITLE</h2> opening a <section>; html_section_end() closes it. */
 void html_section(struct strbuf *sb, const char *id, const char *title);
 void html_section_end(struct strbuf *sb);

@@ -30,15 +30,15 @@ struct series {
 };
 
 static const struct series series[] = {
-	{ .place = "out_of_place", .what = "alg_bw", .cls = "l-alg", .label = "algbw, out of place" },
-	{ .place = "out_of_place", .what = "bus_bw", .cls = "l-bus", .label = "busbw, out of place" },
-	{ .place = "in_place", .what = "alg_bw", .cls = "l-alg l-cmp", .label = "algbw, in place" },
-	{ .place = "in_place", .what = "bus_bw", .cls = "l-bus l-cmp", .label = "busbw, in place" },
+	{ .place = "out_of_place", .what = "alg_bw", .cls = "l-alg", .label = N_("algbw, out of place") },
+	{ .place = "out_of_place", .what = "bus_bw", .cls = "l-bus", .label = N_("busbw, out of place") },
+	{ .place = "in_place", .what = "alg_bw", .cls = "l-alg l-cmp", .label = N_("algbw, in place") },
+	{ .place = "in_place", .what = "bus_bw", .cls = "l-bus l-cmp", .label = N_("busbw, in place") },
 };
 /* the run compared with (--compare): its busbw, both placements */
 static const struct series cmp_series[] = {
-	{ .place = "out_of_place", .what = "bus_bw", .cls = "l-other", .label = "busbw, out of place" },
-	{ .place = "in_place", .what = "bus_bw", .cls = "l-other l-cmp", .label = "busbw, in place" },
+	{ .place = "out_of_place", .what = "bus_bw", .cls = "l-other", .label = N_("busbw, out of place") },
+	{ .place = "in_place", .what = "bus_bw", .cls = "l-other l-cmp", .label = N_("busbw, in place") },
 };
 
 struct plot {
@@ -86,6 +86,7 @@ static void draw(struct strbuf *sb, const struct plot *p, const json_t *results,
 		json_array_foreach(results, i, r) {
 			const json_t *v = jpath(json_object_get(r, se[k].place), se[k].what);
 			char a[64], b[64];
+			struct strbuf label = STRBUF_INIT;
 
 			if (!json_is_number(v) || !(json_number_value(json_object_get(r, "size")) > 0))
 				continue;
@@ -98,9 +99,12 @@ static void draw(struct strbuf *sb, const struct plot *p, const json_t *results,
 				html_esc(sb, who);
 				strbuf_addstr(sb, ": ");
 			}
-			strbuf_addf(sb, "%s bytes: %s %s GB/s</title></circle>\n",
-				    html_numstr(a, sizeof(a), json_object_get(r, "size")), se[k].label,
-				    html_numstr(b, sizeof(b), v));
+			html_esc(&label, _(se[k].label));
+			html_sentence(sb, _("%s bytes: %s %s GB/s"),
+				      html_numstr(a, sizeof(a), json_object_get(r, "size")), label.buf,
+				      html_numstr(b, sizeof(b), v));
+			strbuf_addstr(sb, "</title></circle>\n");
+			strbuf_release(&label);
 		}
 	}
 }
@@ -144,30 +148,71 @@ static void chart(struct strbuf *sb, const json_t *results, const json_t *ceilin
 	}
 	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 		    "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
-		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">message size (bytes, log)</text>"
-		    "<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
-		    "GB/s</text>\n", x0, y0, x1, y0, x0, y0, x0, y1, (x0 + x1) / 2, CH_H - 12,
-		    (y0 + y1) / 2, (y0 + y1) / 2);
+		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x0, y0, x1, y0, x0, y0, x0, y1,
+		    (x0 + x1) / 2, CH_H - 12);
+	html_esc(sb, _("message size (bytes, log)"));
+	strbuf_addf(sb, "</text><text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" "
+		    "transform=\"rotate(-90 14 %.1f)\">GB/s</text>\n", (y0 + y1) / 2, (y0 + y1) / 2);
 	if (json_is_number(cg)) {
 		double y = html_scale_lin(json_number_value(cg) / 8, 0, p.ymax, y0, y1);
 		char num[64];
 
+		html_numstr(num, sizeof(num), cg);
 		strbuf_addf(sb, "<line class=\"l-ceil\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			    "y2=\"%.1f\"><title>ceiling %s Gbit/s</title></line>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">ceiling %s Gbit/s</text>\n",
-			    x0, y, x1, y, html_numstr(num, sizeof(num), cg), x1, y - 4, num);
+			    "y2=\"%.1f\"><title>", x0, y, x1, y);
+		html_sentence(sb, _("ceiling %s Gbit/s"), num);
+		strbuf_addf(sb, "</title></line><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+			    x1, y - 4);
+		html_sentence(sb, _("ceiling %s Gbit/s"), num);
+		strbuf_addstr(sb, "</text>\n");
 	}
 	draw(sb, &p, results, series, sizeof(series) / sizeof(series[0]), NULL);
 	if (other)
 		draw(sb, &p, other, cmp_series, sizeof(cmp_series) / sizeof(cmp_series[0]),
-		     other_label ? other_label : "compared");
-	strbuf_addstr(sb, "</svg>\n<p class=\"legend mut\">solid: out of place, dashed: in place; "
-		      "blue: algbw, green: busbw; red dashes: the lowest link's ceiling");
+		     other_label ? other_label : _("compared"));
+	strbuf_addstr(sb, "</svg>\n<p class=\"legend mut\">");
 	if (other) {
-		strbuf_addstr(sb, "; orange: busbw of ");
-		html_esc(sb, other_label ? other_label : "the run compared with");
+		struct strbuf who = STRBUF_INIT;
+
+		html_esc(&who, other_label ? other_label : _("the run compared with"));
+		html_sentence(sb, _("solid: out of place, dashed: in place; blue: algbw, green: busbw; "
+				    "red dashes: the lowest link's ceiling; orange: busbw of %s."), who.buf);
+		strbuf_release(&who);
+	} else {
+		html_sentence(sb, _("solid: out of place, dashed: in place; blue: algbw, green: busbw; "
+				    "red dashes: the lowest link's ceiling."));
 	}
-	strbuf_addstr(sb, ".</p>\n");
+	strbuf_addstr(sb, "</p>\n");
+}
+
+/* The sweep in one sentence: the test, the backend, busbw average and peak, the lowest ceiling. */
+static void headline(struct strbuf *sb, const json_t *b)
+{
+	struct strbuf f[8] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+			       STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+
+	html_esc(&f[0], jstr(b, "test"));
+	html_esc(&f[1], jstr(b, "backend"));
+	html_num(&f[2], jpath(b, "average_bus_bandwidth.bandwidth"),
+		 "/bench/average_bus_bandwidth/bandwidth");
+	html_num(&f[3], jpath(b, "ceiling.peak_busbw_gbps"), "/bench/ceiling/peak_busbw_gbps");
+	strbuf_addstr(sb, "<p>");
+	if (json_is_object(jpath(b, "ceiling.lowest"))) {
+		html_num(&f[4], jpath(b, "ceiling.lowest.ceiling_gbps"),
+			 "/bench/ceiling/lowest/ceiling_gbps");
+		html_esc(&f[5], jpath_str(b, "ceiling.lowest.host"));
+		html_esc(&f[6], jpath_str(b, "ceiling.lowest.ifname"));
+		html_num(&f[7], jpath(b, "ceiling.peak_pct"), "/bench/ceiling/peak_pct");
+		html_sentence(sb, _("%s over %s; average busbw %s GB/s; peak busbw %s Gbit/s; the lowest "
+				    "ceiling %s Gbit/s (%s %s), peak at %s %% of it."), f[0].buf, f[1].buf,
+			      f[2].buf, f[3].buf, f[4].buf, f[5].buf, f[6].buf, f[7].buf);
+	} else {
+		html_sentence(sb, _("%s over %s; average busbw %s GB/s; peak busbw %s Gbit/s."),
+			      f[0].buf, f[1].buf, f[2].buf, f[3].buf);
+	}
+	strbuf_addstr(sb, "</p>\n");
+	for (size_t i = 0; i < 8; i++)
+		strbuf_release(&f[i]);
 }
 
 void html_bench(struct strbuf *sb, const json_t *doc, const struct html_opts *o)
@@ -183,29 +228,7 @@ void html_bench(struct strbuf *sb, const json_t *doc, const struct html_opts *o)
 	if (!json_is_object(b))
 		return;
 	html_section(sb, "bench", N_("Bandwidth against message size"));
-	strbuf_addstr(sb, "<p>");
-	html_esc(sb, jstr(b, "test"));
-	strbuf_addstr(sb, " over ");
-	html_esc(sb, jstr(b, "backend"));
-	strbuf_addstr(sb, "; average busbw ");
-	html_num(sb, jpath(b, "average_bus_bandwidth.bandwidth"),
-		 "/bench/average_bus_bandwidth/bandwidth");
-	strbuf_addstr(sb, " GB/s; peak busbw ");
-	html_num(sb, jpath(b, "ceiling.peak_busbw_gbps"), "/bench/ceiling/peak_busbw_gbps");
-	strbuf_addstr(sb, " Gbit/s");
-	if (json_is_object(jpath(b, "ceiling.lowest"))) {
-		strbuf_addstr(sb, "; the lowest ceiling ");
-		html_num(sb, jpath(b, "ceiling.lowest.ceiling_gbps"),
-			 "/bench/ceiling/lowest/ceiling_gbps");
-		strbuf_addstr(sb, " Gbit/s (");
-		html_esc(sb, jpath_str(b, "ceiling.lowest.host"));
-		strbuf_addch(sb, ' ');
-		html_esc(sb, jpath_str(b, "ceiling.lowest.ifname"));
-		strbuf_addstr(sb, "), peak at ");
-		html_num(sb, jpath(b, "ceiling.peak_pct"), "/bench/ceiling/peak_pct");
-		strbuf_addstr(sb, " % of it");
-	}
-	strbuf_addstr(sb, ".</p>\n");
+	headline(sb, b);
 	chart(sb, results, json_object_get(b, "ceiling"), json_is_array(other) ? other : NULL,
 	      o ? o->compare_label : NULL);
 	strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"results\">\n");
@@ -244,7 +267,7 @@ static void event(struct strbuf *sb, const char *label, const json_t *where, con
 	if (!json_is_string(where))
 		return;
 	strbuf_addstr(sb, "<li><b>");
-	html_esc(sb, label);
+	html_esc(sb, _(label));
 	strbuf_addstr(sb, "</b> <code class=\"mut\">");
 	html_esc(sb, json_string_value(where));
 	strbuf_addstr(sb, "</code>");
@@ -265,21 +288,34 @@ void html_explain(struct strbuf *sb, const json_t *doc)
 		return;
 	html_section(sb, "timeline", N_("Per rank: what the logs say, in order"));
 	strbuf_addstr(sb, "<p class=\"mut\">");
-	html_num(sb, json_object_get(doc, "lines"), "/lines");
-	strbuf_addstr(sb, " lines read; each rank's events in the order NCCL and torch log them "
-		      "(init, the watchdog, the exception), ending with its last line.</p>\n");
+	{
+		struct strbuf n = STRBUF_INIT;
+
+		html_num(&n, json_object_get(doc, "lines"), "/lines");
+		html_sentence(sb, _("%s lines read; each rank's events in the order NCCL and torch log "
+				    "them (init, the watchdog, the exception), ending with its last "
+				    "line."), n.buf);
+		strbuf_release(&n);
+	}
+	strbuf_addstr(sb, "</p>\n");
 	json_array_foreach(ranks, i, r) {
 		const json_t *wd = json_object_get(r, "watchdog");
+		struct strbuf who = STRBUF_INIT, where = STRBUF_INIT;
 
 		strbuf_addstr(sb, "<div class=\"finding rank\"><h4>");
-		html_esc(sb, str_or(jstr(r, "label"), "rank ?"));
+		html_esc(&who, str_or(jstr(r, "label"), "rank ?"));
 		if (jstr(r, "host")) {
-			strbuf_addstr(sb, " on ");
-			html_esc(sb, jstr(r, "host"));
+			html_esc(&where, jstr(r, "host"));
+			html_sentence(sb, _("%s on %s"), who.buf, where.buf);
+		} else {
+			strbuf_addstr(sb, who.buf);
 		}
+		strbuf_reset(&who);
+		strbuf_release(&where);
 		strbuf_addstr(sb, "</h4>\n<p class=\"mut\">");
-		html_num(sb, json_object_get(r, "lines"), "/ranks/%zu/lines", i);
-		strbuf_addstr(sb, " lines");
+		html_num(&who, json_object_get(r, "lines"), "/ranks/%zu/lines", i);
+		html_sentence(sb, _("%s lines"), who.buf);
+		strbuf_release(&who);
 		if (jstr(r, "nccl_version")) {
 			strbuf_addstr(sb, " \u00b7 NCCL ");
 			html_esc(sb, jstr(r, "nccl_version"));
@@ -291,10 +327,10 @@ void html_explain(struct strbuf *sb, const json_t *doc)
 			html_esc(sb, jpath_str(r, "bootstrap.addr"));
 		}
 		strbuf_addstr(sb, "</p>\n<ol class=\"events\">\n");
-		event(sb, "init start", jpath(r, "init.start"), NULL);
-		event(sb, "init complete", jpath(r, "init.complete"), NULL);
-		event(sb, "Lightning initializing", jpath(r, "lightning.initializing"), NULL);
-		event(sb, "Lightning registered", jpath(r, "lightning.registered"), NULL);
+		event(sb, N_("init start"), jpath(r, "init.start"), NULL);
+		event(sb, N_("init complete"), jpath(r, "init.complete"), NULL);
+		event(sb, N_("Lightning initializing"), jpath(r, "lightning.initializing"), NULL);
+		event(sb, N_("Lightning registered"), jpath(r, "lightning.registered"), NULL);
 		if (json_is_object(wd)) {
 			struct strbuf t = STRBUF_INIT;
 			char a[32], b[32];
@@ -303,11 +339,11 @@ void html_explain(struct strbuf *sb, const json_t *doc)
 				    html_numstr(a, sizeof(a), json_object_get(wd, "seq")),
 				    str_or(jstr(wd, "op"), "?"),
 				    html_numstr(b, sizeof(b), json_object_get(wd, "timeout_ms")));
-			event(sb, "watchdog timeout", json_object_get(wd, "where"), t.buf);
+			event(sb, N_("watchdog timeout"), json_object_get(wd, "where"), t.buf);
 			strbuf_release(&t);
 		}
-		event(sb, "exception", jpath(r, "exception.where"), jpath_str(r, "exception.text"));
-		event(sb, "last line", jpath(r, "last_line.where"), jpath_str(r, "last_line.text"));
+		event(sb, N_("exception"), jpath(r, "exception.where"), jpath_str(r, "exception.text"));
+		event(sb, N_("last line"), jpath(r, "last_line.where"), jpath_str(r, "last_line.text"));
 		strbuf_addstr(sb, "</ol></div>\n");
 	}
 	html_section_end(sb);
@@ -348,28 +384,42 @@ static void ras_counts(struct strbuf *sb, const json_t *doc)
 	if (!poll)
 		return;
 	html_h3(sb, N_("NCCL RAS: each rank's collective counts"), NULL);
-	strbuf_addstr(sb, "<p class=\"mut\">From RAS's last report (poll at ");
-	html_num(sb, json_object_get(poll, "t_ms"), "/ras/polls/%zu/t_ms", pi);
-	strbuf_addstr(sb, " ms, NCCL ");
-	html_esc(sb, jpath_str(poll, "report.nccl_version"));
-	strbuf_addstr(sb, "); a marked row is a rank an error finding names.</p>\n");
+	strbuf_addstr(sb, "<p class=\"mut\">");
+	{
+		struct strbuf t = STRBUF_INIT, v = STRBUF_INIT;
+
+		html_num(&t, json_object_get(poll, "t_ms"), "/ras/polls/%zu/t_ms", pi);
+		html_esc(&v, jpath_str(poll, "report.nccl_version"));
+		html_sentence(sb, _("From RAS's last report (poll at %s ms, NCCL %s); a marked row is a "
+				    "rank an error finding names."), t.buf, v.buf);
+		strbuf_release(&t);
+		strbuf_release(&v);
+	}
+	strbuf_addstr(sb, "</p>\n");
 	json_array_foreach(jpath(poll, "report.communicators"), i, cm) {
 		const json_t *first = json_object_get(json_array_get(json_object_get(cm, "ranks"), 0),
 						      "collective_counts");
+		struct strbuf hash = STRBUF_INIT, size = STRBUF_INIT, miss = STRBUF_INIT;
 
-		strbuf_addstr(sb, "<p>communicator <code>");
-		html_esc(sb, jstr(cm, "hash"));
-		strbuf_addstr(sb, "</code>, size ");
-		html_num(sb, json_object_get(cm, "size"),
+		strbuf_addstr(&hash, "<code>");
+		html_esc(&hash, jstr(cm, "hash"));
+		strbuf_addstr(&hash, "</code>");
+		html_num(&size, json_object_get(cm, "size"),
 			 "/ras/polls/%zu/report/communicators/%zu/size", pi, i);
-		if (json_array_size(json_object_get(cm, "missing_ranks"))) {
-			strbuf_addstr(sb, "; missing ranks:");
-			json_array_foreach(json_object_get(cm, "missing_ranks"), k, x) {
-				strbuf_addch(sb, ' ');
-				html_num(sb, x, "/ras/polls/%zu/report/communicators/%zu/missing_ranks/%zu",
-					 pi, i, k);
-			}
+		json_array_foreach(json_object_get(cm, "missing_ranks"), k, x) {
+			strbuf_addstr(&miss, k ? " " : "");
+			html_num(&miss, x, "/ras/polls/%zu/report/communicators/%zu/missing_ranks/%zu",
+				 pi, i, k);
 		}
+		strbuf_addstr(sb, "<p>");
+		if (miss.len)
+			html_sentence(sb, _("communicator %s, size %s; missing ranks: %s"), hash.buf,
+				      size.buf, miss.buf);
+		else
+			html_sentence(sb, _("communicator %s, size %s"), hash.buf, size.buf);
+		strbuf_release(&hash);
+		strbuf_release(&size);
+		strbuf_release(&miss);
 		strbuf_addstr(sb, "</p>\n<div class=\"scroll\"><table class=\"ras\">\n<tr>");
 		{
 			static const char *const th[] = { N_("rank"), N_("host"), "pid", "GPU",
@@ -433,17 +483,23 @@ static void py_process(struct strbuf *sb, const json_t *st, const char *base)
 
 		if (!json_array_size(frames))
 			continue;
-		strbuf_addstr(sb, "<p>process ");
-		html_num(sb, json_object_get(st, "pid"), "%s/pid", base);
-		strbuf_addstr(sb, ", thread ");
-		html_num(sb, json_object_get(th, "tid"), "%s/threads/%zu/tid", base, t);
-		strbuf_addstr(sb, " (");
-		html_esc(sb, jstr(th, "where") ? jstr(th, "where") : "");
-		strbuf_addstr(sb, "), outermost frame first");
+		struct strbuf pid = STRBUF_INIT, tid = STRBUF_INIT, where = STRBUF_INIT;
+
+		html_num(&pid, json_object_get(st, "pid"), "%s/pid", base);
+		html_num(&tid, json_object_get(th, "tid"), "%s/threads/%zu/tid", base, t);
+		html_esc(&where, jstr(th, "where") ? jstr(th, "where") : "");
+		strbuf_addstr(sb, "<p>");
 		/* a stack the process's own server gave (faulthandler's text), not its memory */
 		if (jstr(st, "stack_source") && !strcmp(jstr(st, "stack_source"), "worker_server"))
-			strbuf_addstr(sb, ", from torch's WorkerServer");
-		strbuf_addstr(sb, ":</p>\n<pre>");
+			html_sentence(sb, _("process %s, thread %s (%s), outermost frame first, from "
+					    "torch's WorkerServer:"), pid.buf, tid.buf, where.buf);
+		else
+			html_sentence(sb, _("process %s, thread %s (%s), outermost frame first:"),
+				      pid.buf, tid.buf, where.buf);
+		strbuf_release(&pid);
+		strbuf_release(&tid);
+		strbuf_release(&where);
+		strbuf_addstr(sb, "</p>\n<pre>");
 		json_array_foreach(frames, k, f) {
 			html_esc(sb, jstr(f, "file"));
 			strbuf_addch(sb, ':');
@@ -463,25 +519,32 @@ static void job_stacks(struct strbuf *sb, const json_t *doc)
 	const json_t *groups = json_object_get(doc, "job_stack_groups"), *g, *m, *n;
 	size_t i, k;
 
-	strbuf_addstr(sb, "<h3>Every node's ranks by Python stack</h3>\n<p class=\"mut\">Their main "
-		      "threads, each read on its own node; the smallest groups are the odd ones "
-		      "out.</p>\n<table class=\"stacks\">\n<tr><th>ranks</th>"
-		      "<th>where the main thread is</th></tr>\n");
+	/* html_sentence, not html_h3: the apostrophe stays one, as the page always wrote it */
+	strbuf_addstr(sb, "<h3>");
+	html_sentence(sb, _("Every node's ranks by Python stack"));
+	strbuf_addstr(sb, "</h3>\n<p class=\"mut\">");
+	html_sentence(sb, _("Their main threads, each read on its own node; the smallest groups are "
+			    "the odd ones out."));
+	strbuf_addstr(sb, "</p>\n<table class=\"stacks\">\n");
+	html_th_row(sb, N_("ranks"), N_("where the main thread is"), NULL);
 	json_array_foreach(groups, i, g) {
 		strbuf_addstr(sb, "<tr><td>");
 		json_array_foreach(json_object_get(g, "ranks"), k, m) {
+			struct strbuf id = STRBUF_INIT, node = STRBUF_INIT;
+
 			strbuf_addstr(sb, k ? ", " : "");
+			html_esc(&node, jstr(m, "node") ? jstr(m, "node") : "?");
 			if (json_is_integer(json_object_get(m, "rank"))) {
-				strbuf_addstr(sb, "rank ");
-				html_num(sb, json_object_get(m, "rank"),
+				html_num(&id, json_object_get(m, "rank"),
 					 "/job_stack_groups/%zu/ranks/%zu/rank", i, k);
+				html_sentence(sb, _("rank %s on %s"), id.buf, node.buf);
 			} else {
-				strbuf_addstr(sb, "pid ");
-				html_num(sb, json_object_get(m, "pid"),
+				html_num(&id, json_object_get(m, "pid"),
 					 "/job_stack_groups/%zu/ranks/%zu/pid", i, k);
+				html_sentence(sb, _("pid %s on %s"), id.buf, node.buf);
 			}
-			strbuf_addstr(sb, " on ");
-			html_esc(sb, jstr(m, "node") ? jstr(m, "node") : "?");
+			strbuf_release(&id);
+			strbuf_release(&node);
 		}
 		strbuf_addstr(sb, "</td><td>");
 		html_esc(sb, jstr(g, "stack") ? jstr(g, "stack") : "");
@@ -491,13 +554,17 @@ static void job_stacks(struct strbuf *sb, const json_t *doc)
 	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
 		if (json_is_true(json_object_get(n, "answered")))
 			continue;
-		strbuf_addstr(sb, "<p class=\"mut\">Node ");
-		html_num(sb, json_object_get(n, "node_rank"), "/nodes/%zu/node_rank", i);
-		strbuf_addstr(sb, " (");
-		html_esc(sb, jstr(n, "name") ? jstr(n, "name") : "?");
-		strbuf_addstr(sb, ") is not in it: ");
-		html_esc(sb, jstr(n, "error") ? jstr(n, "error") : "?");
+		struct strbuf nr = STRBUF_INIT, name = STRBUF_INIT, why = STRBUF_INIT;
+
+		html_num(&nr, json_object_get(n, "node_rank"), "/nodes/%zu/node_rank", i);
+		html_esc(&name, jstr(n, "name") ? jstr(n, "name") : "?");
+		html_tx(&why, jstr(n, "error") ? jstr(n, "error") : "?");
+		strbuf_addstr(sb, "<p class=\"mut\">");
+		html_sentence(sb, _("Node %s (%s) is not in it: %s"), nr.buf, name.buf, why.buf);
 		strbuf_addstr(sb, "</p>\n");
+		strbuf_release(&nr);
+		strbuf_release(&name);
+		strbuf_release(&why);
 	}
 }
 

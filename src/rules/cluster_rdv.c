@@ -75,7 +75,7 @@ static void event_finding(const struct rdv_opts *ro, const struct rdv_event *ev,
 			    "| od -An -tx1 | tr -d ' \\n')\"   # %s"), N_("on one node: it prints the line "
 			    "to run on each node, this one too, before ncclcheck cluster"));
 		finding_setting(f, WHERE_ENV, SCOPE_ALL, "NCCLCHECK_TOKEN",
-				"<the value the printf line printed, the same on every node>");
+				N_("<the value the printf line printed, the same on every node>"));
 	} else if (!strcmp(id, "cluster.rdv.missing")) {
 		unsigned char bin[16];
 		int fam, numeric = addr_parse(mh, &fam, bin) == 0;

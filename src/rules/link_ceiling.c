@@ -97,27 +97,27 @@ json_t *ceiling_coll_report(const struct ceiling_link *links, size_t n, const ch
 		shown++;
 		if (l->known)
 			add_line(lines, nlines, &alloc,
-				 xasprintf("Link ceiling, %s: line rate %g Gbit/s (sysfs), MTU %d: "
+				 xasprintf(N_("Link ceiling, %s: line rate %g Gbit/s (sysfs), MTU %d: "
 					   "TCP goodput <= %.2f Gbit/s; busbw %.2f Gbit/s = "
-					   "%.1f %% of it (peak), %.1f %% (avg)",
+					   "%.1f %% of it (peak), %.1f %% (avg)"),
 					   who(l, buf, sizeof(buf)), l->c.line_gbps, l->c.mtu,
 					   l->c.ceiling_gbps, peak, ceiling_percent(&l->c, peak),
 					   ceiling_percent(&l->c, avg)));
 		else if (l->c.ceiling_gbps > 0)
 			add_line(lines, nlines, &alloc,
-				 xasprintf("Link ceiling, %s: ceiling unknown (%s); busbw %.2f "
-					   "Gbit/s = %.1f %% of the nominal %.2f Gbit/s at MTU %d",
+				 xasprintf(N_("Link ceiling, %s: ceiling unknown (%s); busbw %.2f "
+					   "Gbit/s = %.1f %% of the nominal %.2f Gbit/s at MTU %d"),
 					   who(l, buf, sizeof(buf)), l->why, peak,
 					   ceiling_percent(&l->c, peak), l->c.ceiling_gbps,
 					   l->c.mtu));
 		else
 			add_line(lines, nlines, &alloc,
-				 xasprintf("Link ceiling, %s: ceiling unknown (%s)",
+				 xasprintf(N_("Link ceiling, %s: ceiling unknown (%s)"),
 					   who(l, buf, sizeof(buf)), l->why));
 	}
 	if (n > shown)
 		add_line(lines, nlines, &alloc,
-			 xasprintf("Link ceiling: %zu more links in --json", n - shown));
+			 xasprintf(N_("Link ceiling: %zu more links in --json"), n - shown));
 	doc = json_pack("{s:o, s:f, s:f}", "links", arr, "peak_busbw_gbps", peak,
 			"avg_busbw_gbps", avg);
 	if (low) {
@@ -129,11 +129,14 @@ json_t *ceiling_coll_report(const struct ceiling_link *links, size_t n, const ch
 					      low->c.ceiling_gbps));
 		json_object_set_new(doc, "peak_pct", json_real(pct));
 		json_object_set_new(doc, "avg_pct", json_real(ceiling_percent(&low->c, avg)));
-		add_line(lines, nlines, &alloc,
-			 xasprintf("Link ceiling: peak busbw %.2f Gbit/s is %.1f %% of the lowest "
-				   "known ceiling (%s, %.2f Gbit/s)%s",
-				   peak, pct, who(low, buf, sizeof(buf)), low->c.ceiling_gbps,
-				   pct < CEILING_LOW_PCT ? ": under 60 %, see link.bw.low" : ""));
+		/* two whole sentences, so that each translates as one */
+		add_line(lines, nlines, &alloc, pct < CEILING_LOW_PCT
+			 ? xasprintf(N_("Link ceiling: peak busbw %.2f Gbit/s is %.1f %% of the lowest "
+					"known ceiling (%s, %.2f Gbit/s): under 60 %%, see link.bw.low"),
+				     peak, pct, who(low, buf, sizeof(buf)), low->c.ceiling_gbps)
+			 : xasprintf(N_("Link ceiling: peak busbw %.2f Gbit/s is %.1f %% of the lowest "
+					"known ceiling (%s, %.2f Gbit/s)"),
+				     peak, pct, who(low, buf, sizeof(buf)), low->c.ceiling_gbps));
 		if (pct < CEILING_LOW_PCT && fs) {
 			struct link_ceiling strict = low->c;
 			strict.nominal = 0; /* known means real: the 60 % bar */
@@ -145,7 +148,7 @@ json_t *ceiling_coll_report(const struct ceiling_link *links, size_t n, const ch
 		json_object_set_new(doc, "peak_pct", json_null());
 		json_object_set_new(doc, "avg_pct", json_null());
 		add_line(lines, nlines, &alloc,
-			 xasprintf("Link ceiling: unknown on every link, no verdict"));
+			 xasprintf("%s", N_("Link ceiling: unknown on every link, no verdict")));
 	}
 	json_object_set_new(doc, "verdict", json_string(verdict));
 	return doc;

@@ -17,6 +17,18 @@ expect_match "$out" "# NCCL chose: network Socket over \[0\]lo:127.0.0.1<0>, 2 c
 expect_match "$out" "# NCCL algorithm: AllReduce 1024..262144 B RING/SIMPLE" "algorithm per size"
 expect_match "$out" "# Link ceiling, rank 0 \([^)]*\) lo: ceiling unknown \(NCCL's log shows no NET transport" \
 	"ceiling: unknown, all inside the host"
+# in Chinese: NCCL's notes (its choice, transports, algorithms, its log) and the ceiling are
+# ncclcheck's prose, put into Chinese; nccl-tests' lines stay (tests/integration/zh_lines.py)
+timeout 30 env LANG=zh_CN.UTF-8 LC_ALL= "$NCCLCHECK" bench allreduce --backend nccl $NC -g 2 -b 1K \
+	-e 4K -f 4 -n 2 >"$T/zh.out" 2>&1
+expect_rc 0 $? "-g 2 on the fake, in Chinese"
+zh=$(cat "$T/zh.out")
+expect_match "$zh" "^# NCCL 选择：网络 Socket，经由 \[0\]lo:127.0.0.1<0>，2 个集合通信通道" "NCCL's choice in Chinese"
+expect_match "$zh" "^# NCCL 算法：AllReduce 1024..4096 B 用 RING/SIMPLE" "the algorithm note in Chinese"
+expect_match "$zh" "^# Out of bounds values : 0 OK" "nccl-tests' footer as nccl-tests prints it"
+bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$T/zh.out" | grep ': English: ')
+[ -z "$bad" ] && pass "no English prose in the Chinese NCCL bench" ||
+	fail "English prose in the Chinese NCCL bench:$(printf '\n%s' "$bad")"
 
 out=$(FAKE_CUDA_DEVICES=3 timeout 30 "$NCCLCHECK" bench allgather --backend nccl $NC -g 3 -b 3K -e 3K -n 1 2>&1)
 expect_rc 0 $? "allgather -g 3"; expect_match "$out" "Out of bounds values : 0 OK" "allgather exact"

@@ -41,6 +41,27 @@ expect_match "$(cat "$T/old.e0")" "note: 'bench --world' is the old spelling of 
 [ "$(masked "$T/new.0")" = "$(masked "$T/old.0")" ] && pass "same report as --world/--rank" ||
 	fail "reports differ: $(diff <(masked "$T/new.0") <(masked "$T/old.0"))"
 
+# in Chinese (#28): nccl-tests' own lines as nccl-tests prints them (scripts grep "# Avg bus
+# bandwidth" and parse the columns), every line of ncclcheck's own prose (the banner, the CPU
+# device's name, the link ceiling under the footer) Chinese (tests/integration/zh_lines.py)
+LANG=zh_CN.UTF-8 LC_ALL= pair zh "--nodes 2 --node-rank 0" "--nodes 2 --node-rank 1"
+zh=$(cat "$T/zh.0")
+bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$T/zh.0" | grep ': English: ')
+[ -z "$bad" ] && pass "no English prose in bench's Chinese report" ||
+	fail "English prose in bench's Chinese report:$(printf '\n%s' "$bad")"
+expect_match "$zh" "^# ncclcheck .* bench，nccl-tests 格式，后端 tcp" "the banner is Chinese"
+expect_match "$zh" "^# 链路上限" "the link ceiling lines are Chinese"
+expect_match "$zh" "每个邻居 4 个 socket$" "the CPU device's name is Chinese"
+# the nccl-tests lines are the English report's, figures and pids aside
+nt() { masked "$1" | grep -E '^# (nThread|Collective test|Using devices|Out of bounds|Avg bus| size)|^ [0-9]+ [0-9]+ ' |
+	sed -E 's/(Avg bus bandwidth : )[0-9.e+-]+/\1F/'; }
+[ -n "$(nt "$T/zh.0")" ] && [ "$(nt "$T/zh.0")" = "$(nt "$T/new.0")" ] &&
+	pass "nccl-tests' own lines are the same in Chinese" ||
+	fail "nccl-tests' lines differ in Chinese: $(diff <(nt "$T/new.0") <(nt "$T/zh.0"))"
+bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$T/new.0" | grep -c ': English: ')
+[ "$bad" -gt 0 ] && pass "the check sees English prose in the English report ($bad lines)" ||
+	fail "zh_lines.py finds no English prose in the English report: the check cannot fail"
+
 # the JSON documents: the same but for the figures
 pair newj "--nodes 2 --node-rank 0" "--nodes 2 --node-rank 1" --json
 pair oldj "--world 2 --rank 0" "--world 2 --rank 1" --json

@@ -89,6 +89,67 @@ print("same" if "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == z
 PY
 )
 expect_match "$same" "^same$" "explain --json is the same document in Chinese, plus \"lang\""
+# config's outputs: every comment a person reads is Chinese (the headers, the reasons after
+# "# <finding id>: ", the notes, the placeholders), the exports and commands as they are, the
+# scripts still valid shell; under each cloud profile (recommend.c's and profile.c's notes and
+# reasons), for a node document and for a cluster one (per-node settings, mpirun's interfaces)
+for cloud in generic autodl aws aliyun azure gcp oci; do
+	for from in facts/cluster/lab-n0.json html/cluster_2_blocked.json; do
+		out="$tmp/cfg-$cloud-$(basename "$from" .json)"
+		LANG=zh_CN.UTF-8 "$NCCLCHECK" config --from "$FIXTURES/$from" --nodes 2 --cloud "$cloud" \
+			--out "$out" >/dev/null 2>&1
+		bad=
+		for f in "$out"/*.sh "$out"/*.env "$out"/*.sbatch; do
+			sh -n "$f" || bad="$bad $(basename "$f")"
+		done
+		[ -z "$bad" ] && pass "config's Chinese scripts are valid shell ($cloud, $from)" ||
+			fail "config's Chinese scripts are not valid shell ($cloud, $from):$bad"
+		bad=$(for f in "$out"/*; do
+			[ "${f##*/}" = recommendation.json ] && continue
+			python3 "$SRCDIR/tests/integration/zh_lines.py" "$f" | grep ': English: ' |
+				sed "s|^|${f##*/}:|"
+		done)
+		[ -s "$out/ncclcheck.env" ] && [ -z "$bad" ] &&
+			pass "no English prose in config's Chinese outputs ($cloud, $from)" ||
+			fail "English prose in config's Chinese outputs ($cloud, $from):$(printf '\n%s' "$bad" | head -8)"
+	done
+	LANG=zh_CN.UTF-8 "$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --env \
+		--cloud "$cloud" > "$tmp/zh-$cloud.env" 2>/dev/null
+done
+env_zh=$(cat "$tmp/zh-aws.env")
+expect_match "$env_zh" "^# ncclcheck config：本作业每个节点的环境变量" "the env file's header is Chinese"
+expect_match "$env_zh" "^# 有意没有写入的设置" "the env file's notes heading is Chinese"
+expect_match "$env_zh" "^export NCCL_SOCKET_IFNAME=" "the exports stay as they are"
+env_en=$("$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --env --cloud aws 2>/dev/null)
+expect_match "$env_en" "^# ncclcheck config: the environment for every node of this job" "the English env file keeps its header"
+expect_match "$env_en" "^# Not written, on purpose, or to check by hand:" "the English env file keeps its notes heading"
+bad=$(printf '%s\n' "$env_en" | grep -c '[^ -~]' | grep -v '^0$')
+[ -z "$bad" ] && pass "the English env file has no Chinese" || fail "the English env file has $bad lines of Chinese"
+"$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --json --cloud aws > "$tmp/cfg-en.json" 2>/dev/null
+LANG=zh_CN.UTF-8 "$NCCLCHECK" config --from "$FIXTURES/facts/cluster/lab-n0.json" --json --cloud aws > "$tmp/cfg-zh.json" 2>/dev/null
+same=$(python3 - "$tmp/cfg-en.json" "$tmp/cfg-zh.json" <<'PY'
+import json, sys
+en, zh = (json.load(open(p)) for p in sys.argv[1:])
+print("same" if "lang" not in en and zh.pop("lang", None) == "zh_CN" and en == zh else "differs")
+PY
+)
+expect_match "$same" "^same$" "config --json (the recommendation, the files' content) stays English in Chinese"
+# the HTML pages of every verb (tests/fixtures/html: bench, cluster, explain, attach) in Chinese:
+# no English prose outside <code>/<pre> (commands, log lines), tooltips included; the sentences
+# with figures in them are whole formats (html_sentence), so none comes out half English
+for doc in "$FIXTURES"/html/*.json; do
+	name=$(basename "$doc" .json)
+	LANG=zh_CN.UTF-8 "$NCCLCHECK" report "$doc" --html "$tmp/zh-$name.html" >/dev/null 2>&1
+	python3 "$SRCDIR/tests/integration/html_text.py" "$tmp/zh-$name.html" > "$tmp/zh-$name.txt"
+	bad=$(python3 "$SRCDIR/tests/integration/zh_lines.py" "$tmp/zh-$name.txt" | grep ': English: ')
+	[ -s "$tmp/zh-$name.txt" ] && [ -z "$bad" ] && pass "no English prose on the Chinese $name page" ||
+		fail "English prose on the Chinese $name page:$(printf '\n%s' "$bad" | head -6)"
+done
+expect_match "$(cat "$tmp/zh-bench_sweep.txt")" "^all_reduce_perf，后端 tcp；平均 busbw [0-9.]+ GB/s" \
+	"bench's headline is one Chinese sentence around its figures"
+expect_match "$(grep -c 'class="n" data-j="/bench/average_bus_bandwidth/bandwidth"' "$tmp/zh-bench_sweep.html")" \
+	"^1$" "the Chinese headline keeps its figure's span (html_check.py finds it)"
+
 err=$(LANG=zh_CN.UTF-8 "$NCCLCHECK" node --facts /nonexistent --json 2>/dev/null)
 expect_match "$(echo "$err" | jq -r .error)" "^[ -~]+$" "an error document's \"error\" stays English: $err"
 finish

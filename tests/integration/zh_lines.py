@@ -8,8 +8,8 @@ value (words with digits, dots, slashes, '=', '_', '-', '*', ':' or '$' are name
 items of a list that Chinese separates with '、' are names). --words N: N words in a row are prose
 (default 3); --no-width: no width limit (messages on stderr are one line, unwrapped, as in English).
 Lines that quote commands or other tools stay as they are: a shown command ('$ ...'), export/unset
-and the fix commands, the output of ping and nc the demo shows, and the system's own error text
-(dlerror's "cannot open shared object file"). Prints each offending line with its reason; exit 1
+and the fix commands, the output of ping and nc the demo shows, the system's own error text
+(dlerror's "cannot open shared object file"), and nccl-tests' own lines in bench's table. Prints each offending line with its reason; exit 1
 if any.
 """
 import re
@@ -21,8 +21,15 @@ WIDTH = 100
 QUOTED = re.compile(r"^\s*(\$|\[n[0-9, 、]+.*\]\$|export |unset |iptables |ip6tables |sysctl |docker |"
                     r"ldd |ncclcheck |torchrun |srun |nc:|Connection to |PING |64 bytes |"
                     r"[0-9]+ packets transmitted|rtt |--- |dm[0-9]+-n[0-9]+ +iptables|"
-                    r"n[0-9]+ +dm[0-9]+-n[0-9]+ )")
+                    r"n[0-9]+ +dm[0-9]+-n[0-9]+ |#+ +\(?kubectl )")
 SYSTEM = ("cannot open shared object file",)
+# nccl-tests' own lines, which bench prints as nccl-tests does in every language (scripts grep and
+# parse them): its header, device lines, the column header, the rows and the footer's two figures. bench's
+# own lines (its banner, notes, the link ceiling under the footer) are prose like any other.
+NCCL_TESTS = re.compile(r"^# (nThread [0-9]|Collective test (starting|concluded): |Using devices$|"
+                        r" Rank +[0-9]+ Group +[0-9]+ Pid +[0-9]+ on |Out of bounds values +: |"
+                        r"Avg bus bandwidth +: | +size +count +type +redop +root +time | +\(B\) +"
+                        r"\(elements\) | +out-of-place +in-place)|^ +[0-9]+ +[0-9]+ +[a-z0-9]+ +[a-z]+ +-?[0-9]+ ")
 # an English word: letters only, with an apostrophe at most (names and values carry other signs)
 WORD = re.compile(r"^[A-Za-z]+('[a-z]+)?[,;:.)]*$")
 # words that are names wherever they stand
@@ -34,7 +41,8 @@ NAMES = {"NCCL", "TCP", "UDP", "IB", "RDMA", "GPU", "GPUs", "CUDA", "NVML", "MTU
          "running", "docker", "toolkit", "python", "cuDNN", "libibverbs", "GPUDirect", "eth",
          "and", "or", "release", "demo", "lab", "ncclcheck", "bookworm", "up", "down", "tc",
          "qdisc", "show", "ip", "link", "S", "exec", "nvcc", "PATH", "ldconfig", "cuda", "default",
-         "schema", "flight", "recorder", "dump", "Flight"}
+         "schema", "flight", "recorder", "dump", "Flight", "MPI", "mpirun", "Kubeflow",
+         "PyTorchJob", "kubectl", "TaskProlog", "srun", "sbatch"}
 
 
 def cols(s):
@@ -71,6 +79,8 @@ def main():
     for n, raw in enumerate(open(args[0], encoding="utf-8"), 1):
         line = re.sub(r"\x1b\[[0-9;]*m", "", raw.rstrip("\n"))
         quoted = QUOTED.match(line) or ("  # " in line and QUOTED.match(line.split("  # ")[0]))
+        if NCCL_TESTS.match(line):
+            continue
         if width and cols(line) > WIDTH and not line.startswith("$ "):
             print(f"{n}: {cols(line)} columns: {line}")
             bad += 1

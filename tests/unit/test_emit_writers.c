@@ -5,6 +5,7 @@
 
 #include "emit/emit.h"
 #include "util/envmap.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/xalloc.h"
 
@@ -524,6 +525,43 @@ static void test_mpirun_ifaces(void **state)
 }
 
 /* Which interfaces a recommendation steers NCCL and Gloo off, read as NCCL reads the list. */
+/*
+ * Chinese (#28): the lint's notes (a removed variable with NCCL's own note, a never-written one
+ * with its reason, a number out of range) and a placeholder come out in Chinese in the env file,
+ * while the recommendation keeps the English for recommendation.json.
+ */
+static void test_env_in_chinese(void **state)
+{
+	struct recommendation *rec = rec_new();
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	rec->nodes = 2;
+	rec->gpus_per_node = 1;
+	rec_defaults(rec);
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_LL_THRESHOLD", "0", "x", "x");
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_TIMEOUT", "1800", "x", "x");
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCL_IB_RETRY_CNT", "13", "x", "x");
+	rec_set(rec, WHERE_ENV, SCOPE_ALL, NULL, "NCCLCHECK_TOKEN", "<a shared secret>", NULL,
+		"cluster.auth.none");
+	assert_true(has_note(rec, "NCCL_LL_THRESHOLD not set: NCCL stopped reading it in 2.5; "
+			     "removed in NCCL 2.5"));
+	i18n_set_lang(I18N_ZH);
+	emit_env(&sb, rec);
+	i18n_set_lang(I18N_EN);
+	assert_has(sb, "# ncclcheck config：本作业每个节点的环境变量\n");
+	assert_has(sb, "没有设置 NCCL_LL_THRESHOLD：NCCL 从 2.5 起不再读取它；NCCL 2.5 已移除；NCCL_PROTO "
+		   "只在调试时使用");
+	assert_has(sb, "没有设置 NCCL_TIMEOUT=1800：NCCL 不读这个变量；集合通信超时由 torch 控制");
+	assert_has(sb, "没有设置 NCCL_IB_RETRY_CNT=13：InfiniBand 重试次数是 3 位字段");
+	assert_has(sb, "# cluster.auth.none: 建议设置\n# export NCCLCHECK_TOKEN=...   # 待填写：");
+	assert_hasnt(sb, "not set");
+	assert_hasnt(sb, "Not written");
+	assert_true(has_note(rec, "NCCL_TIMEOUT=1800 not set: NCCL reads no such variable"));
+	strbuf_release(&sb);
+	rec_free(rec);
+}
+
 static void test_steers_off(void **state)
 {
 	static const struct {
@@ -577,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_placeholders),
 		cmocka_unit_test(test_mpirun_ifaces),
 		cmocka_unit_test(test_steers_off),
+		cmocka_unit_test(test_env_in_chinese),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
