@@ -695,6 +695,10 @@ const struct finding_kind finding_catalog[] = {
 	{ .id = "explain.rdma.gdr_partial", .sev = SEV_WARN,
 	  .summary = N_("Some IB connections of the job use GPUDirect RDMA and others do not: a node "
 		        "without the peer-memory module is the usual cause.") },
+	{ .id = "explain.rdma.gdr_wrong_results", .sev = SEV_ERROR,
+	  .summary = N_("Results come back wrong (NaN) with no error while NCCL's network connections "
+		        "use GPUDirect RDMA: the GPU driver, the peer-memory module or ACS on that path "
+		        "is the suspect.") },
 	{ .id = "explain.hosts.common_peer", .sev = SEV_ERROR,
 	  .summary = N_("The failing network lines of several ranks or hosts all name one peer "
 		        "address: that node is the suspect.") },

@@ -300,6 +300,20 @@ static void ex_plugin_internal(struct lctx *c, const char *p, const char *a)
 	set_plugin(c, "internal", 8, 0);
 }
 
+/* NCCL 2.0-2.2 printed its rings without devices, "3 -> 12 via NET/IB/0/GDRDMA"; the
+ * "[dev] via" form is ex_via's */
+static void ex_via_bare(struct lctx *c, const char *p, const char *a)
+{
+	struct run_obs *o = &c->x->obs;
+	int gdr;
+
+	if (a > BODY(c) && a[-1] == ']')
+		return;
+	gdr = xt_find(p, END(c), "/GDRDMA") != NULL;
+	if (!(gdr ? o->via_gdr++ : o->via_nogdr++))
+		*(gdr ? &o->via_gdr_loc : &o->via_nogdr_loc) = c->loc;
+}
+
 /* "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM" */
 static void ex_via(struct lctx *c, const char *p, const char *a)
 {
@@ -1451,6 +1465,23 @@ static void ex_p2p_off(struct lctx *c, const char *p, const char *a)
 }
 
 /*
+ * The reporter's "returns NaN", "wrong results": data a collective delivered wrong. A NaN loss
+ * or gradient is the model diverging, not a transport that corrupts data, so those lines are left.
+ */
+static void ex_wrong_words(struct lctx *c, const char *p, const char *a)
+{
+	static const char *const model[] = { "loss", "Loss", "grad", "Grad", "lr ", "learning rate" };
+	const char *b = BODY(c), *end = END(c);
+
+	(void)p;
+	(void)a;
+	for (size_t i = 0; i < ARRAY_SIZE(model); i++)
+		if (xt_find(b, end, model[i]))
+			return;
+	ex_prose_loc(c, &c->x->obs.wrong_loc);
+}
+
+/*
  * "nvcr.io/nvidia/pytorch:23.11-py3": the image as written (from the start of its word) and the
  * NCCL its release ships. The first image of a known release is kept; one of another NCCL named
  * later makes the two undecided (ngc_differs).
@@ -1537,6 +1568,7 @@ static const struct extractor {
 	{ .anchor = "Using internal network plugin", .fn = ex_plugin_internal },
 	{ .anchor = "using internal implementation", .fn = ex_plugin_internal },
 	{ .anchor = "] via ", .fn = ex_via },
+	{ .anchor = " via NET/IB", .fn = ex_via_bare },
 	{ .anchor = "Init START", .fn = ex_init_start },
 	{ .anchor = "Init COMPLETE", .fn = ex_init_complete },
 	{ .anchor = "Init timings", .fn = ex_init_timings },
@@ -1713,6 +1745,17 @@ static const struct extractor {
 	{ .anchor = "stops responding", .first = OBS_LOC(hang_loc), .prose = 1 },
 	{ .anchor = "stopped responding", .first = OBS_LOC(hang_loc), .prose = 1 },
 	{ .anchor = "no progress", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "never finish", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "never complete", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "does not finish", .first = OBS_LOC(hang_loc), .prose = 1 },
+	{ .anchor = "doesn't finish", .first = OBS_LOC(hang_loc), .prose = 1 },
+	/* results the reporter calls wrong: NaN or garbage where a sum was expected */
+	{ .anchor = " NaN", .fn = ex_wrong_words },
+	{ .anchor = "wrong result", .fn = ex_wrong_words },
+	{ .anchor = "incorrect result", .fn = ex_wrong_words },
+	{ .anchor = "results are wrong", .fn = ex_wrong_words },
+	{ .anchor = "结果错误", .fn = ex_wrong_words },
+	{ .anchor = "结果不对", .fn = ex_wrong_words },
 	/* the Chinese community's words for the same (CSDN, Zhihu, the seed articles' readers) */
 	{ .anchor = "卡住", .first = OBS_LOC(hang_loc), .prose = 1 },
 	{ .anchor = "卡死", .first = OBS_LOC(hang_loc), .prose = 1 },

@@ -234,6 +234,7 @@ struct run_obs {
 	struct loc via_gdr_loc, via_nogdr_loc;
 	/* prose around a pasted log: the reporter's own words and test output */
 	struct loc hang_loc;		/* "hangs", "deadlock", "freezes" outside NCCL's lines */
+	struct loc wrong_loc;		/* "NaN", "wrong results" in the reporter's words */
 	struct loc arm_loc;		/* an aarch64 host named: aarch64, arm64, GH200, GB200 */
 	struct loc veth_loc;		/* a container's veth interface named outside NCCL's lines */
 	char hca_fail[32];		/* "NET/IB : Unable to open device erdma_1": an HCA a rank lacks */

@@ -2129,14 +2129,50 @@ void rule_k8s_sidecar(struct rs *r)
  * between a node's GPUs, shared memory). A driver with a GDR data bug is the classic case
  * (nccl-tests#7: 390.x; the maintainer: use a driver without it).
  */
+/*
+ * Wrong data reported in the reporter's own words (a NaN sum, "wrong results") on a job whose
+ * NCCL connections between nodes all use GPUDirect RDMA, with no error: the NIC writes straight
+ * into GPU memory there, and what corrupts that path is the GPU driver (GPUDirect data bugs were
+ * fixed in driver releases, nccl-tests#7), the peer-memory module built for another driver, or
+ * ACS redirecting the NIC's writes in a PCIe switch (NCCL's troubleshooting guide, "GPU Direct").
+ * A run with GPUDirect RDMA off decides it. Never with connections without GDR in the same job
+ * (rule_gdr_partial's case), nor when an error names a cause.
+ */
+static void gdr_wrong_words(struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	struct finding *d;
+
+	if (!x->wrong_loc.line || !x->via_gdr || x->via_nogdr || error_causes(r, 0))
+		return;
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15) ||
+		    !strncmp(r->fs->v[i]->id, "nccl.env.", 9))
+			return;
+	d = rs_add(r, "explain.rdma.gdr_wrong_results", SEV_ERROR, CONF_MEDIUM, 120);
+	rs_title(d, "the results come back wrong while every network connection NCCL shows uses "
+		 "GPUDirect RDMA (%llu via .../GDRDMA): data the NIC writes straight into GPU memory "
+		 "is the suspect", (unsigned long long)x->via_gdr);
+	rs_fix(d, "export NCCL_NET_GDR_LEVEL=LOC   # rerun without GPUDirect RDMA (NCCL < 2.4: NCCL_IB_CUDA_SUPPORT=0): right results now put the fault on the GDR path");
+	rs_fix(d, "nvidia-smi --query-gpu=driver_version --format=csv,noheader   # GPUDirect RDMA data bugs were fixed in GPU driver releases: update the GPU driver, then rebuild or reload nv_peer_mem / nvidia-peermem for it");
+	rs_fix(d, "sudo lspci -vvv | grep ACSCtl   # ACS on a PCIe switch between the NIC and the GPU redirects the NIC's writes: every entry must read 'SrcValid-'");
+	finding_why(d, "Medium confidence: with GPUDirect RDMA the NIC writes received data straight "
+		 "into GPU memory, so a fault on that path (the GPU driver, the peer-memory module, ACS "
+		 "in a PCIe switch) corrupts the data with no error; the rerun with GDR off decides it.");
+	rs_at(r, d, x->wrong_loc, "wrong results", NULL);
+	rs_at(r, d, x->via_gdr_loc, "with GPUDirect RDMA", NULL);
+}
+
 void rule_wrong_results(struct rs *r)
 {
 	const struct run_obs *x = r->x;
 	const struct env_obs *gdr = obs_env(x, "NCCL_IB_CUDA_SUPPORT");
 	struct finding *d;
 
-	if (!x->nt_oob_loc.line)
+	if (!x->nt_oob_loc.line) {
+		gdr_wrong_words(r);
 		return;
+	}
 	if (!gdr)
 		gdr = obs_env(x, "NCCL_NET_GDR_LEVEL");
 	if (emitted(r, "nccl.env.proto_forced") || emitted(r, "nccl.env.algo_forced"))

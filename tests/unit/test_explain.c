@@ -3729,6 +3729,76 @@ static void test_round6_mechanisms(void **state)
 	run_free(&r);
 }
 
+/* Round 7 (issue #29): wrong results over GPUDirect RDMA in the reporter's words, and "never
+ * finishes" read as a hang. Each mechanism with the cases that must stay silent. */
+static void test_round7_mechanisms(void **state)
+{
+	static const char gdr_nan[] =
+		"(the allreduce across our two nodes returns NaN for every element)\n"
+		"nodeA:4101:4101 [0] INFO 0 -> 4 via NET/IB/0/GDRDMA\n"
+		"nodeB:5202:5202 [0] INFO 4 -> 0 via NET/IB/0/GDRDMA\n";
+	static const char gdr_wrong_modern[] =
+		"the sums all-reduced between the nodes give wrong results\n"
+		"gpu1:77:90 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n"
+		"gpu2:66:80 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [receive] via NET/IB/0/GDRDMA\n";
+	static const char nan_loss[] =
+		"(after 300 steps the loss is NaN)\n"
+		"nodeA:4101:4101 [0] INFO 0 -> 4 via NET/IB/0/GDRDMA\n";
+	static const char nan_no_gdr[] =
+		"(the allreduce returns NaN)\n"
+		"nodeA:4101:4101 [0] INFO 0 -> 4 via NET/IB/0\n";
+	static const char gdr_quiet[] =
+		"nodeA:4101:4101 [0] INFO 0 -> 4 via NET/IB/0/GDRDMA\n"
+		"nodeB:5202:5202 [0] INFO 4 -> 0 via NET/IB/0/GDRDMA\n";
+	static const char nan_gdr_error[] =
+		"(the allreduce returns NaN)\n"
+		"nodeA:4101:4101 [0] INFO 0 -> 4 via NET/IB/0/GDRDMA\n"
+		"nodeA:4101:4120 [0] transport/net_ib.cc:818 NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 0, vendor err 129\n";
+	static const char never_finishes[] =
+		"(./build/all_reduce_perf -g 2 never finishes on this workstation; lspci -vvv | grep ACSCtl prints nothing)\n";
+	static const char finishes[] =
+		"(./build/all_reduce_perf -g 2 on this workstation; lspci -vvv | grep ACSCtl prints nothing)\n";
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	r = explain_text(gdr_nan, sizeof(gdr_nan) - 1, NULL);
+	f = expect(&r, "explain.rdma.gdr_wrong_results");
+	assert_int_equal(f->conf, CONF_MEDIUM);
+	assert_true(fix_has(f, "NCCL_NET_GDR_LEVEL=LOC"));
+	assert_true(fix_has(f, "update the GPU driver"));
+	run_free(&r);
+
+	r = explain_text(gdr_wrong_modern, sizeof(gdr_wrong_modern) - 1, NULL);
+	expect(&r, "explain.rdma.gdr_wrong_results");
+	run_free(&r);
+
+	r = explain_text(nan_loss, sizeof(nan_loss) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.gdr_wrong_results"));	/* the model diverged */
+	run_free(&r);
+
+	r = explain_text(nan_no_gdr, sizeof(nan_no_gdr) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.gdr_wrong_results"));
+	run_free(&r);
+
+	r = explain_text(gdr_quiet, sizeof(gdr_quiet) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.gdr_wrong_results"));
+	run_free(&r);
+
+	r = explain_text(nan_gdr_error, sizeof(nan_gdr_error) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.rdma.gdr_wrong_results"));	/* the IB error says why */
+	run_free(&r);
+
+	r = explain_text(never_finishes, sizeof(never_finishes) - 1, NULL);
+	f = expect(&r, "explain.pcie.iommu");
+	assert_non_null(strstr(f->title, "hangs"));
+	run_free(&r);
+
+	r = explain_text(finishes, sizeof(finishes) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.pcie.iommu"));
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3804,6 +3874,7 @@ int main(void)
 		cmocka_unit_test(test_ib_cuda_tables),
 		cmocka_unit_test(test_hosts_facts),
 		cmocka_unit_test(test_round6_mechanisms),
+		cmocka_unit_test(test_round7_mechanisms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
