@@ -20,6 +20,7 @@
 #include "net/auth.h"
 #include "net/frame.h"
 #include "net/proto.h"
+#include "util/i18n.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -50,10 +51,18 @@ static void slot_put(struct rdv *r, const char *phase, long step, int rank, json
 
 /* ---- master ---- */
 
-static void member_dead(struct rdv *r, int rank, const char *why)
+/*
+ * fmt says what the member did as one sentence whose first conversion is the member's name
+ * (rdv_rank_name): the event keeps it English and the renderer finds the whole sentence in the
+ * reader's language.
+ */
+static void member_dead(struct rdv *r, int rank, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void member_dead(struct rdv *r, int rank, const char *fmt, ...)
 {
 	struct member *m = &r->mem[rank];
 	char who[300], text[1200], own[300];
+	va_list ap;
 
 	if (m->gone)
 		return;
@@ -74,8 +83,9 @@ static void member_dead(struct rdv *r, int rank, const char *why)
 	/* after the report, leaving is how a run ends; after a failure, the others leave on abort */
 	if (r->reported || m->byed || r->failed)
 		return;
-	rdv_rank_name(r, rank, who, sizeof(who));
-	snprintf(text, sizeof(text), "%s %s", who, why);
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
 	rdv_add_event(r, RDV_EV_DEAD, rank, m->host, m->addr, "dead", "%s", text);
 	if (r->o.survive_dead && r->joined_all) {
 		pthread_cond_broadcast(&r->cv);	/* a partial gather stops waiting for it */
@@ -305,17 +315,22 @@ static void on_member_msg(struct rdv *r, struct client *c, struct msg *m)
 	default: break;
 	}
 	if (claimed != rank) {
-		char why[200];
+		char who[300];
 
-		if (claimed < 0)
-			snprintf(why, sizeof(why), "broke the protocol (sent '%s' mid-run)",
-				 msg_type_name(m->type));
-		else
-			snprintf(why, sizeof(why), "broke the protocol (a '%s' for rank %ld)",
-				 msg_type_name(m->type), claimed);
-		rdv_add_event(r, RDV_EV_GARBAGE, rank, c->host, c->addr, "protocol", "%s from %s %s",
-			  c->host, c->addr, why);
-		member_dead(r, rank, why);
+		rdv_rank_name(r, rank, who, sizeof(who));
+		if (claimed < 0) {
+			rdv_add_event(r, RDV_EV_GARBAGE, rank, c->host, c->addr, "protocol",
+				      "%s from %s broke the protocol (sent '%s' mid-run)", c->host,
+				      c->addr, msg_type_name(m->type));
+			member_dead(r, rank, N_("%s broke the protocol (sent '%s' mid-run)"), who,
+				    msg_type_name(m->type));
+		} else {
+			rdv_add_event(r, RDV_EV_GARBAGE, rank, c->host, c->addr, "protocol",
+				      "%s from %s broke the protocol (a '%s' for rank %ld)", c->host,
+				      c->addr, msg_type_name(m->type), claimed);
+			member_dead(r, rank, N_("%s broke the protocol (a '%s' for rank %ld)"), who,
+				    msg_type_name(m->type), claimed);
+		}
 		return;
 	}
 	switch (m->type) {
@@ -366,10 +381,16 @@ static void master_on_msg(struct rdv *r, struct client *c, struct msg *m)
 	drop_client(r, c);
 }
 
+/* why: a sentence whose one conversion is the member's name, as member_dead() takes it */
+static void client_eof(struct rdv *r, struct client *c, const char *why)
+	__attribute__((format(printf, 3, 0)));
 static void client_eof(struct rdv *r, struct client *c, const char *why)
 {
 	if (c->st == C_JOINED && c->rank >= 0 && r->mem && r->mem[c->rank].c == c) {
-		member_dead(r, (int)c->rank, why);
+		char who[300];
+
+		rdv_rank_name(r, (int)c->rank, who, sizeof(who));
+		member_dead(r, (int)c->rank, why, who);
 		return;
 	}
 	if ((c->st == C_HELLO || c->st == C_AUTH) && c->sent_bytes)
@@ -396,14 +417,14 @@ static void master_read(struct rdv *r, struct client *c)
 		size_t off = 0;
 
 		if (n == 0) {
-			client_eof(r, c, "closed the connection (the process ended or was killed)");
+			client_eof(r, c, N_("%s closed the connection (the process ended or was killed)"));
 			return;
 		}
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				client_eof(r, c, "reset the connection (the process ended or was killed)");
+				client_eof(r, c, N_("%s reset the connection (the process ended or was killed)"));
 			return;
 		}
 		budget -= (size_t)n;
@@ -439,17 +460,20 @@ static void master_read(struct rdv *r, struct client *c)
 					rdv_add_event(r, k, (int)c->rank, c->host, c->addr,
 						  frame_status_name(st), "%s %s sent %s: %s; dropped",
 						  c->addr, c->host, k == RDV_EV_OVERSIZED ?
-						  "an oversized frame" : "something that is not "
-						  "ncclcheck's protocol", e.msg);
+						  N_("an oversized frame") :
+						  N_("something that is not ncclcheck's protocol"), e.msg);
 				else
 					stranger_event(r, k, c, frame_status_name(st),
 						       "%s%s%s sent %s: %s; dropped", c->addr,
 						       c->host[0] ? " " : "", c->host,
-						       k == RDV_EV_OVERSIZED ? "an oversized frame" :
-						       "something that is not ncclcheck's protocol",
+						       k == RDV_EV_OVERSIZED ? N_("an oversized frame") :
+						       N_("something that is not ncclcheck's protocol"),
 						       e.msg);
 				if (c->st == C_JOINED && c->rank >= 0) {
-					member_dead(r, (int)c->rank, "broke the protocol");
+					char who[300];
+
+					rdv_rank_name(r, (int)c->rank, who, sizeof(who));
+					member_dead(r, (int)c->rank, N_("%s broke the protocol"), who);
 				} else {
 					note_fail(r, c->rank, "its attempt from %s was dropped: %s", c->addr,
 						  e.msg);
@@ -552,7 +576,7 @@ static void master_timers(struct rdv *r, int64_t now)
 			stranger_event(r, RDV_EV_STALLED, c, c->st == C_HELLO ? "hello" : "auth",
 				       "%s%s%s sent no %s within %.1f s; dropped", c->addr,
 				       c->host[0] ? " " : "", c->host, c->st == C_HELLO ? "hello" :
-				       "answer to the challenge", (double)r->o.handshake_ms / 1000);
+				       N_("answer to the challenge"), (double)r->o.handshake_ms / 1000);
 			note_fail(r, c->rank, "its attempt from %s stalled in the handshake", c->addr);
 			drop_client(r, c);
 		} else if (c->st == C_CLOSING && (now >= c->deadline || !rdv_client_pending(c))) {
@@ -563,23 +587,23 @@ static void master_timers(struct rdv *r, int64_t now)
 		struct member *m = &r->mem[i];
 
 		if (m->joined && !m->gone && !m->byed && m->c && now - m->c->last_rx > r->o.dead_ms) {
-			char why[300];
+			char who[300];
 			unsigned unacked, since_ack;
 
+			rdv_rank_name(r, i, who, sizeof(who));
 			/* its kernel acknowledges the heartbeats even while its process is stopped:
 			 * when it no longer does, the node's link (or the node) is gone */
 			if (net_tcp_acks(m->c->fd, &unacked, &since_ack) == 0 && unacked > 0 &&
 			    since_ack >= ACK_SILENT_MS)
-				snprintf(why, sizeof(why), "sent nothing for %.1f s and its host has "
-					 "acknowledged nothing this node sent for %.1f s: its link or "
-					 "its host is down (a stopped process would still be "
-					 "acknowledged)", (double)(now - m->c->last_rx) / 1000,
-					 (double)since_ack / 1000);
+				member_dead(r, i, N_("%s sent nothing for %.1f s and its host has "
+						     "acknowledged nothing this node sent for %.1f s: its "
+						     "link or its host is down (a stopped process would "
+						     "still be acknowledged)"), who,
+					    (double)(now - m->c->last_rx) / 1000, (double)since_ack / 1000);
 			else
-				snprintf(why, sizeof(why), "sent nothing for %.1f s, not even a "
-					 "heartbeat (the process is stopped, hung, or its host is "
-					 "gone)", (double)(now - m->c->last_rx) / 1000);
-			member_dead(r, i, why);
+				member_dead(r, i, N_("%s sent nothing for %.1f s, not even a heartbeat "
+						     "(the process is stopped, hung, or its host is gone)"),
+					    who, (double)(now - m->c->last_rx) / 1000);
 		}
 	}
 	if (!r->joined_all && !r->failed && now >= r->join_deadline) {
@@ -669,7 +693,7 @@ void *rdv_master_main(void *arg)
 		for (size_t i = 0; i < r->ncl; i++)
 			if (r->cl[i]->fd >= 0 && rdv_client_pending(r->cl[i]) &&
 			    rdv_client_flush(r->cl[i]) < 0)
-				client_eof(r, r->cl[i], "reset the connection");
+				client_eof(r, r->cl[i], N_("%s reset the connection"));
 		reap(r);
 
 		ALLOC_GROW(pfd, r->ncl + 2, apfd);
@@ -719,7 +743,7 @@ void *rdv_master_main(void *arg)
 			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
 				master_read(r, c);
 			if (c->fd >= 0 && (pfd[i].revents & POLLOUT) && rdv_client_flush(c) < 0)
-				client_eof(r, c, "reset the connection");
+				client_eof(r, c, N_("%s reset the connection"));
 		}
 	}
 	/* whatever is left is closed now */

@@ -144,6 +144,13 @@ static void stored_errors_read_whole(void **state)
 	text("rank and file: no such thing", "rank and file: no such thing");
 	text("cannot frobnicate: Connection refused", "cannot frobnicate: Connection refused");
 	assert_string_equal(err_errno_text(ENOENT), "No such file or directory");
+	/* what the master says of a member that died: one sentence with the member's name in it */
+	text("rank 2 (n2, 10.0.0.2) sent nothing for 5.0 s, not even a heartbeat (the process is "
+	     "stopped, hung, or its host is gone)",
+	     "rank 2 (n2, 10.0.0.2) 已经 5.0 秒没有发来任何数据，连心跳都没有（进程被暂停、卡死，或它的主机已不在）");
+	text("10.0.0.9 n9 sent an oversized frame: the peer announced a frame of 99999999 bytes, "
+	     "over the cap of 16777216; dropped",
+	     "10.0.0.9 n9 发来 一个超长的帧：对端声明的帧有 99999999 字节，超过上限 16777216；已断开");
 	/* jansson's words inside an error, and every one of them has Chinese */
 	text("facts 'f' is not JSON: '[' or '{' expected near 'root' (line 1, column 4)",
 	     "facts 'f' 不是 JSON：'root' 附近应为 '[' 或 '{'（第 1 行，第 4 列）");
