@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """zh_findings.py NCCLCHECK FIXTURES OUTDIR: renders, in Chinese, the findings of every facts
-document the tests have (node --facts), of every saved report (report, text and HTML) and of the
-NCCL_* lint's cases (envlint, each an environment put into a small facts document), and writes
-what a person reads, one finding's text a line, for zh_lines.py: a wrapped line is joined to the
-one before it, and a text another tool wrote (quoted '...' with a space in it, such as torch's
-own error) is taken out, since it is quoted as it is. A check line (HTML only) is written
-without its leading command, so its comment, or words in parentheses after the command, is read.
-Prints the files written, one a line.
+document the tests have (node --facts), of the NCCL_* lint's cases (envlint: each an environment
+put into a small facts document) and the check lines of the saved cluster reports (report
+--html), and writes what a person reads of each finding, one line each, for zh_lines.py: its
+head, cause, fix and why (a wrapped line joined to the one before it; evidence lines are the
+facts read, key and value, and the inventory no finding), and each check line without its
+leading command, so its comment, or words in parentheses after the command, is read. A text
+another tool wrote (quoted with a space in it, torch's or NCCL's own error) is taken out: it is
+quoted as it is. Prints, one a line: the file written, the document, how many lines it holds.
 """
 import glob
+import html as htmllib
 import json
 import os
 import re
@@ -120,7 +122,7 @@ def checks(page):
     """The check lines of an HTML page, the command's first word and subcommand taken off."""
     for m in re.finditer(r"<p>[^<]*<code>(.*?)</code></p>", page):
         if m.group(1).startswith("ncclcheck "):
-            yield "检查：" + m.group(1).split(" ", 2)[-1]
+            yield "检查：" + htmllib.unescape(m.group(1)).split(" ", 2)[-1]
 
 
 def main():
