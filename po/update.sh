@@ -16,7 +16,7 @@ xgettext --from-code=UTF-8 --language=C --no-wrap --sort-by-file --add-comments=
 	-kcli_usage_error:2 -kcli_fail:2 -kfinding_evidence:2 -kreason_verdict:3 -kev_set:2 \
 	-krs_title:2 -kerr_set:3 -kerr_sys:2 -kerr_prefix:2 -krec_note:2 -kset_status:3 -kworker_fail:3 \
 	-krdv_add_event:7 -kstranger_event:5 -knote_fail:3 -kras_diag_ask_skip:2 -kfr_bad:2 \
-	-klab_plan_fault:3 \
+	-klab_plan_fault:3 -klint_add:5 \
 	--flag=finding_add:4:c-format --flag=finding_why:2:c-format --flag=error:1:c-format \
 	--flag=warning:1:c-format --flag=cli_usage_error:2:c-format --flag=cli_fail:2:c-format \
 	--flag=finding_evidence:2:c-format --flag=reason_verdict:3:c-format --flag=ev_set:2:c-format \
@@ -24,7 +24,7 @@ xgettext --from-code=UTF-8 --language=C --no-wrap --sort-by-file --add-comments=
 	--flag=err_prefix:2:c-format --flag=rec_note:2:c-format --flag=set_status:3:c-format --flag=worker_fail:3:c-format \
 	--flag=rdv_add_event:7:c-format --flag=stranger_event:5:c-format --flag=note_fail:3:c-format \
 	--flag=ras_diag_ask_skip:2:c-format --flag=fr_bad:2:c-format \
-	--flag=lab_plan_fault:3:c-format \
+	--flag=lab_plan_fault:3:c-format --flag=lint_add:5:c-format \
 	--flag=_:1:pass-c-format --flag=Q_:1:pass-c-format --flag=Q_:2:pass-c-format \
 	-o "$pot.calls" $(grep -v '^#' po/POTFILES)
 # explain's fix lines, rows and rs_fix() formats alike: the comment's words, or a line of prose

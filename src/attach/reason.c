@@ -307,7 +307,7 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 				    "%d'), the launcher's exit report"), m->pid);
 			finding_fix(f, N_("restart the job; with torchrun, --max-restarts lets the launcher do "
 				    "it"));
-			finding_check(f, "ncclcheck explain <that rank's log>");
+			finding_check(f, N_("ncclcheck explain <that rank's log>"));
 			reason_verdict(c, 1, "%s is gone%s%s; the other ranks wait for it", w.buf,
 				doing.len ? ": " : "", doing.buf);
 		} else if (k == P_STOPPED) {
@@ -341,7 +341,7 @@ static void ras_dead_and_missing(struct ctx *c, const struct ras_comm *cm)
 			finding_fix(f, N_("from this node: ping %s; check the firewall on both ends"), m->host);
 			finding_fix(f, N_("on %s: is the node up, are its ranks running (ncclcheck attach there)"),
 				    m->host);
-			finding_check(f, "ncclcheck cluster   # every interface between the nodes, both ways");
+			finding_check(f, N_("ncclcheck cluster   # every interface between the nodes, both ways"));
 			reason_verdict(c, 5, "node %s does not answer (%d rank(s) unresponsive): the network between "
 				"the nodes or the node itself is down", m->host, n_on_host);
 		} else {
@@ -392,7 +392,7 @@ static void ras_errors(struct ctx *c, const struct ras_comm *cm)
 				    "launch (a peer vanished, a network error, a CUDA fault). The "
 				    "communicator is unusable; the other ranks hang until they time out.");
 			finding_fix(f, N_("read that rank's NCCL WARN lines (NCCL_DEBUG=WARN is enough)"));
-			finding_check(f, "ncclcheck explain <that rank's log>");
+			finding_check(f, N_("ncclcheck explain <that rank's log>"));
 			finding_evidence(f, "RAS communicator %s: rank %d async_error=%d%s%s", cm->hash,
 					 rk->rank, rk->async_error, rk->error_text[0] ? " " : "",
 					 rk->error_text);
@@ -403,7 +403,7 @@ static void ras_errors(struct ctx *c, const struct ras_comm *cm)
 					"%s failed to initialise communicator %s (%s)", w.buf, cm->hash,
 					rk->init_state > 0 ? nccl_result(rk->init_state) : rk->error_text);
 			rank_subject(f, rk);
-			finding_check(f, "ncclcheck explain <that rank's log>");
+			finding_check(f, N_("ncclcheck explain <that rank's log>"));
 			finding_evidence(f, "RAS communicator %s: rank %d init_state=%d", cm->hash, rk->rank,
 					 rk->init_state);
 			reason_verdict(c, 7, "%s failed to initialise NCCL", w.buf);
@@ -633,7 +633,7 @@ static void ras_counts(struct ctx *c, const struct ras_comm *cm)
 			finding_fix(f, N_("check the path between the nodes on every interface NCCL uses"));
 			finding_fix(f, N_("nvidia-smi on each node: a GPU at 100%% with no progress, Xid errors "
 				    "in dmesg"));
-			finding_check(f, "ncclcheck cluster   # reachability, ports and MTU between the nodes");
+			finding_check(f, N_("ncclcheck cluster   # reachability, ports and MTU between the nodes"));
 			finding_rerun(f, "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (the flight recorder tells "
 				      "'started' from 'scheduled' per rank)");
 			f->conf = CONF_MEDIUM;

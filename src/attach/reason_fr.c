@@ -299,7 +299,7 @@ static void fr_pg_reason(struct ctx *c, const struct frpg *pg)
 				    "kernel runs and waits for data; 'scheduled' means the stream never got "
 				    "to it (an earlier kernel or a copy is stuck).");
 			finding_evidence(f, "%s", states.buf);
-			finding_check(f, "ncclcheck cluster   # the links between the nodes");
+			finding_check(f, N_("ncclcheck cluster   # the links between the nodes"));
 			f->conf = CONF_MEDIUM;
 			reason_verdict(c, 8, "every rank entered %s #%ld (process group '%s') and it does not "
 				"complete: a network or GPU stall below PyTorch", fr_op_name(last[0]), hi,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/i18n.h"
 #include "util/version.h"
 
 /*
@@ -86,21 +87,22 @@ const struct torch_python stack_torch_python_tab[] = {
 const size_t stack_torch_python_count =
 	sizeof(stack_torch_python_tab) / sizeof(stack_torch_python_tab[0]);
 
-/* compat-data.md §5: pytorch#114077, first released in torch 2.2.0. */
+/* compat-data.md §5: pytorch#114077, first released in torch 2.2.0. The meanings are the
+ * why's value (launcher_env.c): msgids, so the sentence reads in the reader's language. */
 const struct torch_renamed_var stack_torch_renamed[] = {
 	{ "NCCL_BLOCKING_WAIT", "TORCH_NCCL_BLOCKING_WAIT", "2.2",
-	  "collectives block the calling thread and raise on timeout; no watchdog thread runs" },
+	  N_("collectives block the calling thread and raise on timeout; no watchdog thread runs") },
 	{ "NCCL_ASYNC_ERROR_HANDLING", "TORCH_NCCL_ASYNC_ERROR_HANDLING", "2.2",
-	  "what the watchdog does to a failed or timed-out collective (0 nothing, 1 abort and "
-	  "tear down, 2 abort only, 3 tear down without abort; 3 is the default)" },
+	  N_("what the watchdog does to a failed or timed-out collective (0 nothing, 1 abort and "
+	  "tear down, 2 abort only, 3 tear down without abort; 3 is the default)") },
 	{ "NCCL_DESYNC_DEBUG", "TORCH_NCCL_DESYNC_DEBUG", "2.2",
-	  "reports which rank is out of step when a collective times out" },
+	  N_("reports which rank is out of step when a collective times out") },
 	{ "NCCL_ENABLE_TIMING", "TORCH_NCCL_ENABLE_TIMING", "2.2",
-	  "records CUDA events around every collective to time it" },
+	  N_("records CUDA events around every collective to time it") },
 	{ "ENABLE_NCCL_HEALTH_CHECK", "TORCH_ENABLE_NCCL_HEALTH_CHECK", "2.2",
-	  "runs a health-check collective when the process group starts" },
+	  N_("runs a health-check collective when the process group starts") },
 	{ "NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK", "TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK",
-	  "2.2", "registers the caching allocator's memory with NCCL" },
+	  "2.2", N_("registers the caching allocator's memory with NCCL") },
 };
 const size_t stack_torch_renamed_count = sizeof(stack_torch_renamed) / sizeof(stack_torch_renamed[0]);
 

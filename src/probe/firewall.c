@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/i18n.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/subproc.h"
@@ -501,19 +502,19 @@ static int run_tool(char *const argv[], struct subproc_result *r, char *why, siz
 	struct err e = ERR_INIT;
 
 	if (subproc_run(argv, NULL, FW_TIMEOUT_MS, FW_OUT_CAP, r, &e) < 0) {
-		snprintf(why, len, "cannot run '%s': %.200s", argv[0], e.msg);
+		snprintf(why, len, N_("cannot run '%s': %.200s"), argv[0], e.msg);
 		return -1;
 	}
 	if (r->timed_out) {
-		snprintf(why, len, "'%s' did not finish within %d s", argv[0], FW_TIMEOUT_MS / 1000);
+		snprintf(why, len, N_("'%s' did not finish within %d s"), argv[0], FW_TIMEOUT_MS / 1000);
 		return -1;
 	}
 	if (!r->exited || r->status) {
 		strbuf_rtrim(&r->errout);
 		if (r->exited && r->status == 127)
-			snprintf(why, len, "'%s' is not installed", argv[0]);
+			snprintf(why, len, N_("'%s' is not installed"), argv[0]);
 		else
-			snprintf(why, len, "'%s' failed: %.160s", argv[0],
+			snprintf(why, len, N_("'%s' failed: %.160s"), argv[0],
 				 r->errout.len ? r->errout.buf : "no message");
 		return -1;
 	}

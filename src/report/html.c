@@ -478,6 +478,15 @@ static void subjects(struct strbuf *sb, const struct finding *f)
 	}
 }
 
+/*
+ * Check lines of reports saved before the rules gave them a "  # " comment: msgids whole, so that
+ * `ncclcheck report` shows an older document's check in the reader's language too.
+ */
+static const char *const old_checks[] __attribute__((unused)) = {
+	N_("ncclcheck cluster (re-run after the change)"),
+	N_("ncclcheck cluster (with the variables exported) or ncclcheck run -- <your launch command>"),
+};
+
 static void one_finding(struct strbuf *sb, const struct finding *f, size_t i)
 {
 	strbuf_addf(sb, "<article class=\"finding sev-%s%s\" id=\"f%zu\">\n<h4>"
@@ -530,9 +539,13 @@ static void one_finding(struct strbuf *sb, const struct finding *f, size_t i)
 		strbuf_addstr(sb, "</code></p>\n");
 	}
 	if (f->check) {
+		struct strbuf l = STRBUF_INIT;
+
+		/* a command like a fix line: its comment (or the whole line, a msgid) is translated */
 		strbuf_addf(sb, "<p>%s <code>", _("check:"));
-		html_esc(sb, f->check);
+		html_esc(sb, render_fix_l10n(&l, f->check));
 		strbuf_addstr(sb, "</code></p>\n");
+		strbuf_release(&l);
 	}
 	strbuf_addstr(sb, "</article>\n");
 }

@@ -691,7 +691,7 @@ static void group_add(const struct cluster_view *v, struct member *mb, size_t n,
 									  : mb[i].f->title);
 		finding_caused_by(mb[i].f, g);
 	}
-	finding_check(g, "ncclcheck cluster (re-run after the change)");
+	finding_check(g, N_("ncclcheck cluster   # re-run after the change"));
 	free(civ);
 	free(nodes);
 	free(ifs);

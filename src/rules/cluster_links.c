@@ -226,7 +226,7 @@ static void connect_failures(const struct cluster_view *v, const struct cluster_
 					finding_fix(f, "iptables -I INPUT -i %s -p tcp -s %s -j ACCEPT", ifn,
 						    srcs);
 			}
-			finding_check(f, "ncclcheck cluster (re-run after the change)");
+			finding_check(f, N_("ncclcheck cluster   # re-run after the change"));
 			strbuf_release(&who);
 		}
 	}
@@ -486,8 +486,8 @@ void xrule_verdict(const struct cluster_view *v, struct findings *out)
 			       "interface named here, and the link tests showed every peer reaching "
 			       "it.");
 		add_verdict_fix(v, &vd, f);
-		finding_check(f, "ncclcheck cluster (with the variables exported) or ncclcheck run -- "
-			      "<your launch command>");
+		finding_check(f, N_("ncclcheck cluster   # with the variables exported, or: ncclcheck run -- "
+				    "<your launch command>"));
 	}
 	strbuf_release(&names);
 	cluster_verdict_release(&vd);

@@ -172,10 +172,13 @@ static void fix_wheel(struct finding *f, const struct nm_python *py, const char 
 			pick_v = rel->variants[i];
 	if (!pick_v || version_parse(pick_v, &cv) < 0)
 		return;
+	char tag[32];
+
+	/* "cu126" one value: two numbers in a row are not read back from the line (i18n_text) */
+	snprintf(tag, sizeof(tag), "cu%ld%ld", cv.part[0], cv.part[1]);
 	finding_fix(f, N_("%s -m pip install --force-reinstall 'torch==%ld.%ld.*' --index-url "
-		    "https://download.pytorch.org/whl/cu%ld%ld   # or torch's CUDA %s build, to match the toolkit "
-		    "(the driver must run it)"), str_or(py->path, "?"), tvv.part[0], tvv.part[1], cv.part[0],
-		    cv.part[1], pick_v);
+		    "https://download.pytorch.org/whl/%s   # or torch's CUDA %s build, to match the toolkit "
+		    "(the driver must run it)"), str_or(py->path, "?"), tvv.part[0], tvv.part[1], tag, pick_v);
 }
 
 static void judge(const struct node_model *m, const struct nm_python *py, size_t pi,

@@ -95,10 +95,10 @@ static void fix_unset(struct finding *f, const struct nccl_setting *st)
 	finding_setting(f, st->from_file ? WHERE_NCCL_CONF : WHERE_ENV, SCOPE_ALL, st->name, NULL);
 }
 
-static struct finding *add(struct lint *l, enum severity sev, const char *id, const struct nccl_setting *st,
+static struct finding *lint_add(struct lint *l, enum severity sev, const char *id, const struct nccl_setting *st,
 			   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static struct finding *add(struct lint *l, enum severity sev, const char *id, const struct nccl_setting *st,
+static struct finding *lint_add(struct lint *l, enum severity sev, const char *id, const struct nccl_setting *st,
 			   const char *fmt, ...)
 {
 	char title[512], where[ORIGIN_LEN];
@@ -140,14 +140,17 @@ static void lint_unknown(struct lint *l, const struct nccl_setting *st)
 		names[i] = nccl_vars[i].name;
 	best = suggest_closest(st->name, names, nccl_vars_count);
 	if (best)
-		f = add(l, SEV_WARN, "nccl.env.unknown", st,
+		f = lint_add(l, SEV_WARN, "nccl.env.unknown", st,
 			"%s is not an NCCL variable; did you mean %s? NCCL ignores it", st->name, best);
 	else
-		f = add(l, SEV_WARN, "nccl.env.unknown", st, "%s is not a variable NCCL reads; it has no effect",
+		f = lint_add(l, SEV_WARN, "nccl.env.unknown", st, "%s is not a variable NCCL reads; it has no effect",
 			st->name);
-	finding_why(f, "NCCL looks up each variable by its exact name; a misspelt one is silently ignored, "
-		    "so the setting you meant is not in force%s.",
-		    best && !strcmp(best, "NCCL_SOCKET_IFNAME") ? " and NCCL picks the interface by itself" : "");
+	if (best && !strcmp(best, "NCCL_SOCKET_IFNAME"))
+		finding_why(f, "NCCL looks up each variable by its exact name; a misspelt one is silently ignored, "
+			    "so the setting you meant is not in force and NCCL picks the interface by itself.");
+	else
+		finding_why(f, "NCCL looks up each variable by its exact name; a misspelt one is silently ignored, "
+			    "so the setting you meant is not in force.");
 	fix_unset(f, st);
 	if (best)
 		fix_set(f, NULL, best, st->value);
@@ -160,8 +163,12 @@ static void lint_version(struct lint *l, const struct nccl_setting *st, const st
 
 	/* removed before any NCCL a PyTorch 2.x ships: true whatever the version */
 	if (v->gone && (version_cmp_str(v->gone, "2.7.8") <= 0 || (!l->assumed && version_ge(l, v->gone)))) {
-		f = add(l, SEV_WARN, "nccl.env.removed", st, "%s is no longer read by NCCL %s%s%s", st->name,
-			l->assumed ? v->gone : l->version, v->note ? ": " : "", v->note ? v->note : "");
+		if (v->note)
+			f = lint_add(l, SEV_WARN, "nccl.env.removed", st, "%s is no longer read by NCCL %s: %s",
+				     st->name, l->assumed ? v->gone : l->version, v->note);
+		else
+			f = lint_add(l, SEV_WARN, "nccl.env.removed", st, "%s is no longer read by NCCL %s", st->name,
+				     l->assumed ? v->gone : l->version);
 		finding_why(f, "NCCL %s and newer do not read %s; setting it changes nothing.", v->gone, st->name);
 		if (!l->assumed)
 			evidence_version(l, f);
@@ -169,7 +176,7 @@ static void lint_version(struct lint *l, const struct nccl_setting *st, const st
 		return;
 	}
 	if (v->since && !l->assumed && !version_ge(l, v->since)) {
-		f = add(l, SEV_WARN, "nccl.env.too_new", st, "%s is read from NCCL %s on; this job loads %s, "
+		f = lint_add(l, SEV_WARN, "nccl.env.too_new", st, "%s is read from NCCL %s on; this job loads %s, "
 			"which ignores it", st->name, v->since, l->version);
 		finding_why(f, "The variable appeared in NCCL %s. Older releases do not look it up, so the "
 			    "setting silently has no effect.", v->since);
@@ -191,22 +198,31 @@ static void lint_int(struct lint *l, const struct nccl_setting *st, const struct
 
 	switch (how) {
 	case NV_PARSE_EMPTY:
-		f = add(l, SEV_INFO, "nccl.env.empty", st, "%s is set but empty: NCCL uses its default%s%s",
-			st->name, has_def ? " " : "", has_def ? v->def : "");
+		if (has_def)
+			f = lint_add(l, SEV_INFO, "nccl.env.empty", st, "%s is set but empty: NCCL uses its default %s",
+				     st->name, v->def);
+		else
+			f = lint_add(l, SEV_INFO, "nccl.env.empty", st, "%s is set but empty: NCCL uses its default",
+				     st->name);
 		fix_unset(f, st);
 		return;
 	case NV_PARSE_JUNK:
-		f = add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is read as 0%s", st->name, st->value,
-			ib_disable ? ": InfiniBand stays enabled" : "");
-		finding_why(f, "NCCL reads integer variables with strtoll(value, NULL, 0) and no error check: "
-			    "text without digits (true, yes, on) becomes 0 without a warning%s.",
-			    ib_disable ? ", so NCCL_IB_DISABLE=true does not disable IB; only a non-zero number "
-					 "does" : "");
+		if (ib_disable) {
+			f = lint_add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is read as 0: InfiniBand stays enabled",
+				     st->name, st->value);
+			finding_why(f, "NCCL reads integer variables with strtoll(value, NULL, 0) and no error check: "
+				    "text without digits (true, yes, on) becomes 0 without a warning, so "
+				    "NCCL_IB_DISABLE=true does not disable IB; only a non-zero number does.");
+		} else {
+			f = lint_add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is read as 0", st->name, st->value);
+			finding_why(f, "NCCL reads integer variables with strtoll(value, NULL, 0) and no error check: "
+				    "text without digits (true, yes, on) becomes 0 without a warning.");
+		}
 		fix_set(f, st, st->name, ib_disable && (!strcasecmp(st->value, "true") || !strcasecmp(st->value, "yes") ||
 							!strcasecmp(st->value, "on")) ? "1" : "0");
 		return;
 	case NV_PARSE_TRAILING:
-		f = add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is read as %lld: NCCL ignores the rest",
+		f = lint_add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is read as %lld: NCCL ignores the rest",
 			st->name, st->value, n);
 		finding_why(f, "strtoll() stops at the first character that is not a digit and NCCL does not "
 			    "check what is left, so units and suffixes (4M, 1k) are dropped silently.");
@@ -217,7 +233,7 @@ static void lint_int(struct lint *l, const struct nccl_setting *st, const struct
 		}
 		return;
 	case NV_PARSE_OCTAL:
-		f = add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is octal to NCCL: it reads %lld", st->name,
+		f = lint_add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is octal to NCCL: it reads %lld", st->name,
 			st->value, n);
 		finding_why(f, "NCCL parses integers with base 0, so a leading zero means octal.");
 		{
@@ -227,19 +243,23 @@ static void lint_int(struct lint *l, const struct nccl_setting *st, const struct
 		}
 		return;
 	case NV_PARSE_HEX:
-		f = add(l, SEV_INFO, "nccl.env.int", st, "%s='%s' is hexadecimal: NCCL reads %lld", st->name,
+		f = lint_add(l, SEV_INFO, "nccl.env.int", st, "%s='%s' is hexadecimal: NCCL reads %lld", st->name,
 			st->value, n);
 		return;
 	case NV_PARSE_RANGE:
-		f = add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is out of range: NCCL uses the default%s%s",
-			st->name, st->value, has_def ? " " : "", has_def ? v->def : "");
+		if (has_def)
+			f = lint_add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is out of range: NCCL uses the default %s",
+				     st->name, st->value, v->def);
+		else
+			f = lint_add(l, SEV_WARN, "nccl.env.int", st, "%s='%s' is out of range: NCCL uses the default",
+				     st->name, st->value);
 		fix_unset(f, st);
 		return;
 	case NV_PARSE_OK:
 		break;
 	}
 	if (v->min <= v->max && (n < v->min || n > v->max) && !(has_def && n == def)) {
-		f = add(l, SEV_WARN, "nccl.env.range", st, "%s=%lld is outside %lld..%lld", st->name, n, v->min,
+		f = lint_add(l, SEV_WARN, "nccl.env.range", st, "%s=%lld is outside %lld..%lld", st->name, n, v->min,
 			v->max);
 		finding_why(f, "NCCL documents %s for %lld..%lld; other values are clamped, treated as "
 			    "'infinite' or rejected at init depending on the variable.", st->name, v->min, v->max);
@@ -259,7 +279,7 @@ static void lint_float(struct lint *l, const struct nccl_setting *st, const stru
 		return;
 	}
 	if (!*st->value) {
-		f = add(l, SEV_INFO, "nccl.env.empty", st, "%s is set but empty: NCCL uses its default %s",
+		f = lint_add(l, SEV_INFO, "nccl.env.empty", st, "%s is set but empty: NCCL uses its default %s",
 			st->name, v->def);
 		fix_unset(f, st);
 		return;
@@ -268,7 +288,7 @@ static void lint_float(struct lint *l, const struct nccl_setting *st, const stru
 	d = strtod(st->value, &end);
 	if (!errno && end != st->value && !*end && isfinite(d) && d > 0)
 		return;
-	f = add(l, SEV_WARN, "nccl.env.float", st, "%s='%s' is not a number above 0: NCCL uses %s",
+	f = lint_add(l, SEV_WARN, "nccl.env.float", st, "%s='%s' is not a number above 0: NCCL uses %s",
 		st->name, st->value, v->def);
 	finding_why(f, "NCCL %s reads %s with strtod() over the whole value and falls back to its "
 		    "default for anything else, with only an INFO line.", l->assumed ? v->typed_since :
@@ -293,10 +313,10 @@ static int lint_value_version(struct lint *l, const struct nccl_setting *st)
 		if (strcmp(value_since[i].name, st->name) || strcasecmp(value_since[i].value, st->value) ||
 		    l->assumed || version_ge(l, value_since[i].since))
 			continue;
-		f = add(l, SEV_WARN, "nccl.env.value", st, "%s=%s is a value from NCCL %s on; NCCL %s "
+		f = lint_add(l, SEV_WARN, "nccl.env.value", st, "%s=%s is a value from NCCL %s on; NCCL %s "
 			"does not know it: %s", st->name, st->value, value_since[i].since, l->version,
-			!strcmp(st->name, "NCCL_DEBUG") ? "it prints nothing at all, not even warnings" :
-			"it ignores the setting");
+			!strcmp(st->name, "NCCL_DEBUG") ? N_("it prints nothing at all, not even warnings") :
+			N_("it ignores the setting"));
 		finding_why(f, "NCCL %s added %s as a value of %s; older releases compare against the "
 			    "values they know and treat any other like an unknown one.", value_since[i].since,
 			    value_since[i].value, st->name);
@@ -313,11 +333,11 @@ struct enum_effect {
 
 /* What NCCL does with a value it does not recognise. */
 static const struct enum_effect enum_effects[] = {
-	{ "NCCL_DEBUG", "NCCL prints nothing at all, not even warnings" },
-	{ "NCCL_LAUNCH_MODE", "NCCL uses PARALLEL" },
-	{ "NCCL_SOCKET_FAMILY", "NCCL does not filter by family and takes IPv4 or IPv6, whichever comes first" },
-	{ "NCCL_IB_ADDR_FAMILY", "NCCL keeps its default (AF_INET)" },
-	{ "NCCL_CHECK_MODE", "NCCL keeps its default" },
+	{ "NCCL_DEBUG", N_("NCCL prints nothing at all, not even warnings") },
+	{ "NCCL_LAUNCH_MODE", N_("NCCL uses PARALLEL") },
+	{ "NCCL_SOCKET_FAMILY", N_("NCCL does not filter by family and takes IPv4 or IPv6, whichever comes first") },
+	{ "NCCL_IB_ADDR_FAMILY", N_("NCCL keeps its default (AF_INET)") },
+	{ "NCCL_CHECK_MODE", N_("NCCL keeps its default") },
 };
 
 static int in_list(const char *v, const char *list, int ci)
@@ -335,7 +355,7 @@ static int in_list(const char *v, const char *list, int ci)
 
 static void lint_enum(struct lint *l, const struct nccl_setting *st, const struct nccl_var *v, int ci)
 {
-	const char *effect = "NCCL ignores it";
+	const char *effect = N_("NCCL ignores it");
 	struct finding *f;
 	char want[128];
 
@@ -348,7 +368,7 @@ static void lint_enum(struct lint *l, const struct nccl_setting *st, const struc
 	for (char *c = want; *c; c++)
 		if (*c == '|')
 			*c = '/';
-	f = add(l, SEV_WARN, "nccl.env.value", st, "%s='%s' is not one of %s: %s", st->name, st->value, want,
+	f = lint_add(l, SEV_WARN, "nccl.env.value", st, "%s='%s' is not one of %s: %s", st->name, st->value, want,
 		effect);
 	if (!ci && in_list(st->value, v->values, 1))
 		finding_why(f, "NCCL compares %s with strcmp(): case matters.", st->name);
@@ -384,7 +404,7 @@ static void lint_level(struct lint *l, const struct nccl_setting *st)
 			digits = 0;
 	if (digits || in_list(v, base, 0) || (version_ge(l, "2.27") && in_list(v, "C2C|P2C", 0)))
 		return;
-	f = add(l, SEV_WARN, "nccl.env.value", st, "%s='%s' is not a topology level: NCCL ignores it",
+	f = lint_add(l, SEV_WARN, "nccl.env.value", st, "%s='%s' is not a topology level: NCCL ignores it",
 		st->name, v);
 	finding_why(f, "NCCL compares the level with strcmp() against LOC, NVL, NVB, PIX, PXB, PXN, PHB, SYS%s "
 		    "(or a legacy number); anything else, including lower case, is silently ignored.",
@@ -406,12 +426,14 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 	static const char *const algos = "Tree|Ring|CollNetDirect|CollNetChain|NVLS|NVLSTree|PAT";
 	static const char *const protos = "LL|LL128|Simple";
 	static const char *const funcs = "Broadcast|Reduce|AllGather|ReduceScatter|AllReduce";
-	static const char *const algos_text = "Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT";
-	static const char *const protos_text = "LL, LL128, Simple";
-	static const char *const funcs_text = "Broadcast, Reduce, AllGather, ReduceScatter, AllReduce";
+	static const char *const algos_text = "Tree/Ring/CollNetDirect/CollNetChain/NVLS/NVLSTree/PAT";
+	static const char *const protos_text = "LL/LL128/Simple";
+	static const char *const funcs_text = "Broadcast/Reduce/AllGather/ReduceScatter/AllReduce";
 	const char *elems = algo ? algos : protos;
 	int grammar = version_ge(l, "2.24");
-	char *copy = xstrdup(st->value), *save = NULL, *part, bad[128] = "", why_bad[256] = "";
+	/* what is wrong, as the title says it: each a whole format of its own (the reader's language) */
+	enum { TOK_OK, TOK_NOT_FUNC, TOK_NO_PREFIX, TOK_NOT_ELEM } why_bad = TOK_OK;
+	char *copy = xstrdup(st->value), *save = NULL, *part, bad[128] = "";
 	int first = 1;
 	struct finding *f;
 
@@ -422,13 +444,13 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 			*colon = '\0';
 			if (!in_list(part, funcs, 1)) {
 				snprintf(bad, sizeof(bad), "%s", part);
-				snprintf(why_bad, sizeof(why_bad), "'%s' is not a collective (%s)", part, funcs_text);
+				why_bad = TOK_NOT_FUNC;
 				break;
 			}
 			list = colon + 1;
 		} else if (!first && grammar) {
 			snprintf(bad, sizeof(bad), "%s", part);
-			snprintf(why_bad, sizeof(why_bad), "every entry after the first needs a 'Function:' prefix");
+			why_bad = TOK_NO_PREFIX;
 			break;
 		}
 		if (*list == '^')
@@ -436,19 +458,28 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 		for (tok = strtok_r(list, ",", &s2); tok; tok = strtok_r(NULL, ",", &s2))
 			if (!in_list(tok, elems, 1) && !(algo && !grammar && !strcasecmp(tok, "CollNet"))) {
 				snprintf(bad, sizeof(bad), "%s", tok);
-				snprintf(why_bad, sizeof(why_bad), "'%s' is not one of %s (spaces are not trimmed)",
-					 tok, algo ? algos_text : protos_text);
+				why_bad = TOK_NOT_ELEM;
 				break;
 			}
 	}
 	free(copy);
 	if (bad[0]) {
-		if (grammar)
-			f = add(l, SEV_ERROR, "nccl.env.tuning_syntax", st, "%s='%s' makes NCCL fail at init: %s",
-				st->name, st->value, why_bad);
+		const char *elems_text = algo ? algos_text : protos_text;
+
+		if (!grammar)
+			f = lint_add(l, SEV_WARN, "nccl.env.tuning_syntax", st, "%s='%s': '%s' is not one of %s "
+				     "(spaces are not trimmed), and NCCL %s silently skips it", st->name, st->value,
+				     bad, elems_text, l->version);
+		else if (why_bad == TOK_NOT_FUNC)
+			f = lint_add(l, SEV_ERROR, "nccl.env.tuning_syntax", st, "%s='%s' makes NCCL fail at init: "
+				     "'%s' is not a collective (%s)", st->name, st->value, bad, funcs_text);
+		else if (why_bad == TOK_NO_PREFIX)
+			f = lint_add(l, SEV_ERROR, "nccl.env.tuning_syntax", st, "%s='%s' makes NCCL fail at init: "
+				     "every entry after the first needs a 'Function:' prefix", st->name, st->value);
 		else
-			f = add(l, SEV_WARN, "nccl.env.tuning_syntax", st, "%s='%s': %s, and NCCL %s silently skips it",
-				st->name, st->value, why_bad, l->version);
+			f = lint_add(l, SEV_ERROR, "nccl.env.tuning_syntax", st, "%s='%s' makes NCCL fail at init: "
+				     "'%s' is not one of %s (spaces are not trimmed)", st->name, st->value, bad,
+				     elems_text);
 		if (grammar)
 			finding_why(f, "From 2.24 NCCL parses %s strictly and returns ncclInvalidUsage "
 				    "(\"Unrecognized element token\" / \"All entries except the first must have a "
@@ -460,15 +491,21 @@ static void lint_tuning(struct lint *l, const struct nccl_setting *st, int algo)
 		fix_unset(f, st);
 		return;
 	}
-	f = add(l, SEV_WARN, algo ? "nccl.env.algo_forced" : "nccl.env.proto_forced", st,
-		"%s=%s forces NCCL's %s for every collective and message size", st->name, st->value,
-		algo ? "algorithm" : "protocol");
+	/* whole formats, not a pasted word: xgettext takes only a ternary's first literal */
+	if (algo)
+		f = lint_add(l, SEV_WARN, "nccl.env.algo_forced", st,
+			     "%s=%s forces NCCL's algorithm for every collective and message size", st->name,
+			     st->value);
+	else
+		f = lint_add(l, SEV_WARN, "nccl.env.proto_forced", st,
+			     "%s=%s forces NCCL's protocol for every collective and message size", st->name,
+			     st->value);
 	finding_why(f, "%s, but NCCL's documentation describes it as a debugging knob: NCCL's tuner picks "
 		    "per collective and per message size, and one forced choice is wrong for some of them (a "
 		    "forced protocol like Simple is slow for small messages, a forced algorithm can disable NVLS "
 		    "or tree on large jobs). Leave it unset unless a measurement shows it helps.",
-		    algo ? "Both seed articles recommend setting NCCL_ALGO (Tree, Ring)"
-			 : "The second seed recommends NCCL_PROTO=Simple");
+		    algo ? N_("Both seed articles recommend setting NCCL_ALGO (Tree, Ring)")
+			 : N_("The second seed recommends NCCL_PROTO=Simple"));
 	fix_unset(f, st);
 }
 
@@ -483,7 +520,7 @@ static void lint_subsys(struct lint *l, const struct nccl_setting *st)
 		p++;
 	for (tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if (!in_list(tok, known, 1)) {
-			f = add(l, SEV_INFO, "nccl.env.value", st, "NCCL_DEBUG_SUBSYS: '%s' is not a subsystem; "
+			f = lint_add(l, SEV_INFO, "nccl.env.value", st, "NCCL_DEBUG_SUBSYS: '%s' is not a subsystem; "
 				"NCCL ignores that name", tok);
 			finding_why(f, "Subsystems are INIT, COLL, P2P, SHM, NET, GRAPH, TUNING, ENV, ALLOC, CALL, "
 				    "PROXY, NVLS, BOOTSTRAP, REG, PROFILE, RAS or ALL.");
@@ -517,44 +554,48 @@ static void lint_semantics(struct lint *l, const struct nccl_setting *st)
 
 	if (!strcmp(n, "NCCL_DEBUG") && (!strcasecmp(v, "INFO") || !strcasecmp(v, "TRACE"))) {
 		int trace = !strcasecmp(v, "TRACE");
-		f = add(l, trace ? SEV_WARN : SEV_INFO, "nccl.env.debug", st,
-			"NCCL_DEBUG=%s is left on: every rank logs %s", v, trace ? "every call" : "its set-up");
+		if (trace)
+			f = lint_add(l, SEV_WARN, "nccl.env.debug", st,
+				     "NCCL_DEBUG=%s is left on: every rank logs every call", v);
+		else
+			f = lint_add(l, SEV_INFO, "nccl.env.debug", st,
+				     "NCCL_DEBUG=%s is left on: every rank logs its set-up", v);
 		finding_why(f, "INFO is what you want while diagnosing (ncclcheck explain reads it), but it adds "
 			    "dozens of lines per rank at every communicator creation; TRACE slows every call. "
 			    "WARN keeps the lines that explain a failure.");
 		fix_set(f, st, n, "WARN");
 	} else if (!strcmp(n, "NCCL_LAUNCH_MODE") && !strcasecmp(v, "PARALLEL")) {
-		f = add(l, SEV_INFO, "nccl.env.launch_mode", st,
+		f = lint_add(l, SEV_INFO, "nccl.env.launch_mode", st,
 			"NCCL_LAUNCH_MODE=PARALLEL is already NCCL's default: it changes nothing");
 		finding_why(f, "The first seed recommends it as a 'parallel launch mode'. NCCL has launched "
 			    "PARALLEL by default for years; the mode only matters when one process drives several "
 			    "GPUs, and PyTorch DDP / Lightning run one process per GPU.");
 		fix_unset(f, st);
 	} else if (!strcmp(n, "NCCL_LAUNCH_MODE") && !strcasecmp(v, "GROUP")) {
-		f = add(l, SEV_WARN, "nccl.env.launch_mode", st, "NCCL_LAUNCH_MODE=GROUP is deprecated since NCCL 2.9");
+		f = lint_add(l, SEV_WARN, "nccl.env.launch_mode", st, "NCCL_LAUNCH_MODE=GROUP is deprecated since NCCL 2.9");
 		finding_why(f, "GROUP launches the kernels of one process's GPUs as a group; it is deprecated and "
 			    "only meant for single-process multi-GPU programs, which PyTorch DDP is not.");
 		fix_unset(f, st);
 	} else if (!strcmp(n, "NCCL_BUFFSIZE")) {
 		long long b = nccl_parse_int(v, &how);
 		if (how == NV_PARSE_OK && b == 4194304) {
-			f = add(l, SEV_INFO, "nccl.env.buffsize", st,
+			f = lint_add(l, SEV_INFO, "nccl.env.buffsize", st,
 				"NCCL_BUFFSIZE=4194304 is NCCL's default (4 MiB): it changes nothing");
 			finding_why(f, "The first seed lists it as a tuning step; 4 MiB is what NCCL uses anyway.");
 			fix_unset(f, st);
 		} else if (how == NV_PARSE_OK && b > 0 && (b & (b - 1))) {
-			f = add(l, SEV_WARN, "nccl.env.buffsize", st,
+			f = lint_add(l, SEV_WARN, "nccl.env.buffsize", st,
 				"NCCL_BUFFSIZE=%lld is not a power of two", b);
 			finding_why(f, "NCCL documents power-of-two buffer sizes; others waste memory per channel "
 				    "and peer and can misalign the protocol's slices.");
 			fix_unset(f, st);
 		} else if (how == NV_PARSE_OK && b > 0 && b < 65536) {
-			f = add(l, SEV_WARN, "nccl.env.buffsize", st,
+			f = lint_add(l, SEV_WARN, "nccl.env.buffsize", st,
 				"NCCL_BUFFSIZE=%lld is tiny: every transfer is cut into pieces that small", b);
 			fix_unset(f, st);
 		}
 	} else if (!strcmp(n, "NCCL_IB_GID_INDEX") && version_ge(l, "2.21")) {
-		f = add(l, SEV_INFO, "nccl.env.gid_index", st,
+		f = lint_add(l, SEV_INFO, "nccl.env.gid_index", st,
 			"NCCL_IB_GID_INDEX=%s overrides the GID that NCCL %s selects by itself", v, l->version);
 		finding_why(f, "From 2.21 NCCL picks the RoCE GID dynamically (NCCL_IB_ADDR_FAMILY, "
 			    "NCCL_IB_ROCE_VERSION_NUM); NCCL's troubleshooting guide says the index should not be "
@@ -564,17 +605,21 @@ static void lint_semantics(struct lint *l, const struct nccl_setting *st)
 	} else if ((!strcmp(n, "NCCL_P2P_DISABLE") || !strcmp(n, "NCCL_SHM_DISABLE")) &&
 		   nccl_parse_int(v, &how) != 0 && how == NV_PARSE_OK) {
 		int p2p = !strcmp(n, "NCCL_P2P_DISABLE");
-		f = add(l, SEV_WARN, p2p ? "nccl.env.p2p_disabled" : "nccl.env.shm_disabled", st,
-			"%s=%s: GPUs in this node talk %s", n, v,
-			p2p ? "through host memory instead of NVLink/PCIe peer access" :
-			      "through the network instead of shared memory when P2P is not possible");
+		if (p2p)
+			f = lint_add(l, SEV_WARN, "nccl.env.p2p_disabled", st,
+				     "%s=%s: GPUs in this node talk through host memory instead of NVLink/PCIe "
+				     "peer access", n, v);
+		else
+			f = lint_add(l, SEV_WARN, "nccl.env.shm_disabled", st,
+				     "%s=%s: GPUs in this node talk through the network instead of shared memory "
+				     "when P2P is not possible", n, v);
 		finding_why(f, "This is a workaround for broken peer-to-peer set-ups (some VMs, ACS); on a "
 			    "healthy machine it costs intra-node bandwidth.");
 		fix_unset(f, st);
 	} else if (!strcmp(n, "NCCL_IB_DISABLE") && nccl_parse_int(v, &how) != 0 && how == NV_PARSE_OK) {
 		struct strbuf ports = STRBUF_INIT;
 		if (rdma_active_ports(l->m, &ports) > 0) {
-			f = add(l, SEV_WARN, "nccl.env.ib_disabled", st,
+			f = lint_add(l, SEV_WARN, "nccl.env.ib_disabled", st,
 				"NCCL_IB_DISABLE=%s while RDMA ports are active (%s): NCCL uses TCP sockets", v,
 				ports.buf);
 			finding_why(f, "The second seed sets NCCL_IB_DISABLE=1 for machines without InfiniBand. This "
@@ -585,7 +630,7 @@ static void lint_semantics(struct lint *l, const struct nccl_setting *st)
 		}
 		strbuf_release(&ports);
 	} else if (!strcmp(n, "NCCL_COMM_BLOCKING") && nccl_parse_int(v, &how) == 0 && how == NV_PARSE_OK) {
-		f = add(l, SEV_WARN, "nccl.env.comm_blocking", st,
+		f = lint_add(l, SEV_WARN, "nccl.env.comm_blocking", st,
 			"NCCL_COMM_BLOCKING=0 makes every communicator non-blocking");
 		finding_why(f, "ncclCommInitRank then returns ncclInProgress and every caller must poll; programs "
 			    "that do not expect it treat that as an error.");
@@ -605,9 +650,9 @@ static void lint_net(struct lint *l, const struct nccl_setting *st)
 		int verbs = l->m->rdma.verbs_loaded != 0;
 
 		if (!active || !verbs) {
-			f = add(l, SEV_ERROR, "nccl.env.net_ib", st, "NCCL_NET=IB but %s: NCCL fails at init",
-				!l->m->rdma.ndevices ? "this node has no RDMA device"
-				: !active ? "no RDMA port is ACTIVE" : "libibverbs does not load");
+			f = lint_add(l, SEV_ERROR, "nccl.env.net_ib", st, "NCCL_NET=IB but %s: NCCL fails at init",
+				!l->m->rdma.ndevices ? N_("this node has no RDMA device")
+				: !active ? N_("no RDMA port is ACTIVE") : N_("libibverbs does not load"));
 			finding_why(f, "With NCCL_NET=IB NCCL does not fall back to TCP sockets; it stops with '%s'.",
 				    fails_27 ? "Failed to initialize any NET plugin" : "Error: network IB not found.");
 			finding_evidence(f, "rdma.devices: %d, active ports: %d, libibverbs %s",
@@ -627,14 +672,14 @@ static void lint_net(struct lint *l, const struct nccl_setting *st)
 			return;
 	}
 	if (l->m->stack.nplugins) {
-		f = add(l, SEV_INFO, "nccl.env.net_plugin", st,
+		f = lint_add(l, SEV_INFO, "nccl.env.net_plugin", st,
 			"NCCL_NET=%s must equal the name a net plugin registers; ncclcheck cannot verify it", st->value);
 		finding_why(f, "NCCL compares NCCL_NET (ignoring case) with each network's name; with no match init "
 			    "fails with '%s'. NCCL_DEBUG=INFO prints 'Using network <name>'.",
 			    fails_27 ? "Failed to initialize any NET plugin" : "Error: network ... not found.");
 		return;
 	}
-	f = add(l, SEV_ERROR, "nccl.env.net_unknown", st,
+	f = lint_add(l, SEV_ERROR, "nccl.env.net_unknown", st,
 		"NCCL_NET=%s names no network this node has: NCCL fails at init", st->value);
 	finding_why(f, "NCCL_NET must be IB, Socket or the name of a loaded net plugin (compared ignoring "
 		    "case), and no net plugin was found here; no match stops init with '%s'.",
@@ -663,9 +708,14 @@ static void lint_hca(struct lint *l, const struct nccl_setting *st)
 		const struct nccl_setting *net = nccl_settings_get(l->s, "NCCL_NET");
 		int forced = net && !strcasecmp(net->value, "IB");
 
-		f = add(l, forced ? SEV_ERROR : SEV_WARN, "nccl.env.ib_hca_nomatch", st,
-			"NCCL_IB_HCA=%s matches none of this node's RDMA devices (%s)%s", st->value, names.buf,
-			forced ? ": NCCL fails at init" : ": NCCL silently falls back to TCP sockets");
+		if (forced)
+			f = lint_add(l, SEV_ERROR, "nccl.env.ib_hca_nomatch", st,
+				     "NCCL_IB_HCA=%s matches none of this node's RDMA devices (%s): NCCL fails at "
+				     "init", st->value, names.buf);
+		else
+			f = lint_add(l, SEV_WARN, "nccl.env.ib_hca_nomatch", st,
+				     "NCCL_IB_HCA=%s matches none of this node's RDMA devices (%s): NCCL silently "
+				     "falls back to TCP sockets", st->value, names.buf);
 		finding_why(f, "NCCL finds no device ('NET/IB : No device found.', an INFO line only) and uses "
 			    "the Socket transport unless NCCL_NET=IB forces IB.");
 		finding_evidence(f, "rdma.devices: %s", names.buf);
@@ -682,7 +732,7 @@ static int lint_key(struct lint *l, const struct nccl_setting *st)
 	for (const char *p = st->name; *p; p++) {
 		if (isalnum((unsigned char)*p) || *p == '_')
 			continue;
-		f = add(l, SEV_WARN, "nccl.env.conf_key", st,
+		f = lint_add(l, SEV_WARN, "nccl.env.conf_key", st,
 			"'%s' in %s is not a variable name: NCCL does not trim keys, so this setting is lost",
 			st->name, st->source);
 		finding_why(f, "NCCL splits each line at the first '=' and uses both halves as they are: "
@@ -712,7 +762,7 @@ static void lint_one(struct lint *l, const struct nccl_setting *st)
 	if (v->owner == NV_OWN_BUILD)
 		return;
 	if (v->owner == NV_OWN_NCCLX) {
-		struct finding *f = add(l, SEV_WARN, "nccl.env.ncclx_only", st,
+		struct finding *f = lint_add(l, SEV_WARN, "nccl.env.ncclx_only", st,
 					"%s is read only by Meta's NCCLX; NCCL %s ignores it", st->name,
 					l->version);
 		finding_why(f, "%s. Upstream NCCL (libnccl.so.2, what torch's NCCL backend loads) has no "
@@ -786,14 +836,14 @@ static void lint_sockets(struct lint *l)
 	if (ns == -2)
 		ns = auto_ns;
 	if (nt > 16) {
-		f = add(l, SEV_WARN, "nccl.env.sockets", nt_st,
+		f = lint_add(l, SEV_WARN, "nccl.env.sockets", nt_st,
 			"NCCL_SOCKET_NTHREADS=%lld is above NCCL's maximum of 16: NCCL uses 16", nt);
 		fix_set(f, nt_st, "NCCL_SOCKET_NTHREADS", "16");
 		nt = 16;
 	}
 	if (nt > 0 && ns * nt > 64) {
 		char buf[32];
-		f = add(l, SEV_WARN, "nccl.env.sockets", ns_st ? ns_st : nt_st,
+		f = lint_add(l, SEV_WARN, "nccl.env.sockets", ns_st ? ns_st : nt_st,
 			"NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS = %lld x %lld = %lld is above NCCL's limit of 64 "
 			"sockets: NCCL lowers NCCL_NSOCKS_PERTHREAD to %lld", ns, nt, ns * nt, 64 / nt);
 		if (ns_st && nt_st)
@@ -803,10 +853,14 @@ static void lint_sockets(struct lint *l)
 		snprintf(buf, sizeof(buf), "%lld", 64 / nt);
 		fix_set(f, ns_st, "NCCL_NSOCKS_PERTHREAD", buf);
 	} else if (ns_st && !nt_st && nt == 0) {
-		f = add(l, SEV_WARN, "nccl.env.sockets", ns_st,
-			"NCCL_NSOCKS_PERTHREAD=%s has no effect: with NCCL_SOCKET_NTHREADS unset NCCL starts 0 helper "
-			"threads on this NIC%s%s%s", ns_st->value, ifname ? " (" : "", ifname ? ifname : "",
-			ifname ? ")" : "");
+		if (ifname)
+			f = lint_add(l, SEV_WARN, "nccl.env.sockets", ns_st,
+				     "NCCL_NSOCKS_PERTHREAD=%s has no effect: with NCCL_SOCKET_NTHREADS unset NCCL "
+				     "starts 0 helper threads on this NIC (%s)", ns_st->value, ifname);
+		else
+			f = lint_add(l, SEV_WARN, "nccl.env.sockets", ns_st,
+				     "NCCL_NSOCKS_PERTHREAD=%s has no effect: with NCCL_SOCKET_NTHREADS unset NCCL "
+				     "starts 0 helper threads on this NIC", ns_st->value);
 		finding_why(f, "Unless the NIC is an AWS ENA (0x1d0f) or a GCP gVNIC (0x1ae0), NCCL's automatic "
 			    "value is 0 threads and 1 socket, and only the variable left unset takes the automatic "
 			    "value: sockets per thread times zero threads is zero. The first seed sets only "

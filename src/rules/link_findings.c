@@ -41,11 +41,11 @@ static void connect_findings(const struct link_result *r, const struct link_who 
 	     connect_ids[r->c.status] : "link.connect.error";
 	f = finding_add(fs, SEV_ERROR, id, "%s -> %s (%s) over %s: TCP connect %s", peer, tgt,
 			r->addr, ifn,
-			r->c.status == LINK_TIMEOUT ? "times out (packets are dropped)" :
-			r->c.status == LINK_REFUSED ? "is refused (a reset comes back)" :
-			r->c.status == LINK_NOROUTE ? "finds no route" :
-			r->c.status == LINK_HOSTUNREACH ? "reports the host unreachable" :
-			"fails on this node");
+			r->c.status == LINK_TIMEOUT ? N_("times out (packets are dropped)") :
+			r->c.status == LINK_REFUSED ? N_("is refused (a reset comes back)") :
+			r->c.status == LINK_NOROUTE ? N_("finds no route") :
+			r->c.status == LINK_HOSTUNREACH ? N_("reports the host unreachable") :
+			N_("fails on this node"));
 	finding_pair(f, w->peer, w->target, ifn);
 	for (int i = 0; i < r->c.ntries; i++)
 		finding_evidence(f, "connect from %s to %s port %u: %s after %d ms",

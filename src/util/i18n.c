@@ -347,10 +347,54 @@ static size_t translate(struct strbuf *out, const char *text, int depth)
 	return 0;
 }
 
+/*
+ * Messages a probe joined with "; " (each tool's reason: "'iptables-save' is not installed; 'nft'
+ * is not installed"), read message by message when every one is a msgid's text and together
+ * they say more than one format the whole happens to match ("'%s' is not installed" over both).
+ * Appends the parts to `out` and returns 1, or leaves `out` alone and returns 0.
+ */
+static int messages_at(struct strbuf *out, const char *text, int depth, size_t got)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t sum = 0;
+	const char *p = text;
+
+	if (got == EXACT || !strstr(text, "; "))
+		return 0;
+	for (;;) {
+		const char *end = strstr(p, "; ");
+		char *part = end ? xstrndup(p, (size_t)(end - p)) : xstrdup(p);
+		size_t n = translate(&sb, part, depth);
+
+		free(part);
+		if (!n || n == EXACT) {
+			strbuf_release(&sb);
+			return 0;
+		}
+		sum += n;
+		if (!end)
+			break;
+		strbuf_addstr(&sb, "\xef\xbc\x9b");	/* the full-width semicolon */
+		p = end + 2;
+	}
+	if (sum <= got) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	strbuf_add(out, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return 1;
+}
+
 static void text_at(struct strbuf *out, const char *text, int depth)
 {
 	struct strbuf whole = STRBUF_INIT, head = STRBUF_INIT;
 	size_t got = translate(&whole, text, depth);
+
+	if (current == I18N_ZH && text && messages_at(out, text, depth, got)) {
+		strbuf_release(&whole);
+		return;
+	}
 
 	if (got == EXACT || current != I18N_ZH || !text) {
 		strbuf_addstr(out, got ? whole.buf : text ? text : "");
@@ -369,6 +413,10 @@ static void text_at(struct strbuf *out, const char *text, int depth)
 
 		strbuf_reset(&head);
 		hl = translate(&head, h, 0);
+		/* a head that reads the same in every language ("/dev/shm", a name) is no context of
+		 * an error: the whole text's format ("%s: %s, writable") says more */
+		if (got && hl == EXACT && !strcmp(head.buf, h))
+			hl = 0;
 		free(h);
 		if (hl && hl > got) {
 			strbuf_add(out, head.buf, head.len);

@@ -42,7 +42,7 @@ NAMES = {"NCCL", "TCP", "UDP", "IB", "RDMA", "GPU", "GPUs", "CUDA", "NVML", "MTU
          "and", "or", "release", "demo", "lab", "ncclcheck", "bookworm", "up", "down", "tc",
          "qdisc", "show", "ip", "link", "S", "exec", "nvcc", "PATH", "ldconfig", "cuda", "default",
          "schema", "flight", "recorder", "dump", "Flight", "MPI", "mpirun", "Kubeflow",
-         "PyTorchJob", "kubectl", "TaskProlog", "srun", "sbatch"}
+         "PyTorchJob", "kubectl", "TaskProlog", "srun", "sbatch", "strtoll", "NULL"}
 
 
 def cols(s):
