@@ -490,7 +490,7 @@ void nccl_settings_collect(const json_t *facts, const char *version, struct nccl
 	if (json_is_object(env))
 		json_object_foreach((json_t *)env, key, v)
 			if (!strncmp(key, "NCCL_", 5) && json_is_string(v))
-				settings_add(out, key, json_string_value(v), "environment", 0, 0);
+				settings_add(out, key, json_string_value(v), N_("environment"), 0, 0);
 	if (!json_is_array(confs))
 		return;
 	for (int rank = CONF_USER; rank <= CONF_SYSTEM; rank++) {

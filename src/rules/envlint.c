@@ -40,7 +40,7 @@ struct lint {
 static void origin(const struct nccl_setting *st, char *buf, size_t len)
 {
 	if (st->from_file && st->line > 0)
-		snprintf(buf, len, "%s line %d", st->source, st->line);
+		snprintf(buf, len, N_("%s line %d"), st->source, st->line);
 	else
 		snprintf(buf, len, "%s", st->source);
 }
@@ -111,7 +111,7 @@ static struct finding *lint_add(struct lint *l, enum severity sev, const char *i
 	f = finding_add(l->out, sev, id, "%s", title);
 	if (st) {
 		origin(st, where, sizeof(where));
-		finding_evidence(f, "%s=%s (from %s)", st->name, st->value, where);
+		finding_evidence(f, N_("%s=%s (source: %s)"), st->name, st->value, where);
 	}
 	if (sev >= SEV_WARN)
 		l->problems++;

@@ -38,7 +38,7 @@ static void report_bufs(struct net *n)
 		f = finding_add(n->out, SEV_WARN, "net.sysctl.sockbuf",
 				"%s=%lld is above %s (%lld): the kernel caps the socket buffer there", b[i].var, want,
 				b[i].sysctl, max);
-		finding_evidence(f, "%s=%s (from %s)", st->name, st->value, st->source);
+		finding_evidence(f, N_("%s=%s (source: %s)"), st->name, st->value, st->source);
 		finding_evidence(f, "%s = %lld", b[i].key, max);
 		finding_why(f, "setsockopt(SO_SNDBUF/SO_RCVBUF) silently clamps to the net.core maximum, so the "
 			    "larger buffer you asked for is not in force on this node.");

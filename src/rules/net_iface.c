@@ -31,7 +31,7 @@ static void ev_version(struct net *n, struct finding *f)
 static void ev_source(struct finding *f, const char *name, const char *value, const char *source)
 {
 	if (value)
-		finding_evidence(f, "%s=%s (from %s)", name, value, str_or(source, "?"));
+		finding_evidence(f, N_("%s=%s (source: %s)"), name, value, str_or(source, "?"));
 }
 
 /*

@@ -219,6 +219,7 @@ static void text_at(struct strbuf *out, const char *text, int depth);
  */
 static void fill(struct strbuf *out, const char *str, const struct cap *caps, int ncaps, int depth)
 {
+	const char *start = str;
 	int seq = 0;
 
 	while (*str) {
@@ -250,7 +251,9 @@ static void fill(struct strbuf *out, const char *str, const struct cap *caps, in
 			if (*end == '$')
 				at = (int)pos - 1;
 		}
-		if (at >= 0 && at < ncaps && type == 's' && depth < I18N_DEPTH && caps[at].n) {
+		/* "NAME=%s": an assignment's value is what the user typed ("yes"), never a word */
+		if (at >= 0 && at < ncaps && type == 's' && depth < I18N_DEPTH && caps[at].n &&
+		    !(str > start && str[-1] == '=')) {
 			char *v = xstrndup(caps[at].p, caps[at].n);
 
 			text_at(out, v, depth + 1);

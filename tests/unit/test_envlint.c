@@ -346,7 +346,7 @@ static void test_conf_files(void **state)
 		  "\"nccl\":{\"conf\":[{\"path\":\"/etc/nccl.conf\",\"source\":\"/etc/nccl.conf\","
 		  "\"vars\":{\"NCCL_IB_DISABLE\":\"yes\",\"NCCL_DEBUG \":\" INFO\"},\"lines\":{\"NCCL_IB_DISABLE\":3}}]}");
 	f = expect_finding(fs, "nccl.env.int", SEV_WARN);
-	assert_string_equal(f->evidence[0], "NCCL_IB_DISABLE=yes (from /etc/nccl.conf line 3)");
+	assert_string_equal(f->evidence[0], "NCCL_IB_DISABLE=yes (source: /etc/nccl.conf line 3)");
 	assert_true(finding_has_fix(f, "sed -i 's|^NCCL_IB_DISABLE=.*|NCCL_IB_DISABLE=1|' /etc/nccl.conf"));
 	expect_finding(fs, "nccl.env.conf_key", SEV_WARN);
 	findings_free(fs);

@@ -144,6 +144,10 @@ static void stored_errors_read_whole(void **state)
 	text("rank and file: no such thing", "rank and file: no such thing");
 	text("cannot frobnicate: Connection refused", "cannot frobnicate: Connection refused");
 	assert_string_equal(err_errno_text(ENOENT), "No such file or directory");
+	/* a setting's evidence names where it came from, in the language too */
+	text("NCCL_IB_DISABLE=yes (source: /etc/nccl.conf line 3)",
+	     "NCCL_IB_DISABLE=yes（来源：/etc/nccl.conf 第 3 行）");
+	text("NCCL_SOCKET_IFNAME=eth9 (source: environment)", "NCCL_SOCKET_IFNAME=eth9（来源：环境变量）");
 	/* what the master says of a member that died: one sentence with the member's name in it */
 	text("rank 2 (n2, 10.0.0.2) sent nothing for 5.0 s, not even a heartbeat (the process is "
 	     "stopped, hung, or its host is gone)",
