@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Issue #29: explain's reach over NCCL's own WARN messages (bench/nccl_warn_coverage.sh over
+# tests/fixtures/nccl/warn_formats.tsv, 816 formats of eight releases). The floor is the share
+# measured when it was last raised: a row lost from the signature table fails here. The scorer
+# itself must be able to say no: a made-up message is not known.
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null 2>&1 || { echo "SKIP: jq is not installed (scripts/deps.sh)"; exit 77; }
+floor=16
+out=$("$SRCDIR/bench/nccl_warn_coverage.sh" --ncclcheck "$NCCLCHECK" --min "$floor"); rc=$?
+printf '%s\n' "$out"
+expect_rc 0 $rc "at least $floor % of NCCL's WARN formats are known"
+expect_match "$out" "^  net_ib +[0-9]+ of +[0-9]+ " "a line per source area"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '# file\tfirst\tlast\tformat\nsrc/made_up.cc\t2.30.7\t2.30.7\tFrobnicator %%d lost its quux\n' >"$tmp/f.tsv"
+out=$("$SRCDIR/bench/nccl_warn_coverage.sh" --ncclcheck "$NCCLCHECK" --formats "$tmp/f.tsv" --min 1 --misses); rc=$?
+expect_rc 1 $rc "a made-up message is not known (the scorer can fail)"
+expect_match "$out" "UNKNOWN +src/made_up.cc +Frobnicator 3 lost its quux" "the miss is listed with its filled text"
+finish
