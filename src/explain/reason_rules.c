@@ -1332,6 +1332,21 @@ static int geforce_no_p2p(const char *gpu)
 }
 
 /*
+ * Wrong results from nccl-tests run on one host (its device table names one host, and no stream
+ * shows more than one node): no network carried the data, so GDR is out and the GPUs' own path
+ * to each other (P2P over PCIe, else shared memory) is what corrupted it.
+ */
+static int wrong_on_one_node(const struct rs *r)
+{
+	if (!r->x->nt_oob_loc.line || r->x->nt_hosts != 1)
+		return 0;
+	for (size_t i = 0; i < r->np; i++)
+		if (r->p[i].m.nnodes > 1)
+			return 0;
+	return 1;
+}
+
+/*
  * GPU peer-to-peer over PCIe, read from the log, a pasted `nvidia-smi topo -m` and the reporter's
  * own words together: a hang or failed collective (or "it works with NCCL_P2P_DISABLE=1") on GPUs
  * that the matrix shows linked through PCIe switches (ACS redirects their traffic) or through the
@@ -1358,6 +1373,10 @@ void rule_p2p_topology(struct rs *r)
 	int hang = emitted(r, "explain.hang.p2p") || emitted(r, "explain.init.stuck") ||
 		   x->hang_loc.line;
 	int works_off = x->p2p_off_loc.line && !x->p2p_nohelp_loc.line, timeout, multi = 0;
+	/* silent corruption is the other face of P2P that does not deliver (rule_wrong_results
+	 * leaves one node's wrong results here), unless a forced protocol or a known bug names it */
+	int wrong = wrong_on_one_node(r) && !obs_env(x, "NCCL_P2P_DISABLE") &&
+		    !emitted(r, "nccl.env.proto_forced") && !emitted(r, "nccl.env.algo_forced");
 	/* GPUs of one node talking to each other: nccl-tests on one host, or NCCL's P2P transport */
 	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1;
 	int gpus = pcie || x->consumer_gpu[0] || x->peer_cannot_loc.line || x->acs_loc.line ||
@@ -1383,7 +1402,10 @@ void rule_p2p_topology(struct rs *r)
 			sloc = h->ev[0];
 		}
 	}
-	if (!symptom && !hang && !iommu && !acs && !works_off)
+	for (size_t i = r->first; i < r->fs->n && wrong; i++)
+		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15))
+			wrong = 0;
+	if (!symptom && !hang && !iommu && !acs && !works_off && !wrong)
 		return;
 	if (acs && !pcie && !iommu)
 		return;		/* sys.pci.acs_enabled names it, with its fixes */
@@ -1397,12 +1419,13 @@ void rule_p2p_topology(struct rs *r)
 		return;		/* nccl-tests' own hang finding already says it all */
 	if (emitted(r, "explain.nccltests.single_node_system") && !iommu && !acs)
 		return;		/* a system error on one node: /dev/shm first */
-	if (!pcie && !symptom && !hang && !iommu && !acs && !x->peer_cannot_loc.line)
+	if (!pcie && !symptom && !hang && !iommu && !acs && !x->peer_cannot_loc.line && !wrong)
 		return;		/* only the variable named: nothing failed */
 	timeout = hang || (symptom && !strcmp(symptom, "torch.watchdog.timeout"));
-	if (iommu || acs || (works_off && (timeout || symptom)) || (x->consumer_gpu[0] && timeout))
+	if (iommu || acs || (works_off && (timeout || symptom || wrong)) ||
+	    (x->consumer_gpu[0] && (timeout || wrong)))
 		conf = CONF_HIGH;
-	else if (timeout || x->peer_cannot_loc.line)
+	else if (timeout || wrong || x->peer_cannot_loc.line)
 		conf = CONF_MEDIUM;
 	else
 		conf = CONF_LOW;	/* a generic error only: said, below the findings that name a cause */
@@ -1429,13 +1452,15 @@ void rule_p2p_topology(struct rs *r)
 			   "them (%s in nvidia-smi topo), and the %s", x->topo_switch && x->topo_host ?
 			   "PCIe switch and CPU paths" : x->topo_switch ? "PCIe switch paths" : "CPU paths",
 			   iommu ? "IOMMU faults their DMA" : acs ? "PCIe switches have ACS on" :
-			   hang ? "collectives hang" : "collectives fail or time out");
+			   hang ? "collectives hang" : wrong ? "results come back wrong" :
+			   "collectives fail or time out");
 	else
 		rs_title(d, "GPU peer-to-peer%s%s does not deliver: %s%s%s", x->consumer_gpu[0] ? " on " : "",
 			 x->consumer_gpu, iommu ? "the IOMMU faults the GPUs' DMA" :
 			 acs ? "ACS is on in the PCIe switches" :
 			 works_off ? "the job works with NCCL_P2P_DISABLE=1" :
-			 hang ? "the collective hangs" : "collectives fail or time out",
+			 hang ? "the collective hangs" : wrong ? "nccl-tests' results come back wrong" :
+			 "collectives fail or time out",
 			 iommu || acs ? "" : bug ? "; driver " : !strcmp(id, "explain.pcie.iommu") ?
 			 "; the likeliest cause is the IOMMU" : "", !iommu && !acs && bug ?
 			 x->nv_driver_ver : "");
@@ -1478,6 +1503,8 @@ void rule_p2p_topology(struct rs *r)
 		rs_at(r, d, x->acs_loc, "ACS checked", NULL);
 	rs_at(r, d, x->peer_cannot_loc, "p2pBandwidthLatencyTest: a GPU pair without peer access", NULL);
 	rs_at(r, d, x->p2p_off_loc, "works with P2P off", NULL);
+	if (wrong)
+		rs_at(r, d, x->nt_oob_loc, "nccl-tests", "results out of bounds");
 	rs_at(r, d, x->hang_loc, "hang", NULL);
 	if (symptom)
 		rs_at(r, d, sloc, symptom, NULL);
@@ -2180,6 +2207,9 @@ void rule_wrong_results(struct rs *r)
 	for (size_t i = r->first; i < r->fs->n; i++)
 		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15))
 			return;
+	/* one node with P2P allowed: no network path, GPU to GPU is the suspect (rule_p2p_topology) */
+	if (wrong_on_one_node(r) && !obs_env(x, "NCCL_P2P_DISABLE"))
+		return;
 	d = rs_add(r, "bench.result.wrong", SEV_ERROR, CONF_MEDIUM, 100);
 	rs_title(d, "nccl-tests returned wrong results (%ld values out of bounds): data is corrupted on "
 		 "a path NCCL used%s%s%s", x->nt_oob, gdr ? ", with " : "", gdr ? gdr->name : "",

@@ -2492,6 +2492,17 @@ static void test_wrong_results(void **state)
 	static const char forced[] =
 		"mpirun -x NCCL_PROTO=LL128 -np 2 ./build/all_reduce_perf -g 1\n"
 		"Out of bounds values : 12 FAILED\n";
+#define ONE_HOST_RUN \
+		"#  Rank  0 Group  0 Pid  12345 on      ws1 device  0 [0x01] NVIDIA GeForce RTX 4090\n" \
+		"#  Rank  1 Group  0 Pid  12345 on      ws1 device  1 [0x21] NVIDIA GeForce RTX 4090\n" \
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong\n" \
+		"     1048576        262144     float     sum      -1    120.2    8.72    8.72      2\n" \
+		"# Out of bounds values : 4 FAILED\n" \
+		"# Avg bus bandwidth    : 4.3\n"
+	static const char one_host[] = "./build/all_reduce_perf -b 8 -e 1M -g 2\n" ONE_HOST_RUN;
+	static const char one_host_p2p_off[] =
+		"NCCL_P2P_DISABLE=1 ./build/all_reduce_perf -b 8 -e 1M -g 2\n" ONE_HOST_RUN;
+#undef ONE_HOST_RUN
 	struct run r;
 	const struct finding *f;
 
@@ -2507,6 +2518,23 @@ static void test_wrong_results(void **state)
 	r = explain_text(forced, sizeof(forced) - 1, NULL);
 	assert_null(findings_find(r.fs, "bench.result.wrong"));	/* the forced protocol says why */
 	expect(&r, "nccl.env.proto_forced");
+	run_free(&r);
+
+	/* one host, no network: GPU to GPU corrupted it, and GDR is not among the reruns */
+	r = explain_text(one_host, sizeof(one_host) - 1, NULL);
+	f = top_error(&r);
+	assert_non_null(f);
+	assert_string_equal(f->id, "explain.pcie.p2p");
+	assert_int_equal(f->conf, CONF_HIGH);	/* a GeForce board without P2P of its own */
+	assert_non_null(strstr(f->title, "results come back wrong"));
+	assert_true(fix_has(f, "NCCL_P2P_DISABLE=1"));
+	assert_null(findings_find(r.fs, "bench.result.wrong"));	/* one cause, one finding */
+	run_free(&r);
+
+	/* P2P already off there: the generic reruns again, not P2P */
+	r = explain_text(one_host_p2p_off, sizeof(one_host_p2p_off) - 1, NULL);
+	f = top_error(&r);
+	assert_string_equal(f->id, "bench.result.wrong");
 	run_free(&r);
 }
 
