@@ -1450,20 +1450,31 @@ void rule_p2p_topology(struct rs *r)
 	if (pcie)
 		rs_title(d, "GPU peer-to-peer over PCIe does not deliver: the GPUs have no NVLink between "
 			   "them (%s in nvidia-smi topo), and the %s", x->topo_switch && x->topo_host ?
-			   "PCIe switch and CPU paths" : x->topo_switch ? "PCIe switch paths" : "CPU paths",
-			   iommu ? "IOMMU faults their DMA" : acs ? "PCIe switches have ACS on" :
-			   hang ? "collectives hang" : wrong ? "results come back wrong" :
-			   "collectives fail or time out");
-	else
-		rs_title(d, "GPU peer-to-peer%s%s does not deliver: %s%s%s", x->consumer_gpu[0] ? " on " : "",
-			 x->consumer_gpu, iommu ? "the IOMMU faults the GPUs' DMA" :
-			 acs ? "ACS is on in the PCIe switches" :
-			 works_off ? "the job works with NCCL_P2P_DISABLE=1" :
-			 hang ? "the collective hangs" : wrong ? "nccl-tests' results come back wrong" :
-			 "collectives fail or time out",
-			 iommu || acs ? "" : bug ? "; driver " : !strcmp(id, "explain.pcie.iommu") ?
-			 "; the likeliest cause is the IOMMU" : "", !iommu && !acs && bug ?
-			 x->nv_driver_ver : "");
+			   N_("PCIe switch and CPU paths") : x->topo_switch ? N_("PCIe switch paths") : N_("CPU paths"),
+			   iommu ? N_("IOMMU faults their DMA") : acs ? N_("PCIe switches have ACS on") :
+			   hang ? N_("collectives hang") : wrong ? N_("results come back wrong") :
+			   N_("collectives fail or time out"));
+	else {
+		/* whole sentences, so a translation sees each part (adjacent %s cannot be told apart) */
+		const char *what = iommu ? N_("the IOMMU faults the GPUs' DMA") :
+				   acs ? N_("ACS is on in the PCIe switches") :
+				   works_off ? N_("the job works with NCCL_P2P_DISABLE=1") :
+				   hang ? N_("the collective hangs") :
+				   wrong ? N_("nccl-tests' results come back wrong") :
+				   N_("collectives fail or time out");
+		char why[256];
+
+		if (!iommu && !acs && bug)
+			snprintf(why, sizeof(why), N_("%s; driver %s"), what, x->nv_driver_ver);
+		else if (!iommu && !acs && !strcmp(id, "explain.pcie.iommu"))
+			snprintf(why, sizeof(why), N_("%s; the likeliest cause is the IOMMU"), what);
+		else
+			snprintf(why, sizeof(why), "%s", what);
+		if (x->consumer_gpu[0])
+			rs_title(d, "GPU peer-to-peer on %s does not deliver: %s", x->consumer_gpu, why);
+		else
+			rs_title(d, "GPU peer-to-peer does not deliver: %s", why);
+	}
 	if (bug && !iommu && !acs) {
 		rs_fix(d, "sudo apt install nvidia-driver-%s   # or your distribution's package: driver %s is reported to break PCIe P2P; %s works",
 		       strncmp(bug->works, "570", 3) ? "535" : "570", x->nv_driver_ver, bug->works);
