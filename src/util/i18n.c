@@ -314,15 +314,40 @@ static int prefix_glue(const char *f)
 	return n > 4 && !strcmp(f + n - 4, ": %s");
 }
 
+static size_t translate(struct strbuf *out, const char *text, int depth);
+
+/* How much of a value its own translation explains: all of it for a msgid, else its format's
+ * literal text (0: none). */
+static size_t value_explained(const struct cap *c, int depth)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *v;
+	size_t n;
+
+	if (depth >= I18N_DEPTH || !c->n)
+		return 0;
+	v = xstrndup(c->p, c->n);
+	n = translate(&sb, v, depth + 1);
+	free(v);
+	strbuf_release(&sb);
+	return n == EXACT ? c->n : n;
+}
+
 /*
  * `text`'s translation appended, when it is a msgid (EXACT) or a format's text (the format's
- * literal_len(), at least 1); 0 when it is neither.
+ * literal_len(), at least 1); 0 when it is neither. Of the formats that match, the one whose
+ * reading explains the most literal text wins, its values' own translations counted: "rank %d:
+ * %s" over a message that is itself a format beats "rank %s on %s", which matches the same line
+ * with more literal text of its own but values that mean nothing ("1: port 2"). Ties keep the
+ * most specific format (the table's order).
  */
 static size_t translate(struct strbuf *out, const char *text, int depth)
 {
 	const struct i18n_entry *e = find(current, text);
-	struct cap caps[CAPS_MAX];
-	int ncaps;
+	const struct i18n_entry *best = NULL;
+	struct cap caps[CAPS_MAX], best_caps[CAPS_MAX];
+	int ncaps, best_n = 0;
+	size_t best_score = 0, best_lit = 0;
 
 	if (e) {
 		strbuf_addstr(out, e->str);
@@ -333,21 +358,31 @@ static size_t translate(struct strbuf *out, const char *text, int depth)
 		return 0;
 	for (size_t i = 0; i < i18n_zh_CN_nformats; i++) {
 		const struct i18n_entry *fe = &i18n_zh_CN[i18n_zh_CN_formats[i]];
-		size_t lit = strcspn(fe->id, "%");
-
+		size_t lit = strcspn(fe->id, "%"), score;
 		int glue = fe->format == 2 && prefix_glue(fe->id);
 
 		/* the literal text before the first conversion: most formats fail here */
 		if (strncmp(fe->id, text, lit) || (fe->format == 2 && depth == 0 && !glue))
 			continue;
-		if (match(fe->id, text, caps, 0, &ncaps) &&
-		    (fe->format != 2 || names(caps, glue ? ncaps - 1 : ncaps))) {
-			fill(out, fe->str, caps, ncaps, depth);
-			lit = literal_len(fe->id);
-			return lit ? lit : 1;
+		if (!match(fe->id, text, caps, 0, &ncaps) ||
+		    (fe->format == 2 && !names(caps, glue ? ncaps - 1 : ncaps)))
+			continue;
+		lit = literal_len(fe->id);
+		score = lit;
+		for (int k = 0; k < ncaps; k++)
+			score += value_explained(&caps[k], depth);
+		if (!best || score > best_score) {
+			best = fe;
+			best_score = score;
+			best_lit = lit;
+			best_n = ncaps;
+			memcpy(best_caps, caps, sizeof(caps[0]) * (size_t)ncaps);
 		}
 	}
-	return 0;
+	if (!best)
+		return 0;
+	fill(out, best->str, best_caps, best_n, depth);
+	return best_lit ? best_lit : 1;
 }
 
 /*
