@@ -98,6 +98,11 @@ static void formatted_text_back_into_its_translation(void **state)
 	text("unknown (no DMI strings to read, and no cloud NIC)",
 	     "未知（no DMI strings to read, and no cloud NIC）");
 	text("eth0 and eth1", "eth0 and eth1");
+	/* two formats match; the reading whose values translate too wins over the one with more
+	 * literal text of its own ("rank %s on %s" would take "1: port 2" as a rank) */
+	text("rank 1: port 2 on '127.0.0.1' is taken by pid 9 (python3)",
+	     "rank 1：'127.0.0.1' 上的端口 2 已被 pid 9 (python3) 占用");
+	text("rank 3 on n1", "n1 上的 rank 3");
 	/* a fix comment's "# " makes a short format specific enough to match a whole line */
 	text("# on fp-n0", "# 在 fp-n0 上执行");
 	text("", "");
