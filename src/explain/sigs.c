@@ -2068,7 +2068,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.ring.no_loop",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
-	.anchors = { "does not loop back" },
+	/* graph/rings.cc ncclBuildRings checks both on the rings the ranks' next[] pointers make */
+	.anchors = { "does not loop back", "does not contain rank" },
 	.title = "NCCL built an inconsistent ring",
 	.cause = "ranks computed different topologies: different NCCL_* settings or GPU counts per node",
 	.fix = "env | grep ^NCCL_   # on every rank: the settings that shape the topology (NCCL_IB_HCA, "
