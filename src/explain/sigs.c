@@ -1697,9 +1697,9 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
-	/* graph/xml.cc ncclTopoGetXmlFromGpu: NVML gave no handle for a GPU (its lookup by bus id
-	 * failed, logged as INFO only), so NCCL does not look for NVLinks; 2.7's form is "No NVML,
-	 * trying to use CUDA instead" (the device index) */
+	/* graph/xml.cc ncclTopoGetXmlFromGpu: NVML gave no handle for a GPU, so NCCL does not look
+	 * for NVLinks; 2.7's form is "No NVML, trying to use CUDA instead" (the device index). Only
+	 * 2.7-2.18.1 get here: from 2.18.3 on the failed lookup stops init (nccl.nvml.device) */
 	.id = "nccl.nvml.no_handle",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
 	.anchors = { "No NVML device handle", "No NVML, trying to use CUDA instead" },
