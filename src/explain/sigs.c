@@ -1223,7 +1223,9 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.p2p.ipc_open",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
 	/* p2p.cc: "failed to peer with device N(=busid): <code> <string>" from cudaDeviceEnablePeerAccess */
-	.anchors = { "failed to open CUDA IPC handle", "failed to peer with device", "failed to get CUDA IPC handle" },
+	.anchors = { "failed to open CUDA IPC handle", "failed to peer with device", "failed to get CUDA IPC handle",
+		     /* p2p.cc 2.8+: exporting the local buffer over legacy CUDA IPC (without cuMem) */
+		     "cudaIpcGetMemHandle failed" },
 	.title = "NCCL could not open a peer GPU's memory through CUDA IPC",
 	.cause = "the P2P transport maps the peer GPU's buffer with cudaIpcOpenMemHandle; the CUDA error on the "
 		"line says why it failed",
@@ -1466,6 +1468,21 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "lines '<NAME> set by environment to <value>' only confirm that NCCL read a variable",
 	.fix = "nothing to do",
 },
+{
+	/* graph/connect.cc (NCCL_MIN/MAX_NCHANNELS, the older NCCL_MIN/MAX_NRINGS) and
+	 * graph/tuning.cc getNthreads (NCCL_NTHREADS, NCCL_LL128_NTHREADS): a value out of range is
+	 * clamped and the job goes on; a WARN up to 2.26, INFO since */
+	.id = "nccl.env.out_of_range",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "User asked for a maximum of", "User asked for a minimum of", "Invalid NCCL_NTHREADS",
+		     "Invalid NCCL_LL128_NTHREADS" },
+	.title = "an NCCL channel or thread-count setting is out of range: NCCL uses the nearest valid value",
+	.cause = "NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS (NCCL_MIN_NRINGS / NCCL_MAX_NRINGS) or NCCL_NTHREADS / "
+		"NCCL_LL128_NTHREADS is below the minimum, above the maximum or not a multiple of the warp size (32); "
+		"NCCL clamps it, so the tuning meant by it does not apply",
+	.fix = "env | grep -E 'NCCL_(MIN|MAX)_N(CHANNELS|RINGS)|NCCL_(LL128_)?NTHREADS'   # the setting the line names\n"
+		"unset NCCL_MIN_NCHANNELS NCCL_MAX_NCHANNELS NCCL_NTHREADS NCCL_LL128_NTHREADS   # or set a value in range",
+},
 /* ---- NCCL: devices, memory, topology ----------------------------------------------------- */
 {
 	/* graph/xml.h: "Attribute %s of node %s not found" while NCCL reads its topology XML:
@@ -1486,6 +1503,96 @@ const struct explain_sig explain_sigs[] = {
 		"export NCCL_TOPO_DUMP_FILE=/tmp/topo.xml   # rerun: NCCL writes what it detected, the base for a file that matches\n"
 		"upgrade aws-ofi-nccl to 1.11 or later where it is in use: it then writes the topology for the GPUs in use",
 	.rerun = RERUN_NCCL,
+},
+{
+	/* graph/xml.cc ncclTopoGetXmlFromFile: fopen of NCCL_TOPO_FILE failed; NCCL returns success
+	 * and goes on with its own detection (a WARN in 2.7-2.26, INFO since) */
+	.id = "nccl.topo.file_unreadable",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Could not open XML topology file" },
+	.cap_after = "topology file ",
+	.cap_stop = " ",
+	.title = "NCCL could not open the topology file NCCL_TOPO_FILE={}: it ignores it and detects the topology itself",
+	.cause = "NCCL_TOPO_FILE (in the environment or /etc/nccl.conf) names a file this process cannot read: a "
+		"path of the host that is not mounted into the container, a typo, or its permissions; NCCL then "
+		"uses what /sys and NVML show, which in a VM can hide the real PCI and NVLink layout (slower "
+		"rings, or other graphs than the nodes that read the file)",
+	.fix = "ls -l \"$NCCL_TOPO_FILE\"   # on {node}, inside the job's container: the file must exist and be readable\n"
+		"mount the file into the container (docker run -v /path/topo.xml:/path/topo.xml:ro), or unset NCCL_TOPO_FILE where it is not meant to apply",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV",
+},
+{
+	/* graph/xml.cc xmlLoadSub and its loaders: NCCL's own XML reader only reads files, the
+	 * topology (NCCL_TOPO_FILE, or /var/run/nvidia-topologyd/virtualTopology.xml when it is
+	 * there) and the graph (NCCL_GRAPH_FILE); a malformed file, another version of the format or
+	 * one without its top element stops init */
+	.id = "nccl.topo.xml_parse",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "XML Parse", "XML Mismatch : ", "XML Topology has wrong version", "system node not found in XML",
+		     "XML parser is limited to" },
+	.title = "NCCL could not read a topology XML file: it is malformed or of another format version",
+	.cause = "NCCL parses the file NCCL_TOPO_FILE names (or, unset, /var/run/nvidia-topologyd/virtualTopology.xml "
+		"when a cloud image provides it) and NCCL_GRAPH_FILE; a file edited by hand, cut short, written by "
+		"a tool for another NCCL release (the version attribute of <system> or <graphs> must be the one "
+		"this NCCL reads) or without a <system> element stops init",
+	.fix = "echo $NCCL_TOPO_FILE $NCCL_GRAPH_FILE; ls -l /var/run/nvidia-topologyd/virtualTopology.xml   # which file NCCL read\n"
+		"xmllint --noout \"$NCCL_TOPO_FILE\"   # a parse error shows the line\n"
+		"export NCCL_TOPO_DUMP_FILE=/tmp/topo.xml   # rerun without NCCL_TOPO_FILE: NCCL writes a file of this release's format to start from",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV",
+},
+{
+	/* graph/xml.cc ncclTopoGetXmlGraphFromFile (fatal) and search.cc's import of NCCL_GRAPH_FILE:
+	 * a hand-made channel layout that names GPUs this run does not have */
+	.id = "nccl.topo.graph_file",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Could not open XML graph file", "XML Graph has wrong version", "XML Import Channel" },
+	.title = "NCCL_GRAPH_FILE cannot be used here: NCCL cannot open it, or it was made for another release or machine",
+	.cause = "NCCL_GRAPH_FILE forces the rings and trees NCCL would search for; a path missing in the container, "
+		"a file of another format version, or a layout naming GPUs this run does not use (another machine "
+		"type, fewer GPUs, another CUDA_VISIBLE_DEVICES) stops init",
+	.fix = "ls -l \"$NCCL_GRAPH_FILE\"   # on {node}, inside the job's container\n"
+		"unset NCCL_GRAPH_FILE   # let NCCL search the graphs itself; NCCL_GRAPH_DUMP_FILE=/tmp/graph.xml writes what it found, in this release's format",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV",
+},
+{
+	/* graph/xml.cc ncclTopoDumpXmlToFile: fopen(..., "w") of NCCL_TOPO_DUMP_FILE or
+	 * NCCL_GRAPH_DUMP_FILE failed; NCCL skips the dump and goes on */
+	.id = "nccl.topo.dump_file",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "not dumping topology" },
+	.cap_after = "Unable to open ",
+	.cap_stop = ",",
+	.title = "NCCL could not write its topology dump to {}: the job goes on without it",
+	.cause = "NCCL_TOPO_DUMP_FILE or NCCL_GRAPH_DUMP_FILE names a path this process cannot create: a directory "
+		"that does not exist in the container, or one it may not write; nothing else is affected",
+	.fix = "export NCCL_TOPO_DUMP_FILE=/tmp/nccl_topo.xml NCCL_GRAPH_DUMP_FILE=/tmp/nccl_graph.xml   # a writable path on {node}",
+},
+{
+	/* graph/topo.cc ncclTopoForceMerge (2.26+): NCCL_NET_FORCE_MERGE lists NIC groups to fuse
+	 * into one virtual NIC; a name that matches no NIC, too many NICs, or NICs that do not share
+	 * a PCI switch or CPU (ncclTopoMakeVnic) stop init */
+	.id = "nccl.net.force_merge",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Please specify a valid NCCL_NET_FORCE_MERGE", "TOPO/NET : Only matched", "Specified fused NIC",
+		     "Fusing NET devices from different NUMA domains" },
+	.title = "NCCL could not merge the NICs NCCL_NET_FORCE_MERGE lists",
+	.cause = "NCCL_NET_FORCE_MERGE names groups of NICs to fuse into one virtual NIC; a name that matches no NIC "
+		"of this node (another node type, a NIC down or missing), more NICs than the net plugin can fuse, "
+		"or NICs under different CPUs (NUMA domains) stop init; NCCL_NET_MERGE_LEVEL=SYS merging NICs "
+		"of different CPUs fails the same way",
+	.fix = "ibv_devinfo -l; nvidia-smi topo -m   # on {node}: the NICs there and which CPU each hangs off\n"
+		"unset NCCL_NET_FORCE_MERGE NCCL_NET_MERGE_LEVEL   # let NCCL merge ports itself, or list only NICs of this node that share a CPU",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV",
+},
+{
+	/* graph/topo.cc ncclTopoGetMergePolicy (2.30): only ALL and RAIL are known */
+	.id = "nccl.net.merge_policy",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "NCCL_NET_MERGE_POLICY: unknown value" },
+	.title = "NCCL_NET_MERGE_POLICY has a value NCCL does not know: it merges NICs with ALL",
+	.cause = "NCCL_NET_MERGE_POLICY takes ALL or RAIL; any other value is ignored and NCCL merges "
+		"eligible ports regardless of their rail (RAIL keeps each virtual NIC within one rail)",
+	.fix = "export NCCL_NET_MERGE_POLICY=RAIL   # or ALL, or unset it: the same on every node",
 },
 {
 	.id = "nccl.cuda.oom",
@@ -1588,6 +1695,23 @@ const struct explain_sig explain_sigs[] = {
 			"docker run --gpus '\"device=0,1\"' ...   # expose the GPUs through the NVIDIA runtime, not only --device=/dev/nvidiaN" },
 		{ .when = NULL },
 	},
+},
+{
+	/* graph/xml.cc ncclTopoGetXmlFromGpu: NVML gave no handle for a GPU, so NCCL does not look
+	 * for NVLinks; 2.7's form is "No NVML, trying to use CUDA instead" (the device index). Only
+	 * 2.7-2.18.1 get here: from 2.18.3 on the failed lookup stops init (nccl.nvml.device) */
+	.id = "nccl.nvml.no_handle",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "No NVML device handle", "No NVML, trying to use CUDA instead" },
+	.title = "NCCL could not reach a GPU through NVML: it does not detect NVLink, and GPU pairs fall back to PCIe or host memory",
+	.cause = "NCCL finds NVLinks through NVML; NVML is not usable in this process (libnvidia-ml.so.1 missing: a "
+		"container started without the NVIDIA runtime's 'utility' capability) or does not know the GPU CUDA "
+		"uses (different GPU sets for NVML and CUDA, a GPU in a bad state), so NVLink-connected GPUs look "
+		"unconnected: slow intra-node traffic, and graphs that differ from nodes where NVML works",
+	.fix = "nvidia-smi topo -m   # on {node}, inside the job's container: NVML must work and show the NV# links\n"
+		"docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=compute,utility ...   # the NVIDIA runtime mounts libnvidia-ml.so.1 with 'utility'",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH",
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* misc/argcheck.cc: a collective's buffer lives on another GPU than the communicator's */
@@ -1808,6 +1932,19 @@ const struct explain_sig explain_sigs[] = {
 		"systemctl status nvidia-fabricmanager; ls /dev/nvidia-caps-imex-channels   # NVLS needs a healthy fabric manager (and an IMEX channel inside containers)",
 },
 {
+	/* transport/nvls.cc ncclNvlsInit (2.30): NVLS needs one rank per GPU; with NCCL_NVLS_ENABLE=1
+	 * and two ranks on one GPU (MPS, or processes that all picked cuda:0) init stops */
+	.id = "nccl.nvls.multi_rank_gpu",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "multiple ranks using the same NVML device" },
+	.title = "NCCL_NVLS_ENABLE=1 with several ranks on one GPU: NVLink SHARP cannot run like that",
+	.cause = "NCCL_NVLS_ENABLE=1 forces NVLink SHARP, which needs each rank on its own GPU; two or more ranks of "
+		"this communicator use the same GPU: processes that did not select their GPU (all on cuda:0), a "
+		"CUDA_VISIBLE_DEVICES that gives every process the same GPU, or GPU sharing through MPS",
+	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # each process on its own GPU, before init_process_group\n"
+		"unset NCCL_NVLS_ENABLE   # where ranks share a GPU on purpose (MPS): NCCL then leaves NVLS off by itself",
+},
+{
 	/* NVIDIA/nccl#1838: SHM over cuMem host memory between GPUs without P2P (2.27); the reporter's
 	 * NCCL_CUMEM_HOST_ENABLE=0 avoids it (SHM falls back to /dev/shm) */
 	.id = "nccl.known_bug.cumem_host_no_p2p",
@@ -1931,7 +2068,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.ring.no_loop",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
-	.anchors = { "does not loop back" },
+	/* graph/rings.cc ncclBuildRings checks both on the rings the ranks' next[] pointers make */
+	.anchors = { "does not loop back", "does not contain rank" },
 	.title = "NCCL built an inconsistent ring",
 	.cause = "ranks computed different topologies: different NCCL_* settings or GPU counts per node",
 	.fix = "env | grep ^NCCL_   # on every rank: the settings that shape the topology (NCCL_IB_HCA, "
@@ -1953,10 +2091,63 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.algo.unavailable",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "No algorithm/protocol available", "Unrecognized element token", "Unrecognized prefix token" },
+	/* graph/tuning.cc parseList (2.24+): "All entries except the first must have a prefix" is a
+	 * malformed list ("ring;tree" instead of "ring,tree" or "allreduce:tree") */
+	.anchors = { "No algorithm/protocol available", "Unrecognized element token", "Unrecognized prefix token",
+		     "All entries except the first must have a prefix" },
 	.title = "NCCL_ALGO / NCCL_PROTO rule out every algorithm",
 	.cause = "NCCL_ALGO or NCCL_PROTO is too restrictive or malformed",
 	.fix = "unset NCCL_ALGO NCCL_PROTO",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "must have a prefix",
+		  .title = "NCCL_ALGO / NCCL_PROTO is malformed: a ';'-separated entry after the first lacks its 'function:' prefix",
+		  .cause = "the lists are comma-separated ('Ring,Tree'); ';' starts a per-collective entry that must "
+			"name its collective ('allreduce:Tree'), so 'Ring;Tree' is refused and init stops",
+		  .fix = "export NCCL_ALGO='Ring,Tree'   # one list, commas; per collective: NCCL_ALGO='Ring;allreduce:Tree'\n"
+			"unset NCCL_ALGO NCCL_PROTO   # or let NCCL choose" },
+		{ .when = NULL },
+	},
+},
+{
+	/* transport.cc ncclTransportCollNetCheck (init.cc before 2.9: "using <net> instead") and
+	 * graph/tuning.cc before 2.19 with NCCL_ALGO=COLLNET: CollNet (IB SHARP through a net plugin)
+	 * was asked for and failed to set up on some rank; NCCL goes on without it */
+	.id = "nccl.collnet.unavailable",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Cannot initialize CollNet", "ignoring NCCL_ALGO=COLLNET" },
+	.title = "NCCL could not set up CollNet (IB SHARP): it runs without in-network reductions",
+	.cause = "NCCL_COLLNET_ENABLE=1 (or NCCL_ALGO=CollNet) asks for reductions in the InfiniBand switches, which "
+		"need a CollNet net plugin (the SHARP plugin of HPC-X / nccl-rdma-sharp-plugins), SHARP-capable "
+		"switches and the SHARP aggregation manager on the subnet manager; on a rank where any of them is "
+		"missing, or SHARP resources ran out, NCCL falls back to its own rings and trees",
+	.fix = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET python ... 2>&1 | grep -i -e collnet -e sharp   # rerun: whether the SHARP plugin loaded, on every node\n"
+		"export NCCL_COLLNET_ENABLE=0   # where IB SHARP is not available: no fallback warning, the same performance",
+},
+{
+	/* scheduler/symmetric_sched.cc (2.28): NCCL_SYM_KERNEL names a symmetric-memory kernel that
+	 * cannot run this collective; without the variable the message is an internal error */
+	.id = "nccl.symk.kernel_forced",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "no symmetric kernel available for function" },
+	.also = "NCCL_SYM_KERNEL was set to",
+	.title = "NCCL_SYM_KERNEL forces a symmetric kernel that cannot run this collective",
+	.cause = "NCCL_SYM_KERNEL restricts the kernels NCCL may use on symmetric (window-registered) buffers; none "
+		"of those it names fits this collective, data type or size, so the call fails",
+	.fix = "unset NCCL_SYM_KERNEL   # let NCCL pick the kernel",
+},
+{
+	/* devcomm/devcomm_v22902.cc, v22907.cc (2.30): a program built against an older nccl.h
+	 * asks for GIN (device-initiated network) resources the running libnccl lays out differently */
+	.id = "nccl.devcomm.compiled_old",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "The application was compiled with too old version of NCCL" },
+	.title = "the program's device kernels were built against an older NCCL than the libnccl it runs with",
+	.cause = "the application or an extension uses NCCL's device API (GIN device kernels) and was compiled "
+		"with the headers of an older NCCL; those kernels must be rebuilt for the NCCL that runs them: a pip "
+		"or container upgrade of libnccl without rebuilding the extension, or LD_LIBRARY_PATH picking "
+		"another libnccl",
+	.fix = "python3 -c 'import torch; print(torch.cuda.nccl.version())'; ldconfig -p | grep libnccl   # which libnccl the process loads\n"
+		"rebuild the application or extension against the nccl.h of the NCCL it runs with, or install the NCCL version it was built with",
 },
 /* ---- NCCL: the return codes torch reports ------------------------------------------------ */
 {
