@@ -1,6 +1,7 @@
 /* Languages: see i18n.h. */
 #include "util/i18n.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -368,10 +369,24 @@ static size_t translate(struct strbuf *out, const char *text, int depth)
 		    (fe->format == 2 && !names(caps, glue ? ncaps - 1 : ncaps)))
 			continue;
 		lit = literal_len(fe->id);
+		if (!best) {
+			/* scored only when a second format matches: most texts have one reading */
+			best = fe;
+			best_score = SIZE_MAX;	/* not scored yet */
+			best_lit = lit;
+			best_n = ncaps;
+			memcpy(best_caps, caps, sizeof(caps[0]) * (size_t)ncaps);
+			continue;
+		}
+		if (best_score == SIZE_MAX) {
+			best_score = best_lit;
+			for (int k = 0; k < best_n; k++)
+				best_score += value_explained(&best_caps[k], depth);
+		}
 		score = lit;
 		for (int k = 0; k < ncaps; k++)
 			score += value_explained(&caps[k], depth);
-		if (!best || score > best_score) {
+		if (score > best_score) {
 			best = fe;
 			best_score = score;
 			best_lit = lit;
