@@ -2195,6 +2195,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "torch.store.gai",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET,
 	.anchors = { "(gai error" },
+	.unless = "The local ",	/* socket.cpp's listen side: getaddrinfo(NULL, port), no host name involved */
 	.cap_after = "addresses of (",
 	.cap_stop = ")",
 	.title = "torch cannot resolve the rendezvous host ({})",
@@ -2728,7 +2729,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.elastic.child_failed",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
-	.anchors = { "ChildFailedError" },
+	.anchors = { "ChildFailedError", "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html" },
 	.title = "torchrun reports that a worker failed",
 	.cause = "torchrun only relays the failure; the 'Root Cause (first observed failure)' block names the rank, "
 		"and that rank's traceback holds the real error",
@@ -2748,7 +2749,7 @@ const struct explain_sig explain_sigs[] = {
 	 * exit code is the signal (negative) or the worker's own status */
 	.id = "torch.elastic.worker_exit",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
-	.anchors = { "failed (exitcode: " },
+	.anchors = { "failed (exitcode: ", "exitcode  : -11 ", "exitcode  : -7 ", "exitcode  : -6 " },
 	.cap_after = "failed (exitcode: ",
 	.cap_stop = ")",
 	.title = "a worker exited with code {} and torchrun stopped the job",
@@ -2756,23 +2757,35 @@ const struct explain_sig explain_sigs[] = {
 		"signal) says why",
 	.fix = "read the named local_rank's traceback: the first exception there is the cause",
 	.variants = (const struct explain_sig_variant[]){
-		{ .when = "exitcode: -11",
-		  .title = "a worker died of a segmentation fault (exitcode -11)",
-		  .cause = "SIGSEGV in the worker: a crash in native code (a CUDA or NCCL library mismatch, a "
-			"custom extension, a torch/NCCL bug); the faulthandler or core dump names the library",
-		  .fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\n"
-			"python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'   # on every node: one torch, one NCCL" },
-		{ .when = "exitcode: -7",
-		  .title = "a worker died of a bus error (exitcode -7): shared memory could not be backed",
-		  .cause = "SIGBUS when touching shared memory: /dev/shm is full or too small (a container's 64 MB "
-			"default), used by NCCL and by DataLoader workers",
-		  .fix = "df -h /dev/shm   # on the node\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" },
-		{ .when = "exitcode: -6",
-		  .title = "a worker aborted (exitcode -6, SIGABRT)",
-		  .cause = "the worker called abort(): torch's NCCL watchdog tearing the process down after a "
-			"timeout or NCCL error, a C++ exception nobody caught, or a failed assertion; the lines before "
-			"it name which",
-		  .fix = "read the worker's last lines before the abort: a watchdog timeout or NCCL error there is the cause" },
+#define EXIT_SEGV_VARIANT(w) { .when = w, \
+	.title = "a worker died of a segmentation fault (exitcode -11)", \
+	.cause = "SIGSEGV in the worker: a crash in native code (a CUDA or NCCL library mismatch, a " \
+	"custom extension, a torch/NCCL bug); the faulthandler or core dump names the library", \
+	.fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\n" \
+	"python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'   # on every node: one torch, one NCCL" \
+	}
+		EXIT_SEGV_VARIANT("exitcode: -11"),
+		EXIT_SEGV_VARIANT("exitcode  : -11"),	/* ChildFailedError's report */
+#undef EXIT_SEGV_VARIANT
+#define EXIT_BUS_VARIANT(w) { .when = w, \
+	.title = "a worker died of a bus error (exitcode -7): shared memory could not be backed", \
+	.cause = "SIGBUS when touching shared memory: /dev/shm is full or too small (a container's 64 MB " \
+	"default), used by NCCL and by DataLoader workers", \
+	.fix = "df -h /dev/shm   # on the node\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" \
+	}
+		EXIT_BUS_VARIANT("exitcode: -7"),
+		EXIT_BUS_VARIANT("exitcode  : -7"),	/* ChildFailedError's report */
+#undef EXIT_BUS_VARIANT
+#define EXIT_ABRT_VARIANT(w) { .when = w, \
+	.title = "a worker aborted (exitcode -6, SIGABRT)", \
+	.cause = "the worker called abort(): torch's NCCL watchdog tearing the process down after a " \
+	"timeout or NCCL error, a C++ exception nobody caught, or a failed assertion; the lines before " \
+	"it name which", \
+	.fix = "read the worker's last lines before the abort: a watchdog timeout or NCCL error there is the cause" \
+	}
+		EXIT_ABRT_VARIANT("exitcode: -6"),
+		EXIT_ABRT_VARIANT("exitcode  : -6"),	/* ChildFailedError's report */
+#undef EXIT_ABRT_VARIANT
 		{ .when = "exitcode: -15",
 		  .title = "a worker was stopped with SIGTERM (exitcode -15): another worker failed first, or the job was cancelled",
 		  .cause = "torchrun sends SIGTERM to the other workers when one fails; the scheduler does it on a "
@@ -2907,7 +2920,7 @@ const struct explain_sig explain_sigs[] = {
 	/* torch.distributed.elastic: what the agent does after a worker failed; the failure is elsewhere */
 	.id = "torch.elastic.stopping_workers",
 	.sev = SEV_WARN, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
-	.anchors = { "closing signal SIGTERM", "Worker group FAILED" },
+	.anchors = { "closing signal SIGTERM", "Worker group FAILED", "forcefully exiting via" },
 	.title = "torchrun stopped or restarted the workers after one of them failed",
 	.cause = "torchrun sends SIGTERM to the remaining workers (and restarts the group while --max-restarts "
 		"allows) once a worker fails: these lines follow the failure and are not it",
@@ -3037,7 +3050,8 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "Cannot specify both init_method and store", "must be positive if using store",
 		     "must be non-negative if using store", "Invalid backend: '", "rank should be in the interval [0,",
-		     "The new group's rank should be within the world_size" },
+		     "The new group's rank should be within the world_size",
+		     "has node-specific arguments(rank, world_size) already" },
 	.title = "init_process_group() or new_group() got arguments that do not fit together",
 	.cause = "the message names the argument: a store needs rank= and world_size=, init_method and store "
 		"exclude each other, the backend name is not one torch knows, or a rank lies outside the group",
@@ -3055,6 +3069,11 @@ const struct explain_sig explain_sigs[] = {
 			"rank used on a subgroup, or WORLD_SIZE smaller than the ranks launched",
 		  .fix = "dist.get_global_rank(group, group_rank)   # subgroups count their own ranks from 0\n"
 			"start every node with the same --nnodes and --nproc-per-node (WORLD_SIZE = nodes x processes)" },
+		{ .when = "has node-specific arguments(rank, world_size) already",
+		  .title = "rank or world_size was given twice: in the init_method URL and as arguments",
+		  .cause = "rendezvous adds init_process_group's rank= and world_size= to the URL, and refuses a URL whose "
+			"query has them already",
+		  .fix = "dist.init_process_group('nccl', init_method='tcp://<rank-0 IP>:29500', rank=rank, world_size=world_size)   # the URL without ?rank=...&world_size=..." },
 		{ .when = "The new group's rank should be within the world_size",
 		  .title = "new_group() got a rank outside the world size",
 		  .cause = "a rank listed for new_group is not below the world size init_process_group set",
@@ -3105,6 +3124,7 @@ const struct explain_sig explain_sigs[] = {
 	 * endpoint answers nowhere */
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
 	.anchors = { "RendezvousConnectionError", "EtcdConnectionFailed" },
+	.unless = "keep-alive heartbeat to the rendezvous" SIG_UNTIL "failed to shutdown the rendezvous",
 	.title = "torchrun could not reach its rendezvous endpoint",
 	.cause = "--rdzv-endpoint is wrong or not reachable from this node, or its port is firewalled",
 	.fix = "nc -zv <rdzv host> <rdzv port>   # from this node\ntorchrun --rdzv-endpoint=<rank-0 private IP>:29400 ...",
@@ -3116,9 +3136,9 @@ const struct explain_sig explain_sigs[] = {
 	 * static_tcp_rendezvous.py): torchrun's --rdzv-* arguments rejected before any node is contacted */
 	.id = "torch.rdzv.config",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "is not registered. Did you forget", "number of rendezvous nodes (", "The rendezvous configuration option '",
-		     "The rendezvous configuration string must be in format", "of the rendezvous endpoint '",
-		     "is absent in RendezvousParameters", "The read timeout must be a positive integer",
+	.anchors = { "is not registered. Did you forget", "number of rendezvous nodes (", "The rendezvous configuration ",
+		     "of the rendezvous endpoint '", "is absent in RendezvousParameters",
+		     "The read timeout must be a positive integer", "The join timeout (",
 		     "Invalid store type given. Currently only supports file and tcp" },
 	.title = "torchrun's rendezvous arguments are invalid",
 	.cause = "torchrun checks --rdzv-backend, --rdzv-endpoint, --rdzv-conf and --nnodes before it contacts "
@@ -3146,6 +3166,27 @@ const struct explain_sig explain_sigs[] = {
 		  .title = "--nnodes is not a valid MIN:MAX",
 		  .cause = "--nnodes must be N or MIN:MAX with 1 <= MIN <= MAX",
 		  .fix = "torchrun --nnodes=2 ...   # or --nnodes=1:4 for elastic jobs" },
+		{ .when = NULL },
+	},
+},
+{
+	/* dynamic_rendezvous.py: "The node '<node>' has failed to send a keep-alive heartbeat to the
+	 * rendezvous '<id>' due to an error of type RendezvousConnectionError." -- the rendezvous had
+	 * completed; its store (in the agent on the --rdzv-endpoint node) went away afterwards */
+	.id = "torch.elastic.rendezvous_lost",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "keep-alive heartbeat to the rendezvous", "failed to shutdown the rendezvous" },
+	.title = "this node lost the rendezvous store after the rendezvous had completed",
+	.cause = "the c10d rendezvous store lives in the torchrun agent on the --rdzv-endpoint node; that agent "
+		"exited (its workers failed, it was killed, or it finished first) or the node became unreachable",
+	.fix = "read the log of the node named by --rdzv-endpoint: its first error is the cause\n"
+		"at the end of a job that otherwise finished, a shutdown failure here is noise",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "failed to shutdown the rendezvous",
+		  .title = "torchrun could not close the rendezvous at exit: its store had already gone",
+		  .cause = "at shutdown the agent tells the rendezvous store that it leaves; the agent hosting the store "
+			"(on the --rdzv-endpoint node) had exited already, which is usual when that node finished first",
+		  .fix = "nothing to do when the job finished; otherwise read the --rdzv-endpoint node's log for its first error" },
 		{ .when = NULL },
 	},
 },
@@ -3195,7 +3236,7 @@ const struct explain_sig explain_sigs[] = {
 	/* gloo/transport/tcp/device.cc: the hostname does not resolve on this node */
 	.id = "torch.gloo.resolve",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
-	.anchors = { "Unable to find address for hostname" },
+	.anchors = { "Unable to find address for hostname", "; bind(2) for " },
 	.cap_after = "hostname: ",
 	.cap_stop = " ",
 	.title = "Gloo could not resolve this node's hostname ({})",
@@ -3205,6 +3246,17 @@ const struct explain_sig explain_sigs[] = {
 		"echo \"$(hostname -I | cut -d' ' -f1) $(hostname)\" | sudo tee -a /etc/hosts   # or make the name resolve to the node's own address",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		/* gloo device.cc: "Unable to find address for <host>; bind(2) for <addr> failed with: ..." */
+		{ .when = "; bind(2) for ",
+		  .title = "this node's hostname resolves to an address Gloo cannot bind: not one of this host's own",
+		  .cause = "without GLOO_SOCKET_IFNAME Gloo binds to the address the hostname resolves to; that address "
+			"is not on this host (a stale /etc/hosts entry, a DNS record of another or an old address, a "
+			"container that inherited the host's /etc/hosts)",
+		  .fix = FIX_GLOO_IFNAME "   # on every node: Gloo then binds the interface's own address\n"
+			"getent hosts $(hostname); ip -o addr   # the first address must be one of this host's" },
+		{ .when = NULL },
+	},
 },
 {
 	/* c10d socket.cpp: reverse lookup of a client's address failed; the connection itself works */
