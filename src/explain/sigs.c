@@ -2592,12 +2592,16 @@ const struct explain_sig explain_sigs[] = {
 			"(diverging code, a crashed or slower rank), or the network between the nodes stalls",
 		  .fix = "compare the SeqNum of every rank: the rank with the lowest SeqNum is the one that diverged\n"
 			"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang" },
-		{ .when = "timeout from  rank",	/* torch 2.4+: another rank's watchdog asked for the dump */
-		  .title = "another rank's collective timed out, and it asked this rank to dump its flight recorder",
-		  .cause = "a collective did not finish within the process-group timeout on the rank this line names: a "
-			"rank never called it (diverging code, a crashed or slower rank), or the network between the nodes stalls",
-		  .fix = "read the named rank's log for its 'Watchdog caught collective operation timeout' line, and compare the SeqNum of every rank: the lowest one diverged\n"
-			"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang" },
+#define DUMP_FROM_RANK_VARIANT(w) { .when = w, \
+	.title = "another rank's collective timed out, and it asked this rank to dump its flight recorder", \
+	.cause = "a collective did not finish within the process-group timeout on the rank this line names: a " \
+	"rank never called it (diverging code, a crashed or slower rank), or the network between the nodes stalls", \
+	.fix = "read the named rank's log for its 'Watchdog caught collective operation timeout' line, and compare the SeqNum of every rank: the lowest one diverged\n" \
+	"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang" \
+	}
+		DUMP_FROM_RANK_VARIANT("timeout from  rank"),	/* another rank's watchdog asked for the dump (torch 2.4+) */
+		DUMP_FROM_RANK_VARIANT("timeout from rank"),	/* the same, one space (later releases) */
+#undef DUMP_FROM_RANK_VARIANT
 		{ .when = NULL },
 	},
 },
@@ -2615,8 +2619,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.watchdog.heartbeat",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
-	.anchors = { "Heartbeat monitor timed out", "watchdog got stuck for", "watchdog thread got stuck",
-		     "monitoring thread detects no heartbeat" },
+	.anchors = { "Heartbeat monitor timed out", "watchdog got stuck for", "watchdog thread got stuck" },
 	.title = "torch's NCCL watchdog itself got stuck",
 	.cause = "a CUDA or NCCL call blocked the watchdog thread (a hung GPU, a hung NCCL abort)",
 	.fix = "nvidia-smi   # on the stuck node; look for Xid errors: dmesg | grep -i xid\n"
@@ -2811,7 +2814,7 @@ const struct explain_sig explain_sigs[] = {
 	/* a warning: a job that hung and was then stopped (a timeout, scancel) prints it too, and the
 	 * hang's own reasoning must still run and come first */
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
-	.anchors = { "death signal, shutting down workers", "SignalException: Process" },
+	.anchors = { "death signal, shutting down workers", "SignalException: Process", "Got termination signal: " },
 	.unless = "SIGHUP" SIG_UNTIL "Received 1 death" SIG_UNTIL "got signal: 1\n",
 	.cap_after = "Received ",
 	.cap_stop = SIG_UNTIL " death signal",
@@ -2837,6 +2840,20 @@ const struct explain_sig explain_sigs[] = {
 		  .fix = "nohup torchrun ... > train.log 2>&1 &   # a run that must outlive the terminal; or submit it to the scheduler" },
 		{ .when = NULL },
 	},
+},
+{
+	/* elastic/agent/server/api.py: a node's workers finished and its agent waited at the exit
+	 * barrier (default 300 s) for the other agents; "Error waiting on exit barrier. Elapsed: N
+	 * seconds", usually with the store's Socket Timeout below it */
+	.id = "torch.elastic.exit_barrier",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "Error waiting on exit barrier" },
+	.title = "this node finished, and the other nodes did not finish within torchrun's exit barrier",
+	.cause = "torchrun's agents wait for each other after their workers exit; another node's workers were still "
+		"running past the barrier's timeout (a final checkpoint or evaluation on some ranks only) or had "
+		"failed or hung",
+	.fix = "read the other nodes' logs: a failure there is the cause; if they were still working at the end, this is harmless\n"
+		"dist.barrier(); dist.destroy_process_group()   # at the end of the script: every rank finishes together",
 },
 {
 	/* torch.cuda._lazy_init: a child made by fork() after the parent used CUDA */
