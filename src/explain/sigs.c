@@ -565,7 +565,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.socket.reset",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "failed : Connection reset by peer", "failed: Connection reset by peer", "Broken pipe" },
-	.unless = "store->get",
+	/* torch's store client (SocketImpl, DistNetworkError) and Gloo's pair (writev) print it too */
+	.unless = "store->get" SIG_UNTIL "SocketImpl(" SIG_UNTIL "DistNetworkError" SIG_UNTIL "writev [",
 	.title = "an NCCL socket was reset by its peer",
 	.cause = "the peer process died mid-transfer or the network dropped the connection (MTU black hole, idle "
 		"timeout of a NAT or load balancer)",
@@ -2257,6 +2258,35 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "dist.init_process_group('nccl', init_method=f'tcp://{os.environ[\"MASTER_ADDR\"]}:{os.environ[\"MASTER_PORT\"]}', rank=rank, world_size=world_size)",
 },
 {
+	/* rendezvous.py: an init_method URL that lacks what its handler needs, or a scheme nobody registered */
+	.id = "torch.init_method.incomplete",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "rendezvous: rank parameter missing", "rendezvous: world size parameter missing",
+		     "file:// rendezvous: path missing", "No rendezvous handler for ",
+		     "port must have value from 0 to 65535" },
+	.title = "init_process_group's init_method lacks rank or world_size",
+	.cause = "tcp:// and file:// rendezvous take the rank and the world size from init_process_group's rank= "
+		"and world_size= (or the URL's query); without them the handler cannot start",
+	.fix = "dist.init_process_group('nccl', init_method='tcp://<rank-0 IP>:29500', rank=rank, world_size=world_size)\n"
+		"dist.init_process_group('nccl')   # or env:// under torchrun, which sets RANK and WORLD_SIZE",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "path missing",
+		  .title = "init_method='file://' names no file",
+		  .cause = "file:// rendezvous needs the path of a file on a file system every rank sees (file:///shared/dir/init)",
+		  .fix = "dist.init_process_group('nccl', init_method='file:///<shared dir>/init_file', rank=rank, world_size=world_size)   # a file that does not exist yet, on storage every node mounts" },
+		{ .when = "No rendezvous handler for ",
+		  .title = "init_method has a URL scheme torch does not know",
+		  .cause = "torch's rendezvous knows env://, tcp:// and file://; the init_method string has another "
+			"scheme (a typo, a missing '://', or a bare host:port)",
+		  .fix = "dist.init_process_group('nccl', init_method='tcp://<rank-0 IP>:29500', rank=rank, world_size=world_size)   # or 'env://' under torchrun" },
+		{ .when = "port must have value from 0 to 65535",
+		  .title = "MASTER_PORT (or the init_method port) is not a port number",
+		  .cause = "the port torch was given is outside 0-65535: a typo, or a variable that expanded to something else",
+		  .fix = "export MASTER_PORT=29500   # on every node: a free port from 1024 to 65535" },
+		{ .when = NULL },
+	},
+},
+{
 	.id = "torch.store.connect_refused",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET,
 	.anchors = { "The client socket has failed to connect to", "TCP client failed to connect" },
@@ -2290,7 +2320,7 @@ const struct explain_sig explain_sigs[] = {
 	 * are warnings that name what to fix before the timeout error arrives */
 	.id = "torch.store.connect_failed",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET | SIG_SYMPTOM,	/* below a named cause (gai) */
-	.anchors = { "The client socket has failed to connect to" },
+	.anchors = { "The client socket has failed to connect to", "has timed out, will retry" },
 	.unless = "refused",
 	.cap_after = "connect to ",
 	.cap_stop = " ",
@@ -2300,6 +2330,15 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
 	.variants = (const struct explain_sig_variant[]){
+		{
+			/* socket.cpp: connect() itself returned ETIMEDOUT; c10d retries until its timeout */
+			.when = "has timed out, will retry",
+			.title = "connecting to the TCPStore timed out and c10d retries (no answer to the SYNs)",
+			.cause = "SYNs to MASTER_ADDR:MASTER_PORT get no answer: a firewall or security group that DROPs the "
+				"port, or an address the other nodes cannot reach (a public or docker address)",
+			.fix = "nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from the failing node\n"
+				"export MASTER_ADDR=<rank-0 node's address on the network the nodes share>   # on every node",
+		},
 		{
 			.when = "errno: 113",
 			.title = "the TCPStore at {} is unreachable (errno 113, no route to host)",
@@ -2347,6 +2386,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "torch.store.gai",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NET,
 	.anchors = { "(gai error" },
+	.unless = "The local ",	/* socket.cpp's listen side: getaddrinfo(NULL, port), no host name involved */
 	.cap_after = "addresses of (",
 	.cap_stop = ")",
 	.title = "torch cannot resolve the rendezvous host ({})",
@@ -2359,7 +2399,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "torch.store.port_in_use",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "failed to listen on any local network address", "Address already in use" },
-	.unless = "Call to bind" SIG_UNTIL "UDS: " SIG_UNTIL "EADDRNOTAVAIL",	/* NCCL's own binds, not torch's store */
+	.unless = "Call to bind" SIG_UNTIL "UDS: " SIG_UNTIL "EADDRNOTAVAIL" SIG_UNTIL "EACCES" SIG_UNTIL "errno: 13",	/* NCCL's own binds, not torch's store; a refused permission */
 	.title = "MASTER_PORT is already in use on the rank-0 node",
 	.cause = "another job or a leftover process of a previous run still listens on MASTER_PORT",
 	.fix = "ss -ltnp 'sport = :29500'   # find and stop the old process (use your MASTER_PORT)\n"
@@ -2381,6 +2421,22 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* socket.cpp / TCPStoreLibUvBackend.cpp: bind(2) of MASTER_PORT refused with EACCES ("errno: 13 -
+	 * Permission denied", libuv "name: EACCES") */
+	.id = "torch.store.port_denied",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "name: EACCES", "failed to bind to" },
+	.also = "ermission denied",
+	.title = "the rank-0 node may not listen on MASTER_PORT (permission denied)",
+	.cause = "the TCPStore's bind of MASTER_PORT was refused: ports below 1024 (or below "
+		"net.ipv4.ip_unprivileged_port_start) need root or CAP_NET_BIND_SERVICE, or an SELinux/AppArmor "
+		"policy forbids the port",
+	.fix = "export MASTER_PORT=29500   # on every node: a port of 1024 or above that nothing else uses\n"
+		"sysctl net.ipv4.ip_unprivileged_port_start   # ports below it need privileges\n"
+		"sudo ausearch -m avc -ts recent   # SELinux: a denial for the port names the policy",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	.id = "torch.store.wait_clients",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
 	.anchors = { "waiting for clients" },
@@ -2392,6 +2448,22 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "start every node with the same MASTER_ADDR, MASTER_PORT, --nnodes and --nproc-per-node\n"
 		"nc -zv \"$MASTER_ADDR\" \"$MASTER_PORT\"   # from every other node",
 	.rerun = RERUN_TORCH,
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* TCPStore.cpp (torch 2.2+): the store's host reads /proc/sys/net/core/somaxconn and warns when
+	 * the listen backlog is smaller than the number of workers that will connect at once */
+	.id = "torch.store.somaxconn",
+	.sev = SEV_WARN, .conf = CONF_HIGH,
+	.anchors = { "but somaxconn is" },
+	.cap_after = "but somaxconn is ",
+	.cap_stop = ".",
+	.title = "net.core.somaxconn ({}) is smaller than the number of ranks that connect to the TCPStore",
+	.cause = "every rank connects to the TCPStore at start; the kernel queues at most somaxconn connections "
+		"the store has not accepted yet, and the rest are dropped and retried: at scale, connect timeouts "
+		"and slow or failed start-up",
+	.fix = "sudo sysctl -w net.core.somaxconn=65535   # on the node that hosts the store (rank 0); persist it in /etc/sysctl.d/\n"
+		"docker run --sysctl net.core.somaxconn=65535 ...   # in a container: the setting is per network namespace",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
@@ -2419,7 +2491,7 @@ const struct explain_sig explain_sigs[] = {
 	 * waited past the store timeout) */
 	.id = "torch.store.socket_timeout",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
-	.anchors = { "Socket Timeout" },
+	.anchors = { "Socket Timeout", "wait timeout after", "waitForInput: socket" },
 	.unless = "ncclUniqueId" SIG_UNTIL "NcclUniqueId",
 	.title = "a rank timed out talking to the rendezvous store (Socket Timeout)",
 	.cause = "the TCPStore at MASTER_ADDR:MASTER_PORT did not answer in time: rank 0 was not up yet (or "
@@ -2430,6 +2502,16 @@ const struct explain_sig explain_sigs[] = {
 		"init_process_group(..., timeout=datetime.timedelta(minutes=30))   # when ranks legitimately start far apart",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "wait timeout after",	/* torch 2.3+: the store key it waited for is named */
+		  .title = "a rank timed out waiting for a key in the rendezvous store (wait timeout)",
+		  .cause = "the key named after 'keys:' was never written within the store timeout: the rank that "
+			"writes it (rank 0 for the NCCL id, every rank for a barrier) was not up yet, crashed, or is "
+			"slower to arrive than the timeout",
+		  .fix = "read the log of the rank that writes the key (rank 0 first): an error there before the timeout is the cause\n"
+			"init_process_group(..., timeout=datetime.timedelta(minutes=30))   # when ranks legitimately start far apart" },
+		{ .when = NULL },
+	},
 },
 {
 	/* torch 2.4+ at exit without destroy_process_group(): a warning, not the failure */
@@ -2445,7 +2527,7 @@ const struct explain_sig explain_sigs[] = {
 	/* gloo/transport/tcp/pair.cc: a message longer than the buffer the receiver posted */
 	.id = "torch.gloo.size_mismatch",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
-	.anchors = { "op.preamble.length <= op.nbytes" },
+	.anchors = { "op.preamble.length <= op.nbytes", "Received data size doesn't match expected size" },
 	.title = "Gloo received a message larger than the buffer its rank posted",
 	.cause = "two ranks disagree on a collective's size or order on the Gloo (CPU) group: a rank-dependent "
 		"branch, tensors of different shapes (all_gather of unequal sizes), or different torch versions",
@@ -2457,8 +2539,9 @@ const struct explain_sig explain_sigs[] = {
 	/* gloo's tcp pair/unbound_buffer: a send or recv waited the whole process-group timeout */
 	.id = "torch.gloo.timeout",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
-	.anchors = { "for send operation to complete", "for recv operation to complete" },
-	.also = "Timed out waiting",
+	/* "Read timeout [peer]" / "Write timeout [peer]": pair.cc's sync-mode recv/send hit the timeout */
+	.anchors = { "ms for send operation to complete", "ms for recv operation to complete", "Read timeout [",
+		     "Write timeout [" },
 	.title = "a Gloo collective timed out: a peer rank never took part",
 	.cause = "the CPU (Gloo) side of a collective waited the whole timeout for a peer: that rank is stuck, "
 		"crashed, or took another code path; or the Gloo connection's interface does not reach it",
@@ -2492,11 +2575,29 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.store.reset",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
-	.anchors = { "Connection reset by peer" },
-	.unless = "failed",
+	.anchors = { "Connection reset by peer", "DistNetworkError: Broken pipe" },
+	.unless = "failed" SIG_UNTIL "Read error [",	/* Gloo's pair: a peer rank, not the store */
 	.title = "the TCPStore connection to rank 0 was reset",
 	.cause = "rank 0 (which hosts the TCPStore) exited or crashed; its log has the cause",
 	.fix = "read rank 0's log for its first error and fix that",
+	.rerun = RERUN_TORCH,
+},
+{
+	/* Utils.hpp / TCPStore.cpp (torch 2.3+): a store client's recv returned 0 bytes or the socket
+	 * failed: "recvValue failed on SocketImpl(...): Failed to recv, got 0 bytes. Connection was
+	 * likely closed. Did the remote server shutdown or crash?"; ProcessGroupNCCL's heartbeat polls
+	 * the store, so a rank that outlives rank 0 prints it at a normal exit too */
+	.id = "torch.store.closed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "Failed to recv, got 0 bytes", "recvValue failed on SocketImpl", "recvVector failed on SocketImpl",
+		     "sendBytes failed on SocketImpl", "recvValueWithTimeout failed on SocketImpl",
+		     "Failed to check the \"should dump\" flag on TCPStore" },
+	.title = "the process hosting the TCPStore closed this rank's store connection",
+	.cause = "the TCPStore lives in rank 0 (or in torchrun's agent on the node with --node-rank=0); that "
+		"process exited: it crashed or was killed, or it finished before this rank and took the store "
+		"with it (at the end of a job that otherwise completed, this is shutdown noise)",
+	.fix = "read rank 0's log (node 0's) for its first error: that is the cause when the job did not finish\n"
+		"dist.destroy_process_group()   # at the end of every rank's script, so no rank still uses the store when rank 0 exits",
 	.rerun = RERUN_TORCH,
 },
 {
@@ -2663,7 +2764,8 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	/* torch 2.2+ also prints "Timeout at NCCL work: N, last enqueued NCCL work: N, last completed
 	 * NCCL work: N-1" per rank */
-	.anchors = { "Watchdog caught collective operation timeout", "Timeout at NCCL work:" },
+	.anchors = { "Watchdog caught collective operation timeout", "Timeout at NCCL work:",
+		     "Received a dump signal due to a collective timeout from" },
 	.cap_after = "WorkNCCL(",
 	.cap_stop = SIG_UNTIL ") ran",
 	.title = "a collective timed out in the watchdog ({})",
@@ -2674,11 +2776,32 @@ const struct explain_sig explain_sigs[] = {
 		"dist.init_process_group(..., timeout=timedelta(minutes=60))   # when one rank is legitimately busy while the others wait (rank-0-only checkpointing or evaluation, preprocessing, slow loading)",
 	.rerun = RERUN_HANG,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "timeout from this local rank",	/* torch 2.4+: this rank's own watchdog, before the dump */
+		  .title = "a collective timed out in this rank's watchdog, which is dumping its flight recorder",
+		  .cause = "a collective did not finish within the process-group timeout: a rank never called it "
+			"(diverging code, a crashed or slower rank), or the network between the nodes stalls",
+		  .fix = "compare the SeqNum of every rank: the rank with the lowest SeqNum is the one that diverged\n"
+			"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang" },
+#define DUMP_FROM_RANK_VARIANT(w) { .when = w, \
+	.title = "another rank's collective timed out, and it asked this rank to dump its flight recorder", \
+	.cause = "a collective did not finish within the process-group timeout on the rank this line names: a " \
+	"rank never called it (diverging code, a crashed or slower rank), or the network between the nodes stalls", \
+	.fix = "read the named rank's log for its 'Watchdog caught collective operation timeout' line, and compare the SeqNum of every rank: the lowest one diverged\n" \
+	"export TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1   # flight recorder for the next hang" \
+	}
+		DUMP_FROM_RANK_VARIANT("timeout from  rank"),	/* another rank's watchdog asked for the dump (torch 2.4+) */
+		DUMP_FROM_RANK_VARIANT("timeout from rank"),	/* the same, one space (later releases) */
+#undef DUMP_FROM_RANK_VARIANT
+		{ .when = NULL },
+	},
 },
 {
 	.id = "torch.comm.aborted",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
-	.anchors = { "NCCL communicator was aborted", "Some NCCL operations have failed or timed out" },
+	.anchors = { "NCCL communicator was aborted", "Some NCCL operations have failed or timed out",
+		     "detected by watchdog at work", "we are taking the entire process down",
+		     "Terminating the process after attempting to dump debug info" },
 	.title = "torch aborted the NCCL communicator",
 	.cause = "a follow-on of an earlier failure (watchdog timeout or NCCL error) on this or another rank",
 	.fix = "find the first watchdog timeout or NCCL error across all ranks' logs",
@@ -2800,7 +2923,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.elastic.child_failed",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
-	.anchors = { "ChildFailedError" },
+	.anchors = { "ChildFailedError", "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html" },
 	.title = "torchrun reports that a worker failed",
 	.cause = "torchrun only relays the failure; the 'Root Cause (first observed failure)' block names the rank, "
 		"and that rank's traceback holds the real error",
@@ -2820,7 +2943,7 @@ const struct explain_sig explain_sigs[] = {
 	 * exit code is the signal (negative) or the worker's own status */
 	.id = "torch.elastic.worker_exit",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
-	.anchors = { "failed (exitcode: " },
+	.anchors = { "failed (exitcode: ", "exitcode  : -11 ", "exitcode  : -7 ", "exitcode  : -6 " },
 	.cap_after = "failed (exitcode: ",
 	.cap_stop = ")",
 	.title = "a worker exited with code {} and torchrun stopped the job",
@@ -2828,23 +2951,35 @@ const struct explain_sig explain_sigs[] = {
 		"signal) says why",
 	.fix = "read the named local_rank's traceback: the first exception there is the cause",
 	.variants = (const struct explain_sig_variant[]){
-		{ .when = "exitcode: -11",
-		  .title = "a worker died of a segmentation fault (exitcode -11)",
-		  .cause = "SIGSEGV in the worker: a crash in native code (a CUDA or NCCL library mismatch, a "
-			"custom extension, a torch/NCCL bug); the faulthandler or core dump names the library",
-		  .fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\n"
-			"python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'   # on every node: one torch, one NCCL" },
-		{ .when = "exitcode: -7",
-		  .title = "a worker died of a bus error (exitcode -7): shared memory could not be backed",
-		  .cause = "SIGBUS when touching shared memory: /dev/shm is full or too small (a container's 64 MB "
-			"default), used by NCCL and by DataLoader workers",
-		  .fix = "df -h /dev/shm   # on the node\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" },
-		{ .when = "exitcode: -6",
-		  .title = "a worker aborted (exitcode -6, SIGABRT)",
-		  .cause = "the worker called abort(): torch's NCCL watchdog tearing the process down after a "
-			"timeout or NCCL error, a C++ exception nobody caught, or a failed assertion; the lines before "
-			"it name which",
-		  .fix = "read the worker's last lines before the abort: a watchdog timeout or NCCL error there is the cause" },
+#define EXIT_SEGV_VARIANT(w) { .when = w, \
+	.title = "a worker died of a segmentation fault (exitcode -11)", \
+	.cause = "SIGSEGV in the worker: a crash in native code (a CUDA or NCCL library mismatch, a " \
+	"custom extension, a torch/NCCL bug); the faulthandler or core dump names the library", \
+	.fix = "export TORCH_SHOW_CPP_STACKTRACES=1 PYTHONFAULTHANDLER=1   # rerun: the crashing frames are printed\n" \
+	"python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'   # on every node: one torch, one NCCL" \
+	}
+		EXIT_SEGV_VARIANT("exitcode: -11"),
+		EXIT_SEGV_VARIANT("exitcode  : -11"),	/* ChildFailedError's report */
+#undef EXIT_SEGV_VARIANT
+#define EXIT_BUS_VARIANT(w) { .when = w, \
+	.title = "a worker died of a bus error (exitcode -7): shared memory could not be backed", \
+	.cause = "SIGBUS when touching shared memory: /dev/shm is full or too small (a container's 64 MB " \
+	"default), used by NCCL and by DataLoader workers", \
+	.fix = "df -h /dev/shm   # on the node\ndocker run --shm-size=16g ...   # or --ipc=host; Kubernetes: an emptyDir with medium: Memory at /dev/shm" \
+	}
+		EXIT_BUS_VARIANT("exitcode: -7"),
+		EXIT_BUS_VARIANT("exitcode  : -7"),	/* ChildFailedError's report */
+#undef EXIT_BUS_VARIANT
+#define EXIT_ABRT_VARIANT(w) { .when = w, \
+	.title = "a worker aborted (exitcode -6, SIGABRT)", \
+	.cause = "the worker called abort(): torch's NCCL watchdog tearing the process down after a " \
+	"timeout or NCCL error, a C++ exception nobody caught, or a failed assertion; the lines before " \
+	"it name which", \
+	.fix = "read the worker's last lines before the abort: a watchdog timeout or NCCL error there is the cause" \
+	}
+		EXIT_ABRT_VARIANT("exitcode: -6"),
+		EXIT_ABRT_VARIANT("exitcode  : -6"),	/* ChildFailedError's report */
+#undef EXIT_ABRT_VARIANT
 		{ .when = "exitcode: -15",
 		  .title = "a worker was stopped with SIGTERM (exitcode -15): another worker failed first, or the job was cancelled",
 		  .cause = "torchrun sends SIGTERM to the other workers when one fails; the scheduler does it on a "
@@ -2870,8 +3005,8 @@ const struct explain_sig explain_sigs[] = {
 	/* a warning: a job that hung and was then stopped (a timeout, scancel) prints it too, and the
 	 * hang's own reasoning must still run and come first */
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
-	.anchors = { "death signal, shutting down workers" },
-	.unless = "SIGHUP" SIG_UNTIL "Received 1 death",
+	.anchors = { "death signal, shutting down workers", "SignalException: Process", "Got termination signal: " },
+	.unless = "SIGHUP" SIG_UNTIL "Received 1 death" SIG_UNTIL "got signal: 1\n",
 	.cap_after = "Received ",
 	.cap_stop = SIG_UNTIL " death signal",
 	.title = "torchrun itself received a signal ({}) and stopped its workers",
@@ -2888,6 +3023,7 @@ const struct explain_sig explain_sigs[] = {
 	}
 		SIGTERM_VARIANT("SIGTERM"),
 		SIGTERM_VARIANT("Received 15 death"),	/* torch before 2.0: the number */
+		SIGTERM_VARIANT("got signal: 15"),	/* SignalException: Process N got signal: 15 */
 #undef SIGTERM_VARIANT
 		{ .when = "SIGINT",
 		  .title = "torchrun itself received SIGINT (Ctrl-C) and stopped its workers",
@@ -2895,6 +3031,20 @@ const struct explain_sig explain_sigs[] = {
 		  .fix = "nohup torchrun ... > train.log 2>&1 &   # a run that must outlive the terminal; or submit it to the scheduler" },
 		{ .when = NULL },
 	},
+},
+{
+	/* elastic/agent/server/api.py: a node's workers finished and its agent waited at the exit
+	 * barrier (default 300 s) for the other agents; "Error waiting on exit barrier. Elapsed: N
+	 * seconds", usually with the store's Socket Timeout below it */
+	.id = "torch.elastic.exit_barrier",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "Error waiting on exit barrier" },
+	.title = "this node finished, and the other nodes did not finish within torchrun's exit barrier",
+	.cause = "torchrun's agents wait for each other after their workers exit; another node's workers were still "
+		"running past the barrier's timeout (a final checkpoint or evaluation on some ranks only) or had "
+		"failed or hung",
+	.fix = "read the other nodes' logs: a failure there is the cause; if they were still working at the end, this is harmless\n"
+		"dist.barrier(); dist.destroy_process_group()   # at the end of the script: every rank finishes together",
 },
 {
 	/* torch.cuda._lazy_init: a child made by fork() after the parent used CUDA */
@@ -2978,7 +3128,7 @@ const struct explain_sig explain_sigs[] = {
 	/* torch.distributed.elastic: what the agent does after a worker failed; the failure is elsewhere */
 	.id = "torch.elastic.stopping_workers",
 	.sev = SEV_WARN, .conf = CONF_LOW, .flags = SIG_SYMPTOM,
-	.anchors = { "closing signal SIGTERM", "Worker group FAILED" },
+	.anchors = { "closing signal SIGTERM", "Worker group FAILED", "forcefully exiting via" },
 	.title = "torchrun stopped or restarted the workers after one of them failed",
 	.cause = "torchrun sends SIGTERM to the remaining workers (and restarts the group while --max-restarts "
 		"allows) once a worker fails: these lines follow the failure and are not it",
@@ -3050,7 +3200,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "torch.barrier.device_unknown",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM,
 	.anchors = { "to perform barrier as devices used by this process are currently unknown",
-		     "Guessing device ID based on global rank" },
+		     "Guessing device ID based on global rank",
+		     "as device used by this process is currently unknown" },
 	.title = "torch guessed the GPU of a rank for barrier(): a wrong guess hangs or shares a GPU",
 	.cause = "the process called dist.barrier() (or init) before telling torch its GPU; torch then uses a GPU "
 		"from the rank number, which is wrong when ranks per node differ or CUDA_VISIBLE_DEVICES narrows "
@@ -3091,6 +3242,54 @@ const struct explain_sig explain_sigs[] = {
 		"if dist.is_available() and dist.is_initialized(): ...   # guard code that also runs single-process",
 },
 {
+	/* distributed_c10d.py: init_process_group when the default group exists already */
+	.id = "torch.pg.init_twice",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "trying to initialize the default process group twice" },
+	.title = "init_process_group() was called twice in one process",
+	.cause = "the default process group exists already: the script calls init_process_group and so does a "
+		"library or framework it uses (Lightning, Accelerate, DeepSpeed, a trainer), or it is called in a loop",
+	.fix = "if not dist.is_initialized(): dist.init_process_group('nccl')   # guard the script's own call\n"
+		"let only one layer set up distributed: the framework's launcher or the script, not both",
+},
+{
+	/* distributed_c10d.py: init_process_group / new_group arguments that cannot fit together */
+	.id = "torch.pg.init_args",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Cannot specify both init_method and store", "must be positive if using store",
+		     "must be non-negative if using store", "Invalid backend: '", "rank should be in the interval [0,",
+		     "The new group's rank should be within the world_size",
+		     "has node-specific arguments(rank, world_size) already" },
+	.title = "init_process_group() or new_group() got arguments that do not fit together",
+	.cause = "the message names the argument: a store needs rank= and world_size=, init_method and store "
+		"exclude each other, the backend name is not one torch knows, or a rank lies outside the group",
+	.fix = "dist.init_process_group('nccl', store=store, rank=rank, world_size=world_size)   # with a store: rank and world_size, no init_method\n"
+		"python -c 'import os; print({k: os.environ.get(k) for k in (\"RANK\", \"WORLD_SIZE\", \"LOCAL_RANK\")})'   # in the failing process: the values the launcher gave",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Invalid backend: '",
+		  .title = "init_process_group() got a backend name torch does not know",
+		  .cause = "the backend string is not nccl, gloo, mpi, ucc, xccl or a registered third-party backend: "
+			"a typo, or a plugin backend whose package was not imported",
+		  .fix = "dist.init_process_group(backend='nccl')   # or 'gloo', or 'cuda:nccl,cpu:gloo'" },
+		{ .when = "rank should be in the interval [0,",
+		  .title = "a rank number lies outside the process group",
+		  .cause = "a collective or new_group named a rank that is not below the group's world size: a global "
+			"rank used on a subgroup, or WORLD_SIZE smaller than the ranks launched",
+		  .fix = "dist.get_global_rank(group, group_rank)   # subgroups count their own ranks from 0\n"
+			"start every node with the same --nnodes and --nproc-per-node (WORLD_SIZE = nodes x processes)" },
+		{ .when = "has node-specific arguments(rank, world_size) already",
+		  .title = "rank or world_size was given twice: in the init_method URL and as arguments",
+		  .cause = "rendezvous adds init_process_group's rank= and world_size= to the URL, and refuses a URL whose "
+			"query has them already",
+		  .fix = "dist.init_process_group('nccl', init_method='tcp://<rank-0 IP>:29500', rank=rank, world_size=world_size)   # the URL without ?rank=...&world_size=..." },
+		{ .when = "The new group's rank should be within the world_size",
+		  .title = "new_group() got a rank outside the world size",
+		  .cause = "a rank listed for new_group is not below the world size init_process_group set",
+		  .fix = "dist.new_group(ranks=[r for r in ranks if r < dist.get_world_size()])   # and check how the list is built on every rank" },
+		{ .when = NULL },
+	},
+},
+{
 	/* torch's env:// rendezvous: a variable the launcher sets is missing */
 	.id = "torch.env.not_set",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
@@ -3129,13 +3328,75 @@ const struct explain_sig explain_sigs[] = {
 },
 {
 	.id = "torch.elastic.rendezvous_connection",
+	/* python-etcd's "EtcdConnectionFailed: No more machines in the cluster": the etcd backend's
+	 * endpoint answers nowhere */
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
-	.anchors = { "RendezvousConnectionError" },
+	.anchors = { "RendezvousConnectionError", "EtcdConnectionFailed" },
+	.unless = "keep-alive heartbeat to the rendezvous" SIG_UNTIL "failed to shutdown the rendezvous",
 	.title = "torchrun could not reach its rendezvous endpoint",
 	.cause = "--rdzv-endpoint is wrong or not reachable from this node, or its port is firewalled",
 	.fix = "nc -zv <rdzv host> <rdzv port>   # from this node\ntorchrun --rdzv-endpoint=<rank-0 private IP>:29400 ...",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* elastic/rendezvous (api.py, utils.py, c10d_rendezvous_backend.py, dynamic_rendezvous.py,
+	 * static_tcp_rendezvous.py): torchrun's --rdzv-* arguments rejected before any node is contacted */
+	.id = "torch.rdzv.config",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "is not registered. Did you forget", "number of rendezvous nodes (", "The rendezvous configuration ",
+		     "of the rendezvous endpoint '", "is absent in RendezvousParameters",
+		     "The read timeout must be a positive integer", "The join timeout (",
+		     "Invalid store type given. Currently only supports file and tcp" },
+	.title = "torchrun's rendezvous arguments are invalid",
+	.cause = "torchrun checks --rdzv-backend, --rdzv-endpoint, --rdzv-conf and --nnodes before it contacts "
+		"anyone; the message names the argument that does not parse",
+	.fix = "torchrun --nnodes=<N> --nproc-per-node=<GPUs> --rdzv-backend=c10d --rdzv-endpoint=<rank-0 IP>:29400 --rdzv-id=<job id> train.py   # the same on every node\n"
+		"torchrun ... --rdzv-conf=read_timeout=120,is_host=false   # --rdzv-conf: key=value pairs joined by commas",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "of the rendezvous endpoint '",
+		  .title = "--rdzv-endpoint is not host:port",
+		  .cause = "--rdzv-endpoint must be <hostname or IP>[:<port below 65536>]; the value given has another "
+			"form (a URL scheme, a path, a variable that did not expand)",
+		  .fix = "torchrun --rdzv-endpoint=<rank-0 IP>:29400 ...   # no tcp://, no trailing slash" },
+		{ .when = "is absent in RendezvousParameters",
+		  .title = "static rendezvous without --node-rank or --master-addr/--master-port",
+		  .cause = "with --rdzv-backend=static (the default without --rdzv-backend) every node needs its "
+			"--node-rank and the master's --master-addr and --master-port",
+		  .fix = "torchrun --nnodes=<N> --node-rank=<this node, 0..N-1> --master-addr=<node-0 IP> --master-port=29500 ...\n"
+			"torchrun --nnodes=<N> --rdzv-backend=c10d --rdzv-endpoint=<node-0 IP>:29400 ...   # or c10d rendezvous: no node rank needed" },
+		{ .when = "is not registered. Did you forget",
+		  .title = "--rdzv-backend names a rendezvous backend torchrun does not have",
+		  .cause = "torchrun knows c10d, static and etcd/etcd-v2; another name (a typo), or a custom backend that "
+			"was not registered, is rejected",
+		  .fix = "torchrun --rdzv-backend=c10d --rdzv-endpoint=<rank-0 IP>:29400 ..." },
+		{ .when = "number of rendezvous nodes (",
+		  .title = "--nnodes is not a valid MIN:MAX",
+		  .cause = "--nnodes must be N or MIN:MAX with 1 <= MIN <= MAX",
+		  .fix = "torchrun --nnodes=2 ...   # or --nnodes=1:4 for elastic jobs" },
+		{ .when = NULL },
+	},
+},
+{
+	/* dynamic_rendezvous.py: "The node '<node>' has failed to send a keep-alive heartbeat to the
+	 * rendezvous '<id>' due to an error of type RendezvousConnectionError." -- the rendezvous had
+	 * completed; its store (in the agent on the --rdzv-endpoint node) went away afterwards */
+	.id = "torch.elastic.rendezvous_lost",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_SYMPTOM,
+	.anchors = { "keep-alive heartbeat to the rendezvous", "failed to shutdown the rendezvous" },
+	.title = "this node lost the rendezvous store after the rendezvous had completed",
+	.cause = "the c10d rendezvous store lives in the torchrun agent on the --rdzv-endpoint node; that agent "
+		"exited (its workers failed, it was killed, or it finished first) or the node became unreachable",
+	.fix = "read the log of the node named by --rdzv-endpoint: its first error is the cause\n"
+		"at the end of a job that otherwise finished, a shutdown failure here is noise",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "failed to shutdown the rendezvous",
+		  .title = "torchrun could not close the rendezvous at exit: its store had already gone",
+		  .cause = "at shutdown the agent tells the rendezvous store that it leaves; the agent hosting the store "
+			"(on the --rdzv-endpoint node) had exited already, which is usual when that node finished first",
+		  .fix = "nothing to do when the job finished; otherwise read the --rdzv-endpoint node's log for its first error" },
+		{ .when = NULL },
+	},
 },
 {
 	/* aws-samples/aws-do-eks#50, #69: hostname resolves to 127.0.0.1 (hostNetwork pods) */
@@ -3183,7 +3444,7 @@ const struct explain_sig explain_sigs[] = {
 	/* gloo/transport/tcp/device.cc: the hostname does not resolve on this node */
 	.id = "torch.gloo.resolve",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NET,
-	.anchors = { "Unable to find address for hostname" },
+	.anchors = { "Unable to find address for hostname", "; bind(2) for " },
 	.cap_after = "hostname: ",
 	.cap_stop = " ",
 	.title = "Gloo could not resolve this node's hostname ({})",
@@ -3193,6 +3454,17 @@ const struct explain_sig explain_sigs[] = {
 		"echo \"$(hostname -I | cut -d' ' -f1) $(hostname)\" | sudo tee -a /etc/hosts   # or make the name resolve to the node's own address",
 	.rerun = RERUN_TORCH,
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		/* gloo device.cc: "Unable to find address for <host>; bind(2) for <addr> failed with: ..." */
+		{ .when = "; bind(2) for ",
+		  .title = "this node's hostname resolves to an address Gloo cannot bind: not one of this host's own",
+		  .cause = "without GLOO_SOCKET_IFNAME Gloo binds to the address the hostname resolves to; that address "
+			"is not on this host (a stale /etc/hosts entry, a DNS record of another or an old address, a "
+			"container that inherited the host's /etc/hosts)",
+		  .fix = FIX_GLOO_IFNAME "   # on every node: Gloo then binds the interface's own address\n"
+			"getent hosts $(hostname); ip -o addr   # the first address must be one of this host's" },
+		{ .when = NULL },
+	},
 },
 {
 	/* c10d socket.cpp: reverse lookup of a client's address failed; the connection itself works */
@@ -3252,7 +3524,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.gloo.connect_failed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
-	.anchors = { "Gloo connectFullMesh failed" },
+	/* gloo's connectLoop (2024+): "timed out connecting: SO_ERROR: <errno text>, remote=[addr]:port",
+	 * and its retry warning "failed to connect, willRetry=..." */
+	.anchors = { "Gloo connectFullMesh failed", "timed out connecting: SO_ERROR", "failed to connect, willRetry=" },
 	.title = "Gloo could not connect its full mesh between the ranks",
 	.cause = "a Gloo rank could not connect to a peer's advertised address: the wrong interface (often "
 		"loopback or a bridge) or a firewall between the nodes",
@@ -3277,8 +3551,11 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "torch.gloo.closed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NET,
-	.anchors = { "Connection closed by peer [" },
-	.cap_after = "closed by peer [",
+	/* pair.cc: EOF, a reset ("Read error [peer]: ..."), a failed write ("writev [peer]: Broken pipe") */
+	.anchors = { "Connection closed by peer [", "Socket closed [", "Socket unexpectedly closed [", "Read error [",
+		     "writev [" },
+	.cap_after = "closed by peer [" SIG_UNTIL "Socket closed [" SIG_UNTIL "unexpectedly closed [" SIG_UNTIL "Read error ["
+		SIG_UNTIL "writev [",
 	.cap_stop = "]",
 	.title = "a Gloo connection to {} was closed",
 	.cause = "the peer process died, or Gloo picked an interface the other node cannot reach",
@@ -3304,6 +3581,18 @@ const struct explain_sig explain_sigs[] = {
 	.title = "benign: {} is a deprecated name",
 	.cause = "torch 2.2+ reads the old NCCL_* names but prefers TORCH_NCCL_*; the setting still works",
 	.fix = "rename it to its TORCH_NCCL_ form to silence the warning",
+},
+{
+	/* run.py: torchrun's own argument checks (--nproc-per-node, --nnodes, --local-ranks-filter) */
+	.id = "torch.launch.args",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Unsupported nproc_per_node value", "is not in \"MIN:MAX\" format",
+		     "--local-ranks-filter must be a comma-separated list" },
+	.title = "torchrun rejected its command line",
+	.cause = "the message names the argument torchrun cannot parse: --nproc-per-node takes a number, gpu, "
+		"cpu or auto, --nnodes takes N or MIN:MAX",
+	.fix = "torchrun --nnodes=<N> --nproc-per-node=<GPUs per node> ... train.py\n"
+		"echo \"$NNODES $NPROC_PER_NODE\"   # when the values come from variables: they must have expanded",
 },
 {
 	.id = "torch.omp_threads",
