@@ -352,9 +352,10 @@ const struct explain_sig explain_sigs[] = {
 	 * unsupported family is nccl.socket.family, an exhausted descriptor limit sys.too_many_files */
 	.id = "nccl.socket.create",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_VARIANT_CONF,
-	.anchors = { "Socket creation failed" },
+	/* ipcsocket.cc: the Unix datagram socket of the proxy's cuMem handle exchange */
+	.anchors = { "Socket creation failed", "UDS: Socket creation error" },
 	.unless = "Address family not supported",
-	.title = "NCCL could not create a TCP socket",
+	.title = "NCCL could not create a socket",
 	.cause = "socket() failed in this process; the error after the colon says why",
 	.fix = "ulimit -n; cat /proc/sys/fs/file-nr   # descriptors: the per-process limit and the system's",
 	.rerun = RERUN_NCCL,
@@ -2212,6 +2213,20 @@ const struct explain_sig explain_sigs[] = {
 		"export NCCL_SHM_DISABLE=1   # only to get going: intra-node traffic then uses sockets or P2P",
 },
 {
+	/* EROFS from open()/mkstemp() in /dev/shm (its errno is on the line from 2.19): a read-only
+	 * mount, which neither size nor permissions explain */
+	.id = "nccl.shm.readonly",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "shared memory segment", "failed to create shared memory file", "failed to extend", "shm_open" },
+	.also = "Read-only file system",
+	.title = "NCCL cannot create its shared-memory file: /dev/shm is mounted read-only",
+	.cause = "the open() of NCCL's segment in /dev/shm failed with EROFS: this container or host mounts "
+		"/dev/shm read-only (a read-only root file system without a tmpfs of its own at /dev/shm)",
+	.fix = "mount | grep /dev/shm   # must be a tmpfs mounted rw\n"
+		"docker run --ipc=host ...   # or --shm-size=16g; in Kubernetes mount an emptyDir medium: Memory at /dev/shm\n"
+		"export NCCL_SHM_DISABLE=1   # only to get going: intra-node traffic then uses sockets or P2P",
+},
+{
 	/* ENOENT: no /dev/shm at all (minimal containers, some HPC images), or the attaching process
 	 * lives in another IPC/mount namespace than the one that created the segment */
 	.id = "nccl.shm.missing",
@@ -2244,7 +2259,7 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	/* 2.4-2.7 (include/shm.h): "Call to posix_fallocate failed : No space left on device" */
 	.anchors = { "Error while creating shared memory segment", "failed to extend", "Call to posix_fallocate failed" },
-	.unless = "ermission denied",
+	.unless = "ermission denied" SIG_UNTIL "Read-only file system",
 	.title = "NCCL could not create its shared-memory segment in /dev/shm",
 	.cause = "/dev/shm is too small (docker's default is 64 MB) or not writable",
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g; in Kubernetes mount an emptyDir medium: Memory at /dev/shm\n"
