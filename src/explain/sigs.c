@@ -948,7 +948,7 @@ const struct explain_sig explain_sigs[] = {
 		"nvidia-smi; dmesg | grep -i xid   # on {node}: a GPU fault",
 },
 {
-	/* proxy.cc (2.12+): NCCL_CREATE_THREAD_CONTEXT=1 asks for a CUDA context per proxy thread;
+	/* proxy.cc (2.18+): NCCL_CREATE_THREAD_CONTEXT=1 asks for a CUDA context per proxy thread;
 	 * when the driver cannot give one NCCL goes on without it */
 	.id = "nccl.proxy.thread_context",
 	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
