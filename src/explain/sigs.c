@@ -323,6 +323,18 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* transport/net_socket.cc: NCCL_SOCKET_NTHREADS above 16, or NCCL_SOCKET_NTHREADS x
+	 * NCCL_NSOCKS_PERTHREAD above 64 sockets per connection, is lowered and NCCL goes on */
+	.id = "nccl.socket.nsocks_clamped",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_BENIGN,
+	.anchors = { "NCCL_SOCKET_NTHREADS is greater than the maximum allowed",
+		     "the total number of sockets is greater than the maximum allowed" },
+	.title = "NCCL lowered NCCL_SOCKET_NTHREADS / NCCL_NSOCKS_PERTHREAD to its maximum and went on",
+	.cause = "the socket transport allows at most 16 threads and 64 sockets per connection (threads times "
+		"sockets per thread); a larger setting is clamped, which fails nothing",
+	.fix = "export NCCL_SOCKET_NTHREADS=4 NCCL_NSOCKS_PERTHREAD=4   # threads <= 16 and threads x sockets <= 64; unset both to let NCCL choose",
+},
+{
 	.id = "nccl.socket.family",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Address family not supported by protocol" },
@@ -334,6 +346,37 @@ const struct explain_sig explain_sigs[] = {
 		"export NCCL_SOCKET_FAMILY=AF_INET\n" EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL_ENV,
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/socket.cc (2.7: "Net : Socket creation failed : %s"): socket() itself failed; an
+	 * unsupported family is nccl.socket.family, an exhausted descriptor limit sys.too_many_files */
+	.id = "nccl.socket.create",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_VARIANT_CONF,
+	/* ipcsocket.cc: the Unix datagram socket of the proxy's cuMem handle exchange */
+	.anchors = { "Socket creation failed", "UDS: Socket creation error" },
+	.unless = "Address family not supported",
+	.title = "NCCL could not create a socket",
+	.cause = "socket() failed in this process; the error after the colon says why",
+	.fix = "ulimit -n; cat /proc/sys/fs/file-nr   # descriptors: the per-process limit and the system's",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Too many open files",
+			.title = "NCCL could not create a socket: the process ran out of file descriptors",
+			.cause = "every NCCL connection (bootstrap, proxy, socket transport: several sockets per peer) "
+				"takes a descriptor; the nofile limit of the process (EMFILE) or of the system (ENFILE) is used up",
+			.fix = "ulimit -n 1048576   # in the launching shell (or LimitNOFILE in the service unit, --ulimit nofile=1048576 for docker)",
+		},
+		{
+			.when = "ermission denied",
+			.title = "NCCL may not create a socket here (Permission denied)",
+			.cause = "a security policy of the sandbox forbids the process to create this kind of socket: a "
+				"seccomp profile, SELinux or AppArmor in the container",
+			.fix = "docker run --security-opt seccomp=unconfined ...   # to test: then write a profile that allows socket()\n"
+				"ausearch -m avc -ts recent   # SELinux denials, on the host",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	/* NCCL 2.27: NCCL_SOCKET_IFNAME matching nothing leaves an empty address (NVIDIA/nccl#1837) */
@@ -356,6 +399,16 @@ const struct explain_sig explain_sigs[] = {
 	.title = "NCCL_COMM_ID is malformed or does not resolve",
 	.cause = "NCCL_COMM_ID must be <ipv4>:<port>, [<ipv6>]:<port> or <hostname>:<port>",
 	.fix = "unset NCCL_COMM_ID    # torch does not need it\nexport NCCL_COMM_ID=10.0.0.1:29600   # the form NCCL accepts",
+},
+{
+	/* bootstrap.cc (2.30): ncclCommGetUniqueId (growing a communicator) refuses NCCL_COMM_ID */
+	.id = "nccl.comm_id.grow",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "ncclCommGetUniqueId should not be called when NCCL_COMM_ID is set" },
+	.title = "NCCL cannot grow a communicator while NCCL_COMM_ID is set",
+	.cause = "ncclCommGetUniqueId (the id that new ranks use to join an existing communicator) makes its own "
+		"bootstrap address; NCCL_COMM_ID fixes one for every id, so NCCL refuses the call (ncclInvalidUsage)",
+	.fix = "unset NCCL_COMM_ID   # in jobs that grow communicators; ids then travel through the application",
 },
 {
 	.id = "nccl.bootstrap.truncated",
@@ -406,7 +459,8 @@ const struct explain_sig explain_sigs[] = {
 	 * socketPollConnect's "returned 111(Connection refused)" */
 	.anchors = { "Connection refused, exceeded", "exceeded retries (", "failed : Connection refused",
 		     "(Connection refused)", "failed with error Connection refused" },
-	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
+	/* a verbs call failing with that errno is RDMA's, a Unix socket's is nccl.uds.exchange */
+	.unless = "ibv_" SIG_UNTIL "UDS: ",
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} was refused until it gave up",
@@ -422,7 +476,9 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Connection timed out, exceeded", "exceeded timeouts (", "failed : Connection timed out",
 		     "(Connection timed out)", "failed with error Connection timed out" },
-	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
+	/* a verbs call failing with that errno is RDMA's; a send/recv on an established
+	 * connection is nccl.socket.io_failed */
+	.unless = "ibv_" SIG_UNTIL "Call to recv" SIG_UNTIL "Call to send" SIG_UNTIL "ProgressOpt",
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL's connection to {} timed out until it gave up",
@@ -438,7 +494,9 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "No route to host, exceeded", "(No route to host)", "failed : No route to host",
 		     "failed with error No route to host" },
-	.unless = "ibv_",	/* a verbs call failing with that errno is RDMA's, not a socket's */
+	/* a verbs call failing with that errno is RDMA's; a send/recv on an established
+	 * connection is nccl.socket.io_failed */
+	.unless = "ibv_" SIG_UNTIL "Call to recv" SIG_UNTIL "Call to send" SIG_UNTIL "ProgressOpt",
 	.cap_after = "onnect to ",
 	.cap_stop = " ,",
 	.title = "NCCL has no route to {}",
@@ -497,6 +555,44 @@ const struct explain_sig explain_sigs[] = {
 		EXPLAIN_FIX_IFNAME,
 	.rerun = RERUN_NCCL,
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/socket.cc, os/linux.cc, include/socket.h: every release's message for a connect()
+	 * that failed ("Connect to %s failed : %s", "%s: connect to %s failed : %s", "socketPollConnect
+	 * to %s failed with error %s", "... returned %s, exceeded error retry count"); the common
+	 * errnos have their own rows above, which rank first */
+	.id = "nccl.connect.failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_WARN_ONLY | SIG_VARIANT_CONF,
+	.anchors = { "Connect to ", ": connect to ", "PollConnect to " },
+	.unless = "ibv_" SIG_UNTIL "UDS" SIG_UNTIL "Connection refused" SIG_UNTIL "Connection timed out"
+		SIG_UNTIL "No route to host" SIG_UNTIL "Network is unreachable" SIG_UNTIL "Cannot assign requested address"
+		SIG_UNTIL "Software caused connection abort",	/* the rows above */
+	.cap_after = "onnect to ",
+	.cap_stop = " ,",
+	.title = "NCCL could not open a TCP connection to {}",
+	.cause = "a bootstrap or socket-transport connection to the address a peer advertised failed; the error "
+		"text on the line says why (a refusal, a timeout or a missing route have their own findings)",
+	.fix = EXPLAIN_FIX_IFNAME,
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Operation not permitted",
+			.title = "this node's own packet filter refused NCCL's connection (Operation not permitted)",
+			.cause = "connect() returns EPERM when a local rule denies the outgoing connection: an iptables/"
+				"nftables OUTPUT rule, a cgroup BPF program (some Kubernetes network policies) or SELinux",
+			.fix = "sudo iptables -S OUTPUT; sudo nft list ruleset | grep -i -B2 -A2 reject   # on this node: allow TCP to the peers' NCCL ports\n"
+				"sudo sysctl -w net.ipv4.ip_local_port_range='50000 51000'   # a fixed range is easier to allow",
+		},
+		{
+			.when = "ermission denied",
+			.title = "this node's own security policy refused NCCL's connection (Permission denied)",
+			.cause = "connect() returns EACCES when a local rule denies it: SELinux or AppArmor, or a local "
+				"firewall rule",
+			.fix = "ausearch -m avc -ts recent; sudo iptables -S OUTPUT   # on this node: the rule that denies the connection",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	/* NCCL <= 2.5 (include/socket.h): "Call to connect failed : <strerror>", 2.3/2.4 also
@@ -576,6 +672,42 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* misc/socket.cc socketProgressOpt (2.7: "Net : Call to recv from %s failed : %s",
+	 * os/linux.cc from 2.29): send()/recv() on an established connection failed with an errno
+	 * other than a clean close; ECONNRESET is nccl.socket.reset */
+	.id = "nccl.socket.io_failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Call to recv from ", "ProgressOpt: Call to ", "Call to recv failed" },
+	.unless = "Connection reset by peer",
+	.cap_after = "Call to ",
+	.cap_stop = SIG_UNTIL " failed",
+	.title = "an NCCL socket call failed mid-connection: {}",
+	.cause = "a connection that was up (bootstrap, proxy or socket transport) broke: the peer process or its "
+		"node went away, or the network between the two nodes failed",
+	.fix = "find the rank that failed first (the earliest error of every rank's log) and fix that error\n"
+		"ping -c 5 <the peer's address>   # from this node: is the peer's node still reachable",
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Connection timed out",
+			.title = "an NCCL connection timed out mid-transfer: the peer's node stopped answering",
+			.cause = "the kernel gave up retransmitting to the peer (ETIMEDOUT): its node hung, rebooted or "
+				"lost its network, or a link, switch or NAT between the nodes dropped the connection",
+			.fix = "ping -c 5 <the peer's address>; ssh <the peer's node> 'uptime; dmesg | tail'   # is that node up, and what did its kernel say\n"
+				"find the rank that failed first (the earliest error of every rank's log)",
+		},
+		{
+			.when = "No route to host",
+			.title = "an NCCL connection lost its route to the peer mid-transfer (No route to host)",
+			.cause = "the peer's address stopped answering ARP or an ICMP host-unreachable came back: the "
+				"peer's node or its interface went down",
+			.fix = "ping -c 5 <the peer's address>; ip -s link   # on both nodes: is the interface up and error-free",
+		},
+		{ .when = NULL },
+	},
+},
+{
 	.id = "nccl.socket.progress_error",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "socket progress error" },
@@ -599,7 +731,8 @@ const struct explain_sig explain_sigs[] = {
 	/* NCCL 2.32 ATTN (misc/socket.cc): a connection whose magic is not this job's is dropped */
 	.id = "nccl.socket.magic_mismatch",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Socket magic mismatch from", "socket magic mismatch" },
+	/* 2.18-2.26: "socketFinalizeAccept: wrong magic %lx != %lx", the same drop */
+	.anchors = { "Socket magic mismatch from", "socket magic mismatch", "socketFinalizeAccept: wrong magic" },
 	.cap_after = "ismatch from ",
 	.cap_stop = " ,(",
 	.title = "NCCL dropped a connection from {} that does not belong to this job (socket magic mismatch)",
@@ -610,6 +743,19 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "env | grep NCCL_SOCKET_MAGIC   # on every node: unset, or the same value everywhere\n"
 		"ss -tnp | grep <the address the line names>   # which process connects from there",
 	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			/* before 2.32 the magic is a constant of the build or the unique id's: no setting */
+			.when = "wrong magic",
+			.title = "NCCL dropped a connection that does not belong to this job (wrong magic)",
+			.cause = "something that is not a rank of this communicator connected to an NCCL port and sent "
+				"another magic: a port scanner or health check, or a process of another job or of an "
+				"earlier unique id reaching this address; NCCL closes it and keeps listening, harmless "
+				"alone, a hang when the real peer is the one dropped",
+			.fix = "ss -tnp | grep <this rank's NCCL ports>   # which process connects to them, if it repeats",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	/* NCCL 2.32 TLS (misc/socket.cc, ncclCrypt): peers that disagree about the pre-shared key */
@@ -702,6 +848,51 @@ const struct explain_sig explain_sigs[] = {
 		"ss -xlp | grep nccl-socket   # which process holds the name",
 },
 {
+	/* misc/ipcsocket.cc, proxy.cc (2.19+): with cuMem, ranks of one node pass memory handles as
+	 * file descriptors over abstract Unix sockets ("/tmp/nccl-socket-<rank>-<hash>"), whose names
+	 * exist per network namespace (unix(7)); sendmsg() to a name nobody bound there is refused */
+	.id = "nccl.uds.exchange",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_VARIANT_CONF,
+	.anchors = { "UDS: Sending data over socket", "UDS: Receiving data over socket",
+		     "ncclProxyCallBlockingUDS call to", "ncclProxyClientGetFd call to",
+		     "ncclProxyClientQueryFdBlocking call to", "ncclProxyClientConvertFd call to" },
+	.title = "NCCL could not pass a cuMem memory handle to another process of this node over its Unix socket",
+	.cause = "ranks of one node exchange GPU memory handles (NCCL's cuMem mode, 2.19+) as file descriptors "
+		"over abstract Unix sockets; the exchange failed: the other process's socket is not reachable from "
+		"this one (separate containers or pods, each with its own network namespace) or that process "
+		"exited; the UDS line and the error before it say which",
+	.fix = "docker run --network=host --ipc=host ...   # the ranks of a node must share the network namespace (Kubernetes: one pod, or hostNetwork: true)\n"
+		"export NCCL_CUMEM_ENABLE=0   # to test: legacy CUDA IPC passes no descriptors",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Connection refused",
+			.title = "NCCL's Unix socket for cuMem handles of another process was not there (Connection refused)",
+			.cause = "no socket of that name exists in this network namespace: the other rank of this node runs "
+				"in another container or pod (its own network namespace), or it has exited",
+			.fix = "docker run --network=host --ipc=host ...   # the ranks of a node must share the network namespace (Kubernetes: one pod, or hostNetwork: true)\n"
+				"export NCCL_CUMEM_ENABLE=0   # if they cannot: legacy CUDA IPC passes no descriptors",
+		},
+		{
+			/* before 2.23 the errno is printed as a number: 111 is ECONNREFUSED */
+			.when = "failed : 111",
+			.title = "NCCL's Unix socket for cuMem handles of another process was not there (errno 111, connection refused)",
+			.cause = "no socket of that name exists in this network namespace: the other rank of this node runs "
+				"in another container or pod (its own network namespace), or it has exited",
+			.fix = "docker run --network=host --ipc=host ...   # the ranks of a node must share the network namespace (Kubernetes: one pod, or hostNetwork: true)\n"
+				"export NCCL_CUMEM_ENABLE=0   # if they cannot: legacy CUDA IPC passes no descriptors",
+		},
+		{
+			.when = "Too many open files",
+			.title = "NCCL could not pass a cuMem memory handle: the process ran out of file descriptors",
+			.cause = "every handle exchanged between the ranks of a node is a file descriptor; the nofile limit of "
+				"the process is used up",
+			.fix = "ulimit -n 1048576   # in the launching shell (or LimitNOFILE in the service unit, --ulimit nofile=1048576 for docker)",
+		},
+		{ .when = NULL },
+	},
+},
+{
 	.id = "nccl.bind.cannot_assign",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "Call to bind failed" },
@@ -732,6 +923,43 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "a follow-on error: the socket or IB error just before it in the same rank's log is the cause",
 	.fix = "read the NCCL WARN line before this one in the same rank's log",
 	.rerun = RERUN_NCCL,
+},
+{
+	/* proxy.cc: a rank's connection to the proxy thread of its node (its own or a local peer's)
+	 * failed; NVIDIA/nccl#957: after a "Cuda failure" of the proxy's operation */
+	.id = "nccl.proxy.peer_lost",
+	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
+	.anchors = { "Could not receive type from localRank", "Socket recv failed while polling for opId" },
+	.title = "the connection between a rank and an NCCL proxy thread of its node broke",
+	.cause = "a follow-on error: the proxy thread's operation failed first, or the process at the other end "
+		"of the connection died or aborted; the first NCCL WARN of this node's ranks is the cause",
+	.fix = "read the first NCCL WARN of every rank on this node (often a Cuda failure or a socket error just before)",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* proxy.cc: cudaSetDevice() failed in NCCL's proxy threads, which print no CUDA error */
+	.id = "nccl.proxy.set_device",
+	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
+	.anchors = { "[Proxy Progress] Failed to set CUDA device", "[Proxy Service] Failed to set CUDA device",
+		     "[Proxy Service UDS] Failed to set CUDA device" },
+	.title = "an NCCL proxy thread could not select its GPU",
+	.cause = "cudaSetDevice() failed in NCCL's helper thread: the CUDA context of the process is already "
+		"broken (an earlier CUDA error, a GPU fault) or the process is shutting down",
+	.fix = "read the first Cuda failure or CUDA error of this rank before this line\n"
+		"nvidia-smi; dmesg | grep -i xid   # on {node}: a GPU fault",
+},
+{
+	/* proxy.cc (2.18+): NCCL_CREATE_THREAD_CONTEXT=1 asks for a CUDA context per proxy thread;
+	 * when the driver cannot give one NCCL goes on without it */
+	.id = "nccl.proxy.thread_context",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Unable to create thread context due to old driver", "Failed to create CUDA context on device",
+		     "Failed to set CUDA context on device" },
+	.title = "NCCL_CREATE_THREAD_CONTEXT=1 is set but the proxy thread could not get its own CUDA context",
+	.cause = "with NCCL_CREATE_THREAD_CONTEXT=1 NCCL creates a CUDA context for its proxy thread; the driver "
+		"lacks the API (too old) or refused the context, and NCCL goes on with the process's context",
+	.fix = "unset NCCL_CREATE_THREAD_CONTEXT   # the default; the setting only matters for debugging\n"
+		"nvidia-smi   # the driver version, if the message names an old driver",
 },
 /* ---- NCCL: networks, IB, plugins --------------------------------------------------------- */
 {
@@ -1986,6 +2214,20 @@ const struct explain_sig explain_sigs[] = {
 		"export NCCL_SHM_DISABLE=1   # only to get going: intra-node traffic then uses sockets or P2P",
 },
 {
+	/* EROFS from open()/mkstemp() in /dev/shm (its errno is on the line from 2.19): a read-only
+	 * mount, which neither size nor permissions explain */
+	.id = "nccl.shm.readonly",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "shared memory segment", "failed to create shared memory file", "failed to extend", "shm_open" },
+	.also = "Read-only file system",
+	.title = "NCCL cannot create its shared-memory file: /dev/shm is mounted read-only",
+	.cause = "the open() of NCCL's segment in /dev/shm failed with EROFS: this container or host mounts "
+		"/dev/shm read-only (a read-only root file system without a tmpfs of its own at /dev/shm)",
+	.fix = "mount | grep /dev/shm   # must be a tmpfs mounted rw\n"
+		"docker run --ipc=host ...   # or --shm-size=16g; in Kubernetes mount an emptyDir medium: Memory at /dev/shm\n"
+		"export NCCL_SHM_DISABLE=1   # only to get going: intra-node traffic then uses sockets or P2P",
+},
+{
 	/* ENOENT: no /dev/shm at all (minimal containers, some HPC images), or the attaching process
 	 * lives in another IPC/mount namespace than the one that created the segment */
 	.id = "nccl.shm.missing",
@@ -2018,12 +2260,22 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	/* 2.4-2.7 (include/shm.h): "Call to posix_fallocate failed : No space left on device" */
 	.anchors = { "Error while creating shared memory segment", "failed to extend", "Call to posix_fallocate failed" },
-	.unless = "ermission denied",
+	.unless = "ermission denied" SIG_UNTIL "Read-only file system",
 	.title = "NCCL could not create its shared-memory segment in /dev/shm",
 	.cause = "/dev/shm is too small (docker's default is 64 MB) or not writable",
 	.fix = "docker run --ipc=host ...   # or --shm-size=16g; in Kubernetes mount an emptyDir medium: Memory at /dev/shm\n"
 		"df -h /dev/shm",
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* transport/shm.cc: NCCL_SHM_LOCALITY other than 1 or 2 is ignored */
+	.id = "nccl.env.shm_locality",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Ignoring SHM locality, must be 1" },
+	.title = "NCCL_SHM_LOCALITY={env:NCCL_SHM_LOCALITY} is not 1 or 2: NCCL ignores it",
+	.cause = "NCCL_SHM_LOCALITY says on which side the SHM transport's buffer lives (1 sender, 2 receiver); "
+		"any other value is ignored and the default (2) is used",
+	.fix = "unset NCCL_SHM_LOCALITY   # or set it to 1 or 2, on every node",
 },
 {
 	.id = "sys.no_space",
@@ -2747,6 +2999,22 @@ const struct explain_sig explain_sigs[] = {
 		"(with NCCL_OOB_NET_ENABLE=1); a name no device has is ignored and the default is used",
 	.fix = "ibv_devices; ip -br link   # the device names this node has\n"
 		"unset NCCL_OOB_NET_IFNAME   # or set it to one of them, on every node",
+},
+{
+	/* bootstrap.cc (2.26+): the same miss is an error ("verify NCCL_OOB_NET_IFNAME",
+	 * ncclInvalidArgument); the names are the network plugin's devices (mlx5_0:1, or an interface
+	 * for NET/Socket), "^" excludes and "=" matches exactly */
+	.id = "nccl.env.oob_ifname_none",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "verify NCCL_OOB_NET_IFNAME" },
+	.cap_after = "found matching " SIG_UNTIL "after excluding ",
+	.cap_stop = ",",
+	.title = "NCCL_OOB_NET_IFNAME ({}) leaves no network device for the out-of-band bootstrap: NCCL stops",
+	.cause = "with NCCL_OOB_NET_ENABLE=1 NCCL bootstraps over a device of its network plugin, chosen by "
+		"NCCL_OOB_NET_IFNAME; since 2.26 a value that matches none of them (or excludes all) is an error",
+	.fix = "NCCL_DEBUG=INFO python ... 2>&1 | grep 'NET/'   # the device names NCCL's network lists (mlx5_0:1, eth0)\n"
+		"unset NCCL_OOB_NET_IFNAME   # or set it to one of them, on every node",
+	.rerun = RERUN_NCCL_ENV,
 },
 {
 	/* Lightning-AI/pytorch-lightning#19106 (log_dict keys differ), modelscope/ms-swift#9443 */
