@@ -1198,14 +1198,16 @@ const struct explain_sig explain_sigs[] = {
 	/* misc/ibvwrap.cc: "Call to <verb> failed" / "... failed with error <strerror>" for the verbs
 	 * NCCL opens a device and creates its queues with (ibv_modify_qp and ibv_reg_mr have rows).
 	 * A failing destroy, dealloc, dereg or close comes after another error and is not the cause;
-	 * "Call to <verb> skipped / not supported" is INFO, hence " failed". */
+	 * "Call to <verb> skipped / not supported" is INFO, hence " failed". ibv_set_ece/query_ece
+	 * failures come with a GID index that does not fit (NVIDIA/nccl#1657, NCCL_IB_GID_INDEX=0 in
+	 * a container): the modify_qp error next to them is the one to explain. */
 	.id = "nccl.ib.verbs_call",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Call to ibv_" },
 	.also = " failed",
 	.unless = "ibv_modify_qp" SIG_UNTIL "ibv_reg_" SIG_UNTIL "ibv_destroy_" SIG_UNTIL "ibv_dealloc_"
 		SIG_UNTIL "ibv_dereg_" SIG_UNTIL "ibv_close_device" SIG_UNTIL "ibv_get_async_event"
-		SIG_UNTIL "ibv_fork_init",
+		SIG_UNTIL "ibv_fork_init" SIG_UNTIL "_ece failed",
 	.cap_after = "Call to ",
 	.cap_stop = " ",
 	.title = "an InfiniBand verbs call inside NCCL failed ({})",
@@ -1224,17 +1226,6 @@ const struct explain_sig explain_sigs[] = {
 				"inherit the limit",
 			.fix = "ulimit -l   # in the job's own environment (mpirun ... sh -c 'ulimit -l'): must print unlimited\n"
 				"echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf; echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf   # then log in again; containers: docker run --ulimit memlock=-1",
-		},
-		{
-			/* connect.cc (2.19+): Enhanced Connection Establishment is queried and set on every
-			 * queue pair; NCCL_IB_ECE_ENABLE (2.23+) turns it off */
-			.when = "_ece failed",
-			.title = "the HCA refused NCCL's ECE negotiation on a queue pair ({} failed)",
-			.cause = "NCCL exchanges Enhanced Connection Establishment options between the two HCAs when "
-				"the driver offers them; a driver or firmware (or a peer of another generation) that "
-				"offers the call but rejects the options fails the connection",
-			.fix = "export NCCL_IB_ECE_ENABLE=0   # NCCL 2.23+: connect without ECE (every node the same setting)\n"
-				"ofed_info -s; ibv_devinfo | grep fw_ver   # on both nodes: the same, current MLNX_OFED/DOCA and HCA firmware",
 		},
 		{
 			.when = "ibv_open_device",
