@@ -952,6 +952,42 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* net_ib/p2p_resiliency.cc (2.30+, NCCL_IB_RESILIENCY_PORT_FAILOVER=1): a port of a fused
+	 * (multi-port) NIC had a completion fail with retry-exceeded or flush; NCCL marks it failed and
+	 * moves its queue pairs to the other ports. Two failed ports, or none left, end the connection. */
+	.id = "nccl.ib.port_failover",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "marked as failed. Initiating recovery", "failed devices out of",
+		     "The error is fatal (No functional devices left)" },
+	.title = "a port of a multi-port NIC on {node} failed: NCCL's IB port failover took its traffic off it",
+	.cause = "a transfer on that port exhausted its retries (or was flushed after such a failure): the link, "
+		"cable, transceiver or switch port of that port, or the path to the peer, stopped answering; "
+		"NCCL's port failover keeps the job on the remaining ports, slower, until the port is fixed",
+	.fix = "ibstat; ibqueryerrors   # on {node}: which port is down or counts link-down and symbol errors; reseat or replace its cable or transceiver\n"
+		"exclude {node} (srun --exclude={node}) if the port keeps failing",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "failed devices out of",
+			.title = "more than one port of a multi-port NIC on {node} failed: NCCL's port failover handles only one",
+			.cause = "transfers failed on two or more ports of the same fused NIC; NCCL's port failover "
+				"survives one failed port only, so the connection stops: a shared cause such as the switch, "
+				"the peer node or the fabric is likely",
+			.fix = "ibstat; ibqueryerrors   # on {node} and its peer: the state and error counters of every port\n"
+				"read the peer's log: a peer that died fails every port at once",
+		},
+		{
+			.when = "No functional devices left",
+			.title = "every port of a multi-port NIC on {node} failed: no port is left to fail over to",
+			.cause = "transfers failed on all ports of the fused NIC: the peer went away, or the node lost its "
+				"network (switch, cabling, HCA)",
+			.fix = "read the peer's log first: a peer that died fails every port at once\n"
+				"ibstat; ibqueryerrors   # on {node}: the state and error counters of every port",
+		},
+		{ .when = NULL },
+	},
+},
+{
 	/* status 12 = IBV_WC_RETRY_EXC_ERR. NVIDIA/nccl#426 (NCCL_IB_GID_INDEX=3 fixed it), #902 and
 	 * #1170 (maintainer: the NICs cannot talk to each other: routing/fabric/RoCE configuration) */
 	.id = "nccl.ib.retry_exceeded",
@@ -1437,7 +1473,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.net.device_count_mismatch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Detected mixed local Net device counts" },
+	/* net_ib (2.21-2.23 WARN): a fused NIC here has another number of ports than the peer's */
+	.anchors = { "Detected mixed local Net device counts", "has a different number of devices=" },
 	.title = "nodes see different numbers of network devices",
 	.cause = "heterogeneous NICs, or NCCL_IB_HCA differs between nodes",
 	.fix = "make NCCL_IB_HCA and the NIC set equal on every node\nexport NCCL_IGNORE_NET_MISMATCH=1   # only if the mix is intended",
