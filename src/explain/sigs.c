@@ -3666,6 +3666,21 @@ const struct explain_sig explain_sigs[] = {
 		"pip install -U nvidia-nccl-cu12   # the wheel torch expects; remove the other NCCL's directory from LD_LIBRARY_PATH",
 },
 {
+	/* plugin/net.cc ncclNetInitFromParent (2.28.7+): a communicator split (or shrunk) that shares its parent's
+	 * resources (splitShare / NCCL_COMM_SPLIT_SHARE_RESOURCES=1) also shares its network, so a
+	 * config.netName naming another one is refused */
+	.id = "nccl.config.netname_split",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "does not match the parent" },
+	.also = "netName",
+	.title = "a child communicator asks for another network (config netName) than the parent whose resources it shares",
+	.cause = "a communicator created by ncclCommSplit/ncclCommShrink with resource sharing on (config.splitShare=1 "
+		"or NCCL_COMM_SPLIT_SHARE_RESOURCES=1) uses its parent's network plugin; its ncclConfig_t netName names "
+		"another network, which NCCL refuses",
+	.fix = "leave netName unset in the child's ncclConfig_t, or set it to the parent's\n"
+		"unset NCCL_COMM_SPLIT_SHARE_RESOURCES   # or config.splitShare=0: the child then opens its own network",
+},
+{
 	.id = "torch.nccl.not_built",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "Distributed package doesn't have NCCL built in" },
