@@ -1981,6 +1981,22 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* net_ib (a WARN in 2.21-2.23, INFO since): NCCL_IB_ADDR_RANGE ("<address>/<prefix>", which
+	 * limits the RoCE GIDs NCCL picks) does not parse in the family NCCL_IB_ADDR_FAMILY names
+	 * (AF_INET by default), so NCCL drops the range and picks a GID without it */
+	.id = "nccl.ib.addr_range",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "is invalid for family" },
+	.also = "NET/IB",
+	.title = "NCCL_IB_ADDR_RANGE is not a valid range for NCCL_IB_ADDR_FAMILY: NCCL ignores it when it picks the RoCE GID",
+	.cause = "the address or prefix length of NCCL_IB_ADDR_RANGE does not parse in the address family NCCL_IB_ADDR_FAMILY "
+		"names (AF_INET unless set): an IPv6 range with the IPv4 family or the reverse, a mistyped address, or a "
+		"prefix longer than the family allows; NCCL then picks the GID as if the range were unset",
+	.fix = "export NCCL_IB_ADDR_RANGE=10.1.0.0/16   # the RoCE subnet as <network>/<prefix>, in the family of NCCL_IB_ADDR_FAMILY (AF_INET or AF_INET6), on every node\n"
+		"unset NCCL_IB_ADDR_RANGE   # or let NCCL choose the GID itself",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
 	/* libibverbs: a provider named by /etc/libibverbs.d is not installed. Noise for absent hardware
 	 * (libibverbs lists every provider), fatal for the HCAs the node has: mlx5 is Mellanox/NVIDIA's */
 	.id = "nccl.ib.provider_missing",
