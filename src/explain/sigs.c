@@ -1166,6 +1166,57 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* net_ib common.cc (net_ib.cc 2.23-2.28): ncclIbStatsCheckFatalCount once an async fatal event
+	 * was counted on the device; p2p.cc (2.30+) "Got CQE with error" is followed by the completion
+	 * error line that names the status */
+	.id = "nccl.ib.fatal_followon",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_SYMPTOM,
+	.anchors = { "communicator encountered a fatal error (detected in", "NET/IB: Got CQE with error" },
+	.title = "an IB connection on {node} stopped after an earlier error of the RDMA device",
+	.cause = "a follow-on: NCCL stops the communicator once its HCA reported a fatal async event (port error, "
+		"catastrophic error, queue pair in error) or a work completion failed; that event or completion line "
+		"is the cause",
+	.fix = "read the NET/IB async event or completion error line near this one (same rank): its status or event names the failure\n"
+		"ibstat; ibqueryerrors   # on {node}: port state and error counters",
+	.rerun = RERUN_NCCL,
+},
+{
+	/* net_ib/p2p_resiliency.cc (2.30+, NCCL_IB_RESILIENCY_PORT_FAILOVER=1): a port of a fused
+	 * (multi-port) NIC had a completion fail with retry-exceeded or flush; NCCL marks it failed and
+	 * moves its queue pairs to the other ports. Two failed ports, or none left, end the connection. */
+	.id = "nccl.ib.port_failover",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "marked as failed. Initiating recovery", "failed devices out of",
+		     "The error is fatal (No functional devices left)" },
+	.title = "a port of a multi-port NIC on {node} failed: NCCL's IB port failover took its traffic off it",
+	.cause = "a transfer on that port exhausted its retries (or was flushed after such a failure): the link, "
+		"cable, transceiver or switch port of that port, or the path to the peer, stopped answering; "
+		"NCCL's port failover keeps the job on the remaining ports, slower, until the port is fixed",
+	.fix = "ibstat; ibqueryerrors   # on {node}: which port is down or counts link-down and symbol errors; reseat or replace its cable or transceiver\n"
+		"exclude {node} (srun --exclude={node}) if the port keeps failing",
+	.rerun = RERUN_NCCL,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "failed devices out of",
+			.title = "more than one port of a multi-port NIC on {node} failed: NCCL's port failover handles only one",
+			.cause = "transfers failed on two or more ports of the same fused NIC; NCCL's port failover "
+				"survives one failed port only, so the connection stops: a shared cause such as the switch, "
+				"the peer node or the fabric is likely",
+			.fix = "ibstat; ibqueryerrors   # on {node} and its peer: the state and error counters of every port\n"
+				"read the peer's log: a peer that died fails every port at once",
+		},
+		{
+			.when = "No functional devices left",
+			.title = "every port of a multi-port NIC on {node} failed: no port is left to fail over to",
+			.cause = "transfers failed on all ports of the fused NIC: the peer went away, or the node lost its "
+				"network (switch, cabling, HCA)",
+			.fix = "read the peer's log first: a peer that died fails every port at once\n"
+				"ibstat; ibqueryerrors   # on {node}: the state and error counters of every port",
+		},
+		{ .when = NULL },
+	},
+},
+{
 	/* status 12 = IBV_WC_RETRY_EXC_ERR. NVIDIA/nccl#426 (NCCL_IB_GID_INDEX=3 fixed it), #902 and
 	 * #1170 (maintainer: the NICs cannot talk to each other: routing/fabric/RoCE configuration) */
 	.id = "nccl.ib.retry_exceeded",
@@ -1410,12 +1461,18 @@ const struct explain_sig explain_sigs[] = {
 },
 {
 	/* misc/ibvwrap.cc: "Call to <verb> failed" / "... failed with error <strerror>" for the verbs
-	 * NCCL opens a device and creates its queues with (ibv_modify_qp and ibv_reg_mr have rows) */
+	 * NCCL opens a device and creates its queues with (ibv_modify_qp and ibv_reg_mr have rows).
+	 * A failing destroy, dealloc, dereg or close comes after another error and is not the cause;
+	 * "Call to <verb> skipped / not supported" is INFO, hence " failed". ibv_set_ece/query_ece
+	 * failures come with a GID index that does not fit (NVIDIA/nccl#1657, NCCL_IB_GID_INDEX=0 in
+	 * a container): the modify_qp error next to them is the one to explain. */
 	.id = "nccl.ib.verbs_call",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Call to ibv_open_device failed", "Call to ibv_create_cq failed", "Call to ibv_create_qp failed",
-		     "Call to ibv_alloc_pd failed", "Call to ibv_query_port failed", "Call to ibv_query_gid failed",
-		     "Call to ibv_create_comp_channel failed", "Call to ibv_get_device_list failed" },
+	.anchors = { "Call to ibv_" },
+	.also = " failed",
+	.unless = "ibv_modify_qp" SIG_UNTIL "ibv_reg_" SIG_UNTIL "ibv_destroy_" SIG_UNTIL "ibv_dealloc_"
+		SIG_UNTIL "ibv_dereg_" SIG_UNTIL "ibv_close_device" SIG_UNTIL "ibv_get_async_event"
+		SIG_UNTIL "ibv_fork_init" SIG_UNTIL "_ece failed",
 	.cap_after = "Call to ",
 	.cap_stop = " ",
 	.title = "an InfiniBand verbs call inside NCCL failed ({})",
@@ -1515,6 +1572,63 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = RERUN_NCCL,
 },
 {
+	/* misc/gdrwrap.cc: NCCL_GDRCOPY_ENABLE=1 (off by default) makes NCCL map its flags in GPU
+	 * memory through GDRCopy (libgdrapi + the gdrdrv module): a missing library, one older than
+	 * the symbols NCCL needs, or a pin/map the driver refuses (errno 22 on GPUs without GPUDirect
+	 * RDMA, NVIDIA/gdrcopy#184; v2 pins on a gdrdrv older than 2.5, aws/aws-ofi-nccl#1354) */
+	.id = "nccl.gdrcopy.failed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "libgdrapi", "pin_buffer", "gdr_map(", "gdr_unmap(", "gdr_get_info(", "_mapping(",
+		     "gdr_close()", "sym failed on gdr_" },
+	.also = "gdr",
+	.unless = "NET/OFI",	/* aws-ofi-nccl's own GDRCopy use does not follow NCCL_GDRCOPY_ENABLE */
+	.title = "GDRCopy failed inside NCCL on {node} (NCCL_GDRCOPY_ENABLE)",
+	.cause = "GDRCopy is an optional optimisation NCCL uses only when NCCL_GDRCOPY_ENABLE=1: its gdrdrv kernel "
+		"module could not pin or map the GPU buffer (a GPU without GPUDirect RDMA, a gdrdrv of another "
+		"version than libgdrapi, or an unaligned or VMM buffer the driver refuses)",
+	.fix = "unset NCCL_GDRCOPY_ENABLE   # NCCL's default: no GDRCopy, flags stay in host memory\n"
+		"lsmod | grep gdrdrv; gdrcopy_sanity   # on {node}: the module must be loaded and the sanity test pass (the gdrcopy package's tests)",
+	.rerun = RERUN_NCCL_ENV,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Failed to open",
+			.title = "NCCL_GDRCOPY_ENABLE is set but GDRCopy's library (libgdrapi.so) is not installed on {node}",
+			.cause = "NCCL dlopens libgdrapi.so when NCCL_GDRCOPY_ENABLE=1; without it NCCL goes on without GDRCopy",
+			.fix = "unset NCCL_GDRCOPY_ENABLE   # NCCL's default; GDRCopy only shortens some latencies\n"
+				"apt-get install gdrcopy libgdrapi   # or install GDRCopy (library and gdrdrv module) on every node and put its lib directory on LD_LIBRARY_PATH",
+		},
+		{
+			.when = "GDRCopy >= 2.5 required",
+			.title = "the GDRCopy on {node} is older than 2.5, which this NCCL needs for the pin it asks for",
+			.cause = "NCCL asked for gdr_pin_buffer_v2 (a mapping forced over PCIe, which it asks for on C2C-coherent "
+				"systems such as Grace Hopper and Grace Blackwell) and the libgdrapi it loaded is older than 2.5",
+			.fix = "install GDRCopy 2.5 or newer (library and gdrdrv module of the same version) on every node\n"
+				"unset NCCL_GDRCOPY_ENABLE   # or run without GDRCopy",
+		},
+		{
+			.when = "sym failed on",
+			.title = "the libgdrapi.so on {node} lacks a function NCCL needs: GDRCopy is too old",
+			.cause = "NCCL needs GDRCopy 2.1 or newer; an older libgdrapi misses symbols and NCCL goes on without GDRCopy",
+			.fix = "install GDRCopy 2.1 or newer (library and gdrdrv module of the same version)\n"
+				"unset NCCL_GDRCOPY_ENABLE   # or run without GDRCopy",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* net_ib/gin.cc (2.28+): GPU-initiated networking (the device API, e.g. DeepEP) registers GPU
+	 * memory with the NIC itself: it needs nvidia-peermem or DMA-BUF and has no host fallback */
+	.id = "nccl.gin.no_gdr",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Unable to use GIN: Peermem is not supported" },
+	.title = "NCCL's GPU-initiated networking (GIN) needs GPUDirect RDMA, and {node} has neither nvidia-peermem nor DMA-BUF",
+	.cause = "GIN lets kernels drive the NIC, so the NIC must reach GPU memory directly; the peer-memory module is "
+		"not loaded and the GPU driver reports no DMA-BUF support (an older kernel or driver)",
+	.fix = "sudo modprobe nvidia-peermem; lsmod | grep nvidia_peermem   # on {node}\n"
+		"uname -r; cat /proc/driver/nvidia/version   # DMA-BUF needs Linux 5.12+ and a recent driver (the open GPU kernel module)",
+	.rerun = RERUN_NCCL,
+},
+{
 	/* wrap_ibv_modify_qp (misc/ibvwrap.cc) prints the errno; NCCL 2.27+ follows it with a HINT:
 	 * ETIMEDOUT "NICs are not cross-rail connected ... NCCL_CROSS_NIC=0", EINVAL "the incorrect
 	 * GID index is forced by NCCL_IB_GID_INDEX ... =-1". ENODEV: a GID whose netdev the container
@@ -1590,7 +1704,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.net.device_count_mismatch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Detected mixed local Net device counts" },
+	/* net_ib (2.21-2.23 WARN): a fused NIC here has another number of ports than the peer's */
+	.anchors = { "Detected mixed local Net device counts", "has a different number of devices=" },
 	.title = "nodes see different numbers of network devices",
 	.cause = "heterogeneous NICs, or NCCL_IB_HCA differs between nodes",
 	.fix = "make NCCL_IB_HCA and the NIC set equal on every node\nexport NCCL_IGNORE_NET_MISMATCH=1   # only if the mix is intended",
@@ -1986,11 +2101,13 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
-	/* net_ib.cc: ibv_open_device() of an HCA that NCCL listed (or NCCL_IB_HCA named) failed */
+	/* net_ib.cc: ibv_open_device() of an HCA that NCCL listed (or NCCL_IB_HCA named) failed; or
+	 * it opened and ibv_query_device / ibv_query_port failed: NCCL skips that device or port */
 	.id = "nccl.ib.open_device",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "NET/IB : Unable to open device" },
-	.cap_after = "open device ",
+	.anchors = { "NET/IB : Unable to open device", "NET/IB : Unable to query device",
+		     "NET/IB : Unable to query port" },
+	.cap_after = "open device " SIG_UNTIL "query device ",
 	.cap_stop = " \t,",
 	.title = "NCCL could not open the RDMA device {}",
 	.cause = "the HCA is listed in /sys but cannot be opened here: a container without its /dev/infiniband "
@@ -2000,6 +2117,45 @@ const struct explain_sig explain_sigs[] = {
 		"export NCCL_IB_HCA=^{}   # to run without it meanwhile (every node the same setting)",
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
 	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Unable to query device",
+			.title = "NCCL opened the RDMA device {} but could not query it: it skips that device",
+			.cause = "ibv_query_device failed right after the device opened: a device being reset or in error, "
+				"or a user-space driver (libmlx5, rdma-core) that does not match the kernel's; NCCL goes on "
+				"with the other HCAs, or with TCP sockets when this was the only one",
+			.fix = "ibv_devinfo -d {}   # on {node}: it must print the device's attributes and PORT_ACTIVE\n"
+				"dmesg | grep -iE 'mlx5|infiniband'   # on {node}: the HCA's own report; update MLNX_OFED/rdma-core to match the kernel driver\n"
+				"export NCCL_IB_HCA=^{}   # to run without it meanwhile (every node the same setting)",
+		},
+		{
+			.when = "Unable to query port",
+			.title = "NCCL could not query a port of an RDMA device on {node}: it skips that port",
+			.cause = "the device opened but ibv_query_port failed on one of its ports: a port being reset, a "
+				"driver or firmware fault, or a user-space driver (libmlx5) that does not match the kernel's; "
+				"NCCL uses the other ports, or none (TCP sockets) when this was the only one",
+			.fix = "ibv_devinfo -v   # on {node}: every port must answer, with state PORT_ACTIVE\n"
+				"dmesg | grep -iE 'mlx5|infiniband'   # on {node}: the HCA's own report; update MLNX_OFED/rdma-core to match the kernel driver",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* net_ib.cc (<= 2.23) ncclIbGetPciPath: /sys/class/infiniband/<dev>/device does not resolve, so
+	 * NCCL cannot place the NIC in the PCI topology; it goes on with the NIC away from the GPUs */
+	.id = "nccl.ib.pci_path",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "(/sys/class/infiniband/" },
+	.also = "Could not find real path of ",
+	.cap_after = "real path of ",
+	.cap_stop = " ",
+	.title = "NCCL could not find the PCI device of RDMA device {} in /sys",
+	.cause = "the device's /sys/class/infiniband/<dev>/device link does not resolve: a software RDMA device "
+		"(rxe, siw) with no PCI device, or a container with a partial /sys; NCCL then does not know where the "
+		"NIC sits, treats it as far from the GPUs and may not use GPUDirect RDMA",
+	.fix = "ls -l /sys/class/infiniband/*/device   # on {node}: each HCA must link to its PCI device (run the container with the host's /sys)\n"
+		"export NCCL_IB_HCA=^{}   # if it is a software device (rxe/siw) next to real HCAs",
+	.rerun = RERUN_NCCL,
 },
 {
 	/* error 802: NVIDIA/nccl-tests#264 (enabling nvidia-fabricmanager fixed it), pytorch#35710 */
@@ -2094,6 +2250,21 @@ const struct explain_sig explain_sigs[] = {
 		"export NCCL_IB_HCA==mlx5_0,mlx5_1   # the same explicit list on every node ('=' for exact names)",
 },
 {
+	/* net_ib (2.23+, connect.cc since 2.30), InfiniBand only: the two ports have different subnet prefixes, so the path needs
+	 * a global route through an IB router, and the peer's GID carries no FLID (the router's
+	 * local identifier); NCCL then tries the plain LID, which does not cross a router */
+	.id = "nccl.ib.flid_zero",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "remote FLID configured as zero" },
+	.title = "two InfiniBand ports are in different subnets and the peer has no FLID: NCCL falls back to its LID",
+	.cause = "NCCL found different subnet prefixes on the two ports, so traffic must cross an IB router; the "
+		"peer's GID carries no FLID from the subnet manager, and a LID does not route across subnets, so the "
+		"connection times out unless the ports are in fact on one subnet (then the subnet prefixes differ by mistake)",
+	.fix = "cat /sys/class/infiniband/*/ports/*/gids/0   # on both nodes: the first 64 bits are the subnet prefix; one fabric should show one prefix\n"
+		"the subnet manager (opensm/UFM): one subnet prefix per subnet, and FLIDs enabled when the fabric really spans IB routers",
+	.rerun = RERUN_NCCL,
+},
+{
 	/* graph/paths.cc (INFO): NVML says P2P is not OK between two PCIe-connected GPUs; NCCL copies
 	 * through host memory for that pair instead */
 	.id = "nccl.p2p.nvml_disabled",
@@ -2113,13 +2284,70 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.ib.incompatible_devices",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Attempted to connect incompatible devices", "device is incompatible with the local",
-		     "Attempted to merge incompatible devices" },
+		     "Attempted to merge incompatible devices", "Can't merge net devices with different link_layer" },
 	.title = "NCCL paired NICs of different link types (InfiniBand with RoCE/Ethernet)",
 	.cause = "the HCAs NCCL uses include ports of both link layers (or the nodes' HCA sets differ), and a "
 		"connection joined an InfiniBand port with an Ethernet one, which cannot talk",
 	.fix = "ibv_devinfo | grep -E 'hca_id|link_layer'   # on every node: which HCAs are InfiniBand and which Ethernet\n"
 		"export NCCL_IB_HCA==mlx5_0,mlx5_1   # on every node: only the HCAs of one link type ('=' for exact names)",
 	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* net_ib: a setting asks for what the devices or the set-up cannot do; each message names it.
+	 * NCCL_IB_SUBNET_PREFIX_LEN (connect.cc, 2.30+) must be 1..32; NCCL_IB_MERGE_NICS=0 (a WARN
+	 * in 2.24-2.26, INFO since) forbids the merged devices NCCL's NIC fusion (or NCCL_IB_HCA's
+	 * "a+b") asks for; NCCL_IB_OOO_RQ=1 (2.30+) forces out-of-order receive queues, which need adaptive routing,
+	 * support on both ends and a large enough receive queue. */
+	.id = "nccl.ib.setting",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "NCCL_IB_SUBNET_PREFIX_LEN=", "when NCCL_IB_MERGE_NICS=0", "OOO RQ is force enabled" },
+	.title = "an NCCL_IB_* setting asks for what this set-up cannot do",
+	.cause = "the IB transport stops on a setting whose value it cannot honour; the message names it",
+	.fix = "env | grep ^NCCL_IB_   # unset the setting the message names, on every node",
+	.rerun = RERUN_NCCL_ENV,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "NCCL_IB_SUBNET_PREFIX_LEN=",
+			.title = "NCCL_IB_SUBNET_PREFIX_LEN is out of range (1-32): NCCL cannot match RoCE subnets",
+			.cause = "NCCL compares the IPv4 subnets of the RoCE GIDs to pick the NIC that reaches a peer; the "
+				"prefix length must be between 1 and 32",
+			.fix = "unset NCCL_IB_SUBNET_PREFIX_LEN   # NCCL's default is 24; or set the prefix length of the RoCE subnets (ip -o -4 addr show)",
+		},
+		{
+			.when = "NCCL_IB_MERGE_NICS=0",
+			.title = "NCCL wants to merge NICs into one virtual NIC but NCCL_IB_MERGE_NICS=0 forbids it",
+			.cause = "NCCL's NIC fusion (or an NCCL_IB_HCA entry joining ports with '+') asked the IB transport "
+				"for a device made of several ports, and NCCL_IB_MERGE_NICS=0 refuses such devices",
+			.fix = "unset NCCL_IB_MERGE_NICS   # allow the merge (NCCL's default)\n"
+				"export NCCL_NET_MERGE_LEVEL=LOC   # or, as NCCL's message says, disable merging in NCCL itself (and drop any '+' from NCCL_IB_HCA)",
+		},
+		{
+			.when = "OOO RQ is force enabled",
+			.title = "NCCL_IB_OOO_RQ=1 forces out-of-order receive queues that this connection cannot have",
+			.cause = "out-of-order receive queues need adaptive routing enabled on the device, support on both "
+				"ends of the connection and a receive queue large enough; forcing them where one is missing "
+				"stops the connection",
+			.fix = "unset NCCL_IB_OOO_RQ   # NCCL's default (0): in-order receive queues\n"
+				"ibv_devinfo | grep fw_ver   # only to use it: the same, current HCA firmware and MLNX_OFED/DOCA on every node, adaptive routing enabled in the fabric",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* net_ib (a WARN in 2.21-2.23, INFO since): NCCL_IB_ADDR_RANGE ("<address>/<prefix>", which
+	 * limits the RoCE GIDs NCCL picks) does not parse in the family NCCL_IB_ADDR_FAMILY names
+	 * (AF_INET by default), so NCCL drops the range and picks a GID without it */
+	.id = "nccl.ib.addr_range",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "is invalid for family" },
+	.also = "NET/IB",
+	.title = "NCCL_IB_ADDR_RANGE is not a valid range for NCCL_IB_ADDR_FAMILY: NCCL ignores it when it picks the RoCE GID",
+	.cause = "the address or prefix length of NCCL_IB_ADDR_RANGE does not parse in the address family NCCL_IB_ADDR_FAMILY "
+		"names (AF_INET unless set): an IPv6 range with the IPv4 family or the reverse, a mistyped address, or a "
+		"prefix longer than the family allows; NCCL then picks the GID as if the range were unset",
+	.fix = "export NCCL_IB_ADDR_RANGE=10.1.0.0/16   # the RoCE subnet as <network>/<prefix>, in the family of NCCL_IB_ADDR_FAMILY (AF_INET or AF_INET6), on every node\n"
+		"unset NCCL_IB_ADDR_RANGE   # or let NCCL choose the GID itself",
+	.rerun = RERUN_NCCL_ENV,
 },
 {
 	/* libibverbs: a provider named by /etc/libibverbs.d is not installed. Noise for absent hardware
@@ -2133,6 +2361,34 @@ const struct explain_sig explain_sigs[] = {
 		"and NCCL_NET=IB); on a node without ConnectX HCAs the warning is harmless",
 	.fix = "apt-get install ibverbs-providers libibverbs1   # in the image (RHEL: rdma-core libibverbs), or the MLNX_OFED/DOCA user space\n"
 		"ibv_devinfo   # afterwards: the mlx5_* devices with state PORT_ACTIVE",
+},
+{
+	/* misc/ibvsymbols.cc (ibvwrap.cc before 2.18) / mlx5dvsymbols.cc: NCCL takes every verb at a
+	 * fixed symbol version (IBVERBS_1.1, MLX5_1.8); a libibverbs/libmlx5 without it is very old or
+	 * not rdma-core's. Without libibverbs' symbols NCCL has no IB; without mlx5dv's only the
+	 * mlx5 extras (Data Direct, DMA-BUF through mlx5dv) are off. */
+	.id = "nccl.ib.verbs_symbols",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "dlvsym failed on " },
+	.cap_after = "dlvsym failed on ",
+	.cap_stop = " ",
+	.title = "the libibverbs NCCL loaded lacks {}: NCCL cannot use InfiniBand/RoCE and falls back to TCP sockets",
+	.cause = "NCCL loads the verbs at symbol version IBVERBS_1.1; the libibverbs.so found first is a very old one "
+		"or not rdma-core's (a stub or another vendor's copy in the image or on LD_LIBRARY_PATH)",
+	.fix = "ldconfig -p | grep libibverbs; echo $LD_LIBRARY_PATH   # which libibverbs the job finds first\n"
+		"apt-get install libibverbs1 ibverbs-providers   # rdma-core's (RHEL: rdma-core libibverbs), or the MLNX_OFED/DOCA user space",
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "MLX5_",
+			.title = "the libmlx5 NCCL loaded lacks {}: NCCL's mlx5-specific features are off",
+			.cause = "NCCL loads libmlx5's direct verbs (mlx5dv) at symbol version MLX5_1.8 for features such as "
+				"Data Direct NICs; an older rdma-core's libmlx5 lacks it, so those features are disabled while "
+				"plain verbs keep working",
+			.fix = "ldconfig -p | grep libmlx5   # which libmlx5 the job finds first\n"
+				"apt-get install ibverbs-providers   # a current rdma-core (or MLNX_OFED/DOCA); nothing to do if the job runs",
+		},
+		{ .when = NULL },
+	},
 },
 {
 	/* NVIDIA/nccl#976 (maintainer: nv-fabricmanager restarted while processes held GPU resources;
@@ -4124,7 +4380,9 @@ const struct explain_sig explain_sigs[] = {
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
 	.anchors = { "error while loading shared libraries: ", "cannot open shared object file" },
 	.also = ".so",
-	.unless = "libnccl-net" SIG_UNTIL "NET/Plugin" SIG_UNTIL "libibverbs" SIG_UNTIL "libnvidia-ml",
+	/* libgdrapi: NCCL_GDRCOPY_ENABLE's optional library (nccl.gdrcopy.failed), not the launch */
+	.unless = "libnccl-net" SIG_UNTIL "NET/Plugin" SIG_UNTIL "libibverbs" SIG_UNTIL "libnvidia-ml"
+		SIG_UNTIL "libgdrapi",
 	.cap_after = "libraries: ",
 	.cap_stop = ":",
 	.title = "a shared library could not be found where the process ran ({})",
@@ -4170,6 +4428,21 @@ const struct explain_sig explain_sigs[] = {
 		"from source against other headers) reads its fields as invalid",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'; echo $LD_LIBRARY_PATH $LD_PRELOAD   # which NCCL torch expects and what is found first\n"
 		"pip install -U nvidia-nccl-cu12   # the wheel torch expects; remove the other NCCL's directory from LD_LIBRARY_PATH",
+},
+{
+	/* plugin/net.cc ncclNetInitFromParent (2.28.7+): a communicator split (or shrunk) that shares its parent's
+	 * resources (splitShare / NCCL_COMM_SPLIT_SHARE_RESOURCES=1) also shares its network, so a
+	 * config.netName naming another one is refused */
+	.id = "nccl.config.netname_split",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "does not match the parent" },
+	.also = "netName",
+	.title = "a child communicator asks for another network (config netName) than the parent whose resources it shares",
+	.cause = "a communicator created by ncclCommSplit/ncclCommShrink with resource sharing on (config.splitShare=1 "
+		"or NCCL_COMM_SPLIT_SHARE_RESOURCES=1) uses its parent's network plugin; its ncclConfig_t netName names "
+		"another network, which NCCL refuses",
+	.fix = "leave netName unset in the child's ncclConfig_t, or set it to the parent's\n"
+		"unset NCCL_COMM_SPLIT_SHARE_RESOURCES   # or config.splitShare=0: the child then opens its own network",
 },
 {
 	.id = "torch.nccl.not_built",

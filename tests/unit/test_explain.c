@@ -606,6 +606,19 @@ static void test_ib_cuda_tables(void **state)
 			"n1:1:2 [0] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed\n";
 		static const char skipped[] =	/* an optional verb NCCL skips is INFO, not a failure */
 			"n1:1:2 [0] NCCL INFO Call to ibv_query_ece skipped, internal_name doesn't exist\n";
+		static const char query_dev[] =
+			"n1:1:2 [0] misc/ibvwrap.cc:152 NCCL WARN Call to ibv_query_device failed with error Input/output error errno 5\n";
+		static const char teardown[] =
+			"n1:1:2 [0] misc/ibvwrap.cc:250 NCCL WARN Call to ibv_destroy_qp failed with error Invalid argument errno 22\n";
+		static const char ece[] =
+			"n1:1:2 [0] misc/ibvwrap.cc:214 NCCL WARN Call to ibv_set_ece failed with error Operation not supported errno 95\n"
+			"n1:1:2 [0] misc/ibvwrap.cc:262 NCCL WARN Call to ibv_modify_qp failed with error No such device errno 19\n";
+		static const char query_port[] =
+			"n1:1:2 [0] transport/net_ib.cc:440 NCCL WARN NET/IB : Unable to query port_num 1\n";
+		static const char gdr_lib[] =
+			"n1:1:2 [0] misc/gdrwrap.cc:73 NCCL WARN Failed to open libgdrapi.so - libgdrapi.so: cannot open shared object file: No such file or directory\n";
+		static const char merge[] =
+			"n1:1:2 [0] transport/net_ib.cc:500 NCCL WARN NET/IB : Trying to merge multiple devices together when NCCL_IB_MERGE_NICS=0. Please enable it or disable device merging in NCCL.\n";
 		static const char ipc[] =
 			"z-pc:909608:910337 [0] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices\n";
 
@@ -623,6 +636,31 @@ static void test_ib_cuda_tables(void **state)
 		run_free(&r);
 		r = explain_text(skipped, sizeof(skipped) - 1, NULL);
 		assert_null(findings_find(r.fs, "nccl.ib.verbs_call"));
+		run_free(&r);
+		r = explain_text(query_dev, sizeof(query_dev) - 1, NULL);
+		f = expect(&r, "nccl.ib.verbs_call");
+		assert_non_null(strstr(f->title, "ibv_query_device"));
+		run_free(&r);
+		/* a teardown verb and ECE follow another error: not the cause */
+		r = explain_text(teardown, sizeof(teardown) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.ib.verbs_call"));
+		run_free(&r);
+		r = explain_text(ece, sizeof(ece) - 1, NULL);
+		assert_null(findings_find(r.fs, "nccl.ib.verbs_call"));
+		expect(&r, "nccl.ib.modify_qp");
+		run_free(&r);
+		r = explain_text(query_port, sizeof(query_port) - 1, NULL);
+		f = expect(&r, "nccl.ib.open_device");
+		assert_non_null(strstr(f->title, "query a port"));
+		run_free(&r);
+		r = explain_text(gdr_lib, sizeof(gdr_lib) - 1, NULL);
+		f = expect(&r, "nccl.gdrcopy.failed");
+		assert_non_null(strstr(f->title, "libgdrapi.so"));
+		assert_null(findings_find(r.fs, "launch.lib_missing"));
+		run_free(&r);
+		r = explain_text(merge, sizeof(merge) - 1, NULL);
+		f = expect(&r, "nccl.ib.setting");
+		assert_non_null(strstr(f->title, "NCCL_IB_MERGE_NICS=0"));
 		run_free(&r);
 		r = explain_text(ipc, sizeof(ipc) - 1, NULL);
 		f = expect(&r, "nccl.p2p.ipc_open");
