@@ -1624,6 +1624,33 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* dev_runtime.cc (2.28+): symmetric memory / device communicators on a communicator without
+	 * it: init.cc sets symmetricSupport from all-P2P GPUs, NCCL_WIN_ENABLE, cuMem and (across
+	 * nodes) GIN, and multicast from NVLS; the INIT line "Symmetric memory is not supported"
+	 * gives the values */
+	.id = "nccl.symmetric.unsupported",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Communicator does not support symmetric memory", "Multicast support requested for team but none available",
+		     "Multimem pointer requested but system does not support multimem" },
+	.title = "code asked NCCL for symmetric memory on a communicator that cannot provide it",
+	.cause = "NCCL's symmetric memory (windows, device communicators, the symmetric kernels a framework "
+		"enables) needs cuMem (NCCL_CUMEM_ENABLE not 0), NCCL_WIN_ENABLE not 0, peer access between all GPUs, "
+		"and across nodes a GPU-initiated network (GIN); one of them is missing here",
+	.fix = "env | grep -E '^NCCL_(CUMEM_ENABLE|WIN_ENABLE|NVLS_ENABLE|P2P_DISABLE)='   # a setting that turns one of them off\n"
+		"NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT python ...   # rerun: the line 'Symmetric memory is not supported' gives which condition fails",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "ulti",
+		  .title = "code asked NCCL for NVLink SHARP multicast memory that this communicator has no support for",
+		  .cause = "multimem/multicast pointers of a device communicator need NVLS: NVSwitch GPUs with multicast "
+			"(H100/H200/B200 HGX, a healthy fabric manager) and NCCL_NVLS_ENABLE and cuMem not turned off",
+		  .fix = "env | grep -E '^NCCL_(NVLS_ENABLE|CUMEM_ENABLE)='   # neither may be 0\n"
+			"systemctl status nvidia-fabricmanager   # on NVSwitch systems: running, and not restarted since the GPUs were last reset\n"
+			"request the device communicator without multimem on systems without NVLS" },
+		{ .when = NULL },
+	},
+},
+{
 	/* enqueue.cc (2.19+): fp8 reductions need sm90; copies (all-gather, broadcast) do not */
 	.id = "nccl.fp8.arch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
@@ -1838,6 +1865,19 @@ const struct explain_sig explain_sigs[] = {
 		  .fix = "pair every ncclGroupStart with one ncclGroupEnd, on error paths too" },
 		{ .when = NULL },
 	},
+},
+{
+	/* group.cc, enqueue.cc (to 2.12): fixed-size tables per group call: MAX_ASYNC_OPS (128)
+	 * communicators or NCCL_MAX_OPS (2048) operations per channel; 2.13 reworked the group code */
+	.id = "nccl.group.too_many",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.anchors = { "Too many aggregated operations on channel", "Too many async operations in progress" },
+	.title = "one NCCL group call held more operations than this NCCL release allows",
+	.cause = "NCCL before 2.13 keeps a group's operations in fixed tables (128 communicators, 2048 operations "
+		"per channel); a ncclGroupStart/End with more (a large all-to-all built from send/recv, many "
+		"coalesced collectives) fails with invalid usage",
+	.fix = "python -c 'import torch; print(torch.cuda.nccl.version())'   # NCCL 2.13 or later lifts these limits: upgrade torch / nvidia-nccl\n"
+		"split the batch of operations into several smaller group calls",
 },
 {
 	/* include/checks.h "Thread creation failed: <what()>" (2.2x+), older SYSCHECK "Call to
@@ -2702,8 +2742,7 @@ const struct explain_sig explain_sigs[] = {
 	/* init.cc: NCCL_* values it corrects or ignores; the communicator still works */
 	.id = "nccl.env.value_ignored",
 	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_WARN_ONLY,
-	.anchors = { "is being ignored because it is not a power of 2", "' is too small. Minimum value is",
-		     "is too big. Limiting value to", "is not a valid value 0/1, set it to",
+	.anchors = { "is being ignored because it is not a power of 2", "is too big. Limiting value to", "is not a valid value 0/1, set it to",
 		     "is larger than #channels upper limit", "is larger than maxCTAs",
 		     "Both NCCL_CTA_POLICY_ZERO and NCCL_CTA_POLICY_EFFICIENCY are set" },
 	.title = "an NCCL setting has a value NCCL ignores or corrects",
@@ -2713,6 +2752,17 @@ const struct explain_sig explain_sigs[] = {
 		"do what it was meant to",
 	.fix = "env | grep -E '^NCCL_(WORK_FIFO|CGA_CLUSTER|MIN_CTAS|MAX_CTAS|CTA_POLICY|COMM_SPLIT)'; cat /etc/nccl.conf ~/.nccl.conf 2>/dev/null   # the setting named in the WARN line: fix its value or unset it",
 	.rerun = RERUN_NCCL_ENV,
+},
+{
+	/* enqueue.cc (2.13-2.21): a work FIFO smaller than two entries per channel fails every launch */
+	.id = "nccl.env.fifo_depth",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "' is too small. Minimum value is" },
+	.also = "NCCL_WORK_FIFO_DEPTH",
+	.title = "NCCL_WORK_FIFO_DEPTH is below NCCL's minimum: collectives fail with invalid usage",
+	.cause = "NCCL_WORK_FIFO_DEPTH sizes the queue of work NCCL hands its kernels; a value under the minimum "
+		"the WARN line gives (two entries per channel) makes every launch fail",
+	.fix = "unset NCCL_WORK_FIFO_DEPTH   # on every node, and remove it from /etc/nccl.conf: the default fits",
 },
 {
 	/* misc/cudawrap.cc 2.13-2.20: NCCL dlopen()s "libcuda.so" (the development link name, not
