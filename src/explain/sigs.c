@@ -1452,6 +1452,21 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,COLL",
 },
 {
+	/* init.cc (2.28+): ranks count different numbers of CollNet devices; fatal unless
+	 * NCCL_IGNORE_COLLNET_MISMATCH=1, and INFO lines "Rank %d has %d local CollNet devices" name them */
+	.id = "nccl.collnet.device_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Detected mixed local CollNet device counts across ranks" },
+	.title = "the nodes see different numbers of CollNet (SHARP) devices: NCCL stops the init",
+	.cause = "with CollNet enabled every rank counts the devices its CollNet plugin offers; the counts differ "
+		"between ranks (a NIC down or missing on some node, a different plugin or HCA set-up), and NCCL "
+		"refuses to build CollNet on an uneven set",
+	.fix = "ibv_devinfo | grep -e hca_id -e state   # on every node: the same HCAs, all PORT_ACTIVE (the INFO lines 'Rank N has M local CollNet devices' name the short ranks)\n"
+		"export NCCL_IGNORE_COLLNET_MISMATCH=1   # NCCL's own advice, to continue on the uneven set; or NCCL_COLLNET_ENABLE=0 to run without CollNet",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	/* plugin_open.cc prints dlerror(): a plugin linked against another NCCL or libfabric */
 	.id = "nccl.plugin.symbol",
 	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
@@ -1649,6 +1664,19 @@ const struct explain_sig explain_sigs[] = {
 			"request the device communicator without multimem on systems without NVLS" },
 		{ .when = NULL },
 	},
+},
+{
+	/* enqueue.cc (2.29+): the one-sided API (ncclPutSignal, windows) checks the driver first */
+	.id = "nccl.rma.driver_old",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "One-sided RMA requires CUDA driver" },
+	.cap_after = "(found ",
+	.cap_stop = ")",
+	.title = "NCCL's one-sided RMA needs a CUDA 12.5 or newer driver; this one supports CUDA {}",
+	.cause = "ncclPutSignal and the other one-sided operations use driver functions that drivers before CUDA "
+		"12.5 lack; on this node the driver is older, so those calls fail with invalid usage",
+	.fix = "nvidia-smi   # 'CUDA Version' must be 12.5 or later: upgrade the NVIDIA driver",
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* enqueue.cc (2.19+): fp8 reductions need sm90; copies (all-gather, broadcast) do not */
