@@ -1813,7 +1813,7 @@ const struct explain_sig explain_sigs[] = {
 	/* misc/argcheck.cc: a user-created reduction (ncclRedOpCreatePreMulSum) used on another
 	 * communicator, or after ncclRedOpDestroy */
 	.id = "nccl.arg.redop_unknown",
-	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	/* enqueue.cc: ncclRedOpDestroy's own checks, and a PreMulSum scalar of another type */
 	.anchors = { "unknown to this communicator", "ncclRedOpDestroy :", "Data type supplied to user-created ncclRedOp_t" },
 	.title = "a NCCL call used a custom reduction operation that belongs to no live operation of this communicator",
@@ -1839,8 +1839,8 @@ const struct explain_sig explain_sigs[] = {
 {
 	/* misc/argcheck.cc: root >= nranks for broadcast, reduce, send/recv peers */
 	.id = "nccl.arg.root",
-	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_WARN_ONLY,
-	.anchors = { ": invalid root " },
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "(root should be in the" },
 	.cap_after = "invalid root ",
 	.cap_stop = " ",
 	.title = "a NCCL broadcast/reduce was given root {}, outside the communicator",
@@ -1863,7 +1863,7 @@ const struct explain_sig explain_sigs[] = {
 {
 	/* group.cc, enqueue.cc: what NCCL refuses inside one ncclGroupStart/End */
 	.id = "nccl.group.usage",
-	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "mixing different streams within a group call", "must either be all uncaptured or all captured",
 		     "Blocking and nonblocking communicators are not allowed in the same group",
 		     "can be CUDA graph captured", "Illegal to have some communicators in graph mode",
@@ -1898,7 +1898,7 @@ const struct explain_sig explain_sigs[] = {
 	/* group.cc, enqueue.cc (to 2.12): fixed-size tables per group call: MAX_ASYNC_OPS (128)
 	 * communicators or NCCL_MAX_OPS (2048) operations per channel; 2.13 reworked the group code */
 	.id = "nccl.group.too_many",
-	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
 	.anchors = { "Too many aggregated operations on channel", "Too many async operations in progress" },
 	.title = "one NCCL group call held more operations than this NCCL release allows",
 	.cause = "NCCL before 2.13 keeps a group's operations in fixed tables (128 communicators, 2048 operations "
