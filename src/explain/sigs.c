@@ -3848,7 +3848,8 @@ const struct explain_sig explain_sigs[] = {
 	 * blocking field's garbage value is nccl.config.mismatch */
 	.id = "nccl.config.invalid",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
-	.anchors = { "Invalid config ", "Invalig config ", "with graphUsageMode=2 (graph mixing) is not supported" },
+	.anchors = { "Invalid config ", "Invalig config " },
+	.also = "attribute value",	/* other software's "Invalid config file" is not NCCL's */
 	.unless = "blocking attribute",
 	.cap_after = "nvalid config " SIG_UNTIL "nvalig config ",
 	.cap_stop = SIG_UNTIL " attribute",
@@ -3858,16 +3859,7 @@ const struct explain_sig explain_sigs[] = {
 		"accept: a negative or zero CTA count, a flag other than 0/1, or a struct not started from "
 		"NCCL_CONFIG_INITIALIZER; NCCL then fails the init with invalid argument",
 	.fix = "grep -rn -e pg_options -e 'config\\.' -e NCCL_CONFIG_INITIALIZER <your code>   # where the field named in the title is set: give it a valid value or leave it unset\n"
-		"export NCCL_MIN_CTAS=... NCCL_MAX_CTAS=... NCCL_CGA_CLUSTER_SIZE=...   # the environment equivalents, which NCCL checks itself, instead of the config field",
-	.variants = (const struct explain_sig_variant[]){
-		{ .when = "graph mixing",
-		  .title = "NCCL rejected a communicator's config: graphStreamOrdering=0 cannot be combined with graph mixing",
-		  .cause = "ncclConfig_t (or NCCL_GRAPH_MIXING_SUPPORT / the graph stream ordering setting) asks for "
-			"mixed captured and uncaptured use of a communicator and at the same time turns off the stream "
-			"ordering that mixing needs",
-		  .fix = "env | grep -E '^NCCL_GRAPH'   # on every node: drop one of the two settings, or set graphUsageMode/graphStreamOrdering in the config consistently" },
-		{ .when = NULL },
-	},
+		"use the environment equivalents (NCCL_MIN_CTAS, NCCL_MAX_CTAS, NCCL_CGA_CLUSTER_SIZE) instead of the config field: NCCL checks those itself and ignores a bad value",
 },
 {
 	.id = "torch.nccl.not_built",
