@@ -1452,7 +1452,7 @@ const struct explain_sig explain_sigs[] = {
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,COLL",
 },
 {
-	/* init.cc (2.28+): ranks count different numbers of CollNet devices; fatal unless
+	/* init.cc (2.30+): ranks count different numbers of CollNet devices; fatal unless
 	 * NCCL_IGNORE_COLLNET_MISMATCH=1, and INFO lines "Rank %d has %d local CollNet devices" name them */
 	.id = "nccl.collnet.device_mismatch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
@@ -1574,7 +1574,7 @@ const struct explain_sig explain_sigs[] = {
 	 * when cudaMalloc of its own buffers fails: the GPU is already full */
 	.id = "nccl.cuda.calloc",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	/* misc/utils.cc's memory stack (2.19+): "Unrecoverable error detected: malloc(size=%llu)
+	/* misc/utils.cc's memory stack (2.13+): "Unrecoverable error detected: malloc(size=%llu)
 	 * returned null." and abort() */
 	.anchors = { "Failed to CUDA calloc", "Failed to CUDA malloc", "Failed to CUDA host alloc", "Failed to malloc ",
 		     "Unrecoverable error detected: malloc(" },
@@ -1666,7 +1666,7 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
-	/* enqueue.cc (2.29+): the one-sided API (ncclPutSignal, windows) checks the driver first */
+	/* enqueue.cc (2.30+): the one-sided API (ncclPutSignal, windows) checks the driver first */
 	.id = "nccl.rma.driver_old",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "One-sided RMA requires CUDA driver" },
@@ -1679,7 +1679,7 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
-	/* enqueue.cc (2.19+): fp8 reductions need sm90; copies (all-gather, broadcast) do not */
+	/* enqueue.cc (2.24+): fp8 reductions need sm90; copies (all-gather, broadcast) do not */
 	.id = "nccl.fp8.arch",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "FP8 reduction support begins with sm90" },
@@ -1798,14 +1798,14 @@ const struct explain_sig explain_sigs[] = {
 },
 {
 	/* misc/argcheck.cc: a data type or reduction NCCL's enums do not have; NCCL added bfloat16 in
-	 * 2.10, ncclAvg in 2.10, fp8 in 2.19: a caller built against newer headers than the library */
+	 * 2.10, ncclAvg in 2.10, fp8 in 2.24: a caller built against newer headers than the library */
 	.id = "nccl.arg.unsupported",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
 	.anchors = { ": invalid type ", ": invalid reduction operation " },
 	.title = "a NCCL call used a data type or reduction this libnccl does not have",
 	.cause = "the caller (torch, a framework or an extension) was built against a newer NCCL than the "
 		"libnccl.so.2 loaded at run time and passed a code it added later (bfloat16 and AVG need NCCL 2.10, "
-		"fp8 2.19): a system or conda NCCL found ahead of the one torch ships",
+		"fp8 2.24): a system or conda NCCL found ahead of the one torch ships",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'; echo $LD_LIBRARY_PATH $LD_PRELOAD   # which NCCL torch expects and what is found first\n"
 		"pip install -U nvidia-nccl-cu12   # the NCCL torch was built for; remove the older NCCL's directory from LD_LIBRARY_PATH",
 },
@@ -2013,7 +2013,7 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
-	/* init.cc (2.19+): NCCL_MNNVL_ENABLE=1 demands multi-node NVLink and the nodes have none */
+	/* init.cc (2.20+): NCCL_MNNVL_ENABLE=1 demands multi-node NVLink and the nodes have none */
 	.id = "nccl.mnnvl.forced",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "MNNVL is not supported on this system" },
@@ -2236,7 +2236,7 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
-	/* dev_runtime.cc (2.28+): the device API's version check, an application built with newer
+	/* dev_runtime.cc (2.30+): the device API's version check, an application built with newer
 	 * NCCL headers than the library it runs with (NCCL_ENABLE_VERSION_CHECK=0 skips it) */
 	.id = "nccl.version.app_newer",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
