@@ -1623,7 +1623,7 @@ const struct explain_sig explain_sigs[] = {
 		"pip install -U nvidia-nccl-cu12   # or a NCCL built with a current CUDA ('NCCL version x+cudaY' names the CUDA of the build)",
 },
 {
-	/* enqueue.cc (2.9-2.18), misc/strongstream.cc (2.12+): a collective captured into a CUDA graph
+	/* enqueue.cc (2.9-2.14), misc/strongstream.cc (2.15+): a collective captured into a CUDA graph
 	 * on a NCCL built with CUDA < 11.3 or a driver older than R465 */
 	.id = "nccl.cuda.graph_unsupported",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
