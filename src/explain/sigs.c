@@ -445,11 +445,24 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.rank.invalid",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Invalid rank requested" },
+	/* init.cc commAlloc (2.12+) checks the same pair again: "rank %d exceeds ndev=%d", "invalid
+	 * device count (%d) requested" (ndev is nranks there) */
+	.anchors = { "Invalid rank requested", "exceeds ndev=", "invalid device count (" },
 	.cap_after = "Invalid rank requested : ",
 	.title = "NCCL was given a rank outside the world ({})",
 	.cause = "RANK >= WORLD_SIZE or WORLD_SIZE < 1: the launcher's rank/world arithmetic is wrong",
 	.fix = "check RANK, WORLD_SIZE, NODE_RANK and --nproc-per-node on every node: RANK = NODE_RANK * nproc + LOCAL_RANK < WORLD_SIZE",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "exceeds ndev=",
+		  .title = "NCCL was given a rank not below the world size",
+		  .cause = "a process passed NCCL a rank >= nranks: RANK >= WORLD_SIZE, the launcher's rank/world arithmetic is wrong",
+		  .fix = "check RANK, WORLD_SIZE, NODE_RANK and --nproc-per-node on every node: RANK = NODE_RANK * nproc + LOCAL_RANK < WORLD_SIZE" },
+		{ .when = "invalid device count (",
+		  .title = "NCCL was asked for a communicator of fewer than one rank",
+		  .cause = "nranks (WORLD_SIZE, or a subgroup's size) reached NCCL as 0 or negative: an unset or mis-parsed WORLD_SIZE",
+		  .fix = "echo $WORLD_SIZE   # on every node: a positive number, the same everywhere (torchrun sets it from --nnodes x --nproc-per-node)" },
+		{ .when = NULL },
+	},
 },
 /* ---- NCCL: connections ------------------------------------------------------------------- */
 {
@@ -813,7 +826,7 @@ const struct explain_sig explain_sigs[] = {
 	 * release commit, read in the diff) */
 	.id = "nccl.proxy.poll_failed",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
-	.anchors = { "[Proxy Service] Poll failed" },
+	.anchors = { "[Proxy Service] Poll failed", "[Proxy Service UDS] Poll failed" },
 	.title = "NCCL's proxy service thread stopped: its poll() failed",
 	.cause = "the thread that serves NCCL's proxy requests returns when poll() fails; the ranks of that "
 		"process then wait for it forever; 'Interrupted system call' is a signal (a profiler, a timer) "
@@ -929,7 +942,8 @@ const struct explain_sig explain_sigs[] = {
 	 * failed; NVIDIA/nccl#957: after a "Cuda failure" of the proxy's operation */
 	.id = "nccl.proxy.peer_lost",
 	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
-	.anchors = { "Could not receive type from localRank", "Socket recv failed while polling for opId" },
+	/* "Could not receive type from localRank" is nccl.proxy.local_peer_gone's: it names the rank */
+	.anchors = { "Socket recv failed while polling for opId" },
 	.title = "the connection between a rank and an NCCL proxy thread of its node broke",
 	.cause = "a follow-on error: the proxy thread's operation failed first, or the process at the other end "
 		"of the connection died or aborted; the first NCCL WARN of this node's ranks is the cause",
@@ -960,6 +974,23 @@ const struct explain_sig explain_sigs[] = {
 		"lacks the API (too old) or refused the context, and NCCL goes on with the process's context",
 	.fix = "unset NCCL_CREATE_THREAD_CONTEXT   # the default; the setting only matters for debugging\n"
 		"nvidia-smi   # the driver version, if the message names an old driver",
+},
+{
+	/* proxy.cc: the proxy service thread lost the socket of a local rank that was not aborting:
+	 * that process went away first */
+	.id = "nccl.proxy.local_peer_gone",
+	.sev = SEV_ERROR, .conf = CONF_LOW, .flags = SIG_NCCL | SIG_SYMPTOM,
+	.anchors = { "Could not receive type from localRank" },
+	.cap_after = "from localRank ",
+	.cap_stop = ",",
+	.title = "NCCL's proxy lost its connection to local rank {}: that process on the same node went away",
+	.cause = "each rank's proxy thread serves the other processes of its node over local sockets; the socket "
+		"of that local rank failed or closed while NCCL was not aborting, so that process exited, crashed "
+		"or was killed (the OOM killer, a launcher) before this one",
+	.fix = "find the earliest error of the other ranks on this node (the local rank named in the title): its own log has the cause\n"
+		"dmesg | grep -i -e 'killed process' -e oom   # on {node}: a rank killed for memory",
+	.rerun = RERUN_NCCL,
+	.check = EXPLAIN_CHECK_NODE,
 },
 /* ---- NCCL: networks, IB, plugins --------------------------------------------------------- */
 {
@@ -1731,7 +1762,8 @@ const struct explain_sig explain_sigs[] = {
 	 * init failed; NCCL then tries the next network */
 	.id = "nccl.plugin.unusable",
 	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
-	.anchors = { "Failed to initialize NET plugin", "External network plugin" },
+	/* net.cc (2.21+): the GPUDirect TCPX/TCPXO receive-side unpack plugin of another version */
+	.anchors = { "Failed to initialize NET plugin", "External network plugin", "NCCL_DEVICE_UNPACK plugin has incompatible version" },
 	.unless = "plugin IB",	/* NCCL's internal IB "plugin" fails to start on every node without IB */
 	.title = "an NCCL network plugin is installed but does not work with this NCCL",
 	.cause = "NCCL found a libnccl-net*.so (aws-ofi-nccl, a SHARP or gIB plugin) whose interface version or "
@@ -1740,6 +1772,46 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "export NCCL_NET_PLUGIN=none   # to test: the internal IB/Socket transports only\n"
 		"ls -l $(ldconfig -p | grep -o '/[^ ]*libnccl-net[^ ]*')   # the plugin found; install the release built for this NCCL version",
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+},
+{
+	/* misc/profiler.cc (2.23-2.26): the profiler plugin's init returned an error; NCCL goes on */
+	.id = "nccl.plugin.profiler",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Profiler init failed with error" },
+	.title = "NCCL's profiler plugin failed to initialise: the job runs without it",
+	.cause = "NCCL_PROFILER_PLUGIN (or a libnccl-profiler.so on the library path) names a profiler plugin "
+		"whose init returned an error: its own configuration or dependencies are missing, or it was built "
+		"for another NCCL; NCCL continues without profiling",
+	.fix = "echo $NCCL_PROFILER_PLUGIN; ldconfig -p | grep libnccl-profiler   # which plugin was loaded\n"
+		"unset NCCL_PROFILER_PLUGIN   # to run without it, or install the plugin release built for this NCCL",
+},
+{
+	/* init.cc / transport.cc: a rank could not connect CollNet (SHARP), all ranks fall back */
+	.id = "nccl.collnet.setup_failed",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Cannot initialize CollNet, using " },
+	.title = "NCCL could not set up CollNet (in-network reduction such as SHARP) on every rank and uses the plain network",
+	.cause = "NCCL_COLLNET_ENABLE=1 asks for in-network reductions through a CollNet plugin (the SHARP plugin "
+		"of HPC-X / DOCA); at least one rank could not connect it (no plugin, no SHARP aggregation manager, "
+		"SHARP resources exhausted), so the communicator runs without it, slower than expected",
+	.fix = "ls $(ldconfig -p | grep -o '/[^ ]*libnccl-net[^ ]*') ; systemctl status sharp_am   # the CollNet plugin on every node, and the aggregation manager on the subnet manager host\n"
+		"export NCCL_COLLNET_ENABLE=0   # if in-network reduction is not meant to be used",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,COLL",
+},
+{
+	/* init.cc (2.30+): ranks count different numbers of CollNet devices; fatal unless
+	 * NCCL_IGNORE_COLLNET_MISMATCH=1, and INFO lines "Rank %d has %d local CollNet devices" name them */
+	.id = "nccl.collnet.device_mismatch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "Detected mixed local CollNet device counts across ranks" },
+	.title = "the nodes see different numbers of CollNet (SHARP) devices: NCCL stops the init",
+	.cause = "with CollNet enabled every rank counts the devices its CollNet plugin offers; the counts differ "
+		"between ranks (a NIC down or missing on some node, a different plugin or HCA set-up), and NCCL "
+		"refuses to build CollNet on an uneven set",
+	.fix = "ibv_devinfo | grep -e hca_id -e state   # on every node: the same HCAs, all PORT_ACTIVE (the INFO lines 'Rank N has M local CollNet devices' name the short ranks)\n"
+		"export NCCL_IGNORE_COLLNET_MISMATCH=1   # NCCL's own advice, to continue on the uneven set; or NCCL_COLLNET_ENABLE=0 to run without CollNet",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+	.check = EXPLAIN_CHECK_NODE,
 },
 {
 	/* plugin_open.cc prints dlerror(): a plugin linked against another NCCL or libfabric */
@@ -1954,7 +2026,10 @@ const struct explain_sig explain_sigs[] = {
 	 * when cudaMalloc of its own buffers fails: the GPU is already full */
 	.id = "nccl.cuda.calloc",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Failed to CUDA calloc", "Failed to CUDA malloc", "Failed to CUDA host alloc", "Failed to malloc " },
+	/* misc/utils.cc's memory stack (2.13+): "Unrecoverable error detected: malloc(size=%llu)
+	 * returned null." and abort() */
+	.anchors = { "Failed to CUDA calloc", "Failed to CUDA malloc", "Failed to CUDA host alloc", "Failed to malloc ",
+		     "Unrecoverable error detected: malloc(" },
 	.cap_after = "Failed to ",
 	.cap_stop = "\n",
 	.title = "NCCL could not allocate memory for its buffers ({})",
@@ -1972,6 +2047,11 @@ const struct explain_sig explain_sigs[] = {
 			"out of memory, or pinned memory is capped",
 		  .fix = "free -g; cat /sys/fs/cgroup/memory.max   # on {node}: host memory and the container's limit\n"
 			"export NCCL_BUFFSIZE=2097152   # smaller NCCL buffers, fewer pinned bytes" },
+		{ .when = "Unrecoverable error detected: malloc(",
+		  .title = "NCCL could not allocate host memory and aborted the process",
+		  .cause = "malloc failed inside NCCL's own memory pool and NCCL called abort(): the node or the container's "
+			"memory limit is exhausted (other processes, data loader workers, a memory leak)",
+		  .fix = "free -g; cat /sys/fs/cgroup/memory.max; dmesg | grep -i -e oom -e 'out of memory'   # on {node}" },
 		{ .when = "Failed to malloc",
 		  .title = "NCCL could not allocate host memory ({})",
 		  .cause = "malloc failed inside NCCL: the node or the container's memory limit is exhausted (other "
@@ -1981,12 +2061,96 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* include/alloc.h: the cuMem paths of a libnccl compiled with a CUDA older than 11.3 (12.2 for
+	 * host memory) are stubs that fail: reached when NCCL_CUMEM_ENABLE / NCCL_CUMEM_HOST_ENABLE
+	 * force them on such a build */
+	.id = "nccl.cumem.old_build",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "CUMEM not supported prior to CUDA 11.3", "CUMEM Host is not supported prior to CUDA 12.2" },
+	.title = "NCCL was asked for cuMem memory but this libnccl was built with a CUDA too old for it",
+	.cause = "cuMem allocations need a NCCL compiled with CUDA 11.3 or later (host memory: CUDA 12.2); this "
+		"build has only stubs that fail, and NCCL_CUMEM_ENABLE=1 or NCCL_CUMEM_HOST_ENABLE=1 (environment or "
+		"/etc/nccl.conf) forces them",
+	.fix = "unset NCCL_CUMEM_ENABLE NCCL_CUMEM_HOST_ENABLE   # and remove them from /etc/nccl.conf: NCCL then uses cudaMalloc\n"
+		"pip install -U nvidia-nccl-cu12   # or a NCCL built with a current CUDA ('NCCL version x+cudaY' names the CUDA of the build)",
+},
+{
+	/* enqueue.cc (2.9-2.14), misc/strongstream.cc (2.15+): a collective captured into a CUDA graph
+	 * on a NCCL built with CUDA < 11.3 or a driver older than R465 */
+	.id = "nccl.cuda.graph_unsupported",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "required for NCCL's CUDA Graphs support", "NCCL cannot be captured in a graph if either",
+		     "does not support this CUDA version for CUDA graph feature" },
+	.title = "a NCCL collective was captured into a CUDA graph that this driver or NCCL build cannot support",
+	.cause = "NCCL supports CUDA graph capture only when it was built with CUDA 11.3 or later and the NVIDIA "
+		"driver is R465 or later; the capture (torch.cuda.graphs, torch.compile's cudagraphs mode, vLLM/SGLang "
+		"decode graphs) failed with invalid usage",
+	.fix = "nvidia-smi   # the driver version: R465 or later\n"
+		"python -c 'import torch; print(torch.cuda.nccl.version(), torch.version.cuda)'   # a NCCL built with CUDA >= 11.3\n"
+		"run without CUDA graphs meanwhile (vLLM: --enforce-eager; torch.compile: a mode other than reduce-overhead)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* dev_runtime.cc (2.28+): symmetric memory / device communicators on a communicator without
+	 * it: init.cc sets symmetricSupport from all-P2P GPUs, NCCL_WIN_ENABLE, cuMem and (across
+	 * nodes) GIN, and multicast from NVLS; the INIT line "Symmetric memory is not supported"
+	 * gives the values */
+	.id = "nccl.symmetric.unsupported",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Communicator does not support symmetric memory", "Multicast support requested for team but none available",
+		     "Multimem pointer requested but system does not support multimem" },
+	.title = "code asked NCCL for symmetric memory on a communicator that cannot provide it",
+	.cause = "NCCL's symmetric memory (windows, device communicators, the symmetric kernels a framework "
+		"enables) needs cuMem (NCCL_CUMEM_ENABLE not 0), NCCL_WIN_ENABLE not 0, peer access between all GPUs, "
+		"and across nodes a GPU-initiated network (GIN); one of them is missing here",
+	.fix = "env | grep -E '^NCCL_(CUMEM_ENABLE|WIN_ENABLE|NVLS_ENABLE|P2P_DISABLE)='   # a setting that turns one of them off\n"
+		"NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT python ...   # rerun: the line 'Symmetric memory is not supported' gives which condition fails",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "ulti",
+		  .title = "code asked NCCL for NVLink SHARP multicast memory that this communicator has no support for",
+		  .cause = "multimem/multicast pointers of a device communicator need NVLS: NVSwitch GPUs with multicast "
+			"(H100/H200/B200 HGX, a healthy fabric manager) and NCCL_NVLS_ENABLE and cuMem not turned off",
+		  .fix = "env | grep -E '^NCCL_(NVLS_ENABLE|CUMEM_ENABLE)='   # neither may be 0\n"
+			"systemctl status nvidia-fabricmanager   # on NVSwitch systems: running, and not restarted since the GPUs were last reset\n"
+			"request the device communicator without multimem on systems without NVLS" },
+		{ .when = NULL },
+	},
+},
+{
+	/* enqueue.cc (2.30+): the one-sided API (ncclPutSignal, windows) checks the driver first */
+	.id = "nccl.rma.driver_old",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "One-sided RMA requires CUDA driver" },
+	.cap_after = "(found ",
+	.cap_stop = ")",
+	.title = "NCCL's one-sided RMA needs a CUDA 12.5 or newer driver; this one supports CUDA {}",
+	.cause = "ncclPutSignal and the other one-sided operations use driver functions that drivers before CUDA "
+		"12.5 lack; on this node the driver is older, so those calls fail with invalid usage",
+	.fix = "nvidia-smi   # 'CUDA Version' must be 12.5 or later: upgrade the NVIDIA driver",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* enqueue.cc (2.24+): fp8 reductions need sm90; copies (all-gather, broadcast) do not */
+	.id = "nccl.fp8.arch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "FP8 reduction support begins with sm90" },
+	.title = "a NCCL reduction on FP8 data was asked of GPUs older than Hopper",
+	.cause = "NCCL reduces fp8 (e4m3/e5m2) only when every GPU of the communicator is sm90 or newer; on "
+		"this job at least one is older, so all-reduce / reduce-scatter of fp8 tensors fail with invalid "
+		"argument (all-gather and broadcast of fp8 still work)",
+	.fix = "nvidia-smi --query-gpu=name,compute_cap --format=csv   # on every node: every GPU must be 9.0 or later\n"
+		"reduce in bf16/fp32 and cast to fp8 after the collective on these GPUs (the framework's fp8 recipe: keep reductions in higher precision)",
+},
+{
 	/* misc/nvmlwrap.cc "nvmlInit_v2() failed: <nvmlErrorString>", os/linux.cc "Failed to open
 	 * libnvidia-ml.so.1": NCCL reads the topology through NVML, so init fails without it */
 	.id = "nccl.nvml.init",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	/* NCCL <= 2.8's nvmlwrap.h: "NVML failure '<nvmlErrorString>'" */
-	.anchors = { "nvmlInit_v2() failed", "nvmlInit() failed", "Failed to open libnvidia-ml", "NVML failure '" },
+	.anchors = { "nvmlInit_v2() failed", "nvmlInit() failed", "Failed to open libnvidia-ml", "NVML failure '",
+		     "nvmlDeviceGetCount", "dlsym failed on nvml" },
+	.unless = "than the internal maximum",	/* more GPUs than NCCL's table: not NVML failing */
 	.title = "NCCL could not use NVML, the driver's management library",
 	.cause = "NCCL asks NVML for the GPUs and their links during init: libnvidia-ml.so.1 is missing from the "
 		"process's environment (a container started without the NVIDIA runtime or --gpus) or cannot talk to "
@@ -2001,6 +2165,13 @@ const struct explain_sig explain_sigs[] = {
 			"every CUDA and NVML call fails until the module is reloaded",
 		  .fix = "cat /proc/driver/nvidia/version; ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.*   # on {node}: the loaded module and the libraries differ\n"
 			"sudo reboot   # or stop every GPU process and reload: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia" },
+		{ .when = "dlsym failed on nvml",
+		  .title = "NCCL's NVML library lacks a function it needs: libnvidia-ml is older than this NCCL expects",
+		  .cause = "NCCL (<= 2.28) loads every NVML function it uses by name and stops when one is missing: "
+			"a libnvidia-ml.so.1 from an old driver, or a stale copy in the image ahead of the one the NVIDIA "
+			"runtime mounts",
+		  .fix = "ldconfig -p | grep libnvidia-ml; nvidia-smi   # inside the job's environment: one libnvidia-ml, of the running driver\n"
+			"upgrade the NVIDIA driver, or remove the stale libnvidia-ml.so.1 the image carries" },
 		{ .when = "Insufficient Permissions",
 		  .title = "NVML refused access: insufficient permissions on the GPU devices",
 		  .cause = "the process may not open /dev/nvidia*: a container or user without access to the devices",
@@ -2014,7 +2185,9 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.nvml.device",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
 	.anchors = { "nvmlDeviceGetHandleByPciBusId", "nvmlDeviceGetHandleByIndex", "nvmlDeviceGetMinorNumber",
-		     "nvmlDeviceGetPciInfo", "nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetNvLink" },
+		     "nvmlDeviceGetPciInfo", "nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetNvLink",
+		     "nvmlDeviceGetP2PStatus", "nvmlDeviceGetIndex" },
+	.unless = "dlsym failed",	/* a missing NVML function is nccl.nvml.init's */
 	.also = "failed",
 	.title = "NCCL could not query a GPU through NVML",
 	.cause = "NVML could not answer for a GPU that CUDA sees: the container or cgroup exposes a different set "
@@ -2070,6 +2243,138 @@ const struct explain_sig explain_sigs[] = {
 		"torch.cuda.set_device before creating tensors, or moves them with .cuda() / 'cuda' (device 0)",
 	.fix = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))   # first thing in every process, before any tensor or init_process_group\n"
 		"tensor = tensor.to(f'cuda:{int(os.environ[\"LOCAL_RANK\"])}')   # not .cuda() / 'cuda' before set_device",
+},
+{
+	/* misc/argcheck.cc: a buffer NCCL cannot resolve to GPU memory (cudaPointerGetAttributes fails
+	 * or gives no device address: checked with NCCL_CHECK_POINTERS=1), or a NULL argument */
+	.id = "nccl.arg.pointer",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.anchors = { "is not a valid pointer", "argument is NULL" },
+	.title = "a NCCL call was given a buffer that is not GPU memory NCCL can use",
+	.cause = "the buffer passed to a collective is host memory (a CPU tensor, a NumPy array), memory already "
+		"freed, or a pointer of another process or GPU context; NCCL fails the call with invalid argument",
+	.fix = "assert tensor.is_cuda and tensor.device.index == torch.cuda.current_device()   # before the collective: a CUDA tensor of this rank's GPU\n"
+		"CUDA_LAUNCH_BLOCKING=1 NCCL_CHECK_POINTERS=1 python ...   # rerun: NCCL checks every buffer and the traceback names the call",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "argument is NULL",
+		  .title = "a NCCL call was given a NULL buffer or communicator",
+		  .cause = "an argument NCCL needs is NULL: a communicator whose creation failed earlier (its own error "
+			"comes first in the log), or a send/receive buffer that was never allocated",
+		  .fix = "find the first NCCL error of this rank: a failed ncclCommInitRank leaves the communicator NULL\n"
+			"check the collective's tensors are allocated (numel() > 0 on a CUDA device) before the call" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/argcheck.cc: a data type or reduction NCCL's enums do not have; NCCL added bfloat16 in
+	 * 2.10, ncclAvg in 2.10, fp8 in 2.24: a caller built against newer headers than the library */
+	.id = "nccl.arg.unsupported",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.anchors = { ": invalid type ", ": invalid reduction operation " },
+	.title = "a NCCL call used a data type or reduction this libnccl does not have",
+	.cause = "the caller (torch, a framework or an extension) was built against a newer NCCL than the "
+		"libnccl.so.2 loaded at run time and passed a code it added later (bfloat16 and AVG need NCCL 2.10, "
+		"fp8 2.24): a system or conda NCCL found ahead of the one torch ships",
+	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'; echo $LD_LIBRARY_PATH $LD_PRELOAD   # which NCCL torch expects and what is found first\n"
+		"pip install -U nvidia-nccl-cu12   # the NCCL torch was built for; remove the older NCCL's directory from LD_LIBRARY_PATH",
+},
+{
+	/* misc/argcheck.cc: a user-created reduction (ncclRedOpCreatePreMulSum) used on another
+	 * communicator, or after ncclRedOpDestroy */
+	.id = "nccl.arg.redop_unknown",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	/* enqueue.cc: ncclRedOpDestroy's own checks, and a PreMulSum scalar of another type */
+	.anchors = { "unknown to this communicator", "ncclRedOpDestroy :", "Data type supplied to user-created ncclRedOp_t" },
+	.title = "a NCCL call used a custom reduction operation that belongs to no live operation of this communicator",
+	.cause = "a reduction made with ncclRedOpCreatePreMulSum is valid only on the communicator that created "
+		"it and until ncclRedOpDestroy: the code passed it to another communicator or used it after "
+		"destroying it",
+	.fix = "create the custom reduction on the same communicator as the collective, and destroy it only after the last collective that uses it",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "ncclRedOpDestroy",
+		  .title = "ncclRedOpDestroy was given an operation this communicator did not create",
+		  .cause = "ncclRedOpDestroy frees only operations made by ncclRedOpCreatePreMulSum on the same "
+			"communicator, once: the code passed a built-in operation, another communicator's, one already "
+			"destroyed, or a communicator that is not valid",
+		  .fix = "destroy each custom reduction once, on the communicator that created it, after its last collective" },
+		{ .when = "Data type supplied",
+		  .title = "a custom NCCL reduction was used on data of another type than it was created for",
+		  .cause = "ncclRedOpCreatePreMulSum fixes the data type of its scalar; the collective that uses the "
+			"operation passed a different data type",
+		  .fix = "create the PreMulSum operation with the same data type as the collective's buffers" },
+		{ .when = NULL },
+	},
+},
+{
+	/* misc/argcheck.cc: root >= nranks for broadcast, reduce, send/recv peers */
+	.id = "nccl.arg.root",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "(root should be in the" },
+	.cap_after = "invalid root ",
+	.cap_stop = " ",
+	.title = "a NCCL broadcast/reduce was given root {}, outside the communicator",
+	.cause = "NCCL's root is a rank within the communicator (0..nranks-1): the code passed a global rank to a "
+		"subgroup's communicator, or a rank of a larger world",
+	.fix = "dist.broadcast(t, src=dist.get_global_rank(group, 0), group=group)   # torch takes global ranks in src/dst and maps them; code calling NCCL itself must pass a rank within the communicator",
+},
+{
+	/* misc/argcheck.cc CommCheck (start/end magic), init.cc ncclCommDestroy on a destroyed comm */
+	.id = "nccl.comm.destroyed",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.anchors = { "corrupted comm object detected", "has already been destroyed" },
+	.title = "a NCCL communicator was used after it was destroyed (or its memory was overwritten)",
+	.cause = "the code called NCCL with a communicator that ncclCommDestroy/ncclCommAbort already freed "
+		"(a process group destroyed twice, or used after destroy_process_group), or memory corruption "
+		"overwrote the communicator",
+	.fix = "call dist.destroy_process_group() once, after the last collective of every group\n"
+		"TORCH_DISTRIBUTED_DEBUG=DETAIL python ...   # rerun: the traceback names the call that used the destroyed group",
+},
+{
+	/* group.cc, enqueue.cc: what NCCL refuses inside one ncclGroupStart/End */
+	.id = "nccl.group.usage",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "mixing different streams within a group call", "must either be all uncaptured or all captured",
+		     "Blocking and nonblocking communicators are not allowed in the same group",
+		     "can be CUDA graph captured", "Illegal to have some communicators in graph mode",
+		     "to self without a matching", "ncclGroupEnd: not in a group call" },
+	.title = "NCCL refused a group of calls that mixes streams or CUDA graph capture",
+	.cause = "within one ncclGroupStart/ncclGroupEnd all calls on a communicator must use one stream, and "
+		"either none or all of them may be captured into the same CUDA graph: the code (a framework's "
+		"batched send/recv, torch.compile or CUDA graphs capturing part of a group) mixed them",
+	.fix = "issue the grouped calls on one stream, all inside or all outside the CUDA graph capture\n"
+		"TORCH_DISTRIBUTED_DEBUG=DETAIL python ...   # rerun: the traceback names the group (batch_isend_irecv, coalesced collectives)",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Blocking and nonblocking",
+		  .title = "NCCL refused a group that mixes blocking and non-blocking communicators",
+		  .cause = "one ncclGroupStart/ncclGroupEnd held calls on communicators created with different "
+			"blocking settings (ncclConfig_t.blocking, NCCL_COMM_BLOCKING, torch's "
+			"TORCH_NCCL_USE_COMM_NONBLOCKING for some groups only)",
+		  .fix = "env | grep -E '^(NCCL_COMM_BLOCKING|TORCH_NCCL_USE_COMM_NONBLOCKING)='   # one setting for every communicator of the job\n"
+			"create every communicator used in one group with the same blocking setting" },
+		{ .when = "without a matching",
+		  .title = "a NCCL send to self (or receive from self) had no matching receive (send) in its group",
+		  .cause = "a rank that sends to itself must post the matching receive in the same group: an "
+			"all-to-all or batch_isend_irecv whose send and receive lists differ on this rank",
+		  .fix = "post the self send and the self receive in the same batch_isend_irecv / group, with the same count" },
+		{ .when = "not in a group call",
+		  .title = "ncclGroupEnd was called without a matching ncclGroupStart",
+		  .cause = "the code's group calls are unbalanced: an extra ncclGroupEnd, or a ncclGroupStart skipped on an error path",
+		  .fix = "pair every ncclGroupStart with one ncclGroupEnd, on error paths too" },
+		{ .when = NULL },
+	},
+},
+{
+	/* group.cc, enqueue.cc (to 2.12): fixed-size tables per group call: MAX_ASYNC_OPS (128)
+	 * communicators or NCCL_MAX_OPS (2048) operations per channel; 2.13 reworked the group code */
+	.id = "nccl.group.too_many",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Too many aggregated operations on channel", "Too many async operations in progress" },
+	.title = "one NCCL group call held more operations than this NCCL release allows",
+	.cause = "NCCL before 2.13 keeps a group's operations in fixed tables (128 communicators, 2048 operations "
+		"per channel); a ncclGroupStart/End with more (a large all-to-all built from send/recv, many "
+		"coalesced collectives) fails with invalid usage",
+	.fix = "python -c 'import torch; print(torch.cuda.nccl.version())'   # NCCL 2.13 or later lifts these limits: upgrade torch / nvidia-nccl\n"
+		"split the batch of operations into several smaller group calls",
 },
 {
 	/* include/checks.h "Thread creation failed: <what()>" (2.2x+), older SYSCHECK "Call to
@@ -2215,6 +2520,19 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "sudo systemctl status nvidia-imex; nvidia-imex-ctl -N   # on {node}: the daemon runs and every node of the domain is connected\n"
 		"ls /dev/nvidia-caps-imex-channels   # inside the container: channel0 must be there (Kubernetes: the IMEX channel from the DRA driver / ComputeDomain)\n"
 		"export NCCL_MNNVL_ENABLE=0   # only to run without multi-node NVLink meanwhile (traffic then uses the network)",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* init.cc (2.20+): NCCL_MNNVL_ENABLE=1 demands multi-node NVLink and the nodes have none */
+	.id = "nccl.mnnvl.forced",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "MNNVL is not supported on this system" },
+	.title = "NCCL_MNNVL_ENABLE=1 demands multi-node NVLink, which these nodes do not have",
+	.cause = "with NCCL_MNNVL_ENABLE=1 NCCL fails the init when the GPUs of different nodes are not in one "
+		"NVLink domain (no GB200/GB300 NVL fabric, no fabric manager / IMEX, or GPUs without a fabric "
+		"clique); the default (2) uses MNNVL only where it works",
+	.fix = "unset NCCL_MNNVL_ENABLE   # and remove it from /etc/nccl.conf: NCCL detects MNNVL itself\n"
+		"nvidia-smi -q | grep -A4 -i fabric   # on an NVL system: the fabric state must be Completed / Success",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
@@ -2562,6 +2880,21 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "different libnccl versions on different nodes or containers cannot form one communicator",
 	.fix = "python -c 'import torch; print(torch.__version__, torch.cuda.nccl.version())'   # on every node\n"
 		"install the same torch / nvidia-nccl wheel (or image) on every node",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* dev_runtime.cc (2.30+): the device API's version check, an application built with newer
+	 * NCCL headers than the library it runs with (NCCL_ENABLE_VERSION_CHECK=0 skips it) */
+	.id = "nccl.version.app_newer",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "NCCL library is too old. This application was compiled with",
+		     "NCCL library is not backwards compatible. This application was compiled with" },
+	.title = "the application was built against another NCCL than the libnccl it runs with",
+	.cause = "code using NCCL's device API (device communicators, symmetric memory kernels) carries the NCCL "
+		"version of its headers; the libnccl.so.2 loaded at run time is older, or too new to keep that "
+		"version's device ABI: another NCCL found first on the library path, or an image with a different NCCL",
+	.fix = "ldconfig -p | grep libnccl; echo $LD_LIBRARY_PATH $LD_PRELOAD   # which libnccl.so.2 is found first\n"
+		"rebuild the application against the NCCL it runs with, or install the NCCL release its headers came from",
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
@@ -3222,14 +3555,84 @@ const struct explain_sig explain_sigs[] = {
 	/* misc/cudawrap.cc (2.14+): NCCL_CUDA_PATH names no libcuda */
 	.id = "nccl.env.cuda_path",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
-	.anchors = { "Failed to find CUDA library in" },
+	/* 2.18+: "Failed to find CUDA library %s (NCCL_CUDA_PATH='%s') : %s"; unset it is
+	 * nccl.cuda.libcuda */
+	.anchors = { "Failed to find CUDA library in", "Failed to find CUDA library " },
 	.also = "NCCL_CUDA_PATH=",
+	.unless = "NCCL_CUDA_PATH='')",
 	.cap_after = "NCCL_CUDA_PATH=",
 	.cap_stop = ")",
 	.title = "NCCL_CUDA_PATH={} holds no CUDA driver library",
 	.cause = "NCCL_CUDA_PATH tells NCCL where libcuda.so is; the directory given has none, so NCCL cannot use CUDA",
 	.fix = "unset NCCL_CUDA_PATH   # NCCL finds the driver's libcuda.so.1 itself\n"
 		"ldconfig -p | grep libcuda.so.1   # where the driver's library really is",
+},
+{
+	/* init.cc: NCCL_* values it corrects or ignores; the communicator still works */
+	.id = "nccl.env.value_ignored",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.anchors = { "is being ignored because it is not a power of 2", "is too big. Limiting value to", "is not a valid value 0/1, set it to",
+		     "is larger than #channels upper limit", "is larger than maxCTAs",
+		     "Both NCCL_CTA_POLICY_ZERO and NCCL_CTA_POLICY_EFFICIENCY are set" },
+	.title = "an NCCL setting has a value NCCL ignores or corrects",
+	.cause = "an NCCL_* variable (NCCL_WORK_FIFO_BYTES / _DEPTH, NCCL_CGA_CLUSTER_SIZE, NCCL_MIN_CTAS / "
+		"NCCL_MAX_CTAS, NCCL_CTA_POLICY, NCCL_COMM_SPLIT_SHARE_RESOURCES) or the matching ncclConfig_t field "
+		"is out of range; NCCL uses its default or the nearest valid value instead, so the setting does not "
+		"do what it was meant to",
+	.fix = "env | grep -E '^NCCL_(WORK_FIFO|CGA_CLUSTER|MIN_CTAS|MAX_CTAS|CTA_POLICY|COMM_SPLIT)'; cat /etc/nccl.conf ~/.nccl.conf 2>/dev/null   # the setting named in the WARN line: fix its value or unset it",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
+	/* enqueue.cc (2.13-2.21): a work FIFO smaller than two entries per channel fails every launch */
+	.id = "nccl.env.fifo_depth",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "' is too small. Minimum value is" },
+	.also = "NCCL_WORK_FIFO_DEPTH",
+	.title = "NCCL_WORK_FIFO_DEPTH is below NCCL's minimum: collectives fail with invalid usage",
+	.cause = "NCCL_WORK_FIFO_DEPTH sizes the queue of work NCCL hands its kernels; a value under the minimum "
+		"the WARN line gives (two entries per channel) makes every launch fail",
+	.fix = "unset NCCL_WORK_FIFO_DEPTH   # on every node, and remove it from /etc/nccl.conf: the default fits",
+},
+{
+	/* misc/cudawrap.cc 2.13-2.20: NCCL dlopen()s "libcuda.so" (the development link name, not
+	 * libcuda.so.1) and goes on without the driver API when it is missing: no cuMem, no DMA-BUF,
+	 * NVLS off (vllm#4411 on WSL, nccl-tests#166) */
+	.id = "nccl.cuda.libcuda",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Failed to find CUDA library " },
+	.also = "NCCL_CUDA_PATH='')",
+	.title = "NCCL could not load the CUDA driver library by the name libcuda.so and runs without its driver-API features",
+	.cause = "NCCL 2.13-2.20 opens 'libcuda.so', a name the driver installs only as a development link; where only "
+		"libcuda.so.1 exists (containers, WSL at /usr/lib/wsl/lib, driver-only installs) NCCL continues without "
+		"cuMem, DMA-BUF and NVLS, and later CUDA errors of those paths follow from it",
+	.fix = "ldconfig -p | grep libcuda   # where the driver's libcuda.so.1 is\n"
+		"export NCCL_CUDA_PATH=<that directory>   # with a libcuda.so link there (ln -s libcuda.so.1 libcuda.so), or upgrade NCCL to 2.21+, which opens libcuda.so.1",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* misc/cudawrap.cc: the driver API NCCL loads by name (cuGetProcAddress, cudaGetDriverEntryPoint)
+	 * is missing: a driver older than the CUDA NCCL was built for, or the toolkit's stub libcuda
+	 * (CUDA_ERROR_STUB_LIBRARY, 34) found first */
+	.id = "nccl.cuda.driver_api",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_WARN_ONLY,
+	.anchors = { "Failed to load CUDA missing symbol", "CUDA some PFN functions not found", "cuDriverGetVersion failed with",
+		     "CUDA Driver version found is", "Retrieve cu" },
+	.title = "NCCL could not load the CUDA driver functions it needs: the driver is older than NCCL's CUDA",
+	.cause = "the libcuda NCCL loaded lacks functions of the CUDA version NCCL was built with (see 'NCCL version "
+		"x+cudaY'): an older NVIDIA driver, or a stale libcuda ahead of the driver's on the library path; NCCL "
+		"then runs without cuMem, NVLS and DMA-BUF or fails",
+	.fix = "nvidia-smi   # 'CUDA Version' must be at least the CUDA in NCCL's version line: upgrade the driver, or use a NCCL/torch built for an older CUDA\n"
+		"ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH   # the libcuda.so.1 found must be the installed driver's",
+	.check = EXPLAIN_CHECK_NODE,
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "failed with 34",
+		  .title = "NCCL loaded the CUDA toolkit's stub libcuda instead of the driver's",
+		  .cause = "error 34 is CUDA_ERROR_STUB_LIBRARY: the libcuda.so NCCL found is the link-time stub of the "
+			"CUDA toolkit (.../lib64/stubs), put on LD_LIBRARY_PATH for a build, not the driver's library",
+		  .fix = "echo $LD_LIBRARY_PATH | grep -o '[^:]*stubs[^:]*'   # remove the stubs directory from LD_LIBRARY_PATH at run time\n"
+			"ldconfig -p | grep libcuda.so.1   # the driver's library must be the one found" },
+		{ .when = NULL },
+	},
 },
 {
 	/* init.cc: a non-blocking communicator used before ncclCommGetAsyncError said ncclSuccess */
@@ -3263,7 +3666,7 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.env.oob_ifname_none",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "verify NCCL_OOB_NET_IFNAME" },
-	.cap_after = "found matching " SIG_UNTIL "after excluding ",
+	.cap_after = "matching exactly " SIG_UNTIL "excluding exactly " SIG_UNTIL "found matching " SIG_UNTIL "after excluding ",
 	.cap_stop = ",",
 	.title = "NCCL_OOB_NET_IFNAME ({}) leaves no network device for the out-of-band bootstrap: NCCL stops",
 	.cause = "with NCCL_OOB_NET_ENABLE=1 NCCL bootstraps over a device of its network plugin, chosen by "
@@ -3355,7 +3758,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "cuda.invalid_ordinal",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "nvalid device ordinal" },
+	/* init.cc ncclCommInitAll (single process, all GPUs, e.g. nccl-tests -g N): "Invalid device
+	 * %d (totalnDev=%d)" for a device list naming a GPU the process cannot see */
+	.anchors = { "nvalid device ordinal", "(totalnDev=" },
 	.title = "a rank asked for a GPU index this node does not have",
 	.cause = "LOCAL_RANK (or the device id) >= the number of visible GPUs: --nproc-per-node or Lightning's "
 		"devices is larger than the GPUs on the node, or CUDA_VISIBLE_DEVICES hides some",
@@ -4443,6 +4848,25 @@ const struct explain_sig explain_sigs[] = {
 		"another network, which NCCL refuses",
 	.fix = "leave netName unset in the child's ncclConfig_t, or set it to the parent's\n"
 		"unset NCCL_COMM_SPLIT_SHARE_RESOURCES   # or config.splitShare=0: the child then opens its own network",
+},
+{
+	/* init.cc parseCommConfig: a field of the caller's ncclConfig_t out of range (the NCCL_*
+	 * environment equivalents are checked and ignored separately, with an INFO line); the
+	 * blocking field's garbage value is nccl.config.mismatch */
+	.id = "nccl.config.invalid",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Invalid config ", "Invalig config " },
+	.also = "attribute value",	/* other software's "Invalid config file" is not NCCL's */
+	.unless = "blocking attribute",
+	.cap_after = "nvalid config " SIG_UNTIL "nvalig config ",
+	.cap_stop = SIG_UNTIL " attribute",
+	.title = "NCCL rejected a communicator's config: the {} field of ncclConfig_t has a value out of range",
+	.cause = "the code that creates the communicator fills ncclConfig_t (torch: ProcessGroupNCCL.Options().config "
+		"or init_process_group's pg_options; JAX, DeepSpeed or an extension likewise) with a value NCCL does not "
+		"accept: a negative or zero CTA count, a flag other than 0/1, or a struct not started from "
+		"NCCL_CONFIG_INITIALIZER; NCCL then fails the init with invalid argument",
+	.fix = "grep -rn -e pg_options -e 'config\\.' -e NCCL_CONFIG_INITIALIZER <your code>   # where the field named in the title is set: give it a valid value or leave it unset\n"
+		"use the environment equivalents (NCCL_MIN_CTAS, NCCL_MAX_CTAS, NCCL_CGA_CLUSTER_SIZE) instead of the config field: NCCL checks those itself and ignores a bad value",
 },
 {
 	.id = "torch.nccl.not_built",
