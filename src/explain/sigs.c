@@ -4535,8 +4535,9 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "lightning.gpu_request",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "You requested gpu:" },
-	.cap_after = "You requested gpu: ",
+	/* "You requested GPUs:" is the text before 2020 (pytorch_lightning/utilities/device_parser.py) */
+	.anchors = { "You requested gpu:", "You requested GPUs:" },
+	.cap_after = "You requested gpu: " SIG_UNTIL "You requested GPUs: ",
 	.cap_stop = SIG_UNTIL " But your machine",
 	.title = "Lightning was asked for GPUs {} this node does not have",
 	.cause = "Trainer(devices=...) names more or other GPUs than are visible on this node",
@@ -4544,9 +4545,42 @@ const struct explain_sig explain_sigs[] = {
 	.check = EXPLAIN_CHECK_NODE,
 },
 {
+	/* the count forms: find_usable_cuda_devices() (Fabric and Trainer's devices='auto' helpers) and
+	 * the 1.x tuner's auto_select_gpus */
+	.id = "lightning.gpu_count",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "devices but this machine only has", "GPUs but your machine only has" },
+	.cap_after = "only has ",
+	.cap_stop = ".",
+	.title = "Lightning was asked for more GPUs than this node has ({})",
+	.cause = "the count passed to devices (or find_usable_cuda_devices/auto_select_gpus) is larger than the "
+		"GPUs this process sees: fewer GPUs on the node, or CUDA_VISIBLE_DEVICES/the scheduler's GPU "
+		"allocation hides some",
+	.fix = "nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES   # the GPUs this process may use\n"
+		"Trainer(devices=<that count>)   # or request more: #SBATCH --gpus-per-node=<count>",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
+	/* find_usable_cuda_devices(): allocating a tensor failed on the other GPUs */
+	.id = "lightning.gpus_busy",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "are occupied by other processes and can't be used at the moment" },
+	.cap_after = "The devices ",
+	.cap_stop = SIG_UNTIL " are occupied",
+	.title = "Lightning found GPUs {} unusable: a tensor could not be put on them",
+	.cause = "Lightning tries a small allocation on each GPU; it failed on these, usually because another "
+		"process holds them in EXCLUSIVE_PROCESS compute mode or has filled their memory (a leftover run), "
+		"less often because the GPU is in an error state",
+	.fix = "nvidia-smi --query-compute-apps=pid,gpu_uuid,used_memory --format=csv   # who holds them\n"
+		"nvidia-smi --query-gpu=index,compute_mode --format=csv   # Exclusive_Process allows one process per GPU",
+	.check = EXPLAIN_CHECK_NODE,
+},
+{
 	.id = "lightning.accelerator_unavailable",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,
-	.anchors = { "can not run on your system since the accelerator is not available" },
+	.anchors = { "can not run on your system since the accelerator is not available",
+		     "GPUs requested but none are available", "there are no visible CUDA devices on this machine",
+		     "No supported gpu backend found" },
 	.title = "Lightning's GPU accelerator is not available on this node",
 	.cause = "torch sees no CUDA device (CPU-only torch, no driver, or CUDA_VISIBLE_DEVICES empty)",
 	.fix = "python -c 'import torch; print(torch.cuda.is_available())'",
@@ -4601,6 +4635,98 @@ const struct explain_sig explain_sigs[] = {
 	.title = "Lightning found LOCAL_RANK set where it launches processes itself",
 	.cause = "a stale LOCAL_RANK in the environment makes Lightning think it was launched externally",
 	.fix = "unset LOCAL_RANK   # or launch with torchrun/srun so that every process gets it",
+},
+{
+	/* torchelastic.py: TORCHELASTIC_RUN_ID is set (torchrun, or inherited) but MASTER_ADDR is not */
+	.id = "lightning.master_addr_default",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM,
+	.anchors = { "MASTER_ADDR environment variable is not defined. Set as localhost",
+		     "MASTER_PORT environment variable is not defined. Set as 12910" },
+	.title = "Lightning found no MASTER_ADDR/MASTER_PORT and used localhost:12910",
+	.cause = "Lightning saw a torchelastic launch without MASTER_ADDR/MASTER_PORT; each node then looks for "
+		"rank 0 on itself, so with more than one node the ranks never meet (one node alone is fine)",
+	.fix = "torchrun --nnodes=<N> --node-rank=<0..N-1> --master-addr=<node 0's address> --master-port=29500 train.py\n"
+		"export MASTER_ADDR=<node 0's address> MASTER_PORT=29500   # when another launcher starts the ranks",
+},
+{
+	/* lsf.py: LSFEnvironment reads jsrun's JSM_NAMESPACE_* and LSF's LSB_* variables */
+	.id = "lightning.lsf.not_jsrun",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Make sure you run your executable with `jsrun`", "the environment variable `LSB_DJOB_RANKFILE`",
+		     "The environment variable `LSB_DJOB_RANKFILE` is empty",
+		     "Could not find job id in environment variable LSB_JOBID" },
+	.title = "Lightning's LSF environment lacks the variables jsrun and bsub set",
+	.cause = "Lightning chose its LSF cluster environment but the process was not started by jsrun inside a "
+		"bsub job: the rank and size variables (JSM_NAMESPACE_*) or the job's rank file (LSB_DJOB_RANKFILE) "
+		"it reads are missing",
+	.fix = "jsrun --nrs <nodes x GPUs per node> --tasks_per_rs 1 --gpu_per_rs 1 --rs_per_host <GPUs per node> python train.py   # inside the bsub job",
+},
+{
+	.id = "lightning.num_nodes",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "`num_nodes` must be a positive integer, but got" },
+	.cap_after = "but got ",
+	.title = "Lightning's num_nodes is not a positive integer ({})",
+	.cause = "num_nodes was 0, negative or not an integer, often read from a variable that was not set "
+		"(e.g. int(os.environ.get('SLURM_NNODES', 0)) outside the job)",
+	.fix = "Trainer(num_nodes=<number of nodes>)   # e.g. int(os.environ['SLURM_NNODES']) inside the Slurm job",
+},
+{
+	.id = "lightning.devices_zero",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "` value is not a valid input using" },
+	.cap_after = "(devices=",
+	.cap_stop = ")",
+	.title = "Lightning was given devices={}, which selects no device",
+	.cause = "devices=0, [] or \"0\" selects no device of the chosen accelerator; often a GPU count read "
+		"from a variable that was empty on this node",
+	.fix = "Trainer(devices=<GPUs per node>)   # or devices='auto'; for CPU only: Trainer(accelerator='cpu')",
+},
+{
+	.id = "lightning.interactive",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "is not compatible with an interactive environment" },
+	.title = "Lightning's strategy cannot run in a notebook or interactive session",
+	.cause = "ddp and the other strategies start each rank as a new run of the script, which a Jupyter "
+		"notebook or an interactive interpreter does not have",
+	.fix = "python train.py   # run it as a script (torchrun or srun for several nodes)\n"
+		"Trainer(strategy='ddp_notebook')   # to stay in the notebook: one node only",
+},
+{
+	.id = "lightning.interactive_one_gpu",
+	.sev = SEV_WARN, .conf = CONF_HIGH,
+	.anchors = { "GPUs because it is running inside an interactive / notebook environment" },
+	.title = "Lightning uses one GPU only: it runs in a notebook or interactive session",
+	.cause = "in an interactive session Lightning falls back to a single device unless devices is given",
+	.fix = "python train.py   # a script uses all GPUs; or Trainer(devices=<count>) in the notebook (ddp_notebook)",
+},
+{
+	.id = "lightning.fork_unsupported",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "but process forking is not supported on this platform" },
+	.title = "Lightning's fork strategy is not available on this platform",
+	.cause = "ddp_fork/ddp_notebook fork the main process, which Windows (and macOS' default) does not offer",
+	.fix = "Trainer(strategy='ddp_spawn')   # or strategy='ddp' when run as a script",
+},
+{
+	.id = "lightning.fabric_cli_conflict",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "set through the CLI.  Remove it either from the CLI or from the Lightning Fabric object",
+		     "set through the CLI. Remove it either from the CLI or from the Lightning Fabric object" },
+	.title = "Fabric's arguments in the code contradict those of `fabric run`",
+	.cause = "a setting (devices, num_nodes, strategy, accelerator, precision) is given both in Fabric(...) "
+		"and on the fabric run command line with different values",
+	.fix = "Fabric()   # leave the setting to the command line: fabric run --devices=<n> --num-nodes=<N> train.py",
+},
+{
+	.id = "lightning.no_distributed",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "torch.distributed is not available. Cannot initialize distributed process group" },
+	.title = "this PyTorch build has no torch.distributed",
+	.cause = "torch was built without distributed support (USE_DISTRIBUTED=0: some macOS, Windows or "
+		"custom builds), so Lightning cannot start a process group",
+	.fix = "python -c 'import torch.distributed as d; print(d.is_available())'   # must print True\n"
+		"pip install torch --index-url https://download.pytorch.org/whl/cu124   # an official Linux CUDA build",
 },
 {
 	.id = "lightning.misconfiguration",
@@ -4756,6 +4882,138 @@ const struct explain_sig explain_sigs[] = {
 	.cause = "GeForce RTX 40xx boards have no GPU peer-to-peer; accelerate stops early rather than let NCCL "
 		"try P2P and hang, unless the run disables P2P and InfiniBand (accelerate launch does it)",
 	.fix = "export NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1   # before python/torchrun; or start with accelerate launch, which sets them",
+},
+{
+	/* accelerate launch (commands/launch.py): it disabled P2P and IB itself */
+	.id = "accelerate.rtx4000_disabled",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
+	.anchors = { "Ensuring P2P and IB communications are disabled" },
+	.title = "benign: accelerate launch turned NCCL's P2P and InfiniBand off for RTX 40xx GPUs",
+	.cause = "these GeForce boards have no GPU peer-to-peer; accelerate sets NCCL_P2P_DISABLE=1 and "
+		"NCCL_IB_DISABLE=1 so that NCCL goes through host memory instead",
+	.fix = "nothing to do on one node; across nodes without InfiniBand NCCL uses TCP sockets",
+},
+{
+	/* accelerate (utils/launch.py): asserts of prepare_multi_gpu_env when --num_machines > 1 */
+	.id = "accelerate.main_process",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "When using multiple machines, you need to specify the main process" },
+	.title = "accelerate launch on several machines needs the main process's address and port",
+	.cause = "with --num_machines above 1 every machine must be told where rank 0 listens: "
+		"--main_process_ip and --main_process_port (or main_process_ip/main_process_port in the config file)",
+	.fix = "accelerate launch --num_machines <N> --machine_rank <0..N-1> --num_processes <GPUs in all> "
+		"--main_process_ip <machine 0's address> --main_process_port 29500 train.py   # each machine its own --machine_rank",
+},
+{
+	/* accelerate (utils/launch.py): machine 0 of a multi-machine launch found its port taken */
+	.id = "accelerate.port_in_use",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "but another process is utilizing it" },
+	.cap_after = "on port `",
+	.cap_stop = "`",
+	.title = "accelerate launch's main process port {} is already taken on machine 0",
+	.cause = "another process on machine 0 listens on --main_process_port: a previous run that has not "
+		"exited yet, or another job's launcher",
+	.fix = "ss -ltnp 'sport = :29500'   # on machine 0: who holds the port\n"
+		"accelerate launch --main_process_port <a free port> ...   # the same port on every machine",
+},
+{
+	/* accelerate (utils/launch.py): one machine only, so it picked another port itself */
+	.id = "accelerate.port_in_use_standalone",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
+	.anchors = { "Accelerate will attempt to launch in a standalone-like mode" },
+	.title = "benign: accelerate launch found its port taken and picked a free one (one machine)",
+	.cause = "on a single machine accelerate moves to a free port by itself; only a problem if the launch fails afterwards",
+	.fix = "accelerate launch --main_process_port 0 ...   # optional: always choose a free port",
+},
+{
+	/* accelerate (state.py): a multi-CPU (MPI/oneCCL) run over several nodes without MASTER_ADDR */
+	.id = "accelerate.master_addr",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "Tried to launch on distributed with multinode, but `MASTER_ADDR` env was not set" },
+	.title = "accelerate's multi-node CPU run has no MASTER_ADDR",
+	.cause = "the ranks were started by mpirun on several nodes (local size below world size), which does "
+		"not tell them where rank 0 is",
+	.fix = "export MASTER_ADDR=<rank 0's hostname> MASTER_PORT=29500   # on the launching node\n"
+		"mpirun -x MASTER_ADDR -x MASTER_PORT ...   # passes them to every rank",
+},
+{
+	.id = "accelerate.mpirun_missing",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "mpirun or mpiexec were not found" },
+	.title = "accelerate launch with an MPI hostfile found no mpirun",
+	.cause = "--mpirun_hostfile starts the ranks through mpirun/mpiexec, and neither is on PATH",
+	.fix = "which mpirun mpiexec   # install Open MPI or Intel MPI, or load its module (module load openmpi)",
+},
+{
+	.id = "accelerate.multi_gpu_count",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "You need to use at least 2 processes to use `--multi_gpu`",
+		     "Less than two GPU ids were configured and tried to run on multiple GPUs" },
+	.title = "accelerate launch --multi_gpu was given fewer than two processes or GPUs",
+	.cause = "--multi_gpu needs at least two processes: --num_processes (all machines together) or "
+		"--gpu_ids (this machine) names fewer",
+	.fix = "accelerate launch --multi_gpu --num_processes <GPUs on all machines> --gpu_ids all train.py",
+},
+{
+	.id = "accelerate.num_processes_config",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "You need to manually pass in `--num_processes` using this config yaml" },
+	.title = "accelerate's config file leaves the process count to the command line",
+	.cause = "the config file has num_processes: -1, so accelerate launch needs --num_processes",
+	.fix = "accelerate launch --config_file <file> --num_processes <GPUs on all machines> train.py",
+},
+{
+	.id = "accelerate.one_paradigm",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "You can only use one of `--cpu`, `--multi_gpu`, `--tpu`" },
+	.title = "accelerate launch was given more than one of --cpu, --multi_gpu, --tpu, --use_deepspeed, --use_fsdp",
+	.cause = "these flags each choose the launcher; accelerate takes exactly one",
+	.fix = "accelerate launch --use_deepspeed --num_processes <n> train.py   # keep one of them (DeepSpeed and FSDP runs already use several GPUs)",
+},
+{
+	.id = "accelerate.backend",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM,
+	.anchors = { "is not available, please use" },
+	.also = "Your assigned backend",
+	.cap_after = "Your assigned backend ",
+	.cap_stop = " ",
+	.title = "accelerate cannot use the distributed backend {} on this machine",
+	.cause = "the backend asked for (Accelerator/PartialState backend=) is not built into this torch or "
+		"needs a device this machine does not have (nccl without a CUDA GPU)",
+	.fix = "python -c 'import torch, torch.distributed as d; print(torch.cuda.is_available(), d.is_nccl_available())'\n"
+		"Accelerator()   # leave the backend out: accelerate picks the one this machine supports",
+},
+{
+	/* accelerate (commands/launch.py): a summary of the defaults it filled in */
+	.id = "accelerate.launch_defaults",
+	.sev = SEV_INFO, .conf = CONF_MEDIUM, .flags = SIG_BENIGN,
+	.anchors = { "were not passed to `accelerate launch` and had defaults used instead" },
+	.title = "benign: accelerate launch filled in defaults for missing flags",
+	.cause = "harmless on one machine; for a multi-machine run, `--num_machines` set to 1 means each "
+		"machine started its own single-machine job",
+	.fix = "accelerate config   # or pass --num_machines, --machine_rank, --num_processes explicitly",
+},
+{
+	.id = "accelerate.omp_threads",
+	.sev = SEV_INFO, .conf = CONF_HIGH, .flags = SIG_BENIGN,
+	.anchors = { "OMP_NUM_THREADS/MKL_NUM_THREADS unset, we set it at" },
+	.title = "benign: accelerate set OMP_NUM_THREADS for its CPU processes",
+	.cause = "accelerate's default thread count per process on CPU runs; only performance-relevant",
+	.fix = "export OMP_NUM_THREADS=<cores per process>   # optional",
+},
+{
+	/* accelerate (utils/other.py), huggingface/accelerate#1929: hangs of multi-process runs on old kernels */
+	.id = "accelerate.old_kernel",
+	.sev = SEV_WARN, .conf = CONF_MEDIUM,
+	.anchors = { "which is below the recommended minimum of" },
+	.also = "Detected kernel version",
+	.cap_after = "Detected kernel version ",
+	.cap_stop = ",",
+	.title = "this node's Linux kernel {} is older than accelerate recommends",
+	.cause = "accelerate has seen multi-process runs hang on kernels below its minimum (5.5); a hang on "
+		"this node may come from that, not from the network",
+	.fix = "uname -r   # upgrade the kernel (or the node image) to 5.5 or later",
 },
 {
 	.id = "launch.ssh",

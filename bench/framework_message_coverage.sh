@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# How many of the launch-time messages of PyTorch Lightning / Lightning Fabric (devices, nodes,
+# Slurm/torchelastic/LSF environments) and of Hugging Face accelerate's launcher `ncclcheck explain`
+# knows: every message of tests/fixtures/frameworks/messages.tsv (read from their source) is filled
+# with plausible values, printed the way the framework prints it (a traceback's last line such as
+# 'lightning.fabric.utilities.exceptions.MisconfigurationException: ...', a warnings.warn line
+# '.../slurm.py:204: PossibleUserWarning: ...', a bare logger line) and explained alone. A message
+# counts as known when the top finding is anything but explain's fallbacks
+# (explain.nccl.warn_unknown, explain.log.no_cause, explain.log.unrecognised, none).
+#
+# This measures reach, not correctness: a log's cause is scored by bench/explain_corpus.sh.
+#
+#   bench/framework_message_coverage.sh [--ncclcheck BIN] [--formats FILE] [--area PREFIX] [--misses]
+#                                       [--min PCT]
+# --area matches the start of the source path (src/lightning/fabric/plugins, src/accelerate/, ...).
+# Exits 1 when the overall share is below --min (percent, default 0), 3 when it cannot run.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${NCCLCHECK:-$here/build/release/ncclcheck}
+[ -x "$bin" ] || bin=$here/build/debug/ncclcheck
+formats=$here/tests/fixtures/frameworks/messages.tsv
+area=
+misses=0
+min=0
+usage="usage: $0 [--ncclcheck BIN] [--formats FILE] [--area PREFIX] [--misses] [--min PCT]"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--ncclcheck) bin=$2; shift 2 ;;
+	--formats) formats=$2; shift 2 ;;
+	--area) area=$2; shift 2 ;;
+	--misses) misses=1; shift ;;
+	--min) min=$2; shift 2 ;;
+	*) echo "$usage" >&2; exit 2 ;;
+	esac
+done
+command -v jq >/dev/null 2>&1 || { echo "cannot run: jq is not installed (scripts/deps.sh)" >&2; exit 3; }
+[ -x "$bin" ] || { echo "cannot run: no ncclcheck binary at $bin" >&2; exit 3; }
+[ -r "$formats" ] || { echo "cannot run: no message list at $formats" >&2; exit 3; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Placeholders filled with what a real message carries: GPU index lists where Lightning prints
+# them, a kernel version, a backend name, a port; otherwise a first count of 8 and later ones 4
+# (so that 'devices=8 ... --ntasks-per-node=4' reads as the mismatch it reports).
+fill() {
+	sed -E 's/gpu: \{\}/gpu: [0, 1, 2, 3]/; s/GPUs: \{\}/GPUs: [0, 1, 2, 3]/; s/only has: \{\}/only has: [0, 1]/;
+		s/devices \{\} are/devices [1, 3] are/; s/kernel version \{\}/kernel version 4.15.0/;
+		s/minimum of \{\}/minimum of 5.5.0/; s/backend \{\} is not available, please use \{\}/backend nccl is not available, please use gloo/;
+		s/port `\{\}`/port `29500`/; s/Port `\{\}`/Port `29500`/; s/using \{\} accelerator/using gpu accelerator/;
+		s/GLOBAL_RANK: \{\}, MEMBER: \{\}\/\{\}/GLOBAL_RANK: 0, MEMBER: 1\/16/;
+		s/\{\}/8/; s/\{\}/4/g; s/\\n/\n/g; s/\\t/\t/g'
+}
+
+# The lines the frameworks print: an exception's traceback (last line '<class>: text'), Python's
+# warnings.warn format ('<site-packages path>:LINE: <category>: text'), a logger's bare message.
+show() { # show FILE HOW TEXT
+	local how=$2 text=$3 py=${1#src/}
+	case $how in
+	raise:*)
+		printf 'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n'
+		printf '  File "/opt/conda/lib/python3.11/site-packages/%s", line 160, in <module>\n' "$py"
+		printf '%s: %s\n' "${how#raise:}" "$text" ;;
+	warn:*) printf '/opt/conda/lib/python3.11/site-packages/%s:204: %s: %s\n  rank_zero_warn(\n' \
+		"$py" "${how#warn:}" "$text" ;;
+	*) printf '%s\n' "$text" ;;
+	esac
+}
+
+n=0
+while IFS=$'\t' read -r file how fmt; do
+	case $file in '#'*|'') continue ;; esac
+	[ -z "$area" ] || case $file in "$area"*) ;; *) continue ;; esac
+	n=$((n + 1))
+	text=$(printf '%s' "$fmt" | fill)
+	show "$file" "$how" "$text" >"$tmp/$n.log"
+	# the line a reader of --misses wants: the message as shown, without the traceback's frames
+	case $how in
+	warn:*) shown=$(head -n 1 "$tmp/$n.log" | sed 's|^/opt/conda/lib/python3.11/site-packages/||') ;;
+	*) shown=$(grep -v '^Traceback\|^  File ' "$tmp/$n.log" | tr '\n\t' '  ') ;;
+	esac
+	printf '%s\t%s\n' "$file" "${shown:0:150}" >"$tmp/$n.meta"
+done <"$formats"
+
+declare -A atot ahit
+total=0 known=0
+for i in $(seq 1 "$n"); do
+	IFS=$'\t' read -r file line <"$tmp/$i.meta"
+	top=$(timeout 10 "$bin" explain --json --no-color "$tmp/$i.log" 2>/dev/null |
+		jq -r '[.findings[]? | select(.severity == "error")][0].id // (.findings[0].id // "none")' 2>/dev/null)
+	case $file in src/accelerate/*) a=accelerate ;; src/lightning/fabric/plugins/environments/*)
+		a=${file##*/}; a=environments/${a%.py} ;; *lightning*) a=lightning ;; *) a=other ;; esac
+	total=$((total + 1))
+	atot[$a]=$(( ${atot[$a]:-0} + 1 ))
+	case $top in
+	explain.nccl.warn_unknown|explain.log.no_cause|explain.log.unrecognised|none|'')
+		[ $misses = 0 ] || printf 'UNKNOWN  %-26s %s\n' "$a" "$line" ;;
+	*)
+		known=$((known + 1))
+		ahit[$a]=$(( ${ahit[$a]:-0} + 1 )) ;;
+	esac
+done
+
+[ "$total" -gt 0 ] || { echo "cannot run: no messages matched" >&2; exit 3; }
+echo "Lightning and accelerate launch messages explain knows, per area (bin: $bin)"
+for a in $(printf '%s\n' "${!atot[@]}" | sort); do
+	printf '  %-26s %4d of %4d  %3d%%\n' "$a" "${ahit[$a]:-0}" "${atot[$a]}" $(( ${ahit[$a]:-0} * 100 / ${atot[$a]} ))
+done
+pct=$((known * 100 / total))
+printf 'overall: %d of %d framework launch messages known (%d%%)\n' "$known" "$total" "$pct"
+[ "$pct" -ge "$min" ] || exit 1
+exit 0
