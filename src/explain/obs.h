@@ -312,6 +312,7 @@ struct run_obs {
 	struct loc thread_name_loc;	/* NCCL_SET_THREAD_NAME=1 */
 	struct loc gdr_c2c_loc;		/* NCCL_NET_GDR_C2C=1 */
 	struct loc topo_file_loc;	/* NCCL_TOPO_FILE set */
+	struct loc user_reg_loc;	/* user buffers registered with NCCL (ncclCommRegister, torch's hook) */
 };
 
 /* "name:line" of a location. */

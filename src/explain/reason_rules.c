@@ -841,6 +841,8 @@ static const struct kb_fact {
 	  .what = "NCCL_SET_THREAD_NAME=1" },
 	{ .bit = KB_NEED_GDR_C2C, .loc = offsetof(struct run_obs, gdr_c2c_loc), .what = "NCCL_NET_GDR_C2C=1" },
 	{ .bit = KB_NEED_TOPO_FILE, .loc = offsetof(struct run_obs, topo_file_loc), .what = "NCCL_TOPO_FILE" },
+	{ .bit = KB_NEED_USER_REG, .loc = offsetof(struct run_obs, user_reg_loc),
+	  .what = "user buffer registration" },
 };
 
 /* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in

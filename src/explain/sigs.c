@@ -4777,6 +4777,31 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.3-1",
 },
+/* buffers registered by the user and by graph capture shared one registration record until 2.24.3:
+ * freeing one freed the other's */
+{
+	.id = "nccl.known_bug.reg_graph_crash_2243",
+	.from = 0, .to = 22403, .fixed_in = "2.24.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_USER_REG | KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a crash with registered buffers and CUDA graphs before NCCL 2.24.3: a known NCCL bug (fixed in 2.24.3)",
+	.cause = "NCCL before 2.24.3 could crash when buffers registered by the user (ncclCommRegister, torch's "
+		"allocator hook) were also registered by CUDA graph capture, once the buffers were freed",
+	.fix = "upgrade NCCL to 2.24.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_GRAPH_REGISTER=0   # or stop registering the buffers yourself: one registration path only",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.24.3-1",
+},
+/* several network plugins and their assignment to a communicator came in 2.27.3 */
+{
+	.id = "nccl.known_bug.net_assign_crash_2287",
+	.from = 22703, .to = 22807, .fixed_in = "2.28.7",
+	.symptom = "nccl.net.not_found", .needs = KB_NEED_SEGFAULT | KB_MEDIUM, .version_required = 1,
+	.title = "NCCL crashed after no network plugin could be used (NCCL 2.27.3-2.28.3): a known NCCL bug (fixed in 2.28.7)",
+	.cause = "NCCL 2.27.3-2.28.3 could crash when assigning a network plugin to the communicator failed, "
+		"instead of returning the error; that no plugin could be used is still the thing to fix",
+	.fix = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # the lines before 'Failed to initialize any NET plugin' say which plugin failed and why\n"
+		"upgrade NCCL to 2.28.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)   # it then reports the error instead of crashing",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.28.7-1",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

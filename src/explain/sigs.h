@@ -152,6 +152,9 @@ extern const size_t explain_nsigs;
 #define KB_NEED_TOPO_FILE (UINT64_C(1) << 35)
 /* a segmentation fault was reported (sys.segfault matched) beside the row's own symptom */
 #define KB_NEED_SEGFAULT (UINT64_C(1) << 36)
+/* user buffers registered with NCCL: ncclCommRegister, torch's
+ * TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1 or register_mem_pool */
+#define KB_NEED_USER_REG (UINT64_C(1) << 37)
 
 struct explain_known_bug {
 	const char *id;

@@ -3357,6 +3357,29 @@ static const struct kb_case kb_cases[] = {
 	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
 		"h1:5:40 [0] include/shmutils.h:42 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Q2bJd8 (size 9637888)\n",
 },
+{
+	.id = "nccl.known_bug.reg_graph_crash_2243", .fix = "NCCL_GRAPH_REGISTER=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"export TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1   # and the decode step runs as a CUDA graph\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.24.3+cuda12.6\n"
+		"export TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1   # and the decode step runs as a CUDA graph\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"the decode step runs as a CUDA graph\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.net_assign_crash_2287", .fix = "2.28.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:5 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n"
+		"h1:5:5 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:5 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
