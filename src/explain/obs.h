@@ -312,6 +312,8 @@ struct run_obs {
 	struct loc thread_name_loc;	/* NCCL_SET_THREAD_NAME=1 */
 	struct loc gdr_c2c_loc;		/* NCCL_NET_GDR_C2C=1 */
 	struct loc topo_file_loc;	/* NCCL_TOPO_FILE set */
+	struct loc multi_qp_loc;	/* NCCL_IB_QPS_PER_CONNECTION above 1 */
+	struct loc symmetric_loc;	/* symmetric-memory windows registered (ncclCommWindowRegister) */
 	struct loc user_reg_loc;	/* user buffers registered with NCCL (ncclCommRegister, torch's hook) */
 };
 

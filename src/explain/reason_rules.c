@@ -843,6 +843,10 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_TOPO_FILE, .loc = offsetof(struct run_obs, topo_file_loc), .what = "NCCL_TOPO_FILE" },
 	{ .bit = KB_NEED_USER_REG, .loc = offsetof(struct run_obs, user_reg_loc),
 	  .what = "user buffer registration" },
+	{ .bit = KB_NEED_MULTI_QP, .loc = offsetof(struct run_obs, multi_qp_loc),
+	  .what = "NCCL_IB_QPS_PER_CONNECTION above 1" },
+	{ .bit = KB_NEED_SYMMETRIC, .loc = offsetof(struct run_obs, symmetric_loc),
+	  .what = "symmetric memory windows" },
 };
 
 /* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in

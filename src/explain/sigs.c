@@ -4691,14 +4691,14 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.30.3-1",
 },
-/* 2.12.12 moved pthread_detach() after ncclSetThreadName(): naming an already-detached thread
+/* thread naming came in 2.12.7; 2.12.12 moved pthread_detach() after ncclSetThreadName(): naming a detached thread
  * that had exited crashed, but only with the opt-in NCCL_SET_THREAD_NAME=1 */
 {
 	.id = "nccl.known_bug.set_thread_name_21212",
-	.from = 0, .to = 21212, .fixed_in = "2.12.12",
+	.from = 21207, .to = 21212, .fixed_in = "2.12.12",
 	.symptom = "sys.segfault", .needs = KB_NEED_THREAD_NAME | KB_MEDIUM, .version_required = 1,
-	.title = "a crash with NCCL_SET_THREAD_NAME=1 before NCCL 2.12.12: a known NCCL bug (fixed in 2.12.12)",
-	.cause = "NCCL before 2.12.12 named its helper threads after detaching them, so with NCCL_SET_THREAD_NAME=1 "
+	.title = "a crash with NCCL_SET_THREAD_NAME=1 on NCCL 2.12.7-2.12.10: a known NCCL bug (fixed in 2.12.12)",
+	.cause = "NCCL 2.12.7-2.12.10 named its helper threads after detaching them, so with NCCL_SET_THREAD_NAME=1 "
 		"it could name a thread that had already exited and crash",
 	.fix = "unset NCCL_SET_THREAD_NAME   # the thread names are cosmetic (the default is 0)\n"
 		"upgrade NCCL to 2.12.12 or later (pip install -U nvidia-nccl-cu12)",
@@ -4800,6 +4800,32 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"instead of returning the error; that no plugin could be used is still the thing to fix",
 	.fix = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # the lines before 'Failed to initialize any NET plugin' say which plugin failed and why\n"
 		"upgrade NCCL to 2.28.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)   # it then reports the error instead of crashing",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.28.7-1",
+},
+/* several QPs per connection came in 2.10.3; 2.12.10 rounds each QP's share of a message up to
+ * 128 bytes, the unit LL128 relies on */
+{
+	.id = "nccl.known_bug.multi_qp_split_21210",
+	.from = 21003, .to = 21210, .fixed_in = "2.12.10",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_MULTI_QP | KB_MEDIUM, .version_required = 1,
+	.or_needs = KB_NEED_HANG | KB_NEED_MULTI_QP,
+	.title = "wrong results or a hang with NCCL_IB_QPS_PER_CONNECTION above 1 before NCCL 2.12.10: a known NCCL bug (fixed in 2.12.10)",
+	.cause = "NCCL 2.10.3-2.12.7 split a message over several IB queue pairs in pieces that were not multiples "
+		"of 128 bytes, which breaks the LL and LL128 protocols (corrupted data or a hang)",
+	.fix = "unset NCCL_IB_QPS_PER_CONNECTION   # the default, one QP per connection\n"
+		"upgrade NCCL to 2.12.10 or later (pip install -U nvidia-nccl-cu11)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.12.10-1",
+},
+/* symmetric kernels came in 2.27.3 */
+{
+	.id = "nccl.known_bug.symk_corruption_2287",
+	.from = 22703, .to = 22807, .fixed_in = "2.28.7",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with symmetric-memory windows on NCCL 2.27.3-2.28.3: a known bug in NCCL's symmetric kernels (fixed in 2.28.7)",
+	.cause = "NCCL 2.27.3-2.28.3's built-in symmetric kernels could corrupt data for small messages whose size is "
+		"not a multiple of 8 bytes, or when several symmetric operations were aggregated in one group",
+	.fix = "upgrade NCCL to 2.28.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"register the buffers without NCCL_WIN_COLL_SYMMETRIC   # to test it: the regular kernels are not affected",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.28.7-1",
 },
 };

@@ -155,6 +155,10 @@ extern const size_t explain_nsigs;
 /* user buffers registered with NCCL: ncclCommRegister, torch's
  * TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1 or register_mem_pool */
 #define KB_NEED_USER_REG (UINT64_C(1) << 37)
+/* NCCL_IB_QPS_PER_CONNECTION above 1 (2, 4, 8 and up) */
+#define KB_NEED_MULTI_QP (UINT64_C(1) << 38)
+/* symmetric-memory windows: ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC */
+#define KB_NEED_SYMMETRIC (UINT64_C(1) << 39)
 
 struct explain_known_bug {
 	const char *id;

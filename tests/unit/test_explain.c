@@ -3380,6 +3380,28 @@ static const struct kb_case kb_cases[] = {
 	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
 		"h1:5:5 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n",
 },
+{
+	.id = "nccl.known_bug.multi_qp_split_21210", .fix = "NCCL_IB_QPS_PER_CONNECTION",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n"
+		"h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 4.\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.10+cuda11.6\n"
+		"h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 4.\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
+{
+	.id = "nccl.known_bug.symk_corruption_2287", .fix = "2.28.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
