@@ -1722,8 +1722,6 @@ static const struct extractor {
 	{ .anchor = "libnccl-profiler-inspector", .first = OBS_LOC(inspector_loc) },
 	{ .anchor = "NCCL_COMM_SPLIT_SHARE_RESOURCES=1", .first = OBS_LOC(split_share_loc) },
 	{ .anchor = "NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1", .first = OBS_LOC(split_share_loc) },
-	{ .anchor = "NCCL_SET_THREAD_NAME=1", .first = OBS_LOC(thread_name_loc) },
-	{ .anchor = "NCCL_SET_THREAD_NAME set by environment to 1", .first = OBS_LOC(thread_name_loc) },
 	{ .anchor = "NCCL_NET_GDR_C2C=1", .first = OBS_LOC(gdr_c2c_loc) },
 	{ .anchor = "NCCL_NET_GDR_C2C set by environment to 1", .first = OBS_LOC(gdr_c2c_loc) },
 	{ .anchor = "NCCL_TOPO_FILE=", .first = OBS_LOC(topo_file_loc) },

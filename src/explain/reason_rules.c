@@ -837,8 +837,6 @@ static const struct kb_fact {
 	  .what = "the Inspector plugin" },
 	{ .bit = KB_NEED_SPLIT_SHARE, .loc = offsetof(struct run_obs, split_share_loc),
 	  .what = "NCCL_COMM_SPLIT_SHARE_RESOURCES=1" },
-	{ .bit = KB_NEED_THREAD_NAME, .loc = offsetof(struct run_obs, thread_name_loc),
-	  .what = "NCCL_SET_THREAD_NAME=1" },
 	{ .bit = KB_NEED_GDR_C2C, .loc = offsetof(struct run_obs, gdr_c2c_loc), .what = "NCCL_NET_GDR_C2C=1" },
 	{ .bit = KB_NEED_TOPO_FILE, .loc = offsetof(struct run_obs, topo_file_loc), .what = "NCCL_TOPO_FILE" },
 	{ .bit = KB_NEED_USER_REG, .loc = offsetof(struct run_obs, user_reg_loc),

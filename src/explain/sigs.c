@@ -4691,19 +4691,6 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.30.3-1",
 },
-/* thread naming came in 2.12.7; 2.12.12 moved pthread_detach() after ncclSetThreadName(): naming a detached thread
- * that had exited crashed, but only with the opt-in NCCL_SET_THREAD_NAME=1 */
-{
-	.id = "nccl.known_bug.set_thread_name_21212",
-	.from = 21207, .to = 21212, .fixed_in = "2.12.12",
-	.symptom = "sys.segfault", .needs = KB_NEED_THREAD_NAME | KB_MEDIUM, .version_required = 1,
-	.title = "a crash with NCCL_SET_THREAD_NAME=1 on NCCL 2.12.7-2.12.10: a known NCCL bug (fixed in 2.12.12)",
-	.cause = "NCCL 2.12.7-2.12.10 named its helper threads after detaching them, so with NCCL_SET_THREAD_NAME=1 "
-		"it could name a thread that had already exited and crash",
-	.fix = "unset NCCL_SET_THREAD_NAME   # the thread names are cosmetic (the default is 0)\n"
-		"upgrade NCCL to 2.12.12 or later (pip install -U nvidia-nccl-cu12)",
-	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.12.12-1",
-},
 /* the segment creation failure is the cause either way; before 2.18.3 NCCL then crashed on the
  * half-made segment instead of returning an error */
 {

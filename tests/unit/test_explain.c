@@ -3275,17 +3275,6 @@ static const struct kb_case kb_cases[] = {
 		"training hangs after a few hundred steps\n",
 },
 {
-	.id = "nccl.known_bug.set_thread_name_21212", .fix = "unset NCCL_SET_THREAD_NAME",
-	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.10+cuda11.6\n"
-		"export NCCL_SET_THREAD_NAME=1\n"
-		"[h1:00005] Signal: Segmentation fault (11)\n",
-	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.12+cuda11.6\n"
-		"export NCCL_SET_THREAD_NAME=1\n"
-		"[h1:00005] Signal: Segmentation fault (11)\n",
-	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.10+cuda11.6\n"
-		"[h1:00005] Signal: Segmentation fault (11)\n",
-},
-{
 	.id = "nccl.known_bug.split_share_hang_2262", .fix = "NCCL_COMM_SPLIT_SHARE_RESOURCES",
 	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
 		"h1:5:5 [0] NCCL INFO NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1.\n"
