@@ -4752,14 +4752,16 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"upgrade NCCL to 2.26.3 or later (pip install -U nvidia-nccl-cu12)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.26.3-1",
 },
+/* multi-node NVLink support came in 2.20.3 */
 {
 	.id = "nccl.known_bug.topo_file_mnnvl_2273",
-	.from = 0, .to = 22703, .fixed_in = "2.27.3",
+	.from = 22003, .to = 22703, .fixed_in = "2.27.3",
 	.symptom = "nccl.error.internal", .needs = KB_NEED_TOPO_FILE | KB_NEED_ARM | KB_MEDIUM,
 	.or_needs = KB_NEED_NCCL_ERROR | KB_NEED_TOPO_FILE | KB_NEED_ARM, .version_required = 1,
-	.title = "NCCL init failed with NCCL_TOPO_FILE on an aarch64 (MNNVL) system before NCCL 2.27.3: a known bug (fixed in 2.27.3)",
-	.cause = "NCCL before 2.27.3 failed to initialise when NCCL_TOPO_FILE was used on multi-node NVLink "
-		"(GB200 NVL) systems",
+	.title = "NCCL init failed with NCCL_TOPO_FILE on an aarch64 (MNNVL) system with NCCL 2.20-2.27.2: a known bug (fixed in 2.27.3)",
+	.cause = "NCCL 2.20.3-2.27.2 failed to initialise when NCCL_TOPO_FILE was used on multi-node NVLink "
+		"(GB200 NVL) systems, even with a valid file (a WARN that the file cannot be read or parsed is "
+		"a different cause)",
 	.fix = "unset NCCL_TOPO_FILE   # NCCL detects the topology itself; try the job without the file\n"
 		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.3-1",
