@@ -835,6 +835,16 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_CE_COLL, .loc = offsetof(struct run_obs, ce_coll_loc), .what = "in ce_coll.cc" },
 	{ .bit = KB_NEED_INSPECTOR, .loc = offsetof(struct run_obs, inspector_loc),
 	  .what = "the Inspector plugin" },
+	{ .bit = KB_NEED_SPLIT_SHARE, .loc = offsetof(struct run_obs, split_share_loc),
+	  .what = "NCCL_COMM_SPLIT_SHARE_RESOURCES=1" },
+	{ .bit = KB_NEED_GDR_C2C, .loc = offsetof(struct run_obs, gdr_c2c_loc), .what = "NCCL_NET_GDR_C2C=1" },
+	{ .bit = KB_NEED_TOPO_FILE, .loc = offsetof(struct run_obs, topo_file_loc), .what = "NCCL_TOPO_FILE" },
+	{ .bit = KB_NEED_USER_REG, .loc = offsetof(struct run_obs, user_reg_loc),
+	  .what = "user buffer registration" },
+	{ .bit = KB_NEED_MULTI_QP, .loc = offsetof(struct run_obs, multi_qp_loc),
+	  .what = "NCCL_IB_QPS_PER_CONNECTION above 1" },
+	{ .bit = KB_NEED_SYMMETRIC, .loc = offsetof(struct run_obs, symmetric_loc),
+	  .what = "symmetric memory windows" },
 };
 
 /* The NCCL return codes torch reports: NCCL failed on its own before what follows (a crash in
@@ -878,6 +888,7 @@ static int kb_facts(const struct rs *r, uint64_t needs, int hang, int wd)
 		 ((needs & KB_NEED_MIXED_CPU) && !(x->intel_cpu_loc.line && x->amd_cpu_loc.line)) ||
 		 ((needs & KB_NEED_MIXED_ARCH) && !(x->arm_loc.line && kb_x86_loc(x).line)) ||
 		 ((needs & KB_NEED_NCCL_ERROR) && !kb_nccl_error(r)) ||
+		 ((needs & KB_NEED_SEGFAULT) && !sig_hit_of(r, "sys.segfault")) ||
 		 ((needs & KB_NEED_HOPPER) && x->gpu_sm != 90) ||
 		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line));
 }

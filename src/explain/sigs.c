@@ -6203,6 +6203,132 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.30.3-1",
 },
+/* the segment creation failure is the cause either way; before 2.18.3 NCCL then crashed on the
+ * half-made segment instead of returning an error */
+{
+	.id = "nccl.known_bug.shm_create_crash_2183",
+	.from = 0, .to = 21803, .fixed_in = "2.18.3",
+	.symptom = "nccl.shm.create", .needs = KB_NEED_SEGFAULT | KB_MEDIUM, .version_required = 1,
+	.title = "NCCL crashed after its /dev/shm segment could not be created: a known NCCL bug before 2.18.3 (fixed in 2.18.3)",
+	.cause = "NCCL before 2.18.3 crashed when creating its shared-memory segment failed instead of reporting "
+		"the error; the failure itself (a small or full /dev/shm) is still the thing to fix",
+	.fix = "docker run --ipc=host ...   # or --shm-size=16g: the segment creation must succeed\n"
+		"upgrade NCCL to 2.18.3 or later (pip install -U nvidia-nccl-cu12)   # it then reports the error instead of crashing",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.18.3-1",
+},
+/* resource sharing came with ncclCommSplit in 2.18.1 */
+{
+	.id = "nccl.known_bug.split_share_hang_2262",
+	.from = 21801, .to = 22602, .fixed_in = "2.26.2",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_SPLIT_SHARE | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with NCCL_COMM_SPLIT_SHARE_RESOURCES=1 and NCCL 2.18-2.25: a known race in connection set-up (fixed in 2.26.2)",
+	.cause = "NCCL 2.18.1-2.25 could hang during connection set-up when several communicators that share "
+		"resources (split with NCCL_COMM_SPLIT_SHARE_RESOURCES=1) were set up in one group",
+	.fix = "unset NCCL_COMM_SPLIT_SHARE_RESOURCES   # or =0: split communicators get their own resources\n"
+		"upgrade NCCL to 2.26.2 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.26.2-1",
+},
+{
+	.id = "nccl.known_bug.split_share_corruption_2273",
+	.from = 21801, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "sys.heap_corruption", .needs = KB_NEED_SPLIT_SHARE | KB_MEDIUM, .version_required = 1,
+	.title = "memory corruption with NCCL_COMM_SPLIT_SHARE_RESOURCES=1 before NCCL 2.27.3: a known ncclCommSplit bug (fixed in 2.27.3)",
+	.cause = "NCCL 2.18.1-2.27.2 could corrupt memory in ncclCommSplit() when the split communicator shares "
+		"its parent's resources and spans a smaller NVLink domain than the parent",
+	.fix = "unset NCCL_COMM_SPLIT_SHARE_RESOURCES   # or =0: split communicators get their own resources\n"
+		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.3-1",
+},
+/* graph capture since 2.9; 2.19.0-2.19.3 also meet cumem_cudagraph_memory's cuMem growth */
+{
+	.id = "nccl.known_bug.graph_capture_leak_2194",
+	.from = 20900, .to = 21904, .fixed_in = "2.19.4",
+	.symptom = "cuda.oom", .needs = KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "out of GPU memory with CUDA graphs before NCCL 2.19.4: a known NCCL leak on graph capture (fixed in 2.19.4)",
+	.cause = "NCCL before 2.19.4 leaked memory each time NCCL operations were captured into a CUDA graph, "
+		"so repeated captures (recompiles, new shapes) run the GPU out of memory",
+	.fix = "upgrade NCCL to 2.19.4 or later (pip install -U nvidia-nccl-cu12)\n"
+		"capture each graph once and replay it   # every new capture leaks on the affected releases",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.19.4-1",
+},
+/* NCCL_NET_GDR_C2C arrived in 2.26.2; an init failure only across several MNNVL domains */
+{
+	.id = "nccl.known_bug.gdr_c2c_mnnvl_2263",
+	.from = 22602, .to = 22603, .fixed_in = "2.26.3",
+	.symptom = "nccl.error.internal", .needs = KB_NEED_GDR_C2C | KB_NEED_ARM | KB_MEDIUM,
+	.or_needs = KB_NEED_NCCL_ERROR | KB_NEED_GDR_C2C | KB_NEED_ARM, .version_required = 1,
+	.title = "NCCL init failed with NCCL_NET_GDR_C2C=1 on NCCL 2.26.2: a known bug across MNNVL domains (fixed in 2.26.3)",
+	.cause = "NCCL 2.26.2 failed to initialise with NCCL_NET_GDR_C2C=1 when the job spans several MNNVL "
+		"(GB200 NVL) domains whose nodes have different network configurations",
+	.fix = "unset NCCL_NET_GDR_C2C   # or =0\n"
+		"upgrade NCCL to 2.26.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.26.3-1",
+},
+/* multi-node NVLink support came in 2.20.3 */
+{
+	.id = "nccl.known_bug.topo_file_mnnvl_2273",
+	.from = 22003, .to = 22703, .fixed_in = "2.27.3",
+	.symptom = "nccl.error.internal", .needs = KB_NEED_TOPO_FILE | KB_NEED_ARM | KB_MEDIUM,
+	.or_needs = KB_NEED_NCCL_ERROR | KB_NEED_TOPO_FILE | KB_NEED_ARM, .version_required = 1,
+	.title = "NCCL init failed with NCCL_TOPO_FILE on an aarch64 (MNNVL) system with NCCL 2.20-2.27.2: a known bug (fixed in 2.27.3)",
+	.cause = "NCCL 2.20.3-2.27.2 failed to initialise when NCCL_TOPO_FILE was used on multi-node NVLink "
+		"(GB200 NVL) systems, even with a valid file (a WARN that the file cannot be read or parsed is "
+		"a different cause)",
+	.fix = "unset NCCL_TOPO_FILE   # NCCL detects the topology itself; try the job without the file\n"
+		"upgrade NCCL to 2.27.3 or later (pip install -U nvidia-nccl-cu12)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.27.3-1",
+},
+/* buffers registered by the user and by graph capture shared one registration record until 2.24.3:
+ * freeing one freed the other's */
+{
+	.id = "nccl.known_bug.reg_graph_crash_2243",
+	.from = 0, .to = 22403, .fixed_in = "2.24.3",
+	.symptom = "sys.segfault", .needs = KB_NEED_USER_REG | KB_NEED_CUDAGRAPH | KB_MEDIUM, .version_required = 1,
+	.title = "a crash with registered buffers and CUDA graphs before NCCL 2.24.3: a known NCCL bug (fixed in 2.24.3)",
+	.cause = "NCCL before 2.24.3 could crash when buffers registered by the user (ncclCommRegister, torch's "
+		"allocator hook) were also registered by CUDA graph capture, once the buffers were freed",
+	.fix = "upgrade NCCL to 2.24.3 or later (pip install -U nvidia-nccl-cu12)\n"
+		"export NCCL_GRAPH_REGISTER=0   # or stop registering the buffers yourself: one registration path only",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.24.3-1",
+},
+/* several network plugins and their assignment to a communicator came in 2.27.3 */
+{
+	.id = "nccl.known_bug.net_assign_crash_2287",
+	.from = 22703, .to = 22807, .fixed_in = "2.28.7",
+	.symptom = "nccl.net.not_found", .needs = KB_NEED_SEGFAULT | KB_MEDIUM, .version_required = 1,
+	.title = "NCCL crashed after no network plugin could be used (NCCL 2.27.3-2.28.3): a known NCCL bug (fixed in 2.28.7)",
+	.cause = "NCCL 2.27.3-2.28.3 could crash when assigning a network plugin to the communicator failed, "
+		"instead of returning the error; that no plugin could be used is still the thing to fix",
+	.fix = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET   # the lines before 'Failed to initialize any NET plugin' say which plugin failed and why\n"
+		"upgrade NCCL to 2.28.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)   # it then reports the error instead of crashing",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.28.7-1",
+},
+/* several QPs per connection came in 2.10.3; 2.12.10 rounds each QP's share of a message up to
+ * 128 bytes, the unit LL128 relies on */
+{
+	.id = "nccl.known_bug.multi_qp_split_21210",
+	.from = 21003, .to = 21210, .fixed_in = "2.12.10",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_MULTI_QP | KB_MEDIUM, .version_required = 1,
+	.or_needs = KB_NEED_HANG | KB_NEED_MULTI_QP,
+	.title = "wrong results or a hang with NCCL_IB_QPS_PER_CONNECTION above 1 before NCCL 2.12.10: a known NCCL bug (fixed in 2.12.10)",
+	.cause = "NCCL 2.10.3-2.12.7 split a message over several IB queue pairs in pieces that were not multiples "
+		"of 128 bytes, which breaks the LL and LL128 protocols (corrupted data or a hang)",
+	.fix = "unset NCCL_IB_QPS_PER_CONNECTION   # the default, one QP per connection\n"
+		"upgrade NCCL to 2.12.10 or later (pip install -U nvidia-nccl-cu11)",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.12.10-1",
+},
+/* symmetric kernels came in 2.27.3 */
+{
+	.id = "nccl.known_bug.symk_corruption_2287",
+	.from = 22703, .to = 22807, .fixed_in = "2.28.7",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with symmetric-memory windows on NCCL 2.27.3-2.28.3: a known bug in NCCL's symmetric kernels (fixed in 2.28.7)",
+	.cause = "NCCL 2.27.3-2.28.3's built-in symmetric kernels could corrupt data for small messages whose size is "
+		"not a multiple of 8 bytes, or when several symmetric operations were aggregated in one group",
+	.fix = "upgrade NCCL to 2.28.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"register the buffers without NCCL_WIN_COLL_SYMMETRIC   # to test it: the regular kernels are not affected",
+	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.28.7-1",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

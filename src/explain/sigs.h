@@ -142,6 +142,21 @@ extern const size_t explain_nsigs;
 #define KB_NEED_CE_COLL (UINT64_C(1) << 30)
 /* NCCL's Inspector profiler plugin enabled */
 #define KB_NEED_INSPECTOR (UINT64_C(1) << 31)
+/* split communicators share their parent's resources: NCCL_COMM_SPLIT_SHARE_RESOURCES=1 */
+#define KB_NEED_SPLIT_SHARE (UINT64_C(1) << 32)
+/* NCCL_NET_GDR_C2C=1 */
+#define KB_NEED_GDR_C2C (UINT64_C(1) << 33)
+/* NCCL_TOPO_FILE set */
+#define KB_NEED_TOPO_FILE (UINT64_C(1) << 34)
+/* a segmentation fault was reported (sys.segfault matched) beside the row's own symptom */
+#define KB_NEED_SEGFAULT (UINT64_C(1) << 35)
+/* user buffers registered with NCCL: ncclCommRegister, torch's
+ * TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1 or register_mem_pool */
+#define KB_NEED_USER_REG (UINT64_C(1) << 36)
+/* NCCL_IB_QPS_PER_CONNECTION above 1 (2, 4, 8 and up) */
+#define KB_NEED_MULTI_QP (UINT64_C(1) << 37)
+/* symmetric-memory windows: ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC */
+#define KB_NEED_SYMMETRIC (UINT64_C(1) << 38)
 
 struct explain_known_bug {
 	const char *id;

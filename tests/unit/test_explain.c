@@ -2876,6 +2876,7 @@ static void test_known_bug_facts(void **state)
 struct kb_case {
 	const char *id;
 	const char *log, *fixed_log;
+	const char *bare_log;	/* the affected log without the distinguishing fact: silent, or NULL */
 	const char *fix;	/* a literal of the fix */
 	int top;		/* the bug must be the first error */
 };
@@ -3311,6 +3312,123 @@ static const struct kb_case kb_cases[] = {
 		"h1:5:5 [0] NCCL INFO NCCL version 2.30.3+cuda12.9\n"
 		"training hangs after a few hundred steps\n",
 },
+{
+	.id = "nccl.known_bug.split_share_hang_2262", .fix = "NCCL_COMM_SPLIT_SHARE_RESOURCES",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"h1:5:5 [0] NCCL INFO NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1.\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.4\n"
+		"h1:5:5 [0] NCCL INFO NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1.\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.split_share_corruption_2273", .fix = "NCCL_COMM_SPLIT_SHARE_RESOURCES",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.4\n"
+		"export NCCL_COMM_SPLIT_SHARE_RESOURCES=1\n"
+		"double free or corruption (!prev)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+		"export NCCL_COMM_SPLIT_SHARE_RESOURCES=1\n"
+		"double free or corruption (!prev)\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.4\n"
+		"double free or corruption (!prev)\n",
+},
+{
+	.id = "nccl.known_bug.graph_capture_leak_2194", .fix = "2.19.4",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.5+cuda12.2\n"
+		"capturing the decode step into a CUDA graph for every new batch size\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.19.4+cuda12.3\n"
+		"capturing the decode step into a CUDA graph for every new batch size\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.5+cuda12.2\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB\n",
+},
+{
+	.id = "nccl.known_bug.gdr_c2c_mnnvl_2263", .fix = "unset NCCL_NET_GDR_C2C",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"export NCCL_NET_GDR_C2C=1\n"
+		"Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL developers, NCCL version 2.26.2\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.3+cuda12.8\n"
+		"export NCCL_NET_GDR_C2C=1\n"
+		"Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL developers, NCCL version 2.26.2\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+		"Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL developers, NCCL version 2.26.2\n",
+},
+{
+	.id = "nccl.known_bug.topo_file_mnnvl_2273", .fix = "unset NCCL_TOPO_FILE",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.5+cuda12.8\n"
+		"export NCCL_TOPO_FILE=/etc/nccl/gb200-topo.xml\n"
+		"Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.5\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+		"export NCCL_TOPO_FILE=/etc/nccl/gb200-topo.xml\n"
+		"Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.5\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.26.5+cuda12.8\n"
+		"Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.5\n",
+},
+{
+	.id = "nccl.known_bug.shm_create_crash_2183", .fix = "2.18.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
+		"h1:5:40 [0] include/shmutils.h:42 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Q2bJd8 (size 9637888)\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+		"h1:5:40 [0] include/shmutils.h:42 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Q2bJd8 (size 9637888)\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
+		"h1:5:40 [0] include/shmutils.h:42 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Q2bJd8 (size 9637888)\n",
+},
+{
+	.id = "nccl.known_bug.reg_graph_crash_2243", .fix = "NCCL_GRAPH_REGISTER=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"export TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1   # and the decode step runs as a CUDA graph\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.24.3+cuda12.6\n"
+		"export TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1   # and the decode step runs as a CUDA graph\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+		"the decode step runs as a CUDA graph\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+},
+{
+	.id = "nccl.known_bug.net_assign_crash_2287", .fix = "2.28.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:5 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n"
+		"h1:5:5 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n"
+		"[h1:00005] Signal: Segmentation fault (11)\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"h1:5:5 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin\n",
+},
+{
+	.id = "nccl.known_bug.multi_qp_split_21210", .fix = "NCCL_IB_QPS_PER_CONNECTION",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n"
+		"h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 4.\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.12.10+cuda11.6\n"
+		"h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 4.\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
+{
+	.id = "nccl.known_bug.symk_corruption_2287", .fix = "2.28.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
@@ -3331,6 +3449,12 @@ static void test_known_bug_rows(void **state)
 		r = explain_text(c->fixed_log, strlen(c->fixed_log), NULL);
 		if (findings_find(r.fs, c->id))
 			fail_msg("%s: reported on a fixed version", c->id);
+		run_free(&r);
+		if (!c->bare_log)
+			continue;
+		r = explain_text(c->bare_log, strlen(c->bare_log), NULL);
+		if (findings_find(r.fs, c->id))
+			fail_msg("%s: reported without the fact it needs", c->id);
 		run_free(&r);
 	}
 }
