@@ -1135,6 +1135,44 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "aws ec2 authorize-security-group-ingress --group-id <sg> --protocol -1 --source-group <sg>   # all traffic from the group itself\n"
 		"aws ec2 authorize-security-group-egress --group-id <sg> --ip-permissions 'IpProtocol=-1,UserIdGroupPairs=[{GroupId=<sg>}]'   # and to it",
 },
+#define OFI_FIX_DEVICES "fi_info -p efa   # inside the job's environment: the EFA devices libfabric sees\n" \
+	"ls -l /dev/infiniband/   # every uverbs* device must be there and read-write for the job's user (docker run --device=/dev/infiniband/uverbs0 ...; Kubernetes: vpc.amazonaws.com/efa)"
+{
+	/* a failed completion of a transfer with a peer: the plugin prints the provider's own text
+	 * (fi_cq_strerror; EFA's are libfabric's prov/efa/src/efa_errno.h), which names the cause */
+	.id = "nccl.ofi.cq_error",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_VARIANT_CONF,
+	.anchors = { "completed with error. RC:", "completed with error: err:", "Remote write completed with error",
+		     "NET/OFI Request completed with error" },
+	.title = "an aws-ofi-nccl transfer with a peer failed",
+	.cause = "libfabric reported a failed send, receive or RDMA write; the provider's text in the parentheses "
+		"says why, and a peer that died or restarted is the usual reason",
+	.fix = "read the logs of the other ranks first: the one that failed first is the cause\n" OFI_FIX_DEVICES,
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+	.variants = (const struct explain_sig_variant[]){
+#define OFI_PEER_GONE(w) \
+		{ .when = w, \
+		  .title = "an aws-ofi-nccl transfer failed: the peer stopped answering (" w ")", \
+		  .cause = "the EFA connection to the peer worked before and then broke: the peer process exited or " \
+			"crashed, or its instance failed; the error here is a consequence", \
+		  .fix = "read the logs of the other ranks: the first failure there (a Python error, an OOM kill, a node loss) is the cause" }
+		OFI_PEER_GONE("Connection was reset by remote peer"),
+		OFI_PEER_GONE("Unresponsive remote (was previously responsive)"),
+		OFI_PEER_GONE("Unresponsive receiver (connection previously established)"),
+#undef OFI_PEER_GONE
+#define OFI_PEER_UNREACHED(w) \
+		{ .when = w, \
+		  .title = "an aws-ofi-nccl transfer failed: the peer was never reached (" w ")", \
+		  .cause = "EFA never got an answer from the peer: a security group that does not allow all traffic " \
+			"to and from itself, or a peer whose process or EFA device was not up", \
+		  .fix = "aws ec2 describe-security-groups --group-ids <sg>   # needs an inbound AND an outbound rule: all traffic, source/destination = this same security group\n" \
+			"read the peer's log: it must have started and initialised NCCL" }
+		OFI_PEER_UNREACHED("Unreachable remote (never received a response)"),
+		OFI_PEER_UNREACHED("Unresponsive receiver (reachable by EFA device but handshake failed)"),
+#undef OFI_PEER_UNREACHED
+		{ .when = NULL },
+	},
+},
 {
 	/* aws-ofi-nccl platform-aws.cpp: an instance type that requires GPUDirect RDMA found it off;
 	 * the plugin then fails to initialise */
@@ -1156,7 +1194,8 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.ofi.no_provider",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	/* fi_getinfo() failing with -FI_ENODATA ("No data available"): no provider matched the hints */
-	.anchors = { "Could not find any optimal provider", "provider efa output empty list",
+	.anchors = { "Could not find any optimal provider", "Couldn't find any optimal provider",
+		     "provider efa output empty list",
 		     "fi_getinfo() call failed: No data available",
 		     /* aws-ofi-nccl's plugin set-up when neither its RDMA nor its SENDRECV protocol found
 		      * a provider */
@@ -1174,8 +1213,6 @@ const struct explain_sig explain_sigs[] = {
 	"fails here; many processes on one device can also exhaust its resources"
 #define OFI_FIX_MEMLOCK "ulimit -l   # in the job's environment: must be unlimited\n" \
 	"docker run --ulimit memlock=-1:-1 ...   # containers; Slurm: PropagateResourceLimitsExcept=MEMLOCK and 'LimitMEMLOCK=infinity' in slurmd's unit; Kubernetes: the container runtime's default ulimits"
-#define OFI_FIX_DEVICES "fi_info -p efa   # inside the job's environment: the EFA devices libfabric sees\n" \
-	"ls -l /dev/infiniband/   # every uverbs* device must be there and read-write for the job's user (docker run --device=/dev/infiniband/uverbs0 ...; Kubernetes: vpc.amazonaws.com/efa)"
 {
 	/* aws-ofi-nccl's set-up of libfabric on a NIC (ofiutils, rdma and sendrecv protocols): every
 	 * call's fi_strerror() is on the line; the text names the cause, the call does not */
@@ -1279,6 +1316,18 @@ const struct explain_sig explain_sigs[] = {
 		  .fix = "nvidia-smi   # 'CUDA Version' is the newest CUDA the driver supports: upgrade the driver or use a plugin and CUDA build no newer than it" },
 		{ .when = NULL },
 	},
+},
+{
+	/* GIN (NCCL's GPU-initiated networking through the plugin) loads GDRCopy itself
+	 * (libgdrapi.so, the gdrdrv module) and needs 2.5 for forced PCIe copies */
+	.id = "nccl.ofi.gdrcopy",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Failed to initialize GDRCopy", "GIN requires GDRCopy 2.5+", "Failed to resolve libgdrapi.so symbol",
+		     "Failed to resolve GDRCopy v2 API" },
+	.title = "aws-ofi-nccl's GPU-initiated networking (GIN) could not use GDRCopy",
+	.cause = "GIN needs the GDRCopy library (libgdrapi.so, 2.5 or newer) and its gdrdrv kernel module: the "
+		"library is missing or older, or the module is not loaded on this node",
+	.fix = "lsmod | grep gdrdrv; ldconfig -p | grep libgdrapi   # both must be there; install GDRCopy 2.5 or newer (library and gdrdrv module)",
 },
 {
 	/* the plugin's own settings (OFI_NCCL_*), rejected where it reads or combines them */
