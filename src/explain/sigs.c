@@ -1189,6 +1189,19 @@ const struct explain_sig explain_sigs[] = {
 		"export OFI_NCCL_DISABLE_GDR_REQUIRED_CHECK=1   # only to run without GPUDirect RDMA meanwhile (slower)",
 },
 {
+	/* aws-ofi-nccl platform-aws.c up to 1.13: on an EFA endpoint without 128-byte in-order
+	 * aligned stores the plugin sets NCCL_PROTO=simple itself, and warns when the user's
+	 * NCCL_PROTO allows LL/LL128 */
+	.id = "nccl.ofi.nccl_proto",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "does not support 128 byte in-order aligned stores" },
+	.title = "NCCL_PROTO allows LL/LL128 over an EFA endpoint that can corrupt them",
+	.cause = "this instance's EFA endpoint does not guarantee 128-byte in-order aligned stores, which NCCL's "
+		"LL and LL128 protocols rely on; the plugin would set NCCL_PROTO=simple, but the job's NCCL_PROTO "
+		"overrides it, so results may be silently wrong",
+	.fix = "unset NCCL_PROTO   # the plugin then sets NCCL_PROTO=simple itself; or export NCCL_PROTO=simple",
+},
+{
 	/* NVIDIA/nccl#229 (maintainer: the OFI plugin did not initialise; libibverbs and the socket
 	 * fallback messages after it are consequences) */
 	.id = "nccl.ofi.no_provider",
