@@ -1446,6 +1446,44 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "aws ec2 authorize-security-group-ingress --group-id <sg> --protocol -1 --source-group <sg>   # all traffic from the group itself\n"
 		"aws ec2 authorize-security-group-egress --group-id <sg> --ip-permissions 'IpProtocol=-1,UserIdGroupPairs=[{GroupId=<sg>}]'   # and to it",
 },
+#define OFI_FIX_DEVICES "fi_info -p efa   # inside the job's environment: the EFA devices libfabric sees\n" \
+	"ls -l /dev/infiniband/   # every uverbs* device must be there and read-write for the job's user (docker run --device=/dev/infiniband/uverbs0 ...; Kubernetes: vpc.amazonaws.com/efa)"
+{
+	/* a failed completion of a transfer with a peer: the plugin prints the provider's own text
+	 * (fi_cq_strerror; EFA's are libfabric's prov/efa/src/efa_errno.h), which names the cause */
+	.id = "nccl.ofi.cq_error",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_VARIANT_CONF,
+	.anchors = { "completed with error. RC:", "completed with error: err:", "Remote write completed with error",
+		     "NET/OFI Request completed with error" },
+	.title = "an aws-ofi-nccl transfer with a peer failed",
+	.cause = "libfabric reported a failed send, receive or RDMA write; the provider's text in the parentheses "
+		"says why, and a peer that died or restarted is the usual reason",
+	.fix = "read the logs of the other ranks first: the one that failed first is the cause\n" OFI_FIX_DEVICES,
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+	.variants = (const struct explain_sig_variant[]){
+#define OFI_PEER_GONE(w) \
+		{ .when = w, \
+		  .title = "an aws-ofi-nccl transfer failed: the peer stopped answering (" w ")", \
+		  .cause = "the EFA connection to the peer worked before and then broke: the peer process exited or " \
+			"crashed, or its instance failed; the error here is a consequence", \
+		  .fix = "read the logs of the other ranks: the first failure there (a Python error, an OOM kill, a node loss) is the cause" }
+		OFI_PEER_GONE("Connection was reset by remote peer"),
+		OFI_PEER_GONE("Unresponsive remote (was previously responsive)"),
+		OFI_PEER_GONE("Unresponsive receiver (connection previously established)"),
+#undef OFI_PEER_GONE
+#define OFI_PEER_UNREACHED(w) \
+		{ .when = w, \
+		  .title = "an aws-ofi-nccl transfer failed: the peer was never reached (" w ")", \
+		  .cause = "EFA never got an answer from the peer: a security group that does not allow all traffic " \
+			"to and from itself, or a peer whose process or EFA device was not up", \
+		  .fix = "aws ec2 describe-security-groups --group-ids <sg>   # needs an inbound AND an outbound rule: all traffic, source/destination = this same security group\n" \
+			"read the peer's log: it must have started and initialised NCCL" }
+		OFI_PEER_UNREACHED("Unreachable remote (never received a response)"),
+		OFI_PEER_UNREACHED("Unresponsive receiver (reachable by EFA device but handshake failed)"),
+#undef OFI_PEER_UNREACHED
+		{ .when = NULL },
+	},
+},
 {
 	/* aws-ofi-nccl platform-aws.cpp: an instance type that requires GPUDirect RDMA found it off;
 	 * the plugin then fails to initialise */
@@ -1462,12 +1500,26 @@ const struct explain_sig explain_sigs[] = {
 		"export OFI_NCCL_DISABLE_GDR_REQUIRED_CHECK=1   # only to run without GPUDirect RDMA meanwhile (slower)",
 },
 {
+	/* aws-ofi-nccl platform-aws.c up to 1.13: on an EFA endpoint without 128-byte in-order
+	 * aligned stores the plugin sets NCCL_PROTO=simple itself, and warns when the user's
+	 * NCCL_PROTO allows LL/LL128 */
+	.id = "nccl.ofi.nccl_proto",
+	.sev = SEV_WARN, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "does not support 128 byte in-order aligned stores" },
+	.title = "NCCL_PROTO allows LL/LL128 over an EFA endpoint that can corrupt them",
+	.cause = "this instance's EFA endpoint does not guarantee 128-byte in-order aligned stores, which NCCL's "
+		"LL and LL128 protocols rely on; the plugin would set NCCL_PROTO=simple, but the job's NCCL_PROTO "
+		"overrides it, so results may be silently wrong",
+	.fix = "unset NCCL_PROTO   # the plugin then sets NCCL_PROTO=simple itself; or export NCCL_PROTO=simple",
+},
+{
 	/* NVIDIA/nccl#229 (maintainer: the OFI plugin did not initialise; libibverbs and the socket
 	 * fallback messages after it are consequences) */
 	.id = "nccl.ofi.no_provider",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
 	/* fi_getinfo() failing with -FI_ENODATA ("No data available"): no provider matched the hints */
-	.anchors = { "Could not find any optimal provider", "provider efa output empty list",
+	.anchors = { "Could not find any optimal provider", "Couldn't find any optimal provider",
+		     "provider efa output empty list",
 		     "fi_getinfo() call failed: No data available",
 		     /* aws-ofi-nccl's plugin set-up when neither its RDMA nor its SENDRECV protocol found
 		      * a provider */
@@ -1479,6 +1531,181 @@ const struct explain_sig explain_sigs[] = {
 		"docker run --device=/dev/infiniband/uverbs0 ...   # one --device per /dev/infiniband/uverbs* on the host (Kubernetes: request vpc.amazonaws.com/efa from the EFA device plugin)\n"
 		"export FI_PROVIDER=efa LD_LIBRARY_PATH=/opt/amazon/efa/lib:$LD_LIBRARY_PATH",
 	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+},
+#define OFI_CAUSE_MEMLOCK "EFA pins every queue and buffer it uses, and the pinned memory counts against the " \
+	"locked-memory limit (ulimit -l): a container or a batch system that keeps the default 64 KiB or 8 MiB " \
+	"fails here; many processes on one device can also exhaust its resources"
+#define OFI_FIX_MEMLOCK "ulimit -l   # in the job's environment: must be unlimited\n" \
+	"docker run --ulimit memlock=-1:-1 ...   # containers; Slurm: PropagateResourceLimitsExcept=MEMLOCK and 'LimitMEMLOCK=infinity' in slurmd's unit; Kubernetes: the container runtime's default ulimits"
+{
+	/* aws-ofi-nccl's set-up of libfabric on a NIC (ofiutils, rdma and sendrecv protocols): every
+	 * call's fi_strerror() is on the line; the text names the cause, the call does not */
+	.id = "nccl.ofi.fabric_setup",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_VARIANT_CONF,
+	.anchors = { "Couldn't create fabric.", "Couldn't open a fabric provider", "Couldn't create domain.",
+		     "Couldn't open a fabric access domain", "Couldn't allocate endpoint.",
+		     "Couldn't create completion queue", "Couldn't open CQ.", "Couldn't open AV." },
+	.title = "aws-ofi-nccl could not set up libfabric on the EFA device (fabric, domain, endpoint or queue)",
+	.cause = "the libfabric provider refused to open an object on the NIC; the error text after 'ERROR:' is "
+		"its reason, and libfabric's own log says more",
+	.fix = OFI_FIX_DEVICES,
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Cannot allocate memory",
+		  .title = "aws-ofi-nccl could not set up libfabric on the EFA device: Cannot allocate memory",
+		  .cause = OFI_CAUSE_MEMLOCK,
+		  .fix = OFI_FIX_MEMLOCK },
+		{ .when = "Permission denied",
+		  .title = "aws-ofi-nccl could not set up libfabric on the EFA device: Permission denied",
+		  .cause = "the process sees the EFA devices but may not open them: a container or cgroup device "
+			"rule that lists /dev/infiniband/uverbs* without read-write access",
+		  .fix = OFI_FIX_DEVICES },
+		{ .when = "No such device",
+		  .title = "aws-ofi-nccl could not set up libfabric on the EFA device: No such device",
+		  .cause = "the EFA device libfabric listed is gone when the plugin opens it: the efa kernel "
+			"module was unloaded or the device was reset, or the container lacks its device files",
+		  .fix = "dmesg | grep -i efa   # a reset or a driver error of the EFA device\n" OFI_FIX_DEVICES },
+		{ .when = NULL },
+	},
+},
+{
+	/* the same set-up, endpoint side (rdma protocol's rails, ofiutils' enable) */
+	.id = "nccl.ofi.endpoint_setup",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_VARIANT_CONF,
+	.anchors = { "Couldn't enable endpoint.", "Could not create Libfabric endpoint on rail",
+		     "Could not create address vector on rail", "Couldn't bind EP-CQ.", "Couldn't bind EP-AV." },
+	.title = "aws-ofi-nccl could not create a libfabric endpoint on the EFA device",
+	.cause = "the libfabric provider refused to create or enable an endpoint (or its queue or address "
+		"vector) on the NIC; the error text on the line, or the WARN before it, is its reason",
+	.fix = OFI_FIX_DEVICES,
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Cannot allocate memory",
+		  .title = "aws-ofi-nccl could not create a libfabric endpoint: Cannot allocate memory",
+		  .cause = OFI_CAUSE_MEMLOCK,
+		  .fix = OFI_FIX_MEMLOCK },
+		{ .when = NULL },
+	},
+},
+{
+	/* fi_mr_regattr() of a buffer NCCL hands the plugin (host or GPU memory); the errno text is on
+	 * the line only in the formats that print it */
+	.id = "nccl.ofi.reg_mr",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET | SIG_VARIANT_CONF,
+	.anchors = { "Unable to register memory (type", "Couldn't register memory region with regattr",
+		     "Could not register memory on", "CM: Unable to register memory",
+		     "Local endpoint memory registration failed", "Could not register dummy buffer for flush",
+		     "Failed to register memory for the control mailbox", "freelist extension registration failed" },
+	.title = "aws-ofi-nccl could not register a buffer with the EFA device",
+	.cause = "libfabric refused to register (pin) the memory: the locked-memory limit is too low for host "
+		"buffers, or for GPU buffers the kernel cannot pin GPU memory for the NIC (no GPUDirect RDMA: "
+		"nvidia-peermem not loaded, or an EFA driver without peer-memory or DMA-BUF support)",
+	.fix = "ulimit -l   # in the job's environment: must be unlimited\n"
+		"lsmod | grep -E 'nvidia_peermem|efa'   # GPU buffers: the GPUDirect RDMA module and the EFA driver must be loaded",
+	.rerun = "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET FI_LOG_LEVEL=warn",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Cannot allocate memory",
+		  .title = "aws-ofi-nccl could not register a buffer with the EFA device: Cannot allocate memory",
+		  .cause = OFI_CAUSE_MEMLOCK,
+		  .fix = OFI_FIX_MEMLOCK },
+		{ .when = "Bad address",
+		  .title = "aws-ofi-nccl could not register a buffer with the EFA device: Bad address",
+		  .cause = "the kernel could not pin the buffer for the NIC; for GPU memory this is GPUDirect RDMA "
+			"missing: nvidia-peermem is not loaded, or the EFA driver has neither peer-memory nor DMA-BUF "
+			"support for this GPU driver",
+		  .fix = "lsmod | grep -E 'nvidia_peermem|efa'   # both must be loaded for GPU buffers\n"
+			"sudo modprobe nvidia_peermem   # or reinstall the EFA software (aws-efa-installer) after the GPU driver, so its driver supports GPUDirect RDMA" },
+		{ .when = NULL },
+	},
+},
+{
+	/* aws-ofi-nccl loads CUDA itself (dlopen of libcuda/libcudart, the driver's entry points) */
+	.id = "nccl.ofi.cuda",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Failed to find CUDA Runtime library", "Failed to find CUDA Driver library",
+		     "NET/OFI CUDA initialization failed", "Failed to query CUDA driver version",
+		     "Failed to query CUDA runtime version", "Insufficient driver to use CUDA function",
+		     "No CUDA driver entry point functions available", "Failed to load CUDA runtime symbol" },
+	.title = "aws-ofi-nccl could not load or use CUDA",
+	.cause = "the plugin opens the CUDA driver and runtime on its own: libcuda.so or libcudart.so is not on "
+		"the library path (a container started without the NVIDIA runtime, a CPU-only node), or the GPU "
+		"driver is older than the CUDA the plugin was built for",
+	.fix = "nvidia-smi   # the driver and the CUDA version it supports, inside the container\n"
+		"ldconfig -p | grep -E 'libcuda.so|libcudart.so'   # both must be found; start containers with --gpus all (the NVIDIA container runtime)",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Insufficient driver",
+		  .title = "aws-ofi-nccl needs a newer GPU driver for a CUDA function",
+		  .cause = "the GPU driver is older than the CUDA runtime the plugin was built with, so a driver "
+			"entry point it needs is missing",
+		  .fix = "nvidia-smi   # 'CUDA Version' is the newest CUDA the driver supports: upgrade the driver or use a plugin and CUDA build no newer than it" },
+		{ .when = NULL },
+	},
+},
+{
+	/* GIN (NCCL's GPU-initiated networking through the plugin) loads GDRCopy itself
+	 * (libgdrapi.so, the gdrdrv module) and needs 2.5 for forced PCIe copies */
+	.id = "nccl.ofi.gdrcopy",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Failed to initialize GDRCopy", "GIN requires GDRCopy 2.5+", "Failed to resolve libgdrapi.so symbol",
+		     "Failed to resolve GDRCopy v2 API" },
+	.title = "aws-ofi-nccl's GPU-initiated networking (GIN) could not use GDRCopy",
+	.cause = "GIN needs the GDRCopy library (libgdrapi.so, 2.5 or newer) and its gdrdrv kernel module: the "
+		"library is missing or older, or the module is not loaded on this node",
+	.fix = "lsmod | grep gdrdrv; ldconfig -p | grep libgdrapi   # both must be there; install GDRCopy 2.5 or newer (library and gdrdrv module)",
+},
+{
+	/* the plugin's own settings (OFI_NCCL_*), rejected where it reads or combines them */
+	.id = "nccl.ofi.param",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "set to invalid value", "Invalid value for OFI_NCCL_", "Invalid value for EAGER_MAX_SIZE",
+		     "Unable to find plugin protocol", "endpoint_per_communicator() != 0 are not supported together",
+		     "NCCL_OFI_NIC_DUP_CONNS set on platform", "No viable endpoint found for TCP provider" },
+	.also = "NET/OFI ",	/* "set to invalid value" alone is too common a phrase */
+	.title = "aws-ofi-nccl rejected one of its settings (OFI_NCCL_*)",
+	.cause = "an OFI_NCCL_* environment variable has a value the plugin cannot parse or use; the line names it",
+	.fix = "env | grep -E '^(OFI_NCCL|NCCL_OFI)_'   # unset the one the line names, or give it a valid value (the plugin's README lists them)",
+	.variants = (const struct explain_sig_variant[]){
+		{ .when = "Unable to find plugin protocol",
+		  .title = "aws-ofi-nccl: OFI_NCCL_PROTOCOL names no protocol it has",
+		  .cause = "OFI_NCCL_PROTOCOL accepts RDMA or SENDRECV only",
+		  .fix = "unset OFI_NCCL_PROTOCOL   # the plugin picks the protocol for the provider; or export OFI_NCCL_PROTOCOL=RDMA (or SENDRECV)" },
+		{ .when = "EAGER_MAX_SIZE",
+		  .title = "aws-ofi-nccl: OFI_NCCL_EAGER_MAX_SIZE is larger than OFI_NCCL_MIN_STRIPE_SIZE",
+		  .cause = "the RDMA protocol needs the eager message limit no larger than the minimum stripe size",
+		  .fix = "unset OFI_NCCL_EAGER_MAX_SIZE OFI_NCCL_MIN_STRIPE_SIZE   # the defaults fit; or keep EAGER_MAX_SIZE <= MIN_STRIPE_SIZE" },
+		{ .when = "endpoint_per_communicator",
+		  .title = "aws-ofi-nccl: an endpoint per communicator is not supported with a domain per thread",
+		  .cause = "OFI_NCCL_ENDPOINT_PER_COMM=1 is set where the plugin uses a domain per thread (set by "
+			"OFI_NCCL_DOMAIN_PER_THREAD or by the platform for this instance type)",
+		  .fix = "unset OFI_NCCL_ENDPOINT_PER_COMM" },
+		{ .when = "NIC_DUP_CONNS",
+		  .title = "aws-ofi-nccl: OFI_NCCL_NIC_DUP_CONNS is set on an instance with GPUDirect RDMA",
+		  .cause = "duplicating connections over a NIC is meant only for instances without GPUDirect RDMA",
+		  .fix = "unset OFI_NCCL_NIC_DUP_CONNS" },
+		{ .when = "TCP provider",
+		  .title = "aws-ofi-nccl found no usable interface for libfabric's TCP provider",
+		  .cause = "with the tcp provider the plugin drops loopback, excluded (OFI_NCCL_EXCLUDE_TCP_IF, "
+			"default lo,docker0) and IPv6 (unless OFI_NCCL_USE_IPV6_TCP=1) interfaces, and none was left",
+		  .fix = "ip -br addr   # the interfaces and their addresses\n"
+			"export OFI_NCCL_EXCLUDE_TCP_IF=lo   # exclude fewer interfaces; or export OFI_NCCL_USE_IPV6_TCP=1 on an IPv6-only network" },
+		{ .when = NULL },
+	},
+},
+{
+	/* the rdma protocol writes the topology it built for NCCL to a file NCCL_TOPO_FILE names:
+	 * mkstemp() of OFI_NCCL_TOPO_FILE_TEMPLATE (default /tmp/aws-ofi-nccl-topo-XXXXXX) up to
+	 * 1.14, memfd_create() after */
+	.id = "nccl.ofi.topo_file",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "Failed to create NCCL topology file from template", "Failed to create anonymous topology file",
+		     "Failed to write NCCL topology", "Failed to write topology to NCCL topology file",
+		     "Unable to flush NCCL topology file", "Failed to open NCCL topology file using file descriptor" },
+	.title = "aws-ofi-nccl could not write the topology file it passes to NCCL",
+	.cause = "the plugin writes the GPU-NIC topology it detected to a temporary file for NCCL: /tmp (or the "
+		"directory of OFI_NCCL_TOPO_FILE_TEMPLATE) is full, read-only or missing, the template lacks its "
+		"XXXXXX, or a sandbox forbids memfd_create in newer releases",
+	.fix = "df -h /tmp; ls -ld /tmp   # writable and not full, inside the container\n"
+		"export OFI_NCCL_TOPO_FILE_TEMPLATE=/dev/shm/aws-ofi-nccl-topo-XXXXXX   # releases that use a template: a writable place",
 },
 {
 	.id = "nccl.ib.reg_mr",
