@@ -1346,8 +1346,13 @@ const struct explain_sig explain_sigs[] = {
 	.id = "nccl.ib.completion_error",
 	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
 	.anchors = { "Got completion from peer", "Got completion with error" },
-	/* status 5 is nccl.ib.wr_flushed's: one cause, one finding */
-	.unless = "with error 5," SIG_UNTIL "status=5 " SIG_UNTIL "IBV_WC_WR_FLUSH_ERR",
+	/* statuses 4, 5, 10, 12 and 13 have rows of their own (local protection, flush, remote
+	 * access, retry and RNR retry exceeded): one cause, one finding */
+	.unless = "with error 5," SIG_UNTIL "status=5 " SIG_UNTIL "IBV_WC_WR_FLUSH_ERR"
+		SIG_UNTIL "with error 4," SIG_UNTIL "status=4 " SIG_UNTIL "IBV_WC_LOC_PROT_ERR"
+		SIG_UNTIL "with error 10," SIG_UNTIL "status=10 " SIG_UNTIL "IBV_WC_REM_ACCESS_ERR"
+		SIG_UNTIL "with error 12," SIG_UNTIL "status=12 " SIG_UNTIL "IBV_WC_RETRY_EXC_ERR"
+		SIG_UNTIL "with error 13," SIG_UNTIL "status=13 " SIG_UNTIL "IBV_WC_RNR_RETRY_EXC_ERR",
 	.cap_after = "status=",
 	.cap_stop = " ",
 	.title = "an InfiniBand transfer failed (status={})",

@@ -505,9 +505,9 @@ static void test_ib_cuda_tables(void **state)
 	assert_non_null(strstr(f->title, "completion status 11"));
 	run_free(&r);
 
+	/* status 12 has a row of its own: one line, one finding, and never read as status 1 */
 	r = explain_text(st1, sizeof(st1) - 1, NULL);
-	f = expect(&r, "nccl.ib.completion_error");
-	assert_null(strstr(f->title, "local length"));
+	assert_null(findings_find(r.fs, "nccl.ib.completion_error"));
 	assert_string_equal(top_error(&r)->id, "nccl.ib.retry_exceeded");
 	run_free(&r);
 
