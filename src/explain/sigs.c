@@ -425,11 +425,19 @@ const struct explain_sig explain_sigs[] = {
 {
 	.id = "nccl.bootstrap.rank_count",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	/* "mismatch in rank count from procs 6 : 3" (to 2.18), "mismatch in info from procs, nranks
+	 * %d vs %d, nroots %d vs %d, iroot %d vs %d, offset %d vs %d" (2.19+, scalable init): the
+	 * line's numbers are in the title, since equal nranks point at the roots, not the sizes */
 	.anchors = { "Bootstrap Root : mismatch in" },
-	.title = "ranks passed different world sizes to NCCL",
-	.cause = "two processes joined the same unique id with different nranks: WORLD_SIZE, --nnodes or "
-		"--nproc-per-node differ between nodes; the others hang",
-	.fix = "use the same --nnodes and --nproc-per-node (torchrun) or num_nodes/devices (Lightning) on every node",
+	.cap_after = "Bootstrap Root : mismatch in ",
+	.title = "processes that met at NCCL's bootstrap root disagree on the communicator's shape ({})",
+	.cause = "two processes joined the same unique id with different set-ups. Different nranks (the usual "
+		"case): WORLD_SIZE, --nnodes or --nproc-per-node differ between nodes, and the others hang. Equal "
+		"nranks with different nroots/iroot/offset: the ranks initialised through different NCCL calls "
+		"(ncclCommInitRankScalable with another number of roots) or two jobs meet at one unique id or "
+		"master port (a stale process of an earlier run)",
+	.fix = "use the same --nnodes and --nproc-per-node (torchrun) or num_nodes/devices (Lightning) on every node\n"
+		"ps -ef | grep -e torchrun -e python   # on every node: no process of an earlier run left, and every rank runs the same code and NCCL",
 },
 {
 	.id = "nccl.bootstrap.duplicate_rank",
