@@ -14,30 +14,9 @@
 # --area matches the start of the source path (torch/csrc/distributed/c10d/socket, gloo/, ...).
 # Exits 1 when the overall share is below --min (percent, default 0), 3 when it cannot run.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${NCCLCHECK:-$here/build/release/ncclcheck}
-[ -x "$bin" ] || bin=$here/build/debug/ncclcheck
-formats=$here/tests/fixtures/torch/messages.tsv
-area=
-misses=0
-min=0
-usage="usage: $0 [--ncclcheck BIN] [--formats FILE] [--area PREFIX] [--misses] [--min PCT]"
-while [ $# -gt 0 ]; do
-	case $1 in
-	--ncclcheck) bin=$2; shift 2 ;;
-	--formats) formats=$2; shift 2 ;;
-	--area) area=$2; shift 2 ;;
-	--misses) misses=1; shift ;;
-	--min) min=$2; shift 2 ;;
-	*) echo "$usage" >&2; exit 2 ;;
-	esac
-done
-command -v jq >/dev/null 2>&1 || { echo "cannot run: jq is not installed (scripts/deps.sh)" >&2; exit 3; }
-[ -x "$bin" ] || { echo "cannot run: no ncclcheck binary at $bin" >&2; exit 3; }
-[ -r "$formats" ] || { echo "cannot run: no message list at $formats" >&2; exit 3; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+cov_formats=$(cd "$(dirname "$0")/.." && pwd)/tests/fixtures/torch/messages.tsv
+. "$(dirname "$0")/coverage_lib.sh"
+cov_options "$@"
 
 # Placeholders filled with what a real line carries: a (host, port) pair and host:port where the
 # source prints an address, a small number elsewhere; printf-style %s/%d of the Python loggers.
@@ -68,42 +47,13 @@ show() { # show FILE HOW TEXT
 	esac
 }
 
-n=0
 while IFS=$'\t' read -r file how fmt; do
 	case $file in '#'*|'') continue ;; esac
-	[ -z "$area" ] || case $file in "$area"*) ;; *) continue ;; esac
-	n=$((n + 1))
-	text=$(printf '%s' "$fmt" | fill)
-	show "$file" "$how" "$text" >"$tmp/$n.log"
-	printf '%s\t%s\n' "$file" "$(head -c 160 "$tmp/$n.log" | tr '\n' ' ')" >"$tmp/$n.meta"
-done <"$formats"
-
-declare -A atot ahit
-total=0 known=0
-for i in $(seq 1 "$n"); do
-	IFS=$'\t' read -r file line <"$tmp/$i.meta"
-	top=$(timeout 10 "$bin" explain --json --no-color "$tmp/$i.log" 2>/dev/null |
-		jq -r '[.findings[]? | select(.severity == "error")][0].id // (.findings[0].id // "none")' 2>/dev/null)
+	cov_wanted "$file" || continue
 	a=${file##*/}
 	case $file in torch/distributed/elastic/rendezvous/*) a=rendezvous/${a%.py} ;;
 	torch/distributed/elastic/*) a=elastic ;; gloo/*) a=gloo ;; esac
-	total=$((total + 1))
-	atot[$a]=$(( ${atot[$a]:-0} + 1 ))
-	case $top in
-	explain.nccl.warn_unknown|explain.log.no_cause|explain.log.unrecognised|none|'')
-		[ $misses = 0 ] || printf 'UNKNOWN  %-28s %s\n' "$a" "$line" ;;
-	*)
-		known=$((known + 1))
-		ahit[$a]=$(( ${ahit[$a]:-0} + 1 )) ;;
-	esac
-done
-
-[ "$total" -gt 0 ] || { echo "cannot run: no messages matched" >&2; exit 3; }
-echo "PyTorch distributed messages explain knows, per source file (bin: $bin)"
-for a in $(printf '%s\n' "${!atot[@]}" | sort); do
-	printf '  %-34s %4d of %4d  %3d%%\n' "$a" "${ahit[$a]:-0}" "${atot[$a]}" $(( ${ahit[$a]:-0} * 100 / ${atot[$a]} ))
-done
-pct=$((known * 100 / total))
-printf 'overall: %d of %d PyTorch distributed messages known (%d%%)\n' "$known" "$total" "$pct"
-[ "$pct" -ge "$min" ] || exit 1
-exit 0
+	log=$(show "$file" "$how" "$(printf '%s' "$fmt" | fill)")
+	cov_case "$a" "$(printf '%s' "$log" | head -c 160 | tr '\n' ' ')" "$log"
+done <"$cov_formats"
+cov_report "PyTorch distributed messages explain knows, per source file" "PyTorch distributed messages"

@@ -26,5 +26,5 @@ trap 'rm -rf "$tmp"' EXIT
 printf '# file\tfirst\tlast\tformat\nsrc/made_up.cc\t2.30.7\t2.30.7\tFrobnicator %%d lost its quux\n' >"$tmp/f.tsv"
 out=$("$SRCDIR/bench/nccl_warn_coverage.sh" --ncclcheck "$NCCLCHECK" --formats "$tmp/f.tsv" --min 1 --misses); rc=$?
 expect_rc 1 $rc "a made-up message is not known (the scorer can fail)"
-expect_match "$out" "UNKNOWN +src/made_up.cc +Frobnicator 3 lost its quux" "the miss is listed with its filled text"
+expect_match "$out" "UNKNOWN +core +src/made_up.cc +Frobnicator 3 lost its quux" "the miss is listed with its filled text"
 finish
