@@ -92,12 +92,12 @@ size_t ac_states(const struct ac *a)
 	return a->nstates;
 }
 
-void ac_add(struct ac *a, const char *pat, uint16_t consumer)
+int ac_add(struct ac *a, const char *pat, uint16_t consumer)
 {
 	int32_t s = 0;
 
 	if (a->built || !pat || !*pat || a->nstates + strlen(pat) >= AC_MAX_STATES)
-		return;
+		return 0;
 	if (!pat[1]) {
 		a->short_pat = 1;
 	} else {
@@ -122,6 +122,7 @@ void ac_add(struct ac *a, const char *pat, uint16_t consumer)
 	a->cons[s] = (int32_t)a->ncv++;
 	if ((size_t)consumer + 1 > a->nseen)
 		a->nseen = (size_t)consumer + 1;
+	return 1;
 }
 
 void ac_build(struct ac *a)

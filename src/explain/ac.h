@@ -14,8 +14,11 @@ struct ac;
 
 struct ac *ac_new(void);
 void ac_free(struct ac *a);
-/* Registers `pat` (non-empty) for `consumer`; one pattern may have many consumers. Before build. */
-void ac_add(struct ac *a, const char *pat, uint16_t consumer);
+/*
+ * Registers `pat` (non-empty) for `consumer`; one pattern may have many consumers. Before build.
+ * Returns 0 when it was refused (empty, after build, or past the 15-bit state limit), else 1.
+ */
+int ac_add(struct ac *a, const char *pat, uint16_t consumer);
 void ac_build(struct ac *a);
 
 /*

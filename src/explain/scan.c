@@ -124,6 +124,7 @@ void scan_set_rank(struct stream_obs *s, int rank, int prio, int nranks)
  */
 static pthread_once_t ac_once = PTHREAD_ONCE_INIT;
 static struct ac *ac_shared;
+static size_t ac_refused;	/* anchors the automaton could not take: a table past its limit */
 
 static void ac_build_shared(void)
 {
@@ -131,12 +132,20 @@ static void ac_build_shared(void)
 
 	for (size_t i = 0; i < explain_nsigs; i++)
 		for (int k = 0; k < SIG_MAX_ANCHORS && explain_sigs[i].anchors[k]; k++)
-			ac_add(a, explain_sigs[i].anchors[k], (uint16_t)i);
+			ac_refused += !ac_add(a, explain_sigs[i].anchors[k], (uint16_t)i);
 	for (size_t e = 0; e < extract_count(); e++)
 		if (extract_anchor(e))
-			ac_add(a, extract_anchor(e), (uint16_t)(explain_nsigs + e));
+			ac_refused += !ac_add(a, extract_anchor(e), (uint16_t)(explain_nsigs + e));
 	ac_build(a);
 	ac_shared = a;
+}
+
+size_t scan_anchors_refused(size_t *states)
+{
+	pthread_once(&ac_once, ac_build_shared);
+	if (states)
+		*states = ac_states(ac_shared);
+	return ac_refused;
 }
 
 struct scan *scan_new(const char *master_addr)

@@ -22,6 +22,13 @@ void scan_begin_input(struct scan *s, const char *name);
 void scan_line(struct scan *s, const struct lr_line *l);
 void scan_end_input(struct scan *s, uint64_t bytes);
 
+/*
+ * How many anchors of the tables the shared automaton refused (0 unless the tables outgrow its
+ * state limit: then signatures would go silently dead, which a unit test catches), and its
+ * number of states.
+ */
+size_t scan_anchors_refused(size_t *states);
+
 /* The observations so far (finishes the per-stream texts); valid until the next scan call. */
 const struct run_obs *scan_result(struct scan *s);
 

@@ -16,6 +16,7 @@
 #include "explain/explain.h"
 #include "explain/lreader.h"
 #include "explain/ngc.h"
+#include "explain/scan.h"
 #include "explain/sigs.h"
 #include "finding.h"
 #include "util/json.h"
@@ -839,6 +840,26 @@ static void test_ac(void **state)
 	ac_scan(a, &sn, "he", 2, ac_cb, &r);	/* a new scan reports again */
 	assert_int_equal(r.seen[0], 2);
 	free(sn.seen);
+	ac_free(a);
+}
+
+/* Every anchor of the signature and extractor tables is in the automaton: past its 15-bit state
+ * limit it refuses patterns, and their signatures would never fire. */
+static void test_ac_takes_every_anchor(void **state)
+{
+	struct ac *a = ac_new();
+	size_t states = 0;
+	char *big = xmalloc(40000);
+
+	(void)state;
+	assert_int_equal(scan_anchors_refused(&states), 0);
+	assert_true(states > 1000);
+	/* the limit is real: a pattern longer than the state space is refused, not truncated */
+	memset(big, 'x', 39999);
+	big[39999] = 0;
+	assert_int_equal(ac_add(a, big, 0), 0);
+	assert_int_equal(ac_add(a, "ok", 1), 1);
+	free(big);
 	ac_free(a);
 }
 
@@ -3999,6 +4020,7 @@ int main(void)
 		cmocka_unit_test(test_issue13_rules),
 		cmocka_unit_test(test_line_cap),
 		cmocka_unit_test(test_ac),
+		cmocka_unit_test(test_ac_takes_every_anchor),
 		cmocka_unit_test(test_ac_classes),
 		cmocka_unit_test(test_table_complete),
 		cmocka_unit_test(test_every_signature),
