@@ -9,18 +9,19 @@
 # round, rows 128 on, drawn with seed 2912 by split.py; dev4|heldout4 for the fourth round, rows
 # 162-178, drawn with seed 2913; dev5|heldout5 for the fifth round, rows 179-186, drawn with seed
 # 2914; dev6|heldout6 for the sixth round, rows 187-202, seed 2915; dev7|heldout7 for the
-# seventh, rows 203 on, seed 2916). For every row the top-ranked
+# seventh, rows 203-208, seed 2916; dev8|heldout8 for the eighth, rows 209 on, seed 2917).
+# For every row the top-ranked
 # finding (the first error-level one, else the first) is a hit when its id matches the regex AND
 # the literal appears in its title or one of its fix lines.
 #
 # Prints the rows of the public and dev splits (HIT/MISS), hit rates per split and class, the
 # overall rate, and a confidence calibration table (per confidence of the top finding: rows and
 # hit rate). Lines starting with '#' are skipped (the fresh manifest records its split seed
-# there). Held-out rows (heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7) are scored but never shown one by one unless
+# there). Held-out rows (heldout, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7, heldout8) are scored but never shown one by one unless
 # --show-heldout-misses is given: whoever tunes the explainer must not see what the held-out half expects.
 # Exits 1 when the overall rate is below --threshold (percent, default 0), 3 when it cannot run.
 #
-#   bench/explain_corpus.sh [--ncclcheck BIN] [--manifest FILE]... [--split public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7]
+#   bench/explain_corpus.sh [--ncclcheck BIN] [--manifest FILE]... [--split public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7|dev8|heldout8]
 #                           [--threshold PCT] [--misses] [--show-heldout-misses]
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +32,7 @@ only_split=
 threshold=0
 only_misses=0
 show_heldout=0
-usage="usage: $0 [--ncclcheck BIN] [--manifest FILE]... [--split public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7] [--threshold PCT] [--misses] [--show-heldout-misses]"
+usage="usage: $0 [--ncclcheck BIN] [--manifest FILE]... [--split public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7|dev8|heldout8] [--threshold PCT] [--misses] [--show-heldout-misses]"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ncclcheck) bin=$2; shift 2 ;;
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
 done
-case $only_split in ''|public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7) ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $only_split in ''|public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7|dev8|heldout8) ;; *) echo "$usage" >&2; exit 2 ;; esac
 [ ${#manifests[@]} -gt 0 ] || manifests=("$here/tests/fixtures/logs/public/manifest.tsv"
 	"$here/tests/fixtures/logs/fresh/manifest.tsv")
 command -v jq >/dev/null 2>&1 || { echo "cannot run: jq is not installed (scripts/deps.sh)" >&2; exit 3; }
@@ -63,7 +64,7 @@ for manifest in "${manifests[@]}"; do
 		[ -n "$file" ] || continue
 		# a manifest without a split column is the corpus the signatures were tuned on
 		split=${split:-public}
-		case $split in public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7) ;; *) echo "cannot run: row $file has split '$split'" >&2; exit 3 ;; esac
+		case $split in public|dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7|dev8|heldout8) ;; *) echo "cannot run: row $file has split '$split'" >&2; exit 3 ;; esac
 		[ -z "$only_split" ] || [ "$split" = "$only_split" ] || continue
 		show=1
 		case $split in heldout*) [ $show_heldout = 1 ] || show=0 ;; esac

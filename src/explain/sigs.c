@@ -5114,6 +5114,34 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "deepspeed --include localhost:0,1 train.py ...   # name the GPUs in --include instead of CUDA_VISIBLE_DEVICES",
 },
 {
+	/* DeepSpeed's runner (parse_resource_filter): an --include/--exclude slot the resource pool
+	 * lacks; older releases spell it "specificied" and print no quotes */
+	.id = "deepspeed.no_slot",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "specificied on host", "' specified on host '" },
+	.title = "DeepSpeed's --include names a GPU slot that host does not have",
+	.cause = "the deepspeed launcher numbers each host's GPUs 0..slots-1 from the hostfile's slots=N (without a "
+		"hostfile, from the GPUs it sees), and --include (also built from CUDA_VISIBLE_DEVICES) names one past "
+		"them: a slots count lower than the host's GPUs, GPU ids hard-coded in a script for another machine, or "
+		"CUDA_VISIBLE_DEVICES holding indices the launcher renumbered",
+	.fix = "cat hostfile   # 'node-0 slots=N': N is the host's GPU count, not the GPUs you want to use\n"
+		"deepspeed --include localhost:0,2 train.py ...   # pick the GPUs here, by nvidia-smi index, with CUDA_VISIBLE_DEVICES unset",
+},
+{
+	/* DeepSpeed's runner: its ssh check of every hostfile host failed before launch */
+	.id = "deepspeed.ssh_unreachable",
+	.sev = SEV_ERROR, .conf = CONF_HIGH,
+	.anchors = { "was not reachable via ssh" },
+	.title = "DeepSpeed could not reach a hostfile host with ssh",
+	.cause = "before launching, the deepspeed runner runs 'ssh -o PasswordAuthentication=no <host> hostname' for "
+		"each hostfile host; it fails when the host name does not resolve from the launching node, passwordless "
+		"ssh is not set up for that user, or sshd is not reachable on port 22",
+	.fix = "ssh -v -o PasswordAuthentication=no <host> hostname   # must print the name without a prompt; "
+		"'Could not resolve hostname' means the hostfile name is unknown here\n"
+		"use resolvable names or IP addresses in the hostfile and install the launching node's key on every host "
+		"(one node only: remove the hostfile)",
+},
+{
 	/* accelerate (state.py): RTX 40xx without NCCL_P2P_DISABLE/NCCL_IB_DISABLE set */
 	.id = "accelerate.rtx4000",
 	.sev = SEV_ERROR, .conf = CONF_HIGH,

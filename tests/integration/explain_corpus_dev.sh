@@ -18,12 +18,12 @@ expect_match "$out" "confidence calibration" "a calibration table"
 expect_match "$out" "hit rate: [0-9]+/$rows " "an overall rate over the dev rows"
 expect_no_match "$out" "heldout" "nothing of the held-out half is printed"
 # the manifest itself: every fresh row is split, has a source URL and an expected id and literal
-bad=$(awk -F'\t' 'NR > 1 && !/^#/ && ($8 !~ /^(dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7)$/ || $2 !~ /^https?:\/\// || $5 == "" ||
+bad=$(awk -F'\t' 'NR > 1 && !/^#/ && ($8 !~ /^(dev|heldout|dev2|heldout2|dev3|heldout3|dev4|heldout4|dev5|heldout5|dev6|heldout6|dev7|heldout7|dev8|heldout8)$/ || $2 !~ /^https?:\/\// || $5 == "" ||
 	$6 == "" || $7 !~ /^(existing|proposed)$/)' "$manifest")
 expect_rc "" "$bad" "every row has a split, a URL, an expected id, a fix literal and an id status"
 # the split is the seeded one recorded in the manifest (split.py --check recomputes it)
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$FIXTURES/logs/fresh/split.py" --check "$manifest" >/dev/null; rc=$?
-	expect_rc 0 $rc "the dev/heldout split (seed 29), the dev3/heldout3 (2912), dev4/heldout4 (2913), dev5/heldout5 (2914), dev6/heldout6 (2915) and dev7/heldout7 (2916) splits match the recorded seeds"
+	expect_rc 0 $rc "the dev/heldout split (seed 29), the dev3/heldout3 (2912), dev4/heldout4 (2913), dev5/heldout5 (2914), dev6/heldout6 (2915), dev7/heldout7 (2916) and dev8/heldout8 (2917) splits match the recorded seeds"
 fi
 finish
