@@ -306,7 +306,7 @@ void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len
 {
 	const unsigned char *s = (const unsigned char *)str;
 	const uint16_t *dense = a->dense;
-	const struct ac_deep *deep = a->deep - a->ndense;	/* indexed by state id */
+	const struct ac_deep *deep = a->deep;
 	const uint8_t *cls = a->cls;
 	unsigned sh = a->shift;
 	uint32_t nd = a->ndense;
@@ -334,7 +334,7 @@ void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len
 		}
 		k = cls[s[i]];
 		while (st >= nd) {
-			const struct ac_deep *d = &deep[st];
+			const struct ac_deep *d = &deep[st - nd];
 
 			if (d->lab0 == k) {
 				st = d->kid;
@@ -353,7 +353,7 @@ void ac_scan(const struct ac *a, struct ac_seen *sn, const char *str, size_t len
 			report(a, sn, (int32_t)st, i + 1, hit, ctx);
 		continue;
 moved:
-		if (deep[st].out)
+		if (deep[st - nd].out)
 			report(a, sn, (int32_t)st, i + 1, hit, ctx);
 	}
 }
