@@ -960,8 +960,8 @@ static void test_ac_random(void **state)
 		ac_check_random(seed, 60, 2, 14, "ab c", 3000);	/* deep overlaps, failure chains */
 		ac_check_random(seed, 40, 1, 9, "abc", 500);	/* one-byte patterns: no start filter */
 	}
-	/* 12000 patterns of 6 letters: levels 0-5 hold over 32k states, so fewer levels get rows */
-	ac_check_random(7, 12000, 6, 6, "abcdefghijklmnopqrstuvwxyz", 4000);
+	/* 24000 patterns of 6 letters: levels 0-4 hold over 32k states, so fewer levels get rows */
+	ac_check_random(7, 24000, 6, 6, "abcdefghijklmnopqrstuvwxyz", 3000);
 }
 
 /*
