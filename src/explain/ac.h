@@ -2,8 +2,9 @@
  * Aho-Corasick matcher over literal anchors, so that a line is scanned once whatever the number
  * of signatures. States within a few bytes of the root, where a scan spends most of its time, are
  * DFA rows over byte classes (one table load per byte); the deeper ones, nearly all of the states
- * but rarely visited, keep only their goto edges and a failure link, followed at scan time. An
- * anchor costs memory per state below the rows (12 bytes), never a wider row or time per line.
+ * but rarely visited, keep only their goto edges and a failure link, followed at scan time
+ * (amortised: a failure step undoes an earlier forward one). An anchor costs ~21 bytes per new
+ * state below the rows, never a wider row or time per line.
  * Matching is case-sensitive.
  */
 #ifndef NCCLCHECK_EXPLAIN_AC_H
