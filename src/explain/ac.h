@@ -1,8 +1,11 @@
 /*
- * Aho-Corasick matcher over literal anchors, compiled to a full DFA so that a line is scanned once
- * whatever the number of signatures: the hot loop is one table load per byte. Adding an anchor
- * costs memory (one entry per state and distinct pattern byte, plus one for all other bytes),
- * never time per line. Matching is case-sensitive.
+ * Aho-Corasick matcher over literal anchors, so that a line is scanned once whatever the number
+ * of signatures. States within a few bytes of the root, where a scan spends most of its time, are
+ * DFA rows over byte classes (one table load per byte); the deeper ones, nearly all of the states
+ * but rarely visited, keep only their goto edges and a failure link, followed at scan time
+ * (amortised: a failure step undoes an earlier forward one). An anchor costs ~21 bytes per new
+ * state below the rows, never a wider row or time per line.
+ * Matching is case-sensitive.
  */
 #ifndef NCCLCHECK_EXPLAIN_AC_H
 #define NCCLCHECK_EXPLAIN_AC_H
@@ -12,11 +15,14 @@
 
 struct ac;
 
+/* States are 32-bit ids; this bounds the build's arrays, 800 times the signature table's trie. */
+#define AC_MAX_STATES (1u << 24)
+
 struct ac *ac_new(void);
 void ac_free(struct ac *a);
 /*
  * Registers `pat` (non-empty) for `consumer`; one pattern may have many consumers. Before build.
- * Returns 0 when it was refused (empty, after build, or past the 15-bit state limit), else 1.
+ * Returns 0 when it was refused (empty, after build, or past AC_MAX_STATES), else 1.
  */
 int ac_add(struct ac *a, const char *pat, uint16_t consumer);
 void ac_build(struct ac *a);

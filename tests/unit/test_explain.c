@@ -843,24 +843,125 @@ static void test_ac(void **state)
 	ac_free(a);
 }
 
-/* Every anchor of the signature and extractor tables is in the automaton: past its 15-bit state
- * limit it refuses patterns, and their signatures would never fire. */
+/* Every anchor of the signature and extractor tables is in the automaton: past its state limit it
+ * refuses patterns, and their signatures would never fire. */
 static void test_ac_takes_every_anchor(void **state)
 {
 	struct ac *a = ac_new();
 	size_t states = 0;
-	char *big = xmalloc(40000);
+	char *big = xmalloc(AC_MAX_STATES + 1);
 
 	(void)state;
 	assert_int_equal(scan_anchors_refused(&states), 0);
 	assert_true(states > 1000);
+	print_message("automaton: %zu states of at most %u\n", states, AC_MAX_STATES);
 	/* the limit is real: a pattern longer than the state space is refused, not truncated */
-	memset(big, 'x', 39999);
-	big[39999] = 0;
+	memset(big, 'x', AC_MAX_STATES);
+	big[AC_MAX_STATES] = 0;
 	assert_int_equal(ac_add(a, big, 0), 0);
 	assert_int_equal(ac_add(a, "ok", 1), 1);
 	free(big);
 	ac_free(a);
+}
+
+struct ac_all {
+	int *seen;
+	size_t *end;
+};
+
+static void ac_all_cb(void *ctx, uint16_t c, size_t end)
+{
+	struct ac_all *r = ctx;
+	r->seen[c]++;
+	r->end[c] = end;
+}
+
+static uint32_t ac_rand(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * The automaton against a plain search: each consumer is reported once, at the end of the first
+ * occurrence of any of its patterns, and only then. Texts and patterns come from a small alphabet
+ * so that matches overlap and break deep in the trie, where states have no rows and the scan
+ * follows failure links; `big` makes a trie too wide for the rows' 16-bit ids at the usual depth.
+ */
+static void ac_check_random(uint32_t seed, size_t npat, size_t minlen, size_t maxlen,
+			    const char *alpha, size_t tlen)
+{
+	size_t na = strlen(alpha), ncons = npat / 2 + 1;
+	char **pats = xcalloc(npat, sizeof(*pats));
+	char *text = xmalloc(tlen + 1);
+	size_t *want = xcalloc(ncons, sizeof(*want));
+	struct ac_all r = { xcalloc(ncons, sizeof(int)), xcalloc(ncons, sizeof(size_t)) };
+	struct ac_seen sn = { NULL, 0 };
+	struct ac *a = ac_new();
+	uint32_t x = seed;
+
+	for (size_t i = 0; i < npat; i++) {
+		size_t len = minlen + ac_rand(&x) % (maxlen - minlen + 1);
+
+		pats[i] = xmalloc(len + 1);
+		for (size_t k = 0; k < len; k++)
+			pats[i][k] = alpha[ac_rand(&x) % na];
+		pats[i][len] = 0;
+		assert_int_equal(ac_add(a, pats[i], (uint16_t)(i % ncons)), 1);
+	}
+	ac_build(a);
+	/* random text with copies of patterns (whole and cut short) and an uppercase letter or two */
+	for (size_t k = 0; k < tlen;) {
+		const char *p = pats[ac_rand(&x) % npat];
+		size_t m = strlen(p) - (ac_rand(&x) % 3 == 0);
+
+		if (ac_rand(&x) % 2 == 0 && k + m <= tlen) {
+			memcpy(text + k, p, m);
+			k += m;
+		} else {
+			text[k++] = ac_rand(&x) % 50 ? alpha[ac_rand(&x) % na] : 'Q';
+		}
+	}
+	text[tlen] = 0;
+	for (size_t i = 0; i < npat; i++) {
+		size_t m = strlen(pats[i]), c = i % ncons;
+
+		for (size_t k = 0; k + m <= tlen; k++)
+			if (!memcmp(text + k, pats[i], m)) {
+				if (!want[c] || k + m < want[c])
+					want[c] = k + m;
+				break;
+			}
+	}
+	sn.seen = xcalloc(ac_consumers(a), sizeof(*sn.seen));
+	ac_scan(a, &sn, text, tlen, ac_all_cb, &r);
+	for (size_t c = 0; c < ncons; c++) {
+		if (r.seen[c] != !!want[c] || (want[c] && r.end[c] != want[c]))
+			fail_msg("seed %u consumer %zu: seen %d end %zu, want end %zu", seed, c,
+				 r.seen[c], r.end[c], want[c]);
+	}
+	for (size_t i = 0; i < npat; i++)
+		free(pats[i]);
+	free(pats);
+	free(text);
+	free(want);
+	free(r.seen);
+	free(r.end);
+	free(sn.seen);
+	ac_free(a);
+}
+
+static void test_ac_random(void **state)
+{
+	(void)state;
+	for (uint32_t seed = 1; seed <= 40; seed++) {
+		ac_check_random(seed, 60, 2, 14, "ab c", 3000);	/* deep overlaps, failure chains */
+		ac_check_random(seed, 40, 1, 9, "abc", 500);	/* one-byte patterns: no start filter */
+	}
+	/* 24000 patterns of 6 letters: levels 0-4 hold over 32k states, so fewer levels get rows */
+	ac_check_random(7, 24000, 6, 6, "abcdefghijklmnopqrstuvwxyz", 3000);
 }
 
 /*
@@ -4022,6 +4123,7 @@ int main(void)
 		cmocka_unit_test(test_ac),
 		cmocka_unit_test(test_ac_takes_every_anchor),
 		cmocka_unit_test(test_ac_classes),
+		cmocka_unit_test(test_ac_random),
 		cmocka_unit_test(test_table_complete),
 		cmocka_unit_test(test_every_signature),
 		cmocka_unit_test(test_wrong_interface),
