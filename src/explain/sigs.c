@@ -6569,6 +6569,75 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"register the buffers without NCCL_WIN_COLL_SYMMETRIC   # to test it: the regular kernels are not affected",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.28.7-1",
 },
+{
+	/* NVIDIA/nccl#1808 (a 2.27 log): "socketFinalizeAccept: wrong magic" from an external TCP
+	 * request, after which the proxy thread's ncclProxyService hangs. Fix PR #1834 "do not retry
+	 * on bad magic when proxy and ras net accept"; maintainer (kiskra-nvidia): "The proposed fix
+	 * was accepted and merged to the v2.30u1 branch", released in 2.30.7 (its release notes name
+	 * PR #1834). The proxy service thread came with 2.12.7. Beside proxy_stranger_2307, which
+	 * needs the reporter to name the scan: here NCCL's own wrong-magic line shows the stranger. */
+	.id = "nccl.known_bug.proxy_magic_hang_2307",
+	.from = 21207, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.socket.magic_mismatch", .needs = KB_NEED_HANG | KB_MEDIUM, .version_required = 1,
+	.title = "a hang after NCCL dropped a stranger's connection (wrong magic), with NCCL before 2.30.7: the proxy service can stall on it (fixed in 2.30.7)",
+	.cause = "NCCL's proxy service and RAS threads accept TCP connections; before 2.30.7 a connection with a "
+		"wrong magic (a port scanner, a health check, a rank of another job) was retried instead of "
+		"dropped, and the proxy thread could stall on it, hanging the ranks of that process",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"ss -tnp | grep <the address the WARN names>   # what connects: stop it, or keep it off the job's hosts while jobs run",
+	.source = "https://github.com/NVIDIA/nccl/issues/1808",
+},
+{
+	/* NVIDIA/nccl#2241, fix PR #2290: "Copy-engine collectives can hang or fail with `invalid
+	 * resource handle` on two-rank LSA (sub)communicators": ncclMemOpSync picks multicast
+	 * synchronisation whenever NVLS is available, but two-rank teams never set multicast up.
+	 * NCCL 2.31.2 release notes (PR #2339): "Fixes a hang during the first Copy Engine collective
+	 * on a two-rank communicator (GitHub Issue #2241)". CE collectives came with 2.28.3. The NVLS
+	 * line tells it from ce_default_stream_2283 (the default stream, any GPU). */
+	.id = "nccl.known_bug.ce_two_rank_2312",
+	.from = 22803, .to = 23102, .fixed_in = "2.31.2",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CE_COLL | KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in a copy-engine collective on NVLS GPUs with NCCL 2.28.3-2.31.1: a two-rank communicator uses a multicast sync it never set up (fixed in 2.31.2)",
+	.cause = "where NVLS is usable, NCCL before 2.31.2 synchronises copy-engine collectives through multicast "
+		"memory, but a communicator of two ranks never creates that multicast team: its first CE "
+		"collective fails ('invalid resource handle') or waits forever",
+	.fix = "upgrade NCCL to 2.31.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"export NCCL_SYM_CE_THRESHOLD=1000000000000   # meanwhile: no copy-engine collectives",
+	.source = "https://github.com/NVIDIA/nccl/pull/2290",
+},
+{
+	/* NVIDIA/nccl#2198 (reported on the v2.30u1 branch): the RMA proxy path pairs window-relative
+	 * offsets with the RMA handle of the backing allocation, so cross-node one-sided operations
+	 * on a window carved from a larger allocation read and write the wrong bytes ("worker 8
+	 * expected data from rank 7, but received rank 6 / zeros"); same-node paths are right. NCCL
+	 * 2.31.2 release notes: "Fixes data corruption when multiple symmetric windows are carved
+	 * from the same backing memory allocation (GitHub Issue #2198)". From 2.30.3, the first
+	 * release of the line the report names: earlier releases are not confirmed affected. */
+	.id = "nccl.known_bug.rma_subwindow_2312",
+	.from = 23003, .to = 23102, .fixed_in = "2.31.2",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with symmetric windows on NCCL 2.30: windows carved from one allocation get wrong offsets between nodes (fixed in 2.31.2)",
+	.cause = "NCCL 2.30's RMA proxy path (one-sided operations between nodes) applies an offset relative to the "
+		"user's window to the RMA handle of the whole backing allocation: with several windows inside one "
+		"allocation, remote reads and writes hit the wrong bytes, while peers on the same node get the right data",
+	.fix = "upgrade NCCL to 2.31.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"register every window on an allocation of its own   # meanwhile: no two windows share a backing allocation",
+	.source = "https://github.com/NVIDIA/nccl/issues/2198",
+},
+{
+	/* NVIDIA/JAX-Toolbox#331 (NVIDIA's JAX containers): "NVLS was disabled due to a known issue
+	 * in NCCL 2.17 that caused intermittent hangs. The issue has been resolved in NCCL 2.18, so
+	 * we are safe to re-enable NVLS." NVLS came with 2.17.1. */
+	.id = "nccl.known_bug.nvls_hang_217",
+	.from = 21701, .to = 21800, .fixed_in = "2.18",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
+	.title = "a hang on NVLS GPUs with NCCL 2.17: a known intermittent NVLS hang (resolved in 2.18)",
+	.cause = "NCCL 2.17, the first release with NVLink SHARP (NVLS), had a known issue that hung NVLS "
+		"collectives intermittently; NVIDIA's JAX containers turned NVLS off for it and back on with 2.18",
+	.fix = "upgrade NCCL to 2.18 or later\n"
+		"export NCCL_NVLS_ENABLE=0   # meanwhile: what NVIDIA's containers did on 2.17",
+	.source = "https://github.com/NVIDIA/JAX-Toolbox/pull/331",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

@@ -3450,6 +3450,52 @@ static const struct kb_case kb_cases[] = {
 	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
 		"#  Out of bounds values : 12 FAILED\n",
 },
+{
+	.id = "nccl.known_bug.proxy_magic_hang_2307", .fix = "2.30.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"h1:5:1226 [0] misc/socket.cc:484 NCCL WARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"h1:5:1226 [0] misc/socket.cc:484 NCCL WARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	/* the stranger was dropped and nothing hung: harmless */
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"h1:5:1226 [0] misc/socket.cc:484 NCCL WARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n",
+},
+{
+	.id = "nccl.known_bug.ce_two_rank_2312", .fix = "2.31.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.4+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0 (NVLS_NCHANNELS 16)\n"
+		"h1:5:9 [0] ce_coll.cc:210 NCCL WARN Cuda failure 'invalid resource handle'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.31.2+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0 (NVLS_NCHANNELS 16)\n"
+		"h1:5:9 [0] ce_coll.cc:210 NCCL WARN Cuda failure 'invalid resource handle'\n",
+	/* no NVLS: the multicast sync is never chosen */
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.4+cuda13.0\n"
+		"h1:5:9 [0] ce_coll.cc:210 NCCL WARN Cuda failure 'invalid resource handle'\n",
+},
+{
+	.id = "nccl.known_bug.rma_subwindow_2312", .fix = "2.31.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"windows carved from one pool: ncclCommWindowRegister(comm, pool + off, size, &win, NCCL_WIN_DEFAULT)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.31.2+cuda13.0\n"
+		"windows carved from one pool: ncclCommWindowRegister(comm, pool + off, size, &win, NCCL_WIN_DEFAULT)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
+{
+	.id = "nccl.known_bug.nvls_hang_217", .fix = "NCCL_NVLS_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
