@@ -6638,6 +6638,38 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"export NCCL_NVLS_ENABLE=0   # meanwhile: what NVIDIA's containers did on 2.17",
 	.source = "https://github.com/NVIDIA/JAX-Toolbox/pull/331",
 },
+{
+	/* NCCL commit 428f0f20 (NVIDIA, first released in 2.30.3): "Workaround for race condition in
+	 * CE AllToAll and AllGather ... a race condition that can occur with CE AllToAll and
+	 * AllGather when the number of intra-batch syncs is odd". Copy-engine collectives run on
+	 * symmetric-memory windows and came with 2.28.3. */
+	.id = "nccl.known_bug.ce_batch_race_2303",
+	.from = 22803, .to = 23003, .fixed_in = "2.30.3",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with symmetric-memory windows on NCCL 2.28.3-2.30.2: a race in copy-engine all-to-all and all-gather (fixed in 2.30.3)",
+	.cause = "NCCL's copy-engine all-to-all and all-gather (on symmetric windows, 2.28.3+) could race when a "
+		"collective needed an odd number of batch synchronisations, before 2.30.3 added the missing sync",
+	.fix = "upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"export NCCL_SYM_CE_THRESHOLD=1000000000000   # meanwhile: no copy-engine collectives",
+	.source = "https://github.com/NVIDIA/nccl/commit/428f0f20",
+},
+{
+	/* NCCL commit 22bf8764 (Kamil Iskra, NVIDIA; first released in 2.30.7): "Fix the window
+	 * creation during graph capture. Ensure that all the invocations of cudaStreamSynchronize()
+	 * (which is not supported for graph capturing) are performed in the relaxed mode. This
+	 * affects primarily ncclDevrWindowRegisterInGroup, but also ncclCommWindowDeregister ...".
+	 * ncclDevrWindowRegisterInGroup came with 2.28.3. The window call tells it from
+	 * rma_graph_2304 (RMA signal buffers, 2.30.4 only). */
+	.id = "nccl.known_bug.window_graph_2307",
+	.from = 22803, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CUDAGRAPH | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure registering a symmetric window during CUDA graph capture with NCCL 2.28.3-2.30.6 (fixed in 2.30.7)",
+	.cause = "NCCL before 2.30.7 synchronises a stream while it registers or deregisters a window "
+		"(ncclCommWindowRegister), which CUDA refuses while a graph is being captured",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"register the windows before the capture starts   # meanwhile: no window call inside the captured region",
+	.source = "https://github.com/NVIDIA/nccl/commit/22bf8764",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

@@ -3496,6 +3496,30 @@ static const struct kb_case kb_cases[] = {
 	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
 		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
 },
+{
+	.id = "nccl.known_bug.ce_batch_race_2303", .fix = "2.30.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.3+cuda13.0\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
+{
+	.id = "nccl.known_bug.window_graph_2307", .fix = "2.30.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"capturing the decode step into a CUDA graph; ncclCommWindowRegister(comm, kv, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"h1:5:9 [0] dev_runtime.cc:612 NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"capturing the decode step into a CUDA graph; ncclCommWindowRegister(comm, kv, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"h1:5:9 [0] dev_runtime.cc:612 NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+	/* no window registered: some other call broke the capture */
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"capturing the decode step into a CUDA graph\n"
+		"h1:5:9 [0] dev_runtime.cc:612 NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
