@@ -6670,6 +6670,25 @@ const struct explain_known_bug explain_known_bugs[] = {
 		"register the windows before the capture starts   # meanwhile: no window call inside the captured region",
 	.source = "https://github.com/NVIDIA/nccl/commit/22bf8764",
 },
+{
+	/* NVIDIA/nccl PR #2047, mirrored as commit a93ef9a5 and first released in 2.30.3: "Correct
+	 * inverted boolean logic in matchSubnet causing incorrect interface selection ... When a
+	 * user specifies NCCL_COMM_ID ... the correct interface (e.g., eth0 with 172.17.16.2/20) is
+	 * rejected ... A non-matching interface such as loopback (lo with 127.0.0.1/8) can be
+	 * accepted ... 'Bootstrap: Using lo:127.0.0.1<0>', completely breaking multi-node
+	 * communication". The inverted line ("== ... ? false : true") came with the 2.29.2 release
+	 * commit (ebd1e929; 2.28.9 had the XOR form); IPv4 only. */
+	.id = "nccl.known_bug.comm_id_subnet_2292",
+	.from = 22902, .to = 23003, .fixed_in = "2.30.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_COMM_ID_LO | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with NCCL_COMM_ID on NCCL 2.29.2-2.30.2: NCCL picks the interface outside NCCL_COMM_ID's subnet (loopback) for its bootstrap (fixed in 2.30.3)",
+	.cause = "with NCCL_COMM_ID set NCCL bootstraps on the interface in that address's subnet, but 2.29.2-2.30.2 "
+		"inverted the IPv4 subnet test: it rejects the right interface and takes the first one outside the "
+		"subnet, usually lo, so ranks advertise 127.0.0.1 and the nodes cannot reach each other",
+	.fix = "upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_COMM_ID   # meanwhile: let torch pass the unique id through its TCPStore; the interface then comes from NCCL_SOCKET_IFNAME",
+	.source = "https://github.com/NVIDIA/nccl/pull/2047",
+},
 };
 
 const size_t explain_nknown_bugs = sizeof(explain_known_bugs) / sizeof(explain_known_bugs[0]);

@@ -3520,6 +3520,37 @@ static const struct kb_case kb_cases[] = {
 		"capturing the decode step into a CUDA graph\n"
 		"h1:5:9 [0] dev_runtime.cc:612 NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
 },
+{
+	.id = "nccl.known_bug.comm_id_subnet_2292", .fix = "2.30.3",
+	.log = "node2:5:5 [0] NCCL INFO NCCL_COMM_ID set by environment to 172.17.16.2:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap: Using lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda12.9\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:632] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "node2:5:5 [0] NCCL INFO NCCL_COMM_ID set by environment to 172.17.16.2:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap: Using lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.30.3+cuda12.9\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:632] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	/* NCCL_COMM_ID set but the bootstrap took the right interface: not this bug */
+	.bare_log = "node2:5:5 [0] NCCL INFO NCCL_COMM_ID set by environment to 172.17.16.2:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap: Using eth0:172.17.16.5<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda12.9\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:632] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	/* the same bug; without NCCL_COMM_ID a loopback bootstrap is a set-up matter (another rule) */
+	.id = "nccl.known_bug.comm_id_subnet_2292", .fix = "unset NCCL_COMM_ID",
+	.log = "export NCCL_COMM_ID=10.0.0.1:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.30.2+cuda12.9\n"
+		"the job hangs after Init START on the second node\n",
+	.fixed_log = "export NCCL_COMM_ID=10.0.0.1:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"the job hangs after Init START on the second node\n",
+	.bare_log = "node2:5:5 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.30.2+cuda12.9\n"
+		"the job hangs after Init START on the second node\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
