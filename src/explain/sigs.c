@@ -1887,6 +1887,22 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* transport/net.cc and coll_net.cc, 2.9.6-2.30.6: with NCCL_GDRCOPY_FLUSH_ENABLE=1 the proxy
+	 * flushes GPUDirect RDMA writes by reading GPU memory through GDRCopy, an x86-only inline
+	 * read; elsewhere it WARNs and fails (ncclInternalError). NCCL commit a12d73a8 (first in
+	 * 2.30.7) added the aarch64 path. */
+	.id = "nccl.gdrcopy.flush_arch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "GDR Flush only supported on x86_64" },
+	.title = "NCCL_GDRCOPY_FLUSH_ENABLE on a host that is not x86_64: this NCCL has no GDRCopy flush there",
+	.cause = "with NCCL_GDRCOPY_FLUSH_ENABLE=1 NCCL flushes GPUDirect RDMA receives by reading GPU memory "
+		"through GDRCopy; before 2.30.7 only x86_64 had that read, and on aarch64 (Grace: GH200, GB200) "
+		"the network proxy fails with an internal error",
+	.fix = "unset NCCL_GDRCOPY_FLUSH_ENABLE   # NCCL's default: the network plugin flushes\n"
+		"upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
 	/* net_ib/gin.cc (2.28+): GPU-initiated networking (the device API, e.g. DeepEP) registers GPU
 	 * memory with the NIC itself: it needs nvidia-peermem or DMA-BUF and has no host fallback */
 	.id = "nccl.gin.no_gdr",
@@ -6688,6 +6704,21 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
 		"unset NCCL_COMM_ID   # meanwhile: let torch pass the unique id through its TCPStore; the interface then comes from NCCL_SOCKET_IFNAME",
 	.source = "https://github.com/NVIDIA/nccl/pull/2047",
+},
+{
+	/* NCCL commit a12d73a8 (NVIDIA, first released in 2.30.7): "net: add aarch64 GDR flush path
+	 * ... The previous implementation was x86-only inline asm and failed with a WARN on
+	 * aarch64." The WARN ('GDR Flush only supported on x86_64') came with 2.9.6 (a46ea105) and
+	 * exists only in the affected releases, so the line alone names the bug. */
+	.id = "nccl.known_bug.gdr_flush_arm_2307",
+	.from = 20906, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.gdrcopy.flush_arch", .version_required = 0,
+	.title = "a known NCCL limitation before 2.30.7: no GDRCopy flush on aarch64 (fixed in 2.30.7)",
+	.cause = "NCCL 2.9.6-2.30.6 implement the GDRCopy flush (NCCL_GDRCOPY_FLUSH_ENABLE=1) only for x86_64 and "
+		"fail with an internal error on aarch64; 2.30.7 adds the aarch64 path",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_GDRCOPY_FLUSH_ENABLE   # meanwhile: the network plugin flushes",
+	.source = "https://github.com/NVIDIA/nccl/commit/a12d73a8",
 },
 };
 

@@ -3551,6 +3551,13 @@ static const struct kb_case kb_cases[] = {
 		"node2:5:5 [0] NCCL INFO NCCL version 2.30.2+cuda12.9\n"
 		"the job hangs after Init START on the second node\n",
 },
+{
+	.id = "nccl.known_bug.gdr_flush_arm_2307", .top = 1, .fix = "2.30.7",
+	.log = "gh200-01:4711:4711 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"gh200-01:4711:4790 [0] transport/net.cc:1257 NCCL WARN NET: GDR Flush only supported on x86_64\n",
+	.fixed_log = "gh200-01:4711:4711 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"gh200-01:4711:4790 [0] transport/net.cc:1257 NCCL WARN NET: GDR Flush only supported on x86_64\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
