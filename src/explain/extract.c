@@ -1737,6 +1737,7 @@ static const struct extractor {
 	{ .anchor = "ncclCommRegister", .first = OBS_LOC(user_reg_loc) },
 	{ .anchor = "TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1", .first = OBS_LOC(user_reg_loc) },
 	{ .anchor = "register_mem_pool", .first = OBS_LOC(user_reg_loc) },
+	{ .anchor = "NCCL_COMM_ID", .first = OBS_LOC(comm_id_loc) },
 	{ .anchor = "two machines", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two nodes", .first = OBS_LOC(multi_host_loc), .prose = 1 },
 	{ .anchor = "two hosts", .first = OBS_LOC(multi_host_loc), .prose = 1 },

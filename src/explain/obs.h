@@ -314,6 +314,7 @@ struct run_obs {
 	struct loc multi_qp_loc;	/* NCCL_IB_QPS_PER_CONNECTION above 1 */
 	struct loc symmetric_loc;	/* symmetric-memory windows registered (ncclCommWindowRegister) */
 	struct loc user_reg_loc;	/* user buffers registered with NCCL (ncclCommRegister, torch's hook) */
+	struct loc comm_id_loc;		/* NCCL_COMM_ID named (set, or NCCL warning about it) */
 };
 
 /* "name:line" of a location. */

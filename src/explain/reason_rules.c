@@ -874,6 +874,15 @@ static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
 	return *(const struct loc *)((const char *)x + f->loc);
 }
 
+/* The first rank that bootstraps on loopback ("Bootstrap : Using lo:127.0.0.1"), or no line. */
+static struct loc kb_boot_lo(const struct rs *r)
+{
+	for (size_t i = 0; i < r->np; i++)
+		if (r->p[i].m.boot_loc.line && aclass_of(r->p[i].m.boot_if, r->p[i].m.boot_addr) == A_LOOPBACK)
+			return r->p[i].m.boot_loc;
+	return (struct loc){ 0, 0 };
+}
+
 /* Whether every KB_NEED_* fact in `needs` was seen (KB_MEDIUM and KB_NEED_WRONG are not facts
  * here: the caller reads them). */
 static int kb_facts(const struct rs *r, uint64_t needs, int hang, int wd)
@@ -890,6 +899,7 @@ static int kb_facts(const struct rs *r, uint64_t needs, int hang, int wd)
 		 ((needs & KB_NEED_NCCL_ERROR) && !kb_nccl_error(r)) ||
 		 ((needs & KB_NEED_SEGFAULT) && !sig_hit_of(r, "sys.segfault")) ||
 		 ((needs & KB_NEED_HOPPER) && x->gpu_sm != 90) ||
+		 ((needs & KB_NEED_COMM_ID_LO) && !(x->comm_id_loc.line && kb_boot_lo(r).line)) ||
 		 ((needs & KB_PROSE_A2A) && !wd && !x->alltoall_loc.line));
 }
 
@@ -1036,6 +1046,10 @@ void rule_known_bugs(struct rs *r)
 		if (kb->needs & KB_NEED_NCCL_ERROR) {
 			const struct sig_hit *e = kb_nccl_error(r);
 			rs_at(r, d, e->ev[0], "NCCL's error first", e->ev_text[0]);
+		}
+		if (kb->needs & KB_NEED_COMM_ID_LO) {
+			rs_at(r, d, x->comm_id_loc, "NCCL_COMM_ID", NULL);
+			rs_at(r, d, kb_boot_lo(r), "bootstrap on loopback", NULL);
 		}
 		if (kb->needs & KB_NEED_BOOT_SCAN) {
 			rs_at(r, d, x->boot_chain_loc, "in bootstrap", NULL);

@@ -1887,6 +1887,22 @@ const struct explain_sig explain_sigs[] = {
 	},
 },
 {
+	/* transport/net.cc and coll_net.cc, 2.9.6-2.30.6: with NCCL_GDRCOPY_FLUSH_ENABLE=1 the proxy
+	 * flushes GPUDirect RDMA writes by reading GPU memory through GDRCopy, an x86-only inline
+	 * read; elsewhere it WARNs and fails (ncclInternalError). NCCL commit a12d73a8 (first in
+	 * 2.30.7) added the aarch64 path. */
+	.id = "nccl.gdrcopy.flush_arch",
+	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
+	.anchors = { "GDR Flush only supported on x86_64" },
+	.title = "NCCL_GDRCOPY_FLUSH_ENABLE on a host that is not x86_64: this NCCL has no GDRCopy flush there",
+	.cause = "with NCCL_GDRCOPY_FLUSH_ENABLE=1 NCCL flushes GPUDirect RDMA receives by reading GPU memory "
+		"through GDRCopy; before 2.30.7 only x86_64 had that read, and on aarch64 (Grace: GH200, GB200) "
+		"the network proxy fails with an internal error",
+	.fix = "unset NCCL_GDRCOPY_FLUSH_ENABLE   # NCCL's default: the network plugin flushes\n"
+		"upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)",
+	.rerun = RERUN_NCCL_ENV,
+},
+{
 	/* net_ib/gin.cc (2.28+): GPU-initiated networking (the device API, e.g. DeepEP) registers GPU
 	 * memory with the NIC itself: it needs nvidia-peermem or DMA-BUF and has no host fallback */
 	.id = "nccl.gin.no_gdr",
@@ -6596,6 +6612,141 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.fix = "upgrade NCCL to 2.28.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
 		"register the buffers without NCCL_WIN_COLL_SYMMETRIC   # to test it: the regular kernels are not affected",
 	.source = "https://github.com/NVIDIA/nccl/releases/tag/v2.28.7-1",
+},
+{
+	/* NVIDIA/nccl#1808 (a 2.27 log): "socketFinalizeAccept: wrong magic" from an external TCP
+	 * request, after which the proxy thread's ncclProxyService hangs. Fix PR #1834 "do not retry
+	 * on bad magic when proxy and ras net accept"; maintainer (kiskra-nvidia): "The proposed fix
+	 * was accepted and merged to the v2.30u1 branch", released in 2.30.7 (its release notes name
+	 * PR #1834). The proxy service thread came with 2.12.7. Beside proxy_stranger_2307, which
+	 * needs the reporter to name the scan: here NCCL's own wrong-magic line shows the stranger. */
+	.id = "nccl.known_bug.proxy_magic_hang_2307",
+	.from = 21207, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.socket.magic_mismatch", .needs = KB_NEED_HANG | KB_MEDIUM, .version_required = 1,
+	.title = "a hang after NCCL dropped a stranger's connection (wrong magic), with NCCL before 2.30.7: the proxy service can stall on it (fixed in 2.30.7)",
+	.cause = "NCCL's proxy service and RAS threads accept TCP connections; before 2.30.7 a connection with a "
+		"wrong magic (a port scanner, a health check, a rank of another job) was retried instead of "
+		"dropped, and the proxy thread could stall on it, hanging the ranks of that process",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"ss -tnp | grep <the address the WARN names>   # what connects: stop it, or keep it off the job's hosts while jobs run",
+	.source = "https://github.com/NVIDIA/nccl/issues/1808",
+},
+{
+	/* NVIDIA/nccl#2241, fix PR #2290: "Copy-engine collectives can hang or fail with `invalid
+	 * resource handle` on two-rank LSA (sub)communicators": ncclMemOpSync picks multicast
+	 * synchronisation whenever NVLS is available, but two-rank teams never set multicast up.
+	 * NCCL 2.31.2 release notes (PR #2339): "Fixes a hang during the first Copy Engine collective
+	 * on a two-rank communicator (GitHub Issue #2241)". CE collectives came with 2.28.3. The NVLS
+	 * line tells it from ce_default_stream_2283 (the default stream, any GPU). */
+	.id = "nccl.known_bug.ce_two_rank_2312",
+	.from = 22803, .to = 23102, .fixed_in = "2.31.2",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CE_COLL | KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure in a copy-engine collective on NVLS GPUs with NCCL 2.28.3-2.31.1: a two-rank communicator uses a multicast sync it never set up (fixed in 2.31.2)",
+	.cause = "where NVLS is usable, NCCL before 2.31.2 synchronises copy-engine collectives through multicast "
+		"memory, but a communicator of two ranks never creates that multicast team: its first CE "
+		"collective fails ('invalid resource handle') or waits forever",
+	.fix = "upgrade NCCL to 2.31.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"export NCCL_SYM_CE_THRESHOLD=1000000000000   # meanwhile: no copy-engine collectives",
+	.source = "https://github.com/NVIDIA/nccl/pull/2290",
+},
+{
+	/* NVIDIA/nccl#2198 (reported on the v2.30u1 branch): the RMA proxy path pairs window-relative
+	 * offsets with the RMA handle of the backing allocation, so cross-node one-sided operations
+	 * on a window carved from a larger allocation read and write the wrong bytes ("worker 8
+	 * expected data from rank 7, but received rank 6 / zeros"); same-node paths are right. NCCL
+	 * 2.31.2 release notes: "Fixes data corruption when multiple symmetric windows are carved
+	 * from the same backing memory allocation (GitHub Issue #2198)". From 2.30.3, the first
+	 * release of the line the report names: earlier releases are not confirmed affected. */
+	.id = "nccl.known_bug.rma_subwindow_2312",
+	.from = 23003, .to = 23102, .fixed_in = "2.31.2",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with symmetric windows on NCCL 2.30: windows carved from one allocation get wrong offsets between nodes (fixed in 2.31.2)",
+	.cause = "NCCL 2.30's RMA proxy path (one-sided operations between nodes) applies an offset relative to the "
+		"user's window to the RMA handle of the whole backing allocation: with several windows inside one "
+		"allocation, remote reads and writes hit the wrong bytes, while peers on the same node get the right data",
+	.fix = "upgrade NCCL to 2.31.2 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"register every window on an allocation of its own   # meanwhile: no two windows share a backing allocation",
+	.source = "https://github.com/NVIDIA/nccl/issues/2198",
+},
+{
+	/* NVIDIA/JAX-Toolbox#331 (NVIDIA's JAX containers): "NVLS was disabled due to a known issue
+	 * in NCCL 2.17 that caused intermittent hangs. The issue has been resolved in NCCL 2.18, so
+	 * we are safe to re-enable NVLS." NVLS came with 2.17.1. */
+	.id = "nccl.known_bug.nvls_hang_217",
+	.from = 21701, .to = 21800, .fixed_in = "2.18",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
+	.title = "a hang on NVLS GPUs with NCCL 2.17: a known intermittent NVLS hang (resolved in 2.18)",
+	.cause = "NCCL 2.17, the first release with NVLink SHARP (NVLS), had a known issue that hung NVLS "
+		"collectives intermittently; NVIDIA's JAX containers turned NVLS off for it and back on with 2.18",
+	.fix = "upgrade NCCL to 2.18 or later\n"
+		"export NCCL_NVLS_ENABLE=0   # meanwhile: what NVIDIA's containers did on 2.17",
+	.source = "https://github.com/NVIDIA/JAX-Toolbox/pull/331",
+},
+{
+	/* NCCL commit 428f0f20 (NVIDIA, first released in 2.30.3): "Workaround for race condition in
+	 * CE AllToAll and AllGather ... a race condition that can occur with CE AllToAll and
+	 * AllGather when the number of intra-batch syncs is odd". Copy-engine collectives run on
+	 * symmetric-memory windows and came with 2.28.3. */
+	.id = "nccl.known_bug.ce_batch_race_2303",
+	.from = 22803, .to = 23003, .fixed_in = "2.30.3",
+	.symptom = NULL, .needs = KB_NEED_WRONG | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "wrong results with symmetric-memory windows on NCCL 2.28.3-2.30.2: a race in copy-engine all-to-all and all-gather (fixed in 2.30.3)",
+	.cause = "NCCL's copy-engine all-to-all and all-gather (on symmetric windows, 2.28.3+) could race when a "
+		"collective needed an odd number of batch synchronisations, before 2.30.3 added the missing sync",
+	.fix = "upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"export NCCL_SYM_CE_THRESHOLD=1000000000000   # meanwhile: no copy-engine collectives",
+	.source = "https://github.com/NVIDIA/nccl/commit/428f0f20",
+},
+{
+	/* NCCL commit 22bf8764 (Kamil Iskra, NVIDIA; first released in 2.30.7): "Fix the window
+	 * creation during graph capture. Ensure that all the invocations of cudaStreamSynchronize()
+	 * (which is not supported for graph capturing) are performed in the relaxed mode. This
+	 * affects primarily ncclDevrWindowRegisterInGroup, but also ncclCommWindowDeregister ...".
+	 * ncclDevrWindowRegisterInGroup came with 2.28.3. The window call tells it from
+	 * rma_graph_2304 (RMA signal buffers, 2.30.4 only). */
+	.id = "nccl.known_bug.window_graph_2307",
+	.from = 22803, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.cuda.failure", .needs = KB_NEED_CUDAGRAPH | KB_NEED_SYMMETRIC | KB_MEDIUM, .version_required = 1,
+	.title = "a CUDA failure registering a symmetric window during CUDA graph capture with NCCL 2.28.3-2.30.6 (fixed in 2.30.7)",
+	.cause = "NCCL before 2.30.7 synchronises a stream while it registers or deregisters a window "
+		"(ncclCommWindowRegister), which CUDA refuses while a graph is being captured",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"register the windows before the capture starts   # meanwhile: no window call inside the captured region",
+	.source = "https://github.com/NVIDIA/nccl/commit/22bf8764",
+},
+{
+	/* NVIDIA/nccl PR #2047, mirrored as commit a93ef9a5 and first released in 2.30.3: "Correct
+	 * inverted boolean logic in matchSubnet causing incorrect interface selection ... When a
+	 * user specifies NCCL_COMM_ID ... the correct interface (e.g., eth0 with 172.17.16.2/20) is
+	 * rejected ... A non-matching interface such as loopback (lo with 127.0.0.1/8) can be
+	 * accepted ... 'Bootstrap: Using lo:127.0.0.1<0>', completely breaking multi-node
+	 * communication". The inverted line ("== ... ? false : true") came with the 2.29.2 release
+	 * commit (ebd1e929; 2.28.9 had the XOR form); IPv4 only. */
+	.id = "nccl.known_bug.comm_id_subnet_2292",
+	.from = 22902, .to = 23003, .fixed_in = "2.30.3",
+	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_COMM_ID_LO | KB_MEDIUM, .version_required = 1,
+	.title = "a hang with NCCL_COMM_ID on NCCL 2.29.2-2.30.2: NCCL picks the interface outside NCCL_COMM_ID's subnet (loopback) for its bootstrap (fixed in 2.30.3)",
+	.cause = "with NCCL_COMM_ID set NCCL bootstraps on the interface in that address's subnet, but 2.29.2-2.30.2 "
+		"inverted the IPv4 subnet test: it rejects the right interface and takes the first one outside the "
+		"subnet, usually lo, so ranks advertise 127.0.0.1 and the nodes cannot reach each other",
+	.fix = "upgrade NCCL to 2.30.3 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_COMM_ID   # meanwhile: let torch pass the unique id through its TCPStore; the interface then comes from NCCL_SOCKET_IFNAME",
+	.source = "https://github.com/NVIDIA/nccl/pull/2047",
+},
+{
+	/* NCCL commit a12d73a8 (NVIDIA, first released in 2.30.7): "net: add aarch64 GDR flush path
+	 * ... The previous implementation was x86-only inline asm and failed with a WARN on
+	 * aarch64." The WARN ('GDR Flush only supported on x86_64') came with 2.9.6 (a46ea105) and
+	 * exists only in the affected releases, so the line alone names the bug. */
+	.id = "nccl.known_bug.gdr_flush_arm_2307",
+	.from = 20906, .to = 23007, .fixed_in = "2.30.7",
+	.symptom = "nccl.gdrcopy.flush_arch", .version_required = 0,
+	.title = "a known NCCL limitation before 2.30.7: no GDRCopy flush on aarch64 (fixed in 2.30.7)",
+	.cause = "NCCL 2.9.6-2.30.6 implement the GDRCopy flush (NCCL_GDRCOPY_FLUSH_ENABLE=1) only for x86_64 and "
+		"fail with an internal error on aarch64; 2.30.7 adds the aarch64 path",
+	.fix = "upgrade NCCL to 2.30.7 or later (pip install -U nvidia-nccl-cu12 / nvidia-nccl-cu13)\n"
+		"unset NCCL_GDRCOPY_FLUSH_ENABLE   # meanwhile: the network plugin flushes",
+	.source = "https://github.com/NVIDIA/nccl/commit/a12d73a8",
 },
 };
 

@@ -157,6 +157,8 @@ extern const size_t explain_nsigs;
 #define KB_NEED_MULTI_QP (UINT64_C(1) << 37)
 /* symmetric-memory windows: ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC */
 #define KB_NEED_SYMMETRIC (UINT64_C(1) << 38)
+/* NCCL_COMM_ID named, and a rank bootstraps on loopback ("Bootstrap : Using lo:127.0.0.1") */
+#define KB_NEED_COMM_ID_LO (UINT64_C(1) << 39)
 
 struct explain_known_bug {
 	const char *id;

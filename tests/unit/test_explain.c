@@ -3551,6 +3551,114 @@ static const struct kb_case kb_cases[] = {
 	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n"
 		"#  Out of bounds values : 12 FAILED\n",
 },
+{
+	.id = "nccl.known_bug.proxy_magic_hang_2307", .fix = "2.30.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"h1:5:1226 [0] misc/socket.cc:484 NCCL WARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"h1:5:1226 [0] misc/socket.cc:484 NCCL WARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	/* the stranger was dropped and nothing hung: harmless */
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"h1:5:1226 [0] misc/socket.cc:484 NCCL WARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n",
+},
+{
+	.id = "nccl.known_bug.ce_two_rank_2312", .fix = "2.31.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.4+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0 (NVLS_NCHANNELS 16)\n"
+		"h1:5:9 [0] ce_coll.cc:210 NCCL WARN Cuda failure 'invalid resource handle'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.31.2+cuda13.0\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0 (NVLS_NCHANNELS 16)\n"
+		"h1:5:9 [0] ce_coll.cc:210 NCCL WARN Cuda failure 'invalid resource handle'\n",
+	/* no NVLS: the multicast sync is never chosen */
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.4+cuda13.0\n"
+		"h1:5:9 [0] ce_coll.cc:210 NCCL WARN Cuda failure 'invalid resource handle'\n",
+},
+{
+	.id = "nccl.known_bug.rma_subwindow_2312", .fix = "2.31.2",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"windows carved from one pool: ncclCommWindowRegister(comm, pool + off, size, &win, NCCL_WIN_DEFAULT)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.31.2+cuda13.0\n"
+		"windows carved from one pool: ncclCommWindowRegister(comm, pool + off, size, &win, NCCL_WIN_DEFAULT)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
+{
+	.id = "nccl.known_bug.nvls_hang_217", .fix = "NCCL_NVLS_ENABLE=0",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
+		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
+		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	.id = "nccl.known_bug.ce_batch_race_2303", .fix = "2.30.3",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.3+cuda13.0\n"
+		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"#  Out of bounds values : 12 FAILED\n",
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"#  Out of bounds values : 12 FAILED\n",
+},
+{
+	.id = "nccl.known_bug.window_graph_2307", .fix = "2.30.7",
+	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"capturing the decode step into a CUDA graph; ncclCommWindowRegister(comm, kv, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"h1:5:9 [0] dev_runtime.cc:612 NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"capturing the decode step into a CUDA graph; ncclCommWindowRegister(comm, kv, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
+		"h1:5:9 [0] dev_runtime.cc:612 NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+	/* no window registered: some other call broke the capture */
+	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
+		"capturing the decode step into a CUDA graph\n"
+		"h1:5:9 [0] dev_runtime.cc:612 NCCL WARN Cuda failure 900 'operation not permitted when stream is capturing'\n",
+},
+{
+	.id = "nccl.known_bug.comm_id_subnet_2292", .fix = "2.30.3",
+	.log = "node2:5:5 [0] NCCL INFO NCCL_COMM_ID set by environment to 172.17.16.2:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap: Using lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda12.9\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:632] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	.fixed_log = "node2:5:5 [0] NCCL INFO NCCL_COMM_ID set by environment to 172.17.16.2:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap: Using lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.30.3+cuda12.9\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:632] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+	/* NCCL_COMM_ID set but the bootstrap took the right interface: not this bug */
+	.bare_log = "node2:5:5 [0] NCCL INFO NCCL_COMM_ID set by environment to 172.17.16.2:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap: Using eth0:172.17.16.5<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda12.9\n"
+		"[rank8]:[E ProcessGroupNCCL.cpp:632] [Rank 8] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
+},
+{
+	/* the same bug; without NCCL_COMM_ID a loopback bootstrap is a set-up matter (another rule) */
+	.id = "nccl.known_bug.comm_id_subnet_2292", .fix = "unset NCCL_COMM_ID",
+	.log = "export NCCL_COMM_ID=10.0.0.1:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.30.2+cuda12.9\n"
+		"the job hangs after Init START on the second node\n",
+	.fixed_log = "export NCCL_COMM_ID=10.0.0.1:12340\n"
+		"node2:5:5 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.28.9+cuda12.9\n"
+		"the job hangs after Init START on the second node\n",
+	.bare_log = "node2:5:5 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+		"node2:5:5 [0] NCCL INFO NCCL version 2.30.2+cuda12.9\n"
+		"the job hangs after Init START on the second node\n",
+},
+{
+	.id = "nccl.known_bug.gdr_flush_arm_2307", .top = 1, .fix = "2.30.7",
+	.log = "gh200-01:4711:4711 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n"
+		"gh200-01:4711:4790 [0] transport/net.cc:1257 NCCL WARN NET: GDR Flush only supported on x86_64\n",
+	.fixed_log = "gh200-01:4711:4711 [0] NCCL INFO NCCL version 2.30.7+cuda13.0\n"
+		"gh200-01:4711:4790 [0] transport/net.cc:1257 NCCL WARN NET: GDR Flush only supported on x86_64\n",
+},
 };
 
 static void test_known_bug_rows(void **state)
