@@ -6669,20 +6669,6 @@ const struct explain_known_bug explain_known_bugs[] = {
 	.source = "https://github.com/NVIDIA/nccl/issues/2198",
 },
 {
-	/* NVIDIA/JAX-Toolbox#331 (NVIDIA's JAX containers): "NVLS was disabled due to a known issue
-	 * in NCCL 2.17 that caused intermittent hangs. The issue has been resolved in NCCL 2.18, so
-	 * we are safe to re-enable NVLS." NVLS came with 2.17.1. */
-	.id = "nccl.known_bug.nvls_hang_217",
-	.from = 21701, .to = 21800, .fixed_in = "2.18",
-	.symptom = NULL, .needs = KB_NEED_HANG | KB_NEED_NVLS | KB_MEDIUM, .version_required = 1,
-	.title = "a hang on NVLS GPUs with NCCL 2.17: a known intermittent NVLS hang (resolved in 2.18)",
-	.cause = "NCCL 2.17, the first release with NVLink SHARP (NVLS), had a known issue that hung NVLS "
-		"collectives intermittently; NVIDIA's JAX containers turned NVLS off for it and back on with 2.18",
-	.fix = "upgrade NCCL to 2.18 or later\n"
-		"export NCCL_NVLS_ENABLE=0   # meanwhile: what NVIDIA's containers did on 2.17",
-	.source = "https://github.com/NVIDIA/JAX-Toolbox/pull/331",
-},
-{
 	/* NCCL commit 428f0f20 (NVIDIA, first released in 2.30.3): "Workaround for race condition in
 	 * CE AllToAll and AllGather ... a race condition that can occur with CE AllToAll and
 	 * AllGather when the number of intra-batch syncs is odd". Copy-engine collectives run on

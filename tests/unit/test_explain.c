@@ -3587,17 +3587,6 @@ static const struct kb_case kb_cases[] = {
 		"#  Out of bounds values : 12 FAILED\n",
 },
 {
-	.id = "nccl.known_bug.nvls_hang_217", .fix = "NCCL_NVLS_ENABLE=0",
-	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
-		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
-		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
-	.fixed_log = "h1:5:5 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
-		"h1:5:5 [0] NCCL INFO NVLS multicast support is available on dev 0\n"
-		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
-	.bare_log = "h1:5:5 [0] NCCL INFO NCCL version 2.17.1+cuda12.1\n"
-		"[rank0]:[E ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600040 milliseconds before timing out.\n",
-},
-{
 	.id = "nccl.known_bug.ce_batch_race_2303", .fix = "2.30.3",
 	.log = "h1:5:5 [0] NCCL INFO NCCL version 2.29.7+cuda13.0\n"
 		"buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n"
