@@ -308,10 +308,6 @@ struct run_obs {
 	struct loc mlopart_loc;		/* MPS with MLOPart named */
 	struct loc no_rtc_loc;		/* NCCL_RUNTIME_CONNECT=0 */
 	struct loc inspector_loc;	/* NCCL's Inspector profiler plugin enabled */
-	struct loc split_share_loc;	/* NCCL_COMM_SPLIT_SHARE_RESOURCES=1 (split comms share resources) */
-	struct loc gdr_c2c_loc;		/* NCCL_NET_GDR_C2C=1 */
-	struct loc topo_file_loc;	/* NCCL_TOPO_FILE set */
-	struct loc multi_qp_loc;	/* NCCL_IB_QPS_PER_CONNECTION above 1 */
 	struct loc symmetric_loc;	/* symmetric-memory windows registered (ncclCommWindowRegister) */
 	struct loc user_reg_loc;	/* user buffers registered with NCCL (ncclCommRegister, torch's hook) */
 };

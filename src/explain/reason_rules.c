@@ -796,13 +796,48 @@ static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *lo
 }
 
 /*
+ * A setting's whole-number value: "4", or "4," and "4)" where a sentence goes on after it; -1 for
+ * anything else ("4x", "auto"), which is not a number NCCL would read.
+ */
+static long kb_value_int(const char *v)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (end == v || !isdigit((unsigned char)*v) || (*end && !(strchr(",;)", *end) && !end[1])))
+		return -1;
+	return n;
+}
+
+/* What a setting's value must be for a known-bug row's fact (see kb_fact_lines). */
+static int kb_value_one(const char *v)
+{
+	return kb_value_int(v) == 1;
+}
+
+static int kb_value_set(const char *v)
+{
+	return v[0] != '\0';
+}
+
+/* several QPs: "16" counts as much as "4"; "1" is the default */
+static int kb_value_above_one(const char *v)
+{
+	return kb_value_int(v) > 1;
+}
+
+/*
  * The facts a known-bug row can need that are one observation each: the fact holds when its line
- * was seen, and that line is the finding's evidence. The others (a hang, wrong results, a port
- * scan in bootstrap, Intel and AMD hosts) are read by kb_facts() itself.
+ * was seen, and that line is the finding's evidence. A setting's fact is read from the settings
+ * the scanner keeps (NCCL's echo, an export, a launcher's -x) by its value, so that any value
+ * counts and not only the ones someone wrote an anchor for. The others (a hang, wrong results, a
+ * port scan in bootstrap, Intel and AMD hosts) are read by kb_facts() itself.
  */
 static const struct kb_fact {
 	uint64_t bit;
-	size_t loc;		/* offsetof(struct run_obs, <the struct loc>) */
+	size_t loc;		/* offsetof(struct run_obs, <the struct loc>), unless `env` */
+	const char *env;	/* or the setting whose value makes the fact when `holds` says so */
+	int (*holds)(const char *value);
 	const char *what;
 } kb_fact_lines[] = {
 	{ .bit = KB_NEED_RAS, .loc = offsetof(struct run_obs, ras_loc), .what = "NCCL RAS is running" },
@@ -835,13 +870,14 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_CE_COLL, .loc = offsetof(struct run_obs, ce_coll_loc), .what = "in ce_coll.cc" },
 	{ .bit = KB_NEED_INSPECTOR, .loc = offsetof(struct run_obs, inspector_loc),
 	  .what = "the Inspector plugin" },
-	{ .bit = KB_NEED_SPLIT_SHARE, .loc = offsetof(struct run_obs, split_share_loc),
+	{ .bit = KB_NEED_SPLIT_SHARE, .env = "NCCL_COMM_SPLIT_SHARE_RESOURCES", .holds = kb_value_one,
 	  .what = "NCCL_COMM_SPLIT_SHARE_RESOURCES=1" },
-	{ .bit = KB_NEED_GDR_C2C, .loc = offsetof(struct run_obs, gdr_c2c_loc), .what = "NCCL_NET_GDR_C2C=1" },
-	{ .bit = KB_NEED_TOPO_FILE, .loc = offsetof(struct run_obs, topo_file_loc), .what = "NCCL_TOPO_FILE" },
+	{ .bit = KB_NEED_GDR_C2C, .env = "NCCL_NET_GDR_C2C", .holds = kb_value_one,
+	  .what = "NCCL_NET_GDR_C2C=1" },
+	{ .bit = KB_NEED_TOPO_FILE, .env = "NCCL_TOPO_FILE", .holds = kb_value_set, .what = "NCCL_TOPO_FILE" },
 	{ .bit = KB_NEED_USER_REG, .loc = offsetof(struct run_obs, user_reg_loc),
 	  .what = "user buffer registration" },
-	{ .bit = KB_NEED_MULTI_QP, .loc = offsetof(struct run_obs, multi_qp_loc),
+	{ .bit = KB_NEED_MULTI_QP, .env = "NCCL_IB_QPS_PER_CONNECTION", .holds = kb_value_above_one,
 	  .what = "NCCL_IB_QPS_PER_CONNECTION above 1" },
 	{ .bit = KB_NEED_SYMMETRIC, .loc = offsetof(struct run_obs, symmetric_loc),
 	  .what = "symmetric memory windows" },
@@ -869,9 +905,20 @@ static struct loc kb_x86_loc(const struct run_obs *x)
 	return x->intel_cpu_loc.line ? x->intel_cpu_loc : x->amd_cpu_loc;
 }
 
+/* The line that shows the fact; line 0 when the log does not. */
 static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
 {
-	return *(const struct loc *)((const char *)x + f->loc);
+	const struct env_obs *ev;
+	struct loc none = { 0, 0 };
+
+	if (!f->env)
+		return *(const struct loc *)((const char *)x + f->loc);
+	if (!(ev = obs_env(x, f->env)))
+		return none;
+	if (f->holds(ev->value))
+		return ev->loc;
+	/* another process read a value of its own: the fact holds for that one */
+	return ev->value2[0] && f->holds(ev->value2) ? ev->loc2 : none;
 }
 
 /* Whether every KB_NEED_* fact in `needs` was seen (KB_MEDIUM and KB_NEED_WRONG are not facts

@@ -3512,6 +3512,92 @@ static void test_known_bug_no_version(void **state)
 	}
 }
 
+static int evidence_has(const struct finding *f, const char *s)
+{
+	for (size_t i = 0; i < f->nevidence; i++)
+		if (strstr(f->evidence[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * A known-bug row's setting is read by its value, whatever form the log gives it in (NCCL's echo,
+ * an export, mpirun's -x): every QP count above 1 is several QPs, not only the 2, 4 and 8 someone
+ * wrote down; 1 and a value NCCL would not read are not. The setting's line is the evidence.
+ */
+static void test_known_bug_setting_values(void **state)
+{
+	static const struct {
+		const char *id, *line;
+		int fires;
+	} cases[] = {
+		{ "nccl.known_bug.multi_qp_split_21210",
+		  "h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 3.", 1 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=16", 1 },
+		{ "nccl.known_bug.multi_qp_split_21210",
+		  "mpirun -np 16 -x NCCL_IB_QPS_PER_CONNECTION=16 ./all_reduce_perf -b 8 -e 1G", 1 },
+		{ "nccl.known_bug.multi_qp_split_21210",
+		  "h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 1.", 0 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=1", 0 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=4x", 0 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=auto", 0 },
+		{ "nccl.known_bug.split_share_corruption_2273",
+		  "h1:5:5 [0] NCCL INFO NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1.", 1 },
+		{ "nccl.known_bug.split_share_corruption_2273", "export NCCL_COMM_SPLIT_SHARE_RESOURCES=0", 0 },
+		{ "nccl.known_bug.gdr_c2c_mnnvl_2263", "srun --export=ALL,NCCL_NET_GDR_C2C=1 python train.py", 1 },
+		{ "nccl.known_bug.gdr_c2c_mnnvl_2263", "export NCCL_NET_GDR_C2C=0", 0 },
+		{ "nccl.known_bug.topo_file_mnnvl_2273",
+		  "h1:5:5 [0] NCCL INFO NCCL_TOPO_FILE set by environment to /etc/nccl/gb200-topo.xml", 1 },
+		{ "nccl.known_bug.topo_file_mnnvl_2273", "h1:5:5 [0] NCCL INFO NCCL_TOPO_FILE set by environment to ", 0 },
+	};
+	/* each row's other facts and an affected version, the setting's line second */
+	static const struct {
+		const char *id, *head, *tail, *what;
+	} rows[] = {
+		{ "nccl.known_bug.multi_qp_split_21210", "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n",
+		  "#  Out of bounds values : 12 FAILED\n", "NCCL_IB_QPS_PER_CONNECTION above 1" },
+		{ "nccl.known_bug.split_share_corruption_2273",
+		  "h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n", "double free or corruption (!prev)\n",
+		  "NCCL_COMM_SPLIT_SHARE_RESOURCES=1" },
+		{ "nccl.known_bug.gdr_c2c_mnnvl_2263", "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n",
+		  "Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		  "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL developers, NCCL version 2.26.2\n",
+		  "NCCL_NET_GDR_C2C=1" },
+		{ "nccl.known_bug.topo_file_mnnvl_2273", "h1:5:5 [0] NCCL INFO NCCL version 2.26.5+cuda12.8\n",
+		  "Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		  "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.5\n",
+		  "NCCL_TOPO_FILE" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *head = NULL, *tail = NULL, *what = NULL;
+		char log[1024];
+		struct run r;
+		const struct finding *f;
+
+		for (size_t k = 0; k < ARRAY_SIZE(rows); k++)
+			if (!strcmp(rows[k].id, cases[i].id)) {
+				head = rows[k].head;
+				tail = rows[k].tail;
+				what = rows[k].what;
+			}
+		assert_non_null(head);
+		snprintf(log, sizeof(log), "%s%s\n%s", head, cases[i].line, tail);
+		r = explain_text(log, strlen(log), NULL);
+		f = findings_find(r.fs, cases[i].id);
+		if (cases[i].fires && !f)
+			fail_msg("%s: not found with '%s'", cases[i].id, cases[i].line);
+		if (!cases[i].fires && f)
+			fail_msg("%s: reported with '%s'", cases[i].id, cases[i].line);
+		if (f && !evidence_has(f, what))
+			fail_msg("%s: '%s' is not in the evidence", cases[i].id, what);
+		if (f && !evidence_has(f, ":2: "))
+			fail_msg("%s: the setting's line (2) is not in the evidence", cases[i].id);
+		run_free(&r);
+	}
+}
+
 /* NCCL_SOCKET_IFNAME from shell and launcher lines, read with NCCL's own '^' and '=' rules. */
 static void test_ifname_assignments(void **state)
 {
@@ -4075,6 +4161,7 @@ int main(void)
 		cmocka_unit_test(test_known_bug_facts),
 		cmocka_unit_test(test_known_bug_rows),
 		cmocka_unit_test(test_known_bug_no_version),
+		cmocka_unit_test(test_known_bug_setting_values),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
