@@ -1323,6 +1323,21 @@ static int emitted(const struct rs *r, const char *id)
 	return 0;
 }
 
+/* Whether a finding of the family `prefix` ("nccl.known_bug.") was emitted by explain. */
+static int emitted_family(const struct rs *r, const char *prefix)
+{
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (!strncmp(r->fs->v[i]->id, prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
+/* A known NCCL bug names the cause: the generic suspects of the same symptom stay silent. */
+static int known_bug_emitted(const struct rs *r)
+{
+	return emitted_family(r, "nccl.known_bug.");
+}
+
 /*
  * Several NCCL processes of the log, all on one host (NCCL's host:pid prefix, one bootstrap
  * address) and no more ranks than those: its GPUs talk to each other over P2P or shared memory,
@@ -1460,9 +1475,8 @@ void rule_p2p_topology(struct rs *r)
 			sloc = h->ev[0];
 		}
 	}
-	for (size_t i = r->first; i < r->fs->n && wrong; i++)
-		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15))
-			wrong = 0;
+	if (wrong && known_bug_emitted(r))
+		wrong = 0;
 	if (!symptom && !hang && !iommu && !acs && !works_off && !wrong)
 		return;
 	if (acs && !pcie && !iommu)
@@ -2239,12 +2253,9 @@ static void gdr_wrong_words(struct rs *r)
 	const struct run_obs *x = r->x;
 	struct finding *d;
 
-	if (!x->wrong_loc.line || !x->via_gdr || x->via_nogdr || error_causes(r, 0))
+	if (!x->wrong_loc.line || !x->via_gdr || x->via_nogdr || error_causes(r, 0) ||
+	    known_bug_emitted(r) || emitted_family(r, "nccl.env."))
 		return;
-	for (size_t i = r->first; i < r->fs->n; i++)
-		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15) ||
-		    !strncmp(r->fs->v[i]->id, "nccl.env.", 9))
-			return;
 	d = rs_add(r, "explain.rdma.gdr_wrong_results", SEV_ERROR, CONF_MEDIUM, 120);
 	rs_title(d, "the results come back wrong while every network connection NCCL shows uses "
 		 "GPUDirect RDMA (%llu via .../GDRDMA): data the NIC writes straight into GPU memory "
@@ -2273,9 +2284,8 @@ void rule_wrong_results(struct rs *r)
 		gdr = obs_env(x, "NCCL_NET_GDR_LEVEL");
 	if (emitted(r, "nccl.env.proto_forced") || emitted(r, "nccl.env.algo_forced"))
 		return;
-	for (size_t i = r->first; i < r->fs->n; i++)
-		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15))
-			return;
+	if (known_bug_emitted(r))
+		return;
 	/* one node with P2P allowed: no network path, GPU to GPU is the suspect (rule_p2p_topology) */
 	if (wrong_on_one_node(r) && !obs_env(x, "NCCL_P2P_DISABLE"))
 		return;

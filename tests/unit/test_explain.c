@@ -2597,6 +2597,58 @@ static void test_wrong_results(void **state)
 	run_free(&r);
 }
 
+/*
+ * A known NCCL bug that names the cause silences the three generic suspects of wrong results: the
+ * one-host P2P verdict, nccl-tests' generic reruns and GPUDirect RDMA in the reporter's words. Each
+ * log is paired with the same log on the fixed release, where the generic finding is back.
+ */
+static void test_known_bug_silences_generic(void **state)
+{
+#define ONE_HOST_ROWS \
+		"#  Rank  0 Group  0 Pid  12345 on      ws1 device  0 [0x01] NVIDIA H100 PCIe\n" \
+		"#  Rank  1 Group  0 Pid  12345 on      ws1 device  1 [0x21] NVIDIA H100 PCIe\n"
+#define SYMK "buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n" \
+		"# Out of bounds values : 4 FAILED\n"
+#define QPS "h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 4.\n" \
+		"#  Out of bounds values : 12 FAILED\n"
+#define GDR_NAN "h1:5:5 [0] NCCL INFO NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1.\n" \
+		"(the allreduce across our two nodes returns NaN, then the job hangs)\n" \
+		"nodeA:4101:4101 [0] INFO 0 -> 4 via NET/IB/0/GDRDMA\n" \
+		"nodeB:5202:5202 [0] INFO 4 -> 0 via NET/IB/0/GDRDMA\n"
+	static const struct {
+		const char *affected, *fixed, *bug, *generic;
+	} cases[] = {
+		{ ONE_HOST_ROWS "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n" SYMK,
+		  ONE_HOST_ROWS "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n" SYMK,
+		  "nccl.known_bug.symk_corruption_2287", "explain.pcie." },
+		{ "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n" QPS,
+		  "h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n" QPS,	/* past the LL128 bugs too */
+		  "nccl.known_bug.multi_qp_split_21210", "bench.result.wrong" },
+		{ "h1:5:5 [0] NCCL INFO NCCL version 2.25.1+cuda12.4\n" GDR_NAN,
+		  "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.4\n" GDR_NAN,
+		  "nccl.known_bug.split_share_hang_2262", "explain.rdma.gdr_wrong_results" },
+	};
+#undef ONE_HOST_ROWS
+#undef SYMK
+#undef QPS
+#undef GDR_NAN
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct run r = explain_text(cases[i].affected, strlen(cases[i].affected), NULL);
+
+		expect(&r, cases[i].bug);
+		if (find_prefix(&r, cases[i].generic))
+			fail_msg("%s beside %s", find_prefix(&r, cases[i].generic)->id, cases[i].bug);
+		run_free(&r);
+		r = explain_text(cases[i].fixed, strlen(cases[i].fixed), NULL);
+		assert_null(findings_find(r.fs, cases[i].bug));
+		if (!find_prefix(&r, cases[i].generic))
+			fail_msg("no %s on the fixed release (case %zu)", cases[i].generic, i);
+		run_free(&r);
+	}
+}
+
 /* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
 static void test_gpu_arch(void **state)
 {
@@ -4162,6 +4214,7 @@ int main(void)
 		cmocka_unit_test(test_known_bug_rows),
 		cmocka_unit_test(test_known_bug_no_version),
 		cmocka_unit_test(test_known_bug_setting_values),
+		cmocka_unit_test(test_known_bug_silences_generic),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
