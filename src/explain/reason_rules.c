@@ -1405,18 +1405,49 @@ static int geforce_no_p2p(const char *gpu)
 }
 
 /*
- * Wrong results from nccl-tests run on one host (its device table names one host, and no stream
- * shows more than one node): no network carried the data, so GDR is out and the GPUs' own path
+ * Whether anything in the paste says the job spanned hosts, whatever nccl-tests' device table
+ * shows: a paste of a multi-node run often keeps one host's rows only. A connection over the
+ * network (via NET/...), NCCL lines of two hosts (or two bootstrap addresses), more ranks than the
+ * table has rows (NCCL's nranks, the highest rank a row names, mpirun's -np times -g), mpirun's
+ * host list or torchrun's --nnodes naming more than one, NCCL's nNodes, the reporter's "two
+ * nodes".
+ */
+static int spans_hosts(const struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const char *host = NULL, *addr = NULL;
+	int ranks = x->nt_rank_end;
+
+	if (x->nt_hosts > 1 || x->via_net_loc.line || x->launch_hosts_loc.line ||
+	    x->multi_host_loc.line || atoi(x->tr.nnodes) > 1)
+		return 1;
+	if (x->launch_np > 0 && x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1) > ranks)
+		ranks = x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1);
+	for (uint32_t i = 0; i < x->nst; i++) {
+		const struct stream_obs *m = &x->st[i];
+
+		if (m->nnodes > 1)
+			return 1;
+		ranks = m->nranks > ranks ? m->nranks : ranks;
+		ranks = m->start_nranks > ranks ? m->start_nranks : ranks;
+		if (!m->nhost[0] || !m->nccl_lines)
+			continue;
+		if ((host && strcmp(host, m->nhost)) || (addr && m->boot_addr[0] && strcmp(addr, m->boot_addr)))
+			return 1;
+		host = m->nhost;
+		addr = m->boot_addr[0] ? m->boot_addr : addr;
+	}
+	return x->nt_rows > 0 && ranks > x->nt_rows;
+}
+
+/*
+ * Wrong results from nccl-tests run on one host (its device table names one host, and nothing
+ * says the job spanned more): no network carried the data, so GDR is out and the GPUs' own path
  * to each other (P2P over PCIe, else shared memory) is what corrupted it.
  */
 static int wrong_on_one_node(const struct rs *r)
 {
-	if (!r->x->nt_oob_loc.line || r->x->nt_hosts != 1)
-		return 0;
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].m.nnodes > 1)
-			return 0;
-	return 1;
+	return r->x->nt_oob_loc.line && r->x->nt_hosts == 1 && !spans_hosts(r);
 }
 
 /*

@@ -2649,6 +2649,73 @@ static void test_known_bug_silences_generic(void **state)
 	}
 }
 
+/*
+ * nccl-tests' device table is not the whole job when the paste kept one host's rows: anything else
+ * that shows the run spanned hosts takes the one-host P2P verdict away, and the generic reruns
+ * (GPUDirect RDMA first) come instead. A genuine one-host paste keeps it.
+ */
+static void test_wrong_results_spanning_hosts(void **state)
+{
+#define ROWS_A \
+	"#  Rank  0 Group  0 Pid  4711 on      gpu-a device  0 [0x18] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  1 Group  0 Pid  4711 on      gpu-a device  1 [0x2a] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  2 Group  0 Pid  4711 on      gpu-a device  2 [0x3a] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  3 Group  0 Pid  4711 on      gpu-a device  3 [0x5d] NVIDIA A100-SXM4-80GB\n"
+#define INIT_A \
+	"gpu-a:4711:4711 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n" \
+	"gpu-a:4711:4711 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+#define RESULT \
+	"#       size         count      type   redop    root     time   algbw   busbw #wrong\n" \
+	"     1048576        262144     float     sum      -1    120.2    8.72    8.72      2\n" \
+	"# Out of bounds values : 4 FAILED\n" \
+	"# Avg bus bandwidth    : 4.3\n"
+	static const char *const one_host[] = {
+		"./build/all_reduce_perf -b 8 -e 1M -g 4\n" INIT_A ROWS_A RESULT,
+		"mpirun -np 4 -H gpu-a:4 ./build/all_reduce_perf -b 8 -e 1M -g 1\n" INIT_A ROWS_A RESULT,
+		("gpu-a:4711:4711 [0] NCCL INFO comm 0x55d0 rank 0 nranks 4 cudaDev 0 busId 18000 - Init COMPLETE\n"
+		 INIT_A ROWS_A RESULT),
+	};
+	static const char *const spanning[] = {
+		/* a connection over the network */
+		(INIT_A "gpu-a:4711:4711 [0] NCCL INFO Channel 00/0 : 3[3] -> 4[0] [send] via NET/IB/0\n"
+		 ROWS_A RESULT),
+		/* NCCL counts more ranks than the rows */
+		("gpu-a:4711:4711 [0] NCCL INFO comm 0x55d0 rank 0 nranks 8 cudaDev 0 busId 18000 - Init COMPLETE\n"
+		 INIT_A ROWS_A RESULT),
+		/* mpirun: two processes of 4 GPUs, two hosts */
+		"mpirun -np 2 -H gpu-a,gpu-b ./build/all_reduce_perf -b 8 -e 1M -g 4\n" INIT_A ROWS_A RESULT,
+		/* NCCL lines of another host */
+		INIT_A "gpu-b:5202:5202 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n" ROWS_A RESULT,
+		/* the second host's rows only: ranks 4-7 */
+		("#  Rank  4 Group  0 Pid  5202 on      gpu-b device  0 [0x18] NVIDIA A100-SXM4-80GB\n"
+		 "#  Rank  5 Group  0 Pid  5202 on      gpu-b device  1 [0x2a] NVIDIA A100-SXM4-80GB\n" RESULT),
+		"(all_reduce_perf across two nodes, the output of the first)\n" ROWS_A RESULT,
+	};
+#undef ROWS_A
+#undef INIT_A
+#undef RESULT
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(one_host); i++) {
+		r = explain_text(one_host[i], strlen(one_host[i]), NULL);
+		f = top_error(&r);
+		if (!f || strncmp(f->id, "explain.pcie.", 13))
+			fail_msg("one host %zu: %s first, not explain.pcie.*", i, f ? f->id : "nothing");
+		assert_null(findings_find(r.fs, "bench.result.wrong"));
+		run_free(&r);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(spanning); i++) {
+		r = explain_text(spanning[i], strlen(spanning[i]), NULL);
+		if (find_prefix(&r, "explain.pcie."))
+			fail_msg("spanning %zu: %s", i, find_prefix(&r, "explain.pcie.")->id);
+		f = expect(&r, "bench.result.wrong");
+		assert_true(fix_has(f, "NCCL_NET_GDR_LEVEL=LOC"));
+		run_free(&r);
+	}
+}
+
 /* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
 static void test_gpu_arch(void **state)
 {
@@ -4215,6 +4282,7 @@ int main(void)
 		cmocka_unit_test(test_known_bug_no_version),
 		cmocka_unit_test(test_known_bug_setting_values),
 		cmocka_unit_test(test_known_bug_silences_generic),
+		cmocka_unit_test(test_wrong_results_spanning_hosts),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
