@@ -1226,8 +1226,45 @@ static int error_causes(const struct rs *r, int with_symptoms)
 	return 0;
 }
 
-/* nccl-tests' own output: its device table says how many hosts took part, its header and the
- * final "Avg bus bandwidth" line say whether the run got through. */
+/*
+ * Whether anything in the paste says the job spanned hosts, whatever nccl-tests' device table
+ * shows: a paste of a multi-node run often keeps one host's rows only. A connection over the
+ * network (via NET/...), NCCL lines of two hosts (or two bootstrap addresses), more ranks than the
+ * table has rows (NCCL's nranks, the highest rank a row names, mpirun's -np times -g), mpirun's
+ * host list or torchrun's --nnodes naming more than one, NCCL's nNodes, the reporter's "two
+ * nodes".
+ */
+static int spans_hosts(const struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const char *host = NULL, *addr = NULL;
+	int ranks = x->nt_rank_end;
+
+	if (x->nt_hosts > 1 || x->via_net_loc.line || x->launch_hosts_loc.line ||
+	    x->multi_host_loc.line || atoi(x->tr.nnodes) > 1)
+		return 1;
+	if (x->launch_np > 0 && x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1) > ranks)
+		ranks = x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1);
+	for (uint32_t i = 0; i < x->nst; i++) {
+		const struct stream_obs *m = &x->st[i];
+
+		if (m->nnodes > 1)
+			return 1;
+		ranks = m->nranks > ranks ? m->nranks : ranks;
+		ranks = m->start_nranks > ranks ? m->start_nranks : ranks;
+		if (!m->nhost[0] || !m->nccl_lines)
+			continue;
+		if ((host && strcmp(host, m->nhost)) || (addr && m->boot_addr[0] && strcmp(addr, m->boot_addr)))
+			return 1;
+		host = m->nhost;
+		addr = m->boot_addr[0] ? m->boot_addr : addr;
+	}
+	return x->nt_rows > 0 && ranks > x->nt_rows;
+}
+
+/* nccl-tests' own output: its device table says how many hosts took part (unless the rest of
+ * the paste shows more: spans_hosts), its header and the final "Avg bus bandwidth" line say
+ * whether the run got through. */
 void rule_nccl_tests(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -1252,7 +1289,7 @@ void rule_nccl_tests(struct rs *r)
 	}
 	if (!x->nt_header_loc.line || x->nt_done_loc.line || error_causes(r, 1))
 		return;
-	if (x->nt_hosts == 1) {
+	if (x->nt_hosts == 1 && !spans_hosts(r)) {
 		/* NVIDIA/nccl-tests#117 (RTX 4090), nccl#257 and #120 (IOMMU), #631 (ACS) */
 		d = rs_add(r, "explain.hang.p2p", SEV_ERROR, x->nt_consumer ? CONF_HIGH : CONF_MEDIUM, 100);
 		rs_title(d, "nccl-tests printed its header and then nothing: the first collective between the %d GPUs of %s never completed",
@@ -1405,42 +1442,6 @@ static int geforce_no_p2p(const char *gpu)
 }
 
 /*
- * Whether anything in the paste says the job spanned hosts, whatever nccl-tests' device table
- * shows: a paste of a multi-node run often keeps one host's rows only. A connection over the
- * network (via NET/...), NCCL lines of two hosts (or two bootstrap addresses), more ranks than the
- * table has rows (NCCL's nranks, the highest rank a row names, mpirun's -np times -g), mpirun's
- * host list or torchrun's --nnodes naming more than one, NCCL's nNodes, the reporter's "two
- * nodes".
- */
-static int spans_hosts(const struct rs *r)
-{
-	const struct run_obs *x = r->x;
-	const char *host = NULL, *addr = NULL;
-	int ranks = x->nt_rank_end;
-
-	if (x->nt_hosts > 1 || x->via_net_loc.line || x->launch_hosts_loc.line ||
-	    x->multi_host_loc.line || atoi(x->tr.nnodes) > 1)
-		return 1;
-	if (x->launch_np > 0 && x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1) > ranks)
-		ranks = x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1);
-	for (uint32_t i = 0; i < x->nst; i++) {
-		const struct stream_obs *m = &x->st[i];
-
-		if (m->nnodes > 1)
-			return 1;
-		ranks = m->nranks > ranks ? m->nranks : ranks;
-		ranks = m->start_nranks > ranks ? m->start_nranks : ranks;
-		if (!m->nhost[0] || !m->nccl_lines)
-			continue;
-		if ((host && strcmp(host, m->nhost)) || (addr && m->boot_addr[0] && strcmp(addr, m->boot_addr)))
-			return 1;
-		host = m->nhost;
-		addr = m->boot_addr[0] ? m->boot_addr : addr;
-	}
-	return x->nt_rows > 0 && ranks > x->nt_rows;
-}
-
-/*
  * Wrong results from nccl-tests run on one host (its device table names one host, and nothing
  * says the job spanned more): no network carried the data, so GDR is out and the GPUs' own path
  * to each other (P2P over PCIe, else shared memory) is what corrupted it.
@@ -1482,7 +1483,7 @@ void rule_p2p_topology(struct rs *r)
 	int wrong = wrong_on_one_node(r) && !obs_env(x, "NCCL_P2P_DISABLE") &&
 		    !emitted(r, "nccl.env.proto_forced") && !emitted(r, "nccl.env.algo_forced");
 	/* GPUs of one node talking to each other: nccl-tests on one host, or NCCL's P2P transport */
-	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1;
+	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1 && !spans_hosts(r);
 	int gpus = pcie || x->consumer_gpu[0] || x->peer_cannot_loc.line || x->acs_loc.line ||
 		   iommu || acs || works_off || one_node_gpus;
 	enum confidence conf;

@@ -2716,6 +2716,34 @@ static void test_wrong_results_spanning_hosts(void **state)
 	}
 }
 
+/* nccl-tests' header and then nothing: one host's rows of a run the paste shows spanning hosts
+ * is a hang between the nodes, not P2P between one host's GPUs. */
+static void test_nccltests_hang_spanning_hosts(void **state)
+{
+#define ROWS_A \
+	"#  Rank  0 Group  0 Pid  4711 on      gpu-a device  0 [0x18] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  1 Group  0 Pid  4711 on      gpu-a device  1 [0x2a] NVIDIA A100-SXM4-80GB\n" \
+	"#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+	static const char one_host[] = "./build/all_reduce_perf -b 8 -e 1M -g 2\n" ROWS_A;
+	static const char *const spanning[] = {
+		"gpu-a:4711:4711 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/0\n" ROWS_A,
+		"mpirun -np 2 -H gpu-a,gpu-b ./build/all_reduce_perf -b 8 -e 1M -g 2\n" ROWS_A,
+	};
+#undef ROWS_A
+	struct run r;
+
+	(void)state;
+	r = explain_text(one_host, sizeof(one_host) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "explain.hang.p2p");
+	run_free(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(spanning); i++) {
+		r = explain_text(spanning[i], strlen(spanning[i]), NULL);
+		assert_string_equal(top_error(&r)->id, "explain.hang.nccltests");
+		assert_null(find_prefix(&r, "explain.pcie."));
+		run_free(&r);
+	}
+}
+
 /* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
 static void test_gpu_arch(void **state)
 {
@@ -4283,6 +4311,7 @@ int main(void)
 		cmocka_unit_test(test_known_bug_setting_values),
 		cmocka_unit_test(test_known_bug_silences_generic),
 		cmocka_unit_test(test_wrong_results_spanning_hosts),
+		cmocka_unit_test(test_nccltests_hang_spanning_hosts),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
