@@ -314,6 +314,16 @@ static void ex_via_bare(struct lctx *c, const char *p, const char *a)
 		*(gdr ? &o->via_gdr_loc : &o->via_nogdr_loc) = c->loc;
 }
 
+/* "via NET/Socket/0", "[send] via NET/IB/1/GDRDMA", in any release's form: a connection that a
+ * network transport carries, so the job is not one host's GPUs talking to each other */
+static void ex_via_net(struct lctx *c, const char *p, const char *a)
+{
+	(void)p;
+	(void)a;
+	if (!c->x->obs.via_net_loc.line)
+		c->x->obs.via_net_loc = c->loc;
+}
+
 /* "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM" */
 static void ex_via(struct lctx *c, const char *p, const char *a)
 {
@@ -892,6 +902,20 @@ int extract_sock_cont(struct lctx *c)
 	return 1;
 }
 
+/* The number after `p` (spaces skipped), or -1. */
+static long number_at(const char *p, const char *end)
+{
+	long v = 0;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || !xt_digit(*p))
+		return -1;
+	while (p < end && xt_digit(*p) && v < 1000000)
+		v = v * 10 + (*p++ - '0');
+	return v;
+}
+
 /*
  * nccl-tests' device table, in the forms its releases printed:
  *   "#  Rank  0 Group  0 Pid 1234 on node-a device  0 [0x1a] NVIDIA GeForce RTX 4090" (2019 on)
@@ -904,12 +928,14 @@ static void ex_nt_device(struct lctx *c, const char *p, const char *a)
 	struct run_obs *o = &c->x->obs;
 	const char *end = END(c), *q = a + 5, *on, *name;
 	char host[64];
+	long rank;
 
 	(void)p;
 	while (q < end && *q == ' ')
 		q++;
 	if (q >= end || !xt_digit(*q))
 		return;
+	rank = number_at(q, end);
 	while (q < end && xt_digit(*q))
 		q++;
 	/* only the table's own words follow the rank: torch's "[Rank 0] ..." lines are not rows */
@@ -934,6 +960,8 @@ static void ex_nt_device(struct lctx *c, const char *p, const char *a)
 		if (!host[0])
 			return;
 	}
+	if (rank >= o->nt_rank_end)
+		o->nt_rank_end = (int)rank + 1;
 	if (!o->nt_rows++) {
 		snprintf(o->nt_host, sizeof(o->nt_host), "%s", host);
 		o->nt_loc = c->loc;
@@ -986,20 +1014,6 @@ static void ex_nt_done(struct lctx *c, const char *p, const char *a)
 	}
 }
 
-/* The number after `p` (spaces skipped), or -1. */
-static long number_at(const char *p, const char *end)
-{
-	long v = 0;
-
-	while (p < end && *p == ' ')
-		p++;
-	if (p >= end || !xt_digit(*p))
-		return -1;
-	while (p < end && xt_digit(*p) && v < 1000000)
-		v = v * 10 + (*p++ - '0');
-	return v;
-}
-
 static void nt_gpus(struct lctx *c, long n)
 {
 	struct run_obs *o = &c->x->obs;
@@ -1018,6 +1032,46 @@ static void ex_nt_ngpus(struct lctx *c, const char *p, const char *a)
 		nt_gpus(c, number_at(p, END(c)));
 }
 
+/*
+ * How many hosts mpirun's host list names (Open MPI's -H/-host/--host, MPICH's -hosts: "a,b",
+ * "node1:8,node2:8", a host's slots after ':'): 0 without one, 2 for two or more.
+ */
+static int launch_hosts(const char *p, const char *end)
+{
+	static const char *const flags[] = { " -H ", " -host ", " --host ", " -hosts ", " --hosts ",
+					     " --host=", " --hosts=" };
+	char list[256];
+	const char *v = NULL, *first = NULL;
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(flags) && !v; i++) {
+		const char *f = xt_find(p - 1, end, flags[i]);
+		if (f)
+			v = f + strlen(flags[i]);
+	}
+	if (!v)
+		return 0;
+	while (v < end && *v == ' ')
+		v++;
+	xt_take(v, end, " \t\"'", list, sizeof(list));
+	for (char *h = list, *next; h && *h && n < 2; h = next) {
+		size_t len;
+
+		next = strchr(h, ',');
+		if (next)
+			*next++ = '\0';
+		len = strcspn(h, ":");
+		if (!len)
+			continue;
+		h[len] = '\0';
+		if (!n++)
+			first = h;
+		else if (!strcmp(h, first))
+			n--;	/* the same host again: "a:4,a:4" */
+	}
+	return n;
+}
+
 /* A launch command: "mpirun -np 40 ./build/all_gather_perf -b 8 -g 4" */
 static void ex_mpirun(struct lctx *c, const char *p, const char *a)
 {
@@ -1033,6 +1087,8 @@ static void ex_mpirun(struct lctx *c, const char *p, const char *a)
 		o->launch_np = (int)n;
 		o->launch_loc = c->loc;
 	}
+	if (!o->launch_hosts_loc.line && launch_hosts(p, end) > 1)
+		o->launch_hosts_loc = c->loc;
 	if (perf && (q = xt_find(perf, end, " -g ")))
 		nt_gpus(c, number_at(q + 4, end));
 }
@@ -1569,6 +1625,7 @@ static const struct extractor {
 	{ .anchor = "using internal implementation", .fn = ex_plugin_internal },
 	{ .anchor = "] via ", .fn = ex_via },
 	{ .anchor = " via NET/IB", .fn = ex_via_bare },
+	{ .anchor = " via NET/", .fn = ex_via_net },
 	{ .anchor = "Init START", .fn = ex_init_start },
 	{ .anchor = "Init COMPLETE", .fn = ex_init_complete },
 	{ .anchor = "Init timings", .fn = ex_init_timings },
@@ -1720,18 +1777,6 @@ static const struct extractor {
 	{ .anchor = "NCCL_INSPECTOR_ENABLE=1", .first = OBS_LOC(inspector_loc) },
 	{ .anchor = "NCCL_INSPECTOR_ENABLE set by environment to 1", .first = OBS_LOC(inspector_loc) },
 	{ .anchor = "libnccl-profiler-inspector", .first = OBS_LOC(inspector_loc) },
-	{ .anchor = "NCCL_COMM_SPLIT_SHARE_RESOURCES=1", .first = OBS_LOC(split_share_loc) },
-	{ .anchor = "NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1", .first = OBS_LOC(split_share_loc) },
-	{ .anchor = "NCCL_NET_GDR_C2C=1", .first = OBS_LOC(gdr_c2c_loc) },
-	{ .anchor = "NCCL_NET_GDR_C2C set by environment to 1", .first = OBS_LOC(gdr_c2c_loc) },
-	{ .anchor = "NCCL_TOPO_FILE=", .first = OBS_LOC(topo_file_loc) },
-	{ .anchor = "NCCL_TOPO_FILE set by environment to ", .first = OBS_LOC(topo_file_loc) },
-	{ .anchor = "NCCL_IB_QPS_PER_CONNECTION=2", .first = OBS_LOC(multi_qp_loc) },
-	{ .anchor = "NCCL_IB_QPS_PER_CONNECTION set by environment to 2", .first = OBS_LOC(multi_qp_loc) },
-	{ .anchor = "NCCL_IB_QPS_PER_CONNECTION=4", .first = OBS_LOC(multi_qp_loc) },
-	{ .anchor = "NCCL_IB_QPS_PER_CONNECTION set by environment to 4", .first = OBS_LOC(multi_qp_loc) },
-	{ .anchor = "NCCL_IB_QPS_PER_CONNECTION=8", .first = OBS_LOC(multi_qp_loc) },
-	{ .anchor = "NCCL_IB_QPS_PER_CONNECTION set by environment to 8", .first = OBS_LOC(multi_qp_loc) },
 	{ .anchor = "ncclCommWindowRegister", .first = OBS_LOC(symmetric_loc) },
 	{ .anchor = "NCCL_WIN_COLL_SYMMETRIC", .first = OBS_LOC(symmetric_loc) },
 	{ .anchor = "ncclCommRegister", .first = OBS_LOC(user_reg_loc) },

@@ -160,6 +160,8 @@ struct run_obs {
 	struct loc master2_loc;
 	/* nccl-tests: the "# Using devices" table, its results header, and the end of the run */
 	int nt_rows, nt_hosts, nt_consumer;
+	int nt_rank_end;		/* one past the highest rank a row names: more than the rows, and
+					 * the paste kept only part of the table */
 	char nt_host[64], nt_gpu[64];
 	struct loc nt_loc, nt_header_loc, nt_done_loc;
 	int nt_done_count;		/* "Avg bus bandwidth" summaries: one per independent run */
@@ -179,6 +181,7 @@ struct run_obs {
 	} tr;
 	int launch_np;			/* mpirun -np/-n N */
 	struct loc launch_loc;
+	struct loc launch_hosts_loc;	/* mpirun's host list (-H a,b) naming two hosts or more */
 	/* other launchers named anywhere: Ray (ray::, RayWorker, ray.init, "by Ray"), Slurm's srun
 	 * (or its SLURM_LOCALID), DeepSpeed's launcher, accelerate launch */
 	struct loc ray_loc, srun_loc, deepspeed_loc, accelerate_loc;
@@ -232,6 +235,7 @@ struct run_obs {
 	 * GPUDirect RDMA in one job */
 	uint64_t via_gdr, via_nogdr;
 	struct loc via_gdr_loc, via_nogdr_loc;
+	struct loc via_net_loc;		/* the first "via NET/..." connection (Socket, IB, a plugin's) */
 	/* prose around a pasted log: the reporter's own words and test output */
 	struct loc hang_loc;		/* "hangs", "deadlock", "freezes" outside NCCL's lines */
 	struct loc wrong_loc;		/* "NaN", "wrong results" in the reporter's words */
@@ -308,10 +312,6 @@ struct run_obs {
 	struct loc mlopart_loc;		/* MPS with MLOPart named */
 	struct loc no_rtc_loc;		/* NCCL_RUNTIME_CONNECT=0 */
 	struct loc inspector_loc;	/* NCCL's Inspector profiler plugin enabled */
-	struct loc split_share_loc;	/* NCCL_COMM_SPLIT_SHARE_RESOURCES=1 (split comms share resources) */
-	struct loc gdr_c2c_loc;		/* NCCL_NET_GDR_C2C=1 */
-	struct loc topo_file_loc;	/* NCCL_TOPO_FILE set */
-	struct loc multi_qp_loc;	/* NCCL_IB_QPS_PER_CONNECTION above 1 */
 	struct loc symmetric_loc;	/* symmetric-memory windows registered (ncclCommWindowRegister) */
 	struct loc user_reg_loc;	/* user buffers registered with NCCL (ncclCommRegister, torch's hook) */
 	struct loc comm_id_loc;		/* NCCL_COMM_ID named (set, or NCCL warning about it) */

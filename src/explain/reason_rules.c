@@ -796,13 +796,48 @@ static int pinned_nccl(const struct run_obs *x, const char **ver, struct loc *lo
 }
 
 /*
+ * A setting's whole-number value: "4", or "4," and "4)" where a sentence goes on after it; -1 for
+ * anything else ("4x", "auto"), which is not a number NCCL would read.
+ */
+static long kb_value_int(const char *v)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (end == v || !isdigit((unsigned char)*v) || (*end && !(strchr(",;)", *end) && !end[1])))
+		return -1;
+	return n;
+}
+
+/* What a setting's value must be for a known-bug row's fact (see kb_fact_lines). */
+static int kb_value_one(const char *v)
+{
+	return kb_value_int(v) == 1;
+}
+
+static int kb_value_set(const char *v)
+{
+	return v[0] != '\0';
+}
+
+/* several QPs: "16" counts as much as "4"; "1" is the default */
+static int kb_value_above_one(const char *v)
+{
+	return kb_value_int(v) > 1;
+}
+
+/*
  * The facts a known-bug row can need that are one observation each: the fact holds when its line
- * was seen, and that line is the finding's evidence. The others (a hang, wrong results, a port
- * scan in bootstrap, Intel and AMD hosts) are read by kb_facts() itself.
+ * was seen, and that line is the finding's evidence. A setting's fact is read from the settings
+ * the scanner keeps (NCCL's echo, an export, a launcher's -x) by its value, so that any value
+ * counts and not only the ones someone wrote an anchor for. The others (a hang, wrong results, a
+ * port scan in bootstrap, Intel and AMD hosts) are read by kb_facts() itself.
  */
 static const struct kb_fact {
 	uint64_t bit;
-	size_t loc;		/* offsetof(struct run_obs, <the struct loc>) */
+	size_t loc;		/* offsetof(struct run_obs, <the struct loc>), unless `env` */
+	const char *env;	/* or the setting whose value makes the fact when `holds` says so */
+	int (*holds)(const char *value);
 	const char *what;
 } kb_fact_lines[] = {
 	{ .bit = KB_NEED_RAS, .loc = offsetof(struct run_obs, ras_loc), .what = "NCCL RAS is running" },
@@ -835,13 +870,14 @@ static const struct kb_fact {
 	{ .bit = KB_NEED_CE_COLL, .loc = offsetof(struct run_obs, ce_coll_loc), .what = "in ce_coll.cc" },
 	{ .bit = KB_NEED_INSPECTOR, .loc = offsetof(struct run_obs, inspector_loc),
 	  .what = "the Inspector plugin" },
-	{ .bit = KB_NEED_SPLIT_SHARE, .loc = offsetof(struct run_obs, split_share_loc),
+	{ .bit = KB_NEED_SPLIT_SHARE, .env = "NCCL_COMM_SPLIT_SHARE_RESOURCES", .holds = kb_value_one,
 	  .what = "NCCL_COMM_SPLIT_SHARE_RESOURCES=1" },
-	{ .bit = KB_NEED_GDR_C2C, .loc = offsetof(struct run_obs, gdr_c2c_loc), .what = "NCCL_NET_GDR_C2C=1" },
-	{ .bit = KB_NEED_TOPO_FILE, .loc = offsetof(struct run_obs, topo_file_loc), .what = "NCCL_TOPO_FILE" },
+	{ .bit = KB_NEED_GDR_C2C, .env = "NCCL_NET_GDR_C2C", .holds = kb_value_one,
+	  .what = "NCCL_NET_GDR_C2C=1" },
+	{ .bit = KB_NEED_TOPO_FILE, .env = "NCCL_TOPO_FILE", .holds = kb_value_set, .what = "NCCL_TOPO_FILE" },
 	{ .bit = KB_NEED_USER_REG, .loc = offsetof(struct run_obs, user_reg_loc),
 	  .what = "user buffer registration" },
-	{ .bit = KB_NEED_MULTI_QP, .loc = offsetof(struct run_obs, multi_qp_loc),
+	{ .bit = KB_NEED_MULTI_QP, .env = "NCCL_IB_QPS_PER_CONNECTION", .holds = kb_value_above_one,
 	  .what = "NCCL_IB_QPS_PER_CONNECTION above 1" },
 	{ .bit = KB_NEED_SYMMETRIC, .loc = offsetof(struct run_obs, symmetric_loc),
 	  .what = "symmetric memory windows" },
@@ -869,9 +905,20 @@ static struct loc kb_x86_loc(const struct run_obs *x)
 	return x->intel_cpu_loc.line ? x->intel_cpu_loc : x->amd_cpu_loc;
 }
 
+/* The line that shows the fact; line 0 when the log does not. */
 static struct loc kb_fact_loc(const struct run_obs *x, const struct kb_fact *f)
 {
-	return *(const struct loc *)((const char *)x + f->loc);
+	const struct env_obs *ev;
+	struct loc none = { 0, 0 };
+
+	if (!f->env)
+		return *(const struct loc *)((const char *)x + f->loc);
+	if (!(ev = obs_env(x, f->env)))
+		return none;
+	if (f->holds(ev->value))
+		return ev->loc;
+	/* another process read a value of its own: the fact holds for that one */
+	return ev->value2[0] && f->holds(ev->value2) ? ev->loc2 : none;
 }
 
 /* The first rank that bootstraps on loopback ("Bootstrap : Using lo:127.0.0.1"), or no line. */
@@ -1193,8 +1240,45 @@ static int error_causes(const struct rs *r, int with_symptoms)
 	return 0;
 }
 
-/* nccl-tests' own output: its device table says how many hosts took part, its header and the
- * final "Avg bus bandwidth" line say whether the run got through. */
+/*
+ * Whether anything in the paste says the job spanned hosts, whatever nccl-tests' device table
+ * shows: a paste of a multi-node run often keeps one host's rows only. A connection over the
+ * network (via NET/...), NCCL lines of two hosts (or two bootstrap addresses), more ranks than the
+ * table has rows (NCCL's nranks, the highest rank a row names, mpirun's -np times -g), mpirun's
+ * host list or torchrun's --nnodes naming more than one, NCCL's nNodes, the reporter's "two
+ * nodes".
+ */
+static int spans_hosts(const struct rs *r)
+{
+	const struct run_obs *x = r->x;
+	const char *host = NULL, *addr = NULL;
+	int ranks = x->nt_rank_end;
+
+	if (x->nt_hosts > 1 || x->via_net_loc.line || x->launch_hosts_loc.line ||
+	    x->multi_host_loc.line || atoi(x->tr.nnodes) > 1)
+		return 1;
+	if (x->launch_np > 0 && x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1) > ranks)
+		ranks = x->launch_np * (x->nt_gpus > 0 ? x->nt_gpus : 1);
+	for (uint32_t i = 0; i < x->nst; i++) {
+		const struct stream_obs *m = &x->st[i];
+
+		if (m->nnodes > 1)
+			return 1;
+		ranks = m->nranks > ranks ? m->nranks : ranks;
+		ranks = m->start_nranks > ranks ? m->start_nranks : ranks;
+		if (!m->nhost[0] || !m->nccl_lines)
+			continue;
+		if ((host && strcmp(host, m->nhost)) || (addr && m->boot_addr[0] && strcmp(addr, m->boot_addr)))
+			return 1;
+		host = m->nhost;
+		addr = m->boot_addr[0] ? m->boot_addr : addr;
+	}
+	return x->nt_rows > 0 && ranks > x->nt_rows;
+}
+
+/* nccl-tests' own output: its device table says how many hosts took part (unless the rest of
+ * the paste shows more: spans_hosts), its header and the final "Avg bus bandwidth" line say
+ * whether the run got through. */
 void rule_nccl_tests(struct rs *r)
 {
 	const struct run_obs *x = r->x;
@@ -1219,7 +1303,7 @@ void rule_nccl_tests(struct rs *r)
 	}
 	if (!x->nt_header_loc.line || x->nt_done_loc.line || error_causes(r, 1))
 		return;
-	if (x->nt_hosts == 1) {
+	if (x->nt_hosts == 1 && !spans_hosts(r)) {
 		/* NVIDIA/nccl-tests#117 (RTX 4090), nccl#257 and #120 (IOMMU), #631 (ACS) */
 		d = rs_add(r, "explain.hang.p2p", SEV_ERROR, x->nt_consumer ? CONF_HIGH : CONF_MEDIUM, 100);
 		rs_title(d, "nccl-tests printed its header and then nothing: the first collective between the %d GPUs of %s never completed",
@@ -1290,6 +1374,21 @@ static int emitted(const struct rs *r, const char *id)
 	return 0;
 }
 
+/* Whether a finding of the family `prefix` ("nccl.known_bug.") was emitted by explain. */
+static int emitted_family(const struct rs *r, const char *prefix)
+{
+	for (size_t i = r->first; i < r->fs->n; i++)
+		if (!strncmp(r->fs->v[i]->id, prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
+/* A known NCCL bug names the cause: the generic suspects of the same symptom stay silent. */
+static int known_bug_emitted(const struct rs *r)
+{
+	return emitted_family(r, "nccl.known_bug.");
+}
+
 /*
  * Several NCCL processes of the log, all on one host (NCCL's host:pid prefix, one bootstrap
  * address) and no more ranks than those: its GPUs talk to each other over P2P or shared memory,
@@ -1357,18 +1456,13 @@ static int geforce_no_p2p(const char *gpu)
 }
 
 /*
- * Wrong results from nccl-tests run on one host (its device table names one host, and no stream
- * shows more than one node): no network carried the data, so GDR is out and the GPUs' own path
+ * Wrong results from nccl-tests run on one host (its device table names one host, and nothing
+ * says the job spanned more): no network carried the data, so GDR is out and the GPUs' own path
  * to each other (P2P over PCIe, else shared memory) is what corrupted it.
  */
 static int wrong_on_one_node(const struct rs *r)
 {
-	if (!r->x->nt_oob_loc.line || r->x->nt_hosts != 1)
-		return 0;
-	for (size_t i = 0; i < r->np; i++)
-		if (r->p[i].m.nnodes > 1)
-			return 0;
-	return 1;
+	return r->x->nt_oob_loc.line && r->x->nt_hosts == 1 && !spans_hosts(r);
 }
 
 /*
@@ -1403,7 +1497,7 @@ void rule_p2p_topology(struct rs *r)
 	int wrong = wrong_on_one_node(r) && !obs_env(x, "NCCL_P2P_DISABLE") &&
 		    !emitted(r, "nccl.env.proto_forced") && !emitted(r, "nccl.env.algo_forced");
 	/* GPUs of one node talking to each other: nccl-tests on one host, or NCCL's P2P transport */
-	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1;
+	int one_node_gpus = x->nt_rows >= 2 && x->nt_hosts == 1 && !spans_hosts(r);
 	int gpus = pcie || x->consumer_gpu[0] || x->peer_cannot_loc.line || x->acs_loc.line ||
 		   iommu || acs || works_off || one_node_gpus;
 	enum confidence conf;
@@ -1427,9 +1521,8 @@ void rule_p2p_topology(struct rs *r)
 			sloc = h->ev[0];
 		}
 	}
-	for (size_t i = r->first; i < r->fs->n && wrong; i++)
-		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15))
-			wrong = 0;
+	if (wrong && known_bug_emitted(r))
+		wrong = 0;
 	if (!symptom && !hang && !iommu && !acs && !works_off && !wrong)
 		return;
 	if (acs && !pcie && !iommu)
@@ -2206,12 +2299,9 @@ static void gdr_wrong_words(struct rs *r)
 	const struct run_obs *x = r->x;
 	struct finding *d;
 
-	if (!x->wrong_loc.line || !x->via_gdr || x->via_nogdr || error_causes(r, 0))
+	if (!x->wrong_loc.line || !x->via_gdr || x->via_nogdr || error_causes(r, 0) ||
+	    known_bug_emitted(r) || emitted_family(r, "nccl.env."))
 		return;
-	for (size_t i = r->first; i < r->fs->n; i++)
-		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15) ||
-		    !strncmp(r->fs->v[i]->id, "nccl.env.", 9))
-			return;
 	d = rs_add(r, "explain.rdma.gdr_wrong_results", SEV_ERROR, CONF_MEDIUM, 120);
 	rs_title(d, "the results come back wrong while every network connection NCCL shows uses "
 		 "GPUDirect RDMA (%llu via .../GDRDMA): data the NIC writes straight into GPU memory "
@@ -2240,9 +2330,8 @@ void rule_wrong_results(struct rs *r)
 		gdr = obs_env(x, "NCCL_NET_GDR_LEVEL");
 	if (emitted(r, "nccl.env.proto_forced") || emitted(r, "nccl.env.algo_forced"))
 		return;
-	for (size_t i = r->first; i < r->fs->n; i++)
-		if (!strncmp(r->fs->v[i]->id, "nccl.known_bug.", 15))
-			return;
+	if (known_bug_emitted(r))
+		return;
 	/* one node with P2P allowed: no network path, GPU to GPU is the suspect (rule_p2p_topology) */
 	if (wrong_on_one_node(r) && !obs_env(x, "NCCL_P2P_DISABLE"))
 		return;

@@ -2698,6 +2698,153 @@ static void test_wrong_results(void **state)
 	run_free(&r);
 }
 
+/*
+ * A known NCCL bug that names the cause silences the three generic suspects of wrong results: the
+ * one-host P2P verdict, nccl-tests' generic reruns and GPUDirect RDMA in the reporter's words. Each
+ * log is paired with the same log on the fixed release, where the generic finding is back.
+ */
+static void test_known_bug_silences_generic(void **state)
+{
+#define ONE_HOST_ROWS \
+		"#  Rank  0 Group  0 Pid  12345 on      ws1 device  0 [0x01] NVIDIA H100 PCIe\n" \
+		"#  Rank  1 Group  0 Pid  12345 on      ws1 device  1 [0x21] NVIDIA H100 PCIe\n"
+#define SYMK "buffers registered with ncclCommWindowRegister(comm, buf, size, &win, NCCL_WIN_COLL_SYMMETRIC)\n" \
+		"# Out of bounds values : 4 FAILED\n"
+#define QPS "h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 4.\n" \
+		"#  Out of bounds values : 12 FAILED\n"
+#define GDR_NAN "h1:5:5 [0] NCCL INFO NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1.\n" \
+		"(the allreduce across our two nodes returns NaN, then the job hangs)\n" \
+		"nodeA:4101:4101 [0] INFO 0 -> 4 via NET/IB/0/GDRDMA\n" \
+		"nodeB:5202:5202 [0] INFO 4 -> 0 via NET/IB/0/GDRDMA\n"
+	static const struct {
+		const char *affected, *fixed, *bug, *generic;
+	} cases[] = {
+		{ ONE_HOST_ROWS "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n" SYMK,
+		  ONE_HOST_ROWS "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n" SYMK,
+		  "nccl.known_bug.symk_corruption_2287", "explain.pcie." },
+		{ "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n" QPS,
+		  "h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n" QPS,	/* past the LL128 bugs too */
+		  "nccl.known_bug.multi_qp_split_21210", "bench.result.wrong" },
+		{ "h1:5:5 [0] NCCL INFO NCCL version 2.25.1+cuda12.4\n" GDR_NAN,
+		  "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.4\n" GDR_NAN,
+		  "nccl.known_bug.split_share_hang_2262", "explain.rdma.gdr_wrong_results" },
+	};
+#undef ONE_HOST_ROWS
+#undef SYMK
+#undef QPS
+#undef GDR_NAN
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct run r = explain_text(cases[i].affected, strlen(cases[i].affected), NULL);
+
+		expect(&r, cases[i].bug);
+		if (find_prefix(&r, cases[i].generic))
+			fail_msg("%s beside %s", find_prefix(&r, cases[i].generic)->id, cases[i].bug);
+		run_free(&r);
+		r = explain_text(cases[i].fixed, strlen(cases[i].fixed), NULL);
+		assert_null(findings_find(r.fs, cases[i].bug));
+		if (!find_prefix(&r, cases[i].generic))
+			fail_msg("no %s on the fixed release (case %zu)", cases[i].generic, i);
+		run_free(&r);
+	}
+}
+
+/*
+ * nccl-tests' device table is not the whole job when the paste kept one host's rows: anything else
+ * that shows the run spanned hosts takes the one-host P2P verdict away, and the generic reruns
+ * (GPUDirect RDMA first) come instead. A genuine one-host paste keeps it.
+ */
+static void test_wrong_results_spanning_hosts(void **state)
+{
+#define ROWS_A \
+	"#  Rank  0 Group  0 Pid  4711 on      gpu-a device  0 [0x18] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  1 Group  0 Pid  4711 on      gpu-a device  1 [0x2a] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  2 Group  0 Pid  4711 on      gpu-a device  2 [0x3a] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  3 Group  0 Pid  4711 on      gpu-a device  3 [0x5d] NVIDIA A100-SXM4-80GB\n"
+#define INIT_A \
+	"gpu-a:4711:4711 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n" \
+	"gpu-a:4711:4711 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+#define RESULT \
+	"#       size         count      type   redop    root     time   algbw   busbw #wrong\n" \
+	"     1048576        262144     float     sum      -1    120.2    8.72    8.72      2\n" \
+	"# Out of bounds values : 4 FAILED\n" \
+	"# Avg bus bandwidth    : 4.3\n"
+	static const char *const one_host[] = {
+		"./build/all_reduce_perf -b 8 -e 1M -g 4\n" INIT_A ROWS_A RESULT,
+		"mpirun -np 4 -H gpu-a:4 ./build/all_reduce_perf -b 8 -e 1M -g 1\n" INIT_A ROWS_A RESULT,
+		("gpu-a:4711:4711 [0] NCCL INFO comm 0x55d0 rank 0 nranks 4 cudaDev 0 busId 18000 - Init COMPLETE\n"
+		 INIT_A ROWS_A RESULT),
+	};
+	static const char *const spanning[] = {
+		/* a connection over the network */
+		(INIT_A "gpu-a:4711:4711 [0] NCCL INFO Channel 00/0 : 3[3] -> 4[0] [send] via NET/IB/0\n"
+		 ROWS_A RESULT),
+		/* NCCL counts more ranks than the rows */
+		("gpu-a:4711:4711 [0] NCCL INFO comm 0x55d0 rank 0 nranks 8 cudaDev 0 busId 18000 - Init COMPLETE\n"
+		 INIT_A ROWS_A RESULT),
+		/* mpirun: two processes of 4 GPUs, two hosts */
+		"mpirun -np 2 -H gpu-a,gpu-b ./build/all_reduce_perf -b 8 -e 1M -g 4\n" INIT_A ROWS_A RESULT,
+		/* NCCL lines of another host */
+		INIT_A "gpu-b:5202:5202 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n" ROWS_A RESULT,
+		/* the second host's rows only: ranks 4-7 */
+		("#  Rank  4 Group  0 Pid  5202 on      gpu-b device  0 [0x18] NVIDIA A100-SXM4-80GB\n"
+		 "#  Rank  5 Group  0 Pid  5202 on      gpu-b device  1 [0x2a] NVIDIA A100-SXM4-80GB\n" RESULT),
+		"(all_reduce_perf across two nodes, the output of the first)\n" ROWS_A RESULT,
+	};
+#undef ROWS_A
+#undef INIT_A
+#undef RESULT
+	struct run r;
+	const struct finding *f;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(one_host); i++) {
+		r = explain_text(one_host[i], strlen(one_host[i]), NULL);
+		f = top_error(&r);
+		if (!f || strncmp(f->id, "explain.pcie.", 13))
+			fail_msg("one host %zu: %s first, not explain.pcie.*", i, f ? f->id : "nothing");
+		assert_null(findings_find(r.fs, "bench.result.wrong"));
+		run_free(&r);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(spanning); i++) {
+		r = explain_text(spanning[i], strlen(spanning[i]), NULL);
+		if (find_prefix(&r, "explain.pcie."))
+			fail_msg("spanning %zu: %s", i, find_prefix(&r, "explain.pcie.")->id);
+		f = expect(&r, "bench.result.wrong");
+		assert_true(fix_has(f, "NCCL_NET_GDR_LEVEL=LOC"));
+		run_free(&r);
+	}
+}
+
+/* nccl-tests' header and then nothing: one host's rows of a run the paste shows spanning hosts
+ * is a hang between the nodes, not P2P between one host's GPUs. */
+static void test_nccltests_hang_spanning_hosts(void **state)
+{
+#define ROWS_A \
+	"#  Rank  0 Group  0 Pid  4711 on      gpu-a device  0 [0x18] NVIDIA A100-SXM4-80GB\n" \
+	"#  Rank  1 Group  0 Pid  4711 on      gpu-a device  1 [0x2a] NVIDIA A100-SXM4-80GB\n" \
+	"#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+	static const char one_host[] = "./build/all_reduce_perf -b 8 -e 1M -g 2\n" ROWS_A;
+	static const char *const spanning[] = {
+		"gpu-a:4711:4711 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/0\n" ROWS_A,
+		"mpirun -np 2 -H gpu-a,gpu-b ./build/all_reduce_perf -b 8 -e 1M -g 2\n" ROWS_A,
+	};
+#undef ROWS_A
+	struct run r;
+
+	(void)state;
+	r = explain_text(one_host, sizeof(one_host) - 1, NULL);
+	assert_string_equal(top_error(&r)->id, "explain.hang.p2p");
+	run_free(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(spanning); i++) {
+		r = explain_text(spanning[i], strlen(spanning[i]), NULL);
+		assert_string_equal(top_error(&r)->id, "explain.hang.nccltests");
+		assert_null(find_prefix(&r, "explain.pcie."));
+		run_free(&r);
+	}
+}
+
 /* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
 static void test_gpu_arch(void **state)
 {
@@ -3710,6 +3857,92 @@ static void test_known_bug_no_version(void **state)
 	}
 }
 
+static int evidence_has(const struct finding *f, const char *s)
+{
+	for (size_t i = 0; i < f->nevidence; i++)
+		if (strstr(f->evidence[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * A known-bug row's setting is read by its value, whatever form the log gives it in (NCCL's echo,
+ * an export, mpirun's -x): every QP count above 1 is several QPs, not only the 2, 4 and 8 someone
+ * wrote down; 1 and a value NCCL would not read are not. The setting's line is the evidence.
+ */
+static void test_known_bug_setting_values(void **state)
+{
+	static const struct {
+		const char *id, *line;
+		int fires;
+	} cases[] = {
+		{ "nccl.known_bug.multi_qp_split_21210",
+		  "h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 3.", 1 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=16", 1 },
+		{ "nccl.known_bug.multi_qp_split_21210",
+		  "mpirun -np 16 -x NCCL_IB_QPS_PER_CONNECTION=16 ./all_reduce_perf -b 8 -e 1G", 1 },
+		{ "nccl.known_bug.multi_qp_split_21210",
+		  "h1:5:5 [0] NCCL INFO NCCL_IB_QPS_PER_CONNECTION set by environment to 1.", 0 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=1", 0 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=4x", 0 },
+		{ "nccl.known_bug.multi_qp_split_21210", "export NCCL_IB_QPS_PER_CONNECTION=auto", 0 },
+		{ "nccl.known_bug.split_share_corruption_2273",
+		  "h1:5:5 [0] NCCL INFO NCCL_COMM_SPLIT_SHARE_RESOURCES set by environment to 1.", 1 },
+		{ "nccl.known_bug.split_share_corruption_2273", "export NCCL_COMM_SPLIT_SHARE_RESOURCES=0", 0 },
+		{ "nccl.known_bug.gdr_c2c_mnnvl_2263", "srun --export=ALL,NCCL_NET_GDR_C2C=1 python train.py", 1 },
+		{ "nccl.known_bug.gdr_c2c_mnnvl_2263", "export NCCL_NET_GDR_C2C=0", 0 },
+		{ "nccl.known_bug.topo_file_mnnvl_2273",
+		  "h1:5:5 [0] NCCL INFO NCCL_TOPO_FILE set by environment to /etc/nccl/gb200-topo.xml", 1 },
+		{ "nccl.known_bug.topo_file_mnnvl_2273", "h1:5:5 [0] NCCL INFO NCCL_TOPO_FILE set by environment to ", 0 },
+	};
+	/* each row's other facts and an affected version, the setting's line second */
+	static const struct {
+		const char *id, *head, *tail, *what;
+	} rows[] = {
+		{ "nccl.known_bug.multi_qp_split_21210", "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n",
+		  "#  Out of bounds values : 12 FAILED\n", "NCCL_IB_QPS_PER_CONNECTION above 1" },
+		{ "nccl.known_bug.split_share_corruption_2273",
+		  "h1:5:5 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n", "double free or corruption (!prev)\n",
+		  "NCCL_COMM_SPLIT_SHARE_RESOURCES=1" },
+		{ "nccl.known_bug.gdr_c2c_mnnvl_2263", "h1:5:5 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n",
+		  "Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		  "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL developers, NCCL version 2.26.2\n",
+		  "NCCL_NET_GDR_C2C=1" },
+		{ "nccl.known_bug.topo_file_mnnvl_2273", "h1:5:5 [0] NCCL INFO NCCL version 2.26.5+cuda12.8\n",
+		  "Linux gb200-n1 6.8.0-1013-nvidia-64k #14 SMP aarch64 GNU/Linux\n"
+		  "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.5\n",
+		  "NCCL_TOPO_FILE" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *head = NULL, *tail = NULL, *what = NULL;
+		char log[1024];
+		struct run r;
+		const struct finding *f;
+
+		for (size_t k = 0; k < ARRAY_SIZE(rows); k++)
+			if (!strcmp(rows[k].id, cases[i].id)) {
+				head = rows[k].head;
+				tail = rows[k].tail;
+				what = rows[k].what;
+			}
+		assert_non_null(head);
+		snprintf(log, sizeof(log), "%s%s\n%s", head, cases[i].line, tail);
+		r = explain_text(log, strlen(log), NULL);
+		f = findings_find(r.fs, cases[i].id);
+		if (cases[i].fires && !f)
+			fail_msg("%s: not found with '%s'", cases[i].id, cases[i].line);
+		if (!cases[i].fires && f)
+			fail_msg("%s: reported with '%s'", cases[i].id, cases[i].line);
+		if (f && !evidence_has(f, what))
+			fail_msg("%s: '%s' is not in the evidence", cases[i].id, what);
+		if (f && !evidence_has(f, ":2: "))
+			fail_msg("%s: the setting's line (2) is not in the evidence", cases[i].id);
+		run_free(&r);
+	}
+}
+
 /* NCCL_SOCKET_IFNAME from shell and launcher lines, read with NCCL's own '^' and '=' rules. */
 static void test_ifname_assignments(void **state)
 {
@@ -4274,6 +4507,10 @@ int main(void)
 		cmocka_unit_test(test_known_bug_facts),
 		cmocka_unit_test(test_known_bug_rows),
 		cmocka_unit_test(test_known_bug_no_version),
+		cmocka_unit_test(test_known_bug_setting_values),
+		cmocka_unit_test(test_known_bug_silences_generic),
+		cmocka_unit_test(test_wrong_results_spanning_hosts),
+		cmocka_unit_test(test_nccltests_hang_spanning_hosts),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
