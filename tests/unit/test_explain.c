@@ -2720,7 +2720,8 @@ static void test_known_bug_silences_generic(void **state)
 		const char *affected, *fixed, *bug, *generic;
 	} cases[] = {
 		{ ONE_HOST_ROWS "h1:5:5 [0] NCCL INFO NCCL version 2.28.3+cuda12.9\n" SYMK,
-		  ONE_HOST_ROWS "h1:5:5 [0] NCCL INFO NCCL version 2.28.7+cuda12.9\n" SYMK,
+		  /* past the copy-engine race (2.30.3) and the RMA sub-window bug (2.31.2) too */
+		  ONE_HOST_ROWS "h1:5:5 [0] NCCL INFO NCCL version 2.31.2+cuda12.9\n" SYMK,
 		  "nccl.known_bug.symk_corruption_2287", "explain.pcie." },
 		{ "h1:5:5 [0] NCCL INFO NCCL version 2.11.4+cuda11.4\n" QPS,
 		  "h1:5:5 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n" QPS,	/* past the LL128 bugs too */
