@@ -1286,7 +1286,8 @@ void rule_nccl_tests(struct rs *r)
 
 	if (!x->nt_rows)
 		return;
-	if (x->nt_hosts == 1 && !error_causes(r, 0) &&
+	/* one host's rows of a multi-node run: its system error can be the network's, not /dev/shm */
+	if (x->nt_hosts == 1 && !spans_hosts(r) && !error_causes(r, 0) &&
 	    (sig_hit_of(r, "nccl.error.system") || sig_hit_of(r, "nccl.error.internal"))) {
 		/* NVIDIA/nccl#473, nccl-tests#14: single-node system errors in docker were /dev/shm */
 		d = rs_add(r, "explain.nccltests.single_node_system", SEV_ERROR, CONF_MEDIUM, 0);
@@ -1657,7 +1658,9 @@ static int nvswitch_gpu(const struct run_obs *x)
  * with nothing in the log, and NCCL_P2P_DISABLE=1 changes nothing since NVLS is not P2P. The NCCL
  * environment-variable docs name NCCL_NVLS_ENABLE=0 to turn NVLS off; the fabric manager state
  * (nvidia-smi -q: Fabric State) is where it breaks. Said only when the board is an NVSwitch one
- * and either NCCL announced NVLS or a run with P2P off hung the same way; never across nodes.
+ * and either NCCL announced NVLS or a run with P2P off hung the same way; never across nodes
+ * (spans_hosts: a device table of one host may be one node's rows of a job whose hang is the
+ * network's).
  */
 void rule_nvls_hang(struct rs *r)
 {
@@ -1669,7 +1672,7 @@ void rule_nvls_hang(struct rs *r)
 	const char *v = NULL;
 	struct finding *d;
 
-	if (!hang || !nvswitch_gpu(x) || x->nt_hosts > 1 || error_causes(r, 1) ||
+	if (!hang || !nvswitch_gpu(x) || spans_hosts(r) || error_causes(r, 1) ||
 	    (nvls && nvls->value[0] == '0') || (!x->nvls_loc.line && !p2p_off))
 		return;
 	for (size_t i = 0; i < r->np; i++) {
@@ -2374,7 +2377,8 @@ void rule_virtual_iface(struct rs *r)
 	const struct run_obs *x = r->x;
 	const char *named = NULL;
 	struct loc at = x->veth_loc;
-	int one_node = x->nt_hosts == 1, stuck = 0, good_boot = 0;
+	/* one host's device rows of a multi-node run are no proof of one node: the paste decides */
+	int one_node = x->nt_hosts == 1 && !spans_hosts(r), stuck = 0, good_boot = 0;
 	struct finding *d;
 
 	if (obs_env(x, "NCCL_SOCKET_IFNAME"))

@@ -2846,6 +2846,67 @@ static void test_nccltests_hang_spanning_hosts(void **state)
 	}
 }
 
+/* One host's device rows with something saying the job spanned hosts: the /dev/shm, NVLS and
+ * container-interface verdicts read 'one node' from spans_hosts(), not from the table alone. */
+static void test_one_host_rules_spanning_hosts(void **state)
+{
+#define SHM_ROWS \
+	"# Using devices\n" \
+	"#  Rank  0 Group  0 Pid  11 on box device  0 [0x01] NVIDIA A100-SXM4-40GB\n" \
+	"#  Rank  1 Group  0 Pid  11 on box device  1 [0x24] NVIDIA A100-SXM4-40GB\n" \
+	"box: Test NCCL failure common.cu:1005 'unhandled system error (run with NCCL_DEBUG=INFO for details)'\n"
+#define NVLS_ROWS \
+	"h:1:1 [0] NCCL INFO NCCL version 2.26.5+cuda12.4\n" \
+	"$ NCCL_P2P_DISABLE=1 ./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4\n" \
+	"#  Rank  0 Group  0 Pid 2081556 on   deepseek device  0 [0000:0f:00] NVIDIA H800\n" \
+	"#  Rank  1 Group  0 Pid 2081556 on   deepseek device  1 [0000:34:00] NVIDIA H800\n" \
+	"(the test stays stuck after init)\n"
+#define VETH_ROWS \
+	"#  Rank  0 Group  0 Pid  11 on box device  0 [0x01] NVIDIA A100-SXM4-40GB\n" \
+	"#  Rank  1 Group  0 Pid  11 on box device  1 [0x24] NVIDIA A100-SXM4-40GB\n" \
+	"A veth* interface exists on the host. ncclCommInitRank() hangs.\n"
+	static const char shm_one[] = SHM_ROWS;
+	static const char shm_net[] =
+		"box:11:11 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/Socket/0\n" SHM_ROWS;
+	static const char nvls_one[] = NVLS_ROWS;
+	static const char nvls_net[] =
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/0\n" NVLS_ROWS;
+	static const char nvls_ranks[] =	/* nranks 16 from a table of two rows */
+		"h:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 16 cudaDev 0 busId 1000 - Init COMPLETE\n" NVLS_ROWS;
+	static const char veth_one[] = VETH_ROWS;
+	static const char veth_hosts[] = "mpirun -np 2 -H box,box2 ./build/all_reduce_perf -g 2\n" VETH_ROWS;
+#undef SHM_ROWS
+#undef NVLS_ROWS
+#undef VETH_ROWS
+	struct run r;
+
+	(void)state;
+	r = explain_text(shm_one, sizeof(shm_one) - 1, NULL);
+	expect(&r, "explain.nccltests.single_node_system");
+	run_free(&r);
+	r = explain_text(shm_net, sizeof(shm_net) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.nccltests.single_node_system"));
+	run_free(&r);
+
+	r = explain_text(nvls_one, sizeof(nvls_one) - 1, NULL);
+	expect(&r, "explain.hang.nvls");
+	run_free(&r);
+	r = explain_text(nvls_net, sizeof(nvls_net) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.nvls"));
+	run_free(&r);
+	r = explain_text(nvls_ranks, sizeof(nvls_ranks) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.hang.nvls"));
+	run_free(&r);
+
+	/* here one node silenced the verdict: the spanning paste must get it */
+	r = explain_text(veth_one, sizeof(veth_one) - 1, NULL);
+	assert_null(findings_find(r.fs, "explain.net.virtual_iface"));
+	run_free(&r);
+	r = explain_text(veth_hosts, sizeof(veth_hosts) - 1, NULL);
+	expect(&r, "explain.net.virtual_iface");
+	run_free(&r);
+}
+
 /* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
 static void test_gpu_arch(void **state)
 {
@@ -4512,6 +4573,7 @@ int main(void)
 		cmocka_unit_test(test_known_bug_silences_generic),
 		cmocka_unit_test(test_wrong_results_spanning_hosts),
 		cmocka_unit_test(test_nccltests_hang_spanning_hosts),
+		cmocka_unit_test(test_one_host_rules_spanning_hosts),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
