@@ -1513,8 +1513,9 @@ void rule_p2p_topology(struct rs *r)
 	}
 	/* weak evidence: only where no error of its own names the cause */
 	gpus |= !error_causes(r, 0) && one_host_ranks(r);
-	if (!gpus || multi || x->nt_hosts > 1)
-		return;		/* across nodes the network is the first suspect */
+	/* across nodes the network is the first suspect; one host's device rows do not make one node */
+	if (!gpus || multi || spans_hosts(r))
+		return;
 	for (size_t i = 0; i < ARRAY_SIZE(symptoms) && !symptom; i++) {
 		const struct sig_hit *h = sig_hit_of(r, symptoms[i]);
 		if (h) {

@@ -2907,6 +2907,39 @@ static void test_one_host_rules_spanning_hosts(void **state)
 	run_free(&r);
 }
 
+/* A PCIe topology matrix and a timeout with one host's device rows: P2P is one node's suspect
+ * only while nothing says the job spanned hosts. */
+static void test_p2p_topology_spanning_hosts(void **state)
+{
+#define TOPO_ROWS \
+	"#  Rank  0 Group  0 Pid  11 on box device  0 [0x01] NVIDIA A100-PCIE-40GB\n" \
+	"#  Rank  1 Group  0 Pid  11 on box device  1 [0x24] NVIDIA A100-PCIE-40GB\n" \
+	"$ nvidia-smi topo -m\n" \
+	"\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\n" \
+	"GPU0\t X \tPXB\tSYS\t0-23\t0\n" \
+	"GPU1\tPXB\t X \tSYS\t0-23\t0\n" \
+	"[rank0]:[E ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: " \
+	"WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 " \
+	"milliseconds before timing out.\n"
+	static const char one_host[] = TOPO_ROWS;
+	static const char *const spanning[] = {
+		"box:11:11 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/IB/0\n" TOPO_ROWS,
+		"box:11:11 [0] NCCL INFO comm 0x1 rank 0 nranks 8 cudaDev 0 busId 1000 - Init COMPLETE\n" TOPO_ROWS,
+	};
+#undef TOPO_ROWS
+	struct run r;
+
+	(void)state;
+	r = explain_text(one_host, sizeof(one_host) - 1, NULL);
+	assert_non_null(find_prefix(&r, "explain.pcie."));
+	run_free(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(spanning); i++) {
+		r = explain_text(spanning[i], strlen(spanning[i]), NULL);
+		assert_null(find_prefix(&r, "explain.pcie."));
+		run_free(&r);
+	}
+}
+
 /* A GPU model the log names gives the architecture the build lacks; a longer name is not it. */
 static void test_gpu_arch(void **state)
 {
@@ -4574,6 +4607,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_results_spanning_hosts),
 		cmocka_unit_test(test_nccltests_hang_spanning_hosts),
 		cmocka_unit_test(test_one_host_rules_spanning_hosts),
+		cmocka_unit_test(test_p2p_topology_spanning_hosts),
 		cmocka_unit_test(test_virtual_iface),
 		cmocka_unit_test(test_subnet_overlap),
 		cmocka_unit_test(test_hca_differs),
