@@ -401,7 +401,9 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "unset NCCL_COMM_ID    # torch does not need it\nexport NCCL_COMM_ID=10.0.0.1:29600   # the form NCCL accepts",
 },
 {
-	/* bootstrap.cc (2.30): ncclCommGetUniqueId (growing a communicator) refuses NCCL_COMM_ID */
+	/* bootstrap.cc (2.29.2+): only ncclCommGetUniqueId (growing a communicator, ncclCommGrow) refuses
+	 * NCCL_COMM_ID; plain ncclGetUniqueId, which torch calls, takes NCCL_COMM_ID as the root address
+	 * without a WARN (then bind/subnet trouble: nccl.bootstrap.comm_id_subnet and the bind rows) */
 	.id = "nccl.comm_id.grow",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "ncclCommGetUniqueId should not be called when NCCL_COMM_ID is set" },
