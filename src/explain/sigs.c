@@ -401,7 +401,9 @@ const struct explain_sig explain_sigs[] = {
 	.fix = "unset NCCL_COMM_ID    # torch does not need it\nexport NCCL_COMM_ID=10.0.0.1:29600   # the form NCCL accepts",
 },
 {
-	/* bootstrap.cc (2.30): ncclCommGetUniqueId (growing a communicator) refuses NCCL_COMM_ID */
+	/* bootstrap.cc (2.29.2+): only ncclCommGetUniqueId (growing a communicator, ncclCommGrow) refuses
+	 * NCCL_COMM_ID; plain ncclGetUniqueId, which torch calls, takes NCCL_COMM_ID as the root address
+	 * without a WARN (then bind/subnet trouble: nccl.bootstrap.comm_id_subnet and the bind rows) */
 	.id = "nccl.comm_id.grow",
 	.sev = SEV_ERROR, .conf = CONF_HIGH, .flags = SIG_NCCL,
 	.anchors = { "ncclCommGetUniqueId should not be called when NCCL_COMM_ID is set" },
@@ -471,6 +473,21 @@ const struct explain_sig explain_sigs[] = {
 		  .fix = "echo $WORLD_SIZE   # on every node: a positive number, the same everywhere (torchrun sets it from --nnodes x --nproc-per-node)" },
 		{ .when = NULL },
 	},
+},
+{
+	/* init.cc ncclCommInitAll, the one call that opens a communicator over several GPUs of one
+	 * process: ndev < 0 (ndev < 1 up to 2.4) fails before any GPU is touched. Every other entry
+	 * point checks nranks with "Invalid rank requested" (nccl.rank.invalid). */
+	.id = "nccl.init_all.ndev",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL,
+	.anchors = { "Invalid device count requested :" },
+	.cap_after = "Invalid device count requested : ",
+	.title = "ncclCommInitAll was asked for {} GPUs: the program's GPU count is wrong",
+	.cause = "the single-process path (ncclCommInitAll: nccl-tests without MPI, cupy's NcclCommunicator.initAll, "
+		"an application driving all GPUs from one process) got a negative GPU count (before NCCL 2.5 also 0); "
+		"the count comes from the program, typically from a device query that failed or found no GPU",
+	.fix = "echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L   # the GPUs this process can see: none or an empty list gives a count below 1\n"
+		"python -c 'import torch; print(torch.cuda.device_count())'   # what CUDA reports; then check the count the program passes (nccl-tests: -g <GPUs per process>)",
 },
 /* ---- NCCL: connections ------------------------------------------------------------------- */
 {
@@ -2903,6 +2920,41 @@ const struct explain_sig explain_sigs[] = {
 				"stops the connection",
 			.fix = "unset NCCL_IB_OOO_RQ   # NCCL's default (0): in-order receive queues\n"
 				"ibv_devinfo | grep fw_ver   # only to use it: the same, current HCA firmware and MLNX_OFED/DOCA on every node, adaptive routing enabled in the fabric",
+		},
+		{ .when = NULL },
+	},
+},
+{
+	/* net_ib/connect.cc (2.30+): NCCL creates its QPs through mlx5dv_create_qp only for out-of-order
+	 * receive queues (MLX5DV_QP_CREATE_OOO_DP), that is only with NCCL_IB_OOO_RQ=1 and after both
+	 * ends reported support; the default path is ibv_create_qp. %m is the errno of rdma-core's
+	 * mlx5 provider (or a stale one when libmlx5 lacks mlx5dv_create_qp@MLX5_1.3). */
+	.id = "nccl.ib.ooo_qp_create",
+	.sev = SEV_ERROR, .conf = CONF_MEDIUM, .flags = SIG_NCCL | SIG_NET,
+	.anchors = { "mlx5dv_create_qp failed to create QP" },
+	.cap_after = "failed to create QP: ",
+	.title = "the HCA refused an out-of-order receive queue that NCCL_IB_OOO_RQ=1 asked for ({})",
+	.cause = "NCCL creates QPs with mlx5 direct verbs only when NCCL_IB_OOO_RQ=1 forces out-of-order receive "
+		"queues; the mlx5 driver or firmware refused such a QP, for the reason the error text gives",
+	.fix = "unset NCCL_IB_OOO_RQ   # NCCL's default (0): ordinary QPs through ibv_create_qp\n"
+		"ibv_devinfo | grep fw_ver; ldconfig -p | grep libmlx5   # only to use it: current HCA firmware and rdma-core/DOCA, the same on every node",
+	.rerun = RERUN_NCCL_ENV,
+	.variants = (const struct explain_sig_variant[]){
+		{
+			.when = "Cannot allocate memory",
+			.title = "the HCA could not allocate an out-of-order receive queue that NCCL_IB_OOO_RQ=1 asked for",
+			.cause = "creating the QP ran out of memory the process may lock or of HCA resources: a low "
+				"'ulimit -l' (containers often keep 64 KiB) or many QPs per GPU",
+			.fix = "ulimit -l   # in the job's environment: unlimited (docker run --ulimit memlock=-1, Slurm PropagateResourceLimits)\n"
+				"unset NCCL_IB_OOO_RQ   # or go back to NCCL's ordinary QPs",
+		},
+		{
+			.when = "Operation not supported",
+			.title = "the mlx5 driver or firmware does not support the out-of-order QPs NCCL_IB_OOO_RQ=1 asked for",
+			.cause = "the HCA reported out-of-order receive support, yet its driver or firmware refuses a QP "
+				"created with it: an rdma-core/DOCA or firmware too old for the flag",
+			.fix = "unset NCCL_IB_OOO_RQ   # NCCL's default (0): ordinary QPs\n"
+				"ibv_devinfo | grep fw_ver   # only to use it: update the HCA firmware and rdma-core/DOCA on every node",
 		},
 		{ .when = NULL },
 	},
