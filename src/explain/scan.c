@@ -397,7 +397,7 @@ static int exception_line(const char *b, size_t len)
 	return i == len || b[i] == ':';
 }
 
-void scan_line(struct scan *x, const struct lr_line *l)
+static void scan_piece(struct scan *x, const struct lr_line *l, const char *text, size_t tlen)
 {
 	struct explain_line_info li;
 	struct lctx c;
@@ -414,7 +414,7 @@ void scan_line(struct scan *x, const struct lr_line *l)
 		in->long_lines++;
 		x->obs.long_lines++;
 	}
-	explain_strip(l->s, l->len, x->scratch, &li);
+	explain_strip(text, tlen, x->scratch, &li);
 
 	if (li.prefix_rank >= 0) {
 		kind = 'R';
@@ -501,6 +501,35 @@ void scan_line(struct scan *x, const struct lr_line *l)
 		memcpy(x->last_text[c.si], li.body, n);
 		x->last_text[c.si][n] = '\0';
 		c.s->last_loc = c.loc;
+	}
+}
+
+void scan_line(struct scan *x, const struct lr_line *l)
+{
+	size_t len, k, skip, next;
+	const char *s = explain_decode(l->s, l->len, x->decoded, &len);
+
+	/* a log joined by literal "\n" (a repr, a JSON string) is read as its lines; one "\n" in a
+	 * message ("C:\new") is no join */
+	k = explain_escaped_piece(s, len, &skip);
+	if (skip)
+		explain_escaped_piece(s + k + skip, len - k - skip, &next);
+	if (!skip || !next) {
+		scan_piece(x, l, s, len);
+		return;
+	}
+	if (s[0] == '\'' || s[0] == '"') {	/* the repr's opening quote */
+		s++;
+		len--;
+		k--;
+	}
+	for (;;) {
+		scan_piece(x, l, s, k);
+		if (!skip)
+			break;
+		s += k + skip;
+		len -= k + skip;
+		k = explain_escaped_piece(s, len, &skip);
 	}
 }
 

@@ -33,6 +33,7 @@ struct scan {
 	struct sig_hit *hits;	/* one per signature */
 	struct ras_diag diag;	/* NCCL DIAG lines (NCCL_RUN_DIAGNOSTICS, ncclras -D pasted) */
 	char scratch[EXPLAIN_MAX_LINE];
+	char decoded[EXPLAIN_MAX_LINE];	/* explain_decode's output */
 };
 
 /* One line being scanned. */

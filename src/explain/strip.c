@@ -244,6 +244,18 @@ static size_t bare_level(const char *p, size_t len, struct explain_line_info *li
 	return i + 5;
 }
 
+/* "node01: host:pid:tid [0] NCCL ..." (pdsh, clush): only when an NCCL prefix follows */
+static size_t pdsh_prefix(const char *s, size_t len, struct explain_line_info *li)
+{
+	size_t i = 0, off;
+
+	while (i < len && i < 64 && (isalnum((unsigned char)s[i]) || strchr("._-", s[i])))
+		i++;
+	if (i && i + 2 < len && s[i] == ':' && s[i + 1] == ' ' && (off = nccl_prefix(s + i + 2, len - i - 2, li)))
+		return i + 2 + off;
+	return 0;
+}
+
 /*
  * Prefixes NCCL's own parser does not know: OpenMPI's "[1,3]<stdout>:" tag, Ray's "(Worker
  * pid=12, ip=10.0.0.2) ", pdsh's "node01: ", and levels without a host (pasted or old logs).
@@ -269,15 +281,13 @@ static size_t loose_prefix(const char *s, size_t len, struct explain_line_info *
 			i = (size_t)(rp - s) + 2;
 	}
 	if (i) {
-		if ((off = nccl_prefix(s + i, len - i, li)) || (off = bare_level(s + i, len - i, li, 0)))
+		if ((off = nccl_prefix(s + i, len - i, li)) || (off = pdsh_prefix(s + i, len - i, li)) ||
+		    (off = bare_level(s + i, len - i, li, 0)))
 			return i + off;
 		return i;
 	}
-	/* "node01: host:pid:tid [0] NCCL ..." (pdsh, clush): only when an NCCL prefix follows */
-	while (i < len && i < 64 && (isalnum((unsigned char)s[i]) || strchr("._-", s[i])))
-		i++;
-	if (i && i + 2 < len && s[i] == ':' && s[i + 1] == ' ' && (off = nccl_prefix(s + i + 2, len - i - 2, li)))
-		return i + 2 + off;
+	if ((off = pdsh_prefix(s, len, li)))
+		return off;
 	return bare_level(s, len, li, 0);
 }
 
@@ -314,4 +324,205 @@ void explain_strip(const char *s, size_t len, char *scratch, struct explain_line
 		off = loose_prefix(s, len, li);
 	li->body = s + off;
 	li->blen = len - off;
+}
+
+/* JSON string body at s (after the opening quote) into out; stops at the closing quote. */
+static size_t json_unescape(const char *s, size_t len, char *out)
+{
+	size_t w = 0, i = 0;
+
+	while (i < len && s[i] != '"') {
+		unsigned v = 0;
+		int k;
+		if (s[i] != '\\' || i + 1 >= len) {
+			out[w++] = s[i++];
+			continue;
+		}
+		switch (s[i + 1]) {
+		case 'n': out[w++] = '\n'; i += 2; continue;
+		case 't': out[w++] = '\t'; i += 2; continue;
+		case 'r': out[w++] = '\r'; i += 2; continue;
+		case 'b': case 'f': out[w++] = ' '; i += 2; continue;
+		case 'u': break;
+		default: out[w++] = s[i + 1]; i += 2; continue;	/* \" \\ \/ */
+		}
+		for (k = 2; k < 6 && i + (size_t)k < len && isxdigit((unsigned char)s[i + k]); k++)
+			v = v * 16 + (unsigned)(isdigit((unsigned char)s[i + k]) ? s[i + k] - '0' :
+						 (tolower((unsigned char)s[i + k]) - 'a' + 10));
+		if (k < 6) {	/* a cut escape: keep it as it was */
+			out[w++] = s[i++];
+			continue;
+		}
+		i += 6;
+		/* six bytes in, at most three out: the line never grows */
+		if (v < 0x80) {
+			out[w++] = (char)v;
+		} else if (v < 0x800) {
+			out[w++] = (char)(0xc0 | (v >> 6));
+			out[w++] = (char)(0x80 | (v & 0x3f));
+		} else {
+			out[w++] = (char)(0xe0 | (v >> 12));
+			out[w++] = (char)(0x80 | ((v >> 6) & 0x3f));
+			out[w++] = (char)(0x80 | (v & 0x3f));
+		}
+	}
+	while (w && (out[w - 1] == '\n' || out[w - 1] == '\r'))
+		w--;
+	return w;
+}
+
+/* HTML entities a browser copy leaves, and curly quotes, in one pass; in may equal out. */
+static size_t web_unescape(const char *s, size_t len, char *out)
+{
+	static const struct { const char *ent; char c; } ents[] = {
+		{ .ent = "&gt;", .c = '>' }, { .ent = "&lt;", .c = '<' }, { .ent = "&amp;", .c = '&' },
+		{ .ent = "&quot;", .c = '"' }, { .ent = "&#39;", .c = '\'' }, { .ent = "&#x27;", .c = '\'' },
+		{ .ent = "&apos;", .c = '\'' }, { .ent = "&nbsp;", .c = ' ' }, { .ent = "&#34;", .c = '"' },
+	};
+	size_t w = 0, i = 0;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '&') {
+			size_t k;
+			for (k = 0; k < sizeof(ents) / sizeof(ents[0]); k++) {
+				size_t n = strlen(ents[k].ent);
+				if (len - i >= n && !memcmp(s + i, ents[k].ent, n))
+					break;
+			}
+			if (k < sizeof(ents) / sizeof(ents[0])) {
+				out[w++] = ents[k].c;
+				i += strlen(ents[k].ent);
+				continue;
+			}
+		} else if (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80) {
+			unsigned char d = (unsigned char)s[i + 2];	/* U+2018..U+201D */
+			if (d >= 0x98 && d <= 0x9d && d != 0x9a && d != 0x9b) {
+				out[w++] = d >= 0x9c ? '"' : '\'';
+				i += 3;
+				continue;
+			}
+		}
+		out[w++] = s[i++];
+	}
+	return w;
+}
+
+static int is_host_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '.' || c == '-' || c == '_';
+}
+
+/* "2024-05-01T10:00:00.123Z node-3 " (the host only when it looks like one); 0 if none. */
+static size_t iso_prefix(const char *p, size_t len)
+{
+	size_t i = 19, h;
+	int digit = 0;
+
+	if (len < 21 || !xt_digit(p[0]) || !xt_digit(p[3]) || p[4] != '-' || p[7] != '-' ||
+	    p[10] != 'T' || p[13] != ':' || p[16] != ':' || !xt_digit(p[18]))
+		return 0;
+	while (i < len && i < 40 && (xt_digit(p[i]) || strchr(".,:+-Z", p[i])))
+		i++;
+	if (i >= len || p[i] != ' ')
+		return 0;
+	h = ++i;
+	for (; i < len && i - h < 64 && is_host_char(p[i]); i++)
+		digit |= xt_digit(p[i]) || p[i] == '-' || p[i] == '.';
+	/* "node-3 " is a host; "NCCL " or "Traceback" is the message */
+	if (i > h && digit && i < len && p[i] == ' ')
+		return i + 1;
+	return h;
+}
+
+/* journald/syslog "May 01 10:00:00 node-3 python[1234]: "; 0 if none. */
+static size_t syslog_prefix(const char *p, size_t len)
+{
+	size_t i = 4;
+
+	if (len < 20 || !isupper((unsigned char)p[0]) || !islower((unsigned char)p[1]) ||
+	    !islower((unsigned char)p[2]) || p[3] != ' ')
+		return 0;
+	if (p[i] == ' ')
+		i++;
+	while (i < len && i < 7 && xt_digit(p[i]))
+		i++;
+	if (i + 9 >= len || p[i] != ' ' || !xt_digit(p[i + 1]) || p[i + 3] != ':' || p[i + 6] != ':' ||
+	    p[i + 9] != ' ')
+		return 0;
+	i += 10;
+	while (i < len && i < 96 && is_host_char(p[i]))
+		i++;
+	if (i >= len || p[i] != ' ')
+		return 0;
+	for (size_t t = ++i; i < len && i - t < 64 && p[i] != ' '; i++) {
+		if (p[i] == ':' && i + 1 < len && p[i + 1] == ' ')
+			return i > t ? i + 2 : 0;
+	}
+	return 0;
+}
+
+const char *explain_decode(const char *s, size_t len, char *buf, size_t *olen)
+{
+	if (len > EXPLAIN_MAX_LINE)
+		len = EXPLAIN_MAX_LINE;
+	if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+		s += 3, len -= 3;
+	if (len > 9 && s[0] == '{') {	/* docker json-file: {"log":"...","stream":"stderr",...} */
+		const char *q = s + 1;
+		while (q < s + len && *q == ' ')
+			q++;
+		if ((size_t)(s + len - q) > 7 && !memcmp(q, "\"log\":", 6)) {
+			q += 6;
+			while (q < s + len && *q == ' ')
+				q++;
+			if (q < s + len && *q == '"') {
+				q++;
+				len = json_unescape(q, (size_t)(s + len - q), buf);
+				s = buf;
+			}
+		}
+	}
+	if (memchr(s, '&', len) || memchr(s, 0xe2, len)) {
+		len = web_unescape(s, len, buf);
+		s = buf;
+	}
+	/* stacked wrappers ("> 2024-...Z node-3 [pod/x/y] ..."): peel a few */
+	for (int k = 0; k < 4 && len; k++) {
+		size_t off = 0;
+		if (s[0] == '>') {
+			off = 1;
+			while (off < len && off < 16 && (s[off] == '>' || s[off] == ' '))
+				off++;
+		} else if (len > 8 && s[0] == '[' && !memcmp(s, "[pod/", 5)) {
+			const char *rb = memchr(s, ']', len < 256 ? len : 256);
+			if (rb && (size_t)(rb - s) + 1 < len && rb[1] == ' ')
+				off = (size_t)(rb - s) + 2;
+		} else if (xt_digit(s[0])) {
+			off = iso_prefix(s, len);
+		} else if (isupper((unsigned char)s[0])) {
+			off = syslog_prefix(s, len);
+		}
+		if (!off)
+			break;
+		s += off;
+		len -= off;
+	}
+	*olen = len;
+	return s;
+}
+
+size_t explain_escaped_piece(const char *s, size_t len, size_t *skip)
+{
+	const char *p = s, *end = s + len;
+
+	*skip = 0;
+	while ((p = memchr(p, '\\', (size_t)(end - p))) && p + 1 < end) {
+		if (p[1] == 'n') {
+			*skip = 2;
+			return (size_t)(p - s);
+		}
+		p += 2;		/* "\\\\" is one backslash: its second half starts nothing */
+	}
+	return len;
 }

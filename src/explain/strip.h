@@ -30,4 +30,20 @@ struct explain_line_info {
  */
 void explain_strip(const char *s, size_t len, char *scratch, struct explain_line_info *li);
 
+/*
+ * Undoes what a paste did to a line before its launcher prefixes: a UTF-8 BOM, docker's json-file
+ * wrapping ({"log":"...\n","stream":...}), HTML entities copied from a web page, curly quotes,
+ * e-mail/GitHub quoting ("> "), log collectors' "2024-05-01T10:00:00Z host " and journald's
+ * "May 01 10:00:00 host ident[pid]: ", kubectl's "[pod/name/container] ". Returns the clean line,
+ * [s, s + len) itself or `buf` (EXPLAIN_MAX_LINE bytes); `*olen` its length. Linear, never grows.
+ */
+const char *explain_decode(const char *s, size_t len, char *buf, size_t *olen);
+
+/*
+ * A log pasted out of a Python repr or a JSON string has its lines joined by literal "\n". Returns
+ * the length of the first piece of [s, s + len) up to such an escape (`*skip`: the bytes to step
+ * over to the next piece), or `len` with `*skip` 0 when the line is not such a join.
+ */
+size_t explain_escaped_piece(const char *s, size_t len, size_t *skip);
+
 #endif

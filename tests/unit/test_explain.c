@@ -263,6 +263,66 @@ static void test_strip_prefixes(void **state)
 }
 
 
+/* Issue #29: what a paste does to a line is undone before the prefixes are read. */
+static void test_decode_paste(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} t[] = {
+		{ "\xef\xbb\xbfh1:5:6 [0] NCCL WARN x", "h1:5:6 [0] NCCL WARN x" },
+		{ "> > h1:5:6 [0] NCCL WARN x", "h1:5:6 [0] NCCL WARN x" },
+		{ "{\"log\":\"h1:5:6 [0] NCCL WARN a \\\"b\\\" \\u003ceth0\\u003e\\n\",\"stream\":\"stderr\"}",
+		  "h1:5:6 [0] NCCL WARN a \"b\" <eth0>" },
+		{ "ib0:1.2.3.4&lt;0&gt; &quot;x&quot; it&#39;s &amp; &ampx", "ib0:1.2.3.4<0> \"x\" it's & &ampx" },
+		{ "Cuda failure \xe2\x80\x9cinvalid\xe2\x80\x9d \xe2\x80\x98" "a\xe2\x80\x99", "Cuda failure \"invalid\" 'a'" },
+		{ "2024-05-01T10:00:00.123Z node-3 h1:5:6 [0] NCCL INFO x", "h1:5:6 [0] NCCL INFO x" },
+		{ "2024-05-01T10:00:00Z Traceback (most recent call last):", "Traceback (most recent call last):" },
+		{ "May 01 10:00:00 node-3 python[1234]: [rank0]: x", "[rank0]: x" },
+		{ "[pod/trainer-worker-0/pytorch] > [rank1]: y", "[rank1]: y" },
+		/* not a paste's wrapping: left as it is */
+		{ "2026-12-02 06:11:22 h1:5:6 [0] NCCL INFO x", "2026-12-02 06:11:22 h1:5:6 [0] NCCL INFO x" },
+		{ "May be a problem: no", "May be a problem: no" },
+		{ "{\"loss\": 1.5}", "{\"loss\": 1.5}" },
+		{ "{\"log\":\"cut \\u00", "cut \\u00" },
+		{ "[pod/x", "[pod/x" },
+		{ "", "" },
+	};
+	char buf[EXPLAIN_MAX_LINE];
+	size_t len, skip;
+	const char *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		s = explain_decode(t[i].in, strlen(t[i].in), buf, &len);
+		if (len != strlen(t[i].out) || memcmp(s, t[i].out, len))
+			fail_msg("'%s' -> '%.*s', expected '%s'", t[i].in, (int)len, s, t[i].out);
+	}
+	/* literal "\n" joins: pieces one by one; an escaped backslash starts none */
+	s = "a\\nb\\\\nc\\nd";
+	len = explain_escaped_piece(s, strlen(s), &skip);
+	assert_int_equal(len, 1);
+	assert_int_equal(skip, 2);
+	len = explain_escaped_piece(s + 3, strlen(s + 3), &skip);
+	assert_int_equal(len, 5);
+	assert_memory_equal(s + 3, "b\\\\nc", 5);
+	len = explain_escaped_piece("plain", 5, &skip);
+	assert_int_equal(len, 5);
+	assert_int_equal(skip, 0);
+}
+
+/* Issue #29: a log pasted out of a repr, one line, is read as its lines. */
+static void test_decode_repr_log(void **state)
+{
+	static const char log[] = "'h1:5:6 [0] NCCL INFO start\\nh1:5:6 [0] NCCL WARN NET/IB : Got completion "
+				  "from peer 10.0.0.2<1234> with status=12 opcode=0 len=0 vendor err 129\\nend'\n";
+	struct run r;
+
+	(void)state;
+	r = explain_text(log, sizeof(log) - 1, NULL);
+	expect(&r, "nccl.ib.retry_exceeded");
+	run_free(&r);
+}
+
 /* Issue #13: prefixes of pasted and old logs (OpenMPI tags, Ray, pdsh, no host, NCCL 2.2-2.4). */
 static void test_strip_loose(void **state)
 {
@@ -283,6 +343,8 @@ static void test_strip_loose(void **state)
 		{ "INFO 2020-08-18 05:25:52,914 Etcd machines: ['http://0.0.0.0:2379']", 0, -1, NULL, NULL, "INFO 2020" },
 		{ "train.py:45 INFO hello", 0, -1, NULL, NULL, "train.py:45" },
 		{ "node01: just a message", 0, -1, NULL, NULL, "node01: just" },
+		/* Ray's tag before pdsh's */
+		{ "(RayWorkerWrapper pid=1890, ip=10.41.0.8) node01: h2:7:8 [0] NCCL WARN NET/IB : x", 2, -1, "h2", NULL, "NET/IB" },
 	};
 	char scratch[EXPLAIN_MAX_LINE];
 	struct explain_line_info li;
@@ -4543,6 +4605,8 @@ int main(void)
 		cmocka_unit_test(test_lreader_long_line_fd),
 		cmocka_unit_test(test_strip_prefixes),
 		cmocka_unit_test(test_strip_loose),
+		cmocka_unit_test(test_decode_paste),
+		cmocka_unit_test(test_decode_repr_log),
 		cmocka_unit_test(test_issue13_rules),
 		cmocka_unit_test(test_line_cap),
 		cmocka_unit_test(test_ac),
